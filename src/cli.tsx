@@ -1,0 +1,75 @@
+// servelab's entry: parse the sub-command, choose headless or the TUI once, and map errors to
+// one-line messages with exit codes (2 bad input, 1 failure, 130 interrupt).
+import { isUserError } from './core/errors.js';
+
+type CommandMain = (argv: string[]) => Promise<number>;
+
+/** Sub-commands, each in its own module under src/commands/, loaded on demand. */
+const COMMANDS: Record<string, { summary: string; load: () => Promise<{ default: CommandMain }> }> = {
+  bench: { summary: 'benchmark a running OpenAI-compatible server (vllm bench serve flags)', load: () => import('./commands/bench.js') },
+  import: { summary: 'read vllm bench serve output or JSON and print its metrics as JSON', load: () => import('./commands/import.js') },
+  'sim-serve': { summary: 'run the simulated engine server (an OpenAI-compatible HTTP server)', load: () => import('./commands/sim-serve.js') },
+  gpus: { summary: 'print the GPUs found on this host', load: () => import('./commands/gpus.js') },
+  replay: { summary: 'replay a saved profile and give a regression verdict', load: () => import('./commands/replay.js') },
+  serve: { summary: "run a profile's winning server in the foreground", load: () => import('./commands/serve.js') },
+  export: { summary: 'export a profile as shell, docker, systemd or k8s', load: () => import('./commands/export.js') },
+  profiles: { summary: 'list saved profiles', load: () => import('./commands/profiles.js') },
+  config: { summary: 'get, set or list saved settings', load: () => import('./commands/config.js') },
+};
+
+function usage(): string {
+  const rows = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(10)} ${c.summary}`);
+  return [
+    'Usage: servelab [--auto] [options]      tune interactively (TUI) or headless with --auto',
+    '       servelab <command> [options]',
+    '',
+    'Commands:',
+    ...rows,
+    '',
+    'Run `servelab --auto --help` for the tuning flags, `servelab <command> --help` for a command.',
+  ].join('\n');
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [first, ...rest] = argv;
+  if (first === '--help' || first === '-h' || first === 'help') {
+    process.stdout.write(usage() + '\n');
+    return 0;
+  }
+  if (first === '--version' || first === '-V') {
+    const { VERSION } = await import('./core/version.js');
+    process.stdout.write(VERSION + '\n');
+    return 0;
+  }
+  if (first && !first.startsWith('-')) {
+    const cmd = COMMANDS[first];
+    if (!cmd) {
+      process.stderr.write(`servelab: unknown command '${first}'. Run 'servelab --help' for the list.\n`);
+      return 2;
+    }
+    return (await cmd.load()).default(rest);
+  }
+  // No sub-command: tuning. Headless is chosen here, once: --auto, --json, --dry-run, or no TTY.
+  const headless = argv.includes('--auto') || argv.includes('--json') || argv.includes('--dry-run');
+  if (headless) return (await import('./commands/auto.js')).default(argv);
+  if (!process.stdin.isTTY || !process.stdout.isTTY) {
+    process.stderr.write('servelab: the interactive workbench needs a terminal; use `servelab --auto ...` for headless runs.\n');
+    return 2;
+  }
+  return (await import('./commands/tui.js')).default(argv);
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (err: unknown) => {
+    if (isUserError(err)) {
+      process.stderr.write(`servelab: ${err.message}\n`);
+      process.exitCode = err.code;
+    } else {
+      process.stderr.write(`servelab: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+      process.exitCode = 1;
+    }
+  },
+);

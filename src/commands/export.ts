@@ -1,0 +1,6 @@
+// Placeholder until the 'export' command lands; replaced by its owner.
+import { UserError } from '../core/errors.js';
+
+export default async function main(_argv: string[]): Promise<number> {
+  throw new UserError("'export' is not implemented yet", 1);
+}

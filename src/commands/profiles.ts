@@ -1,0 +1,6 @@
+// Placeholder until the 'profiles' command lands; replaced by its owner.
+import { UserError } from '../core/errors.js';
+
+export default async function main(_argv: string[]): Promise<number> {
+  throw new UserError("'profiles' is not implemented yet", 1);
+}

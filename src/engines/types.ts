@@ -1,0 +1,54 @@
+// Contract of an engine adapter: plain data and functions, no class hierarchy.
+import type { EngineName, KnobName, Variant } from '../core/variant.js';
+import type { Failure, ServerMetricsSample } from '../core/events.js';
+
+export interface EngineInfo {
+  engine: EngineName | 'sim';
+  installed: boolean;
+  version?: string;
+  runtime: 'native' | 'docker' | 'sim';
+  image?: string;
+  /** Why it is not available, when not installed. */
+  detail?: string;
+}
+
+/** Where and how a variant is launched. */
+export interface LaunchContext {
+  host: string; // bind address, default 127.0.0.1
+  port: number;
+  /** Folder for this variant's files (logs, TRT-LLM YAML). */
+  runDir: string;
+  runtime: { kind: 'native' } | { kind: 'docker'; image: string; hfCache?: string };
+  /** On the simulated host: GPU type/count and clock speed for sim-serve. */
+  sim?: { gpu: string; gpus: number; speed: number; seed?: number };
+}
+
+export interface LaunchSpec {
+  /** argv[0] is the executable; launched without a shell. */
+  argv: string[];
+  env: Record<string, string>;
+  /** Files the adapter needs written before launch (e.g. TRT-LLM --extra_llm_api_options YAML). */
+  files: { path: string; content: string }[];
+  host: string;
+  port: number;
+  /** Readiness probe path: '/health' for all engines (never /v1/models for SGLang). */
+  healthPath: string;
+  readyLogLine: RegExp;
+  /** Simulated clock factor (1 on a real host). Results are converted back in one place. */
+  speed: number;
+  /** The real engine's argv for this variant (same as argv on a real host). */
+  engineArgv: string[];
+}
+
+export interface EngineAdapter {
+  name: EngineName | 'sim';
+  /** Knobs this engine can express; the planner never asks for others. */
+  supports: ReadonlySet<KnobName>;
+  command(variant: Variant, ctx: LaunchContext): LaunchSpec;
+  /** Classify a failed start or a death from the log tail and exit status. */
+  classifyFailure(logLines: string[], exit: { code: number | null; signal: string | null; timedOut?: boolean }): Failure;
+  /** Parse the engine's /metrics text into servelab's names. */
+  parseMetrics(text: string): Partial<ServerMetricsSample>;
+  /** Path of the metrics endpoint (SGLang needs --enable-metrics; TRT-LLM differs). */
+  metricsPath: string;
+}
