@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { knobsToSimArgs, parseSimArgs, SimArgsError } from '../../src/sim/args.js';
+import type { Knobs } from '../../src/core/variant.js';
+
+describe('sim-serve args', () => {
+  it('round-trips every knob through argv', () => {
+    const knobs: Knobs = {
+      quantization: 'fp8',
+      kvCacheDtype: 'fp8_e4m3',
+      tp: 8,
+      pp: 1,
+      dp: 8,
+      ep: 8,
+      dpAttention: true,
+      maxBatchedTokens: 8192,
+      maxRunningSeqs: 512,
+      memFraction: 0.85,
+      attentionBackend: 'fa3',
+      torchCompile: true,
+      cudaGraph: false,
+      speculative: { method: 'eagle', numSteps: 1, topk: 1, draftTokens: 2, draftModel: 'x/y' },
+      maxModelLen: 4096,
+      extraArgs: ['--enable-metrics', '--foo=bar'],
+    };
+    const argv = ['--engine', 'sglang', '--model', 'Qwen/Qwen3-14B', ...knobsToSimArgs(knobs)];
+    const a = parseSimArgs(argv);
+    expect(a.knobs).toEqual(knobs);
+    expect(a.engine).toBe('sglang');
+    expect(a.gpu).toBe('H100');
+    expect(a.port).toBe(8000);
+  });
+
+  it('accepts --flag=value and the server flags', () => {
+    const a = parseSimArgs(['--engine=vllm', '--model=m', '--gpu', 'H200', '--gpus=8', '--speed', '50', '--port', '0', '--seed', '7', '--load-time', '0.5', '--served-model-name', 'x']);
+    expect(a).toMatchObject({ engine: 'vllm', gpu: 'H200', gpus: 8, speed: 50, port: 0, seed: 7, loadTime: 0.5, servedModelName: 'x' });
+  });
+
+  it.each([
+    [['--engine', 'vllm', '--model', 'm', '--bogus'], /unrecognized arguments: --bogus/],
+    [['--model', 'm'], /the following arguments are required: --engine/],
+    [['--engine', 'foo', '--model', 'm'], /invalid choice: 'foo'/],
+    [['--engine', 'vllm', '--model', 'm', '--tp', 'two'], /argument --tp: invalid int value: 'two'/],
+    [['--engine', 'vllm', '--model', 'm', '--tp'], /argument --tp: expected one argument/],
+    [['--engine', 'vllm', '--model', 'm', '--speed', '0'], /--speed: must be > 0/],
+  ])('rejects %j argparse-style', (argv, re) => {
+    let err: unknown;
+    try {
+      parseSimArgs(argv);
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(SimArgsError);
+    const msg = (err as SimArgsError).message;
+    expect(msg).toMatch(/^usage: servelab sim-serve/);
+    expect(msg).toMatch(re);
+    expect((err as SimArgsError).code).toBe(2);
+  });
+});
