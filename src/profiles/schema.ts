@@ -1,0 +1,240 @@
+// The profile: a versioned JSON document that records a tuned server well enough to bring it
+// back (replay, serve, export) and to judge whether it still performs. Validated on load with
+// zod so a hand-edited or foreign file fails with the field it got wrong.
+import { z } from 'zod';
+import type { Variant } from '../core/variant.js';
+import type { VariantResult } from '../core/events.js';
+import type { BenchMetrics } from '../bench/types.js';
+
+/** The schema version this servelab writes and the newest it reads. */
+export const PROFILE_SCHEMA_VERSION = 1;
+
+const engineName = z.enum(['vllm', 'sglang', 'trtllm']);
+const isoTime = z.string().min(1);
+
+export const SpeculativeSchema = z.object({
+  method: z.enum(['eagle', 'eagle3', 'mtp', 'ngram', 'draft']),
+  numSteps: z.number().int().positive().optional(),
+  topk: z.number().int().positive().optional(),
+  draftTokens: z.number().int().positive().optional(),
+  draftModel: z.string().optional(),
+});
+
+export const KnobsSchema = z.object({
+  quantization: z.string().optional(),
+  kvCacheDtype: z.string().optional(),
+  tp: z.number().int().positive().optional(),
+  pp: z.number().int().positive().optional(),
+  dp: z.number().int().positive().optional(),
+  ep: z.number().int().positive().optional(),
+  dpAttention: z.boolean().optional(),
+  maxBatchedTokens: z.number().int().positive().optional(),
+  maxRunningSeqs: z.number().int().positive().optional(),
+  memFraction: z.number().positive().max(1).optional(),
+  attentionBackend: z.string().optional(),
+  torchCompile: z.boolean().optional(),
+  cudaGraph: z.boolean().optional(),
+  speculative: SpeculativeSchema.optional(),
+  maxModelLen: z.number().int().positive().optional(),
+  extraArgs: z.array(z.string()).optional(),
+});
+
+export const VariantSchema = z.object({
+  id: z.string().min(1),
+  engine: engineName,
+  model: z.string().min(1),
+  knobs: KnobsSchema,
+  label: z.string().optional(),
+});
+
+/** vLLM `--save-result` key names; percentile keys (mean_ttft_ms, p99_tpot_ms, ...) pass through. */
+const metricsObject = z.looseObject({
+  duration: z.number().nonnegative(),
+  completed: z.number().int().nonnegative(),
+  failed: z.number().int().nonnegative(),
+  total_input_tokens: z.number().nonnegative(),
+  total_output_tokens: z.number().nonnegative(),
+  request_throughput: z.number().nonnegative(),
+  request_goodput: z.number().nullable(),
+  output_throughput: z.number().nonnegative(),
+  total_token_throughput: z.number().nonnegative(),
+  max_output_tokens_per_s: z.number().nonnegative(),
+  max_concurrent_requests: z.number().nonnegative(),
+});
+
+const percentileKey = /_(ttft|tpot|itl|e2el)_ms$/;
+
+// Typed as the shared BenchMetrics interface (an interface has no string index signature, so the
+// inferred loose-object type would not accept it); the refinement keeps the percentile keys honest.
+export const MetricsSchema = metricsObject.superRefine((m, ctx) => {
+  for (const [key, value] of Object.entries(m)) {
+    if (percentileKey.test(key) && typeof value !== 'number') {
+      ctx.addIssue({ code: 'custom', path: [key], message: `expected number, received ${value === null ? 'null' : typeof value}` });
+    }
+  }
+}) as unknown as z.ZodType<BenchMetrics, BenchMetrics>;
+
+export const FailureSchema = z.object({
+  kind: z.enum([
+    'oom',
+    'unsupported',
+    'model-not-found',
+    'port-in-use',
+    'bad-flag',
+    'tp-mismatch',
+    'startup-timeout',
+    'crash',
+    'pruned',
+    'bench-failed',
+    'aborted',
+    'skipped',
+  ]),
+  reason: z.string().min(1),
+  hint: z.string().optional(),
+  evidence: z.array(z.string()).optional(),
+});
+
+export const VariantResultSchema = z.object({
+  variantId: z.string().min(1),
+  stage: z.string().min(1),
+  scenario: z.string().min(1),
+  status: z.enum(['ok', 'failed', 'pruned', 'skipped']),
+  variant: VariantSchema,
+  argv: z.array(z.string()),
+  engineArgv: z.array(z.string()).optional(),
+  env: z.record(z.string(), z.string()).optional(),
+  metrics: MetricsSchema.optional(),
+  failure: FailureSchema.optional(),
+  startupS: z.number().nonnegative().optional(),
+  predicted: z
+    .object({ totalTokPerS: z.number(), meanTtftMs: z.number(), meanTpotMs: z.number() })
+    .optional(),
+  simulated: z.boolean().optional(),
+  clientBound: z.boolean().optional(),
+  startedAt: isoTime,
+  finishedAt: isoTime,
+});
+
+export const HostSchema = z.object({
+  gpuName: z.string().min(1),
+  gpuCount: z.number().int().positive(),
+  /** Memory of one GPU, MiB. */
+  gpuMemoryMiB: z.number().nonnegative(),
+  driver: z.string().optional(),
+  cuda: z.string().optional(),
+  simulated: z.boolean(),
+});
+
+export const RuntimeSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('native') }),
+  z.object({ kind: z.literal('docker'), image: z.string().min(1) }),
+]);
+
+/** The benchmark workload, as `vllm bench serve` flags name it. */
+export const WorkloadSchema = z.object({
+  /** Scenario name, e.g. 'sharegpt', 'random-2000-100'. */
+  scenario: z.string().min(1),
+  dataset: z.enum(['sharegpt', 'random']),
+  datasetPath: z.string().optional(),
+  inputLen: z.number().int().positive().optional(),
+  outputLen: z.number().int().positive().optional(),
+  numPrompts: z.number().int().positive(),
+  seed: z.number().int(),
+  /** null = unlimited (all requests at once, request rate inf). */
+  maxConcurrency: z.number().int().positive().nullable(),
+  /** Requests per second; null = inf. */
+  requestRate: z.number().positive().nullable().default(null),
+  /** The client command that produced the recorded numbers, for the report. */
+  benchCommand: z.string().optional(),
+});
+
+export const SloSchema = z.object({
+  metric: z.enum(['ttft', 'tpot', 'itl', 'e2el']),
+  /** 'mean' | 'median' | 'p99' | 'p90' ... matching the metrics key prefix. */
+  stat: z.string().regex(/^(mean|median|p\d+(\.\d+)?)$/, 'expected mean, median or pNN'),
+  limitMs: z.number().positive(),
+});
+
+export const StageSchema = z.object({
+  name: z.string().min(1),
+  /** Winner carried forward after this stage (null: nothing worked). */
+  winnerId: z.string().nullable(),
+  /** Gain of this stage's winner over the carried winner, %, null when none. */
+  gainPct: z.number().nullable(),
+  /** Why the stage was skipped, when it was. */
+  skipped: z.string().optional(),
+  results: z.array(VariantResultSchema),
+});
+
+const pointSchema = z.object({ totalTokPerS: z.number().nonnegative(), meanTpotMs: z.number().nonnegative() });
+
+export const ValidationRowSchema = z.object({
+  scenario: z.string().min(1),
+  baseline: pointSchema.nullable(),
+  optimized: pointSchema.nullable(),
+  /** (optimized - baseline) / baseline, %; null when either side failed. */
+  gainPct: z.number().nullable(),
+});
+
+export const ReplayRecordSchema = z.object({
+  at: isoTime,
+  servelabVersion: z.string(),
+  host: HostSchema,
+  engineVersion: z.string().optional(),
+  simulated: z.boolean(),
+  verdict: z.enum(['ok', 'faster', 'regression', 'failed']),
+  tolerancePct: z.number().nonnegative(),
+  /** Why the verdict is what it is (one line each). */
+  reasons: z.array(z.string()),
+  metrics: MetricsSchema.optional(),
+  failure: FailureSchema.optional(),
+});
+
+export const ProfileSchema = z.looseObject({
+  schema: z.literal(PROFILE_SCHEMA_VERSION),
+  /** Where the numbers came from: a servelab session, or a published study transcribed by hand. */
+  source: z.enum(['session', 'study']).default('session'),
+  servelabVersion: z.string().min(1),
+  createdAt: isoTime,
+  host: HostSchema,
+  /** The model asked for (e.g. Qwen/Qwen3-14B); the checkpoint served is variant.model. */
+  model: z.string().min(1),
+  engine: z.object({ name: engineName, version: z.string().min(1), runtime: RuntimeSchema }),
+  variant: VariantSchema,
+  /** The exact argv launched when tuned (on a simulated host: the sim-serve argv). argv[0] is the executable. */
+  argv: z.array(z.string()).min(1),
+  /** The real engine's argv for this variant (what replay/serve/export run on a real host). */
+  engineArgv: z.array(z.string()).min(1),
+  /** Environment for the server, secrets removed (see redact.ts). */
+  env: z.record(z.string(), z.string()),
+  workload: WorkloadSchema,
+  objective: z.enum(['total', 'output', 'request', 'goodput']).default('total'),
+  slo: z.array(SloSchema).default([]),
+  metrics: MetricsSchema,
+  startupS: z.number().nonnegative().nullable(),
+  stages: z.array(StageSchema),
+  validation: z.array(ValidationRowSchema),
+  /** Free-text notes for the report (e.g. the study's own remarks). */
+  notes: z.array(z.string()).default([]),
+  /** Append-only: each replay adds one record; recorded numbers above are never rewritten. */
+  replays: z.array(ReplayRecordSchema).default([]),
+});
+
+export type Profile = z.infer<typeof ProfileSchema>;
+/** What a writer passes in: defaulted fields may be left out. */
+export type ProfileInput = z.input<typeof ProfileSchema>;
+export type HostFingerprint = z.infer<typeof HostSchema>;
+export type Workload = z.infer<typeof WorkloadSchema>;
+export type Slo = z.infer<typeof SloSchema>;
+export type StageRecord = z.infer<typeof StageSchema>;
+export type ValidationRow = z.infer<typeof ValidationRowSchema>;
+export type ReplayRecord = z.infer<typeof ReplayRecordSchema>;
+export type ProfileMetrics = z.infer<typeof MetricsSchema>;
+
+// Compile-time checks that the schema stays in step with the shared contracts.
+type Assert<T extends true> = T;
+type Extends<A, B> = [A] extends [B] ? true : false;
+export type _VariantFits = Assert<Extends<z.infer<typeof VariantSchema>, Variant>>;
+export type _VariantBack = Assert<Extends<Variant, z.infer<typeof VariantSchema>>>;
+export type _ResultBack = Assert<Extends<VariantResult, z.input<typeof VariantResultSchema>>>;
+export type _MetricsBack = Assert<Extends<BenchMetrics, z.input<typeof MetricsSchema>>>;
