@@ -1,0 +1,201 @@
+// The one table of per-engine and per-backend efficiency parameters used by the estimate.
+// Every value says where it comes from: an engine default read from source (engines.md), a
+// datasheet-style rule of thumb, or a fit to the published ShareGPT measurements recorded in
+// docs/calibration.md (fits are shared by every model and GPU: nothing here names a study).
+import type { EngineName } from '../core/variant.js';
+import type { GpuSpec } from './gpus.js';
+import { gpuMemBytes } from './gpus.js';
+
+const GiB = 1024 ** 3;
+
+/** How an engine builds each step's batch. */
+export type SchedulePolicy =
+  /** vLLM v1: running requests first (decodes and unfinished prefill chunks), then new ones, one mixed batch. */
+  | 'mixed'
+  /** SGLang: a prefill batch whenever new requests can be admitted, otherwise a decode batch (no mixing by default). */
+  | 'prefill-first'
+  /** TRT-LLM GUARANTEED_NO_EVICT: admit only when the whole request (prompt + max tokens) fits; whole prompts, mixed with decodes. */
+  | 'no-evict';
+
+export interface EngineEfficiency {
+  policy: SchedulePolicy;
+  /** Fraction of peak tensor FLOP/s reached by the dense GEMMs at large batch. Fit (calibration.md). */
+  gemmEff: number;
+  /** Fraction of HBM bandwidth reached streaming weights. Typical 0.75-0.85 for well-tuned GEMV/GEMM. */
+  weightBwEff: number;
+  /** Routed-expert grouped GEMMs relative to gemmEff: per-expert matrices are small and sharded. Fit. */
+  moeEff: number;
+  /** Fixed host overhead per step (scheduling, sampling, detokenize), seconds. Fit. */
+  stepOverheadS: number;
+  /** Host overhead per scheduled sequence per step, seconds (input prep, output processing). Fit. */
+  perSeqOverheadS: number;
+  /** Per-layer launch overhead per step with CUDA graphs, seconds (graph replay is not free). */
+  perLayerOverheadS: number;
+  /** Extra per-layer overhead of an MoE layer (routing, topk, permute), seconds. Fit. */
+  moeLayerOverheadS: number;
+  /** Extra per-layer cost without CUDA graphs (eager kernel launches, ~10 kernels x ~5us). */
+  eagerLayerOverheadS: number;
+  /** Fraction of step overhead hidden by an overlap scheduler (SGLang, TRT-LLM do; vLLM 0.11 default does not). */
+  overlapHidden: number;
+  /** Speculative decoding bookkeeping per step (draft/verify tree, KV fix-up), seconds. Fit. */
+  specStepOverheadS: number;
+  /** Multiplier on step time with torch.compile on. Compiled graphs cover only small batches (SGLang torch-compile-max-bs 32). */
+  torchCompileLargeBatch: number;
+  torchCompileSmallBatch: number;
+  /** Batch size up to which torch.compile graphs apply (SGLang --torch-compile-max-bs default 32). */
+  torchCompileMaxBs: number;
+  /** Default attention backend for a GPU (engines.md 1b). */
+  defaultBackend: (gpu: GpuSpec, mla: boolean) => string;
+  /** Default max batched tokens (engines.md 1a). */
+  defaultMaxBatchedTokens: (gpu: GpuSpec) => number;
+  /** Default cap on running sequences (engines.md 1a). */
+  defaultMaxRunningSeqs: (gpu: GpuSpec, speculative: boolean) => number;
+  /** Default memory fraction in the engine's own meaning (engines.md 1a). */
+  defaultMemFraction: (gpu: GpuSpec) => number;
+  /** Largest decode batch captured as a CUDA graph; larger batches run eager. */
+  cudaGraphMaxBs: (gpu: GpuSpec, tp: number) => number;
+}
+
+const isA100 = (g: GpuSpec) => /A100/.test(g.name);
+const bigNonA100 = (g: GpuSpec) => gpuMemBytes(g) >= 70 * GiB && !isA100(g);
+
+export const ENGINE_EFFICIENCY: Record<EngineName, EngineEfficiency> = {
+  vllm: {
+    policy: 'mixed',
+    gemmEff: 0.5,
+    weightBwEff: 0.8,
+    moeEff: 0.35,
+    stepOverheadS: 4e-3,
+    perSeqOverheadS: 30e-6,
+    perLayerOverheadS: 20e-6,
+    moeLayerOverheadS: 120e-6,
+    eagerLayerOverheadS: 60e-6,
+    overlapHidden: 0,
+    specStepOverheadS: 2e-3,
+    torchCompileLargeBatch: 1.0,
+    torchCompileSmallBatch: 1.0,
+    torchCompileMaxBs: 512,
+    // vLLM 0.11: FlashAttention on SM80+, FlashInfer on SM100 (cuda.py get_attn_backend_cls).
+    defaultBackend: (g, mla) => (mla ? (g.computeCapability >= 9 ? 'flashmla' : 'triton_mla') : g.computeCapability >= 10 ? 'flashinfer' : 'flash_attn'),
+    // arg_utils.py _set_default_args: 8192 / 1024 on >=70 GiB non-A100 GPUs, else 2048 / 256.
+    defaultMaxBatchedTokens: (g) => (bigNonA100(g) ? 8192 : 2048),
+    defaultMaxRunningSeqs: (g) => (bigNonA100(g) ? 1024 : 256),
+    // --gpu-memory-utilization 0.9 of total memory.
+    defaultMemFraction: () => 0.9,
+    // default capture sizes go up to min(2 x max_num_seqs, 512).
+    cudaGraphMaxBs: () => 512,
+  },
+  sglang: {
+    policy: 'prefill-first',
+    gemmEff: 0.5,
+    weightBwEff: 0.8,
+    moeEff: 0.35,
+    stepOverheadS: 4e-3,
+    perSeqOverheadS: 30e-6,
+    perLayerOverheadS: 20e-6,
+    moeLayerOverheadS: 120e-6,
+    eagerLayerOverheadS: 60e-6,
+    // The overlap scheduler prepares batch N+1 while batch N runs on the GPU.
+    overlapHidden: 0.8,
+    specStepOverheadS: 2e-3,
+    // Compiled graphs only cover batches <= torch-compile-max-bs; larger ones pay guard checks.
+    torchCompileLargeBatch: 1.03,
+    torchCompileSmallBatch: 0.93,
+    torchCompileMaxBs: 32,
+    // fa3 on Hopper (MHA and MLA); flashinfer for MLA on Blackwell; flashinfer elsewhere.
+    defaultBackend: (g) => (g.computeCapability >= 9 && g.computeCapability < 10 ? 'fa3' : 'flashinfer'),
+    // chunked-prefill-size from GPU memory: <35 GB 2048, <60 GB 4096, <160 GB 8192, else 16384.
+    defaultMaxBatchedTokens: (g) => {
+      const gb = gpuMemBytes(g) / 1e9;
+      return gb < 35 ? 2048 : gb < 60 ? 4096 : gb < 160 ? 8192 : 16384;
+    },
+    // Derived from the KV pool (capped here at 4096); 48 when EAGLE/NGRAM is on (server_args.py).
+    defaultMaxRunningSeqs: (_g, speculative) => (speculative ? 48 : 4096),
+    // mem-fraction-static auto = (mem - reserved)/mem with ~13 GiB reserved on >60 GB GPUs (0.835 on H100, ~0.91 on H200).
+    defaultMemFraction: (g) => {
+      const mem = gpuMemBytes(g);
+      const reserved = mem > 60e9 ? 13 * GiB : mem > 35e9 ? 8 * GiB : 4 * GiB;
+      return (mem - reserved) / mem;
+    },
+    // cuda-graph-max-bs auto: 256 if tp < 4 else 512 on H100/H200.
+    cudaGraphMaxBs: (_g, tp) => (tp < 4 ? 256 : 512),
+  },
+  trtllm: {
+    policy: 'no-evict',
+    gemmEff: 0.5,
+    weightBwEff: 0.8,
+    moeEff: 0.35,
+    stepOverheadS: 4e-3,
+    perSeqOverheadS: 30e-6,
+    perLayerOverheadS: 20e-6,
+    moeLayerOverheadS: 120e-6,
+    eagerLayerOverheadS: 60e-6,
+    // PyTorch backend overlap scheduler on by default (disable_overlap_scheduler: false).
+    overlapHidden: 0.8,
+    specStepOverheadS: 2e-3,
+    torchCompileLargeBatch: 1.0,
+    torchCompileSmallBatch: 0.97,
+    torchCompileMaxBs: 512,
+    defaultBackend: () => 'trtllm',
+    // BuildConfig max_num_tokens 8192.
+    defaultMaxBatchedTokens: () => 8192,
+    // BuildConfig max_batch_size 2048.
+    defaultMaxRunningSeqs: () => 2048,
+    // kv_cache_free_gpu_memory_fraction 0.9 of the memory left after the weights.
+    defaultMemFraction: () => 0.9,
+    cudaGraphMaxBs: () => 512,
+  },
+};
+
+export interface BackendEfficiency {
+  /** Fraction of peak BF16 FLOP/s reached by prefill attention. */
+  prefillFlopsEff: number;
+  /** Fraction of HBM bandwidth reached reading the KV cache in decode. */
+  decodeBwEff: number;
+}
+
+/**
+ * Attention kernels, keyed by servelab's engine-neutral backend name. Unknown names fall back to
+ * 'default'. Relative values fit the published SGLang backend stage on H100 (fa3 best, triton a
+ * few percent behind in decode, flashinfer far behind in prefill); absolute values are typical
+ * achieved fractions of FlashAttention-class kernels (~50-60% of peak, ~70-80% of bandwidth).
+ */
+export const BACKEND_EFFICIENCY: Record<string, BackendEfficiency> = {
+  default: { prefillFlopsEff: 0.5, decodeBwEff: 0.7 },
+  fa3: { prefillFlopsEff: 0.6, decodeBwEff: 0.75 },
+  flash_attn: { prefillFlopsEff: 0.5, decodeBwEff: 0.7 },
+  flashinfer: { prefillFlopsEff: 0.25, decodeBwEff: 0.75 },
+  triton: { prefillFlopsEff: 0.45, decodeBwEff: 0.55 },
+  flex: { prefillFlopsEff: 0.3, decodeBwEff: 0.45 },
+  torch_native: { prefillFlopsEff: 0.15, decodeBwEff: 0.3 },
+  flashmla: { prefillFlopsEff: 0.5, decodeBwEff: 0.8 },
+  triton_mla: { prefillFlopsEff: 0.4, decodeBwEff: 0.55 },
+  cutlass_mla: { prefillFlopsEff: 0.5, decodeBwEff: 0.75 },
+  trtllm: { prefillFlopsEff: 0.6, decodeBwEff: 0.75 },
+};
+
+/** Non-engine constants of the estimate. */
+export const HARDWARE = {
+  /** All-reduce latency per call: NVLink custom all-reduce ~10 us, PCIe NCCL ~40 us. */
+  allReduceLatencyS: { nvlink: 10e-6, pcie: 40e-6 },
+  /** Achieved fraction of link bandwidth in collectives (NCCL bus bandwidth ~70%). */
+  collectiveBwEff: 0.7,
+  /** Weight-only FP8 (Marlin) on GPUs without FP8 tensor cores: GEMMs run in BF16 with dequant cost. */
+  weightOnlyFp8GemmPenalty: 1.15,
+  /** Memory the engine keeps outside weights and KV (CUDA context, activations, graphs), bytes. */
+  runtimeReserveBytes: 2.5 * GiB,
+  /** KV block size in tokens (vLLM/SGLang page granularity for the scheduler). */
+  kvBlockTokens: 16,
+  /** Routed tokens are not spread evenly over expert-parallel ranks without EPLB: slowest rank / mean. */
+  epImbalance: 1.15,
+  /** Mean accepted draft tokens per verified draft position (EAGLE/MTP acceptance ~0.6-0.8 on chat data). */
+  specAcceptRate: 0.7,
+};
+
+export function engineEfficiency(engine: EngineName): EngineEfficiency {
+  return ENGINE_EFFICIENCY[engine];
+}
+
+export function backendEfficiency(name: string): BackendEfficiency {
+  return BACKEND_EFFICIENCY[name] ?? BACKEND_EFFICIENCY.default!;
+}

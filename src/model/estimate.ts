@@ -1,0 +1,336 @@
+// The shared analytical estimate: memory (weights, KV, does it fit) and the time of one engine
+// step for a batch, as a roofline (compute vs memory) plus tensor-parallel communication and
+// per-engine overheads. The simulator's scheduler and the planner both call it.
+import type { EngineName, Knobs } from '../core/variant.js';
+import { gpuMemBytes, hasNativeFp8, type GpuSpec } from './gpus.js';
+import { paramCounts, type ModelInfo, type ParamCounts, type WeightDtype } from './models.js';
+import { backendEfficiency, engineEfficiency, HARDWARE, type EngineEfficiency } from './efficiency.js';
+
+const GiB = 1024 ** 3;
+
+export interface Parallel {
+  tp: number;
+  pp: number;
+  /** Data-parallel replicas, or attention-DP groups inside the TP group when dpAttention. */
+  dp: number;
+  ep: number;
+  dpAttention: boolean;
+  /** GPUs the variant occupies. */
+  gpusUsed: number;
+  /** Tensor-parallel width of the attention layers (tp / dp under DP-attention). */
+  attnTp: number;
+}
+
+export function resolveParallel(engine: EngineName, k: Knobs): Parallel {
+  const tp = k.tp ?? 1;
+  const pp = k.pp ?? 1;
+  const dp = k.dp ?? 1;
+  // SGLang silently turns DP-attention off when dp == 1; TRT-LLM's attention DP spans the TP group.
+  let dpAttention = !!k.dpAttention;
+  let dpEff = dp;
+  if (dpAttention && engine === 'sglang' && dp === 1) dpEff = tp; // servelab's neutral knob: dp defaults to tp
+  if (dpAttention && engine === 'trtllm') dpEff = tp;
+  if (dpAttention && engine === 'vllm') dpAttention = false;
+  if (dpAttention && dpEff <= 1) dpAttention = false;
+  const gpusUsed = dpAttention ? tp * pp : tp * pp * dp;
+  const attnTp = dpAttention ? Math.max(1, Math.floor(tp / dpEff)) : tp;
+  return { tp, pp, dp: dpAttention ? dpEff : dp, ep: k.ep ?? 1, dpAttention, gpusUsed, attnTp };
+}
+
+export function bytesPerParam(d: WeightDtype): number {
+  // FP8 block scales (128x128) and int4 group scales add a little on top of the payload.
+  return d === 'bf16' ? 2 : d === 'fp8' ? 1.01 : 0.53;
+}
+
+/** Dtype of the weights as served: an online --quantization overrides the checkpoint. */
+export function servedWeightDtype(m: ModelInfo, k: Knobs): WeightDtype {
+  const q = k.quantization?.toLowerCase();
+  if (!q) return m.weightDtype;
+  if (q.includes('fp8')) return 'fp8';
+  if (/awq|gptq|int4|marlin|fp4|mxfp4/.test(q)) return 'int4';
+  return m.weightDtype;
+}
+
+export function kvDtypeBytes(kvCacheDtype: string | undefined): number {
+  return kvCacheDtype && /fp8|int8/.test(kvCacheDtype) ? 1 : kvCacheDtype && /fp4/.test(kvCacheDtype) ? 0.5 : 2;
+}
+
+export interface WeightBytes {
+  /** Per-GPU bytes of all weights held. */
+  perGpu: number;
+  /** Per GPU: attention + dense MLP + shared experts + embeddings (read every step). */
+  densePerGpu: number;
+  /** Per GPU: routed experts (read in the fraction a step touches). */
+  routedPerGpu: number;
+  total: number;
+}
+
+/** Weight bytes per GPU by dtype and parallelism (embeddings stay BF16, vocab-parallel over TP). */
+export function weightBytes(m: ModelInfo, dtype: WeightDtype, par: Parallel, withMtp = false): WeightBytes {
+  const p = paramCounts(m);
+  const b = bytesPerParam(dtype);
+  const shards = par.tp * par.pp;
+  const layerScale = withMtp && m.mtpLayers ? 1 + m.mtpLayers / m.numLayers : 1;
+  // Under DP-attention the attention weights are sharded over attnTp only (replicated per group).
+  const attn = ((p.attention * b) / (par.attnTp * par.pp)) * layerScale;
+  const dense = ((p.denseMlp * b) / shards) * layerScale;
+  const emb = (p.embedding * 2) / par.tp;
+  const routed = ((p.routedExperts * b) / shards) * layerScale;
+  const densePerGpu = attn + dense + emb;
+  return { perGpu: densePerGpu + routed, densePerGpu, routedPerGpu: routed, total: p.total * b };
+}
+
+/** KV-cache bytes per token held on one GPU. MLA's latent cache is replicated across TP ranks. */
+export function kvBytesPerToken(m: ModelInfo, kvCacheDtype: string | undefined, par: Parallel): number {
+  const bytes = kvDtypeBytes(kvCacheDtype);
+  const layers = m.numLayers / par.pp;
+  if (m.mla) return (m.mla.kvLoraRank + m.mla.qkRopeHeadDim) * layers * bytes;
+  const kvHeadsPerGpu = Math.max(1, m.numKvHeads / par.attnTp);
+  return 2 * layers * kvHeadsPerGpu * m.headDim * bytes;
+}
+
+export type FitKind = 'oom-weights' | 'oom-kv' | 'kv-too-small' | 'tp-mismatch' | 'no-fp8' | 'too-few-gpus';
+
+export interface ServerConfig {
+  engine: EngineName;
+  gpu: GpuSpec;
+  gpus: number;
+  model: ModelInfo;
+  knobs: Knobs;
+  par: Parallel;
+  weightDtype: WeightDtype;
+  /** GEMM FLOP/s per GPU for the served dtype (FP8 only with native FP8 tensor cores). */
+  gemmFlops: number;
+  /** True when FP8 weights run weight-only (Marlin) on a GPU without FP8 tensor cores. */
+  weightOnlyFp8: boolean;
+  weights: WeightBytes;
+  kvBytesPerTokenPerGpu: number;
+  /** KV capacity in tokens for the whole server (all DP groups together). */
+  kvCapacityTokens: number;
+  /** KV capacity per GPU, bytes. */
+  kvBytesPerGpu: number;
+  maxBatchedTokens: number;
+  maxRunningSeqs: number;
+  maxModelLen: number;
+  memFraction: number;
+  attentionBackend: string;
+  eff: EngineEfficiency;
+  speculative: boolean;
+  /** Memory in use per GPU once loaded (weights + KV pool + runtime), bytes. */
+  memUsedPerGpu: number;
+}
+
+export interface FitResult {
+  fits: boolean;
+  kind?: FitKind;
+  /** One human line with the numbers, e.g. "weights need 88.7 GiB per GPU, 79.6 GiB available". */
+  reason?: string;
+}
+
+const gib = (b: number) => (b / GiB).toFixed(2);
+
+/** Resolve an engine's defaults for a variant and size its memory. Never throws; check `fit`. */
+export function resolveServer(engine: EngineName, gpu: GpuSpec, gpus: number, model: ModelInfo, knobs: Knobs): ServerConfig & { fit: FitResult } {
+  const eff = engineEfficiency(engine);
+  const par = resolveParallel(engine, knobs);
+  const weightDtype = servedWeightDtype(model, knobs);
+  const speculative = !!knobs.speculative;
+  const weights = weightBytes(model, weightDtype, par, speculative && (knobs.speculative!.method === 'mtp' || knobs.speculative!.method === 'eagle'));
+  const nativeFp8 = hasNativeFp8(gpu);
+  const weightOnlyFp8 = weightDtype === 'fp8' && !nativeFp8;
+  const gemmFlops = weightDtype === 'fp8' && nativeFp8 ? gpu.fp8Flops : gpu.bf16Flops;
+  const kvPerTok = kvBytesPerToken(model, knobs.kvCacheDtype, par);
+  const mem = gpuMemBytes(gpu);
+  const memFraction = knobs.memFraction ?? eff.defaultMemFraction(gpu);
+  const maxBatchedTokens = knobs.maxBatchedTokens ?? eff.defaultMaxBatchedTokens(gpu);
+  const maxModelLen = knobs.maxModelLen ?? model.maxPositionEmbeddings;
+  // Activation peak of one max-size batch: a handful of hidden-size buffers per token in flight.
+  const activation = maxBatchedTokens * (model.hiddenSize * 2 * 12 + (model.vocabSize / par.tp) * 4 * 0.05);
+  let kvBytes: number;
+  if (engine === 'vllm') kvBytes = mem * memFraction - weights.perGpu - activation - HARDWARE.runtimeReserveBytes;
+  else if (engine === 'sglang') kvBytes = mem * memFraction - weights.perGpu;
+  else kvBytes = (mem - weights.perGpu - activation - HARDWARE.runtimeReserveBytes) * memFraction;
+  kvBytes = Math.max(0, kvBytes);
+  // Per-GPU KV pools: under DP-attention (or DP replicas) each group holds its own requests.
+  const kvCapacityTokens = Math.floor(kvBytes / kvPerTok) * par.dp;
+  const maxRunningSeqs = knobs.maxRunningSeqs ?? eff.defaultMaxRunningSeqs(gpu, speculative);
+  const attentionBackend = knobs.attentionBackend ?? eff.defaultBackend(gpu, !!model.mla);
+  const cfg: ServerConfig = {
+    engine,
+    gpu,
+    gpus,
+    model,
+    knobs,
+    par,
+    weightDtype,
+    gemmFlops,
+    weightOnlyFp8,
+    weights,
+    kvBytesPerTokenPerGpu: kvPerTok,
+    kvCapacityTokens,
+    kvBytesPerGpu: kvBytes,
+    maxBatchedTokens,
+    maxRunningSeqs,
+    maxModelLen,
+    memFraction,
+    attentionBackend,
+    eff,
+    speculative,
+    memUsedPerGpu: Math.min(mem, weights.perGpu + kvBytes + activation + HARDWARE.runtimeReserveBytes),
+  };
+  return { ...cfg, fit: checkFit(cfg, activation) };
+}
+
+function checkFit(c: ServerConfig, activation: number): FitResult {
+  const { model: m, par, gpu } = c;
+  if (par.gpusUsed > c.gpus)
+    return { fits: false, kind: 'too-few-gpus', reason: `the variant needs ${par.gpusUsed} GPUs (tp ${par.tp} x pp ${par.pp} x dp ${par.dpAttention ? 1 : par.dp}), the host has ${c.gpus}` };
+  if (m.numHeads % par.attnTp !== 0)
+    return { fits: false, kind: 'tp-mismatch', reason: `${m.numHeads} attention heads are not divisible by tensor parallel size ${par.attnTp}` };
+  if (!m.mla && m.numKvHeads >= par.attnTp ? m.numKvHeads % par.attnTp !== 0 : !m.mla && par.attnTp % m.numKvHeads !== 0)
+    return { fits: false, kind: 'tp-mismatch', reason: `${m.numKvHeads} KV heads and tensor parallel size ${par.attnTp} do not divide each other` };
+  if (c.weightDtype === 'fp8' && c.engine === 'sglang' && !hasNativeFp8(gpu))
+    return { fits: false, kind: 'no-fp8', reason: `SGLang's FP8 kernels need compute capability >= 8.9; ${gpu.name} is ${gpu.computeCapability.toFixed(1)}` };
+  if (c.weightDtype === 'fp8' && c.engine === 'trtllm' && !hasNativeFp8(gpu))
+    return { fits: false, kind: 'no-fp8', reason: `TensorRT-LLM has no FP8 weights on compute capability ${gpu.computeCapability.toFixed(1)} (${gpu.name})` };
+  const mem = gpuMemBytes(gpu);
+  if (c.weights.perGpu + HARDWARE.runtimeReserveBytes > mem)
+    return { fits: false, kind: 'oom-weights', reason: `weights need ${gib(c.weights.perGpu)} GiB per GPU; ${gpu.name} has ${gib(mem)} GiB` };
+  const budget = c.engine === 'trtllm' ? mem - HARDWARE.runtimeReserveBytes - activation : mem * c.memFraction - (c.engine === 'vllm' ? activation + HARDWARE.runtimeReserveBytes : 0);
+  if (c.kvBytesPerGpu <= 0 || c.weights.perGpu >= budget)
+    return { fits: false, kind: 'oom-kv', reason: `weights need ${gib(c.weights.perGpu)} GiB per GPU, leaving no KV cache inside ${gib(Math.max(0, budget))} GiB` };
+  const perGroup = c.kvCapacityTokens / par.dp;
+  if (c.engine !== 'trtllm' && perGroup < c.maxModelLen)
+    return {
+      fits: false,
+      kind: 'kv-too-small',
+      reason: `one ${c.maxModelLen}-token sequence needs ${gib(c.maxModelLen * c.kvBytesPerTokenPerGpu)} GiB of KV cache; ${gib(c.kvBytesPerGpu)} GiB is available (max length ${perGroup})`,
+    };
+  return { fits: true };
+}
+
+/** Does a variant fit? A short wrapper over resolveServer for the planner and preflight. */
+export function fits(engine: EngineName, gpu: GpuSpec, gpus: number, model: ModelInfo, knobs: Knobs): FitResult {
+  return resolveServer(engine, gpu, gpus, model, knobs).fit;
+}
+
+/** KV capacity in tokens for the whole server, 0 when it does not fit. */
+export function kvCapacityTokens(engine: EngineName, gpu: GpuSpec, gpus: number, model: ModelInfo, knobs: Knobs): number {
+  const s = resolveServer(engine, gpu, gpus, model, knobs);
+  return s.fit.fits ? s.kvCapacityTokens : 0;
+}
+
+/** One engine step, summarised. */
+export interface StepBatch {
+  /** Prompt tokens computed this step (all chunks together). */
+  prefillTokens: number;
+  /** Sum over prefill chunks of chunk x (past + chunk / 2): attention token pairs. */
+  prefillAttnPairs: number;
+  /** Sequences decoding this step. */
+  decodeSeqs: number;
+  /** Sum of the decode sequences' context lengths. */
+  decodeCtx: number;
+  /** Tokens verified per decode sequence (1 without speculative decoding). */
+  tokensPerSeq?: number;
+  /** Draft forward passes per step (speculative decoding). */
+  draftSteps?: number;
+}
+
+export interface StepTime {
+  seconds: number;
+  gemmS: number;
+  attnS: number;
+  commS: number;
+  overheadS: number;
+}
+
+const cache = new WeakMap<ModelInfo, ParamCounts>();
+function counts(m: ModelInfo): ParamCounts {
+  let c = cache.get(m);
+  if (!c) cache.set(m, (c = paramCounts(m)));
+  return c;
+}
+
+/** Time of one engine step on the whole server for a batch, seconds (simulated GPU time). */
+export function stepTime(c: ServerConfig, b: StepBatch): StepTime {
+  const m = c.model;
+  const p = counts(m);
+  const par = c.par;
+  const eff = c.eff;
+  const g = c.gpu;
+  const tps = b.tokensPerSeq ?? 1;
+  const decodeTokens = b.decodeSeqs * tps;
+  const tokens = b.prefillTokens + decodeTokens;
+  const seqs = b.decodeSeqs + (b.prefillTokens > 0 ? 1 : 0);
+  // Replicas split the batch; attention-DP groups split attention but the MLP sees the whole batch.
+  const groups = par.dp;
+  const attnTokens = tokens / groups;
+  const mlpTokens = par.dpAttention ? tokens : tokens / groups;
+  const layersPerStage = m.numLayers / par.pp;
+  const stageFrac = 1 / par.pp;
+
+  // GEMMs: weights streamed once per step, FLOPs proportional to tokens.
+  const bpp = bytesPerParam(c.weightDtype);
+  const gemmPeak = c.gemmFlops * eff.gemmEff / (c.weightOnlyFp8 ? HARDWARE.weightOnlyFp8GemmPenalty : 1);
+  const bw = g.memBwBps * eff.weightBwEff;
+  const attnFlopsDense = (2 * attnTokens * p.attention * stageFrac) / par.attnTp;
+  const lmHeadSeqs = (b.decodeSeqs * tps + (b.prefillTokens > 0 ? 1 : 0)) / groups;
+  const denseFlops = (2 * mlpTokens * p.denseMlp * stageFrac) / (par.tp) + (2 * lmHeadSeqs * m.vocabSize * m.hiddenSize) / par.tp;
+  const denseBytes = c.weights.densePerGpu;
+  let gemmS = Math.max((attnFlopsDense + denseFlops) / gemmPeak, denseBytes / bw);
+  if (m.moe) {
+    const e = m.moe;
+    const activeRouted = (p.routedExperts * e.expertsPerTok) / e.numExperts;
+    const imbalance = par.ep > 1 ? HARDWARE.epImbalance : 1;
+    const moeFlops = ((2 * mlpTokens * activeRouted * stageFrac) / par.tp) * imbalance;
+    // Fraction of experts a step touches: 1 - (1 - k/E)^tokens.
+    const touched = 1 - Math.pow(1 - e.expertsPerTok / e.numExperts, Math.max(1, mlpTokens));
+    const moeBytes = c.weights.routedPerGpu * touched * imbalance;
+    gemmS += Math.max(moeFlops / (gemmPeak * eff.moeEff), moeBytes / bw);
+  }
+  void bpp;
+
+  // Attention over the context: prefill is compute-bound, decode reads the KV cache.
+  const be = backendEfficiency(c.attentionBackend);
+  const headsPerGpu = m.numHeads / par.attnTp;
+  const qkDim = m.mla ? m.mla.kvLoraRank + m.mla.qkRopeHeadDim : m.headDim;
+  const prefillAttnFlops = (4 * headsPerGpu * (m.mla ? m.mla.qkNopeHeadDim + m.mla.qkRopeHeadDim : m.headDim) * b.prefillAttnPairs * layersPerStage) / groups;
+  const decodeAttnFlops = (4 * headsPerGpu * qkDim * b.decodeCtx * tps * layersPerStage) / groups;
+  const kvReadBytes = (b.decodeCtx * c.kvBytesPerTokenPerGpu) / groups;
+  const attnS =
+    prefillAttnFlops / (g.bf16Flops * be.prefillFlopsEff) +
+    Math.max(decodeAttnFlops / (g.bf16Flops * be.prefillFlopsEff), kvReadBytes / (g.memBwBps * be.decodeBwEff));
+
+  // Tensor-parallel communication: two all-reduces per layer of the step's activations.
+  let commS = 0;
+  if (par.tp > 1) {
+    const lat = HARDWARE.allReduceLatencyS[g.interconnect];
+    const bytes = mlpTokens * m.hiddenSize * 2;
+    const linkBw = g.interconnectBps * HARDWARE.collectiveBwEff;
+    commS = 2 * layersPerStage * (lat + (bytes * 2 * (par.tp - 1)) / par.tp / linkBw);
+    // Expert parallel replaces the MoE all-reduce with an all-to-all dispatch and combine.
+    if (m.moe && par.ep > 1) commS += ((m.numLayers - m.moe.denseLayers) / par.pp) * (2 * lat);
+  }
+  if (par.pp > 1) commS += (par.pp - 1) * (20e-6 + (attnTokens * m.hiddenSize * 2) / (g.interconnectBps * HARDWARE.collectiveBwEff));
+
+  // Host and launch overheads.
+  const moeLayers = m.moe ? m.numLayers - m.moe.denseLayers : 0;
+  const hostS = (eff.stepOverheadS + eff.perSeqOverheadS * seqs) * (1 - eff.overlapHidden);
+  let launchS = eff.perLayerOverheadS * m.numLayers + eff.moeLayerOverheadS * moeLayers;
+  const decodeOnly = b.prefillTokens === 0;
+  const graphed = c.knobs.cudaGraph !== false && decodeOnly && b.decodeSeqs / groups <= eff.cudaGraphMaxBs(g, par.tp);
+  if (!graphed) launchS += eff.eagerLayerOverheadS * m.numLayers;
+  let overheadS = hostS + launchS;
+
+  // Speculative decoding: draft passes (one MTP/EAGLE layer + LM head each) and bookkeeping.
+  if (b.draftSteps && b.decodeSeqs > 0) {
+    const draftFlops = (2 * (b.decodeSeqs / groups) * (p.attention / m.numLayers + m.vocabSize * m.hiddenSize + (p.active - p.attention - p.embedding / 2) / m.numLayers)) / par.tp;
+    const draftBytes = c.weights.perGpu / m.numLayers + (m.vocabSize * m.hiddenSize * 2) / par.tp;
+    overheadS += b.draftSteps * (Math.max(draftFlops / gemmPeak, draftBytes / bw) + eff.perLayerOverheadS * 2) + eff.specStepOverheadS;
+  }
+
+  let seconds = gemmS + attnS + commS + overheadS;
+  if (c.knobs.torchCompile) seconds *= b.decodeSeqs / groups <= eff.torchCompileMaxBs && decodeOnly ? eff.torchCompileSmallBatch : eff.torchCompileLargeBatch;
+  if (par.pp > 1) seconds *= 1 + 0.1 * (par.pp - 1); // pipeline bubbles between micro-batches
+  return { seconds, gemmS, attnS, commS, overheadS };
+}

@@ -1,0 +1,135 @@
+// GPU catalog: the datasheet figures the estimate needs. Numbers are NVIDIA's public datasheet
+// values (dense, i.e. without 2:4 sparsity); memory is what nvidia-smi reports as memory.total.
+
+export interface GpuSpec {
+  /** Catalog name, e.g. 'H100 SXM 80GB'. */
+  name: string;
+  /** Short aliases accepted on the command line ('H100'). */
+  aliases: string[];
+  /** What `nvidia-smi --query-gpu=name` prints for this part. */
+  smiName: string;
+  /** Matches nvidia-smi names of this part (variants across drivers). */
+  smiMatch: RegExp;
+  /** memory.total as nvidia-smi reports it, MiB. */
+  memMiB: number;
+  /** HBM/GDDR bandwidth, bytes/s. */
+  memBwBps: number;
+  /** Dense BF16 tensor-core FLOP/s. */
+  bf16Flops: number;
+  /** Dense FP8 tensor-core FLOP/s (0 when the part has no FP8 tensor cores). */
+  fp8Flops: number;
+  computeCapability: number;
+  /** Per-GPU interconnect bandwidth between GPUs of one node, bytes/s (NVLink or PCIe). */
+  interconnectBps: number;
+  /** 'nvlink' or 'pcie': all-reduce latency differs by about an order of magnitude. */
+  interconnect: 'nvlink' | 'pcie';
+}
+
+const TB = 1e12;
+const GB = 1e9;
+
+export const GPUS: GpuSpec[] = [
+  {
+    name: 'H100 SXM 80GB',
+    aliases: ['H100', 'H100-SXM', 'H100-80G', 'H100 SXM'],
+    smiName: 'NVIDIA H100 80GB HBM3',
+    smiMatch: /H100.*(80GB|HBM3|SXM)/i,
+    memMiB: 81559,
+    memBwBps: 3.35 * TB,
+    bf16Flops: 989 * TB,
+    fp8Flops: 1979 * TB,
+    computeCapability: 9.0,
+    interconnectBps: 900 * GB,
+    interconnect: 'nvlink',
+  },
+  {
+    name: 'H200 141GB',
+    aliases: ['H200', 'H200-SXM', 'H200 SXM'],
+    smiName: 'NVIDIA H200',
+    smiMatch: /H200/i,
+    memMiB: 143771,
+    memBwBps: 4.8 * TB,
+    bf16Flops: 989 * TB,
+    fp8Flops: 1979 * TB,
+    computeCapability: 9.0,
+    interconnectBps: 900 * GB,
+    interconnect: 'nvlink',
+  },
+  {
+    name: 'A100 SXM 80GB',
+    aliases: ['A100', 'A100-80G', 'A100-SXM-80GB', 'A100 80GB'],
+    smiName: 'NVIDIA A100-SXM4-80GB',
+    smiMatch: /A100.*80GB/i,
+    memMiB: 81920,
+    memBwBps: 2.039 * TB,
+    bf16Flops: 312 * TB,
+    fp8Flops: 0,
+    computeCapability: 8.0,
+    interconnectBps: 600 * GB,
+    interconnect: 'nvlink',
+  },
+  {
+    name: 'A100 40GB',
+    aliases: ['A100-40G', 'A100-40GB', 'A100 40GB'],
+    smiName: 'NVIDIA A100-SXM4-40GB',
+    smiMatch: /A100.*40GB/i,
+    memMiB: 40960,
+    memBwBps: 1.555 * TB,
+    bf16Flops: 312 * TB,
+    fp8Flops: 0,
+    computeCapability: 8.0,
+    interconnectBps: 600 * GB,
+    interconnect: 'nvlink',
+  },
+  {
+    name: 'L40S',
+    aliases: ['L40S', 'L40S-48G'],
+    smiName: 'NVIDIA L40S',
+    smiMatch: /L40S/i,
+    memMiB: 46068,
+    memBwBps: 0.864 * TB,
+    bf16Flops: 362 * TB,
+    fp8Flops: 733 * TB,
+    computeCapability: 8.9,
+    // PCIe Gen4 x16, no NVLink.
+    interconnectBps: 32 * GB,
+    interconnect: 'pcie',
+  },
+  {
+    name: 'B200',
+    aliases: ['B200', 'B200-SXM'],
+    smiName: 'NVIDIA B200',
+    smiMatch: /B200/i,
+    memMiB: 183359,
+    memBwBps: 8 * TB,
+    bf16Flops: 2250 * TB,
+    fp8Flops: 4500 * TB,
+    computeCapability: 10.0,
+    interconnectBps: 1800 * GB,
+    interconnect: 'nvlink',
+  },
+];
+
+const norm = (s: string) => s.toLowerCase().replace(/[\s_-]+/g, '');
+
+/** Find a GPU by catalog name, alias or nvidia-smi name. Undefined when unknown. */
+export function findGpu(nameOrSmiName: string): GpuSpec | undefined {
+  const n = norm(nameOrSmiName);
+  if (!n) return undefined;
+  const exact = GPUS.find((g) => norm(g.name) === n || norm(g.smiName) === n || g.aliases.some((a) => norm(a) === n));
+  if (exact) return exact;
+  return GPUS.find((g) => g.smiMatch.test(nameOrSmiName));
+}
+
+export function gpuMemBytes(g: GpuSpec): number {
+  return g.memMiB * 1024 * 1024;
+}
+
+/** FP8 tensor cores arrived with compute capability 8.9 (Ada) and 9.0 (Hopper). */
+export function hasNativeFp8(g: GpuSpec): boolean {
+  return g.computeCapability >= 8.9 && g.fp8Flops > 0;
+}
+
+export function gpuNames(): string[] {
+  return GPUS.map((g) => g.aliases[0]!);
+}

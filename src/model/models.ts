@@ -1,0 +1,312 @@
+// Model metadata: what the estimate needs from a Hugging Face config.json (dense, MoE and
+// DeepSeek-style MLA), plus built-in copies of the public config values of common models so the
+// simulator and the planner work offline.
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+export type WeightDtype = 'bf16' | 'fp8' | 'int4';
+
+export interface MoeInfo {
+  numExperts: number;
+  expertsPerTok: number;
+  moeIntermediateSize: number;
+  /** Shared experts per MoE layer, each of moeIntermediateSize (or sharedIntermediateSize). */
+  sharedExperts: number;
+  sharedIntermediateSize: number;
+  /** Leading layers that use a dense MLP (DeepSeek/GLM first_k_dense_replace). */
+  denseLayers: number;
+}
+
+export interface MlaInfo {
+  kvLoraRank: number;
+  qLoraRank: number | null;
+  qkRopeHeadDim: number;
+  qkNopeHeadDim: number;
+  vHeadDim: number;
+}
+
+export interface ModelInfo {
+  /** HF id or local path as given. */
+  id: string;
+  architecture: string;
+  hiddenSize: number;
+  numLayers: number;
+  numHeads: number;
+  numKvHeads: number;
+  headDim: number;
+  /** Dense MLP width (dense models, and the dense layers of MoE models). */
+  intermediateSize: number;
+  vocabSize: number;
+  maxPositionEmbeddings: number;
+  tieEmbeddings: boolean;
+  /** Dtype of the checkpoint's linear weights. */
+  weightDtype: WeightDtype;
+  moe?: MoeInfo;
+  mla?: MlaInfo;
+  /** Multi-token-prediction layers shipped with the checkpoint (DeepSeek/GLM MTP). */
+  mtpLayers: number;
+}
+
+type Json = Record<string, unknown>;
+const num = (j: Json, k: string): number | undefined => (typeof j[k] === 'number' ? (j[k] as number) : undefined);
+
+function need(j: Json, k: string): number {
+  const v = num(j, k);
+  if (v === undefined) throw new Error(`config.json has no numeric '${k}'`);
+  return v;
+}
+
+function weightDtypeOf(j: Json): WeightDtype {
+  const q = j.quantization_config as Json | undefined;
+  if (!q) return 'bf16';
+  const method = String(q.quant_method ?? '').toLowerCase();
+  const bits = num(q, 'bits');
+  if (method === 'fp8' || method === 'fbgemm_fp8' || method === 'modelopt') return 'fp8';
+  if (bits !== undefined && bits <= 4) return 'int4';
+  if (method === 'compressed-tensors') {
+    // compressed-tensors FP8 checkpoints describe 8-bit float weights in their config groups.
+    const text = JSON.stringify(q).toLowerCase();
+    if (text.includes('"num_bits":4')) return 'int4';
+    return 'fp8';
+  }
+  if (method === 'awq' || method === 'gptq') return 'int4';
+  return 'bf16';
+}
+
+/** Read the fields the estimate needs from a Hugging Face config.json object. */
+export function parseHfConfig(json: unknown, id = 'local'): ModelInfo {
+  if (!json || typeof json !== 'object') throw new Error('config.json is not a JSON object');
+  // Multimodal wrappers keep the language model under text_config.
+  const outer = json as Json;
+  const j = (outer.text_config && typeof outer.text_config === 'object' ? { ...outer, ...(outer.text_config as Json) } : outer) as Json;
+  const hiddenSize = need(j, 'hidden_size');
+  const numHeads = need(j, 'num_attention_heads');
+  const numLayers = need(j, 'num_hidden_layers');
+  const numKvHeads = num(j, 'num_key_value_heads') ?? numHeads;
+  const headDim = num(j, 'head_dim') ?? Math.floor(hiddenSize / numHeads);
+  const numExperts = num(j, 'n_routed_experts') ?? num(j, 'num_experts') ?? num(j, 'num_local_experts');
+  let moe: MoeInfo | undefined;
+  if (numExperts && numExperts > 1) {
+    const moeInter = num(j, 'moe_intermediate_size') ?? need(j, 'intermediate_size');
+    const sharedInter = num(j, 'shared_expert_intermediate_size');
+    moe = {
+      numExperts,
+      expertsPerTok: num(j, 'num_experts_per_tok') ?? num(j, 'num_experts_per_token') ?? 2,
+      moeIntermediateSize: moeInter,
+      sharedExperts: num(j, 'n_shared_experts') ?? (sharedInter ? 1 : 0),
+      sharedIntermediateSize: sharedInter ?? moeInter,
+      denseLayers: num(j, 'first_k_dense_replace') ?? 0,
+    };
+  }
+  const kvLoraRank = num(j, 'kv_lora_rank');
+  const mla: MlaInfo | undefined = kvLoraRank
+    ? {
+        kvLoraRank,
+        qLoraRank: num(j, 'q_lora_rank') ?? null,
+        qkRopeHeadDim: need(j, 'qk_rope_head_dim'),
+        qkNopeHeadDim: need(j, 'qk_nope_head_dim'),
+        vHeadDim: need(j, 'v_head_dim'),
+      }
+    : undefined;
+  const arch = Array.isArray(j.architectures) ? String(j.architectures[0]) : String(j.model_type ?? 'unknown');
+  return {
+    id,
+    architecture: arch,
+    hiddenSize,
+    numLayers,
+    numHeads,
+    numKvHeads,
+    headDim,
+    intermediateSize: num(j, 'intermediate_size') ?? 4 * hiddenSize,
+    vocabSize: need(j, 'vocab_size'),
+    maxPositionEmbeddings: num(j, 'max_position_embeddings') ?? num(j, 'seq_length') ?? 4096,
+    tieEmbeddings: j.tie_word_embeddings === true,
+    weightDtype: weightDtypeOf(j),
+    moe,
+    mla,
+    mtpLayers: num(j, 'num_nextn_predict_layers') ?? 0,
+  };
+}
+
+// Public config.json values (the fields the estimate reads), copied from each model's HF repo.
+const BUILTIN_CONFIGS: Record<string, Json> = {
+  'Qwen/Qwen3-14B': {
+    architectures: ['Qwen3ForCausalLM'],
+    head_dim: 128,
+    hidden_size: 5120,
+    intermediate_size: 17408,
+    max_position_embeddings: 40960,
+    num_attention_heads: 40,
+    num_hidden_layers: 40,
+    num_key_value_heads: 8,
+    tie_word_embeddings: false,
+    torch_dtype: 'bfloat16',
+    vocab_size: 151936,
+  },
+  'Qwen/Qwen3-30B-A3B': {
+    architectures: ['Qwen3MoeForCausalLM'],
+    head_dim: 128,
+    hidden_size: 2048,
+    intermediate_size: 6144,
+    max_position_embeddings: 40960,
+    moe_intermediate_size: 768,
+    num_attention_heads: 32,
+    num_experts: 128,
+    num_experts_per_tok: 8,
+    num_hidden_layers: 48,
+    num_key_value_heads: 4,
+    tie_word_embeddings: false,
+    torch_dtype: 'bfloat16',
+    vocab_size: 151936,
+  },
+  'zai-org/GLM-4.6': {
+    architectures: ['Glm4MoeForCausalLM'],
+    first_k_dense_replace: 3,
+    head_dim: 128,
+    hidden_size: 5120,
+    intermediate_size: 12288,
+    max_position_embeddings: 202752,
+    moe_intermediate_size: 1536,
+    n_routed_experts: 160,
+    n_shared_experts: 1,
+    num_attention_heads: 96,
+    num_experts_per_tok: 8,
+    num_hidden_layers: 92,
+    num_key_value_heads: 8,
+    num_nextn_predict_layers: 1,
+    tie_word_embeddings: false,
+    torch_dtype: 'bfloat16',
+    vocab_size: 151552,
+  },
+  'deepseek-ai/DeepSeek-R1-0528': {
+    architectures: ['DeepseekV3ForCausalLM'],
+    first_k_dense_replace: 3,
+    hidden_size: 7168,
+    intermediate_size: 18432,
+    kv_lora_rank: 512,
+    max_position_embeddings: 163840,
+    moe_intermediate_size: 2048,
+    n_routed_experts: 256,
+    n_shared_experts: 1,
+    num_attention_heads: 128,
+    num_experts_per_tok: 8,
+    num_hidden_layers: 61,
+    num_key_value_heads: 128,
+    num_nextn_predict_layers: 1,
+    q_lora_rank: 1536,
+    qk_nope_head_dim: 128,
+    qk_rope_head_dim: 64,
+    quantization_config: { activation_scheme: 'dynamic', fmt: 'e4m3', quant_method: 'fp8', weight_block_size: [128, 128] },
+    tie_word_embeddings: false,
+    torch_dtype: 'bfloat16',
+    v_head_dim: 128,
+    vocab_size: 129280,
+  },
+  'meta-llama/Llama-3.1-8B-Instruct': {
+    architectures: ['LlamaForCausalLM'],
+    hidden_size: 4096,
+    intermediate_size: 14336,
+    max_position_embeddings: 131072,
+    num_attention_heads: 32,
+    num_hidden_layers: 32,
+    num_key_value_heads: 8,
+    tie_word_embeddings: false,
+    torch_dtype: 'bfloat16',
+    vocab_size: 128256,
+  },
+  'meta-llama/Llama-3.1-70B-Instruct': {
+    architectures: ['LlamaForCausalLM'],
+    hidden_size: 8192,
+    intermediate_size: 28672,
+    max_position_embeddings: 131072,
+    num_attention_heads: 64,
+    num_hidden_layers: 80,
+    num_key_value_heads: 8,
+    tie_word_embeddings: false,
+    torch_dtype: 'bfloat16',
+    vocab_size: 128256,
+  },
+};
+
+/** Ids of the built-in models (without -FP8 variants). */
+export function builtinModelIds(): string[] {
+  return Object.keys(BUILTIN_CONFIGS);
+}
+
+function builtin(id: string): ModelInfo | undefined {
+  const key = Object.keys(BUILTIN_CONFIGS).find((k) => k.toLowerCase() === id.toLowerCase());
+  return key ? parseHfConfig(BUILTIN_CONFIGS[key], id) : undefined;
+}
+
+/**
+ * Model metadata for an HF id or a local folder holding config.json. A '-FP8' checkpoint of a
+ * built-in model resolves to its base with fp8 weights. Undefined when nothing is known.
+ */
+export function getModel(idOrPath: string): ModelInfo | undefined {
+  const id = idOrPath.trim();
+  if (!id) return undefined;
+  const cfgPath = join(id, 'config.json');
+  if (existsSync(cfgPath) && statSync(cfgPath).isFile()) {
+    return parseHfConfig(JSON.parse(readFileSync(cfgPath, 'utf8')), id);
+  }
+  const direct = builtin(id);
+  if (direct) return direct;
+  const fp8 = /[-_]FP8(-dynamic)?$/i.exec(id);
+  if (fp8) {
+    const base = builtin(id.slice(0, fp8.index));
+    if (base) return { ...base, id, weightDtype: 'fp8' };
+  }
+  return undefined;
+}
+
+/** Parameter counts: total (held in memory) and active per token (computed). */
+export interface ParamCounts {
+  total: number;
+  /** Parameters touched by one token (routed experts counted as expertsPerTok of numExperts). */
+  active: number;
+  embedding: number;
+  /** Attention parameters, all layers. */
+  attention: number;
+  /** Dense MLP + shared experts, all layers. */
+  denseMlp: number;
+  /** Routed-expert parameters, all layers. */
+  routedExperts: number;
+  /** Number of MoE layers (0 for dense models). */
+  moeLayers: number;
+}
+
+export function attentionParamsPerLayer(m: ModelInfo): number {
+  const h = m.hiddenSize;
+  if (m.mla) {
+    const a = m.mla;
+    const qDim = m.numHeads * (a.qkNopeHeadDim + a.qkRopeHeadDim);
+    const q = a.qLoraRank ? h * a.qLoraRank + a.qLoraRank * qDim : h * qDim;
+    const kvA = h * (a.kvLoraRank + a.qkRopeHeadDim);
+    const kvB = a.kvLoraRank * m.numHeads * (a.qkNopeHeadDim + a.vHeadDim);
+    const o = m.numHeads * a.vHeadDim * h;
+    return q + kvA + kvB + o;
+  }
+  return h * m.numHeads * m.headDim * 2 + 2 * h * m.numKvHeads * m.headDim;
+}
+
+export function paramCounts(m: ModelInfo): ParamCounts {
+  const h = m.hiddenSize;
+  const embedding = m.vocabSize * h * (m.tieEmbeddings ? 1 : 2);
+  const attention = attentionParamsPerLayer(m) * m.numLayers;
+  let denseMlp = 0;
+  let routedExperts = 0;
+  let activeRouted = 0;
+  let moeLayers = 0;
+  if (m.moe) {
+    const e = m.moe;
+    moeLayers = m.numLayers - e.denseLayers;
+    const expert = 3 * h * e.moeIntermediateSize;
+    denseMlp = e.denseLayers * 3 * h * m.intermediateSize + moeLayers * (e.sharedExperts * 3 * h * e.sharedIntermediateSize + h * e.numExperts);
+    routedExperts = moeLayers * e.numExperts * expert;
+    activeRouted = moeLayers * e.expertsPerTok * expert;
+  } else {
+    denseMlp = m.numLayers * 3 * h * m.intermediateSize;
+  }
+  const total = embedding + attention + denseMlp + routedExperts;
+  return { total, active: embedding / (m.tieEmbeddings ? 1 : 2) + attention + denseMlp + activeRouted, embedding, attention, denseMlp, routedExperts, moeLayers };
+}
