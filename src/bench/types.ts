@@ -36,3 +36,109 @@ export interface LiveSnapshot {
   /** True when the client itself is the bottleneck (event-loop lag or CPU over threshold). */
   clientBound: boolean;
 }
+
+// ---- Added by the bench implementation (additive) ----
+
+/** The latency metrics vLLM can report percentiles for. */
+export type LatencyMetric = 'ttft' | 'tpot' | 'itl' | 'e2el';
+
+/** One sampled request of a workload. */
+export interface SampledRequest {
+  prompt: string;
+  /** Prompt length in tokens (exact with a tokenizer; word count when approximate). */
+  promptLen: number;
+  /** Output tokens to ask for (max_completion_tokens / max_tokens). */
+  expectedOutputLen: number;
+}
+
+/** How token counts were obtained: a real tokenizer, or the one-word-one-token approximation. */
+export type TokenCountMode = 'exact' | 'approximate';
+
+export interface Workload {
+  requests: SampledRequest[];
+  tokenCounts: TokenCountMode;
+  /** What was loaded, for result files and logs (e.g. "sharegpt", "random"). */
+  datasetName: string;
+  /** Tokenizer file used, when exact. */
+  tokenizerPath?: string;
+}
+
+/** What happened to one request (times in seconds, as vLLM stores them). */
+export interface RequestOutput {
+  success: boolean;
+  /** Prompt tokens: the server's usage.prompt_tokens when reported, else the dataset count. */
+  promptLen: number;
+  /** Output tokens: usage.completion_tokens, else a client-side recount. 0 when failed. */
+  outputLen: number;
+  ttft: number;
+  /** Gaps between successive choice events after the first. */
+  itl: number[];
+  /** Last choice event minus start. */
+  latency: number;
+  /** Start time relative to the benchmark start (after the concurrency slot was acquired). */
+  startTime: number;
+  generatedText: string;
+  error: string;
+}
+
+/** Client-side health while measuring: is the load generator itself the bottleneck? */
+export interface ClientStats {
+  /** Event-loop delay percentiles over the measurement window, ms. */
+  eventLoopLagP99Ms: number;
+  eventLoopLagMaxMs: number;
+  eventLoopLagMeanMs: number;
+  /** Process CPU over the window, % of one core (user + system). */
+  cpuPct: number;
+  /** Highest CPU over any ~1 s window, % of one core. */
+  peakCpuPct: number;
+  /** Why the result is client-bound, empty when it is not. */
+  reasons: string[];
+}
+
+/** Live events for listeners (the TUI, progress bars). Times in seconds since benchmark start. */
+export type BenchEvent =
+  | { type: 'request-started'; index: number; t: number }
+  | { type: 'first-token'; index: number; t: number; ttft: number }
+  | { type: 'token'; index: number; t: number; gap: number }
+  | { type: 'request-finished'; index: number; t: number; output: RequestOutput }
+  | { type: 'request-failed'; index: number; t: number; error: string }
+  | { type: 'snapshot'; snapshot: LiveSnapshot };
+
+export interface GoodputSlo {
+  ttft?: number;
+  tpot?: number;
+  e2el?: number;
+}
+
+/** What was run, kept with the result so it can be saved the way vLLM saves it. */
+export interface BenchConfig {
+  backend: 'openai-chat' | 'openai';
+  endpointType: string;
+  label?: string;
+  modelId: string;
+  tokenizerId?: string;
+  numPrompts: number;
+  requestRate: number;
+  burstiness: number;
+  maxConcurrency: number | null;
+  percentileMetrics: LatencyMetric[];
+  metricPercentiles: number[];
+  goodput?: GoodputSlo;
+}
+
+export interface BenchResult {
+  metrics: BenchMetrics;
+  outputs: RequestOutput[];
+  config: BenchConfig;
+  clientBound: boolean;
+  client: ClientStats;
+  tokenCounts: TokenCountMode;
+  /** True when the run was stopped by its AbortSignal; metrics cover what finished. */
+  aborted: boolean;
+  /** Set by toSimulated(): figures are in simulated-GPU time, `speed`x the wall clock. */
+  simulated?: { speed: number };
+  /** Human notes (approximate counts, client-bound reasons...). */
+  notes: string[];
+  /** ISO date the run started. */
+  startedAt: string;
+}

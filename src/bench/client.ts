@@ -1,0 +1,213 @@
+// One streamed request to an OpenAI-compatible server, timed the way vLLM's
+// endpoint_request_func.py times it (vLLM main semantics; see docs/bench.md).
+import http from 'node:http';
+import https from 'node:https';
+import { performance } from 'node:perf_hooks';
+import { SseParser } from './sse.js';
+
+export type Backend = 'openai-chat' | 'openai';
+
+export interface RequestSpec {
+  prompt: string;
+  promptLen: number;
+  expectedOutputLen: number;
+}
+
+export interface ClientOptions {
+  url: URL;
+  backend: Backend;
+  model: string;
+  ignoreEos: boolean;
+  /** undefined: not sent (vLLM main); a number: sent as `temperature`. */
+  temperature?: number;
+  headers: Record<string, string>;
+  apiKey?: string;
+  agent: http.Agent;
+  /** Extra body fields merged last (vLLM --extra-body). */
+  extraBody?: Record<string, unknown>;
+  requestId: string;
+}
+
+/** Per-request callbacks, in seconds of performance.now()/1000. */
+export interface StreamHooks {
+  onFirst?(ts: number, ttft: number): void;
+  onToken?(ts: number, gap: number): void;
+}
+
+export interface RawOutput {
+  success: boolean;
+  /** performance.now()/1000 when the request was sent. */
+  st: number;
+  ttft: number;
+  itl: number[];
+  latency: number;
+  generatedText: string;
+  error: string;
+  /** usage.completion_tokens / usage.prompt_tokens when the server reported them. */
+  completionTokens?: number;
+  promptTokens?: number;
+  /** Number of choice events (vLLM's peak-throughput unit). */
+  chunks: number;
+}
+
+export function nowS(): number {
+  return performance.now() / 1000;
+}
+
+export function buildBody(spec: RequestSpec, o: Pick<ClientOptions, 'backend' | 'model' | 'ignoreEos' | 'temperature' | 'extraBody'>): Record<string, unknown> {
+  const body: Record<string, unknown> =
+    o.backend === 'openai-chat'
+      ? {
+          model: o.model,
+          messages: [{ role: 'user', content: spec.prompt }],
+          max_completion_tokens: spec.expectedOutputLen,
+          stream: true,
+          stream_options: { include_usage: true },
+        }
+      : {
+          model: o.model,
+          prompt: spec.prompt,
+          repetition_penalty: 1.0,
+          max_tokens: spec.expectedOutputLen,
+          logprobs: null,
+          stream: true,
+          stream_options: { include_usage: true },
+        };
+  if (o.temperature !== undefined) body.temperature = o.temperature;
+  if (o.ignoreEos) body.ignore_eos = true;
+  if (o.extraBody) Object.assign(body, o.extraBody);
+  return body;
+}
+
+/** Text of a choice event: chat delta content (and reasoning), or completions text. */
+function choiceText(choice: Record<string, unknown>): string {
+  const delta = choice.delta as Record<string, unknown> | undefined;
+  if (delta) {
+    const c = delta.content;
+    const r = delta.reasoning_content ?? delta.reasoning;
+    return (typeof c === 'string' ? c : '') + (typeof r === 'string' ? r : '');
+  }
+  return typeof choice.text === 'string' ? choice.text : '';
+}
+
+function errorText(v: unknown): string {
+  if (typeof v === 'string') return v;
+  if (v && typeof v === 'object') {
+    const m = (v as { message?: unknown }).message;
+    if (typeof m === 'string') return m;
+  }
+  return JSON.stringify(v);
+}
+
+export function sendStreamingRequest(spec: RequestSpec, o: ClientOptions, hooks: StreamHooks, signal?: AbortSignal): Promise<RawOutput> {
+  const body = JSON.stringify(buildBody(spec, o));
+  const headers: Record<string, string> = {
+    'Content-Type': 'application/json',
+    'Content-Length': String(Buffer.byteLength(body)),
+    'x-request-id': o.requestId,
+    ...o.headers,
+  };
+  if (o.apiKey) headers.Authorization = `Bearer ${o.apiKey}`;
+  const mod = o.url.protocol === 'https:' ? https : http;
+
+  return new Promise<RawOutput>((resolve) => {
+    const out: RawOutput = { success: false, st: 0, ttft: 0, itl: [], latency: 0, generatedText: '', error: '', chunks: 0 };
+    let settled = false;
+    let prev = 0;
+    const finish = (error?: string) => {
+      if (settled) return;
+      settled = true;
+      signal?.removeEventListener('abort', onAbort);
+      if (error !== undefined) {
+        out.success = false;
+        out.error = error;
+      } else if (out.chunks === 0) {
+        out.success = false;
+        out.error = 'Never received a valid chunk to calculate TTFT. This response will be marked as failed!';
+      } else {
+        out.success = true;
+        out.latency = prev - out.st;
+      }
+      resolve(out);
+    };
+    const onAbort = () => {
+      req.destroy();
+      finish('aborted');
+    };
+    const parser = new SseParser();
+    const handle = (msgs: ReturnType<SseParser['push']>) => {
+      for (const m of msgs) {
+        if (settled) return;
+        const data = m.data.trim();
+        if (data === '[DONE]') continue;
+        const ts = nowS();
+        let json: Record<string, unknown>;
+        try {
+          json = JSON.parse(data) as Record<string, unknown>;
+        } catch {
+          req.destroy();
+          finish(`malformed SSE data (not JSON): ${data.slice(0, 200)}`);
+          return;
+        }
+        if (m.event === 'error' || json.error !== undefined || json.object === 'error') {
+          req.destroy();
+          finish(`server error event: ${errorText(json.error ?? json.message ?? json)}`);
+          return;
+        }
+        const choices = json.choices;
+        if (Array.isArray(choices) && choices.length > 0) {
+          if (out.chunks === 0) {
+            out.ttft = ts - out.st;
+            hooks.onFirst?.(ts, out.ttft);
+          } else {
+            const gap = ts - prev;
+            out.itl.push(gap);
+            hooks.onToken?.(ts, gap);
+          }
+          out.chunks++;
+          prev = ts;
+          out.generatedText += choiceText(choices[0] as Record<string, unknown>);
+        }
+        const usage = json.usage as { completion_tokens?: unknown; prompt_tokens?: unknown } | null | undefined;
+        if (usage) {
+          if (typeof usage.completion_tokens === 'number') out.completionTokens = usage.completion_tokens;
+          if (typeof usage.prompt_tokens === 'number') out.promptTokens = usage.prompt_tokens;
+        }
+      }
+    };
+
+    const req = mod.request(
+      o.url,
+      { method: 'POST', headers, agent: o.agent as http.Agent },
+      (res) => {
+        if (res.statusCode !== 200) {
+          let text = '';
+          res.setEncoding('utf8');
+          res.on('data', (d: string) => {
+            if (text.length < 2000) text += d;
+          });
+          res.on('end', () => finish(`HTTP ${res.statusCode} ${res.statusMessage ?? ''}: ${text.trim().slice(0, 500)}`.trim()));
+          res.on('error', (e) => finish(`HTTP ${res.statusCode}: ${e.message}`));
+          return;
+        }
+        res.on('data', (chunk: Buffer) => handle(parser.push(chunk)));
+        res.on('end', () => {
+          handle(parser.end());
+          finish();
+        });
+        res.on('error', (e) => finish(`response stream error: ${e.message}`));
+        // 'close' after 'end' is a no-op (already settled); before it, the stream was cut.
+        res.on('close', () => finish('server closed the stream before it ended'));
+      },
+    );
+    req.on('error', (e: NodeJS.ErrnoException) => finish(`${e.code ?? 'request error'}: ${e.message}`));
+    if (signal) {
+      if (signal.aborted) {
+        queueMicrotask(onAbort);
+      } else signal.addEventListener('abort', onAbort, { once: true });
+    }
+    out.st = nowS();
+    prev = out.st;
+    req.end(body);
+  });
+}

@@ -1,0 +1,7 @@
+// The bench library's public surface. @huggingface/tokenizers is loaded lazily, so importing
+// this stays cheap for src/sim and src/tune.
+export { loadWorkload, type WorkloadSpec } from './datasets.js';
+export { runBenchmark, type RunOptions } from './run.js';
+export { calculateMetrics, peakConcurrency, peakOutputTokensPerS, ALL_LATENCY_METRICS } from './metrics.js';
+export { countWords, resolveTokenCounter, type TokenCounter } from './tokenizer.js';
+export type * from './types.js';

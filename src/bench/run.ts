@@ -1,0 +1,338 @@
+// runBenchmark: the load loop of `vllm bench serve` (arrivals, concurrency cap, warm-ups, ready
+// check), with live events, client self-monitoring and clean abort.
+import http from 'node:http';
+import https from 'node:https';
+import net from 'node:net';
+import { UserError } from '../core/errors.js';
+import { arrivalDelays } from './arrivals.js';
+import { nowS, sendStreamingRequest, type Backend, type ClientOptions, type RawOutput } from './client.js';
+import { LiveTracker } from './live.js';
+import { calculateMetrics } from './metrics.js';
+import { ClientMonitor } from './monitor.js';
+import { countWords } from './tokenizer.js';
+import type {
+  BenchEvent,
+  BenchResult,
+  GoodputSlo,
+  LatencyMetric,
+  RequestOutput,
+  SampledRequest,
+  TokenCountMode,
+} from './types.js';
+
+export interface RunOptions {
+  /** e.g. http://127.0.0.1:8000 (vLLM --base-url; or build it from --host/--port). */
+  baseUrl: string;
+  /** Default /v1/chat/completions for openai-chat, /v1/completions for openai. */
+  endpoint?: string;
+  backend?: Backend;
+  /** Model id: sent as `model` unless servedModelName is given; names the result file. */
+  model: string;
+  servedModelName?: string;
+  tokenizerId?: string;
+  requests: SampledRequest[];
+  /** How the requests' promptLen were counted (Workload.tokenCounts). Default 'approximate'. */
+  tokenCounts?: TokenCountMode;
+  /** Output tokens of a response with no usage report (default: one word = one token). */
+  countOutputTokens?: (text: string) => number;
+  /** Requests per second; Infinity (default) starts them all at once. */
+  requestRate?: number;
+  burstiness?: number;
+  seed?: number;
+  maxConcurrency?: number | null;
+  numWarmups?: number;
+  ignoreEos?: boolean;
+  /** Not sent when undefined (vLLM main). */
+  temperature?: number;
+  headers?: Record<string, string>;
+  /** Default process.env.OPENAI_API_KEY; no Authorization header when unset (vLLM main). */
+  apiKey?: string;
+  extraBody?: Record<string, unknown>;
+  goodput?: GoodputSlo;
+  percentileMetrics?: LatencyMetric[];
+  metricPercentiles?: number[];
+  /** > 0: send the first request until it succeeds, up to this many seconds (vLLM's ready check). */
+  readyCheckTimeoutSec?: number;
+  /** Per-request limit; vLLM's session timeout is 6 h. */
+  requestTimeoutSec?: number;
+  label?: string;
+  signal?: AbortSignal;
+  onEvent?: (e: BenchEvent) => void;
+  /** Live snapshot period (default 1000 ms). */
+  snapshotIntervalMs?: number;
+}
+
+class Semaphore {
+  private waiters: (() => void)[] = [];
+  constructor(private free: number) {}
+  acquire(): Promise<void> {
+    if (this.free > 0) {
+      this.free--;
+      return Promise.resolve();
+    }
+    return new Promise((r) => this.waiters.push(r));
+  }
+  release(): void {
+    const next = this.waiters.shift();
+    if (next) next();
+    else this.free++;
+  }
+  /** Wake everyone (abort): they re-check the signal and leave. */
+  drain(): void {
+    for (const w of this.waiters.splice(0)) w();
+  }
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve();
+    const t = setTimeout(done, ms);
+    function done() {
+      clearTimeout(t);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    }
+    signal?.addEventListener('abort', done, { once: true });
+  });
+}
+
+/** Fail fast with one clear line when nothing listens at the URL. */
+function checkReachable(url: URL, timeoutMs = 5000): Promise<void> {
+  const port = Number(url.port) || (url.protocol === 'https:' ? 443 : 80);
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  return new Promise((resolve, reject) => {
+    const sock = net.connect({ host, port });
+    const fail = (why: string) => {
+      sock.destroy();
+      reject(new UserError(`cannot reach the server at ${url.origin}: ${why}. Is it running? Check --base-url or --host/--port.`, 1));
+    };
+    sock.setTimeout(timeoutMs, () => fail(`no answer in ${timeoutMs / 1000} s`));
+    sock.once('connect', () => {
+      sock.destroy();
+      resolve();
+    });
+    sock.once('error', (e: NodeJS.ErrnoException) => fail(e.code ?? e.message));
+  });
+}
+
+export function resolveUrl(baseUrl: string, endpoint: string): URL {
+  let url: URL;
+  try {
+    url = new URL(baseUrl.replace(/\/+$/, '') + (endpoint.startsWith('/') ? endpoint : `/${endpoint}`));
+  } catch {
+    throw new UserError(`invalid --base-url '${baseUrl}': expected something like http://127.0.0.1:8000`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UserError(`--base-url must be http:// or https://, got '${baseUrl}'`);
+  return url;
+}
+
+export async function runBenchmark(opts: RunOptions): Promise<BenchResult> {
+  const backend: Backend = opts.backend ?? 'openai-chat';
+  const endpoint = opts.endpoint ?? (backend === 'openai-chat' ? '/v1/chat/completions' : '/v1/completions');
+  if (backend === 'openai-chat' && !endpoint.replace(/\/+$/, '').endsWith('chat/completions')) {
+    throw new UserError(`the openai-chat backend needs an endpoint ending in 'chat/completions', got '${endpoint}'`);
+  }
+  if (backend === 'openai' && !/completions\/?$/.test(endpoint)) {
+    throw new UserError(`the openai backend needs an endpoint ending in 'completions', got '${endpoint}'`);
+  }
+  const url = resolveUrl(opts.baseUrl, endpoint);
+  const requests = opts.requests;
+  if (requests.length === 0) throw new UserError('no requests to send (the workload is empty)');
+  const requestRate = opts.requestRate ?? Infinity;
+  if (!(requestRate > 0)) throw new UserError(`--request-rate must be > 0 or inf, got ${requestRate}`);
+  const burstiness = opts.burstiness ?? 1;
+  if (!(burstiness > 0)) throw new UserError(`--burstiness must be > 0, got ${burstiness}`);
+  const maxConcurrency = opts.maxConcurrency ?? null;
+  if (maxConcurrency !== null && !(Number.isInteger(maxConcurrency) && maxConcurrency > 0)) {
+    throw new UserError(`--max-concurrency must be a positive integer, got ${maxConcurrency}`);
+  }
+  const percentileMetrics = opts.percentileMetrics ?? ['ttft', 'tpot', 'itl'];
+  const metricPercentiles = opts.metricPercentiles ?? [99];
+  const signal = opts.signal;
+  const emit = opts.onEvent;
+  const countOut = opts.countOutputTokens ?? countWords;
+  const startedAt = new Date();
+
+  const AgentCtor = url.protocol === 'https:' ? https.Agent : http.Agent;
+  const agent = new AgentCtor({ keepAlive: true, maxSockets: maxConcurrency ?? Infinity });
+  const idPrefix = `bench-${Math.random().toString(16).slice(2, 10)}-`;
+  const client = (requestId: string): ClientOptions => ({
+    url,
+    backend,
+    model: opts.servedModelName ?? opts.model,
+    ignoreEos: opts.ignoreEos ?? false,
+    ...(opts.temperature !== undefined ? { temperature: opts.temperature } : {}),
+    headers: opts.headers ?? {},
+    ...((opts.apiKey ?? process.env.OPENAI_API_KEY) ? { apiKey: opts.apiKey ?? process.env.OPENAI_API_KEY } : {}),
+    ...(opts.extraBody ? { extraBody: opts.extraBody } : {}),
+    agent,
+    requestId,
+  });
+  const timeoutSignal = (): AbortSignal | undefined => {
+    const t = AbortSignal.timeout((opts.requestTimeoutSec ?? 6 * 3600) * 1000);
+    return signal ? AbortSignal.any([signal, t]) : t;
+  };
+
+  try {
+    await checkReachable(url);
+    const first = requests[0]!;
+    if ((opts.readyCheckTimeoutSec ?? 0) > 0) await readyCheck(opts.readyCheckTimeoutSec!, () => sendStreamingRequest(first, client(`${idPrefix}ready`), {}, timeoutSignal()), signal);
+
+    const sem = new Semaphore(maxConcurrency ?? Infinity);
+    const warmups = opts.numWarmups ?? 0;
+    if (warmups > 0 && !signal?.aborted) {
+      const ws = await Promise.all(
+        Array.from({ length: warmups }, async (_, i) => {
+          await sem.acquire();
+          try {
+            return await sendStreamingRequest(first, client(`${idPrefix}warmup-${i}`), {}, timeoutSignal());
+          } finally {
+            sem.release();
+          }
+        }),
+      );
+      const bad = ws.filter((w) => !w.success);
+      if (bad.length === warmups && !signal?.aborted) {
+        throw new UserError(`all ${warmups} warm-up requests failed: ${bad[0]!.error}`, 1);
+      }
+    }
+
+    const delays = arrivalDelays(requests.length, requestRate, burstiness, opts.seed ?? 0);
+    const outputs: (RequestOutput | undefined)[] = new Array(requests.length);
+    const live = new LiveTracker(requests.length);
+    const monitor = new ClientMonitor();
+    monitor.start();
+    const benchStart = nowS();
+    const onAbort = () => sem.drain();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    const snapTimer = emit
+      ? setInterval(() => {
+          const w = monitor.window();
+          const now = nowS();
+          emit({ type: 'snapshot', snapshot: live.snapshot(now, now - benchStart, w.clientBound) });
+        }, opts.snapshotIntervalMs ?? 1000)
+      : undefined;
+
+    const runOne = async (i: number) => {
+      await sem.acquire();
+      if (signal?.aborted) return;
+      const req = requests[i]!;
+      live.running++;
+      let raw: RawOutput;
+      try {
+        if (emit) emit({ type: 'request-started', index: i, t: nowS() - benchStart });
+        raw = await sendStreamingRequest(
+          req,
+          client(`${idPrefix}${i}`),
+          {
+            onFirst: (ts, ttft) => {
+              live.firstToken(ts, ttft, req.promptLen);
+              if (emit) emit({ type: 'first-token', index: i, t: ts - benchStart, ttft });
+            },
+            onToken: (ts, gap) => {
+              live.token(ts);
+              live.itl(gap);
+              if (emit) emit({ type: 'token', index: i, t: ts - benchStart, gap });
+            },
+          },
+          timeoutSignal(),
+        );
+      } finally {
+        live.running--;
+        sem.release();
+      }
+      // Stopped by our abort: neither finished nor failed; left out of the results.
+      if (!raw.success && signal?.aborted) return;
+      const out: RequestOutput = {
+        success: raw.success,
+        promptLen: raw.success ? (raw.promptTokens ?? req.promptLen) : req.promptLen,
+        outputLen: raw.success ? raw.completionTokens || countOut(raw.generatedText) : 0,
+        ttft: raw.ttft,
+        itl: raw.itl,
+        latency: raw.latency,
+        startTime: raw.st - benchStart,
+        generatedText: raw.generatedText,
+        error: raw.error,
+      };
+      outputs[i] = out;
+      const t = nowS() - benchStart;
+      if (out.success) {
+        live.finished(out.ttft, out.latency, out.outputLen);
+        if (emit) emit({ type: 'request-finished', index: i, t, output: out });
+      } else {
+        live.failed++;
+        if (emit) emit({ type: 'request-failed', index: i, t, error: out.error });
+      }
+    };
+
+    const tasks: Promise<void>[] = [];
+    for (let i = 0; i < requests.length; i++) {
+      if (signal?.aborted) break;
+      const wait = benchStart + delays[i]! - nowS();
+      if (wait > 0) await sleep(wait * 1000, signal);
+      if (signal?.aborted) break;
+      tasks.push(runOne(i));
+    }
+    await Promise.all(tasks);
+    const duration = nowS() - benchStart;
+    if (snapTimer) clearInterval(snapTimer);
+    signal?.removeEventListener('abort', onAbort);
+    const clientStats = monitor.stop();
+    const done = outputs.filter((o): o is RequestOutput => o !== undefined);
+    const aborted = signal?.aborted ?? false;
+    const clientBound = clientStats.reasons.length > 0;
+    if (emit) {
+      const snap = live.snapshot(nowS(), duration, clientBound);
+      emit({ type: 'snapshot', snapshot: snap });
+    }
+    const metrics = calculateMetrics(done, duration, { percentileMetrics, metricPercentiles, ...(opts.goodput ? { goodput: opts.goodput } : {}) });
+    const tokenCounts = opts.tokenCounts ?? 'approximate';
+    const notes: string[] = [];
+    if (tokenCounts === 'approximate') notes.push('token counts are approximate (no tokenizer): one word = one token; totals use the server usage reports when given');
+    if (clientBound) notes.push(`client-bound: ${clientStats.reasons.join('; ')}; latencies include the client's own delay`);
+    if (aborted) notes.push(`aborted: ${done.length} of ${requests.length} requests finished`);
+    return {
+      metrics,
+      outputs: done,
+      config: {
+        backend,
+        endpointType: backend,
+        ...(opts.label ? { label: opts.label } : {}),
+        modelId: opts.model,
+        ...(opts.tokenizerId ? { tokenizerId: opts.tokenizerId } : {}),
+        numPrompts: requests.length,
+        requestRate,
+        burstiness,
+        maxConcurrency,
+        percentileMetrics,
+        metricPercentiles,
+        ...(opts.goodput ? { goodput: opts.goodput } : {}),
+      },
+      clientBound,
+      client: clientStats,
+      tokenCounts,
+      aborted,
+      notes,
+      startedAt: startedAt.toISOString(),
+    };
+  } finally {
+    agent.destroy();
+  }
+}
+
+async function readyCheck(timeoutSec: number, probe: () => Promise<RawOutput>, signal?: AbortSignal): Promise<void> {
+  const deadline = nowS() + timeoutSec;
+  let wait = 0.25;
+  let last = '';
+  while (!signal?.aborted) {
+    const r = await probe();
+    if (r.success) return;
+    last = r.error;
+    const left = deadline - nowS();
+    if (left <= 0) break;
+    await sleep(Math.min(wait, left) * 1000, signal);
+    wait = Math.min(wait * 2, 5);
+  }
+  if (signal?.aborted) return;
+  throw new UserError(`the server did not answer a test request within ${timeoutSec} s (--ready-check-timeout-sec): ${last}`, 1);
+}
