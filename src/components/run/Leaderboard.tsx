@@ -1,0 +1,53 @@
+// Finished variants and stage verdicts, printed once above the live region (Ink <Static>), so
+// a long run never redraws them and the scrollback keeps the whole stage history.
+import React from 'react';
+import { Static, Text } from 'ink';
+import type { VariantResult } from '../../core/events.js';
+import type { StaticItem } from '../../ui/state/run.js';
+import { fmtDuration, fmtMs, fmtPct, fmtTokS, truncate } from '../../ui/format.js';
+import { useTheme, type Theme } from '../../ui/theme.js';
+import { pad } from '../Table.js';
+
+export function variantLine(r: VariantResult, label: string, width: number): string {
+  const head = `${pad(r.stage, 12)} ${pad(label, Math.max(12, Math.min(30, width - 52)))}`;
+  if (r.status !== 'ok' || !r.metrics) {
+    const why = r.failure ? `${r.failure.kind}: ${r.failure.reason}` : r.status;
+    return truncate(`${head} ${why}`, width - 2);
+  }
+  const m = r.metrics;
+  const cells = [
+    `${fmtTokS(m.total_token_throughput)} tok/s`.padStart(14),
+    `TTFT ${fmtMs(m.mean_ttft_ms)}`.padEnd(12),
+    `TPOT ${fmtMs(m.mean_tpot_ms)}`.padEnd(13),
+    r.startupS !== undefined ? `up ${fmtDuration(r.startupS)}` : '',
+  ];
+  return truncate(`${head} ${cells.join(' ')}`.trimEnd(), width - 2);
+}
+
+function tone(r: VariantResult, theme: Theme): string | undefined {
+  if (r.status === 'ok') return undefined;
+  return r.status === 'failed' ? theme.bad : theme.muted;
+}
+
+export function Leaderboard({ items, labels, width }: { items: readonly StaticItem[]; labels: Record<string, string>; width: number }): React.JSX.Element {
+  const theme = useTheme();
+  return (
+    <Static items={[...items]}>
+      {(item) =>
+        item.kind === 'variant' ? (
+          <Text key={item.key} color={tone(item.result, theme)} dimColor={item.result.status !== 'ok' && item.result.status !== 'failed' && theme.dimMuted}>
+            <Text color={item.result.status === 'ok' ? theme.good : theme.bad}>{item.result.status === 'ok' ? theme.glyph.ok : theme.glyph.fail} </Text>
+            {variantLine(item.result, labels[item.result.variantId] ?? item.result.variant.label ?? item.result.variantId, width)}
+          </Text>
+        ) : (
+          <Text key={item.key} bold color={theme.accent}>
+            {truncate(
+              `── stage ${item.stage}: ${item.winnerId ? `winner ${labels[item.winnerId] ?? item.winnerId}${item.gainPct !== null ? ` (${fmtPct(item.gainPct, true)})` : ''}` : 'no winner'} ──`,
+              width,
+            )}
+          </Text>
+        )
+      }
+    </Static>
+  );
+}

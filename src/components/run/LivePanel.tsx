@@ -1,0 +1,58 @@
+// The benchmark in flight: tok/s over time, latencies so far, progress with ETA, server state.
+import React from 'react';
+import { Box, Text } from 'ink';
+import type { CurrentVariant } from '../../ui/state/run.js';
+import { etaSeconds } from '../../ui/state/run.js';
+import { fmtDuration, fmtMs, fmtNum, fmtPct, fmtTokS } from '../../ui/format.js';
+import { useTheme } from '../../ui/theme.js';
+import { Sparkline } from '../Sparkline.js';
+import { ProgressBar } from '../ProgressBar.js';
+import { Muted } from '../Title.js';
+
+export function LivePanel({ current, width }: { current: CurrentVariant; width: number }): React.JSX.Element {
+  const theme = useTheme();
+  const s = current.snapshot;
+  const sparkW = Math.max(8, Math.floor((width - 44) / 2));
+  const done = s ? s.completed + s.failed : 0;
+  const total = s?.total ?? current.numPrompts ?? 0;
+  const kv = current.server;
+  const lat = (name: string, mean: number | undefined, p99: number | undefined) =>
+    `${name.padEnd(5)}${fmtMs(mean).padStart(9)}${fmtMs(p99).padStart(9)}`;
+  return (
+    <Box flexDirection="column">
+      <Text wrap="truncate">
+        <Muted>out </Muted>
+        <Sparkline values={current.outHistory} width={sparkW} />
+        <Text bold>{` ${fmtTokS(s?.outputTokPerS).padStart(8)}`}</Text>
+        <Muted>{' tok/s   total '}</Muted>
+        <Sparkline values={current.totalHistory} width={sparkW} />
+        <Text bold>{` ${fmtTokS(s?.totalTokPerS).padStart(8)}`}</Text>
+        <Muted> tok/s</Muted>
+      </Text>
+      <Box>
+        <Box flexDirection="column" width={25}>
+          <Muted>{'         mean      p99'}</Muted>
+          <Text>{lat('TTFT', s?.meanTtftMs, s?.p99TtftMs)}</Text>
+          <Text>{lat('TPOT', s?.meanTpotMs, s?.p99TpotMs)}</Text>
+          <Text>{lat('ITL', s?.meanItlMs, s?.p99ItlMs)}</Text>
+        </Box>
+        <Box flexDirection="column" marginLeft={3}>
+          <Text>
+            running <Text bold>{fmtNum(s?.running)}</Text>
+            {kv ? <Muted>{`  server: ${fmtNum(kv.running)} running, ${fmtNum(kv.waiting)} waiting`}</Muted> : null}
+          </Text>
+          <Text>
+            KV cache <Text bold color={kv && kv.kvUsage > 0.95 ? theme.warn : undefined}>{kv ? fmtPct(kv.kvUsage * 100) : '-'}</Text>
+            {kv && kv.preemptions > 0 ? <Text color={theme.warn}>{`  ${fmtNum(kv.preemptions)} preemptions`}</Text> : null}
+          </Text>
+          <Text color={s && s.failed > 0 ? theme.bad : undefined}>errors {fmtNum(s?.failed ?? 0)}</Text>
+          {s?.clientBound ? <Text color={theme.warn}>client-bound: the load generator is the bottleneck</Text> : <Text> </Text>}
+        </Box>
+      </Box>
+      <Text wrap="truncate">
+        <ProgressBar ratio={total ? done / total : 0} width={Math.max(10, Math.min(40, width - 44))} />
+        {` ${fmtNum(done)}/${fmtNum(total)}  ${total ? fmtPct((done / total) * 100) : '-'}  ETA ${fmtDuration(etaSeconds(s))}  elapsed ${fmtDuration(s?.elapsedS)}`}
+      </Text>
+    </Box>
+  );
+}

@@ -1,0 +1,113 @@
+// Step 1: what this host has. GPUs (or the simulated host and its GPU choice), engines with
+// versions and runtime, and free disk where logs go.
+import React from 'react';
+import { Box, Text } from 'ink';
+import { Footer } from '../components/Footer.js';
+import { Muted, Title } from '../components/Title.js';
+import { fmtBytes, fmtMiB } from '../ui/format.js';
+import { useKeymap } from '../ui/hooks/useKeymap.js';
+import { useTheme } from '../ui/theme.js';
+import type { HostView } from '../ui/view.js';
+
+export interface HostScreenProps {
+  host: HostView | null;
+  error?: string;
+  gpuType: string;
+  gpuCount: number;
+  onGpuStep: (dir: 1 | -1) => void;
+  onCountStep: (dir: 1 | -1) => void;
+  onNext: () => void;
+  onQuit: () => void;
+  isActive?: boolean;
+}
+
+/** Identical GPUs on one line: "8 x NVIDIA H200 (141 GiB, cc 9.0)". */
+function gpuGroups(host: HostView): string[] {
+  const groups = new Map<string, number[]>();
+  for (const g of host.gpus) {
+    const k = `${g.name} (${fmtMiB(g.memTotalMiB)}${g.computeCap ? `, cc ${g.computeCap}` : ''})`;
+    groups.set(k, [...(groups.get(k) ?? []), g.index]);
+  }
+  return [...groups].map(([k, idx]) => `${idx.length} x ${k}  [${idx.join(',')}]`);
+}
+
+export function HostScreen(p: HostScreenProps): React.JSX.Element {
+  const theme = useTheme();
+  const ready = Boolean(p.host);
+  useKeymap(
+    'host',
+    {
+      'gpu-prev': () => p.host?.simulated && p.onGpuStep(-1),
+      'gpu-next': () => p.host?.simulated && p.onGpuStep(1),
+      'count-dec': () => p.host?.simulated && p.onCountStep(-1),
+      'count-inc': () => p.host?.simulated && p.onCountStep(1),
+      next: () => ready && p.onNext(),
+      quit: p.onQuit,
+      interrupt: p.onQuit,
+    },
+    { isActive: p.isActive },
+  );
+  const host = p.host;
+  return (
+    <Box flexDirection="column">
+      <Title step={1} name="Host" note={host?.simulated ? 'simulated' : undefined} />
+      {p.error ? <Text color={theme.bad}>{p.error}</Text> : null}
+      {!host ? (
+        <Muted>Looking for GPUs and engines…</Muted>
+      ) : (
+        <Box flexDirection="column" marginTop={1}>
+          <Text bold>GPUs</Text>
+          {host.simulated ? (
+            <Box flexDirection="column" marginLeft={2}>
+              <Text color={theme.warn}>{host.note ?? 'simulated host'}</Text>
+              <Box>
+                <Text>GPU type </Text>
+                {host.gpuTypes.map((t) => (
+                  <Text key={t} color={t === p.gpuType ? theme.accent : theme.muted} bold={t === p.gpuType} dimColor={t !== p.gpuType && theme.dimMuted}>
+                    {t === p.gpuType ? `[${t}]` : ` ${t} `}{' '}
+                  </Text>
+                ))}
+              </Box>
+              <Text>
+                GPU count <Text color={theme.accent} bold>‹ {p.gpuCount} ›</Text>
+              </Text>
+            </Box>
+          ) : (
+            <Box flexDirection="column" marginLeft={2}>
+              {gpuGroups(host).map((line) => (
+                <Text key={line} wrap="truncate">
+                  {line}
+                </Text>
+              ))}
+              {host.driver ? <Muted>driver {host.driver}</Muted> : null}
+            </Box>
+          )}
+          <Box marginTop={1}>
+            <Text bold>Engines</Text>
+          </Box>
+          <Box flexDirection="column" marginLeft={2}>
+            {host.engines.map((e) => (
+              <Text key={e.engine + e.runtime} wrap="truncate">
+                <Text color={e.installed ? theme.good : theme.muted} dimColor={!e.installed && theme.dimMuted}>
+                  {(e.installed ? theme.glyph.ok : '-') + ' ' + e.engine.padEnd(8)}
+                </Text>
+                {e.installed ? `${(e.version ?? '?').padEnd(10)} ${e.runtime}${e.image ? ` ${e.image}` : ''}` : ''}
+                {!e.installed ? <Muted>{`not found: ${e.detail ?? 'not installed'}`}</Muted> : null}
+              </Text>
+            ))}
+          </Box>
+          <Box marginTop={1}>
+            <Text>
+              <Text bold>Logs </Text>
+              {host.logDir}
+              <Muted>{host.freeDiskBytes !== undefined ? `  ${fmtBytes(host.freeDiskBytes)} free` : '  free space unknown'}</Muted>
+            </Text>
+          </Box>
+        </Box>
+      )}
+      <Box marginTop={1}>
+        <Footer scope="host" without={host?.simulated ? [] : ['gpu-prev', 'count-dec']} />
+      </Box>
+    </Box>
+  );
+}

@@ -1,0 +1,116 @@
+// Step 2: the model (id or local path, recent ones) with what its config says and its weight
+// size per dtype, and the workload: scenario, lengths, prompts, seed, objective and SLOs.
+import React from 'react';
+import { Box, Text } from 'ink';
+import { Footer } from '../components/Footer.js';
+import { Muted, Title } from '../components/Title.js';
+import { fmtBytes, fmtNum, fmtParams, truncate } from '../ui/format.js';
+import { useKeymap } from '../ui/hooks/useKeymap.js';
+import { useTheme } from '../ui/theme.js';
+import { focusedField, visibleFields, type WizardAction, type WizardState } from '../ui/state/wizard.js';
+import type { ModelView } from '../ui/view.js';
+
+export interface ModelScreenProps {
+  wizard: WizardState;
+  dispatch: (a: WizardAction) => void;
+  model: ModelView | null;
+  recent: readonly string[];
+  /** Problems with the form that block going on (bad SLO, missing dataset...). */
+  problems: readonly string[];
+  onNext: () => void;
+  onBack: () => void;
+  onQuit: () => void;
+  isActive?: boolean;
+  width: number;
+}
+
+function ModelFacts({ m }: { m: ModelView | null }): React.JSX.Element {
+  const theme = useTheme();
+  if (!m) return <Muted>…</Muted>;
+  if (!m.known) return <Text color={theme.warn}>{m.note ?? 'no config.json found for this model: sizes unknown'}</Text>;
+  const kind = m.moe ? `MoE ${m.moe.experts} experts, ${m.moe.perToken} per token, ${fmtParams(m.activeParamsB)} active` : 'dense';
+  return (
+    <Box flexDirection="column">
+      <Text wrap="truncate">
+        {m.architecture ?? '?'} · {fmtParams(m.paramsB)} params · {kind}
+      </Text>
+      <Text wrap="truncate">
+        {fmtNum(m.layers)} layers · {fmtNum(m.heads)} heads / {fmtNum(m.kvHeads)} KV · context {fmtNum(m.contextLen)} · checkpoint {m.checkpointDtype ?? '?'}
+      </Text>
+      <Text wrap="truncate">
+        weights{' '}
+        {m.weights.map((w) => (
+          <Text key={w.dtype}>
+            <Text color={theme.accent}>{w.dtype}</Text> {fmtBytes(w.bytes)}
+            {'  '}
+          </Text>
+        ))}
+      </Text>
+    </Box>
+  );
+}
+
+export function ModelScreen(p: ModelScreenProps): React.JSX.Element {
+  const theme = useTheme();
+  const field = focusedField(p.wizard);
+  const textEntry = field.kind !== 'choice';
+  useKeymap(
+    'model',
+    {
+      'field-prev': () => p.dispatch({ type: 'field-step', dir: -1 }),
+      'field-next': () => p.dispatch({ type: 'field-step', dir: 1 }),
+      'choice-prev': () => p.dispatch({ type: 'choice-step', dir: -1 }),
+      'choice-next': () => p.dispatch({ type: 'choice-step', dir: 1 }),
+      recent: () => p.dispatch({ type: 'recent', models: p.recent }),
+      next: () => p.problems.length === 0 && p.onNext(),
+      back: p.onBack,
+      quit: p.onQuit,
+      interrupt: p.onQuit,
+    },
+    {
+      isActive: p.isActive,
+      onText: textEntry
+        ? (input, key) => {
+            if (key.backspace || key.delete) p.dispatch({ type: 'backspace' });
+            else if (input && !key.ctrl && !key.meta) p.dispatch({ type: 'type', text: input });
+          }
+        : undefined,
+    },
+  );
+  const labelW = 14;
+  const valueW = Math.max(10, p.width - labelW - 4);
+  return (
+    <Box flexDirection="column">
+      <Title step={2} name="Model and workload" />
+      {visibleFields(p.wizard.form).map((f) => {
+        const focused = f.key === field.key;
+        const raw = String(p.wizard.form[f.key]);
+        const value = f.kind === 'choice' ? (focused ? `‹ ${raw} ›` : raw) : raw + (focused ? '▏' : '');
+        return (
+          <Box key={f.key} flexDirection="column">
+            <Text wrap="truncate">
+              <Text color={focused ? theme.accent : undefined} bold={focused}>
+                {(focused ? theme.glyph.focus : ' ') + ' ' + f.label.padEnd(labelW)}
+              </Text>
+              <Text>{truncate(value, valueW)}</Text>
+            </Text>
+            {f.key === 'model' ? (
+              <Box flexDirection="column" marginLeft={labelW + 2}>
+                <ModelFacts m={p.model} />
+                {p.recent.length ? <Muted wrap="truncate">recent: {p.recent.slice(0, 3).join(', ')}</Muted> : null}
+              </Box>
+            ) : null}
+          </Box>
+        );
+      })}
+      {p.problems.map((m) => (
+        <Text key={m} color={theme.bad} wrap="truncate">
+          {m}
+        </Text>
+      ))}
+      <Box marginTop={1}>
+        <Footer scope="model" textEntry={textEntry} without={p.recent.length ? [] : ['recent']} />
+      </Box>
+    </Box>
+  );
+}

@@ -1,0 +1,135 @@
+// Step 3: the plan as a checklist. Stages and their candidate variants, pruned ones greyed with
+// their reason, estimated time per variant and in total, the greedy-search caveat, and the exact
+// command of the focused variant.
+import React from 'react';
+import { Box, Text } from 'ink';
+import { Footer } from '../components/Footer.js';
+import { Muted, Title } from '../components/Title.js';
+import { fmtDuration, fmtTokS, truncate, wrapLines } from '../ui/format.js';
+import { useKeymap } from '../ui/hooks/useKeymap.js';
+import { useTheme } from '../ui/theme.js';
+import { planRows, selectedVariants, type PlanRow, type PlanView } from '../ui/view.js';
+
+export interface PlanScreenProps {
+  plan: PlanView | null;
+  error?: string;
+  focus: number;
+  disabled: readonly string[];
+  onMove: (dir: 1 | -1, rows: number) => void;
+  onToggle: (ids: string[]) => void;
+  onNext: () => void;
+  onBack: () => void;
+  onQuit: () => void;
+  isActive?: boolean;
+  width: number;
+  height: number;
+}
+
+/** Lines kept for the focused variant's command. */
+const CMD_LINES = 3;
+
+function rowIds(row: PlanRow | undefined): string[] {
+  if (!row) return [];
+  if (row.kind === 'variant') return row.variant.pruned ? [] : [row.variant.id];
+  return row.stage.skipped ? [] : row.stage.variants.filter((v) => !v.pruned).map((v) => v.id);
+}
+
+/** The slice of rows to draw so the focused one is always visible. */
+function windowOf(total: number, focus: number, size: number): [number, number] {
+  if (total <= size) return [0, total];
+  const start = Math.min(Math.max(0, focus - Math.floor(size / 2)), total - size);
+  return [start, start + size];
+}
+
+export function PlanScreen(p: PlanScreenProps): React.JSX.Element {
+  const theme = useTheme();
+  const rows = p.plan ? planRows(p.plan) : [];
+  const focus = Math.min(p.focus, Math.max(0, rows.length - 1));
+  const focused = rows[focus];
+  const selected = p.plan ? selectedVariants(p.plan, p.disabled) : [];
+  const off = new Set(p.disabled);
+  useKeymap(
+    'plan',
+    {
+      up: () => p.onMove(-1, rows.length),
+      down: () => p.onMove(1, rows.length),
+      toggle: () => p.onToggle(focused?.kind === 'variant' ? rowIds(focused) : []),
+      'toggle-stage': () => focused && p.onToggle(rowIds({ kind: 'stage', stage: focused.stage })),
+      next: () => selected.length > 0 && p.onNext(),
+      back: p.onBack,
+      quit: p.onQuit,
+      interrupt: p.onQuit,
+    },
+    { isActive: p.isActive },
+  );
+  const cmdLines = CMD_LINES;
+  // Title, caveat, command, footer (2) and margins: what the checklist leaves to the rows.
+  const listRows = Math.max(4, p.height - 9 - cmdLines);
+  const [from, to] = windowOf(rows.length, focus, listRows);
+  const totalS = selected.reduce((s, v) => s + (v.estimateS ?? 0), 0);
+  const estW = 10;
+  const labelW = Math.max(16, p.width - estW - 22);
+  const cmd = focused?.kind === 'variant' ? focused.variant.command : '';
+  return (
+    <Box flexDirection="column">
+      <Title step={3} name="Plan" note={p.plan ? `${selected.length} variants · est. ${fmtDuration(totalS)}` : undefined} />
+      {p.error ? <Text color={theme.bad}>{p.error}</Text> : null}
+      {!p.plan ? (
+        p.error ? null : <Muted>Planning…</Muted>
+      ) : (
+        <Box flexDirection="column">
+          {from > 0 ? <Muted>  ↑ {from} more</Muted> : null}
+          {rows.slice(from, to).map((row, i) => {
+            const isFocus = from + i === focus;
+            const mark = isFocus ? theme.glyph.focus : ' ';
+            if (row.kind === 'stage') {
+              return (
+                <Text key={`s:${row.stage.name}`} wrap="truncate" color={isFocus ? theme.accent : undefined}>
+                  {mark} <Text bold>{row.stage.name}</Text>
+                  {row.stage.skipped ? <Muted> skipped: {row.stage.skipped}</Muted> : null}
+                </Text>
+              );
+            }
+            const v = row.variant;
+            const on = !v.pruned && !off.has(v.id);
+            const box = v.pruned ? '[-]' : on ? theme.glyph.on : theme.glyph.off;
+            const text = `${box} ${truncate(v.label, labelW).padEnd(labelW)}`;
+            if (v.pruned) {
+              return (
+                <Text key={v.id} wrap="truncate" color={isFocus ? theme.accent : undefined}>
+                  {mark} <Muted>{`  ${text} pruned: ${v.pruned}`}</Muted>
+                </Text>
+              );
+            }
+            return (
+              <Text key={v.id} wrap="truncate">
+                <Text color={isFocus ? theme.accent : undefined} bold={isFocus}>
+                  {mark}
+                </Text>{' '}
+                <Text color={on ? undefined : theme.muted} dimColor={!on && theme.dimMuted}>{`  ${text}`}</Text>
+                <Muted>{` ${fmtDuration(v.estimateS).padStart(estW - 2)}`}</Muted>
+                {v.predictedTokS ? <Muted>{`  ~${fmtTokS(v.predictedTokS)} tok/s`}</Muted> : null}
+              </Text>
+            );
+          })}
+          {to < rows.length ? <Muted>  ↓ {rows.length - to} more</Muted> : null}
+          <Box marginTop={1}>
+            <Text color={theme.warn} wrap="truncate">
+              {p.plan.caveat}
+            </Text>
+          </Box>
+          <Box flexDirection="column" height={cmdLines}>
+            {(cmd ? wrapLines(`$ ${cmd}`, p.width, cmdLines) : [focused?.kind === 'stage' ? `stage ${focused.stage.name}: ${focused.stage.variants.length} candidates` : '']).map((line, i) => (
+              <Text key={i} color={theme.info}>
+                {line}
+              </Text>
+            ))}
+          </Box>
+        </Box>
+      )}
+      <Box marginTop={1}>
+        <Footer scope="plan" />
+      </Box>
+    </Box>
+  );
+}

@@ -1,0 +1,133 @@
+// Step 4: the session as it runs. Finished variants above (static), then the current variant's
+// lifecycle (launching with its log tail and elapsed time, ready, warming up, benchmarking with
+// live panels), GPU and server state, and the keys to steer: skip, stop after stage, abort, log.
+import React, { useState } from 'react';
+import { Box, Text } from 'ink';
+import { Footer } from '../components/Footer.js';
+import { Muted, Title } from '../components/Title.js';
+import { GpuPanel } from '../components/run/GpuPanel.js';
+import { Leaderboard } from '../components/run/Leaderboard.js';
+import { LivePanel } from '../components/run/LivePanel.js';
+import { LogTail } from '../components/run/LogTail.js';
+import { fmtDuration, truncate } from '../ui/format.js';
+import { useKeymap } from '../ui/hooks/useKeymap.js';
+import { useNow } from '../ui/hooks/useNow.js';
+import type { CurrentVariant, Phase, RunState } from '../ui/state/run.js';
+import { useTheme } from '../ui/theme.js';
+
+export interface RunScreenProps {
+  run: RunState;
+  labels: Record<string, string>;
+  note?: string;
+  onSkip: () => void;
+  onStopAfterStage: () => void;
+  onAbort: () => void;
+  onNext: () => void;
+  onQuit: () => void;
+  isActive?: boolean;
+  width: number;
+  height: number;
+}
+
+const PHASE_TEXT: Record<Phase, string> = {
+  launching: 'launching',
+  ready: 'ready',
+  warmup: 'warming up',
+  bench: 'benchmarking',
+  stopping: 'stopping server',
+};
+
+function Lifecycle({ c, label, now }: { c: CurrentVariant; label: string; now: number }): React.JSX.Element {
+  const theme = useTheme();
+  const since = (now - c.launchedAt) / 1000;
+  const detail =
+    c.phase === 'launching'
+      ? `port ${c.port}`
+      : c.phase === 'bench'
+        ? `${c.scenario ?? ''}${c.numPrompts ? ` · ${c.numPrompts} prompts` : ''}`
+        : c.startupS !== undefined
+          ? `started in ${fmtDuration(c.startupS)}`
+          : '';
+  return (
+    <Text wrap="truncate">
+      <Text color={c.phase === 'stopping' ? theme.warn : theme.accent}>● {PHASE_TEXT[c.phase].padEnd(13)}</Text>
+      <Text bold>{label}</Text>
+      <Muted>{`  ${detail}  elapsed ${fmtDuration(since)}`}</Muted>
+    </Text>
+  );
+}
+
+export function RunScreen(p: RunScreenProps): React.JSX.Element {
+  const theme = useTheme();
+  const [showLog, setShowLog] = useState(false);
+  const { run } = p;
+  const finished = run.status === 'finished';
+  const c = run.current;
+  const now = useNow(250, Boolean(c) && c?.phase !== 'bench');
+  useKeymap(
+    'run',
+    {
+      skip: () => !finished && p.onSkip(),
+      'stop-after-stage': () => !finished && p.onStopAfterStage(),
+      abort: () => !finished && p.onAbort(),
+      'toggle-log': () => setShowLog((v) => !v),
+      next: () => finished && p.onNext(),
+      quit: p.onQuit,
+      interrupt: p.onQuit,
+    },
+    { isActive: p.isActive },
+  );
+  const stage = c ? run.stages.find((s) => s.name === c.stage) : run.stages.at(-1);
+  const stageNote = stage
+    ? `stage ${stage.index + 1} ${stage.name}${c ? ` · variant ${stage.variants.indexOf(c.variantId) + 1}/${stage.variants.length}` : ''}`
+    : '';
+  const roomy = p.height >= 40;
+  // Rows left for the log: the live region must stay shorter than the terminal (no full redraws).
+  const logRows = Math.max(3, Math.min(roomy ? 20 : 12, p.height - 10));
+  const label = c ? (p.labels[c.variantId] ?? c.variantId) : '';
+  const requests = [
+    run.requests.abort ? 'aborting: stopping the server first…' : '',
+    run.requests.skip ? 'skipping this variant…' : '',
+    run.requests.stopAfterStage ? 'will stop after this stage' : '',
+  ].filter(Boolean);
+  const without: string[] = finished ? ['skip', 'stop-after-stage', 'abort'] : ['next'];
+  return (
+    <Box flexDirection="column">
+      <Leaderboard items={run.staticItems} labels={p.labels} width={p.width} />
+      <Title step={4} name={`Run  ${stageNote}`} note={p.note} />
+      {c ? (
+        <Box flexDirection="column">
+          <Lifecycle c={c} label={label} now={now} />
+          {showLog || c.phase === 'launching' ? (
+            <LogTail lines={c.logTail} count={c.phase === 'launching' && !showLog ? Math.min(6, logRows) : logRows} width={p.width} />
+          ) : c.phase === 'bench' ? (
+            <LivePanel current={c} width={p.width} />
+          ) : null}
+        </Box>
+      ) : finished ? (
+        <Box flexDirection="column">
+          <Text color={run.outcome?.exitCode === 0 ? theme.good : theme.warn}>
+            {run.outcome?.exitCode === 0 ? 'Tuning finished.' : run.outcome?.exitCode === 130 ? 'Aborted; finished variants are kept in the journal.' : 'The run ended without a winner.'}
+          </Text>
+          {run.outcome?.profilePath ? <Text wrap="truncate">profile {run.outcome.profilePath}</Text> : null}
+        </Box>
+      ) : run.validation && !run.validation.done ? (
+        <Text color={theme.accent}>● validating winner vs baseline on {run.validation.scenarios.length} scenarios…</Text>
+      ) : (
+        <Muted>starting…</Muted>
+      )}
+      {!showLog ? <GpuPanel gpus={run.gpus} width={p.width} roomy={roomy} /> : null}
+      {requests.map((r) => (
+        <Text key={r} color={theme.warn}>
+          {r}
+        </Text>
+      ))}
+      {[...run.errors.slice(-2).map((m) => ({ m, bad: true })), ...run.warnings.slice(-1).map((m) => ({ m, bad: false }))].map(({ m, bad }, i) => (
+        <Text key={i} color={bad ? theme.bad : theme.warn}>
+          {truncate(m, p.width - 1)}
+        </Text>
+      ))}
+      <Footer scope="run" without={without} />
+    </Box>
+  );
+}

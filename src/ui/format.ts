@@ -1,0 +1,99 @@
+// Formatting only: numbers in, short strings out. Nothing here measures or derives a metric.
+
+export function fmtNum(n: number | null | undefined, digits = 0): string {
+  if (n === null || n === undefined || !Number.isFinite(n)) return '-';
+  return n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+}
+
+/** Throughput: 12,345 tok/s; large values stay integral, small ones keep one decimal. */
+export function fmtTokS(n: number | null | undefined): string {
+  if (n === null || n === undefined || !Number.isFinite(n)) return '-';
+  return fmtNum(n, n < 100 ? 1 : 0);
+}
+
+export function fmtMs(n: number | null | undefined): string {
+  if (n === null || n === undefined || !Number.isFinite(n)) return '-';
+  if (n >= 10_000) return `${fmtNum(n / 1000, 1)}s`;
+  return `${fmtNum(n, n < 10 ? 2 : n < 100 ? 1 : 0)}ms`;
+}
+
+export function fmtPct(n: number | null | undefined, signed = false): string {
+  if (n === null || n === undefined || !Number.isFinite(n)) return '-';
+  const s = `${n.toFixed(1)}%`;
+  return signed && n > 0 ? `+${s}` : s;
+}
+
+/** Seconds as 45s, 3m05s, 1h02m. */
+export function fmtDuration(s: number | null | undefined): string {
+  if (s === null || s === undefined || !Number.isFinite(s) || s < 0) return '-';
+  if (s < 60) return `${s < 10 ? s.toFixed(1) : Math.round(s)}s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return `${m}m${String(Math.round(s % 60)).padStart(2, '0')}s`;
+  return `${Math.floor(m / 60)}h${String(m % 60).padStart(2, '0')}m`;
+}
+
+export function fmtBytes(b: number | null | undefined): string {
+  if (b === null || b === undefined || !Number.isFinite(b)) return '-';
+  const units = ['B', 'KB', 'MB', 'GB', 'TB'];
+  let v = b;
+  let i = 0;
+  while (v >= 1000 && i < units.length - 1) {
+    v /= 1000;
+    i++;
+  }
+  return `${v.toFixed(v < 10 && i > 0 ? 1 : 0)} ${units[i]}`;
+}
+
+export function fmtMiB(mib: number): string {
+  return mib >= 1024 ? `${(mib / 1024).toFixed(mib >= 10240 ? 0 : 1)} GiB` : `${Math.round(mib)} MiB`;
+}
+
+export function fmtParams(billions: number | null | undefined): string {
+  if (billions === null || billions === undefined || !Number.isFinite(billions)) return '-';
+  return billions >= 1 ? `${billions.toFixed(billions < 10 ? 1 : 0)}B` : `${Math.round(billions * 1000)}M`;
+}
+
+export function fmtDollars(n: number | null | undefined): string {
+  if (n === null || n === undefined || !Number.isFinite(n)) return '-';
+  return `$${n < 1 ? n.toFixed(3) : n.toFixed(2)}`;
+}
+
+/** Cut a string to `width` columns with an ellipsis (one column per code point is close enough here). */
+export function truncate(s: string, width: number): string {
+  if (width <= 0) return '';
+  const chars = [...s];
+  if (chars.length <= width) return s;
+  if (width === 1) return '…';
+  return chars.slice(0, width - 1).join('') + '…';
+}
+
+/** Quote an argv element the way a POSIX shell would need it, so the command can be pasted. */
+export function shellQuote(arg: string): string {
+  if (arg === '') return "''";
+  if (/^[A-Za-z0-9_\-./:=@,+%]+$/.test(arg)) return arg;
+  return `'${arg.replace(/'/g, `'\\''`)}'`;
+}
+
+export function fmtCommand(argv: readonly string[], env?: Record<string, string>): string {
+  const envPart = env ? Object.entries(env).map(([k, v]) => `${k}=${shellQuote(v)}`) : [];
+  return [...envPart, ...argv.map(shellQuote)].join(' ');
+}
+
+/** A sparkline of the last `width` values, scaled between 0 and the window's max. */
+export function sparkline(values: readonly number[], width: number, ticks: readonly string[]): string {
+  const tail = values.slice(-Math.max(0, width)).filter((v) => Number.isFinite(v));
+  if (tail.length === 0) return '';
+  const max = Math.max(...tail);
+  if (max <= 0) return ticks[0]!.repeat(tail.length);
+  return tail.map((v) => ticks[Math.min(ticks.length - 1, Math.floor((Math.max(0, v) / max) * (ticks.length - 1)))]).join('');
+}
+
+/** Hard-wrap `text` into lines of `width` columns, at most `max` lines (the last ends in … if cut). */
+export function wrapLines(text: string, width: number, max: number): string[] {
+  const chars = [...text];
+  const w = Math.max(1, width);
+  const lines: string[] = [];
+  for (let i = 0; i < chars.length && lines.length < max; i += w) lines.push(chars.slice(i, i + w).join(''));
+  if (chars.length > w * max && lines.length) lines[lines.length - 1] = truncate(lines[lines.length - 1]! + '…', w);
+  return lines;
+}

@@ -1,0 +1,120 @@
+// The one keymap: every key the workbench reacts to is a row here, and the footer help bar is
+// drawn from the same rows, so the help can never disagree with what the keys do.
+import type { Key } from 'ink';
+
+export type Scope = 'global' | 'host' | 'model' | 'plan' | 'run' | 'results' | 'save' | 'replay';
+
+export interface Binding {
+  action: string;
+  scope: Scope;
+  /** Normalised key names (see keyName): 'enter', 'up', 'ctrl+c', 's', 'space', 'shift+tab'. */
+  keys: readonly string[];
+  /** What the help bar shows for the keys, e.g. '↑↓'. */
+  label: string;
+  help: string;
+  /** Listened to but not drawn (e.g. Ctrl+C, which every terminal user knows). */
+  hidden?: boolean;
+}
+
+export const KEYMAP = [
+  { scope: 'host', action: 'gpu-prev', keys: ['up', 'k'], label: '↑↓', help: 'GPU type' },
+  { scope: 'host', action: 'gpu-next', keys: ['down', 'j'], label: '↑↓', help: 'GPU type', hidden: true },
+  { scope: 'host', action: 'count-dec', keys: ['left', '-', 'h'], label: '←→', help: 'GPU count' },
+  { scope: 'host', action: 'count-inc', keys: ['right', '+', '=', 'l'], label: '←→', help: 'GPU count', hidden: true },
+  { scope: 'host', action: 'next', keys: ['enter'], label: 'enter', help: 'next' },
+
+  { scope: 'model', action: 'field-prev', keys: ['up', 'shift+tab'], label: '↑↓', help: 'field' },
+  { scope: 'model', action: 'field-next', keys: ['down', 'tab'], label: '↑↓', help: 'field', hidden: true },
+  { scope: 'model', action: 'choice-prev', keys: ['left'], label: '←→', help: 'choose' },
+  { scope: 'model', action: 'choice-next', keys: ['right'], label: '←→', help: 'choose', hidden: true },
+  { scope: 'model', action: 'recent', keys: ['ctrl+r'], label: '^R', help: 'recent model' },
+  { scope: 'model', action: 'next', keys: ['enter'], label: 'enter', help: 'plan' },
+  { scope: 'model', action: 'back', keys: ['escape'], label: 'esc', help: 'back' },
+
+  { scope: 'plan', action: 'up', keys: ['up', 'k'], label: '↑↓', help: 'move' },
+  { scope: 'plan', action: 'down', keys: ['down', 'j'], label: '↑↓', help: 'move', hidden: true },
+  { scope: 'plan', action: 'toggle', keys: ['space'], label: 'space', help: 'toggle' },
+  { scope: 'plan', action: 'toggle-stage', keys: ['t'], label: 't', help: 'toggle stage' },
+  { scope: 'plan', action: 'next', keys: ['enter'], label: 'enter', help: 'run' },
+  { scope: 'plan', action: 'back', keys: ['escape'], label: 'esc', help: 'back' },
+
+  { scope: 'run', action: 'skip', keys: ['s'], label: 's', help: 'skip variant' },
+  { scope: 'run', action: 'stop-after-stage', keys: ['t'], label: 't', help: 'stop after stage' },
+  { scope: 'run', action: 'toggle-log', keys: ['l'], label: 'l', help: 'log' },
+  { scope: 'run', action: 'abort', keys: ['x'], label: 'x', help: 'abort' },
+  { scope: 'run', action: 'next', keys: ['enter'], label: 'enter', help: 'results' },
+
+  { scope: 'results', action: 'page-prev', keys: ['left', 'h'], label: '←→', help: 'stage' },
+  { scope: 'results', action: 'page-next', keys: ['right', 'l', 'tab'], label: '←→', help: 'stage', hidden: true },
+  { scope: 'results', action: 'next', keys: ['enter'], label: 'enter', help: 'save' },
+
+  { scope: 'save', action: 'next', keys: ['enter'], label: 'enter', help: 'done' },
+
+  { scope: 'replay', action: 'next', keys: ['enter'], label: 'enter', help: 'run replay' },
+
+  { scope: 'global', action: 'quit', keys: ['q'], label: 'q', help: 'quit' },
+  { scope: 'global', action: 'interrupt', keys: ['ctrl+c'], label: '^C', help: 'quit', hidden: true },
+] as const satisfies readonly Binding[];
+
+export type Action = (typeof KEYMAP)[number]['action'];
+export type ScopedAction<S extends Scope> = Extract<(typeof KEYMAP)[number], { scope: S | 'global' }>['action'];
+
+/** One stable name per key press: 'enter', 'up', 'ctrl+c', 'shift+tab', 'space', or the character. */
+export function keyName(input: string, key: Key): string {
+  if (key.return) return 'enter';
+  if (key.escape) return 'escape';
+  if (key.upArrow) return 'up';
+  if (key.downArrow) return 'down';
+  if (key.leftArrow) return 'left';
+  if (key.rightArrow) return 'right';
+  if (key.pageUp) return 'pageup';
+  if (key.pageDown) return 'pagedown';
+  if (key.tab) return key.shift ? 'shift+tab' : 'tab';
+  if (key.backspace || key.delete) return 'backspace';
+  if (key.ctrl && input) return `ctrl+${input.toLowerCase()}`;
+  if (input === ' ') return 'space';
+  return input;
+}
+
+/** Keys that, while a text field has focus, type into it instead of triggering a binding. */
+export function isTextKey(name: string): boolean {
+  return name === 'space' || name === 'backspace' || (name.length === 1 && name >= ' ');
+}
+
+/**
+ * The action a key triggers in a scope: the scope's own bindings first, then the global ones.
+ * With `textEntry`, printable keys belong to the text field and trigger nothing.
+ */
+export function resolveKey(scope: Scope, name: string, opts: { textEntry?: boolean } = {}): Action | undefined {
+  if (opts.textEntry && isTextKey(name)) return undefined;
+  const own = KEYMAP.find((b) => b.scope === scope && (b.keys as readonly string[]).includes(name));
+  if (own) return own.action;
+  return KEYMAP.find((b) => b.scope === 'global' && (b.keys as readonly string[]).includes(name))?.action;
+}
+
+export interface HelpItem {
+  label: string;
+  help: string;
+}
+
+/**
+ * The help bar for a scope: its visible bindings, then the global ones, minus the actions the
+ * screen says are unavailable right now (`without`). In text entry, the global letter keys
+ * (q) are not available, so they are not shown either.
+ */
+export function helpItems(scope: Scope, opts: { without?: readonly string[]; textEntry?: boolean } = {}): HelpItem[] {
+  const skip = new Set(opts.without ?? []);
+  const seen = new Set<string>();
+  const out: HelpItem[] = [];
+  for (const b of KEYMAP as readonly Binding[]) {
+    if (b.scope !== scope && b.scope !== 'global') continue;
+    if ('hidden' in b && b.hidden) continue;
+    if (skip.has(b.action)) continue;
+    if (opts.textEntry && b.keys.every(isTextKey)) continue;
+    // A scope may override a global key (e.g. 'q' typed elsewhere); show each label once.
+    if (seen.has(b.label + b.help)) continue;
+    seen.add(b.label + b.help);
+    out.push({ label: b.label, help: b.help });
+  }
+  return out;
+}

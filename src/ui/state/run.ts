@@ -1,0 +1,234 @@
+// Run state: a pure reducer over the core's events. The Run, Results and Save screens only
+// format what is here; nothing in this file measures anything, it files what the core reported.
+import type { GpuSample, ServerMetricsSample, TuneEvent, VariantResult } from '../../core/events.js';
+import type { LiveSnapshot } from '../../bench/types.js';
+
+/** Bounds that keep memory flat however long a run lasts. */
+export const HISTORY_MAX = 120;
+export const LOG_TAIL_MAX = 200;
+export const NOTES_MAX = 20;
+
+export type Phase = 'launching' | 'ready' | 'warmup' | 'bench' | 'stopping';
+
+export interface CurrentVariant {
+  variantId: string;
+  stage: string;
+  phase: Phase;
+  argv: string[];
+  port: number;
+  /** Wall-clock ms when the launch event was filed (for the elapsed display). */
+  launchedAt: number;
+  phaseAt: number;
+  startupS?: number;
+  logTail: string[];
+  scenario?: string;
+  numPrompts?: number;
+  snapshot?: LiveSnapshot;
+  /** Output and total tok/s, one point per snapshot, newest last. */
+  outHistory: number[];
+  totalHistory: number[];
+  server?: ServerMetricsSample;
+}
+
+export interface StageProgress {
+  name: string;
+  index: number;
+  variants: string[];
+  done: boolean;
+  winnerId?: string | null;
+  gainPct?: number | null;
+}
+
+/** What the leaderboard prints once and never redraws (Ink <Static>). */
+export type StaticItem =
+  | { key: string; kind: 'variant'; result: VariantResult }
+  | { key: string; kind: 'stage'; stage: string; winnerId: string | null; gainPct: number | null };
+
+export interface RunState {
+  status: 'idle' | 'running' | 'finished';
+  runDir?: string;
+  simulated: boolean;
+  startedAt?: number;
+  plan?: unknown;
+  stages: StageProgress[];
+  current?: CurrentVariant;
+  results: VariantResult[];
+  staticItems: StaticItem[];
+  gpus: GpuSample[];
+  validation?: { scenarios: string[]; table?: unknown; done: boolean };
+  outcome?: { profilePath: string | null; reportPath: string | null; exitCode: number };
+  warnings: string[];
+  errors: string[];
+  requests: { skip: string | null; stopAfterStage: boolean; abort: boolean };
+}
+
+export type RunAction =
+  | { type: 'started'; now: number }
+  | { type: 'events'; events: readonly TuneEvent[]; now: number }
+  | { type: 'skip-requested' }
+  | { type: 'stop-after-stage-requested' }
+  | { type: 'abort-requested' }
+  /** The session promise settled; `aborted` when the user aborted it. */
+  | { type: 'settled'; aborted: boolean }
+  /** The session promise rejected: the core crashed rather than reporting a failure. */
+  | { type: 'crashed'; message: string };
+
+export const initialRunState: RunState = {
+  status: 'idle',
+  simulated: false,
+  stages: [],
+  results: [],
+  staticItems: [],
+  gpus: [],
+  warnings: [],
+  errors: [],
+  requests: { skip: null, stopAfterStage: false, abort: false },
+};
+
+function pushBounded<T>(list: readonly T[], items: readonly T[], max: number): T[] {
+  const out = list.length + items.length > max ? [...list, ...items].slice(-max) : [...list, ...items];
+  return out;
+}
+
+function withCurrent(state: RunState, variantId: string, patch: (c: CurrentVariant) => CurrentVariant): RunState {
+  if (!state.current || state.current.variantId !== variantId) return state;
+  return { ...state, current: patch(state.current) };
+}
+
+export function applyEvent(state: RunState, e: TuneEvent, now: number): RunState {
+  switch (e.type) {
+    case 'session-started':
+      return { ...state, status: 'running', runDir: e.runDir, simulated: e.simulated, startedAt: state.startedAt ?? now };
+    case 'plan-ready':
+      return { ...state, plan: e.plan };
+    case 'stage-started': {
+      const stages = state.stages.filter((s) => s.name !== e.stage);
+      stages.push({ name: e.stage, index: e.index, variants: e.variants, done: false });
+      stages.sort((a, b) => a.index - b.index);
+      return { ...state, stages };
+    }
+    case 'variant-launching':
+      return {
+        ...state,
+        current: {
+          variantId: e.variantId,
+          stage: e.stage,
+          phase: 'launching',
+          argv: e.argv,
+          port: e.port,
+          launchedAt: now,
+          phaseAt: now,
+          logTail: [],
+          outHistory: [],
+          totalHistory: [],
+        },
+      };
+    case 'server-log':
+      return withCurrent(state, e.variantId, (c) => ({ ...c, logTail: pushBounded(c.logTail, [e.line], LOG_TAIL_MAX) }));
+    case 'server-ready':
+      return withCurrent(state, e.variantId, (c) => ({ ...c, phase: 'ready', phaseAt: now, startupS: e.startupS }));
+    case 'warmup-started':
+      return withCurrent(state, e.variantId, (c) => ({ ...c, phase: 'warmup', phaseAt: now }));
+    case 'bench-started':
+      return withCurrent(state, e.variantId, (c) => ({
+        ...c,
+        phase: 'bench',
+        phaseAt: now,
+        scenario: e.scenario,
+        numPrompts: e.numPrompts,
+        snapshot: undefined,
+        outHistory: [],
+        totalHistory: [],
+      }));
+    case 'bench-progress':
+      return withCurrent(state, e.variantId, (c) => ({
+        ...c,
+        snapshot: e.snapshot,
+        outHistory: pushBounded(c.outHistory, [e.snapshot.outputTokPerS], HISTORY_MAX),
+        totalHistory: pushBounded(c.totalHistory, [e.snapshot.totalTokPerS], HISTORY_MAX),
+      }));
+    case 'server-metrics':
+      return withCurrent(state, e.variantId, (c) => ({ ...c, server: e.metrics }));
+    case 'gpu-sample':
+      return { ...state, gpus: e.gpus };
+    case 'server-stopping':
+      return withCurrent(state, e.variantId, (c) => ({ ...c, phase: 'stopping', phaseAt: now }));
+    case 'variant-finished': {
+      const r = e.result;
+      const current = state.current?.variantId === r.variantId ? undefined : state.current;
+      const skip = state.requests.skip === r.variantId ? null : state.requests.skip;
+      return {
+        ...state,
+        current,
+        results: [...state.results.filter((x) => !(x.variantId === r.variantId && x.scenario === r.scenario)), r],
+        staticItems: [...state.staticItems, { key: `v:${r.variantId}:${r.scenario}:${state.staticItems.length}`, kind: 'variant', result: r }],
+        requests: { ...state.requests, skip },
+      };
+    }
+    case 'stage-finished':
+      return {
+        ...state,
+        stages: state.stages.map((s) => (s.name === e.stage ? { ...s, done: true, winnerId: e.winnerId, gainPct: e.gainPct } : s)),
+        staticItems: [
+          ...state.staticItems,
+          { key: `s:${e.stage}:${state.staticItems.length}`, kind: 'stage', stage: e.stage, winnerId: e.winnerId, gainPct: e.gainPct },
+        ],
+      };
+    case 'validation-started':
+      return { ...state, validation: { scenarios: e.scenarios, done: false } };
+    case 'validation-finished':
+      return { ...state, validation: { scenarios: state.validation?.scenarios ?? [], table: e.table, done: true } };
+    case 'session-finished':
+      return {
+        ...state,
+        status: 'finished',
+        current: undefined,
+        outcome: { profilePath: e.profilePath, reportPath: e.reportPath, exitCode: e.exitCode },
+      };
+    case 'warning':
+      return { ...state, warnings: pushBounded(state.warnings, [e.message], NOTES_MAX) };
+    case 'error':
+      return { ...state, errors: pushBounded(state.errors, [e.message], NOTES_MAX) };
+    default:
+      return state;
+  }
+}
+
+export function runReducer(state: RunState, action: RunAction): RunState {
+  switch (action.type) {
+    case 'started':
+      return { ...initialRunState, status: 'running', startedAt: action.now };
+    case 'events':
+      return action.events.reduce((s, e) => applyEvent(s, e, action.now), state);
+    case 'skip-requested':
+      return state.current ? { ...state, requests: { ...state.requests, skip: state.current.variantId } } : state;
+    case 'stop-after-stage-requested':
+      return { ...state, requests: { ...state.requests, stopAfterStage: true } };
+    case 'abort-requested':
+      return { ...state, requests: { ...state.requests, abort: true } };
+    case 'settled':
+      // A session stopped by abort may end without its own session-finished event.
+      if (state.status === 'finished') return state;
+      return {
+        ...state,
+        status: 'finished',
+        current: undefined,
+        outcome: { profilePath: null, reportPath: null, exitCode: action.aborted ? 130 : 1 },
+      };
+    case 'crashed':
+      return {
+        ...state,
+        status: 'finished',
+        current: undefined,
+        errors: pushBounded(state.errors, [action.message], NOTES_MAX),
+        outcome: state.outcome ?? { profilePath: null, reportPath: null, exitCode: 1 },
+      };
+  }
+}
+
+/** Seconds left in the benchmark at the pace so far; undefined until a request has finished. */
+export function etaSeconds(s: LiveSnapshot | undefined): number | undefined {
+  if (!s || s.completed + s.failed <= 0 || s.total <= 0) return undefined;
+  const done = s.completed + s.failed;
+  return (s.elapsedS / done) * Math.max(0, s.total - done);
+}

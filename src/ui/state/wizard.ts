@@ -1,0 +1,151 @@
+// Wizard state: which screen is shown and what the user chose on each. A pure reducer; lists
+// that come from the core (GPU types, recent models, plan rows) arrive in the action payloads.
+
+export type ScreenId = 'host' | 'model' | 'plan' | 'run' | 'results' | 'save';
+export const SCREEN_ORDER: readonly ScreenId[] = ['host', 'model', 'plan', 'run', 'results', 'save'];
+
+export const OBJECTIVES = ['total', 'output', 'request', 'goodput'] as const;
+export type Objective = (typeof OBJECTIVES)[number];
+export const SCENARIOS = ['random', 'sharegpt'] as const;
+export type ScenarioKind = (typeof SCENARIOS)[number];
+
+export interface WorkloadForm {
+  model: string;
+  scenario: ScenarioKind;
+  datasetPath: string;
+  inputLen: string;
+  outputLen: string;
+  numPrompts: string;
+  seed: string;
+  objective: Objective;
+  slo: string;
+}
+
+export type FieldKey = keyof WorkloadForm;
+export interface FieldSpec {
+  key: FieldKey;
+  label: string;
+  kind: 'text' | 'number' | 'choice';
+  choices?: readonly string[];
+}
+
+export const FIELDS: readonly FieldSpec[] = [
+  { key: 'model', label: 'Model', kind: 'text' },
+  { key: 'scenario', label: 'Scenario', kind: 'choice', choices: SCENARIOS },
+  { key: 'datasetPath', label: 'ShareGPT path', kind: 'text' },
+  { key: 'inputLen', label: 'Input tokens', kind: 'number' },
+  { key: 'outputLen', label: 'Output tokens', kind: 'number' },
+  { key: 'numPrompts', label: 'Prompts', kind: 'number' },
+  { key: 'seed', label: 'Seed', kind: 'number' },
+  { key: 'objective', label: 'Objective', kind: 'choice', choices: OBJECTIVES },
+  { key: 'slo', label: 'SLOs', kind: 'text' },
+];
+
+export interface WizardState {
+  screen: ScreenId;
+  host: { gpuType: string; gpuCount: number };
+  form: WorkloadForm;
+  focus: number;
+  recentIndex: number;
+  plan: { focus: number; disabled: string[] };
+  resultsPage: number;
+}
+
+export type WizardAction =
+  | { type: 'go'; screen: ScreenId }
+  | { type: 'gpu-step'; types: readonly string[]; dir: 1 | -1 }
+  | { type: 'count-step'; dir: 1 | -1; max: number }
+  | { type: 'field-step'; dir: 1 | -1 }
+  | { type: 'choice-step'; dir: 1 | -1 }
+  | { type: 'type'; text: string }
+  | { type: 'backspace' }
+  | { type: 'set-field'; key: FieldKey; value: string }
+  | { type: 'recent'; models: readonly string[] }
+  | { type: 'plan-move'; dir: 1 | -1; rows: number }
+  | { type: 'plan-toggle'; ids: readonly string[] }
+  | { type: 'results-page'; dir: 1 | -1; pages: number };
+
+export function initialWizard(init: { gpuType: string; gpuCount: number; form: WorkloadForm; screen?: ScreenId }): WizardState {
+  return { screen: init.screen ?? 'host', host: { gpuType: init.gpuType, gpuCount: init.gpuCount }, form: init.form, focus: 0, recentIndex: -1, plan: { focus: 0, disabled: [] }, resultsPage: 0 };
+}
+
+const GPU_COUNTS = [1, 2, 4, 8];
+
+function cycle<T>(list: readonly T[], current: T, dir: 1 | -1): T {
+  const i = list.indexOf(current);
+  return list[(i + dir + list.length) % list.length]!;
+}
+
+/** Fields that apply: the ShareGPT path only for the ShareGPT scenario, lengths only for random. */
+export function visibleFields(form: WorkloadForm): FieldSpec[] {
+  return FIELDS.filter((f) => {
+    if (f.key === 'datasetPath') return form.scenario === 'sharegpt';
+    if (f.key === 'inputLen' || f.key === 'outputLen') return form.scenario === 'random';
+    return true;
+  });
+}
+
+export function focusedField(s: WizardState): FieldSpec {
+  const fields = visibleFields(s.form);
+  return fields[Math.min(s.focus, fields.length - 1)]!;
+}
+
+function edit(s: WizardState, f: (v: string, spec: FieldSpec) => string): WizardState {
+  const spec = focusedField(s);
+  if (spec.kind === 'choice') return s;
+  const value = f(s.form[spec.key] as string, spec);
+  return { ...s, form: { ...s.form, [spec.key]: value } };
+}
+
+export function wizardReducer(s: WizardState, a: WizardAction): WizardState {
+  switch (a.type) {
+    case 'go':
+      return { ...s, screen: a.screen };
+    case 'gpu-step':
+      return a.types.length ? { ...s, host: { ...s.host, gpuType: cycle(a.types, a.types.includes(s.host.gpuType) ? s.host.gpuType : a.types[0]!, a.dir) } } : s;
+    case 'count-step': {
+      const allowed = GPU_COUNTS.filter((n) => n <= a.max);
+      const i = allowed.indexOf(s.host.gpuCount);
+      const next = allowed[Math.min(allowed.length - 1, Math.max(0, (i < 0 ? 0 : i) + a.dir))] ?? 1;
+      return { ...s, host: { ...s.host, gpuCount: next } };
+    }
+    case 'field-step': {
+      const n = visibleFields(s.form).length;
+      return { ...s, focus: (Math.min(s.focus, n - 1) + a.dir + n) % n };
+    }
+    case 'choice-step': {
+      const spec = focusedField(s);
+      if (spec.kind !== 'choice' || !spec.choices) return s;
+      const form = { ...s.form, [spec.key]: cycle(spec.choices, s.form[spec.key] as string, a.dir) } as WorkloadForm;
+      // Keep focus on the same field even when the set of visible fields changes.
+      const focus = visibleFields(form).findIndex((f) => f.key === spec.key);
+      return { ...s, form, focus };
+    }
+    case 'type':
+      return edit(s, (v, spec) => (spec.kind === 'number' ? v + a.text.replace(/[^0-9.]/g, '') : v + a.text.replace(/[\r\n]/g, '')));
+    case 'backspace':
+      return edit(s, (v) => [...v].slice(0, -1).join(''));
+    case 'set-field':
+      return { ...s, form: { ...s.form, [a.key]: a.value } };
+    case 'recent': {
+      if (a.models.length === 0) return s;
+      const recentIndex = (s.recentIndex + 1) % a.models.length;
+      return { ...s, recentIndex, focus: 0, form: { ...s.form, model: a.models[recentIndex]! } };
+    }
+    case 'plan-move':
+      return a.rows ? { ...s, plan: { ...s.plan, focus: Math.min(a.rows - 1, Math.max(0, s.plan.focus + a.dir)) } } : s;
+    case 'plan-toggle': {
+      if (a.ids.length === 0) return s;
+      const disabled = new Set(s.plan.disabled);
+      // A stage toggle turns all its variants on when any was off, otherwise all off.
+      const turnOn = a.ids.some((id) => disabled.has(id));
+      for (const id of a.ids) {
+        if (turnOn) disabled.delete(id);
+        else disabled.add(id);
+      }
+      return { ...s, plan: { ...s.plan, disabled: [...disabled] } };
+    }
+    case 'results-page':
+      return a.pages ? { ...s, resultsPage: (s.resultsPage + a.dir + a.pages) % a.pages } : s;
+  }
+}
