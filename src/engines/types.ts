@@ -18,7 +18,14 @@ export interface LaunchContext {
   port: number;
   /** Folder for this variant's files (logs, TRT-LLM YAML). */
   runDir: string;
-  runtime: { kind: 'native' } | { kind: 'docker'; image: string; hfCache?: string };
+  /**
+   * native: run the engine's own executable (`executable` overrides argv[0]: the `vllm` or
+   * `trtllm-serve` path, or for SGLang the Python interpreter of the environment it lives in).
+   * docker: wrap the same argv in `docker run --gpus ... --ipc=host -p ... -v <HF cache>`.
+   */
+  runtime: { kind: 'native'; executable?: string } | { kind: 'docker'; image: string; hfCache?: string };
+  /** GPU indices this server may use (CUDA_VISIBLE_DEVICES); all GPUs when absent. */
+  devices?: number[];
   /** On the simulated host: GPU type/count and clock speed for sim-serve. */
   sim?: { gpu: string; gpus: number; speed: number; seed?: number };
 }
@@ -38,6 +45,26 @@ export interface LaunchSpec {
   speed: number;
   /** The real engine's argv for this variant (same as argv on a real host). */
   engineArgv: string[];
+  /** Which adapter built it. */
+  engine?: EngineName | 'sim';
+  /** Run after the process group is gone (docker: `docker rm -f <name>`), best effort. */
+  cleanupArgv?: string[];
+}
+
+/** What the classifier may know about the host, to name the GPU in its reason. */
+export interface FailureContext {
+  gpu?: { name: string; computeCap?: string };
+}
+
+/** Where to look for an engine; see src/engines/detect.ts. */
+export interface DetectOptions {
+  runtime?: 'native' | 'docker';
+  /** native: a Python interpreter whose environment holds the engine. */
+  python?: string;
+  /** docker: the image to inspect, e.g. vllm/vllm-openai:v0.11.0. */
+  image?: string;
+  /** Milliseconds per probe command. */
+  timeoutMs?: number;
 }
 
 export interface EngineAdapter {
@@ -46,9 +73,17 @@ export interface EngineAdapter {
   supports: ReadonlySet<KnobName>;
   command(variant: Variant, ctx: LaunchContext): LaunchSpec;
   /** Classify a failed start or a death from the log tail and exit status. */
-  classifyFailure(logLines: string[], exit: { code: number | null; signal: string | null; timedOut?: boolean }): Failure;
+  classifyFailure(
+    logLines: string[],
+    exit: { code: number | null; signal: string | null; timedOut?: boolean },
+    ctx?: FailureContext,
+  ): Failure;
   /** Parse the engine's /metrics text into servelab's names. */
   parseMetrics(text: string): Partial<ServerMetricsSample>;
   /** Path of the metrics endpoint (SGLang needs --enable-metrics; TRT-LLM differs). */
   metricsPath: string;
+  /** Neutral attention-backend names this engine accepts (the planner's candidate values). */
+  attentionBackends?: readonly string[];
+  /** Is the engine installed here, and which version (src/engines/detect.ts). */
+  detect?(opts?: DetectOptions): Promise<EngineInfo>;
 }

@@ -1,0 +1,31 @@
+// The adapter registry. Callers pick an adapter by engine name, or let `adapterFor` choose the
+// sim adapter on the simulated host.
+import { UserError } from '../core/errors.js';
+import { ENGINES, type EngineName, type Variant } from '../core/variant.js';
+import { sglang } from './sglang.js';
+import { sim } from './sim.js';
+import { trtllm } from './trtllm.js';
+import type { EngineAdapter, LaunchContext, LaunchSpec } from './types.js';
+import { vllm } from './vllm.js';
+
+export const ADAPTERS: Readonly<Record<EngineName | 'sim', EngineAdapter>> = { vllm, sglang, trtllm, sim };
+
+/** The adapter of a real engine; unknown names are bad input (one-line UserError). */
+export function getAdapter(name: string): EngineAdapter {
+  if ((ENGINES as readonly string[]).includes(name) || name === 'sim') return ADAPTERS[name as EngineName | 'sim'];
+  throw new UserError(`unknown engine '${name}' (choose from ${ENGINES.join(', ')})`);
+}
+
+/** On the simulated host every variant runs through the sim adapter; otherwise its own engine's. */
+export function adapterFor(variant: Variant, ctx: Pick<LaunchContext, 'sim'>): EngineAdapter {
+  const own = getAdapter(variant.engine);
+  return ctx.sim ? sim : own;
+}
+
+/** variant -> LaunchSpec, choosing the adapter as `adapterFor` does. */
+export function buildLaunchSpec(variant: Variant, ctx: LaunchContext): LaunchSpec {
+  return adapterFor(variant, ctx).command(variant, ctx);
+}
+
+export { vllm, sglang, trtllm, sim };
+export type * from './types.js';

@@ -1,0 +1,70 @@
+// The simulated engine: every variant, whatever its engine, runs as `servelab sim-serve` (a real
+// HTTP server process) through exactly the same launch path as a real engine. The real engine's
+// argv travels alongside as `engineArgv`, so plans, journals and profiles show what would run on
+// a GPU host.
+import { fileURLToPath } from 'node:url';
+import type { KnobName } from '../core/variant.js';
+import { knobsToSimArgs } from '../sim/args.js';
+import { classifyFromLog } from './failures.js';
+import { pickMetrics } from './metrics.js';
+import { sglang } from './sglang.js';
+import { trtllm } from './trtllm.js';
+import { vllm } from './vllm.js';
+import type { EngineAdapter, EngineInfo, LaunchContext, LaunchSpec } from './types.js';
+
+/** bin/servelab.js of this checkout, wherever it lives. */
+export const SERVELAB_BIN = fileURLToPath(new URL('../../bin/servelab.js', import.meta.url));
+
+const REAL = { vllm, sglang, trtllm } as const;
+
+/** Any engine's ready line: the simulator prints the one of the engine it imitates. */
+const SIM_READY = /Application startup complete\.|The server is fired up and ready to roll!|Uvicorn running on/;
+
+const ALL_KNOBS: ReadonlySet<KnobName> = new Set<KnobName>([
+  'quantization', 'kvCacheDtype', 'tp', 'pp', 'dp', 'ep', 'dpAttention', 'maxBatchedTokens', 'maxRunningSeqs',
+  'memFraction', 'attentionBackend', 'torchCompile', 'cudaGraph', 'speculative', 'maxModelLen', 'extraArgs',
+]);
+
+export const sim: EngineAdapter = {
+  name: 'sim',
+  // The simulator itself reads every knob; the planner still asks the *imitated* engine's adapter.
+  supports: ALL_KNOBS,
+  metricsPath: '/metrics',
+  command(variant, ctx: LaunchContext): LaunchSpec {
+    const simCtx = ctx.sim ?? { gpu: 'H100', gpus: 1, speed: 1 };
+    const real = REAL[variant.engine].command(variant, { ...ctx, runtime: { kind: 'native' } });
+    const argv = [
+      process.execPath, SERVELAB_BIN, 'sim-serve',
+      '--engine', variant.engine,
+      '--model', variant.model,
+      ...knobsToSimArgs(variant.knobs),
+      '--gpu', simCtx.gpu,
+      '--gpus', String(simCtx.gpus),
+      '--host', ctx.host,
+      '--port', String(ctx.port),
+      '--speed', String(simCtx.speed),
+    ];
+    if (simCtx.seed !== undefined) argv.push('--seed', String(simCtx.seed));
+    return {
+      argv,
+      env: {},
+      files: real.files,
+      host: ctx.host,
+      port: ctx.port,
+      healthPath: '/health',
+      readyLogLine: SIM_READY,
+      speed: simCtx.speed,
+      engineArgv: real.engineArgv,
+      engine: 'sim',
+    };
+  },
+  classifyFailure: (lines, exit, ctx) => classifyFromLog('sim', lines, exit, ctx),
+  parseMetrics: (text) =>
+    pickMetrics(text, {
+      running: ['vllm:num_requests_running', 'sglang:num_running_reqs', 'trtllm_num_requests_running'],
+      waiting: ['vllm:num_requests_waiting', 'sglang:num_queue_reqs', 'trtllm_num_requests_waiting'],
+      kvUsage: ['vllm:kv_cache_usage_perc', 'sglang:token_usage', 'trtllm_kv_cache_utilization'],
+      preemptions: ['vllm:num_preemptions_total', 'sglang:num_retracted_reqs_total'],
+    }),
+  detect: async (): Promise<EngineInfo> => ({ engine: 'sim', installed: true, runtime: 'sim', version: 'sim' }),
+};
