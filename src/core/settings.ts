@@ -1,0 +1,128 @@
+// Settings the user repeats (engines, ports, dataset path, price, SLOs), persisted with `conf`
+// in the user's config folder. SERVELAB_CONFIG_DIR moves the store (tests never touch the
+// real one). Keys are the flag names of `servelab --auto`, so a saved setting is a default flag.
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import Conf from 'conf';
+import { UserError } from './errors.js';
+import { ENGINES, type EngineName } from './variant.js';
+import { parseSlo } from '../tune/slo.js';
+import { parseObjective } from '../tune/decide.js';
+
+export interface SettingValues {
+  engines?: EngineName[];
+  port?: number;
+  'dataset-path'?: string;
+  'gpu-hour-price'?: number;
+  slo?: string;
+  objective?: string;
+  margin?: number;
+  out?: string;
+  'ready-timeout'?: number;
+  'profiles-dir'?: string;
+  'recent-models'?: string[];
+}
+
+export type SettingKey = keyof SettingValues;
+
+interface SettingDef {
+  help: string;
+  /** Parse and check the text a user types; throws UserError with what to type instead. */
+  parse(text: string): unknown;
+  /** Kept by servelab itself (shown by list, not set by hand). */
+  internal?: boolean;
+}
+
+function positiveNumber(key: string, text: string, opts: { integer?: boolean; min?: number; max?: number } = {}): number {
+  const n = Number(text);
+  const min = opts.min ?? 0;
+  if (!Number.isFinite(n) || n < min || (opts.max !== undefined && n > opts.max) || (opts.integer && !Number.isInteger(n))) {
+    const range = opts.max !== undefined ? `between ${min} and ${opts.max}` : `>= ${min}`;
+    throw new UserError(`${key}: '${text}' is not ${opts.integer ? 'an integer' : 'a number'} ${range}`);
+  }
+  return n;
+}
+
+export function parseEngines(text: string): EngineName[] {
+  const list = text.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
+  if (!list.length) throw new UserError(`engines: give one or more of ${ENGINES.join(', ')}, comma-separated`);
+  for (const e of list) {
+    if (!(ENGINES as readonly string[]).includes(e)) throw new UserError(`unknown engine '${e}': use ${ENGINES.join(', ')}`);
+  }
+  return [...new Set(list)] as EngineName[];
+}
+
+export const SETTINGS: Record<SettingKey, SettingDef> = {
+  engines: { help: 'engines to try, comma-separated (vllm,sglang,trtllm)', parse: parseEngines },
+  port: { help: 'first port for launched servers', parse: (t) => positiveNumber('port', t, { integer: true, min: 1024, max: 65535 }) },
+  'dataset-path': {
+    help: 'ShareGPT JSON used for the ShareGPT scenario',
+    parse: (t) => {
+      const p = resolve(t);
+      if (!existsSync(p)) throw new UserError(`dataset-path: ${t}: no such file`);
+      return p;
+    },
+  },
+  'gpu-hour-price': { help: 'price of one GPU-hour in $, for $ per million tokens', parse: (t) => positiveNumber('gpu-hour-price', t) },
+  slo: {
+    help: 'SLO filters, e.g. "ttft:p99<2000,tpot:mean<100"',
+    parse: (t) => {
+      parseSlo(t);
+      return t.trim();
+    },
+  },
+  objective: { help: 'total | output | request | goodput', parse: (t) => parseObjective(t) },
+  margin: { help: 'noise margin in % a challenger must beat the winner by', parse: (t) => positiveNumber('margin', t, { max: 100 }) },
+  out: { help: 'folder that receives profiles/ and reports', parse: (t) => resolve(t) },
+  'ready-timeout': { help: 'seconds to wait for a real engine to become ready', parse: (t) => positiveNumber('ready-timeout', t, { min: 1 }) },
+  'profiles-dir': { help: "the user's profile folder (servelab profiles lists it)", parse: (t) => resolve(t) },
+  'recent-models': { help: 'models used recently (kept by servelab)', parse: (t) => t.split(',').map((s) => s.trim()).filter(Boolean), internal: true },
+};
+
+export function isSettingKey(key: string): key is SettingKey {
+  return Object.hasOwn(SETTINGS, key);
+}
+
+function unknownKey(key: string): UserError {
+  return new UserError(`unknown setting '${key}': use one of ${Object.keys(SETTINGS).join(', ')}`);
+}
+
+export interface Settings {
+  /** Where the settings file lives. */
+  readonly path: string;
+  get<K extends SettingKey>(key: K): SettingValues[K];
+  /** Parse the user's text for `key`, store it and return the stored value. */
+  set(key: string, text: string): unknown;
+  unset(key: string): void;
+  all(): SettingValues;
+  addRecentModel(model: string, keep?: number): void;
+}
+
+export function openSettings(dir = process.env.SERVELAB_CONFIG_DIR): Settings {
+  const store = new Conf<SettingValues>({
+    projectName: 'servelab',
+    projectSuffix: '',
+    ...(dir ? { cwd: dir } : {}),
+    configName: 'settings',
+    accessPropertiesByDotNotation: false,
+  });
+  return {
+    path: store.path,
+    get: (key) => store.get(key),
+    set(key, text) {
+      if (!isSettingKey(key)) throw unknownKey(key);
+      const value = SETTINGS[key].parse(text);
+      store.set(key, value as never);
+      return value;
+    },
+    unset(key) {
+      if (!isSettingKey(key)) throw unknownKey(key);
+      store.delete(key);
+    },
+    all: () => ({ ...store.store }),
+    addRecentModel(model, keep = 10) {
+      const list = (store.get('recent-models') ?? []).filter((m) => m !== model);
+      store.set('recent-models', [model, ...list].slice(0, keep));
+    },
+  };
+}

@@ -1,0 +1,82 @@
+// What a tuning session is asked to do. Both front ends build one of these (flags or screens)
+// and hand it to runSession; it is stored in the run folder so --resume needs nothing else.
+import type { EngineName } from '../core/variant.js';
+import type { Objective } from './decide.js';
+import type { SloRule } from './slo.js';
+import type { Scenario } from './scenarios.js';
+
+export const STAGES = ['engine', 'quantization', 'parallelism', 'batching', 'attention', 'compile', 'speculative'] as const;
+export type StageName = (typeof STAGES)[number];
+
+export const STAGE_TITLES: Record<StageName, string> = {
+  engine: 'engine on defaults',
+  quantization: 'quantization (FP8 weights, FP8 KV cache)',
+  parallelism: 'parallelism (TP, TP+EP, DP-attention, DP replicas)',
+  batching: 'batching (max batched tokens, max running sequences)',
+  attention: 'attention backend',
+  compile: 'torch.compile and CUDA graphs',
+  speculative: 'speculative decoding',
+};
+
+export interface SimHostConfig {
+  /** GPU catalog name, e.g. 'H100'. */
+  gpu: string;
+  gpus: number;
+  /** The simulated clock runs this many times faster than the wall clock. */
+  speed: number;
+  seed: number;
+}
+
+export interface SessionConfig {
+  /** Model asked for: HF id or local path (the BF16 checkpoint unless only FP8 exists). */
+  model: string;
+  /** A pre-quantized FP8 checkpoint to try (found automatically for known models). */
+  fp8Model?: string;
+  engines: EngineName[];
+  /** Stages in the order they run (engine always first). */
+  stages: StageName[];
+  /** Candidates to drop: variant ids (globs with *), or a change such as 'attn=triton'. */
+  drop: string[];
+  /** Extra argv per engine ('*' = every engine), appended verbatim. */
+  extraArgs: Partial<Record<EngineName | '*', string[]>>;
+  /** Simulated host; absent on a real GPU host. */
+  sim?: SimHostConfig;
+  datasetPath?: string;
+  /** The workload every tuning stage is measured on. */
+  scenario: Scenario;
+  /** Scenarios for the winner-vs-baseline table; empty skips validation. */
+  validation: Scenario[];
+  objective: Objective;
+  slo: SloRule[];
+  marginPct: number;
+  repeats: number;
+  gpuHourPrice?: number;
+  /** Baseline variant id or engine name; default the engine stage's vLLM defaults variant. */
+  baseline?: string;
+  /** Profiles are written to <outDir>/profiles. */
+  outDir: string;
+  /** Parent folder of run folders. */
+  runsDir: string;
+  /** Exact run folder (default <runsDir>/<date>-<model>-<gpu>). */
+  runDir?: string;
+  readyTimeoutS: number;
+  warmupPrompts: number;
+  /** Bind address of the servers launched. */
+  bindHost: string;
+  /** First port tried for servers. */
+  portStart: number;
+  /** How engines run on a real host. */
+  runtime: { kind: 'native' } | { kind: 'docker'; image: string };
+  /** Seconds between /metrics scrapes and GPU samples while benchmarking. */
+  sampleIntervalS: number;
+}
+
+/** Default speed of the simulated clock: fast enough for a quick run, slow enough that the benchmark client keeps up. */
+export const DEFAULT_SIM_SPEED = 20;
+export const DEFAULT_READY_TIMEOUT_S = 20 * 60;
+export const DEFAULT_SIM_READY_TIMEOUT_S = 60;
+
+export function gpuTag(config: Pick<SessionConfig, 'sim'>, realGpuName?: string, realCount?: number): string {
+  if (config.sim) return `${config.sim.gpu}x${config.sim.gpus}`;
+  return `${(realGpuName ?? 'gpu').replace(/^NVIDIA\s+/i, '').split(/\s+/)[0]}x${realCount ?? 1}`;
+}

@@ -1,0 +1,429 @@
+// The plan: the studies' stages in their order, each a list of variants that differ from the
+// carried winner in one kind of knob. Later stages depend on who wins earlier ones, so a stage is
+// expanded from the carried winner when it runs (expandStage); buildPlan expands every stage
+// ahead of time along the predicted path, so the user can see, edit and dry-run the whole plan.
+import type { Failure, VariantResult } from '../core/events.js';
+import { describeKnobs, type EngineName, type Knobs, type KnobName, type Variant } from '../core/variant.js';
+import type { LaunchSpec } from '../engines/types.js';
+import type { ModelInfo } from '../model/models.js';
+import { STAGE_TITLES, type SessionConfig, type StageName } from './config.js';
+import type { Scenario } from './scenarios.js';
+
+export type Predicted = NonNullable<VariantResult['predicted']>;
+
+/** The host as the planner needs it. */
+export interface PlanHost {
+  gpuName: string;
+  gpuCount: number;
+  gpuMemMiB: number;
+  computeCap?: number;
+  simulated: boolean;
+  driver?: string;
+}
+
+export interface PreflightResult {
+  /** Set when the variant cannot work here: it is pruned with this reason. */
+  failure?: Failure;
+  warnings: string[];
+}
+
+/** What the planner asks of the rest of servelab (wired in deps.ts; tests may pass their own). */
+export interface PlanDeps {
+  /** Knobs each engine can express and its attention backends. */
+  engineInfo(engine: EngineName): { supports: ReadonlySet<KnobName>; attentionBackends: readonly string[] };
+  /** The launch command of a variant (sim-serve argv plus the real engine argv on a simulated host). */
+  command(variant: Variant): LaunchSpec;
+  preflight(variant: Variant): PreflightResult;
+  predict(variant: Variant, scenario: Scenario): Predicted | undefined;
+  /** Does the checkpoint fit in GPU memory with these knobs (shared estimate)? */
+  fits(variant: Variant): boolean | undefined;
+  /** Model metadata for an id (undefined when unknown). */
+  model(id: string): ModelInfo | undefined;
+}
+
+export interface PlannedVariant {
+  variant: Variant;
+  stage: StageName;
+  /** What it changes relative to the carried winner, e.g. 'attn=triton' ('defaults' in the engine stage). */
+  change: string;
+  status: 'planned' | 'pruned' | 'dropped';
+  /** Why it is pruned (preflight) or dropped (by the user, or a no-op). */
+  reason?: Failure;
+  warnings: string[];
+  /** The exact launch: argv and env of the real engine, and the sim-serve argv on a simulated host. */
+  engineArgv?: string[];
+  argv?: string[];
+  env?: Record<string, string>;
+  predicted?: Predicted;
+}
+
+export interface PlanStage {
+  name: StageName;
+  title: string;
+  /** Why the whole stage does not run. */
+  skipped?: string;
+  /** Notes shown with the stage (e.g. "a latency knob"). */
+  notes: string[];
+  /** Variants expanded from the predicted carried winner (re-expanded from the real one at run time). */
+  variants: PlannedVariant[];
+}
+
+export interface Plan {
+  model: string;
+  /** The checkpoint the engine stage serves (the FP8 one when BF16 does not fit). */
+  checkpoint: string;
+  fp8Checkpoint?: string;
+  host: PlanHost;
+  engines: EngineName[];
+  scenario: Scenario;
+  validation: Scenario[];
+  stages: PlanStage[];
+  /** Shown with every plan: what greedy staging can and cannot find. */
+  caveats: string[];
+  notes: string[];
+  /** Id of the predicted winner along the planned path. */
+  predictedWinnerId?: string;
+}
+
+export const CAVEATS = [
+  'The search is greedy, stage by stage: it finds a local optimum, not necessarily the global one.',
+  'Other knobs (batch size, scheduling, KV-cache size, CUDA graphs, torch.compile) depend on the use case; treat the result as a starting point.',
+  'Results hold for this hardware and these engine versions; engines change.',
+  'FP8 quantization usually costs under 1% accuracy; check it on your own evaluation before serving.',
+];
+
+// ---------------------------------------------------------------------------------------------
+// Ids and labels
+
+const slug = (s: string) =>
+  s
+    .replace(/[^A-Za-z0-9.]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .toLowerCase();
+
+function hash8(text: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193) >>> 0;
+  return h.toString(16).padStart(8, '0');
+}
+
+function modelTag(model: string, base: string, fp8?: string): string {
+  if (model === base) return '';
+  if (model === fp8) return 'fp8ckpt';
+  return slug(model.split('/').pop() ?? model);
+}
+
+/** Stable id from what the variant is: the same variant gets the same id in every run (resume relies on it). */
+export function variantId(engine: EngineName, model: string, knobs: Knobs, base: string, fp8?: string): string {
+  const { extraArgs, ...rest } = knobs;
+  const parts = [engine, modelTag(model, base, fp8)];
+  const k = describeKnobs(rest);
+  if (k !== 'defaults') parts.push(slug(k));
+  if (extraArgs?.length) parts.push(`x${hash8(extraArgs.join('\u0000'))}`);
+  return parts.filter(Boolean).join('-') || engine;
+}
+
+export function variantLabel(v: Pick<Variant, 'engine' | 'model' | 'knobs'>, base: string, fp8?: string): string {
+  const tag = modelTag(v.model, base, fp8);
+  const { extraArgs, ...rest } = v.knobs;
+  const k = describeKnobs(rest);
+  return [v.engine, tag === 'fp8ckpt' ? 'fp8-ckpt' : tag, k === 'defaults' && !tag ? 'defaults' : k === 'defaults' ? '' : k, extraArgs?.length ? `+${extraArgs.join(' ')}` : '']
+    .filter(Boolean)
+    .join(' ');
+}
+
+export function makeVariant(engine: EngineName, model: string, knobs: Knobs, config: Pick<SessionConfig, 'model'>, fp8?: string): Variant {
+  const clean = Object.fromEntries(Object.entries(knobs).filter(([, v]) => v !== undefined)) as Knobs;
+  return {
+    id: variantId(engine, model, clean, config.model, fp8),
+    engine,
+    model,
+    knobs: clean,
+    label: variantLabel({ engine, model, knobs: clean }, config.model, fp8),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Candidates
+
+interface Candidate {
+  model?: string;
+  knobs: Knobs;
+  change: string;
+  /** Knobs this candidate needs the engine to support. */
+  needs: KnobName[];
+}
+
+/** The largest TP size that divides the GPUs and satisfies the attention-head rules. */
+export function engineStageTp(model: ModelInfo | undefined, gpus: number): number {
+  for (let tp = gpus; tp > 1; tp--) {
+    if (gpus % tp !== 0) continue;
+    if (!model) return tp;
+    if (model.numHeads % tp !== 0) continue;
+    const kv = model.numKvHeads;
+    if (kv >= tp ? kv % tp === 0 : tp % kv === 0) return tp;
+  }
+  return 1;
+}
+
+const BATCHED_TOKENS = [4096, 8192, 16384];
+const RUNNING_SEQS = [512, 1024];
+
+interface ExpandContext {
+  config: SessionConfig;
+  host: PlanHost;
+  deps: PlanDeps;
+  fp8Checkpoint?: string;
+}
+
+function stageCandidates(stage: StageName, w: Variant, ctx: ExpandContext): { candidates: Candidate[]; skipped?: string; notes: string[] } {
+  const { host, deps, config, fp8Checkpoint } = ctx;
+  const k = w.knobs;
+  const info = deps.model(config.model);
+  const notes: string[] = [];
+  switch (stage) {
+    case 'engine':
+      // Expanded by engineStage(); listed here for completeness.
+      return { candidates: [], notes };
+    case 'quantization': {
+      const c: Candidate[] = [];
+      const servesBf16 = w.model === config.model && (info?.weightDtype ?? 'bf16') === 'bf16';
+      if (servesBf16 && fp8Checkpoint) c.push({ model: fp8Checkpoint, knobs: {}, change: `checkpoint ${fp8Checkpoint}`, needs: [] });
+      if (servesBf16 && !k.quantization) c.push({ knobs: { quantization: 'fp8' }, change: 'quant=fp8 (online)', needs: ['quantization'] });
+      if (!k.kvCacheDtype || k.kvCacheDtype === 'auto') c.push({ knobs: { kvCacheDtype: 'fp8' }, change: 'kv=fp8', needs: ['kvCacheDtype'] });
+      if (!c.length) return { candidates: c, skipped: 'the carried winner already serves FP8 weights and an FP8 KV cache', notes };
+      return { candidates: c, notes };
+    }
+    case 'parallelism': {
+      if (host.gpuCount < 2) return { candidates: [], skipped: 'single GPU: there is no parallelism to choose', notes };
+      const tp = k.tp ?? 1;
+      const c: Candidate[] = [];
+      const moe = !!info?.moe;
+      if (moe && !(k.ep && k.ep > 1) && tp > 1) c.push({ knobs: { ep: tp }, change: `tp${tp}+ep${tp}`, needs: ['ep'] });
+      if ((moe || !!info?.mla) && !k.dpAttention && tp > 1) {
+        c.push({ knobs: { dp: tp, dpAttention: true }, change: `tp${tp}+dp-attention`, needs: ['dp', 'dpAttention'] });
+      }
+      // DP replicas: smaller TP groups, one replica per group, as long as the weights still fit.
+      let replicas = 0;
+      for (let t = tp / 2; t >= 1 && replicas < 2; t /= 2) {
+        if (!Number.isInteger(t) || host.gpuCount % t !== 0) break;
+        const knobs: Knobs = { tp: t > 1 ? t : undefined, dp: host.gpuCount / t, ep: undefined, dpAttention: undefined };
+        c.push({ knobs, change: `tp${t} x dp${host.gpuCount / t} replicas`, needs: ['dp'] });
+        replicas++;
+      }
+      if (!c.length) return { candidates: c, skipped: `nothing to try beyond tp${tp} on ${host.gpuCount} GPUs`, notes };
+      return { candidates: c, notes };
+    }
+    case 'batching': {
+      const c: Candidate[] = [];
+      for (const n of BATCHED_TOKENS) if (k.maxBatchedTokens !== n) c.push({ knobs: { maxBatchedTokens: n }, change: `mbt=${n}`, needs: ['maxBatchedTokens'] });
+      for (const n of RUNNING_SEQS) if (k.maxRunningSeqs !== n) c.push({ knobs: { maxRunningSeqs: n }, change: `seqs=${n}`, needs: ['maxRunningSeqs'] });
+      return { candidates: c, notes };
+    }
+    case 'attention': {
+      const backends = deps.engineInfo(w.engine).attentionBackends.filter((b) => b !== k.attentionBackend);
+      if (!backends.length) return { candidates: [], skipped: `${w.engine} offers no attention backend to choose`, notes };
+      return { candidates: backends.map((b) => ({ knobs: { attentionBackend: b }, change: `attn=${b}`, needs: ['attentionBackend'] as KnobName[] })), notes };
+    }
+    case 'compile': {
+      const c: Candidate[] = [];
+      // vLLM compiles by default, so its candidate is compile off; the others compile only when asked.
+      if (w.engine === 'vllm') {
+        if (k.torchCompile !== false) c.push({ knobs: { torchCompile: false }, change: 'torch.compile off', needs: ['torchCompile'] });
+      } else if (!k.torchCompile) c.push({ knobs: { torchCompile: true }, change: 'torch.compile on', needs: ['torchCompile'] });
+      if (k.cudaGraph !== false) c.push({ knobs: { cudaGraph: false }, change: 'CUDA graphs off (eager)', needs: ['cudaGraph'] });
+      return { candidates: c, notes };
+    }
+    case 'speculative': {
+      if (k.speculative) return { candidates: [], skipped: 'the carried winner already decodes speculatively', notes };
+      notes.push('Speculative decoding is a latency knob: it cuts TPOT at low load and can collapse throughput at high concurrency.');
+      const c: Candidate[] = [];
+      if ((info?.mtpLayers ?? 0) > 0) {
+        c.push({ knobs: { speculative: { method: 'mtp', numSteps: 1, topk: 1, draftTokens: 2 } }, change: 'spec=mtp (1 step)', needs: ['speculative'] });
+      }
+      c.push({ knobs: { speculative: { method: 'ngram', numSteps: 3, draftTokens: 4 } }, change: 'spec=ngram', needs: ['speculative'] });
+      return { candidates: c, notes };
+    }
+  }
+}
+
+function matchesDrop(pattern: string, v: Variant, change: string): boolean {
+  const p = pattern.trim();
+  if (!p) return false;
+  if (p === v.id || p === change || p === v.label) return true;
+  if (p.includes('*')) {
+    const re = new RegExp('^' + p.split('*').map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*') + '$');
+    return re.test(v.id) || re.test(change);
+  }
+  return false;
+}
+
+function sameCommand(a: LaunchSpec | undefined, b: LaunchSpec | undefined): boolean {
+  if (!a || !b) return false;
+  return JSON.stringify([a.engineArgv, a.env]) === JSON.stringify([b.engineArgv, b.env]);
+}
+
+function tryCommand(deps: PlanDeps, v: Variant): { spec?: LaunchSpec; error?: string } {
+  try {
+    return { spec: deps.command(v) };
+  } catch (e) {
+    return { error: (e as Error).message };
+  }
+}
+
+/** Turn candidates into planned variants: preflight, user drops, no-ops, commands, predictions. */
+function finish(stage: StageName, items: { variant: Variant; change: string }[], ctx: ExpandContext, carried?: Variant): PlannedVariant[] {
+  const carriedSpec = carried ? tryCommand(ctx.deps, carried).spec : undefined;
+  const seen = new Set<string>();
+  const out: PlannedVariant[] = [];
+  for (const { variant, change } of items) {
+    if (seen.has(variant.id)) continue;
+    seen.add(variant.id);
+    const pv: PlannedVariant = { variant, stage, change, status: 'planned', warnings: [] };
+    const cmd = tryCommand(ctx.deps, variant);
+    if (cmd.spec) {
+      pv.engineArgv = cmd.spec.engineArgv;
+      pv.argv = cmd.spec.argv;
+      pv.env = cmd.spec.env;
+    }
+    if (ctx.config.drop.some((p) => matchesDrop(p, variant, change))) {
+      pv.status = 'dropped';
+      pv.reason = { kind: 'skipped', reason: 'dropped by the user (--drop)' };
+    } else if (cmd.error) {
+      pv.status = 'pruned';
+      pv.reason = { kind: 'bad-flag', reason: cmd.error };
+    } else if (carried && sameCommand(cmd.spec, carriedSpec)) {
+      pv.status = 'dropped';
+      pv.reason = { kind: 'skipped', reason: `same command as the carried winner (${carried.id})` };
+    } else {
+      const pf = ctx.deps.preflight(variant);
+      pv.warnings.push(...pf.warnings);
+      if (pf.failure) {
+        pv.status = 'pruned';
+        pv.reason = pf.failure;
+      }
+    }
+    if (pv.status !== 'dropped') pv.predicted = ctx.deps.predict(variant, ctx.config.scenario);
+    out.push(pv);
+  }
+  return out;
+}
+
+function extraFor(config: SessionConfig, engine: EngineName): string[] | undefined {
+  const x = [...(config.extraArgs['*'] ?? []), ...(config.extraArgs[engine] ?? [])];
+  return x.length ? x : undefined;
+}
+
+/** The engine stage: each engine on its defaults, on the checkpoint that fits, at the TP the host needs. */
+export function engineStage(ctx: ExpandContext & { checkpoint: string; onlyFirst: boolean }): PlannedVariant[] {
+  const { config, host, deps } = ctx;
+  const tp = engineStageTp(deps.model(ctx.checkpoint) ?? deps.model(config.model), host.gpuCount);
+  const engines = ctx.onlyFirst ? config.engines.slice(0, 1) : config.engines;
+  const items = engines.map((engine) => ({
+    variant: makeVariant(engine, ctx.checkpoint, { tp: tp > 1 ? tp : undefined, extraArgs: extraFor(config, engine) }, config, ctx.fp8Checkpoint),
+    change: 'defaults',
+  }));
+  return finish('engine', items, ctx);
+}
+
+/** The variants of one later stage, built from the carried winner. */
+export function expandStage(stage: StageName, carried: Variant, ctx: ExpandContext): { variants: PlannedVariant[]; skipped?: string; notes: string[] } {
+  const { candidates, skipped, notes } = stageCandidates(stage, carried, ctx);
+  if (skipped) return { variants: [], skipped, notes };
+  const info = ctx.deps.engineInfo(carried.engine);
+  const usable = candidates.filter((c) => c.needs.every((n) => info.supports.has(n)));
+  if (!usable.length) {
+    return { variants: [], skipped: `${carried.engine} exposes none of this stage's knobs`, notes };
+  }
+  const items = usable.map((c) => {
+    const knobs: Knobs = { ...carried.knobs, ...c.knobs };
+    return { variant: makeVariant(carried.engine, c.model ?? carried.model, knobs, ctx.config, ctx.fp8Checkpoint), change: c.change };
+  });
+  return { variants: finish(stage, items, ctx, carried), notes };
+}
+
+/** The FP8 checkpoint to try: named by the user, or one servelab knows for this model. */
+export function findFp8Checkpoint(config: Pick<SessionConfig, 'model' | 'fp8Model'>, deps: Pick<PlanDeps, 'model'>): string | undefined {
+  if (config.fp8Model) return config.fp8Model;
+  const base = deps.model(config.model);
+  if (!base || base.weightDtype !== 'bf16') return undefined;
+  const candidate = `${config.model.replace(/\/+$/, '')}-FP8`;
+  return deps.model(candidate)?.weightDtype === 'fp8' ? candidate : undefined;
+}
+
+/** Which checkpoint the engine stage serves: BF16 unless it does not fit and an FP8 one does. */
+export function chooseCheckpoint(ctx: ExpandContext): { checkpoint: string; note?: string } {
+  const { config, host, deps, fp8Checkpoint } = ctx;
+  const tp = engineStageTp(deps.model(config.model), host.gpuCount);
+  const probe = (model: string) => deps.fits({ id: 'probe', engine: config.engines[0] ?? 'vllm', model, knobs: { tp: tp > 1 ? tp : undefined } });
+  if (probe(config.model) === false && fp8Checkpoint && probe(fp8Checkpoint) !== false) {
+    return {
+      checkpoint: fp8Checkpoint,
+      note: `${config.model} in BF16 does not fit ${host.gpuCount} x ${host.gpuName}: every variant serves the FP8 checkpoint ${fp8Checkpoint}`,
+    };
+  }
+  return { checkpoint: config.model };
+}
+
+function predictedValue(pv: PlannedVariant): number | null {
+  return pv.status === 'planned' && pv.predicted ? pv.predicted.totalTokPerS : null;
+}
+
+/** Predicted stage winner (greedy with the margin), for planning only. */
+function predictedWinner(carried: PlannedVariant | undefined, variants: PlannedVariant[], marginPct: number): PlannedVariant | undefined {
+  const best = variants
+    .filter((v) => predictedValue(v) !== null)
+    .sort((a, b) => predictedValue(b)! - predictedValue(a)!)[0];
+  if (!carried) return best ?? variants.find((v) => v.status === 'planned');
+  const c = predictedValue(carried);
+  if (best && (c === null || predictedValue(best)! > c * (1 + marginPct / 100))) return best;
+  return carried;
+}
+
+export function buildPlan(config: SessionConfig, host: PlanHost, deps: PlanDeps): Plan {
+  const fp8Checkpoint = findFp8Checkpoint(config, deps);
+  const base: ExpandContext = { config, host, deps, fp8Checkpoint };
+  const { checkpoint, note } = chooseCheckpoint(base);
+  const notes: string[] = [];
+  if (note) notes.push(note);
+  if (host.simulated) notes.push(`Simulated host: ${host.gpuCount} x ${host.gpuName}; figures are simulated-GPU figures, not measurements of real hardware.`);
+
+  const stages: PlanStage[] = [];
+  const runEngineStage = config.stages.includes('engine');
+  const engineVariants = engineStage({ ...base, checkpoint, onlyFirst: !runEngineStage });
+  stages.push({
+    name: 'engine',
+    title: runEngineStage ? STAGE_TITLES.engine : 'baseline (engine stage not selected: the first engine on defaults)',
+    notes: [],
+    variants: engineVariants,
+  });
+  let carried = predictedWinner(undefined, engineVariants, config.marginPct);
+  for (const name of config.stages) {
+    if (name === 'engine') continue;
+    if (!carried) {
+      stages.push({ name, title: STAGE_TITLES[name], skipped: 'no engine variant can run', notes: [], variants: [] });
+      continue;
+    }
+    const { variants, skipped, notes: stageNotes } = expandStage(name, carried.variant, base);
+    stages.push({ name, title: STAGE_TITLES[name], skipped, notes: stageNotes, variants });
+    if (!skipped) carried = predictedWinner(carried, variants, config.marginPct);
+  }
+  return {
+    model: config.model,
+    checkpoint,
+    fp8Checkpoint,
+    host,
+    engines: config.engines,
+    scenario: config.scenario,
+    validation: config.validation,
+    stages,
+    caveats: CAVEATS,
+    notes,
+    predictedWinnerId: carried?.variant.id,
+  };
+}
+
+/** The variants a plan will launch (not pruned, not dropped). */
+export function runnable(stage: PlanStage): PlannedVariant[] {
+  return stage.variants.filter((v) => v.status === 'planned');
+}
