@@ -58,21 +58,29 @@ const metricsObject = z.looseObject({
   request_goodput: z.number().nullable(),
   output_throughput: z.number().nonnegative(),
   total_token_throughput: z.number().nonnegative(),
-  max_output_tokens_per_s: z.number().nonnegative(),
-  max_concurrent_requests: z.number().nonnegative(),
+  // Optional in a profile: a transcribed study may not publish them.
+  max_output_tokens_per_s: z.number().nonnegative().optional(),
+  max_concurrent_requests: z.number().nonnegative().optional(),
 });
 
 const percentileKey = /_(ttft|tpot|itl|e2el)_ms$/;
 
-// Typed as the shared BenchMetrics interface (an interface has no string index signature, so the
-// inferred loose-object type would not accept it); the refinement keeps the percentile keys honest.
+/**
+ * Recorded metrics: BenchMetrics, except that the peak figures may be missing (published
+ * studies do not give them). Every BenchMetrics is a RecordedMetrics.
+ */
+export type RecordedMetrics = Omit<BenchMetrics, 'max_output_tokens_per_s' | 'max_concurrent_requests'> &
+  Partial<Pick<BenchMetrics, 'max_output_tokens_per_s' | 'max_concurrent_requests'>>;
+
+// Typed by hand (an interface has no string index signature, so the inferred loose-object type
+// would not accept a BenchMetrics); the refinement keeps the percentile keys honest.
 export const MetricsSchema = metricsObject.superRefine((m, ctx) => {
   for (const [key, value] of Object.entries(m)) {
     if (percentileKey.test(key) && typeof value !== 'number') {
       ctx.addIssue({ code: 'custom', path: [key], message: `expected number, received ${value === null ? 'null' : typeof value}` });
     }
   }
-}) as unknown as z.ZodType<BenchMetrics, BenchMetrics>;
+}) as unknown as z.ZodType<RecordedMetrics, RecordedMetrics>;
 
 export const FailureSchema = z.object({
   kind: z.enum([
@@ -200,6 +208,8 @@ export const ProfileSchema = z.looseObject({
   /** The model asked for (e.g. Qwen/Qwen3-14B); the checkpoint served is variant.model. */
   model: z.string().min(1),
   engine: z.object({ name: engineName, version: z.string().min(1), runtime: RuntimeSchema }),
+  /** Versions of every engine tried in the session, for the report's set-up section. */
+  engineVersions: z.record(z.string(), z.string()).default({}),
   variant: VariantSchema,
   /** The exact argv launched when tuned (on a simulated host: the sim-serve argv). argv[0] is the executable. */
   argv: z.array(z.string()).min(1),
@@ -229,11 +239,13 @@ export type Slo = z.infer<typeof SloSchema>;
 export type StageRecord = z.infer<typeof StageSchema>;
 export type ValidationRow = z.infer<typeof ValidationRowSchema>;
 export type ReplayRecord = z.infer<typeof ReplayRecordSchema>;
-export type ProfileMetrics = z.infer<typeof MetricsSchema>;
+/** A stage result as recorded in a profile (VariantResult with RecordedMetrics). */
+export type RecordedResult = z.infer<typeof VariantResultSchema>;
 
 // Compile-time checks that the schema stays in step with the shared contracts.
 type Assert<T extends true> = T;
 type Extends<A, B> = [A] extends [B] ? true : false;
+export type _BenchFits = Assert<Extends<BenchMetrics, RecordedMetrics>>;
 export type _VariantFits = Assert<Extends<z.infer<typeof VariantSchema>, Variant>>;
 export type _VariantBack = Assert<Extends<Variant, z.infer<typeof VariantSchema>>>;
 export type _ResultBack = Assert<Extends<VariantResult, z.input<typeof VariantResultSchema>>>;

@@ -1,0 +1,86 @@
+// A profile is executable content: whoever opens one is asked to run its argv. These checks
+// decide what may run (only the engines' own launchers, without a shell) and how a command is
+// shown to the user and written into scripts.
+import { basename } from 'node:path';
+import { UserError } from '../core/errors.js';
+
+/** POSIX shell quoting: bare when safe, otherwise single quotes. */
+export function shellQuote(arg: string): string {
+  if (arg === '') return "''";
+  if (/^[A-Za-z0-9_@%+=:,./-]+$/.test(arg)) return arg;
+  return `'${arg.replace(/'/g, `'\\''`)}'`;
+}
+
+/** The command line a user would type: env assignments, then the quoted argv. */
+export function formatCommand(argv: readonly string[], env: Record<string, string> = {}): string {
+  const assigns = Object.entries(env).map(([k, v]) => `${k}=${shellQuote(v)}`);
+  return [...assigns, ...argv.map(shellQuote)].join(' ');
+}
+
+/** Official container images of the engines, by repository (no tag). */
+export const ENGINE_IMAGES = {
+  vllm: 'vllm/vllm-openai',
+  sglang: 'lmsysorg/sglang',
+  trtllm: 'nvcr.io/nvidia/tensorrt-llm/release',
+} as const;
+
+export type LauncherKind = 'vllm' | 'sglang' | 'trtllm' | 'docker' | 'sim';
+
+const PYTHON = /^python(3(\.\d+)?)?$/;
+
+/**
+ * Which known launcher an argv is, or null. Known: `vllm serve`, `python3 -m sglang.launch_server`,
+ * `trtllm-serve`, `docker run <official engine image>`, and servelab's own `sim-serve`.
+ */
+export function launcherOf(argv: readonly string[]): LauncherKind | null {
+  const [exe, a1, a2] = argv;
+  if (!exe) return null;
+  const name = basename(exe);
+  if (name === 'vllm' && a1 === 'serve') return 'vllm';
+  if (PYTHON.test(name) && a1 === '-m' && a2 === 'sglang.launch_server') return 'sglang';
+  if (name === 'trtllm-serve') return 'trtllm';
+  if (name === 'docker' && a1 === 'run' && dockerImageOf(argv) !== null) return 'docker';
+  if ((name === 'servelab' || name === 'servelab.js') && a1 === 'sim-serve') return 'sim';
+  if (/^node(\.exe)?$/.test(name) && a1 && /(^|\/)(bin\/servelab\.js|src\/cli\.tsx)$/.test(a1) && a2 === 'sim-serve') return 'sim';
+  if (name === 'npx' && a1 === 'servelab' && a2 === 'sim-serve') return 'sim';
+  return null;
+}
+
+/** The official engine image a `docker run` argv starts, or null when it starts anything else. */
+export function dockerImageOf(argv: readonly string[]): string | null {
+  const images = Object.values(ENGINE_IMAGES) as string[];
+  for (const a of argv.slice(2)) {
+    const repo = a.replace(/@sha256:[0-9a-f]+$/, '').replace(/:[^/:]+$/, '');
+    if (images.includes(repo)) return a;
+  }
+  return null;
+}
+
+/** Env keys that would let a profile run code of its choosing inside a known launcher. */
+const DANGEROUS_ENV = /^(LD_PRELOAD|LD_LIBRARY_PATH|LD_AUDIT|DYLD_.*|PATH|PYTHONPATH|PYTHONSTARTUP|PYTHONHOME|PYTHONINSPECT|PYTHONUSERBASE|NODE_OPTIONS|NODE_PATH|BASH_ENV|ENV|SHELLOPTS|PS4|PROMPT_COMMAND|IFS)$/;
+
+export function dangerousEnvKeys(env: Record<string, string>): string[] {
+  return Object.keys(env).filter((k) => DANGEROUS_ENV.test(k));
+}
+
+/**
+ * Refuse to run a profile's command unless it is one of the engines' launchers and its env
+ * cannot redirect what runs. `allowAny` (--allow-any-command) lifts both rules.
+ */
+export function checkRunnable(argv: readonly string[], env: Record<string, string>, file: string, allowAny = false): LauncherKind | null {
+  if (allowAny) return launcherOf(argv);
+  const kind = launcherOf(argv);
+  if (!kind) {
+    const shown = argv.slice(0, 3).map(shellQuote).join(' ') || '(empty)';
+    throw new UserError(
+      `profile ${file}: refusing to run '${shown}': not a known engine launcher (vllm serve, python3 -m sglang.launch_server, trtllm-serve, docker run <engine image>, servelab sim-serve); pass --allow-any-command if you trust this file`,
+    );
+  }
+  const bad = dangerousEnvKeys(env);
+  if (bad.length) {
+    throw new UserError(
+      `profile ${file}: refusing to run with env ${bad.join(', ')} (it can change what runs); remove it or pass --allow-any-command if you trust this file`,
+    );
+  }
+  return kind;
+}

@@ -1,0 +1,224 @@
+// The Markdown report saved beside a profile, in the studies' shape: conclusion with the
+// recommended command, before/after table, caveats, set-up, benchmark commands, results per
+// stage, and what each stage was worth.
+import { formatCommand } from './command.js';
+import type { Profile, RecordedResult, ReplayRecord, StageRecord, ValidationRow, Workload } from './schema.js';
+
+/** The studies' own caveats; every report carries them. */
+export const STUDY_CAVEATS: readonly string[] = [
+  'The search is greedy (stage by stage), so it finds a local optimum, not necessarily the global one.',
+  'Other knobs (max batch size, scheduling, KV-cache size, CUDA graph, torch.compile) depend on the use case; the result is a starting point.',
+  'Results hold for the hardware and engine versions used; engines change.',
+  'FP8 quantization usually loses under 1% accuracy and is strongly recommended for high-throughput serving.',
+];
+
+const ENGINE_NAMES = { vllm: 'vLLM', sglang: 'SGLang', trtllm: 'TensorRT-LLM' } as const;
+
+function fmt(n: number | null | undefined, digits = 2): string {
+  return typeof n === 'number' && Number.isFinite(n) ? n.toFixed(digits) : '–';
+}
+
+export function fmtPct(p: number | null | undefined): string {
+  if (typeof p !== 'number' || !Number.isFinite(p)) return '–';
+  return `${p >= 0 ? '+' : ''}${p.toFixed(1)}%`;
+}
+
+/** Escape a cell for a Markdown table. */
+function cell(s: string): string {
+  return s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+}
+
+function table(head: string[], rows: string[][]): string {
+  return [
+    `| ${head.join(' | ')} |`,
+    `|${head.map(() => '---').join('|')}|`,
+    ...rows.map((r) => `| ${r.map(cell).join(' | ')} |`),
+  ].join('\n');
+}
+
+function code(cmd: string): string {
+  return ['```sh', cmd, '```'].join('\n');
+}
+
+export function hardwareLine(p: Pick<Profile, 'host'>): string {
+  const h = p.host;
+  const mem = h.gpuMemoryMiB ? ` (${Math.round(h.gpuMemoryMiB / 1024)} GiB each)` : '';
+  return `${h.gpuCount} x ${h.gpuName}${mem}${h.simulated ? ', simulated' : ''}`;
+}
+
+export function workloadLine(w: Workload): string {
+  const lens = w.dataset === 'random' ? ` ${w.inputLen ?? '?'} in / ${w.outputLen ?? '?'} out tokens,` : '';
+  const conc = w.maxConcurrency === null ? 'all at once' : `max concurrency ${w.maxConcurrency}`;
+  return `${w.scenario} (${w.dataset},${lens} ${w.numPrompts} prompts, ${conc}, seed ${w.seed})`;
+}
+
+/** The `vllm bench serve` command that reproduces the workload against a running server. */
+export function benchCommand(w: Workload, model: string): string {
+  if (w.benchCommand) return w.benchCommand;
+  const argv = ['vllm', 'bench', 'serve', '--backend', 'openai-chat', '--endpoint', '/v1/chat/completions', '--model', model];
+  if (w.dataset === 'sharegpt') {
+    argv.push('--dataset-name', 'sharegpt', '--dataset-path', w.datasetPath ?? 'ShareGPT_V3_unfiltered_cleaned_split.json');
+  } else {
+    argv.push('--dataset-name', 'random', '--random-input-len', String(w.inputLen ?? 1024), '--random-output-len', String(w.outputLen ?? 128));
+  }
+  argv.push('--num-prompts', String(w.numPrompts), '--seed', String(w.seed));
+  if (w.maxConcurrency !== null) argv.push('--max-concurrency', String(w.maxConcurrency));
+  if (w.requestRate !== null) argv.push('--request-rate', String(w.requestRate));
+  return formatCommand(argv);
+}
+
+/** The command that serves the winner (engine argv with its env). */
+export function recommendedCommand(p: Profile): string {
+  return formatCommand(p.engineArgv, p.env);
+}
+
+function resultCommand(r: RecordedResult): string {
+  return formatCommand(r.engineArgv ?? r.argv, r.env ?? {});
+}
+
+function metric(r: RecordedResult, key: string): number | undefined {
+  const v = (r.metrics as Record<string, unknown> | undefined)?.[key];
+  return typeof v === 'number' ? v : undefined;
+}
+
+function stageTable(stage: StageRecord): string {
+  const anyPredicted = stage.results.some((r) => r.predicted);
+  const head = ['variant', 'command', 'result', 'total tok/s', 'out tok/s', 'mean TTFT ms', 'mean TPOT ms', 'mean ITL ms'];
+  if (anyPredicted) head.push('predicted tok/s (error)');
+  const rows = stage.results.map((r) => {
+    const name = (r.variant.label ?? r.variantId) + (r.variantId === stage.winnerId ? ' (kept)' : '');
+    const status =
+      r.status === 'ok'
+        ? 'ok'
+        : `${r.status}${r.failure ? `: ${r.failure.kind}, ${r.failure.reason}` : ''}`;
+    const row = [
+      name,
+      `\`${resultCommand(r)}\``,
+      status,
+      fmt(metric(r, 'total_token_throughput')),
+      fmt(metric(r, 'output_throughput')),
+      fmt(metric(r, 'mean_ttft_ms')),
+      fmt(metric(r, 'mean_tpot_ms')),
+      fmt(metric(r, 'mean_itl_ms')),
+    ];
+    if (anyPredicted) {
+      const measured = metric(r, 'total_token_throughput');
+      const pred = r.predicted?.totalTokPerS;
+      const err = pred !== undefined && measured ? ((pred - measured) / measured) * 100 : null;
+      row.push(pred !== undefined ? `${fmt(pred)} (${fmtPct(err)})` : '–');
+    }
+    return row;
+  });
+  return table(head, rows);
+}
+
+/** One line per stage: what it was worth. */
+export function stageSummary(stage: StageRecord): string {
+  if (stage.skipped) return `${stage.name}: skipped (${stage.skipped})`;
+  const okCount = stage.results.filter((r) => r.status === 'ok').length;
+  if (okCount === 0) return `${stage.name}: nothing ran successfully`;
+  const winner = stage.results.find((r) => r.variantId === stage.winnerId);
+  const who = winner ? (winner.variant.label ?? winner.variantId) : 'the carried winner';
+  if (stage.gainPct === null || stage.gainPct <= 0) return `${stage.name}: no gain (kept ${who})`;
+  return `${stage.name}: ${fmtPct(stage.gainPct)} (${who})`;
+}
+
+function validationTable(rows: ValidationRow[]): string {
+  return table(
+    ['scenario', 'baseline tok/s', 'baseline TPOT ms', 'optimized tok/s', 'optimized TPOT ms', 'gain'],
+    rows.map((r) => [
+      r.scenario,
+      fmt(r.baseline?.totalTokPerS),
+      fmt(r.baseline?.meanTpotMs),
+      fmt(r.optimized?.totalTokPerS),
+      fmt(r.optimized?.meanTpotMs),
+      fmtPct(r.gainPct),
+    ]),
+  );
+}
+
+function replayTable(replays: ReplayRecord[]): string {
+  return table(
+    ['date', 'host', 'engine version', 'total tok/s', 'verdict', 'why'],
+    replays.map((r) => [
+      r.at,
+      hardwareLine({ host: r.host }),
+      r.engineVersion ?? '–',
+      fmt((r.metrics as Record<string, unknown> | undefined)?.total_token_throughput as number | undefined),
+      r.verdict,
+      r.reasons.join('; ') || (r.failure?.reason ?? ''),
+    ]),
+  );
+}
+
+export function renderReport(p: Profile): string {
+  const engine = ENGINE_NAMES[p.engine.name];
+  const total = p.metrics.total_token_throughput;
+  const sharegptRow = p.validation.find((r) => r.scenario === p.workload.scenario) ?? p.validation[0];
+  const out: string[] = [];
+  out.push(`# ${p.model} on ${p.host.gpuCount} x ${p.host.gpuName}: ${engine} ${p.engine.version}`);
+  out.push('');
+  out.push('## Conclusion');
+  out.push('');
+  out.push('Recommended command:');
+  out.push('');
+  out.push(code(recommendedCommand(p)));
+  out.push('');
+  const gain = sharegptRow?.gainPct != null ? `, ${fmtPct(sharegptRow.gainPct)} over the baseline` : '';
+  out.push(
+    `Total token throughput ${fmt(total)} tok/s (output ${fmt(p.metrics.output_throughput)} tok/s) on ${workloadLine(p.workload)}${gain}.` +
+      (p.startupS !== null ? ` Start-up took ${fmt(p.startupS, 0)} s.` : ''),
+  );
+  if (p.host.simulated) out.push('', '**These numbers come from the simulated host (a performance model), not a GPU.**');
+  if (p.source === 'study') out.push('', 'The numbers are the published study results, transcribed; they were not measured by servelab.');
+  out.push('');
+  if (p.validation.length) {
+    out.push('## Before and after');
+    out.push('');
+    out.push(validationTable(p.validation));
+    out.push('');
+  }
+  out.push('## Caveats');
+  out.push('');
+  STUDY_CAVEATS.forEach((c, i) => out.push(`${i + 1}. ${c}`));
+  if (p.slo.length) out.push(`${STUDY_CAVEATS.length + 1}. Variants had to meet the SLOs: ${p.slo.map((s) => `${s.metric} ${s.stat} < ${s.limitMs} ms`).join(', ')}.`);
+  out.push('');
+  out.push('## Set-up');
+  out.push('');
+  out.push(`- Model: ${p.model} (served checkpoint: ${p.variant.model})`);
+  out.push(`- Hardware: ${hardwareLine(p)}${p.host.driver ? `, driver ${p.host.driver}` : ''}${p.host.cuda ? `, CUDA ${p.host.cuda}` : ''}`);
+  out.push(`- Engine: ${engine} ${p.engine.version} (${p.engine.runtime.kind === 'docker' ? `docker image ${p.engine.runtime.image}` : 'native'})`);
+  if (Object.keys(p.engineVersions).length) {
+    out.push(`- Engine versions tried: ${Object.entries(p.engineVersions).map(([k, v]) => `${ENGINE_NAMES[k as keyof typeof ENGINE_NAMES] ?? k} ${v}`).join(', ')}`);
+  }
+  out.push(`- Objective: ${p.objective} token throughput${p.objective === 'total' ? ' (input + output)' : ''}`);
+  out.push(`- servelab ${p.servelabVersion}, profile written ${p.createdAt}`);
+  out.push('');
+  out.push('## Benchmark commands');
+  out.push('');
+  out.push(`Each variant was measured on ${workloadLine(p.workload)}:`);
+  out.push('');
+  out.push(code(benchCommand(p.workload, p.variant.model)));
+  out.push('');
+  out.push('## Results per stage');
+  for (const [i, stage] of p.stages.entries()) {
+    out.push('');
+    out.push(`### ${i + 1}. ${stage.name}`);
+    out.push('');
+    if (stage.skipped) out.push(`Skipped: ${stage.skipped}`);
+    else out.push(stageTable(stage));
+  }
+  out.push('');
+  out.push('## Summary');
+  out.push('');
+  for (const stage of p.stages) out.push(`- ${stageSummary(stage)}`);
+  for (const note of p.notes) out.push(`- ${note}`);
+  if (p.replays.length) {
+    out.push('');
+    out.push('## Replays');
+    out.push('');
+    out.push(replayTable(p.replays));
+  }
+  out.push('');
+  return out.join('\n');
+}
