@@ -1,0 +1,67 @@
+// Step 6: where the profile and the report were written, and how to bring the server back.
+import React from 'react';
+import { Box, Text } from 'ink';
+import { Footer } from '../components/Footer.js';
+import { Muted, Title } from '../components/Title.js';
+import { shellQuote, wrapLines } from '../ui/format.js';
+import { useKeymap } from '../ui/hooks/useKeymap.js';
+import { useTheme } from '../ui/theme.js';
+
+export interface SaveScreenProps {
+  profilePath: string | null;
+  reportPath: string | null;
+  runDir?: string;
+  simulated: boolean;
+  exitCode: number;
+  onDone: () => void;
+  isActive?: boolean;
+  width: number;
+}
+
+export function replayCommand(profilePath: string, simulated: boolean): string {
+  return `npx servelab replay ${shellQuote(profilePath)}${simulated ? ' --sim' : ''}`;
+}
+
+export function SaveScreen(p: SaveScreenProps): React.JSX.Element {
+  const theme = useTheme();
+  useKeymap('save', { next: p.onDone, quit: p.onDone, interrupt: p.onDone }, { isActive: p.isActive });
+  const row = (label: string, value: string | null | undefined) => (
+    <Text wrap="truncate">
+      <Text bold>{label.padEnd(9)}</Text>
+      {value ?? <Muted>not written</Muted>}
+    </Text>
+  );
+  return (
+    <Box flexDirection="column">
+      <Title step={6} name="Save" />
+      <Box flexDirection="column" marginTop={1}>
+        {p.profilePath ? (
+          <Text color={theme.good}>{theme.glyph.ok} Profile saved.</Text>
+        ) : (
+          <Text color={theme.warn}>No profile was saved{p.exitCode === 130 ? ' (aborted)' : p.exitCode !== 0 ? ' (no variant succeeded)' : ''}.</Text>
+        )}
+        {row('profile', p.profilePath)}
+        {row('report', p.reportPath)}
+        {row('journal', p.runDir)}
+      </Box>
+      {p.profilePath ? (
+        <Box flexDirection="column" marginTop={1}>
+          <Text bold>Replay it (checks for regressions on this or another host):</Text>
+          {wrapLines(`$ ${replayCommand(p.profilePath, p.simulated)}`, p.width, 2).map((l, i) => (
+            <Text key={i} color={theme.info}>
+              {l}
+            </Text>
+          ))}
+          <Muted wrap="truncate">{`serve it: npx servelab serve ${shellQuote(p.profilePath)}   export: npx servelab export ${shellQuote(p.profilePath)} --format docker`}</Muted>
+        </Box>
+      ) : p.runDir ? (
+        <Box marginTop={1}>
+          <Muted wrap="truncate">{`continue it: npx servelab --resume ${shellQuote(p.runDir)}`}</Muted>
+        </Box>
+      ) : null}
+      <Box marginTop={1}>
+        <Footer scope="save" />
+      </Box>
+    </Box>
+  );
+}
