@@ -35,6 +35,8 @@ export interface EngineEfficiency {
   moeLayerOverheadS: number;
   /** Extra per-layer cost without CUDA graphs (eager kernel launches, ~10 kernels x ~5us). */
   eagerLayerOverheadS: number;
+  /** Extra per-MoE-layer cost without CUDA graphs (routing, top-k, permute, grouped GEMM, unpermute: ~30 launches). */
+  eagerMoeLayerOverheadS: number;
   /** Fraction of step overhead hidden by an overlap scheduler (SGLang, TRT-LLM do; vLLM 0.11 default does not). */
   overlapHidden: number;
   /** Speculative decoding bookkeeping per step (draft/verify tree, KV fix-up), seconds. Fit. */
@@ -64,12 +66,13 @@ export const ENGINE_EFFICIENCY: Record<EngineName, EngineEfficiency> = {
     policy: 'mixed',
     gemmEff: 0.5,
     weightBwEff: 0.8,
-    moeEff: 0.35,
+    moeEff: 0.2,
     stepOverheadS: 4e-3,
     perSeqOverheadS: 30e-6,
     perLayerOverheadS: 20e-6,
     moeLayerOverheadS: 120e-6,
     eagerLayerOverheadS: 60e-6,
+    eagerMoeLayerOverheadS: 150e-6,
     overlapHidden: 0,
     specStepOverheadS: 2e-3,
     torchCompileLargeBatch: 1.0,
@@ -89,18 +92,19 @@ export const ENGINE_EFFICIENCY: Record<EngineName, EngineEfficiency> = {
     policy: 'prefill-first',
     gemmEff: 0.5,
     weightBwEff: 0.8,
-    moeEff: 0.35,
+    moeEff: 0.2,
     stepOverheadS: 4e-3,
     perSeqOverheadS: 30e-6,
     perLayerOverheadS: 20e-6,
     moeLayerOverheadS: 120e-6,
     eagerLayerOverheadS: 60e-6,
+    eagerMoeLayerOverheadS: 150e-6,
     // The overlap scheduler prepares batch N+1 while batch N runs on the GPU.
     overlapHidden: 0.8,
     specStepOverheadS: 2e-3,
     // Compiled graphs only cover batches <= torch-compile-max-bs; larger ones pay guard checks.
-    torchCompileLargeBatch: 1.03,
-    torchCompileSmallBatch: 0.93,
+    torchCompileLargeBatch: 1.04,
+    torchCompileSmallBatch: 0.98,
     torchCompileMaxBs: 32,
     // fa3 on Hopper (MHA and MLA); flashinfer for MLA on Blackwell; flashinfer elsewhere.
     defaultBackend: (g) => (g.computeCapability >= 9 && g.computeCapability < 10 ? 'fa3' : 'flashinfer'),
@@ -124,12 +128,15 @@ export const ENGINE_EFFICIENCY: Record<EngineName, EngineEfficiency> = {
     policy: 'no-evict',
     gemmEff: 0.5,
     weightBwEff: 0.8,
-    moeEff: 0.35,
+    // Default MoE backend is CUTLASS (moe_config.backend); its block-FP8 grouped GEMMs on Hopper run
+    // far below DeepGEMM-class kernels. Fit: published 8-GPU DeepSeek engine stage (TRT-LLM last).
+    moeEff: 0.12,
     stepOverheadS: 4e-3,
     perSeqOverheadS: 30e-6,
     perLayerOverheadS: 20e-6,
     moeLayerOverheadS: 120e-6,
     eagerLayerOverheadS: 60e-6,
+    eagerMoeLayerOverheadS: 150e-6,
     // PyTorch backend overlap scheduler on by default (disable_overlap_scheduler: false).
     overlapHidden: 0.8,
     specStepOverheadS: 2e-3,
@@ -150,6 +157,8 @@ export const ENGINE_EFFICIENCY: Record<EngineName, EngineEfficiency> = {
 export interface BackendEfficiency {
   /** Fraction of peak BF16 FLOP/s reached by prefill attention. */
   prefillFlopsEff: number;
+  /** Multiplier on a step's time when it carries prefill (the backend's prefill path as a whole, not only attention). */
+  prefillStepFactor: number;
   /** Fraction of HBM bandwidth reached reading the KV cache in decode. */
   decodeBwEff: number;
 }
@@ -161,17 +170,20 @@ export interface BackendEfficiency {
  * achieved fractions of FlashAttention-class kernels (~50-60% of peak, ~70-80% of bandwidth).
  */
 export const BACKEND_EFFICIENCY: Record<string, BackendEfficiency> = {
-  default: { prefillFlopsEff: 0.5, decodeBwEff: 0.7 },
-  fa3: { prefillFlopsEff: 0.6, decodeBwEff: 0.75 },
-  flash_attn: { prefillFlopsEff: 0.5, decodeBwEff: 0.7 },
-  flashinfer: { prefillFlopsEff: 0.25, decodeBwEff: 0.75 },
-  triton: { prefillFlopsEff: 0.45, decodeBwEff: 0.55 },
-  flex: { prefillFlopsEff: 0.3, decodeBwEff: 0.45 },
-  torch_native: { prefillFlopsEff: 0.15, decodeBwEff: 0.3 },
-  flashmla: { prefillFlopsEff: 0.5, decodeBwEff: 0.8 },
-  triton_mla: { prefillFlopsEff: 0.4, decodeBwEff: 0.55 },
-  cutlass_mla: { prefillFlopsEff: 0.5, decodeBwEff: 0.75 },
-  trtllm: { prefillFlopsEff: 0.6, decodeBwEff: 0.75 },
+  default: { prefillFlopsEff: 0.5, prefillStepFactor: 1, decodeBwEff: 0.7 },
+  fa3: { prefillFlopsEff: 0.6, prefillStepFactor: 1, decodeBwEff: 0.75 },
+  flash_attn: { prefillFlopsEff: 0.5, prefillStepFactor: 1, decodeBwEff: 0.7 },
+  // SGLang's FlashInfer prefill path on Hopper lacks FA3's fused kernels: prefill steps ~1.5x slower,
+  // decode unchanged (fit: published H100 backend stage, TTFT ~1.8x, ITL equal).
+  flashinfer: { prefillFlopsEff: 0.4, prefillStepFactor: 1.5, decodeBwEff: 0.75 },
+  // Triton decode kernels read the KV cache ~10% slower (fit: published ITL +7%, TPOT +10%).
+  triton: { prefillFlopsEff: 0.45, prefillStepFactor: 1, decodeBwEff: 0.62 },
+  flex: { prefillFlopsEff: 0.3, prefillStepFactor: 1.1, decodeBwEff: 0.45 },
+  torch_native: { prefillFlopsEff: 0.15, prefillStepFactor: 1.3, decodeBwEff: 0.3 },
+  flashmla: { prefillFlopsEff: 0.5, prefillStepFactor: 1, decodeBwEff: 0.8 },
+  triton_mla: { prefillFlopsEff: 0.4, prefillStepFactor: 1, decodeBwEff: 0.55 },
+  cutlass_mla: { prefillFlopsEff: 0.5, prefillStepFactor: 1, decodeBwEff: 0.75 },
+  trtllm: { prefillFlopsEff: 0.6, prefillStepFactor: 1, decodeBwEff: 0.75 },
 };
 
 /** Non-engine constants of the estimate. */
@@ -187,7 +199,11 @@ export const HARDWARE = {
   /** KV block size in tokens (vLLM/SGLang page granularity for the scheduler). */
   kvBlockTokens: 16,
   /** Routed tokens are not spread evenly over expert-parallel ranks without EPLB: slowest rank / mean. */
-  epImbalance: 1.15,
+  epImbalance: 1.05,
+  /** Block-scaled FP8 GEMMs (128x128 scales, DeepGEMM/CUTLASS) reach ~65% of the FP8 peak's share that BF16 GEMMs reach of theirs. */
+  fp8GemmEff: 0.65,
+  /** MLA decode kernels (FlashMLA, FA3-MLA) process query heads in tiles of up to 128 (one CTA per 64-head half, both launched): fewer heads per GPU waste the rest of the tile. */
+  mlaHeadTile: 128,
   /** Mean accepted draft tokens per verified draft position (EAGLE/MTP acceptance ~0.6-0.8 on chat data). */
   specAcceptRate: 0.7,
 };

@@ -138,7 +138,7 @@ export function resolveServer(engine: EngineName, gpu: GpuSpec, gpus: number, mo
   const weights = weightBytes(model, weightDtype, par, speculative && (knobs.speculative!.method === 'mtp' || knobs.speculative!.method === 'eagle'));
   const nativeFp8 = hasNativeFp8(gpu);
   const weightOnlyFp8 = weightDtype === 'fp8' && !nativeFp8;
-  const gemmFlops = weightDtype === 'fp8' && nativeFp8 ? gpu.fp8Flops : gpu.bf16Flops;
+  const gemmFlops = weightDtype === 'fp8' && nativeFp8 ? gpu.fp8Flops * HARDWARE.fp8GemmEff : gpu.bf16Flops;
   const kvPerTok = kvBytesPerToken(model, knobs.kvCacheDtype, par);
   const mem = gpuMemBytes(gpu);
   const memFraction = knobs.memFraction ?? eff.defaultMemFraction(gpu);
@@ -293,9 +293,10 @@ export function stepTime(c: ServerConfig, b: StepBatch): StepTime {
   // Attention over the context: prefill is compute-bound, decode reads the KV cache.
   const be = backendEfficiency(c.attentionBackend);
   const headsPerGpu = m.numHeads / par.attnTp;
+  const decodeHeads = m.mla ? Math.ceil(headsPerGpu / HARDWARE.mlaHeadTile) * HARDWARE.mlaHeadTile : headsPerGpu;
   const qkDim = m.mla ? m.mla.kvLoraRank + m.mla.qkRopeHeadDim : m.headDim;
   const prefillAttnFlops = (4 * headsPerGpu * (m.mla ? m.mla.qkNopeHeadDim + m.mla.qkRopeHeadDim : m.headDim) * b.prefillAttnPairs * layersPerStage) / groups;
-  const decodeAttnFlops = (4 * headsPerGpu * qkDim * b.decodeCtx * tps * layersPerStage) / groups;
+  const decodeAttnFlops = (4 * decodeHeads * qkDim * b.decodeCtx * tps * layersPerStage) / groups;
   const kvReadBytes = (b.decodeCtx * c.kvBytesPerTokenPerGpu) / groups;
   const attnS =
     prefillAttnFlops / (g.bf16Flops * be.prefillFlopsEff) +
@@ -319,7 +320,7 @@ export function stepTime(c: ServerConfig, b: StepBatch): StepTime {
   let launchS = eff.perLayerOverheadS * m.numLayers + eff.moeLayerOverheadS * moeLayers;
   const decodeOnly = b.prefillTokens === 0;
   const graphed = c.knobs.cudaGraph !== false && decodeOnly && b.decodeSeqs / groups <= eff.cudaGraphMaxBs(g, par.tp);
-  if (!graphed) launchS += eff.eagerLayerOverheadS * m.numLayers;
+  if (!graphed) launchS += eff.eagerLayerOverheadS * m.numLayers + eff.eagerMoeLayerOverheadS * moeLayers;
   let overheadS = hostS + launchS;
 
   // Speculative decoding: draft passes (one MTP/EAGLE layer + LM head each) and bookkeeping.
@@ -330,6 +331,7 @@ export function stepTime(c: ServerConfig, b: StepBatch): StepTime {
   }
 
   let seconds = gemmS + attnS + commS + overheadS;
+  if (b.prefillTokens > 0) seconds *= be.prefillStepFactor;
   if (c.knobs.torchCompile) seconds *= b.decodeSeqs / groups <= eff.torchCompileMaxBs && decodeOnly ? eff.torchCompileSmallBatch : eff.torchCompileLargeBatch;
   if (par.pp > 1) seconds *= 1 + 0.1 * (par.pp - 1); // pipeline bubbles between micro-batches
   return { seconds, gemmS, attnS, commS, overheadS };

@@ -1,0 +1,124 @@
+// The virtual clock: run a whole workload through the scheduler as a discrete-event simulation
+// (no waiting, deterministic to the token) and report it the way `vllm bench serve` would.
+import type { EngineName, Knobs } from '../core/variant.js';
+import type { BenchMetrics, RequestOutput } from '../bench/types.js';
+import { calculateMetrics } from '../bench/metrics.js';
+import { findGpu, type GpuSpec } from '../model/gpus.js';
+import { getModel, type ModelInfo } from '../model/models.js';
+import { resolveServer, type FitResult, type ServerConfig } from '../model/estimate.js';
+import { Scheduler, type SimRequest } from './scheduler.js';
+import { Rng } from './rng.js';
+
+export interface SimulateOptions {
+  engine: EngineName;
+  /** Catalog name, alias or nvidia-smi name, or a spec. */
+  gpu: string | GpuSpec;
+  gpus: number;
+  /** HF id / local path, or parsed metadata. */
+  model: string | ModelInfo;
+  knobs: Knobs;
+  /** Each request produces exactly outputLen tokens (as with ignore_eos). */
+  requests: { promptLen: number; outputLen: number }[];
+  /** Client-side cap on requests in flight (vllm bench --max-concurrency). */
+  maxConcurrency?: number;
+  /** Requests per second (Poisson arrivals); undefined or Infinity = all at once. */
+  requestRate?: number;
+  seed: number;
+}
+
+export interface SimulateResult {
+  fit: FitResult;
+  /** Null when the variant does not fit (see fit.reason). */
+  metrics: BenchMetrics | null;
+  kvCapacityTokens: number;
+  preemptions: number;
+  steps: number;
+}
+
+export function resolveOptions(o: Pick<SimulateOptions, 'engine' | 'gpu' | 'gpus' | 'model' | 'knobs'>): ServerConfig & { fit: FitResult } {
+  const gpu = typeof o.gpu === 'string' ? findGpu(o.gpu) : o.gpu;
+  if (!gpu) throw new Error(`unknown GPU '${String(o.gpu)}'`);
+  const model = typeof o.model === 'string' ? getModel(o.model) : o.model;
+  if (!model) throw new Error(`unknown model '${String(o.model)}'`);
+  return resolveServer(o.engine, gpu, o.gpus, model, o.knobs);
+}
+
+interface Track {
+  start: number;
+  last: number;
+  ttft: number;
+  itl: number[];
+  out: number;
+}
+
+/** Simulate a workload on the virtual clock. Deterministic for the same options and seed. */
+export function simulateWorkload(o: SimulateOptions): SimulateResult {
+  const cfg = resolveOptions(o);
+  if (!cfg.fit.fits) return { fit: cfg.fit, metrics: null, kvCapacityTokens: 0, preemptions: 0, steps: 0 };
+  const sched = new Scheduler(cfg, o.seed);
+  const n = o.requests.length;
+  const rng = new Rng(o.seed);
+  const arrivals: number[] = [];
+  let t = 0;
+  for (let i = 0; i < n; i++) {
+    arrivals.push(t);
+    if (o.requestRate && Number.isFinite(o.requestRate)) t += -Math.log(1 - rng.next()) / o.requestRate;
+  }
+  const maxConc = o.maxConcurrency ?? Infinity;
+  const tracks: (Track | undefined)[] = new Array(n);
+  const reqs: SimRequest[] = o.requests.map((r, i) => {
+    const len = Math.min(r.promptLen, cfg.maxModelLen - 1);
+    const out = Math.max(1, Math.min(r.outputLen, cfg.maxModelLen - len));
+    return { id: i, promptLen: Math.max(1, len), maxTokens: out, outputTarget: out, arrival: arrivals[i]! };
+  });
+  let now = 0;
+  let next = 0;
+  let inflight = 0;
+  let completed = 0;
+  let lastEnd = 0;
+  while (completed < n) {
+    while (next < n && arrivals[next]! <= now && inflight < maxConc) {
+      const r = reqs[next]!;
+      tracks[next] = { start: now, last: now, ttft: 0, itl: [], out: 0 };
+      sched.add(r);
+      inflight++;
+      next++;
+    }
+    const step = sched.plan();
+    if (!step) {
+      if (next >= n) throw new Error('simulator stalled: requests left but nothing schedulable');
+      now = Math.max(now, arrivals[next]!);
+      continue;
+    }
+    now += step.seconds;
+    for (const ev of sched.commit(step)) {
+      const tr = tracks[ev.req.id]!;
+      if (ev.first) tr.ttft = now - tr.start;
+      else tr.itl.push(now - tr.last);
+      tr.last = now;
+      tr.out += ev.tokens;
+      if (ev.done) {
+        inflight--;
+        completed++;
+        lastEnd = now;
+      }
+    }
+  }
+  const outputs: RequestOutput[] = reqs.map((r, i) => {
+    const tr = tracks[i]!;
+    return {
+      success: true,
+      promptLen: r.promptLen,
+      outputLen: tr.out,
+      ttft: tr.ttft,
+      itl: tr.itl,
+      latency: tr.last - tr.start,
+      startTime: tr.start,
+      generatedText: '',
+      error: '',
+    };
+  });
+  const metrics = calculateMetrics(outputs, lastEnd, { percentileMetrics: ['ttft', 'tpot', 'itl', 'e2el'], metricPercentiles: [99] });
+  const st = sched.snapshot();
+  return { fit: cfg.fit, metrics, kvCapacityTokens: cfg.kvCapacityTokens, preemptions: st.preemptions, steps: st.steps };
+}
