@@ -1,6 +1,52 @@
-// Placeholder until the 'export' command lands; replaced by its owner.
+// `servelab export PROFILE --format shell|docker|systemd|k8s [--out FILE]`: the profile's
+// winning server as a launch script, docker line, systemd unit or Kubernetes manifests.
+import { writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
 import { UserError } from '../core/errors.js';
+import { checkRunnable } from '../profiles/command.js';
+import { EXPORT_FORMATS, renderExport, type ExportFormat } from '../profiles/export.js';
+import { loadProfile } from '../profiles/store.js';
 
-export default async function main(_argv: string[]): Promise<number> {
-  throw new UserError("'export' is not implemented yet", 1);
+const USAGE = `usage: servelab export PROFILE --format ${EXPORT_FORMATS.join('|')} [--out FILE] [--allow-any-command]`;
+
+export default async function main(argv: string[]): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      options: {
+        format: { type: 'string', short: 'f' },
+        out: { type: 'string', short: 'o' },
+        'allow-any-command': { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+      strict: true,
+      allowPositionals: true,
+    });
+  } catch (e) {
+    throw new UserError(`${(e as Error).message.split('\n')[0]}; ${USAGE}`);
+  }
+  const { values, positionals } = parsed;
+  if (values.help) {
+    process.stdout.write(USAGE + '\n');
+    return 0;
+  }
+  if (positionals.length !== 1) throw new UserError(`export needs one PROFILE file; ${USAGE}`);
+  const format = values.format;
+  if (!format) throw new UserError(`export needs --format (${EXPORT_FORMATS.join(', ')})`);
+  if (!(EXPORT_FORMATS as readonly string[]).includes(format)) {
+    throw new UserError(`unknown --format '${format}': use ${EXPORT_FORMATS.join(', ')}`);
+  }
+  const file = positionals[0]!;
+  const profile = loadProfile(file);
+  // An exported script runs the argv as it stands: the same rule as replay and serve.
+  checkRunnable(profile.engineArgv, profile.env, file, values['allow-any-command'] === true);
+  const text = renderExport(profile, format as ExportFormat, file);
+  if (values.out) {
+    writeFileSync(values.out, text, { mode: format === 'shell' ? 0o755 : 0o644 });
+    process.stderr.write(`servelab: wrote ${values.out}\n`);
+  } else {
+    process.stdout.write(text);
+  }
+  return 0;
 }

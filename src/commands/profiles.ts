@@ -1,6 +1,73 @@
-// Placeholder until the 'profiles' command lands; replaced by its owner.
+// `servelab profiles [--json] [--dir DIR]...`: the profiles in ./profiles, the user's profile
+// folder (setting `profiles-dir`) and any --dir, with model, GPU, engine, tok/s and date.
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
 import { UserError } from '../core/errors.js';
+import { openSettings } from '../core/settings.js';
+import { listProfiles, type ProfileRow } from '../profiles/list.js';
 
-export default async function main(_argv: string[]): Promise<number> {
-  throw new UserError("'profiles' is not implemented yet", 1);
+const USAGE = 'usage: servelab profiles [--json] [--dir DIR]...';
+
+function userDir(): string | undefined {
+  try {
+    return openSettings().get('profiles-dir');
+  } catch {
+    // An unreadable settings file must not hide the profiles in ./profiles.
+    return undefined;
+  }
+}
+
+function table(rows: ProfileRow[]): string {
+  const head = ['profile', 'model', 'GPU', 'engine', 'total tok/s', 'date', 'last replay'];
+  const body = rows
+    .filter((r) => r.ok)
+    .map((r) => [
+      r.file,
+      r.model!,
+      `${r.gpus} x ${r.gpu}${r.simulated ? ' (sim)' : ''}`,
+      `${r.engine} ${r.engineVersion}`,
+      r.totalTokPerS!.toFixed(2),
+      (r.createdAt ?? '').slice(0, 10) + (r.source === 'study' ? ' (study)' : ''),
+      r.lastVerdict ?? '–',
+    ]);
+  const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i]!.length)));
+  const line = (cells: string[]) => cells.map((c, i) => (i === 4 ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join('  ').trimEnd();
+  const out = [line(head), ...body.map(line)];
+  for (const r of rows.filter((x) => !x.ok)) out.push(`${r.file}: invalid: ${r.error}`);
+  return out.join('\n');
+}
+
+export default async function main(argv: string[]): Promise<number> {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: { json: { type: 'boolean' }, dir: { type: 'string', multiple: true }, help: { type: 'boolean', short: 'h' } },
+      strict: true,
+      allowPositionals: false,
+    }));
+  } catch (e) {
+    throw new UserError(`${(e as Error).message.split('\n')[0]}; ${USAGE}`);
+  }
+  if (values.help) {
+    process.stdout.write(USAGE + '\n');
+    return 0;
+  }
+  const dirs = ['profiles', userDir(), ...(values.dir ?? [])].filter((d): d is string => !!d).map((d) => resolve(d));
+  const rows = listProfiles(dirs).map((r) => ({ ...r, file: relativeIfInside(r.file) }));
+  if (values.json) {
+    process.stdout.write(JSON.stringify(rows, null, 2) + '\n');
+    return 0;
+  }
+  if (!rows.length) {
+    process.stdout.write(`no profiles found in ${dirs.join(', ')}\n`);
+    return 0;
+  }
+  process.stdout.write(table(rows) + '\n');
+  return 0;
+}
+
+function relativeIfInside(file: string): string {
+  const cwd = process.cwd() + '/';
+  return file.startsWith(cwd) ? file.slice(cwd.length) : file;
 }

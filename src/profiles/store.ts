@@ -27,7 +27,9 @@ function formatPath(path: readonly PropertyKey[]): string {
 
 function issueMessage(issue: z.core.$ZodIssue): string {
   // zod 4 prefixes type errors with "Invalid input: "; the field name already says where.
-  return issue.message.replace(/^Invalid input: /, '');
+  const m = issue.message.replace(/^Invalid input: /, '');
+  const missing = /^expected (.+), received undefined$/.exec(m);
+  return missing ? `missing (expected ${missing[1]})` : m;
 }
 
 /** Line and column (1-based) of a character offset. */

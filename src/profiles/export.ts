@@ -1,0 +1,226 @@
+// A profile's winning server as something to deploy: a launch script, a `docker run` line, a
+// systemd unit or a Kubernetes Deployment + Service. Every format carries the recorded argv
+// unchanged, except that a container must listen on all interfaces.
+import { stringify } from 'yaml';
+import { ENGINE_IMAGES, formatCommand, shellQuote } from './command.js';
+import { hardwareLine, workloadLine } from './report.js';
+import type { Profile } from './schema.js';
+
+export const EXPORT_FORMATS = ['shell', 'docker', 'systemd', 'k8s'] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+
+const DEFAULT_PORT = { vllm: 8000, sglang: 30000, trtllm: 8000 } as const;
+const HEALTH_PATH = '/health';
+const HF_CACHE_IN_CONTAINER = '/root/.cache/huggingface';
+
+/** The engine's official image at the recorded version (or the image the profile ran). */
+export function officialImage(p: Pick<Profile, 'engine'>): string {
+  if (p.engine.runtime.kind === 'docker') return p.engine.runtime.image;
+  const v = p.engine.version.replace(/^v/, '');
+  switch (p.engine.name) {
+    case 'vllm':
+      return `${ENGINE_IMAGES.vllm}:v${v}`;
+    case 'sglang':
+      return `${ENGINE_IMAGES.sglang}:v${v}`;
+    case 'trtllm':
+      return `${ENGINE_IMAGES.trtllm}:${v}`;
+  }
+}
+
+function flagValue(argv: readonly string[], name: string): string | undefined {
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === name) return argv[i + 1];
+    if (a.startsWith(`${name}=`)) return a.slice(name.length + 1);
+  }
+  return undefined;
+}
+
+/** The port the server listens on: its --port flag, else the engine's default. */
+export function serverPort(p: Pick<Profile, 'engine' | 'engineArgv'>): number {
+  const v = Number(flagValue(p.engineArgv, '--port'));
+  return Number.isInteger(v) && v > 0 ? v : DEFAULT_PORT[p.engine.name];
+}
+
+/** The argv with `--host 0.0.0.0` (replacing any other bind address): a container must listen on all interfaces. */
+export function containerArgv(argv: readonly string[]): string[] {
+  const out: string[] = [];
+  let found = false;
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === '--host') {
+      out.push('--host', '0.0.0.0');
+      i++;
+      found = true;
+    } else if (a.startsWith('--host=')) {
+      out.push('--host=0.0.0.0');
+      found = true;
+    } else out.push(a);
+  }
+  if (!found) out.push('--host', '0.0.0.0');
+  return out;
+}
+
+function header(p: Profile, file: string, comment: string): string[] {
+  const total = p.metrics.total_token_throughput.toFixed(2);
+  return [
+    `${comment} servelab export of ${file}`,
+    `${comment} ${p.model} on ${hardwareLine(p)}: ${p.engine.name} ${p.engine.version}`,
+    `${comment} recorded ${total} total tok/s on ${workloadLine(p.workload)}`,
+  ];
+}
+
+export function exportShell(p: Profile, file: string): string {
+  const lines = ['#!/usr/bin/env bash', ...header(p, file, '#'), '# Extra arguments to this script are passed to the server.', 'set -euo pipefail'];
+  for (const [k, v] of Object.entries(p.env)) lines.push(`export ${k}=${shellQuote(v)}`);
+  lines.push(`exec ${formatCommand(p.engineArgv)} "$@"`, '');
+  return lines.join('\n');
+}
+
+/** `docker run` line: the official image, the recorded argv as entrypoint + arguments. */
+export function dockerArgv(p: Profile): string[] {
+  const port = serverPort(p);
+  const engineArgv = containerArgv(p.engineArgv);
+  const argv = ['docker', 'run', '--rm', '--gpus', 'all', '--ipc=host', '-p', `${port}:${port}`, '-v', `\${HOME}/.cache/huggingface:${HF_CACHE_IN_CONTAINER}`, '-e', 'HF_TOKEN'];
+  for (const [k, v] of Object.entries(p.env)) argv.push('-e', `${k}=${v}`);
+  argv.push('--entrypoint', engineArgv[0]!, officialImage(p), ...engineArgv.slice(1));
+  return argv;
+}
+
+export function exportDocker(p: Profile, file: string): string {
+  // ${HOME} stays unquoted so the shell expands it; everything else is quoted as needed.
+  const line = dockerArgv(p)
+    .map((a) => (a.startsWith('${HOME}') ? `"${a}"` : shellQuote(a)))
+    .join(' ');
+  return [...header(p, file, '#'), `# needs ${p.host.gpuCount} GPU(s); HF_TOKEN is read from your environment`, line, ''].join('\n');
+}
+
+/** systemd's own quoting for ExecStart: double quotes with C escapes; `$` and `%` doubled. */
+export function systemdQuote(arg: string): string {
+  const escaped = arg.replace(/%/g, '%%').replace(/\$/g, '$$$$');
+  if (escaped !== '' && /^[A-Za-z0-9_@+=:,./-]+$/.test(escaped.replace(/%%|\$\$/g, ''))) return escaped;
+  return `"${escaped.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n').replace(/\t/g, '\\t')}"`;
+}
+
+export function exportSystemd(p: Profile, file: string): string {
+  const lines = [
+    ...header(p, file, '#'),
+    '# systemd finds a bare executable in its own PATH (/usr/local/bin:/usr/bin...); give an',
+    '# absolute path if the engine lives in a virtualenv. HF_TOKEN can go in the EnvironmentFile.',
+    '[Unit]',
+    `Description=servelab: ${p.model} (${p.engine.name} ${p.engine.version})`,
+    'After=network-online.target',
+    'Wants=network-online.target',
+    '',
+    '[Service]',
+    'Type=simple',
+    'EnvironmentFile=-/etc/default/servelab',
+  ];
+  for (const [k, v] of Object.entries(p.env)) lines.push(`Environment=${systemdQuote(`${k}=${v}`)}`);
+  lines.push(
+    `ExecStart=${p.engineArgv.map(systemdQuote).join(' ')}`,
+    'Restart=on-failure',
+    'RestartSec=10',
+    // Large models take many minutes to load.
+    'TimeoutStartSec=1800',
+    'TimeoutStopSec=60',
+    'KillMode=control-group',
+    'LimitNOFILE=65536',
+    '',
+    '[Install]',
+    'WantedBy=multi-user.target',
+    '',
+  );
+  return lines.join('\n');
+}
+
+/** A DNS-1123 name from the model and engine. */
+export function k8sName(p: Pick<Profile, 'variant' | 'engine'>): string {
+  const base = `${p.variant.model.split('/').pop() ?? 'model'}-${p.engine.name}`;
+  const slug = base.toLowerCase().replace(/[^a-z0-9-]+/g, '-').replace(/-+/g, '-').replace(/^-|-$/g, '');
+  return slug.slice(0, 63).replace(/-$/, '') || 'servelab';
+}
+
+export function k8sManifests(p: Profile): [Record<string, unknown>, Record<string, unknown>] {
+  const name = k8sName(p);
+  const port = serverPort(p);
+  const argv = containerArgv(p.engineArgv);
+  const labels = { 'app.kubernetes.io/name': name, 'app.kubernetes.io/managed-by': 'servelab' };
+  const gpus = String(p.host.gpuCount);
+  const deployment = {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name, labels },
+    spec: {
+      replicas: 1,
+      selector: { matchLabels: { 'app.kubernetes.io/name': name } },
+      template: {
+        metadata: { labels },
+        spec: {
+          containers: [
+            {
+              name: p.engine.name,
+              image: officialImage(p),
+              command: [argv[0]!],
+              args: argv.slice(1),
+              ports: [{ name: 'http', containerPort: port }],
+              env: [
+                ...Object.entries(p.env).map(([k, v]) => ({ name: k, value: v })),
+                { name: 'HF_TOKEN', valueFrom: { secretKeyRef: { name: 'hf-token', key: 'token', optional: true } } },
+              ],
+              resources: { limits: { 'nvidia.com/gpu': gpus }, requests: { 'nvidia.com/gpu': gpus } },
+              // Loading can take many minutes: the startup probe allows 30 min before readiness applies.
+              startupProbe: { httpGet: { path: HEALTH_PATH, port: 'http' }, periodSeconds: 10, failureThreshold: 180 },
+              readinessProbe: { httpGet: { path: HEALTH_PATH, port: 'http' }, periodSeconds: 10, failureThreshold: 3 },
+              volumeMounts: [
+                { name: 'hf-cache', mountPath: HF_CACHE_IN_CONTAINER },
+                { name: 'dshm', mountPath: '/dev/shm' },
+              ],
+            },
+          ],
+          volumes: [
+            { name: 'hf-cache', persistentVolumeClaim: { claimName: 'hf-cache' } },
+            // Tensor-parallel workers share memory through /dev/shm (docker's --ipc=host).
+            { name: 'dshm', emptyDir: { medium: 'Memory' } },
+          ],
+        },
+      },
+    },
+  };
+  const service = {
+    apiVersion: 'v1',
+    kind: 'Service',
+    metadata: { name, labels },
+    spec: {
+      selector: { 'app.kubernetes.io/name': name },
+      ports: [{ name: 'http', port, targetPort: 'http', protocol: 'TCP' }],
+      type: 'ClusterIP',
+    },
+  };
+  return [deployment, service];
+}
+
+export function exportK8s(p: Profile, file: string): string {
+  const [deployment, service] = k8sManifests(p);
+  return [
+    ...header(p, file, '#'),
+    '# Needs the NVIDIA device plugin, a PersistentVolumeClaim named hf-cache and (for gated models) a Secret hf-token.',
+    stringify(deployment, { lineWidth: 0, aliasDuplicateObjects: false }).trimEnd(),
+    '---',
+    stringify(service, { lineWidth: 0, aliasDuplicateObjects: false }).trimEnd(),
+    '',
+  ].join('\n');
+}
+
+export function renderExport(p: Profile, format: ExportFormat, file: string): string {
+  switch (format) {
+    case 'shell':
+      return exportShell(p, file);
+    case 'docker':
+      return exportDocker(p, file);
+    case 'systemd':
+      return exportSystemd(p, file);
+    case 'k8s':
+      return exportK8s(p, file);
+  }
+}

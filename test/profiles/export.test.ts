@@ -1,0 +1,130 @@
+import { spawnSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { parseAllDocuments } from 'yaml';
+import { containerArgv, exportDocker, exportK8s, exportShell, exportSystemd, officialImage, serverPort, systemdQuote } from '../../src/profiles/export.js';
+import { deepseekR1Study, glm46Study, qwen3Study } from '../../src/profiles/studies.js';
+import type { Profile } from '../../src/profiles/schema.js';
+
+/** systemd's ExecStart word splitting (quotes, C escapes, %% and $$), enough to check our quoting. */
+function systemdSplit(line: string): string[] {
+  const words: string[] = [];
+  let i = 0;
+  while (i < line.length) {
+    while (line[i] === ' ') i++;
+    if (i >= line.length) break;
+    let w = '';
+    const quote = line[i] === '"' || line[i] === "'" ? line[i++] : null;
+    while (i < line.length && (quote ? line[i] !== quote : line[i] !== ' ')) {
+      if (line[i] === '\\') {
+        const c = line[i + 1]!;
+        w += c === 'n' ? '\n' : c === 't' ? '\t' : c;
+        i += 2;
+      } else w += line[i++];
+    }
+    if (quote) i++;
+    words.push(w.replace(/%%/g, '%').replace(/\$\$/g, '$'));
+  }
+  return words;
+}
+
+const awkward: Profile = (() => {
+  const p = qwen3Study();
+  p.engineArgv = [...p.engineArgv, '--served-model-name', "my model's 100% $HOME", '--json-arg', '{"a": "b\\c"}', ''];
+  p.env = { VLLM_ATTENTION_BACKEND: 'FLASHINFER', NOTE: 'two words' };
+  return p;
+})();
+
+describe('export shell', () => {
+  it('runs the exact argv through a real shell', () => {
+    const script = exportShell(awkward, 'p.json');
+    expect(script.startsWith('#!/usr/bin/env bash\n')).toBe(true);
+    // Replace the exec'd program with printf so the shell shows the words it would pass.
+    const probe = script.replace(/^exec python3 /m, "exec printf '%s\\n' python3 ").replace(' "$@"', ' "$@"; ');
+    const out = spawnSync('bash', ['-c', probe, 'script'], { encoding: 'utf8' });
+    expect(out.status).toBe(0);
+    expect(out.stdout).toBe(awkward.engineArgv.map((a) => a + '\n').join(''));
+    const env = spawnSync('bash', ['-c', script.replace(/^exec .*$/m, 'echo "$VLLM_ATTENTION_BACKEND|$NOTE"')], { encoding: 'utf8' });
+    expect(env.stdout).toBe('FLASHINFER|two words\n');
+  });
+});
+
+describe('export docker', () => {
+  it('names the official image at the recorded version', () => {
+    expect(officialImage(qwen3Study())).toBe('lmsysorg/sglang:v0.5.5.post1');
+    expect(officialImage(glm46Study())).toBe('vllm/vllm-openai:v0.11.0');
+    const trt = qwen3Study();
+    trt.engine = { name: 'trtllm', version: '1.2.0rc1', runtime: { kind: 'native' } };
+    expect(officialImage(trt)).toBe('nvcr.io/nvidia/tensorrt-llm/release:1.2.0rc1');
+    const pinned = glm46Study();
+    pinned.engine.runtime = { kind: 'docker', image: 'vllm/vllm-openai:v0.11.0-cu129' };
+    expect(officialImage(pinned)).toBe('vllm/vllm-openai:v0.11.0-cu129');
+  });
+
+  it('is one docker run line that keeps the argv and listens on all interfaces', () => {
+    const text = exportDocker(glm46Study(), 'g.json');
+    const line = text.split('\n').find((l) => l.startsWith('docker run'))!;
+    expect(line).toContain('--gpus all --ipc=host -p 8000:8000');
+    expect(line).toContain('--entrypoint vllm vllm/vllm-openai:v0.11.0 serve zai-org/GLM-4.6-FP8 -tp 8 --max-num-batched-tokens 8192 --host 0.0.0.0');
+    const out = spawnSync('bash', ['-c', `printf '%s\\n' ${line.slice('docker '.length)}`], { encoding: 'utf8', env: { HOME: '/home/u' } });
+    const words = out.stdout.trimEnd().split('\n');
+    expect(words).toContain('/home/u/.cache/huggingface:/root/.cache/huggingface');
+  });
+
+  it('uses the server\'s own port', () => {
+    expect(serverPort(qwen3Study())).toBe(30000);
+    const p = glm46Study();
+    p.engineArgv = [...p.engineArgv, '--port', '9001', '--host', '127.0.0.1'];
+    expect(serverPort(p)).toBe(9001);
+    expect(containerArgv(p.engineArgv).slice(-4)).toEqual(['--port', '9001', '--host', '0.0.0.0']);
+  });
+});
+
+describe('export systemd', () => {
+  it('ExecStart holds the exact argv', () => {
+    const unit = exportSystemd(awkward, 'p.json');
+    const exec = unit.split('\n').find((l) => l.startsWith('ExecStart='))!;
+    expect(systemdSplit(exec.slice('ExecStart='.length))).toEqual(awkward.engineArgv);
+    const envLines = unit.split('\n').filter((l) => l.startsWith('Environment='));
+    expect(envLines.map((l) => systemdSplit(l.slice('Environment='.length))[0])).toEqual(['VLLM_ATTENTION_BACKEND=FLASHINFER', 'NOTE=two words']);
+    expect(unit).toMatch(/\[Unit\][\s\S]*\[Service\][\s\S]*\[Install\]\nWantedBy=multi-user.target/);
+  });
+
+  it('quotes only when needed', () => {
+    expect(systemdQuote('--tp-size')).toBe('--tp-size');
+    expect(systemdQuote('a b')).toBe('"a b"');
+    expect(systemdQuote('50%')).toBe('50%%');
+    expect(systemdQuote('')).toBe('""');
+  });
+});
+
+describe('export k8s', () => {
+  it('is a Deployment and a Service that parse as YAML', () => {
+    const p = deepseekR1Study();
+    const docs = parseAllDocuments(exportK8s(p, 'd.json'));
+    expect(Array.isArray(docs)).toBe(true);
+    const [dep, svc] = (docs as ReturnType<typeof parseAllDocuments> & unknown[]).map((d) => {
+      expect((d as { errors: unknown[] }).errors).toEqual([]);
+      return (d as { toJS(): any }).toJS();
+    });
+    expect(dep.kind).toBe('Deployment');
+    expect(svc.kind).toBe('Service');
+    const c = dep.spec.template.spec.containers[0];
+    expect(c.image).toBe('lmsysorg/sglang:v0.5.3');
+    expect([...c.command, ...c.args]).toEqual([...p.engineArgv, '--host', '0.0.0.0']);
+    expect(c.resources.limits['nvidia.com/gpu']).toBe('8');
+    expect(c.readinessProbe.httpGet).toEqual({ path: '/health', port: 'http' });
+    expect(c.ports[0].containerPort).toBe(30000);
+    expect(c.volumeMounts).toContainEqual({ name: 'hf-cache', mountPath: '/root/.cache/huggingface' });
+    expect(dep.spec.template.spec.volumes.map((v: { name: string }) => v.name)).toContain('hf-cache');
+    expect(svc.spec.selector).toEqual(dep.spec.selector.matchLabels);
+    expect(svc.spec.ports[0].port).toBe(30000);
+    expect(dep.metadata.name).toMatch(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/);
+  });
+
+  it('keeps env and takes the HF token from a Secret', () => {
+    const docs = parseAllDocuments(exportK8s(awkward, 'p.json')) as unknown as { toJS(): any }[];
+    const env = docs[0]!.toJS().spec.template.spec.containers[0].env;
+    expect(env).toContainEqual({ name: 'NOTE', value: 'two words' });
+    expect(env.find((e: { name: string }) => e.name === 'HF_TOKEN').valueFrom.secretKeyRef.name).toBe('hf-token');
+  });
+});
