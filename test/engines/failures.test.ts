@@ -1,0 +1,103 @@
+// Failure triage on the engines' own texts (shared/reference/engines.md, section 3).
+import { describe, expect, it } from 'vitest';
+import { sglang, trtllm, vllm } from '../../src/engines/index.js';
+import { classifyFromLog, FAILURE_RULES, shortGpuName } from '../../src/engines/failures.js';
+
+const died = { code: 1, signal: null };
+const A100 = { gpu: { name: 'NVIDIA A100-SXM4-80GB', computeCap: '8.0' } };
+
+describe('the studies\' SGLang FP8 on A100 failure', () => {
+  const log = [
+    '[2025-10-01 10:00:01] server_args=ServerArgs(model_path=\'zai-org/GLM-4.6-FP8\', tp_size=8, ...)',
+    '[2025-10-01 10:01:12 TP3] Scheduler hit an exception: Traceback (most recent call last):',
+    '  File "/usr/local/lib/python3.10/dist-packages/triton/language/core.py", line 35, in wrapper',
+    '    return fn(*args, **kwargs)',
+    'ValueError("type fp8e4nv not supported in this architecture. The supported fp8 dtypes are (\'fp8e4b15\', \'fp8e5\')")',
+    '[2025-10-01 10:01:12] Received sigquit from a child process. It usually means the child failed.',
+  ];
+
+  it('is unsupported on this GPU, naming the GPU and its compute capability', () => {
+    const f = sglang.classifyFailure(log, { code: null, signal: 'SIGKILL' }, A100);
+    expect(f.kind).toBe('unsupported');
+    expect(f.reason).toBe('FP8 is not supported on this GPU (A100, compute capability 8.0)');
+    expect(f.evidence?.[0]).toContain('type fp8e4nv not supported in this architecture');
+    expect(f.hint).toMatch(/8\.9/);
+  });
+
+  it('still says unsupported without host context', () => {
+    const f = sglang.classifyFailure(log, { code: null, signal: 'SIGKILL' });
+    expect(f.kind).toBe('unsupported');
+    expect(f.reason).toBe('FP8 is not supported on this GPU');
+  });
+});
+
+describe('classification by kind', () => {
+  const cases: [string, typeof vllm, string[], string][] = [
+    ['vllm OOM at start', vllm, ['ValueError: Free memory on device (10.2/79.1 GiB) on startup is less than desired GPU memory utilization (0.9, 71.2 GiB). Decrease GPU memory utilization or reduce GPU memory used by other processes.'], 'oom'],
+    ['vllm KV too small', vllm, ["ValueError: To serve at least one request with the models's max seq len (131072), (20.0 GiB KV cache is needed, which is larger than the available KV cache memory (8.1 GiB)."], 'oom'],
+    ['sglang not enough memory', sglang, ['RuntimeError: Not enough memory. Please try to increase --mem-fraction-static.'], 'oom'],
+    ['torch OOM', trtllm, ['torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB.'], 'oom'],
+    ['vllm fp8 on Turing', vllm, ['ValueError: The quantization method fp8 is not supported for the current GPU. Minimum capability: 80. Current capability: 75.'], 'unsupported'],
+    ['vllm model not found', vllm, ["ValueError: Invalid repository ID or local directory specified: 'Qwen/Qwen9-1B'. Please verify the following requirements:"], 'model-not-found'],
+    ['sglang model not found', sglang, ["OSError: Qwen/Qwen9-1B is not a local folder and is not a valid model identifier listed on 'https://huggingface.co/models'"], 'model-not-found'],
+    ['vllm port', vllm, ['OSError: [Errno 98] Address already in use'], 'port-in-use'],
+    ['sglang port after load', sglang, ["ERROR:    [Errno 98] error while attempting to bind on address ('127.0.0.1', 30000): address already in use"], 'port-in-use'],
+    ['trtllm port', trtllm, ['RuntimeError: Failed to bind socket to localhost:8000: [Errno 98] Address already in use'], 'port-in-use'],
+    ['vllm heads', vllm, ['ValueError: Total number of attention heads (40) must be divisible by tensor parallel size (3).'], 'tp-mismatch'],
+    ['sglang bare assert', sglang, ['  File "/sgl/python/sglang/srt/models/qwen3.py", line 60, in __init__', '    assert self.total_num_heads % tp_size == 0', 'AssertionError'], 'tp-mismatch'],
+    ['argparse', vllm, ['usage: vllm serve [model_tag] [options]', 'vllm serve: error: unrecognized arguments: --frobnicate 3'], 'bad-flag'],
+    ['argparse choice', sglang, ["launch_server.py: error: argument --attention-backend: invalid choice: 'fa9' (choose from 'fa3', 'flashinfer')"], 'bad-flag'],
+    ['click', trtllm, ['Error: No such option: --tp-size Did you mean --tp_size?'], 'bad-flag'],
+  ];
+  it.each(cases)('%s', (_name, adapter, lines, kind) => {
+    const f = adapter.classifyFailure(['INFO loading...', ...lines, 'EngineCore failed to start.'], died);
+    expect(f.kind).toBe(kind);
+    expect(f.reason.length).toBeGreaterThan(5);
+    expect(f.reason).not.toContain('\n');
+    expect(f.hint).toBeTruthy();
+    expect(f.evidence?.some((e) => lines.includes(e))).toBe(true);
+  });
+
+  it('names the offending argument and values in the reason', () => {
+    expect(vllm.classifyFailure(['vllm serve: error: unrecognized arguments: --frobnicate 3'], died).reason).toContain('--frobnicate 3');
+    expect(vllm.classifyFailure(['ValueError: Total number of attention heads (40) must be divisible by tensor parallel size (3).'], died).reason).toBe(
+      '40 attention heads are not divisible by tensor parallel size 3',
+    );
+  });
+
+  it('a time-out without a telling line is startup-timeout; with one, the root cause wins', () => {
+    const plain = trtllm.classifyFailure(['[TRT-LLM] [I] Autotuning process starts'], { code: null, signal: 'SIGTERM', timedOut: true });
+    expect(plain.kind).toBe('startup-timeout');
+    const oom = trtllm.classifyFailure(['torch.OutOfMemoryError: CUDA out of memory.'], { code: null, signal: 'SIGTERM', timedOut: true });
+    expect(oom.kind).toBe('oom');
+  });
+
+  it('an unexplained death is a crash quoting the last error line', () => {
+    const f = vllm.classifyFailure(['INFO x', 'RuntimeError: NCCL error: unhandled system error', 'INFO y'], { code: 1, signal: null });
+    expect(f.kind).toBe('crash');
+    expect(f.reason).toBe('the server exited with code 1: RuntimeError: NCCL error: unhandled system error');
+    expect(f.evidence).toEqual(['RuntimeError: NCCL error: unhandled system error']);
+  });
+
+  it('engine-specific rules stay with their engine', () => {
+    const line = ['RuntimeError: Not enough memory. Please try to increase --mem-fraction-static.'];
+    expect(classifyFromLog('vllm', line, died).kind).toBe('crash');
+    expect(classifyFromLog('sglang', line, died).kind).toBe('oom');
+  });
+
+  it('every rule has an id, a hint and a pattern that matches nothing empty', () => {
+    const ids = new Set(FAILURE_RULES.map((r) => r.id));
+    expect(ids.size).toBe(FAILURE_RULES.length);
+    for (const r of FAILURE_RULES) {
+      expect(r.hint.length).toBeGreaterThan(10);
+      expect(r.pattern.test('')).toBe(false);
+    }
+  });
+
+  it('shortens GPU names', () => {
+    expect(shortGpuName('NVIDIA A100-SXM4-80GB')).toBe('A100');
+    expect(shortGpuName('NVIDIA H100 80GB HBM3')).toBe('H100');
+    expect(shortGpuName('NVIDIA H200')).toBe('H200');
+    expect(shortGpuName('NVIDIA L40S')).toBe('L40S');
+  });
+});
