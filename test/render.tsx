@@ -26,6 +26,8 @@ export type FrameMatcher = string | RegExp | ((frame: string) => boolean);
 export interface Rendered {
   /** The last frame, ANSI-stripped (in test mode it holds <Static> output too). */
   frame(): string;
+  /** The last frame as written, with its escape codes. */
+  rawFrame(): string;
   /** Every frame written so far, ANSI-stripped. */
   frames(): string[];
   /** Press a key by name ('enter', 'up', 'ctrl+c', 'space', 's'...) once the app listens. */
@@ -66,6 +68,7 @@ export function render(tree: ReactElement, size: { columns?: number; rows?: numb
 
   const api: Rendered = {
     frame,
+    rawFrame: () => inst.lastFrame() ?? '',
     frames: () => inst.frames.map((f) => stripVTControlCharacters(f)),
     async press(key) {
       await tick();

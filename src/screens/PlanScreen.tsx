@@ -68,7 +68,7 @@ export function PlanScreen(p: PlanScreenProps): React.JSX.Element {
   const [from, to] = windowOf(rows.length, focus, listRows);
   const totalS = selected.reduce((s, v) => s + (v.estimateS ?? 0), 0);
   const estW = 10;
-  const labelW = Math.max(16, p.width - estW - 22);
+  const labelW = Math.max(16, Math.min(40, p.width - estW - 22));
   const cmd = focused?.kind === 'variant' ? focused.variant.command : '';
   return (
     <Box flexDirection="column">
@@ -97,7 +97,7 @@ export function PlanScreen(p: PlanScreenProps): React.JSX.Element {
             if (v.pruned) {
               return (
                 <Text key={v.id} wrap="truncate" color={isFocus ? theme.accent : undefined}>
-                  {mark} <Muted>{`  ${text} pruned: ${v.pruned}`}</Muted>
+                  {mark} <Muted>{`  ${box} ${v.label}  pruned: ${v.pruned}`}</Muted>
                 </Text>
               );
             }

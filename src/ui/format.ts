@@ -41,7 +41,7 @@ export function fmtBytes(b: number | null | undefined): string {
     v /= 1000;
     i++;
   }
-  return `${v.toFixed(v < 10 && i > 0 ? 1 : 0)} ${units[i]}`;
+  return `${v.toFixed(v < 100 && i > 0 ? 1 : 0)} ${units[i]}`;
 }
 
 export function fmtMiB(mib: number): string {
@@ -50,7 +50,7 @@ export function fmtMiB(mib: number): string {
 
 export function fmtParams(billions: number | null | undefined): string {
   if (billions === null || billions === undefined || !Number.isFinite(billions)) return '-';
-  return billions >= 1 ? `${billions.toFixed(billions < 10 ? 1 : 0)}B` : `${Math.round(billions * 1000)}M`;
+  return billions >= 1 ? `${billions.toFixed(billions < 100 ? 1 : 0)}B` : `${Math.round(billions * 1000)}M`;
 }
 
 export function fmtDollars(n: number | null | undefined): string {

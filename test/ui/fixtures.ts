@@ -189,13 +189,20 @@ export function scripted(events: TuneEvent[]) {
   let finish!: () => void;
   const done = new Promise<void>((r) => (finish = r));
   const calls: string[] = [];
+  // Steps asked for before the app has started the session are replayed when it starts.
+  let target = 0;
+  const flush = () => {
+    while (i < target && i < events.length && listener) listener(events[i++]!);
+    if (listener && i >= events.length) finish();
+  };
   const emitUntil = (n: number) => {
-    while (i < n && i < events.length && listener) listener(events[i++]!);
-    if (i >= events.length) finish();
+    target = Math.max(target, n);
+    flush();
   };
   const start: SessionStarter = (onEvent, sig): SessionHandle => {
     listener = onEvent;
     signal = sig;
+    queueMicrotask(flush);
     // Abort behaves as the core does: stop the server, file the abort, settle.
     sig.addEventListener('abort', () => {
       calls.push('abort');
@@ -209,9 +216,9 @@ export function scripted(events: TuneEvent[]) {
   return {
     start,
     calls,
-    next: (n = 1) => emitUntil(i + n),
+    next: (n = 1) => emitUntil(target + n),
     upTo: (pred: (e: TuneEvent) => boolean) => {
-      const idx = events.findIndex((e, k) => k >= i && pred(e));
+      const idx = events.findIndex((e, k) => k >= target && pred(e));
       emitUntil(idx < 0 ? events.length : idx + 1);
     },
     rest: () => emitUntil(events.length),
