@@ -1,6 +1,57 @@
-// Placeholder until the 'auto' command lands; replaced by its owner.
-import { UserError } from '../core/errors.js';
+// `servelab --auto`: the tuning session without a screen. Progress lines on stderr, the final
+// summary on stdout (or one JSON event per line with --json). Ctrl-C, SIGTERM and SIGHUP stop
+// the current server, record the partial state in the journal and exit 128+n.
+import { setLogSink } from '../core/logger.js';
+import { openSettings } from '../core/settings.js';
+import type { TuneEvent } from '../core/events.js';
+import { installSignalHandlers } from '../host/signals.js';
+import { AUTO_USAGE, parseAutoArgs } from '../tune/args.js';
+import { planSession, readRunConfig, runSession, type SessionOutcome } from '../tune/session.js';
+import { planText, progressLine, summaryText } from '../tune/text.js';
 
-export default async function main(_argv: string[]): Promise<number> {
-  throw new UserError("'auto' is not implemented yet", 1);
+export default async function main(argv: string[]): Promise<number> {
+  const settings = openSettings();
+  const opts = parseAutoArgs(argv, settings.all());
+  if (opts.help) {
+    process.stdout.write(AUTO_USAGE + '\n');
+    return 0;
+  }
+  const err = (line: string) => process.stderr.write(line + '\n');
+  setLogSink((level, message) => {
+    if (level !== 'debug') err(`${level === 'info' ? '' : `${level}: `}${message}`);
+  });
+  const config = opts.resume ? readRunConfig(opts.resume) : opts.config!;
+
+  if (opts.dryRun) {
+    const { plan } = await planSession(config);
+    process.stdout.write((opts.json ? JSON.stringify({ type: 'plan-ready', plan }) : planText(plan, config)) + '\n');
+    return 0;
+  }
+
+  if (!opts.resume) settings.addRecentModel(config.model);
+  const onEvent = (e: TuneEvent) => {
+    if (opts.json) process.stdout.write(JSON.stringify(e) + '\n');
+    const line = progressLine(e);
+    if (line !== null) err(line);
+  };
+  const ac = new AbortController();
+  let session: Promise<SessionOutcome> | undefined;
+  const uninstall = installSignalHandlers({
+    graceMs: config.sim ? 3000 : 15_000,
+    onSignal: async (sig) => {
+      err(`\n${sig}: stopping the current server and recording the run...`);
+      ac.abort(sig);
+      const o = await session?.catch(() => undefined);
+      if (o) err(`interrupted; finished variants are in ${o.runDir}. Continue with: servelab --auto --resume ${o.runDir}`);
+    },
+  });
+  try {
+    session = runSession(config, { onEvent, signal: ac.signal, resume: !!opts.resume });
+    const outcome = await session;
+    if (!opts.json && !outcome.interrupted) process.stdout.write(summaryText(outcome, config) + '\n');
+    return outcome.exitCode;
+  } finally {
+    // An interrupt exits from the signal handler once the session has stopped; otherwise leave normally.
+    if (!ac.signal.aborted) uninstall();
+  }
 }

@@ -162,7 +162,7 @@ export function combineRepeats(results: readonly VariantResult[]): VariantResult
 }
 
 /** $ per million total tokens at a GPU-hour price, for `gpus` GPUs serving at this throughput. */
-export function dollarsPerMillionTokens(m: BenchMetrics, gpus: number, pricePerGpuHour: number): number | null {
+export function dollarsPerMillionTokens(m: Pick<BenchMetrics, 'total_token_throughput'>, gpus: number, pricePerGpuHour: number): number | null {
   if (!(m.total_token_throughput > 0)) return null;
   const dollarsPerSecond = (pricePerGpuHour * gpus) / 3600;
   return (dollarsPerSecond / m.total_token_throughput) * 1e6;

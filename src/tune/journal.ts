@@ -136,13 +136,14 @@ export class Journal<C = unknown> {
     return [...this.byKey.values()].sort((a, b) => a.seq - b.seq);
   }
 
+  /** `scenario` is the scenario's key (name and size), so a resized scenario is measured anew. */
   find(variantId: string, scenario: string, repeat: number): JournalEntry | undefined {
     return this.byKey.get(resultKey(variantId, scenario, repeat));
   }
 
   /** Append one finished measurement; on disk before this returns. */
-  record(role: JournalEntry['role'], repeat: number, result: VariantResult): JournalEntry {
-    const key = resultKey(result.variantId, result.scenario, repeat);
+  record(role: JournalEntry['role'], repeat: number, result: VariantResult, scenarioKey: string = result.scenario): JournalEntry {
+    const key = resultKey(result.variantId, scenarioKey, repeat);
     const entry: JournalEntry = { seq: ++this.seq, key, role, repeat, result };
     const name = `${String(entry.seq).padStart(4, '0')}-${slug(result.stage)}-${slug(key)}.json`;
     writeFileAtomic(join(this.dir, 'results', name), JSON.stringify(entry, null, 2) + '\n');

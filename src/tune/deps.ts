@@ -1,0 +1,136 @@
+// The planner's view of the rest of servelab, wired to the real modules: engine adapters for
+// commands and supported knobs, the shared estimate for fit and preflight, and the simulator's
+// virtual clock for predictions.
+import type { Failure } from '../core/events.js';
+import type { EngineName, Variant } from '../core/variant.js';
+import { buildLaunchSpec, getAdapter } from '../engines/index.js';
+import type { LaunchContext } from '../engines/types.js';
+import type { HostInfo } from '../host/gpus.js';
+import { fits as estimateFits, type FitResult } from '../model/estimate.js';
+import { findGpu, hasNativeFp8, type GpuSpec } from '../model/gpus.js';
+import { getModel, type ModelInfo } from '../model/models.js';
+import { simulateWorkload } from '../sim/virtual.js';
+import { sharegptLike } from '../sim/workload.js';
+import type { SessionConfig } from './config.js';
+import type { PlanDeps, PlanHost, Predicted, PreflightResult } from './plan.js';
+import type { Scenario } from './scenarios.js';
+
+export function planHost(host: HostInfo): PlanHost {
+  const g = host.gpus[0];
+  const cap = g?.computeCap ? Number(g.computeCap) : undefined;
+  return {
+    gpuName: g ? (findGpu(g.name)?.name ?? g.name) : 'unknown GPU',
+    gpuCount: host.gpus.length,
+    gpuMemMiB: g?.memTotalMiB ?? 0,
+    ...(cap !== undefined && Number.isFinite(cap) ? { computeCap: cap } : {}),
+    simulated: host.simulated,
+    ...(host.driverVersion ? { driver: host.driverVersion } : {}),
+  };
+}
+
+/** Request lengths of a scenario for the virtual clock (deterministic; uniform for random shapes). */
+export function scenarioLengths(s: Scenario): { promptLen: number; outputLen: number }[] {
+  if (s.dataset === 'sharegpt' || s.name === 'sharegpt-like') return sharegptLike(s.numPrompts, s.seed, s.inputLen ?? 217, s.outputLen ?? 201);
+  const n = s.numPrompts;
+  const r = s.rangeRatio ?? 0;
+  const spread = (len: number, i: number) => Math.max(1, Math.round(len * (1 - r) + 2 * len * r * ((i + 0.5) / n)));
+  return Array.from({ length: n }, (_, i) => ({ promptLen: spread(s.inputLen ?? 1024, i), outputLen: spread(s.outputLen ?? 128, n - 1 - i) }));
+}
+
+const FIT_KIND: Record<NonNullable<FitResult['kind']>, Failure['kind']> = {
+  'oom-weights': 'oom',
+  'oom-kv': 'oom',
+  'kv-too-small': 'oom',
+  'tp-mismatch': 'tp-mismatch',
+  'no-fp8': 'unsupported',
+  'too-few-gpus': 'unsupported',
+};
+
+const FIT_HINT: Record<NonNullable<FitResult['kind']>, string> = {
+  'oom-weights': 'use more GPUs (a larger TP size) or a smaller checkpoint (FP8)',
+  'oom-kv': 'use more GPUs, an FP8 checkpoint, or a higher memory fraction',
+  'kv-too-small': 'lower the max model length, use an FP8 KV cache, or more GPUs',
+  'tp-mismatch': 'choose a TP size that divides the attention heads',
+  'no-fp8': 'serve the BF16 checkpoint, or use vLLM (weight-only Marlin FP8)',
+  'too-few-gpus': 'use fewer GPUs per replica',
+};
+
+/**
+ * Checks worth doing before a launch: the shared estimate's rules (heads divisible by TP, GPUs
+ * enough, FP8 on GPUs without FP8 for SGLang/TRT-LLM, memory), plus warnings for things engines
+ * do silently.
+ */
+export function preflightVariant(variant: Variant, gpu: GpuSpec | undefined, gpus: number, model: ModelInfo | undefined): PreflightResult {
+  const warnings: string[] = [];
+  const k = variant.knobs;
+  if (k.dpAttention && (k.dp ?? 1) <= 1 && variant.engine === 'sglang') {
+    warnings.push('SGLang turns --enable-dp-attention off silently unless --dp-size > 1');
+  }
+  if (!gpu || !model) return { warnings: [...warnings, 'no estimate for this GPU or model: launched without preflight'] };
+  const fp8Weights = k.quantization === 'fp8' || model.weightDtype === 'fp8';
+  if (fp8Weights && variant.engine === 'vllm' && !hasNativeFp8(gpu)) {
+    warnings.push(`vLLM runs FP8 weights on ${gpu.name} as weight-only Marlin (no native FP8)`);
+  }
+  const fit = estimateFits(variant.engine, gpu, gpus, model, k);
+  if (fit.fits || !fit.kind) return { warnings };
+  const kind = FIT_KIND[fit.kind];
+  const reason = kind === 'unsupported' && fit.kind === 'no-fp8' ? `unsupported on this GPU: ${fit.reason}` : (fit.reason ?? fit.kind);
+  return { failure: { kind, reason, hint: FIT_HINT[fit.kind] }, warnings };
+}
+
+export function launchContextFor(config: Pick<SessionConfig, 'sim' | 'bindHost' | 'portStart' | 'runtime'>, runDir: string): LaunchContext {
+  const sim = config.sim;
+  return {
+    host: config.bindHost,
+    port: config.portStart,
+    runDir,
+    runtime: config.runtime.kind === 'docker' ? { kind: 'docker', image: config.runtime.image } : { kind: 'native' },
+    ...(sim ? { sim: { gpu: sim.gpu, gpus: sim.gpus, speed: sim.speed, seed: sim.seed } } : {}),
+  };
+}
+
+export function realPlanDeps(config: SessionConfig, host: HostInfo, runDir: string): PlanDeps {
+  const gpu = host.gpus[0] ? findGpu(host.gpus[0].name) : undefined;
+  const gpus = host.gpus.length;
+  const ctx = launchContextFor(config, runDir);
+  const modelOf = (id: string) => getModel(id);
+  const predictions = new Map<string, Predicted | undefined>();
+  return {
+    engineInfo(engine: EngineName) {
+      const a = getAdapter(engine);
+      return { supports: a.supports, attentionBackends: a.attentionBackends ?? [] };
+    },
+    command: (variant) => buildLaunchSpec(variant, { ...ctx, runDir: `${runDir}/logs/${variant.id}` }),
+    preflight: (variant) => preflightVariant(variant, gpu, gpus, modelOf(variant.model)),
+    fits(variant) {
+      const m = modelOf(variant.model);
+      return gpu && m ? estimateFits(variant.engine, gpu, gpus, m, variant.knobs).fits : undefined;
+    },
+    model: modelOf,
+    predict(variant, scenario) {
+      const key = `${variant.id}|${scenario.name}|${scenario.numPrompts}`;
+      if (predictions.has(key)) return predictions.get(key);
+      let p: Predicted | undefined;
+      const m = modelOf(variant.model);
+      if (gpu && m) {
+        try {
+          const r = simulateWorkload({
+            engine: variant.engine,
+            gpu,
+            gpus,
+            model: m,
+            knobs: variant.knobs,
+            requests: scenarioLengths(scenario),
+            ...(scenario.maxConcurrency ? { maxConcurrency: scenario.maxConcurrency } : {}),
+            seed: scenario.seed,
+          });
+          if (r.metrics) p = { totalTokPerS: r.metrics.total_token_throughput, meanTtftMs: r.metrics.mean_ttft_ms, meanTpotMs: r.metrics.mean_tpot_ms };
+        } catch {
+          p = undefined;
+        }
+      }
+      predictions.set(key, p);
+      return p;
+    },
+  };
+}

@@ -1,0 +1,293 @@
+// One variant, start to finish: pick a port, launch through its adapter (on the simulated host
+// the sim adapter, through the same path), wait for ready, benchmark each scenario with
+// src/bench (warm-up first), scrape /metrics and sample GPUs meanwhile, stop, wait for release.
+// Every step is an event. The tuning session and `replay` both call this.
+import { join } from 'node:path';
+import type { Failure, GpuSample, TuneEvent, VariantResult } from '../core/events.js';
+import { UserError } from '../core/errors.js';
+import { log } from '../core/logger.js';
+import type { Variant } from '../core/variant.js';
+import { loadWorkload, resultJson, runBenchmark, toSimulated, toSimulatedSnapshot, type BenchResult, type Workload } from '../bench/index.js';
+import { adapterFor } from '../engines/index.js';
+import type { EngineAdapter, LaunchContext, LaunchSpec } from '../engines/types.js';
+import { queryGpus, type HostInfo } from '../host/gpus.js';
+import { findFreePort } from '../host/ports.js';
+import { launchServer, type ServerHandle } from '../host/process.js';
+import type { SessionConfig } from './config.js';
+import { writeFileAtomic } from './journal.js';
+import type { Predicted } from './plan.js';
+import type { Scenario } from './scenarios.js';
+import { goodputFromSlo, sloPercentiles } from './slo.js';
+
+export interface RunVariantContext {
+  config: Pick<
+    SessionConfig,
+    'model' | 'sim' | 'bindHost' | 'portStart' | 'readyTimeoutS' | 'warmupPrompts' | 'runtime' | 'slo' | 'sampleIntervalS'
+  >;
+  host: HostInfo;
+  /** Folder for server logs and the engine's files. */
+  logsDir: string;
+  /** Folder for the bench JSON of each scenario (vLLM --save-result layout); none when absent. */
+  benchDir?: string;
+  emit: (e: TuneEvent) => void;
+  /** Aborts everything (Ctrl-C): the server is stopped, no result is produced for unfinished work. */
+  signal?: AbortSignal;
+  /** Skips this variant only (the TUI's skip key): recorded as 'skipped'. */
+  skipSignal?: AbortSignal;
+  stage: string;
+  predicted?: Predicted;
+  /** Ports already handed out in this process, avoided so a just-closed port is not reused at once. */
+  usedPorts?: Set<number>;
+  /** Workloads already loaded, by scenario key (loading ShareGPT and tokenizing is not free). */
+  workloads?: Map<string, Promise<Workload>>;
+}
+
+/** Thrown when the whole session is aborted while a variant runs; nothing is recorded for it. */
+export class AbortedError extends Error {
+  constructor() {
+    super('aborted');
+    this.name = 'AbortedError';
+  }
+}
+
+const PERCENTILE_METRICS = ['ttft', 'tpot', 'itl', 'e2el'] as const;
+
+export function scenarioKey(s: Scenario): string {
+  return `${s.name}-n${s.numPrompts}`;
+}
+
+function loadScenario(s: Scenario, model: string, cache?: Map<string, Promise<Workload>>): Promise<Workload> {
+  const key = scenarioKey(s);
+  const hit = cache?.get(key);
+  if (hit) return hit;
+  const p = loadWorkload({
+    dataset: s.dataset,
+    path: s.datasetPath,
+    numPrompts: s.numPrompts,
+    randomInputLen: s.inputLen,
+    randomOutputLen: s.outputLen,
+    randomRangeRatio: s.rangeRatio,
+    seed: s.seed,
+    model,
+  });
+  cache?.set(key, p);
+  // A failed load is not cached: the next caller gets the error again, not a stale promise.
+  p.catch(() => cache?.delete(key));
+  return p;
+}
+
+/** Sample /metrics and the GPUs every interval until stopped. */
+function startSampler(ctx: RunVariantContext, adapter: EngineAdapter, spec: LaunchSpec, variantId: string): () => void {
+  const everyMs = Math.max(250, ctx.config.sampleIntervalS * 1000);
+  let stopped = false;
+  let busy = false;
+  const metricsUrl = `http://${spec.host === '0.0.0.0' ? '127.0.0.1' : spec.host}:${spec.port}${adapter.metricsPath}`;
+  const tick = async () => {
+    if (busy || stopped) return;
+    busy = true;
+    try {
+      const res = await fetch(metricsUrl, { signal: AbortSignal.timeout(2000) }).catch(() => undefined);
+      if (res?.ok) {
+        const m = adapter.parseMetrics(await res.text());
+        if (!stopped && Object.keys(m).length) {
+          ctx.emit({
+            type: 'server-metrics',
+            variantId,
+            metrics: { running: m.running ?? 0, waiting: m.waiting ?? 0, kvUsage: m.kvUsage ?? 0, preemptions: m.preemptions ?? 0 },
+          });
+        }
+      } else if (res) await res.arrayBuffer().catch(() => undefined);
+      if (!ctx.host.simulated && !stopped) {
+        const gpus = await queryGpus({ timeoutMs: 5000 }).catch(() => null);
+        if (gpus && !stopped) ctx.emit({ type: 'gpu-sample', gpus: gpus.map(toGpuSample) });
+      }
+    } finally {
+      busy = false;
+    }
+  };
+  const timer = setInterval(() => void tick(), everyMs);
+  return () => {
+    stopped = true;
+    clearInterval(timer);
+  };
+}
+
+function toGpuSample(g: { index: number; name: string; utilPct?: number; memUsedMiB?: number; memTotalMiB: number }): GpuSample {
+  return { index: g.index, name: g.name, utilPct: g.utilPct ?? 0, memUsedMiB: g.memUsedMiB ?? 0, memTotalMiB: g.memTotalMiB };
+}
+
+function failedResult(variant: Variant, scenario: string, ctx: RunVariantContext, failure: Failure, started: Date, extra: Partial<VariantResult> = {}): VariantResult {
+  return {
+    variantId: variant.id,
+    stage: ctx.stage,
+    scenario,
+    status: failure.kind === 'skipped' ? 'skipped' : 'failed',
+    variant,
+    argv: [],
+    failure,
+    ...(ctx.predicted ? { predicted: ctx.predicted } : {}),
+    ...(ctx.config.sim ? { simulated: true } : {}),
+    startedAt: started.toISOString(),
+    finishedAt: new Date().toISOString(),
+    ...extra,
+  };
+}
+
+function gpuFailureContext(host: HostInfo) {
+  const g = host.gpus[0];
+  return g ? { gpu: { name: g.name, ...(g.computeCap ? { computeCap: g.computeCap } : {}) } } : undefined;
+}
+
+/**
+ * Launch one variant and measure it on each scenario in turn (one launch, several benchmarks).
+ * Returns one result per scenario: all failed alike when the server does not come up.
+ * Throws AbortedError when ctx.signal aborts (after stopping the server).
+ */
+export async function runVariantScenarios(variant: Variant, scenarios: readonly Scenario[], ctx: RunVariantContext): Promise<VariantResult[]> {
+  const started = new Date();
+  const sim = ctx.config.sim;
+  if (ctx.signal?.aborted) throw new AbortedError();
+  const used = ctx.usedPorts ?? new Set<number>();
+  const port = await findFreePort({ host: ctx.config.bindHost, from: ctx.config.portStart, exclude: used });
+  used.add(port);
+  const launchCtx: LaunchContext = {
+    host: ctx.config.bindHost,
+    port,
+    runDir: join(ctx.logsDir, variant.id),
+    runtime: ctx.config.runtime.kind === 'docker' ? { kind: 'docker', image: ctx.config.runtime.image } : { kind: 'native' },
+    ...(sim ? { sim: { gpu: sim.gpu, gpus: sim.gpus, speed: sim.speed, seed: sim.seed } } : {}),
+  };
+  const adapter = adapterFor(variant, launchCtx);
+  let spec: LaunchSpec;
+  try {
+    spec = adapter.command(variant, launchCtx);
+  } catch (e) {
+    if (!(e instanceof UserError)) throw e;
+    const f: Failure = { kind: 'bad-flag', reason: e.message };
+    return scenarios.map((s) => failedResult(variant, s.name, ctx, f, started));
+  }
+  const base: Pick<VariantResult, 'argv' | 'engineArgv' | 'env'> = { argv: spec.argv, engineArgv: spec.engineArgv, env: spec.env };
+  const speed = spec.speed > 0 ? spec.speed : 1;
+  ctx.emit({ type: 'variant-launching', variantId: variant.id, stage: ctx.stage, argv: spec.argv, port });
+
+  // One signal for "stop this variant now": the session's abort or the user's skip.
+  const stopSignal = AbortSignal.any([ctx.signal, ctx.skipSignal].filter((s): s is AbortSignal => !!s));
+  const interrupted = (): Failure | null =>
+    ctx.signal?.aborted ? { kind: 'aborted', reason: 'the session was interrupted' } : ctx.skipSignal?.aborted ? { kind: 'skipped', reason: 'skipped by the user' } : null;
+
+  let handle: ServerHandle;
+  try {
+    handle = await launchServer(spec, {
+      runDir: launchCtx.runDir,
+      logName: 'server.log',
+      onLine: (line, stream) => ctx.emit({ type: 'server-log', variantId: variant.id, line, stream }),
+      signal: stopSignal,
+      gpuHost: !ctx.host.simulated,
+      graceMs: sim ? 3000 : 15_000,
+      classify: (lines, exit) => adapter.classifyFailure(lines, exit, gpuFailureContext(ctx.host)),
+    });
+  } catch (e) {
+    if (!(e instanceof UserError)) throw e;
+    const f: Failure = /already in use/.test(e.message) ? { kind: 'port-in-use', reason: e.message } : { kind: 'crash', reason: e.message };
+    return scenarios.map((s) => failedResult(variant, s.name, ctx, f, started, base));
+  }
+
+  const timeoutMs = ctx.config.readyTimeoutS * 1000;
+  const ready = await handle.waitReady(timeoutMs, stopSignal);
+  // Start-up on the simulated host runs on the simulated clock too: report it in simulated seconds.
+  const startupS = ready.startupS * speed;
+  if (!ready.ready) {
+    await handle.stop();
+    if (ctx.signal?.aborted) throw new AbortedError();
+    const f = interrupted() ?? { ...ready.failure, evidence: ready.failure.evidence ?? handle.tail(8) };
+    return scenarios.map((s) => failedResult(variant, s.name, ctx, f, started, { ...base, startupS }));
+  }
+  ctx.emit({ type: 'server-ready', variantId: variant.id, startupS });
+
+  const stopSampler = startSampler(ctx, adapter, spec, variant.id);
+  const results: VariantResult[] = [];
+  try {
+    for (const [i, scenario] of scenarios.entries()) {
+      const t0 = new Date();
+      let bench: BenchResult;
+      try {
+        const workload = await loadScenario(scenario, ctx.config.model, ctx.workloads);
+        const warmups = i === 0 ? ctx.config.warmupPrompts : 0;
+        if (warmups > 0) ctx.emit({ type: 'warmup-started', variantId: variant.id });
+        ctx.emit({ type: 'bench-started', variantId: variant.id, scenario: scenario.name, numPrompts: workload.requests.length });
+        const goodput = goodputFromSlo(ctx.config.slo);
+        bench = await runBenchmark({
+          baseUrl: `http://${spec.host === '0.0.0.0' ? '127.0.0.1' : spec.host}:${spec.port}`,
+          model: variant.model,
+          tokenizerId: ctx.config.model,
+          requests: workload.requests,
+          tokenCounts: workload.tokenCounts,
+          maxConcurrency: scenario.maxConcurrency,
+          numWarmups: warmups,
+          seed: scenario.seed,
+          percentileMetrics: [...PERCENTILE_METRICS],
+          metricPercentiles: [...new Set([50, 90, 99, ...sloPercentiles(ctx.config.slo)])].sort((a, b) => a - b),
+          ...(goodput ? { goodput } : {}),
+          label: variant.id,
+          signal: stopSignal,
+          onEvent: (e) => {
+            if (e.type === 'snapshot') {
+              ctx.emit({ type: 'bench-progress', variantId: variant.id, snapshot: sim ? toSimulatedSnapshot(e.snapshot, speed) : e.snapshot });
+            }
+          },
+        });
+      } catch (e) {
+        if (ctx.signal?.aborted) throw new AbortedError();
+        const f = interrupted() ?? { kind: 'bench-failed' as const, reason: (e as Error).message };
+        results.push(failedResult(variant, scenario.name, ctx, f, t0, { ...base, startupS }));
+        if (interrupted()) break;
+        continue;
+      }
+      if (ctx.signal?.aborted) throw new AbortedError();
+      if (bench.aborted) {
+        results.push(failedResult(variant, scenario.name, ctx, interrupted() ?? { kind: 'aborted', reason: 'benchmark stopped' }, t0, { ...base, startupS }));
+        break;
+      }
+      const measured = sim ? toSimulated(bench, speed) : bench;
+      if (ctx.benchDir) {
+        try {
+          writeFileAtomic(join(ctx.benchDir, `${variant.id}-${scenarioKey(scenario)}.json`), JSON.stringify(resultJson(measured)) + '\n');
+        } catch (e) {
+          log.warn(`could not save the bench JSON of ${variant.id}: ${(e as Error).message}`);
+        }
+      }
+      const ok = measured.metrics.completed > 0;
+      results.push({
+        variantId: variant.id,
+        stage: ctx.stage,
+        scenario: scenario.name,
+        status: ok ? 'ok' : 'failed',
+        variant,
+        ...base,
+        metrics: measured.metrics,
+        ...(ok ? {} : { failure: { kind: 'bench-failed', reason: `all ${measured.metrics.failed} requests failed`, evidence: measured.outputs.slice(0, 3).map((o) => o.error) } }),
+        startupS,
+        ...(ctx.predicted && i === 0 ? { predicted: ctx.predicted } : {}),
+        ...(sim ? { simulated: true } : {}),
+        ...(measured.clientBound ? { clientBound: true } : {}),
+        startedAt: t0.toISOString(),
+        finishedAt: new Date().toISOString(),
+      });
+    }
+  } finally {
+    stopSampler();
+    ctx.emit({ type: 'server-stopping', variantId: variant.id });
+    await handle.stop();
+  }
+  // Scenarios not reached after a skip are skipped too.
+  for (const s of scenarios.slice(results.length)) {
+    results.push(failedResult(variant, s.name, ctx, interrupted() ?? { kind: 'skipped', reason: 'not reached' }, started, base));
+  }
+  return results;
+}
+
+/** Launch one variant and benchmark it on one scenario. */
+export async function runVariant(variant: Variant, scenario: Scenario, ctx: RunVariantContext): Promise<VariantResult> {
+  const [r] = await runVariantScenarios(variant, [scenario], ctx);
+  return r!;
+}
