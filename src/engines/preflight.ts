@@ -1,0 +1,231 @@
+// Checks before a launch, as data: each rule looks at a variant on this host with this model and
+// either prunes it (a variant that cannot work here is a result with its reason, not a launch) or
+// warns (it will run, but not as the knobs suggest). The planner calls `preflight` per variant.
+//
+//   preflight(variant, host, model?) -> { ok, pruned?: Failure (kind 'pruned'), rule?, warnings }
+//   PREFLIGHT_RULES: the rules, in order; the first pruning rule wins, all warnings are kept.
+import type { Failure } from '../core/events.js';
+import type { EngineName, KnobName, Knobs, Variant } from '../core/variant.js';
+import type { GpuInfo, HostInfo } from '../host/gpus.js';
+import { fits } from '../model/estimate.js';
+import { findGpu } from '../model/gpus.js';
+import type { ModelInfo } from '../model/models.js';
+import { shortGpuName } from './failures.js';
+import { ADAPTERS } from './index.js';
+
+const ENGINE_LABEL: Record<EngineName, string> = { vllm: 'vLLM', sglang: 'SGLang', trtllm: 'TensorRT-LLM' };
+
+export interface PreflightInput {
+  variant: Variant;
+  engine: EngineName;
+  knobs: Knobs;
+  host: HostInfo;
+  gpu: GpuInfo | undefined;
+  /** Compute capability as a number (8.0, 9.0), when known. */
+  cc: number | undefined;
+  model: ModelInfo | undefined;
+  tp: number;
+  pp: number;
+  dp: number;
+  ep: number;
+  /** Weights served in FP8 (FP8 checkpoint or online --quantization fp8). */
+  fp8Weights: boolean;
+}
+
+export type RuleOutcome = { prune: string; hint: string } | { warn: string } | undefined;
+
+export interface PreflightRule {
+  id: string;
+  /** Engines it applies to; undefined = all. */
+  engines?: readonly EngineName[];
+  check(i: PreflightInput): RuleOutcome;
+}
+
+export interface PreflightResult {
+  ok: boolean;
+  pruned?: Failure;
+  /** Id of the rule that pruned. */
+  rule?: string;
+  warnings: string[];
+}
+
+/** Knob values that mean "engine default": not a request for the knob. */
+function isSet(name: KnobName, k: Knobs): boolean {
+  const v = k[name];
+  if (v === undefined || v === false) return false;
+  if ((name === 'tp' || name === 'pp' || name === 'dp' || name === 'ep') && v === 1) return false;
+  if (name === 'extraArgs') return (v as string[]).length > 0;
+  if (name === 'kvCacheDtype') return v !== 'auto';
+  return true;
+}
+
+function gpuLabel(i: PreflightInput): string {
+  const name = i.gpu ? shortGpuName(i.gpu.name) : 'this GPU';
+  return i.cc !== undefined ? `${name}, compute capability ${i.cc.toFixed(1)}` : name;
+}
+
+/** GPUs a variant occupies. SGLang's DP-attention groups live inside the TP group. */
+export function gpusNeeded(engine: EngineName, k: Knobs): number {
+  const tp = k.tp ?? 1;
+  const pp = k.pp ?? 1;
+  const dp = k.dp ?? 1;
+  if (engine === 'sglang' && k.dpAttention) return tp * pp;
+  if (engine === 'trtllm') return tp * pp; // no DP flag; attention DP is inside the TP group
+  return tp * pp * dp;
+}
+
+const isMoe = (m: ModelInfo | undefined) => !!m?.moe;
+
+export const PREFLIGHT_RULES: readonly PreflightRule[] = [
+  {
+    id: 'engine-supports-knob',
+    check: (i) => {
+      const supports = ADAPTERS[i.engine].supports;
+      const missing = (Object.keys(i.knobs) as KnobName[]).filter((n) => isSet(n, i.knobs) && !supports.has(n));
+      if (!missing.length) return undefined;
+      return { prune: `${ENGINE_LABEL[i.engine]} cannot set ${missing.join(', ')}`, hint: 'Try this knob on an engine that has it.' };
+    },
+  },
+  {
+    id: 'gpu-count',
+    check: (i) => {
+      const need = gpusNeeded(i.engine, i.knobs);
+      const have = i.host.gpus.length;
+      if (need <= have) return undefined;
+      const shape = i.engine === 'sglang' && i.knobs.dpAttention ? `tp ${i.tp} x pp ${i.pp}` : `tp ${i.tp} x pp ${i.pp} x dp ${i.dp}`;
+      return { prune: `needs ${need} GPUs (${shape}), the host has ${have}`, hint: 'Lower the parallel sizes to fit the visible GPUs.' };
+    },
+  },
+  {
+    id: 'moe-only-ep',
+    check: (i) =>
+      i.ep > 1 && i.model && !isMoe(i.model)
+        ? { prune: `expert parallelism needs a MoE model; ${i.model.id} is dense`, hint: 'Use tensor or data parallelism for a dense model.' }
+        : undefined,
+  },
+  {
+    id: 'moe-only-dp-attention',
+    check: (i) =>
+      i.knobs.dpAttention && i.model && !isMoe(i.model)
+        ? { prune: `DP-attention is for MoE models; ${i.model.id} is dense`, hint: 'Use data parallel replicas for a dense model.' }
+        : undefined,
+  },
+  {
+    id: 'tp-divides-heads',
+    check: (i) => {
+      const m = i.model;
+      if (!m) return undefined;
+      // Under SGLang DP-attention the attention layers are split over tp/dp ranks only.
+      const attnTp = i.engine === 'sglang' && i.knobs.dpAttention && i.dp > 1 ? Math.max(1, Math.floor(i.tp / i.dp)) : i.tp;
+      if (m.numHeads % attnTp !== 0) {
+        return { prune: `${m.numHeads} attention heads are not divisible by tensor parallel size ${attnTp}`, hint: 'Choose a TP size that divides the attention heads.' };
+      }
+      if (m.mla) return undefined; // MLA has one latent KV head, replicated
+      const kv = m.numKvHeads;
+      const bad = kv >= attnTp ? kv % attnTp !== 0 : attnTp % kv !== 0;
+      return bad
+        ? { prune: `${kv} KV heads and tensor parallel size ${attnTp} do not divide each other`, hint: 'Choose a TP size that divides the KV heads, or a multiple of them.' }
+        : undefined;
+    },
+  },
+  {
+    id: 'sglang-dp-attention-divides',
+    engines: ['sglang'],
+    check: (i) =>
+      i.knobs.dpAttention && i.dp > 1 && i.tp % i.dp !== 0
+        ? { prune: `DP-attention needs tp (${i.tp}) divisible by dp (${i.dp})`, hint: 'Pick a dp size that divides the TP size.' }
+        : undefined,
+  },
+  {
+    id: 'sglang-ep-divides',
+    engines: ['sglang'],
+    check: (i) => {
+      if (i.ep <= 1) return undefined;
+      if (i.tp % i.ep !== 0) return { prune: `expert parallel size ${i.ep} must divide tp ${i.tp}`, hint: 'Use an EP size that divides the TP size.' };
+      const experts = i.model?.moe?.numExperts;
+      if (experts && experts % i.ep !== 0) return { prune: `${experts} experts are not divisible by expert parallel size ${i.ep}`, hint: 'Use an EP size that divides the number of experts.' };
+      return undefined;
+    },
+  },
+  {
+    id: 'fp8-needs-sm89',
+    engines: ['sglang', 'trtllm'],
+    check: (i) =>
+      i.fp8Weights && i.cc !== undefined && i.cc < 8.9
+        ? {
+            prune: `FP8 is not supported on this GPU (${gpuLabel(i)}): ${ENGINE_LABEL[i.engine]} needs compute capability 8.9+ for FP8 weights`,
+            hint: 'Serve the BF16 checkpoint on this GPU, or use vLLM (weight-only Marlin FP8).',
+          }
+        : undefined,
+  },
+  {
+    id: 'vllm-fp8-marlin',
+    engines: ['vllm'],
+    check: (i) => {
+      if (!i.fp8Weights || i.cc === undefined || i.cc >= 8.9) return undefined;
+      if (i.cc < 8.0) {
+        return { prune: `FP8 is not supported on this GPU (${gpuLabel(i)}): vLLM needs compute capability 8.0+`, hint: 'Serve the BF16 checkpoint on this GPU.' };
+      }
+      return { warn: `vLLM runs FP8 weights on this GPU (${gpuLabel(i)}) as weight-only Marlin: no FP8 compute, less speed-up` };
+    },
+  },
+  {
+    id: 'sglang-dp-attention-silently-off',
+    engines: ['sglang'],
+    check: (i) =>
+      i.knobs.dpAttention && i.dp <= 1
+        ? { warn: 'SGLang turns --enable-dp-attention off silently unless --dp-size > 1 (the DeepSeek study\'s winning command has this shape)' }
+        : undefined,
+  },
+  {
+    id: 'memory-fit',
+    check: (i) => {
+      if (!i.model || !i.gpu) return undefined;
+      const spec = findGpu(i.gpu.name);
+      if (!spec) return { warn: `memory fit not checked: ${i.gpu.name} is not in the GPU catalog` };
+      const r = fits(i.engine, spec, i.host.gpus.length, i.model, i.knobs);
+      if (r.fits) return undefined;
+      // Head, GPU-count and FP8 problems are the rules above; here only memory.
+      if (r.kind === 'oom-weights' || r.kind === 'oom-kv' || r.kind === 'kv-too-small') {
+        return { prune: `does not fit in GPU memory: ${r.reason}`, hint: 'Use more GPUs (larger TP), an FP8 checkpoint or KV cache, or a shorter max model length.' };
+      }
+      return undefined;
+    },
+  },
+];
+
+function fp8Weights(variant: Variant, model: ModelInfo | undefined): boolean {
+  if (variant.knobs.quantization) return /fp8/i.test(variant.knobs.quantization);
+  if (model) return model.weightDtype === 'fp8';
+  return /fp8/i.test(variant.model);
+}
+
+export function preflight(variant: Variant, host: HostInfo, model?: ModelInfo): PreflightResult {
+  const gpu = host.gpus[0];
+  const ccNum = gpu?.computeCap !== undefined ? Number(gpu.computeCap) : NaN;
+  const k = variant.knobs;
+  const input: PreflightInput = {
+    variant,
+    engine: variant.engine,
+    knobs: k,
+    host,
+    gpu,
+    cc: Number.isFinite(ccNum) ? ccNum : undefined,
+    model,
+    tp: k.tp ?? 1,
+    pp: k.pp ?? 1,
+    dp: k.dp ?? 1,
+    ep: k.ep ?? 1,
+    fp8Weights: fp8Weights(variant, model),
+  };
+  const warnings: string[] = [];
+  if (!model) warnings.push(`model '${variant.model}' is unknown: head, MoE and memory checks skipped`);
+  for (const rule of PREFLIGHT_RULES) {
+    if (rule.engines && !rule.engines.includes(variant.engine)) continue;
+    const out = rule.check(input);
+    if (!out) continue;
+    if ('warn' in out) warnings.push(out.warn);
+    else return { ok: false, pruned: { kind: 'pruned', reason: out.prune, hint: out.hint }, rule: rule.id, warnings };
+  }
+  return { ok: true, warnings };
+}
