@@ -1,0 +1,277 @@
+// How each imitated engine talks: start-up log lines, its ready line, its failure text
+// (engines.md section 3, verbatim where the reference gives the text) and its /metrics names.
+import type { EngineName } from '../core/variant.js';
+import type { ServerConfig } from '../model/estimate.js';
+import type { SchedulerStats } from './scheduler.js';
+
+export type Stream = 'stdout' | 'stderr';
+export interface LogLine {
+  stream: Stream;
+  text: string;
+}
+
+const GiB = 1024 ** 3;
+const f2 = (x: number) => x.toFixed(2);
+const pad = (n: number) => String(n).padStart(2, '0');
+
+function vllmPrefix(level: 'INFO' | 'WARNING' | 'ERROR', file: string): string {
+  const d = new Date();
+  return `${level} ${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())} [${file}]`;
+}
+
+function sglangPrefix(tp?: boolean): string {
+  const d = new Date();
+  const ts = `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
+  return tp ? `[${ts} TP0]` : `[${ts}]`;
+}
+
+/** Lines printed as loading starts (before the simulated load time elapses). */
+export function startLines(engine: EngineName, cfg: ServerConfig, model: string, host: string, port: number): LogLine[] {
+  const w = cfg.weights.perGpu / GiB;
+  if (engine === 'vllm')
+    return [
+      { stream: 'stdout', text: `${vllmPrefix('INFO', 'api_server.py:1839')} vLLM API server version 0.11.0 (simulated by servelab)` },
+      { stream: 'stdout', text: `${vllmPrefix('INFO', 'utils.py:233')} non-default args: {'model': '${model}', 'host': '${host}', 'port': ${port}}` },
+      ...(cfg.weightOnlyFp8
+        ? [
+            {
+              stream: 'stdout' as const,
+              text: `${vllmPrefix('WARNING', 'marlin_utils_fp8.py:80')} Your GPU does not have native support for FP8 computation but FP8 quantization is being used. Weight-only FP8 compression will be used leveraging the Marlin kernel. This may degrade performance for compute-heavy workloads.`,
+            },
+          ]
+        : []),
+      { stream: 'stdout', text: `${vllmPrefix('INFO', 'cuda.py:362')} Using ${cfg.attentionBackend === 'flash_attn' ? 'Flash Attention' : cfg.attentionBackend} backend on V1 engine.` },
+      { stream: 'stdout', text: `${vllmPrefix('INFO', 'gpu_model_runner.py:2602')} Model loading took ${f2(w)} GiB and ${f2(w / 2)} seconds` },
+    ];
+  if (engine === 'sglang')
+    return [
+      { stream: 'stderr', text: `${sglangPrefix()} server_args=ServerArgs(model_path='${model}', host='${host}', port=${port}, tp_size=${cfg.par.tp}, dp_size=${cfg.par.dp}, chunked_prefill_size=${cfg.maxBatchedTokens}, mem_fraction_static=${cfg.memFraction.toFixed(3)}, attention_backend='${cfg.attentionBackend}') (simulated by servelab)` },
+      { stream: 'stderr', text: `${sglangPrefix(true)} Load weight begin. avail mem=${f2(cfg.gpu.memMiB / 1024)} GB` },
+    ];
+  return [
+    { stream: 'stdout', text: `[TensorRT-LLM] TensorRT-LLM version: 1.0.0 (simulated by servelab)` },
+    { stream: 'stdout', text: `[TRT-LLM] [I] Loading model ${model} with tp_size=${cfg.par.tp}, pp_size=${cfg.par.pp}` },
+  ];
+}
+
+/** Lines printed once the weights are "loaded" and the KV cache is sized. */
+export function loadedLines(engine: EngineName, cfg: ServerConfig, maxModelLen: number): LogLine[] {
+  const kvGiB = cfg.kvBytesPerGpu / GiB;
+  const tokens = cfg.kvCapacityTokens;
+  if (engine === 'vllm')
+    return [
+      { stream: 'stdout', text: `${vllmPrefix('INFO', 'gpu_worker.py:298')} Available KV cache memory: ${f2(kvGiB)} GiB` },
+      { stream: 'stdout', text: `${vllmPrefix('INFO', 'kv_cache_utils.py:1087')} GPU KV cache size: ${tokens.toLocaleString('en-US')} tokens` },
+      { stream: 'stdout', text: `${vllmPrefix('INFO', 'kv_cache_utils.py:1091')} Maximum concurrency for ${maxModelLen.toLocaleString('en-US')} tokens per request: ${f2(tokens / maxModelLen)}x` },
+      { stream: 'stdout', text: `${vllmPrefix('INFO', 'gpu_model_runner.py:3480')} Graph capturing finished in 6 secs, took 0.50 GiB` },
+    ];
+  if (engine === 'sglang')
+    return [
+      { stream: 'stderr', text: `${sglangPrefix(true)} Load weight end. type=${cfg.model.architecture}, dtype=torch.bfloat16, avail mem=${f2((cfg.gpu.memMiB * 1024 * 1024 - cfg.weights.perGpu) / 1e9)} GB, mem usage=${f2(cfg.weights.perGpu / GiB)} GB.` },
+      { stream: 'stderr', text: `${sglangPrefix(true)} KV Cache is allocated. #tokens: ${tokens}, KV size: ${f2(kvGiB)} GB` },
+      { stream: 'stderr', text: `${sglangPrefix(true)} Capture cuda graph begin. This can take up to several minutes.` },
+      { stream: 'stderr', text: `${sglangPrefix(true)} Capture cuda graph end. Time elapsed: 6.00 s.` },
+      { stream: 'stderr', text: `${sglangPrefix(true)} max_total_num_tokens=${tokens}, chunked_prefill_size=${cfg.maxBatchedTokens}, max_prefill_tokens=16384, max_running_requests=${cfg.maxRunningSeqs}, context_len=${maxModelLen}` },
+    ];
+  return [
+    { stream: 'stdout', text: `[TRT-LLM] [I] [MemUsageChange] Allocated ${f2(kvGiB)} GiB for max tokens in paged KV cache (${tokens}).` },
+    { stream: 'stdout', text: `[TRT-LLM] [I] max_seq_len=${maxModelLen}, max_num_requests=${cfg.maxRunningSeqs}, max_num_tokens=${cfg.maxBatchedTokens}` },
+  ];
+}
+
+/** The ready lines; the last one is what launchers wait for. */
+export function readyLines(engine: EngineName, host: string, port: number): LogLine[] {
+  const pid = process.pid;
+  if (engine === 'vllm')
+    return [
+      { stream: 'stdout', text: `${vllmPrefix('INFO', 'api_server.py:1912')} Starting vLLM API server 0 on http://${host}:${port}` },
+      { stream: 'stderr', text: `INFO:     Started server process [${pid}]` },
+      { stream: 'stderr', text: 'INFO:     Waiting for application startup.' },
+      { stream: 'stderr', text: 'INFO:     Application startup complete.' },
+    ];
+  if (engine === 'sglang')
+    return [
+      { stream: 'stderr', text: `INFO:     Started server process [${pid}]` },
+      { stream: 'stderr', text: 'INFO:     Waiting for application startup.' },
+      { stream: 'stderr', text: 'INFO:     Application startup complete.' },
+      { stream: 'stderr', text: `INFO:     Uvicorn running on http://${host}:${port} (Press CTRL+C to quit)` },
+      { stream: 'stderr', text: `${sglangPrefix()} The server is fired up and ready to roll!` },
+    ];
+  return [
+    { stream: 'stderr', text: `INFO:     Started server process [${pid}]` },
+    { stream: 'stderr', text: 'INFO:     Waiting for application startup.' },
+    { stream: 'stderr', text: 'INFO:     Application startup complete.' },
+    { stream: 'stderr', text: `INFO:     Uvicorn running on http://${host}:${port} (Press CTRL+C to quit)` },
+  ];
+}
+
+/** How a failed start ends: exit with a code, or SGLang's kill_process_tree (SIGKILL, seen as 137). */
+export interface StartFailure {
+  lines: LogLine[];
+  exit: { code: number } | { signal: 'SIGKILL' };
+  /** Fails before loading (vLLM's early checks) or after the simulated load. */
+  early: boolean;
+}
+
+const err = (text: string): LogLine => ({ stream: 'stderr', text });
+
+function traceback(where: string, exc: string): LogLine[] {
+  return [err('Traceback (most recent call last):'), err(`  File "${where}", line 1, in <module>`), err(exc)];
+}
+
+function vllmEngineDied(exc: LogLine[]): StartFailure {
+  return {
+    lines: [
+      err(`${vllmPrefix('ERROR', 'core.py:708')} EngineCore failed to start.`),
+      ...exc,
+      err('RuntimeError: Engine core initialization failed. See root cause above. Failed core proc(s): {}'),
+    ],
+    exit: { code: 1 },
+    early: false,
+  };
+}
+
+function sglangChildDied(exc: LogLine[]): StartFailure {
+  return {
+    lines: [
+      err(`${sglangPrefix(true)} Scheduler hit an exception: Traceback (most recent call last):`),
+      ...exc,
+      err(`${sglangPrefix()} Received sigquit from a child process. It usually means the child failed.`),
+    ],
+    exit: { signal: 'SIGKILL' },
+    early: false,
+  };
+}
+
+const cudaOom = (cfg: ServerConfig) => {
+  const total = cfg.gpu.memMiB / 1024;
+  const need = cfg.weights.perGpu / GiB;
+  return `torch.OutOfMemoryError: CUDA out of memory. Tried to allocate ${f2(Math.max(0.5, need - total + 1))} GiB. GPU 0 has a total capacity of ${f2(total)} GiB of which ${f2(Math.max(0.1, total * 0.01))} GiB is free. Including non-PyTorch memory, this process has ${f2(total - 0.5)} GiB memory in use.`;
+};
+
+/** The engine's text for a start-up failure found by the estimate's fit check. */
+export function fitFailure(engine: EngineName, cfg: ServerConfig, kind: string, model: string, maxModelLen: number): StartFailure {
+  const m = cfg.model;
+  if (kind === 'tp-mismatch') {
+    if (engine === 'vllm')
+      return { lines: traceback('vllm/config/model.py', `ValueError: Total number of attention heads (${m.numHeads}) must be divisible by tensor parallel size (${cfg.par.attnTp}).`), exit: { code: 1 }, early: true };
+    if (engine === 'sglang') return { ...sglangChildDied([err('  File "python/sglang/srt/layers/radix_attention.py", line 58, in __init__'), err('AssertionError')]), early: false };
+    return { lines: traceback('tensorrt_llm/mapping.py', 'AssertionError'), exit: { code: 1 }, early: false };
+  }
+  if (kind === 'no-fp8') {
+    if (engine === 'sglang')
+      return sglangChildDied([
+        err('  File "triton/language/semantic.py", line 1373, in _str_to_fp_type'),
+        err(`ValueError("type fp8e4nv not supported in this architecture. The supported fp8 dtypes are ('fp8e4b15', 'fp8e5')")`),
+      ]);
+    // TRT-LLM's hardware matrix gives Ampere no FP8 weights (features/quantization.md); the sim's wording.
+    return {
+      lines: traceback('tensorrt_llm/_torch/modules/linear.py', `RuntimeError: FP8 weight quantization is not supported on compute capability ${cfg.gpu.computeCapability.toFixed(1)} (${cfg.gpu.smiName}); FP8 weights need SM89 or newer.`),
+      exit: { code: 1 },
+      early: false,
+    };
+  }
+  if (kind === 'too-few-gpus') {
+    const text = `ValueError: The number of required GPUs (${cfg.par.gpusUsed}) exceeds the total number of available GPUs (${cfg.gpus}).`;
+    if (engine === 'sglang') return sglangChildDied([err(text)]);
+    if (engine === 'vllm') return { lines: traceback('vllm/config/parallel.py', text), exit: { code: 1 }, early: true };
+    return { lines: traceback('tensorrt_llm/mapping.py', text), exit: { code: 1 }, early: true };
+  }
+  if (engine === 'vllm') {
+    if (kind === 'oom-weights') return vllmEngineDied(traceback('vllm/v1/worker/gpu_model_runner.py', cudaOom(cfg)));
+    if (kind === 'oom-kv')
+      return vllmEngineDied(traceback('vllm/v1/core/kv_cache_utils.py', 'ValueError: No available memory for the cache blocks. Try increasing `gpu_memory_utilization` when initializing the engine.'));
+    const need = (maxModelLen * cfg.kvBytesPerTokenPerGpu) / GiB;
+    const est = Math.floor(cfg.kvCapacityTokens / cfg.par.dp);
+    return vllmEngineDied(
+      traceback(
+        'vllm/v1/core/kv_cache_utils.py',
+        `ValueError: To serve at least one request with the models's max seq len (${maxModelLen}), (${f2(need)} GiB KV cache is needed, which is larger than the available KV cache memory (${f2(cfg.kvBytesPerGpu / GiB)} GiB). Based on the available memory, the estimated maximum model length is ${est}. Try increasing \`gpu_memory_utilization\` or decreasing \`max_model_len\` when initializing the engine.`,
+      ),
+    );
+  }
+  if (engine === 'sglang') {
+    if (kind === 'oom-weights') return sglangChildDied([err(cudaOom(cfg))]);
+    return sglangChildDied([err('RuntimeError: Not enough memory. Please try to increase --mem-fraction-static.')]);
+  }
+  return { lines: traceback('tensorrt_llm/_torch/pyexecutor/py_executor_creator.py', cudaOom(cfg)), exit: { code: 1 }, early: false };
+}
+
+export function unknownModelFailure(engine: EngineName, model: string): StartFailure {
+  if (engine === 'vllm')
+    return {
+      lines: traceback(
+        'vllm/transformers_utils/config.py',
+        `ValueError: Invalid repository ID or local directory specified: '${model}'. Please verify the following requirements: 1. Provide a valid Hugging Face repository ID. 2. Specify a local directory that contains a recognized configuration file. (servelab sim: built-in models are listed by 'servelab sim-serve --help'; or give a folder with config.json)`,
+      ),
+      exit: { code: 1 },
+      early: true,
+    };
+  return {
+    lines: traceback(
+      'transformers/utils/hub.py',
+      `OSError: ${model} is not a local folder and is not a valid model identifier listed on 'https://huggingface.co/models' (servelab sim: give a built-in model id or a folder with config.json)`,
+    ),
+    exit: { code: 1 },
+    early: true,
+  };
+}
+
+/** Busy port: vLLM and TRT-LLM fail at bind before loading; SGLang only after the full load. */
+export function portBusyFailure(engine: EngineName, host: string, port: number): StartFailure {
+  if (engine === 'vllm') return { lines: traceback('vllm/entrypoints/launcher.py', 'OSError: [Errno 98] Address already in use'), exit: { code: 1 }, early: true };
+  if (engine === 'sglang')
+    return { lines: [err(`ERROR:    [Errno 98] error while attempting to bind on address ('${host}', ${port}): address already in use`)], exit: { code: 1 }, early: false };
+  return { lines: traceback('tensorrt_llm/commands/serve.py', `RuntimeError: Failed to bind socket to ${host}:${port}: [Errno 98] Address already in use`), exit: { code: 1 }, early: true };
+}
+
+/** TRT-LLM shrinks the context instead of failing when KV is short. */
+export function adjustedMaxSeqLenLine(len: number): LogLine {
+  return { stream: 'stdout', text: `[TRT-LLM] [W] Adjusted max_seq_len to ${len}` };
+}
+
+export interface MetricCounters extends SchedulerStats {
+  genThroughput: number;
+  kvUsedTokens: number;
+  requestsFinished: number;
+}
+
+function prom(name: string, type: 'gauge' | 'counter', help: string, labels: string, value: number): string {
+  return `# HELP ${name} ${help}\n# TYPE ${name} ${type}\n${name}{${labels}} ${Number.isInteger(value) ? value.toFixed(1) : value}\n`;
+}
+
+/** Prometheus text named like the imitated engine (TRT-LLM's names are its /prometheus/metrics ones). */
+export function metricsText(engine: EngineName, servedModel: string, s: MetricCounters): string {
+  if (engine === 'vllm') {
+    const l = `engine="0",model_name="${servedModel}"`;
+    return [
+      prom('vllm:num_requests_running', 'gauge', 'Number of requests in model execution batches.', l, s.running),
+      prom('vllm:num_requests_waiting', 'gauge', 'Number of requests waiting to be processed.', l, s.waiting),
+      prom('vllm:kv_cache_usage_perc', 'gauge', 'KV-cache usage. 1 means 100 percent usage.', l, s.kvUsage),
+      prom('vllm:num_preemptions_total', 'counter', 'Cumulative number of preemption from the engine.', l, s.preemptions),
+      prom('vllm:prompt_tokens_total', 'counter', 'Number of prefill tokens processed.', l, s.promptTokens),
+      prom('vllm:generation_tokens_total', 'counter', 'Number of generation tokens processed.', l, s.generationTokens),
+      prom('vllm:request_success_total', 'counter', 'Count of successfully processed requests.', `${l},finished_reason="length"`, s.requestsFinished),
+    ].join('');
+  }
+  if (engine === 'sglang') {
+    const l = `model_name="${servedModel}"`;
+    return [
+      prom('sglang:num_running_reqs', 'gauge', 'The number of running requests.', l, s.running),
+      prom('sglang:num_queue_reqs', 'gauge', 'The number of requests in the waiting queue.', l, s.waiting),
+      prom('sglang:token_usage', 'gauge', 'The token usage.', l, s.kvUsage),
+      prom('sglang:num_used_tokens', 'gauge', 'The number of used tokens.', l, s.kvUsedTokens),
+      prom('sglang:gen_throughput', 'gauge', 'The generation throughput (token/s).', l, s.genThroughput),
+      prom('sglang:num_retracted_reqs_total', 'counter', 'The number of retracted requests.', l, s.preemptions),
+      prom('sglang:prompt_tokens_total', 'counter', 'Number of prefill tokens processed.', l, s.promptTokens),
+      prom('sglang:generation_tokens_total', 'counter', 'Number of generation tokens processed.', l, s.generationTokens),
+    ].join('');
+  }
+  const l = `model_name="${servedModel}",engine_type="trtllm"`;
+  return [
+    prom('trtllm_num_requests_running', 'gauge', 'Number of running requests.', l, s.running),
+    prom('trtllm_num_requests_waiting', 'gauge', 'Number of waiting requests.', l, s.waiting),
+    prom('trtllm_kv_cache_utilization', 'gauge', 'KV cache utilization.', l, s.kvUsage),
+    prom('trtllm_request_success_total', 'counter', 'Count of successfully processed requests.', l, s.requestsFinished),
+  ].join('');
+}
