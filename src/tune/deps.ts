@@ -4,7 +4,7 @@
 import type { Failure } from '../core/events.js';
 import type { EngineName, Variant } from '../core/variant.js';
 import { buildLaunchSpec, getAdapter } from '../engines/index.js';
-import type { LaunchContext } from '../engines/types.js';
+import type { LaunchContext, LaunchSpec } from '../engines/types.js';
 import type { HostInfo } from '../host/gpus.js';
 import { fits as estimateFits, type FitResult } from '../model/estimate.js';
 import { findGpu, hasNativeFp8, type GpuSpec } from '../model/gpus.js';
@@ -89,6 +89,17 @@ export function launchContextFor(config: Pick<SessionConfig, 'sim' | 'bindHost' 
   };
 }
 
+/**
+ * The launch spec plus the real engine's own environment: on the simulated host (and in a
+ * container) the launched env is not the engine's, yet profiles and plans must show what a GPU
+ * host would run (vLLM's attention backend lives in VLLM_ATTENTION_BACKEND).
+ */
+export function commandWithEngineEnv(variant: Variant, ctx: LaunchContext): LaunchSpec & { engineEnv: Record<string, string> } {
+  const spec = buildLaunchSpec(variant, ctx);
+  const native = ctx.sim || ctx.runtime.kind !== 'native' ? getAdapter(variant.engine).command(variant, { ...ctx, sim: undefined, runtime: { kind: 'native' } }) : spec;
+  return { ...spec, engineEnv: native.env };
+}
+
 export function realPlanDeps(config: SessionConfig, host: HostInfo, runDir: string): PlanDeps {
   const gpu = host.gpus[0] ? findGpu(host.gpus[0].name) : undefined;
   const gpus = host.gpus.length;
@@ -100,7 +111,10 @@ export function realPlanDeps(config: SessionConfig, host: HostInfo, runDir: stri
       const a = getAdapter(engine);
       return { supports: a.supports, attentionBackends: a.attentionBackends ?? [] };
     },
-    command: (variant) => buildLaunchSpec(variant, { ...ctx, runDir: `${runDir}/logs/${variant.id}` }),
+    command: (variant) => {
+      const spec = commandWithEngineEnv(variant, { ...ctx, runDir: `${runDir}/logs/${variant.id}` });
+      return { ...spec, env: spec.engineEnv };
+    },
     preflight: (variant) => preflightVariant(variant, gpu, gpus, modelOf(variant.model)),
     fits(variant) {
       const m = modelOf(variant.model);

@@ -31,7 +31,10 @@ export interface PreflightResult {
 export interface PlanDeps {
   /** Knobs each engine can express and its attention backends. */
   engineInfo(engine: EngineName): { supports: ReadonlySet<KnobName>; attentionBackends: readonly string[] };
-  /** The launch command of a variant (sim-serve argv plus the real engine argv on a simulated host). */
+  /**
+   * The launch command of a variant (sim-serve argv plus the real engine argv on a simulated
+   * host); `env` is the real engine's environment.
+   */
   command(variant: Variant): LaunchSpec;
   preflight(variant: Variant): PreflightResult;
   predict(variant: Variant, scenario: Scenario): Predicted | undefined;
@@ -260,7 +263,7 @@ function matchesDrop(pattern: string, v: Variant, change: string): boolean {
 
 function sameCommand(a: LaunchSpec | undefined, b: LaunchSpec | undefined): boolean {
   if (!a || !b) return false;
-  return JSON.stringify([a.engineArgv, a.env]) === JSON.stringify([b.engineArgv, b.env]);
+  return JSON.stringify([a.argv, a.engineArgv, a.env]) === JSON.stringify([b.argv, b.engineArgv, b.env]);
 }
 
 function tryCommand(deps: PlanDeps, v: Variant): { spec?: LaunchSpec; error?: string } {

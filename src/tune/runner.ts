@@ -14,6 +14,7 @@ import { queryGpus, type HostInfo } from '../host/gpus.js';
 import { findFreePort } from '../host/ports.js';
 import { launchServer, type ServerHandle } from '../host/process.js';
 import type { SessionConfig } from './config.js';
+import { commandWithEngineEnv } from './deps.js';
 import { writeFileAtomic } from './journal.js';
 import type { Predicted } from './plan.js';
 import type { Scenario } from './scenarios.js';
@@ -159,14 +160,16 @@ export async function runVariantScenarios(variant: Variant, scenarios: readonly 
   };
   const adapter = adapterFor(variant, launchCtx);
   let spec: LaunchSpec;
+  let engineEnv: Record<string, string>;
   try {
-    spec = adapter.command(variant, launchCtx);
+    ({ engineEnv, ...spec } = commandWithEngineEnv(variant, launchCtx));
   } catch (e) {
     if (!(e instanceof UserError)) throw e;
     const f: Failure = { kind: 'bad-flag', reason: e.message };
     return scenarios.map((s) => failedResult(variant, s.name, ctx, f, started));
   }
-  const base: Pick<VariantResult, 'argv' | 'engineArgv' | 'env'> = { argv: spec.argv, engineArgv: spec.engineArgv, env: spec.env };
+  // env: the real engine's environment (what a GPU host runs); the launched env may differ on the simulated host.
+  const base: Pick<VariantResult, 'argv' | 'engineArgv' | 'env'> = { argv: spec.argv, engineArgv: spec.engineArgv, env: engineEnv };
   const speed = spec.speed > 0 ? spec.speed : 1;
   ctx.emit({ type: 'variant-launching', variantId: variant.id, stage: ctx.stage, argv: spec.argv, port });
 
