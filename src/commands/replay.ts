@@ -1,6 +1,194 @@
-// Placeholder until the 'replay' command lands; replaced by its owner.
+// `servelab replay PROFILE [--sim] [--yes] [--auto] [--tolerance 5] [--json] ...`: bring a
+// profile's server back, re-run its recorded workload and say whether it still performs.
+// Exit: 0 ok or faster, 3 regression, 1 failed to start, 2 bad input, 130 interrupted.
+import { existsSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
 import { UserError } from '../core/errors.js';
+import { setLogSink } from '../core/logger.js';
+import type { TuneEvent } from '../core/events.js';
+import { installSignalHandlers } from '../host/signals.js';
+import { DEFAULT_READY_TIMEOUT_S, DEFAULT_SIM_READY_TIMEOUT_S, DEFAULT_SIM_SPEED } from '../tune/config.js';
+import { formatCommand } from '../profiles/command.js';
+import { fmtPct, hardwareLine, renderReport, workloadLine } from '../profiles/report.js';
+import { EXIT, executeReplay, prepareReplay, type ReplayOptions, type ReplaySetup } from '../profiles/replay.js';
+import { appendReplay, loadProfile } from '../profiles/store.js';
+import type { MetricDelta, ReplayJudgement } from '../profiles/verdict.js';
+import { askConsent } from './consent.js';
 
-export default async function main(_argv: string[]): Promise<number> {
-  throw new UserError("'replay' is not implemented yet", 1);
+const USAGE = `usage: servelab replay PROFILE [--sim] [--speed S] [--yes] [--auto] [--tolerance PCT] [--json]
+                       [--dataset-path FILE] [--port N] [--ready-timeout S] [--runs-dir DIR]
+                       [--no-record] [--allow-any-command]`;
+
+function num(flag: string, text: string | undefined, fallback: number, min = 0): number {
+  if (text === undefined) return fallback;
+  const n = Number(text);
+  if (text.trim() === '' || !Number.isFinite(n) || n < min) throw new UserError(`${flag} must be a number >= ${min}, got '${text}'`);
+  return n;
+}
+
+function fmtValue(v: number | null, unit: string): string {
+  if (v === null) return '–';
+  return unit === 'ms' ? v.toFixed(2) : v.toFixed(2);
+}
+
+function deltaTable(deltas: MetricDelta[]): string {
+  const rows = deltas.map((d) => [`${d.label}${d.unit === 'ms' ? ' (ms)' : ''}`, fmtValue(d.recorded, d.unit), fmtValue(d.now, d.unit), fmtPct(d.deltaPct)]);
+  const head = ['metric', 'recorded', 'now', 'delta'];
+  const w = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (r: string[]) => r.map((c, i) => (i === 0 ? c.padEnd(w[i]!) : c.padStart(w[i]!))).join('  ');
+  return [line(head), ...rows.map(line)].join('\n');
+}
+
+function describeSetup(s: ReplaySetup): string {
+  const p = s.profile;
+  const lines = [
+    `profile   ${s.file} (${p.source === 'study' ? 'published study' : 'servelab session'}, ${p.createdAt.slice(0, 10)})`,
+    `model     ${p.model} (serving ${p.variant.model})`,
+    `tuned on  ${hardwareLine(p)}${p.host.driver ? `, driver ${p.host.driver}` : ''}, ${p.engine.name} ${p.engine.version}`,
+    `recorded  ${p.metrics.total_token_throughput.toFixed(2)} total tok/s, ${p.metrics.output_throughput.toFixed(2)} output tok/s on ${workloadLine(p.workload)}`,
+    `command   ${formatCommand(p.engineArgv, p.env)}`,
+    `here      ${hardwareLine({ host: s.current })}${s.current.driver ? `, driver ${s.current.driver}` : ''}${s.engineVersion ? `, ${p.engine.name} ${s.engineVersion}` : ''}`,
+  ];
+  if (s.differences.length) lines.push('differs   ' + s.differences.join('\n          '));
+  else lines.push('differs   nothing');
+  for (const n of s.notes) lines.push(`note      ${n}`);
+  lines.push(`workload  ${s.scenario.label}: ${s.scenario.numPrompts} prompts${s.scenario.maxConcurrency ? `, max concurrency ${s.scenario.maxConcurrency}` : ', all at once'}`);
+  lines.push(`will run  ${formatCommand(s.spec.argv, s.spec.env)}`);
+  return lines.join('\n');
+}
+
+function progress(e: TuneEvent, write: (l: string) => void): void {
+  switch (e.type) {
+    case 'variant-launching':
+      write(`launching on port ${e.port}`);
+      break;
+    case 'server-ready':
+      write(`server ready after ${e.startupS.toFixed(1)} s`);
+      break;
+    case 'bench-started':
+      write(`benchmarking ${e.numPrompts} prompts (${e.scenario})`);
+      break;
+    case 'server-stopping':
+      write('stopping the server');
+      break;
+    default:
+  }
+}
+
+function verdictLine(j: ReplayJudgement): string {
+  return `verdict: ${j.verdict} (${j.reasons.join('; ')})`;
+}
+
+export default async function main(argv: string[]): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      options: {
+        sim: { type: 'boolean' },
+        speed: { type: 'string' },
+        yes: { type: 'boolean', short: 'y' },
+        auto: { type: 'boolean' },
+        tolerance: { type: 'string' },
+        json: { type: 'boolean' },
+        'dataset-path': { type: 'string' },
+        port: { type: 'string' },
+        'ready-timeout': { type: 'string' },
+        'runs-dir': { type: 'string' },
+        'no-record': { type: 'boolean' },
+        'allow-any-command': { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+      strict: true,
+      allowPositionals: true,
+    });
+  } catch (e) {
+    throw new UserError(`${(e as Error).message.split('\n')[0]}; ${USAGE.split('\n')[0]}`);
+  }
+  const { values: v, positionals } = parsed;
+  if (v.help) {
+    process.stdout.write(USAGE + '\n');
+    return 0;
+  }
+  if (positionals.length !== 1) throw new UserError(`replay needs one PROFILE file; run 'servelab replay --help'`);
+  const file = positionals[0]!;
+  const sim = v.sim === true;
+  const opts: ReplayOptions = {
+    sim,
+    speed: num('--speed', v.speed, DEFAULT_SIM_SPEED, 0.001),
+    tolerancePct: num('--tolerance', v.tolerance, 5),
+    ...(v['dataset-path'] ? { datasetPath: resolve(v['dataset-path']) } : {}),
+    readyTimeoutS: num('--ready-timeout', v['ready-timeout'], sim ? DEFAULT_SIM_READY_TIMEOUT_S : DEFAULT_READY_TIMEOUT_S, 1),
+    logsDir: '',
+    bindHost: '127.0.0.1',
+    portStart: num('--port', v.port, 18000, 1024),
+    allowAnyCommand: v['allow-any-command'] === true,
+  };
+  const json = v.json === true;
+  const info = (line: string) => {
+    if (!json) process.stderr.write(line + '\n');
+  };
+  setLogSink((level, message) => {
+    if (level !== 'debug') process.stderr.write(`servelab: ${level === 'info' ? '' : level + ': '}${message}\n`);
+  });
+
+  const profile = loadProfile(file);
+  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+  opts.logsDir = join(resolve(v['runs-dir'] ?? 'servelab-runs'), `replay-${stamp}-${profile.variant.id}`);
+  const setup = await prepareReplay(profile, file, opts);
+  process.stderr.write(describeSetup(setup) + '\n');
+  if (!(await askConsent({ yes: v.yes === true, auto: v.auto === true, what: `replay ${file}` }))) {
+    process.stderr.write('servelab: not run\n');
+    return EXIT.failed;
+  }
+
+  const controller = new AbortController();
+  const uninstall = installSignalHandlers({
+    onSignal: (signal) => {
+      process.stderr.write(`servelab: ${signal}: stopping the server\n`);
+      controller.abort();
+    },
+  });
+  let outcome;
+  try {
+    outcome = await executeReplay(setup, { ...opts, signal: controller.signal, emit: (e) => progress(e, info) });
+  } finally {
+    uninstall();
+  }
+  const { result, judgement, record, exitCode } = outcome;
+  if (!v['no-record']) {
+    const updated = appendReplay(file, record);
+    const md = file.replace(/\.json$/, '.md');
+    if (md !== file && existsSync(md)) writeFileSync(md, renderReport(updated));
+  }
+  if (json) {
+    process.stdout.write(
+      JSON.stringify({
+        profile: file,
+        verdict: record.verdict,
+        exitCode,
+        reasons: record.reasons,
+        deltas: judgement?.deltas ?? [],
+        differences: setup.differences,
+        notes: setup.notes,
+        argv: setup.spec.argv,
+        engineArgv: setup.spec.engineArgv,
+        failure: result.failure ?? null,
+        logsDir: opts.logsDir,
+      }) + '\n',
+    );
+    return exitCode;
+  }
+  if (!judgement) {
+    const f = result.failure;
+    process.stdout.write(`verdict: failed to ${f?.kind === 'bench-failed' ? 'measure' : 'start'}: ${f?.reason ?? 'unknown'}\n`);
+    if (f?.hint) process.stdout.write(`hint: ${f.hint}\n`);
+    if (f?.evidence?.length) process.stdout.write(f.evidence.map((l) => `  | ${l}`).join('\n') + '\n');
+    process.stdout.write(`server log: ${opts.logsDir}\n`);
+    return exitCode;
+  }
+  process.stdout.write(deltaTable(judgement.deltas) + '\n' + verdictLine(judgement) + '\n');
+  for (const n of setup.notes) process.stdout.write(`note: ${n}\n`);
+  return exitCode;
 }

@@ -1,6 +1,112 @@
-// Placeholder until the 'serve' command lands; replaced by its owner.
+// `servelab serve PROFILE [--sim] [--yes] [--port N]`: run a profile's winning server in the
+// foreground. Its output goes to the terminal; Ctrl-C, SIGTERM and SIGHUP are passed to the
+// server's process group, which is killed if it has not stopped within the grace period.
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
 import { UserError } from '../core/errors.js';
+import { exitCodeFor } from '../host/signals.js';
+import { launchServer } from '../host/process.js';
+import { signalGroup } from '../host/procgroup.js';
+import { checkRunnable, formatCommand } from '../profiles/command.js';
+import { hardwareLine } from '../profiles/report.js';
+import { serveSpec } from '../profiles/serve.js';
+import { loadProfile } from '../profiles/store.js';
+import { askConsent } from './consent.js';
 
-export default async function main(_argv: string[]): Promise<number> {
-  throw new UserError("'serve' is not implemented yet", 1);
+const USAGE = 'usage: servelab serve PROFILE [--sim] [--speed S] [--yes] [--port N] [--grace S] [--runs-dir DIR] [--allow-any-command]';
+const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
+export default async function main(argv: string[]): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      options: {
+        sim: { type: 'boolean' },
+        speed: { type: 'string' },
+        yes: { type: 'boolean', short: 'y' },
+        auto: { type: 'boolean' },
+        port: { type: 'string' },
+        grace: { type: 'string' },
+        'runs-dir': { type: 'string' },
+        'allow-any-command': { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+      strict: true,
+      allowPositionals: true,
+    });
+  } catch (e) {
+    throw new UserError(`${(e as Error).message.split('\n')[0]}; ${USAGE}`);
+  }
+  const { values: v, positionals } = parsed;
+  if (v.help) {
+    process.stdout.write(USAGE + '\n');
+    return 0;
+  }
+  if (positionals.length !== 1) throw new UserError(`serve needs one PROFILE file; ${USAGE}`);
+  const port = v.port === undefined ? undefined : Number(v.port);
+  if (port !== undefined && !(Number.isInteger(port) && port > 0 && port < 65536)) throw new UserError(`--port must be 1..65535, got '${v.port}'`);
+  const speed = v.speed === undefined ? 1 : Number(v.speed);
+  if (!(speed > 0)) throw new UserError(`--speed must be a number > 0, got '${v.speed}'`);
+  const graceMs = (v.grace === undefined ? 30 : Number(v.grace)) * 1000;
+  if (!(graceMs >= 0)) throw new UserError(`--grace must be seconds >= 0, got '${v.grace}'`);
+
+  const file = positionals[0]!;
+  const profile = loadProfile(file);
+  const allowAny = v['allow-any-command'] === true;
+  checkRunnable(profile.engineArgv, profile.env, file, allowAny);
+  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+  const runDir = join(resolve(v['runs-dir'] ?? 'servelab-runs'), `serve-${stamp}-${profile.variant.id}`);
+  const spec = serveSpec(profile, { sim: v.sim === true, ...(port !== undefined ? { port } : {}), speed, runDir });
+  checkRunnable(spec.argv, spec.env, file, allowAny);
+
+  process.stderr.write(
+    [
+      `profile   ${file}: ${profile.model} on ${hardwareLine(profile)}, ${profile.engine.name} ${profile.engine.version}`,
+      `recorded  ${profile.metrics.total_token_throughput.toFixed(2)} total tok/s`,
+      ...(v.sim ? [`engine    ${formatCommand(spec.engineArgv)}`, 'host      simulated (a performance model, not a GPU)'] : []),
+      `will run  ${formatCommand(spec.argv, spec.env)}`,
+      '',
+    ].join('\n'),
+  );
+  if (!(await askConsent({ yes: v.yes === true, auto: v.auto === true, what: `serve ${file}` }))) {
+    process.stderr.write('servelab: not run\n');
+    return 1;
+  }
+
+  const handle = await launchServer(spec, {
+    runDir,
+    logName: 'server.log',
+    onLine: (line, stream) => (stream === 'stdout' ? process.stdout : process.stderr).write(line + '\n'),
+    gpuHost: !v.sim,
+    graceMs,
+  });
+  let received: NodeJS.Signals | undefined;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (received) {
+      handle.killNow();
+      return;
+    }
+    received = signal;
+    process.stderr.write(`servelab: ${signal}: passing it to the server (pid ${handle.pid}); again to kill it\n`);
+    signalGroup(handle.pid, signal);
+    // A server that ignores the signal is stopped the hard way after the grace period.
+    setTimeout(() => void handle.stop({ graceMs: 0 }), graceMs).unref();
+  };
+  const onExit = () => handle.killNow();
+  for (const s of SIGNALS) process.on(s, onSignal);
+  process.on('exit', onExit);
+  try {
+    void handle.waitReady(24 * 3600 * 1000).then((r) => {
+      if (r.ready) process.stderr.write(`servelab: ready at http://${spec.host}:${spec.port} after ${r.startupS.toFixed(1)} s (Ctrl-C stops it)\n`);
+    });
+    const exit = await handle.exited;
+    await handle.stop({ graceMs: 2000 });
+    if (received) return exitCodeFor(received);
+    if (exit.signal) return exitCodeFor(exit.signal as NodeJS.Signals);
+    return exit.code ?? 1;
+  } finally {
+    for (const s of SIGNALS) process.off(s, onSignal);
+    process.off('exit', onExit);
+  }
 }

@@ -140,12 +140,16 @@ export const RuntimeSchema = z.discriminatedUnion('kind', [
 
 /** The benchmark workload, as `vllm bench serve` flags name it. */
 export const WorkloadSchema = z.object({
-  /** Scenario name, e.g. 'sharegpt', 'random-2000-100'. */
+  /** Scenario name, e.g. 'sharegpt', 'sharegpt-like', 'random-2000-100'. */
   scenario: z.string().min(1),
+  /** Human label, e.g. 'medium 2000/100'. */
+  label: z.string().optional(),
   dataset: z.enum(['sharegpt', 'random']),
   datasetPath: z.string().optional(),
   inputLen: z.number().int().positive().optional(),
   outputLen: z.number().int().positive().optional(),
+  /** vLLM's --random-range-ratio. */
+  rangeRatio: z.number().min(0).max(1).optional(),
   numPrompts: z.number().int().positive(),
   seed: z.number().int(),
   /** null = unlimited (all requests at once, request rate inf). */

@@ -1,7 +1,6 @@
 // The replay verdict: recorded numbers vs numbers measured now, metric by metric. Pure, so the
 // rules (tolerance on total throughput, SLOs) are tested exactly, apart from any server.
-import type { BenchMetrics } from '../bench/types.js';
-import type { Slo } from './schema.js';
+import type { RecordedMetrics, Slo } from './schema.js';
 
 export type Verdict = 'ok' | 'faster' | 'regression';
 
@@ -39,7 +38,7 @@ export const COMPARED: readonly Omit<MetricDelta, 'recorded' | 'now' | 'deltaPct
   { key: 'mean_e2el_ms', label: 'mean E2EL', unit: 'ms', better: 'lower' },
 ];
 
-function num(m: BenchMetrics | Record<string, unknown>, key: string): number | null {
+function num(m: RecordedMetrics, key: string): number | null {
   const v = (m as Record<string, unknown>)[key];
   return typeof v === 'number' && Number.isFinite(v) ? v : null;
 }
@@ -50,7 +49,7 @@ export function pctDelta(recorded: number | null, now: number | null): number | 
 }
 
 /** Each SLO the metrics break, as a line; empty when all hold. Same rule as the tuner: value >= limit fails. */
-export function sloFailures(metrics: BenchMetrics, slo: readonly Slo[]): string[] {
+export function sloFailures(metrics: RecordedMetrics, slo: readonly Slo[]): string[] {
   const out: string[] = [];
   for (const rule of slo) {
     const value = num(metrics, `${rule.stat}_${rule.metric}_ms`);
@@ -66,8 +65,8 @@ export function sloFailures(metrics: BenchMetrics, slo: readonly Slo[]): string[
  * faster when it rose by more than `tolerancePct`; ok otherwise.
  */
 export function judgeReplay(input: {
-  recorded: BenchMetrics;
-  now: BenchMetrics;
+  recorded: RecordedMetrics;
+  now: RecordedMetrics;
   tolerancePct: number;
   slo?: readonly Slo[];
 }): ReplayJudgement {

@@ -1,0 +1,62 @@
+// What `servelab serve` runs: the recorded engine argv exactly (on a real host), or the same
+// variant through the sim adapter (on the simulated host). Pure: builds the LaunchSpec only.
+import { buildLaunchSpec } from '../engines/index.js';
+import type { LaunchSpec } from '../engines/types.js';
+import { dockerArgv, serverPort } from './export.js';
+import { simGpuFor } from './replay.js';
+import type { Profile } from './schema.js';
+
+const READY = /Application startup complete\.|The server is fired up and ready to roll!|Uvicorn running on/;
+
+function withPort(argv: readonly string[], port: number): string[] {
+  const out = [...argv];
+  const i = out.findIndex((a) => a === '--port' || a.startsWith('--port='));
+  if (i < 0) out.push('--port', String(port));
+  else if (out[i] === '--port') out[i + 1] = String(port);
+  else out[i] = `--port=${port}`;
+  return out;
+}
+
+function bindHost(argv: readonly string[]): string {
+  const i = argv.findIndex((a) => a === '--host' || a.startsWith('--host='));
+  if (i < 0) return '127.0.0.1';
+  const h = argv[i] === '--host' ? argv[i + 1] : argv[i]!.slice('--host='.length);
+  return !h || h === '0.0.0.0' || h === 'localhost' || h === '::' ? '127.0.0.1' : h;
+}
+
+export interface ServeOptions {
+  sim: boolean;
+  /** Override the port (replaces or adds --port). */
+  port?: number;
+  speed: number;
+  runDir: string;
+}
+
+export function serveSpec(profile: Profile, opts: ServeOptions): LaunchSpec {
+  if (opts.sim) {
+    const port = opts.port ?? serverPort(profile);
+    return buildLaunchSpec(profile.variant, {
+      host: '127.0.0.1',
+      port,
+      runDir: opts.runDir,
+      runtime: { kind: 'native' },
+      sim: { gpu: simGpuFor(profile), gpus: profile.host.gpuCount, speed: opts.speed },
+    });
+  }
+  const engineArgv = opts.port !== undefined ? withPort(profile.engineArgv, opts.port) : [...profile.engineArgv];
+  const port = opts.port ?? serverPort(profile);
+  const docker = profile.engine.runtime.kind === 'docker';
+  const argv = docker ? dockerArgv({ ...profile, engineArgv }).map((a) => a.replace('${HOME}', process.env.HOME ?? '~')) : engineArgv;
+  return {
+    argv,
+    env: docker ? {} : { ...profile.env },
+    files: [],
+    host: docker ? '127.0.0.1' : bindHost(engineArgv),
+    port,
+    healthPath: '/health',
+    readyLogLine: READY,
+    speed: 1,
+    engineArgv,
+    engine: profile.engine.name,
+  };
+}

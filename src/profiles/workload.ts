@@ -1,0 +1,63 @@
+// A profile's workload and the tuning core's Scenario are the same thing in two shapes: the
+// profile keeps `vllm bench serve` terms, the runner takes a Scenario.
+import { existsSync } from 'node:fs';
+import { UserError } from '../core/errors.js';
+import type { Scenario } from '../tune/scenarios.js';
+import type { Workload } from './schema.js';
+
+/** What a session records: the scenario every stage was measured on. */
+export function workloadFromScenario(s: Scenario, benchCommand?: string): Workload {
+  return {
+    scenario: s.name,
+    label: s.label,
+    dataset: s.dataset,
+    ...(s.datasetPath ? { datasetPath: s.datasetPath } : {}),
+    ...(s.inputLen !== undefined ? { inputLen: s.inputLen } : {}),
+    ...(s.outputLen !== undefined ? { outputLen: s.outputLen } : {}),
+    ...(s.rangeRatio !== undefined ? { rangeRatio: s.rangeRatio } : {}),
+    numPrompts: s.numPrompts,
+    seed: s.seed,
+    maxConcurrency: s.maxConcurrency,
+    requestRate: null,
+    ...(benchCommand ? { benchCommand } : {}),
+  };
+}
+
+/** ShareGPT-like stand-in (the studies' filtered ShareGPT averages 217 in / 201 out tokens). */
+const SHAREGPT_LIKE = { inputLen: 217, outputLen: 201, rangeRatio: 0.9 };
+
+/**
+ * The scenario that re-runs a recorded workload. A ShareGPT workload needs the dataset file
+ * (`datasetPath`, else the recorded path if it exists here); on the simulated host its synthetic
+ * stand-in may replace it, and `note` says so.
+ */
+export function scenarioForWorkload(w: Workload, opts: { datasetPath?: string; simulated: boolean }): { scenario: Scenario; note?: string } {
+  const common = { numPrompts: w.numPrompts, seed: w.seed, maxConcurrency: w.maxConcurrency };
+  if (w.dataset === 'random') {
+    return {
+      scenario: {
+        name: w.scenario,
+        label: w.label ?? w.scenario,
+        dataset: 'random',
+        ...(w.inputLen !== undefined ? { inputLen: w.inputLen } : {}),
+        ...(w.outputLen !== undefined ? { outputLen: w.outputLen } : {}),
+        ...(w.rangeRatio !== undefined ? { rangeRatio: w.rangeRatio } : {}),
+        ...common,
+      },
+    };
+  }
+  const path = opts.datasetPath ?? (w.datasetPath && existsSync(w.datasetPath) ? w.datasetPath : undefined);
+  if (opts.datasetPath && !existsSync(opts.datasetPath)) throw new UserError(`--dataset-path ${opts.datasetPath}: no such file`);
+  if (path) {
+    return { scenario: { name: w.scenario, label: w.label ?? 'ShareGPT', dataset: 'sharegpt', datasetPath: path, ...common } };
+  }
+  if (!opts.simulated) {
+    throw new UserError(
+      `the recorded workload is ShareGPT${w.datasetPath ? ` (${w.datasetPath}, not found here)` : ''}: pass --dataset-path FILE (ShareGPT_V3_unfiltered_cleaned_split.json)`,
+    );
+  }
+  return {
+    scenario: { name: 'sharegpt-like', label: 'ShareGPT-like (synthetic 217/201)', dataset: 'random', ...SHAREGPT_LIKE, ...common },
+    note: 'the recorded workload is ShareGPT; with no --dataset-path the simulated replay uses the ShareGPT-like synthetic stand-in (217/201 tokens on average)',
+  };
+}
