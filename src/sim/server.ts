@@ -34,7 +34,7 @@ export interface SimServer {
 
 const MiB = 1024 * 1024;
 /** A failing start never keeps the caller waiting longer than this (wall seconds). */
-const MAX_FAILURE_DELAY_S = 1.5;
+const MAX_FAILURE_DELAY_S = 1;
 
 /** Simulated start-up seconds: process start, weights from disk at ~2 GB/s, graph capture, compile. */
 export function defaultLoadTime(weightsPerGpu: number, torchCompile: boolean): number {
