@@ -13,6 +13,8 @@ export interface FailureRule {
   /** Engines whose logs can show this text; undefined = all. */
   engines?: readonly FailureEngine[];
   pattern: RegExp;
+  /** When set, one of the 4 lines before the match must match this too (bare AssertionError). */
+  near?: RegExp;
   reason: (m: RegExpExecArray, ctx: FailureContext) => string;
   hint: string;
 }
@@ -66,6 +68,13 @@ export const FAILURE_RULES: readonly FailureRule[] = [
     pattern: /(trtllm_mla|trtllm_mha)[^\n]*(only|Blackwell|SM100)/i,
     reason: (m, ctx) => `attention backend ${m[1]} is not supported ${onThisGpu(ctx)} (Blackwell only)`,
     hint: 'Choose fa3, flashinfer or triton on this GPU.',
+  },
+  {
+    id: 'fp8-not-supported',
+    kind: 'unsupported',
+    pattern: /\bFP8\b[^\n]*\bnot supported\b/i,
+    reason: (_m, ctx) => `FP8 is not supported ${onThisGpu(ctx)}`,
+    hint: 'FP8 weights need compute capability 8.9+ (Ada/Hopper/Blackwell); serve the BF16 checkpoint or use vLLM (weight-only Marlin FP8).',
   },
   // --- port in use --------------------------------------------------------------------------
   {
@@ -128,10 +137,27 @@ export const FAILURE_RULES: readonly FailureRule[] = [
     hint: 'Use a TP size that divides the number of attention heads (and KV heads).',
   },
   {
-    id: 'not-enough-gpus',
+    id: 'assert-in-attention-init',
     kind: 'tp-mismatch',
-    pattern: /Unable to load Ray|World size \((\d+)\) is larger than the number of available GPUs \((\d+)\)|only (\d+) GPUs? (are|is) available/i,
-    reason: () => 'the parallel layout needs more GPUs than this host shows',
+    // SGLang's bare AssertionError inside the attention layer's __init__; TRT-LLM's mapping check.
+    pattern: /^AssertionError\s*$/,
+    near: /attention[^\n]*in __init__|tensorrt_llm\/mapping\.py/,
+    reason: () => 'the attention heads are not divisible by the tensor parallel size',
+    hint: 'Use a TP size that divides the number of attention heads (and KV heads).',
+  },
+  {
+    id: 'not-enough-gpus',
+    kind: 'unsupported',
+    pattern: /number of required GPUs \((\d+)\) exceeds the total number of available GPUs \((\d+)\)/,
+    reason: (m) => `the parallel layout needs ${m[1]} GPUs, this host has ${m[2]}`,
+    hint: 'Keep tp x pp x dp within the visible GPUs (CUDA_VISIBLE_DEVICES).',
+  },
+  {
+    id: 'vllm-ray',
+    kind: 'unsupported',
+    engines: ['vllm', 'sim'],
+    pattern: /Unable to load Ray/,
+    reason: () => 'the parallel layout needs more GPUs than this host shows (vLLM fell back to Ray)',
     hint: 'Keep tp x pp x dp within the visible GPUs (CUDA_VISIBLE_DEVICES).',
   },
   // --- out of memory ----------------------------------------------------------------------------
@@ -207,8 +233,8 @@ export const FAILURE_RULES: readonly FailureRule[] = [
 
 const ERRORISH = /(Error|Exception|Traceback|FAILED|fatal|Killed|Aborted)/;
 
-function evidenceAround(lines: string[], i: number): string[] {
-  return lines.slice(i, i + 2).map((l) => l.trimEnd()).filter(Boolean);
+function evidenceAround(lines: string[], i: number, before = 0): string[] {
+  return lines.slice(i - before, i + 2).map((l) => l.trimEnd()).filter(Boolean);
 }
 
 function exitText(exit: ExitInfo): string {
@@ -232,8 +258,10 @@ export function classifyFromLog(
     // Scan from the end: the last occurrence is nearest to the death.
     for (let i = logLines.length - 1; i >= 0; i--) {
       const m = rule.pattern.exec(logLines[i]!);
+      if (m && rule.near && !logLines.slice(Math.max(0, i - 4), i).some((l) => rule.near!.test(l))) continue;
       if (m) {
-        return { kind: rule.kind, reason: rule.reason(m, ctx), hint: rule.hint, evidence: evidenceAround(logLines, i) };
+        const before = rule.near ? Math.min(i, 2) : 0;
+        return { kind: rule.kind, reason: rule.reason(m, ctx), hint: rule.hint, evidence: evidenceAround(logLines, i, before) };
       }
     }
   }

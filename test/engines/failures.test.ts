@@ -101,3 +101,35 @@ describe('classification by kind', () => {
     expect(shortGpuName('NVIDIA L40S')).toBe('L40S');
   });
 });
+
+describe('the simulator\'s failure texts classify like the engines\'', () => {
+  it('SGLang bare AssertionError in the attention __init__ is a TP mismatch', () => {
+    const lines = [
+      '[2025-10-01 10:00:00 TP0] Scheduler hit an exception: Traceback (most recent call last):',
+      '  File "python/sglang/srt/layers/radix_attention.py", line 58, in __init__',
+      'AssertionError',
+      '[2025-10-01 10:00:00] Received sigquit from a child process. It usually means the child failed.',
+    ];
+    const f = sglang.classifyFailure(lines, { code: null, signal: 'SIGKILL' });
+    expect(f.kind).toBe('tp-mismatch');
+    expect(f.evidence).toContain('AssertionError');
+    // A bare AssertionError elsewhere is not proof of a TP mismatch.
+    expect(sglang.classifyFailure(['  File "x/sampler.py", line 3, in sample', 'AssertionError'], died).kind).toBe('crash');
+  });
+
+  it('TRT-LLM FP8 on Ampere and too few GPUs are unsupported here', () => {
+    const fp8 = trtllm.classifyFailure(
+      ['RuntimeError: FP8 weight quantization is not supported on compute capability 8.0 (NVIDIA A100-SXM4-80GB); FP8 weights need SM89 or newer.'],
+      died,
+      A100,
+    );
+    expect(fp8).toMatchObject({ kind: 'unsupported', reason: 'FP8 is not supported on this GPU (A100, compute capability 8.0)' });
+    const gpus = vllm.classifyFailure(['ValueError: The number of required GPUs (16) exceeds the total number of available GPUs (8).'], died);
+    expect(gpus).toMatchObject({ kind: 'unsupported', reason: 'the parallel layout needs 16 GPUs, this host has 8' });
+  });
+
+  it('vLLM\'s own FP8 capability message keeps its numbers', () => {
+    const f = vllm.classifyFailure(['ValueError: The quantization method fp8 is not supported for the current GPU. Minimum capability: 80. Current capability: 75.'], died);
+    expect(f.reason).toBe('FP8 is not supported on this GPU (compute capability 7.5): needs 8.0');
+  });
+});
