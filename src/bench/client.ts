@@ -135,12 +135,13 @@ export function sendStreamingRequest(spec: RequestSpec, o: ClientOptions, hooks:
       finish('aborted');
     };
     const parser = new SseParser();
-    const handle = (msgs: ReturnType<SseParser['push']>) => {
+    // One timestamp per network read, taken before any parsing (vLLM stamps each message after
+    // its read too); messages that arrive together share it.
+    const handle = (msgs: ReturnType<SseParser['push']>, ts: number) => {
       for (const m of msgs) {
         if (settled) return;
         const data = m.data.trim();
         if (data === '[DONE]') continue;
-        const ts = nowS();
         let json: Record<string, unknown>;
         try {
           json = JSON.parse(data) as Record<string, unknown>;
@@ -190,9 +191,12 @@ export function sendStreamingRequest(spec: RequestSpec, o: ClientOptions, hooks:
           res.on('error', (e) => finish(`HTTP ${res.statusCode}: ${e.message}`));
           return;
         }
-        res.on('data', (chunk: Buffer) => handle(parser.push(chunk)));
+        res.on('data', (chunk: Buffer) => {
+          const ts = nowS();
+          handle(parser.push(chunk), ts);
+        });
         res.on('end', () => {
-          handle(parser.end());
+          handle(parser.end(), nowS());
           finish();
         });
         res.on('error', (e) => finish(`response stream error: ${e.message}`));

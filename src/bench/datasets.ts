@@ -118,8 +118,8 @@ function sampleRandom(spec: WorkloadSpec, counter: TokenCounter): SampledRequest
   const inHi = Math.ceil(realIn * (1 + r));
   const outLo = Math.max(1, Math.floor(outputLen * (1 - r)));
   const outHi = Math.ceil(outputLen * (1 + r));
-  const exact = counter.mode === 'exact' && counter.encode && counter.decode && counter.vocabSize;
-  const vocab = exact ? counter.vocabSize! : words().length;
+  const exact = counter.mode === 'exact' && counter.encode && counter.decode && counter.sampleIds?.length;
+  const vocab = exact ? counter.sampleIds!.length : words().length;
   const inLens = Array.from({ length: n }, () => rng.intBetween(inLo, inHi));
   const outLens = Array.from({ length: n }, () => rng.intBetween(outLo, outHi));
   const offsets = Array.from({ length: n }, () => rng.randbelow(vocab));
@@ -130,7 +130,8 @@ function sampleRandom(spec: WorkloadSpec, counter: TokenCounter): SampledRequest
     for (let k = 0; k < inLens[i]!; k++) ids.push((offsets[i]! + i + k) % vocab);
     if (exact) {
       // Decode, re-encode and truncate, as vLLM does, so promptLen is what the tokenizer sees.
-      const reEncoded = counter.encode!(counter.decode!(ids), false).slice(0, prefixLen + inLens[i]!);
+      const text = counter.decode!(ids.map((k) => counter.sampleIds![k]!));
+      const reEncoded = counter.encode!(text, false).slice(0, prefixLen + inLens[i]!);
       out.push({ prompt: counter.decode!(reEncoded), promptLen: reEncoded.length, expectedOutputLen: outLens[i]! });
     } else {
       const w = words();

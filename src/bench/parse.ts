@@ -63,14 +63,14 @@ export function parseResultText(text: string, source = '<text>'): ParsedBlock[] 
         break;
       }
       if (line === '' || SECTION.test(line)) continue;
+      if (/^client-bound\b/i.test(line)) {
+        block.clientBound = line.slice(line.indexOf(':') + 1).trim().replace(/^yes:\s*/, '');
+        continue;
+      }
       const m = ROW.exec(line);
       if (!m) throw new UserError(`${where}: not a 'label: value' row inside a result block: ${JSON.stringify(line.slice(0, 80))}`);
       const label = m[1]!.trim().toLowerCase();
       const rawValue = m[2]!;
-      if (label.startsWith('client-bound')) {
-        block.clientBound = line.slice(line.indexOf(':') + 1).trim().replace(/^yes:\s*/, '');
-        continue;
-      }
       const value = num(rawValue);
       if (value !== null && Number.isNaN(value)) throw new UserError(`${where}: '${m[1]}' has a value that is not a number: ${rawValue}`);
       const key = ROWS[label];
@@ -146,8 +146,15 @@ export function blockToResultJson(b: ParsedBlock): Record<string, unknown> {
   return out;
 }
 
-/** Read a file of either kind; returns one result object per block or JSON line. */
-export function importResultFile(file: string): Record<string, unknown>[] {
+export interface ImportedResult {
+  /** Metrics and settings with vLLM's result key names. */
+  result: Record<string, unknown>;
+  /** How to print it again as vLLM's block. */
+  block: BlockOptions;
+}
+
+/** Read a file of either kind; one entry per block or JSON line. */
+export function importResultFile(file: string): ImportedResult[] {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
@@ -157,14 +164,43 @@ export function importResultFile(file: string): Record<string, unknown>[] {
   }
   const trimmed = text.trimStart();
   if (trimmed.startsWith('{') || trimmed.startsWith('[')) {
-    return parseResultJson(text, file).map((o) => Object.fromEntries(Object.entries(o).filter(([k]) => !DETAILED.has(k))));
+    return parseResultJson(text, file).map((o) => {
+      const result = Object.fromEntries(Object.entries(o).filter(([k]) => !DETAILED.has(k)));
+      return { result, block: resultJsonToBlock(result).block };
+    });
   }
   const blocks = parseResultText(text, file);
   if (blocks.length === 0) throw new UserError(`${file}:1: no '==== Serving Benchmark Result ====' block and not a result JSON`);
-  return blocks.map(blockToResultJson);
+  return blocks.map((b) => ({ result: blockToResultJson(b), block: b.block }));
 }
 
 /** Metrics object typed for formatResultBlock from parsed values. */
 export function asMetrics(b: ParsedBlock): BenchMetrics {
   return { failed: 0, request_goodput: null, ...b.metrics } as unknown as BenchMetrics;
+}
+
+/** The other way: a result object (from a block or a --save-result file) and its print options. */
+export function resultJsonToBlock(r: Record<string, unknown>): { metrics: Record<string, unknown>; block: BlockOptions } {
+  const metricNames: LatencyMetric[] = [];
+  const pcts: number[] = [];
+  for (const k of Object.keys(r)) {
+    const m = /^(mean|p([\d.]+))_(ttft|tpot|itl|e2el)_ms$/.exec(k);
+    if (!m) continue;
+    const name = m[3] as LatencyMetric;
+    if (!metricNames.includes(name)) metricNames.push(name);
+    if (m[2] !== undefined && !pcts.includes(Number(m[2]))) pcts.push(Number(m[2]));
+  }
+  const order: LatencyMetric[] = ['ttft', 'tpot', 'itl', 'e2el'];
+  const rate = r.request_rate;
+  const block: BlockOptions = {
+    percentileMetrics: order.filter((n) => metricNames.includes(n)),
+    metricPercentiles: pcts,
+    goodput: r.request_goodput !== null && r.request_goodput !== undefined,
+    failedRow: 'auto',
+    ...(typeof r.max_concurrency === 'number' ? { maxConcurrency: r.max_concurrency } : {}),
+    ...(typeof rate === 'number' ? { requestRate: rate } : {}),
+    ...(typeof (r.simulated as { speed?: unknown } | undefined)?.speed === 'number' ? { simulatedSpeed: (r.simulated as { speed: number }).speed } : {}),
+    clientBound: r.client_bound === true ? (((r.client_stats as { reasons?: string[] } | undefined)?.reasons ?? []).join('; ') || 'yes') : false,
+  };
+  return { metrics: { failed: 0, request_goodput: null, ...r }, block };
 }

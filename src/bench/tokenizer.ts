@@ -15,8 +15,8 @@ export interface TokenCounter {
   /** Exact mode only. */
   encode?(text: string, special: boolean): number[];
   decode?(ids: number[]): string;
-  /** Base vocabulary size (without added tokens). */
-  vocabSize?: number;
+  /** Ids the random dataset may use: the vocabulary minus special/added tokens (vLLM main). */
+  sampleIds?: number[];
   /** tokenizer.num_special_tokens_to_add() */
   numSpecial: number;
 }
@@ -92,6 +92,12 @@ export function loadTokenizer(file: string): Promise<TokenCounter> {
   return p;
 }
 
+function sampleableIds(tok: { get_vocab(withAdded?: boolean): Map<string, number>; get_added_tokens_decoder(): Map<number, unknown> }): number[] {
+  const added = tok.get_added_tokens_decoder();
+  const ids = [...new Set(tok.get_vocab(true).values())].filter((id) => !added.has(id));
+  return ids.sort((a, b) => a - b);
+}
+
 async function loadTokenizerUncached(file: string): Promise<TokenCounter> {
   let json: unknown;
   try {
@@ -115,8 +121,8 @@ async function loadTokenizerUncached(file: string): Promise<TokenCounter> {
     path: file,
     count: (text, special = true) => encode(text, special).length,
     encode,
-    decode: (ids) => tok.decode(ids),
-    vocabSize: tok.get_vocab(false).size,
+    decode: (ids) => (ids.length ? tok.decode(ids) : ''),
+    sampleIds: sampleableIds(tok),
     numSpecial,
   };
 }

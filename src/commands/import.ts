@@ -1,6 +1,37 @@
-// Placeholder until the 'import' command lands; replaced by its owner.
+// `servelab import FILE... [--json]`: read `vllm bench serve` printed output or its
+// --save-result JSON; print the blocks again (default) or the metrics as JSON.
+import { formatHelp, parseFlags, type FlagSpec } from '../bench/cli-args.js';
+import { formatResultBlock } from '../bench/format.js';
+import { importResultFile, type ImportedResult } from '../bench/parse.js';
+import type { BenchMetrics } from '../bench/types.js';
 import { UserError } from '../core/errors.js';
 
-export default async function main(_argv: string[]): Promise<number> {
-  throw new UserError("'import' is not implemented yet", 1);
+const FLAGS: Record<string, FlagSpec> = {
+  json: { kind: 'boolean', help: 'print the metrics as JSON with vLLM result key names (one array, one object per block)' },
+  help: { kind: 'boolean', help: 'show this help' },
+};
+
+const USAGE = `Usage: servelab import FILE... [--json]
+
+Read \`vllm bench serve\` output: printed text holding one or more result blocks, or the
+--save-result JSON (one object per line). Without --json, print each result as vLLM's block.`;
+
+export default async function main(argv: string[]): Promise<number> {
+  const { flags, positional } = parseFlags(argv, FLAGS, 'import');
+  if (flags.help) {
+    process.stdout.write(formatHelp(USAGE, FLAGS));
+    return 0;
+  }
+  if (positional.length === 0) throw new UserError("import: give one or more files (vLLM output text or result JSON). Run 'servelab import --help'.");
+  const results: ImportedResult[] = [];
+  for (const file of positional) results.push(...importResultFile(file));
+  if (flags.json) {
+    process.stdout.write(JSON.stringify(results.map((r) => r.result), null, 2) + '\n');
+  } else {
+    for (const r of results) {
+      const metrics = { failed: 0, request_goodput: null, ...r.result } as unknown as BenchMetrics;
+      process.stdout.write(formatResultBlock(metrics, r.block));
+    }
+  }
+  return 0;
 }
