@@ -50,18 +50,28 @@ function startLauncher(kind: 'fake' | 'sim', extra: string[] = []): Promise<{ ch
 }
 
 describe('signals to servelab stop every server it started', () => {
-  it.each(['SIGINT', 'SIGTERM', 'SIGHUP'] as const)('%s', async (sig) => {
+  it.each(['SIGINT', 'SIGTERM', 'SIGHUP'] as const)('%s with real sim engine servers', async (sig) => {
     const bystander = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
     started.push(bystander);
-    const { child, pids, exit } = await startLauncher('fake');
-    // Two servers, each with a worker in its group.
-    expect(pids.length).toBeGreaterThanOrEqual(4);
+    const { child, pids, exit } = await startLauncher('sim');
+    expect(pids.length).toBeGreaterThanOrEqual(2);
     expect(pids.every(pidAlive)).toBe(true);
     child.kill(sig);
     const e = await exit;
     expect(e.code).toBe(exitCodeFor(sig));
     expect(await waitFor(() => allGone(pids), 10_000)).toBe(true);
+    // Only what servelab started: a process it did not start is untouched.
     expect(pidAlive(bystander.pid!)).toBe(true);
+  });
+
+  it('servers with workers in their process group: the workers go too', async () => {
+    const { child, pids, exit } = await startLauncher('fake');
+    // Two servers, each with a worker in its group.
+    expect(pids.length).toBeGreaterThanOrEqual(4);
+    expect(pids.every(pidAlive)).toBe(true);
+    child.kill('SIGTERM');
+    expect((await exit).code).toBe(143);
+    expect(await waitFor(() => allGone(pids), 10_000)).toBe(true);
   });
 
   it('exit codes: 130 for SIGINT, 128+n otherwise', () => {
@@ -76,3 +86,4 @@ describe('signals to servelab stop every server it started', () => {
     expect(await waitFor(() => allGone(pids), 10_000)).toBe(true);
   });
 });
+
