@@ -90,6 +90,7 @@ export function readShareGpt(file: string): Conversation[] {
     }
     index++;
     skipWs();
+    if (i >= buf.length) throw new UserError(`${file}:${lineOf(buf, i)}: unexpected end of file inside the top-level array`);
     if (buf[i] === 0x2c) {
       i++;
       continue;

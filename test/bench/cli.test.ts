@@ -1,0 +1,127 @@
+// `servelab bench` and `servelab import` as a user runs them: a real child process against a
+// real local server.
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { execa } from 'execa';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startScriptedServer, type ScriptedServer } from '../fixtures/bench/scripted-server.js';
+
+const BIN = fileURLToPath(new URL('../../bin/servelab.js', import.meta.url));
+const SEED = fileURLToPath(new URL('../fixtures/bench/seed-study-a-block.txt', import.meta.url));
+const servelab = (args: string[], env: Record<string, string> = {}) =>
+  execa(process.execPath, [BIN, ...args], { reject: false, timeout: 60_000, stripFinalNewline: false, env: { NO_COLOR: '1', ...env } });
+
+let srv: ScriptedServer;
+let dir: string;
+beforeAll(async () => {
+  srv = await startScriptedServer({ ttftMs: 5, gapMs: 2 });
+  dir = mkdtempSync(path.join(os.tmpdir(), 'servelab-cli-'));
+});
+afterAll(async () => {
+  await srv.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('servelab bench', () => {
+  it('--help lists the vLLM flag names', async () => {
+    const r = await servelab(['bench', '--help']);
+    expect(r.exitCode).toBe(0);
+    for (const f of ['--base-url', '--host', '--port', '--endpoint', '--backend', '--model', '--served-model-name', '--tokenizer', '--dataset-name', '--dataset-path', '--num-prompts', '--request-rate', '--burstiness', '--max-concurrency', '--num-warmups', '--goodput', '--percentile-metrics', '--metric-percentiles', '--save-result', '--save-detailed', '--result-dir', '--result-filename']) {
+      expect(r.stdout).toContain(f);
+    }
+  });
+
+  it('runs end to end: prints the block, saves vLLM-named JSON with detailed arrays', async () => {
+    const r = await servelab(
+      [
+        'bench', '--base-url', srv.url, '--dataset-name', 'random', '--random-input-len', '16', '--random-output-len', '6',
+        '--num-prompts', '12', '--max-concurrency', '3', '--percentile-metrics', 'ttft,tpot,itl,e2el', '--metric-percentiles', '50,99',
+        '--goodput', 'ttft:5000', 'e2el:10000', '--save-result', '--save-detailed', '--result-dir', dir, '--metadata', 'run=ci',
+        '--header', 'X-Test=1',
+      ],
+      { OPENAI_API_KEY: 'sk-cli' },
+    );
+    expect(r.stderr).toContain('approximate');
+    expect(r.exitCode).toBe(0);
+    const lines = r.stdout.split('\n');
+    expect(lines.slice(0, 3)).toEqual(['Traffic request rate: inf', 'Burstiness factor: 1.0 (Poisson process)', 'Maximum request concurrency: 3']);
+    expect(lines[3]).toBe('============ Serving Benchmark Result ============');
+    expect(lines[4]).toBe('Successful requests:                     12        ');
+    expect(lines[5]).toBe('Maximum request concurrency:             3         ');
+    expect(r.stdout).toMatch(/^Total input tokens: {22}192 {7}$/m);
+    expect(r.stdout).toMatch(/^Total generated tokens: {18}72 {8}$/m);
+    expect(r.stdout).toMatch(/^Request goodput \(req\/s\): +\d+\.\d\d +$/m);
+    expect(r.stdout).toContain('----------------End-to-end Latency----------------');
+    expect(r.stdout).toMatch(/^P50 E2EL \(ms\): +\d+\.\d\d +$/m);
+    expect(lines.filter(Boolean).at(-1)).toBe('='.repeat(50));
+    // The model came from GET /v1/models; the request carried the key and header.
+    expect(srv.served.at(-1)!.body.model).toBe('scripted-model');
+    expect(srv.served.at(-1)!.headers.authorization).toBe('Bearer sk-cli');
+    expect(srv.served.at(-1)!.headers['x-test']).toBe('1');
+    const files = readdirSync(dir);
+    expect(files).toHaveLength(1);
+    expect(files[0]).toMatch(/^openai-chat-infqps-concurrency3-scripted-model-\d{8}-\d{6}\.json$/);
+    const j = JSON.parse(readFileSync(path.join(dir, files[0]!), 'utf8')) as Record<string, unknown>;
+    expect(Object.keys(j).slice(0, 9)).toEqual(['date', 'endpoint_type', 'backend', 'label', 'model_id', 'tokenizer_id', 'num_prompts', 'run', 'request_rate']);
+    expect(j).toMatchObject({ completed: 12, total_output_tokens: 72, max_concurrency: 3, request_rate: 'inf', run: 'ci' });
+    expect(j.output_lens).toEqual(new Array(12).fill(6));
+    expect((j.itls as number[][]).every((x) => x.length === 5)).toBe(true);
+    // import reads it back and prints the same block
+    const back = await servelab(['import', path.join(dir, files[0]!)]);
+    expect(back.exitCode).toBe(0);
+    const block = lines.slice(3).join('\n');
+    expect(back.stdout).toBe(block.slice(0, block.lastIndexOf('='.repeat(50)) + 50) + '\n');
+  });
+
+  it('unreachable server: one line, exit 1, no hang', async () => {
+    const port = await new Promise<number>((resolve) => {
+      const s = net.createServer().listen(0, '127.0.0.1', () => {
+        const p = (s.address() as net.AddressInfo).port;
+        s.close(() => resolve(p));
+      });
+    });
+    const r = await servelab(['bench', '--port', String(port), '--model', 'm', '--num-prompts', '2']);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr.trim().split('\n').filter((l) => !l.startsWith('warn:'))).toEqual([
+      `servelab: cannot reach the server at http://127.0.0.1:${port}: ECONNREFUSED. Is it running? Check --base-url or --host/--port.`,
+    ]);
+  });
+
+  it('bad input: one line and exit 2', async () => {
+    const missing = await servelab(['bench', '--base-url', srv.url, '--model', 'm', '--dataset-name', 'sharegpt', '--dataset-path', path.join(dir, 'none.json')]);
+    expect(missing.exitCode).toBe(2);
+    expect(missing.stderr.trim().split('\n').at(-1)).toMatch(/^servelab: dataset file not found: .*none\.json \(check --dataset-path\)$/);
+    const flag = await servelab(['bench', '--frobnicate']);
+    expect(flag.exitCode).toBe(2);
+    expect(flag.stderr.trim()).toBe("servelab: bench: unknown option --frobnicate. Run 'servelab bench --help' for the list.");
+    const goodput = await servelab(['bench', '--goodput', 'latency:5']);
+    expect(goodput.exitCode).toBe(2);
+    expect(goodput.stderr).toMatch(/invalid --goodput 'latency:5'/);
+  });
+});
+
+describe('servelab import', () => {
+  it('round-trips the seed-studies block and prints JSON with vLLM key names', async () => {
+    const text = await servelab(['import', SEED]);
+    expect(text.exitCode).toBe(0);
+    expect(text.stdout.replace(/ +$/gm, '')).toBe(readFileSync(SEED, 'utf8'));
+    const json = await servelab(['import', '--json', SEED, SEED]);
+    expect(json.exitCode).toBe(0);
+    const arr = JSON.parse(json.stdout) as Record<string, unknown>[];
+    expect(arr).toHaveLength(2);
+    expect(arr[0]).toMatchObject({ completed: 1000, duration: 63.53, mean_tpot_ms: 226.03, p99_itl_ms: 627.72, request_rate: 'inf', max_concurrency: null });
+  });
+  it('malformed input names the file and line', async () => {
+    const bad = path.join(dir, 'bad.txt');
+    const { writeFileSync } = await import('node:fs');
+    writeFileSync(bad, readFileSync(SEED, 'utf8').replace('63.53', 'sixty'));
+    const r = await servelab(['import', bad]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr.trim()).toBe(`servelab: ${bad}:3: 'Benchmark duration (s)' has a value that is not a number: sixty`);
+    const none = await servelab(['import']);
+    expect(none.exitCode).toBe(2);
+  });
+});

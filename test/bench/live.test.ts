@@ -1,0 +1,102 @@
+// Live events, abort, and client-bound detection.
+import { afterEach, describe, expect, it } from 'vitest';
+import { formatResult } from '../../src/bench/format.js';
+import { runBenchmark } from '../../src/bench/run.js';
+import { resultJson } from '../../src/bench/save.js';
+import type { BenchEvent } from '../../src/bench/types.js';
+import { startScriptedServer, type ScriptedServer } from '../fixtures/bench/scripted-server.js';
+import { requests } from './helpers.js';
+
+let srv: ScriptedServer | undefined;
+afterEach(async () => {
+  await srv?.close();
+  srv = undefined;
+});
+
+describe('live events', () => {
+  it('reports every request, token and a rolling snapshot', async () => {
+    srv = await startScriptedServer({ ttftMs: 5, gapMs: 5 });
+    const events: BenchEvent[] = [];
+    const r = await runBenchmark({ baseUrl: srv.url, model: 'm', requests: requests(6, 8), maxConcurrency: 2, onEvent: (e) => events.push(e), snapshotIntervalMs: 50 });
+    const count = (t: BenchEvent['type']) => events.filter((e) => e.type === t).length;
+    expect(count('request-started')).toBe(6);
+    expect(count('first-token')).toBe(6);
+    expect(count('token')).toBe(6 * 7);
+    expect(count('request-finished')).toBe(6);
+    expect(count('request-failed')).toBe(0);
+    const snaps = events.flatMap((e) => (e.type === 'snapshot' ? [e.snapshot] : []));
+    expect(snaps.length).toBeGreaterThanOrEqual(2);
+    const last = snaps.at(-1)!;
+    expect(last).toMatchObject({ total: 6, completed: 6, failed: 0, running: 0 });
+    expect(last.meanTtftMs).toBeCloseTo(r.metrics.mean_ttft_ms, 6);
+    expect(last.meanTpotMs).toBeCloseTo(r.metrics.mean_tpot_ms, 6);
+    expect(snaps.some((s) => s.running > 0 && s.running <= 2 && s.outputTokPerS > 0)).toBe(true);
+    const fin = events.find((e) => e.type === 'request-finished');
+    expect(fin && fin.type === 'request-finished' && fin.output.outputLen).toBe(8);
+  });
+});
+
+describe('AbortSignal', () => {
+  it('stops cleanly and returns the metrics of what finished', async () => {
+    srv = await startScriptedServer({ ttftMs: 5, gapMs: 20 });
+    const ac = new AbortController();
+    let finished = 0;
+    const t0 = Date.now();
+    const r = await runBenchmark({
+      baseUrl: srv.url,
+      model: 'm',
+      requests: requests(40, 10),
+      maxConcurrency: 2,
+      signal: ac.signal,
+      onEvent: (e) => {
+        if (e.type === 'request-finished' && ++finished === 3) ac.abort();
+      },
+    });
+    expect(Date.now() - t0).toBeLessThan(5000); // 40 requests would take ~4 s more
+    expect(r.aborted).toBe(true);
+    expect(r.metrics.completed).toBeGreaterThanOrEqual(3);
+    expect(r.metrics.completed).toBeLessThan(40);
+    expect(r.metrics.failed).toBe(0); // requests cut by our abort are neither finished nor failed
+    expect(r.outputs.every((o) => o.success)).toBe(true);
+    expect(r.metrics.total_output_tokens).toBe(r.metrics.completed * 10);
+    expect(r.notes.join()).toMatch(/aborted: \d+ of 40 requests finished/);
+  });
+  it('an already-aborted signal returns at once with nothing measured', async () => {
+    srv = await startScriptedServer({ ttftMs: 5, gapMs: 5 });
+    const r = await runBenchmark({ baseUrl: srv.url, model: 'm', requests: requests(5, 5), signal: AbortSignal.abort() });
+    expect(r.aborted).toBe(true);
+    expect(r.metrics.completed).toBe(0);
+    expect(r.metrics.request_throughput).toBe(0);
+  });
+});
+
+describe('client-bound detection', () => {
+  it('marks the result when the event loop is blocked (printed block, JSON, live events)', async () => {
+    srv = await startScriptedServer({ ttftMs: 10, gapMs: 10 });
+    const snaps: boolean[] = [];
+    const r = await runBenchmark({
+      baseUrl: srv.url,
+      model: 'm',
+      requests: requests(8, 15),
+      maxConcurrency: 2,
+      snapshotIntervalMs: 100,
+      onEvent: (e) => {
+        if (e.type === 'snapshot') snaps.push(e.snapshot.clientBound);
+        // A listener that hogs the loop: every token event burns 12 ms of CPU.
+        if (e.type === 'token') {
+          const until = performance.now() + 12;
+          while (performance.now() < until) {
+            /* busy */
+          }
+        }
+      },
+    });
+    expect(r.clientBound).toBe(true);
+    expect(r.client.reasons.join()).toMatch(/event-loop lag p99 \d+\.\d ms > 5 ms|client CPU \d+% of a core > 80%/);
+    expect(r.client.eventLoopLagMaxMs).toBeGreaterThan(5);
+    expect(formatResult(r)).toMatch(/^Client-bound \(latencies inflated\): +yes: /m);
+    expect(resultJson(r)).toMatchObject({ client_bound: true, client_stats: { reasons: expect.arrayContaining([expect.any(String)]) } });
+    expect(snaps).toContain(true);
+    expect(r.notes.join()).toMatch(/client-bound/);
+  });
+});
