@@ -80,7 +80,7 @@ export function finishSpec(
   const common = { files, host: ctx.host, port: ctx.port, healthPath: '/health', readyLogLine, speed: 1, engine } as const;
   if (ctx.runtime.kind === 'docker') {
     const { argv, cleanupArgv } = dockerWrap(engine, engineArgv, env, ctx as Parameters<typeof dockerWrap>[3]);
-    return { ...common, argv, env: {}, engineArgv, cleanupArgv };
+    return { ...common, argv, env: {}, engineArgv, cleanupArgv, image: ctx.runtime.image };
   }
   const argv = [...engineArgv];
   if (ctx.runtime.executable) argv[0] = ctx.runtime.executable;

@@ -49,6 +49,8 @@ export interface LaunchSpec {
   engine?: EngineName | 'sim';
   /** Run after the process group is gone (docker: `docker rm -f <name>`), best effort. */
   cleanupArgv?: string[];
+  /** docker runtime: the image, checked to exist before launch. */
+  image?: string;
 }
 
 /** What the classifier may know about the host, to name the GPU in its reason. */

@@ -18,6 +18,7 @@ import { UserError } from '../core/errors.js';
 import type { Failure } from '../core/events.js';
 import { log } from '../core/logger.js';
 import type { LaunchSpec } from '../engines/types.js';
+import { assertImageExists } from '../engines/detect.js';
 import { classifyFromLog, type ExitInfo } from '../engines/failures.js';
 import { waitGpuReleased } from './gpu-procs.js';
 import { assertPortFree, waitPortClosed } from './ports.js';
@@ -45,6 +46,11 @@ export interface LaunchOptions {
   graceMs?: number;
   /** Classifies failures; default: the generic rules for all engines. Pass adapter.classifyFailure. */
   classify?: (lines: string[], exit: ExitInfo) => Failure;
+  /**
+   * A start-up log line that proves a failure (OOM, unsupported, ...) while the process lives on
+   * (TRT-LLM can hang after a rank fails): stop it this long after the line; default 30 s.
+   */
+  fatalGraceMs?: number;
 }
 
 export type ReadyResult =
@@ -92,6 +98,7 @@ export async function launchServer(spec: LaunchSpec, opts: LaunchOptions): Promi
     writeFileSync(f.path, f.content);
   }
   if (opts.checkPort !== false) await assertPortFree(spec.port, spec.host);
+  if (spec.image) await assertImageExists(spec.image);
 
   const logPath = path.join(opts.runDir, opts.logName ?? 'server.log');
   const logFile = createWriteStream(logPath, { flags: 'a' });
@@ -123,9 +130,15 @@ export async function launchServer(spec: LaunchSpec, opts: LaunchOptions): Promi
   const startedAt = Date.now();
   const knownPids = new Set<number>([pid]);
 
+  // Set by the first line that alone proves a failure, while waiting for readiness.
+  let fatalAt: number | undefined;
+  let watchFatal = true;
   const pushLine = (line: string, stream: 'stdout' | 'stderr') => {
     const l = line.length > 4000 ? line.slice(0, 4000) + '…' : line;
     tailBuf.push(l);
+    if (watchFatal && fatalAt === undefined && !['crash', 'startup-timeout'].includes(classify([l], { code: null, signal: null }).kind)) {
+      fatalAt = Date.now();
+    }
     if (tailBuf.length > maxTail) tailBuf.splice(0, tailBuf.length - maxTail);
     try {
       opts.onLine?.(l, stream);
@@ -220,8 +233,14 @@ export async function launchServer(spec: LaunchSpec, opts: LaunchOptions): Promi
   const waitReady = async (timeoutMs: number, signal?: AbortSignal): Promise<ReadyResult> => {
     const deadline = startedAt + timeoutMs;
     const elapsed = () => (Date.now() - startedAt) / 1000;
+    const fatalGrace = opts.fatalGraceMs ?? 30_000;
     let delay = 100;
     for (;;) {
+      if (fatalAt !== undefined && !exitInfo && Date.now() - fatalAt >= fatalGrace) {
+        // The log already proves the failure and the process has not died on its own: a hang.
+        const exit = await stop();
+        return { ready: false, failure: classify(tailBuf.slice(), exit), exit, startupS: elapsed() };
+      }
       if (exitInfo && !stopRequested) {
         const exit = exitInfo;
         await cleanup();
@@ -236,8 +255,12 @@ export async function launchServer(spec: LaunchSpec, opts: LaunchOptions): Promi
         const exit = await stop();
         return { ready: false, failure: classify(tailBuf.slice(), { ...exit, timedOut: true }), exit: { ...exit, timedOut: true }, startupS: t };
       }
-      if (await probe()) return { ready: true, startupS: elapsed() };
-      await Promise.race([sleep(Math.max(0, Math.min(delay, deadline - Date.now()))), exited]);
+      if (await probe()) {
+        watchFatal = false;
+        return { ready: true, startupS: elapsed() };
+      }
+      const untilFatal = fatalAt === undefined ? Infinity : fatalAt + fatalGrace - Date.now();
+      await Promise.race([sleep(Math.max(0, Math.min(delay, deadline - Date.now(), untilFatal))), exited]);
       delay = Math.min(delay * 1.5, 1000);
     }
   };

@@ -1,5 +1,5 @@
 // Launch, readiness, failure and teardown of real child processes (a stand-in HTTP engine).
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -89,6 +89,19 @@ describe('launchServer', () => {
     expect(r.failure.evidence).toContain(msg);
   });
 
+  it('a server that logs a fatal error and hangs is stopped after the fatal grace, not the time-out', async () => {
+    const p = await port();
+    const h = await launch(fakeSpec(p, ['--never-ready', '--say', '[TRT-LLM] [E] torch.OutOfMemoryError: CUDA out of memory.']), {
+      fatalGraceMs: 300,
+    });
+    const t0 = Date.now();
+    const r = await h.waitReady(60_000);
+    expect(Date.now() - t0).toBeLessThan(30_000);
+    expect(r.ready).toBe(false);
+    if (!r.ready) expect(r.failure.kind).toBe('oom');
+    expect(allGone([h.pid])).toBe(true);
+  });
+
   it('escalates to SIGKILL when SIGTERM is ignored, and takes the workers with it', async () => {
     const p = await port();
     const h = await launch(fakeSpec(p, ['--ignore-term', '--worker']));
@@ -166,6 +179,29 @@ describe('bad input', () => {
     const err = await launchServer(spec, { runDir: runDir() }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(UserError);
     expect((err as Error).message).toBe("cannot start 'trtllm-serve-not-installed': not found (is the engine installed and on PATH?)");
+  });
+});
+
+describe('docker runtime', () => {
+  const ORIGINAL_PATH = process.env.PATH;
+  afterEach(() => {
+    process.env.PATH = ORIGINAL_PATH;
+  });
+
+  it('an image that does not exist is refused before launch, in one line', async () => {
+    const bin = path.join(root, 'fake-docker');
+    mkdirSync(bin, { recursive: true });
+    writeFileSync(path.join(bin, 'docker'), '#!/bin/sh\necho "Error: No such image: $5" >&2\nexit 1\n');
+    chmodSync(path.join(bin, 'docker'), 0o755);
+    process.env.PATH = bin;
+    const p = await port();
+    const spec = vllm.command(
+      { id: 'd', engine: 'vllm', model: 'Qwen/Qwen3-14B', knobs: {} },
+      { host: '127.0.0.1', port: p, runDir: runDir(), runtime: { kind: 'docker', image: 'vllm/vllm-openai:nope' } },
+    );
+    const err = await launchServer(spec, { runDir: runDir() }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(UserError);
+    expect((err as Error).message).toBe("docker image 'vllm/vllm-openai:nope' was not found locally; pull it first with: docker pull vllm/vllm-openai:nope");
   });
 });
 
