@@ -146,9 +146,11 @@ export async function launchServer(spec: LaunchSpec, opts: LaunchOptions): Promi
       log.warn(`server line callback failed: ${(e as Error).message}`);
     }
   };
+  const ends: Promise<void>[] = [];
   for (const stream of ['stdout', 'stderr'] as const) {
     let partial = '';
     const s = child[stream]!;
+    ends.push(new Promise<void>((r) => s.once('close', () => r())));
     s.setEncoding('utf8');
     s.on('data', (chunk: string) => {
       logFile.write(chunk);
@@ -193,6 +195,9 @@ export async function launchServer(spec: LaunchSpec, opts: LaunchOptions): Promi
         await waitUntil(() => !groupAlive(pid), 10_000);
       }
       const exit = await exited;
+      // Output written just before the exit may still be in the pipes: the classifier needs it.
+      // A process that left our group could hold them open, hence the bound.
+      await Promise.race([Promise.all(ends), sleep(2000)]);
       await new Promise<void>((r) => logFile.end(r));
       if (spec.cleanupArgv?.length) {
         const [c, ...a] = spec.cleanupArgv;
