@@ -84,14 +84,15 @@ export function App(props: AppProps): React.JSX.Element {
   const go = (screen: ScreenId) => dispatch({ type: 'go', screen });
   const hostChoice = { simulated: host?.simulated ?? true, gpuType: w.host.gpuType, gpuCount: w.host.gpuCount };
 
+  const planRequest = useRef(0);
   const toPlan = () => {
     setPlanError(undefined);
     setPlanned(null);
-    try {
-      setPlanned(services.plan({ host: hostChoice, form: w.form }));
-    } catch (e) {
-      setPlanError(errorText(e));
-    }
+    const id = ++planRequest.current;
+    services.plan({ host: hostChoice, form: w.form }).then(
+      (p) => id === planRequest.current && setPlanned(p),
+      (e: unknown) => id === planRequest.current && setPlanError(errorText(e)),
+    );
     go('plan');
   };
 
@@ -106,9 +107,13 @@ export function App(props: AppProps): React.JSX.Element {
   const labels = useMemo(() => {
     const out: Record<string, string> = {};
     for (const s of planned?.view.stages ?? []) for (const v of s.variants) out[v.id] = v.label;
-    return out;
-  }, [planned]);
+    return { ...out, ...run.labels };
+  }, [planned, run.labels]);
 
+  const skippedStages = useMemo(
+    () => Object.fromEntries((planned?.view.stages ?? []).filter((s) => s.skipped).map((s) => [s.name, s.skipped!])),
+    [planned],
+  );
   const model = useMemo(() => services.describeModel(w.form.model), [services, w.form.model]);
   const problems = useMemo(() => services.checkForm(w.form), [services, w.form]);
   const recent = useMemo(() => services.recentModels(), [services]);
@@ -158,6 +163,7 @@ export function App(props: AppProps): React.JSX.Element {
         <RunScreen
           run={run}
           labels={labels}
+          skippedStages={skippedStages}
           note={simNote}
           onSkip={session.skip}
           onStopAfterStage={session.stopAfterStage}
@@ -173,6 +179,7 @@ export function App(props: AppProps): React.JSX.Element {
       screen = (
         <ResultsScreen
           tables={stageTables(run, { objective: w.form.objective, labels, pricePerGpuHour: defaults.pricePerGpuHour, gpus: w.host.gpuCount })}
+          labels={labels}
           validation={validationRows(run)}
           winner={winner}
           winnerLabel={winner ? (labels[winner.variantId] ?? winner.variant.label ?? winner.variantId) : undefined}

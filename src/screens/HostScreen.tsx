@@ -92,6 +92,7 @@ export function HostScreen(p: HostScreenProps): React.JSX.Element {
                   {(e.installed ? theme.glyph.ok : '-') + ' ' + e.engine.padEnd(8)}
                 </Text>
                 {e.installed ? `${(e.version ?? '?').padEnd(10)} ${e.runtime}${e.image ? ` ${e.image}` : ''}` : ''}
+                {e.installed && e.detail ? <Muted>{`  ${e.detail}`}</Muted> : null}
                 {!e.installed ? <Muted>{`not found: ${e.detail ?? 'not installed'}`}</Muted> : null}
               </Text>
             ))}

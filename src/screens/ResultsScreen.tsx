@@ -14,6 +14,7 @@ import { useTheme } from '../ui/theme.js';
 
 export interface ResultsScreenProps {
   tables: StageTable[];
+  labels: Record<string, string>;
   validation: ValidationRowView[];
   winner?: VariantResult;
   winnerLabel?: string;
@@ -82,26 +83,39 @@ export function ResultsScreen(p: ResultsScreenProps): React.JSX.Element {
   );
   const table = p.tables[page];
   const tabs = [...p.tables.map((t) => t.stage), 'validation'];
+  const tabsWidth = tabs.reduce((w, t) => w + t.length + 3, 0);
+  const name = (id: string) => p.labels[id] ?? id;
   const cmd = p.winner ? fmtCommand(p.winner.engineArgv ?? p.winner.argv, p.winner.env) : '';
   const maxRows = Math.max(3, p.height - 14);
   const failures = table ? table.rows.filter((r) => r.result.status === 'failed' && r.result.failure?.hint) : [];
   return (
     <Box flexDirection="column">
       <Title step={5} name="Results" note={`${p.objectiveLabel}${p.simulated ? ' · simulated' : ''}`} />
-      <Text wrap="truncate">
-        {tabs.map((t, i) => (
-          <Text key={t} color={i === page ? theme.accent : theme.muted} bold={i === page} dimColor={i !== page && theme.dimMuted}>
-            {i === page ? `[${t}]` : ` ${t} `}{' '}
-          </Text>
-        ))}
-      </Text>
+      {tabsWidth <= p.width ? (
+        <Text wrap="truncate">
+          {tabs.map((t, i) => (
+            <Text key={t} color={i === page ? theme.accent : theme.muted} bold={i === page} dimColor={i !== page && theme.dimMuted}>
+              {i === page ? `[${t}]` : ` ${t} `}{' '}
+            </Text>
+          ))}
+        </Text>
+      ) : (
+        <Text wrap="truncate">
+          <Text color={theme.accent} bold>{`‹ [${tabs[page]}] ›`}</Text>
+          <Muted>{`  ${page + 1}/${tabs.length}${page + 1 < tabs.length ? `  next: ${tabs[page + 1]}` : ''}`}</Muted>
+        </Text>
+      )}
       <Box marginTop={1} flexDirection="column">
         {table ? (
           <>
             <Table columns={resultColumns(p.width, p.priced)} rows={table.rows.slice(0, maxRows)} rowKey={(r, i) => `${r.result.variantId}:${i}`} rowTone={(r) => (r.result.status === 'pruned' || r.result.status === 'skipped' ? 'muted' : undefined)} />
             {table.rows.length > maxRows ? <Muted>… {table.rows.length - maxRows} more (see the report)</Muted> : null}
             <Muted wrap="truncate">
-              {table.winnerId ? `winner ${table.rows.find((r) => r.result.variantId === table.winnerId)?.label ?? table.winnerId}${table.gainPct !== null ? ` (${fmtPct(table.gainPct, true)} vs carried)` : ''}` : 'no winner in this stage'}
+              {!table.winnerId
+                ? 'no winner in this stage'
+                : table.winnerId === table.carriedId
+                  ? `${name(table.winnerId)} (carried in) stays: no candidate beat it by more than the margin`
+                  : `winner ${name(table.winnerId)}${table.gainPct !== null ? ` (${fmtPct(table.gainPct, true)} vs ${table.carriedId ? name(table.carriedId) : 'the first variant'})` : ''}`}
             </Muted>
             {failures.slice(0, 2).map((r) => (
               <Text key={r.result.variantId} color={theme.warn} wrap="truncate">

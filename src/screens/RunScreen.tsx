@@ -18,6 +18,8 @@ import { useTheme } from '../ui/theme.js';
 export interface RunScreenProps {
   run: RunState;
   labels: Record<string, string>;
+  /** Stages the plan skipped, with the reason (for the leaderboard). */
+  skippedStages?: Record<string, string>;
   note?: string;
   onSkip: () => void;
   onStopAfterStage: () => void;
@@ -63,7 +65,7 @@ export function RunScreen(p: RunScreenProps): React.JSX.Element {
   const { run } = p;
   const finished = run.status === 'finished';
   const c = run.current;
-  const now = useNow(250, Boolean(c) && c?.phase !== 'bench');
+  const now = useNow(250, Boolean(c));
   useKeymap(
     'run',
     {
@@ -77,10 +79,12 @@ export function RunScreen(p: RunScreenProps): React.JSX.Element {
     },
     { isActive: p.isActive },
   );
-  const stage = c ? run.stages.find((s) => s.name === c.stage) : run.stages.at(-1);
+  const stage = c ? run.stages.find((s) => s.name === c.stage) : undefined;
   const stageNote = stage
-    ? `stage ${stage.index + 1} ${stage.name}${c ? ` · variant ${stage.variants.indexOf(c.variantId) + 1}/${stage.variants.length}` : ''}`
-    : '';
+    ? `stage ${stage.index + 1} ${stage.name} · variant ${stage.variants.indexOf(c!.variantId) + 1}/${stage.variants.length}`
+    : c
+      ? c.stage
+      : '';
   const roomy = p.height >= 40;
   // Rows left for the log: the live region must stay shorter than the terminal (no full redraws).
   const logRows = Math.max(3, Math.min(roomy ? 20 : 12, p.height - 10));
@@ -93,15 +97,20 @@ export function RunScreen(p: RunScreenProps): React.JSX.Element {
   const without: string[] = finished ? ['skip', 'stop-after-stage', 'abort'] : ['next'];
   return (
     <Box flexDirection="column">
-      <Leaderboard items={run.staticItems} labels={p.labels} width={p.width} />
+      <Leaderboard items={run.staticItems} labels={p.labels} skipped={p.skippedStages} width={p.width} />
       <Title step={4} name={`Run  ${stageNote}`} note={p.note} />
       {c ? (
         <Box flexDirection="column">
+          {run.validation && !run.validation.done ? (
+            <Text color={theme.info} wrap="truncate">
+              validating the winner against the baseline on {run.validation.scenarios.length} scenarios: {run.validation.scenarios.join(', ')}
+            </Text>
+          ) : null}
           <Lifecycle c={c} label={label} now={now} />
           {showLog || c.phase === 'launching' ? (
             <LogTail lines={c.logTail} count={c.phase === 'launching' && !showLog ? Math.min(6, logRows) : logRows} width={p.width} />
           ) : c.phase === 'bench' ? (
-            <LivePanel current={c} width={p.width} />
+            <LivePanel current={c} width={p.width} now={now} simulated={run.simulated} />
           ) : null}
         </Box>
       ) : finished ? (
@@ -111,8 +120,6 @@ export function RunScreen(p: RunScreenProps): React.JSX.Element {
           </Text>
           {run.outcome?.profilePath ? <Text wrap="truncate">profile {run.outcome.profilePath}</Text> : null}
         </Box>
-      ) : run.validation && !run.validation.done ? (
-        <Text color={theme.accent}>● validating winner vs baseline on {run.validation.scenarios.length} scenarios…</Text>
       ) : (
         <Muted>starting…</Muted>
       )}

@@ -88,12 +88,26 @@ export function sparkline(values: readonly number[], width: number, ticks: reado
   return tail.map((v) => ticks[Math.min(ticks.length - 1, Math.floor((Math.max(0, v) / max) * (ticks.length - 1)))]).join('');
 }
 
-/** Hard-wrap `text` into lines of `width` columns, at most `max` lines (the last ends in … if cut). */
+/**
+ * Wrap `text` into lines of at most `width` columns, breaking at spaces where it can (a word longer
+ * than the width is cut), at most `max` lines (the last ends in … when text was left out).
+ */
 export function wrapLines(text: string, width: number, max: number): string[] {
-  const chars = [...text];
   const w = Math.max(1, width);
   const lines: string[] = [];
-  for (let i = 0; i < chars.length && lines.length < max; i += w) lines.push(chars.slice(i, i + w).join(''));
-  if (chars.length > w * max && lines.length) lines[lines.length - 1] = truncate(lines[lines.length - 1]! + '…', w);
+  let rest = [...text];
+  while (rest.length && lines.length < max) {
+    if (rest.length <= w) {
+      lines.push(rest.join(''));
+      rest = [];
+      break;
+    }
+    let cut = rest.lastIndexOf(' ', w);
+    if (cut <= 0) cut = w;
+    lines.push(rest.slice(0, cut).join('').trimEnd());
+    rest = rest.slice(cut);
+    while (rest[0] === ' ') rest = rest.slice(1);
+  }
+  if (rest.length && lines.length) lines[lines.length - 1] = truncate(lines[lines.length - 1]! + ' …', w);
   return lines;
 }

@@ -30,8 +30,8 @@ export interface Services {
   recentModels(): string[];
   /** Problems that block the Model screen (bad SLO text, missing dataset file...), one line each. */
   checkForm(form: WorkloadForm): string[];
-  /** Build the plan; throws with a one-line message for bad input. */
-  plan(choices: Omit<Choices, 'disabled'>): PlannedSession;
+  /** Build the plan; rejects with a one-line message for bad input. Launches nothing. */
+  plan(choices: Omit<Choices, 'disabled'>): Promise<PlannedSession>;
   /** Remember what the user chose for next time (recent models...). Best effort. */
   remember?(choices: Choices): void;
 }

@@ -17,6 +17,7 @@ export const form: WorkloadForm = {
   seed: '42',
   objective: 'total',
   slo: '',
+  validation: 'quick',
 };
 
 export const defaults: WorkbenchDefaults = { gpuType: 'H100', gpuCount: 1, form };
@@ -88,7 +89,7 @@ export function fakeServices(over: Partial<Services> & { session?: () => Session
     describeModel: (id) => (id === qwen.id ? qwen : { id, known: false, weights: [], note: `unknown model '${id}'` }),
     recentModels: () => ['Qwen/Qwen3-14B', 'meta-llama/Llama-3.1-8B-Instruct'],
     checkForm: (f) => (f.model.trim() ? [] : ['give a model id or a local path']),
-    plan: (): PlannedSession => ({ view: plan, start: () => (over.session ?? (() => scripted([]).start))() }),
+    plan: async (): Promise<PlannedSession> => ({ view: plan, start: () => (over.session ?? (() => scripted([]).start))() }),
     ...over,
   };
 }
@@ -113,13 +114,15 @@ export function metrics(total: number, ttft = 100, tpot = 20): BenchMetrics {
   };
 }
 
+const LABELS: Record<string, string> = { vllm: 'vllm defaults', sglang: 'sglang defaults', 'sglang-fp8ckpt': 'sglang fp8 checkpoint' };
+
 export function result(variantId: string, stage: string, total: number | null, failure?: VariantResult['failure']): VariantResult {
   return {
     variantId,
     stage,
     scenario: 'random-200-100',
     status: total === null ? (failure?.kind === 'skipped' ? 'skipped' : 'failed') : 'ok',
-    variant: { id: variantId, engine: 'sglang', model: 'Qwen/Qwen3-14B', knobs: {}, label: variantId },
+    variant: { id: variantId, engine: 'sglang', model: 'Qwen/Qwen3-14B', knobs: {}, label: LABELS[variantId] ?? variantId },
     argv: ['servelab', 'sim-serve', '--engine', 'sglang'],
     engineArgv: ['python3', '-m', 'sglang.launch_server', '--model-path', 'Qwen/Qwen3-14B'],
     metrics: total === null ? undefined : metrics(total),

@@ -171,7 +171,7 @@ describe('the wizard end to end on a scripted session', () => {
     f = await r.waitForFrame('benchmarking');
     expect(f).toMatch(/out\s+\S+\s+1,000 tok\/s\s+total\s+\S+\s+3,000 tok\/s/);
     expect(f).toMatch(/TTFT\s+120ms\s+340ms/);
-    expect(f).toMatch(/10\/40\s+25\.0%\s+ETA 7\.5s/);
+    expect(f).toMatch(/10\/40\s+25\.0%\s+ETA \d/);
     session.upTo((e) => e.type === 'stage-finished');
     f = await r.waitForFrame('── stage engine: winner sglang defaults (+11.1%) ──');
     expect(f).toMatch(/✓ engine\s+vllm defaults\s+9,000 tok\/s\s+TTFT 100ms\s+TPOT 20\.0ms\s+up 31s/);

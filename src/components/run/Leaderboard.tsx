@@ -9,18 +9,21 @@ import { useTheme, type Theme } from '../../ui/theme.js';
 import { pad } from '../Table.js';
 
 export function variantLine(r: VariantResult, label: string, width: number): string {
-  const head = `${pad(r.stage, 12)} ${pad(label, Math.max(12, Math.min(30, width - 52)))}`;
-  if (r.status !== 'ok' || !r.metrics) {
+  const m = r.status === 'ok' ? r.metrics : undefined;
+  const cells = m
+    ? [
+        `${fmtTokS(m.total_token_throughput)} tok/s`.padStart(12),
+        `TTFT ${fmtMs(m.mean_ttft_ms)}`.padEnd(12),
+        `TPOT ${fmtMs(m.mean_tpot_ms)}`.padEnd(11),
+        ...(width >= 100 && r.startupS !== undefined ? [`up ${fmtDuration(r.startupS)}`] : []),
+      ]
+    : [];
+  const fixed = 2 + 13 + cells.reduce((w, c) => w + c.length + 1, 0);
+  const head = `${pad(r.stage, 12)} ${pad(label, Math.max(12, Math.min(30, width - fixed - 1)))}`;
+  if (!m) {
     const why = r.failure ? `${r.failure.kind}: ${r.failure.reason}` : r.status;
     return truncate(`${head} ${why}`, width - 2);
   }
-  const m = r.metrics;
-  const cells = [
-    `${fmtTokS(m.total_token_throughput)} tok/s`.padStart(14),
-    `TTFT ${fmtMs(m.mean_ttft_ms)}`.padEnd(12),
-    `TPOT ${fmtMs(m.mean_tpot_ms)}`.padEnd(13),
-    r.startupS !== undefined ? `up ${fmtDuration(r.startupS)}` : '',
-  ];
   return truncate(`${head} ${cells.join(' ')}`.trimEnd(), width - 2);
 }
 
@@ -29,7 +32,23 @@ function tone(r: VariantResult, theme: Theme): string | undefined {
   return r.status === 'failed' ? theme.bad : theme.muted;
 }
 
-export function Leaderboard({ items, labels, width }: { items: readonly StaticItem[]; labels: Record<string, string>; width: number }): React.JSX.Element {
+export function stageLine(item: Extract<StaticItem, { kind: 'stage' }>, labels: Record<string, string>, skipped?: string): string {
+  const name = (id: string) => labels[id] ?? id;
+  if (skipped) return `── stage ${item.stage}: skipped (${skipped}) ──`;
+  if (!item.winnerId) return `── stage ${item.stage}: no winner ──`;
+  if (item.kept) return `── stage ${item.stage}: ${name(item.winnerId)} stays ──`;
+  return `── stage ${item.stage}: winner ${name(item.winnerId)}${item.gainPct !== null ? ` (${fmtPct(item.gainPct, true)})` : ''} ──`;
+}
+
+export interface LeaderboardProps {
+  items: readonly StaticItem[];
+  labels: Record<string, string>;
+  /** Stages the plan skipped, with the reason. */
+  skipped?: Record<string, string>;
+  width: number;
+}
+
+export function Leaderboard({ items, labels, skipped, width }: LeaderboardProps): React.JSX.Element {
   const theme = useTheme();
   return (
     <Static items={[...items]}>
@@ -40,11 +59,8 @@ export function Leaderboard({ items, labels, width }: { items: readonly StaticIt
             {variantLine(item.result, labels[item.result.variantId] ?? item.result.variant.label ?? item.result.variantId, width)}
           </Text>
         ) : (
-          <Text key={item.key} bold color={theme.accent}>
-            {truncate(
-              `── stage ${item.stage}: ${item.winnerId ? `winner ${labels[item.winnerId] ?? item.winnerId}${item.gainPct !== null ? ` (${fmtPct(item.gainPct, true)})` : ''}` : 'no winner'} ──`,
-              width,
-            )}
+          <Text key={item.key} bold={!skipped?.[item.stage]} color={skipped?.[item.stage] ? theme.muted : theme.accent} dimColor={Boolean(skipped?.[item.stage]) && theme.dimMuted}>
+            {truncate(stageLine(item, labels, skipped?.[item.stage]), width)}
           </Text>
         )
       }

@@ -9,13 +9,22 @@ import { Sparkline } from '../Sparkline.js';
 import { ProgressBar } from '../ProgressBar.js';
 import { Muted } from '../Title.js';
 
-export function LivePanel({ current, width }: { current: CurrentVariant; width: number }): React.JSX.Element {
+export interface LivePanelProps {
+  current: CurrentVariant;
+  width: number;
+  /** Wall-clock ms now, for the ETA (the snapshot's own clock is simulated on the simulated host). */
+  now: number;
+  simulated?: boolean;
+}
+
+export function LivePanel({ current, width, now, simulated }: LivePanelProps): React.JSX.Element {
   const theme = useTheme();
   const s = current.snapshot;
   const sparkW = Math.max(8, Math.floor((width - 44) / 2));
   const done = s ? s.completed + s.failed : 0;
   const total = s?.total ?? current.numPrompts ?? 0;
   const kv = current.server;
+  const wallS = Math.max(0, (now - current.phaseAt) / 1000);
   const lat = (name: string, mean: number | undefined, p99: number | undefined) =>
     `${name.padEnd(5)}${fmtMs(mean).padStart(9)}${fmtMs(p99).padStart(9)}`;
   return (
@@ -51,7 +60,7 @@ export function LivePanel({ current, width }: { current: CurrentVariant; width: 
       </Box>
       <Text wrap="truncate">
         <ProgressBar ratio={total ? done / total : 0} width={Math.max(10, Math.min(40, width - 44))} />
-        {` ${fmtNum(done)}/${fmtNum(total)}  ${total ? fmtPct((done / total) * 100) : '-'}  ETA ${fmtDuration(etaSeconds(s))}  elapsed ${fmtDuration(s?.elapsedS)}`}
+        {` ${fmtNum(done)}/${fmtNum(total)}  ${total ? fmtPct((done / total) * 100) : '-'}  ETA ${fmtDuration(etaSeconds(s, wallS))}  ${fmtDuration(wallS)}${simulated ? ` (sim ${fmtDuration(s?.elapsedS)})` : ''}`}
       </Text>
     </Box>
   );

@@ -42,7 +42,7 @@ export interface StageProgress {
 /** What the leaderboard prints once and never redraws (Ink <Static>). */
 export type StaticItem =
   | { key: string; kind: 'variant'; result: VariantResult }
-  | { key: string; kind: 'stage'; stage: string; winnerId: string | null; gainPct: number | null };
+  | { key: string; kind: 'stage'; stage: string; winnerId: string | null; gainPct: number | null; /** The winner carried into the stage stayed. */ kept: boolean };
 
 export interface RunState {
   status: 'idle' | 'running' | 'finished';
@@ -53,6 +53,8 @@ export interface RunState {
   stages: StageProgress[];
   current?: CurrentVariant;
   results: VariantResult[];
+  /** Human labels by variant id, as the core reported them. */
+  labels: Record<string, string>;
   staticItems: StaticItem[];
   gpus: GpuSample[];
   validation?: { scenarios: string[]; table?: unknown; done: boolean };
@@ -78,6 +80,7 @@ export const initialRunState: RunState = {
   simulated: false,
   stages: [],
   results: [],
+  labels: {},
   staticItems: [],
   gpus: [],
   warnings: [],
@@ -110,6 +113,7 @@ export function applyEvent(state: RunState, e: TuneEvent, now: number): RunState
     case 'variant-launching':
       return {
         ...state,
+        labels: e.label ? { ...state.labels, [e.variantId]: e.label } : state.labels,
         current: {
           variantId: e.variantId,
           stage: e.stage,
@@ -160,20 +164,23 @@ export function applyEvent(state: RunState, e: TuneEvent, now: number): RunState
       return {
         ...state,
         current,
+        labels: r.variant.label && !state.labels[r.variantId] ? { ...state.labels, [r.variantId]: r.variant.label } : state.labels,
         results: [...state.results.filter((x) => !(x.variantId === r.variantId && x.scenario === r.scenario)), r],
         staticItems: [...state.staticItems, { key: `v:${r.variantId}:${r.scenario}:${state.staticItems.length}`, kind: 'variant', result: r }],
         requests: { ...state.requests, skip },
       };
     }
-    case 'stage-finished':
+    case 'stage-finished': {
+      const before = [...state.stages].reverse().find((s) => s.done && s.name !== e.stage && s.winnerId)?.winnerId;
       return {
         ...state,
         stages: state.stages.map((s) => (s.name === e.stage ? { ...s, done: true, winnerId: e.winnerId, gainPct: e.gainPct } : s)),
         staticItems: [
           ...state.staticItems,
-          { key: `s:${e.stage}:${state.staticItems.length}`, kind: 'stage', stage: e.stage, winnerId: e.winnerId, gainPct: e.gainPct },
+          { key: `s:${e.stage}:${state.staticItems.length}`, kind: 'stage', stage: e.stage, winnerId: e.winnerId, gainPct: e.gainPct, kept: Boolean(before) && before === e.winnerId },
         ],
       };
+    }
     case 'validation-started':
       return { ...state, validation: { scenarios: e.scenarios, done: false } };
     case 'validation-finished':
@@ -226,9 +233,13 @@ export function runReducer(state: RunState, action: RunAction): RunState {
   }
 }
 
-/** Seconds left in the benchmark at the pace so far; undefined until a request has finished. */
-export function etaSeconds(s: LiveSnapshot | undefined): number | undefined {
+/**
+ * Seconds left in the benchmark at the pace so far; undefined until a request has finished.
+ * `elapsedS` defaults to the snapshot's own clock (simulated time on the simulated host); pass
+ * the wall-clock seconds since the benchmark started for a wall-clock ETA.
+ */
+export function etaSeconds(s: LiveSnapshot | undefined, elapsedS = s?.elapsedS ?? 0): number | undefined {
   if (!s || s.completed + s.failed <= 0 || s.total <= 0) return undefined;
   const done = s.completed + s.failed;
-  return (s.elapsedS / done) * Math.max(0, s.total - done);
+  return (elapsedS / done) * Math.max(0, s.total - done);
 }

@@ -6,7 +6,10 @@ export const SCREEN_ORDER: readonly ScreenId[] = ['host', 'model', 'plan', 'run'
 
 export const OBJECTIVES = ['total', 'output', 'request', 'goodput'] as const;
 export type Objective = (typeof OBJECTIVES)[number];
-export const SCENARIOS = ['random', 'sharegpt'] as const;
+export const SCENARIOS = ['sharegpt-like', 'random', 'sharegpt'] as const;
+/** Validation of the winner vs the baseline: the studies' five scenarios, scaled down or not at all. */
+export const VALIDATIONS = ['quick', 'full', 'none'] as const;
+export type ValidationChoice = (typeof VALIDATIONS)[number];
 export type ScenarioKind = (typeof SCENARIOS)[number];
 
 export interface WorkloadForm {
@@ -19,6 +22,7 @@ export interface WorkloadForm {
   seed: string;
   objective: Objective;
   slo: string;
+  validation: ValidationChoice;
 }
 
 export type FieldKey = keyof WorkloadForm;
@@ -39,6 +43,7 @@ export const FIELDS: readonly FieldSpec[] = [
   { key: 'seed', label: 'Seed', kind: 'number' },
   { key: 'objective', label: 'Objective', kind: 'choice', choices: OBJECTIVES },
   { key: 'slo', label: 'SLOs', kind: 'text' },
+  { key: 'validation', label: 'Validation', kind: 'choice', choices: VALIDATIONS },
 ];
 
 export interface WizardState {
