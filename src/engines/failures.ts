@@ -117,7 +117,9 @@ export const FAILURE_RULES: readonly FailureRule[] = [
   {
     id: 'hf-offline',
     kind: 'model-not-found',
-    pattern: /We couldn't connect to '[^']*huggingface\.co'|LocalEntryNotFoundError/,
+    // Only the fatal form: the same sentence without "couldn't find it in the cached files" is a
+    // warning after which the cached copy loads fine.
+    pattern: /We couldn't connect to '[^']*huggingface\.co'[^\n]*couldn't find it in the cached files|LocalEntryNotFoundError/,
     reason: () => 'the model is not in the local cache and the Hub cannot be reached',
     hint: 'Download the model first (`huggingface-cli download <model>`) or allow network access.',
   },

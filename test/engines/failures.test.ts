@@ -133,3 +133,12 @@ describe('the simulator\'s failure texts classify like the engines\'', () => {
     expect(f.reason).toBe('FP8 is not supported on this GPU (compute capability 7.5): needs 8.0');
   });
 });
+
+describe('Hub connectivity', () => {
+  it('is fatal only when the cache has no copy either', () => {
+    const fatal = "OSError: We couldn't connect to 'https://huggingface.co' to load this file, couldn't find it in the cached files and it looks like Qwen/Qwen3-14B is not the path to a directory containing a file named config.json.";
+    expect(vllm.classifyFailure([fatal], died).kind).toBe('model-not-found');
+    const warning = "WARNING: We couldn't connect to 'https://huggingface.co' to load this file, trying the cached files";
+    expect(vllm.classifyFailure([warning], died).kind).toBe('crash');
+  });
+});
