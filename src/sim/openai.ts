@@ -138,18 +138,19 @@ export async function handleCompletion(kind: 'chat' | 'completion', req: Incomin
     return t;
   };
   const usage = () => ({ prompt_tokens: p.promptLen, total_tokens: p.promptLen + generated, completion_tokens: generated });
-  const chunk = (text: string | null, finish: string | null, role = false) =>
-    `data: ${JSON.stringify(
-      kind === 'chat'
-        ? {
-            id,
-            object,
-            created,
-            model,
-            choices: [{ index: 0, delta: role ? { role: 'assistant', content: '' } : finish && text === '' ? {} : { content: text }, logprobs: null, finish_reason: finish, ...(finish ? { stop_reason: null } : {}) }],
-          }
-        : { id, object, created, model, choices: [{ index: 0, text: text ?? '', logprobs: null, finish_reason: finish, stop_reason: null }], usage: null },
-    )}\n\n`;
+  // Chunks are built from fixed JSON halves around the step's text: one cheap string per stream
+  // per step, so a thousand streams stay far from the event loop's budget.
+  const head = JSON.stringify({ id, object, created, model }).slice(0, -1);
+  const chatPre = `data: ${head},"choices":[{"index":0,"delta":{"content":`;
+  const textPre = `data: ${head},"choices":[{"index":0,"text":`;
+  const chunk = (text: string | null, finish: string | null, role = false): string => {
+    if (kind === 'chat') {
+      if (role) return `data: ${head},"choices":[{"index":0,"delta":{"role":"assistant","content":""},"logprobs":null,"finish_reason":null}]}\n\n`;
+      if (!finish) return `${chatPre}${JSON.stringify(text)}},"logprobs":null,"finish_reason":null}]}\n\n`;
+      return `${chatPre}${JSON.stringify(text)}},"logprobs":null,"finish_reason":"${finish}","stop_reason":null}]}\n\n`;
+    }
+    return `${textPre}${JSON.stringify(text ?? '')},"logprobs":null,"finish_reason":${finish ? `"${finish}"` : 'null'},"stop_reason":null}],"usage":null}\n\n`;
+  };
 
   let runId = 0;
   let finished = false;

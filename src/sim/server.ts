@@ -2,6 +2,7 @@
 // simulated load time with 503 on /health, print the imitated engine's logs and ready line, then
 // serve; or fail the way that engine fails (its text on stderr, non-zero exit, within seconds).
 import http from 'node:http';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { AddressInfo } from 'node:net';
 import { findGpu, gpuNames } from '../model/gpus.js';
 import { getModel } from '../model/models.js';
@@ -55,6 +56,7 @@ export function startSimServer(args: SimArgs, emit: (l: LogLine) => void): SimSe
 
   const stop = async () => {
     stopped = true;
+    loopDelay.disable();
     for (const t of timers) clearTimeout(t);
     timers = [];
     runner?.stop();
@@ -119,6 +121,13 @@ export function startSimServer(args: SimArgs, emit: (l: LogLine) => void): SimSe
     }));
   };
 
+  // The simulator must not be the bottleneck: it measures its own event-loop delay for /sim/info.
+  // The histogram records whole timer intervals, so the sampling resolution is subtracted.
+  const LOOP_RES_MS = 2;
+  const loopDelay = monitorEventLoopDelay({ resolution: LOOP_RES_MS });
+  loopDelay.enable();
+  const ms = (ns: number) => Math.max(0, Math.round((ns / 1e6 - LOOP_RES_MS) * 100) / 100);
+
   const handler = (req: http.IncomingMessage, res: http.ServerResponse) => {
     const url = (req.url ?? '/').split('?')[0]!;
     const method = req.method ?? 'GET';
@@ -138,7 +147,14 @@ export function startSimServer(args: SimArgs, emit: (l: LogLine) => void): SimSe
         maxRunningSeqs: cfg.maxRunningSeqs,
         maxModelLen,
         attentionBackend: cfg.attentionBackend,
+        // Cumulative wall ms the simulated clock fell behind (steps ending late on a busy host).
+        wallLagMs: runner ? Math.round(runner.stats().wallLagMs) : 0,
+        eventLoopDelayMs: { mean: ms(loopDelay.mean), p50: ms(loopDelay.percentile(50)), p99: ms(loopDelay.percentile(99)), max: ms(loopDelay.max) },
       });
+    if (url === '/sim/reset-stats' && method === 'POST') {
+      loopDelay.reset();
+      return sendJson(res, 200, { ok: true });
+    }
     if (url === '/health') {
       res.writeHead(ready ? 200 : 503, { 'content-length': 0 });
       return res.end();

@@ -22,6 +22,8 @@ export class WallRunner {
   private genWindow: [number, number][] = [];
   private finished = 0;
   private stopped = false;
+  /** Wall ms the simulated clock lost because steps finished later than scheduled (a busy host). */
+  private lostMs = 0;
 
   constructor(
     readonly cfg: ServerConfig,
@@ -61,6 +63,7 @@ export class WallRunner {
     this.busy.push([start, end]);
     const run = () => {
       this.timer = undefined;
+      this.lostMs += Math.max(0, performance.now() - end);
       this.stepping = false;
       if (this.stopped) return;
       let gen = 0;
@@ -104,6 +107,7 @@ export class WallRunner {
       genThroughput: this.genThroughput(),
       kvUsedTokens: Math.round(s.kvUsage * this.cfg.kvCapacityTokens),
       requestsFinished: this.finished,
+      wallLagMs: this.lostMs,
     };
   }
 

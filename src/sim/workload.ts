@@ -15,15 +15,17 @@ function gauss(rng: Rng): number {
   return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
 }
 
+const SHAPE = { inMedian: 0.675, inSigma: 1.0, outMedian: 0.75, outSigma: 0.75 };
+
 export function sharegptLike(n: number, seed = 0, meanIn = 217, meanOut = 201): LengthPair[] {
   const rng = new Rng(seed + 1);
-  // sigma ~1 matches ShareGPT's long tail; the medians are set so the clipped means land on target.
-  const sigma = 1.0;
-  const draw = (median: number, lo: number, hi: number) => Math.round(Math.min(hi, Math.max(lo, median * Math.exp(sigma * gauss(rng)))));
+  // Log-normal spreads (prompts wider than outputs, as in ShareGPT); the medians are set so the
+  // clipped means land on target.
+  const draw = (median: number, sigma: number, lo: number, hi: number) => Math.round(Math.min(hi, Math.max(lo, median * Math.exp(sigma * gauss(rng)))));
   const out: LengthPair[] = [];
   while (out.length < n) {
-    const p = draw(meanIn * 0.675, 4, 1024);
-    const o = draw(meanOut * 0.585, 4, 2048 - p);
+    const p = draw(meanIn * SHAPE.inMedian, SHAPE.inSigma, 4, 1024);
+    const o = draw(meanOut * SHAPE.outMedian, SHAPE.outSigma, 4, 2048 - p);
     out.push({ promptLen: p, outputLen: o });
   }
   return out;

@@ -1,0 +1,156 @@
+// `npm run calibrate`: run the three published studies' variants on the simulator and print
+// simulated vs published total token throughput. Columns:
+//   virtual-1000  the virtual clock, 1000 ShareGPT-like prompts all at once (the studies' protocol)
+//   virtual-200   the virtual clock, 200 prompts (the scaled-down workload)
+//   http-200      the same 200 prompts through the real benchmark client (runBenchmark) against a
+//                 `servelab sim-serve` process at --speed S, converted back to simulated time
+//   published     the study's figure
+// `--no-http` skips the HTTP column; `--speed S` sets its clock factor (default 25).
+import { spawn } from 'node:child_process';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { EngineName, Knobs } from '../src/core/variant.js';
+import { knobsToSimArgs } from '../src/sim/args.js';
+import { simulateWorkload } from '../src/sim/virtual.js';
+import { promptOfLength, sharegptLike } from '../src/sim/workload.js';
+
+export interface StudyVariant {
+  study: string;
+  label: string;
+  engine: EngineName;
+  gpu: string;
+  gpus: number;
+  model: string;
+  knobs: Knobs;
+  /** Published total tok/s; null when the variant failed at start in the study. */
+  published: number | null;
+  publishedTpotMs?: number;
+}
+
+const R1 = 'deepseek-ai/DeepSeek-R1-0528';
+const DPA: Knobs = { tp: 8, dp: 8, dpAttention: true };
+
+export const STUDY_VARIANTS: StudyVariant[] = [
+  { study: 'A Qwen3-14B 1xH100', label: 'vllm', engine: 'vllm', gpu: 'H100', gpus: 1, model: 'Qwen/Qwen3-14B', knobs: {}, published: 6595.66, publishedTpotMs: 226.03 },
+  { study: 'A Qwen3-14B 1xH100', label: 'sglang', engine: 'sglang', gpu: 'H100', gpus: 1, model: 'Qwen/Qwen3-14B', knobs: {}, published: 8403.97, publishedTpotMs: 235.33 },
+  { study: 'A Qwen3-14B 1xH100', label: 'trtllm', engine: 'trtllm', gpu: 'H100', gpus: 1, model: 'Qwen/Qwen3-14B', knobs: {}, published: 8315.15, publishedTpotMs: 161.58 },
+  { study: 'A Qwen3-14B 1xH100', label: 'sglang FP8', engine: 'sglang', gpu: 'H100', gpus: 1, model: 'Qwen/Qwen3-14B-FP8', knobs: {}, published: 10426.27, publishedTpotMs: 251.67 },
+  { study: 'A Qwen3-14B 1xH100', label: 'sglang FP8 fa3', engine: 'sglang', gpu: 'H100', gpus: 1, model: 'Qwen/Qwen3-14B-FP8', knobs: { attentionBackend: 'fa3' }, published: 10434.44, publishedTpotMs: 242.72 },
+  { study: 'A Qwen3-14B 1xH100', label: 'sglang FP8 flashinfer', engine: 'sglang', gpu: 'H100', gpus: 1, model: 'Qwen/Qwen3-14B-FP8', knobs: { attentionBackend: 'flashinfer' }, published: 9123.34, publishedTpotMs: 246.57 },
+  { study: 'A Qwen3-14B 1xH100', label: 'sglang FP8 triton', engine: 'sglang', gpu: 'H100', gpus: 1, model: 'Qwen/Qwen3-14B-FP8', knobs: { attentionBackend: 'triton' }, published: 10055.13, publishedTpotMs: 268.09 },
+  { study: 'B GLM-4.6 8xA100', label: 'vllm BF16 (does not fit)', engine: 'vllm', gpu: 'A100', gpus: 8, model: 'zai-org/GLM-4.6', knobs: { tp: 8 }, published: null },
+  { study: 'B GLM-4.6 8xA100', label: 'vllm FP8', engine: 'vllm', gpu: 'A100', gpus: 8, model: 'zai-org/GLM-4.6-FP8', knobs: { tp: 8 }, published: 2788.21, publishedTpotMs: 154.2 },
+  { study: 'B GLM-4.6 8xA100', label: 'sglang FP8 (fails)', engine: 'sglang', gpu: 'A100', gpus: 8, model: 'zai-org/GLM-4.6-FP8', knobs: { tp: 8 }, published: null },
+  { study: 'B GLM-4.6 8xA100', label: 'trtllm FP8 (unsupported)', engine: 'trtllm', gpu: 'A100', gpus: 8, model: 'zai-org/GLM-4.6-FP8', knobs: { tp: 8 }, published: null },
+  { study: 'B GLM-4.6 8xA100', label: 'vllm FP8 EP', engine: 'vllm', gpu: 'A100', gpus: 8, model: 'zai-org/GLM-4.6-FP8', knobs: { tp: 8, ep: 8 }, published: 2706.34, publishedTpotMs: 158.11 },
+  { study: 'B GLM-4.6 8xA100', label: 'vllm FP8 mbt 4096', engine: 'vllm', gpu: 'A100', gpus: 8, model: 'zai-org/GLM-4.6-FP8', knobs: { tp: 8, maxBatchedTokens: 4096 }, published: 2819.17, publishedTpotMs: 159.13 },
+  { study: 'B GLM-4.6 8xA100', label: 'vllm FP8 mbt 8192', engine: 'vllm', gpu: 'A100', gpus: 8, model: 'zai-org/GLM-4.6-FP8', knobs: { tp: 8, maxBatchedTokens: 8192 }, published: 2824.82, publishedTpotMs: 160.28 },
+  { study: 'B GLM-4.6 8xA100', label: 'vllm FP8 mbt 16384', engine: 'vllm', gpu: 'A100', gpus: 8, model: 'zai-org/GLM-4.6-FP8', knobs: { tp: 8, maxBatchedTokens: 16384 }, published: 2818.53, publishedTpotMs: 160.5 },
+  { study: 'C DeepSeek-R1 8xH200', label: 'vllm', engine: 'vllm', gpu: 'H200', gpus: 8, model: R1, knobs: { tp: 8 }, published: 5482.59, publishedTpotMs: 227.45 },
+  { study: 'C DeepSeek-R1 8xH200', label: 'sglang', engine: 'sglang', gpu: 'H200', gpus: 8, model: R1, knobs: { tp: 8 }, published: 6635.73, publishedTpotMs: 420.18 },
+  { study: 'C DeepSeek-R1 8xH200', label: 'trtllm EP8', engine: 'trtllm', gpu: 'H200', gpus: 8, model: R1, knobs: { tp: 8, ep: 8 }, published: 3385.88, publishedTpotMs: 221.31 },
+  { study: 'C DeepSeek-R1 8xH200', label: 'sglang DP-attention', engine: 'sglang', gpu: 'H200', gpus: 8, model: R1, knobs: DPA, published: 7143.3, publishedTpotMs: 304.71 },
+  { study: 'C DeepSeek-R1 8xH200', label: '+ torch.compile', engine: 'sglang', gpu: 'H200', gpus: 8, model: R1, knobs: { ...DPA, torchCompile: true }, published: 6804.17, publishedTpotMs: 306.37 },
+  {
+    study: 'C DeepSeek-R1 8xH200',
+    label: '+ MTP (EAGLE 1/1/2)',
+    engine: 'sglang',
+    gpu: 'H200',
+    gpus: 8,
+    model: R1,
+    knobs: { ...DPA, torchCompile: true, speculative: { method: 'eagle', numSteps: 1, topk: 1, draftTokens: 2 } },
+    published: 2217.12,
+    publishedTpotMs: 42.24,
+  },
+];
+
+export interface VirtualRow {
+  v: StudyVariant;
+  totalTokPerS: number | null;
+  meanTpotMs: number | null;
+  failure?: string;
+}
+
+export function runVirtual(numPrompts: number, seed = 42): VirtualRow[] {
+  const requests = sharegptLike(numPrompts, seed);
+  return STUDY_VARIANTS.map((v) => {
+    const r = simulateWorkload({ engine: v.engine, gpu: v.gpu, gpus: v.gpus, model: v.model, knobs: v.knobs, requests, seed });
+    if (!r.metrics) return { v, totalTokPerS: null, meanTpotMs: null, failure: r.fit.reason };
+    return { v, totalTokPerS: r.metrics.total_token_throughput, meanTpotMs: r.metrics.mean_tpot_ms };
+  });
+}
+
+const BIN = fileURLToPath(new URL('../bin/servelab.js', import.meta.url));
+
+/** One variant through the real benchmark client against a sim-serve process. */
+async function runHttp(v: StudyVariant, numPrompts: number, speed: number, seed: number): Promise<number | string> {
+  const { runBenchmark, toSimulated } = await import('../src/bench/index.js');
+  const argv = [BIN, 'sim-serve', '--engine', v.engine, '--gpu', v.gpu, '--gpus', String(v.gpus), '--model', v.model, ...knobsToSimArgs(v.knobs), '--port', '0', '--speed', String(speed), '--load-time', '1', '--seed', String(seed)];
+  const child = spawn(process.execPath, argv, { detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  let log = '';
+  const onData = (d: Buffer) => (log += d.toString());
+  child.stdout!.on('data', onData);
+  child.stderr!.on('data', onData);
+  const exited = new Promise<void>((r) => child.on('exit', () => r()));
+  try {
+    const url = await new Promise<string>((resolve, reject) => {
+      const t = setInterval(() => {
+        const m = /(?:Starting vLLM API server 0 on|Uvicorn running on) (http:\/\/[\d.]+:\d+)/.exec(log);
+        if (m && /Application startup complete\.|ready to roll|Uvicorn running/.test(log)) {
+          clearInterval(t);
+          resolve(m[1]!);
+        }
+      }, 50);
+      void exited.then(() => {
+        clearInterval(t);
+        reject(new Error(log.trim().split('\n').slice(-1)[0] ?? 'exited'));
+      });
+    });
+    const requests = sharegptLike(numPrompts, seed).map((r, i) => ({ prompt: promptOfLength(r.promptLen, i), promptLen: r.promptLen, expectedOutputLen: r.outputLen }));
+    const res = await runBenchmark({ baseUrl: url, model: v.model, requests, ignoreEos: true, seed, numWarmups: 0 });
+    return toSimulated(res, speed).metrics.total_token_throughput;
+  } catch (e) {
+    return `failed: ${(e as Error).message.slice(0, 80)}`;
+  } finally {
+    try {
+      process.kill(-child.pid!, 'SIGKILL');
+    } catch {
+      /* gone */
+    }
+    await exited;
+  }
+}
+
+const fmt = (x: number | null | string | undefined) => (typeof x === 'number' ? x.toFixed(0) : (x ?? '-'));
+
+async function main(): Promise<void> {
+  const args = process.argv.slice(2);
+  const http = !args.includes('--no-http');
+  const si = args.indexOf('--speed');
+  const speed = si >= 0 ? Number(args[si + 1]) : 25;
+  const t0 = performance.now();
+  const v1000 = runVirtual(1000);
+  const v200 = runVirtual(200);
+  const virtualMs = performance.now() - t0;
+  const lines: string[] = [];
+  lines.push('| study | variant | published tok/s | virtual-1000 tok/s | virtual-200 tok/s | http-200 tok/s | published TPOT ms | virtual-1000 TPOT ms |');
+  lines.push('|---|---|---|---|---|---|---|---|');
+  process.stdout.write(lines.join('\n') + '\n');
+  for (let i = 0; i < STUDY_VARIANTS.length; i++) {
+    const v = STUDY_VARIANTS[i]!;
+    const a = v1000[i]!;
+    const b = v200[i]!;
+    const h = http && a.totalTokPerS !== null ? await runHttp(v, 200, speed, 42) : a.failure ? 'fails at start' : '-';
+    lines.push(
+      `| ${v.study} | ${v.label} | ${fmt(v.published ?? 'fails / unsupported')} | ${a.failure ? `does not start: ${a.failure}` : fmt(a.totalTokPerS)} | ${fmt(b.totalTokPerS)} | ${fmt(h)} | ${fmt(v.publishedTpotMs)} | ${a.meanTpotMs === null ? '-' : a.meanTpotMs.toFixed(1)} |`,
+    );
+    process.stdout.write(lines[lines.length - 1] + '\n');
+  }
+  process.stdout.write(`\nvirtual clock: ${STUDY_VARIANTS.length * 2} workloads in ${virtualMs.toFixed(0)} ms; http column at --speed ${http ? speed : '-'}\n`);
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  main().catch((e) => {
+    process.stderr.write(`calibrate: ${(e as Error).stack ?? e}\n`);
+    process.exitCode = 1;
+  });
+}
