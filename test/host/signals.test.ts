@@ -26,7 +26,7 @@ afterEach(() => {
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 /** Start the launcher fixture; resolve with the PIDs it reports once its servers are ready. */
-function startLauncher(kind: 'fake' | 'sim', extra: string[] = []): Promise<{ child: ChildProcess; pids: number[]; exit: Promise<{ code: number | null; signal: string | null }> }> {
+function startLauncher(kind: 'fake' | 'stubborn' | 'sim', extra: string[] = []): Promise<{ child: ChildProcess; pids: number[]; exit: Promise<{ code: number | null; signal: string | null }> }> {
   const child = spawn(process.execPath, ['--import', 'tsx', LAUNCHER, mkdtempSync(path.join(root, 'r')), kind, '2', ...extra], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -71,6 +71,18 @@ describe('signals to servelab stop every server it started', () => {
     expect(pids.every(pidAlive)).toBe(true);
     child.kill('SIGTERM');
     expect((await exit).code).toBe(143);
+    expect(await waitFor(() => allGone(pids), 10_000)).toBe(true);
+  });
+
+  it('a second Ctrl-C while stopping kills at once instead of waiting out the grace period', async () => {
+    const { child, pids, exit } = await startLauncher('stubborn', ['--grace', '120000']);
+    child.kill('SIGINT');
+    // The first SIGINT starts a graceful stop that these servers ignore (their workers do not)...
+    await new Promise((r) => setTimeout(r, 300));
+    expect(pids.filter(pidAlive).length).toBeGreaterThanOrEqual(2);
+    // ...the second one does not wait for the two-minute grace.
+    child.kill('SIGINT');
+    expect((await exit).code).toBe(130);
     expect(await waitFor(() => allGone(pids), 10_000)).toBe(true);
   });
 
