@@ -83,7 +83,11 @@ export const sglang: EngineAdapter = {
   metricsPath: '/metrics',
   command(variant, ctx): LaunchSpec {
     const { argv, env } = sglangEngineArgv(variant, ctx);
-    return finishSpec('sglang', argv, env, [], ctx, /The server is fired up and ready to roll!/);
+    const spec = finishSpec('sglang', argv, env, [], ctx, /The server is fired up and ready to roll!/);
+    const dp = variant.knobs.dp ?? 1;
+    // With DP-attention SGLang's ZMQ/dist-init ports start at port + 233 (PortArgs.init_new), one per DP rank.
+    if (variant.knobs.dpAttention && dp > 1) spec.extraPorts = Array.from({ length: dp + 2 }, (_, i) => ctx.port + 233 + i);
+    return spec;
   },
   classifyFailure: (lines, exit, ctx) => classifyFromLog('sglang', lines, exit, ctx),
   parseMetrics: (text) =>

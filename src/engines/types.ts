@@ -51,6 +51,8 @@ export interface LaunchSpec {
   cleanupArgv?: string[];
   /** docker runtime: the image, checked to exist before launch. */
   image?: string;
+  /** Other ports the engine binds on the same host (SGLang DP-attention: port+233...), checked free before launch. */
+  extraPorts?: number[];
 }
 
 /** What the classifier may know about the host, to name the GPU in its reason. */

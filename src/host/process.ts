@@ -97,7 +97,10 @@ export async function launchServer(spec: LaunchSpec, opts: LaunchOptions): Promi
     mkdirSync(path.dirname(f.path), { recursive: true });
     writeFileSync(f.path, f.content);
   }
-  if (opts.checkPort !== false) await assertPortFree(spec.port, spec.host);
+  if (opts.checkPort !== false) {
+    await assertPortFree(spec.port, spec.host);
+    for (const p of spec.extraPorts ?? []) await assertPortFree(p, spec.host);
+  }
   if (spec.image) await assertImageExists(spec.image);
 
   const logPath = path.join(opts.runDir, opts.logName ?? 'server.log');

@@ -184,3 +184,12 @@ describe('bad input', () => {
     expect(() => buildLaunchSpec({ id: 'x', engine: 'tgi' as EngineName, model: 'm', knobs: {} }, ctx)).toThrow(/unknown engine 'tgi'/);
   });
 });
+
+describe('SGLang DP-attention ports', () => {
+  it('declares the internal ports above the server port, to be checked before launch', () => {
+    const spec = sglang.command(v('sglang', { tp: 8, dp: 8, dpAttention: true }), ctx);
+    expect(spec.extraPorts?.[0]).toBe(8123 + 233);
+    expect(spec.extraPorts).toHaveLength(10);
+    expect(sglang.command(v('sglang', { tp: 8 }), ctx).extraPorts).toBeUndefined();
+  });
+});

@@ -173,6 +173,18 @@ describe('bad input', () => {
     }
   });
 
+  it('a busy internal port of the engine is refused too', async () => {
+    const p = await port();
+    const extra = await findFreePort({ from: p + 1 });
+    const s = net.createServer();
+    await new Promise<void>((r) => s.listen(extra, '127.0.0.1', r));
+    try {
+      await expect(launchServer({ ...fakeSpec(p), extraPorts: [extra] }, { runDir: runDir() })).rejects.toThrow(`port ${extra} on 127.0.0.1 is already in use`);
+    } finally {
+      await new Promise((r) => s.close(r));
+    }
+  });
+
   it('an engine that is not installed is a one-line UserError', async () => {
     const p = await port();
     const spec = { ...fakeSpec(p), argv: ['trtllm-serve-not-installed', 'model'] };
