@@ -6,8 +6,9 @@ import type { EngineName, Variant } from '../core/variant.js';
 import { buildLaunchSpec, getAdapter } from '../engines/index.js';
 import type { LaunchContext, LaunchSpec } from '../engines/types.js';
 import type { HostInfo } from '../host/gpus.js';
-import { fits as estimateFits, type FitResult } from '../model/estimate.js';
-import { findGpu, hasNativeFp8, type GpuSpec } from '../model/gpus.js';
+import { preflight } from '../engines/preflight.js';
+import { fits as estimateFits } from '../model/estimate.js';
+import { findGpu } from '../model/gpus.js';
 import { getModel, type ModelInfo } from '../model/models.js';
 import { simulateWorkload } from '../sim/virtual.js';
 import { sharegptLike } from '../sim/workload.js';
@@ -37,45 +38,25 @@ export function scenarioLengths(s: Scenario): { promptLen: number; outputLen: nu
   return Array.from({ length: n }, (_, i) => ({ promptLen: spread(s.inputLen ?? 1024, i), outputLen: spread(s.outputLen ?? 128, n - 1 - i) }));
 }
 
-const FIT_KIND: Record<NonNullable<FitResult['kind']>, Failure['kind']> = {
-  'oom-weights': 'oom',
-  'oom-kv': 'oom',
-  'kv-too-small': 'oom',
-  'tp-mismatch': 'tp-mismatch',
-  'no-fp8': 'unsupported',
-  'too-few-gpus': 'unsupported',
+/** Preflight prunes are results with a classified reason: map the rule to the failure kind. */
+const RULE_KIND: Record<string, Failure['kind']> = {
+  'fp8-needs-sm89': 'unsupported',
+  'memory-fit': 'oom',
 };
 
-const FIT_HINT: Record<NonNullable<FitResult['kind']>, string> = {
-  'oom-weights': 'use more GPUs (a larger TP size) or a smaller checkpoint (FP8)',
-  'oom-kv': 'use more GPUs, an FP8 checkpoint, or a higher memory fraction',
-  'kv-too-small': 'lower the max model length, use an FP8 KV cache, or more GPUs',
-  'tp-mismatch': 'choose a TP size that divides the attention heads',
-  'no-fp8': 'serve the BF16 checkpoint, or use vLLM (weight-only Marlin FP8)',
-  'too-few-gpus': 'use fewer GPUs per replica',
-};
+function ruleKind(rule: string | undefined): Failure['kind'] {
+  if (!rule) return 'pruned';
+  if (RULE_KIND[rule]) return RULE_KIND[rule]!;
+  if (/head|tp-/.test(rule)) return 'tp-mismatch';
+  if (/gpu|support|moe|blackwell|fp8/i.test(rule)) return 'unsupported';
+  return 'pruned';
+}
 
-/**
- * Checks worth doing before a launch: the shared estimate's rules (heads divisible by TP, GPUs
- * enough, FP8 on GPUs without FP8 for SGLang/TRT-LLM, memory), plus warnings for things engines
- * do silently.
- */
-export function preflightVariant(variant: Variant, gpu: GpuSpec | undefined, gpus: number, model: ModelInfo | undefined): PreflightResult {
-  const warnings: string[] = [];
-  const k = variant.knobs;
-  if (k.dpAttention && (k.dp ?? 1) <= 1 && variant.engine === 'sglang') {
-    warnings.push('SGLang turns --enable-dp-attention off silently unless --dp-size > 1');
-  }
-  if (!gpu || !model) return { warnings: [...warnings, 'no estimate for this GPU or model: launched without preflight'] };
-  const fp8Weights = k.quantization === 'fp8' || model.weightDtype === 'fp8';
-  if (fp8Weights && variant.engine === 'vllm' && !hasNativeFp8(gpu)) {
-    warnings.push(`vLLM runs FP8 weights on ${gpu.name} as weight-only Marlin (no native FP8)`);
-  }
-  const fit = estimateFits(variant.engine, gpu, gpus, model, k);
-  if (fit.fits || !fit.kind) return { warnings };
-  const kind = FIT_KIND[fit.kind];
-  const reason = kind === 'unsupported' && fit.kind === 'no-fp8' ? `unsupported on this GPU: ${fit.reason}` : (fit.reason ?? fit.kind);
-  return { failure: { kind, reason, hint: FIT_HINT[fit.kind] }, warnings };
+/** The engines' preflight rules, with the prune classified (unsupported, oom, tp-mismatch). */
+export function preflightVariant(variant: Variant, host: HostInfo, model: ModelInfo | undefined): PreflightResult {
+  const r = preflight(variant, host, model);
+  if (r.ok || !r.pruned) return { warnings: r.warnings };
+  return { failure: { ...r.pruned, kind: ruleKind(r.rule) }, warnings: r.warnings };
 }
 
 export function launchContextFor(config: Pick<SessionConfig, 'sim' | 'bindHost' | 'portStart' | 'runtime'>, runDir: string): LaunchContext {
@@ -115,7 +96,7 @@ export function realPlanDeps(config: SessionConfig, host: HostInfo, runDir: stri
       const spec = commandWithEngineEnv(variant, { ...ctx, runDir: `${runDir}/logs/${variant.id}` });
       return { ...spec, env: spec.engineEnv };
     },
-    preflight: (variant) => preflightVariant(variant, gpu, gpus, modelOf(variant.model)),
+    preflight: (variant) => preflightVariant(variant, host, modelOf(variant.model)),
     fits(variant) {
       const m = modelOf(variant.model);
       return gpu && m ? estimateFits(variant.engine, gpu, gpus, m, variant.knobs).fits : undefined;

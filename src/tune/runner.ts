@@ -82,7 +82,8 @@ function startSampler(ctx: RunVariantContext, adapter: EngineAdapter, spec: Laun
   const everyMs = Math.max(250, ctx.config.sampleIntervalS * 1000);
   let stopped = false;
   let busy = false;
-  const metricsUrl = `http://${spec.host === '0.0.0.0' ? '127.0.0.1' : spec.host}:${spec.port}${adapter.metricsPath}`;
+  const base = `http://${spec.host === '0.0.0.0' ? '127.0.0.1' : spec.host}:${spec.port}`;
+  const metricsUrl = `${base}${adapter.metricsPath}`;
   const tick = async () => {
     if (busy || stopped) return;
     busy = true;
@@ -98,8 +99,9 @@ function startSampler(ctx: RunVariantContext, adapter: EngineAdapter, spec: Laun
           });
         }
       } else if (res) await res.arrayBuffer().catch(() => undefined);
-      if (!ctx.host.simulated && !stopped) {
-        const gpus = await queryGpus({ timeoutMs: 5000 }).catch(() => null);
+      if (!stopped) {
+        // The simulated host reports its GPUs through the sim server; a real host through nvidia-smi.
+        const gpus = ctx.host.simulated ? await simGpus(`${base}/sim/gpus`) : await queryGpus({ timeoutMs: 5000 }).catch(() => null);
         if (gpus && !stopped) ctx.emit({ type: 'gpu-sample', gpus: gpus.map(toGpuSample) });
       }
     } finally {
@@ -111,6 +113,17 @@ function startSampler(ctx: RunVariantContext, adapter: EngineAdapter, spec: Laun
     stopped = true;
     clearInterval(timer);
   };
+}
+
+async function simGpus(url: string): Promise<GpuSample[] | null> {
+  try {
+    const res = await fetch(url, { signal: AbortSignal.timeout(2000) });
+    if (!res.ok) return null;
+    const list = (await res.json()) as GpuSample[];
+    return Array.isArray(list) ? list : null;
+  } catch {
+    return null;
+  }
 }
 
 function toGpuSample(g: { index: number; name: string; utilPct?: number; memUsedMiB?: number; memTotalMiB: number }): GpuSample {

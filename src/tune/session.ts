@@ -115,12 +115,12 @@ async function availableEngines(config: SessionConfig, host: HostInfo, emit: (e:
   return { engines, versions };
 }
 
-function resultFromPlanned(pv: PlannedVariant): VariantResult {
+function resultFromPlanned(pv: PlannedVariant, scenario: string): VariantResult {
   const now = new Date().toISOString();
   return {
     variantId: pv.variant.id,
     stage: pv.stage,
-    scenario: '',
+    scenario,
     status: pv.status === 'pruned' ? 'pruned' : 'skipped',
     variant: pv.variant,
     argv: pv.argv ?? [],
@@ -257,7 +257,7 @@ export async function runSession(configIn: SessionConfig, opts: SessionOptions =
       for (const pv of variants) {
         if (signal?.aborted) throw new AbortedError();
         if (pv.status !== 'planned') {
-          const r = resultFromPlanned(pv);
+          const r = resultFromPlanned(pv, config.scenario.name);
           results.push(r);
           emit({ type: 'variant-finished', result: r });
           continue;

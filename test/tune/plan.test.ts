@@ -100,7 +100,7 @@ describe('buildPlan on 8 x A100 with GLM-4.6', () => {
     const sglang = e.find((v) => v.variant.engine === 'sglang')!;
     expect(sglang.status).toBe('pruned');
     expect(sglang.reason!.kind).toBe('unsupported');
-    expect(sglang.reason!.reason).toMatch(/unsupported on this GPU/);
+    expect(sglang.reason!.reason).toMatch(/not supported on this GPU/);
     const vllm = e.find((v) => v.variant.engine === 'vllm')!;
     expect(vllm.status).toBe('planned');
     expect(vllm.variant.knobs.tp).toBe(8);
