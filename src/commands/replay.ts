@@ -175,6 +175,7 @@ export default async function main(argv: string[]): Promise<number> {
         argv: setup.spec.argv,
         engineArgv: setup.spec.engineArgv,
         failure: result.failure ?? null,
+        clientBound: result.clientBound === true,
         logsDir: opts.logsDir,
       }) + '\n',
     );

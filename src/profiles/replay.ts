@@ -175,6 +175,9 @@ export async function executeReplay(setup: ReplaySetup, opts: ReplayOptions): Pr
     result.status === 'ok' && result.metrics
       ? judgeReplay({ recorded: profile.metrics, now: result.metrics, tolerancePct: opts.tolerancePct, slo: profile.slo })
       : null;
+  if (result.clientBound) {
+    setup.notes.push('the benchmark client was the bottleneck (a busy machine, or too fast a simulated clock): the numbers now are low; retry with a lower --speed');
+  }
   const record: ReplayRecord = {
     at: new Date().toISOString(),
     servelabVersion: VERSION,
