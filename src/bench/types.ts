@@ -141,4 +141,6 @@ export interface BenchResult {
   notes: string[];
   /** ISO date the run started. */
   startedAt: string;
+  /** Epoch ms (performance.timeOrigin based) of startTime 0, to line events up with server logs. */
+  clockOriginMs?: number;
 }

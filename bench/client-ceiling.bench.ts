@@ -1,0 +1,30 @@
+// The client's ceiling: SSE events per second it handles on one core (Node is one thread)
+// before its timing error passes 1 ms. Streams of one token every 10 ms; the number of streams
+// doubles until the mean per-event delay (client stamp - server write) exceeds 1 ms.
+import os from 'node:os';
+import { spawnScriptedServer } from '../test/fixtures/bench/spawn-server.js';
+import { measureTiming, row } from './client-common.js';
+
+const GAP_MS = 10;
+const TOKENS = 100;
+const MAX_STREAMS = Number(process.env.BENCH_MAX_STREAMS ?? 3200);
+
+const srv = await spawnScriptedServer({ ttftMs: 20, gapMs: GAP_MS, tokens: TOKENS });
+try {
+  console.log(`host: ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? '?'}), load avg ${os.loadavg()[0]!.toFixed(2)}, node ${process.version}`);
+  console.log(`server: scripted, own process; one token every ${GAP_MS} ms, ${TOKENS} tokens per stream\n`);
+  console.log(row(['streams', 'events/s', 'event delay mean ms', 'event delay p99 ms', 'TPOT err ms', 'client CPU %', 'loop lag p99 ms', 'client-bound']));
+  console.log(row(['---', '---', '---', '---', '---', '---', '---', '---']));
+  let ceiling = 0;
+  let ceilingCpu = 0;
+  for (let streams = 25; streams <= MAX_STREAMS; streams *= 2) {
+    const f = await measureTiming(srv, streams, streams, TOKENS);
+    console.log(row([String(streams), f.eventsPerS, f.eventDelayMeanMs, f.eventDelayP99Ms, f.tpotErrMs, f.cpuPct, f.lagP99Ms, f.clientBound ? 'yes' : 'no']));
+    if (f.eventDelayMeanMs > 1) break;
+    ceiling = f.eventsPerS;
+    ceilingCpu = f.cpuPct;
+  }
+  console.log(`\nceiling: ~${Math.round(ceiling)} SSE events/s with mean timing error <= 1 ms (client CPU ${ceilingCpu.toFixed(0)}% of one core there)`);
+} finally {
+  await srv.stop();
+}
