@@ -19,8 +19,8 @@ describe('sim-serve over HTTP', () => {
       max_tokens: 12,
       stream: true,
       stream_options: { include_usage: true },
-      // @ts-expect-error vLLM/SGLang extension
-      ignore_eos: true,
+      // vLLM/SGLang extension, not in the OpenAI types.
+      ...({ ignore_eos: true } as object),
     });
     let text = '';
     let finish: string | null = null;
