@@ -130,7 +130,7 @@ export const ENGINE_EFFICIENCY: Record<EngineName, EngineEfficiency> = {
     weightBwEff: 0.8,
     // Default MoE backend is CUTLASS (moe_config.backend); its block-FP8 grouped GEMMs on Hopper run
     // far below DeepGEMM-class kernels. Fit: published 8-GPU DeepSeek engine stage (TRT-LLM last).
-    moeEff: 0.12,
+    moeEff: 0.07,
     stepOverheadS: 4e-3,
     perSeqOverheadS: 30e-6,
     perLayerOverheadS: 20e-6,

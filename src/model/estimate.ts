@@ -3,7 +3,7 @@
 // per-engine overheads. The simulator's scheduler and the planner both call it.
 import type { EngineName, Knobs } from '../core/variant.js';
 import { gpuMemBytes, hasNativeFp8, type GpuSpec } from './gpus.js';
-import { paramCounts, type ModelInfo, type ParamCounts, type WeightDtype } from './models.js';
+import { paramCounts, replicatedAttentionParamsPerLayer, type ModelInfo, type ParamCounts, type WeightDtype } from './models.js';
 import { backendEfficiency, engineEfficiency, HARDWARE, type EngineEfficiency } from './efficiency.js';
 
 const GiB = 1024 ** 3;
@@ -273,7 +273,9 @@ export function stepTime(c: ServerConfig, b: StepBatch): StepTime {
   const bpp = bytesPerParam(c.weightDtype);
   const gemmPeak = c.gemmFlops * eff.gemmEff / (c.weightOnlyFp8 ? HARDWARE.weightOnlyFp8GemmPenalty : 1);
   const bw = g.memBwBps * eff.weightBwEff;
-  const attnFlopsDense = (2 * attnTokens * p.attention * stageFrac) / par.attnTp;
+  // MLA's replicated down-projections run on every attention-TP rank for all of its tokens.
+  const replicated = replicatedAttentionParamsPerLayer(m) * m.numLayers;
+  const attnFlopsDense = 2 * attnTokens * stageFrac * ((p.attention - replicated) / par.attnTp + replicated);
   const lmHeadSeqs = (b.decodeSeqs * tps + (b.prefillTokens > 0 ? 1 : 0)) / groups;
   const denseFlops = (2 * mlpTokens * p.denseMlp * stageFrac) / (par.tp) + (2 * lmHeadSeqs * m.vocabSize * m.hiddenSize) / par.tp;
   const denseBytes = c.weights.densePerGpu;
@@ -316,7 +318,8 @@ export function stepTime(c: ServerConfig, b: StepBatch): StepTime {
 
   // Host and launch overheads.
   const moeLayers = m.moe ? m.numLayers - m.moe.denseLayers : 0;
-  const hostS = (eff.stepOverheadS + eff.perSeqOverheadS * seqs) * (1 - eff.overlapHidden);
+  // Each DP replica / attention-DP rank runs its own scheduler process: per-sequence host work is split.
+  const hostS = (eff.stepOverheadS + (eff.perSeqOverheadS * seqs) / groups) * (1 - eff.overlapHidden);
   let launchS = eff.perLayerOverheadS * m.numLayers + eff.moeLayerOverheadS * moeLayers;
   const decodeOnly = b.prefillTokens === 0;
   const graphed = c.knobs.cudaGraph !== false && decodeOnly && b.decodeSeqs / groups <= eff.cudaGraphMaxBs(g, par.tp);

@@ -289,6 +289,17 @@ export function attentionParamsPerLayer(m: ModelInfo): number {
   return h * m.numHeads * m.headDim * 2 + 2 * h * m.numKvHeads * m.headDim;
 }
 
+/**
+ * Attention parameters per layer that tensor parallelism does not shard: MLA's down-projections
+ * (q_a_proj, kv_a_proj_with_mqa) are ReplicatedLinear in vLLM's and SGLang's DeepSeek models, so
+ * every TP rank computes them for every token.
+ */
+export function replicatedAttentionParamsPerLayer(m: ModelInfo): number {
+  if (!m.mla) return 0;
+  const h = m.hiddenSize;
+  return (m.mla.qLoraRank ? h * m.mla.qLoraRank : 0) + h * (m.mla.kvLoraRank + m.mla.qkRopeHeadDim);
+}
+
 export function paramCounts(m: ModelInfo): ParamCounts {
   const h = m.hiddenSize;
   const embedding = m.vocabSize * h * (m.tieEmbeddings ? 1 : 2);
