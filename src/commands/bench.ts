@@ -18,7 +18,7 @@ const FLAGS: Record<string, FlagSpec> = {
   host: { kind: 'string', help: 'server host', default: '127.0.0.1' },
   port: { kind: 'number', help: 'server port', default: '8000' },
   endpoint: { kind: 'string', help: 'API path', metavar: 'PATH', default: '/v1/chat/completions (openai-chat), /v1/completions (openai)' },
-  backend: { kind: 'string', help: 'openai-chat or openai', default: 'openai-chat' },
+  backend: { kind: 'string', help: 'openai-chat, or openai (vllm) for /v1/completions', default: 'openai-chat' },
   model: { kind: 'string', help: 'model id (default: the first of GET /v1/models)', metavar: 'ID' },
   'served-model-name': { kind: 'string', help: 'name sent as "model" when it differs from --model', metavar: 'NAME' },
   tokenizer: { kind: 'string', help: 'tokenizer.json, a folder with one, or a model id in the HF cache (default: --model)', metavar: 'PATH|ID' },
@@ -30,7 +30,7 @@ const FLAGS: Record<string, FlagSpec> = {
   'max-concurrency': { kind: 'number', help: 'cap on requests in flight' },
   'num-warmups': { kind: 'number', help: 'warm-up requests before measuring', default: '0' },
   'ready-check-timeout-sec': { kind: 'number', help: 'retry a test request until the server answers, up to N s (0 = skip)', default: '0' },
-  'ignore-eos': { kind: 'boolean', help: 'send ignore_eos: true' },
+  'ignore-eos': { kind: 'boolean', help: 'send ignore_eos: true (always on for the random dataset, as in vLLM main)' },
   temperature: { kind: 'number', help: 'sampling temperature (not sent unless given)' },
   'extra-body': { kind: 'string', help: 'JSON object merged into each request body', metavar: 'JSON' },
   header: { kind: 'list', help: 'extra HTTP headers', metavar: 'KEY=VALUE...' },
@@ -111,8 +111,10 @@ export default async function main(argv: string[]): Promise<number> {
     if (level !== 'debug') process.stderr.write(`${level === 'info' ? '' : `${level}: `}${message}\n`);
   });
 
-  const backend = (flags.backend as string | undefined) ?? 'openai-chat';
-  if (backend !== 'openai-chat' && backend !== 'openai') throw new UserError(`bench: --backend must be openai-chat or openai, got '${backend}'`);
+  // vLLM's `--backend vllm` is its completions client; accept it as the same thing.
+  const backendFlag = (flags.backend as string | undefined) ?? 'openai-chat';
+  const backend = backendFlag === 'vllm' ? 'openai' : backendFlag;
+  if (backend !== 'openai-chat' && backend !== 'openai') throw new UserError(`bench: --backend must be openai-chat, openai or vllm, got '${backendFlag}'`);
   const dataset = (flags['dataset-name'] as string | undefined) ?? 'random';
   if (dataset !== 'random' && dataset !== 'sharegpt') throw new UserError(`bench: --dataset-name must be random or sharegpt, got '${dataset}'`);
   const baseUrl = (flags['base-url'] as string | undefined) ?? `http://${(flags.host as string | undefined) ?? '127.0.0.1'}:${(flags.port as number | undefined) ?? 8000}`;
@@ -190,7 +192,8 @@ export default async function main(argv: string[]): Promise<number> {
       seed: (flags.seed as number | undefined) ?? 0,
       maxConcurrency,
       numWarmups: (flags['num-warmups'] as number | undefined) ?? 0,
-      ignoreEos: Boolean(flags['ignore-eos']),
+      // vLLM main (PR #28227) forces ignore_eos for random prompts: their outputs must have the asked length.
+      ignoreEos: Boolean(flags['ignore-eos']) || dataset === 'random',
       ...(flags.temperature !== undefined ? { temperature: flags.temperature as number } : {}),
       headers,
       ...(extraBody ? { extraBody } : {}),

@@ -61,6 +61,7 @@ describe('servelab bench', () => {
     expect(srv.served.at(-1)!.body.model).toBe('scripted-model');
     expect(srv.served.at(-1)!.headers.authorization).toBe('Bearer sk-cli');
     expect(srv.served.at(-1)!.headers['x-test']).toBe('1');
+    expect(srv.served.at(-1)!.body.ignore_eos).toBe(true); // random dataset, as vLLM main
     const files = readdirSync(dir);
     expect(files).toHaveLength(1);
     expect(files[0]).toMatch(/^openai-chat-infqps-concurrency3-scripted-model-\d{8}-\d{6}\.json$/);
