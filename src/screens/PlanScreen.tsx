@@ -8,7 +8,7 @@ import { Muted, Title } from '../components/Title.js';
 import { fmtDuration, fmtTokS, truncate, wrapLines } from '../ui/format.js';
 import { useKeymap } from '../ui/hooks/useKeymap.js';
 import { useTheme } from '../ui/theme.js';
-import { planRows, selectedVariants, type PlanRow, type PlanView } from '../ui/view.js';
+import { planRows, selectedVariants, type PlanRow, type PlanStageView, type PlanView } from '../ui/view.js';
 
 export interface PlanScreenProps {
   plan: PlanView | null;
@@ -32,6 +32,12 @@ function rowIds(row: PlanRow | undefined): string[] {
   if (!row) return [];
   if (row.kind === 'variant') return row.variant.pruned ? [] : [row.variant.id];
   return row.stage.skipped ? [] : row.stage.variants.filter((v) => !v.pruned).map((v) => v.id);
+}
+
+/** What a focused stage heading shows where a variant shows its command. */
+function stageLines(stage: PlanStageView, width: number, max: number): string[] {
+  const head = `${stage.title ?? stage.name}: ${stage.skipped ? `skipped (${stage.skipped})` : `${stage.variants.length} candidates`}`;
+  return [head, ...(stage.notes ?? [])].flatMap((t) => wrapLines(t, width, max)).slice(0, max);
 }
 
 /** The slice of rows to draw so the focused one is always visible. */
@@ -63,8 +69,8 @@ export function PlanScreen(p: PlanScreenProps): React.JSX.Element {
     { isActive: p.isActive },
   );
   const cmdLines = CMD_LINES;
-  // Title, caveat, command, footer (2) and margins: what the checklist leaves to the rows.
-  const listRows = Math.max(4, p.height - 9 - cmdLines);
+  // Title, caveat (2), command, footer (2) and margins: what the checklist leaves to the rows.
+  const listRows = Math.max(4, p.height - 10 - cmdLines);
   const [from, to] = windowOf(rows.length, focus, listRows);
   const totalS = selected.reduce((s, v) => s + (v.estimateS ?? 0), 0);
   const estW = 10;
@@ -113,13 +119,15 @@ export function PlanScreen(p: PlanScreenProps): React.JSX.Element {
             );
           })}
           {to < rows.length ? <Muted>  ↓ {rows.length - to} more</Muted> : null}
-          <Box marginTop={1}>
-            <Text color={theme.warn} wrap="truncate">
-              {p.plan.caveat}
-            </Text>
+          <Box marginTop={1} flexDirection="column">
+            {wrapLines(p.plan.caveat, p.width, 2).map((line, i) => (
+              <Text key={i} color={theme.warn}>
+                {line}
+              </Text>
+            ))}
           </Box>
           <Box flexDirection="column" height={cmdLines}>
-            {(cmd ? wrapLines(`$ ${cmd}`, p.width, cmdLines) : [focused?.kind === 'stage' ? `stage ${focused.stage.name}: ${focused.stage.variants.length} candidates` : '']).map((line, i) => (
+            {(cmd ? wrapLines(`$ ${cmd}`, p.width, cmdLines) : focused?.kind === 'stage' ? stageLines(focused.stage, p.width, cmdLines) : []).map((line, i) => (
               <Text key={i} color={theme.info}>
                 {line}
               </Text>

@@ -40,7 +40,7 @@ export function resultColumns(width: number, priced: boolean): Column<ResultRow>
   const cols: Column<ResultRow>[] = [
     { key: 'variant', header: 'variant', width: labelW, render: (r) => (r.isWinner ? '* ' : '  ') + r.label, tone: (r) => (r.isWinner ? 'good' : undefined) },
     { key: 'toks', header: 'tok/s', width: 9, align: 'right', render: (r) => fmtTokS(r.result.metrics?.total_token_throughput) },
-    { key: 'gain', header: 'gain', width: 7, align: 'right', render: (r) => (r.isCarried ? 'carried' : fmtPct(r.gainPct, true)), tone: (r) => (r.gainPct === null || r.isCarried ? undefined : r.gainPct > 0 ? 'good' : 'bad') },
+    { key: 'gain', header: 'gain', width: 7, align: 'right', render: (r) => (r.isCarried ? 'carried' : r.isReference ? 'ref' : fmtPct(r.gainPct, true)), tone: (r) => (r.gainPct === null || r.isCarried || r.isReference ? undefined : r.gainPct > 0 ? 'good' : 'bad') },
     { key: 'ttft', header: 'TTFT', width: 8, align: 'right', render: (r) => fmtMs(r.result.metrics?.mean_ttft_ms) },
     { key: 'tpot', header: 'TPOT', width: 8, align: 'right', render: (r) => fmtMs(r.result.metrics?.mean_tpot_ms) },
   ];

@@ -52,7 +52,7 @@ function Lifecycle({ c, label, now }: { c: CurrentVariant; label: string; now: n
           : '';
   return (
     <Text wrap="truncate">
-      <Text color={c.phase === 'stopping' ? theme.warn : theme.accent}>● {PHASE_TEXT[c.phase].padEnd(13)}</Text>
+      <Text color={c.phase === 'stopping' ? theme.warn : theme.accent}>● {PHASE_TEXT[c.phase].padEnd(16)}</Text>
       <Text bold>{label}</Text>
       <Muted>{`  ${detail}  elapsed ${fmtDuration(since)}`}</Muted>
     </Text>
@@ -123,7 +123,7 @@ export function RunScreen(p: RunScreenProps): React.JSX.Element {
       ) : (
         <Muted>starting…</Muted>
       )}
-      {!showLog ? <GpuPanel gpus={run.gpus} width={p.width} roomy={roomy} /> : null}
+      {!showLog && c ? <GpuPanel gpus={run.gpus} width={p.width} roomy={roomy} /> : null}
       {requests.map((r) => (
         <Text key={r} color={theme.warn}>
           {r}

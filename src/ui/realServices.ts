@@ -107,6 +107,8 @@ export function planView(plan: Plan, speed: number): PlanView {
     notes: plan.notes,
     stages: plan.stages.map((st) => ({
       name: st.name,
+      title: st.title,
+      notes: st.notes,
       ...(st.skipped ? { skipped: st.skipped } : {}),
       variants: st.variants.map((pv) => ({
         id: pv.variant.id,

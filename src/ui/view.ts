@@ -54,6 +54,9 @@ export interface PlanVariantView {
 
 export interface PlanStageView {
   name: string;
+  /** What the stage tries, e.g. "quantization (FP8 weights, FP8 KV cache)". */
+  title?: string;
+  notes?: string[];
   /** Set when the whole stage does not apply, with the reason. */
   skipped?: string;
   variants: PlanVariantView[];

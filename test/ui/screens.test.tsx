@@ -183,6 +183,7 @@ describe('the wizard end to end on a scripted session', () => {
     f = await r.waitForFrame('5/6 Results');
     expect(f).toContain('[engine]');
     expect(f).toMatch(/\* sglang defaults\s+10,000\s+\+11\.1%/);
+    expect(f).toMatch(/  vllm defaults\s+9,000\s+ref/);
     expect(f).toContain('$ python3 -m sglang.launch_server --model-path Qwen/Qwen3-14B');
     await r.press('right');
     f = await r.waitForFrame('[quantization]');

@@ -97,7 +97,9 @@ describe('results selectors', () => {
     const [engine, quant] = tables;
     // Engine stage: no carried winner yet, so the reference is the first variant that worked.
     expect(engine!.rows.map((r) => r.gainPct && Math.round(r.gainPct))).toEqual([0, 11]);
+    expect(engine!.rows.map((r) => r.isReference)).toEqual([true, false]);
     expect(engine!.rows[1]!.isWinner).toBe(true);
+    expect(quant!.rows.some((r) => r.isReference)).toBe(false);
     expect(quant!.carriedId).toBe('sglang');
     expect(quant!.rows[0]!.gainPct).toBeCloseTo(20);
     expect(quant!.rows[1]!.gainPct).toBeNull();

@@ -20,7 +20,7 @@ export interface LivePanelProps {
 export function LivePanel({ current, width, now, simulated }: LivePanelProps): React.JSX.Element {
   const theme = useTheme();
   const s = current.snapshot;
-  const sparkW = Math.max(8, Math.floor((width - 44) / 2));
+  const sparkW = Math.max(8, Math.min(40, Math.floor((width - 44) / 2)));
   const done = s ? s.completed + s.failed : 0;
   const total = s?.total ?? current.numPrompts ?? 0;
   const kv = current.server;
@@ -60,7 +60,7 @@ export function LivePanel({ current, width, now, simulated }: LivePanelProps): R
       </Box>
       <Text wrap="truncate">
         <ProgressBar ratio={total ? done / total : 0} width={Math.max(10, Math.min(40, width - 44))} />
-        {` ${fmtNum(done)}/${fmtNum(total)}  ${total ? fmtPct((done / total) * 100) : '-'}  ETA ${fmtDuration(etaSeconds(s, wallS))}  ${fmtDuration(wallS)}${simulated ? ` (sim ${fmtDuration(s?.elapsedS)})` : ''}`}
+        {` ${fmtNum(done)}/${fmtNum(total)}  ${total ? fmtPct((done / total) * 100) : '-'}  ETA ${fmtDuration(etaSeconds(s, wallS))}  elapsed ${fmtDuration(wallS)}${simulated ? ` · sim ${fmtDuration(s?.elapsedS)}` : ''}`}
       </Text>
     </Box>
   );

@@ -12,6 +12,8 @@ export interface ResultRow {
   dollarsPerMtok: number | null;
   isWinner: boolean;
   isCarried: boolean;
+  /** The row the gains are taken against, when no winner was carried in (the first stage). */
+  isReference: boolean;
 }
 
 export interface StageTable {
@@ -50,7 +52,9 @@ export function stageTables(run: RunState, opts: ResultsOptions): StageTable[] {
     const info = run.stages.find((s) => s.name === name);
     const results = run.results.filter((r) => r.stage === name && !r.stage.startsWith('validation'));
     if (results.length === 0) continue;
-    const reference = okValue(carriedId ? byKey.get(carriedId) : undefined, opts.objective) ?? okValue(results.find((r) => r.status === 'ok'), opts.objective);
+    const carriedValue = okValue(carriedId ? byKey.get(carriedId) : undefined, opts.objective);
+    const firstOk = results.find((r) => okValue(r, opts.objective) !== null);
+    const reference = carriedValue ?? okValue(firstOk, opts.objective);
     const rows = results.map((r) => {
       const value = okValue(r, opts.objective);
       return {
@@ -61,6 +65,7 @@ export function stageTables(run: RunState, opts: ResultsOptions): StageTable[] {
         dollarsPerMtok: opts.pricePerGpuHour && r.metrics ? dollarsPerMillionTokens(r.metrics, opts.gpus, opts.pricePerGpuHour) : null,
         isWinner: info?.winnerId === r.variantId,
         isCarried: carriedId === r.variantId,
+        isReference: carriedValue === null && r === firstOk,
       };
     });
     tables.push({ stage: name, winnerId: info?.winnerId ?? null, gainPct: info?.gainPct ?? null, carriedId, rows });
