@@ -156,7 +156,6 @@ export async function handleCompletion(kind: 'chat' | 'completion', req: Incomin
   let finished = false;
   if (p.stream) {
     res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive' });
-    if (kind === 'chat') res.write(chunk(null, null, true));
   }
   res.on('close', () => {
     if (!finished) ctx.runner.cancel(runId);
@@ -164,13 +163,14 @@ export async function handleCompletion(kind: 'chat' | 'completion', req: Incomin
   runId = ctx.runner.submit(
     { promptLen: p.promptLen, maxTokens: p.maxTokens, outputTarget: target },
     {
-      onTokens(n, _first, done) {
+      onTokens(n, first, done) {
         const text = nextText(n);
         generated += n;
         if (done) finished = true;
         if (p.stream) {
           // One write per step per stream: the step's tokens, the finish and usage chunks together.
-          let out = chunk(text, done ? finishReason : null);
+          // vLLM sends the role chunk with the first output, not on arrival (it would fake the TTFT).
+          let out = (first && kind === 'chat' ? chunk(null, null, true) : '') + chunk(text, done ? finishReason : null);
           if (done) {
             if (p.includeUsage) out += `data: ${JSON.stringify({ id, object, created, model, choices: [], usage: usage() })}\n\n`;
             out += 'data: [DONE]\n\n';
