@@ -132,7 +132,8 @@ export function sendStreamingRequest(spec: RequestSpec, o: ClientOptions, hooks:
     };
     const onAbort = () => {
       req.destroy();
-      finish('aborted');
+      const timedOut = (signal?.reason as { name?: string } | undefined)?.name === 'TimeoutError';
+      finish(timedOut ? 'request timed out (--request-timeout)' : 'aborted');
     };
     const parser = new SseParser();
     // One timestamp per network read, taken before any parsing (vLLM stamps each message after

@@ -2,10 +2,11 @@
 // check), with live events, client self-monitoring and clean abort.
 import http from 'node:http';
 import https from 'node:https';
-import net from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { UserError } from '../core/errors.js';
 import { arrivalDelays } from './arrivals.js';
+import { Semaphore, sleep } from './async.js';
+import { checkReachable, readyCheck } from './ready.js';
 import { nowS, sendStreamingRequest, type Backend, type ClientOptions, type RawOutput } from './client.js';
 import { LiveTracker } from './live.js';
 import { calculateMetrics } from './metrics.js';
@@ -61,59 +62,6 @@ export interface RunOptions {
   onEvent?: (e: BenchEvent) => void;
   /** Live snapshot period (default 1000 ms). */
   snapshotIntervalMs?: number;
-}
-
-class Semaphore {
-  private waiters: (() => void)[] = [];
-  constructor(private free: number) {}
-  acquire(): Promise<void> {
-    if (this.free > 0) {
-      this.free--;
-      return Promise.resolve();
-    }
-    return new Promise((r) => this.waiters.push(r));
-  }
-  release(): void {
-    const next = this.waiters.shift();
-    if (next) next();
-    else this.free++;
-  }
-  /** Wake everyone (abort): they re-check the signal and leave. */
-  drain(): void {
-    for (const w of this.waiters.splice(0)) w();
-  }
-}
-
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal?.aborted) return resolve();
-    const t = setTimeout(done, ms);
-    function done() {
-      clearTimeout(t);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    }
-    signal?.addEventListener('abort', done, { once: true });
-  });
-}
-
-/** Fail fast with one clear line when nothing listens at the URL. */
-function checkReachable(url: URL, timeoutMs = 5000): Promise<void> {
-  const port = Number(url.port) || (url.protocol === 'https:' ? 443 : 80);
-  const host = url.hostname.replace(/^\[|\]$/g, '');
-  return new Promise((resolve, reject) => {
-    const sock = net.connect({ host, port });
-    const fail = (why: string) => {
-      sock.destroy();
-      reject(new UserError(`cannot reach the server at ${url.origin}: ${why}. Is it running? Check --base-url or --host/--port.`, 1));
-    };
-    sock.setTimeout(timeoutMs, () => fail(`no answer in ${timeoutMs / 1000} s`));
-    sock.once('connect', () => {
-      sock.destroy();
-      resolve();
-    });
-    sock.once('error', (e: NodeJS.ErrnoException) => fail(e.code ?? e.message));
-  });
 }
 
 export function resolveUrl(baseUrl: string, endpoint: string): URL {
@@ -325,21 +273,4 @@ export async function runBenchmark(opts: RunOptions): Promise<BenchResult> {
   } finally {
     agent.destroy();
   }
-}
-
-async function readyCheck(timeoutSec: number, probe: () => Promise<RawOutput>, signal?: AbortSignal): Promise<void> {
-  const deadline = nowS() + timeoutSec;
-  let wait = 0.25;
-  let last = '';
-  while (!signal?.aborted) {
-    const r = await probe();
-    if (r.success) return;
-    last = r.error;
-    const left = deadline - nowS();
-    if (left <= 0) break;
-    await sleep(Math.min(wait, left) * 1000, signal);
-    wait = Math.min(wait * 2, 5);
-  }
-  if (signal?.aborted) return;
-  throw new UserError(`the server did not answer a test request within ${timeoutSec} s (--ready-check-timeout-sec): ${last}`, 1);
 }

@@ -77,6 +77,25 @@ describe('servelab bench', () => {
     expect(back.stdout).toBe(block.slice(0, block.lastIndexOf('='.repeat(50)) + 50) + '\n');
   });
 
+  it('ShareGPT with a tokenizer.json: exact prompt counts, completions backend', async () => {
+    const data = fileURLToPath(new URL('../fixtures/bench/sharegpt-small.json', import.meta.url));
+    const tok = fileURLToPath(new URL('../fixtures/bench/tiny-tokenizer', import.meta.url));
+    const before = srv.served.length;
+    const r = await servelab([
+      'bench', '--host', '127.0.0.1', '--port', String(srv.port), '--model', 'acme/tiny', '--backend', 'openai', '--tokenizer', tok,
+      '--dataset-name', 'sharegpt', '--dataset-path', data, '--num-prompts', '3', '--sharegpt-output-len', '4', '--json',
+    ]);
+    expect(r.stderr).not.toContain('approximate');
+    expect(r.exitCode).toBe(0);
+    const j = JSON.parse(r.stdout) as Record<string, unknown>;
+    expect(j).toMatchObject({ completed: 3, total_output_tokens: 12, token_counts: 'exact', backend: 'openai', model_id: 'acme/tiny' });
+    const sent = srv.served.slice(before);
+    expect(sent).toHaveLength(3);
+    expect(sent.every((s) => typeof s.body.prompt === 'string' && s.body.max_tokens === 4 && s.body.ignore_eos === undefined)).toBe(true);
+    // The scripted server reports prompt_tokens as words; servelab uses the server's count (vLLM main).
+    expect(j.total_input_tokens).toBe(sent.reduce((a, s) => a + String(s.body.prompt).split(/\s+/).filter(Boolean).length, 0));
+  });
+
   it('unreachable server: one line, exit 1, no hang', async () => {
     const port = await new Promise<number>((resolve) => {
       const s = net.createServer().listen(0, '127.0.0.1', () => {
