@@ -41,7 +41,10 @@ export default async function main(argv: string[]): Promise<number> {
     onSignal: async (sig) => {
       err(`\n${sig}: stopping the current server and recording the run...`);
       ac.abort(sig);
-      const o = await session?.catch(() => undefined);
+      const o = await session?.catch((e: unknown) => {
+        err(`error while stopping: ${e instanceof Error ? e.message : String(e)}`);
+        return undefined;
+      });
       if (o) err(`interrupted; finished variants are in ${o.runDir}. Continue with: servelab --auto --resume ${o.runDir}`);
     },
   });

@@ -3,11 +3,14 @@
 // real one). Keys are the flag names of `servelab --auto`, so a saved setting is a default flag.
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { dropSignalHooksAddedByConf } from './conf-signals.js';
 import Conf from 'conf';
 import { UserError } from './errors.js';
 import { ENGINES, type EngineName } from './variant.js';
 import { parseSlo } from '../tune/slo.js';
 import { parseObjective } from '../tune/decide.js';
+
+dropSignalHooksAddedByConf();
 
 export interface SettingValues {
   engines?: EngineName[];
