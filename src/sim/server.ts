@@ -147,8 +147,10 @@ export function startSimServer(args: SimArgs, emit: (l: LogLine) => void): SimSe
         maxRunningSeqs: cfg.maxRunningSeqs,
         maxModelLen,
         attentionBackend: cfg.attentionBackend,
-        // Cumulative wall ms the simulated clock fell behind (steps ending late on a busy host).
-        wallLagMs: runner ? Math.round(runner.stats().wallLagMs) : 0,
+        // How late token deliveries ran against the simulated schedule on this host, wall ms.
+        deliveryLateMs: runner ? runner.stats().deliveryLateMs : { mean: 0, max: 0 },
+        // Process CPU (user + system) since start, ms: tells a busy simulator from a busy host.
+        cpuMs: Math.round((process.cpuUsage().user + process.cpuUsage().system) / 1000),
         eventLoopDelayMs: { mean: ms(loopDelay.mean), p50: ms(loopDelay.percentile(50)), p99: ms(loopDelay.percentile(99)), max: ms(loopDelay.max) },
       });
     if (url === '/sim/reset-stats' && method === 'POST') {

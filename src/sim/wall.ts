@@ -1,8 +1,12 @@
 // The wall clock: drive the scheduler with timers so a step of S simulated seconds takes S/speed
-// real seconds. Step ends are scheduled against an absolute deadline, so timer lateness does not
-// accumulate into simulated time; when the process falls behind, steps run back to back.
+// real seconds. While the server stays busy, each step starts at the previous step's scheduled end
+// (not when its timer actually fired), so a late event loop delays deliveries briefly but never
+// stretches simulated time: the following steps run back to back until the schedule is caught up.
 import type { ServerConfig } from '../model/estimate.js';
-import { Scheduler, type SimRequest } from './scheduler.js';
+import { Scheduler, type SimRequest, type TokenEvent } from './scheduler.js';
+
+/** Streams written per event-loop turn: ~64 SSE writes keep one turn near a millisecond. */
+const DELIVERY_SLICE = 64;
 
 export interface TokenSink {
   /** Called once per step that produced tokens for the request. */
@@ -22,8 +26,15 @@ export class WallRunner {
   private genWindow: [number, number][] = [];
   private finished = 0;
   private stopped = false;
-  /** Wall ms the simulated clock lost because steps finished later than scheduled (a busy host). */
-  private lostMs = 0;
+  /** How late step deliveries were against their schedule (a busy host), wall ms. */
+  private lateSumMs = 0;
+  private lateMaxMs = 0;
+  private lateSteps = 0;
+  private chained = false;
+  /** Deliveries of finished steps, written in slices so one step never blocks the loop for long. */
+  private outbox: [TokenSink, TokenEvent][] = [];
+  private outboxHead = 0;
+  private flushing = false;
 
   constructor(
     readonly cfg: ServerConfig,
@@ -57,13 +68,17 @@ export class WallRunner {
     if (!step) return;
     this.stepping = true;
     const now = performance.now();
-    const start = Math.max(now, this.lastEndMs);
+    // Idle -> busy starts now; a busy chain keeps to its schedule.
+    const start = this.chained ? this.lastEndMs : Math.max(now, this.lastEndMs);
     const end = start + (step.seconds / this.speed) * 1000;
     this.lastEndMs = end;
     this.busy.push([start, end]);
     const run = () => {
       this.timer = undefined;
-      this.lostMs += Math.max(0, performance.now() - end);
+      const late = Math.max(0, performance.now() - end);
+      this.lateSumMs += late;
+      this.lateMaxMs = Math.max(this.lateMaxMs, late);
+      this.lateSteps++;
       this.stepping = false;
       if (this.stopped) return;
       let gen = 0;
@@ -74,12 +89,35 @@ export class WallRunner {
           this.sinks.delete(ev.req.id);
           this.finished++;
         }
-        sink?.onTokens(ev.tokens, ev.first, ev.done);
+        if (sink) this.outbox.push([sink, ev]);
       }
+      this.flush();
       this.genWindow.push([performance.now(), gen]);
+      this.chained = true;
       this.kick();
+      this.chained = false;
     };
     this.timer = setTimeout(run, Math.max(0, end - now));
+  }
+
+  private flush(): void {
+    if (this.flushing) return;
+    this.flushing = true;
+    const slice = () => {
+      const end = Math.min(this.outbox.length, this.outboxHead + DELIVERY_SLICE);
+      for (; this.outboxHead < end; this.outboxHead++) {
+        const [sink, ev] = this.outbox[this.outboxHead]!;
+        sink.onTokens(ev.tokens, ev.first, ev.done);
+      }
+      if (this.outboxHead < this.outbox.length && !this.stopped) {
+        setImmediate(slice);
+        return;
+      }
+      this.outbox = [];
+      this.outboxHead = 0;
+      this.flushing = false;
+    };
+    slice();
   }
 
   /** Fraction of the last `windowMs` the simulated GPUs were busy, 0..1. */
@@ -107,7 +145,7 @@ export class WallRunner {
       genThroughput: this.genThroughput(),
       kvUsedTokens: Math.round(s.kvUsage * this.cfg.kvCapacityTokens),
       requestsFinished: this.finished,
-      wallLagMs: this.lostMs,
+      deliveryLateMs: { mean: this.lateSteps ? this.lateSumMs / this.lateSteps : 0, max: this.lateMaxMs },
     };
   }
 
