@@ -1,6 +1,9 @@
 // The client's ceiling: SSE events per second it handles on one core (Node is one thread)
 // before its timing error passes 1 ms. Streams of one token every 10 ms; the number of streams
-// doubles until the mean per-event delay (client stamp - server write) exceeds 1 ms.
+// doubles until the mean per-event delay (client stamp - server write) exceeds 1 ms. On a machine
+// shared with other busy processes the client is also delayed by not being scheduled, so the
+// client's CPU cost per event is printed too: 1e6 / (µs per event) is the rate that would
+// saturate one core by itself.
 import os from 'node:os';
 import { spawnScriptedServer } from '../test/fixtures/bench/spawn-server.js';
 import { measureTiming, row } from './client-common.js';
@@ -13,18 +16,22 @@ const srv = await spawnScriptedServer({ ttftMs: 20, gapMs: GAP_MS, tokens: TOKEN
 try {
   console.log(`host: ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? '?'}), load avg ${os.loadavg()[0]!.toFixed(2)}, node ${process.version}`);
   console.log(`server: scripted, own process; one token every ${GAP_MS} ms, ${TOKENS} tokens per stream\n`);
-  console.log(row(['streams', 'events/s', 'event delay mean ms', 'event delay p99 ms', 'TPOT err ms', 'client CPU %', 'loop lag p99 ms', 'client-bound']));
-  console.log(row(['---', '---', '---', '---', '---', '---', '---', '---']));
+  console.log(row(['streams', 'events/s', 'event delay mean ms', 'event delay p99 ms', 'TPOT err ms', 'client CPU %', 'CPU µs/event', 'loop lag p99 ms', 'client-bound']));
+  console.log(row(['---', '---', '---', '---', '---', '---', '---', '---', '---']));
   let ceiling = 0;
   let ceilingCpu = 0;
+  const costs: number[] = [];
   for (let streams = 25; streams <= MAX_STREAMS; streams *= 2) {
     const f = await measureTiming(srv, streams, streams, TOKENS);
-    console.log(row([String(streams), f.eventsPerS, f.eventDelayMeanMs, f.eventDelayP99Ms, f.tpotErrMs, f.cpuPct, f.lagP99Ms, f.clientBound ? 'yes' : 'no']));
+    console.log(row([String(streams), f.eventsPerS, f.eventDelayMeanMs, f.eventDelayP99Ms, f.tpotErrMs, f.cpuPct, f.cpuUsPerEvent, f.lagP99Ms, f.clientBound ? 'yes' : 'no']));
+    costs.push(f.cpuUsPerEvent);
     if (f.eventDelayMeanMs > 1) break;
     ceiling = f.eventsPerS;
     ceilingCpu = f.cpuPct;
   }
   console.log(`\nceiling: ~${Math.round(ceiling)} SSE events/s with mean timing error <= 1 ms (client CPU ${ceilingCpu.toFixed(0)}% of one core there)`);
+  const cost = Math.min(...costs);
+  console.log(`client cost: ${cost.toFixed(1)} µs CPU per event (lowest measured) -> one core saturates near ${Math.round(1e6 / cost)} events/s`);
 } finally {
   await srv.stop();
 }

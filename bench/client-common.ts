@@ -16,6 +16,8 @@ export interface TimingFigures {
   ttftErrMs: number;
   tpotErrMs: number;
   cpuPct: number;
+  /** Client CPU time per SSE event (µs): what one event costs, independent of machine load. */
+  cpuUsPerEvent: number;
   lagP99Ms: number;
   clientBound: boolean;
   result: BenchResult;
@@ -63,6 +65,7 @@ export async function measureTiming(srv: ChildServer, streams: number, requests:
     ttftErrMs: result.metrics.mean_ttft_ms - mean(trueTtft),
     tpotErrMs: result.metrics.mean_tpot_ms - mean(trueTpot),
     cpuPct: result.client.cpuPct,
+    cpuUsPerEvent: (result.client.cpuPct / 100) * result.metrics.duration * 1e6 / Math.max(1, events),
     lagP99Ms: result.client.eventLoopLagP99Ms,
     clientBound: result.clientBound,
     result,

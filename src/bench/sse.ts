@@ -14,10 +14,12 @@ export class SseParser {
   private event = '';
   private data: string[] = [];
   private sawData = false;
+  private hasCr = false;
 
   /** Feed raw bytes; returns the messages completed by them. */
   push(chunk: Buffer | string): SseMessage[] {
     this.buf += typeof chunk === 'string' ? chunk : this.decoder.write(chunk);
+    this.hasCr = this.buf.includes('\r');
     const out: SseMessage[] = [];
     let start = 0;
     for (;;) {
@@ -35,6 +37,7 @@ export class SseParser {
   end(): SseMessage[] {
     const out: SseMessage[] = [];
     this.buf += this.decoder.end();
+    this.hasCr = this.buf.includes('\r');
     if (this.buf.length > 0) {
       this.line(this.buf, out);
       this.buf = '';
@@ -44,6 +47,8 @@ export class SseParser {
   }
 
   private nextLineEnd(from: number): number {
+    // Fast path: servers send \n line ends; only scan by hand when a \r is present.
+    if (!this.hasCr) return this.buf.indexOf('\n', from);
     for (let i = from; i < this.buf.length; i++) {
       const c = this.buf.charCodeAt(i);
       if (c === 10) return i;
