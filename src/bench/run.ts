@@ -4,6 +4,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { performance } from 'node:perf_hooks';
 import { UserError } from '../core/errors.js';
+import { log } from '../core/logger.js';
 import { arrivalDelays } from './arrivals.js';
 import { Semaphore, sleep } from './async.js';
 import { checkReachable, readyCheck } from './ready.js';
@@ -98,7 +99,18 @@ export async function runBenchmark(opts: RunOptions): Promise<BenchResult> {
   const percentileMetrics = opts.percentileMetrics ?? ['ttft', 'tpot', 'itl'];
   const metricPercentiles = opts.metricPercentiles ?? [99];
   const signal = opts.signal;
-  const emit = opts.onEvent;
+  // A listener that throws must not kill the run (it would throw inside socket callbacks).
+  let listenerFailed = false;
+  const emit = opts.onEvent
+    ? (e: BenchEvent) => {
+        try {
+          opts.onEvent!(e);
+        } catch (err) {
+          if (!listenerFailed) log.warn(`bench event listener failed (further failures not shown): ${(err as Error).message}`);
+          listenerFailed = true;
+        }
+      }
+    : undefined;
   const countOut = opts.countOutputTokens ?? countWords;
   const startedAt = new Date();
 
@@ -124,6 +136,8 @@ export async function runBenchmark(opts: RunOptions): Promise<BenchResult> {
     return signal ? AbortSignal.any([signal, t]) : t;
   };
 
+  let snapTimer: NodeJS.Timeout | undefined;
+  let monitor: ClientMonitor | undefined;
   try {
     await checkReachable(url);
     const first = requests[0]!;
@@ -151,14 +165,15 @@ export async function runBenchmark(opts: RunOptions): Promise<BenchResult> {
     const delays = arrivalDelays(requests.length, requestRate, burstiness, opts.seed ?? 0);
     const outputs: (RequestOutput | undefined)[] = new Array(requests.length);
     const live = new LiveTracker(requests.length);
-    const monitor = new ClientMonitor();
+    monitor = new ClientMonitor();
     monitor.start();
+    const mon = monitor;
     const benchStart = nowS();
     const onAbort = () => sem.drain();
     signal?.addEventListener('abort', onAbort, { once: true });
-    const snapTimer = emit
+    snapTimer = emit
       ? setInterval(() => {
-          const w = monitor.window();
+          const w = mon.window();
           const now = nowS();
           emit({ type: 'snapshot', snapshot: live.snapshot(now, now - benchStart, w.clientBound) });
         }, opts.snapshotIntervalMs ?? 1000)
@@ -229,9 +244,9 @@ export async function runBenchmark(opts: RunOptions): Promise<BenchResult> {
     }
     await Promise.all(tasks);
     const duration = nowS() - benchStart;
-    if (snapTimer) clearInterval(snapTimer);
+    clearInterval(snapTimer);
     signal?.removeEventListener('abort', onAbort);
-    const clientStats = monitor.stop();
+    const clientStats = mon.stop();
     const done = outputs.filter((o): o is RequestOutput => o !== undefined);
     const aborted = signal?.aborted ?? false;
     const clientBound = clientStats.reasons.length > 0;
@@ -271,6 +286,8 @@ export async function runBenchmark(opts: RunOptions): Promise<BenchResult> {
       clockOriginMs: performance.timeOrigin + benchStart * 1000,
     };
   } finally {
+    clearInterval(snapTimer);
+    monitor?.stop();
     agent.destroy();
   }
 }

@@ -36,6 +36,22 @@ describe('live events', () => {
   });
 });
 
+describe('a listener that throws', () => {
+  it('does not break the run; it is reported once', async () => {
+    srv = await startScriptedServer({ ttftMs: 2, gapMs: 2 });
+    const { setLogSink } = await import('../../src/core/logger.js');
+    const warnings: string[] = [];
+    setLogSink((level, m) => level === 'warn' && warnings.push(m));
+    try {
+      const r = await runBenchmark({ baseUrl: srv.url, model: 'm', requests: requests(3, 4), onEvent: () => { throw new Error('listener bug'); } });
+      expect(r.metrics.completed).toBe(3);
+      expect(warnings.filter((w) => w.includes('listener bug'))).toHaveLength(1);
+    } finally {
+      setLogSink(() => {});
+    }
+  });
+});
+
 describe('AbortSignal', () => {
   it('stops cleanly and returns the metrics of what finished', async () => {
     srv = await startScriptedServer({ ttftMs: 5, gapMs: 20 });
