@@ -5,6 +5,35 @@ import { stringify } from 'yaml';
 import { ENGINE_IMAGES, formatCommand, shellQuote } from './command.js';
 import { hardwareLine, workloadLine } from './report.js';
 import type { Profile } from './schema.js';
+import { relocateFiles } from './files.js';
+
+/** Where exported commands find the profile's files: on the host, and inside a container. */
+const FILES_IN_CONTAINER = '/etc/servelab';
+const DIR_MARK = '@@SERVELAB_DIR@@';
+
+/** Shell words for argv where DIR_MARK stands for the files folder in "$dir". */
+function shellWords(argv: readonly string[]): string {
+  return argv
+    .map((a) => {
+      const at = a.indexOf(`${DIR_MARK}/`);
+      if (at < 0) return shellQuote(a);
+      const before = a.slice(0, at);
+      const rest = a.slice(at + DIR_MARK.length + 1);
+      return `${before ? shellQuote(before) : ''}"$dir"/${shellQuote(rest)}`;
+    })
+    .join(' ');
+}
+
+/** Lines that write the profile's files into "$dir" (a folder the user may choose with SERVELAB_FILES_DIR). */
+function filesPreamble(p: Profile): string[] {
+  if (!p.files.length) return [];
+  const lines = [`dir="\${SERVELAB_FILES_DIR:-\$HOME/.config/servelab/${k8sName(p)}}"`, 'mkdir -p "$dir"'];
+  for (const f of p.files) {
+    const name = f.path.split('/').pop()!;
+    lines.push(`cat > "$dir"/${shellQuote(name)} <<'SERVELAB_EOF'`, f.content.replace(/\n$/, ''), 'SERVELAB_EOF');
+  }
+  return lines;
+}
 
 export const EXPORT_FORMATS = ['shell', 'docker', 'systemd', 'k8s'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
@@ -13,17 +42,27 @@ const DEFAULT_PORT = { vllm: 8000, sglang: 30000, trtllm: 8000 } as const;
 const HEALTH_PATH = '/health';
 const HF_CACHE_IN_CONTAINER = '/root/.cache/huggingface';
 
-/** The engine's official image at the recorded version (or the image the profile ran). */
+/** Is the recorded engine version a release (not 'simulated' or 'unknown')? */
+export function hasReleaseVersion(p: Pick<Profile, 'engine'>): boolean {
+  return /^v?\d+(\.\d+)*/.test(p.engine.version);
+}
+
+/**
+ * The engine's official image at the recorded version (or the image the profile ran). A
+ * profile without a release version (tuned on the simulated host) gets `latest`, and the
+ * exports say to pin it.
+ */
 export function officialImage(p: Pick<Profile, 'engine'>): string {
   if (p.engine.runtime.kind === 'docker') return p.engine.runtime.image;
   const v = p.engine.version.replace(/^v/, '');
+  const release = hasReleaseVersion(p);
   switch (p.engine.name) {
     case 'vllm':
-      return `${ENGINE_IMAGES.vllm}:v${v}`;
+      return `${ENGINE_IMAGES.vllm}:${release ? `v${v}` : 'latest'}`;
     case 'sglang':
-      return `${ENGINE_IMAGES.sglang}:v${v}`;
+      return `${ENGINE_IMAGES.sglang}:${release ? `v${v}` : 'latest'}`;
     case 'trtllm':
-      return `${ENGINE_IMAGES.trtllm}:${v}`;
+      return `${ENGINE_IMAGES.trtllm}:${release ? v : 'latest'}`;
   }
 }
 
@@ -67,21 +106,27 @@ function header(p: Profile, file: string, comment: string): string[] {
     `${comment} servelab export of ${file}`,
     `${comment} ${p.model} on ${hardwareLine(p)}: ${p.engine.name} ${p.engine.version}`,
     `${comment} recorded ${total} total tok/s on ${workloadLine(p.workload)}`,
+    ...(hasReleaseVersion(p) || p.engine.runtime.kind === 'docker'
+      ? []
+      : [`${comment} no engine release was recorded (${p.engine.version}): pin the image or version you have validated`]),
   ];
 }
 
 export function exportShell(p: Profile, file: string): string {
   const lines = ['#!/usr/bin/env bash', ...header(p, file, '#'), '# Extra arguments to this script are passed to the server.', 'set -euo pipefail'];
   for (const [k, v] of Object.entries(p.env)) lines.push(`export ${k}=${shellQuote(v)}`);
-  lines.push(`exec ${formatCommand(p.engineArgv)} "$@"`, '');
+  lines.push(...filesPreamble(p));
+  const { argv } = relocateFiles(p.engineArgv, p.files, DIR_MARK);
+  lines.push(`exec ${shellWords(argv)} "$@"`, '');
   return lines.join('\n');
 }
 
 /** `docker run` line: the official image, the recorded argv as entrypoint + arguments. */
 export function dockerArgv(p: Profile): string[] {
   const port = serverPort(p);
-  const engineArgv = containerArgv(p.engineArgv);
+  const engineArgv = containerArgv(relocateFiles(p.engineArgv, p.files, FILES_IN_CONTAINER).argv);
   const argv = ['docker', 'run', '--rm', '--gpus', 'all', '--ipc=host', '-p', `${port}:${port}`, '-v', `\${HOME}/.cache/huggingface:${HF_CACHE_IN_CONTAINER}`, '-e', 'HF_TOKEN'];
+  if (p.files.length) argv.push('-v', `${DIR_MARK}:${FILES_IN_CONTAINER}:ro`);
   for (const [k, v] of Object.entries(p.env)) argv.push('-e', `${k}=${v}`);
   argv.push('--entrypoint', engineArgv[0]!, officialImage(p), ...engineArgv.slice(1));
   return argv;
@@ -90,9 +135,9 @@ export function dockerArgv(p: Profile): string[] {
 export function exportDocker(p: Profile, file: string): string {
   // ${HOME} stays unquoted so the shell expands it; everything else is quoted as needed.
   const line = dockerArgv(p)
-    .map((a) => (a.startsWith('${HOME}') ? `"${a}"` : shellQuote(a)))
+    .map((a) => (a.startsWith('${HOME}') ? `"${a}"` : a.startsWith(DIR_MARK) ? `"$dir"${shellQuote(a.slice(DIR_MARK.length))}` : shellQuote(a)))
     .join(' ');
-  return [...header(p, file, '#'), `# needs ${p.host.gpuCount} GPU(s); HF_TOKEN is read from your environment`, line, ''].join('\n');
+  return [...header(p, file, '#'), `# needs ${p.host.gpuCount} GPU(s); HF_TOKEN is read from your environment`, ...filesPreamble(p), line, ''].join('\n');
 }
 
 /** systemd's own quoting for ExecStart: double quotes with C escapes; `$` and `%` doubled. */
@@ -103,8 +148,12 @@ export function systemdQuote(arg: string): string {
 }
 
 export function exportSystemd(p: Profile, file: string): string {
+  const dir = `${FILES_IN_CONTAINER}/${k8sName(p)}`;
+  const { argv, files } = relocateFiles(p.engineArgv, p.files, dir);
+  const fileNotes = files.flatMap((f) => [`# Write ${f.path} first, with this content:`, ...f.content.replace(/\n$/, '').split('\n').map((l) => `#   ${l}`)]);
   const lines = [
     ...header(p, file, '#'),
+    ...fileNotes,
     '# systemd finds a bare executable in its own PATH (/usr/local/bin:/usr/bin...); give an',
     '# absolute path if the engine lives in a virtualenv. HF_TOKEN can go in the EnvironmentFile.',
     '[Unit]',
@@ -118,7 +167,7 @@ export function exportSystemd(p: Profile, file: string): string {
   ];
   for (const [k, v] of Object.entries(p.env)) lines.push(`Environment=${systemdQuote(`${k}=${v}`)}`);
   lines.push(
-    `ExecStart=${p.engineArgv.map(systemdQuote).join(' ')}`,
+    `ExecStart=${argv.map(systemdQuote).join(' ')}`,
     'Restart=on-failure',
     'RestartSec=10',
     // Large models take many minutes to load.
@@ -141,10 +190,11 @@ export function k8sName(p: Pick<Profile, 'variant' | 'engine'>): string {
   return slug.slice(0, 63).replace(/-$/, '') || 'servelab';
 }
 
-export function k8sManifests(p: Profile): [Record<string, unknown>, Record<string, unknown>] {
+export function k8sManifests(p: Profile): Record<string, unknown>[] {
   const name = k8sName(p);
   const port = serverPort(p);
-  const argv = containerArgv(p.engineArgv);
+  const argv = containerArgv(relocateFiles(p.engineArgv, p.files, FILES_IN_CONTAINER).argv);
+  const filesMap = `${name}-files`;
   const labels = { 'app.kubernetes.io/name': name, 'app.kubernetes.io/managed-by': 'servelab' };
   const gpus = String(p.host.gpuCount);
   const deployment = {
@@ -175,6 +225,7 @@ export function k8sManifests(p: Profile): [Record<string, unknown>, Record<strin
               volumeMounts: [
                 { name: 'hf-cache', mountPath: HF_CACHE_IN_CONTAINER },
                 { name: 'dshm', mountPath: '/dev/shm' },
+                ...(p.files.length ? [{ name: 'engine-files', mountPath: FILES_IN_CONTAINER, readOnly: true }] : []),
               ],
             },
           ],
@@ -182,6 +233,7 @@ export function k8sManifests(p: Profile): [Record<string, unknown>, Record<strin
             { name: 'hf-cache', persistentVolumeClaim: { claimName: 'hf-cache' } },
             // Tensor-parallel workers share memory through /dev/shm (docker's --ipc=host).
             { name: 'dshm', emptyDir: { medium: 'Memory' } },
+            ...(p.files.length ? [{ name: 'engine-files', configMap: { name: filesMap } }] : []),
           ],
         },
       },
@@ -197,17 +249,22 @@ export function k8sManifests(p: Profile): [Record<string, unknown>, Record<strin
       type: 'ClusterIP',
     },
   };
-  return [deployment, service];
+  if (!p.files.length) return [deployment, service];
+  const configMap = {
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { name: filesMap, labels },
+    data: Object.fromEntries(p.files.map((f) => [f.path.split('/').pop()!, f.content])),
+  };
+  return [configMap, deployment, service];
 }
 
 export function exportK8s(p: Profile, file: string): string {
-  const [deployment, service] = k8sManifests(p);
+  const docs = k8sManifests(p).map((d) => stringify(d, { lineWidth: 0, aliasDuplicateObjects: false }).trimEnd());
   return [
     ...header(p, file, '#'),
     '# Needs the NVIDIA device plugin, a PersistentVolumeClaim named hf-cache and (for gated models) a Secret hf-token.',
-    stringify(deployment, { lineWidth: 0, aliasDuplicateObjects: false }).trimEnd(),
-    '---',
-    stringify(service, { lineWidth: 0, aliasDuplicateObjects: false }).trimEnd(),
+    docs.join('\n---\n'),
     '',
   ].join('\n');
 }

@@ -221,6 +221,11 @@ export const ProfileSchema = z.looseObject({
   engineArgv: z.array(z.string()).min(1),
   /** Environment for the server, secrets removed (see redact.ts). */
   env: z.record(z.string(), z.string()),
+  /**
+   * Files the command reads (TensorRT-LLM's --extra_llm_api_options YAML), with their content:
+   * `path` is how engineArgv names the file; serve and export write it anew and point the argv there.
+   */
+  files: z.array(z.object({ path: z.string().min(1), content: z.string() })).default([]),
   workload: WorkloadSchema,
   objective: z.enum(['total', 'output', 'request', 'goodput']).default('total'),
   slo: z.array(SloSchema).default([]),

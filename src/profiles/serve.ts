@@ -5,6 +5,7 @@ import type { LaunchSpec } from '../engines/types.js';
 import { dockerArgv, serverPort } from './export.js';
 import { simGpuFor } from './replay.js';
 import type { Profile } from './schema.js';
+import { relocateFiles } from './files.js';
 
 const READY = /Application startup complete\.|The server is fired up and ready to roll!|Uvicorn running on/;
 
@@ -43,14 +44,17 @@ export function serveSpec(profile: Profile, opts: ServeOptions): LaunchSpec {
       sim: { gpu: simGpuFor(profile), gpus: profile.host.gpuCount, speed: opts.speed },
     });
   }
-  const engineArgv = opts.port !== undefined ? withPort(profile.engineArgv, opts.port) : [...profile.engineArgv];
+  const ported = opts.port !== undefined ? withPort(profile.engineArgv, opts.port) : [...profile.engineArgv];
+  // Recorded files (TRT-LLM's YAML) are written into this run's folder, and the argv follows.
+  const { argv: engineArgv, files } = relocateFiles(ported, profile.files, opts.runDir);
   const port = opts.port ?? serverPort(profile);
   const docker = profile.engine.runtime.kind === 'docker';
   const argv = docker ? dockerArgv({ ...profile, engineArgv }).map((a) => a.replace('${HOME}', process.env.HOME ?? '~')) : engineArgv;
+  if (docker && files.length) argv.splice(argv.indexOf('--entrypoint'), 0, '-v', `${opts.runDir}:${opts.runDir}:ro`);
   return {
     argv,
     env: docker ? {} : { ...profile.env },
-    files: [],
+    files,
     host: docker ? '127.0.0.1' : bindHost(engineArgv),
     port,
     healthPath: '/health',

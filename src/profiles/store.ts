@@ -7,6 +7,8 @@ import { UserError } from '../core/errors.js';
 import { VERSION } from '../core/version.js';
 import { PROFILE_SCHEMA_VERSION, ProfileSchema, type Profile, type ProfileInput, type ReplayRecord } from './schema.js';
 import { redactArgv, redactEnv } from './redact.js';
+import { stringify as stringifyYaml } from 'yaml';
+import { trtllmYaml } from '../engines/trtllm.js';
 
 /** A profile file that cannot be used; always bad input (exit 2). */
 export class ProfileError extends UserError {
@@ -87,7 +89,10 @@ export function parseProfile(text: string, file: string): Profile {
       `${name}: ${formatPath(first.path)}: ${issueMessage(first)}${more > 0 ? ` (and ${more} more problem${more > 1 ? 's' : ''})` : ''}`,
     );
   }
-  return parsed.data;
+  const profile = parsed.data;
+  // A profile written without its files: rebuild them from the variant (they are a pure function of it).
+  if (!profile.files.length) profile.files = engineFiles(profile);
+  return profile;
 }
 
 /** Read and validate a profile file. Throws ProfileError (exit 2) for a missing or bad file. */
@@ -120,7 +125,21 @@ export function buildProfile(input: Omit<ProfileInput, 'schema' | 'servelabVersi
     const first = parsed.error.issues[0]!;
     throw new ProfileError(`profile: ${formatPath(first.path)}: ${issueMessage(first)}`);
   }
-  return redactProfile(parsed.data);
+  const profile = parsed.data;
+  if (!input.files) profile.files = engineFiles(profile);
+  return redactProfile(profile);
+}
+
+/**
+ * The files a recorded command reads, rebuilt from the variant: TensorRT-LLM's YAML is a pure
+ * function of the knobs, so the profile carries it and does not depend on a run folder.
+ */
+export function engineFiles(p: Pick<Profile, 'variant' | 'engineArgv'>): Profile['files'] {
+  if (p.variant.engine !== 'trtllm') return [];
+  const i = p.engineArgv.indexOf('--extra_llm_api_options');
+  const path = i >= 0 ? p.engineArgv[i + 1] : undefined;
+  if (!path) return [];
+  return [{ path, content: stringifyYaml(trtllmYaml(p.variant)) }];
 }
 
 /** A copy of the profile with secrets removed from every env and argv (top level and stage results). */

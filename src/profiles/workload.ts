@@ -34,6 +34,8 @@ const SHAREGPT_LIKE = { inputLen: 217, outputLen: 201, rangeRatio: 0.9 };
 export function scenarioForWorkload(w: Workload, opts: { datasetPath?: string; simulated: boolean }): { scenario: Scenario; note?: string } {
   const common = { numPrompts: w.numPrompts, seed: w.seed, maxConcurrency: w.maxConcurrency };
   if (w.dataset === 'random') {
+    // The stand-in's spread of lengths is part of it, even when a writer left the ratio out.
+    const standIn = w.scenario === 'sharegpt-like' && w.rangeRatio === undefined ? { rangeRatio: SHAREGPT_LIKE.rangeRatio } : {};
     return {
       scenario: {
         name: w.scenario,
@@ -42,6 +44,7 @@ export function scenarioForWorkload(w: Workload, opts: { datasetPath?: string; s
         ...(w.inputLen !== undefined ? { inputLen: w.inputLen } : {}),
         ...(w.outputLen !== undefined ? { outputLen: w.outputLen } : {}),
         ...(w.rangeRatio !== undefined ? { rangeRatio: w.rangeRatio } : {}),
+        ...standIn,
         ...common,
       },
     };

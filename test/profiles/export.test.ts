@@ -128,3 +128,69 @@ describe('export k8s', () => {
     expect(env.find((e: { name: string }) => e.name === 'HF_TOKEN').valueFrom.secretKeyRef.name).toBe('hf-token');
   });
 });
+
+describe('files the command reads (TensorRT-LLM YAML)', () => {
+  function trtProfile(): Profile {
+    const p = qwen3Study();
+    p.engine = { name: 'trtllm', version: '1.2.0rc1', runtime: { kind: 'native' } };
+    p.variant = { id: 'trt-fp8', engine: 'trtllm', model: 'Qwen/Qwen3-14B-FP8', knobs: { kvCacheDtype: 'fp8', attentionBackend: 'flashinfer' } };
+    p.engineArgv = ['trtllm-serve', 'Qwen/Qwen3-14B-FP8', '--extra_llm_api_options', '/old/run/extra_llm_api_options.yaml'];
+    p.files = [];
+    return p;
+  }
+
+  it('are rebuilt from the variant when a profile lacks them', async () => {
+    const { parseProfile, serializeProfile } = await import('../../src/profiles/store.js');
+    const p = parseProfile(serializeProfile(trtProfile()), 't.json');
+    expect(p.files).toHaveLength(1);
+    expect(p.files[0]!.path).toBe('/old/run/extra_llm_api_options.yaml');
+    expect(p.files[0]!.content).toContain('kv_cache_config:');
+    expect(p.files[0]!.content).toContain('attn_backend: FLASHINFER');
+  });
+
+  it('the shell export writes them and points the argv there', async () => {
+    const { parseProfile, serializeProfile } = await import('../../src/profiles/store.js');
+    const p = parseProfile(serializeProfile(trtProfile()), 't.json');
+    const { mkdtempSync, readFileSync, rmSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const dir = mkdtempSync(join(tmpdir(), 'servelab-files-'));
+    try {
+      const script = exportShell(p, 't.json').replace(/^exec trtllm-serve /m, "exec printf '%s\\n' trtllm-serve ");
+      const out = spawnSync('bash', ['-c', script], { encoding: 'utf8', env: { ...process.env, SERVELAB_FILES_DIR: dir } });
+      expect(out.status, out.stderr).toBe(0);
+      expect(out.stdout.trimEnd().split('\n')).toEqual(['trtllm-serve', 'Qwen/Qwen3-14B-FP8', '--extra_llm_api_options', join(dir, 'extra_llm_api_options.yaml')]);
+      expect(readFileSync(join(dir, 'extra_llm_api_options.yaml'), 'utf8')).toBe(p.files[0]!.content);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('k8s carries them in a ConfigMap mounted where the argv looks', async () => {
+    const { parseProfile, serializeProfile } = await import('../../src/profiles/store.js');
+    const p = parseProfile(serializeProfile(trtProfile()), 't.json');
+    const docs = (parseAllDocuments(exportK8s(p, 't.json')) as unknown as { toJS(): any }[]).map((d) => d.toJS());
+    expect(docs.map((d) => d.kind)).toEqual(['ConfigMap', 'Deployment', 'Service']);
+    expect(docs[0].data['extra_llm_api_options.yaml']).toBe(p.files[0]!.content);
+    const c = docs[1].spec.template.spec.containers[0];
+    expect(c.args).toContain('/etc/servelab/extra_llm_api_options.yaml');
+    expect(c.volumeMounts).toContainEqual({ name: 'engine-files', mountPath: '/etc/servelab', readOnly: true });
+    expect(c.image).toBe('nvcr.io/nvidia/tensorrt-llm/release:1.2.0rc1');
+  });
+
+  it('serve writes them into its run folder', async () => {
+    const { parseProfile, serializeProfile } = await import('../../src/profiles/store.js');
+    const { serveSpec } = await import('../../src/profiles/serve.js');
+    const p = parseProfile(serializeProfile(trtProfile()), 't.json');
+    const spec = serveSpec(p, { sim: false, speed: 1, runDir: '/runs/serve-1' });
+    expect(spec.argv).toEqual(['trtllm-serve', 'Qwen/Qwen3-14B-FP8', '--extra_llm_api_options', '/runs/serve-1/extra_llm_api_options.yaml']);
+    expect(spec.files).toEqual([{ path: '/runs/serve-1/extra_llm_api_options.yaml', content: p.files[0]!.content }]);
+  });
+
+  it('a profile without a release version gets :latest and a warning', () => {
+    const p = qwen3Study();
+    p.engine.version = 'simulated';
+    expect(officialImage(p)).toBe('lmsysorg/sglang:latest');
+    expect(exportDocker(p, 'x.json')).toContain('no engine release was recorded');
+  });
+});

