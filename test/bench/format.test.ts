@@ -122,3 +122,43 @@ describe('parser input handling', () => {
     expect(() => parseResultJson('{"a":1}\n{oops\n', 'r.json')).toThrow(/^r\.json:2: not a vLLM result JSON line/);
   });
 });
+
+describe('importing --save-result JSON', () => {
+  it('reads vLLM result lines (appended), drops the per-request arrays and prints the block', async () => {
+    const { mkdtempSync, writeFileSync, rmSync } = await import('node:fs');
+    const os = await import('node:os');
+    const path = await import('node:path');
+    const { importResultFile } = await import('../../src/bench/parse.js');
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'servelab-imp-'));
+    try {
+      // Key order and values as vLLM v0.11.0 writes them (one json.dump per line with --append-result).
+      const line = (rate: number | string, conc: number | null) =>
+        JSON.stringify({
+          date: '20250101-120000', endpoint_type: 'openai-chat', backend: 'openai-chat', label: null, model_id: 'Qwen/Qwen3-8B', tokenizer_id: 'Qwen/Qwen3-8B',
+          num_prompts: 100, request_rate: rate, burstiness: 1.0, max_concurrency: conc, duration: 12.5, completed: 100, total_input_tokens: 1000,
+          total_output_tokens: 2000, request_throughput: 8, request_goodput: null, output_throughput: 160, total_token_throughput: 240,
+          input_lens: [10], output_lens: [20], ttfts: [0.1], itls: [[0.01]], generated_texts: ['x'], errors: [''],
+          max_output_tokens_per_s: 300, max_concurrent_requests: 16, mean_ttft_ms: 100.125, median_ttft_ms: 90, std_ttft_ms: 5, p99_ttft_ms: 150,
+          mean_tpot_ms: 10, median_tpot_ms: 10, std_tpot_ms: 1, p99_tpot_ms: 12, mean_itl_ms: 10, median_itl_ms: 9, std_itl_ms: 2, p99_itl_ms: 20,
+        });
+      const f = path.join(dir, 'r.json');
+      writeFileSync(f, line('inf', null) + '\n' + line(4, 16) + '\n');
+      const results = importResultFile(f);
+      expect(results).toHaveLength(2);
+      expect(results[0]!.result).not.toHaveProperty('itls');
+      expect(results[0]!.result).toMatchObject({ completed: 100, mean_ttft_ms: 100.125, request_rate: 'inf' });
+      const first = formatResultBlock(asMetricsFromJson(results[0]!.result), results[0]!.block);
+      expect(first).not.toContain('Request rate configured');
+      expect(first).toContain('Mean TTFT (ms):                          100.12'); // half-even tie, as Python prints it
+      const second = formatResultBlock(asMetricsFromJson(results[1]!.result), results[1]!.block);
+      expect(second).toMatch(/^Maximum request concurrency: +16 +$/m);
+      expect(second).toMatch(/^Request rate configured \(RPS\): +4\.00 +$/m);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+function asMetricsFromJson(r: Record<string, unknown>): BenchMetrics {
+  return { failed: 0, request_goodput: null, ...r } as unknown as BenchMetrics;
+}
