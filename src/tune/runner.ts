@@ -77,41 +77,41 @@ function loadScenario(s: Scenario, model: string, cache?: Map<string, Promise<Wo
   return p;
 }
 
-/** Sample /metrics and the GPUs every interval until stopped. */
-function startSampler(ctx: RunVariantContext, adapter: EngineAdapter, spec: LaunchSpec, variantId: string): () => void {
+/** Sample /metrics and the GPUs now, every interval, and once more when stopped. */
+function startSampler(ctx: RunVariantContext, adapter: EngineAdapter, spec: LaunchSpec, variantId: string): () => Promise<void> {
   const everyMs = Math.max(250, ctx.config.sampleIntervalS * 1000);
   let stopped = false;
-  let busy = false;
+  let running: Promise<void> | null = null;
   const base = `http://${spec.host === '0.0.0.0' ? '127.0.0.1' : spec.host}:${spec.port}`;
   const metricsUrl = `${base}${adapter.metricsPath}`;
-  const tick = async () => {
-    if (busy || stopped) return;
-    busy = true;
-    try {
-      const res = await fetch(metricsUrl, { signal: AbortSignal.timeout(2000) }).catch(() => undefined);
-      if (res?.ok) {
-        const m = adapter.parseMetrics(await res.text());
-        if (!stopped && Object.keys(m).length) {
-          ctx.emit({
-            type: 'server-metrics',
-            variantId,
-            metrics: { running: m.running ?? 0, waiting: m.waiting ?? 0, kvUsage: m.kvUsage ?? 0, preemptions: m.preemptions ?? 0 },
-          });
-        }
-      } else if (res) await res.arrayBuffer().catch(() => undefined);
-      if (!stopped) {
-        // The simulated host reports its GPUs through the sim server; a real host through nvidia-smi.
-        const gpus = ctx.host.simulated ? await simGpus(`${base}/sim/gpus`) : await queryGpus({ timeoutMs: 5000 }).catch(() => null);
-        if (gpus && !stopped) ctx.emit({ type: 'gpu-sample', gpus: gpus.map(toGpuSample) });
+  const sample = async () => {
+    const res = await fetch(metricsUrl, { signal: AbortSignal.timeout(2000) }).catch(() => undefined);
+    if (res?.ok) {
+      const m = adapter.parseMetrics(await res.text().catch(() => ''));
+      if (Object.keys(m).length) {
+        ctx.emit({
+          type: 'server-metrics',
+          variantId,
+          metrics: { running: m.running ?? 0, waiting: m.waiting ?? 0, kvUsage: m.kvUsage ?? 0, preemptions: m.preemptions ?? 0 },
+        });
       }
-    } finally {
-      busy = false;
-    }
+    } else if (res) await res.arrayBuffer().catch(() => undefined);
+    // The simulated host reports its GPUs through the sim server; a real host through nvidia-smi.
+    const gpus = ctx.host.simulated ? await simGpus(`${base}/sim/gpus`) : await queryGpus({ timeoutMs: 5000 }).catch(() => null);
+    if (gpus) ctx.emit({ type: 'gpu-sample', gpus: gpus.map(toGpuSample) });
   };
-  const timer = setInterval(() => void tick(), everyMs);
-  return () => {
-    stopped = true;
+  const tick = () => {
+    if (running || stopped) return;
+    running = sample().finally(() => (running = null));
+  };
+  tick();
+  const timer = setInterval(tick, everyMs);
+  return async () => {
     clearInterval(timer);
+    stopped = true;
+    await running;
+    // One last sample, so even a benchmark shorter than the interval shows the server under load.
+    await sample().catch(() => undefined);
   };
 }
 
@@ -291,7 +291,7 @@ export async function runVariantScenarios(variant: Variant, scenarios: readonly 
       });
     }
   } finally {
-    stopSampler();
+    await stopSampler();
     ctx.emit({ type: 'server-stopping', variantId: variant.id });
     await handle.stop();
   }

@@ -210,9 +210,19 @@ export async function runSession(configIn: SessionConfig, opts: SessionOptions =
     }
     const combined = { ...combineRepeats(runs), stage: pv.stage };
     emit({ type: 'variant-finished', result: combined });
+    if (combined.clientBound && !warnedClientBound) {
+      warnedClientBound = true;
+      emit({
+        type: 'warning',
+        message: `the benchmark client could not keep up while measuring ${combined.variantId} (client-bound): its figures understate the server${
+          config.sim ? `; lower --speed (now ${config.sim.speed}) or use a less busy machine for figures you can compare` : '; run the client on a less busy machine'
+        }`,
+      });
+    }
     return combined;
   };
 
+  let warnedClientBound = false;
   const stages: StageRecord[] = [];
   let carried: VariantResult | null = null;
   let baseline: VariantResult | null = null;
