@@ -1,6 +1,7 @@
 // `servelab profiles [--json] [--dir DIR]...`: the profiles in ./profiles, the user's profile
-// folder (setting `profiles-dir`) and any --dir, with model, GPU, engine, tok/s and date.
-import { resolve } from 'node:path';
+// folders (settings `profiles-dir`, and `out`/profiles where tuning sessions save them) and any
+// --dir, with model, GPU, engine, tok/s and date.
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { UserError } from '../core/errors.js';
 import { openSettings } from '../core/settings.js';
@@ -8,12 +9,14 @@ import { listProfiles, type ProfileRow } from '../profiles/list.js';
 
 const USAGE = 'usage: servelab profiles [--json] [--dir DIR]...';
 
-function userDir(): string | undefined {
+function userDirs(): string[] {
   try {
-    return openSettings().get('profiles-dir');
+    const settings = openSettings();
+    const out = settings.get('out');
+    return [settings.get('profiles-dir'), out ? join(out, 'profiles') : undefined].filter((d): d is string => !!d);
   } catch {
     // An unreadable settings file must not hide the profiles in ./profiles.
-    return undefined;
+    return [];
   }
 }
 
@@ -53,7 +56,7 @@ export default async function main(argv: string[]): Promise<number> {
     process.stdout.write(USAGE + '\n');
     return 0;
   }
-  const dirs = ['profiles', userDir(), ...(values.dir ?? [])].filter((d): d is string => !!d).map((d) => resolve(d));
+  const dirs = [...new Set(['profiles', ...userDirs(), ...(values.dir ?? [])].map((d) => resolve(d)))];
   const rows = listProfiles(dirs).map((r) => ({ ...r, file: relativeIfInside(r.file) }));
   if (values.json) {
     process.stdout.write(JSON.stringify(rows, null, 2) + '\n');

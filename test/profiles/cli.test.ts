@@ -107,3 +107,26 @@ describe('servelab profiles', () => {
     expect(r.stdout).toMatch(/future\.json: invalid: .*schema 7/);
   });
 });
+
+describe('servelab profiles reads the user\'s folders from the settings', () => {
+  it('lists profiles-dir and <out>/profiles', async () => {
+    const conf = join(dir, 'conf');
+    const mine = join(dir, 'mine');
+    const out = join(dir, 'out');
+    const { mkdirSync } = await import('node:fs');
+    mkdirSync(mine, { recursive: true });
+    mkdirSync(join(out, 'profiles'), { recursive: true });
+    copyFileSync(QWEN, join(mine, 'a.json'));
+    copyFileSync(join(repo, 'profiles', 'GLM-4.6-A100x8.json'), join(out, 'profiles', 'b.json'));
+    const env = { SERVELAB_CONFIG_DIR: conf };
+    expect((await cli(['config', 'set', 'profiles-dir', mine], { env })).code).toBe(0);
+    expect((await cli(['config', 'set', 'out', out], { env })).code).toBe(0);
+    const r = await cli(['profiles', '--json'], { cwd: dir, env });
+    expect(r.code, r.stderr).toBe(0);
+    const rows = JSON.parse(r.stdout) as { file: string; engine: string }[];
+    expect(rows.map((x) => [x.file, x.engine])).toEqual([
+      ['mine/a.json', 'sglang'],
+      ['out/profiles/b.json', 'vllm'],
+    ]);
+  });
+});
