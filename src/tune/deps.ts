@@ -31,7 +31,9 @@ export function planHost(host: HostInfo): PlanHost {
 
 /** Request lengths of a scenario for the virtual clock (deterministic; uniform for random shapes). */
 export function scenarioLengths(s: Scenario): { promptLen: number; outputLen: number }[] {
-  if (s.dataset === 'sharegpt' || s.name === 'sharegpt-like') return sharegptLike(s.numPrompts, s.seed, s.inputLen ?? 217, s.outputLen ?? 201);
+  // A real ShareGPT file: the simulator's ShareGPT-shaped lengths stand in (reading and tokenizing
+  // the file is the benchmark's job). Random shapes, the ShareGPT-like one included, are uniform.
+  if (s.dataset === 'sharegpt') return sharegptLike(s.numPrompts, s.seed);
   const n = s.numPrompts;
   const r = s.rangeRatio ?? 0;
   const spread = (len: number, i: number) => Math.max(1, Math.round(len * (1 - r) + 2 * len * r * ((i + 0.5) / n)));
@@ -99,7 +101,10 @@ export function realPlanDeps(config: SessionConfig, host: HostInfo, runDir: stri
     preflight: (variant) => preflightVariant(variant, host, modelOf(variant.model)),
     fits(variant) {
       const m = modelOf(variant.model);
-      return gpu && m ? estimateFits(variant.engine, gpu, gpus, m, variant.knobs).fits : undefined;
+      if (!gpu || !m) return undefined;
+      // Memory only: other reasons a variant cannot run (FP8 on this GPU, heads) are preflight's.
+      const fit = estimateFits(variant.engine, gpu, gpus, m, variant.knobs);
+      return fit.fits || !(fit.kind === 'oom-weights' || fit.kind === 'oom-kv' || fit.kind === 'kv-too-small');
     },
     model: modelOf,
     predict(variant, scenario) {

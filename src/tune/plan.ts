@@ -38,7 +38,7 @@ export interface PlanDeps {
   command(variant: Variant): LaunchSpec;
   preflight(variant: Variant): PreflightResult;
   predict(variant: Variant, scenario: Scenario): Predicted | undefined;
-  /** Does the checkpoint fit in GPU memory with these knobs (shared estimate)? */
+  /** Does the checkpoint fit in GPU memory with these knobs (shared estimate)? Memory only. */
   fits(variant: Variant): boolean | undefined;
   /** Model metadata for an id (undefined when unknown). */
   model(id: string): ModelInfo | undefined;
