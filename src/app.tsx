@@ -59,6 +59,15 @@ export function App(props: AppProps): React.JSX.Element {
     };
   }, [services]);
 
+  // Enter pressed while the host is still being detected goes on as soon as it is known.
+  const [hostNextPending, setHostNextPending] = useState(false);
+  useEffect(() => {
+    if (hostNextPending && host && w.screen === 'host') {
+      setHostNextPending(false);
+      dispatch({ type: 'go', screen: 'model' });
+    }
+  }, [hostNextPending, host, w.screen]);
+
   const quitting = useRef(false);
   const quit = useCallback(
     async (code: number) => {
@@ -132,14 +141,26 @@ export function App(props: AppProps): React.JSX.Element {
           gpuCount={w.host.gpuCount}
           onGpuStep={(dir) => dispatch({ type: 'gpu-step', types: host?.gpuTypes ?? [], dir })}
           onCountStep={(dir) => dispatch({ type: 'count-step', dir, max: 8 })}
-          onNext={() => go('model')}
+          onNext={() => (host ? go('model') : setHostNextPending(true))}
           onQuit={() => void quit(0)}
+          onInterrupt={() => void quit(130)}
         />
       );
       break;
     case 'model':
       screen = (
-        <ModelScreen wizard={w} dispatch={dispatch} model={model} recent={recent} problems={problems} onNext={toPlan} onBack={() => go('host')} onQuit={() => void quit(0)} {...common} />
+        <ModelScreen
+          wizard={w}
+          dispatch={dispatch}
+          model={model}
+          recent={recent}
+          problems={problems}
+          onNext={toPlan}
+          onBack={() => go('host')}
+          onQuit={() => void quit(0)}
+          onInterrupt={() => void quit(130)}
+          {...common}
+        />
       );
       break;
     case 'plan':
@@ -154,6 +175,7 @@ export function App(props: AppProps): React.JSX.Element {
           onNext={toRun}
           onBack={() => go('model')}
           onQuit={() => void quit(0)}
+          onInterrupt={() => void quit(130)}
           {...common}
         />
       );

@@ -18,6 +18,8 @@ export interface HostScreenProps {
   onCountStep: (dir: 1 | -1) => void;
   onNext: () => void;
   onQuit: () => void;
+  /** Ctrl+C: quit with the interrupt exit code (defaults to onQuit). */
+  onInterrupt?: () => void;
   isActive?: boolean;
 }
 
@@ -33,7 +35,6 @@ function gpuGroups(host: HostView): string[] {
 
 export function HostScreen(p: HostScreenProps): React.JSX.Element {
   const theme = useTheme();
-  const ready = Boolean(p.host);
   useKeymap(
     'host',
     {
@@ -41,9 +42,9 @@ export function HostScreen(p: HostScreenProps): React.JSX.Element {
       'gpu-next': () => p.host?.simulated && p.onGpuStep(1),
       'count-dec': () => p.host?.simulated && p.onCountStep(-1),
       'count-inc': () => p.host?.simulated && p.onCountStep(1),
-      next: () => ready && p.onNext(),
+      next: p.onNext,
       quit: p.onQuit,
-      interrupt: p.onQuit,
+      interrupt: p.onInterrupt ?? p.onQuit,
     },
     { isActive: p.isActive },
   );

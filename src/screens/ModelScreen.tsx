@@ -20,6 +20,8 @@ export interface ModelScreenProps {
   onNext: () => void;
   onBack: () => void;
   onQuit: () => void;
+  /** Ctrl+C: quit with the interrupt exit code (defaults to onQuit). */
+  onInterrupt?: () => void;
   isActive?: boolean;
   width: number;
 }
@@ -65,7 +67,7 @@ export function ModelScreen(p: ModelScreenProps): React.JSX.Element {
       next: () => p.problems.length === 0 && p.onNext(),
       back: p.onBack,
       quit: p.onQuit,
-      interrupt: p.onQuit,
+      interrupt: p.onInterrupt ?? p.onQuit,
     },
     {
       isActive: p.isActive,

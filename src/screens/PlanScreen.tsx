@@ -20,6 +20,8 @@ export interface PlanScreenProps {
   onNext: () => void;
   onBack: () => void;
   onQuit: () => void;
+  /** Ctrl+C: quit with the interrupt exit code (defaults to onQuit). */
+  onInterrupt?: () => void;
   isActive?: boolean;
   width: number;
   height: number;
@@ -64,7 +66,7 @@ export function PlanScreen(p: PlanScreenProps): React.JSX.Element {
       next: () => selected.length > 0 && p.onNext(),
       back: p.onBack,
       quit: p.onQuit,
-      interrupt: p.onQuit,
+      interrupt: p.onInterrupt ?? p.onQuit,
     },
     { isActive: p.isActive },
   );

@@ -36,7 +36,7 @@ function statusText(r: VariantResult): string {
 }
 
 export function resultColumns(width: number, priced: boolean): Column<ResultRow>[] {
-  const labelW = Math.max(16, Math.min(34, width - 62));
+  const labelW = Math.max(16, Math.min(34, width - 56));
   const cols: Column<ResultRow>[] = [
     { key: 'variant', header: 'variant', width: labelW, render: (r) => (r.isWinner ? '* ' : '  ') + r.label, tone: (r) => (r.isWinner ? 'good' : undefined) },
     { key: 'toks', header: 'tok/s', width: 9, align: 'right', render: (r) => fmtTokS(r.result.metrics?.total_token_throughput) },

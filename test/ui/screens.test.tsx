@@ -5,7 +5,7 @@ import { HostScreen } from '../../src/screens/HostScreen.js';
 import { PlanScreen } from '../../src/screens/PlanScreen.js';
 import { colourTheme, ThemeContext, type Theme } from '../../src/ui/theme.js';
 import { overflowingLines, render, type Rendered } from '../render.js';
-import { defaults, fakeServices, plan, realHost, scripted, sessionEvents, simHost } from './fixtures.js';
+import { defaults, fakeServices, plan, realHost, result, scripted, sessionEvents, simHost } from './fixtures.js';
 
 let r: Rendered | undefined;
 afterEach(() => {
@@ -244,5 +244,92 @@ describe('the wizard end to end on a scripted session', () => {
     const live = f.slice(f.indexOf('servelab · 5/6'));
     expect(overflowingLines(live, 80)).toEqual([]);
     expect(live.split('\n').length).toBeLessThan(24);
+  });
+});
+
+describe('exits and waits', () => {
+  it('goes on from Host when Enter was pressed before detection finished', async () => {
+    let resolveHost!: (h: typeof simHost) => void;
+    const services = fakeServices({ detectHost: () => new Promise((res) => (resolveHost = res)) });
+    r = render(<App services={services} defaults={defaults} onExit={() => {}} theme={colourTheme} />);
+    await r.waitForFrame('Looking for GPUs and engines');
+    await r.press('enter');
+    expect(r.frame()).toContain('1/6 Host');
+    resolveHost(simHost);
+    await r.waitForFrame('2/6 Model and workload');
+  });
+
+  it('shows a detection error on the Host screen', async () => {
+    const services = fakeServices({ detectHost: async () => Promise.reject(new Error('nvidia-smi failed: driver mismatch; run with --sim')) });
+    r = render(<App services={services} defaults={defaults} onExit={() => {}} theme={colourTheme} />);
+    await r.waitForFrame('nvidia-smi failed: driver mismatch; run with --sim');
+  });
+
+  it('exits 0 on q and 130 on Ctrl+C before anything runs', async () => {
+    const a = app();
+    await a.r.waitForFrame('no NVIDIA GPU found');
+    await a.r.press('q');
+    await expect.poll(() => a.exits).toEqual([0]);
+    a.r.unmount();
+    const b = app();
+    await b.r.waitForFrame('no NVIDIA GPU found');
+    await b.r.press('enter');
+    await b.r.waitForFrame('2/6 Model');
+    await b.r.press('ctrl+c');
+    await expect.poll(() => b.exits).toEqual([130]);
+  });
+
+  it('shows a plan error and stays on the Plan screen', async () => {
+    const services = fakeServices({ plan: async () => Promise.reject(new Error("unknown scenario 'x'")) });
+    r = render(<App services={services} defaults={defaults} onExit={() => {}} theme={colourTheme} />);
+    await r.waitForFrame('no NVIDIA GPU found');
+    await r.press('enter');
+    await r.waitForFrame('2/6 Model');
+    await r.press('enter');
+    await r.waitForFrame("unknown scenario 'x'");
+    await r.press('enter');
+    expect(r.frame()).toContain('3/6 Plan');
+    await r.press('escape');
+    await r.waitForFrame('2/6 Model');
+  });
+});
+
+describe('after an aborted run', () => {
+  it('marks kept and skipped stages in the leaderboard, pages results at 80x24, and says nothing was saved', async () => {
+    const events = sessionEvents().slice(0, 11);
+    events.push(
+      { type: 'stage-started', stage: 'parallelism', index: 1, variants: [] },
+      { type: 'stage-finished', stage: 'parallelism', winnerId: 'sglang', gainPct: null },
+      { type: 'stage-started', stage: 'quantization', index: 2, variants: ['sglang-fp8ckpt'] },
+      { type: 'variant-finished', result: result('sglang-fp8ckpt', 'quantization', 9_500) },
+      { type: 'stage-finished', stage: 'quantization', winnerId: 'sglang', gainPct: null },
+      { type: 'warning', message: 'never sent: the session is still running when the user aborts' },
+    );
+    const session = scripted(events);
+    const a = app({ session, columns: 80, rows: 24 });
+    await a.r.waitForFrame('no NVIDIA GPU found');
+    await a.r.press('enter');
+    await a.r.waitForFrame('2/6 Model');
+    await a.r.press('enter');
+    await a.r.waitForFrame('3/6 Plan');
+    await a.r.press('enter');
+    await a.r.waitForFrame('4/6 Run');
+    session.next(events.length - 1);
+    let f = await a.r.waitForFrame('── stage quantization: sglang defaults stays ──');
+    expect(f).toContain('── stage parallelism: skipped (single GPU: nothing to parallelise) ──');
+    await a.r.press('x');
+    f = await a.r.waitForFrame('Aborted; finished variants are kept in the journal.');
+    await a.r.press('enter');
+    f = await a.r.waitForFrame('5/6 Results');
+    expect(f).toContain('[engine]  quantization   validation');
+    await a.r.press('right');
+    f = await a.r.waitForFrame('[quantization]');
+    expect(f).toContain('sglang defaults (carried in) stays');
+    expect(f).toMatch(/sglang fp8 checkpoint\s+9,500\s+-5\.0%/);
+    await a.r.press('enter');
+    f = await a.r.waitForFrame('6/6 Save');
+    expect(f).toContain('No profile was saved (aborted).');
+    expect(f).toContain('continue it: npx servelab --resume servelab-runs/x');
+    expect(overflowingLines(f.slice(f.indexOf('servelab · 6/6')), 80)).toEqual([]);
   });
 });
