@@ -102,11 +102,11 @@ describe('servelab replay --sim', () => {
     expect(measured.total_token_throughput).toBeGreaterThan(0);
     expect(measured.completed).toBe(96);
 
-    // 2. A profile claiming exactly that holds (within a tolerance wide enough for a busy CI box).
+    // 2. A profile claiming exactly that holds (within a tolerance wide enough for a busy CI box; the doubled claim below uses the default 5%).
     const honest = smallProfile();
     honest.metrics = measured;
     const honestFile = write('honest.json', honest);
-    const ok = await cli(['replay', honestFile, ...SIM, '--runs-dir', dir, '--tolerance', '35']);
+    const ok = await cli(['replay', honestFile, ...SIM, '--runs-dir', dir, '--tolerance', '45']);
     expect(ok.code, ok.stdout + ok.stderr).toBe(0);
     expect(ok.stdout).toMatch(/^metric\s+recorded\s+now\s+delta$/m);
     expect(ok.stdout).toMatch(/^total tok\/s\s+[\d.]+\s+[\d.]+\s+[+-][\d.]+%$/m);
