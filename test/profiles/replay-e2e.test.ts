@@ -87,8 +87,18 @@ const read = (f: string) => JSON.parse(readFileSync(f, 'utf8')) as Profile;
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'servelab-replay-'));
 });
-afterAll(() => {
-  for (const c of children) c.kill('SIGKILL');
+afterAll(async () => {
+  // A run left over by a failed test: SIGTERM lets servelab stop its server's process group
+  // first; SIGKILL only if it does not exit.
+  await Promise.all(
+    [...children].map(async (c) => {
+      const closed = new Promise<void>((r) => c.once('close', () => r()));
+      c.kill('SIGTERM');
+      const timer = setTimeout(() => c.kill('SIGKILL'), 15_000);
+      await closed;
+      clearTimeout(timer);
+    }),
+  );
   rmSync(dir, { recursive: true, force: true });
 });
 
