@@ -35,7 +35,7 @@ const SHORT: Record<string, LatencyMetric> = { ttft: 'ttft', tpot: 'tpot', itl: 
 const HEADER = /^=+ ?serving benchmark result ?=+$/i;
 const FOOTER = /^={50}$/;
 const SECTION = /^-+.*-+$/;
-const ROW = /^(.+?):\s+(\S+)\s*$/;
+const ROW = /^(.+?):\s+(\S.*?)\s*$/;
 
 function num(v: string): number | null {
   if (v === 'inf') return Infinity;
@@ -72,8 +72,13 @@ export function parseResultText(text: string, source = '<text>'): ParsedBlock[] 
       const label = m[1]!.trim().toLowerCase();
       const rawValue = m[2]!;
       const value = num(rawValue);
-      if (value !== null && Number.isNaN(value)) throw new UserError(`${where}: '${m[1]}' has a value that is not a number: ${rawValue}`);
       const key = ROWS[label];
+      const lat = /^(mean|median|p([\d.]+)) (ttft|tpot|itl|e2el) \(ms\)$/.exec(label);
+      if (value !== null && Number.isNaN(value)) {
+        // Rows we do not know (newer vLLM: per-position acceptance lists...) may hold text.
+        if (!key && !lat) continue;
+        throw new UserError(`${where}: '${m[1]}' has a value that is not a number: ${rawValue}`);
+      }
       if (key) {
         if (key === 'max_concurrency') block.maxConcurrency = value;
         else if (key === 'request_rate') block.requestRate = value ?? undefined;
@@ -85,7 +90,6 @@ export function parseResultText(text: string, source = '<text>'): ParsedBlock[] 
         }
         continue;
       }
-      const lat = /^(mean|median|p([\d.]+)) (ttft|tpot|itl|e2el) \(ms\)$/.exec(label);
       if (lat) {
         const name = SHORT[lat[3]!]!;
         if (!block.percentileMetrics!.includes(name)) (block.percentileMetrics as LatencyMetric[]).push(name);

@@ -103,13 +103,15 @@ describe('parser input handling', () => {
   it('finds several blocks among other output, case-insensitively, and keeps unknown rows', () => {
     const text = `INFO starting\nTraffic request rate: inf\n${SEED_BLOCK}\nsome log line\n${SEED_BLOCK.replace('Successful requests', 'SUCCESSFUL REQUESTS').replace(
       'Total Token throughput (tok/s):          6595.66',
-      'Total token throughput (tok/s):          6595.66\nRTFx:                                    1.50',
+      'Total token throughput (tok/s):          6595.66\nRTFx:                                    1.50\n' +
+        '---------------Speculative Decoding---------------\nAcceptance rate (%):                     71.20\nPer-position acceptance (%):             0.80, 0.60',
     )}`;
     const blocks = parseResultText(text, 'log.txt');
     expect(blocks).toHaveLength(2);
     expect(blocks[1]!.metrics.completed).toBe(1000);
     expect(blocks[1]!.metrics.total_token_throughput).toBe(6595.66);
     expect(blocks[1]!.metrics.rtfx).toBe(1.5);
+    expect(blocks[1]!.metrics.acceptance_rate).toBe(71.2);
     expect(blocks[1]!.line).toBe(SEED_BLOCK.split('\n').length + 4);
   });
   it('names the file and line of malformed input', () => {
