@@ -66,7 +66,7 @@ export interface GpuSample {
 export type TuneEvent =
   | { type: 'session-started'; runDir: string; simulated: boolean; at: string }
   | { type: 'plan-ready'; plan: unknown /* src/tune Plan */ }
-  | { type: 'stage-started'; stage: string; index: number; variants: string[] }
+  | { type: 'stage-started'; stage: string; index: number; variants: string[]; /** Why the stage does not run, when it does not. */ skipped?: string }
   | { type: 'variant-launching'; variantId: string; stage: string; argv: string[]; port: number; /** Short human label (Variant.label), for live displays. */ label?: string }
   | { type: 'server-log'; variantId: string; line: string; stream: 'stdout' | 'stderr' }
   | { type: 'server-ready'; variantId: string; startupS: number }

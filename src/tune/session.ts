@@ -151,6 +151,8 @@ export async function runSession(configIn: SessionConfig, opts: SessionOptions =
 
   const host = await resolveHost(configIn, opts.host);
   const ph = planHost(host);
+  // Before the run folder exists: a host without the engines asked for is bad input, not a run.
+  const { engines, versions } = await availableEngines(configIn, host, emit);
   let journal: Journal<SessionConfig>;
   let config: SessionConfig;
   if (opts.resume) {
@@ -164,7 +166,6 @@ export async function runSession(configIn: SessionConfig, opts: SessionOptions =
     journal = Journal.create(runDir, config);
   }
   const runDir = journal.dir;
-  const { engines, versions } = await availableEngines(config, host, emit);
   config = { ...config, engines };
   const deps = opts.planDeps ?? realPlanDeps(config, host, runDir);
   const plan = buildPlan(config, ph, deps);
@@ -241,6 +242,8 @@ export async function runSession(configIn: SessionConfig, opts: SessionOptions =
       const name = planned.name;
       if (stopped) {
         stages.push({ name, winnerId: carried?.variantId ?? null, gainPct: null, skipped: stopped, results: [] });
+        emit({ type: 'stage-started', stage: name, index, variants: [], skipped: stopped });
+        emit({ type: 'stage-finished', stage: name, winnerId: carried?.variantId ?? null, gainPct: null });
         continue;
       }
       let variants: PlannedVariant[];
@@ -257,7 +260,7 @@ export async function runSession(configIn: SessionConfig, opts: SessionOptions =
         skipped = fresh.skipped;
         stageNotes = fresh.notes;
       }
-      emit({ type: 'stage-started', stage: name, index, variants: variants.map((v) => v.variant.id) });
+      emit({ type: 'stage-started', stage: name, index, variants: variants.map((v) => v.variant.id), ...(skipped ? { skipped } : {}) });
       if (skipped) {
         stages.push({ name, winnerId: carried?.variantId ?? null, gainPct: null, skipped, results: [] });
         emit({ type: 'stage-finished', stage: name, winnerId: carried?.variantId ?? null, gainPct: null });

@@ -37,7 +37,7 @@ export function progressLine(e: TuneEvent): string | null {
     case 'session-started':
       return `run folder ${e.runDir}${e.simulated ? ' (simulated host)' : ''}`;
     case 'stage-started':
-      return `stage ${e.index + 1} ${e.stage}: ${e.variants.length} variant(s)`;
+      return `stage ${e.index + 1} ${e.stage}: ${e.skipped ? `skipped (${e.skipped})` : `${e.variants.length} variant(s)`}`;
     case 'variant-launching':
       return `  ${e.variantId}: launching on port ${e.port}`;
     case 'server-ready':
@@ -47,7 +47,7 @@ export function progressLine(e: TuneEvent): string | null {
     case 'variant-finished':
       return `  ${e.result.variantId}: ${outcomeText(e.result)}`;
     case 'stage-finished':
-      return `stage ${e.stage}: ${e.winnerId ? `winner ${e.winnerId}` : 'no winner'}${e.gainPct !== null ? ` (${pct(e.gainPct)})` : ''}`;
+      return `stage ${e.stage}: ${e.winnerId ? `carrying ${e.winnerId}` : 'no winner'}${e.gainPct !== null ? ` (${pct(e.gainPct)})` : ''}`;
     case 'validation-started':
       return `validation: winner vs baseline on ${e.scenarios.join(', ')}`;
     case 'session-finished':
