@@ -96,6 +96,27 @@ describe('servelab bench', () => {
     expect(j.total_input_tokens).toBe(sent.reduce((a, s) => a + String(s.body.prompt).split(/\s+/).filter(Boolean).length, 0));
   });
 
+  it('Ctrl-C stops the run and still prints what finished (exit 130)', async () => {
+    const slow = await startScriptedServer({ ttftMs: 20, gapMs: 20, tokens: 10 });
+    try {
+      const before = () => slow.served.length;
+      const child = servelab(['bench', '--base-url', slow.url, '--model', 'm', '--num-prompts', '60', '--max-concurrency', '2', '--random-input-len', '4', '--random-output-len', '10']);
+      // Wait until a few requests have been served, then interrupt.
+      const t0 = Date.now();
+      while (before() < 6 && Date.now() - t0 < 20_000) await new Promise((r) => setTimeout(r, 20));
+      child.kill('SIGINT');
+      const r = await child;
+      expect(r.exitCode).toBe(130);
+      expect(r.stderr).toContain('interrupted; reporting what finished');
+      const done = Number(/^Successful requests: +(\d+)/m.exec(r.stdout)?.[1]);
+      expect(done).toBeGreaterThanOrEqual(3);
+      expect(done).toBeLessThan(60);
+      expect(r.stdout).toContain('='.repeat(50));
+    } finally {
+      await slow.close();
+    }
+  });
+
   it('unreachable server: one line, exit 1, no hang', async () => {
     const port = await new Promise<number>((resolve) => {
       const s = net.createServer().listen(0, '127.0.0.1', () => {
