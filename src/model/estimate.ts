@@ -28,8 +28,8 @@ export function resolveParallel(engine: EngineName, k: Knobs): Parallel {
   // SGLang silently turns DP-attention off when dp == 1; TRT-LLM's attention DP spans the TP group.
   let dpAttention = !!k.dpAttention;
   let dpEff = dp;
-  if (dpAttention && engine === 'sglang' && dp === 1) dpEff = tp; // servelab's neutral knob: dp defaults to tp
-  if (dpAttention && engine === 'trtllm') dpEff = tp;
+  if (dpAttention && engine === 'sglang' && dp === 1) dpAttention = false; // silently off (engines.md 1a)
+  if (dpAttention && engine === 'trtllm') dpEff = tp; // enable_attention_dp spans the TP group
   if (dpAttention && engine === 'vllm') dpAttention = false;
   if (dpAttention && dpEff <= 1) dpAttention = false;
   const gpusUsed = dpAttention ? tp * pp : tp * pp * dp;
@@ -270,7 +270,6 @@ export function stepTime(c: ServerConfig, b: StepBatch): StepTime {
   const stageFrac = 1 / par.pp;
 
   // GEMMs: weights streamed once per step, FLOPs proportional to tokens.
-  const bpp = bytesPerParam(c.weightDtype);
   const gemmPeak = c.gemmFlops * eff.gemmEff / (c.weightOnlyFp8 ? HARDWARE.weightOnlyFp8GemmPenalty : 1);
   const bw = g.memBwBps * eff.weightBwEff;
   // MLA's replicated down-projections run on every attention-TP rank for all of its tokens.
@@ -290,7 +289,6 @@ export function stepTime(c: ServerConfig, b: StepBatch): StepTime {
     const moeBytes = c.weights.routedPerGpu * touched * imbalance;
     gemmS += Math.max(moeFlops / (gemmPeak * eff.moeEff), moeBytes / bw);
   }
-  void bpp;
 
   // Attention over the context: prefill is compute-bound, decode reads the KV cache.
   const be = backendEfficiency(c.attentionBackend);

@@ -152,7 +152,7 @@ export class Scheduler {
     return this.specSteps ? this.specSteps + 1 : 1;
   }
 
-  /** Plan the next step at simulated time `now`; undefined when there is nothing to run. */
+  /** Plan the next step (admission, budget, preemption); undefined when there is nothing to run. */
   plan(): PlannedStep | undefined {
     const policy = this.cfg.eff.policy;
     const work: PlannedStep['work'] = [];
