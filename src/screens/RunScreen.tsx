@@ -39,7 +39,7 @@ const PHASE_TEXT: Record<Phase, string> = {
   stopping: 'stopping server',
 };
 
-function Lifecycle({ c, label, now }: { c: CurrentVariant; label: string; now: number }): React.JSX.Element {
+export function Lifecycle({ c, label, now }: { c: CurrentVariant; label: string; now: number }): React.JSX.Element {
   const theme = useTheme();
   const since = (now - c.launchedAt) / 1000;
   const detail =

@@ -50,7 +50,9 @@ export const KEYMAP = [
 
   { scope: 'save', action: 'next', keys: ['enter'], label: 'enter', help: 'done' },
 
-  { scope: 'replay', action: 'next', keys: ['enter'], label: 'enter', help: 'run replay' },
+  { scope: 'replay', action: 'next', keys: ['enter'], label: 'enter', help: 'run it / done' },
+  { scope: 'replay', action: 'toggle-log', keys: ['l'], label: 'l', help: 'log' },
+  { scope: 'replay', action: 'abort', keys: ['x'], label: 'x', help: 'abort' },
 
   { scope: 'global', action: 'quit', keys: ['q'], label: 'q', help: 'quit' },
   { scope: 'global', action: 'interrupt', keys: ['ctrl+c'], label: '^C', help: 'quit', hidden: true },
