@@ -1,7 +1,7 @@
 // The run folder: plan, session state, and one file per finished variant, each written to a
 // temporary name and renamed into place so a crash or Ctrl-C never leaves a half-written
 // result. `--resume DIR` reads the finished results back and skips those variants.
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import { appendFileSync, closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, writeSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { UserError } from '../core/errors.js';
 import type { VariantResult } from '../core/events.js';
@@ -149,6 +149,18 @@ export class Journal<C = unknown> {
     writeFileAtomic(join(this.dir, 'results', name), JSON.stringify(entry, null, 2) + '\n');
     this.byKey.set(key, entry);
     return entry;
+  }
+
+  /**
+   * Append one event to events.jsonl, the run as the screens saw it (for replay). Best effort and
+   * append-only: a crash can cut the last line, which readers skip; results/ is the record.
+   */
+  appendEvent(event: unknown): void {
+    try {
+      appendFileSync(join(this.dir, 'events.jsonl'), JSON.stringify(event) + '\n');
+    } catch {
+      // The journal's results matter; a lost event line does not.
+    }
   }
 
   writeJson(name: string, value: unknown): string {

@@ -137,11 +137,14 @@ export async function runSession(configIn: SessionConfig, opts: SessionOptions =
   const signal = opts.signal;
   const control = opts.control ?? new SessionControl();
   let current: { variantId: string; step: string } | null = null;
+  let journalRef: Journal<SessionConfig> | undefined;
   const emit = (e: TuneEvent) => {
     if (e.type === 'variant-launching') current = { variantId: e.variantId, step: 'launching' };
     else if (e.type === 'server-ready') current = { variantId: e.variantId, step: 'warming up' };
     else if (e.type === 'bench-started') current = { variantId: e.variantId, step: `benchmarking ${e.scenario}` };
     else if (e.type === 'variant-finished') current = null;
+    // Server logs are in logs/<variant>/server.log already; everything else is kept for replay.
+    if (e.type !== 'server-log') journalRef?.appendEvent(e);
     try {
       opts.onEvent?.(e);
     } catch (err) {
@@ -165,6 +168,7 @@ export async function runSession(configIn: SessionConfig, opts: SessionOptions =
     config = { ...configIn, runDir };
     journal = Journal.create(runDir, config);
   }
+  journalRef = journal;
   const runDir = journal.dir;
   config = { ...config, engines };
   const deps = opts.planDeps ?? realPlanDeps(config, host, runDir);

@@ -58,6 +58,9 @@ describe('runSession', () => {
     expect(events.some((e) => e.type === 'server-ready')).toBe(true);
     expect(events.some((e) => e.type === 'gpu-sample' && e.gpus.length === 1 && e.gpus[0]!.memTotalMiB > 0)).toBe(true);
 
+    // The run as the screens saw it is kept for replay (server log lines live in server.log).
+    const replay = readFileSync(join(dir, 'run', 'events.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as TuneEvent);
+    expect(replay.map((e) => e.type)).toEqual(events.filter((e) => e.type !== 'server-log').map((e) => e.type));
     expect(outcome.winner!.variantId).toMatch(/^(vllm|trtllm)$/);
     expect(outcome.validation).toHaveLength(1);
     expect(existsSync(outcome.profilePath!)).toBe(true);
