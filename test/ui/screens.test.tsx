@@ -5,7 +5,7 @@ import { HostScreen } from '../../src/screens/HostScreen.js';
 import { PlanScreen } from '../../src/screens/PlanScreen.js';
 import { colourTheme, ThemeContext, type Theme } from '../../src/ui/theme.js';
 import { overflowingLines, render, type Rendered } from '../render.js';
-import { defaults, fakeServices, plan, realHost, result, scripted, sessionEvents, simHost } from './fixtures.js';
+import { defaults, fakeServices, plan, realHost, result, scripted, sessionEvents, simHost, snapshot } from './fixtures.js';
 
 let r: Rendered | undefined;
 afterEach(() => {
@@ -331,5 +331,28 @@ describe('after an aborted run', () => {
     expect(f).toContain('No profile was saved (aborted).');
     expect(f).toContain('continue it: npx servelab --resume servelab-runs/x');
     expect(overflowingLines(f.slice(f.indexOf('servelab · 6/6')), 80)).toEqual([]);
+  });
+});
+
+describe('redraw throttling', () => {
+  it('batches a burst of events into a few frames and keeps the newest numbers', async () => {
+    const burst = sessionEvents().slice(0, 6);
+    for (let i = 1; i <= 500; i++) burst.push({ type: 'bench-progress', variantId: 'vllm', snapshot: snapshot(Math.min(40, i), i) });
+    burst.push({ type: 'warning', message: 'still running' });
+    const session = scripted(burst);
+    const services = fakeServices({ session: () => session.start });
+    r = render(<App services={services} defaults={defaults} onExit={() => {}} theme={colourTheme} />);
+    await r.waitForFrame('no NVIDIA GPU found');
+    await r.press('enter');
+    await r.waitForFrame('2/6 Model');
+    await r.press('enter');
+    await r.waitForFrame('3/6 Plan');
+    await r.press('enter');
+    await r.waitForFrame('4/6 Run');
+    const before = r.frames().length;
+    session.next(burst.length - 1);
+    await r.waitForFrame(/500 tok\/s/);
+    // 506 events, drawn at the throttle's pace: a handful of frames, not one per event.
+    expect(r.frames().length - before).toBeLessThan(20);
   });
 });
