@@ -46,6 +46,9 @@ describe('parseAutoArgs', () => {
     writeFileSync(file, '[]');
     const { config } = parseAutoArgs(['--sim', '--model', 'Qwen/Qwen3-14B', '--dataset-path', file, '--num-prompts', '50']);
     expect(config!.scenario).toMatchObject({ name: 'sharegpt', dataset: 'sharegpt', datasetPath: file, numPrompts: 50 });
+    // The validation row of the tuning scenario is the tuning workload itself (same size).
+    expect(config!.validation[0]).toEqual(config!.scenario);
+    expect(config!.validation[1]!.numPrompts).toBe(1000);
     expect(badInput(['--sim', '--model', 'Qwen/Qwen3-14B', '--dataset-path', join(dir, 'missing.json')])).toMatch(/no such file/);
   });
 
