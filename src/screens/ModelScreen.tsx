@@ -73,8 +73,13 @@ export function ModelScreen(p: ModelScreenProps): React.JSX.Element {
       isActive: p.isActive,
       onText: textEntry
         ? (input, key) => {
-            if (key.backspace || key.delete) p.dispatch({ type: 'backspace' });
-            else if (input && !key.ctrl && !key.meta) p.dispatch({ type: 'type', text: input });
+            if (key.backspace || key.delete) return p.dispatch({ type: 'backspace' });
+            if (!input || key.ctrl || key.meta) return;
+            // A burst of keys can arrive as one chunk: backspaces in it erase, the rest is typed.
+            for (const part of input.split(/([\x7f\b])/)) {
+              if (part === '\x7f' || part === '\b') p.dispatch({ type: 'backspace' });
+              else if (part) p.dispatch({ type: 'type', text: part });
+            }
           }
         : undefined,
     },

@@ -56,6 +56,10 @@ export function PlanScreen(p: PlanScreenProps): React.JSX.Element {
   const focused = rows[focus];
   const selected = p.plan ? selectedVariants(p.plan, p.disabled) : [];
   const off = new Set(p.disabled);
+  // The first stage's winner is the baseline every later stage is measured against.
+  const first = p.plan?.stages[0];
+  const problem =
+    first && !first.skipped && !first.variants.some((v) => !v.pruned && !off.has(v.id)) ? `check at least one ${first.name} candidate: the first stage sets the baseline` : undefined;
   useKeymap(
     'plan',
     {
@@ -63,7 +67,7 @@ export function PlanScreen(p: PlanScreenProps): React.JSX.Element {
       down: () => p.onMove(1, rows.length),
       toggle: () => p.onToggle(focused?.kind === 'variant' ? rowIds(focused) : []),
       'toggle-stage': () => focused && p.onToggle(rowIds({ kind: 'stage', stage: focused.stage })),
-      next: () => selected.length > 0 && p.onNext(),
+      next: () => selected.length > 0 && !problem && p.onNext(),
       back: p.onBack,
       quit: p.onQuit,
       interrupt: p.onInterrupt ?? p.onQuit,
@@ -121,6 +125,7 @@ export function PlanScreen(p: PlanScreenProps): React.JSX.Element {
             );
           })}
           {to < rows.length ? <Muted>  ↓ {rows.length - to} more</Muted> : null}
+          {problem ? <Text color={theme.bad}>{problem}</Text> : null}
           <Box marginTop={1} flexDirection="column">
             {wrapLines(p.plan.caveat, p.width, 2).map((line, i) => (
               <Text key={i} color={theme.warn}>

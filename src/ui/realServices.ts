@@ -188,6 +188,24 @@ export function choicesArgv(base: readonly string[], c: Omit<Choices, 'disabled'
   return args;
 }
 
+/**
+ * The plan's checklist as config: later stages are re-expanded from the winner actually carried,
+ * so an unchecked candidate is dropped by what it changes ('quant=fp8'), which names it whatever
+ * wins before; engine-stage candidates by id (they all change 'defaults'); a stage with every
+ * candidate unchecked is left out.
+ */
+export function withUnchecked(config: SessionConfig, plan: Plan, disabled: readonly string[]): SessionConfig {
+  const off = new Set(disabled);
+  const drop: string[] = [];
+  const stagesOff = new Set<string>();
+  for (const st of plan.stages) {
+    const candidates = st.variants.filter((v) => v.status === 'planned');
+    for (const v of candidates) if (off.has(v.variant.id)) drop.push(st.name === 'engine' ? v.variant.id : v.change);
+    if (st.name !== 'engine' && candidates.length > 0 && candidates.every((v) => off.has(v.variant.id))) stagesOff.add(st.name);
+  }
+  return { ...config, drop: [...config.drop, ...new Set(drop)], stages: config.stages.filter((s) => !stagesOff.has(s)) };
+}
+
 export interface RealServicesOptions {
   /** The command line given to `servelab` (tuning flags, as `--auto` takes them). */
   argv: readonly string[];
@@ -256,7 +274,7 @@ export function realServices(opts: RealServicesOptions): RealServices {
         view: planView(plan, config.sim?.speed ?? 1),
         start: (disabled): SessionStarter => (onEvent, signal) => {
           const control = new SessionControl();
-          const done = runSession({ ...config, drop: [...config.drop, ...disabled] }, { onEvent, signal, control, ...(host ? { host } : {}) });
+          const done = runSession(withUnchecked(config, plan, disabled), { onEvent, signal, control, ...(host ? { host } : {}) });
           active = done;
           return { done, skipVariant: () => control.skipVariant(), stopAfterStage: () => control.stopAfterStage() };
         },

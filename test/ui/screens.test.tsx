@@ -71,6 +71,9 @@ describe('Model screen', () => {
     await r.waitForFrame('my/modelq');
     await r.press('ctrl+r');
     await r.waitForFrame('14.8B params');
+    // A burst of backspaces arriving as one chunk erases as many characters.
+    await r.type('\x7f\x7f\x7f');
+    await r.waitForFrame('Qwen/Qwen3-▏');
   });
 
   it('moves between fields and switches choices with the arrows', async () => {
@@ -135,6 +138,13 @@ describe('Plan screen', () => {
     expect(p.toggled).toEqual([['vllm'], ['vllm', 'sglang']]);
     expect(p.moves).toEqual([1]);
     expect(p.next()).toBe(1);
+  });
+
+  it('will not start with every first-stage candidate unchecked', async () => {
+    const p = plan1({ disabled: ['vllm', 'sglang'] });
+    await r!.waitForFrame('check at least one engine candidate: the first stage sets the baseline');
+    await r!.press('enter');
+    expect(p.next()).toBe(0);
   });
 
   it('does not toggle a pruned variant and shows unchecked ones in the total', async () => {

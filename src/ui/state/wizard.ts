@@ -127,7 +127,8 @@ export function wizardReducer(s: WizardState, a: WizardAction): WizardState {
       return { ...s, form, focus };
     }
     case 'type':
-      return edit(s, (v, spec) => (spec.kind === 'number' ? v + a.text.replace(/[^0-9.]/g, '') : v + a.text.replace(/[\r\n]/g, '')));
+      // Control characters never enter a field (a pasted newline or escape would corrupt it).
+      return edit(s, (v, spec) => (spec.kind === 'number' ? v + a.text.replace(/[^0-9]/g, '') : v + a.text.replace(/[\x00-\x1f\x7f]/g, '')));
     case 'backspace':
       return edit(s, (v) => [...v].slice(0, -1).join(''));
     case 'set-field':

@@ -1,0 +1,68 @@
+// The real services' translation of the screens into the tuning config (no process is started).
+import { describe, expect, it } from 'vitest';
+import { parseAutoArgs } from '../../src/tune/args.js';
+import { planSession } from '../../src/tune/session.js';
+import { checkForm, choicesArgv, modelView, planView, withUnchecked } from '../../src/ui/realServices.js';
+import { form } from './fixtures.js';
+
+const base = ['--sim', '--model', 'Qwen/Qwen3-14B', '--num-prompts', '10', '--validation', 'none'];
+
+describe('real services', () => {
+  it('turns unchecked candidates into drops that survive re-expansion, and whole stages into fewer stages', async () => {
+    const config = parseAutoArgs(base).config!;
+    const { plan } = await planSession(config);
+    const byStage = (name: string) => plan.stages.find((s) => s.name === name)!.variants.filter((v) => v.status === 'planned');
+    const quant = byStage('quantization');
+    const attn = byStage('attention');
+    expect(quant.length).toBeGreaterThan(0);
+    expect(attn.length).toBeGreaterThan(1);
+    const out = withUnchecked(config, plan, ['vllm', ...quant.map((v) => v.variant.id), attn[0]!.variant.id]);
+    expect(out.stages).not.toContain('quantization');
+    expect(out.stages).toContain('attention');
+    expect(out.drop).toContain('vllm');
+    expect(out.drop).toContain(attn[0]!.change);
+    expect(out.drop).not.toContain('defaults');
+    // The planner honours it: the unchecked attention change is dropped, and no quantization stage.
+    const again = (await planSession(out)).plan;
+    expect(again.stages.map((s) => s.name)).not.toContain('quantization');
+    const attnAgain = again.stages.find((s) => s.name === 'attention')!.variants.find((v) => v.change === attn[0]!.change);
+    expect(attnAgain?.status ?? 'dropped').toBe('dropped');
+  });
+
+  it('builds the --auto argv from the screens, keeping the other flags', () => {
+    const argv = choicesArgv(['--speed', '5', '--model', 'x', '--engines', 'sglang'], {
+      host: { simulated: true, gpuType: 'H200', gpuCount: 2 },
+      form: { ...form, slo: 'ttft:p99<2000', validation: 'none' },
+    });
+    const config = parseAutoArgs(argv).config!;
+    expect(config.model).toBe('Qwen/Qwen3-14B');
+    expect(config.engines).toEqual(['sglang']);
+    expect(config.sim).toMatchObject({ gpu: 'H200', gpus: 2, speed: 5 });
+    expect(config.scenario).toMatchObject({ dataset: 'random', inputLen: 200, outputLen: 100, numPrompts: 40 });
+    expect(config.slo).toHaveLength(1);
+    expect(config.validation).toEqual([]);
+  });
+
+  it('plans views with commands, estimates and pruned reasons, and describes models', async () => {
+    const config = parseAutoArgs([...base.slice(0, 2), 'zai-org/GLM-4.6', '--gpu', 'A100', '--gpus', '8', ...base.slice(3)]).config!;
+    const view = planView((await planSession(config)).plan, config.sim!.speed);
+    const variants = view.stages.flatMap((s) => s.variants);
+    expect(variants.some((v) => v.pruned)).toBe(true);
+    const ok = variants.filter((v) => !v.pruned);
+    expect(ok.every((v) => v.command.length > 0 && (v.estimateS ?? 0) > 0)).toBe(true);
+    expect(view.caveat).toContain('local optimum');
+    const m = modelView('zai-org/GLM-4.6');
+    expect(m.known).toBe(true);
+    expect(m.moe?.experts).toBeGreaterThan(1);
+    expect(m.weights.find((w) => w.dtype === 'fp8')!.bytes).toBeLessThan(m.weights.find((w) => w.dtype === 'bf16')!.bytes);
+    expect(modelView('no/such-model').known).toBe(false);
+  });
+
+  it('checks the form with one line per problem', () => {
+    expect(checkForm(form)).toEqual([]);
+    expect(checkForm({ ...form, slo: 'ttft:p99<' })).toHaveLength(1);
+    expect(checkForm({ ...form, objective: 'goodput' })).toEqual([expect.stringContaining('goodput')]);
+    expect(checkForm({ ...form, scenario: 'sharegpt', datasetPath: '/no/such.json' })).toEqual(['/no/such.json: no such file']);
+    expect(checkForm({ ...form, numPrompts: '0', model: ' ' })).toHaveLength(2);
+  });
+});
