@@ -94,6 +94,14 @@ describe('calibration: DeepSeek-R1-0528 on 8 x H200', () => {
     expect(mtp.metrics!.mean_tpot_ms).toBeLessThan(dpRun.metrics!.mean_tpot_ms * 0.6);
     expect(tput(mtp)).toBeLessThan(dp * 0.7);
   });
+
+  it('at low concurrency the same MTP cuts TPOT and raises throughput', () => {
+    const low = { requests: sharegptLike(100, 42), maxConcurrency: 4 };
+    const plain = run(h200('sglang'), dpa, low);
+    const mtp = run(h200('sglang'), { ...dpa, speculative: { method: 'eagle', numSteps: 1, topk: 1, draftTokens: 2 } }, low);
+    expect(mtp.metrics!.mean_tpot_ms).toBeLessThan(plain.metrics!.mean_tpot_ms);
+    expect(tput(mtp)).toBeGreaterThan(tput(plain));
+  });
 });
 
 describe('virtual clock', () => {
