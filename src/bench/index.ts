@@ -9,3 +9,5 @@ export { formatResultBlock, formatResult, type BlockOptions } from './format.js'
 export { parseResultText, parseResultJson, importResultFile, blockToResultJson, type ParsedBlock } from './parse.js';
 export { saveResultJson, resultJson, resultFileName, type SaveOptions } from './save.js';
 export { toSimulated, toSimulatedSnapshot, toSimulatedEvent } from './simulated.js';
+export { parseGoodput, parsePercentileMetrics, parseMetricPercentiles } from './goodput.js';
+export { fetchModelIds } from './models.js';

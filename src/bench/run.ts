@@ -191,15 +191,18 @@ export async function runBenchmark(opts: RunOptions): Promise<BenchResult> {
           req,
           client(`${idPrefix}${i}`),
           {
-            onFirst: (ts, ttft) => {
-              live.firstToken(ts, ttft, req.promptLen);
-              if (emit) emit({ type: 'first-token', index: i, t: ts - benchStart, ttft });
-            },
-            onToken: (ts, gap) => {
-              live.token(ts);
-              live.itl(gap);
-              if (emit) emit({ type: 'token', index: i, t: ts - benchStart, gap });
-            },
+            // Without a listener there is no live view to keep: no per-event work at all.
+            ...(emit && {
+              onFirst: (ts: number, ttft: number) => {
+                live.firstToken(ts, ttft, req.promptLen);
+                emit({ type: 'first-token', index: i, t: ts - benchStart, ttft });
+              },
+              onToken: (ts: number, gap: number) => {
+                live.token(ts);
+                live.itl(gap);
+                emit({ type: 'token', index: i, t: ts - benchStart, gap });
+              },
+            }),
           },
           timeoutSignal(),
         );
