@@ -33,12 +33,13 @@ export interface WorkloadSpec {
 let warnedApprox = false;
 
 /** Say once per process that counts are approximate. */
-export function warnApproximate(): void {
+export function warnApproximate(lookedFor?: string): void {
   if (warnedApprox) return;
   warnedApprox = true;
+  const where = lookedFor ? ` for '${lookedFor}' (not a file, and not in the Hugging Face cache)` : '';
   log.warn(
-    'no tokenizer.json found (give --tokenizer, or cache the model with huggingface-cli): token counts are approximate ' +
-      '(one word = one token) and totals come from the server usage reports',
+    `no tokenizer.json found${where}: token counts are approximate (one word = one token) and totals come from ` +
+      'the server usage reports. Give --tokenizer PATH, or cache the model with huggingface-cli, for exact counts.',
   );
 }
 
@@ -47,7 +48,7 @@ export async function loadWorkload(spec: WorkloadSpec): Promise<Workload> {
     throw new UserError(`--num-prompts must be a positive integer, got ${spec.numPrompts}`);
   }
   const counter = await resolveTokenCounter(spec.tokenizer, spec.model);
-  if (counter.mode === 'approximate') warnApproximate();
+  if (counter.mode === 'approximate') warnApproximate(spec.tokenizer ?? spec.model);
   const requests = spec.dataset === 'sharegpt' ? sampleShareGpt(spec, counter) : sampleRandom(spec, counter);
   return {
     requests,
