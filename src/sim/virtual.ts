@@ -55,6 +55,9 @@ interface Track {
 export function simulateWorkload(o: SimulateOptions): SimulateResult {
   const cfg = resolveOptions(o);
   if (!cfg.fit.fits) return { fit: cfg.fit, metrics: null, kvCapacityTokens: 0, preemptions: 0, steps: 0 };
+  // TRT-LLM shrinks the context to what the KV pool holds instead of failing (as sim-serve does).
+  const perGroup = Math.floor(cfg.kvCapacityTokens / cfg.par.dp);
+  if (perGroup < cfg.maxModelLen) cfg.maxModelLen = perGroup;
   const sched = new Scheduler(cfg, o.seed);
   const n = o.requests.length;
   const rng = new Rng(o.seed);
@@ -86,7 +89,7 @@ export function simulateWorkload(o: SimulateOptions): SimulateResult {
     }
     const step = sched.plan();
     if (!step) {
-      if (next >= n) throw new Error('simulator stalled: requests left but nothing schedulable');
+      if (next >= n || inflight >= maxConc) throw new Error('simulator stalled: requests left but nothing schedulable');
       now = Math.max(now, arrivals[next]!);
       continue;
     }
