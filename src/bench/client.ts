@@ -146,9 +146,10 @@ export function sendStreamingRequest(spec: RequestSpec, o: ClientOptions, hooks:
         let json: Record<string, unknown>;
         try {
           json = JSON.parse(data) as Record<string, unknown>;
+          if (json === null || typeof json !== 'object' || Array.isArray(json)) throw new Error('not an object');
         } catch {
           req.destroy();
-          finish(`malformed SSE data (not JSON): ${data.slice(0, 200)}`);
+          finish(`malformed SSE data (not a JSON object): ${data.slice(0, 200)}`);
           return;
         }
         if (m.event === 'error' || json.error !== undefined || json.object === 'error') {

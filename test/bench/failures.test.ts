@@ -31,7 +31,13 @@ describe('request failures', () => {
   it('malformed SSE data fails the request', async () => {
     const r = await run({ ttftMs: 1, gapMs: 1, raw: 'data: {"choices":[{"delta":{"content":"a"}}]}\n\ndata: {not json\n\n' });
     expect(r.metrics.failed).toBe(4);
-    expect(r.outputs[0]!.error).toMatch(/^malformed SSE data \(not JSON\): \{not json/);
+    expect(r.outputs[0]!.error).toMatch(/^malformed SSE data \(not a JSON object\): \{not json/);
+  });
+
+  it('JSON that is not an object (null, numbers) fails the request instead of crashing', async () => {
+    const r = await run({ ttftMs: 1, gapMs: 1, raw: 'data: null\n\n' }, 2);
+    expect(r.metrics.failed).toBe(2);
+    expect(r.outputs[0]!.error).toBe('malformed SSE data (not a JSON object): null');
   });
 
   it('an error event mid-stream fails the request with the server message', async () => {
