@@ -80,14 +80,16 @@ export function buildBody(spec: RequestSpec, o: Pick<ClientOptions, 'backend' | 
 }
 
 /** Text of a choice event: chat delta content (and reasoning), or completions text. */
-function choiceText(choice: Record<string, unknown>): string {
-  const delta = choice.delta as Record<string, unknown> | undefined;
-  if (delta) {
+function choiceText(choice: unknown): string {
+  if (!choice || typeof choice !== 'object') return '';
+  const c0 = choice as Record<string, unknown>;
+  const delta = c0.delta as Record<string, unknown> | null | undefined;
+  if (delta && typeof delta === 'object') {
     const c = delta.content;
     const r = delta.reasoning_content ?? delta.reasoning;
     return (typeof c === 'string' ? c : '') + (typeof r === 'string' ? r : '');
   }
-  return typeof choice.text === 'string' ? choice.text : '';
+  return typeof c0.text === 'string' ? c0.text : '';
 }
 
 function errorText(v: unknown): string {
@@ -169,7 +171,7 @@ export function sendStreamingRequest(spec: RequestSpec, o: ClientOptions, hooks:
           }
           out.chunks++;
           prev = ts;
-          out.generatedText += choiceText(choices[0] as Record<string, unknown>);
+          out.generatedText += choiceText(choices[0]);
         }
         const usage = json.usage as { completion_tokens?: unknown; prompt_tokens?: unknown } | null | undefined;
         if (usage) {

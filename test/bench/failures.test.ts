@@ -38,6 +38,11 @@ describe('request failures', () => {
     const r = await run({ ttftMs: 1, gapMs: 1, raw: 'data: null\n\n' }, 2);
     expect(r.metrics.failed).toBe(2);
     expect(r.outputs[0]!.error).toBe('malformed SSE data (not a JSON object): null');
+    // odd but valid shapes inside choices do not crash either
+    await srv!.close();
+    const odd = await run({ ttftMs: 1, gapMs: 1, raw: 'data: {"choices":[null]}\n\ndata: {"choices":[{"delta":null,"text":5}]}\n\n' }, 1);
+    expect(odd.metrics.completed).toBe(1);
+    expect(odd.outputs[0]!.itl).toHaveLength(1);
   });
 
   it('an error event mid-stream fails the request with the server message', async () => {
