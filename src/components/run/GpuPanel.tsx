@@ -9,12 +9,23 @@ import { Muted } from '../Title.js';
 export function GpuPanel({ gpus, width, roomy }: { gpus: readonly GpuSample[]; width: number; roomy: boolean }): React.JSX.Element | null {
   if (gpus.length === 0) return null;
   if (!roomy && gpus.length > 2) {
+    // Pack "index:util% memG" cells into at most two lines.
     const cells = gpus.map((g) => `${g.index}:${Math.round(g.utilPct)}% ${Math.round(g.memUsedMiB / 1024)}G`);
+    const lines: string[] = [''];
+    for (const cell of cells) {
+      const cur = lines[lines.length - 1]!;
+      if (cur && 4 + cur.length + 2 + cell.length > width) lines.push(cell);
+      else lines[lines.length - 1] = cur ? `${cur}  ${cell}` : cell;
+    }
     return (
-      <Text wrap="truncate">
-        <Muted>GPU </Muted>
-        {truncate(cells.join('  '), width - 4)}
-      </Text>
+      <Box flexDirection="column">
+        {lines.slice(0, 2).map((l, i) => (
+          <Text key={i} wrap="truncate">
+            <Muted>{i === 0 ? 'GPU ' : '    '}</Muted>
+            {truncate(l, width - 4)}
+          </Text>
+        ))}
+      </Box>
     );
   }
   return (

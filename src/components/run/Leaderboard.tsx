@@ -19,7 +19,7 @@ export function variantLine(r: VariantResult, label: string, width: number): str
       ]
     : [];
   const fixed = 2 + 13 + cells.reduce((w, c) => w + c.length + 1, 0);
-  const head = `${pad(r.stage, 12)} ${pad(label, Math.max(12, Math.min(30, width - fixed - 1)))}`;
+  const head = `${pad(r.stage, 12)} ${pad(label, Math.max(12, Math.min(40, width - fixed - 1)))}`;
   if (!m) {
     const why = r.failure ? `${r.failure.kind}: ${r.failure.reason}` : r.status;
     return truncate(`${head} ${why}`, width - 2);
