@@ -298,6 +298,7 @@ export async function runSession(configIn: SessionConfig, opts: SessionOptions =
         emit({ type: 'stage-finished', stage: name, winnerId: carried?.variantId ?? null, gainPct: d.changed ? d.gainPct : null });
       }
       notes.push(`${name}: ${d.why}`);
+      if (/^no variant meets the SLOs/.test(d.why)) emit({ type: 'warning', message: d.why });
       for (const n of stageNotes) if (!notes.includes(n)) notes.push(n);
       if (!carried) {
         stopped = 'no variant of the engine stage succeeded';
