@@ -206,13 +206,12 @@ function stageCandidates(stage: StageName, w: Variant, ctx: ExpandContext): { ca
       if ((moe || !!info?.mla) && !k.dpAttention && tp > 1) {
         c.push({ knobs: { dp: tp, dpAttention: true }, change: `tp${tp}+dp-attention`, needs: ['dp', 'dpAttention'] });
       }
-      // DP replicas: smaller TP groups, one replica per group, as long as the weights still fit.
-      let replicas = 0;
-      for (let t = tp / 2; t >= 1 && replicas < 2; t /= 2) {
+      // DP replicas: halve the TP group down to one GPU, one replica per group; preflight prunes
+      // the ones whose weights no longer fit.
+      for (let t = tp / 2; t >= 1; t /= 2) {
         if (!Number.isInteger(t) || host.gpuCount % t !== 0) break;
         const knobs: Knobs = { tp: t > 1 ? t : undefined, dp: host.gpuCount / t, ep: undefined, dpAttention: undefined };
         c.push({ knobs, change: `tp${t} x dp${host.gpuCount / t} replicas`, needs: ['dp'] });
-        replicas++;
       }
       if (!c.length) return { candidates: c, skipped: `nothing to try beyond tp${tp} on ${host.gpuCount} GPUs`, notes };
       return { candidates: c, notes };

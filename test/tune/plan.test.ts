@@ -133,3 +133,17 @@ describe('runnable', () => {
     expect(runnable(stage(p, 'engine')).map((v) => v.variant.engine)).toEqual(['vllm']);
   });
 });
+
+describe('parallelism for a dense model on 8 GPUs', () => {
+  it('offers DP replicas down to one GPU each; the dense model gets no EP or DP-attention', () => {
+    const config = configFor(['--gpu', 'H100', '--gpus', '8', '--model', 'Qwen/Qwen3-14B']);
+    const host = simulatedHost('H100', 8);
+    const ctx = { config, host: planHost(host), deps: realPlanDeps(config, host, '/tmp/x') };
+    const carried = makeVariant('vllm', 'Qwen/Qwen3-14B', { tp: 8 }, config);
+    const par = expandStage('parallelism', carried, ctx).variants;
+    expect(par.map((v) => v.change)).toEqual(['tp4 x dp2 replicas', 'tp2 x dp4 replicas', 'tp1 x dp8 replicas']);
+    expect(par.map((v) => v.status)).toEqual(['planned', 'planned', 'planned']);
+    expect(par[2]!.engineArgv).toEqual(expect.arrayContaining(['--data-parallel-size', '8']));
+    expect(par[2]!.engineArgv).not.toContain('--tensor-parallel-size');
+  });
+});
