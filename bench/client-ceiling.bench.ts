@@ -34,7 +34,11 @@ try {
     ceiling = f.eventsPerS;
     ceilingCpu = f.cpuPct;
   }
-  console.log(`\nceiling: ~${Math.round(ceiling)} SSE events/s with mean timing error <= 1 ms (client CPU ${ceilingCpu.toFixed(0)}% of one core there)`);
+  if (ceiling === 0) {
+    console.log(`\nceiling: not reached; the timing error is over 1 ms even at the lowest rate: this machine is too busy (load avg ${os.loadavg()[0]!.toFixed(2)} on ${os.cpus().length} CPUs)`);
+  } else {
+    console.log(`\nceiling: ~${Math.round(ceiling)} SSE events/s with mean timing error <= 1 ms (client CPU ${ceilingCpu.toFixed(0)}% of one core there)`);
+  }
   const cost = Math.min(...costs);
   console.log(`client cost: ${cost.toFixed(1)} µs CPU per event (lowest measured) -> one core saturates near ${Math.round(1e6 / cost)} events/s`);
 } finally {
