@@ -17,6 +17,8 @@ export default async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const err = (line: string) => process.stderr.write(line + '\n');
+  // A reader that goes away (`--json | head`) must not crash the run: the servers still need stopping.
+  process.stdout.on('error', () => {});
   setLogSink((level, message) => {
     if (level !== 'debug') err(`${level === 'info' ? '' : `${level}: `}${message}`);
   });
