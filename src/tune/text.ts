@@ -28,7 +28,7 @@ function outcomeText(r: VariantResult): string {
     const m = r.metrics;
     return `${f(m.total_token_throughput)} tok/s total, ${f(m.output_throughput)} out, TTFT ${f(m.mean_ttft_ms, 0)} ms, TPOT ${f(m.mean_tpot_ms, 1)} ms${r.simulated ? ' (simulated)' : ''}${r.clientBound ? ' [client-bound]' : ''}`;
   }
-  return `${r.status}${r.failure ? ` (${r.failure.kind}): ${r.failure.reason}` : ''}`;
+  return `${r.status}${r.failure ? ` (${r.failure.kind}): ${r.failure.reason}${r.failure.hint ? `. ${r.failure.hint.replace(/\.$/, '')}` : ''}` : ''}`;
 }
 
 /** One stderr line per step worth telling; null for events that stay silent (logs, live snapshots). */
