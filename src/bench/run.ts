@@ -131,17 +131,14 @@ export async function runBenchmark(opts: RunOptions): Promise<BenchResult> {
     agent,
     requestId,
   });
-  const timeoutSignal = (): AbortSignal | undefined => {
-    const t = AbortSignal.timeout((opts.requestTimeoutSec ?? 6 * 3600) * 1000);
-    return signal ? AbortSignal.any([signal, t]) : t;
-  };
+  const timeoutMs = (opts.requestTimeoutSec ?? 6 * 3600) * 1000;
 
   let snapTimer: NodeJS.Timeout | undefined;
   let monitor: ClientMonitor | undefined;
   try {
     await checkReachable(url);
     const first = requests[0]!;
-    if ((opts.readyCheckTimeoutSec ?? 0) > 0) await readyCheck(opts.readyCheckTimeoutSec!, () => sendStreamingRequest(first, client(`${idPrefix}ready`), {}, timeoutSignal()), signal);
+    if ((opts.readyCheckTimeoutSec ?? 0) > 0) await readyCheck(opts.readyCheckTimeoutSec!, () => sendStreamingRequest(first, client(`${idPrefix}ready`), {}, signal, timeoutMs), signal);
 
     const sem = new Semaphore(maxConcurrency ?? Infinity);
     const warmups = opts.numWarmups ?? 0;
@@ -150,7 +147,7 @@ export async function runBenchmark(opts: RunOptions): Promise<BenchResult> {
         Array.from({ length: warmups }, async (_, i) => {
           await sem.acquire();
           try {
-            return await sendStreamingRequest(first, client(`${idPrefix}warmup-${i}`), {}, timeoutSignal());
+            return await sendStreamingRequest(first, client(`${idPrefix}warmup-${i}`), {}, signal, timeoutMs);
           } finally {
             sem.release();
           }
@@ -204,7 +201,8 @@ export async function runBenchmark(opts: RunOptions): Promise<BenchResult> {
               },
             }),
           },
-          timeoutSignal(),
+          signal,
+          timeoutMs,
         );
       } finally {
         live.running--;

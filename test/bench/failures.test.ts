@@ -61,7 +61,7 @@ describe('request failures', () => {
     const r = await run({ ttftMs: 60_000, gapMs: 1 }, 2, { requestTimeoutSec: 0.3 });
     expect(r.metrics.failed).toBe(2);
     expect(r.metrics.duration).toBeLessThan(5);
-    expect(r.outputs[0]!.error).toBe('request timed out (--request-timeout)');
+    expect(r.outputs[0]!.error).toBe('request timed out after 0.3 s (--request-timeout)');
   });
 
   it('a 200 with no choice events fails the request (vLLM main)', async () => {
