@@ -30,11 +30,11 @@ function ModelFacts({ m }: { m: ModelView | null }): React.JSX.Element {
   const theme = useTheme();
   if (!m) return <Muted>…</Muted>;
   if (!m.known) return <Text color={theme.warn}>{m.note ?? 'no config.json found for this model: sizes unknown'}</Text>;
-  const kind = m.moe ? `MoE ${m.moe.experts} experts, ${m.moe.perToken} per token, ${fmtParams(m.activeParamsB)} active` : 'dense';
+  const kind = m.moe ? `(${fmtParams(m.activeParamsB)} active) · MoE ${m.moe.experts} experts, ${m.moe.perToken}/token` : '· dense';
   return (
     <Box flexDirection="column">
       <Text wrap="truncate">
-        {m.architecture ?? '?'} · {fmtParams(m.paramsB)} params · {kind}
+        {m.architecture ?? '?'} · {fmtParams(m.paramsB)} params {kind}
       </Text>
       <Text wrap="truncate">
         {fmtNum(m.layers)} layers · {fmtNum(m.heads)} heads / {fmtNum(m.kvHeads)} KV · context {fmtNum(m.contextLen)} · checkpoint {m.checkpointDtype ?? '?'}
@@ -102,7 +102,7 @@ export function ModelScreen(p: ModelScreenProps): React.JSX.Element {
               <Text>{truncate(value, valueW)}</Text>
             </Text>
             {f.key === 'model' ? (
-              <Box flexDirection="column" marginLeft={labelW + 2}>
+              <Box flexDirection="column" marginLeft={4}>
                 <ModelFacts m={p.model} />
                 {p.recent.length ? <Muted wrap="truncate">recent: {p.recent.slice(0, 3).join(', ')}</Muted> : null}
               </Box>

@@ -81,7 +81,7 @@ export function PlanScreen(p: PlanScreenProps): React.JSX.Element {
   const totalS = selected.reduce((s, v) => s + (v.estimateS ?? 0), 0);
   const estW = 10;
   const labelW = Math.max(16, Math.min(40, p.width - estW - 22));
-  const cmd = focused?.kind === 'variant' ? focused.variant.command : '';
+  const cmd = focused?.kind === 'variant' && !focused.variant.pruned ? focused.variant.command : '';
   return (
     <Box flexDirection="column">
       <Title step={3} name="Plan" note={p.plan ? `${selected.length} variants · est. ${fmtDuration(totalS)}` : undefined} />
@@ -134,7 +134,14 @@ export function PlanScreen(p: PlanScreenProps): React.JSX.Element {
             ))}
           </Box>
           <Box flexDirection="column" height={cmdLines}>
-            {(cmd ? wrapLines(`$ ${cmd}`, p.width, cmdLines) : focused?.kind === 'stage' ? stageLines(focused.stage, p.width, cmdLines) : []).map((line, i) => (
+            {(cmd
+              ? wrapLines(`$ ${cmd}`, p.width, cmdLines)
+              : focused?.kind === 'stage'
+                ? stageLines(focused.stage, p.width, cmdLines)
+                : focused?.variant.pruned
+                  ? wrapLines(`pruned: ${focused.variant.pruned}`, p.width, cmdLines)
+                  : []
+            ).map((line, i) => (
               <Text key={i} color={theme.info}>
                 {line}
               </Text>

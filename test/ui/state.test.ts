@@ -53,6 +53,23 @@ describe('run reducer', () => {
     expect(s.current!.logTail.at(-1)).toBe(`line ${n - 1}`);
   });
 
+  it('keeps a variant measured again in a later stage as a row of each stage', () => {
+    let s = feed();
+    s = applyEvent(s, { type: 'stage-started', stage: 'compile', index: 2, variants: ['sglang-fp8ckpt'] }, 0);
+    s = applyEvent(s, { type: 'variant-finished', result: result('sglang-fp8ckpt', 'compile', 12_100) }, 0);
+    expect(s.results.filter((r) => r.variantId === 'sglang-fp8ckpt').map((r) => r.stage)).toEqual(['quantization', 'compile']);
+  });
+
+  it('files why a stage was skipped and whether the carried winner stayed', () => {
+    let s = feed();
+    s = applyEvent(s, { type: 'stage-started', stage: 'parallelism', index: 2, variants: [], skipped: 'single GPU' }, 0);
+    s = applyEvent(s, { type: 'stage-finished', stage: 'parallelism', winnerId: 'sglang-fp8ckpt', gainPct: null }, 0);
+    const last = s.staticItems.at(-1)!;
+    expect(last).toMatchObject({ kind: 'stage', stage: 'parallelism', skipped: 'single GPU', kept: true });
+    const engine = s.staticItems.find((i) => i.kind === 'stage' && i.stage === 'engine')!;
+    expect(engine).toMatchObject({ kept: false });
+  });
+
   it('ignores events for a variant that is not the current one', () => {
     const s = feed(sessionEvents(), 3);
     const after = applyEvent(s, { type: 'server-ready', variantId: 'other', startupS: 1 }, 0);

@@ -19,11 +19,12 @@ export function variantLine(r: VariantResult, label: string, width: number): str
       ]
     : [];
   const fixed = 2 + 13 + cells.reduce((w, c) => w + c.length + 1, 0);
-  const head = `${pad(r.stage, 12)} ${pad(label, Math.max(12, Math.min(40, width - fixed - 1)))}`;
   if (!m) {
+    // A failure's reason matters more than lining up with the numbers: the label takes only its length.
     const why = r.failure ? `${r.failure.kind}: ${r.failure.reason}` : r.status;
-    return truncate(`${head} ${why}`, width - 2);
+    return truncate(`${pad(r.stage, 12)} ${truncate(label, 30)}  ${why}`, width - 2);
   }
+  const head = `${pad(r.stage, 12)} ${pad(label, Math.max(12, Math.min(40, width - fixed - 1)))}`;
   return truncate(`${head} ${cells.join(' ')}`.trimEnd(), width - 2);
 }
 
@@ -37,7 +38,7 @@ export function stageLine(item: Extract<StaticItem, { kind: 'stage' }>, labels: 
   if (skipped) return `── stage ${item.stage}: skipped (${skipped}) ──`;
   if (!item.winnerId) return `── stage ${item.stage}: no winner ──`;
   if (item.kept) return `── stage ${item.stage}: ${name(item.winnerId)} stays ──`;
-  return `── stage ${item.stage}: winner ${name(item.winnerId)}${item.gainPct !== null ? ` (${fmtPct(item.gainPct, true)})` : ''} ──`;
+  return `── stage ${item.stage}: winner ${name(item.winnerId)}${item.gainPct ? ` (${fmtPct(item.gainPct, true)})` : ''} ──`;
 }
 
 export interface LeaderboardProps {
@@ -52,18 +53,19 @@ export function Leaderboard({ items, labels, skipped, width }: LeaderboardProps)
   const theme = useTheme();
   return (
     <Static items={[...items]}>
-      {(item) =>
-        item.kind === 'variant' ? (
+      {(item) => {
+        const why = item.kind === 'stage' ? (item.skipped ?? skipped?.[item.stage]) : undefined;
+        return item.kind === 'variant' ? (
           <Text key={item.key} color={tone(item.result, theme)} dimColor={item.result.status !== 'ok' && item.result.status !== 'failed' && theme.dimMuted}>
             <Text color={item.result.status === 'ok' ? theme.good : theme.bad}>{item.result.status === 'ok' ? theme.glyph.ok : theme.glyph.fail} </Text>
             {variantLine(item.result, labels[item.result.variantId] ?? item.result.variant.label ?? item.result.variantId, width)}
           </Text>
         ) : (
-          <Text key={item.key} bold={!skipped?.[item.stage]} color={skipped?.[item.stage] ? theme.muted : theme.accent} dimColor={Boolean(skipped?.[item.stage]) && theme.dimMuted}>
-            {truncate(stageLine(item, labels, skipped?.[item.stage]), width)}
+          <Text key={item.key} bold={!why} color={why ? theme.muted : theme.accent} dimColor={Boolean(why) && theme.dimMuted}>
+            {truncate(stageLine(item, labels, why), width)}
           </Text>
-        )
-      }
+        );
+      }}
     </Static>
   );
 }

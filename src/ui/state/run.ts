@@ -37,12 +37,24 @@ export interface StageProgress {
   done: boolean;
   winnerId?: string | null;
   gainPct?: number | null;
+  /** Why the stage did not run, when it did not. */
+  skipped?: string;
 }
 
 /** What the leaderboard prints once and never redraws (Ink <Static>). */
 export type StaticItem =
   | { key: string; kind: 'variant'; result: VariantResult }
-  | { key: string; kind: 'stage'; stage: string; winnerId: string | null; gainPct: number | null; /** The winner carried into the stage stayed. */ kept: boolean };
+  | {
+      key: string;
+      kind: 'stage';
+      stage: string;
+      winnerId: string | null;
+      gainPct: number | null;
+      /** The winner carried into the stage stayed. */
+      kept: boolean;
+      /** Why the stage did not run, when it did not. */
+      skipped?: string;
+    };
 
 export interface RunState {
   status: 'idle' | 'running' | 'finished';
@@ -106,7 +118,7 @@ export function applyEvent(state: RunState, e: TuneEvent, now: number): RunState
       return { ...state, plan: e.plan };
     case 'stage-started': {
       const stages = state.stages.filter((s) => s.name !== e.stage);
-      stages.push({ name: e.stage, index: e.index, variants: e.variants, done: false });
+      stages.push({ name: e.stage, index: e.index, variants: e.variants, done: false, ...(e.skipped ? { skipped: e.skipped } : {}) });
       stages.sort((a, b) => a.index - b.index);
       return { ...state, stages };
     }
@@ -165,19 +177,26 @@ export function applyEvent(state: RunState, e: TuneEvent, now: number): RunState
         ...state,
         current,
         labels: r.variant.label && !state.labels[r.variantId] ? { ...state.labels, [r.variantId]: r.variant.label } : state.labels,
-        results: [...state.results.filter((x) => !(x.variantId === r.variantId && x.scenario === r.scenario)), r],
+        results: [...state.results.filter((x) => !(x.variantId === r.variantId && x.scenario === r.scenario && x.stage === r.stage)), r],
         staticItems: [...state.staticItems, { key: `v:${r.variantId}:${r.scenario}:${state.staticItems.length}`, kind: 'variant', result: r }],
         requests: { ...state.requests, skip },
       };
     }
     case 'stage-finished': {
       const before = [...state.stages].reverse().find((s) => s.done && s.name !== e.stage && s.winnerId)?.winnerId;
+      const skippedWhy = state.stages.find((s) => s.name === e.stage)?.skipped;
       return {
         ...state,
         stages: state.stages.map((s) => (s.name === e.stage ? { ...s, done: true, winnerId: e.winnerId, gainPct: e.gainPct } : s)),
         staticItems: [
           ...state.staticItems,
-          { key: `s:${e.stage}:${state.staticItems.length}`, kind: 'stage', stage: e.stage, winnerId: e.winnerId, gainPct: e.gainPct, kept: Boolean(before) && before === e.winnerId },
+          { key: `s:${e.stage}:${state.staticItems.length}`, kind: 'stage',
+            stage: e.stage,
+            winnerId: e.winnerId,
+            gainPct: e.gainPct,
+            kept: Boolean(before) && before === e.winnerId,
+            ...(skippedWhy ? { skipped: skippedWhy } : {}),
+          },
         ],
       };
     }
