@@ -4,8 +4,8 @@ import { UserError } from '../core/errors.js';
 import { sleep } from './async.js';
 import { nowS, type RawOutput } from './client.js';
 
-export /** Fail fast with one clear line when nothing listens at the URL. */
-function checkReachable(url: URL, timeoutMs = 5000): Promise<void> {
+/** Fail fast with one clear line when nothing listens at the URL. */
+export function checkReachable(url: URL, timeoutMs = 5000): Promise<void> {
   const port = Number(url.port) || (url.protocol === 'https:' ? 443 : 80);
   const host = url.hostname.replace(/^\[|\]$/g, '');
   return new Promise((resolve, reject) => {
