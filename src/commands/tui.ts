@@ -7,7 +7,7 @@ import { render } from 'ink';
 import { App } from '../app.js';
 import { openSettings } from '../core/settings.js';
 import { installSignalHandlers } from '../host/signals.js';
-import { realServices } from '../ui/realServices.js';
+import { parseTuiFlags, realServices } from '../ui/realServices.js';
 
 const USAGE = `Usage: servelab [options]
 
@@ -25,6 +25,7 @@ export default async function main(argv: string[]): Promise<number> {
     process.stdout.write(USAGE + '\n');
     return 0;
   }
+  parseTuiFlags(argv); // bad flags fail here, before the settings store is opened
   const { services, defaults, activeSession } = realServices({ argv, settings: openSettings() });
   const external = new AbortController();
   let exitCode = 0;

@@ -47,7 +47,7 @@ const deltaColumns: Column<MetricDelta>[] = [
   },
 ];
 
-function ProfileFacts({ setup, width, withCommand }: { setup: ReplaySetup; width: number; withCommand: boolean }): React.JSX.Element {
+function ProfileFacts({ setup, width, withCommand, maxDiffs }: { setup: ReplaySetup; width: number; withCommand: boolean; maxDiffs: number }): React.JSX.Element {
   const theme = useTheme();
   const p = setup.profile;
   const m = p.metrics;
@@ -66,7 +66,7 @@ function ProfileFacts({ setup, width, withCommand }: { setup: ReplaySetup; width
       {setup.differences.length === 0 ? (
         row('this host', 'same GPU type and count as when tuned')
       ) : (
-        setup.differences.slice(0, 4).map((d, i) => (
+        setup.differences.slice(0, maxDiffs).map((d, i) => (
           <Text key={i} color={theme.warn} wrap="truncate">
             {(i === 0 ? 'differs' : '').padEnd(11)}
             {d}
@@ -112,7 +112,7 @@ export function ReplayScreen(p: ReplayScreenProps): React.JSX.Element {
         </Text>
         {p.setup.host.simulated ? <Text color={theme.warn}>simulated host</Text> : null}
       </Box>
-      <ProfileFacts setup={p.setup} width={p.width} withCommand={p.phase !== 'done' || p.height >= 40} />
+      <ProfileFacts setup={p.setup} width={p.width} withCommand={p.phase === 'confirm' || p.height >= 40} maxDiffs={p.height >= 30 ? 4 : 2} />
       {p.phase === 'confirm' ? (
         <Box marginTop={1}>
           <Text color={theme.warn}>Run this command on this host? enter runs it, q cancels.</Text>

@@ -86,7 +86,8 @@ export function ResultsScreen(p: ResultsScreenProps): React.JSX.Element {
   const tabsWidth = tabs.reduce((w, t) => w + t.length + 3, 0);
   const name = (id: string) => p.labels[id] ?? id;
   const cmd = p.winner ? fmtCommand(p.winner.engineArgv ?? p.winner.argv, p.winner.env) : '';
-  const maxRows = Math.max(3, p.height - 14);
+  // Everything but the table's rows takes 16 lines; the live region must stay below the terminal height.
+  const maxRows = Math.max(3, p.height - 16);
   const failures = table ? table.rows.filter((r) => r.result.status === 'failed' && r.result.failure?.hint) : [];
   return (
     <Box flexDirection="column">

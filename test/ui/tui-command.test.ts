@@ -1,0 +1,46 @@
+// The `tui` command module: help, and bad flags refused with one line before anything renders.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import main from '../../src/commands/tui.js';
+import { isUserError } from '../../src/core/errors.js';
+
+let conf: string;
+beforeAll(() => {
+  // Never the user's own settings store.
+  conf = mkdtempSync(join(tmpdir(), 'servelab-conf-'));
+  process.env.SERVELAB_CONFIG_DIR = conf;
+});
+afterAll(() => {
+  delete process.env.SERVELAB_CONFIG_DIR;
+  rmSync(conf, { recursive: true, force: true });
+});
+
+describe('servelab (tui command)', () => {
+  it('prints its usage for --help and exits 0', async () => {
+    const out: string[] = [];
+    const spy = vi.spyOn(process.stdout, 'write').mockImplementation((s: string | Uint8Array) => {
+      out.push(String(s));
+      return true;
+    });
+    try {
+      expect(await main(['--help'])).toBe(0);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(out.join('')).toContain("takes the flags of 'servelab --auto'");
+  });
+
+  it('refuses an unknown flag or a bad GPU count with a one-line UserError (exit 2)', async () => {
+    for (const argv of [['--frobnicate'], ['--gpus', 'x']]) {
+      const err = await main(argv).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect(isUserError(err)).toBe(true);
+      expect((err as Error).message.split('\n')).toHaveLength(1);
+      expect((err as { code: number }).code).toBe(2);
+    }
+  });
+});
