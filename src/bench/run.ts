@@ -1,14 +1,13 @@
 // runBenchmark: the load loop of `vllm bench serve` (arrivals, concurrency cap, warm-ups, ready
 // check), with live events, client self-monitoring and clean abort.
-import http from 'node:http';
-import https from 'node:https';
 import { performance } from 'node:perf_hooks';
 import { UserError } from '../core/errors.js';
 import { log } from '../core/logger.js';
 import { arrivalDelays } from './arrivals.js';
 import { Semaphore, sleep } from './async.js';
 import { checkReachable, readyCheck } from './ready.js';
-import { nowS, sendStreamingRequest, type Backend, type ClientOptions, type RawOutput } from './client.js';
+import { nowS, type Backend, type RawOutput } from './client.js';
+import { inlineSender, type BaseClientOptions, type Sender } from './sender.js';
 import { LiveTracker } from './live.js';
 import { calculateMetrics } from './metrics.js';
 import { ClientMonitor } from './monitor.js';
@@ -114,13 +113,9 @@ export async function runBenchmark(opts: RunOptions): Promise<BenchResult> {
   const countOut = opts.countOutputTokens ?? countWords;
   const startedAt = new Date();
 
-  const AgentCtor = url.protocol === 'https:' ? https.Agent : http.Agent;
-  // Keep every connection the run opens (the default keeps only 256 idle ones), so a warm-up of
-  // N streams leaves N warm connections and the timed run does not pay TCP handshakes.
-  const agent = new AgentCtor({ keepAlive: true, maxSockets: maxConcurrency ?? Infinity, maxFreeSockets: maxConcurrency ?? Infinity });
   const idPrefix = `bench-${Math.random().toString(16).slice(2, 10)}-`;
-  const client = (requestId: string): ClientOptions => ({
-    url,
+  const base: BaseClientOptions = {
+    url: url.href,
     backend,
     model: opts.servedModelName ?? opts.model,
     ignoreEos: opts.ignoreEos ?? false,
@@ -128,17 +123,21 @@ export async function runBenchmark(opts: RunOptions): Promise<BenchResult> {
     headers: opts.headers ?? {},
     ...((opts.apiKey ?? process.env.OPENAI_API_KEY) ? { apiKey: opts.apiKey ?? process.env.OPENAI_API_KEY } : {}),
     ...(opts.extraBody ? { extraBody: opts.extraBody } : {}),
-    agent,
-    requestId,
-  });
+  };
   const timeoutMs = (opts.requestTimeoutSec ?? 6 * 3600) * 1000;
 
   let snapTimer: NodeJS.Timeout | undefined;
   let monitor: ClientMonitor | undefined;
+  let sender: Sender | undefined;
+  const stopSending = () => sender?.abort();
+  signal?.addEventListener('abort', stopSending, { once: true });
   try {
     await checkReachable(url);
+    sender = inlineSender(base, maxConcurrency ?? Infinity, timeoutMs);
+    const send = sender.send;
+    if (signal?.aborted) sender.abort();
     const first = requests[0]!;
-    if ((opts.readyCheckTimeoutSec ?? 0) > 0) await readyCheck(opts.readyCheckTimeoutSec!, () => sendStreamingRequest(first, client(`${idPrefix}ready`), {}, signal, timeoutMs), signal);
+    if ((opts.readyCheckTimeoutSec ?? 0) > 0) await readyCheck(opts.readyCheckTimeoutSec!, () => send(first, `${idPrefix}ready`, {}), signal);
 
     const sem = new Semaphore(maxConcurrency ?? Infinity);
     const warmups = opts.numWarmups ?? 0;
@@ -147,7 +146,7 @@ export async function runBenchmark(opts: RunOptions): Promise<BenchResult> {
         Array.from({ length: warmups }, async (_, i) => {
           await sem.acquire();
           try {
-            return await sendStreamingRequest(first, client(`${idPrefix}warmup-${i}`), {}, signal, timeoutMs);
+            return await send(first, `${idPrefix}warmup-${i}`, {});
           } finally {
             sem.release();
           }
@@ -184,9 +183,9 @@ export async function runBenchmark(opts: RunOptions): Promise<BenchResult> {
       let raw: RawOutput;
       try {
         if (emit) emit({ type: 'request-started', index: i, t: nowS() - benchStart });
-        raw = await sendStreamingRequest(
+        raw = await send(
           req,
-          client(`${idPrefix}${i}`),
+          `${idPrefix}${i}`,
           {
             // Without a listener there is no live view to keep: no per-event work at all.
             ...(emit && {
@@ -201,8 +200,6 @@ export async function runBenchmark(opts: RunOptions): Promise<BenchResult> {
               },
             }),
           },
-          signal,
-          timeoutMs,
         );
       } finally {
         live.running--;
@@ -287,8 +284,10 @@ export async function runBenchmark(opts: RunOptions): Promise<BenchResult> {
       clockOriginMs: performance.timeOrigin + benchStart * 1000,
     };
   } finally {
+    signal?.removeEventListener('abort', stopSending);
     clearInterval(snapTimer);
     monitor?.stop();
-    agent.destroy();
+    sender?.close();
   }
 }
+

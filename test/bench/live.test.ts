@@ -77,6 +77,21 @@ describe('AbortSignal', () => {
     expect(r.metrics.total_output_tokens).toBe(r.metrics.completed * 10);
     expect(r.notes.join()).toMatch(/aborted: \d+ of 40 requests finished/);
   });
+  it('many streams under one signal: no listener-leak warning', async () => {
+    srv = await startScriptedServer({ ttftMs: 20, gapMs: 5, tokens: 3 });
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => warnings.push(w.name);
+    process.on('warning', onWarning);
+    try {
+      const r = await runBenchmark({ baseUrl: srv.url, model: 'm', requests: requests(40, 3), signal: new AbortController().signal });
+      expect(r.metrics.completed).toBe(40);
+      await new Promise((res) => setImmediate(res)); // warnings are emitted on the next tick
+      expect(warnings).not.toContain('MaxListenersExceededWarning');
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
+
   it('an already-aborted signal returns at once with nothing measured', async () => {
     srv = await startScriptedServer({ ttftMs: 5, gapMs: 5 });
     const r = await runBenchmark({ baseUrl: srv.url, model: 'm', requests: requests(5, 5), signal: AbortSignal.abort() });
