@@ -4,7 +4,8 @@ import { formatHelp, parseFlags, type FlagSpec } from '../bench/cli-args.js';
 import { loadWorkload } from '../bench/datasets.js';
 import { formatResult } from '../bench/format.js';
 import { parseGoodput, parseMetricPercentiles, parsePercentileMetrics } from '../bench/goodput.js';
-import { fetchModelIds } from '../bench/models.js';
+import { fetchModelIds, fetchSimSpeed } from '../bench/models.js';
+import { toSimulated } from '../bench/simulated.js';
 import { runBenchmark } from '../bench/run.js';
 import { resultJson, saveResultJson } from '../bench/save.js';
 import { resolveTokenCounter } from '../bench/tokenizer.js';
@@ -54,6 +55,7 @@ const FLAGS: Record<string, FlagSpec> = {
   metadata: { kind: 'list', help: 'extra KEY=VALUE pairs stored in the result JSON', metavar: 'KEY=VALUE...' },
   'disable-tqdm': { kind: 'boolean', help: 'no progress bar' },
   json: { kind: 'boolean', help: 'print the result JSON to stdout instead of the block' },
+  'wall-clock': { kind: 'boolean', help: 'against a servelab simulator: keep wall-clock figures (default: convert to simulated GPU time)' },
   'trust-remote-code': { kind: 'boolean', help: 'accepted for compatibility; ignored' },
   help: { kind: 'boolean', help: 'show this help' },
 };
@@ -157,6 +159,11 @@ export default async function main(argv: string[]): Promise<number> {
     noOversample: Boolean(flags['no-oversample']),
   });
   const counter = await resolveTokenCounter(tokenizer, model);
+  // A servelab simulator runs `speed` times faster than the GPU it models: report GPU time.
+  const simSpeed = flags['wall-clock'] ? undefined : await fetchSimSpeed(baseUrl);
+  if (simSpeed !== undefined) {
+    process.stderr.write(`servelab simulator at ${baseUrl} (clock ${simSpeed}x): figures are converted to simulated GPU time (--wall-clock keeps them raw)\n`);
+  }
 
   const out = (s: string) => process.stdout.write(s);
   const json = Boolean(flags.json);
@@ -176,9 +183,9 @@ export default async function main(argv: string[]): Promise<number> {
     ac.abort();
   };
   process.once('SIGINT', onSigint);
-  let result;
+  let measured;
   try {
-    result = await runBenchmark({
+    measured = await runBenchmark({
       baseUrl,
       ...(flags.endpoint !== undefined ? { endpoint: flags.endpoint as string } : {}),
       backend,
@@ -212,6 +219,7 @@ export default async function main(argv: string[]): Promise<number> {
     bar?.end();
   }
 
+  const result = simSpeed !== undefined ? toSimulated(measured, simSpeed) : measured;
   const failed = result.outputs.filter((o) => !o.success);
   if (failed.length) {
     process.stderr.write(`${failed.length} request(s) failed; first errors:\n`);
