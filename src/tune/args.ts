@@ -97,7 +97,7 @@ Host
   --port N                first port for servers (default 8100)
   --host ADDR             bind address of the servers (default 127.0.0.1)
   --ready-timeout S       seconds to wait for a server (default ${DEFAULT_READY_TIMEOUT_S} real, ${DEFAULT_SIM_READY_TIMEOUT_S} simulated)
-  --warmup N              warm-up requests before measuring (default 4)
+  --warmup N              warm-up requests before measuring (default 4; 1 simulated)
 
 Output
   --out DIR               profiles go to DIR/profiles (default .)
@@ -293,7 +293,8 @@ export function parseAutoArgs(argv: readonly string[], settings: SettingValues =
     readyTimeoutS:
       num('ready-timeout', str('ready-timeout'), { min: 0, exclusiveMin: true }) ??
       (sim ? DEFAULT_SIM_READY_TIMEOUT_S : (settings['ready-timeout'] ?? DEFAULT_READY_TIMEOUT_S)),
-    warmupPrompts: num('warmup', str('warmup'), { integer: true, min: 0, max: 1000 }) ?? 4,
+    // Real engines warm caches and JIT kernels on the first requests; the simulator needs only one to prove the path.
+    warmupPrompts: num('warmup', str('warmup'), { integer: true, min: 0, max: 1000 }) ?? (sim ? 1 : 4),
     bindHost: str('host') ?? '127.0.0.1',
     portStart: num('port', str('port'), { integer: true, min: 1024, max: 65535 }) ?? settings.port ?? 8100,
     runtime,

@@ -71,8 +71,12 @@ export interface SessionConfig {
   sampleIntervalS: number;
 }
 
-/** Default speed of the simulated clock: fast enough for a quick run, slow enough that the benchmark client keeps up. */
-export const DEFAULT_SIM_SPEED = 20;
+/**
+ * Default speed of the simulated clock. Measured (bench/auto-sim.bench.ts, 2 busy cores): at 5x the
+ * HTTP measurement lands within a few % of the virtual-clock prediction; at 10x and 20x the
+ * simulator's step timers and the client fall behind and throughput reads 40-130% low.
+ */
+export const DEFAULT_SIM_SPEED = 5;
 export const DEFAULT_READY_TIMEOUT_S = 20 * 60;
 export const DEFAULT_SIM_READY_TIMEOUT_S = 60;
 

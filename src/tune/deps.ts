@@ -7,9 +7,10 @@ import { buildLaunchSpec, getAdapter } from '../engines/index.js';
 import type { LaunchContext, LaunchSpec } from '../engines/types.js';
 import type { HostInfo } from '../host/gpus.js';
 import { preflight } from '../engines/preflight.js';
-import { fits as estimateFits } from '../model/estimate.js';
+import { fits as estimateFits, resolveServer } from '../model/estimate.js';
 import { findGpu } from '../model/gpus.js';
 import { getModel, type ModelInfo } from '../model/models.js';
+import { defaultLoadTime } from '../sim/server.js';
 import { simulateWorkload } from '../sim/virtual.js';
 import { sharegptLike } from '../sim/workload.js';
 import type { SessionConfig } from './config.js';
@@ -80,7 +81,20 @@ export function launchContextFor(config: Pick<SessionConfig, 'sim' | 'bindHost' 
 export function commandWithEngineEnv(variant: Variant, ctx: LaunchContext): LaunchSpec & { engineEnv: Record<string, string> } {
   const spec = buildLaunchSpec(variant, ctx);
   const native = ctx.sim || ctx.runtime.kind !== 'native' ? getAdapter(variant.engine).command(variant, { ...ctx, sim: undefined, runtime: { kind: 'native' } }) : spec;
-  return { ...spec, engineEnv: native.env };
+  // The simulated host plays its modelled load time instantly: at a clock speed the benchmark can
+  // measure without timer error (5x), a 30-60 s load would dominate the run. Start-up is reported
+  // from the same model instead (modelledStartupS).
+  const argv = ctx.sim ? [...spec.argv, '--load-time', '0'] : spec.argv;
+  return { ...spec, argv, engineArgv: spec.engineArgv, engineEnv: native.env };
+}
+
+/** The simulator's own start-up model for a variant (simulated seconds), or undefined when unknown. */
+export function modelledStartupS(variant: Variant, sim: { gpu: string; gpus: number }): number | undefined {
+  const gpu = findGpu(sim.gpu);
+  const model = getModel(variant.model);
+  if (!gpu || !model) return undefined;
+  const server = resolveServer(variant.engine, gpu, sim.gpus, model, variant.knobs);
+  return defaultLoadTime(server.weights.perGpu, !!variant.knobs.torchCompile);
 }
 
 export function realPlanDeps(config: SessionConfig, host: HostInfo, runDir: string): PlanDeps {

@@ -2,6 +2,7 @@
 // the sim adapter, through the same path), wait for ready, benchmark each scenario with
 // src/bench (warm-up first), scrape /metrics and sample GPUs meanwhile, stop, wait for release.
 // Every step is an event. The tuning session and `replay` both call this.
+import { setMaxListeners } from 'node:events';
 import { join } from 'node:path';
 import type { Failure, GpuSample, TuneEvent, VariantResult } from '../core/events.js';
 import { UserError } from '../core/errors.js';
@@ -14,7 +15,7 @@ import { queryGpus, type HostInfo } from '../host/gpus.js';
 import { findFreePort } from '../host/ports.js';
 import { launchServer, type ServerHandle } from '../host/process.js';
 import type { SessionConfig } from './config.js';
-import { commandWithEngineEnv } from './deps.js';
+import { commandWithEngineEnv, modelledStartupS } from './deps.js';
 import { writeFileAtomic } from './journal.js';
 import type { Predicted } from './plan.js';
 import type { Scenario } from './scenarios.js';
@@ -188,6 +189,8 @@ export async function runVariantScenarios(variant: Variant, scenarios: readonly 
 
   // One signal for "stop this variant now": the session's abort or the user's skip.
   const stopSignal = AbortSignal.any([ctx.signal, ctx.skipSignal].filter((s): s is AbortSignal => !!s));
+  // The benchmark ties each in-flight request to this signal: hundreds of listeners are expected.
+  setMaxListeners(0, stopSignal);
   const interrupted = (): Failure | null =>
     ctx.signal?.aborted ? { kind: 'aborted', reason: 'the session was interrupted' } : ctx.skipSignal?.aborted ? { kind: 'skipped', reason: 'skipped by the user' } : null;
 
@@ -210,8 +213,9 @@ export async function runVariantScenarios(variant: Variant, scenarios: readonly 
 
   const timeoutMs = ctx.config.readyTimeoutS * 1000;
   const ready = await handle.waitReady(timeoutMs, stopSignal);
-  // Start-up on the simulated host runs on the simulated clock too: report it in simulated seconds.
-  const startupS = ready.startupS * speed;
+  // On the simulated host the load is played instantly (see commandWithEngineEnv): its start-up
+  // is the simulator's modelled load time, in simulated seconds like every other figure there.
+  const startupS = sim ? (modelledStartupS(variant, sim) ?? ready.startupS * speed) : ready.startupS;
   if (!ready.ready) {
     await handle.stop();
     if (ctx.signal?.aborted) throw new AbortedError();

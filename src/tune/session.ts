@@ -2,6 +2,7 @@
 // baseline, save the profile and report. THE entry both front ends use; they only listen to its
 // events. Every finished measurement is journaled at once; an abort stops the current server,
 // records the partial state and returns (exit 130, or 128+n for other signals).
+import { setMaxListeners } from 'node:events';
 import { join } from 'node:path';
 import { mkdirSync } from 'node:fs';
 import type { TuneEvent, TuneListener, VariantResult } from '../core/events.js';
@@ -135,6 +136,8 @@ function resultFromPlanned(pv: PlannedVariant, scenario: string): VariantResult 
 
 export async function runSession(configIn: SessionConfig, opts: SessionOptions = {}): Promise<SessionOutcome> {
   const signal = opts.signal;
+  // Each variant ties its own stop signal to this one; a long session adds many listeners.
+  if (signal) setMaxListeners(0, signal);
   const control = opts.control ?? new SessionControl();
   let current: { variantId: string; step: string } | null = null;
   let journalRef: Journal<SessionConfig> | undefined;
@@ -219,7 +222,7 @@ export async function runSession(configIn: SessionConfig, opts: SessionOptions =
       warnedClientBound = true;
       emit({
         type: 'warning',
-        message: `the benchmark client could not keep up while measuring ${combined.variantId} (client-bound): its figures understate the server${
+        message: `the benchmark client was flagged as a bottleneck while measuring ${combined.variantId} (event-loop lag or CPU): its figures may understate the server${
           config.sim ? `; lower --speed (now ${config.sim.speed}) or use a less busy machine for figures you can compare` : '; run the client on a less busy machine'
         }`,
       });

@@ -31,7 +31,7 @@ describe('servelab --auto when no variant succeeds', () => {
     const port = String(20000 + Math.floor(Math.random() * 20000));
     const runDir = join(cwd, 'timeout');
     const r = await runCli(
-      ['--auto', '--sim', '--model', 'Qwen/Qwen3-14B', '--engines', 'vllm', '--stages', 'engine', '--ready-timeout', '0.2', '--port', port, '--json', '--run-dir', runDir],
+      ['--auto', '--sim', '--model', 'Qwen/Qwen3-14B', '--engines', 'vllm', '--stages', 'engine', '--ready-timeout', '0.05', '--port', port, '--json', '--run-dir', runDir],
       cwd,
     );
     ports.push(...launchedPorts(r.events));
