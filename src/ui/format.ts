@@ -111,3 +111,13 @@ export function wrapLines(text: string, width: number, max: number): string[] {
   if (rest.length && lines.length) lines[lines.length - 1] = truncate(lines[lines.length - 1]! + ' …', w);
   return lines;
 }
+
+/**
+ * A stage candidate's label relative to the winner carried into the stage: "sglang fp8 attn=triton"
+ * after "sglang fp8" reads "+ attn=triton" (labels list knobs in stage order, so the carried
+ * label is a prefix). Anything else is returned whole.
+ */
+export function relativeLabel(label: string, carried: string | undefined): string {
+  if (!carried || label === carried || !label.startsWith(carried + ' ')) return label;
+  return `+ ${label.slice(carried.length + 1)}`;
+}

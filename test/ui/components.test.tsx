@@ -2,7 +2,7 @@ import React from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { GpuPanel } from '../../src/components/run/GpuPanel.js';
 import { Table, fitColumns, pad, type Column } from '../../src/components/Table.js';
-import { fmtCommand, sparkline, wrapLines } from '../../src/ui/format.js';
+import { fmtCommand, relativeLabel, sparkline, wrapLines } from '../../src/ui/format.js';
 import { render, type Rendered } from '../render.js';
 
 let r: Rendered | undefined;
@@ -49,6 +49,13 @@ describe('format', () => {
     expect(wrapLines('aaa bbb ccc', 7, 3)).toEqual(['aaa bbb', 'ccc']);
     expect(wrapLines('abcdefghij', 4, 3)).toEqual(['abcd', 'efgh', 'ij']);
     expect(wrapLines('aa bb cc dd ee', 5, 2)).toEqual(['aa bb', 'cc d…']);
+  });
+
+  it('labels a candidate by its change when the carried label is a prefix', () => {
+    expect(relativeLabel('sglang fp8 attn=triton', 'sglang fp8')).toBe('+ attn=triton');
+    expect(relativeLabel('sglang fp8', 'sglang fp8')).toBe('sglang fp8');
+    expect(relativeLabel('vllm defaults', 'sglang fp8')).toBe('vllm defaults');
+    expect(relativeLabel('sglang fp8x', 'sglang fp8')).toBe('sglang fp8x');
   });
 
   it('quotes commands so they can be pasted into a shell', () => {

@@ -122,6 +122,15 @@ describe('results selectors', () => {
     expect(quant!.rows[1]!.gainPct).toBeNull();
   });
 
+  it('names later-stage candidates by what they change from the carried winner', () => {
+    const labels = { sglang: 'sglang', 'sglang-fp8ckpt': 'sglang fp8-ckpt', 'sglang-kvfp8': 'sglang kv=fp8' };
+    const [engine, quant] = stageTables(feed(), { objective: 'total', labels, gpus: 1 });
+    expect(engine!.rows.map((r) => r.label)).toEqual(['vllm defaults', 'sglang']);
+    expect(quant!.rows.map((r) => r.label)).toEqual(['+ fp8-ckpt', '+ kv=fp8']);
+    const item = feed().staticItems.find((i) => i.kind === 'variant' && i.result.variantId === 'sglang-kvfp8');
+    expect(item).toMatchObject({ carriedId: 'sglang' });
+  });
+
   it('prices a million tokens only when a price is set', () => {
     const unpriced = stageTables(feed(), { objective: 'total', labels: {}, gpus: 1 });
     expect(unpriced[0]!.rows[0]!.dollarsPerMtok).toBeNull();

@@ -4,7 +4,7 @@ import React from 'react';
 import { Static, Text } from 'ink';
 import type { VariantResult } from '../../core/events.js';
 import type { StaticItem } from '../../ui/state/run.js';
-import { fmtDuration, fmtMs, fmtPct, fmtTokS, truncate } from '../../ui/format.js';
+import { fmtDuration, fmtMs, fmtPct, fmtTokS, relativeLabel, truncate } from '../../ui/format.js';
 import { useTheme, type Theme } from '../../ui/theme.js';
 import { pad } from '../Table.js';
 
@@ -58,7 +58,11 @@ export function Leaderboard({ items, labels, skipped, width }: LeaderboardProps)
         return item.kind === 'variant' ? (
           <Text key={item.key} color={tone(item.result, theme)} dimColor={item.result.status !== 'ok' && item.result.status !== 'failed' && theme.dimMuted}>
             <Text color={item.result.status === 'ok' ? theme.good : theme.bad}>{item.result.status === 'ok' ? theme.glyph.ok : theme.glyph.fail} </Text>
-            {variantLine(item.result, labels[item.result.variantId] ?? item.result.variant.label ?? item.result.variantId, width)}
+            {variantLine(
+              item.result,
+              relativeLabel(labels[item.result.variantId] ?? item.result.variant.label ?? item.result.variantId, item.carriedId ? labels[item.carriedId] : undefined),
+              width,
+            )}
           </Text>
         ) : (
           <Text key={item.key} bold={!why} color={why ? theme.muted : theme.accent} dimColor={Boolean(why) && theme.dimMuted}>

@@ -3,6 +3,7 @@
 import type { VariantResult } from '../../core/events.js';
 import { dollarsPerMillionTokens, gainPct, objectiveValue, type Objective } from '../../tune/decide.js';
 import type { RunState } from './run.js';
+import { relativeLabel } from '../format.js';
 
 export interface ResultRow {
   result: VariantResult;
@@ -59,7 +60,7 @@ export function stageTables(run: RunState, opts: ResultsOptions): StageTable[] {
       const value = okValue(r, opts.objective);
       return {
         result: r,
-        label: opts.labels[r.variantId] ?? r.variant.label ?? r.variantId,
+        label: relativeLabel(opts.labels[r.variantId] ?? r.variant.label ?? r.variantId, carriedId ? opts.labels[carriedId] : undefined),
         value,
         gainPct: value !== null && reference !== null ? gainPct(value, reference) : null,
         dollarsPerMtok: opts.pricePerGpuHour && r.metrics ? dollarsPerMillionTokens(r.metrics, opts.gpus, opts.pricePerGpuHour) : null,

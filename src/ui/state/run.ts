@@ -43,7 +43,7 @@ export interface StageProgress {
 
 /** What the leaderboard prints once and never redraws (Ink <Static>). */
 export type StaticItem =
-  | { key: string; kind: 'variant'; result: VariantResult }
+  | { key: string; kind: 'variant'; result: VariantResult; /** Id of the winner carried into its stage. */ carriedId?: string }
   | {
       key: string;
       kind: 'stage';
@@ -171,6 +171,7 @@ export function applyEvent(state: RunState, e: TuneEvent, now: number): RunState
       return withCurrent(state, e.variantId, (c) => ({ ...c, phase: 'stopping', phaseAt: now }));
     case 'variant-finished': {
       const r = e.result;
+      const carriedId = [...state.stages].reverse().find((s) => s.done && s.name !== r.stage && s.winnerId)?.winnerId ?? undefined;
       const current = state.current?.variantId === r.variantId ? undefined : state.current;
       const skip = state.requests.skip === r.variantId ? null : state.requests.skip;
       return {
@@ -178,7 +179,10 @@ export function applyEvent(state: RunState, e: TuneEvent, now: number): RunState
         current,
         labels: r.variant.label && !state.labels[r.variantId] ? { ...state.labels, [r.variantId]: r.variant.label } : state.labels,
         results: [...state.results.filter((x) => !(x.variantId === r.variantId && x.scenario === r.scenario && x.stage === r.stage)), r],
-        staticItems: [...state.staticItems, { key: `v:${r.variantId}:${r.scenario}:${state.staticItems.length}`, kind: 'variant', result: r }],
+        staticItems: [
+          ...state.staticItems,
+          { key: `v:${r.variantId}:${r.scenario}:${state.staticItems.length}`, kind: 'variant', result: r, ...(carriedId ? { carriedId } : {}) },
+        ],
         requests: { ...state.requests, skip },
       };
     }
