@@ -19,6 +19,7 @@ import { AUTO_FLAGS, parseAutoArgs } from '../tune/args.js';
 import type { SessionConfig } from '../tune/config.js';
 import type { Plan, PlannedVariant } from '../tune/plan.js';
 import type { Scenario } from '../tune/scenarios.js';
+import { modelledStartupS } from '../tune/deps.js';
 import { planSession, runSession, SessionControl } from '../tune/session.js';
 import { parseSlo } from '../tune/slo.js';
 import type { SessionStarter } from './hooks/useTuneSession.js';
@@ -89,19 +90,24 @@ function freeBytes(dir: string): number | undefined {
 }
 
 /**
- * Rough seconds a variant takes, for the plan's time column: start-up (typical cold start with
- * weights in the page cache, from the engines' own logs), warm-up, and the workload at the
- * predicted throughput. On the simulated host all of it runs `speed` times faster.
+ * Rough wall-clock seconds a variant takes here, for the plan's time column. A real engine:
+ * start-up (the simulator's start-up model for this GPU, model and knobs; else a typical cold
+ * start with weights in the page cache), warm-up, and the workload at the predicted throughput.
+ * The simulated host plays its start-up instantly, so there it is the server process starting
+ * plus the workload at `speed` times the simulated pace.
  */
 const STARTUP_S: Record<string, number> = { vllm: 120, sglang: 90, trtllm: 180 };
-export function estimateSeconds(pv: PlannedVariant, scenario: Scenario, speed: number): number | undefined {
+const SIM_PROCESS_S = 2;
+export function estimateSeconds(pv: PlannedVariant, scenario: Scenario, host: { gpu: string; gpus: number; speed?: number }): number | undefined {
   if (pv.status !== 'planned') return undefined;
   const tokens = scenario.numPrompts * ((scenario.inputLen ?? 217) + (scenario.outputLen ?? 201));
   const bench = pv.predicted?.totalTokPerS ? tokens / pv.predicted.totalTokPerS : 60;
-  return ((STARTUP_S[pv.variant.engine] ?? 120) + 10 + bench) / speed;
+  if (host.speed) return SIM_PROCESS_S + bench / host.speed;
+  const startup = modelledStartupS(pv.variant, host) ?? STARTUP_S[pv.variant.engine] ?? 120;
+  return startup + 10 + bench;
 }
 
-export function planView(plan: Plan, speed: number): PlanView {
+export function planView(plan: Plan, host: { gpu: string; gpus: number; speed?: number }): PlanView {
   return {
     caveat: plan.caveats[0] ?? '',
     notes: plan.notes,
@@ -115,7 +121,7 @@ export function planView(plan: Plan, speed: number): PlanView {
         label: pv.variant.label ?? pv.variant.id,
         knobs: pv.change,
         ...(pv.status !== 'planned' ? { pruned: pv.reason?.reason ?? pv.status } : {}),
-        estimateS: estimateSeconds(pv, plan.scenario, speed),
+        estimateS: estimateSeconds(pv, plan.scenario, host),
         command: formatCommand(pv.engineArgv ?? pv.argv ?? [], pv.env ?? {}),
         ...(pv.predicted ? { predictedTokS: pv.predicted.totalTokPerS } : {}),
       })),
@@ -271,7 +277,7 @@ export function realServices(opts: RealServicesOptions): RealServices {
       const host = choices.host.simulated ? undefined : detected;
       const { plan } = await planSession(config, host ? { host } : {});
       return {
-        view: planView(plan, config.sim?.speed ?? 1),
+        view: planView(plan, config.sim ? { gpu: config.sim.gpu, gpus: config.sim.gpus, speed: config.sim.speed } : { gpu: plan.host.gpuName, gpus: plan.host.gpuCount }),
         start: (disabled): SessionStarter => (onEvent, signal) => {
           const control = new SessionControl();
           const done = runSession(withUnchecked(config, plan, disabled), { onEvent, signal, control, ...(host ? { host } : {}) });
