@@ -38,7 +38,9 @@ export default async function main(argv: string[]): Promise<number> {
       },
       externalAbort: external.signal,
     }),
-    { exitOnCtrlC: false },
+    // At most 10 redraws a second (the session hook batches events to about 7). Ink 6.8's
+    // incrementalRendering leaves stale lines behind in tmux, so whole frames are redrawn.
+    { exitOnCtrlC: false, maxFps: 10 },
   );
   const uninstall = installSignalHandlers({
     async onSignal() {

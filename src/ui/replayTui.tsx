@@ -100,7 +100,9 @@ export async function replayTui(input: ReplayTuiInput & { signal?: AbortSignal }
       },
       ...(input.signal ? { externalAbort: input.signal } : {}),
     }),
-    { exitOnCtrlC: false },
+    // At most 10 redraws a second (the session hook batches events to about 7). Ink 6.8's
+    // incrementalRendering leaves stale lines behind in tmux, so whole frames are redrawn.
+    { exitOnCtrlC: false, maxFps: 10 },
   );
   await instance.waitUntilExit();
   return result;
