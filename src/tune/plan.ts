@@ -116,11 +116,19 @@ function modelTag(model: string, base: string, fp8?: string): string {
   return slug(model.split('/').pop() ?? model);
 }
 
+/** describeKnobs, plus the explicit "off" switches it leaves out (vLLM's compile-off candidate). */
+function knobText(k: Knobs): string {
+  const base = describeKnobs(k);
+  const extra = k.torchCompile === false ? 'no-compile' : '';
+  if (!extra) return base;
+  return base === 'defaults' ? extra : `${base} ${extra}`;
+}
+
 /** Stable id from what the variant is: the same variant gets the same id in every run (resume relies on it). */
 export function variantId(engine: EngineName, model: string, knobs: Knobs, base: string, fp8?: string): string {
   const { extraArgs, ...rest } = knobs;
   const parts = [engine, modelTag(model, base, fp8)];
-  const k = describeKnobs(rest);
+  const k = knobText(rest);
   if (k !== 'defaults') parts.push(slug(k));
   if (extraArgs?.length) parts.push(`x${hash8(extraArgs.join('\u0000'))}`);
   return parts.filter(Boolean).join('-') || engine;
@@ -129,7 +137,7 @@ export function variantId(engine: EngineName, model: string, knobs: Knobs, base:
 export function variantLabel(v: Pick<Variant, 'engine' | 'model' | 'knobs'>, base: string, fp8?: string): string {
   const tag = modelTag(v.model, base, fp8);
   const { extraArgs, ...rest } = v.knobs;
-  const k = describeKnobs(rest);
+  const k = knobText(rest);
   return [v.engine, tag === 'fp8ckpt' ? 'fp8-ckpt' : tag, k === 'defaults' && !tag ? 'defaults' : k === 'defaults' ? '' : k, extraArgs?.length ? `+${extraArgs.join(' ')}` : '']
     .filter(Boolean)
     .join(' ');
@@ -294,7 +302,7 @@ function finish(stage: StageName, items: { variant: Variant; change: string }[],
     } else if (cmd.error) {
       pv.status = 'pruned';
       pv.reason = { kind: 'bad-flag', reason: cmd.error };
-    } else if (carried && sameCommand(cmd.spec, carriedSpec)) {
+    } else if (carried && (variant.id === carried.id || sameCommand(cmd.spec, carriedSpec))) {
       pv.status = 'dropped';
       pv.reason = { kind: 'skipped', reason: `same command as the carried winner (${carried.id})` };
     } else {

@@ -3,6 +3,7 @@
 // src/bench (warm-up first), scrape /metrics and sample GPUs meanwhile, stop, wait for release.
 // Every step is an event. The tuning session and `replay` both call this.
 import { setMaxListeners } from 'node:events';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Failure, GpuSample, TuneEvent, VariantResult } from '../core/events.js';
 import { UserError } from '../core/errors.js';
@@ -76,6 +77,27 @@ function loadScenario(s: Scenario, model: string, cache?: Map<string, Promise<Wo
   // A failed load is not cached: the next caller gets the error again, not a stale promise.
   p.catch(() => cache?.delete(key));
   return p;
+}
+
+/** Why the server answering on the port is not this variant's, or null when it is (or cannot be told). */
+export async function whoElseAnswers(spec: LaunchSpec, variant: Variant, simulated: boolean): Promise<string | null> {
+  const base = `http://${spec.host === '0.0.0.0' ? '127.0.0.1' : spec.host}:${spec.port}`;
+  try {
+    if (simulated) {
+      const res = await fetch(`${base}/sim/info`, { signal: AbortSignal.timeout(3000) });
+      if (!res.ok) return `it has no /sim/info (HTTP ${res.status})`;
+      const info = (await res.json()) as { engine?: string; model?: string };
+      if (info.engine !== variant.engine || info.model !== variant.model) return `it serves ${info.model} as ${info.engine}`;
+      return null;
+    }
+    const res = await fetch(`${base}/v1/models`, { signal: AbortSignal.timeout(3000) });
+    if (!res.ok) return null;
+    const ids = (((await res.json()) as { data?: { id?: string }[] }).data ?? []).map((m) => m.id).filter((id): id is string => !!id);
+    const want = [variant.model, variant.model.replace(/\/+$/, '').split('/').pop()!];
+    return ids.length && !ids.some((id) => want.includes(id)) ? `it serves ${ids.join(', ')}` : null;
+  } catch {
+    return null;
+  }
 }
 
 /** Sample /metrics and the GPUs now, every interval, and once more when stopped. */
@@ -222,6 +244,15 @@ export async function runVariantScenarios(variant: Variant, scenarios: readonly 
     const f = interrupted() ?? { ...ready.failure, evidence: ready.failure.evidence ?? handle.tail(8) };
     return scenarios.map((s) => failedResult(variant, s.name, ctx, f, started, { ...base, startupS }));
   }
+  // Ready, but is it ours? A server that lost its port to another process dies while the other
+  // one answers the health probe (vLLM can even share a port through SO_REUSEPORT).
+  const impostor = handle.exit ? 'the server exited right after the port answered' : await whoElseAnswers(spec, variant, !!sim);
+  if (impostor) {
+    await handle.stop();
+    if (ctx.signal?.aborted) throw new AbortedError();
+    const f: Failure = { kind: 'port-in-use', reason: `another server answered on port ${port}: ${impostor}`, hint: 'stop the process that holds the port, or pick another range with --port', evidence: handle.tail(8) };
+    return scenarios.map((s) => failedResult(variant, s.name, ctx, f, started, { ...base, startupS }));
+  }
   ctx.emit({ type: 'server-ready', variantId: variant.id, startupS });
 
   const stopSampler = startSampler(ctx, adapter, spec, variant.id);
@@ -271,6 +302,7 @@ export async function runVariantScenarios(variant: Variant, scenarios: readonly 
       const measured = sim ? toSimulated(bench, speed) : bench;
       if (ctx.benchDir) {
         try {
+          mkdirSync(ctx.benchDir, { recursive: true });
           writeFileAtomic(join(ctx.benchDir, `${variant.id}-${scenarioKey(scenario)}.json`), JSON.stringify(resultJson(measured)) + '\n');
         } catch (e) {
           log.warn(`could not save the bench JSON of ${variant.id}: ${(e as Error).message}`);

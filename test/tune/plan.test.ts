@@ -66,7 +66,10 @@ describe('buildPlan on 1 x H100 with Qwen3-14B', () => {
     expect(a[0]!.engineArgv).toEqual(expect.arrayContaining(['--attention-backend', 'fa3']));
     // vLLM compiles by default: its compile-stage candidate is compile off, not a no-op.
     const vllmCarried = makeVariant('vllm', 'Qwen/Qwen3-14B', {}, config);
-    expect(expandStage('compile', vllmCarried, ctx).variants.map((v) => v.change)).toEqual(['torch.compile off', 'CUDA graphs off (eager)']);
+    const compile = expandStage('compile', vllmCarried, ctx).variants;
+    expect(compile.map((v) => v.change)).toEqual(['torch.compile off', 'CUDA graphs off (eager)']);
+    // Every candidate has its own id, never the carried winner's (the journal keys results by id).
+    expect(compile.map((v) => v.variant.id)).toEqual(['vllm-no-compile', 'vllm-eager']);
   });
 
   it('--stages sets the order (engine first), --drop removes candidates with the reason', () => {
