@@ -180,10 +180,13 @@ function gpuFailureContext(host: HostInfo) {
  * Returns one result per scenario: all failed alike when the server does not come up.
  * Throws AbortedError when ctx.signal aborts (after stopping the server).
  */
-export async function runVariantScenarios(variant: Variant, scenarios: readonly Scenario[], ctx: RunVariantContext): Promise<VariantResult[]> {
-  const started = new Date();
+type Started =
+  | { ok: true; handle: ServerHandle; spec: LaunchSpec; adapter: EngineAdapter; base: Pick<VariantResult, 'argv' | 'engineArgv' | 'env'>; startupS: number; speed: number }
+  | { ok: false; failure: Failure; extra: Partial<VariantResult> };
+
+/** Pick a port, launch, wait until ready, and check the server answering is ours. */
+async function startServer(variant: Variant, ctx: RunVariantContext, stopSignal: AbortSignal): Promise<Started> {
   const sim = ctx.config.sim;
-  if (ctx.signal?.aborted) throw new AbortedError();
   const used = ctx.usedPorts ?? new Set<number>();
   const port = await findFreePort({ host: ctx.config.bindHost, from: ctx.config.portStart, exclude: used });
   used.add(port);
@@ -201,20 +204,12 @@ export async function runVariantScenarios(variant: Variant, scenarios: readonly 
     ({ engineEnv, ...spec } = commandWithEngineEnv(variant, launchCtx));
   } catch (e) {
     if (!(e instanceof UserError)) throw e;
-    const f: Failure = { kind: 'bad-flag', reason: e.message };
-    return scenarios.map((s) => failedResult(variant, s.name, ctx, f, started));
+    return { ok: false, failure: { kind: 'bad-flag', reason: e.message }, extra: {} };
   }
   // env: the real engine's environment (what a GPU host runs); the launched env may differ on the simulated host.
   const base: Pick<VariantResult, 'argv' | 'engineArgv' | 'env'> = { argv: spec.argv, engineArgv: spec.engineArgv, env: engineEnv };
   const speed = spec.speed > 0 ? spec.speed : 1;
   ctx.emit({ type: 'variant-launching', variantId: variant.id, stage: ctx.stage, argv: spec.argv, port });
-
-  // One signal for "stop this variant now": the session's abort or the user's skip.
-  const stopSignal = AbortSignal.any([ctx.signal, ctx.skipSignal].filter((s): s is AbortSignal => !!s));
-  // The benchmark ties each in-flight request to this signal: hundreds of listeners are expected.
-  setMaxListeners(0, stopSignal);
-  const interrupted = (): Failure | null =>
-    ctx.signal?.aborted ? { kind: 'aborted', reason: 'the session was interrupted' } : ctx.skipSignal?.aborted ? { kind: 'skipped', reason: 'skipped by the user' } : null;
 
   let handle: ServerHandle;
   try {
@@ -229,30 +224,65 @@ export async function runVariantScenarios(variant: Variant, scenarios: readonly 
     });
   } catch (e) {
     if (!(e instanceof UserError)) throw e;
-    const f: Failure = /already in use/.test(e.message) ? { kind: 'port-in-use', reason: e.message } : { kind: 'crash', reason: e.message };
-    return scenarios.map((s) => failedResult(variant, s.name, ctx, f, started, base));
+    const failure: Failure = /already in use/.test(e.message) ? { kind: 'port-in-use', reason: e.message } : { kind: 'crash', reason: e.message };
+    return { ok: false, failure, extra: base };
   }
 
-  const timeoutMs = ctx.config.readyTimeoutS * 1000;
-  const ready = await handle.waitReady(timeoutMs, stopSignal);
+  const ready = await handle.waitReady(ctx.config.readyTimeoutS * 1000, stopSignal);
   // On the simulated host the load is played instantly (see commandWithEngineEnv): its start-up
   // is the simulator's modelled load time, in simulated seconds like every other figure there.
   const startupS = sim ? (modelledStartupS(variant, sim) ?? ready.startupS * speed) : ready.startupS;
   if (!ready.ready) {
     await handle.stop();
-    if (ctx.signal?.aborted) throw new AbortedError();
-    const f = interrupted() ?? { ...ready.failure, evidence: ready.failure.evidence ?? handle.tail(8) };
-    return scenarios.map((s) => failedResult(variant, s.name, ctx, f, started, { ...base, startupS }));
+    return { ok: false, failure: { ...ready.failure, evidence: ready.failure.evidence ?? handle.tail(8) }, extra: { ...base, startupS } };
   }
   // Ready, but is it ours? A server that lost its port to another process dies while the other
   // one answers the health probe (vLLM can even share a port through SO_REUSEPORT).
   const impostor = handle.exit ? 'the server exited right after the port answered' : await whoElseAnswers(spec, variant, !!sim);
   if (impostor) {
     await handle.stop();
-    if (ctx.signal?.aborted) throw new AbortedError();
-    const f: Failure = { kind: 'port-in-use', reason: `another server answered on port ${port}: ${impostor}`, hint: 'stop the process that holds the port, or pick another range with --port', evidence: handle.tail(8) };
-    return scenarios.map((s) => failedResult(variant, s.name, ctx, f, started, { ...base, startupS }));
+    const failure: Failure = {
+      kind: 'port-in-use',
+      reason: `another server answered on port ${port}: ${impostor}`,
+      hint: 'stop the process that holds the port, or pick another range with --port',
+      evidence: handle.tail(8),
+    };
+    return { ok: false, failure, extra: { ...base, startupS } };
   }
+  return { ok: true, handle, spec, adapter, base, startupS, speed };
+}
+
+/** Launch attempts when the port is lost to another process between the check and the bind. */
+const PORT_ATTEMPTS = 3;
+
+/**
+ * Launch one variant and measure it on each scenario in turn (one launch, several benchmarks).
+ * Returns one result per scenario: all failed alike when the server does not come up.
+ * Throws AbortedError when ctx.signal aborts (after stopping the server).
+ */
+export async function runVariantScenarios(variant: Variant, scenarios: readonly Scenario[], ctx: RunVariantContext): Promise<VariantResult[]> {
+  const started = new Date();
+  const sim = ctx.config.sim;
+  if (ctx.signal?.aborted) throw new AbortedError();
+  // One signal for "stop this variant now": the session's abort or the user's skip.
+  const stopSignal = AbortSignal.any([ctx.signal, ctx.skipSignal].filter((s): s is AbortSignal => !!s));
+  // The benchmark ties each in-flight request to this signal: hundreds of listeners are expected.
+  setMaxListeners(0, stopSignal);
+  const interrupted = (): Failure | null =>
+    ctx.signal?.aborted ? { kind: 'aborted', reason: 'the session was interrupted' } : ctx.skipSignal?.aborted ? { kind: 'skipped', reason: 'skipped by the user' } : null;
+
+  let up: Started;
+  for (let attempt = 1; ; attempt++) {
+    up = await startServer(variant, ctx, stopSignal);
+    if (ctx.signal?.aborted) throw new AbortedError();
+    if (up.ok || up.failure.kind !== 'port-in-use' || attempt >= PORT_ATTEMPTS || interrupted()) break;
+    ctx.emit({ type: 'warning', message: `${variant.id}: ${up.failure.reason}; trying another port` });
+  }
+  if (!up.ok) {
+    const f = interrupted() ?? up.failure;
+    return scenarios.map((s) => failedResult(variant, s.name, ctx, f, started, up.extra));
+  }
+  const { handle, spec, adapter, base, startupS, speed } = up;
   ctx.emit({ type: 'server-ready', variantId: variant.id, startupS });
 
   const stopSampler = startSampler(ctx, adapter, spec, variant.id);
