@@ -238,6 +238,15 @@ describe('the wizard end to end on a scripted session', () => {
     await session.done;
   });
 
+  it('aborts the session when the app is unmounted mid-run, so no server outlives the UI', async () => {
+    const { r, session } = await toRun();
+    session.next(5);
+    await r.waitForFrame('ready');
+    r.unmount();
+    expect(session.aborted).toBe(true);
+    await session.done;
+  });
+
   it('fits 80x24 on every screen, and reflows when the terminal grows', async () => {
     const { r, session } = await toRun({ columns: 80, rows: 24 });
     session.next(7);

@@ -24,8 +24,6 @@ export interface TuneSession {
   stopAfterStage(): void;
   /** Abort the session; resolves once it has stopped its servers (or at once when idle). */
   abort(): Promise<void>;
-  /** True once the session promise has settled. */
-  settled: boolean;
 }
 
 export function useTuneSession(start: SessionStarter | null, throttleMs = DEFAULT_THROTTLE_MS): TuneSession {
@@ -105,5 +103,5 @@ export function useTuneSession(start: SessionStarter | null, throttleMs = DEFAUL
     await settledRef.current;
   }, []);
 
-  return { state, skip, stopAfterStage, abort, settled: settled.current };
+  return { state, skip, stopAfterStage, abort };
 }
