@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Journal, defaultRunDir, writeFileAtomic } from '../../src/tune/journal.js';
@@ -63,6 +65,37 @@ describe('journal', () => {
     writeFileAtomic(file, JSON.stringify({ big: 'y'.repeat(1 << 20) }));
     expect(JSON.parse(readFileSync(file, 'utf8')).big).toHaveLength(1 << 20);
     expect(readdirSync(dir)).toEqual(['x.json']);
+  });
+
+  it('a writer killed mid-write leaves only complete result files, all of which resume reads', async () => {
+    const dir = join(tmp(), 'run');
+    const writer = fileURLToPath(new URL('./fixtures/journal-writer.ts', import.meta.url));
+    const child = spawn(process.execPath, ['--import', 'tsx', writer, dir], { stdio: 'ignore' });
+    try {
+      // Kill it once it is well into writing (each result is 256 KiB, so writes are in flight).
+      const deadline = Date.now() + 30_000;
+      for (;;) {
+        let n = 0;
+        try {
+          n = readdirSync(join(dir, 'results')).length;
+        } catch {
+          n = 0;
+        }
+        if (n >= 25) break;
+        if (Date.now() > deadline) throw new Error('the writer did not write');
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    } finally {
+      child.kill('SIGKILL');
+      await new Promise((r) => child.once('exit', r));
+    }
+    const files = readdirSync(join(dir, 'results'));
+    const complete = files.filter((f) => f.endsWith('.json'));
+    for (const f of complete) expect(() => JSON.parse(readFileSync(join(dir, 'results', f), 'utf8'))).not.toThrow();
+    // Resume sees exactly the complete ones, numbered without gaps.
+    const seqs = Journal.open(dir).entries().map((e) => e.seq);
+    expect(seqs).toHaveLength(complete.length);
+    expect(seqs).toEqual(seqs.map((_, i) => i + 1));
   });
 
   it('refuses to create over an existing run and to open a folder that is not one', () => {
