@@ -26,7 +26,8 @@ export function textTable(head: string[], rows: string[][]): string {
 function outcomeText(r: VariantResult): string {
   if (r.status === 'ok' && r.metrics) {
     const m = r.metrics;
-    return `${f(m.total_token_throughput)} tok/s total, ${f(m.output_throughput)} out, TTFT ${f(m.mean_ttft_ms, 0)} ms, TPOT ${f(m.mean_tpot_ms, 1)} ms${r.simulated ? ' (simulated)' : ''}${r.clientBound ? ' [client-bound]' : ''}`;
+    const failed = m.failed > 0 ? `, ${m.failed} of ${m.failed + m.completed} requests failed` : '';
+    return `${f(m.total_token_throughput)} tok/s total, ${f(m.output_throughput)} out, TTFT ${f(m.mean_ttft_ms, 0)} ms, TPOT ${f(m.mean_tpot_ms, 1)} ms${failed}${r.simulated ? ' (simulated)' : ''}${r.clientBound ? ' [client-bound]' : ''}`;
   }
   return `${r.status}${r.failure ? ` (${r.failure.kind}): ${r.failure.reason}${r.failure.hint ? `. ${r.failure.hint.replace(/\.$/, '')}` : ''}` : ''}`;
 }
