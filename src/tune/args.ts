@@ -32,6 +32,7 @@ export const AUTO_FLAGS = {
   'dataset-path': { type: 'string' },
   scenario: { type: 'string' },
   'num-prompts': { type: 'string' },
+  'max-concurrency': { type: 'string' },
   scale: { type: 'string' },
   validation: { type: 'string' },
   slo: { type: 'string' },
@@ -78,6 +79,7 @@ Workload
                           random:IN/OUT (default sharegpt with --dataset-path, else sharegpt-like)
   --dataset-path FILE     ShareGPT JSON (ShareGPT_V3_unfiltered_cleaned_split.json)
   --num-prompts N         prompts of the tuning workload (default 1000 x scale)
+  --max-concurrency N     cap requests in flight for the tuning workload (default: all at once)
   --scale F               scale every scenario's prompt count, e.g. 0.2 for a quick run (default 1)
   --validation LIST|none  validation scenarios (default the studies' five)
 
@@ -243,9 +245,14 @@ export function parseAutoArgs(argv: readonly string[], settings: SettingValues =
   const scale = num('scale', str('scale'), { min: 0, exclusiveMin: true, max: 100 }) ?? 1;
   const numPrompts = num('num-prompts', str('num-prompts'), { integer: true, min: 1 });
   const sopts = { scale, ...(datasetPath ? { datasetPath } : {}) };
-  const scenario: Scenario = str('scenario')
+  const maxConcurrency = num('max-concurrency', str('max-concurrency'), { integer: true, min: 1 });
+  const picked: Scenario = str('scenario')
     ? parseScenario(str('scenario')!, { ...sopts, ...(numPrompts ? { numPrompts } : {}) })
     : sharegptScenario({ ...sopts, ...(numPrompts ? { numPrompts } : {}) });
+  // A capped workload is another scenario (its journal key and table row must not mix with the uncapped one).
+  const scenario: Scenario = maxConcurrency
+    ? { ...picked, name: `${picked.name}-c${maxConcurrency}`, label: `${picked.label}, max concurrency ${maxConcurrency}`, maxConcurrency }
+    : picked;
   let validation: Scenario[];
   const v = str('validation');
   if (v === undefined) validation = studyScenarios(sopts);

@@ -69,6 +69,12 @@ describe('parseAutoArgs', () => {
     expect(badInput(['--sim', '--model', 'Qwen/Qwen3-14B', 'extra'])).toMatch(/unexpected argument 'extra'/);
   });
 
+  it('--max-concurrency makes a capped scenario of its own (the studies\' low-concurrency case)', () => {
+    const { config } = parseAutoArgs(['--sim', '--model', 'Qwen/Qwen3-14B', '--num-prompts', '100', '--max-concurrency', '4']);
+    expect(config!.scenario).toMatchObject({ name: 'sharegpt-like-c4', numPrompts: 100, maxConcurrency: 4 });
+    expect(config!.validation[0]!.name).toBe('sharegpt-like');
+  });
+
   it('--help needs nothing else', () => {
     expect(parseAutoArgs(['--help']).help).toBe(true);
   });
