@@ -1,6 +1,6 @@
 // Reading and writing profile files. Every load goes through the schema (errors name the file
 // and the field); every write redacts secrets and is atomic (temp file, then rename).
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { z } from 'zod';
 import { UserError } from '../core/errors.js';
@@ -182,16 +182,89 @@ export function serializeProfile(p: Profile): string {
   return JSON.stringify(p, null, 2) + '\n';
 }
 
-/** Validate, redact and write the profile into `dir`; returns the file's path. */
+/**
+ * Two profiles record the same run: the same session (or the same study) written again. A
+ * session's createdAt is its own millisecond; a study's is its publication date.
+ */
+export function sameRun(a: Profile, b: Profile): boolean {
+  return (
+    a.source === b.source &&
+    a.createdAt === b.createdAt &&
+    a.model === b.model &&
+    a.variant.id === b.variant.id &&
+    a.host.gpuName === b.host.gpuName &&
+    a.host.gpuCount === b.host.gpuCount
+  );
+}
+
+/** The profile in `file` when it is a readable profile, else null. */
+function readIfProfile(file: string): Profile | null {
+  try {
+    return loadProfile(file);
+  } catch {
+    return null;
+  }
+}
+
+/** `YYYYmmdd-HHMM` (UTC) of an ISO time; of now when it does not parse. */
+function stampOf(iso: string): string {
+  const t = Date.parse(iso);
+  const d = Number.isNaN(t) ? new Date() : new Date(t);
+  const two = (n: number) => String(n).padStart(2, '0');
+  return `${d.getUTCFullYear()}${two(d.getUTCMonth() + 1)}${two(d.getUTCDate())}-${two(d.getUTCHours())}${two(d.getUTCMinutes())}`;
+}
+
+/** The report that sits beside a profile file. */
+export function reportPathFor(file: string): string {
+  return file.replace(/\.json$/, '') + '.md';
+}
+
+/**
+ * Validate, redact and write the profile into `dir`; returns the path it was written to, which
+ * callers must use (and print) rather than recompute. An existing file is only replaced when it
+ * records the same run (its replay history is kept); otherwise the profile goes to
+ * `<name>-<YYYYmmdd-HHMM>.json`, then `<name>-<YYYYmmdd-HHMM>-2.json`, ... A name is taken when
+ * either the profile or its report (`.md`) exists, so the caller's report never lands on
+ * someone else's either. Shipped profiles and earlier sessions are never overwritten.
+ */
 export function saveProfile(profile: Profile, dir: string): string {
   const parsed = ProfileSchema.safeParse(profile);
   if (!parsed.success) {
     const first = parsed.error.issues[0]!;
     throw new ProfileError(`profile: ${formatPath(first.path)}: ${issueMessage(first)}`);
   }
-  const file = join(dir, profileFileName(parsed.data));
-  writeAtomic(file, serializeProfile(redactProfile(parsed.data)));
-  return file;
+  const p = redactProfile(parsed.data);
+  mkdirSync(dir, { recursive: true });
+  const base = profileFileName(p).replace(/\.json$/, '');
+  const stamp = stampOf(p.createdAt);
+  for (let n = 0; n < 1000; n++) {
+    const stem = n === 0 ? base : n === 1 ? `${base}-${stamp}` : `${base}-${stamp}-${n}`;
+    const file = join(dir, `${stem}.json`);
+    const existing = existsSync(file) ? readIfProfile(file) : null;
+    if (existing && sameRun(existing, p)) {
+      // The same run saved again: replace it in place, never dropping its replay history.
+      const known = new Set(p.replays.map((r) => r.at));
+      p.replays = [...existing.replays.filter((r) => !known.has(r.at)), ...p.replays];
+      writeAtomic(file, serializeProfile(p));
+      return file;
+    }
+    if (existsSync(file) || existsSync(reportPathFor(file))) continue;
+    // Claim the name first (exclusive create), so two sessions saving at once never share it.
+    try {
+      closeSync(openSync(file, 'wx'));
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'EEXIST') continue;
+      throw e;
+    }
+    try {
+      writeAtomic(file, serializeProfile(p));
+    } catch (e) {
+      rmSync(file, { force: true });
+      throw e;
+    }
+    return file;
+  }
+  throw new ProfileError(`profile: no free file name for ${base} in ${dir}; move some profiles away`);
 }
 
 /**

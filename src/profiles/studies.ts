@@ -9,7 +9,7 @@ import { writeFileSync } from 'node:fs';
 import type { EngineName, Knobs } from '../core/variant.js';
 import type { Failure } from '../core/events.js';
 import { renderReport } from './report.js';
-import { buildProfile, saveProfile } from './store.js';
+import { buildProfile, reportPathFor, saveProfile } from './store.js';
 import type { Profile, RecordedMetrics, RecordedResult, StageRecord, ValidationRow, Workload } from './schema.js';
 
 const STUDY_TIME = '2025-11-01T00:00:00.000Z';
@@ -454,7 +454,7 @@ export function studyProfiles(): Profile[] {
 export function writeStudyProfiles(dir: string): string[] {
   return studyProfiles().map((p) => {
     const file = saveProfile(p, dir);
-    writeFileSync(file.replace(/\.json$/, '.md'), renderReport(p));
+    writeFileSync(reportPathFor(file), renderReport(p));
     return file;
   });
 }

@@ -13,7 +13,7 @@ import { getAdapter } from '../engines/index.js';
 import { detectHost, type HostInfo } from '../host/gpus.js';
 import { exitCodeFor } from '../host/signals.js';
 import type { Workload } from '../bench/types.js';
-import { buildProfile, saveProfile } from '../profiles/store.js';
+import { buildProfile, reportPathFor, saveProfile } from '../profiles/store.js';
 import { renderReport } from '../profiles/report.js';
 import type { Profile, StageRecord } from '../profiles/schema.js';
 import { gpuTag, type SessionConfig, type StageName } from './config.js';
@@ -386,8 +386,9 @@ export async function runSession(configIn: SessionConfig, opts: SessionOptions =
     });
     const profilesDir = join(config.outDir, 'profiles');
     mkdirSync(profilesDir, { recursive: true });
+    // saveProfile picks a free name (never another run's file): use the path it returns.
     const profilePath = saveProfile(profile, profilesDir);
-    const reportPath = profilePath.replace(/\.json$/, '.md');
+    const reportPath = reportPathFor(profilePath);
     writeFileAtomic(reportPath, renderReport(profile));
     journal.update({ status: 'finished', profilePath, reportPath, exitCode: 0, current: null });
     emit({ type: 'session-finished', profilePath, reportPath, exitCode: 0 });

@@ -1,8 +1,8 @@
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { appendReplay, buildProfile, loadProfile, parseProfile, profileFileName, saveProfile, serializeProfile } from '../../src/profiles/store.js';
+import { appendReplay, buildProfile, loadProfile, parseProfile, profileFileName, reportPathFor, saveProfile, serializeProfile } from '../../src/profiles/store.js';
 import { qwen3Study } from '../../src/profiles/studies.js';
 import type { Profile, ReplayRecord } from '../../src/profiles/schema.js';
 
@@ -82,6 +82,56 @@ describe('saveProfile', () => {
     expect(file).toBe(join(dir, 'Qwen3-14B-H100x1.json'));
     expect(readdirSync(dir)).toEqual(['Qwen3-14B-H100x1.json']);
     expect(loadProfile(file)).toEqual(p);
+  });
+
+  it('never overwrites another run: a second save into the same folder keeps both files', () => {
+    const first = { ...qwen3Study(), source: 'session' as const, createdAt: '2026-03-04T05:06:07.000Z' };
+    const second = { ...first, createdAt: '2026-03-04T05:06:08.000Z', metrics: { ...first.metrics, total_token_throughput: 1 } };
+    const third = { ...first, createdAt: '2026-03-04T05:06:09.000Z' };
+    const a = saveProfile(first, dir);
+    const b = saveProfile(second, dir);
+    const c = saveProfile(third, dir);
+    expect([a, b, c]).toEqual([
+      join(dir, 'Qwen3-14B-H100x1.json'),
+      join(dir, 'Qwen3-14B-H100x1-20260304-0506.json'),
+      join(dir, 'Qwen3-14B-H100x1-20260304-0506-2.json'),
+    ]);
+    expect(loadProfile(a).metrics.total_token_throughput).toBe(first.metrics.total_token_throughput);
+    expect(loadProfile(b).metrics.total_token_throughput).toBe(1);
+    expect(loadProfile(c).createdAt).toBe(third.createdAt);
+    expect(readdirSync(dir).sort()).toEqual(['Qwen3-14B-H100x1-20260304-0506-2.json', 'Qwen3-14B-H100x1-20260304-0506.json', 'Qwen3-14B-H100x1.json']);
+  });
+
+  it('the same run saved again replaces its file in place and keeps its replay history', () => {
+    const p = qwen3Study();
+    const file = saveProfile(p, dir);
+    appendReplay(file, { at: '2026-01-01T00:00:00.000Z', servelabVersion: '0.1.0', host: p.host, simulated: true, verdict: 'ok', tolerancePct: 5, reasons: [] });
+    expect(saveProfile(p, dir)).toBe(file);
+    expect(readdirSync(dir)).toEqual(['Qwen3-14B-H100x1.json']);
+    expect(loadProfile(file).replays.map((r) => r.verdict)).toEqual(['ok']);
+  });
+
+  it("a name is taken by its report too, and by a file that is not a profile", () => {
+    writeFileSync(join(dir, 'Qwen3-14B-H100x1.md'), 'my notes');
+    const p = { ...qwen3Study(), source: 'session' as const, createdAt: '2026-03-04T05:06:07.000Z' };
+    const file = saveProfile(p, dir);
+    expect(file).toBe(join(dir, 'Qwen3-14B-H100x1-20260304-0506.json'));
+    expect(reportPathFor(file)).toBe(join(dir, 'Qwen3-14B-H100x1-20260304-0506.md'));
+    expect(readFileSync(join(dir, 'Qwen3-14B-H100x1.md'), 'utf8')).toBe('my notes');
+    writeFileSync(join(dir, 'Qwen3-14B-H100x1-20260304-0506-2.json'), '{"not": "a profile"}');
+    expect(saveProfile({ ...p, createdAt: '2026-03-04T05:06:30.000Z' }, dir)).toBe(join(dir, 'Qwen3-14B-H100x1-20260304-0506-3.json'));
+    expect(readFileSync(join(dir, 'Qwen3-14B-H100x1-20260304-0506-2.json'), 'utf8')).toBe('{"not": "a profile"}');
+  });
+
+  it('a session saved into a copy of the shipped profiles/ leaves every shipped file as it was', () => {
+    cpSync('profiles', dir, { recursive: true });
+    const before = new Map(readdirSync(dir).map((f) => [f, readFileSync(join(dir, f), 'utf8')]));
+    // What `servelab --auto` from the repo root does: a Qwen3-14B session on one H100 into ./profiles.
+    const { schema: _s, servelabVersion: _v, createdAt: _c, ...rest } = qwen3Study();
+    const file = saveProfile(buildProfile({ ...rest, source: 'session', replays: [] }), dir);
+    expect(file).toMatch(/Qwen3-14B-H100x1-\d{8}-\d{4}\.json$/);
+    for (const [f, text] of before) expect(readFileSync(join(dir, f), 'utf8'), f).toBe(text);
+    expect(readdirSync(dir).length).toBe(before.size + 1);
   });
 
   it('names files from the GPU model', () => {
