@@ -11,3 +11,4 @@ export { saveResultJson, resultJson, resultFileName, type SaveOptions } from './
 export { toSimulated, toSimulatedSnapshot, toSimulatedEvent } from './simulated.js';
 export { parseGoodput, parsePercentileMetrics, parseMetricPercentiles } from './goodput.js';
 export { fetchModelIds } from './models.js';
+export { runBenchmarkIsolated, type IsolatedRunOptions } from './isolated.js';

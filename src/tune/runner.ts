@@ -9,7 +9,7 @@ import type { Failure, GpuSample, TuneEvent, VariantResult } from '../core/event
 import { UserError } from '../core/errors.js';
 import { log } from '../core/logger.js';
 import type { Variant } from '../core/variant.js';
-import { loadWorkload, resultJson, runBenchmark, toSimulated, toSimulatedSnapshot, type BenchResult, type Workload } from '../bench/index.js';
+import { loadWorkload, resultJson, runBenchmarkIsolated, toSimulated, toSimulatedSnapshot, type BenchResult, type Workload } from '../bench/index.js';
 import { adapterFor } from '../engines/index.js';
 import type { EngineAdapter, LaunchContext, LaunchSpec } from '../engines/types.js';
 import { queryGpus, type HostInfo } from '../host/gpus.js';
@@ -297,7 +297,8 @@ export async function runVariantScenarios(variant: Variant, scenarios: readonly 
         if (warmups > 0) ctx.emit({ type: 'warmup-started', variantId: variant.id });
         ctx.emit({ type: 'bench-started', variantId: variant.id, scenario: scenario.name, numPrompts: workload.requests.length });
         const goodput = goodputFromSlo(ctx.config.slo);
-        bench = await runBenchmark({
+        // On its own thread: the TUI's rendering must not delay the stamping of tokens.
+        bench = await runBenchmarkIsolated({
           baseUrl: `http://${spec.host === '0.0.0.0' ? '127.0.0.1' : spec.host}:${spec.port}`,
           model: variant.model,
           tokenizerId: ctx.config.model,
