@@ -1,18 +1,27 @@
 // `servelab replay PROFILE [--sim] [--yes] [--auto] [--tolerance 5] [--json] ...`: bring a
 // profile's server back, re-run its recorded workload and say whether it still performs.
-// Exit: 0 ok or faster, 3 regression, 1 failed to start, 2 bad input, 130 interrupted.
-import { existsSync, writeFileSync } from 'node:fs';
+// On a terminal without --auto, --json or --yes it runs in the replay screen (consent by key,
+// live run, recorded vs now, verdict); otherwise headless, with lines or JSON. Both record the
+// result and pick the exit code in one place (finish below).
+// The result is appended to the profile's history, except that a study profile (or anything in
+// servelab's own profiles/ folder) is reference data that is never written: its replays go to a
+// copy in the user's profile folder (settings `profiles-dir`, else profiles/ beside the settings
+// file), and the command says where.
+// Exit: 0 ok or faster, 3 regression, 1 failed to start or not run, 2 bad input, 130 interrupted.
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { UserError } from '../core/errors.js';
 import { setLogSink } from '../core/logger.js';
 import type { TuneEvent } from '../core/events.js';
-import { installSignalHandlers } from '../host/signals.js';
+import { openSettings } from '../core/settings.js';
+import { exitCodeFor, installSignalHandlers } from '../host/signals.js';
 import { DEFAULT_READY_TIMEOUT_S, DEFAULT_SIM_READY_TIMEOUT_S, DEFAULT_SIM_SPEED } from '../tune/config.js';
 import { formatCommand } from '../profiles/command.js';
-import { fmtPct, hardwareLine, renderReport, workloadLine } from '../profiles/report.js';
-import { EXIT, executeReplay, prepareReplay, type ReplayOptions, type ReplaySetup } from '../profiles/replay.js';
-import { appendReplay, loadProfile } from '../profiles/store.js';
+import { fmtPct, hardwareLine, workloadLine } from '../profiles/report.js';
+import { recordReplay, userProfilesDir, type RecordedReplay } from '../profiles/history.js';
+import { EXIT, executeReplay, prepareReplay, type ReplayOptions, type ReplayOutcome, type ReplaySetup } from '../profiles/replay.js';
+import { loadProfile } from '../profiles/store.js';
+import type { ReplayTuiInput, ReplayTuiResult } from '../ui/replayTui.js';
 import type { MetricDelta, ReplayJudgement } from '../profiles/verdict.js';
 import { askConsent } from './consent.js';
 
@@ -80,7 +89,36 @@ function verdictLine(j: ReplayJudgement): string {
   return `verdict: ${j.verdict} (${j.reasons.join('; ')})`;
 }
 
-export default async function main(argv: string[]): Promise<number> {
+/** What the command takes from its surroundings; tests replace them. */
+export interface ReplayDeps {
+  /** Is there a person at a terminal (stdin and stdout are TTYs)? */
+  isTerminal?: () => boolean;
+  /** The replay screen (src/ui/replayTui.tsx), loaded only when used. */
+  tui?: (input: ReplayTuiInput & { signal?: AbortSignal }) => Promise<ReplayTuiResult>;
+}
+
+/** How long a signal waits for the replay screen to stop its server and restore the terminal. */
+const SIGNAL_GRACE_MS = 20_000;
+
+/** The user's profile folder for the history of replayed study profiles. */
+function historyDir(runsDir: string): string {
+  try {
+    const settings = openSettings();
+    return userProfilesDir({ profilesDir: settings.get('profiles-dir'), settingsPath: settings.path });
+  } catch {
+    // An unreadable settings file must not lose the replay's result.
+    return join(runsDir, 'profiles');
+  }
+}
+
+function historyLine(h: RecordedReplay | null, file: string): string {
+  if (!h) return 'history: not recorded (--no-record)';
+  if (!h.separate) return `history: appended to ${h.file}`;
+  const what = h.created ? 'a new copy of this study profile in your profile folder' : 'your copy of this study profile';
+  return `history: appended to ${h.file} (${what}; ${file} is reference data and stays as it is)`;
+}
+
+export default async function main(argv: string[], deps: ReplayDeps = {}): Promise<number> {
   let parsed;
   try {
     parsed = parseArgs({
@@ -134,9 +172,20 @@ export default async function main(argv: string[]): Promise<number> {
   });
 
   const profile = loadProfile(file);
+  const runsDir = resolve(v['runs-dir'] ?? 'servelab-runs');
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-  opts.logsDir = join(resolve(v['runs-dir'] ?? 'servelab-runs'), `replay-${stamp}-${profile.variant.id}`);
+  opts.logsDir = join(runsDir, `replay-${stamp}-${profile.variant.id}`);
   const setup = await prepareReplay(profile, file, opts);
+
+  /** Record the outcome (unless --no-record); the one place both faces record. */
+  const finish = (outcome: ReplayOutcome): RecordedReplay | null =>
+    v['no-record'] ? null : recordReplay(file, profile, outcome.record, () => historyDir(runsDir));
+
+  const isTerminal = deps.isTerminal ?? (() => process.stdin.isTTY === true && process.stdout.isTTY === true);
+  if (!v.auto && !json && !v.yes && isTerminal()) {
+    return replayOnScreen(setup, opts, file, finish, deps.tui);
+  }
+
   process.stderr.write(describeSetup(setup) + '\n');
   if (!(await askConsent({ yes: v.yes === true, auto: v.auto === true, what: `replay ${file}` }))) {
     process.stderr.write('servelab: not run\n');
@@ -157,11 +206,7 @@ export default async function main(argv: string[]): Promise<number> {
     uninstall();
   }
   const { result, judgement, record, exitCode } = outcome;
-  if (!v['no-record']) {
-    const updated = appendReplay(file, record);
-    const md = file.replace(/\.json$/, '.md');
-    if (md !== file && existsSync(md)) writeFileSync(md, renderReport(updated));
-  }
+  const history = finish(outcome);
   if (json) {
     process.stdout.write(
       JSON.stringify({
@@ -177,6 +222,7 @@ export default async function main(argv: string[]): Promise<number> {
         failure: result.failure ?? null,
         clientBound: result.clientBound === true,
         logsDir: opts.logsDir,
+        history: history?.file ?? null,
       }) + '\n',
     );
     return exitCode;
@@ -187,9 +233,66 @@ export default async function main(argv: string[]): Promise<number> {
     if (f?.hint) process.stdout.write(`hint: ${f.hint}\n`);
     if (f?.evidence?.length) process.stdout.write(f.evidence.map((l) => `  | ${l}`).join('\n') + '\n');
     process.stdout.write(`server log: ${opts.logsDir}\n`);
+    process.stdout.write(historyLine(history, file) + '\n');
     return exitCode;
   }
   process.stdout.write(deltaTable(judgement.deltas) + '\n' + verdictLine(judgement) + '\n');
   for (const n of setup.notes) process.stdout.write(`note: ${n}\n`);
+  process.stdout.write(historyLine(history, file) + '\n');
   return exitCode;
+}
+
+/**
+ * The replay screen: it asks for consent by key, runs and shows the verdict; this records the
+ * outcome and returns the exit code exactly as the headless path does.
+ */
+async function replayOnScreen(
+  setup: ReplaySetup,
+  opts: ReplayOptions,
+  file: string,
+  finish: (o: ReplayOutcome) => RecordedReplay | null,
+  tui?: ReplayDeps['tui'],
+): Promise<number> {
+  const show = tui ?? (await import('../ui/replayTui.js')).replayTui;
+  const external = new AbortController();
+  let runError: unknown;
+  let screen: Promise<ReplayTuiResult> | undefined;
+  const uninstall = installSignalHandlers({
+    // SIGTERM/SIGHUP (or a SIGINT sent with kill): the screen stops the server and leaves, then
+    // the host's handler stops anything still registered and exits 128+n.
+    async onSignal() {
+      external.abort();
+      const grace = new Promise((r) => setTimeout(r, SIGNAL_GRACE_MS).unref());
+      await Promise.race([screen ?? Promise.resolve(), grace]);
+    },
+  });
+  let r: ReplayTuiResult;
+  try {
+    screen = show({
+      setup,
+      run: (emit, signal) =>
+        executeReplay(setup, { ...opts, emit, signal }).catch((e: unknown) => {
+          runError = e;
+          throw e;
+        }),
+      signal: external.signal,
+    });
+    r = await screen;
+  } finally {
+    uninstall();
+  }
+  if (!r.consented) {
+    process.stderr.write('servelab: not run\n');
+    return EXIT.failed;
+  }
+  if (!r.outcome) {
+    if (r.aborted || external.signal.aborted) return exitCodeFor('SIGINT');
+    // The screen showed the failure; the command reports it as headless would (an internal error).
+    throw runError ?? new Error('the replay ended without a result');
+  }
+  const history = finish(r.outcome);
+  // The screen's last frame stays on the terminal with the verdict; say where it was recorded.
+  process.stdout.write(historyLine(history, file) + '\n');
+  if (!r.outcome.judgement) process.stdout.write(`server log: ${opts.logsDir}\n`);
+  return r.outcome.exitCode;
 }

@@ -1,8 +1,8 @@
 // replay and serve end to end on the simulated host: real sim-serve processes, real HTTP, real
 // files. Small workloads and a fast clock keep it to seconds; the verdict rules themselves are
 // tested exactly in verdict.test.ts, so these checks leave the simulator room to be noisy.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,8 +24,9 @@ interface Run {
 
 const children = new Set<ChildProcess>();
 
-function start(args: string[]): { child: ChildProcess; done: Promise<Run>; stderrSoFar: () => string } {
-  const child = spawn(process.execPath, [bin, ...args], { cwd: repo, stdio: ['ignore', 'pipe', 'pipe'] });
+function start(args: string[], env: NodeJS.ProcessEnv = {}): { child: ChildProcess; done: Promise<Run>; stderrSoFar: () => string } {
+  // Settings (and so the user's profile folder) live in the test's own folder, never the real one.
+  const child = spawn(process.execPath, [bin, ...args], { cwd: repo, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, SERVELAB_CONFIG_DIR: join(dir, 'config'), ...env } });
   children.add(child);
   let stdout = '';
   let stderr = '';
@@ -41,7 +42,7 @@ function start(args: string[]): { child: ChildProcess; done: Promise<Run>; stder
   return { child, done, stderrSoFar: () => stderr };
 }
 
-const cli = (args: string[]) => start(args).done;
+const cli = (args: string[], env?: NodeJS.ProcessEnv) => start(args, env).done;
 
 function portOpen(port: number): Promise<boolean> {
   return new Promise((resolve) => {
@@ -137,20 +138,49 @@ describe('servelab replay --sim', () => {
     expect(after.replays[0]!.host.gpuName).toMatch(/H100/);
   });
 
-  it('the shipped Qwen3 profile replays and gives a verdict (acceptance command)', async () => {
-    const copy = join(dir, 'Qwen3-14B-H100x1.json');
-    copyFileSync(join(repo, 'profiles', 'Qwen3-14B-H100x1.json'), copy);
-    const r = await cli(['replay', copy, '--sim', '--yes', '--auto', '--runs-dir', dir, '--port', String(PORT_BASE + 100)]);
+  it('the shipped Qwen3 profile replays and gives a verdict (acceptance command); the shipped files stay as they are', async () => {
+    const shipped = ['Qwen3-14B-H100x1.json', 'Qwen3-14B-H100x1.md'].map((f) => join(repo, 'profiles', f));
+    const before = shipped.map((f) => readFileSync(f, 'utf8'));
+    const config = join(dir, 'config');
+    // Exactly the acceptance command, from the repo root, with a relative path.
+    const r = await cli(['replay', 'profiles/Qwen3-14B-H100x1.json', '--sim', '--yes', '--auto', '--runs-dir', dir, '--port', String(PORT_BASE + 100)]);
     expect([0, 3], r.stdout + r.stderr).toContain(r.code);
     expect(r.stdout).toMatch(/^total tok\/s\s+10426\.27\s+[\d.]+/m);
     expect(r.stdout).toMatch(new RegExp(`^verdict: ${r.code === 3 ? 'regression' : '(ok|faster)'} `, 'm'));
     expect(r.stderr).toContain('differs   host: simulated here');
+    // The study is reference data: its files are untouched, the history went to the user's folder.
+    expect(shipped.map((f) => readFileSync(f, 'utf8'))).toEqual(before);
+    const copy = join(config, 'profiles', 'Qwen3-14B-H100x1.json');
+    expect(r.stdout).toContain(`history: appended to ${copy} (a new copy of this study profile in your profile folder; profiles/Qwen3-14B-H100x1.json is reference data and stays as it is)`);
     expect(read(copy).replays).toHaveLength(1);
+    expect(read(copy).metrics.total_token_throughput).toBe(10426.27);
+    expect(readdirSync(join(config, 'profiles')).sort()).toEqual(['Qwen3-14B-H100x1.json', 'Qwen3-14B-H100x1.md']);
+    const git = spawnSync('git', ['status', '--porcelain', '--', 'profiles'], { cwd: repo, encoding: 'utf8' });
+    if (git.status === 0) expect(git.stdout).toBe('');
+  });
+
+  it('a study profile replayed twice: one copy in the user folder with both records; --json names it', async () => {
+    const study = smallProfile();
+    study.source = 'study';
+    const f = write('study.json', study);
+    const original = readFileSync(f, 'utf8');
+    const config = join(dir, 'config-twice');
+    const env = { SERVELAB_CONFIG_DIR: config };
+    const a = await cli(['replay', f, ...SIM, '--runs-dir', dir, '--json'], env);
+    expect([0, 3], a.stderr).toContain(a.code);
+    const b = await cli(['replay', f, ...SIM, '--runs-dir', dir, '--json'], env);
+    expect([0, 3], b.stderr).toContain(b.code);
+    const copy = join(config, 'profiles', 'Qwen3-14B-H100x1.json');
+    expect(JSON.parse(a.stdout).history).toBe(copy);
+    expect(JSON.parse(b.stdout).history).toBe(copy);
+    expect(read(copy).replays).toHaveLength(2);
+    expect(readFileSync(f, 'utf8')).toBe(original);
   });
 
   it('a server that cannot start: exit 1, the reason, and a failed record', async () => {
     // SGLang FP8 on A100: the simulator refuses it at start, as the engine does.
     const p = glm46Study();
+    p.source = 'session';
     p.variant = { ...p.variant, id: 'sglang-fp8', engine: 'sglang', knobs: { tp: 8 } };
     p.engineArgv = ['python3', '-m', 'sglang.launch_server', '--model-path', 'zai-org/GLM-4.6-FP8', '--tp-size', '8'];
     p.workload = smallProfile().workload;
