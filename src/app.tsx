@@ -12,7 +12,7 @@ import { ResultsScreen } from './screens/ResultsScreen.js';
 import { SaveScreen } from './screens/SaveScreen.js';
 import { useTerminalSize } from './ui/hooks/useTerminalSize.js';
 import { useTuneSession, type SessionStarter } from './ui/hooks/useTuneSession.js';
-import { finalWinner, stageTables, validationRows } from './ui/state/results.js';
+import { finalWinner, stageTables, validationBaselineId, validationRows } from './ui/state/results.js';
 import { initialWizard, wizardReducer, type ScreenId } from './ui/state/wizard.js';
 import type { PlannedSession, Services, WorkbenchDefaults } from './ui/services.js';
 import { ThemeContext, themeFromEnv, type Theme } from './ui/theme.js';
@@ -198,6 +198,7 @@ export function App(props: AppProps): React.JSX.Element {
       break;
     case 'results': {
       const winner = finalWinner(run);
+      const baselineId = validationBaselineId(run);
       screen = (
         <ResultsScreen
           tables={stageTables(run, { objective: w.form.objective, labels, pricePerGpuHour: defaults.pricePerGpuHour, gpus: w.host.gpuCount })}
@@ -205,6 +206,7 @@ export function App(props: AppProps): React.JSX.Element {
           validation={validationRows(run)}
           winner={winner}
           winnerLabel={winner ? (labels[winner.variantId] ?? winner.variant.label ?? winner.variantId) : undefined}
+          {...(baselineId ? { validationBaseline: labels[baselineId] ?? baselineId } : {})}
           objectiveLabel={objectiveLabel(w.form.objective)}
           priced={Boolean(defaults.pricePerGpuHour)}
           simulated={run.simulated}

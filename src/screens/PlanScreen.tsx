@@ -5,7 +5,8 @@ import React from 'react';
 import { Box, Text } from 'ink';
 import { Footer } from '../components/Footer.js';
 import { Muted, Title } from '../components/Title.js';
-import { fmtDuration, fmtTokS, truncate, wrapLines } from '../ui/format.js';
+import { Command } from '../components/Command.js';
+import { commandLines, fmtDuration, fmtTokS, truncate, wrapLines } from '../ui/format.js';
 import { useKeymap } from '../ui/hooks/useKeymap.js';
 import { useTheme } from '../ui/theme.js';
 import { planRows, selectedVariants, type PlanRow, type PlanStageView, type PlanView } from '../ui/view.js';
@@ -27,8 +28,9 @@ export interface PlanScreenProps {
   height: number;
 }
 
-/** Lines kept for the focused variant's command. */
+/** Lines kept for the focused variant's command: at least 3, more when a command needs them (up to 6). */
 const CMD_LINES = 3;
+const CMD_LINES_MAX = 6;
 
 function rowIds(row: PlanRow | undefined): string[] {
   if (!row) return [];
@@ -74,17 +76,19 @@ export function PlanScreen(p: PlanScreenProps): React.JSX.Element {
     },
     { isActive: p.isActive },
   );
-  const cmdLines = CMD_LINES;
+  // One height for every focus, so the checklist does not jump as the focus moves.
+  const cmdLines = Math.min(CMD_LINES_MAX, Math.max(CMD_LINES, ...rows.map((r) => (r.kind === 'variant' && !r.variant.pruned ? commandLines(r.variant.command, p.width).length : 0))));
   // Title, caveat (2), command, footer (2) and margins: what the checklist leaves to the rows.
   const listRows = Math.max(4, p.height - 10 - cmdLines);
   const [from, to] = windowOf(rows.length, focus, listRows);
-  const totalS = selected.reduce((s, v) => s + (v.estimateS ?? 0), 0);
+  const validationS = selected.length ? (p.plan?.validationS ?? 0) : 0;
+  const totalS = selected.reduce((s, v) => s + (v.estimateS ?? 0), validationS);
   const estW = 10;
   const labelW = Math.max(16, Math.min(40, p.width - estW - 22));
   const cmd = focused?.kind === 'variant' && !focused.variant.pruned ? focused.variant.command : '';
   return (
     <Box flexDirection="column">
-      <Title step={3} name="Plan" note={p.plan ? `${selected.length} variants · est. ${fmtDuration(totalS)}` : undefined} />
+      <Title step={3} name="Plan" note={p.plan ? `${selected.length} variants · est. ${fmtDuration(totalS)}${validationS ? ' with validation' : ''}` : undefined} />
       {p.error ? <Text color={theme.bad}>{p.error}</Text> : null}
       {!p.plan ? (
         p.error ? null : <Muted>Planning…</Muted>
@@ -134,18 +138,19 @@ export function PlanScreen(p: PlanScreenProps): React.JSX.Element {
             ))}
           </Box>
           <Box flexDirection="column" height={cmdLines}>
-            {(cmd
-              ? wrapLines(`$ ${cmd}`, p.width, cmdLines)
-              : focused?.kind === 'stage'
+            {cmd ? (
+              <Command command={cmd} width={p.width} />
+            ) : (focused?.kind === 'stage'
                 ? stageLines(focused.stage, p.width, cmdLines)
                 : focused?.variant.pruned
                   ? wrapLines(`pruned: ${focused.variant.pruned}`, p.width, cmdLines)
                   : []
-            ).map((line, i) => (
-              <Text key={i} color={theme.info}>
-                {line}
-              </Text>
-            ))}
+              ).map((line, i) => (
+                <Text key={i} color={theme.info}>
+                  {line}
+                </Text>
+              ))
+            }
           </Box>
         </Box>
       )}

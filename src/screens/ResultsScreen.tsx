@@ -6,7 +6,8 @@ import { Box, Text } from 'ink';
 import { Footer } from '../components/Footer.js';
 import { Muted, Title } from '../components/Title.js';
 import { Table, type Column } from '../components/Table.js';
-import { fmtCommand, fmtDollars, fmtDuration, fmtMs, fmtPct, fmtTokS, wrapLines } from '../ui/format.js';
+import { Command } from '../components/Command.js';
+import { commandLines, fmtCommand, fmtDollars, fmtDuration, fmtMs, fmtPct, fmtTokS, wrapLines } from '../ui/format.js';
 import { useKeymap } from '../ui/hooks/useKeymap.js';
 import type { ResultRow, StageTable, ValidationRowView } from '../ui/state/results.js';
 import type { VariantResult } from '../core/events.js';
@@ -18,6 +19,8 @@ export interface ResultsScreenProps {
   validation: ValidationRowView[];
   winner?: VariantResult;
   winnerLabel?: string;
+  /** Label of the variant the validation table measures the winner against. */
+  validationBaseline?: string;
   objectiveLabel: string;
   priced: boolean;
   simulated: boolean;
@@ -35,36 +38,53 @@ function statusText(r: VariantResult): string {
   return r.failure ? `${r.failure.kind}: ${r.failure.reason}` : r.status;
 }
 
-export function resultColumns(width: number, priced: boolean): Column<ResultRow>[] {
-  const labelW = Math.max(16, Math.min(34, width - 56));
-  const cols: Column<ResultRow>[] = [
-    { key: 'variant', header: 'variant', width: labelW, render: (r) => (r.isWinner ? '* ' : '  ') + r.label, tone: (r) => (r.isWinner ? 'good' : undefined) },
-    { key: 'toks', header: 'tok/s', width: 9, align: 'right', render: (r) => fmtTokS(r.result.metrics?.total_token_throughput) },
+/** Columns right of the label and left of the status: all of them fit in 80 columns. */
+function numberColumns(priced: boolean): Column<ResultRow>[] {
+  return [
+    { key: 'toks', header: 'tok/s', width: 7, align: 'right', render: (r) => fmtTokS(r.result.metrics?.total_token_throughput) },
     { key: 'gain', header: 'gain', width: 7, align: 'right', render: (r) => (r.isCarried ? 'carried' : r.isReference ? 'ref' : fmtPct(r.gainPct, true)), tone: (r) => (r.gainPct === null || r.isCarried || r.isReference ? undefined : r.gainPct > 0 ? 'good' : 'bad') },
-    { key: 'ttft', header: 'TTFT', width: 8, align: 'right', render: (r) => fmtMs(r.result.metrics?.mean_ttft_ms) },
-    { key: 'tpot', header: 'TPOT', width: 8, align: 'right', render: (r) => fmtMs(r.result.metrics?.mean_tpot_ms) },
+    { key: 'ttft', header: 'TTFT', width: 7, align: 'right', render: (r) => fmtMs(r.result.metrics?.mean_ttft_ms) },
+    { key: 'tpot', header: 'TPOT', width: 7, align: 'right', render: (r) => fmtMs(r.result.metrics?.mean_tpot_ms) },
+    { key: 'startup', header: 'startup', width: 7, align: 'right', render: (r) => fmtDuration(r.result.startupS) },
+    ...(priced ? [{ key: 'cost', header: '$/Mtok', width: 7, align: 'right' as const, render: (r: ResultRow) => fmtDollars(r.dollarsPerMtok) }] : []),
   ];
-  const used = () => cols.reduce((w, c) => w + c.width + 1, 0);
-  if (priced) cols.push({ key: 'cost', header: '$/Mtok', width: 7, align: 'right', render: (r) => fmtDollars(r.dollarsPerMtok) });
-  if (width - used() - 8 >= 16) cols.push({ key: 'startup', header: 'start', width: 7, align: 'right', render: (r) => fmtDuration(r.result.startupS) });
-  cols.push({
-    key: 'status',
-    header: 'status',
-    width: Math.max(8, width - used() - 1),
-    render: (r) => statusText(r.result),
-    tone: (r) => (r.result.status === 'ok' ? undefined : r.result.status === 'failed' ? 'bad' : 'muted'),
-  });
-  return cols;
 }
 
+/** The stage table's columns for a terminal `width` wide; the status takes what is left. */
+export function resultColumns(width: number, priced: boolean): Column<ResultRow>[] {
+  const nums = numberColumns(priced);
+  const numsW = nums.reduce((w, c) => w + c.width + 1, 0);
+  const labelW = Math.max(16, Math.min(34, width - numsW - 1 - 16));
+  return [
+    { key: 'variant', header: 'variant', width: labelW, render: (r) => (r.isWinner ? '* ' : '  ') + r.label, tone: (r) => (r.isWinner ? 'good' : undefined) },
+    ...nums,
+    {
+      key: 'status',
+      header: 'status',
+      width: Math.max(6, width - 1 - labelW - 1 - numsW),
+      render: (r) => statusText(r.result),
+      tone: (r) => (r.result.status === 'ok' ? undefined : r.result.status === 'failed' ? 'bad' : 'muted'),
+    },
+  ];
+}
+
+/** The before/after table in the issue's order: baseline, then the winner, then the gain. */
 const validationColumns: Column<ValidationRowView>[] = [
   { key: 'scenario', header: 'scenario', width: 18, render: (r) => r.scenario },
-  { key: 'base', header: 'baseline tok/s', width: 14, align: 'right', render: (r) => fmtTokS(r.baseline?.totalTokPerS) },
-  { key: 'opt', header: 'winner tok/s', width: 13, align: 'right', render: (r) => fmtTokS(r.optimized?.totalTokPerS) },
+  { key: 'base', header: 'base tok/s', width: 10, align: 'right', render: (r) => fmtTokS(r.baseline?.totalTokPerS) },
+  { key: 'tpotb', header: 'base TPOT', width: 9, align: 'right', render: (r) => fmtMs(r.baseline?.meanTpotMs) },
+  { key: 'opt', header: 'winner tok/s', width: 12, align: 'right', render: (r) => fmtTokS(r.optimized?.totalTokPerS) },
+  { key: 'tpota', header: 'winner TPOT', width: 11, align: 'right', render: (r) => fmtMs(r.optimized?.meanTpotMs) },
   { key: 'gain', header: 'gain', width: 8, align: 'right', render: (r) => fmtPct(r.gainPct, true), tone: (r) => (r.gainPct === null ? undefined : r.gainPct >= 0 ? 'good' : 'bad') },
-  { key: 'tpotb', header: 'TPOT before', width: 11, align: 'right', render: (r) => fmtMs(r.baseline?.meanTpotMs) },
-  { key: 'tpota', header: 'after', width: 8, align: 'right', render: (r) => fmtMs(r.optimized?.meanTpotMs) },
 ];
+
+/** Lines for failed rows: the whole reason and the hint, wrapped, at most `max` lines. */
+function failureLines(rows: readonly ResultRow[], width: number, max: number): string[] {
+  const lines = rows
+    .filter((r) => r.result.status === 'failed' && r.result.failure)
+    .flatMap((r) => wrapLines(`${r.label.trim()}: ${statusText(r.result)}${r.result.failure!.hint ? `; ${r.result.failure!.hint}` : ''}`, width, 3));
+  return lines.length > max ? [...lines.slice(0, Math.max(0, max - 1)), '… more failures in the report'] : lines;
+}
 
 export function ResultsScreen(p: ResultsScreenProps): React.JSX.Element {
   const theme = useTheme();
@@ -86,9 +106,23 @@ export function ResultsScreen(p: ResultsScreenProps): React.JSX.Element {
   const tabsWidth = tabs.reduce((w, t) => w + t.length + 3, 0);
   const name = (id: string) => p.labels[id] ?? id;
   const cmd = p.winner ? fmtCommand(p.winner.engineArgv ?? p.winner.argv, p.winner.env) : '';
-  // Everything but the table's rows takes 16 lines; the live region must stay below the terminal height.
-  const maxRows = Math.max(3, p.height - 16);
-  const failures = table ? table.rows.filter((r) => r.result.status === 'failed' && r.result.failure?.hint) : [];
+  const cmdLines = cmd ? commandLines(cmd, p.width).length : 1;
+  const verdict = !table
+    ? p.validationBaseline && p.winnerLabel
+      ? `baseline ${p.validationBaseline} vs winner ${p.winnerLabel}`
+      : ''
+    : !table.winnerId
+      ? 'no winner in this stage'
+      : table.winnerId === table.carriedId
+        ? `${name(table.winnerId)} (carried in) stays: no candidate beat it by more than the margin`
+        : `winner ${name(table.winnerId)}${table.gainPct !== null ? ` (${fmtPct(table.gainPct, true)} vs ${table.carriedId ? name(table.carriedId) : 'the first variant'})` : ''}`;
+  const verdictLines = verdict ? wrapLines(verdict, p.width, 2) : [];
+  // The live region stays below the terminal height: title, tabs, margins, header, the verdict,
+  // "Winner", the command and the footer take their lines; failures up to 4; rows the rest.
+  const fixed = 8 + verdictLines.length + cmdLines;
+  const failures = table ? failureLines(table.rows, p.width, Math.max(1, Math.min(4, p.height - fixed - 5))) : [];
+  const maxRows = Math.max(2, p.height - 1 - fixed - failures.length);
+  const rows = table ? (table.rows.length > maxRows ? table.rows.slice(0, maxRows - 1) : table.rows) : [];
   return (
     <Box flexDirection="column">
       <Title step={5} name="Results" note={`${p.objectiveLabel}${p.simulated ? ' · simulated' : ''}`} />
@@ -109,38 +143,28 @@ export function ResultsScreen(p: ResultsScreenProps): React.JSX.Element {
       <Box marginTop={1} flexDirection="column">
         {table ? (
           <>
-            <Table columns={resultColumns(p.width, p.priced)} rows={table.rows.slice(0, maxRows)} rowKey={(r, i) => `${r.result.variantId}:${i}`} rowTone={(r) => (r.result.status === 'pruned' || r.result.status === 'skipped' ? 'muted' : undefined)} />
-            {table.rows.length > maxRows ? <Muted>… {table.rows.length - maxRows} more (see the report)</Muted> : null}
-            <Muted wrap="truncate">
-              {!table.winnerId
-                ? 'no winner in this stage'
-                : table.winnerId === table.carriedId
-                  ? `${name(table.winnerId)} (carried in) stays: no candidate beat it by more than the margin`
-                  : `winner ${name(table.winnerId)}${table.gainPct !== null ? ` (${fmtPct(table.gainPct, true)} vs ${table.carriedId ? name(table.carriedId) : 'the first variant'})` : ''}`}
-            </Muted>
-            {failures.slice(0, 2).map((r) => (
-              <Text key={r.result.variantId} color={theme.warn} wrap="truncate">
-                {r.label}: {r.result.failure!.hint}
-              </Text>
-            ))}
+            <Table columns={resultColumns(p.width, p.priced)} rows={rows} rowKey={(r, i) => `${r.result.variantId}:${i}`} rowTone={(r) => (r.result.status === 'pruned' || r.result.status === 'skipped' ? 'muted' : undefined)} />
+            {rows.length < table.rows.length ? <Muted>… {table.rows.length - rows.length} more (see the report)</Muted> : null}
           </>
         ) : p.validation.length ? (
           <Table columns={validationColumns} rows={p.validation} rowKey={(r) => r.scenario} maxWidth={p.width} />
         ) : (
           <Muted>No validation table (the run stopped before validating).</Muted>
         )}
+        {verdictLines.map((l, i) => (
+          <Muted key={`v${i}`}>{l}</Muted>
+        ))}
+        {failures.map((l, i) => (
+          <Text key={`f${i}`} color={theme.warn}>
+            {l}
+          </Text>
+        ))}
       </Box>
       <Box marginTop={1} flexDirection="column">
-        <Text bold>Winner{p.winnerLabel ? `: ${p.winnerLabel}` : ''}</Text>
-        {cmd ? (
-          wrapLines(`$ ${cmd}`, p.width, 3).map((l, i) => (
-            <Text key={i} color={theme.info}>
-              {l}
-            </Text>
-          ))
-        ) : (
-          <Muted>no variant succeeded</Muted>
-        )}
+        <Text bold wrap="truncate">
+          Winner{p.winnerLabel ? `: ${p.winnerLabel}` : ''}
+        </Text>
+        {cmd ? <Command command={cmd} width={p.width} /> : <Muted>no variant succeeded</Muted>}
       </Box>
       <Box marginTop={1}>
         <Footer scope="results" />

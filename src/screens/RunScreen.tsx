@@ -9,7 +9,7 @@ import { GpuPanel } from '../components/run/GpuPanel.js';
 import { Leaderboard } from '../components/run/Leaderboard.js';
 import { LivePanel } from '../components/run/LivePanel.js';
 import { LogTail } from '../components/run/LogTail.js';
-import { fmtDuration, truncate } from '../ui/format.js';
+import { fmtDuration, wrapLines } from '../ui/format.js';
 import { useKeymap } from '../ui/hooks/useKeymap.js';
 import { useNow } from '../ui/hooks/useNow.js';
 import type { CurrentVariant, Phase, RunState } from '../ui/state/run.js';
@@ -102,9 +102,11 @@ export function RunScreen(p: RunScreenProps): React.JSX.Element {
       {c ? (
         <Box flexDirection="column">
           {run.validation && !run.validation.done ? (
-            <Text color={theme.info} wrap="truncate">
-              validating the winner against the baseline on {run.validation.scenarios.length} scenarios: {run.validation.scenarios.join(', ')}
-            </Text>
+            wrapLines(`validating the winner against the baseline on ${run.validation.scenarios.length} scenarios: ${run.validation.scenarios.join(', ')}`, p.width, 2).map((l, i) => (
+              <Text key={`val${i}`} color={theme.info}>
+                {l}
+              </Text>
+            ))
           ) : null}
           <Lifecycle c={c} label={label} now={now} />
           {showLog || c.phase === 'launching' ? (
@@ -129,11 +131,14 @@ export function RunScreen(p: RunScreenProps): React.JSX.Element {
           {r}
         </Text>
       ))}
-      {[...run.errors.slice(-2).map((m) => ({ m, bad: true })), ...run.warnings.slice(-1).map((m) => ({ m, bad: false }))].map(({ m, bad }, i) => (
-        <Text key={i} color={bad ? theme.bad : theme.warn}>
-          {truncate(m, p.width - 1)}
-        </Text>
-      ))}
+      {[...run.errors.slice(-2).map((m) => ({ m, bad: true })), ...run.warnings.slice(-1).map((m) => ({ m, bad: false }))].flatMap(({ m, bad }, i) =>
+        // Wrapped, not cut: a warning's advice is at its end.
+        wrapLines(m, p.width, 3).map((l, j) => (
+          <Text key={`${i}:${j}`} color={bad ? theme.bad : theme.warn}>
+            {l}
+          </Text>
+        )),
+      )}
       <Footer scope="run" without={without} />
     </Box>
   );

@@ -3,7 +3,8 @@ import React from 'react';
 import { Box, Text } from 'ink';
 import { Footer } from '../components/Footer.js';
 import { Muted, Title } from '../components/Title.js';
-import { shellQuote, wrapLines } from '../ui/format.js';
+import { Command } from '../components/Command.js';
+import { shellQuote } from '../ui/format.js';
 import { useKeymap } from '../ui/hooks/useKeymap.js';
 import { useTheme } from '../ui/theme.js';
 
@@ -25,8 +26,9 @@ export function replayCommand(profilePath: string, simulated: boolean): string {
 export function SaveScreen(p: SaveScreenProps): React.JSX.Element {
   const theme = useTheme();
   useKeymap('save', { next: p.onDone, quit: p.onDone, interrupt: p.onDone }, { isActive: p.isActive });
+  // Paths wrap rather than lose their end: the user copies them.
   const row = (label: string, value: string | null | undefined) => (
-    <Text wrap="truncate">
+    <Text>
       <Text bold>{label.padEnd(9)}</Text>
       {value ?? <Muted>not written</Muted>}
     </Text>
@@ -47,16 +49,15 @@ export function SaveScreen(p: SaveScreenProps): React.JSX.Element {
       {p.profilePath ? (
         <Box flexDirection="column" marginTop={1}>
           <Text bold>Replay it (checks for regressions on this or another host):</Text>
-          {wrapLines(`$ ${replayCommand(p.profilePath, p.simulated)}`, p.width, 2).map((l, i) => (
-            <Text key={i} color={theme.info}>
-              {l}
-            </Text>
-          ))}
-          <Muted wrap="truncate">{`serve it: npx servelab serve ${shellQuote(p.profilePath)}   export: npx servelab export ${shellQuote(p.profilePath)} --format docker`}</Muted>
+          <Command command={replayCommand(p.profilePath, p.simulated)} width={p.width} />
+          <Muted>Serve it, or export it as a container:</Muted>
+          <Command command={`npx servelab serve ${shellQuote(p.profilePath)}`} width={p.width} muted />
+          <Command command={`npx servelab export ${shellQuote(p.profilePath)} --format docker`} width={p.width} muted />
         </Box>
       ) : p.runDir ? (
-        <Box marginTop={1}>
-          <Muted wrap="truncate">{`continue it: npx servelab --resume ${shellQuote(p.runDir)}`}</Muted>
+        <Box marginTop={1} flexDirection="column">
+          <Muted>Continue it:</Muted>
+          <Command command={`npx servelab --resume ${shellQuote(p.runDir)}`} width={p.width} muted />
         </Box>
       ) : null}
       <Box marginTop={1}>

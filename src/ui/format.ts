@@ -121,3 +121,64 @@ export function relativeLabel(label: string, carried: string | undefined): strin
   if (!carried || label === carried || !label.startsWith(carried + ' ')) return label;
   return `+ ${label.slice(carried.length + 1)}`;
 }
+
+/** Split a shell command line into words, keeping single- and double-quoted parts whole. */
+export function shellWords(cmd: string): string[] {
+  const words: string[] = [];
+  let cur = '';
+  let quote: string | null = null;
+  for (const ch of cmd) {
+    if (quote) {
+      cur += ch;
+      if (ch === quote) quote = null;
+    } else if (ch === "'" || ch === '"') {
+      cur += ch;
+      quote = ch;
+    } else if (ch === ' ') {
+      if (cur) words.push(cur);
+      cur = '';
+    } else cur += ch;
+  }
+  if (cur) words.push(cur);
+  return words;
+}
+
+/**
+ * A command laid out to be copied whole: words are never cut or left out. A flag stays on the
+ * line of its value; a line that goes on ends in ` \` and the next is indented, so a copy of all
+ * the lines pastes as one command. Only a single word wider than the terminal is broken.
+ */
+export function commandLines(cmd: string, width: number, prefix = '$ '): string[] {
+  const w = Math.max(8, width);
+  const words = shellWords(cmd);
+  const groups: string[] = [];
+  for (let i = 0; i < words.length; i++) {
+    const word = words[i]!;
+    const next = words[i + 1];
+    // A flag and its value share a line, unless together they would not fit on one.
+    if (word.startsWith('-') && !word.includes('=') && next !== undefined && !next.startsWith('-') && [...word].length + [...next].length + 7 <= w) {
+      groups.push(`${word} ${next}`);
+      i++;
+    } else groups.push(word);
+  }
+  const indent = '    ';
+  const lines: string[] = [];
+  let line = prefix;
+  for (const g of groups) {
+    if (line === prefix || line === indent) line += g;
+    else if ([...line].length + 1 + [...g].length + 2 <= w) line += ` ${g}`;
+    else {
+      lines.push(`${line} \\`);
+      line = indent + g;
+    }
+  }
+  lines.push(line);
+  // A word wider than the terminal cannot be kept on one line: break it where it must.
+  return lines.flatMap((l) => {
+    const chars = [...l];
+    if (chars.length <= w) return [l];
+    const out: string[] = [];
+    for (let i = 0; i < chars.length; i += w) out.push(chars.slice(i, i + w).join(''));
+    return out;
+  });
+}

@@ -2,7 +2,7 @@
 // the planner and the session runner. The screens' choices become the same SessionConfig that
 // `servelab --auto` builds from flags (through its own parser), so both front ends run one thing.
 import { existsSync, statfsSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { UserError } from '../core/errors.js';
 import type { Settings } from '../core/settings.js';
@@ -19,7 +19,7 @@ import { AUTO_FLAGS, parseAutoArgs } from '../tune/args.js';
 import type { SessionConfig } from '../tune/config.js';
 import type { Plan, PlannedVariant } from '../tune/plan.js';
 import type { Scenario } from '../tune/scenarios.js';
-import { modelledStartupS } from '../tune/deps.js';
+import { modelledStartupS, realPlanDeps } from '../tune/deps.js';
 import { planSession, runSession, SessionControl } from '../tune/session.js';
 import { parseSlo } from '../tune/slo.js';
 import type { SessionStarter } from './hooks/useTuneSession.js';
@@ -98,17 +98,52 @@ function freeBytes(dir: string): number | undefined {
  */
 const STARTUP_S: Record<string, number> = { vllm: 120, sglang: 90, trtllm: 180 };
 const SIM_PROCESS_S = 2;
-export function estimateSeconds(pv: PlannedVariant, scenario: Scenario, host: { gpu: string; gpus: number; speed?: number }): number | undefined {
-  if (pv.status !== 'planned') return undefined;
+type EstimateHost = { gpu: string; gpus: number; speed?: number };
+
+/** Seconds one scenario's workload takes at `tokPerS` (a minute when nothing was predicted). */
+function workloadSeconds(scenario: Scenario, tokPerS: number | undefined, host: EstimateHost): number {
   const tokens = scenario.numPrompts * ((scenario.inputLen ?? 217) + (scenario.outputLen ?? 201));
-  const bench = pv.predicted?.totalTokPerS ? tokens / pv.predicted.totalTokPerS : 60;
-  if (host.speed) return SIM_PROCESS_S + bench / host.speed;
-  const startup = modelledStartupS(pv.variant, host) ?? STARTUP_S[pv.variant.engine] ?? 120;
-  return startup + 10 + bench;
+  const bench = tokPerS ? tokens / tokPerS : 60;
+  return host.speed ? bench / host.speed : bench;
 }
 
-export function planView(plan: Plan, host: { gpu: string; gpus: number; speed?: number }): PlanView {
+/** Seconds from launch to the first request: the process on the simulated host, else start-up and warm-up. */
+function launchSeconds(variant: PlannedVariant['variant'], host: EstimateHost): number {
+  if (host.speed) return SIM_PROCESS_S;
+  return (modelledStartupS(variant, host) ?? STARTUP_S[variant.engine] ?? 120) + 10;
+}
+
+export function estimateSeconds(pv: PlannedVariant, scenario: Scenario, host: EstimateHost): number | undefined {
+  if (pv.status !== 'planned') return undefined;
+  return launchSeconds(pv.variant, host) + workloadSeconds(scenario, pv.predicted?.totalTokPerS, host);
+}
+
+/**
+ * Seconds the validation takes after the stages: the baseline (vLLM's defaults, else the first
+ * engine candidate) and the predicted winner each launched once and run on every validation
+ * scenario the stages did not already measure. `predict` gives tok/s for a variant on a scenario.
+ */
+export function validationSeconds(plan: Plan, host: EstimateHost, predict: (v: PlannedVariant['variant'], s: Scenario) => number | undefined): number {
+  if (plan.validation.length === 0) return 0;
+  const planned = plan.stages.flatMap((st) => st.variants).filter((pv) => pv.status === 'planned');
+  const engine = plan.stages.find((st) => st.name === 'engine')?.variants.filter((pv) => pv.status === 'planned') ?? [];
+  const baseline = engine.find((pv) => pv.variant.engine === 'vllm') ?? engine[0];
+  const winner = planned.find((pv) => pv.variant.id === plan.predictedWinnerId) ?? baseline;
+  const sides = [baseline, winner].filter((pv, i, a): pv is PlannedVariant => pv !== undefined && a.findIndex((x) => x?.variant.id === pv.variant.id) === i);
+  const measured = (s: Scenario) => s.name === plan.scenario.name && s.numPrompts === plan.scenario.numPrompts;
+  let total = 0;
+  for (const side of sides) {
+    const todo = plan.validation.filter((s) => !measured(s));
+    if (todo.length === 0) continue;
+    total += launchSeconds(side.variant, host);
+    for (const s of todo) total += workloadSeconds(s, predict(side.variant, s), host);
+  }
+  return total;
+}
+
+export function planView(plan: Plan, host: EstimateHost, validationS?: number): PlanView {
   return {
+    ...(validationS ? { validationS } : {}),
     caveat: plan.caveats[0] ?? '',
     notes: plan.notes,
     stages: plan.stages.map((st) => ({
@@ -275,9 +310,11 @@ export function realServices(opts: RealServicesOptions): RealServices {
       const parsed = parseAutoArgs(choicesArgv(opts.argv, choices), opts.settings.all());
       const config: SessionConfig = { ...parsed.config!, scenario: { ...parsed.config!.scenario, seed: Number(choices.form.seed) } };
       const host = choices.host.simulated ? undefined : detected;
-      const { plan } = await planSession(config, host ? { host } : {});
+      const { plan, host: resolved } = await planSession(config, host ? { host } : {});
+      const estHost = config.sim ? { gpu: config.sim.gpu, gpus: config.sim.gpus, speed: config.sim.speed } : { gpu: plan.host.gpuName, gpus: plan.host.gpuCount };
+      const deps = realPlanDeps(config, resolved, config.runDir ?? join(config.runsDir, 'RUN'));
       return {
-        view: planView(plan, config.sim ? { gpu: config.sim.gpu, gpus: config.sim.gpus, speed: config.sim.speed } : { gpu: plan.host.gpuName, gpus: plan.host.gpuCount }),
+        view: planView(plan, estHost, validationSeconds(plan, estHost, (v, s) => deps.predict(v, s)?.totalTokPerS)),
         start: (disabled): SessionStarter => (onEvent, signal) => {
           const control = new SessionControl();
           const done = runSession(withUnchecked(config, plan, disabled), { onEvent, signal, control, ...(host ? { host } : {}) });

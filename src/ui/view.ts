@@ -64,6 +64,8 @@ export interface PlanStageView {
 
 export interface PlanView {
   stages: PlanStageView[];
+  /** Estimated seconds of the validation runs after the stages (winner and baseline on the scenario set). */
+  validationS?: number;
   caveat: string;
   notes: string[];
 }

@@ -198,10 +198,10 @@ describe('the wizard end to end on a scripted session', () => {
     await r.press('right');
     f = await r.waitForFrame('[quantization]');
     expect(f).toMatch(/\* sglang fp8 checkpoint\s+12,000\s+\+20\.0%/);
-    expect(f).toContain('sglang-kvfp8: lower mem fraction');
+    expect(f).toContain('sglang-kvfp8: oom: CUDA out of memory; lower mem fraction');
     await r.press('right');
     f = await r.waitForFrame('[validation]');
-    expect(f).toMatch(/sharegpt-like\s+9,000\s+12,000\s+\+33\.3%/);
+    expect(f).toMatch(/sharegpt-like\s+9,000\s+25\.0ms\s+12,000\s+18\.0ms\s+\+33\.3%/);
     await r.press('enter');
     f = await r.waitForFrame('6/6 Save');
     expect(f).toContain('profiles/qwen3-14b-h100x1.json');
@@ -348,7 +348,8 @@ describe('after an aborted run', () => {
     await a.r.press('enter');
     f = await a.r.waitForFrame('6/6 Save');
     expect(f).toContain('No profile was saved (aborted).');
-    expect(f).toContain('continue it: npx servelab --resume servelab-runs/x');
+    expect(f).toContain('Continue it:');
+    expect(f).toContain('$ npx servelab --resume servelab-runs/x');
     expect(overflowingLines(f.slice(f.indexOf('servelab · 6/6')), 80)).toEqual([]);
   });
 });

@@ -25,6 +25,10 @@ export function LivePanel({ current, width, now, simulated }: LivePanelProps): R
   const total = s?.total ?? current.numPrompts ?? 0;
   const kv = current.server;
   const wallS = Math.max(0, (now - current.phaseAt) / 1000);
+  // The figures take what they need; the bar gets the rest (the figures are never cut).
+  const progress = ` ${fmtNum(done)}/${fmtNum(total)}  ${total ? fmtPct((done / total) * 100) : '-'}  ETA ${fmtDuration(etaSeconds(s, wallS))}  elapsed ${fmtDuration(wallS)}${simulated ? ` · sim ${fmtDuration(s?.elapsedS)}` : ''}`;
+  // A steady reserve for the figures so the bar does not change length as they change.
+  const barW = Math.max(8, Math.min(40, width - 1 - Math.max(progress.length, simulated ? 52 : 40)));
   const lat = (name: string, mean: number | undefined, p99: number | undefined) =>
     `${name.padEnd(5)}${fmtMs(mean).padStart(9)}${fmtMs(p99).padStart(9)}`;
   return (
@@ -59,8 +63,8 @@ export function LivePanel({ current, width, now, simulated }: LivePanelProps): R
         </Box>
       </Box>
       <Text wrap="truncate">
-        <ProgressBar ratio={total ? done / total : 0} width={Math.max(10, Math.min(40, width - 44))} />
-        {` ${fmtNum(done)}/${fmtNum(total)}  ${total ? fmtPct((done / total) * 100) : '-'}  ETA ${fmtDuration(etaSeconds(s, wallS))}  elapsed ${fmtDuration(wallS)}${simulated ? ` · sim ${fmtDuration(s?.elapsedS)}` : ''}`}
+        <ProgressBar ratio={total ? done / total : 0} width={barW} />
+        {progress}
       </Text>
     </Box>
   );

@@ -99,3 +99,9 @@ export function validationRows(run: RunState): ValidationRowView[] {
       gainPct: typeof r.gainPct === 'number' ? r.gainPct : null,
     }));
 }
+
+/** The variant the validation table measured the winner against: the other side of its runs. */
+export function validationBaselineId(run: RunState): string | undefined {
+  const winner = finalWinner(run)?.variantId;
+  return run.results.find((r) => r.stage.startsWith('validation') && r.variantId !== winner)?.variantId;
+}

@@ -152,6 +152,7 @@ export function wizardReducer(s: WizardState, a: WizardAction): WizardState {
       return { ...s, plan: { ...s.plan, disabled: [...disabled] } };
     }
     case 'results-page':
-      return a.pages ? { ...s, resultsPage: (s.resultsPage + a.dir + a.pages) % a.pages } : s;
+      // Paging stops at the first and last pages: a burst of presses lands on the end, not back at the start.
+      return a.pages ? { ...s, resultsPage: Math.max(0, Math.min(a.pages - 1, s.resultsPage + a.dir)) } : s;
   }
 }

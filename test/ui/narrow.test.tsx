@@ -1,0 +1,166 @@
+// What a user sees at 80 x 24: results with every column that fits (start-up included), a
+// validation page reached with a burst of arrow keys, commands shown whole, warnings and the
+// progress line not cut, and a plan estimate that counts the validation.
+import React from 'react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { App } from '../../src/app.js';
+import { PlanScreen } from '../../src/screens/PlanScreen.js';
+import type { TuneEvent } from '../../src/core/events.js';
+import { commandLines, shellWords } from '../../src/ui/format.js';
+import { initialWizard, wizardReducer } from '../../src/ui/state/wizard.js';
+import { colourTheme } from '../../src/ui/theme.js';
+import { overflowingLines, render, type Rendered } from '../render.js';
+import { defaults, fakeServices, form, plan, result, scripted, sessionEvents, snapshot } from './fixtures.js';
+
+let r: Rendered | undefined;
+afterEach(() => {
+  r?.unmount();
+  r = undefined;
+});
+
+const LONG_DIR = '/home/operator/work/servelab-runs/2026-11-30T0837-Qwen3-14B-H100x1/logs/trtllm-kv-fp8';
+const TRT_ARGV = ['trtllm-serve', 'Qwen/Qwen3-14B', '--host', '127.0.0.1', '--port', '8100', '--extra_llm_api_options', `${LONG_DIR}/extra_llm_api_options.yaml`];
+const WARNING =
+  'the benchmark client was flagged as a bottleneck while measuring vllm (event-loop lag or CPU): its figures may understate the server; lower --speed (now 5) or use a less busy machine for figures you can compare';
+
+/** The session fixture with a TRT-LLM winner whose command is long, and a client-bound warning. */
+function trtEvents(): TuneEvent[] {
+  const events = sessionEvents();
+  const trt = { ...result('sglang-fp8ckpt', 'quantization', 12_000), engineArgv: TRT_ARGV, startupS: 95 };
+  return events.map((e) => (e.type === 'variant-finished' && e.result.variantId === 'sglang-fp8ckpt' ? { ...e, result: trt } : e));
+}
+
+function frameFrom(f: string, marker: string): string {
+  return f.slice(f.lastIndexOf(marker));
+}
+
+async function toResults(events: TuneEvent[], columns: number, rows: number) {
+  const session = scripted(events);
+  const services = fakeServices({ session: () => session.start });
+  r = render(<App services={services} defaults={defaults} onExit={() => {}} theme={colourTheme} throttleMs={10} />, { columns, rows });
+  await r.waitForFrame('no NVIDIA GPU found');
+  await r.press('enter');
+  await r.waitForFrame('2/6 Model');
+  await r.press('enter');
+  await r.waitForFrame('3/6 Plan');
+  await r.press('enter');
+  await r.waitForFrame('4/6 Run');
+  session.rest();
+  await r.waitForFrame('Tuning finished.');
+  await r.press('enter');
+  await r.waitForFrame('5/6 Results');
+  return r;
+}
+
+describe('Results at 80 x 24', () => {
+  it('shows start-up time in the stage table and keeps every line inside the terminal', async () => {
+    const r = await toResults(trtEvents(), 80, 24);
+    const f = frameFrom(r.frame(), 'servelab · 5/6');
+    expect(f).toMatch(/variant\s+tok\/s\s+gain\s+TTFT\s+TPOT\s+startup\s+status/);
+    expect(f).toMatch(/vllm defaults\s+9,000\s+ref\s+100ms\s+20\.0ms\s+31s\s+ok/);
+    expect(overflowingLines(f, 80)).toEqual([]);
+    expect(f.split('\n').length).toBeLessThan(24);
+  });
+
+  it('pages to the validation table with a burst of arrow keys in one chunk, and stops at the last page', async () => {
+    const r = await toResults(trtEvents(), 80, 24);
+    // Seven Rights in a single write, as a fast key repeat or tmux send-keys delivers them.
+    await r.type('\x1b[C'.repeat(7));
+    let f = frameFrom(await r.waitForFrame('[validation]'), 'servelab · 5/6');
+    expect(f).toMatch(/scenario\s+base tok\/s\s+base TPOT\s+winner tok\/s\s+winner TPOT\s+gain/);
+    expect(f).toMatch(/sharegpt-like\s+9,000\s+25\.0ms\s+12,000\s+18\.0ms\s+\+33\.3%/);
+    expect(overflowingLines(f, 80)).toEqual([]);
+    // Single presses page back one stage at a time.
+    await r.press('left');
+    f = await r.waitForFrame('[quantization]');
+    await r.press('left');
+    await r.waitForFrame('[engine]');
+    await r.press('left');
+    expect(r.frame()).toContain('[engine]');
+  });
+
+  it("shows the winner's long TRT-LLM command whole, ready to paste", async () => {
+    const r = await toResults(trtEvents(), 80, 24);
+    const f = frameFrom(r.frame(), 'Winner:');
+    // The command's lines: after the "Winner:" line, up to the blank line above the footer.
+    const all = f.split('\n');
+    const lines = all.slice(1, all.indexOf('', 1));
+    expect(f).not.toContain('…');
+    expect(overflowingLines(f, 80)).toEqual([]);
+    // Joined back (continuations dropped, a path broken at the edge rejoined), it is the command.
+    const joined = lines
+      .map((l) => l.replace(/ \\$/, ''))
+      .join('\n')
+      .replace(/\n(?! {4})/g, '')
+      .replace(/\n {4}/g, ' ')
+      .replace(/^\$ /, '');
+    expect(shellWords(joined)).toEqual(TRT_ARGV);
+    expect(f).toContain('--extra_llm_api_options');
+  });
+});
+
+describe('Run screen at 80 x 24', () => {
+  it('wraps a long warning instead of cutting it, and keeps the progress figures whole', async () => {
+    const events = sessionEvents().slice(0, 7);
+    events.push({ type: 'warning', message: WARNING }, { type: 'bench-progress', variantId: 'vllm', snapshot: snapshot(10, 1000, { elapsedS: 95 }) });
+    // Held back, so the session is still running when the frame is read.
+    events.push({ type: 'warning', message: 'not sent' });
+    const session = scripted(events);
+    const services = fakeServices({ session: () => session.start });
+    r = render(<App services={services} defaults={defaults} onExit={() => {}} theme={colourTheme} throttleMs={10} />, { columns: 80, rows: 24 });
+    await r.waitForFrame('no NVIDIA GPU found');
+    await r.press('enter');
+    await r.waitForFrame('2/6 Model');
+    await r.press('enter');
+    await r.waitForFrame('3/6 Plan');
+    await r.press('enter');
+    await r.waitForFrame('4/6 Run');
+    session.next(events.length - 1);
+    const f = frameFrom(await r.waitForFrame('use a less busy machine'), 'servelab · 4/6');
+    expect(f.replace(/\n/g, ' ')).toContain('lower --speed (now 5) or use a less busy machine for figures you can compare');
+    expect(f).toMatch(/10\/40\s+25\.0%\s+ETA \S+\s+elapsed \S+ · sim 1m35s/);
+    expect(f).not.toContain('…');
+    expect(overflowingLines(f, 80)).toEqual([]);
+  });
+});
+
+describe('Plan estimate', () => {
+  it('adds the validation runs to the total and says so', async () => {
+    r = render(
+      <PlanScreen plan={{ ...plan, validationS: 60 }} focus={1} disabled={[]} onMove={() => {}} onToggle={() => {}} onNext={() => {}} onBack={() => {}} onQuit={() => {}} width={80} height={24} />,
+    );
+    // Three checked variants (90 + 80 + 70 s) and 60 s of validation.
+    await r.waitForFrame('3 variants · est. 5m00s with validation');
+  });
+
+  it('shows the focused TRT-LLM command whole at 80 columns', async () => {
+    const cmd = TRT_ARGV.join(' ');
+    const p = { ...plan, stages: [{ name: 'engine', variants: [{ id: 't', label: 'trtllm defaults', knobs: 'defaults', estimateS: 90, command: cmd }] }] };
+    r = render(<PlanScreen plan={p} focus={1} disabled={[]} onMove={() => {}} onToggle={() => {}} onNext={() => {}} onBack={() => {}} onQuit={() => {}} width={80} height={24} />);
+    const f = await r.waitForFrame('--extra_llm_api_options');
+    expect(f).toContain('extra_llm_api_options.yaml');
+    expect(f).not.toMatch(/…/);
+  });
+});
+
+describe('commandLines', () => {
+  it('keeps a flag with its value, continues lines with a backslash, and never drops a word', () => {
+    const cmd = 'python3 -m sglang.launch_server --model-path Qwen/Qwen3-14B --host 127.0.0.1 --port 8108 --chunked-prefill-size 16384 --enable-metrics';
+    const lines = commandLines(cmd, 60);
+    expect(lines.every((l) => l.length <= 60)).toBe(true);
+    expect(lines.slice(0, -1).every((l) => l.endsWith(' \\'))).toBe(true);
+    expect(lines.some((l) => /--chunked-prefill-size 16384/.test(l))).toBe(true);
+    expect(shellWords(lines.map((l) => l.replace(/ \\$/, '')).join(' ').replace(/^\$ /, ''))).toEqual(shellWords(cmd));
+    expect(commandLines("A='x y' vllm serve m", 80)).toEqual(["$ A='x y' vllm serve m"]);
+  });
+});
+
+describe('results paging', () => {
+  it('stops at the first and last pages rather than wrapping around', () => {
+    let s = initialWizard({ gpuType: 'H100', gpuCount: 1, form });
+    for (let i = 0; i < 7; i++) s = wizardReducer(s, { type: 'results-page', dir: 1, pages: 3 });
+    expect(s.resultsPage).toBe(2);
+    for (let i = 0; i < 7; i++) s = wizardReducer(s, { type: 'results-page', dir: -1, pages: 3 });
+    expect(s.resultsPage).toBe(0);
+  });
+});
