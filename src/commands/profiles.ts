@@ -1,10 +1,12 @@
 // `servelab profiles [--json] [--dir DIR]...`: the profiles in ./profiles, the user's profile
-// folders (settings `profiles-dir`, and `out`/profiles where tuning sessions save them) and any
+// folders (settings `profiles-dir`, else profiles/ beside the settings file, where replays of
+// study profiles are recorded; and `out`/profiles where tuning sessions save them) and any
 // --dir, with model, GPU, engine, tok/s and date.
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { UserError } from '../core/errors.js';
 import { openSettings } from '../core/settings.js';
+import { userProfilesDir } from '../profiles/history.js';
 import { listProfiles, type ProfileRow } from '../profiles/list.js';
 
 const USAGE = 'usage: servelab profiles [--json] [--dir DIR]...';
@@ -13,7 +15,8 @@ function userDirs(): string[] {
   try {
     const settings = openSettings();
     const out = settings.get('out');
-    return [settings.get('profiles-dir'), out ? join(out, 'profiles') : undefined].filter((d): d is string => !!d);
+    const own = userProfilesDir({ profilesDir: settings.get('profiles-dir'), settingsPath: settings.path });
+    return [settings.get('profiles-dir'), out ? join(out, 'profiles') : undefined, own].filter((d): d is string => !!d);
   } catch {
     // An unreadable settings file must not hide the profiles in ./profiles.
     return [];

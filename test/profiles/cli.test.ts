@@ -129,4 +129,15 @@ describe('servelab profiles reads the user\'s folders from the settings', () => 
       ['out/profiles/b.json', 'vllm'],
     ]);
   });
+
+  it('lists profiles/ beside the settings file (where replays of study profiles are recorded) when profiles-dir is unset', async () => {
+    const conf = join(dir, 'conf-history');
+    const { mkdirSync } = await import('node:fs');
+    mkdirSync(join(conf, 'profiles'), { recursive: true });
+    copyFileSync(QWEN, join(conf, 'profiles', 'Qwen3-14B-H100x1.json'));
+    const r = await cli(['profiles', '--json'], { cwd: dir, env: { SERVELAB_CONFIG_DIR: conf } });
+    expect(r.code, r.stderr).toBe(0);
+    const rows = JSON.parse(r.stdout) as { file: string }[];
+    expect(rows.map((x) => x.file)).toEqual(['conf-history/profiles/Qwen3-14B-H100x1.json']);
+  });
 });
