@@ -121,12 +121,16 @@ export function exportShell(p: Profile, file: string): string {
   return lines.join('\n');
 }
 
-/** `docker run` line: the official image, the recorded argv as entrypoint + arguments. */
-export function dockerArgv(p: Profile): string[] {
+/**
+ * `docker run` line: the official image, the recorded argv as entrypoint + arguments. The
+ * profile's files are mounted from `filesDir` on the host (where the caller writes them); an
+ * export leaves a mark there that the script replaces with its own folder.
+ */
+export function dockerArgv(p: Profile, filesDir: string = DIR_MARK): string[] {
   const port = serverPort(p);
   const engineArgv = containerArgv(relocateFiles(p.engineArgv, p.files, FILES_IN_CONTAINER).argv);
   const argv = ['docker', 'run', '--rm', '--gpus', 'all', '--ipc=host', '-p', `${port}:${port}`, '-v', `\${HOME}/.cache/huggingface:${HF_CACHE_IN_CONTAINER}`, '-e', 'HF_TOKEN'];
-  if (p.files.length) argv.push('-v', `${DIR_MARK}:${FILES_IN_CONTAINER}:ro`);
+  if (p.files.length) argv.push('-v', `${filesDir}:${FILES_IN_CONTAINER}:ro`);
   for (const [k, v] of Object.entries(p.env)) argv.push('-e', `${k}=${v}`);
   argv.push('--entrypoint', engineArgv[0]!, officialImage(p), ...engineArgv.slice(1));
   return argv;

@@ -45,12 +45,14 @@ export function serveSpec(profile: Profile, opts: ServeOptions): LaunchSpec {
     });
   }
   const ported = opts.port !== undefined ? withPort(profile.engineArgv, opts.port) : [...profile.engineArgv];
-  // Recorded files (TRT-LLM's YAML) are written into this run's folder, and the argv follows.
+  // Recorded files (TRT-LLM's YAML) are written into this run's folder, and the argv follows;
+  // in a container that folder is mounted where the exported docker line expects the files.
   const { argv: engineArgv, files } = relocateFiles(ported, profile.files, opts.runDir);
   const port = opts.port ?? serverPort(profile);
   const docker = profile.engine.runtime.kind === 'docker';
-  const argv = docker ? dockerArgv({ ...profile, engineArgv }).map((a) => a.replace('${HOME}', process.env.HOME ?? '~')) : engineArgv;
-  if (docker && files.length) argv.splice(argv.indexOf('--entrypoint'), 0, '-v', `${opts.runDir}:${opts.runDir}:ro`);
+  const argv = docker
+    ? dockerArgv({ ...profile, engineArgv: ported }, opts.runDir).map((a) => a.replace('${HOME}', process.env.HOME ?? '~'))
+    : engineArgv;
   return {
     argv,
     env: docker ? {} : { ...profile.env },

@@ -187,6 +187,19 @@ describe('files the command reads (TensorRT-LLM YAML)', () => {
     expect(spec.files).toEqual([{ path: '/runs/serve-1/extra_llm_api_options.yaml', content: p.files[0]!.content }]);
   });
 
+  it('serve in a container mounts its run folder where the argv reads the files', async () => {
+    const { parseProfile, serializeProfile } = await import('../../src/profiles/store.js');
+    const { serveSpec } = await import('../../src/profiles/serve.js');
+    const p = parseProfile(serializeProfile(trtProfile()), 't.json');
+    p.engine.runtime = { kind: 'docker', image: 'nvcr.io/nvidia/tensorrt-llm/release:1.2.0rc1' };
+    const spec = serveSpec(p, { sim: false, speed: 1, runDir: '/runs/serve-2' });
+    expect(spec.argv.join(' ')).not.toContain('@@');
+    const mounts = spec.argv.flatMap((a, i) => (spec.argv[i - 1] === '-v' ? [a] : []));
+    expect(mounts).toContain('/runs/serve-2:/etc/servelab:ro');
+    expect(spec.argv.slice(spec.argv.indexOf('--extra_llm_api_options'))[1]).toBe('/etc/servelab/extra_llm_api_options.yaml');
+    expect(spec.files).toEqual([{ path: '/runs/serve-2/extra_llm_api_options.yaml', content: p.files[0]!.content }]);
+  });
+
   it('a profile without a release version gets :latest and a warning', () => {
     const p = qwen3Study();
     p.engine.version = 'simulated';
