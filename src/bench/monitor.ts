@@ -1,5 +1,6 @@
 // Watches the client itself while it measures. A Node (or Python) client that saturates its
 // core reports its own delays as the server's, so the result must say when that happened.
+import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { isMainThread } from 'node:worker_threads';
 import { percentile } from './stats.js';
@@ -26,11 +27,25 @@ export function lagVerdict(lags: readonly number[]): { p99: number; late: number
   return { p99, late, flagged: p99 > LAG_LIMIT_MS && late >= MIN_LATE_TICKS };
 }
 
+/** This OS thread's user + system CPU from Linux's /proc (10 ms ticks), µs; undefined elsewhere. */
+function procThreadCpu(): number | undefined {
+  try {
+    const stat = readFileSync('/proc/thread-self/stat', 'utf8');
+    // Fields after the command name (which may hold spaces): state is field 3, utime 14, stime 15.
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ticks = Number(f[11]) + Number(f[12]);
+    return Number.isFinite(ticks) ? ticks * 10_000 : undefined; // USER_HZ is 100 on Linux
+  } catch {
+    return undefined;
+  }
+}
+
 /**
- * Busy time of the thread that measures, in microseconds. process.cpuUsage() counts the whole
+ * CPU time of the thread that measures, in microseconds. process.cpuUsage() counts the whole
  * process: in a worker (src/bench/isolated.ts) it would charge the client with the UI's CPU. A
- * worker uses its own thread's CPU where Node has it (threadCpuUsage, Node >= 23.9), else its
- * event loop's active time, which is the same thing for a thread that does not block on I/O.
+ * worker reads its own thread's CPU (threadCpuUsage on Node >= 23.9, else Linux's per-thread
+ * stat), and only where neither exists its event loop's active time, which also counts the time
+ * the OS had the thread waiting for a core.
  */
 function busyClock(): () => number {
   if (isMainThread) {
@@ -46,6 +61,7 @@ function busyClock(): () => number {
       return c.user + c.system;
     };
   }
+  if (procThreadCpu() !== undefined) return () => procThreadCpu() ?? 0;
   return () => performance.eventLoopUtilization().active * 1000;
 }
 

@@ -51,10 +51,10 @@ describe('ClientMonitor', () => {
     expect(s.eventLoopLagMaxMs).toBeGreaterThan(30);
   });
 
-  it('in a worker thread, the main thread busy does not count as client CPU', async () => {
+  /** A ClientMonitor in a worker thread over 600 ms, spinning `workerBusyMs` of them itself. */
+  async function workerMonitor(workerBusyMs: number, onStarted: () => void): Promise<{ cpuPct: number }> {
     const tsx = pathToFileURL(fileURLToPath(import.meta.resolve('tsx/esm/api'))).href;
     const monitor = new URL('../../src/bench/monitor.ts', import.meta.url).href;
-    // The worker only watches an idle loop for 600 ms while this thread spins.
     const code = `
       const { parentPort } = require('node:worker_threads');
       import(${JSON.stringify(tsx)}).then(async ({ register }) => {
@@ -63,21 +63,30 @@ describe('ClientMonitor', () => {
         const m = new ClientMonitor();
         m.start();
         parentPort.postMessage('started');
-        setTimeout(() => parentPort.postMessage(m.stop()), 600);
+        const until = performance.now() + ${workerBusyMs};
+        while (performance.now() < until) {}
+        setTimeout(() => parentPort.postMessage(m.stop()), ${600 - workerBusyMs});
       });`;
     const w = new Worker(code, { eval: true });
     try {
-      const stats = await new Promise<{ cpuPct: number }>((resolve, reject) => {
-        w.on('message', (m) => {
-          if (m === 'started') busy(500);
-          else resolve(m as { cpuPct: number });
-        });
+      return await new Promise<{ cpuPct: number }>((resolve, reject) => {
+        w.on('message', (m) => (m === 'started' ? onStarted() : resolve(m as { cpuPct: number })));
         w.once('error', reject);
       });
-      // process.cpuUsage() would report this thread's ~500 ms of spinning (> 50% of 600 ms).
-      expect(stats.cpuPct).toBeLessThan(30);
     } finally {
       await w.terminate();
     }
+  }
+
+  it('in a worker thread, the main thread busy does not count as client CPU', async () => {
+    const stats = await workerMonitor(0, () => busy(500));
+    // process.cpuUsage() would report this thread's ~500 ms of spinning (> 50% of 600 ms).
+    expect(stats.cpuPct).toBeLessThan(30);
+  });
+
+  it("in a worker thread, the worker's own CPU is counted", async () => {
+    const stats = await workerMonitor(300, () => {});
+    // 300 ms of spinning in 600 ms is ~50% of a core; less when other processes take the cores.
+    expect(stats.cpuPct).toBeGreaterThan(5);
   });
 });
