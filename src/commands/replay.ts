@@ -11,7 +11,7 @@
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { UserError } from '../core/errors.js';
-import { setLogSink } from '../core/logger.js';
+import { setLogSink, type LogLevel, type LogSink } from '../core/logger.js';
 import type { TuneEvent } from '../core/events.js';
 import { openSettings } from '../core/settings.js';
 import { exitCodeFor, installSignalHandlers } from '../host/signals.js';
@@ -84,6 +84,16 @@ function progress(e: TuneEvent, write: (l: string) => void): void {
     default:
   }
 }
+
+/** How a core log message reads on the terminal; debug messages are not shown. */
+function logLine(level: LogLevel, message: string): string | null {
+  return level === 'debug' ? null : `servelab: ${level === 'info' ? '' : level + ': '}${message}`;
+}
+
+const toStderr: LogSink = (level, message) => {
+  const line = logLine(level, message);
+  if (line) process.stderr.write(line + '\n');
+};
 
 function verdictLine(j: ReplayJudgement): string {
   return `verdict: ${j.verdict} (${j.reasons.join('; ')})`;
@@ -167,9 +177,7 @@ export default async function main(argv: string[], deps: ReplayDeps = {}): Promi
   const info = (line: string) => {
     if (!json) process.stderr.write(line + '\n');
   };
-  setLogSink((level, message) => {
-    if (level !== 'debug') process.stderr.write(`servelab: ${level === 'info' ? '' : level + ': '}${message}\n`);
-  });
+  setLogSink(toStderr);
 
   const profile = loadProfile(file);
   const runsDir = resolve(v['runs-dir'] ?? 'servelab-runs');
@@ -254,6 +262,13 @@ async function replayOnScreen(
   tui?: ReplayDeps['tui'],
 ): Promise<number> {
   const show = tui ?? (await import('../ui/replayTui.js')).replayTui;
+  // A line written to the terminal under the screen would break Ink's redraw: the core's
+  // warnings wait until the screen has closed.
+  const held: string[] = [];
+  setLogSink((level, message) => {
+    const line = logLine(level, message);
+    if (line) held.push(line);
+  });
   const external = new AbortController();
   let runError: unknown;
   let screen: Promise<ReplayTuiResult> | undefined;
@@ -280,6 +295,8 @@ async function replayOnScreen(
     r = await screen;
   } finally {
     uninstall();
+    if (held.length) process.stderr.write(held.join('\n') + '\n');
+    setLogSink(toStderr);
   }
   if (!r.consented) {
     process.stderr.write('servelab: not run\n');

@@ -157,5 +157,9 @@ describe('replay in a real terminal', () => {
     expect(strip(out)).toContain(`verdict: ${history[0]!.verdict}`);
     expect(strip(out)).toContain(`history: appended to ${f}`);
     expect(code).toBe(history[0]!.verdict === 'regression' ? 3 : history[0]!.verdict === 'failed' ? 1 : 0);
+    // The core's warnings (e.g. no tokenizer cached) wait until the screen has closed.
+    const text = strip(out);
+    const warn = text.indexOf('servelab: warn:');
+    if (warn >= 0) expect(warn).toBeGreaterThan(text.lastIndexOf('verdict: '));
   });
 });
