@@ -121,8 +121,12 @@ function historyDir(runsDir: string): string {
   }
 }
 
-function historyLine(h: RecordedReplay | null, file: string): string {
+/** Where the record went: the file, nothing (--no-record), or why it could not be written. */
+type History = RecordedReplay | null | { error: string };
+
+function historyLine(h: History, file: string): string {
   if (!h) return 'history: not recorded (--no-record)';
+  if ('error' in h) return `history: not recorded: ${h.error}`;
   if (!h.separate) return `history: appended to ${h.file}`;
   const what = h.created ? 'a new copy of this study profile in your profile folder' : 'your copy of this study profile';
   return `history: appended to ${h.file} (${what}; ${file} is reference data and stays as it is)`;
@@ -186,8 +190,16 @@ export default async function main(argv: string[], deps: ReplayDeps = {}): Promi
   const setup = await prepareReplay(profile, file, opts);
 
   /** Record the outcome (unless --no-record); the one place both faces record. */
-  const finish = (outcome: ReplayOutcome): RecordedReplay | null =>
-    v['no-record'] ? null : recordReplay(file, profile, outcome.record, () => historyDir(runsDir));
+  // A record that cannot be written (a read-only file or folder) must not hide the verdict: it is
+  // reported on the history line and the exit code stays the verdict's.
+  const finish = (outcome: ReplayOutcome): History => {
+    if (v['no-record']) return null;
+    try {
+      return recordReplay(file, profile, outcome.record, () => historyDir(runsDir));
+    } catch (e) {
+      return { error: (e as Error).message.split('\n')[0]! };
+    }
+  };
 
   const isTerminal = deps.isTerminal ?? (() => process.stdin.isTTY === true && process.stdout.isTTY === true);
   if (!v.auto && !json && !v.yes && isTerminal()) {
@@ -230,7 +242,8 @@ export default async function main(argv: string[], deps: ReplayDeps = {}): Promi
         failure: result.failure ?? null,
         clientBound: result.clientBound === true,
         logsDir: opts.logsDir,
-        history: history?.file ?? null,
+        history: history && 'file' in history ? history.file : null,
+        ...(history && 'error' in history ? { historyError: history.error } : {}),
       }) + '\n',
     );
     return exitCode;
@@ -258,7 +271,7 @@ async function replayOnScreen(
   setup: ReplaySetup,
   opts: ReplayOptions,
   file: string,
-  finish: (o: ReplayOutcome) => RecordedReplay | null,
+  finish: (o: ReplayOutcome) => History,
   tui?: ReplayDeps['tui'],
 ): Promise<number> {
   const show = tui ?? (await import('../ui/replayTui.js')).replayTui;

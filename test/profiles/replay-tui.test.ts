@@ -13,6 +13,8 @@ import { shellQuote } from '../../src/profiles/command.js';
 import type { Profile } from '../../src/profiles/schema.js';
 import { serializeProfile } from '../../src/profiles/store.js';
 import { qwen3Study } from '../../src/profiles/studies.js';
+import { openSettings } from '../../src/core/settings.js';
+import type { ReplayOutcome } from '../../src/profiles/replay.js';
 import type { ReplayTuiInput, ReplayTuiResult } from '../../src/ui/replayTui.js';
 
 const repo = fileURLToPath(new URL('../..', import.meta.url));
@@ -100,6 +102,42 @@ describe('replay on a terminal', () => {
     const screen = fakeScreen(async () => ({ consented: true, outcome: null, aborted: true }));
     expect(await replay(args(f, PORT_BASE), { isTerminal: () => true, tui: screen.tui })).toBe(130);
     expect(read(f).replays).toHaveLength(0);
+  });
+
+  it('a record that cannot be written says so and keeps the verdict and its exit code', async () => {
+    // A study profile records into the user's folder; here that folder cannot be made.
+    const blocker = join(dir, 'a-file');
+    writeFileSync(blocker, '');
+    const settings = openSettings();
+    settings.set('profiles-dir', join(blocker, 'profiles'));
+    const study = smallProfile();
+    study.source = 'study';
+    const f = write('unrecordable.json', study);
+    const before = readFileSync(f, 'utf8');
+    const screen = fakeScreen(async (input) => {
+      const p = input.setup.profile;
+      const now = new Date().toISOString();
+      const outcome: ReplayOutcome = {
+        result: { variantId: p.variant.id, stage: 'replay', scenario: 'random-1024-8', status: 'failed', variant: p.variant, argv: input.setup.spec.argv, failure: { kind: 'crash', reason: 'exited with code 1' }, startedAt: now, finishedAt: now },
+        judgement: null,
+        record: { at: now, servelabVersion: '0.1.0', host: input.setup.current, simulated: true, verdict: 'failed', tolerancePct: 5, reasons: ['exited with code 1'] },
+        exitCode: 1,
+      };
+      return { consented: true, outcome, aborted: false };
+    });
+    const lines: string[] = [];
+    const write0 = process.stdout.write.bind(process.stdout);
+    process.stdout.write = ((chunk: string) => (lines.push(String(chunk)), true)) as typeof process.stdout.write;
+    let code: number;
+    try {
+      code = await replay(args(f, PORT_BASE), { isTerminal: () => true, tui: screen.tui });
+    } finally {
+      process.stdout.write = write0;
+      settings.unset('profiles-dir');
+    }
+    expect(code).toBe(1);
+    expect(lines.join('')).toMatch(/^history: not recorded: .*(ENOTDIR|not a directory)/m);
+    expect(readFileSync(f, 'utf8')).toBe(before);
   });
 
   it("runs the real replay through the screen's run, records it and exits with its code", async () => {
