@@ -25,6 +25,8 @@ export function workloadFromScenario(s: Scenario, benchCommand?: string): Worklo
 
 /** ShareGPT-like stand-in (the studies' filtered ShareGPT averages 217 in / 201 out tokens). */
 const SHAREGPT_LIKE = { inputLen: 217, outputLen: 201, rangeRatio: 0.9 };
+/** The stand-in's scenario name, alone or with --max-concurrency's suffix. */
+const STAND_IN_NAME = /^sharegpt-like(-c\d+)?$/;
 
 /**
  * The scenario that re-runs a recorded workload. A ShareGPT workload needs the dataset file
@@ -34,8 +36,9 @@ const SHAREGPT_LIKE = { inputLen: 217, outputLen: 201, rangeRatio: 0.9 };
 export function scenarioForWorkload(w: Workload, opts: { datasetPath?: string; simulated: boolean }): { scenario: Scenario; note?: string } {
   const common = { numPrompts: w.numPrompts, seed: w.seed, maxConcurrency: w.maxConcurrency };
   if (w.dataset === 'random') {
-    // The stand-in's spread of lengths is part of it, even when a writer left the ratio out.
-    const standIn = w.scenario === 'sharegpt-like' && w.rangeRatio === undefined ? { rangeRatio: SHAREGPT_LIKE.rangeRatio } : {};
+    // The stand-in's spread of lengths is part of it, even when a writer left the ratio out
+    // (sessions record the workload without it, also when capped: 'sharegpt-like-c16').
+    const standIn = STAND_IN_NAME.test(w.scenario) && w.rangeRatio === undefined ? { rangeRatio: SHAREGPT_LIKE.rangeRatio } : {};
     return {
       scenario: {
         name: w.scenario,

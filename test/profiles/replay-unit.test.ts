@@ -122,4 +122,10 @@ describe('sharegpt-like workloads written without their range ratio', () => {
     const w = { scenario: 'sharegpt-like', dataset: 'random' as const, inputLen: 217, outputLen: 201, numPrompts: 50, seed: 42, maxConcurrency: null, requestRate: null };
     expect(scenarioForWorkload(w, { simulated: true }).scenario.rangeRatio).toBe(0.9);
   });
+
+  it('also when the session capped the concurrency (sharegpt-like-c16)', () => {
+    const w = { scenario: 'sharegpt-like-c16', dataset: 'random' as const, inputLen: 217, outputLen: 201, numPrompts: 50, seed: 42, maxConcurrency: 16, requestRate: null };
+    expect(scenarioForWorkload(w, { simulated: true }).scenario).toMatchObject({ rangeRatio: 0.9, maxConcurrency: 16 });
+    expect(scenarioForWorkload({ ...w, scenario: 'random-217-201' }, { simulated: true }).scenario.rangeRatio).toBeUndefined();
+  });
 });
