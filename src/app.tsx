@@ -11,6 +11,7 @@ import { RunScreen } from './screens/RunScreen.js';
 import { ResultsScreen } from './screens/ResultsScreen.js';
 import { SaveScreen } from './screens/SaveScreen.js';
 import { useTerminalSize } from './ui/hooks/useTerminalSize.js';
+import { useRedrawOnResize } from './ui/hooks/useRedrawOnResize.js';
 import { useTuneSession, type SessionStarter } from './ui/hooks/useTuneSession.js';
 import { finalWinner, stageTables, validationBaselineId, validationRows } from './ui/state/results.js';
 import { initialWizard, wizardReducer, type ScreenId } from './ui/state/wizard.js';
@@ -39,6 +40,7 @@ export function App(props: AppProps): React.JSX.Element {
   const { services, defaults } = props;
   const { exit } = useApp();
   const size = useTerminalSize();
+  const redrawKey = useRedrawOnResize();
   const [w, dispatch] = useReducer(wizardReducer, defaults, (d) => initialWizard({ gpuType: d.gpuType, gpuCount: d.gpuCount, form: d.form }));
   const [host, setHost] = useState<HostView | null>(null);
   const [hostError, setHostError] = useState<string | undefined>();
@@ -187,6 +189,7 @@ export function App(props: AppProps): React.JSX.Element {
           labels={labels}
           skippedStages={skippedStages}
           note={simNote}
+          redrawKey={redrawKey}
           onSkip={session.skip}
           onStopAfterStage={session.stopAfterStage}
           onAbort={() => void session.abort()}

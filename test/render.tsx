@@ -30,6 +30,8 @@ export interface Rendered {
   rawFrame(): string;
   /** Every frame written so far, ANSI-stripped. */
   frames(): string[];
+  /** Every frame written so far, as written (escape codes kept). */
+  rawFrames(): string[];
   /** Press a key by name ('enter', 'up', 'ctrl+c', 'space', 's'...) once the app listens. */
   press(key: string): Promise<void>;
   /** Type text as one paste. */
@@ -70,6 +72,7 @@ export function render(tree: ReactElement, size: { columns?: number; rows?: numb
     frame,
     rawFrame: () => inst.lastFrame() ?? '',
     frames: () => inst.frames.map((f) => stripVTControlCharacters(f)),
+    rawFrames: () => [...inst.frames],
     async press(key) {
       await tick();
       inst.stdin.write(KEYS[key] ?? key);

@@ -40,7 +40,9 @@ function rowIds(row: PlanRow | undefined): string[] {
 
 /** What a focused stage heading shows where a variant shows its command. */
 function stageLines(stage: PlanStageView, width: number, max: number): string[] {
-  const head = `${stage.title ?? stage.name}: ${stage.skipped ? `skipped (${stage.skipped})` : `${stage.variants.length} candidates`}`;
+  const pruned = stage.variants.filter((v) => v.pruned).length;
+  const count = `${stage.variants.length} candidates${pruned ? ` (${pruned} pruned)` : ''}`;
+  const head = `${stage.title ?? stage.name}: ${stage.skipped ? `skipped (${stage.skipped})` : count}`;
   return [head, ...(stage.notes ?? [])].flatMap((t) => wrapLines(t, width, max)).slice(0, max);
 }
 

@@ -29,6 +29,8 @@ export interface RunScreenProps {
   isActive?: boolean;
   width: number;
   height: number;
+  /** Changes after a resize: the leaderboard prints again (see useRedrawOnResize). */
+  redrawKey?: number;
 }
 
 const PHASE_TEXT: Record<Phase, string> = {
@@ -39,22 +41,28 @@ const PHASE_TEXT: Record<Phase, string> = {
   stopping: 'stopping server',
 };
 
-export function Lifecycle({ c, label, now }: { c: CurrentVariant; label: string; now: number }): React.JSX.Element {
+export function Lifecycle({ c, label, now, width }: { c: CurrentVariant; label: string; now: number; width?: number }): React.JSX.Element {
   const theme = useTheme();
   const since = (now - c.launchedAt) / 1000;
-  const detail =
+  const details =
     c.phase === 'launching'
-      ? `port ${c.port}`
+      ? [`port ${c.port}`]
       : c.phase === 'bench'
-        ? `${c.scenario ?? ''}${c.numPrompts ? ` · ${c.numPrompts} prompts` : ''}`
+        ? // Longest first: the prompt count is also on the progress line, so it goes first when short of room.
+          [`${c.scenario ?? ''}${c.numPrompts ? ` · ${c.numPrompts} prompts` : ''}`, c.scenario ?? '']
         : c.startupS !== undefined
-          ? `started in ${fmtDuration(c.startupS)}`
-          : '';
+          ? [`started in ${fmtDuration(c.startupS)}`]
+          : [];
+  const phase = `● ${PHASE_TEXT[c.phase].padEnd(13)} `;
+  const elapsed = `elapsed ${fmtDuration(since)}`;
+  // Room for the elapsed figure to grow ("9.9s" -> "1m05s") without the line being cut.
+  const fits = (d: string) => !width || [...`${phase}${label}  ${d}  ${elapsed}`].length + 2 <= width - 1;
+  const detail = [...details, ''].find(fits) ?? '';
   return (
     <Text wrap="truncate">
-      <Text color={c.phase === 'stopping' ? theme.warn : theme.accent}>● {PHASE_TEXT[c.phase].padEnd(16)}</Text>
+      <Text color={c.phase === 'stopping' ? theme.warn : theme.accent}>{phase}</Text>
       <Text bold>{label}</Text>
-      <Muted>{`  ${detail}  elapsed ${fmtDuration(since)}`}</Muted>
+      <Muted>{`  ${detail ? `${detail}  ` : ''}${elapsed}`}</Muted>
     </Text>
   );
 }
@@ -97,7 +105,7 @@ export function RunScreen(p: RunScreenProps): React.JSX.Element {
   const without: string[] = finished ? ['skip', 'stop-after-stage', 'abort'] : ['next'];
   return (
     <Box flexDirection="column">
-      <Leaderboard items={run.staticItems} labels={p.labels} skipped={p.skippedStages} width={p.width} />
+      <Leaderboard key={p.redrawKey ?? 0} items={run.staticItems} labels={p.labels} skipped={p.skippedStages} width={p.width} />
       <Title step={4} name={`Run  ${stageNote}`} note={p.note} />
       {c ? (
         <Box flexDirection="column">
@@ -108,7 +116,7 @@ export function RunScreen(p: RunScreenProps): React.JSX.Element {
               </Text>
             ))
           ) : null}
-          <Lifecycle c={c} label={label} now={now} />
+          <Lifecycle c={c} label={label} now={now} width={p.width} />
           {showLog || c.phase === 'launching' ? (
             <LogTail lines={c.logTail} count={c.phase === 'launching' && !showLog ? Math.min(6, logRows) : logRows} width={p.width} />
           ) : c.phase === 'bench' ? (

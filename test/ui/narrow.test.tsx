@@ -124,6 +124,52 @@ describe('Run screen at 80 x 24', () => {
   });
 });
 
+describe('resize while running', () => {
+  it('clears the screen once the size settles and prints the leaderboard again for the new width', async () => {
+    const events = sessionEvents().slice(0, 11);
+    events.push({ type: 'warning', message: 'not sent' });
+    const session = scripted(events);
+    const services = fakeServices({ session: () => session.start });
+    r = render(<App services={services} defaults={defaults} onExit={() => {}} theme={colourTheme} throttleMs={10} />, { columns: 80, rows: 24 });
+    await r.waitForFrame('no NVIDIA GPU found');
+    await r.press('enter');
+    await r.waitForFrame('2/6 Model');
+    await r.press('enter');
+    await r.waitForFrame('3/6 Plan');
+    await r.press('enter');
+    await r.waitForFrame('4/6 Run');
+    session.next(events.length - 1);
+    let f = await r.waitForFrame('── stage engine: winner sglang defaults');
+    // At 80 columns the leaderboard leaves out the start-up figure.
+    expect(f).not.toMatch(/vllm defaults.*up 31s/);
+    const before = r.frames().length;
+    r.resize(200, 50);
+    f = await r.waitForFrame((fr) => /vllm defaults.*up 31s/.test(fr));
+    expect(r.rawFrames().slice(before).some((fr) => fr.includes('\x1b[2J'))).toBe(true);
+    expect(r.frames().length).toBeGreaterThan(before);
+  });
+
+  it('keeps the lifecycle line whole at 60 columns by leaving out the prompt count', async () => {
+    const events = sessionEvents().slice(0, 7);
+    events.push({ type: 'warning', message: 'not sent' });
+    const session = scripted(events);
+    const services = fakeServices({ session: () => session.start, plan: async () => ({ view: plan, start: () => session.start }) });
+    r = render(<App services={services} defaults={defaults} onExit={() => {}} theme={colourTheme} throttleMs={10} />, { columns: 60, rows: 24 });
+    await r.waitForFrame('no NVIDIA GPU found');
+    await r.press('enter');
+    await r.waitForFrame('2/6 Model');
+    await r.press('enter');
+    await r.waitForFrame('3/6 Plan');
+    await r.press('enter');
+    await r.waitForFrame('4/6 Run');
+    session.next(events.length - 1);
+    const f = await r.waitForFrame('benchmarking');
+    const line = f.split('\n').find((l) => l.includes('benchmarking'))!;
+    expect(line).toMatch(/vllm defaults\s+random-200-100\s+elapsed \S+$/);
+    expect(line).not.toContain('…');
+  });
+});
+
 describe('Plan estimate', () => {
   it('adds the validation runs to the total and says so', async () => {
     r = render(

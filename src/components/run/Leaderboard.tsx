@@ -4,7 +4,7 @@ import React from 'react';
 import { Static, Text } from 'ink';
 import type { VariantResult } from '../../core/events.js';
 import type { StaticItem } from '../../ui/state/run.js';
-import { fmtDuration, fmtMs, fmtPct, fmtTokS, relativeLabel, truncate } from '../../ui/format.js';
+import { fmtDuration, fmtMs, fmtPct, fmtTokS, relativeLabel, truncate, wrapLines } from '../../ui/format.js';
 import { useTheme, type Theme } from '../../ui/theme.js';
 import { pad } from '../Table.js';
 
@@ -20,9 +20,12 @@ export function variantLine(r: VariantResult, label: string, width: number): str
     : [];
   const fixed = 2 + 13 + cells.reduce((w, c) => w + c.length + 1, 0);
   if (!m) {
-    // A failure's reason matters more than lining up with the numbers: the label takes only its length.
+    // A failure's reason matters more than lining up with the numbers: the label takes only its
+    // length, and the reason wraps onto indented lines (printed once, so the lines cost nothing later).
     const why = r.failure ? `${r.failure.kind}: ${r.failure.reason}` : r.status;
-    return truncate(`${pad(r.stage, 12)} ${truncate(label, 30)}  ${why}`, width - 2);
+    const [first, ...rest] = wrapLines(`${pad(r.stage, 12)} ${truncate(label, 30)}  ${why}`, width - 2, 3);
+    const indent = ' '.repeat(15);
+    return [first ?? '', ...wrapLines(rest.join(' '), width - 2 - indent.length, 2).map((l) => indent + l)].filter((l, i) => i === 0 || l.trim()).join('\n');
   }
   const head = `${pad(r.stage, 12)} ${pad(label, Math.max(12, Math.min(40, width - fixed - 1)))}`;
   return truncate(`${head} ${cells.join(' ')}`.trimEnd(), width - 2);
