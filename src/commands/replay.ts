@@ -27,7 +27,13 @@ import { askConsent } from './consent.js';
 
 const USAGE = `usage: servelab replay PROFILE [--sim] [--speed S] [--yes] [--auto] [--tolerance PCT] [--json]
                        [--dataset-path FILE] [--port N] [--ready-timeout S] [--runs-dir DIR]
-                       [--no-record] [--allow-any-command]`;
+                       [--no-record] [--allow-any-command]
+
+On a terminal (without --auto, --json or --yes) the replay screen shows the command, asks, runs
+it live and ends with recorded vs now. The result is appended to the profile's history; a study
+profile (servelab's own profiles/) is never written: its replays go to a copy in your profile
+folder (setting profiles-dir, else profiles/ beside the settings file). --no-record keeps nothing.
+Exit: 0 ok or faster, 3 regression, 1 failed to start or not run, 2 bad input, 130 interrupted.`;
 
 function num(flag: string, text: string | undefined, fallback: number, min = 0): number {
   if (text === undefined) return fallback;

@@ -13,7 +13,7 @@ import { serveSpec } from '../profiles/serve.js';
 import { loadProfile } from '../profiles/store.js';
 import { askConsent } from './consent.js';
 
-const USAGE = 'usage: servelab serve PROFILE [--sim] [--speed S] [--yes] [--port N] [--grace S] [--runs-dir DIR] [--allow-any-command]';
+const USAGE = 'usage: servelab serve PROFILE [--sim] [--speed S] [--yes] [--auto] [--port N] [--grace S] [--runs-dir DIR] [--allow-any-command]';
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
 export default async function main(argv: string[]): Promise<number> {
