@@ -43,7 +43,12 @@ export default async function main(argv: string[]): Promise<number> {
   checkRunnable(profile.engineArgv, profile.env, file, values['allow-any-command'] === true);
   const text = renderExport(profile, format as ExportFormat, file);
   if (values.out) {
-    writeFileSync(values.out, text, { mode: format === 'shell' ? 0o755 : 0o644 });
+    try {
+      writeFileSync(values.out, text, { mode: format === 'shell' ? 0o755 : 0o644 });
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      throw new UserError(`--out ${values.out}: cannot write (${code ?? (e as Error).message})${code === 'ENOENT' ? ': create its folder first' : ''}`);
+    }
     process.stderr.write(`servelab: wrote ${values.out}\n`);
   } else {
     process.stdout.write(text);

@@ -74,6 +74,7 @@ describe('bad profiles: one line, exit 2', () => {
   it('a missing file and an unknown format', async () => {
     oneLineError(await cli(['export', file('nope.json'), '--format', 'shell']), /nope\.json: no such file/);
     oneLineError(await cli(['export', file('good.json'), '--format', 'helm']), /unknown --format 'helm': use shell, docker, systemd, k8s/);
+    oneLineError(await cli(['export', file('good.json'), '--format', 'shell', '--out', file('no-such-dir/x.sh')]), /--out .*x\.sh: cannot write \(ENOENT\): create its folder first/);
   });
 });
 
