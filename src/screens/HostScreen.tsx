@@ -88,7 +88,7 @@ export function HostScreen(p: HostScreenProps): React.JSX.Element {
           </Box>
           <Box flexDirection="column" marginLeft={2}>
             {host.engines.map((e) => (
-              <Text key={e.engine + e.runtime} wrap="truncate">
+              <Text key={e.engine + e.runtime}>
                 <Text color={e.installed ? theme.good : theme.muted} dimColor={!e.installed && theme.dimMuted}>
                   {(e.installed ? theme.glyph.ok : '-') + ' ' + e.engine.padEnd(8)}
                 </Text>

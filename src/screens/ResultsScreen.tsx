@@ -78,12 +78,25 @@ const validationColumns: Column<ValidationRowView>[] = [
   { key: 'gain', header: 'gain', width: 8, align: 'right', render: (r) => fmtPct(r.gainPct, true), tone: (r) => (r.gainPct === null ? undefined : r.gainPct >= 0 ? 'good' : 'bad') },
 ];
 
-/** Lines for failed rows: the whole reason and the hint, wrapped, at most `max` lines. */
-function failureLines(rows: readonly ResultRow[], width: number, max: number): string[] {
-  const lines = rows
-    .filter((r) => r.result.status === 'failed' && r.result.failure)
-    .flatMap((r) => wrapLines(`${r.label.trim()}: ${statusText(r.result)}${r.result.failure!.hint ? `; ${r.result.failure!.hint}` : ''}`, width, 3));
-  return lines.length > max ? [...lines.slice(0, Math.max(0, max - 1)), '… more failures in the report'] : lines;
+/** Why each row that did not run to the end did not: the whole reason and the hint, wrapped. */
+function reasonLines(rows: readonly ResultRow[], width: number): string[][] {
+  return rows
+    .filter((r) => r.result.status !== 'ok' && r.result.failure)
+    .map((r) => wrapLines(`${r.label.trim()}: ${statusText(r.result)}${r.result.failure!.hint ? `; ${r.result.failure!.hint}` : ''}`, width, 3));
+}
+
+/** As many whole reasons as fit in `max` lines, then a pointer to the report for the rest. */
+function fitReasons(reasons: readonly string[][], max: number): string[] {
+  const out: string[] = [];
+  for (const [i, r] of reasons.entries()) {
+    const last = i === reasons.length - 1;
+    if (out.length + r.length + (last ? 0 : 1) > max) {
+      out.push(`… ${reasons.length - i} more reason${reasons.length - i > 1 ? 's' : ''} in the report`);
+      break;
+    }
+    out.push(...r);
+  }
+  return out;
 }
 
 export function ResultsScreen(p: ResultsScreenProps): React.JSX.Element {
@@ -115,14 +128,19 @@ export function ResultsScreen(p: ResultsScreenProps): React.JSX.Element {
       ? 'no winner in this stage'
       : table.winnerId === table.carriedId
         ? `${name(table.winnerId)} (carried in) stays: no candidate beat it by more than the margin`
-        : `winner ${name(table.winnerId)}${table.gainPct !== null ? ` (${fmtPct(table.gainPct, true)} vs ${table.carriedId ? name(table.carriedId) : 'the first variant'})` : ''}`;
+        : // The first stage's reference row winning has no gain to report against itself.
+          `winner ${name(table.winnerId)}${table.gainPct !== null && (table.carriedId || !table.rows.find((r) => r.isWinner)?.isReference) ? ` (${fmtPct(table.gainPct, true)} vs ${table.carriedId ? name(table.carriedId) : 'the first variant'})` : ''}`;
   const verdictLines = verdict ? wrapLines(verdict, p.width, 2) : [];
   // The live region stays below the terminal height: title, tabs, margins, header, the verdict,
-  // "Winner", the command and the footer take their lines; failures up to 4; rows the rest.
-  const fixed = 8 + verdictLines.length + cmdLines;
-  const failures = table ? failureLines(table.rows, p.width, Math.max(1, Math.min(4, p.height - fixed - 5))) : [];
-  const maxRows = Math.max(2, p.height - 1 - fixed - failures.length);
-  const rows = table ? (table.rows.length > maxRows ? table.rows.slice(0, maxRows - 1) : table.rows) : [];
+  // "Winner", the command and the footer take their lines; the rows come next, then the reasons.
+  const avail = Math.max(3, p.height - 1 - (8 + verdictLines.length + cmdLines));
+  const reasons = table ? reasonLines(table.rows, p.width) : [];
+  const all = table?.rows ?? [];
+  // Keep two lines for reasons when there are any, and one for "… more" when rows are left out.
+  const rowRoom = Math.max(1, avail - (reasons.length ? Math.min(2, reasons[0]!.length) : 0));
+  const rows = all.length > rowRoom ? all.slice(0, rowRoom - 1) : all;
+  const rowLines = rows.length + (rows.length < all.length ? 1 : 0);
+  const failures = fitReasons(reasons, avail - rowLines);
   return (
     <Box flexDirection="column">
       <Title step={5} name="Results" note={`${p.objectiveLabel}${p.simulated ? ' · simulated' : ''}`} />
@@ -144,7 +162,7 @@ export function ResultsScreen(p: ResultsScreenProps): React.JSX.Element {
         {table ? (
           <>
             <Table columns={resultColumns(p.width, p.priced)} rows={rows} rowKey={(r, i) => `${r.result.variantId}:${i}`} rowTone={(r) => (r.result.status === 'pruned' || r.result.status === 'skipped' ? 'muted' : undefined)} />
-            {rows.length < table.rows.length ? <Muted>… {table.rows.length - rows.length} more (see the report)</Muted> : null}
+            {rows.length < table.rows.length ? <Muted>… {table.rows.length - rows.length} more rows in the report</Muted> : null}
           </>
         ) : p.validation.length ? (
           <Table columns={validationColumns} rows={p.validation} rowKey={(r) => r.scenario} maxWidth={p.width} />

@@ -114,12 +114,19 @@ export function wrapLines(text: string, width: number, max: number): string[] {
 
 /**
  * A stage candidate's label relative to the winner carried into the stage: "sglang fp8 attn=triton"
- * after "sglang fp8" reads "+ attn=triton" (labels list knobs in stage order, so the carried
- * label is a prefix). Anything else is returned whole.
+ * after "sglang fp8" reads "+ attn=triton". The carried label's words must all be in the
+ * candidate's (anywhere: "vllm fp8-ckpt kv=fp8 tp8" after "vllm fp8-ckpt tp8" reads "+ kv=fp8");
+ * anything else (a knob changed rather than added) is returned whole.
  */
 export function relativeLabel(label: string, carried: string | undefined): string {
-  if (!carried || label === carried || !label.startsWith(carried + ' ')) return label;
-  return `+ ${label.slice(carried.length + 1)}`;
+  if (!carried || label === carried) return label;
+  const rest = label.split(' ');
+  for (const w of carried.split(' ')) {
+    const i = rest.indexOf(w);
+    if (i < 0) return label;
+    rest.splice(i, 1);
+  }
+  return rest.length ? `+ ${rest.join(' ')}` : label;
 }
 
 /** Split a shell command line into words, keeping single- and double-quoted parts whole. */

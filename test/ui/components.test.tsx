@@ -56,6 +56,9 @@ describe('format', () => {
     expect(relativeLabel('sglang fp8', 'sglang fp8')).toBe('sglang fp8');
     expect(relativeLabel('vllm defaults', 'sglang fp8')).toBe('vllm defaults');
     expect(relativeLabel('sglang fp8x', 'sglang fp8')).toBe('sglang fp8x');
+    // The carried words may sit anywhere in the candidate's label (a knob added before tp8).
+    expect(relativeLabel('vllm fp8-ckpt kv=fp8 tp8', 'vllm fp8-ckpt tp8')).toBe('+ kv=fp8');
+    expect(relativeLabel('vllm fp8-ckpt tp4 dp2', 'vllm fp8-ckpt tp8')).toBe('vllm fp8-ckpt tp4 dp2');
   });
 
   it('quotes commands so they can be pasted into a shell', () => {

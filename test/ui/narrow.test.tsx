@@ -99,6 +99,44 @@ describe('Results at 80 x 24', () => {
   });
 });
 
+describe('Results reasons and validation at 80 x 24', () => {
+  it('gives the whole reason of every row that did not run, and names the validation baseline', async () => {
+    const why = (id: string, kind: 'unsupported' | 'oom', reason: string) => result(id, 'engine', null, { kind, reason });
+    const events: TuneEvent[] = [
+      { type: 'session-started', runDir: 'servelab-runs/x', simulated: true, at: '2026-01-01T00:00:00Z' },
+      { type: 'stage-started', stage: 'engine', index: 0, variants: ['vllm', 'sglang-fp8', 'trtllm-fp8'] },
+      { type: 'variant-finished', result: result('vllm', 'engine', 9000) },
+      { type: 'variant-finished', result: { ...why('sglang-fp8', 'unsupported', 'FP8 is not supported on this GPU (A100, compute capability 8.0): SGLang needs compute capability 8.9+ for FP8 weights'), status: 'pruned' } },
+      { type: 'variant-finished', result: { ...why('trtllm-fp8', 'unsupported', 'FP8 is not supported on this GPU (A100, compute capability 8.0): TensorRT-LLM needs compute capability 8.9+ for FP8 weights'), status: 'pruned' } },
+      { type: 'stage-finished', stage: 'engine', winnerId: 'vllm', gainPct: 0 },
+      { type: 'stage-started', stage: 'speculative', index: 1, variants: ['sglang'] },
+      { type: 'variant-finished', result: result('sglang', 'speculative', 12_000) },
+      { type: 'stage-finished', stage: 'speculative', winnerId: 'sglang', gainPct: 33.3 },
+      { type: 'validation-started', scenarios: ['sharegpt-like'] },
+      { type: 'variant-launching', variantId: 'vllm', stage: 'validation', argv: ['vllm'], port: 8110 },
+      { type: 'variant-launching', variantId: 'sglang', stage: 'validation', argv: ['sglang'], port: 8111 },
+      {
+        type: 'validation-finished',
+        table: [{ scenario: 'sharegpt-like', baseline: { totalTokPerS: 9000, meanTpotMs: 25 }, optimized: { totalTokPerS: 12_000, meanTpotMs: 18 }, gainPct: 33.3 }],
+      },
+      { type: 'session-finished', profilePath: 'profiles/p.json', reportPath: 'profiles/p.md', exitCode: 0 },
+    ];
+    const r = await toResults(events, 80, 24);
+    let f = frameFrom(r.frame(), 'servelab · 5/6');
+    // The only variant that ran is the reference: no "0.0% vs the first variant".
+    expect(f).toContain('winner vllm defaults');
+    expect(f).not.toContain('0.0%');
+    const text = f.replace(/\n/g, ' ');
+    expect(text).toContain('sglang-fp8: unsupported: FP8 is not supported on this GPU (A100, compute capability 8.0): SGLang needs compute capability 8.9+ for FP8 weights');
+    expect(text).toContain('TensorRT-LLM needs compute capability 8.9+ for FP8 weights');
+    expect(overflowingLines(f, 80)).toEqual([]);
+    expect(f.split('\n').length).toBeLessThan(24);
+    await r.type('\x1b[C\x1b[C');
+    f = frameFrom(await r.waitForFrame('[validation]'), 'servelab · 5/6');
+    expect(f).toContain('baseline vllm defaults vs winner sglang defaults');
+  });
+});
+
 describe('Run screen at 80 x 24', () => {
   it('wraps a long warning instead of cutting it, and keeps the progress figures whole', async () => {
     const events = sessionEvents().slice(0, 7);

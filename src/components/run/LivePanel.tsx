@@ -46,7 +46,8 @@ export function LivePanel({ current, width, now, simulated }: LivePanelProps): R
         <Box flexDirection="column" width={25}>
           <Muted>{'         mean      p99'}</Muted>
           <Text>{lat('TTFT', s?.meanTtftMs, s?.p99TtftMs)}</Text>
-          <Text>{lat('TPOT', s?.meanTpotMs, s?.p99TpotMs)}</Text>
+          {/* TPOT is known only once a request has finished; before that the snapshot holds 0. */}
+          <Text>{lat('TPOT', s?.completed ? s.meanTpotMs : undefined, s?.completed ? s.p99TpotMs : undefined)}</Text>
           <Text>{lat('ITL', s?.meanItlMs, s?.p99ItlMs)}</Text>
         </Box>
         <Box flexDirection="column" marginLeft={3}>

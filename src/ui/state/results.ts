@@ -4,6 +4,7 @@ import type { VariantResult } from '../../core/events.js';
 import { dollarsPerMillionTokens, gainPct, objectiveValue, type Objective } from '../../tune/decide.js';
 import type { RunState } from './run.js';
 import { relativeLabel } from '../format.js';
+import { pickBaseline } from '../../tune/validate.js';
 
 export interface ResultRow {
   result: VariantResult;
@@ -100,8 +101,15 @@ export function validationRows(run: RunState): ValidationRowView[] {
     }));
 }
 
-/** The variant the validation table measured the winner against: the other side of its runs. */
+/**
+ * The variant the validation table measured the winner against: the other variant launched for
+ * it, else (its runs all came from the journal) the core's own choice among the engine stage's.
+ */
 export function validationBaselineId(run: RunState): string | undefined {
+  if (!run.validation) return undefined;
   const winner = finalWinner(run)?.variantId;
-  return run.results.find((r) => r.stage.startsWith('validation') && r.variantId !== winner)?.variantId;
+  const launched = run.validation.launched?.find((id) => id !== winner);
+  if (launched) return launched;
+  const first = run.stages[0]?.name;
+  return pickBaseline(run.results.filter((r) => r.stage === first))?.variantId;
 }

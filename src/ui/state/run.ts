@@ -69,7 +69,8 @@ export interface RunState {
   labels: Record<string, string>;
   staticItems: StaticItem[];
   gpus: GpuSample[];
-  validation?: { scenarios: string[]; table?: unknown; done: boolean };
+  /** `launched`: the variants started for the validation runs (the baseline and the winner). */
+  validation?: { scenarios: string[]; table?: unknown; done: boolean; launched?: string[] };
   outcome?: { profilePath: string | null; reportPath: string | null; exitCode: number };
   warnings: string[];
   errors: string[];
@@ -125,6 +126,9 @@ export function applyEvent(state: RunState, e: TuneEvent, now: number): RunState
     case 'variant-launching':
       return {
         ...state,
+        ...(state.validation && e.stage.startsWith('validation')
+          ? { validation: { ...state.validation, launched: [...(state.validation.launched ?? []), e.variantId] } }
+          : {}),
         labels: e.label ? { ...state.labels, [e.variantId]: e.label } : state.labels,
         current: {
           variantId: e.variantId,
@@ -207,7 +211,7 @@ export function applyEvent(state: RunState, e: TuneEvent, now: number): RunState
     case 'validation-started':
       return { ...state, validation: { scenarios: e.scenarios, done: false } };
     case 'validation-finished':
-      return { ...state, validation: { scenarios: state.validation?.scenarios ?? [], table: e.table, done: true } };
+      return { ...state, validation: { ...state.validation, scenarios: state.validation?.scenarios ?? [], table: e.table, done: true } };
     case 'session-finished':
       return {
         ...state,

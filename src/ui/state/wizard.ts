@@ -31,18 +31,20 @@ export interface FieldSpec {
   label: string;
   kind: 'text' | 'number' | 'choice';
   choices?: readonly string[];
+  /** Shown dimmed while the field is empty: what goes there. */
+  hint?: string;
 }
 
 export const FIELDS: readonly FieldSpec[] = [
   { key: 'model', label: 'Model', kind: 'text' },
   { key: 'scenario', label: 'Scenario', kind: 'choice', choices: SCENARIOS },
-  { key: 'datasetPath', label: 'ShareGPT path', kind: 'text' },
+  { key: 'datasetPath', label: 'ShareGPT path', kind: 'text', hint: 'path of a ShareGPT JSON file' },
   { key: 'inputLen', label: 'Input tokens', kind: 'number' },
   { key: 'outputLen', label: 'Output tokens', kind: 'number' },
   { key: 'numPrompts', label: 'Prompts', kind: 'number' },
   { key: 'seed', label: 'Seed', kind: 'number' },
   { key: 'objective', label: 'Objective', kind: 'choice', choices: OBJECTIVES },
-  { key: 'slo', label: 'SLOs', kind: 'text' },
+  { key: 'slo', label: 'SLOs', kind: 'text', hint: 'none (e.g. ttft:p99<2000,tpot:mean<100)' },
   { key: 'validation', label: 'Validation', kind: 'choice', choices: VALIDATIONS },
 ];
 
