@@ -11,9 +11,9 @@ export const CPU_LIMIT_PCT = 80;
 const TICK_MS = 10;
 /**
  * A lag p99 over the limit flags the client only when at least this many ticks were late.
- * p99 alone is fragile on short runs: a 2 s benchmark has ~200 ticks, so its p99 is about the
- * 2nd-worst tick, and one GC pause plus the initial burst of connections would mark a healthy
- * client as the bottleneck. Five separate stalls is real evidence; on long runs (1% of the ticks
+ * p99 alone is fragile on short runs: a 2 s benchmark has ~200 ticks, so its p99 lies between the
+ * 3rd- and 2nd-worst tick (a 1 s live window's is nearly the worst), and a GC pause plus the
+ * initial burst of connections would mark a healthy client as the bottleneck. Five separate stalls is real evidence; on long runs (1% of the ticks
  * is already more than five) the rule changes nothing. A loop that is really blocked shows many
  * late ticks (blocking 50 ms in every 100 ms makes one late tick in six), so it is still caught.
  */
