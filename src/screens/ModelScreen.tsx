@@ -100,7 +100,7 @@ export function ModelScreen(p: ModelScreenProps): React.JSX.Element {
                 {(focused ? theme.glyph.focus : ' ') + ' ' + f.label.padEnd(labelW)}
               </Text>
               <Text>{truncate(value, valueW)}</Text>
-              {raw === '' && f.hint ? <Muted>{truncate(` ${f.hint}`, Math.max(0, valueW - [...value].length))}</Muted> : null}
+              {raw === '' && f.hint ? <Muted>{truncate(`${value ? ' ' : ''}${f.hint}`, Math.max(0, valueW - [...value].length))}</Muted> : null}
             </Text>
             {f.key === 'model' ? (
               <Box flexDirection="column" marginLeft={4}>

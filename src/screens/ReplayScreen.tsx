@@ -5,6 +5,7 @@ import React, { useState } from 'react';
 import { Box, Text } from 'ink';
 import type { ReplaySetup, ReplayOutcome } from '../profiles/replay.js';
 import type { MetricDelta } from '../profiles/verdict.js';
+import { Command } from '../components/Command.js';
 import { Footer } from '../components/Footer.js';
 import { Muted } from '../components/Title.js';
 import { Table, type Column } from '../components/Table.js';
@@ -76,12 +77,13 @@ function ProfileFacts({ setup, width, withCommand, maxDiffs }: { setup: ReplaySe
       {withCommand ? (
         <Box marginTop={1} flexDirection="column">
           <Text bold>It will run:</Text>
-          {wrapLines(`$ ${fmtCommand(setup.spec.engineArgv)}`, width, 3).map((l, i) => (
-            <Text key={i} color={theme.info}>
-              {l}
-            </Text>
-          ))}
-          {setup.spec.argv[0] !== setup.spec.engineArgv[0] ? <Muted wrap="truncate">{`(on the simulated host: ${fmtCommand(setup.spec.argv)})`}</Muted> : null}
+          <Command command={fmtCommand(setup.spec.engineArgv)} width={width} />
+          {setup.spec.argv[0] !== setup.spec.engineArgv[0] ? (
+            <>
+              <Muted>on the simulated host, as:</Muted>
+              <Command command={fmtCommand(setup.spec.argv)} width={width} muted />
+            </>
+          ) : null}
         </Box>
       ) : null}
     </Box>
@@ -120,7 +122,7 @@ export function ReplayScreen(p: ReplayScreenProps): React.JSX.Element {
       ) : null}
       {p.phase === 'running' ? (
         <Box marginTop={1} flexDirection="column">
-          {c ? <Lifecycle c={c} label={p.setup.profile.variant.label ?? c.variantId} now={now} /> : <Muted>starting…</Muted>}
+          {c ? <Lifecycle c={c} label={p.setup.profile.variant.label ?? c.variantId} now={now} width={p.width} /> : <Muted>starting…</Muted>}
           {c && (showLog || c.phase === 'launching') ? <LogTail lines={c.logTail} count={Math.max(3, Math.min(8, p.height - 18))} width={p.width} /> : null}
           {c && !showLog && c.phase === 'bench' ? <LivePanel current={c} width={p.width} now={now} simulated={p.run.simulated || p.setup.host.simulated} /> : null}
           {p.run.requests.abort ? <Text color={theme.warn}>aborting: stopping the server first…</Text> : null}
@@ -136,18 +138,22 @@ export function ReplayScreen(p: ReplayScreenProps): React.JSX.Element {
               maxWidth={p.width}
             />
           ) : null}
-          <Text bold color={verdictTone} wrap="truncate">
-            {!p.outcome
+          {wrapLines(
+            !p.outcome
               ? 'aborted: nothing recorded'
               : j
                 ? `verdict: ${j.verdict}${j.reasons.length ? ` (${j.reasons.join('; ')})` : ''}`
-                : `verdict: failed to ${failure?.kind === 'bench-failed' ? 'measure' : 'start'}: ${failure?.reason ?? 'unknown'}`}
-          </Text>
+                : `verdict: failed to ${failure?.kind === 'bench-failed' ? 'measure' : 'start'}: ${failure?.reason ?? 'unknown'}`,
+            p.width,
+            4,
+          ).map((l, i) => (
+            <Text key={`verdict${i}`} bold color={verdictTone}>
+              {l}
+            </Text>
+          ))}
           {failure?.hint ? <Text color={theme.warn}>hint: {failure.hint}</Text> : null}
           {p.setup.notes.slice(0, 2).map((n, i) => (
-            <Muted key={i} wrap="truncate">
-              note: {n}
-            </Muted>
+            <Muted key={i}>{wrapLines(`note: ${n}`, p.width, 2).join('\n')}</Muted>
           ))}
         </Box>
       ) : null}
