@@ -52,7 +52,9 @@ function matches(frame: string, m: FrameMatcher): boolean {
 export const tick = () => new Promise<void>((r) => setImmediate(r));
 
 export function render(tree: ReactElement, size: { columns?: number; rows?: number } = {}): Rendered {
-  const inst = inkRender(tree);
+  // With a size given, the tree mounts only once the terminal has it, so no first frame is drawn
+  // at the library's default 100 columns.
+  const inst = inkRender(size.columns || size.rows ? <></> : tree);
   const writes = new EventEmitter();
   const stdout = inst.stdout as unknown as { write: (f: string) => void; columns: number; rows: number } & EventEmitter;
   const origWrite = stdout.write;
@@ -64,7 +66,10 @@ export function render(tree: ReactElement, size: { columns?: number; rows?: numb
   let rows = size.rows ?? 40;
   Object.defineProperty(stdout, 'columns', { get: () => cols, configurable: true });
   Object.defineProperty(stdout, 'rows', { get: () => rows, configurable: true });
-  if (size.columns || size.rows) stdout.emit('resize');
+  if (size.columns || size.rows) {
+    stdout.emit('resize');
+    inst.rerender(tree);
+  }
 
   const frame = () => stripVTControlCharacters(inst.lastFrame() ?? '');
 

@@ -68,9 +68,10 @@ function ProfileFacts({ setup, width, withCommand, maxDiffs }: { setup: ReplaySe
         row('this host', 'same GPU type and count as when tuned')
       ) : (
         setup.differences.slice(0, maxDiffs).map((d, i) => (
-          <Text key={i} color={theme.warn} wrap="truncate">
-            {(i === 0 ? 'differs' : '').padEnd(11)}
-            {d}
+          <Text key={i} color={theme.warn}>
+            {wrapLines(d, width - 11, 2)
+              .map((l, k) => (k === 0 && i === 0 ? 'differs' : '').padEnd(11) + l)
+              .join('\n')}
           </Text>
         ))
       )}

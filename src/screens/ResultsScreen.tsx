@@ -72,9 +72,9 @@ export function resultColumns(width: number, priced: boolean): Column<ResultRow>
 const validationColumns: Column<ValidationRowView>[] = [
   { key: 'scenario', header: 'scenario', width: 18, render: (r) => r.scenario },
   { key: 'base', header: 'base tok/s', width: 10, align: 'right', render: (r) => fmtTokS(r.baseline?.totalTokPerS) },
-  { key: 'tpotb', header: 'base TPOT', width: 9, align: 'right', render: (r) => fmtMs(r.baseline?.meanTpotMs) },
-  { key: 'opt', header: 'winner tok/s', width: 12, align: 'right', render: (r) => fmtTokS(r.optimized?.totalTokPerS) },
-  { key: 'tpota', header: 'winner TPOT', width: 11, align: 'right', render: (r) => fmtMs(r.optimized?.meanTpotMs) },
+  { key: 'tpotb', header: 'base TPOT', width: 10, align: 'right', render: (r) => fmtMs(r.baseline?.meanTpotMs) },
+  { key: 'opt', header: 'winner tok/s', width: 13, align: 'right', render: (r) => fmtTokS(r.optimized?.totalTokPerS) },
+  { key: 'tpota', header: 'winner TPOT', width: 12, align: 'right', render: (r) => fmtMs(r.optimized?.meanTpotMs) },
   { key: 'gain', header: 'gain', width: 8, align: 'right', render: (r) => fmtPct(r.gainPct, true), tone: (r) => (r.gainPct === null ? undefined : r.gainPct >= 0 ? 'good' : 'bad') },
 ];
 

@@ -57,6 +57,12 @@ describe('replay screen', () => {
     expect(f).toMatch(/model\s+Qwen\/Qwen3-14B\s+·\s+sglang/);
     expect(f).toContain('$ python3 -m sglang.launch_server');
     expect(f).toContain('24 prompts');
+    // Both commands whole at 80 columns: nothing cut, the simulator's last word shown.
+    expect(f).not.toContain('…');
+    expect(overflowingLines(f, 80)).toEqual([]);
+    expect(f).toContain('on the simulated host, as:');
+    expect(f).toContain(setup.spec.argv.at(-1)!);
+    expect(f.split('\n').length).toBeLessThan(24);
     await r.press('enter');
     await r.waitForFrame(/● (launching|ready|warming up|benchmarking)/, 20_000);
     f = await r.waitForFrame('verdict: ', 50_000);

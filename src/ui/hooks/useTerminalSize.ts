@@ -15,6 +15,8 @@ export function useTerminalSize(): TerminalSize {
   useEffect(() => {
     const onResize = () => setSize(read());
     stdout.on('resize', onResize);
+    // A resize between the first render and this subscription would otherwise be missed.
+    onResize();
     return () => {
       stdout.off('resize', onResize);
     };
