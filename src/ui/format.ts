@@ -180,12 +180,18 @@ export function commandLines(cmd: string, width: number, prefix = '$ '): string[
     }
   }
   lines.push(line);
-  // A word wider than the terminal cannot be kept on one line: break it where it must.
+  // A word wider than the terminal cannot be kept on one line: break it where it must, after a
+  // '/' when there is one in the second half of the line, so a path breaks between folders.
   return lines.flatMap((l) => {
-    const chars = [...l];
-    if (chars.length <= w) return [l];
     const out: string[] = [];
-    for (let i = 0; i < chars.length; i += w) out.push(chars.slice(i, i + w).join(''));
+    let rest = [...l];
+    while (rest.length > w) {
+      const slash = rest.lastIndexOf('/', w - 1);
+      const cut = slash >= w / 2 ? slash + 1 : w;
+      out.push(rest.slice(0, cut).join(''));
+      rest = rest.slice(cut);
+    }
+    out.push(rest.join(''));
     return out;
   });
 }

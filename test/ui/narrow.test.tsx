@@ -236,6 +236,12 @@ describe('commandLines', () => {
     expect(lines.some((l) => /--chunked-prefill-size 16384/.test(l))).toBe(true);
     expect(shellWords(lines.map((l) => l.replace(/ \\$/, '')).join(' ').replace(/^\$ /, ''))).toEqual(shellWords(cmd));
     expect(commandLines("A='x y' vllm serve m", 80)).toEqual(["$ A='x y' vllm serve m"]);
+    // A path wider than the terminal breaks between folders, and loses nothing.
+    const path = `${LONG_DIR}/extra_llm_api_options.yaml`;
+    const broken = commandLines(`trtllm-serve m --extra_llm_api_options ${path}`, 80);
+    expect(broken.every((l) => l.length <= 80)).toBe(true);
+    expect(broken.at(-2)!.endsWith('/')).toBe(true);
+    expect(broken.slice(-2).join('').trim()).toBe(path);
   });
 });
 
