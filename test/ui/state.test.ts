@@ -85,6 +85,10 @@ describe('run reducer', () => {
     expect(s.requests).toEqual({ skip: 'vllm', stopAfterStage: true, abort: true });
     s = applyEvent(s, { type: 'variant-finished', result: result('vllm', 'engine', null, { kind: 'skipped', reason: 'skipped by the user' }) }, 0);
     expect(s.requests.skip).toBeNull();
+    expect(s.requests.stopAfterStage).toBe(true);
+    // Once the stage ends the stop is done: the Run screen no longer says it will stop.
+    s = applyEvent(s, { type: 'stage-finished', stage: 'engine', winnerId: 'sglang', gainPct: 11.1 }, 0);
+    expect(s.requests.stopAfterStage).toBe(false);
   });
 
   it('ends an aborted session that never sent session-finished with 130', () => {

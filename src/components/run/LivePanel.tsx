@@ -48,7 +48,7 @@ export function LivePanel({ current, width, now, simulated }: LivePanelProps): R
           <Text>{lat('TTFT', s?.meanTtftMs, s?.p99TtftMs)}</Text>
           {/* TPOT is known only once a request has finished; before that the snapshot holds 0. */}
           <Text>{lat('TPOT', s?.completed ? s.meanTpotMs : undefined, s?.completed ? s.p99TpotMs : undefined)}</Text>
-          <Text>{lat('ITL', s?.meanItlMs, s?.p99ItlMs)}</Text>
+          <Text>{lat('ITL', s?.meanItlMs || undefined, s?.p99ItlMs || undefined)}</Text>
         </Box>
         <Box flexDirection="column" marginLeft={3}>
           <Text>

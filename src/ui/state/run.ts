@@ -195,6 +195,8 @@ export function applyEvent(state: RunState, e: TuneEvent, now: number): RunState
       const skippedWhy = state.stages.find((s) => s.name === e.stage)?.skipped;
       return {
         ...state,
+        // "Stop after this stage" is honoured once the stage ends: the note would be stale after.
+        requests: { ...state.requests, stopAfterStage: false },
         stages: state.stages.map((s) => (s.name === e.stage ? { ...s, done: true, winnerId: e.winnerId, gainPct: e.gainPct } : s)),
         staticItems: [
           ...state.staticItems,
