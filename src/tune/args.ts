@@ -93,7 +93,8 @@ Decision
 Host
   --sim                   tune on the simulated host (no GPU needed)
   --gpu NAME --gpus N     simulated GPU type and count (default H100 x 1); ${gpuNames().join(', ')}
-  --speed S               simulated clock speed-up (default ${DEFAULT_SIM_SPEED})
+  --speed S               simulated clock speed-up (default: per launch, the fastest the client
+                          can measure without timing error, at most ${DEFAULT_SIM_SPEED})
   --seed N                simulator seed (default 0)
   --runtime native|docker --image IMAGE   how real engines run (default native)
   --port N                first port for servers (default 8100)
@@ -231,6 +232,7 @@ export function parseAutoArgs(argv: readonly string[], settings: SettingValues =
       gpu: gpuName,
       gpus: num('gpus', str('gpus'), { integer: true, min: 1, max: 64 }) ?? 1,
       speed: num('speed', str('speed'), { min: 0, exclusiveMin: true, max: 1000 }) ?? DEFAULT_SIM_SPEED,
+      autoSpeed: str('speed') === undefined,
       seed: num('seed', str('seed'), { integer: true }) ?? 0,
     };
     if (!getModel(model)) {

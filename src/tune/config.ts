@@ -22,8 +22,10 @@ export interface SimHostConfig {
   /** GPU catalog name, e.g. 'H100'. */
   gpu: string;
   gpus: number;
-  /** The simulated clock runs this many times faster than the wall clock. */
+  /** The simulated clock runs this many times faster than the wall clock (the most, with autoSpeed). */
   speed: number;
+  /** --speed not given: each launch runs as fast as the client can measure, up to `speed` (simspeed.ts). */
+  autoSpeed?: boolean;
   seed: number;
 }
 
@@ -74,7 +76,8 @@ export interface SessionConfig {
 /**
  * Default speed of the simulated clock. Measured (bench/auto-sim.bench.ts, 2 busy cores): at 5x the
  * HTTP measurement lands within a few % of the virtual-clock prediction; at 10x and 20x the
- * simulator's step timers and the client fall behind and throughput reads 40-130% low.
+ * simulator's step timers and the client fall behind and throughput reads 40-130% low. Without
+ * --speed this is the ceiling: each launch runs as fast as the client can follow (simspeed.ts).
  */
 export const DEFAULT_SIM_SPEED = 5;
 export const DEFAULT_READY_TIMEOUT_S = 20 * 60;

@@ -21,6 +21,7 @@ import { writeFileAtomic } from './journal.js';
 import type { Predicted } from './plan.js';
 import type { Scenario } from './scenarios.js';
 import { goodputFromSlo, sloPercentiles } from './slo.js';
+import { predictedPeakEvents, speedForEventRate } from './simspeed.js';
 
 export interface RunVariantContext {
   config: Pick<
@@ -185,7 +186,7 @@ type Started =
   | { ok: false; failure: Failure; extra: Partial<VariantResult> };
 
 /** Pick a port, launch, wait until ready, and check the server answering is ours. */
-async function startServer(variant: Variant, ctx: RunVariantContext, stopSignal: AbortSignal): Promise<Started> {
+async function startServer(variant: Variant, ctx: RunVariantContext, stopSignal: AbortSignal, simSpeed?: number): Promise<Started> {
   const sim = ctx.config.sim;
   const used = ctx.usedPorts ?? new Set<number>();
   const port = await findFreePort({ host: ctx.config.bindHost, from: ctx.config.portStart, exclude: used });
@@ -195,7 +196,7 @@ async function startServer(variant: Variant, ctx: RunVariantContext, stopSignal:
     port,
     runDir: join(ctx.logsDir, variant.id),
     runtime: ctx.config.runtime.kind === 'docker' ? { kind: 'docker', image: ctx.config.runtime.image } : { kind: 'native' },
-    ...(sim ? { sim: { gpu: sim.gpu, gpus: sim.gpus, speed: sim.speed, seed: sim.seed } } : {}),
+    ...(sim ? { sim: { gpu: sim.gpu, gpus: sim.gpus, speed: simSpeed ?? sim.speed, seed: sim.seed } } : {}),
   };
   const adapter = adapterFor(variant, launchCtx);
   let spec: LaunchSpec;
@@ -252,6 +253,22 @@ async function startServer(variant: Variant, ctx: RunVariantContext, stopSignal:
   return { ok: true, handle, spec, adapter, base, startupS, speed };
 }
 
+/** The simulated clock for this launch: the user's --speed, or the fastest the client can measure. */
+async function launchSpeed(variant: Variant, scenarios: readonly Scenario[], ctx: RunVariantContext): Promise<number | undefined> {
+  const sim = ctx.config.sim;
+  if (!sim?.autoSpeed) return sim?.speed;
+  try {
+    const workloads = await Promise.all(
+      scenarios.map(async (s) => ({ workload: await loadScenario(s, ctx.config.model, ctx.workloads), maxConcurrency: s.maxConcurrency ?? undefined })),
+    );
+    const peak = predictedPeakEvents(variant, sim, workloads);
+    return peak === undefined ? sim.speed : speedForEventRate(sim.speed, peak);
+  } catch {
+    // A workload that cannot load fails in the benchmark with its own one-line error.
+    return sim.speed;
+  }
+}
+
 /** Launch attempts when the port is lost to another process between the check and the bind. */
 const PORT_ATTEMPTS = 3;
 
@@ -271,9 +288,10 @@ export async function runVariantScenarios(variant: Variant, scenarios: readonly 
   const interrupted = (): Failure | null =>
     ctx.signal?.aborted ? { kind: 'aborted', reason: 'the session was interrupted' } : ctx.skipSignal?.aborted ? { kind: 'skipped', reason: 'skipped by the user' } : null;
 
+  const simSpeed = await launchSpeed(variant, scenarios, ctx);
   let up: Started;
   for (let attempt = 1; ; attempt++) {
-    up = await startServer(variant, ctx, stopSignal);
+    up = await startServer(variant, ctx, stopSignal, simSpeed);
     if (ctx.signal?.aborted) throw new AbortedError();
     if (up.ok || up.failure.kind !== 'port-in-use' || attempt >= PORT_ATTEMPTS || interrupted()) break;
     ctx.emit({ type: 'warning', message: `${variant.id}: ${up.failure.reason}; trying another port` });
