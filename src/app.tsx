@@ -209,7 +209,7 @@ export function App(props: AppProps): React.JSX.Element {
           validation={validationRows(run)}
           winner={winner}
           winnerLabel={winner ? (labels[winner.variantId] ?? winner.variant.label ?? winner.variantId) : undefined}
-          {...(baselineId ? { validationBaseline: labels[baselineId] ?? baselineId } : {})}
+          {...(baselineId ? { validationBaseline: labels[baselineId] ?? baselineId, validationBaselineIsWinner: baselineId === winner?.variantId } : {})}
           objectiveLabel={objectiveLabel(w.form.objective)}
           priced={Boolean(defaults.pricePerGpuHour)}
           simulated={run.simulated}

@@ -21,6 +21,8 @@ export interface ResultsScreenProps {
   winnerLabel?: string;
   /** Label of the variant the validation table measures the winner against. */
   validationBaseline?: string;
+  /** The validation compared the winner with itself (the usual baseline did not run). */
+  validationBaselineIsWinner?: boolean;
   objectiveLabel: string;
   priced: boolean;
   simulated: boolean;
@@ -122,7 +124,9 @@ export function ResultsScreen(p: ResultsScreenProps): React.JSX.Element {
   const cmdLines = cmd ? commandLines(cmd, p.width).length : 1;
   const verdict = !table
     ? p.validationBaseline && p.winnerLabel
-      ? `baseline ${p.validationBaseline} vs winner ${p.winnerLabel}`
+      ? p.validationBaselineIsWinner
+        ? `the baseline is the winner itself (${p.winnerLabel}): no other first-stage variant ran, so there is nothing to compare`
+        : `baseline ${p.validationBaseline} vs winner ${p.winnerLabel}`
       : ''
     : !table.winnerId
       ? 'no winner in this stage'

@@ -135,6 +135,19 @@ describe('Results reasons and validation at 80 x 24', () => {
     f = frameFrom(await r.waitForFrame('[validation]'), 'servelab · 5/6');
     expect(f).toContain('baseline vllm defaults vs winner sglang defaults');
   });
+
+  it('says so when the validation compared the winner with itself', async () => {
+    // vLLM's defaults were skipped, so the core's baseline is the engine stage's winner.
+    const events = sessionEvents().map((e) =>
+      e.type === 'variant-finished' && e.result.variantId === 'vllm' ? { ...e, result: result('vllm', 'engine', null, { kind: 'skipped', reason: 'skipped by the user' }) } : e,
+    );
+    const quant = events.findIndex((e) => e.type === 'stage-started' && e.stage === 'quantization');
+    const trimmed = events.filter((e, i) => i < quant || e.type === 'validation-started' || e.type === 'validation-finished' || e.type === 'session-finished');
+    const r = await toResults(trimmed, 80, 24);
+    await r.type('\x1b[C');
+    const f = await r.waitForFrame('[validation]');
+    expect(f.replace(/\n/g, ' ')).toContain('the baseline is the winner itself (sglang defaults)');
+  });
 });
 
 describe('Run screen at 80 x 24', () => {
