@@ -97,11 +97,12 @@ export function RunScreen(p: RunScreenProps): React.JSX.Element {
   // Rows left for the log: the live region must stay shorter than the terminal (no full redraws).
   const logRows = Math.max(3, Math.min(roomy ? 20 : 12, p.height - 10));
   const label = c ? (p.labels[c.variantId] ?? c.variantId) : '';
-  const requests = [
+  // Requests in flight; once the run has ended they are done and say nothing more.
+  const requests = (finished ? [] : [
     run.requests.abort ? 'aborting: stopping the server first…' : '',
     run.requests.skip ? 'skipping this variant…' : '',
     run.requests.stopAfterStage ? 'will stop after this stage' : '',
-  ].filter(Boolean);
+  ]).filter(Boolean);
   const without: string[] = finished ? ['skip', 'stop-after-stage', 'abort'] : ['next'];
   return (
     <Box flexDirection="column">

@@ -224,8 +224,11 @@ describe('the wizard end to end on a scripted session', () => {
     await r.waitForFrame('tok/s');
     expect(session.calls).toEqual(['skip', 'stop-after-stage']);
     await r.press('x');
-    await r.waitForFrame('Aborted; finished variants are kept in the journal.');
+    const f = await r.waitForFrame('Aborted; finished variants are kept in the journal.');
     expect(session.aborted).toBe(true);
+    // The abort is done: the in-flight notes are gone.
+    expect(f).not.toContain('aborting: stopping the server first');
+    expect(f).not.toContain('will stop after this stage');
   });
 
   it('Ctrl+C on the Run screen stops the session before exiting with 130', async () => {
