@@ -213,6 +213,7 @@ export function App(props: AppProps): React.JSX.Element {
           objectiveLabel={objectiveLabel(w.form.objective)}
           priced={Boolean(defaults.pricePerGpuHour)}
           simulated={run.simulated}
+          aborted={outcomeCode === 130}
           page={w.resultsPage}
           onPage={(dir, pages) => dispatch({ type: 'results-page', dir, pages })}
           onNext={() => go('save')}

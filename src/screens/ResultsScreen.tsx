@@ -26,6 +26,8 @@ export interface ResultsScreenProps {
   objectiveLabel: string;
   priced: boolean;
   simulated: boolean;
+  /** The user aborted the run (so a missing winner is not a failure). */
+  aborted?: boolean;
   page: number;
   onPage: (dir: 1 | -1, pages: number) => void;
   onNext: () => void;
@@ -186,7 +188,7 @@ export function ResultsScreen(p: ResultsScreenProps): React.JSX.Element {
         <Text bold wrap="truncate">
           Winner{p.winnerLabel ? `: ${p.winnerLabel}` : ''}
         </Text>
-        {cmd ? <Command command={cmd} width={p.width} /> : <Muted>no variant succeeded</Muted>}
+        {cmd ? <Command command={cmd} width={p.width} /> : <Muted>{p.aborted ? 'none: the run was aborted before a stage chose one' : 'no variant succeeded'}</Muted>}
       </Box>
       <Box marginTop={1}>
         <Footer scope="results" />

@@ -150,6 +150,31 @@ describe('Results reasons and validation at 80 x 24', () => {
   });
 });
 
+describe('an early abort', () => {
+  it('says the run was aborted rather than that no variant succeeded', async () => {
+    const events = sessionEvents().slice(0, 3);
+    events.push({ type: 'warning', message: 'not sent' });
+    const session = scripted(events);
+    const services = fakeServices({ session: () => session.start });
+    r = render(<App services={services} defaults={defaults} onExit={() => {}} theme={colourTheme} throttleMs={10} />, { columns: 80, rows: 24 });
+    await r.waitForFrame('no NVIDIA GPU found');
+    await r.press('enter');
+    await r.waitForFrame('2/6 Model');
+    await r.press('enter');
+    await r.waitForFrame('3/6 Plan');
+    await r.press('enter');
+    await r.waitForFrame('4/6 Run');
+    session.next(events.length - 1);
+    await r.waitForFrame('launching');
+    await r.press('x');
+    await r.waitForFrame('Aborted; finished variants are kept in the journal.');
+    await r.press('enter');
+    const f = await r.waitForFrame('5/6 Results');
+    expect(f).toContain('none: the run was aborted before a stage chose one');
+    expect(f).not.toContain('no variant succeeded');
+  });
+});
+
 describe('Run screen at 80 x 24', () => {
   it('wraps a long warning instead of cutting it, and keeps the progress figures whole', async () => {
     const events = sessionEvents().slice(0, 7);
