@@ -103,6 +103,23 @@ function fitReasons(reasons: readonly string[][], max: number): string[] {
   return out;
 }
 
+/** The line under a stage table: who won, by how much against what, or that the carried one stayed. */
+function stageVerdict(t: StageTable, name: (id: string) => string): string {
+  if (!t.winnerId) return 'no winner in this stage';
+  if (t.winnerId === t.carriedId) return `${name(t.winnerId)} (carried in) stays: no candidate beat it by more than the margin`;
+  // The first stage's reference row winning has no gain to report against itself.
+  const againstItself = !t.carriedId && t.rows.find((r) => r.isWinner)?.isReference;
+  const gain = t.gainPct !== null && !againstItself ? ` (${fmtPct(t.gainPct, true)} vs ${t.carriedId ? name(t.carriedId) : 'the first variant'})` : '';
+  return `winner ${name(t.winnerId)}${gain}`;
+}
+
+/** The line under the validation table: what was compared with what. */
+function validationVerdict(p: Pick<ResultsScreenProps, 'validationBaseline' | 'validationBaselineIsWinner' | 'winnerLabel'>): string {
+  if (!p.validationBaseline || !p.winnerLabel) return '';
+  if (p.validationBaselineIsWinner) return `the baseline is the winner itself (${p.winnerLabel}): no other first-stage variant ran, so there is nothing to compare`;
+  return `baseline ${p.validationBaseline} vs winner ${p.winnerLabel}`;
+}
+
 export function ResultsScreen(p: ResultsScreenProps): React.JSX.Element {
   const theme = useTheme();
   const pages = p.tables.length + 1;
@@ -124,18 +141,7 @@ export function ResultsScreen(p: ResultsScreenProps): React.JSX.Element {
   const name = (id: string) => p.labels[id] ?? id;
   const cmd = p.winner ? fmtCommand(p.winner.engineArgv ?? p.winner.argv, p.winner.env) : '';
   const cmdLines = cmd ? commandLines(cmd, p.width).length : 1;
-  const verdict = !table
-    ? p.validationBaseline && p.winnerLabel
-      ? p.validationBaselineIsWinner
-        ? `the baseline is the winner itself (${p.winnerLabel}): no other first-stage variant ran, so there is nothing to compare`
-        : `baseline ${p.validationBaseline} vs winner ${p.winnerLabel}`
-      : ''
-    : !table.winnerId
-      ? 'no winner in this stage'
-      : table.winnerId === table.carriedId
-        ? `${name(table.winnerId)} (carried in) stays: no candidate beat it by more than the margin`
-        : // The first stage's reference row winning has no gain to report against itself.
-          `winner ${name(table.winnerId)}${table.gainPct !== null && (table.carriedId || !table.rows.find((r) => r.isWinner)?.isReference) ? ` (${fmtPct(table.gainPct, true)} vs ${table.carriedId ? name(table.carriedId) : 'the first variant'})` : ''}`;
+  const verdict = table ? stageVerdict(table, name) : validationVerdict(p);
   const verdictLines = verdict ? wrapLines(verdict, p.width, 2) : [];
   // The live region stays below the terminal height: title, tabs, margins, header, the verdict,
   // "Winner", the command and the footer take their lines; the rows come next, then the reasons.
