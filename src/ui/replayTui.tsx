@@ -7,6 +7,7 @@ import type { TuneListener } from '../core/events.js';
 import type { ReplayOutcome, ReplaySetup } from '../profiles/replay.js';
 import { ReplayScreen, type ReplayPhase } from '../screens/ReplayScreen.js';
 import { useTerminalSize } from './hooks/useTerminalSize.js';
+import { useRedrawOnResize } from './hooks/useRedrawOnResize.js';
 import { useTuneSession, type SessionStarter } from './hooks/useTuneSession.js';
 import { ThemeContext, themeFromEnv, type Theme } from './theme.js';
 
@@ -34,6 +35,8 @@ export interface ReplayAppProps extends ReplayTuiInput {
 export function ReplayApp(props: ReplayAppProps): React.JSX.Element {
   const { exit } = useApp();
   const size = useTerminalSize();
+  // No <Static> here; the clear alone rids the screen of the old frame's re-wrapped lines.
+  useRedrawOnResize();
   const [phase, setPhase] = useState<ReplayPhase>('confirm');
   const [outcome, setOutcome] = useState<ReplayOutcome | null>(null);
   const [starter, setStarter] = useState<SessionStarter | null>(null);
