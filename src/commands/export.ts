@@ -1,36 +1,27 @@
 // `servelab export PROFILE --format shell|docker|systemd|k8s [--out FILE]`: the profile's
 // winning server as a launch script, docker line, systemd unit or Kubernetes manifests.
 import { writeFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import { UserError } from '../core/errors.js';
 import { checkRunnable } from '../profiles/command.js';
 import { EXPORT_FORMATS, renderExport, type ExportFormat } from '../profiles/export.js';
 import { loadProfile } from '../profiles/store.js';
+import { parseCommandArgs } from './args.js';
 
 const USAGE = `usage: servelab export PROFILE --format ${EXPORT_FORMATS.join('|')} [--out FILE] [--allow-any-command]`;
 
 export default async function main(argv: string[]): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      options: {
-        format: { type: 'string', short: 'f' },
-        out: { type: 'string', short: 'o' },
-        'allow-any-command': { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
-      strict: true,
-      allowPositionals: true,
-    });
-  } catch (e) {
-    throw new UserError(`${(e as Error).message.split('\n')[0]}; ${USAGE}`);
-  }
+  const parsed = parseCommandArgs(
+    argv,
+    {
+      format: { type: 'string', short: 'f' },
+      out: { type: 'string', short: 'o' },
+      'allow-any-command': { type: 'boolean' },
+    },
+    USAGE,
+    true,
+  );
+  if (!parsed) return 0;
   const { values, positionals } = parsed;
-  if (values.help) {
-    process.stdout.write(USAGE + '\n');
-    return 0;
-  }
   if (positionals.length !== 1) throw new UserError(`export needs one PROFILE file; ${USAGE}`);
   const format = values.format;
   if (!format) throw new UserError(`export needs --format (${EXPORT_FORMATS.join(', ')})`);

@@ -1,8 +1,8 @@
 // `servelab gpus [--json] [--sim] [--gpu NAME] [--gpus N]`: what GPUs this host has (nvidia-smi),
 // or the simulated host when asked for or when there is no NVIDIA GPU (said on stderr).
-import { parseArgs } from 'node:util';
 import { UserError } from '../core/errors.js';
 import { detectHost, type HostInfo } from '../host/gpus.js';
+import { parseCommandArgs } from './args.js';
 
 const USAGE = 'usage: servelab gpus [--json] [--sim] [--gpu NAME] [--gpus N]';
 
@@ -17,27 +17,14 @@ function table(host: HostInfo): string {
 }
 
 export default async function main(argv: string[]): Promise<number> {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      options: {
-        json: { type: 'boolean' },
-        sim: { type: 'boolean' },
-        gpu: { type: 'string' },
-        gpus: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-      strict: true,
-      allowPositionals: false,
-    }));
-  } catch (e) {
-    throw new UserError(`${(e as Error).message.split('\n')[0]}; ${USAGE}`);
-  }
-  if (values.help) {
-    process.stdout.write(USAGE + '\n');
-    return 0;
-  }
+  const parsed = parseCommandArgs(argv, {
+    json: { type: 'boolean' },
+    sim: { type: 'boolean' },
+    gpu: { type: 'string' },
+    gpus: { type: 'string' },
+  }, USAGE);
+  if (!parsed) return 0;
+  const { values } = parsed;
   const gpus = values.gpus === undefined ? undefined : Number(values.gpus);
   if (gpus !== undefined && !/^\d+$/.test(values.gpus!)) throw new UserError(`--gpus must be a whole number, got '${values.gpus}'`);
   const host = await detectHost({ sim: values.sim, gpu: values.gpu, gpus });

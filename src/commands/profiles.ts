@@ -3,11 +3,11 @@
 // study profiles are recorded; and `out`/profiles where tuning sessions save them) and any
 // --dir, with model, GPU, engine, tok/s and date.
 import { join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { UserError } from '../core/errors.js';
 import { openSettings } from '../core/settings.js';
 import { userProfilesDir } from '../profiles/history.js';
 import { listProfiles, type ProfileRow } from '../profiles/list.js';
+import { parseCommandArgs } from './args.js';
 
 const USAGE = 'usage: servelab profiles [--json] [--dir DIR]...';
 
@@ -44,21 +44,9 @@ function table(rows: ProfileRow[]): string {
 }
 
 export default async function main(argv: string[]): Promise<number> {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      options: { json: { type: 'boolean' }, dir: { type: 'string', multiple: true }, help: { type: 'boolean', short: 'h' } },
-      strict: true,
-      allowPositionals: false,
-    }));
-  } catch (e) {
-    throw new UserError(`${(e as Error).message.split('\n')[0]}; ${USAGE}`);
-  }
-  if (values.help) {
-    process.stdout.write(USAGE + '\n');
-    return 0;
-  }
+  const parsed = parseCommandArgs(argv, { json: { type: 'boolean' }, dir: { type: 'string', multiple: true } }, USAGE);
+  if (!parsed) return 0;
+  const { values } = parsed;
   const dirs = [...new Set(['profiles', ...userDirs(), ...(values.dir ?? [])].map((d) => resolve(d)))];
   const rows = listProfiles(dirs).map((r) => ({ ...r, file: relativeIfInside(r.file) }));
   if (values.json) {

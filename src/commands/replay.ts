@@ -9,7 +9,6 @@
 // file), and the command says where.
 // Exit: 0 ok or faster, 3 regression, 1 failed to start or not run, 2 bad input, 130 interrupted.
 import { join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { UserError } from '../core/errors.js';
 import { setLogSink, type LogLevel, type LogSink } from '../core/logger.js';
 import type { TuneEvent } from '../core/events.js';
@@ -24,6 +23,7 @@ import { loadProfile } from '../profiles/store.js';
 import type { ReplayTuiInput, ReplayTuiResult } from '../ui/replayTui.js';
 import type { MetricDelta, ReplayJudgement } from '../profiles/verdict.js';
 import { askConsent } from './consent.js';
+import { parseCommandArgs } from './args.js';
 
 const USAGE = `usage: servelab replay PROFILE [--sim] [--speed S] [--yes] [--auto] [--tolerance PCT] [--json]
                        [--dataset-path FILE] [--port N] [--ready-timeout S] [--runs-dir DIR]
@@ -139,42 +139,34 @@ function historyLine(h: History, file: string): string {
 }
 
 export default async function main(argv: string[], deps: ReplayDeps = {}): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      options: {
-        sim: { type: 'boolean' },
-        speed: { type: 'string' },
-        yes: { type: 'boolean', short: 'y' },
-        auto: { type: 'boolean' },
-        tolerance: { type: 'string' },
-        json: { type: 'boolean' },
-        'dataset-path': { type: 'string' },
-        port: { type: 'string' },
-        'ready-timeout': { type: 'string' },
-        'runs-dir': { type: 'string' },
-        'no-record': { type: 'boolean' },
-        'allow-any-command': { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
-      strict: true,
-      allowPositionals: true,
-    });
-  } catch (e) {
-    throw new UserError(`${(e as Error).message.split('\n')[0]}; ${USAGE.split('\n')[0]}`);
-  }
+  const parsed = parseCommandArgs(
+    argv,
+    {
+      sim: { type: 'boolean' },
+      speed: { type: 'string' },
+      yes: { type: 'boolean', short: 'y' },
+      auto: { type: 'boolean' },
+      tolerance: { type: 'string' },
+      json: { type: 'boolean' },
+      'dataset-path': { type: 'string' },
+      port: { type: 'string' },
+      'ready-timeout': { type: 'string' },
+      'runs-dir': { type: 'string' },
+      'no-record': { type: 'boolean' },
+      'allow-any-command': { type: 'boolean' },
+    },
+    USAGE,
+    true,
+  );
+  if (!parsed) return 0;
   const { values: v, positionals } = parsed;
-  if (v.help) {
-    process.stdout.write(USAGE + '\n');
-    return 0;
-  }
   if (positionals.length !== 1) throw new UserError(`replay needs one PROFILE file; run 'servelab replay --help'`);
   const file = positionals[0]!;
   const sim = v.sim === true;
   const opts: ReplayOptions = {
     sim,
     speed: num('--speed', v.speed, DEFAULT_SIM_SPEED, 0.001),
+    autoSpeed: v.speed === undefined,
     tolerancePct: num('--tolerance', v.tolerance, 5),
     ...(v['dataset-path'] ? { datasetPath: resolve(v['dataset-path']) } : {}),
     readyTimeoutS: num('--ready-timeout', v['ready-timeout'], sim ? DEFAULT_SIM_READY_TIMEOUT_S : DEFAULT_READY_TIMEOUT_S, 1),

@@ -2,7 +2,6 @@
 // foreground. Its output goes to the terminal; Ctrl-C, SIGTERM and SIGHUP are passed to the
 // server's process group, which is killed if it has not stopped within the grace period.
 import { join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { UserError } from '../core/errors.js';
 import { exitCodeFor } from '../host/signals.js';
 import { launchServer } from '../host/process.js';
@@ -12,37 +11,29 @@ import { hardwareLine } from '../profiles/report.js';
 import { serveSpec } from '../profiles/serve.js';
 import { loadProfile } from '../profiles/store.js';
 import { askConsent } from './consent.js';
+import { parseCommandArgs } from './args.js';
 
 const USAGE = 'usage: servelab serve PROFILE [--sim] [--speed S] [--yes] [--auto] [--port N] [--grace S] [--runs-dir DIR] [--allow-any-command]';
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
 export default async function main(argv: string[]): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      options: {
-        sim: { type: 'boolean' },
-        speed: { type: 'string' },
-        yes: { type: 'boolean', short: 'y' },
-        auto: { type: 'boolean' },
-        port: { type: 'string' },
-        grace: { type: 'string' },
-        'runs-dir': { type: 'string' },
-        'allow-any-command': { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
-      strict: true,
-      allowPositionals: true,
-    });
-  } catch (e) {
-    throw new UserError(`${(e as Error).message.split('\n')[0]}; ${USAGE}`);
-  }
+  const parsed = parseCommandArgs(
+    argv,
+    {
+      sim: { type: 'boolean' },
+      speed: { type: 'string' },
+      yes: { type: 'boolean', short: 'y' },
+      auto: { type: 'boolean' },
+      port: { type: 'string' },
+      grace: { type: 'string' },
+      'runs-dir': { type: 'string' },
+      'allow-any-command': { type: 'boolean' },
+    },
+    USAGE,
+    true,
+  );
+  if (!parsed) return 0;
   const { values: v, positionals } = parsed;
-  if (v.help) {
-    process.stdout.write(USAGE + '\n');
-    return 0;
-  }
   if (positionals.length !== 1) throw new UserError(`serve needs one PROFILE file; ${USAGE}`);
   const port = v.port === undefined ? undefined : Number(v.port);
   if (port !== undefined && !(Number.isInteger(port) && port > 0 && port < 65536)) throw new UserError(`--port must be 1..65535, got '${v.port}'`);
