@@ -22,8 +22,10 @@ export const EXIT = { ok: 0, failed: 1, badInput: 2, regression: 3 } as const;
 
 export interface ReplayOptions {
   sim: boolean;
-  /** Simulated clock factor. */
+  /** Simulated clock factor (the most, with autoSpeed). */
   speed: number;
+  /** No --speed given: each launch picks the fastest clock the client can follow (src/tune/simspeed.ts). */
+  autoSpeed?: boolean;
   tolerancePct: number;
   datasetPath?: string;
   readyTimeoutS: number;
@@ -107,7 +109,7 @@ export async function prepareReplay(profile: Profile, file: string, opts: Replay
   // The recorded command must be one of the engines' launchers (and its env harmless), even
   // though the server is rebuilt from the variant: a profile that is not is not run at all.
   checkRunnable(profile.engineArgv, profile.env, file, opts.allowAnyCommand);
-  const sim = opts.sim ? { gpu: simGpuFor(profile), gpus: profile.host.gpuCount, speed: opts.speed, seed: 0 } : undefined;
+  const sim = opts.sim ? { gpu: simGpuFor(profile), gpus: profile.host.gpuCount, speed: opts.speed, autoSpeed: opts.autoSpeed === true, seed: 0 } : undefined;
   const host = sim ? simulatedHost(sim.gpu, sim.gpus, 'simulated host (--sim)') : await detectHost({});
   if (!opts.sim && host.simulated) {
     throw new UserError(`no NVIDIA GPU found on this host: replay ${file} with --sim to use the simulated host`);
@@ -152,7 +154,7 @@ export function replayExitCode(j: ReplayJudgement | null): number {
 /** Launch, benchmark and judge. Throws the runner's AbortedError when opts.signal aborts. */
 export async function executeReplay(setup: ReplaySetup, opts: ReplayOptions): Promise<ReplayOutcome> {
   const { profile } = setup;
-  const sim = opts.sim ? { gpu: simGpuFor(profile), gpus: profile.host.gpuCount, speed: opts.speed, seed: 0 } : undefined;
+  const sim = opts.sim ? { gpu: simGpuFor(profile), gpus: profile.host.gpuCount, speed: opts.speed, autoSpeed: opts.autoSpeed === true, seed: 0 } : undefined;
   const result = await runVariant(profile.variant, setup.scenario, {
     config: {
       model: profile.model,
