@@ -78,6 +78,24 @@ export function keyName(input: string, key: Key): string {
   return input;
 }
 
+/**
+ * Ink splits a chunk of input at escape sequences only, so several plain keys typed faster than
+ * they are read (key repeat, a paste, a slow SSH link) arrive as one input: "lll" or "\r\r".
+ * The names of the keys in such a burst, one per key; null for a single key or an escape sequence.
+ */
+export function burstKeyNames(input: string): string[] | null {
+  const chars = [...input];
+  if (chars.length < 2 || input.includes('\x1b')) return null;
+  return chars.map((c) => {
+    if (c === '\r' || c === '\n') return 'enter';
+    if (c === '\t') return 'tab';
+    if (c === ' ') return 'space';
+    if (c === '\x7f' || c === '\b') return 'backspace';
+    const code = c.codePointAt(0)!;
+    return code < 32 ? `ctrl+${String.fromCharCode(code + 96)}` : c;
+  });
+}
+
 /** Keys that, while a text field has focus, type into it instead of triggering a binding. */
 export function isTextKey(name: string): boolean {
   return name === 'space' || name === 'backspace' || (name.length === 1 && name >= ' ');

@@ -70,6 +70,13 @@ describe('Results at 80 x 24', () => {
     expect(f).toMatch(/scenario\s+base tok\/s\s+base TPOT\s+winner tok\/s\s+winner TPOT\s+gain/);
     expect(f).toMatch(/sharegpt-like\s+9,000\s+25\.0ms\s+12,000\s+18\.0ms\s+\+33\.3%/);
     expect(overflowingLines(f, 80)).toEqual([]);
+    // A burst of letter keys in one chunk (key repeat over SSH) is each key in turn.
+    await r.press('left');
+    await r.waitForFrame('[quantization]');
+    await r.type('hh');
+    await r.waitForFrame('[engine]');
+    await r.type('ll');
+    await r.waitForFrame('[validation]');
     // Single presses page back one stage at a time.
     await r.press('left');
     f = await r.waitForFrame('[quantization]');
@@ -77,6 +84,7 @@ describe('Results at 80 x 24', () => {
     await r.waitForFrame('[engine]');
     await r.press('left');
     expect(r.frame()).toContain('[engine]');
+    expect(f).toContain('[quantization]');
   });
 
   it("shows the winner's long TRT-LLM command whole, ready to paste", async () => {

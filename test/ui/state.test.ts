@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { applyEvent, etaSeconds, HISTORY_MAX, initialRunState, LOG_TAIL_MAX, runReducer, type RunState } from '../../src/ui/state/run.js';
 import { focusedField, initialWizard, visibleFields, wizardReducer } from '../../src/ui/state/wizard.js';
 import { finalWinner, stageTables, validationRows } from '../../src/ui/state/results.js';
-import { helpItems, KEYMAP, resolveKey } from '../../src/ui/keymap.js';
+import { burstKeyNames, helpItems, KEYMAP, resolveKey } from '../../src/ui/keymap.js';
 import { form, result, sessionEvents, snapshot } from './fixtures.js';
 
 const feed = (events = sessionEvents(), upTo = events.length): RunState =>
@@ -211,6 +211,13 @@ describe('wizard reducer', () => {
 });
 
 describe('keymap', () => {
+  it('names each key of a burst that arrived as one input, and leaves single keys alone', () => {
+    expect(burstKeyNames('lll')).toEqual(['l', 'l', 'l']);
+    expect(burstKeyNames('\r\t \x7f\x03')).toEqual(['enter', 'tab', 'space', 'backspace', 'ctrl+c']);
+    expect(burstKeyNames('l')).toBeNull();
+    expect(burstKeyNames('\x1b[C')).toBeNull();
+  });
+
   it('resolves a scope key before a global one, and text entry keeps letters', () => {
     expect(resolveKey('run', 's')).toBe('skip');
     expect(resolveKey('run', 'q')).toBe('quit');
