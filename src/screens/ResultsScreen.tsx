@@ -42,6 +42,8 @@ function statusText(r: VariantResult): string {
   return r.failure ? `${r.failure.kind}: ${r.failure.reason}` : r.status;
 }
 
+const STATUS_MIN = 11;
+
 /** Columns right of the label and left of the status: all of them fit in 80 columns. */
 function numberColumns(priced: boolean): Column<ResultRow>[] {
   return [
@@ -58,15 +60,17 @@ function numberColumns(priced: boolean): Column<ResultRow>[] {
 export function resultColumns(width: number, priced: boolean): Column<ResultRow>[] {
   const nums = numberColumns(priced);
   const numsW = nums.reduce((w, c) => w + c.width + 1, 0);
-  const labelW = Math.max(16, Math.min(34, width - numsW - 1 - 16));
+  // The status keeps room for a failure's kind ("unsupported"); the reasons are spelt out below.
+  const labelW = Math.max(16, Math.min(34, width - numsW - 2 - STATUS_MIN));
+  const statusW = Math.max(6, width - 1 - labelW - 1 - numsW);
   return [
     { key: 'variant', header: 'variant', width: labelW, render: (r) => (r.isWinner ? '* ' : '  ') + r.label, tone: (r) => (r.isWinner ? 'good' : undefined) },
     ...nums,
     {
       key: 'status',
       header: 'status',
-      width: Math.max(6, width - 1 - labelW - 1 - numsW),
-      render: (r) => statusText(r.result),
+      width: statusW,
+      render: (r) => (statusW < 24 && r.result.failure ? r.result.failure.kind : statusText(r.result)),
       tone: (r) => (r.result.status === 'ok' ? undefined : r.result.status === 'failed' ? 'bad' : 'muted'),
     },
   ];

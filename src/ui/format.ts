@@ -113,20 +113,28 @@ export function wrapLines(text: string, width: number, max: number): string[] {
 }
 
 /**
- * A stage candidate's label relative to the winner carried into the stage: "sglang fp8 attn=triton"
- * after "sglang fp8" reads "+ attn=triton". The carried label's words must all be in the
- * candidate's (anywhere: "vllm fp8-ckpt kv=fp8 tp8" after "vllm fp8-ckpt tp8" reads "+ kv=fp8");
- * anything else (a knob changed rather than added) is returned whole.
+ * A stage candidate's label relative to the winner carried into the stage, so rows of a stage
+ * read as their change and stay apart in a narrow column. Knobs added: "sglang fp8 attn=triton"
+ * after "sglang fp8" reads "+ attn=triton" (the carried words may sit anywhere). Knobs changed on
+ * the same engine: "vllm fp8 tp4 dp2" after "vllm fp8 tp8" reads "tp4 dp2 (was tp8)". Anything
+ * else (another engine) is returned whole.
  */
 export function relativeLabel(label: string, carried: string | undefined): string {
   if (!carried || label === carried) return label;
-  const rest = label.split(' ');
-  for (const w of carried.split(' ')) {
-    const i = rest.indexOf(w);
-    if (i < 0) return label;
-    rest.splice(i, 1);
+  const words = label.split(' ');
+  const base = carried.split(' ');
+  const added = [...words];
+  const removed: string[] = [];
+  for (const w of base) {
+    const i = added.indexOf(w);
+    if (i < 0) removed.push(w);
+    else added.splice(i, 1);
   }
-  return rest.length ? `+ ${rest.join(' ')}` : label;
+  if (added.length === 0) return label;
+  if (removed.length === 0) return `+ ${added.join(' ')}`;
+  // From the engine's defaults, or to another engine, the whole label reads best.
+  if (words[0] !== base[0] || removed.includes(base[0]!) || removed.every((w) => w === 'defaults')) return label;
+  return `${added.join(' ')} (was ${removed.join(' ')})`;
 }
 
 /** Split a shell command line into words, keeping single- and double-quoted parts whole. */

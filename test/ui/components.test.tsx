@@ -51,14 +51,16 @@ describe('format', () => {
     expect(wrapLines('aa bb cc dd ee', 5, 2)).toEqual(['aa bb', 'cc d…']);
   });
 
-  it('labels a candidate by its change when the carried label is a prefix', () => {
+  it('labels a candidate by its change from the carried winner', () => {
     expect(relativeLabel('sglang fp8 attn=triton', 'sglang fp8')).toBe('+ attn=triton');
     expect(relativeLabel('sglang fp8', 'sglang fp8')).toBe('sglang fp8');
     expect(relativeLabel('vllm defaults', 'sglang fp8')).toBe('vllm defaults');
-    expect(relativeLabel('sglang fp8x', 'sglang fp8')).toBe('sglang fp8x');
+    // A knob changed rather than added reads as the change and what it replaced.
+    expect(relativeLabel('sglang fp8x', 'sglang fp8')).toBe('fp8x (was fp8)');
+    expect(relativeLabel('sglang fp8 checkpoint', 'sglang defaults')).toBe('sglang fp8 checkpoint');
     // The carried words may sit anywhere in the candidate's label (a knob added before tp8).
     expect(relativeLabel('vllm fp8-ckpt kv=fp8 tp8', 'vllm fp8-ckpt tp8')).toBe('+ kv=fp8');
-    expect(relativeLabel('vllm fp8-ckpt tp4 dp2', 'vllm fp8-ckpt tp8')).toBe('vllm fp8-ckpt tp4 dp2');
+    expect(relativeLabel('vllm fp8-ckpt tp4 dp2', 'vllm fp8-ckpt tp8')).toBe('tp4 dp2 (was tp8)');
   });
 
   it('quotes commands so they can be pasted into a shell', () => {

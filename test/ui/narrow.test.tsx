@@ -34,10 +34,10 @@ function frameFrom(f: string, marker: string): string {
   return f.slice(f.lastIndexOf(marker));
 }
 
-async function toResults(events: TuneEvent[], columns: number, rows: number) {
+async function toResults(events: TuneEvent[], columns: number, rows: number, price?: number) {
   const session = scripted(events);
   const services = fakeServices({ session: () => session.start });
-  r = render(<App services={services} defaults={defaults} onExit={() => {}} theme={colourTheme} throttleMs={10} />, { columns, rows });
+  r = render(<App services={services} defaults={price ? { ...defaults, pricePerGpuHour: price } : defaults} onExit={() => {}} theme={colourTheme} throttleMs={10} />, { columns, rows });
   await r.waitForFrame('no NVIDIA GPU found');
   await r.press('enter');
   await r.waitForFrame('2/6 Model');
@@ -155,6 +155,38 @@ describe('Results reasons and validation at 80 x 24', () => {
     await r.type('\x1b[C');
     const f = await r.waitForFrame('[validation]');
     expect(f.replace(/\n/g, ' ')).toContain('the baseline is the winner itself (sglang defaults)');
+  });
+});
+
+describe('a priced table at 80 x 24', () => {
+  it('adds $/Mtok and keeps rows that differ by one knob apart', async () => {
+    const oom = (id: string, label: string) => ({
+      ...result(id, 'parallelism', null, { kind: 'oom', reason: 'does not fit in GPU memory' }),
+      status: 'pruned' as const,
+      variant: { id, engine: 'vllm' as const, model: 'm', knobs: {}, label },
+    });
+    const ok = (id: string, label: string, total: number) => ({ ...result(id, 'engine', total), variant: { id, engine: 'vllm' as const, model: 'm', knobs: {}, label } });
+    const events: TuneEvent[] = [
+      { type: 'session-started', runDir: 'servelab-runs/x', simulated: true, at: '2026-01-01T00:00:00Z' },
+      { type: 'stage-started', stage: 'engine', index: 0, variants: ['a'] },
+      { type: 'variant-finished', result: ok('a', 'vllm fp8-ckpt tp8', 9000) },
+      { type: 'stage-finished', stage: 'engine', winnerId: 'a', gainPct: null },
+      { type: 'stage-started', stage: 'parallelism', index: 1, variants: ['b', 'c'] },
+      { type: 'variant-finished', result: oom('b', 'vllm fp8-ckpt tp4 dp2') },
+      { type: 'variant-finished', result: oom('c', 'vllm fp8-ckpt tp2 dp4') },
+      { type: 'stage-finished', stage: 'parallelism', winnerId: 'a', gainPct: null },
+      { type: 'session-finished', profilePath: 'p.json', reportPath: 'p.md', exitCode: 0 },
+    ];
+    const r = await toResults(events, 80, 24, 2.5);
+    let f = frameFrom(r.frame(), 'servelab · 5/6');
+    expect(f).toMatch(/startup\s+\$\/Mtok\s+status/);
+    expect(f).toMatch(/vllm fp8-ckpt tp8\s+9,000\s+ref.*\$\d+\.\d+\s+ok/);
+    await r.press('right');
+    f = frameFrom(await r.waitForFrame('[parallelism]'), 'servelab · 5/6');
+    expect(f).toMatch(/tp4 dp2 \(was tp8\)\s+-.*\s+oom$/m);
+    expect(f).toMatch(/tp2 dp4 \(was tp8\)\s+-.*\s+oom$/m);
+    expect(f).toContain('tp4 dp2 (was tp8): oom: does not fit in GPU memory');
+    expect(overflowingLines(f, 80)).toEqual([]);
   });
 });
 
