@@ -189,13 +189,14 @@ export function commandLines(cmd: string, width: number, prefix = '$ '): string[
   }
   lines.push(line);
   // A word wider than the terminal cannot be kept on one line: break it where it must, after a
-  // '/' when there is one in the second half of the line, so a path breaks between folders.
+  // '/' or ',' when there is one in the second half of the line, so a path breaks between folders
+  // and quoted JSON between members (a newline there is still the same JSON when pasted).
   return lines.flatMap((l) => {
     const out: string[] = [];
     let rest = [...l];
     while (rest.length > w) {
-      const slash = rest.lastIndexOf('/', w - 1);
-      const cut = slash >= w / 2 ? slash + 1 : w;
+      const at = Math.max(rest.lastIndexOf('/', w - 1), rest.lastIndexOf(',', w - 1));
+      const cut = at >= w / 2 ? at + 1 : w;
       out.push(rest.slice(0, cut).join(''));
       rest = rest.slice(cut);
     }

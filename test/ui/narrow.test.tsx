@@ -320,6 +320,13 @@ describe('commandLines', () => {
     expect(broken.every((l) => l.length <= 80)).toBe(true);
     expect(broken.at(-2)!.endsWith('/')).toBe(true);
     expect(broken.slice(-2).join('').trim()).toBe(path);
+    // Quoted JSON wider than the terminal breaks after a comma: pasted, it is the same JSON.
+    const json = '{"method":"ngram","num_speculative_tokens":3,"prompt_lookup_max":3,"prompt_lookup_min":1}';
+    const spec = commandLines(`vllm serve m --speculative-config '${json}'`, 80);
+    expect(spec.every((l) => l.length <= 80)).toBe(true);
+    const quoted = spec.join('\n').slice(spec.join('\n').indexOf("'") + 1, spec.join('\n').lastIndexOf("'"));
+    expect(quoted).toContain(',\n');
+    expect(JSON.parse(quoted)).toEqual(JSON.parse(json));
   });
 });
 
