@@ -286,6 +286,17 @@ describe('resize while running', () => {
   });
 });
 
+describe('Model screen', () => {
+  it('says what goes in an empty SLO field', async () => {
+    const services = fakeServices();
+    r = render(<App services={services} defaults={defaults} onExit={() => {}} theme={colourTheme} />, { columns: 80, rows: 24 });
+    await r.waitForFrame('no NVIDIA GPU found');
+    await r.press('enter');
+    const f = await r.waitForFrame('2/6 Model');
+    expect(f).toMatch(/^ {2}SLOs {10}none \(e\.g\. ttft:p99<2000,tpot:mean<100\)$/m);
+  });
+});
+
 describe('Plan estimate', () => {
   it('adds the validation runs to the total and says so', async () => {
     r = render(

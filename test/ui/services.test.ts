@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseAutoArgs } from '../../src/tune/args.js';
 import { planSession } from '../../src/tune/session.js';
-import { checkForm, choicesArgv, modelView, planView, withUnchecked } from '../../src/ui/realServices.js';
+import { checkForm, choicesArgv, modelView, planView, validationSeconds, withUnchecked } from '../../src/ui/realServices.js';
 import { form } from './fixtures.js';
 
 const base = ['--sim', '--model', 'Qwen/Qwen3-14B', '--num-prompts', '10', '--validation', 'none'];
@@ -61,6 +61,26 @@ describe('real services', () => {
     expect(m.moe?.experts).toBeGreaterThan(1);
     expect(m.weights.find((w) => w.dtype === 'fp8')!.bytes).toBeLessThan(m.weights.find((w) => w.dtype === 'bf16')!.bytes);
     expect(modelView('no/such-model').known).toBe(false);
+  });
+
+  it('estimates the validation runs from the predicted baseline and winner, and nothing without validation', async () => {
+    const quick = parseAutoArgs(['--sim', '--model', 'Qwen/Qwen3-14B', '--num-prompts', '10', '--scale', '0.1']).config!;
+    const { plan } = await planSession(quick);
+    expect(plan.validation.length).toBeGreaterThan(1);
+    const host = { gpu: 'H100', gpus: 1, speed: 5 };
+    const calls: string[] = [];
+    const s = validationSeconds(plan, host, (v, sc) => {
+      calls.push(`${v.id}|${sc.name}`);
+      return 10_000;
+    });
+    // Two sides, each launched once and run on the scenarios the stages did not measure.
+    const sides = new Set(calls.map((c) => c.split('|')[0]));
+    expect(sides.size).toBe(2);
+    expect(s).toBeGreaterThan(2 * 2);
+    // Slower predictions take longer.
+    expect(validationSeconds(plan, host, () => 1000)).toBeGreaterThan(s);
+    const none = parseAutoArgs(base).config!;
+    expect(validationSeconds((await planSession(none)).plan, host, () => 10_000)).toBe(0);
   });
 
   it('checks the form with one line per problem', () => {
