@@ -210,7 +210,7 @@ async function startServer(variant: Variant, ctx: RunVariantContext, stopSignal:
   // env: the real engine's environment (what a GPU host runs); the launched env may differ on the simulated host.
   const base: Pick<VariantResult, 'argv' | 'engineArgv' | 'env'> = { argv: spec.argv, engineArgv: spec.engineArgv, env: engineEnv };
   const speed = spec.speed > 0 ? spec.speed : 1;
-  ctx.emit({ type: 'variant-launching', variantId: variant.id, stage: ctx.stage, argv: spec.argv, port });
+  ctx.emit({ type: 'variant-launching', variantId: variant.id, stage: ctx.stage, argv: spec.argv, port, ...(variant.label ? { label: variant.label } : {}) });
 
   let handle: ServerHandle;
   try {
