@@ -21,7 +21,7 @@ function badInput(argv: string[]): string {
 describe('parseAutoArgs', () => {
   it('builds the session config of the acceptance command', () => {
     const { config } = parseAutoArgs(['--auto', '--sim', '--gpu', 'H100', '--gpus', '1', '--model', 'Qwen/Qwen3-14B', '--scale', '0.1']);
-    expect(config!.sim).toEqual({ gpu: 'H100', gpus: 1, speed: 5, seed: 0 });
+    expect(config!.sim).toEqual({ gpu: 'H100', gpus: 1, speed: 5, autoSpeed: true, seed: 0 });
     expect(config!.scenario).toMatchObject({ name: 'sharegpt-like', numPrompts: 100 });
     expect(config!.validation.map((s) => s.numPrompts)).toEqual([100, 100, 50, 50, 10]);
     expect(config!.engines).toEqual(['vllm', 'sglang', 'trtllm']);
