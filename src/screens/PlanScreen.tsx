@@ -62,8 +62,12 @@ export function PlanScreen(p: PlanScreenProps): React.JSX.Element {
   const off = new Set(p.disabled);
   // The first stage's winner is the baseline every later stage is measured against.
   const first = p.plan?.stages[0];
-  const problem =
-    first && !first.skipped && !first.variants.some((v) => !v.pruned && !off.has(v.id)) ? `check at least one ${first.name} candidate: the first stage sets the baseline` : undefined;
+  const allPruned = !!first && first.variants.length > 0 && first.variants.every((v) => v.pruned);
+  const problem = !first || first.skipped || first.variants.some((v) => !v.pruned && !off.has(v.id))
+    ? undefined
+    : allPruned
+      ? `no ${first.name} candidate can run on this host (see the reasons): esc to go back and pick another model or more GPUs`
+      : `check at least one ${first.name} candidate: the first stage sets the baseline`;
   useKeymap(
     'plan',
     {

@@ -147,6 +147,17 @@ describe('Plan screen', () => {
     expect(p.next()).toBe(0);
   });
 
+  it('says what to do when nothing in the first stage can run on this host', async () => {
+    const reason = 'does not fit in GPU memory: weights need 657.13 GiB per GPU';
+    const allPruned = { ...plan, stages: [{ name: 'engine', variants: plan.stages[0]!.variants.map((v) => ({ ...v, pruned: reason })) }, ...plan.stages.slice(1)] };
+    const p = plan1({ plan: allPruned });
+    await r!.waitForFrame('no engine candidate can run on this host');
+    expect(r!.frame()).toContain('esc to go back');
+    expect(r!.frame()).not.toContain('check at least one');
+    await r!.press('enter');
+    expect(p.next()).toBe(0);
+  });
+
   it('does not toggle a pruned variant and shows unchecked ones in the total', async () => {
     const p = plan1({ focus: 5, disabled: ['sglang'] });
     const f = await r!.waitForFrame('3/6 Plan');
