@@ -223,7 +223,9 @@ export async function runSession(configIn: SessionConfig, opts: SessionOptions =
       emit({
         type: 'warning',
         message: `the benchmark client was flagged as a bottleneck while measuring ${combined.variantId} (event-loop lag or CPU): its figures may understate the server${
-          config.sim ? `; lower --speed (now ${config.sim.speed}) or use a less busy machine for figures you can compare` : '; run the client on a less busy machine'
+          config.sim && !config.sim.autoSpeed
+            ? `; lower --speed (now ${config.sim.speed}) or use a less busy machine for figures you can compare`
+            : '; other work on this machine is taking the CPU: run on a less busy machine for figures you can compare'
         }`,
       });
     }
