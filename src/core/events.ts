@@ -41,7 +41,7 @@ export interface VariantResult {
   failure?: Failure;
   startupS?: number;
   /** Predicted figures from the shared estimate, when the planner made one. */
-  predicted?: { totalTokPerS: number; meanTtftMs: number; meanTpotMs: number };
+  predicted?: { totalTokPerS: number; meanTtftMs: number; meanTpotMs: number; /** Peak SSE events per (simulated) second. */ peakEventsPerS?: number };
   simulated?: boolean;
   clientBound?: boolean;
   startedAt: string;

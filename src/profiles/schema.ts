@@ -115,7 +115,7 @@ export const VariantResultSchema = z.object({
   failure: FailureSchema.optional(),
   startupS: z.number().nonnegative().optional(),
   predicted: z
-    .object({ totalTokPerS: z.number(), meanTtftMs: z.number(), meanTpotMs: z.number() })
+    .object({ totalTokPerS: z.number(), meanTtftMs: z.number(), meanTpotMs: z.number(), peakEventsPerS: z.number().optional() })
     .optional(),
   simulated: z.boolean().optional(),
   clientBound: z.boolean().optional(),

@@ -138,7 +138,14 @@ export function realPlanDeps(config: SessionConfig, host: HostInfo, runDir: stri
             ...(scenario.maxConcurrency ? { maxConcurrency: scenario.maxConcurrency } : {}),
             seed: scenario.seed,
           });
-          if (r.metrics) p = { totalTokPerS: r.metrics.total_token_throughput, meanTtftMs: r.metrics.mean_ttft_ms, meanTpotMs: r.metrics.mean_tpot_ms };
+          if (r.metrics) {
+            p = {
+              totalTokPerS: r.metrics.total_token_throughput,
+              meanTtftMs: r.metrics.mean_ttft_ms,
+              meanTpotMs: r.metrics.mean_tpot_ms,
+              peakEventsPerS: r.metrics.max_output_tokens_per_s + 2 * r.metrics.request_throughput,
+            };
+          }
         } catch {
           p = undefined;
         }

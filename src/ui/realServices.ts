@@ -17,7 +17,8 @@ import { builtinModelIds, getModel, paramCounts, type WeightDtype } from '../mod
 import { formatCommand } from '../profiles/command.js';
 import { AUTO_FLAGS, parseAutoArgs } from '../tune/args.js';
 import type { SessionConfig } from '../tune/config.js';
-import type { Plan, PlannedVariant } from '../tune/plan.js';
+import type { Plan, PlannedVariant, Predicted } from '../tune/plan.js';
+import { speedForEventRate } from '../tune/simspeed.js';
 import type { Scenario } from '../tune/scenarios.js';
 import { modelledStartupS, realPlanDeps } from '../tune/deps.js';
 import { planSession, runSession, SessionControl } from '../tune/session.js';
@@ -98,13 +99,16 @@ function freeBytes(dir: string): number | undefined {
  */
 const STARTUP_S: Record<string, number> = { vllm: 120, sglang: 90, trtllm: 180 };
 const SIM_PROCESS_S = 2;
-type EstimateHost = { gpu: string; gpus: number; speed?: number };
+type EstimateHost = { gpu: string; gpus: number; speed?: number; autoSpeed?: boolean };
 
 /** Seconds one scenario's workload takes at `tokPerS` (a minute when nothing was predicted). */
-function workloadSeconds(scenario: Scenario, tokPerS: number | undefined, host: EstimateHost): number {
+function workloadSeconds(scenario: Scenario, p: Predicted | undefined, host: EstimateHost): number {
   const tokens = scenario.numPrompts * ((scenario.inputLen ?? 217) + (scenario.outputLen ?? 201));
-  const bench = tokPerS ? tokens / tokPerS : 60;
-  return host.speed ? bench / host.speed : bench;
+  const bench = p?.totalTokPerS ? tokens / p.totalTokPerS : 60;
+  if (!host.speed) return bench;
+  // The same clock the runner will pick for this launch (src/tune/simspeed.ts).
+  const speed = host.autoSpeed && p?.peakEventsPerS ? speedForEventRate(host.speed, p.peakEventsPerS) : host.speed;
+  return bench / speed;
 }
 
 /** Seconds from launch to the first request: the process on the simulated host, else start-up and warm-up. */
@@ -115,7 +119,7 @@ function launchSeconds(variant: PlannedVariant['variant'], host: EstimateHost): 
 
 export function estimateSeconds(pv: PlannedVariant, scenario: Scenario, host: EstimateHost): number | undefined {
   if (pv.status !== 'planned') return undefined;
-  return launchSeconds(pv.variant, host) + workloadSeconds(scenario, pv.predicted?.totalTokPerS, host);
+  return launchSeconds(pv.variant, host) + workloadSeconds(scenario, pv.predicted, host);
 }
 
 /**
@@ -123,7 +127,7 @@ export function estimateSeconds(pv: PlannedVariant, scenario: Scenario, host: Es
  * engine candidate) and the predicted winner each launched once and run on every validation
  * scenario the stages did not already measure. `predict` gives tok/s for a variant on a scenario.
  */
-export function validationSeconds(plan: Plan, host: EstimateHost, predict: (v: PlannedVariant['variant'], s: Scenario) => number | undefined): number {
+export function validationSeconds(plan: Plan, host: EstimateHost, predict: (v: PlannedVariant['variant'], s: Scenario) => Predicted | undefined): number {
   if (plan.validation.length === 0) return 0;
   const planned = plan.stages.flatMap((st) => st.variants).filter((pv) => pv.status === 'planned');
   const engine = plan.stages.find((st) => st.name === 'engine')?.variants.filter((pv) => pv.status === 'planned') ?? [];
@@ -311,10 +315,10 @@ export function realServices(opts: RealServicesOptions): RealServices {
       const config: SessionConfig = { ...parsed.config!, scenario: { ...parsed.config!.scenario, seed: Number(choices.form.seed) } };
       const host = choices.host.simulated ? undefined : detected;
       const { plan, host: resolved } = await planSession(config, host ? { host } : {});
-      const estHost = config.sim ? { gpu: config.sim.gpu, gpus: config.sim.gpus, speed: config.sim.speed } : { gpu: plan.host.gpuName, gpus: plan.host.gpuCount };
+      const estHost = config.sim ? { gpu: config.sim.gpu, gpus: config.sim.gpus, speed: config.sim.speed, autoSpeed: config.sim.autoSpeed === true } : { gpu: plan.host.gpuName, gpus: plan.host.gpuCount };
       const deps = realPlanDeps(config, resolved, config.runDir ?? join(config.runsDir, 'RUN'));
       return {
-        view: planView(plan, estHost, validationSeconds(plan, estHost, (v, s) => deps.predict(v, s)?.totalTokPerS)),
+        view: planView(plan, estHost, validationSeconds(plan, estHost, (v, s) => deps.predict(v, s))),
         start: (disabled): SessionStarter => (onEvent, signal) => {
           const control = new SessionControl();
           const done = runSession(withUnchecked(config, plan, disabled), { onEvent, signal, control, ...(host ? { host } : {}) });

@@ -63,6 +63,8 @@ describe('real services', () => {
     expect(modelView('no/such-model').known).toBe(false);
   });
 
+  const pred = (totalTokPerS: number, peakEventsPerS?: number) => ({ totalTokPerS, meanTtftMs: 100, meanTpotMs: 20, ...(peakEventsPerS ? { peakEventsPerS } : {}) });
+
   it('estimates the validation runs from the predicted baseline and winner, and nothing without validation', async () => {
     const quick = parseAutoArgs(['--sim', '--model', 'Qwen/Qwen3-14B', '--num-prompts', '10', '--scale', '0.1']).config!;
     const { plan } = await planSession(quick);
@@ -71,16 +73,19 @@ describe('real services', () => {
     const calls: string[] = [];
     const s = validationSeconds(plan, host, (v, sc) => {
       calls.push(`${v.id}|${sc.name}`);
-      return 10_000;
+      return pred(10_000);
     });
     // Two sides, each launched once and run on the scenarios the stages did not measure.
     const sides = new Set(calls.map((c) => c.split('|')[0]));
     expect(sides.size).toBe(2);
     expect(s).toBeGreaterThan(2 * 2);
     // Slower predictions take longer.
-    expect(validationSeconds(plan, host, () => 1000)).toBeGreaterThan(s);
+    expect(validationSeconds(plan, host, () => pred(1000))).toBeGreaterThan(s);
+    // With the automatic clock, a variant that streams more events per second runs on a slower clock.
+    const auto = { ...host, autoSpeed: true };
+    expect(validationSeconds(plan, auto, () => pred(10_000, 60_000))).toBeGreaterThan(validationSeconds(plan, auto, () => pred(10_000, 1_000)));
     const none = parseAutoArgs(base).config!;
-    expect(validationSeconds((await planSession(none)).plan, host, () => 10_000)).toBe(0);
+    expect(validationSeconds((await planSession(none)).plan, host, () => pred(10_000))).toBe(0);
   });
 
   it('checks the form with one line per problem', () => {
