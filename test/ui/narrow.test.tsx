@@ -18,7 +18,7 @@ afterEach(() => {
   r = undefined;
 });
 
-const LONG_DIR = '/home/operator/work/servelab-runs/2026-11-30T0837-Qwen3-14B-H100x1/logs/trtllm-kv-fp8';
+const LONG_DIR = '/home/operator/tuning/servelab-runs/2026-11-30T0837-Qwen3-14B-H100x1/logs/trtllm-kv-fp8';
 const TRT_ARGV = ['trtllm-serve', 'Qwen/Qwen3-14B', '--host', '127.0.0.1', '--port', '8100', '--extra_llm_api_options', `${LONG_DIR}/extra_llm_api_options.yaml`];
 const WARNING =
   'the benchmark client was flagged as a bottleneck while measuring vllm (event-loop lag or CPU): its figures may understate the server; lower --speed (now 5) or use a less busy machine for figures you can compare';
