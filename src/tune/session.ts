@@ -15,6 +15,7 @@ import { exitCodeFor } from '../host/signals.js';
 import type { Workload } from '../bench/types.js';
 import { buildProfile, reportPathFor, saveProfile } from '../profiles/store.js';
 import { renderReport } from '../profiles/report.js';
+import { workloadFromScenario } from '../profiles/workload.js';
 import type { Profile, StageRecord } from '../profiles/schema.js';
 import { gpuTag, type SessionConfig, type StageName } from './config.js';
 import { combineRepeats, decideStage, dollarsPerMillionTokens, type DecideOptions } from './decide.js';
@@ -366,18 +367,7 @@ export async function runSession(configIn: SessionConfig, opts: SessionOptions =
       argv: carried.argv,
       engineArgv: carried.engineArgv ?? carried.argv,
       env: carried.env ?? {},
-      workload: {
-        scenario: config.scenario.name,
-        dataset: config.scenario.dataset,
-        ...(config.scenario.datasetPath ? { datasetPath: config.scenario.datasetPath } : {}),
-        ...(config.scenario.inputLen ? { inputLen: config.scenario.inputLen } : {}),
-        ...(config.scenario.outputLen ? { outputLen: config.scenario.outputLen } : {}),
-        numPrompts: config.scenario.numPrompts,
-        seed: config.scenario.seed,
-        maxConcurrency: config.scenario.maxConcurrency,
-        requestRate: null,
-        benchCommand: benchCommand(config.scenario, carried.variant.model),
-      },
+      workload: workloadFromScenario(config.scenario, benchCommand(config.scenario, carried.variant.model)),
       objective: config.objective,
       slo: config.slo,
       metrics: carried.metrics!,
