@@ -11,7 +11,7 @@ import type { LaunchContext, LaunchSpec } from '../engines/types.js';
 import { detectHost, simulatedHost, type HostInfo } from '../host/gpus.js';
 import { findFreePort } from '../host/ports.js';
 import { findGpu } from '../model/gpus.js';
-import { runVariant } from '../tune/runner.js';
+import { autoSimSpeed, runVariant } from '../tune/runner.js';
 import type { Scenario } from '../tune/scenarios.js';
 import { checkRunnable } from './command.js';
 import type { HostFingerprint, Profile, ReplayRecord } from './schema.js';
@@ -109,7 +109,7 @@ export async function prepareReplay(profile: Profile, file: string, opts: Replay
   // The recorded command must be one of the engines' launchers (and its env harmless), even
   // though the server is rebuilt from the variant: a profile that is not is not run at all.
   checkRunnable(profile.engineArgv, profile.env, file, opts.allowAnyCommand);
-  const sim = opts.sim ? { gpu: simGpuFor(profile), gpus: profile.host.gpuCount, speed: opts.speed, autoSpeed: opts.autoSpeed === true, seed: 0 } : undefined;
+  let sim = opts.sim ? { gpu: simGpuFor(profile), gpus: profile.host.gpuCount, speed: opts.speed, autoSpeed: false, seed: 0 } : undefined;
   const host = sim ? simulatedHost(sim.gpu, sim.gpus, 'simulated host (--sim)') : await detectHost({});
   if (!opts.sim && host.simulated) {
     throw new UserError(`no NVIDIA GPU found on this host: replay ${file} with --sim to use the simulated host`);
@@ -121,6 +121,8 @@ export async function prepareReplay(profile: Profile, file: string, opts: Replay
   }
   const current = fingerprint(host);
   const { scenario, note } = scenarioForWorkload(profile.workload, { datasetPath: opts.datasetPath, simulated: host.simulated });
+  // Without --speed, fix the clock the runner would pick now, so the command shown is the one run.
+  if (sim && opts.autoSpeed) sim = { ...sim, speed: await autoSimSpeed(profile.variant, [scenario], sim, profile.model) };
   const port = await findFreePort({ host: opts.bindHost, from: opts.portStart });
   const ctx: LaunchContext = {
     host: opts.bindHost,
@@ -154,7 +156,8 @@ export function replayExitCode(j: ReplayJudgement | null): number {
 /** Launch, benchmark and judge. Throws the runner's AbortedError when opts.signal aborts. */
 export async function executeReplay(setup: ReplaySetup, opts: ReplayOptions): Promise<ReplayOutcome> {
   const { profile } = setup;
-  const sim = opts.sim ? { gpu: simGpuFor(profile), gpus: profile.host.gpuCount, speed: opts.speed, autoSpeed: opts.autoSpeed === true, seed: 0 } : undefined;
+  // The clock shown in the consent prompt (prepareReplay fixed it), not a new pick.
+  const sim = opts.sim ? { gpu: simGpuFor(profile), gpus: profile.host.gpuCount, speed: setup.spec.speed, seed: 0 } : undefined;
   const result = await runVariant(profile.variant, setup.scenario, {
     config: {
       model: profile.model,

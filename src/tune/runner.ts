@@ -254,12 +254,23 @@ async function startServer(variant: Variant, ctx: RunVariantContext, stopSignal:
 }
 
 /** The simulated clock for this launch: the user's --speed, or the fastest the client can measure. */
-async function launchSpeed(variant: Variant, scenarios: readonly Scenario[], ctx: RunVariantContext): Promise<number | undefined> {
+function launchSpeed(variant: Variant, scenarios: readonly Scenario[], ctx: RunVariantContext): Promise<number | undefined> {
   const sim = ctx.config.sim;
-  if (!sim?.autoSpeed) return sim?.speed;
+  if (!sim?.autoSpeed) return Promise.resolve(sim?.speed);
+  return autoSimSpeed(variant, scenarios, sim, ctx.config.model, ctx.workloads);
+}
+
+/** The clock an automatic launch of `variant` on `scenarios` runs at (simspeed.ts), at most sim.speed. */
+export async function autoSimSpeed(
+  variant: Variant,
+  scenarios: readonly Scenario[],
+  sim: { gpu: string; gpus: number; speed: number; seed: number },
+  tokenizerModel: string,
+  cache?: Map<string, Promise<Workload>>,
+): Promise<number> {
   try {
     const workloads = await Promise.all(
-      scenarios.map(async (s) => ({ workload: await loadScenario(s, ctx.config.model, ctx.workloads), maxConcurrency: s.maxConcurrency ?? undefined })),
+      scenarios.map(async (s) => ({ workload: await loadScenario(s, tokenizerModel, cache), maxConcurrency: s.maxConcurrency ?? undefined })),
     );
     const peak = predictedPeakEvents(variant, sim, workloads);
     return peak === undefined ? sim.speed : speedForEventRate(sim.speed, peak);
