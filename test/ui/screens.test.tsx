@@ -5,6 +5,7 @@ import { HostScreen } from '../../src/screens/HostScreen.js';
 import { PlanScreen } from '../../src/screens/PlanScreen.js';
 import { colourTheme, ThemeContext, type Theme } from '../../src/ui/theme.js';
 import { overflowingLines, render, type Rendered } from '../render.js';
+import { enterRun } from './walk.js';
 import { defaults, fakeServices, plan, realHost, result, scripted, sessionEvents, simHost, snapshot } from './fixtures.js';
 
 let r: Rendered | undefined;
@@ -376,13 +377,7 @@ describe('redraw throttling', () => {
     const session = scripted(burst);
     const services = fakeServices({ session: () => session.start });
     r = render(<App services={services} defaults={defaults} onExit={() => {}} theme={colourTheme} />);
-    await r.waitForFrame('no NVIDIA GPU found');
-    await r.press('enter');
-    await r.waitForFrame('2/6 Model');
-    await r.press('enter');
-    await r.waitForFrame('3/6 Plan');
-    await r.press('enter');
-    await r.waitForFrame('4/6 Run');
+    await enterRun(r);
     const before = r.frames().length;
     session.next(burst.length - 1);
     await r.waitForFrame(/500 tok\/s/);
