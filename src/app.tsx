@@ -204,7 +204,7 @@ export function App(props: AppProps): React.JSX.Element {
       const baselineId = validationBaselineId(run);
       screen = (
         <ResultsScreen
-          tables={stageTables(run, { objective: w.form.objective, labels, pricePerGpuHour: defaults.pricePerGpuHour, gpus: w.host.gpuCount })}
+          tables={stageTables(run, { labels, pricePerGpuHour: defaults.pricePerGpuHour, gpus: w.host.gpuCount })}
           labels={labels}
           validation={validationRows(run)}
           winner={winner}

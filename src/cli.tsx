@@ -12,6 +12,7 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<{ default:
   gpus: { summary: 'print the GPUs found on this host', load: () => import('./commands/gpus.js') },
   replay: { summary: 'replay a saved profile and give a regression verdict', load: () => import('./commands/replay.js') },
   serve: { summary: "run a profile's winning server in the foreground", load: () => import('./commands/serve.js') },
+  view: { summary: 'show a finished or interrupted run again from its journal', load: () => import('./commands/view.js') },
   export: { summary: 'export a profile as shell, docker, systemd or k8s', load: () => import('./commands/export.js') },
   profiles: { summary: 'list saved profiles', load: () => import('./commands/profiles.js') },
   config: { summary: 'get, set or list saved settings', load: () => import('./commands/config.js') },

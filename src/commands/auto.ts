@@ -1,13 +1,27 @@
 // `servelab --auto`: the tuning session without a screen. Progress lines on stderr, the final
 // summary on stdout (or one JSON event per line with --json). Ctrl-C, SIGTERM and SIGHUP stop
 // the current server, record the partial state in the journal and exit 128+n.
-import { setLogSink } from '../core/logger.js';
+import { join } from 'node:path';
 import { openSettings } from '../core/settings.js';
 import type { TuneEvent } from '../core/events.js';
+import { applyToView, emptyView } from '../core/view.js';
 import { installSignalHandlers } from '../host/signals.js';
 import { AUTO_USAGE, parseAutoArgs } from '../tune/args.js';
+import type { SessionConfig } from '../tune/config.js';
+import { realPlanDeps } from '../tune/deps.js';
+import { estimateHostFor, planTimes } from '../tune/estimate-time.js';
 import { planSession, readRunConfig, runSession, type SessionOutcome } from '../tune/session.js';
 import { planText, progressLine, summaryText } from '../tune/text.js';
+import { logToStderr } from './log-sink.js';
+
+/** The dry run: the plan with every command and the time column the Plan screen shows. */
+async function dryRun(config: SessionConfig, json: boolean): Promise<number> {
+  const { plan, host } = await planSession(config);
+  const deps = realPlanDeps(config, host, config.runDir ?? join(config.runsDir, 'RUN'));
+  const times = planTimes(plan, estimateHostFor(config, plan), (v, s) => deps.predict(v, s));
+  process.stdout.write((json ? JSON.stringify({ type: 'plan-ready', plan, times }) : planText(plan, config, times)) + '\n');
+  return 0;
+}
 
 export default async function main(argv: string[]): Promise<number> {
   const settings = openSettings();
@@ -19,19 +33,16 @@ export default async function main(argv: string[]): Promise<number> {
   const err = (line: string) => process.stderr.write(line + '\n');
   // A reader that goes away (`--json | head`) must not crash the run: the servers still need stopping.
   process.stdout.on('error', () => {});
-  setLogSink((level, message) => {
-    if (level !== 'debug') err(`${level === 'info' ? '' : `${level}: `}${message}`);
-  });
+  logToStderr();
   const config = opts.resume ? readRunConfig(opts.resume) : opts.config!;
 
-  if (opts.dryRun) {
-    const { plan } = await planSession(config);
-    process.stdout.write((opts.json ? JSON.stringify({ type: 'plan-ready', plan }) : planText(plan, config)) + '\n');
-    return 0;
-  }
+  if (opts.dryRun) return dryRun(config, !!opts.json);
 
   if (!opts.resume) settings.addRecentModel(config.model);
+  // The summary is printed from the projection of the stream, as the TUI and `servelab view` show it.
+  let view = emptyView();
   const onEvent = (e: TuneEvent) => {
+    view = applyToView(view, e);
     if (opts.json) process.stdout.write(JSON.stringify(e) + '\n');
     const line = progressLine(e);
     if (line !== null) err(line);
@@ -53,7 +64,7 @@ export default async function main(argv: string[]): Promise<number> {
   try {
     session = runSession(config, { onEvent, signal: ac.signal, resume: !!opts.resume });
     const outcome = await session;
-    if (!opts.json && !outcome.interrupted) process.stdout.write(summaryText(outcome, config) + '\n');
+    if (!opts.json && !outcome.interrupted) process.stdout.write(summaryText(view, config) + '\n');
     return outcome.exitCode;
   } finally {
     // An interrupt exits from the signal handler once the session has stopped; otherwise leave normally.

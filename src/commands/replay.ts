@@ -10,12 +10,13 @@
 // Exit: 0 ok or faster, 3 regression, 1 failed to start or not run, 2 bad input, 130 interrupted.
 import { join, resolve } from 'node:path';
 import { UserError } from '../core/errors.js';
-import { setLogSink, type LogLevel, type LogSink } from '../core/logger.js';
-import type { TuneEvent } from '../core/events.js';
+import { setLogSink } from '../core/logger.js';
+import { logLine, stderrSink } from './log-sink.js';
 import { openSettings } from '../core/settings.js';
 import { exitCodeFor, installSignalHandlers } from '../host/signals.js';
 import { DEFAULT_READY_TIMEOUT_S, DEFAULT_SIM_READY_TIMEOUT_S, DEFAULT_SIM_SPEED } from '../tune/config.js';
 import { formatCommand } from '../profiles/command.js';
+import { progressLine } from '../tune/text.js';
 import { fmtPct, hardwareLine, workloadLine } from '../profiles/report.js';
 import { recordReplay, userProfilesDir, type RecordedReplay } from '../profiles/history.js';
 import { EXIT, executeReplay, prepareReplay, type ReplayOptions, type ReplayOutcome, type ReplaySetup } from '../profiles/replay.js';
@@ -69,37 +70,11 @@ function describeSetup(s: ReplaySetup): string {
   else lines.push('differs   nothing');
   for (const n of s.notes) lines.push(`note      ${n}`);
   lines.push(`workload  ${s.scenario.label}: ${s.scenario.numPrompts} prompts${s.scenario.maxConcurrency ? `, max concurrency ${s.scenario.maxConcurrency}` : ', all at once'}`);
-  lines.push(`will run  ${formatCommand(s.spec.argv, s.spec.env)}`);
+  lines.push(`will run  ${s.display}`);
   return lines.join('\n');
 }
 
-function progress(e: TuneEvent, write: (l: string) => void): void {
-  switch (e.type) {
-    case 'variant-launching':
-      write(`launching on port ${e.port}`);
-      break;
-    case 'server-ready':
-      write(`server ready after ${e.startupS.toFixed(1)} s`);
-      break;
-    case 'bench-started':
-      write(`benchmarking ${e.numPrompts} prompts (${e.scenario})`);
-      break;
-    case 'server-stopping':
-      write('stopping the server');
-      break;
-    default:
-  }
-}
-
-/** How a core log message reads on the terminal; debug messages are not shown. */
-function logLine(level: LogLevel, message: string): string | null {
-  return level === 'debug' ? null : `servelab: ${level === 'info' ? '' : level + ': '}${message}`;
-}
-
-const toStderr: LogSink = (level, message) => {
-  const line = logLine(level, message);
-  if (line) process.stderr.write(line + '\n');
-};
+const toStderr = stderrSink('servelab: ');
 
 function verdictLine(j: ReplayJudgement): string {
   return `verdict: ${j.verdict} (${j.reasons.join('; ')})`;
@@ -219,7 +194,10 @@ export default async function main(argv: string[], deps: ReplayDeps = {}): Promi
   });
   let outcome;
   try {
-    outcome = await executeReplay(setup, { ...opts, signal: controller.signal, emit: (e) => progress(e, info) });
+    outcome = await executeReplay(setup, { ...opts, signal: controller.signal, emit: (e) => {
+      const line = progressLine(e);
+      if (line !== null) info(line.trim());
+    } });
   } finally {
     uninstall();
   }
@@ -277,7 +255,7 @@ async function replayOnScreen(
   // warnings wait until the screen has closed.
   const held: string[] = [];
   setLogSink((level, message) => {
-    const line = logLine(level, message);
+    const line = logLine(level, message, 'servelab: ');
     if (line) held.push(line);
   });
   const external = new AbortController();

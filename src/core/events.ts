@@ -2,6 +2,9 @@
 // listeners of this one stream; the journal can replay it. Keep them plain data (JSON-safe).
 import type { LiveSnapshot, BenchMetrics } from '../bench/types.js';
 import type { Variant } from './variant.js';
+import type { PlanInfo, ValidationRow } from './plan.js';
+
+export type { PlanInfo, ValidationRow };
 
 export type FailureKind =
   | 'oom'
@@ -63,10 +66,34 @@ export interface GpuSample {
   memTotalMiB: number;
 }
 
+/**
+ * The core's decision for one stage, as every view shows it: nothing here is re-derived by a
+ * view. Gains are in percent of the objective, against `referenceId`.
+ */
+export interface StageVerdict {
+  stage: string;
+  /** The variant carried forward out of the stage (the one carried in when nothing beat it). */
+  winnerId: string | null;
+  /** The winner carried into the stage; null in the first stage. */
+  carriedId: string | null;
+  /** What the gains are measured against: the baseline in the engine stage, else the carried winner. */
+  referenceId: string | null;
+  /** The session's baseline (--baseline, else vLLM on defaults), once the engine stage chose it. */
+  baselineId: string | null;
+  /** The stage's gain as the profile records it. */
+  gainPct: number | null;
+  /** Each measured variant's gain against the reference (null when either has no number). */
+  gains: Record<string, number | null>;
+  /** One line: why this winner (or why the stage did not run). */
+  why: string;
+  /** Why the stage did not run, when it did not. */
+  skipped?: string;
+}
+
 export type TuneEvent =
   | { type: 'session-started'; runDir: string; simulated: boolean; at: string }
-  | { type: 'plan-ready'; plan: unknown /* src/tune Plan */ }
-  | { type: 'stage-started'; stage: string; index: number; variants: string[]; /** Why the stage does not run, when it does not. */ skipped?: string }
+  | { type: 'plan-ready'; plan: PlanInfo }
+  | { type: 'stage-started'; stage: string; index: number; variants: string[]; /** The winner carried into the stage (null in the first). */ carriedId?: string | null; /** Why the stage does not run, when it does not. */ skipped?: string }
   | { type: 'variant-launching'; variantId: string; stage: string; argv: string[]; port: number; /** Short human label (Variant.label), for live displays. */ label?: string }
   | { type: 'server-log'; variantId: string; line: string; stream: 'stdout' | 'stderr' }
   | { type: 'server-ready'; variantId: string; startupS: number }
@@ -77,9 +104,9 @@ export type TuneEvent =
   | { type: 'gpu-sample'; gpus: GpuSample[] }
   | { type: 'server-stopping'; variantId: string }
   | { type: 'variant-finished'; result: VariantResult }
-  | { type: 'stage-finished'; stage: string; winnerId: string | null; gainPct: number | null }
-  | { type: 'validation-started'; scenarios: string[] }
-  | { type: 'validation-finished'; table: unknown /* src/tune ValidationRow[] */ }
+  | ({ type: 'stage-finished' } & StageVerdict)
+  | { type: 'validation-started'; scenarios: string[]; /** The two sides compared: the session's baseline and its winner. */ baselineId: string; winnerId: string }
+  | { type: 'validation-finished'; rows: ValidationRow[] }
   | { type: 'session-finished'; profilePath: string | null; reportPath: string | null; exitCode: number }
   | { type: 'warning'; message: string }
   | { type: 'error'; message: string };

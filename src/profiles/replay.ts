@@ -6,11 +6,11 @@ import type { TuneEvent, VariantResult } from '../core/events.js';
 import { UserError } from '../core/errors.js';
 import { VERSION } from '../core/version.js';
 import { detectEngine } from '../engines/detect.js';
-import { buildLaunchSpec } from '../engines/index.js';
-import type { LaunchContext, LaunchSpec } from '../engines/types.js';
+import type { LaunchSpec } from '../engines/types.js';
 import { detectHost, simulatedHost, type HostInfo } from '../host/gpus.js';
 import { findFreePort } from '../host/ports.js';
 import { findGpu } from '../model/gpus.js';
+import { launchContext, prepareLaunch } from '../tune/launch.js';
 import { autoSimSpeed, runVariant } from '../tune/runner.js';
 import type { Scenario } from '../tune/scenarios.js';
 import { checkRunnable } from './command.js';
@@ -50,6 +50,8 @@ export interface ReplaySetup {
   notes: string[];
   /** What will run (argv[0] is the executable), for the consent prompt. */
   spec: LaunchSpec;
+  /** The same command as one shell line, exactly as the runner launches it. */
+  display: string;
   port: number;
 }
 
@@ -124,14 +126,9 @@ export async function prepareReplay(profile: Profile, file: string, opts: Replay
   // Without --speed, fix the clock the runner would pick now, so the command shown is the one run.
   if (sim && opts.autoSpeed) sim = { ...sim, speed: await autoSimSpeed(profile.variant, [scenario], sim, profile.model) };
   const port = await findFreePort({ host: opts.bindHost, from: opts.portStart });
-  const ctx: LaunchContext = {
-    host: opts.bindHost,
-    port,
-    runDir: join(opts.logsDir, profile.variant.id),
-    runtime: profile.engine.runtime.kind === 'docker' ? { kind: 'docker', image: profile.engine.runtime.image } : { kind: 'native' },
-    ...(sim ? { sim } : {}),
-  };
-  const spec = buildLaunchSpec(profile.variant, ctx);
+  // The runner's own launch path: what the consent prompt shows is what runVariant launches.
+  const ctx = launchContext({ bindHost: opts.bindHost, runtime: profile.engine.runtime, ...(sim ? { sim } : {}) }, { port, runDir: join(opts.logsDir, profile.variant.id) });
+  const { spec, display } = prepareLaunch(profile.variant, ctx);
   checkRunnable(spec.argv, spec.env, file, opts.allowAnyCommand);
   return {
     profile,
@@ -143,6 +140,7 @@ export async function prepareReplay(profile: Profile, file: string, opts: Replay
     scenario,
     notes: note ? [note] : [],
     spec,
+    display,
     port,
   };
 }

@@ -1,4 +1,4 @@
-// Step 5: per-stage tables (variant, tok/s, gain vs the carried winner, TTFT, TPOT, start-up,
+// Step 5: per-stage tables (variant, tok/s, gain vs the stage's reference, TTFT, TPOT, start-up,
 // $/Mtok when priced, status with the failure reason), the winner's command, and the
 // validation table (baseline vs winner on the scenario set). One page per stage.
 import React from 'react';
@@ -76,7 +76,7 @@ export function resultColumns(width: number, priced: boolean): Column<ResultRow>
   ];
 }
 
-/** The before/after table in the issue's order: baseline, then the winner, then the gain. */
+/** The before/after table in the studies' order: baseline, then the winner, then the gain. */
 const validationColumns: Column<ValidationRowView>[] = [
   { key: 'scenario', header: 'scenario', width: 18, render: (r) => r.scenario },
   { key: 'base', header: 'base tok/s', width: 10, align: 'right', render: (r) => fmtTokS(r.baseline?.totalTokPerS) },
@@ -111,9 +111,9 @@ function fitReasons(reasons: readonly string[][], max: number): string[] {
 function stageVerdict(t: StageTable, name: (id: string) => string): string {
   if (!t.winnerId) return 'no winner in this stage';
   if (t.winnerId === t.carriedId) return `${name(t.winnerId)} (carried in) stays: no candidate beat it by more than the margin`;
-  // The first stage's reference row winning has no gain to report against itself.
-  const againstItself = !t.carriedId && t.rows.find((r) => r.isWinner)?.isReference;
-  const gain = t.gainPct !== null && !againstItself ? ` (${fmtPct(t.gainPct, true)} vs ${t.carriedId ? name(t.carriedId) : 'the first variant'})` : '';
+  // The gain is the core's, against the reference it names: the baseline in the first stage.
+  const against = !t.referenceId ? null : t.referenceId === t.carriedId ? `${name(t.referenceId)} (carried in)` : t.referenceId === t.baselineId ? `the baseline ${name(t.referenceId)}` : name(t.referenceId);
+  const gain = t.gainPct !== null && against && t.referenceId !== t.winnerId ? ` (${fmtPct(t.gainPct, true)} vs ${against})` : '';
   return `winner ${name(t.winnerId)}${gain}`;
 }
 

@@ -3,8 +3,7 @@
 // virtual clock for predictions.
 import type { Failure } from '../core/events.js';
 import type { EngineName, Variant } from '../core/variant.js';
-import { buildLaunchSpec, getAdapter } from '../engines/index.js';
-import type { LaunchContext, LaunchSpec } from '../engines/types.js';
+import { getAdapter } from '../engines/index.js';
 import type { HostInfo } from '../host/gpus.js';
 import { preflight } from '../engines/preflight.js';
 import { fits as estimateFits, resolveServer } from '../model/estimate.js';
@@ -14,6 +13,7 @@ import { defaultLoadTime } from '../sim/server.js';
 import { simulateWorkload } from '../sim/virtual.js';
 import { sharegptLike } from '../sim/workload.js';
 import type { SessionConfig } from './config.js';
+import { launchContext, prepareLaunch } from './launch.js';
 import type { PlanDeps, PlanHost, Predicted, PreflightResult } from './plan.js';
 import type { Scenario } from './scenarios.js';
 
@@ -62,32 +62,6 @@ export function preflightVariant(variant: Variant, host: HostInfo, model: ModelI
   return { failure: { ...r.pruned, kind: ruleKind(r.rule) }, warnings: r.warnings };
 }
 
-export function launchContextFor(config: Pick<SessionConfig, 'sim' | 'bindHost' | 'portStart' | 'runtime'>, runDir: string): LaunchContext {
-  const sim = config.sim;
-  return {
-    host: config.bindHost,
-    port: config.portStart,
-    runDir,
-    runtime: config.runtime.kind === 'docker' ? { kind: 'docker', image: config.runtime.image } : { kind: 'native' },
-    ...(sim ? { sim: { gpu: sim.gpu, gpus: sim.gpus, speed: sim.speed, seed: sim.seed } } : {}),
-  };
-}
-
-/**
- * The launch spec plus the real engine's own environment: on the simulated host (and in a
- * container) the launched env is not the engine's, yet profiles and plans must show what a GPU
- * host would run (vLLM's attention backend lives in VLLM_ATTENTION_BACKEND).
- */
-export function commandWithEngineEnv(variant: Variant, ctx: LaunchContext): LaunchSpec & { engineEnv: Record<string, string> } {
-  const spec = buildLaunchSpec(variant, ctx);
-  const native = ctx.sim || ctx.runtime.kind !== 'native' ? getAdapter(variant.engine).command(variant, { ...ctx, sim: undefined, runtime: { kind: 'native' } }) : spec;
-  // The simulated host plays its modelled load time instantly: at a clock speed the benchmark can
-  // measure without timer error (5x), a 30-60 s load would dominate the run. Start-up is reported
-  // from the same model instead (modelledStartupS).
-  const argv = ctx.sim ? [...spec.argv, '--load-time', '0'] : spec.argv;
-  return { ...spec, argv, engineArgv: spec.engineArgv, engineEnv: native.env };
-}
-
 /** The simulator's own start-up model for a variant (simulated seconds), or undefined when unknown. */
 export function modelledStartupS(variant: Variant, sim: { gpu: string; gpus: number }): number | undefined {
   const gpu = findGpu(sim.gpu);
@@ -100,7 +74,6 @@ export function modelledStartupS(variant: Variant, sim: { gpu: string; gpus: num
 export function realPlanDeps(config: SessionConfig, host: HostInfo, runDir: string): PlanDeps {
   const gpu = host.gpus[0] ? findGpu(host.gpus[0].name) : undefined;
   const gpus = host.gpus.length;
-  const ctx = launchContextFor(config, runDir);
   const modelOf = (id: string) => getModel(id);
   const predictions = new Map<string, Predicted | undefined>();
   return {
@@ -109,8 +82,9 @@ export function realPlanDeps(config: SessionConfig, host: HostInfo, runDir: stri
       return { supports: a.supports, attentionBackends: a.attentionBackends ?? [] };
     },
     command: (variant) => {
-      const spec = commandWithEngineEnv(variant, { ...ctx, runDir: `${runDir}/logs/${variant.id}` });
-      return { ...spec, env: spec.engineEnv };
+      // The runner's own command (launch.ts), at the first port of the range.
+      const { spec, engineEnv } = prepareLaunch(variant, launchContext(config, { port: config.portStart, runDir: `${runDir}/logs/${variant.id}` }));
+      return { ...spec, env: engineEnv };
     },
     preflight: (variant) => preflightVariant(variant, host, modelOf(variant.model)),
     fits(variant) {

@@ -4,12 +4,15 @@ import type { TuneEvent, VariantResult } from '../core/events.js';
 import { formatCommand } from '../profiles/command.js';
 import type { SessionConfig } from './config.js';
 import { dollarsPerMillionTokens, objectiveLabel } from './decide.js';
+import { durationText, type PlanTimes } from './estimate-time.js';
 import type { Plan, PlannedVariant } from './plan.js';
-import type { SessionOutcome } from './session.js';
+import { referenceText, type SessionView, type StageView } from '../core/view.js';
 import { formatSlo } from './slo.js';
 
-const f = (n: number | undefined | null, d = 1) => (typeof n === 'number' && Number.isFinite(n) ? n.toFixed(d) : '-');
-const pct = (n: number | null | undefined) => (typeof n === 'number' && Number.isFinite(n) ? `${n >= 0 ? '+' : ''}${n.toFixed(1)}%` : '-');
+/** A number with `digits` decimals, '-' when there is none. */
+const num = (n: number | undefined | null, digits = 1) => (typeof n === 'number' && Number.isFinite(n) ? n.toFixed(digits) : '-');
+/** A signed percentage, '-' when there is none. */
+const signedPct = (n: number | null | undefined) => (typeof n === 'number' && Number.isFinite(n) ? `${n >= 0 ? '+' : ''}${n.toFixed(1)}%` : '-');
 
 /** Columns padded to the widest cell; numbers right-aligned. */
 export function textTable(head: string[], rows: string[][]): string {
@@ -27,7 +30,7 @@ function outcomeText(r: VariantResult): string {
   if (r.status === 'ok' && r.metrics) {
     const m = r.metrics;
     const failed = m.failed > 0 ? `, ${m.failed} of ${m.failed + m.completed} requests failed` : '';
-    return `${f(m.total_token_throughput)} tok/s total, ${f(m.output_throughput)} out, TTFT ${f(m.mean_ttft_ms, 0)} ms, TPOT ${f(m.mean_tpot_ms, 1)} ms${failed}${r.simulated ? ' (simulated)' : ''}${r.clientBound ? ' [client-bound]' : ''}`;
+    return `${num(m.total_token_throughput)} tok/s total, ${num(m.output_throughput)} out, TTFT ${num(m.mean_ttft_ms, 0)} ms, TPOT ${num(m.mean_tpot_ms, 1)} ms${failed}${r.simulated ? ' (simulated)' : ''}${r.clientBound ? ' [client-bound]' : ''}`;
   }
   return `${r.status}${r.failure ? ` (${r.failure.kind}): ${r.failure.reason}${r.failure.hint ? `. ${r.failure.hint.replace(/\.$/, '')}` : ''}` : ''}`;
 }
@@ -42,13 +45,13 @@ export function progressLine(e: TuneEvent): string | null {
     case 'variant-launching':
       return `  ${e.variantId}: launching on port ${e.port}`;
     case 'server-ready':
-      return `  ${e.variantId}: ready after ${f(e.startupS)} s`;
+      return `  ${e.variantId}: ready after ${num(e.startupS)} s`;
     case 'bench-started':
       return `  ${e.variantId}: benchmarking ${e.scenario} (${e.numPrompts} prompts)`;
     case 'variant-finished':
       return `  ${e.result.variantId}: ${outcomeText(e.result)}`;
     case 'stage-finished':
-      return `stage ${e.stage}: ${e.winnerId ? `carrying ${e.winnerId}` : 'no winner'}${e.gainPct !== null ? ` (${pct(e.gainPct)})` : ''}`;
+      return `stage ${e.stage}: ${e.winnerId ? `carrying ${e.winnerId}` : 'no winner'}${e.gainPct !== null ? ` (${signedPct(e.gainPct)}${e.referenceId && e.referenceId !== e.winnerId ? ` vs ${e.referenceId}` : ''})` : ''}`;
     case 'validation-started':
       return `validation: winner vs baseline on ${e.scenarios.join(', ')}`;
     case 'session-finished':
@@ -62,12 +65,13 @@ export function progressLine(e: TuneEvent): string | null {
   }
 }
 
-function plannedLine(pv: PlannedVariant, simulated: boolean): string[] {
+function plannedLine(pv: PlannedVariant, simulated: boolean, seconds?: number): string[] {
   const p = pv.predicted;
-  const pred = p ? `  predicted ${f(p.totalTokPerS)} tok/s, TTFT ${f(p.meanTtftMs, 0)} ms, TPOT ${f(p.meanTpotMs)} ms` : '';
+  const pred = p ? `  predicted ${num(p.totalTokPerS)} tok/s, TTFT ${num(p.meanTtftMs, 0)} ms, TPOT ${num(p.meanTpotMs)} ms` : '';
+  const time = seconds !== undefined ? `  est. ${durationText(seconds)}` : '';
   const head =
     pv.status === 'planned'
-      ? `  [run]    ${pv.variant.id}  (${pv.change})${pred}`
+      ? `  [run]    ${pv.variant.id}  (${pv.change})${pred}${time}`
       : `  [${pv.status}] ${pv.variant.id}  (${pv.change}): ${pv.reason?.reason ?? ''}${pv.reason?.hint ? ` (${pv.reason.hint})` : ''}`;
   const out = [head];
   if (pv.engineArgv) out.push(`           $ ${formatCommand(pv.engineArgv, pv.env ?? {})}`);
@@ -77,7 +81,7 @@ function plannedLine(pv: PlannedVariant, simulated: boolean): string[] {
 }
 
 /** The dry-run plan: stages, every variant's exact command, pruned variants with reasons, the caveats. */
-export function planText(plan: Plan, config: SessionConfig): string {
+export function planText(plan: Plan, config: SessionConfig, times?: PlanTimes): string {
   const h = plan.host;
   const out: string[] = [];
   out.push(`Plan for ${plan.model} on ${h.gpuCount} x ${h.gpuName}${h.simulated ? ' (simulated)' : ''}`);
@@ -90,11 +94,11 @@ export function planText(plan: Plan, config: SessionConfig): string {
     out.push('');
     out.push(`Stage ${i + 1}: ${s.name} - ${s.title}${s.skipped ? `: skipped (${s.skipped})` : ''}`);
     for (const n of s.notes) out.push(`  note: ${n}`);
-    for (const pv of s.variants) out.push(...plannedLine(pv, h.simulated));
+    for (const pv of s.variants) out.push(...plannedLine(pv, h.simulated, times?.variantS[pv.variant.id]));
   }
   if (plan.validation.length) {
     out.push('');
-    out.push(`Validation: winner vs baseline on ${plan.validation.map((s) => `${s.label} (${s.numPrompts})`).join(', ')}`);
+    out.push(`Validation: winner vs baseline on ${plan.validation.map((s) => `${s.label} (${s.numPrompts})`).join(', ')}${times?.validationS ? `  est. ${durationText(times.validationS)}` : ''}`);
   }
   if (plan.predictedWinnerId) out.push(`Predicted winner: ${plan.predictedWinnerId}`);
   out.push('');
@@ -103,64 +107,82 @@ export function planText(plan: Plan, config: SessionConfig): string {
   const count = plan.stages.reduce((n, s) => n + s.variants.filter((v) => v.status === 'planned').length, 0);
   const pruned = plan.stages.reduce((n, s) => n + s.variants.filter((v) => v.status === 'pruned').length, 0);
   out.push('');
-  out.push(`${count} variant(s) to launch, ${pruned} pruned. Nothing was launched (--dry-run).`);
+  const total = times ? `, about ${durationText(times.totalS)} in all` : '';
+  out.push(`${count} variant(s) to launch, ${pruned} pruned${total}. Nothing was launched (--dry-run).`);
   return out.join('\n');
 }
 
-/** The final stdout summary: per-stage results, the winner's command, and the before/after table. */
-export function summaryText(o: SessionOutcome, config: SessionConfig): string {
+/** A stage's rows as the summary table. */
+function stageRowsTable(s: StageView, gpus: number, price: number | undefined): string {
+  const head = ['variant', 'status', 'total tok/s', 'out tok/s', 'TTFT ms', 'TPOT ms', 'start-up s', 'predicted (err)', 'gain'];
+  if (price !== undefined) head.push('$/Mtok');
+  const rows = s.rows.map(({ result: r, gainPct, isWinner, isReference, isCarried }) => {
+    const m = r.metrics;
+    const measured = m?.total_token_throughput;
+    const pred = r.predicted?.totalTokPerS;
+    const err = pred !== undefined && measured ? ((pred - measured) / measured) * 100 : null;
+    const row = [
+      r.variantId + (isWinner ? ' *' : ''),
+      r.status === 'ok' ? 'ok' : `${r.status}: ${r.failure?.kind ?? ''}`,
+      num(measured),
+      num(m?.output_throughput),
+      num(m?.mean_ttft_ms, 0),
+      num(m?.mean_tpot_ms),
+      num(r.startupS),
+      pred !== undefined ? `${num(pred)} (${signedPct(err)})` : '-',
+      isCarried ? 'carried' : isReference ? 'ref' : signedPct(gainPct),
+    ];
+    if (price !== undefined) row.push(m ? `$${num(dollarsPerMillionTokens(m, gpus, price), 3)}` : '-');
+    return row;
+  });
+  return textTable(head, rows);
+}
+
+/** The line under a stage: its gain against the reference the core named, and what it kept. */
+function stageGainLine(s: StageView): string {
+  const v = s.verdict;
+  const against = v ? referenceText(s) : null;
+  return `  stage gain: ${signedPct(v?.gainPct)}${against && v?.gainPct !== null ? ` vs ${against}` : ''}; kept ${v?.winnerId ?? 'nothing'}${v?.why ? ` (${v.why})` : ''}`;
+}
+
+/**
+ * The final stdout summary, from the projection of the event stream (the TUI's Results screen
+ * shows the same): per-stage results, the winner's command, and the before/after table.
+ */
+export function summaryText(view: SessionView, opts: { gpuHourPrice?: number } = {}): string {
   const out: string[] = [];
-  const gpus = o.plan.host.gpuCount;
-  const price = config.gpuHourPrice;
-  for (const s of o.stages) {
+  if (view.status === 'interrupted') out.push('INTERRUPTED: the run stopped before it finished; these are the measurements it made.', '');
+  const gpus = view.plan?.host.gpuCount ?? 1;
+  for (const s of [...view.stages].sort((a, b) => a.index - b.index)) {
     out.push(`Stage ${s.name}${s.skipped ? `: skipped (${s.skipped})` : ''}`);
-    if (s.skipped || !s.results.length) {
+    if (s.skipped || !s.rows.length) {
       out.push('');
       continue;
     }
-    const head = ['variant', 'status', 'total tok/s', 'out tok/s', 'TTFT ms', 'TPOT ms', 'start-up s', 'predicted (err)'];
-    if (price !== undefined) head.push('$/Mtok');
-    const rows = s.results.map((r) => {
-      const m = r.metrics;
-      const measured = m?.total_token_throughput;
-      const pred = r.predicted?.totalTokPerS;
-      const err = pred !== undefined && measured ? ((pred - measured) / measured) * 100 : null;
-      const row = [
-        r.variantId + (r.variantId === s.winnerId ? ' *' : ''),
-        r.status === 'ok' ? 'ok' : `${r.status}: ${r.failure?.kind ?? ''}`,
-        f(measured),
-        f(m?.output_throughput),
-        f(m?.mean_ttft_ms, 0),
-        f(m?.mean_tpot_ms),
-        f(r.startupS),
-        pred !== undefined ? `${f(pred)} (${pct(err)})` : '-',
-      ];
-      if (price !== undefined) row.push(m ? `$${f(dollarsPerMillionTokens(m, gpus, price), 3)}` : '-');
-      return row;
-    });
-    out.push(textTable(head, rows));
-    const failures = s.results.filter((r) => r.status !== 'ok' && r.failure);
-    for (const r of failures) out.push(`  ${r.variantId}: ${r.failure!.reason}`);
-    out.push(`  stage gain: ${pct(s.gainPct)}; kept ${s.winnerId ?? 'nothing'}`);
+    out.push(stageRowsTable(s, gpus, opts.gpuHourPrice));
+    for (const { result: r } of s.rows) if (r.status !== 'ok' && r.failure) out.push(`  ${r.variantId}: ${r.failure.reason}`);
+    if (s.verdict) out.push(stageGainLine(s));
     out.push('');
   }
-  if (o.winner) {
-    out.push(`Winner: ${o.winner.variantId}${o.winner.simulated ? ' (simulated figures)' : ''}`);
-    out.push(`  $ ${formatCommand(o.winner.engineArgv ?? o.winner.argv, o.winner.env ?? {})}`);
+  const w = view.winner;
+  if (w) {
+    out.push(`Winner: ${w.variantId}${w.simulated ? ' (simulated figures)' : ''}`);
+    out.push(`  $ ${formatCommand(w.engineArgv ?? w.argv, w.env ?? {})}`);
     out.push('');
   }
-  if (o.validation.length) {
-    out.push(`Before/after: baseline ${o.baseline?.variantId ?? '-'} vs winner ${o.winner?.variantId ?? '-'}`);
+  const val = view.validation;
+  if (val?.rows.length) {
+    out.push(`Before/after: baseline ${val.baselineId} vs winner ${val.winnerId}`);
     out.push(
       textTable(
         ['scenario', 'baseline tok/s', 'baseline TPOT', 'optimized tok/s', 'optimized TPOT', 'gain'],
-        o.validation.map((r) => [r.scenario, f(r.baseline?.totalTokPerS), f(r.baseline?.meanTpotMs), f(r.optimized?.totalTokPerS), f(r.optimized?.meanTpotMs), pct(r.gainPct)]),
+        val.rows.map((r) => [r.scenario, num(r.baseline?.totalTokPerS), num(r.baseline?.meanTpotMs), num(r.optimized?.totalTokPerS), num(r.optimized?.meanTpotMs), signedPct(r.gainPct)]),
       ),
     );
     out.push('');
   }
-  if (o.profilePath) out.push(`Profile: ${o.profilePath}`, `Report:  ${o.reportPath}`);
-  out.push(`Run folder: ${o.runDir}`);
+  if (view.outcome?.profilePath) out.push(`Profile: ${view.outcome.profilePath}`, `Report:  ${view.outcome.reportPath}`);
+  if (view.runDir) out.push(`Run folder: ${view.runDir}`);
   out.push('Caveat: the search is greedy, stage by stage, and finds a local optimum; treat the result as a starting point.');
   return out.join('\n');
 }

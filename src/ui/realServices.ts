@@ -17,10 +17,9 @@ import { builtinModelIds, getModel, paramCounts, type WeightDtype } from '../mod
 import { formatCommand } from '../profiles/command.js';
 import { AUTO_FLAGS, parseAutoArgs } from '../tune/args.js';
 import type { SessionConfig } from '../tune/config.js';
-import type { Plan, PlannedVariant, Predicted } from '../tune/plan.js';
-import { speedForEventRate } from '../tune/simspeed.js';
-import type { Scenario } from '../tune/scenarios.js';
-import { modelledStartupS, realPlanDeps } from '../tune/deps.js';
+import type { Plan } from '../tune/plan.js';
+import { estimateHostFor, estimateSeconds, validationSeconds, type EstimateHost } from '../tune/estimate-time.js';
+import { realPlanDeps } from '../tune/deps.js';
 import { planSession, runSession, SessionControl } from '../tune/session.js';
 import { parseSlo } from '../tune/slo.js';
 import type { SessionStarter } from './hooks/useTuneSession.js';
@@ -90,60 +89,8 @@ function freeBytes(dir: string): number | undefined {
   }
 }
 
-/**
- * Rough wall-clock seconds a variant takes here, for the plan's time column. A real engine:
- * start-up (the simulator's start-up model for this GPU, model and knobs; else a typical cold
- * start with weights in the page cache), warm-up, and the workload at the predicted throughput.
- * The simulated host plays its start-up instantly, so there it is the server process starting
- * plus the workload at `speed` times the simulated pace.
- */
-const STARTUP_S: Record<string, number> = { vllm: 120, sglang: 90, trtllm: 180 };
-const SIM_PROCESS_S = 2;
-type EstimateHost = { gpu: string; gpus: number; speed?: number; autoSpeed?: boolean };
-
-/** Seconds one scenario's workload takes at `tokPerS` (a minute when nothing was predicted). */
-function workloadSeconds(scenario: Scenario, p: Predicted | undefined, host: EstimateHost): number {
-  const tokens = scenario.numPrompts * ((scenario.inputLen ?? 217) + (scenario.outputLen ?? 201));
-  const bench = p?.totalTokPerS ? tokens / p.totalTokPerS : 60;
-  if (!host.speed) return bench;
-  // The same clock the runner will pick for this launch (src/tune/simspeed.ts).
-  const speed = host.autoSpeed && p?.peakEventsPerS ? speedForEventRate(host.speed, p.peakEventsPerS) : host.speed;
-  return bench / speed;
-}
-
-/** Seconds from launch to the first request: the process on the simulated host, else start-up and warm-up. */
-function launchSeconds(variant: PlannedVariant['variant'], host: EstimateHost): number {
-  if (host.speed) return SIM_PROCESS_S;
-  return (modelledStartupS(variant, host) ?? STARTUP_S[variant.engine] ?? 120) + 10;
-}
-
-export function estimateSeconds(pv: PlannedVariant, scenario: Scenario, host: EstimateHost): number | undefined {
-  if (pv.status !== 'planned') return undefined;
-  return launchSeconds(pv.variant, host) + workloadSeconds(scenario, pv.predicted, host);
-}
-
-/**
- * Seconds the validation takes after the stages: the baseline (vLLM's defaults, else the first
- * engine candidate) and the predicted winner each launched once and run on every validation
- * scenario the stages did not already measure. `predict` gives tok/s for a variant on a scenario.
- */
-export function validationSeconds(plan: Plan, host: EstimateHost, predict: (v: PlannedVariant['variant'], s: Scenario) => Predicted | undefined): number {
-  if (plan.validation.length === 0) return 0;
-  const planned = plan.stages.flatMap((st) => st.variants).filter((pv) => pv.status === 'planned');
-  const engine = plan.stages.find((st) => st.name === 'engine')?.variants.filter((pv) => pv.status === 'planned') ?? [];
-  const baseline = engine.find((pv) => pv.variant.engine === 'vllm') ?? engine[0];
-  const winner = planned.find((pv) => pv.variant.id === plan.predictedWinnerId) ?? baseline;
-  const sides = [baseline, winner].filter((pv, i, a): pv is PlannedVariant => pv !== undefined && a.findIndex((x) => x?.variant.id === pv.variant.id) === i);
-  const measured = (s: Scenario) => s.name === plan.scenario.name && s.numPrompts === plan.scenario.numPrompts;
-  let total = 0;
-  for (const side of sides) {
-    const todo = plan.validation.filter((s) => !measured(s));
-    if (todo.length === 0) continue;
-    total += launchSeconds(side.variant, host);
-    for (const s of todo) total += workloadSeconds(s, predict(side.variant, s), host);
-  }
-  return total;
-}
+// The estimates are the core's (src/tune/estimate-time.ts); re-exported for the UI's callers.
+export { estimateSeconds, validationSeconds };
 
 export function planView(plan: Plan, host: EstimateHost, validationS?: number): PlanView {
   return {
@@ -239,7 +186,7 @@ export function choicesArgv(base: readonly string[], c: Omit<Choices, 'disabled'
  * wins before; engine-stage candidates by id (they all change 'defaults'); a stage with every
  * candidate unchecked is left out.
  */
-export function withUnchecked(config: SessionConfig, plan: Plan, disabled: readonly string[]): SessionConfig {
+export function dropUnchecked(config: SessionConfig, plan: Plan, disabled: readonly string[]): SessionConfig {
   const off = new Set(disabled);
   const drop: string[] = [];
   const stagesOff = new Set<string>();
@@ -315,13 +262,13 @@ export function realServices(opts: RealServicesOptions): RealServices {
       const config: SessionConfig = { ...parsed.config!, scenario: { ...parsed.config!.scenario, seed: Number(choices.form.seed) } };
       const host = choices.host.simulated ? undefined : detected;
       const { plan, host: resolved } = await planSession(config, host ? { host } : {});
-      const estHost = config.sim ? { gpu: config.sim.gpu, gpus: config.sim.gpus, speed: config.sim.speed, autoSpeed: config.sim.autoSpeed === true } : { gpu: plan.host.gpuName, gpus: plan.host.gpuCount };
+      const estHost = estimateHostFor(config, plan);
       const deps = realPlanDeps(config, resolved, config.runDir ?? join(config.runsDir, 'RUN'));
       return {
         view: planView(plan, estHost, validationSeconds(plan, estHost, (v, s) => deps.predict(v, s))),
         start: (disabled): SessionStarter => (onEvent, signal) => {
           const control = new SessionControl();
-          const done = runSession(withUnchecked(config, plan, disabled), { onEvent, signal, control, ...(host ? { host } : {}) });
+          const done = runSession(dropUnchecked(config, plan, disabled), { onEvent, signal, control, ...(host ? { host } : {}) });
           active = done;
           return { done, skipVariant: () => control.skipVariant(), stopAfterStage: () => control.stopAfterStage() };
         },

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { VariantResult } from '../../src/core/events.js';
+import type { TuneEvent, VariantResult } from '../../src/core/events.js';
+import { projectSession, type SessionView } from '../../src/core/view.js';
 import { parseAutoArgs } from '../../src/tune/args.js';
-import type { SessionOutcome } from '../../src/tune/session.js';
 import { progressLine, summaryText, textTable } from '../../src/tune/text.js';
 
 function ok(id: string, total: number, extra: Partial<VariantResult> = {}): VariantResult {
@@ -30,24 +30,25 @@ describe('text views', () => {
 
   it('summary: per-stage rows with prediction error, $/Mtok, failure reasons, winner command and before/after', () => {
     const config = parseAutoArgs(['--sim', '--gpus', '2', '--model', 'Qwen/Qwen3-14B', '--gpu-hour-price', '3.6']).config!;
-    const winner = ok('sglang', 2000);
+    const winner = { ...ok('sglang', 2000), variant: { id: 'sglang', engine: 'sglang' as const, model: 'm', knobs: {} } };
     const failed: VariantResult = { ...ok('trtllm', 0), status: 'pruned', metrics: undefined, failure: { kind: 'unsupported', reason: 'FP8 is not supported on this GPU' } };
-    const outcome = {
-      exitCode: 0,
-      runDir: '/runs/x',
-      plan: { host: { gpuCount: 2 } },
-      stages: [{ name: 'engine', winnerId: 'sglang', gainPct: 25, results: [ok('vllm', 1600), winner, failed] }, { name: 'parallelism', winnerId: 'sglang', gainPct: null, skipped: 'nothing to try', results: [] }],
-      winner,
-      baseline: ok('vllm', 1600),
-      validation: [{ scenario: 'sharegpt-like', baseline: { totalTokPerS: 1600, meanTpotMs: 40 }, optimized: { totalTokPerS: 2000, meanTpotMs: 40 }, gainPct: 25 }],
-      profilePath: '/p.json',
-      reportPath: '/p.md',
-      profile: null,
-      interrupted: false,
-    } as unknown as SessionOutcome;
-    const text = summaryText(outcome, config);
+    const events: TuneEvent[] = [
+      { type: 'session-started', runDir: '/runs/x', simulated: true, at: 'a' },
+      { type: 'stage-started', stage: 'engine', index: 0, variants: ['vllm', 'sglang', 'trtllm'], carriedId: null },
+      ...[ok('vllm', 1600), winner, failed].map((result) => ({ type: 'variant-finished' as const, result })),
+      { type: 'stage-finished', stage: 'engine', winnerId: 'sglang', carriedId: null, referenceId: 'vllm', baselineId: 'vllm', gainPct: 25, gains: { vllm: 0, sglang: 25, trtllm: null }, why: 'sglang is the fastest' },
+      { type: 'stage-started', stage: 'parallelism', index: 1, variants: [], carriedId: 'sglang', skipped: 'nothing to try' },
+      { type: 'stage-finished', stage: 'parallelism', winnerId: 'sglang', carriedId: 'sglang', referenceId: null, baselineId: 'vllm', gainPct: null, gains: {}, why: 'skipped: nothing to try', skipped: 'nothing to try' },
+      { type: 'validation-started', scenarios: ['sharegpt-like'], baselineId: 'vllm', winnerId: 'sglang' },
+      { type: 'validation-finished', rows: [{ scenario: 'sharegpt-like', baseline: { totalTokPerS: 1600, meanTpotMs: 40 }, optimized: { totalTokPerS: 2000, meanTpotMs: 40 }, gainPct: 25 }] },
+      { type: 'session-finished', profilePath: '/p.json', reportPath: '/p.md', exitCode: 0 },
+    ];
+    const view = { ...projectSession(events), plan: { host: { gpuCount: 2 } } } as SessionView;
+    const text = summaryText(view, config);
     // 2 GPUs at $3.6/h = $0.002/s; at 2000 tok/s: $1 per million tokens.
-    expect(text).toMatch(/sglang \*\s+ok\s+2000\.0\s+1000\.0\s+900\s+40\.0\s+61\.0\s+2200\.0 \(\+10\.0%\)\s+\$1\.000/);
+    expect(text).toMatch(/sglang \*\s+ok\s+2000\.0\s+1000\.0\s+900\s+40\.0\s+61\.0\s+2200\.0 \(\+10\.0%\)\s+\+25\.0%\s+\$1\.000/);
+    expect(text).toMatch(/vllm\s+ok\s+1600\.0.*\sref\s/);
+    expect(text).toContain('stage gain: +25.0% vs the baseline vllm; kept sglang (sglang is the fastest)');
     expect(text).toMatch(/trtllm\s+pruned: unsupported/);
     expect(text).toContain('  trtllm: FP8 is not supported on this GPU');
     expect(text).toContain('Stage parallelism: skipped (nothing to try)');

@@ -154,6 +154,28 @@ export function snapshot(completed: number, out: number, over: Partial<LiveSnaps
   };
 }
 
+/** A stage-finished event as the core emits it: the verdict with its reference and per-row gains. */
+export function stageDone(
+  stage: string,
+  winnerId: string | null,
+  gainPct: number | null,
+  o: { carriedId?: string | null; referenceId?: string | null; baselineId?: string | null; gains?: Record<string, number | null>; why?: string; skipped?: string } = {},
+): TuneEvent {
+  const carriedId = o.carriedId ?? null;
+  return {
+    type: 'stage-finished',
+    stage,
+    winnerId,
+    gainPct,
+    carriedId,
+    referenceId: o.referenceId !== undefined ? o.referenceId : carriedId,
+    baselineId: o.baselineId ?? null,
+    gains: o.gains ?? {},
+    why: o.why ?? (winnerId ? `${winnerId} is the fastest` : 'no variant succeeded'),
+    ...(o.skipped ? { skipped: o.skipped } : {}),
+  };
+}
+
 /** A whole session's events: one stage of two variants, a second stage with a failure, validation, save. */
 export function sessionEvents(): TuneEvent[] {
   return [
@@ -167,15 +189,15 @@ export function sessionEvents(): TuneEvent[] {
     { type: 'variant-finished', result: result('vllm', 'engine', 9000) },
     { type: 'variant-launching', variantId: 'sglang', stage: 'engine', argv: ['sglang'], port: 8101 },
     { type: 'variant-finished', result: result('sglang', 'engine', 10_000) },
-    { type: 'stage-finished', stage: 'engine', winnerId: 'sglang', gainPct: 11.1 },
-    { type: 'stage-started', stage: 'quantization', index: 1, variants: ['sglang-fp8ckpt', 'sglang-kvfp8'] },
+    stageDone('engine', 'sglang', 11.1, { referenceId: 'vllm', baselineId: 'vllm', gains: { vllm: 0, sglang: 11.1 } }),
+    { type: 'stage-started', stage: 'quantization', index: 1, variants: ['sglang-fp8ckpt', 'sglang-kvfp8'], carriedId: 'sglang' },
     { type: 'variant-finished', result: result('sglang-fp8ckpt', 'quantization', 12_000) },
     { type: 'variant-finished', result: result('sglang-kvfp8', 'quantization', null, { kind: 'oom', reason: 'CUDA out of memory', hint: 'lower mem fraction' }) },
-    { type: 'stage-finished', stage: 'quantization', winnerId: 'sglang-fp8ckpt', gainPct: 20 },
-    { type: 'validation-started', scenarios: ['sharegpt-like'] },
+    stageDone('quantization', 'sglang-fp8ckpt', 20, { carriedId: 'sglang', baselineId: 'vllm', gains: { 'sglang-fp8ckpt': 20, 'sglang-kvfp8': null } }),
+    { type: 'validation-started', scenarios: ['sharegpt-like'], baselineId: 'vllm', winnerId: 'sglang-fp8ckpt' },
     {
       type: 'validation-finished',
-      table: [{ scenario: 'sharegpt-like', baseline: { totalTokPerS: 9000, meanTpotMs: 25 }, optimized: { totalTokPerS: 12_000, meanTpotMs: 18 }, gainPct: 33.3 }],
+      rows: [{ scenario: 'sharegpt-like', baseline: { totalTokPerS: 9000, meanTpotMs: 25 }, optimized: { totalTokPerS: 12_000, meanTpotMs: 18 }, gainPct: 33.3 }],
     },
     { type: 'session-finished', profilePath: 'profiles/qwen3-14b-h100x1.json', reportPath: 'profiles/qwen3-14b-h100x1.md', exitCode: 0 },
   ];

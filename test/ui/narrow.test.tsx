@@ -11,7 +11,7 @@ import { initialWizard, wizardReducer } from '../../src/ui/state/wizard.js';
 import { colourTheme } from '../../src/ui/theme.js';
 import { overflowingLines, render, type Rendered } from '../render.js';
 import { enterRun } from './walk.js';
-import { defaults, fakeServices, form, plan, result, scripted, sessionEvents, snapshot } from './fixtures.js';
+import { defaults, fakeServices, form, plan, result, scripted, sessionEvents, snapshot, stageDone } from './fixtures.js';
 
 let r: Rendered | undefined;
 afterEach(() => {
@@ -111,16 +111,16 @@ describe('Results reasons and validation at 80 x 24', () => {
       { type: 'variant-finished', result: result('vllm', 'engine', 9000) },
       { type: 'variant-finished', result: { ...why('sglang-fp8', 'unsupported', 'FP8 is not supported on this GPU (A100, compute capability 8.0): SGLang needs compute capability 8.9+ for FP8 weights'), status: 'pruned' } },
       { type: 'variant-finished', result: { ...why('trtllm-fp8', 'unsupported', 'FP8 is not supported on this GPU (A100, compute capability 8.0): TensorRT-LLM needs compute capability 8.9+ for FP8 weights'), status: 'pruned' } },
-      { type: 'stage-finished', stage: 'engine', winnerId: 'vllm', gainPct: 0 },
-      { type: 'stage-started', stage: 'speculative', index: 1, variants: ['sglang'] },
+      stageDone('engine', 'vllm', 0, { referenceId: 'vllm', baselineId: 'vllm', gains: { vllm: 0 } }),
+      { type: 'stage-started', stage: 'speculative', index: 1, variants: ['sglang'], carriedId: 'vllm' },
       { type: 'variant-finished', result: result('sglang', 'speculative', 12_000) },
-      { type: 'stage-finished', stage: 'speculative', winnerId: 'sglang', gainPct: 33.3 },
-      { type: 'validation-started', scenarios: ['sharegpt-like'] },
+      stageDone('speculative', 'sglang', 33.3, { carriedId: 'vllm', baselineId: 'vllm', gains: { sglang: 33.3 } }),
+      { type: 'validation-started', scenarios: ['sharegpt-like'], baselineId: 'vllm', winnerId: 'sglang' },
       { type: 'variant-launching', variantId: 'vllm', stage: 'validation', argv: ['vllm'], port: 8110 },
       { type: 'variant-launching', variantId: 'sglang', stage: 'validation', argv: ['sglang'], port: 8111 },
       {
         type: 'validation-finished',
-        table: [{ scenario: 'sharegpt-like', baseline: { totalTokPerS: 9000, meanTpotMs: 25 }, optimized: { totalTokPerS: 12_000, meanTpotMs: 18 }, gainPct: 33.3 }],
+        rows: [{ scenario: 'sharegpt-like', baseline: { totalTokPerS: 9000, meanTpotMs: 25 }, optimized: { totalTokPerS: 12_000, meanTpotMs: 18 }, gainPct: 33.3 }],
       },
       { type: 'session-finished', profilePath: 'profiles/p.json', reportPath: 'profiles/p.md', exitCode: 0 },
     ];
@@ -141,8 +141,13 @@ describe('Results reasons and validation at 80 x 24', () => {
 
   it('says so when the validation compared the winner with itself', async () => {
     // vLLM's defaults were skipped, so the core's baseline is the engine stage's winner.
-    const events = sessionEvents().map((e) =>
-      e.type === 'variant-finished' && e.result.variantId === 'vllm' ? { ...e, result: result('vllm', 'engine', null, { kind: 'skipped', reason: 'skipped by the user' }) } : e,
+    // The core then names sglang as the baseline and the winner in its events; the screen only shows them.
+    const events = sessionEvents().map((e): TuneEvent =>
+      e.type === 'variant-finished' && e.result.variantId === 'vllm'
+        ? { ...e, result: result('vllm', 'engine', null, { kind: 'skipped', reason: 'skipped by the user' }) }
+        : e.type === 'validation-started'
+          ? { ...e, baselineId: 'sglang', winnerId: 'sglang' }
+          : e,
     );
     const quant = events.findIndex((e) => e.type === 'stage-started' && e.stage === 'quantization');
     const trimmed = events.filter((e, i) => i < quant || e.type === 'validation-started' || e.type === 'validation-finished' || e.type === 'session-finished');
@@ -165,11 +170,11 @@ describe('a priced table at 80 x 24', () => {
       { type: 'session-started', runDir: 'servelab-runs/x', simulated: true, at: '2026-01-01T00:00:00Z' },
       { type: 'stage-started', stage: 'engine', index: 0, variants: ['a'] },
       { type: 'variant-finished', result: ok('a', 'vllm fp8-ckpt tp8', 9000) },
-      { type: 'stage-finished', stage: 'engine', winnerId: 'a', gainPct: null },
-      { type: 'stage-started', stage: 'parallelism', index: 1, variants: ['b', 'c'] },
+      stageDone('engine', 'a', null, { referenceId: 'a', baselineId: 'a', gains: { a: 0 } }),
+      { type: 'stage-started', stage: 'parallelism', index: 1, variants: ['b', 'c'], carriedId: 'a' },
       { type: 'variant-finished', result: oom('b', 'vllm fp8-ckpt tp4 dp2') },
       { type: 'variant-finished', result: oom('c', 'vllm fp8-ckpt tp2 dp4') },
-      { type: 'stage-finished', stage: 'parallelism', winnerId: 'a', gainPct: null },
+      stageDone('parallelism', 'a', null, { carriedId: 'a', baselineId: 'a', gains: { b: null, c: null } }),
       { type: 'session-finished', profilePath: 'p.json', reportPath: 'p.md', exitCode: 0 },
     ];
     const r = await toResults(events, 80, 24, 2.5);

@@ -6,7 +6,7 @@ import { PlanScreen } from '../../src/screens/PlanScreen.js';
 import { colourTheme, ThemeContext, type Theme } from '../../src/ui/theme.js';
 import { overflowingLines, render, type Rendered } from '../render.js';
 import { enterRun } from './walk.js';
-import { defaults, fakeServices, plan, realHost, result, scripted, sessionEvents, simHost, snapshot } from './fixtures.js';
+import { defaults, fakeServices, plan, realHost, result, scripted, sessionEvents, simHost, snapshot, stageDone } from './fixtures.js';
 
 let r: Rendered | undefined;
 afterEach(() => {
@@ -332,11 +332,11 @@ describe('after an aborted run', () => {
   it('marks kept and skipped stages in the leaderboard, pages results at 80x24, and says nothing was saved', async () => {
     const events = sessionEvents().slice(0, 11);
     events.push(
-      { type: 'stage-started', stage: 'parallelism', index: 1, variants: [] },
-      { type: 'stage-finished', stage: 'parallelism', winnerId: 'sglang', gainPct: null },
-      { type: 'stage-started', stage: 'quantization', index: 2, variants: ['sglang-fp8ckpt'] },
+      { type: 'stage-started', stage: 'parallelism', index: 1, variants: [], carriedId: 'sglang' },
+      stageDone('parallelism', 'sglang', null, { carriedId: 'sglang', referenceId: null, baselineId: 'vllm' }),
+      { type: 'stage-started', stage: 'quantization', index: 2, variants: ['sglang-fp8ckpt'], carriedId: 'sglang' },
       { type: 'variant-finished', result: result('sglang-fp8ckpt', 'quantization', 9_500) },
-      { type: 'stage-finished', stage: 'quantization', winnerId: 'sglang', gainPct: null },
+      stageDone('quantization', 'sglang', -5, { carriedId: 'sglang', baselineId: 'vllm', gains: { 'sglang-fp8ckpt': -5 } }),
       { type: 'warning', message: 'never sent: the session is still running when the user aborts' },
     );
     const session = scripted(events);

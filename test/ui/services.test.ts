@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseAutoArgs } from '../../src/tune/args.js';
 import { planSession } from '../../src/tune/session.js';
-import { checkForm, choicesArgv, modelView, planView, validationSeconds, withUnchecked } from '../../src/ui/realServices.js';
+import { checkForm, choicesArgv, modelView, planView, validationSeconds, dropUnchecked } from '../../src/ui/realServices.js';
 import { form } from './fixtures.js';
 
 const base = ['--sim', '--model', 'Qwen/Qwen3-14B', '--num-prompts', '10', '--validation', 'none'];
@@ -16,7 +16,7 @@ describe('real services', () => {
     const attn = byStage('attention');
     expect(quant.length).toBeGreaterThan(0);
     expect(attn.length).toBeGreaterThan(1);
-    const out = withUnchecked(config, plan, ['vllm', ...quant.map((v) => v.variant.id), attn[0]!.variant.id]);
+    const out = dropUnchecked(config, plan, ['vllm', ...quant.map((v) => v.variant.id), attn[0]!.variant.id]);
     expect(out.stages).not.toContain('quantization');
     expect(out.stages).toContain('attention');
     expect(out.drop).toContain('vllm');

@@ -3,7 +3,7 @@ import { applyEvent, etaSeconds, HISTORY_MAX, initialRunState, LOG_TAIL_MAX, run
 import { focusedField, initialWizard, visibleFields, wizardReducer } from '../../src/ui/state/wizard.js';
 import { finalWinner, stageTables, validationRows } from '../../src/ui/state/results.js';
 import { burstKeyNames, helpItems, KEYMAP, resolveKey } from '../../src/ui/keymap.js';
-import { form, result, sessionEvents, snapshot } from './fixtures.js';
+import { form, result, sessionEvents, snapshot, stageDone } from './fixtures.js';
 
 const feed = (events = sessionEvents(), upTo = events.length): RunState =>
   runReducer(runReducer(initialRunState, { type: 'started', now: 0 }), { type: 'events', events: events.slice(0, upTo), now: 1000 });
@@ -62,8 +62,8 @@ describe('run reducer', () => {
 
   it('files why a stage was skipped and whether the carried winner stayed', () => {
     let s = feed();
-    s = applyEvent(s, { type: 'stage-started', stage: 'parallelism', index: 2, variants: [], skipped: 'single GPU' }, 0);
-    s = applyEvent(s, { type: 'stage-finished', stage: 'parallelism', winnerId: 'sglang-fp8ckpt', gainPct: null }, 0);
+    s = applyEvent(s, { type: 'stage-started', stage: 'parallelism', index: 2, variants: [], carriedId: 'sglang-fp8ckpt', skipped: 'single GPU' }, 0);
+    s = applyEvent(s, stageDone('parallelism', 'sglang-fp8ckpt', null, { carriedId: 'sglang-fp8ckpt', referenceId: null, skipped: 'single GPU' }), 0);
     const last = s.staticItems.at(-1)!;
     expect(last).toMatchObject({ kind: 'stage', stage: 'parallelism', skipped: 'single GPU', kept: true });
     const engine = s.staticItems.find((i) => i.kind === 'stage' && i.stage === 'engine')!;
@@ -87,7 +87,7 @@ describe('run reducer', () => {
     expect(s.requests.skip).toBeNull();
     expect(s.requests.stopAfterStage).toBe(true);
     // Once the stage ends the stop is done: the Run screen no longer says it will stop.
-    s = applyEvent(s, { type: 'stage-finished', stage: 'engine', winnerId: 'sglang', gainPct: 11.1 }, 0);
+    s = applyEvent(s, stageDone('engine', 'sglang', 11.1, { referenceId: 'vllm', baselineId: 'vllm' }), 0);
     expect(s.requests.stopAfterStage).toBe(false);
   });
 
@@ -113,10 +113,10 @@ describe('run reducer', () => {
 
 describe('results selectors', () => {
   it('gives each row its gain against the winner carried into the stage', () => {
-    const tables = stageTables(feed(), { objective: 'total', labels: {}, gpus: 1 });
+    const tables = stageTables(feed(), { labels: {}, gpus: 1 });
     expect(tables.map((t) => t.stage)).toEqual(['engine', 'quantization']);
     const [engine, quant] = tables;
-    // Engine stage: no carried winner yet, so the reference is the first variant that worked.
+    // Engine stage: no carried winner yet, so the reference is the baseline the core named (vllm).
     expect(engine!.rows.map((r) => r.gainPct && Math.round(r.gainPct))).toEqual([0, 11]);
     expect(engine!.rows.map((r) => r.isReference)).toEqual([true, false]);
     expect(engine!.rows[1]!.isWinner).toBe(true);
@@ -128,7 +128,7 @@ describe('results selectors', () => {
 
   it('names later-stage candidates by what they change from the carried winner', () => {
     const labels = { sglang: 'sglang', 'sglang-fp8ckpt': 'sglang fp8-ckpt', 'sglang-kvfp8': 'sglang kv=fp8' };
-    const [engine, quant] = stageTables(feed(), { objective: 'total', labels, gpus: 1 });
+    const [engine, quant] = stageTables(feed(), { labels, gpus: 1 });
     expect(engine!.rows.map((r) => r.label)).toEqual(['vllm defaults', 'sglang']);
     expect(quant!.rows.map((r) => r.label)).toEqual(['+ fp8-ckpt', '+ kv=fp8']);
     const item = feed().staticItems.find((i) => i.kind === 'variant' && i.result.variantId === 'sglang-kvfp8');
@@ -136,9 +136,9 @@ describe('results selectors', () => {
   });
 
   it('prices a million tokens only when a price is set', () => {
-    const unpriced = stageTables(feed(), { objective: 'total', labels: {}, gpus: 1 });
+    const unpriced = stageTables(feed(), { labels: {}, gpus: 1 });
     expect(unpriced[0]!.rows[0]!.dollarsPerMtok).toBeNull();
-    const priced = stageTables(feed(), { objective: 'total', labels: {}, gpus: 1, pricePerGpuHour: 3.6 });
+    const priced = stageTables(feed(), { labels: {}, gpus: 1, pricePerGpuHour: 3.6 });
     // $3.6/h = $0.001/s; at 9000 tok/s a million tokens take 111 s.
     expect(priced[0]!.rows[0]!.dollarsPerMtok).toBeCloseTo(0.111, 3);
   });

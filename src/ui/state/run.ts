@@ -2,6 +2,7 @@
 // format what is here; nothing in this file measures anything, it files what the core reported.
 import type { GpuSample, ServerMetricsSample, TuneEvent, VariantResult } from '../../core/events.js';
 import type { LiveSnapshot } from '../../bench/types.js';
+import { applyToView, emptyView, type SessionView } from '../../core/view.js';
 
 /** Bounds that keep memory flat however long a run lasts. */
 export const HISTORY_MAX = 120;
@@ -41,7 +42,7 @@ export interface StageProgress {
   skipped?: string;
 }
 
-/** What the leaderboard prints once and never redraws (Ink <Static>). */
+/** A line of the finished history: what the leaderboard prints once and never redraws (Ink <Static>). */
 export type StaticItem =
   | { key: string; kind: 'variant'; result: VariantResult; /** Id of the winner carried into its stage. */ carriedId?: string }
   | {
@@ -61,7 +62,6 @@ export interface RunState {
   runDir?: string;
   simulated: boolean;
   startedAt?: number;
-  plan?: unknown;
   stages: StageProgress[];
   current?: CurrentVariant;
   results: VariantResult[];
@@ -69,8 +69,10 @@ export interface RunState {
   labels: Record<string, string>;
   staticItems: StaticItem[];
   gpus: GpuSample[];
-  /** `launched`: the variants started for the validation runs (the baseline and the winner). */
-  validation?: { scenarios: string[]; table?: unknown; done: boolean; launched?: string[] };
+  /** The validation in progress (its table is in `view`). */
+  validation?: { scenarios: string[]; done: boolean };
+  /** The core's projection of the stream: stage tables, references, gains, winner (src/core/view.ts). */
+  view: SessionView;
   outcome?: { profilePath: string | null; reportPath: string | null; exitCode: number };
   warnings: string[];
   errors: string[];
@@ -95,6 +97,7 @@ export const initialRunState: RunState = {
   results: [],
   labels: {},
   staticItems: [],
+  view: emptyView(),
   gpus: [],
   warnings: [],
   errors: [],
@@ -111,12 +114,18 @@ function withCurrent(state: RunState, variantId: string, patch: (c: CurrentVaria
   return { ...state, current: patch(state.current) };
 }
 
-export function applyEvent(state: RunState, e: TuneEvent, now: number): RunState {
+export function applyEvent(stateIn: RunState, e: TuneEvent, now: number): RunState {
+  // The projection ignores live-only events (logs, snapshots): the state stays the same object then.
+  const view = applyToView(stateIn.view, e);
+  const state = view === stateIn.view ? stateIn : { ...stateIn, view };
+  return applyLive(state, e, now);
+}
+
+/** The live part of the run state: the running variant, its phases, buffers and the history lines. */
+function applyLive(state: RunState, e: TuneEvent, now: number): RunState {
   switch (e.type) {
     case 'session-started':
       return { ...state, status: 'running', runDir: e.runDir, simulated: e.simulated, startedAt: state.startedAt ?? now };
-    case 'plan-ready':
-      return { ...state, plan: e.plan };
     case 'stage-started': {
       const stages = state.stages.filter((s) => s.name !== e.stage);
       stages.push({ name: e.stage, index: e.index, variants: e.variants, done: false, ...(e.skipped ? { skipped: e.skipped } : {}) });
@@ -126,9 +135,6 @@ export function applyEvent(state: RunState, e: TuneEvent, now: number): RunState
     case 'variant-launching':
       return {
         ...state,
-        ...(state.validation && e.stage.startsWith('validation')
-          ? { validation: { ...state.validation, launched: [...(state.validation.launched ?? []), e.variantId] } }
-          : {}),
         labels: e.label ? { ...state.labels, [e.variantId]: e.label } : state.labels,
         current: {
           variantId: e.variantId,
@@ -175,7 +181,7 @@ export function applyEvent(state: RunState, e: TuneEvent, now: number): RunState
       return withCurrent(state, e.variantId, (c) => ({ ...c, phase: 'stopping', phaseAt: now }));
     case 'variant-finished': {
       const r = e.result;
-      const carriedId = [...state.stages].reverse().find((s) => s.done && s.name !== r.stage && s.winnerId)?.winnerId ?? undefined;
+      const carriedId = state.view.stages.find((s) => s.name === r.stage)?.carriedId ?? undefined;
       const current = state.current?.variantId === r.variantId ? undefined : state.current;
       const skip = state.requests.skip === r.variantId ? null : state.requests.skip;
       return {
@@ -191,7 +197,6 @@ export function applyEvent(state: RunState, e: TuneEvent, now: number): RunState
       };
     }
     case 'stage-finished': {
-      const before = [...state.stages].reverse().find((s) => s.done && s.name !== e.stage && s.winnerId)?.winnerId;
       const skippedWhy = state.stages.find((s) => s.name === e.stage)?.skipped;
       return {
         ...state,
@@ -204,7 +209,7 @@ export function applyEvent(state: RunState, e: TuneEvent, now: number): RunState
             stage: e.stage,
             winnerId: e.winnerId,
             gainPct: e.gainPct,
-            kept: Boolean(before) && before === e.winnerId,
+            kept: e.carriedId !== null && e.carriedId === e.winnerId,
             ...(skippedWhy ? { skipped: skippedWhy } : {}),
           },
         ],
@@ -213,7 +218,7 @@ export function applyEvent(state: RunState, e: TuneEvent, now: number): RunState
     case 'validation-started':
       return { ...state, validation: { scenarios: e.scenarios, done: false } };
     case 'validation-finished':
-      return { ...state, validation: { ...state.validation, scenarios: state.validation?.scenarios ?? [], table: e.table, done: true } };
+      return { ...state, validation: { scenarios: state.validation?.scenarios ?? [], done: true } };
     case 'session-finished':
       return {
         ...state,

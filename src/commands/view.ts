@@ -1,0 +1,63 @@
+// `servelab view RUN_DIR`: show a finished or interrupted run again from its events.jsonl, through
+// the same projection the TUI and --auto use. --auto prints the summary text, --json the view;
+// without either (on a terminal) the Results screen opens. A run whose stream has no
+// session-finished is shown as interrupted, with everything it measured.
+import { parseArgs } from 'node:util';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { UserError } from '../core/errors.js';
+import { projectSession, type SessionView } from '../core/view.js';
+import { readRunEvents } from '../core/view-read.js';
+import { summaryText } from '../tune/text.js';
+
+const USAGE = `Usage: servelab view RUN_DIR [--auto | --json]
+
+Show a run again from its journal (RUN_DIR/events.jsonl): the stage tables, gains, references,
+winner and validation, exactly as the run showed them. A run that stopped before it finished
+is marked interrupted and shows what it measured.
+  --auto   print the summary as text (the default when not on a terminal)
+  --json   print the view as JSON`;
+
+/** The GPU-hour price the run was configured with, for the $/Mtok column. */
+function runPrice(runDir: string): number | undefined {
+  try {
+    const state = JSON.parse(readFileSync(join(runDir, 'session.json'), 'utf8')) as { config?: { gpuHourPrice?: unknown } };
+    const p = state.config?.gpuHourPrice;
+    return typeof p === 'number' ? p : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function viewOfRun(runDir: string): SessionView {
+  if (!existsSync(runDir)) throw new UserError(`no such run folder: ${runDir}`);
+  return projectSession(readRunEvents(runDir), { ended: true });
+}
+
+export default async function main(argv: string[]): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, options: { auto: { type: 'boolean' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } }, allowPositionals: true, strict: true });
+  } catch (e) {
+    throw new UserError(`view: ${(e as Error).message.split('\n')[0]}. Run 'servelab view --help'.`);
+  }
+  const { values, positionals } = parsed;
+  if (values.help) {
+    process.stdout.write(USAGE + '\n');
+    return 0;
+  }
+  if (positionals.length !== 1) throw new UserError("view: give one run folder, e.g. 'servelab view runs/qwen3-14b-h100x1-20260101-120000'");
+  const runDir = positionals[0]!;
+  const view = viewOfRun(runDir);
+  if (values.json) {
+    process.stdout.write(JSON.stringify(view, null, 2) + '\n');
+    return 0;
+  }
+  const price = runPrice(runDir);
+  if (values.auto || !process.stdin.isTTY || !process.stdout.isTTY) {
+    process.stdout.write(summaryText(view, price !== undefined ? { gpuHourPrice: price } : {}) + '\n');
+    return 0;
+  }
+  const { showResults } = await import('./view-tui.js');
+  return showResults(view, price);
+}

@@ -1,0 +1,53 @@
+// The one launch path. Tuning, replay, serve on the simulated host and the dry-run plan all build
+// the launch context and the command here, so the command shown (for consent, in the plan) is
+// byte for byte the one the runner launches.
+import type { Variant } from '../core/variant.js';
+import { buildLaunchSpec, getAdapter } from '../engines/index.js';
+import type { LaunchContext, LaunchSpec } from '../engines/types.js';
+import { formatCommand } from '../profiles/command.js';
+import type { SessionConfig } from './config.js';
+
+export type LaunchConfig = Pick<SessionConfig, 'sim' | 'bindHost' | 'runtime'>;
+
+/** The context a variant launches in: bind host, port, its folder, runtime and simulated host. */
+export function launchContext(config: LaunchConfig, at: { port: number; runDir: string; speed?: number }): LaunchContext {
+  const sim = config.sim;
+  return {
+    host: config.bindHost,
+    port: at.port,
+    runDir: at.runDir,
+    runtime: config.runtime.kind === 'docker' ? { kind: 'docker', image: config.runtime.image } : { kind: 'native' },
+    ...(sim ? { sim: { gpu: sim.gpu, gpus: sim.gpus, speed: at.speed ?? sim.speed, seed: sim.seed } } : {}),
+  };
+}
+
+export interface PreparedLaunch {
+  /** What is launched, exactly. */
+  spec: LaunchSpec;
+  /** The real engine's own environment (what a GPU host runs), for profiles and plans. */
+  engineEnv: Record<string, string>;
+  /** The launched command as one shell line, for consent prompts and logs. */
+  display: string;
+}
+
+/**
+ * The launch spec of a variant. On the simulated host the sim-serve argv plays its modelled load
+ * time instantly (`--load-time 0`): at a clock speed the benchmark can measure without timer
+ * error (5x), a 30-60 s load would dominate the run; start-up is reported from the same model
+ * (modelledStartupS). In a container or on the simulated host the launched env is not the
+ * engine's, yet profiles and plans must show what a GPU host would run.
+ */
+export function prepareLaunch(variant: Variant, ctx: LaunchContext): PreparedLaunch {
+  const built = buildLaunchSpec(variant, ctx);
+  const native = ctx.sim || ctx.runtime.kind !== 'native' ? getAdapter(variant.engine).command(variant, { ...ctx, sim: undefined, runtime: { kind: 'native' } }) : built;
+  const argv = ctx.sim ? [...built.argv, '--load-time', '0'] : built.argv;
+  const spec: LaunchSpec = { ...built, argv };
+  return { spec, engineEnv: native.env, display: formatCommand(spec.argv, spec.env) };
+}
+
+/** The address a client reaches a server on: a wildcard bind is reached on loopback. */
+export function baseUrl(spec: Pick<LaunchSpec, 'host' | 'port'>): string {
+  const h = spec.host;
+  const host = h === '0.0.0.0' ? '127.0.0.1' : h === '::' ? '[::1]' : h.includes(':') ? `[${h}]` : h;
+  return `http://${host}:${spec.port}`;
+}

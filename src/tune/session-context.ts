@@ -1,0 +1,66 @@
+// What every part of a running session shares: the configuration, the host, the plan, the
+// journal, the event sink and the runner. The runner is the one seam to processes: tests inject
+// a scripted one so stage logic, resume, skip and stop run without launching anything.
+import type { TuneEvent, VariantResult } from '../core/events.js';
+import type { Variant } from '../core/variant.js';
+import type { HostInfo } from '../host/gpus.js';
+import type { SessionConfig } from './config.js';
+import type { Journal } from './journal.js';
+import type { Plan, PlanDeps, PlanHost, Predicted } from './plan.js';
+import type { Scenario } from './scenarios.js';
+
+/** Steering from the front end while a session runs. */
+export class SessionControl {
+  private skip = new AbortController();
+  private stopAfter = false;
+
+  /** Stop the current variant (its server is stopped); it is recorded as skipped. */
+  skipVariant(): void {
+    this.skip.abort();
+  }
+
+  /** Finish the current stage, then validate and save without running later stages. */
+  stopAfterStage(): void {
+    this.stopAfter = true;
+  }
+
+  get stopRequested(): boolean {
+    return this.stopAfter;
+  }
+
+  /** A fresh skip signal for the variant about to start (a skip pressed between variants is dropped). */
+  nextSkipSignal(): AbortSignal {
+    this.skip = new AbortController();
+    return this.skip.signal;
+  }
+}
+
+export interface RunRequest {
+  stage: string;
+  predicted?: Predicted;
+  /** Aborted when the user skips this variant: the runner stops it and reports it skipped. */
+  skipSignal: AbortSignal;
+}
+
+/**
+ * Launch one variant and measure it on each scenario: one result per scenario. Throws
+ * AbortedError when the session is aborted. The real one is runVariantScenarios (runner.ts).
+ */
+export type ScenarioRunner = (variant: Variant, scenarios: readonly Scenario[], req: RunRequest) => Promise<VariantResult[]>;
+
+export interface SessionContext {
+  config: SessionConfig;
+  host: HostInfo;
+  planHost: PlanHost;
+  planDeps: PlanDeps;
+  plan: Plan;
+  journal: Journal<SessionConfig>;
+  /** Engine versions found on the host, for the profile. */
+  versions: Record<string, string>;
+  emit: (e: TuneEvent) => void;
+  signal?: AbortSignal;
+  control: SessionControl;
+  run: ScenarioRunner;
+  /** Said once per session: the benchmark client was flagged as a bottleneck. */
+  warnedClientBound: boolean;
+}

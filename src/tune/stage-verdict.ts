@@ -1,0 +1,95 @@
+// A finished stage's decision, once, as data: the winner carried out, what the gains are measured
+// against (the baseline in the engine stage, else the carried winner), each row's gain, the
+// stage's recorded gain and the reason. Every view shows this verdict; none re-derives it.
+import type { StageVerdict, VariantResult } from '../core/events.js';
+import { decideStage, gainPct, score, type DecideOptions } from './decide.js';
+import { pickBaseline } from './validate.js';
+
+export interface StageDecisionOut {
+  winner: VariantResult | null;
+  /** The session's baseline after this stage (chosen in the engine stage, then unchanged). */
+  baseline: VariantResult | null;
+  verdict: StageVerdict;
+  warnings: string[];
+}
+
+function rowGains(results: readonly VariantResult[], reference: VariantResult | null, opts: DecideOptions): Record<string, number | null> {
+  const ref = reference ? score(reference, opts).value : null;
+  const out: Record<string, number | null> = {};
+  for (const r of results) {
+    const v = score(r, opts).value;
+    out[r.variantId] = v !== null && ref !== null ? gainPct(v, ref) : null;
+  }
+  return out;
+}
+
+/** The engine stage: the best variant wins outright; its gain is against the baseline. */
+function engineVerdict(stage: string, results: readonly VariantResult[], opts: DecideOptions, namedBaseline?: string): StageDecisionOut {
+  const d = decideStage(null, results, opts, null);
+  const baseline = pickBaseline(results, namedBaseline);
+  const warnings: string[] = [];
+  if (namedBaseline && baseline && baseline.variantId !== namedBaseline && baseline.variant.engine !== namedBaseline) {
+    warnings.push(`baseline '${namedBaseline}' is not an engine-stage variant; using ${baseline.variantId}`);
+  }
+  const measured = baseline && d.winner ? decideStage(null, results, opts, baseline) : d;
+  const verdict: StageVerdict = {
+    stage,
+    winnerId: d.winner?.variantId ?? null,
+    carriedId: null,
+    referenceId: baseline?.variantId ?? null,
+    baselineId: baseline?.variantId ?? null,
+    gainPct: measured.gainPct,
+    gains: rowGains(results, baseline, opts),
+    why: d.why,
+  };
+  return { winner: d.winner, baseline, verdict, warnings };
+}
+
+/** A later stage: a challenger replaces the carried winner only when it beats it by the margin. */
+function laterVerdict(stage: string, carried: VariantResult, baseline: VariantResult | null, results: readonly VariantResult[], opts: DecideOptions): StageDecisionOut {
+  const d = decideStage(carried, results, opts, null);
+  // The profile records a kept stage's gain as at most zero: the stage did not improve the winner.
+  const recorded = d.changed ? d.gainPct : d.gainPct !== null ? Math.min(d.gainPct, 0) : null;
+  const verdict: StageVerdict = {
+    stage,
+    winnerId: d.winner?.variantId ?? null,
+    carriedId: carried.variantId,
+    referenceId: carried.variantId,
+    baselineId: baseline?.variantId ?? null,
+    gainPct: recorded,
+    gains: rowGains(results, carried, opts),
+    why: d.why,
+  };
+  return { winner: d.winner, baseline, verdict, warnings: [] };
+}
+
+/**
+ * Decide a stage that ran. `carried` is null in the engine stage. A "no variant meets the SLOs"
+ * decision is also a warning, so a headless run says it at once.
+ */
+export function decideStageVerdict(
+  stage: string,
+  carried: VariantResult | null,
+  baseline: VariantResult | null,
+  results: readonly VariantResult[],
+  opts: DecideOptions & { baseline?: string },
+): StageDecisionOut {
+  const out = carried ? laterVerdict(stage, carried, baseline, results, opts) : engineVerdict(stage, results, opts, opts.baseline);
+  if (/^no variant meets the SLOs/.test(out.verdict.why)) out.warnings.push(out.verdict.why);
+  return out;
+}
+
+/** A stage that did not run: the carried winner stays, with the reason. */
+export function skippedVerdict(stage: string, carried: VariantResult | null, baseline: VariantResult | null, skipped: string): StageVerdict {
+  return {
+    stage,
+    winnerId: carried?.variantId ?? null,
+    carriedId: carried?.variantId ?? null,
+    referenceId: null,
+    baselineId: baseline?.variantId ?? null,
+    gainPct: null,
+    gains: {},
+    why: `skipped: ${skipped}`,
+    skipped,
+  };
+}
