@@ -1,20 +1,21 @@
 // `servelab serve PROFILE [--sim] [--yes] [--port N]`: run a profile's winning server in the
 // foreground. Its output goes to the terminal; Ctrl-C, SIGTERM and SIGHUP are passed to the
-// server's process group, which is killed if it has not stopped within the grace period.
+// server's process group (through installSignalHandlers), which is killed if it has not stopped
+// within the grace period.
 import { join, resolve } from 'node:path';
 import { UserError } from '../core/errors.js';
-import { exitCodeFor } from '../host/signals.js';
+import { exitCodeFor, installSignalHandlers } from '../host/signals.js';
 import { launchServer } from '../host/process.js';
 import { signalGroup } from '../host/procgroup.js';
 import { checkRunnable, formatCommand } from '../profiles/command.js';
 import { hardwareLine } from '../profiles/report.js';
 import { serveSpec } from '../profiles/serve.js';
 import { loadProfile } from '../profiles/store.js';
+import { baseUrl } from '../tune/launch.js';
 import { askConsent } from './consent.js';
 import { parseCommandArgs } from './args.js';
 
 const USAGE = 'usage: servelab serve PROFILE [--sim] [--speed S] [--yes] [--auto] [--port N] [--grace S] [--runs-dir DIR] [--allow-any-command]';
-const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
 export default async function main(argv: string[]): Promise<number> {
   const parsed = parseCommandArgs(
@@ -73,23 +74,21 @@ export default async function main(argv: string[]): Promise<number> {
     graceMs,
   });
   let received: NodeJS.Signals | undefined;
-  const onSignal = (signal: NodeJS.Signals) => {
-    if (received) {
-      handle.killNow();
-      return;
-    }
-    received = signal;
-    process.stderr.write(`servelab: ${signal}: passing it to the server (pid ${handle.pid}); again to kill it\n`);
-    signalGroup(handle.pid, signal);
-    // A server that ignores the signal is stopped the hard way after the grace period.
-    setTimeout(() => void handle.stop({ graceMs: 0 }), graceMs).unref();
-  };
-  const onExit = () => handle.killNow();
-  for (const s of SIGNALS) process.on(s, onSignal);
-  process.on('exit', onExit);
+  // The host's handler (as for tuning and replay): the first signal goes to the server, which
+  // stops itself; one that ignores it is stopped the hard way after the grace period, and the
+  // command exits 128+n. A second signal kills the server at once.
+  const uninstall = installSignalHandlers({
+    graceMs,
+    onSignal: async (signal) => {
+      received = signal;
+      process.stderr.write(`servelab: ${signal}: passing it to the server (pid ${handle.pid}); again to kill it\n`);
+      signalGroup(handle.pid, signal);
+      await Promise.race([handle.exited, new Promise((r) => setTimeout(r, graceMs).unref())]);
+    },
+  });
   try {
     void handle.waitReady(24 * 3600 * 1000).then((r) => {
-      if (r.ready) process.stderr.write(`servelab: ready at http://${spec.host}:${spec.port} after ${r.startupS.toFixed(1)} s (Ctrl-C stops it)\n`);
+      if (r.ready) process.stderr.write(`servelab: ready at ${baseUrl(spec)} after ${r.startupS.toFixed(1)} s (Ctrl-C stops it)\n`);
     });
     const exit = await handle.exited;
     await handle.stop({ graceMs: 2000 });
@@ -97,7 +96,6 @@ export default async function main(argv: string[]): Promise<number> {
     if (exit.signal) return exitCodeFor(exit.signal as NodeJS.Signals);
     return exit.code ?? 1;
   } finally {
-    for (const s of SIGNALS) process.off(s, onSignal);
-    process.off('exit', onExit);
+    if (!received) uninstall();
   }
 }

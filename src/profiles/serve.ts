@@ -1,13 +1,13 @@
 // What `servelab serve` runs: the recorded engine argv exactly (on a real host), or the same
-// variant through the sim adapter (on the simulated host). Pure: builds the LaunchSpec only.
-import { buildLaunchSpec } from '../engines/index.js';
+// variant through the sim adapter and the runner's launch path (on the simulated host). Pure:
+// builds the LaunchSpec only.
+import { getAdapter } from '../engines/index.js';
 import type { LaunchSpec } from '../engines/types.js';
+import { launchContext, prepareLaunch } from '../tune/launch.js';
 import { dockerArgv, serverPort } from './export.js';
 import { simGpuFor } from './replay.js';
 import type { Profile } from './schema.js';
 import { relocateFiles } from './files.js';
-
-const READY = /Application startup complete\.|The server is fired up and ready to roll!|Uvicorn running on/;
 
 function withPort(argv: readonly string[], port: number): string[] {
   const out = [...argv];
@@ -25,6 +25,11 @@ function bindHost(argv: readonly string[]): string {
   return !h || h === '0.0.0.0' || h === 'localhost' || h === '::' ? '127.0.0.1' : h;
 }
 
+/** The engine's own "ready" log line, from its adapter (the recorded argv is run as it is). */
+function engineReadyLine(profile: Profile): RegExp {
+  return getAdapter(profile.engine.name).command(profile.variant, { host: '127.0.0.1', port: 0, runDir: '.', runtime: { kind: 'native' } }).readyLogLine;
+}
+
 export interface ServeOptions {
   sim: boolean;
   /** Override the port (replaces or adds --port). */
@@ -36,13 +41,9 @@ export interface ServeOptions {
 export function serveSpec(profile: Profile, opts: ServeOptions): LaunchSpec {
   if (opts.sim) {
     const port = opts.port ?? serverPort(profile);
-    return buildLaunchSpec(profile.variant, {
-      host: '127.0.0.1',
-      port,
-      runDir: opts.runDir,
-      runtime: { kind: 'native' },
-      sim: { gpu: simGpuFor(profile), gpus: profile.host.gpuCount, speed: opts.speed },
-    });
+    const sim = { gpu: simGpuFor(profile), gpus: profile.host.gpuCount, speed: opts.speed, seed: 0 };
+    const ctx = launchContext({ bindHost: '127.0.0.1', runtime: { kind: 'native' }, sim }, { port, runDir: opts.runDir });
+    return prepareLaunch(profile.variant, ctx, { modelledLoad: true }).spec;
   }
   const ported = opts.port !== undefined ? withPort(profile.engineArgv, opts.port) : [...profile.engineArgv];
   // Recorded files (TRT-LLM's YAML) are written into this run's folder, and the argv follows;
@@ -60,7 +61,7 @@ export function serveSpec(profile: Profile, opts: ServeOptions): LaunchSpec {
     host: docker ? '127.0.0.1' : bindHost(engineArgv),
     port,
     healthPath: '/health',
-    readyLogLine: READY,
+    readyLogLine: engineReadyLine(profile),
     speed: 1,
     engineArgv,
     engine: profile.engine.name,

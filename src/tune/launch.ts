@@ -37,10 +37,11 @@ export interface PreparedLaunch {
  * (modelledStartupS). In a container or on the simulated host the launched env is not the
  * engine's, yet profiles and plans must show what a GPU host would run.
  */
-export function prepareLaunch(variant: Variant, ctx: LaunchContext): PreparedLaunch {
+export function prepareLaunch(variant: Variant, ctx: LaunchContext, opts: { modelledLoad?: boolean } = {}): PreparedLaunch {
   const built = buildLaunchSpec(variant, ctx);
   const native = ctx.sim || ctx.runtime.kind !== 'native' ? getAdapter(variant.engine).command(variant, { ...ctx, sim: undefined, runtime: { kind: 'native' } }) : built;
-  const argv = ctx.sim ? [...built.argv, '--load-time', '0'] : built.argv;
+  // `servelab serve --sim` keeps the modelled load: a served model comes up as it would.
+  const argv = ctx.sim && !opts.modelledLoad ? [...built.argv, '--load-time', '0'] : built.argv;
   const spec: LaunchSpec = { ...built, argv };
   return { spec, engineEnv: native.env, display: formatCommand(spec.argv, spec.env) };
 }
