@@ -47,10 +47,12 @@ describe('timing accuracy against a scripted server', () => {
   });
 
   // On a shared machine (2 cores, parallel test files) the client may be starved of CPU; it must
-  // then say so (client-bound), because its numbers include its own delay. When it reports itself
-  // healthy, its numbers must be accurate. A starved attempt is measured again, up to 3 times.
+  // then say so (client-bound), because its numbers include its own delay. A starved attempt is
+  // measured again, up to 3 times; when every attempt is starved the test fails and says why (as
+  // isolated.test.ts does): an accuracy test that passes whatever the numbers proves nothing.
   it('mean TTFT within 2 ms and TPOT within 1 ms of what the server did; token totals exact', async () => {
-    for (let attempt = 1; ; attempt++) {
+    const seen: string[] = [];
+    for (let attempt = 1; attempt <= 3; attempt++) {
       if (attempt > 1) result = await measure();
       expect(result.metrics.completed).toBe(N);
       expect(result.metrics.failed).toBe(0);
@@ -64,6 +66,9 @@ describe('timing accuracy against a scripted server', () => {
       // The server kept to its script (Node timers may fire up to 1 ms early).
       expect(trueTtft).toBeGreaterThan(TTFT_MS - 1.5);
       expect(trueTpot).toBeGreaterThan(GAP_MS - 1.5);
+      // Busy or not, the client cannot see the first token before the server wrote it: a TTFT
+      // below the server's own is a clock bug, not load.
+      expect(result.metrics.mean_ttft_ms).toBeGreaterThan(trueTtft - 1);
       const ttftErr = Math.abs(result.metrics.mean_ttft_ms - trueTtft);
       const tpotErr = Math.abs(result.metrics.mean_tpot_ms - trueTpot);
       if (!result.clientBound) {
@@ -71,13 +76,9 @@ describe('timing accuracy against a scripted server', () => {
         expect(tpotErr).toBeLessThan(1);
         return;
       }
-      if (attempt === 3) {
-        // Starved three times: the flag is what protects the user, and it is set.
-        expect(result.client.reasons.length).toBeGreaterThan(0);
-        console.warn(`accuracy test: client-bound on 3 attempts (${result.client.reasons.join('; ')}); TTFT error ${ttftErr.toFixed(2)} ms`);
-        return;
-      }
+      seen.push(`attempt ${attempt}: client-bound (${result.client.reasons.join('; ')}), TTFT error ${ttftErr.toFixed(2)} ms, TPOT error ${tpotErr.toFixed(2)} ms`);
     }
+    throw new Error(`the client was starved on 3 attempts, so its accuracy could not be checked: ${seen.join(' | ')}`);
   });
 
   it('every aggregate in the saved JSON is recomputable from the --save-detailed arrays', () => {

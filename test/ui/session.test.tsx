@@ -9,7 +9,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { App } from '../../src/app.js';
 import { openSettings } from '../../src/core/settings.js';
 import { liveServers, stopAllServers } from '../../src/host/registry.js';
+import { formatCommand } from '../../src/profiles/command.js';
 import { Journal } from '../../src/tune/journal.js';
+import { shellWords } from '../../src/ui/format.js';
 import { realServices } from '../../src/ui/realServices.js';
 import { colourTheme } from '../../src/ui/theme.js';
 import { render, type Rendered } from '../render.js';
@@ -78,18 +80,24 @@ describe('a session on the simulated host, by key presses', () => {
     expect(pids.size).toBeGreaterThanOrEqual(2);
     await r.press('enter');
     f = await r.waitForFrame('5/6 Results');
-    const cmdLine = f.split('\n').find((l) => l.startsWith('$ '))!;
-    expect(cmdLine).toBeTruthy();
+    // The winner's whole command as drawn: "$ " on the first line, continuations indented.
+    const lines = f.split('\n');
+    const first = lines.findIndex((l) => l.startsWith('$ '));
+    expect(first).toBeGreaterThanOrEqual(0);
+    const drawn = [lines[first]!.slice(2)];
+    for (let i = first + 1; drawn.at(-1)!.endsWith('\\') && i < lines.length; i++) drawn.push(lines[i]!.trim());
+    const shown = drawn.map((l) => l.replace(/\s*\\$/, '')).join(' ');
     await r.press('enter');
     f = await r.waitForFrame('6/6 Save');
     expect(f).toContain('Profile saved.');
     const profilePath = /profile\s+(\S+\.json)/.exec(f)![1]!;
     expect(profilePath.startsWith(dir)).toBe(true);
-    const profile = JSON.parse(readFileSync(profilePath, 'utf8')) as { engineArgv: string[]; model: string; host: { simulated: boolean } };
+    const profile = JSON.parse(readFileSync(profilePath, 'utf8')) as { engineArgv: string[]; env: Record<string, string>; model: string; host: { simulated: boolean } };
     expect(profile.model).toBe('Qwen/Qwen3-14B');
     expect(profile.host.simulated).toBe(true);
-    // The command the Results screen shows is the profile's (its first line, as drawn).
-    expect(profile.engineArgv.join(' ').startsWith(cmdLine.slice(2).replace(/ …$/, '').split(' ').slice(0, 3).join(' '))).toBe(true);
+    // The command the Results screen shows is the profile's, whole: every word, in order.
+    expect(shellWords(shown)).toEqual(shellWords(formatCommand(profile.engineArgv, profile.env)));
+    expect(shellWords(shown).length).toBeGreaterThan(3);
     expect(f).toContain(`npx servelab replay ${profilePath} --sim`);
     await r.press('enter');
     await expect.poll(() => exits).toEqual([0]);
