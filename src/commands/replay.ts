@@ -15,14 +15,13 @@ import { logLine, stderrSink } from './log-sink.js';
 import { openSettings } from '../core/settings.js';
 import { exitCodeFor, installSignalHandlers } from '../host/signals.js';
 import { DEFAULT_READY_TIMEOUT_S, DEFAULT_SIM_READY_TIMEOUT_S, DEFAULT_SIM_SPEED } from '../tune/config.js';
-import { formatCommand } from '../profiles/command.js';
+import type { TuneEvent } from '../core/events.js';
 import { progressLine } from '../tune/text.js';
-import { fmtPct, hardwareLine, workloadLine } from '../profiles/report.js';
-import { recordReplay, userProfilesDir, type RecordedReplay } from '../profiles/history.js';
+import { recordReplay, userProfilesDir } from '../profiles/history.js';
+import { describeSetup, outcomeJson, outcomeText, historyLine, verdictLine, type History } from './replay-text.js';
 import { EXIT, executeReplay, prepareReplay, type ReplayOptions, type ReplayOutcome, type ReplaySetup } from '../profiles/replay.js';
 import { loadProfile } from '../profiles/store.js';
 import type { ReplayTuiInput, ReplayTuiResult } from '../ui/replayTui.js';
-import type { MetricDelta, ReplayJudgement } from '../profiles/verdict.js';
 import { askConsent } from './consent.js';
 import { parseCommandArgs } from './args.js';
 
@@ -43,42 +42,7 @@ function num(flag: string, text: string | undefined, fallback: number, min = 0):
   return n;
 }
 
-function fmtValue(v: number | null, unit: string): string {
-  if (v === null) return '–';
-  return unit === 'ms' ? v.toFixed(2) : v.toFixed(2);
-}
-
-function deltaTable(deltas: MetricDelta[]): string {
-  const rows = deltas.map((d) => [`${d.label}${d.unit === 'ms' ? ' (ms)' : ''}`, fmtValue(d.recorded, d.unit), fmtValue(d.now, d.unit), fmtPct(d.deltaPct)]);
-  const head = ['metric', 'recorded', 'now', 'delta'];
-  const w = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const line = (r: string[]) => r.map((c, i) => (i === 0 ? c.padEnd(w[i]!) : c.padStart(w[i]!))).join('  ');
-  return [line(head), ...rows.map(line)].join('\n');
-}
-
-function describeSetup(s: ReplaySetup): string {
-  const p = s.profile;
-  const lines = [
-    `profile   ${s.file} (${p.source === 'study' ? 'published study' : 'servelab session'}, ${p.createdAt.slice(0, 10)})`,
-    `model     ${p.model} (serving ${p.variant.model})`,
-    `tuned on  ${hardwareLine(p)}${p.host.driver ? `, driver ${p.host.driver}` : ''}, ${p.engine.name} ${p.engine.version}`,
-    `recorded  ${p.metrics.total_token_throughput.toFixed(2)} total tok/s, ${p.metrics.output_throughput.toFixed(2)} output tok/s on ${workloadLine(p.workload)}`,
-    `command   ${formatCommand(p.engineArgv, p.env)}`,
-    `here      ${hardwareLine({ host: s.current })}${s.current.driver ? `, driver ${s.current.driver}` : ''}${s.engineVersion ? `, ${p.engine.name} ${s.engineVersion}` : ''}`,
-  ];
-  if (s.differences.length) lines.push('differs   ' + s.differences.join('\n          '));
-  else lines.push('differs   nothing');
-  for (const n of s.notes) lines.push(`note      ${n}`);
-  lines.push(`workload  ${s.scenario.label}: ${s.scenario.numPrompts} prompts${s.scenario.maxConcurrency ? `, max concurrency ${s.scenario.maxConcurrency}` : ', all at once'}`);
-  lines.push(`will run  ${s.display}`);
-  return lines.join('\n');
-}
-
 const toStderr = stderrSink('servelab: ');
-
-function verdictLine(j: ReplayJudgement): string {
-  return `verdict: ${j.verdict} (${j.reasons.join('; ')})`;
-}
 
 /** What the command takes from its surroundings; tests replace them. */
 export interface ReplayDeps {
@@ -102,64 +66,82 @@ function historyDir(runsDir: string): string {
   }
 }
 
-/** Where the record went: the file, nothing (--no-record), or why it could not be written. */
-type History = RecordedReplay | null | { error: string };
+const FLAGS = {
+  sim: { type: 'boolean' },
+  speed: { type: 'string' },
+  yes: { type: 'boolean', short: 'y' },
+  auto: { type: 'boolean' },
+  tolerance: { type: 'string' },
+  json: { type: 'boolean' },
+  'dataset-path': { type: 'string' },
+  port: { type: 'string' },
+  'ready-timeout': { type: 'string' },
+  'runs-dir': { type: 'string' },
+  'no-record': { type: 'boolean' },
+  'allow-any-command': { type: 'boolean' },
+} as const;
 
-function historyLine(h: History, file: string): string {
-  if (!h) return 'history: not recorded (--no-record)';
-  if ('error' in h) return `history: not recorded: ${h.error}`;
-  if (!h.separate) return `history: appended to ${h.file}`;
-  const what = h.created ? 'a new copy of this study profile in your profile folder' : 'your copy of this study profile';
-  return `history: appended to ${h.file} (${what}; ${file} is reference data and stays as it is)`;
-}
+type Flags = Partial<Record<'sim' | 'yes' | 'auto' | 'json' | 'no-record' | 'allow-any-command', boolean> & Record<'speed' | 'tolerance' | 'dataset-path' | 'port' | 'ready-timeout' | 'runs-dir', string>>;
 
-export default async function main(argv: string[], deps: ReplayDeps = {}): Promise<number> {
-  const parsed = parseCommandArgs(
-    argv,
-    {
-      sim: { type: 'boolean' },
-      speed: { type: 'string' },
-      yes: { type: 'boolean', short: 'y' },
-      auto: { type: 'boolean' },
-      tolerance: { type: 'string' },
-      json: { type: 'boolean' },
-      'dataset-path': { type: 'string' },
-      port: { type: 'string' },
-      'ready-timeout': { type: 'string' },
-      'runs-dir': { type: 'string' },
-      'no-record': { type: 'boolean' },
-      'allow-any-command': { type: 'boolean' },
-    },
-    USAGE,
-    true,
-  );
-  if (!parsed) return 0;
-  const { values: v, positionals } = parsed;
-  if (positionals.length !== 1) throw new UserError(`replay needs one PROFILE file; run 'servelab replay --help'`);
-  const file = positionals[0]!;
+function replayOptions(v: Flags, logsDir: string): ReplayOptions {
   const sim = v.sim === true;
-  const opts: ReplayOptions = {
+  return {
     sim,
     speed: num('--speed', v.speed, DEFAULT_SIM_SPEED, 0.001),
     autoSpeed: v.speed === undefined,
     tolerancePct: num('--tolerance', v.tolerance, 5),
     ...(v['dataset-path'] ? { datasetPath: resolve(v['dataset-path']) } : {}),
     readyTimeoutS: num('--ready-timeout', v['ready-timeout'], sim ? DEFAULT_SIM_READY_TIMEOUT_S : DEFAULT_READY_TIMEOUT_S, 1),
-    logsDir: '',
+    logsDir,
     bindHost: '127.0.0.1',
     portStart: num('--port', v.port, 18000, 1024),
     allowAnyCommand: v['allow-any-command'] === true,
   };
-  const json = v.json === true;
-  const info = (line: string) => {
-    if (!json) process.stderr.write(line + '\n');
-  };
-  setLogSink(toStderr);
+}
 
+/** Without the screen: the setup on stderr, consent, progress lines, then the outcome on stdout. */
+async function replayHeadless(setup: ReplaySetup, opts: ReplayOptions, v: Flags, file: string, finish: (o: ReplayOutcome) => History): Promise<number> {
+  const json = v.json === true;
+  process.stderr.write(describeSetup(setup) + '\n');
+  if (!(await askConsent({ yes: v.yes === true, auto: v.auto === true, what: `replay ${file}` }))) {
+    process.stderr.write('servelab: not run\n');
+    return EXIT.failed;
+  }
+  const controller = new AbortController();
+  const uninstall = installSignalHandlers({
+    onSignal: (signal) => {
+      process.stderr.write(`servelab: ${signal}: stopping the server\n`);
+      controller.abort();
+    },
+  });
+  // The tuning run's progress lines (src/tune/text.ts), without their indent.
+  const emit = (e: TuneEvent) => {
+    const line = progressLine(e);
+    if (line !== null && !json) process.stderr.write(line.trim() + '\n');
+  };
+  let outcome: ReplayOutcome;
+  try {
+    outcome = await executeReplay(setup, { ...opts, signal: controller.signal, emit });
+  } finally {
+    uninstall();
+  }
+  const history = finish(outcome);
+  process.stdout.write(json ? outcomeJson(setup, outcome, history, file, opts.logsDir) : outcomeText(setup, outcome, history, file, opts.logsDir));
+  return outcome.exitCode;
+}
+
+export default async function main(argv: string[], deps: ReplayDeps = {}): Promise<number> {
+  const parsed = parseCommandArgs(argv, FLAGS, USAGE, true);
+  if (!parsed) return 0;
+  const { values, positionals } = parsed;
+  const v = values as Flags;
+  if (positionals.length !== 1) throw new UserError(`replay needs one PROFILE file; run 'servelab replay --help'`);
+  const file = positionals[0]!;
+  setLogSink(toStderr);
   const profile = loadProfile(file);
   const runsDir = resolve(v['runs-dir'] ?? 'servelab-runs');
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-  opts.logsDir = join(runsDir, `replay-${stamp}-${profile.variant.id}`);
+  const opts = replayOptions(v, join(runsDir, `replay-${stamp}-${profile.variant.id}`));
   const setup = await prepareReplay(profile, file, opts);
 
   /** Record the outcome (unless --no-record); the one place both faces record. */
@@ -175,68 +157,8 @@ export default async function main(argv: string[], deps: ReplayDeps = {}): Promi
   };
 
   const isTerminal = deps.isTerminal ?? (() => process.stdin.isTTY === true && process.stdout.isTTY === true);
-  if (!v.auto && !json && !v.yes && isTerminal()) {
-    return replayOnScreen(setup, opts, file, finish, deps.tui);
-  }
-
-  process.stderr.write(describeSetup(setup) + '\n');
-  if (!(await askConsent({ yes: v.yes === true, auto: v.auto === true, what: `replay ${file}` }))) {
-    process.stderr.write('servelab: not run\n');
-    return EXIT.failed;
-  }
-
-  const controller = new AbortController();
-  const uninstall = installSignalHandlers({
-    onSignal: (signal) => {
-      process.stderr.write(`servelab: ${signal}: stopping the server\n`);
-      controller.abort();
-    },
-  });
-  let outcome;
-  try {
-    outcome = await executeReplay(setup, { ...opts, signal: controller.signal, emit: (e) => {
-      const line = progressLine(e);
-      if (line !== null) info(line.trim());
-    } });
-  } finally {
-    uninstall();
-  }
-  const { result, judgement, record, exitCode } = outcome;
-  const history = finish(outcome);
-  if (json) {
-    process.stdout.write(
-      JSON.stringify({
-        profile: file,
-        verdict: record.verdict,
-        exitCode,
-        reasons: record.reasons,
-        deltas: judgement?.deltas ?? [],
-        differences: setup.differences,
-        notes: setup.notes,
-        argv: setup.spec.argv,
-        engineArgv: setup.spec.engineArgv,
-        failure: result.failure ?? null,
-        clientBound: result.clientBound === true,
-        logsDir: opts.logsDir,
-        history: history && 'file' in history ? history.file : null,
-        ...(history && 'error' in history ? { historyError: history.error } : {}),
-      }) + '\n',
-    );
-    return exitCode;
-  }
-  if (!judgement) {
-    const f = result.failure;
-    process.stdout.write(`verdict: failed to ${f?.kind === 'bench-failed' ? 'measure' : 'start'}: ${f?.reason ?? 'unknown'}\n`);
-    if (f?.hint) process.stdout.write(`hint: ${f.hint}\n`);
-    if (f?.evidence?.length) process.stdout.write(f.evidence.map((l) => `  | ${l}`).join('\n') + '\n');
-    process.stdout.write(`server log: ${opts.logsDir}\n`);
-    process.stdout.write(historyLine(history, file) + '\n');
-    return exitCode;
-  }
-  process.stdout.write(deltaTable(judgement.deltas) + '\n' + verdictLine(judgement) + '\n');
-  for (const n of setup.notes) process.stdout.write(`note: ${n}\n`);
-  process.stdout.write(historyLine(history, file) + '\n');
-  return exitCode;
+  if (!v.auto && !v.json && !v.yes && isTerminal()) return replayOnScreen(setup, opts, file, finish, deps.tui);
+  return replayHeadless(setup, opts, v, file, finish);
 }
 
 /**

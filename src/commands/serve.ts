@@ -17,6 +17,17 @@ import { parseCommandArgs } from './args.js';
 
 const USAGE = 'usage: servelab serve PROFILE [--sim] [--speed S] [--yes] [--auto] [--port N] [--grace S] [--runs-dir DIR] [--allow-any-command]';
 
+/** --port, --speed and --grace, checked. */
+function numbers(v: { port?: string; speed?: string; grace?: string }): { port?: number; speed: number; graceMs: number } {
+  const port = v.port === undefined ? undefined : Number(v.port);
+  if (port !== undefined && !(Number.isInteger(port) && port > 0 && port < 65536)) throw new UserError(`--port must be 1..65535, got '${v.port}'`);
+  const speed = v.speed === undefined ? 1 : Number(v.speed);
+  if (!(speed > 0)) throw new UserError(`--speed must be a number > 0, got '${v.speed}'`);
+  const graceMs = (v.grace === undefined ? 30 : Number(v.grace)) * 1000;
+  if (!(graceMs >= 0)) throw new UserError(`--grace must be seconds >= 0, got '${v.grace}'`);
+  return { ...(port !== undefined ? { port } : {}), speed, graceMs };
+}
+
 export default async function main(argv: string[]): Promise<number> {
   const parsed = parseCommandArgs(
     argv,
@@ -36,13 +47,7 @@ export default async function main(argv: string[]): Promise<number> {
   if (!parsed) return 0;
   const { values: v, positionals } = parsed;
   if (positionals.length !== 1) throw new UserError(`serve needs one PROFILE file; ${USAGE}`);
-  const port = v.port === undefined ? undefined : Number(v.port);
-  if (port !== undefined && !(Number.isInteger(port) && port > 0 && port < 65536)) throw new UserError(`--port must be 1..65535, got '${v.port}'`);
-  const speed = v.speed === undefined ? 1 : Number(v.speed);
-  if (!(speed > 0)) throw new UserError(`--speed must be a number > 0, got '${v.speed}'`);
-  const graceMs = (v.grace === undefined ? 30 : Number(v.grace)) * 1000;
-  if (!(graceMs >= 0)) throw new UserError(`--grace must be seconds >= 0, got '${v.grace}'`);
-
+  const { port, speed, graceMs } = numbers(v);
   const file = positionals[0]!;
   const profile = loadProfile(file);
   const allowAny = v['allow-any-command'] === true;

@@ -124,6 +124,22 @@ function validationVerdict(p: Pick<ResultsScreenProps, 'validationBaseline' | 'v
   return `baseline ${p.validationBaseline} vs winner ${p.winnerLabel}`;
 }
 
+/**
+ * The rows and failure reasons that fit in `room` lines. The live region stays below the terminal
+ * height: title, tabs, margins, header, the verdict, "Winner", the command and the footer take
+ * their lines; the rows come next, then the reasons.
+ */
+function fitPage(table: StageTable | undefined, width: number, room: number): { rows: ResultRow[]; failures: string[] } {
+  const avail = Math.max(3, room);
+  const reasons = table ? reasonLines(table.rows, width) : [];
+  const all = table?.rows ?? [];
+  // Keep two lines for reasons when there are any, and one for "… more" when rows are left out.
+  const rowRoom = Math.max(1, avail - (reasons.length ? Math.min(2, reasons[0]!.length) : 0));
+  const rows = all.length > rowRoom ? all.slice(0, rowRoom - 1) : all;
+  const rowLines = rows.length + (rows.length < all.length ? 1 : 0);
+  return { rows, failures: fitReasons(reasons, avail - rowLines) };
+}
+
 export function ResultsScreen(p: ResultsScreenProps): React.JSX.Element {
   const theme = useTheme();
   const pages = p.tables.length + 1;
@@ -147,16 +163,7 @@ export function ResultsScreen(p: ResultsScreenProps): React.JSX.Element {
   const cmdLines = cmd ? commandLines(cmd, p.width).length : 1;
   const verdict = table ? stageVerdict(table, name) : validationVerdict(p);
   const verdictLines = verdict ? wrapLines(verdict, p.width, 2) : [];
-  // The live region stays below the terminal height: title, tabs, margins, header, the verdict,
-  // "Winner", the command and the footer take their lines; the rows come next, then the reasons.
-  const avail = Math.max(3, p.height - 1 - (8 + verdictLines.length + cmdLines));
-  const reasons = table ? reasonLines(table.rows, p.width) : [];
-  const all = table?.rows ?? [];
-  // Keep two lines for reasons when there are any, and one for "… more" when rows are left out.
-  const rowRoom = Math.max(1, avail - (reasons.length ? Math.min(2, reasons[0]!.length) : 0));
-  const rows = all.length > rowRoom ? all.slice(0, rowRoom - 1) : all;
-  const rowLines = rows.length + (rows.length < all.length ? 1 : 0);
-  const failures = fitReasons(reasons, avail - rowLines);
+  const { rows, failures } = fitPage(table, p.width, p.height - 1 - (8 + verdictLines.length + cmdLines));
   return (
     <Box flexDirection="column">
       <Title step={5} name="Results" note={`${p.objectiveLabel}${p.simulated ? ' · simulated' : ''}`} />

@@ -121,17 +121,9 @@ export function applyEvent(stateIn: RunState, e: TuneEvent, now: number): RunSta
   return applyLive(state, e, now);
 }
 
-/** The live part of the run state: the running variant, its phases, buffers and the history lines. */
-function applyLive(state: RunState, e: TuneEvent, now: number): RunState {
+/** Events about the running variant: its launch, phases, log tail and live figures. */
+function applyRunning(state: RunState, e: TuneEvent, now: number): RunState {
   switch (e.type) {
-    case 'session-started':
-      return { ...state, status: 'running', runDir: e.runDir, simulated: e.simulated, startedAt: state.startedAt ?? now };
-    case 'stage-started': {
-      const stages = state.stages.filter((s) => s.name !== e.stage);
-      stages.push({ name: e.stage, index: e.index, variants: e.variants, done: false, ...(e.skipped ? { skipped: e.skipped } : {}) });
-      stages.sort((a, b) => a.index - b.index);
-      return { ...state, stages };
-    }
     case 'variant-launching':
       return {
         ...state,
@@ -175,10 +167,35 @@ function applyLive(state: RunState, e: TuneEvent, now: number): RunState {
       }));
     case 'server-metrics':
       return withCurrent(state, e.variantId, (c) => ({ ...c, server: e.metrics }));
-    case 'gpu-sample':
-      return { ...state, gpus: e.gpus };
     case 'server-stopping':
       return withCurrent(state, e.variantId, (c) => ({ ...c, phase: 'stopping', phaseAt: now }));
+    default:
+      return state;
+  }
+}
+
+/** The live part of the run state: the running variant, its phases, buffers and the history lines. */
+function applyLive(state: RunState, e: TuneEvent, now: number): RunState {
+  switch (e.type) {
+    case 'session-started':
+      return { ...state, status: 'running', runDir: e.runDir, simulated: e.simulated, startedAt: state.startedAt ?? now };
+    case 'stage-started': {
+      const stages = state.stages.filter((s) => s.name !== e.stage);
+      stages.push({ name: e.stage, index: e.index, variants: e.variants, done: false, ...(e.skipped ? { skipped: e.skipped } : {}) });
+      stages.sort((a, b) => a.index - b.index);
+      return { ...state, stages };
+    }
+    case 'variant-launching':
+    case 'server-log':
+    case 'server-ready':
+    case 'warmup-started':
+    case 'bench-started':
+    case 'bench-progress':
+    case 'server-metrics':
+    case 'server-stopping':
+      return applyRunning(state, e, now);
+    case 'gpu-sample':
+      return { ...state, gpus: e.gpus };
     case 'variant-finished': {
       const r = e.result;
       const carriedId = state.view.stages.find((s) => s.name === r.stage)?.carriedId ?? undefined;
