@@ -6,7 +6,7 @@ import { ResultsScreen } from '../screens/ResultsScreen.js';
 import { useTerminalSize } from '../ui/hooks/useTerminalSize.js';
 import { finalWinner, stageTables, validationBaselineId, validationRows } from '../ui/state/results.js';
 
-function ViewResults({ view, price }: { view: SessionView; price?: number }): React.JSX.Element {
+export function ViewResults({ view, price }: { view: SessionView; price?: number }): React.JSX.Element {
   const { exit } = useApp();
   const size = useTerminalSize();
   const [page, setPage] = useState(0);

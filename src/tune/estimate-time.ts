@@ -46,9 +46,9 @@ function launchSeconds(variant: PlannedVariant['variant'], host: EstimateHost): 
  * workload at the predicted throughput. The simulated host plays its start-up instantly, so
  * there it is the server process starting plus the workload at `speed` times the simulated pace.
  */
-export function estimateSeconds(pv: PlannedVariant, scenario: Scenario, host: EstimateHost): number | undefined {
-  if (pv.status !== 'planned') return undefined;
-  return launchSeconds(pv.variant, host) + workloadSeconds(scenario, pv.predicted, host);
+export function estimateSeconds(candidate: PlannedVariant, scenario: Scenario, host: EstimateHost): number | undefined {
+  if (candidate.status !== 'planned') return undefined;
+  return launchSeconds(candidate.variant, host) + workloadSeconds(scenario, candidate.predicted, host);
 }
 
 /**
@@ -58,11 +58,11 @@ export function estimateSeconds(pv: PlannedVariant, scenario: Scenario, host: Es
  */
 export function validationSeconds(plan: Plan, host: EstimateHost, predict: (v: PlannedVariant['variant'], s: Scenario) => Predicted | undefined): number {
   if (plan.validation.length === 0) return 0;
-  const planned = plan.stages.flatMap((st) => st.variants).filter((pv) => pv.status === 'planned');
-  const engine = plan.stages.find((st) => st.name === 'engine')?.variants.filter((pv) => pv.status === 'planned') ?? [];
-  const baseline = engine.find((pv) => pv.variant.engine === 'vllm') ?? engine[0];
-  const winner = planned.find((pv) => pv.variant.id === plan.predictedWinnerId) ?? baseline;
-  const sides = [baseline, winner].filter((pv, i, a): pv is PlannedVariant => pv !== undefined && a.findIndex((x) => x?.variant.id === pv.variant.id) === i);
+  const planned = plan.stages.flatMap((st) => st.variants).filter((candidate) => candidate.status === 'planned');
+  const engine = plan.stages.find((st) => st.name === 'engine')?.variants.filter((candidate) => candidate.status === 'planned') ?? [];
+  const baseline = engine.find((candidate) => candidate.variant.engine === 'vllm') ?? engine[0];
+  const winner = planned.find((candidate) => candidate.variant.id === plan.predictedWinnerId) ?? baseline;
+  const sides = [baseline, winner].filter((candidate, i, a): candidate is PlannedVariant => candidate !== undefined && a.findIndex((x) => x?.variant.id === candidate.variant.id) === i);
   const measured = (s: Scenario) => s.name === plan.scenario.name && s.numPrompts === plan.scenario.numPrompts;
   let total = 0;
   for (const side of sides) {
@@ -88,9 +88,9 @@ export interface PlanTimes {
 export function planTimes(plan: Plan, host: EstimateHost, predict: (v: PlannedVariant['variant'], s: Scenario) => Predicted | undefined): PlanTimes {
   const variantS: Record<string, number> = {};
   for (const st of plan.stages) {
-    for (const pv of st.variants) {
-      const s = estimateSeconds(pv, plan.scenario, host);
-      if (s !== undefined) variantS[pv.variant.id] = s;
+    for (const candidate of st.variants) {
+      const s = estimateSeconds(candidate, plan.scenario, host);
+      if (s !== undefined) variantS[candidate.variant.id] = s;
     }
   }
   const validationS = validationSeconds(plan, host, predict);

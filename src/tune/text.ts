@@ -65,18 +65,18 @@ export function progressLine(e: TuneEvent): string | null {
   }
 }
 
-function plannedLine(pv: PlannedVariant, simulated: boolean, seconds?: number): string[] {
-  const p = pv.predicted;
+function plannedLine(planned: PlannedVariant, simulated: boolean, seconds?: number): string[] {
+  const p = planned.predicted;
   const pred = p ? `  predicted ${num(p.totalTokPerS)} tok/s, TTFT ${num(p.meanTtftMs, 0)} ms, TPOT ${num(p.meanTpotMs)} ms` : '';
   const time = seconds !== undefined ? `  est. ${durationText(seconds)}` : '';
   const head =
-    pv.status === 'planned'
-      ? `  [run]    ${pv.variant.id}  (${pv.change})${pred}${time}`
-      : `  [${pv.status}] ${pv.variant.id}  (${pv.change}): ${pv.reason?.reason ?? ''}${pv.reason?.hint ? ` (${pv.reason.hint})` : ''}`;
+    planned.status === 'planned'
+      ? `  [run]    ${planned.variant.id}  (${planned.change})${pred}${time}`
+      : `  [${planned.status}] ${planned.variant.id}  (${planned.change}): ${planned.reason?.reason ?? ''}${planned.reason?.hint ? ` (${planned.reason.hint})` : ''}`;
   const out = [head];
-  if (pv.engineArgv) out.push(`           $ ${formatCommand(pv.engineArgv, pv.env ?? {})}`);
-  if (simulated && pv.argv && pv.status === 'planned') out.push(`           sim: ${formatCommand(pv.argv)}`);
-  for (const w of pv.warnings) out.push(`           note: ${w}`);
+  if (planned.engineArgv) out.push(`           $ ${formatCommand(planned.engineArgv, planned.env ?? {})}`);
+  if (simulated && planned.argv && planned.status === 'planned') out.push(`           sim: ${formatCommand(planned.argv)}`);
+  for (const w of planned.warnings) out.push(`           note: ${w}`);
   return out;
 }
 
@@ -94,7 +94,7 @@ export function planText(plan: Plan, config: SessionConfig, times?: PlanTimes): 
     out.push('');
     out.push(`Stage ${i + 1}: ${s.name} - ${s.title}${s.skipped ? `: skipped (${s.skipped})` : ''}`);
     for (const n of s.notes) out.push(`  note: ${n}`);
-    for (const pv of s.variants) out.push(...plannedLine(pv, h.simulated, times?.variantS[pv.variant.id]));
+    for (const planned of s.variants) out.push(...plannedLine(planned, h.simulated, times?.variantS[planned.variant.id]));
   }
   if (plan.validation.length) {
     out.push('');
