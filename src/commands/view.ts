@@ -46,7 +46,7 @@ export default async function main(argv: string[]): Promise<number> {
     process.stdout.write(USAGE + '\n');
     return 0;
   }
-  if (positionals.length !== 1) throw new UserError("view: give one run folder, e.g. 'servelab view runs/qwen3-14b-h100x1-20260101-120000'");
+  if (positionals.length !== 1) throw new UserError("view: give one run folder, e.g. 'servelab view servelab-runs/2026-01-01T1200-Qwen3-14B-H100x1'");
   const runDir = positionals[0]!;
   const view = viewOfRun(runDir);
   if (values.json) {

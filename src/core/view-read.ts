@@ -25,7 +25,7 @@ function upgrade(raw: Loose): TuneEvent | null {
 export function readRunEvents(runDir: string): TuneEvent[] {
   const file = join(runDir, 'events.jsonl');
   if (!existsSync(file)) {
-    throw new UserError(existsSync(runDir) ? `${runDir} has no events.jsonl: not a servelab run folder (see runs/ under your --runs-dir)` : `no such run folder: ${runDir}`);
+    throw new UserError(existsSync(runDir) ? `${runDir} has no events.jsonl: not a servelab run folder (runs are under servelab-runs/, or the --runs-dir you gave)` : `no such run folder: ${runDir}`);
   }
   const events: TuneEvent[] = [];
   for (const line of readFileSync(file, 'utf8').split('\n')) {

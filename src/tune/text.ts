@@ -1,6 +1,6 @@
 // Plain-text views of the session for the headless front end: one progress line per step, the
 // dry-run plan with every exact command, and the final summary tables. Pure: returns strings.
-import type { TuneEvent, VariantResult } from '../core/events.js';
+import type { StageVerdict, TuneEvent, VariantResult } from '../core/events.js';
 import { formatCommand } from '../profiles/command.js';
 import type { SessionConfig } from './config.js';
 import { dollarsPerMillionTokens, objectiveLabel } from './decide.js';
@@ -35,6 +35,15 @@ function outcomeText(r: VariantResult): string {
   return `${r.status}${r.failure ? ` (${r.failure.kind}): ${r.failure.reason}${r.failure.hint ? `. ${r.failure.hint.replace(/\.$/, '')}` : ''}` : ''}`;
 }
 
+/** A stage's verdict in one line: the new winner and its gain against the reference, or why the carried one stays. */
+function stageLine(e: StageVerdict): string {
+  if (!e.winnerId) return `stage ${e.stage}: no winner`;
+  if (e.skipped) return `stage ${e.stage}: skipped; carrying ${e.winnerId}`;
+  if (e.winnerId === e.carriedId) return `stage ${e.stage}: keeping ${e.winnerId} (${e.why})`;
+  const gain = e.gainPct !== null && e.referenceId && e.referenceId !== e.winnerId ? ` (${signedPct(e.gainPct)} vs ${e.referenceId})` : '';
+  return `stage ${e.stage}: carrying ${e.winnerId}${gain}`;
+}
+
 /** One stderr line per step worth telling; null for events that stay silent (logs, live snapshots). */
 export function progressLine(e: TuneEvent): string | null {
   switch (e.type) {
@@ -51,7 +60,7 @@ export function progressLine(e: TuneEvent): string | null {
     case 'variant-finished':
       return `  ${e.result.variantId}: ${outcomeText(e.result)}`;
     case 'stage-finished':
-      return `stage ${e.stage}: ${e.winnerId ? `carrying ${e.winnerId}` : 'no winner'}${e.gainPct !== null ? ` (${signedPct(e.gainPct)}${e.referenceId && e.referenceId !== e.winnerId ? ` vs ${e.referenceId}` : ''})` : ''}`;
+      return stageLine(e);
     case 'validation-started':
       return `validation: winner vs baseline on ${e.scenarios.join(', ')}`;
     case 'session-finished':

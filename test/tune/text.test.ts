@@ -61,6 +61,11 @@ describe('text views', () => {
     expect(progressLine({ type: 'variant-launching', variantId: 'vllm', stage: 'engine', argv: [], port: 8100 })).toBe('  vllm: launching on port 8100');
     expect(progressLine({ type: 'stage-started', stage: 'parallelism', index: 2, variants: [], skipped: 'single GPU' })).toBe('stage 3 parallelism: skipped (single GPU)');
     expect(progressLine({ type: 'server-log', variantId: 'vllm', line: 'x', stream: 'stdout' })).toBeNull();
+    const verdict = { type: 'stage-finished' as const, stage: 'engine', winnerId: 'sglang', carriedId: null, referenceId: 'vllm', baselineId: 'vllm', gainPct: 26.5, gains: {}, why: 'sglang is the fastest' };
+    expect(progressLine(verdict)).toBe('stage engine: carrying sglang (+26.5% vs vllm)');
+    expect(progressLine({ ...verdict, stage: 'attention', carriedId: 'sglang', referenceId: 'sglang', gainPct: -4.9, why: 'best challenger is -4.9%' })).toBe(
+      'stage attention: keeping sglang (best challenger is -4.9%)',
+    );
     expect(progressLine({ type: 'variant-finished', result: ok('vllm', 1000, { simulated: true, clientBound: true }) })).toBe(
       '  vllm: 1000.0 tok/s total, 500.0 out, TTFT 900 ms, TPOT 40.0 ms (simulated) [client-bound]',
     );
