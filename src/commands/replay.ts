@@ -18,7 +18,7 @@ import { DEFAULT_READY_TIMEOUT_S, DEFAULT_SIM_READY_TIMEOUT_S, DEFAULT_SIM_SPEED
 import type { TuneEvent } from '../core/events.js';
 import { progressLine } from '../tune/text.js';
 import { recordReplay, userProfilesDir } from '../profiles/history.js';
-import { describeSetup, outcomeJson, outcomeText, historyLine, verdictLine, type History } from './replay-text.js';
+import { describeSetup, historyLine, outcomeJson, outcomeText, type History } from './replay-text.js';
 import { EXIT, executeReplay, prepareReplay, type ReplayOptions, type ReplayOutcome, type ReplaySetup } from '../profiles/replay.js';
 import { loadProfile } from '../profiles/store.js';
 import type { ReplayTuiInput, ReplayTuiResult } from '../ui/replayTui.js';
