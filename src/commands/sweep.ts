@@ -119,6 +119,9 @@ export default async function main(argv: string[]): Promise<number> {
       `sweep     ${formatSweep(cfg.spec)} on ${setup.scenario.label}${cfg.sweepAll ? ', every level' : ', until a point breaks the SLO'}`,
       `slo       ${cfg.slo.length ? formatSlo(cfg.slo) : 'none (the choice is the most tok/s/GPU)'}`,
       ...setup.differences.map((d) => `differs   ${d}`),
+      ...(cfg.prompts && cfg.prompts < Math.max(...cfg.spec.levels)
+        ? [`note      --prompts ${cfg.prompts} is below the highest concurrency: those points never reach their load`]
+        : []),
       `run dir   ${journal.dir}${v.resume ? ' (resumed)' : ''}`,
       `will run  ${formatCommand(setup.spec.argv, setup.spec.env)}`,
     ].join('\n') + '\n',
@@ -184,7 +187,7 @@ async function runAndReport(
 }
 
 function printResult(sweep: VariantSweep, a: SweepAnalysis, tty: boolean): void {
-  const t = sweepTable([sweep], a);
+  const t = sweepTable([sweep], a, true);
   const out: string[] = [];
   if (!tty) {
     const width = Math.max(60, Math.min(process.stdout.columns || 80, 160));

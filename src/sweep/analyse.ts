@@ -47,38 +47,38 @@ export function chartSeries(sweeps: readonly VariantSweep[], a: SweepAnalysis): 
 
 const f0 = (n: number) => (Number.isFinite(n) ? Math.round(n).toLocaleString('en-US') : '–');
 
-/** The table rows: every point of every variant, marked on the frontier or not. */
-export function sweepTable(sweeps: readonly VariantSweep[], a: SweepAnalysis): { head: string[]; rows: string[][] } {
+/**
+ * The table: every point of every variant, marked on the frontier or not. `compact` (a terminal,
+ * one variant named elsewhere) drops the variant column and joins the TTFT columns to fit 80.
+ */
+export function sweepTable(sweeps: readonly VariantSweep[], a: SweepAnalysis, compact = false): { head: string[]; rows: string[][] } {
   const onFrontier = new Set(a.frontier.points);
-  const head = ['variant', 'load', 'tok/s/GPU', 'tok/s/user', 'TTFT p50 ms', 'TTFT p99 ms', 'goodput req/s', 'frontier', 'SLO'];
+  const kind = sweeps[0]?.points[0]?.load.kind ?? 'concurrency';
+  const ttft = compact ? ['TTFT p50/p99 ms'] : ['TTFT p50 ms', 'TTFT p99 ms'];
+  const head = [...(compact ? [] : ['variant']), compact ? kind : 'load', 'tok/s/GPU', 'tok/s/user', ...ttft, 'goodput/s', 'Pareto', 'SLO'];
   const rows: string[][] = [];
   for (const s of sweeps) {
     for (const p of s.points) {
       const fp = a.points.find((q) => q.variantId === s.variantId && q.load.value === p.load.value);
+      const load = compact ? (p.load.value === Infinity ? 'inf' : String(p.load.value)) : loadLabel(p.load);
+      const lead = compact ? [load] : [s.label, load];
       if (!fp) {
-        rows.push([s.label, loadLabel(p.load), '–', '–', '–', '–', '–', '', p.status === 'not-run' ? 'not run' : 'failed']);
+        rows.push([...lead, '–', '–', ...ttft.map(() => '–'), '–', '', p.status === 'not-run' ? 'not run' : 'failed']);
         continue;
       }
-      rows.push([
-        s.label,
-        loadLabel(p.load),
-        f0(fp.tokPerGpu),
-        fp.tokPerUser.toFixed(1),
-        f0(fp.ttftP50Ms),
-        f0(fp.ttftP99Ms),
-        fp.goodput === null ? '–' : fp.goodput.toFixed(2),
-        onFrontier.has(fp) ? 'yes' : '',
-        fp.violations.length ? 'broken' : 'met',
-      ]);
+      const ttftCells = compact ? [`${f0(fp.ttftP50Ms)}/${f0(fp.ttftP99Ms)}`] : [f0(fp.ttftP50Ms), f0(fp.ttftP99Ms)];
+      const slo = fp.violations.length ? 'broken' : 'met';
+      rows.push([...lead, f0(fp.tokPerGpu), fp.tokPerUser.toFixed(1), ...ttftCells, fp.goodput === null ? '–' : fp.goodput.toFixed(2), onFrontier.has(fp) ? 'yes' : '', slo]);
     }
   }
   return { head, rows };
 }
 
-/** Plain-text table with aligned columns (numbers right-aligned). */
+/** Plain-text table with aligned columns: text left, numbers right. */
 export function formatTable(head: string[], rows: string[][]): string {
   const w = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const line = (r: string[]) => r.map((c, i) => (i < 2 || i > 6 ? c.padEnd(w[i]!) : c.padStart(w[i]!))).join('  ').trimEnd();
+  const left = head.map((h) => h === 'variant' || h === 'load' || h === 'Pareto' || h === 'SLO');
+  const line = (r: string[]) => r.map((c, i) => (left[i] ? c.padEnd(w[i]!) : c.padStart(w[i]!))).join('  ').trimEnd();
   return [line(head), ...rows.map(line)].join('\n');
 }
 

@@ -16,6 +16,7 @@ export interface ChartSeries {
 export interface Axis {
   min: number;
   max: number;
+  step: number;
   ticks: number[];
 }
 
@@ -27,29 +28,28 @@ function niceStep(span: number, count: number): number {
   return (f <= 1 ? 1 : f <= 2 ? 2 : f <= 5 ? 5 : 10) * mag;
 }
 
-/** An axis from 0 (throughputs start at zero) to a nice bound above the largest value. */
-export function niceAxis(values: readonly number[], tickCount: number): Axis {
+/**
+ * An axis over the values with nice bounds. `fromZero` (throughput) starts it at 0; otherwise it
+ * starts at a nice value below the least, so points bunched far from 0 still spread out.
+ */
+export function niceAxis(values: readonly number[], tickCount: number, fromZero = true): Axis {
   const finite = values.filter((v) => Number.isFinite(v));
   const hi = finite.length ? Math.max(...finite) : 1;
-  const max = hi > 0 ? hi : 1;
-  const step = niceStep(max, tickCount);
+  const lo = fromZero || !finite.length ? 0 : Math.min(...finite);
+  const max = hi > lo ? hi : lo + Math.max(1, Math.abs(lo) * 0.1);
+  const step = niceStep(max - lo, tickCount);
+  const bottom = Math.max(0, Math.floor(lo / step + 1e-9) * step);
   const top = Math.ceil(max / step - 1e-9) * step;
   const ticks: number[] = [];
-  for (let t = 0; t <= top + step / 2; t += step) ticks.push(Number(t.toPrecision(12)));
-  return { min: 0, max: top, ticks };
+  for (let t = bottom; t <= top + step / 2; t += step) ticks.push(Number(t.toPrecision(12)));
+  return { min: bottom, max: top, step, ticks };
 }
 
-/** 950, 1.9k, 12k, 1.2M: short enough for a terminal axis. */
-export function compact(n: number): string {
-  const a = Math.abs(n);
-  if (a >= 1e6) return `${trim(n / 1e6)}M`;
-  if (a >= 1e3) return `${trim(n / 1e3)}k`;
-  return trim(n);
-}
-
-function trim(n: number): string {
-  const s = Math.abs(n) >= 100 ? n.toFixed(0) : Math.abs(n) >= 10 ? n.toFixed(1) : n.toFixed(2);
-  return s.includes('.') ? s.replace(/\.?0+$/, '') : s;
+/** A tick's label with as many decimals as the step needs: 0, 500, 1.5k, 2k, 123.4. */
+export function tickLabel(t: number, step: number): string {
+  const [div, suffix] = Math.abs(t) >= 1e6 && step >= 1e5 ? [1e6, 'M'] : Math.abs(t) >= 1e3 && step >= 100 ? [1e3, 'k'] : [1, ''];
+  const decimals = Math.max(0, Math.ceil(-Math.log10(step / div) - 1e-9));
+  return `${(t / div).toFixed(decimals)}${t === 0 ? '' : suffix}`;
 }
 
 export const X_LABEL = 'tok/s/user (1000 / mean TPOT)';

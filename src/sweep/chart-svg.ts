@@ -4,7 +4,7 @@
 // background and no scripts or external fonts, because code-hosting sites show SVG images
 // sandboxed. Hand-written: a charting library (Vega, Plotly, Chart.js) needs a DOM or canvas
 // at render time, which the headless core has not; this is a few primitives.
-import { compact, niceAxis, X_LABEL, Y_LABEL, type ChartSeries } from './chart-scale.js';
+import { niceAxis, tickLabel, X_LABEL, Y_LABEL, type ChartSeries } from './chart-scale.js';
 
 /** Colour-blind-safe palette (Okabe-Ito), one per variant in order. */
 export const PALETTE = ['#0072B2', '#E69F00', '#009E73', '#CC79A7', '#D55E00', '#56B4E9', '#F0E442', '#000000'];
@@ -47,7 +47,7 @@ export function renderSvg(series: readonly ChartSeries[], o: SvgOptions): string
   const m = { left: 80, right: 24, top: o.subtitle ? 64 : 44, bottom: 92 };
   const pw = W - m.left - m.right;
   const ph = H - m.top - m.bottom;
-  const xa = niceAxis(series.flatMap((s) => s.points.map((p) => p.x)), 8);
+  const xa = niceAxis(series.flatMap((s) => s.points.map((p) => p.x)), 8, false);
   const ya = niceAxis(series.flatMap((s) => s.points.map((p) => p.y)), 6);
   const X = (x: number) => m.left + ((x - xa.min) / (xa.max - xa.min)) * pw;
   const Y = (y: number) => m.top + (1 - (y - ya.min) / (ya.max - ya.min)) * ph;
@@ -59,11 +59,11 @@ export function renderSvg(series: readonly ChartSeries[], o: SvgOptions): string
   if (o.subtitle) out.push(`<text x="${m.left}" y="44" fill="#555555">${esc(o.subtitle)}</text>`);
   for (const t of ya.ticks) {
     out.push(`<line x1="${m.left}" x2="${m.left + pw}" y1="${r1(Y(t))}" y2="${r1(Y(t))}" stroke="#e5e5e5"/>`);
-    out.push(`<text x="${m.left - 8}" y="${r1(Y(t) + 4)}" text-anchor="end" fill="#333333">${compact(t)}</text>`);
+    out.push(`<text x="${m.left - 8}" y="${r1(Y(t) + 4)}" text-anchor="end" fill="#333333">${tickLabel(t, ya.step)}</text>`);
   }
   for (const t of xa.ticks) {
     out.push(`<line x1="${r1(X(t))}" x2="${r1(X(t))}" y1="${m.top}" y2="${m.top + ph}" stroke="#f0f0f0"/>`);
-    out.push(`<text x="${r1(X(t))}" y="${m.top + ph + 18}" text-anchor="middle" fill="#333333">${compact(t)}</text>`);
+    out.push(`<text x="${r1(X(t))}" y="${m.top + ph + 18}" text-anchor="middle" fill="#333333">${tickLabel(t, xa.step)}</text>`);
   }
   out.push(`<rect x="${m.left}" y="${m.top}" width="${pw}" height="${ph}" fill="none" stroke="#888888"/>`);
   out.push(`<text x="${m.left + pw / 2}" y="${m.top + ph + 40}" text-anchor="middle" fill="#111111">${esc(X_LABEL)}</text>`);

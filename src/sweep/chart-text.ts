@@ -3,7 +3,7 @@
 // component, the headless command and tests share it. Written here because no well-kept npm
 // package fits: asciichart (1.5.25) plots y against index only (no x values, no legend, no
 // braille); drawille (2.0.2) is CommonJS with no axes or legend and unmaintained.
-import { compact, niceAxis, X_LABEL, Y_LABEL, type Axis, type ChartSeries } from './chart-scale.js';
+import { niceAxis, tickLabel, X_LABEL, Y_LABEL, type Axis, type ChartSeries } from './chart-scale.js';
 
 /** Marker glyphs, one per series in order (measured points). */
 export const MARKERS = ['●', '■', '▲', '◆', '✚', '★', '○', '□'];
@@ -101,10 +101,10 @@ export function renderChartCells(series: readonly ChartSeries[], width: number, 
     return [text(xs.length ? `(chart needs 30 x ${9 + legend.length} characters)` : '(no measured points to chart)', -1)];
   }
   const ya = niceAxis(ys, Math.max(2, Math.min(6, Math.floor((height - 5 - legend.length) / 3))));
-  const yLabels = ya.ticks.map(compact);
+  const yLabels = ya.ticks.map((t) => tickLabel(t, ya.step));
   const lw = Math.max(...yLabels.map((l) => l.length));
   const cols = width - lw - 2;
-  const xa = niceAxis(xs, Math.max(2, Math.min(10, Math.floor(cols / 10))));
+  const xa = niceAxis(xs, Math.max(2, Math.min(10, Math.floor(cols / 10))), false);
   const rows = height - 4 - legend.length;
   const p: Plot = { cols, rows, bits: new Uint8Array(cols * rows), owner: new Int16Array(cols * rows).fill(-1), marks: new Map() };
   plotSeries(p, series, xa, ya);
@@ -142,7 +142,7 @@ function xAxis(xa: Axis, lw: number, cols: number, width: number): ChartCell[][]
   for (const t of xa.ticks) {
     const c = lw + 2 + Math.round(((t - xa.min) / (xa.max - xa.min)) * (cols - 1));
     if (c < axis.length) axis[c] = '┬';
-    const l = compact(t);
+    const l = tickLabel(t, xa.step);
     const start = Math.min(width - l.length, Math.max(free, c - Math.floor(l.length / 2)));
     if (start < free) continue;
     [...l].forEach((ch, k) => (labels[start + k] = ch));

@@ -92,3 +92,18 @@ describe('renderSvg', () => {
     expect(svg).not.toMatch(/<script|href=/);
   });
 });
+
+describe('axis labels', () => {
+  it('carry as many decimals as the tick step needs, with k and M for large values', async () => {
+    const { tickLabel, niceAxis } = await import('../../src/sweep/chart-scale.js');
+    expect(tickLabel(1500, 500)).toBe('1.5k');
+    expect(tickLabel(2000, 1000)).toBe('2k');
+    expect(tickLabel(123.4, 0.2)).toBe('123.4');
+    expect(tickLabel(0, 0.2)).toBe('0.0');
+    const x = niceAxis([123.3, 124.9], 8, false);
+    // Close values spread over the axis instead of sharing one label.
+    expect(new Set(x.ticks.map((t) => tickLabel(t, x.step))).size).toBe(x.ticks.length);
+    expect(x.min).toBeGreaterThan(100);
+    expect(niceAxis([10, 2600], 5).ticks).toEqual([0, 500, 1000, 1500, 2000, 2500, 3000]);
+  });
+});

@@ -31,7 +31,8 @@ describe('servelab sweep', () => {
     );
     expect(r.stderr).toContain('will run');
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/^variant +load +tok\/s\/GPU +tok\/s\/user/m);
+    expect(r.stdout).toMatch(/^concurrency +tok\/s\/GPU +tok\/s\/user +TTFT p50\/p99 ms +goodput\/s +Pareto +SLO$/m);
+    expect(r.stdout).toMatch(/^ +4 +[\d,]+ +[\d.]+ +[\d,]+\/[\d,]+ +[\d.]+ +(yes)? +met$/m);
     expect(r.stdout).toMatch(/choice: .+: [\d,]+ tok\/s\/GPU at 4 concurrent, TPOT p99 \d+ ms/);
     expect(r.stdout).toContain('output tok/s/GPU');
     const files = readdirSync(out).sort();
