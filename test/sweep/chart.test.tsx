@@ -104,6 +104,7 @@ describe('axis labels', () => {
     // Close values spread over the axis instead of sharing one label.
     expect(new Set(x.ticks.map((t) => tickLabel(t, x.step))).size).toBe(x.ticks.length);
     expect(x.min).toBeGreaterThan(100);
-    expect(niceAxis([10, 2600], 5).ticks).toEqual([0, 500, 1000, 1500, 2000, 2500, 3000]);
+    expect(niceAxis([10, 2600], 5).ticks).toEqual([0, 1000, 2000, 3000]);
+    expect(niceAxis([10, 2600], 8).ticks).toEqual([0, 500, 1000, 1500, 2000, 2500, 3000]);
   });
 });
