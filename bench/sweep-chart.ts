@@ -25,7 +25,7 @@ function scripted(): { sweeps: VariantSweep[]; gpus: number; title: string } {
       scenario: `x@c${c}`,
       numPrompts: 100,
       status: 'ok',
-      metrics: { completed: 100, output_throughput: out, mean_tpot_ms: tpot, median_ttft_ms: 40, p99_ttft_ms: 90, request_goodput: null },
+      metrics: { completed: 100, output_throughput: out, mean_tpot_ms: tpot, p99_tpot_ms: tpot * 1.5, median_ttft_ms: 40, p99_ttft_ms: 90, request_goodput: null },
       violations: [],
     })),
   });
@@ -47,11 +47,18 @@ function fromProfile(file: string): { sweeps: VariantSweep[]; gpus: number; titl
 
 function main(): void {
   const arg = process.argv[2];
-  const input = arg ? fromProfile(arg) : { ...scripted(), slo: '' };
+  const input = arg ? fromProfile(arg) : { ...scripted(), slo: 'tpot:p99<40' };
   const t0 = performance.now();
   const a = analyseSweeps(input.sweeps, input.gpus, input.slo ? parseSlo(input.slo) : []);
-  const { series, titles } = chartSeries(input.sweeps, a);
-  const svg = renderSvg(series, { title: input.title, subtitle: 'output tok/s per GPU against tok/s per user', pointTitles: titles });
+  const { series, titles, labels } = chartSeries(input.sweeps, a);
+  const c = a.choice?.point;
+  const svg = renderSvg(series, {
+    title: input.title,
+    subtitle: input.slo ? `SLO ${input.slo}` : 'output tok/s per GPU against tok/s per user',
+    pointTitles: titles,
+    pointLabels: labels,
+    ...(c ? { highlight: { x: c.tokPerUser, y: c.tokPerGpu, text: `chosen${input.slo ? ` for ${input.slo}` : ''}: ${c.load.value} concurrent` } } : {}),
+  });
   const renderMs = performance.now() - t0;
   mkdirSync(OUT, { recursive: true });
   const svgFile = join(OUT, 'sweep-chart.svg');

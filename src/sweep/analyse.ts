@@ -29,20 +29,23 @@ export function analyseSweeps(sweeps: readonly VariantSweep[], gpus: number, slo
 }
 
 /** One series per variant (in load order) and the frontier as a line, for both charts. */
-export function chartSeries(sweeps: readonly VariantSweep[], a: SweepAnalysis): { series: ChartSeries[]; titles: string[][] } {
+export function chartSeries(sweeps: readonly VariantSweep[], a: SweepAnalysis): { series: ChartSeries[]; titles: string[][]; labels: string[][] } {
   const series: ChartSeries[] = [];
   const titles: string[][] = [];
+  const labels: string[][] = [];
   for (const s of sweeps) {
     const pts = a.points.filter((p) => p.variantId === s.variantId);
     if (!pts.length) continue;
     series.push({ name: s.label, points: pts.map((p) => ({ x: p.tokPerUser, y: p.tokPerGpu })) });
     titles.push(pts.map((p) => `${s.label}, ${loadLabel(p.load)}: ${Math.round(p.tokPerGpu)} tok/s/GPU, ${p.tokPerUser.toFixed(1)} tok/s/user`));
+    labels.push(pts.map((p) => (p.load.value === Infinity ? 'inf' : `${p.load.kind === 'concurrency' ? 'c' : ''}${p.load.value}${p.load.kind === 'rate' ? '/s' : ''}`)));
   }
   if (a.frontier.points.length > 1) {
     series.push({ name: 'Pareto frontier', lineOnly: true, points: a.frontier.points.map((p) => ({ x: p.tokPerUser, y: p.tokPerGpu })) });
     titles.push([]);
+    labels.push([]);
   }
-  return { series, titles };
+  return { series, titles, labels };
 }
 
 const f0 = (n: number) => (Number.isFinite(n) ? Math.round(n).toLocaleString('en-US') : '–');

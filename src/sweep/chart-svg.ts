@@ -16,6 +16,10 @@ export interface SvgOptions {
   height?: number;
   /** Per point tooltips, by series then point index (e.g. "64 concurrent"). */
   pointTitles?: string[][];
+  /** Short labels drawn beside each point (e.g. the concurrency "64"), by series then point. */
+  pointLabels?: string[][];
+  /** The chosen point, ringed and captioned (e.g. "chosen for tpot:p99<60: 64 concurrent"). */
+  highlight?: { x: number; y: number; text: string };
 }
 
 /** The frontier band's colour (grey: it belongs to no one variant). */
@@ -68,13 +72,21 @@ export function renderSvg(series: readonly ChartSeries[], o: SvgOptions): string
   out.push(`<rect x="${m.left}" y="${m.top}" width="${pw}" height="${ph}" fill="none" stroke="#888888"/>`);
   out.push(`<text x="${m.left + pw / 2}" y="${m.top + ph + 40}" text-anchor="middle" fill="#111111">${esc(X_LABEL)}</text>`);
   out.push(`<text transform="translate(20 ${m.top + ph / 2}) rotate(-90)" text-anchor="middle" fill="#111111">${esc(Y_LABEL)}</text>`);
-  out.push(...seriesSvg(series, X, Y, o.pointTitles));
+  out.push(...seriesSvg(series, X, Y, o.pointTitles, o.pointLabels));
+  if (o.highlight) {
+    const hx = X(o.highlight.x);
+    const hy = Y(o.highlight.y);
+    // Caption to the left of the ring when the point is in the right half, so it stays inside.
+    const left = hx > m.left + pw / 2;
+    out.push(`<circle cx="${r1(hx)}" cy="${r1(hy)}" r="11" fill="none" stroke="#111111" stroke-width="1.5"/>`);
+    out.push(`<text x="${r1(hx + (left ? -16 : 16))}" y="${r1(hy - 12)}" text-anchor="${left ? 'end' : 'start'}" font-weight="bold" fill="#111111" stroke="#ffffff" stroke-width="4" paint-order="stroke">${esc(o.highlight.text)}</text>`);
+  }
   out.push(...legendSvg(series, m.left, H - 30, pw));
   out.push('</svg>');
   return out.join('\n') + '\n';
 }
 
-function seriesSvg(series: readonly ChartSeries[], X: (x: number) => number, Y: (y: number) => number, titles?: string[][]): string[] {
+function seriesSvg(series: readonly ChartSeries[], X: (x: number) => number, Y: (y: number) => number, titles?: string[][], labels?: string[][]): string[] {
   const out: string[] = [];
   const under: string[] = [];
   let k = 0;
@@ -87,7 +99,11 @@ function seriesSvg(series: readonly ChartSeries[], X: (x: number) => number, Y: 
     if (pts.length > 1) (s.lineOnly ? under : out).push(`<polyline points="${path}" fill="none" stroke="${color}" ${style}/>`);
     if (!s.lineOnly) {
       s.points.forEach((p, j) => {
-        if (Number.isFinite(p.x) && Number.isFinite(p.y)) out.push(marker(k, X(p.x), Y(p.y), color, titles?.[i]?.[j]));
+        if (!Number.isFinite(p.x) || !Number.isFinite(p.y)) return;
+        out.push(marker(k, X(p.x), Y(p.y), color, titles?.[i]?.[j]));
+        // Below and left of the point: frontier curves fall to the right, so that side is clear.
+        const l = labels?.[i]?.[j];
+        if (l) out.push(`<text x="${r1(X(p.x) - 8)}" y="${r1(Y(p.y) + 16)}" text-anchor="end" font-size="11" fill="${color}">${esc(l)}</text>`);
       });
       k++;
     }

@@ -15,7 +15,7 @@ import { analyseSweeps, chartSeries, type SweepAnalysis } from './analyse.js';
 import { renderSvg } from './chart-svg.js';
 import { sweepRecord } from './record.js';
 import { sweepVariant, type SweepPoint, type VariantSweep } from './run.js';
-import type { SweepSpec } from './spec.js';
+import { loadLabel, type SweepSpec } from './spec.js';
 
 /** What a sweep run folder's session.json holds; `--resume` takes these, not the flags. */
 export interface SweepJobConfig {
@@ -107,10 +107,12 @@ export function saveSweep(
   // Saved once to claim the file name the chart is named after, then again with the chart's name.
   const first = saveProfile({ ...profile, sweep: record }, target);
   const chart = reportPathFor(first).replace(/\.md$/, '.sweep.svg');
-  const { series, titles } = chartSeries([sweep], a);
+  const { series, titles, labels } = chartSeries([sweep], a);
+  const c = a.choice?.point;
+  const highlight = c ? { x: c.tokPerUser, y: c.tokPerGpu, text: `chosen${record.slo ? ` for ${record.slo}` : ''}: ${loadLabel(c.load)}` } : undefined;
   const title = `${profile.model} on ${profile.host.gpuCount} x ${profile.host.gpuName}: sweep ${record.spec}`;
   const subtitle = `${record.slo ? `SLO ${record.slo}. ` : ''}${setup.host.simulated ? 'Simulated host (performance model), not measured on a GPU.' : `Measured ${record.at.slice(0, 10)}.`}`;
-  writeFileSync(chart, renderSvg(series, { title, subtitle, pointTitles: titles }));
+  writeFileSync(chart, renderSvg(series, { title, subtitle, pointTitles: titles, pointLabels: labels, ...(highlight ? { highlight } : {}) }));
   const final = saveProfile({ ...profile, sweep: { ...record, chart: basename(chart) } }, dirname(first));
   writeFileSync(reportPathFor(final), renderReport(loadProfile(final)));
   return { profile: final, report: reportPathFor(final), chart, copy: resolve(final) !== resolve(file) };
