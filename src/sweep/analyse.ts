@@ -36,7 +36,7 @@ export function chartSeries(sweeps: readonly VariantSweep[], a: SweepAnalysis): 
   for (const s of sweeps) {
     const pts = a.points.filter((p) => p.variantId === s.variantId);
     if (!pts.length) continue;
-    series.push({ name: s.label, points: pts.map((p) => ({ x: p.tokPerUser, y: p.tokPerGpu })) });
+    series.push({ name: s.label, points: pts.map((p) => ({ x: p.tokPerUser, y: p.tokPerGpu, ...(p.violations.length ? { broken: true } : {}) })) });
     titles.push(pts.map((p) => `${s.label}, ${loadLabel(p.load)}: ${Math.round(p.tokPerGpu)} tok/s/GPU, ${p.tokPerUser.toFixed(1)} tok/s/user`));
     labels.push(pts.map((p) => (p.load.value === Infinity ? 'inf' : `${p.load.kind === 'concurrency' ? 'c' : ''}${p.load.value}${p.load.kind === 'rate' ? '/s' : ''}`)));
   }

@@ -4,6 +4,8 @@
 export interface ChartPoint {
   x: number;
   y: number;
+  /** The point breaks the SLO: drawn as × in the terminal, hollow in the SVG. */
+  broken?: boolean;
 }
 
 export interface ChartSeries {

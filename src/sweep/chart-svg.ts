@@ -28,10 +28,10 @@ const FRONTIER = '#9a9a9a';
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 const r1 = (n: number) => Math.round(n * 10) / 10;
 
-function marker(shape: number, x: number, y: number, color: string, title?: string): string {
+function marker(shape: number, x: number, y: number, color: string, title?: string, hollow = false): string {
   const t = title ? `<title>${esc(title)}</title>` : '';
   const s = 5;
-  const attrs = `fill="${color}" stroke="#ffffff" stroke-width="1"`;
+  const attrs = hollow ? `fill="#ffffff" stroke="${color}" stroke-width="2"` : `fill="${color}" stroke="#ffffff" stroke-width="1"`;
   switch (shape % 4) {
     case 0:
       return `<circle cx="${r1(x)}" cy="${r1(y)}" r="${s}" ${attrs}>${t}</circle>`;
@@ -100,7 +100,7 @@ function seriesSvg(series: readonly ChartSeries[], X: (x: number) => number, Y: 
     if (!s.lineOnly) {
       s.points.forEach((p, j) => {
         if (!Number.isFinite(p.x) || !Number.isFinite(p.y)) return;
-        out.push(marker(k, X(p.x), Y(p.y), color, titles?.[i]?.[j]));
+        out.push(marker(k, X(p.x), Y(p.y), color, titles?.[i]?.[j], p.broken === true));
         // Below and left of the point: frontier curves fall to the right, so that side is clear.
         const l = labels?.[i]?.[j];
         if (l) out.push(`<text x="${r1(X(p.x) - 8)}" y="${r1(Y(p.y) + 16)}" text-anchor="end" font-size="11" fill="${color}">${esc(l)}</text>`);
@@ -128,6 +128,9 @@ function legendSvg(series: readonly ChartSeries[], x0: number, y: number, width:
     }
     out.push(`<text x="${x + 28}" y="${yy + 4}" fill="#111111">${esc(s.name)}</text>`);
     x += w;
+  }
+  if (series.some((s) => s.points.some((p) => p.broken))) {
+    out.push(marker(0, x + 6, y + row * 18, '#555555', undefined, true), `<text x="${x + 18}" y="${y + row * 18 + 4}" fill="#111111">hollow: breaks the SLO</text>`);
   }
   return out;
 }

@@ -7,6 +7,8 @@ import { niceAxis, tickLabel, X_LABEL, Y_LABEL, type Axis, type ChartSeries } fr
 
 /** Marker glyphs, one per series in order (measured points). */
 export const MARKERS = ['●', '■', '▲', '◆', '✚', '★', '○', '□'];
+/** The glyph of a point that breaks the SLO, whatever its series (its colour tells the series). */
+export const BROKEN = '×';
 
 export interface ChartCell {
   ch: string;
@@ -26,7 +28,8 @@ interface Plot {
   rows: number;
   bits: Uint8Array;
   owner: Int16Array;
-  marks: Map<number, number>;
+  /** Cell -> series index and whether the point there breaks the SLO. */
+  marks: Map<number, { series: number; broken: boolean }>;
 }
 
 function dot(p: Plot, dx: number, dy: number, s: number): void {
@@ -68,7 +71,7 @@ function plotSeries(p: Plot, series: readonly ChartSeries[], xa: Axis, ya: Axis)
     for (const q of s.points) {
       if (!Number.isFinite(q.x) || !Number.isFinite(q.y)) continue;
       const [dx, dy] = toDot(q.x, q.y);
-      p.marks.set(Math.floor(dy / 4) * p.cols + Math.floor(dx / 2), i);
+      p.marks.set(Math.floor(dy / 4) * p.cols + Math.floor(dx / 2), { series: i, broken: q.broken === true });
     }
   });
 }
@@ -84,6 +87,12 @@ function legendText(series: readonly ChartSeries[], width: number): ChartCell[][
     if (row.length) row.push(...text('  ', -1));
     row.push(...text(glyph, i), ...text(` ${s.name}`.slice(0, Math.max(0, width - row.length - 2)), -1));
   });
+  if (series.some((s) => s.points.some((q) => q.broken))) {
+    const item = `${BROKEN} breaks the SLO`;
+    const row = rows[rows.length - 1]!;
+    if (row.length + 2 + item.length > width) rows.push(text(item, -1));
+    else row.push(...text(`  ${item}`, -1));
+  }
   return rows;
 }
 
@@ -119,7 +128,7 @@ export function renderChartCells(series: readonly ChartSeries[], width: number, 
     for (let c = 0; c < cols; c++) {
       const i = r * cols + c;
       const m = p.marks.get(i);
-      if (m !== undefined) row.push({ ch: MARKERS[markerOf[m]! % MARKERS.length]!, series: m });
+      if (m !== undefined) row.push({ ch: m.broken ? BROKEN : MARKERS[markerOf[m.series]! % MARKERS.length]!, series: m.series });
       else row.push(p.bits[i] ? { ch: String.fromCodePoint(0x2800 + p.bits[i]!), series: p.owner[i]! } : { ch: ' ', series: -1 });
     }
     out.push(row);

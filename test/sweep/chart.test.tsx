@@ -108,3 +108,19 @@ describe('axis labels', () => {
     expect(niceAxis([10, 2600], 8).ticks).toEqual([0, 500, 1000, 1500, 2000, 2500, 3000]);
   });
 });
+
+describe('points that break the SLO', () => {
+  it('are × in the terminal and hollow in the SVG, with a legend entry in both', async () => {
+    const { parseSlo } = await import('../../src/tune/slo.js');
+    const { BROKEN } = await import('../../src/sweep/chart-text.js');
+    // p99 TPOT of the 512 points is 90 and 95 ms: both break tpot:p99<60, nothing else does.
+    const s = chartSeries(sweeps, analyseSweeps(sweeps, 8, parseSlo('tpot:p99<60'))).series;
+    const lines = renderChart(s, 80, 24);
+    expect(count(lines.slice(1, -4).join('\n'), BROKEN)).toBe(2);
+    expect(count(lines.slice(1, -4).join('\n'), MARKERS[0]!)).toBe(3);
+    expect(lines.slice(-2).join(' ')).toContain(`${BROKEN} breaks the SLO`);
+    const svg = renderSvg(s, { title: 't' });
+    expect(svg.match(/fill="#ffffff" stroke="#/g)).toHaveLength(3); // two points and the legend's sample
+    expect(svg).toContain('>hollow: breaks the SLO</text>');
+  });
+});
