@@ -143,7 +143,9 @@ async function runAndReport(
 ): Promise<number> {
   const label = variantName(profile);
   const live: LiveView | null = o.live ? (await import('./sweep-live.js')).mountLiveSweep(`sweep ${formatSweep(journal.config.spec)}: ${label}`) : null;
-  const say = (line: string) => (live ? live.update(line) : process.stderr.write(line + '\n'));
+  // On screen the status shows the step now and the last point measured.
+  let last = '';
+  const say = (line: string) => (live ? live.update(last ? `${line} | last: ${last}` : line) : process.stderr.write(line + '\n'));
   const partial: VariantSweep = { variantId: profile.variant.id, label, points: [] };
   const controller = new AbortController();
   const uninstall = installSignalHandlers({
@@ -169,6 +171,7 @@ async function runAndReport(
         partial.points.push(p);
         const line = pointLine(label, p);
         if (live) {
+          last = line;
           live.update(line, chartSeries([partial], analyseSweeps([partial], profile.host.gpuCount, journal.config.slo)).series);
         } else say(line);
       },

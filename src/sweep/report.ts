@@ -4,8 +4,17 @@ import { parseSlo } from '../tune/slo.js';
 import { analyseSweeps, formatTable, frontierNotes, sweepTable } from './analyse.js';
 import { sweepsOf, type SweepRecord } from './record.js';
 
+/** The recorded SLO; a hand-edited one that no longer parses is left out rather than failing the report. */
+function sloOf(text: string) {
+  try {
+    return text ? parseSlo(text) : [];
+  } catch {
+    return [];
+  }
+}
+
 export function sweepMarkdown(r: SweepRecord): string[] {
-  const slo = r.slo ? parseSlo(r.slo) : [];
+  const slo = sloOf(r.slo);
   const sweeps = sweepsOf(r);
   const a = analyseSweeps(sweeps, r.gpus, slo);
   const out = ['## Load sweep', ''];
