@@ -11,6 +11,7 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<{ default:
   'sim-serve': { summary: 'run the simulated engine server (an OpenAI-compatible HTTP server)', load: () => import('./commands/sim-serve.js') },
   gpus: { summary: 'print the GPUs found on this host', load: () => import('./commands/gpus.js') },
   replay: { summary: 'replay a saved profile and give a regression verdict', load: () => import('./commands/replay.js') },
+  sweep: { summary: "sweep a profile's server over load levels: frontier, SLO choice, chart", load: () => import('./commands/sweep.js') },
   serve: { summary: "run a profile's winning server in the foreground", load: () => import('./commands/serve.js') },
   view: { summary: 'show a finished or interrupted run again from its journal', load: () => import('./commands/view.js') },
   export: { summary: 'export a profile as shell, docker, systemd or k8s', load: () => import('./commands/export.js') },

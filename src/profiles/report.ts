@@ -3,6 +3,7 @@
 // stage, and what each stage was worth.
 import { formatCommand } from './command.js';
 import type { Profile, RecordedResult, ReplayRecord, StageRecord, ValidationRow, Workload } from './schema.js';
+import { sweepMarkdown } from '../sweep/report.js';
 
 /** The studies' own caveats; every report carries them. */
 export const STUDY_CAVEATS: readonly string[] = [
@@ -213,6 +214,7 @@ export function renderReport(p: Profile): string {
   out.push('');
   for (const stage of p.stages) out.push(`- ${stageSummary(stage)}`);
   for (const note of p.notes) out.push(`- ${note}`);
+  if (p.sweep) out.push('', ...sweepMarkdown(p.sweep));
   if (p.replays.length) {
     out.push('');
     out.push('## Replays');

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import type { Variant } from '../core/variant.js';
 import type { VariantResult } from '../core/events.js';
 import type { BenchMetrics } from '../bench/types.js';
+import { SweepRecordSchema } from '../sweep/record.js';
 
 /** The schema version this servelab writes and the newest it reads. */
 export const PROFILE_SCHEMA_VERSION = 1;
@@ -237,6 +238,8 @@ export const ProfileSchema = z.looseObject({
   notes: z.array(z.string()).default([]),
   /** Append-only: each replay adds one record; recorded numbers above are never rewritten. */
   replays: z.array(ReplayRecordSchema).default([]),
+  /** Load sweep of the chosen variants (src/sweep): every point's metrics, the frontier's choice. */
+  sweep: SweepRecordSchema.optional(),
 });
 
 export type Profile = z.infer<typeof ProfileSchema>;

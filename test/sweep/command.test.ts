@@ -1,0 +1,52 @@
+// `servelab sweep PROFILE` as a user runs it: bad input is one line and exit 2; a simulated sweep
+// prints the table and the choice, and saves the profile's sweep section, report and SVG chart.
+import { afterAll, describe, expect, it } from 'vitest';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { loadProfile } from '../../src/profiles/store.js';
+import { removeDir, runCli, tempDir } from '../e2e/cli.js';
+
+const cwd = tempDir('sweep-cmd');
+afterAll(() => removeDir(cwd));
+const PROFILE = resolve('profiles/Qwen3-14B-H100x1.json');
+
+describe('servelab sweep', () => {
+  it.each([
+    [['--sweep', 'concurrency:0,4'], /^servelab: bad --sweep level '0': a concurrency is a whole number >= 1/],
+    [['--sweep', 'rate:1,inf'], /^servelab: rate sweeps are not available yet/],
+    [['--slo', 'tpot<60'], /^servelab: bad --slo part 'tpot<60'/],
+    [['--prompts', '0'], /^servelab: --prompts must be a whole number >= 1/],
+  ])('refuses %j with one line and exit 2, launching nothing', async (flags, msg) => {
+    const r = await runCli(['sweep', PROFILE, '--sim', '--yes', '--auto', ...flags], cwd);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(msg);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+  });
+
+  it('sweeps the profile on the simulated host and saves the sweep with its chart', async () => {
+    const out = join(cwd, 'out');
+    const r = await runCli(
+      ['sweep', PROFILE, '--sim', '--yes', '--auto', '--speed', '5', '--prompts', '8', '--sweep', 'concurrency:1,4', '--slo', 'tpot:p99<500', '--out', out, '--run-dir', join(cwd, 'run')],
+      cwd,
+    );
+    expect(r.stderr).toContain('will run');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^concurrency +tok\/s\/GPU +tok\/s\/user +TTFT p50\/p99 ms +goodput\/s +Pareto +SLO$/m);
+    expect(r.stdout).toMatch(/^ +4 +[\d,]+ +[\d.]+ +[\d,]+\/[\d,]+ +[\d.]+ +(yes)? +met$/m);
+    expect(r.stdout).toMatch(/choice: .+: [\d,]+ tok\/s\/GPU at 4 concurrent, TPOT p99 \d+ ms/);
+    expect(r.stdout).toContain('output tok/s/GPU');
+    const files = readdirSync(out).sort();
+    expect(files).toEqual(['Qwen3-14B-H100x1.json', 'Qwen3-14B-H100x1.md', 'Qwen3-14B-H100x1.sweep.svg']);
+    const saved = loadProfile(join(out, 'Qwen3-14B-H100x1.json'));
+    expect(saved.sweep!.spec).toBe('concurrency:1,4');
+    expect(saved.sweep!.variants[0]!.points.map((p) => p.status)).toEqual(['ok', 'ok']);
+    expect(saved.sweep!.chart).toBe('Qwen3-14B-H100x1.sweep.svg');
+    const md = readFileSync(join(out, 'Qwen3-14B-H100x1.md'), 'utf8');
+    expect(md).toContain('## Load sweep');
+    expect(md).toContain('](Qwen3-14B-H100x1.sweep.svg)');
+    expect(readFileSync(join(out, 'Qwen3-14B-H100x1.sweep.svg'), 'utf8')).toContain('<polyline');
+    // The shipped study profile is reference data: not rewritten.
+    expect(loadProfile(PROFILE).sweep).toBeUndefined();
+    expect(existsSync(join(cwd, 'run', 'results'))).toBe(true);
+  });
+});

@@ -1,0 +1,104 @@
+// Sweeps against real sim-serve processes: one launch per sweep, each point journaled when it is
+// measured, an early stop when a point breaks the SLO, and --resume after an interrupt that
+// measures only the points not yet in the journal.
+import { afterAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { TuneEvent } from '../../src/core/events.js';
+import { simulatedHost } from '../../src/host/gpus.js';
+import { parseAutoArgs } from '../../src/tune/args.js';
+import { Journal } from '../../src/tune/journal.js';
+import { makeVariant } from '../../src/tune/plan.js';
+import { AbortedError } from '../../src/tune/runner.js';
+import { parseScenario } from '../../src/tune/scenarios.js';
+import { parseSlo } from '../../src/tune/slo.js';
+import { sweepVariant, type SweepContext } from '../../src/sweep/run.js';
+import { parseSweep } from '../../src/sweep/spec.js';
+import { survivors } from '../e2e/cli.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'servelab-sweep-'));
+const ports: number[] = [];
+afterAll(() => {
+  for (const pid of survivors(ports)) process.kill(pid, 'SIGKILL');
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const portStart = 20000 + Math.floor(Math.random() * 20000);
+const { config } = parseAutoArgs(['--sim', '--model', 'Qwen/Qwen3-14B', '--port', String(portStart), '--speed', '5']);
+const variant = makeVariant('sglang', 'Qwen/Qwen3-14B-FP8', {}, config!, 'Qwen/Qwen3-14B-FP8');
+const base = parseScenario('random:200/20', { scale: 1, numPrompts: 40 });
+
+function ctx(run: string, events: TuneEvent[], extra: Partial<SweepContext> = {}): SweepContext {
+  return {
+    config: { ...config!, warmupPrompts: 0 },
+    host: simulatedHost('H100', 1),
+    logsDir: join(dir, run, 'logs'),
+    benchDir: join(dir, run, 'bench'),
+    emit: (e) => {
+      events.push(e);
+      if (e.type === 'variant-launching') ports.push(e.port);
+    },
+    stage: 'sweep',
+    sweepAll: false,
+    prompts: 8,
+    ...extra,
+  };
+}
+
+const started = (events: TuneEvent[]) => events.flatMap((e) => (e.type === 'bench-started' ? [e.scenario] : []));
+const launches = (events: TuneEvent[]) => events.filter((e) => e.type === 'variant-launching').length;
+
+describe('sweepVariant', () => {
+  it('ends the sweep at the first point that breaks the SLO and journals what it measured', async () => {
+    const events: TuneEvent[] = [];
+    const journal = Journal.create(join(dir, 'slo'), {});
+    const slo = parseSlo('ttft:p99<0.001');
+    const s = await sweepVariant(variant, 'sglang fp8', base, parseSweep('concurrency:1,2,4'), ctx('slo', events, { journal, config: { ...config!, warmupPrompts: 0, slo } }));
+    expect(launches(events)).toBe(1);
+    expect(s.points.map((p) => p.status)).toEqual(['ok', 'not-run', 'not-run']);
+    expect(s.points[0]!.violations[0]).toMatch(/^p99 TTFT \d+ ms >= 0.001 ms$/);
+    expect(s.stopped).toMatch(/^1 concurrent broke the SLO .*; higher loads were not run$/);
+    expect(journal.entries().map((e) => e.key)).toEqual([`${variant.id}@random-200-20@c1-n8#0`]);
+    expect(survivors(ports)).toEqual([]);
+  });
+
+  it('keeps the points measured before an interrupt and resumes with only the rest, on one launch', async () => {
+    const runDir = join(dir, 'resume');
+    const first: TuneEvent[] = [];
+    const controller = new AbortController();
+    const spec = parseSweep('concurrency:1,2,4');
+    const run1 = sweepVariant(variant, 'sglang fp8', base, spec, {
+      ...ctx('resume', first, { journal: Journal.create(runDir, {}) }),
+      signal: controller.signal,
+      // Ctrl-C as soon as the first point is in.
+      onPoint: () => controller.abort(),
+    });
+    await expect(run1).rejects.toBeInstanceOf(AbortedError);
+    expect(Journal.open(runDir).entries()).toHaveLength(1);
+
+    const second: TuneEvent[] = [];
+    const seen: string[] = [];
+    const s = await sweepVariant(variant, 'sglang fp8', base, spec, ctx('resume', second, { journal: Journal.open(runDir), onPoint: (_v, p) => seen.push(`${p.load.value}${p.resumed ? ' resumed' : ''}`) }));
+    expect(started(second)).toEqual(['random-200-20@c2', 'random-200-20@c4']);
+    expect(launches(second)).toBe(1);
+    expect(seen).toEqual(['1 resumed', '2', '4']);
+    expect(s.points.map((p) => [p.load.value, p.status, p.metrics?.completed])).toEqual([
+      [1, 'ok', 8],
+      [2, 'ok', 8],
+      [4, 'ok', 8],
+    ]);
+    expect(Journal.open(runDir).entries()).toHaveLength(3);
+
+    // All points journaled: nothing is launched again.
+    const third: TuneEvent[] = [];
+    const again = await sweepVariant(variant, 'sglang fp8', base, spec, ctx('resume', third, { journal: Journal.open(runDir) }));
+    expect(launches(third)).toBe(0);
+    expect(again.points.every((p) => p.resumed && p.status === 'ok')).toBe(true);
+    expect(survivors(ports)).toEqual([]);
+  });
+
+  it('refuses a rate sweep with one line until the runner sends a request rate', async () => {
+    await expect(sweepVariant(variant, 'x', base, parseSweep('rate:1,inf'), ctx('rate', []))).rejects.toThrow(/rate sweeps are not available yet/);
+  });
+});
