@@ -75,6 +75,8 @@ function connectOnce(host: string, port: number, rank: number): Promise<net.Sock
       sock.removeListener('error', fail);
       sock.on('error', () => undefined);
       sock.write(`${HELLO} ${rank}\n`);
+      // Read (and drop) the head's "ok": a paused socket never sees the head's end.
+      sock.resume();
       resolve(sock);
     });
   });

@@ -1,7 +1,14 @@
 // The Slurm runtime against a real Slurm (munged + slurmctld + two slurmd on this machine, see
 // cluster.ts): discovery, a 1-node sim-serve job, a 2-node job (both ranks, head endpoint over
 // HTTP), pending jobs cancelled by an abort, jobs that fail at start, and an empty queue after.
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cancelJob } from '../../src/host/slurm/cancel.js';
+import { parseParsable } from '../../src/host/slurm/submit.js';
+import { slurmScript } from '../../src/profiles/slurm-script.js';
+import { loadProfile } from '../../src/profiles/store.js';
 import { runSlurm } from '../../src/host/slurm/cli.js';
 import { discoverCluster, largestAllocation } from '../../src/host/slurm/discover.js';
 import { engineRanks, simRanks } from '../../src/host/slurm/engine-ranks.js';
@@ -128,6 +135,26 @@ describe.skipIf(missing !== null)('Slurm runtime on a real test cluster', () => 
     await job.stop();
     expect(lines).toContain(`torch.distributed.DistNetworkError: The client socket has timed out after 2000ms while trying to connect to (127.0.0.1, ${dist}).`);
     expect(lines.some((l) => l.endsWith('Received sigquit from a child process. It usually means the child failed.'))).toBe(true);
+  });
+
+  it('runs an exported profile with plain sbatch: the winner serves on the head node', async () => {
+    const p = await port();
+    const shipped = loadProfile(fileURLToPath(new URL('../../profiles/Qwen3-14B-H100x1.json', import.meta.url)));
+    const dir = runDir(c.dir, 'export');
+    const file = path.join(dir, 'qwen.sbatch');
+    writeFileSync(file, slurmScript({ ...shipped, engineArgv: simServeArgv(p) }, 'qwen.json', { partition: c.partition, time: '10', bindHost: '127.0.0.1' }));
+    const id = parseParsable(await runSlurm(c.cli, 'sbatch', ['--parsable', `--chdir=${dir}`, file]));
+    try {
+      let status = 0;
+      for (let i = 0; i < 100 && status !== 200; i++) {
+        status = await fetch(`http://127.0.0.1:${p}/health`).then((r) => r.status, () => 0);
+        if (status !== 200) await new Promise((r) => setTimeout(r, 200));
+      }
+      expect(status).toBe(200);
+    } finally {
+      expect(await cancelJob(c.cli, id)).toEqual({ finalState: 'CANCELLED', gone: true });
+    }
+    expect(readFileSync(path.join(dir, `qwen3-14b-fp8-sglang-${id}.out`), 'utf8')).toContain('The server is fired up and ready to roll!');
   });
 
   it('leaves no job in squeue', async () => {

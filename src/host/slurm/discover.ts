@@ -78,7 +78,8 @@ export function parseSinfoPartitions(text: string, nodes: SlurmNode[]): SlurmPar
     if (f.length < 4) continue;
     const [raw, maxNodes, timeLimit, available] = f as [string, string, string, string];
     const name = raw.replace(/\*$/, '');
-    const max = Number(maxNodes);
+    // %s prints the job size range in nodes, "1-infinite" or "1-16".
+    const max = Number(maxNodes.split('-').pop());
     out.push({
       name,
       isDefault: raw.endsWith('*'),

@@ -6,8 +6,8 @@
 import { shellQuote } from '../../profiles/command.js';
 import { sbatchOptions, type SlurmRequest } from './options.js';
 
-/** A literal argument, or a variable of the task's environment (with a literal suffix). */
-export type Word = string | { env: string; suffix?: string };
+/** A literal argument, or a variable of the task's environment (with literal text around it). */
+export type Word = string | { env: string; prefix?: string; suffix?: string };
 
 /** The variable that holds the head node's address in every task. */
 export const HEAD_ADDR_VAR = 'SERVELAB_HEAD_ADDR';
@@ -31,6 +31,8 @@ export interface BatchScript {
   comments?: string[];
   /** Write the request as #SBATCH lines (export); the launcher passes it as sbatch argv instead. */
   directives?: boolean;
+  /** Shell lines run once in the batch step before srun (servelab-generated, values quoted). */
+  preamble?: string[];
 }
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -38,7 +40,7 @@ const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 export function renderWord(w: Word): string {
   if (typeof w === 'string') return shellQuote(w);
   if (!ENV_NAME.test(w.env)) throw new Error(`bad variable name '${w.env}'`);
-  return `"$${w.env}"${w.suffix ? shellQuote(w.suffix) : ''}`;
+  return `${w.prefix ? shellQuote(w.prefix) : ''}"$${w.env}"${w.suffix ? shellQuote(w.suffix) : ''}`;
 }
 
 const renderArgv = (argv: Word[]) => argv.map(renderWord).join(' ');
@@ -73,6 +75,7 @@ export function renderBatchScript(s: BatchScript): string {
     `export ${HEAD_ADDR_VAR}="\${${HEAD_ADDR_VAR}:-$head_node}"`,
     `echo "servelab: job $SLURM_JOB_ID head $head_node at $${HEAD_ADDR_VAR} nodes $SLURM_JOB_NODELIST"`,
     ...Object.entries(s.env).map(([k, v]) => `export ${k}=${shellQuote(v)}`),
+    ...(s.preamble ?? []),
     // One step, one task per rank; a rank that exits non-zero ends the step (--kill-on-bad-exit).
     `${srun.map(shellQuote).join(' ')} bash -c ${shellQuote(taskCommand(s.ranks))}`,
     '',
