@@ -5,7 +5,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cancelJob } from '../../src/host/slurm/cancel.js';
+import { cancelJob, cancelJobSync } from '../../src/host/slurm/cancel.js';
 import { parseParsable } from '../../src/host/slurm/submit.js';
 import { slurmScript } from '../../src/profiles/slurm-script.js';
 import { loadProfile } from '../../src/profiles/store.js';
@@ -108,9 +108,12 @@ describe.skipIf(missing !== null)('Slurm runtime on a real test cluster', () => 
       expect(await waiting.stop()).toEqual({ finalState: 'CANCELLED', gone: true });
       expect(describeJob((await queryJob(c.cli, held.jobId))!)).toBe('PENDING (JobHeldUser)');
     } finally {
+      // The held job as servelab's ledger would cancel it after a crash: synchronously.
+      expect(cancelJobSync(c.cli, held.jobId)).toBe(true);
       await Promise.all([held.stop(), busy.stop()]);
     }
     expect((await queryJob(c.cli, held.jobId))!.state).toBe('CANCELLED');
+    expect(cancelJobSync(c.cli, held.jobId)).toBe(true);
   });
 
   it('reads the exit code of a job that fails at start (sim-serve usage error, exit 2)', async () => {

@@ -1,5 +1,6 @@
 // `scancel` on every exit path. Idempotent and awaited: it returns only once Slurm no longer
 // counts the job as pending or running, so a caller that goes on (or exits) leaves nothing queued.
+import { spawnSync } from 'node:child_process';
 import { runSlurm, SlurmCommandError, type SlurmCli } from './cli.js';
 import { isActive, queryJob } from './state.js';
 
@@ -29,4 +30,14 @@ export async function cancelJob(cli: SlurmCli, jobId: string, opts: { waitMs?: n
     if (Date.now() >= deadline) return { finalState: info.state, gone: false };
     await sleep(opts.pollMs ?? 200);
   }
+}
+
+/**
+ * scancel from a synchronous exit path (process 'exit' handler, the launched-server ledger after
+ * servelab's own death): sends the cancel and returns; it cannot wait for the job to end.
+ * True when scancel accepted it or the job was already over.
+ */
+export function cancelJobSync(cli: SlurmCli, jobId: string): boolean {
+  const r = spawnSync('scancel', [jobId], { env: { ...process.env, ...cli.env }, encoding: 'utf8', timeout: 10_000, stdio: ['ignore', 'pipe', 'pipe'] });
+  return r.status === 0 || ALREADY_OVER.test(r.stderr ?? '');
 }

@@ -4,7 +4,7 @@ export { expandHostlist } from './hostlist.js';
 export { sbatchOptions, validateRequest, type SlurmRequest } from './options.js';
 export { submitJob, sbatchArgv, parseParsable } from './submit.js';
 export { queryJob, describeJob, isActive, isFinished, type SlurmJobInfo } from './state.js';
-export { cancelJob, type CancelResult } from './cancel.js';
+export { cancelJob, cancelJobSync, type CancelResult } from './cancel.js';
 export { followFile, type FileFollower } from './tail.js';
 export { discoverCluster, largestAllocation, nodeAddress, parseGres, type SlurmCluster, type Allocation } from './discover.js';
 export { renderBatchScript, taskCommand, HEAD_ADDR_VAR, type RankCommands, type Word, type BatchScript } from './script.js';
