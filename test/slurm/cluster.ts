@@ -131,7 +131,11 @@ export async function startTestCluster(opts: ClusterOptions = {}): Promise<TestC
     daemons.push(p);
     return p;
   };
+  // A vitest worker that dies without afterAll must not leave Slurm daemons behind.
+  const killAll = () => daemons.forEach((d) => d.exitCode === null && d.signalCode === null && d.kill('SIGKILL'));
+  process.once('exit', killAll);
   const stop = async () => {
+    process.removeListener('exit', killAll);
     await runSlurm(cli, 'scancel', ['--partition=gpu']).catch(() => undefined);
     await waitNoJobs(cli, 15_000).catch(() => undefined);
     for (const d of [...daemons].reverse()) {

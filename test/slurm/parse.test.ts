@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { expandHostlist } from '../../src/host/slurm/hostlist.js';
 import { describeJob, parseKeyValues, parseSacctJob, parseScontrolJob } from '../../src/host/slurm/state.js';
-import { largestAllocation, parseGres, parseSinfoNodes, parseSinfoPartitions } from '../../src/host/slurm/discover.js';
+import { allocationShortfall, largestAllocation, parseGres, parseSinfoNodes, parseSinfoPartitions } from '../../src/host/slurm/discover.js';
 import { sbatchOptions } from '../../src/host/slurm/options.js';
 import { parseParsable, sbatchArgv } from '../../src/host/slurm/submit.js';
 
@@ -70,6 +70,12 @@ describe('cluster discovery from sinfo', () => {
     const capped = parseSinfoPartitions('batch*|1-1|2-00:00:00|up\n', ns);
     expect(largestAllocation({ nodes: ns, partitions: capped })).toMatchObject({ nodes: 1 });
   });
+  it('says in one line why a job does not fit the largest allocation', () => {
+    const a = { partition: 'gpu', nodes: 2, gpusPerNode: 8, gpuType: 'h100' };
+    expect(allocationShortfall(a, 2, 8)).toBeNull();
+    expect(allocationShortfall(a, 3, 8, 'gpu')).toBe('slurm: partition gpu offers at most 2 node(s) x 8 h100 GPU(s) per job; this needs 3 x 8: use fewer nodes or GPUs, or another --partition');
+    expect(allocationShortfall(null, 1, 8)).toMatch(/^slurm: the default partition has no usable GPU node/);
+  });
 });
 
 describe('sbatch options', () => {
@@ -85,6 +91,7 @@ describe('sbatch options', () => {
     expect(() => sbatchOptions({ ...base, time: 'an hour' })).toThrow(/bad --time/);
     expect(() => sbatchOptions({ ...base, nodes: 0 })).toThrow(/--nodes must be an integer >= 1/);
     expect(() => sbatchOptions({ ...base, extra: ['qos=high'] })).toThrow(/--slurm-arg 'qos=high'/);
+    expect(() => sbatchOptions({ ...base, jobName: 'two words' })).toThrow(/bad job name/);
   });
   it('reads the job ID that sbatch --parsable prints, with or without a cluster name', () => {
     expect(parseParsable('1234\n')).toBe('1234');

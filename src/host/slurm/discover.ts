@@ -127,6 +127,18 @@ export function largestAllocation(c: SlurmCluster, partition?: string): Allocati
   return best;
 }
 
+/**
+ * Preflight: why a job of `nodes` x `gpusPerNode` cannot run in the largest allocation, as one
+ * line that says what to change; null when it fits.
+ */
+export function allocationShortfall(a: Allocation | null, nodes: number, gpusPerNode: number, partition?: string): string | null {
+  const where = partition ? `partition ${partition}` : 'the default partition';
+  if (!a) return `slurm: ${where} has no usable GPU node (sinfo shows none idle, mixed or allocated); pick another with --partition`;
+  if (nodes <= a.nodes && gpusPerNode <= a.gpusPerNode) return null;
+  const type = a.gpuType ? ` ${a.gpuType}` : '';
+  return `slurm: ${where} offers at most ${a.nodes} node(s) x ${a.gpusPerNode}${type} GPU(s) per job; this needs ${nodes} x ${gpusPerNode}: use fewer nodes or GPUs, or another --partition`;
+}
+
 /** Where a node is reached: its NodeAddr (`scontrol show node -o NAME`), else its name. */
 export async function nodeAddress(cli: SlurmCli, node: string): Promise<string> {
   const out = await runSlurm(cli, 'scontrol', ['show', 'node', '-o', node]);

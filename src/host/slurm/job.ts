@@ -60,7 +60,8 @@ export async function launchSlurmJob(spec: SlurmLaunchSpec): Promise<SlurmJobHan
   const scriptPath = path.join(spec.runDir, 'job.sbatch');
   writeFileSync(scriptPath, renderBatchScript({ request: spec.request as SlurmRequest, env: spec.env, ranks: spec.ranks }));
   chmodSync(scriptPath, 0o755);
-  const request: SlurmRequest = { ...spec.request, output: path.join(spec.runDir, 'slurm-%j.out') };
+  // sbatch expands %-patterns in --output: a literal % in the folder is written %%.
+  const request: SlurmRequest = { ...spec.request, output: path.join(spec.runDir.replace(/%/g, '%%'), 'slurm-%j.out') };
   const jobId = await submitJob(spec.cli, request, scriptPath);
   const logPath = path.join(spec.runDir, `slurm-${jobId}.out`);
   const follower = followFile(logPath, { onLine: (l) => spec.onLine?.(l) });
