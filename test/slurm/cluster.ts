@@ -11,6 +11,9 @@
 //   ("is not a valid character or block device"), so File= names 8 symlinks to /dev/null in the
 //   temp dir. With TaskPlugin=task/none nothing is opened or constrained.
 // - Two slurmd run on one host with `-N name` and per-node Port=; both register and run tasks.
+// - ProctrackType=proctrack/linuxproc: with proctrack/pgid a cancelled job stayed COMPLETING for
+//   about 3.9 s (slurmd logged the batch step "done with job" 3 s after the cancel); with
+//   linuxproc about 0.25 s. (cgroup is not available in this container.)
 import { spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
@@ -64,7 +67,7 @@ function slurmConf(dir: string, ports: number[], o: Required<ClusterOptions>, na
     `SlurmdPidFile=${dir}/slurmd-%n.pid`,
     `SlurmctldLogFile=${dir}/slurmctld.log`,
     `SlurmdLogFile=${dir}/slurmd-%n.log`,
-    'ProctrackType=proctrack/pgid',
+    'ProctrackType=proctrack/linuxproc',
     'TaskPlugin=task/none',
     'SelectType=select/cons_tres',
     'SelectTypeParameters=CR_Core',
