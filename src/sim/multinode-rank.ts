@@ -8,7 +8,8 @@
 //     const r = await joinRanks(multinode, args.gpus, emit);
 //     if ('exit' in r) return r.exit;                              // failed, as the engine does
 //     if (r.role === 'worker') return await r.done;                // workers serve no HTTP
-//     // head: start the HTTP server as usual, call r.release() when it stops
+//     // head: start the HTTP server for the whole group, startSimServer({ ...args,
+//     //   gpus: groupGpus(multinode, args.gpus) }, emit), and call r.release() when it stops
 //   }
 import net from 'node:net';
 import type { LogLine } from './engine-style.js';

@@ -65,6 +65,15 @@ export function splitMultinodeArgs(argv: readonly string[]): { multinode: Multin
   return { multinode: { nnodes, nodeRank, distInitAddr: parseAddr(found['--dist-init-addr']), distTimeoutS }, rest };
 }
 
+/**
+ * GPUs of the whole group: SGLang's --tp counts every GPU of every node (TP16 on 2 x 8), so the
+ * head's simulated server is sized for nnodes x --gpus. The performance model does not yet
+ * charge the inter-node links for it.
+ */
+export function groupGpus(m: MultinodeArgs, gpusPerNode: number): number {
+  return m.nnodes * gpusPerNode;
+}
+
 export type RankPlan =
   | { role: 'head'; listenPort: number; peers: number; timeoutMs: number }
   | { role: 'worker'; connect: { host: string; port: number }; timeoutMs: number; firstTpRank: number };

@@ -13,9 +13,12 @@ export function simServeArgv(port: number, extra: string[] = []): string[] {
   return [process.execPath, SERVELAB_BIN, 'sim-serve', '--engine', 'sglang', '--model', 'Qwen/Qwen3-14B', '--gpus', '8', '--port', String(port), '--load-time', '0', ...extra];
 }
 
-/** sim-serve with the multi-node flags (the fixture hooks src/sim/multinode*.ts as sim-serve will). */
+/**
+ * sim-serve with the multi-node flags (the fixture hooks src/sim/multinode*.ts as sim-serve will):
+ * DeepSeek-R1 on 8 H100 per node, TP 16 over two nodes as SGLang counts it (issue 13's case).
+ */
 export function simRankArgv(port: number, extra: string[] = []): string[] {
-  return [process.execPath, '--import', 'tsx', SIM_RANK, '--engine', 'sglang', '--model', 'Qwen/Qwen3-14B', '--gpus', '8', '--tp', '8', '--port', String(port), '--load-time', '0', ...extra];
+  return [process.execPath, '--import', 'tsx', SIM_RANK, '--engine', 'sglang', '--model', 'deepseek-ai/DeepSeek-R1-0528', '--gpu', 'H100', '--gpus', '8', '--tp', '16', '--port', String(port), '--load-time', '0', ...extra];
 }
 
 const used: number[] = [];

@@ -87,6 +87,8 @@ describe.skipIf(missing !== null)('Slurm runtime on a real test cluster', () => 
       expect(await waitUntil(() => lines.some((l) => /\[.* TP8\] Init torch distributed begin\.$/.test(l)))).toBe(true);
       expect(await waitUntil(() => lines.some((l) => l.includes('Uvicorn running on')))).toBe(true);
       expect(lines.filter((l) => l.includes('Uvicorn running on'))).toHaveLength(1);
+      // The head serves TP 16 over both nodes (SGLang's --tp counts all GPUs of the group).
+      expect(lines.some((l) => /server_args=ServerArgs\(.*tp_size=16/.test(l))).toBe(true);
     } finally {
       expect(await job.stop()).toMatchObject({ gone: true });
     }
