@@ -7,6 +7,7 @@ import { describeJob, parseKeyValues, parseSacctJob, parseScontrolJob } from '..
 import { allocationShortfall, largestAllocation, parseGres, parseSinfoNodes, parseSinfoPartitions } from '../../src/host/slurm/discover.js';
 import { sbatchOptions } from '../../src/host/slurm/options.js';
 import { parseParsable, sbatchArgv } from '../../src/host/slurm/submit.js';
+import { assertSlurmClients, runSlurm, SlurmCommandError } from '../../src/host/slurm/cli.js';
 
 const fixture = (name: string) => readFileSync(new URL(`../fixtures/slurm/${name}`, import.meta.url), 'utf8');
 
@@ -97,5 +98,17 @@ describe('sbatch options', () => {
     expect(parseParsable('1234\n')).toBe('1234');
     expect(parseParsable('1234;cluster-a\n')).toBe('1234');
     expect(() => parseParsable('sbatch: error: x')).toThrow(/not a job ID/);
+  });
+});
+
+describe('Slurm client commands', () => {
+  it('names the missing commands in one line', () => {
+    expect(() => assertSlurmClients('/nonexistent')).toThrow('--runtime slurm: sbatch, scontrol, scancel, sinfo not found on PATH: run servelab on a Slurm login node, or install the Slurm client commands');
+  });
+  it('carries the command and its last stderr line when a command fails', async () => {
+    const err = await runSlurm({}, process.execPath, ['-e', 'console.error("first\\nslurm_load_jobs error: Invalid job id specified"); process.exit(1)']).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(SlurmCommandError);
+    expect((err as SlurmCommandError).message).toMatch(/: slurm_load_jobs error: Invalid job id specified$/);
+    expect((err as SlurmCommandError).exitCode).toBe(1);
   });
 });

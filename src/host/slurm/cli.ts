@@ -2,6 +2,7 @@
 // through here so a test cluster can point them at its config (SLURM_CONF) and so a failure
 // carries the command and Slurm's own stderr line.
 import { execa } from 'execa';
+import { UserError } from '../../core/errors.js';
 import { findOnPath } from '../which.js';
 
 export interface SlurmCli {
@@ -42,4 +43,12 @@ export const SLURM_CLIENTS = ['sbatch', 'scontrol', 'scancel', 'sinfo'] as const
 
 export function missingSlurmClients(envPath: string | undefined = process.env.PATH): string[] {
   return SLURM_CLIENTS.filter((c) => !findOnPath(c, envPath));
+}
+
+/** For `--runtime slurm`: a one-line error naming the missing client commands. */
+export function assertSlurmClients(envPath: string | undefined = process.env.PATH): void {
+  const missing = missingSlurmClients(envPath);
+  if (missing.length) {
+    throw new UserError(`--runtime slurm: ${missing.join(', ')} not found on PATH: run servelab on a Slurm login node, or install the Slurm client commands`);
+  }
 }

@@ -1,5 +1,5 @@
 // Slurm runtime: public surface for the runner, discovery and export.
-export { runSlurm, missingSlurmClients, SlurmCommandError, type SlurmCli } from './cli.js';
+export { runSlurm, missingSlurmClients, assertSlurmClients, SlurmCommandError, type SlurmCli } from './cli.js';
 export { expandHostlist } from './hostlist.js';
 export { sbatchOptions, validateRequest, type SlurmRequest } from './options.js';
 export { submitJob, sbatchArgv, parseParsable } from './submit.js';
