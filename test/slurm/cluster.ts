@@ -27,8 +27,8 @@ const DAEMONS = ['munged', 'slurmctld', 'slurmd'] as const;
 const CLIENTS = ['sbatch', 'scontrol', 'scancel', 'sinfo', 'squeue'] as const;
 
 /** Why the Slurm tests cannot run here (binaries absent), or null when they can. */
-export function slurmMissing(): string | null {
-  const envPath = `${process.env.PATH ?? ''}:/usr/sbin:/sbin`;
+export function slurmMissing(path: string | undefined = process.env.PATH): string | null {
+  const envPath = `${path ?? ''}:/usr/sbin:/sbin`;
   const missing = [...DAEMONS, ...CLIENTS].filter((b) => !findOnPath(b, envPath));
   return missing.length ? `Slurm tests skipped: ${missing.join(', ')} not found (install with scripts/ci-slurm-deps.sh)` : null;
 }

@@ -8,6 +8,7 @@ import { allocationShortfall, largestAllocation, parseGres, parseSinfoNodes, par
 import { sbatchOptions } from '../../src/host/slurm/options.js';
 import { parseParsable, sbatchArgv } from '../../src/host/slurm/submit.js';
 import { assertSlurmClients, runSlurm, SlurmCommandError } from '../../src/host/slurm/cli.js';
+import { slurmMissing } from './cluster.js';
 
 const fixture = (name: string) => readFileSync(new URL(`../fixtures/slurm/${name}`, import.meta.url), 'utf8');
 
@@ -102,6 +103,10 @@ describe('sbatch options', () => {
 });
 
 describe('Slurm client commands', () => {
+  it('the real-Slurm tests say which binaries are missing when they skip', () => {
+    // /usr/sbin and /sbin are always searched (the daemons live there); the clients live in /usr/bin.
+    expect(slurmMissing('/nonexistent')).toMatch(/^Slurm tests skipped: (munged, slurmctld, slurmd, )?sbatch, scontrol, scancel, sinfo, squeue not found \(install with scripts\/ci-slurm-deps\.sh\)$/);
+  });
   it('names the missing commands in one line', () => {
     expect(() => assertSlurmClients('/nonexistent')).toThrow('--runtime slurm: sbatch, scontrol, scancel, sinfo not found on PATH: run servelab on a Slurm login node, or install the Slurm client commands');
   });
