@@ -6,6 +6,7 @@ import { ENGINE_IMAGES, formatCommand, shellQuote } from './command.js';
 import { hardwareLine, workloadLine } from './report.js';
 import type { Profile } from './schema.js';
 import { relocateFiles } from './files.js';
+import { slurmScript } from './slurm-script.js';
 
 /** Where exported commands find the profile's files: on the host, and inside a container. */
 const FILES_IN_CONTAINER = '/etc/servelab';
@@ -35,7 +36,7 @@ function filesPreamble(p: Profile): string[] {
   return lines;
 }
 
-export const EXPORT_FORMATS = ['shell', 'docker', 'systemd', 'k8s'] as const;
+export const EXPORT_FORMATS = ['shell', 'docker', 'systemd', 'k8s', 'slurm'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
 const DEFAULT_PORT = { vllm: 8000, sglang: 30000, trtllm: 8000 } as const;
@@ -283,5 +284,7 @@ export function renderExport(p: Profile, format: ExportFormat, file: string): st
       return exportSystemd(p, file);
     case 'k8s':
       return exportK8s(p, file);
+    case 'slurm':
+      return slurmScript(p, file);
   }
 }
