@@ -12,6 +12,7 @@ export type FailureKind =
   | 'tp-mismatch'
   | 'startup-timeout'
   | 'crash'
+  | 'spec-failed'
   | 'pruned'
   | 'bench-failed'
   | 'aborted'

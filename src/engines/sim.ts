@@ -64,7 +64,7 @@ export const sim: EngineAdapter = {
       running: ['vllm:num_requests_running', 'sglang:num_running_reqs', 'trtllm_num_requests_running'],
       waiting: ['vllm:num_requests_waiting', 'sglang:num_queue_reqs', 'trtllm_num_requests_waiting'],
       kvUsage: ['vllm:kv_cache_usage_perc', 'sglang:token_usage', 'trtllm_kv_cache_utilization'],
-      preemptions: ['vllm:num_preemptions_total', 'sglang:num_retracted_reqs_total'],
+      preemptions: ['vllm:num_preemptions_total', 'sglang:num_retracted_requests_total'],
     }),
   detect: async (): Promise<EngineInfo> => ({ engine: 'sim', installed: true, runtime: 'sim', version: 'sim' }),
 };

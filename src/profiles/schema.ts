@@ -92,6 +92,7 @@ export const FailureSchema = z.object({
     'tp-mismatch',
     'startup-timeout',
     'crash',
+    'spec-failed',
     'pruned',
     'bench-failed',
     'aborted',
