@@ -175,7 +175,7 @@ export async function runSession(configIn: SessionConfig, opts: SessionOptions =
   journalRef = journal;
   const runDir = journal.dir;
   config = { ...config, engines };
-  const deps = opts.planDeps ?? realPlanDeps(config, host, runDir);
+  const deps = opts.planDeps ?? realPlanDeps(config, host, runDir, versions);
   const plan = buildPlan(config, ph, deps);
   journal.writeJson('plan.json', plan);
   emit({ type: 'session-started', runDir, simulated: host.simulated, at: new Date().toISOString() });
