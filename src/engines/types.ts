@@ -8,8 +8,10 @@ export interface EngineInfo {
   version?: string;
   runtime: 'native' | 'docker' | 'sim';
   image?: string;
-  /** Why it is not available, when not installed. */
+  /** Why it is not available, when not installed; for an installed one, which knob table it gets. */
   detail?: string;
+  /** The known release whose flag spellings are used, when `version` has no table of its own. */
+  knobTable?: string;
 }
 
 /** Where and how a variant is launched. */
