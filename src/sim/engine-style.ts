@@ -1,6 +1,7 @@
 // How each imitated engine talks: start-up log lines, its ready line and its /metrics names.
 // Failure texts live in engine-failures.ts and come from the corpus of real engine output.
 import type { EngineName } from '../core/variant.js';
+import { corpusLines } from '../engines/corpus.js';
 import type { ServerConfig } from '../model/estimate.js';
 import type { SchedulerStats } from './scheduler.js';
 
@@ -79,30 +80,14 @@ export function loadedLines(engine: EngineName, cfg: ServerConfig, maxModelLen: 
   ];
 }
 
-/** The ready lines; the last one is what launchers wait for. */
+/** The ready lines (from the corpus of real engine output); the last one is what launchers wait for. */
 export function readyLines(engine: EngineName, host: string, port: number): LogLine[] {
-  const pid = process.pid;
+  const uvicorn = corpusLines('vllm-ready', { pid: process.pid }).map((text): LogLine => ({ stream: 'stderr', text }));
   if (engine === 'vllm')
-    return [
-      { stream: 'stdout', text: `${vllmPrefix('INFO', 'api_server.py:1912')} Starting vLLM API server 0 on http://${host}:${port}` },
-      { stream: 'stderr', text: `INFO:     Started server process [${pid}]` },
-      { stream: 'stderr', text: 'INFO:     Waiting for application startup.' },
-      { stream: 'stderr', text: 'INFO:     Application startup complete.' },
-    ];
-  if (engine === 'sglang')
-    return [
-      { stream: 'stderr', text: `INFO:     Started server process [${pid}]` },
-      { stream: 'stderr', text: 'INFO:     Waiting for application startup.' },
-      { stream: 'stderr', text: 'INFO:     Application startup complete.' },
-      { stream: 'stderr', text: `INFO:     Uvicorn running on http://${host}:${port} (Press CTRL+C to quit)` },
-      { stream: 'stderr', text: `${sglangPrefix()} The server is fired up and ready to roll!` },
-    ];
-  return [
-    { stream: 'stderr', text: `INFO:     Started server process [${pid}]` },
-    { stream: 'stderr', text: 'INFO:     Waiting for application startup.' },
-    { stream: 'stderr', text: 'INFO:     Application startup complete.' },
-    { stream: 'stderr', text: `INFO:     Uvicorn running on http://${host}:${port} (Press CTRL+C to quit)` },
-  ];
+    return [{ stream: 'stdout', text: `${vllmPrefix('INFO', 'api_server.py:1912')} ${corpusLines('vllm-api-server-start', { host, port })[0]}` }, ...uvicorn];
+  const running: LogLine = { stream: 'stderr', text: corpusLines('trtllm-ready', { host, port })[0]! };
+  if (engine === 'sglang') return [...uvicorn, running, { stream: 'stderr', text: `${sglangPrefix()} ${corpusLines('sglang-ready')[0]}` }];
+  return [...uvicorn, running];
 }
 
 export { adjustedMaxSeqLenLine, fitFailure, portBusyFailure, unknownModelFailure, type StartFailure } from './engine-failures.js';
