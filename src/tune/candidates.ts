@@ -81,10 +81,18 @@ function batching(w: Variant): StageOut {
   return { candidates: c, notes: [] };
 }
 
+/** FlashAttention-3 kernels are built for Hopper (SM90) only (Dao-AILab/flash-attention README, "FlashAttention-3 ... H100/H800"). */
+const hopper = (cap: number | undefined) => cap === undefined || (cap >= 9 && cap < 10);
+
 function attention(w: Variant, ctx: ExpandContext): StageOut {
-  const backends = ctx.deps.engineInfo(w.engine).attentionBackends.filter((b) => b !== w.knobs.attentionBackend);
-  if (!backends.length) return { candidates: [], skipped: `${w.engine} offers no attention backend to choose`, notes: [] };
-  return { candidates: backends.map((b) => ({ knobs: { attentionBackend: b }, change: `attn=${b}`, needs: ['attentionBackend'] as KnobName[] })), notes: [] };
+  const notes: string[] = [];
+  let backends = ctx.deps.engineInfo(w.engine).attentionBackends.filter((b) => b !== w.knobs.attentionBackend);
+  if (w.engine === 'vllm' && !hopper(ctx.host.computeCap) && backends.includes('fa3')) {
+    backends = backends.filter((b) => b !== 'fa3');
+    notes.push(`fa3 is not tried: FlashAttention-3 runs on Hopper (compute capability 9.0) only, this GPU is ${ctx.host.computeCap}`);
+  }
+  if (!backends.length) return { candidates: [], skipped: `${w.engine} offers no attention backend to choose`, notes };
+  return { candidates: backends.map((b) => ({ knobs: { attentionBackend: b }, change: `attn=${b}`, needs: ['attentionBackend'] as KnobName[] })), notes };
 }
 
 function compile(w: Variant): StageOut {

@@ -9,6 +9,13 @@ import { sglang, trtllm, vllm } from '../../src/engines/index.js';
 import { sglangSpecNumbers } from '../../src/engines/sglang.js';
 import { compareVersions, resolveVersion } from '../../src/engines/data/versions.js';
 import type { LaunchContext } from '../../src/engines/types.js';
+import { getAdapter } from '../../src/engines/index.js';
+import { rowAt, supportedKnobs } from '../../src/engines/data/table.js';
+import { simulatedHost } from '../../src/host/gpus.js';
+import { getModel } from '../../src/model/models.js';
+import { parseAutoArgs } from '../../src/tune/args.js';
+import { planHost } from '../../src/tune/deps.js';
+import { expandStage } from '../../src/tune/plan.js';
 
 const runDir = mkdtempSync(path.join(os.tmpdir(), 'servelab-versions-'));
 afterAll(() => rmSync(runDir, { recursive: true, force: true }));
@@ -80,5 +87,34 @@ describe('vLLM', () => {
   it('offers bfloat16 KV only where the docs list it', () => {
     expect(() => vllm.command(v('vllm', { kvCacheDtype: 'bf16' }, '0.11.0'), ctx)).toThrow(/vLLM 0.11.0 has no KV-cache dtype 'bf16'/);
     expect(after(vllm.command(v('vllm', { kvCacheDtype: 'bf16' }, '0.11.1'), ctx).argv, '--kv-cache-dtype')).toBe('bfloat16');
+  });
+});
+
+describe('planner candidates from the tables', () => {
+  const plan = (gpu: string, engineVersion?: string) => {
+    const config = parseAutoArgs(['--auto', '--sim', '--gpu', gpu, '--gpus', '1', '--model', 'Qwen/Qwen3-14B', '--engines', 'vllm', '--run-dir', '/tmp/x']).config!;
+    const deps = {
+      engineInfo: () => ({ supports: supportedKnobs('vllm'), attentionBackends: rowAt('vllm', 'attentionBackend')!.candidates! }),
+      command: (v: Variant) => getAdapter(v.engine).command(v, ctx),
+      preflight: () => ({ warnings: [] }),
+      predict: () => undefined,
+      fits: () => undefined,
+      model: getModel,
+    };
+    const carried: Variant = { id: 'vllm', engine: 'vllm', model: 'Qwen/Qwen3-14B', knobs: {}, ...(engineVersion ? { engineVersion } : {}) };
+    return (stage: 'attention' | 'speculative') => expandStage(stage, carried, { config, host: planHost(simulatedHost(gpu, 1)), deps });
+  };
+
+  it('vLLM tries fa2 and fa3 on Hopper, and says why fa3 is not tried elsewhere', () => {
+    const h100 = plan('H100')('attention');
+    expect(h100.variants.map((v) => v.change)).toEqual(['attn=fa2', 'attn=fa3', 'attn=flashinfer', 'attn=triton', 'attn=flex']);
+    const a100 = plan('A100')('attention');
+    expect(a100.variants.map((v) => v.change)).not.toContain('attn=fa3');
+    expect(a100.notes.join(' ')).toMatch(/FlashAttention-3 runs on Hopper/);
+  });
+
+  it('variants carry the engine version their commands are spelled for', () => {
+    const s = plan('H100', '0.11.1')('attention');
+    expect(s.variants.every((v) => v.variant.engineVersion === '0.11.1')).toBe(true);
   });
 });
