@@ -5,6 +5,7 @@
 import { fileURLToPath } from 'node:url';
 import type { KnobName } from '../core/variant.js';
 import { knobsToSimArgs } from '../sim/args.js';
+import { NEUTRAL_KNOBS } from './data/knobs.js';
 import { classifyFromLog } from './failures.js';
 import { pickMetrics } from './metrics.js';
 import { sglang } from './sglang.js';
@@ -20,10 +21,7 @@ const REAL = { vllm, sglang, trtllm } as const;
 /** Any engine's ready line: the simulator prints the one of the engine it imitates. */
 const SIM_READY = /Application startup complete\.|The server is fired up and ready to roll!|Uvicorn running on/;
 
-const ALL_KNOBS: ReadonlySet<KnobName> = new Set<KnobName>([
-  'quantization', 'kvCacheDtype', 'tp', 'pp', 'dp', 'ep', 'dpAttention', 'maxBatchedTokens', 'maxRunningSeqs',
-  'memFraction', 'attentionBackend', 'torchCompile', 'cudaGraph', 'speculative', 'maxModelLen', 'extraArgs',
-]);
+const ALL_KNOBS: ReadonlySet<KnobName> = new Set<KnobName>([...NEUTRAL_KNOBS.map((n) => n.knob), 'speculative', 'extraArgs']);
 
 export const sim: EngineAdapter = {
   name: 'sim',
