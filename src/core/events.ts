@@ -15,6 +15,7 @@ export type FailureKind =
   | 'tp-mismatch'
   | 'startup-timeout'
   | 'crash'
+  | 'spec-failed'
   | 'pruned'
   | 'bench-failed'
   | 'aborted'

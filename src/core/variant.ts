@@ -50,6 +50,11 @@ export interface Variant {
   knobs: Knobs;
   /** Short human label, e.g. "sglang fp8-ckpt fa3". */
   label?: string;
+  /**
+   * The engine release the command is spelled for (detected on the host; see
+   * src/engines/data/versions.ts). Absent: the oldest release servelab has a table for.
+   */
+  engineVersion?: string;
 }
 
 /** A short description of what a variant changes, for tables. */

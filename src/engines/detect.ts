@@ -3,12 +3,15 @@
 // importing vllm or tensorrt_llm takes many seconds), or a container image.
 //
 //   detectEngine(engine, { runtime?: 'native' | 'docker', python?: string, image?: string, timeoutMs? })
-//     -> Promise<EngineInfo>   never throws; `installed: false` carries `detail` (why)
+//     -> Promise<EngineInfo>   never throws; `installed: false` carries `detail` (why); an installed
+//        version without a knob table of its own carries `knobTable` and a `detail` saying so.
+//   Docker: the version is the image tag when it is one, else the package version inside the image.
 //   assertImageExists(image) -> Promise<void>   throws UserError (docker missing / image missing)
 import { execa } from 'execa';
 import { UserError } from '../core/errors.js';
 import type { EngineName } from '../core/variant.js';
 import { findOnPath } from '../host/which.js';
+import { resolveVersion } from './data/versions.js';
 import type { DetectOptions, EngineInfo } from './types.js';
 
 /** The executable each engine's CLI lives in, and its Python distribution name. */
@@ -37,8 +40,8 @@ export async function detectEngine(engine: EngineName, opts: DetectOptions = {})
     } catch (e) {
       return { engine, installed: false, runtime: 'docker', image: opts.image, detail: (e as Error).message };
     }
-    const tag = opts.image.includes(':') ? opts.image.split(':').at(-1) : undefined;
-    return { engine, installed: true, runtime: 'docker', image: opts.image, version: tag?.replace(/^v/, '') };
+    const version = versionFromTag(opts.image) ?? (await versionInImage(opts.image, NATIVE[engine].dist, timeoutMs));
+    return withTableNote({ engine, installed: true, runtime: 'docker', image: opts.image, ...(version ? { version } : {}) });
   }
   const { exe, dist } = NATIVE[engine];
   const python = opts.python ?? findOnPath('python3');
@@ -48,7 +51,31 @@ export async function detectEngine(engine: EngineName, opts: DetectOptions = {})
   if (!python) return { engine, installed: false, runtime: 'native', detail: 'no python3 on PATH' };
   const version = await pythonVersionOf(python, dist, timeoutMs);
   if (!version) return { engine, installed: false, runtime: 'native', detail: `Python package '${dist}' is not installed in ${python}` };
-  return { engine, installed: true, runtime: 'native', version };
+  return withTableNote({ engine, installed: true, runtime: 'native', version });
+}
+
+/** 'vllm/vllm-openai:v0.11.0' -> '0.11.0', 'lmsysorg/sglang:v0.5.5.post1-cu129' -> '0.5.5.post1'; 'latest' -> undefined. */
+export function versionFromTag(image: string): string | undefined {
+  const colon = image.lastIndexOf(':');
+  if (colon < 0 || image.indexOf('/', colon) >= 0) return undefined; // no tag (a registry port is not one)
+  const m = /^v?(\d+\.\d+(?:\.\d+)*(?:(?:rc|post|\.post|dev|a|b)\d+)?)/.exec(image.slice(colon + 1));
+  return m?.[1];
+}
+
+/** The engine package's version inside an image whose tag does not say it (e.g. :latest). */
+async function versionInImage(image: string, dist: string, timeoutMs: number): Promise<string | undefined> {
+  const code = `from importlib.metadata import version; print(version(${JSON.stringify(dist)}))`;
+  const r = await execa('docker', ['run', '--rm', '--entrypoint', 'python3', image, '-c', code], { reject: false, timeout: timeoutMs });
+  if (r.exitCode !== 0) return undefined;
+  return String(r.stdout).trim().split('\n').at(-1) || undefined;
+}
+
+/** Say which knob table an installed version gets when it has none of its own (shown on the Host screen). */
+function withTableNote(info: EngineInfo & { engine: EngineName }): EngineInfo {
+  const r = resolveVersion(info.engine, info.version);
+  if (r.exact) return info;
+  const why = info.version ? `no knob table for ${info.version}` : 'version unknown';
+  return { ...info, knobTable: r.table, detail: `${why}: flags spelled for ${r.table}` };
 }
 
 /** Bad input check before a docker launch: docker must exist and the image must be present locally. */

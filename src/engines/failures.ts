@@ -1,22 +1,18 @@
-// Failure triage from a server's log tail and exit status. The rules are data: each names the
-// engines it applies to, the log text that proves it (the texts in engines.md), a one-line
-// reason and a hint. The first rule (in table order) that matches any line wins, so specific
-// root causes come before the generic ones they trigger (e.g. "EngineCore failed to start").
-import type { Failure, FailureKind } from '../core/events.js';
+// Failure triage from a server's log tail and exit status, by the rules in failure-rules.ts. The
+// first rule (in table order) that matches any line wins, so specific root causes come before
+// the generic ones they trigger (e.g. "EngineCore failed to start").
+import type { Failure } from '../core/events.js';
+import type { SpeculativeKnob } from '../core/variant.js';
 import type { FailureContext } from './types.js';
+import { FAILURE_RULES, type FailureEngine } from './failure-rules.js';
 
-export type FailureEngine = 'vllm' | 'sglang' | 'trtllm' | 'sim';
+export { FAILURE_RULES, shortGpuName, type FailureEngine, type FailureRule } from './failure-rules.js';
 
-export interface FailureRule {
-  id: string;
-  kind: Exclude<FailureKind, 'pruned' | 'bench-failed' | 'aborted' | 'skipped' | 'startup-timeout' | 'crash'>;
-  /** Engines whose logs can show this text; undefined = all. */
-  engines?: readonly FailureEngine[];
-  pattern: RegExp;
-  /** When set, one of the 4 lines before the match must match this too (bare AssertionError). */
-  near?: RegExp;
-  reason: (m: RegExpExecArray, ctx: FailureContext) => string;
-  hint: string;
+/** "method=eagle3 steps=3 topk=- draft-tokens=- draft=d/e3": the combination a speculative start failed with. */
+export function specCombination(s: SpeculativeKnob): string {
+  const parts = [`method=${s.method}`, `steps=${s.numSteps ?? '-'}`, `topk=${s.topk ?? '-'}`, `draft-tokens=${s.draftTokens ?? '-'}`];
+  if (s.draftModel) parts.push(`draft=${s.draftModel}`);
+  return parts.join(' ');
 }
 
 export interface ExitInfo {
@@ -25,213 +21,7 @@ export interface ExitInfo {
   timedOut?: boolean;
 }
 
-/** "NVIDIA A100-SXM4-80GB" -> "A100"; used to name the GPU in a reason. */
-export function shortGpuName(name: string): string {
-  const m = /\b(GB\d{3}|B\d{3}|H\d{2,3}|A\d{2,3}G?|L40S?|L4|V100|T4|RTX ?\w+)\b/i.exec(name);
-  return m ? m[1]!.toUpperCase() : name.replace(/^NVIDIA\s+/i, '');
-}
-
-function onThisGpu(ctx: FailureContext): string {
-  const g = ctx.gpu;
-  if (!g) return 'on this GPU';
-  return g.computeCap
-    ? `on this GPU (${shortGpuName(g.name)}, compute capability ${g.computeCap})`
-    : `on this GPU (${shortGpuName(g.name)})`;
-}
-
-function capDotted(cap: string): string {
-  return cap.includes('.') ? cap : `${cap.slice(0, -1)}.${cap.slice(-1)}`;
-}
-
-export const FAILURE_RULES: readonly FailureRule[] = [
-  // --- unsupported dtype / quantization on this GPU ---------------------------------------
-  {
-    id: 'triton-fp8e4nv',
-    kind: 'unsupported',
-    pattern: /type fp8e4nv not supported in this architecture/,
-    reason: (_m, ctx) => `FP8 is not supported ${onThisGpu(ctx)}`,
-    hint: 'FP8 weights need compute capability 8.9+ (Ada/Hopper/Blackwell); serve the BF16 checkpoint or use vLLM (weight-only Marlin FP8).',
-  },
-  {
-    id: 'vllm-quant-capability',
-    kind: 'unsupported',
-    engines: ['vllm', 'sim'],
-    pattern: /quantization method (\S+) is not supported for the current GPU\. Minimum capability: (\d+)\. Current capability: (\d+)/,
-    reason: (m, ctx) =>
-      `${m[1]!.toUpperCase()} is not supported ${ctx.gpu ? onThisGpu(ctx) : `on this GPU (compute capability ${capDotted(m[3]!)})`}: needs ${capDotted(m[2]!)}`,
-    hint: 'Pick a quantization this GPU supports, or serve the unquantized checkpoint.',
-  },
-  {
-    id: 'sglang-blackwell-only-backend',
-    kind: 'unsupported',
-    engines: ['sglang', 'sim'],
-    pattern: /(trtllm_mla|trtllm_mha)[^\n]*(only|Blackwell|SM100)/i,
-    reason: (m, ctx) => `attention backend ${m[1]} is not supported ${onThisGpu(ctx)} (Blackwell only)`,
-    hint: 'Choose fa3, flashinfer or triton on this GPU.',
-  },
-  {
-    id: 'fp8-not-supported',
-    kind: 'unsupported',
-    pattern: /\bFP8\b[^\n]*\bnot supported\b/i,
-    reason: (_m, ctx) => `FP8 is not supported ${onThisGpu(ctx)}`,
-    hint: 'FP8 weights need compute capability 8.9+ (Ada/Hopper/Blackwell); serve the BF16 checkpoint or use vLLM (weight-only Marlin FP8).',
-  },
-  // --- port in use --------------------------------------------------------------------------
-  {
-    id: 'port-errno98',
-    kind: 'port-in-use',
-    pattern: /\[Errno 98\][^\n]*|address already in use|EADDRINUSE/i,
-    reason: () => 'the server port is already in use',
-    hint: 'Another process holds the port: pick another with --port, or stop that process.',
-  },
-  {
-    id: 'sglang-internal-port',
-    kind: 'port-in-use',
-    engines: ['sglang', 'sim'],
-    pattern: /ValueError: (\S+) at (\d+) is not available in \d+ seconds/,
-    reason: (m) => `SGLang's internal ${m[1]} port ${m[2]} is in use`,
-    hint: 'SGLang also uses ports above the server port (nccl, DP-attention port+233...): choose a base port with room above it.',
-  },
-  // --- model not found ----------------------------------------------------------------------
-  {
-    id: 'hf-invalid-repo',
-    kind: 'model-not-found',
-    pattern: /Invalid repository ID or local directory specified: '([^']+)'/,
-    reason: (m) => `model '${m[1]}' was not found (no such Hugging Face repo or local folder)`,
-    hint: 'Check the model id or path; for a gated model log in with `huggingface-cli login` or set HF_TOKEN.',
-  },
-  {
-    id: 'hf-not-valid-identifier',
-    kind: 'model-not-found',
-    pattern: /(\S+) is not a local folder and is not a valid model identifier/,
-    reason: (m) => `model ${m[1]!.replace(/^['"]|['"]$/g, '')} was not found (not a local folder, not a valid model id)`,
-    hint: 'Check the model id or path; for a gated model log in with `huggingface-cli login` or set HF_TOKEN.',
-  },
-  {
-    id: 'hf-gated',
-    kind: 'model-not-found',
-    pattern: /Cannot access gated repo|Access to model \S+ is restricted|401 Client Error/,
-    reason: () => 'the model is gated and this host has no access to it',
-    hint: 'Accept the model licence on huggingface.co and set HF_TOKEN (or `huggingface-cli login`).',
-  },
-  {
-    id: 'hf-offline',
-    kind: 'model-not-found',
-    // Only the fatal form: the same sentence without "couldn't find it in the cached files" is a
-    // warning after which the cached copy loads fine.
-    pattern: /We couldn't connect to '[^']*huggingface\.co'[^\n]*couldn't find it in the cached files|LocalEntryNotFoundError/,
-    reason: () => 'the model is not in the local cache and the Hub cannot be reached',
-    hint: 'Download the model first (`huggingface-cli download <model>`) or allow network access.',
-  },
-  // --- TP / heads mismatch, world size ---------------------------------------------------------
-  {
-    id: 'vllm-heads-divisible',
-    kind: 'tp-mismatch',
-    pattern: /Total number of attention heads \((\d+)\) must be divisible by tensor parallel size \((\d+)\)/,
-    reason: (m) => `${m[1]} attention heads are not divisible by tensor parallel size ${m[2]}`,
-    hint: 'Use a TP size that divides the number of attention heads (and KV heads).',
-  },
-  {
-    id: 'assert-heads',
-    kind: 'tp-mismatch',
-    pattern: /assert\s+[^\n]*(num_heads|num_kv_heads|head)[^\n]*%\s*[^\n]*tp/i,
-    reason: () => 'the attention heads are not divisible by the tensor parallel size',
-    hint: 'Use a TP size that divides the number of attention heads (and KV heads).',
-  },
-  {
-    id: 'assert-in-attention-init',
-    kind: 'tp-mismatch',
-    // SGLang's bare AssertionError inside the attention layer's __init__; TRT-LLM's mapping check.
-    pattern: /^AssertionError\s*$/,
-    near: /attention[^\n]*in __init__|tensorrt_llm\/mapping\.py/,
-    reason: () => 'the attention heads are not divisible by the tensor parallel size',
-    hint: 'Use a TP size that divides the number of attention heads (and KV heads).',
-  },
-  {
-    id: 'not-enough-gpus',
-    kind: 'unsupported',
-    pattern: /number of required GPUs \((\d+)\) exceeds the total number of available GPUs \((\d+)\)/,
-    reason: (m) => `the parallel layout needs ${m[1]} GPUs, this host has ${m[2]}`,
-    hint: 'Keep tp x pp x dp within the visible GPUs (CUDA_VISIBLE_DEVICES).',
-  },
-  {
-    id: 'vllm-ray',
-    kind: 'unsupported',
-    engines: ['vllm', 'sim'],
-    pattern: /Unable to load Ray/,
-    reason: () => 'the parallel layout needs more GPUs than this host shows (vLLM fell back to Ray)',
-    hint: 'Keep tp x pp x dp within the visible GPUs (CUDA_VISIBLE_DEVICES).',
-  },
-  // --- out of memory ----------------------------------------------------------------------------
-  {
-    id: 'vllm-free-memory',
-    kind: 'oom',
-    engines: ['vllm', 'sim'],
-    pattern: /Free memory on device \(([\d.]+)\/([\d.]+) GiB\) on startup is less than desired GPU memory utilization/,
-    reason: (m) => `only ${m[1]} of ${m[2]} GiB GPU memory was free at start (another process holds memory)`,
-    hint: 'Stop whatever else uses the GPU, or lower --gpu-memory-utilization.',
-  },
-  {
-    id: 'vllm-kv-too-small',
-    kind: 'oom',
-    engines: ['vllm', 'sim'],
-    pattern: /KV cache is needed, which is larger than the available KV cache memory|No available memory for the cache blocks/,
-    reason: () => 'not enough GPU memory left for the KV cache',
-    hint: 'Raise the memory fraction, lower --max-model-len, use an FP8 KV cache, or add tensor parallelism.',
-  },
-  {
-    id: 'sglang-not-enough-memory',
-    kind: 'oom',
-    engines: ['sglang', 'sim'],
-    pattern: /Not enough memory\. Please try to increase --mem-fraction-static/,
-    reason: () => 'the weights do not fit inside --mem-fraction-static',
-    hint: 'Raise --mem-fraction-static, quantize the weights, or add tensor parallelism.',
-  },
-  {
-    id: 'cuda-oom',
-    kind: 'oom',
-    pattern: /CUDA out of memory|OutOfMemoryError|CUDA error: out of memory/,
-    reason: () => 'the GPU ran out of memory',
-    hint: 'Lower the memory fraction, max running sequences or batched tokens; or quantize / add tensor parallelism.',
-  },
-  // --- bad flag ----------------------------------------------------------------------------------
-  {
-    id: 'argparse-unrecognized',
-    kind: 'bad-flag',
-    pattern: /error: unrecognized arguments: (.+)/,
-    reason: (m) => `the engine does not know the argument(s) ${m[1]!.trim()}`,
-    hint: 'This engine version does not have that flag: check `--help` of the installed version, or remove it from extra args.',
-  },
-  {
-    id: 'argparse-invalid',
-    kind: 'bad-flag',
-    pattern: /error: argument ([^:]+): (invalid .*|expected .*)/,
-    reason: (m) => `bad value for ${m[1]}: ${m[2]}`,
-    hint: 'Check the value against the installed version\'s `--help`.',
-  },
-  {
-    id: 'click-no-such-option',
-    kind: 'bad-flag',
-    pattern: /Error: (No such option: \S+|Invalid value for .+)/,
-    reason: (m) => `trtllm-serve rejected the command: ${m[1]}`,
-    hint: 'Check `trtllm-serve --help` of the installed version.',
-  },
-  {
-    id: 'vllm-env-choice',
-    kind: 'bad-flag',
-    pattern: /Invalid value '([^']*)' for (VLLM_\w+)/,
-    reason: (m) => `${m[2]}=${m[1]} is not accepted by this vLLM`,
-    hint: 'Pick one of the values the installed vLLM lists.',
-  },
-  {
-    id: 'trtllm-yaml-extra',
-    kind: 'bad-flag',
-    engines: ['trtllm', 'sim'],
-    pattern: /Extra inputs are not permitted/,
-    reason: () => 'the --extra_llm_api_options YAML has a key this TensorRT-LLM does not know',
-    hint: 'Key names changed across TensorRT-LLM releases: check llm_args.py of the installed version.',
-  },
-];
+const SPECULATIVE_TEXT = /specul|eagle|draft|\bmtp\b|ngram|spec_dec/i;
 
 const ERRORISH = /(Error|Exception|Traceback|FAILED|fatal|Killed|Aborted)/;
 
@@ -263,7 +53,8 @@ export function classifyFromLog(
       if (m && rule.near && !logLines.slice(Math.max(0, i - 4), i).some((l) => rule.near!.test(l))) continue;
       if (m) {
         const before = rule.near ? Math.min(i, 2) : 0;
-        return { kind: rule.kind, reason: rule.reason(m, ctx), hint: rule.hint, evidence: evidenceAround(logLines, i, before) };
+        const spec = rule.kind === 'spec-failed' && ctx.speculative ? ` (speculative knobs: ${specCombination(ctx.speculative)})` : '';
+        return { kind: rule.kind, reason: rule.reason(m, ctx) + spec, hint: rule.hint, evidence: evidenceAround(logLines, i, before) };
       }
     }
   }
@@ -278,6 +69,15 @@ export function classifyFromLog(
     };
   }
   const last = errorLines.at(-1)?.trim();
+  // A speculative variant whose error names the speculative machinery failed because of it.
+  if (ctx.speculative && errorLines.some((l) => SPECULATIVE_TEXT.test(l))) {
+    return {
+      kind: 'spec-failed',
+      reason: `speculative decoding failed with ${specCombination(ctx.speculative)}: ${last!.slice(0, 160)}`,
+      hint: 'Try another speculative method or fewer draft tokens; the log names the failing part.',
+      evidence,
+    };
+  }
   return {
     kind: 'crash',
     reason: last ? `the server ${exitText(exit)}: ${last.slice(0, 160)}` : `the server ${exitText(exit)}`,

@@ -1,92 +1,102 @@
-// SGLang 0.5.x (`python3 -m sglang.launch_server`). Full flag names only: `--tp 2` works through
-// argparse prefix matching, which a future flag can break.
+// SGLang (`python3 -m sglang.launch_server`). Every spelling comes from the knob table
+// (data/sglang-knobs.ts) at the variant's engine version; this file says when a knob is given.
 import { UserError } from '../core/errors.js';
-import type { KnobName, Variant } from '../core/variant.js';
+import type { SpeculativeKnob, Variant } from '../core/variant.js';
 import { baseEnv, engineHost, finishSpec, flag } from './argv.js';
+import { engineValue, mustRow, rowsAt, supportedKnobs } from './data/table.js';
+import { resolveVersion } from './data/versions.js';
 import { classifyFromLog } from './failures.js';
 import { pickMetrics } from './metrics.js';
 import { detectEngine } from './detect.js';
 import type { EngineAdapter, LaunchContext, LaunchSpec } from './types.js';
 
-/** Neutral backend name -> --attention-backend value. */
-export const SGLANG_ATTENTION: Readonly<Record<string, string>> = {
-  fa3: 'fa3',
-  flash_attn: 'fa3',
-  fa4: 'fa4',
-  flashinfer: 'flashinfer',
-  triton: 'triton',
-  torch_native: 'torch_native',
-  flex: 'flex_attention',
-  flex_attention: 'flex_attention',
-  flashmla: 'flashmla',
-  cutlass_mla: 'cutlass_mla',
-  trtllm_mla: 'trtllm_mla',
-  trtllm: 'trtllm_mha',
-  trtllm_mha: 'trtllm_mha',
-};
+/** Neutral backend name -> --attention-backend value (from the knob table). */
+export const SGLANG_ATTENTION: Readonly<Record<string, string>> = mustRow('sglang', 'attentionBackend').values!;
 
-const KV_DTYPE: Readonly<Record<string, string>> = { fp8: 'fp8_e4m3', fp8_e4m3: 'fp8_e4m3', fp8_e5m2: 'fp8_e5m2', bf16: 'bf16', auto: 'auto' };
+/** Backends SGLang runs only for prefill (given as --prefill-attention-backend). */
+const PREFILL_ONLY: Readonly<Record<string, string>> = mustRow('sglang', 'attentionBackend.prefill').values!;
 
-/** DeepSeek-style MTP runs through the EAGLE path in SGLang (NEXTN is an alias of EAGLE). */
-const SPEC_ALGO = { eagle: 'EAGLE', eagle3: 'EAGLE3', mtp: 'EAGLE', ngram: 'NGRAM', draft: 'STANDALONE' } as const;
+/** DP-attention: the ports SGLang binds above the server port (PortArgs.init_new), and the NCCL port servelab gives. */
+export const SGLANG_DP_ATTENTION_PORTS = { first: 233, last: 238, nccl: 239 } as const;
+
+/**
+ * EAGLE, EAGLE3 and STANDALONE take steps, topk and draft tokens all together or none at all: a
+ * partial set crashes SGLang 0.5.5 with a TypeError in auto_choose_speculative_params. A partial
+ * set is completed the way SGLang itself ties them for topk = 1 (draft tokens = steps + 1).
+ */
+export function sglangSpecNumbers(s: SpeculativeKnob): { numSteps?: number; topk?: number; draftTokens?: number } {
+  if (s.method === 'ngram') return { numSteps: s.numSteps, topk: s.topk, draftTokens: s.draftTokens };
+  const given = [s.numSteps, s.topk, s.draftTokens].filter((x) => x !== undefined).length;
+  if (given === 0 || given === 3) return { numSteps: s.numSteps, topk: s.topk, draftTokens: s.draftTokens };
+  const topk = s.topk ?? 1;
+  if (topk === 1) {
+    const numSteps = s.numSteps ?? (s.draftTokens !== undefined ? s.draftTokens - 1 : undefined);
+    const draftTokens = s.draftTokens ?? (numSteps !== undefined ? numSteps + 1 : undefined);
+    if (numSteps !== undefined && numSteps >= 1 && draftTokens !== undefined) return { numSteps, topk, draftTokens };
+  }
+  throw new UserError(
+    `SGLang needs --speculative-num-steps, --speculative-eagle-topk and --speculative-num-draft-tokens together for ${s.method} (got steps=${s.numSteps ?? '-'} topk=${s.topk ?? '-'} draft-tokens=${s.draftTokens ?? '-'}); give all three or none`,
+  );
+}
+
+function attentionFlags(argv: string[], backend: string, version: string): void {
+  if (PREFILL_ONLY[backend]) {
+    flag(argv, mustRow('sglang', 'attentionBackend.prefill', version).name, PREFILL_ONLY[backend]);
+    return;
+  }
+  const r = mustRow('sglang', 'attentionBackend', version);
+  flag(argv, r.name, engineValue('sglang', r, backend, version));
+}
+
+const PLAIN = ['quantization', 'maxBatchedTokens', 'maxRunningSeqs', 'memFraction'] as const;
 
 export function sglangEngineArgv(variant: Variant, ctx: LaunchContext): { argv: string[]; env: Record<string, string> } {
   const k = variant.knobs;
+  const version = resolveVersion('sglang', variant.engineVersion).table;
+  const row = (knob: string) => mustRow('sglang', knob, version);
   const argv = ['python3', '-m', 'sglang.launch_server', '--model-path', variant.model];
   flag(argv, '--host', engineHost(ctx));
   flag(argv, '--port', ctx.port);
-  if (k.tp && k.tp > 1) flag(argv, '--tp-size', k.tp);
-  if (k.pp && k.pp > 1) flag(argv, '--pp-size', k.pp);
-  if (k.dp && k.dp > 1) flag(argv, '--dp-size', k.dp);
-  if (k.ep && k.ep > 1) flag(argv, '--ep-size', k.ep);
-  flag(argv, '--enable-dp-attention', k.dpAttention === true);
-  flag(argv, '--quantization', k.quantization);
-  if (k.kvCacheDtype && k.kvCacheDtype !== 'auto') {
-    const kv = KV_DTYPE[k.kvCacheDtype];
-    if (!kv) throw new UserError(`SGLang has no KV-cache dtype '${k.kvCacheDtype}' (use one of ${Object.keys(KV_DTYPE).join(', ')})`);
-    flag(argv, '--kv-cache-dtype', kv);
-  }
-  flag(argv, '--chunked-prefill-size', k.maxBatchedTokens);
-  flag(argv, '--max-running-requests', k.maxRunningSeqs);
-  flag(argv, '--mem-fraction-static', k.memFraction);
-  if (k.attentionBackend) {
-    const b = SGLANG_ATTENTION[k.attentionBackend];
-    if (!b) throw new UserError(`SGLang has no attention backend '${k.attentionBackend}' (use one of ${Object.keys(SGLANG_ATTENTION).join(', ')})`);
-    flag(argv, '--attention-backend', b);
-  }
-  flag(argv, '--enable-torch-compile', k.torchCompile === true);
-  flag(argv, '--disable-cuda-graph', k.cudaGraph === false);
+  for (const knob of ['tp', 'pp', 'dp', 'ep'] as const) if ((k[knob] ?? 1) > 1) flag(argv, row(knob).name, k[knob]);
+  flag(argv, row('dpAttention').name, k.dpAttention === true);
+  if (k.kvCacheDtype && k.kvCacheDtype !== 'auto') flag(argv, row('kvCacheDtype').name, engineValue('sglang', row('kvCacheDtype'), k.kvCacheDtype, version));
+  for (const knob of PLAIN) flag(argv, row(knob).name, k[knob]);
+  if (k.attentionBackend) attentionFlags(argv, k.attentionBackend, version);
+  flag(argv, row('torchCompile').name, k.torchCompile === true);
+  flag(argv, row('cudaGraph').name, k.cudaGraph === false);
   if (k.speculative) {
     const s = k.speculative;
-    flag(argv, '--speculative-algorithm', SPEC_ALGO[s.method]);
-    flag(argv, '--speculative-draft-model-path', s.draftModel);
-    flag(argv, '--speculative-num-steps', s.numSteps);
-    flag(argv, '--speculative-eagle-topk', s.topk);
-    flag(argv, '--speculative-num-draft-tokens', s.draftTokens);
+    const n = sglangSpecNumbers(s);
+    flag(argv, row('speculative.method').name, engineValue('sglang', row('speculative.method'), s.method, version));
+    flag(argv, row('speculative.draftModel').name, s.draftModel);
+    flag(argv, row('speculative.numSteps').name, n.numSteps);
+    flag(argv, row('speculative.topk').name, n.topk);
+    flag(argv, row('speculative.draftTokens').name, n.draftTokens);
   }
-  flag(argv, '--context-length', k.maxModelLen);
+  flag(argv, row('maxModelLen').name, k.maxModelLen);
   // /metrics exists only with --enable-metrics; servelab reads it while benchmarking.
-  flag(argv, '--enable-metrics', true);
+  flag(argv, row('plumbing.metrics').name, true);
+  if (k.dpAttention && (k.dp ?? 1) > 1) flag(argv, row('plumbing.ncclPort').name, ctx.port + SGLANG_DP_ATTENTION_PORTS.nccl);
   if (k.extraArgs?.length) argv.push(...k.extraArgs);
   return { argv, env: baseEnv(ctx) };
 }
 
-export const SGLANG_SUPPORTS: ReadonlySet<KnobName> = new Set<KnobName>([
-  'quantization', 'kvCacheDtype', 'tp', 'pp', 'dp', 'ep', 'dpAttention', 'maxBatchedTokens', 'maxRunningSeqs',
-  'memFraction', 'attentionBackend', 'torchCompile', 'cudaGraph', 'speculative', 'maxModelLen', 'extraArgs',
-]);
+export const SGLANG_SUPPORTS = supportedKnobs('sglang');
 
 export const sglang: EngineAdapter = {
   name: 'sglang',
   supports: SGLANG_SUPPORTS,
-  attentionBackends: ['fa3', 'flashinfer', 'triton'],
+  attentionBackends: rowsAt('sglang').find((r) => r.knob === 'attentionBackend')!.candidates!,
   metricsPath: '/metrics',
   command(variant, ctx): LaunchSpec {
     const { argv, env } = sglangEngineArgv(variant, ctx);
     const spec = finishSpec('sglang', argv, env, [], ctx, /The server is fired up and ready to roll!/);
-    const dp = variant.knobs.dp ?? 1;
-    // With DP-attention SGLang's ZMQ/dist-init ports start at port + 233 (PortArgs.init_new), one per DP rank.
-    if (variant.knobs.dpAttention && dp > 1) spec.extraPorts = Array.from({ length: dp + 2 }, (_, i) => ctx.port + 233 + i);
+    // With DP-attention SGLang binds port+233 ... port+238 (PortArgs.init_new), plus the NCCL
+    // port, which servelab fixes with --nccl-port so it can be checked before launch.
+    if (variant.knobs.dpAttention && (variant.knobs.dp ?? 1) > 1) {
+      const { first, last, nccl } = SGLANG_DP_ATTENTION_PORTS;
+      spec.extraPorts = [...Array.from({ length: last - first + 1 }, (_, i) => ctx.port + first + i), ctx.port + nccl];
+    }
     return spec;
   },
   classifyFailure: (lines, exit, ctx) => classifyFromLog('sglang', lines, exit, ctx),
@@ -95,7 +105,9 @@ export const sglang: EngineAdapter = {
       running: ['sglang:num_running_reqs'],
       waiting: ['sglang:num_queue_reqs'],
       kvUsage: ['sglang:token_usage'],
-      preemptions: ['sglang:num_retracted_reqs_total', 'sglang:num_retracted_reqs'],
+      // A cumulative counter in newer releases (srt/metrics/collector.py). `sglang:num_retracted_reqs`
+      // is a per-step gauge, not a total, so it is not read as one.
+      preemptions: ['sglang:num_retracted_requests_total'],
     }),
   detect: (opts) => detectEngine('sglang', opts),
 };

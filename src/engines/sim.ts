@@ -5,6 +5,7 @@
 import { fileURLToPath } from 'node:url';
 import type { KnobName } from '../core/variant.js';
 import { knobsToSimArgs } from '../sim/args.js';
+import { NEUTRAL_KNOBS } from './data/knobs.js';
 import { classifyFromLog } from './failures.js';
 import { pickMetrics } from './metrics.js';
 import { sglang } from './sglang.js';
@@ -20,10 +21,7 @@ const REAL = { vllm, sglang, trtllm } as const;
 /** Any engine's ready line: the simulator prints the one of the engine it imitates. */
 const SIM_READY = /Application startup complete\.|The server is fired up and ready to roll!|Uvicorn running on/;
 
-const ALL_KNOBS: ReadonlySet<KnobName> = new Set<KnobName>([
-  'quantization', 'kvCacheDtype', 'tp', 'pp', 'dp', 'ep', 'dpAttention', 'maxBatchedTokens', 'maxRunningSeqs',
-  'memFraction', 'attentionBackend', 'torchCompile', 'cudaGraph', 'speculative', 'maxModelLen', 'extraArgs',
-]);
+const ALL_KNOBS: ReadonlySet<KnobName> = new Set<KnobName>([...NEUTRAL_KNOBS.map((n) => n.knob), 'speculative', 'extraArgs']);
 
 export const sim: EngineAdapter = {
   name: 'sim',
@@ -64,7 +62,7 @@ export const sim: EngineAdapter = {
       running: ['vllm:num_requests_running', 'sglang:num_running_reqs', 'trtllm_num_requests_running'],
       waiting: ['vllm:num_requests_waiting', 'sglang:num_queue_reqs', 'trtllm_num_requests_waiting'],
       kvUsage: ['vllm:kv_cache_usage_perc', 'sglang:token_usage', 'trtllm_kv_cache_utilization'],
-      preemptions: ['vllm:num_preemptions_total', 'sglang:num_retracted_reqs_total'],
+      preemptions: ['vllm:num_preemptions_total', 'sglang:num_retracted_requests_total'],
     }),
   detect: async (): Promise<EngineInfo> => ({ engine: 'sim', installed: true, runtime: 'sim', version: 'sim' }),
 };

@@ -1,82 +1,95 @@
 // TensorRT-LLM 1.x (`trtllm-serve`). Attention, CUDA graphs, torch.compile, attention-DP,
 // KV dtype and speculative settings have no flags: they go into the --extra_llm_api_options
 // YAML that this adapter writes into the run folder. Unknown YAML keys fail (extra="forbid"),
-// so only keys from llm_args.py are written.
+// so only keys from the knob table (data/trtllm-knobs.ts, read from llm_args.py) are written.
 import path from 'node:path';
 import YAML from 'yaml';
 import { UserError } from '../core/errors.js';
 import type { ServerMetricsSample } from '../core/events.js';
-import type { KnobName, Variant } from '../core/variant.js';
+import type { SpeculativeKnob, Variant } from '../core/variant.js';
 import { baseEnv, engineHost, finishSpec, flag } from './argv.js';
+import { engineValue, mustRow, rowsAt, supportedKnobs } from './data/table.js';
+import { resolveVersion } from './data/versions.js';
 import { classifyFromLog } from './failures.js';
 import { pickMetrics } from './metrics.js';
 import { detectEngine } from './detect.js';
 import type { EngineAdapter, LaunchContext, LaunchSpec } from './types.js';
 
-/** Neutral backend name -> YAML attn_backend. TRT-LLM silently falls back on unknown names, so we refuse them. */
-export const TRTLLM_ATTENTION: Readonly<Record<string, string>> = {
-  trtllm: 'TRTLLM',
-  flashinfer: 'FLASHINFER',
-  vanilla: 'VANILLA',
-  flashinfer_star: 'FLASHINFER_STAR_ATTENTION',
-};
-
-const SPEC_TYPE = { mtp: 'MTP', eagle3: 'Eagle3', eagle: 'Eagle', ngram: 'NGram', draft: 'DraftTarget' } as const;
+/** Neutral backend name -> YAML attn_backend (from the knob table). TRT-LLM silently falls back on unknown names, so we refuse them. */
+export const TRTLLM_ATTENTION: Readonly<Record<string, string>> = mustRow('trtllm', 'attentionBackend').values!;
 
 export const TRTLLM_YAML_NAME = 'extra_llm_api_options.yaml';
+
+/** Set a dotted YAML key ('kv_cache_config.dtype') in a plain object. */
+function setKey(doc: Record<string, unknown>, dotted: string, value: unknown): void {
+  const parts = dotted.split('.');
+  let cur = doc;
+  for (const p of parts.slice(0, -1)) cur = (cur[p] ??= {}) as Record<string, unknown>;
+  cur[parts.at(-1)!] = value;
+}
+
+function speculativeYaml(doc: Record<string, unknown>, s: SpeculativeKnob, version: string): void {
+  const row = (knob: string) => mustRow('trtllm', `speculative.${knob}`, version);
+  const method = row('method');
+  if (!method.values![s.method]) {
+    throw new UserError(`TensorRT-LLM ${version} (PyTorch backend) cannot decode speculatively with '${s.method}' (use one of ${Object.keys(method.values!).join(', ')}): ${method.note ?? ''}`.trim());
+  }
+  setKey(doc, method.name, method.values![s.method]);
+  const n = s.numSteps ?? s.draftTokens;
+  if (s.method === 'mtp') setKey(doc, row('mtpLayers').name, n ?? 1);
+  else if (n !== undefined) setKey(doc, row('tokens').name, n);
+  if (s.method === 'ngram') setKey(doc, row('ngramSize').name, 2);
+  if (s.draftModel) setKey(doc, row('draftModel').name, s.draftModel);
+}
 
 /** The YAML document for a variant (plain object; tests compare it). */
 export function trtllmYaml(variant: Variant): Record<string, unknown> {
   const k = variant.knobs;
+  const version = resolveVersion('trtllm', variant.engineVersion).table;
+  const row = (knob: string) => mustRow('trtllm', knob, version);
   // enable_iter_perf_stats feeds the JSON /metrics endpoint that servelab polls.
-  const doc: Record<string, unknown> = { enable_iter_perf_stats: true };
-  if (k.attentionBackend) {
-    const b = TRTLLM_ATTENTION[k.attentionBackend];
-    if (!b) throw new UserError(`TensorRT-LLM has no attention backend '${k.attentionBackend}' (use one of ${Object.keys(TRTLLM_ATTENTION).join(', ')})`);
-    doc.attn_backend = b;
+  const doc: Record<string, unknown> = {};
+  setKey(doc, row('plumbing.iterStats').name, true);
+  if (k.attentionBackend) setKey(doc, row('attentionBackend').name, engineValue('trtllm', row('attentionBackend'), k.attentionBackend, version));
+  if (k.cudaGraph === false) setKey(doc, row('cudaGraph').name, null);
+  if (k.torchCompile === true) setKey(doc, row('torchCompile').name, { enable_fullgraph: true });
+  if (k.dpAttention) setKey(doc, row('dpAttention').name, true);
+  if (k.kvCacheDtype) {
+    const kv = engineValue('trtllm', row('kvCacheDtype'), k.kvCacheDtype, version);
+    if (kv !== 'auto') setKey(doc, row('kvCacheDtype').name, kv);
   }
-  if (k.cudaGraph === false) doc.cuda_graph_config = null;
-  if (k.torchCompile === true) doc.torch_compile_config = { enable_fullgraph: true };
-  if (k.dpAttention) doc.enable_attention_dp = true;
-  if (k.kvCacheDtype && k.kvCacheDtype !== 'auto') {
-    if (!/^fp8/.test(k.kvCacheDtype) && k.kvCacheDtype !== 'bf16') {
-      throw new UserError(`TensorRT-LLM has no KV-cache dtype '${k.kvCacheDtype}' (use fp8 or auto)`);
-    }
-    if (k.kvCacheDtype !== 'bf16') doc.kv_cache_config = { dtype: 'fp8' };
-  }
-  if (k.speculative) {
-    const s = k.speculative;
-    const spec: Record<string, unknown> = { decoding_type: SPEC_TYPE[s.method] };
-    const n = s.numSteps ?? s.draftTokens;
-    if (s.method === 'mtp') spec.num_nextn_predict_layers = n ?? 1;
-    else if (n !== undefined) spec.max_draft_len = n;
-    if (s.method === 'ngram') spec.max_matching_ngram_size = 2;
-    if (s.draftModel) spec.speculative_model_dir = s.draftModel;
-    doc.speculative_config = spec;
-  }
+  // A YAML kv_cache_config replaces the whole object trtllm-serve built from the flag, so the
+  // fraction must travel inside it too (engine-audit T19).
+  const memKey = row('memFraction.yaml').name;
+  if (k.memFraction !== undefined && doc[memKey.split('.')[0]!]) setKey(doc, memKey, k.memFraction);
+  if (k.speculative) speculativeYaml(doc, k.speculative, version);
   return doc;
 }
 
 export function trtllmEngineArgv(variant: Variant, ctx: LaunchContext): { argv: string[]; env: Record<string, string>; yaml: string; yamlPath: string } {
   const k = variant.knobs;
   const yamlPath = path.join(ctx.runDir, TRTLLM_YAML_NAME);
+  const version = resolveVersion('trtllm', variant.engineVersion).table;
+  const row = (knob: string) => mustRow('trtllm', knob, version);
   const argv = ['trtllm-serve', variant.model];
   flag(argv, '--host', engineHost(ctx));
   flag(argv, '--port', ctx.port);
-  if (k.tp && k.tp > 1) flag(argv, '--tp_size', k.tp);
-  if (k.pp && k.pp > 1) flag(argv, '--pp_size', k.pp);
-  if (k.ep && k.ep > 1) flag(argv, '--ep_size', k.ep);
-  flag(argv, '--max_num_tokens', k.maxBatchedTokens);
-  flag(argv, '--max_batch_size', k.maxRunningSeqs);
-  flag(argv, '--max_seq_len', k.maxModelLen);
+  for (const knob of ['tp', 'pp', 'ep'] as const) if ((k[knob] ?? 1) > 1) flag(argv, row(knob).name, k[knob]);
+  flag(argv, row('maxBatchedTokens').name, k.maxBatchedTokens);
+  flag(argv, row('maxRunningSeqs').name, k.maxRunningSeqs);
+  flag(argv, row('maxModelLen').name, k.maxModelLen);
   // A fraction of the memory left free after the weights, unlike vLLM's fraction of the total.
-  flag(argv, '--kv_cache_free_gpu_memory_fraction', k.memFraction);
-  flag(argv, '--extra_llm_api_options', yamlPath);
+  flag(argv, row('memFraction').name, k.memFraction);
+  flag(argv, row('plumbing.yaml').name, yamlPath);
   if (k.extraArgs?.length) argv.push(...k.extraArgs);
   return { argv, env: baseEnv(ctx), yaml: YAML.stringify(trtllmYaml(variant)), yamlPath };
 }
 
-/** TRT-LLM's /metrics is a JSON list of iteration stats (emptied on read); Prometheus text in newer releases. */
+/**
+ * TRT-LLM's /metrics is a JSON list of iteration stats (emptied on read). Prometheus text is a
+ * different endpoint, /prometheus/metrics, mounted only with `return_perf_metrics: true`
+ * (openai_server.py@e7f7345e); the text branch reads it when pointed there.
+ */
 export function parseTrtllmMetrics(text: string): Partial<ServerMetricsSample> {
   const trimmed = text.trim();
   if (trimmed.startsWith('[') || trimmed.startsWith('{')) {
@@ -91,8 +104,8 @@ export function parseTrtllmMetrics(text: string): Partial<ServerMetricsSample> {
     if (!last || typeof last !== 'object') return {};
     const out: Partial<ServerMetricsSample> = {};
     if (typeof last.numActiveRequests === 'number') out.running = last.numActiveRequests;
-    const queued = last.numQueuedRequests ?? (last.inflightBatchingStats as Record<string, unknown> | undefined)?.numQueuedRequests;
-    if (typeof queued === 'number') out.waiting = queued;
+    // The queue count is top-level; inflightBatchingStats has no numQueuedRequests (audit T32).
+    if (typeof last.numQueuedRequests === 'number') out.waiting = last.numQueuedRequests;
     const kv = last.kvCacheStats as Record<string, unknown> | undefined;
     if (kv && typeof kv.usedNumBlocks === 'number' && typeof kv.maxNumBlocks === 'number' && kv.maxNumBlocks > 0) {
       out.kvUsage = kv.usedNumBlocks / kv.maxNumBlocks;
@@ -107,15 +120,15 @@ export function parseTrtllmMetrics(text: string): Partial<ServerMetricsSample> {
   });
 }
 
-export const TRTLLM_SUPPORTS: ReadonlySet<KnobName> = new Set<KnobName>([
-  'kvCacheDtype', 'tp', 'pp', 'ep', 'dpAttention', 'maxBatchedTokens', 'maxRunningSeqs', 'memFraction',
-  'attentionBackend', 'torchCompile', 'cudaGraph', 'speculative', 'maxModelLen', 'extraArgs',
-]);
+export const TRTLLM_SUPPORTS = supportedKnobs('trtllm');
+
+/** Where Prometheus text lives (with return_perf_metrics: true); servelab polls the JSON /metrics. */
+export const TRTLLM_PROMETHEUS_PATH = '/prometheus/metrics';
 
 export const trtllm: EngineAdapter = {
   name: 'trtllm',
   supports: TRTLLM_SUPPORTS,
-  attentionBackends: ['trtllm', 'flashinfer'],
+  attentionBackends: rowsAt('trtllm').find((r) => r.knob === 'attentionBackend')!.candidates!,
   metricsPath: '/metrics',
   command(variant, ctx): LaunchSpec {
     const { argv, env, yaml, yamlPath } = trtllmEngineArgv(variant, ctx);

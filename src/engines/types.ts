@@ -1,5 +1,5 @@
 // Contract of an engine adapter: plain data and functions, no class hierarchy.
-import type { EngineName, KnobName, Variant } from '../core/variant.js';
+import type { EngineName, KnobName, SpeculativeKnob, Variant } from '../core/variant.js';
 import type { Failure, ServerMetricsSample } from '../core/events.js';
 
 export interface EngineInfo {
@@ -8,8 +8,10 @@ export interface EngineInfo {
   version?: string;
   runtime: 'native' | 'docker' | 'sim';
   image?: string;
-  /** Why it is not available, when not installed. */
+  /** Why it is not available, when not installed; for an installed one, which knob table it gets. */
   detail?: string;
+  /** The known release whose flag spellings are used, when `version` has no table of its own. */
+  knobTable?: string;
 }
 
 /** Where and how a variant is launched. */
@@ -58,6 +60,8 @@ export interface LaunchSpec {
 /** What the classifier may know about the host, to name the GPU in its reason. */
 export interface FailureContext {
   gpu?: { name: string; computeCap?: string };
+  /** The variant's speculative knobs, so a speculative start failure names the combination. */
+  speculative?: SpeculativeKnob;
 }
 
 /** Where to look for an engine; see src/engines/detect.ts. */

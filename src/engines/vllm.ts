@@ -1,88 +1,84 @@
-// vLLM 0.11 (`vllm serve`). Attention backend is an environment variable, not a flag.
+// vLLM (`vllm serve`). Every spelling comes from the knob table (data/vllm-knobs.ts) at the
+// variant's engine version; this file only says when a knob is given. The attention backend is
+// an environment variable, not a flag, in 0.11.
 import { UserError } from '../core/errors.js';
-import type { KnobName, Variant } from '../core/variant.js';
+import type { Variant } from '../core/variant.js';
 import { baseEnv, engineHost, finishSpec, flag } from './argv.js';
+import { engineValue, mustRow, rowAt, rowsAt, supportedKnobs } from './data/table.js';
+import { resolveVersion } from './data/versions.js';
 import { classifyFromLog } from './failures.js';
 import { pickMetrics } from './metrics.js';
 import { detectEngine } from './detect.js';
 import type { EngineAdapter, LaunchContext, LaunchSpec } from './types.js';
 
-/** Neutral backend name -> VLLM_ATTENTION_BACKEND value (vllm/platforms/interface.py `_Backend`). */
-export const VLLM_ATTENTION: Readonly<Record<string, string>> = {
-  fa3: 'FLASH_ATTN',
-  fa2: 'FLASH_ATTN',
-  flash_attn: 'FLASH_ATTN',
-  flashinfer: 'FLASHINFER',
-  triton: 'TRITON_ATTN',
-  flex: 'FLEX_ATTENTION',
-  flex_attention: 'FLEX_ATTENTION',
-  flashmla: 'FLASHMLA',
-  cutlass_mla: 'CUTLASS_MLA',
-  triton_mla: 'TRITON_MLA',
-};
+/** Neutral backend name -> VLLM_ATTENTION_BACKEND value (from the knob table). */
+export const VLLM_ATTENTION: Readonly<Record<string, string>> = mustRow('vllm', 'attentionBackend').values!;
 
-const KV_DTYPE: Readonly<Record<string, string>> = { bf16: 'bfloat16', fp8: 'fp8', fp8_e4m3: 'fp8_e4m3', fp8_e5m2: 'fp8_e5m2', auto: 'auto' };
-
-/** --speculative-config JSON (vllm/config/speculative.py). */
-function speculativeConfig(spec: NonNullable<Variant['knobs']['speculative']>): string {
-  const method = { eagle: 'eagle', eagle3: 'eagle3', mtp: 'mtp', ngram: 'ngram', draft: 'draft_model' }[spec.method];
-  const cfg: Record<string, unknown> = { method };
-  if (spec.draftModel) cfg.model = spec.draftModel;
+/** --speculative-config JSON (vllm/config/speculative.py); key names from the knob table. */
+function speculativeConfig(spec: NonNullable<Variant['knobs']['speculative']>, version: string): string {
+  const key = (k: string) => mustRow('vllm', `speculative.${k}`, version).name;
+  const methodRow = mustRow('vllm', 'speculative.method', version);
+  if (!methodRow.values![spec.method]) {
+    throw new UserError(`vLLM ${version} cannot decode speculatively with '${spec.method}' (${methodRow.note ?? `use one of ${Object.keys(methodRow.values!).join(', ')}`})`);
+  }
+  const cfg: Record<string, unknown> = { [methodRow.name]: methodRow.values![spec.method] };
+  if (spec.draftModel) cfg[key('draftModel')] = spec.draftModel;
   const n = spec.numSteps ?? spec.draftTokens;
-  if (n !== undefined) cfg.num_speculative_tokens = n;
+  if (n !== undefined) cfg[key('tokens')] = n;
   if (spec.method === 'ngram') {
-    cfg.prompt_lookup_max = n ?? 4;
-    cfg.prompt_lookup_min = 1;
+    cfg[key('ngramMax')] = n ?? 4;
+    cfg[key('ngramMin')] = 1;
   }
   return JSON.stringify(cfg);
 }
 
+/** Flags whose value passes through (or maps through the row's values). */
+const PLAIN = ['quantization', 'maxBatchedTokens', 'maxRunningSeqs', 'memFraction', 'maxModelLen'] as const;
+
 export function vllmEngineArgv(variant: Variant, ctx: LaunchContext): { argv: string[]; env: Record<string, string> } {
   const k = variant.knobs;
+  const version = resolveVersion('vllm', variant.engineVersion).table;
+  const row = (knob: string) => mustRow('vllm', knob, version);
   const argv = ['vllm', 'serve', variant.model];
   flag(argv, '--host', engineHost(ctx));
   flag(argv, '--port', ctx.port);
-  if (k.tp && k.tp > 1) flag(argv, '--tensor-parallel-size', k.tp);
-  if (k.pp && k.pp > 1) flag(argv, '--pipeline-parallel-size', k.pp);
-  if (k.dp && k.dp > 1) flag(argv, '--data-parallel-size', k.dp);
+  if (k.tp && k.tp > 1) flag(argv, row('tp').name, k.tp);
+  if (k.pp && k.pp > 1) flag(argv, row('pp').name, k.pp);
+  if (k.dp && k.dp > 1) flag(argv, row('dp').name, k.dp);
   // vLLM has no EP size: EP = TP x DP when on.
-  flag(argv, '--enable-expert-parallel', (k.ep ?? 1) > 1);
-  flag(argv, '--quantization', k.quantization);
+  flag(argv, row('ep').name, (k.ep ?? 1) > 1);
   if (k.kvCacheDtype && k.kvCacheDtype !== 'auto') {
-    const kv = KV_DTYPE[k.kvCacheDtype];
-    if (!kv) throw new UserError(`vLLM has no KV-cache dtype '${k.kvCacheDtype}' (use one of ${Object.keys(KV_DTYPE).join(', ')})`);
-    flag(argv, '--kv-cache-dtype', kv);
+    const r = row('kvCacheDtype');
+    flag(argv, r.name, engineValue('vllm', r, k.kvCacheDtype, version));
   }
-  flag(argv, '--max-num-batched-tokens', k.maxBatchedTokens);
-  flag(argv, '--max-num-seqs', k.maxRunningSeqs);
-  flag(argv, '--gpu-memory-utilization', k.memFraction);
-  flag(argv, '--max-model-len', k.maxModelLen);
-  // Compilation is on by default (level 3); eager turns off both compile and CUDA graphs.
-  if (k.cudaGraph === false) flag(argv, '--enforce-eager', true);
-  else if (k.torchCompile === false) flag(argv, '--compilation-config', '{"level":0}');
-  if (k.speculative) flag(argv, '--speculative-config', speculativeConfig(k.speculative));
+  for (const knob of PLAIN) {
+    const v = k[knob];
+    if (v !== undefined) flag(argv, row(knob).name, typeof v === 'string' ? engineValue('vllm', row(knob), v, version) : v);
+  }
+  // Compilation is on by default; eager turns off both compile and CUDA graphs. Compile off
+  // alone must keep CUDA graphs, which needs an explicit cudagraph_mode (see the table's note).
+  if (k.cudaGraph === false) flag(argv, row('cudaGraph').name, true);
+  else if (k.torchCompile === false) flag(argv, row('torchCompile').name, row('torchCompile').values!.false);
+  if (k.speculative) flag(argv, row('speculative').name, speculativeConfig(k.speculative, version));
   if (k.extraArgs?.length) argv.push(...k.extraArgs);
 
   const env = baseEnv(ctx);
   if (k.attentionBackend) {
-    const value = VLLM_ATTENTION[k.attentionBackend] ?? (Object.values(VLLM_ATTENTION).includes(k.attentionBackend) ? k.attentionBackend : undefined);
-    if (!value) {
-      throw new UserError(`vLLM has no attention backend '${k.attentionBackend}' (use one of ${Object.keys(VLLM_ATTENTION).join(', ')})`);
-    }
-    env.VLLM_ATTENTION_BACKEND = value;
+    const r = row('attentionBackend');
+    env[r.name] = engineValue('vllm', r, k.attentionBackend, version);
+    const fa = rowAt('vllm', 'attentionBackend.faVersion', version);
+    const faValue = fa?.values?.[k.attentionBackend];
+    if (fa && faValue) env[fa.name] = faValue;
   }
   return { argv, env };
 }
 
-export const VLLM_SUPPORTS: ReadonlySet<KnobName> = new Set<KnobName>([
-  'quantization', 'kvCacheDtype', 'tp', 'pp', 'dp', 'ep', 'maxBatchedTokens', 'maxRunningSeqs', 'memFraction',
-  'attentionBackend', 'torchCompile', 'cudaGraph', 'speculative', 'maxModelLen', 'extraArgs',
-]);
+export const VLLM_SUPPORTS = supportedKnobs('vllm');
 
 export const vllm: EngineAdapter = {
   name: 'vllm',
   supports: VLLM_SUPPORTS,
-  attentionBackends: ['flash_attn', 'flashinfer', 'triton', 'flex'],
+  attentionBackends: rowsAt('vllm').find((r) => r.knob === 'attentionBackend')!.candidates!,
   metricsPath: '/metrics',
   command(variant, ctx): LaunchSpec {
     const { argv, env } = vllmEngineArgv(variant, ctx);

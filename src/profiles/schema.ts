@@ -2,7 +2,8 @@
 // back (replay, serve, export) and to judge whether it still performs. Validated on load with
 // zod so a hand-edited or foreign file fails with the field it got wrong.
 import { z } from 'zod';
-import type { Variant } from '../core/variant.js';
+import { NEUTRAL_KNOBS, SPECULATIVE_METHODS, type NeutralKnob } from '../engines/data/knobs.js';
+import type { Knobs, Variant } from '../core/variant.js';
 import type { VariantResult } from '../core/events.js';
 import type { BenchMetrics } from '../bench/types.js';
 import { SweepRecordSchema } from '../sweep/record.js';
@@ -14,29 +15,29 @@ const engineName = z.enum(['vllm', 'sglang', 'trtllm']);
 const isoTime = z.string().min(1);
 
 export const SpeculativeSchema = z.object({
-  method: z.enum(['eagle', 'eagle3', 'mtp', 'ngram', 'draft']),
+  method: z.enum(SPECULATIVE_METHODS),
   numSteps: z.number().int().positive().optional(),
   topk: z.number().int().positive().optional(),
   draftTokens: z.number().int().positive().optional(),
   draftModel: z.string().optional(),
 });
 
+/** One zod field per neutral knob, from the knob list (src/engines/data/knobs.ts). */
+function knobField(n: NeutralKnob): z.ZodType {
+  if (n.type === 'string') return z.string().optional();
+  if (n.type.startsWith('bool')) return z.boolean().optional();
+  let num = n.type === 'int' ? z.number().int() : z.number();
+  num = n.min !== undefined && n.min >= 1 ? num.positive() : num;
+  if (n.max !== undefined) num = num.positive().max(n.max);
+  return num.optional();
+}
+
+/** The knob fields, typed as the Knobs contract (the _VariantFits checks below keep them in step). */
+type KnobShape = { [K in NeutralKnob['knob']]: z.ZodOptional<z.ZodType<NonNullable<Knobs[K]>>> };
+
 export const KnobsSchema = z.object({
-  quantization: z.string().optional(),
-  kvCacheDtype: z.string().optional(),
-  tp: z.number().int().positive().optional(),
-  pp: z.number().int().positive().optional(),
-  dp: z.number().int().positive().optional(),
-  ep: z.number().int().positive().optional(),
-  dpAttention: z.boolean().optional(),
-  maxBatchedTokens: z.number().int().positive().optional(),
-  maxRunningSeqs: z.number().int().positive().optional(),
-  memFraction: z.number().positive().max(1).optional(),
-  attentionBackend: z.string().optional(),
-  torchCompile: z.boolean().optional(),
-  cudaGraph: z.boolean().optional(),
+  ...(Object.fromEntries(NEUTRAL_KNOBS.map((n) => [n.knob, knobField(n)])) as unknown as KnobShape),
   speculative: SpeculativeSchema.optional(),
-  maxModelLen: z.number().int().positive().optional(),
   extraArgs: z.array(z.string()).optional(),
 });
 
@@ -46,6 +47,8 @@ export const VariantSchema = z.object({
   model: z.string().min(1),
   knobs: KnobsSchema,
   label: z.string().optional(),
+  /** The engine release the command was spelled for (src/engines/data/versions.ts). */
+  engineVersion: z.string().optional(),
 });
 
 /** vLLM `--save-result` key names; percentile keys (mean_ttft_ms, p99_tpot_ms, ...) pass through. */
@@ -93,6 +96,7 @@ export const FailureSchema = z.object({
     'tp-mismatch',
     'startup-timeout',
     'crash',
+    'spec-failed',
     'pruned',
     'bench-failed',
     'aborted',

@@ -2,6 +2,7 @@
 // sim-serve command reads it back with parseSimArgs. Strict like argparse: an unknown flag or a
 // bad value is a usage error (exit 2), because a typo must not silently become a default.
 import { ENGINES, type EngineName, type Knobs, type SpeculativeKnob } from '../core/variant.js';
+import { NEUTRAL_KNOBS, SPECULATIVE_FIELDS, SPECULATIVE_METHODS } from '../engines/data/knobs.js';
 import { UserError } from '../core/errors.js';
 
 export interface SimArgs {
@@ -21,7 +22,7 @@ export interface SimArgs {
   servedModelName?: string;
 }
 
-const SPEC_METHODS: SpeculativeKnob['method'][] = ['eagle', 'eagle3', 'mtp', 'ngram', 'draft'];
+const SPEC_METHODS: readonly string[] = SPECULATIVE_METHODS;
 
 /** Thrown for bad argv; `message` is the argparse-style text (usage line + error line). */
 export class SimArgsError extends UserError {
@@ -31,62 +32,97 @@ export class SimArgsError extends UserError {
   }
 }
 
+const knobUsage = [
+  ...NEUTRAL_KNOBS.map((k) => (k.type.startsWith('bool') ? `[${k.simFlag}]` : `[${k.simFlag} ${k.type === 'string' ? 'V' : 'N'}]`)),
+  '[--no-torch-compile]',
+  `[--speculative {${SPECULATIVE_METHODS.join(',')}}]`,
+  ...SPECULATIVE_FIELDS.filter((f) => f.field !== 'method').map((f) => `[${f.simFlag} ${f.type === 'int' ? 'N' : 'V'}]`),
+  '[--engine-arg ARG]',
+];
+
+function wrapUsage(items: string[], indent: string, width = 100): string {
+  const lines: string[] = [];
+  let cur = indent;
+  for (const it of items) {
+    if (cur.length + it.length + 1 > width && cur.trim()) {
+      lines.push(cur.trimEnd());
+      cur = indent;
+    }
+    cur += `${it} `;
+  }
+  lines.push(cur.trimEnd());
+  return lines.join('\n');
+}
+
 export const SIM_USAGE =
   'usage: servelab sim-serve [-h] --engine {vllm,sglang,trtllm} --model MODEL [--gpu GPU] [--gpus N]\n' +
   '                          [--host HOST] [--port PORT] [--seed SEED] [--speed S] [--load-time SECONDS]\n' +
-  '                          [--served-model-name NAME] [--quantization Q] [--kv-cache-dtype DTYPE]\n' +
-  '                          [--tp N] [--pp N] [--dp N] [--ep N] [--dp-attention]\n' +
-  '                          [--max-batched-tokens N] [--max-running-seqs N] [--mem-fraction F]\n' +
-  '                          [--attention-backend NAME] [--torch-compile] [--no-cuda-graph]\n' +
-  '                          [--speculative {eagle,eagle3,mtp,ngram,draft}] [--speculative-steps N]\n' +
-  '                          [--speculative-topk N] [--speculative-draft-tokens N]\n' +
-  '                          [--speculative-draft-model PATH] [--max-model-len N] [--engine-arg ARG]';
+  '                          [--served-model-name NAME]\n' +
+  wrapUsage(knobUsage, '                          ');
 
-/** Build sim-serve argv (without the executable) for a variant's knobs. */
+/** Build sim-serve argv (without the executable) for a variant's knobs, from the knob list. */
 export function knobsToSimArgs(k: Knobs): string[] {
   const out: string[] = [];
-  const num = (flag: string, v: number | undefined) => {
-    if (v !== undefined) out.push(flag, String(v));
-  };
-  if (k.quantization) out.push('--quantization', k.quantization);
-  if (k.kvCacheDtype) out.push('--kv-cache-dtype', k.kvCacheDtype);
-  num('--tp', k.tp);
-  num('--pp', k.pp);
-  num('--dp', k.dp);
-  num('--ep', k.ep);
-  if (k.dpAttention) out.push('--dp-attention');
-  num('--max-batched-tokens', k.maxBatchedTokens);
-  num('--max-running-seqs', k.maxRunningSeqs);
-  num('--mem-fraction', k.memFraction);
-  if (k.attentionBackend) out.push('--attention-backend', k.attentionBackend);
-  if (k.torchCompile) out.push('--torch-compile');
-  if (k.cudaGraph === false) out.push('--no-cuda-graph');
-  if (k.speculative) {
-    const s = k.speculative;
-    out.push('--speculative', s.method);
-    num('--speculative-steps', s.numSteps);
-    num('--speculative-topk', s.topk);
-    num('--speculative-draft-tokens', s.draftTokens);
-    if (s.draftModel) out.push('--speculative-draft-model', s.draftModel);
+  for (const n of NEUTRAL_KNOBS) {
+    const v = k[n.knob];
+    if (v === undefined) continue;
+    if (n.type === 'bool-on' && v === true) out.push(n.simFlag);
+    else if (n.type === 'bool-off' && v === false) out.push(n.simFlag);
+    else if (n.type === 'bool-switch') out.push(v ? n.simFlag : n.simFlag.replace(/^--/, '--no-'));
+    else if (!n.type.startsWith('bool')) out.push(n.simFlag, String(v));
+    if (n.knob === 'attentionBackend') pushSpeculative(out, k);
   }
-  num('--max-model-len', k.maxModelLen);
+  if (k.attentionBackend === undefined) pushSpeculative(out, k);
   // Engine-specific extras cannot change the simulation; they travel so the argv is complete.
   for (const a of k.extraArgs ?? []) out.push(`--engine-arg=${a}`);
   return out;
 }
 
-type Kind = 'string' | 'int' | 'float' | 'bool';
-interface FlagDef {
-  kind: Kind;
-  set: (a: SimArgs, v: string | boolean) => void;
+function pushSpeculative(out: string[], k: Knobs): void {
+  const s = k.speculative;
+  if (!s) return;
+  for (const f of SPECULATIVE_FIELDS) {
+    const v = s[f.field];
+    if (v !== undefined) out.push(f.simFlag, String(v));
+  }
 }
 
-function spec(a: SimArgs): SpeculativeKnob {
-  if (!a.knobs.speculative) a.knobs.speculative = { method: 'eagle' };
-  return a.knobs.speculative;
+type Kind = 'string' | 'int' | 'float' | 'bool';
+interface FlagDef<T = SimArgs> {
+  kind: Kind;
+  set: (a: T, v: string | boolean) => void;
+}
+
+function spec(k: Knobs): SpeculativeKnob {
+  if (!k.speculative) k.speculative = { method: 'eagle' };
+  return k.speculative;
+}
+
+/** The knob flags (from the neutral knob list), setting knobs on whatever `knobsOf` returns. */
+function knobFlagDefs<T>(knobsOf: (t: T) => Knobs): Record<string, FlagDef<T>> {
+  const defs: Record<string, FlagDef<T>> = {};
+  for (const n of NEUTRAL_KNOBS) {
+    const key = n.knob;
+    if (n.type === 'bool-on') defs[n.simFlag] = { kind: 'bool', set: (t) => ((knobsOf(t) as Record<string, unknown>)[key] = true) };
+    else if (n.type === 'bool-off') defs[n.simFlag] = { kind: 'bool', set: (t) => ((knobsOf(t) as Record<string, unknown>)[key] = false) };
+    else if (n.type === 'bool-switch') {
+      defs[n.simFlag] = { kind: 'bool', set: (t) => ((knobsOf(t) as Record<string, unknown>)[key] = true) };
+      defs[n.simFlag.replace(/^--/, '--no-')] = { kind: 'bool', set: (t) => ((knobsOf(t) as Record<string, unknown>)[key] = false) };
+    } else {
+      const kind: Kind = n.type === 'string' ? 'string' : n.type;
+      defs[n.simFlag] = { kind, set: (t, v) => ((knobsOf(t) as Record<string, unknown>)[key] = kind === 'string' ? v : Number(v)) };
+    }
+  }
+  for (const f of SPECULATIVE_FIELDS) {
+    const kind: Kind = f.type;
+    defs[f.simFlag] = { kind, set: (t, v) => ((spec(knobsOf(t)) as unknown as Record<string, unknown>)[f.field] = kind === 'int' ? Number(v) : v) };
+  }
+  defs['--engine-arg'] = { kind: 'string', set: (t, v) => ((knobsOf(t).extraArgs ??= []).push(v as string)) };
+  return defs;
 }
 
 const FLAGS: Record<string, FlagDef> = {
+  ...knobFlagDefs((a) => a.knobs),
   '--engine': { kind: 'string', set: (a, v) => (a.engine = v as EngineName) },
   '--gpu': { kind: 'string', set: (a, v) => (a.gpu = v as string) },
   '--gpus': { kind: 'int', set: (a, v) => (a.gpus = Number(v)) },
@@ -97,29 +133,6 @@ const FLAGS: Record<string, FlagDef> = {
   '--speed': { kind: 'float', set: (a, v) => (a.speed = Number(v)) },
   '--load-time': { kind: 'float', set: (a, v) => (a.loadTime = Number(v)) },
   '--served-model-name': { kind: 'string', set: (a, v) => (a.servedModelName = v as string) },
-  '--quantization': { kind: 'string', set: (a, v) => (a.knobs.quantization = v as string) },
-  '--kv-cache-dtype': { kind: 'string', set: (a, v) => (a.knobs.kvCacheDtype = v as string) },
-  '--tp': { kind: 'int', set: (a, v) => (a.knobs.tp = Number(v)) },
-  '--pp': { kind: 'int', set: (a, v) => (a.knobs.pp = Number(v)) },
-  '--dp': { kind: 'int', set: (a, v) => (a.knobs.dp = Number(v)) },
-  '--ep': { kind: 'int', set: (a, v) => (a.knobs.ep = Number(v)) },
-  '--dp-attention': { kind: 'bool', set: (a) => (a.knobs.dpAttention = true) },
-  '--max-batched-tokens': { kind: 'int', set: (a, v) => (a.knobs.maxBatchedTokens = Number(v)) },
-  '--max-running-seqs': { kind: 'int', set: (a, v) => (a.knobs.maxRunningSeqs = Number(v)) },
-  '--mem-fraction': { kind: 'float', set: (a, v) => (a.knobs.memFraction = Number(v)) },
-  '--attention-backend': { kind: 'string', set: (a, v) => (a.knobs.attentionBackend = v as string) },
-  '--torch-compile': { kind: 'bool', set: (a) => (a.knobs.torchCompile = true) },
-  '--no-cuda-graph': { kind: 'bool', set: (a) => (a.knobs.cudaGraph = false) },
-  '--speculative': { kind: 'string', set: (a, v) => (spec(a).method = v as SpeculativeKnob['method']) },
-  '--speculative-steps': { kind: 'int', set: (a, v) => (spec(a).numSteps = Number(v)) },
-  '--speculative-topk': { kind: 'int', set: (a, v) => (spec(a).topk = Number(v)) },
-  '--speculative-draft-tokens': { kind: 'int', set: (a, v) => (spec(a).draftTokens = Number(v)) },
-  '--speculative-draft-model': { kind: 'string', set: (a, v) => (spec(a).draftModel = v as string) },
-  '--max-model-len': { kind: 'int', set: (a, v) => (a.knobs.maxModelLen = Number(v)) },
-  '--engine-arg': {
-    kind: 'string',
-    set: (a, v) => (a.knobs.extraArgs = [...(a.knobs.extraArgs ?? []), v as string]),
-  },
 };
 
 function checkValue(flag: string, kind: Kind, raw: string): void {
@@ -131,6 +144,59 @@ function checkValue(flag: string, kind: Kind, raw: string): void {
 /** True when argv asks for help (the command prints SIM_USAGE and exits 0). */
 export function wantsHelp(argv: string[]): boolean {
   return argv.includes('-h') || argv.includes('--help');
+}
+
+/** Walk argv with a flag table; returns the tokens no flag claims. Bad values throw SimArgsError. */
+function walkFlags<T>(argv: string[], defs: Record<string, FlagDef<T>>, target: T): string[] {
+  const unknown: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const tok = argv[i]!;
+    const eq = tok.startsWith('--') ? tok.indexOf('=') : -1;
+    const flag = eq > 0 ? tok.slice(0, eq) : tok;
+    const def = defs[flag];
+    if (!def) {
+      unknown.push(tok);
+      continue;
+    }
+    if (def.kind === 'bool') {
+      if (eq > 0) throw new SimArgsError(`argument ${flag}: ignored explicit argument '${tok.slice(eq + 1)}'`);
+      def.set(target, true);
+      continue;
+    }
+    let raw: string | undefined;
+    if (eq > 0) raw = tok.slice(eq + 1);
+    else {
+      raw = argv[i + 1];
+      if (raw === undefined || (raw.startsWith('--') && flag !== '--engine-arg')) throw new SimArgsError(`argument ${flag}: expected one argument`);
+      i++;
+    }
+    checkValue(flag, def.kind, raw);
+    def.set(target, raw);
+  }
+  return unknown;
+}
+
+/** Range checks of knob values (the bounds come from the neutral knob list). */
+export function checkKnobs(k: Knobs): void {
+  if (k.speculative && !SPEC_METHODS.includes(k.speculative.method))
+    throw new SimArgsError(`argument --speculative: invalid choice: '${k.speculative.method}' (choose from ${SPEC_METHODS.map((m) => `'${m}'`).join(', ')})`);
+  for (const n of NEUTRAL_KNOBS) {
+    const v = k[n.knob];
+    if (typeof v !== 'number') continue;
+    if (n.min !== undefined && v < n.min) throw new SimArgsError(`argument ${n.simFlag}: must be >= ${n.min}, got ${v}`);
+    if (n.max !== undefined && !(v > 0 && v <= n.max)) throw new SimArgsError(`argument ${n.simFlag}: must be in (0, ${n.max}], got ${v}`);
+  }
+}
+
+/**
+ * Parse the knob flags of sim-serve's contract out of any argv (sim-serve, predict): returns the
+ * knobs and the tokens that are not knob flags, for the caller's own flags. Throws SimArgsError.
+ */
+export function parseKnobArgs(argv: string[]): { knobs: Knobs; rest: string[] } {
+  const holder = { knobs: {} as Knobs };
+  const rest = walkFlags(argv, knobFlagDefs<typeof holder>((h) => h.knobs), holder);
+  checkKnobs(holder.knobs);
+  return { knobs: holder.knobs, rest };
 }
 
 /** Parse sim-serve argv; throws SimArgsError (argparse-style text, exit code 2) on bad input. */
@@ -146,55 +212,16 @@ export function parseSimArgs(argv: string[]): SimArgs {
     seed: 0,
     speed: 1,
   };
-  const unknown: string[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    const tok = argv[i]!;
-    const eq = tok.startsWith('--') ? tok.indexOf('=') : -1;
-    const flag = eq > 0 ? tok.slice(0, eq) : tok;
-    const def = FLAGS[flag];
-    if (!def) {
-      unknown.push(tok);
-      continue;
-    }
-    if (def.kind === 'bool') {
-      if (eq > 0) throw new SimArgsError(`argument ${flag}: ignored explicit argument '${tok.slice(eq + 1)}'`);
-      def.set(a, true);
-      continue;
-    }
-    let raw: string | undefined;
-    if (eq > 0) raw = tok.slice(eq + 1);
-    else {
-      raw = argv[i + 1];
-      if (raw === undefined || (raw.startsWith('--') && flag !== '--engine-arg')) throw new SimArgsError(`argument ${flag}: expected one argument`);
-      i++;
-    }
-    checkValue(flag, def.kind, raw);
-    def.set(a, raw);
-  }
+  const unknown = walkFlags(argv, FLAGS, a);
   if (unknown.length) throw new SimArgsError(`unrecognized arguments: ${unknown.join(' ')}`);
   const missing = [!a.engine && '--engine', !a.model && '--model'].filter(Boolean);
   if (missing.length) throw new SimArgsError(`the following arguments are required: ${missing.join(', ')}`);
   if (!ENGINES.includes(a.engine))
     throw new SimArgsError(`argument --engine: invalid choice: '${a.engine}' (choose from 'vllm', 'sglang', 'trtllm')`);
-  if (a.knobs.speculative && !SPEC_METHODS.includes(a.knobs.speculative.method))
-    throw new SimArgsError(
-      `argument --speculative: invalid choice: '${a.knobs.speculative.method}' (choose from ${SPEC_METHODS.map((m) => `'${m}'`).join(', ')})`,
-    );
-  const positive: [string, number | undefined][] = [
-    ['--gpus', a.gpus],
-    ['--tp', a.knobs.tp],
-    ['--pp', a.knobs.pp],
-    ['--dp', a.knobs.dp],
-    ['--ep', a.knobs.ep],
-    ['--max-batched-tokens', a.knobs.maxBatchedTokens],
-    ['--max-running-seqs', a.knobs.maxRunningSeqs],
-    ['--max-model-len', a.knobs.maxModelLen],
-  ];
-  for (const [flag, v] of positive) if (v !== undefined && v < 1) throw new SimArgsError(`argument ${flag}: must be >= 1, got ${v}`);
+  checkKnobs(a.knobs);
+  if (a.gpus < 1) throw new SimArgsError(`argument --gpus: must be >= 1, got ${a.gpus}`);
   if (!(a.speed > 0)) throw new SimArgsError(`argument --speed: must be > 0, got ${a.speed}`);
   if (a.port < 0 || a.port > 65535) throw new SimArgsError(`argument --port: must be 0..65535, got ${a.port}`);
-  const mf = a.knobs.memFraction;
-  if (mf !== undefined && !(mf > 0 && mf <= 1)) throw new SimArgsError(`argument --mem-fraction: must be in (0, 1], got ${mf}`);
   if (a.loadTime !== undefined && a.loadTime < 0) throw new SimArgsError(`argument --load-time: must be >= 0, got ${a.loadTime}`);
   return a;
 }

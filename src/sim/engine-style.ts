@@ -1,6 +1,7 @@
-// How each imitated engine talks: start-up log lines, its ready line, its failure text
-// (engines.md section 3, verbatim where the reference gives the text) and its /metrics names.
+// How each imitated engine talks: start-up log lines, its ready line and its /metrics names.
+// Failure texts live in engine-failures.ts and come from the corpus of real engine output.
 import type { EngineName } from '../core/variant.js';
+import { corpusLines } from '../engines/corpus.js';
 import type { ServerConfig } from '../model/estimate.js';
 import type { SchedulerStats } from './scheduler.js';
 
@@ -79,156 +80,17 @@ export function loadedLines(engine: EngineName, cfg: ServerConfig, maxModelLen: 
   ];
 }
 
-/** The ready lines; the last one is what launchers wait for. */
+/** The ready lines (from the corpus of real engine output); the last one is what launchers wait for. */
 export function readyLines(engine: EngineName, host: string, port: number): LogLine[] {
-  const pid = process.pid;
+  const uvicorn = corpusLines('vllm-ready', { pid: process.pid }).map((text): LogLine => ({ stream: 'stderr', text }));
   if (engine === 'vllm')
-    return [
-      { stream: 'stdout', text: `${vllmPrefix('INFO', 'api_server.py:1912')} Starting vLLM API server 0 on http://${host}:${port}` },
-      { stream: 'stderr', text: `INFO:     Started server process [${pid}]` },
-      { stream: 'stderr', text: 'INFO:     Waiting for application startup.' },
-      { stream: 'stderr', text: 'INFO:     Application startup complete.' },
-    ];
-  if (engine === 'sglang')
-    return [
-      { stream: 'stderr', text: `INFO:     Started server process [${pid}]` },
-      { stream: 'stderr', text: 'INFO:     Waiting for application startup.' },
-      { stream: 'stderr', text: 'INFO:     Application startup complete.' },
-      { stream: 'stderr', text: `INFO:     Uvicorn running on http://${host}:${port} (Press CTRL+C to quit)` },
-      { stream: 'stderr', text: `${sglangPrefix()} The server is fired up and ready to roll!` },
-    ];
-  return [
-    { stream: 'stderr', text: `INFO:     Started server process [${pid}]` },
-    { stream: 'stderr', text: 'INFO:     Waiting for application startup.' },
-    { stream: 'stderr', text: 'INFO:     Application startup complete.' },
-    { stream: 'stderr', text: `INFO:     Uvicorn running on http://${host}:${port} (Press CTRL+C to quit)` },
-  ];
+    return [{ stream: 'stdout', text: `${vllmPrefix('INFO', 'api_server.py:1912')} ${corpusLines('vllm-api-server-start', { host, port })[0]}` }, ...uvicorn];
+  const running: LogLine = { stream: 'stderr', text: corpusLines('trtllm-ready', { host, port })[0]! };
+  if (engine === 'sglang') return [...uvicorn, running, { stream: 'stderr', text: `${sglangPrefix()} ${corpusLines('sglang-ready')[0]}` }];
+  return [...uvicorn, running];
 }
 
-/** How a failed start ends: exit with a code, or SGLang's kill_process_tree (SIGKILL, seen as 137). */
-export interface StartFailure {
-  lines: LogLine[];
-  exit: { code: number } | { signal: 'SIGKILL' };
-  /** Fails before loading (vLLM's early checks) or after the simulated load. */
-  early: boolean;
-}
-
-const err = (text: string): LogLine => ({ stream: 'stderr', text });
-
-function traceback(where: string, exc: string): LogLine[] {
-  return [err('Traceback (most recent call last):'), err(`  File "${where}", line 1, in <module>`), err(exc)];
-}
-
-function vllmEngineDied(exc: LogLine[]): StartFailure {
-  return {
-    lines: [
-      err(`${vllmPrefix('ERROR', 'core.py:708')} EngineCore failed to start.`),
-      ...exc,
-      err('RuntimeError: Engine core initialization failed. See root cause above. Failed core proc(s): {}'),
-    ],
-    exit: { code: 1 },
-    early: false,
-  };
-}
-
-function sglangChildDied(exc: LogLine[]): StartFailure {
-  return {
-    lines: [
-      err(`${sglangPrefix(true)} Scheduler hit an exception: Traceback (most recent call last):`),
-      ...exc,
-      err(`${sglangPrefix()} Received sigquit from a child process. It usually means the child failed.`),
-    ],
-    exit: { signal: 'SIGKILL' },
-    early: false,
-  };
-}
-
-const cudaOom = (cfg: ServerConfig) => {
-  const total = cfg.gpu.memMiB / 1024;
-  const need = cfg.weights.perGpu / GiB;
-  return `torch.OutOfMemoryError: CUDA out of memory. Tried to allocate ${f2(Math.max(0.5, need - total + 1))} GiB. GPU 0 has a total capacity of ${f2(total)} GiB of which ${f2(Math.max(0.1, total * 0.01))} GiB is free. Including non-PyTorch memory, this process has ${f2(total - 0.5)} GiB memory in use.`;
-};
-
-/** The engine's text for a start-up failure found by the estimate's fit check. */
-export function fitFailure(engine: EngineName, cfg: ServerConfig, kind: string, model: string, maxModelLen: number): StartFailure {
-  const m = cfg.model;
-  if (kind === 'tp-mismatch') {
-    if (engine === 'vllm')
-      return { lines: traceback('vllm/config/model.py', `ValueError: Total number of attention heads (${m.numHeads}) must be divisible by tensor parallel size (${cfg.par.attnTp}).`), exit: { code: 1 }, early: true };
-    if (engine === 'sglang') return { ...sglangChildDied([err('  File "python/sglang/srt/layers/radix_attention.py", line 58, in __init__'), err('AssertionError')]), early: false };
-    return { lines: traceback('tensorrt_llm/mapping.py', 'AssertionError'), exit: { code: 1 }, early: false };
-  }
-  if (kind === 'no-fp8') {
-    if (engine === 'sglang')
-      return sglangChildDied([
-        err('  File "triton/language/semantic.py", line 1373, in _str_to_fp_type'),
-        err(`ValueError("type fp8e4nv not supported in this architecture. The supported fp8 dtypes are ('fp8e4b15', 'fp8e5')")`),
-      ]);
-    // TRT-LLM's hardware matrix gives Ampere no FP8 weights (features/quantization.md); the sim's wording.
-    return {
-      lines: traceback('tensorrt_llm/_torch/modules/linear.py', `RuntimeError: FP8 weight quantization is not supported on compute capability ${cfg.gpu.computeCapability.toFixed(1)} (${cfg.gpu.smiName}); FP8 weights need SM89 or newer.`),
-      exit: { code: 1 },
-      early: false,
-    };
-  }
-  if (kind === 'too-few-gpus') {
-    const text = `ValueError: The number of required GPUs (${cfg.par.gpusUsed}) exceeds the total number of available GPUs (${cfg.gpus}).`;
-    if (engine === 'sglang') return sglangChildDied([err(text)]);
-    if (engine === 'vllm') return { lines: traceback('vllm/config/parallel.py', text), exit: { code: 1 }, early: true };
-    return { lines: traceback('tensorrt_llm/mapping.py', text), exit: { code: 1 }, early: true };
-  }
-  if (engine === 'vllm') {
-    if (kind === 'oom-weights') return vllmEngineDied(traceback('vllm/v1/worker/gpu_model_runner.py', cudaOom(cfg)));
-    if (kind === 'oom-kv')
-      return vllmEngineDied(traceback('vllm/v1/core/kv_cache_utils.py', 'ValueError: No available memory for the cache blocks. Try increasing `gpu_memory_utilization` when initializing the engine.'));
-    const need = (maxModelLen * cfg.kvBytesPerTokenPerGpu) / GiB;
-    const est = Math.floor(cfg.kvCapacityTokens / cfg.par.dp);
-    return vllmEngineDied(
-      traceback(
-        'vllm/v1/core/kv_cache_utils.py',
-        `ValueError: To serve at least one request with the models's max seq len (${maxModelLen}), (${f2(need)} GiB KV cache is needed, which is larger than the available KV cache memory (${f2(cfg.kvBytesPerGpu / GiB)} GiB). Based on the available memory, the estimated maximum model length is ${est}. Try increasing \`gpu_memory_utilization\` or decreasing \`max_model_len\` when initializing the engine.`,
-      ),
-    );
-  }
-  if (engine === 'sglang') {
-    if (kind === 'oom-weights') return sglangChildDied([err(cudaOom(cfg))]);
-    return sglangChildDied([err('RuntimeError: Not enough memory. Please try to increase --mem-fraction-static.')]);
-  }
-  return { lines: traceback('tensorrt_llm/_torch/pyexecutor/py_executor_creator.py', cudaOom(cfg)), exit: { code: 1 }, early: false };
-}
-
-export function unknownModelFailure(engine: EngineName, model: string): StartFailure {
-  if (engine === 'vllm')
-    return {
-      lines: traceback(
-        'vllm/transformers_utils/config.py',
-        `ValueError: Invalid repository ID or local directory specified: '${model}'. Please verify the following requirements: 1. Provide a valid Hugging Face repository ID. 2. Specify a local directory that contains a recognized configuration file. (servelab sim: built-in models are listed by 'servelab sim-serve --help'; or give a folder with config.json)`,
-      ),
-      exit: { code: 1 },
-      early: true,
-    };
-  return {
-    lines: traceback(
-      'transformers/utils/hub.py',
-      `OSError: ${model} is not a local folder and is not a valid model identifier listed on 'https://huggingface.co/models' (servelab sim: give a built-in model id or a folder with config.json)`,
-    ),
-    exit: { code: 1 },
-    early: true,
-  };
-}
-
-/** Busy port: vLLM and TRT-LLM fail at bind before loading; SGLang only after the full load. */
-export function portBusyFailure(engine: EngineName, host: string, port: number): StartFailure {
-  if (engine === 'vllm') return { lines: traceback('vllm/entrypoints/launcher.py', 'OSError: [Errno 98] Address already in use'), exit: { code: 1 }, early: true };
-  if (engine === 'sglang')
-    return { lines: [err(`ERROR:    [Errno 98] error while attempting to bind on address ('${host}', ${port}): address already in use`)], exit: { code: 1 }, early: false };
-  return { lines: traceback('tensorrt_llm/commands/serve.py', `RuntimeError: Failed to bind socket to ${host}:${port}: [Errno 98] Address already in use`), exit: { code: 1 }, early: true };
-}
-
-/** TRT-LLM shrinks the context instead of failing when KV is short. */
-export function adjustedMaxSeqLenLine(len: number): LogLine {
-  return { stream: 'stdout', text: `[TRT-LLM] [W] Adjusted max_seq_len to ${len}` };
-}
+export { adjustedMaxSeqLenLine, fitFailure, portBusyFailure, unknownModelFailure, type StartFailure } from './engine-failures.js';
 
 export interface MetricCounters extends SchedulerStats {
   genThroughput: number;
@@ -262,7 +124,7 @@ export function metricsText(engine: EngineName, servedModel: string, s: MetricCo
       prom('sglang:token_usage', 'gauge', 'The token usage.', l, s.kvUsage),
       prom('sglang:num_used_tokens', 'gauge', 'The number of used tokens.', l, s.kvUsedTokens),
       prom('sglang:gen_throughput', 'gauge', 'The generation throughput (token/s).', l, s.genThroughput),
-      prom('sglang:num_retracted_reqs_total', 'counter', 'The number of retracted requests.', l, s.preemptions),
+      prom('sglang:num_retracted_requests_total', 'counter', 'The number of retracted requests.', l, s.preemptions),
       prom('sglang:prompt_tokens_total', 'counter', 'Number of prefill tokens processed.', l, s.promptTokens),
       prom('sglang:generation_tokens_total', 'counter', 'Number of generation tokens processed.', l, s.generationTokens),
     ].join('');

@@ -8,6 +8,7 @@ import { findGpu, gpuNames } from '../model/gpus.js';
 import { getModel } from '../model/models.js';
 import { resolveServer } from '../model/estimate.js';
 import { SimArgsError, type SimArgs } from './args.js';
+import { corpusLines } from '../engines/corpus.js';
 import {
   adjustedMaxSeqLenLine,
   fitFailure,
@@ -87,17 +88,9 @@ export function startSimServer(args: SimArgs, emit: (l: LogLine) => void): SimSe
   let loadStart = performance.now();
 
   if (args.engine === 'vllm' && args.knobs.maxModelLen && args.knobs.maxModelLen > model.maxPositionEmbeddings) {
-    failNow({
-      lines: [
-        { stream: 'stderr', text: 'Traceback (most recent call last):' },
-        {
-          stream: 'stderr',
-          text: `ValueError: User-specified max_model_len (${args.knobs.maxModelLen}) is greater than the derived max_model_len (max_position_embeddings=${model.maxPositionEmbeddings} in model's config.json). To allow overriding this maximum, set the env var VLLM_ALLOW_LONG_MAX_MODEL_LEN=1.`,
-        },
-      ],
-      exit: { code: 1 },
-      early: true,
-    });
+    // vLLM's own text (test/fixtures/engines/corpus.json 'vllm-max-model-len').
+    const text = corpusLines('vllm-max-model-len', { len: args.knobs.maxModelLen, max: model.maxPositionEmbeddings });
+    failNow({ lines: [{ stream: 'stderr', text: 'Traceback (most recent call last):' }, ...text.map((t) => ({ stream: 'stderr' as const, text: t }))], exit: { code: 1 }, early: true });
     return { done, port: () => 0, stop };
   }
 

@@ -4,6 +4,8 @@
 import type { Failure } from '../core/events.js';
 import type { EngineName, Variant } from '../core/variant.js';
 import { getAdapter } from '../engines/index.js';
+import { rowAt, supportedKnobs } from '../engines/data/table.js';
+import { resolveVersion } from '../engines/data/versions.js';
 import type { HostInfo } from '../host/gpus.js';
 import { preflight } from '../engines/preflight.js';
 import { fits as estimateFits, resolveServer } from '../model/estimate.js';
@@ -71,16 +73,26 @@ export function modelledStartupS(variant: Variant, sim: { gpu: string; gpus: num
   return defaultLoadTime(server.weights.perGpu, !!variant.knobs.torchCompile);
 }
 
-export function realPlanDeps(config: SessionConfig, host: HostInfo, runDir: string): PlanDeps {
+/** A detected version string worth spelling commands for ('simulated' / 'unknown' are not). */
+function realVersion(v: string | undefined): string | undefined {
+  return v && !/^(simulated|unknown|sim)$/.test(v) ? v : undefined;
+}
+
+/**
+ * `versions`: the engine releases detected on the host (session.ts's availableEngines); commands
+ * are spelled for them, via the nearest knob table (src/engines/data/versions.ts).
+ */
+export function realPlanDeps(config: SessionConfig, host: HostInfo, runDir: string, versions: Record<string, string> = {}): PlanDeps {
   const gpu = host.gpus[0] ? findGpu(host.gpus[0].name) : undefined;
   const gpus = host.gpus.length;
   const modelOf = (id: string) => getModel(id);
   const predictions = new Map<string, Predicted | undefined>();
   return {
     engineInfo(engine: EngineName) {
-      const a = getAdapter(engine);
-      return { supports: a.supports, attentionBackends: a.attentionBackends ?? [] };
+      const table = resolveVersion(engine, realVersion(versions[engine])).table;
+      return { supports: supportedKnobs(engine, table), attentionBackends: rowAt(engine, 'attentionBackend', table)?.candidates ?? [] };
     },
+    engineVersion: (engine) => realVersion(versions[engine]),
     command: (variant) => {
       // The runner's own command (launch.ts), at the first port of the range.
       const { spec, engineEnv } = prepareLaunch(variant, launchContext(config, { port: config.portStart, runDir: `${runDir}/logs/${variant.id}` }));

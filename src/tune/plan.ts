@@ -3,11 +3,18 @@
 // expanded from the carried winner when it runs (expandStage); buildPlan expands every stage
 // ahead of time along the predicted path, so the user can see, edit and dry-run the whole plan.
 import type { Failure, VariantResult } from '../core/events.js';
-import { describeKnobs, type EngineName, type Knobs, type KnobName, type Variant } from '../core/variant.js';
+import type { EngineName, Knobs, KnobName, Variant } from '../core/variant.js';
 import type { LaunchSpec } from '../engines/types.js';
 import type { ModelInfo } from '../model/models.js';
+import { resolveVersion } from '../engines/data/versions.js';
+import { engineStageTp, stageCandidates, type ExpandContext } from './candidates.js';
 import { STAGE_TITLES, type SessionConfig, type StageName } from './config.js';
 import type { Scenario } from './scenarios.js';
+
+import { makeVariant } from './variant-ids.js';
+
+export { engineStageTp, type ExpandContext } from './candidates.js';
+export { makeVariant, variantId, variantLabel } from './variant-ids.js';
 
 export type Predicted = NonNullable<VariantResult['predicted']>;
 
@@ -42,6 +49,8 @@ export interface PlanDeps {
   fits(variant: Variant): boolean | undefined;
   /** Model metadata for an id (undefined when unknown). */
   model(id: string): ModelInfo | undefined;
+  /** The installed release of an engine (undefined: not known, e.g. on the simulated host). */
+  engineVersion?(engine: EngineName): string | undefined;
 }
 
 export interface PlannedVariant {
@@ -94,168 +103,6 @@ export const CAVEATS = [
   'Results hold for this hardware and these engine versions; engines change.',
   'FP8 quantization usually costs under 1% accuracy; check it on your own evaluation before serving.',
 ];
-
-// ---------------------------------------------------------------------------------------------
-// Ids and labels
-
-const slug = (s: string) =>
-  s
-    .replace(/[^A-Za-z0-9.]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .toLowerCase();
-
-function hash8(text: string): string {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193) >>> 0;
-  return h.toString(16).padStart(8, '0');
-}
-
-function modelTag(model: string, base: string, fp8?: string): string {
-  if (model === base) return '';
-  if (model === fp8) return 'fp8ckpt';
-  return slug(model.split('/').pop() ?? model);
-}
-
-/** describeKnobs, plus the explicit "off" switches it leaves out (vLLM's compile-off candidate). */
-function knobText(k: Knobs): string {
-  const base = describeKnobs(k);
-  const extra = k.torchCompile === false ? 'no-compile' : '';
-  if (!extra) return base;
-  return base === 'defaults' ? extra : `${base} ${extra}`;
-}
-
-/** Stable id from what the variant is: the same variant gets the same id in every run (resume relies on it). */
-export function variantId(engine: EngineName, model: string, knobs: Knobs, base: string, fp8?: string): string {
-  const { extraArgs, ...rest } = knobs;
-  const parts = [engine, modelTag(model, base, fp8)];
-  const k = knobText(rest);
-  if (k !== 'defaults') parts.push(slug(k));
-  if (extraArgs?.length) parts.push(`x${hash8(extraArgs.join('\u0000'))}`);
-  return parts.filter(Boolean).join('-') || engine;
-}
-
-export function variantLabel(v: Pick<Variant, 'engine' | 'model' | 'knobs'>, base: string, fp8?: string): string {
-  const tag = modelTag(v.model, base, fp8);
-  const { extraArgs, ...rest } = v.knobs;
-  const k = knobText(rest);
-  return [v.engine, tag === 'fp8ckpt' ? 'fp8-ckpt' : tag, k === 'defaults' && !tag ? 'defaults' : k === 'defaults' ? '' : k, extraArgs?.length ? `+${extraArgs.join(' ')}` : '']
-    .filter(Boolean)
-    .join(' ');
-}
-
-export function makeVariant(engine: EngineName, model: string, knobs: Knobs, config: Pick<SessionConfig, 'model'>, fp8?: string): Variant {
-  const clean = Object.fromEntries(Object.entries(knobs).filter(([, v]) => v !== undefined)) as Knobs;
-  return {
-    id: variantId(engine, model, clean, config.model, fp8),
-    engine,
-    model,
-    knobs: clean,
-    label: variantLabel({ engine, model, knobs: clean }, config.model, fp8),
-  };
-}
-
-// ---------------------------------------------------------------------------------------------
-// Candidates
-
-interface Candidate {
-  model?: string;
-  knobs: Knobs;
-  change: string;
-  /** Knobs this candidate needs the engine to support. */
-  needs: KnobName[];
-}
-
-/** The largest TP size that divides the GPUs and satisfies the attention-head rules. */
-export function engineStageTp(model: ModelInfo | undefined, gpus: number): number {
-  for (let tp = gpus; tp > 1; tp--) {
-    if (gpus % tp !== 0) continue;
-    if (!model) return tp;
-    if (model.numHeads % tp !== 0) continue;
-    const kv = model.numKvHeads;
-    if (kv >= tp ? kv % tp === 0 : tp % kv === 0) return tp;
-  }
-  return 1;
-}
-
-const BATCHED_TOKENS = [4096, 8192, 16384];
-const RUNNING_SEQS = [512, 1024];
-
-interface ExpandContext {
-  config: SessionConfig;
-  host: PlanHost;
-  deps: PlanDeps;
-  fp8Checkpoint?: string;
-}
-
-function stageCandidates(stage: StageName, w: Variant, ctx: ExpandContext): { candidates: Candidate[]; skipped?: string; notes: string[] } {
-  const { host, deps, config, fp8Checkpoint } = ctx;
-  const k = w.knobs;
-  const info = deps.model(config.model);
-  const notes: string[] = [];
-  switch (stage) {
-    case 'engine':
-      // Expanded by engineStage(); listed here for completeness.
-      return { candidates: [], notes };
-    case 'quantization': {
-      const c: Candidate[] = [];
-      const servesBf16 = w.model === config.model && (info?.weightDtype ?? 'bf16') === 'bf16';
-      if (servesBf16 && fp8Checkpoint) c.push({ model: fp8Checkpoint, knobs: {}, change: `checkpoint ${fp8Checkpoint}`, needs: [] });
-      if (servesBf16 && !k.quantization) c.push({ knobs: { quantization: 'fp8' }, change: 'quant=fp8 (online)', needs: ['quantization'] });
-      if (!k.kvCacheDtype || k.kvCacheDtype === 'auto') c.push({ knobs: { kvCacheDtype: 'fp8' }, change: 'kv=fp8', needs: ['kvCacheDtype'] });
-      if (!c.length) return { candidates: c, skipped: 'the carried winner already serves FP8 weights and an FP8 KV cache', notes };
-      return { candidates: c, notes };
-    }
-    case 'parallelism': {
-      if (host.gpuCount < 2) return { candidates: [], skipped: 'single GPU: there is no parallelism to choose', notes };
-      const tp = k.tp ?? 1;
-      const c: Candidate[] = [];
-      const moe = !!info?.moe;
-      if (moe && !(k.ep && k.ep > 1) && tp > 1) c.push({ knobs: { ep: tp }, change: `tp${tp}+ep${tp}`, needs: ['ep'] });
-      if ((moe || !!info?.mla) && !k.dpAttention && tp > 1) {
-        c.push({ knobs: { dp: tp, dpAttention: true }, change: `tp${tp}+dp-attention`, needs: ['dp', 'dpAttention'] });
-      }
-      // DP replicas: halve the TP group down to one GPU, one replica per group; preflight prunes
-      // the ones whose weights no longer fit.
-      for (let t = tp / 2; t >= 1; t /= 2) {
-        if (!Number.isInteger(t) || host.gpuCount % t !== 0) break;
-        const knobs: Knobs = { tp: t > 1 ? t : undefined, dp: host.gpuCount / t, ep: undefined, dpAttention: undefined };
-        c.push({ knobs, change: `tp${t} x dp${host.gpuCount / t} replicas`, needs: ['dp'] });
-      }
-      if (!c.length) return { candidates: c, skipped: `nothing to try beyond tp${tp} on ${host.gpuCount} GPUs`, notes };
-      return { candidates: c, notes };
-    }
-    case 'batching': {
-      const c: Candidate[] = [];
-      for (const n of BATCHED_TOKENS) if (k.maxBatchedTokens !== n) c.push({ knobs: { maxBatchedTokens: n }, change: `mbt=${n}`, needs: ['maxBatchedTokens'] });
-      for (const n of RUNNING_SEQS) if (k.maxRunningSeqs !== n) c.push({ knobs: { maxRunningSeqs: n }, change: `seqs=${n}`, needs: ['maxRunningSeqs'] });
-      return { candidates: c, notes };
-    }
-    case 'attention': {
-      const backends = deps.engineInfo(w.engine).attentionBackends.filter((b) => b !== k.attentionBackend);
-      if (!backends.length) return { candidates: [], skipped: `${w.engine} offers no attention backend to choose`, notes };
-      return { candidates: backends.map((b) => ({ knobs: { attentionBackend: b }, change: `attn=${b}`, needs: ['attentionBackend'] as KnobName[] })), notes };
-    }
-    case 'compile': {
-      const c: Candidate[] = [];
-      // vLLM compiles by default, so its candidate is compile off; the others compile only when asked.
-      if (w.engine === 'vllm') {
-        if (k.torchCompile !== false) c.push({ knobs: { torchCompile: false }, change: 'torch.compile off', needs: ['torchCompile'] });
-      } else if (!k.torchCompile) c.push({ knobs: { torchCompile: true }, change: 'torch.compile on', needs: ['torchCompile'] });
-      if (k.cudaGraph !== false) c.push({ knobs: { cudaGraph: false }, change: 'CUDA graphs off (eager)', needs: ['cudaGraph'] });
-      return { candidates: c, notes };
-    }
-    case 'speculative': {
-      if (k.speculative) return { candidates: [], skipped: 'the carried winner already decodes speculatively', notes };
-      notes.push('Speculative decoding is a latency knob: it cuts TPOT at low load and can collapse throughput at high concurrency.');
-      const c: Candidate[] = [];
-      if ((info?.mtpLayers ?? 0) > 0) {
-        c.push({ knobs: { speculative: { method: 'mtp', numSteps: 1, topk: 1, draftTokens: 2 } }, change: 'spec=mtp (1 step)', needs: ['speculative'] });
-      }
-      c.push({ knobs: { speculative: { method: 'ngram', numSteps: 3, draftTokens: 4 } }, change: 'spec=ngram', needs: ['speculative'] });
-      return { candidates: c, notes };
-    }
-  }
-}
 
 function matchesDrop(pattern: string, v: Variant, change: string): boolean {
   const p = pattern.trim();
@@ -330,7 +177,7 @@ export function engineStage(ctx: ExpandContext & { checkpoint: string; onlyFirst
   const tp = engineStageTp(deps.model(ctx.checkpoint) ?? deps.model(config.model), host.gpuCount);
   const engines = ctx.onlyFirst ? config.engines.slice(0, 1) : config.engines;
   const items = engines.map((engine) => ({
-    variant: makeVariant(engine, ctx.checkpoint, { tp: tp > 1 ? tp : undefined, extraArgs: extraFor(config, engine) }, config, ctx.fp8Checkpoint),
+    variant: makeVariant(engine, ctx.checkpoint, { tp: tp > 1 ? tp : undefined, extraArgs: extraFor(config, engine) }, config, ctx.fp8Checkpoint, deps.engineVersion?.(engine)),
     change: 'defaults',
   }));
   return finish('engine', items, ctx);
@@ -347,7 +194,8 @@ export function expandStage(stage: StageName, carried: Variant, ctx: ExpandConte
   }
   const items = usable.map((c) => {
     const knobs: Knobs = { ...carried.knobs, ...c.knobs };
-    return { variant: makeVariant(carried.engine, c.model ?? carried.model, knobs, ctx.config, ctx.fp8Checkpoint), change: c.change };
+    const version = carried.engineVersion ?? ctx.deps.engineVersion?.(carried.engine);
+    return { variant: makeVariant(carried.engine, c.model ?? carried.model, knobs, ctx.config, ctx.fp8Checkpoint, version), change: c.change };
   });
   return { variants: finish(stage, items, ctx, carried), notes };
 }
@@ -397,6 +245,11 @@ export function buildPlan(config: SessionConfig, host: PlanHost, deps: PlanDeps)
   const notes: string[] = [];
   if (note) notes.push(note);
   if (host.simulated) notes.push(`Simulated host: ${host.gpuCount} x ${host.gpuName}; figures are simulated-GPU figures, not measurements of real hardware.`);
+  for (const engine of config.engines) {
+    const r = resolveVersion(engine, deps.engineVersion?.(engine));
+    if (r.note) notes.push(r.note);
+    else if (!r.asked) notes.push(`${engine}: no installed version known; commands are spelled for ${engine} ${r.table}.`);
+  }
 
   const stages: PlanStage[] = [];
   const runEngineStage = config.stages.includes('engine');

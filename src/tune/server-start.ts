@@ -76,7 +76,7 @@ export async function startServer(variant: Variant, ctx: RunVariantContext, stop
       signal: stopSignal,
       gpuHost: !ctx.host.simulated,
       graceMs: sim ? 3000 : 15_000,
-      classify: (lines, exit) => adapter.classifyFailure(lines, exit, gpuFailureContext(ctx.host)),
+      classify: (lines, exit) => adapter.classifyFailure(lines, exit, { ...gpuFailureContext(ctx.host), ...(variant.knobs.speculative ? { speculative: variant.knobs.speculative } : {}) }),
     });
   } catch (e) {
     if (!(e instanceof UserError)) throw e;

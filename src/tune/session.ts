@@ -100,7 +100,7 @@ async function openSession(configIn: SessionConfig, opts: SessionOptions, sink: 
   setJournal(opened.journal);
   const runDir = opened.journal.dir;
   const config = { ...opened.config, engines };
-  const planDeps = opts.planDeps ?? realPlanDeps(config, host, runDir);
+  const planDeps = opts.planDeps ?? realPlanDeps(config, host, runDir, versions);
   const plan = buildPlan(config, ph, planDeps);
   opened.journal.writeJson('plan.json', plan);
   const run = opts.runner ?? processRunner(config, host, runDir, sink.emit, opts.signal);

@@ -52,15 +52,31 @@ describe('vLLM', () => {
     expect(a.at(-1)).toBe('--disable-log-requests');
   });
 
-  it('turns compilation off without turning CUDA graphs off', () => {
+  it('turns compilation off without turning CUDA graphs off, spelled by version (engine-audit V17/V18)', () => {
     const a = vllm.command(v('vllm', { torchCompile: false }), ctx).argv;
-    expect(after(a, '--compilation-config')).toBe('{"level":0}');
+    expect(JSON.parse(after(a, '--compilation-config')!)).toEqual({ level: 0, cudagraph_mode: 'FULL_DECODE_ONLY' });
     expect(a).not.toContain('--enforce-eager');
+    const b = vllm.command({ ...v('vllm', { torchCompile: false }), engineVersion: '0.11.1' }, ctx).argv;
+    expect(JSON.parse(after(b, '--compilation-config')!)).toEqual({ mode: 0, cudagraph_mode: 'FULL_DECODE_ONLY' });
+  });
+
+  it('pins the FlashAttention version, so fa2 and fa3 are different commands (engine-audit V30)', () => {
+    const fa2 = vllm.command(v('vllm', { attentionBackend: 'fa2' }), ctx).env;
+    const fa3 = vllm.command(v('vllm', { attentionBackend: 'fa3' }), ctx).env;
+    expect(fa2).toMatchObject({ VLLM_ATTENTION_BACKEND: 'FLASH_ATTN', VLLM_FLASH_ATTN_VERSION: '2' });
+    expect(fa3).toMatchObject({ VLLM_ATTENTION_BACKEND: 'FLASH_ATTN', VLLM_FLASH_ATTN_VERSION: '3' });
+    expect(vllm.command(v('vllm', { attentionBackend: 'flashinfer' }), ctx).env.VLLM_FLASH_ATTN_VERSION).toBeUndefined();
+  });
+
+  it('does not offer draft-model speculation on 0.11.x (engine-audit V26)', () => {
+    for (const engineVersion of ['0.11.0', '0.11.1']) {
+      expect(() => vllm.command({ ...v('vllm', { speculative: { method: 'draft', draftModel: 'd' } }), engineVersion }, ctx)).toThrow(/not supported yet/);
+    }
   });
 
   it('rejects a backend vLLM does not have, in one line', () => {
     expect(() => vllm.command(v('vllm', { attentionBackend: 'fa9' }), ctx)).toThrow(UserError);
-    expect(() => vllm.command(v('vllm', { attentionBackend: 'fa9' }), ctx)).toThrow(/no attention backend 'fa9'/);
+    expect(() => vllm.command(v('vllm', { attentionBackend: 'fa9' }), ctx)).toThrow(/has no attention backend 'fa9'/);
   });
 
   it('does not claim knobs it cannot express', () => {
@@ -108,7 +124,8 @@ describe('TensorRT-LLM', () => {
       cuda_graph_config: null,
       torch_compile_config: { enable_fullgraph: true },
       enable_attention_dp: true,
-      kv_cache_config: { dtype: 'fp8' },
+      // The fraction travels inside kv_cache_config: the YAML object replaces the flag's (engine-audit T19).
+      kv_cache_config: { dtype: 'fp8', free_gpu_memory_fraction: 0.8 },
       speculative_config: { decoding_type: 'MTP', num_nextn_predict_layers: 3 },
     });
     const a = spec.argv;
@@ -121,7 +138,7 @@ describe('TensorRT-LLM', () => {
   });
 
   it('refuses an attention backend it would silently replace', () => {
-    expect(() => trtllm.command(v('trtllm', { attentionBackend: 'fa3' }), ctx)).toThrow(/no attention backend 'fa3'/);
+    expect(() => trtllm.command(v('trtllm', { attentionBackend: 'fa3' }), ctx)).toThrow(/has no attention backend 'fa3'/);
   });
 });
 
@@ -188,8 +205,9 @@ describe('bad input', () => {
 describe('SGLang DP-attention ports', () => {
   it('declares the internal ports above the server port, to be checked before launch', () => {
     const spec = sglang.command(v('sglang', { tp: 8, dp: 8, dpAttention: true }), ctx);
-    expect(spec.extraPorts?.[0]).toBe(8123 + 233);
-    expect(spec.extraPorts).toHaveLength(10);
+    // port+233 ... port+238 are fixed whatever dp is; the NCCL port is given with --nccl-port (engine-audit S32).
+    expect(spec.extraPorts).toEqual([8356, 8357, 8358, 8359, 8360, 8361, 8123 + 239]);
+    expect(after(spec.argv, '--nccl-port')).toBe(String(8123 + 239));
     expect(sglang.command(v('sglang', { tp: 8 }), ctx).extraPorts).toBeUndefined();
   });
 });

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { UserError } from '../../src/core/errors.js';
-import { assertImageExists, detectEngine } from '../../src/engines/detect.js';
+import { assertImageExists, detectEngine, versionFromTag } from '../../src/engines/detect.js';
 import { sim, vllm } from '../../src/engines/index.js';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'servelab-detect-'));
@@ -85,5 +85,27 @@ describe('docker image', () => {
   it('a docker daemon that cannot be reached is said as such', async () => {
     withTools('docker-down', { docker: 'echo "Cannot connect to the Docker daemon at unix:///var/run/docker.sock. Is the docker daemon running?" >&2; exit 1' });
     await expect(assertImageExists('i:1')).rejects.toThrow(/^docker cannot be used: Cannot connect to the Docker daemon/);
+  });
+});
+
+describe('engine version for the knob tables', () => {
+  it('reads the version from an image tag, not from a registry port', () => {
+    expect(versionFromTag('vllm/vllm-openai:v0.11.0')).toBe('0.11.0');
+    expect(versionFromTag('lmsysorg/sglang:v0.5.5.post1-cu129')).toBe('0.5.5.post1');
+    expect(versionFromTag('nvcr.io/nvidia/tensorrt-llm/release:1.2.0rc1')).toBe('1.2.0rc1');
+    expect(versionFromTag('localhost:5000/vllm')).toBeUndefined();
+    expect(versionFromTag('vllm/vllm-openai:latest')).toBeUndefined();
+  });
+
+  it('asks the image for the package version when the tag is not one, and names the table used', async () => {
+    withTools('docker-latest', { docker: 'if [ "$1" = run ]; then echo 0.12.0; else echo sha256:abc; fi' });
+    const info = await detectEngine('vllm', { runtime: 'docker', image: 'vllm/vllm-openai:latest' });
+    expect(info).toMatchObject({ installed: true, version: '0.12.0', knobTable: '0.11.1', detail: 'no knob table for 0.12.0: flags spelled for 0.11.1' });
+  });
+
+  it('a native version with its own table carries no note', async () => {
+    withTools('vllm-0110', { vllm: 'exit 0', python3: PY({ vllm: '0.11.0' }) });
+    const info = await detectEngine('vllm');
+    expect(info).toEqual({ engine: 'vllm', installed: true, runtime: 'native', version: '0.11.0' });
   });
 });

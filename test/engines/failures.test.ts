@@ -117,15 +117,20 @@ describe('the simulator\'s failure texts classify like the engines\'', () => {
     expect(sglang.classifyFailure(['  File "x/sampler.py", line 3, in sample', 'AssertionError'], died).kind).toBe('crash');
   });
 
-  it('TRT-LLM FP8 on Ampere and too few GPUs are unsupported here', () => {
-    const fp8 = trtllm.classifyFailure(
-      ['RuntimeError: FP8 weight quantization is not supported on compute capability 8.0 (NVIDIA A100-SXM4-80GB); FP8 weights need SM89 or newer.'],
+  it('vLLM\'s real "required GPUs" text is unsupported, with or without the newer counts (engine-audit section 4)', () => {
+    const old = vllm.classifyFailure(['ValueError: The number of required GPUs exceeds the total number of available GPUs in the placement group.'], died);
+    expect(old).toMatchObject({ kind: 'unsupported', reason: 'the parallel layout needs more GPUs than this host shows' });
+    // The newer suffix as the audit quotes it ("Required number of devices: N. Total number of devices: M.").
+    const newer = vllm.classifyFailure(
+      ['ValueError: The number of required GPUs exceeds the total number of available GPUs in the placement group. Required number of devices: 16. Total number of devices: 8.'],
       died,
-      A100,
     );
-    expect(fp8).toMatchObject({ kind: 'unsupported', reason: 'FP8 is not supported on this GPU (A100, compute capability 8.0)' });
-    const gpus = vllm.classifyFailure(['ValueError: The number of required GPUs (16) exceeds the total number of available GPUs (8).'], died);
-    expect(gpus).toMatchObject({ kind: 'unsupported', reason: 'the parallel layout needs 16 GPUs, this host has 8' });
+    expect(newer.reason).toBe('the parallel layout needs 16 GPUs, this host has 8');
+  });
+
+  it('has no rule for an FP8-on-Ampere TensorRT-LLM text, since no real one is known (preflight prunes it)', () => {
+    expect(FAILURE_RULES.some((r) => r.id === 'fp8-not-supported')).toBe(false);
+    expect(trtllm.classifyFailure(['[TRT-LLM] [W] FP8 fused MoE is not supported on this path; falling back'], died).kind).toBe('crash');
   });
 
   it('vLLM\'s own FP8 capability message keeps its numbers', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { knobsToSimArgs, parseSimArgs, SimArgsError } from '../../src/sim/args.js';
+import { knobsToSimArgs, parseKnobArgs, parseSimArgs, SimArgsError } from '../../src/sim/args.js';
 import type { Knobs } from '../../src/core/variant.js';
 
 describe('sim-serve args', () => {
@@ -54,5 +54,26 @@ describe('sim-serve args', () => {
     expect(msg).toMatch(/^usage: servelab sim-serve/);
     expect(msg).toMatch(re);
     expect((err as SimArgsError).code).toBe(2);
+  });
+});
+
+describe('knob flags come from the neutral knob list', () => {
+  it('every knob round-trips through knobsToSimArgs and parseKnobArgs, compile-off included', () => {
+    const knobs = {
+      quantization: 'fp8', kvCacheDtype: 'fp8', tp: 2, pp: 2, dp: 2, ep: 4, dpAttention: true, maxBatchedTokens: 8192, maxRunningSeqs: 256,
+      memFraction: 0.85, attentionBackend: 'fa2', torchCompile: false, cudaGraph: false, maxModelLen: 4096,
+      speculative: { method: 'eagle3' as const, numSteps: 3, topk: 1, draftTokens: 4, draftModel: 'd/e3' }, extraArgs: ['--x=1'],
+    };
+    const argv = knobsToSimArgs(knobs);
+    expect(argv).toContain('--no-torch-compile');
+    const parsed = parseKnobArgs([...argv, '--gpu', 'H100']);
+    expect(parsed.knobs).toEqual(knobs);
+    expect(parsed.rest).toEqual(['--gpu', 'H100']);
+  });
+
+  it('rejects a knob value out of its range in argparse style', () => {
+    expect(() => parseKnobArgs(['--mem-fraction', '1.5'])).toThrow(/argument --mem-fraction: must be in \(0, 1\], got 1.5/);
+    expect(() => parseKnobArgs(['--tp', '0'])).toThrow(/argument --tp: must be >= 1, got 0/);
+    expect(() => parseKnobArgs(['--speculative', 'medusa'])).toThrow(/invalid choice: 'medusa'/);
   });
 });

@@ -1,0 +1,50 @@
+// The neutral knobs themselves: their value type, sim-serve's flag for each, and what they mean.
+// The profile schema (src/profiles/schema.ts) and sim-serve's parser (src/sim/args.ts) are built
+// from this list; each engine's spelling is in its own table (vllm-knobs.ts, ...). A new knob is
+// one row here plus one row per engine that can express it.
+import type { KnobName } from '../../core/variant.js';
+
+export type KnobType = 'int' | 'float' | 'string' | 'bool-on' | 'bool-off' | 'bool-switch';
+
+export interface NeutralKnob {
+  knob: Exclude<KnobName, 'speculative' | 'extraArgs'>;
+  type: KnobType;
+  /**
+   * sim-serve's flag. bool-on: the flag sets true; bool-off: the flag sets false (cudaGraph);
+   * bool-switch: `--x` sets true and `--no-x` sets false (torchCompile: vLLM's candidate is "off").
+   */
+  simFlag: string;
+  /** Lower bound where one applies (ints: >= 1). */
+  min?: number;
+  /** Upper bound (memFraction <= 1). */
+  max?: number;
+  meaning: string;
+}
+
+export const NEUTRAL_KNOBS: readonly NeutralKnob[] = [
+  { knob: 'quantization', type: 'string', simFlag: '--quantization', meaning: 'online quantization method, e.g. fp8' },
+  { knob: 'kvCacheDtype', type: 'string', simFlag: '--kv-cache-dtype', meaning: 'KV-cache dtype: auto | fp8 | fp8_e4m3 | fp8_e5m2 | bf16' },
+  { knob: 'tp', type: 'int', simFlag: '--tp', min: 1, meaning: 'tensor-parallel size' },
+  { knob: 'pp', type: 'int', simFlag: '--pp', min: 1, meaning: 'pipeline-parallel size' },
+  { knob: 'dp', type: 'int', simFlag: '--dp', min: 1, meaning: 'data-parallel size (replicas, or attention-DP ranks)' },
+  { knob: 'ep', type: 'int', simFlag: '--ep', min: 1, meaning: 'expert-parallel size (MoE)' },
+  { knob: 'dpAttention', type: 'bool-on', simFlag: '--dp-attention', meaning: 'data-parallel attention inside the TP group' },
+  { knob: 'maxBatchedTokens', type: 'int', simFlag: '--max-batched-tokens', min: 1, meaning: 'token budget per scheduler step' },
+  { knob: 'maxRunningSeqs', type: 'int', simFlag: '--max-running-seqs', min: 1, meaning: 'maximum concurrent sequences' },
+  { knob: 'memFraction', type: 'float', simFlag: '--mem-fraction', max: 1, meaning: 'GPU memory fraction (each engine its own meaning)' },
+  { knob: 'attentionBackend', type: 'string', simFlag: '--attention-backend', meaning: 'neutral attention backend name: fa2 | fa3 | fa4 | flashinfer | triton | flex | trtllm ...' },
+  { knob: 'torchCompile', type: 'bool-switch', simFlag: '--torch-compile', meaning: 'torch.compile on (true) or off (false); absent = engine default' },
+  { knob: 'cudaGraph', type: 'bool-off', simFlag: '--no-cuda-graph', meaning: 'false = CUDA graphs off (eager); absent = engine default' },
+  { knob: 'maxModelLen', type: 'int', simFlag: '--max-model-len', min: 1, meaning: 'context length' },
+];
+
+/** Speculative sub-knobs: sim-serve flag for each field of SpeculativeKnob. */
+export const SPECULATIVE_FIELDS = [
+  { field: 'method', type: 'string', simFlag: '--speculative' },
+  { field: 'numSteps', type: 'int', simFlag: '--speculative-steps' },
+  { field: 'topk', type: 'int', simFlag: '--speculative-topk' },
+  { field: 'draftTokens', type: 'int', simFlag: '--speculative-draft-tokens' },
+  { field: 'draftModel', type: 'string', simFlag: '--speculative-draft-model' },
+] as const;
+
+export const SPECULATIVE_METHODS = ['eagle', 'eagle3', 'mtp', 'ngram', 'draft'] as const;

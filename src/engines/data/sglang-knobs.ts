@@ -1,0 +1,59 @@
+// SGLang's spelling of each neutral knob (`python3 -m sglang.launch_server`). Data table. Full
+// flag names only: `--tp 2` works through argparse prefix matching, which a new flag can break.
+// Source: python/sglang/srt/server_args.py@469c63e5 (0.5.4/0.5.5-era); audit section 2.
+import type { KnobRow } from './table.js';
+
+const SA = 'python/sglang/srt/server_args.py@469c63e5 (0.5.5)';
+
+export const SGLANG_ROWS: readonly KnobRow[] = [
+  { knob: 'tp', via: 'flag', name: '--tp-size', source: `${SA}: "--tensor-parallel-size", "--tp-size"` },
+  { knob: 'pp', via: 'flag', name: '--pp-size', source: `${SA}: "--pipeline-parallel-size", "--pp-size"` },
+  { knob: 'dp', via: 'flag', name: '--dp-size', source: `${SA}: "--data-parallel-size", "--dp-size"` },
+  { knob: 'ep', via: 'flag', name: '--ep-size', source: `${SA}: "--expert-parallel-size", "--ep-size", "--ep"` },
+  { knob: 'dpAttention', via: 'flag', name: '--enable-dp-attention', source: `${SA}: "--enable-dp-attention"`, note: 'needs dp > 1 and tp % dp == 0' },
+  { knob: 'quantization', via: 'flag', name: '--quantization', source: `${SA}: QUANTIZATION_CHOICES` },
+  {
+    knob: 'kvCacheDtype', via: 'flag', name: '--kv-cache-dtype',
+    values: { auto: 'auto', fp8: 'fp8_e4m3', fp8_e4m3: 'fp8_e4m3', fp8_e5m2: 'fp8_e5m2', bf16: 'bf16' },
+    source: `${SA}: "--kv-cache-dtype" choices; docs/advanced_features/server_arguments.md lists bf16`,
+  },
+  { knob: 'maxBatchedTokens', via: 'flag', name: '--chunked-prefill-size', source: `${SA}: "--chunked-prefill-size"` },
+  { knob: 'maxRunningSeqs', via: 'flag', name: '--max-running-requests', source: `${SA}: "--max-running-requests"` },
+  { knob: 'memFraction', via: 'flag', name: '--mem-fraction-static', source: `${SA}: "--mem-fraction-static"` },
+  { knob: 'maxModelLen', via: 'flag', name: '--context-length', source: `${SA}: "--context-length"` },
+  {
+    knob: 'attentionBackend', via: 'flag', name: '--attention-backend',
+    values: {
+      fa3: 'fa3', flash_attn: 'fa3', flashinfer: 'flashinfer', triton: 'triton', torch_native: 'torch_native', flex: 'flex_attention',
+      flex_attention: 'flex_attention', flashmla: 'flashmla', cutlass_mla: 'cutlass_mla', trtllm_mla: 'trtllm_mla', trtllm: 'trtllm_mha', trtllm_mha: 'trtllm_mha',
+    },
+    candidates: ['fa3', 'flashinfer', 'triton'],
+    source: `${SA}: ATTENTION_BACKEND_CHOICES`,
+    note: 'fa4 is prefill-only: see attentionBackend.prefill',
+  },
+  {
+    knob: 'attentionBackend.prefill', via: 'flag', name: '--prefill-attention-backend', values: { fa4: 'fa4' },
+    source: `${SA}: _handle_attention_backend_compatibility raises "FA4 backend is only supported for prefill"`,
+    note: '--attention-backend fa4 would also make it the decode backend, which 0.5.5 rejects',
+  },
+  { knob: 'torchCompile', via: 'flag', name: '--enable-torch-compile', source: `${SA}: "--enable-torch-compile"` },
+  { knob: 'cudaGraph', via: 'flag', name: '--disable-cuda-graph', source: `${SA}: "--disable-cuda-graph"` },
+  {
+    knob: 'speculative.method', via: 'flag', name: '--speculative-algorithm',
+    values: { eagle: 'EAGLE', eagle3: 'EAGLE3', mtp: 'EAGLE', ngram: 'NGRAM', draft: 'STANDALONE' },
+    source: `${SA}: "--speculative-algorithm" choices EAGLE, EAGLE3, NEXTN, STANDALONE, NGRAM`,
+    note: 'DeepSeek-style MTP runs through the EAGLE path (NEXTN is an alias of EAGLE)',
+  },
+  { knob: 'speculative.draftModel', via: 'flag', name: '--speculative-draft-model-path', source: `${SA}: "--speculative-draft-model-path"` },
+  {
+    knob: 'speculative.numSteps', via: 'flag', name: '--speculative-num-steps', source: `${SA}: "--speculative-num-steps"`,
+    note: 'EAGLE/EAGLE3/STANDALONE: steps, topk and draft tokens are given together or not at all (a partial set is a TypeError in auto_choose_speculative_params)',
+  },
+  { knob: 'speculative.topk', via: 'flag', name: '--speculative-eagle-topk', source: `${SA}: "--speculative-eagle-topk"` },
+  { knob: 'speculative.draftTokens', via: 'flag', name: '--speculative-num-draft-tokens', source: `${SA}: "--speculative-num-draft-tokens"` },
+  { knob: 'plumbing.metrics', via: 'flag', name: '--enable-metrics', source: `${SA}: enable_metrics=False`, note: '/metrics exists only with it; always given' },
+  {
+    knob: 'plumbing.ncclPort', via: 'flag', name: '--nccl-port', source: `${SA}: nccl_port; PortArgs.init_new`,
+    note: 'given with DP-attention so the port is known and checked (otherwise random in port+100..port+1000)',
+  },
+];
