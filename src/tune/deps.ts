@@ -3,7 +3,6 @@
 // virtual clock for predictions.
 import type { Failure } from '../core/events.js';
 import type { EngineName, Variant } from '../core/variant.js';
-import { getAdapter } from '../engines/index.js';
 import { rowAt, supportedKnobs } from '../engines/data/table.js';
 import { resolveVersion } from '../engines/data/versions.js';
 import type { HostInfo } from '../host/gpus.js';
