@@ -5,6 +5,7 @@ import type { EngineName, Knobs } from '../core/variant.js';
 import { gpuMemBytes, hasNativeFp8, type GpuSpec } from './gpus.js';
 import { paramCounts, replicatedAttentionParamsPerLayer, type ModelInfo, type ParamCounts, type WeightDtype } from './models.js';
 import { backendEfficiency, engineEfficiency, HARDWARE, type EngineEfficiency } from './efficiency.js';
+import { efficiencyForVersion } from './versions.js';
 
 const GiB = 1024 ** 3;
 
@@ -129,9 +130,12 @@ export interface FitResult {
 
 const gib = (b: number) => (b / GiB).toFixed(2);
 
-/** Resolve an engine's defaults for a variant and size its memory. Never throws; check `fit`. */
-export function resolveServer(engine: EngineName, gpu: GpuSpec, gpus: number, model: ModelInfo, knobs: Knobs): ServerConfig & { fit: FitResult } {
-  const eff = engineEfficiency(engine);
+/**
+ * Resolve an engine's defaults for a variant and size its memory. Never throws; check `fit`.
+ * `engineVersion` selects the release's efficiency entry (versions.ts); undefined = the target release.
+ */
+export function resolveServer(engine: EngineName, gpu: GpuSpec, gpus: number, model: ModelInfo, knobs: Knobs, engineVersion?: string): ServerConfig & { fit: FitResult } {
+  const eff = efficiencyForVersion(engine, engineEfficiency(engine), engineVersion);
   const par = resolveParallel(engine, knobs);
   const weightDtype = servedWeightDtype(model, knobs);
   const speculative = !!knobs.speculative;
