@@ -30,7 +30,7 @@ describe('servelab predict', () => {
   });
 
   it('an older SGLang without the overlap scheduler is predicted slower (versions.ts)', () => {
-    const requests = scenarioRequests({ name: 'sharegpt-like', dataset: 'random', numPrompts: 300 }, 42);
+    const requests = scenarioRequests({ name: 'sharegpt-like', dataset: 'custom', numPrompts: 300 }, 42);
     const run = (engineVersion?: string) => predict({ engine: 'sglang', ...(engineVersion ? { engineVersion } : {}), model: 'Qwen/Qwen3-14B', gpu: 'H100', gpus: 1, knobs: {}, requests, seed: 42 });
     const old = run('0.3.6');
     expect(old.version_changes?.[0]?.source).toMatch(/sglang-v0-4/);
