@@ -19,6 +19,8 @@ export interface SimArgs {
   /** Simulated start-up seconds; undefined = derived from the model size. */
   loadTime?: number;
   servedModelName?: string;
+  /** Engine release the model imitates (src/model/versions.ts); undefined = the release servelab targets. */
+  engineVersion?: string;
 }
 
 const SPEC_METHODS: SpeculativeKnob['method'][] = ['eagle', 'eagle3', 'mtp', 'ngram', 'draft'];
@@ -34,7 +36,7 @@ export class SimArgsError extends UserError {
 export const SIM_USAGE =
   'usage: servelab sim-serve [-h] --engine {vllm,sglang,trtllm} --model MODEL [--gpu GPU] [--gpus N]\n' +
   '                          [--host HOST] [--port PORT] [--seed SEED] [--speed S] [--load-time SECONDS]\n' +
-  '                          [--served-model-name NAME] [--quantization Q] [--kv-cache-dtype DTYPE]\n' +
+  '                          [--served-model-name NAME] [--engine-version V] [--quantization Q] [--kv-cache-dtype DTYPE]\n' +
   '                          [--tp N] [--pp N] [--dp N] [--ep N] [--dp-attention]\n' +
   '                          [--max-batched-tokens N] [--max-running-seqs N] [--mem-fraction F]\n' +
   '                          [--attention-backend NAME] [--torch-compile] [--no-cuda-graph]\n' +
@@ -97,6 +99,7 @@ const FLAGS: Record<string, FlagDef> = {
   '--speed': { kind: 'float', set: (a, v) => (a.speed = Number(v)) },
   '--load-time': { kind: 'float', set: (a, v) => (a.loadTime = Number(v)) },
   '--served-model-name': { kind: 'string', set: (a, v) => (a.servedModelName = v as string) },
+  '--engine-version': { kind: 'string', set: (a, v) => (a.engineVersion = (v as string).replace(/^v/, '')) },
   '--quantization': { kind: 'string', set: (a, v) => (a.knobs.quantization = v as string) },
   '--kv-cache-dtype': { kind: 'string', set: (a, v) => (a.knobs.kvCacheDtype = v as string) },
   '--tp': { kind: 'int', set: (a, v) => (a.knobs.tp = Number(v)) },

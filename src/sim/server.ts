@@ -78,7 +78,7 @@ export function startSimServer(args: SimArgs, emit: (l: LogLine) => void): SimSe
     return { done, port: () => 0, stop };
   }
 
-  const cfg = resolveServer(args.engine, gpu, args.gpus, model, args.knobs);
+  const cfg = resolveServer(args.engine, gpu, args.gpus, model, args.knobs, args.engineVersion);
   let maxModelLen = cfg.maxModelLen;
   const served = args.servedModelName ?? args.model;
   const loadS = args.loadTime ?? defaultLoadTime(cfg.weights.perGpu, !!args.knobs.torchCompile);

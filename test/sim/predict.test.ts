@@ -7,6 +7,7 @@ import { predict } from '../../src/sim/predict.js';
 import { simulateWorkload } from '../../src/sim/virtual.js';
 import { scenarioRequests, sharegptLike } from '../../src/sim/workload.js';
 import { BIN } from './helpers.js';
+import { parseSimArgs } from '../../src/sim/args.js';
 
 const cli = (...args: string[]) => spawnSync(process.execPath, [BIN, 'predict', ...args], { encoding: 'utf8', timeout: 60_000 });
 
@@ -35,6 +36,9 @@ describe('servelab predict', () => {
     const old = run('0.3.6');
     expect(old.version_changes?.[0]?.source).toMatch(/sglang-v0-4/);
     expect(old.total_token_throughput!).toBeLessThan(run().total_token_throughput!);
+    // sim-serve takes the same release (its default: the target release).
+    expect(parseSimArgs(['--engine', 'sglang', '--model', 'Qwen/Qwen3-14B', '--engine-version', 'v0.3.6']).engineVersion).toBe('0.3.6');
+    expect(parseSimArgs(['--engine', 'sglang', '--model', 'Qwen/Qwen3-14B']).engineVersion).toBeUndefined();
   });
 
   it('--json prints one object with fits and reason; a config that does not fit says why', () => {
