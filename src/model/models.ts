@@ -143,6 +143,20 @@ const BUILTIN_CONFIGS: Record<string, Json> = {
     torch_dtype: 'bfloat16',
     vocab_size: 151936,
   },
+  // Qwen/Qwen3-32B config.json (Hugging Face): 64 layers, 64 query / 8 KV heads.
+  'Qwen/Qwen3-32B': {
+    architectures: ['Qwen3ForCausalLM'],
+    head_dim: 128,
+    hidden_size: 5120,
+    intermediate_size: 25600,
+    max_position_embeddings: 40960,
+    num_attention_heads: 64,
+    num_hidden_layers: 64,
+    num_key_value_heads: 8,
+    tie_word_embeddings: false,
+    torch_dtype: 'bfloat16',
+    vocab_size: 151936,
+  },
   'Qwen/Qwen3-30B-A3B': {
     architectures: ['Qwen3MoeForCausalLM'],
     head_dim: 128,
