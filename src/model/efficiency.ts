@@ -197,8 +197,15 @@ export const HARDWARE = {
   collectiveBwEff: 0.7,
   /** Weight-only FP8 (Marlin) on GPUs without FP8 tensor cores: GEMMs run in BF16 with dequant cost. */
   weightOnlyFp8GemmPenalty: 1.15,
-  /** Memory the engine keeps outside weights and KV (CUDA context, activations, graphs), bytes. */
+  /** Memory the engine keeps outside weights, activations and KV (CUDA context, graphs), bytes: TRT-LLM, and the weights-fit check. Rule of thumb. */
   runtimeReserveBytes: 2.5 * GiB,
+  /**
+   * vLLM's KV budget is util x total - (weights + torch activation peak + non-torch increase)
+   * (v1 gpu_worker.py determine_available_memory); NCCL is initialised before the baseline
+   * snapshot and CUDA graphs are not subtracted by default, so only the non-torch increase
+   * (cuBLAS/cuDNN workspaces) remains here. Rule of thumb, not fitted.
+   */
+  vllmNonTorchBytes: 0.5 * GiB,
   /** KV block size in tokens (vLLM/SGLang page granularity for the scheduler). */
   kvBlockTokens: 16,
   /** Routed tokens are not spread evenly over expert-parallel ranks without EPLB: slowest rank / mean. */

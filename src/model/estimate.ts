@@ -151,7 +151,7 @@ export function resolveServer(engine: EngineName, gpu: GpuSpec, gpus: number, mo
   // Activation peak of one max-size batch: a handful of hidden-size buffers per token in flight.
   const activation = maxBatchedTokens * (model.hiddenSize * 2 * 12 + (model.vocabSize / par.tp) * 4 * 0.05);
   let kvBytes: number;
-  if (engine === 'vllm') kvBytes = mem * memFraction - weights.perGpu - activation - HARDWARE.runtimeReserveBytes;
+  if (engine === 'vllm') kvBytes = mem * memFraction - weights.perGpu - activation - HARDWARE.vllmNonTorchBytes;
   else if (engine === 'sglang') kvBytes = mem * memFraction - weights.perGpu;
   else kvBytes = (mem - weights.perGpu - activation - HARDWARE.runtimeReserveBytes) * memFraction;
   kvBytes = Math.max(0, kvBytes);
@@ -200,11 +200,13 @@ function checkFit(c: ServerConfig, activation: number): FitResult {
   const mem = gpuMemBytes(gpu);
   if (c.weights.perGpu + HARDWARE.runtimeReserveBytes > mem)
     return { fits: false, kind: 'oom-weights', reason: `weights need ${gib(c.weights.perGpu)} GiB per GPU; ${gpu.name} has ${gib(mem)} GiB` };
-  const budget = c.engine === 'trtllm' ? mem - HARDWARE.runtimeReserveBytes - activation : mem * c.memFraction - (c.engine === 'vllm' ? activation + HARDWARE.runtimeReserveBytes : 0);
+  const budget = c.engine === 'trtllm' ? mem - HARDWARE.runtimeReserveBytes - activation : mem * c.memFraction - (c.engine === 'vllm' ? activation + HARDWARE.vllmNonTorchBytes : 0);
   if (c.kvBytesPerGpu <= 0 || c.weights.perGpu >= budget)
     return { fits: false, kind: 'oom-kv', reason: `weights need ${gib(c.weights.perGpu)} GiB per GPU, leaving no KV cache inside ${gib(Math.max(0, budget))} GiB` };
   const perGroup = c.kvCapacityTokens / par.dp;
-  if (c.engine !== 'trtllm' && perGroup < c.maxModelLen)
+  // Only vLLM refuses to start; SGLang caps requests at the pool (tp_worker.py: max_req_len =
+  // min(context_len - 1, max_total_num_tokens - 1)) and TRT-LLM shrinks max_seq_len.
+  if (c.engine === 'vllm' && perGroup < c.maxModelLen)
     return {
       fits: false,
       kind: 'kv-too-small',

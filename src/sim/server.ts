@@ -188,9 +188,10 @@ export function startSimServer(args: SimArgs, emit: (l: LogLine) => void): SimSe
     }
     later(loadWallS, () => {
       if (stopped) return;
-      if (args.engine === 'trtllm' && cfg.kvCapacityTokens / cfg.par.dp < maxModelLen) {
+      // TRT-LLM shrinks max_seq_len and says so; SGLang caps requests at the pool (tp_worker.py max_req_len).
+      if (args.engine !== 'vllm' && cfg.kvCapacityTokens / cfg.par.dp < maxModelLen) {
         maxModelLen = Math.floor(cfg.kvCapacityTokens / cfg.par.dp);
-        emit(adjustedMaxSeqLenLine(maxModelLen));
+        if (args.engine === 'trtllm') emit(adjustedMaxSeqLenLine(maxModelLen));
       }
       for (const l of loadedLines(args.engine, cfg, maxModelLen)) emit(l);
       runner = new WallRunner({ ...cfg, maxModelLen }, args.seed, args.speed);

@@ -59,7 +59,9 @@ export function summarize(rows: ValidationRow[]): ValidationSummary {
     groups: [...groups].map(([group, rs]) => {
       const published = order(rs, (x) => x.r.totalTokPerS);
       const simulated = order(rs, (x) => x.simulated ?? -1);
-      return { group, published, simulated, right: published.join() === simulated.join() };
+      // A refused row makes the group wrong (ties must not pass by keeping the input order).
+      const refused = rs.some((x) => x.simulated === null);
+      return { group, published, simulated, right: !refused && published.join() === simulated.join() };
     }),
   };
 }

@@ -57,7 +57,7 @@ interface Track {
 export function simulateWorkload(o: SimulateOptions): SimulateResult {
   const cfg = resolveOptions(o);
   if (!cfg.fit.fits) return { fit: cfg.fit, metrics: null, kvCapacityTokens: 0, preemptions: 0, steps: 0 };
-  // TRT-LLM shrinks the context to what the KV pool holds instead of failing (as sim-serve does).
+  // TRT-LLM and SGLang cap the context at what the KV pool holds instead of failing (estimate.ts checkFit).
   const perGroup = Math.floor(cfg.kvCapacityTokens / cfg.par.dp);
   if (perGroup < cfg.maxModelLen) cfg.maxModelLen = perGroup;
   const sched = new Scheduler(cfg, o.seed);

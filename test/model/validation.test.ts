@@ -9,11 +9,11 @@ import { summarize, validateOne } from '../../src/sim/validate.js';
 
 const RECORDED = {
   /** Median |simulated / published - 1| over all held-out rows (a row the model refuses counts as infinite). */
-  medianAbs: 0.383,
+  medianAbs: 0.316,
   /** Held-out rows the model says do not fit although they ran. */
-  refused: 11,
+  refused: 5,
   /** Groups whose engine ranking the model gets right. */
-  rankingRight: 2,
+  rankingRight: 1,
 };
 
 describe('held-out validation (published results outside the three studies)', () => {
@@ -27,7 +27,7 @@ describe('held-out validation (published results outside the three studies)', ()
     expect(PUBLISHED.length).toBeGreaterThanOrEqual(30);
   });
 
-  it(`the held-out median |throughput error| does not grow beyond the recorded ${RECORDED.medianAbs * 100}%`, () => {
+  it(`the held-out median |throughput error| does not grow beyond the recorded ${(RECORDED.medianAbs * 100).toFixed(1)}%`, () => {
     expect(s.medianAbs).toBeLessThanOrEqual(RECORDED.medianAbs);
   });
 
