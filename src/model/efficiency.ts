@@ -37,8 +37,8 @@ export interface EngineEfficiency {
   eagerLayerOverheadS: number;
   /** Extra per-MoE-layer cost without CUDA graphs (routing, top-k, permute, grouped GEMM, unpermute: ~30 launches). */
   eagerMoeLayerOverheadS: number;
-  /** Fraction of step overhead hidden by an overlap scheduler (SGLang, TRT-LLM do; vLLM 0.11 default does not). */
-  overlapHidden: number;
+  /** The engine overlaps host scheduling with the GPU step (SGLang, TRT-LLM by default; vLLM 0.11 only with --async-scheduling). */
+  overlap: boolean;
   /** Speculative decoding bookkeeping per step (draft/verify tree, KV fix-up), seconds. Fit. */
   specStepOverheadS: number;
   /** Multiplier on step time with torch.compile on. Compiled graphs cover only small batches (SGLang torch-compile-max-bs 32). */
@@ -97,8 +97,8 @@ export const ENGINE_EFFICIENCY: Record<EngineName, EngineEfficiency> = {
   vllm: {
     ...COMMON,
     policy: 'mixed',
-    // vLLM 0.11 runs the scheduler between steps (async scheduling is opt-in), so nothing is hidden.
-    overlapHidden: 0,
+    // vLLM 0.11 runs the scheduler between steps (async scheduling is opt-in, vllm#19970), so nothing is hidden.
+    overlap: false,
     // vLLM 0.11: FlashAttention on SM80+, FlashInfer on SM100 (cuda.py get_attn_backend_cls).
     defaultBackend: (g, mla) => (mla ? (g.computeCapability >= 9 ? 'flashmla' : 'triton_mla') : g.computeCapability >= 10 ? 'flashinfer' : 'flash_attn'),
     // arg_utils.py _set_default_args: 8192 / 1024 on >=70 GiB non-A100 GPUs, else 2048 / 256.
@@ -112,8 +112,8 @@ export const ENGINE_EFFICIENCY: Record<EngineName, EngineEfficiency> = {
   sglang: {
     ...COMMON,
     policy: 'prefill-first',
-    // The overlap scheduler prepares batch N+1 while batch N runs on the GPU (~80% hidden, fit).
-    overlapHidden: 0.8,
+    // The overlap scheduler prepares batch N+1 while batch N runs on the GPU (default since v0.4).
+    overlap: true,
     // Compiled graphs only cover batches <= torch-compile-max-bs; larger ones pay guard checks.
     torchCompileLargeBatch: 1.04,
     torchCompileSmallBatch: 0.98,
@@ -143,7 +143,7 @@ export const ENGINE_EFFICIENCY: Record<EngineName, EngineEfficiency> = {
     // far below DeepGEMM-class kernels. Fit: published 8-GPU DeepSeek engine stage (TRT-LLM last).
     moeEff: 0.07,
     // PyTorch backend overlap scheduler on by default (disable_overlap_scheduler: false).
-    overlapHidden: 0.8,
+    overlap: true,
     // torch_compile_config's piecewise graphs shave a little off small batches (rule of thumb).
     torchCompileSmallBatch: 0.97,
     defaultBackend: () => 'trtllm',

@@ -323,12 +323,12 @@ export function stepTime(c: ServerConfig, b: StepBatch): StepTime {
   // Host and launch overheads.
   const moeLayers = m.moe ? m.numLayers - m.moe.denseLayers : 0;
   // Each DP replica / attention-DP rank runs its own scheduler process: per-sequence host work is split.
-  const hostS = (eff.stepOverheadS + (eff.perSeqOverheadS * seqs) / groups) * (1 - eff.overlapHidden);
+  const hostS = eff.stepOverheadS + (eff.perSeqOverheadS * seqs) / groups;
   let launchS = eff.perLayerOverheadS * m.numLayers + eff.moeLayerOverheadS * moeLayers;
   const decodeOnly = b.prefillTokens === 0;
   const graphed = c.knobs.cudaGraph !== false && decodeOnly && b.decodeSeqs / groups <= eff.cudaGraphMaxBs(g, par.tp);
   if (!graphed) launchS += eff.eagerLayerOverheadS * m.numLayers + eff.eagerMoeLayerOverheadS * moeLayers;
-  let overheadS = hostS + launchS;
+  let overheadS = launchS;
 
   // Speculative decoding: draft passes (one MTP/EAGLE layer + LM head each) and bookkeeping.
   if (b.draftSteps && b.decodeSeqs > 0) {
@@ -337,7 +337,11 @@ export function stepTime(c: ServerConfig, b: StepBatch): StepTime {
     overheadS += b.draftSteps * (Math.max(draftFlops / gemmPeak, draftBytes / bw) + eff.perLayerOverheadS * 2) + eff.specStepOverheadS;
   }
 
-  let seconds = gemmS + attnS + commS + overheadS;
+  // An overlap scheduler prepares step n+1 on the host while step n runs on the GPU: the step takes
+  // the longer of the two. Without one (vLLM 0.11 default) the host work adds to every step.
+  const gpuS = gemmS + attnS + commS + overheadS;
+  let seconds = eff.overlap ? Math.max(gpuS, hostS) : gpuS + hostS;
+  overheadS += eff.overlap ? Math.max(0, hostS - gpuS) : hostS;
   if (b.prefillTokens > 0) seconds *= be.prefillStepFactor;
   if (c.knobs.torchCompile) seconds *= b.decodeSeqs / groups <= eff.torchCompileMaxBs && decodeOnly ? eff.torchCompileSmallBatch : eff.torchCompileLargeBatch;
   if (par.pp > 1) seconds *= 1 + 0.1 * (par.pp - 1); // pipeline bubbles between micro-batches

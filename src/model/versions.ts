@@ -22,7 +22,7 @@ const OVERRIDES: VersionOverride[] = [
     engine: 'sglang',
     below: '0.4.0',
     // Before v0.4 the scheduler ran between GPU steps (the overlap scheduler of v0.3.4.post1, #1738, was opt-in).
-    change: { overlapHidden: 0 },
+    change: { overlap: false },
     why: 'no overlap scheduler by default before v0.4',
     source: 'https://lmsys.org/blog/2024-12-04-sglang-v0-4/ (zero-overhead batch scheduler); sglang releases v0.3.4.post1 (#1738)',
   },

@@ -9,7 +9,7 @@ import { summarize, validateOne } from '../../src/sim/validate.js';
 
 const RECORDED = {
   /** Median |simulated / published - 1| over all held-out rows (a row the model refuses counts as infinite). */
-  medianAbs: 0.316,
+  medianAbs: 0.319,
   /** Held-out rows the model says do not fit although they ran. */
   refused: 5,
   /** Groups whose engine ranking the model gets right. */
