@@ -1,7 +1,10 @@
 // The one table of per-engine and per-backend efficiency parameters used by the estimate.
 // Every value says where it comes from: an engine default read from source (engines.md), a
-// datasheet-style rule of thumb, or a fit to the published ShareGPT measurements recorded in
-// docs/calibration.md (fits are shared by every model and GPU: nothing here names a study).
+// datasheet-style rule of thumb, or "Fit: <what it was fitted on>". All fits were made on the
+// three studies only (seed-studies.md: A = Qwen3-14B on 1xH100, B = GLM-4.6 on 8xA100, C =
+// DeepSeek-R1 on 8xH200, ShareGPT, 1000 prompts at once); src/model/data/published.ts holds the
+// held-out results they are checked against. One value serves A100 and Hopper alike (no
+// per-architecture fit yet: see docs/calibration.md for what the held-out A100 rows show).
 import type { EngineName } from '../core/variant.js';
 import type { GpuSpec } from './gpus.js';
 import { gpuMemBytes } from './gpus.js';
@@ -67,19 +70,23 @@ const bigNonA100 = (g: GpuSpec) => gpuMemBytes(g) >= 70 * GiB && !isA100(g);
  * three studies at once (docs/calibration.md).
  */
 const COMMON = {
-  // Dense BF16/FP8 GEMMs at serving batch sizes reach about half of the datasheet peak (fit).
+  // Dense BF16/FP8 GEMMs at serving batch sizes reach about half of the datasheet peak.
+  // Fit: absolute throughput of A, B and C together (one value for A100, H100 and H200).
   gemmEff: 0.5,
   // Streaming weights: ~80% of HBM bandwidth, typical of GEMV/skinny-GEMM kernels.
   weightBwEff: 0.8,
-  // Routed-expert grouped GEMMs (fused MoE / DeepGEMM) at tp8 slices: 0.2 of gemmEff's share (fit).
+  // Routed-expert grouped GEMMs (fused MoE / DeepGEMM) at tp8 slices: 0.2 of gemmEff's share.
+  // Fit: B and C absolute throughput (the only MoE data; H100 vs H200 not distinguished).
   moeEff: 0.2,
-  // Scheduling, sampling and detokenising one step on the host (fit, with the low-concurrency TPOT).
+  // Scheduling, sampling and detokenising one step on the host.
+  // Fit: C's low-concurrency TPOT (vLLM, 100 prompts at max concurrency 4) and A/C's vLLM rows.
   stepOverheadS: 4e-3,
-  // Input preparation and output processing per sequence per step (fit).
+  // Input preparation and output processing per sequence per step.
+  // Fit: the engine stage of A and C (vLLM exposes this host work; overlap engines hide it).
   perSeqOverheadS: 30e-6,
-  // CUDA-graph replay still launches per layer (fit with the low-concurrency TPOT).
+  // CUDA-graph replay still launches per layer. Fit: C's low-concurrency TPOT.
   perLayerOverheadS: 20e-6,
-  // Routing, top-k and token permutation per MoE layer (fit with the low-concurrency TPOT).
+  // Routing, top-k and token permutation per MoE layer. Fit: C's low-concurrency TPOT.
   moeLayerOverheadS: 120e-6,
   // Eager mode: ~10 kernels x ~6 us launch per layer.
   eagerLayerOverheadS: 60e-6,
@@ -140,7 +147,8 @@ export const ENGINE_EFFICIENCY: Record<EngineName, EngineEfficiency> = {
     ...COMMON,
     policy: 'no-evict',
     // Default MoE backend is CUTLASS (moe_config.backend); its block-FP8 grouped GEMMs on Hopper run
-    // far below DeepGEMM-class kernels. Fit: published 8-GPU DeepSeek engine stage (TRT-LLM last).
+    // far below DeepGEMM-class kernels. PER-CASE FIT: C's TRT-LLM variant alone (the only TRT-LLM
+    // MoE data point); with the shared 0.2 TRT-LLM beats vLLM there. No mechanism replaces it yet.
     moeEff: 0.07,
     // PyTorch backend overlap scheduler on by default (disable_overlap_scheduler: false).
     overlap: true,
@@ -177,9 +185,10 @@ export const BACKEND_EFFICIENCY: Record<string, BackendEfficiency> = {
   fa3: { prefillFlopsEff: 0.6, prefillStepFactor: 1, decodeBwEff: 0.75 },
   flash_attn: { prefillFlopsEff: 0.5, prefillStepFactor: 1, decodeBwEff: 0.7 },
   // SGLang's FlashInfer prefill path on Hopper lacks FA3's fused kernels: prefill steps ~1.5x slower,
-  // decode unchanged (fit: published H100 backend stage, TTFT ~1.8x, ITL equal).
+  // decode unchanged. PER-CASE FIT: A's flashinfer variant alone (TTFT ~1.8x, ITL equal).
   flashinfer: { prefillFlopsEff: 0.4, prefillStepFactor: 1.5, decodeBwEff: 0.75 },
-  // Triton decode kernels read the KV cache ~10% slower (fit: published ITL +7%, TPOT +10%).
+  // Triton decode kernels read the KV cache ~10% slower. PER-CASE FIT: A's triton variant alone
+  // (published ITL +7%, TPOT +10%).
   triton: { prefillFlopsEff: 0.45, prefillStepFactor: 1, decodeBwEff: 0.62 },
   flex: { prefillFlopsEff: 0.3, prefillStepFactor: 1.1, decodeBwEff: 0.45 },
   torch_native: { prefillFlopsEff: 0.15, prefillStepFactor: 1.3, decodeBwEff: 0.3 },
@@ -210,7 +219,11 @@ export const HARDWARE = {
   kvBlockTokens: 16,
   /** Routed tokens are not spread evenly over expert-parallel ranks without EPLB: slowest rank / mean. */
   epImbalance: 1.05,
-  /** Block-scaled FP8 GEMMs (128x128 scales, DeepGEMM/CUTLASS) reach ~65% of the FP8 peak's share that BF16 GEMMs reach of theirs. */
+  /**
+   * Block-scaled FP8 GEMMs (128x128 scales, DeepGEMM/CUTLASS) reach ~65% of the FP8 peak's share
+   * that BF16 GEMMs reach of theirs. Fit: A's FP8-checkpoint variant (and C's FP8 weights). Per-tensor
+   * FP8 (cheaper scaling) is not distinguished from block scaling.
+   */
   fp8GemmEff: 0.65,
   /** MLA decode kernels (FlashMLA, FA3-MLA) process query heads in tiles of up to 128 (one CTA per 64-head half, both launched): fewer heads per GPU waste the rest of the tile. */
   mlaHeadTile: 128,
