@@ -6,7 +6,7 @@ import { UserError } from '../core/errors.js';
 import { parseSimArgs, SimArgsError } from '../sim/args.js';
 import { findGpu, gpuNames } from '../model/gpus.js';
 import { builtinModelIds, getModel } from '../model/models.js';
-import { parseScenario, type Scenario } from '../tune/scenarios.js';
+import { parseScenario, sharegptScenario, type Scenario } from '../tune/scenarios.js';
 
 export interface PredictArgs {
   engines: EngineName[];
@@ -78,7 +78,7 @@ export function parsePredictArgs(argv: string[]): PredictArgs {
   if (!findGpu(sim.gpu)) throw new UserError(`unknown GPU '${sim.gpu}': use one of ${gpuNames().join(', ')}`);
   if (!getModel(sim.model)) throw new UserError(`unknown model '${sim.model}': use a built-in id (${builtinModelIds().slice(0, 4).join(', ')}, ...) or a folder with config.json`);
   const numPrompts = own['--num-prompts'] !== undefined ? positiveInt('--num-prompts', own['--num-prompts']) : undefined;
-  const scenario = parseScenario(own['--scenario'] ?? 'sharegpt-like', { scale: 1, ...(numPrompts ? { numPrompts } : {}) });
+  let scenario = parseScenario(own['--scenario'] ?? 'sharegpt-like', { scale: 1, ...(numPrompts ? { numPrompts } : {}) });
   const maxConcurrency = own['--max-concurrency'] !== undefined ? positiveInt('--max-concurrency', own['--max-concurrency']) : undefined;
   let requestRate: number | undefined;
   const rr = own['--request-rate'];
@@ -88,6 +88,11 @@ export function parsePredictArgs(argv: string[]): PredictArgs {
   }
   const seedRaw = own['--seed'];
   if (seedRaw !== undefined && !/^\d+$/.test(seedRaw)) throw new UserError(`--seed must be a whole number, got '${seedRaw}'`);
+  if (seedRaw !== undefined) {
+    // The drawn lengths (and the JSONL vLLM can replay) follow --seed.
+    const seed = Number(seedRaw);
+    scenario = scenario.dataset === 'custom' ? sharegptScenario({ scale: 1, numPrompts: scenario.numPrompts, seed }) : { ...scenario, seed };
+  }
   const ver = own['--engine-version'];
   if (ver !== undefined && !/^v?\d+(\.\d+)*/.test(ver)) throw new UserError(`--engine-version must look like 0.11.0, got '${ver}'`);
   return {

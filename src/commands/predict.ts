@@ -7,6 +7,7 @@ import type { BenchMetrics } from '../bench/types.js';
 import { predict, type Prediction } from '../sim/predict.js';
 import { scenarioRequests } from '../sim/workload.js';
 import { parsePredictArgs, PREDICT_USAGE } from './predict-args.js';
+import { benchCommand } from '../tune/scenarios.js';
 
 const fmt = (v: number | undefined, d = 0) => (v === undefined ? '–' : v.toFixed(d));
 
@@ -49,8 +50,10 @@ export default async function main(argv: string[]): Promise<number> {
   }
   const what = `${a.model} on ${a.gpus} x ${a.gpu}, ${a.scenario.label}, ${requests.length} prompts, ${a.maxConcurrency ? `max concurrency ${a.maxConcurrency}` : 'all at once'}${a.requestRate ? `, ${a.requestRate} req/s` : ''}, seed ${a.seed}`;
   process.stdout.write(`Predicted by servelab's model (virtual clock, not measured): ${what}\n`);
+  // The same workload on a real server, with vLLM's own client.
+  const reproduce = `To measure it on a real server: ${benchCommand({ ...a.scenario, maxConcurrency: a.maxConcurrency ?? null }, a.model)}${a.requestRate ? ` --request-rate ${a.requestRate}` : ''}\n`;
   if (rows.length > 1) {
-    process.stdout.write(table(rows) + '\n');
+    process.stdout.write(table(rows) + '\n' + reproduce);
     return 0;
   }
   const r = rows[0]!;
@@ -59,6 +62,6 @@ export default async function main(argv: string[]): Promise<number> {
     return 0;
   }
   process.stdout.write(`${r.engine} ${r.engine_version}\n`);
-  process.stdout.write(formatResultBlock(r as unknown as BenchMetrics, { maxConcurrency: a.maxConcurrency ?? null, ...(a.requestRate ? { requestRate: a.requestRate } : {}), percentileMetrics: ['ttft', 'tpot', 'itl', 'e2el'], metricPercentiles: [99] }) + '\n');
+  process.stdout.write(formatResultBlock(r as unknown as BenchMetrics, { maxConcurrency: a.maxConcurrency ?? null, ...(a.requestRate ? { requestRate: a.requestRate } : {}), percentileMetrics: ['ttft', 'tpot', 'itl', 'e2el'], metricPercentiles: [99] }) + '\n' + reproduce);
   return 0;
 }

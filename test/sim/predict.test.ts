@@ -1,6 +1,7 @@
 // `servelab predict`: the flags are sim-serve's and --auto's, the answer is the virtual clock's,
 // and bad input is one line with exit 2. Speed is measured in bench/predict.bench.ts, not here.
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parsePredictArgs } from '../../src/commands/predict-args.js';
 import { predict } from '../../src/sim/predict.js';
@@ -47,6 +48,15 @@ describe('servelab predict', () => {
     const o = JSON.parse(r.stdout);
     expect(o).toMatchObject({ engine: 'vllm', fits: false });
     expect(o.reason).toMatch(/weights need 82\.\d+ GiB per GPU/);
+  });
+
+  it('prints the vllm bench serve command that replays the same ShareGPT-shaped prompts (custom JSONL)', () => {
+    const r = cli('--model', 'Qwen/Qwen3-14B', '--engine', 'vllm', '--num-prompts', '20', '--seed', '5');
+    expect(r.status, r.stderr).toBe(0);
+    const m = /--dataset-name custom --dataset-path (\S+\.jsonl) --custom-output-len -1 --skip-chat-template --num-prompts 20 --seed 5/.exec(r.stdout);
+    expect(m, r.stdout).not.toBeNull();
+    const lines = readFileSync(m![1]!, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { output_tokens: number });
+    expect(lines.map((l) => l.output_tokens)).toEqual(sharegptLike(20, 5).map((x) => x.outputLen));
   });
 
   it('bad input is one line on stderr and exit 2', () => {
