@@ -72,6 +72,6 @@ export function scenarioForWorkload(w: Workload, opts: { datasetPath?: string; s
   }
   return {
     scenario: { ...sharegptScenario({ scale: 1, numPrompts: w.numPrompts, seed: w.seed }), maxConcurrency: w.maxConcurrency },
-    note: "the recorded workload is ShareGPT; with no --dataset-path the simulated replay draws ShareGPT-shaped lengths from servelab's ShareGPT length table",
+    note: "the recorded workload is ShareGPT; with no --dataset-path the simulated replay uses the ShareGPT-like stand-in (lengths from servelab's ShareGPT length table)",
   };
 }
