@@ -170,6 +170,8 @@ export interface BackendEfficiency {
   prefillFlopsEff: number;
   /** Multiplier on a step's time when it carries prefill (the backend's prefill path as a whole, not only attention). */
   prefillStepFactor: number;
+  /** Where prefillStepFactor was measured and applies: 'hopper' = compute capability 9.x only (elsewhere 1). */
+  prefillStepFactorOn?: 'hopper';
   /** Fraction of HBM bandwidth reached reading the KV cache in decode. */
   decodeBwEff: number;
 }
@@ -185,8 +187,10 @@ export const BACKEND_EFFICIENCY: Record<string, BackendEfficiency> = {
   fa3: { prefillFlopsEff: 0.6, prefillStepFactor: 1, decodeBwEff: 0.75 },
   flash_attn: { prefillFlopsEff: 0.5, prefillStepFactor: 1, decodeBwEff: 0.7 },
   // SGLang's FlashInfer prefill path on Hopper lacks FA3's fused kernels: prefill steps ~1.5x slower,
-  // decode unchanged. PER-CASE FIT: A's flashinfer variant alone (TTFT ~1.8x, ITL equal).
-  flashinfer: { prefillFlopsEff: 0.4, prefillStepFactor: 1.5, decodeBwEff: 0.75 },
+  // decode unchanged. PER-CASE FIT: A's flashinfer variant alone (TTFT ~1.8x, ITL equal), so it
+  // applies on Hopper only: the gap is relative to FA3, which SGLang does not use on A100 (where
+  // FlashInfer is its default) or Blackwell.
+  flashinfer: { prefillFlopsEff: 0.4, prefillStepFactor: 1.5, prefillStepFactorOn: 'hopper', decodeBwEff: 0.75 },
   // Triton decode kernels read the KV cache ~10% slower. PER-CASE FIT: A's triton variant alone
   // (published ITL +7%, TPOT +10%).
   triton: { prefillFlopsEff: 0.45, prefillStepFactor: 1, decodeBwEff: 0.62 },

@@ -121,7 +121,8 @@ export function stepTime(c: ServerConfig, b: StepBatch): StepTime {
   const gpuS = gemmS + attnS + commS + overheadS;
   let seconds = eff.overlap ? Math.max(gpuS, hostS) : gpuS + hostS;
   overheadS += eff.overlap ? Math.max(0, hostS - gpuS) : hostS;
-  if (b.prefillTokens > 0) seconds *= be.prefillStepFactor;
+  const hopper = g.computeCapability >= 9 && g.computeCapability < 10;
+  if (b.prefillTokens > 0 && (be.prefillStepFactorOn !== 'hopper' || hopper)) seconds *= be.prefillStepFactor;
   if (c.knobs.torchCompile) seconds *= b.decodeSeqs / groups <= eff.torchCompileMaxBs && decodeOnly ? eff.torchCompileSmallBatch : eff.torchCompileLargeBatch;
   if (par.pp > 1) seconds *= 1 + 0.1 * (par.pp - 1); // pipeline bubbles between micro-batches
   return { seconds, gemmS, attnS, commS, overheadS };

@@ -9,11 +9,11 @@ import { summarize, validateOne } from '../../src/sim/validate.js';
 
 const RECORDED = {
   /** Median |simulated / published - 1| over all held-out rows (a row the model refuses counts as infinite). */
-  medianAbs: 0.319,
+  medianAbs: 0.315,
   /** Held-out rows the model says do not fit although they ran. */
   refused: 5,
   /** Groups whose engine ranking the model gets right. */
-  rankingRight: 1,
+  rankingRight: 2,
 };
 
 describe('held-out validation (published results outside the three studies)', () => {
