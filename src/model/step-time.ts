@@ -77,27 +77,9 @@ export function stepTime(c: ServerConfig, b: StepBatch): StepTime {
 
   // Attention over the context: prefill is compute-bound, decode reads the KV cache.
   const be = backendEfficiency(c.attentionBackend);
-  const headsPerGpu = m.numHeads / par.attnTp;
-  const decodeHeads = m.mla ? Math.ceil(headsPerGpu / HARDWARE.mlaHeadTile) * HARDWARE.mlaHeadTile : headsPerGpu;
-  const qkDim = m.mla ? m.mla.kvLoraRank + m.mla.qkRopeHeadDim : m.headDim;
-  const prefillAttnFlops = (4 * headsPerGpu * (m.mla ? m.mla.qkNopeHeadDim + m.mla.qkRopeHeadDim : m.headDim) * b.prefillAttnPairs * layersPerStage) / groups;
-  const decodeAttnFlops = (4 * decodeHeads * qkDim * b.decodeCtx * tps * layersPerStage) / groups;
-  const kvReadBytes = (b.decodeCtx * c.kvBytesPerTokenPerGpu) / groups;
-  const attnS =
-    prefillAttnFlops / (g.bf16Flops * be.prefillFlopsEff) +
-    Math.max(decodeAttnFlops / (g.bf16Flops * be.prefillFlopsEff), kvReadBytes / (g.memBwBps * be.decodeBwEff));
+  const attnS = attentionSeconds(c, b, groups, layersPerStage);
 
-  // Tensor-parallel communication: two all-reduces per layer of the step's activations.
-  let commS = 0;
-  if (par.tp > 1) {
-    const lat = HARDWARE.allReduceLatencyS[g.interconnect];
-    const bytes = mlpTokens * m.hiddenSize * 2;
-    const linkBw = g.interconnectBps * HARDWARE.collectiveBwEff;
-    commS = 2 * layersPerStage * (lat + (bytes * 2 * (par.tp - 1)) / par.tp / linkBw);
-    // Expert parallel replaces the MoE all-reduce with an all-to-all dispatch and combine.
-    if (m.moe && par.ep > 1) commS += ((m.numLayers - m.moe.denseLayers) / par.pp) * (2 * lat);
-  }
-  if (par.pp > 1) commS += (par.pp - 1) * (20e-6 + (attnTokens * m.hiddenSize * 2) / (g.interconnectBps * HARDWARE.collectiveBwEff));
+  const commS = commSeconds(c, mlpTokens, attnTokens, layersPerStage);
 
   // Host and launch overheads.
   const moeLayers = m.moe ? m.numLayers - m.moe.denseLayers : 0;
@@ -126,4 +108,38 @@ export function stepTime(c: ServerConfig, b: StepBatch): StepTime {
   if (c.knobs.torchCompile) seconds *= b.decodeSeqs / groups <= eff.torchCompileMaxBs && decodeOnly ? eff.torchCompileSmallBatch : eff.torchCompileLargeBatch;
   if (par.pp > 1) seconds *= 1 + 0.1 * (par.pp - 1); // pipeline bubbles between micro-batches
   return { seconds, gemmS, attnS, commS, overheadS };
+}
+
+/** Attention time of a step: prefill is compute-bound, decode reads the KV cache (or is compute-bound for MLA's wide heads). */
+function attentionSeconds(c: ServerConfig, b: StepBatch, groups: number, layersPerStage: number): number {
+  const m = c.model;
+  const g = c.gpu;
+  const be = backendEfficiency(c.attentionBackend);
+  const tps = b.tokensPerSeq ?? 1;
+  const headsPerGpu = m.numHeads / c.par.attnTp;
+  const decodeHeads = m.mla ? Math.ceil(headsPerGpu / HARDWARE.mlaHeadTile) * HARDWARE.mlaHeadTile : headsPerGpu;
+  const qkDim = m.mla ? m.mla.kvLoraRank + m.mla.qkRopeHeadDim : m.headDim;
+  const prefillAttnFlops = (4 * headsPerGpu * (m.mla ? m.mla.qkNopeHeadDim + m.mla.qkRopeHeadDim : m.headDim) * b.prefillAttnPairs * layersPerStage) / groups;
+  const decodeAttnFlops = (4 * decodeHeads * qkDim * b.decodeCtx * tps * layersPerStage) / groups;
+  const kvReadBytes = (b.decodeCtx * c.kvBytesPerTokenPerGpu) / groups;
+  return (
+    prefillAttnFlops / (g.bf16Flops * be.prefillFlopsEff) +
+    Math.max(decodeAttnFlops / (g.bf16Flops * be.prefillFlopsEff), kvReadBytes / (g.memBwBps * be.decodeBwEff))
+  );
+}
+
+/** Tensor-parallel communication (two all-reduces per layer), EP all-to-all and pipeline hand-offs. */
+function commSeconds(c: ServerConfig, mlpTokens: number, attnTokens: number, layersPerStage: number): number {
+  const { model: m, gpu: g, par } = c;
+  let commS = 0;
+  if (par.tp > 1) {
+    const lat = HARDWARE.allReduceLatencyS[g.interconnect];
+    const bytes = mlpTokens * m.hiddenSize * 2;
+    const linkBw = g.interconnectBps * HARDWARE.collectiveBwEff;
+    commS = 2 * layersPerStage * (lat + (bytes * 2 * (par.tp - 1)) / par.tp / linkBw);
+    // Expert parallel replaces the MoE all-reduce with an all-to-all dispatch and combine.
+    if (m.moe && par.ep > 1) commS += ((m.numLayers - m.moe.denseLayers) / par.pp) * (2 * lat);
+  }
+  if (par.pp > 1) commS += (par.pp - 1) * (20e-6 + (attnTokens * m.hiddenSize * 2) / (g.interconnectBps * HARDWARE.collectiveBwEff));
+  return commS;
 }
