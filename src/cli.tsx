@@ -8,6 +8,7 @@ type CommandMain = (argv: string[]) => Promise<number>;
 const COMMANDS: Record<string, { summary: string; load: () => Promise<{ default: CommandMain }> }> = {
   bench: { summary: 'benchmark a running OpenAI-compatible server (vllm bench serve flags)', load: () => import('./commands/bench.js') },
   import: { summary: 'read vllm bench serve output or JSON and print its metrics as JSON', load: () => import('./commands/import.js') },
+  predict: { summary: "the model's prediction for one configuration (no launch)", load: () => import('./commands/predict.js') },
   'sim-serve': { summary: 'run the simulated engine server (an OpenAI-compatible HTTP server)', load: () => import('./commands/sim-serve.js') },
   gpus: { summary: 'print the GPUs found on this host', load: () => import('./commands/gpus.js') },
   replay: { summary: 'replay a saved profile and give a regression verdict', load: () => import('./commands/replay.js') },

@@ -1,15 +1,17 @@
 // Workloads as vLLM's datasets.py builds them: ShareGPT (first turn, seeded CPython shuffle,
-// is_valid_sequence filter, oversampling) and random (lengths around a target, shared prefix).
+// is_valid_sequence filter, oversampling), random (lengths around a target, shared prefix) and
+// custom (a JSONL of prompts, custom-dataset.ts).
 import { log } from '../core/logger.js';
 import { UserError } from '../core/errors.js';
 import { PyRandom } from './rng.js';
 import { readShareGpt } from './sharegpt-file.js';
+import { sampleCustom } from './custom-dataset.js';
 import { resolveTokenCounter, type TokenCounter } from './tokenizer.js';
 import type { SampledRequest, Workload } from './types.js';
 
 export interface WorkloadSpec {
-  dataset: 'sharegpt' | 'random';
-  /** ShareGPT JSON file (--dataset-path). */
+  dataset: 'sharegpt' | 'random' | 'custom';
+  /** ShareGPT JSON file, or the custom JSONL (--dataset-path). */
   path?: string;
   /** --num-prompts (vLLM default 1000). */
   numPrompts: number;
@@ -26,6 +28,8 @@ export interface WorkloadSpec {
   model?: string;
   /** --sharegpt-output-len: fixed output length instead of the reference completion's. */
   sharegptOutputLen?: number;
+  /** --custom-output-len: fixed output tokens for the custom dataset; -1 = each line's output_tokens (vLLM default 256). */
+  customOutputLen?: number;
   /** --no-oversample */
   noOversample?: boolean;
 }
@@ -49,7 +53,12 @@ export async function loadWorkload(spec: WorkloadSpec): Promise<Workload> {
   }
   const counter = await resolveTokenCounter(spec.tokenizer, spec.model);
   if (counter.mode === 'approximate') warnApproximate(spec.tokenizer ?? spec.model);
-  const requests = spec.dataset === 'sharegpt' ? sampleShareGpt(spec, counter) : sampleRandom(spec, counter);
+  const requests =
+    spec.dataset === 'sharegpt'
+      ? sampleShareGpt(spec, counter)
+      : spec.dataset === 'custom'
+        ? sampleCustom({ path: spec.path, numPrompts: spec.numPrompts, ...(spec.customOutputLen !== undefined ? { customOutputLen: spec.customOutputLen } : {}), ...(spec.noOversample ? { noOversample: true } : {}) }, counter)
+        : sampleRandom(spec, counter);
   return {
     requests,
     tokenCounts: counter.mode,

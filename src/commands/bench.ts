@@ -23,8 +23,8 @@ const FLAGS: Record<string, FlagSpec> = {
   model: { kind: 'string', help: 'model id (default: the first of GET /v1/models)', metavar: 'ID' },
   'served-model-name': { kind: 'string', help: 'name sent as "model" when it differs from --model', metavar: 'NAME' },
   tokenizer: { kind: 'string', help: 'tokenizer.json, a folder with one, or a model id in the HF cache (default: --model)', metavar: 'PATH|ID' },
-  'dataset-name': { kind: 'string', help: 'sharegpt or random', default: 'random' },
-  'dataset-path': { kind: 'string', help: 'ShareGPT JSON file', metavar: 'FILE' },
+  'dataset-name': { kind: 'string', help: 'sharegpt, random or custom (a JSONL of {"prompt", "output_tokens"})', default: 'random' },
+  'dataset-path': { kind: 'string', help: 'ShareGPT JSON file, or the custom .jsonl', metavar: 'FILE' },
   'num-prompts': { kind: 'number', help: 'requests to send', default: '1000' },
   'request-rate': { kind: 'number', help: 'requests per second, or inf to send all at once', default: 'inf' },
   burstiness: { kind: 'number', help: 'gamma shape of arrivals (1 = Poisson, lower = burstier)', default: '1.0' },
@@ -42,6 +42,8 @@ const FLAGS: Record<string, FlagSpec> = {
   'random-range-ratio': { kind: 'number', help: 'random dataset: lengths vary within [1-r, 1+r]', default: '0.0' },
   'random-prefix-len': { kind: 'number', help: 'random dataset: shared prefix tokens', default: '0' },
   'sharegpt-output-len': { kind: 'number', help: 'ShareGPT: fixed output length instead of the reference reply' },
+  'custom-output-len': { kind: 'number', help: 'custom dataset: output tokens per request; -1 = each line\'s output_tokens', default: '256' },
+  'skip-chat-template': { kind: 'boolean', help: 'custom dataset: count the prompt as written (servelab never applies a chat template client-side)' },
   'no-oversample': { kind: 'boolean', help: 'ShareGPT: do not repeat samples when too few pass the filter' },
   goodput: { kind: 'list', help: 'SLOs for goodput in ms', metavar: 'KEY:MS...' },
   'percentile-metrics': { kind: 'string', help: 'metrics with percentiles, from ttft,tpot,itl,e2el', default: 'ttft,tpot,itl' },
@@ -119,7 +121,7 @@ export default async function main(argv: string[]): Promise<number> {
   const backend = backendFlag === 'vllm' ? 'openai' : backendFlag;
   if (backend !== 'openai-chat' && backend !== 'openai') throw new UserError(`bench: --backend must be openai-chat, openai or vllm, got '${backendFlag}'`);
   const dataset = (flags['dataset-name'] as string | undefined) ?? 'random';
-  if (dataset !== 'random' && dataset !== 'sharegpt') throw new UserError(`bench: --dataset-name must be random or sharegpt, got '${dataset}'`);
+  if (dataset !== 'random' && dataset !== 'sharegpt' && dataset !== 'custom') throw new UserError(`bench: --dataset-name must be random, sharegpt or custom, got '${dataset}'`);
   const baseUrl = (flags['base-url'] as string | undefined) ?? `http://${(flags.host as string | undefined) ?? '127.0.0.1'}:${(flags.port as number | undefined) ?? 8000}`;
   const headers = pairs(flags.header as string[] | undefined, 'header');
   let extraBody: Record<string, unknown> | undefined;
@@ -153,6 +155,8 @@ export default async function main(argv: string[]): Promise<number> {
     ...(flags['random-range-ratio'] !== undefined ? { randomRangeRatio: flags['random-range-ratio'] as number } : {}),
     ...(flags['random-prefix-len'] !== undefined ? { randomPrefixLen: flags['random-prefix-len'] as number } : {}),
     ...(flags['sharegpt-output-len'] !== undefined ? { sharegptOutputLen: flags['sharegpt-output-len'] as number } : {}),
+    // vLLM's default --custom-output-len is 256 (benchmarks/datasets.py); -1 uses each line's output_tokens.
+    ...(dataset === 'custom' ? { customOutputLen: (flags['custom-output-len'] as number | undefined) ?? 256 } : {}),
     seed: (flags.seed as number | undefined) ?? 0,
     ...(tokenizer ? { tokenizer } : {}),
     model,

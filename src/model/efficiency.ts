@@ -1,7 +1,10 @@
 // The one table of per-engine and per-backend efficiency parameters used by the estimate.
 // Every value says where it comes from: an engine default read from source (engines.md), a
-// datasheet-style rule of thumb, or a fit to the published ShareGPT measurements recorded in
-// docs/calibration.md (fits are shared by every model and GPU: nothing here names a study).
+// datasheet-style rule of thumb, or "Fit: <what it was fitted on>". All fits were made on the
+// three studies only (seed-studies.md: A = Qwen3-14B on 1xH100, B = GLM-4.6 on 8xA100, C =
+// DeepSeek-R1 on 8xH200, ShareGPT, 1000 prompts at once); src/model/data/published.ts holds the
+// held-out results they are checked against. One value serves A100 and Hopper alike (no
+// per-architecture fit yet: see docs/calibration.md for what the held-out A100 rows show).
 import type { EngineName } from '../core/variant.js';
 import type { GpuSpec } from './gpus.js';
 import { gpuMemBytes } from './gpus.js';
@@ -37,8 +40,8 @@ export interface EngineEfficiency {
   eagerLayerOverheadS: number;
   /** Extra per-MoE-layer cost without CUDA graphs (routing, top-k, permute, grouped GEMM, unpermute: ~30 launches). */
   eagerMoeLayerOverheadS: number;
-  /** Fraction of step overhead hidden by an overlap scheduler (SGLang, TRT-LLM do; vLLM 0.11 default does not). */
-  overlapHidden: number;
+  /** The engine overlaps host scheduling with the GPU step (SGLang, TRT-LLM by default; vLLM 0.11 only with --async-scheduling). */
+  overlap: boolean;
   /** Speculative decoding bookkeeping per step (draft/verify tree, KV fix-up), seconds. Fit. */
   specStepOverheadS: number;
   /** Multiplier on step time with torch.compile on. Compiled graphs cover only small batches (SGLang torch-compile-max-bs 32). */
@@ -67,19 +70,23 @@ const bigNonA100 = (g: GpuSpec) => gpuMemBytes(g) >= 70 * GiB && !isA100(g);
  * three studies at once (docs/calibration.md).
  */
 const COMMON = {
-  // Dense BF16/FP8 GEMMs at serving batch sizes reach about half of the datasheet peak (fit).
+  // Dense BF16/FP8 GEMMs at serving batch sizes reach about half of the datasheet peak.
+  // Fit: absolute throughput of A, B and C together (one value for A100, H100 and H200).
   gemmEff: 0.5,
   // Streaming weights: ~80% of HBM bandwidth, typical of GEMV/skinny-GEMM kernels.
   weightBwEff: 0.8,
-  // Routed-expert grouped GEMMs (fused MoE / DeepGEMM) at tp8 slices: 0.2 of gemmEff's share (fit).
+  // Routed-expert grouped GEMMs (fused MoE / DeepGEMM) at tp8 slices: 0.2 of gemmEff's share.
+  // Fit: B and C absolute throughput (the only MoE data; H100 vs H200 not distinguished).
   moeEff: 0.2,
-  // Scheduling, sampling and detokenising one step on the host (fit, with the low-concurrency TPOT).
+  // Scheduling, sampling and detokenising one step on the host.
+  // Fit: C's low-concurrency TPOT (vLLM, 100 prompts at max concurrency 4) and A/C's vLLM rows.
   stepOverheadS: 4e-3,
-  // Input preparation and output processing per sequence per step (fit).
+  // Input preparation and output processing per sequence per step.
+  // Fit: the engine stage of A and C (vLLM exposes this host work; overlap engines hide it).
   perSeqOverheadS: 30e-6,
-  // CUDA-graph replay still launches per layer (fit with the low-concurrency TPOT).
+  // CUDA-graph replay still launches per layer. Fit: C's low-concurrency TPOT.
   perLayerOverheadS: 20e-6,
-  // Routing, top-k and token permutation per MoE layer (fit with the low-concurrency TPOT).
+  // Routing, top-k and token permutation per MoE layer. Fit: C's low-concurrency TPOT.
   moeLayerOverheadS: 120e-6,
   // Eager mode: ~10 kernels x ~6 us launch per layer.
   eagerLayerOverheadS: 60e-6,
@@ -97,8 +104,8 @@ export const ENGINE_EFFICIENCY: Record<EngineName, EngineEfficiency> = {
   vllm: {
     ...COMMON,
     policy: 'mixed',
-    // vLLM 0.11 runs the scheduler between steps (async scheduling is opt-in), so nothing is hidden.
-    overlapHidden: 0,
+    // vLLM 0.11 runs the scheduler between steps (async scheduling is opt-in, vllm#19970), so nothing is hidden.
+    overlap: false,
     // vLLM 0.11: FlashAttention on SM80+, FlashInfer on SM100 (cuda.py get_attn_backend_cls).
     defaultBackend: (g, mla) => (mla ? (g.computeCapability >= 9 ? 'flashmla' : 'triton_mla') : g.computeCapability >= 10 ? 'flashinfer' : 'flash_attn'),
     // arg_utils.py _set_default_args: 8192 / 1024 on >=70 GiB non-A100 GPUs, else 2048 / 256.
@@ -112,8 +119,8 @@ export const ENGINE_EFFICIENCY: Record<EngineName, EngineEfficiency> = {
   sglang: {
     ...COMMON,
     policy: 'prefill-first',
-    // The overlap scheduler prepares batch N+1 while batch N runs on the GPU (~80% hidden, fit).
-    overlapHidden: 0.8,
+    // The overlap scheduler prepares batch N+1 while batch N runs on the GPU (default since v0.4).
+    overlap: true,
     // Compiled graphs only cover batches <= torch-compile-max-bs; larger ones pay guard checks.
     torchCompileLargeBatch: 1.04,
     torchCompileSmallBatch: 0.98,
@@ -140,10 +147,11 @@ export const ENGINE_EFFICIENCY: Record<EngineName, EngineEfficiency> = {
     ...COMMON,
     policy: 'no-evict',
     // Default MoE backend is CUTLASS (moe_config.backend); its block-FP8 grouped GEMMs on Hopper run
-    // far below DeepGEMM-class kernels. Fit: published 8-GPU DeepSeek engine stage (TRT-LLM last).
+    // far below DeepGEMM-class kernels. PER-CASE FIT: C's TRT-LLM variant alone (the only TRT-LLM
+    // MoE data point); with the shared 0.2 TRT-LLM beats vLLM there. No mechanism replaces it yet.
     moeEff: 0.07,
     // PyTorch backend overlap scheduler on by default (disable_overlap_scheduler: false).
-    overlapHidden: 0.8,
+    overlap: true,
     // torch_compile_config's piecewise graphs shave a little off small batches (rule of thumb).
     torchCompileSmallBatch: 0.97,
     defaultBackend: () => 'trtllm',
@@ -162,6 +170,8 @@ export interface BackendEfficiency {
   prefillFlopsEff: number;
   /** Multiplier on a step's time when it carries prefill (the backend's prefill path as a whole, not only attention). */
   prefillStepFactor: number;
+  /** Where prefillStepFactor was measured and applies: 'hopper' = compute capability 9.x only (elsewhere 1). */
+  prefillStepFactorOn?: 'hopper';
   /** Fraction of HBM bandwidth reached reading the KV cache in decode. */
   decodeBwEff: number;
 }
@@ -177,9 +187,12 @@ export const BACKEND_EFFICIENCY: Record<string, BackendEfficiency> = {
   fa3: { prefillFlopsEff: 0.6, prefillStepFactor: 1, decodeBwEff: 0.75 },
   flash_attn: { prefillFlopsEff: 0.5, prefillStepFactor: 1, decodeBwEff: 0.7 },
   // SGLang's FlashInfer prefill path on Hopper lacks FA3's fused kernels: prefill steps ~1.5x slower,
-  // decode unchanged (fit: published H100 backend stage, TTFT ~1.8x, ITL equal).
-  flashinfer: { prefillFlopsEff: 0.4, prefillStepFactor: 1.5, decodeBwEff: 0.75 },
-  // Triton decode kernels read the KV cache ~10% slower (fit: published ITL +7%, TPOT +10%).
+  // decode unchanged. PER-CASE FIT: A's flashinfer variant alone (TTFT ~1.8x, ITL equal), so it
+  // applies on Hopper only: the gap is relative to FA3, which SGLang does not use on A100 (where
+  // FlashInfer is its default) or Blackwell.
+  flashinfer: { prefillFlopsEff: 0.4, prefillStepFactor: 1.5, prefillStepFactorOn: 'hopper', decodeBwEff: 0.75 },
+  // Triton decode kernels read the KV cache ~10% slower. PER-CASE FIT: A's triton variant alone
+  // (published ITL +7%, TPOT +10%).
   triton: { prefillFlopsEff: 0.45, prefillStepFactor: 1, decodeBwEff: 0.62 },
   flex: { prefillFlopsEff: 0.3, prefillStepFactor: 1.1, decodeBwEff: 0.45 },
   torch_native: { prefillFlopsEff: 0.15, prefillStepFactor: 1.3, decodeBwEff: 0.3 },
@@ -197,13 +210,24 @@ export const HARDWARE = {
   collectiveBwEff: 0.7,
   /** Weight-only FP8 (Marlin) on GPUs without FP8 tensor cores: GEMMs run in BF16 with dequant cost. */
   weightOnlyFp8GemmPenalty: 1.15,
-  /** Memory the engine keeps outside weights and KV (CUDA context, activations, graphs), bytes. */
+  /** Memory the engine keeps outside weights, activations and KV (CUDA context, graphs), bytes: TRT-LLM, and the weights-fit check. Rule of thumb. */
   runtimeReserveBytes: 2.5 * GiB,
+  /**
+   * vLLM's KV budget is util x total - (weights + torch activation peak + non-torch increase)
+   * (v1 gpu_worker.py determine_available_memory); NCCL is initialised before the baseline
+   * snapshot and CUDA graphs are not subtracted by default, so only the non-torch increase
+   * (cuBLAS/cuDNN workspaces) remains here. Rule of thumb, not fitted.
+   */
+  vllmNonTorchBytes: 0.5 * GiB,
   /** KV block size in tokens (vLLM/SGLang page granularity for the scheduler). */
   kvBlockTokens: 16,
   /** Routed tokens are not spread evenly over expert-parallel ranks without EPLB: slowest rank / mean. */
   epImbalance: 1.05,
-  /** Block-scaled FP8 GEMMs (128x128 scales, DeepGEMM/CUTLASS) reach ~65% of the FP8 peak's share that BF16 GEMMs reach of theirs. */
+  /**
+   * Block-scaled FP8 GEMMs (128x128 scales, DeepGEMM/CUTLASS) reach ~65% of the FP8 peak's share
+   * that BF16 GEMMs reach of theirs. Fit: A's FP8-checkpoint variant (and C's FP8 weights). Per-tensor
+   * FP8 (cheaper scaling) is not distinguished from block scaling.
+   */
   fp8GemmEff: 0.65,
   /** MLA decode kernels (FlashMLA, FA3-MLA) process query heads in tiles of up to 128 (one CTA per 64-head half, both launched): fewer heads per GPU waste the rest of the tile. */
   mlaHeadTile: 128,

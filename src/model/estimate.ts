@@ -1,10 +1,10 @@
-// The shared analytical estimate: memory (weights, KV, does it fit) and the time of one engine
-// step for a batch, as a roofline (compute vs memory) plus tensor-parallel communication and
-// per-engine overheads. The simulator's scheduler and the planner both call it.
+// The shared analytical estimate: memory (weights, KV, does it fit) and the engine defaults a
+// variant resolves to. The time of one step lives in step-time.ts (re-exported here).
 import type { EngineName, Knobs } from '../core/variant.js';
 import { gpuMemBytes, hasNativeFp8, type GpuSpec } from './gpus.js';
-import { paramCounts, replicatedAttentionParamsPerLayer, type ModelInfo, type ParamCounts, type WeightDtype } from './models.js';
-import { backendEfficiency, engineEfficiency, HARDWARE, type EngineEfficiency } from './efficiency.js';
+import { paramCounts, type ModelInfo, type WeightDtype } from './models.js';
+import { engineEfficiency, HARDWARE, type EngineEfficiency } from './efficiency.js';
+import { efficiencyForVersion } from './versions.js';
 
 const GiB = 1024 ** 3;
 
@@ -129,9 +129,12 @@ export interface FitResult {
 
 const gib = (b: number) => (b / GiB).toFixed(2);
 
-/** Resolve an engine's defaults for a variant and size its memory. Never throws; check `fit`. */
-export function resolveServer(engine: EngineName, gpu: GpuSpec, gpus: number, model: ModelInfo, knobs: Knobs): ServerConfig & { fit: FitResult } {
-  const eff = engineEfficiency(engine);
+/**
+ * Resolve an engine's defaults for a variant and size its memory. Never throws; check `fit`.
+ * `engineVersion` selects the release's efficiency entry (versions.ts); undefined = the target release.
+ */
+export function resolveServer(engine: EngineName, gpu: GpuSpec, gpus: number, model: ModelInfo, knobs: Knobs, engineVersion?: string): ServerConfig & { fit: FitResult } {
+  const eff = efficiencyForVersion(engine, engineEfficiency(engine), engineVersion);
   const par = resolveParallel(engine, knobs);
   const weightDtype = servedWeightDtype(model, knobs);
   const speculative = !!knobs.speculative;
@@ -147,7 +150,7 @@ export function resolveServer(engine: EngineName, gpu: GpuSpec, gpus: number, mo
   // Activation peak of one max-size batch: a handful of hidden-size buffers per token in flight.
   const activation = maxBatchedTokens * (model.hiddenSize * 2 * 12 + (model.vocabSize / par.tp) * 4 * 0.05);
   let kvBytes: number;
-  if (engine === 'vllm') kvBytes = mem * memFraction - weights.perGpu - activation - HARDWARE.runtimeReserveBytes;
+  if (engine === 'vllm') kvBytes = mem * memFraction - weights.perGpu - activation - HARDWARE.vllmNonTorchBytes;
   else if (engine === 'sglang') kvBytes = mem * memFraction - weights.perGpu;
   else kvBytes = (mem - weights.perGpu - activation - HARDWARE.runtimeReserveBytes) * memFraction;
   kvBytes = Math.max(0, kvBytes);
@@ -196,11 +199,13 @@ function checkFit(c: ServerConfig, activation: number): FitResult {
   const mem = gpuMemBytes(gpu);
   if (c.weights.perGpu + HARDWARE.runtimeReserveBytes > mem)
     return { fits: false, kind: 'oom-weights', reason: `weights need ${gib(c.weights.perGpu)} GiB per GPU; ${gpu.name} has ${gib(mem)} GiB` };
-  const budget = c.engine === 'trtllm' ? mem - HARDWARE.runtimeReserveBytes - activation : mem * c.memFraction - (c.engine === 'vllm' ? activation + HARDWARE.runtimeReserveBytes : 0);
+  const budget = c.engine === 'trtllm' ? mem - HARDWARE.runtimeReserveBytes - activation : mem * c.memFraction - (c.engine === 'vllm' ? activation + HARDWARE.vllmNonTorchBytes : 0);
   if (c.kvBytesPerGpu <= 0 || c.weights.perGpu >= budget)
     return { fits: false, kind: 'oom-kv', reason: `weights need ${gib(c.weights.perGpu)} GiB per GPU, leaving no KV cache inside ${gib(Math.max(0, budget))} GiB` };
   const perGroup = c.kvCapacityTokens / par.dp;
-  if (c.engine !== 'trtllm' && perGroup < c.maxModelLen)
+  // Only vLLM refuses to start; SGLang caps requests at the pool (tp_worker.py: max_req_len =
+  // min(context_len - 1, max_total_num_tokens - 1)) and TRT-LLM shrinks max_seq_len.
+  if (c.engine === 'vllm' && perGroup < c.maxModelLen)
     return {
       fits: false,
       kind: 'kv-too-small',
@@ -220,120 +225,4 @@ export function kvCapacityTokens(engine: EngineName, gpu: GpuSpec, gpus: number,
   return s.fit.fits ? s.kvCapacityTokens : 0;
 }
 
-/** One engine step, summarised. */
-export interface StepBatch {
-  /** Prompt tokens computed this step (all chunks together). */
-  prefillTokens: number;
-  /** Sum over prefill chunks of chunk x (past + chunk / 2): attention token pairs. */
-  prefillAttnPairs: number;
-  /** Sequences decoding this step. */
-  decodeSeqs: number;
-  /** Sum of the decode sequences' context lengths. */
-  decodeCtx: number;
-  /** Tokens verified per decode sequence (1 without speculative decoding). */
-  tokensPerSeq?: number;
-  /** Draft forward passes per step (speculative decoding). */
-  draftSteps?: number;
-}
-
-export interface StepTime {
-  seconds: number;
-  gemmS: number;
-  attnS: number;
-  commS: number;
-  overheadS: number;
-}
-
-const cache = new WeakMap<ModelInfo, ParamCounts>();
-function counts(m: ModelInfo): ParamCounts {
-  let c = cache.get(m);
-  if (!c) cache.set(m, (c = paramCounts(m)));
-  return c;
-}
-
-/** Time of one engine step on the whole server for a batch, seconds (simulated GPU time). */
-export function stepTime(c: ServerConfig, b: StepBatch): StepTime {
-  const m = c.model;
-  const p = counts(m);
-  const par = c.par;
-  const eff = c.eff;
-  const g = c.gpu;
-  const tps = b.tokensPerSeq ?? 1;
-  const decodeTokens = b.decodeSeqs * tps;
-  const tokens = b.prefillTokens + decodeTokens;
-  const seqs = b.decodeSeqs + (b.prefillTokens > 0 ? 1 : 0);
-  // Replicas split the batch; attention-DP groups split attention but the MLP sees the whole batch.
-  const groups = par.dp;
-  const attnTokens = tokens / groups;
-  const mlpTokens = par.dpAttention ? tokens : tokens / groups;
-  const layersPerStage = m.numLayers / par.pp;
-  const stageFrac = 1 / par.pp;
-
-  // GEMMs: weights streamed once per step, FLOPs proportional to tokens.
-  const gemmPeak = c.gemmFlops * eff.gemmEff / (c.weightOnlyFp8 ? HARDWARE.weightOnlyFp8GemmPenalty : 1);
-  const bw = g.memBwBps * eff.weightBwEff;
-  // MLA's replicated down-projections run on every attention-TP rank for all of its tokens.
-  const replicated = replicatedAttentionParamsPerLayer(m) * m.numLayers;
-  const attnFlopsDense = 2 * attnTokens * stageFrac * ((p.attention - replicated) / par.attnTp + replicated);
-  const lmHeadSeqs = (b.decodeSeqs * tps + (b.prefillTokens > 0 ? 1 : 0)) / groups;
-  const denseFlops = (2 * mlpTokens * p.denseMlp * stageFrac) / (par.tp) + (2 * lmHeadSeqs * m.vocabSize * m.hiddenSize) / par.tp;
-  const denseBytes = c.weights.densePerGpu;
-  let gemmS = Math.max((attnFlopsDense + denseFlops) / gemmPeak, denseBytes / bw);
-  if (m.moe) {
-    const e = m.moe;
-    const activeRouted = (p.routedExperts * e.expertsPerTok) / e.numExperts;
-    const imbalance = par.ep > 1 ? HARDWARE.epImbalance : 1;
-    const moeFlops = ((2 * mlpTokens * activeRouted * stageFrac) / par.tp) * imbalance;
-    // Fraction of experts a step touches: 1 - (1 - k/E)^tokens.
-    const touched = 1 - Math.pow(1 - e.expertsPerTok / e.numExperts, Math.max(1, mlpTokens));
-    const moeBytes = c.weights.routedPerGpu * touched * imbalance;
-    gemmS += Math.max(moeFlops / (gemmPeak * eff.moeEff), moeBytes / bw);
-  }
-
-  // Attention over the context: prefill is compute-bound, decode reads the KV cache.
-  const be = backendEfficiency(c.attentionBackend);
-  const headsPerGpu = m.numHeads / par.attnTp;
-  const decodeHeads = m.mla ? Math.ceil(headsPerGpu / HARDWARE.mlaHeadTile) * HARDWARE.mlaHeadTile : headsPerGpu;
-  const qkDim = m.mla ? m.mla.kvLoraRank + m.mla.qkRopeHeadDim : m.headDim;
-  const prefillAttnFlops = (4 * headsPerGpu * (m.mla ? m.mla.qkNopeHeadDim + m.mla.qkRopeHeadDim : m.headDim) * b.prefillAttnPairs * layersPerStage) / groups;
-  const decodeAttnFlops = (4 * decodeHeads * qkDim * b.decodeCtx * tps * layersPerStage) / groups;
-  const kvReadBytes = (b.decodeCtx * c.kvBytesPerTokenPerGpu) / groups;
-  const attnS =
-    prefillAttnFlops / (g.bf16Flops * be.prefillFlopsEff) +
-    Math.max(decodeAttnFlops / (g.bf16Flops * be.prefillFlopsEff), kvReadBytes / (g.memBwBps * be.decodeBwEff));
-
-  // Tensor-parallel communication: two all-reduces per layer of the step's activations.
-  let commS = 0;
-  if (par.tp > 1) {
-    const lat = HARDWARE.allReduceLatencyS[g.interconnect];
-    const bytes = mlpTokens * m.hiddenSize * 2;
-    const linkBw = g.interconnectBps * HARDWARE.collectiveBwEff;
-    commS = 2 * layersPerStage * (lat + (bytes * 2 * (par.tp - 1)) / par.tp / linkBw);
-    // Expert parallel replaces the MoE all-reduce with an all-to-all dispatch and combine.
-    if (m.moe && par.ep > 1) commS += ((m.numLayers - m.moe.denseLayers) / par.pp) * (2 * lat);
-  }
-  if (par.pp > 1) commS += (par.pp - 1) * (20e-6 + (attnTokens * m.hiddenSize * 2) / (g.interconnectBps * HARDWARE.collectiveBwEff));
-
-  // Host and launch overheads.
-  const moeLayers = m.moe ? m.numLayers - m.moe.denseLayers : 0;
-  // Each DP replica / attention-DP rank runs its own scheduler process: per-sequence host work is split.
-  const hostS = (eff.stepOverheadS + (eff.perSeqOverheadS * seqs) / groups) * (1 - eff.overlapHidden);
-  let launchS = eff.perLayerOverheadS * m.numLayers + eff.moeLayerOverheadS * moeLayers;
-  const decodeOnly = b.prefillTokens === 0;
-  const graphed = c.knobs.cudaGraph !== false && decodeOnly && b.decodeSeqs / groups <= eff.cudaGraphMaxBs(g, par.tp);
-  if (!graphed) launchS += eff.eagerLayerOverheadS * m.numLayers + eff.eagerMoeLayerOverheadS * moeLayers;
-  let overheadS = hostS + launchS;
-
-  // Speculative decoding: draft passes (one MTP/EAGLE layer + LM head each) and bookkeeping.
-  if (b.draftSteps && b.decodeSeqs > 0) {
-    const draftFlops = (2 * (b.decodeSeqs / groups) * (p.attention / m.numLayers + m.vocabSize * m.hiddenSize + (p.active - p.attention - p.embedding / 2) / m.numLayers)) / par.tp;
-    const draftBytes = c.weights.perGpu / m.numLayers + (m.vocabSize * m.hiddenSize * 2) / par.tp;
-    overheadS += b.draftSteps * (Math.max(draftFlops / gemmPeak, draftBytes / bw) + eff.perLayerOverheadS * 2) + eff.specStepOverheadS;
-  }
-
-  let seconds = gemmS + attnS + commS + overheadS;
-  if (b.prefillTokens > 0) seconds *= be.prefillStepFactor;
-  if (c.knobs.torchCompile) seconds *= b.decodeSeqs / groups <= eff.torchCompileMaxBs && decodeOnly ? eff.torchCompileSmallBatch : eff.torchCompileLargeBatch;
-  if (par.pp > 1) seconds *= 1 + 0.1 * (par.pp - 1); // pipeline bubbles between micro-batches
-  return { seconds, gemmS, attnS, commS, overheadS };
-}
+export { stepTime, type StepBatch, type StepTime } from './step-time.js';

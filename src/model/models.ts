@@ -3,6 +3,7 @@
 // simulator and the planner work offline.
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { BUILTIN_CONFIGS } from './data/model-configs.js';
 
 export type WeightDtype = 'bf16' | 'fp8' | 'int4';
 
@@ -128,105 +129,6 @@ export function parseHfConfig(json: unknown, id = 'local'): ModelInfo {
   };
 }
 
-// Public config.json values (the fields the estimate reads), copied from each model's HF repo.
-const BUILTIN_CONFIGS: Record<string, Json> = {
-  'Qwen/Qwen3-14B': {
-    architectures: ['Qwen3ForCausalLM'],
-    head_dim: 128,
-    hidden_size: 5120,
-    intermediate_size: 17408,
-    max_position_embeddings: 40960,
-    num_attention_heads: 40,
-    num_hidden_layers: 40,
-    num_key_value_heads: 8,
-    tie_word_embeddings: false,
-    torch_dtype: 'bfloat16',
-    vocab_size: 151936,
-  },
-  'Qwen/Qwen3-30B-A3B': {
-    architectures: ['Qwen3MoeForCausalLM'],
-    head_dim: 128,
-    hidden_size: 2048,
-    intermediate_size: 6144,
-    max_position_embeddings: 40960,
-    moe_intermediate_size: 768,
-    num_attention_heads: 32,
-    num_experts: 128,
-    num_experts_per_tok: 8,
-    num_hidden_layers: 48,
-    num_key_value_heads: 4,
-    tie_word_embeddings: false,
-    torch_dtype: 'bfloat16',
-    vocab_size: 151936,
-  },
-  'zai-org/GLM-4.6': {
-    architectures: ['Glm4MoeForCausalLM'],
-    first_k_dense_replace: 3,
-    head_dim: 128,
-    hidden_size: 5120,
-    intermediate_size: 12288,
-    max_position_embeddings: 202752,
-    moe_intermediate_size: 1536,
-    n_routed_experts: 160,
-    n_shared_experts: 1,
-    num_attention_heads: 96,
-    num_experts_per_tok: 8,
-    num_hidden_layers: 92,
-    num_key_value_heads: 8,
-    num_nextn_predict_layers: 1,
-    tie_word_embeddings: false,
-    torch_dtype: 'bfloat16',
-    vocab_size: 151552,
-  },
-  'deepseek-ai/DeepSeek-R1-0528': {
-    architectures: ['DeepseekV3ForCausalLM'],
-    first_k_dense_replace: 3,
-    hidden_size: 7168,
-    intermediate_size: 18432,
-    kv_lora_rank: 512,
-    max_position_embeddings: 163840,
-    moe_intermediate_size: 2048,
-    n_routed_experts: 256,
-    n_shared_experts: 1,
-    num_attention_heads: 128,
-    num_experts_per_tok: 8,
-    num_hidden_layers: 61,
-    num_key_value_heads: 128,
-    num_nextn_predict_layers: 1,
-    q_lora_rank: 1536,
-    qk_nope_head_dim: 128,
-    qk_rope_head_dim: 64,
-    quantization_config: { activation_scheme: 'dynamic', fmt: 'e4m3', quant_method: 'fp8', weight_block_size: [128, 128] },
-    tie_word_embeddings: false,
-    torch_dtype: 'bfloat16',
-    v_head_dim: 128,
-    vocab_size: 129280,
-  },
-  'meta-llama/Llama-3.1-8B-Instruct': {
-    architectures: ['LlamaForCausalLM'],
-    hidden_size: 4096,
-    intermediate_size: 14336,
-    max_position_embeddings: 131072,
-    num_attention_heads: 32,
-    num_hidden_layers: 32,
-    num_key_value_heads: 8,
-    tie_word_embeddings: false,
-    torch_dtype: 'bfloat16',
-    vocab_size: 128256,
-  },
-  'meta-llama/Llama-3.1-70B-Instruct': {
-    architectures: ['LlamaForCausalLM'],
-    hidden_size: 8192,
-    intermediate_size: 28672,
-    max_position_embeddings: 131072,
-    num_attention_heads: 64,
-    num_hidden_layers: 80,
-    num_key_value_heads: 8,
-    tie_word_embeddings: false,
-    torch_dtype: 'bfloat16',
-    vocab_size: 128256,
-  },
-};
 
 /** Ids of the built-in models (without -FP8 variants). */
 export function builtinModelIds(): string[] {

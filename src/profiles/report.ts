@@ -59,6 +59,8 @@ export function benchCommand(w: Workload, model: string): string {
   const argv = ['vllm', 'bench', 'serve', '--backend', 'openai-chat', '--endpoint', '/v1/chat/completions', '--model', model];
   if (w.dataset === 'sharegpt') {
     argv.push('--dataset-name', 'sharegpt', '--dataset-path', w.datasetPath ?? 'ShareGPT_V3_unfiltered_cleaned_split.json');
+  } else if (w.dataset === 'custom') {
+    argv.push('--dataset-name', 'custom', '--dataset-path', w.datasetPath ?? 'prompts.jsonl', '--custom-output-len', '-1', '--skip-chat-template');
   } else {
     argv.push('--dataset-name', 'random', '--random-input-len', String(w.inputLen ?? 1024), '--random-output-len', String(w.outputLen ?? 128));
   }

@@ -149,7 +149,8 @@ export const WorkloadSchema = z.object({
   scenario: z.string().min(1),
   /** Human label, e.g. 'medium 2000/100'. */
   label: z.string().optional(),
-  dataset: z.enum(['sharegpt', 'random']),
+  /** 'custom': a JSONL of prompts (vLLM's custom dataset); the ShareGPT-like stand-in is one. */
+  dataset: z.enum(['sharegpt', 'random', 'custom']),
   datasetPath: z.string().optional(),
   inputLen: z.number().int().positive().optional(),
   outputLen: z.number().int().positive().optional(),

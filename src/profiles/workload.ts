@@ -2,7 +2,7 @@
 // profile keeps `vllm bench serve` terms, the runner takes a Scenario.
 import { existsSync } from 'node:fs';
 import { UserError } from '../core/errors.js';
-import type { Scenario } from '../tune/scenarios.js';
+import { sharegptScenario, type Scenario } from '../tune/scenarios.js';
 import type { Workload } from './schema.js';
 
 /** What a session records: the scenario every stage was measured on. */
@@ -52,6 +52,14 @@ export function scenarioForWorkload(w: Workload, opts: { datasetPath?: string; s
       },
     };
   }
+  if (w.dataset === 'custom') {
+    // The ShareGPT-like stand-in is regenerated from its prompt count and seed (the same lengths);
+    // another custom file must still be at hand.
+    if (STAND_IN_NAME.test(w.scenario)) return { scenario: { ...sharegptScenario({ scale: 1, numPrompts: w.numPrompts, seed: w.seed }), name: w.scenario, maxConcurrency: w.maxConcurrency } };
+    const file = opts.datasetPath ?? w.datasetPath;
+    if (!file || !existsSync(file)) throw new UserError(`the recorded workload is a custom JSONL${file ? ` (${file}, not found here)` : ''}: pass --dataset-path FILE.jsonl`);
+    return { scenario: { name: w.scenario, label: w.label ?? w.scenario, dataset: 'custom', datasetPath: file, ...common } };
+  }
   const path = opts.datasetPath ?? (w.datasetPath && existsSync(w.datasetPath) ? w.datasetPath : undefined);
   if (opts.datasetPath && !existsSync(opts.datasetPath)) throw new UserError(`--dataset-path ${opts.datasetPath}: no such file`);
   if (path) {
@@ -63,7 +71,7 @@ export function scenarioForWorkload(w: Workload, opts: { datasetPath?: string; s
     );
   }
   return {
-    scenario: { name: 'sharegpt-like', label: 'ShareGPT-like (synthetic 217/201)', dataset: 'random', ...SHAREGPT_LIKE, ...common },
-    note: 'the recorded workload is ShareGPT; with no --dataset-path the simulated replay uses the ShareGPT-like synthetic stand-in (217/201 tokens on average)',
+    scenario: { ...sharegptScenario({ scale: 1, numPrompts: w.numPrompts, seed: w.seed }), maxConcurrency: w.maxConcurrency },
+    note: "the recorded workload is ShareGPT; with no --dataset-path the simulated replay uses the ShareGPT-like stand-in (lengths from servelab's ShareGPT length table)",
   };
 }

@@ -20,6 +20,8 @@ export interface SimArgs {
   /** Simulated start-up seconds; undefined = derived from the model size. */
   loadTime?: number;
   servedModelName?: string;
+  /** Engine release the model imitates (src/model/versions.ts); undefined = the release servelab targets. */
+  engineVersion?: string;
 }
 
 const SPEC_METHODS: readonly string[] = SPECULATIVE_METHODS;
@@ -57,7 +59,7 @@ function wrapUsage(items: string[], indent: string, width = 100): string {
 export const SIM_USAGE =
   'usage: servelab sim-serve [-h] --engine {vllm,sglang,trtllm} --model MODEL [--gpu GPU] [--gpus N]\n' +
   '                          [--host HOST] [--port PORT] [--seed SEED] [--speed S] [--load-time SECONDS]\n' +
-  '                          [--served-model-name NAME]\n' +
+  '                          [--served-model-name NAME] [--engine-version V]\n' +
   wrapUsage(knobUsage, '                          ');
 
 /** Build sim-serve argv (without the executable) for a variant's knobs, from the knob list. */
@@ -133,6 +135,7 @@ const FLAGS: Record<string, FlagDef> = {
   '--speed': { kind: 'float', set: (a, v) => (a.speed = Number(v)) },
   '--load-time': { kind: 'float', set: (a, v) => (a.loadTime = Number(v)) },
   '--served-model-name': { kind: 'string', set: (a, v) => (a.servedModelName = v as string) },
+  '--engine-version': { kind: 'string', set: (a, v) => (a.engineVersion = (v as string).replace(/^v/, '')) },
 };
 
 function checkValue(flag: string, kind: Kind, raw: string): void {

@@ -79,7 +79,7 @@ export function startSimServer(args: SimArgs, emit: (l: LogLine) => void): SimSe
     return { done, port: () => 0, stop };
   }
 
-  const cfg = resolveServer(args.engine, gpu, args.gpus, model, args.knobs);
+  const cfg = resolveServer(args.engine, gpu, args.gpus, model, args.knobs, args.engineVersion);
   let maxModelLen = cfg.maxModelLen;
   const served = args.servedModelName ?? args.model;
   const loadS = args.loadTime ?? defaultLoadTime(cfg.weights.perGpu, !!args.knobs.torchCompile);
@@ -181,9 +181,10 @@ export function startSimServer(args: SimArgs, emit: (l: LogLine) => void): SimSe
     }
     later(loadWallS, () => {
       if (stopped) return;
-      if (args.engine === 'trtllm' && cfg.kvCapacityTokens / cfg.par.dp < maxModelLen) {
+      // TRT-LLM shrinks max_seq_len and says so; SGLang caps requests at the pool (tp_worker.py max_req_len).
+      if (args.engine !== 'vllm' && cfg.kvCapacityTokens / cfg.par.dp < maxModelLen) {
         maxModelLen = Math.floor(cfg.kvCapacityTokens / cfg.par.dp);
-        emit(adjustedMaxSeqLenLine(maxModelLen));
+        if (args.engine === 'trtllm') emit(adjustedMaxSeqLenLine(maxModelLen));
       }
       for (const l of loadedLines(args.engine, cfg, maxModelLen)) emit(l);
       runner = new WallRunner({ ...cfg, maxModelLen }, args.seed, args.speed);

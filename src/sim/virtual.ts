@@ -21,6 +21,8 @@ export interface SimulateOptions {
   requests: { promptLen: number; outputLen: number }[];
   /** Client-side cap on requests in flight (vllm bench --max-concurrency). */
   maxConcurrency?: number;
+  /** Engine release to model (versions.ts); undefined = the release servelab targets. */
+  engineVersion?: string;
   /** Requests per second (Poisson arrivals); undefined or Infinity = all at once. */
   requestRate?: number;
   seed: number;
@@ -35,12 +37,12 @@ export interface SimulateResult {
   steps: number;
 }
 
-export function resolveOptions(o: Pick<SimulateOptions, 'engine' | 'gpu' | 'gpus' | 'model' | 'knobs'>): ServerConfig & { fit: FitResult } {
+export function resolveOptions(o: Pick<SimulateOptions, 'engine' | 'gpu' | 'gpus' | 'model' | 'knobs' | 'engineVersion'>): ServerConfig & { fit: FitResult } {
   const gpu = typeof o.gpu === 'string' ? findGpu(o.gpu) : o.gpu;
   if (!gpu) throw new Error(`unknown GPU '${String(o.gpu)}'`);
   const model = typeof o.model === 'string' ? getModel(o.model) : o.model;
   if (!model) throw new Error(`unknown model '${String(o.model)}'`);
-  return resolveServer(o.engine, gpu, o.gpus, model, o.knobs);
+  return resolveServer(o.engine, gpu, o.gpus, model, o.knobs, o.engineVersion);
 }
 
 interface Track {
@@ -55,7 +57,7 @@ interface Track {
 export function simulateWorkload(o: SimulateOptions): SimulateResult {
   const cfg = resolveOptions(o);
   if (!cfg.fit.fits) return { fit: cfg.fit, metrics: null, kvCapacityTokens: 0, preemptions: 0, steps: 0 };
-  // TRT-LLM shrinks the context to what the KV pool holds instead of failing (as sim-serve does).
+  // TRT-LLM and SGLang cap the context at what the KV pool holds instead of failing (estimate.ts checkFit).
   const perGroup = Math.floor(cfg.kvCapacityTokens / cfg.par.dp);
   if (perGroup < cfg.maxModelLen) cfg.maxModelLen = perGroup;
   const sched = new Scheduler(cfg, o.seed);

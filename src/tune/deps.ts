@@ -12,7 +12,7 @@ import { findGpu } from '../model/gpus.js';
 import { getModel, type ModelInfo } from '../model/models.js';
 import { defaultLoadTime } from '../sim/server.js';
 import { simulateWorkload } from '../sim/virtual.js';
-import { sharegptLike } from '../sim/workload.js';
+import { scenarioRequests } from '../sim/workload.js';
 import type { SessionConfig } from './config.js';
 import { launchContext, prepareLaunch } from './launch.js';
 import type { PlanDeps, PlanHost, Predicted, PreflightResult } from './plan.js';
@@ -31,15 +31,11 @@ export function planHost(host: HostInfo): PlanHost {
   };
 }
 
-/** Request lengths of a scenario for the virtual clock (deterministic; uniform for random shapes). */
+/** Request lengths of a scenario for the virtual clock (deterministic; see scenarioRequests). */
 export function scenarioLengths(s: Scenario): { promptLen: number; outputLen: number }[] {
-  // A real ShareGPT file: the simulator's ShareGPT-shaped lengths stand in (reading and tokenizing
-  // the file is the benchmark's job). Random shapes, the ShareGPT-like one included, are uniform.
-  if (s.dataset === 'sharegpt') return sharegptLike(s.numPrompts, s.seed);
-  const n = s.numPrompts;
-  const r = s.rangeRatio ?? 0;
-  const spread = (len: number, i: number) => Math.max(1, Math.round(len * (1 - r) + 2 * len * r * ((i + 0.5) / n)));
-  return Array.from({ length: n }, (_, i) => ({ promptLen: spread(s.inputLen ?? 1024, i), outputLen: spread(s.outputLen ?? 128, n - 1 - i) }));
+  // A real ShareGPT file or the ShareGPT-like JSONL: the ShareGPT length table (reading and
+  // tokenizing the file is the benchmark's job). Random shapes are spread by their range ratio.
+  return scenarioRequests(s, s.seed);
 }
 
 /** Preflight prunes are results with a classified reason: map the rule to the failure kind. */

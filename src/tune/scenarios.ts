@@ -1,14 +1,17 @@
 // Workloads: the studies' five scenarios (ShareGPT and four random shapes), scaled for quick
-// runs. Without a ShareGPT file, a ShareGPT-like random workload stands in: the studies' 1000
-// filtered ShareGPT prompts average about 217 input and 201 output tokens.
+// runs. Without a ShareGPT file, the ShareGPT-like stand-in draws its lengths from the ShareGPT
+// length table (src/model/data/sharegpt-lengths.ts, the same shape the calibration and `predict`
+// use) and is written as a JSONL that `vllm bench serve --dataset-name custom` reads too.
 import { UserError } from '../core/errors.js';
+import { writeSharegptLikeJsonl } from '../sim/sharegpt-jsonl.js';
 
 export interface Scenario {
   /** Stable name: 'sharegpt', 'sharegpt-like', 'random-2000-100'. */
   name: string;
   /** Human label: 'ShareGPT', 'medium 2000/100'. */
   label: string;
-  dataset: 'sharegpt' | 'random';
+  /** 'custom' = a JSONL of prompts with output_tokens (vLLM's custom dataset): the ShareGPT-like stand-in. */
+  dataset: 'sharegpt' | 'random' | 'custom';
   datasetPath?: string;
   inputLen?: number;
   outputLen?: number;
@@ -22,8 +25,7 @@ export interface Scenario {
 
 export const SEED = 42;
 
-/** The ShareGPT-like stand-in: averages 217/201 tokens with ShareGPT's wide spread of lengths. */
-const SHAREGPT_LIKE = { inputLen: 217, outputLen: 201, rangeRatio: 0.9 };
+export const SHAREGPT_LIKE_LABEL = 'ShareGPT-like (ShareGPT length table)';
 
 interface ScenarioShape {
   name: string;
@@ -47,13 +49,15 @@ export function scaled(n: number, scale: number): number {
   return Math.max(1, Math.round(n * scale));
 }
 
-/** The ShareGPT scenario, or its synthetic stand-in when no dataset file is given. */
-export function sharegptScenario(opts: { datasetPath?: string; scale: number; numPrompts?: number }): Scenario {
+/** The ShareGPT scenario, or its synthetic stand-in (its JSONL written on the way) when no dataset file is given. */
+export function sharegptScenario(opts: { datasetPath?: string; scale: number; numPrompts?: number; seed?: number }): Scenario {
   const numPrompts = opts.numPrompts ?? scaled(SHAREGPT_PROMPTS, opts.scale);
   if (opts.datasetPath) {
     return { name: 'sharegpt', label: 'ShareGPT', dataset: 'sharegpt', datasetPath: opts.datasetPath, numPrompts, seed: SEED, maxConcurrency: null };
   }
-  return { name: 'sharegpt-like', label: 'ShareGPT-like (synthetic 217/201)', dataset: 'random', ...SHAREGPT_LIKE, numPrompts, seed: SEED, maxConcurrency: null };
+  const seed = opts.seed ?? SEED;
+  const datasetPath = writeSharegptLikeJsonl(numPrompts, seed);
+  return { name: 'sharegpt-like', label: SHAREGPT_LIKE_LABEL, dataset: 'custom', datasetPath, numPrompts, seed, maxConcurrency: null };
 }
 
 /** The studies' five scenarios, scaled. */
@@ -102,6 +106,8 @@ export function parseScenario(text: string, opts: { datasetPath?: string; scale:
 export function benchCommand(s: Scenario, model: string, port = 8000): string {
   const parts = ['vllm bench serve', '--backend openai-chat', '--endpoint /v1/chat/completions', `--model ${model}`, `--port ${port}`];
   if (s.dataset === 'sharegpt') parts.push('--dataset-name sharegpt', `--dataset-path ${s.datasetPath}`);
+  // Each line's output_tokens (-1) and the prompt as written (no client-side chat template), as servelab sends it.
+  else if (s.dataset === 'custom') parts.push('--dataset-name custom', `--dataset-path ${s.datasetPath}`, '--custom-output-len -1', '--skip-chat-template');
   else {
     parts.push('--dataset-name random', `--random-input-len ${s.inputLen}`, `--random-output-len ${s.outputLen}`);
     if (s.rangeRatio) parts.push(`--random-range-ratio ${s.rangeRatio}`);

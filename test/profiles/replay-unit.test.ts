@@ -50,7 +50,8 @@ describe('scenarioForWorkload', () => {
   });
   it('uses the ShareGPT-like stand-in on the simulated host, with a note', () => {
     const { scenario, note } = scenarioForWorkload(qwen.workload, { simulated: true });
-    expect(scenario).toMatchObject({ name: 'sharegpt-like', dataset: 'random', inputLen: 217, outputLen: 201, numPrompts: 1000, maxConcurrency: null });
+    expect(scenario).toMatchObject({ name: 'sharegpt-like', dataset: 'custom', numPrompts: 1000, seed: qwen.workload.seed, maxConcurrency: null });
+    expect(scenario.datasetPath).toMatch(/sharegpt-like-n1000-s\d+\.jsonl$/);
     expect(note).toMatch(/stand-in/);
   });
 });

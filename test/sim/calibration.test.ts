@@ -1,5 +1,9 @@
-// The simulator must reproduce the direction of every stage decision in the three published
-// studies (virtual clock, 1000 ShareGPT-like prompts all at once, as the studies ran them).
+// FIT-REGRESSION GUARD, IN-SAMPLE. The model's fitted constants were fitted on these three
+// studies, so these checks show the fit still reproduces each stage decision's direction; they are
+// not evidence that the model predicts. Several directions rest on one fitted constant each
+// (marked "Fit" in src/model/efficiency.ts: TRT-LLM last on DeepSeek-R1 = trtllm.moeEff; the
+// attention-backend order = the flashinfer and triton fits). Out-of-sample accuracy is measured
+// in test/model/validation.test.ts. Virtual clock, 1000 ShareGPT-shaped prompts all at once.
 import { describe, expect, it } from 'vitest';
 import { simulateWorkload, type SimulateOptions } from '../../src/sim/virtual.js';
 import { sharegptLike } from '../../src/sim/workload.js';
@@ -14,7 +18,7 @@ const tput = (r: ReturnType<typeof simulateWorkload>) => {
 };
 const gain = (a: number, b: number) => b / a - 1;
 
-describe('calibration: Qwen3-14B on 1 x H100', () => {
+describe('fit guard (in-sample): Qwen3-14B on 1 x H100', () => {
   const h100 = (engine: Base['engine'], model = 'Qwen/Qwen3-14B'): Base => ({ engine, gpu: 'H100', gpus: 1, model });
   const vllm = tput(run(h100('vllm'), {}));
   const sglang = tput(run(h100('sglang'), {}));
@@ -32,7 +36,7 @@ describe('calibration: Qwen3-14B on 1 x H100', () => {
     expect(gain(sglang, fp8)).toBeGreaterThan(0.1);
   });
 
-  it('fa3 (the default) is the best attention backend; flashinfer loses most', () => {
+  it('fa3 (the default) is the best attention backend; flashinfer loses most (held by two fits)', () => {
     const base = h100('sglang', 'Qwen/Qwen3-14B-FP8');
     const fa3 = tput(run(base, { attentionBackend: 'fa3' }));
     const fi = tput(run(base, { attentionBackend: 'flashinfer' }));
@@ -44,7 +48,7 @@ describe('calibration: Qwen3-14B on 1 x H100', () => {
   });
 });
 
-describe('calibration: GLM-4.6 on 8 x A100 80GB', () => {
+describe('fit guard (in-sample): GLM-4.6 on 8 x A100 80GB', () => {
   const a100 = (engine: Base['engine'], model: string): Base => ({ engine, gpu: 'A100', gpus: 8, model });
 
   it('BF16 does not fit; SGLang and TensorRT-LLM cannot run the FP8 checkpoint on A100', () => {
@@ -64,7 +68,7 @@ describe('calibration: GLM-4.6 on 8 x A100 80GB', () => {
   });
 });
 
-describe('calibration: DeepSeek-R1-0528 on 8 x H200', () => {
+describe('fit guard (in-sample): DeepSeek-R1-0528 on 8 x H200', () => {
   const h200 = (engine: Base['engine']): Base => ({ engine, gpu: 'H200', gpus: 8, model: 'deepseek-ai/DeepSeek-R1-0528' });
   const dpa: Knobs = { tp: 8, dp: 8, dpAttention: true };
   const sglangRun = run(h200('sglang'), { tp: 8 });
@@ -72,7 +76,7 @@ describe('calibration: DeepSeek-R1-0528 on 8 x H200', () => {
   const dpRun = run(h200('sglang'), dpa);
   const dp = tput(dpRun);
 
-  it('SGLang wins the engine stage (~+21% over vLLM), TensorRT-LLM is last', () => {
+  it('SGLang wins the engine stage (~+21% over vLLM), TensorRT-LLM is last (held by the trtllm.moeEff fit)', () => {
     const vllm = tput(run(h200('vllm'), { tp: 8 }));
     const trt = tput(run(h200('trtllm'), { tp: 8, ep: 8 }));
     expect(gain(vllm, sglang)).toBeGreaterThan(0.08);
@@ -102,6 +106,20 @@ describe('calibration: DeepSeek-R1-0528 on 8 x H200', () => {
     expect(mtp.metrics!.mean_tpot_ms).toBeLessThan(plain.metrics!.mean_tpot_ms);
     expect(tput(mtp)).toBeGreaterThan(tput(plain));
   });
+});
+
+// The engine-stage directions come from mechanisms (overlap scheduling, schedule policy), not a
+// per-case constant, so they must hold for other workload draws too, not only seed 42's.
+describe('fit guard over workload seeds 1-3: engine stage on Qwen3-14B / H100', () => {
+  for (const seed of [1, 2, 3]) {
+    it(`seed ${seed}: SGLang and TensorRT-LLM beat vLLM`, () => {
+      const reqs = sharegptLike(1000, seed);
+      const t = (engine: Base['engine']) => tput(simulateWorkload({ engine, gpu: 'H100', gpus: 1, model: 'Qwen/Qwen3-14B', knobs: {}, requests: reqs, seed }));
+      const v = t('vllm');
+      expect(gain(v, t('sglang'))).toBeGreaterThan(0.1);
+      expect(gain(v, t('trtllm'))).toBeGreaterThan(0.1);
+    });
+  }
 });
 
 describe('virtual clock', () => {

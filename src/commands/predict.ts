@@ -1,0 +1,67 @@
+// `servelab predict`: the model's answer for one configuration without launching anything (the
+// virtual-clock simulation sim-serve's scheduler runs). One engine: vLLM's result block, or with
+// --json one object with vLLM's result keys plus `fits` and `reason`. No --engine: a table of all
+// three (with --json, an array). The figures are the model's, not a measurement.
+import { formatResultBlock } from '../bench/format.js';
+import type { BenchMetrics } from '../bench/types.js';
+import { predict, type Prediction } from '../sim/predict.js';
+import { scenarioRequests } from '../sim/workload.js';
+import { parsePredictArgs, PREDICT_USAGE } from './predict-args.js';
+import { benchCommand } from '../tune/scenarios.js';
+
+const fmt = (v: number | undefined, d = 0) => (v === undefined ? '–' : v.toFixed(d));
+
+function table(rows: Prediction[]): string {
+  const head = ['engine', 'version', 'fits', 'total tok/s', 'output tok/s', 'req/s', 'mean TTFT ms', 'p99 TTFT ms', 'mean TPOT ms', 'p99 TPOT ms'];
+  const body = rows.map((r) =>
+    r.fits
+      ? [r.engine, r.engine_version, 'yes', fmt(r.total_token_throughput), fmt(r.output_throughput), fmt(r.request_throughput, 2), fmt(r.mean_ttft_ms), fmt(r.p99_ttft_ms), fmt(r.mean_tpot_ms, 1), fmt(r.p99_tpot_ms, 1)]
+      : [r.engine, r.engine_version, `no: ${r.reason ?? 'does not fit'}`],
+  );
+  const widths = head.map((h, i) => Math.max(h.length, ...body.filter((b) => b.length > 3 || i < 2).map((b) => (b[i] ?? '').length)));
+  const line = (cells: string[]) => cells.map((c, i) => (i < 3 && cells.length > 3 ? c.padEnd(widths[i]!) : i >= 3 ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join('  ').trimEnd();
+  return [line(head), ...body.map((b) => (b.length === 3 ? `${b[0]!.padEnd(widths[0]!)}  ${b[1]!.padEnd(widths[1]!)}  ${b[2]}` : line(b)))].join('\n');
+}
+
+export default async function main(argv: string[]): Promise<number> {
+  const a = parsePredictArgs(argv);
+  if (a.help) {
+    process.stdout.write(`${PREDICT_USAGE}\n\nPredicts what a benchmark of one configuration would report, from servelab's performance model\n(virtual clock, no server, no GPU). Figures are model output, not measurements; see docs/calibration.md\nfor the model's measured error against published results.\n`);
+    return 0;
+  }
+  const requests = scenarioRequests(a.scenario, a.seed);
+  const rows = a.engines.map((engine) =>
+    predict({
+      engine,
+      ...(a.engineVersion ? { engineVersion: a.engineVersion } : {}),
+      model: a.model,
+      gpu: a.gpu,
+      gpus: a.gpus,
+      knobs: a.knobs,
+      requests,
+      ...(a.maxConcurrency ? { maxConcurrency: a.maxConcurrency } : {}),
+      ...(a.requestRate !== undefined ? { requestRate: a.requestRate } : {}),
+      seed: a.seed,
+    }),
+  );
+  if (a.json) {
+    process.stdout.write(JSON.stringify(rows.length === 1 ? rows[0] : rows) + '\n');
+    return 0;
+  }
+  const what = `${a.model} on ${a.gpus} x ${a.gpu}, ${a.scenario.label}, ${requests.length} prompts, ${a.maxConcurrency ? `max concurrency ${a.maxConcurrency}` : 'all at once'}${a.requestRate ? `, ${a.requestRate} req/s` : ''}, seed ${a.seed}`;
+  process.stdout.write(`Predicted by servelab's model (virtual clock, not measured): ${what}\n`);
+  // The same workload on a real server, with vLLM's own client.
+  const reproduce = `To measure it on a real server: ${benchCommand({ ...a.scenario, maxConcurrency: a.maxConcurrency ?? null }, a.model)}${a.requestRate ? ` --request-rate ${a.requestRate}` : ''}\n`;
+  if (rows.length > 1) {
+    process.stdout.write(table(rows) + '\n' + reproduce);
+    return 0;
+  }
+  const r = rows[0]!;
+  if (!r.fits) {
+    process.stdout.write(`${r.engine} ${r.engine_version}: does not fit: ${r.reason}\n`);
+    return 0;
+  }
+  process.stdout.write(`${r.engine} ${r.engine_version}\n`);
+  process.stdout.write(formatResultBlock(r as unknown as BenchMetrics, { maxConcurrency: a.maxConcurrency ?? null, ...(a.requestRate ? { requestRate: a.requestRate } : {}), percentileMetrics: ['ttft', 'tpot', 'itl', 'e2el'], metricPercentiles: [99] }) + '\n' + reproduce);
+  return 0;
+}

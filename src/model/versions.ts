@@ -1,0 +1,57 @@
+// Engine versions in the model. Each engine's efficiency entry describes the release servelab
+// targets; older releases differ where the engine changed a default that the model represents
+// (overlap scheduling). Every override names its source; a version the table knows nothing
+// about is modelled as the target release (and `versionNote` says so).
+import type { EngineName } from '../core/variant.js';
+import type { EngineEfficiency } from './efficiency.js';
+
+/** The releases the efficiency table describes (engines.md sources: vLLM v0.11.0, SGLang 0.5.x, TRT-LLM 1.x). */
+export const TARGET_VERSIONS: Record<EngineName, string> = { vllm: '0.11.0', sglang: '0.5.5', trtllm: '1.2.0' };
+
+interface VersionOverride {
+  engine: EngineName;
+  /** Applies to versions strictly below this one. */
+  below: string;
+  change: Partial<EngineEfficiency>;
+  why: string;
+  source: string;
+}
+
+const OVERRIDES: VersionOverride[] = [
+  {
+    engine: 'sglang',
+    below: '0.4.0',
+    // Before v0.4 the scheduler ran between GPU steps (the overlap scheduler of v0.3.4.post1, #1738, was opt-in).
+    change: { overlap: false },
+    why: 'no overlap scheduler by default before v0.4',
+    source: 'https://lmsys.org/blog/2024-12-04-sglang-v0-4/ (zero-overhead batch scheduler); sglang releases v0.3.4.post1 (#1738)',
+  },
+];
+
+/** Numeric parts of a release string ('0.5.5.post1' -> [0, 5, 5]); null when it has none. */
+export function parseVersion(v: string): number[] | null {
+  const m = /^v?(\d+)(?:\.(\d+))?(?:\.(\d+))?/.exec(v.trim());
+  if (!m) return null;
+  return [Number(m[1]), Number(m[2] ?? 0), Number(m[3] ?? 0)];
+}
+
+export function compareVersions(a: string, b: string): number {
+  const x = parseVersion(a) ?? [0, 0, 0];
+  const y = parseVersion(b) ?? [0, 0, 0];
+  for (let i = 0; i < 3; i++) if (x[i] !== y[i]) return x[i]! - y[i]!;
+  return 0;
+}
+
+/** The efficiency entry for an engine release: the target's, with the overrides that apply. */
+export function efficiencyForVersion(engine: EngineName, base: EngineEfficiency, version?: string): EngineEfficiency {
+  if (!version) return base;
+  let eff = base;
+  for (const o of OVERRIDES) if (o.engine === engine && compareVersions(version, o.below) < 0) eff = { ...eff, ...o.change };
+  return eff;
+}
+
+/** The overrides that apply to a release, for reports ("SGLang 0.3.6: no overlap scheduler ..."). */
+export function versionChanges(engine: EngineName, version?: string): { why: string; source: string }[] {
+  if (!version) return [];
+  return OVERRIDES.filter((o) => o.engine === engine && compareVersions(version, o.below) < 0).map(({ why, source }) => ({ why, source }));
+}
