@@ -41,7 +41,7 @@ export function launcherOf(argv: readonly string[]): LauncherKind | null {
   if (name === 'trtllm-serve') return 'trtllm';
   if (name === 'docker' && a1 === 'run' && dockerImageOf(argv) !== null) return 'docker';
   if ((name === 'servelab' || name === 'servelab.js') && a1 === 'sim-serve') return 'sim';
-  if (/^node(\.exe)?$/.test(name) && a1 && /(^|\/)(bin\/servelab\.js|src\/cli\.tsx)$/.test(a1) && a2 === 'sim-serve') return 'sim';
+  if (/^node(\.exe)?$/.test(name) && a1 && /(^|\/)(bin\/servelab\.js|src\/cli\.tsx|dist\/cli\.js)$/.test(a1) && a2 === 'sim-serve') return 'sim';
   if (name === 'npx' && a1 === 'servelab' && a2 === 'sim-serve') return 'sim';
   return null;
 }
