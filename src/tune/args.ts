@@ -4,6 +4,7 @@ import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { UserError } from '../core/errors.js';
+import { parseNumberArg, type NumberRange } from '../core/number-arg.js';
 import { parseEngines, type SettingValues } from '../core/settings.js';
 import { ENGINES, type EngineName } from '../core/variant.js';
 import { findGpu, gpuNames } from '../model/gpus.js';
@@ -73,22 +74,8 @@ export interface AutoOptions {
   config?: SessionConfig;
 }
 
-function num(flag: string, text: string | undefined, opts: { integer?: boolean; min?: number; max?: number; exclusiveMin?: boolean } = {}): number | undefined {
-  if (text === undefined) return undefined;
-  const n = Number(text);
-  const min = opts.min ?? 0;
-  const bad =
-    text.trim() === '' ||
-    !Number.isFinite(n) ||
-    (opts.exclusiveMin ? n <= min : n < min) ||
-    (opts.max !== undefined && n > opts.max) ||
-    (opts.integer && !Number.isInteger(n));
-  if (bad) {
-    const what = opts.integer ? 'a whole number' : 'a number';
-    const range = `${opts.exclusiveMin ? '>' : '>='} ${min}${opts.max !== undefined ? ` and <= ${opts.max}` : ''}`;
-    throw new UserError(`--${flag} must be ${what} ${range}, got '${text}'`);
-  }
-  return n;
+function num(flag: string, text: string | undefined, range: NumberRange = {}): number | undefined {
+  return text === undefined ? undefined : parseNumberArg(`--${flag}`, text, range);
 }
 
 export function parseStages(text: string): StageName[] {
