@@ -18,9 +18,9 @@ import { DEFAULT_READY_TIMEOUT_S, DEFAULT_SIM_READY_TIMEOUT_S, DEFAULT_SIM_SPEED
 import { formatCommand } from '../profiles/command.js';
 import { fmtPct, hardwareLine, workloadLine } from '../profiles/report.js';
 import { recordReplay, userProfilesDir, type RecordedReplay } from '../profiles/history.js';
-import { EXIT, executeReplay, prepareReplay, type ReplayOptions, type ReplayOutcome, type ReplaySetup } from '../profiles/replay.js';
+import { EXIT, executeReplay, prepareReplay, type ReplayOptions, type ReplayOutcome, type ReplaySetup } from '../tune/replay.js';
 import { loadProfile } from '../profiles/store.js';
-import type { ReplayTuiInput, ReplayTuiResult } from '../ui/replayTui.js';
+import type { ReplayTuiInput, ReplayTuiResult } from '../replay-app.js';
 import type { MetricDelta, ReplayJudgement } from '../profiles/verdict.js';
 import { askConsent } from './consent.js';
 import { parseCommandArgs } from './args.js';
@@ -109,7 +109,7 @@ function verdictLine(j: ReplayJudgement): string {
 export interface ReplayDeps {
   /** Is there a person at a terminal (stdin and stdout are TTYs)? */
   isTerminal?: () => boolean;
-  /** The replay screen (src/ui/replayTui.tsx), loaded only when used. */
+  /** The replay screen (src/replay-app.tsx), loaded only when used. */
   tui?: (input: ReplayTuiInput & { signal?: AbortSignal }) => Promise<ReplayTuiResult>;
 }
 
@@ -272,7 +272,7 @@ async function replayOnScreen(
   finish: (o: ReplayOutcome) => History,
   tui?: ReplayDeps['tui'],
 ): Promise<number> {
-  const show = tui ?? (await import('../ui/replayTui.js')).replayTui;
+  const show = tui ?? (await import('../replay-app.js')).replayTui;
   // A line written to the terminal under the screen would break Ink's redraw: the core's
   // warnings wait until the screen has closed.
   const held: string[] = [];

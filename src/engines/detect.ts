@@ -8,7 +8,7 @@
 import { execa } from 'execa';
 import { UserError } from '../core/errors.js';
 import type { EngineName } from '../core/variant.js';
-import { findOnPath } from '../host/which.js';
+import { findOnPath } from '../core/which.js';
 import type { DetectOptions, EngineInfo } from './types.js';
 
 /** The executable each engine's CLI lives in, and its Python distribution name. */

@@ -7,7 +7,7 @@
 import { execa } from 'execa';
 import { UserError } from '../core/errors.js';
 import { findGpu, gpuNames } from '../model/gpus.js';
-import { findOnPath } from './which.js';
+import { findOnPath } from '../core/which.js';
 
 export interface GpuInfo {
   index: number;

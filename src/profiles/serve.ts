@@ -3,7 +3,7 @@
 import { buildLaunchSpec } from '../engines/index.js';
 import type { LaunchSpec } from '../engines/types.js';
 import { dockerArgv, serverPort } from './export.js';
-import { simGpuFor } from './replay.js';
+import { simGpuFor } from './sim-gpu.js';
 import type { Profile } from './schema.js';
 import { relocateFiles } from './files.js';
 

@@ -3,7 +3,7 @@
 // with the verdict. The replay itself (prepareReplay/executeReplay) is the profiles module's.
 import React, { useState } from 'react';
 import { Box, Text } from 'ink';
-import type { ReplaySetup, ReplayOutcome } from '../profiles/replay.js';
+import type { ReplaySetup, ReplayOutcome } from '../tune/replay.js';
 import type { MetricDelta } from '../profiles/verdict.js';
 import { Command } from '../components/Command.js';
 import { Footer } from '../components/Footer.js';
