@@ -10,7 +10,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 /** True when running the build (a .js file under dist/), false from the .ts sources. */
-export const RUNNING_BUILT = import.meta.url.endsWith('.js');
+const RUNNING_BUILT = import.meta.url.endsWith('.js');
 
 function findPackageRoot(start: string): string {
   for (let dir = dirname(start); ; dir = dirname(dir)) {

@@ -154,8 +154,3 @@ export async function detectHost(opts: { sim?: boolean; gpu?: string; gpus?: num
   }
   return { simulated: false, gpus: found, driverVersion: found[0]?.driverVersion };
 }
-
-/** The GPU that names a host in reasons and profiles: the first one (hosts are homogeneous in practice). */
-export function primaryGpu(host: HostInfo): GpuInfo | undefined {
-  return host.gpus[0];
-}
