@@ -3,7 +3,7 @@
 // the front end. Folders must not import each other in a circle (a cycle means neither folder can
 // be understood, tested or moved alone).
 const CORE = '^src/(core|bench|engines|host|tune|model|sim|profiles)/';
-const FRONT_END = '^src/(app\\.tsx|ui/|screens/|components/|tui/)';
+const FRONT_END = '^src/(app\\.tsx|replay-app\\.tsx|ui/|screens/|components/|tui/)';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {

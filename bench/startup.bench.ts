@@ -4,7 +4,8 @@
 // 1.3x of bare node; the first TUI frame under 0.3 s.
 // - first TUI frame: `servelab` with no arguments under `script` (util-linux), which gives it a
 //   pseudo-terminal, timed until the first printable text of the Host screen arrives on the pty.
-//   `script` adds its own start-up (a shell, the pty), shown on its own row.
+//   `script` adds its own start-up (a shell, the pty), shown on its own row; so is the floor set
+//   by Ink itself: a one-line Ink app bundled the way dist/ is (scripts/build.mjs options).
 // - sim-serve ready: `servelab sim-serve ... --load-time 0` until it prints vLLM's
 //   "Application startup complete." line (what the launch path waits for).
 // Wall-clock times: on a shared host they include waiting for a CPU; the load average is printed.
@@ -13,6 +14,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CLI = join(ROOT, 'dist', 'cli.js');
@@ -63,6 +65,7 @@ const ROWS: { name: string; argv: string[]; done?: (out: string) => boolean }[] 
   { name: 'servelab --auto --help', argv: [NODE, CLI, '--auto', '--help'] },
   { name: 'servelab --help, from source (tsx)', argv: [NODE, SOURCE_BIN, '--help'] },
   { name: 'script + node printing a line (pty overhead)', argv: inPty(`${sh(NODE)} -e ${sh("console.log('ready now')")}`), done: printable },
+  { name: 'bare Ink app, first frame (in script)', argv: inPty(`${sh(NODE)} ${sh(join(home, 'ink', 'hello.js'))}`), done: printable },
   { name: 'servelab first TUI frame (in script)', argv: inPty(`${sh(NODE)} ${sh(CLI)}`), done: printable },
   {
     name: 'servelab sim-serve ready',
@@ -79,6 +82,20 @@ const median = (xs: number[]) => {
 async function main(): Promise<void> {
   if (!existsSync(CLI)) throw new Error(`no build at ${CLI}: run \`npm run build\` first`);
   if (spawnSync('script', ['--version']).status !== 0) throw new Error('`script` (util-linux) is needed for the TUI row');
+  await build({
+    stdin: { contents: "import { render, Text } from 'ink'; import React from 'react'; render(React.createElement(Text, null, 'hello from ink'));", resolveDir: ROOT, sourcefile: 'hello.js' },
+    outdir: join(home, 'ink'),
+    entryNames: 'hello',
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    define: { 'process.env.NODE_ENV': '"production"' },
+    external: ['react-devtools-core'],
+    banner: { js: "import { createRequire as __r } from 'node:module'; const require = __r(import.meta.url);" },
+    logLevel: 'error',
+  });
   const times = ROWS.map(() => [] as number[]);
   const load0 = loadavg()[0]!;
   for (let r = 0; r < RUNS; r++) {
