@@ -7,11 +7,11 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { loadProfile } from '../src/profiles/store.js';
-import { parseSlo } from '../src/tune/slo.js';
+import { parseSlo } from '../src/core/slo.js';
 import { analyseSweeps, chartSeries } from '../src/sweep/analyse.js';
 import { renderSvg } from '../src/sweep/chart-svg.js';
 import { sweepsOf } from '../src/sweep/record.js';
-import type { VariantSweep } from '../src/sweep/run.js';
+import type { VariantSweep } from '../src/sweep/types.js';
 
 const OUT = resolve('.bench-out');
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// Entry point: run the TypeScript sources through tsx's loader, so `npx servelab` works on a
-// fresh clone after `npm install` with no build step.
+// Runs servelab from the TypeScript sources through tsx's loader: what the tests and a developer
+// editing src/ use (`npm run dev -- ARGS`). The installed command is the build, dist/cli.js
+// (package.json "bin"); src/core/self.ts picks this file or dist/cli.js to re-invoke servelab.
 import { register } from 'tsx/esm/api';
 
 register();

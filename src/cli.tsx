@@ -1,10 +1,14 @@
+#!/usr/bin/env node
 // servelab's entry: parse the sub-command, choose headless or the TUI once, and map errors to
 // one-line messages with exit codes (2 bad input, 1 failure, 130 interrupt).
 import { isUserError } from './core/errors.js';
 
 type CommandMain = (argv: string[]) => Promise<number>;
 
-/** Sub-commands, each in its own module under src/commands/, loaded on demand. */
+/**
+ * Sub-commands, each in its own module under src/commands/, loaded only when run, so `--help` and
+ * each command pay for their own imports alone. Adding a command is one row here.
+ */
 const COMMANDS: Record<string, { summary: string; load: () => Promise<{ default: CommandMain }> }> = {
   bench: { summary: 'benchmark a running OpenAI-compatible server (vllm bench serve flags)', load: () => import('./commands/bench.js') },
   import: { summary: 'read vllm bench serve output or JSON and print its metrics as JSON', load: () => import('./commands/import.js') },
@@ -54,6 +58,12 @@ async function main(argv: string[]): Promise<number> {
   }
   // No sub-command: tuning. Headless is chosen here, once: --auto, --json, --dry-run, or no TTY.
   const headless = argv.includes('--auto') || argv.includes('--json') || argv.includes('--dry-run');
+  if (headless && (argv.includes('--help') || argv.includes('-h'))) {
+    // Answered here: the tuning core and the settings store are not loaded just to print help.
+    const { AUTO_USAGE } = await import('./tune/usage.js');
+    process.stdout.write(AUTO_USAGE + '\n');
+    return 0;
+  }
   if (headless) return (await import('./commands/auto.js')).default(argv);
   if (!process.stdin.isTTY || !process.stdout.isTTY) {
     process.stderr.write('servelab: the interactive workbench needs a terminal; use `servelab --auto ...` for headless runs.\n');

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const bin = fileURLToPath(new URL('../bin/servelab.js', import.meta.url));
@@ -22,5 +25,24 @@ describe('cli entry', () => {
     const r = spawnSync(process.execPath, [bin], { encoding: 'utf8', stdio: ['pipe', 'pipe', 'pipe'] });
     expect(r.status).toBe(2);
     expect(r.stderr).toContain('--auto');
+  });
+});
+
+describe('cli entry: lazy loading', () => {
+  it('--auto --help answers without opening the settings store (a broken settings file does not matter)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'servelab-cli-'));
+    try {
+      writeFileSync(join(dir, 'settings.json'), '{ broken');
+      const env = { ...process.env, SERVELAB_CONFIG_DIR: dir };
+      const help = spawnSync(process.execPath, [bin, '--auto', '--help'], { encoding: 'utf8', env });
+      expect(help.status).toBe(0);
+      expect(help.stdout).toContain('Usage: servelab --auto --model MODEL');
+      // The same store is read as soon as a run needs it: the broken file is then reported.
+      const run = spawnSync(process.execPath, [bin, '--auto', '--dry-run', '--sim', '--model', 'Qwen/Qwen3-14B'], { encoding: 'utf8', env });
+      expect(run.status).toBe(2);
+      expect(run.stderr).toMatch(/settings file .* is not valid JSON/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -4,6 +4,7 @@
 // thousand events a second. On its own thread the measurement does not depend on the front end.
 import { Worker } from 'node:worker_threads';
 import { UserError } from '../core/errors.js';
+import { BENCH_WORKER_ENTRY } from '../core/self.js';
 import { log } from '../core/logger.js';
 import type { RunOptions } from './run.js';
 import type { BenchEvent, BenchResult } from './types.js';
@@ -15,7 +16,7 @@ import type { FromWorker, IsolatedRunData, ToWorker, WorkerError, WorkerInput } 
  */
 export type IsolatedRunOptions = Omit<RunOptions, 'countOutputTokens'>;
 
-const BOOT = new URL('./worker-boot.mjs', import.meta.url);
+const BOOT = BENCH_WORKER_ENTRY;
 
 let live = 0;
 /** Benchmark worker threads still running (0 once every run has settled). */

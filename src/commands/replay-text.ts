@@ -3,7 +3,7 @@
 import { fmtPct, hardwareLine, workloadLine } from '../profiles/report.js';
 import { formatCommand } from '../profiles/command.js';
 import type { RecordedReplay } from '../profiles/history.js';
-import type { ReplayOutcome, ReplaySetup } from '../profiles/replay.js';
+import type { ReplayOutcome, ReplaySetup } from '../tune/replay.js';
 import type { MetricDelta, ReplayJudgement } from '../profiles/verdict.js';
 import { textTable } from '../tune/text.js';
 

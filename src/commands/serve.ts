@@ -9,7 +9,7 @@ import { launchServer } from '../host/process.js';
 import { signalGroup } from '../host/procgroup.js';
 import { checkRunnable, formatCommand } from '../profiles/command.js';
 import { hardwareLine } from '../profiles/report.js';
-import { serveSpec } from '../profiles/serve.js';
+import { serveSpec } from '../tune/serve-profile.js';
 import { loadProfile } from '../profiles/store.js';
 import { baseUrl } from '../tune/launch.js';
 import { askConsent } from './consent.js';

@@ -1,16 +1,15 @@
-// Settings the user repeats (engines, ports, dataset path, price, SLOs), persisted with `conf`
-// in the user's config folder. SERVELAB_CONFIG_DIR moves the store (tests never touch the
-// real one). Keys are the flag names of `servelab --auto`, so a saved setting is a default flag.
+// Settings the user repeats (engines, ports, dataset path, price, SLOs), persisted as JSON in the
+// user's config folder (src/core/settings-file.ts). SERVELAB_CONFIG_DIR moves the store (tests
+// never touch the real one). Keys are the flag names of `servelab --auto`, so a saved setting is
+// a default flag.
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { dropSignalHooksAddedByConf } from './conf-signals.js';
-import Conf from 'conf';
 import { UserError } from './errors.js';
+import { parseNumberArg } from './number-arg.js';
+import { parseObjective } from './objective.js';
+import { defaultSettingsDir, readSettingsFile, settingsPath, writeSettingsFile } from './settings-file.js';
+import { parseSlo } from './slo-rule.js';
 import { ENGINES, type EngineName } from './variant.js';
-import { parseSlo } from '../tune/slo.js';
-import { parseObjective } from '../tune/decide.js';
-
-dropSignalHooksAddedByConf();
 
 export interface SettingValues {
   engines?: EngineName[];
@@ -36,16 +35,6 @@ interface SettingDef {
   internal?: boolean;
 }
 
-function positiveNumber(key: string, text: string, opts: { integer?: boolean; min?: number; max?: number } = {}): number {
-  const n = Number(text);
-  const min = opts.min ?? 0;
-  if (!Number.isFinite(n) || n < min || (opts.max !== undefined && n > opts.max) || (opts.integer && !Number.isInteger(n))) {
-    const range = opts.max !== undefined ? `between ${min} and ${opts.max}` : `>= ${min}`;
-    throw new UserError(`${key}: '${text}' is not ${opts.integer ? 'an integer' : 'a number'} ${range}`);
-  }
-  return n;
-}
-
 export function parseEngines(text: string): EngineName[] {
   const list = text.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
   if (!list.length) throw new UserError(`engines: give one or more of ${ENGINES.join(', ')}, comma-separated`);
@@ -57,7 +46,7 @@ export function parseEngines(text: string): EngineName[] {
 
 export const SETTINGS: Record<SettingKey, SettingDef> = {
   engines: { help: 'engines to try, comma-separated (vllm,sglang,trtllm)', parse: parseEngines },
-  port: { help: 'first port for launched servers', parse: (t) => positiveNumber('port', t, { integer: true, min: 1024, max: 65535 }) },
+  port: { help: 'first port for launched servers', parse: (t) => parseNumberArg('port', t, { integer: true, min: 1024, max: 65535 }) },
   'dataset-path': {
     help: 'ShareGPT JSON used for the ShareGPT scenario',
     parse: (t) => {
@@ -66,7 +55,7 @@ export const SETTINGS: Record<SettingKey, SettingDef> = {
       return p;
     },
   },
-  'gpu-hour-price': { help: 'price of one GPU-hour in $, for $ per million tokens', parse: (t) => positiveNumber('gpu-hour-price', t) },
+  'gpu-hour-price': { help: 'price of one GPU-hour in $, for $ per million tokens', parse: (t) => parseNumberArg('gpu-hour-price', t) },
   slo: {
     help: 'SLO filters, e.g. "ttft:p99<2000,tpot:mean<100"',
     parse: (t) => {
@@ -75,9 +64,9 @@ export const SETTINGS: Record<SettingKey, SettingDef> = {
     },
   },
   objective: { help: 'total | output | request | goodput', parse: (t) => parseObjective(t) },
-  margin: { help: 'noise margin in % a challenger must beat the winner by', parse: (t) => positiveNumber('margin', t, { max: 100 }) },
+  margin: { help: 'noise margin in % a challenger must beat the winner by', parse: (t) => parseNumberArg('margin', t, { max: 100 }) },
   out: { help: 'folder that receives profiles/ and reports', parse: (t) => resolve(t) },
-  'ready-timeout': { help: 'seconds to wait for a real engine to become ready', parse: (t) => positiveNumber('ready-timeout', t, { min: 1 }) },
+  'ready-timeout': { help: 'seconds to wait for a real engine to become ready', parse: (t) => parseNumberArg('ready-timeout', t, { min: 1 }) },
   'profiles-dir': { help: "the user's profile folder (servelab profiles lists it)", parse: (t) => resolve(t) },
   'recent-models': { help: 'models used recently (kept by servelab)', parse: (t) => t.split(',').map((s) => s.trim()).filter(Boolean), internal: true },
 };
@@ -102,30 +91,33 @@ export interface Settings {
 }
 
 export function openSettings(dir = process.env.SERVELAB_CONFIG_DIR): Settings {
-  const store = new Conf<SettingValues>({
-    projectName: 'servelab',
-    projectSuffix: '',
-    ...(dir ? { cwd: dir } : {}),
-    configName: 'settings',
-    accessPropertiesByDotNotation: false,
-  });
+  const path = settingsPath(dir || defaultSettingsDir());
+  // Read on every call, as conf did: a value another servelab process saved is seen at once.
+  const read = () => readSettingsFile(path) as SettingValues;
+  const update = (change: (data: SettingValues) => void) => {
+    const data = read();
+    change(data);
+    writeSettingsFile(path, data as Record<string, unknown>);
+  };
   return {
-    path: store.path,
-    get: (key) => store.get(key),
+    path,
+    get: (key) => read()[key],
     set(key, text) {
       if (!isSettingKey(key)) throw unknownKey(key);
       const value = SETTINGS[key].parse(text);
-      store.set(key, value as never);
+      update((d) => ((d as Record<string, unknown>)[key] = value));
       return value;
     },
     unset(key) {
       if (!isSettingKey(key)) throw unknownKey(key);
-      store.delete(key);
+      update((d) => delete d[key]);
     },
-    all: () => ({ ...store.store }),
+    all: () => ({ ...read() }),
     addRecentModel(model, keep = 10) {
-      const list = (store.get('recent-models') ?? []).filter((m) => m !== model);
-      store.set('recent-models', [model, ...list].slice(0, keep));
+      update((d) => {
+        const list = (d['recent-models'] ?? []).filter((m) => m !== model);
+        d['recent-models'] = [model, ...list].slice(0, keep);
+      });
     },
   };
 }

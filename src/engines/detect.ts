@@ -10,7 +10,7 @@
 import { execa } from 'execa';
 import { UserError } from '../core/errors.js';
 import type { EngineName } from '../core/variant.js';
-import { findOnPath } from '../host/which.js';
+import { findOnPath } from '../core/which.js';
 import { resolveVersion } from './data/versions.js';
 import type { DetectOptions, EngineInfo } from './types.js';
 

@@ -2,9 +2,9 @@
 // HTTP server process) through exactly the same launch path as a real engine. The real engine's
 // argv travels alongside as `engineArgv`, so plans, journals and profiles show what would run on
 // a GPU host.
-import { fileURLToPath } from 'node:url';
+import { SELF_SCRIPT } from '../core/self.js';
 import type { KnobName } from '../core/variant.js';
-import { knobsToSimArgs } from '../sim/args.js';
+import { knobsToSimArgs } from './sim-argv.js';
 import { NEUTRAL_KNOBS } from './data/knobs.js';
 import { classifyFromLog } from './failures.js';
 import { pickMetrics } from './metrics.js';
@@ -13,8 +13,8 @@ import { trtllm } from './trtllm.js';
 import { vllm } from './vllm.js';
 import type { EngineAdapter, EngineInfo, LaunchContext, LaunchSpec } from './types.js';
 
-/** bin/servelab.js of this checkout, wherever it lives. */
-export const SERVELAB_BIN = fileURLToPath(new URL('../../bin/servelab.js', import.meta.url));
+/** The script that starts this servelab (dist/cli.js when built, bin/servelab.js from source). */
+export const SERVELAB_BIN = SELF_SCRIPT;
 
 const REAL = { vllm, sglang, trtllm } as const;
 

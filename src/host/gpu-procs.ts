@@ -2,7 +2,7 @@
 // only really let go when its PIDs no longer hold GPU memory; the next variant must not start
 // before that, or it sees less free memory and fails or measures wrong.
 import { execa } from 'execa';
-import { findOnPath } from './which.js';
+import { findOnPath } from '../core/which.js';
 
 export interface ComputeApp {
   pid: number;

@@ -9,7 +9,7 @@ import { execa } from 'execa';
 import type { GpuSample } from '../core/events.js';
 import { log } from '../core/logger.js';
 import type { HostInfo } from './gpus.js';
-import { findOnPath } from './which.js';
+import { findOnPath } from '../core/which.js';
 
 export interface WatchOptions {
   host: HostInfo;

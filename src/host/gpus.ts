@@ -7,7 +7,7 @@
 import { execa } from 'execa';
 import { UserError } from '../core/errors.js';
 import { findGpu, gpuNames } from '../model/gpus.js';
-import { findOnPath } from './which.js';
+import { findOnPath } from '../core/which.js';
 
 export interface GpuInfo {
   index: number;
@@ -153,9 +153,4 @@ export async function detectHost(opts: { sim?: boolean; gpu?: string; gpus?: num
     return simulatedHost(opts.gpu, opts.gpus, 'no NVIDIA GPU found on this host: using the simulated host');
   }
   return { simulated: false, gpus: found, driverVersion: found[0]?.driverVersion };
-}
-
-/** The GPU that names a host in reasons and profiles: the first one (hosts are homogeneous in practice). */
-export function primaryGpu(host: HostInfo): GpuInfo | undefined {
-  return host.gpus[0];
 }

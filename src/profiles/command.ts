@@ -4,18 +4,9 @@
 import { basename } from 'node:path';
 import { UserError } from '../core/errors.js';
 
-/** POSIX shell quoting: bare when safe, otherwise single quotes. */
-export function shellQuote(arg: string): string {
-  if (arg === '') return "''";
-  if (/^[A-Za-z0-9_@%+=:,./-]+$/.test(arg)) return arg;
-  return `'${arg.replace(/'/g, `'\\''`)}'`;
-}
-
-/** The command line a user would type: env assignments, then the quoted argv. */
-export function formatCommand(argv: readonly string[], env: Record<string, string> = {}): string {
-  const assigns = Object.entries(env).map(([k, v]) => `${k}=${shellQuote(v)}`);
-  return [...assigns, ...argv.map(shellQuote)].join(' ');
-}
+// Quoting lives in the core (screens and headless text use it too); re-exported here.
+export { formatCommand, shellQuote } from '../core/shell-quote.js';
+import { shellQuote } from '../core/shell-quote.js';
 
 /** Official container images of the engines, by repository (no tag). */
 export const ENGINE_IMAGES = {
@@ -41,7 +32,7 @@ export function launcherOf(argv: readonly string[]): LauncherKind | null {
   if (name === 'trtllm-serve') return 'trtllm';
   if (name === 'docker' && a1 === 'run' && dockerImageOf(argv) !== null) return 'docker';
   if ((name === 'servelab' || name === 'servelab.js') && a1 === 'sim-serve') return 'sim';
-  if (/^node(\.exe)?$/.test(name) && a1 && /(^|\/)(bin\/servelab\.js|src\/cli\.tsx)$/.test(a1) && a2 === 'sim-serve') return 'sim';
+  if (/^node(\.exe)?$/.test(name) && a1 && /(^|\/)(bin\/servelab\.js|src\/cli\.tsx|dist\/cli\.js)$/.test(a1) && a2 === 'sim-serve') return 'sim';
   if (name === 'npx' && a1 === 'servelab' && a2 === 'sim-serve') return 'sim';
   return null;
 }

@@ -5,13 +5,13 @@
 // the same study append to that copy; the shipped file is never written.
 import { existsSync, readdirSync, realpathSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { PACKAGE_ROOT } from '../core/self.js';
 import { renderReport } from './report.js';
 import type { Profile, ReplayRecord } from './schema.js';
 import { appendReplay, loadProfile, reportPathFor, sameRun, saveProfile } from './store.js';
 
 /** servelab's own profiles/ folder (the shipped study profiles). */
-export const SHIPPED_PROFILES_DIR = fileURLToPath(new URL('../../profiles', import.meta.url));
+export const SHIPPED_PROFILES_DIR = join(PACKAGE_ROOT, 'profiles');
 
 function real(path: string): string {
   try {

@@ -1,5 +1,5 @@
-// The three published tuning studies (../shared/reference/seed-studies.md, condensed into
-// docs) as profiles: their winners, every row of their stage tables (failures with reasons)
+// The three published tuning studies (their published figures are listed in docs/calibration.md)
+// as profiles: their winners, every row of their stage tables (failures with reasons)
 // and their before/after tables. The committed profiles/*.json are written from this file:
 //   npx tsx -e "import('./src/profiles/studies.ts').then((m) => m.writeStudyProfiles('profiles'))"
 // Published figures are kept exactly; figures the studies did not publish are derived from the

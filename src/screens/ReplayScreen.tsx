@@ -3,7 +3,7 @@
 // with the verdict. The replay itself (prepareReplay/executeReplay) is the profiles module's.
 import React, { useState } from 'react';
 import { Box, Text } from 'ink';
-import type { ReplaySetup, ReplayOutcome } from '../profiles/replay.js';
+import type { ReplaySetup, ReplayOutcome } from '../tune/replay.js';
 import type { MetricDelta } from '../profiles/verdict.js';
 import { Command } from '../components/Command.js';
 import { Footer } from '../components/Footer.js';
@@ -11,7 +11,8 @@ import { Muted } from '../components/Title.js';
 import { Table, type Column } from '../components/Table.js';
 import { LivePanel } from '../components/run/LivePanel.js';
 import { LogTail } from '../components/run/LogTail.js';
-import { fmtCommand, fmtMs, fmtPct, fmtTokS, wrapLines } from '../ui/format.js';
+import { formatCommand } from '../core/shell-quote.js';
+import { fmtMs, fmtPct, fmtTokS, wrapLines } from '../ui/format.js';
 import { useKeymap } from '../ui/hooks/useKeymap.js';
 import { useNow } from '../ui/hooks/useNow.js';
 import type { RunState } from '../ui/state/run.js';
@@ -78,11 +79,11 @@ function ProfileFacts({ setup, width, withCommand, maxDiffs }: { setup: ReplaySe
       {withCommand ? (
         <Box marginTop={1} flexDirection="column">
           <Text bold>It will run:</Text>
-          <Command command={fmtCommand(setup.spec.engineArgv)} width={width} />
+          <Command command={formatCommand(setup.spec.engineArgv)} width={width} />
           {setup.spec.argv[0] !== setup.spec.engineArgv[0] ? (
             <>
               <Muted>on the simulated host, as:</Muted>
-              <Command command={fmtCommand(setup.spec.argv)} width={width} muted />
+              <Command command={formatCommand(setup.spec.argv)} width={width} muted />
             </>
           ) : null}
         </Box>

@@ -7,7 +7,8 @@ import { Footer } from '../components/Footer.js';
 import { Muted, Title } from '../components/Title.js';
 import { Table, type Column } from '../components/Table.js';
 import { Command } from '../components/Command.js';
-import { commandLines, fmtCommand, fmtDollars, fmtDuration, fmtMs, fmtPct, fmtTokS, wrapLines } from '../ui/format.js';
+import { formatCommand } from '../core/shell-quote.js';
+import { commandLines, fmtDollars, fmtDuration, fmtMs, fmtPct, fmtTokS, wrapLines } from '../ui/format.js';
 import { useKeymap } from '../ui/hooks/useKeymap.js';
 import type { ResultRow, StageTable, ValidationRowView } from '../ui/state/results.js';
 import type { VariantResult } from '../core/events.js';
@@ -159,7 +160,7 @@ export function ResultsScreen(p: ResultsScreenProps): React.JSX.Element {
   const tabs = [...p.tables.map((t) => t.stage), 'validation'];
   const tabsWidth = tabs.reduce((w, t) => w + t.length + 3, 0);
   const name = (id: string) => p.labels[id] ?? id;
-  const cmd = p.winner ? fmtCommand(p.winner.engineArgv ?? p.winner.argv, p.winner.env) : '';
+  const cmd = p.winner ? formatCommand(p.winner.engineArgv ?? p.winner.argv, p.winner.env) : '';
   const cmdLines = cmd ? commandLines(cmd, p.width).length : 1;
   const verdict = table ? stageVerdict(table, name) : validationVerdict(p);
   const verdictLines = verdict ? wrapLines(verdict, p.width, 2) : [];

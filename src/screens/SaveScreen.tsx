@@ -4,7 +4,7 @@ import { Box, Text } from 'ink';
 import { Footer } from '../components/Footer.js';
 import { Muted, Title } from '../components/Title.js';
 import { Command } from '../components/Command.js';
-import { shellQuote } from '../ui/format.js';
+import { shellQuote } from '../core/shell-quote.js';
 import { useKeymap } from '../ui/hooks/useKeymap.js';
 import { useTheme } from '../ui/theme.js';
 

@@ -62,32 +62,8 @@ export const SIM_USAGE =
   '                          [--served-model-name NAME] [--engine-version V]\n' +
   wrapUsage(knobUsage, '                          ');
 
-/** Build sim-serve argv (without the executable) for a variant's knobs, from the knob list. */
-export function knobsToSimArgs(k: Knobs): string[] {
-  const out: string[] = [];
-  for (const n of NEUTRAL_KNOBS) {
-    const v = k[n.knob];
-    if (v === undefined) continue;
-    if (n.type === 'bool-on' && v === true) out.push(n.simFlag);
-    else if (n.type === 'bool-off' && v === false) out.push(n.simFlag);
-    else if (n.type === 'bool-switch') out.push(v ? n.simFlag : n.simFlag.replace(/^--/, '--no-'));
-    else if (!n.type.startsWith('bool')) out.push(n.simFlag, String(v));
-    if (n.knob === 'attentionBackend') pushSpeculative(out, k);
-  }
-  if (k.attentionBackend === undefined) pushSpeculative(out, k);
-  // Engine-specific extras cannot change the simulation; they travel so the argv is complete.
-  for (const a of k.extraArgs ?? []) out.push(`--engine-arg=${a}`);
-  return out;
-}
-
-function pushSpeculative(out: string[], k: Knobs): void {
-  const s = k.speculative;
-  if (!s) return;
-  for (const f of SPECULATIVE_FIELDS) {
-    const v = s[f.field];
-    if (v !== undefined) out.push(f.simFlag, String(v));
-  }
-}
+// The argv builder lives beside the sim adapter (engines -> sim would be a folder cycle).
+export { knobsToSimArgs } from '../engines/sim-argv.js';
 
 type Kind = 'string' | 'int' | 'float' | 'bool';
 interface FlagDef<T = SimArgs> {

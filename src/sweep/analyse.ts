@@ -1,11 +1,11 @@
 // From swept variants to the answer: every measured point on the frontier's axes, the Pareto
 // frontier, the SLO choice, and the chart series. This is the one call the tuning session makes
 // for `--objective frontier`: analyseSweeps(sweeps, gpus, slo).
-import type { SloRule } from '../tune/slo.js';
+import type { SloRule } from '../core/slo.js';
 import type { ChartSeries } from './chart-scale.js';
 import { chooseForSlo, noChoiceReason, paretoFrontier, toFrontierPoint, type Frontier, type FrontierPoint, type SloChoice } from './frontier.js';
 import { loadLabel } from './spec.js';
-import type { VariantSweep } from './run.js';
+import type { VariantSweep } from './types.js';
 
 export interface SweepAnalysis {
   /** Every measured point, variant by variant, in load order. */

@@ -1,9 +1,9 @@
 // Re-sweep comparison for `replay`: did the frontier move down? With an SLO the comparison is at
 // the SLO point: the most tok/s/GPU meeting it, recorded vs now. Without one, load by load for
 // each variant measured both times. A drop beyond the margin is a regression. Pure.
-import type { SloRule } from '../tune/slo.js';
+import type { SloRule } from '../core/slo.js';
 import { analyseSweeps } from './analyse.js';
-import type { VariantSweep } from './run.js';
+import type { VariantSweep } from './types.js';
 import { loadLabel } from './spec.js';
 
 export interface SweepComparison {

@@ -1,10 +1,10 @@
 // The `sweep` section of a profile: what was swept, every point's vLLM metrics, and the choice.
 // JSON has no Infinity, so a rate of `inf` is stored as null.
 import { z } from 'zod';
-import type { SloRule } from '../tune/slo.js';
-import { formatSlo } from '../tune/slo.js';
+import type { SloRule } from '../core/slo.js';
+import { formatSlo } from '../core/slo.js';
 import type { SweepAnalysis } from './analyse.js';
-import type { SweepPoint, VariantSweep } from './run.js';
+import type { SweepPoint, VariantSweep } from './types.js';
 import { formatSweep, type SweepSpec } from './spec.js';
 
 const LoadSchema = z.object({ kind: z.enum(['concurrency', 'rate']), value: z.number().positive().nullable() });

@@ -2,7 +2,7 @@
 // and hand it to runSession; it is stored in the run folder so --resume needs nothing else.
 import type { EngineName } from '../core/variant.js';
 import type { Objective } from './decide.js';
-import type { SloRule } from './slo.js';
+import type { SloRule } from '../core/slo.js';
 import type { Scenario } from './scenarios.js';
 
 export const STAGES = ['engine', 'quantization', 'parallelism', 'batching', 'attention', 'compile', 'speculative'] as const;

@@ -4,16 +4,11 @@
 import { UserError } from '../core/errors.js';
 import type { VariantResult } from '../core/events.js';
 import type { BenchMetrics } from '../bench/types.js';
-import { sloViolations, type SloRule } from './slo.js';
+import { sloViolations, type SloRule } from '../core/slo.js';
 
-export const OBJECTIVES = ['total', 'output', 'request', 'goodput'] as const;
-export type Objective = (typeof OBJECTIVES)[number];
-
-export function parseObjective(text: string): Objective {
-  const o = text.trim().toLowerCase();
-  if ((OBJECTIVES as readonly string[]).includes(o)) return o as Objective;
-  throw new UserError(`unknown --objective '${text}': use one of ${OBJECTIVES.join(', ')}`);
-}
+// Parsed in the core (saved settings check it too); re-exported for the tuning code.
+export { OBJECTIVES, parseObjective, type Objective } from '../core/objective.js';
+import type { Objective } from '../core/objective.js';
 
 export function objectiveLabel(o: Objective): string {
   return { total: 'total tok/s', output: 'output tok/s', request: 'req/s', goodput: 'goodput req/s' }[o];

@@ -1,7 +1,7 @@
 // The run folder: plan, session state, and one file per finished variant, each written to a
 // temporary name and renamed into place so a crash or Ctrl-C never leaves a half-written
 // result. `--resume DIR` reads the finished results back and skips those variants.
-import { appendFileSync, closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { UserError } from '../core/errors.js';
 import type { VariantResult } from '../core/events.js';
@@ -34,20 +34,9 @@ export interface SessionState<C = unknown> {
   current?: { variantId: string; step: string } | null;
 }
 
-let tmpCounter = 0;
-
-/** Write `text` to `file` atomically: temp file in the same folder, fsync, rename. */
-export function writeFileAtomic(file: string, text: string): void {
-  const tmp = `${file}.${process.pid}.${++tmpCounter}.tmp`;
-  const fd = openSync(tmp, 'w');
-  try {
-    writeSync(fd, text);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  renameSync(tmp, file);
-}
+// Moved to the core (the settings file uses it too); re-exported for the run folder's callers.
+export { writeFileAtomic } from '../core/atomic-write.js';
+import { writeFileAtomic } from '../core/atomic-write.js';
 
 export function resultKey(variantId: string, scenario: string, repeat: number): string {
   return `${variantId}@${scenario}#${repeat}`;

@@ -18,7 +18,7 @@ import type { Predicted } from './plan.js';
 import { startSampler } from './sampler.js';
 import type { Scenario } from './scenarios.js';
 import { launchSpeed, startServer, type ServerStart } from './server-start.js';
-import { goodputFromSlo, sloPercentiles } from './slo.js';
+import { goodputFromSlo, sloPercentiles } from '../core/slo.js';
 import { loadScenario, scenarioKey } from './workloads.js';
 
 export { AbortedError, scenarioKey };

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { VariantResult } from '../core/events.js';
 import { buildProfile, reportPathFor, saveProfile } from '../profiles/store.js';
 import { renderReport } from '../profiles/report.js';
-import { workloadFromScenario } from '../profiles/workload.js';
+import { workloadFromScenario } from './profile-workload.js';
 import type { Profile } from '../profiles/schema.js';
 import { dollarsPerMillionTokens } from './decide.js';
 import { writeFileAtomic } from './journal.js';

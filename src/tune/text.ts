@@ -7,7 +7,7 @@ import { dollarsPerMillionTokens, objectiveLabel } from './decide.js';
 import { durationText, type PlanTimes } from './estimate-time.js';
 import type { Plan, PlannedVariant } from './plan.js';
 import { referenceText, type SessionView, type StageView } from '../core/view.js';
-import { formatSlo } from './slo.js';
+import { formatSlo } from '../core/slo.js';
 
 /** A number with `digits` decimals, '-' when there is none. */
 const num = (n: number | undefined | null, digits = 1) => (typeof n === 'number' && Number.isFinite(n) ? n.toFixed(digits) : '-');

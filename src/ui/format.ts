@@ -67,18 +67,6 @@ export function truncate(s: string, width: number): string {
   return chars.slice(0, width - 1).join('') + '…';
 }
 
-/** Quote an argv element the way a POSIX shell would need it, so the command can be pasted. */
-export function shellQuote(arg: string): string {
-  if (arg === '') return "''";
-  if (/^[A-Za-z0-9_\-./:=@,+%]+$/.test(arg)) return arg;
-  return `'${arg.replace(/'/g, `'\\''`)}'`;
-}
-
-export function fmtCommand(argv: readonly string[], env?: Record<string, string>): string {
-  const envPart = env ? Object.entries(env).map(([k, v]) => `${k}=${shellQuote(v)}`) : [];
-  return [...envPart, ...argv.map(shellQuote)].join(' ');
-}
-
 /** A sparkline of the last `width` values, scaled between 0 and the window's max. */
 export function sparkline(values: readonly number[], width: number, ticks: readonly string[]): string {
   const tail = values.slice(-Math.max(0, width)).filter((v) => Number.isFinite(v));

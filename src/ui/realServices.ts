@@ -21,7 +21,7 @@ import type { Plan } from '../tune/plan.js';
 import { estimateHostFor, estimateSeconds, validationSeconds, type EstimateHost } from '../tune/estimate-time.js';
 import { realPlanDeps } from '../tune/deps.js';
 import { planSession, runSession, SessionControl } from '../tune/session.js';
-import { parseSlo } from '../tune/slo.js';
+import { parseSlo } from '../core/slo.js';
 import type { SessionStarter } from './hooks/useTuneSession.js';
 import type { Choices, PlannedSession, Services, WorkbenchDefaults } from './services.js';
 import type { WorkloadForm } from './state/wizard.js';

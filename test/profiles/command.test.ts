@@ -28,6 +28,9 @@ describe('launcherOf', () => {
     expect(launcherOf(['docker', 'run', '--gpus', 'all', 'vllm/vllm-openai:v0.11.0', 'm'])).toBe('docker');
     expect(launcherOf(['node', 'bin/servelab.js', 'sim-serve', '--engine', 'vllm'])).toBe('sim');
     expect(launcherOf(['/usr/local/bin/node', '/x/y/bin/servelab.js', 'sim-serve'])).toBe('sim');
+    // What an installed (built) servelab records for its simulated launches.
+    expect(launcherOf(['/usr/bin/node', '/usr/lib/node_modules/servelab/dist/cli.js', 'sim-serve'])).toBe('sim');
+    expect(launcherOf(['/usr/bin/node', '/x/dist/other.js', 'sim-serve'])).toBe(null);
   });
 
   it('refuses anything else', () => {

@@ -14,8 +14,8 @@ import type { Profile } from '../../src/profiles/schema.js';
 import { serializeProfile } from '../../src/profiles/store.js';
 import { qwen3Study } from '../../src/profiles/studies.js';
 import { openSettings } from '../../src/core/settings.js';
-import type { ReplayOutcome } from '../../src/profiles/replay.js';
-import type { ReplayTuiInput, ReplayTuiResult } from '../../src/ui/replayTui.js';
+import type { ReplayOutcome } from '../../src/tune/replay.js';
+import type { ReplayTuiInput, ReplayTuiResult } from '../../src/replay-app.js';
 
 const repo = fileURLToPath(new URL('../..', import.meta.url));
 const bin = fileURLToPath(new URL('../../bin/servelab.js', import.meta.url));

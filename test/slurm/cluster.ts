@@ -20,7 +20,7 @@ import { randomBytes } from 'node:crypto';
 import { hostname, tmpdir } from 'node:os';
 import path from 'node:path';
 import { findFreePort } from '../../src/host/ports.js';
-import { findOnPath } from '../../src/host/which.js';
+import { findOnPath } from '../../src/core/which.js';
 import { runSlurm, type SlurmCli } from '../../src/host/slurm/cli.js';
 
 const DAEMONS = ['munged', 'slurmctld', 'slurmd'] as const;

@@ -12,8 +12,8 @@ import { Journal } from '../../src/tune/journal.js';
 import { makeVariant } from '../../src/tune/plan.js';
 import { AbortedError } from '../../src/tune/runner.js';
 import { parseScenario } from '../../src/tune/scenarios.js';
-import { parseSlo } from '../../src/tune/slo.js';
-import { sweepVariant, type SweepContext } from '../../src/sweep/run.js';
+import { parseSlo } from '../../src/core/slo.js';
+import { sweepVariant, type SweepContext } from '../../src/tune/sweep-run.js';
 import { parseSweep } from '../../src/sweep/spec.js';
 import { survivors } from '../e2e/cli.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { combineRepeats, decideStage, dollarsPerMillionTokens, medianMetrics, objectiveValue, parseObjective } from '../../src/tune/decide.js';
-import { parseSlo } from '../../src/tune/slo.js';
+import { parseSlo } from '../../src/core/slo.js';
 import type { VariantResult } from '../../src/core/events.js';
 import type { BenchMetrics } from '../../src/bench/types.js';
 

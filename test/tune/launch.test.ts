@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { formatCommand } from '../../src/profiles/command.js';
-import { prepareReplay, simGpuFor } from '../../src/profiles/replay.js';
+import { prepareReplay, simGpuFor } from '../../src/tune/replay.js';
 import { loadProfile } from '../../src/profiles/store.js';
 import { parseAutoArgs } from '../../src/tune/args.js';
 import { baseUrl, launchContext, prepareLaunch } from '../../src/tune/launch.js';

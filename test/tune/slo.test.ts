@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatSlo, goodputFromSlo, parseSlo, sloKey, sloPercentiles, sloViolations } from '../../src/tune/slo.js';
+import { formatSlo, goodputFromSlo, parseSlo, sloKey, sloPercentiles, sloViolations } from '../../src/core/slo.js';
 import { UserError } from '../../src/core/errors.js';
 import type { BenchMetrics } from '../../src/bench/types.js';
 

@@ -2,7 +2,8 @@ import React from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { GpuPanel } from '../../src/components/run/GpuPanel.js';
 import { Table, fitColumns, pad, type Column } from '../../src/components/Table.js';
-import { fmtCommand, relativeLabel, sparkline, wrapLines } from '../../src/ui/format.js';
+import { formatCommand } from '../../src/core/shell-quote.js';
+import { relativeLabel, sparkline, wrapLines } from '../../src/ui/format.js';
 import { render, type Rendered } from '../render.js';
 
 let r: Rendered | undefined;
@@ -64,7 +65,7 @@ describe('format', () => {
   });
 
   it('quotes commands so they can be pasted into a shell', () => {
-    expect(fmtCommand(['vllm', 'serve', 'a b', "it's"], { VLLM_ATTENTION_BACKEND: 'FLASHINFER' })).toBe(
+    expect(formatCommand(['vllm', 'serve', 'a b', "it's"], { VLLM_ATTENTION_BACKEND: 'FLASHINFER' })).toBe(
       `VLLM_ATTENTION_BACKEND=FLASHINFER vllm serve 'a b' 'it'\\''s'`,
     );
   });

@@ -7,9 +7,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { liveServers, stopAllServers } from '../../src/host/registry.js';
-import { executeReplay, prepareReplay, type ReplayOptions, type ReplaySetup } from '../../src/profiles/replay.js';
+import { executeReplay, prepareReplay, type ReplayOptions, type ReplaySetup } from '../../src/tune/replay.js';
 import { loadProfile } from '../../src/profiles/store.js';
-import { ReplayApp, type ReplayTuiResult } from '../../src/ui/replayTui.js';
+import { ReplayApp, type ReplayTuiResult } from '../../src/replay-app.js';
 import { colourTheme } from '../../src/ui/theme.js';
 import { overflowingLines, render, type Rendered } from '../render.js';
 

@@ -3,7 +3,7 @@
 // carries the command and Slurm's own stderr line.
 import { execa } from 'execa';
 import { UserError } from '../../core/errors.js';
-import { findOnPath } from '../which.js';
+import { findOnPath } from '../../core/which.js';
 
 export interface SlurmCli {
   /** Extra environment for every command (the test cluster sets SLURM_CONF). */

@@ -3,7 +3,7 @@
 // launcher submits and what `export --format slurm` writes (there with #SBATCH lines).
 // Every value that reaches the shell goes through shellQuote; only the variables named in a
 // Word's `env` are expanded, and only inside the task's own shell.
-import { shellQuote } from '../../profiles/command.js';
+import { shellQuote } from '../../core/shell-quote.js';
 import { sbatchOptions, type SlurmRequest } from './options.js';
 
 /** A literal argument, or a variable of the task's environment (with literal text around it). */

@@ -3,11 +3,11 @@
 // builds the LaunchSpec only.
 import { getAdapter } from '../engines/index.js';
 import type { LaunchSpec } from '../engines/types.js';
-import { launchContext, prepareLaunch } from '../tune/launch.js';
-import { dockerArgv, serverPort } from './export.js';
-import { simGpuFor } from './replay.js';
-import type { Profile } from './schema.js';
-import { relocateFiles } from './files.js';
+import { launchContext, prepareLaunch } from './launch.js';
+import { dockerArgv, serverPort } from '../profiles/export.js';
+import { simGpuFor } from '../profiles/sim-gpu.js';
+import type { Profile } from '../profiles/schema.js';
+import { relocateFiles } from '../profiles/files.js';
 
 function withPort(argv: readonly string[], port: number): string[] {
   const out = [...argv];

@@ -6,16 +6,16 @@ import { basename, dirname, join, resolve } from 'node:path';
 import type { TuneEvent } from '../core/events.js';
 import { isReferenceProfile } from '../profiles/history.js';
 import { renderReport } from '../profiles/report.js';
-import { simGpuFor, type ReplaySetup } from '../profiles/replay.js';
+import { simGpuFor, type ReplaySetup } from './replay.js';
 import type { Profile } from '../profiles/schema.js';
 import { loadProfile, reportPathFor, saveProfile } from '../profiles/store.js';
-import { Journal } from '../tune/journal.js';
-import type { SloRule } from '../tune/slo.js';
-import { analyseSweeps, chartSeries, type SweepAnalysis } from './analyse.js';
-import { renderSvg } from './chart-svg.js';
-import { sweepRecord } from './record.js';
-import { sweepVariant, type SweepPoint, type VariantSweep } from './run.js';
-import { loadLabel, type SweepSpec } from './spec.js';
+import { Journal } from './journal.js';
+import type { SloRule } from '../core/slo.js';
+import { analyseSweeps, chartSeries, type SweepAnalysis } from '../sweep/analyse.js';
+import { renderSvg } from '../sweep/chart-svg.js';
+import { sweepRecord } from '../sweep/record.js';
+import { sweepVariant, type SweepPoint, type VariantSweep } from './sweep-run.js';
+import { loadLabel, type SweepSpec } from '../sweep/spec.js';
 
 /** What a sweep run folder's session.json holds; `--resume` takes these, not the flags. */
 export interface SweepJobConfig {

@@ -7,35 +7,14 @@ import { join } from 'node:path';
 import type { TuneEvent, VariantResult } from '../core/events.js';
 import { UserError } from '../core/errors.js';
 import type { Variant } from '../core/variant.js';
-import type { Journal } from '../tune/journal.js';
-import { runVariantScenarios, scenarioKey, type RunVariantContext } from '../tune/runner.js';
-import type { Scenario } from '../tune/scenarios.js';
-import { sloViolations } from '../tune/slo.js';
+import type { Journal } from './journal.js';
+import { runVariantScenarios, scenarioKey, type RunVariantContext } from './runner.js';
+import type { Scenario } from './scenarios.js';
+import { sloViolations } from '../core/slo.js';
 import type { BenchMetrics } from '../bench/types.js';
-import { loadLabel, sweepScenarios, type SweepLoad, type SweepScenario, type SweepSpec } from './spec.js';
-
-export interface SweepPoint {
-  load: SweepLoad;
-  /** The point's scenario key (journal key part), e.g. "sharegpt-like@c64-n512". */
-  scenario: string;
-  numPrompts: number;
-  status: 'ok' | 'failed' | 'not-run';
-  metrics?: Record<string, unknown>;
-  /** Why it failed or was not run. */
-  reason?: string;
-  /** Broken SLO rules (empty when all hold). */
-  violations: string[];
-  /** Taken from the journal of an earlier, interrupted run. */
-  resumed?: boolean;
-}
-
-export interface VariantSweep {
-  variantId: string;
-  label: string;
-  points: SweepPoint[];
-  /** Why the sweep ended before its last level, when it did. */
-  stopped?: string;
-}
+import { loadLabel, sweepScenarios, type SweepLoad, type SweepScenario, type SweepSpec } from '../sweep/spec.js';
+import type { SweepPoint, VariantSweep } from '../sweep/types.js';
+export type { SweepPoint, VariantSweep } from '../sweep/types.js';
 
 export interface SweepContext extends RunVariantContext {
   /** Required: the runner writes each point's vLLM JSON here, which is how a point is seen finished. */

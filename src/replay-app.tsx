@@ -3,13 +3,13 @@
 // --yes) and still records the outcome and picks the exit code; this only shows and asks.
 import React, { useCallback, useEffect, useState } from 'react';
 import { render, useApp } from 'ink';
-import type { TuneListener } from '../core/events.js';
-import type { ReplayOutcome, ReplaySetup } from '../profiles/replay.js';
-import { ReplayScreen, type ReplayPhase } from '../screens/ReplayScreen.js';
-import { useTerminalSize } from './hooks/useTerminalSize.js';
-import { useRedrawOnResize } from './hooks/useRedrawOnResize.js';
-import { useTuneSession, type SessionStarter } from './hooks/useTuneSession.js';
-import { ThemeContext, themeFromEnv, type Theme } from './theme.js';
+import type { TuneListener } from './core/events.js';
+import type { ReplayOutcome, ReplaySetup } from './tune/replay.js';
+import { ReplayScreen, type ReplayPhase } from './screens/ReplayScreen.js';
+import { useTerminalSize } from './ui/hooks/useTerminalSize.js';
+import { useRedrawOnResize } from './ui/hooks/useRedrawOnResize.js';
+import { useTuneSession, type SessionStarter } from './ui/hooks/useTuneSession.js';
+import { ThemeContext, themeFromEnv, type Theme } from './ui/theme.js';
 
 export interface ReplayTuiInput {
   setup: ReplaySetup;

@@ -10,13 +10,13 @@ import type { LaunchSpec } from '../engines/types.js';
 import { detectHost, simulatedHost, type HostInfo } from '../host/gpus.js';
 import { findFreePort } from '../host/ports.js';
 import { findGpu } from '../model/gpus.js';
-import { launchContext, prepareLaunch } from '../tune/launch.js';
-import { autoSimSpeed, runVariant } from '../tune/runner.js';
-import type { Scenario } from '../tune/scenarios.js';
-import { checkRunnable } from './command.js';
-import type { HostFingerprint, Profile, ReplayRecord } from './schema.js';
-import { judgeReplay, type ReplayJudgement } from './verdict.js';
-import { scenarioForWorkload } from './workload.js';
+import { launchContext, prepareLaunch } from './launch.js';
+import { autoSimSpeed, runVariant } from './runner.js';
+import type { Scenario } from './scenarios.js';
+import { checkRunnable } from '../profiles/command.js';
+import type { HostFingerprint, Profile, ReplayRecord } from '../profiles/schema.js';
+import { judgeReplay, type ReplayJudgement } from '../profiles/verdict.js';
+import { scenarioForWorkload } from './profile-workload.js';
 
 export const EXIT = { ok: 0, failed: 1, badInput: 2, regression: 3 } as const;
 
@@ -62,12 +62,9 @@ export interface ReplayOutcome {
   exitCode: number;
 }
 
-/** The catalog name the simulator knows a profile's GPU by. */
-export function simGpuFor(profile: Pick<Profile, 'host'>): string {
-  const spec = findGpu(profile.host.gpuName);
-  if (!spec) throw new UserError(`cannot simulate GPU '${profile.host.gpuName}': not in servelab's GPU catalog`);
-  return spec.aliases[0]!;
-}
+// simGpuFor lives with the profiles (serve uses it too); re-exported for replay's callers.
+export { simGpuFor } from '../profiles/sim-gpu.js';
+import { simGpuFor } from '../profiles/sim-gpu.js';
 
 export function fingerprint(host: HostInfo): HostFingerprint {
   const g = host.gpus[0];

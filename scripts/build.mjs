@@ -1,0 +1,36 @@
+// `npm run build` (also run by `prepare` on `npm install` in a clone, and by `npm pack`): bundle
+// servelab and its dependencies into dist/ with esbuild, so the installed command loads a few
+// files of plain JS instead of TypeScript through tsx. Entries: dist/cli.js (the `servelab`
+// command, also what each `sim-serve` launch runs) and dist/bench/worker.js (the benchmark
+// worker thread); code they share and each lazily loaded command go to dist/chunks/.
+// Why a bundle and not tsc's one file per module: Ink and React are ~150 small modules, and
+// resolving and reading them is most of the time to the first TUI frame (bench/startup.bench.ts).
+// Type checking stays with `tsc --noEmit` in `npm test`; esbuild only strips types.
+import { rmSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+rmSync(`${root}dist`, { recursive: true, force: true });
+
+await build({
+  absWorkingDir: root,
+  entryPoints: ['src/cli.tsx', 'src/bench/worker.ts'],
+  outbase: 'src',
+  outdir: 'dist',
+  entryNames: '[dir]/[name]',
+  chunkNames: 'chunks/[name]-[hash]',
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  // React's production build: no development checks in the shipped command (tests run the sources).
+  define: { 'process.env.NODE_ENV': '"production"' },
+  // Ink loads react-devtools-core only with DEV=true, and it is not a dependency.
+  external: ['react-devtools-core'],
+  // Some bundled CommonJS dependencies require() node built-ins; ESM output has no require.
+  banner: { js: "import { createRequire as __servelabRequire } from 'node:module'; const require = __servelabRequire(import.meta.url);" },
+  legalComments: 'eof',
+  logLevel: 'warning',
+});

@@ -1,0 +1,12 @@
+// What a stage's winner maximises. Parsed here, in the core, because saved settings
+// (src/core/settings.ts) and the --auto flags (src/tune/args.ts) both check it.
+import { UserError } from './errors.js';
+
+export const OBJECTIVES = ['total', 'output', 'request', 'goodput'] as const;
+export type Objective = (typeof OBJECTIVES)[number];
+
+export function parseObjective(text: string): Objective {
+  const o = text.trim().toLowerCase();
+  if ((OBJECTIVES as readonly string[]).includes(o)) return o as Objective;
+  throw new UserError(`unknown --objective '${text}': use one of ${OBJECTIVES.join(', ')}`);
+}
