@@ -97,6 +97,8 @@ export type TuneEvent =
   | { type: 'stage-started'; stage: string; index: number; variants: string[]; /** The winner carried into the stage (null in the first). */ carriedId?: string | null; /** Why the stage does not run, when it does not. */ skipped?: string }
   | { type: 'variant-launching'; variantId: string; stage: string; argv: string[]; port: number; /** Short human label (Variant.label), for live displays. */ label?: string }
   | { type: 'server-log'; variantId: string; line: string; stream: 'stdout' | 'stderr' }
+  /** `--runtime slurm`: the variant's job, journalled at submission and at each change of state or reason. */
+  | { type: 'job-state'; variantId: string; jobId: string; state: string; reason?: string; /** "PENDING (Resources)", "RUNNING on sl1,sl2" */ text: string }
   | { type: 'server-ready'; variantId: string; startupS: number }
   | { type: 'warmup-started'; variantId: string }
   | { type: 'bench-started'; variantId: string; scenario: string; numPrompts: number }

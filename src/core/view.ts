@@ -55,6 +55,8 @@ export interface SessionView {
   labels: Record<string, string>;
   warnings: string[];
   errors: string[];
+  /** `--runtime slurm`: each variant's Slurm job and its last state ("PENDING (Priority)"). */
+  jobs?: Record<string, { jobId: string; text: string }>;
 }
 
 export function emptyView(): SessionView {
@@ -128,6 +130,8 @@ export function applyToView(view: SessionView, e: TuneEvent): SessionView {
       const interrupted = e.exitCode >= 128;
       return { ...view, status: interrupted ? 'interrupted' : 'finished', outcome: { profilePath: e.profilePath, reportPath: e.reportPath, exitCode: e.exitCode } };
     }
+    case 'job-state':
+      return { ...view, jobs: { ...view.jobs, [e.variantId]: { jobId: e.jobId, text: e.text } } };
     case 'warning':
       return { ...view, warnings: [...view.warnings, e.message] };
     case 'error':

@@ -57,6 +57,11 @@ export const AUTO_FLAGS = {
   host: { type: 'string' },
   runtime: { type: 'string' },
   image: { type: 'string' },
+  partition: { type: 'string' },
+  account: { type: 'string' },
+  time: { type: 'string' },
+  'slurm-arg': { type: 'string', multiple: true },
+  nodes: { type: 'string' },
   'dry-run': { type: 'boolean' },
   json: { type: 'boolean' },
 } as const;
@@ -128,6 +133,32 @@ function checkDataset(path: string): string {
   if (!existsSync(p)) throw new UserError(`dataset ${path}: no such file; give a ShareGPT JSON with --dataset-path, or drop it to use the synthetic ShareGPT-like workload`);
   if (!statSync(p).isFile()) throw new UserError(`dataset ${path}: not a file`);
   return p;
+}
+
+const SLURM_ONLY = ['partition', 'account', 'time'] as const;
+
+/** --runtime native|docker|slurm and the flags that belong to each. */
+export function parseRuntime(str: (k: string) => string | undefined, slurmArgs: string[]): SessionConfig['runtime'] {
+  const runtimeText = str('runtime') ?? 'native';
+  if (runtimeText !== 'slurm') {
+    const stray = [...SLURM_ONLY.filter((k) => str(k) !== undefined), ...(slurmArgs.length ? ['slurm-arg'] : [])];
+    if (stray.length) throw new UserError(`--${stray[0]} is a Slurm option; add --runtime slurm`);
+  }
+  if (runtimeText === 'native') return { kind: 'native' };
+  if (runtimeText === 'docker') {
+    if (!str('image')) throw new UserError('--runtime docker needs --image, e.g. --image vllm/vllm-openai:v0.11.0');
+    return { kind: 'docker', image: str('image')! };
+  }
+  if (runtimeText === 'slurm') {
+    return {
+      kind: 'slurm',
+      ...(str('partition') ? { partition: str('partition')! } : {}),
+      ...(str('account') ? { account: str('account')! } : {}),
+      ...(str('time') ? { time: str('time')! } : {}),
+      extra: slurmArgs,
+    };
+  }
+  throw new UserError(`--runtime must be native, docker or slurm, got '${runtimeText}'`);
 }
 
 export function parseAutoArgs(argv: readonly string[], settings: SettingValues = {}): AutoOptions {
@@ -206,13 +237,15 @@ export function parseAutoArgs(argv: readonly string[], settings: SettingValues =
   const slo = sloText ? parseSlo(sloText) : [];
   const objective = parseObjective(str('objective') ?? settings.objective ?? 'total');
   if (objective === 'goodput' && !slo.length) throw new UserError('--objective goodput needs --slo (goodput counts requests that meet the SLOs)');
-  const runtimeText = str('runtime') ?? 'native';
-  let runtime: SessionConfig['runtime'];
-  if (runtimeText === 'native') runtime = { kind: 'native' };
-  else if (runtimeText === 'docker') {
-    if (!str('image')) throw new UserError('--runtime docker needs --image, e.g. --image vllm/vllm-openai:v0.11.0');
-    runtime = { kind: 'docker', image: str('image')! };
-  } else throw new UserError(`--runtime must be native or docker, got '${runtimeText}'`);
+  const runtime = parseRuntime(str, (values['slurm-arg'] as string[] | undefined) ?? []);
+  const nodes = num('nodes', str('nodes'), { integer: true, min: 1, max: 64 });
+  if (nodes !== undefined && runtime.kind !== 'slurm') throw new UserError('--nodes needs --runtime slurm (a variant wider than one node runs as a multi-node Slurm job)');
+  if (runtime.kind === 'slurm' && nodes !== undefined) runtime.nodes = nodes;
+  // The simulated cluster: --gpus is per node, the planner sees all of them.
+  if (sim && nodes !== undefined && nodes > 1) {
+    sim.nodes = nodes;
+    sim.gpus *= nodes;
+  }
 
   const config: SessionConfig = {
     model,
@@ -241,7 +274,8 @@ export function parseAutoArgs(argv: readonly string[], settings: SettingValues =
       (sim ? DEFAULT_SIM_READY_TIMEOUT_S : (settings['ready-timeout'] ?? DEFAULT_READY_TIMEOUT_S)),
     // Real engines warm caches and JIT kernels on the first requests; the simulator needs only one to prove the path.
     warmupPrompts: num('warmup', str('warmup'), { integer: true, min: 0, max: 1000 }) ?? (sim ? 1 : 4),
-    bindHost: str('host') ?? '127.0.0.1',
+    // A Slurm job's head is reached from the login node, so it listens on every interface.
+    bindHost: str('host') ?? (runtime.kind === 'slurm' ? '0.0.0.0' : '127.0.0.1'),
     portStart: num('port', str('port'), { integer: true, min: 1024, max: 65535 }) ?? settings.port ?? 8100,
     runtime,
     sampleIntervalS: 1,

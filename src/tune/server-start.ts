@@ -13,11 +13,12 @@ import { modelledStartupS } from './deps.js';
 import { baseUrl, launchContext, prepareLaunch } from './launch.js';
 import type { RunVariantContext } from './runner.js';
 import type { Scenario } from './scenarios.js';
+import { startSlurmServer } from './slurm-start.js';
 import { autoSimSpeed } from './workloads.js';
 
 /** A server that is up (with what it runs) or the failure that kept it down. */
 export type ServerStart =
-  | { ok: true; handle: ServerHandle; spec: LaunchSpec; adapter: EngineAdapter; base: Pick<VariantResult, 'argv' | 'engineArgv' | 'env'>; startupS: number; speed: number }
+  | { ok: true; handle: Pick<ServerHandle, 'tail'> & { stop(): Promise<unknown> }; spec: LaunchSpec; adapter: EngineAdapter; base: Pick<VariantResult, 'argv' | 'engineArgv' | 'env'>; startupS: number; speed: number }
   | { ok: false; failure: Failure; extra: Partial<VariantResult> };
 
 /** Why the server answering on the port is not this variant's, or null when it is (or cannot be told). */
@@ -46,8 +47,17 @@ function gpuFailureContext(host: HostInfo) {
   return g ? { gpu: { name: g.name, ...(g.computeCap ? { computeCap: g.computeCap } : {}) } } : undefined;
 }
 
+/**
+ * Bring the variant up on its runtime: native or docker as a local process (launchServer), slurm
+ * as a Slurm job (slurm-start.ts). Both build the command through prepareLaunch.
+ */
+export function startServer(variant: Variant, ctx: RunVariantContext, stopSignal: AbortSignal, simSpeed?: number): Promise<ServerStart> {
+  if (ctx.config.runtime.kind === 'slurm') return startSlurmServer(variant, ctx, stopSignal, simSpeed);
+  return startLocalServer(variant, ctx, stopSignal, simSpeed);
+}
+
 /** Pick a port, launch, wait until ready, and check the server answering is ours. */
-export async function startServer(variant: Variant, ctx: RunVariantContext, stopSignal: AbortSignal, simSpeed?: number): Promise<ServerStart> {
+async function startLocalServer(variant: Variant, ctx: RunVariantContext, stopSignal: AbortSignal, simSpeed?: number): Promise<ServerStart> {
   const sim = ctx.config.sim;
   const used = ctx.usedPorts ?? new Set<number>();
   const port = await findFreePort({ host: ctx.config.bindHost, from: ctx.config.portStart, exclude: used });
