@@ -2,6 +2,7 @@
 // report, and the journal marked finished.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { gpusPerNode, variantNodes } from './slurm-start.js';
 import type { VariantResult } from '../core/events.js';
 import { buildProfile, reportPathFor, saveProfile } from '../profiles/store.js';
 import { renderReport } from '../profiles/report.js';
@@ -34,13 +35,20 @@ export interface Saved {
   reportPath: string;
 }
 
+/** `--runtime slurm`: the nodes the winner's job spanned, for `export --format slurm`. */
+function winnerNodes(config: SessionContext['config'], ctx: SessionContext, winner: VariantResult): { nodes?: number } {
+  if (config.runtime.kind !== 'slurm') return {};
+  return { nodes: variantNodes(winner.variant, gpusPerNode({ config, host: ctx.host })).nodes };
+}
+
 export function saveOutcome(ctx: SessionContext, state: StageLoopState, winner: VariantResult, validation: ValidationRow[]): Saved {
   const { config, planHost: host } = ctx;
   const profile = buildProfile({
     source: 'session',
-    host: { gpuName: host.gpuName, gpuCount: host.gpuCount, gpuMemoryMiB: host.gpuMemMiB, ...(host.driver ? { driver: host.driver } : {}), simulated: ctx.host.simulated },
+    host: { gpuName: host.gpuName, gpuCount: host.gpuCount, gpuMemoryMiB: host.gpuMemMiB, ...(host.driver ? { driver: host.driver } : {}), simulated: ctx.host.simulated, ...winnerNodes(config, ctx, winner) },
     model: config.model,
-    engine: { name: winner.variant.engine, version: ctx.versions[winner.variant.engine] ?? 'unknown', runtime: config.runtime },
+    // Inside a Slurm job the engine runs natively; the job itself is `export --format slurm`.
+    engine: { name: winner.variant.engine, version: ctx.versions[winner.variant.engine] ?? 'unknown', runtime: config.runtime.kind === 'slurm' ? { kind: 'native' } : config.runtime },
     engineVersions: ctx.versions,
     variant: winner.variant,
     argv: winner.argv,
