@@ -54,7 +54,8 @@ export default async function main(argv: string[]): Promise<number> {
   }
   let server;
   try {
-    server = startSimServer({ ...args, gpus }, emit);
+    // The head serves the whole group; its collectives cross nodes of args.gpus GPUs each.
+    server = startSimServer({ ...args, gpus, ...(multinode ? { gpusPerNode: args.gpus } : {}) }, emit);
   } catch (e) {
     await release();
     if (e instanceof SimArgsError) {

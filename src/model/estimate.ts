@@ -95,6 +95,8 @@ export interface ServerConfig {
   engine: EngineName;
   gpu: GpuSpec;
   gpus: number;
+  /** GPUs per node when the server spans nodes (interconnect.ts); absent on one node. */
+  gpusPerNode?: number;
   model: ModelInfo;
   knobs: Knobs;
   par: Parallel;

@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { findGpu, gpuNames } from '../model/gpus.js';
 import { getModel } from '../model/models.js';
 import { resolveServer } from '../model/estimate.js';
+import { onNodes } from '../model/interconnect.js';
 import { SimArgsError, type SimArgs } from './args.js';
 import { corpusLines } from '../engines/corpus.js';
 import {
@@ -79,7 +80,7 @@ export function startSimServer(args: SimArgs, emit: (l: LogLine) => void): SimSe
     return { done, port: () => 0, stop };
   }
 
-  const cfg = resolveServer(args.engine, gpu, args.gpus, model, args.knobs, args.engineVersion);
+  const cfg = onNodes(resolveServer(args.engine, gpu, args.gpus, model, args.knobs, args.engineVersion), args.gpusPerNode);
   let maxModelLen = cfg.maxModelLen;
   const served = args.servedModelName ?? args.model;
   const loadS = args.loadTime ?? defaultLoadTime(cfg.weights.perGpu, !!args.knobs.torchCompile);

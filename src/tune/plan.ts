@@ -8,6 +8,7 @@ import type { LaunchSpec } from '../engines/types.js';
 import type { ModelInfo } from '../model/models.js';
 import { resolveVersion } from '../engines/data/versions.js';
 import { engineStageTp, stageCandidates, type ExpandContext } from './candidates.js';
+import { clusterEngineTp } from './cross-node.js';
 import { STAGE_TITLES, type SessionConfig, type StageName } from './config.js';
 import type { Scenario } from './scenarios.js';
 
@@ -24,6 +25,8 @@ export interface PlanHost {
   gpuCount: number;
   gpuMemMiB: number;
   computeCap?: number;
+  /** GPUs per node on a cluster (gpuCount counts all nodes); absent on one host. */
+  gpusPerNode?: number;
   simulated: boolean;
   driver?: string;
 }
@@ -174,7 +177,7 @@ function extraFor(config: SessionConfig, engine: EngineName): string[] | undefin
 /** The engine stage: each engine on its defaults, on the checkpoint that fits, at the TP the host needs. */
 export function engineStage(ctx: ExpandContext & { checkpoint: string; onlyFirst: boolean }): PlannedVariant[] {
   const { config, host, deps } = ctx;
-  const tp = engineStageTp(deps.model(ctx.checkpoint) ?? deps.model(config.model), host.gpuCount);
+  const tp = host.gpusPerNode ? clusterEngineTp(ctx, ctx.checkpoint) : engineStageTp(deps.model(ctx.checkpoint) ?? deps.model(config.model), host.gpuCount);
   const engines = ctx.onlyFirst ? config.engines.slice(0, 1) : config.engines;
   const items = engines.map((engine) => ({
     variant: makeVariant(engine, ctx.checkpoint, { tp: tp > 1 ? tp : undefined, extraArgs: extraFor(config, engine) }, config, ctx.fp8Checkpoint, deps.engineVersion?.(engine)),

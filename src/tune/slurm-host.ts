@@ -24,7 +24,7 @@ export async function resolveSlurmHost(config: SessionConfig): Promise<HostInfo>
     if (short) throw new UserError(`${short} (the simulated cluster is ${nodes} x ${sim.gpus / nodes} ${sim.gpu})`);
     runtime.gpusPerNode = sim.gpus / nodes;
     runtime.nodes ??= nodes;
-    return simulatedHost(sim.gpu, sim.gpus, `simulated ${nodes} node(s) x ${sim.gpus / nodes} ${sim.gpu}, jobs on Slurm partition ${alloc!.partition}`);
+    return { ...simulatedHost(sim.gpu, sim.gpus, `simulated ${nodes} node(s) x ${sim.gpus / nodes} ${sim.gpu}, jobs on Slurm partition ${alloc!.partition}`), gpusPerNode: sim.gpus / nodes };
   }
   const short = allocationShortfall(alloc, runtime.nodes ?? 1, 1, runtime.partition);
   if (short) throw new UserError(short);
@@ -39,5 +39,5 @@ export async function resolveSlurmHost(config: SessionConfig): Promise<HostInfo>
   runtime.nodes = nodes;
   const host = simulatedHost(spec.name, Math.min(64, nodes * alloc!.gpusPerNode), `Slurm partition ${alloc!.partition}: ${nodes} node(s) x ${alloc!.gpusPerNode} ${spec.name}`);
   // Real GPUs, only not on this login node: the catalog's figures stand in for nvidia-smi's.
-  return { ...host, simulated: false };
+  return { ...host, simulated: false, gpusPerNode: alloc!.gpusPerNode };
 }
