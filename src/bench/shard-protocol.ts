@@ -21,6 +21,8 @@ export interface ShardInput {
   /** The run's shared concurrency cap; none when the run has no cap. */
   gate?: SharedArrayBuffer;
   wantEvents: boolean;
+  /** The coordinator recounts responses without a usage report (its own token counter). */
+  recount: boolean;
   snapshotIntervalMs: number;
   aborted: boolean;
 }

@@ -63,7 +63,7 @@ async function main(): Promise<void> {
       : undefined;
     const outputs = await runArrivals({
       requests: input.requests, indices: input.indices, delays: input.delays, benchStart, send: sender.send, gate,
-      idPrefix: run.idPrefix, countOut: countWords, live, emit, signal: ac.signal,
+      idPrefix: run.idPrefix, countOut: input.recount ? () => 0 : countWords, live, emit, signal: ac.signal,
     });
     const endEpochMs = performance.timeOrigin + nowS() * 1000;
     clearInterval(timer);

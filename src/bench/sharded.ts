@@ -25,7 +25,12 @@ import { rebuildError } from './worker-protocol.js';
 /** Time from the go message to the first arrival, so every shard has the start before it is due. */
 const START_LEAD_MS = 20;
 
-type Opts = Omit<RunOptions, 'countOutputTokens'>;
+/**
+ * runBenchmark's options. countOutputTokens cannot cross to a thread: the shards count a response
+ * with no usage report as 0 tokens and this thread recounts those with it (vLLM's rule: a falsy
+ * usage count is recounted), so only the live view's TPOT misses them.
+ */
+type Opts = RunOptions;
 
 interface ShardHandle {
   worker: Worker;
@@ -81,6 +86,7 @@ function shardInputs(opts: Opts, run: CheckedRun, threads: number, aborted: bool
     firstWarmupId: warm[k]![1],
     ...(gate ? { gate } : {}),
     wantEvents: !!opts.onEvent,
+    recount: !!opts.countOutputTokens,
     snapshotIntervalMs: opts.snapshotIntervalMs ?? 1000,
     aborted,
   }));
@@ -130,8 +136,10 @@ export async function runBenchmarkSharded(opts: Opts, threads: number): Promise<
     const merged = mergeShards(await Promise.all(shards.map((s) => s.done)), startEpochMs);
     clearInterval(timer);
     if (emit) emit({ type: 'snapshot', snapshot: { ...live.snapshot(merged.duration, merged.client.reasons.length > 0), elapsedS: merged.duration } });
+    const count = opts.countOutputTokens;
+    const outputs = count ? merged.outputs.map((o) => (o.success && o.outputLen === 0 ? { ...o, outputLen: count(o.generatedText) } : o)) : merged.outputs;
     return assembleResult(opts, run, {
-      outputs: merged.outputs, duration: merged.duration, client: merged.client,
+      outputs, duration: merged.duration, client: merged.client,
       aborted: signal?.aborted ?? false, startedAt, clockOriginMs: startEpochMs,
     });
   } catch (e) {
