@@ -16,6 +16,7 @@ const GAP_MS = 10;
 const TOKENS = 100;
 const MAX_STREAMS = Number(process.env.BENCH_MAX_STREAMS ?? 3200);
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+const FIRST_STREAMS = Number(process.env.BENCH_FIRST_STREAMS ?? 5);
 const CORES = os.availableParallelism();
 const THREADS = [...new Set([1, 2, CORES])].sort((a, b) => a - b);
 const PYTHON = process.env.BENCH_PYTHON ?? 'python3';
@@ -23,13 +24,13 @@ const VLLM_METHOD = fileURLToPath(new URL('./vllm-client-method.py', import.meta
 
 const worstErr = (f: TimingFigures) => Math.max(Math.abs(f.ttftErrMs), Math.abs(f.itlErrMs));
 
-async function ceiling(srv: ChildServer, threads: number): Promise<{ rate: number; crossing?: number }> {
+async function ceiling(srv: ChildServer, threads: number): Promise<{ rate: number; crossing?: number; overAtFirst?: boolean }> {
   console.log(`\nclient on ${threads} worker thread(s)`);
   console.log(row(['streams', 'events/s', 'TTFT err ms', 'ITL err ms', 'event delay mean ms', 'client CPU %', 'CPU µs/event', 'client-bound']));
   console.log(row(['---', '---', '---', '---', '---', '---', '---', '---']));
   let rate = 0;
   let last: TimingFigures | undefined;
-  for (let streams = 25; streams <= MAX_STREAMS; streams *= 2) {
+  for (let streams = FIRST_STREAMS; streams <= MAX_STREAMS; streams *= 2) {
     const runs: TimingFigures[] = [];
     for (let r = 0; r < RUNS; r++) runs.push(await measureTiming(srv, streams, streams * 2, TOKENS, threads));
     runs.sort((a, b) => worstErr(a) - worstErr(b));
@@ -38,7 +39,7 @@ async function ceiling(srv: ChildServer, threads: number): Promise<{ rate: numbe
     if (worstErr(f) > 1) {
       // The 1 ms crossing lies between this step and the last one: interpolate linearly.
       const crossing = last ? Math.round(last.eventsPerS + ((1 - worstErr(last)) / (worstErr(f) - worstErr(last))) * (f.eventsPerS - last.eventsPerS)) : undefined;
-      return { rate, ...(crossing !== undefined ? { crossing } : {}) };
+      return { rate, ...(crossing !== undefined ? { crossing } : {}), overAtFirst: !last };
     }
     last = f;
     rate = f.eventsPerS;
@@ -72,7 +73,8 @@ try {
   const ceilings: string[] = [];
   for (const t of THREADS) {
     const c = await ceiling(srv, t);
-    ceilings.push(`${t} thread(s): ~${Math.round(c.rate)} SSE events/s with both errors <= 1 ms${c.crossing ? `; 1 ms crossing near ${c.crossing}/s` : ' (no crossing up to the largest step)'}`);
+    if (c.overAtFirst) ceilings.push(`${t} thread(s): not reached: an error is over 1 ms already at ${FIRST_STREAMS} streams (load avg ${os.loadavg()[0]!.toFixed(1)} on ${CORES} CPUs: the machine is too busy to say)`);
+    else ceilings.push(`${t} thread(s): ~${Math.round(c.rate)} SSE events/s with both errors <= 1 ms${c.crossing ? `; 1 ms crossing near ${c.crossing}/s` : ' (no crossing up to the largest step)'}`);
   }
   console.log('\nceilings (mean TTFT and ITL errors <= 1 ms):');
   for (const l of ceilings) console.log(`  ${l}`);
