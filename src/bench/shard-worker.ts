@@ -48,6 +48,7 @@ async function main(): Promise<void> {
     post({ type: 'ready', warmups: warm.map((w) => ({ success: w.success, error: w.error })) });
     const startEpochMs = await started;
     if (startEpochMs === undefined) {
+      mon.start(); // (stopped at once: empty stats rather than stats of an unstarted monitor)
       post({ type: 'done', report: { outputs: [], endEpochMs: 0, client: mon.stop() } });
       return;
     }
