@@ -22,7 +22,14 @@ const THREADS = [...new Set([1, 2, CORES])].sort((a, b) => a - b);
 const PYTHON = process.env.BENCH_PYTHON ?? 'python3';
 const VLLM_METHOD = fileURLToPath(new URL('./vllm-client-method.py', import.meta.url));
 
-const worstErr = (f: TimingFigures) => Math.max(Math.abs(f.ttftErrMs), Math.abs(f.itlErrMs));
+/**
+ * BENCH_ERROR=ttft-itl (default): the worse of the mean TTFT and mean ITL errors. The TTFT error
+ * also holds the request's way to the server (send, the server's read), so on a busy machine it
+ * passes 1 ms at any rate; BENCH_ERROR=event uses the mean per-event stamp delay instead (the
+ * client's own lateness at each SSE event, the criterion of the earlier ceiling figures).
+ */
+const CRITERION = process.env.BENCH_ERROR === 'event' ? 'event' : 'ttft-itl';
+const worstErr = (f: TimingFigures) => (CRITERION === 'event' ? f.eventDelayMeanMs : Math.max(Math.abs(f.ttftErrMs), Math.abs(f.itlErrMs)));
 
 async function ceiling(srv: ChildServer, threads: number): Promise<{ rate: number; crossing?: number; overAtFirst?: boolean }> {
   console.log(`\nclient on ${threads} worker thread(s)`);
@@ -66,19 +73,7 @@ function vllmMethod(srv: ChildServer): { events: number; cpuS: number; usPerEven
   return { events: j.events, cpuS: j.cpu_s, usPerEvent: (j.cpu_s * 1e6) / j.events };
 }
 
-const srv = await spawnScriptedServer({ ttftMs: 20, gapMs: GAP_MS, tokens: TOKENS });
-try {
-  console.log(`host: ${CORES} CPUs (${os.cpus()[0]?.model ?? '?'}), load avg ${os.loadavg()[0]!.toFixed(2)}, node ${process.version}`);
-  console.log(`server: scripted, own process; one token every ${GAP_MS} ms, ${TOKENS} tokens per stream; N = ${CORES} (this machine's cores), so threads tried: ${THREADS.join(', ')}`);
-  const ceilings: string[] = [];
-  for (const t of THREADS) {
-    const c = await ceiling(srv, t);
-    if (c.overAtFirst) ceilings.push(`${t} thread(s): not reached: an error is over 1 ms already at ${FIRST_STREAMS} streams (load avg ${os.loadavg()[0]!.toFixed(1)} on ${CORES} CPUs: the machine is too busy to say)`);
-    else ceilings.push(`${t} thread(s): ~${Math.round(c.rate)} SSE events/s with both errors <= 1 ms${c.crossing ? `; 1 ms crossing near ${c.crossing}/s` : ' (no crossing up to the largest step)'}`);
-  }
-  console.log('\nceilings (mean TTFT and ITL errors <= 1 ms):');
-  for (const l of ceilings) console.log(`  ${l}`);
-
+async function cpuComparison(srv: ChildServer): Promise<void> {
   console.log('\nCPU per SSE event, 50,000 events (500 requests x 100 tokens, 100 streams):');
   console.log(row(['client', 'events', 'CPU s', 'CPU µs/event', 'vs vLLM method']));
   console.log(row(['---', '---', '---', '---', '---']));
@@ -90,6 +85,22 @@ try {
   }
   if (typeof v === 'string') console.log(`vLLM method: ${v}`);
   else console.log(row(['vLLM method (python, aiohttp)', String(v.events), v.cpuS, v.usPerEvent, '1.00x']));
+}
+
+const srv = await spawnScriptedServer({ ttftMs: 20, gapMs: GAP_MS, tokens: TOKENS });
+try {
+  console.log(`host: ${CORES} CPUs (${os.cpus()[0]?.model ?? '?'}), load avg ${os.loadavg()[0]!.toFixed(2)}, node ${process.version}`);
+  console.log(`server: scripted, own process; one token every ${GAP_MS} ms, ${TOKENS} tokens per stream; N = ${CORES} (this machine's cores), so threads tried: ${THREADS.join(', ')}`);
+  const ceilings: string[] = [];
+  for (const t of THREADS) {
+    const c = await ceiling(srv, t);
+    if (c.overAtFirst) ceilings.push(`${t} thread(s): not reached: an error is over 1 ms already at ${FIRST_STREAMS} streams (load avg ${os.loadavg()[0]!.toFixed(1)} on ${CORES} CPUs: the machine is too busy to say)`);
+    else ceilings.push(`${t} thread(s): ~${Math.round(c.rate)} SSE events/s with the error <= 1 ms${c.crossing ? `; 1 ms crossing near ${c.crossing}/s` : ' (no crossing up to the largest step)'}`);
+  }
+  console.log(`\nceilings (${CRITERION === 'event' ? 'mean per-event stamp delay' : 'mean TTFT and ITL errors'} <= 1 ms):`);
+  for (const l of ceilings) console.log(`  ${l}`);
+
+  if (!process.env.BENCH_SKIP_CPU) await cpuComparison(srv);
 } finally {
   await srv.stop();
 }
