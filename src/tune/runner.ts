@@ -14,10 +14,11 @@ import { adapterFor } from '../engines/index.js';
 import type { EngineAdapter, LaunchContext, LaunchSpec } from '../engines/types.js';
 import { queryGpus, type HostInfo } from '../host/gpus.js';
 import { findFreePort } from '../host/ports.js';
-import { launchServer, type ServerHandle } from '../host/process.js';
+import { launchServer, type ExitInfo, type ServerHandle } from '../host/process.js';
 import type { SessionConfig } from './config.js';
 import { commandWithEngineEnv, modelledStartupS } from './deps.js';
 import { writeFileAtomic } from './journal.js';
+import { benchPhase, serverDied } from './server-death.js';
 import type { Predicted } from './plan.js';
 import type { Scenario } from './scenarios.js';
 import { goodputFromSlo, sloPercentiles } from './slo.js';
@@ -316,9 +317,16 @@ export async function runVariantScenarios(variant: Variant, scenarios: readonly 
 
   const stopSampler = startSampler(ctx, adapter, spec, variant.id);
   const results: VariantResult[] = [];
+  // server-death.ts: a server that died is the failure's cause, in whatever phase (hooks marked "death").
+  const classify = (lines: string[], exit: ExitInfo) => adapter.classifyFailure(lines, exit, gpuFailureContext(ctx.host));
   try {
     for (const [i, scenario] of scenarios.entries()) {
       const t0 = new Date();
+      const deadBefore = i > 0 && handle.exit ? await serverDied(handle, 'between validation scenarios', classify) : null; // death
+      if (deadBefore) {
+        for (const s of scenarios.slice(i)) results.push(failedResult(variant, s.name, ctx, deadBefore, t0, { ...base, startupS })); // death
+        break; // death
+      }
       let bench: BenchResult;
       try {
         const workload = await loadScenario(scenario, ctx.config.model, ctx.workloads);
@@ -349,7 +357,8 @@ export async function runVariantScenarios(variant: Variant, scenarios: readonly 
         });
       } catch (e) {
         if (ctx.signal?.aborted) throw new AbortedError();
-        const f = interrupted() ?? { kind: 'bench-failed' as const, reason: (e as Error).message };
+        const died = interrupted() ? null : await serverDied(handle, benchPhase((e as Error).message, i === 0 && ctx.config.warmupPrompts > 0), classify); // death
+        const f = interrupted() ?? died ?? { kind: 'bench-failed' as const, reason: (e as Error).message };
         results.push(failedResult(variant, scenario.name, ctx, f, t0, { ...base, startupS }));
         if (interrupted()) break;
         continue;
@@ -369,6 +378,11 @@ export async function runVariantScenarios(variant: Variant, scenarios: readonly 
         }
       }
       const ok = measured.metrics.completed > 0;
+      const diedDuring = !interrupted() && ((handle.exit && measured.metrics.failed > 0) || !ok) ? await serverDied(handle, 'benchmark', classify) : null; // death
+      if (diedDuring) {
+        results.push(failedResult(variant, scenario.name, ctx, diedDuring, t0, { ...base, startupS })); // death
+        continue; // death
+      }
       results.push({
         variantId: variant.id,
         stage: ctx.stage,
