@@ -8,6 +8,7 @@
 // copy in the user's profile folder (settings `profiles-dir`, else profiles/ beside the settings
 // file), and the command says where.
 // Exit: 0 ok or faster, 3 regression, 1 failed to start or not run, 2 bad input, 130 interrupted.
+import { defaultRunsDir } from '../host/xdg.js';
 import { join, resolve } from 'node:path';
 import { UserError } from '../core/errors.js';
 import { setLogSink, type LogLevel, type LogSink } from '../core/logger.js';
@@ -182,7 +183,7 @@ export default async function main(argv: string[], deps: ReplayDeps = {}): Promi
   setLogSink(toStderr);
 
   const profile = loadProfile(file);
-  const runsDir = resolve(v['runs-dir'] ?? 'servelab-runs');
+  const runsDir = resolve(v['runs-dir'] ?? defaultRunsDir());
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
   opts.logsDir = join(runsDir, `replay-${stamp}-${profile.variant.id}`);
   const setup = await prepareReplay(profile, file, opts);

@@ -1,6 +1,7 @@
 // `servelab serve PROFILE [--sim] [--yes] [--port N]`: run a profile's winning server in the
 // foreground. Its output goes to the terminal; Ctrl-C, SIGTERM and SIGHUP are passed to the
 // server's process group, which is killed if it has not stopped within the grace period.
+import { defaultRunsDir } from '../host/xdg.js';
 import { join, resolve } from 'node:path';
 import { UserError } from '../core/errors.js';
 import { exitCodeFor } from '../host/signals.js';
@@ -47,7 +48,7 @@ export default async function main(argv: string[]): Promise<number> {
   const allowAny = v['allow-any-command'] === true;
   checkRunnable(profile.engineArgv, profile.env, file, allowAny);
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-  const runDir = join(resolve(v['runs-dir'] ?? 'servelab-runs'), `serve-${stamp}-${profile.variant.id}`);
+  const runDir = join(resolve(v['runs-dir'] ?? defaultRunsDir()), `serve-${stamp}-${profile.variant.id}`);
   const spec = serveSpec(profile, { sim: v.sim === true, ...(port !== undefined ? { port } : {}), speed, runDir });
   checkRunnable(spec.argv, spec.env, file, allowAny);
 

@@ -20,3 +20,8 @@ export function stateDir(): string {
 export function dataDir(): string {
   return join(base('XDG_DATA_HOME', ['.local', 'share']), 'servelab');
 }
+
+/** Parent of run folders when --runs-dir is not given. */
+export function defaultRunsDir(): string {
+  return join(dataDir(), 'runs');
+}
