@@ -17,6 +17,7 @@ import path from 'node:path';
 import { execa } from 'execa';
 import type { Failure } from '../core/events.js';
 import { log } from '../core/logger.js';
+import { asStorageError } from '../core/storage.js';
 import type { LaunchSpec } from '../engines/types.js';
 import { assertImageExists } from '../engines/detect.js';
 import { classifyFromLog, type ExitInfo } from '../engines/failures.js';
@@ -107,6 +108,13 @@ export async function launchServer(spec: LaunchSpec, opts: LaunchOptions): Promi
 
   const logPath = path.join(opts.runDir, opts.logName ?? 'server.log');
   const logFile = createWriteStream(logPath, { flags: 'a' });
+  // A full or read-only disk must not crash servelab with an unhandled stream error: said once, the
+  // server goes on (its output stays in the in-memory tail) and the journal's own write reports it.
+  let logBroken = false;
+  logFile.on('error', (e) => {
+    if (!logBroken) log.warn(asStorageError(e, logPath, 'the server log')?.message ?? `server log ${logPath}: ${e.message}`);
+    logBroken = true;
+  });
   const maxTail = opts.tailLines ?? 400;
   const tailBuf: string[] = [];
   const classify = opts.classify ?? ((lines: string[], exit: ExitInfo) => classifyFromLog(undefined, lines, exit));
@@ -145,7 +153,7 @@ export async function launchServer(spec: LaunchSpec, opts: LaunchOptions): Promi
     ends.push(new Promise<void>((r) => s.once('close', () => r())));
     s.setEncoding('utf8');
     s.on('data', (chunk: string) => {
-      logFile.write(chunk);
+      if (!logBroken) logFile.write(chunk);
       const parts = (partial + chunk).split(/\r?\n|\r/);
       partial = parts.pop() ?? '';
       for (const p of parts) pushLine(p, stream);
@@ -190,7 +198,7 @@ export async function launchServer(spec: LaunchSpec, opts: LaunchOptions): Promi
       // Output written just before the exit may still be in the pipes: the classifier needs it.
       // A process that left our group could hold them open, hence the bound.
       await Promise.race([Promise.all(ends), sleep(2000)]);
-      await new Promise<void>((r) => logFile.end(r));
+      await Promise.race([new Promise<void>((r) => logFile.end(r)), sleep(1000)]); // a broken log may never call back
       if (spec.cleanupArgv?.length) {
         const [c, ...a] = spec.cleanupArgv;
         await execa(c!, a, { reject: false, timeout: 30_000 });

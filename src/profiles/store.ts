@@ -8,6 +8,7 @@ import { VERSION } from '../core/version.js';
 import { PROFILE_SCHEMA_VERSION, ProfileSchema, type Profile, type ProfileInput, type ReplayRecord } from './schema.js';
 import { redactArgv, redactEnv } from './redact.js';
 import { isShippedDir } from './shipped.js';
+import { asStorageError, guardWrite } from '../core/storage.js';
 import { stringify as stringifyYaml } from 'yaml';
 import { trtllmYaml } from '../engines/trtllm.js';
 
@@ -173,10 +174,17 @@ export function profileFileName(p: Pick<Profile, 'model' | 'host'>): string {
 }
 
 function writeAtomic(file: string, content: string): void {
-  mkdirSync(dirname(file), { recursive: true });
   const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
-  writeFileSync(tmp, content);
-  renameSync(tmp, file);
+  guardWrite(file, 'the profile', () => {
+    try {
+      mkdirSync(dirname(file), { recursive: true });
+      writeFileSync(tmp, content);
+      renameSync(tmp, file);
+    } catch (e) {
+      rmSync(tmp, { force: true });
+      throw e;
+    }
+  });
 }
 
 export function serializeProfile(p: Profile): string {
@@ -239,7 +247,7 @@ export function saveProfile(profile: Profile, dir: string): string {
   if (p.source !== 'study' && isShippedDir(dir)) {
     throw new UserError(`refusing to save a profile into servelab's own ${dir}: it holds the shipped study profiles; use --out DIR`, 2);
   }
-  mkdirSync(dir, { recursive: true });
+  guardWrite(dir, 'the profile folder', () => mkdirSync(dir, { recursive: true }));
   const base = profileFileName(p).replace(/\.json$/, '');
   const stamp = stampOf(p.createdAt);
   for (let n = 0; n < 1000; n++) {
@@ -259,7 +267,7 @@ export function saveProfile(profile: Profile, dir: string): string {
       closeSync(openSync(file, 'wx'));
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === 'EEXIST') continue;
-      throw e;
+      throw asStorageError(e, file, 'the profile') ?? e;
     }
     try {
       writeAtomic(file, serializeProfile(p));

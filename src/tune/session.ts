@@ -21,6 +21,7 @@ import { gpuTag, type SessionConfig, type StageName } from './config.js';
 import { combineRepeats, decideStage, dollarsPerMillionTokens, type DecideOptions } from './decide.js';
 import { planHost, realPlanDeps } from './deps.js';
 import { Journal, defaultRunDir, writeFileAtomic } from './journal.js';
+import { asStorageError } from '../core/storage.js';
 import { buildPlan, expandStage, type Plan, type PlanDeps, type PlannedVariant } from './plan.js';
 import { AbortedError, runVariantScenarios, scenarioKey, type RunVariantContext } from './runner.js';
 import { benchCommand, type Scenario } from './scenarios.js';
@@ -387,8 +388,9 @@ export async function runSession(configIn: SessionConfig, opts: SessionOptions =
     return { exitCode: 0, runDir, plan, stages, winner: carried, baseline, validation, profilePath, reportPath, profile, interrupted: false };
   } catch (e) {
     if (e instanceof AbortedError || signal?.aborted) return finishInterrupted();
+    const storage = asStorageError(e, (e as { path?: string }).path ?? config.outDir, 'results to'); // storage faults (core/storage.ts)
     journal.update({ status: 'failed', current });
-    throw e;
+    throw storage ? journal.storageFailure(storage) : e;
   }
 }
 
