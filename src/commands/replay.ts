@@ -28,7 +28,7 @@ import { parseCommandArgs } from './args.js';
 
 const USAGE = `usage: servelab replay PROFILE [--sim] [--speed S] [--yes] [--auto] [--tolerance PCT] [--json]
                        [--dataset-path FILE] [--port N] [--ready-timeout S] [--runs-dir DIR]
-                       [--no-record] [--allow-any-command]
+                       [--no-record] [--allow-any-command] [--allow-env NAME]...
 
 On a terminal (without --auto, --json or --yes) the replay screen shows the command, asks, runs
 it live and ends with recorded vs now. The result is appended to the profile's history; a study
@@ -155,6 +155,7 @@ export default async function main(argv: string[], deps: ReplayDeps = {}): Promi
       'runs-dir': { type: 'string' },
       'no-record': { type: 'boolean' },
       'allow-any-command': { type: 'boolean' },
+      'allow-env': { type: 'string', multiple: true },
     },
     USAGE,
     true,
@@ -175,6 +176,7 @@ export default async function main(argv: string[], deps: ReplayDeps = {}): Promi
     bindHost: '127.0.0.1',
     portStart: num('--port', v.port, 18000, 1024),
     allowAnyCommand: v['allow-any-command'] === true,
+    allowEnv: (v['allow-env'] as string[] | undefined) ?? [],
   };
   const json = v.json === true;
   const info = (line: string) => {

@@ -14,7 +14,7 @@ import { loadProfile } from '../profiles/store.js';
 import { askConsent } from './consent.js';
 import { parseCommandArgs } from './args.js';
 
-const USAGE = 'usage: servelab serve PROFILE [--sim] [--speed S] [--yes] [--auto] [--port N] [--grace S] [--runs-dir DIR] [--allow-any-command]';
+const USAGE = 'usage: servelab serve PROFILE [--sim] [--speed S] [--yes] [--auto] [--port N] [--grace S] [--runs-dir DIR] [--allow-any-command] [--allow-env NAME]...';
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
 export default async function main(argv: string[]): Promise<number> {
@@ -29,6 +29,7 @@ export default async function main(argv: string[]): Promise<number> {
       grace: { type: 'string' },
       'runs-dir': { type: 'string' },
       'allow-any-command': { type: 'boolean' },
+      'allow-env': { type: 'string', multiple: true },
     },
     USAGE,
     true,
@@ -46,11 +47,11 @@ export default async function main(argv: string[]): Promise<number> {
   const file = positionals[0]!;
   const profile = loadProfile(file);
   const allowAny = v['allow-any-command'] === true;
-  checkRunnable(profile.engineArgv, profile.env, file, allowAny);
+  checkRunnable(profile.engineArgv, profile.env, file, allowAny, v['allow-env'] ?? []);
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
   const runDir = join(resolve(v['runs-dir'] ?? defaultRunsDir()), `serve-${stamp}-${profile.variant.id}`);
   const spec = serveSpec(profile, { sim: v.sim === true, ...(port !== undefined ? { port } : {}), speed, runDir });
-  checkRunnable(spec.argv, spec.env, file, allowAny);
+  checkRunnable(spec.argv, spec.env, file, allowAny, v['allow-env'] ?? []);
 
   process.stderr.write(
     [

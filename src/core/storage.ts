@@ -12,6 +12,8 @@ const WHY: Record<string, string> = {
   EACCES: 'permission denied',
   EPERM: 'permission denied',
   EIO: 'an I/O error',
+  ENOTDIR: 'a part of the path is a file, not a folder',
+  EEXIST: 'a file is in the way',
 };
 
 /**
@@ -47,7 +49,8 @@ export function asStorageError(e: unknown, path: string, what: string, code = 1)
   if (e instanceof StorageError) return e;
   const errno = causeOf(e as NodeJS.ErrnoException | undefined);
   if (!errno || !WHY[errno]) return undefined;
-  return new StorageError(path, errno, `cannot write ${what} ${path}: ${WHY[errno]} (${errno}); free space or choose another folder`, code);
+  const todo = errno === 'ENOSPC' || errno === 'EDQUOT' ? 'free space or choose another folder' : 'choose another folder';
+  return new StorageError(path, errno, `cannot write ${what} ${path}: ${WHY[errno]} (${errno}); ${todo}`, code);
 }
 
 /** Run `write`; a storage failure becomes a StorageError naming `path`. */

@@ -8,6 +8,7 @@ import { VERSION } from '../core/version.js';
 import { PROFILE_SCHEMA_VERSION, ProfileSchema, type Profile, type ProfileInput, type ReplayRecord } from './schema.js';
 import { redactArgv, redactEnv } from './redact.js';
 import { isShippedDir } from './shipped.js';
+import { checkProfileData } from './hostile.js';
 import { asStorageError, guardWrite } from '../core/storage.js';
 import { stringify as stringifyYaml } from 'yaml';
 import { trtllmYaml } from '../engines/trtllm.js';
@@ -92,6 +93,7 @@ export function parseProfile(text: string, file: string): Profile {
     );
   }
   const profile = parsed.data;
+  checkProfileData(profile, file);
   // A profile written without its files: rebuild them from the variant (they are a pure function of it).
   if (!profile.files.length) profile.files = engineFiles(profile);
   return profile;

@@ -88,7 +88,7 @@ describe('storage errors', () => {
     const base = ['--auto', '--sim', '--model', 'Qwen/Qwen3-14B', '--stages', 'engine', '--engines', 'vllm', '--scale', '0.02', '--validation', 'sharegpt-like', '--port', String(20000 + Math.floor(Math.random() * 20000))];
     const a = await runCli([...base, '--run-dir', join(ro, 'run')], cwd);
     expect(a.code, a.stderr).toBe(2);
-    expect(a.stderr.trim().split('\n')).toEqual([`servelab: cannot write the run folder ${join(ro, 'run')}: the file system is read-only (EROFS); free space or choose another folder`]);
+    expect(a.stderr.trim().split('\n')).toEqual([`servelab: cannot write the run folder ${join(ro, 'run')}: the file system is read-only (EROFS); choose another folder`]);
     // A full --out: the profile does not fit; the measurements are in the run folder.
     try {
       writeFileSync(join(full, 'pad'), Buffer.alloc(64 * 1024));
