@@ -37,6 +37,19 @@ function rebuild(e: WorkerError): Error {
  * forwarded. Aborting the signal stops the worker's run, which still returns the partial result.
  * The worker is terminated on every path.
  */
+let chaosUsed = false;
+
+/**
+ * Fault injection for bench/chaos.bench.ts only: SERVELAB_CHAOS_WORKER_MS=N terminates the first
+ * benchmark worker of this process N ms after it starts, as if the thread had died.
+ */
+function chaosWorkerKill(worker: Worker): void {
+  const ms = Number(process.env.SERVELAB_CHAOS_WORKER_MS);
+  if (chaosUsed || !Number.isFinite(ms) || ms <= 0) return;
+  chaosUsed = true;
+  setTimeout(() => void worker.terminate(), ms).unref();
+}
+
 export async function runBenchmarkIsolated(opts: IsolatedRunOptions): Promise<BenchResult> {
   const { signal, onEvent, ...rest } = opts as RunOptions;
   if (rest.countOutputTokens) throw new TypeError('runBenchmarkIsolated cannot take countOutputTokens (a function cannot cross to the worker)');
@@ -44,6 +57,7 @@ export async function runBenchmarkIsolated(opts: IsolatedRunOptions): Promise<Be
   const input: WorkerInput = { opts: data, wantEvents: !!onEvent, aborted: signal?.aborted ?? false };
   const worker = new Worker(BOOT, { workerData: input });
   live++;
+  chaosWorkerKill(worker);
   const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
   void exited.then(() => live--);
   const onAbort = () => worker.postMessage({ type: 'abort' } satisfies ToWorker);

@@ -2,7 +2,11 @@
 // a PID whose start time or command does not match is never signalled; a live owner's server is
 // not a leftover.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gpuHolders } from '../../src/host/gpu-holders.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { identityOf, selfIdentity } from '../../src/host/proc-identity.js';
 import { readLedger, recordLaunch, recordPid, clearLaunch } from '../../src/host/ledger.js';
@@ -72,5 +76,30 @@ describe('server ledger', () => {
     expect(l!.state).toBe('mismatch');
     await stopLeftover(l!, 500);
     expect(pidAlive(k.pid!)).toBe(true);
+  });
+});
+
+describe('what holds the GPUs (servelab gpus)', () => {
+  const FIX = fileURLToPath(new URL('../fixtures/nvidia-smi/compute-apps', import.meta.url));
+  const ORIGINAL = { PATH: process.env.PATH, APPS: process.env.FAKE_SMI_APPS };
+  afterEach(() => {
+    process.env.PATH = ORIGINAL.PATH;
+    if (ORIGINAL.APPS === undefined) delete process.env.FAKE_SMI_APPS;
+    else process.env.FAKE_SMI_APPS = ORIGINAL.APPS;
+  });
+
+  it("names nvidia-smi's compute apps, and which is a server of a servelab that is gone", async () => {
+    const k = sleeper();
+    orphanEntry(k.pid!, ['sleep', '30']);
+    const dir = mkdtempSync(join(tmpdir(), 'servelab-holders-'));
+    process.env.PATH = `${FIX}:${ORIGINAL.PATH}`;
+    process.env.FAKE_SMI_APPS = join(dir, 'apps.csv');
+    writeFileSync(process.env.FAKE_SMI_APPS, `${k.pid}, 70000, GPU-5b0c2f8e-8d3a-4c1e-9f1a-0d4f2b6c7e11\n1, 500, GPU-other\n`);
+    const gpus = [{ index: 0, uuid: 'GPU-5b0c2f8e-8d3a-4c1e-9f1a-0d4f2b6c7e11', name: 'H100', memTotalMiB: 81559 }];
+    const holders = await gpuHolders(false, gpus, readLedger());
+    expect(holders[0]).toMatchObject({ gpu: 0, pid: k.pid, usedMiB: 70000, command: 'sleep 30', servelab: { ownerPid: 1, ownerAlive: false } });
+    expect(holders[1]).toMatchObject({ gpu: 'GPU-other', pid: 1 });
+    expect(holders[1]!.servelab).toBeUndefined();
+    rmSync(dir, { recursive: true, force: true });
   });
 });
