@@ -155,7 +155,9 @@ for (let i = 1; i <= RUNS; i++) {
     const gpus = await servelab(['gpus', '--sim'], s.env);
     if (simServers(ports).length) problems.push(`servers alive after servelab died: ${simServers(ports).join(',')}`);
     if (!gpus.stdout.includes('no servers left running by servelab')) problems.push(`servelab gpus: ${gpus.stdout.trim().split('\n').slice(-2).join(' / ')}`);
-    final = await servelab(['--auto', '--resume', s.runDir, '--json'], s.env);
+    // Killed before its run folder held a journal: nothing to resume, the session starts again.
+    const resumable = existsSync(join(s.runDir, 'session.json'));
+    final = await servelab(resumable ? ['--auto', '--resume', s.runDir, '--json'] : s.args, s.env);
     ports = ports.concat(portsOf(final));
     const after = journal(s.runDir);
     for (const [f, text] of before) if (after.get(f) !== text) problems.push(`journal entry ${f} lost or rewritten`);

@@ -103,3 +103,23 @@ describe('what holds the GPUs (servelab gpus)', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 });
+
+describe('every start checks the ledger', () => {
+  it('headless tuning stops a leftover at once and says so on stderr', async () => {
+    const k = sleeper();
+    orphanEntry(k.pid!, ['sleep', '30']);
+    const { checkLeftoversAtStart } = await import('../../src/commands/leftovers-at-start.js');
+    const said: string[] = [];
+    const write = process.stderr.write;
+    process.stderr.write = ((s: string) => (said.push(String(s)), true)) as typeof process.stderr.write;
+    try {
+      await checkLeftoversAtStart({ auto: true, yes: false });
+    } finally {
+      process.stderr.write = write;
+    }
+    expect(said.join('')).toMatch(/1 server\(s\) left running by a servelab that is gone:\n {2}running +pid \d+ port 1 .*sleep 30[\s\S]*stopped leftover server pid/);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(pidAlive(k.pid!)).toBe(false);
+    expect(readLedger()).toEqual([]);
+  });
+});
