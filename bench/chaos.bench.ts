@@ -92,12 +92,13 @@ const portsOf = (r: Run) => r.events.filter((e) => e.type === 'variant-launching
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 const root = mkdtempSync(join(tmpdir(), 'servelab-chaos-'));
-const basePort = 21000 + Math.floor(rand() * 20000);
+const basePort = 21000 + ((SEED * 7919 + process.pid) % 20000);
 function session(i: number) {
   const dir = join(root, `run-${i}`);
   const env = { ...process.env, XDG_STATE_HOME: join(dir, 'state'), XDG_DATA_HOME: join(dir, 'data'), SERVELAB_CONFIG_DIR: join(dir, 'config') };
   const args = ['--auto', '--sim', '--model', 'Qwen/Qwen3-14B', '--stages', 'engine', '--engines', 'vllm,sglang', '--scale', '0.02',
-    '--validation', 'sharegpt-like', '--seed', '7', '--run-dir', join(dir, 'run'), '--port', String(basePort + i * 20), '--json'];
+    // --speed 1: the automatic clock on a busy host flags the client and lets close winners swap.
+    '--validation', 'sharegpt-like', '--seed', '7', '--speed', '1', '--run-dir', join(dir, 'run'), '--port', String(basePort + i * 20), '--json'];
   return { dir, env, args, runDir: join(dir, 'run') };
 }
 
