@@ -2,6 +2,7 @@
 // the main event loop with Ink's rendering and the session; every frame then delays the stamping
 // of tokens, so TTFT/ITL included UI work and the client was flagged client-bound at a few
 // thousand events a second. On its own thread the measurement does not depend on the front end.
+import type { Worker } from 'node:worker_threads';
 import { startBenchWorker } from './worker-count.js';
 import { log } from '../core/logger.js';
 import type { RunOptions } from './run.js';
@@ -20,6 +21,19 @@ export type IsolatedRunOptions = Omit<RunOptions, 'countOutputTokens'> & {
 
 export { liveBenchWorkers } from './worker-count.js';
 
+let chaosUsed = false;
+
+/**
+ * Fault injection for bench/chaos.bench.ts only: SERVELAB_CHAOS_WORKER_MS=N terminates the first
+ * benchmark worker of this process N ms after it starts, as if the thread had died.
+ */
+function chaosWorkerKill(worker: Worker): void {
+  const ms = Number(process.env.SERVELAB_CHAOS_WORKER_MS);
+  if (chaosUsed || !Number.isFinite(ms) || ms <= 0) return;
+  chaosUsed = true;
+  setTimeout(() => void worker.terminate(), ms).unref();
+}
+
 /**
  * Same options and result as runBenchmark, measured on a worker thread. Events come back in
  * batches: snapshots, request-started / first-token / finished / failed; 'token' events are not
@@ -33,6 +47,7 @@ export async function runBenchmarkIsolated(opts: IsolatedRunOptions): Promise<Be
   const data: IsolatedRunData = rest;
   const input: WorkerInput = { opts: data, wantEvents: !!onEvent, aborted: signal?.aborted ?? false };
   const { worker, exited } = startBenchWorker(input);
+  chaosWorkerKill(worker);
   const onAbort = () => worker.postMessage({ type: 'abort' } satisfies ToWorker);
   signal?.addEventListener('abort', onAbort, { once: true });
   // A listener that throws must not lose the result (runBenchmark's own rule).

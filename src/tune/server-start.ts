@@ -41,7 +41,7 @@ export async function whoElseAnswers(spec: LaunchSpec, variant: Variant, simulat
   }
 }
 
-function gpuFailureContext(host: HostInfo) {
+export function gpuFailureContext(host: HostInfo) {
   const g = host.gpus[0];
   return g ? { gpu: { name: g.name, ...(g.computeCap ? { computeCap: g.computeCap } : {}) } } : undefined;
 }
