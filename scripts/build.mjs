@@ -15,7 +15,7 @@ rmSync(`${root}dist`, { recursive: true, force: true });
 
 await build({
   absWorkingDir: root,
-  entryPoints: ['src/cli.tsx', 'src/bench/worker.ts'],
+  entryPoints: ['src/cli.tsx', 'src/bench/worker.ts', 'src/bench/shard-worker.ts', 'src/host/supervise.mjs'],
   outbase: 'src',
   outdir: 'dist',
   entryNames: '[dir]/[name]',

@@ -37,6 +37,14 @@ function usage(): string {
   ].join('\n');
 }
 
+const wantsHelp = (argv: string[]) => argv.includes('--help') || argv.includes('-h');
+
+/** Servers a dead servelab left running are found before anything is launched (leftovers-at-start.ts). */
+async function leftoverCheck(argv: string[], auto = argv.includes('--auto')): Promise<void> {
+  const { checkLeftoversAtStart } = await import('./commands/leftovers-at-start.js');
+  await checkLeftoversAtStart({ auto, yes: argv.includes('--yes') || argv.includes('-y') });
+}
+
 async function main(argv: string[]): Promise<number> {
   const [first, ...rest] = argv;
   if (first === '--help' || first === '-h' || first === 'help') {
@@ -54,6 +62,7 @@ async function main(argv: string[]): Promise<number> {
       process.stderr.write(`servelab: unknown command '${first}'. Run 'servelab --help' for the list.\n`);
       return 2;
     }
+    if ((first === 'replay' || first === 'serve') && !wantsHelp(rest)) await leftoverCheck(rest);
     return (await cmd.load()).default(rest);
   }
   // No sub-command: tuning. Headless is chosen here, once: --auto, --json, --dry-run, or no TTY.
@@ -64,6 +73,7 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(AUTO_USAGE + '\n');
     return 0;
   }
+  if (!wantsHelp(argv) && !argv.includes('--dry-run')) await leftoverCheck(argv, headless);
   if (headless) return (await import('./commands/auto.js')).default(argv);
   if (!process.stdin.isTTY || !process.stdout.isTTY) {
     process.stderr.write('servelab: the interactive workbench needs a terminal; use `servelab --auto ...` for headless runs.\n');

@@ -101,9 +101,53 @@ function errorText(v: unknown): string {
   return JSON.stringify(v);
 }
 
-/** `timeoutMs`: fail the request when it has not ended by then (vLLM's session timeout is 6 h). */
-export function sendStreamingRequest(spec: RequestSpec, o: ClientOptions, hooks: StreamHooks, signal?: AbortSignal, timeoutMs?: number): Promise<RawOutput> {
-  const body = JSON.stringify(buildBody(spec, o));
+type SseMessage = ReturnType<SseParser['push']>[number];
+
+interface StreamState {
+  out: RawOutput;
+  /** Stamp of the last choice event (latency ends there: vLLM main). */
+  prev: number;
+  hooks: StreamHooks;
+}
+
+/** Applies one SSE message to the output; returns an error text when the stream must stop. */
+function applyMessage(s: StreamState, m: SseMessage, ts: number): string | undefined {
+  const data = m.data.trim();
+  if (data === '[DONE]') return undefined;
+  let json: Record<string, unknown>;
+  try {
+    json = JSON.parse(data) as Record<string, unknown>;
+    if (json === null || typeof json !== 'object' || Array.isArray(json)) throw new Error('not an object');
+  } catch {
+    return `malformed SSE data (not a JSON object): ${data.slice(0, 200)}`;
+  }
+  if (m.event === 'error' || json.error !== undefined || json.object === 'error') {
+    return `server error event: ${errorText(json.error ?? json.message ?? json)}`;
+  }
+  const out = s.out;
+  const choices = json.choices;
+  if (Array.isArray(choices) && choices.length > 0) {
+    if (out.chunks === 0) {
+      out.ttft = ts - out.st;
+      s.hooks.onFirst?.(ts, out.ttft);
+    } else {
+      const gap = ts - s.prev;
+      out.itl.push(gap);
+      s.hooks.onToken?.(ts, gap);
+    }
+    out.chunks++;
+    s.prev = ts;
+    out.generatedText += choiceText(choices[0]);
+  }
+  const usage = json.usage as { completion_tokens?: unknown; prompt_tokens?: unknown } | null | undefined;
+  if (usage) {
+    if (typeof usage.completion_tokens === 'number') out.completionTokens = usage.completion_tokens;
+    if (typeof usage.prompt_tokens === 'number') out.promptTokens = usage.prompt_tokens;
+  }
+  return undefined;
+}
+
+function requestHeaders(body: string, o: ClientOptions): Record<string, string> {
   const headers: Record<string, string> = {
     'Content-Type': 'application/json',
     'Content-Length': String(Buffer.byteLength(body)),
@@ -111,12 +155,46 @@ export function sendStreamingRequest(spec: RequestSpec, o: ClientOptions, hooks:
     ...o.headers,
   };
   if (o.apiKey) headers.Authorization = `Bearer ${o.apiKey}`;
+  return headers;
+}
+
+/** Wires a response: an error status reads (part of) the body; a stream feeds the parser. */
+function onResponse(res: http.IncomingMessage, parser: SseParser, handle: (msgs: SseMessage[], ts: number) => void, finish: (error?: string) => void): void {
+  if (res.statusCode !== 200) {
+    let text = '';
+    res.setEncoding('utf8');
+    res.on('data', (d: string) => {
+      if (text.length < 2000) text += d;
+    });
+    res.on('end', () => finish(`HTTP ${res.statusCode} ${res.statusMessage ?? ''}: ${text.trim().slice(0, 500)}`.trim()));
+    res.on('error', (e) => finish(`HTTP ${res.statusCode}: ${e.message}`));
+    return;
+  }
+  // One timestamp per network read, taken before any parsing (vLLM stamps each message after
+  // its read too); messages that arrive together share it.
+  res.on('data', (chunk: Buffer) => {
+    const ts = nowS();
+    handle(parser.push(chunk), ts);
+  });
+  res.on('end', () => {
+    handle(parser.end(), nowS());
+    finish();
+  });
+  res.on('error', (e) => finish(`response stream error: ${e.message}`));
+  // 'close' after 'end' is a no-op (already settled); before it, the stream was cut.
+  res.on('close', () => finish('server closed the stream before it ended'));
+}
+
+/** `timeoutMs`: fail the request when it has not ended by then (vLLM's session timeout is 6 h). */
+export function sendStreamingRequest(spec: RequestSpec, o: ClientOptions, hooks: StreamHooks, signal?: AbortSignal, timeoutMs?: number): Promise<RawOutput> {
+  const body = JSON.stringify(buildBody(spec, o));
+  const headers = requestHeaders(body, o);
   const mod = o.url.protocol === 'https:' ? https : http;
 
   return new Promise<RawOutput>((resolve) => {
-    const out: RawOutput = { success: false, st: 0, ttft: 0, itl: [], latency: 0, generatedText: '', error: '', chunks: 0 };
+    const s: StreamState = { out: { success: false, st: 0, ttft: 0, itl: [], latency: 0, generatedText: '', error: '', chunks: 0 }, prev: 0, hooks };
+    const out = s.out;
     let settled = false;
-    let prev = 0;
     const finish = (error?: string) => {
       if (settled) return;
       settled = true;
@@ -130,7 +208,7 @@ export function sendStreamingRequest(spec: RequestSpec, o: ClientOptions, hooks:
         out.error = 'Never received a valid chunk to calculate TTFT. This response will be marked as failed!';
       } else {
         out.success = true;
-        out.latency = prev - out.st;
+        out.latency = s.prev - out.st;
       }
       resolve(out);
     };
@@ -147,76 +225,18 @@ export function sendStreamingRequest(spec: RequestSpec, o: ClientOptions, hooks:
           }, timeoutMs)
         : undefined;
     const parser = new SseParser();
-    // One timestamp per network read, taken before any parsing (vLLM stamps each message after
-    // its read too); messages that arrive together share it.
-    const handle = (msgs: ReturnType<SseParser['push']>, ts: number) => {
+    const handle = (msgs: SseMessage[], ts: number) => {
       for (const m of msgs) {
         if (settled) return;
-        const data = m.data.trim();
-        if (data === '[DONE]') continue;
-        let json: Record<string, unknown>;
-        try {
-          json = JSON.parse(data) as Record<string, unknown>;
-          if (json === null || typeof json !== 'object' || Array.isArray(json)) throw new Error('not an object');
-        } catch {
+        const err = applyMessage(s, m, ts);
+        if (err !== undefined) {
           req.destroy();
-          finish(`malformed SSE data (not a JSON object): ${data.slice(0, 200)}`);
+          finish(err);
           return;
-        }
-        if (m.event === 'error' || json.error !== undefined || json.object === 'error') {
-          req.destroy();
-          finish(`server error event: ${errorText(json.error ?? json.message ?? json)}`);
-          return;
-        }
-        const choices = json.choices;
-        if (Array.isArray(choices) && choices.length > 0) {
-          if (out.chunks === 0) {
-            out.ttft = ts - out.st;
-            hooks.onFirst?.(ts, out.ttft);
-          } else {
-            const gap = ts - prev;
-            out.itl.push(gap);
-            hooks.onToken?.(ts, gap);
-          }
-          out.chunks++;
-          prev = ts;
-          out.generatedText += choiceText(choices[0]);
-        }
-        const usage = json.usage as { completion_tokens?: unknown; prompt_tokens?: unknown } | null | undefined;
-        if (usage) {
-          if (typeof usage.completion_tokens === 'number') out.completionTokens = usage.completion_tokens;
-          if (typeof usage.prompt_tokens === 'number') out.promptTokens = usage.prompt_tokens;
         }
       }
     };
-
-    const req = mod.request(
-      o.url,
-      { method: 'POST', headers, agent: o.agent as http.Agent },
-      (res) => {
-        if (res.statusCode !== 200) {
-          let text = '';
-          res.setEncoding('utf8');
-          res.on('data', (d: string) => {
-            if (text.length < 2000) text += d;
-          });
-          res.on('end', () => finish(`HTTP ${res.statusCode} ${res.statusMessage ?? ''}: ${text.trim().slice(0, 500)}`.trim()));
-          res.on('error', (e) => finish(`HTTP ${res.statusCode}: ${e.message}`));
-          return;
-        }
-        res.on('data', (chunk: Buffer) => {
-          const ts = nowS();
-          handle(parser.push(chunk), ts);
-        });
-        res.on('end', () => {
-          handle(parser.end(), nowS());
-          finish();
-        });
-        res.on('error', (e) => finish(`response stream error: ${e.message}`));
-        // 'close' after 'end' is a no-op (already settled); before it, the stream was cut.
-        res.on('close', () => finish('server closed the stream before it ended'));
-      },
-    );
+    const req = mod.request(o.url, { method: 'POST', headers, agent: o.agent as http.Agent }, (res) => onResponse(res, parser, handle, finish));
     req.on('error', (e: NodeJS.ErrnoException) => finish(`${e.code ?? 'request error'}: ${e.message}`));
     if (signal) {
       if (signal.aborted) {
@@ -224,7 +244,7 @@ export function sendStreamingRequest(spec: RequestSpec, o: ClientOptions, hooks:
       } else signal.addEventListener('abort', onAbort, { once: true });
     }
     out.st = nowS();
-    prev = out.st;
+    s.prev = out.st;
     req.end(body);
   });
 }

@@ -12,3 +12,5 @@ export { toSimulated, toSimulatedSnapshot, toSimulatedEvent } from './simulated.
 export { parseGoodput, parsePercentileMetrics, parseMetricPercentiles } from './goodput.js';
 export { fetchModelIds } from './models.js';
 export { runBenchmarkIsolated, type IsolatedRunOptions } from './isolated.js';
+export { runBenchmarkSharded } from './sharded.js';
+export { parseClientThreads, resolveClientThreads, type ClientThreadsSpec } from './client-threads.js';

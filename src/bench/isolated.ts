@@ -2,34 +2,36 @@
 // the main event loop with Ink's rendering and the session; every frame then delays the stamping
 // of tokens, so TTFT/ITL included UI work and the client was flagged client-bound at a few
 // thousand events a second. On its own thread the measurement does not depend on the front end.
-import { Worker } from 'node:worker_threads';
-import { UserError } from '../core/errors.js';
-import { BENCH_WORKER_ENTRY } from '../core/self.js';
+import type { Worker } from 'node:worker_threads';
+import { startBenchWorker } from './worker-count.js';
 import { log } from '../core/logger.js';
 import type { RunOptions } from './run.js';
 import type { BenchEvent, BenchResult } from './types.js';
-import type { FromWorker, IsolatedRunData, ToWorker, WorkerError, WorkerInput } from './worker-protocol.js';
+import { rebuildError, type FromWorker, type IsolatedRunData, type ToWorker, type WorkerInput } from './worker-protocol.js';
+import { runBenchmarkSharded } from './sharded.js';
 
 /**
  * runBenchmark's options, less countOutputTokens (a function cannot cross to the worker; the
  * default word count applies; runs with a tokenizer count stay in-process, as `servelab bench`).
  */
-export type IsolatedRunOptions = Omit<RunOptions, 'countOutputTokens'>;
+export type IsolatedRunOptions = Omit<RunOptions, 'countOutputTokens'> & {
+  /** Client threads (default 1): over 1, the requests are sharded over that many workers (sharded.ts). */
+  clientThreads?: number;
+};
 
-const BOOT = BENCH_WORKER_ENTRY;
+export { liveBenchWorkers } from './worker-count.js';
 
-let live = 0;
-/** Benchmark worker threads still running (0 once every run has settled). */
-export function liveBenchWorkers(): number {
-  return live;
-}
+let chaosUsed = false;
 
-function rebuild(e: WorkerError): Error {
-  if (e.name === 'UserError') return new UserError(e.message, e.code);
-  const err = new Error(e.message);
-  err.name = e.name;
-  if (e.stack) err.stack = e.stack;
-  return err;
+/**
+ * Fault injection for bench/chaos.bench.ts only: SERVELAB_CHAOS_WORKER_MS=N terminates the first
+ * benchmark worker of this process N ms after it starts, as if the thread had died.
+ */
+function chaosWorkerKill(worker: Worker): void {
+  const ms = Number(process.env.SERVELAB_CHAOS_WORKER_MS);
+  if (chaosUsed || !Number.isFinite(ms) || ms <= 0) return;
+  chaosUsed = true;
+  setTimeout(() => void worker.terminate(), ms).unref();
 }
 
 /**
@@ -39,14 +41,13 @@ function rebuild(e: WorkerError): Error {
  * The worker is terminated on every path.
  */
 export async function runBenchmarkIsolated(opts: IsolatedRunOptions): Promise<BenchResult> {
-  const { signal, onEvent, ...rest } = opts as RunOptions;
+  if ((opts.clientThreads ?? 1) > 1) return runBenchmarkSharded(opts, opts.clientThreads!);
+  const { signal, onEvent, clientThreads: _threads, ...rest } = opts as RunOptions & { clientThreads?: number };
   if (rest.countOutputTokens) throw new TypeError('runBenchmarkIsolated cannot take countOutputTokens (a function cannot cross to the worker)');
   const data: IsolatedRunData = rest;
   const input: WorkerInput = { opts: data, wantEvents: !!onEvent, aborted: signal?.aborted ?? false };
-  const worker = new Worker(BOOT, { workerData: input });
-  live++;
-  const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
-  void exited.then(() => live--);
+  const { worker, exited } = startBenchWorker(input);
+  chaosWorkerKill(worker);
   const onAbort = () => worker.postMessage({ type: 'abort' } satisfies ToWorker);
   signal?.addEventListener('abort', onAbort, { once: true });
   // A listener that throws must not lose the result (runBenchmark's own rule).
@@ -67,7 +68,7 @@ export async function runBenchmarkIsolated(opts: IsolatedRunOptions): Promise<Be
         if (m.type === 'events') deliver(m.events);
         else if (m.type === 'log') log[m.level](m.message);
         else if (m.type === 'result') resolve(m.result);
-        else reject(rebuild(m.error));
+        else reject(rebuildError(m.error));
       });
       worker.once('error', reject);
       worker.once('exit', (code) => reject(new Error(`the benchmark worker stopped (exit code ${code}) before returning a result`)));

@@ -1,5 +1,6 @@
 // Messages between runBenchmarkIsolated (src/bench/isolated.ts) and its worker (worker.ts).
 // Everything here crosses postMessage, so it is structured-clone data: no functions, no signals.
+import { isUserError, UserError } from '../core/errors.js';
 import type { LogLevel } from '../core/logger.js';
 import type { RunOptions } from './run.js';
 import type { BenchEvent, BenchResult } from './types.js';
@@ -32,3 +33,18 @@ export type FromWorker =
   | { type: 'log'; level: LogLevel; message: string }
   | { type: 'result'; result: BenchResult }
   | { type: 'error'; error: WorkerError };
+
+/** Any thrown value as data that crosses to the parent (UserError keeps its exit code). */
+export function workerError(e: unknown): WorkerError {
+  const err = e instanceof Error ? e : new Error(String(e));
+  return { name: err.name, message: err.message, ...(isUserError(err) ? { code: err.code } : {}), ...(err.stack ? { stack: err.stack } : {}) };
+}
+
+/** The worker's error as the same kind, message and exit code on the parent's side. */
+export function rebuildError(e: WorkerError): Error {
+  if (e.name === 'UserError') return new UserError(e.message, e.code);
+  const err = new Error(e.message);
+  err.name = e.name;
+  if (e.stack) err.stack = e.stack;
+  return err;
+}

@@ -6,10 +6,13 @@ import { formatResult } from '../bench/format.js';
 import { parseGoodput, parseMetricPercentiles, parsePercentileMetrics } from '../bench/goodput.js';
 import { fetchModelIds, fetchSimSpeed } from '../bench/models.js';
 import { toSimulated } from '../bench/simulated.js';
-import { runBenchmark } from '../bench/run.js';
+import { runBenchmark, type RunOptions } from '../bench/run.js';
+import { runBenchmarkSharded } from '../bench/sharded.js';
+import { parseClientThreads, resolveClientThreads } from '../bench/client-threads.js';
 import { resultJson, saveResultJson } from '../bench/save.js';
 import { resolveTokenCounter } from '../bench/tokenizer.js';
-import type { BenchEvent } from '../bench/types.js';
+import type { BenchEvent, BenchResult, Workload } from '../bench/types.js';
+
 import { UserError } from '../core/errors.js';
 import { setLogSink } from '../core/logger.js';
 import { pyFloatStr } from '../bench/pyformat.js';
@@ -55,6 +58,7 @@ const FLAGS: Record<string, FlagSpec> = {
   'result-filename': { kind: 'string', help: 'result file name', metavar: 'NAME' },
   label: { kind: 'string', help: 'prefix of the result file name (default: the backend)' },
   metadata: { kind: 'list', help: 'extra KEY=VALUE pairs stored in the result JSON', metavar: 'KEY=VALUE...' },
+  'client-threads': { kind: 'string', help: 'client worker threads to shard the requests over (auto = one per core); 1 = one client, on this thread', metavar: 'N|auto', default: '1' },
   'disable-tqdm': { kind: 'boolean', help: 'no progress bar' },
   json: { kind: 'boolean', help: 'print the result JSON to stdout instead of the block' },
   'wall-clock': { kind: 'boolean', help: 'against a servelab simulator: keep wall-clock figures (default: convert to simulated GPU time)' },
@@ -105,25 +109,16 @@ function progressBar(total: number): { update(done: number): void; end(): void }
   };
 }
 
-export default async function main(argv: string[]): Promise<number> {
-  const { flags, positional } = parseFlags(argv, FLAGS, 'bench');
-  if (flags.help) {
-    process.stdout.write(formatHelp(USAGE, FLAGS, FOOTER));
-    return 0;
-  }
-  if (positional.length) throw new UserError(`bench: unexpected argument '${positional[0]}'. Run 'servelab bench --help'.`);
-  setLogSink((level, message) => {
-    if (level !== 'debug') process.stderr.write(`${level === 'info' ? '' : `${level}: `}${message}\n`);
-  });
+type Flags = Record<string, unknown>;
 
+/** The run's options from the flags (everything but the workload, model and live hooks). */
+function runFlags(flags: Flags): Omit<RunOptions, 'baseUrl' | 'model' | 'requests'> & { dataset: 'random' | 'sharegpt' | 'custom' } {
   // vLLM's `--backend vllm` is its completions client; accept it as the same thing.
   const backendFlag = (flags.backend as string | undefined) ?? 'openai-chat';
   const backend = backendFlag === 'vllm' ? 'openai' : backendFlag;
   if (backend !== 'openai-chat' && backend !== 'openai') throw new UserError(`bench: --backend must be openai-chat, openai or vllm, got '${backendFlag}'`);
   const dataset = (flags['dataset-name'] as string | undefined) ?? 'random';
   if (dataset !== 'random' && dataset !== 'sharegpt' && dataset !== 'custom') throw new UserError(`bench: --dataset-name must be random, sharegpt or custom, got '${dataset}'`);
-  const baseUrl = (flags['base-url'] as string | undefined) ?? `http://${(flags.host as string | undefined) ?? '127.0.0.1'}:${(flags.port as number | undefined) ?? 8000}`;
-  const headers = pairs(flags.header as string[] | undefined, 'header');
   let extraBody: Record<string, unknown> | undefined;
   if (flags['extra-body'] !== undefined) {
     try {
@@ -133,20 +128,33 @@ export default async function main(argv: string[]): Promise<number> {
     }
   }
   const goodput = flags.goodput ? parseGoodput(flags.goodput as string[]) : undefined;
-  const percentileMetrics = parsePercentileMetrics((flags['percentile-metrics'] as string | undefined) ?? 'ttft,tpot,itl');
-  const metricPercentiles = parseMetricPercentiles((flags['metric-percentiles'] as string | undefined) ?? '99');
-  const maxConcurrency = (flags['max-concurrency'] as number | undefined) ?? null;
-  const requestRate = (flags['request-rate'] as number | undefined) ?? Infinity;
-  const burstiness = (flags.burstiness as number | undefined) ?? 1;
+  return {
+    dataset,
+    ...(flags.endpoint !== undefined ? { endpoint: flags.endpoint as string } : {}),
+    backend,
+    ...(flags['served-model-name'] !== undefined ? { servedModelName: flags['served-model-name'] as string } : {}),
+    requestRate: (flags['request-rate'] as number | undefined) ?? Infinity,
+    burstiness: (flags.burstiness as number | undefined) ?? 1,
+    seed: (flags.seed as number | undefined) ?? 0,
+    maxConcurrency: (flags['max-concurrency'] as number | undefined) ?? null,
+    numWarmups: (flags['num-warmups'] as number | undefined) ?? 0,
+    // vLLM main (PR #28227) forces ignore_eos for random prompts: their outputs must have the asked length.
+    ignoreEos: Boolean(flags['ignore-eos']) || dataset === 'random',
+    ...(flags.temperature !== undefined ? { temperature: flags.temperature as number } : {}),
+    headers: pairs(flags.header as string[] | undefined, 'header'),
+    ...(extraBody ? { extraBody } : {}),
+    ...(goodput ? { goodput } : {}),
+    percentileMetrics: parsePercentileMetrics((flags['percentile-metrics'] as string | undefined) ?? 'ttft,tpot,itl'),
+    metricPercentiles: parseMetricPercentiles((flags['metric-percentiles'] as string | undefined) ?? '99'),
+    ...(flags['request-timeout'] !== undefined ? { requestTimeoutSec: flags['request-timeout'] as number } : {}),
+    readyCheckTimeoutSec: (flags['ready-check-timeout-sec'] as number | undefined) ?? 0,
+    ...(flags.label !== undefined ? { label: flags.label as string } : {}),
+  };
+}
 
-  let model = flags.model as string | undefined;
-  if (!model) {
-    const ids = await fetchModelIds(baseUrl, headers);
-    if (ids.length === 0) throw new UserError(`bench: ${baseUrl}/v1/models lists no model; pass --model`);
-    model = ids[0]!;
-  }
+async function loadBenchWorkload(flags: Flags, dataset: 'random' | 'sharegpt' | 'custom', model: string): Promise<Workload> {
   const tokenizer = flags.tokenizer as string | undefined;
-  const workload = await loadWorkload({
+  return loadWorkload({
     dataset,
     ...(flags['dataset-path'] !== undefined ? { path: flags['dataset-path'] as string } : {}),
     numPrompts: (flags['num-prompts'] as number | undefined) ?? 1000,
@@ -162,21 +170,11 @@ export default async function main(argv: string[]): Promise<number> {
     model,
     noOversample: Boolean(flags['no-oversample']),
   });
-  const counter = await resolveTokenCounter(tokenizer, model);
-  // A servelab simulator runs `speed` times faster than the GPU it models: report GPU time.
-  const simSpeed = flags['wall-clock'] ? undefined : await fetchSimSpeed(baseUrl);
-  if (simSpeed !== undefined) {
-    process.stderr.write(`servelab simulator at ${baseUrl} (clock ${simSpeed}x): figures are converted to simulated GPU time (--wall-clock keeps them raw)\n`);
-  }
+}
 
-  const out = (s: string) => process.stdout.write(s);
-  const json = Boolean(flags.json);
-  if (!json) {
-    out(`Traffic request rate: ${pyFloatStr(requestRate)}\n`);
-    out(`Burstiness factor: ${pyFloatStr(burstiness)} (${burstiness === 1 ? 'Poisson process' : 'Gamma distribution'})\n`);
-    out(`Maximum request concurrency: ${maxConcurrency ?? 'None'}\n`);
-  }
-  const bar = process.stderr.isTTY && !flags['disable-tqdm'] ? progressBar(workload.requests.length) : undefined;
+/** Runs the benchmark with a progress bar; Ctrl-C stops it and keeps what finished. */
+async function measure(opts: RunOptions, threads: number, disableBar: boolean): Promise<BenchResult> {
+  const bar = process.stderr.isTTY && !disableBar ? progressBar(opts.requests.length) : undefined;
   let done = 0;
   const onEvent = (e: BenchEvent) => {
     if (e.type === 'request-finished' || e.type === 'request-failed') bar?.update(++done);
@@ -187,43 +185,17 @@ export default async function main(argv: string[]): Promise<number> {
     ac.abort();
   };
   process.once('SIGINT', onSigint);
-  let measured;
   try {
-    measured = await runBenchmark({
-      baseUrl,
-      ...(flags.endpoint !== undefined ? { endpoint: flags.endpoint as string } : {}),
-      backend,
-      model,
-      ...(flags['served-model-name'] !== undefined ? { servedModelName: flags['served-model-name'] as string } : {}),
-      tokenizerId: workload.tokenizerPath ?? tokenizer ?? model,
-      requests: workload.requests,
-      tokenCounts: workload.tokenCounts,
-      countOutputTokens: (t) => counter.count(t, false),
-      requestRate,
-      burstiness,
-      seed: (flags.seed as number | undefined) ?? 0,
-      maxConcurrency,
-      numWarmups: (flags['num-warmups'] as number | undefined) ?? 0,
-      // vLLM main (PR #28227) forces ignore_eos for random prompts: their outputs must have the asked length.
-      ignoreEos: Boolean(flags['ignore-eos']) || dataset === 'random',
-      ...(flags.temperature !== undefined ? { temperature: flags.temperature as number } : {}),
-      headers,
-      ...(extraBody ? { extraBody } : {}),
-      ...(goodput ? { goodput } : {}),
-      percentileMetrics,
-      metricPercentiles,
-      ...(flags['request-timeout'] !== undefined ? { requestTimeoutSec: flags['request-timeout'] as number } : {}),
-      readyCheckTimeoutSec: (flags['ready-check-timeout-sec'] as number | undefined) ?? 0,
-      ...(flags.label !== undefined ? { label: flags.label as string } : {}),
-      signal: ac.signal,
-      onEvent,
-    });
+    const run = { ...opts, signal: ac.signal, onEvent };
+    return threads > 1 ? await runBenchmarkSharded(run, threads) : await runBenchmark(run);
   } finally {
     process.removeListener('SIGINT', onSigint);
     bar?.end();
   }
+}
 
-  const result = simSpeed !== undefined ? toSimulated(measured, simSpeed) : measured;
+/** Prints (or saves) the result as vLLM does; the exit code. */
+function report(result: BenchResult, flags: Flags): number {
   const failed = result.outputs.filter((o) => !o.success);
   if (failed.length) {
     process.stderr.write(`${failed.length} request(s) failed; first errors:\n`);
@@ -237,12 +209,53 @@ export default async function main(argv: string[]): Promise<number> {
     ...(flags['result-dir'] !== undefined ? { resultDir: flags['result-dir'] as string } : {}),
     ...(flags['result-filename'] !== undefined ? { resultFilename: flags['result-filename'] as string } : {}),
   };
-  if (json) out(JSON.stringify(resultJson(result, saveOpts)) + '\n');
-  else out(formatResult(result));
+  if (flags.json) process.stdout.write(JSON.stringify(resultJson(result, saveOpts)) + '\n');
+  else process.stdout.write(formatResult(result));
   if (flags['save-result'] || flags['save-detailed'] || flags['append-result']) {
     const file = saveResultJson(result, saveOpts);
     process.stderr.write(`saved ${file}\n`);
   }
   if (result.aborted) return 130;
   return result.metrics.completed === 0 ? 1 : 0;
+}
+
+export default async function main(argv: string[]): Promise<number> {
+  const { flags, positional } = parseFlags(argv, FLAGS, 'bench');
+  if (flags.help) {
+    process.stdout.write(formatHelp(USAGE, FLAGS, FOOTER));
+    return 0;
+  }
+  if (positional.length) throw new UserError(`bench: unexpected argument '${positional[0]}'. Run 'servelab bench --help'.`);
+  setLogSink((level, message) => {
+    if (level !== 'debug') process.stderr.write(`${level === 'info' ? '' : `${level}: `}${message}\n`);
+  });
+  const { dataset, ...run } = runFlags(flags);
+  const threadSpec = parseClientThreads((flags['client-threads'] as string | undefined) ?? '1');
+  const baseUrl = (flags['base-url'] as string | undefined) ?? `http://${(flags.host as string | undefined) ?? '127.0.0.1'}:${(flags.port as number | undefined) ?? 8000}`;
+  let model = flags.model as string | undefined;
+  if (!model) {
+    const ids = await fetchModelIds(baseUrl, run.headers ?? {});
+    if (ids.length === 0) throw new UserError(`bench: ${baseUrl}/v1/models lists no model; pass --model`);
+    model = ids[0]!;
+  }
+  const tokenizer = flags.tokenizer as string | undefined;
+  const workload = await loadBenchWorkload(flags, dataset, model);
+  const counter = await resolveTokenCounter(tokenizer, model);
+  // A servelab simulator runs `speed` times faster than the GPU it models: report GPU time.
+  const simSpeed = flags['wall-clock'] ? undefined : await fetchSimSpeed(baseUrl);
+  if (simSpeed !== undefined) {
+    process.stderr.write(`servelab simulator at ${baseUrl} (clock ${simSpeed}x): figures are converted to simulated GPU time (--wall-clock keeps them raw)\n`);
+  }
+  if (!flags.json) {
+    process.stdout.write(`Traffic request rate: ${pyFloatStr(run.requestRate!)}\n`);
+    process.stdout.write(`Burstiness factor: ${pyFloatStr(run.burstiness!)} (${run.burstiness === 1 ? 'Poisson process' : 'Gamma distribution'})\n`);
+    process.stdout.write(`Maximum request concurrency: ${run.maxConcurrency ?? 'None'}\n`);
+  }
+  const threads = resolveClientThreads(threadSpec, { requests: workload.requests.length, maxConcurrency: run.maxConcurrency ?? null });
+  const measured = await measure(
+    { ...run, baseUrl, model, tokenizerId: workload.tokenizerPath ?? tokenizer ?? model, requests: workload.requests, tokenCounts: workload.tokenCounts, countOutputTokens: (t) => counter.count(t, false) },
+    threads,
+    Boolean(flags['disable-tqdm']),
+  );
+  return report(simSpeed !== undefined ? toSimulated(measured, simSpeed) : measured, flags);
 }

@@ -7,7 +7,7 @@ import { EXPORT_FORMATS, renderExport, type ExportFormat } from '../profiles/exp
 import { loadProfile } from '../profiles/store.js';
 import { parseCommandArgs } from './args.js';
 
-const USAGE = `usage: servelab export PROFILE --format ${EXPORT_FORMATS.join('|')} [--out FILE] [--allow-any-command]`;
+const USAGE = `usage: servelab export PROFILE --format ${EXPORT_FORMATS.join('|')} [--out FILE] [--allow-any-command] [--allow-env NAME]...`;
 
 export default async function main(argv: string[]): Promise<number> {
   const parsed = parseCommandArgs(
@@ -16,6 +16,7 @@ export default async function main(argv: string[]): Promise<number> {
       format: { type: 'string', short: 'f' },
       out: { type: 'string', short: 'o' },
       'allow-any-command': { type: 'boolean' },
+      'allow-env': { type: 'string', multiple: true },
     },
     USAGE,
     true,
@@ -31,7 +32,7 @@ export default async function main(argv: string[]): Promise<number> {
   const file = positionals[0]!;
   const profile = loadProfile(file);
   // An exported script runs the argv as it stands: the same rule as replay and serve.
-  checkRunnable(profile.engineArgv, profile.env, file, values['allow-any-command'] === true);
+  checkRunnable(profile.engineArgv, profile.env, file, values['allow-any-command'] === true, values['allow-env'] ?? []);
   const text = renderExport(profile, format as ExportFormat, file);
   if (values.out) {
     try {

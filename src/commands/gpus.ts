@@ -1,10 +1,15 @@
-// `servelab gpus [--json] [--sim] [--gpu NAME] [--gpus N]`: what GPUs this host has (nvidia-smi),
-// or the simulated host when asked for or when there is no NVIDIA GPU (said on stderr).
+// `servelab gpus [--json] [--sim] [--gpu NAME] [--gpus N] [--yes]`: what GPUs this host has
+// (nvidia-smi), or the simulated host when asked for or when there is no NVIDIA GPU (said on
+// stderr); what holds each GPU's memory; and servers a dead servelab left running (from the
+// ledger), which `--yes` stops.
 import { UserError } from '../core/errors.js';
+import { gpuHolders, type GpuHolder } from '../host/gpu-holders.js';
 import { detectHost, type HostInfo } from '../host/gpus.js';
+import { readLedger } from '../host/ledger.js';
+import { describeLeftover, findLeftovers, stopLeftover, type Leftover } from '../host/leftovers.js';
 import { parseCommandArgs } from './args.js';
 
-const USAGE = 'usage: servelab gpus [--json] [--sim] [--gpu NAME] [--gpus N]';
+const USAGE = 'usage: servelab gpus [--json] [--sim] [--gpu NAME] [--gpus N] [--yes]';
 
 function table(host: HostInfo): string {
   const rows = host.gpus.map((g) => {
@@ -22,17 +27,47 @@ export default async function main(argv: string[]): Promise<number> {
     sim: { type: 'boolean' },
     gpu: { type: 'string' },
     gpus: { type: 'string' },
+    yes: { type: 'boolean', short: 'y' },
   }, USAGE);
   if (!parsed) return 0;
   const { values } = parsed;
   const gpus = values.gpus === undefined ? undefined : Number(values.gpus);
   if (gpus !== undefined && !/^\d+$/.test(values.gpus!)) throw new UserError(`--gpus must be a whole number, got '${values.gpus}'`);
   const host = await detectHost({ sim: values.sim, gpu: values.gpu, gpus });
+  const holders = await gpuHolders(host.simulated, host.gpus, readLedger());
+  const { leftovers, actions } = await leftoverReport(values.yes === true);
   if (values.json) {
-    process.stdout.write(JSON.stringify(host, null, 2) + '\n');
+    const json = { ...host, memoryHolders: holders, leftovers: leftovers.map((l) => ({ state: l.state, ...l.entry })), actions };
+    process.stdout.write(JSON.stringify(json, null, 2) + '\n');
   } else {
     if (host.note) process.stderr.write(`servelab: ${host.note}\n`);
-    process.stdout.write(table(host) + '\n');
+    process.stdout.write(table(host) + '\n' + holderLines(holders) + leftoverLines(leftovers, actions, values.yes === true));
   }
   return 0;
+}
+
+/** Leftovers as found; with --yes each running one is stopped. Entries of exited servers are dropped either way. */
+async function leftoverReport(yes: boolean): Promise<{ leftovers: Leftover[]; actions: string[] }> {
+  const leftovers = findLeftovers();
+  const actions: string[] = [];
+  for (const l of leftovers) if (yes || l.state !== 'running') actions.push(await stopLeftover(l));
+  return { leftovers, actions };
+}
+
+function holderLines(holders: GpuHolder[]): string {
+  if (!holders.length) return 'GPU memory: held by no process\n';
+  const rows = holders.map((h) => {
+    const who = h.servelab ? ` [servelab server, owner pid ${h.servelab.ownerPid}${h.servelab.ownerAlive ? '' : ' GONE'}]` : '';
+    return `  GPU ${h.gpu}: pid ${h.pid} ${h.usedMiB ?? '?'} MiB${who} ${h.command}`;
+  });
+  return ['GPU memory held by:', ...rows].join('\n') + '\n';
+}
+
+function leftoverLines(leftovers: Leftover[], actions: string[], yes: boolean): string {
+  const running = leftovers.filter((l) => l.state === 'running');
+  const out = [running.length ? `${running.length} server(s) left running by a servelab that is gone:` : 'no servers left running by servelab'];
+  for (const l of running) out.push(`  ${describeLeftover(l)}`);
+  if (running.length && !yes) out.push('  run `servelab gpus --yes` to stop them');
+  for (const a of actions) out.push(`  ${a}`);
+  return out.join('\n') + '\n';
 }

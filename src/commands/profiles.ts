@@ -1,10 +1,11 @@
 // `servelab profiles [--json] [--dir DIR]...`: the profiles in ./profiles, the user's profile
-// folders (settings `profiles-dir`, else profiles/ beside the settings file, where replays of
-// study profiles are recorded; and `out`/profiles where tuning sessions save them) and any
-// --dir, with model, GPU, engine, tok/s and date.
+// folders (the data folder's profiles/ where tuning sessions save them by default, settings
+// `profiles-dir`, else profiles/ beside the settings file, where replays of study profiles are
+// recorded; and `out`/profiles) and any --dir, with model, GPU, engine, tok/s and date.
 import { join, resolve } from 'node:path';
 import { UserError } from '../core/errors.js';
 import { openSettings } from '../core/settings.js';
+import { dataDir } from '../host/xdg.js';
 import { userProfilesDir } from '../profiles/history.js';
 import { listProfiles, type ProfileRow } from '../profiles/list.js';
 import { parseCommandArgs } from './args.js';
@@ -47,7 +48,8 @@ export default async function main(argv: string[]): Promise<number> {
   const parsed = parseCommandArgs(argv, { json: { type: 'boolean' }, dir: { type: 'string', multiple: true } }, USAGE);
   if (!parsed) return 0;
   const { values } = parsed;
-  const dirs = [...new Set(['profiles', ...userDirs(), ...(values.dir ?? [])].map((d) => resolve(d)))];
+  const mine = join(dataDir(), 'profiles');
+  const dirs = [...new Set(['profiles', mine, ...userDirs(), ...(values.dir ?? [])].map((d) => resolve(d)))];
   const rows = listProfiles(dirs).map((r) => ({ ...r, file: relativeIfInside(r.file) }));
   if (values.json) {
     process.stdout.write(JSON.stringify(rows, null, 2) + '\n');
@@ -58,6 +60,7 @@ export default async function main(argv: string[]): Promise<number> {
     return 0;
   }
   process.stdout.write(table(rows) + '\n');
+  process.stdout.write(`\nsaved by tuning sessions into ${mine} (--out DIR changes it)\n`);
   return 0;
 }
 

@@ -8,6 +8,7 @@
 // copy in the user's profile folder (settings `profiles-dir`, else profiles/ beside the settings
 // file), and the command says where.
 // Exit: 0 ok or faster, 3 regression, 1 failed to start or not run, 2 bad input, 130 interrupted.
+import { defaultRunsDir } from '../host/xdg.js';
 import { join, resolve } from 'node:path';
 import { UserError } from '../core/errors.js';
 import { setLogSink } from '../core/logger.js';
@@ -27,7 +28,7 @@ import { parseCommandArgs } from './args.js';
 
 const USAGE = `usage: servelab replay PROFILE [--sim] [--speed S] [--yes] [--auto] [--tolerance PCT] [--json]
                        [--dataset-path FILE] [--port N] [--ready-timeout S] [--runs-dir DIR]
-                       [--no-record] [--allow-any-command]
+                       [--no-record] [--allow-any-command] [--allow-env NAME]...
 
 On a terminal (without --auto, --json or --yes) the replay screen shows the command, asks, runs
 it live and ends with recorded vs now. The result is appended to the profile's history; a study
@@ -79,9 +80,10 @@ const FLAGS = {
   'runs-dir': { type: 'string' },
   'no-record': { type: 'boolean' },
   'allow-any-command': { type: 'boolean' },
+  'allow-env': { type: 'string', multiple: true },
 } as const;
 
-type Flags = Partial<Record<'sim' | 'yes' | 'auto' | 'json' | 'no-record' | 'allow-any-command', boolean> & Record<'speed' | 'tolerance' | 'dataset-path' | 'port' | 'ready-timeout' | 'runs-dir', string>>;
+type Flags = Partial<Record<'sim' | 'yes' | 'auto' | 'json' | 'no-record' | 'allow-any-command', boolean> & Record<'speed' | 'tolerance' | 'dataset-path' | 'port' | 'ready-timeout' | 'runs-dir', string>> & { 'allow-env'?: string[] };
 
 function replayOptions(v: Flags, logsDir: string): ReplayOptions {
   const sim = v.sim === true;
@@ -96,6 +98,7 @@ function replayOptions(v: Flags, logsDir: string): ReplayOptions {
     bindHost: '127.0.0.1',
     portStart: num('--port', v.port, 18000, 1024),
     allowAnyCommand: v['allow-any-command'] === true,
+    allowEnv: (v['allow-env'] as string[] | undefined) ?? [],
   };
 }
 
@@ -139,7 +142,7 @@ export default async function main(argv: string[], deps: ReplayDeps = {}): Promi
   const file = positionals[0]!;
   setLogSink(toStderr);
   const profile = loadProfile(file);
-  const runsDir = resolve(v['runs-dir'] ?? 'servelab-runs');
+  const runsDir = resolve(v['runs-dir'] ?? defaultRunsDir());
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
   const opts = replayOptions(v, join(runsDir, `replay-${stamp}-${profile.variant.id}`));
   const setup = await prepareReplay(profile, file, opts);

@@ -2,6 +2,7 @@
 // foreground. Its output goes to the terminal; Ctrl-C, SIGTERM and SIGHUP are passed to the
 // server's process group (through installSignalHandlers), which is killed if it has not stopped
 // within the grace period.
+import { defaultRunsDir } from '../host/xdg.js';
 import { join, resolve } from 'node:path';
 import { UserError } from '../core/errors.js';
 import { exitCodeFor, installSignalHandlers } from '../host/signals.js';
@@ -15,7 +16,7 @@ import { baseUrl } from '../tune/launch.js';
 import { askConsent } from './consent.js';
 import { parseCommandArgs } from './args.js';
 
-const USAGE = 'usage: servelab serve PROFILE [--sim] [--speed S] [--yes] [--auto] [--port N] [--grace S] [--runs-dir DIR] [--allow-any-command]';
+const USAGE = 'usage: servelab serve PROFILE [--sim] [--speed S] [--yes] [--auto] [--port N] [--grace S] [--runs-dir DIR] [--allow-any-command] [--allow-env NAME]...';
 
 /** --port, --speed and --grace, checked. */
 function numbers(v: { port?: string; speed?: string; grace?: string }): { port?: number; speed: number; graceMs: number } {
@@ -40,6 +41,7 @@ export default async function main(argv: string[]): Promise<number> {
       grace: { type: 'string' },
       'runs-dir': { type: 'string' },
       'allow-any-command': { type: 'boolean' },
+      'allow-env': { type: 'string', multiple: true },
     },
     USAGE,
     true,
@@ -51,11 +53,11 @@ export default async function main(argv: string[]): Promise<number> {
   const file = positionals[0]!;
   const profile = loadProfile(file);
   const allowAny = v['allow-any-command'] === true;
-  checkRunnable(profile.engineArgv, profile.env, file, allowAny);
+  checkRunnable(profile.engineArgv, profile.env, file, allowAny, v['allow-env'] ?? []);
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-  const runDir = join(resolve(v['runs-dir'] ?? 'servelab-runs'), `serve-${stamp}-${profile.variant.id}`);
+  const runDir = join(resolve(v['runs-dir'] ?? defaultRunsDir()), `serve-${stamp}-${profile.variant.id}`);
   const spec = serveSpec(profile, { sim: v.sim === true, ...(port !== undefined ? { port } : {}), speed, runDir });
-  checkRunnable(spec.argv, spec.env, file, allowAny);
+  checkRunnable(spec.argv, spec.env, file, allowAny, v['allow-env'] ?? []);
 
   process.stderr.write(
     [

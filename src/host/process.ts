@@ -2,7 +2,8 @@
 //
 //   launchServer(spec: LaunchSpec, opts: LaunchOptions) -> Promise<ServerHandle>
 //     Writes spec.files, checks the port is free (PortInUseError otherwise), starts argv without a
-//     shell in its own process group, logs stdout+stderr to <runDir>/<logName> and keeps a
+//     shell in its own process group behind the parent-death wrapper and recorded in the ledger
+//     (spawn-guarded.ts: it dies with servelab, even by SIGKILL), logs stdout+stderr to <runDir>/<logName> and keeps a
 //     bounded tail; throws UserError when the executable cannot be started.
 //   handle.waitReady(timeoutMs, signal?) -> Promise<ReadyResult>
 //     Polls spec.healthPath until 200. A server that exits, or is not ready at the time-out, or
@@ -14,16 +15,18 @@
 import { createWriteStream, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
-import { UserError } from '../core/errors.js';
 import type { Failure } from '../core/events.js';
 import { log } from '../core/logger.js';
+import { asStorageError } from '../core/storage.js';
 import type { LaunchSpec } from '../engines/types.js';
 import { assertImageExists } from '../engines/detect.js';
 import { classifyFromLog, type ExitInfo } from '../engines/failures.js';
 import { waitGpuReleased } from './gpu-procs.js';
 import { assertPortFree, waitPortClosed } from './ports.js';
 import { groupAlive, groupMembers, signalGroup } from './procgroup.js';
+import { clearLaunch } from './ledger.js';
 import { register, unregister } from './registry.js';
+import { spawnGuarded } from './spawn-guarded.js';
 
 export type { ExitInfo };
 
@@ -105,31 +108,25 @@ export async function launchServer(spec: LaunchSpec, opts: LaunchOptions): Promi
 
   const logPath = path.join(opts.runDir, opts.logName ?? 'server.log');
   const logFile = createWriteStream(logPath, { flags: 'a' });
+  // A full or read-only disk must not crash servelab with an unhandled stream error: said once, the
+  // server goes on (its output stays in the in-memory tail) and the journal's own write reports it.
+  let logBroken = false;
+  logFile.on('error', (e) => {
+    if (!logBroken) log.warn(asStorageError(e, logPath, 'the server log')?.message ?? `server log ${logPath}: ${e.message}`);
+    logBroken = true;
+  });
   const maxTail = opts.tailLines ?? 400;
   const tailBuf: string[] = [];
   const classify = opts.classify ?? ((lines: string[], exit: ExitInfo) => classifyFromLog(undefined, lines, exit));
 
-  const [file, ...args] = spec.argv;
-  if (!file) throw new UserError('empty command: the engine adapter produced no argv');
-  const child = execa(file, args, {
-    env: spec.env,
-    detached: true, // own process group: one signal reaches the engine and all its workers
-    cleanup: false,
-    stdin: 'ignore',
-    stdout: 'pipe',
-    stderr: 'pipe',
-    buffer: false,
-    reject: false,
-  });
-  if (child.pid === undefined) {
-    const r = await child;
+  let guarded: Awaited<ReturnType<typeof spawnGuarded>>;
+  try {
+    guarded = await spawnGuarded(spec, opts.runDir);
+  } catch (e) {
     logFile.end();
-    const enoent = (r as { code?: string }).code === 'ENOENT';
-    throw new UserError(
-      enoent ? `cannot start '${file}': not found (is the engine installed and on PATH?)` : `cannot start '${file}': ${r.shortMessage ?? r.message}`,
-    );
+    throw e;
   }
-  const pid = child.pid;
+  const { child, pid, ledger } = guarded;
   const startedAt = Date.now();
   const knownPids = new Set<number>([pid]);
 
@@ -156,7 +153,7 @@ export async function launchServer(spec: LaunchSpec, opts: LaunchOptions): Promi
     ends.push(new Promise<void>((r) => s.once('close', () => r())));
     s.setEncoding('utf8');
     s.on('data', (chunk: string) => {
-      logFile.write(chunk);
+      if (!logBroken) logFile.write(chunk);
       const parts = (partial + chunk).split(/\r?\n|\r/);
       partial = parts.pop() ?? '';
       for (const p of parts) pushLine(p, stream);
@@ -201,7 +198,7 @@ export async function launchServer(spec: LaunchSpec, opts: LaunchOptions): Promi
       // Output written just before the exit may still be in the pipes: the classifier needs it.
       // A process that left our group could hold them open, hence the bound.
       await Promise.race([Promise.all(ends), sleep(2000)]);
-      await new Promise<void>((r) => logFile.end(r));
+      await Promise.race([new Promise<void>((r) => logFile.end(r)), sleep(1000)]); // a broken log may never call back
       if (spec.cleanupArgv?.length) {
         const [c, ...a] = spec.cleanupArgv;
         await execa(c!, a, { reject: false, timeout: 30_000 });
@@ -213,6 +210,7 @@ export async function launchServer(spec: LaunchSpec, opts: LaunchOptions): Promi
         log.warn(`GPU memory of server pid ${pid} was not released within 60 s`);
       }
       unregister(handle);
+      clearLaunch(ledger);
       return exit;
     })();
     return stopping;
@@ -289,6 +287,7 @@ export async function launchServer(spec: LaunchSpec, opts: LaunchOptions): Promi
     stop,
     killNow: () => {
       signalGroup(pid, 'SIGKILL');
+      clearLaunch(ledger);
     },
   };
   register(handle);

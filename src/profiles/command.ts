@@ -3,6 +3,7 @@
 // shown to the user and written into scripts.
 import { basename } from 'node:path';
 import { UserError } from '../core/errors.js';
+import { refusedEnv } from './env-policy.js';
 
 // Quoting lives in the core (screens and headless text use it too); re-exported here.
 export { formatCommand, shellQuote } from '../core/shell-quote.js';
@@ -47,18 +48,16 @@ export function dockerImageOf(argv: readonly string[]): string | null {
   return null;
 }
 
-/** Env keys that would let a profile run code of its choosing inside a known launcher. */
-const DANGEROUS_ENV = /^(LD_PRELOAD|LD_LIBRARY_PATH|LD_AUDIT|DYLD_.*|PATH|PYTHONPATH|PYTHONSTARTUP|PYTHONHOME|PYTHONINSPECT|PYTHONUSERBASE|NODE_OPTIONS|NODE_PATH|BASH_ENV|ENV|SHELLOPTS|PS4|PROMPT_COMMAND|IFS)$/;
-
+/** Env keys that would let a profile run code of its choosing inside a known launcher (env-policy.ts). */
 export function dangerousEnvKeys(env: Record<string, string>): string[] {
-  return Object.keys(env).filter((k) => DANGEROUS_ENV.test(k));
+  return refusedEnv(env).map((r) => r.key);
 }
 
 /**
  * Refuse to run a profile's command unless it is one of the engines' launchers and its env
  * cannot redirect what runs. `allowAny` (--allow-any-command) lifts both rules.
  */
-export function checkRunnable(argv: readonly string[], env: Record<string, string>, file: string, allowAny = false): LauncherKind | null {
+export function checkRunnable(argv: readonly string[], env: Record<string, string>, file: string, allowAny = false, allowEnv: readonly string[] = []): LauncherKind | null {
   if (allowAny) return launcherOf(argv);
   const kind = launcherOf(argv);
   if (!kind) {
@@ -67,10 +66,11 @@ export function checkRunnable(argv: readonly string[], env: Record<string, strin
       `profile ${file}: refusing to run '${shown}': not a known engine launcher (vllm serve, python3 -m sglang.launch_server, trtllm-serve, docker run <engine image>, servelab sim-serve); pass --allow-any-command if you trust this file`,
     );
   }
-  const bad = dangerousEnvKeys(env);
+  const bad = refusedEnv(env, allowEnv);
   if (bad.length) {
+    const [first] = bad;
     throw new UserError(
-      `profile ${file}: refusing to run with env ${bad.join(', ')} (it can change what runs); remove it or pass --allow-any-command if you trust this file`,
+      `profile ${file}: refusing to run with env ${bad.map((b) => b.key).join(', ')} (${first!.key} ${first!.why}); remove it, or pass ${bad.map((b) => `--allow-env ${b.key}`).join(' ')} if you trust this file`,
     );
   }
   return kind;

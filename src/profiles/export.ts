@@ -8,6 +8,7 @@ import type { Profile } from './schema.js';
 import { relocateFiles } from './files.js';
 import { slurmScript } from './slurm-script.js';
 import { leaderSelector, leaderWorkerSet, profileNodes } from './k8s-lws.js';
+import { heredocDelimiter, oneLine } from './hostile.js';
 
 /** Where exported commands find the profile's files: on the host, and inside a container. */
 const FILES_IN_CONTAINER = '/etc/servelab';
@@ -32,7 +33,8 @@ function filesPreamble(p: Profile): string[] {
   const lines = [`dir="\${SERVELAB_FILES_DIR:-\$HOME/.config/servelab/${k8sName(p)}}"`, 'mkdir -p "$dir"'];
   for (const f of p.files) {
     const name = f.path.split('/').pop()!;
-    lines.push(`cat > "$dir"/${shellQuote(name)} <<'SERVELAB_EOF'`, f.content.replace(/\n$/, ''), 'SERVELAB_EOF');
+    const eof = heredocDelimiter(f.content);
+    lines.push(`cat > "$dir"/${shellQuote(name)} <<'${eof}'`, f.content.replace(/\n$/, ''), eof);
   }
   return lines;
 }
@@ -104,13 +106,14 @@ export function containerArgv(argv: readonly string[]): string[] {
 
 function header(p: Profile, file: string, comment: string): string[] {
   const total = p.metrics.total_token_throughput.toFixed(2);
+  // Profile text in a comment: a newline in it would end the comment and run as a command.
   return [
-    `${comment} servelab export of ${file}`,
-    `${comment} ${p.model} on ${hardwareLine(p)}: ${p.engine.name} ${p.engine.version}`,
-    `${comment} recorded ${total} total tok/s on ${workloadLine(p.workload)}`,
+    `${comment} servelab export of ${oneLine(file)}`,
+    `${comment} ${oneLine(`${p.model} on ${hardwareLine(p)}: ${p.engine.name} ${p.engine.version}`)}`,
+    `${comment} recorded ${total} total tok/s on ${oneLine(workloadLine(p.workload))}`,
     ...(hasReleaseVersion(p) || p.engine.runtime.kind === 'docker'
       ? []
-      : [`${comment} no engine release was recorded (${p.engine.version}): pin the image or version you have validated`]),
+      : [`${comment} no engine release was recorded (${oneLine(p.engine.version)}): pin the image or version you have validated`]),
   ];
 }
 
@@ -156,14 +159,14 @@ export function systemdQuote(arg: string): string {
 export function exportSystemd(p: Profile, file: string): string {
   const dir = `${FILES_IN_CONTAINER}/${k8sName(p)}`;
   const { argv, files } = relocateFiles(p.engineArgv, p.files, dir);
-  const fileNotes = files.flatMap((f) => [`# Write ${f.path} first, with this content:`, ...f.content.replace(/\n$/, '').split('\n').map((l) => `#   ${l}`)]);
+  const fileNotes = files.flatMap((f) => [`# Write ${oneLine(f.path)} first, with this content:`, ...f.content.replace(/\n$/, '').split('\n').map((l) => `#   ${oneLine(l)}`)]);
   const lines = [
     ...header(p, file, '#'),
     ...fileNotes,
     '# systemd finds a bare executable in its own PATH (/usr/local/bin:/usr/bin...); give an',
     '# absolute path if the engine lives in a virtualenv. HF_TOKEN can go in the EnvironmentFile.',
     '[Unit]',
-    `Description=servelab: ${p.model} (${p.engine.name} ${p.engine.version})`,
+    `Description=${oneLine(`servelab: ${p.model} (${p.engine.name} ${p.engine.version})`).replace(/%/g, '%%')}`,
     'After=network-online.target',
     'Wants=network-online.target',
     '',

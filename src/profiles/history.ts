@@ -5,13 +5,11 @@
 // the same study append to that copy; the shipped file is never written.
 import { existsSync, readdirSync, realpathSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { PACKAGE_ROOT } from '../core/self.js';
 import { renderReport } from './report.js';
 import type { Profile, ReplayRecord } from './schema.js';
+export { SHIPPED_PROFILES_DIR, isShippedDir } from './shipped.js';
+import { isShippedDir } from './shipped.js';
 import { appendReplay, loadProfile, reportPathFor, sameRun, saveProfile } from './store.js';
-
-/** servelab's own profiles/ folder (the shipped study profiles). */
-export const SHIPPED_PROFILES_DIR = join(PACKAGE_ROOT, 'profiles');
 
 function real(path: string): string {
   try {
@@ -19,11 +17,6 @@ function real(path: string): string {
   } catch {
     return resolve(path);
   }
-}
-
-/** Is `dir` servelab's own profiles folder? */
-export function isShippedDir(dir: string): boolean {
-  return real(dir) === real(SHIPPED_PROFILES_DIR);
 }
 
 /** A profile whose file must not be written by a replay: a study, or anything in servelab's own profiles/. */

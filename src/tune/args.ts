@@ -1,7 +1,9 @@
 // `servelab --auto` flags -> SessionConfig. Saved settings (servelab config) fill in what the
 // flags leave out. Bad input is a one-line UserError (exit 2) that says what to type instead.
+import { dataDir, defaultRunsDir } from '../host/xdg.js';
+import { isShippedDir } from '../profiles/shipped.js';
 import { existsSync, statSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { UserError } from '../core/errors.js';
 import { parseNumberArg, type NumberRange } from '../core/number-arg.js';
@@ -266,8 +268,9 @@ export function parseAutoArgs(argv: readonly string[], settings: SettingValues =
       ? { gpuHourPrice: num('gpu-hour-price', String(str('gpu-hour-price') ?? settings['gpu-hour-price'])) }
       : {}),
     ...(str('baseline') ? { baseline: str('baseline')! } : {}),
-    outDir: resolve(str('out') ?? settings.out ?? '.'),
-    runsDir: resolve(str('runs-dir') ?? 'servelab-runs'),
+    // The user's data folder, never the current one: run from a clone that is servelab's own profiles/.
+    outDir: resolve(str('out') ?? settings.out ?? dataDir()),
+    runsDir: resolve(str('runs-dir') ?? defaultRunsDir()),
     ...(str('run-dir') ? { runDir: resolve(str('run-dir')!) } : {}),
     readyTimeoutS:
       num('ready-timeout', str('ready-timeout'), { min: 0, exclusiveMin: true }) ??
@@ -280,6 +283,9 @@ export function parseAutoArgs(argv: readonly string[], settings: SettingValues =
     runtime,
     sampleIntervalS: 1,
   };
+  if (isShippedDir(join(config.outDir, 'profiles'))) {
+    throw new UserError(`--out ${config.outDir}: its profiles/ folder holds servelab's shipped study profiles; give another folder (default ${dataDir()})`);
+  }
   if (config.baseline && !(ENGINES as readonly string[]).includes(config.baseline) && !/^[a-z0-9]/i.test(config.baseline)) {
     throw new UserError(`--baseline '${config.baseline}': give an engine name or an engine-stage variant id`);
   }

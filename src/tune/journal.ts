@@ -2,6 +2,7 @@
 // temporary name and renamed into place so a crash or Ctrl-C never leaves a half-written
 // result. `--resume DIR` reads the finished results back and skips those variants.
 import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { asStorageError, guardWrite, StorageError } from '../core/storage.js';
 import { basename, join } from 'node:path';
 import { UserError } from '../core/errors.js';
 import type { VariantResult } from '../core/events.js';
@@ -70,10 +71,13 @@ export class Journal<C = unknown> {
     if (existsSync(join(dir, 'session.json'))) {
       throw new UserError(`run folder ${dir} already holds a run; resume it with --resume ${dir} or choose another --run-dir`);
     }
-    for (const sub of ['results', 'logs', 'bench']) mkdirSync(join(dir, sub), { recursive: true });
     const now = new Date().toISOString();
     const j = new Journal<C>(dir, { journal: JOURNAL_VERSION, status: 'running', config, startedAt: now, updatedAt: now });
-    j.saveState();
+    // Nothing is measured yet: an unwritable run folder is bad input (exit 2).
+    guardWrite(dir, 'the run folder', () => {
+      for (const sub of ['results', 'logs', 'bench']) mkdirSync(join(dir, sub), { recursive: true });
+      j.saveState();
+    }, 2);
     return j;
   }
 
@@ -135,7 +139,8 @@ export class Journal<C = unknown> {
     const key = resultKey(result.variantId, scenarioKey, repeat);
     const entry: JournalEntry = { seq: ++this.seq, key, role, repeat, result };
     const name = `${String(entry.seq).padStart(4, '0')}-${slug(result.stage)}-${slug(key)}.json`;
-    writeFileAtomic(join(this.dir, 'results', name), JSON.stringify(entry, null, 2) + '\n');
+    const file = join(this.dir, 'results', name);
+    this.guard(file, 'the journal entry', () => writeFileAtomic(file, JSON.stringify(entry, null, 2) + '\n'));
     this.byKey.set(key, entry);
     return entry;
   }
@@ -154,13 +159,44 @@ export class Journal<C = unknown> {
 
   writeJson(name: string, value: unknown): string {
     const file = join(this.dir, name);
-    writeFileAtomic(file, JSON.stringify(value, null, 2) + '\n');
+    this.guard(file, 'the run file', () => writeFileAtomic(file, JSON.stringify(value, null, 2) + '\n'));
     return file;
   }
 
   update(patch: Partial<SessionState<C>>): void {
     this.state = { ...this.state, ...patch, updatedAt: new Date().toISOString() };
-    this.saveState();
+    // After a storage failure the state is best effort: the first error is the one to report.
+    if (this.failed) {
+      try {
+        this.saveState();
+      } catch {
+        // still failing
+      }
+      return;
+    }
+    this.guard(join(this.dir, 'session.json'), 'the run state', () => this.saveState());
+  }
+
+  private failed: StorageError | undefined;
+
+  /** A write whose storage failure becomes one error naming the path and what is already safe. */
+  private guard(path: string, what: string, write: () => void): void {
+    try {
+      write();
+    } catch (e) {
+      const se = asStorageError(e, path, what);
+      if (!se) throw e;
+      throw this.storageFailure(se);
+    }
+  }
+
+  /** `e` completed with what the journal already holds intact (for a failure outside the journal too). */
+  storageFailure(e: StorageError): StorageError {
+    if (this.failed) return this.failed;
+    const n = this.byKey.size;
+    const kept = `${n} finished measurement(s) journalled in ${join(this.dir, 'results')} are intact; after freeing space continue with --resume ${this.dir}`;
+    this.failed = new StorageError(e.path, e.errno, `${e.message}. ${kept}`, e.code);
+    return this.failed;
   }
 
   private saveState(): void {

@@ -34,6 +34,8 @@ export interface ReplayOptions {
   bindHost: string;
   portStart: number;
   allowAnyCommand: boolean;
+  /** Env names the user allows a profile to set (--allow-env). */
+  allowEnv?: string[];
   signal?: AbortSignal;
   emit?: (e: TuneEvent) => void;
 }
@@ -107,7 +109,7 @@ export function hostDifferences(
 export async function prepareReplay(profile: Profile, file: string, opts: ReplayOptions): Promise<ReplaySetup> {
   // The recorded command must be one of the engines' launchers (and its env harmless), even
   // though the server is rebuilt from the variant: a profile that is not is not run at all.
-  checkRunnable(profile.engineArgv, profile.env, file, opts.allowAnyCommand);
+  checkRunnable(profile.engineArgv, profile.env, file, opts.allowAnyCommand, opts.allowEnv);
   let sim = opts.sim ? { gpu: simGpuFor(profile), gpus: profile.host.gpuCount, speed: opts.speed, autoSpeed: false, seed: 0 } : undefined;
   const host = sim ? simulatedHost(sim.gpu, sim.gpus, 'simulated host (--sim)') : await detectHost({});
   if (!opts.sim && host.simulated) {
@@ -126,7 +128,7 @@ export async function prepareReplay(profile: Profile, file: string, opts: Replay
   // The runner's own launch path: what the consent prompt shows is what runVariant launches.
   const ctx = launchContext({ bindHost: opts.bindHost, runtime: profile.engine.runtime, ...(sim ? { sim } : {}) }, { port, runDir: join(opts.logsDir, profile.variant.id) });
   const { spec, display } = prepareLaunch(profile.variant, ctx);
-  checkRunnable(spec.argv, spec.env, file, opts.allowAnyCommand);
+  checkRunnable(spec.argv, spec.env, file, opts.allowAnyCommand, opts.allowEnv);
   return {
     profile,
     file,

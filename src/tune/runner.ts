@@ -10,14 +10,16 @@ import { log } from '../core/logger.js';
 import type { Variant } from '../core/variant.js';
 import { resultJson, runBenchmarkIsolated, toSimulated, toSimulatedSnapshot, type BenchResult, type Workload } from '../bench/index.js';
 import type { HostInfo } from '../host/gpus.js';
+import type { ExitInfo } from '../host/process.js';
 import { AbortedError } from './aborted.js';
 import type { SessionConfig } from './config.js';
 import { writeFileAtomic } from './journal.js';
 import { baseUrl } from './launch.js';
+import { benchPhase, serverDied } from './server-death.js';
 import type { Predicted } from './plan.js';
 import { startSampler } from './sampler.js';
 import type { Scenario } from './scenarios.js';
-import { launchSpeed, startServer, type ServerStart } from './server-start.js';
+import { gpuFailureContext, launchSpeed, startServer, type ServerStart } from './server-start.js';
 import { goodputFromSlo, sloPercentiles } from '../core/slo.js';
 import { loadScenario, scenarioKey } from './workloads.js';
 
@@ -151,18 +153,29 @@ function measuredResult(variant: Variant, scenario: Scenario, first: boolean, be
   };
 }
 
-/** Each scenario in turn on the running server; stops early on a skip or an aborted benchmark. */
+/**
+ * Each scenario in turn on the running server; stops early on a skip or an aborted benchmark.
+ * A server that died is the failure's cause, in whatever phase (server-death.ts).
+ */
 async function benchScenarios(variant: Variant, scenarios: readonly Scenario[], up: Up, ctx: RunVariantContext, stopSignal: AbortSignal): Promise<VariantResult[]> {
   const results: VariantResult[] = [];
   const early = { ...up.base, startupS: up.startupS };
+  const classify = (lines: string[], exit: ExitInfo) => up.adapter.classifyFailure(lines, exit, { ...gpuFailureContext(ctx.host), ...(variant.knobs.speculative ? { speculative: variant.knobs.speculative } : {}) });
   for (const [i, scenario] of scenarios.entries()) {
     const t0 = new Date();
+    const deadBefore = i > 0 && up.handle.exit ? await serverDied(up.handle, 'between validation scenarios', classify) : null;
+    if (deadBefore) {
+      for (const s of scenarios.slice(i)) results.push(failedResult(variant, s.name, ctx, deadBefore, t0, early));
+      break;
+    }
+    const warmups = i === 0 ? ctx.config.warmupPrompts : 0;
     let bench: BenchResult;
     try {
-      bench = await benchOnce(variant, scenario, i === 0 ? ctx.config.warmupPrompts : 0, up, ctx, stopSignal);
+      bench = await benchOnce(variant, scenario, warmups, up, ctx, stopSignal);
     } catch (e) {
       if (ctx.signal?.aborted) throw new AbortedError();
-      const f = interruption(ctx) ?? { kind: 'bench-failed' as const, reason: (e as Error).message };
+      const died = interruption(ctx) ? null : await serverDied(up.handle, benchPhase((e as Error).message, warmups > 0), classify);
+      const f = interruption(ctx) ?? died ?? { kind: 'bench-failed' as const, reason: (e as Error).message };
       results.push(failedResult(variant, scenario.name, ctx, f, t0, early));
       if (interruption(ctx)) break;
       continue;
@@ -172,7 +185,10 @@ async function benchScenarios(variant: Variant, scenarios: readonly Scenario[], 
       results.push(failedResult(variant, scenario.name, ctx, interruption(ctx) ?? { kind: 'aborted', reason: 'benchmark stopped' }, t0, early));
       break;
     }
-    results.push(measuredResult(variant, scenario, i === 0, bench, up, ctx, t0));
+    const result = measuredResult(variant, scenario, i === 0, bench, up, ctx, t0);
+    const suspect = (up.handle.exit && (result.metrics?.failed ?? 0) > 0) || result.status !== 'ok';
+    const diedDuring = !interruption(ctx) && suspect ? await serverDied(up.handle, 'benchmark', classify) : null;
+    results.push(diedDuring ? failedResult(variant, scenario.name, ctx, diedDuring, t0, early) : result);
   }
   return results;
 }

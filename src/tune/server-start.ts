@@ -18,7 +18,7 @@ import { autoSimSpeed } from './workloads.js';
 
 /** A server that is up (with what it runs) or the failure that kept it down. */
 export type ServerStart =
-  | { ok: true; handle: Pick<ServerHandle, 'tail'> & { stop(): Promise<unknown> }; spec: LaunchSpec; adapter: EngineAdapter; base: Pick<VariantResult, 'argv' | 'engineArgv' | 'env'>; startupS: number; speed: number }
+  | { ok: true; handle: Pick<ServerHandle, 'tail' | 'exit' | 'exited'> & { stop(): Promise<unknown> }; spec: LaunchSpec; adapter: EngineAdapter; base: Pick<VariantResult, 'argv' | 'engineArgv' | 'env'>; startupS: number; speed: number }
   | { ok: false; failure: Failure; extra: Partial<VariantResult> };
 
 /** Why the server answering on the port is not this variant's, or null when it is (or cannot be told). */
@@ -42,7 +42,7 @@ export async function whoElseAnswers(spec: LaunchSpec, variant: Variant, simulat
   }
 }
 
-function gpuFailureContext(host: HostInfo) {
+export function gpuFailureContext(host: HostInfo) {
   const g = host.gpus[0];
   return g ? { gpu: { name: g.name, ...(g.computeCap ? { computeCap: g.computeCap } : {}) } } : undefined;
 }

@@ -23,6 +23,7 @@ import { availableEngines, openJournal, resolveHost } from './session-open.js';
 import { initialStageState, runStages, type StageLoopState } from './stages.js';
 import type { ValidationRow } from './validate.js';
 import { validateWinner } from './validation-run.js';
+import { asStorageError } from '../core/storage.js';
 
 export { SessionControl, type ScenarioRunner };
 
@@ -142,8 +143,10 @@ export async function runSession(configIn: SessionConfig, opts: SessionOptions =
     return outcomeOf(ctx, state, { exitCode: 0, validation, ...saved });
   } catch (e) {
     if (!(e instanceof AbortedError) && !ctx.signal?.aborted) {
+      // Storage faults (core/storage.ts): one error naming the path; what is journalled stays.
+      const storage = asStorageError(e, (e as { path?: string }).path ?? ctx.config.outDir, 'results to');
       ctx.journal.update({ status: 'failed', current: sink.current() });
-      throw e;
+      throw storage ? ctx.journal.storageFailure(storage) : e;
     }
     const { code, name } = exitCodeForAbort(ctx.signal);
     ctx.journal.update({ status: 'interrupted', ...(name ? { signal: name } : {}), current: sink.current(), exitCode: code });

@@ -11,14 +11,14 @@ import { UserError } from '../core/errors.js';
 import type { Variant } from '../core/variant.js';
 import { adapterFor } from '../engines/index.js';
 import { findFreePort } from '../host/ports.js';
-import { register, unregister } from '../host/registry.js';
-import { cancelJobSync, describeJob, engineRanks, launchSlurmJob, simRanks, type SlurmCli, type SlurmJobHandle, type SlurmJobInfo } from '../host/slurm/index.js';
+import { describeJob, engineRanks, launchSlurmJob, simRanks, type SlurmCli, type SlurmJobHandle, type SlurmJobInfo } from '../host/slurm/index.js';
 import { resolveParallel } from '../model/estimate.js';
 import type { SlurmRuntimeConfig } from './config.js';
 import { modelledStartupS } from './deps.js';
 import { launchContext, prepareLaunch } from './launch.js';
 import type { RunVariantContext } from './runner.js';
 import type { ServerStart } from './server-start.js';
+import { jobServer, type JobServer } from './slurm-handle.js';
 
 /** The Slurm client environment: the ambient one (SLURM_CONF and PATH of the login node). */
 export const SLURM_CLI: SlurmCli = {};
@@ -112,16 +112,8 @@ export async function startSlurmServer(variant: Variant, ctx: RunVariantContext,
   }
   // Journalled at once: job-state events go to the run's events.jsonl as they are emitted.
   ctx.emit({ type: 'job-state', variantId: variant.id, jobId: job.jobId, state: 'SUBMITTED', text: `submitted (${nodes} node(s) x ${gpn} GPU(s))` });
-  const stoppable = { pid: -Number(job.jobId), stop: () => job.stop(), killNow: () => void cancelJobSync(SLURM_CLI, job.jobId) };
-  register(stoppable);
-  const stop = async () => {
-    try {
-      await job.stop();
-    } finally {
-      unregister(stoppable);
-    }
-  };
-  return await waitUp(variant, ctx, stopSignal, job, stop, { spec, base, adapter, simSpeed, classify: (l, x) => adapter.classifyFailure(l, x) });
+  const server = jobServer(job, SLURM_CLI, { argv: spec.argv, runDir, port });
+  return await waitUp(variant, ctx, stopSignal, job, server, { spec, base, adapter, simSpeed, classify: (l, x) => adapter.classifyFailure(l, x) });
 }
 
 interface UpParts {
@@ -132,8 +124,9 @@ interface UpParts {
   classify: (lines: string[], exit: { code: number | null; signal: string | null }) => Failure;
 }
 
-async function waitUp(variant: Variant, ctx: RunVariantContext, stopSignal: AbortSignal, job: SlurmJobHandle, stop: () => Promise<void>, p: UpParts): Promise<ServerStart> {
+async function waitUp(variant: Variant, ctx: RunVariantContext, stopSignal: AbortSignal, job: SlurmJobHandle, server: JobServer, p: UpParts): Promise<ServerStart> {
   const sim = ctx.config.sim;
+  const stop = () => server.stop();
   const speed = p.spec.speed > 0 ? p.spec.speed : 1;
   try {
     const run = await job.waitRunning(stopSignal);
@@ -158,7 +151,8 @@ async function waitUp(variant: Variant, ctx: RunVariantContext, stopSignal: Abor
     const url = new URL(run.endpoint);
     // The benchmark and the sampler reach the head over the network.
     const spec = { ...p.spec, host: url.hostname, port: Number(url.port) };
-    return { ok: true, handle: { stop, tail: (n?: number) => job.tail(n) }, spec, adapter: p.adapter, base: p.base, startupS, speed };
+    server.watch();
+    return { ok: true, handle: server, spec, adapter: p.adapter, base: p.base, startupS, speed };
   } catch (e) {
     await stop().catch(() => undefined);
     throw e;

@@ -50,8 +50,8 @@ Host
   --warmup N              warm-up requests before measuring (default 4; 1 simulated)
 
 Output
-  --out DIR               profiles go to DIR/profiles (default .)
-  --runs-dir DIR          parent of run folders (default ./servelab-runs)
+  --out DIR               profiles go to DIR/profiles (default $XDG_DATA_HOME/servelab, ~/.local/share/servelab)
+  --runs-dir DIR          parent of run folders (default <data folder>/runs)
   --run-dir DIR           exact run folder
   --resume DIR            continue an interrupted run; finished variants are not re-run
   --dry-run               print the plan with every exact command; launch nothing

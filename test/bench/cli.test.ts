@@ -151,6 +151,22 @@ describe('servelab bench', () => {
     ]);
   });
 
+  it('--client-threads 2 prints the same block rows for the same requests; a bad value is one line, exit 2', async () => {
+    const args = ['bench', '--base-url', srv.url, '--dataset-name', 'random', '--random-input-len', '16', '--random-output-len', '6', '--num-prompts', '12', '--max-concurrency', '3', '--request-rate', '100'];
+    const one = await servelab(args);
+    const two = await servelab([...args, '--client-threads', '2']);
+    expect(two.exitCode).toBe(0);
+    // (On a loaded host a run can be client-bound or lose a request, which adds a row of its own:
+    // not what this compares.)
+    const labels = (out: string) => out.split('\n').map((l) => l.slice(0, 40)).filter((l) => !/^(Failed requests|Client-bound)/.test(l));
+    expect(labels(two.stdout)).toEqual(labels(one.stdout));
+    expect(two.stdout).toMatch(/^Successful requests: {21}12 {8}$/m);
+    expect(two.stdout).toMatch(/^Total generated tokens: {18}72 {8}$/m);
+    const bad = await servelab([...args, '--client-threads', '0']);
+    expect(bad.exitCode).toBe(2);
+    expect(bad.stderr.trim()).toBe("servelab: --client-threads must be a positive integer or auto, got '0'");
+  });
+
   it('bad input: one line and exit 2', async () => {
     const missing = await servelab(['bench', '--base-url', srv.url, '--model', 'm', '--dataset-name', 'sharegpt', '--dataset-path', path.join(dir, 'none.json')]);
     expect(missing.exitCode).toBe(2);

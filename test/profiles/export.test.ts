@@ -207,3 +207,30 @@ describe('files the command reads (TensorRT-LLM YAML)', () => {
     expect(exportDocker(p, 'x.json')).toContain('no engine release was recorded');
   });
 });
+
+describe('hostile profile data in exports', () => {
+  it('a file whose content holds the here-doc delimiter is written, not run', () => {
+    const p = qwen3Study();
+    p.files = [{ path: '/x/extra.yaml', content: 'a: 1\nSERVELAB_EOF\ntouch /tmp/servelab-pwned-$$\n' }];
+    p.engineArgv = ['echo', '--config', '/x/extra.yaml'];
+    const dir = spawnSync('mktemp', ['-d']).stdout.toString().trim();
+    const script = exportShell(p, 'evil.json');
+    const r = spawnSync('bash', ['-c', `${script.replace(/^exec /m, 'cat "$dir/extra.yaml"; echo ')}`], { env: { ...process.env, SERVELAB_FILES_DIR: dir }, encoding: 'utf8' });
+    expect(r.status, r.stderr).toBe(0);
+    // The file holds all three lines, the delimiter line included, and nothing ran.
+    expect(r.stdout.startsWith('a: 1\nSERVELAB_EOF\ntouch /tmp/servelab-pwned-$$\n')).toBe(true);
+    expect(script).toContain("<<'SERVELAB_EOF_2'");
+  });
+
+  it('a newline in a profile field cannot end a comment line', () => {
+    const p = qwen3Study();
+    p.model = 'm\ntouch /tmp/servelab-pwned';
+    const q = { ...p, engine: { ...p.engine, version: '1\n[Service]\nExecStartPre=/bin/sh -c evil' } };
+    // (In the docker line the version is also the image tag, inside shell quotes: not a line start.)
+    for (const text of [exportShell(q, 'f\nrm -rf ~.json'), exportDocker(p, 'f\nrm -rf ~.json'), exportSystemd(q, 'f.json')]) {
+      for (const line of text.split('\n')) {
+        expect(line).not.toMatch(/^touch|^rm -rf|^ExecStartPre/);
+      }
+    }
+  });
+});

@@ -2,6 +2,9 @@
 // real test cluster: a 1-node variant and a 2-node SGLang variant benchmarked on the head
 // endpoint, a pending job cancelled by the session's abort (the Ctrl-C path), a job that fails
 // at start classified from its output file, and an empty queue after.
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readdirSync } from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TuneEvent } from '../../src/core/events.js';
 import { simulatedHost } from '../../src/host/gpus.js';
@@ -14,7 +17,7 @@ import { makeVariant } from '../../src/tune/plan.js';
 import { AbortedError, runVariantScenarios, type RunVariantContext } from '../../src/tune/runner.js';
 import { parseScenario } from '../../src/tune/scenarios.js';
 import { slurmMissing, startTestCluster, type TestCluster } from './cluster.js';
-import { port, runDir, waitUntil } from './helpers.js';
+import { port, runDir, SERVELAB_BIN, waitUntil } from './helpers.js';
 
 const missing = slurmMissing();
 if (missing) console.warn(missing);
@@ -99,8 +102,51 @@ describe.skipIf(missing !== null)('--runtime slurm through the runner', () => {
     const [r] = await runVariantScenarios(variant, [scenario], ctx);
     expect(r!.status).toBe('failed');
     expect(r!.failure).toMatchObject({ kind: 'model-not-found' });
-    expect(r!.failure!.reason).toMatch(/\(Slurm job \d+: FAILED \(NonZeroExitCode\)\)$/);
+    expect(r!.failure!.reason).toMatch(/\(Slurm job \d+: FAILED exit 1 \(NonZeroExitCode\)\)$/);
     expect(r!.failure!.evidence!.length).toBeGreaterThan(0);
+  });
+
+  /** `servelab --auto --runtime slurm` as a child whose only variant stays PENDING behind `busy`. */
+  async function pendingCli(name: string): Promise<{ child: ChildProcess; jobId: string; exited: Promise<number | null>; state: string }> {
+    const state = mkdtempSync(path.join(c.dir, `${name}-state-`));
+    const argv = ['--auto', '--runtime', 'slurm', '--sim', '--nodes', '2', '--gpus', '8', '--model', 'Qwen/Qwen3-14B', '--engines', 'sglang', '--stages', 'engine', '--validation', 'none', '--host', '127.0.0.1', '--port', String(await port()), '--runs-dir', path.join(c.dir, name), '--json'];
+    const child = spawn(process.execPath, [SERVELAB_BIN, ...argv], { env: { ...process.env, ...c.cli.env, XDG_STATE_HOME: state }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const exited = new Promise<number | null>((r) => child.on('exit', (code, sig) => r(code ?? (sig ? -1 : null))));
+    let jobId = '';
+    let out = '';
+    child.stdout!.on('data', (b: Buffer) => {
+      out += b.toString();
+      const m = /"type":"job-state","variantId":"[^"]+","jobId":"(\d+)","state":"PENDING"/.exec(out);
+      if (m) jobId = m[1]!;
+    });
+    expect(await waitUntil(() => jobId !== '', 30_000)).toBe(true);
+    return { child, jobId, exited, state };
+  }
+
+  it('scancels the pending job of `servelab --auto` on SIGTERM and SIGHUP (exit 143, 129), and after its SIGKILL through the ledger', async () => {
+    const busy = await launchSlurmJob({ cli: c.cli, runDir: runDir(c.dir, 'cli-busy'), request: { nodes: 2, gpusPerNode: 8, tasksPerNode: 1, exclusive: true, partition: c.partition }, env: {}, ranks: { head: ['sleep', '60'] }, port: 1 });
+    try {
+      await busy.waitRunning();
+      for (const [sig, code] of [['SIGTERM', 143], ['SIGHUP', 129]] as const) {
+        const run = await pendingCli(`cli-${sig}`);
+        run.child.kill(sig);
+        expect(await run.exited).toBe(code);
+        expect((await queryJob(c.cli, run.jobId))!.state).toBe('CANCELLED');
+        // The ledger entry of the job is gone once it was cancelled.
+        expect(readdirSync(path.join(run.state, 'servelab', 'servers')).filter((f) => f.endsWith('.json'))).toEqual([]);
+      }
+      // servelab's own death: the job stays queued, its ledger entry names it, `servelab gpus --yes` cancels it.
+      const dead = await pendingCli('cli-SIGKILL');
+      dead.child.kill('SIGKILL');
+      await dead.exited;
+      expect((await queryJob(c.cli, dead.jobId))!.state).toBe('PENDING');
+      const env = { ...process.env, ...c.cli.env, XDG_STATE_HOME: dead.state };
+      const said = execFileSync(process.execPath, [SERVELAB_BIN, 'gpus', '--sim', '--yes'], { env, encoding: 'utf8' });
+      expect(said).toContain(`cancelled leftover Slurm job ${dead.jobId}`);
+      expect((await queryJob(c.cli, dead.jobId))!.state).toBe('CANCELLED');
+    } finally {
+      await busy.stop();
+    }
   });
 
   it('leaves no job in squeue', async () => {

@@ -1,0 +1,59 @@
+// What holds each GPU's memory, for `servelab gpus`: nvidia-smi's compute apps on a real host,
+// matched to the servers in the ledger by process group; on the simulated host each running
+// sim-serve reports the memory it models (/sim/gpus).
+import type { GpuInfo } from './gpus.js';
+import { queryComputeApps } from './gpu-procs.js';
+import type { LedgerEntry } from './ledger.js';
+import { procCmdline, procGroup, stillRunning } from './proc-identity.js';
+
+export interface GpuHolder {
+  gpu: number | string;
+  pid: number;
+  usedMiB?: number;
+  /** The holder's command line. */
+  command: string;
+  /** Set when it is a server servelab started: the servelab that owns it, alive or not. */
+  servelab?: { ownerPid: number; ownerAlive: boolean };
+}
+
+function ledgerOf(pid: number, entries: readonly LedgerEntry[]): LedgerEntry | undefined {
+  const pg = procGroup(pid);
+  return entries.find((e) => e.server && (e.server.pid === pid || e.server.pid === pg) && stillRunning(e.server));
+}
+
+function owner(e: LedgerEntry | undefined): GpuHolder['servelab'] {
+  return e ? { ownerPid: e.owner.pid, ownerAlive: stillRunning(e.owner) } : undefined;
+}
+
+async function simHolders(entries: readonly LedgerEntry[]): Promise<GpuHolder[]> {
+  const out: GpuHolder[] = [];
+  for (const e of entries) {
+    if (!e.server || !stillRunning(e.server)) continue;
+    try {
+      const res = await fetch(`http://127.0.0.1:${e.port}/sim/gpus`, { signal: AbortSignal.timeout(2000) });
+      if (!res.ok) continue;
+      const gpus = (await res.json()) as { index: number; memUsedMiB?: number }[];
+      for (const g of gpus) {
+        if ((g.memUsedMiB ?? 0) > 0) out.push({ gpu: g.index, pid: e.server.pid, usedMiB: g.memUsedMiB, command: e.argv.join(' '), servelab: owner(e) });
+      }
+    } catch {
+      // Not a sim server, or it is stopping: it holds nothing we can report.
+    }
+  }
+  return out;
+}
+
+export async function gpuHolders(simulated: boolean, gpus: readonly GpuInfo[], entries: readonly LedgerEntry[]): Promise<GpuHolder[]> {
+  if (simulated) return simHolders(entries);
+  const byUuid = new Map(gpus.map((g) => [g.uuid, g.index]));
+  return (await queryComputeApps()).map((a) => {
+    const e = ledgerOf(a.pid, entries);
+    return {
+      gpu: byUuid.get(a.gpuUuid) ?? a.gpuUuid,
+      pid: a.pid,
+      ...(a.usedMiB !== undefined ? { usedMiB: a.usedMiB } : {}),
+      command: (procCmdline(a.pid) ?? ['?']).join(' ').slice(0, 160),
+      servelab: owner(e),
+    };
+  });
+}

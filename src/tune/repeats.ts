@@ -1,0 +1,80 @@
+// Adaptive repeats: when a stage's best two results are within the noise margin of each other,
+// one run each cannot say which is faster. Rerun both (up to --repeats-max runs each, default 3)
+// and decide on the medians (decide.ts combineRepeats); if they stay within the margin the stage
+// says "tied within noise" and breaks the tie by a stated rule: lower p99 TPOT, then lower
+// startup time, then the stage's own order (the variant listed first). Pure: the stage loop runs
+// what nextRepeatStep asks for and calls it again.
+import type { VariantResult } from '../core/events.js';
+import { combineRepeats, gainPct, score, type DecideOptions } from './decide.js';
+
+export const DEFAULT_REPEATS_MAX = 3;
+
+export type RepeatStep =
+  | { action: 'rerun'; variantIds: [string, string]; why: string }
+  | {
+      action: 'decide';
+      /** One (median) result per variant with a value, best first; the tie-break applied at the top. */
+      ranked: VariantResult[];
+      tied: boolean;
+      why: string;
+    };
+
+const label = (r: VariantResult) => r.variant.label ?? r.variantId;
+
+/** p99 TPOT of a result (ms), Infinity when unknown (never wins a tie on it). */
+function p99Tpot(r: VariantResult): number {
+  const v = r.metrics?.p99_tpot_ms;
+  return typeof v === 'number' && Number.isFinite(v) ? v : Infinity;
+}
+
+/** The tie-break: lower p99 TPOT, then lower startup, then a (listed first). Returns [winner, loser, why]. */
+export function breakTie(a: VariantResult, b: VariantResult): [VariantResult, VariantResult, string] {
+  const ta = p99Tpot(a);
+  const tb = p99Tpot(b);
+  if (ta !== tb) {
+    const [w, l] = ta < tb ? [a, b] : [b, a];
+    return [w, l, `lower p99 TPOT (${p99Tpot(w).toFixed(2)} vs ${p99Tpot(l).toFixed(2)} ms)`];
+  }
+  const sa = a.startupS ?? Infinity;
+  const sb = b.startupS ?? Infinity;
+  if (sa !== sb) {
+    const [w, l] = sa < sb ? [a, b] : [b, a];
+    return [w, l, `same p99 TPOT, faster startup (${(w.startupS ?? 0).toFixed(0)} vs ${l.startupS === undefined ? '?' : l.startupS.toFixed(0)} s)`];
+  }
+  return [a, b, 'same p99 TPOT and startup: the one listed first'];
+}
+
+/**
+ * What to do next with a stage's runs (variant id -> its runs so far, in stage order). Reruns the
+ * best two while they are within the margin and both have fewer than repeatsMax runs.
+ */
+export function nextRepeatStep(runs: ReadonlyMap<string, readonly VariantResult[]>, opts: DecideOptions & { repeatsMax?: number }): RepeatStep {
+  const max = opts.repeatsMax ?? DEFAULT_REPEATS_MAX;
+  const combined = [...runs.values()].filter((rs) => rs.length > 0).map((rs) => combineRepeats(rs));
+  const scored = combined.map((r, order) => ({ r, order, s: score(r, opts) })).filter((x) => x.s.eligible);
+  scored.sort((x, y) => y.s.value! - x.s.value! || x.order - y.order);
+  const ranked = scored.map((x) => x.r);
+  if (scored.length < 2) return { action: 'decide', ranked, tied: false, why: scored.length ? `${label(ranked[0]!)} is the only eligible result` : 'no eligible result' };
+  const [a, b] = [scored[0]!, scored[1]!];
+  const g = gainPct(a.s.value!, b.s.value!) ?? Infinity;
+  const nA = runs.get(a.r.variantId)?.length ?? 1;
+  const nB = runs.get(b.r.variantId)?.length ?? 1;
+  if (g > opts.marginPct) {
+    const on = nA > 1 || nB > 1 ? ` (medians of ${nA} and ${nB} runs)` : '';
+    return { action: 'decide', ranked, tied: false, why: `${label(a.r)} leads ${label(b.r)} by ${g.toFixed(1)}%${on}, beyond the ${opts.marginPct}% noise margin` };
+  }
+  if (nA < max && nB < max) {
+    return { action: 'rerun', variantIds: [a.r.variantId, b.r.variantId], why: `${label(a.r)} and ${label(b.r)} are ${g.toFixed(1)}% apart, within the ${opts.marginPct}% noise margin: run ${Math.min(nA, nB) + 1} of ${max}` };
+  }
+  // (By order, a is the first listed among equals, so breakTie's last rule keeps the stage order.)
+  const first = a.order < b.order ? a.r : b.r;
+  const second = first === a.r ? b.r : a.r;
+  const [w, l, rule] = breakTie(first, second);
+  const rest = ranked.slice(2);
+  return {
+    action: 'decide',
+    ranked: [w, l, ...rest],
+    tied: true,
+    why: `${label(a.r)} and ${label(b.r)} tied within noise (${g.toFixed(1)}% apart after ${nA} and ${nB} runs, margin ${opts.marginPct}%): ${label(w)} wins on ${rule}`,
+  };
+}

@@ -1,0 +1,70 @@
+// Adaptive repeats on scripted results: rerun the best two while within the margin, decide on
+// medians, and the stated tie-break once the repeats are spent.
+import { describe, expect, it } from 'vitest';
+import type { VariantResult } from '../../src/core/events.js';
+import { breakTie, nextRepeatStep } from '../../src/tune/repeats.js';
+
+const opts = { objective: 'total' as const, slo: [], marginPct: 2, repeatsMax: 3 };
+function run(id: string, tput: number, extra: { p99Tpot?: number; startupS?: number; status?: VariantResult['status'] } = {}): VariantResult {
+  return {
+    variantId: id, stage: 'engine', scenario: 'x', status: extra.status ?? 'ok',
+    variant: { id, label: id } as unknown as VariantResult['variant'], argv: [],
+    metrics: { completed: 100, total_token_throughput: tput, output_throughput: tput, request_throughput: 1, request_goodput: null, p99_tpot_ms: extra.p99Tpot ?? 20 } as unknown as VariantResult['metrics'],
+    ...(extra.startupS !== undefined ? { startupS: extra.startupS } : {}),
+    startedAt: '', finishedAt: '',
+  };
+}
+const runs = (entries: [string, VariantResult[]][]) => new Map(entries);
+
+describe('nextRepeatStep', () => {
+  it('decides at once when the best leads the second by more than the margin', () => {
+    const s = nextRepeatStep(runs([['sglang', [run('sglang', 1000)]], ['trt', [run('trt', 1100)]], ['vllm', [run('vllm', 900)]]]), opts);
+    expect(s).toMatchObject({ action: 'decide', tied: false });
+    expect(s.action === 'decide' && s.ranked.map((r) => r.variantId)).toEqual(['trt', 'sglang', 'vllm']);
+  });
+
+  it('reruns the best two when they are within the margin (TensorRT-LLM +0.5% over SGLang)', () => {
+    const s = nextRepeatStep(runs([['vllm', [run('vllm', 900)]], ['sglang', [run('sglang', 1000)]], ['trt', [run('trt', 1005)]]]), opts);
+    expect(s).toMatchObject({ action: 'rerun', variantIds: ['trt', 'sglang'] });
+    expect(s.why).toMatch(/0\.5% apart, within the 2% noise margin: run 2 of 3/);
+  });
+
+  it('decides on the medians: an outlier first run does not decide', () => {
+    // trt: 1005, 960, 965 -> median 965; sglang: 1000, 1002, 998 -> median 1000 (+3.6%).
+    const s = nextRepeatStep(runs([['sglang', [run('sglang', 1000), run('sglang', 1002), run('sglang', 998)]], ['trt', [run('trt', 1005), run('trt', 960), run('trt', 965)]]]), opts);
+    expect(s).toMatchObject({ action: 'decide', tied: false });
+    expect(s.action === 'decide' && s.ranked[0]!.variantId).toBe('sglang');
+    expect(s.why).toMatch(/medians of 3 and 3 runs/);
+  });
+
+  it('after repeatsMax runs still within the margin: tied within noise, lower p99 TPOT wins', () => {
+    const s = nextRepeatStep(runs([
+      ['sglang', [run('sglang', 1000, { p99Tpot: 18 }), run('sglang', 1001, { p99Tpot: 18 }), run('sglang', 999, { p99Tpot: 18 })]],
+      ['trt', [run('trt', 1005, { p99Tpot: 21 }), run('trt', 1004, { p99Tpot: 21 }), run('trt', 1006, { p99Tpot: 21 })]],
+    ]), opts);
+    expect(s).toMatchObject({ action: 'decide', tied: true });
+    expect(s.action === 'decide' && s.ranked[0]!.variantId).toBe('sglang');
+    expect(s.why).toMatch(/tied within noise .* sglang wins on lower p99 TPOT \(18\.00 vs 21\.00 ms\)/);
+  });
+
+  it('repeatsMax 1 never reruns', () => {
+    const s = nextRepeatStep(runs([['a', [run('a', 1000)]], ['b', [run('b', 1001)]]]), { ...opts, repeatsMax: 1 });
+    expect(s).toMatchObject({ action: 'decide', tied: true });
+  });
+
+  it('failed and pruned (stopped early) results take no part', () => {
+    const s = nextRepeatStep(runs([['a', [run('a', 1000)]], ['b', [run('b', 1001, { status: 'pruned' })]], ['c', [run('c', 0, { status: 'failed' })]]]), opts);
+    expect(s).toMatchObject({ action: 'decide', tied: false });
+    expect(s.action === 'decide' && s.ranked.map((r) => r.variantId)).toEqual(['a']);
+  });
+});
+
+describe('breakTie', () => {
+  it('lower p99 TPOT, then lower startup, then the one listed first', () => {
+    expect(breakTie(run('a', 1, { p99Tpot: 30 }), run('b', 1, { p99Tpot: 20 }))[0].variantId).toBe('b');
+    const [w, , why] = breakTie(run('a', 1, { startupS: 300 }), run('b', 1, { startupS: 120 }));
+    expect(w.variantId).toBe('b');
+    expect(why).toMatch(/faster startup \(120 vs 300 s\)/);
+    expect(breakTie(run('a', 1), run('b', 1))[0].variantId).toBe('a');
+  });
+});
