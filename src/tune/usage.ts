@@ -42,7 +42,7 @@ Host
   --runtime native|docker --image IMAGE   how real engines run (default native)
   --runtime slurm         each variant is a Slurm job; servelab benchmarks its head node
   --partition P --account A --time T   sbatch's options for every job
-  --slurm-arg OPT         an extra sbatch option, verbatim (e.g. --slurm-arg=--qos=high); repeatable
+  --slurm-arg=OPT         an extra sbatch option, verbatim (e.g. --slurm-arg=--qos=high); repeatable
   --nodes N               most nodes a variant may span (with --sim: a cluster of N nodes x --gpus)
   --port N                first port for servers (default 8100)
   --host ADDR             bind address of the servers (default 127.0.0.1)
