@@ -139,8 +139,17 @@ function checkDataset(path: string): string {
 
 const SLURM_ONLY = ['partition', 'account', 'time'] as const;
 
-/** --runtime native|docker|slurm and the flags that belong to each. */
-export function parseRuntime(str: (k: string) => string | undefined, slurmArgs: string[]): SessionConfig['runtime'] {
+/**
+ * --runtime native|docker|slurm and the flags that belong to each. `--nodes N` (slurm only): the
+ * most nodes a variant may span; with --sim the simulated cluster of N x --gpus (sim.gpus counts all).
+ */
+export function parseRuntime(str: (k: string) => string | undefined, slurmArgs: string[], sim?: SessionConfig['sim']): SessionConfig['runtime'] {
+  const nodes = num('nodes', str('nodes'), { integer: true, min: 1, max: 64 });
+  if (nodes !== undefined && str('runtime') !== 'slurm') throw new UserError('--nodes needs --runtime slurm (a variant wider than one node runs as a multi-node Slurm job)');
+  if (sim && nodes !== undefined && nodes > 1) {
+    sim.nodes = nodes;
+    sim.gpus *= nodes;
+  }
   const runtimeText = str('runtime') ?? 'native';
   if (runtimeText !== 'slurm') {
     const stray = [...SLURM_ONLY.filter((k) => str(k) !== undefined), ...(slurmArgs.length ? ['slurm-arg'] : [])];
@@ -158,6 +167,7 @@ export function parseRuntime(str: (k: string) => string | undefined, slurmArgs: 
       ...(str('account') ? { account: str('account')! } : {}),
       ...(str('time') ? { time: str('time')! } : {}),
       extra: slurmArgs,
+      ...(nodes !== undefined ? { nodes } : {}),
     };
   }
   throw new UserError(`--runtime must be native, docker or slurm, got '${runtimeText}'`);
@@ -239,15 +249,7 @@ export function parseAutoArgs(argv: readonly string[], settings: SettingValues =
   const slo = sloText ? parseSlo(sloText) : [];
   const objective = parseObjective(str('objective') ?? settings.objective ?? 'total');
   if (objective === 'goodput' && !slo.length) throw new UserError('--objective goodput needs --slo (goodput counts requests that meet the SLOs)');
-  const runtime = parseRuntime(str, (values['slurm-arg'] as string[] | undefined) ?? []);
-  const nodes = num('nodes', str('nodes'), { integer: true, min: 1, max: 64 });
-  if (nodes !== undefined && runtime.kind !== 'slurm') throw new UserError('--nodes needs --runtime slurm (a variant wider than one node runs as a multi-node Slurm job)');
-  if (runtime.kind === 'slurm' && nodes !== undefined) runtime.nodes = nodes;
-  // The simulated cluster: --gpus is per node, the planner sees all of them.
-  if (sim && nodes !== undefined && nodes > 1) {
-    sim.nodes = nodes;
-    sim.gpus *= nodes;
-  }
+  const runtime = parseRuntime(str, (values['slurm-arg'] as string[] | undefined) ?? [], sim);
 
   const config: SessionConfig = {
     model,

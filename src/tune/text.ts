@@ -53,6 +53,8 @@ export function progressLine(e: TuneEvent): string | null {
       return `stage ${e.index + 1} ${e.stage}: ${e.skipped ? `skipped (${e.skipped})` : `${e.variants.length} variant(s)`}`;
     case 'variant-launching':
       return `  ${e.variantId}: launching on port ${e.port}`;
+    case 'job-state':
+      return `  ${e.variantId}: Slurm job ${e.jobId} ${e.text}`;
     case 'server-ready':
       return `  ${e.variantId}: ready after ${num(e.startupS)} s`;
     case 'bench-started':
