@@ -69,7 +69,7 @@ export async function startSlurmServer(variant: Variant, ctx: RunVariantContext,
     prepared = prepareLaunch(variant, launchCtx);
     // The real engine's multi-node launch decides what is possible (vLLM 0.11 refuses a replica
     // over nodes); the simulated engine then starts with SGLang's flags (engine-ranks.ts simRanks).
-    const real = engineRanks(variant.engine, prepared.spec.engineArgv, variant.knobs, layout);
+    const real = engineRanks(variant.engine, sim ? prepared.spec.engineArgv : prepared.spec.argv, variant.knobs, layout);
     ranks = sim ? (nodes > 1 ? simRanks(prepared.spec.argv, layout) : engineRanks('sglang', prepared.spec.argv, variant.knobs, layout)) : real;
   } catch (e) {
     if (!(e instanceof UserError)) throw e;
