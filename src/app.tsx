@@ -10,14 +10,14 @@ import { PlanScreen } from './screens/PlanScreen.js';
 import { RunScreen } from './screens/RunScreen.js';
 import { ResultsScreen } from './screens/ResultsScreen.js';
 import { SaveScreen } from './screens/SaveScreen.js';
-import { useTerminalSize } from './ui/hooks/useTerminalSize.js';
-import { useRedrawOnResize } from './ui/hooks/useRedrawOnResize.js';
-import { useTuneSession, type SessionStarter } from './ui/hooks/useTuneSession.js';
-import { finalWinner, stageTables, validationBaselineId, validationRows } from './ui/state/results.js';
-import { initialWizard, wizardReducer, type ScreenId } from './ui/state/wizard.js';
-import type { PlannedSession, Services, WorkbenchDefaults } from './ui/services.js';
-import { ThemeContext, themeFromEnv, type Theme } from './ui/theme.js';
-import type { HostView } from './ui/view.js';
+import { useTerminalSize } from './tui/hooks/useTerminalSize.js';
+import { useRedrawOnResize } from './tui/hooks/useRedrawOnResize.js';
+import { useTuneSession, type SessionStarter } from './tui/hooks/useTuneSession.js';
+import { finalWinner, stageTables, validationBaselineId, validationRows } from './tui/state/results.js';
+import { initialWizard, wizardReducer, type ScreenId } from './tui/state/wizard.js';
+import type { PlannedSession, Services, WorkbenchDefaults } from './tui/services.js';
+import { ThemeContext, themeFromEnv, type Theme } from './tui/theme.js';
+import type { HostView } from './tui/view.js';
 import { objectiveLabel } from './tune/decide.js';
 
 export interface AppProps {

@@ -7,7 +7,7 @@ import { render } from 'ink';
 import { App } from '../app.js';
 import { openSettings } from '../core/settings.js';
 import { installSignalHandlers } from '../host/signals.js';
-import { parseTuiFlags, realServices } from '../ui/realServices.js';
+import { parseTuiFlags, realServices } from '../tune/workbench.js';
 
 const USAGE = `Usage: servelab [options]
 

@@ -58,6 +58,6 @@ export default async function main(argv: string[]): Promise<number> {
     process.stdout.write(summaryText(view, price !== undefined ? { gpuHourPrice: price } : {}) + '\n');
     return 0;
   }
-  const { showResults } = await import('./view-tui.js');
+  const { showResults } = await import('../screens/ViewScreen.js');
   return showResults(view, price);
 }

@@ -2,13 +2,13 @@
 // size per dtype, and the workload: scenario, lengths, prompts, seed, objective and SLOs.
 import React from 'react';
 import { Box, Text } from 'ink';
-import { Footer } from '../components/Footer.js';
-import { Muted, Title } from '../components/Title.js';
-import { fmtBytes, fmtNum, fmtParams, truncate } from '../ui/format.js';
-import { useKeymap } from '../ui/hooks/useKeymap.js';
-import { useTheme } from '../ui/theme.js';
-import { focusedField, visibleFields, type WizardAction, type WizardState } from '../ui/state/wizard.js';
-import type { ModelView } from '../ui/view.js';
+import { Footer } from '../tui/components/Footer.js';
+import { Muted, Title } from '../tui/components/Title.js';
+import { fmtBytes, fmtNum, fmtParams, truncate } from '../tui/format.js';
+import { useKeymap } from '../tui/hooks/useKeymap.js';
+import { useTheme } from '../tui/theme.js';
+import { focusedField, visibleFields, type WizardAction, type WizardState } from '../tui/state/wizard.js';
+import type { ModelView } from '../tui/view.js';
 
 export interface ModelScreenProps {
   wizard: WizardState;

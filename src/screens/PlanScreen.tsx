@@ -3,13 +3,13 @@
 // command of the focused variant.
 import React from 'react';
 import { Box, Text } from 'ink';
-import { Footer } from '../components/Footer.js';
-import { Muted, Title } from '../components/Title.js';
-import { Command } from '../components/Command.js';
-import { commandLines, fmtDuration, fmtTokS, truncate, wrapLines } from '../ui/format.js';
-import { useKeymap } from '../ui/hooks/useKeymap.js';
-import { useTheme } from '../ui/theme.js';
-import { planRows, selectedVariants, type PlanRow, type PlanStageView, type PlanView } from '../ui/view.js';
+import { Footer } from '../tui/components/Footer.js';
+import { Muted, Title } from '../tui/components/Title.js';
+import { Command } from '../tui/components/Command.js';
+import { commandLines, fmtDuration, fmtTokS, truncate, wrapLines } from '../tui/format.js';
+import { useKeymap } from '../tui/hooks/useKeymap.js';
+import { useTheme } from '../tui/theme.js';
+import { planRows, selectedVariants, type PlanRow, type PlanStageView, type PlanView } from '../tui/view.js';
 
 export interface PlanScreenProps {
   plan: PlanView | null;

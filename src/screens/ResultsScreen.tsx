@@ -3,15 +3,15 @@
 // validation table (baseline vs winner on the scenario set). One page per stage.
 import React from 'react';
 import { Box, Text } from 'ink';
-import { Footer } from '../components/Footer.js';
-import { Muted, Title } from '../components/Title.js';
-import { Table, type Column } from '../components/Table.js';
-import { Command } from '../components/Command.js';
-import { commandLines, fmtCommand, fmtDollars, fmtDuration, fmtMs, fmtPct, fmtTokS, wrapLines } from '../ui/format.js';
-import { useKeymap } from '../ui/hooks/useKeymap.js';
-import type { ResultRow, StageTable, ValidationRowView } from '../ui/state/results.js';
+import { Footer } from '../tui/components/Footer.js';
+import { Muted, Title } from '../tui/components/Title.js';
+import { Table, type Column } from '../tui/components/Table.js';
+import { Command } from '../tui/components/Command.js';
+import { commandLines, fmtCommand, fmtDollars, fmtDuration, fmtMs, fmtPct, fmtTokS, wrapLines } from '../tui/format.js';
+import { useKeymap } from '../tui/hooks/useKeymap.js';
+import type { ResultRow, StageTable, ValidationRowView } from '../tui/state/results.js';
 import type { VariantResult } from '../core/events.js';
-import { useTheme } from '../ui/theme.js';
+import { useTheme } from '../tui/theme.js';
 
 export interface ResultsScreenProps {
   tables: StageTable[];

@@ -3,17 +3,17 @@
 // live panels), GPU and server state, and the keys to steer: skip, stop after stage, abort, log.
 import React, { useState } from 'react';
 import { Box, Text } from 'ink';
-import { Footer } from '../components/Footer.js';
-import { Muted, Title } from '../components/Title.js';
-import { GpuPanel } from '../components/run/GpuPanel.js';
-import { Leaderboard } from '../components/run/Leaderboard.js';
-import { LivePanel } from '../components/run/LivePanel.js';
-import { LogTail } from '../components/run/LogTail.js';
-import { fmtDuration, wrapLines } from '../ui/format.js';
-import { useKeymap } from '../ui/hooks/useKeymap.js';
-import { useNow } from '../ui/hooks/useNow.js';
-import type { CurrentVariant, Phase, RunState } from '../ui/state/run.js';
-import { useTheme } from '../ui/theme.js';
+import { Footer } from '../tui/components/Footer.js';
+import { Muted, Title } from '../tui/components/Title.js';
+import { GpuPanel } from '../tui/components/run/GpuPanel.js';
+import { Leaderboard } from '../tui/components/run/Leaderboard.js';
+import { LivePanel } from '../tui/components/run/LivePanel.js';
+import { LogTail } from '../tui/components/run/LogTail.js';
+import { fmtDuration, wrapLines } from '../tui/format.js';
+import { useKeymap } from '../tui/hooks/useKeymap.js';
+import { useNow } from '../tui/hooks/useNow.js';
+import type { CurrentVariant, Phase, RunState } from '../tui/state/run.js';
+import { useTheme } from '../tui/theme.js';
 
 export interface RunScreenProps {
   run: RunState;

@@ -1,8 +1,8 @@
 // The help bar, drawn from the keymap so it always matches what the keys do.
 import React from 'react';
 import { Box, Text } from 'ink';
-import { helpItems, type Scope } from '../ui/keymap.js';
-import { useTheme } from '../ui/theme.js';
+import { helpItems, type Scope } from '../keymap.js';
+import { useTheme } from '../theme.js';
 
 export function Footer({ scope, without, textEntry }: { scope: Scope; without?: readonly string[]; textEntry?: boolean }): React.JSX.Element {
   const theme = useTheme();

@@ -2,10 +2,10 @@
 import type { TuneEvent, TuneListener, VariantResult } from '../../src/core/events.js';
 import type { LiveSnapshot } from '../../src/bench/types.js';
 import type { BenchMetrics } from '../../src/bench/types.js';
-import type { SessionHandle, SessionStarter } from '../../src/ui/hooks/useTuneSession.js';
-import type { PlannedSession, Services, WorkbenchDefaults } from '../../src/ui/services.js';
-import type { WorkloadForm } from '../../src/ui/state/wizard.js';
-import type { HostView, ModelView, PlanView } from '../../src/ui/view.js';
+import type { SessionHandle, SessionStarter } from '../../src/tui/hooks/useTuneSession.js';
+import type { PlannedSession, Services, WorkbenchDefaults } from '../../src/tui/services.js';
+import type { WorkloadForm } from '../../src/tui/state/wizard.js';
+import type { HostView, ModelView, PlanView } from '../../src/tui/view.js';
 
 export const form: WorkloadForm = {
   model: 'Qwen/Qwen3-14B',

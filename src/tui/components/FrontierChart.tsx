@@ -4,10 +4,10 @@
 // colour (NO_COLOR: the theme has no accent, so nothing is coloured).
 import React from 'react';
 import { Box, Text } from 'ink';
-import type { ChartSeries } from '../sweep/chart-scale.js';
-import { renderChartCells, type ChartCell } from '../sweep/chart-text.js';
-import { useTheme } from '../ui/theme.js';
-import { useTerminalSize } from '../ui/hooks/useTerminalSize.js';
+import type { ChartSeries } from '../../sweep/chart-scale.js';
+import { renderChartCells, type ChartCell } from '../../sweep/chart-text.js';
+import { useTheme } from '../theme.js';
+import { useTerminalSize } from '../hooks/useTerminalSize.js';
 
 const SERIES_COLOURS = ['cyan', 'yellow', 'green', 'magenta', 'red', 'blue', 'white', 'gray'];
 

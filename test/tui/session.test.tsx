@@ -11,9 +11,9 @@ import { openSettings } from '../../src/core/settings.js';
 import { liveServers, stopAllServers } from '../../src/host/registry.js';
 import { formatCommand } from '../../src/profiles/command.js';
 import { Journal } from '../../src/tune/journal.js';
-import { shellWords } from '../../src/ui/format.js';
-import { realServices } from '../../src/ui/realServices.js';
-import { colourTheme } from '../../src/ui/theme.js';
+import { shellWords } from '../../src/tui/format.js';
+import { realServices } from '../../src/tune/workbench.js';
+import { colourTheme } from '../../src/tui/theme.js';
 import { render, type Rendered } from '../render.js';
 
 let dir: string;

@@ -1,8 +1,8 @@
 import React from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { GpuPanel } from '../../src/components/run/GpuPanel.js';
-import { Table, fitColumns, pad, type Column } from '../../src/components/Table.js';
-import { fmtCommand, relativeLabel, sparkline, wrapLines } from '../../src/ui/format.js';
+import { GpuPanel } from '../../src/tui/components/run/GpuPanel.js';
+import { Table, fitColumns, pad, type Column } from '../../src/tui/components/Table.js';
+import { fmtCommand, relativeLabel, sparkline, wrapLines } from '../../src/tui/format.js';
 import { render, type Rendered } from '../render.js';
 
 let r: Rendered | undefined;

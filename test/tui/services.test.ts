@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseAutoArgs } from '../../src/tune/args.js';
 import { planSession } from '../../src/tune/session.js';
-import { checkForm, choicesArgv, modelView, planView, validationSeconds, dropUnchecked } from '../../src/ui/realServices.js';
+import { checkForm, choicesArgv, modelView, planView, validationSeconds, dropUnchecked } from '../../src/tune/workbench.js';
 import { form } from './fixtures.js';
 
 const base = ['--sim', '--model', 'Qwen/Qwen3-14B', '--num-prompts', '10', '--validation', 'none'];

@@ -2,9 +2,9 @@
 // command pushes state in; nothing here launches or measures.
 import React from 'react';
 import { render } from 'ink';
-import { LiveSweep } from '../components/FrontierChart.js';
+import { LiveSweep } from './components/FrontierChart.js';
 import type { ChartSeries } from '../sweep/chart-scale.js';
-import { ThemeContext, themeFromEnv } from '../ui/theme.js';
+import { ThemeContext, themeFromEnv } from './theme.js';
 
 export interface LiveView {
   update(status: string, series?: readonly ChartSeries[]): void;

@@ -1,10 +1,10 @@
 // The benchmark in flight: tok/s over time, latencies so far, progress with ETA, server state.
 import React from 'react';
 import { Box, Text } from 'ink';
-import type { CurrentVariant } from '../../ui/state/run.js';
-import { etaSeconds } from '../../ui/state/run.js';
-import { fmtDuration, fmtMs, fmtNum, fmtPct, fmtTokS } from '../../ui/format.js';
-import { useTheme } from '../../ui/theme.js';
+import type { CurrentVariant } from '../../state/run.js';
+import { etaSeconds } from '../../state/run.js';
+import { fmtDuration, fmtMs, fmtNum, fmtPct, fmtTokS } from '../../format.js';
+import { useTheme } from '../../theme.js';
 import { Sparkline } from '../Sparkline.js';
 import { ProgressBar } from '../ProgressBar.js';
 import { Muted } from '../Title.js';

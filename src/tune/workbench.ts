@@ -15,17 +15,17 @@ import { resolveParallel, weightBytes } from '../model/estimate.js';
 import { gpuNames } from '../model/gpus.js';
 import { builtinModelIds, getModel, paramCounts, type WeightDtype } from '../model/models.js';
 import { formatCommand } from '../profiles/command.js';
-import { AUTO_FLAGS, parseAutoArgs } from '../tune/args.js';
-import type { SessionConfig } from '../tune/config.js';
-import type { Plan } from '../tune/plan.js';
-import { estimateHostFor, estimateSeconds, validationSeconds, type EstimateHost } from '../tune/estimate-time.js';
-import { realPlanDeps } from '../tune/deps.js';
-import { planSession, runSession, SessionControl } from '../tune/session.js';
-import { parseSlo } from '../tune/slo.js';
-import type { SessionStarter } from './hooks/useTuneSession.js';
-import type { Choices, PlannedSession, Services, WorkbenchDefaults } from './services.js';
-import type { WorkloadForm } from './state/wizard.js';
-import type { HostView, ModelView, PlanView } from './view.js';
+import { AUTO_FLAGS, parseAutoArgs } from './args.js';
+import type { SessionConfig } from './config.js';
+import type { Plan } from './plan.js';
+import { estimateHostFor, estimateSeconds, validationSeconds, type EstimateHost } from './estimate-time.js';
+import { realPlanDeps } from './deps.js';
+import { planSession, runSession, SessionControl } from './session.js';
+import { parseSlo } from './slo.js';
+import type { SessionStarter } from '../tui/hooks/useTuneSession.js';
+import type { Choices, PlannedSession, Services, WorkbenchDefaults } from '../tui/services.js';
+import type { WorkloadForm } from '../tui/state/wizard.js';
+import type { HostView, ModelView, PlanView } from '../tui/view.js';
 
 /** Flags the screens own: the form's value replaces any given on the command line. */
 const FORM_FLAGS = new Set(['model', 'scenario', 'num-prompts', 'dataset-path', 'objective', 'slo', 'validation', 'sim', 'gpu', 'gpus', 'auto']);

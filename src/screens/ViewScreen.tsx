@@ -2,9 +2,9 @@
 import React, { useState } from 'react';
 import { render, useApp } from 'ink';
 import type { SessionView } from '../core/view.js';
-import { ResultsScreen } from '../screens/ResultsScreen.js';
-import { useTerminalSize } from '../ui/hooks/useTerminalSize.js';
-import { finalWinner, stageTables, validationBaselineId, validationRows } from '../ui/state/results.js';
+import { ResultsScreen } from './ResultsScreen.js';
+import { useTerminalSize } from '../tui/hooks/useTerminalSize.js';
+import { finalWinner, stageTables, validationBaselineId, validationRows } from '../tui/state/results.js';
 
 export function ViewResults({ view, price }: { view: SessionView; price?: number }): React.JSX.Element {
   const { exit } = useApp();

@@ -5,11 +5,11 @@ import React, { useCallback, useEffect, useState } from 'react';
 import { render, useApp } from 'ink';
 import type { TuneListener } from '../core/events.js';
 import type { ReplayOutcome, ReplaySetup } from '../profiles/replay.js';
-import { ReplayScreen, type ReplayPhase } from '../screens/ReplayScreen.js';
-import { useTerminalSize } from './hooks/useTerminalSize.js';
-import { useRedrawOnResize } from './hooks/useRedrawOnResize.js';
-import { useTuneSession, type SessionStarter } from './hooks/useTuneSession.js';
-import { ThemeContext, themeFromEnv, type Theme } from './theme.js';
+import { ReplayScreen, type ReplayPhase } from './ReplayScreen.js';
+import { useTerminalSize } from '../tui/hooks/useTerminalSize.js';
+import { useRedrawOnResize } from '../tui/hooks/useRedrawOnResize.js';
+import { useTuneSession, type SessionStarter } from '../tui/hooks/useTuneSession.js';
+import { ThemeContext, themeFromEnv, type Theme } from '../tui/theme.js';
 
 export interface ReplayTuiInput {
   setup: ReplaySetup;

@@ -2,10 +2,10 @@
 // a long run never redraws them and the scrollback keeps the whole stage history.
 import React from 'react';
 import { Static, Text } from 'ink';
-import type { VariantResult } from '../../core/events.js';
-import type { StaticItem } from '../../ui/state/run.js';
-import { fmtDuration, fmtMs, fmtPct, fmtTokS, relativeLabel, truncate, wrapLines } from '../../ui/format.js';
-import { useTheme, type Theme } from '../../ui/theme.js';
+import type { VariantResult } from '../../../core/events.js';
+import type { StaticItem } from '../../state/run.js';
+import { fmtDuration, fmtMs, fmtPct, fmtTokS, relativeLabel, truncate, wrapLines } from '../../format.js';
+import { useTheme, type Theme } from '../../theme.js';
 import { pad } from '../Table.js';
 
 export function variantLine(r: VariantResult, label: string, width: number): string {

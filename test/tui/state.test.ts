@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { applyEvent, etaSeconds, HISTORY_MAX, initialRunState, LOG_TAIL_MAX, runReducer, type RunState } from '../../src/ui/state/run.js';
-import { focusedField, initialWizard, visibleFields, wizardReducer } from '../../src/ui/state/wizard.js';
-import { finalWinner, stageTables, validationRows } from '../../src/ui/state/results.js';
-import { burstKeyNames, helpItems, KEYMAP, resolveKey } from '../../src/ui/keymap.js';
+import { applyEvent, etaSeconds, HISTORY_MAX, initialRunState, LOG_TAIL_MAX, runReducer, type RunState } from '../../src/tui/state/run.js';
+import { focusedField, initialWizard, visibleFields, wizardReducer } from '../../src/tui/state/wizard.js';
+import { finalWinner, stageTables, validationRows } from '../../src/tui/state/results.js';
+import { burstKeyNames, helpItems, KEYMAP, resolveKey } from '../../src/tui/keymap.js';
 import { form, result, sessionEvents, snapshot, stageDone } from './fixtures.js';
 
 const feed = (events = sessionEvents(), upTo = events.length): RunState =>

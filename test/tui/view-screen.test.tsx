@@ -2,7 +2,7 @@
 // when the run was interrupted and shows what it measured.
 import React from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ViewResults } from '../../src/commands/view-tui.js';
+import { ViewResults } from '../../src/screens/ViewScreen.js';
 import { projectSession } from '../../src/core/view.js';
 import { render, type Rendered } from '../render.js';
 import { sessionEvents } from './fixtures.js';

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { App } from '../../src/app.js';
 import { HostScreen } from '../../src/screens/HostScreen.js';
 import { PlanScreen } from '../../src/screens/PlanScreen.js';
-import { colourTheme, ThemeContext, type Theme } from '../../src/ui/theme.js';
+import { colourTheme, ThemeContext, type Theme } from '../../src/tui/theme.js';
 import { overflowingLines, render, type Rendered } from '../render.js';
 import { enterRun } from './walk.js';
 import { defaults, fakeServices, plan, realHost, result, scripted, sessionEvents, simHost, snapshot, stageDone } from './fixtures.js';

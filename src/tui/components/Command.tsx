@@ -2,8 +2,8 @@
 // ` \` continuations), never cut with an ellipsis.
 import React from 'react';
 import { Box, Text } from 'ink';
-import { commandLines } from '../ui/format.js';
-import { useTheme } from '../ui/theme.js';
+import { commandLines } from '../format.js';
+import { useTheme } from '../theme.js';
 
 export function Command({ command, width, prefix = '$ ', muted }: { command: string; width: number; prefix?: string; muted?: boolean }): React.JSX.Element {
   const theme = useTheme();

@@ -1,8 +1,8 @@
 // GPU utilisation and memory per GPU: one line each when there is room, else one compact line.
 import React from 'react';
 import { Box, Text } from 'ink';
-import type { GpuSample } from '../../core/events.js';
-import { fmtMiB, truncate } from '../../ui/format.js';
+import type { GpuSample } from '../../../core/events.js';
+import { fmtMiB, truncate } from '../../format.js';
 import { ProgressBar } from '../ProgressBar.js';
 import { Muted } from '../Title.js';
 

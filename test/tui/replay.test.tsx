@@ -9,8 +9,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { liveServers, stopAllServers } from '../../src/host/registry.js';
 import { executeReplay, prepareReplay, type ReplayOptions, type ReplaySetup } from '../../src/profiles/replay.js';
 import { loadProfile } from '../../src/profiles/store.js';
-import { ReplayApp, type ReplayTuiResult } from '../../src/ui/replayTui.js';
-import { colourTheme } from '../../src/ui/theme.js';
+import { ReplayApp, type ReplayTuiResult } from '../../src/screens/ReplayApp.js';
+import { colourTheme } from '../../src/tui/theme.js';
 import { overflowingLines, render, type Rendered } from '../render.js';
 
 const PROFILE = fileURLToPath(new URL('../../profiles/Qwen3-14B-H100x1.json', import.meta.url));

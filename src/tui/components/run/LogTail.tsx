@@ -1,6 +1,6 @@
 import React from 'react';
 import { Box, Text } from 'ink';
-import { truncate } from '../../ui/format.js';
+import { truncate } from '../../format.js';
 import { Muted } from '../Title.js';
 
 /** The last `lines` lines of a server's log, each cut to the width (never wrapping the layout). */

@@ -5,7 +5,7 @@ vi.hoisted(() => {
 });
 import React from 'react';
 import { App } from '../../src/app.js';
-import { colourTheme, plainTheme, themeFromEnv, type Theme } from '../../src/ui/theme.js';
+import { colourTheme, plainTheme, themeFromEnv, type Theme } from '../../src/tui/theme.js';
 import { render, type Rendered } from '../render.js';
 import { defaults, fakeServices } from './fixtures.js';
 
