@@ -15,9 +15,8 @@ import { useRedrawOnResize } from './tui/hooks/useRedrawOnResize.js';
 import { useTuneSession, type SessionStarter } from './tui/hooks/useTuneSession.js';
 import { finalWinner, stageTables, validationBaselineId, validationRows } from './tui/state/results.js';
 import { initialWizard, wizardReducer, type ScreenId } from './tui/state/wizard.js';
-import type { PlannedSession, Services, WorkbenchDefaults } from './tui/services.js';
 import { ThemeContext, themeFromEnv, type Theme } from './tui/theme.js';
-import type { HostView } from './tui/view.js';
+import type { HostView, PlannedSession, Services, WorkbenchDefaults } from './tune/workbench-types.js';
 import { objectiveLabel } from './tune/decide.js';
 
 export interface AppProps {

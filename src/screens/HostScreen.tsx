@@ -7,7 +7,7 @@ import { Muted, Title } from '../tui/components/Title.js';
 import { fmtBytes, fmtMiB } from '../tui/format.js';
 import { useKeymap } from '../tui/hooks/useKeymap.js';
 import { useTheme } from '../tui/theme.js';
-import type { HostView } from '../tui/view.js';
+import type { HostView } from '../tune/workbench-types.js';
 
 export interface HostScreenProps {
   host: HostView | null;

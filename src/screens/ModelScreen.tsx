@@ -8,7 +8,7 @@ import { fmtBytes, fmtNum, fmtParams, truncate } from '../tui/format.js';
 import { useKeymap } from '../tui/hooks/useKeymap.js';
 import { useTheme } from '../tui/theme.js';
 import { focusedField, visibleFields, type WizardAction, type WizardState } from '../tui/state/wizard.js';
-import type { ModelView } from '../tui/view.js';
+import type { ModelView } from '../tune/workbench-types.js';
 
 export interface ModelScreenProps {
   wizard: WizardState;

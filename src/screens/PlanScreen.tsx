@@ -9,7 +9,8 @@ import { Command } from '../tui/components/Command.js';
 import { commandLines, fmtDuration, fmtTokS, truncate, wrapLines } from '../tui/format.js';
 import { useKeymap } from '../tui/hooks/useKeymap.js';
 import { useTheme } from '../tui/theme.js';
-import { planRows, selectedVariants, type PlanRow, type PlanStageView, type PlanView } from '../tui/view.js';
+import { planRows, selectedVariants, type PlanRow } from '../tui/view.js';
+import type { PlanStageView, PlanView } from '../tune/workbench-types.js';
 
 export interface PlanScreenProps {
   plan: PlanView | null;

@@ -4,16 +4,9 @@
 import { useCallback, useEffect, useReducer, useRef } from 'react';
 import type { TuneEvent, TuneListener } from '../../core/events.js';
 import { initialRunState, runReducer, type RunState } from '../state/run.js';
+import type { SessionHandle, SessionStarter } from '../../tune/workbench-types.js';
 
-/** A running session as the UI sees it; built by the services layer around the core's runSession. */
-export interface SessionHandle {
-  /** Settles when the session has stopped (every server it started is stopped). */
-  done: Promise<unknown>;
-  skipVariant(): void;
-  stopAfterStage(): void;
-}
-
-export type SessionStarter = (onEvent: TuneListener, signal: AbortSignal) => SessionHandle;
+export type { SessionHandle, SessionStarter };
 
 /** 150 ms: between the 4 and 10 redraws a second that keep SSH sessions smooth. */
 export const DEFAULT_THROTTLE_MS = 150;

@@ -1,29 +1,11 @@
 // Wizard state: which screen is shown and what the user chose on each. A pure reducer; lists
 // that come from the core (GPU types, recent models, plan rows) arrive in the action payloads.
+import { OBJECTIVES } from '../../tune/decide.js';
+import { SCENARIOS, VALIDATIONS, type WorkloadForm } from '../../tune/workbench-types.js';
 
 export type ScreenId = 'host' | 'model' | 'plan' | 'run' | 'results' | 'save';
-export const SCREEN_ORDER: readonly ScreenId[] = ['host', 'model', 'plan', 'run', 'results', 'save'];
 
-export const OBJECTIVES = ['total', 'output', 'request', 'goodput'] as const;
-export type Objective = (typeof OBJECTIVES)[number];
-export const SCENARIOS = ['sharegpt-like', 'random', 'sharegpt'] as const;
-/** Validation of the winner vs the baseline: the studies' five scenarios, scaled down or not at all. */
-export const VALIDATIONS = ['quick', 'full', 'none'] as const;
-export type ValidationChoice = (typeof VALIDATIONS)[number];
-export type ScenarioKind = (typeof SCENARIOS)[number];
-
-export interface WorkloadForm {
-  model: string;
-  scenario: ScenarioKind;
-  datasetPath: string;
-  inputLen: string;
-  outputLen: string;
-  numPrompts: string;
-  seed: string;
-  objective: Objective;
-  slo: string;
-  validation: ValidationChoice;
-}
+export type { WorkloadForm };
 
 export type FieldKey = keyof WorkloadForm;
 export interface FieldSpec {

@@ -1,9 +1,12 @@
-// The real services' translation of the screens into the tuning config (no process is started).
+// The workbench service's translation of the screens into the tuning config (no process is started).
 import { describe, expect, it } from 'vitest';
 import { parseAutoArgs } from '../../src/tune/args.js';
 import { planSession } from '../../src/tune/session.js';
-import { checkForm, choicesArgv, modelView, planView, validationSeconds, dropUnchecked } from '../../src/tune/workbench.js';
-import { form } from './fixtures.js';
+import { parseTuiFlags, dropUnchecked } from '../../src/tune/workbench.js';
+import { checkForm, configFromChoices } from '../../src/tune/workbench-form.js';
+import { modelView, planView } from '../../src/tune/workbench-view.js';
+import { validationSeconds } from '../../src/tune/estimate-time.js';
+import { form } from '../tui/fixtures.js';
 
 const base = ['--sim', '--model', 'Qwen/Qwen3-14B', '--num-prompts', '10', '--validation', 'none'];
 
@@ -29,18 +32,32 @@ describe('real services', () => {
     expect(attnAgain?.status ?? 'dropped').toBe('dropped');
   });
 
-  it('builds the --auto argv from the screens, keeping the other flags', () => {
-    const argv = choicesArgv(['--speed', '5', '--model', 'x', '--engines', 'sglang'], {
+  it('builds the config from the screens, keeping the other flags', () => {
+    const config = configFromChoices(parseTuiFlags(['--speed', '5', '--model', 'x', '--engines', 'sglang']), {
       host: { simulated: true, gpuType: 'H200', gpuCount: 2 },
-      form: { ...form, slo: 'ttft:p99<2000', validation: 'none' },
+      form: { ...form, seed: '7', slo: 'ttft:p99<2000', validation: 'none' },
     });
-    const config = parseAutoArgs(argv).config!;
     expect(config.model).toBe('Qwen/Qwen3-14B');
     expect(config.engines).toEqual(['sglang']);
     expect(config.sim).toMatchObject({ gpu: 'H200', gpus: 2, speed: 5 });
     expect(config.scenario).toMatchObject({ dataset: 'random', inputLen: 200, outputLen: 100, numPrompts: 40 });
     expect(config.slo).toHaveLength(1);
     expect(config.validation).toEqual([]);
+    // The form's seed seeds the tuning workload (no flag carries it).
+    expect(config.scenario.seed).toBe(7);
+  });
+
+  it('rejects bad choices with the words --auto uses for the same rule', () => {
+    const choices = { host: { simulated: true, gpuType: 'H100', gpuCount: 1 }, form: { ...form, numPrompts: '0' } };
+    expect(() => configFromChoices({}, choices)).toThrow("prompts must be a whole number >= 1, got '0'");
+    expect(() => parseAutoArgs(['--sim', '--model', 'Qwen/Qwen3-14B', '--num-prompts', '0'])).toThrow("--num-prompts must be a whole number >= 1, got '0'");
+    expect(checkForm({ ...form, objective: 'goodput' })[0]).toBe((() => {
+      try {
+        parseAutoArgs(['--sim', '--model', 'Qwen/Qwen3-14B', '--objective', 'goodput']);
+      } catch (e) {
+        return (e as Error).message;
+      }
+    })());
   });
 
   it('plans views with commands, estimates and pruned reasons, and describes models', async () => {
@@ -92,7 +109,7 @@ describe('real services', () => {
     expect(checkForm(form)).toEqual([]);
     expect(checkForm({ ...form, slo: 'ttft:p99<' })).toHaveLength(1);
     expect(checkForm({ ...form, objective: 'goodput' })).toEqual([expect.stringContaining('goodput')]);
-    expect(checkForm({ ...form, scenario: 'sharegpt', datasetPath: '/no/such.json' })).toEqual(['/no/such.json: no such file']);
+    expect(checkForm({ ...form, scenario: 'sharegpt', datasetPath: '/no/such.json' })).toEqual([expect.stringContaining('/no/such.json: no such file')]);
     expect(checkForm({ ...form, numPrompts: '0', model: ' ' })).toHaveLength(2);
   });
 });
