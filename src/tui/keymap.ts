@@ -2,7 +2,7 @@
 // drawn from the same rows, so the help can never disagree with what the keys do.
 import type { Key } from 'ink';
 
-export type Scope = 'global' | 'host' | 'model' | 'plan' | 'run' | 'results' | 'save' | 'replay';
+export type Scope = 'global' | 'text' | 'host' | 'model' | 'plan' | 'run' | 'results' | 'save' | 'replay' | 'view';
 
 export interface Binding {
   action: string;
@@ -22,6 +22,19 @@ export const KEYMAP = [
   { scope: 'host', action: 'count-dec', keys: ['left', '-', 'h'], label: '←→', help: 'GPU count' },
   { scope: 'host', action: 'count-inc', keys: ['right', '+', '=', 'l'], label: '←→', help: 'GPU count', hidden: true },
   { scope: 'host', action: 'next', keys: ['enter'], label: 'enter', help: 'next' },
+
+  // A focused text field (widgets/text-field): readline's keys. They win over the screen's.
+  { scope: 'text', action: 'cursor-left', keys: ['left'], label: '←→', help: 'cursor' },
+  { scope: 'text', action: 'cursor-right', keys: ['right'], label: '←→', help: 'cursor', hidden: true },
+  { scope: 'text', action: 'line-start', keys: ['ctrl+a', 'home'], label: '^A^E^U^W', help: 'edit' },
+  { scope: 'text', action: 'line-end', keys: ['ctrl+e', 'end'], label: '^E', help: 'end of line', hidden: true },
+  { scope: 'text', action: 'kill-start', keys: ['ctrl+u'], label: '^U', help: 'erase to start', hidden: true },
+  { scope: 'text', action: 'kill-end', keys: ['ctrl+k'], label: '^K', help: 'erase to end', hidden: true },
+  { scope: 'text', action: 'kill-word', keys: ['ctrl+w'], label: '^W', help: 'erase word', hidden: true },
+  // Ink 6 reports Backspace (DEL) and Delete (ESC [3~) both as `delete`, so both erase backwards;
+  // Ctrl-D erases forwards, as in readline.
+  { scope: 'text', action: 'delete-back', keys: ['backspace'], label: '⌫', help: 'erase', hidden: true },
+  { scope: 'text', action: 'delete-forward', keys: ['ctrl+d'], label: '^D', help: 'erase forward', hidden: true },
 
   { scope: 'model', action: 'field-prev', keys: ['up', 'shift+tab'], label: '↑↓', help: 'field' },
   { scope: 'model', action: 'field-next', keys: ['down', 'tab'], label: '↑↓', help: 'field', hidden: true },
@@ -48,6 +61,10 @@ export const KEYMAP = [
   { scope: 'results', action: 'page-next', keys: ['right', 'l', 'tab'], label: '←→', help: 'stage', hidden: true },
   { scope: 'results', action: 'next', keys: ['enter'], label: 'enter', help: 'save' },
 
+  { scope: 'view', action: 'page-prev', keys: ['left', 'h'], label: '←→', help: 'stage' },
+  { scope: 'view', action: 'page-next', keys: ['right', 'l', 'tab'], label: '←→', help: 'stage', hidden: true },
+  { scope: 'view', action: 'next', keys: ['enter'], label: 'enter', help: 'close' },
+
   { scope: 'save', action: 'next', keys: ['enter'], label: 'enter', help: 'done' },
 
   { scope: 'replay', action: 'next', keys: ['enter'], label: 'enter', help: 'run it / done' },
@@ -59,7 +76,6 @@ export const KEYMAP = [
 ] as const satisfies readonly Binding[];
 
 export type Action = (typeof KEYMAP)[number]['action'];
-export type ScopedAction<S extends Scope> = Extract<(typeof KEYMAP)[number], { scope: S | 'global' }>['action'];
 
 /** One stable name per key press: 'enter', 'up', 'ctrl+c', 'shift+tab', 'space', or the character. */
 export function keyName(input: string, key: Key): string {
@@ -70,6 +86,8 @@ export function keyName(input: string, key: Key): string {
   if (key.leftArrow) return 'left';
   if (key.rightArrow) return 'right';
   if (key.pageUp) return 'pageup';
+  if (key.home) return 'home';
+  if (key.end) return 'end';
   if (key.pageDown) return 'pagedown';
   if (key.tab) return key.shift ? 'shift+tab' : 'tab';
   if (key.backspace || key.delete) return 'backspace';
@@ -101,15 +119,19 @@ export function isTextKey(name: string): boolean {
   return name === 'space' || name === 'backspace' || (name.length === 1 && name >= ' ');
 }
 
+function bound(scope: Scope, name: string): Action | undefined {
+  return KEYMAP.find((b) => b.scope === scope && (b.keys as readonly string[]).includes(name))?.action;
+}
+
 /**
  * The action a key triggers in a scope: the scope's own bindings first, then the global ones.
- * With `textEntry`, printable keys belong to the text field and trigger nothing.
+ * With `textEntry` (a text field has focus), printable keys and the field's own keys (the 'text'
+ * scope) belong to the field and trigger nothing here. The 'text' scope has no global keys.
  */
 export function resolveKey(scope: Scope, name: string, opts: { textEntry?: boolean } = {}): Action | undefined {
-  if (opts.textEntry && isTextKey(name)) return undefined;
-  const own = KEYMAP.find((b) => b.scope === scope && (b.keys as readonly string[]).includes(name));
-  if (own) return own.action;
-  return KEYMAP.find((b) => b.scope === 'global' && (b.keys as readonly string[]).includes(name))?.action;
+  if (scope === 'text') return bound('text', name);
+  if (opts.textEntry && (isTextKey(name) || bound('text', name))) return undefined;
+  return bound(scope, name) ?? bound('global', name);
 }
 
 export interface HelpItem {
@@ -126,11 +148,13 @@ export function helpItems(scope: Scope, opts: { without?: readonly string[]; tex
   const skip = new Set(opts.without ?? []);
   const seen = new Set<string>();
   const out: HelpItem[] = [];
-  for (const b of KEYMAP as readonly Binding[]) {
-    if (b.scope !== scope && b.scope !== 'global') continue;
+  const scopes: Scope[] = opts.textEntry ? ['text', scope, 'global'] : [scope, 'global'];
+  const rows = scopes.flatMap((sc) => (KEYMAP as readonly Binding[]).filter((b) => b.scope === sc));
+  for (const b of rows) {
     if ('hidden' in b && b.hidden) continue;
     if (skip.has(b.action)) continue;
-    if (opts.textEntry && b.keys.every(isTextKey)) continue;
+    // In text entry the field owns printable keys and its own keys, so bindings on them are not shown.
+    if (opts.textEntry && b.scope !== 'text' && b.keys.every((k) => isTextKey(k) || bound('text', k))) continue;
     // A scope may override a global key (e.g. 'q' typed elsewhere); show each label once.
     if (seen.has(b.label + b.help)) continue;
     seen.add(b.label + b.help);

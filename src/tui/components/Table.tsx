@@ -5,6 +5,8 @@ import { Box, Text } from 'ink';
 import { truncate } from '../format.js';
 import { useTheme } from '../theme.js';
 
+export type Tone = 'good' | 'bad' | 'warn' | 'muted' | 'accent';
+
 export interface Column<T> {
   key: string;
   header: string;
@@ -13,7 +15,7 @@ export interface Column<T> {
   align?: 'left' | 'right';
   /** Text of the cell; colour comes from `tone`. */
   render: (row: T, index: number) => string;
-  tone?: (row: T, index: number) => 'good' | 'bad' | 'warn' | 'muted' | 'accent' | undefined;
+  tone?: (row: T, index: number) => Tone | undefined;
 }
 
 export interface TableProps<T> {
@@ -21,7 +23,7 @@ export interface TableProps<T> {
   rows: readonly T[];
   rowKey: (row: T, index: number) => string;
   /** A whole-row tone (e.g. muted for pruned rows), applied where a cell has none. */
-  rowTone?: (row: T, index: number) => 'good' | 'bad' | 'warn' | 'muted' | 'accent' | undefined;
+  rowTone?: (row: T, index: number) => Tone | undefined;
   /** Drop columns from the right until the table fits this width. */
   maxWidth?: number;
   emptyText?: string;

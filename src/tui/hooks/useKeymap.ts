@@ -7,7 +7,9 @@ export type Handlers = Partial<Record<Action, () => void>>;
 export interface KeymapOptions {
   /** Only the focused screen listens. */
   isActive?: boolean;
-  /** When set, printable keys go here (a focused text field) instead of to bindings. */
+  /** A text field has focus: printable keys and the field's keys are its, not this scope's. */
+  textEntry?: boolean;
+  /** Printable input (typed, pasted or in a burst) goes here: the focused text field's hook. */
   onText?: (input: string, key: Key) => void;
 }
 
@@ -15,7 +17,8 @@ export function useKeymap(scope: Scope, handlers: Handlers, opts: KeymapOptions 
   useInput(
     (input, key) => {
       // A burst of plain keys is each key in turn; in a text field it is typed (or pasted) whole.
-      const burst = opts.onText || key.ctrl || key.meta ? null : burstKeyNames(input);
+      const typing = Boolean(opts.onText || opts.textEntry);
+      const burst = typing || key.ctrl || key.meta ? null : burstKeyNames(input);
       if (burst) {
         for (const name of burst) {
           const action = resolveKey(scope, name);
@@ -24,7 +27,7 @@ export function useKeymap(scope: Scope, handlers: Handlers, opts: KeymapOptions 
         return;
       }
       const name = keyName(input, key);
-      const action = resolveKey(scope, name, { textEntry: Boolean(opts.onText) });
+      const action = resolveKey(scope, name, { textEntry: typing });
       if (action && handlers[action]) {
         handlers[action]!();
         return;

@@ -1,7 +1,12 @@
 // Wizard state: which screen is shown and what the user chose on each. A pure reducer; lists
 // that come from the core (GPU types, recent models, plan rows) arrive in the action payloads.
+// The widgets' reducers do the editing: the focused field is a text field (widgets/text-field),
+// the plan a checklist (widgets/checklist), the results pages a pager (widgets/paged-table).
 import { OBJECTIVES } from '../../tune/decide.js';
 import { SCENARIOS, VALIDATIONS, type WorkloadForm } from '../../tune/workbench-types.js';
+import { checklistReducer, type ChecklistState } from '../widgets/checklist/state.js';
+import { pageStep } from '../widgets/paged-table/state.js';
+import { textFieldReducer, type TextFieldAction, type TextFieldState } from '../widgets/text-field/state.js';
 
 export type ScreenId = 'host' | 'model' | 'plan' | 'run' | 'results' | 'save';
 
@@ -35,8 +40,10 @@ export interface WizardState {
   host: { gpuType: string; gpuCount: number };
   form: WorkloadForm;
   focus: number;
+  /** The cursor in the focused text field; null = at the end (where a newly focused field puts it). */
+  cursor: number | null;
   recentIndex: number;
-  plan: { focus: number; disabled: string[] };
+  plan: ChecklistState;
   resultsPage: number;
 }
 
@@ -46,6 +53,8 @@ export type WizardAction =
   | { type: 'count-step'; dir: 1 | -1; max: number }
   | { type: 'field-step'; dir: 1 | -1 }
   | { type: 'choice-step'; dir: 1 | -1 }
+  /** A readline edit of the focused text field. */
+  | { type: 'edit'; edit: TextFieldAction }
   | { type: 'type'; text: string }
   | { type: 'backspace' }
   | { type: 'set-field'; key: FieldKey; value: string }
@@ -55,7 +64,7 @@ export type WizardAction =
   | { type: 'results-page'; dir: 1 | -1; pages: number };
 
 export function initialWizard(init: { gpuType: string; gpuCount: number; form: WorkloadForm; screen?: ScreenId }): WizardState {
-  return { screen: init.screen ?? 'host', host: { gpuType: init.gpuType, gpuCount: init.gpuCount }, form: init.form, focus: 0, recentIndex: -1, plan: { focus: 0, disabled: [] }, resultsPage: 0 };
+  return { screen: init.screen ?? 'host', host: { gpuType: init.gpuType, gpuCount: init.gpuCount }, form: init.form, focus: 0, cursor: null, recentIndex: -1, plan: { focus: 0, disabled: [] }, resultsPage: 0 };
 }
 
 const GPU_COUNTS = [1, 2, 4, 8];
@@ -79,11 +88,23 @@ export function focusedField(s: WizardState): FieldSpec {
   return fields[Math.min(s.focus, fields.length - 1)]!;
 }
 
-function edit(s: WizardState, f: (v: string, spec: FieldSpec) => string): WizardState {
+/** What a field keeps of typed text: digits in a number field, no control characters anywhere. */
+function accepted(text: string, spec: FieldSpec): string {
+  return spec.kind === 'number' ? text.replace(/[^0-9]/g, '') : text.replace(/[\x00-\x1f\x7f]/g, '');
+}
+
+/** The focused field as a text field, with the cursor where the user left it. */
+export function focusedText(s: WizardState): TextFieldState {
+  const value = String(s.form[focusedField(s).key]);
+  return { value, cursor: s.cursor ?? [...value].length };
+}
+
+function edit(s: WizardState, a: TextFieldAction): WizardState {
   const spec = focusedField(s);
   if (spec.kind === 'choice') return s;
-  const value = f(s.form[spec.key] as string, spec);
-  return { ...s, form: { ...s.form, [spec.key]: value } };
+  const action = a.type === 'insert' ? { ...a, text: accepted(a.text, spec) } : a;
+  const next = textFieldReducer(focusedText(s), action);
+  return { ...s, cursor: next.cursor, form: { ...s.form, [spec.key]: next.value } };
 }
 
 export function wizardReducer(s: WizardState, a: WizardAction): WizardState {
@@ -100,7 +121,7 @@ export function wizardReducer(s: WizardState, a: WizardAction): WizardState {
     }
     case 'field-step': {
       const n = visibleFields(s.form).length;
-      return { ...s, focus: (Math.min(s.focus, n - 1) + a.dir + n) % n };
+      return { ...s, cursor: null, focus: (Math.min(s.focus, n - 1) + a.dir + n) % n };
     }
     case 'choice-step': {
       const spec = focusedField(s);
@@ -110,33 +131,24 @@ export function wizardReducer(s: WizardState, a: WizardAction): WizardState {
       const focus = visibleFields(form).findIndex((f) => f.key === spec.key);
       return { ...s, form, focus };
     }
+    case 'edit':
+      return edit(s, a.edit);
     case 'type':
-      // Control characters never enter a field (a pasted newline or escape would corrupt it).
-      return edit(s, (v, spec) => (spec.kind === 'number' ? v + a.text.replace(/[^0-9]/g, '') : v + a.text.replace(/[\x00-\x1f\x7f]/g, '')));
+      return edit(s, { type: 'insert', text: a.text });
     case 'backspace':
-      return edit(s, (v) => [...v].slice(0, -1).join(''));
+      return edit(s, { type: 'delete-back' });
     case 'set-field':
-      return { ...s, form: { ...s.form, [a.key]: a.value } };
+      return { ...s, cursor: null, form: { ...s.form, [a.key]: a.value } };
     case 'recent': {
       if (a.models.length === 0) return s;
       const recentIndex = (s.recentIndex + 1) % a.models.length;
-      return { ...s, recentIndex, focus: 0, form: { ...s.form, model: a.models[recentIndex]! } };
+      return { ...s, recentIndex, focus: 0, cursor: null, form: { ...s.form, model: a.models[recentIndex]! } };
     }
     case 'plan-move':
-      return a.rows ? { ...s, plan: { ...s.plan, focus: Math.min(a.rows - 1, Math.max(0, s.plan.focus + a.dir)) } } : s;
-    case 'plan-toggle': {
-      if (a.ids.length === 0) return s;
-      const disabled = new Set(s.plan.disabled);
-      // A stage toggle turns all its variants on when any was off, otherwise all off.
-      const turnOn = a.ids.some((id) => disabled.has(id));
-      for (const id of a.ids) {
-        if (turnOn) disabled.delete(id);
-        else disabled.add(id);
-      }
-      return { ...s, plan: { ...s.plan, disabled: [...disabled] } };
-    }
+      return { ...s, plan: checklistReducer(s.plan, { type: 'move', dir: a.dir, total: a.rows }) };
+    case 'plan-toggle':
+      return { ...s, plan: checklistReducer(s.plan, { type: 'toggle', ids: a.ids }) };
     case 'results-page':
-      // Paging stops at the first and last pages: a burst of presses lands on the end, not back at the start.
-      return a.pages ? { ...s, resultsPage: Math.max(0, Math.min(a.pages - 1, s.resultsPage + a.dir)) } : s;
+      return { ...s, resultsPage: pageStep(s.resultsPage, a.dir, a.pages) };
   }
 }
