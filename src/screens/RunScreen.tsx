@@ -12,7 +12,8 @@ import { LogTail } from '../tui/components/run/LogTail.js';
 import { fmtDuration, wrapLines } from '../tui/format.js';
 import { useKeymap } from '../tui/hooks/useKeymap.js';
 import { useNow } from '../tui/hooks/useNow.js';
-import type { CurrentVariant, Phase, RunState } from '../tui/state/run.js';
+import type { RunState } from '../tui/state/run.js';
+import { StatusLine } from '../tui/components/run/StatusLine.js';
 import { useTheme } from '../tui/theme.js';
 
 export interface RunScreenProps {
@@ -31,40 +32,6 @@ export interface RunScreenProps {
   height: number;
   /** Changes after a resize: the leaderboard prints again (see useRedrawOnResize). */
   redrawKey?: number;
-}
-
-const PHASE_TEXT: Record<Phase, string> = {
-  launching: 'launching',
-  ready: 'ready',
-  warmup: 'warming up',
-  bench: 'benchmarking',
-  stopping: 'stopping server',
-};
-
-export function Lifecycle({ c, label, now, width }: { c: CurrentVariant; label: string; now: number; width?: number }): React.JSX.Element {
-  const theme = useTheme();
-  const since = (now - c.launchedAt) / 1000;
-  const details =
-    c.phase === 'launching'
-      ? [`port ${c.port}`]
-      : c.phase === 'bench'
-        ? // Longest first: the prompt count is also on the progress line, so it goes first when short of room.
-          [`${c.scenario ?? ''}${c.numPrompts ? ` · ${c.numPrompts} prompts` : ''}`, c.scenario ?? '']
-        : c.startupS !== undefined
-          ? [`started in ${fmtDuration(c.startupS)}`]
-          : [];
-  const phase = `● ${PHASE_TEXT[c.phase].padEnd(13)} `;
-  const elapsed = `elapsed ${fmtDuration(since)}`;
-  // Room for the elapsed figure to grow ("9.9s" -> "1m05s") without the line being cut.
-  const fits = (d: string) => !width || [...`${phase}${label}  ${d}  ${elapsed}`].length + 2 <= width - 1;
-  const detail = [...details, ''].find(fits) ?? '';
-  return (
-    <Text wrap="truncate">
-      <Text color={c.phase === 'stopping' ? theme.warn : theme.accent}>{phase}</Text>
-      <Text bold>{label}</Text>
-      <Muted>{`  ${detail ? `${detail}  ` : ''}${elapsed}`}</Muted>
-    </Text>
-  );
 }
 
 export function RunScreen(p: RunScreenProps): React.JSX.Element {
@@ -117,7 +84,7 @@ export function RunScreen(p: RunScreenProps): React.JSX.Element {
               </Text>
             ))
           ) : null}
-          <Lifecycle c={c} label={label} now={now} width={p.width} />
+          <StatusLine c={c} label={label} now={now} width={p.width} />
           {showLog || c.phase === 'launching' ? (
             <LogTail lines={c.logTail} count={c.phase === 'launching' && !showLog ? Math.min(6, logRows) : logRows} width={p.width} />
           ) : c.phase === 'bench' ? (

@@ -1,44 +1,36 @@
-// The Results screen for `servelab view RUN_DIR`, fed by the projection of the run's events.
+// `servelab view RUN_DIR` on a terminal: the Results page of a finished or interrupted run, fed
+// by the projection of its events.jsonl. Its own keys: page through the stages, close.
 import React, { useState } from 'react';
-import { render, useApp } from 'ink';
+import { Box, useApp } from 'ink';
 import type { SessionView } from '../core/view.js';
-import { ResultsScreen } from './ResultsScreen.js';
+import { Footer } from '../tui/components/Footer.js';
+import { Title } from '../tui/components/Title.js';
+import { ResultsBody, resultPages } from '../tui/components/results/ResultsBody.js';
+import { useKeymap } from '../tui/hooks/useKeymap.js';
 import { useTerminalSize } from '../tui/hooks/useTerminalSize.js';
-import { finalWinner, stageTables, validationBaselineId, validationRows } from '../tui/state/results.js';
+import { resultsData } from '../tui/state/results.js';
+import { pageStep } from '../tui/widgets/paged-table/state.js';
+import { usePagedTable } from '../tui/widgets/paged-table/use-paged-table.js';
 
-export function ViewResults({ view, price }: { view: SessionView; price?: number }): React.JSX.Element {
+export function ViewScreen({ view, price }: { view: SessionView; price?: number }): React.JSX.Element {
   const { exit } = useApp();
   const size = useTerminalSize();
   const [page, setPage] = useState(0);
-  const labels = view.labels;
-  const name = (id: string) => labels[id] ?? id;
-  const winner = finalWinner(view);
-  const baselineId = validationBaselineId(view);
-  const gpus = view.plan?.host.gpuCount ?? 1;
+  const data = resultsData(view, { labels: view.labels, ...(price !== undefined ? { pricePerGpuHour: price } : {}), gpus: view.plan?.host.gpuCount ?? 1 });
+  const pages = resultPages(data.tables);
+  usePagedTable('view', (dir) => setPage((p) => pageStep(p, dir, pages)));
+  useKeymap('view', { next: exit, quit: exit, interrupt: exit });
   const interrupted = view.status === 'interrupted';
   return (
-    <ResultsScreen
-      tables={stageTables(view, { labels, ...(price !== undefined ? { pricePerGpuHour: price } : {}), gpus })}
-      labels={labels}
-      validation={validationRows(view)}
-      {...(winner ? { winner, winnerLabel: name(winner.variantId) } : {})}
-      {...(baselineId ? { validationBaseline: name(baselineId), validationBaselineIsWinner: baselineId === winner?.variantId } : {})}
-      objectiveLabel={`${interrupted ? 'INTERRUPTED · ' : ''}${view.runDir ?? ''}`}
-      priced={price !== undefined}
-      simulated={view.simulated}
-      aborted={interrupted}
-      page={page}
-      onPage={(dir, pages) => setPage((p) => Math.max(0, Math.min(pages - 1, p + dir)))}
-      onNext={() => exit()}
-      onQuit={() => exit()}
-      width={size.columns}
-      height={size.rows}
-    />
+    <Box flexDirection="column">
+      <Title step={5} name="Results" note={`${interrupted ? 'INTERRUPTED · ' : ''}${view.runDir ?? ''}${view.simulated ? ' · simulated' : ''}`} />
+      <ResultsBody {...data} aborted={interrupted} page={page} width={size.columns} height={size.rows} />
+      <Box marginTop={1}>
+        <Footer scope="view" />
+      </Box>
+    </Box>
   );
 }
 
-export async function showResults(view: SessionView, price?: number): Promise<number> {
-  const instance = render(<ViewResults view={view} {...(price !== undefined ? { price } : {})} />, { exitOnCtrlC: false, maxFps: 10 });
-  await instance.waitUntilExit();
-  return 0;
-}
+/** The name the view command and its test know it by. */
+export const ViewResults = ViewScreen;

@@ -1,9 +1,9 @@
 // The live view of `servelab sweep` on a terminal: the chart redrawn as each point lands. The
 // command pushes state in; nothing here launches or measures.
 import React from 'react';
-import { render } from 'ink';
 import { LiveSweep } from './components/FrontierChart.js';
 import type { ChartSeries } from '../sweep/chart-scale.js';
+import { mount } from './mount.js';
 import { ThemeContext, themeFromEnv } from './theme.js';
 
 export interface LiveView {
@@ -19,7 +19,7 @@ export function mountLiveSweep(title: string): LiveView {
       <LiveSweep title={title} status={status} series={series} />
     </ThemeContext.Provider>
   );
-  const app = render(view('starting'), { exitOnCtrlC: false, patchConsole: false });
+  const app = mount(view('starting'), { patchConsole: false });
   return {
     update(status, next) {
       if (next) series = next;

@@ -9,7 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { liveServers, stopAllServers } from '../../src/host/registry.js';
 import { executeReplay, prepareReplay, type ReplayOptions, type ReplaySetup } from '../../src/profiles/replay.js';
 import { loadProfile } from '../../src/profiles/store.js';
-import { ReplayApp, type ReplayTuiResult } from '../../src/screens/ReplayApp.js';
+import { ReplayApp, type ReplayTuiResult } from '../../src/screens/ReplayScreen.js';
 import { colourTheme } from '../../src/tui/theme.js';
 import { overflowingLines, render, type Rendered } from '../render.js';
 

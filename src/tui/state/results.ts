@@ -33,6 +33,22 @@ export interface StageTable {
 
 export type ValidationRowView = ValidationRow;
 
+/** What the Results page shows, from the run's events (workbench) or a journal's (`servelab view`). */
+export interface ResultsData {
+  tables: StageTable[];
+  labels: Record<string, string>;
+  validation: ValidationRowView[];
+  winner?: VariantResult;
+  winnerLabel?: string;
+  /** Label of the variant the validation table measures the winner against. */
+  validationBaseline?: string;
+  /** The validation compared the winner with itself (the usual baseline did not run). */
+  validationBaselineIsWinner?: boolean;
+  priced: boolean;
+  /** The user aborted the run (so a missing winner is not a failure). */
+  aborted?: boolean;
+}
+
 export interface ResultsOptions {
   labels: Record<string, string>;
   pricePerGpuHour?: number;
@@ -83,4 +99,19 @@ export function validationRows(source: RunState | SessionView): ValidationRowVie
 /** The variant the validation table measured the winner against, as the core reported it. */
 export function validationBaselineId(source: RunState | SessionView): string | undefined {
   return viewOf(source).validation?.baselineId;
+}
+
+/** Everything the Results page shows, from a live run or a journal's projection. */
+export function resultsData(source: RunState | SessionView, opts: ResultsOptions & { labels: Record<string, string> }): ResultsData {
+  const winner = finalWinner(source);
+  const baselineId = validationBaselineId(source);
+  const name = (id: string) => opts.labels[id] ?? id;
+  return {
+    tables: stageTables(source, opts),
+    labels: opts.labels,
+    validation: validationRows(source),
+    ...(winner ? { winner, winnerLabel: name(winner.variantId) } : {}),
+    ...(baselineId ? { validationBaseline: name(baselineId), validationBaselineIsWinner: baselineId === winner?.variantId } : {}),
+    priced: Boolean(opts.pricePerGpuHour),
+  };
 }
