@@ -8,8 +8,9 @@ import { fmtBytes, fmtMiB } from '../tui/format.js';
 import { useKeymap } from '../tui/hooks/useKeymap.js';
 import { useTheme } from '../tui/theme.js';
 import type { HostView } from '../tune/workbench-types.js';
+import type { ScreenProps } from '../tui/screen-props.js';
 
-export interface HostScreenProps {
+export interface HostScreenProps extends Omit<ScreenProps, 'width' | 'height'> {
   host: HostView | null;
   error?: string;
   gpuType: string;
@@ -17,10 +18,6 @@ export interface HostScreenProps {
   onGpuStep: (dir: 1 | -1) => void;
   onCountStep: (dir: 1 | -1) => void;
   onNext: () => void;
-  onQuit: () => void;
-  /** Ctrl+C: quit with the interrupt exit code (defaults to onQuit). */
-  onInterrupt?: () => void;
-  isActive?: boolean;
 }
 
 /** Identical GPUs on one line: "8 x NVIDIA H200 (141 GiB, cc 9.0)". */

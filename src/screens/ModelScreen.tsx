@@ -12,8 +12,9 @@ import { TextField } from '../tui/widgets/text-field/TextField.js';
 import type { TextFieldState } from '../tui/widgets/text-field/state.js';
 import { useTextField } from '../tui/widgets/text-field/use-text-field.js';
 import type { ModelView } from '../tune/workbench-types.js';
+import type { ScreenProps } from '../tui/screen-props.js';
 
-export interface ModelScreenProps {
+export interface ModelScreenProps extends Omit<ScreenProps, 'height'> {
   wizard: WizardState;
   dispatch: (a: WizardAction) => void;
   model: ModelView | null;
@@ -22,11 +23,6 @@ export interface ModelScreenProps {
   problems: readonly string[];
   onNext: () => void;
   onBack: () => void;
-  onQuit: () => void;
-  /** Ctrl+C: quit with the interrupt exit code (defaults to onQuit). */
-  onInterrupt?: () => void;
-  isActive?: boolean;
-  width: number;
 }
 
 function ModelFacts({ m }: { m: ModelView | null }): React.JSX.Element {

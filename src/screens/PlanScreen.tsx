@@ -13,8 +13,9 @@ import { Checklist } from '../tui/widgets/checklist/Checklist.js';
 import { useChecklist } from '../tui/widgets/checklist/use-checklist.js';
 import { planRows, selectedVariants, type PlanRow } from '../tui/view.js';
 import type { PlanStageView, PlanView } from '../tune/workbench-types.js';
+import type { ScreenProps } from '../tui/screen-props.js';
 
-export interface PlanScreenProps {
+export interface PlanScreenProps extends ScreenProps {
   plan: PlanView | null;
   error?: string;
   focus: number;
@@ -23,12 +24,6 @@ export interface PlanScreenProps {
   onToggle: (ids: string[]) => void;
   onNext: () => void;
   onBack: () => void;
-  onQuit: () => void;
-  /** Ctrl+C: quit with the interrupt exit code (defaults to onQuit). */
-  onInterrupt?: () => void;
-  isActive?: boolean;
-  width: number;
-  height: number;
 }
 
 /** Lines kept for the focused variant's command: at least 3, more when a command needs them (up to 6). */

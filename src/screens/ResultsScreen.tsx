@@ -8,25 +8,22 @@ import { Title } from '../tui/components/Title.js';
 import { ResultsBody, resultPages, type ResultsData } from '../tui/components/results/ResultsBody.js';
 import { useKeymap } from '../tui/hooks/useKeymap.js';
 import { usePagedTable } from '../tui/widgets/paged-table/use-paged-table.js';
+import type { ScreenProps } from '../tui/screen-props.js';
 
 export { resultColumns } from '../tui/components/results/columns.js';
 
-export interface ResultsScreenProps extends ResultsData {
+export interface ResultsScreenProps extends ResultsData, ScreenProps {
   objectiveLabel: string;
   simulated: boolean;
   page: number;
   onPage: (dir: 1 | -1, pages: number) => void;
   onNext: () => void;
-  onQuit: () => void;
-  isActive?: boolean;
-  width: number;
-  height: number;
 }
 
 export function ResultsScreen(p: ResultsScreenProps): React.JSX.Element {
   const pages = resultPages(p.tables);
   usePagedTable('results', (dir) => p.onPage(dir, pages), { isActive: p.isActive });
-  useKeymap('results', { next: p.onNext, quit: p.onQuit, interrupt: p.onQuit }, { isActive: p.isActive });
+  useKeymap('results', { next: p.onNext, quit: p.onQuit, interrupt: p.onInterrupt ?? p.onQuit }, { isActive: p.isActive });
   return (
     <Box flexDirection="column">
       <Title step={5} name="Results" note={`${p.objectiveLabel}${p.simulated ? ' · simulated' : ''}`} />

@@ -14,9 +14,10 @@ import { useKeymap } from '../tui/hooks/useKeymap.js';
 import { useNow } from '../tui/hooks/useNow.js';
 import type { RunState } from '../tui/state/run.js';
 import { StatusLine } from '../tui/components/run/StatusLine.js';
+import type { ScreenProps } from '../tui/screen-props.js';
 import { useTheme } from '../tui/theme.js';
 
-export interface RunScreenProps {
+export interface RunScreenProps extends ScreenProps {
   run: RunState;
   labels: Record<string, string>;
   /** Stages the plan skipped, with the reason (for the leaderboard). */
@@ -26,12 +27,50 @@ export interface RunScreenProps {
   onStopAfterStage: () => void;
   onAbort: () => void;
   onNext: () => void;
-  onQuit: () => void;
-  isActive?: boolean;
-  width: number;
-  height: number;
   /** Changes after a resize: the leaderboard prints again (see useRedrawOnResize). */
   redrawKey?: number;
+}
+
+function RunFinished({ run }: { run: RunState }): React.JSX.Element {
+  const theme = useTheme();
+  const code = run.outcome?.exitCode;
+  return (
+    <Box flexDirection="column">
+      <Text color={code === 0 ? theme.good : theme.warn}>
+        {code === 0 ? 'Tuning finished.' : code === 130 ? 'Aborted; finished variants are kept in the journal.' : 'The run ended without a winner.'}
+      </Text>
+      {run.outcome?.profilePath ? <Text wrap="truncate">profile {run.outcome.profilePath}</Text> : null}
+    </Box>
+  );
+}
+
+/** Requests in flight (once the run has ended they are done and say nothing more), then the last errors and warning. */
+function RunMessages({ run, width }: { run: RunState; width: number }): React.JSX.Element {
+  const theme = useTheme();
+  const finished = run.status === 'finished';
+  const requests = (finished ? [] : [
+    run.requests.abort ? 'aborting: stopping the server first…' : '',
+    run.requests.skip ? 'skipping this variant…' : '',
+    run.requests.stopAfterStage ? 'will stop after this stage' : '',
+  ]).filter(Boolean);
+  const messages = [...run.errors.slice(-2).map((m) => ({ m, bad: true })), ...run.warnings.slice(-1).map((m) => ({ m, bad: false }))];
+  return (
+    <>
+      {requests.map((r) => (
+        <Text key={r} color={theme.warn}>
+          {r}
+        </Text>
+      ))}
+      {messages.flatMap(({ m, bad }, i) =>
+        // Wrapped, not cut: a warning's advice is at its end.
+        wrapLines(m, width, 3).map((l, j) => (
+          <Text key={`${i}:${j}`} color={bad ? theme.bad : theme.warn}>
+            {l}
+          </Text>
+        )),
+      )}
+    </>
+  );
 }
 
 export function RunScreen(p: RunScreenProps): React.JSX.Element {
@@ -50,7 +89,7 @@ export function RunScreen(p: RunScreenProps): React.JSX.Element {
       'toggle-log': () => setShowLog((v) => !v),
       next: () => finished && p.onNext(),
       quit: p.onQuit,
-      interrupt: p.onQuit,
+      interrupt: p.onInterrupt ?? p.onQuit,
     },
     { isActive: p.isActive },
   );
@@ -64,12 +103,6 @@ export function RunScreen(p: RunScreenProps): React.JSX.Element {
   // Rows left for the log: the live region must stay shorter than the terminal (no full redraws).
   const logRows = Math.max(3, Math.min(roomy ? 20 : 12, p.height - 10));
   const label = c ? (p.labels[c.variantId] ?? c.variantId) : '';
-  // Requests in flight; once the run has ended they are done and say nothing more.
-  const requests = (finished ? [] : [
-    run.requests.abort ? 'aborting: stopping the server first…' : '',
-    run.requests.skip ? 'skipping this variant…' : '',
-    run.requests.stopAfterStage ? 'will stop after this stage' : '',
-  ]).filter(Boolean);
   const without: string[] = finished ? ['skip', 'stop-after-stage', 'abort'] : ['next'];
   return (
     <Box flexDirection="column">
@@ -92,29 +125,12 @@ export function RunScreen(p: RunScreenProps): React.JSX.Element {
           ) : null}
         </Box>
       ) : finished ? (
-        <Box flexDirection="column">
-          <Text color={run.outcome?.exitCode === 0 ? theme.good : theme.warn}>
-            {run.outcome?.exitCode === 0 ? 'Tuning finished.' : run.outcome?.exitCode === 130 ? 'Aborted; finished variants are kept in the journal.' : 'The run ended without a winner.'}
-          </Text>
-          {run.outcome?.profilePath ? <Text wrap="truncate">profile {run.outcome.profilePath}</Text> : null}
-        </Box>
+        <RunFinished run={run} />
       ) : (
         <Muted>starting…</Muted>
       )}
       {!showLog && c ? <GpuPanel gpus={run.gpus} width={p.width} roomy={roomy} /> : null}
-      {requests.map((r) => (
-        <Text key={r} color={theme.warn}>
-          {r}
-        </Text>
-      ))}
-      {[...run.errors.slice(-2).map((m) => ({ m, bad: true })), ...run.warnings.slice(-1).map((m) => ({ m, bad: false }))].flatMap(({ m, bad }, i) =>
-        // Wrapped, not cut: a warning's advice is at its end.
-        wrapLines(m, p.width, 3).map((l, j) => (
-          <Text key={`${i}:${j}`} color={bad ? theme.bad : theme.warn}>
-            {l}
-          </Text>
-        )),
-      )}
+      <RunMessages run={run} width={p.width} />
       <Footer scope="run" without={without} />
     </Box>
   );

@@ -74,9 +74,10 @@ export function textFieldReducer(s: TextFieldState, a: TextFieldAction): TextFie
 export function visibleSlice(s: TextFieldState, width: number): { text: string; cursor: number } {
   const chars = [...s.value];
   const cursor = Math.max(0, Math.min(s.cursor, chars.length));
-  const room = Math.max(1, width - 1); // one cell for the cursor past the end
-  if (chars.length < room) return { text: s.value, cursor };
-  const from = Math.max(0, Math.min(cursor - room + 1, chars.length - room + 1));
-  const start = Math.min(from, cursor);
-  return { text: chars.slice(start, start + room).join(''), cursor: cursor - start };
+  // The cursor past the end takes a cell of its own.
+  const cells = chars.length + 1;
+  const w = Math.max(1, width);
+  if (cells <= w) return { text: s.value, cursor };
+  const start = Math.max(0, Math.min(cursor - w + 1, cells - w));
+  return { text: chars.slice(start, start + w).join(''), cursor: cursor - start };
 }
