@@ -104,14 +104,17 @@ export function keyName(input: string, key: Key): string {
 export function burstKeyNames(input: string): string[] | null {
   const chars = [...input];
   if (chars.length < 2 || input.includes('\x1b')) return null;
-  return chars.map((c) => {
-    if (c === '\r' || c === '\n') return 'enter';
-    if (c === '\t') return 'tab';
-    if (c === ' ') return 'space';
-    if (c === '\x7f' || c === '\b') return 'backspace';
-    const code = c.codePointAt(0)!;
-    return code < 32 ? `ctrl+${String.fromCharCode(code + 96)}` : c;
-  });
+  return chars.map(charKeyName);
+}
+
+/** The key name of one character of a burst: 'enter', 'tab', 'space', 'backspace', 'ctrl+w', or itself. */
+export function charKeyName(c: string): string {
+  if (c === '\r' || c === '\n') return 'enter';
+  if (c === '\t') return 'tab';
+  if (c === ' ') return 'space';
+  if (c === '\x7f' || c === '\b') return 'backspace';
+  const code = c.codePointAt(0)!;
+  return code < 32 ? `ctrl+${String.fromCharCode(code + 96)}` : c;
 }
 
 /** Keys that, while a text field has focus, type into it instead of triggering a binding. */

@@ -174,10 +174,14 @@ describe('widgets on screen', () => {
     await r.press('ctrl+e');
     await r.press('left');
     await r.press('ctrl+u');
-    const f = await r.waitForFrame('|B|0');
+    let f = await r.waitForFrame('|B|0');
     // Inside the text the cursor sits on a character (drawn inverse), so nothing is appended.
     expect(f).toContain('B|B|0');
     expect(f).not.toContain('▏');
+    // Keys that arrive in one chunk (Ctrl-E, Ctrl-U, text, Backspace, text) act in turn.
+    await r.type('\x05\x15ab\x7fc');
+    f = await r.waitForFrame('|ac|2');
+    expect(f).toContain('ac▏|ac|2');
   });
 
   it('checklist: scrolls to keep the focus in view and toggles the focused row', async () => {
