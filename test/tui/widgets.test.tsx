@@ -12,7 +12,12 @@ import { usePagedTable } from '../../src/tui/widgets/paged-table/use-paged-table
 import { TextField } from '../../src/tui/widgets/text-field/TextField.js';
 import { atEnd, textFieldReducer, visibleSlice, type TextFieldAction, type TextFieldState } from '../../src/tui/widgets/text-field/state.js';
 import { useTextField } from '../../src/tui/widgets/text-field/use-text-field.js';
+import { ModelScreen } from '../../src/screens/ModelScreen.js';
+import { initialWizard, wizardReducer } from '../../src/tui/state/wizard.js';
+import { colourTheme, ThemeContext } from '../../src/tui/theme.js';
+import { checkForm } from '../../src/tune/workbench-form.js';
 import { render, type Rendered } from '../render.js';
+import { form, qwen } from './fixtures.js';
 
 let r: Rendered | undefined;
 afterEach(() => {
@@ -213,5 +218,47 @@ describe('widgets on screen', () => {
     await r.press('right');
     await r.press('left');
     await r.waitForFrame('[engine]');
+  });
+});
+
+function ModelHarness(): React.JSX.Element {
+  const [w, dispatch] = useReducer(wizardReducer, initialWizard({ gpuType: 'H100', gpuCount: 1, form }));
+  return (
+    <ThemeContext.Provider value={colourTheme}>
+      <ModelScreen wizard={w} dispatch={dispatch} model={qwen} recent={[]} problems={checkForm(w.form)} onNext={() => {}} onBack={() => {}} onQuit={() => {}} width={80} />
+      <Text>{`value=${w.form.model} prompts=${w.form.numPrompts} scenario=${w.form.scenario}`}</Text>
+    </ThemeContext.Provider>
+  );
+}
+
+describe('the Model screen uses the text field', () => {
+  it('edits the model with readline keys, keeps arrows for the cursor, and q is typed, not quit', async () => {
+    r = render(<ModelHarness />, { columns: 80, rows: 30 });
+    await r.waitForFrame('value=Qwen/Qwen3-14B');
+    await r.press('left');
+    await r.press('left');
+    await r.press('left');
+    await r.type('q');
+    await r.waitForFrame('value=Qwen/Qwen3-q14B');
+    await r.press('ctrl+a');
+    await r.type('x');
+    await r.waitForFrame('value=xQwen/Qwen3-q14B');
+    await r.press('ctrl+w');
+    await r.waitForFrame('value=Qwen/Qwen3-q14B');
+    await r.press('ctrl+e');
+    await r.press('ctrl+u');
+    await r.waitForFrame('value= prompts');
+    // On a choice field the arrows choose again (random -> sharegpt).
+    await r.press('down');
+    await r.waitForFrame('› Scenario');
+    await r.press('right');
+    await r.waitForFrame(/scenario=sharegpt$/m);
+    // Number fields keep digits only, at the cursor.
+    await r.press('down');
+    await r.press('down');
+    await r.waitForFrame('› Prompts');
+    await r.press('ctrl+a');
+    await r.type('1x');
+    await r.waitForFrame('prompts=140');
   });
 });
