@@ -22,7 +22,7 @@ import { recordReplay, userProfilesDir } from '../profiles/history.js';
 import { describeSetup, historyLine, outcomeJson, outcomeText, type History } from './replay-text.js';
 import { EXIT, executeReplay, prepareReplay, type ReplayOptions, type ReplayOutcome, type ReplaySetup } from '../tune/replay.js';
 import { loadProfile } from '../profiles/store.js';
-import type { ReplayTuiInput, ReplayTuiResult } from '../replay-app.js';
+import type { ReplayTuiInput, ReplayTuiResult } from '../screens/ReplayScreen.js';
 import { askConsent } from './consent.js';
 import { parseCommandArgs } from './args.js';
 
@@ -49,7 +49,7 @@ const toStderr = stderrSink('servelab: ');
 export interface ReplayDeps {
   /** Is there a person at a terminal (stdin and stdout are TTYs)? */
   isTerminal?: () => boolean;
-  /** The replay screen (src/replay-app.tsx), loaded only when used. */
+  /** The replay screen (src/screens/ReplayScreen.tsx), loaded only when used. */
   tui?: (input: ReplayTuiInput & { signal?: AbortSignal }) => Promise<ReplayTuiResult>;
 }
 
@@ -175,7 +175,7 @@ async function replayOnScreen(
   finish: (o: ReplayOutcome) => History,
   tui?: ReplayDeps['tui'],
 ): Promise<number> {
-  const show = tui ?? (await import('../replay-app.js')).replayTui;
+  const show = tui ?? (await import('../screens/ReplayScreen.js')).replayTui;
   // A line written to the terminal under the screen would break Ink's redraw: the core's
   // warnings wait until the screen has closed.
   const held: string[] = [];

@@ -21,7 +21,7 @@ import { RATE_SWEEP_PENDING } from '../tune/sweep-run.js';
 import { formatSweep, loadLabel, parseSweep } from '../sweep/spec.js';
 import { parseCommandArgs } from './args.js';
 import { askConsent } from './consent.js';
-import type { LiveView } from './sweep-live.js';
+import type { LiveView } from '../tui/live-sweep.js';
 
 const USAGE = `usage: servelab sweep PROFILE [--sweep concurrency:1,4,16,64,256] [--sweep-all] [--slo RULES]
                       [--prompts N] [--sim] [--speed S] [--yes] [--auto] [--out DIR]
@@ -142,7 +142,7 @@ async function runAndReport(
   o: { live: boolean; out?: string; readyTimeoutS: number; sim: boolean },
 ): Promise<number> {
   const label = variantName(profile);
-  const live: LiveView | null = o.live ? (await import('./sweep-live.js')).mountLiveSweep(`sweep ${formatSweep(journal.config.spec)}: ${label}`) : null;
+  const live: LiveView | null = o.live ? (await import('../tui/live-sweep.js')).mountLiveSweep(`sweep ${formatSweep(journal.config.spec)}: ${label}`) : null;
   // On screen the status shows the step now and the last point measured.
   let last = '';
   const say = (line: string) => (live ? live.update(last ? `${line} | last: ${last}` : line) : process.stderr.write(line + '\n'));

@@ -33,7 +33,8 @@ describe('servelab --auto --sim --gpu H100 --gpus 1 --model Qwen/Qwen3-14B', () 
     const last = run.events.at(-1)!;
     expect(last.type).toBe('session-finished');
     const { profilePath, reportPath } = last as Extract<typeof last, { type: 'session-finished' }>;
-    expect(profilePath).toBe(join(cwd, 'profiles', 'Qwen3-14B-H100x1.json'));
+    // Results go to the user's data folder (test/setup.ts points XDG_DATA_HOME at a temp folder), never the cwd.
+    expect(profilePath).toBe(join(process.env.XDG_DATA_HOME!, 'servelab', 'profiles', 'Qwen3-14B-H100x1.json'));
     expect(existsSync(reportPath!)).toBe(true);
 
     const p = loadProfile(profilePath!);
