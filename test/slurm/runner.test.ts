@@ -16,6 +16,7 @@ import { parseAutoArgs } from '../../src/tune/args.js';
 import { makeVariant } from '../../src/tune/plan.js';
 import { AbortedError, runVariantScenarios, type RunVariantContext } from '../../src/tune/runner.js';
 import { parseScenario } from '../../src/tune/scenarios.js';
+import { planSession } from '../../src/tune/session.js';
 import { slurmMissing, startTestCluster, type TestCluster } from './cluster.js';
 import { port, runDir, SERVELAB_BIN, waitUntil } from './helpers.js';
 
@@ -147,6 +148,19 @@ describe.skipIf(missing !== null)('--runtime slurm through the runner', () => {
     } finally {
       await busy.stop();
     }
+  });
+
+  it('plans a real cluster from Slurm: nodes x GPUs of the gres type, TP over both nodes for a model one node cannot hold', async () => {
+    const { config } = parseAutoArgs(['--runtime', 'slurm', '--partition', c.partition, '--model', 'deepseek-ai/DeepSeek-R1-0528', '--engines', 'sglang', '--runs-dir', path.join(c.dir, 'plan')]);
+    const { plan, host } = await planSession(config!);
+    expect(host).toMatchObject({ simulated: false, gpusPerNode: 8 });
+    expect(host.gpus).toHaveLength(16);
+    expect(plan.host).toMatchObject({ gpuName: 'H100 SXM 80GB', gpuCount: 16, gpusPerNode: 8 });
+    expect(config!.runtime).toMatchObject({ kind: 'slurm', nodes: 2, gpusPerNode: 8 });
+    expect(plan.stages[0]!.variants.map((v) => v.variant.knobs.tp)).toEqual([16]);
+    // More nodes than the partition has: one line naming the allocation, before anything is submitted.
+    const big = parseAutoArgs(['--runtime', 'slurm', '--partition', c.partition, '--sim', '--nodes', '4', '--gpus', '8', '--model', 'deepseek-ai/DeepSeek-R1-0528']).config!;
+    await expect(planSession(big)).rejects.toThrow('slurm: partition gpu offers at most 2 node(s) x 8 h100 GPU(s) per job; this needs 4 x 8');
   });
 
   it('leaves no job in squeue', async () => {
