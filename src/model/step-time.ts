@@ -55,7 +55,7 @@ export function stepTime(c: ServerConfig, b: StepBatch): StepTime {
   const stageFrac = 1 / par.pp;
 
   // GEMMs: weights streamed once per step, FLOPs proportional to tokens.
-  const gemmPeak = c.gemmFlops * eff.gemmEff / (c.weightOnlyFp8 ? HARDWARE.weightOnlyFp8GemmPenalty : 1);
+  const gemmPeak = c.gemmFlops * g.matmulEff * eff.gemmEff / (c.weightOnlyFp8 ? HARDWARE.weightOnlyFp8GemmPenalty : 1);
   const bw = g.memBwBps * eff.weightBwEff;
   // MLA's replicated down-projections run on every attention-TP rank for all of its tokens.
   const replicated = replicatedAttentionParamsPerLayer(m) * m.numLayers;
