@@ -17,8 +17,10 @@ import { validateOne, median } from '../src/sim/validate.js';
 
 /** Bounds keep every constant physical (an efficiency above 1 or a negative overhead is not a fit). */
 const BOUNDS: Record<keyof FittedConstants, [number, number]> = {
-  gemmServingEff: [0.2, 1],
-  weightBwEff: [0.4, 0.95],
+  gemmServingEffAmpere: [0.2, 1],
+  gemmServingEffHopper: [0.2, 1],
+  weightBwEffAmpere: [0.4, 0.95],
+  weightBwEffHopper: [0.4, 0.95],
   moeEff: [0.02, 1],
   trtllmMoeEff: [0.02, 1],
   stepOverheadS: [0.5e-3, 20e-3],
@@ -27,10 +29,10 @@ const BOUNDS: Record<keyof FittedConstants, [number, number]> = {
 };
 
 function apply(v: FittedConstants): void {
+  // step-time.ts reads the per-architecture values from FITTED at each call; the engine table copied the rest at load.
+  Object.assign(FITTED, v);
   for (const e of ENGINES) {
     const x = ENGINE_EFFICIENCY[e];
-    x.gemmEff = v.gemmServingEff;
-    x.weightBwEff = v.weightBwEff;
     x.moeEff = e === 'trtllm' ? v.trtllmMoeEff : v.moeEff;
     x.stepOverheadS = v.stepOverheadS;
     x.perSeqOverheadS = v.perSeqOverheadS;

@@ -23,11 +23,7 @@ export type SchedulePolicy =
 
 export interface EngineEfficiency {
   policy: SchedulePolicy;
-  /** Fraction of the GPU's achievable matmul FLOP/s (gpus.ts matmulEff) reached by the dense GEMMs at serving batch sizes. Fit. */
-  gemmEff: number;
-  /** Fraction of HBM bandwidth reached streaming weights. Typical 0.75-0.85 for well-tuned GEMV/GEMM. */
-  weightBwEff: number;
-  /** Routed-expert grouped GEMMs relative to gemmEff: per-expert matrices are small and sharded. Fit. */
+  /** Routed-expert grouped GEMMs relative to the dense GEMM efficiency (fitted.ts archEfficiency): per-expert matrices are small and sharded. Fit. */
   moeEff: number;
   /** Fixed host overhead per step (scheduling, sampling, detokenize), seconds. Fit. */
   stepOverheadS: number;
@@ -72,12 +68,9 @@ const bigNonA100 = (g: GpuSpec) => gpuMemBytes(g) >= 70 * GiB && !isA100(g);
  * point) before bench/fit.ts existed and are not refitted by it.
  */
 const COMMON = {
-  // Fit (fitted.ts): serving GEMMs reach this share of the architecture's achievable matmul rate.
-  gemmEff: FITTED.gemmServingEff,
-  // Fit (fitted.ts): streaming weights (GEMV/skinny GEMMs); 0.75-0.85 is typical of such kernels.
-  weightBwEff: FITTED.weightBwEff,
+  // The dense GEMM and weight-streaming efficiencies are per GPU architecture (fitted.ts archEfficiency).
   // Fit (fitted.ts): routed-expert grouped GEMMs (fused MoE / DeepGEMM) at tp8 slices, relative to
-  // gemmEff. MoE data: studies B (A100) and C (H200) only; H100 vs H200 not distinguished.
+  // the dense GEMM efficiency. MoE data: studies B (A100) and C (H200) only; H100 vs H200 not distinguished.
   moeEff: FITTED.moeEff,
   // Fit (fitted.ts): scheduling, sampling and detokenising one step on the host.
   stepOverheadS: FITTED.stepOverheadS,

@@ -9,11 +9,25 @@
 // reported by bench/validate.ts and docs/calibration.md.
 // Rerun `npx tsx bench/fit.ts` after changing a mechanism: it prints the values and the error.
 
+/**
+ * GPU architectures with their own fitted efficiencies: 'ampere' (A100, compute capability 8.0)
+ * and 'hopper' (H100, H200). The training set has both (study B and the Qwen3-14B A100 page;
+ * studies A, C and the Qwen3-14B H100 page). Other parts borrow the nearest (archOf).
+ */
+export type FitArch = 'ampere' | 'hopper';
+
+/** Ada (8.9) and Blackwell (10.x) have no training rows: they borrow Hopper's values (unvalidated). */
+export function archOf(computeCapability: number): FitArch {
+  return computeCapability < 8.9 ? 'ampere' : 'hopper';
+}
+
 export interface FittedConstants {
-  /** Dense GEMMs at serving batch sizes: fraction of the GPU's maximum achievable matmul FLOP/s (gpus.ts matmulEff). */
-  gemmServingEff: number;
-  /** Fraction of HBM bandwidth reached streaming weights. */
-  weightBwEff: number;
+  /** Dense GEMMs at serving batch sizes: fraction of the GPU's maximum achievable matmul FLOP/s (gpus.ts matmulEff), per architecture. */
+  gemmServingEffAmpere: number;
+  gemmServingEffHopper: number;
+  /** Fraction of HBM bandwidth reached streaming weights, per architecture. */
+  weightBwEffAmpere: number;
+  weightBwEffHopper: number;
   /** Routed-expert grouped GEMMs relative to the dense GEMM efficiency (vLLM, SGLang). */
   moeEff: number;
   /** The same for TensorRT-LLM's default CUTLASS MoE backend (one training point: study C's TRT-LLM variant). */
@@ -28,12 +42,23 @@ export interface FittedConstants {
 
 // BEGIN FITTED (written by bench/fit.ts --write)
 export const FITTED: FittedConstants = {
-  gemmServingEff: 0.62,
-  weightBwEff: 0.8,
-  moeEff: 0.2,
-  trtllmMoeEff: 0.07,
-  stepOverheadS: 0.004,
-  perSeqOverheadS: 0.00003,
-  fp8GemmEff: 0.65,
+  gemmServingEffAmpere: 0.767,
+  gemmServingEffHopper: 0.434,
+  weightBwEffAmpere: 0.505,
+  weightBwEffHopper: 0.53,
+  moeEff: 0.14,
+  trtllmMoeEff: 0.0561,
+  stepOverheadS: 0.0037,
+  perSeqOverheadS: 0.0000292,
+  fp8GemmEff: 0.647,
 };
 // END FITTED
+
+/** The serving GEMM fraction and weight-streaming bandwidth fraction for a GPU. */
+export function archEfficiency(computeCapability: number): { gemm: number; weightBw: number } {
+  const hopper = archOf(computeCapability) === 'hopper';
+  return {
+    gemm: hopper ? FITTED.gemmServingEffHopper : FITTED.gemmServingEffAmpere,
+    weightBw: hopper ? FITTED.weightBwEffHopper : FITTED.weightBwEffAmpere,
+  };
+}
