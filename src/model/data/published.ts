@@ -82,6 +82,13 @@ const ROWS: Row[] = [
   ['', 'sglang', 'Qwen/Qwen3-14B-FP8', 'H100', {}, R(4000, 200), 500, 12257.62, 84.93, 'qwen3-14b/h100'],
   ['', 'sglang', 'Qwen/Qwen3-14B-FP8', 'H100', {}, R(2000, 100), 500, 14764.26, 143.22, 'qwen3-14b/h100'],
   ['', 'sglang', 'Qwen/Qwen3-14B-FP8', 'H100', {}, R(128, 4), 1000, 16884.75, 927.88, 'qwen3-14b/h100'],
+  // Qwen3-32B on 1 x A100, the page's optimized configuration: `trtllm-serve Qwen/Qwen3-32B
+  // --max_seq_len=40960 --enable_chunked_prefill` ("Optimized benchmark results"; its ShareGPT
+  // figure repeats stage 1's, so only the random rows are new).
+  ['', 'trtllm', 'Qwen/Qwen3-32B', 'A100', { maxModelLen: 40960 }, R(32000, 100), 100, 1580.36, 47.37, 'qwen3-32b/a100', CHUNKED],
+  ['', 'trtllm', 'Qwen/Qwen3-32B', 'A100', { maxModelLen: 40960 }, R(4000, 200), 500, 2037.67, 100.09, 'qwen3-32b/a100', CHUNKED],
+  ['', 'trtllm', 'Qwen/Qwen3-32B', 'A100', { maxModelLen: 40960 }, R(2000, 100), 500, 2715.9, 145.49, 'qwen3-32b/a100', CHUNKED],
+  ['', 'trtllm', 'Qwen/Qwen3-32B', 'A100', { maxModelLen: 40960 }, R(128, 4), 1000, 3535.54, 1885.18, 'qwen3-32b/a100', CHUNKED],
   // Qwen3-32B on 1 x H100, the page's optimized configuration: `trtllm-serve Qwen/Qwen3-32B-FP8
   // --max_seq_len=40960 --enable_chunked_prefill` (stage 3 and "Optimized benchmark results").
   ['', 'trtllm', 'Qwen/Qwen3-32B-FP8', 'H100', { maxModelLen: 40960 }, SG, 1000, 4284.68, 158.64, 'qwen3-32b/h100', CHUNKED],
