@@ -4,7 +4,7 @@
 // training set of src/model/data/training.ts and live in fitted.ts (with the date and script that
 // fitted them); the held-out rows of src/model/data/published.ts are checked, never fitted. The
 // GEMM efficiency is per architecture through the GPU's measured matmul ceiling (gpus.ts
-// matmulEff) times one fitted serving fraction.
+// matmulEff) times a serving fraction fitted per architecture (fitted.ts).
 import type { EngineName } from '../core/variant.js';
 import type { GpuSpec } from './gpus.js';
 import { gpuMemBytes } from './gpus.js';

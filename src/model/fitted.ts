@@ -7,6 +7,8 @@
 // 2026-12-01 (coordinate descent on the mean |log(simulated / published)| over those rows).
 // The held-out rows (published.ts split 'held-out') were never read by the fit; their error is
 // reported by bench/validate.ts and docs/calibration.md.
+// The values below come from two runs (2 rounds each): one from the first pass's hand-set values
+// with a single GEMM and bandwidth value for all GPUs, then the per-architecture split from there.
 // Rerun `npx tsx bench/fit.ts` after changing a mechanism: it prints the values and the error.
 
 /**
