@@ -4,6 +4,7 @@
 import { paramCounts, replicatedAttentionParamsPerLayer, type ModelInfo, type ParamCounts } from './models.js';
 import { backendEfficiency, HARDWARE } from './efficiency.js';
 import type { ServerConfig } from './estimate.js';
+import { archEfficiency } from './fitted.js';
 import { groupLink } from './interconnect.js';
 
 /** One engine step, summarised. */
@@ -56,8 +57,10 @@ export function stepTime(c: ServerConfig, b: StepBatch): StepTime {
   const stageFrac = 1 / par.pp;
 
   // GEMMs: weights streamed once per step, FLOPs proportional to tokens.
-  const gemmPeak = c.gemmFlops * eff.gemmEff / (c.weightOnlyFp8 ? HARDWARE.weightOnlyFp8GemmPenalty : 1);
-  const bw = g.memBwBps * eff.weightBwEff;
+  // Per architecture: the measured matmul ceiling (gpus.ts) times the fitted serving fraction (fitted.ts).
+  const arch = archEfficiency(g.computeCapability);
+  const gemmPeak = (c.gemmFlops * g.matmulEff * arch.gemm) / (c.weightOnlyFp8 ? HARDWARE.weightOnlyFp8GemmPenalty : 1);
+  const bw = g.memBwBps * arch.weightBw;
   // MLA's replicated down-projections run on every attention-TP rank for all of its tokens.
   const replicated = replicatedAttentionParamsPerLayer(m) * m.numLayers;
   const attnFlopsDense = 2 * attnTokens * stageFrac * ((p.attention - replicated) / par.attnTp + replicated);
