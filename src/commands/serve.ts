@@ -7,6 +7,7 @@ import { join, resolve } from 'node:path';
 import { UserError } from '../core/errors.js';
 import { exitCodeFor, installSignalHandlers } from '../host/signals.js';
 import { launchServer } from '../host/process.js';
+import { engineLaunchHooks } from '../engines/launch-hooks.js';
 import { signalGroup } from '../host/procgroup.js';
 import { checkRunnable, formatCommand } from '../profiles/command.js';
 import { hardwareLine } from '../profiles/report.js';
@@ -79,6 +80,7 @@ export default async function main(argv: string[]): Promise<number> {
     onLine: (line, stream) => (stream === 'stdout' ? process.stdout : process.stderr).write(line + '\n'),
     gpuHost: !v.sim,
     graceMs,
+    ...engineLaunchHooks(),
   });
   let received: NodeJS.Signals | undefined;
   // The host's handler (as for tuning and replay): the first signal goes to the server, which
