@@ -10,7 +10,7 @@ import { clearLaunch } from './ledger.js';
 import type { ExitInfo, LaunchSpec } from './launch-spec.js';
 import { waitPortClosed } from './ports.js';
 import { groupAlive, groupMembers, signalGroup } from './procgroup.js';
-import { healthUrl, probeHealth, readyStep } from './readiness.js';
+import { healthUrl, probeHealth, readyStep, type ReadyStep } from './readiness.js';
 import { unregister } from './registry.js';
 import type { LaunchOptions, ReadyResult, ServerHandle } from './server-handle.js';
 import type { ServerOutput } from './server-output.js';
@@ -150,7 +150,7 @@ export class ServerProcess implements ServerHandle {
     return (Date.now() - this.startedAt) / 1000;
   }
 
-  private async notReady(step: Exclude<ReturnType<typeof readyStep>, 'probe'>): Promise<ReadyResult> {
+  private async notReady(step: Exclude<ReadyStep, 'probe'>): Promise<ReadyResult> {
     const classify = this.opts.classify;
     if (step === 'died') {
       const exit = this.exitInfo!;
@@ -162,6 +162,7 @@ export class ServerProcess implements ServerHandle {
       const exit = { ...(await this.stop()), timedOut: true };
       return { ready: false, failure: classify(this.tail(), exit), exit, startupS: t };
     }
+    // 'aborted' and 'fatal-hang' stop the server first; a hang is classified from the line that proved it.
     const exit = await this.stop();
     if (step === 'aborted') return { ready: false, failure: { kind: 'aborted', reason: 'stopped before it was ready' }, exit, startupS: this.elapsedS() };
     return { ready: false, failure: classify(this.tail(), exit), exit, startupS: this.elapsedS() };
