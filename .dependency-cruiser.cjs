@@ -23,6 +23,13 @@ module.exports = {
       to: { path: FRONT_END },
     },
     {
+      name: 'host-not-engines',
+      comment: 'host launches processes and sits below engines: the caller passes engine rules in (launchServer opts.classify, opts.checkImage)',
+      severity: 'error',
+      from: { path: '^src/host/' },
+      to: { path: '^src/engines/' },
+    },
+    {
       name: 'no-folder-cycles',
       comment: 'top-level folders of src/ must not import each other in a circle (inside one folder, e.g. the TUI kit, sub-folders may)',
       severity: 'error',

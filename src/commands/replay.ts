@@ -11,6 +11,7 @@
 import { defaultRunsDir } from '../host/xdg.js';
 import { join, resolve } from 'node:path';
 import { UserError } from '../core/errors.js';
+import { optionalNumberArg } from '../core/number-arg.js';
 import { setLogSink } from '../core/logger.js';
 import { logLine, stderrSink } from './log-sink.js';
 import { openSettings } from '../core/settings.js';
@@ -37,10 +38,7 @@ folder (setting profiles-dir, else profiles/ beside the settings file). --no-rec
 Exit: 0 ok or faster, 3 regression, 1 failed to start or not run, 2 bad input, 130 interrupted.`;
 
 function num(flag: string, text: string | undefined, fallback: number, min = 0): number {
-  if (text === undefined) return fallback;
-  const n = Number(text);
-  if (text.trim() === '' || !Number.isFinite(n) || n < min) throw new UserError(`${flag} must be a number >= ${min}, got '${text}'`);
-  return n;
+  return optionalNumberArg(flag, text, { min }) ?? fallback;
 }
 
 const toStderr = stderrSink('servelab: ');

@@ -4,6 +4,7 @@
 // Exit: 0 a choice was made, 1 nothing measured or nothing met the SLO, 2 bad input, 130 interrupted.
 import { join, resolve } from 'node:path';
 import { UserError } from '../core/errors.js';
+import { optionalNumberArg } from '../core/number-arg.js';
 import type { TuneEvent } from '../core/events.js';
 import { installSignalHandlers } from '../host/signals.js';
 import { formatCommand } from '../profiles/command.js';
@@ -38,10 +39,7 @@ Exit: 0 a choice was made, 1 nothing measured or nothing met the SLO, 2 bad inpu
 const DEFAULT_SWEEP = 'concurrency:1,4,16,64,256';
 
 function num(flag: string, text: string | undefined, fallback: number, min: number, int = false): number {
-  if (text === undefined) return fallback;
-  const n = Number(text);
-  if (text.trim() === '' || !Number.isFinite(n) || n < min || (int && !Number.isInteger(n))) throw new UserError(`${flag} must be a${int ? ' whole' : ''} number >= ${min}, got '${text}'`);
-  return n;
+  return optionalNumberArg(flag, text, { min, integer: int }) ?? fallback;
 }
 
 const OPTIONS = {

@@ -5,33 +5,13 @@
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { UserError } from '../core/errors.js';
+import { optionalNumberArg, type NumberRange } from '../core/number-arg.js';
 import type { Objective } from './decide.js';
 
-export interface NumberRule {
-  integer?: boolean;
-  min?: number;
-  max?: number;
-  exclusiveMin?: boolean;
-}
+export type NumberRule = NumberRange;
 
-/** `text` as a number within the rule, or a UserError saying what is allowed; undefined stays undefined. */
-export function checkNumber(what: string, text: string | undefined, rule: NumberRule = {}): number | undefined {
-  if (text === undefined) return undefined;
-  const n = Number(text);
-  const min = rule.min ?? 0;
-  const bad =
-    text.trim() === '' ||
-    !Number.isFinite(n) ||
-    (rule.exclusiveMin ? n <= min : n < min) ||
-    (rule.max !== undefined && n > rule.max) ||
-    (rule.integer && !Number.isInteger(n));
-  if (bad) {
-    const kind = rule.integer ? 'a whole number' : 'a number';
-    const range = `${rule.exclusiveMin ? '>' : '>='} ${min}${rule.max !== undefined ? ` and <= ${rule.max}` : ''}`;
-    throw new UserError(`${what} must be ${kind} ${range}, got '${text}'`);
-  }
-  return n;
-}
+/** `text` as a number within the rule, or a UserError saying what is allowed; undefined stays undefined (core/number-arg.ts). */
+export const checkNumber = optionalNumberArg;
 
 /** The rules of the inputs both front ends take. */
 export const RULES = {

@@ -5,6 +5,7 @@ import type { Failure, VariantResult } from '../core/events.js';
 import { UserError } from '../core/errors.js';
 import type { Variant } from '../core/variant.js';
 import { adapterFor } from '../engines/index.js';
+import { engineLaunchHooks } from '../engines/launch-hooks.js';
 import type { EngineAdapter, LaunchSpec } from '../engines/types.js';
 import type { HostInfo } from '../host/gpus.js';
 import { findFreePort } from '../host/ports.js';
@@ -86,7 +87,7 @@ async function startLocalServer(variant: Variant, ctx: RunVariantContext, stopSi
       signal: stopSignal,
       gpuHost: !ctx.host.simulated,
       graceMs: sim ? 3000 : 15_000,
-      classify: (lines, exit) => adapter.classifyFailure(lines, exit, { ...gpuFailureContext(ctx.host), ...(variant.knobs.speculative ? { speculative: variant.knobs.speculative } : {}) }),
+      ...engineLaunchHooks((lines, exit) => adapter.classifyFailure(lines, exit, { ...gpuFailureContext(ctx.host), ...(variant.knobs.speculative ? { speculative: variant.knobs.speculative } : {}) })),
     });
   } catch (e) {
     if (!(e instanceof UserError)) throw e;
