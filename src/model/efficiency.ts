@@ -1,5 +1,7 @@
 // The one table of per-engine and per-backend efficiency parameters used by the estimate.
-// Every value says where it comes from: an engine default read from source (engines.md), a
+// Every value says where it comes from: an engine default read from the engine's source (vLLM v0.11.0
+// vllm/engine/arg_utils.py _set_default_args; SGLang 0.5.x python/sglang/srt/server_args.py;
+// TensorRT-LLM 1.x tensorrt_llm/commands/serve.py and builder.py BuildConfig), a
 // datasheet-style rule of thumb, or "Fit: <what it was fitted on>". All fits were made on the
 // training set of src/model/data/training.ts and live in fitted.ts (with the date and script that
 // fitted them); the held-out rows of src/model/data/published.ts are checked, never fitted. The
@@ -46,13 +48,13 @@ export interface EngineEfficiency {
   torchCompileSmallBatch: number;
   /** Batch size up to which torch.compile graphs apply (SGLang --torch-compile-max-bs default 32). */
   torchCompileMaxBs: number;
-  /** Default attention backend for a GPU (engines.md 1b). */
+  /** Default attention backend for a GPU (vLLM v0.11.0 vllm/platforms/cuda.py get_attn_backend_cls; SGLang server_args.py). */
   defaultBackend: (gpu: GpuSpec, mla: boolean) => string;
-  /** Default max batched tokens (engines.md 1a). */
+  /** Default max batched tokens (the engine source files named at the top of this file). */
   defaultMaxBatchedTokens: (gpu: GpuSpec) => number;
-  /** Default cap on running sequences (engines.md 1a). */
+  /** Default cap on running sequences (the engine source files named at the top of this file). */
   defaultMaxRunningSeqs: (gpu: GpuSpec, speculative: boolean) => number;
-  /** Default memory fraction in the engine's own meaning (engines.md 1a). */
+  /** Default memory fraction in the engine's own meaning (the engine source files named at the top of this file). */
   defaultMemFraction: (gpu: GpuSpec) => number;
   /** Largest decode batch captured as a CUDA graph; larger batches run eager. */
   cudaGraphMaxBs: (gpu: GpuSpec, tp: number) => number;

@@ -2,7 +2,7 @@
 // src/model is read from engine source, a datasheet or a public measurement (each says which).
 //
 // FITTED ON: the training set declared in src/model/data/training.ts (the three studies of
-// seed-studies.md, seed-42 ShareGPT draw, plus the published Qwen3-14B rows of
+// src/model/data/studies.ts, seed-42 ShareGPT draw, plus the published Qwen3-14B rows of
 // src/model/data/published.ts marked split 'train'), by `npx tsx bench/fit.ts --write` on
 // 2026-12-01 (coordinate descent on the mean |log(simulated / published)| over those rows).
 // The held-out rows (published.ts split 'held-out') were never read by the fit; their error is
