@@ -46,6 +46,11 @@ export interface RunVariantContext {
   usedPorts?: Set<number>;
   /** Workloads already loaded, by scenario key (loading ShareGPT and tokenizing is not free). */
   workloads?: Map<string, Promise<Workload>>;
+  /**
+   * Each scenario's result as soon as it is measured (before the next starts), e.g. a sweep that
+   * journals the point and stops the rest through skipSignal when it broke the SLO.
+   */
+  onResult?: (index: number, result: VariantResult) => void;
 }
 
 const PERCENTILE_METRICS = ['ttft', 'tpot', 'itl', 'e2el'] as const;
@@ -114,6 +119,8 @@ async function benchOnce(variant: Variant, scenario: Scenario, warmups: number, 
     requests: workload.requests,
     tokenCounts: workload.tokenCounts,
     maxConcurrency: scenario.maxConcurrency,
+    // The simulated server runs `speed` times faster than the wall clock: so do its arrivals.
+    ...(scenario.requestRate ? { requestRate: scenario.requestRate * (sim ? up.speed : 1) } : {}),
     numWarmups: warmups,
     seed: scenario.seed,
     percentileMetrics: [...PERCENTILE_METRICS],
@@ -156,6 +163,9 @@ async function benchScenarios(variant: Variant, scenarios: readonly Scenario[], 
   const results: VariantResult[] = [];
   const early = { ...up.base, startupS: up.startupS };
   for (const [i, scenario] of scenarios.entries()) {
+    // A skip pressed (or asked for by onResult) between two scenarios stops before the next.
+    if (ctx.signal?.aborted) throw new AbortedError();
+    if (i > 0 && interruption(ctx)) break;
     const t0 = new Date();
     let bench: BenchResult;
     try {
@@ -165,6 +175,7 @@ async function benchScenarios(variant: Variant, scenarios: readonly Scenario[], 
       const f = interruption(ctx) ?? { kind: 'bench-failed' as const, reason: (e as Error).message };
       results.push(failedResult(variant, scenario.name, ctx, f, t0, early));
       if (interruption(ctx)) break;
+      ctx.onResult?.(i, results.at(-1)!);
       continue;
     }
     if (ctx.signal?.aborted) throw new AbortedError();
@@ -172,7 +183,9 @@ async function benchScenarios(variant: Variant, scenarios: readonly Scenario[], 
       results.push(failedResult(variant, scenario.name, ctx, interruption(ctx) ?? { kind: 'aborted', reason: 'benchmark stopped' }, t0, early));
       break;
     }
-    results.push(measuredResult(variant, scenario, i === 0, bench, up, ctx, t0));
+    const r = measuredResult(variant, scenario, i === 0, bench, up, ctx, t0);
+    results.push(r);
+    ctx.onResult?.(i, r);
   }
   return results;
 }

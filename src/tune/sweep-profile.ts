@@ -15,6 +15,8 @@ import { analyseSweeps, chartSeries, type SweepAnalysis } from '../sweep/analyse
 import { renderSvg } from '../sweep/chart-svg.js';
 import { sweepRecord } from '../sweep/record.js';
 import { sweepVariant, type SweepPoint, type VariantSweep } from './sweep-run.js';
+import { runVariantScenarios } from './runner.js';
+import type { ScenarioRunner } from './session-context.js';
 import { loadLabel, type SweepSpec } from '../sweep/spec.js';
 
 /** What a sweep run folder's session.json holds; `--resume` takes these, not the flags. */
@@ -50,25 +52,27 @@ export async function runProfileSweep(setup: ReplaySetup, o: SweepRunOptions): P
   const sim = o.sim ? { gpu: simGpuFor(profile), gpus: profile.host.gpuCount, speed: setup.spec.speed, seed: 0 } : undefined;
   const json = job.spec.levels.map((l) => (l === Infinity ? null : l));
   o.journal.update({ current: { variantId: profile.variant.id, step: `sweep ${job.spec.kind}:${json.join(',')}` } });
+  const config = {
+    model: profile.model,
+    ...(sim ? { sim } : {}),
+    bindHost: o.bindHost,
+    portStart: setup.port,
+    readyTimeoutS: o.readyTimeoutS,
+    warmupPrompts: 0,
+    runtime: profile.engine.runtime,
+    slo: job.slo,
+    sampleIntervalS: 1,
+  };
+  const logsDir = o.journal.logsDir();
+  const benchDir = join(o.journal.dir, 'bench');
+  const emit = o.emit ?? (() => {});
+  const run: ScenarioRunner = (variant, scenarios, req) =>
+    runVariantScenarios(variant, scenarios, { config, host: setup.host, logsDir, benchDir, emit, ...(o.signal ? { signal: o.signal } : {}), ...req });
   const sweep = await sweepVariant(profile.variant, variantName(profile), setup.scenario, job.spec, {
-    config: {
-      model: profile.model,
-      ...(sim ? { sim } : {}),
-      bindHost: o.bindHost,
-      portStart: setup.port,
-      readyTimeoutS: o.readyTimeoutS,
-      warmupPrompts: 0,
-      runtime: profile.engine.runtime,
-      slo: job.slo,
-      sampleIntervalS: 1,
-    },
-    host: setup.host,
-    logsDir: o.journal.logsDir(),
-    benchDir: join(o.journal.dir, 'bench'),
-    journal: o.journal,
-    emit: o.emit ?? (() => {}),
-    ...(o.signal ? { signal: o.signal } : {}),
+    run,
     stage: 'sweep',
+    slo: job.slo,
+    journal: o.journal,
     sweepAll: job.sweepAll,
     ...(job.prompts ? { prompts: job.prompts } : {}),
     ...(o.onPoint ? { onPoint: o.onPoint } : {}),
