@@ -20,6 +20,8 @@ import {
 import { parseObjective } from './decide.js';
 import { parseScenario, sharegptScenario, studyScenarios, type Scenario } from './scenarios.js';
 import { parseSlo } from '../core/slo.js';
+import { formatSweep, parseSweep } from '../sweep/spec.js';
+import type { SessionSweepConfig } from './sweep-session.js';
 
 export const AUTO_FLAGS = {
   auto: { type: 'boolean' },
@@ -59,6 +61,8 @@ export const AUTO_FLAGS = {
   image: { type: 'string' },
   'dry-run': { type: 'boolean' },
   json: { type: 'boolean' },
+  sweep: { type: 'string' },
+  'sweep-all': { type: 'boolean' },
 } as const;
 
 // The help text lives apart so `servelab --auto --help` prints it without loading the parser's deps.
@@ -128,6 +132,21 @@ function checkDataset(path: string): string {
   if (!existsSync(p)) throw new UserError(`dataset ${path}: no such file; give a ShareGPT JSON with --dataset-path, or drop it to use the synthetic ShareGPT-like workload`);
   if (!statSync(p).isFile()) throw new UserError(`dataset ${path}: not a file`);
   return p;
+}
+
+/** The default levels when --objective frontier comes without --sweep. */
+export const DEFAULT_SESSION_SWEEP = 'concurrency:1,4,16,64,256';
+
+/** --sweep, --sweep-all and --objective frontier -> the session's sweep, or undefined without one. */
+export function parseSweepFlags(sweepText: string | undefined, all: boolean, objectiveText: string | undefined, hasSlo: boolean): SessionSweepConfig | undefined {
+  const frontier = objectiveText?.trim().toLowerCase() === 'frontier';
+  if (frontier && !hasSlo) throw new UserError('--objective frontier needs --slo, e.g. --slo "tpot:p99<60" (the choice is the most tok/s/GPU that meets it)');
+  if (sweepText === undefined && !frontier) {
+    if (all) throw new UserError('--sweep-all needs --sweep LEVELS (or --objective frontier), e.g. --sweep concurrency:1,8,32,128');
+    return undefined;
+  }
+  const spec = parseSweep(sweepText ?? DEFAULT_SESSION_SWEEP);
+  return { spec: formatSweep(spec), all, frontier };
 }
 
 export function parseAutoArgs(argv: readonly string[], settings: SettingValues = {}): AutoOptions {
@@ -204,7 +223,9 @@ export function parseAutoArgs(argv: readonly string[], settings: SettingValues =
 
   const sloText = str('slo') ?? settings.slo;
   const slo = sloText ? parseSlo(sloText) : [];
-  const objective = parseObjective(str('objective') ?? settings.objective ?? 'total');
+  const sweep = parseSweepFlags(str('sweep'), values['sweep-all'] === true, str('objective'), slo.length > 0);
+  // Under --objective frontier the stages rank by output tok/s (the frontier's y axis, per GPU).
+  const objective = sweep?.frontier ? 'output' : parseObjective(str('objective') ?? settings.objective ?? 'total');
   if (objective === 'goodput' && !slo.length) throw new UserError('--objective goodput needs --slo (goodput counts requests that meet the SLOs)');
   const runtimeText = str('runtime') ?? 'native';
   let runtime: SessionConfig['runtime'];
@@ -245,6 +266,7 @@ export function parseAutoArgs(argv: readonly string[], settings: SettingValues =
     portStart: num('port', str('port'), { integer: true, min: 1024, max: 65535 }) ?? settings.port ?? 8100,
     runtime,
     sampleIntervalS: 1,
+    ...(sweep ? { sweep } : {}),
   };
   if (config.baseline && !(ENGINES as readonly string[]).includes(config.baseline) && !/^[a-z0-9]/i.test(config.baseline)) {
     throw new UserError(`--baseline '${config.baseline}': give an engine name or an engine-stage variant id`);
