@@ -93,6 +93,10 @@ export async function sweepFinalists(ctx: SessionContext, state: StageLoopState,
     type: 'sweep-started', spec: formatSweep(spec), slo: slo.length ? formatSlo(slo) : '', rule: FINALIST_RULE,
     variants: finalists.map((f) => ({ variantId: f.result.variantId, label: labelOf(f.result), why: f.why })),
   });
+  const short = spec.kind === 'concurrency' ? spec.levels.filter((l) => l > config.scenario.numPrompts) : [];
+  if (short.length) {
+    ctx.emit({ type: 'warning', message: `the workload has ${config.scenario.numPrompts} prompts: the points at ${short.join(', ')} concurrent never reach their load (raise --num-prompts or --scale)` });
+  }
   const sweeps: VariantSweep[] = [];
   for (const f of finalists) {
     if (ctx.signal?.aborted) throw new AbortedError();

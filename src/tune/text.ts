@@ -9,6 +9,7 @@ import type { Plan, PlannedVariant } from './plan.js';
 import { referenceText, type SessionView, type StageView } from '../core/view.js';
 import { formatSlo } from '../core/slo.js';
 import { sweepProgressLine, sweepSummaryText } from './text-sweep.js';
+import { FINALIST_RULE } from './sweep-finalists.js';
 
 /** A number with `digits` decimals, '-' when there is none. */
 const num = (n: number | undefined | null, digits = 1) => (typeof n === 'number' && Number.isFinite(n) ? n.toFixed(digits) : '-');
@@ -110,6 +111,10 @@ export function planText(plan: Plan, config: SessionConfig, times?: PlanTimes): 
   if (plan.validation.length) {
     out.push('');
     out.push(`Validation: winner vs baseline on ${plan.validation.map((s) => `${s.label} (${s.numPrompts})`).join(', ')}${times?.validationS ? `  est. ${durationText(times.validationS)}` : ''}`);
+  }
+  if (config.sweep) {
+    out.push('');
+    out.push(`Then: sweep ${config.sweep.spec}${config.sweep.all ? ' (every level)' : ''} on the finalists (${FINALIST_RULE})${config.sweep.frontier ? '; the frontier chooses the variant and load for the SLO, and validation runs at that load' : ''}`);
   }
   if (plan.predictedWinnerId) out.push(`Predicted winner: ${plan.predictedWinnerId}`);
   out.push('');
