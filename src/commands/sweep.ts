@@ -18,7 +18,6 @@ import { analyseSweeps, chartSeries, formatTable, frontierNotes, sweepTable, typ
 import { renderChart } from '../sweep/chart-text.js';
 import { runProfileSweep, saveSweep, variantName, type SweepJobConfig } from '../tune/sweep-profile.js';
 import type { SweepPoint, VariantSweep } from '../tune/sweep-run.js';
-import { RATE_SWEEP_PENDING } from '../tune/sweep-run.js';
 import { formatSweep, loadLabel, parseSweep } from '../sweep/spec.js';
 import { parseCommandArgs } from './args.js';
 import { askConsent } from './consent.js';
@@ -88,7 +87,6 @@ export default async function main(argv: string[]): Promise<number> {
   if (v.resume && v['run-dir']) throw new UserError('give --resume DIR or --run-dir DIR, not both');
   const file = resolve(positionals[0]!);
   const spec = parseSweep(v.sweep ?? DEFAULT_SWEEP);
-  if (spec.kind === 'rate') throw new UserError(RATE_SWEEP_PENDING);
   const sim = v.sim === true;
   const opts: ReplayOptions = {
     sim,

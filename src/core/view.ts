@@ -4,6 +4,9 @@
 // never decides anything itself.
 import type { StageVerdict, TuneEvent, VariantResult } from './events.js';
 import type { PlanInfo, ValidationRow } from './plan.js';
+import { applySweepEvent, isSweepEvent, type SweepView } from './view-sweep.js';
+
+export type { SweepPointView, SweepSeriesView, SweepView } from './view-sweep.js';
 
 export interface StageRowView {
   result: VariantResult;
@@ -50,6 +53,8 @@ export interface SessionView {
   /** The variant the session ended with (the last stage's winner), with its measured result. */
   winner: VariantResult | null;
   validation?: ValidationView;
+  /** The load sweep of the finalists, when the session ran one (--sweep). */
+  sweep?: SweepView;
   outcome?: { profilePath: string | null; reportPath: string | null; exitCode: number };
   /** Human labels by variant id. */
   labels: Record<string, string>;
@@ -107,6 +112,13 @@ function onStageFinished(view: SessionView, v: StageVerdict): SessionView {
 
 /** One event applied to the view. A new session-started (a resumed run) starts the view afresh. */
 export function applyToView(view: SessionView, e: TuneEvent): SessionView {
+  if (isSweepEvent(e)) {
+    const sweep = applySweepEvent(view.sweep, e);
+    if (!sweep) return view;
+    // Under --objective frontier the core's choice is the session's winner.
+    const chosen = e.type === 'sweep-finished' && e.decides && e.choice ? resultOf(view, e.choice.variantId) : null;
+    return { ...view, sweep, ...(chosen ? { winner: chosen } : {}) };
+  }
   switch (e.type) {
     case 'session-started':
       return { ...emptyView(), status: 'running', runDir: e.runDir, simulated: e.simulated, warnings: view.warnings, errors: view.errors };

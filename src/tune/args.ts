@@ -23,6 +23,8 @@ import { checkDataset, checkNumber, checkObjectiveSlo, RULES, type NumberRule } 
 import { parseObjective } from './decide.js';
 import { parseScenario, sharegptScenario, studyScenarios, type Scenario } from './scenarios.js';
 import { parseSlo } from '../core/slo.js';
+import { formatSweep, parseSweep } from '../sweep/spec.js';
+import type { SessionSweepConfig } from './sweep-session.js';
 
 import { AUTO_FLAGS } from './auto-flags.js';
 export { AUTO_FLAGS, AUTO_USAGE } from './auto-flags.js';
@@ -123,6 +125,21 @@ export function parseRuntime(str: (k: string) => string | undefined, slurmArgs: 
   throw new UserError(`--runtime must be native, docker or slurm, got '${runtimeText}'`);
 }
 
+/** The default levels when --objective frontier comes without --sweep. */
+export const DEFAULT_SESSION_SWEEP = 'concurrency:1,4,16,64,256';
+
+/** --sweep, --sweep-all and --objective frontier -> the session's sweep, or undefined without one. */
+export function parseSweepFlags(sweepText: string | undefined, all: boolean, objectiveText: string | undefined, hasSlo: boolean): SessionSweepConfig | undefined {
+  const frontier = objectiveText?.trim().toLowerCase() === 'frontier';
+  if (frontier && !hasSlo) throw new UserError('--objective frontier needs --slo, e.g. --slo "tpot:p99<60" (the choice is the most tok/s/GPU that meets it)');
+  if (sweepText === undefined && !frontier) {
+    if (all) throw new UserError('--sweep-all needs --sweep LEVELS (or --objective frontier), e.g. --sweep concurrency:1,8,32,128');
+    return undefined;
+  }
+  const spec = parseSweep(sweepText ?? DEFAULT_SESSION_SWEEP);
+  return { spec: formatSweep(spec), all, frontier };
+}
+
 export function parseAutoArgs(argv: readonly string[], settings: SettingValues = {}): AutoOptions {
   let values: AutoFlagValues;
   let positionals: string[];
@@ -206,7 +223,9 @@ export function configFromFlags(values: AutoFlagValues, settings: SettingValues 
   const sim = simConfig(values, str, model);
   const sloText = str('slo') ?? settings.slo;
   const slo = sloText ? parseSlo(sloText) : [];
-  const objective = parseObjective(str('objective') ?? settings.objective ?? 'total');
+  const sweep = parseSweepFlags(str('sweep'), values['sweep-all'] === true, str('objective'), slo.length > 0);
+  // Under --objective frontier the stages rank by output tok/s (the frontier's y axis, per GPU).
+  const objective = sweep?.frontier ? 'output' : parseObjective(str('objective') ?? settings.objective ?? 'total');
   checkObjectiveSlo(objective, slo.length);
   const price = str('gpu-hour-price') ?? settings['gpu-hour-price'];
   const runtime = parseRuntime(str, (values['slurm-arg'] as string[] | undefined) ?? [], sim);
@@ -239,6 +258,7 @@ export function configFromFlags(values: AutoFlagValues, settings: SettingValues 
     portStart: num('port', str('port'), { integer: true, min: 1024, max: 65535 }) ?? settings.port ?? 8100,
     runtime,
     sampleIntervalS: 1,
+    ...(sweep ? { sweep } : {}),
   };
   if (isShippedDir(join(config.outDir, 'profiles'))) {
     throw new UserError(`--out ${config.outDir}: its profiles/ folder holds servelab's shipped study profiles; give another folder (default ${dataDir()})`);

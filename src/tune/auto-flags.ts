@@ -43,6 +43,8 @@ export const AUTO_FLAGS = {
   nodes: { type: 'string' },
   'dry-run': { type: 'boolean' },
   json: { type: 'boolean' },
+  sweep: { type: 'string' },
+  'sweep-all': { type: 'boolean' },
 } as const;
 
 // The help text lives in usage.ts (light imports: `--auto --help` prints it without the tuning core).

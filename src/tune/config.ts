@@ -4,6 +4,7 @@ import type { EngineName } from '../core/variant.js';
 import type { Objective } from './decide.js';
 import type { SloRule } from '../core/slo.js';
 import type { Scenario } from './scenarios.js';
+import type { SessionSweepConfig } from './sweep-session.js';
 
 export const STAGES = ['engine', 'quantization', 'parallelism', 'batching', 'attention', 'compile', 'speculative'] as const;
 export type StageName = (typeof STAGES)[number];
@@ -95,6 +96,8 @@ export interface SessionConfig {
   runtime: RuntimeConfig;
   /** Seconds between /metrics scrapes and GPU samples while benchmarking. */
   sampleIntervalS: number;
+  /** Sweep the finalists' load after the stages (--sweep, --objective frontier). */
+  sweep?: SessionSweepConfig;
 }
 
 /**

@@ -40,6 +40,8 @@ export interface RunRequest {
   predicted?: Predicted;
   /** Aborted when the user skips this variant: the runner stops it and reports it skipped. */
   skipSignal: AbortSignal;
+  /** Each scenario's result as soon as it is measured (sweeps journal points and stop early by it). */
+  onResult?: (index: number, result: VariantResult) => void;
 }
 
 /**

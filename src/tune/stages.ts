@@ -8,6 +8,7 @@ import { expandStage, type PlannedVariant, type PlanStage } from './plan.js';
 import { AbortedError } from './aborted.js';
 import type { SessionContext } from './session-context.js';
 import { decideStageVerdict, skippedVerdict } from './stage-verdict.js';
+import { stageSlo } from './sweep-session.js';
 
 export interface StageLoopState {
   /** The winner carried forward so far. */
@@ -74,7 +75,7 @@ export async function runStage(ctx: SessionContext, state: StageLoopState, plann
   const { config } = ctx;
   const out = decideStageVerdict(name, state.carried, state.baseline, results, {
     objective: config.objective,
-    slo: config.slo,
+    slo: stageSlo(config),
     marginPct: config.marginPct,
     ...(config.baseline ? { baseline: config.baseline } : {}),
   });

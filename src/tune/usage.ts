@@ -27,8 +27,13 @@ Workload
   --validation LIST|none  validation scenarios (default the studies' five)
 
 Decision
-  --objective O           total (default) | output | request | goodput
+  --objective O           total (default) | output | request | goodput | frontier (with --slo:
+                          sweep the finalists and choose the variant and load meeting the SLO
+                          with the most output tok/s/GPU; the stages rank by output tok/s)
   --slo SPEC              e.g. "ttft:p99<2000,tpot:mean<100,e2el:p99<30000" (ms)
+  --sweep KIND:LEVELS     after the stages, sweep the finalists' load: concurrency:1,8,32,128 or
+                          rate:1,2,4,inf (default with frontier: concurrency:1,4,16,64,256)
+  --sweep-all             run every level (default: a point that breaks the SLO ends the variant's sweep)
   --margin PCT            a challenger must win by more than this (default 2)
   --repeats N             run each variant N times and use the median (default 1)
   --gpu-hour-price USD    price of one GPU-hour, for $ per million tokens
