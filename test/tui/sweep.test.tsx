@@ -8,7 +8,8 @@ import type { TuneEvent } from '../../src/core/events.js';
 import { X_LABEL, Y_LABEL } from '../../src/sweep/chart-scale.js';
 import { BROKEN, MARKERS } from '../../src/sweep/chart-text.js';
 import { colourTheme } from '../../src/tui/theme.js';
-import { overflowingLines, render, type Rendered } from '../render.js';
+import { checkForm } from '../../src/tune/workbench-form.js';
+import { overflowingLines, render, tick, type Rendered } from '../render.js';
 import { defaults, fakeServices, scripted, sessionEvents } from './fixtures.js';
 import { enterRun } from './walk.js';
 
@@ -102,5 +103,36 @@ describe.each([
     expect(f.split('\n').length).toBeLessThanOrEqual(rows);
     await r.press('right');
     await r.waitForFrame('[validation]');
+  });
+});
+
+describe('the frontier objective on the Model screen', () => {
+  it('cycles to frontier, says it needs an SLO in the --auto words, and takes a sweep', async () => {
+    // The real form check: the words are --auto's.
+    r = render(<App services={fakeServices({ checkForm })} defaults={defaults} onExit={() => {}} theme={colourTheme} throttleMs={10} />, { columns: 80, rows: 24 });
+    await r.waitForFrame('no NVIDIA GPU found');
+    await r.press('enter');
+    await r.waitForFrame('2/6 Model');
+    // Six fields down to the objective with the fixture's random scenario.
+    for (let i = 0; i < 6; i++) await r.press('down');
+    let f = await r.waitForFrame('‹ total ›');
+    for (const next of ['output', 'request', 'goodput', 'frontier']) {
+      await r.press('right');
+      f = await r.waitForFrame(`‹ ${next} ›`);
+    }
+    expect(f).toContain('--objective frontier needs --slo, e.g. --slo "tpot:p99<60"');
+    await r.press('down');
+    await r.waitForFrame('› SLOs');
+    // The text field takes keys once its hook is active (an effect after the frame).
+    await tick();
+    await r.type('tpot:p99<200');
+    f = await r.waitForFrame('tpot:p99<200');
+    expect(f).not.toContain('needs --slo');
+    await r.press('down');
+    await r.waitForFrame('› Sweep');
+    await tick();
+    await r.type('concurrency:0');
+    f = await r.waitForFrame("bad --sweep level '0'");
+    expect(overflowingLines(f, 80)).toEqual([]);
   });
 });
