@@ -96,6 +96,8 @@ describe.each([
     f = screenOf(await r.waitForFrame('[sweep]'));
     expect(f).toContain(`Chosen: ${SENTENCE}`);
     expect(f).toContain('runner-up: vllm base: 1,500 tok/s/GPU at 8 concurrent');
+    // The reason shows where there is room; at 24 rows it gives way to the chart.
+    expect(f.includes('why: the most tok/s/GPU that meets tpot:p99<60')).toBe(rows >= 40);
     expect(f).toMatch(/▶ sglang fp8\s+8 conc\s+2,000\s+50\.0\s+40\.0ms\s+300ms\s+met/);
     expect(f).toContain(Y_LABEL);
     expect(f).toContain('Pareto frontier');
@@ -121,6 +123,8 @@ describe('the frontier objective on the Model screen', () => {
       f = await r.waitForFrame(`‹ ${next} ›`);
     }
     expect(f).toContain('--objective frontier needs --slo, e.g. --slo "tpot:p99<60"');
+    // Wrapped, not cut, at 80 columns: the end of the advice is on screen.
+    expect(f).toContain('meets it)');
     await r.press('down');
     await r.waitForFrame('› SLOs');
     // The text field takes keys once its hook is active (an effect after the frame).

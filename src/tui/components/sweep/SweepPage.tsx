@@ -12,11 +12,11 @@ import { Muted } from '../Title.js';
 import { frontierColumns, frontierRows } from './sweep-text.js';
 
 /** The choice in words: the sentence (chosen or only shown), its reason, the runner-up; or why there is none. */
-export function choiceLines(s: SweepView): string[] {
+export function choiceLines(s: SweepView, withWhy = true): string[] {
   if (!s.choice) return [s.done ? `No choice: ${s.noChoice ?? 'nothing measured'}; the staged winner stands.` : 'The sweep did not finish.'];
   return [
     `${s.decides ? 'Chosen' : 'Frontier choice (not applied: the objective is not frontier)'}: ${s.choice.sentence}`,
-    `why: ${s.choice.why}`,
+    ...(withWhy ? [`why: ${s.choice.why}`] : []),
     ...(s.choice.runnerUp ? [`runner-up: ${s.choice.runnerUp}`] : []),
   ];
 }
@@ -24,7 +24,8 @@ export function choiceLines(s: SweepView): string[] {
 export function SweepPage({ sweep, width, height }: { sweep: SweepView; width: number; height: number }): React.JSX.Element {
   const theme = useTheme();
   const series = sweepChartSeries(sweep);
-  const words = choiceLines(sweep).flatMap((l, i) => wrapLines(l, width, i === 0 ? 3 : 2).map((t) => ({ t, first: i === 0 })));
+  // On a short terminal the reason gives way to the chart (the report has it).
+  const words = choiceLines(sweep, height >= 26).flatMap((l, i) => wrapLines(l, width, i === 0 ? 3 : 2).map((t) => ({ t, first: i === 0 })));
   const all = frontierRows(sweep);
   // The table keeps at most a third of the screen; the chart takes the rest (at least 11 rows, what the chart needs with its legend).
   const tableRows = Math.min(all.length, Math.max(2, Math.floor(height / 3) - 1));
