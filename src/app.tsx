@@ -18,7 +18,7 @@ import type { ScreenProps } from './tui/screen-props.js';
 import { resultsData } from './tui/state/results.js';
 import { initialWizard, wizardReducer, type ScreenId, type WizardAction, type WizardState } from './tui/state/wizard.js';
 import { ThemeContext, themeFromEnv, type Theme } from './tui/theme.js';
-import { objectiveLabel } from './tune/decide.js';
+import { formObjectiveLabel } from './tune/workbench-form.js';
 import type { HostChoice, HostView, Services, WorkbenchDefaults } from './tune/workbench-types.js';
 
 export interface AppProps {
@@ -85,7 +85,7 @@ const ROUTES: Record<ScreenId, (r: Route) => React.JSX.Element> = {
     <ResultsScreen
       {...r.base}
       {...resultsData(r.session.state, { labels: r.labels, gpus: r.wizard.host.gpuCount, ...(r.props.defaults.pricePerGpuHour ? { pricePerGpuHour: r.props.defaults.pricePerGpuHour } : {}) })}
-      objectiveLabel={objectiveLabel(r.wizard.form.objective)}
+      objectiveLabel={formObjectiveLabel(r.wizard.form.objective)}
       simulated={r.session.state.simulated}
       aborted={outcomeCode(r) === 130}
       page={r.wizard.resultsPage}

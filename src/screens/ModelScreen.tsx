@@ -4,7 +4,7 @@ import React from 'react';
 import { Box, Text } from 'ink';
 import { Footer } from '../tui/components/Footer.js';
 import { Muted, Title } from '../tui/components/Title.js';
-import { fmtBytes, fmtNum, fmtParams, truncate } from '../tui/format.js';
+import { fmtBytes, fmtNum, fmtParams, truncate, wrapLines } from '../tui/format.js';
 import { useKeymap } from '../tui/hooks/useKeymap.js';
 import { useTheme } from '../tui/theme.js';
 import { focusedField, focusedText, visibleFields, type FieldSpec, type WizardAction, type WizardState } from '../tui/state/wizard.js';
@@ -105,11 +105,14 @@ export function ModelScreen(p: ModelScreenProps): React.JSX.Element {
           </Box>
         );
       })}
-      {p.problems.map((m) => (
-        <Text key={m} color={theme.bad} wrap="truncate">
-          {m}
-        </Text>
-      ))}
+      {p.problems.flatMap((m) =>
+        // Wrapped, not cut: the advice (what to type) is at the end of the --auto wording.
+        wrapLines(m, p.width, 3).map((l, i) => (
+          <Text key={`${m}:${i}`} color={theme.bad}>
+            {l}
+          </Text>
+        )),
+      )}
       <Box marginTop={1}>
         <Footer scope="model" textEntry={textEntry} without={p.recent.length ? [] : ['recent']} />
       </Box>

@@ -21,7 +21,7 @@ export interface ResultsScreenProps extends ResultsData, ScreenProps {
 }
 
 export function ResultsScreen(p: ResultsScreenProps): React.JSX.Element {
-  const pages = resultPages(p.tables);
+  const pages = resultPages(p);
   usePagedTable('results', (dir) => p.onPage(dir, pages), { isActive: p.isActive });
   useKeymap('results', { next: p.onNext, quit: p.onQuit, interrupt: p.onInterrupt ?? p.onQuit }, { isActive: p.isActive });
   return (

@@ -14,6 +14,7 @@ import { useKeymap } from '../tui/hooks/useKeymap.js';
 import { useNow } from '../tui/hooks/useNow.js';
 import type { RunState } from '../tui/state/run.js';
 import { StatusLine } from '../tui/components/run/StatusLine.js';
+import { liveChartRows, SweepPanel } from '../tui/components/sweep/SweepPanel.js';
 import type { ScreenProps } from '../tui/screen-props.js';
 import { useTheme } from '../tui/theme.js';
 
@@ -104,6 +105,9 @@ export function RunScreen(p: RunScreenProps): React.JSX.Element {
   const logRows = Math.max(3, Math.min(roomy ? 20 : 12, p.height - 10));
   const label = c ? (p.labels[c.variantId] ?? c.variantId) : '';
   const without: string[] = finished ? ['skip', 'stop-after-stage', 'abort'] : ['next'];
+  // While the finalists are swept the chart takes the panels' room; on a small terminal the GPU panel gives way too.
+  const sweep = run.view.sweep && !run.view.sweep.done && !finished ? run.view.sweep : undefined;
+  const chartRows = liveChartRows(p.height, roomy ? 16 : 8);
   return (
     <Box flexDirection="column">
       <Leaderboard key={p.redrawKey ?? 0} items={run.staticItems} labels={p.labels} skipped={p.skippedStages} width={p.width} />
@@ -118,18 +122,22 @@ export function RunScreen(p: RunScreenProps): React.JSX.Element {
             ))
           ) : null}
           <StatusLine c={c} label={label} now={now} width={p.width} />
-          {showLog || c.phase === 'launching' ? (
+          {sweep && !showLog ? (
+            <SweepPanel sweep={sweep} width={p.width} height={chartRows} />
+          ) : showLog || c.phase === 'launching' ? (
             <LogTail lines={c.logTail} count={c.phase === 'launching' && !showLog ? Math.min(6, logRows) : logRows} width={p.width} />
           ) : c.phase === 'bench' ? (
             <LivePanel current={c} width={p.width} now={now} simulated={run.simulated} />
           ) : null}
         </Box>
+      ) : sweep ? (
+        <SweepPanel sweep={sweep} width={p.width} height={chartRows} />
       ) : finished ? (
         <RunFinished run={run} />
       ) : (
         <Muted>starting…</Muted>
       )}
-      {!showLog && c ? <GpuPanel gpus={run.gpus} width={p.width} roomy={roomy} /> : null}
+      {!showLog && c && (!sweep || roomy) ? <GpuPanel gpus={run.gpus} width={p.width} roomy={roomy} /> : null}
       <RunMessages run={run} width={p.width} />
       <Footer scope="run" without={without} />
     </Box>

@@ -17,7 +17,7 @@ export function ViewScreen({ view, price }: { view: SessionView; price?: number 
   const size = useTerminalSize();
   const [page, setPage] = useState(0);
   const data = resultsData(view, { labels: view.labels, ...(price !== undefined ? { pricePerGpuHour: price } : {}), gpus: view.plan?.host.gpuCount ?? 1 });
-  const pages = resultPages(data.tables);
+  const pages = resultPages(data);
   usePagedTable('view', (dir) => setPage((p) => pageStep(p, dir, pages)));
   useKeymap('view', { next: exit, quit: exit, interrupt: exit });
   const interrupted = view.status === 'interrupted';

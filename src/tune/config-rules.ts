@@ -6,7 +6,7 @@ import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { UserError } from '../core/errors.js';
 import { optionalNumberArg, type NumberRange } from '../core/number-arg.js';
-import type { Objective } from './decide.js';
+import { OBJECTIVES, type Objective } from './decide.js';
 
 export type NumberRule = NumberRange;
 
@@ -28,6 +28,10 @@ export function checkDataset(path: string): string {
   if (!statSync(p).isFile()) throw new UserError(`dataset ${path}: not a file`);
   return p;
 }
+
+/** What a session can be told to choose by: a stage objective, or the frontier (sweep the finalists, choose by the SLO). */
+export const SESSION_OBJECTIVES = [...OBJECTIVES, 'frontier'] as const;
+export type SessionObjective = (typeof SESSION_OBJECTIVES)[number];
 
 /** Goodput counts requests that meet the SLOs, so it needs some. */
 export function checkObjectiveSlo(objective: Objective, sloCount: number): void {

@@ -3,9 +3,10 @@
 // it stands for, built from the typed choices with the same builder as the flags (configFromFlags).
 import { UserError } from '../core/errors.js';
 import type { Settings, SettingValues } from '../core/settings.js';
-import { configFromFlags, type AutoFlagValues } from './args.js';
+import { configFromFlags, parseSweepFlags, type AutoFlagValues } from './args.js';
 import type { SessionConfig } from './config.js';
-import { checkDataset, checkNumber, checkObjectiveSlo, RULES } from './config-rules.js';
+import { checkDataset, checkNumber, checkObjectiveSlo, RULES, type SessionObjective } from './config-rules.js';
+import { objectiveLabel } from './decide.js';
 import { parseSlo } from '../core/slo.js';
 import type { Choices, WorkloadForm } from './workbench-types.js';
 
@@ -24,8 +25,9 @@ export function formDefaults(flags: AutoFlagValues, settings: Settings): Workloa
     outputLen: rnd?.[2] ?? '128',
     numPrompts: s('num-prompts') ?? '200',
     seed: '42',
-    objective: (s('objective') ?? settings.get('objective') ?? 'total') as WorkloadForm['objective'],
+    objective: (s('objective')?.trim().toLowerCase() ?? settings.get('objective') ?? 'total') as WorkloadForm['objective'],
     slo: s('slo') ?? settings.get('slo') ?? '',
+    sweep: s('sweep') ?? '',
     validation: s('validation')?.toLowerCase() === 'none' ? 'none' : 'quick',
   };
 }
@@ -53,12 +55,19 @@ export function checkForm(f: WorkloadForm): string[] {
   }
   let slos = 0;
   if (f.slo.trim()) rule(() => (slos = parseSlo(f.slo).length));
-  if (!f.slo.trim() || slos > 0) rule(() => checkObjectiveSlo(f.objective, slos));
+  // A bad SLO has said so already: the objective rules then take it as given.
+  const sloGiven = slos > 0 || Boolean(f.slo.trim());
+  if (f.objective !== 'frontier' && (!f.slo.trim() || slos > 0)) {
+    const objective = f.objective;
+    rule(() => checkObjectiveSlo(objective, slos));
+  }
+  // The sweep levels and "frontier needs an SLO": the rule --sweep and --objective frontier meet on the command line.
+  rule(() => parseSweepFlags(f.sweep.trim() || undefined, false, f.objective, sloGiven));
   return out;
 }
 
 /** Flags the form owns: its value replaces any the command line gave. */
-const FORM_OWNED = ['model', 'scenario', 'num-prompts', 'dataset-path', 'objective', 'slo', 'validation', 'sim', 'gpu', 'gpus'] as const;
+const FORM_OWNED = ['model', 'scenario', 'num-prompts', 'dataset-path', 'objective', 'slo', 'sweep', 'validation', 'sim', 'gpu', 'gpus'] as const;
 
 /**
  * The SessionConfig for the screens' choices: the command line's other flags, the form's values
@@ -76,8 +85,14 @@ export function configFromChoices(cli: AutoFlagValues, c: Omit<Choices, 'disable
   else if (f.scenario === 'sharegpt') Object.assign(values, { scenario: 'sharegpt', 'dataset-path': f.datasetPath.trim() });
   else values.scenario = 'sharegpt-like';
   if (f.slo.trim()) values.slo = f.slo.trim();
+  if (f.sweep.trim()) values.sweep = f.sweep.trim();
   if (f.validation === 'none') values.validation = 'none';
   // Quick validation: the studies' five scenarios at a tenth of their size (unless --scale says otherwise).
   else if (f.validation === 'quick' && cli.scale === undefined) values.scale = '0.1';
   return configFromFlags(values, settings, { scenarioSeed: Number(f.seed) });
+}
+
+/** The objective in the Results title. */
+export function formObjectiveLabel(o: SessionObjective): string {
+  return o === 'frontier' ? 'frontier: most tok/s/GPU within the SLO' : objectiveLabel(o);
 }

@@ -4,7 +4,7 @@
 // renders and nothing here spawns; the front end imports these types, the core never imports it.
 import type { TuneListener } from '../core/events.js';
 import type { EngineInfo } from '../engines/types.js';
-import type { Objective } from './decide.js';
+import type { SessionObjective } from './config-rules.js';
 
 export const SCENARIOS = ['sharegpt-like', 'random', 'sharegpt'] as const;
 export type ScenarioKind = (typeof SCENARIOS)[number];
@@ -21,8 +21,11 @@ export interface WorkloadForm {
   outputLen: string;
   numPrompts: string;
   seed: string;
-  objective: Objective;
+  /** A stage objective, or 'frontier' (--objective frontier). */
+  objective: SessionObjective;
   slo: string;
+  /** The load sweep of the finalists (--sweep), '' for none. */
+  sweep: string;
   validation: ValidationChoice;
 }
 

@@ -14,6 +14,7 @@ export const form: WorkloadForm = {
   seed: '42',
   objective: 'total',
   slo: '',
+  sweep: '',
   validation: 'quick',
 };
 

@@ -105,6 +105,30 @@ describe('real services', () => {
     expect(validationSeconds((await planSession(none)).plan, host, () => pred(10_000))).toBe(0);
   });
 
+  it('takes the frontier objective and a sweep, with the words and config of --auto', () => {
+    const autoError = (argv: string[]) => {
+      try {
+        parseAutoArgs(['--sim', '--model', 'Qwen/Qwen3-14B', ...argv]);
+      } catch (e) {
+        return (e as Error).message;
+      }
+      return 'no error';
+    };
+    expect(checkForm({ ...form, objective: 'frontier' })).toEqual([autoError(['--objective', 'frontier'])]);
+    expect(checkForm({ ...form, sweep: 'concurrency:0,8' })).toEqual([autoError(['--sweep', 'concurrency:0,8'])]);
+    expect(checkForm({ ...form, sweep: 'load:8' })).toEqual([expect.stringContaining("bad --sweep 'load:8'")]);
+    // A bad SLO says so once; the frontier rule does not add "needs --slo" on top.
+    expect(checkForm({ ...form, objective: 'frontier', slo: 'tpot:p99<' })).toHaveLength(1);
+    const host = { simulated: true, gpuType: 'H100', gpuCount: 1 };
+    const config = configFromChoices({}, { host, form: { ...form, objective: 'frontier', slo: 'tpot:p99<200', sweep: 'concurrency:8,1' } });
+    expect(config.sweep).toEqual({ spec: 'concurrency:1,8', all: false, frontier: true });
+    // Under frontier the stages rank by output tok/s, as on the command line.
+    expect(config.objective).toBe('output');
+    expect(configFromChoices({}, { host, form }).sweep).toBeUndefined();
+    // The form's empty sweep replaces the command line's: the form shows what will run.
+    expect(configFromChoices({ sweep: 'concurrency:1,2' }, { host, form }).sweep).toBeUndefined();
+  });
+
   it('checks the form with one line per problem', () => {
     expect(checkForm(form)).toEqual([]);
     expect(checkForm({ ...form, slo: 'ttft:p99<' })).toHaveLength(1);

@@ -2,7 +2,7 @@
 // winners, references and gains are the core's own, so the TUI shows what --auto prints. Only
 // presentation is added here (labels relative to the carried winner, $/Mtok at the set price).
 import type { ValidationRow, VariantResult } from '../../core/events.js';
-import { shownStages, type SessionView } from '../../core/view.js';
+import { shownStages, type SessionView, type SweepView } from '../../core/view.js';
 import { dollarsPerMillionTokens } from '../../tune/decide.js';
 import type { RunState } from './run.js';
 import { relativeLabel } from '../format.js';
@@ -47,6 +47,8 @@ export interface ResultsData {
   priced: boolean;
   /** The user aborted the run (so a missing winner is not a failure). */
   aborted?: boolean;
+  /** The finalists' load sweep, when the session ran one (its own page). */
+  sweep?: SweepView;
 }
 
 export interface ResultsOptions {
@@ -106,6 +108,7 @@ export function resultsData(source: RunState | SessionView, opts: ResultsOptions
   const winner = finalWinner(source);
   const baselineId = validationBaselineId(source);
   const name = (id: string) => opts.labels[id] ?? id;
+  const sweep = viewOf(source).sweep;
   return {
     tables: stageTables(source, opts),
     labels: opts.labels,
@@ -113,5 +116,6 @@ export function resultsData(source: RunState | SessionView, opts: ResultsOptions
     ...(winner ? { winner, winnerLabel: name(winner.variantId) } : {}),
     ...(baselineId ? { validationBaseline: name(baselineId), validationBaselineIsWinner: baselineId === winner?.variantId } : {}),
     priced: Boolean(opts.pricePerGpuHour),
+    ...(sweep ? { sweep } : {}),
   };
 }

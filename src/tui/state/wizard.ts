@@ -2,7 +2,7 @@
 // that come from the core (GPU types, recent models, plan rows) arrive in the action payloads.
 // The widgets' reducers do the editing: the focused field is a text field (widgets/text-field),
 // the plan a checklist (widgets/checklist), the results pages a pager (widgets/paged-table).
-import { OBJECTIVES } from '../../tune/decide.js';
+import { SESSION_OBJECTIVES } from '../../tune/config-rules.js';
 import { SCENARIOS, VALIDATIONS, type WorkloadForm } from '../../tune/workbench-types.js';
 import { checklistReducer, type ChecklistState } from '../widgets/checklist/state.js';
 import { pageStep } from '../widgets/paged-table/state.js';
@@ -30,8 +30,9 @@ export const FIELDS: readonly FieldSpec[] = [
   { key: 'outputLen', label: 'Output tokens', kind: 'number' },
   { key: 'numPrompts', label: 'Prompts', kind: 'number' },
   { key: 'seed', label: 'Seed', kind: 'number' },
-  { key: 'objective', label: 'Objective', kind: 'choice', choices: OBJECTIVES },
+  { key: 'objective', label: 'Objective', kind: 'choice', choices: SESSION_OBJECTIVES },
   { key: 'slo', label: 'SLOs', kind: 'text', hint: 'none (e.g. ttft:p99<2000,tpot:mean<100)' },
+  { key: 'sweep', label: 'Sweep', kind: 'text', hint: 'e.g. concurrency:1,8,32,128 (frontier: 1,4,16,64,256)' },
   { key: 'validation', label: 'Validation', kind: 'choice', choices: VALIDATIONS },
 ];
 

@@ -5,7 +5,7 @@ import React from 'react';
 import { Box, Text } from 'ink';
 import { commandLines, wrapLines } from '../../format.js';
 import { formatCommand } from '../../../core/shell-quote.js';
-import type { ResultsData, StageTable } from '../../state/results.js';
+import type { ResultsData } from '../../state/results.js';
 
 export type { ResultsData };
 import { useTheme } from '../../theme.js';
@@ -13,6 +13,7 @@ import { FittedTable, PageTabs } from '../../widgets/paged-table/PagedTable.js';
 import { Command } from '../Command.js';
 import { Table } from '../Table.js';
 import { Muted } from '../Title.js';
+import { SweepPage } from '../sweep/SweepPage.js';
 import { resultColumns, validationColumns } from './columns.js';
 import { fitPage, stageVerdict, validationVerdict } from './verdicts.js';
 
@@ -22,8 +23,11 @@ export interface ResultsBodyProps extends ResultsData {
   height: number;
 }
 
-/** The pages: one per stage, then the validation table. */
-export const resultPages = (tables: readonly StageTable[]) => tables.length + 1;
+/** The pages: one per stage, the load sweep when there was one, then the validation table. */
+export const resultPages = (d: Pick<ResultsData, 'tables' | 'sweep'>) => d.tables.length + (d.sweep ? 1 : 0) + 1;
+
+/** The tabs' names, in page order. */
+const pageNames = (d: Pick<ResultsData, 'tables' | 'sweep'>) => [...d.tables.map((t) => t.stage), ...(d.sweep ? ['sweep'] : []), 'validation'];
 
 function WinnerLines({ p, cmd }: { p: ResultsBodyProps; cmd: string }): React.JSX.Element {
   return (
@@ -37,8 +41,24 @@ function WinnerLines({ p, cmd }: { p: ResultsBodyProps; cmd: string }): React.JS
 }
 
 export function ResultsBody(p: ResultsBodyProps): React.JSX.Element {
+  const page = Math.min(p.page, resultPages(p) - 1);
+  if (p.sweep && page === p.tables.length) {
+    return (
+      <Box flexDirection="column">
+        <PageTabs names={pageNames(p)} page={page} width={p.width} />
+        <Box marginTop={1} flexDirection="column">
+          {/* Title, tabs, the margins and the footer take 6 lines. */}
+          <SweepPage sweep={p.sweep} width={p.width} height={p.height - 6} />
+        </Box>
+      </Box>
+    );
+  }
+  return <StagePage {...p} page={page} />;
+}
+
+function StagePage(p: ResultsBodyProps): React.JSX.Element {
   const theme = useTheme();
-  const page = Math.min(p.page, resultPages(p.tables) - 1);
+  const page = p.page;
   const table = p.tables[page];
   const name = (id: string) => p.labels[id] ?? id;
   const cmd = p.winner ? formatCommand(p.winner.engineArgv ?? p.winner.argv, p.winner.env) : '';
@@ -49,7 +69,7 @@ export function ResultsBody(p: ResultsBodyProps): React.JSX.Element {
   const { rows, failures } = fitPage(table, p.width, p.height - 1 - (8 + verdictLines.length + cmdLines));
   return (
     <Box flexDirection="column">
-      <PageTabs names={[...p.tables.map((t) => t.stage), 'validation']} page={page} width={p.width} />
+      <PageTabs names={pageNames(p)} page={page} width={p.width} />
       <Box marginTop={1} flexDirection="column">
         {table ? (
           <FittedTable
