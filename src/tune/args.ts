@@ -22,6 +22,8 @@ import {
 import { parseObjective } from './decide.js';
 import { parseScenario, sharegptScenario, studyScenarios, type Scenario } from './scenarios.js';
 import { parseSlo } from '../core/slo.js';
+import { parseParallel } from './parallel.js';
+import { DEFAULT_REPEATS_MAX } from './repeats.js';
 
 export const AUTO_FLAGS = {
   auto: { type: 'boolean' },
@@ -42,6 +44,9 @@ export const AUTO_FLAGS = {
   objective: { type: 'string' },
   margin: { type: 'string' },
   repeats: { type: 'string' },
+  'repeats-max': { type: 'string' },
+  'no-early-stop': { type: 'boolean' },
+  parallel: { type: 'string' },
   'gpu-hour-price': { type: 'string' },
   baseline: { type: 'string' },
   out: { type: 'string' },
@@ -74,6 +79,16 @@ export interface AutoOptions {
   resume?: string;
   /** Undefined only for --help and --resume. */
   config?: SessionConfig;
+}
+
+/** Issue 16's flags: early stop, adaptive repeats, parallel variants. */
+function costFlags(values: Record<string, unknown>): Pick<SessionConfig, 'earlyStop' | 'repeatsMax' | 'parallel'> {
+  const str = (k: string) => values[k] as string | undefined;
+  return {
+    earlyStop: values['no-early-stop'] !== true,
+    repeatsMax: num('repeats-max', str('repeats-max'), { integer: true, min: 1, max: 20 }) ?? DEFAULT_REPEATS_MAX,
+    parallel: parseParallel(str('parallel') ?? 'auto'),
+  };
 }
 
 function num(flag: string, text: string | undefined, range: NumberRange = {}): number | undefined {
@@ -248,6 +263,7 @@ export function parseAutoArgs(argv: readonly string[], settings: SettingValues =
     portStart: num('port', str('port'), { integer: true, min: 1024, max: 65535 }) ?? settings.port ?? 8100,
     runtime,
     sampleIntervalS: 1,
+    ...costFlags(values),
   };
   if (isShippedDir(join(config.outDir, 'profiles'))) {
     throw new UserError(`--out ${config.outDir}: its profiles/ folder holds servelab's shipped study profiles; give another folder (default ${dataDir()})`);

@@ -71,6 +71,13 @@ export interface SessionConfig {
   runtime: { kind: 'native' } | { kind: 'docker'; image: string };
   /** Seconds between /metrics scrapes and GPU samples while benchmarking. */
   sampleIntervalS: number;
+  // Issue 16 (cost). Optional so run folders written before them resume with the defaults.
+  /** Stop a losing variant's benchmark once it cannot beat the stage leader (default on; --no-early-stop). */
+  earlyStop?: boolean;
+  /** Runs at most per variant when a stage's best two are within the margin (default 3; 1 turns it off). */
+  repeatsMax?: number;
+  /** Variants of one stage at once on disjoint GPUs: 'auto' (default), 'off' or a number. */
+  parallel?: 'auto' | 'off' | number;
 }
 
 /**

@@ -10,12 +10,14 @@ import type { SessionConfig } from './config.js';
 export type LaunchConfig = Pick<SessionConfig, 'sim' | 'bindHost' | 'runtime'>;
 
 /** The context a variant launches in: bind host, port, its folder, runtime and simulated host. */
-export function launchContext(config: LaunchConfig, at: { port: number; runDir: string; speed?: number }): LaunchContext {
+export function launchContext(config: LaunchConfig, at: { port: number; runDir: string; speed?: number; devices?: readonly number[] }): LaunchContext {
   const sim = config.sim;
   return {
     host: config.bindHost,
     port: at.port,
     runDir: at.runDir,
+    // Parallel variants: pinned to their GPUs (the adapters turn this into CUDA_VISIBLE_DEVICES, docker --gpus).
+    ...(at.devices?.length ? { devices: [...at.devices] } : {}),
     runtime: config.runtime.kind === 'docker' ? { kind: 'docker', image: config.runtime.image } : { kind: 'native' },
     ...(sim ? { sim: { gpu: sim.gpu, gpus: sim.gpus, speed: at.speed ?? sim.speed, seed: sim.seed } } : {}),
   };

@@ -36,6 +36,8 @@ export interface Saved {
 
 export function saveOutcome(ctx: SessionContext, state: StageLoopState, winner: VariantResult, validation: ValidationRow[]): Saved {
   const { config, planHost: host } = ctx;
+  const cost = ctx.cost.summary();
+  ctx.emit({ type: 'session-cost', cost });
   const profile = buildProfile({
     source: 'session',
     host: { gpuName: host.gpuName, gpuCount: host.gpuCount, gpuMemoryMiB: host.gpuMemMiB, ...(host.driver ? { driver: host.driver } : {}), simulated: ctx.host.simulated },
@@ -54,6 +56,7 @@ export function saveOutcome(ctx: SessionContext, state: StageLoopState, winner: 
     stages: state.stages,
     validation,
     notes: closingNotes(ctx, state, winner),
+    cost,
   });
   const profilesDir = join(config.outDir, 'profiles');
   mkdirSync(profilesDir, { recursive: true });

@@ -52,7 +52,7 @@ export async function startServer(variant: Variant, ctx: RunVariantContext, stop
   const used = ctx.usedPorts ?? new Set<number>();
   const port = await findFreePort({ host: ctx.config.bindHost, from: ctx.config.portStart, exclude: used });
   used.add(port);
-  const launchCtx = launchContext(ctx.config, { port, runDir: join(ctx.logsDir, variant.id), ...(simSpeed !== undefined ? { speed: simSpeed } : {}) });
+  const launchCtx = launchContext(ctx.config, { port, runDir: join(ctx.logsDir, variant.id), ...(simSpeed !== undefined ? { speed: simSpeed } : {}), ...(ctx.gpuIds ? { devices: ctx.gpuIds } : {}) });
   const adapter = adapterFor(variant, launchCtx);
   let spec: LaunchSpec;
   let engineEnv: Record<string, string>;
@@ -65,7 +65,7 @@ export async function startServer(variant: Variant, ctx: RunVariantContext, stop
   // env: the real engine's environment (what a GPU host runs); the launched env may differ on the simulated host.
   const base: Pick<VariantResult, 'argv' | 'engineArgv' | 'env'> = { argv: spec.argv, engineArgv: spec.engineArgv, env: engineEnv };
   const speed = spec.speed > 0 ? spec.speed : 1;
-  ctx.emit({ type: 'variant-launching', variantId: variant.id, stage: ctx.stage, argv: spec.argv, port, ...(variant.label ? { label: variant.label } : {}) });
+  ctx.emit({ type: 'variant-launching', variantId: variant.id, stage: ctx.stage, argv: spec.argv, port, ...(variant.label ? { label: variant.label } : {}), ...(ctx.gpuIds ? { gpuIds: [...ctx.gpuIds] } : {}) });
 
   let handle: ServerHandle;
   try {

@@ -3,9 +3,8 @@
 // emitted. A stop request or a first stage with no success skips the rest, each with its reason.
 import type { VariantResult } from '../core/events.js';
 import type { StageRecord } from '../profiles/schema.js';
-import { measureVariant, resultFromPlanned } from './measure.js';
+import { measureStage, settleTies } from './stage-measure.js';
 import { expandStage, type PlannedVariant, type PlanStage } from './plan.js';
-import { AbortedError } from './aborted.js';
 import type { SessionContext } from './session-context.js';
 import { decideStageVerdict, skippedVerdict } from './stage-verdict.js';
 
@@ -45,22 +44,6 @@ function skipStage(ctx: SessionContext, state: StageLoopState, name: string, ind
   ctx.emit({ type: 'stage-finished', ...skippedVerdict(name, state.carried, state.baseline, why) });
 }
 
-async function measureAll(ctx: SessionContext, variants: readonly PlannedVariant[]): Promise<VariantResult[]> {
-  const results: VariantResult[] = [];
-  for (const planned of variants) {
-    if (ctx.signal?.aborted) throw new AbortedError();
-    if (planned.status !== 'planned') {
-      const r = resultFromPlanned(planned, ctx.config.scenario.name);
-      results.push(r);
-      ctx.emit({ type: 'variant-finished', result: r });
-      continue;
-    }
-    results.push(await measureVariant(ctx, planned));
-  }
-  if (ctx.signal?.aborted) throw new AbortedError();
-  return results;
-}
-
 /** Run one stage and file its verdict in `state`. */
 export async function runStage(ctx: SessionContext, state: StageLoopState, planned: PlanStage, index: number): Promise<void> {
   const name = planned.name;
@@ -70,13 +53,16 @@ export async function runStage(ctx: SessionContext, state: StageLoopState, plann
   ctx.emit({ type: 'stage-started', stage: name, index, variants: c.variants.map((v) => v.variant.id), carriedId, ...(c.skipped ? { skipped: c.skipped } : {}) });
   if (c.skipped) return skipStage(ctx, state, name, index, c.skipped, false);
 
-  const results = await measureAll(ctx, c.variants);
+  const measured = await measureStage(ctx, c.variants, state.carried);
+  const settled = await settleTies(ctx, name, state.carried, measured);
+  const results = settled.results;
   const { config } = ctx;
-  const out = decideStageVerdict(name, state.carried, state.baseline, results, {
+  const out = decideStageVerdict(name, settled.carried, state.baseline, results, {
     objective: config.objective,
     slo: config.slo,
     marginPct: config.marginPct,
     ...(config.baseline ? { baseline: config.baseline } : {}),
+    ...(settled.step && (settled.repeated || settled.step.tied) ? { repeats: settled.step } : {}),
   });
   for (const message of out.warnings) ctx.emit({ type: 'warning', message });
   state.carried = out.winner;

@@ -31,6 +31,14 @@ Decision
   --slo SPEC              e.g. "ttft:p99<2000,tpot:mean<100,e2el:p99<30000" (ms)
   --margin PCT            a challenger must win by more than this (default 2)
   --repeats N             run each variant N times and use the median (default 1)
+  --repeats-max N         when a stage's best two are within the margin, rerun both up to N runs
+                          each and decide on medians; still tied: lower p99 TPOT, then faster
+                          startup (default 3; 1 turns adaptive repeats off)
+  --no-early-stop         run every variant's benchmark to the end (default: stop a variant once
+                          it cannot beat the stage leader by the margin, after 30% of requests)
+  --parallel auto|N|off   variants of one stage at once on disjoint GPUs, each pinned with
+                          CUDA_VISIBLE_DEVICES on its own port (default auto: as the GPUs allow,
+                          held back when this host's CPU cannot drive every benchmark client)
   --gpu-hour-price USD    price of one GPU-hour, for $ per million tokens
 
 Host

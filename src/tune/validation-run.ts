@@ -16,6 +16,7 @@ async function measureSide(ctx: SessionContext, side: VariantResult): Promise<Ma
   }
   if (!missing.length) return byScenario;
   const results = await ctx.run(side.variant, missing, { stage: 'validation', skipSignal: ctx.control.nextSkipSignal() });
+  ctx.cost.addWave([results[0]]);
   for (const [i, r] of results.entries()) {
     const s = missing[i]!;
     ctx.journal.record('validate', 0, r, scenarioKey(s));
