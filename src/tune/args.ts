@@ -47,6 +47,7 @@ export const AUTO_FLAGS = {
   'repeats-max': { type: 'string' },
   'no-early-stop': { type: 'boolean' },
   parallel: { type: 'string' },
+  replica: { type: 'string' },
   'gpu-hour-price': { type: 'string' },
   baseline: { type: 'string' },
   out: { type: 'string' },
@@ -82,9 +83,12 @@ export interface AutoOptions {
 }
 
 /** Issue 16's flags: early stop, adaptive repeats, parallel variants. */
-function costFlags(values: Record<string, unknown>): Pick<SessionConfig, 'earlyStop' | 'repeatsMax' | 'parallel'> {
+function costFlags(values: Record<string, unknown>): Pick<SessionConfig, 'earlyStop' | 'repeatsMax' | 'parallel' | 'replica'> {
   const str = (k: string) => values[k] as string | undefined;
+  const replica = str('replica') ?? 'auto';
+  if (replica !== 'auto' && replica !== 'off') throw new UserError(`--replica must be auto or off, got '${replica}'`);
   return {
+    replica,
     earlyStop: values['no-early-stop'] !== true,
     repeatsMax: num('repeats-max', str('repeats-max'), { integer: true, min: 1, max: 20 }) ?? DEFAULT_REPEATS_MAX,
     parallel: parseParallel(str('parallel') ?? 'auto'),

@@ -78,6 +78,8 @@ export interface SessionConfig {
   repeatsMax?: number;
   /** Variants of one stage at once on disjoint GPUs: 'auto' (default), 'off' or a number. */
   parallel?: 'auto' | 'off' | number;
+  /** 'auto': tune one replica at its smallest TP, then whole-host layouts (replica-plan.ts); absent/'off': whole host. */
+  replica?: 'auto' | 'off';
 }
 
 /**

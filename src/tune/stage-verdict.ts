@@ -86,6 +86,27 @@ function laterVerdict(stage: string, carried: VariantResult, baseline: VariantRe
 }
 
 /**
+ * Whole-host layouts of a tuned replica (replica-plan.ts): the best layout wins outright (with the
+ * repeats' tie rule); gains are against the first layout, the tuned replica tiled over the host.
+ */
+function layoutVerdict(stage: string, carried: VariantResult, baseline: VariantResult | null, results: readonly VariantResult[], opts: DecideOptions, repeats?: RepeatsWord): StageDecisionOut {
+  const d = withRepeats(decideStage(null, results, opts, null), null, results, repeats);
+  const reference = results.find((r) => score(r, opts).value !== null) ?? null;
+  const gains = rowGains(results, reference, opts);
+  const verdict: StageVerdict = {
+    stage,
+    winnerId: d.winner?.variantId ?? carried.variantId,
+    carriedId: carried.variantId,
+    referenceId: reference?.variantId ?? null,
+    baselineId: baseline?.variantId ?? null,
+    gainPct: d.winner ? (gains[d.winner.variantId] ?? null) : null,
+    gains,
+    why: d.winner ? `whole-host layouts of the tuned replica: ${d.why}` : 'no whole-host layout succeeded: keeping the one-replica winner',
+  };
+  return { winner: d.winner ?? carried, baseline, verdict, warnings: [] };
+}
+
+/**
  * Decide a stage that ran. `carried` is null in the engine stage. A "no variant meets the SLOs"
  * decision is also a warning, so a headless run says it at once.
  */
@@ -94,9 +115,9 @@ export function decideStageVerdict(
   carried: VariantResult | null,
   baseline: VariantResult | null,
   results: readonly VariantResult[],
-  opts: DecideOptions & { baseline?: string; repeats?: RepeatsWord },
+  opts: DecideOptions & { baseline?: string; repeats?: RepeatsWord; layouts?: boolean },
 ): StageDecisionOut {
-  const out = carried ? laterVerdict(stage, carried, baseline, results, opts, opts.repeats) : engineVerdict(stage, results, opts, opts.baseline, opts.repeats);
+  const out = carried && opts.layouts ? layoutVerdict(stage, carried, baseline, results, opts, opts.repeats) : carried ? laterVerdict(stage, carried, baseline, results, opts, opts.repeats) : engineVerdict(stage, results, opts, opts.baseline, opts.repeats);
   if (/^no variant meets the SLOs/.test(out.verdict.why)) out.warnings.push(out.verdict.why);
   return out;
 }

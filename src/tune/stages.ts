@@ -34,7 +34,7 @@ function candidatesFor(ctx: SessionContext, planned: PlanStage, carried: Variant
   if (planned.name === 'engine') return { variants: planned.variants, ...(planned.skipped ? { skipped: planned.skipped } : {}), notes: planned.notes };
   if (!carried) return { variants: [], skipped: 'no variant has succeeded yet', notes: planned.notes };
   // The plan's expansion followed the predicted path; the real winner may differ.
-  const fresh = expandStage(planned.name, carried.variant, { config: ctx.config, host: ctx.planHost, deps: ctx.planDeps, fp8Checkpoint: ctx.plan.fp8Checkpoint });
+  const fresh = expandStage(planned.name, carried.variant, { config: ctx.config, host: ctx.planHost, deps: ctx.planDeps, fp8Checkpoint: ctx.plan.fp8Checkpoint, replica: ctx.plan.replica ?? null });
   return { variants: fresh.variants, ...(fresh.skipped ? { skipped: fresh.skipped } : {}), notes: fresh.notes };
 }
 
@@ -53,11 +53,16 @@ export async function runStage(ctx: SessionContext, state: StageLoopState, plann
   ctx.emit({ type: 'stage-started', stage: name, index, variants: c.variants.map((v) => v.variant.id), carriedId, ...(c.skipped ? { skipped: c.skipped } : {}) });
   if (c.skipped) return skipStage(ctx, state, name, index, c.skipped, false);
 
-  const measured = await measureStage(ctx, c.variants, state.carried);
-  const settled = await settleTies(ctx, name, state.carried, measured);
+  // With a replica plan, the parallelism stage compares whole-host layouts among themselves: the
+  // carried one-replica result is on fewer GPUs, no reference for them (replica-plan.ts).
+  const layouts = !!ctx.plan.replica && name === 'parallelism';
+  const against = layouts ? null : state.carried;
+  const measured = await measureStage(ctx, c.variants, against);
+  const settled = await settleTies(ctx, name, against, measured);
   const results = settled.results;
   const { config } = ctx;
-  const out = decideStageVerdict(name, settled.carried, state.baseline, results, {
+  const out = decideStageVerdict(name, layouts ? state.carried : settled.carried, state.baseline, results, {
+    ...(layouts ? { layouts: true } : {}),
     objective: config.objective,
     slo: config.slo,
     marginPct: config.marginPct,

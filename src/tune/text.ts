@@ -105,6 +105,7 @@ export function planText(plan: Plan, config: SessionConfig, times?: PlanTimes): 
   for (const [i, s] of plan.stages.entries()) {
     out.push('');
     out.push(`Stage ${i + 1}: ${s.name} - ${s.title}${s.skipped ? `: skipped (${s.skipped})` : ''}`);
+    if (s.gpus && plan.replica) out.push(`  GPUs: ${s.gpus}`);
     for (const n of s.notes) out.push(`  note: ${n}`);
     for (const planned of s.variants) out.push(...plannedLine(planned, h.simulated, times?.variantS[planned.variant.id]));
   }

@@ -39,6 +39,9 @@ Decision
   --parallel auto|N|off   variants of one stage at once on disjoint GPUs, each pinned with
                           CUDA_VISIBLE_DEVICES on its own port (default auto: as the GPUs allow,
                           held back when this host's CPU cannot drive every benchmark client)
+  --replica auto|off      auto (default): when the model fits on fewer GPUs than the host has,
+                          tune one replica at its smallest TP, then compare whole-host layouts
+                          (replicas x TP) last; off: every stage uses the whole host
   --gpu-hour-price USD    price of one GPU-hour, for $ per million tokens
 
 Host

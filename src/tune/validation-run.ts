@@ -5,6 +5,7 @@ import type { Scenario } from './scenarios.js';
 import type { SessionContext } from './session-context.js';
 import { validationTable, type ValidationRow } from './validate.js';
 import { scenarioKey } from './workloads.js';
+import { wholeHostVariant } from './replica-plan.js';
 
 async function measureSide(ctx: SessionContext, side: VariantResult): Promise<Map<string, VariantResult>> {
   const byScenario = new Map<string, VariantResult>();
@@ -28,6 +29,13 @@ async function measureSide(ctx: SessionContext, side: VariantResult): Promise<Ma
 /** The before/after table; empty when there is no validation set or no baseline. */
 export async function validateWinner(ctx: SessionContext, baseline: VariantResult | null, winner: VariantResult): Promise<ValidationRow[]> {
   if (!ctx.config.validation.length || !baseline) return [];
+  // With a replica plan the baseline was measured on one replica: validation runs it on the whole
+  // host, as the winner's chosen layout does (replica-plan.ts).
+  const r = ctx.plan.replica;
+  if (r) {
+    const v = wholeHostVariant(ctx.config, baseline.variant, r.hostGpus, ctx.planDeps.model(baseline.variant.model));
+    baseline = { ...baseline, variantId: v.id, variant: v };
+  }
   ctx.emit({ type: 'validation-started', scenarios: ctx.config.validation.map((s) => s.name), baselineId: baseline.variantId, winnerId: winner.variantId });
   const base = await measureSide(ctx, baseline);
   const optimized = baseline.variantId === winner.variantId ? base : await measureSide(ctx, winner);

@@ -161,7 +161,7 @@ describe('adaptive repeats in a session', () => {
       return scenarios.map(() => okResult(v, req, list[Math.min(i, list.length - 1)]!, tpot[v.id] ?? 20));
     };
     const events: TuneEvent[] = [];
-    return { calls, events, go: () => runSession(config(['--stages', 'engine', '--parallel', 'off', ...extra]), { runner: run, onEvent: (e) => events.push(e) }) };
+    return { calls, events, go: () => runSession(config(['--stages', 'engine', '--parallel', 'off', '--replica', 'off', ...extra]), { runner: run, onEvent: (e) => events.push(e) }) };
   }
   const verdict = (events: TuneEvent[]) => events.find((e): e is Extract<TuneEvent, { type: 'stage-finished' }> => e.type === 'stage-finished' && e.stage === 'engine')!;
 
@@ -201,5 +201,48 @@ describe('adaptive repeats in a session', () => {
     expect(view.cost?.variantGpuHours).toBeGreaterThan((2 * 8 * 160) / 3600 - 1e-9);
     expect(sessionCostText(view)).toMatch(/host GPU-hours .*simulated time/);
     expect(view.running).toEqual({});
+  });
+});
+
+describe('tune a replica, then the host', () => {
+  it('plans one replica per tuning stage, whole-host layouts last, and says which GPUs each stage uses', async () => {
+    const { planSession } = await import('../../src/tune/session.js');
+    const { planText } = await import('../../src/tune/text.js');
+    const c = config(['--stages', 'engine,parallelism,batching']);
+    const { plan } = await planSession(c);
+    expect(plan.replica?.tp).toBe(1);
+    expect(plan.stages.map((s) => s.name)).toEqual(['engine', 'batching', 'parallelism']);
+    expect(plan.stages[0]!.variants.map((v) => v.variant.knobs.tp ?? 1)).toEqual([1, 1]);
+    const layouts = plan.stages[2]!.variants.map((v) => v.change);
+    expect(layouts).toEqual(['8 replicas x TP1 (whole host)', '4 replicas x TP2 (whole host)', '2 replicas x TP4 (whole host)', 'TP8 (whole host)']);
+    // The commands carry the engines' data-parallel flags.
+    expect(plan.stages[2]!.variants[0]!.engineArgv?.join(' ')).toMatch(/--dp-size 8|--data-parallel-size 8/);
+    const text = planText(plan, c);
+    expect(text).toContain('GPUs: one replica per variant on 1 GPU(s): up to 8 variants at once on GPUs 0, 1, 2, 3, 4, 5, 6, 7');
+    expect(text).toContain('GPUs: GPUs 0-7 (whole host) per variant');
+    // --replica off keeps the whole host in every stage.
+    const off = (await planSession(config(['--stages', 'engine,parallelism', '--replica', 'off']))).plan;
+    expect(off.replica).toBeUndefined();
+    expect(off.stages[0]!.variants.map((v) => v.variant.knobs.tp)).toEqual([8, 8]);
+  });
+
+  it('runs the replica stages in parallel, picks a layout outright, validates it against the baseline on the whole host', async () => {
+    const calls: string[] = [];
+    const run: ScenarioRunner = async (v, scenarios, req) => {
+      calls.push(`${req.stage}:${v.id}:${(req.gpuIds ?? []).join(',')}`);
+      const layout = (v.knobs.tp ?? 1) * (v.knobs.dp ?? 1);
+      const perGpu = v.engine === 'sglang' ? 1200 : 1000;
+      return scenarios.map(() => okResult(v, req, perGpu * layout * (v.knobs.tp === 2 ? 1.1 : 1)));
+    };
+    const events: TuneEvent[] = [];
+    const o = await runSession(config(['--stages', 'engine,parallelism', '--parallel', '2', '--no-early-stop']), { runner: run, onEvent: (e) => events.push(e) });
+    expect(o.exitCode).toBe(0);
+    // Engine stage: both engines at TP1, at once, on GPUs 0 and 1.
+    expect(calls.slice(0, 2).sort()).toEqual(['engine:sglang:1', 'engine:vllm:0']);
+    const par = events.find((e): e is Extract<TuneEvent, { type: 'stage-finished' }> => e.type === 'stage-finished' && e.stage === 'parallelism')!;
+    expect(par.winnerId).toBe('sglang-tp2-dp4');
+    expect(par.why).toMatch(/^whole-host layouts of the tuned replica/);
+    expect(calls.filter((c) => c.startsWith('validation:')).map((c) => c.split(':')[1])).toEqual(['vllm-tp8']);
+    expect(events).toContainEqual(expect.objectContaining({ type: 'validation-started', baselineId: 'vllm-tp8', winnerId: 'sglang-tp2-dp4' }));
   });
 });
