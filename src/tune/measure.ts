@@ -6,6 +6,7 @@ import { addGpuTime } from './variant-cost.js';
 import { combineRepeats } from './decide.js';
 import type { PlannedVariant } from './plan.js';
 import { scenarioKey } from './workloads.js';
+import { stageScenario } from './replica-plan.js';
 import type { RunRequest, SessionContext } from './session-context.js';
 
 /** A planned variant that does not run (pruned, dropped) as a result, with its reason. */
@@ -49,15 +50,16 @@ export type LaunchExtras = Pick<RunRequest, 'earlyStop' | 'gpuIds' | 'portFrom'>
  * once and carry their launch's GPU time; journal hits carry none (this session did not pay them).
  */
 export async function measureRepeat(ctx: SessionContext, planned: Pick<PlannedVariant, 'variant' | 'stage' | 'predicted'>, repeat: number, extras: LaunchExtras = {}): Promise<VariantResult> {
-  const { config, journal } = ctx;
-  const key = scenarioKey(config.scenario);
+  const { journal } = ctx;
+  const scenario = stageScenario(ctx.config.scenario, ctx.plan.replica, planned.stage);
+  const key = scenarioKey(scenario);
   const hit = journal.find(planned.variant.id, key, repeat);
   if (hit) {
     const { gpuTime: _paidBefore, ...r } = hit.result;
     return r;
   }
   const request = { stage: planned.stage, skipSignal: ctx.control.nextSkipSignal(), ...(planned.predicted ? { predicted: planned.predicted } : {}), ...extras };
-  const [first] = await ctx.run(planned.variant, [config.scenario], request);
+  const [first] = await ctx.run(planned.variant, [scenario], request);
   const result = { ...first!, stage: planned.stage };
   journal.record('tune', repeat, result, key);
   return result;

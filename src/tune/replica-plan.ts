@@ -13,6 +13,7 @@ import type { ModelInfo } from '../model/models.js';
 import { engineStageTp, type Candidate, type ExpandContext } from './candidates.js';
 import type { SessionConfig, StageName } from './config.js';
 import { makeVariant } from './variant-ids.js';
+import type { Scenario } from './scenarios.js';
 
 export interface ReplicaInfo {
   /** GPUs of one replica (its TP); tuning stages use GPUs 0..tp-1 of a variant's slot. */
@@ -73,4 +74,22 @@ export function stageGpusText(stage: StageName, replica: ReplicaInfo | null | un
   if (!replica || stage === 'parallelism') return `GPUs 0-${hostGpus - 1} (whole host) per variant`;
   const slots = Math.floor(hostGpus / replica.tp);
   return `one replica per variant on ${replica.tp} GPU(s): up to ${slots} variants at once on GPUs ${Array.from({ length: slots }, (_, i) => (replica.tp === 1 ? `${i}` : `${i * replica.tp}-${(i + 1) * replica.tp - 1}`)).join(', ')}`;
+}
+
+/**
+ * The workload a stage measures: with a replica plan, a tuning stage's replica gets its share of
+ * the host's load (1/replicas of the prompts and of any concurrency cap), so it runs about as
+ * long as the whole host would on the full workload and the replica's figures are its share.
+ * The parallelism stage and validation measure the whole workload on the whole host.
+ */
+export function stageScenario(scenario: Scenario, replica: ReplicaInfo | null | undefined, stage: string): Scenario {
+  if (!replica || stage === 'parallelism' || stage.startsWith('validation')) return scenario;
+  const replicas = Math.max(1, Math.floor(replica.hostGpus / replica.tp));
+  if (replicas === 1) return scenario;
+  return {
+    ...scenario,
+    numPrompts: Math.max(1, Math.ceil(scenario.numPrompts / replicas)),
+    maxConcurrency: scenario.maxConcurrency === null ? null : Math.max(1, Math.ceil(scenario.maxConcurrency / replicas)),
+    label: `${scenario.label}, one replica's share (1/${replicas})`,
+  };
 }

@@ -102,13 +102,31 @@ export async function settleTies(ctx: SessionContext, stage: string, carried: Va
       return { ...medians(ctx, stage, carried, measured.results, runs, repeated), step: step.action === 'decide' ? step : null, repeated };
     }
     repeated = true;
-    for (const id of step.variantIds) {
-      if (ctx.signal?.aborted) throw new AbortedError();
-      const list = runs.get(id)!;
-      const r = await measureRepeat(ctx, { variant: list[0]!.variant, stage: stage as StageName, ...(list[0]!.predicted ? { predicted: list[0]!.predicted } : {}) }, list.length);
-      ctx.cost.addWave([r]);
-      list.push(r);
+    await rerunPair(ctx, stage as StageName, step.variantIds.map((id) => runs.get(id)!));
+  }
+}
+
+/** One more run of each of the two, at once on disjoint GPUs when they fit (as a stage's wave would). */
+async function rerunPair(ctx: SessionContext, stage: StageName, lists: VariantResult[][]): Promise<void> {
+  if (ctx.signal?.aborted) throw new AbortedError();
+  const planned = lists.map((l) => ({ variant: l[0]!.variant, stage, change: 'repeat', status: 'planned' as const, warnings: [], ...(l[0]!.predicted ? { predicted: l[0]!.predicted } : {}) }));
+  for (const wave of stageSchedule(ctx, planned).waves) {
+    const shared = wave.length > 1;
+    const tasks = wave.map((slot) => {
+      const i = planned.findIndex((p) => p.variant.id === slot.id);
+      return () => measureRepeat(ctx, planned[i]!, lists[i]!.length, shared ? { gpuIds: slot.gpuIds, portFrom: slot.port } : {});
+    });
+    const outcomes = await runParallel(tasks, wave.length, ctx.signal);
+    if (ctx.signal?.aborted) throw new AbortedError();
+    const got: VariantResult[] = [];
+    for (const [k, o] of outcomes.entries()) {
+      const i = planned.findIndex((p) => p.variant.id === wave[k]!.id);
+      if (o.status === 'rejected' && o.reason instanceof AbortedError) throw o.reason;
+      const r = o.status === 'fulfilled' ? o.value : crashResult(ctx, planned[i]!, o.status === 'rejected' ? o.reason : 'not started');
+      lists[i]!.push(r);
+      got.push(r);
     }
+    ctx.cost.addWave(got);
   }
 }
 
