@@ -6,6 +6,7 @@ import { buildLaunchSpec, getAdapter } from '../engines/index.js';
 import type { LaunchContext, LaunchSpec } from '../engines/types.js';
 import { formatCommand } from '../profiles/command.js';
 import type { SessionConfig } from './config.js';
+import { cacheEnv } from './startup-cache.js';
 
 export type LaunchConfig = Pick<SessionConfig, 'sim' | 'bindHost' | 'runtime'>;
 
@@ -39,13 +40,16 @@ export interface PreparedLaunch {
  * (modelledStartupS). In a container or on the simulated host the launched env is not the
  * engine's, yet profiles and plans must show what a GPU host would run.
  */
-export function prepareLaunch(variant: Variant, ctx: LaunchContext, opts: { modelledLoad?: boolean } = {}): PreparedLaunch {
+export function prepareLaunch(variant: Variant, ctx: LaunchContext, opts: { modelledLoad?: boolean; cacheDir?: string } = {}): PreparedLaunch {
   const built = buildLaunchSpec(variant, ctx);
   const native = ctx.sim || ctx.runtime.kind !== 'native' ? getAdapter(variant.engine).command(variant, { ...ctx, sim: undefined, runtime: { kind: 'native' } }) : built;
   // `servelab serve --sim` keeps the modelled load: a served model comes up as it would.
   const argv = ctx.sim && !opts.modelledLoad ? [...built.argv, '--load-time', '0'] : built.argv;
-  const spec: LaunchSpec = { ...built, argv };
-  return { spec, engineEnv: native.env, display: formatCommand(spec.argv, spec.env) };
+  // The session's compile caches (startup-cache.ts): variants of one engine after the first reuse
+  // them. Native launches only: a container would need the folder mounted (not done yet).
+  const cache = opts.cacheDir && ctx.runtime.kind === 'native' ? cacheEnv(variant.engine, opts.cacheDir) : {};
+  const spec: LaunchSpec = { ...built, argv, env: ctx.sim ? built.env : { ...built.env, ...cache } };
+  return { spec, engineEnv: { ...native.env, ...cache }, display: formatCommand(spec.argv, spec.env) };
 }
 
 /** The address a client reaches a server on: a wildcard bind is reached on loopback. */

@@ -1,6 +1,6 @@
 // Bringing one variant's server up: pick a port, launch through its adapter (the one launch path,
 // launch.ts), wait until ready, and check that the server answering is ours.
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { Failure, VariantResult } from '../core/events.js';
 import { UserError } from '../core/errors.js';
 import type { Variant } from '../core/variant.js';
@@ -57,7 +57,7 @@ export async function startServer(variant: Variant, ctx: RunVariantContext, stop
   let spec: LaunchSpec;
   let engineEnv: Record<string, string>;
   try {
-    ({ spec, engineEnv } = prepareLaunch(variant, launchCtx));
+    ({ spec, engineEnv } = prepareLaunch(variant, launchCtx, { cacheDir: join(dirname(ctx.logsDir), 'cache') }));
   } catch (e) {
     if (!(e instanceof UserError)) throw e;
     return { ok: false, failure: { kind: 'bad-flag', reason: e.message }, extra: {} };
