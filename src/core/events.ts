@@ -52,8 +52,6 @@ export interface VariantResult {
   gpuTime?: VariantGpuTime;
   /** GPU ids it was pinned to (CUDA_VISIBLE_DEVICES) when it shared the host with other variants. */
   gpuIds?: number[];
-  /** Measured with dummy weights (--load-format dummy), not the real checkpoint. */
-  dummyWeights?: boolean;
   startedAt: string;
   finishedAt: string;
 }

@@ -150,7 +150,6 @@ export const VariantResultSchema = z.object({
   clientBound: z.boolean().optional(),
   gpuTime: GpuTimeSchema.optional(),
   gpuIds: z.array(z.number().int().nonnegative()).optional(),
-  dummyWeights: z.boolean().optional(),
   startedAt: isoTime,
   finishedAt: isoTime,
 });
