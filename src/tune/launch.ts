@@ -46,10 +46,11 @@ export function prepareLaunch(variant: Variant, ctx: LaunchContext, opts: { mode
   // `servelab serve --sim` keeps the modelled load: a served model comes up as it would.
   const argv = ctx.sim && !opts.modelledLoad ? [...built.argv, '--load-time', '0'] : built.argv;
   // The session's compile caches (startup-cache.ts): variants of one engine after the first reuse
-  // them. Native launches only: a container would need the folder mounted (not done yet).
-  const cache = opts.cacheDir && ctx.runtime.kind === 'native' ? cacheEnv(variant.engine, opts.cacheDir) : {};
-  const spec: LaunchSpec = { ...built, argv, env: ctx.sim ? built.env : { ...built.env, ...cache } };
-  return { spec, engineEnv: { ...native.env, ...cache }, display: formatCommand(spec.argv, spec.env) };
+  // them. Native launches only: a container would need the folder mounted (not done yet). Not in
+  // engineEnv: profiles and plans keep the engine's own command, free of this run's folders.
+  const cache = opts.cacheDir && ctx.runtime.kind === 'native' && !ctx.sim ? cacheEnv(variant.engine, opts.cacheDir) : {};
+  const spec: LaunchSpec = { ...built, argv, env: { ...built.env, ...cache } };
+  return { spec, engineEnv: native.env, display: formatCommand(spec.argv, spec.env) };
 }
 
 /** The address a client reaches a server on: a wildcard bind is reached on loopback. */

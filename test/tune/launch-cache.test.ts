@@ -7,11 +7,12 @@ const v = makeVariant('vllm', 'Qwen/Qwen3-14B', {}, { model: 'Qwen/Qwen3-14B' })
 const at = { port: 8100, runDir: 'run/logs/vllm' };
 
 describe('per-session compile caches', () => {
-  it('points vLLM at the session cache folder, in the launched env and the shown one', () => {
+  it('points vLLM at the session cache folder in the launched command, not in the saved engine env', () => {
     const p = prepareLaunch(v, launchContext({ bindHost: '127.0.0.1', runtime: { kind: 'native' } }, at), { cacheDir: 'run/cache' });
     expect(p.spec.env.VLLM_CACHE_ROOT).toBe('run/cache/vllm');
-    expect(p.engineEnv.TORCHINDUCTOR_CACHE_DIR).toBe('run/cache/torchinductor');
+    expect(p.spec.env.TORCHINDUCTOR_CACHE_DIR).toBe('run/cache/torchinductor');
     expect(p.display).toContain('VLLM_CACHE_ROOT=run/cache/vllm');
+    expect(p.engineEnv.VLLM_CACHE_ROOT).toBeUndefined();
   });
 
   it('pins a parallel variant to its GPUs in the command it runs', () => {
