@@ -81,11 +81,11 @@ function serverKnobs(id: string | null, results: VariantResult[]): string {
 }
 
 const h = (c: SessionGpuTime | null) => (c ? formatGpuHours(c.hostGpuHours) : '-');
-const vh = (c: SessionGpuTime | null) => (c ? formatGpuHours(c.variantGpuHours) : '-');
+const vh = (c: SessionGpuTime | null) => (c ? `${formatGpuHours(c.variantGpuHours)} (${formatGpuHours(c.startupGpuHours)} / ${formatGpuHours(c.benchmarkGpuHours)})` : '-');
 const min = (c: SessionGpuTime | null) => (c ? `${(c.wallS / 60).toFixed(0)} min` : '-');
 
 console.log(`scale ${SCALE}; simulated host (simulated time); optimised with --parallel ${PARALLEL}; this machine has ${os.availableParallelism()} cores\n`);
-console.log('| study | mode | launches | stopped early | host GPU-h | variant GPU-h | simulated wall | winner | this machine (s) |');
+console.log('| study | mode | launches | stopped early | host GPU-h | variant GPU-h (startup / benchmark) | simulated wall | winner | this machine (s) |');
 console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- |');
 for (const s of STUDIES.filter((x) => !ONLY || x.name.includes(ONLY))) {
   const full = await session([...s.args, ...FULL]);
