@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # vLLM's client method, for the CPU-per-event comparison in client-ceiling.bench.ts: the
-# openai-chat request loop of `vllm bench serve` v0.11.0 as docs/reference (vllm-bench-serve.md
-# section 2) describes it: aiohttp, response.content.iter_any(), strip, decode, split on blank
+# openai-chat request loop of `vllm bench serve` v0.11.0 as vLLM v0.11.0's vllm/benchmarks/lib/endpoint_request_func.py
+# implements it: aiohttp, response.content.iter_any(), strip, decode, split on blank
 # lines (keeping a partial message for the next read), skip ':' comments, drop 'data: ', json.loads,
 # time.perf_counter() per message, TTFT on the first choice event, ITL gaps after it, prev updated
 # on every data message; GC frozen before the run as vLLM does. A reimplementation written from

@@ -1,24 +1,25 @@
-// The workbench: a wizard over the screens (host, model and workload, plan, run, results, save).
-// State lives in two reducers (wizard choices, run events); the core is reached only through
-// `services` and the one session hook. All exits go through `quit`, which stops the session
-// (and so its servers) before the app unmounts.
-import React, { useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react';
-import { Box, useApp } from 'ink';
+// The workbench: a wizard over the screens (host, model and workload, plan, run, results, save),
+// one route per screen. State lives in two reducers (wizard choices, run events); the core is
+// reached only through `services` and the one session hook. All exits go through `quit`, which
+// stops the session (and so its servers) before the app unmounts.
+import React, { useEffect, useMemo, useReducer, useState } from 'react';
+import { Box } from 'ink';
 import { HostScreen } from './screens/HostScreen.js';
 import { ModelScreen } from './screens/ModelScreen.js';
 import { PlanScreen } from './screens/PlanScreen.js';
-import { RunScreen } from './screens/RunScreen.js';
 import { ResultsScreen } from './screens/ResultsScreen.js';
+import { RunScreen } from './screens/RunScreen.js';
 import { SaveScreen } from './screens/SaveScreen.js';
-import { useTerminalSize } from './ui/hooks/useTerminalSize.js';
-import { useRedrawOnResize } from './ui/hooks/useRedrawOnResize.js';
-import { useTuneSession, type SessionStarter } from './ui/hooks/useTuneSession.js';
-import { finalWinner, stageTables, validationBaselineId, validationRows } from './ui/state/results.js';
-import { initialWizard, wizardReducer, type ScreenId } from './ui/state/wizard.js';
-import type { PlannedSession, Services, WorkbenchDefaults } from './ui/services.js';
-import { ThemeContext, themeFromEnv, type Theme } from './ui/theme.js';
-import type { HostView } from './ui/view.js';
+import { useRedrawOnResize } from './tui/hooks/useRedrawOnResize.js';
+import { useTerminalSize } from './tui/hooks/useTerminalSize.js';
+import { useTuneSession, type SessionStarter, type TuneSession } from './tui/hooks/useTuneSession.js';
+import { useHostDetection, usePlanner, useQuit, type Planner } from './tui/hooks/useWorkbench.js';
+import type { ScreenProps } from './tui/screen-props.js';
+import { resultsData } from './tui/state/results.js';
+import { initialWizard, wizardReducer, type ScreenId, type WizardAction, type WizardState } from './tui/state/wizard.js';
+import { ThemeContext, themeFromEnv, type Theme } from './tui/theme.js';
 import { objectiveLabel } from './tune/decide.js';
+import type { HostChoice, HostView, Services, WorkbenchDefaults } from './tune/workbench-types.js';
 
 export interface AppProps {
   services: Services;
@@ -32,215 +33,166 @@ export interface AppProps {
   throttleMs?: number;
 }
 
-function errorText(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
+/** What a route draws its screen from. */
+interface Route {
+  base: ScreenProps;
+  wizard: WizardState;
+  dispatch: (a: WizardAction) => void;
+  go: (screen: ScreenId) => void;
+  quit: (code: number) => void;
+  props: AppProps;
+  host: { host: HostView | null; error?: string; choice: HostChoice; onNext: () => void };
+  planner: Planner;
+  toPlan: () => void;
+  toRun: () => void;
+  session: TuneSession;
+  labels: Record<string, string>;
+  redrawKey: number;
+}
+
+const outcomeCode = (r: Route) => r.session.state.outcome?.exitCode ?? 0;
+
+/** One screen per route; each gets the base props (size, keys, ways out) and what it shows. */
+const ROUTES: Record<ScreenId, (r: Route) => React.JSX.Element> = {
+  host: (r) => (
+    <HostScreen
+      {...r.base}
+      host={r.host.host}
+      {...(r.host.error ? { error: r.host.error } : {})}
+      gpuType={r.wizard.host.gpuType}
+      gpuCount={r.wizard.host.gpuCount}
+      onGpuStep={(dir) => r.dispatch({ type: 'gpu-step', types: r.host.host?.gpuTypes ?? [], dir })}
+      onCountStep={(dir) => r.dispatch({ type: 'count-step', dir, max: 8 })}
+      onNext={r.host.onNext}
+    />
+  ),
+  model: (r) => <ModelRoute {...r} />,
+  plan: (r) => (
+    <PlanScreen
+      {...r.base}
+      plan={r.planner.planned?.view ?? null}
+      {...(r.planner.error ? { error: r.planner.error } : {})}
+      focus={r.wizard.plan.focus}
+      disabled={r.wizard.plan.disabled}
+      onMove={(dir, rows) => r.dispatch({ type: 'plan-move', dir, rows })}
+      onToggle={(ids) => r.dispatch({ type: 'plan-toggle', ids })}
+      onNext={r.toRun}
+      onBack={() => r.go('model')}
+    />
+  ),
+  run: (r) => <RunRoute {...r} />,
+  results: (r) => (
+    <ResultsScreen
+      {...r.base}
+      {...resultsData(r.session.state, { labels: r.labels, gpus: r.wizard.host.gpuCount, ...(r.props.defaults.pricePerGpuHour ? { pricePerGpuHour: r.props.defaults.pricePerGpuHour } : {}) })}
+      objectiveLabel={objectiveLabel(r.wizard.form.objective)}
+      simulated={r.session.state.simulated}
+      aborted={outcomeCode(r) === 130}
+      page={r.wizard.resultsPage}
+      onPage={(dir, pages) => r.dispatch({ type: 'results-page', dir, pages })}
+      onNext={() => r.go('save')}
+      onQuit={() => r.quit(outcomeCode(r))}
+      onInterrupt={() => r.quit(outcomeCode(r))}
+    />
+  ),
+  save: (r) => (
+    <SaveScreen
+      profilePath={r.session.state.outcome?.profilePath ?? null}
+      reportPath={r.session.state.outcome?.reportPath ?? null}
+      {...(r.session.state.runDir ? { runDir: r.session.state.runDir } : {})}
+      simulated={r.session.state.simulated}
+      exitCode={outcomeCode(r)}
+      onDone={() => r.quit(outcomeCode(r))}
+      width={r.base.width}
+    />
+  ),
+};
+
+function ModelRoute(r: Route): React.JSX.Element {
+  const { services } = r.props;
+  const model = useMemo(() => services.describeModel(r.wizard.form.model), [services, r.wizard.form.model]);
+  const problems = useMemo(() => services.checkForm(r.wizard.form), [services, r.wizard.form]);
+  const recent = useMemo(() => services.recentModels(), [services]);
+  return <ModelScreen {...r.base} wizard={r.wizard} dispatch={r.dispatch} model={model} recent={recent} problems={problems} onNext={r.toPlan} onBack={() => r.go('host')} />;
+}
+
+function RunRoute(r: Route): React.JSX.Element {
+  const run = r.session.state;
+  const planned = r.planner.planned;
+  const skippedStages = useMemo(() => Object.fromEntries((planned?.view.stages ?? []).filter((s) => s.skipped).map((s) => [s.name, s.skipped!])), [planned]);
+  const leave = () => r.quit(run.status === 'finished' ? outcomeCode(r) : 130);
+  return (
+    <RunScreen
+      {...r.base}
+      run={run}
+      labels={r.labels}
+      skippedStages={skippedStages}
+      {...(r.host.host?.simulated ? { note: `simulated ${r.wizard.host.gpuType} x${r.wizard.host.gpuCount}` } : {})}
+      redrawKey={r.redrawKey}
+      onSkip={r.session.skip}
+      onStopAfterStage={r.session.stopAfterStage}
+      onAbort={() => void r.session.abort()}
+      onNext={() => r.go('results')}
+      onQuit={leave}
+      onInterrupt={leave}
+    />
+  );
 }
 
 export function App(props: AppProps): React.JSX.Element {
-  const { services, defaults } = props;
-  const { exit } = useApp();
   const size = useTerminalSize();
   const redrawKey = useRedrawOnResize();
-  const [w, dispatch] = useReducer(wizardReducer, defaults, (d) => initialWizard({ gpuType: d.gpuType, gpuCount: d.gpuCount, form: d.form }));
-  const [host, setHost] = useState<HostView | null>(null);
-  const [hostError, setHostError] = useState<string | undefined>();
-  const [planned, setPlanned] = useState<PlannedSession | null>(null);
-  const [planError, setPlanError] = useState<string | undefined>();
+  const [wizard, dispatch] = useReducer(wizardReducer, props.defaults, (d) => initialWizard({ gpuType: d.gpuType, gpuCount: d.gpuCount, form: d.form }));
+  const detection = useHostDetection(props.services);
+  const planner = usePlanner(props.services);
   const [starter, setStarter] = useState<SessionStarter | null>(null);
   const session = useTuneSession(starter, props.throttleMs);
-  const run = session.state;
-
-  useEffect(() => {
-    let live = true;
-    services.detectHost().then(
-      (h) => live && setHost(h),
-      (e: unknown) => live && setHostError(errorText(e)),
-    );
-    return () => {
-      live = false;
-    };
-  }, [services]);
+  const quit = useQuit(session, props.onExit, props.externalAbort);
+  const go = (screen: ScreenId) => dispatch({ type: 'go', screen });
+  const choice: HostChoice = { simulated: detection.host?.simulated ?? true, gpuType: wizard.host.gpuType, gpuCount: wizard.host.gpuCount };
 
   // Enter pressed while the host is still being detected goes on as soon as it is known.
   const [hostNextPending, setHostNextPending] = useState(false);
   useEffect(() => {
-    if (hostNextPending && host && w.screen === 'host') {
+    if (hostNextPending && detection.host && wizard.screen === 'host') {
       setHostNextPending(false);
-      dispatch({ type: 'go', screen: 'model' });
+      go('model');
     }
-  }, [hostNextPending, host, w.screen]);
-
-  const quitting = useRef(false);
-  const quit = useCallback(
-    async (code: number) => {
-      if (quitting.current) return;
-      quitting.current = true;
-      // Stop the session first: it stops its server and waits for it to be gone.
-      await session.abort();
-      props.onExit(code);
-      exit();
-    },
-    [session, props, exit, run.outcome],
-  );
-
-  useEffect(() => {
-    const sig = props.externalAbort;
-    if (!sig) return;
-    const onAbort = () => void quit(130);
-    if (sig.aborted) onAbort();
-    sig.addEventListener('abort', onAbort);
-    return () => sig.removeEventListener('abort', onAbort);
-  }, [props.externalAbort, quit]);
-
-  const go = (screen: ScreenId) => dispatch({ type: 'go', screen });
-  const hostChoice = { simulated: host?.simulated ?? true, gpuType: w.host.gpuType, gpuCount: w.host.gpuCount };
-
-  const planRequest = useRef(0);
-  const toPlan = () => {
-    setPlanError(undefined);
-    setPlanned(null);
-    const id = ++planRequest.current;
-    services.plan({ host: hostChoice, form: w.form }).then(
-      (p) => id === planRequest.current && setPlanned(p),
-      (e: unknown) => id === planRequest.current && setPlanError(errorText(e)),
-    );
-    go('plan');
-  };
-
-  const toRun = () => {
-    if (!planned) return;
-    services.remember?.({ host: hostChoice, form: w.form, disabled: w.plan.disabled });
-    const start = planned.start(w.plan.disabled);
-    setStarter(() => start);
-    go('run');
-  };
+  }, [hostNextPending, detection.host, wizard.screen]);
 
   const labels = useMemo(() => {
     const out: Record<string, string> = {};
-    for (const s of planned?.view.stages ?? []) for (const v of s.variants) out[v.id] = v.label;
-    return { ...out, ...run.labels };
-  }, [planned, run.labels]);
+    for (const s of planner.planned?.view.stages ?? []) for (const v of s.variants) out[v.id] = v.label;
+    return { ...out, ...session.state.labels };
+  }, [planner.planned, session.state.labels]);
 
-  const skippedStages = useMemo(
-    () => Object.fromEntries((planned?.view.stages ?? []).filter((s) => s.skipped).map((s) => [s.name, s.skipped!])),
-    [planned],
-  );
-  const model = useMemo(() => services.describeModel(w.form.model), [services, w.form.model]);
-  const problems = useMemo(() => services.checkForm(w.form), [services, w.form]);
-  const recent = useMemo(() => services.recentModels(), [services]);
-  const simNote = host?.simulated ? `simulated ${w.host.gpuType} x${w.host.gpuCount}` : undefined;
-  const outcomeCode = run.outcome?.exitCode ?? 0;
-  const common = { width: size.columns, height: size.rows };
-
-  let screen: React.JSX.Element;
-  switch (w.screen) {
-    case 'host':
-      screen = (
-        <HostScreen
-          host={host}
-          error={hostError}
-          gpuType={w.host.gpuType}
-          gpuCount={w.host.gpuCount}
-          onGpuStep={(dir) => dispatch({ type: 'gpu-step', types: host?.gpuTypes ?? [], dir })}
-          onCountStep={(dir) => dispatch({ type: 'count-step', dir, max: 8 })}
-          onNext={() => (host ? go('model') : setHostNextPending(true))}
-          onQuit={() => void quit(0)}
-          onInterrupt={() => void quit(130)}
-        />
-      );
-      break;
-    case 'model':
-      screen = (
-        <ModelScreen
-          wizard={w}
-          dispatch={dispatch}
-          model={model}
-          recent={recent}
-          problems={problems}
-          onNext={toPlan}
-          onBack={() => go('host')}
-          onQuit={() => void quit(0)}
-          onInterrupt={() => void quit(130)}
-          {...common}
-        />
-      );
-      break;
-    case 'plan':
-      screen = (
-        <PlanScreen
-          plan={planned?.view ?? null}
-          error={planError}
-          focus={w.plan.focus}
-          disabled={w.plan.disabled}
-          onMove={(dir, rows) => dispatch({ type: 'plan-move', dir, rows })}
-          onToggle={(ids) => dispatch({ type: 'plan-toggle', ids })}
-          onNext={toRun}
-          onBack={() => go('model')}
-          onQuit={() => void quit(0)}
-          onInterrupt={() => void quit(130)}
-          {...common}
-        />
-      );
-      break;
-    case 'run':
-      screen = (
-        <RunScreen
-          run={run}
-          labels={labels}
-          skippedStages={skippedStages}
-          note={simNote}
-          redrawKey={redrawKey}
-          onSkip={session.skip}
-          onStopAfterStage={session.stopAfterStage}
-          onAbort={() => void session.abort()}
-          onNext={() => go('results')}
-          onQuit={() => void quit(run.status === 'finished' ? outcomeCode : 130)}
-          {...common}
-        />
-      );
-      break;
-    case 'results': {
-      const winner = finalWinner(run);
-      const baselineId = validationBaselineId(run);
-      screen = (
-        <ResultsScreen
-          tables={stageTables(run, { labels, pricePerGpuHour: defaults.pricePerGpuHour, gpus: w.host.gpuCount })}
-          labels={labels}
-          validation={validationRows(run)}
-          winner={winner}
-          winnerLabel={winner ? (labels[winner.variantId] ?? winner.variant.label ?? winner.variantId) : undefined}
-          {...(baselineId ? { validationBaseline: labels[baselineId] ?? baselineId, validationBaselineIsWinner: baselineId === winner?.variantId } : {})}
-          objectiveLabel={objectiveLabel(w.form.objective)}
-          priced={Boolean(defaults.pricePerGpuHour)}
-          simulated={run.simulated}
-          aborted={outcomeCode === 130}
-          page={w.resultsPage}
-          onPage={(dir, pages) => dispatch({ type: 'results-page', dir, pages })}
-          onNext={() => go('save')}
-          onQuit={() => void quit(outcomeCode)}
-          {...common}
-        />
-      );
-      break;
-    }
-    case 'save':
-      screen = (
-        <SaveScreen
-          profilePath={run.outcome?.profilePath ?? null}
-          reportPath={run.outcome?.reportPath ?? null}
-          runDir={run.runDir}
-          simulated={run.simulated}
-          exitCode={outcomeCode}
-          onDone={() => void quit(outcomeCode)}
-          width={size.columns}
-        />
-      );
-      break;
-  }
+  const route: Route = {
+    base: { width: size.columns, height: size.rows, onQuit: () => void quit(0), onInterrupt: () => void quit(130) },
+    wizard,
+    dispatch,
+    go,
+    quit: (code) => void quit(code),
+    props,
+    host: { ...detection, choice, onNext: () => (detection.host ? go('model') : setHostNextPending(true)) },
+    planner,
+    toPlan: () => {
+      planner.request({ host: choice, form: wizard.form });
+      go('plan');
+    },
+    toRun: () => {
+      if (!planner.planned) return;
+      props.services.remember?.({ host: choice, form: wizard.form, disabled: wizard.plan.disabled });
+      setStarter(() => planner.planned!.start(wizard.plan.disabled));
+      go('run');
+    },
+    session,
+    labels,
+    redrawKey,
+  };
   return (
     <ThemeContext.Provider value={props.theme ?? themeFromEnv()}>
       <Box flexDirection="column" width={size.columns}>
-        {screen}
+        {ROUTES[wizard.screen](route)}
       </Box>
     </ThemeContext.Provider>
   );

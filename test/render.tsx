@@ -19,6 +19,12 @@ const KEYS: Record<string, string> = {
   backspace: '\x7f',
   'ctrl+c': '\x03',
   'ctrl+r': '\x12',
+  'ctrl+a': '\x01',
+  'ctrl+e': '\x05',
+  'ctrl+u': '\x15',
+  'ctrl+w': '\x17',
+  'ctrl+k': '\x0b',
+  'ctrl+d': '\x04',
 };
 
 export type FrameMatcher = string | RegExp | ((frame: string) => boolean);

@@ -2,7 +2,7 @@
 // (nvidia-smi), or the simulated host when asked for or when there is no NVIDIA GPU (said on
 // stderr); what holds each GPU's memory; and servers a dead servelab left running (from the
 // ledger), which `--yes` stops.
-import { UserError } from '../core/errors.js';
+import { optionalNumberArg } from '../core/number-arg.js';
 import { gpuHolders, type GpuHolder } from '../host/gpu-holders.js';
 import { detectHost, type HostInfo } from '../host/gpus.js';
 import { readLedger } from '../host/ledger.js';
@@ -31,8 +31,7 @@ export default async function main(argv: string[]): Promise<number> {
   }, USAGE);
   if (!parsed) return 0;
   const { values } = parsed;
-  const gpus = values.gpus === undefined ? undefined : Number(values.gpus);
-  if (gpus !== undefined && !/^\d+$/.test(values.gpus!)) throw new UserError(`--gpus must be a whole number, got '${values.gpus}'`);
+  const gpus = optionalNumberArg('--gpus', values.gpus, { integer: true, min: 0 });
   const host = await detectHost({ sim: values.sim, gpu: values.gpu, gpus });
   const holders = await gpuHolders(host.simulated, host.gpus, readLedger());
   const { leftovers, actions } = await leftoverReport(values.yes === true);

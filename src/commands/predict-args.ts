@@ -3,6 +3,7 @@
 // the same spellings. Errors are one line (the caller exits 2).
 import { ENGINES, type EngineName, type Knobs } from '../core/variant.js';
 import { UserError } from '../core/errors.js';
+import { parseNumberArg } from '../core/number-arg.js';
 import { parseSimArgs, SimArgsError } from '../sim/args.js';
 import { findGpu, gpuNames } from '../model/gpus.js';
 import { builtinModelIds, getModel } from '../model/models.js';
@@ -36,8 +37,7 @@ const SERVER_ONLY = new Set(['--host', '--port', '--speed', '--load-time', '--se
 const OWN = new Set(['--scenario', '--num-prompts', '--max-concurrency', '--request-rate', '--seed', '--engine-version', '--engine']);
 
 function positiveInt(flag: string, raw: string): number {
-  if (!/^\d+$/.test(raw) || Number(raw) < 1) throw new UserError(`${flag} must be a positive whole number, got '${raw}'`);
-  return Number(raw);
+  return parseNumberArg(flag, raw, { integer: true, min: 1 });
 }
 
 /** The one-line error of a sim-serve parse failure (its message is usage + 'error:' line). */
@@ -87,10 +87,9 @@ export function parsePredictArgs(argv: string[]): PredictArgs {
     if (!(requestRate > 0) || !Number.isFinite(requestRate)) throw new UserError(`--request-rate must be a positive number or inf, got '${rr}'`);
   }
   const seedRaw = own['--seed'];
-  if (seedRaw !== undefined && !/^\d+$/.test(seedRaw)) throw new UserError(`--seed must be a whole number, got '${seedRaw}'`);
   if (seedRaw !== undefined) {
     // The drawn lengths (and the JSONL vLLM can replay) follow --seed.
-    const seed = Number(seedRaw);
+    const seed = parseNumberArg('--seed', seedRaw, { integer: true, min: 0 });
     scenario = scenario.dataset === 'custom' ? sharegptScenario({ scale: 1, numPrompts: scenario.numPrompts, seed }) : { ...scenario, seed };
   }
   const ver = own['--engine-version'];

@@ -11,6 +11,7 @@
 import { defaultRunsDir } from '../host/xdg.js';
 import { join, resolve } from 'node:path';
 import { UserError } from '../core/errors.js';
+import { optionalNumberArg } from '../core/number-arg.js';
 import { setLogSink } from '../core/logger.js';
 import { logLine, stderrSink } from './log-sink.js';
 import { openSettings } from '../core/settings.js';
@@ -22,25 +23,26 @@ import { recordReplay, userProfilesDir } from '../profiles/history.js';
 import { describeSetup, historyLine, outcomeJson, outcomeText, type History } from './replay-text.js';
 import { EXIT, executeReplay, prepareReplay, type ReplayOptions, type ReplayOutcome, type ReplaySetup } from '../tune/replay.js';
 import { loadProfile } from '../profiles/store.js';
-import type { ReplayTuiInput, ReplayTuiResult } from '../replay-app.js';
+import type { ReplayTuiInput, ReplayTuiResult } from '../screens/ReplayScreen.js';
 import { askConsent } from './consent.js';
+import { replaySweepHeadless } from './replay-sweep.js';
+import { recordedSweep } from '../tune/replay-sweep.js';
 import { parseCommandArgs } from './args.js';
 
 const USAGE = `usage: servelab replay PROFILE [--sim] [--speed S] [--yes] [--auto] [--tolerance PCT] [--json]
                        [--dataset-path FILE] [--port N] [--ready-timeout S] [--runs-dir DIR]
-                       [--no-record] [--allow-any-command] [--allow-env NAME]...
+                       [--no-record] [--allow-any-command] [--allow-env NAME]... [--sweep]
 
 On a terminal (without --auto, --json or --yes) the replay screen shows the command, asks, runs
 it live and ends with recorded vs now. The result is appended to the profile's history; a study
 profile (servelab's own profiles/) is never written: its replays go to a copy in your profile
 folder (setting profiles-dir, else profiles/ beside the settings file). --no-record keeps nothing.
+--sweep re-sweeps the profile's recorded load sweep (headless) and compares the frontiers: a drop
+of more than --tolerance in tok/s/GPU at the SLO point (without an SLO: at any load) is a regression.
 Exit: 0 ok or faster, 3 regression, 1 failed to start or not run, 2 bad input, 130 interrupted.`;
 
 function num(flag: string, text: string | undefined, fallback: number, min = 0): number {
-  if (text === undefined) return fallback;
-  const n = Number(text);
-  if (text.trim() === '' || !Number.isFinite(n) || n < min) throw new UserError(`${flag} must be a number >= ${min}, got '${text}'`);
-  return n;
+  return optionalNumberArg(flag, text, { min }) ?? fallback;
 }
 
 const toStderr = stderrSink('servelab: ');
@@ -49,7 +51,7 @@ const toStderr = stderrSink('servelab: ');
 export interface ReplayDeps {
   /** Is there a person at a terminal (stdin and stdout are TTYs)? */
   isTerminal?: () => boolean;
-  /** The replay screen (src/replay-app.tsx), loaded only when used. */
+  /** The replay screen (src/screens/ReplayScreen.tsx), loaded only when used. */
   tui?: (input: ReplayTuiInput & { signal?: AbortSignal }) => Promise<ReplayTuiResult>;
 }
 
@@ -81,9 +83,10 @@ const FLAGS = {
   'no-record': { type: 'boolean' },
   'allow-any-command': { type: 'boolean' },
   'allow-env': { type: 'string', multiple: true },
+  sweep: { type: 'boolean' },
 } as const;
 
-type Flags = Partial<Record<'sim' | 'yes' | 'auto' | 'json' | 'no-record' | 'allow-any-command', boolean> & Record<'speed' | 'tolerance' | 'dataset-path' | 'port' | 'ready-timeout' | 'runs-dir', string>> & { 'allow-env'?: string[] };
+type Flags = Partial<Record<'sim' | 'yes' | 'auto' | 'json' | 'no-record' | 'allow-any-command' | 'sweep', boolean> & Record<'speed' | 'tolerance' | 'dataset-path' | 'port' | 'ready-timeout' | 'runs-dir', string>> & { 'allow-env'?: string[] };
 
 function replayOptions(v: Flags, logsDir: string): ReplayOptions {
   const sim = v.sim === true;
@@ -142,10 +145,13 @@ export default async function main(argv: string[], deps: ReplayDeps = {}): Promi
   const file = positionals[0]!;
   setLogSink(toStderr);
   const profile = loadProfile(file);
+  if (v.sweep) recordedSweep(profile, file);
   const runsDir = resolve(v['runs-dir'] ?? defaultRunsDir());
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
   const opts = replayOptions(v, join(runsDir, `replay-${stamp}-${profile.variant.id}`));
   const setup = await prepareReplay(profile, file, opts);
+  // A sweep replay compares frontiers; it is not a point in the profile's replay history.
+  if (v.sweep) return replaySweepHeadless(setup, opts, v, file);
 
   /** Record the outcome (unless --no-record); the one place both faces record. */
   // A record that cannot be written (a read-only file or folder) must not hide the verdict: it is
@@ -175,7 +181,7 @@ async function replayOnScreen(
   finish: (o: ReplayOutcome) => History,
   tui?: ReplayDeps['tui'],
 ): Promise<number> {
-  const show = tui ?? (await import('../replay-app.js')).replayTui;
+  const show = tui ?? (await import('../screens/ReplayScreen.js')).replayTui;
   // A line written to the terminal under the screen would break Ink's redraw: the core's
   // warnings wait until the screen has closed.
   const held: string[] = [];

@@ -5,8 +5,10 @@
 import { defaultRunsDir } from '../host/xdg.js';
 import { join, resolve } from 'node:path';
 import { UserError } from '../core/errors.js';
+import { optionalNumberArg } from '../core/number-arg.js';
 import { exitCodeFor, installSignalHandlers } from '../host/signals.js';
 import { launchServer } from '../host/process.js';
+import { engineLaunchHooks } from '../engines/launch-hooks.js';
 import { signalGroup } from '../host/procgroup.js';
 import { checkRunnable, formatCommand } from '../profiles/command.js';
 import { hardwareLine } from '../profiles/report.js';
@@ -20,12 +22,9 @@ const USAGE = 'usage: servelab serve PROFILE [--sim] [--speed S] [--yes] [--auto
 
 /** --port, --speed and --grace, checked. */
 function numbers(v: { port?: string; speed?: string; grace?: string }): { port?: number; speed: number; graceMs: number } {
-  const port = v.port === undefined ? undefined : Number(v.port);
-  if (port !== undefined && !(Number.isInteger(port) && port > 0 && port < 65536)) throw new UserError(`--port must be 1..65535, got '${v.port}'`);
-  const speed = v.speed === undefined ? 1 : Number(v.speed);
-  if (!(speed > 0)) throw new UserError(`--speed must be a number > 0, got '${v.speed}'`);
-  const graceMs = (v.grace === undefined ? 30 : Number(v.grace)) * 1000;
-  if (!(graceMs >= 0)) throw new UserError(`--grace must be seconds >= 0, got '${v.grace}'`);
+  const port = optionalNumberArg('--port', v.port, { integer: true, min: 1, max: 65535 });
+  const speed = optionalNumberArg('--speed', v.speed, { min: 0, exclusiveMin: true }) ?? 1;
+  const graceMs = (optionalNumberArg('--grace', v.grace, { min: 0, unit: 'seconds' }) ?? 30) * 1000;
   return { ...(port !== undefined ? { port } : {}), speed, graceMs };
 }
 
@@ -79,6 +78,7 @@ export default async function main(argv: string[]): Promise<number> {
     onLine: (line, stream) => (stream === 'stdout' ? process.stdout : process.stderr).write(line + '\n'),
     gpuHost: !v.sim,
     graceMs,
+    ...engineLaunchHooks(),
   });
   let received: NodeJS.Signals | undefined;
   // The host's handler (as for tuning and replay): the first signal goes to the server, which

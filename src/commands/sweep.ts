@@ -4,6 +4,7 @@
 // Exit: 0 a choice was made, 1 nothing measured or nothing met the SLO, 2 bad input, 130 interrupted.
 import { join, resolve } from 'node:path';
 import { UserError } from '../core/errors.js';
+import { optionalNumberArg } from '../core/number-arg.js';
 import type { TuneEvent } from '../core/events.js';
 import { installSignalHandlers } from '../host/signals.js';
 import { formatCommand } from '../profiles/command.js';
@@ -17,11 +18,10 @@ import { analyseSweeps, chartSeries, formatTable, frontierNotes, sweepTable, typ
 import { renderChart } from '../sweep/chart-text.js';
 import { runProfileSweep, saveSweep, variantName, type SweepJobConfig } from '../tune/sweep-profile.js';
 import type { SweepPoint, VariantSweep } from '../tune/sweep-run.js';
-import { RATE_SWEEP_PENDING } from '../tune/sweep-run.js';
 import { formatSweep, loadLabel, parseSweep } from '../sweep/spec.js';
 import { parseCommandArgs } from './args.js';
 import { askConsent } from './consent.js';
-import type { LiveView } from './sweep-live.js';
+import type { LiveView } from '../tui/live-sweep.js';
 
 const USAGE = `usage: servelab sweep PROFILE [--sweep concurrency:1,4,16,64,256] [--sweep-all] [--slo RULES]
                       [--prompts N] [--sim] [--speed S] [--yes] [--auto] [--out DIR]
@@ -38,10 +38,7 @@ Exit: 0 a choice was made, 1 nothing measured or nothing met the SLO, 2 bad inpu
 const DEFAULT_SWEEP = 'concurrency:1,4,16,64,256';
 
 function num(flag: string, text: string | undefined, fallback: number, min: number, int = false): number {
-  if (text === undefined) return fallback;
-  const n = Number(text);
-  if (text.trim() === '' || !Number.isFinite(n) || n < min || (int && !Number.isInteger(n))) throw new UserError(`${flag} must be a${int ? ' whole' : ''} number >= ${min}, got '${text}'`);
-  return n;
+  return optionalNumberArg(flag, text, { min, integer: int }) ?? fallback;
 }
 
 const OPTIONS = {
@@ -90,7 +87,6 @@ export default async function main(argv: string[]): Promise<number> {
   if (v.resume && v['run-dir']) throw new UserError('give --resume DIR or --run-dir DIR, not both');
   const file = resolve(positionals[0]!);
   const spec = parseSweep(v.sweep ?? DEFAULT_SWEEP);
-  if (spec.kind === 'rate') throw new UserError(RATE_SWEEP_PENDING);
   const sim = v.sim === true;
   const opts: ReplayOptions = {
     sim,
@@ -142,7 +138,7 @@ async function runAndReport(
   o: { live: boolean; out?: string; readyTimeoutS: number; sim: boolean },
 ): Promise<number> {
   const label = variantName(profile);
-  const live: LiveView | null = o.live ? (await import('./sweep-live.js')).mountLiveSweep(`sweep ${formatSweep(journal.config.spec)}: ${label}`) : null;
+  const live: LiveView | null = o.live ? (await import('../tui/live-sweep.js')).mountLiveSweep(`sweep ${formatSweep(journal.config.spec)}: ${label}`) : null;
   // On screen the status shows the step now and the last point measured.
   let last = '';
   const say = (line: string) => (live ? live.update(last ? `${line} | last: ${last}` : line) : process.stderr.write(line + '\n'));

@@ -58,6 +58,7 @@ export default async function main(argv: string[]): Promise<number> {
     process.stdout.write(summaryText(view, price !== undefined ? { gpuHourPrice: price } : {}) + '\n');
     return 0;
   }
-  const { showResults } = await import('./view-tui.js');
-  return showResults(view, price);
+  const [{ mount }, { ViewScreen }, React] = await Promise.all([import('../tui/mount.js'), import('../screens/ViewScreen.js'), import('react')]);
+  await mount(React.createElement(ViewScreen, { view, ...(price !== undefined ? { price } : {}) })).waitUntilExit();
+  return 0;
 }

@@ -126,12 +126,43 @@ export interface StageVerdict {
   skipped?: string;
 }
 
+/** A sweep's load in JSON terms: a rate of `inf` (all at once) is null. */
+export interface SweepLoadInfo {
+  kind: 'concurrency' | 'rate';
+  value: number | null;
+}
+
+/** One swept point on the frontier's axes (src/sweep/frontier.ts computes them). */
+export interface SweepPointSummary {
+  /** Output tokens per second per GPU (the chart's y). */
+  tokPerGpu: number;
+  /** 1000 / mean TPOT in ms (the chart's x). */
+  tokPerUser: number;
+  ttftP50Ms: number;
+  ttftP99Ms: number;
+  tpotP99Ms: number;
+  goodput: number | null;
+}
+
+/** The frontier's choice: the variant and load that meet the SLO with the most tok/s/GPU. */
+export interface SweepChoiceInfo {
+  variantId: string;
+  load: SweepLoadInfo;
+  /** "sglang fp8 dp-attn: 1,850 tok/s/GPU at 64 concurrent, TPOT p99 38 ms". */
+  sentence: string;
+  why: string;
+  /** The best point of another variant, in the same words; absent when none met the SLO. */
+  runnerUp?: string;
+}
+
 export type TuneEvent =
   | { type: 'session-started'; runDir: string; simulated: boolean; at: string }
   | { type: 'plan-ready'; plan: PlanInfo }
   | { type: 'stage-started'; stage: string; index: number; variants: string[]; /** The winner carried into the stage (null in the first). */ carriedId?: string | null; /** Why the stage does not run, when it does not. */ skipped?: string }
   | { type: 'variant-launching'; variantId: string; stage: string; argv: string[]; port: number; /** Short human label (Variant.label), for live displays. */ label?: string; /** GPUs it is pinned to when variants share the host. */ gpuIds?: number[] }
   | { type: 'server-log'; variantId: string; line: string; stream: 'stdout' | 'stderr' }
+  /** `--runtime slurm`: the variant's job, journalled at submission and at each change of state or reason. */
+  | { type: 'job-state'; variantId: string; jobId: string; state: string; reason?: string; /** "PENDING (Resources)", "RUNNING on sl1,sl2" */ text: string }
   | { type: 'server-ready'; variantId: string; startupS: number }
   | { type: 'warmup-started'; variantId: string }
   | { type: 'bench-started'; variantId: string; scenario: string; numPrompts: number }
@@ -144,6 +175,9 @@ export type TuneEvent =
   | { type: 'validation-started'; scenarios: string[]; /** The two sides compared: the session's baseline and its winner. */ baselineId: string; winnerId: string }
   | { type: 'validation-finished'; rows: ValidationRow[] }
   | { type: 'session-cost'; cost: SessionGpuTime }
+  | { type: 'sweep-started'; spec: string; slo: string; /** How the finalists were picked. */ rule: string; variants: { variantId: string; label: string; /** Why it is a finalist. */ why: string }[] }
+  | { type: 'sweep-point'; variantId: string; label: string; load: SweepLoadInfo; status: 'ok' | 'failed' | 'not-run'; summary?: SweepPointSummary; violations: string[]; reason?: string; resumed?: boolean }
+  | { type: 'sweep-finished'; frontier: { variantId: string; load: SweepLoadInfo; tokPerGpu: number; tokPerUser: number }[]; choice: SweepChoiceInfo | null; noChoice?: string; /** True when the choice decides the session (--objective frontier). */ decides: boolean }
   | { type: 'session-finished'; profilePath: string | null; reportPath: string | null; exitCode: number }
   | { type: 'warning'; message: string }
   | { type: 'error'; message: string };

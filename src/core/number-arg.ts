@@ -1,5 +1,7 @@
-// The one check for a number the user types: a flag value (--margin 2) or a saved setting
-// (servelab config set margin 2). Bad input is a UserError (exit 2) that says what to type.
+// The one check for a number the user types: a flag value (--margin 2), a saved setting
+// (servelab config set margin 2) or a workbench form field. Bad input is a UserError (exit 2) that
+// says what to type, in one wording everywhere: "<name> must be a whole number >= 1, got '0'".
+// (sim-serve's own parser, src/sim/args.ts, keeps Python argparse's wording on purpose.)
 import { UserError } from './errors.js';
 
 export interface NumberRange {
@@ -9,6 +11,8 @@ export interface NumberRange {
   /** `min` itself is not allowed (for "> 0"). */
   exclusiveMin?: boolean;
   max?: number;
+  /** What the number counts, for the message: 'seconds' gives "a number of seconds >= 0". */
+  unit?: string;
 }
 
 /** `text` as a number within `range`; `name` is how the user wrote it (`--margin` or `margin`). */
@@ -22,9 +26,14 @@ export function parseNumberArg(name: string, text: string, range: NumberRange = 
     (range.max !== undefined && n > range.max) ||
     (range.integer === true && !Number.isInteger(n));
   if (bad) {
-    const what = range.integer ? 'a whole number' : 'a number';
+    const what = `${range.integer ? 'a whole number' : 'a number'}${range.unit ? ` of ${range.unit}` : ''}`;
     const limits = `${range.exclusiveMin ? '>' : '>='} ${min}${range.max !== undefined ? ` and <= ${range.max}` : ''}`;
     throw new UserError(`${name} must be ${what} ${limits}, got '${text}'`);
   }
   return n;
+}
+
+/** parseNumberArg for an input that may be absent: undefined stays undefined. */
+export function optionalNumberArg(name: string, text: string | undefined, range: NumberRange = {}): number | undefined {
+  return text === undefined ? undefined : parseNumberArg(name, text, range);
 }

@@ -26,7 +26,7 @@ export interface Knobs {
   dpAttention?: boolean;
   maxBatchedTokens?: number;
   maxRunningSeqs?: number;
-  /** Fraction of GPU memory for weights + KV (each engine's own meaning, see engines.md). */
+  /** Fraction of GPU memory for weights + KV (each engine's own meaning, see docs/engines.md). */
   memFraction?: number;
   /** Engine-neutral backend name: fa3 | flashinfer | triton | flash_attn | flex | trtllm ... */
   attentionBackend?: string;

@@ -5,6 +5,9 @@
 import type { LiveSnapshot } from '../bench/types.js';
 import type { SessionGpuTime, StageVerdict, TuneEvent, VariantResult } from './events.js';
 import type { PlanInfo, ValidationRow } from './plan.js';
+import { applySweepEvent, isSweepEvent, type SweepView } from './view-sweep.js';
+
+export type { SweepPointView, SweepSeriesView, SweepView } from './view-sweep.js';
 
 export interface StageRowView {
   result: VariantResult;
@@ -65,6 +68,8 @@ export interface SessionView {
   /** The variant the session ended with (the last stage's winner), with its measured result. */
   winner: VariantResult | null;
   validation?: ValidationView;
+  /** The load sweep of the finalists, when the session ran one (--sweep). */
+  sweep?: SweepView;
   outcome?: { profilePath: string | null; reportPath: string | null; exitCode: number };
   /** Human labels by variant id. */
   labels: Record<string, string>;
@@ -74,6 +79,8 @@ export interface SessionView {
   running: Record<string, RunningVariantView>;
   /** What the session cost (host GPU-hours, variant GPU-hours), once the core summed it. */
   cost?: SessionGpuTime;
+  /** `--runtime slurm`: each variant's Slurm job and its last state ("PENDING (Priority)"). */
+  jobs?: Record<string, { jobId: string; text: string }>;
 }
 
 export function emptyView(): SessionView {
@@ -155,6 +162,13 @@ function onStageFinished(view: SessionView, v: StageVerdict): SessionView {
 
 /** One event applied to the view. A new session-started (a resumed run) starts the view afresh. */
 export function applyToView(view: SessionView, e: TuneEvent): SessionView {
+  if (isSweepEvent(e)) {
+    const sweep = applySweepEvent(view.sweep, e);
+    if (!sweep) return view;
+    // Under --objective frontier the core's choice is the session's winner.
+    const chosen = e.type === 'sweep-finished' && e.decides && e.choice ? resultOf(view, e.choice.variantId) : null;
+    return { ...view, sweep, ...(chosen ? { winner: chosen } : {}) };
+  }
   switch (e.type) {
     case 'session-started':
       return { ...emptyView(), status: 'running', runDir: e.runDir, simulated: e.simulated, warnings: view.warnings, errors: view.errors };
@@ -188,6 +202,8 @@ export function applyToView(view: SessionView, e: TuneEvent): SessionView {
       const interrupted = e.exitCode >= 128;
       return { ...view, running: {}, status: interrupted ? 'interrupted' : 'finished', outcome: { profilePath: e.profilePath, reportPath: e.reportPath, exitCode: e.exitCode } };
     }
+    case 'job-state':
+      return { ...view, jobs: { ...view.jobs, [e.variantId]: { jobId: e.jobId, text: e.text } } };
     case 'warning':
       return { ...view, warnings: [...view.warnings, e.message] };
     case 'error':

@@ -1,6 +1,6 @@
 // Resolve an executable from PATH without a shell (tests put fake tools first on PATH). In the core:
-// engines (detect) and host (gpus, procs) both look tools up, and host/process.ts uses engines, so
-// engines must not reach back into host.
+// engines (detect) and host (gpus, procs, spawn-guarded) both look tools up, and host sits below
+// engines (it never imports them), so the lookup lives below both.
 import { accessSync, constants, statSync } from 'node:fs';
 import path from 'node:path';
 

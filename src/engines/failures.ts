@@ -3,6 +3,7 @@
 // the generic ones they trigger (e.g. "EngineCore failed to start").
 import type { Failure } from '../core/events.js';
 import type { SpeculativeKnob } from '../core/variant.js';
+import type { ExitInfo } from '../host/launch-spec.js';
 import type { FailureContext } from './types.js';
 import { FAILURE_RULES, type FailureEngine } from './failure-rules.js';
 
@@ -15,11 +16,7 @@ export function specCombination(s: SpeculativeKnob): string {
   return parts.join(' ');
 }
 
-export interface ExitInfo {
-  code: number | null;
-  signal: string | null;
-  timedOut?: boolean;
-}
+export type { ExitInfo };
 
 const SPECULATIVE_TEXT = /specul|eagle|draft|\bmtp\b|ngram|spec_dec/i;
 

@@ -59,7 +59,7 @@ export function trtllmYaml(variant: Variant): Record<string, unknown> {
     if (kv !== 'auto') setKey(doc, row('kvCacheDtype').name, kv);
   }
   // A YAML kv_cache_config replaces the whole object trtllm-serve built from the flag, so the
-  // fraction must travel inside it too (engine-audit T19).
+  // fraction must travel inside it too (docs/engines.md, TensorRT-LLM `memFraction.yaml` row).
   const memKey = row('memFraction.yaml').name;
   if (k.memFraction !== undefined && doc[memKey.split('.')[0]!]) setKey(doc, memKey, k.memFraction);
   if (k.speculative) speculativeYaml(doc, k.speculative, version);
@@ -104,7 +104,8 @@ export function parseTrtllmMetrics(text: string): Partial<ServerMetricsSample> {
     if (!last || typeof last !== 'object') return {};
     const out: Partial<ServerMetricsSample> = {};
     if (typeof last.numActiveRequests === 'number') out.running = last.numActiveRequests;
-    // The queue count is top-level; inflightBatchingStats has no numQueuedRequests (audit T32).
+    // The queue count is top-level; inflightBatchingStats has no numQueuedRequests (TensorRT-LLM
+    // cpp/include/tensorrt_llm/executor/types.h: IterationStats vs InflightBatchingStats, 1.x).
     if (typeof last.numQueuedRequests === 'number') out.waiting = last.numQueuedRequests;
     const kv = last.kvCacheStats as Record<string, unknown> | undefined;
     if (kv && typeof kv.usedNumBlocks === 'number' && typeof kv.maxNumBlocks === 'number' && kv.maxNumBlocks > 0) {

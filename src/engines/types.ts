@@ -1,6 +1,7 @@
 // Contract of an engine adapter: plain data and functions, no class hierarchy.
 import type { EngineName, KnobName, SpeculativeKnob, Variant } from '../core/variant.js';
 import type { Failure, ServerMetricsSample } from '../core/events.js';
+import type { LaunchSpec } from '../host/launch-spec.js';
 
 export interface EngineInfo {
   engine: EngineName | 'sim';
@@ -32,30 +33,8 @@ export interface LaunchContext {
   sim?: { gpu: string; gpus: number; speed: number; seed?: number };
 }
 
-export interface LaunchSpec {
-  /** argv[0] is the executable; launched without a shell. */
-  argv: string[];
-  env: Record<string, string>;
-  /** Files the adapter needs written before launch (e.g. TRT-LLM --extra_llm_api_options YAML). */
-  files: { path: string; content: string }[];
-  host: string;
-  port: number;
-  /** Readiness probe path: '/health' for all engines (never /v1/models for SGLang). */
-  healthPath: string;
-  readyLogLine: RegExp;
-  /** Simulated clock factor (1 on a real host). Results are converted back in one place. */
-  speed: number;
-  /** The real engine's argv for this variant (same as argv on a real host). */
-  engineArgv: string[];
-  /** Which adapter built it. */
-  engine?: EngineName | 'sim';
-  /** Run after the process group is gone (docker: `docker rm -f <name>`), best effort. */
-  cleanupArgv?: string[];
-  /** docker runtime: the image, checked to exist before launch. */
-  image?: string;
-  /** Other ports the engine binds on the same host (SGLang DP-attention: port+233...), checked free before launch. */
-  extraPorts?: number[];
-}
+// The launch spec is the host's contract (host/launch-spec.ts): host launches, engines build it.
+export type { LaunchSpec };
 
 /** What the classifier may know about the host, to name the GPU in its reason. */
 export interface FailureContext {

@@ -32,6 +32,8 @@ export interface HostInfo {
   /** Why the host is simulated, or other things worth saying on screen. */
   note?: string;
   driverVersion?: string;
+  /** A cluster (`--runtime slurm`, `--sim --nodes`): GPUs per node; `gpus` lists all nodes' GPUs. */
+  gpusPerNode?: number;
 }
 
 export const GPU_QUERY_FIELDS = [

@@ -28,6 +28,8 @@ export interface LedgerEntry {
   runDir: string;
   container?: string;
   port: number;
+  /** `--runtime slurm`: the variant is this Slurm job (no local PID); a leftover is scancelled. */
+  slurmJob?: { id: string; env?: Record<string, string> };
   createdAt: string;
 }
 

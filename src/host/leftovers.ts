@@ -10,6 +10,7 @@ import { clearLaunch, readLedger, type LedgerEntry } from './ledger.js';
 import { procCmdline, procGroup, procStartTime, stillRunning } from './proc-identity.js';
 import { groupAlive, signalGroup } from './procgroup.js';
 import { findOnPath } from '../core/which.js';
+import { cancelJobSync } from './slurm/cancel.js';
 
 export type LeftoverState =
   /** Still running, and provably the server servelab started. */
@@ -60,6 +61,12 @@ async function removeContainer(name: string): Promise<boolean> {
 /** Stop one leftover (SIGTERM to its group, SIGKILL after the grace) and drop its entry. */
 export async function stopLeftover(l: Leftover, graceMs = 10_000): Promise<string> {
   const e = l.entry;
+  if (e.slurmJob) {
+    // A Slurm job of a dead servelab: scancel by its recorded ID (idempotent, harmless once over).
+    const ok = cancelJobSync({ ...(e.slurmJob.env ? { env: e.slurmJob.env } : {}) }, e.slurmJob.id);
+    clearLaunch(e);
+    return ok ? `cancelled leftover Slurm job ${e.slurmJob.id} (port ${e.port}, run folder ${e.runDir})` : `scancel ${e.slurmJob.id} failed; check squeue`;
+  }
   const what = `pid ${e.server?.pid ?? '?'} (${e.argv.slice(0, 3).join(' ')}…, port ${e.port})`;
   let said: string;
   if (l.state === 'running' && e.server) {

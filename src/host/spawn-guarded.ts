@@ -3,7 +3,7 @@
 // the user and recorded as the command is the engine's; the wrapper only goes into the ledger.
 import { execa, type ResultPromise } from 'execa';
 import { UserError } from '../core/errors.js';
-import type { LaunchSpec } from '../engines/types.js';
+import type { LaunchSpec } from './launch-spec.js';
 import { deathWrapper, wrapArgv } from './deathsig.js';
 import { clearLaunch, recordLaunch, recordPid, type LedgerEntry } from './ledger.js';
 import { findOnPath } from '../core/which.js';

@@ -1,13 +1,16 @@
 // The one table of per-engine and per-backend efficiency parameters used by the estimate.
-// Every value says where it comes from: an engine default read from source (engines.md), a
+// Every value says where it comes from: an engine default read from the engine's source (vLLM v0.11.0
+// vllm/engine/arg_utils.py _set_default_args; SGLang 0.5.x python/sglang/srt/server_args.py;
+// TensorRT-LLM 1.x tensorrt_llm/commands/serve.py and builder.py BuildConfig), a
 // datasheet-style rule of thumb, or "Fit: <what it was fitted on>". All fits were made on the
-// three studies only (seed-studies.md: A = Qwen3-14B on 1xH100, B = GLM-4.6 on 8xA100, C =
-// DeepSeek-R1 on 8xH200, ShareGPT, 1000 prompts at once); src/model/data/published.ts holds the
-// held-out results they are checked against. One value serves A100 and Hopper alike (no
-// per-architecture fit yet: see docs/calibration.md for what the held-out A100 rows show).
+// training set of src/model/data/training.ts and live in fitted.ts (with the date and script that
+// fitted them); the held-out rows of src/model/data/published.ts are checked, never fitted. The
+// GEMM efficiency is per architecture through the GPU's measured matmul ceiling (gpus.ts
+// matmulEff) times a serving fraction fitted per architecture (fitted.ts).
 import type { EngineName } from '../core/variant.js';
 import type { GpuSpec } from './gpus.js';
 import { gpuMemBytes } from './gpus.js';
+import { FITTED } from './fitted.js';
 
 const GiB = 1024 ** 3;
 
@@ -22,11 +25,7 @@ export type SchedulePolicy =
 
 export interface EngineEfficiency {
   policy: SchedulePolicy;
-  /** Fraction of peak tensor FLOP/s reached by the dense GEMMs at large batch. Fit (calibration.md). */
-  gemmEff: number;
-  /** Fraction of HBM bandwidth reached streaming weights. Typical 0.75-0.85 for well-tuned GEMV/GEMM. */
-  weightBwEff: number;
-  /** Routed-expert grouped GEMMs relative to gemmEff: per-expert matrices are small and sharded. Fit. */
+  /** Routed-expert grouped GEMMs relative to the dense GEMM efficiency (fitted.ts archEfficiency): per-expert matrices are small and sharded. Fit. */
   moeEff: number;
   /** Fixed host overhead per step (scheduling, sampling, detokenize), seconds. Fit. */
   stepOverheadS: number;
@@ -49,13 +48,13 @@ export interface EngineEfficiency {
   torchCompileSmallBatch: number;
   /** Batch size up to which torch.compile graphs apply (SGLang --torch-compile-max-bs default 32). */
   torchCompileMaxBs: number;
-  /** Default attention backend for a GPU (engines.md 1b). */
+  /** Default attention backend for a GPU (vLLM v0.11.0 vllm/platforms/cuda.py get_attn_backend_cls; SGLang server_args.py). */
   defaultBackend: (gpu: GpuSpec, mla: boolean) => string;
-  /** Default max batched tokens (engines.md 1a). */
+  /** Default max batched tokens (the engine source files named at the top of this file). */
   defaultMaxBatchedTokens: (gpu: GpuSpec) => number;
-  /** Default cap on running sequences (engines.md 1a). */
+  /** Default cap on running sequences (the engine source files named at the top of this file). */
   defaultMaxRunningSeqs: (gpu: GpuSpec, speculative: boolean) => number;
-  /** Default memory fraction in the engine's own meaning (engines.md 1a). */
+  /** Default memory fraction in the engine's own meaning (the engine source files named at the top of this file). */
   defaultMemFraction: (gpu: GpuSpec) => number;
   /** Largest decode batch captured as a CUDA graph; larger batches run eager. */
   cudaGraphMaxBs: (gpu: GpuSpec, tp: number) => number;
@@ -66,27 +65,23 @@ const bigNonA100 = (g: GpuSpec) => gpuMemBytes(g) >= 70 * GiB && !isA100(g);
 
 /**
  * Values shared by the three engines (they run the same kinds of kernels); each engine entry
- * overrides what differs. Fits are against the published absolute ShareGPT throughputs of all
- * three studies at once (docs/calibration.md).
+ * overrides what differs. "Fit (fitted.ts)" values come from bench/fit.ts on the training set;
+ * "hand-set on C" values were set by hand against study C's low-concurrency TPOT (a training
+ * point) before bench/fit.ts existed and are not refitted by it.
  */
 const COMMON = {
-  // Dense BF16/FP8 GEMMs at serving batch sizes reach about half of the datasheet peak.
-  // Fit: absolute throughput of A, B and C together (one value for A100, H100 and H200).
-  gemmEff: 0.5,
-  // Streaming weights: ~80% of HBM bandwidth, typical of GEMV/skinny-GEMM kernels.
-  weightBwEff: 0.8,
-  // Routed-expert grouped GEMMs (fused MoE / DeepGEMM) at tp8 slices: 0.2 of gemmEff's share.
-  // Fit: B and C absolute throughput (the only MoE data; H100 vs H200 not distinguished).
-  moeEff: 0.2,
-  // Scheduling, sampling and detokenising one step on the host.
-  // Fit: C's low-concurrency TPOT (vLLM, 100 prompts at max concurrency 4) and A/C's vLLM rows.
-  stepOverheadS: 4e-3,
-  // Input preparation and output processing per sequence per step.
-  // Fit: the engine stage of A and C (vLLM exposes this host work; overlap engines hide it).
-  perSeqOverheadS: 30e-6,
-  // CUDA-graph replay still launches per layer. Fit: C's low-concurrency TPOT.
+  // The dense GEMM and weight-streaming efficiencies are per GPU architecture (fitted.ts archEfficiency).
+  // Fit (fitted.ts): routed-expert grouped GEMMs (fused MoE / DeepGEMM) at tp8 slices, relative to
+  // the dense GEMM efficiency. MoE data: studies B (A100) and C (H200) only; H100 vs H200 not distinguished.
+  moeEff: FITTED.moeEff,
+  // Fit (fitted.ts): scheduling, sampling and detokenising one step on the host.
+  stepOverheadS: FITTED.stepOverheadS,
+  // Fit (fitted.ts): input preparation and output processing per sequence per step (vLLM exposes
+  // this host work; overlap engines hide it behind the GPU step).
+  perSeqOverheadS: FITTED.perSeqOverheadS,
+  // CUDA-graph replay still launches per layer. Hand-set on C's low-concurrency TPOT.
   perLayerOverheadS: 20e-6,
-  // Routing, top-k and token permutation per MoE layer. Fit: C's low-concurrency TPOT.
+  // Routing, top-k and token permutation per MoE layer. Hand-set on C's low-concurrency TPOT.
   moeLayerOverheadS: 120e-6,
   // Eager mode: ~10 kernels x ~6 us launch per layer.
   eagerLayerOverheadS: 60e-6,
@@ -147,9 +142,10 @@ export const ENGINE_EFFICIENCY: Record<EngineName, EngineEfficiency> = {
     ...COMMON,
     policy: 'no-evict',
     // Default MoE backend is CUTLASS (moe_config.backend); its block-FP8 grouped GEMMs on Hopper run
-    // far below DeepGEMM-class kernels. PER-CASE FIT: C's TRT-LLM variant alone (the only TRT-LLM
-    // MoE data point); with the shared 0.2 TRT-LLM beats vLLM there. No mechanism replaces it yet.
-    moeEff: 0.07,
+    // far below DeepGEMM-class kernels. PER-CASE FIT (fitted.ts trtllmMoeEff): its only training
+    // point is C's TRT-LLM variant; with the shared moeEff TRT-LLM beats vLLM there. No mechanism
+    // replaces it yet (docs/calibration.md).
+    moeEff: FITTED.trtllmMoeEff,
     // PyTorch backend overlap scheduler on by default (disable_overlap_scheduler: false).
     overlap: true,
     // torch_compile_config's piecewise graphs shave a little off small batches (rule of thumb).
@@ -224,11 +220,13 @@ export const HARDWARE = {
   /** Routed tokens are not spread evenly over expert-parallel ranks without EPLB: slowest rank / mean. */
   epImbalance: 1.05,
   /**
-   * Block-scaled FP8 GEMMs (128x128 scales, DeepGEMM/CUTLASS) reach ~65% of the FP8 peak's share
-   * that BF16 GEMMs reach of theirs. Fit: A's FP8-checkpoint variant (and C's FP8 weights). Per-tensor
-   * FP8 (cheaper scaling) is not distinguished from block scaling.
+   * Block-scaled FP8 GEMMs (128x128 scales, DeepGEMM/CUTLASS) reach this share of the FP8 peak's
+   * share that BF16 GEMMs reach of theirs. Fit (fitted.ts). Per-tensor FP8 (online
+   * --quantization fp8, cheaper scaling) is not distinguished: every FP8 row in the training and
+   * held-out data is a block-scaled checkpoint (Qwen3-*-FP8, DeepSeek-R1), so no per-tensor value
+   * could be fitted or checked.
    */
-  fp8GemmEff: 0.65,
+  fp8GemmEff: FITTED.fp8GemmEff,
   /** MLA decode kernels (FlashMLA, FA3-MLA) process query heads in tiles of up to 128 (one CTA per 64-head half, both launched): fewer heads per GPU waste the rest of the tile. */
   mlaHeadTile: 128,
   /** Mean accepted draft tokens per verified draft position (EAGLE/MTP acceptance ~0.6-0.8 on chat data). */

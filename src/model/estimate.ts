@@ -28,7 +28,7 @@ export function resolveParallel(engine: EngineName, k: Knobs): Parallel {
   // SGLang silently turns DP-attention off when dp == 1; TRT-LLM's attention DP spans the TP group.
   let dpAttention = !!k.dpAttention;
   let dpEff = dp;
-  if (dpAttention && engine === 'sglang' && dp === 1) dpAttention = false; // silently off (engines.md 1a)
+  if (dpAttention && engine === 'sglang' && dp === 1) dpAttention = false; // silently off (SGLang server_args.py _handle_data_parallelism: dp_size == 1 turns it off)
   if (dpAttention && engine === 'trtllm') dpEff = tp; // enable_attention_dp spans the TP group
   if (dpAttention && engine === 'vllm') dpAttention = false;
   if (dpAttention && dpEff <= 1) dpAttention = false;
@@ -95,6 +95,8 @@ export interface ServerConfig {
   engine: EngineName;
   gpu: GpuSpec;
   gpus: number;
+  /** GPUs per node when the server spans nodes (interconnect.ts); absent on one node. */
+  gpusPerNode?: number;
   model: ModelInfo;
   knobs: Knobs;
   par: Parallel;

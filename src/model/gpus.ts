@@ -18,6 +18,14 @@ export interface GpuSpec {
   bf16Flops: number;
   /** Dense FP8 tensor-core FLOP/s (0 when the part has no FP8 tensor cores). */
   fp8Flops: number;
+  /**
+   * Maximum achievable matmul FLOP/s as a fraction of the BF16 peak (best-shape BF16 matmul):
+   * the per-architecture ceiling the serving GEMM efficiency (fitted.ts) is applied to. Source:
+   * "Maximum Achievable Matmul FLOPS comparison table", github.com/stas00/ml-engineering
+   * compute/accelerator/README.md (measured with its mamf-finder.py): A100 SXM 267.9/312 = 85.9%,
+   * H100 SXM 792.1/989 = 80.1% (CUDA 12.1). Parts without a row there say which row they borrow.
+   */
+  matmulEff: number;
   computeCapability: number;
   /** Per-GPU interconnect bandwidth between GPUs of one node, bytes/s (NVLink or PCIe). */
   interconnectBps: number;
@@ -38,6 +46,7 @@ export const GPUS: GpuSpec[] = [
     memBwBps: 3.35 * TB,
     bf16Flops: 989 * TB,
     fp8Flops: 1979 * TB,
+    matmulEff: 0.801,
     computeCapability: 9.0,
     interconnectBps: 900 * GB,
     interconnect: 'nvlink',
@@ -51,6 +60,8 @@ export const GPUS: GpuSpec[] = [
     memBwBps: 4.8 * TB,
     bf16Flops: 989 * TB,
     fp8Flops: 1979 * TB,
+    // Same GH100 die and clocks as H100 SXM; no H200 row in the MAMF table: H100 SXM's value.
+    matmulEff: 0.801,
     computeCapability: 9.0,
     interconnectBps: 900 * GB,
     interconnect: 'nvlink',
@@ -64,6 +75,7 @@ export const GPUS: GpuSpec[] = [
     memBwBps: 2.039 * TB,
     bf16Flops: 312 * TB,
     fp8Flops: 0,
+    matmulEff: 0.859,
     computeCapability: 8.0,
     interconnectBps: 600 * GB,
     interconnect: 'nvlink',
@@ -77,6 +89,8 @@ export const GPUS: GpuSpec[] = [
     memBwBps: 1.555 * TB,
     bf16Flops: 312 * TB,
     fp8Flops: 0,
+    // Same GA100 die; the MAMF table's A100 SXM row.
+    matmulEff: 0.859,
     computeCapability: 8.0,
     interconnectBps: 600 * GB,
     interconnect: 'nvlink',
@@ -90,6 +104,8 @@ export const GPUS: GpuSpec[] = [
     memBwBps: 0.864 * TB,
     bf16Flops: 362 * TB,
     fp8Flops: 733 * TB,
+    // No L40S row in the MAMF table: H100 SXM's value as a stand-in (unvalidated).
+    matmulEff: 0.801,
     computeCapability: 8.9,
     // PCIe Gen4 x16, no NVLink.
     interconnectBps: 32 * GB,
@@ -104,6 +120,8 @@ export const GPUS: GpuSpec[] = [
     memBwBps: 8 * TB,
     bf16Flops: 2250 * TB,
     fp8Flops: 4500 * TB,
+    // No row at the time of writing: H100 SXM's value as a stand-in (unvalidated).
+    matmulEff: 0.801,
     computeCapability: 10.0,
     interconnectBps: 1800 * GB,
     interconnect: 'nvlink',

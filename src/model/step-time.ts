@@ -4,6 +4,8 @@
 import { paramCounts, replicatedAttentionParamsPerLayer, type ModelInfo, type ParamCounts } from './models.js';
 import { backendEfficiency, HARDWARE } from './efficiency.js';
 import type { ServerConfig } from './estimate.js';
+import { archEfficiency } from './fitted.js';
+import { groupLink } from './interconnect.js';
 
 /** One engine step, summarised. */
 export interface StepBatch {
@@ -55,8 +57,10 @@ export function stepTime(c: ServerConfig, b: StepBatch): StepTime {
   const stageFrac = 1 / par.pp;
 
   // GEMMs: weights streamed once per step, FLOPs proportional to tokens.
-  const gemmPeak = c.gemmFlops * eff.gemmEff / (c.weightOnlyFp8 ? HARDWARE.weightOnlyFp8GemmPenalty : 1);
-  const bw = g.memBwBps * eff.weightBwEff;
+  // Per architecture: the measured matmul ceiling (gpus.ts) times the fitted serving fraction (fitted.ts).
+  const arch = archEfficiency(g.computeCapability);
+  const gemmPeak = (c.gemmFlops * g.matmulEff * arch.gemm) / (c.weightOnlyFp8 ? HARDWARE.weightOnlyFp8GemmPenalty : 1);
+  const bw = g.memBwBps * arch.weightBw;
   // MLA's replicated down-projections run on every attention-TP rank for all of its tokens.
   const replicated = replicatedAttentionParamsPerLayer(m) * m.numLayers;
   const attnFlopsDense = 2 * attnTokens * stageFrac * ((p.attention - replicated) / par.attnTp + replicated);
@@ -133,13 +137,16 @@ function commSeconds(c: ServerConfig, mlpTokens: number, attnTokens: number, lay
   const { model: m, gpu: g, par } = c;
   let commS = 0;
   if (par.tp > 1) {
-    const lat = HARDWARE.allReduceLatencyS[g.interconnect];
+    // Hook: a TP group wider than a node runs at the inter-node link (interconnect.ts).
+    const link = groupLink(c, par.tp, HARDWARE.allReduceLatencyS[g.interconnect]);
+    const lat = link.latencyS;
     const bytes = mlpTokens * m.hiddenSize * 2;
-    const linkBw = g.interconnectBps * HARDWARE.collectiveBwEff;
+    const linkBw = link.bps * HARDWARE.collectiveBwEff;
     commS = 2 * layersPerStage * (lat + (bytes * 2 * (par.tp - 1)) / par.tp / linkBw);
     // Expert parallel replaces the MoE all-reduce with an all-to-all dispatch and combine.
     if (m.moe && par.ep > 1) commS += ((m.numLayers - m.moe.denseLayers) / par.pp) * (2 * lat);
   }
-  if (par.pp > 1) commS += (par.pp - 1) * (20e-6 + (attnTokens * m.hiddenSize * 2) / (g.interconnectBps * HARDWARE.collectiveBwEff));
+  // Pipeline hand-offs: over the inter-node link when the stages sit on different nodes.
+  if (par.pp > 1) commS += (par.pp - 1) * (20e-6 + (attnTokens * m.hiddenSize * 2) / (groupLink(c, par.gpusUsed, 0).bps * HARDWARE.collectiveBwEff));
   return commS;
 }

@@ -5,7 +5,7 @@
 import type { EngineName } from '../core/variant.js';
 import type { EngineEfficiency } from './efficiency.js';
 
-/** The releases the efficiency table describes (engines.md sources: vLLM v0.11.0, SGLang 0.5.x, TRT-LLM 1.x). */
+/** The releases the efficiency table describes (read from vLLM v0.11.0, SGLang 0.5.x and TRT-LLM 1.x sources: see efficiency.ts). */
 export const TARGET_VERSIONS: Record<EngineName, string> = { vllm: '0.11.0', sglang: '0.5.5', trtllm: '1.2.0' };
 
 interface VersionOverride {

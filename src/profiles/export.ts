@@ -7,6 +7,7 @@ import { hardwareLine, workloadLine } from './report.js';
 import type { Profile } from './schema.js';
 import { relocateFiles } from './files.js';
 import { slurmScript } from './slurm-script.js';
+import { leaderSelector, leaderWorkerSet, profileNodes } from './k8s-lws.js';
 import { heredocDelimiter, oneLine } from './hostile.js';
 
 /** Where exported commands find the profile's files: on the host, and inside a container. */
@@ -257,14 +258,19 @@ export function k8sManifests(p: Profile): Record<string, unknown>[] {
       type: 'ClusterIP',
     },
   };
+  // A server over several nodes: one LeaderWorkerSet pod per node, the Service on the leader (k8s-lws.ts).
+  if (profileNodes(p) > 1) {
+    const lws = leaderWorkerSet(p, name, deployment.spec.template, argv);
+    service.spec.selector = leaderSelector(name) as typeof service.spec.selector;
+    if (!p.files.length) return [lws, service];
+    return [configMapOf(p, filesMap, labels), lws, service];
+  }
   if (!p.files.length) return [deployment, service];
-  const configMap = {
-    apiVersion: 'v1',
-    kind: 'ConfigMap',
-    metadata: { name: filesMap, labels },
-    data: Object.fromEntries(p.files.map((f) => [f.path.split('/').pop()!, f.content])),
-  };
-  return [configMap, deployment, service];
+  return [configMapOf(p, filesMap, labels), deployment, service];
+}
+
+function configMapOf(p: Profile, name: string, labels: Record<string, string>): Record<string, unknown> {
+  return { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, labels }, data: Object.fromEntries(p.files.map((f) => [f.path.split('/').pop()!, f.content])) };
 }
 
 export function exportK8s(p: Profile, file: string): string {

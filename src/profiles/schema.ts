@@ -162,6 +162,8 @@ export const HostSchema = z.object({
   driver: z.string().optional(),
   cuda: z.string().optional(),
   simulated: z.boolean(),
+  /** Nodes the server spans (a multi-node Slurm job); absent for one host. */
+  nodes: z.number().int().positive().optional(),
 });
 
 export const RuntimeSchema = z.discriminatedUnion('kind', [

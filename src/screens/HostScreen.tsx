@@ -2,14 +2,15 @@
 // versions and runtime, and free disk where logs go.
 import React from 'react';
 import { Box, Text } from 'ink';
-import { Footer } from '../components/Footer.js';
-import { Muted, Title } from '../components/Title.js';
-import { fmtBytes, fmtMiB } from '../ui/format.js';
-import { useKeymap } from '../ui/hooks/useKeymap.js';
-import { useTheme } from '../ui/theme.js';
-import type { HostView } from '../ui/view.js';
+import { Footer } from '../tui/components/Footer.js';
+import { Muted, Title } from '../tui/components/Title.js';
+import { fmtBytes, fmtMiB } from '../tui/format.js';
+import { useKeymap } from '../tui/hooks/useKeymap.js';
+import { useTheme } from '../tui/theme.js';
+import type { HostView } from '../tune/workbench-types.js';
+import type { ScreenProps } from '../tui/screen-props.js';
 
-export interface HostScreenProps {
+export interface HostScreenProps extends Omit<ScreenProps, 'width' | 'height'> {
   host: HostView | null;
   error?: string;
   gpuType: string;
@@ -17,10 +18,6 @@ export interface HostScreenProps {
   onGpuStep: (dir: 1 | -1) => void;
   onCountStep: (dir: 1 | -1) => void;
   onNext: () => void;
-  onQuit: () => void;
-  /** Ctrl+C: quit with the interrupt exit code (defaults to onQuit). */
-  onInterrupt?: () => void;
-  isActive?: boolean;
 }
 
 /** Identical GPUs on one line: "8 x NVIDIA H200 (141 GiB, cc 9.0)". */

@@ -2,15 +2,19 @@
 // size per dtype, and the workload: scenario, lengths, prompts, seed, objective and SLOs.
 import React from 'react';
 import { Box, Text } from 'ink';
-import { Footer } from '../components/Footer.js';
-import { Muted, Title } from '../components/Title.js';
-import { fmtBytes, fmtNum, fmtParams, truncate } from '../ui/format.js';
-import { useKeymap } from '../ui/hooks/useKeymap.js';
-import { useTheme } from '../ui/theme.js';
-import { focusedField, visibleFields, type WizardAction, type WizardState } from '../ui/state/wizard.js';
-import type { ModelView } from '../ui/view.js';
+import { Footer } from '../tui/components/Footer.js';
+import { Muted, Title } from '../tui/components/Title.js';
+import { fmtBytes, fmtNum, fmtParams, truncate } from '../tui/format.js';
+import { useKeymap } from '../tui/hooks/useKeymap.js';
+import { useTheme } from '../tui/theme.js';
+import { focusedField, focusedText, visibleFields, type FieldSpec, type WizardAction, type WizardState } from '../tui/state/wizard.js';
+import { TextField } from '../tui/widgets/text-field/TextField.js';
+import type { TextFieldState } from '../tui/widgets/text-field/state.js';
+import { useTextField } from '../tui/widgets/text-field/use-text-field.js';
+import type { ModelView } from '../tune/workbench-types.js';
+import type { ScreenProps } from '../tui/screen-props.js';
 
-export interface ModelScreenProps {
+export interface ModelScreenProps extends Omit<ScreenProps, 'height'> {
   wizard: WizardState;
   dispatch: (a: WizardAction) => void;
   model: ModelView | null;
@@ -19,11 +23,6 @@ export interface ModelScreenProps {
   problems: readonly string[];
   onNext: () => void;
   onBack: () => void;
-  onQuit: () => void;
-  /** Ctrl+C: quit with the interrupt exit code (defaults to onQuit). */
-  onInterrupt?: () => void;
-  isActive?: boolean;
-  width: number;
 }
 
 function ModelFacts({ m }: { m: ModelView | null }): React.JSX.Element {
@@ -52,10 +51,25 @@ function ModelFacts({ m }: { m: ModelView | null }): React.JSX.Element {
   );
 }
 
+function FieldRow({ f, focused, value, width }: { f: FieldSpec; focused: boolean; value: TextFieldState; width: number }): React.JSX.Element {
+  const theme = useTheme();
+  const labelW = 14;
+  const valueW = Math.max(10, width - labelW - 4);
+  return (
+    <Text wrap="truncate">
+      <Text color={focused ? theme.accent : undefined} bold={focused}>
+        {(focused ? theme.glyph.focus : ' ') + ' ' + f.label.padEnd(labelW)}
+      </Text>
+      {f.kind === 'choice' ? <Text>{truncate(focused ? `‹ ${value.value} ›` : value.value, valueW)}</Text> : <TextField state={value} width={valueW} focused={focused} {...(f.hint ? { hint: f.hint } : {})} />}
+    </Text>
+  );
+}
+
 export function ModelScreen(p: ModelScreenProps): React.JSX.Element {
   const theme = useTheme();
   const field = focusedField(p.wizard);
   const textEntry = field.kind !== 'choice';
+  const isActive = p.isActive ?? true;
   useKeymap(
     'model',
     {
@@ -69,39 +83,19 @@ export function ModelScreen(p: ModelScreenProps): React.JSX.Element {
       quit: p.onQuit,
       interrupt: p.onInterrupt ?? p.onQuit,
     },
-    {
-      isActive: p.isActive,
-      onText: textEntry
-        ? (input, key) => {
-            if (key.backspace || key.delete) return p.dispatch({ type: 'backspace' });
-            if (!input || key.ctrl || key.meta) return;
-            // A burst of keys can arrive as one chunk: backspaces in it erase, the rest is typed.
-            for (const part of input.split(/([\x7f\b])/)) {
-              if (part === '\x7f' || part === '\b') p.dispatch({ type: 'backspace' });
-              else if (part) p.dispatch({ type: 'type', text: part });
-            }
-          }
-        : undefined,
-    },
+    { isActive, textEntry },
   );
-  const labelW = 14;
-  const valueW = Math.max(10, p.width - labelW - 4);
+  // The focused text field reads its own keys (readline editing); the screen keeps the rest.
+  useTextField((edit) => p.dispatch({ type: 'edit', edit }), { isActive: isActive && textEntry });
   return (
     <Box flexDirection="column">
       <Title step={2} name="Model and workload" />
       {visibleFields(p.wizard.form).map((f) => {
         const focused = f.key === field.key;
-        const raw = String(p.wizard.form[f.key]);
-        const value = f.kind === 'choice' ? (focused ? `‹ ${raw} ›` : raw) : raw + (focused ? '▏' : '');
+        const value = focused ? focusedText(p.wizard) : { value: String(p.wizard.form[f.key]), cursor: 0 };
         return (
           <Box key={f.key} flexDirection="column">
-            <Text wrap="truncate">
-              <Text color={focused ? theme.accent : undefined} bold={focused}>
-                {(focused ? theme.glyph.focus : ' ') + ' ' + f.label.padEnd(labelW)}
-              </Text>
-              <Text>{truncate(value, valueW)}</Text>
-              {raw === '' && f.hint ? <Muted>{truncate(`${value ? ' ' : ''}${f.hint}`, Math.max(0, valueW - [...value].length))}</Muted> : null}
-            </Text>
+            <FieldRow f={f} focused={focused} value={value} width={p.width} />
             {f.key === 'model' ? (
               <Box flexDirection="column" marginLeft={4}>
                 <ModelFacts m={p.model} />

@@ -3,15 +3,19 @@
 // command of the focused variant.
 import React from 'react';
 import { Box, Text } from 'ink';
-import { Footer } from '../components/Footer.js';
-import { Muted, Title } from '../components/Title.js';
-import { Command } from '../components/Command.js';
-import { commandLines, fmtDuration, fmtTokS, truncate, wrapLines } from '../ui/format.js';
-import { useKeymap } from '../ui/hooks/useKeymap.js';
-import { useTheme } from '../ui/theme.js';
-import { planRows, selectedVariants, type PlanRow, type PlanStageView, type PlanView } from '../ui/view.js';
+import { Footer } from '../tui/components/Footer.js';
+import { Muted, Title } from '../tui/components/Title.js';
+import { Command } from '../tui/components/Command.js';
+import { commandLines, fmtDuration, fmtTokS, truncate, wrapLines } from '../tui/format.js';
+import { useKeymap } from '../tui/hooks/useKeymap.js';
+import { useTheme } from '../tui/theme.js';
+import { Checklist } from '../tui/widgets/checklist/Checklist.js';
+import { useChecklist } from '../tui/widgets/checklist/use-checklist.js';
+import { planRows, selectedVariants, type PlanRow } from '../tui/view.js';
+import type { PlanStageView, PlanView } from '../tune/workbench-types.js';
+import type { ScreenProps } from '../tui/screen-props.js';
 
-export interface PlanScreenProps {
+export interface PlanScreenProps extends ScreenProps {
   plan: PlanView | null;
   error?: string;
   focus: number;
@@ -20,12 +24,6 @@ export interface PlanScreenProps {
   onToggle: (ids: string[]) => void;
   onNext: () => void;
   onBack: () => void;
-  onQuit: () => void;
-  /** Ctrl+C: quit with the interrupt exit code (defaults to onQuit). */
-  onInterrupt?: () => void;
-  isActive?: boolean;
-  width: number;
-  height: number;
 }
 
 /** Lines kept for the focused variant's command: at least 3, more when a command needs them (up to 6). */
@@ -46,11 +44,69 @@ function stageLines(stage: PlanStageView, width: number, max: number): string[] 
   return [head, ...(stage.notes ?? [])].flatMap((t) => wrapLines(t, width, max)).slice(0, max);
 }
 
-/** The slice of rows to draw so the focused one is always visible. */
-function windowOf(total: number, focus: number, size: number): [number, number] {
-  if (total <= size) return [0, total];
-  const start = Math.min(Math.max(0, focus - Math.floor(size / 2)), total - size);
-  return [start, start + size];
+/** Why Enter cannot go on: nothing runs in the first stage, which sets the baseline. */
+function firstStageProblem(plan: PlanView | null, off: ReadonlySet<string>): string | undefined {
+  const first = plan?.stages[0];
+  if (!first || first.skipped || first.variants.some((v) => !v.pruned && !off.has(v.id))) return undefined;
+  const allPruned = first.variants.length > 0 && first.variants.every((v) => v.pruned);
+  return allPruned
+    ? `no ${first.name} candidate can run on this host (see the reasons): esc to go back and pick another model or more GPUs`
+    : `check at least one ${first.name} candidate: the first stage sets the baseline`;
+}
+
+function PlanRowLine({ row, focused, off, labelW }: { row: PlanRow; focused: boolean; off: ReadonlySet<string>; labelW: number }): React.JSX.Element {
+  const theme = useTheme();
+  const mark = focused ? theme.glyph.focus : ' ';
+  if (row.kind === 'stage') {
+    return (
+      <Text wrap="truncate" color={focused ? theme.accent : undefined}>
+        {mark} <Text bold>{row.stage.name}</Text>
+        {row.stage.skipped ? <Muted> skipped: {row.stage.skipped}</Muted> : null}
+      </Text>
+    );
+  }
+  const v = row.variant;
+  const on = !v.pruned && !off.has(v.id);
+  const box = v.pruned ? '[-]' : on ? theme.glyph.on : theme.glyph.off;
+  if (v.pruned) {
+    return (
+      <Text wrap="truncate" color={focused ? theme.accent : undefined}>
+        {mark} <Muted>{`  ${box} ${v.label}  pruned: ${v.pruned}`}</Muted>
+      </Text>
+    );
+  }
+  return (
+    <Text wrap="truncate">
+      <Text color={focused ? theme.accent : undefined} bold={focused}>
+        {mark}
+      </Text>{' '}
+      <Text color={on ? undefined : theme.muted} dimColor={!on && theme.dimMuted}>{`  ${box} ${truncate(v.label, labelW).padEnd(labelW)}`}</Text>
+      <Muted>{` ${fmtDuration(v.estimateS).padStart(EST_W - 2)}`}</Muted>
+      {v.predictedTokS ? <Muted>{`  ~${fmtTokS(v.predictedTokS)} tok/s`}</Muted> : null}
+    </Text>
+  );
+}
+
+const EST_W = 10;
+
+/** Under the list: the focused variant's exact command, or what a focused stage or pruned row means. */
+function FocusDetail({ focused, width, lines }: { focused: PlanRow | undefined; width: number; lines: number }): React.JSX.Element {
+  const theme = useTheme();
+  const cmd = focused?.kind === 'variant' && !focused.variant.pruned ? focused.variant.command : '';
+  const text = focused?.kind === 'stage' ? stageLines(focused.stage, width, lines) : focused?.variant.pruned ? wrapLines(`pruned: ${focused.variant.pruned}`, width, lines) : [];
+  return (
+    <Box flexDirection="column" height={lines}>
+      {cmd ? (
+        <Command command={cmd} width={width} />
+      ) : (
+        text.map((line, i) => (
+          <Text key={i} color={theme.info}>
+            {line}
+          </Text>
+        ))
+      )}
+    </Box>
+  );
 }
 
 export function PlanScreen(p: PlanScreenProps): React.JSX.Element {
@@ -60,38 +116,25 @@ export function PlanScreen(p: PlanScreenProps): React.JSX.Element {
   const focused = rows[focus];
   const selected = p.plan ? selectedVariants(p.plan, p.disabled) : [];
   const off = new Set(p.disabled);
-  // The first stage's winner is the baseline every later stage is measured against.
-  const first = p.plan?.stages[0];
-  const allPruned = !!first && first.variants.length > 0 && first.variants.every((v) => v.pruned);
-  const problem = !first || first.skipped || first.variants.some((v) => !v.pruned && !off.has(v.id))
-    ? undefined
-    : allPruned
-      ? `no ${first.name} candidate can run on this host (see the reasons): esc to go back and pick another model or more GPUs`
-      : `check at least one ${first.name} candidate: the first stage sets the baseline`;
-  useKeymap(
+  const problem = firstStageProblem(p.plan, off);
+  const isActive = p.isActive ?? true;
+  useChecklist(
     'plan',
     {
-      up: () => p.onMove(-1, rows.length),
-      down: () => p.onMove(1, rows.length),
-      toggle: () => p.onToggle(focused?.kind === 'variant' ? rowIds(focused) : []),
-      'toggle-stage': () => focused && p.onToggle(rowIds({ kind: 'stage', stage: focused.stage })),
-      next: () => selected.length > 0 && !problem && p.onNext(),
-      back: p.onBack,
-      quit: p.onQuit,
-      interrupt: p.onInterrupt ?? p.onQuit,
+      onMove: (dir) => p.onMove(dir, rows.length),
+      onToggle: () => p.onToggle(focused?.kind === 'variant' ? rowIds(focused) : []),
+      onToggleGroup: () => focused && p.onToggle(rowIds({ kind: 'stage', stage: focused.stage })),
     },
-    { isActive: p.isActive },
+    { isActive },
   );
+  useKeymap('plan', { next: () => selected.length > 0 && !problem && p.onNext(), back: p.onBack, quit: p.onQuit, interrupt: p.onInterrupt ?? p.onQuit }, { isActive });
   // One height for every focus, so the checklist does not jump as the focus moves.
   const cmdLines = Math.min(CMD_LINES_MAX, Math.max(CMD_LINES, ...rows.map((r) => (r.kind === 'variant' && !r.variant.pruned ? commandLines(r.variant.command, p.width).length : 0))));
-  // Title, caveat (2), command, footer (2) and margins: what the checklist leaves to the rows.
-  const listRows = Math.max(4, p.height - 10 - cmdLines);
-  const [from, to] = windowOf(rows.length, focus, listRows);
+  // Title, caveat (2), command, footer (2) and margins: what the checklist (with its two "more" lines) leaves to the rows.
+  const listLines = Math.max(4, p.height - 10 - cmdLines) + 2;
   const validationS = selected.length ? (p.plan?.validationS ?? 0) : 0;
   const totalS = selected.reduce((s, v) => s + (v.estimateS ?? 0), validationS);
-  const estW = 10;
-  const labelW = Math.max(16, Math.min(40, p.width - estW - 22));
-  const cmd = focused?.kind === 'variant' && !focused.variant.pruned ? focused.variant.command : '';
+  const labelW = Math.max(16, Math.min(40, p.width - EST_W - 22));
   return (
     <Box flexDirection="column">
       <Title step={3} name="Plan" note={p.plan ? `${selected.length} variants · est. ${fmtDuration(totalS)}${validationS ? ' with validation' : ''}` : undefined} />
@@ -100,41 +143,13 @@ export function PlanScreen(p: PlanScreenProps): React.JSX.Element {
         p.error ? null : <Muted>Planning…</Muted>
       ) : (
         <Box flexDirection="column">
-          {from > 0 ? <Muted>  ↑ {from} more</Muted> : null}
-          {rows.slice(from, to).map((row, i) => {
-            const isFocus = from + i === focus;
-            const mark = isFocus ? theme.glyph.focus : ' ';
-            if (row.kind === 'stage') {
-              return (
-                <Text key={`s:${row.stage.name}`} wrap="truncate" color={isFocus ? theme.accent : undefined}>
-                  {mark} <Text bold>{row.stage.name}</Text>
-                  {row.stage.skipped ? <Muted> skipped: {row.stage.skipped}</Muted> : null}
-                </Text>
-              );
-            }
-            const v = row.variant;
-            const on = !v.pruned && !off.has(v.id);
-            const box = v.pruned ? '[-]' : on ? theme.glyph.on : theme.glyph.off;
-            const text = `${box} ${truncate(v.label, labelW).padEnd(labelW)}`;
-            if (v.pruned) {
-              return (
-                <Text key={v.id} wrap="truncate" color={isFocus ? theme.accent : undefined}>
-                  {mark} <Muted>{`  ${box} ${v.label}  pruned: ${v.pruned}`}</Muted>
-                </Text>
-              );
-            }
-            return (
-              <Text key={v.id} wrap="truncate">
-                <Text color={isFocus ? theme.accent : undefined} bold={isFocus}>
-                  {mark}
-                </Text>{' '}
-                <Text color={on ? undefined : theme.muted} dimColor={!on && theme.dimMuted}>{`  ${text}`}</Text>
-                <Muted>{` ${fmtDuration(v.estimateS).padStart(estW - 2)}`}</Muted>
-                {v.predictedTokS ? <Muted>{`  ~${fmtTokS(v.predictedTokS)} tok/s`}</Muted> : null}
-              </Text>
-            );
-          })}
-          {to < rows.length ? <Muted>  ↓ {rows.length - to} more</Muted> : null}
+          <Checklist
+            rows={rows}
+            focus={focus}
+            height={listLines}
+            rowKey={(row) => (row.kind === 'stage' ? `s:${row.stage.name}` : row.variant.id)}
+            renderRow={(row, isFocus) => <PlanRowLine row={row} focused={isFocus} off={off} labelW={labelW} />}
+          />
           {problem ? <Text color={theme.bad}>{problem}</Text> : null}
           <Box marginTop={1} flexDirection="column">
             {wrapLines(p.plan.caveat, p.width, 2).map((line, i) => (
@@ -143,21 +158,7 @@ export function PlanScreen(p: PlanScreenProps): React.JSX.Element {
               </Text>
             ))}
           </Box>
-          <Box flexDirection="column" height={cmdLines}>
-            {cmd ? (
-              <Command command={cmd} width={p.width} />
-            ) : (focused?.kind === 'stage'
-                ? stageLines(focused.stage, p.width, cmdLines)
-                : focused?.variant.pruned
-                  ? wrapLines(`pruned: ${focused.variant.pruned}`, p.width, cmdLines)
-                  : []
-              ).map((line, i) => (
-                <Text key={i} color={theme.info}>
-                  {line}
-                </Text>
-              ))
-            }
-          </Box>
+          <FocusDetail focused={focused} width={p.width} lines={cmdLines} />
         </Box>
       )}
       <Box marginTop={1}>

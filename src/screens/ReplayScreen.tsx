@@ -1,27 +1,32 @@
 // `servelab replay PROFILE` on a terminal: the profile and what differs on this host, the exact
 // command and a consent key; then the server's lifecycle and live panels; then recorded vs now
-// with the verdict. The replay itself (prepareReplay/executeReplay) is the profiles module's.
-import React, { useState } from 'react';
-import { Box, Text } from 'ink';
-import type { ReplaySetup, ReplayOutcome } from '../tune/replay.js';
-import type { MetricDelta } from '../profiles/verdict.js';
-import { Command } from '../components/Command.js';
-import { Footer } from '../components/Footer.js';
-import { Muted } from '../components/Title.js';
-import { Table, type Column } from '../components/Table.js';
-import { LivePanel } from '../components/run/LivePanel.js';
-import { LogTail } from '../components/run/LogTail.js';
-import { formatCommand } from '../core/shell-quote.js';
-import { fmtMs, fmtPct, fmtTokS, wrapLines } from '../ui/format.js';
-import { useKeymap } from '../ui/hooks/useKeymap.js';
-import { useNow } from '../ui/hooks/useNow.js';
-import type { RunState } from '../ui/state/run.js';
-import { useTheme } from '../ui/theme.js';
-import { Lifecycle } from './RunScreen.js';
+// with the verdict. The replay itself (prepareReplay/executeReplay) is the profiles module's: the
+// replay command (src/commands/replay.ts) decides when to show this (a terminal, no --auto/--json/
+// --yes), still records the outcome and picks the exit code; this only shows and asks.
+import React, { useCallback, useEffect, useState } from 'react';
+import { Box, Text, useApp } from 'ink';
+import type { TuneListener } from '../core/events.js';
+import type { ReplayOutcome, ReplaySetup } from '../tune/replay.js';
+import { Footer } from '../tui/components/Footer.js';
+import { Table } from '../tui/components/Table.js';
+import { Muted } from '../tui/components/Title.js';
+import { deltaColumns, ProfileFacts } from '../tui/components/replay/ProfileFacts.js';
+import { LivePanel } from '../tui/components/run/LivePanel.js';
+import { LogTail } from '../tui/components/run/LogTail.js';
+import { StatusLine } from '../tui/components/run/StatusLine.js';
+import { wrapLines } from '../tui/format.js';
+import { useKeymap } from '../tui/hooks/useKeymap.js';
+import { useNow } from '../tui/hooks/useNow.js';
+import { useRedrawOnResize } from '../tui/hooks/useRedrawOnResize.js';
+import { useTerminalSize } from '../tui/hooks/useTerminalSize.js';
+import { useTuneSession, type SessionStarter } from '../tui/hooks/useTuneSession.js';
+import { mount } from '../tui/mount.js';
+import type { RunState } from '../tui/state/run.js';
+import { ThemeContext, themeFromEnv, useTheme, type Theme } from '../tui/theme.js';
 
 export type ReplayPhase = 'confirm' | 'running' | 'done';
 
-export interface ReplayScreenProps {
+interface ReplayScreenProps {
   setup: ReplaySetup;
   phase: ReplayPhase;
   run: RunState;
@@ -33,66 +38,49 @@ export interface ReplayScreenProps {
   height: number;
 }
 
-const fmtDelta = (d: MetricDelta, v: number | null) => (d.unit === 'ms' ? fmtMs(v) : fmtTokS(v));
-
-const deltaColumns: Column<MetricDelta>[] = [
-  { key: 'metric', header: 'metric', width: 22, render: (d) => d.label },
-  { key: 'rec', header: 'recorded', width: 10, align: 'right', render: (d) => fmtDelta(d, d.recorded) },
-  { key: 'now', header: 'now', width: 10, align: 'right', render: (d) => fmtDelta(d, d.now) },
-  {
-    key: 'delta',
-    header: 'delta',
-    width: 8,
-    align: 'right',
-    render: (d) => fmtPct(d.deltaPct, true),
-    tone: (d) => (d.deltaPct === null || Math.abs(d.deltaPct) < 0.05 ? undefined : (d.deltaPct > 0) === (d.better === 'higher') ? 'good' : 'bad'),
-  },
-];
-
-function ProfileFacts({ setup, width, withCommand, maxDiffs }: { setup: ReplaySetup; width: number; withCommand: boolean; maxDiffs: number }): React.JSX.Element {
+function ReplayRunning({ p, showLog, now }: { p: ReplayScreenProps; showLog: boolean; now: number }): React.JSX.Element {
   const theme = useTheme();
-  const p = setup.profile;
-  const m = p.metrics;
-  const row = (label: string, value: string) => (
-    <Text wrap="truncate">
-      <Text bold>{label.padEnd(11)}</Text>
-      {value}
-    </Text>
-  );
+  const c = p.run.current;
   return (
-    <Box flexDirection="column">
-      {row('model', `${p.model}  ·  ${p.engine.name} ${p.engine.version} (${p.engine.runtime.kind})`)}
-      {row('tuned on', `${p.host.gpuCount} x ${p.host.gpuName}${p.host.simulated ? ' (simulated)' : ''}  ·  ${p.createdAt.slice(0, 10)}${p.source === 'study' ? ' (published study)' : ''}`)}
-      {row('recorded', `${fmtTokS(m.total_token_throughput)} tok/s total  ·  TTFT ${fmtMs(m.mean_ttft_ms)}  ·  TPOT ${fmtMs(m.mean_tpot_ms)}`)}
-      {row('workload', `${setup.scenario.label ?? setup.scenario.name}  ·  ${setup.scenario.numPrompts} prompts`)}
-      {setup.differences.length === 0 ? (
-        row('this host', 'same GPU type and count as when tuned')
-      ) : (
-        setup.differences.slice(0, maxDiffs).map((d, i) => (
-          <Text key={i} color={theme.warn}>
-            {wrapLines(d, width - 11, 2)
-              .map((l, k) => (k === 0 && i === 0 ? 'differs' : '').padEnd(11) + l)
-              .join('\n')}
-          </Text>
-        ))
-      )}
-      {withCommand ? (
-        <Box marginTop={1} flexDirection="column">
-          <Text bold>It will run:</Text>
-          <Command command={formatCommand(setup.spec.engineArgv)} width={width} />
-          {setup.spec.argv[0] !== setup.spec.engineArgv[0] ? (
-            <>
-              <Muted>on the simulated host, as:</Muted>
-              <Command command={formatCommand(setup.spec.argv)} width={width} muted />
-            </>
-          ) : null}
-        </Box>
-      ) : null}
+    <Box marginTop={1} flexDirection="column">
+      {c ? <StatusLine c={c} label={p.setup.profile.variant.label ?? c.variantId} now={now} width={p.width} /> : <Muted>starting…</Muted>}
+      {c && (showLog || c.phase === 'launching') ? <LogTail lines={c.logTail} count={Math.max(3, Math.min(8, p.height - 18))} width={p.width} /> : null}
+      {c && !showLog && c.phase === 'bench' ? <LivePanel current={c} width={p.width} now={now} simulated={p.run.simulated || p.setup.host.simulated} /> : null}
+      {p.run.requests.abort ? <Text color={theme.warn}>aborting: stopping the server first…</Text> : null}
     </Box>
   );
 }
 
-export function ReplayScreen(p: ReplayScreenProps): React.JSX.Element {
+function verdictLine(p: ReplayScreenProps): string {
+  const j = p.outcome?.judgement ?? null;
+  const failure = p.outcome?.result.failure;
+  if (!p.outcome) return 'aborted: nothing recorded';
+  if (j) return `verdict: ${j.verdict}${j.reasons.length ? ` (${j.reasons.join('; ')})` : ''}`;
+  return `verdict: failed to ${failure?.kind === 'bench-failed' ? 'measure' : 'start'}: ${failure?.reason ?? 'unknown'}`;
+}
+
+function ReplayDone({ p }: { p: ReplayScreenProps }): React.JSX.Element {
+  const theme = useTheme();
+  const j = p.outcome?.judgement ?? null;
+  const failure = p.outcome?.result.failure;
+  const verdictTone = !p.outcome ? theme.warn : j?.verdict === 'regression' || !j ? theme.bad : theme.good;
+  return (
+    <Box marginTop={1} flexDirection="column">
+      {j ? <Table columns={deltaColumns} rows={p.height >= 40 ? j.deltas : j.deltas.filter((d) => d.recorded !== null)} rowKey={(d) => d.key} maxWidth={p.width} /> : null}
+      {wrapLines(verdictLine(p), p.width, 4).map((l, i) => (
+        <Text key={`verdict${i}`} bold color={verdictTone}>
+          {l}
+        </Text>
+      ))}
+      {failure?.hint ? <Text color={theme.warn}>hint: {failure.hint}</Text> : null}
+      {p.setup.notes.slice(0, 2).map((n, i) => (
+        <Muted key={i}>{wrapLines(`note: ${n}`, p.width, 2).join('\n')}</Muted>
+      ))}
+    </Box>
+  );
+}
+
+function ReplayView(p: ReplayScreenProps): React.JSX.Element {
   const theme = useTheme();
   const [showLog, setShowLog] = useState(false);
   const c = p.run.current;
@@ -104,9 +92,6 @@ export function ReplayScreen(p: ReplayScreenProps): React.JSX.Element {
     quit: () => (p.phase === 'running' ? p.onAbort() : p.onDone()),
     interrupt: () => (p.phase === 'running' ? p.onAbort() : p.onDone()),
   });
-  const j = p.outcome?.judgement ?? null;
-  const failure = p.outcome?.result.failure;
-  const verdictTone = !p.outcome ? theme.warn : j?.verdict === 'regression' || !j ? theme.bad : theme.good;
   const without = p.phase === 'confirm' ? ['toggle-log', 'abort'] : p.phase === 'running' ? ['next'] : ['toggle-log', 'abort'];
   return (
     <Box flexDirection="column">
@@ -122,43 +107,8 @@ export function ReplayScreen(p: ReplayScreenProps): React.JSX.Element {
           <Text color={theme.warn}>Run this command on this host? enter runs it, q cancels.</Text>
         </Box>
       ) : null}
-      {p.phase === 'running' ? (
-        <Box marginTop={1} flexDirection="column">
-          {c ? <Lifecycle c={c} label={p.setup.profile.variant.label ?? c.variantId} now={now} width={p.width} /> : <Muted>starting…</Muted>}
-          {c && (showLog || c.phase === 'launching') ? <LogTail lines={c.logTail} count={Math.max(3, Math.min(8, p.height - 18))} width={p.width} /> : null}
-          {c && !showLog && c.phase === 'bench' ? <LivePanel current={c} width={p.width} now={now} simulated={p.run.simulated || p.setup.host.simulated} /> : null}
-          {p.run.requests.abort ? <Text color={theme.warn}>aborting: stopping the server first…</Text> : null}
-        </Box>
-      ) : null}
-      {p.phase === 'done' ? (
-        <Box marginTop={1} flexDirection="column">
-          {j ? (
-            <Table
-              columns={deltaColumns}
-              rows={p.height >= 40 ? j.deltas : j.deltas.filter((d) => d.recorded !== null)}
-              rowKey={(d) => d.key}
-              maxWidth={p.width}
-            />
-          ) : null}
-          {wrapLines(
-            !p.outcome
-              ? 'aborted: nothing recorded'
-              : j
-                ? `verdict: ${j.verdict}${j.reasons.length ? ` (${j.reasons.join('; ')})` : ''}`
-                : `verdict: failed to ${failure?.kind === 'bench-failed' ? 'measure' : 'start'}: ${failure?.reason ?? 'unknown'}`,
-            p.width,
-            4,
-          ).map((l, i) => (
-            <Text key={`verdict${i}`} bold color={verdictTone}>
-              {l}
-            </Text>
-          ))}
-          {failure?.hint ? <Text color={theme.warn}>hint: {failure.hint}</Text> : null}
-          {p.setup.notes.slice(0, 2).map((n, i) => (
-            <Muted key={i}>{wrapLines(`note: ${n}`, p.width, 2).join('\n')}</Muted>
-          ))}
-        </Box>
-      ) : null}
+      {p.phase === 'running' ? <ReplayRunning p={p} showLog={showLog} now={now} /> : null}
+      {p.phase === 'done' ? <ReplayDone p={p} /> : null}
       <Box marginTop={1}>
         <Footer scope="replay" without={without} />
       </Box>
@@ -169,3 +119,97 @@ export function ReplayScreen(p: ReplayScreenProps): React.JSX.Element {
 function fileName(file: string): string {
   return file.split('/').pop() ?? file;
 }
+
+export interface ReplayTuiInput {
+  setup: ReplaySetup;
+  /** Runs the replay (executeReplay with these emit and signal). */
+  run: (emit: TuneListener, signal: AbortSignal) => Promise<ReplayOutcome>;
+}
+
+export interface ReplayTuiResult {
+  /** False when the user declined before anything ran. */
+  consented: boolean;
+  /** The replay's outcome; null when declined, or when the run threw. */
+  outcome: ReplayOutcome | null;
+  aborted: boolean;
+}
+
+export interface ReplayScreenRootProps extends ReplayTuiInput {
+  onExit: (r: ReplayTuiResult) => void;
+  /** Aborted from outside (a signal): stop the server and leave. */
+  externalAbort?: AbortSignal;
+  theme?: Theme;
+}
+
+export function ReplayScreen(props: ReplayScreenRootProps): React.JSX.Element {
+  const { exit } = useApp();
+  const size = useTerminalSize();
+  // No <Static> here; the clear alone rids the screen of the old frame's re-wrapped lines.
+  useRedrawOnResize();
+  const [phase, setPhase] = useState<ReplayPhase>('confirm');
+  const [outcome, setOutcome] = useState<ReplayOutcome | null>(null);
+  const [starter, setStarter] = useState<SessionStarter | null>(null);
+  const session = useTuneSession(starter);
+
+  const confirm = () => {
+    const start: SessionStarter = (onEvent, signal) => ({
+      done: props.run(onEvent, signal).then((o) => setOutcome(o)),
+      skipVariant: () => {},
+      stopAfterStage: () => {},
+    });
+    setStarter(() => start);
+    setPhase('running');
+  };
+
+  useEffect(() => {
+    if (phase === 'running' && session.state.status === 'finished') setPhase('done');
+  }, [phase, session.state.status]);
+
+  const leave = useCallback(
+    async (consented: boolean) => {
+      const aborted = session.state.requests.abort || phase === 'running';
+      await session.abort();
+      props.onExit({ consented, outcome, aborted });
+      exit();
+    },
+    [session, props, outcome, exit, phase],
+  );
+
+  useEffect(() => {
+    const sig = props.externalAbort;
+    if (!sig) return;
+    const onAbort = () => void leave(phase !== 'confirm');
+    sig.addEventListener('abort', onAbort);
+    return () => sig.removeEventListener('abort', onAbort);
+  }, [props.externalAbort, phase, leave]);
+
+  return (
+    <ThemeContext.Provider value={props.theme ?? themeFromEnv()}>
+      <ReplayView
+        setup={props.setup}
+        phase={phase}
+        run={session.state}
+        outcome={outcome}
+        onConfirm={confirm}
+        onAbort={() => void session.abort()}
+        onDone={() => void leave(phase !== 'confirm')}
+        width={size.columns}
+        height={size.rows}
+      />
+    </ThemeContext.Provider>
+  );
+}
+
+/** Show the replay on this terminal and resolve once the user leaves it. */
+export async function replayTui(input: ReplayTuiInput & { signal?: AbortSignal }): Promise<ReplayTuiResult> {
+  let result: ReplayTuiResult = { consented: false, outcome: null, aborted: false };
+  const onExit = (r: ReplayTuiResult) => {
+    result = r;
+  };
+  const props = { setup: input.setup, run: input.run, onExit, ...(input.signal ? { externalAbort: input.signal } : {}) };
+  await mount(<ReplayScreen {...props} />).waitUntilExit();
+  return result;
+}
+
+/** The name the replay tests know the root by. */
+export const ReplayApp = ReplayScreen;

@@ -3,19 +3,21 @@
 // live panels), GPU and server state, and the keys to steer: skip, stop after stage, abort, log.
 import React, { useState } from 'react';
 import { Box, Text } from 'ink';
-import { Footer } from '../components/Footer.js';
-import { Muted, Title } from '../components/Title.js';
-import { GpuPanel } from '../components/run/GpuPanel.js';
-import { Leaderboard } from '../components/run/Leaderboard.js';
-import { LivePanel } from '../components/run/LivePanel.js';
-import { LogTail } from '../components/run/LogTail.js';
-import { fmtDuration, wrapLines } from '../ui/format.js';
-import { useKeymap } from '../ui/hooks/useKeymap.js';
-import { useNow } from '../ui/hooks/useNow.js';
-import type { CurrentVariant, Phase, RunState } from '../ui/state/run.js';
-import { useTheme } from '../ui/theme.js';
+import { Footer } from '../tui/components/Footer.js';
+import { Muted, Title } from '../tui/components/Title.js';
+import { GpuPanel } from '../tui/components/run/GpuPanel.js';
+import { Leaderboard } from '../tui/components/run/Leaderboard.js';
+import { LivePanel } from '../tui/components/run/LivePanel.js';
+import { LogTail } from '../tui/components/run/LogTail.js';
+import { fmtDuration, wrapLines } from '../tui/format.js';
+import { useKeymap } from '../tui/hooks/useKeymap.js';
+import { useNow } from '../tui/hooks/useNow.js';
+import type { RunState } from '../tui/state/run.js';
+import { StatusLine } from '../tui/components/run/StatusLine.js';
+import type { ScreenProps } from '../tui/screen-props.js';
+import { useTheme } from '../tui/theme.js';
 
-export interface RunScreenProps {
+export interface RunScreenProps extends ScreenProps {
   run: RunState;
   labels: Record<string, string>;
   /** Stages the plan skipped, with the reason (for the leaderboard). */
@@ -25,45 +27,49 @@ export interface RunScreenProps {
   onStopAfterStage: () => void;
   onAbort: () => void;
   onNext: () => void;
-  onQuit: () => void;
-  isActive?: boolean;
-  width: number;
-  height: number;
   /** Changes after a resize: the leaderboard prints again (see useRedrawOnResize). */
   redrawKey?: number;
 }
 
-const PHASE_TEXT: Record<Phase, string> = {
-  launching: 'launching',
-  ready: 'ready',
-  warmup: 'warming up',
-  bench: 'benchmarking',
-  stopping: 'stopping server',
-};
-
-export function Lifecycle({ c, label, now, width }: { c: CurrentVariant; label: string; now: number; width?: number }): React.JSX.Element {
+function RunFinished({ run }: { run: RunState }): React.JSX.Element {
   const theme = useTheme();
-  const since = (now - c.launchedAt) / 1000;
-  const details =
-    c.phase === 'launching'
-      ? [`port ${c.port}`]
-      : c.phase === 'bench'
-        ? // Longest first: the prompt count is also on the progress line, so it goes first when short of room.
-          [`${c.scenario ?? ''}${c.numPrompts ? ` · ${c.numPrompts} prompts` : ''}`, c.scenario ?? '']
-        : c.startupS !== undefined
-          ? [`started in ${fmtDuration(c.startupS)}`]
-          : [];
-  const phase = `● ${PHASE_TEXT[c.phase].padEnd(13)} `;
-  const elapsed = `elapsed ${fmtDuration(since)}`;
-  // Room for the elapsed figure to grow ("9.9s" -> "1m05s") without the line being cut.
-  const fits = (d: string) => !width || [...`${phase}${label}  ${d}  ${elapsed}`].length + 2 <= width - 1;
-  const detail = [...details, ''].find(fits) ?? '';
+  const code = run.outcome?.exitCode;
   return (
-    <Text wrap="truncate">
-      <Text color={c.phase === 'stopping' ? theme.warn : theme.accent}>{phase}</Text>
-      <Text bold>{label}</Text>
-      <Muted>{`  ${detail ? `${detail}  ` : ''}${elapsed}`}</Muted>
-    </Text>
+    <Box flexDirection="column">
+      <Text color={code === 0 ? theme.good : theme.warn}>
+        {code === 0 ? 'Tuning finished.' : code === 130 ? 'Aborted; finished variants are kept in the journal.' : 'The run ended without a winner.'}
+      </Text>
+      {run.outcome?.profilePath ? <Text wrap="truncate">profile {run.outcome.profilePath}</Text> : null}
+    </Box>
+  );
+}
+
+/** Requests in flight (once the run has ended they are done and say nothing more), then the last errors and warning. */
+function RunMessages({ run, width }: { run: RunState; width: number }): React.JSX.Element {
+  const theme = useTheme();
+  const finished = run.status === 'finished';
+  const requests = (finished ? [] : [
+    run.requests.abort ? 'aborting: stopping the server first…' : '',
+    run.requests.skip ? 'skipping this variant…' : '',
+    run.requests.stopAfterStage ? 'will stop after this stage' : '',
+  ]).filter(Boolean);
+  const messages = [...run.errors.slice(-2).map((m) => ({ m, bad: true })), ...run.warnings.slice(-1).map((m) => ({ m, bad: false }))];
+  return (
+    <>
+      {requests.map((r) => (
+        <Text key={r} color={theme.warn}>
+          {r}
+        </Text>
+      ))}
+      {messages.flatMap(({ m, bad }, i) =>
+        // Wrapped, not cut: a warning's advice is at its end.
+        wrapLines(m, width, 3).map((l, j) => (
+          <Text key={`${i}:${j}`} color={bad ? theme.bad : theme.warn}>
+            {l}
+          </Text>
+        )),
+      )}
+    </>
   );
 }
 
@@ -83,7 +89,7 @@ export function RunScreen(p: RunScreenProps): React.JSX.Element {
       'toggle-log': () => setShowLog((v) => !v),
       next: () => finished && p.onNext(),
       quit: p.onQuit,
-      interrupt: p.onQuit,
+      interrupt: p.onInterrupt ?? p.onQuit,
     },
     { isActive: p.isActive },
   );
@@ -97,12 +103,6 @@ export function RunScreen(p: RunScreenProps): React.JSX.Element {
   // Rows left for the log: the live region must stay shorter than the terminal (no full redraws).
   const logRows = Math.max(3, Math.min(roomy ? 20 : 12, p.height - 10));
   const label = c ? (p.labels[c.variantId] ?? c.variantId) : '';
-  // Requests in flight; once the run has ended they are done and say nothing more.
-  const requests = (finished ? [] : [
-    run.requests.abort ? 'aborting: stopping the server first…' : '',
-    run.requests.skip ? 'skipping this variant…' : '',
-    run.requests.stopAfterStage ? 'will stop after this stage' : '',
-  ]).filter(Boolean);
   const without: string[] = finished ? ['skip', 'stop-after-stage', 'abort'] : ['next'];
   return (
     <Box flexDirection="column">
@@ -117,7 +117,7 @@ export function RunScreen(p: RunScreenProps): React.JSX.Element {
               </Text>
             ))
           ) : null}
-          <Lifecycle c={c} label={label} now={now} width={p.width} />
+          <StatusLine c={c} label={label} now={now} width={p.width} />
           {showLog || c.phase === 'launching' ? (
             <LogTail lines={c.logTail} count={c.phase === 'launching' && !showLog ? Math.min(6, logRows) : logRows} width={p.width} />
           ) : c.phase === 'bench' ? (
@@ -125,29 +125,12 @@ export function RunScreen(p: RunScreenProps): React.JSX.Element {
           ) : null}
         </Box>
       ) : finished ? (
-        <Box flexDirection="column">
-          <Text color={run.outcome?.exitCode === 0 ? theme.good : theme.warn}>
-            {run.outcome?.exitCode === 0 ? 'Tuning finished.' : run.outcome?.exitCode === 130 ? 'Aborted; finished variants are kept in the journal.' : 'The run ended without a winner.'}
-          </Text>
-          {run.outcome?.profilePath ? <Text wrap="truncate">profile {run.outcome.profilePath}</Text> : null}
-        </Box>
+        <RunFinished run={run} />
       ) : (
         <Muted>starting…</Muted>
       )}
       {!showLog && c ? <GpuPanel gpus={run.gpus} width={p.width} roomy={roomy} /> : null}
-      {requests.map((r) => (
-        <Text key={r} color={theme.warn}>
-          {r}
-        </Text>
-      ))}
-      {[...run.errors.slice(-2).map((m) => ({ m, bad: true })), ...run.warnings.slice(-1).map((m) => ({ m, bad: false }))].flatMap(({ m, bad }, i) =>
-        // Wrapped, not cut: a warning's advice is at its end.
-        wrapLines(m, p.width, 3).map((l, j) => (
-          <Text key={`${i}:${j}`} color={bad ? theme.bad : theme.warn}>
-            {l}
-          </Text>
-        )),
-      )}
+      <RunMessages run={run} width={p.width} />
       <Footer scope="run" without={without} />
     </Box>
   );

@@ -1,12 +1,12 @@
 // Step 6: where the profile and the report were written, and how to bring the server back.
 import React from 'react';
 import { Box, Text } from 'ink';
-import { Footer } from '../components/Footer.js';
-import { Muted, Title } from '../components/Title.js';
-import { Command } from '../components/Command.js';
+import { Footer } from '../tui/components/Footer.js';
+import { Muted, Title } from '../tui/components/Title.js';
+import { Command } from '../tui/components/Command.js';
 import { shellQuote } from '../core/shell-quote.js';
-import { useKeymap } from '../ui/hooks/useKeymap.js';
-import { useTheme } from '../ui/theme.js';
+import { useKeymap } from '../tui/hooks/useKeymap.js';
+import { useTheme } from '../tui/theme.js';
 
 export interface SaveScreenProps {
   profilePath: string | null;

@@ -10,6 +10,8 @@ export interface SimArgs {
   /** GPU catalog name or nvidia-smi name, e.g. 'H100'. */
   gpu: string;
   gpus: number;
+  /** Set by sim-serve for the head of a multi-node start (not a flag): GPUs of one node. */
+  gpusPerNode?: number;
   model: string;
   knobs: Knobs;
   host: string;

@@ -1,16 +1,8 @@
 // The network side of a simulated multi-node start: the head opens the rendezvous port named by
 // --dist-init-addr and waits for every other node; each worker connects to it, retrying until
-// the dist timeout, as torch.distributed's TCPStore client does. Hook for sim-serve:
-//
-//   const { multinode, rest } = splitMultinodeArgs(argv);       // src/sim/multinode.ts
-//   const args = parseSimArgs(rest);
-//   if (multinode) {
-//     const r = await joinRanks(multinode, args.gpus, emit);
-//     if ('exit' in r) return r.exit;                              // failed, as the engine does
-//     if (r.role === 'worker') return await r.done;                // workers serve no HTTP
-//     // head: start the HTTP server for the whole group, startSimServer({ ...args,
-//     //   gpus: groupGpus(multinode, args.gpus) }, emit), and call r.release() when it stops
-//   }
+// the dist timeout, as torch.distributed's TCPStore client does. src/commands/sim-serve.ts calls
+// joinRanks after splitMultinodeArgs: a failed join exits as the engine does, a worker serves no
+// HTTP and waits for the head, the head serves for the whole group and calls release() when done.
 import net from 'node:net';
 import type { LogLine } from './engine-style.js';
 import type { ExitSpec } from './server.js';

@@ -109,7 +109,8 @@ export function workerStartLine(tpRank: number, now: Date): string {
  * "torch.distributed.DistNetworkError: The client socket has timed out after 600000ms while trying
  * to connect to (172.17.0.9, 46229)." (vllm-project/vllm#19670), and the launcher's "Received
  * sigquit from a child process. It usually means the child failed." before it SIGKILLs its tree
- * (SGLang kill_process_tree; exit 137, see shared reference engines.md).
+ * (SGLang python/sglang/srt/entrypoints/engine.py sigquit_handler -> kill_process_tree, 0.5 line;
+ * exit 137; docs/slurm.md).
  */
 export function workerTimeoutLines(host: string, port: number, timeoutMs: number, tpRank: number, now: Date): string[] {
   const msg = `The client socket has timed out after ${timeoutMs}ms while trying to connect to (${host}, ${port}).`;

@@ -6,6 +6,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { countWords } from '../bench/tokenizer.js';
 import { Rng, mixSeed } from './rng.js';
 import type { WallRunner } from './wall.js';
+import { completionFormat, type CompletionKind } from './completion-format.js';
 
 export interface ApiContext {
   runner: WallRunner;
@@ -101,20 +102,27 @@ function parseRequest(kind: 'chat' | 'completion', body: Record<string, unknown>
 
 let idCounter = 0;
 
-export async function handleCompletion(kind: 'chat' | 'completion', req: IncomingMessage, res: ServerResponse, ctx: ApiContext): Promise<void> {
-  let body: Record<string, unknown>;
+async function readJsonObject(req: IncomingMessage): Promise<Record<string, unknown> | undefined> {
   try {
     const parsed = JSON.parse(await readBody(req)) as unknown;
-    if (!parsed || typeof parsed !== 'object') throw new Error('not an object');
-    body = parsed as Record<string, unknown>;
+    return parsed && typeof parsed === 'object' ? (parsed as Record<string, unknown>) : undefined;
   } catch {
-    return apiError(res, 400, 'Invalid JSON body');
+    return undefined;
   }
+}
+
+export async function handleCompletion(kind: CompletionKind, req: IncomingMessage, res: ServerResponse, ctx: ApiContext): Promise<void> {
+  const body = await readJsonObject(req);
+  if (!body) return apiError(res, 400, 'Invalid JSON body');
   if (body.model !== undefined && body.model !== ctx.servedModel)
     return apiError(res, 404, `The model \`${String(body.model)}\` does not exist.`, 'NotFoundError');
   const p = parseRequest(kind, body, ctx);
   if (typeof p === 'string') return apiError(res, 400, p);
+  generate(kind, p, res, ctx);
+}
 
+/** Submit the request to the runner and write its tokens as they are generated. */
+function generate(kind: CompletionKind, p: Parsed, res: ServerResponse, ctx: ApiContext): void {
   // Deterministic per request content and seed, whatever the arrival order.
   const rng = new Rng(mixSeed(ctx.seed ^ (p.seed ?? 0), hashText(p.promptText) ^ p.maxTokens));
   let target = p.maxTokens;
@@ -122,9 +130,7 @@ export async function handleCompletion(kind: 'chat' | 'completion', req: Incomin
   const wordAt = (i: number) => VOCAB[(rng.int(0, VOCAB.length - 1) + i) % VOCAB.length]!;
 
   const id = `${kind === 'chat' ? 'chatcmpl' : 'cmpl'}-sim${(++idCounter).toString(16).padStart(8, '0')}`;
-  const created = Math.floor(Date.now() / 1000);
-  const model = ctx.servedModel;
-  const object = kind === 'chat' ? 'chat.completion.chunk' : 'text_completion';
+  const fmt = completionFormat(kind, id, Math.floor(Date.now() / 1000), ctx.servedModel);
   const finishReason = target >= p.maxTokens ? 'length' : 'stop';
   let generated = 0;
   const words: string[] = [];
@@ -138,19 +144,6 @@ export async function handleCompletion(kind: 'chat' | 'completion', req: Incomin
     return t;
   };
   const usage = () => ({ prompt_tokens: p.promptLen, total_tokens: p.promptLen + generated, completion_tokens: generated });
-  // Chunks are built from fixed JSON halves around the step's text: one cheap string per stream
-  // per step, so a thousand streams stay far from the event loop's budget.
-  const head = JSON.stringify({ id, object, created, model }).slice(0, -1);
-  const chatPre = `data: ${head},"choices":[{"index":0,"delta":{"content":`;
-  const textPre = `data: ${head},"choices":[{"index":0,"text":`;
-  const chunk = (text: string | null, finish: string | null, role = false): string => {
-    if (kind === 'chat') {
-      if (role) return `data: ${head},"choices":[{"index":0,"delta":{"role":"assistant","content":""},"logprobs":null,"finish_reason":null}]}\n\n`;
-      if (!finish) return `${chatPre}${JSON.stringify(text)}},"logprobs":null,"finish_reason":null}]}\n\n`;
-      return `${chatPre}${JSON.stringify(text)}},"logprobs":null,"finish_reason":"${finish}","stop_reason":null}]}\n\n`;
-    }
-    return `${textPre}${JSON.stringify(text ?? '')},"logprobs":null,"finish_reason":${finish ? `"${finish}"` : 'null'},"stop_reason":null}],"usage":null}\n\n`;
-  };
 
   let runId = 0;
   let finished = false;
@@ -170,19 +163,11 @@ export async function handleCompletion(kind: 'chat' | 'completion', req: Incomin
         if (p.stream) {
           // One write per step per stream: the step's tokens, the finish and usage chunks together.
           // vLLM sends the role chunk with the first output, not on arrival (it would fake the TTFT).
-          let out = (first && kind === 'chat' ? chunk(null, null, true) : '') + chunk(text, done ? finishReason : null);
-          if (done) {
-            if (p.includeUsage) out += `data: ${JSON.stringify({ id, object, created, model, choices: [], usage: usage() })}\n\n`;
-            out += 'data: [DONE]\n\n';
-            res.end(out);
-          } else res.write(out);
+          const out = (first && kind === 'chat' ? fmt.role() : '') + fmt.step(text, done ? finishReason : null);
+          if (done) res.end(out + fmt.end(p.includeUsage ? usage() : undefined));
+          else res.write(out);
         } else if (done) {
-          const text = words.join(' ');
-          const choice =
-            kind === 'chat'
-              ? { index: 0, message: { role: 'assistant', content: text, tool_calls: [] }, logprobs: null, finish_reason: finishReason, stop_reason: null }
-              : { index: 0, text, logprobs: null, finish_reason: finishReason, stop_reason: null };
-          sendJson(res, 200, { id, object: kind === 'chat' ? 'chat.completion' : 'text_completion', created, model, choices: [choice], usage: usage() });
+          sendJson(res, 200, fmt.body(words.join(' '), finishReason, usage()));
         }
       },
     },

@@ -22,6 +22,8 @@ export interface Seq {
   blocks: number;
   preempted: number;
   state: 'waiting' | 'running' | 'done';
+  /** vLLM prefix cache after a preemption: what the freed blocks held, and when they were freed. */
+  cached?: { blocks: number; tokens: number; freeBefore: number; allocMark: number };
 }
 
 export interface TokenEvent {

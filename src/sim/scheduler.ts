@@ -23,6 +23,8 @@ export class Scheduler {
   private rng: Rng;
   private specSteps: number;
   private stats = { preemptions: 0, promptTokens: 0, generationTokens: 0, steps: 0 };
+  /** Blocks handed out so far (monotonic): how far the free queue has been consumed since a preemption. */
+  private allocated = 0;
 
   constructor(
     readonly cfg: ServerConfig,
@@ -71,6 +73,7 @@ export class Scheduler {
     if (need <= 0) return true;
     if (need > this.freeBlocks) return false;
     this.freeBlocks -= need;
+    this.allocated += need;
     seq.blocks += need;
     return true;
   }
@@ -78,6 +81,11 @@ export class Scheduler {
   /** Recompute preemption: free the sequence's KV and put it back at the head of the queue. */
   private preempt(seq: Seq): void {
     this.running.splice(this.running.indexOf(seq), 1);
+    // vLLM v1 keeps prefix caching on by default: freed blocks keep their hashes until reused, and a
+    // request's blocks are freed tail first (v1/core/single_type_kv_cache_manager.py free(): reversed
+    // order, "so that the tail blocks are evicted first"), after every block already free.
+    if (this.cfg.engine === 'vllm' && seq.blocks > 0)
+      seq.cached = { blocks: seq.blocks, tokens: seq.computed, freeBefore: this.freeBlocks, allocMark: this.allocated };
     this.freeBlocks += seq.blocks;
     seq.blocks = 0;
     seq.promptEff = seq.req.promptLen + seq.generated;
@@ -103,6 +111,15 @@ export class Scheduler {
       if (victim === seq) return false;
     }
     return true;
+  }
+
+  /** Prompt tokens a re-admitted vLLM request finds in the prefix cache: its blocks not yet reused, whole blocks only. */
+  private cachedPrefix(seq: Seq): number {
+    const c = seq.cached;
+    if (!c) return 0;
+    const evicted = Math.max(0, this.allocated - c.allocMark - c.freeBefore);
+    const kept = Math.max(0, c.blocks - evicted);
+    return Math.max(0, Math.min(kept * BLOCK, Math.floor(c.tokens / BLOCK) * BLOCK, Math.floor((seq.promptEff - 1) / BLOCK) * BLOCK));
   }
 
   private tokensPerSeq(): number {
@@ -156,7 +173,8 @@ export class Scheduler {
     if (noEvict) for (const s of this.running) reserved += blocksFor(s.req.promptLen + s.req.maxTokens) - s.blocks;
     while (budget > 0 && this.waiting.length && this.running.length < cfg.maxRunningSeqs) {
       const seq = this.waiting[0]!;
-      let chunk = Math.min(seq.promptEff, budget);
+      seq.computed = this.cachedPrefix(seq);
+      let chunk = Math.min(seq.promptEff - seq.computed, budget);
       if (noEvict) {
         // TRT-LLM schedules whole prompts (chunked prefill off by default).
         if (seq.promptEff > budget && work.length > 0) break;
@@ -165,7 +183,11 @@ export class Scheduler {
         if (full > this.freeBlocks - reserved) break;
         reserved += full - blocksFor(chunk);
       }
-      if (!this.grow(seq, chunk)) break;
+      if (!this.grow(seq, seq.computed + chunk)) {
+        seq.computed = 0;
+        break;
+      }
+      delete seq.cached;
       this.waiting.shift();
       seq.state = 'running';
       this.running.push(seq);

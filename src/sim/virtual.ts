@@ -6,6 +6,7 @@ import { calculateMetrics } from '../bench/metrics.js';
 import { findGpu, type GpuSpec } from '../model/gpus.js';
 import { getModel, type ModelInfo } from '../model/models.js';
 import { resolveServer, type FitResult, type ServerConfig } from '../model/estimate.js';
+import { onNodes } from '../model/interconnect.js';
 import { Scheduler, type SimRequest } from './scheduler.js';
 import { Rng } from './rng.js';
 
@@ -26,6 +27,8 @@ export interface SimulateOptions {
   /** Requests per second (Poisson arrivals); undefined or Infinity = all at once. */
   requestRate?: number;
   seed: number;
+  /** GPUs per node when the server spans nodes: its collectives cross the inter-node link. */
+  gpusPerNode?: number;
 }
 
 export interface SimulateResult {
@@ -37,12 +40,12 @@ export interface SimulateResult {
   steps: number;
 }
 
-export function resolveOptions(o: Pick<SimulateOptions, 'engine' | 'gpu' | 'gpus' | 'model' | 'knobs' | 'engineVersion'>): ServerConfig & { fit: FitResult } {
+export function resolveOptions(o: Pick<SimulateOptions, 'engine' | 'gpu' | 'gpus' | 'model' | 'knobs' | 'engineVersion' | 'gpusPerNode'>): ServerConfig & { fit: FitResult } {
   const gpu = typeof o.gpu === 'string' ? findGpu(o.gpu) : o.gpu;
   if (!gpu) throw new Error(`unknown GPU '${String(o.gpu)}'`);
   const model = typeof o.model === 'string' ? getModel(o.model) : o.model;
   if (!model) throw new Error(`unknown model '${String(o.model)}'`);
-  return resolveServer(o.engine, gpu, o.gpus, model, o.knobs, o.engineVersion);
+  return onNodes(resolveServer(o.engine, gpu, o.gpus, model, o.knobs, o.engineVersion), o.gpusPerNode);
 }
 
 interface Track {

@@ -1,12 +1,11 @@
 // `servelab --auto` flags -> SessionConfig. Saved settings (servelab config) fill in what the
 // flags leave out. Bad input is a one-line UserError (exit 2) that says what to type instead.
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { dataDir, defaultRunsDir } from '../host/xdg.js';
 import { isShippedDir } from '../profiles/shipped.js';
-import { existsSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { UserError } from '../core/errors.js';
-import { parseNumberArg, type NumberRange } from '../core/number-arg.js';
 import { parseEngines, type SettingValues } from '../core/settings.js';
 import { ENGINES, type EngineName } from '../core/variant.js';
 import { findGpu, gpuNames } from '../model/gpus.js';
@@ -19,58 +18,17 @@ import {
   type SessionConfig,
   type StageName,
 } from './config.js';
+import { checkDataset, checkNumber, checkObjectiveSlo, RULES, type NumberRule } from './config-rules.js';
 import { parseObjective } from './decide.js';
 import { parseScenario, sharegptScenario, studyScenarios, type Scenario } from './scenarios.js';
 import { parseSlo } from '../core/slo.js';
 import { parseParallel } from './parallel.js';
 import { DEFAULT_REPEATS_MAX } from './repeats.js';
+import { formatSweep, parseSweep } from '../sweep/spec.js';
+import type { SessionSweepConfig } from './sweep-session.js';
 
-export const AUTO_FLAGS = {
-  auto: { type: 'boolean' },
-  help: { type: 'boolean', short: 'h' },
-  model: { type: 'string' },
-  'fp8-model': { type: 'string' },
-  engines: { type: 'string' },
-  stages: { type: 'string' },
-  drop: { type: 'string', multiple: true },
-  'extra-args': { type: 'string', multiple: true },
-  'dataset-path': { type: 'string' },
-  scenario: { type: 'string' },
-  'num-prompts': { type: 'string' },
-  'max-concurrency': { type: 'string' },
-  scale: { type: 'string' },
-  validation: { type: 'string' },
-  slo: { type: 'string' },
-  objective: { type: 'string' },
-  margin: { type: 'string' },
-  repeats: { type: 'string' },
-  'repeats-max': { type: 'string' },
-  'no-early-stop': { type: 'boolean' },
-  parallel: { type: 'string' },
-  replica: { type: 'string' },
-  'gpu-hour-price': { type: 'string' },
-  baseline: { type: 'string' },
-  out: { type: 'string' },
-  'run-dir': { type: 'string' },
-  'runs-dir': { type: 'string' },
-  resume: { type: 'string' },
-  sim: { type: 'boolean' },
-  gpu: { type: 'string' },
-  gpus: { type: 'string' },
-  speed: { type: 'string' },
-  seed: { type: 'string' },
-  'ready-timeout': { type: 'string' },
-  warmup: { type: 'string' },
-  port: { type: 'string' },
-  host: { type: 'string' },
-  runtime: { type: 'string' },
-  image: { type: 'string' },
-  'dry-run': { type: 'boolean' },
-  json: { type: 'boolean' },
-} as const;
-
-// The help text lives apart so `servelab --auto --help` prints it without loading the parser's deps.
-export { AUTO_USAGE } from './usage.js';
+import { AUTO_FLAGS } from './auto-flags.js';
+export { AUTO_FLAGS, AUTO_USAGE } from './auto-flags.js';
 
 export interface AutoOptions {
   help: boolean;
@@ -81,6 +39,8 @@ export interface AutoOptions {
   /** Undefined only for --help and --resume. */
   config?: SessionConfig;
 }
+
+const num = (flag: string, text: string | undefined, rule?: NumberRule) => checkNumber(`--${flag}`, text, rule);
 
 /** Issue 16's flags: early stop, adaptive repeats, parallel variants. */
 function costFlags(values: Record<string, unknown>): Pick<SessionConfig, 'earlyStop' | 'repeatsMax' | 'parallel' | 'replica'> {
@@ -93,10 +53,6 @@ function costFlags(values: Record<string, unknown>): Pick<SessionConfig, 'earlyS
     repeatsMax: num('repeats-max', str('repeats-max'), { integer: true, min: 1, max: 20 }) ?? DEFAULT_REPEATS_MAX,
     parallel: parseParallel(str('parallel') ?? 'auto'),
   };
-}
-
-function num(flag: string, text: string | undefined, range: NumberRange = {}): number | undefined {
-  return text === undefined ? undefined : parseNumberArg(`--${flag}`, text, range);
 }
 
 export function parseStages(text: string): StageName[] {
@@ -144,115 +100,163 @@ export function parseExtraArgs(list: readonly string[]): SessionConfig['extraArg
   return out;
 }
 
-function checkDataset(path: string): string {
-  const p = resolve(path);
-  if (!existsSync(p)) throw new UserError(`dataset ${path}: no such file; give a ShareGPT JSON with --dataset-path, or drop it to use the synthetic ShareGPT-like workload`);
-  if (!statSync(p).isFile()) throw new UserError(`dataset ${path}: not a file`);
-  return p;
+/** The flag values `parseArgs` gives for AUTO_FLAGS (the workbench builds the same bag from its form). */
+export type AutoFlagValues = Record<string, string | boolean | string[] | undefined>;
+
+const SLURM_ONLY = ['partition', 'account', 'time'] as const;
+
+/**
+ * --runtime native|docker|slurm and the flags that belong to each. `--nodes N` (slurm only): the
+ * most nodes a variant may span; with --sim the simulated cluster of N x --gpus (sim.gpus counts all).
+ */
+export function parseRuntime(str: (k: string) => string | undefined, slurmArgs: string[], sim?: SessionConfig['sim']): SessionConfig['runtime'] {
+  const nodes = num('nodes', str('nodes'), { integer: true, min: 1, max: 64 });
+  if (nodes !== undefined && str('runtime') !== 'slurm') throw new UserError('--nodes needs --runtime slurm (a variant wider than one node runs as a multi-node Slurm job)');
+  if (sim && nodes !== undefined && nodes > 1) {
+    sim.nodes = nodes;
+    sim.gpus *= nodes;
+  }
+  const runtimeText = str('runtime') ?? 'native';
+  if (runtimeText !== 'slurm') {
+    const stray = [...SLURM_ONLY.filter((k) => str(k) !== undefined), ...(slurmArgs.length ? ['slurm-arg'] : [])];
+    if (stray.length) throw new UserError(`--${stray[0]} is a Slurm option; add --runtime slurm`);
+  }
+  if (runtimeText === 'native') return { kind: 'native' };
+  if (runtimeText === 'docker') {
+    if (!str('image')) throw new UserError('--runtime docker needs --image, e.g. --image vllm/vllm-openai:v0.11.0');
+    return { kind: 'docker', image: str('image')! };
+  }
+  if (runtimeText === 'slurm') {
+    return {
+      kind: 'slurm',
+      ...(str('partition') ? { partition: str('partition')! } : {}),
+      ...(str('account') ? { account: str('account')! } : {}),
+      ...(str('time') ? { time: str('time')! } : {}),
+      extra: slurmArgs,
+      ...(nodes !== undefined ? { nodes } : {}),
+    };
+  }
+  throw new UserError(`--runtime must be native, docker or slurm, got '${runtimeText}'`);
+}
+
+/** The default levels when --objective frontier comes without --sweep. */
+export const DEFAULT_SESSION_SWEEP = 'concurrency:1,4,16,64,256';
+
+/** --sweep, --sweep-all and --objective frontier -> the session's sweep, or undefined without one. */
+export function parseSweepFlags(sweepText: string | undefined, all: boolean, objectiveText: string | undefined, hasSlo: boolean): SessionSweepConfig | undefined {
+  const frontier = objectiveText?.trim().toLowerCase() === 'frontier';
+  if (frontier && !hasSlo) throw new UserError('--objective frontier needs --slo, e.g. --slo "tpot:p99<60" (the choice is the most tok/s/GPU that meets it)');
+  if (sweepText === undefined && !frontier) {
+    if (all) throw new UserError('--sweep-all needs --sweep LEVELS (or --objective frontier), e.g. --sweep concurrency:1,8,32,128');
+    return undefined;
+  }
+  const spec = parseSweep(sweepText ?? DEFAULT_SESSION_SWEEP);
+  return { spec: formatSweep(spec), all, frontier };
 }
 
 export function parseAutoArgs(argv: readonly string[], settings: SettingValues = {}): AutoOptions {
-  let values: Record<string, string | boolean | string[] | undefined>;
+  let values: AutoFlagValues;
   let positionals: string[];
   try {
     ({ values, positionals } = parseArgs({ args: [...argv], options: AUTO_FLAGS, strict: true, allowPositionals: true }) as {
-      values: Record<string, string | boolean | string[] | undefined>;
+      values: AutoFlagValues;
       positionals: string[];
     });
   } catch (e) {
     const msg = (e as Error).message.split('\n')[0]!.replace(/\. To specify a positional argument.*$/, '');
     throw new UserError(`${msg}; run 'servelab --auto --help' for the flags`);
   }
-  const str = (k: string) => values[k] as string | undefined;
   const help = values.help === true;
   const dryRun = values['dry-run'] === true;
   const json = values.json === true;
   if (help) return { help, dryRun, json };
   if (positionals.length) throw new UserError(`unexpected argument '${positionals[0]}'; run 'servelab --auto --help' for the flags`);
-  if (str('resume') !== undefined) {
-    const dir = resolve(str('resume')!);
-    if (!existsSync(dir)) throw new UserError(`--resume ${str('resume')}: no such folder`);
+  const resume = values.resume as string | undefined;
+  if (resume !== undefined) {
+    const dir = resolve(resume);
+    if (!existsSync(dir)) throw new UserError(`--resume ${resume}: no such folder`);
     return { help, dryRun, json, resume: dir };
   }
+  return { help, dryRun, json, config: configFromFlags(values, settings) };
+}
 
-  const model = str('model');
-  if (!model) throw new UserError("--model is required, e.g. --model Qwen/Qwen3-14B; run 'servelab --auto --help' for the flags");
+type Str = (k: string) => string | undefined;
 
+function simConfig(values: AutoFlagValues, str: Str, model: string): SessionConfig['sim'] {
   const simFlags = ['gpu', 'gpus', 'speed'].filter((k) => str(k) !== undefined);
-  const simulated = values.sim === true;
-  if (!simulated && simFlags.length) throw new UserError(`--${simFlags[0]} describes the simulated host; add --sim`);
-  let sim: SessionConfig['sim'];
-  if (simulated) {
-    const gpuName = str('gpu') ?? 'H100';
-    const spec = findGpu(gpuName);
-    if (!spec) throw new UserError(`unknown GPU '${gpuName}' for --gpu: use one of ${gpuNames().join(', ')}`);
-    sim = {
-      gpu: gpuName,
-      gpus: num('gpus', str('gpus'), { integer: true, min: 1, max: 64 }) ?? 1,
-      speed: num('speed', str('speed'), { min: 0, exclusiveMin: true, max: 1000 }) ?? DEFAULT_SIM_SPEED,
-      autoSpeed: str('speed') === undefined,
-      seed: num('seed', str('seed'), { integer: true }) ?? 0,
-    };
-    if (!getModel(model)) {
-      throw new UserError(`the simulated host knows no model '${model}': use a local folder with config.json or one of ${builtinModelIds().join(', ')}`);
-    }
+  if (values.sim !== true) {
+    if (simFlags.length) throw new UserError(`--${simFlags[0]} describes the simulated host; add --sim`);
+    return undefined;
   }
+  const gpuName = str('gpu') ?? 'H100';
+  if (!findGpu(gpuName)) throw new UserError(`unknown GPU '${gpuName}' for --gpu: use one of ${gpuNames().join(', ')}`);
+  if (!getModel(model)) {
+    throw new UserError(`the simulated host knows no model '${model}': use a local folder with config.json or one of ${builtinModelIds().join(', ')}`);
+  }
+  return {
+    gpu: gpuName,
+    gpus: num('gpus', str('gpus'), RULES.simGpus) ?? 1,
+    speed: num('speed', str('speed'), { min: 0, exclusiveMin: true, max: 1000 }) ?? DEFAULT_SIM_SPEED,
+    autoSpeed: str('speed') === undefined,
+    seed: num('seed', str('seed'), { integer: true }) ?? 0,
+  };
+}
 
-  const engines = str('engines') !== undefined ? parseEngines(str('engines')!) : (settings.engines ?? [...ENGINES]);
-  const stages = str('stages') !== undefined ? parseStages(str('stages')!) : [...STAGES];
+/** The tuning workload and the validation scenarios. `scenarioSeed` (the workbench's form) reseeds the tuning workload. */
+function workloadConfig(str: Str, settings: SettingValues, scenarioSeed?: number): Pick<SessionConfig, 'scenario' | 'validation' | 'datasetPath'> {
   const datasetPathRaw = str('dataset-path') ?? settings['dataset-path'];
   const datasetPath = datasetPathRaw !== undefined ? checkDataset(datasetPathRaw) : undefined;
   const scale = num('scale', str('scale'), { min: 0, exclusiveMin: true, max: 100 }) ?? 1;
-  const numPrompts = num('num-prompts', str('num-prompts'), { integer: true, min: 1 });
+  const numPrompts = num('num-prompts', str('num-prompts'), RULES.numPrompts);
   const sopts = { scale, ...(datasetPath ? { datasetPath } : {}) };
   const maxConcurrency = num('max-concurrency', str('max-concurrency'), { integer: true, min: 1 });
-  const picked: Scenario = str('scenario')
-    ? parseScenario(str('scenario')!, { ...sopts, ...(numPrompts ? { numPrompts } : {}) })
-    : sharegptScenario({ ...sopts, ...(numPrompts ? { numPrompts } : {}) });
+  const given = { ...sopts, ...(numPrompts ? { numPrompts } : {}) };
+  const parsed: Scenario = str('scenario') ? parseScenario(str('scenario')!, given) : sharegptScenario(given);
+  const picked = scenarioSeed === undefined ? parsed : { ...parsed, seed: scenarioSeed };
   // A capped workload is another scenario (its journal key and table row must not mix with the uncapped one).
   const scenario: Scenario = maxConcurrency
     ? { ...picked, name: `${picked.name}-c${maxConcurrency}`, label: `${picked.label}, max concurrency ${maxConcurrency}`, maxConcurrency }
     : picked;
-  let validation: Scenario[];
   const v = str('validation');
-  if (v === undefined) validation = studyScenarios(sopts);
-  else if (v.trim().toLowerCase() === 'none') validation = [];
-  else validation = v.split(',').map((s) => s.trim()).filter(Boolean).map((s) => parseScenario(s, sopts));
-
+  const listed =
+    v === undefined ? studyScenarios(sopts) : v.trim().toLowerCase() === 'none' ? [] : v.split(',').map((s) => s.trim()).filter(Boolean).map((s) => parseScenario(s, sopts));
   // The tuning workload stands in for its own scenario in the table (same size), so that row
   // reuses the engine stage's measurements instead of measuring a resized copy.
-  validation = validation.map((s) => (s.name === scenario.name ? scenario : s));
+  const validation = listed.map((s) => (s.name === scenario.name ? scenario : s));
+  return { scenario, validation, ...(datasetPath ? { datasetPath } : {}) };
+}
 
+/**
+ * The SessionConfig for a bag of --auto flag values: parseAutoArgs gives it the command line's,
+ * the workbench the command line's with its form's values in place. One set of rules for both.
+ */
+export function configFromFlags(values: AutoFlagValues, settings: SettingValues = {}, opts: { scenarioSeed?: number } = {}): SessionConfig {
+  const str: Str = (k) => values[k] as string | undefined;
+  const model = str('model');
+  if (!model) throw new UserError("--model is required, e.g. --model Qwen/Qwen3-14B; run 'servelab --auto --help' for the flags");
+  const sim = simConfig(values, str, model);
   const sloText = str('slo') ?? settings.slo;
   const slo = sloText ? parseSlo(sloText) : [];
-  const objective = parseObjective(str('objective') ?? settings.objective ?? 'total');
-  if (objective === 'goodput' && !slo.length) throw new UserError('--objective goodput needs --slo (goodput counts requests that meet the SLOs)');
-  const runtimeText = str('runtime') ?? 'native';
-  let runtime: SessionConfig['runtime'];
-  if (runtimeText === 'native') runtime = { kind: 'native' };
-  else if (runtimeText === 'docker') {
-    if (!str('image')) throw new UserError('--runtime docker needs --image, e.g. --image vllm/vllm-openai:v0.11.0');
-    runtime = { kind: 'docker', image: str('image')! };
-  } else throw new UserError(`--runtime must be native or docker, got '${runtimeText}'`);
-
+  const sweep = parseSweepFlags(str('sweep'), values['sweep-all'] === true, str('objective'), slo.length > 0);
+  // Under --objective frontier the stages rank by output tok/s (the frontier's y axis, per GPU).
+  const objective = sweep?.frontier ? 'output' : parseObjective(str('objective') ?? settings.objective ?? 'total');
+  checkObjectiveSlo(objective, slo.length);
+  const price = str('gpu-hour-price') ?? settings['gpu-hour-price'];
+  const runtime = parseRuntime(str, (values['slurm-arg'] as string[] | undefined) ?? [], sim);
   const config: SessionConfig = {
     model,
     ...(str('fp8-model') ? { fp8Model: str('fp8-model')! } : {}),
-    engines,
-    stages,
+    engines: str('engines') !== undefined ? parseEngines(str('engines')!) : (settings.engines ?? [...ENGINES]),
+    stages: str('stages') !== undefined ? parseStages(str('stages')!) : [...STAGES],
     drop: (values.drop as string[] | undefined) ?? [],
     extraArgs: parseExtraArgs((values['extra-args'] as string[] | undefined) ?? []),
     ...(sim ? { sim } : {}),
-    ...(datasetPath ? { datasetPath } : {}),
-    scenario,
-    validation,
+    ...workloadConfig(str, settings, opts.scenarioSeed),
     objective,
     slo,
     marginPct: num('margin', str('margin'), { max: 100 }) ?? settings.margin ?? 2,
     repeats: num('repeats', str('repeats'), { integer: true, min: 1, max: 20 }) ?? 1,
-    ...((str('gpu-hour-price') ?? settings['gpu-hour-price']) !== undefined
-      ? { gpuHourPrice: num('gpu-hour-price', String(str('gpu-hour-price') ?? settings['gpu-hour-price'])) }
-      : {}),
+    ...(price !== undefined ? { gpuHourPrice: num('gpu-hour-price', String(price)) } : {}),
     ...(str('baseline') ? { baseline: str('baseline')! } : {}),
     // The user's data folder, never the current one: run from a clone that is servelab's own profiles/.
     outDir: resolve(str('out') ?? settings.out ?? dataDir()),
@@ -263,11 +267,13 @@ export function parseAutoArgs(argv: readonly string[], settings: SettingValues =
       (sim ? DEFAULT_SIM_READY_TIMEOUT_S : (settings['ready-timeout'] ?? DEFAULT_READY_TIMEOUT_S)),
     // Real engines warm caches and JIT kernels on the first requests; the simulator needs only one to prove the path.
     warmupPrompts: num('warmup', str('warmup'), { integer: true, min: 0, max: 1000 }) ?? (sim ? 1 : 4),
-    bindHost: str('host') ?? '127.0.0.1',
+    // A Slurm job's head is reached from the login node, so it listens on every interface.
+    bindHost: str('host') ?? (runtime.kind === 'slurm' ? '0.0.0.0' : '127.0.0.1'),
     portStart: num('port', str('port'), { integer: true, min: 1024, max: 65535 }) ?? settings.port ?? 8100,
     runtime,
     sampleIntervalS: 1,
     ...costFlags(values),
+    ...(sweep ? { sweep } : {}),
   };
   if (isShippedDir(join(config.outDir, 'profiles'))) {
     throw new UserError(`--out ${config.outDir}: its profiles/ folder holds servelab's shipped study profiles; give another folder (default ${dataDir()})`);
@@ -275,5 +281,5 @@ export function parseAutoArgs(argv: readonly string[], settings: SettingValues =
   if (config.baseline && !(ENGINES as readonly string[]).includes(config.baseline) && !/^[a-z0-9]/i.test(config.baseline)) {
     throw new UserError(`--baseline '${config.baseline}': give an engine name or an engine-stage variant id`);
   }
-  return { help, dryRun, json, config };
+  return config;
 }

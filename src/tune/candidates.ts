@@ -7,6 +7,7 @@ import { resolveVersion } from '../engines/data/versions.js';
 import type { ModelInfo } from '../model/models.js';
 import type { SessionConfig, StageName } from './config.js';
 import type { PlanDeps, PlanHost } from './plan.js';
+import { crossNodeCandidates } from './cross-node.js';
 
 export interface ExpandContext {
   config: SessionConfig;
@@ -69,8 +70,11 @@ function parallelism(w: Variant, host: PlanHost, info: ModelInfo | undefined): S
     const knobs: Knobs = { tp: t > 1 ? t : undefined, dp: host.gpuCount / t, ep: undefined, dpAttention: undefined };
     c.push({ knobs, change: `tp${t} x dp${host.gpuCount / t} replicas`, needs: ['dp'] });
   }
-  if (!c.length) return { candidates: c, skipped: `nothing to try beyond tp${tp} on ${host.gpuCount} GPUs`, notes: [] };
-  return { candidates: c, notes: [] };
+  // Across the nodes of a cluster: TP inside a node x PP (or EP) across nodes (cross-node.ts).
+  const cross = crossNodeCandidates(k, w.engine, host, info);
+  c.push(...cross.candidates);
+  if (!c.length) return { candidates: c, skipped: `nothing to try beyond tp${tp} on ${host.gpuCount} GPUs`, notes: cross.notes };
+  return { candidates: c, notes: cross.notes };
 }
 
 function batching(w: Variant): StageOut {

@@ -4,6 +4,7 @@ import type { EngineName } from '../core/variant.js';
 import type { Objective } from './decide.js';
 import type { SloRule } from '../core/slo.js';
 import type { Scenario } from './scenarios.js';
+import type { SessionSweepConfig } from './sweep-session.js';
 
 export const STAGES = ['engine', 'quantization', 'parallelism', 'batching', 'attention', 'compile', 'speculative'] as const;
 export type StageName = (typeof STAGES)[number];
@@ -27,7 +28,31 @@ export interface SimHostConfig {
   /** --speed not given: each launch runs as fast as the client can measure, up to `speed` (simspeed.ts). */
   autoSpeed?: boolean;
   seed: number;
+  /**
+   * A simulated cluster (`--nodes N`): `gpus` counts all GPUs, `gpus / nodes` per node. Absent
+   * for one host. Variants wider than a node launch through the engine's multi-node start.
+   */
+  nodes?: number;
 }
+
+/** `--runtime slurm`: each variant is a Slurm job (src/host/slurm, docs/slurm.md). */
+export interface SlurmRuntimeConfig {
+  kind: 'slurm';
+  partition?: string;
+  account?: string;
+  /** sbatch --time, e.g. 30 or 1:00:00. */
+  time?: string;
+  /** Verbatim sbatch options (--slurm-arg, repeatable). */
+  extra: string[];
+  /** Most nodes a variant may span (--nodes); default the largest allocation Slurm offers. */
+  nodes?: number;
+  /** sbatch --exclusive for every job. */
+  exclusive?: boolean;
+  /** GPUs per node, from Slurm's discovery at session start (session-open.ts). */
+  gpusPerNode?: number;
+}
+
+export type RuntimeConfig = { kind: 'native' } | { kind: 'docker'; image: string } | SlurmRuntimeConfig;
 
 export interface SessionConfig {
   /** Model asked for: HF id or local path (the BF16 checkpoint unless only FP8 exists). */
@@ -68,7 +93,7 @@ export interface SessionConfig {
   /** First port tried for servers. */
   portStart: number;
   /** How engines run on a real host. */
-  runtime: { kind: 'native' } | { kind: 'docker'; image: string };
+  runtime: RuntimeConfig;
   /** Seconds between /metrics scrapes and GPU samples while benchmarking. */
   sampleIntervalS: number;
   // Issue 16 (cost). Optional so run folders written before them resume with the defaults.
@@ -80,6 +105,8 @@ export interface SessionConfig {
   parallel?: 'auto' | 'off' | number;
   /** 'auto': tune one replica at its smallest TP, then whole-host layouts (replica-plan.ts); absent/'off': whole host. */
   replica?: 'auto' | 'off';
+  /** Sweep the finalists' load after the stages (--sweep, --objective frontier). */
+  sweep?: SessionSweepConfig;
 }
 
 /**

@@ -27,6 +27,7 @@ export function planHost(host: HostInfo): PlanHost {
     gpuMemMiB: g?.memTotalMiB ?? 0,
     ...(cap !== undefined && Number.isFinite(cap) ? { computeCap: cap } : {}),
     simulated: host.simulated,
+    ...(host.gpusPerNode && host.gpusPerNode < host.gpus.length ? { gpusPerNode: host.gpusPerNode } : {}),
     ...(host.driverVersion ? { driver: host.driverVersion } : {}),
   };
 }
@@ -80,6 +81,8 @@ function realVersion(v: string | undefined): string | undefined {
 export function realPlanDeps(config: SessionConfig, host: HostInfo, runDir: string, versions: Record<string, string> = {}): PlanDeps {
   const gpu = host.gpus[0] ? findGpu(host.gpus[0].name) : undefined;
   const gpus = host.gpus.length;
+  // A cluster: collectives of groups wider than a node cross the inter-node link (interconnect.ts).
+  const nodeSize = config.sim?.nodes ? config.sim.gpus / config.sim.nodes : config.runtime.kind === 'slurm' ? config.runtime.gpusPerNode : undefined;
   const modelOf = (id: string) => getModel(id);
   const predictions = new Map<string, Predicted | undefined>();
   return {
@@ -118,6 +121,7 @@ export function realPlanDeps(config: SessionConfig, host: HostInfo, runDir: stri
             requests: scenarioLengths(scenario),
             ...(scenario.maxConcurrency ? { maxConcurrency: scenario.maxConcurrency } : {}),
             seed: scenario.seed,
+            ...(nodeSize ? { gpusPerNode: nodeSize } : {}),
           });
           if (r.metrics) {
             p = {

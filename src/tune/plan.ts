@@ -8,14 +8,17 @@ import type { LaunchSpec } from '../engines/types.js';
 import type { ModelInfo } from '../model/models.js';
 import { resolveVersion } from '../engines/data/versions.js';
 import { engineStageTp, stageCandidates, type ExpandContext } from './candidates.js';
+import { clusterEngineTp } from './cross-node.js';
 import { STAGE_TITLES, type SessionConfig, type StageName } from './config.js';
 import type { Scenario } from './scenarios.js';
 
 import { makeVariant } from './variant-ids.js';
+import { chooseCheckpoint, findFp8Checkpoint } from './checkpoint-choice.js';
 import { hostLayoutCandidates, replicaFor, replicaStageOrder, stageGpusText, type ReplicaInfo } from './replica-plan.js';
 
 export { engineStageTp, type ExpandContext } from './candidates.js';
 export { makeVariant, variantId, variantLabel } from './variant-ids.js';
+export { chooseCheckpoint, findFp8Checkpoint } from './checkpoint-choice.js';
 
 export type Predicted = NonNullable<VariantResult['predicted']>;
 
@@ -25,6 +28,8 @@ export interface PlanHost {
   gpuCount: number;
   gpuMemMiB: number;
   computeCap?: number;
+  /** GPUs per node on a cluster (gpuCount counts all nodes); absent on one host. */
+  gpusPerNode?: number;
   simulated: boolean;
   driver?: string;
 }
@@ -177,7 +182,7 @@ function extraFor(config: SessionConfig, engine: EngineName): string[] | undefin
 /** The engine stage: each engine on its defaults, on the checkpoint that fits, at the TP the host needs. */
 export function engineStage(ctx: ExpandContext & { checkpoint: string; onlyFirst: boolean; replica?: ReplicaInfo | null }): PlannedVariant[] {
   const { config, host, deps } = ctx;
-  const tp = ctx.replica?.tp ?? engineStageTp(deps.model(ctx.checkpoint) ?? deps.model(config.model), host.gpuCount);
+  const tp = ctx.replica?.tp ?? (host.gpusPerNode ? clusterEngineTp(ctx, ctx.checkpoint) : engineStageTp(deps.model(ctx.checkpoint) ?? deps.model(config.model), host.gpuCount));
   const engines = ctx.onlyFirst ? config.engines.slice(0, 1) : config.engines;
   const items = engines.map((engine) => ({
     variant: makeVariant(engine, ctx.checkpoint, { tp: tp > 1 ? tp : undefined, extraArgs: extraFor(config, engine) }, config, ctx.fp8Checkpoint, deps.engineVersion?.(engine)),
@@ -203,29 +208,6 @@ export function expandStage(stage: StageName, carried: Variant, ctx: ExpandConte
   return { variants: finish(stage, items, ctx, carried), notes };
 }
 
-/** The FP8 checkpoint to try: named by the user, or one servelab knows for this model. */
-export function findFp8Checkpoint(config: Pick<SessionConfig, 'model' | 'fp8Model'>, deps: Pick<PlanDeps, 'model'>): string | undefined {
-  if (config.fp8Model) return config.fp8Model;
-  const base = deps.model(config.model);
-  if (!base || base.weightDtype !== 'bf16') return undefined;
-  const candidate = `${config.model.replace(/\/+$/, '')}-FP8`;
-  return deps.model(candidate)?.weightDtype === 'fp8' ? candidate : undefined;
-}
-
-/** Which checkpoint the engine stage serves: BF16 unless it does not fit and an FP8 one does. */
-export function chooseCheckpoint(ctx: ExpandContext): { checkpoint: string; note?: string } {
-  const { config, host, deps, fp8Checkpoint } = ctx;
-  const tp = engineStageTp(deps.model(config.model), host.gpuCount);
-  const probe = (model: string) => deps.fits({ id: 'probe', engine: config.engines[0] ?? 'vllm', model, knobs: { tp: tp > 1 ? tp : undefined } });
-  if (probe(config.model) === false && fp8Checkpoint && probe(fp8Checkpoint) !== false) {
-    return {
-      checkpoint: fp8Checkpoint,
-      note: `${config.model} in BF16 does not fit ${host.gpuCount} x ${host.gpuName}: every variant serves the FP8 checkpoint ${fp8Checkpoint}`,
-    };
-  }
-  return { checkpoint: config.model };
-}
-
 function predictedValue(pv: PlannedVariant): number | null {
   return pv.status === 'planned' && pv.predicted ? pv.predicted.totalTokPerS : null;
 }
@@ -249,6 +231,7 @@ export function buildPlan(config: SessionConfig, host: PlanHost, deps: PlanDeps)
   const notes: string[] = [];
   if (note) notes.push(note);
   if (replica) notes.push(replica.why);
+  else if (config.replica === 'auto' && config.sweep) notes.push('--sweep: the replica plan is off (the sweep compares whole-host finalists); every stage uses the whole host.');
   if (host.simulated) notes.push(`Simulated host: ${host.gpuCount} x ${host.gpuName}; figures are simulated-GPU figures, not measurements of real hardware.`);
   for (const engine of config.engines) {
     const r = resolveVersion(engine, deps.engineVersion?.(engine));

@@ -32,6 +32,11 @@ function headsAllow(info: ModelInfo | undefined, tp: number): boolean {
 export function replicaFor(ctx: ExpandContext, checkpoint: string): ReplicaInfo | null {
   const { config, host, deps } = ctx;
   if (config.replica !== 'auto') return null;
+  // A host spanning nodes (Slurm, --sim nodes) keeps main's cross-node layouts (cross-node.ts).
+  if (host.gpusPerNode && host.gpusPerNode < host.gpuCount) return null;
+  // A load sweep (--sweep) compares its finalists per GPU and may make one the profile: they must
+  // all be whole-host variants, so the replica plan is off with it (buildPlan says so).
+  if (config.sweep) return null;
   const info = deps.model(checkpoint) ?? deps.model(config.model);
   const full = engineStageTp(info, host.gpuCount);
   for (let tp = 1; tp < full; tp *= 2) {

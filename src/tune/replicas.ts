@@ -25,7 +25,7 @@ export interface HostLayout {
 }
 
 /**
- * The engine's data-parallel flags. Sources (engine-audit.md V6/S6, engines.md):
+ * The engine's data-parallel flags. Sources (docs/engines.md, the `dp` rows of each engine):
  * - vLLM: `--data-parallel-size`/`-dp` (vllm/engine/arg_utils.py); one API server in front of the replicas.
  * - SGLang: `--dp-size` (alias `--data-parallel-size`, python/sglang/srt/server_args.py); its docs
  *   (docs/advanced_features/server_arguments.md) recommend the router for DP:

@@ -54,6 +54,11 @@ export interface RunVariantContext {
   gpuIds?: readonly number[];
   /** Stop the benchmark once it cannot beat this leader by the margin (early-stop.ts). */
   earlyStop?: EarlyStopRequest;
+  /**
+   * Each scenario's result as soon as it is measured (before the next starts), e.g. a sweep that
+   * journals the point and stops the rest through skipSignal when it broke the SLO.
+   */
+  onResult?: (index: number, result: VariantResult) => void;
 }
 
 /** The GPU ids a parallel launch was pinned to, for its results. */
@@ -127,6 +132,8 @@ async function benchOnce(variant: Variant, scenario: Scenario, warmups: number, 
     requests: workload.requests,
     tokenCounts: workload.tokenCounts,
     maxConcurrency: scenario.maxConcurrency,
+    // The simulated server runs `speed` times faster than the wall clock: so do its arrivals.
+    ...(scenario.requestRate ? { requestRate: scenario.requestRate * (sim ? up.speed : 1) } : {}),
     numWarmups: warmups,
     seed: scenario.seed,
     percentileMetrics: [...PERCENTILE_METRICS],
@@ -177,6 +184,9 @@ async function benchScenarios(variant: Variant, scenarios: readonly Scenario[], 
   const early = { ...up.base, startupS: up.startupS };
   const classify = (lines: string[], exit: ExitInfo) => up.adapter.classifyFailure(lines, exit, { ...gpuFailureContext(ctx.host), ...(variant.knobs.speculative ? { speculative: variant.knobs.speculative } : {}) });
   for (const [i, scenario] of scenarios.entries()) {
+    // A skip pressed (or asked for by onResult) between two scenarios stops before the next.
+    if (ctx.signal?.aborted) throw new AbortedError();
+    if (i > 0 && interruption(ctx)) break;
     const t0 = new Date();
     const deadBefore = i > 0 && up.handle.exit ? await serverDied(up.handle, 'between validation scenarios', classify) : null;
     if (deadBefore) {
@@ -194,6 +204,7 @@ async function benchScenarios(variant: Variant, scenarios: readonly Scenario[], 
       const f = interruption(ctx) ?? died ?? { kind: 'bench-failed' as const, reason: (e as Error).message };
       results.push(failedResult(variant, scenario.name, ctx, f, t0, early));
       if (interruption(ctx)) break;
+      ctx.onResult?.(i, results.at(-1)!);
       continue;
     }
     if (ctx.signal?.aborted) throw new AbortedError();
@@ -209,7 +220,9 @@ async function benchScenarios(variant: Variant, scenarios: readonly Scenario[], 
     const result = measuredResult(variant, scenario, i === 0, bench, up, ctx, t0);
     const suspect = (up.handle.exit && (result.metrics?.failed ?? 0) > 0) || result.status !== 'ok';
     const diedDuring = !interruption(ctx) && suspect ? await serverDied(up.handle, 'benchmark', classify) : null;
-    results.push(diedDuring ? failedResult(variant, scenario.name, ctx, diedDuring, t0, early) : result);
+    const r = diedDuring ? failedResult(variant, scenario.name, ctx, diedDuring, t0, early) : result;
+    results.push(r);
+    ctx.onResult?.(i, r);
   }
   return results;
 }

@@ -2,6 +2,7 @@
 // report, and the journal marked finished.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { gpusPerNode, variantNodes } from './slurm-start.js';
 import type { VariantResult } from '../core/events.js';
 import { buildProfile, reportPathFor, saveProfile } from '../profiles/store.js';
 import { renderReport } from '../profiles/report.js';
@@ -13,6 +14,11 @@ import { benchCommand } from './scenarios.js';
 import type { SessionContext } from './session-context.js';
 import type { StageLoopState } from './stages.js';
 import type { ValidationRow } from './validate.js';
+import { sweepRecord, type SweepRecord } from '../sweep/record.js';
+import { loadLabel } from '../sweep/spec.js';
+import { writeSweepChart } from './sweep-chart-file.js';
+import { FINALIST_RULE } from './sweep-finalists.js';
+import type { SessionSweep } from './sweep-session.js';
 
 function closingNotes(ctx: SessionContext, state: StageLoopState, winner: VariantResult): string[] {
   const notes = [...state.notes];
@@ -34,15 +40,37 @@ export interface Saved {
   reportPath: string;
 }
 
-export function saveOutcome(ctx: SessionContext, state: StageLoopState, winner: VariantResult, validation: ValidationRow[]): Saved {
+/** `--runtime slurm`: the nodes the winner's job spanned, for `export --format slurm`. */
+function winnerNodes(config: SessionContext['config'], ctx: SessionContext, winner: VariantResult): { nodes?: number } {
+  if (config.runtime.kind !== 'slurm') return {};
+  return { nodes: variantNodes(winner.variant, gpusPerNode({ config, host: ctx.host })).nodes };
+}
+
+/** The sweep's record for the profile, and the choice in the notes. */
+function sweepPart(ctx: SessionContext, swept: SessionSweep): { record: SweepRecord; notes: string[] } {
+  const { config } = ctx;
+  const record = sweepRecord(swept.sweeps, swept.analysis, {
+    spec: swept.spec, workload: config.scenario.name, gpus: ctx.planHost.gpuCount, slo: config.slo, sweepAll: config.sweep?.all ?? false, simulated: ctx.host.simulated,
+  });
+  const c = swept.analysis.choice;
+  const notes = [`Load sweep of ${swept.finalists.length} finalist(s) (${FINALIST_RULE}).`];
+  if (c) notes.push(`${swept.chosen ? 'Chosen by the frontier' : 'Frontier choice (not applied: the objective is not frontier)'}: ${c.sentence}${swept.runnerUp ? `; runner-up: ${swept.runnerUp}` : ''}.`);
+  else notes.push(`Frontier: ${swept.analysis.noChoice}; the staged winner stands.`);
+  if (swept.chosen && swept.chosen.load.value !== Infinity) notes.push(`Validation ran both sides at ${loadLabel(swept.chosen.load)}, the load the frontier chose.`);
+  return { record, notes };
+}
+
+export function saveOutcome(ctx: SessionContext, state: StageLoopState, winner: VariantResult, validation: ValidationRow[], swept?: SessionSweep | null): Saved {
   const { config, planHost: host } = ctx;
   const cost = ctx.cost.summary();
   ctx.emit({ type: 'session-cost', cost });
+  const sweep = swept ? sweepPart(ctx, swept) : null;
   const profile = buildProfile({
     source: 'session',
-    host: { gpuName: host.gpuName, gpuCount: host.gpuCount, gpuMemoryMiB: host.gpuMemMiB, ...(host.driver ? { driver: host.driver } : {}), simulated: ctx.host.simulated },
+    host: { gpuName: host.gpuName, gpuCount: host.gpuCount, gpuMemoryMiB: host.gpuMemMiB, ...(host.driver ? { driver: host.driver } : {}), simulated: ctx.host.simulated, ...winnerNodes(config, ctx, winner) },
     model: config.model,
-    engine: { name: winner.variant.engine, version: ctx.versions[winner.variant.engine] ?? 'unknown', runtime: config.runtime },
+    // Inside a Slurm job the engine runs natively; the job itself is `export --format slurm`.
+    engine: { name: winner.variant.engine, version: ctx.versions[winner.variant.engine] ?? 'unknown', runtime: config.runtime.kind === 'slurm' ? { kind: 'native' } : config.runtime },
     engineVersions: ctx.versions,
     variant: winner.variant,
     argv: winner.argv,
@@ -55,16 +83,23 @@ export function saveOutcome(ctx: SessionContext, state: StageLoopState, winner: 
     startupS: winner.startupS ?? null,
     stages: state.stages,
     validation,
-    notes: closingNotes(ctx, state, winner),
+    notes: [...closingNotes(ctx, state, winner), ...(sweep?.notes ?? [])],
     cost,
   });
   const profilesDir = join(config.outDir, 'profiles');
   mkdirSync(profilesDir, { recursive: true });
-  // saveProfile picks a free name (never another run's file): use the path it returns.
-  const profilePath = saveProfile(profile, profilesDir);
+  // saveProfile picks a free name (never another run's file): use the path it returns. With a
+  // sweep it is saved again under that name (the same run replaces itself) with the chart's name.
+  let saved: Profile = sweep ? { ...profile, sweep: sweep.record } : profile;
+  const profilePath = saveProfile(saved, profilesDir);
   const reportPath = reportPathFor(profilePath);
-  writeFileAtomic(reportPath, renderReport(profile));
+  if (sweep && swept) {
+    const chart = writeSweepChart(reportPath, swept.sweeps, swept.analysis, sweep.record, { model: config.model, gpuName: host.gpuName, gpuCount: host.gpuCount, simulated: ctx.host.simulated });
+    saved = { ...saved, sweep: { ...sweep.record, chart } };
+    saveProfile(saved, profilesDir);
+  }
+  writeFileAtomic(reportPath, renderReport(saved));
   ctx.journal.update({ status: 'finished', profilePath, reportPath, exitCode: 0, current: null });
   ctx.emit({ type: 'session-finished', profilePath, reportPath, exitCode: 0 });
-  return { profile, profilePath, reportPath };
+  return { profile: saved, profilePath, reportPath };
 }

@@ -21,6 +21,8 @@ export interface Scenario {
   seed: number;
   /** null = all requests at once (request rate inf), as in the studies. */
   maxConcurrency: number | null;
+  /** Requests per second (Poisson arrivals, vLLM's --request-rate); absent or null = all at once. */
+  requestRate?: number | null;
 }
 
 export const SEED = 42;
@@ -114,5 +116,6 @@ export function benchCommand(s: Scenario, model: string, port = 8000): string {
   }
   parts.push(`--num-prompts ${s.numPrompts}`, `--seed ${s.seed}`);
   if (s.maxConcurrency) parts.push(`--max-concurrency ${s.maxConcurrency}`);
+  if (s.requestRate) parts.push(`--request-rate ${s.requestRate}`);
   return parts.join(' ');
 }

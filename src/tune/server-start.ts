@@ -5,6 +5,7 @@ import type { Failure, VariantResult } from '../core/events.js';
 import { UserError } from '../core/errors.js';
 import type { Variant } from '../core/variant.js';
 import { adapterFor } from '../engines/index.js';
+import { engineLaunchHooks } from '../engines/launch-hooks.js';
 import type { EngineAdapter, LaunchSpec } from '../engines/types.js';
 import type { HostInfo } from '../host/gpus.js';
 import { findFreePort } from '../host/ports.js';
@@ -13,11 +14,12 @@ import { modelledStartupS } from './deps.js';
 import { baseUrl, launchContext, prepareLaunch } from './launch.js';
 import type { RunVariantContext } from './runner.js';
 import type { Scenario } from './scenarios.js';
+import { startSlurmServer } from './slurm-start.js';
 import { autoSimSpeed } from './workloads.js';
 
 /** A server that is up (with what it runs) or the failure that kept it down. */
 export type ServerStart =
-  | { ok: true; handle: ServerHandle; spec: LaunchSpec; adapter: EngineAdapter; base: Pick<VariantResult, 'argv' | 'engineArgv' | 'env'>; startupS: number; speed: number }
+  | { ok: true; handle: Pick<ServerHandle, 'tail' | 'exit' | 'exited'> & { stop(): Promise<unknown> }; spec: LaunchSpec; adapter: EngineAdapter; base: Pick<VariantResult, 'argv' | 'engineArgv' | 'env'>; startupS: number; speed: number }
   | { ok: false; failure: Failure; extra: Partial<VariantResult> };
 
 /** Why the server answering on the port is not this variant's, or null when it is (or cannot be told). */
@@ -46,8 +48,17 @@ export function gpuFailureContext(host: HostInfo) {
   return g ? { gpu: { name: g.name, ...(g.computeCap ? { computeCap: g.computeCap } : {}) } } : undefined;
 }
 
+/**
+ * Bring the variant up on its runtime: native or docker as a local process (launchServer), slurm
+ * as a Slurm job (slurm-start.ts). Both build the command through prepareLaunch.
+ */
+export function startServer(variant: Variant, ctx: RunVariantContext, stopSignal: AbortSignal, simSpeed?: number): Promise<ServerStart> {
+  if (ctx.config.runtime.kind === 'slurm') return startSlurmServer(variant, ctx, stopSignal, simSpeed);
+  return startLocalServer(variant, ctx, stopSignal, simSpeed);
+}
+
 /** Pick a port, launch, wait until ready, and check the server answering is ours. */
-export async function startServer(variant: Variant, ctx: RunVariantContext, stopSignal: AbortSignal, simSpeed?: number): Promise<ServerStart> {
+async function startLocalServer(variant: Variant, ctx: RunVariantContext, stopSignal: AbortSignal, simSpeed?: number): Promise<ServerStart> {
   const sim = ctx.config.sim;
   const used = ctx.usedPorts ?? new Set<number>();
   const port = await findFreePort({ host: ctx.config.bindHost, from: ctx.config.portStart, exclude: used });
@@ -76,7 +87,7 @@ export async function startServer(variant: Variant, ctx: RunVariantContext, stop
       signal: stopSignal,
       gpuHost: !ctx.host.simulated,
       graceMs: sim ? 3000 : 15_000,
-      classify: (lines, exit) => adapter.classifyFailure(lines, exit, { ...gpuFailureContext(ctx.host), ...(variant.knobs.speculative ? { speculative: variant.knobs.speculative } : {}) }),
+      ...engineLaunchHooks((lines, exit) => adapter.classifyFailure(lines, exit, { ...gpuFailureContext(ctx.host), ...(variant.knobs.speculative ? { speculative: variant.knobs.speculative } : {}) })),
     });
   } catch (e) {
     if (!(e instanceof UserError)) throw e;

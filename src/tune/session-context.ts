@@ -47,6 +47,8 @@ export interface RunRequest {
   /** GPUs to pin the server to (parallel variants) and the first port to try for it. */
   gpuIds?: readonly number[];
   portFrom?: number;
+  /** Each scenario's result as soon as it is measured (sweeps journal points and stop early by it). */
+  onResult?: (index: number, result: VariantResult) => void;
 }
 
 /**

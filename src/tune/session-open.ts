@@ -8,9 +8,11 @@ import { detectHost, type HostInfo } from '../host/gpus.js';
 import { gpuTag, type SessionConfig } from './config.js';
 import { Journal, defaultRunDir } from './journal.js';
 import type { PlanHost } from './plan.js';
+import { resolveSlurmHost } from './slurm-host.js';
 
 export async function resolveHost(config: SessionConfig, injected?: HostInfo): Promise<HostInfo> {
   if (injected) return injected;
+  if (config.runtime.kind === 'slurm') return resolveSlurmHost(config);
   if (config.sim) return detectHost({ sim: true, gpu: config.sim.gpu, gpus: config.sim.gpus });
   const host = await detectHost({});
   if (host.simulated) throw new UserError('no NVIDIA GPU found on this host; run with --sim (and --gpu/--gpus) to tune on the simulated host');
@@ -26,6 +28,11 @@ export async function availableEngines(
   const versions: Record<string, string> = {};
   if (host.simulated) {
     for (const e of config.engines) versions[e] = 'simulated';
+    return { engines: config.engines, versions };
+  }
+  // The engines live on the compute nodes, not on this login node: a missing one fails its job.
+  if (config.runtime.kind === 'slurm') {
+    emit({ type: 'warning', message: 'slurm: engine versions are not detected on the compute nodes; commands use each engine\'s newest known flag spellings' });
     return { engines: config.engines, versions };
   }
   const engines: EngineName[] = [];

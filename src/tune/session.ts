@@ -25,6 +25,7 @@ import type { ValidationRow } from './validate.js';
 import { validateWinner } from './validation-run.js';
 import { asStorageError } from '../core/storage.js';
 import { CostLedger } from './cost-ledger.js';
+import { sweepFinalists } from './sweep-session.js';
 
 export { SessionControl, type ScenarioRunner };
 
@@ -135,18 +136,21 @@ export async function runSession(configIn: SessionConfig, opts: SessionOptions =
   const state = initialStageState(ctx.plan.notes);
   try {
     await runStages(ctx, state);
-    const winner = state.carried;
-    if (!winner) {
+    const staged = state.carried;
+    if (!staged) {
       ctx.journal.update({ status: 'failed', exitCode: 1, current: null });
       ctx.emit({ type: 'error', message: 'no variant succeeded: nothing to save' });
       ctx.emit({ type: 'session-cost', cost: ctx.cost.summary() });
       ctx.emit({ type: 'session-finished', profilePath: null, reportPath: null, exitCode: 1 });
       return outcomeOf(ctx, state, { exitCode: 1, winner: null });
     }
-    const validation = await validateWinner(ctx, state.baseline, winner);
+    // --sweep: the finalists' load sweep; with --objective frontier its choice is the winner.
+    const swept = await sweepFinalists(ctx, state, staged);
+    const winner = swept?.chosen?.result ?? staged;
+    const validation = await validateWinner(ctx, state.baseline, winner, swept?.chosen?.load);
     if (ctx.signal?.aborted) throw new AbortedError();
-    const saved = saveOutcome(ctx, state, winner, validation);
-    return outcomeOf(ctx, state, { exitCode: 0, validation, ...saved });
+    const saved = saveOutcome(ctx, state, winner, validation, swept);
+    return outcomeOf(ctx, state, { exitCode: 0, validation, winner, ...saved });
   } catch (e) {
     if (!(e instanceof AbortedError) && !ctx.signal?.aborted) {
       // Storage faults (core/storage.ts): one error naming the path; what is journalled stays.

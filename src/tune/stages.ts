@@ -7,6 +7,7 @@ import { measureStage, settleTies } from './stage-measure.js';
 import { expandStage, type PlannedVariant, type PlanStage } from './plan.js';
 import type { SessionContext } from './session-context.js';
 import { decideStageVerdict, skippedVerdict } from './stage-verdict.js';
+import { stageSlo } from './sweep-session.js';
 
 export interface StageLoopState {
   /** The winner carried forward so far. */
@@ -64,7 +65,7 @@ export async function runStage(ctx: SessionContext, state: StageLoopState, plann
   const out = decideStageVerdict(name, layouts ? state.carried : settled.carried, state.baseline, results, {
     ...(layouts ? { layouts: true } : {}),
     objective: config.objective,
-    slo: config.slo,
+    slo: stageSlo(config),
     marginPct: config.marginPct,
     ...(config.baseline ? { baseline: config.baseline } : {}),
     ...(settled.step && (settled.repeated || settled.step.tied) ? { repeats: settled.step } : {}),

@@ -2,7 +2,7 @@
 // through replay's preparation (same consent text, same launch), sweep it on a journal, and save
 // the sweep into the profile with its report and SVG chart. The command module prints.
 import { writeFileSync } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import type { TuneEvent } from '../core/events.js';
 import { isReferenceProfile } from '../profiles/history.js';
 import { renderReport } from '../profiles/report.js';
@@ -11,11 +11,13 @@ import type { Profile } from '../profiles/schema.js';
 import { loadProfile, reportPathFor, saveProfile } from '../profiles/store.js';
 import { Journal } from './journal.js';
 import type { SloRule } from '../core/slo.js';
-import { analyseSweeps, chartSeries, type SweepAnalysis } from '../sweep/analyse.js';
-import { renderSvg } from '../sweep/chart-svg.js';
+import { analyseSweeps, type SweepAnalysis } from '../sweep/analyse.js';
+import { writeSweepChart } from './sweep-chart-file.js';
 import { sweepRecord } from '../sweep/record.js';
 import { sweepVariant, type SweepPoint, type VariantSweep } from './sweep-run.js';
-import { loadLabel, type SweepSpec } from '../sweep/spec.js';
+import { runVariantScenarios } from './runner.js';
+import type { ScenarioRunner } from './session-context.js';
+import type { SweepSpec } from '../sweep/spec.js';
 
 /** What a sweep run folder's session.json holds; `--resume` takes these, not the flags. */
 export interface SweepJobConfig {
@@ -50,25 +52,27 @@ export async function runProfileSweep(setup: ReplaySetup, o: SweepRunOptions): P
   const sim = o.sim ? { gpu: simGpuFor(profile), gpus: profile.host.gpuCount, speed: setup.spec.speed, seed: 0 } : undefined;
   const json = job.spec.levels.map((l) => (l === Infinity ? null : l));
   o.journal.update({ current: { variantId: profile.variant.id, step: `sweep ${job.spec.kind}:${json.join(',')}` } });
+  const config = {
+    model: profile.model,
+    ...(sim ? { sim } : {}),
+    bindHost: o.bindHost,
+    portStart: setup.port,
+    readyTimeoutS: o.readyTimeoutS,
+    warmupPrompts: 0,
+    runtime: profile.engine.runtime,
+    slo: job.slo,
+    sampleIntervalS: 1,
+  };
+  const logsDir = o.journal.logsDir();
+  const benchDir = join(o.journal.dir, 'bench');
+  const emit = o.emit ?? (() => {});
+  const run: ScenarioRunner = (variant, scenarios, req) =>
+    runVariantScenarios(variant, scenarios, { config, host: setup.host, logsDir, benchDir, emit, ...(o.signal ? { signal: o.signal } : {}), ...req });
   const sweep = await sweepVariant(profile.variant, variantName(profile), setup.scenario, job.spec, {
-    config: {
-      model: profile.model,
-      ...(sim ? { sim } : {}),
-      bindHost: o.bindHost,
-      portStart: setup.port,
-      readyTimeoutS: o.readyTimeoutS,
-      warmupPrompts: 0,
-      runtime: profile.engine.runtime,
-      slo: job.slo,
-      sampleIntervalS: 1,
-    },
-    host: setup.host,
-    logsDir: o.journal.logsDir(),
-    benchDir: join(o.journal.dir, 'bench'),
-    journal: o.journal,
-    emit: o.emit ?? (() => {}),
-    ...(o.signal ? { signal: o.signal } : {}),
+    run,
     stage: 'sweep',
+    slo: job.slo,
+    journal: o.journal,
     sweepAll: job.sweepAll,
     ...(job.prompts ? { prompts: job.prompts } : {}),
     ...(o.onPoint ? { onPoint: o.onPoint } : {}),
@@ -106,14 +110,10 @@ export function saveSweep(
   });
   // Saved once to claim the file name the chart is named after, then again with the chart's name.
   const first = saveProfile({ ...profile, sweep: record }, target);
-  const chart = reportPathFor(first).replace(/\.md$/, '.sweep.svg');
-  const { series, titles, labels } = chartSeries([sweep], a);
-  const c = a.choice?.point;
-  const highlight = c ? { x: c.tokPerUser, y: c.tokPerGpu, text: `chosen${record.slo ? ` for ${record.slo}` : ''}: ${loadLabel(c.load)}` } : undefined;
-  const title = `${profile.model} on ${profile.host.gpuCount} x ${profile.host.gpuName}: sweep ${record.spec}`;
-  const subtitle = `${record.slo ? `SLO ${record.slo}. ` : ''}${setup.host.simulated ? 'Simulated host (performance model), not measured on a GPU.' : `Measured ${record.at.slice(0, 10)}.`}`;
-  writeFileSync(chart, renderSvg(series, { title, subtitle, pointTitles: titles, pointLabels: labels, ...(highlight ? { highlight } : {}) }));
-  const final = saveProfile({ ...profile, sweep: { ...record, chart: basename(chart) } }, dirname(first));
+  const chart = writeSweepChart(reportPathFor(first), [sweep], a, record, {
+    model: profile.model, gpuName: profile.host.gpuName, gpuCount: profile.host.gpuCount, simulated: setup.host.simulated,
+  });
+  const final = saveProfile({ ...profile, sweep: { ...record, chart } }, dirname(first));
   writeFileSync(reportPathFor(final), renderReport(loadProfile(final)));
-  return { profile: final, report: reportPathFor(final), chart, copy: resolve(final) !== resolve(file) };
+  return { profile: final, report: reportPathFor(final), chart: join(dirname(final), chart), copy: resolve(final) !== resolve(file) };
 }

@@ -13,7 +13,7 @@ export { compareSweeps, type SweepComparison } from '../sweep/compare.js';
 export { chooseForSlo, paretoFrontier, toFrontierPoint, type Frontier, type FrontierPoint, type SloChoice } from '../sweep/frontier.js';
 export { sweepRecord, SweepRecordSchema, sweepsOf, type SweepRecord } from '../sweep/record.js';
 export { sweepMarkdown } from '../sweep/report.js';
-export { RATE_SWEEP_PENDING, sweepVariant, type SweepContext, type SweepPoint, type VariantSweep } from './sweep-run.js';
+export { sweepVariant, type SweepContext, type SweepPoint, type VariantSweep } from './sweep-run.js';
 export { formatSweep, loadLabel, parseSweep, type SweepLoad, type SweepSpec } from '../sweep/spec.js';
 export { renderChart, renderChartCells } from '../sweep/chart-text.js';
 export { renderSvg } from '../sweep/chart-svg.js';

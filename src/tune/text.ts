@@ -9,6 +9,8 @@ import type { Plan, PlannedVariant } from './plan.js';
 import { referenceText, type SessionView, type StageView } from '../core/view.js';
 import { formatSlo } from '../core/slo.js';
 import { formatGpuHours, sessionCostText } from '../core/view-cost.js';
+import { sweepProgressLine, sweepSummaryText } from './text-sweep.js';
+import { FINALIST_RULE } from './sweep-finalists.js';
 
 /** A number with `digits` decimals, '-' when there is none. */
 const num = (n: number | undefined | null, digits = 1) => (typeof n === 'number' && Number.isFinite(n) ? n.toFixed(digits) : '-');
@@ -47,6 +49,7 @@ function stageLine(e: StageVerdict): string {
 
 /** One stderr line per step worth telling; null for events that stay silent (logs, live snapshots). */
 export function progressLine(e: TuneEvent): string | null {
+  if (e.type === 'sweep-started' || e.type === 'sweep-point' || e.type === 'sweep-finished') return sweepProgressLine(e);
   switch (e.type) {
     case 'session-started':
       return `run folder ${e.runDir}${e.simulated ? ' (simulated host)' : ''}`;
@@ -54,6 +57,8 @@ export function progressLine(e: TuneEvent): string | null {
       return `stage ${e.index + 1} ${e.stage}: ${e.skipped ? `skipped (${e.skipped})` : `${e.variants.length} variant(s)`}`;
     case 'variant-launching':
       return `  ${e.variantId}: launching on port ${e.port}`;
+    case 'job-state':
+      return `  ${e.variantId}: Slurm job ${e.jobId} ${e.text}`;
     case 'server-ready':
       return `  ${e.variantId}: ready after ${num(e.startupS)} s`;
     case 'bench-started':
@@ -112,6 +117,10 @@ export function planText(plan: Plan, config: SessionConfig, times?: PlanTimes): 
   if (plan.validation.length) {
     out.push('');
     out.push(`Validation: winner vs baseline on ${plan.validation.map((s) => `${s.label} (${s.numPrompts})`).join(', ')}${times?.validationS ? `  est. ${durationText(times.validationS)}` : ''}`);
+  }
+  if (config.sweep) {
+    out.push('');
+    out.push(`Then: sweep ${config.sweep.spec}${config.sweep.all ? ' (every level)' : ''} on the finalists (${FINALIST_RULE})${config.sweep.frontier ? '; the frontier chooses the variant and load for the SLO, and validation runs at that load' : ''}`);
   }
   if (plan.predictedWinnerId) out.push(`Predicted winner: ${plan.predictedWinnerId}`);
   out.push('');
@@ -184,9 +193,10 @@ export function summaryText(view: SessionView, opts: { gpuHourPrice?: number } =
     out.push(`  $ ${formatCommand(w.engineArgv ?? w.argv, w.env ?? {})}`);
     out.push('');
   }
+  if (view.sweep) out.push(...sweepSummaryText(view.sweep));
   const val = view.validation;
   if (val?.rows.length) {
-    out.push(`Before/after: baseline ${val.baselineId} vs winner ${val.winnerId}`);
+    out.push(`Before/after: baseline ${val.baselineId} vs ${view.sweep?.decides ? 'the frontier\'s choice' : 'winner'} ${val.winnerId}`);
     out.push(
       textTable(
         ['scenario', 'baseline tok/s', 'baseline TPOT', 'optimized tok/s', 'optimized TPOT', 'gain'],

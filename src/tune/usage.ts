@@ -27,8 +27,13 @@ Workload
   --validation LIST|none  validation scenarios (default the studies' five)
 
 Decision
-  --objective O           total (default) | output | request | goodput
+  --objective O           total (default) | output | request | goodput | frontier (with --slo:
+                          sweep the finalists and choose the variant and load meeting the SLO
+                          with the most output tok/s/GPU; the stages rank by output tok/s)
   --slo SPEC              e.g. "ttft:p99<2000,tpot:mean<100,e2el:p99<30000" (ms)
+  --sweep KIND:LEVELS     after the stages, sweep the finalists' load: concurrency:1,8,32,128 or
+                          rate:1,2,4,inf (default with frontier: concurrency:1,4,16,64,256)
+  --sweep-all             run every level (default: a point that breaks the SLO ends the variant's sweep)
   --margin PCT            a challenger must win by more than this (default 2)
   --repeats N             run each variant N times and use the median (default 1)
   --repeats-max N         when a stage's best two are within the margin, rerun both up to N runs
@@ -41,7 +46,8 @@ Decision
                           held back when this host's CPU cannot drive every benchmark client)
   --replica auto|off      auto (default): when the model fits on fewer GPUs than the host has,
                           tune one replica at its smallest TP, then compare whole-host layouts
-                          (replicas x TP) last; off: every stage uses the whole host
+                          (replicas x TP) last; off: every stage uses the whole host (also
+                          with --sweep or a host spanning nodes)
   --gpu-hour-price USD    price of one GPU-hour, for $ per million tokens
 
 Host
@@ -51,6 +57,10 @@ Host
                           can measure without timing error, at most ${DEFAULT_SIM_SPEED})
   --seed N                simulator seed (default 0)
   --runtime native|docker --image IMAGE   how real engines run (default native)
+  --runtime slurm         each variant is a Slurm job; servelab benchmarks its head node
+  --partition P --account A --time T   sbatch's options for every job
+  --slurm-arg=OPT         an extra sbatch option, verbatim (e.g. --slurm-arg=--qos=high); repeatable
+  --nodes N               most nodes a variant may span (with --sim: a cluster of N nodes x --gpus)
   --port N                first port for servers (default 8100)
   --host ADDR             bind address of the servers (default 127.0.0.1)
   --ready-timeout S       seconds to wait for a server (default ${DEFAULT_READY_TIMEOUT_S} real, ${DEFAULT_SIM_READY_TIMEOUT_S} simulated)

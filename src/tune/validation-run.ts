@@ -1,16 +1,35 @@
 // Validation: the winner against the baseline on the scenario set, each side launched once for
-// the scenarios the journal does not hold yet (a resumed run measures nothing twice).
+// the scenarios the journal does not hold yet (a resumed run measures nothing twice). Under
+// --objective frontier both sides run at the load the frontier chose (validationAtLoad).
 import type { VariantResult } from '../core/events.js';
 import type { Scenario } from './scenarios.js';
 import type { SessionContext } from './session-context.js';
 import { validationTable, type ValidationRow } from './validate.js';
 import { scenarioKey } from './workloads.js';
 import { wholeHostVariant } from './replica-plan.js';
+import { loadTag, pointPrompts, type SweepLoad } from '../sweep/spec.js';
 
-async function measureSide(ctx: SessionContext, side: VariantResult): Promise<Map<string, VariantResult>> {
+/**
+ * The validation scenarios at the frontier's load: the SLO was met there, and every request at
+ * once (the studies' load) is not how the chosen variant will be served. Each scenario takes the
+ * sweep's point size at that load (pointPrompts: fewer prompts at light loads); a rate of inf is
+ * the studies' load already, so the scenarios stay as they are.
+ */
+export function validationAtLoad(scenarios: readonly Scenario[], load: SweepLoad): Scenario[] {
+  if (load.value === Infinity) return [...scenarios];
+  return scenarios.map((s) => ({
+    ...s,
+    name: `${s.name}@${loadTag(load)}`,
+    label: `${s.label}, ${load.kind === 'concurrency' ? `max concurrency ${load.value}` : `${load.value} req/s`}`,
+    numPrompts: pointPrompts(load, s.numPrompts),
+    ...(load.kind === 'concurrency' ? { maxConcurrency: load.value } : { requestRate: load.value }),
+  }));
+}
+
+async function measureSide(ctx: SessionContext, side: VariantResult, scenarios: readonly Scenario[]): Promise<Map<string, VariantResult>> {
   const byScenario = new Map<string, VariantResult>();
   const missing: Scenario[] = [];
-  for (const s of ctx.config.validation) {
+  for (const s of scenarios) {
     const hit = ctx.journal.find(side.variantId, scenarioKey(s), 0);
     if (hit) byScenario.set(s.name, hit.result);
     else missing.push(s);
@@ -27,8 +46,9 @@ async function measureSide(ctx: SessionContext, side: VariantResult): Promise<Ma
 }
 
 /** The before/after table; empty when there is no validation set or no baseline. */
-export async function validateWinner(ctx: SessionContext, baseline: VariantResult | null, winner: VariantResult): Promise<ValidationRow[]> {
-  if (!ctx.config.validation.length || !baseline) return [];
+export async function validateWinner(ctx: SessionContext, baseline: VariantResult | null, winner: VariantResult, load?: SweepLoad): Promise<ValidationRow[]> {
+  const scenarios = load ? validationAtLoad(ctx.config.validation, load) : ctx.config.validation;
+  if (!scenarios.length || !baseline) return [];
   // With a replica plan the baseline was measured on one replica: validation runs it on the whole
   // host, as the winner's chosen layout does (replica-plan.ts).
   const r = ctx.plan.replica;
@@ -36,10 +56,10 @@ export async function validateWinner(ctx: SessionContext, baseline: VariantResul
     const v = wholeHostVariant(ctx.config, baseline.variant, r.hostGpus, ctx.planDeps.model(baseline.variant.model));
     baseline = { ...baseline, variantId: v.id, variant: v };
   }
-  ctx.emit({ type: 'validation-started', scenarios: ctx.config.validation.map((s) => s.name), baselineId: baseline.variantId, winnerId: winner.variantId });
-  const base = await measureSide(ctx, baseline);
-  const optimized = baseline.variantId === winner.variantId ? base : await measureSide(ctx, winner);
-  const rows = validationTable(ctx.config.validation, base, optimized);
+  ctx.emit({ type: 'validation-started', scenarios: scenarios.map((s) => s.name), baselineId: baseline.variantId, winnerId: winner.variantId });
+  const base = await measureSide(ctx, baseline, scenarios);
+  const optimized = baseline.variantId === winner.variantId ? base : await measureSide(ctx, winner, scenarios);
+  const rows = validationTable(scenarios, base, optimized);
   ctx.emit({ type: 'validation-finished', rows });
   return rows;
 }

@@ -67,8 +67,10 @@ describe('sharded client (runBenchmarkIsolated with clientThreads)', () => {
     expect(two.metrics).toEqual(calculateMetrics(two.outputs, two.metrics.duration, { percentileMetrics: ['ttft', 'tpot', 'itl', 'e2el'], metricPercentiles: [99] }));
     expect(two.metrics.p99_ttft_ms).toBeCloseTo(percentile(two.outputs.map((o) => o.ttft), 99) * 1000, 9);
     // No request leaves before its slot of the one arrival schedule (same seed), on either thread.
+    // Each thread stamps against its own start of the shared instant: on a loaded 2-core host the
+    // threads wake a little apart, so a slot is checked to 5 ms, not to the timer's 1 ms.
     const delays = arrivalDelays(N, 200, 1, 7);
-    two.outputs.forEach((o, i) => expect(o.startTime).toBeGreaterThanOrEqual(delays[i]! - 1e-3));
+    two.outputs.forEach((o, i) => expect(o.startTime).toBeGreaterThanOrEqual(delays[i]! - 5e-3));
     // The cap is the run's, over both threads.
     expect(serverPeak(served.filter((t) => /-\d+$/.test(t.id)))).toBeLessThanOrEqual(CAP);
     // Live view: every request event once, and a merged final snapshot.

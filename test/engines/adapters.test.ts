@@ -52,7 +52,7 @@ describe('vLLM', () => {
     expect(a.at(-1)).toBe('--disable-log-requests');
   });
 
-  it('turns compilation off without turning CUDA graphs off, spelled by version (engine-audit V17/V18)', () => {
+  it('turns compilation off without turning CUDA graphs off, spelled by version (docs/engines.md)', () => {
     const a = vllm.command(v('vllm', { torchCompile: false }), ctx).argv;
     expect(JSON.parse(after(a, '--compilation-config')!)).toEqual({ level: 0, cudagraph_mode: 'FULL_DECODE_ONLY' });
     expect(a).not.toContain('--enforce-eager');
@@ -60,7 +60,7 @@ describe('vLLM', () => {
     expect(JSON.parse(after(b, '--compilation-config')!)).toEqual({ mode: 0, cudagraph_mode: 'FULL_DECODE_ONLY' });
   });
 
-  it('pins the FlashAttention version, so fa2 and fa3 are different commands (engine-audit V30)', () => {
+  it('pins the FlashAttention version, so fa2 and fa3 are different commands (docs/engines.md)', () => {
     const fa2 = vllm.command(v('vllm', { attentionBackend: 'fa2' }), ctx).env;
     const fa3 = vllm.command(v('vllm', { attentionBackend: 'fa3' }), ctx).env;
     expect(fa2).toMatchObject({ VLLM_ATTENTION_BACKEND: 'FLASH_ATTN', VLLM_FLASH_ATTN_VERSION: '2' });
@@ -68,7 +68,7 @@ describe('vLLM', () => {
     expect(vllm.command(v('vllm', { attentionBackend: 'flashinfer' }), ctx).env.VLLM_FLASH_ATTN_VERSION).toBeUndefined();
   });
 
-  it('does not offer draft-model speculation on 0.11.x (engine-audit V26)', () => {
+  it('does not offer draft-model speculation on 0.11.x (docs/engines.md)', () => {
     for (const engineVersion of ['0.11.0', '0.11.1']) {
       expect(() => vllm.command({ ...v('vllm', { speculative: { method: 'draft', draftModel: 'd' } }), engineVersion }, ctx)).toThrow(/not supported yet/);
     }
@@ -124,7 +124,7 @@ describe('TensorRT-LLM', () => {
       cuda_graph_config: null,
       torch_compile_config: { enable_fullgraph: true },
       enable_attention_dp: true,
-      // The fraction travels inside kv_cache_config: the YAML object replaces the flag's (engine-audit T19).
+      // The fraction travels inside kv_cache_config: the YAML object replaces the flag's (docs/engines.md).
       kv_cache_config: { dtype: 'fp8', free_gpu_memory_fraction: 0.8 },
       speculative_config: { decoding_type: 'MTP', num_nextn_predict_layers: 3 },
     });
@@ -205,7 +205,7 @@ describe('bad input', () => {
 describe('SGLang DP-attention ports', () => {
   it('declares the internal ports above the server port, to be checked before launch', () => {
     const spec = sglang.command(v('sglang', { tp: 8, dp: 8, dpAttention: true }), ctx);
-    // port+233 ... port+238 are fixed whatever dp is; the NCCL port is given with --nccl-port (engine-audit S32).
+    // port+233 ... port+238 are fixed whatever dp is; the NCCL port is given with --nccl-port (docs/engines.md).
     expect(spec.extraPorts).toEqual([8356, 8357, 8358, 8359, 8360, 8361, 8123 + 239]);
     expect(after(spec.argv, '--nccl-port')).toBe(String(8123 + 239));
     expect(sglang.command(v('sglang', { tp: 8 }), ctx).extraPorts).toBeUndefined();

@@ -1,4 +1,4 @@
-// Failure triage on the engines' own texts (shared/reference/engines.md, section 3).
+// Failure triage on the engines' own texts (quoted in test/fixtures/engines/corpus.json; sources in docs/engines.md, Failure texts).
 import { describe, expect, it } from 'vitest';
 import { sglang, trtllm, vllm } from '../../src/engines/index.js';
 import { classifyFromLog, FAILURE_RULES, shortGpuName } from '../../src/engines/failures.js';
@@ -117,7 +117,7 @@ describe('the simulator\'s failure texts classify like the engines\'', () => {
     expect(sglang.classifyFailure(['  File "x/sampler.py", line 3, in sample', 'AssertionError'], died).kind).toBe('crash');
   });
 
-  it('vLLM\'s real "required GPUs" text is unsupported, with or without the newer counts (engine-audit section 4)', () => {
+  it('vLLM\'s real "required GPUs" text is unsupported, with or without the newer counts (docs/engines.md, Failure texts)', () => {
     const old = vllm.classifyFailure(['ValueError: The number of required GPUs exceeds the total number of available GPUs in the placement group.'], died);
     expect(old).toMatchObject({ kind: 'unsupported', reason: 'the parallel layout needs more GPUs than this host shows' });
     // The newer suffix as the audit quotes it ("Required number of devices: N. Total number of devices: M.").

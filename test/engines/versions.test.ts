@@ -1,4 +1,4 @@
-// Spellings chosen by engine version, and the audit's value defects (shared/reference/engine-audit.md).
+// Spellings chosen by engine version, and the audit's value defects (sources in docs/engines.md).
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -46,13 +46,13 @@ describe('version resolution', () => {
 });
 
 describe('SGLang', () => {
-  it('gives fa4 as the prefill backend only (engine-audit S22)', () => {
+  it('gives fa4 as the prefill backend only (docs/engines.md)', () => {
     const a = sglang.command(v('sglang', { attentionBackend: 'fa4' }), ctx).argv;
     expect(after(a, '--prefill-attention-backend')).toBe('fa4');
     expect(a).not.toContain('--attention-backend');
   });
 
-  it('emits the EAGLE numbers all together or none (engine-audit S29)', () => {
+  it('emits the EAGLE numbers all together or none (docs/engines.md)', () => {
     const a = sglang.command(v('sglang', { speculative: { method: 'eagle3', draftModel: 'd', numSteps: 3 } }), ctx).argv;
     expect([after(a, '--speculative-num-steps'), after(a, '--speculative-eagle-topk'), after(a, '--speculative-num-draft-tokens')]).toEqual(['3', '1', '4']);
     const none = sglang.command(v('sglang', { speculative: { method: 'eagle', draftModel: 'd' } }), ctx).argv;
@@ -67,17 +67,17 @@ describe('SGLang', () => {
 });
 
 describe('TensorRT-LLM', () => {
-  it('spells EAGLE-3 as Eagle on 1.2 and Eagle3 from 1.3.0rc27 (engine-audit T23)', () => {
+  it('spells EAGLE-3 as Eagle on 1.2 and Eagle3 from 1.3.0rc27 (docs/engines.md)', () => {
     const spec = { method: 'eagle3', draftModel: 'd/e3', numSteps: 3 } as const;
     expect(yamlOf(v('trtllm', { speculative: spec }, '1.2.0rc1')).speculative_config).toEqual({ decoding_type: 'Eagle', max_draft_len: 3, speculative_model_dir: 'd/e3' });
     expect(yamlOf(v('trtllm', { speculative: spec }, '1.3.0rc27')).speculative_config).toEqual({ decoding_type: 'Eagle3', max_draft_len: 3, speculative_model: 'd/e3' });
   });
 
-  it('refuses neutral eagle (EAGLE-1/2) on the PyTorch backend (engine-audit T22)', () => {
+  it('refuses neutral eagle (EAGLE-1/2) on the PyTorch backend (docs/engines.md)', () => {
     expect(() => trtllm.command(v('trtllm', { speculative: { method: 'eagle', draftModel: 'd' } }), ctx)).toThrow(/cannot decode speculatively with 'eagle'/);
   });
 
-  it('writes the memory fraction into kv_cache_config only when the YAML has one (engine-audit T19)', () => {
+  it('writes the memory fraction into kv_cache_config only when the YAML has one (docs/engines.md)', () => {
     expect(yamlOf(v('trtllm', { memFraction: 0.7 }))).toEqual({ enable_iter_perf_stats: true });
     expect(yamlOf(v('trtllm', { memFraction: 0.7, kvCacheDtype: 'fp8' })).kv_cache_config).toEqual({ dtype: 'fp8', free_gpu_memory_fraction: 0.7 });
   });

@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { UserError } from '../../src/core/errors.js';
 import { vllm } from '../../src/engines/index.js';
+import { engineLaunchHooks } from '../../src/engines/launch-hooks.js';
 import { waitGpuReleased } from '../../src/host/gpu-procs.js';
 import { findFreePort, isListening, PortInUseError } from '../../src/host/ports.js';
 import { launchServer, type ServerHandle } from '../../src/host/process.js';
@@ -21,7 +22,7 @@ const handles: ServerHandle[] = [];
 const port = () => findFreePort({ from: 22000 + Math.floor(Math.random() * 20000) });
 
 async function launch(spec: Parameters<typeof launchServer>[0], opts: Partial<Parameters<typeof launchServer>[1]> = {}) {
-  const h = await launchServer(spec, { runDir: runDir(), graceMs: 3000, ...opts });
+  const h = await launchServer(spec, { runDir: runDir(), graceMs: 3000, ...engineLaunchHooks(), ...opts });
   handles.push(h);
   return h;
 }
@@ -167,7 +168,7 @@ describe('bad input', () => {
     const s = net.createServer();
     await new Promise<void>((r) => s.listen(p, '127.0.0.1', r));
     try {
-      await expect(launchServer(fakeSpec(p), { runDir: runDir() })).rejects.toThrow(PortInUseError);
+      await expect(launchServer(fakeSpec(p), { runDir: runDir(), ...engineLaunchHooks() })).rejects.toThrow(PortInUseError);
     } finally {
       await new Promise((r) => s.close(r));
     }
@@ -179,7 +180,7 @@ describe('bad input', () => {
     const s = net.createServer();
     await new Promise<void>((r) => s.listen(extra, '127.0.0.1', r));
     try {
-      await expect(launchServer({ ...fakeSpec(p), extraPorts: [extra] }, { runDir: runDir() })).rejects.toThrow(`port ${extra} on 127.0.0.1 is already in use`);
+      await expect(launchServer({ ...fakeSpec(p), extraPorts: [extra] }, { runDir: runDir(), ...engineLaunchHooks() })).rejects.toThrow(`port ${extra} on 127.0.0.1 is already in use`);
     } finally {
       await new Promise((r) => s.close(r));
     }
@@ -188,7 +189,7 @@ describe('bad input', () => {
   it('an engine that is not installed is a one-line UserError', async () => {
     const p = await port();
     const spec = { ...fakeSpec(p), argv: ['trtllm-serve-not-installed', 'model'] };
-    const err = await launchServer(spec, { runDir: runDir() }).catch((e: unknown) => e);
+    const err = await launchServer(spec, { runDir: runDir(), ...engineLaunchHooks() }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(UserError);
     expect((err as Error).message).toBe("cannot start 'trtllm-serve-not-installed': not found (is the engine installed and on PATH?)");
   });
@@ -211,7 +212,7 @@ describe('docker runtime', () => {
       { id: 'd', engine: 'vllm', model: 'Qwen/Qwen3-14B', knobs: {} },
       { host: '127.0.0.1', port: p, runDir: runDir(), runtime: { kind: 'docker', image: 'vllm/vllm-openai:nope' } },
     );
-    const err = await launchServer(spec, { runDir: runDir() }).catch((e: unknown) => e);
+    const err = await launchServer(spec, { runDir: runDir(), ...engineLaunchHooks() }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(UserError);
     expect((err as Error).message).toBe("docker image 'vllm/vllm-openai:nope' was not found locally; pull it first with: docker pull vllm/vllm-openai:nope");
   });

@@ -90,7 +90,7 @@ describe('estimate', () => {
     const tp = resolveServer('sglang', findGpu('H200')!, 8, ds, { tp: 8 });
     const dpa = resolveServer('sglang', findGpu('H200')!, 8, ds, { tp: 8, dp: 8, dpAttention: true });
     expect(dpa.kvCapacityTokens).toBeGreaterThan(tp.kvCapacityTokens * 4);
-    // SGLang turns DP-attention off silently when dp is 1 (engines.md).
+    // SGLang turns DP-attention off silently when dp is 1 (docs/engines.md).
     expect(resolveParallel('sglang', { tp: 8, dpAttention: true }).dpAttention).toBe(false);
     expect(resolveParallel('sglang', { tp: 8, dp: 8, dpAttention: true })).toMatchObject({ dpAttention: true, attnTp: 1, gpusUsed: 8 });
   });

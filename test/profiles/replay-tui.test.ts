@@ -15,7 +15,7 @@ import { serializeProfile } from '../../src/profiles/store.js';
 import { qwen3Study } from '../../src/profiles/studies.js';
 import { openSettings } from '../../src/core/settings.js';
 import type { ReplayOutcome } from '../../src/tune/replay.js';
-import type { ReplayTuiInput, ReplayTuiResult } from '../../src/replay-app.js';
+import type { ReplayTuiInput, ReplayTuiResult } from '../../src/screens/ReplayScreen.js';
 
 const repo = fileURLToPath(new URL('../..', import.meta.url));
 const bin = fileURLToPath(new URL('../../bin/servelab.js', import.meta.url));

@@ -23,7 +23,7 @@ describe('the ShareGPT length table', () => {
     }
     const meanIn = r.reduce((s, x) => s + x.promptLen, 0) / r.length;
     const meanOut = r.reduce((s, x) => s + x.outputLen, 0) / r.length;
-    // Published (seed-studies.md): 217,393 / 201,648 tokens for 1000 prompts; the table's derivation says ~226 / ~199.
+    // Published (the seed studies; docs/calibration.md, The ShareGPT shape): 217,393 / 201,648 tokens for 1000 prompts; the table's derivation says ~226 / ~199.
     expect(meanIn).toBeGreaterThan(205);
     expect(meanIn).toBeLessThan(240);
     expect(meanOut).toBeGreaterThan(185);

@@ -6,7 +6,6 @@ import { findFreePort } from '../../src/host/ports.js';
 
 export const REPO = fileURLToPath(new URL('../..', import.meta.url));
 export const SERVELAB_BIN = path.join(REPO, 'bin', 'servelab.js');
-export const SIM_RANK = fileURLToPath(new URL('./fixtures/sim-rank.ts', import.meta.url));
 
 /** sim-serve argv (single node, through the real CLI). */
 export function simServeArgv(port: number, extra: string[] = []): string[] {
@@ -14,11 +13,11 @@ export function simServeArgv(port: number, extra: string[] = []): string[] {
 }
 
 /**
- * sim-serve with the multi-node flags (the fixture hooks src/sim/multinode*.ts as sim-serve will):
- * DeepSeek-R1 on 8 H100 per node, TP 16 over two nodes as SGLang counts it (issue 13's case).
+ * sim-serve as one node of a multi-node start (the rank flags come from simRanks): DeepSeek-R1
+ * on 8 H100 per node, TP 16 over two nodes as SGLang counts it (issue 13's case).
  */
 export function simRankArgv(port: number, extra: string[] = []): string[] {
-  return [process.execPath, '--import', 'tsx', SIM_RANK, '--engine', 'sglang', '--model', 'deepseek-ai/DeepSeek-R1-0528', '--gpu', 'H100', '--gpus', '8', '--tp', '16', '--port', String(port), '--load-time', '0', ...extra];
+  return [process.execPath, SERVELAB_BIN, 'sim-serve', '--engine', 'sglang', '--model', 'deepseek-ai/DeepSeek-R1-0528', '--gpu', 'H100', '--gpus', '8', '--tp', '16', '--port', String(port), '--load-time', '0', ...extra];
 }
 
 const used: number[] = [];

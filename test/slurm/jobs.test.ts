@@ -162,6 +162,30 @@ describe.skipIf(missing !== null)('Slurm runtime on a real test cluster', () => 
     expect(readFileSync(path.join(dir, `qwen3-14b-fp8-sglang-${id}.out`), 'utf8')).toContain('The server is fired up and ready to roll!');
   });
 
+  it('runs an exported two-node profile with plain sbatch: both ranks start, the head serves', async () => {
+    const p = await port();
+    const r1 = loadProfile(fileURLToPath(new URL('../../profiles/DeepSeek-R1-0528-H200x8.json', import.meta.url)));
+    // What --runtime slurm saves for a 2-node winner (host.nodes 2), run as the simulated engine.
+    const two = { ...r1, host: { ...r1.host, nodes: 2 }, variant: { ...r1.variant, knobs: { ...r1.variant.knobs, tp: 16 } }, engineArgv: simRankArgv(p) };
+    const dir = runDir(c.dir, 'export-two');
+    const file = path.join(dir, 'r1.sbatch');
+    writeFileSync(file, slurmScript(two, 'r1.json', { partition: c.partition, time: '10', bindHost: '127.0.0.1' }));
+    const id = parseParsable(await runSlurm(c.cli, 'sbatch', ['--parsable', `--chdir=${dir}`, file]));
+    try {
+      let status = 0;
+      for (let i = 0; i < 150 && status !== 200; i++) {
+        status = await fetch(`http://127.0.0.1:${p}/health`).then((r) => r.status, () => 0);
+        if (status !== 200) await new Promise((r) => setTimeout(r, 200));
+      }
+      expect(status).toBe(200);
+      expect((await queryJob(c.cli, id))!.nodes).toEqual(['sl1', 'sl2']);
+    } finally {
+      expect(await cancelJob(c.cli, id)).toEqual({ finalState: 'CANCELLED', gone: true });
+    }
+    const out = readFileSync(path.join(dir, `deepseek-r1-0528-sglang-${id}.out`), 'utf8');
+    expect(out).toMatch(/\[.* TP8\] Init torch distributed begin\./);
+  });
+
   it('leaves no job in squeue', async () => {
     expect((await runSlurm(c.cli, 'squeue', ['-h', '-o', '%i %T'])).trim()).toBe('');
   });

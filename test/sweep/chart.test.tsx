@@ -2,7 +2,7 @@
 // marker per point, fits the box), not on bytes; and the SVG on its elements.
 import React from 'react';
 import { describe, expect, it } from 'vitest';
-import { LiveSweep, FrontierChart } from '../../src/components/FrontierChart.js';
+import { LiveSweep, FrontierChart } from '../../src/tui/components/FrontierChart.js';
 import { analyseSweeps, chartSeries } from '../../src/sweep/analyse.js';
 import { renderSvg } from '../../src/sweep/chart-svg.js';
 import { MARKERS, renderChart } from '../../src/sweep/chart-text.js';

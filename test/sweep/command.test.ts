@@ -1,7 +1,7 @@
 // `servelab sweep PROFILE` as a user runs it: bad input is one line and exit 2; a simulated sweep
 // prints the table and the choice, and saves the profile's sweep section, report and SVG chart.
 import { afterAll, describe, expect, it } from 'vitest';
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { loadProfile } from '../../src/profiles/store.js';
 import { removeDir, runCli, tempDir } from '../e2e/cli.js';
@@ -13,7 +13,7 @@ const PROFILE = resolve('profiles/Qwen3-14B-H100x1.json');
 describe('servelab sweep', () => {
   it.each([
     [['--sweep', 'concurrency:0,4'], /^servelab: bad --sweep level '0': a concurrency is a whole number >= 1/],
-    [['--sweep', 'rate:1,inf'], /^servelab: rate sweeps are not available yet/],
+    [['--sweep', 'rate:0,inf'], /^servelab: bad --sweep level '0': a rate is requests\/s > 0 or inf/],
     [['--slo', 'tpot<60'], /^servelab: bad --slo part 'tpot<60'/],
     [['--prompts', '0'], /^servelab: --prompts must be a whole number >= 1/],
   ])('refuses %j with one line and exit 2, launching nothing', async (flags, msg) => {
@@ -32,7 +32,7 @@ describe('servelab sweep', () => {
     expect(r.stderr).toContain('will run');
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^concurrency +tok\/s\/GPU +tok\/s\/user +TTFT p50\/p99 ms +goodput\/s +Pareto +SLO$/m);
-    expect(r.stdout).toMatch(/^ +4 +[\d,]+ +[\d.]+ +[\d,]+\/[\d,]+ +[\d.]+ +(yes)? +met$/m);
+    expect(r.stdout, r.stderr).toMatch(/^ +4 +[\d,]+ +[\d.]+ +[\d,]+\/[\d,]+ +[\d.]+ +(yes)? +met$/m);
     expect(r.stdout).toMatch(/choice: .+: [\d,]+ tok\/s\/GPU at 4 concurrent, TPOT p99 \d+ ms/);
     expect(r.stdout).toContain('output tok/s/GPU');
     const files = readdirSync(out).sort();
@@ -48,5 +48,27 @@ describe('servelab sweep', () => {
     // The shipped study profile is reference data: not rewritten.
     expect(loadProfile(PROFILE).sweep).toBeUndefined();
     expect(existsSync(join(cwd, 'run', 'results'))).toBe(true);
+
+    // replay --sweep: the same levels and sizes again, compared at the SLO point. A recorded
+    // frontier twice as high as today's is a regression (exit 3); as recorded it holds (exit 0).
+    const file = join(out, 'Qwen3-14B-H100x1.json');
+    const replay = (f: string) => runCli(['replay', f, '--sweep', '--sim', '--yes', '--auto', '--speed', '5', '--runs-dir', join(cwd, 'runs')], cwd);
+    const doubled = JSON.parse(readFileSync(file, 'utf8'));
+    for (const p of doubled.sweep.variants[0].points) p.metrics.output_throughput *= 2;
+    const inflated = join(cwd, 'inflated.json');
+    writeFileSync(inflated, JSON.stringify(doubled));
+    const bad = await replay(inflated);
+    expect(bad.stderr).not.toContain('has no sweep');
+    expect(bad.stderr).toContain('sweep     concurrency:1,4 as recorded');
+    // Doubled: today's point must read below 95% of twice the original, i.e. under 1.9x it.
+    expect(bad.stdout).toMatch(/at the SLO: recorded .*; now .* \(-\d+\.\d%\)/);
+    expect(bad.stdout).toMatch(/^verdict: regression \(-\d+\.\d%, tolerance 5%\)$/m);
+    expect(bad.code).toBe(3);
+  });
+
+  it('replay --sweep refuses a profile without a sweep with one line and exit 2', async () => {
+    const r = await runCli(['replay', PROFILE, '--sweep', '--sim', '--yes', '--auto'], cwd);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim()).toMatch(/^servelab: .*Qwen3-14B-H100x1.json has no sweep to compare with; run 'servelab sweep /);
   });
 });

@@ -10,7 +10,7 @@ import { simulatedHost } from '../../src/host/gpus.js';
 import { parseAutoArgs } from '../../src/tune/args.js';
 import { Journal } from '../../src/tune/journal.js';
 import { makeVariant } from '../../src/tune/plan.js';
-import { AbortedError } from '../../src/tune/runner.js';
+import { AbortedError, runVariantScenarios } from '../../src/tune/runner.js';
 import { parseScenario } from '../../src/tune/scenarios.js';
 import { parseSlo } from '../../src/core/slo.js';
 import { sweepVariant, type SweepContext } from '../../src/tune/sweep-run.js';
@@ -29,20 +29,33 @@ const { config } = parseAutoArgs(['--sim', '--model', 'Qwen/Qwen3-14B', '--port'
 const variant = makeVariant('sglang', 'Qwen/Qwen3-14B-FP8', {}, config!, 'Qwen/Qwen3-14B-FP8');
 const base = parseScenario('random:200/20', { scale: 1, numPrompts: 40 });
 
-function ctx(run: string, events: TuneEvent[], extra: Partial<SweepContext> = {}): SweepContext {
+interface CtxExtra extends Partial<SweepContext> {
+  slo?: SweepContext['slo'];
+  signal?: AbortSignal;
+}
+
+function ctx(run: string, events: TuneEvent[], extra: CtxExtra = {}): SweepContext {
+  const { signal, ...rest } = extra;
+  const cfg = { ...config!, warmupPrompts: 0, slo: [...(extra.slo ?? [])] };
   return {
-    config: { ...config!, warmupPrompts: 0 },
-    host: simulatedHost('H100', 1),
-    logsDir: join(dir, run, 'logs'),
-    benchDir: join(dir, run, 'bench'),
-    emit: (e) => {
-      events.push(e);
-      if (e.type === 'variant-launching') ports.push(e.port);
-    },
+    run: (v, scenarios, req) =>
+      runVariantScenarios(v, scenarios, {
+        config: cfg,
+        host: simulatedHost('H100', 1),
+        logsDir: join(dir, run, 'logs'),
+        benchDir: join(dir, run, 'bench'),
+        emit: (e) => {
+          events.push(e);
+          if (e.type === 'variant-launching') ports.push(e.port);
+        },
+        ...(signal ? { signal } : {}),
+        ...req,
+      }),
     stage: 'sweep',
+    slo: [],
     sweepAll: false,
     prompts: 8,
-    ...extra,
+    ...rest,
   };
 }
 
@@ -54,8 +67,10 @@ describe('sweepVariant', () => {
     const events: TuneEvent[] = [];
     const journal = Journal.create(join(dir, 'slo'), {});
     const slo = parseSlo('ttft:p99<0.001');
-    const s = await sweepVariant(variant, 'sglang fp8', base, parseSweep('concurrency:1,2,4'), ctx('slo', events, { journal, config: { ...config!, warmupPrompts: 0, slo } }));
+    const s = await sweepVariant(variant, 'sglang fp8', base, parseSweep('concurrency:1,2,4'), ctx('slo', events, { journal, slo }));
     expect(launches(events)).toBe(1);
+    // The runner reports each point as it ends: the next level is never started.
+    expect(started(events)).toEqual(['random-200-20@c1']);
     expect(s.points.map((p) => p.status)).toEqual(['ok', 'not-run', 'not-run']);
     expect(s.points[0]!.violations[0]).toMatch(/^p99 TTFT \d+ ms >= 0.001 ms$/);
     expect(s.stopped).toMatch(/^1 concurrent broke the SLO .*; higher loads were not run$/);
@@ -69,8 +84,7 @@ describe('sweepVariant', () => {
     const controller = new AbortController();
     const spec = parseSweep('concurrency:1,2,4');
     const run1 = sweepVariant(variant, 'sglang fp8', base, spec, {
-      ...ctx('resume', first, { journal: Journal.create(runDir, {}) }),
-      signal: controller.signal,
+      ...ctx('resume', first, { journal: Journal.create(runDir, {}), signal: controller.signal }),
       // Ctrl-C as soon as the first point is in.
       onPoint: () => controller.abort(),
     });
@@ -98,7 +112,19 @@ describe('sweepVariant', () => {
     expect(survivors(ports)).toEqual([]);
   });
 
-  it('refuses a rate sweep with one line until the runner sends a request rate', async () => {
-    await expect(sweepVariant(variant, 'x', base, parseSweep('rate:1,inf'), ctx('rate', []))).rejects.toThrow(/rate sweeps are not available yet/);
+  it('runs a rate sweep: each point at its request rate, inf sending every request at once', async () => {
+    const events: TuneEvent[] = [];
+    const s = await sweepVariant(variant, 'sglang fp8', base, parseSweep('rate:2,inf'), ctx('rate', events, { prompts: 6 }));
+    expect(launches(events)).toBe(1);
+    expect(started(events)).toEqual(['random-200-20@r2', 'random-200-20@rinf']);
+    expect(s.points.map((p) => [p.status, p.metrics?.completed])).toEqual([
+      ['ok', 6],
+      ['ok', 6],
+    ]);
+    // At 2 req/s the 6 Poisson arrivals spread over about 3 simulated seconds; at inf they come at once.
+    const dur = s.points.map((p) => p.metrics!.duration as number);
+    expect(dur[0]!).toBeGreaterThan(dur[1]!);
+    expect(dur[0]!).toBeGreaterThan(1);
+    expect(survivors(ports)).toEqual([]);
   });
 });

@@ -226,6 +226,14 @@ describe('tune a replica, then the host', () => {
     expect(off.stages[0]!.variants.map((v) => v.variant.knobs.tp)).toEqual([8, 8]);
   });
 
+  it('--sweep turns the replica plan off (the sweep compares whole-host finalists) and says so', async () => {
+    const { planSession } = await import('../../src/tune/session.js');
+    const { plan } = await planSession(config(['--stages', 'engine,parallelism', '--sweep', 'concurrency:1,8']));
+    expect(plan.replica).toBeUndefined();
+    expect(plan.notes.join('\n')).toContain('--sweep: the replica plan is off');
+    expect(plan.stages[0]!.variants.map((v) => v.variant.knobs.tp)).toEqual([8, 8]);
+  });
+
   it('runs the replica stages in parallel, picks a layout outright, validates it against the baseline on the whole host', async () => {
     const calls: string[] = [];
     const run: ScenarioRunner = async (v, scenarios, req) => {

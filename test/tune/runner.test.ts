@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TuneEvent } from '../../src/core/events.js';
 import { buildLaunchSpec } from '../../src/engines/index.js';
+import { engineLaunchHooks } from '../../src/engines/launch-hooks.js';
 import { simulatedHost } from '../../src/host/gpus.js';
 import { findFreePort } from '../../src/host/ports.js';
 import { launchServer, type ServerHandle } from '../../src/host/process.js';
@@ -60,7 +61,7 @@ describe('whoElseAnswers', () => {
     const served = makeVariant('vllm', 'Qwen/Qwen3-14B', {}, config!);
     const ctx = { host: '127.0.0.1', port, runDir: join(dir, 'other'), runtime: { kind: 'native' as const }, sim: { gpu: 'H100', gpus: 1, speed: 5 } };
     const spec = buildLaunchSpec(served, ctx);
-    const h = await launchServer({ ...spec, argv: [...spec.argv, '--load-time', '0'] }, { runDir: ctx.runDir });
+    const h = await launchServer({ ...spec, argv: [...spec.argv, '--load-time', '0'] }, { runDir: ctx.runDir, ...engineLaunchHooks() });
     handles.push(h);
     expect((await h.waitReady(30_000)).ready).toBe(true);
     expect(await whoElseAnswers(spec, served, true)).toBeNull();

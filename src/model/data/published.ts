@@ -6,9 +6,10 @@
 // TensorRT-LLM v1.2.0rc1 (the pages' "Engine Version" sections). Source: GPUStack performance lab,
 // github.com/gpustack/gpustack docs/performance-lab/<model>/<gpu>.md (commit 47277d79).
 //
-// TRAINING vs HELD-OUT: the model's fitted constants (src/model/efficiency.ts, each marked "Fit")
-// were fitted on the three studies only (seed-studies.md: Qwen3-14B ShareGPT on 1xH100, GLM-4.6 on
-// 8xA100, DeepSeek-R1 on 8xH200). Every row here is held out: no constant was set from it.
+// TRAINING vs HELD-OUT (declared in training.ts, by page, before any fit): the Qwen3-14B pages
+// (A100 and H100) are TRAINING rows, fitted on together with the three studies; the Qwen3-32B
+// pages (A100 and H100) are HELD OUT: a model size the fit never sees, on both GPUs and all three
+// engines. No constant is set from a held-out row (bench/fit.ts reads only split 'train').
 import type { EngineName, Knobs } from '../../core/variant.js';
 
 export interface PublishedResult {
@@ -28,12 +29,17 @@ export interface PublishedResult {
   source: string;
   /** Why a row is less faithful to reproduce (a flag the model does not have, ...). */
   caveat?: string;
+  /** 'train': bench/fit.ts fits on it; 'held-out': only ever compared (training.ts). */
+  split: 'train' | 'held-out';
 }
 
 const V = { vllm: '0.11.0', sglang: '0.5.5.post1', trtllm: '1.2.0rc1' } as const;
 const SRC = (page: string) => `https://github.com/gpustack/gpustack/blob/main/docs/performance-lab/${page}.md`;
 const SG = { kind: 'sharegpt' } as const;
 const R = (input: number, output: number) => ({ kind: 'random' as const, input, output });
+
+/** TRT-LLM's --enable_chunked_prefill has no servelab knob: the model schedules TRT-LLM prompts whole. */
+const CHUNKED = 'run with --enable_chunked_prefill, which the model does not represent (TRT-LLM prompts are scheduled whole)';
 
 type Row = [group: string, engine: EngineName, model: string, gpu: string, knobs: Knobs, workload: PublishedResult['workload'], prompts: number, tput: number, tpot: number, page: string, caveat?: string];
 
@@ -76,7 +82,24 @@ const ROWS: Row[] = [
   ['', 'sglang', 'Qwen/Qwen3-14B-FP8', 'H100', {}, R(4000, 200), 500, 12257.62, 84.93, 'qwen3-14b/h100'],
   ['', 'sglang', 'Qwen/Qwen3-14B-FP8', 'H100', {}, R(2000, 100), 500, 14764.26, 143.22, 'qwen3-14b/h100'],
   ['', 'sglang', 'Qwen/Qwen3-14B-FP8', 'H100', {}, R(128, 4), 1000, 16884.75, 927.88, 'qwen3-14b/h100'],
+  // Qwen3-32B on 1 x A100, the page's optimized configuration: `trtllm-serve Qwen/Qwen3-32B
+  // --max_seq_len=40960 --enable_chunked_prefill` ("Optimized benchmark results"; its ShareGPT
+  // figure repeats stage 1's, so only the random rows are new).
+  ['', 'trtllm', 'Qwen/Qwen3-32B', 'A100', { maxModelLen: 40960 }, R(32000, 100), 100, 1580.36, 47.37, 'qwen3-32b/a100', CHUNKED],
+  ['', 'trtllm', 'Qwen/Qwen3-32B', 'A100', { maxModelLen: 40960 }, R(4000, 200), 500, 2037.67, 100.09, 'qwen3-32b/a100', CHUNKED],
+  ['', 'trtllm', 'Qwen/Qwen3-32B', 'A100', { maxModelLen: 40960 }, R(2000, 100), 500, 2715.9, 145.49, 'qwen3-32b/a100', CHUNKED],
+  ['', 'trtllm', 'Qwen/Qwen3-32B', 'A100', { maxModelLen: 40960 }, R(128, 4), 1000, 3535.54, 1885.18, 'qwen3-32b/a100', CHUNKED],
+  // Qwen3-32B on 1 x H100, the page's optimized configuration: `trtllm-serve Qwen/Qwen3-32B-FP8
+  // --max_seq_len=40960 --enable_chunked_prefill` (stage 3 and "Optimized benchmark results").
+  ['', 'trtllm', 'Qwen/Qwen3-32B-FP8', 'H100', { maxModelLen: 40960 }, SG, 1000, 4284.68, 158.64, 'qwen3-32b/h100', CHUNKED],
+  ['', 'trtllm', 'Qwen/Qwen3-32B-FP8', 'H100', { maxModelLen: 40960 }, R(32000, 100), 100, 4068.16, 286.97, 'qwen3-32b/h100', CHUNKED],
+  ['', 'trtllm', 'Qwen/Qwen3-32B-FP8', 'H100', { maxModelLen: 40960 }, R(4000, 200), 500, 4929.16, 138.75, 'qwen3-32b/h100', CHUNKED],
+  ['', 'trtllm', 'Qwen/Qwen3-32B-FP8', 'H100', { maxModelLen: 40960 }, R(2000, 100), 500, 5901.95, 223.4, 'qwen3-32b/h100', CHUNKED],
+  ['', 'trtllm', 'Qwen/Qwen3-32B-FP8', 'H100', { maxModelLen: 40960 }, R(128, 4), 1000, 6826.33, 890.11, 'qwen3-32b/h100', CHUNKED],
 ];
+
+/** Published pages whose rows are training data; declared here once, before any fit (training.ts). */
+export const TRAINING_PAGES: readonly string[] = ['qwen3-14b/a100', 'qwen3-14b/h100'];
 
 export const PUBLISHED: PublishedResult[] = ROWS.map(([group, engine, model, gpu, knobs, workload, numPrompts, totalTokPerS, meanTpotMs, page, caveat]) => ({
   group,
@@ -92,4 +115,7 @@ export const PUBLISHED: PublishedResult[] = ROWS.map(([group, engine, model, gpu
   meanTpotMs,
   source: SRC(page),
   ...(caveat ? { caveat } : {}),
+  split: TRAINING_PAGES.includes(page) ? ('train' as const) : ('held-out' as const),
 }));
+
+export const HELD_OUT = PUBLISHED.filter((r) => r.split === 'held-out');

@@ -5,7 +5,7 @@
 // PROVENANCE (read before trusting it): this table is NOT computed from the dataset; the dataset
 // cannot be downloaded on servelab's build host. It is derived from published statistics:
 // - the studies' totals for 1000 filtered prompts with the Qwen3 tokenizer: 217,393 input and
-//   201,648 output tokens (seed-studies.md, vLLM's printed result block), i.e. means ~217 / ~202;
+//   201,648 output tokens (the studies' printed vLLM result blocks, src/model/data/studies.ts), i.e. means ~217 / ~202;
 // - vLLM's filter bounds above (vllm/benchmarks/datasets.py, is_valid_sequence);
 // - the shape assumption that prompts spread wider than outputs (log-normal, sigma 1.0 for prompts
 //   and 0.75 for outputs, medians ~147 and ~151 tokens), clipped by the filter.

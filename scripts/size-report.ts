@@ -1,0 +1,64 @@
+// Files over 300 lines and functions over 80 lines in src/ (issue 11's budget), measured on the
+// TypeScript syntax tree. Data tables are exempt: a file whose name says data/studies/table, or a
+// file under a data/ folder. Prints one line per offender; exit 1 when there is any.
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import ts from 'typescript';
+
+export const MAX_FILE_LINES = 300;
+export const MAX_FUNCTION_LINES = 80;
+
+function walk(dir: string, out: string[] = []): string[] {
+  for (const name of readdirSync(dir)) {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) walk(p, out);
+    else if (/\.tsx?$/.test(name)) out.push(p);
+  }
+  return out;
+}
+
+const isData = (file: string) => /(^|\/)data\/|studies|table|-data\./i.test(file);
+
+export interface Offender {
+  file: string;
+  what: string;
+  lines: number;
+}
+
+function functionName(node: ts.Node): string {
+  const n = (node as { name?: ts.Node }).name;
+  if (n && ts.isIdentifier(n)) return n.text;
+  const parent = node.parent;
+  if (parent && ts.isVariableDeclaration(parent) && ts.isIdentifier(parent.name)) return parent.name.text;
+  if (parent && ts.isPropertyAssignment(parent) && ts.isIdentifier(parent.name)) return parent.name.text;
+  return '(anonymous)';
+}
+
+export function sizeOffenders(root: string): Offender[] {
+  const out: Offender[] = [];
+  for (const path of walk(join(root, 'src'))) {
+    const file = relative(root, path);
+    if (isData(file)) continue;
+    const text = readFileSync(path, 'utf8');
+    const lines = text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
+    if (lines > MAX_FILE_LINES) out.push({ file, what: 'file', lines });
+    const sf = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, true, path.endsWith('x') ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
+    const visit = (node: ts.Node): void => {
+      if (ts.isFunctionDeclaration(node) || ts.isMethodDeclaration(node) || ts.isArrowFunction(node) || ts.isFunctionExpression(node)) {
+        const start = sf.getLineAndCharacterOfPosition(node.getStart(sf)).line;
+        const end = sf.getLineAndCharacterOfPosition(node.getEnd()).line;
+        if (end - start + 1 > MAX_FUNCTION_LINES) out.push({ file, what: `function ${functionName(node)}`, lines: end - start + 1 });
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(sf);
+  }
+  return out;
+}
+
+if (process.argv[1] && /size-report\.ts$/.test(process.argv[1])) {
+  const found = sizeOffenders(process.cwd());
+  for (const o of found) console.log(`${o.file}: ${o.what} is ${o.lines} lines`);
+  console.log(found.length ? `${found.length} over the budget (files ${MAX_FILE_LINES}, functions ${MAX_FUNCTION_LINES} lines)` : 'within the budget');
+  process.exitCode = found.length ? 1 : 0;
+}

@@ -1,0 +1,51 @@
+// The words under the Results tables: each stage's verdict, the validation's, and the failure
+// reasons that fit the page.
+import { fmtPct, wrapLines } from '../../format.js';
+import type { ResultRow, ResultsData, StageTable } from '../../state/results.js';
+import { fitBlocks, fitRows } from '../../widgets/paged-table/state.js';
+import { statusText } from './columns.js';
+
+/** Why each row that did not run to the end did not: the whole reason and the hint, wrapped. */
+function reasonLines(rows: readonly ResultRow[], width: number): string[][] {
+  return rows
+    .filter((r) => r.result.status !== 'ok' && r.result.failure)
+    .map((r) => wrapLines(`${r.label.trim()}: ${statusText(r.result)}${r.result.failure!.hint ? `; ${r.result.failure!.hint}` : ''}`, width, 3));
+}
+
+/** As many whole reasons as fit in `max` lines, then a pointer to the report for the rest. */
+function fitReasons(reasons: readonly string[][], max: number): string[] {
+  return fitBlocks(reasons, max, (n) => `… ${n} more reason${n > 1 ? 's' : ''} in the report`);
+}
+
+/** The line under a stage table: who won, by how much against what, or that the carried one stayed. */
+export function stageVerdict(t: StageTable, name: (id: string) => string): string {
+  if (!t.winnerId) return 'no winner in this stage';
+  if (t.winnerId === t.carriedId) return `${name(t.winnerId)} (carried in) stays: no candidate beat it by more than the margin`;
+  // The gain is the core's, against the reference it names: the baseline in the first stage.
+  const against = !t.referenceId ? null : t.referenceId === t.carriedId ? `${name(t.referenceId)} (carried in)` : t.referenceId === t.baselineId ? `the baseline ${name(t.referenceId)}` : name(t.referenceId);
+  const gain = t.gainPct !== null && against && t.referenceId !== t.winnerId ? ` (${fmtPct(t.gainPct, true)} vs ${against})` : '';
+  return `winner ${name(t.winnerId)}${gain}`;
+}
+
+/** The line under the validation table: what was compared with what. */
+export function validationVerdict(p: Pick<ResultsData, 'validationBaseline' | 'validationBaselineIsWinner' | 'winnerLabel'>): string {
+  if (!p.validationBaseline || !p.winnerLabel) return '';
+  if (p.validationBaselineIsWinner) return `the baseline is the winner itself (${p.winnerLabel}): no other first-stage variant ran, so there is nothing to compare`;
+  return `baseline ${p.validationBaseline} vs winner ${p.winnerLabel}`;
+}
+
+/**
+ * The rows and failure reasons that fit in `room` lines. The live region stays below the terminal
+ * height: title, tabs, margins, header, the verdict, "Winner", the command and the footer take
+ * their lines; the rows come next, then the reasons.
+ */
+export function fitPage(table: StageTable | undefined, width: number, room: number): { rows: ResultRow[]; failures: string[] } {
+  const avail = Math.max(3, room);
+  const reasons = table ? reasonLines(table.rows, width) : [];
+  const all = table?.rows ?? [];
+  // Keep two lines for reasons when there are any, and one for "… more" when rows are left out.
+  const rowRoom = Math.max(1, avail - (reasons.length ? Math.min(2, reasons[0]!.length) : 0));
+  const { rows, hidden } = fitRows(all, rowRoom);
+  return { rows, failures: fitReasons(reasons, avail - rows.length - (hidden ? 1 : 0)) };
+}
+

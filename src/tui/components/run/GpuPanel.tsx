@@ -1,0 +1,45 @@
+// GPU utilisation and memory per GPU: one line each when there is room, else one compact line.
+import React from 'react';
+import { Box, Text } from 'ink';
+import type { GpuSample } from '../../../core/events.js';
+import { fmtMiB, truncate } from '../../format.js';
+import { ProgressBar } from '../ProgressBar.js';
+import { Muted } from '../Title.js';
+
+export function GpuPanel({ gpus, width, roomy }: { gpus: readonly GpuSample[]; width: number; roomy: boolean }): React.JSX.Element | null {
+  if (gpus.length === 0) return null;
+  if (!roomy && gpus.length > 2) {
+    // Pack "index:util% memG" cells into at most two lines.
+    const cells = gpus.map((g) => `${g.index}:${Math.round(g.utilPct)}% ${Math.round(g.memUsedMiB / 1024)}G`);
+    const lines: string[] = [''];
+    for (const cell of cells) {
+      const cur = lines[lines.length - 1]!;
+      if (cur && 4 + cur.length + 2 + cell.length > width) lines.push(cell);
+      else lines[lines.length - 1] = cur ? `${cur}  ${cell}` : cell;
+    }
+    return (
+      <Box flexDirection="column">
+        {lines.slice(0, 2).map((l, i) => (
+          <Text key={i} wrap="truncate">
+            <Muted>{i === 0 ? 'GPU ' : '    '}</Muted>
+            {truncate(l, width - 4)}
+          </Text>
+        ))}
+      </Box>
+    );
+  }
+  return (
+    <Box flexDirection="column">
+      {gpus.map((g) => (
+        <Text key={g.index} wrap="truncate">
+          <Muted>{`GPU${g.index} `}</Muted>
+          <ProgressBar ratio={g.utilPct / 100} width={10} />
+          {` ${String(Math.round(g.utilPct)).padStart(3)}%  mem `}
+          <ProgressBar ratio={g.memTotalMiB ? g.memUsedMiB / g.memTotalMiB : 0} width={10} />
+          {` ${fmtMiB(g.memUsedMiB)} / ${fmtMiB(g.memTotalMiB)}  `}
+          <Muted>{g.name}</Muted>
+        </Text>
+      ))}
+    </Box>
+  );
+}

@@ -1,0 +1,78 @@
+// Finished variants and stage verdicts, printed once above the live region (Ink <Static>), so
+// a long run never redraws them and the scrollback keeps the whole stage history.
+import React from 'react';
+import { Static, Text } from 'ink';
+import type { VariantResult } from '../../../core/events.js';
+import type { StaticItem } from '../../state/run.js';
+import { fmtDuration, fmtMs, fmtPct, fmtTokS, relativeLabel, truncate, wrapLines } from '../../format.js';
+import { useTheme, type Theme } from '../../theme.js';
+import { pad } from '../Table.js';
+
+export function variantLine(r: VariantResult, label: string, width: number): string {
+  const m = r.status === 'ok' ? r.metrics : undefined;
+  const cells = m
+    ? [
+        `${fmtTokS(m.total_token_throughput)} tok/s`.padStart(12),
+        `TTFT ${fmtMs(m.mean_ttft_ms)}`.padEnd(12),
+        `TPOT ${fmtMs(m.mean_tpot_ms)}`.padEnd(11),
+        ...(width >= 100 && r.startupS !== undefined ? [`up ${fmtDuration(r.startupS)}`] : []),
+      ]
+    : [];
+  const fixed = 2 + 13 + cells.reduce((w, c) => w + c.length + 1, 0);
+  if (!m) {
+    // A failure's reason matters more than lining up with the numbers: the label takes only its
+    // length, and the reason wraps onto indented lines (printed once, so the lines cost nothing later).
+    const why = r.failure ? `${r.failure.kind}: ${r.failure.reason}` : r.status;
+    const [first, ...rest] = wrapLines(`${pad(r.stage, 12)} ${truncate(label, 30)}  ${why}`, width - 2, 3);
+    const indent = ' '.repeat(15);
+    return [first ?? '', ...wrapLines(rest.join(' '), width - 2 - indent.length, 2).map((l) => indent + l)].filter((l, i) => i === 0 || l.trim()).join('\n');
+  }
+  const head = `${pad(r.stage, 12)} ${pad(label, Math.max(12, Math.min(40, width - fixed - 1)))}`;
+  return truncate(`${head} ${cells.join(' ')}`.trimEnd(), width - 2);
+}
+
+function tone(r: VariantResult, theme: Theme): string | undefined {
+  if (r.status === 'ok') return undefined;
+  return r.status === 'failed' ? theme.bad : theme.muted;
+}
+
+export function stageLine(item: Extract<StaticItem, { kind: 'stage' }>, labels: Record<string, string>, skipped?: string): string {
+  const name = (id: string) => labels[id] ?? id;
+  if (skipped) return `── stage ${item.stage}: skipped (${skipped}) ──`;
+  if (!item.winnerId) return `── stage ${item.stage}: no winner ──`;
+  if (item.kept) return `── stage ${item.stage}: ${name(item.winnerId)} stays ──`;
+  return `── stage ${item.stage}: winner ${name(item.winnerId)}${item.gainPct ? ` (${fmtPct(item.gainPct, true)})` : ''} ──`;
+}
+
+export interface LeaderboardProps {
+  items: readonly StaticItem[];
+  labels: Record<string, string>;
+  /** Stages the plan skipped, with the reason. */
+  skipped?: Record<string, string>;
+  width: number;
+}
+
+export function Leaderboard({ items, labels, skipped, width }: LeaderboardProps): React.JSX.Element {
+  const theme = useTheme();
+  return (
+    <Static items={[...items]}>
+      {(item) => {
+        const why = item.kind === 'stage' ? (item.skipped ?? skipped?.[item.stage]) : undefined;
+        return item.kind === 'variant' ? (
+          <Text key={item.key} color={tone(item.result, theme)} dimColor={item.result.status !== 'ok' && item.result.status !== 'failed' && theme.dimMuted}>
+            <Text color={item.result.status === 'ok' ? theme.good : theme.bad}>{item.result.status === 'ok' ? theme.glyph.ok : theme.glyph.fail} </Text>
+            {variantLine(
+              item.result,
+              relativeLabel(labels[item.result.variantId] ?? item.result.variant.label ?? item.result.variantId, item.carriedId ? labels[item.carriedId] : undefined),
+              width,
+            )}
+          </Text>
+        ) : (
+          <Text key={item.key} bold={!why} color={why ? theme.muted : theme.accent} dimColor={Boolean(why) && theme.dimMuted}>
+            {truncate(stageLine(item, labels, why), width)}
+          </Text>
+        );
+      }}
+    </Static>
+  );
+}

@@ -1,0 +1,100 @@
+// The one hook between the tuning core and the screens: it starts the session, files every
+// event into the run reducer (batched, so the screen redraws at most ~7 times a second however
+// fast events arrive), forwards the user's steering, and stops the session on abort or unmount.
+import { useCallback, useEffect, useReducer, useRef } from 'react';
+import type { TuneEvent, TuneListener } from '../../core/events.js';
+import { initialRunState, runReducer, type RunState } from '../state/run.js';
+import type { SessionHandle, SessionStarter } from '../../tune/workbench-types.js';
+
+export type { SessionHandle, SessionStarter };
+
+/** 150 ms: between the 4 and 10 redraws a second that keep SSH sessions smooth. */
+export const DEFAULT_THROTTLE_MS = 150;
+
+export interface TuneSession {
+  state: RunState;
+  skip(): void;
+  stopAfterStage(): void;
+  /** Abort the session; resolves once it has stopped its servers (or at once when idle). */
+  abort(): Promise<void>;
+}
+
+export function useTuneSession(start: SessionStarter | null, throttleMs = DEFAULT_THROTTLE_MS): TuneSession {
+  const [state, dispatch] = useReducer(runReducer, initialRunState);
+  const handle = useRef<SessionHandle | null>(null);
+  const controller = useRef<AbortController | null>(null);
+  const settledRef = useRef<Promise<void> | null>(null);
+  const settled = useRef(false);
+  const queue = useRef<TuneEvent[]>([]);
+  const timer = useRef<NodeJS.Timeout | null>(null);
+
+  const flush = useCallback(() => {
+    timer.current = null;
+    if (queue.current.length === 0) return;
+    const events = queue.current;
+    queue.current = [];
+    dispatch({ type: 'events', events, now: Date.now() });
+  }, []);
+
+  useEffect(() => {
+    if (!start) return;
+    const ac = new AbortController();
+    controller.current = ac;
+    dispatch({ type: 'started', now: Date.now() });
+    const onEvent: TuneListener = (e) => {
+      queue.current.push(e);
+      if (!timer.current) timer.current = setTimeout(flush, throttleMs);
+    };
+    let h: SessionHandle;
+    try {
+      h = start(onEvent, ac.signal);
+    } catch (err) {
+      dispatch({ type: 'crashed', message: err instanceof Error ? err.message : String(err) });
+      settled.current = true;
+      return;
+    }
+    handle.current = h;
+    settledRef.current = h.done.then(
+      () => {
+        settled.current = true;
+        if (timer.current) clearTimeout(timer.current);
+        flush();
+        dispatch({ type: 'settled', aborted: ac.signal.aborted });
+      },
+      (err: unknown) => {
+        settled.current = true;
+        if (timer.current) clearTimeout(timer.current);
+        flush();
+        dispatch({ type: 'crashed', message: err instanceof Error ? err.message : String(err) });
+      },
+    );
+    return () => {
+      // Leaving the screen while a session runs: stop it so no server outlives the UI.
+      if (!settled.current) ac.abort();
+      if (timer.current) clearTimeout(timer.current);
+    };
+  }, [start, throttleMs, flush]);
+
+  const skip = useCallback(() => {
+    if (settled.current || !handle.current) return;
+    handle.current.skipVariant();
+    dispatch({ type: 'skip-requested' });
+  }, []);
+
+  const stopAfterStage = useCallback(() => {
+    if (settled.current || !handle.current) return;
+    handle.current.stopAfterStage();
+    dispatch({ type: 'stop-after-stage-requested' });
+  }, []);
+
+  const abort = useCallback(async () => {
+    if (!controller.current || !settledRef.current) return;
+    if (!settled.current) {
+      dispatch({ type: 'abort-requested' });
+      controller.current.abort();
+    }
+    await settledRef.current;
+  }, []);
+
+  return { state, skip, stopAfterStage, abort };
+}

@@ -1,0 +1,117 @@
+// Rows for the Results screen, taken from the core's projection of the stream (src/core/view.ts):
+// winners, references and gains are the core's own, so the TUI shows what --auto prints. Only
+// presentation is added here (labels relative to the carried winner, $/Mtok at the set price).
+import type { ValidationRow, VariantResult } from '../../core/events.js';
+import { shownStages, type SessionView } from '../../core/view.js';
+import { dollarsPerMillionTokens } from '../../tune/decide.js';
+import type { RunState } from './run.js';
+import { relativeLabel } from '../format.js';
+
+export interface ResultRow {
+  result: VariantResult;
+  label: string;
+  gainPct: number | null;
+  dollarsPerMtok: number | null;
+  isWinner: boolean;
+  isCarried: boolean;
+  /** The row the stage's gains are measured against (the baseline in the first stage). */
+  isReference: boolean;
+}
+
+export interface StageTable {
+  stage: string;
+  winnerId: string | null;
+  gainPct: number | null;
+  carriedId: string | null;
+  /** What the gains are measured against (the baseline, or the carried winner). */
+  referenceId: string | null;
+  baselineId: string | null;
+  /** The core's reason for the winner. */
+  why: string | null;
+  rows: ResultRow[];
+}
+
+export type ValidationRowView = ValidationRow;
+
+/** What the Results page shows, from the run's events (workbench) or a journal's (`servelab view`). */
+export interface ResultsData {
+  tables: StageTable[];
+  labels: Record<string, string>;
+  validation: ValidationRowView[];
+  winner?: VariantResult;
+  winnerLabel?: string;
+  /** Label of the variant the validation table measures the winner against. */
+  validationBaseline?: string;
+  /** The validation compared the winner with itself (the usual baseline did not run). */
+  validationBaselineIsWinner?: boolean;
+  priced: boolean;
+  /** The user aborted the run (so a missing winner is not a failure). */
+  aborted?: boolean;
+}
+
+export interface ResultsOptions {
+  labels: Record<string, string>;
+  pricePerGpuHour?: number;
+  gpus: number;
+}
+
+/** The projection a run state or a replayed journal holds. */
+function viewOf(source: RunState | SessionView): SessionView {
+  return 'view' in source ? source.view : source;
+}
+
+/** One table per stage that measured something, in run order. */
+export function stageTables(source: RunState | SessionView, opts: ResultsOptions): StageTable[] {
+  return shownStages(viewOf(source)).map((s) => {
+    const v = s.verdict;
+    const carriedId = v?.carriedId ?? s.carriedId;
+    return {
+      stage: s.name,
+      winnerId: v?.winnerId ?? null,
+      gainPct: v?.gainPct ?? null,
+      carriedId,
+      referenceId: v?.referenceId ?? null,
+      baselineId: v?.baselineId ?? null,
+      why: v?.why ?? null,
+      rows: s.rows.map((r) => ({
+        result: r.result,
+        label: relativeLabel(opts.labels[r.result.variantId] ?? r.result.variant.label ?? r.result.variantId, carriedId ? opts.labels[carriedId] : undefined),
+        gainPct: r.gainPct,
+        dollarsPerMtok: opts.pricePerGpuHour && r.result.metrics ? dollarsPerMillionTokens(r.result.metrics, opts.gpus, opts.pricePerGpuHour) : null,
+        isWinner: r.isWinner,
+        isCarried: r.isCarried,
+        isReference: r.isReference && !r.isCarried,
+      })),
+    };
+  });
+}
+
+/** The variant the session ended with, as the core chose it. */
+export function finalWinner(source: RunState | SessionView): VariantResult | undefined {
+  return viewOf(source).winner ?? undefined;
+}
+
+/** The before/after table, as the core reported it. */
+export function validationRows(source: RunState | SessionView): ValidationRowView[] {
+  return viewOf(source).validation?.rows ?? [];
+}
+
+/** The variant the validation table measured the winner against, as the core reported it. */
+export function validationBaselineId(source: RunState | SessionView): string | undefined {
+  return viewOf(source).validation?.baselineId;
+}
+
+/** Everything the Results page shows, from a live run or a journal's projection. */
+export function resultsData(source: RunState | SessionView, opts: ResultsOptions & { labels: Record<string, string> }): ResultsData {
+  const winner = finalWinner(source);
+  const baselineId = validationBaselineId(source);
+  const name = (id: string) => opts.labels[id] ?? id;
+  return {
+    tables: stageTables(source, opts),
+    labels: opts.labels,
+    validation: validationRows(source),
+    ...(winner ? { winner, winnerLabel: name(winner.variantId) } : {}),
+    ...(baselineId ? { validationBaseline: name(baselineId), validationBaselineIsWinner: baselineId === winner?.variantId } : {}),
+    priced: Boolean(opts.pricePerGpuHour),
+  };
+}
