@@ -1,72 +1,103 @@
 // What a tuning session costs on the simulated host, in GPU-hours: the three studies' sessions
 // (Qwen3-14B on an 8xH100 host, GLM-4.6 on 8xA100, DeepSeek-R1 on 8xH200) run headless
-// (`servelab --auto --sim ... --json`), and every variant's simulated startup and benchmark time
-// turned into GPU-hours (src/tune/gpu-hours.ts).
-// Measured today: the full protocol only. The optimised column of issue 16 (parallel variants,
-// early stop, adaptive repeats, replica-then-host) needs those modules wired into the session;
-// until then this prints "not wired" for it rather than a projection.
-// Not counted: planning, warm-ups, stopping a server, the gaps between variants (the session's
-// simulated wall time here is the sum of startup + benchmark of the variants, run one at a time).
-// Usage: npx tsx bench/tuning-cost.ts [--scale F] (default 0.1: a tenth of each scenario's prompts).
+// (`servelab --auto --sim ... --json`) twice:
+// - full protocol: every variant in full, one after another, on the whole host (--parallel off
+//   --no-early-stop --repeats-max 1 --replica off), as the studies ran them;
+// - optimised: parallel variants on disjoint GPUs, early stop, adaptive repeats, one replica then
+//   the host (the defaults; --parallel as given here, see below).
+// Figures come from the session's own accounting (the session-cost event, src/tune/cost-ledger.ts):
+// simulated time, i.e. what the modelled host would spend: modelled startup + benchmark wall time x
+// the simulated clock speed, per launch; the host's wall is the sum over waves of launches of the
+// longest one (planning and the gaps between launches are not counted).
+// Usage: npx tsx bench/tuning-cost.ts [--scale F] [--parallel auto|N] [--only NAME]
+// (default scale 0.1: a tenth of each scenario's prompts; startup does not scale with it).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import type { TuneEvent, VariantResult } from '../src/core/events.js';
-import { resolveParallel } from '../src/model/estimate.js';
-import { formatGpuHours, sessionGpuTime, simulatedWallS, variantGpuTime, type VariantGpuTime } from '../src/tune/gpu-hours.js';
+import type { SessionGpuTime, TuneEvent, VariantResult } from '../src/core/events.js';
+import { formatGpuHours } from '../src/tune/gpu-hours.js';
 
 const STUDIES = [
-  { name: 'Qwen3-14B on an 8xH100 host', args: ['--gpu', 'H100', '--gpus', '8', '--model', 'Qwen/Qwen3-14B'], hostGpus: 8 },
-  { name: 'GLM-4.6 on 8xA100', args: ['--gpu', 'A100', '--gpus', '8', '--model', 'zai-org/GLM-4.6'], hostGpus: 8 },
-  { name: 'DeepSeek-R1 on 8xH200', args: ['--gpu', 'H200', '--gpus', '8', '--model', 'deepseek-ai/DeepSeek-R1-0528'], hostGpus: 8 },
+  { name: 'Qwen3-14B on an 8xH100 host', args: ['--gpu', 'H100', '--gpus', '8', '--model', 'Qwen/Qwen3-14B'] },
+  { name: 'GLM-4.6 on 8xA100', args: ['--gpu', 'A100', '--gpus', '8', '--model', 'zai-org/GLM-4.6'] },
+  { name: 'DeepSeek-R1 on 8xH200', args: ['--gpu', 'H200', '--gpus', '8', '--model', 'deepseek-ai/DeepSeek-R1-0528'] },
 ];
-const scaleAt = process.argv.indexOf('--scale');
-const SCALE = scaleAt > 0 ? process.argv[scaleAt + 1]! : '0.1';
+const arg = (name: string, dflt: string) => {
+  const i = process.argv.indexOf(name);
+  return i > 0 ? process.argv[i + 1]! : dflt;
+};
+const SCALE = arg('--scale', '0.1');
+const PARALLEL = arg('--parallel', 'auto');
+const ONLY = arg('--only', '');
+const FULL = ['--parallel', 'off', '--no-early-stop', '--repeats-max', '1', '--replica', 'off'];
+const OPTIMISED = ['--parallel', PARALLEL];
 const bin = fileURLToPath(new URL('../bin/servelab.js', import.meta.url));
 
-async function session(args: string[]): Promise<{ results: VariantResult[]; code: number | null; wallS: number }> {
+interface Run {
+  code: number | null;
+  cost: SessionGpuTime | null;
+  winner: string | null;
+  results: VariantResult[];
+  stoppedEarly: number;
+  wallS: number;
+  warnings: string[];
+}
+
+async function session(args: string[]): Promise<Run> {
   const cwd = mkdtempSync(path.join(os.tmpdir(), 'servelab-bench-cost-'));
   const t0 = performance.now();
-  const child = spawn(process.execPath, [bin, '--auto', '--sim', '--scale', SCALE, '--json', ...args], {
+  const child = spawn(process.execPath, [bin, '--auto', '--sim', '--scale', SCALE, '--json', '--out', cwd, '--runs-dir', path.join(cwd, 'runs'), ...args], {
     cwd, env: { ...process.env, SERVELAB_CONFIG_DIR: path.join(cwd, '.config') }, stdio: ['ignore', 'pipe', 'ignore'],
   });
-  const results: VariantResult[] = [];
+  const run: Run = { code: null, cost: null, winner: null, results: [], stoppedEarly: 0, wallS: 0, warnings: [] };
+  let lastStageWinner: string | null = null;
   for await (const line of createInterface({ input: child.stdout! })) {
     if (!line.startsWith('{')) continue;
     const e = JSON.parse(line) as TuneEvent;
-    if (e.type === 'variant-finished') results.push(e.result);
+    if (e.type === 'variant-finished') {
+      run.results.push(e.result);
+      if (/^stopped early/.test(e.result.failure?.reason ?? '')) run.stoppedEarly++;
+    }
+    if (e.type === 'stage-finished') lastStageWinner = e.winnerId;
+    if (e.type === 'session-cost') run.cost = e.cost;
+    if (e.type === 'warning') run.warnings.push(e.message);
   }
-  const code = await new Promise<number | null>((r) => (child.exitCode !== null ? r(child.exitCode) : child.on('exit', (c) => r(c))));
+  run.code = await new Promise<number | null>((r) => (child.exitCode !== null ? r(child.exitCode) : child.on('exit', (c) => r(c))));
+  run.winner = lastStageWinner;
   rmSync(cwd, { recursive: true, force: true });
-  return { results, code, wallS: (performance.now() - t0) / 1000 };
+  run.wallS = (performance.now() - t0) / 1000;
+  return run;
 }
 
-/**
- * A finished variant's simulated GPU time: its GPUs, modelled startup, benchmark duration. One
- * server benchmarks several scenarios in a row (validation): its startup is counted once.
- */
-function gpuTime(r: VariantResult, launched: Set<string>): VariantGpuTime {
-  const gpus = resolveParallel(r.variant.engine, r.variant.knobs).gpusUsed;
-  const key = `${r.stage}/${r.variantId}`;
-  const startup = launched.has(key) ? 0 : (r.startupS ?? 0);
-  launched.add(key);
-  const bench = r.metrics?.duration ?? 0;
-  return variantGpuTime({ gpus, launchS: 0, readyS: startup, stopS: startup + bench }, r.simulated ?? false);
+/** The winner without its layout (tp, dp): the replica plan names the same server differently. */
+function serverKnobs(id: string | null, results: VariantResult[]): string {
+  const v = [...results].reverse().find((r) => r.variantId === id)?.variant;
+  if (!v) return String(id);
+  const { tp: _tp, dp: _dp, ...rest } = v.knobs;
+  return JSON.stringify({ engine: v.engine, model: v.model, ...rest });
 }
 
-console.log(`scale ${SCALE}; simulated host; full protocol (every variant in full, one after another)\n`);
-console.log('| study | variants | host GPU-hours | variant GPU-hours | startup GPU-h | benchmark GPU-h | simulated wall | this machine (s) | optimised |');
+const h = (c: SessionGpuTime | null) => (c ? formatGpuHours(c.hostGpuHours) : '-');
+const vh = (c: SessionGpuTime | null) => (c ? `${formatGpuHours(c.variantGpuHours)} (${formatGpuHours(c.startupGpuHours)} / ${formatGpuHours(c.benchmarkGpuHours)})` : '-');
+const min = (c: SessionGpuTime | null) => (c ? `${(c.wallS / 60).toFixed(0)} min` : '-');
+
+console.log(`scale ${SCALE}; simulated host (simulated time); optimised with --parallel ${PARALLEL}; this machine has ${os.availableParallelism()} cores\n`);
+console.log('| study | mode | launches | stopped early | host GPU-h | variant GPU-h (startup / benchmark) | simulated wall | winner | this machine (s) |');
 console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- |');
-for (const s of STUDIES) {
-  const { results, code, wallS } = await session(s.args);
-  const launched = new Set<string>();
-  const times = results.map((r) => gpuTime(r, launched));
-  const wall = simulatedWallS(times.map((t) => [t]));
-  const g = sessionGpuTime(s.hostGpus, wall, times, results.every((r) => r.simulated));
-  const status = code === 0 ? '' : ` (exit ${code})`;
-  console.log(`| ${s.name}${status} | ${results.length} | ${formatGpuHours(g.hostGpuHours)} | ${formatGpuHours(g.variantGpuHours)} | ${formatGpuHours(g.startupGpuHours)} | ${formatGpuHours(g.benchmarkGpuHours)} | ${(wall / 60).toFixed(1)} min | ${wallS.toFixed(0)} | not wired |`);
+for (const s of STUDIES.filter((x) => !ONLY || x.name.includes(ONLY))) {
+  const full = await session([...s.args, ...FULL]);
+  const opt = await session([...s.args, ...OPTIMISED]);
+  for (const [mode, r] of [['full', full], ['optimised', opt]] as const) {
+    const status = r.code === 0 ? '' : ` (exit ${r.code})`;
+    console.log(`| ${s.name}${status} | ${mode} | ${r.results.length} | ${r.stoppedEarly} | ${h(r.cost)} | ${vh(r.cost)} | ${min(r.cost)} | ${r.winner} | ${r.wallS.toFixed(0)} |`);
+  }
+  const ratio = full.cost && opt.cost && full.cost.hostGpuHours > 0 ? opt.cost.hostGpuHours / full.cost.hostGpuHours : null;
+  const same = serverKnobs(full.winner, full.results) === serverKnobs(opt.winner, opt.results);
+  console.log(`| ${s.name} | ratio | | | ${ratio === null ? '-' : `${ratio.toFixed(2)}x`} | | | ${same ? 'same server knobs' : 'DIFFERENT winner'} | |`);
+  for (const w of opt.warnings.filter((x) => /parallel: held back/.test(x)).slice(0, 1)) console.log(`<!-- ${s.name}: ${w} -->`);
 }
 console.log('\nGPU-hours are simulated time (what the modelled host would spend), at this --scale of the prompt counts: startup does not scale with it, benchmarks do.');
+console.log('"Same server knobs" compares the winners without their layout (TP, DP): the optimised run tunes one replica and picks a whole-host layout last.');

@@ -48,8 +48,43 @@ export interface VariantResult {
   predicted?: { totalTokPerS: number; meanTtftMs: number; meanTpotMs: number; /** Peak SSE events per (simulated) second. */ peakEventsPerS?: number };
   simulated?: boolean;
   clientBound?: boolean;
+  /** GPU time this launch held (issue 16); on the first result of a launch that measured several scenarios. */
+  gpuTime?: VariantGpuTime;
+  /** GPU ids it was pinned to (CUDA_VISIBLE_DEVICES) when it shared the host with other variants. */
+  gpuIds?: number[];
   startedAt: string;
   finishedAt: string;
+}
+
+/**
+ * GPU time one launch held: GPUs x wall time from launch to stop, startup (launch to ready) and
+ * benchmark (ready to stop) apart. Seconds; simulated seconds on the simulated host.
+ */
+export interface VariantGpuTime {
+  gpus: number;
+  startupS: number;
+  benchmarkS: number;
+  startupGpuS: number;
+  benchmarkGpuS: number;
+  gpuS: number;
+  /** Simulated time (what the modelled host would spend), not this machine's wall clock. */
+  simulated: boolean;
+}
+
+/** What a session cost: every host GPU for the session's wall time, and what the variants held. */
+export interface SessionGpuTime {
+  hostGpus: number;
+  wallS: number;
+  /** All host GPUs x the session's wall time (an idle GPU is paid for too). */
+  hostGpuHours: number;
+  variantGpuHours: number;
+  startupGpuHours: number;
+  benchmarkGpuHours: number;
+  /** variantGpuHours / hostGpuHours, %. */
+  busyPct: number;
+  simulated: boolean;
+  /** One line for screens and reports. */
+  summary: string;
 }
 
 export interface ServerMetricsSample {
@@ -124,7 +159,7 @@ export type TuneEvent =
   | { type: 'session-started'; runDir: string; simulated: boolean; at: string }
   | { type: 'plan-ready'; plan: PlanInfo }
   | { type: 'stage-started'; stage: string; index: number; variants: string[]; /** The winner carried into the stage (null in the first). */ carriedId?: string | null; /** Why the stage does not run, when it does not. */ skipped?: string }
-  | { type: 'variant-launching'; variantId: string; stage: string; argv: string[]; port: number; /** Short human label (Variant.label), for live displays. */ label?: string }
+  | { type: 'variant-launching'; variantId: string; stage: string; argv: string[]; port: number; /** Short human label (Variant.label), for live displays. */ label?: string; /** GPUs it is pinned to when variants share the host. */ gpuIds?: number[] }
   | { type: 'server-log'; variantId: string; line: string; stream: 'stdout' | 'stderr' }
   /** `--runtime slurm`: the variant's job, journalled at submission and at each change of state or reason. */
   | { type: 'job-state'; variantId: string; jobId: string; state: string; reason?: string; /** "PENDING (Resources)", "RUNNING on sl1,sl2" */ text: string }
@@ -139,6 +174,7 @@ export type TuneEvent =
   | ({ type: 'stage-finished' } & StageVerdict)
   | { type: 'validation-started'; scenarios: string[]; /** The two sides compared: the session's baseline and its winner. */ baselineId: string; winnerId: string }
   | { type: 'validation-finished'; rows: ValidationRow[] }
+  | { type: 'session-cost'; cost: SessionGpuTime }
   | { type: 'sweep-started'; spec: string; slo: string; /** How the finalists were picked. */ rule: string; variants: { variantId: string; label: string; /** Why it is a finalist. */ why: string }[] }
   | { type: 'sweep-point'; variantId: string; label: string; load: SweepLoadInfo; status: 'ok' | 'failed' | 'not-run'; summary?: SweepPointSummary; violations: string[]; reason?: string; resumed?: boolean }
   | { type: 'sweep-finished'; frontier: { variantId: string; load: SweepLoadInfo; tokPerGpu: number; tokPerUser: number }[]; choice: SweepChoiceInfo | null; noChoice?: string; /** True when the choice decides the session (--objective frontier). */ decides: boolean }

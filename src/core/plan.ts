@@ -46,6 +46,8 @@ export interface PlanStageInfo {
   skipped?: string;
   notes: string[];
   variants: PlanVariant[];
+  /** Which GPUs its variants use (issue 16: one replica, or the whole host). */
+  gpus?: string;
 }
 
 export interface PlanInfo {
@@ -60,6 +62,8 @@ export interface PlanInfo {
   caveats: string[];
   notes: string[];
   predictedWinnerId?: string;
+  /** Set when the stages tune one replica, then whole-host layouts. */
+  replica?: { tp: number; hostGpus: number; why: string };
 }
 
 /** One row of the before/after table: total tok/s and mean TPOT per side; null when that side failed. */

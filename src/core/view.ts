@@ -2,7 +2,8 @@
 // summary and `servelab view RUN_DIR` all show what this returns, so they cannot disagree. Pure:
 // it files what the core decided (winners, references, gains, reasons travel in the events) and
 // never decides anything itself.
-import type { StageVerdict, TuneEvent, VariantResult } from './events.js';
+import type { LiveSnapshot } from '../bench/types.js';
+import type { SessionGpuTime, StageVerdict, TuneEvent, VariantResult } from './events.js';
 import type { PlanInfo, ValidationRow } from './plan.js';
 import { applySweepEvent, isSweepEvent, type SweepView } from './view-sweep.js';
 
@@ -40,6 +41,20 @@ export interface ValidationView {
   done: boolean;
 }
 
+/** A variant whose server is up or coming up (several at once when variants share the host). */
+export interface RunningVariantView {
+  variantId: string;
+  stage: string;
+  label?: string;
+  port: number;
+  /** GPUs it is pinned to when it shares the host; all GPUs when absent. */
+  gpuIds?: number[];
+  phase: 'launching' | 'warming up' | 'benchmarking' | 'stopping';
+  startupS?: number;
+  scenario?: string;
+  snapshot?: LiveSnapshot;
+}
+
 export type SessionStatus = 'not-started' | 'running' | 'finished' | 'interrupted';
 
 export interface SessionView {
@@ -60,12 +75,47 @@ export interface SessionView {
   labels: Record<string, string>;
   warnings: string[];
   errors: string[];
+  /** Variants running now, by id (live panels; several when variants run in parallel). */
+  running: Record<string, RunningVariantView>;
+  /** What the session cost (host GPU-hours, variant GPU-hours), once the core summed it. */
+  cost?: SessionGpuTime;
   /** `--runtime slurm`: each variant's Slurm job and its last state ("PENDING (Priority)"). */
   jobs?: Record<string, { jobId: string; text: string }>;
 }
 
 export function emptyView(): SessionView {
-  return { status: 'not-started', simulated: false, stages: [], baselineId: null, winner: null, labels: {}, warnings: [], errors: [] };
+  return { status: 'not-started', simulated: false, stages: [], baselineId: null, winner: null, labels: {}, warnings: [], errors: [], running: {} };
+}
+
+function patchRunning(view: SessionView, id: string, patch: Partial<RunningVariantView>): SessionView {
+  const cur = view.running[id];
+  return cur ? { ...view, running: { ...view.running, [id]: { ...cur, ...patch } } } : view;
+}
+
+function dropRunning(view: SessionView, id: string): SessionView {
+  if (!view.running[id]) return view;
+  const { [id]: _gone, ...running } = view.running;
+  return { ...view, running };
+}
+
+/** The live part of the view: which variants run, in which phase, with their latest snapshot. */
+function applyLive(view: SessionView, e: TuneEvent): SessionView {
+  switch (e.type) {
+    case 'variant-launching': {
+      const r: RunningVariantView = { variantId: e.variantId, stage: e.stage, port: e.port, phase: 'launching', ...(e.label ? { label: e.label } : {}), ...(e.gpuIds ? { gpuIds: e.gpuIds } : {}) };
+      return { ...view, running: { ...view.running, [e.variantId]: r } };
+    }
+    case 'server-ready':
+      return patchRunning(view, e.variantId, { phase: 'warming up', startupS: e.startupS });
+    case 'bench-started':
+      return patchRunning(view, e.variantId, { phase: 'benchmarking', scenario: e.scenario });
+    case 'bench-progress':
+      return patchRunning(view, e.variantId, { snapshot: e.snapshot });
+    case 'server-stopping':
+      return patchRunning(view, e.variantId, { phase: 'stopping' });
+    default:
+      return view;
+  }
 }
 
 function rowsOf(results: readonly VariantResult[], v: StageVerdict | undefined): StageRowView[] {
@@ -126,10 +176,19 @@ export function applyToView(view: SessionView, e: TuneEvent): SessionView {
       return { ...view, plan: e.plan };
     case 'stage-started':
       return upsertStage(view, e.stage, (s) => ({ ...s, index: e.index, variants: e.variants, carriedId: e.carriedId ?? null, ...(e.skipped ? { skipped: e.skipped } : {}) }));
-    case 'variant-launching':
-      return e.label && !view.labels[e.variantId] ? { ...view, labels: { ...view.labels, [e.variantId]: e.label } } : view;
+    case 'variant-launching': {
+      const live = applyLive(view, e);
+      return e.label && !view.labels[e.variantId] ? { ...live, labels: { ...view.labels, [e.variantId]: e.label } } : live;
+    }
+    case 'server-ready':
+    case 'bench-started':
+    case 'bench-progress':
+    case 'server-stopping':
+      return applyLive(view, e);
     case 'variant-finished':
-      return onFinished(view, e.result);
+      return onFinished(dropRunning(view, e.result.variantId), e.result);
+    case 'session-cost':
+      return { ...view, cost: e.cost };
     case 'stage-finished': {
       const { type: _type, ...verdict } = e;
       return onStageFinished(view, verdict);
@@ -137,10 +196,11 @@ export function applyToView(view: SessionView, e: TuneEvent): SessionView {
     case 'validation-started':
       return { ...view, validation: { scenarios: e.scenarios, baselineId: e.baselineId, winnerId: e.winnerId, rows: [], done: false } };
     case 'validation-finished':
-      return view.validation ? { ...view, validation: { ...view.validation, rows: e.rows, done: true } } : view;
+      // Validation launches end without variant-finished: nothing runs once the table is in.
+      return view.validation ? { ...view, running: {}, validation: { ...view.validation, rows: e.rows, done: true } } : { ...view, running: {} };
     case 'session-finished': {
       const interrupted = e.exitCode >= 128;
-      return { ...view, status: interrupted ? 'interrupted' : 'finished', outcome: { profilePath: e.profilePath, reportPath: e.reportPath, exitCode: e.exitCode } };
+      return { ...view, running: {}, status: interrupted ? 'interrupted' : 'finished', outcome: { profilePath: e.profilePath, reportPath: e.reportPath, exitCode: e.exitCode } };
     }
     case 'job-state':
       return { ...view, jobs: { ...view.jobs, [e.variantId]: { jobId: e.jobId, text: e.text } } };

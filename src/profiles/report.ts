@@ -1,6 +1,7 @@
 // The Markdown report saved beside a profile, in the studies' shape: conclusion with the
 // recommended command, before/after table, caveats, set-up, benchmark commands, results per
 // stage, and what each stage was worth.
+import { formatGpuHours } from '../core/view-cost.js';
 import { formatCommand } from './command.js';
 import type { Profile, RecordedResult, ReplayRecord, StageRecord, ValidationRow, Workload } from './schema.js';
 import { sweepMarkdown } from '../sweep/report.js';
@@ -88,6 +89,8 @@ function stageTable(stage: StageRecord): string {
   const anyPredicted = stage.results.some((r) => r.predicted);
   const head = ['variant', 'command', 'result', 'total tok/s', 'out tok/s', 'mean TTFT ms', 'mean TPOT ms', 'mean ITL ms'];
   if (anyPredicted) head.push('predicted tok/s (error)');
+  const anyCost = stage.results.some((r) => r.gpuTime);
+  if (anyCost) head.push('GPU-h (startup / benchmark)');
   const rows = stage.results.map((r) => {
     const name = (r.variant.label ?? r.variantId) + (r.variantId === stage.winnerId ? ' (kept)' : '');
     const status =
@@ -110,6 +113,7 @@ function stageTable(stage: StageRecord): string {
       const err = pred !== undefined && measured ? ((pred - measured) / measured) * 100 : null;
       row.push(pred !== undefined ? `${fmt(pred)} (${fmtPct(err)})` : '–');
     }
+    if (anyCost) row.push(r.gpuTime ? `${formatGpuHours(r.gpuTime.gpuS / 3600)} (${formatGpuHours(r.gpuTime.startupGpuS / 3600)} / ${formatGpuHours(r.gpuTime.benchmarkGpuS / 3600)})` : '–');
     return row;
   });
   return table(head, rows);
@@ -216,6 +220,7 @@ export function renderReport(p: Profile): string {
   out.push('');
   for (const stage of p.stages) out.push(`- ${stageSummary(stage)}`);
   for (const note of p.notes) out.push(`- ${note}`);
+  if (p.cost) out.push('', '## Tuning cost', '', `${p.cost.summary}.`, '', 'Per variant: GPUs held x time from launch to stop. Host: every GPU of the host x the session\'s wall time (an idle GPU is paid for too).');
   if (p.sweep) out.push('', ...sweepMarkdown(p.sweep));
   if (p.replays.length) {
     out.push('');

@@ -107,6 +107,30 @@ export const FailureSchema = z.object({
   evidence: z.array(z.string()).optional(),
 });
 
+/** GPU time one launch held (issue 16): seconds, simulated seconds on the simulated host. */
+export const GpuTimeSchema = z.object({
+  gpus: z.number().nonnegative(),
+  startupS: z.number().nonnegative(),
+  benchmarkS: z.number().nonnegative(),
+  startupGpuS: z.number().nonnegative(),
+  benchmarkGpuS: z.number().nonnegative(),
+  gpuS: z.number().nonnegative(),
+  simulated: z.boolean(),
+});
+
+/** What the tuning session cost: host GPU-hours (all GPUs x wall) and what variants held. */
+export const SessionCostSchema = z.object({
+  hostGpus: z.number().nonnegative(),
+  wallS: z.number().nonnegative(),
+  hostGpuHours: z.number().nonnegative(),
+  variantGpuHours: z.number().nonnegative(),
+  startupGpuHours: z.number().nonnegative(),
+  benchmarkGpuHours: z.number().nonnegative(),
+  busyPct: z.number().nonnegative(),
+  simulated: z.boolean(),
+  summary: z.string(),
+});
+
 export const VariantResultSchema = z.object({
   variantId: z.string().min(1),
   stage: z.string().min(1),
@@ -124,6 +148,8 @@ export const VariantResultSchema = z.object({
     .optional(),
   simulated: z.boolean().optional(),
   clientBound: z.boolean().optional(),
+  gpuTime: GpuTimeSchema.optional(),
+  gpuIds: z.array(z.number().int().nonnegative()).optional(),
   startedAt: isoTime,
   finishedAt: isoTime,
 });
@@ -247,6 +273,8 @@ export const ProfileSchema = z.looseObject({
   replays: z.array(ReplayRecordSchema).default([]),
   /** Load sweep of the chosen variants (src/sweep): every point's metrics, the frontier's choice. */
   sweep: SweepRecordSchema.optional(),
+  /** What the tuning session cost in GPU-hours (absent in profiles written before issue 16). */
+  cost: SessionCostSchema.optional(),
 });
 
 export type Profile = z.infer<typeof ProfileSchema>;

@@ -6,7 +6,6 @@ import { dataDir, defaultRunsDir } from '../host/xdg.js';
 import { isShippedDir } from '../profiles/shipped.js';
 import { parseArgs } from 'node:util';
 import { UserError } from '../core/errors.js';
-import { parseNumberArg, type NumberRange } from '../core/number-arg.js';
 import { parseEngines, type SettingValues } from '../core/settings.js';
 import { ENGINES, type EngineName } from '../core/variant.js';
 import { findGpu, gpuNames } from '../model/gpus.js';
@@ -23,6 +22,8 @@ import { checkDataset, checkNumber, checkObjectiveSlo, RULES, type NumberRule } 
 import { parseObjective } from './decide.js';
 import { parseScenario, sharegptScenario, studyScenarios, type Scenario } from './scenarios.js';
 import { parseSlo } from '../core/slo.js';
+import { parseParallel } from './parallel.js';
+import { DEFAULT_REPEATS_MAX } from './repeats.js';
 import { formatSweep, parseSweep } from '../sweep/spec.js';
 import type { SessionSweepConfig } from './sweep-session.js';
 
@@ -40,6 +41,19 @@ export interface AutoOptions {
 }
 
 const num = (flag: string, text: string | undefined, rule?: NumberRule) => checkNumber(`--${flag}`, text, rule);
+
+/** Issue 16's flags: early stop, adaptive repeats, parallel variants. */
+function costFlags(values: Record<string, unknown>): Pick<SessionConfig, 'earlyStop' | 'repeatsMax' | 'parallel' | 'replica'> {
+  const str = (k: string) => values[k] as string | undefined;
+  const replica = str('replica') ?? 'auto';
+  if (replica !== 'auto' && replica !== 'off') throw new UserError(`--replica must be auto or off, got '${replica}'`);
+  return {
+    replica,
+    earlyStop: values['no-early-stop'] !== true,
+    repeatsMax: num('repeats-max', str('repeats-max'), { integer: true, min: 1, max: 20 }) ?? DEFAULT_REPEATS_MAX,
+    parallel: parseParallel(str('parallel') ?? 'auto'),
+  };
+}
 
 export function parseStages(text: string): StageName[] {
   const list = text.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
@@ -258,6 +272,7 @@ export function configFromFlags(values: AutoFlagValues, settings: SettingValues 
     portStart: num('port', str('port'), { integer: true, min: 1024, max: 65535 }) ?? settings.port ?? 8100,
     runtime,
     sampleIntervalS: 1,
+    ...costFlags(values),
     ...(sweep ? { sweep } : {}),
   };
   if (isShippedDir(join(config.outDir, 'profiles'))) {

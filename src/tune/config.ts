@@ -96,6 +96,15 @@ export interface SessionConfig {
   runtime: RuntimeConfig;
   /** Seconds between /metrics scrapes and GPU samples while benchmarking. */
   sampleIntervalS: number;
+  // Issue 16 (cost). Optional so run folders written before them resume with the defaults.
+  /** Stop a losing variant's benchmark once it cannot beat the stage leader (default on; --no-early-stop). */
+  earlyStop?: boolean;
+  /** Runs at most per variant when a stage's best two are within the margin (default 3; 1 turns it off). */
+  repeatsMax?: number;
+  /** Variants of one stage at once on disjoint GPUs: 'auto' (default), 'off' or a number. */
+  parallel?: 'auto' | 'off' | number;
+  /** 'auto': tune one replica at its smallest TP, then whole-host layouts (replica-plan.ts); absent/'off': whole host. */
+  replica?: 'auto' | 'off';
   /** Sweep the finalists' load after the stages (--sweep, --objective frontier). */
   sweep?: SessionSweepConfig;
 }

@@ -93,7 +93,7 @@ export function realPlanDeps(config: SessionConfig, host: HostInfo, runDir: stri
     engineVersion: (engine) => realVersion(versions[engine]),
     command: (variant) => {
       // The runner's own command (launch.ts), at the first port of the range.
-      const { spec, engineEnv } = prepareLaunch(variant, launchContext(config, { port: config.portStart, runDir: `${runDir}/logs/${variant.id}` }));
+      const { spec, engineEnv } = prepareLaunch(variant, launchContext(config, { port: config.portStart, runDir: `${runDir}/logs/${variant.id}` }), { cacheDir: `${runDir}/cache` });
       return { ...spec, env: engineEnv };
     },
     preflight: (variant) => preflightVariant(variant, host, modelOf(variant.model)),

@@ -2,6 +2,8 @@
 // (startup and benchmark apart); a session pays for every GPU of the host for its whole wall time
 // (an idle GPU is paid for too). On the simulated host every figure is simulated time: what a real
 // host would spend (modelled startup, benchmark time x the simulator's clock speed), and says so.
+import type { SessionGpuTime, VariantGpuTime } from '../core/events.js';
+
 // Pure; the session records the times and these functions turn them into figures.
 
 /** One variant's times on the session's clock, seconds (simulated seconds on the simulated host). */
@@ -15,19 +17,7 @@ export interface VariantTimes {
   stopS: number;
 }
 
-/** The per-variant figures (proposed VariantResult.gpuTime; see the report to the lead). */
-export interface VariantGpuTime {
-  gpus: number;
-  /** Launch to ready. */
-  startupS: number;
-  /** Ready to stop: warm-ups, the benchmark (and its repeats), stopping. */
-  benchmarkS: number;
-  startupGpuS: number;
-  benchmarkGpuS: number;
-  gpuS: number;
-  /** Simulated time (the simulated host), not this machine's wall clock. */
-  simulated: boolean;
-}
+export type { VariantGpuTime, SessionGpuTime };
 
 export function variantGpuTime(t: VariantTimes, simulated: boolean): VariantGpuTime {
   if (!(t.gpus >= 0) || !(t.stopS >= t.launchS)) throw new RangeError(`bad variant times: ${JSON.stringify(t)}`);
@@ -43,23 +33,6 @@ export function variantGpuTime(t: VariantTimes, simulated: boolean): VariantGpuT
     gpuS: (startupS + benchmarkS) * t.gpus,
     simulated,
   };
-}
-
-/** The per-session figures (proposed for the profile, the report and the --auto summary). */
-export interface SessionGpuTime {
-  hostGpus: number;
-  wallS: number;
-  /** All host GPUs x the session's wall time. */
-  hostGpuHours: number;
-  /** Sum over variants of the GPU-time they held. */
-  variantGpuHours: number;
-  startupGpuHours: number;
-  benchmarkGpuHours: number;
-  /** variantGpuHours / hostGpuHours: how much of what was paid for ran a variant. */
-  busyPct: number;
-  simulated: boolean;
-  /** One line for screens and reports. */
-  summary: string;
 }
 
 export function sessionGpuTime(hostGpus: number, wallS: number, variants: readonly VariantGpuTime[], simulated: boolean): SessionGpuTime {
@@ -92,12 +65,6 @@ export function simulatedWallS(waves: readonly (readonly VariantGpuTime[])[], ot
   return waves.reduce((a, w) => a + Math.max(0, ...w.map((v) => v.startupS + v.benchmarkS)), 0) + otherS;
 }
 
-export function formatGpuHours(h: number): string {
-  return h >= 100 ? h.toFixed(0) : h >= 10 ? h.toFixed(1) : h.toFixed(2);
-}
-
-export function formatDuration(s: number): string {
-  if (s < 90) return `${s.toFixed(0)} s`;
-  if (s < 5400) return `${(s / 60).toFixed(0)} min`;
-  return `${(s / 3600).toFixed(1)} h`;
-}
+// The views format these figures (src/core/view-cost.ts); re-exported for the tuning code.
+export { formatDuration, formatGpuHours } from '../core/view-cost.js';
+import { formatDuration, formatGpuHours } from '../core/view-cost.js';

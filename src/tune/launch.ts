@@ -6,16 +6,19 @@ import { buildLaunchSpec, getAdapter } from '../engines/index.js';
 import type { LaunchContext, LaunchSpec } from '../engines/types.js';
 import { formatCommand } from '../profiles/command.js';
 import type { SessionConfig } from './config.js';
+import { cacheEnv } from './startup-cache.js';
 
 export type LaunchConfig = Pick<SessionConfig, 'sim' | 'bindHost' | 'runtime'>;
 
 /** The context a variant launches in: bind host, port, its folder, runtime and simulated host. */
-export function launchContext(config: LaunchConfig, at: { port: number; runDir: string; speed?: number }): LaunchContext {
+export function launchContext(config: LaunchConfig, at: { port: number; runDir: string; speed?: number; devices?: readonly number[] }): LaunchContext {
   const sim = config.sim;
   return {
     host: config.bindHost,
     port: at.port,
     runDir: at.runDir,
+    // Parallel variants: pinned to their GPUs (the adapters turn this into CUDA_VISIBLE_DEVICES, docker --gpus).
+    ...(at.devices?.length ? { devices: [...at.devices] } : {}),
     runtime: config.runtime.kind === 'docker' ? { kind: 'docker', image: config.runtime.image } : { kind: 'native' },
     ...(sim ? { sim: { gpu: sim.gpu, gpus: sim.gpus, speed: at.speed ?? sim.speed, seed: sim.seed } } : {}),
   };
@@ -37,12 +40,16 @@ export interface PreparedLaunch {
  * (modelledStartupS). In a container or on the simulated host the launched env is not the
  * engine's, yet profiles and plans must show what a GPU host would run.
  */
-export function prepareLaunch(variant: Variant, ctx: LaunchContext, opts: { modelledLoad?: boolean } = {}): PreparedLaunch {
+export function prepareLaunch(variant: Variant, ctx: LaunchContext, opts: { modelledLoad?: boolean; cacheDir?: string } = {}): PreparedLaunch {
   const built = buildLaunchSpec(variant, ctx);
   const native = ctx.sim || ctx.runtime.kind !== 'native' ? getAdapter(variant.engine).command(variant, { ...ctx, sim: undefined, runtime: { kind: 'native' } }) : built;
   // `servelab serve --sim` keeps the modelled load: a served model comes up as it would.
   const argv = ctx.sim && !opts.modelledLoad ? [...built.argv, '--load-time', '0'] : built.argv;
-  const spec: LaunchSpec = { ...built, argv };
+  // The session's compile caches (startup-cache.ts): variants of one engine after the first reuse
+  // them. Native launches only: a container would need the folder mounted (not done yet). Not in
+  // engineEnv: profiles and plans keep the engine's own command, free of this run's folders.
+  const cache = opts.cacheDir && ctx.runtime.kind === 'native' && !ctx.sim ? cacheEnv(variant.engine, opts.cacheDir) : {};
+  const spec: LaunchSpec = { ...built, argv, env: { ...built.env, ...cache } };
   return { spec, engineEnv: native.env, display: formatCommand(spec.argv, spec.env) };
 }
 

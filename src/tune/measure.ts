@@ -1,11 +1,13 @@
 // Measuring one planned variant on the tuning scenario: each repeat taken from the journal when
 // it is there (resume), run otherwise and journaled at once; a variant that fails once is not
 // retried. Emits variant-finished exactly once, with the repeats combined.
-import type { VariantResult } from '../core/events.js';
+import type { VariantGpuTime, VariantResult } from '../core/events.js';
+import { addGpuTime } from './variant-cost.js';
 import { combineRepeats } from './decide.js';
 import type { PlannedVariant } from './plan.js';
 import { scenarioKey } from './workloads.js';
-import type { SessionContext } from './session-context.js';
+import { stageScenario } from './replica-plan.js';
+import type { RunRequest, SessionContext } from './session-context.js';
 
 /** A planned variant that does not run (pruned, dropped) as a result, with its reason. */
 export function resultFromPlanned(planned: PlannedVariant, scenario: string): VariantResult {
@@ -40,25 +42,55 @@ function warnClientBound(ctx: SessionContext, r: VariantResult): void {
   });
 }
 
-export async function measureVariant(ctx: SessionContext, planned: PlannedVariant): Promise<VariantResult> {
-  const { config, journal } = ctx;
-  const key = scenarioKey(config.scenario);
+/** Extra request fields for one launch: early stop, GPU pinning, port. */
+export type LaunchExtras = Pick<RunRequest, 'earlyStop' | 'gpuIds' | 'portFrom'>;
+
+/**
+ * Run (or take from the journal) repeat number `repeat` of a variant. Fresh runs are journaled at
+ * once and carry their launch's GPU time; journal hits carry none (this session did not pay them).
+ */
+export async function measureRepeat(ctx: SessionContext, planned: Pick<PlannedVariant, 'variant' | 'stage' | 'predicted'>, repeat: number, extras: LaunchExtras = {}): Promise<VariantResult> {
+  const { journal } = ctx;
+  const scenario = stageScenario(ctx.config.scenario, ctx.plan.replica, planned.stage);
+  const key = scenarioKey(scenario);
+  const hit = journal.find(planned.variant.id, key, repeat);
+  if (hit) {
+    const { gpuTime: _paidBefore, ...r } = hit.result;
+    return r;
+  }
+  const request = { stage: planned.stage, skipSignal: ctx.control.nextSkipSignal(), ...(planned.predicted ? { predicted: planned.predicted } : {}), ...extras };
+  const [first] = await ctx.run(planned.variant, [scenario], request);
+  const result = { ...first!, stage: planned.stage };
+  journal.record('tune', repeat, result, key);
+  return result;
+}
+
+/** Repeats combined into one result (medians), their GPU time added up. */
+export function combineRuns(runs: readonly VariantResult[], stage: string): VariantResult {
+  const { gpuTime: _first, ...combined } = combineRepeats(runs);
+  const gpuTime = runs.reduce<VariantGpuTime | undefined>((a, r) => addGpuTime(a, r.gpuTime), undefined);
+  return { ...combined, stage, ...(gpuTime ? { gpuTime } : {}) };
+}
+
+/** The variant's --repeats runs (stopping at the first failure), announced once, combined. */
+export async function measureRuns(ctx: SessionContext, planned: PlannedVariant, extras: LaunchExtras = {}): Promise<VariantResult[]> {
   const runs: VariantResult[] = [];
-  for (let repeat = 0; repeat < config.repeats; repeat++) {
-    const hit = journal.find(planned.variant.id, key, repeat);
-    if (hit) {
-      runs.push(hit.result);
-      continue;
-    }
-    const request = { stage: planned.stage, skipSignal: ctx.control.nextSkipSignal(), ...(planned.predicted ? { predicted: planned.predicted } : {}) };
-    const [first] = await ctx.run(planned.variant, [config.scenario], request);
-    const result = { ...first!, stage: planned.stage };
-    journal.record('tune', repeat, result, key);
+  for (let repeat = 0; repeat < ctx.config.repeats; repeat++) {
+    const result = await measureRepeat(ctx, planned, repeat, extras);
     runs.push(result);
     if (result.status !== 'ok') break;
   }
-  const combined = { ...combineRepeats(runs), stage: planned.stage };
+  return runs;
+}
+
+/** Announce a variant's (combined) result: the event, and the client-bound warning once. */
+export function announce(ctx: SessionContext, combined: VariantResult): VariantResult {
   ctx.emit({ type: 'variant-finished', result: combined });
   warnClientBound(ctx, combined);
   return combined;
+}
+
+export async function measureVariant(ctx: SessionContext, planned: PlannedVariant, extras: LaunchExtras = {}): Promise<VariantResult> {
+  const runs = await measureRuns(ctx, planned, extras);
+  return announce(ctx, combineRuns(runs, planned.stage));
 }

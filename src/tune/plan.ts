@@ -13,9 +13,12 @@ import { STAGE_TITLES, type SessionConfig, type StageName } from './config.js';
 import type { Scenario } from './scenarios.js';
 
 import { makeVariant } from './variant-ids.js';
+import { chooseCheckpoint, findFp8Checkpoint } from './checkpoint-choice.js';
+import { hostLayoutCandidates, replicaFor, replicaStageOrder, stageGpusText, type ReplicaInfo } from './replica-plan.js';
 
 export { engineStageTp, type ExpandContext } from './candidates.js';
 export { makeVariant, variantId, variantLabel } from './variant-ids.js';
+export { chooseCheckpoint, findFp8Checkpoint } from './checkpoint-choice.js';
 
 export type Predicted = NonNullable<VariantResult['predicted']>;
 
@@ -81,6 +84,7 @@ export interface PlanStage {
   notes: string[];
   /** Variants expanded from the predicted carried winner (re-expanded from the real one at run time). */
   variants: PlannedVariant[];
+  gpus?: string;
 }
 
 export interface Plan {
@@ -98,6 +102,7 @@ export interface Plan {
   notes: string[];
   /** Id of the predicted winner along the planned path. */
   predictedWinnerId?: string;
+  replica?: ReplicaInfo;
 }
 
 export const CAVEATS = [
@@ -175,9 +180,9 @@ function extraFor(config: SessionConfig, engine: EngineName): string[] | undefin
 }
 
 /** The engine stage: each engine on its defaults, on the checkpoint that fits, at the TP the host needs. */
-export function engineStage(ctx: ExpandContext & { checkpoint: string; onlyFirst: boolean }): PlannedVariant[] {
+export function engineStage(ctx: ExpandContext & { checkpoint: string; onlyFirst: boolean; replica?: ReplicaInfo | null }): PlannedVariant[] {
   const { config, host, deps } = ctx;
-  const tp = host.gpusPerNode ? clusterEngineTp(ctx, ctx.checkpoint) : engineStageTp(deps.model(ctx.checkpoint) ?? deps.model(config.model), host.gpuCount);
+  const tp = ctx.replica?.tp ?? (host.gpusPerNode ? clusterEngineTp(ctx, ctx.checkpoint) : engineStageTp(deps.model(ctx.checkpoint) ?? deps.model(config.model), host.gpuCount));
   const engines = ctx.onlyFirst ? config.engines.slice(0, 1) : config.engines;
   const items = engines.map((engine) => ({
     variant: makeVariant(engine, ctx.checkpoint, { tp: tp > 1 ? tp : undefined, extraArgs: extraFor(config, engine) }, config, ctx.fp8Checkpoint, deps.engineVersion?.(engine)),
@@ -187,8 +192,8 @@ export function engineStage(ctx: ExpandContext & { checkpoint: string; onlyFirst
 }
 
 /** The variants of one later stage, built from the carried winner. */
-export function expandStage(stage: StageName, carried: Variant, ctx: ExpandContext): { variants: PlannedVariant[]; skipped?: string; notes: string[] } {
-  const { candidates, skipped, notes } = stageCandidates(stage, carried, ctx);
+export function expandStage(stage: StageName, carried: Variant, ctx: ExpandContext & { replica?: ReplicaInfo | null }): { variants: PlannedVariant[]; skipped?: string; notes: string[] } {
+  const { candidates, skipped, notes } = stage === 'parallelism' && ctx.replica ? { candidates: hostLayoutCandidates(carried, ctx.replica), notes: [] as string[], skipped: undefined } : stageCandidates(stage, carried, ctx);
   if (skipped) return { variants: [], skipped, notes };
   const info = ctx.deps.engineInfo(carried.engine);
   const usable = candidates.filter((c) => c.needs.every((n) => info.supports.has(n)));
@@ -201,29 +206,6 @@ export function expandStage(stage: StageName, carried: Variant, ctx: ExpandConte
     return { variant: makeVariant(carried.engine, c.model ?? carried.model, knobs, ctx.config, ctx.fp8Checkpoint, version), change: c.change };
   });
   return { variants: finish(stage, items, ctx, carried), notes };
-}
-
-/** The FP8 checkpoint to try: named by the user, or one servelab knows for this model. */
-export function findFp8Checkpoint(config: Pick<SessionConfig, 'model' | 'fp8Model'>, deps: Pick<PlanDeps, 'model'>): string | undefined {
-  if (config.fp8Model) return config.fp8Model;
-  const base = deps.model(config.model);
-  if (!base || base.weightDtype !== 'bf16') return undefined;
-  const candidate = `${config.model.replace(/\/+$/, '')}-FP8`;
-  return deps.model(candidate)?.weightDtype === 'fp8' ? candidate : undefined;
-}
-
-/** Which checkpoint the engine stage serves: BF16 unless it does not fit and an FP8 one does. */
-export function chooseCheckpoint(ctx: ExpandContext): { checkpoint: string; note?: string } {
-  const { config, host, deps, fp8Checkpoint } = ctx;
-  const tp = engineStageTp(deps.model(config.model), host.gpuCount);
-  const probe = (model: string) => deps.fits({ id: 'probe', engine: config.engines[0] ?? 'vllm', model, knobs: { tp: tp > 1 ? tp : undefined } });
-  if (probe(config.model) === false && fp8Checkpoint && probe(fp8Checkpoint) !== false) {
-    return {
-      checkpoint: fp8Checkpoint,
-      note: `${config.model} in BF16 does not fit ${host.gpuCount} x ${host.gpuName}: every variant serves the FP8 checkpoint ${fp8Checkpoint}`,
-    };
-  }
-  return { checkpoint: config.model };
 }
 
 function predictedValue(pv: PlannedVariant): number | null {
@@ -243,10 +225,13 @@ function predictedWinner(carried: PlannedVariant | undefined, variants: PlannedV
 
 export function buildPlan(config: SessionConfig, host: PlanHost, deps: PlanDeps): Plan {
   const fp8Checkpoint = findFp8Checkpoint(config, deps);
-  const base: ExpandContext = { config, host, deps, fp8Checkpoint };
-  const { checkpoint, note } = chooseCheckpoint(base);
+  const { checkpoint, note } = chooseCheckpoint({ config, host, deps, fp8Checkpoint });
+  const replica = replicaFor({ config, host, deps, fp8Checkpoint }, checkpoint);
+  const base = { config, host, deps, fp8Checkpoint, replica };
   const notes: string[] = [];
   if (note) notes.push(note);
+  if (replica) notes.push(replica.why);
+  else if (config.replica === 'auto' && config.sweep) notes.push('--sweep: the replica plan is off (the sweep compares whole-host finalists); every stage uses the whole host.');
   if (host.simulated) notes.push(`Simulated host: ${host.gpuCount} x ${host.gpuName}; figures are simulated-GPU figures, not measurements of real hardware.`);
   for (const engine of config.engines) {
     const r = resolveVersion(engine, deps.engineVersion?.(engine));
@@ -262,16 +247,17 @@ export function buildPlan(config: SessionConfig, host: PlanHost, deps: PlanDeps)
     title: runEngineStage ? STAGE_TITLES.engine : 'baseline (engine stage not selected: the first engine on defaults)',
     notes: [],
     variants: engineVariants,
+    gpus: stageGpusText('engine', replica, host.gpuCount),
   });
   let carried = predictedWinner(undefined, engineVariants, config.marginPct);
-  for (const name of config.stages) {
+  for (const name of replica ? replicaStageOrder(config.stages) : config.stages) {
     if (name === 'engine') continue;
     if (!carried) {
       stages.push({ name, title: STAGE_TITLES[name], skipped: 'no engine variant can run', notes: [], variants: [] });
       continue;
     }
     const { variants, skipped, notes: stageNotes } = expandStage(name, carried.variant, base);
-    stages.push({ name, title: STAGE_TITLES[name], skipped, notes: stageNotes, variants });
+    stages.push({ name, title: STAGE_TITLES[name], skipped, notes: stageNotes, variants, gpus: stageGpusText(name, replica, host.gpuCount) });
     if (!skipped) carried = predictedWinner(carried, variants, config.marginPct);
   }
   return {
@@ -286,6 +272,7 @@ export function buildPlan(config: SessionConfig, host: PlanHost, deps: PlanDeps)
     caveats: CAVEATS,
     notes,
     predictedWinnerId: carried?.variant.id,
+    ...(replica ? { replica } : {}),
   };
 }
 

@@ -19,6 +19,8 @@ import { benchPhase, serverDied } from './server-death.js';
 import type { Predicted } from './plan.js';
 import { startSampler } from './sampler.js';
 import type { Scenario } from './scenarios.js';
+import { launchGpuTime } from './variant-cost.js';
+import { earlyStopWatch, type EarlyStopRequest, type StopVerdict } from './early-stop-run.js';
 import { gpuFailureContext, launchSpeed, startServer, type ServerStart } from './server-start.js';
 import { goodputFromSlo, sloPercentiles } from '../core/slo.js';
 import { loadScenario, scenarioKey } from './workloads.js';
@@ -48,12 +50,19 @@ export interface RunVariantContext {
   usedPorts?: Set<number>;
   /** Workloads already loaded, by scenario key (loading ShareGPT and tokenizing is not free). */
   workloads?: Map<string, Promise<Workload>>;
+  /** GPUs this launch is pinned to (parallel variants): CUDA_VISIBLE_DEVICES or docker --gpus. */
+  gpuIds?: readonly number[];
+  /** Stop the benchmark once it cannot beat this leader by the margin (early-stop.ts). */
+  earlyStop?: EarlyStopRequest;
   /**
    * Each scenario's result as soon as it is measured (before the next starts), e.g. a sweep that
    * journals the point and stops the rest through skipSignal when it broke the SLO.
    */
   onResult?: (index: number, result: VariantResult) => void;
 }
+
+/** The GPU ids a parallel launch was pinned to, for its results. */
+const pinned = (ctx: RunVariantContext): Partial<VariantResult> => (ctx.gpuIds ? { gpuIds: [...ctx.gpuIds] } : {});
 
 const PERCENTILE_METRICS = ['ttft', 'tpot', 'itl', 'e2el'] as const;
 
@@ -108,13 +117,15 @@ function saveBenchJson(ctx: RunVariantContext, variant: Variant, scenario: Scena
 }
 
 /** Benchmark the running server on one scenario (on its own thread: rendering must not delay token stamps). */
-async function benchOnce(variant: Variant, scenario: Scenario, warmups: number, up: Up, ctx: RunVariantContext, stopSignal: AbortSignal): Promise<BenchResult> {
+async function benchOnce(variant: Variant, scenario: Scenario, warmups: number, up: Up, ctx: RunVariantContext, stopSignal: AbortSignal): Promise<{ bench: BenchResult; stopped: StopVerdict | null }> {
   const workload = await loadScenario(scenario, ctx.config.model, ctx.workloads);
+  // Early stop applies to the tuning measurement only (the first scenario), never to validation.
+  const watch = earlyStopWatch(!ctx.stage.startsWith('validation') ? ctx.earlyStop : undefined, workload.requests, stopSignal);
   if (warmups > 0) ctx.emit({ type: 'warmup-started', variantId: variant.id });
   ctx.emit({ type: 'bench-started', variantId: variant.id, scenario: scenario.name, numPrompts: workload.requests.length });
   const goodput = goodputFromSlo(ctx.config.slo);
   const sim = ctx.config.sim;
-  return runBenchmarkIsolated({
+  const bench = await runBenchmarkIsolated({
     baseUrl: baseUrl(up.spec),
     model: variant.model,
     tokenizerId: ctx.config.model,
@@ -129,11 +140,15 @@ async function benchOnce(variant: Variant, scenario: Scenario, warmups: number, 
     metricPercentiles: [...new Set([50, 90, 99, ...sloPercentiles(ctx.config.slo)])].sort((a, b) => a - b),
     ...(goodput ? { goodput } : {}),
     label: variant.id,
-    signal: stopSignal,
+    signal: watch.signal,
     onEvent: (e) => {
-      if (e.type === 'snapshot') ctx.emit({ type: 'bench-progress', variantId: variant.id, snapshot: sim ? toSimulatedSnapshot(e.snapshot, up.speed) : e.snapshot });
+      if (e.type !== 'snapshot') return;
+      const snapshot = sim ? toSimulatedSnapshot(e.snapshot, up.speed) : e.snapshot;
+      ctx.emit({ type: 'bench-progress', variantId: variant.id, snapshot });
+      watch.push(snapshot);
     },
   });
+  return { bench, stopped: await watch.settle() };
 }
 
 /** The result of one finished benchmark, in simulated units on the simulated host. */
@@ -180,8 +195,9 @@ async function benchScenarios(variant: Variant, scenarios: readonly Scenario[], 
     }
     const warmups = i === 0 ? ctx.config.warmupPrompts : 0;
     let bench: BenchResult;
+    let stopped: StopVerdict | null;
     try {
-      bench = await benchOnce(variant, scenario, warmups, up, ctx, stopSignal);
+      ({ bench, stopped } = await benchOnce(variant, scenario, warmups, up, ctx, stopSignal));
     } catch (e) {
       if (ctx.signal?.aborted) throw new AbortedError();
       const died = interruption(ctx) ? null : await serverDied(up.handle, benchPhase((e as Error).message, warmups > 0), classify);
@@ -192,6 +208,11 @@ async function benchScenarios(variant: Variant, scenarios: readonly Scenario[], 
       continue;
     }
     if (ctx.signal?.aborted) throw new AbortedError();
+    if (bench.aborted && stopped && !interruption(ctx)) {
+      // A loser stopped early: never eligible to win (status 'pruned'), its partial figures not kept.
+      results.push(failedResult(variant, scenario.name, ctx, { kind: 'pruned', reason: stopped.status }, t0, { ...early, status: 'pruned' }));
+      break;
+    }
     if (bench.aborted) {
       results.push(failedResult(variant, scenario.name, ctx, interruption(ctx) ?? { kind: 'aborted', reason: 'benchmark stopped' }, t0, early));
       break;
@@ -218,11 +239,15 @@ export async function runVariantScenarios(variant: Variant, scenarios: readonly 
   const stopSignal = AbortSignal.any([ctx.signal, ctx.skipSignal].filter((s): s is AbortSignal => !!s));
   // The benchmark ties each in-flight request to this signal: hundreds of listeners are expected.
   setMaxListeners(0, stopSignal);
+  const launchMs = performance.now();
+  const simSpeed = ctx.config.sim ? ctx.config.sim.speed : undefined;
   const up = await startWithRetries(variant, scenarios, ctx, stopSignal);
   if (!up.ok) {
     const f = interruption(ctx) ?? up.failure;
-    return scenarios.map((s) => failedResult(variant, s.name, ctx, f, started, up.extra));
+    const gpuTime = launchGpuTime(variant, { launchMs, stopMs: performance.now(), ...(up.extra.startupS !== undefined ? { startupS: up.extra.startupS } : {}), ...(simSpeed !== undefined ? { simSpeed } : {}) });
+    return scenarios.map((s, i) => failedResult(variant, s.name, ctx, f, started, { ...up.extra, ...(i === 0 ? { gpuTime } : {}), ...pinned(ctx) }));
   }
+  const readyMs = performance.now();
   ctx.emit({ type: 'server-ready', variantId: variant.id, startupS: up.startupS });
   const stopSampler = startSampler(ctx, up.adapter, up.spec, variant.id);
   let results: VariantResult[] = [];
@@ -237,7 +262,9 @@ export async function runVariantScenarios(variant: Variant, scenarios: readonly 
   for (const s of scenarios.slice(results.length)) {
     results.push(failedResult(variant, s.name, ctx, interruption(ctx) ?? { kind: 'skipped', reason: 'not reached' }, started, up.base));
   }
-  return results;
+  // The launch's GPU time rides on its first result (a validation launch measures several scenarios).
+  const gpuTime = launchGpuTime(variant, { launchMs, readyMs, stopMs: performance.now(), startupS: up.startupS, ...(ctx.config.sim ? { simSpeed: up.speed } : {}) });
+  return results.map((r, i) => ({ ...r, ...(i === 0 ? { gpuTime } : {}), ...pinned(ctx) }));
 }
 
 /** Launch one variant and benchmark it on one scenario. */

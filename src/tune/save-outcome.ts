@@ -62,6 +62,8 @@ function sweepPart(ctx: SessionContext, swept: SessionSweep): { record: SweepRec
 
 export function saveOutcome(ctx: SessionContext, state: StageLoopState, winner: VariantResult, validation: ValidationRow[], swept?: SessionSweep | null): Saved {
   const { config, planHost: host } = ctx;
+  const cost = ctx.cost.summary();
+  ctx.emit({ type: 'session-cost', cost });
   const sweep = swept ? sweepPart(ctx, swept) : null;
   const profile = buildProfile({
     source: 'session',
@@ -82,6 +84,7 @@ export function saveOutcome(ctx: SessionContext, state: StageLoopState, winner: 
     stages: state.stages,
     validation,
     notes: [...closingNotes(ctx, state, winner), ...(sweep?.notes ?? [])],
+    cost,
   });
   const profilesDir = join(config.outDir, 'profiles');
   mkdirSync(profilesDir, { recursive: true });

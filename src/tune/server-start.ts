@@ -1,6 +1,6 @@
 // Bringing one variant's server up: pick a port, launch through its adapter (the one launch path,
 // launch.ts), wait until ready, and check that the server answering is ours.
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { Failure, VariantResult } from '../core/events.js';
 import { UserError } from '../core/errors.js';
 import type { Variant } from '../core/variant.js';
@@ -63,12 +63,12 @@ async function startLocalServer(variant: Variant, ctx: RunVariantContext, stopSi
   const used = ctx.usedPorts ?? new Set<number>();
   const port = await findFreePort({ host: ctx.config.bindHost, from: ctx.config.portStart, exclude: used });
   used.add(port);
-  const launchCtx = launchContext(ctx.config, { port, runDir: join(ctx.logsDir, variant.id), ...(simSpeed !== undefined ? { speed: simSpeed } : {}) });
+  const launchCtx = launchContext(ctx.config, { port, runDir: join(ctx.logsDir, variant.id), ...(simSpeed !== undefined ? { speed: simSpeed } : {}), ...(ctx.gpuIds ? { devices: ctx.gpuIds } : {}) });
   const adapter = adapterFor(variant, launchCtx);
   let spec: LaunchSpec;
   let engineEnv: Record<string, string>;
   try {
-    ({ spec, engineEnv } = prepareLaunch(variant, launchCtx));
+    ({ spec, engineEnv } = prepareLaunch(variant, launchCtx, { cacheDir: join(dirname(ctx.logsDir), 'cache') }));
   } catch (e) {
     if (!(e instanceof UserError)) throw e;
     return { ok: false, failure: { kind: 'bad-flag', reason: e.message }, extra: {} };
@@ -76,7 +76,7 @@ async function startLocalServer(variant: Variant, ctx: RunVariantContext, stopSi
   // env: the real engine's environment (what a GPU host runs); the launched env may differ on the simulated host.
   const base: Pick<VariantResult, 'argv' | 'engineArgv' | 'env'> = { argv: spec.argv, engineArgv: spec.engineArgv, env: engineEnv };
   const speed = spec.speed > 0 ? spec.speed : 1;
-  ctx.emit({ type: 'variant-launching', variantId: variant.id, stage: ctx.stage, argv: spec.argv, port, ...(variant.label ? { label: variant.label } : {}) });
+  ctx.emit({ type: 'variant-launching', variantId: variant.id, stage: ctx.stage, argv: spec.argv, port, ...(variant.label ? { label: variant.label } : {}), ...(ctx.gpuIds ? { gpuIds: [...ctx.gpuIds] } : {}) });
 
   let handle: ServerHandle;
   try {

@@ -8,6 +8,8 @@ import type { SessionConfig } from './config.js';
 import type { Journal } from './journal.js';
 import type { Plan, PlanDeps, PlanHost, Predicted } from './plan.js';
 import type { Scenario } from './scenarios.js';
+import type { EarlyStopRequest } from './early-stop-run.js';
+import type { CostLedger } from './cost-ledger.js';
 
 /** Steering from the front end while a session runs. */
 export class SessionControl {
@@ -40,6 +42,11 @@ export interface RunRequest {
   predicted?: Predicted;
   /** Aborted when the user skips this variant: the runner stops it and reports it skipped. */
   skipSignal: AbortSignal;
+  /** Stop the benchmark early once it cannot beat this leader (early-stop-run.ts). */
+  earlyStop?: EarlyStopRequest;
+  /** GPUs to pin the server to (parallel variants) and the first port to try for it. */
+  gpuIds?: readonly number[];
+  portFrom?: number;
   /** Each scenario's result as soon as it is measured (sweeps journal points and stop early by it). */
   onResult?: (index: number, result: VariantResult) => void;
 }
@@ -65,4 +72,6 @@ export interface SessionContext {
   run: ScenarioRunner;
   /** Said once per session: the benchmark client was flagged as a bottleneck. */
   warnedClientBound: boolean;
+  /** GPU time of every launch this session made, for its host GPU-hours. */
+  cost: CostLedger;
 }

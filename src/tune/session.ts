@@ -24,6 +24,7 @@ import { initialStageState, runStages, type StageLoopState } from './stages.js';
 import type { ValidationRow } from './validate.js';
 import { validateWinner } from './validation-run.js';
 import { asStorageError } from '../core/storage.js';
+import { CostLedger } from './cost-ledger.js';
 import { sweepFinalists } from './sweep-session.js';
 
 export { SessionControl, type ScenarioRunner };
@@ -71,8 +72,12 @@ function processRunner(config: SessionConfig, host: HostInfo, runDir: string, em
   const workloads = new Map<string, Promise<Workload>>();
   const logsDir = join(runDir, 'logs');
   const benchDir = join(runDir, 'bench');
-  return (variant, scenarios, req) =>
-    runVariantScenarios(variant, scenarios, { config, host, logsDir, benchDir, emit, ...(signal ? { signal } : {}), ...req, usedPorts, workloads });
+  return (variant, scenarios, { portFrom, ...req }) =>
+    runVariantScenarios(variant, scenarios, {
+      // A parallel launch starts its port search at its own slot, so concurrent searches never meet.
+      config: portFrom !== undefined ? { ...config, portStart: portFrom } : config,
+      host, logsDir, benchDir, emit, ...(signal ? { signal } : {}), ...req, usedPorts, workloads,
+    });
 }
 
 /** An event sink that journals every event but server logs (logs/<variant>/server.log has those). */
@@ -107,7 +112,7 @@ async function openSession(configIn: SessionConfig, opts: SessionOptions, sink: 
   opened.journal.writeJson('plan.json', plan);
   const run = opts.runner ?? processRunner(config, host, runDir, sink.emit, opts.signal);
   const control = opts.control ?? new SessionControl();
-  return { config, host, planHost: ph, planDeps, plan, journal: opened.journal, versions, emit: sink.emit, ...(opts.signal ? { signal: opts.signal } : {}), control, run, warnedClientBound: false };
+  return { config, host, planHost: ph, planDeps, plan, journal: opened.journal, versions, emit: sink.emit, ...(opts.signal ? { signal: opts.signal } : {}), control, run, warnedClientBound: false, cost: new CostLedger(ph.gpuCount, host.simulated) };
 }
 
 function outcomeOf(ctx: SessionContext, state: StageLoopState, patch: Partial<SessionOutcome> & { exitCode: number }): SessionOutcome {
@@ -135,6 +140,7 @@ export async function runSession(configIn: SessionConfig, opts: SessionOptions =
     if (!staged) {
       ctx.journal.update({ status: 'failed', exitCode: 1, current: null });
       ctx.emit({ type: 'error', message: 'no variant succeeded: nothing to save' });
+      ctx.emit({ type: 'session-cost', cost: ctx.cost.summary() });
       ctx.emit({ type: 'session-finished', profilePath: null, reportPath: null, exitCode: 1 });
       return outcomeOf(ctx, state, { exitCode: 1, winner: null });
     }
@@ -154,6 +160,7 @@ export async function runSession(configIn: SessionConfig, opts: SessionOptions =
     }
     const { code, name } = exitCodeForAbort(ctx.signal);
     ctx.journal.update({ status: 'interrupted', ...(name ? { signal: name } : {}), current: sink.current(), exitCode: code });
+    ctx.emit({ type: 'session-cost', cost: ctx.cost.summary() });
     ctx.emit({ type: 'session-finished', profilePath: null, reportPath: null, exitCode: code });
     return outcomeOf(ctx, state, { exitCode: code, interrupted: true, ...(name ? { signal: name } : {}) });
   }

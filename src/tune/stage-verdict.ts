@@ -2,7 +2,8 @@
 // against (the baseline in the engine stage, else the carried winner), each row's gain, the
 // stage's recorded gain and the reason. Every view shows this verdict; none re-derives it.
 import type { StageVerdict, VariantResult } from '../core/events.js';
-import { decideStage, gainPct, score, type DecideOptions } from './decide.js';
+import { decideStage, gainPct, score, type DecideOptions, type StageDecision } from './decide.js';
+import type { RepeatStep } from './repeats.js';
 import { pickBaseline } from './validate.js';
 
 export interface StageDecisionOut {
@@ -23,15 +24,36 @@ function rowGains(results: readonly VariantResult[], reference: VariantResult | 
   return out;
 }
 
+/** What adaptive repeats concluded (repeats.ts): the ranking after the tie rule, and why. */
+export type RepeatsWord = Pick<Extract<RepeatStep, { action: 'decide' }>, 'ranked' | 'tied' | 'why'>;
+
+/**
+ * A decision with the repeats' word on it. When the best two stayed tied within noise, the tie
+ * rule (repeats.ts breakTie) names the winner among them, unless the carried winner is one of the
+ * two: a challenger must beat it by the margin (the greedy rule), so a tie keeps it.
+ */
+function withRepeats(d: StageDecision, carried: VariantResult | null, results: readonly VariantResult[], repeats?: RepeatsWord): StageDecision {
+  if (!repeats) return d;
+  const top = repeats.ranked[0];
+  const tiedPair = repeats.ranked.slice(0, 2).map((r) => r.variantId);
+  if (repeats.tied && top && d.winner && tiedPair.includes(d.winner.variantId) && !(carried && tiedPair.includes(carried.variantId))) {
+    const w = results.find((r) => r.variantId === top.variantId) ?? d.winner;
+    return { ...d, winner: w, why: repeats.why };
+  }
+  return { ...d, why: `${d.why}; ${repeats.why}` };
+}
+
 /** The engine stage: the best variant wins outright; its gain is against the baseline. */
-function engineVerdict(stage: string, results: readonly VariantResult[], opts: DecideOptions, namedBaseline?: string): StageDecisionOut {
-  const d = decideStage(null, results, opts, null);
+function engineVerdict(stage: string, results: readonly VariantResult[], opts: DecideOptions, namedBaseline?: string, repeats?: RepeatsWord): StageDecisionOut {
+  const d = withRepeats(decideStage(null, results, opts, null), null, results, repeats);
   const baseline = pickBaseline(results, namedBaseline);
   const warnings: string[] = [];
   if (namedBaseline && baseline && baseline.variantId !== namedBaseline && baseline.variant.engine !== namedBaseline) {
     warnings.push(`baseline '${namedBaseline}' is not an engine-stage variant; using ${baseline.variantId}`);
   }
-  const measured = baseline && d.winner ? decideStage(null, results, opts, baseline) : d;
+  // The winner's gain over the baseline (the tie rule may have picked the second fastest).
+  const gains = rowGains(results, baseline, opts);
+  const measured = { gainPct: baseline && d.winner ? (gains[d.winner.variantId] ?? null) : d.gainPct };
   const verdict: StageVerdict = {
     stage,
     winnerId: d.winner?.variantId ?? null,
@@ -39,15 +61,15 @@ function engineVerdict(stage: string, results: readonly VariantResult[], opts: D
     referenceId: baseline?.variantId ?? null,
     baselineId: baseline?.variantId ?? null,
     gainPct: measured.gainPct,
-    gains: rowGains(results, baseline, opts),
+    gains,
     why: d.why,
   };
   return { winner: d.winner, baseline, verdict, warnings };
 }
 
 /** A later stage: a challenger replaces the carried winner only when it beats it by the margin. */
-function laterVerdict(stage: string, carried: VariantResult, baseline: VariantResult | null, results: readonly VariantResult[], opts: DecideOptions): StageDecisionOut {
-  const d = decideStage(carried, results, opts, null);
+function laterVerdict(stage: string, carried: VariantResult, baseline: VariantResult | null, results: readonly VariantResult[], opts: DecideOptions, repeats?: RepeatsWord): StageDecisionOut {
+  const d = withRepeats(decideStage(carried, results, opts, null), carried, results, repeats);
   // The profile records a kept stage's gain as at most zero: the stage did not improve the winner.
   const recorded = d.changed ? d.gainPct : d.gainPct !== null ? Math.min(d.gainPct, 0) : null;
   const verdict: StageVerdict = {
@@ -64,6 +86,27 @@ function laterVerdict(stage: string, carried: VariantResult, baseline: VariantRe
 }
 
 /**
+ * Whole-host layouts of a tuned replica (replica-plan.ts): the best layout wins outright (with the
+ * repeats' tie rule); gains are against the first layout, the tuned replica tiled over the host.
+ */
+function layoutVerdict(stage: string, carried: VariantResult, baseline: VariantResult | null, results: readonly VariantResult[], opts: DecideOptions, repeats?: RepeatsWord): StageDecisionOut {
+  const d = withRepeats(decideStage(null, results, opts, null), null, results, repeats);
+  const reference = results.find((r) => score(r, opts).value !== null) ?? null;
+  const gains = rowGains(results, reference, opts);
+  const verdict: StageVerdict = {
+    stage,
+    winnerId: d.winner?.variantId ?? carried.variantId,
+    carriedId: carried.variantId,
+    referenceId: reference?.variantId ?? null,
+    baselineId: baseline?.variantId ?? null,
+    gainPct: d.winner ? (gains[d.winner.variantId] ?? null) : null,
+    gains,
+    why: d.winner ? `whole-host layouts of the tuned replica: ${d.why}` : 'no whole-host layout succeeded: keeping the one-replica winner',
+  };
+  return { winner: d.winner ?? carried, baseline, verdict, warnings: [] };
+}
+
+/**
  * Decide a stage that ran. `carried` is null in the engine stage. A "no variant meets the SLOs"
  * decision is also a warning, so a headless run says it at once.
  */
@@ -72,9 +115,9 @@ export function decideStageVerdict(
   carried: VariantResult | null,
   baseline: VariantResult | null,
   results: readonly VariantResult[],
-  opts: DecideOptions & { baseline?: string },
+  opts: DecideOptions & { baseline?: string; repeats?: RepeatsWord; layouts?: boolean },
 ): StageDecisionOut {
-  const out = carried ? laterVerdict(stage, carried, baseline, results, opts) : engineVerdict(stage, results, opts, opts.baseline);
+  const out = carried && opts.layouts ? layoutVerdict(stage, carried, baseline, results, opts, opts.repeats) : carried ? laterVerdict(stage, carried, baseline, results, opts, opts.repeats) : engineVerdict(stage, results, opts, opts.baseline, opts.repeats);
   if (/^no variant meets the SLOs/.test(out.verdict.why)) out.warnings.push(out.verdict.why);
   return out;
 }

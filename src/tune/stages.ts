@@ -3,9 +3,8 @@
 // emitted. A stop request or a first stage with no success skips the rest, each with its reason.
 import type { VariantResult } from '../core/events.js';
 import type { StageRecord } from '../profiles/schema.js';
-import { measureVariant, resultFromPlanned } from './measure.js';
+import { measureStage, settleTies } from './stage-measure.js';
 import { expandStage, type PlannedVariant, type PlanStage } from './plan.js';
-import { AbortedError } from './aborted.js';
 import type { SessionContext } from './session-context.js';
 import { decideStageVerdict, skippedVerdict } from './stage-verdict.js';
 import { stageSlo } from './sweep-session.js';
@@ -36,7 +35,7 @@ function candidatesFor(ctx: SessionContext, planned: PlanStage, carried: Variant
   if (planned.name === 'engine') return { variants: planned.variants, ...(planned.skipped ? { skipped: planned.skipped } : {}), notes: planned.notes };
   if (!carried) return { variants: [], skipped: 'no variant has succeeded yet', notes: planned.notes };
   // The plan's expansion followed the predicted path; the real winner may differ.
-  const fresh = expandStage(planned.name, carried.variant, { config: ctx.config, host: ctx.planHost, deps: ctx.planDeps, fp8Checkpoint: ctx.plan.fp8Checkpoint });
+  const fresh = expandStage(planned.name, carried.variant, { config: ctx.config, host: ctx.planHost, deps: ctx.planDeps, fp8Checkpoint: ctx.plan.fp8Checkpoint, replica: ctx.plan.replica ?? null });
   return { variants: fresh.variants, ...(fresh.skipped ? { skipped: fresh.skipped } : {}), notes: fresh.notes };
 }
 
@@ -44,22 +43,6 @@ function skipStage(ctx: SessionContext, state: StageLoopState, name: string, ind
   state.stages.push({ name, winnerId: state.carried?.variantId ?? null, gainPct: null, skipped: why, results: [] });
   if (announce) ctx.emit({ type: 'stage-started', stage: name, index, variants: [], carriedId: state.carried?.variantId ?? null, skipped: why });
   ctx.emit({ type: 'stage-finished', ...skippedVerdict(name, state.carried, state.baseline, why) });
-}
-
-async function measureAll(ctx: SessionContext, variants: readonly PlannedVariant[]): Promise<VariantResult[]> {
-  const results: VariantResult[] = [];
-  for (const planned of variants) {
-    if (ctx.signal?.aborted) throw new AbortedError();
-    if (planned.status !== 'planned') {
-      const r = resultFromPlanned(planned, ctx.config.scenario.name);
-      results.push(r);
-      ctx.emit({ type: 'variant-finished', result: r });
-      continue;
-    }
-    results.push(await measureVariant(ctx, planned));
-  }
-  if (ctx.signal?.aborted) throw new AbortedError();
-  return results;
 }
 
 /** Run one stage and file its verdict in `state`. */
@@ -71,13 +54,21 @@ export async function runStage(ctx: SessionContext, state: StageLoopState, plann
   ctx.emit({ type: 'stage-started', stage: name, index, variants: c.variants.map((v) => v.variant.id), carriedId, ...(c.skipped ? { skipped: c.skipped } : {}) });
   if (c.skipped) return skipStage(ctx, state, name, index, c.skipped, false);
 
-  const results = await measureAll(ctx, c.variants);
+  // With a replica plan, the parallelism stage compares whole-host layouts among themselves: the
+  // carried one-replica result is on fewer GPUs, no reference for them (replica-plan.ts).
+  const layouts = !!ctx.plan.replica && name === 'parallelism';
+  const against = layouts ? null : state.carried;
+  const measured = await measureStage(ctx, c.variants, against);
+  const settled = await settleTies(ctx, name, against, measured);
+  const results = settled.results;
   const { config } = ctx;
-  const out = decideStageVerdict(name, state.carried, state.baseline, results, {
+  const out = decideStageVerdict(name, layouts ? state.carried : settled.carried, state.baseline, results, {
+    ...(layouts ? { layouts: true } : {}),
     objective: config.objective,
     slo: stageSlo(config),
     marginPct: config.marginPct,
     ...(config.baseline ? { baseline: config.baseline } : {}),
+    ...(settled.step && (settled.repeated || settled.step.tied) ? { repeats: settled.step } : {}),
   });
   for (const message of out.warnings) ctx.emit({ type: 'warning', message });
   state.carried = out.winner;

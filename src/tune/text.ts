@@ -8,6 +8,7 @@ import { durationText, type PlanTimes } from './estimate-time.js';
 import type { Plan, PlannedVariant } from './plan.js';
 import { referenceText, type SessionView, type StageView } from '../core/view.js';
 import { formatSlo } from '../core/slo.js';
+import { formatGpuHours, sessionCostText } from '../core/view-cost.js';
 import { sweepProgressLine, sweepSummaryText } from './text-sweep.js';
 import { FINALIST_RULE } from './sweep-finalists.js';
 
@@ -66,6 +67,8 @@ export function progressLine(e: TuneEvent): string | null {
       return `  ${e.result.variantId}: ${outcomeText(e.result)}`;
     case 'stage-finished':
       return stageLine(e);
+    case 'session-cost':
+      return `tuning cost: ${e.cost.summary}`;
     case 'validation-started':
       return `validation: winner vs baseline on ${e.scenarios.join(', ')}`;
     case 'session-finished':
@@ -107,6 +110,7 @@ export function planText(plan: Plan, config: SessionConfig, times?: PlanTimes): 
   for (const [i, s] of plan.stages.entries()) {
     out.push('');
     out.push(`Stage ${i + 1}: ${s.name} - ${s.title}${s.skipped ? `: skipped (${s.skipped})` : ''}`);
+    if (s.gpus && plan.replica) out.push(`  GPUs: ${s.gpus}`);
     for (const n of s.notes) out.push(`  note: ${n}`);
     for (const planned of s.variants) out.push(...plannedLine(planned, h.simulated, times?.variantS[planned.variant.id]));
   }
@@ -132,7 +136,7 @@ export function planText(plan: Plan, config: SessionConfig, times?: PlanTimes): 
 
 /** A stage's rows as the summary table. */
 function stageRowsTable(s: StageView, gpus: number, price: number | undefined): string {
-  const head = ['variant', 'status', 'total tok/s', 'out tok/s', 'TTFT ms', 'TPOT ms', 'start-up s', 'predicted (err)', 'gain'];
+  const head = ['variant', 'status', 'total tok/s', 'out tok/s', 'TTFT ms', 'TPOT ms', 'start-up s', 'GPU-h', 'predicted (err)', 'gain'];
   if (price !== undefined) head.push('$/Mtok');
   const rows = s.rows.map(({ result: r, gainPct, isWinner, isReference, isCarried }) => {
     const m = r.metrics;
@@ -147,6 +151,7 @@ function stageRowsTable(s: StageView, gpus: number, price: number | undefined): 
       num(m?.mean_ttft_ms, 0),
       num(m?.mean_tpot_ms),
       num(r.startupS),
+      r.gpuTime ? formatGpuHours(r.gpuTime.gpuS / 3600) : '-',
       pred !== undefined ? `${num(pred)} (${signedPct(err)})` : '-',
       isCarried ? 'carried' : isReference ? 'ref' : signedPct(gainPct),
     ];
@@ -200,6 +205,8 @@ export function summaryText(view: SessionView, opts: { gpuHourPrice?: number } =
     );
     out.push('');
   }
+  const cost = sessionCostText(view);
+  if (cost) out.push(`Tuning cost: ${cost}`, '  (GPU-h per row: GPUs held x launch to stop, startup and benchmark together; the host column counts idle GPUs too)', '');
   if (view.outcome?.profilePath) out.push(`Profile: ${view.outcome.profilePath}`, `Report:  ${view.outcome.reportPath}`);
   if (view.runDir) out.push(`Run folder: ${view.runDir}`);
   out.push('Caveat: the search is greedy, stage by stage, and finds a local optimum; treat the result as a starting point.');

@@ -36,6 +36,18 @@ Decision
   --sweep-all             run every level (default: a point that breaks the SLO ends the variant's sweep)
   --margin PCT            a challenger must win by more than this (default 2)
   --repeats N             run each variant N times and use the median (default 1)
+  --repeats-max N         when a stage's best two are within the margin, rerun both up to N runs
+                          each and decide on medians; still tied: lower p99 TPOT, then faster
+                          startup (default 3; 1 turns adaptive repeats off)
+  --no-early-stop         run every variant's benchmark to the end (default: stop a variant once
+                          it cannot beat the stage leader by the margin, after 30% of requests)
+  --parallel auto|N|off   variants of one stage at once on disjoint GPUs, each pinned with
+                          CUDA_VISIBLE_DEVICES on its own port (default auto: as the GPUs allow,
+                          held back when this host's CPU cannot drive every benchmark client)
+  --replica auto|off      auto (default): when the model fits on fewer GPUs than the host has,
+                          tune one replica at its smallest TP, then compare whole-host layouts
+                          (replicas x TP) last; off: every stage uses the whole host (also
+                          with --sweep or a host spanning nodes)
   --gpu-hour-price USD    price of one GPU-hour, for $ per million tokens
 
 Host

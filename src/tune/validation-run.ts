@@ -6,6 +6,7 @@ import type { Scenario } from './scenarios.js';
 import type { SessionContext } from './session-context.js';
 import { validationTable, type ValidationRow } from './validate.js';
 import { scenarioKey } from './workloads.js';
+import { wholeHostVariant } from './replica-plan.js';
 import { loadTag, pointPrompts, type SweepLoad } from '../sweep/spec.js';
 
 /**
@@ -35,6 +36,7 @@ async function measureSide(ctx: SessionContext, side: VariantResult, scenarios: 
   }
   if (!missing.length) return byScenario;
   const results = await ctx.run(side.variant, missing, { stage: 'validation', skipSignal: ctx.control.nextSkipSignal() });
+  ctx.cost.addWave([results[0]]);
   for (const [i, r] of results.entries()) {
     const s = missing[i]!;
     ctx.journal.record('validate', 0, r, scenarioKey(s));
@@ -47,6 +49,13 @@ async function measureSide(ctx: SessionContext, side: VariantResult, scenarios: 
 export async function validateWinner(ctx: SessionContext, baseline: VariantResult | null, winner: VariantResult, load?: SweepLoad): Promise<ValidationRow[]> {
   const scenarios = load ? validationAtLoad(ctx.config.validation, load) : ctx.config.validation;
   if (!scenarios.length || !baseline) return [];
+  // With a replica plan the baseline was measured on one replica: validation runs it on the whole
+  // host, as the winner's chosen layout does (replica-plan.ts).
+  const r = ctx.plan.replica;
+  if (r) {
+    const v = wholeHostVariant(ctx.config, baseline.variant, r.hostGpus, ctx.planDeps.model(baseline.variant.model));
+    baseline = { ...baseline, variantId: v.id, variant: v };
+  }
   ctx.emit({ type: 'validation-started', scenarios: scenarios.map((s) => s.name), baselineId: baseline.variantId, winnerId: winner.variantId });
   const base = await measureSide(ctx, baseline, scenarios);
   const optimized = baseline.variantId === winner.variantId ? base : await measureSide(ctx, winner, scenarios);

@@ -66,15 +66,19 @@ describe('servelab --auto --sim --gpu H100 --gpus 1 --model Qwen/Qwen3-14B', () 
     expect(report).toMatch(/### \d\. engine[\s\S]*### \d\. quantization[\s\S]*### \d\. attention/);
     expect(report).toContain('local optimum');
 
-    // Each variant launched once (the baseline again only for the scenario it lacked).
+    // Each variant launched once per run (adaptive repeats rerun a stage's best two when they are
+    // within the margin: those launches carry repeat 1, 2, ...; the baseline again only for the
+    // validation scenario it lacked).
     const ids = launchedIds(run.events);
-    expect(ids.filter((id) => id === 'vllm')).toHaveLength(2);
-    expect(new Set(ids.filter((id) => id !== 'vllm' && id !== p.variant.id)).size).toBe(ids.filter((id) => id !== 'vllm' && id !== p.variant.id).length);
-
-    // The journal holds every measurement as its own complete file.
     const runDir = (run.events.find((e) => e.type === 'session-started') as { runDir: string }).runDir;
     const files = readdirSync(join(runDir, 'results'));
-    // One measurement per launch: each validation launch measured the one scenario its side lacked.
+    const entries = files.map((f) => JSON.parse(readFileSync(join(runDir, 'results', f), 'utf8')) as { key: string; role: string; repeat: number });
+    expect(entries.filter((e) => e.role === 'validate' && e.key.startsWith('vllm@'))).toHaveLength(1);
+    expect(ids.filter((id) => id === 'vllm')).toHaveLength(1 + entries.filter((e) => e.role === 'tune' && e.key.startsWith('vllm@')).length);
+    // No measurement twice: every journal key (variant@scenario#repeat) is its own.
+    expect(new Set(entries.map((e) => `${e.role}:${e.key}`)).size).toBe(entries.length);
+    // The journal holds every measurement as its own complete file: one per launch (each
+    // validation launch measured the one scenario its side lacked).
     expect(files.length).toBe(ids.length);
     expect(JSON.parse(readFileSync(join(runDir, 'session.json'), 'utf8')).status).toBe('finished');
     expect(readdirSync(join(runDir, 'bench')).length).toBeGreaterThan(0);

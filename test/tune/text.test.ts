@@ -46,7 +46,7 @@ describe('text views', () => {
     const view = { ...projectSession(events), plan: { host: { gpuCount: 2 } } } as SessionView;
     const text = summaryText(view, config);
     // 2 GPUs at $3.6/h = $0.002/s; at 2000 tok/s: $1 per million tokens.
-    expect(text).toMatch(/sglang \*\s+ok\s+2000\.0\s+1000\.0\s+900\s+40\.0\s+61\.0\s+2200\.0 \(\+10\.0%\)\s+\+25\.0%\s+\$1\.000/);
+    expect(text).toMatch(/sglang \*\s+ok\s+2000\.0\s+1000\.0\s+900\s+40\.0\s+61\.0\s+-\s+2200\.0 \(\+10\.0%\)\s+\+25\.0%\s+\$1\.000/);
     expect(text).toMatch(/vllm\s+ok\s+1600\.0.*\sref\s/);
     expect(text).toContain('stage gain: +25.0% vs the baseline vllm; kept sglang (sglang is the fastest)');
     expect(text).toMatch(/trtllm\s+pruned: unsupported/);

@@ -1,0 +1,256 @@
+// Issue 16 in the stage loop, with no process: parallel waves (GPU sets and ports never overlap,
+// one failure does not stop the others, an abort stops all), early stop against the stage leader
+// on scripted snapshots, adaptive repeats and the tie rule, and GPU-hours in the view.
+import { afterAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { SampledRequest } from '../../src/bench/types.js';
+import type { TuneEvent, VariantResult } from '../../src/core/events.js';
+import type { Variant } from '../../src/core/variant.js';
+import { projectSession } from '../../src/core/view.js';
+import { sessionCostText } from '../../src/core/view-cost.js';
+import { AbortedError } from '../../src/tune/aborted.js';
+import { parseAutoArgs } from '../../src/tune/args.js';
+import { CostLedger } from '../../src/tune/cost-ledger.js';
+import { earlyStopWatch } from '../../src/tune/early-stop-run.js';
+import { Journal } from '../../src/tune/journal.js';
+import type { PlannedVariant } from '../../src/tune/plan.js';
+import type { Plan } from '../../src/tune/plan.js';
+import { makeVariant } from '../../src/tune/plan.js';
+import { SessionControl, type RunRequest, type ScenarioRunner, type SessionContext } from '../../src/tune/session-context.js';
+import { measureStage, settleTies } from '../../src/tune/stage-measure.js';
+import { runSession } from '../../src/tune/session.js';
+import { variantGpuTime } from '../../src/tune/gpu-hours.js';
+import { metricsFor } from './scripted-runner.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'servelab-cost-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+let n = 0;
+
+function config(extra: string[] = []) {
+  return parseAutoArgs(['--sim', '--gpus', '8', '--model', 'Qwen/Qwen3-14B', '--engines', 'vllm,sglang', '--stages', 'engine,batching', '--scale', '0.02', '--validation', 'sharegpt-like', '--out', dir, '--run-dir', join(dir, `run-${++n}`), ...extra]).config!;
+}
+
+function ctxFor(run: ScenarioRunner, extra: string[] = [], signal?: AbortSignal): { ctx: SessionContext; events: TuneEvent[] } {
+  const c = config(extra);
+  const events: TuneEvent[] = [];
+  const planHost = { gpuName: 'H100', gpuCount: 8, gpuMemMiB: 81559, simulated: true } as SessionContext['planHost'];
+  const ctx = {
+    config: c, host: { simulated: true, gpus: [] } as unknown as SessionContext['host'], planHost, planDeps: {} as SessionContext['planDeps'], plan: {} as Plan,
+    journal: Journal.create(c.runDir!, c), versions: {}, emit: (e: TuneEvent) => events.push(e), ...(signal ? { signal } : {}),
+    control: new SessionControl(), run, warnedClientBound: false, cost: new CostLedger(8, true),
+  } satisfies SessionContext;
+  return { ctx, events };
+}
+
+const tp = (engine: 'vllm' | 'sglang', t: number, extra = {}): PlannedVariant => ({
+  variant: makeVariant(engine, 'Qwen/Qwen3-14B', { tp: t > 1 ? t : undefined, ...extra }, { model: 'Qwen/Qwen3-14B' }),
+  stage: 'engine', change: 'defaults', status: 'planned', warnings: [],
+});
+
+function okResult(v: Variant, req: RunRequest, total: number, p99Tpot = 20): VariantResult {
+  const m = { ...metricsFor(total), p99_tpot_ms: p99Tpot };
+  const gpuTime = variantGpuTime({ gpus: v.knobs.tp ?? 1, launchS: 0, readyS: 60, stopS: 160 }, true);
+  return { variantId: v.id, stage: req.stage, scenario: 'sharegpt-like', status: 'ok', variant: v, argv: ['sim-serve', v.id], metrics: m, startupS: 60, gpuTime, simulated: true, startedAt: 'a', finishedAt: 'b' };
+}
+
+describe('parallel variants in a stage', () => {
+  it('runs TP1/TP2 variants at once on disjoint GPUs and distinct ports; a failure does not stop the others', async () => {
+    const running = new Map<string, { gpus: readonly number[]; port: number }>();
+    const overlaps: string[] = [];
+    let peak = 0;
+    const run: ScenarioRunner = async (v, _s, req) => {
+      for (const [id, o] of running) {
+        if (o.gpus.some((g) => req.gpuIds?.includes(g))) overlaps.push(`${id} and ${v.id} share a GPU`);
+        if (o.port === req.portFrom) overlaps.push(`${id} and ${v.id} share port ${o.port}`);
+      }
+      running.set(v.id, { gpus: req.gpuIds ?? [], port: req.portFrom ?? -1 });
+      peak = Math.max(peak, running.size);
+      await new Promise((r) => setTimeout(r, 5));
+      running.delete(v.id);
+      if (v.id === 'sglang') throw new Error('the runner crashed');
+      return [okResult(v, req, v.engine === 'vllm' ? 1000 : 900)];
+    };
+    const variants = [tp('vllm', 1), tp('sglang', 1), tp('vllm', 2, { maxNumSeqs: 512 }), tp('sglang', 4, { maxNumSeqs: 512 }), tp('vllm', 4, { maxNumSeqs: 1024 })];
+    const { ctx, events } = ctxFor(run, ['--parallel', '8', '--no-early-stop', '--repeats-max', '1']);
+    const out = await measureStage(ctx, variants, null);
+    expect(overlaps).toEqual([]);
+    expect(peak).toBeGreaterThan(1);
+    // Greedy order kept: results come back in the stage's order; the crash is one failed row.
+    expect(out.results.map((r) => [r.variantId, r.status])).toEqual(variants.map((p) => [p.variant.id, p.variant.id === 'sglang' ? 'failed' : 'ok']));
+    expect(out.results[1]!.failure?.reason).toMatch(/the runner crashed/);
+    // GPU time in simulated seconds: waves overlap, so the host's wall is less than the sum.
+    const cost = ctx.cost.summary();
+    expect(cost.variantGpuHours).toBeCloseTo(((1 + 2 + 4 + 4) * 160) / 3600, 5);
+    expect(cost.wallS).toBeLessThan(4 * 160);
+    expect(cost.summary).toMatch(/simulated time/);
+    expect(events.filter((e) => e.type === 'variant-finished')).toHaveLength(5);
+  });
+
+  it('an abort stops every running variant and starts no more', async () => {
+    const ac = new AbortController();
+    const started: string[] = [];
+    const run: ScenarioRunner = async (v) => {
+      started.push(v.id);
+      if (started.length === 2) ac.abort('SIGINT');
+      await new Promise<void>((resolve) => (ac.signal.aborted ? resolve() : ac.signal.addEventListener('abort', () => resolve())));
+      throw new AbortedError();
+    };
+    const { ctx } = ctxFor(run, ['--parallel', '2'], ac.signal);
+    await expect(measureStage(ctx, [tp('vllm', 1), tp('sglang', 1), tp('vllm', 2)], null)).rejects.toBeInstanceOf(AbortedError);
+    expect(started).toEqual(['vllm', 'sglang']);
+  });
+
+  it('--parallel off runs one at a time, unpinned', async () => {
+    const seen: (readonly number[] | undefined)[] = [];
+    const run: ScenarioRunner = async (v, _s, req) => (seen.push(req.gpuIds), [okResult(v, req, 1000)]);
+    const { ctx } = ctxFor(run, ['--parallel', 'off']);
+    await measureStage(ctx, [tp('vllm', 1), tp('sglang', 1)], null);
+    expect(seen).toEqual([undefined, undefined]);
+  });
+});
+
+/** Snapshots of a run of 20 requests of 100 + 100 tokens at `total` tok/s; aborts when the watch says so. */
+async function scriptedBench(req: RunRequest, total: number): Promise<{ stoppedAt: string | null }> {
+  const requests = Array.from({ length: 20 }, () => ({ promptLen: 100, expectedOutputLen: 100 }) as SampledRequest);
+  const watch = earlyStopWatch(req.earlyStop, requests, req.skipSignal);
+  for (let k = 1; k <= 20 && !watch.signal.aborted; k++) {
+    watch.push({ elapsedS: (k * 200) / total, total: 20, completed: k, failed: 0 } as never);
+    for (let i = 0; i < 5; i++) await Promise.resolve();
+  }
+  return { stoppedAt: (await watch.settle())?.status ?? null };
+}
+
+describe('early stop on a scripted stage', () => {
+  it('stops a loser once it cannot beat the leader, records why, and never lets it win', async () => {
+    const seenLeader: (string | undefined)[] = [];
+    const run: ScenarioRunner = async (v, _s, req) => {
+      seenLeader.push(req.earlyStop?.leaderId);
+      const total = v.engine === 'vllm' ? 1000 : 500;
+      const { stoppedAt } = await scriptedBench(req, total);
+      const r = okResult(v, req, total);
+      const m = { ...r.metrics!, total_input_tokens: 2000 };
+      return [stoppedAt ? { ...r, status: 'pruned', metrics: undefined, failure: { kind: 'pruned', reason: stoppedAt } } : { ...r, metrics: m }];
+    };
+    const { ctx } = ctxFor(run, ['--parallel', 'off']);
+    const out = await measureStage(ctx, [tp('vllm', 8), tp('sglang', 8)], null);
+    expect(seenLeader).toEqual([undefined, 'vllm-tp8']);
+    // Bound after k of 20: (2000 out + 2000 in) / (k x 200 / 500) = 10000/k; below 980 from k = 11.
+    expect(out.results[1]).toMatchObject({ status: 'pruned', failure: { reason: 'stopped early: 9% below the leader at 11/20 requests' } });
+    const settled = await settleTies(ctx, 'engine', null, out);
+    expect(settled.step?.ranked.map((r) => r.variantId)).toEqual(['vllm-tp8']);
+  });
+
+  it('--no-early-stop gives the runner no leader', async () => {
+    const leaders: unknown[] = [];
+    const run: ScenarioRunner = async (v, _s, req) => (leaders.push(req.earlyStop), [okResult(v, req, 1000)]);
+    const { ctx } = ctxFor(run, ['--parallel', 'off', '--no-early-stop']);
+    await measureStage(ctx, [tp('vllm', 8), tp('sglang', 8)], null);
+    expect(leaders).toEqual([undefined, undefined]);
+  });
+});
+
+describe('adaptive repeats in a session', () => {
+  function session(throughputs: Record<string, number[]>, tpot: Record<string, number>, extra: string[] = []) {
+    const calls: string[] = [];
+    const run: ScenarioRunner = async (v, scenarios, req) => {
+      const i = calls.filter((c) => c === `${req.stage}:${v.id}`).length;
+      calls.push(`${req.stage}:${v.id}`);
+      const list = throughputs[v.id] ?? [800];
+      return scenarios.map(() => okResult(v, req, list[Math.min(i, list.length - 1)]!, tpot[v.id] ?? 20));
+    };
+    const events: TuneEvent[] = [];
+    return { calls, events, go: () => runSession(config(['--stages', 'engine', '--parallel', 'off', '--replica', 'off', ...extra]), { runner: run, onEvent: (e) => events.push(e) }) };
+  }
+  const verdict = (events: TuneEvent[]) => events.find((e): e is Extract<TuneEvent, { type: 'stage-finished' }> => e.type === 'stage-finished' && e.stage === 'engine')!;
+
+  it('reruns the best two while within the margin; still tied: the lower p99 TPOT wins, said so', async () => {
+    const s = session({ 'vllm-tp8': [1005], 'sglang-tp8': [1000] }, { 'vllm-tp8': 30, 'sglang-tp8': 20 });
+    const o = await s.go();
+    expect(s.calls.filter((c) => c.startsWith('engine:'))).toEqual(['engine:vllm-tp8', 'engine:sglang-tp8', 'engine:vllm-tp8', 'engine:sglang-tp8', 'engine:vllm-tp8', 'engine:sglang-tp8']);
+    expect(verdict(s.events).winnerId).toBe('sglang-tp8');
+    expect(verdict(s.events).why).toMatch(/tied within noise .*after 3 and 3 runs.*wins on lower p99 TPOT/);
+    expect(o.winner?.variantId).toBe('sglang-tp8');
+  });
+
+  it('decides on medians when reruns separate them', async () => {
+    const s = session({ 'vllm-tp8': [1005, 1100, 1100], 'sglang-tp8': [1000] }, {});
+    await s.go();
+    expect(verdict(s.events).winnerId).toBe('vllm-tp8');
+    expect(verdict(s.events).why).toMatch(/leads .* beyond the 2% noise margin/);
+    expect(s.calls.filter((c) => c === 'engine:vllm-tp8')).toHaveLength(2);
+  });
+
+  it('--repeats-max 1 reruns nothing; within the margin the tie rule still decides', async () => {
+    const s = session({ 'vllm-tp8': [1005], 'sglang-tp8': [1000] }, { 'vllm-tp8': 30, 'sglang-tp8': 20 }, ['--repeats-max', '1']);
+    await s.go();
+    expect(verdict(s.events).winnerId).toBe('sglang-tp8');
+    expect(verdict(s.events).why).toMatch(/tied within noise .*after 1 and 1 runs/);
+    expect(s.calls.filter((c) => c.startsWith('engine:'))).toHaveLength(2);
+  });
+
+  it('GPU-hours land in the view per variant and per session', async () => {
+    const s = session({ 'vllm-tp8': [2000], 'sglang-tp8': [1000] }, {});
+    await s.go();
+    const view = projectSession(s.events);
+    const rows = view.stages.find((x) => x.name === 'engine')!.rows;
+    expect(rows.map((r) => r.result.gpuTime?.gpuS)).toEqual([8 * 160, 8 * 160]);
+    expect(view.cost?.hostGpus).toBe(8);
+    // Two stage launches and two validation launches (the journal serves neither scenario here).
+    expect(view.cost?.variantGpuHours).toBeGreaterThan((2 * 8 * 160) / 3600 - 1e-9);
+    expect(sessionCostText(view)).toMatch(/host GPU-hours .*simulated time/);
+    expect(view.running).toEqual({});
+  });
+});
+
+describe('tune a replica, then the host', () => {
+  it('plans one replica per tuning stage, whole-host layouts last, and says which GPUs each stage uses', async () => {
+    const { planSession } = await import('../../src/tune/session.js');
+    const { planText } = await import('../../src/tune/text.js');
+    const c = config(['--stages', 'engine,parallelism,batching']);
+    const { plan } = await planSession(c);
+    expect(plan.replica?.tp).toBe(1);
+    expect(plan.stages.map((s) => s.name)).toEqual(['engine', 'batching', 'parallelism']);
+    expect(plan.stages[0]!.variants.map((v) => v.variant.knobs.tp ?? 1)).toEqual([1, 1]);
+    const layouts = plan.stages[2]!.variants.map((v) => v.change);
+    expect(layouts).toEqual(['8 replicas x TP1 (whole host)', '4 replicas x TP2 (whole host)', '2 replicas x TP4 (whole host)', 'TP8 (whole host)']);
+    // The commands carry the engines' data-parallel flags.
+    expect(plan.stages[2]!.variants[0]!.engineArgv?.join(' ')).toMatch(/--dp-size 8|--data-parallel-size 8/);
+    const text = planText(plan, c);
+    expect(text).toContain('GPUs: one replica per variant on 1 GPU(s): up to 8 variants at once on GPUs 0, 1, 2, 3, 4, 5, 6, 7');
+    expect(text).toContain('GPUs: GPUs 0-7 (whole host) per variant');
+    // --replica off keeps the whole host in every stage.
+    const off = (await planSession(config(['--stages', 'engine,parallelism', '--replica', 'off']))).plan;
+    expect(off.replica).toBeUndefined();
+    expect(off.stages[0]!.variants.map((v) => v.variant.knobs.tp)).toEqual([8, 8]);
+  });
+
+  it('--sweep turns the replica plan off (the sweep compares whole-host finalists) and says so', async () => {
+    const { planSession } = await import('../../src/tune/session.js');
+    const { plan } = await planSession(config(['--stages', 'engine,parallelism', '--sweep', 'concurrency:1,8']));
+    expect(plan.replica).toBeUndefined();
+    expect(plan.notes.join('\n')).toContain('--sweep: the replica plan is off');
+    expect(plan.stages[0]!.variants.map((v) => v.variant.knobs.tp)).toEqual([8, 8]);
+  });
+
+  it('runs the replica stages in parallel, picks a layout outright, validates it against the baseline on the whole host', async () => {
+    const calls: string[] = [];
+    const run: ScenarioRunner = async (v, scenarios, req) => {
+      calls.push(`${req.stage}:${v.id}:${(req.gpuIds ?? []).join(',')}`);
+      const layout = (v.knobs.tp ?? 1) * (v.knobs.dp ?? 1);
+      const perGpu = v.engine === 'sglang' ? 1200 : 1000;
+      return scenarios.map(() => okResult(v, req, perGpu * layout * (v.knobs.tp === 2 ? 1.1 : 1)));
+    };
+    const events: TuneEvent[] = [];
+    const o = await runSession(config(['--stages', 'engine,parallelism', '--parallel', '2', '--no-early-stop']), { runner: run, onEvent: (e) => events.push(e) });
+    expect(o.exitCode).toBe(0);
+    // Engine stage: both engines at TP1, at once, on GPUs 0 and 1.
+    expect(calls.slice(0, 2).sort()).toEqual(['engine:sglang:1', 'engine:vllm:0']);
+    const par = events.find((e): e is Extract<TuneEvent, { type: 'stage-finished' }> => e.type === 'stage-finished' && e.stage === 'parallelism')!;
+    expect(par.winnerId).toBe('sglang-tp2-dp4');
+    expect(par.why).toMatch(/^whole-host layouts of the tuned replica/);
+    expect(calls.filter((c) => c.startsWith('validation:')).map((c) => c.split(':')[1])).toEqual(['vllm-tp8']);
+    expect(events).toContainEqual(expect.objectContaining({ type: 'validation-started', baselineId: 'vllm-tp8', winnerId: 'sglang-tp2-dp4' }));
+  });
+});
