@@ -145,7 +145,7 @@ function stageRowsTable(s: StageView, gpus: number, price: number | undefined): 
     const err = pred !== undefined && measured ? ((pred - measured) / measured) * 100 : null;
     const row = [
       r.variantId + (isWinner ? ' *' : ''),
-      r.status === 'ok' ? 'ok' : `${r.status}: ${r.failure?.kind ?? ''}`,
+      r.status === 'ok' ? 'ok' : r.failure?.reason.startsWith('stopped early') ? 'stopped early' : `${r.status}: ${r.failure?.kind ?? ''}`,
       num(measured),
       num(m?.output_throughput),
       num(m?.mean_ttft_ms, 0),
