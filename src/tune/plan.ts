@@ -2,7 +2,8 @@
 // carried winner in one kind of knob. Later stages depend on who wins earlier ones, so a stage is
 // expanded from the carried winner when it runs (expandStage); buildPlan expands every stage
 // ahead of time along the predicted path, so the user can see, edit and dry-run the whole plan.
-import type { Failure, VariantResult } from '../core/events.js';
+import type { PlanVariant, Predicted } from '../core/plan.js';
+import type { Failure } from '../core/events.js';
 import type { EngineName, Knobs, KnobName, Variant } from '../core/variant.js';
 import type { LaunchSpec } from '../engines/types.js';
 import type { ModelInfo } from '../model/models.js';
@@ -20,7 +21,7 @@ export { engineStageTp, type ExpandContext } from './candidates.js';
 export { makeVariant, variantId, variantLabel } from './variant-ids.js';
 export { chooseCheckpoint, findFp8Checkpoint } from './checkpoint-choice.js';
 
-export type Predicted = NonNullable<VariantResult['predicted']>;
+export type { Predicted } from '../core/plan.js';
 
 /** The host as the planner needs it. */
 export interface PlanHost {
@@ -59,20 +60,9 @@ export interface PlanDeps {
   engineVersion?(engine: EngineName): string | undefined;
 }
 
-export interface PlannedVariant {
-  variant: Variant;
+/** A planned variant (the event contract's PlanVariant, src/core/plan.ts) with its stage typed. */
+export interface PlannedVariant extends PlanVariant {
   stage: StageName;
-  /** What it changes relative to the carried winner, e.g. 'attn=triton' ('defaults' in the engine stage). */
-  change: string;
-  status: 'planned' | 'pruned' | 'dropped';
-  /** Why it is pruned (preflight) or dropped (by the user, or a no-op). */
-  reason?: Failure;
-  warnings: string[];
-  /** The exact launch: argv and env of the real engine, and the sim-serve argv on a simulated host. */
-  engineArgv?: string[];
-  argv?: string[];
-  env?: Record<string, string>;
-  predicted?: Predicted;
 }
 
 export interface PlanStage {
