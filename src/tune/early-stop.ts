@@ -19,6 +19,9 @@ import type { VariantResult } from '../core/events.js';
 import type { BenchMetrics, LiveSnapshot, SampledRequest } from '../bench/types.js';
 import type { Objective } from './decide.js';
 
+/** The words every stopped-early reason starts with (the status column shows them alone). */
+export const STOPPED_EARLY = 'stopped early';
+
 export const MIN_FINISHED_FRACTION = 0.3;
 
 export interface Progress {
@@ -49,7 +52,7 @@ export function earlyStopVerdict(p: Progress, leaderValue: number, marginPct: nu
   const threshold = leaderValue * (1 - marginPct / 100);
   if (!(bound < threshold)) return { stop: false, why: `could still reach ${bound.toFixed(1)} vs the leader's ${leaderValue.toFixed(1)}` };
   const belowPct = (1 - bound / leaderValue) * 100;
-  return { stop: true, boundValue: bound, belowPct, status: `stopped early: ${belowPct.toFixed(0)}% below the leader at ${p.finished}/${p.total} requests` };
+  return { stop: true, boundValue: bound, belowPct, status: `${STOPPED_EARLY}: ${belowPct.toFixed(0)}% below the leader at ${p.finished}/${p.total} requests` };
 }
 
 /**
@@ -140,6 +143,11 @@ export function snapshotChannel(): { push(s: LiveSnapshot): void; end(): void; s
     },
     snapshots: gen(),
   };
+}
+
+/** Was this result stopped early by the rule above (rather than pruned by preflight)? */
+export function isStoppedEarly(r: Pick<VariantResult, 'status' | 'failure'>): boolean {
+  return r.status === 'pruned' && r.failure?.kind === 'pruned' && r.failure.reason.startsWith(STOPPED_EARLY);
 }
 
 /** The result of a variant stopped early: never eligible to win (status 'pruned', score() skips it). */

@@ -1,5 +1,6 @@
 // Plain-text views of the session for the headless front end: one progress line per step, the
 // dry-run plan with every exact command, and the final summary tables. Pure: returns strings.
+import { isStoppedEarly, STOPPED_EARLY } from './early-stop.js';
 import type { StageVerdict, TuneEvent, VariantResult } from '../core/events.js';
 import { formatCommand } from '../profiles/command.js';
 import type { SessionConfig } from './config.js';
@@ -145,7 +146,7 @@ function stageRowsTable(s: StageView, gpus: number, price: number | undefined): 
     const err = pred !== undefined && measured ? ((pred - measured) / measured) * 100 : null;
     const row = [
       r.variantId + (isWinner ? ' *' : ''),
-      r.status === 'ok' ? 'ok' : r.failure?.reason.startsWith('stopped early') ? 'stopped early' : `${r.status}: ${r.failure?.kind ?? ''}`,
+      r.status === 'ok' ? 'ok' : isStoppedEarly(r) ? STOPPED_EARLY : `${r.status}: ${r.failure?.kind ?? ''}`,
       num(measured),
       num(m?.output_throughput),
       num(m?.mean_ttft_ms, 0),
