@@ -52,6 +52,11 @@ export interface VariantResult {
   gpuTime?: VariantGpuTime;
   /** GPU ids it was pinned to (CUDA_VISIBLE_DEVICES) when it shared the host with other variants. */
   gpuIds?: number[];
+  /**
+   * Weights the server loaded: 'dummy' when it ran with random weights of the right shapes
+   * (`--load-format dummy`, outputs fixed by ignore_eos; issue 16), with why; absent = real weights.
+   */
+  weights?: { kind: 'dummy' | 'real'; why: string };
   startedAt: string;
   finishedAt: string;
 }
