@@ -110,4 +110,60 @@ export const BUILTIN_CONFIGS: Record<string, Record<string, unknown>> = {
     torch_dtype: 'bfloat16',
     vocab_size: 128256,
   },
+  // Llama-3.3-70B-Instruct: the same shape as Llama-3.1-70B-Instruct above (80 layers, hidden 8192,
+  // 64 query / 8 KV heads, MLP 28672, vocab 128256, 131072 positions, untied embeddings), per the
+  // "Model Info" tables of oumi's recipes configs/recipes/llama3_3/README.md and llama3_1/README.md
+  // (oumi-ai/oumi, read in the fork github.com/vulkomilev/oumi). Used by TensorRT-LLM's perf-overview rows (nvidia/...-FP8 checkpoint).
+  'meta-llama/Llama-3.3-70B-Instruct': {
+    architectures: ['LlamaForCausalLM'],
+    hidden_size: 8192,
+    intermediate_size: 28672,
+    max_position_embeddings: 131072,
+    num_attention_heads: 64,
+    num_hidden_layers: 80,
+    num_key_value_heads: 8,
+    tie_word_embeddings: false,
+    torch_dtype: 'bfloat16',
+    vocab_size: 128256,
+  },
+  // Qwen3-235B-A22B-Instruct-2507: 94 layers, 64 query / 4 KV heads, 128 experts, 8 active, native
+  // context 262,144 (HF model card, "Model Overview"); hidden 4096, head dim (kv-channels) 128, dense
+  // FFN 12288, expert FFN 1536, vocab 151936, untied embeddings, no dense leading layers: slime's
+  // scripts/models/qwen3-235B-A22B.sh (read in github.com/zyzshishui/slime, a fork of THUDM/slime), written from the HF config.json.
+  'Qwen/Qwen3-235B-A22B-Instruct-2507': {
+    architectures: ['Qwen3MoeForCausalLM'],
+    head_dim: 128,
+    hidden_size: 4096,
+    intermediate_size: 12288,
+    max_position_embeddings: 262144,
+    moe_intermediate_size: 1536,
+    num_attention_heads: 64,
+    num_experts: 128,
+    num_experts_per_tok: 8,
+    num_hidden_layers: 94,
+    num_key_value_heads: 4,
+    tie_word_embeddings: false,
+    torch_dtype: 'bfloat16',
+    vocab_size: 151936,
+  },
+  // Qwen3-235B-A22B (the original release, served by TensorRT-LLM's perf-overview as
+  // nvidia/Qwen3-235B-A22B-FP8): the same architecture as the 2507 release above; its
+  // max_position_embeddings (40960, as in the Qwen3-14B/32B/30B-A3B configs) is not re-checked
+  // here and only bounds vLLM's default max length, which no row using this id depends on.
+  'Qwen/Qwen3-235B-A22B': {
+    architectures: ['Qwen3MoeForCausalLM'],
+    head_dim: 128,
+    hidden_size: 4096,
+    intermediate_size: 12288,
+    max_position_embeddings: 40960,
+    moe_intermediate_size: 1536,
+    num_attention_heads: 64,
+    num_experts: 128,
+    num_experts_per_tok: 8,
+    num_hidden_layers: 94,
+    num_key_value_heads: 4,
+    tie_word_embeddings: false,
+    torch_dtype: 'bfloat16',
+    vocab_size: 151936,
+  },
 };

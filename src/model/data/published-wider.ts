@@ -1,0 +1,197 @@
+// More HELD-OUT published results (issue 15): other models, GPUs, GPU counts and TensorRT-LLM's own
+// tables, all outside the three studies and never fitted on (bench/fit.ts reads split 'train' only).
+// Every row names its page (at the commit read) and quotes its figure; nothing here is recalled.
+//
+// 1. GPUStack performance lab, Qwen3-235B-A22B-Instruct-2507 on 8 x A100 80GB and 8 x H100: the
+//    same protocol as published.ts (`vllm bench serve`, 1000 ShareGPT prompts or random IN/OUT,
+//    all at once; Total Token throughput and Mean TPOT copied from each result block). Engines:
+//    vLLM v0.11.0, SGLang v0.5.5.post1 (the pages' "Engine Version"). Multi-GPU: gpus = the GPUs
+//    one server uses (the pages' "x2" rows run two TP4 servers on 8 GPUs; the row is one server).
+// 2. TensorRT-LLM's performance overview (docs/source/developer-guide/perf-overview.md), measured
+//    with `trtllm-bench throughput`: offline, in-process (no HTTP server), every request queued at
+//    once, synthetic prompts of exactly ISL tokens and OSL output tokens. Published unit: OUTPUT
+//    tokens per second PER GPU. Converted here to the total token throughput the model predicts:
+//    perGpu x GPUs x (ISL + OSL) / OSL (exact when every request produces OSL tokens, as the
+//    dataset's output-length stdev 0 asks). Request counts: the page's "Number of Requests" table.
+// 3. The earlier revision of the same page (docs/source/performance/perf-overview.md, TensorRT-LLM
+//    1.0 era): "Total Output Throughput (tokens/sec)", Llama-3.1-8B FP8 at TP1.
+//
+// Left out (the model cannot represent them): every FP4/NVFP4 row (B200, GB200, RTX 6000: no FP4
+// weight type in models.ts), GPT-OSS (MXFP4 weights, no config here), Llama 4 (no config here),
+// the RTX 6000 Pro tables (no such GPU in gpus.ts), and the perf-overview's ISL/OSL 1000/1000 rows
+// where the page's request table has no 1000/1000 entry and a 1024/1024 row exists.
+// Left out for simulation cost only (the virtual clock takes one step per decode step: 4-21 s per
+// row on a 2-core host, and test/model/validation.test.ts runs every held-out row): the long-output
+// shapes, as published (output tok/s per GPU, or total output tok/s at TP1):
+//   DeepSeek-R1-0528 H200 DEP8: 1024/8192 1,218; 1024/32768 438. Llama-3.3-70B H200 TP2: 1024/8192
+//   2,009. Qwen3-235B-A22B H200 DEP4: 1024/8192 1,417; H100 DEP8: 1024/8192 873. Llama-3.1-8B TP1
+//   (1.0-era page): 128/2048 26,221 (H200), 22,714 (H100).
+import type { EngineName, Knobs } from '../../core/variant.js';
+import type { PublishedResult } from './published.js';
+
+type Workload = PublishedResult['workload'];
+const SG = { kind: 'sharegpt' } as const;
+const R = (input: number, output: number): Workload => ({ kind: 'random', input, output });
+
+// --- 1. GPUStack Qwen3-235B-A22B pages -------------------------------------------------------
+
+const GS_V = { vllm: '0.11.0', sglang: '0.5.5.post1', trtllm: '' } as const;
+const gs = (page: string, commit: string) => `https://github.com/gpustack/gpustack/blob/${commit}/docs/performance-lab/${page}.md`;
+const Q235_A100 = gs('qwen3-235b-a22b/a100', '9babbd2674ad9b74c2ea48d804c79d845b6c329b');
+const Q235_H100 = gs('qwen3-235b-a22b/h100', '10e9444a07c73556f2ef0d10d2b2766bbf54c9c0');
+const Q235 = 'Qwen/Qwen3-235B-A22B-Instruct-2507';
+const Q235_FP8 = 'Qwen/Qwen3-235B-A22B-Instruct-2507-FP8';
+
+/** The 32000/100 runs stopped early on EOS (no --ignore-eos): the model generates every output token. */
+const EARLY_EOS = (generated: number, asked: number) => `generated ${generated} of ${asked} output tokens (no --ignore-eos); the model generates all of them`;
+const A100_FP8 = 'FP8 checkpoint on A100 runs weight-only (W8A16, Marlin), as the page says';
+const H100_984 = '984 of the 1000 requests succeeded; the figure covers those 984';
+
+type GsRow = [group: string, engine: EngineName, model: string, gpus: number, knobs: Knobs, workload: Workload, prompts: number, tput: number, tpot: number, where: string, caveat?: string];
+
+const GS_A100: GsRow[] = [
+  // Stage 1, engine choice (`-tp 8` / `--tp-size 8`, BF16).
+  ['qwen3-235b a100 sharegpt', 'vllm', Q235, 8, { tp: 8 }, SG, 1000, 3792.5, 123.36, '1. Choosing the Inference Engine, vLLM'],
+  ['qwen3-235b a100 sharegpt', 'sglang', Q235, 8, { tp: 8 }, SG, 1000, 4635.31, 235.1, '1. Choosing the Inference Engine, SGLang'],
+  // Stages 2-4 (vLLM FP8).
+  ['', 'vllm', Q235_FP8, 8, { tp: 8, ep: 8 }, SG, 1000, 3740.89, 115.74, '2. Quantization in vLLM (-tp 8 --enable-expert-parallel)', A100_FP8],
+  ['', 'vllm', Q235_FP8, 4, { tp: 4 }, SG, 1000, 3019.19, 150.72, '3. Parallelism in vLLM, TP4', A100_FP8],
+  ['', 'vllm', Q235_FP8, 4, { tp: 4, ep: 4 }, SG, 1000, 2814.47, 161.49, '3. Parallelism in vLLM, TP4 EP4', A100_FP8],
+  ['', 'vllm', Q235_FP8, 4, { tp: 4, maxBatchedTokens: 4096 }, SG, 1000, 3025.05, 155.37, '4. Max Batched Token Numbers, 4096', A100_FP8],
+  ['', 'vllm', Q235_FP8, 4, { tp: 4, maxBatchedTokens: 8192 }, SG, 1000, 3003.01, 157.1, '4. Max Batched Token Numbers, 8192', A100_FP8],
+  // "Other Benchmark Cases": baseline `vllm serve Qwen/Qwen3-235B-A22B-Instruct-2507 -tp 8`.
+  ['', 'vllm', Q235, 8, { tp: 8 }, R(32000, 100), 100, 6657.49, 298.86, 'Baseline benchmark results, random 32K input', EARLY_EOS(8191, 10000)],
+  ['', 'vllm', Q235, 8, { tp: 8 }, R(4000, 200), 500, 8170.72, 205.64, 'Baseline benchmark results, random 4K input'],
+  ['', 'vllm', Q235, 8, { tp: 8 }, R(2000, 100), 500, 9342.67, 190.79, 'Baseline benchmark results, random 2K input'],
+  ['', 'vllm', Q235, 8, { tp: 8 }, R(128, 4), 1000, 7449.43, 155.16, 'Baseline benchmark results, random 128 input'],
+  // Optimized: `vllm serve Qwen/Qwen3-235B-A22B-Instruct-2507-FP8 -tp 4` (one of the page's two servers).
+  ['', 'vllm', Q235_FP8, 4, { tp: 4 }, R(32000, 100), 100, 4132.51, 481.71, 'Optimized benchmark results, random 32K input', `${A100_FP8}; ${EARLY_EOS(8300, 10000)}`],
+  ['', 'vllm', Q235_FP8, 4, { tp: 4 }, R(4000, 200), 500, 4633.41, 347.13, 'Optimized benchmark results, random 4K input', A100_FP8],
+  ['', 'vllm', Q235_FP8, 4, { tp: 4 }, R(2000, 100), 500, 5333.91, 342.39, 'Optimized benchmark results, random 2K input', A100_FP8],
+  ['', 'vllm', Q235_FP8, 4, { tp: 4 }, R(128, 4), 1000, 4961.66, 265.87, 'Optimized benchmark results, random 128 input', A100_FP8],
+];
+
+const GS_H100: GsRow[] = [
+  ['qwen3-235b h100 sharegpt', 'vllm', Q235, 8, { tp: 8 }, SG, 984, 8424.86, 147.56, '1. Choosing the Inference Engine, vLLM', H100_984],
+  ['qwen3-235b h100 sharegpt', 'sglang', Q235, 8, { tp: 8 }, SG, 984, 7671.31, 178.35, '1. Choosing the Inference Engine, SGLang', H100_984],
+  ['', 'vllm', Q235_FP8, 8, { tp: 8, ep: 8 }, SG, 984, 8102.36, 169.52, '2. Quantization in vLLM (-tp 8 --enable-expert-parallel)', H100_984],
+  ['', 'vllm', Q235_FP8, 4, { tp: 4 }, SG, 984, 7527.8, 169.2, '3. Parallelism in vLLM, TP4', H100_984],
+  ['', 'vllm', Q235_FP8, 4, { tp: 4, ep: 4 }, SG, 984, 7131.69, 190.24, '3. Parallelism in vLLM, TP4+EP', H100_984],
+  ['', 'vllm', Q235_FP8, 4, { tp: 4, maxBatchedTokens: 16384 }, SG, 984, 7787.17, 186.26, '5. Max Number of Batched Tokens, 16384', H100_984],
+  ['', 'vllm', Q235, 8, { tp: 8 }, R(32000, 100), 100, 22657.51, 132.1, 'Baseline benchmark results, random 32K input', EARLY_EOS(8191, 10000)],
+  ['', 'vllm', Q235, 8, { tp: 8 }, R(4000, 200), 500, 21113.53, 68.94, 'Baseline benchmark results, random 4K input', EARLY_EOS(92185, 100000)],
+  ['', 'vllm', Q235, 8, { tp: 8 }, R(2000, 100), 500, 23858.69, 101.08, 'Baseline benchmark results, random 2K input'],
+  ['', 'vllm', Q235, 8, { tp: 8 }, R(128, 4), 984, 14668.27, 212.98, 'Baseline benchmark results, random 128 input', H100_984],
+  ['', 'vllm', Q235_FP8, 4, { tp: 4, maxBatchedTokens: 16384 }, R(32000, 100), 100, 15366.32, 194.6, 'Optimized benchmark results, random 32K input', EARLY_EOS(8281, 10000)],
+  ['', 'vllm', Q235_FP8, 4, { tp: 4, maxBatchedTokens: 16384 }, R(4000, 200), 500, 16478.79, 89.52, 'Optimized benchmark results, random 4K input', EARLY_EOS(90966, 100000)],
+  ['', 'vllm', Q235_FP8, 4, { tp: 4, maxBatchedTokens: 16384 }, R(2000, 100), 500, 18950.04, 125.93, 'Optimized benchmark results, random 2K input'],
+  ['', 'vllm', Q235_FP8, 4, { tp: 4, maxBatchedTokens: 16384 }, R(128, 4), 984, 21211.83, 125.18, 'Optimized benchmark results, random 128 input', H100_984],
+];
+
+function gsRows(rows: GsRow[], gpu: string, source: string): PublishedResult[] {
+  return rows.map(([group, engine, model, gpus, knobs, workload, numPrompts, totalTokPerS, meanTpotMs, where, caveat]) => ({
+    group,
+    engine,
+    engineVersion: GS_V[engine],
+    model,
+    gpu,
+    gpus,
+    knobs,
+    workload,
+    numPrompts,
+    totalTokPerS,
+    meanTpotMs,
+    source,
+    quote: `${where}: Total Token throughput (tok/s) ${totalTokPerS}, Mean TPOT (ms) ${meanTpotMs}`,
+    ...(caveat ? { caveat } : {}),
+    split: 'held-out' as const,
+  }));
+}
+
+// --- 2 and 3. TensorRT-LLM perf-overview tables ------------------------------------------------
+
+const TRT_CURRENT = 'https://github.com/NVIDIA/TensorRT-LLM/blob/03e27c7d5ff0c6e89f8328838c0a8e64f1b34f9d/docs/source/developer-guide/perf-overview.md';
+const TRT_V10 = 'https://github.com/NVIDIA/TensorRT-LLM/blob/00f37686aa854010d68bcbd0f4ab000221541ca6/docs/source/performance/perf-overview.md';
+/** The page names no release for its tables; this revision is the one rendered for 1.2.0 (nvidia.github.io/TensorRT-LLM/1.2.0/developer-guide/perf-overview.html). */
+const TRT_CURRENT_VERSION = '1.2.0';
+/** This revision names no release either; it announces its RTX 6000 data as "(NEW for v1.0)". */
+const TRT_V10_VERSION = '1.0.0';
+const OFFLINE = 'trtllm-bench throughput: offline, in-process (no HTTP), all requests queued at once; max_batch_size / max_num_tokens left to trtllm-bench (the page passes neither), not trtllm-serve defaults; CUDA graphs padded up to batch 8192; "in many cases" --kv_cache_free_gpu_mem_fraction 0.95 (the page does not say which rows)';
+const ADP = 'enable_attention_dp (DEP: attention data-parallel + expert-parallel)';
+
+/** Requests per ISL/OSL: the page's "Number of Requests" table (current revision). */
+const TRT_PAGE_REQUESTS: Record<string, number> = { '1024/1024': 3000, '8192/1024': 1500, '32768/1024': 1000 };
+/** Plus 1000/1000 (one H100 row), which this revision's table omits: the earlier revision's count (REQ_1000). */
+const TRT_REQUESTS: Record<string, number> = { ...TRT_PAGE_REQUESTS, '1000/1000': 3000 };
+/** The 1.0-era revision's "$num_requests" table. */
+const TRT_V10_REQUESTS: Record<string, number> = { '1000/1000': 3000, '2048/128': 3000, '5000/500': 1500, '20000/2000': 1000 };
+
+type TrtRow = [model: string, gpu: string, gpus: number, knobs: Knobs, isl: number, osl: number, perGpuOut: number, table: string, caveat?: string];
+
+const DSR1 = 'deepseek-ai/DeepSeek-R1-0528';
+const L70 = 'meta-llama/Llama-3.3-70B-Instruct-FP8';
+const Q235_ORIG_FP8 = 'Qwen/Qwen3-235B-A22B-FP8';
+const MODELOPT = (ckpt: string) => `served checkpoint ${ckpt} (ModelOpt FP8, per-tensor scales); the model knows only "fp8 weights"`;
+/** 1000/1000 has no entry in this revision's request table: 3000 is the earlier revision's count for 1000/1000. */
+const REQ_1000 = 'request count 3000 taken from the earlier revision of the page (this revision lists none for 1000/1000)';
+
+const TRT_CURRENT_ROWS: TrtRow[] = [
+  // "Deepseek R1 0528", column "H200 DEP8 (FP8)"; llm_options: attention DP (balanced), MoE backend CUTLASS, FP8 KV cache.
+  [DSR1, 'H200', 8, { tp: 8, ep: 8, dpAttention: true, kvCacheDtype: 'fp8' }, 1024, 1024, 1620, 'Deepseek R1 0528, H200 DEP8 (FP8)', `${ADP}, balanced; MoE backend CUTLASS`],
+  // "LLaMA v3.3 70B", columns "H200 TP2 (FP8)" and "H100 TP2 (FP8)".
+  [L70, 'H200', 2, { tp: 2 }, 1024, 1024, 2582, 'LLaMA v3.3 70B, H200 TP2 (FP8)', MODELOPT('nvidia/Llama-3.3-70B-Instruct-FP8')],
+  [L70, 'H200', 2, { tp: 2 }, 8192, 1024, 537, 'LLaMA v3.3 70B, H200 TP2 (FP8)', MODELOPT('nvidia/Llama-3.3-70B-Instruct-FP8')],
+  [L70, 'H200', 2, { tp: 2 }, 32768, 1024, 120, 'LLaMA v3.3 70B, H200 TP2 (FP8)', MODELOPT('nvidia/Llama-3.3-70B-Instruct-FP8')],
+  [L70, 'H100', 2, { tp: 2 }, 1000, 1000, 2209, 'LLaMA v3.3 70B, H100 TP2 (FP8)', `${MODELOPT('nvidia/Llama-3.3-70B-Instruct-FP8')}; ${REQ_1000}`],
+  [L70, 'H100', 2, { tp: 2 }, 8192, 1024, 398, 'LLaMA v3.3 70B, H100 TP2 (FP8)', MODELOPT('nvidia/Llama-3.3-70B-Instruct-FP8')],
+  // "Qwen3 235B A22B", columns "H200 DEP4 (FP8)" and "H100 DEP8 (FP8)"; llm_options: enable_attention_dp.
+  [Q235_ORIG_FP8, 'H200', 4, { tp: 4, ep: 4, dpAttention: true }, 1024, 1024, 3268, 'Qwen3 235B A22B, H200 DEP4 (FP8)', `${ADP}; ${MODELOPT('nvidia/Qwen3-235B-A22B-FP8')}`],
+  [Q235_ORIG_FP8, 'H200', 4, { tp: 4, ep: 4, dpAttention: true }, 8192, 1024, 627, 'Qwen3 235B A22B, H200 DEP4 (FP8)', `${ADP}; ${MODELOPT('nvidia/Qwen3-235B-A22B-FP8')}`],
+  [Q235_ORIG_FP8, 'H200', 4, { tp: 4, ep: 4, dpAttention: true }, 32768, 1024, 134, 'Qwen3 235B A22B, H200 DEP4 (FP8)', `${ADP}; ${MODELOPT('nvidia/Qwen3-235B-A22B-FP8')}`],
+  [Q235_ORIG_FP8, 'H100', 8, { tp: 8, ep: 8, dpAttention: true }, 1024, 1024, 1935, 'Qwen3 235B A22B, H100 DEP8 (FP8)', `${ADP}; ${MODELOPT('nvidia/Qwen3-235B-A22B-FP8')}`],
+];
+
+// The 1.0-era revision, "Llama 3.1 8B" table, columns "H200 TP1 (FP8)" and "H100 TP1 (FP8)"
+// (checkpoint nvidia/Llama-3.1-8B-Instruct-FP8). Unit there: Total Output Throughput (TP1: = per GPU).
+const L8 = 'meta-llama/Llama-3.1-8B-Instruct-FP8';
+const TRT_V10_ROWS: TrtRow[] = [
+  [L8, 'H200', 1, {}, 1000, 1000, 17744, 'Llama 3.1 8B, H200 TP1 (FP8)'],
+  [L8, 'H200', 1, {}, 2048, 128, 3538, 'Llama 3.1 8B, H200 TP1 (FP8)'],
+  [L8, 'H200', 1, {}, 5000, 500, 3902, 'Llama 3.1 8B, H200 TP1 (FP8)'],
+  [L8, 'H200', 1, {}, 20000, 2000, 1804, 'Llama 3.1 8B, H200 TP1 (FP8)'],
+  [L8, 'H100', 1, {}, 1000, 1000, 15220, 'Llama 3.1 8B, H100 TP1 (FP8)'],
+  [L8, 'H100', 1, {}, 2048, 128, 3450, 'Llama 3.1 8B, H100 TP1 (FP8)'],
+  [L8, 'H100', 1, {}, 5000, 500, 3459, 'Llama 3.1 8B, H100 TP1 (FP8)'],
+  [L8, 'H100', 1, {}, 20000, 2000, 1351, 'Llama 3.1 8B, H100 TP1 (FP8)'],
+];
+
+function trtRows(rows: TrtRow[], source: string, version: string, requests: Record<string, number>, unit: string): PublishedResult[] {
+  return rows.map(([model, gpu, gpus, knobs, isl, osl, perGpuOut, table, caveat]) => {
+    const numPrompts = requests[`${isl}/${osl}`];
+    if (numPrompts === undefined) throw new Error(`published-wider: no request count for ${isl}/${osl}`);
+    const total = (perGpuOut * gpus * (isl + osl)) / osl;
+    return {
+      group: '',
+      engine: 'trtllm' as const,
+      engineVersion: version,
+      model,
+      gpu,
+      gpus,
+      knobs,
+      workload: R(isl, osl),
+      numPrompts,
+      totalTokPerS: Math.round(total * 100) / 100,
+      source,
+      quote: `${table}, ${isl}/${osl}: ${perGpuOut.toLocaleString('en-US')} ${unit}; total = ${perGpuOut} x ${gpus} GPU x (${isl} + ${osl}) / ${osl}`,
+      caveat: caveat ? `${OFFLINE}; ${caveat}` : OFFLINE,
+      split: 'held-out' as const,
+    };
+  });
+}
+
+export const WIDER_HELD_OUT: PublishedResult[] = [
+  ...gsRows(GS_A100, 'A100', Q235_A100),
+  ...gsRows(GS_H100, 'H100', Q235_H100),
+  ...trtRows(TRT_CURRENT_ROWS, TRT_CURRENT, TRT_CURRENT_VERSION, TRT_REQUESTS, 'output tok/s/GPU'),
+  ...trtRows(TRT_V10_ROWS, TRT_V10, TRT_V10_VERSION, TRT_V10_REQUESTS, 'Total Output Throughput (tok/s)'),
+];
