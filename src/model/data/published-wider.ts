@@ -7,6 +7,7 @@
 //    all at once; Total Token throughput and Mean TPOT copied from each result block). Engines:
 //    vLLM v0.11.0, SGLang v0.5.5.post1 (the pages' "Engine Version"). Multi-GPU: gpus = the GPUs
 //    one server uses (the pages' "x2" rows run two TP4 servers on 8 GPUs; the row is one server).
+//    Also GLM-4.6 on 8 x H200 and 8 x H100 (same lab and protocol; SGLang v0.5.3 there).
 // 2. TensorRT-LLM's performance overview (docs/source/developer-guide/perf-overview.md), measured
 //    with `trtllm-bench throughput`: offline, in-process (no HTTP server), every request queued at
 //    once, synthetic prompts of exactly ISL tokens and OSL output tokens. Published unit: OUTPUT
@@ -88,11 +89,45 @@ const GS_H100: GsRow[] = [
   ['', 'vllm', Q235_FP8, 4, { tp: 4, maxBatchedTokens: 16384 }, R(128, 4), 984, 21211.83, 125.18, 'Optimized benchmark results, random 128 input', H100_984],
 ];
 
-function gsRows(rows: GsRow[], gpu: string, source: string): PublishedResult[] {
+// GLM-4.6 on 8 x H200 and 8 x H100 (the study's model; its GPU, 8 x A100, is a training page and
+// these are not). Engines on these pages: vLLM v0.11.0, SGLang v0.5.3 (older than the SGLang 0.5.5
+// the model targets; no version override applies), TensorRT-LLM v1.0.0 ("Not supported": no row).
+const GLM_H200 = gs('glm-4.6/h200', '72aee9dd195ff5c9bf3a4886add80038ce79aef8');
+const GLM_H100 = gs('glm-4.6/h100', 'a5c9fafc3022e81779c2c5ade32c5b703ce2248c');
+const GLM_V = { vllm: '0.11.0', sglang: '0.5.3', trtllm: '' } as const;
+const GLM = 'zai-org/GLM-4.6';
+const GLM_FP8 = 'zai-org/GLM-4.6-FP8';
+
+const GLM_H200_ROWS: GsRow[] = [
+  ['glm-4.6 h200 sharegpt', 'vllm', GLM, 8, { tp: 8 }, SG, 1000, 6030.9, 197.85, '1. Choosing the Inference Engine, vLLM'],
+  ['glm-4.6 h200 sharegpt', 'sglang', GLM, 8, { tp: 8 }, SG, 1000, 6979.05, 282.87, '1. Choosing the Inference Engine, SGLang'],
+  ['', 'sglang', GLM_FP8, 8, { tp: 8 }, SG, 1000, 7859.29, 271.63, '2. Quantization in SGLang, FP8 (--tp-size 8)'],
+  ['', 'sglang', GLM_FP8, 4, { tp: 4 }, SG, 1000, 7081.34, 256.43, '3. Parallelism in SGLang, TP4'],
+  ['', 'sglang', GLM_FP8, 4, { tp: 4, ep: 4 }, SG, 1000, 6676.84, 284.2, '3. Parallelism in SGLang, TP4+EP4'],
+  // Conclusion table: baseline `vllm serve zai-org/GLM-4.6 -tp 8` and optimized
+  // `sglang.launch_server --model zai-org/GLM-4.6-FP8 --tp 4` (one of two servers on 8 GPUs).
+  ['', 'vllm', GLM, 8, { tp: 8 }, R(32000, 100), 100, 15066.09, 479.17, 'Conclusion table, baseline, Very Long Prompt', EARLY_EOS(9406, 10000)],
+  ['', 'vllm', GLM, 8, { tp: 8 }, R(4000, 200), 500, 16714.91, 205.69, 'Conclusion table, baseline, Long Prompt'],
+  ['', 'vllm', GLM, 8, { tp: 8 }, R(2000, 100), 500, 17214.85, 269.75, 'Conclusion table, baseline, Medium Prompt'],
+  ['', 'vllm', GLM, 8, { tp: 8 }, R(128, 4), 1000, 9497.19, 351.26, 'Conclusion table, baseline, Short Prompt'],
+  ['', 'sglang', GLM_FP8, 4, { tp: 4 }, R(32000, 100), 100, 12223.53, 191.61, 'Conclusion table, optimized, Very Long Prompt'],
+  ['', 'sglang', GLM_FP8, 4, { tp: 4 }, R(4000, 200), 500, 14979.9, 97.74, 'Conclusion table, optimized, Long Prompt'],
+  ['', 'sglang', GLM_FP8, 4, { tp: 4 }, R(2000, 100), 500, 17363.22, 144.82, 'Conclusion table, optimized, Medium Prompt'],
+  ['', 'sglang', GLM_FP8, 4, { tp: 4 }, R(128, 4), 1000, 21234.81, 800.25, 'Conclusion table, optimized, Short Prompt'],
+];
+
+// BF16 does not fit one 8 x H100 server (the page): FP8 only.
+const GLM_H100_ROWS: GsRow[] = [
+  ['glm-4.6 h100 sharegpt', 'vllm', GLM_FP8, 8, { tp: 8, memFraction: 0.85 }, SG, 1000, 3167.63, 508.88, '1. Choosing the Inference Engine, vLLM (--gpu-memory-utilization 0.85)'],
+  ['glm-4.6 h100 sharegpt', 'sglang', GLM_FP8, 8, { tp: 8 }, SG, 1000, 3796.0, 684.1, '1. Choosing the Inference Engine, SGLang'],
+  ['', 'sglang', GLM_FP8, 8, { tp: 8, ep: 8 }, SG, 1000, 3856.69, 677.3, '2. Parallelism in SGLang, TP8EP8'],
+];
+
+function gsRows(rows: GsRow[], gpu: string, source: string, versions: Record<EngineName, string> = GS_V): PublishedResult[] {
   return rows.map(([group, engine, model, gpus, knobs, workload, numPrompts, totalTokPerS, meanTpotMs, where, caveat]) => ({
     group,
     engine,
-    engineVersion: GS_V[engine],
+    engineVersion: versions[engine],
     model,
     gpu,
     gpus,
@@ -192,6 +227,8 @@ function trtRows(rows: TrtRow[], source: string, version: string, requests: Reco
 export const WIDER_HELD_OUT: PublishedResult[] = [
   ...gsRows(GS_A100, 'A100', Q235_A100),
   ...gsRows(GS_H100, 'H100', Q235_H100),
+  ...gsRows(GLM_H200_ROWS, 'H200', GLM_H200, GLM_V),
+  ...gsRows(GLM_H100_ROWS, 'H100', GLM_H100, GLM_V),
   ...trtRows(TRT_CURRENT_ROWS, TRT_CURRENT, TRT_CURRENT_VERSION, TRT_REQUESTS, 'output tok/s/GPU'),
   ...trtRows(TRT_V10_ROWS, TRT_V10, TRT_V10_VERSION, TRT_V10_REQUESTS, 'Total Output Throughput (tok/s)'),
 ];
