@@ -43,7 +43,7 @@ const Q235_H100 = gs('qwen3-235b-a22b/h100', '10e9444a07c73556f2ef0d10d2b2766bbf
 const Q235 = 'Qwen/Qwen3-235B-A22B-Instruct-2507';
 const Q235_FP8 = 'Qwen/Qwen3-235B-A22B-Instruct-2507-FP8';
 
-/** The 32000/100 runs stopped early on EOS (no --ignore-eos): the model generates every output token. */
+/** Runs that stopped early on EOS (no --ignore-eos; flagged when over 5% short): the model generates every output token. */
 const EARLY_EOS = (generated: number, asked: number) => `generated ${generated} of ${asked} output tokens (no --ignore-eos); the model generates all of them`;
 const A100_FP8 = 'FP8 checkpoint on A100 runs weight-only (W8A16, Marlin), as the page says';
 const H100_984 = '984 of the 1000 requests succeeded; the figure covers those 984';
@@ -62,12 +62,12 @@ const GS_A100: GsRow[] = [
   ['', 'vllm', Q235_FP8, 4, { tp: 4, maxBatchedTokens: 8192 }, SG, 1000, 3003.01, 157.1, '4. Max Batched Token Numbers, 8192', A100_FP8],
   // "Other Benchmark Cases": baseline `vllm serve Qwen/Qwen3-235B-A22B-Instruct-2507 -tp 8`.
   ['', 'vllm', Q235, 8, { tp: 8 }, R(32000, 100), 100, 6657.49, 298.86, 'Baseline benchmark results, random 32K input', EARLY_EOS(8191, 10000)],
-  ['', 'vllm', Q235, 8, { tp: 8 }, R(4000, 200), 500, 8170.72, 205.64, 'Baseline benchmark results, random 4K input'],
+  ['', 'vllm', Q235, 8, { tp: 8 }, R(4000, 200), 500, 8170.72, 205.64, 'Baseline benchmark results, random 4K input', EARLY_EOS(91352, 100000)],
   ['', 'vllm', Q235, 8, { tp: 8 }, R(2000, 100), 500, 9342.67, 190.79, 'Baseline benchmark results, random 2K input'],
   ['', 'vllm', Q235, 8, { tp: 8 }, R(128, 4), 1000, 7449.43, 155.16, 'Baseline benchmark results, random 128 input'],
   // Optimized: `vllm serve Qwen/Qwen3-235B-A22B-Instruct-2507-FP8 -tp 4` (one of the page's two servers).
   ['', 'vllm', Q235_FP8, 4, { tp: 4 }, R(32000, 100), 100, 4132.51, 481.71, 'Optimized benchmark results, random 32K input', `${A100_FP8}; ${EARLY_EOS(8300, 10000)}`],
-  ['', 'vllm', Q235_FP8, 4, { tp: 4 }, R(4000, 200), 500, 4633.41, 347.13, 'Optimized benchmark results, random 4K input', A100_FP8],
+  ['', 'vllm', Q235_FP8, 4, { tp: 4 }, R(4000, 200), 500, 4633.41, 347.13, 'Optimized benchmark results, random 4K input', `${A100_FP8}; ${EARLY_EOS(90389, 100000)}`],
   ['', 'vllm', Q235_FP8, 4, { tp: 4 }, R(2000, 100), 500, 5333.91, 342.39, 'Optimized benchmark results, random 2K input', A100_FP8],
   ['', 'vllm', Q235_FP8, 4, { tp: 4 }, R(128, 4), 1000, 4961.66, 265.87, 'Optimized benchmark results, random 128 input', A100_FP8],
 ];
