@@ -1,5 +1,6 @@
 // Out-of-sample guard: the model against the HELD-OUT published results (src/model/data/published.ts
-// split 'held-out', the Qwen3-32B pages), which bench/fit.ts never reads. The recorded values are
+// split 'held-out': the GPUStack Qwen3-32B pages, and the wider set of published-wider.ts:
+// Qwen3-235B and GLM-4.6 pages, TensorRT-LLM's perf-overview tables), which bench/fit.ts never reads. The recorded values are
 // the model's measured held-out error after the last fit (docs/calibration.md); the test fails when
 // a change makes the held-out error grow, so a fit that helps the training set but hurts held-out
 // data shows up. It does not say the model is good: see the goals in the docs.
@@ -9,13 +10,16 @@ import { TRAINING_PUBLISHED } from '../../src/model/data/training.js';
 import { summarize, validateOne } from '../../src/sim/validate.js';
 
 const RECORDED = {
-  /** Median |simulated / published - 1| over the held-out rows (a row the model refuses counts as infinite). */
-  medianAbs: 0.17,
+  /** Median |simulated / published - 1| over all held-out rows (a row the model refuses counts as infinite). */
+  medianAbs: 0.445,
+  /** The same over the first held-out set alone (the GPUStack Qwen3-32B pages), recorded before the set was widened. */
+  qwen32MedianAbs: 0.17,
   /** Held-out rows the model says do not fit although they ran. */
   refused: 5,
-  /** Held-out groups whose engine ranking the model gets right (of 2). */
-  rankingRight: 1,
+  /** Held-out groups whose engine ranking the model gets right (of 6). */
+  rankingRight: 4,
 };
+const SOURCE = /^https:\/\/github\.com\/(gpustack\/gpustack\/blob\/(main|[0-9a-f]{40})\/docs\/performance-lab\/|NVIDIA\/TensorRT-LLM\/blob\/[0-9a-f]{40}\/docs\/)/;
 
 describe('held-out validation (published results the fit never reads)', () => {
   const s = summarize(HELD_OUT.map((r) => validateOne(r)));
@@ -25,16 +29,22 @@ describe('held-out validation (published results the fit never reads)', () => {
     for (const r of HELD_OUT) expect(TRAINING_PAGES.some((p) => r.source.endsWith(`/${p}.md`))).toBe(false);
     for (const r of TRAINING_PUBLISHED) expect(TRAINING_PAGES.some((p) => r.source.endsWith(`/${p}.md`))).toBe(true);
     for (const r of PUBLISHED) {
-      expect(r.source).toMatch(/^https:\/\/github\.com\/gpustack\/gpustack\/blob\/main\/docs\/performance-lab\//);
+      expect(r.source).toMatch(SOURCE);
       expect(r.engineVersion).toMatch(/^\d+\.\d+/);
     }
-    // Both GPUs and all three engines are held out.
-    expect(new Set(HELD_OUT.map((r) => r.gpu))).toEqual(new Set(['A100', 'H100']));
+    // Three GPUs and all three engines are held out.
+    expect(new Set(HELD_OUT.map((r) => r.gpu))).toEqual(new Set(['A100', 'H100', 'H200']));
     expect(new Set(HELD_OUT.map((r) => r.engine))).toEqual(new Set(['vllm', 'sglang', 'trtllm']));
   });
 
   it(`the held-out median |throughput error| does not grow beyond the recorded ${(RECORDED.medianAbs * 100).toFixed(1)}%`, () => {
     expect(s.medianAbs).toBeLessThanOrEqual(RECORDED.medianAbs);
+  });
+
+  it(`the first held-out set (Qwen3-32B) alone stays within its recorded ${(RECORDED.qwen32MedianAbs * 100).toFixed(1)}%`, () => {
+    const q = summarize(HELD_OUT.filter((r) => r.model.startsWith('Qwen/Qwen3-32B')).map((r) => validateOne(r)));
+    expect(q.rows.length).toBe(25);
+    expect(q.medianAbs).toBeLessThanOrEqual(RECORDED.qwen32MedianAbs);
   });
 
   it('no more held-out configurations are refused, and no fewer rankings are right', () => {
