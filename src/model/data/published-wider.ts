@@ -13,7 +13,13 @@
 //    once, synthetic prompts of exactly ISL tokens and OSL output tokens. Published unit: OUTPUT
 //    tokens per second PER GPU. Converted here to the total token throughput the model predicts:
 //    perGpu x GPUs x (ISL + OSL) / OSL (exact when every request produces OSL tokens, as the
-//    dataset's output-length stdev 0 asks). Request counts: the page's "Number of Requests" table.
+//    dataset's output-length stdev 0 asks, and trtllm-bench runs with EOS off: --eos_id -1).
+//    Checked against tensorrt_llm/bench/dataclasses/reporting.py@02499765: "output_throughput_per_gpu_tok_s"
+//    = output_throughput_tok_s / world_size (tp x pp; DEP8 = 8), where output throughput is "total
+//    output (OSL) tokens / end-to-end latency" counting the first token; total token throughput is
+//    (ISL + OSL) tokens over the same latency. Request counts: the page's "Number of Requests" table.
+//    Batch limits: the page passes neither --max_batch_size nor --max_num_tokens, so trtllm-bench
+//    picked them from ISL/OSL and GPU memory; each row carries that choice (trtllm-bench-settings.ts).
 // 3. The earlier revision of the same page (docs/source/performance/perf-overview.md, TensorRT-LLM
 //    1.0 era): "Total Output Throughput (tokens/sec)", Llama-3.1-8B FP8 at TP1.
 //
@@ -29,6 +35,8 @@
 //   (1.0-era page): 128/2048 26,221 (H200), 22,714 (H100).
 import type { EngineName, Knobs } from '../../core/variant.js';
 import type { PublishedResult } from './published.js';
+import { findGpu } from '../gpus.js';
+import { trtllmBenchSettings } from './trtllm-bench-settings.js';
 
 type Workload = PublishedResult['workload'];
 const SG = { kind: 'sharegpt' } as const;
@@ -151,7 +159,9 @@ const TRT_V10 = 'https://github.com/NVIDIA/TensorRT-LLM/blob/00f37686aa854010d68
 const TRT_CURRENT_VERSION = '1.2.0';
 /** This revision names no release either; it announces its RTX 6000 data as "(NEW for v1.0)". */
 const TRT_V10_VERSION = '1.0.0';
-const OFFLINE = 'trtllm-bench throughput: offline, in-process (no HTTP), all requests queued at once; max_batch_size / max_num_tokens left to trtllm-bench (the page passes neither), not trtllm-serve defaults; CUDA graphs padded up to batch 8192; "in many cases" --kv_cache_free_gpu_mem_fraction 0.95 (the page does not say which rows)';
+const OFFLINE = 'trtllm-bench throughput: offline, in-process (no HTTP), all requests queued at once, EOS off (--eos_id -1); CUDA graphs padded up to batch 8192; "in many cases" --kv_cache_free_gpu_mem_fraction 0.95 (the page does not say which rows; the CLI default 0.90 is assumed, for the heuristic and the KV pool)';
+/** The ModelOpt checkpoints' KV dtype (their hf_quant_config kv_cache_quant_algo; the YAMLs set none) is not checked here: BF16 assumed. FP8 would double max_batch_size and the KV pool. */
+const CKPT_KV = 'KV cache dtype: the checkpoint\'s (the YAML sets none), unchecked here; BF16 assumed (FP8 would about double the heuristic\'s max_batch_size and the KV pool)';
 const ADP = 'enable_attention_dp (DEP: attention data-parallel + expert-parallel)';
 
 /** Requests per ISL/OSL: the page's "Number of Requests" table (current revision). */
@@ -205,6 +215,7 @@ function trtRows(rows: TrtRow[], source: string, version: string, requests: Reco
     const numPrompts = requests[`${isl}/${osl}`];
     if (numPrompts === undefined) throw new Error(`published-wider: no request count for ${isl}/${osl}`);
     const total = (perGpuOut * gpus * (isl + osl)) / osl;
+    const bench = benchKnobs(model, gpu, knobs, isl, osl);
     return {
       group: '',
       engine: 'trtllm' as const,
@@ -212,16 +223,36 @@ function trtRows(rows: TrtRow[], source: string, version: string, requests: Reco
       model,
       gpu,
       gpus,
-      knobs,
+      knobs: bench.knobs,
       workload: R(isl, osl),
       numPrompts,
       totalTokPerS: Math.round(total * 100) / 100,
       source,
       quote: `${table}, ${isl}/${osl}: ${perGpuOut.toLocaleString('en-US')} ${unit}; total = ${perGpuOut} x ${gpus} GPU x (${isl} + ${osl}) / ${osl}`,
-      caveat: caveat ? `${OFFLINE}; ${caveat}` : OFFLINE,
+      caveat: [OFFLINE, bench.note, caveat].filter(Boolean).join('; '),
       split: 'held-out' as const,
     };
   });
+}
+
+/**
+ * The batch limits trtllm-bench picked for the run (trtllm-bench-settings.ts; the page passes
+ * neither --max_batch_size nor --max_num_tokens). Under enable_attention_dp they hold per rank,
+ * while the simulator's maxRunningSeqs / maxBatchedTokens bound the whole server: x ranks.
+ */
+function benchKnobs(model: string, gpu: string, knobs: Knobs, isl: number, osl: number): { knobs: Knobs; note: string } {
+  const g = findGpu(gpu);
+  if (!g) throw new Error(`published-wider: unknown GPU ${gpu}`);
+  const tp = knobs.tp ?? 1;
+  // Every checkpoint here is FP8 (BYTES_PER_ELEM 1); KV: FP8 only where the YAML says kv_cache_config.dtype fp8.
+  const s = trtllmBenchSettings({ model, gpu: g, tp, pp: knobs.pp ?? 1, isl, osl, weightBytesPerElem: 1, kvBytesPerElem: knobs.kvCacheDtype === 'fp8' ? 1 : 2 });
+  const ranks = knobs.dpAttention ? tp : 1;
+  const per = ranks > 1 ? ` per attention-DP rank (x${ranks} here: the simulator's limits are server-wide)` : '';
+  const kv = knobs.kvCacheDtype === 'fp8' ? '' : `; ${CKPT_KV}`;
+  return {
+    knobs: { ...knobs, maxRunningSeqs: s.maxBatchSize * ranks, maxBatchedTokens: s.maxNumTokens * ranks },
+    note: `trtllm-bench's own limits (trtllm-bench-settings.ts): max_batch_size ${s.maxBatchSize}, max_num_tokens ${s.maxNumTokens}${per}, chunked prefill off${kv}`,
+  };
 }
 
 export const WIDER_HELD_OUT: PublishedResult[] = [
