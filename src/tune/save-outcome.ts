@@ -37,6 +37,16 @@ function closingNotes(ctx: SessionContext, state: StageLoopState, winner: Varian
   return notes;
 }
 
+/**
+ * The winner's start-up as it will serve: a winner tuned on dummy weights started without reading
+ * its weights, so its real start-up is its validation launch's (null when validation did not run it).
+ */
+function servingStartupS(ctx: SessionContext, winner: VariantResult): number | null {
+  if (winner.weights?.kind !== 'dummy') return winner.startupS ?? null;
+  const real = ctx.journal.entries().find((e) => e.role === 'validate' && e.result.variantId === winner.variantId && e.result.startupS !== undefined);
+  return real?.result.startupS ?? null;
+}
+
 export interface Saved {
   profile: Profile;
   profilePath: string;
@@ -84,7 +94,7 @@ export function saveOutcome(ctx: SessionContext, state: StageLoopState, winner: 
     objective: config.objective,
     slo: config.slo,
     metrics: winner.metrics!,
-    startupS: winner.startupS ?? null,
+    startupS: servingStartupS(ctx, winner),
     stages: state.stages,
     validation,
     notes: [...closingNotes(ctx, state, winner, validation), ...(sweep?.notes ?? [])],
