@@ -9,6 +9,10 @@ import { clientIgnoresEos, launchWeights, servingArgv, validationKey } from '../
 import { launchContext, prepareLaunch } from '../../src/tune/launch.js';
 import { planSession } from '../../src/tune/session.js';
 import { modelledStartupS } from '../../src/tune/deps.js';
+import { planText } from '../../src/tune/text.js';
+import { parseTuiFlags } from '../../src/tune/workbench.js';
+import { configFromChoices } from '../../src/tune/workbench-form.js';
+import { form } from '../tui/fixtures.js';
 
 const flags = (...more: string[]) => parseAutoArgs(['--model', 'Qwen/Qwen3-14B', ...more]).config!;
 const on = flags('--dummy-weights');
@@ -26,6 +30,12 @@ describe('--dummy-weights flag', () => {
   it('is off unless given, and stored in the session config when given', () => {
     expect(off.dummyWeights).toBeUndefined();
     expect(on.dummyWeights).toBe(true);
+  });
+
+  it('the workbench start command takes it too (the same flags as --auto)', () => {
+    const choices = { host: { simulated: true, gpuType: 'H100', gpuCount: 1 }, form };
+    expect(configFromChoices(parseTuiFlags(['--dummy-weights']), choices).dummyWeights).toBe(true);
+    expect(configFromChoices(parseTuiFlags([]), choices).dummyWeights).toBeUndefined();
   });
 });
 
@@ -88,6 +98,12 @@ describe('one launch path under --dummy-weights', () => {
       // sim-serve gets the engine's own flag, before its instant-load flag.
       if (pv.weights?.kind === 'dummy') expect(pv.argv!.slice(-4)).toEqual(['--load-format', 'dummy', '--load-time', '0']);
     }
+    // The dry-run text says which stages use dummy weights, and that validation does not.
+    const text = planText(plan, config);
+    expect(text).toMatch(/Stage 1: engine[^\n]*\n  weights: dummy \(--load-format dummy, client sends ignore_eos\) for all 2 variant\(s\)/);
+    expect(text).toMatch(/Stage 7: speculative[^]*?weights: real for all \d+ variant\(s\): speculative decoding/);
+    expect(text).toMatch(/Validation: [^\n]*\n  weights: real \(the final validation always runs the real weights/);
+    expect(planText((await planSession(flags('--sim', '--engines', 'vllm', '--speed', '5'))).plan, off)).not.toMatch(/weights:/);
   });
 });
 
