@@ -178,7 +178,7 @@ export function renderReport(p: Profile): string {
       (p.startupS !== null ? ` Start-up took ${fmt(p.startupS, 0)} s.` : ''),
   );
   const kept = p.stages.flatMap((s) => s.results).find((r) => r.variantId === p.variant.id && r.weights?.kind === 'dummy');
-  if (kept) out.push('', 'These figures were measured on dummy weights (`--load-format dummy`, outputs fixed by ignore_eos); the before/after table ran the real weights.');
+  if (kept) out.push('', 'The throughput above was measured on dummy weights (`--load-format dummy`, outputs fixed by ignore_eos); the before/after table ran the real weights.');
   if (p.host.simulated) out.push('', '**These numbers come from the simulated host (a performance model), not a GPU.**');
   if (p.source === 'study') out.push('', 'The numbers are the published study results, transcribed; they were not measured by servelab.');
   out.push('');

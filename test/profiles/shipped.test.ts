@@ -103,7 +103,7 @@ describe('renderReport', () => {
     const out = renderReport(p);
     expect(out).toMatch(/\| [^|]*\(kept\) \(dummy weights\) \|/);
     expect(out.match(/\(dummy weights\)/g)).toHaveLength(1);
-    expect(out).toContain('These figures were measured on dummy weights (`--load-format dummy`');
+    expect(out).toContain('The throughput above was measured on dummy weights (`--load-format dummy`');
     expect(md).not.toContain('dummy');
   });
 
