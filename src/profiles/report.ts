@@ -92,7 +92,8 @@ function stageTable(stage: StageRecord): string {
   const anyCost = stage.results.some((r) => r.gpuTime);
   if (anyCost) head.push('GPU-h (startup / benchmark)');
   const rows = stage.results.map((r) => {
-    const name = (r.variant.label ?? r.variantId) + (r.variantId === stage.winnerId ? ' (kept)' : '');
+    // --dummy-weights: the row says so; the Summary's note says why the real-weight rows are real.
+    const name = (r.variant.label ?? r.variantId) + (r.variantId === stage.winnerId ? ' (kept)' : '') + (r.weights?.kind === 'dummy' ? ' (dummy weights)' : '');
     const status =
       r.status === 'ok'
         ? 'ok'
@@ -176,6 +177,8 @@ export function renderReport(p: Profile): string {
     `Total token throughput ${fmt(total)} tok/s (output ${fmt(p.metrics.output_throughput)} tok/s) on ${workloadLine(p.workload)}${gain}.` +
       (p.startupS !== null ? ` Start-up took ${fmt(p.startupS, 0)} s.` : ''),
   );
+  const kept = p.stages.flatMap((s) => s.results).find((r) => r.variantId === p.variant.id && r.weights?.kind === 'dummy');
+  if (kept) out.push('', 'The throughput above was measured on dummy weights (`--load-format dummy`, outputs fixed by ignore_eos); the before/after table ran the real weights.');
   if (p.host.simulated) out.push('', '**These numbers come from the simulated host (a performance model), not a GPU.**');
   if (p.source === 'study') out.push('', 'The numbers are the published study results, transcribed; they were not measured by servelab.');
   out.push('');

@@ -150,6 +150,7 @@ export const VariantResultSchema = z.object({
   clientBound: z.boolean().optional(),
   gpuTime: GpuTimeSchema.optional(),
   gpuIds: z.array(z.number().int().nonnegative()).optional(),
+  weights: z.object({ kind: z.enum(['dummy', 'real']), why: z.string() }).optional(), // --dummy-weights: what it loaded, why
   startedAt: isoTime,
   finishedAt: isoTime,
 });

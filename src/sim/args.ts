@@ -21,12 +21,21 @@ export interface SimArgs {
   speed: number;
   /** Simulated start-up seconds; undefined = derived from the model size. */
   loadTime?: number;
+  /**
+   * `--load-format auto|dummy`, vLLM's and SGLang's spelling: dummy skips the modelled weight
+   * read (server.ts defaultLoadTime). Other formats of the real engines are refused here.
+   */
+  loadFormat?: SimLoadFormat;
   servedModelName?: string;
   /** Engine release the model imitates (src/model/versions.ts); undefined = the release servelab targets. */
   engineVersion?: string;
 }
 
 const SPEC_METHODS: readonly string[] = SPECULATIVE_METHODS;
+
+/** The load formats sim-serve models (vLLM's --load-format choices include both; the rest read real files). */
+export const SIM_LOAD_FORMATS = ['auto', 'dummy'] as const;
+export type SimLoadFormat = (typeof SIM_LOAD_FORMATS)[number];
 
 /** Thrown for bad argv; `message` is the argparse-style text (usage line + error line). */
 export class SimArgsError extends UserError {
@@ -61,6 +70,7 @@ function wrapUsage(items: string[], indent: string, width = 100): string {
 export const SIM_USAGE =
   'usage: servelab sim-serve [-h] --engine {vllm,sglang,trtllm} --model MODEL [--gpu GPU] [--gpus N]\n' +
   '                          [--host HOST] [--port PORT] [--seed SEED] [--speed S] [--load-time SECONDS]\n' +
+  '                          [--load-format {auto,dummy}]\n' +
   '                          [--served-model-name NAME] [--engine-version V]\n' +
   wrapUsage(knobUsage, '                          ');
 
@@ -112,6 +122,7 @@ const FLAGS: Record<string, FlagDef> = {
   '--seed': { kind: 'int', set: (a, v) => (a.seed = Number(v)) },
   '--speed': { kind: 'float', set: (a, v) => (a.speed = Number(v)) },
   '--load-time': { kind: 'float', set: (a, v) => (a.loadTime = Number(v)) },
+  '--load-format': { kind: 'string', set: (a, v) => (a.loadFormat = v as SimLoadFormat) },
   '--served-model-name': { kind: 'string', set: (a, v) => (a.servedModelName = v as string) },
   '--engine-version': { kind: 'string', set: (a, v) => (a.engineVersion = (v as string).replace(/^v/, '')) },
 };
@@ -204,5 +215,7 @@ export function parseSimArgs(argv: string[]): SimArgs {
   if (!(a.speed > 0)) throw new SimArgsError(`argument --speed: must be > 0, got ${a.speed}`);
   if (a.port < 0 || a.port > 65535) throw new SimArgsError(`argument --port: must be 0..65535, got ${a.port}`);
   if (a.loadTime !== undefined && a.loadTime < 0) throw new SimArgsError(`argument --load-time: must be >= 0, got ${a.loadTime}`);
+  if (a.loadFormat !== undefined && !(SIM_LOAD_FORMATS as readonly string[]).includes(a.loadFormat))
+    throw new SimArgsError(`argument --load-format: invalid choice: '${a.loadFormat}' (sim-serve models ${SIM_LOAD_FORMATS.map((f) => `'${f}'`).join(', ')})`);
   return a;
 }

@@ -39,9 +39,21 @@ export interface SimServer {
 /** A failing start never keeps the caller waiting longer than this (wall seconds). */
 const MAX_FAILURE_DELAY_S = 1;
 
-/** Simulated start-up seconds: process start, weights from disk at ~2 GB/s, graph capture, compile. */
-export function defaultLoadTime(weightsPerGpu: number, torchCompile: boolean): number {
-  return 10 + weightsPerGpu / 2e9 + 6 + (torchCompile ? 30 : 0);
+/** What else shapes the modelled start-up (more fields may join: one options object). */
+export interface LoadTimeOptions {
+  /** `--load-format dummy`: random weights of the right shapes, nothing read from disk. */
+  dummyWeights?: boolean;
+}
+
+/**
+ * Simulated start-up seconds: process start, weights from disk at ~2 GB/s, graph capture,
+ * compile. Dummy weights skip the disk term: vLLM's DummyModelLoader ("Model loader that will set
+ * model weights to random values", download_model: "Nothing to download";
+ * vllm/model_executor/model_loader/dummy_loader.py, SGLang's in srt/model_loader/loader.py alike)
+ * reads nothing; filling the tensors on the GPU is not modelled apart (left in the fixed terms).
+ */
+export function defaultLoadTime(weightsPerGpu: number, torchCompile: boolean, opts: LoadTimeOptions = {}): number {
+  return 10 + (opts.dummyWeights ? 0 : weightsPerGpu / 2e9) + 6 + (torchCompile ? 30 : 0);
 }
 
 /** The process's end, its timers and its HTTP server: stopped once, by a signal or a failure. */
@@ -156,7 +168,7 @@ export function startSimServer(args: SimArgs, emit: (l: LogLine) => void): SimSe
     life.failNow(early);
     return life.handle();
   }
-  const loadS = args.loadTime ?? defaultLoadTime(cfg.weights.perGpu, !!args.knobs.torchCompile);
+  const loadS = args.loadTime ?? defaultLoadTime(cfg.weights.perGpu, !!args.knobs.torchCompile, { dummyWeights: args.loadFormat === 'dummy' });
   const live: SimLive = {
     args,
     gpu,

@@ -42,8 +42,8 @@ export interface AutoOptions {
 
 const num = (flag: string, text: string | undefined, rule?: NumberRule) => checkNumber(`--${flag}`, text, rule);
 
-/** Issue 16's flags: early stop, adaptive repeats, parallel variants. */
-function costFlags(values: Record<string, unknown>): Pick<SessionConfig, 'earlyStop' | 'repeatsMax' | 'parallel' | 'replica'> {
+/** Issue 16's flags: early stop, adaptive repeats, parallel variants, dummy weights. */
+function costFlags(values: Record<string, unknown>): Pick<SessionConfig, 'earlyStop' | 'repeatsMax' | 'parallel' | 'replica' | 'dummyWeights'> {
   const str = (k: string) => values[k] as string | undefined;
   const replica = str('replica') ?? 'auto';
   if (replica !== 'auto' && replica !== 'off') throw new UserError(`--replica must be auto or off, got '${replica}'`);
@@ -52,6 +52,8 @@ function costFlags(values: Record<string, unknown>): Pick<SessionConfig, 'earlyS
     earlyStop: values['no-early-stop'] !== true,
     repeatsMax: num('repeats-max', str('repeats-max'), { integer: true, min: 1, max: 20 }) ?? DEFAULT_REPEATS_MAX,
     parallel: parseParallel(str('parallel') ?? 'auto'),
+    // Absent when off: a run folder written without the flag resumes with the same config.
+    ...(values['dummy-weights'] === true ? { dummyWeights: true } : {}),
   };
 }
 

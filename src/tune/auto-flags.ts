@@ -23,6 +23,7 @@ export const AUTO_FLAGS = {
   'no-early-stop': { type: 'boolean' },
   parallel: { type: 'string' },
   replica: { type: 'string' },
+  'dummy-weights': { type: 'boolean' },
   'gpu-hour-price': { type: 'string' },
   baseline: { type: 'string' },
   out: { type: 'string' },

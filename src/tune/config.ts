@@ -105,6 +105,11 @@ export interface SessionConfig {
   parallel?: 'auto' | 'off' | number;
   /** 'auto': tune one replica at its smallest TP, then whole-host layouts (replica-plan.ts); absent/'off': whole host. */
   replica?: 'auto' | 'off';
+  /**
+   * --dummy-weights: tuning launches where dummy weights cannot change the measurement run with
+   * the engine's `--load-format dummy` and a client that sends ignore_eos (dummy-weights.ts).
+   */
+  dummyWeights?: boolean;
   /** Sweep the finalists' load after the stages (--sweep, --objective frontier). */
   sweep?: SessionSweepConfig;
 }

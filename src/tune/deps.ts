@@ -10,10 +10,11 @@ import { preflight } from '../engines/preflight.js';
 import { fits as estimateFits, resolveServer } from '../model/estimate.js';
 import { findGpu } from '../model/gpus.js';
 import { getModel, type ModelInfo } from '../model/models.js';
-import { defaultLoadTime } from '../sim/server.js';
+import { defaultLoadTime, type LoadTimeOptions } from '../sim/server.js';
 import { simulateWorkload } from '../sim/virtual.js';
 import { scenarioRequests } from '../sim/workload.js';
 import type { SessionConfig } from './config.js';
+import { launchWeights } from './dummy-weights.js';
 import { launchContext, prepareLaunch } from './launch.js';
 import type { PlanDeps, PlanHost, Predicted, PreflightResult } from './plan.js';
 import type { Scenario } from './scenarios.js';
@@ -61,12 +62,12 @@ export function preflightVariant(variant: Variant, host: HostInfo, model: ModelI
 }
 
 /** The simulator's own start-up model for a variant (simulated seconds), or undefined when unknown. */
-export function modelledStartupS(variant: Variant, sim: { gpu: string; gpus: number }): number | undefined {
+export function modelledStartupS(variant: Variant, sim: { gpu: string; gpus: number }, opts: LoadTimeOptions = {}): number | undefined {
   const gpu = findGpu(sim.gpu);
   const model = getModel(variant.model);
   if (!gpu || !model) return undefined;
   const server = resolveServer(variant.engine, gpu, sim.gpus, model, variant.knobs);
-  return defaultLoadTime(server.weights.perGpu, !!variant.knobs.torchCompile);
+  return defaultLoadTime(server.weights.perGpu, !!variant.knobs.torchCompile, opts);
 }
 
 /** A detected version string worth spelling commands for ('simulated' / 'unknown' are not). */
@@ -92,10 +93,12 @@ export function realPlanDeps(config: SessionConfig, host: HostInfo, runDir: stri
     },
     engineVersion: (engine) => realVersion(versions[engine]),
     command: (variant) => {
-      // The runner's own command (launch.ts), at the first port of the range.
-      const { spec, engineEnv } = prepareLaunch(variant, launchContext(config, { port: config.portStart, runDir: `${runDir}/logs/${variant.id}` }), { cacheDir: `${runDir}/cache` });
+      // The runner's own command (launch.ts), at the first port of the range; planned variants are tuning launches.
+      const dummyWeights = launchWeights(config, variant, 'plan')?.kind === 'dummy';
+      const { spec, engineEnv } = prepareLaunch(variant, launchContext(config, { port: config.portStart, runDir: `${runDir}/logs/${variant.id}` }), { cacheDir: `${runDir}/cache`, dummyWeights });
       return { ...spec, env: engineEnv };
     },
+    weights: (variant) => launchWeights(config, variant, 'plan'),
     preflight: (variant) => preflightVariant(variant, host, modelOf(variant.model)),
     fits(variant) {
       const m = modelOf(variant.model);

@@ -35,9 +35,9 @@ function workloadSeconds(scenario: Scenario, p: Predicted | undefined, host: Est
 }
 
 /** Seconds from launch to the first request: the process on the simulated host, else start-up and warm-up. */
-function launchSeconds(variant: PlannedVariant['variant'], host: EstimateHost): number {
+function launchSeconds(variant: PlannedVariant['variant'], host: EstimateHost, dummyWeights = false): number {
   if (host.speed) return SIM_PROCESS_S;
-  return (modelledStartupS(variant, host) ?? TYPICAL_STARTUP_S[variant.engine] ?? 120) + 10;
+  return (modelledStartupS(variant, host, { dummyWeights }) ?? TYPICAL_STARTUP_S[variant.engine] ?? 120) + 10;
 }
 
 /**
@@ -48,7 +48,7 @@ function launchSeconds(variant: PlannedVariant['variant'], host: EstimateHost): 
  */
 export function estimateSeconds(candidate: PlannedVariant, scenario: Scenario, host: EstimateHost): number | undefined {
   if (candidate.status !== 'planned') return undefined;
-  return launchSeconds(candidate.variant, host) + workloadSeconds(scenario, candidate.predicted, host);
+  return launchSeconds(candidate.variant, host, candidate.weights?.kind === 'dummy') + workloadSeconds(scenario, candidate.predicted, host);
 }
 
 /**
@@ -63,7 +63,9 @@ export function validationSeconds(plan: Plan, host: EstimateHost, predict: (v: P
   const baseline = engine.find((candidate) => candidate.variant.engine === 'vllm') ?? engine[0];
   const winner = planned.find((candidate) => candidate.variant.id === plan.predictedWinnerId) ?? baseline;
   const sides = [baseline, winner].filter((candidate, i, a): candidate is PlannedVariant => candidate !== undefined && a.findIndex((x) => x?.variant.id === candidate.variant.id) === i);
-  const measured = (s: Scenario) => s.name === plan.scenario.name && s.numPrompts === plan.scenario.numPrompts;
+  // Under --dummy-weights (planned variants carry weights) validation measures the tuning scenario anew, on real weights.
+  const dummy = planned.some((candidate) => candidate.weights);
+  const measured = (s: Scenario) => !dummy && s.name === plan.scenario.name && s.numPrompts === plan.scenario.numPrompts;
   let total = 0;
   for (const side of sides) {
     const todo = plan.validation.filter((s) => !measured(s));

@@ -6,6 +6,7 @@ import { buildLaunchSpec, getAdapter } from '../engines/index.js';
 import type { LaunchContext, LaunchSpec } from '../engines/types.js';
 import { formatCommand } from '../profiles/command.js';
 import type { SessionConfig } from './config.js';
+import { dummyFlags } from './dummy-weights.js';
 import { cacheEnv } from './startup-cache.js';
 
 export type LaunchConfig = Pick<SessionConfig, 'sim' | 'bindHost' | 'runtime'>;
@@ -40,16 +41,21 @@ export interface PreparedLaunch {
  * (modelledStartupS). In a container or on the simulated host the launched env is not the
  * engine's, yet profiles and plans must show what a GPU host would run.
  */
-export function prepareLaunch(variant: Variant, ctx: LaunchContext, opts: { modelledLoad?: boolean; cacheDir?: string } = {}): PreparedLaunch {
+export function prepareLaunch(variant: Variant, ctx: LaunchContext, opts: { modelledLoad?: boolean; cacheDir?: string; dummyWeights?: boolean } = {}): PreparedLaunch {
   const built = buildLaunchSpec(variant, ctx);
   const native = ctx.sim || ctx.runtime.kind !== 'native' ? getAdapter(variant.engine).command(variant, { ...ctx, sim: undefined, runtime: { kind: 'native' } }) : built;
+  // Dummy weights (dummy-weights.ts decides): the engine's own flags, last on both the engine's
+  // argv and the launched one (a docker or sim-serve argv ends with the engine's arguments too;
+  // sim-serve reads --load-format like vLLM).
+  const dummy = opts.dummyWeights ? dummyFlags(variant.engine) : [];
+  if (opts.dummyWeights && !dummy.length) throw new Error(`${variant.engine} has no dummy-weight load format`);
   // `servelab serve --sim` keeps the modelled load: a served model comes up as it would.
-  const argv = ctx.sim && !opts.modelledLoad ? [...built.argv, '--load-time', '0'] : built.argv;
+  const argv = [...built.argv, ...dummy, ...(ctx.sim && !opts.modelledLoad ? ['--load-time', '0'] : [])];
   // The session's compile caches (startup-cache.ts): variants of one engine after the first reuse
   // them. Native launches only: a container would need the folder mounted (not done yet). Not in
   // engineEnv: profiles and plans keep the engine's own command, free of this run's folders.
   const cache = opts.cacheDir && ctx.runtime.kind === 'native' && !ctx.sim ? cacheEnv(variant.engine, opts.cacheDir) : {};
-  const spec: LaunchSpec = { ...built, argv, env: { ...built.env, ...cache } };
+  const spec: LaunchSpec = { ...built, argv, engineArgv: [...built.engineArgv, ...dummy], env: { ...built.env, ...cache } };
   return { spec, engineEnv: native.env, display: formatCommand(spec.argv, spec.env) };
 }
 

@@ -3,7 +3,7 @@
 // expanded from the carried winner when it runs (expandStage); buildPlan expands every stage
 // ahead of time along the predicted path, so the user can see, edit and dry-run the whole plan.
 import type { PlanVariant, Predicted } from '../core/plan.js';
-import type { Failure } from '../core/events.js';
+import type { Failure, VariantResult } from '../core/events.js';
 import type { EngineName, Knobs, KnobName, Variant } from '../core/variant.js';
 import type { LaunchSpec } from '../engines/types.js';
 import type { ModelInfo } from '../model/models.js';
@@ -58,11 +58,15 @@ export interface PlanDeps {
   model(id: string): ModelInfo | undefined;
   /** The installed release of an engine (undefined: not known, e.g. on the simulated host). */
   engineVersion?(engine: EngineName): string | undefined;
+  /** --dummy-weights: the weights a tuning launch of the variant loads (dummy-weights.ts); undefined when off. */
+  weights?(variant: Variant): VariantResult['weights'];
 }
 
 /** A planned variant (the event contract's PlanVariant, src/core/plan.ts) with its stage typed. */
 export interface PlannedVariant extends PlanVariant {
   stage: StageName;
+  /** --dummy-weights: what its launch will load, and why (the same decision as its command's). */
+  weights?: VariantResult['weights'];
 }
 
 export interface PlanStage {
@@ -136,6 +140,8 @@ function finish(stage: StageName, items: { variant: Variant; change: string }[],
     seen.add(variant.id);
     const pv: PlannedVariant = { variant, stage, change, status: 'planned', warnings: [] };
     const cmd = tryCommand(ctx.deps, variant);
+    const weights = ctx.deps.weights?.(variant);
+    if (weights) pv.weights = weights;
     if (cmd.spec) {
       pv.engineArgv = cmd.spec.engineArgv;
       pv.argv = cmd.spec.argv;

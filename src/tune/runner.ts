@@ -24,6 +24,7 @@ import { earlyStopWatch, type EarlyStopRequest, type StopVerdict } from './early
 import { gpuFailureContext, launchSpeed, startServer, type ServerStart } from './server-start.js';
 import { goodputFromSlo, sloPercentiles } from '../core/slo.js';
 import { loadScenario, scenarioKey } from './workloads.js';
+import { clientIgnoresEos } from './dummy-weights.js';
 
 export { AbortedError, scenarioKey };
 export { whoElseAnswers } from './server-start.js';
@@ -32,7 +33,7 @@ export { autoSimSpeed } from './workloads.js';
 export interface RunVariantContext {
   config: Pick<
     SessionConfig,
-    'model' | 'sim' | 'bindHost' | 'portStart' | 'readyTimeoutS' | 'warmupPrompts' | 'runtime' | 'slo' | 'sampleIntervalS'
+    'model' | 'sim' | 'bindHost' | 'portStart' | 'readyTimeoutS' | 'warmupPrompts' | 'runtime' | 'slo' | 'sampleIntervalS' | 'dummyWeights'
   >;
   host: HostInfo;
   /** Folder for server logs and the engine's files. */
@@ -135,6 +136,8 @@ async function benchOnce(variant: Variant, scenario: Scenario, warmups: number, 
     // The simulated server runs `speed` times faster than the wall clock: so do its arrivals.
     ...(scenario.requestRate ? { requestRate: scenario.requestRate * (sim ? up.speed : 1) } : {}),
     numWarmups: warmups,
+    // --dummy-weights: outputs of the asked length (dummy-weights.ts), as vLLM's --ignore-eos sends them.
+    ...(clientIgnoresEos(ctx.config, ctx.stage) ? { ignoreEos: true } : {}),
     seed: scenario.seed,
     percentileMetrics: [...PERCENTILE_METRICS],
     metricPercentiles: [...new Set([50, 90, 99, ...sloPercentiles(ctx.config.slo)])].sort((a, b) => a - b),

@@ -11,6 +11,7 @@ import type { Profile } from '../profiles/schema.js';
 import { dollarsPerMillionTokens } from './decide.js';
 import { writeFileAtomic } from './journal.js';
 import { benchCommand } from './scenarios.js';
+import { dummyWeightsNote, servingArgv } from './dummy-weights.js';
 import type { SessionContext } from './session-context.js';
 import type { StageLoopState } from './stages.js';
 import type { ValidationRow } from './validate.js';
@@ -20,7 +21,7 @@ import { writeSweepChart } from './sweep-chart-file.js';
 import { FINALIST_RULE } from './sweep-finalists.js';
 import type { SessionSweep } from './sweep-session.js';
 
-function closingNotes(ctx: SessionContext, state: StageLoopState, winner: VariantResult): string[] {
+function closingNotes(ctx: SessionContext, state: StageLoopState, winner: VariantResult, validation: readonly ValidationRow[]): string[] {
   const notes = [...state.notes];
   const price = ctx.config.gpuHourPrice;
   const gpus = ctx.planHost.gpuCount;
@@ -31,7 +32,19 @@ function closingNotes(ctx: SessionContext, state: StageLoopState, winner: Varian
   }
   const clientBound = state.stages.flatMap((s) => s.results).filter((r) => r.clientBound).map((r) => r.variantId);
   if (clientBound.length) notes.push(`The benchmark client was the bottleneck while measuring ${clientBound.join(', ')}: those figures understate the server.`);
+  const note = dummyWeightsNote(state.stages.flatMap((s) => s.results), validation.length > 0);
+  if (note) notes.push(note);
   return notes;
+}
+
+/**
+ * The winner's start-up as it will serve: a winner tuned on dummy weights started without reading
+ * its weights, so its real start-up is its validation launch's (null when validation did not run it).
+ */
+function servingStartupS(ctx: SessionContext, winner: VariantResult): number | null {
+  if (winner.weights?.kind !== 'dummy') return winner.startupS ?? null;
+  const real = ctx.journal.entries().find((e) => e.role === 'validate' && e.result.variantId === winner.variantId && e.result.startupS !== undefined);
+  return real?.result.startupS ?? null;
 }
 
 export interface Saved {
@@ -74,16 +87,17 @@ export function saveOutcome(ctx: SessionContext, state: StageLoopState, winner: 
     engineVersions: ctx.versions,
     variant: winner.variant,
     argv: winner.argv,
-    engineArgv: winner.engineArgv ?? winner.argv,
+    // What replay, serve and export run: the real weights, whatever the winner was measured with.
+    engineArgv: servingArgv(winner.engineArgv ?? winner.argv, winner.variant.engine, winner.weights),
     env: winner.env ?? {},
     workload: workloadFromScenario(config.scenario, benchCommand(config.scenario, winner.variant.model)),
     objective: config.objective,
     slo: config.slo,
     metrics: winner.metrics!,
-    startupS: winner.startupS ?? null,
+    startupS: servingStartupS(ctx, winner),
     stages: state.stages,
     validation,
-    notes: [...closingNotes(ctx, state, winner), ...(sweep?.notes ?? [])],
+    notes: [...closingNotes(ctx, state, winner, validation), ...(sweep?.notes ?? [])],
     cost,
   });
   const profilesDir = join(config.outDir, 'profiles');

@@ -11,6 +11,7 @@ import type { HostInfo } from '../host/gpus.js';
 import { findFreePort } from '../host/ports.js';
 import { launchServer, type ServerHandle } from '../host/process.js';
 import { modelledStartupS } from './deps.js';
+import { launchWeights } from './dummy-weights.js';
 import { baseUrl, launchContext, prepareLaunch } from './launch.js';
 import type { RunVariantContext } from './runner.js';
 import type { Scenario } from './scenarios.js';
@@ -19,8 +20,11 @@ import { autoSimSpeed } from './workloads.js';
 
 /** A server that is up (with what it runs) or the failure that kept it down. */
 export type ServerStart =
-  | { ok: true; handle: Pick<ServerHandle, 'tail' | 'exit' | 'exited'> & { stop(): Promise<unknown> }; spec: LaunchSpec; adapter: EngineAdapter; base: Pick<VariantResult, 'argv' | 'engineArgv' | 'env'>; startupS: number; speed: number }
+  | { ok: true; handle: Pick<ServerHandle, 'tail' | 'exit' | 'exited'> & { stop(): Promise<unknown> }; spec: LaunchSpec; adapter: EngineAdapter; base: LaunchRecord; startupS: number; speed: number }
   | { ok: false; failure: Failure; extra: Partial<VariantResult> };
+
+/** What every result of a launch records about it: the command, the engine's env, the weights it loaded. */
+export type LaunchRecord = Pick<VariantResult, 'argv' | 'engineArgv' | 'env' | 'weights'>;
 
 /** Why the server answering on the port is not this variant's, or null when it is (or cannot be told). */
 export async function whoElseAnswers(spec: LaunchSpec, variant: Variant, simulated: boolean): Promise<string | null> {
@@ -67,14 +71,15 @@ async function startLocalServer(variant: Variant, ctx: RunVariantContext, stopSi
   const adapter = adapterFor(variant, launchCtx);
   let spec: LaunchSpec;
   let engineEnv: Record<string, string>;
+  const weights = launchWeights(ctx.config, variant, ctx.stage);
   try {
-    ({ spec, engineEnv } = prepareLaunch(variant, launchCtx, { cacheDir: join(dirname(ctx.logsDir), 'cache') }));
+    ({ spec, engineEnv } = prepareLaunch(variant, launchCtx, { cacheDir: join(dirname(ctx.logsDir), 'cache'), dummyWeights: weights?.kind === 'dummy' }));
   } catch (e) {
     if (!(e instanceof UserError)) throw e;
     return { ok: false, failure: { kind: 'bad-flag', reason: e.message }, extra: {} };
   }
   // env: the real engine's environment (what a GPU host runs); the launched env may differ on the simulated host.
-  const base: Pick<VariantResult, 'argv' | 'engineArgv' | 'env'> = { argv: spec.argv, engineArgv: spec.engineArgv, env: engineEnv };
+  const base: LaunchRecord = { argv: spec.argv, engineArgv: spec.engineArgv, env: engineEnv, ...(weights ? { weights } : {}) };
   const speed = spec.speed > 0 ? spec.speed : 1;
   ctx.emit({ type: 'variant-launching', variantId: variant.id, stage: ctx.stage, argv: spec.argv, port, ...(variant.label ? { label: variant.label } : {}), ...(ctx.gpuIds ? { gpuIds: [...ctx.gpuIds] } : {}) });
 
@@ -98,7 +103,7 @@ async function startLocalServer(variant: Variant, ctx: RunVariantContext, stopSi
   const ready = await handle.waitReady(ctx.config.readyTimeoutS * 1000, stopSignal);
   // On the simulated host the load is played instantly (see commandWithEngineEnv): its start-up
   // is the simulator's modelled load time, in simulated seconds like every other figure there.
-  const startupS = sim ? (modelledStartupS(variant, sim) ?? ready.startupS * speed) : ready.startupS;
+  const startupS = sim ? (modelledStartupS(variant, sim, { dummyWeights: weights?.kind === 'dummy' }) ?? ready.startupS * speed) : ready.startupS;
   if (!ready.ready) {
     await handle.stop();
     return { ok: false, failure: { ...ready.failure, evidence: ready.failure.evidence ?? handle.tail(8) }, extra: { ...base, startupS } };

@@ -15,9 +15,10 @@ import { describeJob, engineRanks, launchSlurmJob, simRanks, type SlurmCli, type
 import { resolveParallel } from '../model/estimate.js';
 import type { SlurmRuntimeConfig } from './config.js';
 import { modelledStartupS } from './deps.js';
+import { launchWeights } from './dummy-weights.js';
 import { launchContext, prepareLaunch } from './launch.js';
 import type { RunVariantContext } from './runner.js';
-import type { ServerStart } from './server-start.js';
+import type { LaunchRecord, ServerStart } from './server-start.js';
 import { jobServer, type JobServer } from './slurm-handle.js';
 
 /** The Slurm client environment: the ambient one (SLURM_CONF and PATH of the login node). */
@@ -64,9 +65,10 @@ export async function startSlurmServer(variant: Variant, ctx: RunVariantContext,
   const adapter = adapterFor(variant, launchCtx);
   let prepared;
   let ranks;
+  const weights = launchWeights(ctx.config, variant, ctx.stage);
   const layout = { nodes, gpusPerNode: perNode, distPort, bindHost: ctx.config.bindHost };
   try {
-    prepared = prepareLaunch(variant, launchCtx);
+    prepared = prepareLaunch(variant, launchCtx, { dummyWeights: weights?.kind === 'dummy' });
     // The real engine's multi-node launch decides what is possible (vLLM 0.11 refuses a replica
     // over nodes); the simulated engine then starts with SGLang's flags (engine-ranks.ts simRanks).
     const real = engineRanks(variant.engine, sim ? prepared.spec.engineArgv : prepared.spec.argv, variant.knobs, layout);
@@ -76,7 +78,7 @@ export async function startSlurmServer(variant: Variant, ctx: RunVariantContext,
     return { ok: false, failure: { kind: 'bad-flag', reason: e.message }, extra: {} };
   }
   const { spec, engineEnv } = prepared;
-  const base: Pick<VariantResult, 'argv' | 'engineArgv' | 'env'> = { argv: spec.argv, engineArgv: spec.engineArgv, env: engineEnv };
+  const base: LaunchRecord = { argv: spec.argv, engineArgv: spec.engineArgv, env: engineEnv, ...(weights ? { weights } : {}) };
   for (const f of spec.files) {
     mkdirSync(dirname(f.path), { recursive: true });
     writeFileSync(f.path, f.content);
@@ -118,7 +120,7 @@ export async function startSlurmServer(variant: Variant, ctx: RunVariantContext,
 
 interface UpParts {
   spec: ReturnType<typeof prepareLaunch>['spec'];
-  base: Pick<VariantResult, 'argv' | 'engineArgv' | 'env'>;
+  base: LaunchRecord;
   adapter: ReturnType<typeof adapterFor>;
   simSpeed?: number;
   classify: (lines: string[], exit: { code: number | null; signal: string | null }) => Failure;
@@ -139,7 +141,7 @@ async function waitUp(variant: Variant, ctx: RunVariantContext, stopSignal: Abor
       return { ok: false, failure: failureFromJob(job, run.finished, p.classify), extra: p.base };
     }
     const ready = await job.waitReady(ctx.config.readyTimeoutS * 1000, stopSignal);
-    const startupS = sim ? (modelledStartupS(variant, sim) ?? ready.startupS * speed) : ready.startupS;
+    const startupS = sim ? (modelledStartupS(variant, sim, { dummyWeights: p.base.weights?.kind === 'dummy' }) ?? ready.startupS * speed) : ready.startupS;
     if (!ready.ready) {
       await stop();
       const failure: Failure =

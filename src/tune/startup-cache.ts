@@ -97,6 +97,19 @@ export const DUMMY_WEIGHTS: Partial<Record<EngineName, DummyWeights>> = {
   },
 };
 
+/**
+ * Engines servelab does not start with dummy weights, and why (the verdict says it). TensorRT-LLM
+ * has the option, in its LLM API rather than on the command line: `class LoadFormat(Enum): AUTO = 0;
+ * # Initialize all weights randomly. DUMMY = 1` and `TorchLlmArgs.load_format` ("How to load the
+ * model weights"), a string upper-cased into LoadFormat by `convert_load_format`, so YAML
+ * `load_format: dummy` in --extra_llm_api_options would reach it (tensorrt_llm/llmapi/llm_args.py
+ * at NVIDIA/TensorRT-LLM@fcd3f316, 0.2x, and a later stored copy that adds VISION_ONLY = 2).
+ * Not read in the 1.2.0rc1 source our knob table targets, and no trtllm-serve flag: left out.
+ */
+export const DUMMY_NOT_OFFERED: Partial<Record<EngineName, string>> = {
+  trtllm: 'TensorRT-LLM: its LLM API has load_format DUMMY (llm_args.py), but servelab has not checked it in the 1.2.0rc1 source its knob table targets, so real weights are used',
+};
+
 /** With dummy weights the model's EOS is meaningless: the client must fix output lengths. */
 export const DUMMY_CLIENT = { ignoreEos: true, source: 'auto_tune.sh runs vllm bench serve with --ignore-eos' } as const;
 
@@ -112,7 +125,7 @@ export interface DummyContext {
 
 /** Whether dummy weights may stand in for the real ones here, and why (shown and saved in the profile). */
 export function dummyWeightsVerdict(c: DummyContext): { use: boolean; why: string } {
-  if (!DUMMY_WEIGHTS[c.engine]) return { use: false, why: `${c.engine}: no dummy-weight load format used by servelab` };
+  if (!DUMMY_WEIGHTS[c.engine]) return { use: false, why: DUMMY_NOT_OFFERED[c.engine] ?? `${c.engine}: no dummy-weight load format used by servelab` };
   if (c.finalValidation) return { use: false, why: 'final validation runs the real weights' };
   if (c.speculative) return { use: false, why: 'speculative decoding: draft acceptance depends on the real weights' };
   if (c.moe) return { use: false, why: 'MoE: random router weights change how tokens spread over experts (expert load), so real weights are used' };

@@ -12,6 +12,8 @@ import { formatSlo } from '../core/slo.js';
 import { formatGpuHours, sessionCostText } from '../core/view-cost.js';
 import { sweepProgressLine, sweepSummaryText } from './text-sweep.js';
 import { FINALIST_RULE } from './sweep-finalists.js';
+import { servingArgv } from './dummy-weights.js';
+import { stageWeightsLine, summaryWeightsLines, weightsMark } from './text-weights.js';
 
 /** A number with `digits` decimals, '-' when there is none. */
 const num = (n: number | undefined | null, digits = 1) => (typeof n === 'number' && Number.isFinite(n) ? n.toFixed(digits) : '-');
@@ -113,11 +115,14 @@ export function planText(plan: Plan, config: SessionConfig, times?: PlanTimes): 
     out.push(`Stage ${i + 1}: ${s.name} - ${s.title}${s.skipped ? `: skipped (${s.skipped})` : ''}`);
     if (s.gpus && plan.replica) out.push(`  GPUs: ${s.gpus}`);
     for (const n of s.notes) out.push(`  note: ${n}`);
+    const weights = stageWeightsLine(s.variants);
+    if (weights) out.push(weights);
     for (const planned of s.variants) out.push(...plannedLine(planned, h.simulated, times?.variantS[planned.variant.id]));
   }
   if (plan.validation.length) {
     out.push('');
     out.push(`Validation: winner vs baseline on ${plan.validation.map((s) => `${s.label} (${s.numPrompts})`).join(', ')}${times?.validationS ? `  est. ${durationText(times.validationS)}` : ''}`);
+    if (config.dummyWeights) out.push('  weights: real (the final validation always runs the real weights, without ignore_eos)');
   }
   if (config.sweep) {
     out.push('');
@@ -145,7 +150,7 @@ function stageRowsTable(s: StageView, gpus: number, price: number | undefined): 
     const pred = r.predicted?.totalTokPerS;
     const err = pred !== undefined && measured ? ((pred - measured) / measured) * 100 : null;
     const row = [
-      r.variantId + (isWinner ? ' *' : ''),
+      r.variantId + (isWinner ? ' *' : '') + weightsMark(r),
       r.status === 'ok' ? 'ok' : isStoppedEarly(r) ? STOPPED_EARLY : `${r.status}: ${r.failure?.kind ?? ''}`,
       num(measured),
       num(m?.output_throughput),
@@ -190,10 +195,11 @@ export function summaryText(view: SessionView, opts: { gpuHourPrice?: number } =
   }
   const w = view.winner;
   if (w) {
-    out.push(`Winner: ${w.variantId}${w.simulated ? ' (simulated figures)' : ''}`);
-    out.push(`  $ ${formatCommand(w.engineArgv ?? w.argv, w.env ?? {})}`);
+    out.push(`Winner: ${w.variantId}${w.simulated ? ' (simulated figures)' : ''}${w.weights?.kind === 'dummy' ? ' (tuned on dummy weights; the command loads the real ones)' : ''}`);
+    out.push(`  $ ${formatCommand(servingArgv(w.engineArgv ?? w.argv, w.variant.engine, w.weights), w.env ?? {})}`);
     out.push('');
   }
+  out.push(...summaryWeightsLines(view));
   if (view.sweep) out.push(...sweepSummaryText(view.sweep));
   const val = view.validation;
   if (val?.rows.length) {

@@ -6,6 +6,7 @@ import type { Scenario } from './scenarios.js';
 import type { SessionContext } from './session-context.js';
 import { validationTable, type ValidationRow } from './validate.js';
 import { scenarioKey } from './workloads.js';
+import { validationKey } from './dummy-weights.js';
 import { wholeHostVariant } from './replica-plan.js';
 import { loadTag, pointPrompts, type SweepLoad } from '../sweep/spec.js';
 
@@ -29,8 +30,10 @@ export function validationAtLoad(scenarios: readonly Scenario[], load: SweepLoad
 async function measureSide(ctx: SessionContext, side: VariantResult, scenarios: readonly Scenario[]): Promise<Map<string, VariantResult>> {
   const byScenario = new Map<string, VariantResult>();
   const missing: Scenario[] = [];
+  // Under --dummy-weights the tuning measurements are not validation's (validationKey).
+  const key = (s: Scenario) => validationKey(ctx.config, scenarioKey(s));
   for (const s of scenarios) {
-    const hit = ctx.journal.find(side.variantId, scenarioKey(s), 0);
+    const hit = ctx.journal.find(side.variantId, key(s), 0);
     if (hit) byScenario.set(s.name, hit.result);
     else missing.push(s);
   }
@@ -39,7 +42,7 @@ async function measureSide(ctx: SessionContext, side: VariantResult, scenarios: 
   ctx.cost.addWave([results[0]]);
   for (const [i, r] of results.entries()) {
     const s = missing[i]!;
-    ctx.journal.record('validate', 0, r, scenarioKey(s));
+    ctx.journal.record('validate', 0, r, key(s));
     byScenario.set(s.name, r);
   }
   return byScenario;

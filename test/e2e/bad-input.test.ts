@@ -21,6 +21,7 @@ const CASES: { name: string; args: string[]; message: RegExp }[] = [
   { name: 'a malformed run journal', args: ['--auto', '--resume', broken], message: /session.json is not valid JSON/ },
   { name: 'a run folder that is not one', args: ['--auto', '--resume', cwd], message: /not a servelab run folder/ },
   { name: 'a missing model', args: ['--auto', '--sim'], message: /--model is required/ },
+  { name: 'a value for --dummy-weights', args: [...base, '--dummy-weights=yes'], message: /Option '--dummy-weights' does not take an argument/ },
 ];
 
 describe('servelab --auto bad input', () => {

@@ -96,6 +96,17 @@ describe('renderReport', () => {
     expect(g).toMatch(/SGLang TP8 \| `python3 -m sglang.launch_server --model-path zai-org\/GLM-4.6-FP8 --tp-size 8` \| failed: unsupported, SGLang FP8 is not supported on A100/);
   });
 
+  it('says which rows used dummy weights (--dummy-weights), and that the kept one did', () => {
+    const p = structuredClone(qwen!);
+    const kept = p.stages.flatMap((s) => s.results).find((r) => r.variantId === p.variant.id)!;
+    kept.weights = { kind: 'dummy', why: 'dummy weights (--load-format dummy, outputs fixed by ignore_eos)' };
+    const out = renderReport(p);
+    expect(out).toMatch(/\| [^|]*\(kept\) \(dummy weights\) \|/);
+    expect(out.match(/\(dummy weights\)/g)).toHaveLength(1);
+    expect(out).toContain('The throughput above was measured on dummy weights (`--load-format dummy`');
+    expect(md).not.toContain('dummy');
+  });
+
   it('marks simulated numbers and lists replays', () => {
     const p = structuredClone(qwen!);
     p.host.simulated = true;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { knobsToSimArgs, parseKnobArgs, parseSimArgs, SimArgsError } from '../../src/sim/args.js';
 import type { Knobs } from '../../src/core/variant.js';
+import { defaultLoadTime } from '../../src/sim/server.js';
 
 describe('sim-serve args', () => {
   it('round-trips every knob through argv', () => {
@@ -42,6 +43,8 @@ describe('sim-serve args', () => {
     [['--engine', 'vllm', '--model', 'm', '--tp', 'two'], /argument --tp: invalid int value: 'two'/],
     [['--engine', 'vllm', '--model', 'm', '--tp'], /argument --tp: expected one argument/],
     [['--engine', 'vllm', '--model', 'm', '--speed', '0'], /--speed: must be > 0/],
+    [['--engine', 'vllm', '--model', 'm', '--load-format', 'safetensors'], /argument --load-format: invalid choice: 'safetensors'/],
+    [['--engine', 'vllm', '--model', 'm', '--load-format'], /argument --load-format: expected one argument/],
   ])('rejects %j argparse-style', (argv, re) => {
     let err: unknown;
     try {
@@ -54,6 +57,17 @@ describe('sim-serve args', () => {
     expect(msg).toMatch(/^usage: servelab sim-serve/);
     expect(msg).toMatch(re);
     expect((err as SimArgsError).code).toBe(2);
+  });
+});
+
+describe('sim-serve --load-format, as vLLM and SGLang spell it', () => {
+  it('takes auto and dummy; dummy drops the weight read from the modelled start-up', () => {
+    expect(parseSimArgs(['--engine', 'vllm', '--model', 'm', '--load-format', 'dummy']).loadFormat).toBe('dummy');
+    expect(parseSimArgs(['--engine', 'sglang', '--model', 'm', '--load-format=auto']).loadFormat).toBe('auto');
+    expect(parseSimArgs(['--engine', 'vllm', '--model', 'm']).loadFormat).toBeUndefined();
+    const weights = 30e9;
+    expect(defaultLoadTime(weights, false) - defaultLoadTime(weights, false, { dummyWeights: true })).toBeCloseTo(weights / 2e9);
+    expect(defaultLoadTime(weights, true, { dummyWeights: false })).toBe(defaultLoadTime(weights, true));
   });
 });
 

@@ -71,3 +71,22 @@ describe('text views', () => {
     );
   });
 });
+
+describe('summary under --dummy-weights', () => {
+  it('marks the dummy rows, says why the others are real, and serves the winner on real weights', () => {
+    const dummy = { kind: 'dummy' as const, why: 'dummy weights' };
+    const winner = ok('vllm', 2000, { engineArgv: ['vllm', 'serve', 'm', '--load-format', 'dummy'], weights: dummy });
+    const spec = ok('vllm-spec', 1500, { weights: { kind: 'real', why: 'speculative decoding: draft acceptance depends on the real weights' } });
+    const events: TuneEvent[] = [
+      { type: 'stage-started', stage: 'engine', index: 0, variants: ['vllm', 'vllm-spec'], carriedId: null },
+      ...[winner, spec].map((result) => ({ type: 'variant-finished' as const, result })),
+      { type: 'stage-finished', stage: 'engine', winnerId: 'vllm', carriedId: null, referenceId: 'vllm', baselineId: 'vllm', gainPct: 0, gains: {}, why: 'fastest' },
+    ];
+    const text = summaryText({ ...projectSession(events), plan: { host: { gpuCount: 1 } } } as SessionView);
+    expect(text).toMatch(/^vllm \* \[dummy\]\s+ok/m);
+    expect(text).toMatch(/^vllm-spec\s+ok/m);
+    expect(text).toContain('Winner: vllm (tuned on dummy weights; the command loads the real ones)');
+    expect(text).toMatch(/\$ VLLM_ATTENTION_BACKEND=FLASHINFER vllm serve m\n/);
+    expect(text).toContain('[dummy] = Dummy weights (--dummy-weights, --load-format dummy; every tuning benchmark sent ignore_eos): vllm. Real weights for vllm-spec: speculative decoding');
+  });
+});
