@@ -1,7 +1,7 @@
 // Run state: a pure reducer over the core's events. The Run, Results and Save screens only
 // format what is here; nothing in this file measures anything, it files what the core reported.
 import type { GpuSample, TuneEvent, VariantResult } from '../../core/events.js';
-import { applyToView, emptyView, type SessionView } from '../../core/view.js';
+import { applyToView, emptyView, tieClause, type SessionView } from '../../core/view.js';
 import { applyLiveVariant, pushBounded, type CurrentVariant } from './live.js';
 
 export { HISTORY_MAX, LOG_TAIL_MAX, etaSeconds, type CurrentVariant, type Phase } from './live.js';
@@ -31,6 +31,8 @@ export type StaticItem =
       kept: boolean;
       /** Why the stage did not run, when it did not. */
       skipped?: string;
+      /** Its best two stayed tied within noise after repeats (the tie rule decided). */
+      tied?: boolean;
     };
 
 export interface RunState {
@@ -137,6 +139,7 @@ function applyLive(state: RunState, e: TuneEvent, now: number): RunState {
             gainPct: e.gainPct,
             kept: e.carriedId !== null && e.carriedId === e.winnerId,
             ...(skippedWhy ? { skipped: skippedWhy } : {}),
+            ...(tieClause(e) ? { tied: true } : {}),
           },
         ],
       };

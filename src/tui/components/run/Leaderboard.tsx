@@ -40,8 +40,10 @@ export function stageLine(item: Extract<StaticItem, { kind: 'stage' }>, labels: 
   const name = (id: string) => labels[id] ?? id;
   if (skipped) return `── stage ${item.stage}: skipped (${skipped}) ──`;
   if (!item.winnerId) return `── stage ${item.stage}: no winner ──`;
+  // A kept winner stays by the greedy rule, whoever tied among the challengers (Results tells the tie).
   if (item.kept) return `── stage ${item.stage}: ${name(item.winnerId)} stays ──`;
-  return `── stage ${item.stage}: winner ${name(item.winnerId)}${item.gainPct ? ` (${fmtPct(item.gainPct, true)})` : ''} ──`;
+  const tie = item.tied ? ' · tied within noise' : '';
+  return `── stage ${item.stage}: winner ${name(item.winnerId)}${item.gainPct ? ` (${fmtPct(item.gainPct, true)})` : ''}${tie} ──`;
 }
 
 export interface LeaderboardProps {
