@@ -69,7 +69,7 @@ export function compactRows(live: readonly CurrentVariant[], label: (c: CurrentV
       phase: PHASE_WORD[c.phase].padEnd(9),
       ratio: total ? done / total : 0,
       barWidth: bench ? barWidth : 0,
-      progress: bench ? `${fmtNum(done)}/${fmtNum(total)}`.padStart(countW) : `up ${fmtDuration((now - c.launchedAt) / 1000)}`.padEnd(middle),
+      progress: bench ? `${fmtNum(done)}/${fmtNum(total)}`.padStart(countW) : `up ${fmtDuration(Math.max(0, now - c.launchedAt) / 1000)}`.padEnd(middle),
       tokS: (s ? `${fmtTokS(s.totalTokPerS)} tok/s` : '').padStart(13),
     };
   });
