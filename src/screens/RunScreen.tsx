@@ -40,16 +40,25 @@ export interface RunScreenProps extends ScreenProps {
   redrawKey?: number;
 }
 
-/** "stage 2 batching · variant 2/5", or with variants side by side "· 4 running, 1/5 done". */
-function stageNote(run: RunState): string {
+/**
+ * "stage 2 batching · variant 2/5", or with variants side by side "· 4 running, 1/5 done",
+ * shortened to the `room` the title leaves (the title never wraps).
+ */
+function stageNote(run: RunState, room: number): string {
   const c = run.current;
   if (!c) return '';
   const stage = run.stages.find((s) => s.name === c.stage);
   if (!stage) return c.stage;
   const head = `stage ${stage.index + 1} ${stage.name}`;
   if (run.live.length <= 1) return `${head} · variant ${stage.variants.indexOf(c.variantId) + 1}/${stage.variants.length}`;
-  const done = new Set(run.results.filter((r) => r.stage === stage.name).map((r) => r.variantId)).size;
-  return `${head} · ${run.live.length} running, ${done}/${stage.variants.length} done`;
+  const measured = new Set(run.results.filter((r) => r.stage === stage.name).map((r) => r.variantId));
+  // A variant measured already in this stage, or the winner carried in, runs again for adaptive repeats.
+  const carried = run.view.stages.find((s) => s.name === stage.name)?.carriedId;
+  const again = run.live.filter((v) => measured.has(v.variantId) || v.variantId === carried).length;
+  const repeats = again === 0 ? '' : again === run.live.length ? ' (repeats)' : ` (${again} repeats)`;
+  const running = `${head} · ${run.live.length} running`;
+  const choices = [`${running}${repeats}, ${measured.size}/${stage.variants.length} done`, `${running}${repeats}`, running, head];
+  return choices.find((t) => t.length <= room) ?? head;
 }
 
 interface OneVariantProps {
@@ -124,7 +133,7 @@ export function RunScreen(p: RunScreenProps): React.JSX.Element {
   return (
     <Box flexDirection="column">
       <Leaderboard key={p.redrawKey ?? 0} items={run.staticItems} labels={p.labels} skipped={p.skippedStages} width={p.width} />
-      <Title step={4} name={`Run  ${stageNote(run)}`} note={p.note} />
+      <Title step={4} name={`Run  ${stageNote(run, p.width - 'servelab · 4/6 Run  '.length - (p.note ? p.note.length + 2 : 0))}`} note={p.note} />
       {cost ? <Muted wrap="truncate">{cost}</Muted> : null}
       {c ? (
         <Box flexDirection="column">

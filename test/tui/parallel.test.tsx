@@ -7,6 +7,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { App } from '../../src/app.js';
 import type { SessionGpuTime, TuneEvent, VariantResult } from '../../src/core/events.js';
 import type { PlanInfo } from '../../src/core/plan.js';
+import { stageVerdict } from '../../src/tui/components/results/verdicts.js';
+import type { StageTable } from '../../src/tui/state/results.js';
 import { colourTheme } from '../../src/tui/theme.js';
 import { overflowingLines, render, type Rendered } from '../render.js';
 import { enterRun } from './walk.js';
@@ -62,6 +64,20 @@ async function toRun(session: ReturnType<typeof scripted>, columns: number, rows
 const live = (f: string) => f.slice(f.lastIndexOf('servelab · 4/6'));
 
 describe('several variants running at once', () => {
+  it('says when the variants running are repeat runs of a stage already measured', async () => {
+    const events = parallelEvents().slice(0, 15);
+    // The last event is never sent: the session is still running.
+    events.push(launch('sglang', 0, 'sglang defaults'), launch('trtllm', 1, 'trtllm defaults'), { type: 'warning', message: 'not sent' });
+    const session = scripted(events);
+    const r = await toRun(session, 80, 24);
+    session.next(events.length - 1);
+    const f = live(await r.waitForFrame('2 running (repeats)'));
+    // At 80 columns the note gives way to the host note: the title stays one line.
+    expect(f.split('\n')[0]).toMatch(/^servelab · 4\/6 Run  stage 1 engine · 2 running \(repeats\)\s+simulated H100 x1$/);
+    expect(f).toMatch(/● sglang defaults\s+GPU 0\s+starting/);
+    expect(f).toMatch(/● trtllm defaults\s+GPU 1\s+starting/);
+  });
+
   it('at 80 x 24: one compact row each (label, GPU, phase, progress, tok/s), the GPU-hours line, nothing cut', async () => {
     const session = scripted(parallelEvents());
     const r = await toRun(session, 80, 24);
@@ -166,5 +182,14 @@ describe('Results with GPU-hours, a tie, an early stop and dummy weights', () =>
     // The verdict wraps at spaces: joined again, it is the core's words whole.
     expect(f.replace(/\n/g, ' ')).toContain(`winner sglang defaults; ${TIE}`);
     expect(overflowingLines(f, 160)).toEqual([]);
+  });
+});
+
+describe('the stage line on a tie', () => {
+  const table = (winnerId: string, carriedId: string | null, tie: string): StageTable => ({ stage: 'batching', winnerId, gainPct: null, carriedId, referenceId: carriedId, baselineId: null, why: null, tie, rows: [] });
+  const tie = 'c and x tied within noise (0.1% apart after 3 and 2 runs, margin 2%): x wins on lower p99 TPOT (10.38 vs 10.39 ms)';
+  it("tells the tie rule's pick when it decided the stage, and only the tie when the carried winner stayed", () => {
+    expect(stageVerdict(table('x', null, tie), (id) => id)).toBe(`winner x; ${tie}`);
+    expect(stageVerdict(table('c', 'c', tie), (id) => id)).toBe('c (carried in) stays: no candidate beat it by more than the margin; c and x tied within noise (0.1% apart after 3 and 2 runs, margin 2%)');
   });
 });
