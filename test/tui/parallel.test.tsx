@@ -8,6 +8,7 @@ import { App } from '../../src/app.js';
 import type { SessionGpuTime, TuneEvent, VariantResult } from '../../src/core/events.js';
 import type { PlanInfo } from '../../src/core/plan.js';
 import { stageVerdict } from '../../src/tui/components/results/verdicts.js';
+import { variantLine } from '../../src/tui/components/run/Leaderboard.js';
 import type { StageTable } from '../../src/tui/state/results.js';
 import { colourTheme } from '../../src/tui/theme.js';
 import { overflowingLines, render, type Rendered } from '../render.js';
@@ -176,8 +177,9 @@ describe('Results with GPU-hours, a tie, an early stop and dummy weights', () =>
   it('on a wide terminal: benchmark time and GPUs per row, the whole early-stop status, the cost split', async () => {
     const f = await toResults(160, 45);
     expect(f).toMatch(/startup\s+bench\s+GPUs\s+GPU-h\s+status/);
-    expect(f).toMatch(/\* sglang defaults †\s+10,000.*31s\s+9\.0s\s+0-3\s+0\.04\s+ok/);
-    expect(f).toMatch(/vllm defaults .*4-7\s+0\.04\s+stopped early: 12% below the leader at 15\/40 requests/);
+    // GPUs: how many the launch held (what GPU-h multiplies).
+    expect(f).toMatch(/\* sglang defaults †\s+10,000.*31s\s+9\.0s\s+4\s+0\.04\s+ok/);
+    expect(f).toMatch(/vllm defaults .*\s4\s+0\.04\s+stopped early: 12% below the leader at 15\/40 requests/);
     expect(f).toContain('cost: host 2.67 GPU-h (8 GPUs x 20 min) · variants held 0.50 (startup 0.40, benchmark 0.10; 19% of the host) · simulated time');
     // The verdict wraps at spaces: joined again, it is the core's words whole.
     expect(f.replace(/\n/g, ' ')).toContain(`winner sglang defaults; ${TIE}`);
@@ -191,5 +193,14 @@ describe('the stage line on a tie', () => {
   it("tells the tie rule's pick when it decided the stage, and only the tie when the carried winner stayed", () => {
     expect(stageVerdict(table('x', null, tie), (id) => id)).toBe(`winner x; ${tie}`);
     expect(stageVerdict(table('c', 'c', tie), (id) => id)).toBe('c (carried in) stays: no candidate beat it by more than the margin; c and x tied within noise (0.1% apart after 3 and 2 runs, margin 2%)');
+  });
+});
+
+describe('the leaderboard line of a finished variant', () => {
+  it('says dummy weights at any width (in one word at 80 columns), and its GPU-h on a wide terminal', () => {
+    const r: VariantResult = { ...result('sglang', 'engine', 10_000), gpuTime: gpuTime(4, 31, 9), weights: { kind: 'dummy', why: 'x' } };
+    expect(variantLine(r, 'sglang defaults', 80)).toMatch(/sglang defaults\s+10,000 tok\/s TTFT 100ms\s+TPOT 20\.0ms dummy$/);
+    expect(variantLine(r, 'sglang defaults', 160)).toMatch(/TPOT 20\.0ms up 31s 0\.04 GPU-h dummy weights$/);
+    expect(variantLine({ ...r, weights: { kind: 'real', why: 'validation' } }, 'sglang defaults', 80)).not.toContain('dummy');
   });
 });

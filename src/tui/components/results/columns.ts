@@ -35,11 +35,9 @@ const NARROW_PRICED = 90;
 
 const gpuHours = (r: ResultRow) => (r.result.gpuTime ? formatGpuHours(r.result.gpuTime.gpuS / 3600) : '-');
 
-/** "0-3", "0,2", "8" (a count when the variant was not pinned), "-" when not known. */
+/** GPUs the launch held (what its GPU-h multiplies); "-" when not known. */
 function gpusHeld(r: VariantResult): string {
-  const ids = r.gpuIds;
-  if (ids?.length) return ids.length > 2 && ids.every((g, i) => i === 0 || g === ids[i - 1]! + 1) ? `${ids[0]}-${ids.at(-1)}` : ids.join(',');
-  return r.gpuTime ? String(r.gpuTime.gpus) : '-';
+  return r.gpuTime ? String(r.gpuTime.gpus) : r.gpuIds?.length ? String(r.gpuIds.length) : '-';
 }
 
 /**
@@ -58,7 +56,7 @@ function numberColumns(priced: boolean, width: number): Column<ResultRow>[] {
     ...(wide
       ? [
           { key: 'bench', header: 'bench', width: 6, align: 'right' as const, render: (r: ResultRow) => fmtDuration(r.result.gpuTime?.benchmarkS) },
-          { key: 'gpus', header: 'GPUs', width: 5, align: 'right' as const, render: (r: ResultRow) => gpusHeld(r.result) },
+          { key: 'gpus', header: 'GPUs', width: 4, align: 'right' as const, render: (r: ResultRow) => gpusHeld(r.result) },
         ]
       : []),
     // GPUs held x launch to stop, startup and benchmark together (simulated time on the simulated host).

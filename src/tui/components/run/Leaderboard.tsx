@@ -3,6 +3,7 @@
 import React from 'react';
 import { Static, Text } from 'ink';
 import type { VariantResult } from '../../../core/events.js';
+import { formatGpuHours } from '../../../core/view-cost.js';
 import type { StaticItem } from '../../state/run.js';
 import { fmtDuration, fmtMs, fmtPct, fmtTokS, relativeLabel, truncate, wrapLines } from '../../format.js';
 import { useTheme, type Theme } from '../../theme.js';
@@ -16,6 +17,9 @@ export function variantLine(r: VariantResult, label: string, width: number): str
         `TTFT ${fmtMs(m.mean_ttft_ms)}`.padEnd(12),
         `TPOT ${fmtMs(m.mean_tpot_ms)}`.padEnd(11),
         ...(width >= 100 && r.startupS !== undefined ? [`up ${fmtDuration(r.startupS)}`] : []),
+        ...(width >= 120 && r.gpuTime ? [`${formatGpuHours(r.gpuTime.gpuS / 3600)} GPU-h`] : []),
+        // Which measurements used dummy weights is said wherever they are shown (issue 16).
+        ...(r.weights?.kind === 'dummy' ? [width >= 100 ? 'dummy weights' : 'dummy'] : []),
       ]
     : [];
   const fixed = 2 + 13 + cells.reduce((w, c) => w + c.length + 1, 0);
