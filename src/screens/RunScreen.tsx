@@ -155,7 +155,7 @@ export function RunScreen(p: RunScreenProps): React.JSX.Element {
       ) : (
         <Muted>starting…</Muted>
       )}
-      {showGpu ? <GpuPanel gpus={run.gpus} width={p.width} roomy={roomy} /> : null}
+      {showGpu ? <GpuPanel gpus={run.gpus} width={p.width} roomy={roomy} owners={Object.fromEntries(run.live.flatMap((v) => (v.gpuIds ?? []).map((g) => [g, rowLabel(v)])))} /> : null}
       <RunMessages lines={messages} />
       <Footer scope="run" without={without} />
     </Box>

@@ -95,9 +95,12 @@ describe('several variants running at once', () => {
   });
 
   it('on a wide terminal: full panels side by side, each with its GPUs and live figures', async () => {
-    const session = scripted(parallelEvents());
+    const events = parallelEvents();
+    const gpus = Array.from({ length: 8 }, (_, index) => ({ index, name: 'NVIDIA H100 80GB HBM3', utilPct: index < 2 ? 90 : 0, memUsedMiB: 70_000, memTotalMiB: 81_559 }));
+    events.splice(12, 0, { type: 'gpu-sample', gpus });
+    const session = scripted(events);
     const r = await toRun(session, 160, 45);
-    session.next(12);
+    session.next(13);
     const f = live(await r.waitForFrame((fr) => fr.includes('3 running') && fr.includes('trtllm defaults · GPU 2') && fr.includes('20/40')));
     const lines = f.split('\n');
     // Two status lines on one terminal line, the third panel below.
@@ -106,6 +109,10 @@ describe('several variants running at once', () => {
     expect(lines.some((l) => /TTFT\s+120ms\s+340ms.*TTFT\s+120ms\s+340ms/.test(l))).toBe(true);
     expect(f).toMatch(/12\/40\s+30\.0%/);
     expect(f).toMatch(/20\/40\s+50\.0%/);
+    // Each GPU line names the variant pinned to it; the GPUs nothing is pinned to name nothing.
+    expect(lines.find((l) => l.startsWith('GPU1 '))).toMatch(/GiB\s+sglang defaults\s+NVIDIA H100/);
+    expect(lines.find((l) => l.startsWith('GPU2 '))).toMatch(/trtllm defaults\s+NVIDIA H100/);
+    expect(lines.find((l) => l.startsWith('GPU5 '))).toMatch(/GiB\s+NVIDIA H100/);
     expect(overflowingLines(f, 160)).toEqual([]);
     expect(lines.length).toBeLessThan(45);
   });

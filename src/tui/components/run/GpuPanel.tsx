@@ -1,4 +1,5 @@
-// GPU utilisation and memory per GPU: one line each when there is room, else one compact line.
+// GPU utilisation and memory per GPU: one line each when there is room (with the running variant
+// pinned to it, when variants share the host), else one compact line.
 import React from 'react';
 import { Box, Text } from 'ink';
 import type { GpuSample } from '../../../core/events.js';
@@ -6,7 +7,15 @@ import { fmtMiB, truncate } from '../../format.js';
 import { ProgressBar } from '../ProgressBar.js';
 import { Muted } from '../Title.js';
 
-export function GpuPanel({ gpus, width, roomy }: { gpus: readonly GpuSample[]; width: number; roomy: boolean }): React.JSX.Element | null {
+export interface GpuPanelProps {
+  gpus: readonly GpuSample[];
+  width: number;
+  roomy: boolean;
+  /** The running variant pinned to each GPU, by GPU index (variants sharing the host). */
+  owners?: Readonly<Record<number, string>>;
+}
+
+export function GpuPanel({ gpus, width, roomy, owners }: GpuPanelProps): React.JSX.Element | null {
   if (gpus.length === 0) return null;
   if (!roomy && gpus.length > 2) {
     // Pack "index:util% memG" cells into at most two lines.
@@ -37,6 +46,7 @@ export function GpuPanel({ gpus, width, roomy }: { gpus: readonly GpuSample[]; w
           {` ${String(Math.round(g.utilPct)).padStart(3)}%  mem `}
           <ProgressBar ratio={g.memTotalMiB ? g.memUsedMiB / g.memTotalMiB : 0} width={10} />
           {` ${fmtMiB(g.memUsedMiB)} / ${fmtMiB(g.memTotalMiB)}  `}
+          {owners?.[g.index] ? <Text bold>{`${owners[g.index]}  `}</Text> : null}
           <Muted>{g.name}</Muted>
         </Text>
       ))}
