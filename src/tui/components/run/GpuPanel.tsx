@@ -37,6 +37,7 @@ export function GpuPanel({ gpus, width, roomy, owners }: GpuPanelProps): React.J
       </Box>
     );
   }
+  const ownerW = Math.max(0, ...Object.values(owners ?? {}).map((o) => [...o].length));
   return (
     <Box flexDirection="column">
       {gpus.map((g) => (
@@ -46,7 +47,7 @@ export function GpuPanel({ gpus, width, roomy, owners }: GpuPanelProps): React.J
           {` ${String(Math.round(g.utilPct)).padStart(3)}%  mem `}
           <ProgressBar ratio={g.memTotalMiB ? g.memUsedMiB / g.memTotalMiB : 0} width={10} />
           {` ${fmtMiB(g.memUsedMiB)} / ${fmtMiB(g.memTotalMiB)}  `}
-          {owners?.[g.index] ? <Text bold>{`${owners[g.index]}  `}</Text> : null}
+          {ownerW ? <Text bold>{`${(owners?.[g.index] ?? '').padEnd(ownerW)}  `}</Text> : null}
           <Muted>{g.name}</Muted>
         </Text>
       ))}
