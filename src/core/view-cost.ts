@@ -35,3 +35,59 @@ export function sessionCostText(view: SessionView): string | null {
   const soFar = variantGpuHoursSoFar(view);
   return soFar > 0 ? `variants have held ${formatGpuHours(soFar)} GPU-hours so far${view.simulated ? ' (simulated time)' : ''}` : null;
 }
+
+/**
+ * The simulated session time so far, counted as the core's ledger counts it (src/tune/cost-ledger.ts):
+ * launches that ran together form a wave (the running set is not empty from its first launch to
+ * its last finish), and a closed wave adds its longest member's time. Seconds, simulated.
+ */
+export interface WaveClock {
+  /** Closed waves, summed. */
+  doneS: number;
+  /** The longest member of the wave still open, so far. */
+  openS: number;
+}
+
+const launchS = (r: VariantResult | undefined) => (r?.gpuTime ? r.gpuTime.startupS + r.gpuTime.benchmarkS : 0);
+
+/**
+ * A finished variant on the clock. A result that replaces an earlier one of the same variant (the
+ * median after adaptive repeats, whose GPU time sums every run) adds only the runs since; the
+ * wave closes once nothing runs. `before` is the row the result replaces, if any.
+ */
+export function applyWaveClock(view: SessionView, r: VariantResult, before: VariantResult | undefined): SessionView {
+  const clock = view.waveClock ?? { doneS: 0, openS: 0 };
+  const openS = Math.max(clock.openS, Math.max(0, launchS(r) - launchS(before)));
+  const next = { ...view, waveClock: { doneS: clock.doneS, openS } };
+  return Object.keys(view.running).length === 0 ? closeWave(next) : next;
+}
+
+export function closeWave(view: SessionView): SessionView {
+  const clock = view.waveClock;
+  return clock && clock.openS > 0 ? { ...view, waveClock: { doneS: clock.doneS + clock.openS, openS: 0 } } : view;
+}
+
+/** The session's GPU-hours while it runs: the core's figures once it summed them, else so far. */
+export interface LiveCost {
+  /** All host GPUs x the session's time so far; null when the host's GPU count is not known yet. */
+  hostGpuHours: number | null;
+  variantGpuHours: number;
+  simulated: boolean;
+  /** True once the core's session-cost came (the figures are final). */
+  final: boolean;
+}
+
+/**
+ * Host GPU-hours so far: on the simulated host, its GPUs x the closed waves' simulated time (a
+ * launch adds its time once its wave ends; validation launches are counted only by the core's
+ * final figure, as they end without variant-finished); on a GPU host, its GPUs x the wall clock
+ * since session-started. `nowMs` is the caller's clock (Date.now()).
+ */
+export function liveCost(view: SessionView, nowMs: number): LiveCost {
+  const c = view.cost;
+  if (c) return { hostGpuHours: c.hostGpuHours, variantGpuHours: c.variantGpuHours, simulated: c.simulated, final: true };
+  const gpus = view.plan?.host.gpuCount;
+  const started = view.startedAt ? Date.parse(view.startedAt) : NaN;
+  const wallS = view.simulated ? (view.waveClock?.doneS ?? 0) : Number.isFinite(started) ? Math.max(0, nowMs - started) / 1000 : null;
+  return { hostGpuHours: gpus && wallS !== null ? (gpus * wallS) / 3600 : null, variantGpuHours: variantGpuHoursSoFar(view), simulated: view.simulated, final: false };
+}

@@ -6,6 +6,7 @@ import type { LiveSnapshot } from '../bench/types.js';
 import type { SessionGpuTime, StageVerdict, TuneEvent, VariantResult } from './events.js';
 import type { PlanInfo, ValidationRow } from './plan.js';
 import { applySweepEvent, isSweepEvent, type SweepView } from './view-sweep.js';
+import { applyWaveClock, closeWave, type WaveClock } from './view-cost.js';
 
 export type { SweepPointView, SweepSeriesView, SweepView } from './view-sweep.js';
 
@@ -31,6 +32,8 @@ export interface StageView {
   /** The core's verdict, once the stage finished. */
   verdict?: StageVerdict;
   skipped?: string;
+  /** The verdict's words on a tie, when its best two stayed within the noise margin (tieClause). */
+  tie?: string;
 }
 
 export interface ValidationView {
@@ -81,6 +84,10 @@ export interface SessionView {
   cost?: SessionGpuTime;
   /** `--runtime slurm`: each variant's Slurm job and its last state ("PENDING (Priority)"). */
   jobs?: Record<string, { jobId: string; text: string }>;
+  /** When the session started (session-started's clock), for the live host GPU-hours on a GPU host. */
+  startedAt?: string;
+  /** The simulated session time so far, wave by wave (view-cost.ts applyWaveClock). */
+  waveClock?: WaveClock;
 }
 
 export function emptyView(): SessionView {
@@ -103,7 +110,10 @@ function applyLive(view: SessionView, e: TuneEvent): SessionView {
   switch (e.type) {
     case 'variant-launching': {
       const r: RunningVariantView = { variantId: e.variantId, stage: e.stage, port: e.port, phase: 'launching', ...(e.label ? { label: e.label } : {}), ...(e.gpuIds ? { gpuIds: e.gpuIds } : {}) };
-      return { ...view, running: { ...view.running, [e.variantId]: r } };
+      // A launch whose server was stopped without variant-finished (a validation side, a repeat
+      // run) is over once the next launch comes: launches that overlap are never 'stopping'.
+      const live = Object.fromEntries(Object.entries(view.running).filter(([, v]) => v.phase !== 'stopping'));
+      return { ...view, running: { ...live, [e.variantId]: r } };
     }
     case 'server-ready':
       return patchRunning(view, e.variantId, { phase: 'warming up', startupS: e.startupS });
@@ -155,7 +165,8 @@ function onFinished(view: SessionView, r: VariantResult): SessionView {
 }
 
 function onStageFinished(view: SessionView, v: StageVerdict): SessionView {
-  const next = upsertStage(view, v.stage, (s) => ({ ...s, verdict: v, rows: rowsOf(s.rows.map((r) => r.result), v), ...(v.skipped ? { skipped: v.skipped } : {}) }));
+  const tie = tieClause(v);
+  const next = upsertStage(view, v.stage, (s) => ({ ...s, verdict: v, rows: rowsOf(s.rows.map((r) => r.result), v), ...(v.skipped ? { skipped: v.skipped } : {}), ...(tie ? { tie } : {}) }));
   const winner = v.winnerId ? resultOf(next, v.winnerId) : view.winner;
   return { ...next, baselineId: v.baselineId ?? view.baselineId, winner };
 }
@@ -171,13 +182,15 @@ export function applyToView(view: SessionView, e: TuneEvent): SessionView {
   }
   switch (e.type) {
     case 'session-started':
-      return { ...emptyView(), status: 'running', runDir: e.runDir, simulated: e.simulated, warnings: view.warnings, errors: view.errors };
+      return { ...emptyView(), status: 'running', runDir: e.runDir, simulated: e.simulated, startedAt: e.at, warnings: view.warnings, errors: view.errors };
     case 'plan-ready':
       return { ...view, plan: e.plan };
     case 'stage-started':
       return upsertStage(view, e.stage, (s) => ({ ...s, index: e.index, variants: e.variants, carriedId: e.carriedId ?? null, ...(e.skipped ? { skipped: e.skipped } : {}) }));
     case 'variant-launching': {
-      const live = applyLive(view, e);
+      // A launch into a host where nothing else runs starts a new wave: the last one is over.
+      const idle = Object.values(view.running).every((r) => r.phase === 'stopping');
+      const live = applyLive(idle ? closeWave(view) : view, e);
       return e.label && !view.labels[e.variantId] ? { ...live, labels: { ...view.labels, [e.variantId]: e.label } } : live;
     }
     case 'server-ready':
@@ -185,19 +198,21 @@ export function applyToView(view: SessionView, e: TuneEvent): SessionView {
     case 'bench-progress':
     case 'server-stopping':
       return applyLive(view, e);
-    case 'variant-finished':
-      return onFinished(dropRunning(view, e.result.variantId), e.result);
+    case 'variant-finished': {
+      const before = view.stages.find((s) => s.name === e.result.stage)?.rows.find((r) => r.result.variantId === e.result.variantId && r.result.scenario === e.result.scenario)?.result;
+      return applyWaveClock(onFinished(dropRunning(view, e.result.variantId), e.result), e.result, before);
+    }
     case 'session-cost':
       return { ...view, cost: e.cost };
     case 'stage-finished': {
       const { type: _type, ...verdict } = e;
-      return onStageFinished(view, verdict);
+      return onStageFinished(closeWave(view), verdict);
     }
     case 'validation-started':
       return { ...view, validation: { scenarios: e.scenarios, baselineId: e.baselineId, winnerId: e.winnerId, rows: [], done: false } };
     case 'validation-finished':
       // Validation launches end without variant-finished: nothing runs once the table is in.
-      return view.validation ? { ...view, running: {}, validation: { ...view.validation, rows: e.rows, done: true } } : { ...view, running: {} };
+      return closeWave(view.validation ? { ...view, running: {}, validation: { ...view.validation, rows: e.rows, done: true } } : { ...view, running: {} });
     case 'session-finished': {
       const interrupted = e.exitCode >= 128;
       return { ...view, running: {}, status: interrupted ? 'interrupted' : 'finished', outcome: { profilePath: e.profilePath, reportPath: e.reportPath, exitCode: e.exitCode } };
@@ -236,4 +251,17 @@ export function referenceText(s: StageView, name: (id: string) => string = (id) 
   if (v.referenceId === v.carriedId) return `the carried winner ${name(v.referenceId)}`;
   if (v.referenceId === v.baselineId) return `the baseline ${name(v.referenceId)}`;
   return name(v.referenceId);
+}
+
+/** The words adaptive repeats use when a stage's best two stayed within the noise margin (src/tune/repeats.ts). */
+export const TIED_WITHIN_NOISE = 'tied within noise';
+
+/**
+ * The clause of a verdict's why that says its best two stayed tied within noise after repeats,
+ * with the rule that broke the tie ("A and B tied within noise (0.3% apart after 3 and 3 runs,
+ * margin 2%): B wins on lower p99 TPOT (…)"); null when no tie was called. The verdict carries the
+ * tie in words only: repeats.ts writes the clause, stage-verdict.ts joins clauses with '; '.
+ */
+export function tieClause(v: Pick<StageVerdict, 'why'> | undefined): string | null {
+  return v?.why.split('; ').find((c) => c.includes(TIED_WITHIN_NOISE)) ?? null;
 }

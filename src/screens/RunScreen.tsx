@@ -1,18 +1,26 @@
-// Step 4: the session as it runs. Finished variants above (static), then the current variant's
-// lifecycle (launching with its log tail and elapsed time, ready, warming up, benchmarking with
-// live panels), GPU and server state, and the keys to steer: skip, stop after stage, abort, log.
+// Step 4: the session as it runs. Finished variants above (static), then the session's GPU-hours,
+// the running variant's lifecycle (launching with its log tail and elapsed time, ready, warming
+// up, benchmarking with live panels) or, when variants share the host, every running variant as
+// compact rows or full panels; GPU and server state, and the keys to steer: skip, stop after
+// stage, abort, log.
 import React, { useState } from 'react';
 import { Box, Text } from 'ink';
+import { liveCost } from '../core/view-cost.js';
+import type { SweepView } from '../core/view.js';
+import { liveCostText } from '../tui/components/cost-text.js';
 import { Footer } from '../tui/components/Footer.js';
 import { Muted, Title } from '../tui/components/Title.js';
 import { GpuPanel } from '../tui/components/run/GpuPanel.js';
 import { Leaderboard } from '../tui/components/run/Leaderboard.js';
 import { LivePanel } from '../tui/components/run/LivePanel.js';
 import { LogTail } from '../tui/components/run/LogTail.js';
-import { fmtDuration, wrapLines } from '../tui/format.js';
+import { messageLines, RunFinished, RunMessages } from '../tui/components/run/RunMessages.js';
+import { RunningVariants } from '../tui/components/run/RunningVariants.js';
+import { footerLines, gpuPanelLines, runningLayout } from '../tui/components/run/run-layout.js';
+import { relativeLabel, wrapLines } from '../tui/format.js';
 import { useKeymap } from '../tui/hooks/useKeymap.js';
 import { useNow } from '../tui/hooks/useNow.js';
-import type { RunState } from '../tui/state/run.js';
+import type { CurrentVariant, RunState } from '../tui/state/run.js';
 import { StatusLine } from '../tui/components/run/StatusLine.js';
 import { liveChartRows, SweepPanel } from '../tui/components/sweep/SweepPanel.js';
 import type { ScreenProps } from '../tui/screen-props.js';
@@ -32,44 +40,51 @@ export interface RunScreenProps extends ScreenProps {
   redrawKey?: number;
 }
 
-function RunFinished({ run }: { run: RunState }): React.JSX.Element {
-  const theme = useTheme();
-  const code = run.outcome?.exitCode;
-  return (
-    <Box flexDirection="column">
-      <Text color={code === 0 ? theme.good : theme.warn}>
-        {code === 0 ? 'Tuning finished.' : code === 130 ? 'Aborted; finished variants are kept in the journal.' : 'The run ended without a winner.'}
-      </Text>
-      {run.outcome?.profilePath ? <Text wrap="truncate">profile {run.outcome.profilePath}</Text> : null}
-    </Box>
-  );
+/**
+ * "stage 2 batching · variant 2/5", or with variants side by side "· 4 running, 1/5 done",
+ * shortened to the `room` the title leaves (the title never wraps).
+ */
+function stageNote(run: RunState, room: number): string {
+  const c = run.current;
+  if (!c) return '';
+  const stage = run.stages.find((s) => s.name === c.stage);
+  if (!stage) return c.stage;
+  const head = `stage ${stage.index + 1} ${stage.name}`;
+  if (run.live.length <= 1) return `${head} · variant ${stage.variants.indexOf(c.variantId) + 1}/${stage.variants.length}`;
+  const measured = new Set(run.results.filter((r) => r.stage === stage.name).map((r) => r.variantId));
+  // A variant measured already in this stage, or the winner carried in, runs again for adaptive repeats.
+  const carried = run.view.stages.find((s) => s.name === stage.name)?.carriedId;
+  const again = run.live.filter((v) => measured.has(v.variantId) || v.variantId === carried).length;
+  const repeats = again === 0 ? '' : again === run.live.length ? ' (repeats)' : ` (${again} repeats)`;
+  const running = `${head} · ${run.live.length} running`;
+  const choices = [`${running}${repeats}, ${measured.size}/${stage.variants.length} done`, `${running}${repeats}`, running, head];
+  return choices.find((t) => t.length <= room) ?? head;
 }
 
-/** Requests in flight (once the run has ended they are done and say nothing more), then the last errors and warning. */
-function RunMessages({ run, width }: { run: RunState; width: number }): React.JSX.Element {
-  const theme = useTheme();
-  const finished = run.status === 'finished';
-  const requests = (finished ? [] : [
-    run.requests.abort ? 'aborting: stopping the server first…' : '',
-    run.requests.skip ? 'skipping this variant…' : '',
-    run.requests.stopAfterStage ? 'will stop after this stage' : '',
-  ]).filter(Boolean);
-  const messages = [...run.errors.slice(-2).map((m) => ({ m, bad: true })), ...run.warnings.slice(-1).map((m) => ({ m, bad: false }))];
+interface OneVariantProps {
+  c: CurrentVariant;
+  label: string;
+  showLog: boolean;
+  sweep: SweepView | undefined;
+  chartRows: number;
+  logRows: number;
+  width: number;
+  now: number;
+  simulated: boolean;
+}
+
+/** The running variant alone (or the one whose log is shown): its status line, then its log, live panel or the sweep chart. */
+function OneVariant({ c, label, showLog, sweep, chartRows, logRows, width, now, simulated }: OneVariantProps): React.JSX.Element {
   return (
     <>
-      {requests.map((r) => (
-        <Text key={r} color={theme.warn}>
-          {r}
-        </Text>
-      ))}
-      {messages.flatMap(({ m, bad }, i) =>
-        // Wrapped, not cut: a warning's advice is at its end.
-        wrapLines(m, width, 3).map((l, j) => (
-          <Text key={`${i}:${j}`} color={bad ? theme.bad : theme.warn}>
-            {l}
-          </Text>
-        )),
-      )}
+      <StatusLine c={c} label={label} now={now} width={width} />
+      {sweep && !showLog ? (
+        <SweepPanel sweep={sweep} width={width} height={chartRows} />
+      ) : showLog || c.phase === 'launching' ? (
+        <LogTail lines={c.logTail} count={c.phase === 'launching' && !showLog ? Math.min(6, logRows) : logRows} width={width} />
+      ) : c.phase === 'bench' ? (
+        <LivePanel current={c} width={width} now={now} simulated={simulated} />
+      ) : null}
     </>
   );
 }
@@ -94,41 +109,44 @@ export function RunScreen(p: RunScreenProps): React.JSX.Element {
     },
     { isActive: p.isActive },
   );
-  const stage = c ? run.stages.find((s) => s.name === c.stage) : undefined;
-  const stageNote = stage
-    ? `stage ${stage.index + 1} ${stage.name} · variant ${stage.variants.indexOf(c!.variantId) + 1}/${stage.variants.length}`
-    : c
-      ? c.stage
-      : '';
   const roomy = p.height >= 40;
   // Rows left for the log: the live region must stay shorter than the terminal (no full redraws).
   const logRows = Math.max(3, Math.min(roomy ? 20 : 12, p.height - 10));
-  const label = c ? (p.labels[c.variantId] ?? c.variantId) : '';
+  const labelOf = (v: CurrentVariant) => p.labels[v.variantId] ?? v.label ?? v.variantId;
+  // Compact rows name a variant by its change from the winner carried into the stage, as the leaderboard does.
+  const rowLabel = (v: CurrentVariant) => {
+    const carried = run.view.stages.find((s) => s.name === v.stage)?.carriedId;
+    return relativeLabel(labelOf(v), carried ? p.labels[carried] : undefined);
+  };
   const without: string[] = finished ? ['skip', 'stop-after-stage', 'abort'] : ['next'];
   // While the finalists are swept the chart takes the panels' room; on a small terminal the GPU panel gives way too.
   const sweep = run.view.sweep && !run.view.sweep.done && !finished ? run.view.sweep : undefined;
   const chartRows = liveChartRows(p.height, roomy ? 16 : 8);
+  const cost = run.status === 'idle' ? null : liveCostText(liveCost(run.view, now), p.width);
+  const validating = c && run.validation && !run.validation.done ? wrapLines(`validating the winner against the baseline on ${run.validation.scenarios.length} scenarios: ${run.validation.scenarios.join(', ')}`, p.width, 2) : [];
+  const messages = messageLines(run, p.width);
+  const showGpu = !showLog && Boolean(c) && (!sweep || roomy);
+  // What the running variants may take: the terminal less the title, the cost, the validation
+  // note, the GPU panel, the messages and the footer (and one line, so the region never scrolls).
+  const room = p.height - 2 - (cost ? 1 : 0) - validating.length - (showGpu ? gpuPanelLines(run.gpus, roomy) : 0) - messages.length - footerLines('run', without, p.width);
+  const layout = runningLayout(run.live.length, p.width, room);
   return (
     <Box flexDirection="column">
       <Leaderboard key={p.redrawKey ?? 0} items={run.staticItems} labels={p.labels} skipped={p.skippedStages} width={p.width} />
-      <Title step={4} name={`Run  ${stageNote}`} note={p.note} />
+      <Title step={4} name={`Run  ${stageNote(run, p.width - 'servelab · 4/6 Run  '.length - (p.note ? p.note.length + 2 : 0))}`} note={p.note} />
+      {cost ? <Muted wrap="truncate">{cost}</Muted> : null}
       {c ? (
         <Box flexDirection="column">
-          {run.validation && !run.validation.done ? (
-            wrapLines(`validating the winner against the baseline on ${run.validation.scenarios.length} scenarios: ${run.validation.scenarios.join(', ')}`, p.width, 2).map((l, i) => (
-              <Text key={`val${i}`} color={theme.info}>
-                {l}
-              </Text>
-            ))
-          ) : null}
-          <StatusLine c={c} label={label} now={now} width={p.width} />
-          {sweep && !showLog ? (
-            <SweepPanel sweep={sweep} width={p.width} height={chartRows} />
-          ) : showLog || c.phase === 'launching' ? (
-            <LogTail lines={c.logTail} count={c.phase === 'launching' && !showLog ? Math.min(6, logRows) : logRows} width={p.width} />
-          ) : c.phase === 'bench' ? (
-            <LivePanel current={c} width={p.width} now={now} simulated={run.simulated} />
-          ) : null}
+          {validating.map((l, i) => (
+            <Text key={`val${i}`} color={theme.info}>
+              {l}
+            </Text>
+          ))}
+          {layout.kind !== 'single' && !showLog ? (
+            <RunningVariants live={run.live} layout={layout} label={layout.kind === 'rows' ? rowLabel : labelOf} width={p.width} now={now} simulated={run.simulated} />
+          ) : (
+            <OneVariant c={c} label={labelOf(c)} showLog={showLog} sweep={sweep} chartRows={chartRows} logRows={logRows} width={p.width} now={now} simulated={run.simulated} />
+          )}
         </Box>
       ) : sweep ? (
         <SweepPanel sweep={sweep} width={p.width} height={chartRows} />
@@ -137,8 +155,8 @@ export function RunScreen(p: RunScreenProps): React.JSX.Element {
       ) : (
         <Muted>starting…</Muted>
       )}
-      {!showLog && c && (!sweep || roomy) ? <GpuPanel gpus={run.gpus} width={p.width} roomy={roomy} /> : null}
-      <RunMessages run={run} width={p.width} />
+      {showGpu ? <GpuPanel gpus={run.gpus} width={p.width} roomy={roomy} owners={Object.fromEntries(run.live.flatMap((v) => (v.gpuIds ?? []).map((g) => [g, rowLabel(v)])))} /> : null}
+      <RunMessages lines={messages} />
       <Footer scope="run" without={without} />
     </Box>
   );

@@ -51,8 +51,9 @@ describe('Results at 80 x 24', () => {
   it('shows start-up time in the stage table and keeps every line inside the terminal', async () => {
     const r = await toResults(trtEvents(), 80, 24);
     const f = frameFrom(r.frame(), 'servelab · 5/6');
-    expect(f).toMatch(/variant\s+tok\/s\s+gain\s+TTFT\s+TPOT\s+startup\s+status/);
-    expect(f).toMatch(/vllm defaults\s+9,000\s+ref\s+100ms\s+20\.0ms\s+31s\s+ok/);
+    expect(f).toMatch(/variant\s+tok\/s\s+gain\s+TTFT\s+TPOT\s+startup\s+GPU-h\s+status/);
+    // The fixture's results carry no GPU time: the GPU-h cell says so with a dash.
+    expect(f).toMatch(/vllm defaults\s+9,000\s+ref\s+100ms\s+20\.0ms\s+31s\s+-\s+ok/);
     expect(overflowingLines(f, 80)).toEqual([]);
     expect(f.split('\n').length).toBeLessThan(24);
   });
@@ -179,7 +180,8 @@ describe('a priced table at 80 x 24', () => {
     ];
     const r = await toResults(events, 80, 24, 2.5);
     let f = frameFrom(r.frame(), 'servelab · 5/6');
-    expect(f).toMatch(/startup\s+\$\/Mtok\s+status/);
+    // At 80 columns $/Mtok takes the start-up column's place; GPU-h stays.
+    expect(f).toMatch(/TPOT\s+GPU-h\s+\$\/Mtok\s+status/);
     expect(f).toMatch(/vllm fp8-ckpt tp8\s+9,000\s+ref.*\$\d+\.\d+\s+ok/);
     await r.press('right');
     f = frameFrom(await r.waitForFrame('[parallelism]'), 'servelab · 5/6');

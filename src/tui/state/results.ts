@@ -1,7 +1,8 @@
 // Rows for the Results screen, taken from the core's projection of the stream (src/core/view.ts):
 // winners, references and gains are the core's own, so the TUI shows what --auto prints. Only
 // presentation is added here (labels relative to the carried winner, $/Mtok at the set price).
-import type { ValidationRow, VariantResult } from '../../core/events.js';
+import type { SessionGpuTime, ValidationRow, VariantResult } from '../../core/events.js';
+import { sessionCostText } from '../../core/view-cost.js';
 import { shownStages, type SessionView, type SweepView } from '../../core/view.js';
 import { dollarsPerMillionTokens } from '../../tune/decide.js';
 import type { RunState } from './run.js';
@@ -28,6 +29,8 @@ export interface StageTable {
   baselineId: string | null;
   /** The core's reason for the winner. */
   why: string | null;
+  /** The verdict's words when the best two stayed tied within noise (src/core/view.ts tieClause). */
+  tie: string | null;
   rows: ResultRow[];
 }
 
@@ -49,6 +52,10 @@ export interface ResultsData {
   aborted?: boolean;
   /** The finalists' load sweep, when the session ran one (its own page). */
   sweep?: SweepView;
+  /** What the session cost, as the core summed it (absent when the run ended before it did). */
+  cost?: SessionGpuTime;
+  /** Without the core's sum: what the variants held so far (view-cost.ts sessionCostText). */
+  costSoFar?: string;
 }
 
 export interface ResultsOptions {
@@ -75,6 +82,7 @@ export function stageTables(source: RunState | SessionView, opts: ResultsOptions
       referenceId: v?.referenceId ?? null,
       baselineId: v?.baselineId ?? null,
       why: v?.why ?? null,
+      tie: s.tie ?? null,
       rows: s.rows.map((r) => ({
         result: r.result,
         label: relativeLabel(opts.labels[r.result.variantId] ?? r.result.variant.label ?? r.result.variantId, carriedId ? opts.labels[carriedId] : undefined),
@@ -108,7 +116,9 @@ export function resultsData(source: RunState | SessionView, opts: ResultsOptions
   const winner = finalWinner(source);
   const baselineId = validationBaselineId(source);
   const name = (id: string) => opts.labels[id] ?? id;
-  const sweep = viewOf(source).sweep;
+  const view = viewOf(source);
+  const sweep = view.sweep;
+  const soFar = view.cost ? null : sessionCostText(view);
   return {
     tables: stageTables(source, opts),
     labels: opts.labels,
@@ -117,5 +127,6 @@ export function resultsData(source: RunState | SessionView, opts: ResultsOptions
     ...(baselineId ? { validationBaseline: name(baselineId), validationBaselineIsWinner: baselineId === winner?.variantId } : {}),
     priced: Boolean(opts.pricePerGpuHour),
     ...(sweep ? { sweep } : {}),
+    ...(view.cost ? { cost: view.cost } : soFar ? { costSoFar: soFar } : {}),
   };
 }

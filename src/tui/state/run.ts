@@ -1,35 +1,11 @@
 // Run state: a pure reducer over the core's events. The Run, Results and Save screens only
 // format what is here; nothing in this file measures anything, it files what the core reported.
-import type { GpuSample, ServerMetricsSample, TuneEvent, VariantResult } from '../../core/events.js';
-import type { LiveSnapshot } from '../../bench/types.js';
-import { applyToView, emptyView, type SessionView } from '../../core/view.js';
+import type { GpuSample, TuneEvent, VariantResult } from '../../core/events.js';
+import { applyToView, emptyView, tieClause, type SessionView } from '../../core/view.js';
+import { applyLiveVariant, pushBounded, type CurrentVariant } from './live.js';
 
-/** Bounds that keep memory flat however long a run lasts. */
-export const HISTORY_MAX = 120;
-export const LOG_TAIL_MAX = 200;
+export { HISTORY_MAX, LOG_TAIL_MAX, etaSeconds, type CurrentVariant, type Phase } from './live.js';
 export const NOTES_MAX = 20;
-
-export type Phase = 'launching' | 'ready' | 'warmup' | 'bench' | 'stopping';
-
-export interface CurrentVariant {
-  variantId: string;
-  stage: string;
-  phase: Phase;
-  argv: string[];
-  port: number;
-  /** Wall-clock ms when the launch event was filed (for the elapsed display). */
-  launchedAt: number;
-  phaseAt: number;
-  startupS?: number;
-  logTail: string[];
-  scenario?: string;
-  numPrompts?: number;
-  snapshot?: LiveSnapshot;
-  /** Output and total tok/s, one point per snapshot, newest last. */
-  outHistory: number[];
-  totalHistory: number[];
-  server?: ServerMetricsSample;
-}
 
 export interface StageProgress {
   name: string;
@@ -55,6 +31,8 @@ export type StaticItem =
       kept: boolean;
       /** Why the stage did not run, when it did not. */
       skipped?: string;
+      /** Its best two stayed tied within noise after repeats (the tie rule decided). */
+      tied?: boolean;
     };
 
 export interface RunState {
@@ -63,6 +41,9 @@ export interface RunState {
   simulated: boolean;
   startedAt?: number;
   stages: StageProgress[];
+  /** Variants running now, in launch order (several when variants share the host). */
+  live: readonly CurrentVariant[];
+  /** The first of them: the one the log key shows, and the only one when nothing runs in parallel. */
   current?: CurrentVariant;
   results: VariantResult[];
   /** Human labels by variant id, as the core reported them. */
@@ -94,6 +75,7 @@ export const initialRunState: RunState = {
   status: 'idle',
   simulated: false,
   stages: [],
+  live: [],
   results: [],
   labels: {},
   staticItems: [],
@@ -104,74 +86,12 @@ export const initialRunState: RunState = {
   requests: { skip: null, stopAfterStage: false, abort: false },
 };
 
-function pushBounded<T>(list: readonly T[], items: readonly T[], max: number): T[] {
-  const out = list.length + items.length > max ? [...list, ...items].slice(-max) : [...list, ...items];
-  return out;
-}
-
-function withCurrent(state: RunState, variantId: string, patch: (c: CurrentVariant) => CurrentVariant): RunState {
-  if (!state.current || state.current.variantId !== variantId) return state;
-  return { ...state, current: patch(state.current) };
-}
-
 export function applyEvent(stateIn: RunState, e: TuneEvent, now: number): RunState {
   // The projection ignores live-only events (logs, snapshots): the state stays the same object then.
   const view = applyToView(stateIn.view, e);
-  const state = view === stateIn.view ? stateIn : { ...stateIn, view };
+  const live = applyLiveVariant(stateIn.live, e, now);
+  const state = view === stateIn.view && live === stateIn.live ? stateIn : { ...stateIn, view, live, current: live[0] };
   return applyLive(state, e, now);
-}
-
-/** Events about the running variant: its launch, phases, log tail and live figures. */
-function applyRunning(state: RunState, e: TuneEvent, now: number): RunState {
-  switch (e.type) {
-    case 'variant-launching':
-      return {
-        ...state,
-        labels: e.label ? { ...state.labels, [e.variantId]: e.label } : state.labels,
-        current: {
-          variantId: e.variantId,
-          stage: e.stage,
-          phase: 'launching',
-          argv: e.argv,
-          port: e.port,
-          launchedAt: now,
-          phaseAt: now,
-          logTail: [],
-          outHistory: [],
-          totalHistory: [],
-        },
-      };
-    case 'server-log':
-      return withCurrent(state, e.variantId, (c) => ({ ...c, logTail: pushBounded(c.logTail, [e.line], LOG_TAIL_MAX) }));
-    case 'server-ready':
-      return withCurrent(state, e.variantId, (c) => ({ ...c, phase: 'ready', phaseAt: now, startupS: e.startupS }));
-    case 'warmup-started':
-      return withCurrent(state, e.variantId, (c) => ({ ...c, phase: 'warmup', phaseAt: now }));
-    case 'bench-started':
-      return withCurrent(state, e.variantId, (c) => ({
-        ...c,
-        phase: 'bench',
-        phaseAt: now,
-        scenario: e.scenario,
-        numPrompts: e.numPrompts,
-        snapshot: undefined,
-        outHistory: [],
-        totalHistory: [],
-      }));
-    case 'bench-progress':
-      return withCurrent(state, e.variantId, (c) => ({
-        ...c,
-        snapshot: e.snapshot,
-        outHistory: pushBounded(c.outHistory, [e.snapshot.outputTokPerS], HISTORY_MAX),
-        totalHistory: pushBounded(c.totalHistory, [e.snapshot.totalTokPerS], HISTORY_MAX),
-      }));
-    case 'server-metrics':
-      return withCurrent(state, e.variantId, (c) => ({ ...c, server: e.metrics }));
-    case 'server-stopping':
-      return withCurrent(state, e.variantId, (c) => ({ ...c, phase: 'stopping', phaseAt: now }));
-    default:
-      return state;
-  }
 }
 
 /** The live part of the run state: the running variant, its phases, buffers and the history lines. */
@@ -186,24 +106,15 @@ function applyLive(state: RunState, e: TuneEvent, now: number): RunState {
       return { ...state, stages };
     }
     case 'variant-launching':
-    case 'server-log':
-    case 'server-ready':
-    case 'warmup-started':
-    case 'bench-started':
-    case 'bench-progress':
-    case 'server-metrics':
-    case 'server-stopping':
-      return applyRunning(state, e, now);
+      return e.label ? { ...state, labels: { ...state.labels, [e.variantId]: e.label } } : state;
     case 'gpu-sample':
       return { ...state, gpus: e.gpus };
     case 'variant-finished': {
       const r = e.result;
       const carriedId = state.view.stages.find((s) => s.name === r.stage)?.carriedId ?? undefined;
-      const current = state.current?.variantId === r.variantId ? undefined : state.current;
       const skip = state.requests.skip === r.variantId ? null : state.requests.skip;
       return {
         ...state,
-        current,
         labels: r.variant.label && !state.labels[r.variantId] ? { ...state.labels, [r.variantId]: r.variant.label } : state.labels,
         results: [...state.results.filter((x) => !(x.variantId === r.variantId && x.scenario === r.scenario && x.stage === r.stage)), r],
         staticItems: [
@@ -228,6 +139,7 @@ function applyLive(state: RunState, e: TuneEvent, now: number): RunState {
             gainPct: e.gainPct,
             kept: e.carriedId !== null && e.carriedId === e.winnerId,
             ...(skippedWhy ? { skipped: skippedWhy } : {}),
+            ...(tieClause(e) ? { tied: true } : {}),
           },
         ],
       };
@@ -240,7 +152,6 @@ function applyLive(state: RunState, e: TuneEvent, now: number): RunState {
       return {
         ...state,
         status: 'finished',
-        current: undefined,
         outcome: { profilePath: e.profilePath, reportPath: e.reportPath, exitCode: e.exitCode },
       };
     case 'warning':
@@ -259,7 +170,8 @@ export function runReducer(state: RunState, action: RunAction): RunState {
     case 'events':
       return action.events.reduce((s, e) => applyEvent(s, e, action.now), state);
     case 'skip-requested':
-      return state.current ? { ...state, requests: { ...state.requests, skip: state.current.variantId } } : state;
+      // The core skips the variant launched last (SessionControl hands out one skip signal per launch).
+      return state.live.length ? { ...state, requests: { ...state.requests, skip: state.live.at(-1)!.variantId } } : state;
     case 'stop-after-stage-requested':
       return { ...state, requests: { ...state.requests, stopAfterStage: true } };
     case 'abort-requested':
@@ -270,6 +182,7 @@ export function runReducer(state: RunState, action: RunAction): RunState {
       return {
         ...state,
         status: 'finished',
+        live: [],
         current: undefined,
         outcome: { profilePath: null, reportPath: null, exitCode: action.aborted ? 130 : 1 },
       };
@@ -277,20 +190,10 @@ export function runReducer(state: RunState, action: RunAction): RunState {
       return {
         ...state,
         status: 'finished',
+        live: [],
         current: undefined,
         errors: pushBounded(state.errors, [action.message], NOTES_MAX),
         outcome: state.outcome ?? { profilePath: null, reportPath: null, exitCode: 1 },
       };
   }
-}
-
-/**
- * Seconds left in the benchmark at the pace so far; undefined until a request has finished.
- * `elapsedS` defaults to the snapshot's own clock (simulated time on the simulated host); pass
- * the wall-clock seconds since the benchmark started for a wall-clock ETA.
- */
-export function etaSeconds(s: LiveSnapshot | undefined, elapsedS = s?.elapsedS ?? 0): number | undefined {
-  if (!s || s.completed + s.failed <= 0 || s.total <= 0) return undefined;
-  const done = s.completed + s.failed;
-  return (elapsedS / done) * Math.max(0, s.total - done);
 }

@@ -3,7 +3,7 @@
 // command. Keys and title belong to the screen around it (Results in the workbench, `servelab view`).
 import React from 'react';
 import { Box, Text } from 'ink';
-import { commandLines, wrapLines } from '../../format.js';
+import { commandLines } from '../../format.js';
 import { formatCommand } from '../../../core/shell-quote.js';
 import type { ResultsData } from '../../state/results.js';
 
@@ -15,7 +15,7 @@ import { Table } from '../Table.js';
 import { Muted } from '../Title.js';
 import { SweepPage } from '../sweep/SweepPage.js';
 import { resultColumns, validationColumns } from './columns.js';
-import { fitPage, stageVerdict, validationVerdict } from './verdicts.js';
+import { costLines, dummyLegend, fitPage, stageVerdict, validationVerdict, verdictLines as wrapVerdict } from './verdicts.js';
 
 export interface ResultsBodyProps extends ResultsData {
   page: number;
@@ -64,9 +64,11 @@ function StagePage(p: ResultsBodyProps): React.JSX.Element {
   const cmd = p.winner ? formatCommand(p.winner.engineArgv ?? p.winner.argv, p.winner.env) : '';
   const cmdLines = cmd ? commandLines(cmd, p.width).length : 1;
   const verdict = table ? stageVerdict(table, name) : validationVerdict(p);
-  const verdictLines = verdict ? wrapLines(verdict, p.width, 2) : [];
-  // Title, tabs, margins, header, the verdict, "Winner", the command and the footer take their lines.
-  const { rows, failures } = fitPage(table, p.width, p.height - 1 - (8 + verdictLines.length + cmdLines));
+  const verdictLines = wrapVerdict(verdict, table, p.width);
+  const legend = dummyLegend(table, p.width);
+  const cost = costLines(p, p.width);
+  // Title, tabs, margins, header, the verdict, the legend, the cost, "Winner", the command and the footer take their lines.
+  const { rows, failures } = fitPage(table, p.width, p.height - 1 - (8 + verdictLines.length + legend.length + cost.length + cmdLines));
   return (
     <Box flexDirection="column">
       <PageTabs names={pageNames(p)} page={page} width={p.width} />
@@ -86,6 +88,9 @@ function StagePage(p: ResultsBodyProps): React.JSX.Element {
         ) : (
           <Muted>No validation table (the run stopped before validating).</Muted>
         )}
+        {legend.map((l, i) => (
+          <Muted key={`d${i}`}>{l}</Muted>
+        ))}
         {verdictLines.map((l, i) => (
           <Muted key={`v${i}`}>{l}</Muted>
         ))}
@@ -93,6 +98,9 @@ function StagePage(p: ResultsBodyProps): React.JSX.Element {
           <Text key={`f${i}`} color={theme.warn}>
             {l}
           </Text>
+        ))}
+        {cost.map((l, i) => (
+          <Muted key={`c${i}`}>{l}</Muted>
         ))}
       </Box>
       <WinnerLines p={p} cmd={cmd} />

@@ -3,7 +3,8 @@
 import { fmtPct, wrapLines } from '../../format.js';
 import type { ResultRow, ResultsData, StageTable } from '../../state/results.js';
 import { fitBlocks, fitRows } from '../../widgets/paged-table/state.js';
-import { statusText } from './columns.js';
+import { sessionCostLine } from '../cost-text.js';
+import { DUMMY_MARK, isDummy, statusText } from './columns.js';
 
 /** Why each row that did not run to the end did not: the whole reason and the hint, wrapped. */
 function reasonLines(rows: readonly ResultRow[], width: number): string[][] {
@@ -20,11 +21,30 @@ function fitReasons(reasons: readonly string[][], max: number): string[] {
 /** The line under a stage table: who won, by how much against what, or that the carried one stayed. */
 export function stageVerdict(t: StageTable, name: (id: string) => string): string {
   if (!t.winnerId) return 'no winner in this stage';
-  if (t.winnerId === t.carriedId) return `${name(t.winnerId)} (carried in) stays: no candidate beat it by more than the margin`;
+  // A kept winner stays by the greedy rule: the tie rule's pick among the tied pair decided nothing, so only the tie is told.
+  if (t.winnerId === t.carriedId) return `${name(t.winnerId)} (carried in) stays: no candidate beat it by more than the margin${t.tie ? `; ${t.tie.replace(/\): .* wins on .*$/, ')')}` : ''}`;
   // The gain is the core's, against the reference it names: the baseline in the first stage.
   const against = !t.referenceId ? null : t.referenceId === t.carriedId ? `${name(t.referenceId)} (carried in)` : t.referenceId === t.baselineId ? `the baseline ${name(t.referenceId)}` : name(t.referenceId);
   const gain = t.gainPct !== null && against && t.referenceId !== t.winnerId ? ` (${fmtPct(t.gainPct, true)} vs ${against})` : '';
-  return `winner ${name(t.winnerId)}${gain}`;
+  return `winner ${name(t.winnerId)}${gain}${t.tie ? `; ${t.tie}` : ''}`;
+}
+
+/** The verdict wrapped to the page: three lines when it has a tie to tell, else two. */
+export function verdictLines(verdict: string, t: StageTable | undefined, width: number): string[] {
+  return verdict ? wrapLines(verdict, width, t?.tie ? 3 : 2) : [];
+}
+
+/** The legend for rows measured with dummy weights, with the core's reason; none when no row was. */
+export function dummyLegend(t: StageTable | undefined, width: number): string[] {
+  const dummy = t?.rows.find((r) => isDummy(r.result));
+  if (!dummy) return [];
+  return wrapLines(`${DUMMY_MARK} measured with dummy weights, not the real checkpoint: ${dummy.result.weights!.why}`, width, 2);
+}
+
+/** The session's GPU-hours under every page: the core's sum, or what the variants held so far. */
+export function costLines(p: Pick<ResultsData, 'cost' | 'costSoFar'>, width: number): string[] {
+  if (p.cost) return wrapLines(sessionCostLine(p.cost, width), width, 2);
+  return p.costSoFar ? wrapLines(`cost: ${p.costSoFar}`, width, 2) : [];
 }
 
 /** The line under the validation table: what was compared with what. */

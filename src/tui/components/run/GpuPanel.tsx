@@ -1,4 +1,5 @@
-// GPU utilisation and memory per GPU: one line each when there is room, else one compact line.
+// GPU utilisation and memory per GPU: one line each when there is room (with the running variant
+// pinned to it, when variants share the host), else one compact line.
 import React from 'react';
 import { Box, Text } from 'ink';
 import type { GpuSample } from '../../../core/events.js';
@@ -6,7 +7,15 @@ import { fmtMiB, truncate } from '../../format.js';
 import { ProgressBar } from '../ProgressBar.js';
 import { Muted } from '../Title.js';
 
-export function GpuPanel({ gpus, width, roomy }: { gpus: readonly GpuSample[]; width: number; roomy: boolean }): React.JSX.Element | null {
+export interface GpuPanelProps {
+  gpus: readonly GpuSample[];
+  width: number;
+  roomy: boolean;
+  /** The running variant pinned to each GPU, by GPU index (variants sharing the host). */
+  owners?: Readonly<Record<number, string>>;
+}
+
+export function GpuPanel({ gpus, width, roomy, owners }: GpuPanelProps): React.JSX.Element | null {
   if (gpus.length === 0) return null;
   if (!roomy && gpus.length > 2) {
     // Pack "index:util% memG" cells into at most two lines.
@@ -28,6 +37,7 @@ export function GpuPanel({ gpus, width, roomy }: { gpus: readonly GpuSample[]; w
       </Box>
     );
   }
+  const ownerW = Math.max(0, ...Object.values(owners ?? {}).map((o) => [...o].length));
   return (
     <Box flexDirection="column">
       {gpus.map((g) => (
@@ -37,6 +47,7 @@ export function GpuPanel({ gpus, width, roomy }: { gpus: readonly GpuSample[]; w
           {` ${String(Math.round(g.utilPct)).padStart(3)}%  mem `}
           <ProgressBar ratio={g.memTotalMiB ? g.memUsedMiB / g.memTotalMiB : 0} width={10} />
           {` ${fmtMiB(g.memUsedMiB)} / ${fmtMiB(g.memTotalMiB)}  `}
+          {ownerW ? <Text bold>{`${(owners?.[g.index] ?? '').padEnd(ownerW)}  `}</Text> : null}
           <Muted>{g.name}</Muted>
         </Text>
       ))}

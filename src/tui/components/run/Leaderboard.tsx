@@ -3,6 +3,7 @@
 import React from 'react';
 import { Static, Text } from 'ink';
 import type { VariantResult } from '../../../core/events.js';
+import { formatGpuHours } from '../../../core/view-cost.js';
 import type { StaticItem } from '../../state/run.js';
 import { fmtDuration, fmtMs, fmtPct, fmtTokS, relativeLabel, truncate, wrapLines } from '../../format.js';
 import { useTheme, type Theme } from '../../theme.js';
@@ -16,6 +17,9 @@ export function variantLine(r: VariantResult, label: string, width: number): str
         `TTFT ${fmtMs(m.mean_ttft_ms)}`.padEnd(12),
         `TPOT ${fmtMs(m.mean_tpot_ms)}`.padEnd(11),
         ...(width >= 100 && r.startupS !== undefined ? [`up ${fmtDuration(r.startupS)}`] : []),
+        ...(width >= 120 && r.gpuTime ? [`${formatGpuHours(r.gpuTime.gpuS / 3600)} GPU-h`] : []),
+        // Which measurements used dummy weights is said wherever they are shown (issue 16).
+        ...(r.weights?.kind === 'dummy' ? [width >= 100 ? 'dummy weights' : 'dummy'] : []),
       ]
     : [];
   const fixed = 2 + 13 + cells.reduce((w, c) => w + c.length + 1, 0);
@@ -40,8 +44,10 @@ export function stageLine(item: Extract<StaticItem, { kind: 'stage' }>, labels: 
   const name = (id: string) => labels[id] ?? id;
   if (skipped) return `── stage ${item.stage}: skipped (${skipped}) ──`;
   if (!item.winnerId) return `── stage ${item.stage}: no winner ──`;
+  // A kept winner stays by the greedy rule, whoever tied among the challengers (Results tells the tie).
   if (item.kept) return `── stage ${item.stage}: ${name(item.winnerId)} stays ──`;
-  return `── stage ${item.stage}: winner ${name(item.winnerId)}${item.gainPct ? ` (${fmtPct(item.gainPct, true)})` : ''} ──`;
+  const tie = item.tied ? ' · tied within noise' : '';
+  return `── stage ${item.stage}: winner ${name(item.winnerId)}${item.gainPct ? ` (${fmtPct(item.gainPct, true)})` : ''}${tie} ──`;
 }
 
 export interface LeaderboardProps {

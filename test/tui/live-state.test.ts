@@ -1,0 +1,87 @@
+// The running variants in the Run state and how the screen lays them out: several at once by id,
+// a repeat keeping its place, a launch stopped without variant-finished dropped, the skip going
+// to the variant the core skips, and the layout chosen by the room there is.
+import { describe, expect, it } from 'vitest';
+import type { TuneEvent } from '../../src/core/events.js';
+import { compactRows, footerLines, gpuText, runningLayout, PANEL_LINES } from '../../src/tui/components/run/run-layout.js';
+import { liveCostText, sessionCostLine } from '../../src/tui/components/cost-text.js';
+import { initialRunState, runReducer, type RunState } from '../../src/tui/state/run.js';
+import { result, snapshot } from './fixtures.js';
+
+const launch = (variantId: string, gpu?: number): TuneEvent => ({ type: 'variant-launching', variantId, stage: 'engine', argv: [], port: 8100, ...(gpu === undefined ? {} : { gpuIds: [gpu] }) });
+const feed = (events: TuneEvent[], s: RunState = runReducer(initialRunState, { type: 'started', now: 0 })) => runReducer(s, { type: 'events', events, now: 1000 });
+
+describe('running variants in the run state', () => {
+  it('files every running variant by id, with its own phase and figures', () => {
+    const s = feed([
+      launch('a', 0), launch('b', 1),
+      { type: 'server-ready', variantId: 'b', startupS: 30 },
+      { type: 'bench-started', variantId: 'b', scenario: 's', numPrompts: 40 },
+      { type: 'bench-progress', variantId: 'b', snapshot: snapshot(10, 900) },
+      { type: 'server-log', variantId: 'a', line: 'loading' },
+    ] as TuneEvent[]);
+    expect(s.live.map((c) => [c.variantId, c.phase, c.gpuIds])).toEqual([['a', 'launching', [0]], ['b', 'bench', [1]]]);
+    expect(s.live[1]!.outHistory).toEqual([900]);
+    expect(s.live[0]!.logTail).toEqual(['loading']);
+    expect(s.current?.variantId).toBe('a');
+    // The core skips the variant it launched last.
+    expect(runReducer(s, { type: 'skip-requested' }).requests.skip).toBe('b');
+    const after = feed([{ type: 'variant-finished', result: result('a', 'engine', 1000) }], s);
+    expect(after.live.map((c) => c.variantId)).toEqual(['b']);
+    expect(after.current?.variantId).toBe('b');
+  });
+
+  it('keeps a repeat in its place, drops a stopped launch when the next starts, and empties at the verdict', () => {
+    let s = feed([launch('a', 0), launch('b', 1), { type: 'server-stopping', variantId: 'a' }, { type: 'server-stopping', variantId: 'b' }, launch('a', 0)]);
+    expect(s.live.map((c) => [c.variantId, c.phase])).toEqual([['a', 'launching']]);
+    s = feed([launch('b', 1)], s);
+    expect(s.live.map((c) => c.variantId)).toEqual(['a', 'b']);
+    s = feed([{ type: 'stage-finished', stage: 'engine', winnerId: 'a', gainPct: null, carriedId: null, referenceId: null, baselineId: null, gains: {}, why: '' }], s);
+    expect(s.live).toEqual([]);
+    expect(s.current).toBeUndefined();
+  });
+});
+
+describe('the running variants on screen', () => {
+  it('one variant is drawn as before; several are rows, or panels when wide and tall enough', () => {
+    expect(runningLayout(1, 200, 50)).toEqual({ kind: 'single' });
+    expect(runningLayout(4, 80, 12)).toEqual({ kind: 'rows', shown: 4 });
+    // Too few lines: the rows that fit and one for "… n more running".
+    expect(runningLayout(8, 80, 5)).toEqual({ kind: 'rows', shown: 4 });
+    expect(runningLayout(4, 160, 2 * PANEL_LINES)).toEqual({ kind: 'panels', perRow: 2, panelWidth: 79 });
+    expect(runningLayout(4, 160, 2 * PANEL_LINES - 1).kind).toBe('rows');
+    expect(runningLayout(2, 130, 2 * PANEL_LINES)).toEqual({ kind: 'panels', perRow: 1, panelWidth: 130 });
+    expect(runningLayout(2, 100, 40).kind).toBe('rows');
+  });
+
+  it('lines rows up and keeps them inside the width', () => {
+    const s = feed([
+      launch('vllm', 0), launch('sglang-with-a-long-label', 1), launch('x', undefined),
+      { type: 'bench-started', variantId: 'vllm', scenario: 's', numPrompts: 1000 },
+      { type: 'bench-progress', variantId: 'vllm', snapshot: snapshot(10, 900, { total: 1000 }) },
+    ]);
+    for (const width of [80, 100, 200]) {
+      const rows = compactRows(s.live, (c) => c.variantId, width, 5000);
+      const lengths = rows.map((r) => 2 + [...r.label].length + 1 + r.gpus.length + 1 + r.phase.length + 1 + (r.barWidth ? r.barWidth + 1 : 0) + r.progress.length + 1 + r.tokS.length);
+      expect(new Set(lengths).size).toBe(1);
+      expect(lengths[0]).toBeLessThanOrEqual(width - 1);
+    }
+    const [v, , x] = compactRows(s.live, (c) => c.variantId, 80, 5000);
+    expect(v!.progress.trim()).toBe('10/1,000');
+    expect(x!.gpus.trim()).toBe('all GPUs');
+    expect(x!.progress.trim()).toBe('up 4.0s');
+    expect([gpuText([3]), gpuText([0, 1, 2, 3]), gpuText([0, 2]), gpuText(undefined)]).toEqual(['GPU 3', 'GPU 0-3', 'GPU 0,2', 'all GPUs']);
+    expect(footerLines('run', ['next'], 200)).toBe(1);
+    expect(footerLines('run', ['next'], 30)).toBeGreaterThan(1);
+  });
+
+  it('says simulated time in every cost line that fits, and shortens to the width', () => {
+    const live = { hostGpuHours: 1.2, variantGpuHours: 0.36, simulated: true, final: false };
+    expect(liveCostText(live, 80)).toBe('host 1.20 GPU-h so far · variants held 0.36 GPU-h · simulated time');
+    expect(liveCostText(live, 40)).toBe('host 1.20 GPU-h so far · simulated time');
+    expect(liveCostText({ ...live, simulated: false, final: true }, 80)).toBe('host 1.20 GPU-h · variants held 0.36 GPU-h · wall clock');
+    const cost = { hostGpus: 8, wallS: 540, hostGpuHours: 1.2, variantGpuHours: 0.38, startupGpuHours: 0.32, benchmarkGpuHours: 0.06, busyPct: 31, simulated: true, summary: 'the core summary [simulated time]' };
+    expect(sessionCostLine(cost, 200)).toBe('cost: the core summary [simulated time]');
+    expect(sessionCostLine({ ...cost, summary: 'x'.repeat(200) }, 80)).toBe('cost: host 1.20 GPU-h (8 GPUs x 9 min) · variants held 0.38 · simulated time');
+  });
+});
