@@ -5,6 +5,7 @@
 import { HARDWARE } from '../model/efficiency.js';
 import { stepTime, type ServerConfig, type StepBatch } from '../model/estimate.js';
 import { Rng } from './rng.js';
+import { schedulerLimits, type SchedulerLimits } from './rank-limits.js';
 
 import type { PlannedStep, SchedulerStats, Seq, SimRequest, TokenEvent } from './scheduler-types.js';
 
@@ -25,6 +26,8 @@ export class Scheduler {
   private stats = { preemptions: 0, promptTokens: 0, generationTokens: 0, steps: 0 };
   /** Blocks handed out so far (monotonic): how far the free queue has been consumed since a preemption. */
   private allocated = 0;
+  /** maxRunningSeqs / maxBatchedTokens as the whole server holds them (per-rank flags x ranks: rank-limits.ts). */
+  private readonly limits: SchedulerLimits;
 
   constructor(
     readonly cfg: ServerConfig,
@@ -33,6 +36,7 @@ export class Scheduler {
     this.totalBlocks = Math.floor(cfg.kvCapacityTokens / BLOCK);
     this.freeBlocks = this.totalBlocks;
     this.rng = new Rng(seed ^ 0x5eed);
+    this.limits = schedulerLimits(cfg);
     const s = cfg.knobs.speculative;
     this.specSteps = s ? Math.max(1, s.numSteps ?? (s.draftTokens ? s.draftTokens - 1 : 3)) : 0;
   }
@@ -149,8 +153,7 @@ export class Scheduler {
   }
 
   private planMixed(work: PlannedStep['work'], noEvict: boolean): void {
-    const cfg = this.cfg;
-    let budget = cfg.maxBatchedTokens;
+    let budget = this.limits.maxBatchedTokens;
     const scheduled = new Set<Seq>();
     const tps = this.tokensPerSeq();
     for (const seq of [...this.running]) {
@@ -171,7 +174,7 @@ export class Scheduler {
     // No-evict admission reserves each request's whole prompt + max_tokens up front.
     let reserved = 0;
     if (noEvict) for (const s of this.running) reserved += blocksFor(s.req.promptLen + s.req.maxTokens) - s.blocks;
-    while (budget > 0 && this.waiting.length && this.running.length < cfg.maxRunningSeqs) {
+    while (budget > 0 && this.waiting.length && this.running.length < this.limits.maxRunningSeqs) {
       const seq = this.waiting[0]!;
       seq.computed = this.cachedPrefix(seq);
       let chunk = Math.min(seq.promptEff - seq.computed, budget);
@@ -198,11 +201,10 @@ export class Scheduler {
   }
 
   private planPrefillFirst(work: PlannedStep['work']): void {
-    const cfg = this.cfg;
     const tps = this.tokensPerSeq();
     // Unfinished chunked prefills continue first, then new requests while KV (with a reservation
     // for the running requests' future tokens) and the token budget allow.
-    let budget = cfg.maxBatchedTokens;
+    let budget = this.limits.maxBatchedTokens;
     let reserve = 0;
     for (const s of this.running) if (s.computed >= s.promptEff) reserve += (s.req.maxTokens - s.generated) * SGLANG_NEW_TOKEN_RATIO;
     const scheduled = new Set<Seq>();
@@ -215,7 +217,7 @@ export class Scheduler {
         budget -= chunk;
       }
     }
-    while (budget > 0 && this.waiting.length && this.running.length < cfg.maxRunningSeqs) {
+    while (budget > 0 && this.waiting.length && this.running.length < this.limits.maxRunningSeqs) {
       const seq = this.waiting[0]!;
       const need = blocksFor(seq.promptEff + seq.req.maxTokens * SGLANG_NEW_TOKEN_RATIO + reserve);
       if (need > this.freeBlocks && this.running.length > 0) break;
