@@ -238,7 +238,7 @@ function trtRows(rows: TrtRow[], source: string, version: string, requests: Reco
 /**
  * The batch limits trtllm-bench picked for the run (trtllm-bench-settings.ts; the page passes
  * neither --max_batch_size nor --max_num_tokens). Under enable_attention_dp they hold per rank,
- * while the simulator's maxRunningSeqs / maxBatchedTokens bound the whole server: x ranks.
+ * and so do the simulator's for TRT-LLM with attention DP (src/sim/rank-limits.ts): passed as is.
  */
 function benchKnobs(model: string, gpu: string, knobs: Knobs, isl: number, osl: number): { knobs: Knobs; note: string } {
   const g = findGpu(gpu);
@@ -246,11 +246,10 @@ function benchKnobs(model: string, gpu: string, knobs: Knobs, isl: number, osl: 
   const tp = knobs.tp ?? 1;
   // Every checkpoint here is FP8 (BYTES_PER_ELEM 1); KV: FP8 only where the YAML says kv_cache_config.dtype fp8.
   const s = trtllmBenchSettings({ model, gpu: g, tp, pp: knobs.pp ?? 1, isl, osl, weightBytesPerElem: 1, kvBytesPerElem: knobs.kvCacheDtype === 'fp8' ? 1 : 2 });
-  const ranks = knobs.dpAttention ? tp : 1;
-  const per = ranks > 1 ? ` per attention-DP rank (x${ranks} here: the simulator's limits are server-wide)` : '';
+  const per = knobs.dpAttention ? ' per attention-DP rank' : '';
   const kv = knobs.kvCacheDtype === 'fp8' ? '' : `; ${CKPT_KV}`;
   return {
-    knobs: { ...knobs, maxRunningSeqs: s.maxBatchSize * ranks, maxBatchedTokens: s.maxNumTokens * ranks },
+    knobs: { ...knobs, maxRunningSeqs: s.maxBatchSize, maxBatchedTokens: s.maxNumTokens },
     note: `trtllm-bench's own limits (trtllm-bench-settings.ts): max_batch_size ${s.maxBatchSize}, max_num_tokens ${s.maxNumTokens}${per}, chunked prefill off${kv}`,
   };
 }
