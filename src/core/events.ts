@@ -173,7 +173,8 @@ export type TuneEvent =
   | { type: 'bench-started'; variantId: string; scenario: string; numPrompts: number }
   | { type: 'bench-progress'; variantId: string; snapshot: LiveSnapshot }
   | { type: 'server-metrics'; variantId: string; metrics: ServerMetricsSample }
-  | { type: 'gpu-sample'; gpus: GpuSample[] }
+  /** `partial`: only the GPUs one pinned variant holds (parallel variants each report their own). */
+  | { type: 'gpu-sample'; gpus: GpuSample[]; partial?: boolean }
   | { type: 'server-stopping'; variantId: string }
   | { type: 'variant-finished'; result: VariantResult }
   | ({ type: 'stage-finished' } & StageVerdict)

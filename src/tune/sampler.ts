@@ -27,7 +27,12 @@ export function startSampler(ctx: RunVariantContext, adapter: EngineAdapter, spe
     } else if (res) await res.arrayBuffer().catch(() => undefined);
     // The simulated host reports its GPUs through the sim server; a real host through nvidia-smi.
     const gpus = ctx.host.simulated ? await simGpus(`${base}/sim/gpus`) : await queryGpus({ timeoutMs: 5000 }).catch(() => null);
-    if (gpus) ctx.emit({ type: 'gpu-sample', gpus: gpus.map(toGpuSample) });
+    if (!gpus) return;
+    // A pinned simulated server counts its GPUs from 0, as an engine under CUDA_VISIBLE_DEVICES
+    // does: its i-th GPU is host GPU gpuIds[i], and it reports those only (nvidia-smi on a real
+    // host sees every GPU, so a real sample stays whole).
+    const ids = ctx.host.simulated ? ctx.gpuIds : undefined;
+    ctx.emit(ids?.length ? { type: 'gpu-sample', partial: true, gpus: pinnedSample(gpus.map(toGpuSample), ids) } : { type: 'gpu-sample', gpus: gpus.map(toGpuSample) });
   };
   const tick = () => {
     if (running || stopped) return;
@@ -42,6 +47,11 @@ export function startSampler(ctx: RunVariantContext, adapter: EngineAdapter, spe
     // One last sample, so even a benchmark shorter than the interval shows the server under load.
     await sample().catch(() => undefined);
   };
+}
+
+/** A pinned server's own GPUs (numbered from 0) as the host GPUs it was pinned to. */
+export function pinnedSample(own: readonly GpuSample[], gpuIds: readonly number[]): GpuSample[] {
+  return own.slice(0, gpuIds.length).map((g, i) => ({ ...g, index: gpuIds[i]! }));
 }
 
 async function simGpus(url: string): Promise<GpuSample[] | null> {

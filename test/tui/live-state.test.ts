@@ -85,3 +85,14 @@ describe('the running variants on screen', () => {
     expect(sessionCostLine({ ...cost, summary: 'x'.repeat(200) }, 80)).toBe('cost: host 1.20 GPU-h (8 GPUs x 9 min) · variants held 0.38 · simulated time');
   });
 });
+
+describe('GPU samples of pinned variants', () => {
+  const g = (index: number, utilPct: number) => ({ index, name: 'H100', utilPct, memUsedMiB: 1000, memTotalMiB: 81559 });
+  it('a partial sample replaces only its own GPUs; a whole sample replaces all', () => {
+    let s = feed([{ type: 'gpu-sample', gpus: [g(0, 0), g(1, 0), g(2, 0)] }]);
+    s = feed([{ type: 'gpu-sample', partial: true, gpus: [g(1, 90)] }, { type: 'gpu-sample', partial: true, gpus: [g(2, 70)] }], s);
+    expect(s.gpus.map((x) => [x.index, x.utilPct])).toEqual([[0, 0], [1, 90], [2, 70]]);
+    s = feed([{ type: 'gpu-sample', gpus: [g(0, 5)] }], s);
+    expect(s.gpus.map((x) => x.index)).toEqual([0]);
+  });
+});

@@ -108,7 +108,7 @@ function applyLive(state: RunState, e: TuneEvent, now: number): RunState {
     case 'variant-launching':
       return e.label ? { ...state, labels: { ...state.labels, [e.variantId]: e.label } } : state;
     case 'gpu-sample':
-      return { ...state, gpus: e.gpus };
+      return { ...state, gpus: e.partial ? mergeGpus(state.gpus, e.gpus) : e.gpus };
     case 'variant-finished': {
       const r = e.result;
       const carriedId = state.view.stages.find((s) => s.name === r.stage)?.carriedId ?? undefined;
@@ -196,4 +196,11 @@ export function runReducer(state: RunState, action: RunAction): RunState {
         outcome: state.outcome ?? { profilePath: null, reportPath: null, exitCode: 1 },
       };
   }
+}
+
+/** A pinned variant's GPUs replace those indexes only; the other variants' samples stay. */
+function mergeGpus(prev: readonly GpuSample[] | undefined, part: readonly GpuSample[]): GpuSample[] {
+  const byIndex = new Map((prev ?? []).map((g) => [g.index, g]));
+  for (const g of part) byIndex.set(g.index, g);
+  return [...byIndex.values()].sort((a, b) => a.index - b.index);
 }
