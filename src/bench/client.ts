@@ -235,9 +235,10 @@ export function sendStreamingRequest(spec: RequestSpec, o: ClientOptions, hooks:
         const err = reader.closed(error, nowS());
         finish(err ?? reader.statusError());
       };
-      c.sock.write(text, () => {
-        if (out.sentS === undefined) out.sentS = nowS();
-      });
+      // Handed to the OS now when the write went through at once (nothing left queued); else
+      // when the queued rest is flushed (the callback runs a tick late: an upper bound).
+      c.sock.write(text, () => (out.sentS ??= nowS()));
+      if (c.sock.writableLength === 0) out.sentS = nowS();
     };
     if (signal?.aborted) queueMicrotask(onAbort);
     else signal?.addEventListener('abort', onAbort, { once: true });

@@ -33,6 +33,8 @@ export class ConnPool {
   private readonly port: number;
   private readonly tls: boolean;
   private closed = false;
+  /** Every plain connection's reads land here, one at a time (onread); TLS sockets use 'data'. */
+  private readonly readBuffer = Buffer.allocUnsafe(64 * 1024);
 
   constructor(url: URL) {
     this.tls = url.protocol === 'https:';
@@ -61,17 +63,22 @@ export class ConnPool {
   open(): Promise<Conn> {
     if (this.closed) return Promise.reject(new Error('the connection pool is closed'));
     return new Promise((resolve, reject) => {
+      // Set below, before any byte can arrive (the socket is not connected yet).
+      let c!: ConnState;
+      const onBytes = (b: Buffer) => {
+        if (c.onData) c.onData(b);
+        else c.sock.destroy(); // bytes nobody asked for: this connection cannot be trusted
+      };
+      // Plain TCP reads into the pool's one buffer through `onread`: no Buffer and no stream
+      // 'data' event per read (the owner uses the bytes before the callback returns).
       const sock = this.tls
         ? tls.connect({ host: this.host, port: this.port, ALPNProtocols: ['http/1.1'], ...(net.isIP(this.host) ? {} : { servername: this.host }) })
-        : net.connect({ host: this.host, port: this.port });
+        : net.connect({ host: this.host, port: this.port, onread: { buffer: this.readBuffer, callback: (n: number, buf: Uint8Array) => (onBytes((buf as Buffer).subarray(0, n)), true) } });
       sock.setNoDelay(true);
-      const c: ConnState = { sock, onData: undefined, onGone: undefined, error: undefined, gone: false };
+      c = { sock, onData: undefined, onGone: undefined, error: undefined, gone: false };
       this.all.add(c);
       let connected = false;
-      sock.on('data', (b: Buffer) => {
-        if (c.onData) c.onData(b);
-        else sock.destroy(); // bytes nobody asked for: this connection cannot be trusted
-      });
+      if (this.tls) sock.on('data', onBytes);
       sock.on('error', (e: NodeJS.ErrnoException) => {
         c.error ??= socketErrorText(e);
         if (!connected) reject(e);

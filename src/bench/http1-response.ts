@@ -49,8 +49,8 @@ export class Http1Response {
     while (at < buf.length && this.mode !== 'done') {
       const next = this.step(buf, at);
       if (next < 0) {
-        // Incomplete line: keep the rest for the next read.
-        this.pending = buf.subarray(at);
+        // Incomplete line: keep (a copy of) the rest for the next read; the read buffer is reused.
+        this.pending = Buffer.from(buf.subarray(at));
         if (this.pending.length > MAX_HEAD) throw new Error(`response ${this.mode === 'head' ? 'head' : 'chunk line'} over ${MAX_HEAD} bytes`);
         return;
       }
