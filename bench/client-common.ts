@@ -75,6 +75,29 @@ export async function measureTiming(srv: ChildServer, streams: number, requests:
   };
   const result = threads === 0 ? await runBenchmark(opts) : await runBenchmarkIsolated({ ...opts, clientThreads: threads });
   const served = (await srv.timings(true)).filter((s) => !/warmup|ready/.test(s.id));
+  const events = result.outputs.reduce((a, o) => a + (o.success ? o.itl.length + 1 : 0), 0);
+  return {
+    streams,
+    requests,
+    eventsPerS: events / result.metrics.duration,
+    ...timingErrors(result, served, skew),
+    cpuPct: result.client.cpuPct,
+    cpuUsPerEvent: (result.client.cpuPct / 100) * result.metrics.duration * 1e6 / Math.max(1, events),
+    lagP99Ms: result.client.eventLoopLagP99Ms,
+    clientBound: result.clientBound,
+    result,
+  };
+}
+
+type Served = Awaited<ReturnType<ChildServer['timings']>>[number];
+export type TimingErrors = Pick<TimingFigures, 'eventDelayMeanMs' | 'eventDelayP99Ms' | 'ttftErrMs' | 'sendDelayMs' | 'tripMs' | 'ttftVsServerMs' | 'tpotErrMs' | 'itlErrMs' | 'tpotRatio'>;
+
+/**
+ * The client's errors from its result and the server's records (matched by the request index at
+ * the end of x-request-id); `skewMs` is how far the server's epoch stamps run ahead of the
+ * client's. Pure, so the definitions are tested on scripted records (test/bench/client-errors.test.ts).
+ */
+export function timingErrors(result: Pick<BenchResult, 'outputs' | 'metrics' | 'clockOriginMs'>, served: readonly Served[], skewMs: number): TimingErrors {
   const byIndex = new Map(served.map((s) => [Number(/-(\d+)$/.exec(s.id)?.[1]), s]));
   const delays: number[] = [];
   const trueTtft: number[] = [];
@@ -87,13 +110,12 @@ export async function measureTiming(srv: ChildServer, streams: number, requests:
   result.outputs.forEach((o, i) => {
     const s = byIndex.get(i);
     if (!s || !o.success || !s.writesEpochMs || o.sentTime === undefined) return;
-    // Everything below on this process's clock: the server's stamps less its measured skew.
+    // Everything below on the client's clock: the server's stamps less their skew.
     const sent = origin + o.sentTime * 1000;
-    const firstWrite = s.firstWriteEpochMs - skew;
     trueTtft.push(s.ttftMs);
-    wireTtft.push(firstWrite - sent);
+    wireTtft.push(s.firstWriteEpochMs - skewMs - sent);
     sends.push((o.sentTime - o.startTime) * 1000);
-    trips.push(s.receivedAtEpochMs - skew - sent);
+    trips.push(s.receivedAtEpochMs - skewMs - sent);
     trueTpot.push(mean(s.gapsMs));
     trueGaps.push(...s.gapsMs);
     let t = origin + (o.startTime + o.ttft) * 1000;
@@ -101,28 +123,20 @@ export async function measureTiming(srv: ChildServer, streams: number, requests:
     for (const g of o.itl) times.push((t += g * 1000));
     times.forEach((ct, k) => {
       const w = s.writesEpochMs![k];
-      if (w !== undefined) delays.push(ct - (w - skew));
+      if (w !== undefined) delays.push(ct - (w - skewMs));
     });
   });
-  const events = result.outputs.reduce((a, o) => a + (o.success ? o.itl.length + 1 : 0), 0);
+  const m = result.metrics;
   return {
-    streams,
-    requests,
-    eventsPerS: events / result.metrics.duration,
     eventDelayMeanMs: mean(delays),
     eventDelayP99Ms: percentile(delays, 99),
-    ttftErrMs: result.metrics.mean_ttft_ms - mean(wireTtft),
+    ttftErrMs: m.mean_ttft_ms - mean(wireTtft),
     sendDelayMs: mean(sends),
     tripMs: mean(trips),
-    ttftVsServerMs: result.metrics.mean_ttft_ms - mean(trueTtft),
-    tpotErrMs: result.metrics.mean_tpot_ms - mean(trueTpot),
-    itlErrMs: result.metrics.mean_itl_ms - mean(trueGaps),
-    tpotRatio: result.metrics.mean_tpot_ms / mean(trueTpot),
-    cpuPct: result.client.cpuPct,
-    cpuUsPerEvent: (result.client.cpuPct / 100) * result.metrics.duration * 1e6 / Math.max(1, events),
-    lagP99Ms: result.client.eventLoopLagP99Ms,
-    clientBound: result.clientBound,
-    result,
+    ttftVsServerMs: m.mean_ttft_ms - mean(trueTtft),
+    tpotErrMs: m.mean_tpot_ms - mean(trueTpot),
+    itlErrMs: m.mean_itl_ms - mean(trueGaps),
+    tpotRatio: m.mean_tpot_ms / mean(trueTpot),
   };
 }
 
