@@ -15,7 +15,6 @@ export interface ResponseHead {
 
 type Mode = 'head' | 'size' | 'data' | 'data-crlf' | 'trailers' | 'length' | 'close' | 'done';
 
-const CRLF = Buffer.from('\r\n');
 const HEAD_END = Buffer.from('\r\n\r\n');
 /** A response head larger than this is refused (Node's default limit is 16 KiB). */
 const MAX_HEAD = 64 * 1024;
@@ -71,7 +70,7 @@ export class Http1Response {
         return end + 4;
       }
       case 'size': {
-        const nl = buf.indexOf(CRLF, at);
+        const nl = crlfAt(buf, at);
         if (nl < 0) return -1;
         const size = chunkSize(buf, at, nl);
         if (size < 0) throw new Error(`bad chunk size line '${buf.toString('latin1', at, Math.min(nl, at + 40))}'`);
@@ -95,7 +94,7 @@ export class Http1Response {
       }
       case 'trailers': {
         // Trailer lines until an empty one; their content is not used.
-        const nl = buf.indexOf(CRLF, at);
+        const nl = crlfAt(buf, at);
         if (nl < 0) return -1;
         if (nl === at) this.mode = 'done';
         return nl + 2;
@@ -126,6 +125,15 @@ export class Http1Response {
       this.keepAlive = false;
     }
   }
+}
+
+/** Index of the next CRLF from `from`, or -1 (a byte search: cheaper than a Buffer needle per event). */
+function crlfAt(buf: Buffer, from: number): number {
+  for (let i = buf.indexOf(13, from); i >= 0; i = buf.indexOf(13, i + 1)) {
+    if (i + 1 >= buf.length) return -1;
+    if (buf[i + 1] === 10) return i;
+  }
+  return -1;
 }
 
 /** The hex size of a chunk line read from the bytes (no string per event); -1 when malformed. */
