@@ -80,18 +80,37 @@ function vllmMethod(srv: ChildServer): { events: number; cpuS: number; usPerEven
   return { events: j.events, cpuS: j.cpu_s, usPerEvent: (j.cpu_s * 1e6) / j.events };
 }
 
+const CPU_RUNS = Number(process.env.BENCH_CPU_RUNS ?? 3);
+const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const span = (xs: number[]) => `${Math.min(...xs).toFixed(1)}-${Math.max(...xs).toFixed(1)}`;
+
+/**
+ * CPU_RUNS rounds, each running vLLM's method and every servelab configuration once, in turn, so
+ * load that comes and goes hits all of them alike; medians and ranges of µs per event, and the
+ * ratio of each round's servelab figure to the same round's vLLM figure.
+ */
 async function cpuComparison(srv: ChildServer): Promise<void> {
-  console.log('\nCPU per SSE event, 50,000 events (500 requests x 100 tokens, 100 streams):');
-  console.log(row(['client', 'events', 'CPU s', 'CPU µs/event', 'vs vLLM method']));
-  console.log(row(['---', '---', '---', '---', '---']));
-  const v = vllmMethod(srv);
-  const ref = typeof v === 'string' ? undefined : v.usPerEvent;
-  for (const t of [0, ...THREADS]) {
-    const c = await cpuPerEvent(srv, t);
-    console.log(row([t === 0 ? 'servelab, main thread' : `servelab, ${t} worker thread(s)`, String(c.events), c.cpuS, c.usPerEvent, ref ? `${(c.usPerEvent / ref).toFixed(2)}x` : '-']));
+  console.log(`\nCPU per SSE event, 50,000 events (500 requests x 100 tokens, 100 streams), ${CPU_RUNS} interleaved rounds:`);
+  const configs = [0, ...THREADS];
+  const ours: number[][] = configs.map(() => []);
+  const ref: number[] = [];
+  let skipped: string | undefined;
+  for (let r = 0; r < CPU_RUNS; r++) {
+    const v = vllmMethod(srv);
+    if (typeof v === 'string') skipped = v;
+    else ref.push(v.usPerEvent);
+    for (const [k, t] of configs.entries()) ours[k]!.push((await cpuPerEvent(srv, t)).usPerEvent);
   }
-  if (typeof v === 'string') console.log(`vLLM method: ${v}`);
-  else console.log(row(['vLLM method (python, aiohttp)', String(v.events), v.cpuS, v.usPerEvent, '1.00x']));
+  console.log(row(['client', 'CPU µs/event, median', 'range', 'vs vLLM method, median of rounds', 'range']));
+  console.log(row(['---', '---', '---', '---', '---']));
+  for (const [k, t] of configs.entries()) {
+    const us = ours[k]!;
+    const ratios = ref.length === us.length ? us.map((u, i) => u / ref[i]!) : [];
+    const name = t === 0 ? 'servelab, main thread' : `servelab, ${t} worker thread(s)`;
+    console.log(row([name, med(us), span(us), ratios.length ? `${med(ratios).toFixed(2)}x` : '-', ratios.length ? ratios.map((x) => x.toFixed(2)).join(', ') : '-']));
+  }
+  if (skipped) console.log(`vLLM method: ${skipped}`);
+  else console.log(row(['vLLM method (python, aiohttp)', med(ref), span(ref), '1.00x', '']));
 }
 
 const srv = await spawnScriptedServer({ ttftMs: 20, gapMs: GAP_MS, tokens: TOKENS });
