@@ -92,8 +92,9 @@ export class ConnPool {
       });
       sock.once(this.tls ? 'secureConnect' : 'connect', () => {
         connected = true;
-        if (this.closed) sock.destroy();
-        resolve(c);
+        if (!this.closed) return resolve(c);
+        sock.destroy();
+        reject(new Error('the connection pool is closed'));
       });
     });
   }

@@ -67,4 +67,27 @@ describe('benchmark connections', () => {
     // checkReachable's probe, the one preconnected socket, then a new one for each later request.
     expect(accepted).toBe(1 + 3);
   });
+
+  it('a kept-alive connection the server closes while idle is dropped, not reused: the next request opens another', async () => {
+    let accepted = 0;
+    raw = net.createServer((sock) => {
+      accepted++;
+      let idle: NodeJS.Timeout | undefined;
+      sock.on('data', () => {
+        clearTimeout(idle);
+        const ev = `data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: 'x ' } }] })}\n\n`;
+        const body = ev + 'data: [DONE]\n\n';
+        sock.write(`HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+        // Like uvicorn's keep-alive timeout: an idle connection is closed after a while.
+        idle = setTimeout(() => sock.end(), 20);
+      });
+      sock.on('close', () => clearTimeout(idle));
+    });
+    await new Promise<void>((r) => raw!.listen(0, '127.0.0.1', r));
+    const port = (raw.address() as net.AddressInfo).port;
+    const r = await runBenchmark({ baseUrl: `http://127.0.0.1:${port}`, model: 'm', requests: requests(3, 1), maxConcurrency: 1, requestRate: 1 / 0.1, burstiness: Infinity });
+    expect(r.outputs.map((o) => o.error)).toEqual(['', '', '']);
+    // The probe, then one connection per request: each was closed by the server before the next.
+    expect(accepted).toBe(1 + 3);
+  });
 });
