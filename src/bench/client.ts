@@ -158,9 +158,14 @@ function requestText(body: string, o: ClientOptions): string {
     'Content-Type': 'application/json',
     'Content-Length': String(Buffer.byteLength(body)),
     'x-request-id': o.requestId,
-    ...o.headers,
   };
-  if (o.apiKey) headers.Authorization = `Bearer ${o.apiKey}`;
+  // A given header replaces a default of the same name in any case (as Node's setHeader did).
+  const set = (k: string, v: string) => {
+    for (const d of Object.keys(headers)) if (d.toLowerCase() === k.toLowerCase()) delete headers[d];
+    headers[k] = v;
+  };
+  for (const [k, v] of Object.entries(o.headers)) set(k, v);
+  if (o.apiKey) set('Authorization', `Bearer ${o.apiKey}`);
   let head = `POST ${o.url.pathname}${o.url.search} HTTP/1.1\r\n`;
   for (const [k, v] of Object.entries(headers)) {
     // Node's http client refused these too (ERR_INVALID_CHAR): a CR or LF would end the head early.
