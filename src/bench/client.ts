@@ -223,10 +223,9 @@ export function sendStreamingRequest(spec: RequestSpec, o: ClientOptions, hooks:
     const start = (c: Conn) => {
       if (settled) return o.pool.release(c); // aborted while connecting: the connection is still clean
       conn = c;
-      c.onData = (b) => {
-        // One timestamp per network read, taken before any parsing (vLLM stamps each message
-        // after its read too); messages that arrive together share it.
-        const ts = nowS();
+      // One timestamp per network read, taken when it is read, before any parsing (read-batch.ts;
+      // vLLM stamps each message after its read too); messages that arrive together share it.
+      c.onData = (b, ts) => {
         let done: boolean;
         try {
           done = reader.push(b, ts);

@@ -7,16 +7,17 @@
 // shares one session, whose connections still open lazily during the timed run.
 import net from 'node:net';
 import tls from 'node:tls';
+import { ReadBatch, type ReadTarget } from './read-batch.js';
 
 /** One connection. A request owns it between take()/open() and release()/discard(). */
 export interface Conn {
   readonly sock: net.Socket;
-  /** The owner's handlers: every read, and the end of the connection (an error text or none). */
-  onData: ((b: Buffer) => void) | undefined;
+  /** The owner's handlers: every read with its stamp (read-batch.ts), and the end of the connection (an error text or none). */
+  onData: ((b: Buffer, ts: number) => void) | undefined;
   onGone: ((error: string | undefined) => void) | undefined;
 }
 
-interface ConnState extends Conn {
+interface ConnState extends Conn, ReadTarget {
   error: string | undefined;
   gone: boolean;
 }
@@ -35,6 +36,7 @@ export class ConnPool {
   private closed = false;
   /** Every plain connection's reads land here, one at a time (onread); TLS sockets use 'data'. */
   private readonly readBuffer = Buffer.allocUnsafe(64 * 1024);
+  private readonly reads = new ReadBatch();
 
   constructor(url: URL) {
     this.tls = url.protocol === 'https:';
@@ -65,17 +67,20 @@ export class ConnPool {
     return new Promise((resolve, reject) => {
       // Set below, before any byte can arrive (the socket is not connected yet).
       let c!: ConnState;
-      const onBytes = (b: Buffer) => {
-        if (c.onData) c.onData(b);
-        else c.sock.destroy(); // bytes nobody asked for: this connection cannot be trusted
-      };
+      const onBytes = (b: Buffer) => this.reads.add(c, b);
       // Plain TCP reads into the pool's one buffer through `onread`: no Buffer and no stream
       // 'data' event per read (the owner uses the bytes before the callback returns).
       const sock = this.tls
         ? tls.connect({ host: this.host, port: this.port, ALPNProtocols: ['http/1.1'], ...(net.isIP(this.host) ? {} : { servername: this.host }) })
         : net.connect({ host: this.host, port: this.port, onread: { buffer: this.readBuffer, callback: (n: number, buf: Uint8Array) => (onBytes((buf as Buffer).subarray(0, n)), true) } });
       sock.setNoDelay(true);
-      c = { sock, onData: undefined, onGone: undefined, error: undefined, gone: false };
+      c = {
+        sock, onData: undefined, onGone: undefined, error: undefined, gone: false,
+        deliver: (b, ts) => {
+          if (c.onData) c.onData(b, ts);
+          else sock.destroy(); // bytes nobody asked for: this connection cannot be trusted
+        },
+      };
       this.all.add(c);
       let connected = false;
       if (this.tls) sock.on('data', onBytes);
@@ -84,6 +89,8 @@ export class ConnPool {
         if (!connected) reject(e);
       });
       sock.on('close', () => {
+        // Reads taken before the close are the owner's first (a stream may end with its last bytes).
+        if (this.reads.pending) this.reads.flush();
         c.gone = true;
         this.all.delete(c);
         const gone = c.onGone;
