@@ -35,6 +35,7 @@ function toOutput(raw: RawOutput, req: SampledRequest, benchStart: number, count
     itl: raw.itl,
     latency: raw.latency,
     startTime: raw.st - benchStart,
+    ...(raw.sentS !== undefined ? { sentTime: raw.sentS - benchStart } : {}),
     generatedText: raw.generatedText,
     error: raw.error,
   };

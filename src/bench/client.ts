@@ -1,9 +1,9 @@
 // One streamed request to an OpenAI-compatible server, timed the way vLLM's
 // endpoint_request_func.py times it (vLLM main semantics; see docs/bench.md).
-import http from 'node:http';
-import https from 'node:https';
 import { performance } from 'node:perf_hooks';
-import { SseParser } from './sse.js';
+import { socketErrorText, type Conn, type ConnPool } from './conn-pool.js';
+import { ResponseReader } from './response-reader.js';
+import type { SseMessage } from './sse.js';
 
 export type Backend = 'openai-chat' | 'openai';
 
@@ -22,7 +22,8 @@ export interface ClientOptions {
   temperature?: number;
   headers: Record<string, string>;
   apiKey?: string;
-  agent: http.Agent;
+  /** Keep-alive connections (conn-pool.ts). */
+  pool: ConnPool;
   /** Extra body fields merged last (vLLM --extra-body). */
   extraBody?: Record<string, unknown>;
   requestId: string;
@@ -48,6 +49,11 @@ export interface RawOutput {
   promptTokens?: number;
   /** Number of choice events (vLLM's peak-throughput unit). */
   chunks: number;
+  /**
+   * performance.now()/1000 when the request's bytes were handed to the OS (a diagnostic, not a
+   * vLLM field): sentS - st is the client's own send delay, which TTFT includes.
+   */
+  sentS?: number;
 }
 
 export function nowS(): number {
@@ -101,8 +107,6 @@ function errorText(v: unknown): string {
   return JSON.stringify(v);
 }
 
-type SseMessage = ReturnType<SseParser['push']>[number];
-
 interface StreamState {
   out: RawOutput;
   /** Stamp of the last choice event (latency ends there: vLLM main). */
@@ -147,59 +151,43 @@ function applyMessage(s: StreamState, m: SseMessage, ts: number): string | undef
   return undefined;
 }
 
-function requestHeaders(body: string, o: ClientOptions): Record<string, string> {
+/** The request head and body as one string: one write, so one segment on the wire. */
+function requestText(body: string, o: ClientOptions): string {
   const headers: Record<string, string> = {
+    Host: o.url.host,
     'Content-Type': 'application/json',
     'Content-Length': String(Buffer.byteLength(body)),
     'x-request-id': o.requestId,
-    ...o.headers,
   };
-  if (o.apiKey) headers.Authorization = `Bearer ${o.apiKey}`;
-  return headers;
-}
-
-/** Wires a response: an error status reads (part of) the body; a stream feeds the parser. */
-function onResponse(res: http.IncomingMessage, parser: SseParser, handle: (msgs: SseMessage[], ts: number) => void, finish: (error?: string) => void): void {
-  if (res.statusCode !== 200) {
-    let text = '';
-    res.setEncoding('utf8');
-    res.on('data', (d: string) => {
-      if (text.length < 2000) text += d;
-    });
-    res.on('end', () => finish(`HTTP ${res.statusCode} ${res.statusMessage ?? ''}: ${text.trim().slice(0, 500)}`.trim()));
-    res.on('error', (e) => finish(`HTTP ${res.statusCode}: ${e.message}`));
-    return;
+  // A given header replaces a default of the same name in any case (as Node's setHeader did).
+  const set = (k: string, v: string) => {
+    for (const d of Object.keys(headers)) if (d.toLowerCase() === k.toLowerCase()) delete headers[d];
+    headers[k] = v;
+  };
+  for (const [k, v] of Object.entries(o.headers)) set(k, v);
+  if (o.apiKey) set('Authorization', `Bearer ${o.apiKey}`);
+  let head = `POST ${o.url.pathname}${o.url.search} HTTP/1.1\r\n`;
+  for (const [k, v] of Object.entries(headers)) {
+    // Node's http client refused these too (ERR_INVALID_CHAR): a CR or LF would end the head early.
+    if (/[\r\n]/.test(k) || /[\r\n]/.test(v)) throw new Error(`invalid header ${JSON.stringify(k)}: names and values cannot hold line breaks`);
+    head += `${k}: ${v}\r\n`;
   }
-  // One timestamp per network read, taken before any parsing (vLLM stamps each message after
-  // its read too); messages that arrive together share it.
-  res.on('data', (chunk: Buffer) => {
-    const ts = nowS();
-    handle(parser.push(chunk), ts);
-  });
-  res.on('end', () => {
-    handle(parser.end(), nowS());
-    finish();
-  });
-  res.on('error', (e) => finish(`response stream error: ${e.message}`));
-  // 'close' after 'end' is a no-op (already settled); before it, the stream was cut.
-  res.on('close', () => finish('server closed the stream before it ended'));
+  return `${head}\r\n${body}`;
 }
 
 /** `timeoutMs`: fail the request when it has not ended by then (vLLM's session timeout is 6 h). */
 export function sendStreamingRequest(spec: RequestSpec, o: ClientOptions, hooks: StreamHooks, signal?: AbortSignal, timeoutMs?: number): Promise<RawOutput> {
-  const body = JSON.stringify(buildBody(spec, o));
-  const headers = requestHeaders(body, o);
-  const mod = o.url.protocol === 'https:' ? https : http;
-
   return new Promise<RawOutput>((resolve) => {
     const s: StreamState = { out: { success: false, st: 0, ttft: 0, itl: [], latency: 0, generatedText: '', error: '', chunks: 0 }, prev: 0, hooks };
     const out = s.out;
     let settled = false;
-    const finish = (error?: string) => {
+    let conn: Conn | undefined;
+    const finish = (error?: string, reusable = false) => {
       if (settled) return;
       settled = true;
       clearTimeout(deadline);
       signal?.removeEventListener('abort', onAbort);
+      if (conn) (reusable && error === undefined ? o.pool.release(conn) : o.pool.discard(conn));
       if (error !== undefined) {
         out.success = false;
         out.error = error;
@@ -212,39 +200,56 @@ export function sendStreamingRequest(spec: RequestSpec, o: ClientOptions, hooks:
       }
       resolve(out);
     };
-    const onAbort = () => {
-      req.destroy();
-      finish('aborted');
-    };
+    const onAbort = () => finish('aborted');
     // A plain timer per request: cheaper than AbortSignal.timeout + AbortSignal.any at 1000s of streams.
     const deadline =
       timeoutMs !== undefined && Number.isFinite(timeoutMs)
-        ? setTimeout(() => {
-            req.destroy();
-            finish(`request timed out after ${timeoutMs / 1000} s (--request-timeout)`);
-          }, timeoutMs)
+        ? setTimeout(() => finish(`request timed out after ${timeoutMs / 1000} s (--request-timeout)`), timeoutMs)
         : undefined;
-    const parser = new SseParser();
-    const handle = (msgs: SseMessage[], ts: number) => {
+    const reader = new ResponseReader((msgs, ts) => {
       for (const m of msgs) {
         if (settled) return;
         const err = applyMessage(s, m, ts);
-        if (err !== undefined) {
-          req.destroy();
-          finish(err);
-          return;
-        }
+        if (err !== undefined) return finish(err);
       }
-    };
-    const req = mod.request(o.url, { method: 'POST', headers, agent: o.agent as http.Agent }, (res) => onResponse(res, parser, handle, finish));
-    req.on('error', (e: NodeJS.ErrnoException) => finish(`${e.code ?? 'request error'}: ${e.message}`));
-    if (signal) {
-      if (signal.aborted) {
-        queueMicrotask(onAbort);
-      } else signal.addEventListener('abort', onAbort, { once: true });
+    });
+    let text: string;
+    try {
+      text = requestText(JSON.stringify(buildBody(spec, o)), o);
+    } catch (e) {
+      out.st = nowS();
+      return finish((e as Error).message);
     }
+    const start = (c: Conn) => {
+      if (settled) return o.pool.release(c); // aborted while connecting: the connection is still clean
+      conn = c;
+      // One timestamp per network read, taken when it is read, before any parsing (read-batch.ts;
+      // vLLM stamps each message after its read too); messages that arrive together share it.
+      c.onData = (b, ts) => {
+        let done: boolean;
+        try {
+          done = reader.push(b, ts);
+        } catch (e) {
+          return finish(`malformed HTTP response: ${(e as Error).message}`);
+        }
+        if (done) finish(reader.statusError(), reader.reusable);
+      };
+      c.onGone = (error) => {
+        conn = undefined;
+        const err = reader.closed(error, nowS());
+        finish(err ?? reader.statusError());
+      };
+      // Handed to the OS now when the write went through at once (nothing left queued); else
+      // when the queued rest is flushed (the callback runs a tick late: an upper bound).
+      c.sock.write(text, () => (out.sentS ??= nowS()));
+      if (c.sock.writableLength === 0) out.sentS = nowS();
+    };
+    if (signal?.aborted) queueMicrotask(onAbort);
+    else signal?.addEventListener('abort', onAbort, { once: true });
     out.st = nowS();
     s.prev = out.st;
-    req.end(body);
+    const idle = o.pool.take();
+    if (idle) start(idle);
+    else o.pool.open().then(start, (e: NodeJS.ErrnoException) => finish(socketErrorText(e)));
   });
 }

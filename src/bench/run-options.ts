@@ -98,6 +98,9 @@ export function checkRun(opts: Omit<RunOptions, 'signal' | 'onEvent' | 'countOut
   if (maxConcurrency !== null && !(Number.isInteger(maxConcurrency) && maxConcurrency > 0)) {
     throw new UserError(`--max-concurrency must be a positive integer, got ${maxConcurrency}`);
   }
+  for (const [k, v] of Object.entries(opts.headers ?? {})) {
+    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(k) || /[\r\n\0]/.test(String(v))) throw new UserError(`--header ${JSON.stringify(k)}: not a valid HTTP header name or value (a token name, no line breaks)`);
+  }
   const apiKey = opts.apiKey ?? process.env.OPENAI_API_KEY;
   const base: BaseClientOptions = {
     url: url.href,

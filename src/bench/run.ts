@@ -7,7 +7,7 @@ import { arrivalDelays } from './arrivals.js';
 import { Semaphore } from './async.js';
 import { checkReachable } from './ready.js';
 import { nowS } from './client.js';
-import { inlineSender, type Sender } from './sender.js';
+import { connectionsNeeded, inlineSender, type Sender } from './sender.js';
 import { LiveTracker } from './live.js';
 import { ClientMonitor } from './monitor.js';
 import { countWords } from './tokenizer.js';
@@ -31,7 +31,7 @@ export async function runBenchmark(opts: RunOptions): Promise<BenchResult> {
   signal?.addEventListener('abort', stopSending, { once: true });
   try {
     await checkReachable(new URL(run.url));
-    sender = inlineSender(run.base, run.maxConcurrency ?? Infinity, run.timeoutMs);
+    sender = inlineSender(run.base, run.timeoutMs);
     if (signal?.aborted) sender.abort();
     const first = opts.requests[0]!;
     await readyIfAsked(opts.readyCheckTimeoutSec, sender.send, first, run.idPrefix, signal);
@@ -40,6 +40,8 @@ export async function runBenchmark(opts: RunOptions): Promise<BenchResult> {
     if (warmups > 0 && !signal?.aborted) {
       checkWarmups(await sendWarmups(warmups, 0, sender.send, gate, first, run.idPrefix), warmups, signal?.aborted ?? false);
     }
+    // Every connection the run can hold at once is open before its clock starts (sender.ts).
+    if (!signal?.aborted) await sender.preconnect(connectionsNeeded(opts.requests.length, run.maxConcurrency));
 
     const delays = arrivalDelays(opts.requests.length, run.requestRate, run.burstiness, opts.seed ?? 0);
     const live = new LiveTracker(opts.requests.length);

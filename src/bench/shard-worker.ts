@@ -10,7 +10,7 @@ import { nowS } from './client.js';
 import { eventBatcher } from './event-batch.js';
 import { LiveTracker } from './live.js';
 import { ClientMonitor } from './monitor.js';
-import { inlineSender } from './sender.js';
+import { connectionsNeeded, inlineSender } from './sender.js';
 import { SharedGate } from './shared-gate.js';
 import type { FromShard, ShardInput, ToShard } from './shard-protocol.js';
 import { countWords } from './tokenizer.js';
@@ -37,7 +37,7 @@ const emit = input.wantEvents ? onEvent : undefined;
 
 async function main(): Promise<void> {
   const { run } = input;
-  const sender = inlineSender(run.base, run.maxConcurrency ?? Infinity, run.timeoutMs);
+  const sender = inlineSender(run.base, run.timeoutMs);
   ac.signal.addEventListener('abort', () => sender.abort(), { once: true });
   const gate = input.gate ? new SharedGate(input.gate) : new Semaphore(Infinity);
   const mon = new ClientMonitor();
@@ -45,6 +45,8 @@ async function main(): Promise<void> {
   try {
     const first = input.requests[0]!;
     const warm = input.warmups > 0 && !ac.signal.aborted ? await sendWarmups(input.warmups, input.firstWarmupId, sender.send, gate, first, run.idPrefix) : [];
+    // This shard's connections are open before the shared start (its share, under the run's cap).
+    if (!ac.signal.aborted) await sender.preconnect(connectionsNeeded(input.indices.length, run.maxConcurrency));
     post({ type: 'ready', warmups: warm.map((w) => ({ success: w.success, error: w.error })) });
     const startEpochMs = await started;
     if (startEpochMs === undefined) {

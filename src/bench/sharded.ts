@@ -95,7 +95,7 @@ function shardInputs(opts: Opts, run: CheckedRun, threads: number, aborted: bool
 /** The vLLM ready check, from this thread (nothing is timed yet). */
 async function readyCheckInline(opts: Opts, run: CheckedRun): Promise<void> {
   if (!((opts.readyCheckTimeoutSec ?? 0) > 0)) return;
-  const sender = inlineSender(run.base, 1, run.timeoutMs);
+  const sender = inlineSender(run.base, run.timeoutMs);
   try {
     await readyIfAsked(opts.readyCheckTimeoutSec, sender.send, opts.requests[0]!, run.idPrefix, opts.signal);
   } finally {

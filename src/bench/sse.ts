@@ -12,7 +12,7 @@ export class SseParser {
   private decoder = new StringDecoder('utf8');
   private buf = '';
   private event = '';
-  private data: string[] = [];
+  private readonly data: string[] = [];
   private sawData = false;
   private hasCr = false;
 
@@ -67,6 +67,12 @@ export class SseParser {
       return;
     }
     if (line.charCodeAt(0) === 58 /* ':' */) return;
+    // The usual line, `data: {...}`, without slicing the field name out first.
+    if (line.startsWith('data: ')) {
+      this.data.push(line.slice(6));
+      this.sawData = true;
+      return;
+    }
     const colon = line.indexOf(':');
     const field = colon < 0 ? line : line.slice(0, colon);
     let value = colon < 0 ? '' : line.slice(colon + 1);
@@ -80,9 +86,9 @@ export class SseParser {
   }
 
   private dispatch(out: SseMessage[]): void {
-    if (this.sawData) out.push({ event: this.event, data: this.data.join('\n') });
+    if (this.sawData) out.push({ event: this.event, data: this.data.length === 1 ? this.data[0]! : this.data.join('\n') });
     this.event = '';
-    this.data = [];
+    this.data.length = 0;
     this.sawData = false;
   }
 }

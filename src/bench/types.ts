@@ -77,6 +77,12 @@ export interface RequestOutput {
   latency: number;
   /** Start time relative to the benchmark start (after the concurrency slot was acquired). */
   startTime: number;
+  /**
+   * When the request's bytes were handed to the OS, relative to the benchmark start (a
+   * diagnostic, not a vLLM field; not in the saved JSON): sentTime - startTime is the client's
+   * own send delay, which TTFT includes.
+   */
+  sentTime?: number;
   generatedText: string;
   error: string;
 }

@@ -143,4 +143,18 @@ describe('request body and headers', () => {
     expect(s.headers.authorization).toBe('Bearer sk-test');
     expect(r.outputs[0]!.generatedText).toBe('w0 w1 w2 ');
   });
+
+  it('a given header replaces the default of the same name in any case; a bad name or a line break is refused before anything is sent', async () => {
+    srv = await startScriptedServer({ ttftMs: 1, gapMs: 1 });
+    const r = await runBenchmark({ baseUrl: srv.url, model: 'm', requests: requests(1, 2), headers: { 'content-type': 'application/json; charset=utf-8', 'X-Request-Id': 'mine' } });
+    expect(r.metrics.completed).toBe(1);
+    // Node's server keeps the first of repeated Content-Type lines: a duplicate would show 'application/json'.
+    expect(srv.served[0]!.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(srv.served[0]!.headers['x-request-id']).toBe('mine');
+    const bad = runBenchmark({ baseUrl: srv.url, model: 'm', requests: requests(1, 2), headers: { 'X-Evil': 'a\r\nHost: elsewhere' } });
+    await expect(bad).rejects.toThrow(UserError);
+    await expect(bad).rejects.toThrow(/--header "X-Evil": not a valid HTTP header name or value/);
+    await expect(runBenchmark({ baseUrl: srv.url, model: 'm', requests: requests(1, 2), headers: { 'X Bad': '1' } })).rejects.toThrow(/--header "X Bad"/);
+    expect(srv.served.length).toBe(1);
+  });
 });
