@@ -19,6 +19,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import type { SessionGpuTime, TuneEvent, VariantResult } from '../src/core/events.js';
 import { formatGpuHours } from '../src/tune/gpu-hours.js';
+import { journalEntries, stageCostTable, stageCosts, type StageCost } from './cost-breakdown.js';
 
 const STUDIES = [
   { name: 'Qwen3-14B on an 8xH100 host', args: ['--gpu', 'H100', '--gpus', '8', '--model', 'Qwen/Qwen3-14B'] },
@@ -44,6 +45,8 @@ interface Run {
   stoppedEarly: number;
   wallS: number;
   warnings: string[];
+  /** Where its GPU time went, stage by stage (from the run folder's journal). */
+  stages: StageCost[];
 }
 
 async function session(args: string[]): Promise<Run> {
@@ -52,7 +55,7 @@ async function session(args: string[]): Promise<Run> {
   const child = spawn(process.execPath, [bin, '--auto', '--sim', '--scale', SCALE, '--json', '--out', cwd, '--runs-dir', path.join(cwd, 'runs'), ...args], {
     cwd, env: { ...process.env, SERVELAB_CONFIG_DIR: path.join(cwd, '.config') }, stdio: ['ignore', 'pipe', 'ignore'],
   });
-  const run: Run = { code: null, cost: null, winner: null, results: [], stoppedEarly: 0, wallS: 0, warnings: [] };
+  const run: Run = { code: null, cost: null, winner: null, results: [], stoppedEarly: 0, wallS: 0, warnings: [], stages: [] };
   let lastStageWinner: string | null = null;
   for await (const line of createInterface({ input: child.stdout! })) {
     if (!line.startsWith('{')) continue;
@@ -67,6 +70,7 @@ async function session(args: string[]): Promise<Run> {
   }
   run.code = await new Promise<number | null>((r) => (child.exitCode !== null ? r(child.exitCode) : child.on('exit', (c) => r(c))));
   run.winner = lastStageWinner;
+  run.stages = stageCosts(journalEntries(path.join(cwd, 'runs')));
   rmSync(cwd, { recursive: true, force: true });
   run.wallS = (performance.now() - t0) / 1000;
   return run;
@@ -87,6 +91,7 @@ const min = (c: SessionGpuTime | null) => (c ? `${(c.wallS / 60).toFixed(0)} min
 console.log(`scale ${SCALE}; simulated host (simulated time); optimised with --parallel ${PARALLEL}; this machine has ${os.availableParallelism()} cores\n`);
 console.log('| study | mode | launches | stopped early | host GPU-h | variant GPU-h (startup / benchmark) | simulated wall | winner | this machine (s) |');
 console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- |');
+const breakdowns: string[] = [];
 for (const s of STUDIES.filter((x) => !ONLY || x.name.includes(ONLY))) {
   const full = await session([...s.args, ...FULL]);
   const opt = await session([...s.args, ...OPTIMISED]);
@@ -98,6 +103,8 @@ for (const s of STUDIES.filter((x) => !ONLY || x.name.includes(ONLY))) {
   const same = serverKnobs(full.winner, full.results) === serverKnobs(opt.winner, opt.results);
   console.log(`| ${s.name} | ratio | | | ${ratio === null ? '-' : `${ratio.toFixed(2)}x`} | | | ${same ? 'same server knobs' : 'DIFFERENT winner'} | |`);
   for (const w of opt.warnings.filter((x) => /parallel: held back/.test(x)).slice(0, 1)) console.log(`<!-- ${s.name}: ${w} -->`);
+  breakdowns.push(stageCostTable(`\n${s.name}, full protocol: variant GPU-hours by stage`, full.stages), stageCostTable(`\n${s.name}, optimised: variant GPU-hours by stage`, opt.stages));
 }
+for (const b of breakdowns) console.log(b);
 console.log('\nGPU-hours are simulated time (what the modelled host would spend), at this --scale of the prompt counts: startup does not scale with it, benchmarks do.');
 console.log('"Same server knobs" compares the winners without their layout (TP, DP): the optimised run tunes one replica and picks a whole-host layout last.');
