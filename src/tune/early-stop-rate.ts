@@ -40,5 +40,6 @@ export function peakRequestRate(points: readonly RatePoint[], total: number, fra
   if (!rates.length) return null;
   const latest = rates[rates.length - 1]!;
   const before = rates.slice(0, -1);
-  return { peak: Math.max(...rates), latest, rising: before.length === 0 || latest > Math.max(...before) };
+  // (A relative 1e-9 keeps float rounding of equal rates from reading as a rise.)
+  return { peak: Math.max(...rates), latest, rising: before.length === 0 || latest > Math.max(...before) * (1 + 1e-9) };
 }
