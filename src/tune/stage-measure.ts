@@ -11,7 +11,7 @@ import type { EarlyStopRequest } from './early-stop-run.js';
 import { announce, combineRuns, measureRepeat, measureRuns, resultFromPlanned } from './measure.js';
 import { runParallel } from './parallel.js';
 import type { PlannedVariant } from './plan.js';
-import { DEFAULT_REPEATS_MAX, nextRepeatStep, type RepeatStep } from './repeats.js';
+import { DEFAULT_REPEATS_MAX, nextRepeatStep, runSpreadPct, type RepeatStep } from './repeats.js';
 import type { SessionContext } from './session-context.js';
 import { runOrder } from './run-order.js';
 import { stageSchedule } from './stage-parallel.js';
@@ -96,10 +96,13 @@ export async function settleTies(ctx: SessionContext, stage: string, carried: Va
   const runs = new Map<string, VariantResult[]>();
   if (carried) runs.set(carried.variantId, [carried]);
   for (const r of measured.results) if (r.status === 'ok') runs.set(r.variantId, measured.runs.get(r.variantId) ?? [r]);
-  const opts = { objective: config.objective, slo: config.slo, marginPct: config.marginPct, repeatsMax: max };
   let repeated = false;
   for (;;) {
+    const opts = { objective: config.objective, slo: config.slo, marginPct: config.marginPct, repeatsMax: max, ...(ctx.repeatSpreadPct !== undefined ? { spreadPct: ctx.repeatSpreadPct } : {}) };
     const step = nextRepeatStep(runs, opts);
+    // What these runs show of the host's noise serves the later stages too.
+    const spread = runSpreadPct(runs, config.objective, ctx.repeatSpreadPct);
+    if (spread !== undefined) ctx.repeatSpreadPct = spread;
     if (step.action === 'decide' || max <= 1) {
       return { ...medians(ctx, stage, carried, measured.results, runs, repeated), step: step.action === 'decide' ? step : null, repeated };
     }
