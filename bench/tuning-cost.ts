@@ -9,7 +9,8 @@
 // simulated time, i.e. what the modelled host would spend: modelled startup + benchmark wall time x
 // the simulated clock speed, per launch; the host's wall is the sum over waves of launches of the
 // longest one (planning and the gaps between launches are not counted).
-// Usage: npx tsx bench/tuning-cost.ts [--scale F] [--parallel auto|N] [--only NAME]
+// Usage: npx tsx bench/tuning-cost.ts [--scale F] [--parallel auto|N] [--only NAME] [--modes full,optimised]
+// (--modes optimised: only the optimised session, e.g. to measure one change against an earlier full run)
 // (default scale 0.1: a tenth of each scenario's prompts; startup does not scale with it).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -33,6 +34,7 @@ const arg = (name: string, dflt: string) => {
 const SCALE = arg('--scale', '0.1');
 const PARALLEL = arg('--parallel', 'auto');
 const ONLY = arg('--only', '');
+const MODES = arg('--modes', 'full,optimised').split(',');
 const FULL = ['--parallel', 'off', '--no-early-stop', '--repeats-max', '1', '--replica', 'off'];
 const OPTIMISED = ['--parallel', PARALLEL];
 const bin = fileURLToPath(new URL('../bin/servelab.js', import.meta.url));
@@ -93,9 +95,10 @@ console.log('| study | mode | launches | stopped early | host GPU-h | variant GP
 console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- |');
 const breakdowns: string[] = [];
 for (const s of STUDIES.filter((x) => !ONLY || x.name.includes(ONLY))) {
-  const full = await session([...s.args, ...FULL]);
-  const opt = await session([...s.args, ...OPTIMISED]);
-  for (const [mode, r] of [['full', full], ['optimised', opt]] as const) {
+  const none: Run = { code: null, cost: null, winner: null, results: [], stoppedEarly: 0, wallS: 0, warnings: [], stages: [] };
+  const full = MODES.includes('full') ? await session([...s.args, ...FULL]) : none;
+  const opt = MODES.includes('optimised') ? await session([...s.args, ...OPTIMISED]) : none;
+  for (const [mode, r] of ([['full', full], ['optimised', opt]] as const).filter(([m]) => MODES.includes(m))) {
     const status = r.code === 0 ? '' : ` (exit ${r.code})`;
     console.log(`| ${s.name}${status} | ${mode} | ${r.results.length} | ${r.stoppedEarly} | ${h(r.cost)} | ${vh(r.cost)} | ${min(r.cost)} | ${r.winner} | ${r.wallS.toFixed(0)} |`);
   }
@@ -103,7 +106,8 @@ for (const s of STUDIES.filter((x) => !ONLY || x.name.includes(ONLY))) {
   const same = serverKnobs(full.winner, full.results) === serverKnobs(opt.winner, opt.results);
   console.log(`| ${s.name} | ratio | | | ${ratio === null ? '-' : `${ratio.toFixed(2)}x`} | | | ${same ? 'same server knobs' : 'DIFFERENT winner'} | |`);
   for (const w of opt.warnings.filter((x) => /parallel: held back/.test(x)).slice(0, 1)) console.log(`<!-- ${s.name}: ${w} -->`);
-  breakdowns.push(stageCostTable(`\n${s.name}, full protocol: variant GPU-hours by stage`, full.stages), stageCostTable(`\n${s.name}, optimised: variant GPU-hours by stage`, opt.stages));
+  if (full !== none) breakdowns.push(stageCostTable(`\n${s.name}, full protocol: variant GPU-hours by stage`, full.stages));
+  if (opt !== none) breakdowns.push(stageCostTable(`\n${s.name}, optimised: variant GPU-hours by stage`, opt.stages));
 }
 for (const b of breakdowns) console.log(b);
 console.log('\nGPU-hours are simulated time (what the modelled host would spend), at this --scale of the prompt counts: startup does not scale with it, benchmarks do.');
