@@ -49,6 +49,8 @@ interface Run {
   warnings: string[];
   /** Where its GPU time went, stage by stage (from the run folder's journal). */
   stages: StageCost[];
+  /** What adaptive repeats concluded, per stage that ran them. */
+  repeats: string[];
 }
 
 async function session(args: string[]): Promise<Run> {
@@ -57,7 +59,7 @@ async function session(args: string[]): Promise<Run> {
   const child = spawn(process.execPath, [bin, '--auto', '--sim', '--scale', SCALE, '--json', '--out', cwd, '--runs-dir', path.join(cwd, 'runs'), ...args], {
     cwd, env: { ...process.env, SERVELAB_CONFIG_DIR: path.join(cwd, '.config') }, stdio: ['ignore', 'pipe', 'ignore'],
   });
-  const run: Run = { code: null, cost: null, winner: null, results: [], stoppedEarly: 0, wallS: 0, warnings: [], stages: [] };
+  const run: Run = { code: null, cost: null, winner: null, results: [], stoppedEarly: 0, wallS: 0, warnings: [], stages: [], repeats: [] };
   let lastStageWinner: string | null = null;
   for await (const line of createInterface({ input: child.stdout! })) {
     if (!line.startsWith('{')) continue;
@@ -66,7 +68,10 @@ async function session(args: string[]): Promise<Run> {
       run.results.push(e.result);
       if (/^stopped early/.test(e.result.failure?.reason ?? '')) run.stoppedEarly++;
     }
-    if (e.type === 'stage-finished') lastStageWinner = e.winnerId;
+    if (e.type === 'stage-finished') {
+      lastStageWinner = e.winnerId;
+      if (/tied within noise|run-to-run spread/.test(e.why)) run.repeats.push(`${e.stage}: ${e.why}`);
+    }
     if (e.type === 'session-cost') run.cost = e.cost;
     if (e.type === 'warning') run.warnings.push(e.message);
   }
@@ -95,7 +100,7 @@ console.log('| study | mode | launches | stopped early | host GPU-h | variant GP
 console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- |');
 const breakdowns: string[] = [];
 for (const s of STUDIES.filter((x) => !ONLY || x.name.includes(ONLY))) {
-  const none: Run = { code: null, cost: null, winner: null, results: [], stoppedEarly: 0, wallS: 0, warnings: [], stages: [] };
+  const none: Run = { code: null, cost: null, winner: null, results: [], stoppedEarly: 0, wallS: 0, warnings: [], stages: [], repeats: [] };
   const full = MODES.includes('full') ? await session([...s.args, ...FULL]) : none;
   const opt = MODES.includes('optimised') ? await session([...s.args, ...OPTIMISED]) : none;
   for (const [mode, r] of ([['full', full], ['optimised', opt]] as const).filter(([m]) => MODES.includes(m))) {
@@ -107,7 +112,7 @@ for (const s of STUDIES.filter((x) => !ONLY || x.name.includes(ONLY))) {
   console.log(`| ${s.name} | ratio | | | ${ratio === null ? '-' : `${ratio.toFixed(2)}x`} | | | ${same ? 'same server knobs' : 'DIFFERENT winner'} | |`);
   for (const w of opt.warnings.filter((x) => /parallel: held back/.test(x)).slice(0, 1)) console.log(`<!-- ${s.name}: ${w} -->`);
   if (full !== none) breakdowns.push(stageCostTable(`\n${s.name}, full protocol: variant GPU-hours by stage`, full.stages));
-  if (opt !== none) breakdowns.push(stageCostTable(`\n${s.name}, optimised: variant GPU-hours by stage`, opt.stages));
+  if (opt !== none) breakdowns.push(stageCostTable(`\n${s.name}, optimised: variant GPU-hours by stage`, opt.stages), ...opt.repeats.map((x) => `- repeats, ${x}`));
 }
 for (const b of breakdowns) console.log(b);
 console.log('\nGPU-hours are simulated time (what the modelled host would spend), at this --scale of the prompt counts: startup does not scale with it, benchmarks do.');

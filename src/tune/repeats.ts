@@ -108,6 +108,6 @@ export function nextRepeatStep(runs: ReadonlyMap<string, readonly VariantResult[
     action: 'decide',
     ranked: [w, l, ...rest],
     tied: true,
-    why: `${label(a.r)} and ${label(b.r)} tied within noise (${g.toFixed(1)}% apart after ${nA} and ${nB} runs, margin ${opts.marginPct}%): ${label(w)} wins on ${rule}`,
+    why: `${label(a.r)} and ${label(b.r)} tied within noise (${g.toFixed(1)}% apart after ${nA} and ${nB} runs, margin ${opts.marginPct}%${spread !== undefined ? `, run-to-run spread ${spread.toFixed(1)}%` : ''}): ${label(w)} wins on ${rule}`,
   };
 }
