@@ -17,6 +17,8 @@ export interface StageCost {
   rerunGpuS: number;
   /** GPU time of the launches stopped early (what they cost before the stop). */
   stoppedGpuS: number;
+  /** Each stop's status line ("stopped early: X% below the leader at N/M requests"), with the variant. */
+  stops: string[];
 }
 
 /** Every journal entry of the run folders under `runsDir` (one session per folder). */
@@ -37,7 +39,7 @@ export function stageCosts(entries: readonly JournalEntry[]): StageCost[] {
     const t = e.result.gpuTime;
     if (!t) continue; // not a launch of this session (no GPU time)
     const stage = e.role === 'validate' ? 'validation' : e.result.stage;
-    const s = by.get(stage) ?? { stage, launches: 0, reruns: 0, stoppedEarly: 0, startupGpuS: 0, benchmarkGpuS: 0, rerunGpuS: 0, stoppedGpuS: 0 };
+    const s = by.get(stage) ?? { stage, launches: 0, reruns: 0, stoppedEarly: 0, startupGpuS: 0, benchmarkGpuS: 0, rerunGpuS: 0, stoppedGpuS: 0, stops: [] };
     s.launches++;
     s.startupGpuS += t.startupGpuS;
     s.benchmarkGpuS += t.benchmarkGpuS;
@@ -48,6 +50,7 @@ export function stageCosts(entries: readonly JournalEntry[]): StageCost[] {
     if (e.result.failure?.reason.startsWith('stopped early')) {
       s.stoppedEarly++;
       s.stoppedGpuS += t.gpuS;
+      s.stops.push(`${e.result.variantId}: ${e.result.failure.reason}`);
     }
     by.set(stage, s);
   }
@@ -58,10 +61,11 @@ const gh = (s: number) => (s / 3600).toFixed(2);
 
 export function stageCostTable(title: string, costs: readonly StageCost[]): string {
   const lines = [`${title}`, '| stage | launches | reruns | stopped early | startup GPU-h | benchmark GPU-h | of which reruns | of which stopped |', '| --- | --- | --- | --- | --- | --- | --- | --- |'];
-  const sum: StageCost = { stage: 'all', launches: 0, reruns: 0, stoppedEarly: 0, startupGpuS: 0, benchmarkGpuS: 0, rerunGpuS: 0, stoppedGpuS: 0 };
+  const sum: StageCost = { stage: 'all', launches: 0, reruns: 0, stoppedEarly: 0, startupGpuS: 0, benchmarkGpuS: 0, rerunGpuS: 0, stoppedGpuS: 0, stops: [] };
   for (const c of [...costs, sum]) {
     if (c !== sum) for (const k of ['launches', 'reruns', 'stoppedEarly', 'startupGpuS', 'benchmarkGpuS', 'rerunGpuS', 'stoppedGpuS'] as const) sum[k] += c[k];
     lines.push(`| ${c.stage} | ${c.launches} | ${c.reruns} | ${c.stoppedEarly} | ${gh(c.startupGpuS)} | ${gh(c.benchmarkGpuS)} | ${gh(c.rerunGpuS)} | ${gh(c.stoppedGpuS)} |`);
   }
+  for (const c of costs) for (const x of c.stops) lines.push(`- ${c.stage}, ${x}`);
   return lines.join('\n');
 }
