@@ -9,7 +9,8 @@
 // simulated time, i.e. what the modelled host would spend: modelled startup + benchmark wall time x
 // the simulated clock speed, per launch; the host's wall is the sum over waves of launches of the
 // longest one (planning and the gaps between launches are not counted).
-// Usage: npx tsx bench/tuning-cost.ts [--scale F] [--parallel auto|N] [--only NAME]
+// Usage: npx tsx bench/tuning-cost.ts [--scale F] [--parallel auto|N] [--only NAME] [--modes full,optimised]
+// (--modes optimised: only the optimised session, e.g. to measure one change against an earlier full run)
 // (default scale 0.1: a tenth of each scenario's prompts; startup does not scale with it).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -19,6 +20,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import type { SessionGpuTime, TuneEvent, VariantResult } from '../src/core/events.js';
 import { formatGpuHours } from '../src/tune/gpu-hours.js';
+import { journalEntries, stageCostTable, stageCosts, type StageCost } from './cost-breakdown.js';
 
 const STUDIES = [
   { name: 'Qwen3-14B on an 8xH100 host', args: ['--gpu', 'H100', '--gpus', '8', '--model', 'Qwen/Qwen3-14B'] },
@@ -32,6 +34,7 @@ const arg = (name: string, dflt: string) => {
 const SCALE = arg('--scale', '0.1');
 const PARALLEL = arg('--parallel', 'auto');
 const ONLY = arg('--only', '');
+const MODES = arg('--modes', 'full,optimised').split(',');
 const FULL = ['--parallel', 'off', '--no-early-stop', '--repeats-max', '1', '--replica', 'off'];
 const OPTIMISED = ['--parallel', PARALLEL];
 const bin = fileURLToPath(new URL('../bin/servelab.js', import.meta.url));
@@ -44,6 +47,10 @@ interface Run {
   stoppedEarly: number;
   wallS: number;
   warnings: string[];
+  /** Where its GPU time went, stage by stage (from the run folder's journal). */
+  stages: StageCost[];
+  /** What adaptive repeats concluded, per stage that ran them. */
+  repeats: string[];
 }
 
 async function session(args: string[]): Promise<Run> {
@@ -52,7 +59,7 @@ async function session(args: string[]): Promise<Run> {
   const child = spawn(process.execPath, [bin, '--auto', '--sim', '--scale', SCALE, '--json', '--out', cwd, '--runs-dir', path.join(cwd, 'runs'), ...args], {
     cwd, env: { ...process.env, SERVELAB_CONFIG_DIR: path.join(cwd, '.config') }, stdio: ['ignore', 'pipe', 'ignore'],
   });
-  const run: Run = { code: null, cost: null, winner: null, results: [], stoppedEarly: 0, wallS: 0, warnings: [] };
+  const run: Run = { code: null, cost: null, winner: null, results: [], stoppedEarly: 0, wallS: 0, warnings: [], stages: [], repeats: [] };
   let lastStageWinner: string | null = null;
   for await (const line of createInterface({ input: child.stdout! })) {
     if (!line.startsWith('{')) continue;
@@ -61,12 +68,16 @@ async function session(args: string[]): Promise<Run> {
       run.results.push(e.result);
       if (/^stopped early/.test(e.result.failure?.reason ?? '')) run.stoppedEarly++;
     }
-    if (e.type === 'stage-finished') lastStageWinner = e.winnerId;
+    if (e.type === 'stage-finished') {
+      lastStageWinner = e.winnerId;
+      if (/tied within noise|run-to-run spread/.test(e.why)) run.repeats.push(`${e.stage}: ${e.why}`);
+    }
     if (e.type === 'session-cost') run.cost = e.cost;
     if (e.type === 'warning') run.warnings.push(e.message);
   }
   run.code = await new Promise<number | null>((r) => (child.exitCode !== null ? r(child.exitCode) : child.on('exit', (c) => r(c))));
   run.winner = lastStageWinner;
+  run.stages = stageCosts(journalEntries(path.join(cwd, 'runs')));
   rmSync(cwd, { recursive: true, force: true });
   run.wallS = (performance.now() - t0) / 1000;
   return run;
@@ -87,10 +98,12 @@ const min = (c: SessionGpuTime | null) => (c ? `${(c.wallS / 60).toFixed(0)} min
 console.log(`scale ${SCALE}; simulated host (simulated time); optimised with --parallel ${PARALLEL}; this machine has ${os.availableParallelism()} cores\n`);
 console.log('| study | mode | launches | stopped early | host GPU-h | variant GPU-h (startup / benchmark) | simulated wall | winner | this machine (s) |');
 console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- |');
+const breakdowns: string[] = [];
 for (const s of STUDIES.filter((x) => !ONLY || x.name.includes(ONLY))) {
-  const full = await session([...s.args, ...FULL]);
-  const opt = await session([...s.args, ...OPTIMISED]);
-  for (const [mode, r] of [['full', full], ['optimised', opt]] as const) {
+  const none: Run = { code: null, cost: null, winner: null, results: [], stoppedEarly: 0, wallS: 0, warnings: [], stages: [], repeats: [] };
+  const full = MODES.includes('full') ? await session([...s.args, ...FULL]) : none;
+  const opt = MODES.includes('optimised') ? await session([...s.args, ...OPTIMISED]) : none;
+  for (const [mode, r] of ([['full', full], ['optimised', opt]] as const).filter(([m]) => MODES.includes(m))) {
     const status = r.code === 0 ? '' : ` (exit ${r.code})`;
     console.log(`| ${s.name}${status} | ${mode} | ${r.results.length} | ${r.stoppedEarly} | ${h(r.cost)} | ${vh(r.cost)} | ${min(r.cost)} | ${r.winner} | ${r.wallS.toFixed(0)} |`);
   }
@@ -98,6 +111,9 @@ for (const s of STUDIES.filter((x) => !ONLY || x.name.includes(ONLY))) {
   const same = serverKnobs(full.winner, full.results) === serverKnobs(opt.winner, opt.results);
   console.log(`| ${s.name} | ratio | | | ${ratio === null ? '-' : `${ratio.toFixed(2)}x`} | | | ${same ? 'same server knobs' : 'DIFFERENT winner'} | |`);
   for (const w of opt.warnings.filter((x) => /parallel: held back/.test(x)).slice(0, 1)) console.log(`<!-- ${s.name}: ${w} -->`);
+  if (full !== none) breakdowns.push(stageCostTable(`\n${s.name}, full protocol: variant GPU-hours by stage`, full.stages));
+  if (opt !== none) breakdowns.push(stageCostTable(`\n${s.name}, optimised: variant GPU-hours by stage`, opt.stages), ...opt.repeats.map((x) => `- repeats, ${x}`));
 }
+for (const b of breakdowns) console.log(b);
 console.log('\nGPU-hours are simulated time (what the modelled host would spend), at this --scale of the prompt counts: startup does not scale with it, benchmarks do.');
 console.log('"Same server knobs" compares the winners without their layout (TP, DP): the optimised run tunes one replica and picks a whole-host layout last.');

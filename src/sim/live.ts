@@ -5,6 +5,7 @@ import type { GpuSpec } from '../model/gpus.js';
 import type { resolveServer } from '../model/estimate.js';
 import type { SimArgs } from './args.js';
 import type { WallRunner } from './wall.js';
+import type { StartupBreakdown } from './startup.js';
 
 export interface SimLive {
   readonly args: SimArgs;
@@ -12,6 +13,8 @@ export interface SimLive {
   readonly cfg: ReturnType<typeof resolveServer>;
   /** The name /v1/models answers with (--served-model-name, else the model). */
   readonly served: string;
+  /** The modelled start-up (simulated seconds) and which caches it found (startup.ts). */
+  readonly startup: StartupBreakdown & { compileCached: boolean; weightsPageCached: boolean };
   /** Wall seconds the simulated load takes (simulated seconds / speed). */
   readonly loadWallS: number;
   /** The context length served; TRT-LLM and SGLang may shrink it at the end of the load. */

@@ -24,6 +24,8 @@ function simInfo(s: SimLive, loop: LoopDelay) {
     maxRunningSeqs: cfg.maxRunningSeqs,
     maxModelLen: s.maxModelLen,
     attentionBackend: cfg.attentionBackend,
+    // The modelled start-up a real host would take (simulated s), whatever --load-time played.
+    startup: s.startup,
     // How late token deliveries ran against the simulated schedule on this host, wall ms.
     deliveryLateMs: s.runner ? s.runner.stats().deliveryLateMs : { mean: 0, max: 0 },
     // Process CPU (user + system) since start, ms: tells a busy simulator from a busy host.

@@ -25,6 +25,7 @@ import type { SimLive } from './live.js';
 import { watchLoopDelay, type LoopDelay } from './loop-delay.js';
 import { simRoutes } from './routes.js';
 import { WallRunner } from './wall.js';
+import { cacheMarkers, cacheState, startupBreakdown, writeCacheMarkers, type CacheMarkers } from './startup.js';
 
 export type ExitSpec = { code: number } | { signal: 'SIGKILL' };
 
@@ -39,22 +40,8 @@ export interface SimServer {
 /** A failing start never keeps the caller waiting longer than this (wall seconds). */
 const MAX_FAILURE_DELAY_S = 1;
 
-/** What else shapes the modelled start-up (more fields may join: one options object). */
-export interface LoadTimeOptions {
-  /** `--load-format dummy`: random weights of the right shapes, nothing read from disk. */
-  dummyWeights?: boolean;
-}
-
-/**
- * Simulated start-up seconds: process start, weights from disk at ~2 GB/s, graph capture,
- * compile. Dummy weights skip the disk term: vLLM's DummyModelLoader ("Model loader that will set
- * model weights to random values", download_model: "Nothing to download";
- * vllm/model_executor/model_loader/dummy_loader.py, SGLang's in srt/model_loader/loader.py alike)
- * reads nothing; filling the tensors on the GPU is not modelled apart (left in the fixed terms).
- */
-export function defaultLoadTime(weightsPerGpu: number, torchCompile: boolean, opts: LoadTimeOptions = {}): number {
-  return 10 + (opts.dummyWeights ? 0 : weightsPerGpu / 2e9) + 6 + (torchCompile ? 30 : 0);
-}
+// The start-up model and its caches live in startup.ts; re-exported for the tuning code.
+export { defaultLoadTime, type StartupOpts as LoadTimeOptions } from './startup.js';
 
 /** The process's end, its timers and its HTTP server: stopped once, by a signal or a failure. */
 class SimLifecycle {
@@ -109,7 +96,7 @@ function maxModelLenFailure(args: SimArgs, model: ModelInfo): StartFailure | und
 }
 
 /** The simulated load: the engine's start lines, then after the load time either the pending failure or ready. */
-function load(life: SimLifecycle, live: SimLive, emit: (l: LogLine) => void, pending: StartFailure | undefined): void {
+function load(life: SimLifecycle, live: SimLive, emit: (l: LogLine) => void, pending: StartFailure | undefined, markers: CacheMarkers): void {
   const { args, cfg } = live;
   live.loadStart = performance.now();
   for (const l of startLines(args.engine, cfg, args.model, args.host, life.boundPort || args.port)) emit(l);
@@ -126,13 +113,14 @@ function load(life: SimLifecycle, live: SimLive, emit: (l: LogLine) => void, pen
     }
     for (const l of loadedLines(args.engine, cfg, live.maxModelLen)) emit(l);
     live.runner = life.runner = new WallRunner({ ...cfg, maxModelLen: live.maxModelLen }, args.seed, args.speed);
+    writeCacheMarkers(markers, !!args.knobs.torchCompile, args.loadFormat === 'dummy');
     live.ready = true;
     for (const l of readyLines(args.engine, args.host, life.boundPort)) emit(l);
   });
 }
 
 /** Bind, then load; a busy port fails the way the engine does (at once, or after its start lines). */
-function listen(life: SimLifecycle, live: SimLive, emit: (l: LogLine) => void, fitFail: StartFailure | undefined): void {
+function listen(life: SimLifecycle, live: SimLive, emit: (l: LogLine) => void, fitFail: StartFailure | undefined, markers: CacheMarkers): void {
   const { args } = live;
   const server = http.createServer(simRoutes(live, life.loop!));
   life.server = server;
@@ -142,12 +130,12 @@ function listen(life: SimLifecycle, live: SimLive, emit: (l: LogLine) => void, f
       life.server = undefined;
       const f = portBusyFailure(args.engine, args.host, args.port);
       if (f.early) life.failNow(f);
-      else load(life, live, emit, f);
+      else load(life, live, emit, f, markers);
     } else life.failNow({ lines: [{ stream: 'stderr', text: `OSError: ${e.message}` }], exit: { code: 1 }, early: true });
   });
   server.listen(args.port, args.host, () => {
     life.boundPort = (life.server?.address() as AddressInfo | null)?.port ?? args.port;
-    load(life, live, emit, fitFail);
+    load(life, live, emit, fitFail, markers);
   });
 }
 
@@ -168,8 +156,14 @@ export function startSimServer(args: SimArgs, emit: (l: LogLine) => void): SimSe
     life.failNow(early);
     return life.handle();
   }
-  const loadS = args.loadTime ?? defaultLoadTime(cfg.weights.perGpu, !!args.knobs.torchCompile, { dummyWeights: args.loadFormat === 'dummy' });
+  // The modelled start-up (what a real host would take, with this session's caches as they are
+  // now) is reported on /sim/info even when --load-time plays it faster.
+  const markers = cacheMarkers(args.engine, args.model, args.knobs, process.env);
+  const cached = cacheState(markers);
+  const startup = { ...startupBreakdown(cfg.weights.perGpu, !!args.knobs.torchCompile, { ...cached, cudaGraph: args.knobs.cudaGraph !== false, dummyWeights: args.loadFormat === 'dummy' }), ...cached };
+  const loadS = args.loadTime ?? startup.totalS;
   const live: SimLive = {
+    startup,
     args,
     gpu,
     cfg,
@@ -181,6 +175,6 @@ export function startSimServer(args: SimArgs, emit: (l: LogLine) => void): SimSe
     runner: undefined,
   };
   life.loop = watchLoopDelay();
-  listen(life, live, emit, fitFail);
+  listen(life, live, emit, fitFail, markers);
   return life.handle();
 }

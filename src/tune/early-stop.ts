@@ -1,23 +1,33 @@
-// Early stop of a losing variant: stop its benchmark once even an optimistic bound on its final
-// result is more than the noise margin below the stage leader. Pure, except watchForEarlyStop,
-// which reads live snapshots and aborts the benchmark.
+// Early stop of a losing variant: stop its benchmark once an optimistic bound on its final result
+// is more than the noise margin below the stage leader. Pure, except watchForEarlyStop, which
+// reads live snapshots and aborts the benchmark.
 //
-// The rule (conservative on purpose: it may let a loser run to the end, it must never stop a
-// variant that could have won):
-// - A run's objective value is units / duration (tokens, requests or good requests per second),
-//   and its duration is at least the time it has already run (elapsed). So whatever the server
-//   does next, final value <= (units done + the most units still possible) / elapsed: the rest
-//   of the run finishing at infinite speed, every unfinished request producing all it may
-//   (max_completion_tokens is sent with every request, so no output is longer).
-// - Stop when that bound < leader x (1 - margin): even at best it would be further below the
+// The rule (conservative on purpose: it may let a loser run to the end; it must not stop a
+// variant that could have won, under the assumption stated below):
+// - A run's objective value is units / duration (tokens, requests or good requests per second).
+//   Every unfinished request may still produce all it may (max_completion_tokens is sent with
+//   every request, so no output is longer): the run ends with at most unitsMax units.
+// - Its duration is at least elapsed + (requests left) / (the fastest rate it may reach). That
+//   rate is taken as the fastest window so far (early-stop-rate.ts: the shortest stretch in which
+//   10% of the requests finished) plus the noise margin: bound = unitsMax / (elapsed + left /
+//   (peak x (1 + margin))). The rest of the run also has the tail, where fewer requests are in
+//   flight and the rate drops, so this errs towards a higher bound.
+// - While the rate is still rising (the latest window is the fastest so far) the peak says nothing
+//   about the rest: the bound is then the rest of the run at infinite speed, unitsMax / elapsed.
+//   Same before the first full window.
+// - Stop when that bound < leader x (1 - margin): even at best it would end further below the
 //   leader than the noise margin, and a challenger needs to beat the leader to win anything.
 // - Never before 30% of the requests have finished (completed or failed): the start of a run
 //   (connection set-up, the first prefills) says little.
+// The assumption: after 30% of its requests (and the warm-up requests before them) a server whose
+// rate has levelled off does not later run faster than its fastest window by more than the
+// margin; a server still speeding up is never judged on its peak.
 // On the simulated host, snapshots must be in simulated time (toSimulatedSnapshot) like the
 // leader's metrics.
 import type { VariantResult } from '../core/events.js';
 import type { BenchMetrics, LiveSnapshot, SampledRequest } from '../bench/types.js';
 import type { Objective } from './decide.js';
+import { peakRequestRate, type PeakRate, type RatePoint } from './early-stop-rate.js';
 
 /** The words every stopped-early reason starts with (the status column shows them alone). */
 export const STOPPED_EARLY = 'stopped early';
@@ -32,15 +42,21 @@ export interface Progress {
   elapsedS: number;
   /** Upper bound of the objective's units the whole run can reach (done + still possible). */
   unitsMax: number;
+  /** Window rates so far (early-stop-rate.ts); null or absent: the infinite-speed bound. */
+  rate?: PeakRate | null;
 }
 
 export type EarlyStopVerdict =
   | { stop: false; why: string }
   | { stop: true; boundValue: number; belowPct: number; status: string };
 
-/** The most the run can still reach: unitsMax / elapsed (see the file comment). */
-export function optimisticValue(p: Progress): number {
-  return p.elapsedS > 0 ? p.unitsMax / p.elapsedS : Infinity;
+/** The most the run can still reach (see the file comment), and which bound gave it. */
+export function optimisticValue(p: Progress, marginPct = 0): { value: number; basis: 'peak' | 'infinite' } {
+  if (!(p.elapsedS > 0)) return { value: Infinity, basis: 'infinite' };
+  const r = p.rate;
+  if (!r || r.rising || !(r.peak > 0)) return { value: p.unitsMax / p.elapsedS, basis: 'infinite' };
+  const left = Math.max(0, p.total - p.finished);
+  return { value: p.unitsMax / (p.elapsedS + left / (r.peak * (1 + marginPct / 100))), basis: 'peak' };
 }
 
 export function earlyStopVerdict(p: Progress, leaderValue: number, marginPct: number, minFraction = MIN_FINISHED_FRACTION): EarlyStopVerdict {
@@ -48,9 +64,9 @@ export function earlyStopVerdict(p: Progress, leaderValue: number, marginPct: nu
   if (p.total <= 0 || p.finished < Math.ceil(minFraction * p.total)) {
     return { stop: false, why: `only ${p.finished}/${p.total} requests finished (at least ${Math.round(minFraction * 100)}% needed)` };
   }
-  const bound = optimisticValue(p);
+  const { value: bound, basis } = optimisticValue(p, marginPct);
   const threshold = leaderValue * (1 - marginPct / 100);
-  if (!(bound < threshold)) return { stop: false, why: `could still reach ${bound.toFixed(1)} vs the leader's ${leaderValue.toFixed(1)}` };
+  if (!(bound < threshold)) return { stop: false, why: `could still reach ${bound.toFixed(1)} (${basis === 'peak' ? 'the rest at its fastest window' : 'the rest at infinite speed'}) vs the leader's ${leaderValue.toFixed(1)}` };
   const belowPct = (1 - bound / leaderValue) * 100;
   return { stop: true, boundValue: bound, belowPct, status: `${STOPPED_EARLY}: ${belowPct.toFixed(0)}% below the leader at ${p.finished}/${p.total} requests` };
 }
@@ -83,11 +99,15 @@ export interface EarlyStopLeader {
   unitsMax: number;
 }
 
-/** Progress from a live snapshot; failed requests can no longer add requests or good requests. */
-export function snapshotProgress(s: LiveSnapshot, leader: EarlyStopLeader): Progress {
+/**
+ * Progress from a live snapshot (and the run's earlier points, for the window rates); failed
+ * requests can no longer add requests or good requests.
+ */
+export function snapshotProgress(s: LiveSnapshot, leader: EarlyStopLeader, history: readonly RatePoint[] = []): Progress {
   const finished = s.completed + s.failed;
   const units = leader.objective === 'request' || leader.objective === 'goodput' ? Math.max(0, leader.unitsMax - s.failed) : leader.unitsMax;
-  return { finished, total: s.total, elapsedS: s.elapsedS, unitsMax: units };
+  const rate = peakRequestRate([...history, { elapsedS: s.elapsedS, finished }], s.total);
+  return { finished, total: s.total, elapsedS: s.elapsedS, unitsMax: units, rate };
 }
 
 /**
@@ -100,9 +120,12 @@ export async function watchForEarlyStop(
   marginPct: number,
   abort: AbortController,
 ): Promise<Extract<EarlyStopVerdict, { stop: true }> | null> {
+  // The run starts at 0 requests finished at 0 s; every snapshot read adds a point.
+  const history: RatePoint[] = [{ elapsedS: 0, finished: 0 }];
   for await (const s of snapshots) {
     if (abort.signal.aborted) return null;
-    const v = earlyStopVerdict(snapshotProgress(s, leader), leader.value, marginPct);
+    const v = earlyStopVerdict(snapshotProgress(s, leader, history), leader.value, marginPct);
+    history.push({ elapsedS: s.elapsedS, finished: s.completed + s.failed });
     if (v.stop) {
       abort.abort(new Error(v.status));
       return v;

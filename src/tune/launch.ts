@@ -1,6 +1,7 @@
 // The one launch path. Tuning, replay, serve on the simulated host and the dry-run plan all build
 // the launch context and the command here, so the command shown (for consent, in the plan) is
 // byte for byte the one the runner launches.
+import { join } from 'node:path';
 import type { Variant } from '../core/variant.js';
 import { buildLaunchSpec, getAdapter } from '../engines/index.js';
 import type { LaunchContext, LaunchSpec } from '../engines/types.js';
@@ -54,7 +55,9 @@ export function prepareLaunch(variant: Variant, ctx: LaunchContext, opts: { mode
   // The session's compile caches (startup-cache.ts): variants of one engine after the first reuse
   // them. Native launches only: a container would need the folder mounted (not done yet). Not in
   // engineEnv: profiles and plans keep the engine's own command, free of this run's folders.
-  const cache = opts.cacheDir && ctx.runtime.kind === 'native' && !ctx.sim ? cacheEnv(variant.engine, opts.cacheDir) : {};
+  // sim-serve reads the same variables (src/sim/startup.ts), plus the simulated host's page cache.
+  const simHost: Record<string, string> = ctx.sim && opts.cacheDir ? { SERVELAB_SIM_PAGE_CACHE: join(opts.cacheDir, 'sim-page-cache') } : {};
+  const cache = opts.cacheDir && ctx.runtime.kind === 'native' ? { ...cacheEnv(variant.engine, opts.cacheDir), ...simHost } : {};
   const spec: LaunchSpec = { ...built, argv, engineArgv: [...built.engineArgv, ...dummy], env: { ...built.env, ...cache } };
   return { spec, engineEnv: native.env, display: formatCommand(spec.argv, spec.env) };
 }

@@ -2,9 +2,9 @@
 // time on disjoint GPU subsets, each pinned with CUDA_VISIBLE_DEVICES (docker: --gpus
 // '"device=..."'), on its own port, with its own benchmark client. Pure scheduling (waves, GPU
 // sets, ports, the --parallel limit) plus a small concurrent executor (runParallel).
-// Only variants of one stage run together, in the stage's greedy order: a wave takes the next
-// variants in order while GPUs and the limit allow; the next variant that does not fit starts
-// the next wave (no reordering, so results arrive in the order the greedy search expects).
+// Only variants of one stage run together, in the order given (the stage loop gives the predicted
+// fastest first, run-order.ts): a wave takes the next variants in order while GPUs and the limit
+// allow; the next variant that does not fit starts the next wave (no packing out of order).
 import { UserError } from '../core/errors.js';
 
 export type ParallelSpec = 'auto' | 'off' | number;

@@ -1,11 +1,15 @@
 // Adaptive repeats: when a stage's best two results are within the noise margin of each other,
 // one run each cannot say which is faster. Rerun both (up to --repeats-max runs each, default 3)
-// and decide on the medians (decide.ts combineRepeats); if they stay within the margin the stage
-// says "tied within noise" and breaks the tie by a stated rule: lower p99 TPOT, then lower
+// and decide on the medians (decide.ts combineRepeats). Reruns stop early once the medians are
+// further apart than the run-to-run spread measured so far: the largest relative range (max - min
+// over the median, %) of any variant's repeated runs in this stage or an earlier stage of the
+// session (a rerun measures the noise of this host; before any rerun it is unknown, so the first
+// pair within the margin is always rerun once). Within that spread after --repeats-max runs, the
+// stage says "tied within noise" and breaks the tie by a stated rule: lower p99 TPOT, then lower
 // startup time, then the stage's own order (the variant listed first). Pure: the stage loop runs
 // what nextRepeatStep asks for and calls it again.
 import type { VariantResult } from '../core/events.js';
-import { combineRepeats, gainPct, score, type DecideOptions } from './decide.js';
+import { combineRepeats, gainPct, objectiveValue, score, type DecideOptions } from './decide.js';
 
 export const DEFAULT_REPEATS_MAX = 3;
 
@@ -45,10 +49,35 @@ export function breakTie(a: VariantResult, b: VariantResult): [VariantResult, Va
 }
 
 /**
- * What to do next with a stage's runs (variant id -> its runs so far, in stage order). Reruns the
- * best two while they are within the margin and both have fewer than repeatsMax runs.
+ * The run-to-run spread these runs show, %: the largest (max - min) / median of the objective over
+ * any variant's successful runs, where it has two or more; `before` (the session's so far) counts
+ * too. Undefined while nothing ran twice.
  */
-export function nextRepeatStep(runs: ReadonlyMap<string, readonly VariantResult[]>, opts: DecideOptions & { repeatsMax?: number }): RepeatStep {
+export function runSpreadPct(runs: ReadonlyMap<string, readonly VariantResult[]>, objective: DecideOptions['objective'], before?: number): number | undefined {
+  let spread = before;
+  for (const rs of runs.values()) {
+    const vs = rs.filter((r) => r.status === 'ok' && r.metrics).map((r) => objectiveValue(r.metrics!, objective)).filter((v): v is number => v !== null && v > 0);
+    if (vs.length < 2) continue;
+    const sorted = [...vs].sort((a, b) => a - b);
+    const mid = sorted.length % 2 ? sorted[(sorted.length - 1) / 2]! : (sorted[sorted.length / 2 - 1]! + sorted[sorted.length / 2]!) / 2;
+    const pct = ((sorted.at(-1)! - sorted[0]!) / mid) * 100;
+    spread = Math.max(spread ?? 0, pct);
+  }
+  return spread;
+}
+
+export interface RepeatOptions extends DecideOptions {
+  repeatsMax?: number;
+  /** The run-to-run spread measured earlier in the session, % (runSpreadPct); none yet: undefined. */
+  spreadPct?: number;
+}
+
+/**
+ * What to do next with a stage's runs (variant id -> its runs so far, in stage order). Reruns the
+ * best two while they are within the margin and within the measured spread, and both have fewer
+ * than repeatsMax runs.
+ */
+export function nextRepeatStep(runs: ReadonlyMap<string, readonly VariantResult[]>, opts: RepeatOptions): RepeatStep {
   const max = opts.repeatsMax ?? DEFAULT_REPEATS_MAX;
   const combined = [...runs.values()].filter((rs) => rs.length > 0).map((rs) => combineRepeats(rs));
   const scored = combined.map((r, order) => ({ r, order, s: score(r, opts) })).filter((x) => x.s.eligible);
@@ -63,6 +92,10 @@ export function nextRepeatStep(runs: ReadonlyMap<string, readonly VariantResult[
     const on = nA > 1 || nB > 1 ? ` (medians of ${nA} and ${nB} runs)` : '';
     return { action: 'decide', ranked, tied: false, why: `${label(a.r)} leads ${label(b.r)} by ${g.toFixed(1)}%${on}, beyond the ${opts.marginPct}% noise margin` };
   }
+  const spread = runSpreadPct(runs, opts.objective, opts.spreadPct);
+  if (spread !== undefined && g > spread) {
+    return { action: 'decide', ranked, tied: false, why: `${label(a.r)} leads ${label(b.r)} by ${g.toFixed(1)}% (medians of ${nA} and ${nB} runs), within the ${opts.marginPct}% margin but beyond the ${spread.toFixed(1)}% run-to-run spread measured` };
+  }
   if (nA < max && nB < max) {
     return { action: 'rerun', variantIds: [a.r.variantId, b.r.variantId], why: `${label(a.r)} and ${label(b.r)} are ${g.toFixed(1)}% apart, within the ${opts.marginPct}% noise margin: run ${Math.min(nA, nB) + 1} of ${max}` };
   }
@@ -75,6 +108,6 @@ export function nextRepeatStep(runs: ReadonlyMap<string, readonly VariantResult[
     action: 'decide',
     ranked: [w, l, ...rest],
     tied: true,
-    why: `${label(a.r)} and ${label(b.r)} tied within noise (${g.toFixed(1)}% apart after ${nA} and ${nB} runs, margin ${opts.marginPct}%): ${label(w)} wins on ${rule}`,
+    why: `${label(a.r)} and ${label(b.r)} tied within noise (${g.toFixed(1)}% apart after ${nA} and ${nB} runs, margin ${opts.marginPct}%${spread !== undefined ? `, run-to-run spread ${spread.toFixed(1)}%` : ''}): ${label(w)} wins on ${rule}`,
   };
 }

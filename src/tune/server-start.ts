@@ -121,7 +121,20 @@ async function startLocalServer(variant: Variant, ctx: RunVariantContext, stopSi
     };
     return { ok: false, failure, extra: { ...base, startupS } };
   }
-  return { ok: true, handle, spec, adapter, base, startupS, speed };
+  // The simulator reports the start-up it modelled with this session's caches (src/sim/startup.ts).
+  const reported = sim ? await simReportedStartupS(spec) : undefined;
+  return { ok: true, handle, spec, adapter, base, startupS: reported ?? startupS, speed };
+}
+
+/** sim-serve's modelled start-up (simulated s, caches included) from /sim/info; undefined when it does not say. */
+async function simReportedStartupS(spec: LaunchSpec): Promise<number | undefined> {
+  try {
+    const res = await fetch(`${baseUrl(spec)}/sim/info`, { signal: AbortSignal.timeout(3000) });
+    const v = res.ok ? ((await res.json()) as { startup?: { totalS?: unknown } }).startup?.totalS : undefined;
+    return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The simulated clock for this launch: the user's --speed, or the fastest the client can measure. */

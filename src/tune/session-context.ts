@@ -74,4 +74,6 @@ export interface SessionContext {
   warnedClientBound: boolean;
   /** GPU time of every launch this session made, for its host GPU-hours. */
   cost: CostLedger;
+  /** The run-to-run spread adaptive repeats measured so far, % (repeats.ts runSpreadPct). */
+  repeatSpreadPct?: number;
 }

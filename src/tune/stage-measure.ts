@@ -1,4 +1,5 @@
-// Measuring one stage's variants: waves of variants on disjoint GPUs (stage-parallel.ts), each
+// Measuring one stage's variants: waves of variants on disjoint GPUs (stage-parallel.ts), the
+// predicted fastest first (run-order.ts; results come back in the listed order), each
 // benchmark watched for early stop against the stage's leader so far, then adaptive repeats
 // while the best two are within the noise margin (repeats.ts). Returns the results the stage is
 // decided on (medians where repeats ran) and the carried winner's median when it was re-run.
@@ -10,8 +11,9 @@ import type { EarlyStopRequest } from './early-stop-run.js';
 import { announce, combineRuns, measureRepeat, measureRuns, resultFromPlanned } from './measure.js';
 import { runParallel } from './parallel.js';
 import type { PlannedVariant } from './plan.js';
-import { DEFAULT_REPEATS_MAX, nextRepeatStep, type RepeatStep } from './repeats.js';
+import { DEFAULT_REPEATS_MAX, nextRepeatStep, runSpreadPct, type RepeatStep } from './repeats.js';
 import type { SessionContext } from './session-context.js';
+import { runOrder } from './run-order.js';
 import { stageSchedule } from './stage-parallel.js';
 
 /** The leader a variant must be able to beat to keep running: the best eligible result so far. */
@@ -45,7 +47,7 @@ export async function measureStage(ctx: SessionContext, variants: readonly Plann
   const byId = new Map<string, VariantResult>();
   const runs = new Map<string, VariantResult[]>();
   for (const p of variants.filter((v) => v.status !== 'planned')) byId.set(p.variant.id, announce(ctx, resultFromPlanned(p, ctx.config.scenario.name)));
-  const planned = variants.filter((v) => v.status === 'planned');
+  const planned = runOrder(variants.filter((v) => v.status === 'planned'));
   const { limit, waves } = stageSchedule(ctx, planned);
   if (limit.heldBack && waves.some((w) => w.length > 1 || planned.length > 1)) ctx.emit({ type: 'warning', message: limit.heldBack });
   for (const wave of waves) {
@@ -94,10 +96,13 @@ export async function settleTies(ctx: SessionContext, stage: string, carried: Va
   const runs = new Map<string, VariantResult[]>();
   if (carried) runs.set(carried.variantId, [carried]);
   for (const r of measured.results) if (r.status === 'ok') runs.set(r.variantId, measured.runs.get(r.variantId) ?? [r]);
-  const opts = { objective: config.objective, slo: config.slo, marginPct: config.marginPct, repeatsMax: max };
   let repeated = false;
   for (;;) {
+    const opts = { objective: config.objective, slo: config.slo, marginPct: config.marginPct, repeatsMax: max, ...(ctx.repeatSpreadPct !== undefined ? { spreadPct: ctx.repeatSpreadPct } : {}) };
     const step = nextRepeatStep(runs, opts);
+    // What these runs show of the host's noise serves the later stages too.
+    const spread = runSpreadPct(runs, config.objective, ctx.repeatSpreadPct);
+    if (spread !== undefined) ctx.repeatSpreadPct = spread;
     if (step.action === 'decide' || max <= 1) {
       return { ...medians(ctx, stage, carried, measured.results, runs, repeated), step: step.action === 'decide' ? step : null, repeated };
     }

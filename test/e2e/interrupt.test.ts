@@ -30,12 +30,14 @@ describe('interrupting servelab --auto', () => {
     let sent = false;
     const first = await runCli(
       ['--auto', '--sim', '--model', 'Qwen/Qwen3-14B', '--stages', 'engine', '--engines', 'vllm,sglang', '--scale', '0.02',
-        '--validation', 'sharegpt-like', '--run-dir', runDir, '--port', port, '--json'],
+        '--validation', 'sharegpt-like', '--run-dir', runDir, '--port', port, '--json',
+        // (both measured in full: early stop would stop vLLM against SGLang, which runs first)
+        '--no-early-stop'],
       cwd,
       (e, child) => {
-        // Interrupt the second variant (sglang) once the first has finished.
+        // Interrupt the second variant (vllm: SGLang, predicted faster, runs first) once the first has finished.
         const id = 'variantId' in e ? e.variantId : undefined;
-        if (!sent && e.type === at && id === 'sglang') {
+        if (!sent && e.type === at && id === 'vllm') {
           sent = true;
           child.kill(signal);
         }
@@ -46,14 +48,14 @@ describe('interrupting servelab --auto', () => {
     expect(first.code, first.stderr.slice(-2000)).toBe(code);
     expect(first.stderr).toContain(`--resume ${runDir}`);
 
-    // The partial state: vllm finished and journaled; the run marked interrupted by this signal.
+    // The partial state: sglang finished and journaled; the run marked interrupted by this signal.
     const state = JSON.parse(readFileSync(join(runDir, 'session.json'), 'utf8'));
     expect(state).toMatchObject({ status: 'interrupted', signal, exitCode: code });
-    expect(state.current?.variantId).toBe('sglang');
+    expect(state.current?.variantId).toBe('vllm');
     const files = readdirSync(join(runDir, 'results'));
     expect(files).toHaveLength(1);
     const entry = JSON.parse(readFileSync(join(runDir, 'results', files[0]!), 'utf8'));
-    expect(entry.result).toMatchObject({ variantId: 'vllm', status: 'ok' });
+    expect(entry.result).toMatchObject({ variantId: 'sglang', status: 'ok' });
     expect(readdirSync(join(runDir, 'results')).some((f) => f.endsWith('.tmp'))).toBe(false);
     // The interrupted server is gone.
     expect(await leftBehind(first.events)).toEqual([]);
@@ -63,14 +65,14 @@ describe('interrupting servelab --auto', () => {
     const resumed = await runCli(['--auto', '--resume', runDir, '--json'], cwd);
     ports.push(...launchedPorts(resumed.events));
     expect(resumed.code, resumed.stderr.slice(-2000)).toBe(0);
-    expect(launchedIds(resumed.events)).toEqual(['sglang']);
+    expect(launchedIds(resumed.events)).toEqual(['vllm']);
     expect(resumed.stderr).toMatch(/1 finished measurement\(s\) are reused/);
     const done = resumed.events.at(-1) as Extract<TuneEvent, { type: 'session-finished' }>;
     const p = loadProfile(done.profilePath!);
-    const vllm = p.stages[0]!.results.find((r) => r.variantId === 'vllm')!;
+    const sglang = p.stages[0]!.results.find((r) => r.variantId === 'sglang')!;
     // The journaled measurement is the one in the profile, not a new one.
-    expect(vllm.startedAt).toBe(entry.result.startedAt);
-    expect(vllm.metrics!.total_token_throughput).toBe(entry.result.metrics.total_token_throughput);
+    expect(sglang.startedAt).toBe(entry.result.startedAt);
+    expect(sglang.metrics!.total_token_throughput).toBe(entry.result.metrics.total_token_throughput);
     expect(p.stages[0]!.results.map((r) => r.status)).toEqual(['ok', 'ok']);
     expect(JSON.parse(readFileSync(join(runDir, 'session.json'), 'utf8')).status).toBe('finished');
     expect(await leftBehind(resumed.events)).toEqual([]);

@@ -112,9 +112,10 @@ describe('a session on the simulated host, by key presses', () => {
     await r.press('enter');
     await r.waitForFrame(/engine on defaults: 2 candidates/, 20_000);
     await r.press('enter');
-    // Wait until one variant has finished and the next server is up.
+    // Wait until one variant has finished and the next server is up (vllm: SGLang, predicted
+    // faster, runs first).
     await r.waitForFrame(/✓ engine/, 40_000);
-    await r.waitForFrame((fr) => /● (launching|ready|warming up|benchmarking)\s+sglang/.test(fr), 20_000);
+    await r.waitForFrame((fr) => /● (launching|ready|warming up|benchmarking)\s+vllm/.test(fr), 20_000);
     await expect.poll(() => liveServers().length, { timeout: 10_000 }).toBeGreaterThan(0);
     const running = liveServers().map((s) => s.pid);
     await r.press('ctrl+c');

@@ -20,6 +20,7 @@ import type { Plan } from '../../src/tune/plan.js';
 import { makeVariant } from '../../src/tune/plan.js';
 import { SessionControl, type RunRequest, type ScenarioRunner, type SessionContext } from '../../src/tune/session-context.js';
 import { measureStage, settleTies } from '../../src/tune/stage-measure.js';
+import { decideStageVerdict } from '../../src/tune/stage-verdict.js';
 import { runSession } from '../../src/tune/session.js';
 import { variantGpuTime } from '../../src/tune/gpu-hours.js';
 import { metricsFor } from './scripted-runner.js';
@@ -122,6 +123,38 @@ async function scriptedBench(req: RunRequest, total: number): Promise<{ stoppedA
   return { stoppedAt: (await watch.settle())?.status ?? null };
 }
 
+describe('run order within a stage', () => {
+  // Four variants; two tie exactly (same throughput, p99 TPOT and startup), so even the tie rule's
+  // last step ("the one listed first") is exercised. Fixed measurements per variant, run in two orders.
+  const values: Record<string, number> = { 'vllm-tp8': 1000, 'sglang-tp8': 1200, 'vllm-tp8-mbt-4096': 1200, 'sglang-tp8-mbt-4096': 900 };
+  const stage = () => [tp('vllm', 8), tp('sglang', 8), tp('vllm', 8, { maxBatchedTokens: 4096 }), tp('sglang', 8, { maxBatchedTokens: 4096 })];
+  async function decided(predicted: (i: number) => number) {
+    const calls: string[] = [];
+    const run: ScenarioRunner = async (v, _s, req) => (calls.push(v.id), [okResult(v, req, values[v.id]!)]);
+    const { ctx } = ctxFor(run, ['--parallel', 'off']);
+    const variants = stage().map((p, i) => ({ ...p, predicted: { totalTokPerS: predicted(i) } as PlannedVariant['predicted'] }));
+    const measured = await measureStage(ctx, variants, null);
+    const settled = await settleTies(ctx, 'engine', null, measured);
+    const opts = { objective: ctx.config.objective, slo: [], marginPct: ctx.config.marginPct, ...(settled.step ? { repeats: settled.step } : {}) };
+    const out = decideStageVerdict('engine', null, null, settled.results, opts);
+    return { calls, rows: settled.results.map((r) => [r.variantId, r.metrics?.total_token_throughput]), winner: out.verdict.winnerId, why: out.verdict.why };
+  }
+
+  it('runs the predicted fastest first, and the same measurements give the same winner in any order', async () => {
+    const fastFirst = await decided((i) => 1000 * (i + 1));
+    const slowFirst = await decided((i) => 1000 * (4 - i));
+    expect(fastFirst.calls.slice(0, 4)).toEqual(['sglang-tp8-mbt-4096', 'vllm-tp8-mbt-4096', 'sglang-tp8', 'vllm-tp8']);
+    expect(slowFirst.calls.slice(0, 4)).toEqual(['vllm-tp8', 'sglang-tp8', 'vllm-tp8-mbt-4096', 'sglang-tp8-mbt-4096']);
+    // Results come back in the listed order; the decision reads only them.
+    expect(fastFirst.rows).toEqual(slowFirst.rows);
+    expect(fastFirst.rows.map((r) => r[0])).toEqual(stage().map((p) => p.variant.id));
+    // The exact tie goes to the one listed first (sglang-tp8), not the one run first.
+    expect(fastFirst.winner).toBe('sglang-tp8');
+    expect(slowFirst.winner).toBe('sglang-tp8');
+    expect(fastFirst.why).toMatch(/tied within noise.*listed first/);
+  });
+});
+
 describe('early stop on a scripted stage', () => {
   it('stops a loser once it cannot beat the leader, records why, and never lets it win', async () => {
     const seenLeader: (string | undefined)[] = [];
@@ -136,8 +169,9 @@ describe('early stop on a scripted stage', () => {
     const { ctx } = ctxFor(run, ['--parallel', 'off']);
     const out = await measureStage(ctx, [tp('vllm', 8), tp('sglang', 8)], null);
     expect(seenLeader).toEqual([undefined, 'vllm-tp8']);
-    // Bound after k of 20: (2000 out + 2000 in) / (k x 200 / 500) = 10000/k; below 980 from k = 11.
-    expect(out.results[1]).toMatchObject({ status: 'pruned', failure: { reason: 'stopped early: 9% below the leader at 11/20 requests' } });
+    // At 6 of 20 (30%, t = 2.4 s) its fastest window (2 requests in 0.8 s) is 2.5 req/s and the rate is level:
+    // bound = 4000 tokens / (2.4 + 14 / (2.5 x 1.02)) = 507 tok/s, 49% below the leader's 1000.
+    expect(out.results[1]).toMatchObject({ status: 'pruned', failure: { reason: 'stopped early: 49% below the leader at 6/20 requests' } });
     const settled = await settleTies(ctx, 'engine', null, out);
     expect(settled.step?.ranked.map((r) => r.variantId)).toEqual(['vllm-tp8']);
   });
@@ -166,9 +200,12 @@ describe('adaptive repeats in a session', () => {
   const verdict = (events: TuneEvent[]) => events.find((e): e is Extract<TuneEvent, { type: 'stage-finished' }> => e.type === 'stage-finished' && e.stage === 'engine')!;
 
   it('reruns the best two while within the margin; still tied: the lower p99 TPOT wins, said so', async () => {
-    const s = session({ 'vllm-tp8': [1005], 'sglang-tp8': [1000] }, { 'vllm-tp8': 30, 'sglang-tp8': 20 });
+    // Medians 1005 and 1000 after three runs each; the runs spread 3% and 2.2%, more than the 0.5% between them.
+    const s = session({ 'vllm-tp8': [1005, 985, 1015], 'sglang-tp8': [1000, 1012, 990] }, { 'vllm-tp8': 30, 'sglang-tp8': 20 });
     const o = await s.go();
-    expect(s.calls.filter((c) => c.startsWith('engine:'))).toEqual(['engine:vllm-tp8', 'engine:sglang-tp8', 'engine:vllm-tp8', 'engine:sglang-tp8', 'engine:vllm-tp8', 'engine:sglang-tp8']);
+    // The first runs go predicted fastest first (SGLang here); reruns go in the ranking's order.
+    // (after two runs each SGLang leads, 1006 vs 995, so the third pair starts with it).
+    expect(s.calls.filter((c) => c.startsWith('engine:'))).toEqual(['engine:sglang-tp8', 'engine:vllm-tp8', 'engine:vllm-tp8', 'engine:sglang-tp8', 'engine:sglang-tp8', 'engine:vllm-tp8']);
     expect(verdict(s.events).winnerId).toBe('sglang-tp8');
     expect(verdict(s.events).why).toMatch(/tied within noise .*after 3 and 3 runs.*wins on lower p99 TPOT/);
     expect(o.winner?.variantId).toBe('sglang-tp8');
@@ -245,8 +282,8 @@ describe('tune a replica, then the host', () => {
     const events: TuneEvent[] = [];
     const o = await runSession(config(['--stages', 'engine,parallelism', '--parallel', '2', '--no-early-stop']), { runner: run, onEvent: (e) => events.push(e) });
     expect(o.exitCode).toBe(0);
-    // Engine stage: both engines at TP1, at once, on GPUs 0 and 1.
-    expect(calls.slice(0, 2).sort()).toEqual(['engine:sglang:1', 'engine:vllm:0']);
+    // Engine stage: both engines at TP1, at once, on GPUs 0 and 1 (the predicted faster, SGLang, first).
+    expect(calls.slice(0, 2).sort()).toEqual(['engine:sglang:0', 'engine:vllm:1']);
     const par = events.find((e): e is Extract<TuneEvent, { type: 'stage-finished' }> => e.type === 'stage-finished' && e.stage === 'parallelism')!;
     expect(par.winnerId).toBe('sglang-tp2-dp4');
     expect(par.why).toMatch(/^whole-host layouts of the tuned replica/);

@@ -39,8 +39,9 @@ describe('parallel variants on sim-serve', () => {
     // Both were launched before either finished: they ran at the same time.
     const firstFinished = events.findIndex((e) => e.type === 'variant-finished');
     expect(events.indexOf(launches[1]!)).toBeLessThan(firstFinished);
-    // The shown real-engine command is pinned like the launched one.
-    expect(o.stages[0]!.results.map((r) => r.env?.CUDA_VISIBLE_DEVICES)).toEqual(['0', '1']);
+    // The shown real-engine command is pinned like the launched one (results in the listed order,
+    // vllm then sglang; SGLang, predicted faster, ran first on GPU 0).
+    expect(o.stages[0]!.results.map((r) => r.env?.CUDA_VISIBLE_DEVICES)).toEqual(['1', '0']);
     const view = projectSession(events);
     expect(view.cost?.simulated).toBe(true);
     expect(view.cost?.variantGpuHours).toBeGreaterThan(0);

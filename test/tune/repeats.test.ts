@@ -2,7 +2,7 @@
 // medians, and the stated tie-break once the repeats are spent.
 import { describe, expect, it } from 'vitest';
 import type { VariantResult } from '../../src/core/events.js';
-import { breakTie, nextRepeatStep } from '../../src/tune/repeats.js';
+import { breakTie, nextRepeatStep, runSpreadPct } from '../../src/tune/repeats.js';
 
 const opts = { objective: 'total' as const, slo: [], marginPct: 2, repeatsMax: 3 };
 function run(id: string, tput: number, extra: { p99Tpot?: number; startupS?: number; status?: VariantResult['status'] } = {}): VariantResult {
@@ -37,14 +37,39 @@ describe('nextRepeatStep', () => {
     expect(s.why).toMatch(/medians of 3 and 3 runs/);
   });
 
-  it('after repeatsMax runs still within the margin: tied within noise, lower p99 TPOT wins', () => {
+  it('after repeatsMax runs still within the margin and the measured spread: tied within noise, lower p99 TPOT wins', () => {
+    // Medians 1000 and 1005 (0.5% apart); the runs themselves spread 2.2% and 1.5%.
     const s = nextRepeatStep(runs([
-      ['sglang', [run('sglang', 1000, { p99Tpot: 18 }), run('sglang', 1001, { p99Tpot: 18 }), run('sglang', 999, { p99Tpot: 18 })]],
-      ['trt', [run('trt', 1005, { p99Tpot: 21 }), run('trt', 1004, { p99Tpot: 21 }), run('trt', 1006, { p99Tpot: 21 })]],
+      ['sglang', [run('sglang', 1000, { p99Tpot: 18 }), run('sglang', 1012, { p99Tpot: 18 }), run('sglang', 990, { p99Tpot: 18 })]],
+      ['trt', [run('trt', 1005, { p99Tpot: 21 }), run('trt', 995, { p99Tpot: 21 }), run('trt', 1010, { p99Tpot: 21 })]],
     ]), opts);
     expect(s).toMatchObject({ action: 'decide', tied: true });
     expect(s.action === 'decide' && s.ranked[0]!.variantId).toBe('sglang');
     expect(s.why).toMatch(/tied within noise .* sglang wins on lower p99 TPOT \(18\.00 vs 21\.00 ms\)/);
+  });
+
+  it('stops repeating once the medians are further apart than the run-to-run spread the reruns measured', () => {
+    // 1.5% apart (within the 2% margin), each variant's two runs within 0.1% of each other.
+    const s = nextRepeatStep(runs([['sglang', [run('sglang', 1000), run('sglang', 1001)]], ['trt', [run('trt', 1015), run('trt', 1016)]]]), opts);
+    expect(s).toMatchObject({ action: 'decide', tied: false });
+    expect(s.action === 'decide' && s.ranked[0]!.variantId).toBe('trt');
+    expect(s.why).toMatch(/within the 2% margin but beyond the 0\.1% run-to-run spread measured/);
+    // The same medians with noisier runs (1.5% spread) go on to run 3.
+    const noisy = nextRepeatStep(runs([['sglang', [run('sglang', 993), run('sglang', 1008)]], ['trt', [run('trt', 1015), run('trt', 1016)]]]), opts);
+    expect(noisy).toMatchObject({ action: 'rerun' });
+  });
+
+  it('a spread measured earlier in the session decides single runs; none measured yet: rerun once', () => {
+    const single = runs([['sglang', [run('sglang', 1000)]], ['trt', [run('trt', 1015)]]]);
+    expect(nextRepeatStep(single, opts)).toMatchObject({ action: 'rerun' });
+    expect(nextRepeatStep(single, { ...opts, spreadPct: 0.5 })).toMatchObject({ action: 'decide', tied: false });
+    expect(nextRepeatStep(single, { ...opts, spreadPct: 3 })).toMatchObject({ action: 'rerun' });
+  });
+
+  it('runSpreadPct: the largest (max - min) / median of any variant run twice or more, failures left out', () => {
+    expect(runSpreadPct(runs([['a', [run('a', 1000)]]]), 'total')).toBeUndefined();
+    expect(runSpreadPct(runs([['a', [run('a', 1000)]]]), 'total', 1.5)).toBe(1.5);
+    expect(runSpreadPct(runs([['a', [run('a', 990), run('a', 1000), run('a', 1010)]], ['b', [run('b', 500), run('b', 0, { status: 'failed' })]]]), 'total')).toBeCloseTo(2, 9);
   });
 
   it('repeatsMax 1 never reruns', () => {

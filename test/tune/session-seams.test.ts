@@ -102,18 +102,19 @@ describe('runSession with an injected runner', () => {
     expect(o1.interrupted).toBe(true);
     expect(o1.exitCode).toBe(130);
     const measured = first.calls.filter((c) => !c.includes('flashinfer'));
-    expect(measured).toEqual(['engine:sglang:sharegpt-like', 'engine:vllm:sharegpt-like', 'attention:sglang-attn-fa3:sharegpt-like']);
+    // (Variants run predicted fastest first: triton before flashinfer in the attention stage.)
+    expect(measured).toEqual(['engine:sglang:sharegpt-like', 'engine:vllm:sharegpt-like', 'attention:sglang-attn-fa3:sharegpt-like', 'attention:sglang-attn-triton:sharegpt-like']);
 
     // What `servelab view` shows of it: what was measured, marked interrupted.
     const interrupted = projectSession(readRunEvents(o1.runDir), { ended: true });
     expect(interrupted.status).toBe('interrupted');
     expect(interrupted.stages.find((s) => s.name === 'engine')!.rows.map((r) => r.result.variantId)).toEqual(['sglang', 'vllm']);
-    expect(interrupted.stages.find((s) => s.name === 'attention')!.rows.map((r) => r.result.variantId)).toEqual(['sglang-attn-fa3']);
+    expect(interrupted.stages.find((s) => s.name === 'attention')!.rows.map((r) => r.result.variantId)).toEqual(['sglang-attn-fa3', 'sglang-attn-triton']);
 
     const second = scriptedRunner({ sglang: 1200, vllm: 1000 }, 1000);
     const o2 = await runSession(readRunConfig(o1.runDir), { runner: second.run, resume: true });
     expect(o2.exitCode).toBe(0);
-    expect(second.calls.some((c) => c === 'engine:sglang:sharegpt-like' || c === 'engine:vllm:sharegpt-like' || c.includes('attn-fa3'))).toBe(false);
+    expect(second.calls.some((c) => c === 'engine:sglang:sharegpt-like' || c === 'engine:vllm:sharegpt-like' || c.includes('attn-fa3') || c.includes('attn-triton'))).toBe(false);
     expect(second.calls[0]).toBe('attention:sglang-attn-flashinfer:sharegpt-like');
     // The resumed stream starts the view afresh and ends finished.
     expect(projectSession(readRunEvents(o1.runDir), { ended: true }).status).toBe('finished');

@@ -22,6 +22,8 @@ describe('runSession', () => {
     const { config } = parseAutoArgs([
       '--sim', '--model', 'Qwen/Qwen3-14B', '--engines', 'vllm,sglang,trtllm', '--stages', 'engine,attention',
       '--scale', '0.02', '--validation', 'sharegpt-like', '--out', dir, '--run-dir', join(dir, 'run'), '--port', port,
+      // About skips: no early stop (it would stop a slower engine against whichever ran first).
+      '--no-early-stop',
     ]);
     const control = new SessionControl();
     const events: TuneEvent[] = [];
@@ -52,7 +54,8 @@ describe('runSession', () => {
     expect(engine.results[1]!.failure).toMatchObject({ kind: 'skipped', reason: 'skipped by the user' });
     // A skip is a decision: it is journaled like any result.
     const journaled = readdirSync(join(dir, 'run', 'results')).map((f) => JSON.parse(readFileSync(join(dir, 'run', 'results', f), 'utf8')).result.variantId);
-    expect(journaled).toEqual(['vllm', 'sglang', 'trtllm']);
+    // (journaled in run order: predicted fastest first)
+    expect(journaled).toEqual(['sglang', 'trtllm', 'vllm']);
     expect(outcome.stages[1]).toMatchObject({ name: 'attention', skipped: 'stopped by the user after the engine stage', results: [] });
     // Live panels get their data: progress snapshots, server metrics and simulated GPU samples.
     expect(events.some((e) => e.type === 'server-ready')).toBe(true);

@@ -54,7 +54,8 @@ describe('servelab view', () => {
     expect(v.status).toBe('interrupted');
     expect(v.stages.map((s) => [s.name, s.rows.map((r) => r.result.variantId)])).toEqual([
       ['engine', ['sglang', 'vllm']],
-      ['attention', ['sglang-attn-fa3']],
+      // (run predicted fastest first: triton before flashinfer, where the session was stopped)
+      ['attention', ['sglang-attn-fa3', 'sglang-attn-triton']],
     ]);
     expect(v.outcome?.exitCode).toBe(143);
   });
