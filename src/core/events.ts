@@ -129,6 +129,8 @@ export interface StageVerdict {
   why: string;
   /** Why the stage did not run, when it did not. */
   skipped?: string;
+  /** Its best two stayed within the noise margin after adaptive repeats (src/tune/repeats.ts); `why` says how the tie was broken. */
+  tied?: boolean;
 }
 
 /** A sweep's load in JSON terms: a rate of `inf` (all at once) is null. */

@@ -262,6 +262,8 @@ export const TIED_WITHIN_NOISE = 'tied within noise';
  * margin 2%): B wins on lower p99 TPOT (…)"); null when no tie was called. The verdict carries the
  * tie in words only: repeats.ts writes the clause, stage-verdict.ts joins clauses with '; '.
  */
-export function tieClause(v: Pick<StageVerdict, 'why'> | undefined): string | null {
-  return v?.why.split('; ').find((c) => c.includes(TIED_WITHIN_NOISE)) ?? null;
+export function tieClause(v: Pick<StageVerdict, 'why' | 'tied'> | undefined): string | null {
+  // Verdicts journalled before the `tied` field carry the tie in words only.
+  if (!v || v.tied === false) return null;
+  return v.why.split('; ').find((c) => c.includes(TIED_WITHIN_NOISE)) ?? (v.tied ? TIED_WITHIN_NOISE : null);
 }

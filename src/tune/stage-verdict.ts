@@ -119,6 +119,7 @@ export function decideStageVerdict(
 ): StageDecisionOut {
   const out = carried && opts.layouts ? layoutVerdict(stage, carried, baseline, results, opts, opts.repeats) : carried ? laterVerdict(stage, carried, baseline, results, opts, opts.repeats) : engineVerdict(stage, results, opts, opts.baseline, opts.repeats);
   if (/^no variant meets the SLOs/.test(out.verdict.why)) out.warnings.push(out.verdict.why);
+  if (opts.repeats?.tied) out.verdict.tied = true;
   return out;
 }
 

@@ -28,7 +28,7 @@ describe('trtllm-bench settings heuristic', () => {
     expect(trtllmBenchSettings({ ...base, kvBytesPerElem: 1 }).maxBatchSize).toBe(160);
   });
 
-  it('the perf-overview rows carry the limits, x attention-DP ranks where the YAML turns it on', () => {
+  it('the perf-overview rows carry the limits, per attention-DP rank as the engine and the simulator apply them', () => {
     const trt = WIDER_HELD_OUT.filter((r) => r.engine === 'trtllm');
     expect(trt.length).toBe(18);
     for (const r of trt) {
@@ -36,7 +36,7 @@ describe('trtllm-bench settings heuristic', () => {
       expect(r.caveat).toMatch(/trtllm-bench's own limits/);
     }
     const dsr1 = trt.find((r) => r.model.includes('DeepSeek'))!;
-    // 8 ranks x (384 requests, 2048 tokens) per rank.
-    expect(dsr1.knobs).toMatchObject({ maxRunningSeqs: 8 * 384, maxBatchedTokens: 8 * 2048 });
+    // 384 requests and 2048 tokens per rank (src/sim/rank-limits.ts multiplies by the 8 ranks).
+    expect(dsr1.knobs).toMatchObject({ maxRunningSeqs: 384, maxBatchedTokens: 2048 });
   });
 });

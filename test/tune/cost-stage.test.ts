@@ -208,6 +208,7 @@ describe('adaptive repeats in a session', () => {
     expect(s.calls.filter((c) => c.startsWith('engine:'))).toEqual(['engine:sglang-tp8', 'engine:vllm-tp8', 'engine:vllm-tp8', 'engine:sglang-tp8', 'engine:sglang-tp8', 'engine:vllm-tp8']);
     expect(verdict(s.events).winnerId).toBe('sglang-tp8');
     expect(verdict(s.events).why).toMatch(/tied within noise .*after 3 and 3 runs.*wins on lower p99 TPOT/);
+    expect(verdict(s.events).tied).toBe(true);
     expect(o.winner?.variantId).toBe('sglang-tp8');
   });
 
@@ -216,6 +217,7 @@ describe('adaptive repeats in a session', () => {
     await s.go();
     expect(verdict(s.events).winnerId).toBe('vllm-tp8');
     expect(verdict(s.events).why).toMatch(/leads .* beyond the 2% noise margin/);
+    expect(verdict(s.events).tied).toBeUndefined();
     expect(s.calls.filter((c) => c === 'engine:vllm-tp8')).toHaveLength(2);
   });
 
