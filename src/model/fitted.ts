@@ -40,19 +40,25 @@ export interface FittedConstants {
   perSeqOverheadS: number;
   /** Block-scaled FP8 GEMMs: fraction of the FP8 peak's share that BF16 GEMMs reach of theirs. */
   fp8GemmEff: number;
+  /** vLLM's API server: serial work per request before the engine sees it, seconds (efficiency.ts frontEndPerRequestS). */
+  vllmFrontEndPerRequestS: number;
+  /** Weight-only FP8 (Marlin) GEMMs on A100: time relative to BF16 GEMMs at the same FLOPs (efficiency.ts weightOnlyFp8GemmPenalty). */
+  marlinFp8GemmPenalty: number;
 }
 
 // BEGIN FITTED (written by bench/fit.ts --write)
 export const FITTED: FittedConstants = {
   gemmServingEffAmpere: 0.767,
   gemmServingEffHopper: 0.434,
-  weightBwEffAmpere: 0.505,
-  weightBwEffHopper: 0.53,
-  moeEff: 0.14,
+  weightBwEffAmpere: 0.805,
+  weightBwEffHopper: 0.669,
+  moeEff: 0.13,
   trtllmMoeEff: 0.0561,
-  stepOverheadS: 0.0037,
-  perSeqOverheadS: 0.0000292,
+  stepOverheadS: 0.0059,
+  perSeqOverheadS: 0.0000284,
   fp8GemmEff: 0.647,
+  vllmFrontEndPerRequestS: 0.0223,
+  marlinFp8GemmPenalty: 1.15,
 };
 // END FITTED
 
