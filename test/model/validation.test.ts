@@ -4,13 +4,13 @@
 // a change makes the held-out error grow, so a fit that helps the training set but hurts held-out
 // data shows up. It does not say the model is good: see the goals in the docs.
 import { describe, expect, it } from 'vitest';
-import { HELD_OUT, PUBLISHED, TRAINING_PAGES } from '../../src/model/data/published.js';
+import { HELD_OUT, NOT_AS_PUBLISHED, PUBLISHED, TRAINING_PAGES } from '../../src/model/data/published.js';
 import { TRAINING_PUBLISHED } from '../../src/model/data/training.js';
 import { summarize, validateOne } from '../../src/sim/validate.js';
 
 const RECORDED = {
-  /** Median |simulated / published - 1| over the held-out rows (a row the model refuses counts as infinite). */
-  medianAbs: 0.17,
+  /** Median |simulated / published - 1| over the held-out rows (a row the model refuses counts as infinite): 11.4% measured. */
+  medianAbs: 0.115,
   /** Held-out rows the model says do not fit although they ran. */
   refused: 5,
   /** Held-out groups whose engine ranking the model gets right (of 2). */
@@ -39,6 +39,9 @@ describe('held-out validation (published results the fit never reads)', () => {
 
   it('no more held-out configurations are refused, and no fewer rankings are right', () => {
     expect(s.rows.filter((x) => x.error === null).length).toBeLessThanOrEqual(RECORDED.refused);
+    // The model refuses only rows whose published command cannot start as stated (vLLM 0.11's own
+    // accounting, published.ts NOT_AS_PUBLISHED); any other refusal is a model error.
+    for (const x of s.rows) if (x.error === null) expect(x.r.caveat).toBe(NOT_AS_PUBLISHED);
     expect(s.groups.filter((g) => g.right).length).toBeGreaterThanOrEqual(RECORDED.rankingRight);
   });
 });
