@@ -223,12 +223,16 @@ export const HARDWARE = {
   /** Achieved fraction of link bandwidth in collectives (NCCL bus bandwidth ~70%). */
   collectiveBwEff: 0.7,
   /**
-   * Weight-only FP8 (vLLM's FP8 Marlin) on GPUs without FP8 tensor cores: GEMMs run in BF16 after
-   * an in-kernel dequant, and Marlin's speed-up holds only at small batches (its README: near-ideal
-   * up to batch 16-32, decreasing beyond). Fit (fitted.ts marlinFp8GemmPenalty): the training
-   * set's weight-only FP8 rows (Qwen3-14B-FP8 on A100, study B's GLM-4.6-FP8 on A100).
+   * Weight-only FP8 on GPUs without FP8 tensor cores (A100): vLLM runs Marlin kernels that
+   * dequantize in-kernel and compute in BF16; their speed-up holds only at small batches (Marlin's
+   * README: near-ideal up to batch 16-32, decreasing beyond). Two kernels, two values: dense layers
+   * (quantization/utils/marlin_utils_fp8.py, apply_fp8_marlin_linear) and routed experts
+   * (fused_marlin_moe). Dense: Fit (fitted.ts marlinFp8DenseGemmPenalty) on the training set's one
+   * dense weight-only FP8 row (Qwen3-14B-FP8 on A100), checked on the held-out Qwen3-32B-FP8 row.
    */
-  weightOnlyFp8GemmPenalty: FITTED.marlinFp8GemmPenalty,
+  marlinFp8DenseGemmPenalty: FITTED.marlinFp8DenseGemmPenalty,
+  /** Routed experts (fused_marlin_moe): rule of thumb, not fitted (study B's GLM-4.6-FP8 rows are matched with it and the fitted moeEff). */
+  weightOnlyFp8GemmPenalty: 1.15,
   /** Memory the engine keeps outside weights, activations and KV (CUDA context, graphs), bytes: TRT-LLM, and the weights-fit check. Rule of thumb. */
   runtimeReserveBytes: 2.5 * GiB,
   /** KV block size in tokens (vLLM/SGLang page granularity for the scheduler). */

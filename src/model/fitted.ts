@@ -11,9 +11,10 @@
 // one GEMM and bandwidth value for all GPUs; the per-architecture split from there; then, after
 // vLLM's KV budget (kv-budget.ts) and the serial API front-end (efficiency.ts) were added, two more
 // runs from those values (the second with --write; training error mean |ln| 0.0585, median 4.3%).
-// marlinFp8GemmPenalty is in the fit but kept its start value (the rule of thumb 1.15): every grid
-// neighbour raised the training loss (the dense Qwen3-14B-FP8 row wants more, study B's GLM-4.6-FP8
-// MoE rows want none). Rerun `npx tsx bench/fit.ts` after changing a mechanism.
+// A last run split the weight-only FP8 penalty into dense (fitted, marlinFp8DenseGemmPenalty) and
+// routed-expert (rule of thumb) kernels: with one shared value the fit could not move it (the dense
+// Qwen3-14B-FP8 row wanted more, study B's MoE rows none). Rerun `npx tsx bench/fit.ts` after
+// changing a mechanism.
 
 /**
  * GPU architectures with their own fitted efficiencies: 'ampere' (A100, compute capability 8.0)
@@ -46,23 +47,23 @@ export interface FittedConstants {
   fp8GemmEff: number;
   /** vLLM's API server: serial work per request before the engine sees it, seconds (efficiency.ts frontEndPerRequestS). */
   vllmFrontEndPerRequestS: number;
-  /** Weight-only FP8 (Marlin) GEMMs on A100: time relative to BF16 GEMMs at the same FLOPs (efficiency.ts weightOnlyFp8GemmPenalty). */
-  marlinFp8GemmPenalty: number;
+  /** Weight-only FP8 (Marlin) dense GEMMs on A100: time relative to BF16 GEMMs at the same FLOPs (efficiency.ts marlinFp8DenseGemmPenalty). */
+  marlinFp8DenseGemmPenalty: number;
 }
 
 // BEGIN FITTED (written by bench/fit.ts --write)
 export const FITTED: FittedConstants = {
   gemmServingEffAmpere: 0.767,
   gemmServingEffHopper: 0.434,
-  weightBwEffAmpere: 0.861,
+  weightBwEffAmpere: 0.95,
   weightBwEffHopper: 0.669,
-  moeEff: 0.13,
+  moeEff: 0.139,
   trtllmMoeEff: 0.0561,
-  stepOverheadS: 0.00631,
-  perSeqOverheadS: 0.0000284,
+  stepOverheadS: 0.00797,
+  perSeqOverheadS: 0.0000304,
   fp8GemmEff: 0.647,
   vllmFrontEndPerRequestS: 0.0239,
-  marlinFp8GemmPenalty: 1.15,
+  marlinFp8DenseGemmPenalty: 1.55,
 };
 // END FITTED
 
