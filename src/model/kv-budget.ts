@@ -7,7 +7,9 @@
 //   set (_dummy_sampler_run; the sampler joined the profile in vllm#13594), so with 1024 default
 //   sequences on H100 the sampler, not the forward pass, sets the peak. CUDA graphs are captured
 //   after the KV cache is allocated and are not subtracted.
-// - SGLang: --mem-fraction-static of total memory holds weights and the KV pool.
+// - SGLang (model_runner.py profile_max_num_token): rest = free memory after loading the weights -
+//   total x (1 - --mem-fraction-static). The free memory is what CUDA reports, so the process's
+//   CUDA context (CUDA_CONTEXT_BYTES) comes out of the KV pool too.
 // - TRT-LLM: kv_cache_free_gpu_memory_fraction of the memory left after weights and activations.
 import type { EngineName } from '../core/variant.js';
 import { engineMemBytes, type GpuSpec } from './gpus.js';
@@ -25,6 +27,12 @@ const GiB = 1024 ** 3;
  * (github.com/llm-d/llm-d-benchmark config_explorer/empirical-vllm-memory-results.md).
  */
 export const VLLM_SAMPLER_BYTES_PER_LOGIT = 38.5;
+
+/**
+ * Memory a serving process holds before loading anything (CUDA context, cuBLAS handles): vLLM
+ * logs "Free memory on device (78.57/79.18 GiB) on startup" on an idle H100 (llm-d source above).
+ */
+export const CUDA_CONTEXT_BYTES = (79.18 - 78.57) * GiB;
 
 /** vLLM's non-torch increase during profiling: 0.13-0.14 GiB on one GPU, 0.55 GiB with TP 2 (NCCL), same source. */
 export function vllmNonTorchBytes(gpusPerReplica: number): number {
@@ -71,7 +79,7 @@ export function kvBudget(i: BudgetInput): KvBudget {
     return { kvBytes: budget - i.weightsPerGpu, budget, reserved };
   }
   if (i.engine === 'sglang') {
-    const budget = mem * i.memFraction;
+    const budget = mem * i.memFraction - CUDA_CONTEXT_BYTES;
     return { kvBytes: budget - i.weightsPerGpu, budget, reserved: mem - budget };
   }
   const reserved = forwardActivationBytes(i.model, i.maxBatchedTokens, i.tp) + HARDWARE.runtimeReserveBytes;

@@ -144,13 +144,17 @@ export function simulateWorkload(o: SimulateOptions): SimulateResult {
   }
   const outputs: RequestOutput[] = reqs.map((r, i) => {
     const tr = tracks[i]!;
+    // start + latency must not pass the finish time: float rounding would overlap it with the
+    // request the client sends at that very moment and count one extra in flight.
+    let latency = tr.last - tr.start;
+    if (tr.start + latency > tr.last) latency -= Math.abs(tr.last) * Number.EPSILON;
     return {
       success: true,
       promptLen: r.promptLen,
       outputLen: tr.out,
       ttft: tr.ttft,
       itl: tr.itl,
-      latency: tr.last - tr.start,
+      latency,
       startTime: tr.start,
       generatedText: '',
       error: '',
