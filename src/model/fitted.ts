@@ -10,11 +10,12 @@
 // The values below come from a chain of runs (2 rounds each): the first pass's hand-set values with
 // one GEMM and bandwidth value for all GPUs; the per-architecture split from there; then, after
 // vLLM's KV budget (kv-budget.ts) and the serial API front-end (efficiency.ts) were added, two more
-// runs from those values (the second with --write; training error mean |ln| 0.0585, median 4.3%).
-// A last run split the weight-only FP8 penalty into dense (fitted, marlinFp8DenseGemmPenalty) and
+// runs from those values (the second with --write).
+// A further run split the weight-only FP8 penalty into dense (fitted, marlinFp8DenseGemmPenalty) and
 // routed-expert (rule of thumb) kernels: with one shared value the fit could not move it (the dense
-// Qwen3-14B-FP8 row wanted more, study B's MoE rows none). Rerun `npx tsx bench/fit.ts` after
-// changing a mechanism.
+// Qwen3-14B-FP8 row wanted more, study B's MoE rows none). A last run (--write) followed SGLang's
+// CUDA-context term in kv-budget.ts: training error mean |ln| 0.0416, median 2.5% over 36 rows.
+// Rerun `npx tsx bench/fit.ts` after changing a mechanism.
 
 /**
  * GPU architectures with their own fitted efficiencies: 'ampere' (A100, compute capability 8.0)
