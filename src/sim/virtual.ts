@@ -142,7 +142,15 @@ export function simulateWorkload(o: SimulateOptions): SimulateResult {
       }
     }
   }
-  const outputs: RequestOutput[] = reqs.map((r, i) => {
+  const outputs = toOutputs(reqs, tracks);
+  const metrics = calculateMetrics(outputs, lastEnd, { percentileMetrics: ['ttft', 'tpot', 'itl', 'e2el'], metricPercentiles: [99] });
+  const st = sched.snapshot();
+  return { fit: cfg.fit, metrics, kvCapacityTokens: cfg.kvCapacityTokens, preemptions: st.preemptions, steps: st.steps };
+}
+
+/** The client's view of each request, as `vllm bench serve` records it. */
+function toOutputs(reqs: SimRequest[], tracks: (Track | undefined)[]): RequestOutput[] {
+  return reqs.map((r, i) => {
     const tr = tracks[i]!;
     // start + latency must not pass the finish time: float rounding would overlap it with the
     // request the client sends at that very moment and count one extra in flight.
@@ -160,7 +168,4 @@ export function simulateWorkload(o: SimulateOptions): SimulateResult {
       error: '',
     };
   });
-  const metrics = calculateMetrics(outputs, lastEnd, { percentileMetrics: ['ttft', 'tpot', 'itl', 'e2el'], metricPercentiles: [99] });
-  const st = sched.snapshot();
-  return { fit: cfg.fit, metrics, kvCapacityTokens: cfg.kvCapacityTokens, preemptions: st.preemptions, steps: st.steps };
 }
