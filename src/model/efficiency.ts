@@ -58,6 +58,14 @@ export interface EngineEfficiency {
   defaultMemFraction: (gpu: GpuSpec) => number;
   /** Largest decode batch captured as a CUDA graph; larger batches run eager. */
   cudaGraphMaxBs: (gpu: GpuSpec, tp: number) => number;
+  /**
+   * The API server's serial work per request before the engine sees it (request parsing, chat
+   * template, tokenization, hand-off), seconds: requests reach the engine one after another
+   * (src/sim/virtual.ts). Plus frontEndPerPromptTokenS per prompt token.
+   */
+  frontEndPerRequestS: number;
+  /** Tokenization per prompt token on the serial front-end path, seconds. */
+  frontEndPerPromptTokenS: number;
 }
 
 const isA100 = (g: GpuSpec) => /A100/.test(g.name);
@@ -93,6 +101,12 @@ const COMMON = {
   torchCompileLargeBatch: 1.0,
   torchCompileSmallBatch: 1.0,
   torchCompileMaxBs: 512,
+  // No training row shows a per-request front-end cost for SGLang or TRT-LLM (SGLang's random
+  // 128/4 row is within 1% without one), so none is modelled for them.
+  frontEndPerRequestS: 0,
+  // Tokenization runs on one thread per request: "a DGX H100's CPU can do only about 1k tokens/ms"
+  // (vllm#19012, simon-mo; the same Rust HF tokenizers serve all three engines' front-ends).
+  frontEndPerPromptTokenS: 1e-6,
 };
 
 export const ENGINE_EFFICIENCY: Record<EngineName, EngineEfficiency> = {
@@ -101,6 +115,10 @@ export const ENGINE_EFFICIENCY: Record<EngineName, EngineEfficiency> = {
     policy: 'mixed',
     // vLLM 0.11 runs the scheduler between steps (async scheduling is opt-in, vllm#19970), so nothing is hidden.
     overlap: false,
+    // vLLM 0.11's OpenAI server preprocesses each request on one thread (serving_engine.py
+    // `ThreadPoolExecutor(max_workers=1)`, vllm#25301; sequential per-request tokenization,
+    // vllm#19012). Fit (fitted.ts): its size, on the training rows' random 128/4 runs.
+    frontEndPerRequestS: FITTED.vllmFrontEndPerRequestS,
     // vLLM 0.11: FlashAttention on SM80+, FlashInfer on SM100 (cuda.py get_attn_backend_cls).
     defaultBackend: (g, mla) => (mla ? (g.computeCapability >= 9 ? 'flashmla' : 'triton_mla') : g.computeCapability >= 10 ? 'flashinfer' : 'flash_attn'),
     // arg_utils.py _set_default_args: 8192 / 1024 on >=70 GiB non-A100 GPUs, else 2048 / 256.
@@ -204,17 +222,19 @@ export const HARDWARE = {
   allReduceLatencyS: { nvlink: 10e-6, pcie: 40e-6 },
   /** Achieved fraction of link bandwidth in collectives (NCCL bus bandwidth ~70%). */
   collectiveBwEff: 0.7,
-  /** Weight-only FP8 (Marlin) on GPUs without FP8 tensor cores: GEMMs run in BF16 with dequant cost. */
+  /**
+   * Weight-only FP8 on GPUs without FP8 tensor cores (A100): vLLM runs Marlin kernels that
+   * dequantize in-kernel and compute in BF16; their speed-up holds only at small batches (Marlin's
+   * README: near-ideal up to batch 16-32, decreasing beyond). Two kernels, two values: dense layers
+   * (quantization/utils/marlin_utils_fp8.py, apply_fp8_marlin_linear) and routed experts
+   * (fused_marlin_moe). Dense: Fit (fitted.ts marlinFp8DenseGemmPenalty) on the training set's one
+   * dense weight-only FP8 row (Qwen3-14B-FP8 on A100), checked on the held-out Qwen3-32B-FP8 row.
+   */
+  marlinFp8DenseGemmPenalty: FITTED.marlinFp8DenseGemmPenalty,
+  /** Routed experts (fused_marlin_moe): rule of thumb, not fitted (study B's GLM-4.6-FP8 rows are matched with it and the fitted moeEff). */
   weightOnlyFp8GemmPenalty: 1.15,
   /** Memory the engine keeps outside weights, activations and KV (CUDA context, graphs), bytes: TRT-LLM, and the weights-fit check. Rule of thumb. */
   runtimeReserveBytes: 2.5 * GiB,
-  /**
-   * vLLM's KV budget is util x total - (weights + torch activation peak + non-torch increase)
-   * (v1 gpu_worker.py determine_available_memory); NCCL is initialised before the baseline
-   * snapshot and CUDA graphs are not subtracted by default, so only the non-torch increase
-   * (cuBLAS/cuDNN workspaces) remains here. Rule of thumb, not fitted.
-   */
-  vllmNonTorchBytes: 0.5 * GiB,
   /** KV block size in tokens (vLLM/SGLang page granularity for the scheduler). */
   kvBlockTokens: 16,
   /** Routed tokens are not spread evenly over expert-parallel ranks without EPLB: slowest rank / mean. */

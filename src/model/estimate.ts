@@ -1,10 +1,11 @@
 // The shared analytical estimate: memory (weights, KV, does it fit) and the engine defaults a
 // variant resolves to. The time of one step lives in step-time.ts (re-exported here).
 import type { EngineName, Knobs } from '../core/variant.js';
-import { gpuMemBytes, hasNativeFp8, type GpuSpec } from './gpus.js';
+import { engineMemBytes, hasNativeFp8, type GpuSpec } from './gpus.js';
 import { paramCounts, type ModelInfo, type WeightDtype } from './models.js';
 import { engineEfficiency, HARDWARE, type EngineEfficiency } from './efficiency.js';
 import { efficiencyForVersion } from './versions.js';
+import { kvBudget, type KvBudget } from './kv-budget.js';
 
 const GiB = 1024 ** 3;
 
@@ -145,20 +146,14 @@ export function resolveServer(engine: EngineName, gpu: GpuSpec, gpus: number, mo
   const weightOnlyFp8 = weightDtype === 'fp8' && !nativeFp8;
   const gemmFlops = weightDtype === 'fp8' && nativeFp8 ? gpu.fp8Flops * HARDWARE.fp8GemmEff : gpu.bf16Flops;
   const kvPerTok = kvBytesPerToken(model, knobs.kvCacheDtype, par);
-  const mem = gpuMemBytes(gpu);
   const memFraction = knobs.memFraction ?? eff.defaultMemFraction(gpu);
   const maxBatchedTokens = knobs.maxBatchedTokens ?? eff.defaultMaxBatchedTokens(gpu);
   const maxModelLen = knobs.maxModelLen ?? model.maxPositionEmbeddings;
-  // Activation peak of one max-size batch: a handful of hidden-size buffers per token in flight.
-  const activation = maxBatchedTokens * (model.hiddenSize * 2 * 12 + (model.vocabSize / par.tp) * 4 * 0.05);
-  let kvBytes: number;
-  if (engine === 'vllm') kvBytes = mem * memFraction - weights.perGpu - activation - HARDWARE.vllmNonTorchBytes;
-  else if (engine === 'sglang') kvBytes = mem * memFraction - weights.perGpu;
-  else kvBytes = (mem - weights.perGpu - activation - HARDWARE.runtimeReserveBytes) * memFraction;
-  kvBytes = Math.max(0, kvBytes);
+  const maxRunningSeqs = knobs.maxRunningSeqs ?? eff.defaultMaxRunningSeqs(gpu, speculative);
+  const budget = kvBudget({ engine, gpu, model, weightsPerGpu: weights.perGpu, memFraction, maxBatchedTokens, maxRunningSeqs, tp: par.tp, pp: par.pp });
+  const kvBytes = Math.max(0, budget.kvBytes);
   // Per-GPU KV pools: under DP-attention (or DP replicas) each group holds its own requests.
   const kvCapacityTokens = Math.floor(kvBytes / kvPerTok) * par.dp;
-  const maxRunningSeqs = knobs.maxRunningSeqs ?? eff.defaultMaxRunningSeqs(gpu, speculative);
   const attentionBackend = knobs.attentionBackend ?? eff.defaultBackend(gpu, !!model.mla);
   const cfg: ServerConfig = {
     engine,
@@ -181,12 +176,12 @@ export function resolveServer(engine: EngineName, gpu: GpuSpec, gpus: number, mo
     attentionBackend,
     eff,
     speculative,
-    memUsedPerGpu: Math.min(mem, weights.perGpu + kvBytes + activation + HARDWARE.runtimeReserveBytes),
+    memUsedPerGpu: Math.min(engineMemBytes(gpu), engine === 'sglang' ? budget.budget + HARDWARE.runtimeReserveBytes : weights.perGpu + kvBytes + budget.reserved),
   };
-  return { ...cfg, fit: checkFit(cfg, activation) };
+  return { ...cfg, fit: checkFit(cfg, budget) };
 }
 
-function checkFit(c: ServerConfig, activation: number): FitResult {
+function checkFit(c: ServerConfig, kv: KvBudget): FitResult {
   const { model: m, par, gpu } = c;
   if (par.gpusUsed > c.gpus)
     return { fits: false, kind: 'too-few-gpus', reason: `the variant needs ${par.gpusUsed} GPUs (tp ${par.tp} x pp ${par.pp} x dp ${par.dpAttention ? 1 : par.dp}), the host has ${c.gpus}` };
@@ -198,10 +193,10 @@ function checkFit(c: ServerConfig, activation: number): FitResult {
     return { fits: false, kind: 'no-fp8', reason: `SGLang's FP8 kernels need compute capability >= 8.9; ${gpu.name} is ${gpu.computeCapability.toFixed(1)}` };
   if (c.weightDtype === 'fp8' && c.engine === 'trtllm' && !hasNativeFp8(gpu))
     return { fits: false, kind: 'no-fp8', reason: `TensorRT-LLM has no FP8 weights on compute capability ${gpu.computeCapability.toFixed(1)} (${gpu.name})` };
-  const mem = gpuMemBytes(gpu);
+  const mem = engineMemBytes(gpu);
   if (c.weights.perGpu + HARDWARE.runtimeReserveBytes > mem)
     return { fits: false, kind: 'oom-weights', reason: `weights need ${gib(c.weights.perGpu)} GiB per GPU; ${gpu.name} has ${gib(mem)} GiB` };
-  const budget = c.engine === 'trtllm' ? mem - HARDWARE.runtimeReserveBytes - activation : mem * c.memFraction - (c.engine === 'vllm' ? activation + HARDWARE.vllmNonTorchBytes : 0);
+  const budget = kv.budget;
   if (c.kvBytesPerGpu <= 0 || c.weights.perGpu >= budget)
     return { fits: false, kind: 'oom-kv', reason: `weights need ${gib(c.weights.perGpu)} GiB per GPU, leaving no KV cache inside ${gib(Math.max(0, budget))} GiB` };
   const perGroup = c.kvCapacityTokens / par.dp;

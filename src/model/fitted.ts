@@ -7,9 +7,15 @@
 // 2026-12-01 (coordinate descent on the mean |log(simulated / published)| over those rows).
 // The held-out rows (published.ts split 'held-out') were never read by the fit; their error is
 // reported by bench/validate.ts and docs/calibration.md.
-// The values below come from two runs (2 rounds each): one from the first pass's hand-set values
-// with a single GEMM and bandwidth value for all GPUs, then the per-architecture split from there.
-// Rerun `npx tsx bench/fit.ts` after changing a mechanism: it prints the values and the error.
+// The values below come from a chain of runs (2 rounds each): the first pass's hand-set values with
+// one GEMM and bandwidth value for all GPUs; the per-architecture split from there; then, after
+// vLLM's KV budget (kv-budget.ts) and the serial API front-end (efficiency.ts) were added, two more
+// runs from those values (the second with --write).
+// A further run split the weight-only FP8 penalty into dense (fitted, marlinFp8DenseGemmPenalty) and
+// routed-expert (rule of thumb) kernels: with one shared value the fit could not move it (the dense
+// Qwen3-14B-FP8 row wanted more, study B's MoE rows none). A last run (--write) followed SGLang's
+// CUDA-context term in kv-budget.ts: training error mean |ln| 0.0416, median 2.5% over 36 rows.
+// Rerun `npx tsx bench/fit.ts` after changing a mechanism.
 
 /**
  * GPU architectures with their own fitted efficiencies: 'ampere' (A100, compute capability 8.0)
@@ -40,19 +46,25 @@ export interface FittedConstants {
   perSeqOverheadS: number;
   /** Block-scaled FP8 GEMMs: fraction of the FP8 peak's share that BF16 GEMMs reach of theirs. */
   fp8GemmEff: number;
+  /** vLLM's API server: serial work per request before the engine sees it, seconds (efficiency.ts frontEndPerRequestS). */
+  vllmFrontEndPerRequestS: number;
+  /** Weight-only FP8 (Marlin) dense GEMMs on A100: time relative to BF16 GEMMs at the same FLOPs (efficiency.ts marlinFp8DenseGemmPenalty). */
+  marlinFp8DenseGemmPenalty: number;
 }
 
 // BEGIN FITTED (written by bench/fit.ts --write)
 export const FITTED: FittedConstants = {
   gemmServingEffAmpere: 0.767,
   gemmServingEffHopper: 0.434,
-  weightBwEffAmpere: 0.505,
-  weightBwEffHopper: 0.53,
-  moeEff: 0.14,
-  trtllmMoeEff: 0.0561,
-  stepOverheadS: 0.0037,
-  perSeqOverheadS: 0.0000292,
+  weightBwEffAmpere: 0.95,
+  weightBwEffHopper: 0.766,
+  moeEff: 0.149,
+  trtllmMoeEff: 0.0522,
+  stepOverheadS: 0.0108,
+  perSeqOverheadS: 0.0000181,
   fp8GemmEff: 0.647,
+  vllmFrontEndPerRequestS: 0.0239,
+  marlinFp8DenseGemmPenalty: 1.55,
 };
 // END FITTED
 

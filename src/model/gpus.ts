@@ -12,6 +12,11 @@ export interface GpuSpec {
   smiMatch: RegExp;
   /** memory.total as nvidia-smi reports it, MiB. */
   memMiB: number;
+  /**
+   * Total memory as CUDA reports it to the engines (torch.cuda.mem_get_info()[1]), MiB: a little
+   * below nvidia-smi's figure. vLLM multiplies this by --gpu-memory-utilization. Absent = memMiB.
+   */
+  cudaTotalMiB?: number;
   /** HBM/GDDR bandwidth, bytes/s. */
   memBwBps: number;
   /** Dense BF16 tensor-core FLOP/s. */
@@ -43,6 +48,9 @@ export const GPUS: GpuSpec[] = [
     smiName: 'NVIDIA H100 80GB HBM3',
     smiMatch: /H100.*(80GB|HBM3|SXM)/i,
     memMiB: 81559,
+    // 79.18 GiB: "H100 GPUs (79.18 GiB total memory)", vLLM start-up logs collected in
+    // github.com/llm-d/llm-d-benchmark config_explorer/empirical-vllm-memory-results.md.
+    cudaTotalMiB: Math.round(79.18 * 1024),
     memBwBps: 3.35 * TB,
     bf16Flops: 989 * TB,
     fp8Flops: 1979 * TB,
@@ -72,6 +80,9 @@ export const GPUS: GpuSpec[] = [
     smiName: 'NVIDIA A100-SXM4-80GB',
     smiMatch: /A100.*80GB/i,
     memMiB: 81920,
+    // 79.15 GiB: vLLM's "total_gpu_memory (79.15GiB)" profiling line on an NVIDIA A100-SXM4-80GB
+    // (vLLM 0.8.2 log, Unsloth reports "Max memory: 79.151 GB" for the same part).
+    cudaTotalMiB: Math.round(79.15 * 1024),
     memBwBps: 2.039 * TB,
     bf16Flops: 312 * TB,
     fp8Flops: 0,
@@ -141,6 +152,11 @@ export function findGpu(nameOrSmiName: string): GpuSpec | undefined {
 
 export function gpuMemBytes(g: GpuSpec): number {
   return g.memMiB * 1024 * 1024;
+}
+
+/** Total memory as the engines see it (CUDA's total, which their memory fractions multiply), bytes. */
+export function engineMemBytes(g: GpuSpec): number {
+  return (g.cudaTotalMiB ?? g.memMiB) * 1024 * 1024;
 }
 
 /** FP8 tensor cores arrived with compute capability 8.9 (Ada) and 9.0 (Hopper). */

@@ -59,7 +59,10 @@ export function stepTime(c: ServerConfig, b: StepBatch): StepTime {
   // GEMMs: weights streamed once per step, FLOPs proportional to tokens.
   // Per architecture: the measured matmul ceiling (gpus.ts) times the fitted serving fraction (fitted.ts).
   const arch = archEfficiency(g.computeCapability);
-  const gemmPeak = (c.gemmFlops * g.matmulEff * arch.gemm) / (c.weightOnlyFp8 ? HARDWARE.weightOnlyFp8GemmPenalty : 1);
+  // Weight-only FP8 runs vLLM's Marlin kernels: one for dense layers, fused_marlin_moe for experts.
+  const gemmBase = c.gemmFlops * g.matmulEff * arch.gemm;
+  const gemmPeak = gemmBase / (c.weightOnlyFp8 ? HARDWARE.marlinFp8DenseGemmPenalty : 1);
+  const moeGemmPeak = gemmBase / (c.weightOnlyFp8 ? HARDWARE.weightOnlyFp8GemmPenalty : 1);
   const bw = g.memBwBps * arch.weightBw;
   // MLA's replicated down-projections run on every attention-TP rank for all of its tokens.
   const replicated = replicatedAttentionParamsPerLayer(m) * m.numLayers;
@@ -76,7 +79,7 @@ export function stepTime(c: ServerConfig, b: StepBatch): StepTime {
     // Fraction of experts a step touches: 1 - (1 - k/E)^tokens.
     const touched = 1 - Math.pow(1 - e.expertsPerTok / e.numExperts, Math.max(1, mlpTokens));
     const moeBytes = c.weights.routedPerGpu * touched * imbalance;
-    gemmS += Math.max(moeFlops / (gemmPeak * eff.moeEff), moeBytes / bw);
+    gemmS += Math.max(moeFlops / (moeGemmPeak * eff.moeEff), moeBytes / bw);
   }
 
   // Attention over the context: prefill is compute-bound, decode reads the KV cache.

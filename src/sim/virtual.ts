@@ -48,6 +48,31 @@ export function resolveOptions(o: Pick<SimulateOptions, 'engine' | 'gpu' | 'gpus
   return onNodes(resolveServer(o.engine, gpu, o.gpus, model, o.knobs, o.engineVersion), o.gpusPerNode);
 }
 
+/** Requests on their way through the API server, one at a time, in the order they were sent. */
+class FrontEnd {
+  private queue: { r: SimRequest; at: number }[] = [];
+  private head = 0;
+  private free = 0;
+  constructor(private readonly cfg: ServerConfig) {}
+
+  send(r: SimRequest, now: number): void {
+    const cost = this.cfg.eff.frontEndPerRequestS + this.cfg.eff.frontEndPerPromptTokenS * r.promptLen;
+    this.free = Math.max(now, this.free) + cost;
+    this.queue.push({ r, at: this.free });
+  }
+
+  /** Requests handed to the engine by `now`. */
+  ready(now: number): SimRequest[] {
+    const out: SimRequest[] = [];
+    while (this.head < this.queue.length && this.queue[this.head]!.at <= now) out.push(this.queue[this.head++]!.r);
+    return out;
+  }
+
+  nextReady(): number {
+    return this.head < this.queue.length ? this.queue[this.head]!.at : Infinity;
+  }
+}
+
 interface Track {
   start: number;
   last: number;
@@ -84,18 +109,23 @@ export function simulateWorkload(o: SimulateOptions): SimulateResult {
   let inflight = 0;
   let completed = 0;
   let lastEnd = 0;
+  // The API server's serial front-end (efficiency.ts frontEndPerRequestS): a request sent at t
+  // reaches the engine at max(t, previous hand-off) + its preprocessing time.
+  const front = new FrontEnd(cfg);
   while (completed < n) {
     while (next < n && arrivals[next]! <= now && inflight < maxConc) {
       const r = reqs[next]!;
       tracks[next] = { start: now, last: now, ttft: 0, itl: [], out: 0 };
-      sched.add(r);
+      front.send(r, now);
       inflight++;
       next++;
     }
+    for (const r of front.ready(now)) sched.add(r);
     const step = sched.plan();
     if (!step) {
-      if (next >= n || inflight >= maxConc) throw new Error('simulator stalled: requests left but nothing schedulable');
-      now = Math.max(now, arrivals[next]!);
+      const wake = Math.min(front.nextReady(), next < n && inflight < maxConc ? arrivals[next]! : Infinity);
+      if (!Number.isFinite(wake)) throw new Error('simulator stalled: requests left but nothing schedulable');
+      now = Math.max(now, wake);
       continue;
     }
     now += step.seconds;
@@ -112,21 +142,30 @@ export function simulateWorkload(o: SimulateOptions): SimulateResult {
       }
     }
   }
-  const outputs: RequestOutput[] = reqs.map((r, i) => {
+  const outputs = toOutputs(reqs, tracks);
+  const metrics = calculateMetrics(outputs, lastEnd, { percentileMetrics: ['ttft', 'tpot', 'itl', 'e2el'], metricPercentiles: [99] });
+  const st = sched.snapshot();
+  return { fit: cfg.fit, metrics, kvCapacityTokens: cfg.kvCapacityTokens, preemptions: st.preemptions, steps: st.steps };
+}
+
+/** The client's view of each request, as `vllm bench serve` records it. */
+function toOutputs(reqs: SimRequest[], tracks: (Track | undefined)[]): RequestOutput[] {
+  return reqs.map((r, i) => {
     const tr = tracks[i]!;
+    // start + latency must not pass the finish time: float rounding would overlap it with the
+    // request the client sends at that very moment and count one extra in flight.
+    let latency = tr.last - tr.start;
+    if (tr.start + latency > tr.last) latency -= Math.abs(tr.last) * Number.EPSILON;
     return {
       success: true,
       promptLen: r.promptLen,
       outputLen: tr.out,
       ttft: tr.ttft,
       itl: tr.itl,
-      latency: tr.last - tr.start,
+      latency,
       startTime: tr.start,
       generatedText: '',
       error: '',
     };
   });
-  const metrics = calculateMetrics(outputs, lastEnd, { percentileMetrics: ['ttft', 'tpot', 'itl', 'e2el'], metricPercentiles: [99] });
-  const st = sched.snapshot();
-  return { fit: cfg.fit, metrics, kvCapacityTokens: cfg.kvCapacityTokens, preemptions: st.preemptions, steps: st.steps };
 }

@@ -26,6 +26,9 @@ export class WallRunner {
   private genWindow: [number, number][] = [];
   private finished = 0;
   private stopped = false;
+  /** When the API front-end is free again (simulated seconds), and requests still in it. */
+  private frontFree = 0;
+  private frontQueue = new Map<number, NodeJS.Timeout>();
   /** How late step deliveries were against their schedule (a busy host), wall ms. */
   private lateSumMs = 0;
   private lateMaxMs = 0;
@@ -52,13 +55,30 @@ export class WallRunner {
   submit(r: Omit<SimRequest, 'id' | 'arrival'>, sink: TokenSink): number {
     const id = this.nextId++;
     this.sinks.set(id, sink);
-    this.sched.add({ ...r, id, arrival: this.simNow() });
-    this.kick();
+    const now = this.simNow();
+    // The engine's serial API front-end (efficiency.ts frontEndPerRequestS), as on the virtual clock.
+    const eff = this.cfg.eff;
+    this.frontFree = Math.max(now, this.frontFree) + eff.frontEndPerRequestS + eff.frontEndPerPromptTokenS * r.promptLen;
+    const add = () => {
+      this.frontQueue.delete(id);
+      if (this.stopped || !this.sinks.has(id)) return;
+      this.sched.add({ ...r, id, arrival: now });
+      this.kick();
+    };
+    const waitMs = ((this.frontFree - now) / this.speed) * 1000;
+    if (waitMs < 1) add();
+    else this.frontQueue.set(id, setTimeout(add, waitMs));
     return id;
   }
 
   cancel(id: number): void {
     if (!this.sinks.delete(id)) return;
+    const waiting = this.frontQueue.get(id);
+    if (waiting) {
+      clearTimeout(waiting);
+      this.frontQueue.delete(id);
+      return;
+    }
     this.sched.cancel(id);
   }
 
@@ -152,6 +172,8 @@ export class WallRunner {
   stop(): void {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
+    for (const t of this.frontQueue.values()) clearTimeout(t);
+    this.frontQueue.clear();
     this.timer = undefined;
   }
 }

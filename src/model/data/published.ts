@@ -45,6 +45,23 @@ const R = (input: number, output: number) => ({ kind: 'random' as const, input, 
 /** TRT-LLM's --enable_chunked_prefill has no servelab knob: the model schedules TRT-LLM prompts whole. */
 const CHUNKED = 'run with --enable_chunked_prefill, which the model does not represent (TRT-LLM prompts are scheduled whole)';
 
+/**
+ * The Qwen3-32B/A100 page's "Other Benchmark Cases" baseline is stage 1's vLLM server: the page's
+ * comparison table gives its ShareGPT figure as stage 1's (1730.98 tok/s, `vllm serve
+ * Qwen/Qwen3-32B --max-model-len 32768`), and at the default 40,960 vLLM 0.11 cannot start there
+ * (KV budget ~8.7 GiB of 10 GiB: src/model/kv-budget.ts), so the random rows carry the 32768.
+ */
+const BASELINE_32K = "the page's baseline script omits --max-model-len 32768, but its baseline is stage 1's server, which set it (see BASELINE_32K)";
+/**
+ * vLLM 0.11's own accounting cannot start `vllm serve Qwen/Qwen3-32B` on an 80 GB H100: 0.9 x 79.18
+ * GiB minus 61.0 GiB of weights leaves 10.2 GiB before any activation, one 40,960-token sequence
+ * needs 10.0 GiB, and the profile run's peak (sampler on 1,024 rows) is ~5.6 GiB; vLLM logs
+ * collected by llm-d (config_explorer/empirical-vllm-memory-results.md) show exactly this model on
+ * an H100 with 4.45 GiB left and failing even at --max-model-len 32000. The run started, so its GPU
+ * memory or flags differ from what the page says: not reproducible as published.
+ */
+export const NOT_AS_PUBLISHED = 'not reproducible as published: by vLLM 0.11 accounting this command cannot start on an 80 GB H100 (see NOT_AS_PUBLISHED)';
+
 type Row = [group: string, engine: EngineName, model: string, gpu: string, knobs: Knobs, workload: PublishedResult['workload'], prompts: number, tput: number, tpot: number, page: string, caveat?: string];
 
 const ROWS: Row[] = [
@@ -64,19 +81,19 @@ const ROWS: Row[] = [
   ['qwen3-32b a100 sharegpt', 'sglang', 'Qwen/Qwen3-32B', 'A100', {}, SG, 1000, 1398.38, 75.11, 'qwen3-32b/a100'],
   ['qwen3-32b a100 sharegpt', 'trtllm', 'Qwen/Qwen3-32B', 'A100', {}, SG, 1000, 2054.21, 89.01, 'qwen3-32b/a100'],
   ['', 'vllm', 'Qwen/Qwen3-32B-FP8', 'A100', {}, SG, 1000, 1563.33, 339.76, 'qwen3-32b/a100'],
-  ['', 'vllm', 'Qwen/Qwen3-32B', 'A100', {}, R(32000, 100), 100, 1798.45, 67.87, 'qwen3-32b/a100'],
-  ['', 'vllm', 'Qwen/Qwen3-32B', 'A100', {}, R(4000, 200), 500, 1837.08, 96.19, 'qwen3-32b/a100'],
-  ['', 'vllm', 'Qwen/Qwen3-32B', 'A100', {}, R(2000, 100), 500, 2521.38, 143.23, 'qwen3-32b/a100'],
-  ['', 'vllm', 'Qwen/Qwen3-32B', 'A100', {}, R(128, 4), 1000, 2656.71, 528.57, 'qwen3-32b/a100'],
+  ['', 'vllm', 'Qwen/Qwen3-32B', 'A100', { maxModelLen: 32768 }, R(32000, 100), 100, 1798.45, 67.87, 'qwen3-32b/a100', BASELINE_32K],
+  ['', 'vllm', 'Qwen/Qwen3-32B', 'A100', { maxModelLen: 32768 }, R(4000, 200), 500, 1837.08, 96.19, 'qwen3-32b/a100', BASELINE_32K],
+  ['', 'vllm', 'Qwen/Qwen3-32B', 'A100', { maxModelLen: 32768 }, R(2000, 100), 500, 2521.38, 143.23, 'qwen3-32b/a100', BASELINE_32K],
+  ['', 'vllm', 'Qwen/Qwen3-32B', 'A100', { maxModelLen: 32768 }, R(128, 4), 1000, 2656.71, 528.57, 'qwen3-32b/a100', BASELINE_32K],
   // Qwen3-32B on 1 x H100.
-  ['qwen3-32b h100 sharegpt', 'vllm', 'Qwen/Qwen3-32B', 'H100', {}, SG, 1000, 2352.82, 88.09, 'qwen3-32b/h100'],
+  ['qwen3-32b h100 sharegpt', 'vllm', 'Qwen/Qwen3-32B', 'H100', {}, SG, 1000, 2352.82, 88.09, 'qwen3-32b/h100', NOT_AS_PUBLISHED],
   ['qwen3-32b h100 sharegpt', 'sglang', 'Qwen/Qwen3-32B', 'H100', {}, SG, 1000, 1690.84, 57.86, 'qwen3-32b/h100'],
   ['qwen3-32b h100 sharegpt', 'trtllm', 'Qwen/Qwen3-32B', 'H100', {}, SG, 1000, 2659.5, 61.9, 'qwen3-32b/h100'],
   ['', 'sglang', 'Qwen/Qwen3-32B-FP8', 'H100', {}, SG, 1000, 4005.32, 205.13, 'qwen3-32b/h100'],
-  ['', 'vllm', 'Qwen/Qwen3-32B', 'H100', {}, R(32000, 100), 100, 2771.81, 43.42, 'qwen3-32b/h100'],
-  ['', 'vllm', 'Qwen/Qwen3-32B', 'H100', {}, R(4000, 200), 500, 2148.69, 66.61, 'qwen3-32b/h100'],
-  ['', 'vllm', 'Qwen/Qwen3-32B', 'H100', {}, R(2000, 100), 500, 3195.3, 86.62, 'qwen3-32b/h100'],
-  ['', 'vllm', 'Qwen/Qwen3-32B', 'H100', {}, R(128, 4), 1000, 4005.62, 1169.72, 'qwen3-32b/h100'],
+  ['', 'vllm', 'Qwen/Qwen3-32B', 'H100', {}, R(32000, 100), 100, 2771.81, 43.42, 'qwen3-32b/h100', NOT_AS_PUBLISHED],
+  ['', 'vllm', 'Qwen/Qwen3-32B', 'H100', {}, R(4000, 200), 500, 2148.69, 66.61, 'qwen3-32b/h100', NOT_AS_PUBLISHED],
+  ['', 'vllm', 'Qwen/Qwen3-32B', 'H100', {}, R(2000, 100), 500, 3195.3, 86.62, 'qwen3-32b/h100', NOT_AS_PUBLISHED],
+  ['', 'vllm', 'Qwen/Qwen3-32B', 'H100', {}, R(128, 4), 1000, 4005.62, 1169.72, 'qwen3-32b/h100', NOT_AS_PUBLISHED],
   // Qwen3-14B on 1 x H100: the study's GPU and model, but the random workloads (the fit used ShareGPT only).
   ['', 'vllm', 'Qwen/Qwen3-14B', 'H100', {}, R(32000, 100), 100, 8298.56, 277.44, 'qwen3-14b/h100'],
   ['', 'vllm', 'Qwen/Qwen3-14B', 'H100', {}, R(4000, 200), 500, 9218.03, 132.45, 'qwen3-14b/h100'],
