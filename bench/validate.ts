@@ -2,7 +2,7 @@
 // HELD-OUT rows (split 'held-out': never fitted on) first, with the error per GPU and engine and
 // the engine ranking per group; then the same summary for the TRAINING rows (in-sample, for
 // comparison only). The figures docs/calibration.md quotes come from here.
-import { NOT_AS_PUBLISHED, PUBLISHED, type PublishedResult } from '../src/model/data/published.js';
+import { isNotAsPublished, PUBLISHED, type PublishedResult } from '../src/model/data/published.js';
 import { summarize, validateOne } from '../src/sim/validate.js';
 
 const pct = (x: number | null) => (x === null ? 'does not fit' : `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)}%`);
@@ -21,10 +21,10 @@ function report(title: string, rows: PublishedResult[]): void {
   const runs = s.rows.filter((x) => x.error !== null).map((x) => Math.abs(x.error!));
   const sg = summarize(s.rows.filter((x) => x.r.workload.kind === 'sharegpt').map((x) => x));
   console.log(`\n${title}: ${s.rows.length} rows; median |error| ${p1(s.medianAbs)} (a refused row counts as infinite), worst ${p1(s.worstAbs)}; refused ${s.rows.length - runs.length}; rows that run: worst ${p1(Math.max(...runs))}; ShareGPT rows (${sg.rows.length}): median ${p1(sg.medianAbs)}`);
-  const asPublished = s.rows.filter((x) => x.r.caveat !== NOT_AS_PUBLISHED);
+  const asPublished = s.rows.filter((x) => !isNotAsPublished(x.r.caveat));
   if (asPublished.length < s.rows.length) {
     const a = summarize(asPublished);
-    console.log(`without the ${s.rows.length - asPublished.length} rows whose published command cannot start as stated (NOT_AS_PUBLISHED in published.ts): ${a.rows.length} rows; median |error| ${p1(a.medianAbs)}, worst ${p1(a.worstAbs)}`);
+    console.log(`without the ${s.rows.length - asPublished.length} rows whose published command cannot start as stated (caveat 'not reproducible as published', src/model/data/not-as-published.ts): ${a.rows.length} rows; median |error| ${p1(a.medianAbs)}, worst ${p1(a.worstAbs)}`);
   }
   console.log('(*) a caveat in published.ts: a flag the model does not represent, a flag the page omits, or a run not reproducible as published\n');
   console.log('| GPU engine | rows | median abs error | worst |');

@@ -52,15 +52,8 @@ const CHUNKED = 'run with --enable_chunked_prefill, which the model does not rep
  * (KV budget ~8.7 GiB of 10 GiB: src/model/kv-budget.ts), so the random rows carry the 32768.
  */
 const BASELINE_32K = "the page's baseline script omits --max-model-len 32768, but its baseline is stage 1's server, which set it (see BASELINE_32K)";
-/**
- * vLLM 0.11's own accounting cannot start `vllm serve Qwen/Qwen3-32B` on an 80 GB H100: 0.9 x 79.18
- * GiB minus 61.0 GiB of weights leaves 10.2 GiB before any activation, one 40,960-token sequence
- * needs 10.0 GiB, and the profile run's peak (sampler on 1,024 rows) is ~5.6 GiB; vLLM logs
- * collected by llm-d (config_explorer/empirical-vllm-memory-results.md) show exactly this model on
- * an H100 with 4.45 GiB left and failing even at --max-model-len 32000. The run started, so its GPU
- * memory or flags differ from what the page says: not reproducible as published.
- */
-export const NOT_AS_PUBLISHED = 'not reproducible as published: by vLLM 0.11 accounting this command cannot start on an 80 GB H100 (see NOT_AS_PUBLISHED)';
+export { NOT_AS_PUBLISHED, isNotAsPublished } from './not-as-published.js';
+import { NOT_AS_PUBLISHED } from './not-as-published.js';
 
 type Row = [group: string, engine: EngineName, model: string, gpu: string, knobs: Knobs, workload: PublishedResult['workload'], prompts: number, tput: number, tpot: number, page: string, caveat?: string];
 
