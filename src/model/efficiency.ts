@@ -25,7 +25,7 @@ export type SchedulePolicy =
 
 export interface EngineEfficiency {
   policy: SchedulePolicy;
-  /** Routed-expert grouped GEMMs relative to the dense GEMM efficiency (fitted.ts archEfficiency): per-expert matrices are small and sharded. Fit. */
+  /** Routed-expert grouped GEMMs relative to the dense GEMM efficiency (fitted.ts archEfficiency), on the tile-padded FLOPs of moe-tiles.ts (on Ampere vLLM/SGLang use fitted.ts moeEffAmpere). Fit. */
   moeEff: number;
   /** Fixed host overhead per step (scheduling, sampling, detokenize), seconds. Fit. */
   stepOverheadS: number;
@@ -79,8 +79,9 @@ const bigNonA100 = (g: GpuSpec) => gpuMemBytes(g) >= 70 * GiB && !isA100(g);
  */
 const COMMON = {
   // The dense GEMM and weight-streaming efficiencies are per GPU architecture (fitted.ts archEfficiency).
-  // Fit (fitted.ts): routed-expert grouped GEMMs (fused MoE / DeepGEMM) at tp8 slices, relative to
-  // the dense GEMM efficiency. MoE data: studies B (A100) and C (H200) only; H100 vs H200 not distinguished.
+  // Fit (fitted.ts): routed-expert grouped GEMMs (fused MoE) relative to the dense GEMM efficiency,
+  // charged on the FLOPs padded to the kernel's M tile (moe-tiles.ts). Hopper MoE data: study C
+  // (H200) only; Ampere has its own factor (fitted.ts moeEffAmpere, study B).
   moeEff: FITTED.moeEff,
   // Fit (fitted.ts): scheduling, sampling and detokenising one step on the host.
   stepOverheadS: FITTED.stepOverheadS,
@@ -159,10 +160,9 @@ export const ENGINE_EFFICIENCY: Record<EngineName, EngineEfficiency> = {
   trtllm: {
     ...COMMON,
     policy: 'no-evict',
-    // Default MoE backend is CUTLASS (moe_config.backend); its block-FP8 grouped GEMMs on Hopper run
-    // far below DeepGEMM-class kernels. PER-CASE FIT (fitted.ts trtllmMoeEff): its only training
-    // point is C's TRT-LLM variant; with the shared moeEff TRT-LLM beats vLLM there. No mechanism
-    // replaces it yet (docs/calibration.md).
+    // Default MoE backend is CUTLASS (moe_config.backend): M tile 128 (moe-tiles.ts). PER-CASE FIT
+    // (fitted.ts trtllmMoeEff, on the padded FLOPs): its only training point is C's TRT-LLM variant;
+    // no mechanism replaces it yet (docs/calibration.md).
     moeEff: FITTED.trtllmMoeEff,
     // PyTorch backend overlap scheduler on by default (disable_overlap_scheduler: false).
     overlap: true,

@@ -4,8 +4,9 @@
 import { paramCounts, replicatedAttentionParamsPerLayer, type ModelInfo, type ParamCounts } from './models.js';
 import { backendEfficiency, HARDWARE } from './efficiency.js';
 import type { ServerConfig } from './estimate.js';
-import { archEfficiency } from './fitted.js';
+import { archEfficiency, archOf, FITTED } from './fitted.js';
 import { groupLink } from './interconnect.js';
+import { moePaddingFactor } from './moe-tiles.js';
 
 /** One engine step, summarised. */
 export interface StepBatch {
@@ -79,7 +80,10 @@ export function stepTime(c: ServerConfig, b: StepBatch): StepTime {
     // Fraction of experts a step touches: 1 - (1 - k/E)^tokens.
     const touched = 1 - Math.pow(1 - e.expertsPerTok / e.numExperts, Math.max(1, mlpTokens));
     const moeBytes = c.weights.routedPerGpu * touched * imbalance;
-    gemmS += Math.max(moeFlops / (moeGemmPeak * eff.moeEff), moeBytes / bw);
+    // Padded FLOPs (moe-tiles.ts) at the dense rate times the fitted grouped-GEMM factor.
+    const pad = moePaddingFactor({ engine: c.engine, fp8: c.weightDtype === 'fp8' && !c.weightOnlyFp8, weightOnlyFp8: c.weightOnlyFp8, tokens: mlpTokens, numExperts: e.numExperts, topK: e.expertsPerTok });
+    const groupedEff = c.engine !== 'trtllm' && archOf(g.computeCapability) === 'ampere' ? FITTED.moeEffAmpere : eff.moeEff;
+    gemmS += Math.max((moeFlops * pad) / (moeGemmPeak * groupedEff), moeBytes / bw);
   }
 
   // Attention over the context: prefill is compute-bound, decode reads the KV cache.
