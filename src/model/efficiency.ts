@@ -33,7 +33,7 @@ export interface EngineEfficiency {
   perSeqOverheadS: number;
   /** Per-layer launch overhead per step with CUDA graphs, seconds (graph replay is not free). */
   perLayerOverheadS: number;
-  /** Extra per-layer overhead of an MoE layer (routing, topk, permute), seconds. Fit. */
+  /** Extra per-layer overhead of an MoE layer (routing, topk, permute), seconds. Fit (fitted.ts moeLayerOverheadS). */
   moeLayerOverheadS: number;
   /** Extra per-layer cost without CUDA graphs (eager kernel launches, ~10 kernels x ~5us). */
   eagerLayerOverheadS: number;
@@ -90,8 +90,8 @@ const COMMON = {
   perSeqOverheadS: FITTED.perSeqOverheadS,
   // CUDA-graph replay still launches per layer. Hand-set on C's low-concurrency TPOT.
   perLayerOverheadS: 20e-6,
-  // Routing, top-k and token permutation per MoE layer. Hand-set on C's low-concurrency TPOT.
-  moeLayerOverheadS: 120e-6,
+  // Fit (fitted.ts): routing, top-k and token permutation per MoE layer (studies B and C).
+  moeLayerOverheadS: FITTED.moeLayerOverheadS,
   // Eager mode: ~10 kernels x ~6 us launch per layer.
   eagerLayerOverheadS: 60e-6,
   // Eager MoE layer: ~30 launches (routing, top-k, permute, grouped GEMM, unpermute) x ~5 us.
