@@ -43,12 +43,11 @@ interface WhatIf {
    */
   kvFp8?: boolean;
   /**
-   * Routed-expert GEMMs at the dense GEMM efficiency, less only the tile padding of each expert's
-   * token group: moeEff = m / (ceil(m / tile) x tile), m = tokens x top-k / experts per expert,
-   * m = the step's MoE tokens x top-k / experts touched (the scheduler's own step.seconds is not used here).
+   * Retired: the model now pads each expert's token group to the engine's MoE tile itself
+   * (src/model/moe-tiles.ts); applying it here again would pad twice. Refused if given.
    */
   moeTile?: number;
-  /** With moeTile: grouped-GEMM kernel efficiency relative to dense GEMMs (default 1). */
+  /** The fitted grouped-GEMM factor (relative to dense GEMMs, after tile padding) replaced by this value. */
   moeKernelEff?: number;
   /**
    * TensorRT-LLM attention-DP rows: use the per-rank limits trtllm-bench chose (published-wider.ts
@@ -60,6 +59,10 @@ interface WhatIf {
   only?: string;
 }
 const WHAT: WhatIf = process.env.WHATIF ? (JSON.parse(process.env.WHATIF) as WhatIf) : {};
+if (WHAT.moeTile !== undefined) {
+  console.error("diagnose: WHATIF moeTile is retired: the model pads routed-expert GEMMs to the engine tile itself (src/model/moe-tiles.ts); use moeKernelEff to replace the fitted factor");
+  process.exit(2);
+}
 
 /** The three studies (training data, in-sample) as published rows: ShareGPT, 1000 prompts at once. */
 const STUDIES: PublishedResult[] = TRAINING_STUDIES.map((v) => ({ group: v.study, engine: v.engine, engineVersion: '', model: v.model, gpu: v.gpu, gpus: v.gpus, knobs: v.knobs, workload: { kind: 'sharegpt' }, numPrompts: 1000, totalTokPerS: v.published!, source: v.study, split: 'train' }));
@@ -100,14 +103,9 @@ function diagnose(r: PublishedResult, quiet = false): number | null {
   for (;;) {
     const step = sched.plan();
     if (!step) break;
-    if (apply && WHAT.moeTile && moe) {
-      // The step's own tokens through the MoE layers; experts touched; tokens per touched expert.
-      const tokens = step.batch.prefillTokens + step.batch.decodeSeqs * (step.batch.tokensPerSeq ?? 1);
-      const mlpTokens = Math.max(1, cfg.par.dpAttention ? tokens : tokens / cfg.par.dp);
-      const touched = moe.numExperts * (1 - Math.pow(1 - moe.expertsPerTok / moe.numExperts, mlpTokens));
-      const m = (mlpTokens * moe.expertsPerTok) / touched;
-      cfg.eff = { ...cfg.eff, moeEff: (WHAT.moeKernelEff ?? 1) * (m / (Math.ceil(m / WHAT.moeTile) * WHAT.moeTile)) };
-    }
+    // The model pads routed-expert GEMMs to the engine's tile itself (src/model/moe-tiles.ts), so
+    // the what-if only replaces the fitted grouped-GEMM factor.
+    if (apply && WHAT.moeKernelEff !== undefined && moe) cfg.eff = { ...cfg.eff, moeEff: WHAT.moeKernelEff };
     const st = stepTime(cfg, step.batch);
     sum.t += st.seconds;
     sum.gemm += st.gemmS;
