@@ -10,7 +10,8 @@
 // the simulated clock speed, per launch; the host's wall is the sum over waves of launches of the
 // longest one (planning and the gaps between launches are not counted).
 // Usage: npx tsx bench/tuning-cost.ts [--scale F] [--parallel auto|N] [--only NAME] [--modes full,optimised]
-// (--modes optimised: only the optimised session, e.g. to measure one change against an earlier full run)
+// (--modes optimised: only the optimised session, e.g. to measure one change against an earlier full run;
+// --dummy-weights: the optimised session also loads dummy weights where allowed, src/tune/dummy-weights.ts)
 // (default scale 0.1: a tenth of each scenario's prompts; startup does not scale with it).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -36,7 +37,7 @@ const PARALLEL = arg('--parallel', 'auto');
 const ONLY = arg('--only', '');
 const MODES = arg('--modes', 'full,optimised').split(',');
 const FULL = ['--parallel', 'off', '--no-early-stop', '--repeats-max', '1', '--replica', 'off'];
-const OPTIMISED = ['--parallel', PARALLEL];
+const OPTIMISED = ['--parallel', PARALLEL, ...(process.argv.includes('--dummy-weights') ? ['--dummy-weights'] : [])];
 const bin = fileURLToPath(new URL('../bin/servelab.js', import.meta.url));
 
 interface Run {
