@@ -70,6 +70,8 @@ export interface RepeatOptions extends DecideOptions {
   repeatsMax?: number;
   /** The run-to-run spread measured earlier in the session, % (runSpreadPct); none yet: undefined. */
   spreadPct?: number;
+  /** The carried winner, kept unless a challenger beats it by the margin (later stages; not the engine or layout stage). */
+  keptId?: string;
 }
 
 /**
@@ -95,6 +97,19 @@ export function nextRepeatStep(runs: ReadonlyMap<string, readonly VariantResult[
   const spread = runSpreadPct(runs, opts.objective, opts.spreadPct);
   if (spread !== undefined && g > spread) {
     return { action: 'decide', ranked, tied: false, why: `${label(a.r)} leads ${label(b.r)} by ${g.toFixed(1)}% (medians of ${nA} and ${nB} runs), within the ${opts.marginPct}% margin but beyond the ${spread.toFixed(1)}% run-to-run spread measured` };
+  }
+  // Futility: when the carried winner is one of the two, only a gap beyond the margin changes the
+  // stage's outcome. Another run moves each median by at most about the spread measured (a new
+  // run inside the observed range), so the gap moves by at most the spread: if even that cannot
+  // carry it past the margin, rerunning spends GPU-hours on a decision already made.
+  const kept = opts.keptId !== undefined && (a.r.variantId === opts.keptId || b.r.variantId === opts.keptId);
+  if (kept && spread !== undefined && g + spread < opts.marginPct) {
+    return {
+      action: 'decide',
+      ranked,
+      tied: true,
+      why: `${label(a.r)} and ${label(b.r)} tied within noise (${g.toFixed(1)}% apart after ${nA} and ${nB} runs, margin ${opts.marginPct}%, run-to-run spread ${spread.toFixed(1)}%: another run cannot carry the gap past the margin, so no further run)`,
+    };
   }
   if (nA < max && nB < max) {
     return { action: 'rerun', variantIds: [a.r.variantId, b.r.variantId], why: `${label(a.r)} and ${label(b.r)} are ${g.toFixed(1)}% apart, within the ${opts.marginPct}% noise margin: run ${Math.min(nA, nB) + 1} of ${max}` };

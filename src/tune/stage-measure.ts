@@ -98,7 +98,7 @@ export async function settleTies(ctx: SessionContext, stage: string, carried: Va
   for (const r of measured.results) if (r.status === 'ok') runs.set(r.variantId, measured.runs.get(r.variantId) ?? [r]);
   let repeated = false;
   for (;;) {
-    const opts = { objective: config.objective, slo: config.slo, marginPct: config.marginPct, repeatsMax: max, ...(ctx.repeatSpreadPct !== undefined ? { spreadPct: ctx.repeatSpreadPct } : {}) };
+    const opts = { objective: config.objective, slo: config.slo, marginPct: config.marginPct, repeatsMax: max, ...(ctx.repeatSpreadPct !== undefined ? { spreadPct: ctx.repeatSpreadPct } : {}), ...(carried ? { keptId: carried.variantId } : {}) };
     const step = nextRepeatStep(runs, opts);
     // What these runs show of the host's noise serves the later stages too.
     const spread = runSpreadPct(runs, config.objective, ctx.repeatSpreadPct);

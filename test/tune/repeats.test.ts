@@ -17,6 +17,19 @@ function run(id: string, tput: number, extra: { p99Tpot?: number; startupS?: num
 const runs = (entries: [string, VariantResult[]][]) => new Map(entries);
 
 describe('nextRepeatStep', () => {
+  it('with the carried winner in the pair, no rerun when the measured spread cannot carry the gap past the margin', () => {
+    // 0.1% apart, spread 0.5% measured earlier: at most 0.6% after another run, short of the 2% a challenger needs.
+    const pair = runs([['kept', [run('kept', 1000)]], ['challenger', [run('challenger', 1001)]]]);
+    const s = nextRepeatStep(pair, { ...opts, spreadPct: 0.5, keptId: 'kept' });
+    expect(s).toMatchObject({ action: 'decide', tied: true });
+    expect(s.why).toMatch(/cannot carry the gap past the margin/);
+    // A wider spread could: rerun. Without a carried winner (engine stage) any separation decides: rerun.
+    expect(nextRepeatStep(pair, { ...opts, spreadPct: 1.95, keptId: 'kept' })).toMatchObject({ action: 'rerun' });
+    expect(nextRepeatStep(pair, { ...opts, spreadPct: 0.5 })).toMatchObject({ action: 'rerun' });
+    // A pair without the carried winner is not decided by the greedy keep rule: rerun.
+    expect(nextRepeatStep(pair, { ...opts, spreadPct: 0.5, keptId: 'other' })).toMatchObject({ action: 'rerun' });
+  });
+
   it('decides at once when the best leads the second by more than the margin', () => {
     const s = nextRepeatStep(runs([['sglang', [run('sglang', 1000)]], ['trt', [run('trt', 1100)]], ['vllm', [run('vllm', 900)]]]), opts);
     expect(s).toMatchObject({ action: 'decide', tied: false });
