@@ -15,6 +15,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { NODE_BUNDLE } from '../scripts/esbuild-node.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CLI = join(ROOT, 'dist', 'cli.js');
@@ -86,14 +87,7 @@ async function main(): Promise<void> {
     stdin: { contents: "import { render, Text } from 'ink'; import React from 'react'; render(React.createElement(Text, null, 'hello from ink'));", resolveDir: ROOT, sourcefile: 'hello.js' },
     outdir: join(home, 'ink'),
     entryNames: 'hello',
-    bundle: true,
-    splitting: true,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20',
-    define: { 'process.env.NODE_ENV': '"production"' },
-    external: ['react-devtools-core'],
-    banner: { js: "import { createRequire as __r } from 'node:module'; const require = __r(import.meta.url);" },
+    ...NODE_BUNDLE,
     logLevel: 'error',
   });
   const times = ROWS.map(() => [] as number[]);

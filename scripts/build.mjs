@@ -9,6 +9,7 @@
 import { rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { NODE_BUNDLE } from './esbuild-node.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 rmSync(`${root}dist`, { recursive: true, force: true });
@@ -20,17 +21,7 @@ await build({
   outdir: 'dist',
   entryNames: '[dir]/[name]',
   chunkNames: 'chunks/[name]-[hash]',
-  bundle: true,
-  splitting: true,
-  format: 'esm',
-  platform: 'node',
-  target: 'node20',
-  // React's production build: no development checks in the shipped command (tests run the sources).
-  define: { 'process.env.NODE_ENV': '"production"' },
-  // Ink loads react-devtools-core only with DEV=true, and it is not a dependency.
-  external: ['react-devtools-core'],
-  // Some bundled CommonJS dependencies require() node built-ins; ESM output has no require.
-  banner: { js: "import { createRequire as __servelabRequire } from 'node:module'; const require = __servelabRequire(import.meta.url);" },
+  ...NODE_BUNDLE,
   legalComments: 'eof',
   logLevel: 'warning',
 });
