@@ -15,7 +15,7 @@ import type { Scenario } from './scenarios.js';
 
 import { makeVariant } from './variant-ids.js';
 import { chooseCheckpoint, findFp8Checkpoint } from './checkpoint-choice.js';
-import { hostLayoutCandidates, replicaFor, replicaStageOrder, stageGpusText, type ReplicaInfo } from './replica-plan.js';
+import { hostLayoutCandidates, replicaFor, replicaShareNote, replicaStageOrder, stageGpusText, type ReplicaInfo } from './replica-plan.js';
 
 export { engineStageTp, type ExpandContext } from './candidates.js';
 export { makeVariant, variantId, variantLabel } from './variant-ids.js';
@@ -227,6 +227,8 @@ export function buildPlan(config: SessionConfig, host: PlanHost, deps: PlanDeps)
   const notes: string[] = [];
   if (note) notes.push(note);
   if (replica) notes.push(replica.why);
+  const share = replicaShareNote(config.scenario, replica);
+  if (share) notes.push(share);
   else if (config.replica === 'auto' && config.sweep) notes.push('--sweep: the replica plan is off (the sweep compares whole-host finalists); every stage uses the whole host.');
   if (host.simulated) notes.push(`Simulated host: ${host.gpuCount} x ${host.gpuName}; figures are simulated-GPU figures, not measurements of real hardware.`);
   for (const engine of config.engines) {

@@ -14,6 +14,7 @@ import { engineStageTp, type Candidate, type ExpandContext } from './candidates.
 import type { SessionConfig, StageName } from './config.js';
 import { makeVariant } from './variant-ids.js';
 import type { Scenario } from './scenarios.js';
+import { WINDOW_FRACTION } from './early-stop-rate.js';
 
 export interface ReplicaInfo {
   /** GPUs of one replica (its TP); tuning stages use GPUs 0..tp-1 of a variant's slot. */
@@ -97,4 +98,22 @@ export function stageScenario(scenario: Scenario, replica: ReplicaInfo | null | 
     maxConcurrency: scenario.maxConcurrency === null ? null : Math.max(1, Math.ceil(scenario.maxConcurrency / replicas)),
     label: `${scenario.label}, one replica's share (1/${replicas})`,
   };
+}
+
+/**
+ * Below this many requests per run, the early-stop rule's rate window (WINDOW_FRACTION of the
+ * requests) holds fewer than 10 requests, and a run that short is mostly ramp-up and drain: its
+ * throughput and p99 are noisy. Our own threshold, derived from that window, not an engine's.
+ */
+export const MIN_STEADY_PROMPTS = Math.ceil(10 / WINDOW_FRACTION);
+
+/** The plan's note on a replica's share of the prompts; says what to do when the share is small. */
+export function replicaShareNote(scenario: Scenario, replica: ReplicaInfo | null | undefined): string | undefined {
+  if (!replica) return undefined;
+  const replicas = Math.max(1, Math.floor(replica.hostGpus / replica.tp));
+  if (replicas === 1) return undefined;
+  const share = stageScenario(scenario, replica, 'engine').numPrompts;
+  const base = `each tuning run sends one replica its share: ${share} of the scenario's ${scenario.numPrompts} prompts (1/${replicas})`;
+  if (share >= MIN_STEADY_PROMPTS) return `${base}.`;
+  return `${base}; under ${MIN_STEADY_PROMPTS} requests a run is mostly ramp-up and drain and reads noisy: raise --num-prompts to ${MIN_STEADY_PROMPTS * replicas} or more (or --scale), or pass --replica off.`;
 }
