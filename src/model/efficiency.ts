@@ -240,13 +240,23 @@ export const HARDWARE = {
   /** Routed tokens are not spread evenly over expert-parallel ranks without EPLB: slowest rank / mean. */
   epImbalance: 1.05,
   /**
-   * Block-scaled FP8 GEMMs (128x128 scales, DeepGEMM/CUTLASS) reach this share of the FP8 peak's
-   * share that BF16 GEMMs reach of theirs. Fit (fitted.ts). Per-tensor FP8 (online
-   * --quantization fp8, cheaper scaling) is not distinguished: every FP8 row in the training and
-   * held-out data is a block-scaled checkpoint (Qwen3-*-FP8, DeepSeek-R1), so no per-tensor value
-   * could be fitted or checked.
+   * Block-scaled FP8 GEMMs (128x128 scales, DeepGEMM/CUTLASS/Triton w8a8 block) reach this share
+   * of the FP8 peak's share that BF16 GEMMs reach of theirs. Fit (fitted.ts) on the training set,
+   * whose FP8 rows are all block-scaled checkpoints (Qwen3-*-FP8). Also used for FP8 checkpoints
+   * whose scaling is not known (models.ts fp8Scaling undefined) and for online --quantization fp8.
    */
   fp8GemmEff: FITTED.fp8GemmEff,
+  /**
+   * Per-tensor (or per-channel/row) FP8 GEMMs: scales applied once in the epilogue, so the main
+   * loop is a plain FP8 GEMM that reaches the same share of the FP8 peak as BF16 of the BF16 peak.
+   * Not fitted (the training set has no per-tensor FP8 row). Source: pytorch/FBGEMM PR #2546
+   * (github.com/pytorch/FBGEMM/pull/2546), H100 500 W, "fp8 row gemm only" vs "bf16" TFLOP/s:
+   * 8192^3 1125.51 vs 585.23 (1.92x), 65536x8192x7168 1082.75 vs 575.12 (1.88x), 65536x3584x8192
+   * 1141.38 vs 546.31 (2.09x): 0.94-1.04 of the 2x peak ratio. The same runs' "fp8 block gemm
+   * only" (870.40, 828.34, 828.31) is 1.44-1.52x BF16, i.e. 0.72-0.76 of it, the same order as the
+   * fitted block value above.
+   */
+  fp8TensorGemmEff: 1,
   /** MLA decode kernels (FlashMLA, FA3-MLA) process query heads in tiles of up to 128 (one CTA per 64-head half, both launched): fewer heads per GPU waste the rest of the tile. */
   mlaHeadTile: 128,
   /** Mean accepted draft tokens per verified draft position (EAGLE/MTP acceptance ~0.6-0.8 on chat data). */

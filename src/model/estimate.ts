@@ -2,7 +2,7 @@
 // variant resolves to. The time of one step lives in step-time.ts (re-exported here).
 import type { EngineName, Knobs } from '../core/variant.js';
 import { engineMemBytes, hasNativeFp8, type GpuSpec } from './gpus.js';
-import { paramCounts, type ModelInfo, type WeightDtype } from './models.js';
+import { paramCounts, type Fp8Scaling, type ModelInfo, type WeightDtype } from './models.js';
 import { engineEfficiency, HARDWARE, type EngineEfficiency } from './efficiency.js';
 import { efficiencyForVersion } from './versions.js';
 import { kvBudget, type KvBudget } from './kv-budget.js';
@@ -50,6 +50,17 @@ export function servedWeightDtype(m: ModelInfo, k: Knobs): WeightDtype {
   if (q.includes('fp8')) return 'fp8';
   if (/awq|gptq|int4|marlin|fp4|mxfp4/.test(q)) return 'int4';
   return m.weightDtype;
+}
+
+/**
+ * GEMM FLOP/s per GPU the served weights run at (before matmulEff and the serving efficiency).
+ * FP8 on FP8 tensor cores: per-tensor scaled checkpoints at HARDWARE.fp8TensorGemmEff (cited
+ * kernel benchmark, no fit), block-scaled or unknown scaling at the fitted fp8GemmEff. Weight-only
+ * FP8 (no FP8 tensor cores) and BF16 run at the BF16 peak.
+ */
+export function gemmFlopsPerGpu(gpu: GpuSpec, weightDtype: WeightDtype, fp8Scaling: Fp8Scaling | undefined): number {
+  if (weightDtype !== 'fp8' || !hasNativeFp8(gpu)) return gpu.bf16Flops;
+  return gpu.fp8Flops * (fp8Scaling === 'tensor' ? HARDWARE.fp8TensorGemmEff : HARDWARE.fp8GemmEff);
 }
 
 export function kvDtypeBytes(kvCacheDtype: string | undefined): number {
@@ -144,7 +155,7 @@ export function resolveServer(engine: EngineName, gpu: GpuSpec, gpus: number, mo
   const weights = weightBytes(model, weightDtype, par, speculative && (knobs.speculative!.method === 'mtp' || knobs.speculative!.method === 'eagle'));
   const nativeFp8 = hasNativeFp8(gpu);
   const weightOnlyFp8 = weightDtype === 'fp8' && !nativeFp8;
-  const gemmFlops = weightDtype === 'fp8' && nativeFp8 ? gpu.fp8Flops * HARDWARE.fp8GemmEff : gpu.bf16Flops;
+  const gemmFlops = gemmFlopsPerGpu(gpu, weightDtype, model.weightDtype === 'fp8' ? model.fp8Scaling : undefined);
   const kvPerTok = kvBytesPerToken(model, knobs.kvCacheDtype, par);
   const memFraction = knobs.memFraction ?? eff.defaultMemFraction(gpu);
   const maxBatchedTokens = knobs.maxBatchedTokens ?? eff.defaultMaxBatchedTokens(gpu);

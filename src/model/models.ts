@@ -3,9 +3,20 @@
 // simulator and the planner work offline.
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { BUILTIN_CONFIGS } from './data/model-configs.js';
+import { BUILTIN_CONFIGS, FP8_CHECKPOINTS } from './data/model-configs.js';
 
 export type WeightDtype = 'bf16' | 'fp8' | 'int4';
+
+/**
+ * How an FP8 checkpoint scales its weights, which decides the GEMM kernel and its speed:
+ * 'block' = one scale per 128x128 weight block (config.json quantization_config.weight_block_size;
+ * ModelOpt quant_algo FP8_BLOCK_SCALES / FP8_PB_WO; compressed-tensors strategy "block"): DeepGEMM
+ * or CUTLASS/Triton block-scaled kernels that rescale inside the K loop. 'tensor' = one scale per
+ * tensor (or per output channel / token), applied once in the GEMM epilogue: ModelOpt quant_algo
+ * FP8 ("FP8: per-tensor weight scale", vLLM docs/features/quantization/modelopt.md) and
+ * compressed-tensors tensor/channel strategies. Undefined: the checkpoint's file was not read.
+ */
+export type Fp8Scaling = 'tensor' | 'block';
 
 export interface MoeInfo {
   numExperts: number;
@@ -42,6 +53,8 @@ export interface ModelInfo {
   tieEmbeddings: boolean;
   /** Dtype of the checkpoint's linear weights. */
   weightDtype: WeightDtype;
+  /** FP8 checkpoints: how the weights are scaled, from the checkpoint's files; undefined when not read. */
+  fp8Scaling?: Fp8Scaling;
   moe?: MoeInfo;
   mla?: MlaInfo;
   /** Multi-token-prediction layers shipped with the checkpoint (DeepSeek/GLM MTP). */
@@ -72,6 +85,26 @@ function weightDtypeOf(j: Json): WeightDtype {
   }
   if (method === 'awq' || method === 'gptq') return 'int4';
   return 'bf16';
+}
+
+/**
+ * FP8 scaling from a quantization description: config.json's quantization_config, or the
+ * "quantization" object of a ModelOpt hf_quant_config.json (quant_algo). Undefined when the text
+ * says nothing about it.
+ */
+export function fp8ScalingOf(q: Json | undefined): Fp8Scaling | undefined {
+  if (!q) return undefined;
+  if (Array.isArray(q.weight_block_size)) return 'block';
+  const algo = String(q.quant_algo ?? '').toUpperCase();
+  // ModelOpt names: FP8 (per-tensor), FP8_PER_CHANNEL_PER_TOKEN, FP8_BLOCK_SCALES, FP8_PB_WO (vLLM modelopt.md).
+  if (algo === 'FP8' || algo === 'FP8_PER_CHANNEL_PER_TOKEN') return 'tensor';
+  if (algo === 'FP8_BLOCK_SCALES' || algo === 'FP8_PB_WO') return 'block';
+  if (String(q.quant_method ?? '').toLowerCase() === 'compressed-tensors') {
+    const text = JSON.stringify(q).toLowerCase();
+    if (!text.includes('"type":"float"')) return undefined;
+    return text.includes('"strategy":"block"') ? 'block' : /"strategy":"(tensor|channel)"/.test(text) ? 'tensor' : undefined;
+  }
+  return undefined;
 }
 
 /** Read the fields the estimate needs from a Hugging Face config.json object. */
@@ -110,6 +143,8 @@ export function parseHfConfig(json: unknown, id = 'local'): ModelInfo {
       }
     : undefined;
   const arch = Array.isArray(j.architectures) ? String(j.architectures[0]) : String(j.model_type ?? 'unknown');
+  const weightDtype = weightDtypeOf(j);
+  const fp8Scaling = weightDtype === 'fp8' ? fp8ScalingOf(j.quantization_config as Json | undefined) : undefined;
   return {
     id,
     architecture: arch,
@@ -122,7 +157,8 @@ export function parseHfConfig(json: unknown, id = 'local'): ModelInfo {
     vocabSize: need(j, 'vocab_size'),
     maxPositionEmbeddings: num(j, 'max_position_embeddings') ?? num(j, 'seq_length') ?? 4096,
     tieEmbeddings: j.tie_word_embeddings === true,
-    weightDtype: weightDtypeOf(j),
+    weightDtype,
+    ...(fp8Scaling ? { fp8Scaling } : {}),
     moe,
     mla,
     mtpLayers: num(j, 'num_nextn_predict_layers') ?? 0,
@@ -141,17 +177,40 @@ function builtin(id: string): ModelInfo | undefined {
 }
 
 /**
- * Model metadata for an HF id or a local folder holding config.json. A '-FP8' checkpoint of a
- * built-in model resolves to its base with fp8 weights. Undefined when nothing is known.
+ * A ModelOpt checkpoint folder describes its quantization in hf_quant_config.json ("quantization":
+ * {"quant_algo": ..., "kv_cache_quant_algo": ...}) rather than in config.json.
+ */
+function withModelOptQuant(m: ModelInfo, folder: string): ModelInfo {
+  const p = join(folder, 'hf_quant_config.json');
+  if (!existsSync(p)) return m;
+  const q = (JSON.parse(readFileSync(p, 'utf8')) as Json).quantization as Json | undefined;
+  const scaling = fp8ScalingOf(q);
+  return scaling ? { ...m, weightDtype: 'fp8', fp8Scaling: scaling } : m;
+}
+
+/** A published FP8 checkpoint of a built-in model (model-configs.ts FP8_CHECKPOINTS). */
+function fp8Checkpoint(id: string): ModelInfo | undefined {
+  const key = Object.keys(FP8_CHECKPOINTS).find((k) => k.toLowerCase() === id.toLowerCase());
+  if (!key) return undefined;
+  const c = FP8_CHECKPOINTS[key]!;
+  const base = builtin(c.base);
+  if (!base) return undefined;
+  return { ...base, id, weightDtype: 'fp8', ...(c.scaling ? { fp8Scaling: c.scaling } : {}) };
+}
+
+/**
+ * Model metadata for an HF id or a local folder holding config.json. A known FP8 checkpoint
+ * (FP8_CHECKPOINTS) carries its scaling; any other '-FP8' id of a built-in model resolves to its
+ * base with fp8 weights of unknown scaling. Undefined when nothing is known.
  */
 export function getModel(idOrPath: string): ModelInfo | undefined {
   const id = idOrPath.trim();
   if (!id) return undefined;
   const cfgPath = join(id, 'config.json');
   if (existsSync(cfgPath) && statSync(cfgPath).isFile()) {
-    return parseHfConfig(JSON.parse(readFileSync(cfgPath, 'utf8')), id);
+    return withModelOptQuant(parseHfConfig(JSON.parse(readFileSync(cfgPath, 'utf8')), id), id);
   }
-  const direct = builtin(id);
+  const direct = builtin(id) ?? fp8Checkpoint(id);
   if (direct) return direct;
   const fp8 = /[-_]FP8(-dynamic)?$/i.exec(id);
   if (fp8) {

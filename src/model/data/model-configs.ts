@@ -167,3 +167,26 @@ export const BUILTIN_CONFIGS: Record<string, Record<string, unknown>> = {
     vocab_size: 151936,
   },
 };
+
+/**
+ * Published FP8 checkpoints of the built-in models whose weights' scaling is known from the
+ * checkpoint's own quantization file, or explicitly not known. `scaling` undefined: the file was
+ * not read here, and the estimate keeps its default FP8 GEMM rate (fitted on block-scaled
+ * checkpoints, efficiency.ts fp8GemmEff) for it.
+ */
+export const FP8_CHECKPOINTS: Record<string, { base: string; scaling?: 'tensor' | 'block'; source: string }> = {
+  // TensorRT-LLM docs/source/performance/perf-benchmarking.md@ac643b66 ("Quantization in the
+  // PyTorch Flow"), on nvidia/Llama-3.1-8B-Instruct-FP8, -70B- and -405B-Instruct-FP8: "trtllm-bench
+  // utilizes the hf_quant_config.json file present in the pre-quantized checkpoints above ... For
+  // example, from the checkpoints above: {"producer": {"name": "modelopt", "version": "0.23.0rc1"},
+  // "quantization": {"quant_algo": "FP8", "kv_cache_quant_algo": null}". ModelOpt quant_algo FP8 is
+  // "FP8: per-tensor weight scale (+ optional static activation scale)" (vLLM
+  // docs/features/quantization/modelopt.md). The same family's nvidia/Llama-3.1-405B-Instruct-FP8
+  // hf_quant_config.json (HF, blob main) reads "quant_algo": "FP8", "kv_cache_quant_algo": null.
+  'nvidia/Llama-3.1-8B-Instruct-FP8': { base: 'meta-llama/Llama-3.1-8B-Instruct', scaling: 'tensor', source: 'TensorRT-LLM perf-benchmarking.md@ac643b66: hf_quant_config.json quant_algo FP8' },
+  // hf_quant_config.json NOT read here (no stored copy of the file): the model card says only
+  // "quantized with TensorRT Model Optimizer" to FP8. Today's FP8 rate is kept for it.
+  'nvidia/Llama-3.3-70B-Instruct-FP8': { base: 'meta-llama/Llama-3.3-70B-Instruct', source: 'hf_quant_config.json not read' },
+  // hf_quant_config.json NOT read here either; today's FP8 rate is kept.
+  'nvidia/Qwen3-235B-A22B-FP8': { base: 'Qwen/Qwen3-235B-A22B', source: 'hf_quant_config.json not read' },
+};

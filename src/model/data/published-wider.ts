@@ -161,8 +161,17 @@ const TRT_CURRENT_VERSION = '1.2.0';
 /** This revision names no release either; it announces its RTX 6000 data as "(NEW for v1.0)". */
 const TRT_V10_VERSION = '1.0.0';
 const OFFLINE = 'trtllm-bench throughput: offline, in-process (no HTTP), all requests queued at once, EOS off (--eos_id -1); CUDA graphs padded up to batch 8192; "in many cases" --kv_cache_free_gpu_mem_fraction 0.95 (the page does not say which rows; the CLI default 0.90 is assumed, for the heuristic and the KV pool)';
-/** The ModelOpt checkpoints' KV dtype (their hf_quant_config kv_cache_quant_algo; the YAMLs set none) is not checked here: BF16 assumed. FP8 would double max_batch_size and the KV pool. */
-const CKPT_KV = 'KV cache dtype: the checkpoint\'s (the YAML sets none), unchecked here; BF16 assumed (FP8 would about double the heuristic\'s max_batch_size and the KV pool)';
+/**
+ * The ModelOpt checkpoints' KV dtype (the YAMLs set none). Checked, not settled: trtllm-bench's
+ * get_settings (tensorrt_llm/bench/benchmark/utils/general.py@0171265e and the later stored
+ * revisions) starts from kv_cache_dtype "auto" (or llm_args.kv_cache_config.dtype) and keeps the
+ * checkpoint's kv_cache_quant_algo; its _KV_CACHE_MAP (FP8 weights -> "fp8" KV) only applies when the
+ * dtype is None. TensorRT-LLM's docs/source/performance/perf-benchmarking.md@ac643b66 instead says
+ * the benchmark picks FP8 KV for an FP8 checkpoint whose kv_cache_quant_algo is null, and quotes
+ * that null for the nvidia/Llama-3.1-*-Instruct-FP8 checkpoints. Which rule the runs of these
+ * tables used, and the 70B/235B checkpoints' own kv_cache_quant_algo, are not verified here: BF16 kept.
+ */
+const CKPT_KV = 'KV cache dtype: the checkpoint\'s (the YAML sets none); trtllm-bench code (general.py@0171265e) keeps a null kv_cache_quant_algo as BF16, its docs (perf-benchmarking.md@ac643b66) say FP8: unverified, BF16 assumed (FP8 would about double the heuristic\'s max_batch_size and the KV pool)';
 const ADP = 'enable_attention_dp (DEP: attention data-parallel + expert-parallel)';
 
 /** Requests per ISL/OSL: the page's "Number of Requests" table (current revision). */
@@ -175,9 +184,11 @@ const TRT_V10_REQUESTS: Record<string, number> = { '1000/1000': 3000, '2048/128'
 type TrtRow = [model: string, gpu: string, gpus: number, knobs: Knobs, isl: number, osl: number, perGpuOut: number, table: string, caveat?: string];
 
 const DSR1 = 'deepseek-ai/DeepSeek-R1-0528';
-const L70 = 'meta-llama/Llama-3.3-70B-Instruct-FP8';
-const Q235_ORIG_FP8 = 'Qwen/Qwen3-235B-A22B-FP8';
-const MODELOPT = (ckpt: string) => `served checkpoint ${ckpt} (ModelOpt FP8, per-tensor scales); the model knows only "fp8 weights"`;
+// The served checkpoints, as the page's "FP8 Models" list names them (model-configs.ts FP8_CHECKPOINTS
+// says which ones' weight scaling was read).
+const L70 = 'nvidia/Llama-3.3-70B-Instruct-FP8';
+const Q235_ORIG_FP8 = 'nvidia/Qwen3-235B-A22B-FP8';
+const MODELOPT = (ckpt: string) => `ModelOpt FP8 checkpoint ${ckpt}: its hf_quant_config.json was not read here, so the model keeps its block-scaled FP8 GEMM rate for it (model-configs.ts FP8_CHECKPOINTS)`;
 /** 1000/1000 has no entry in this revision's request table: 3000 is the earlier revision's count for 1000/1000. */
 const REQ_1000 = 'request count 3000 taken from the earlier revision of the page (this revision lists none for 1000/1000)';
 
@@ -198,8 +209,9 @@ const TRT_CURRENT_ROWS: TrtRow[] = [
 ];
 
 // The 1.0-era revision, "Llama 3.1 8B" table, columns "H200 TP1 (FP8)" and "H100 TP1 (FP8)"
-// (checkpoint nvidia/Llama-3.1-8B-Instruct-FP8). Unit there: Total Output Throughput (TP1: = per GPU).
-const L8 = 'meta-llama/Llama-3.1-8B-Instruct-FP8';
+// (checkpoint nvidia/Llama-3.1-8B-Instruct-FP8, per-tensor FP8: model-configs.ts FP8_CHECKPOINTS).
+// Unit there: Total Output Throughput (TP1: = per GPU).
+const L8 = 'nvidia/Llama-3.1-8B-Instruct-FP8';
 const TRT_V10_ROWS: TrtRow[] = [
   [L8, 'H200', 1, {}, 1000, 1000, 17744, 'Llama 3.1 8B, H200 TP1 (FP8)'],
   [L8, 'H200', 1, {}, 2048, 128, 3538, 'Llama 3.1 8B, H200 TP1 (FP8)'],

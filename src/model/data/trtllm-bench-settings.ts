@@ -14,7 +14,7 @@
 //     --scheduler_policy default guaranteed_no_evict.
 // Under enable_attention_dp both limits apply per rank (each attention-DP rank schedules its own
 // requests); the heuristic itself only sees tp and pp.
-import { BUILTIN_CONFIGS } from './model-configs.js';
+import { BUILTIN_CONFIGS, FP8_CHECKPOINTS } from './model-configs.js';
 import { getModel, paramCounts } from '../models.js';
 import type { GpuSpec } from '../gpus.js';
 
@@ -65,7 +65,8 @@ export function finetuneSetting(kvCacheMaxRequests: number, inputLen: number, ou
 
 /** The HF config.json fields trtllm-bench's ModelConfig reads (bench/build/dataclasses.py). */
 function hfFields(model: string): { layers: number; kvHeads: number; headSize: number } {
-  const base = model.replace(/[-_]FP8$/i, '').toLowerCase();
+  const ckpt = Object.entries(FP8_CHECKPOINTS).find(([k]) => k.toLowerCase() === model.toLowerCase());
+  const base = (ckpt ? ckpt[1].base : model.replace(/[-_]FP8$/i, '')).toLowerCase();
   const key = Object.keys(BUILTIN_CONFIGS).find((k) => k.toLowerCase() === base);
   const j = key ? (BUILTIN_CONFIGS[key] as Record<string, number | undefined>) : undefined;
   if (!j) throw new Error(`trtllm-bench settings: no built-in config for ${model}`);
