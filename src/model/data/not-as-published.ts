@@ -21,9 +21,18 @@ export const NOT_AS_PUBLISHED = `${NOT_AS_PUBLISHED_PREFIX}: by vLLM 0.11 accoun
  * samples on all-gathered logits: Platform.use_all_gather is true under V1) - 0.55 GiB non-torch
  * = 10.4 / 9.6 GiB, while one 262,144-token sequence needs 11.75 GiB (one replicated KV head per
  * rank: get_num_kv_heads = max(1, 4 // tp)). llm-d's TP2 log (same source as above) shows the
- * sampler peak is not divided by TP. Since the lab's Qwen3-32B H100 run cannot start on 80 GB
- * either, its H100s most likely have more usable memory or flags the page omits (inference; the
- * pages say only "NVIDIA H100 GPUs").
+ * sampler peak is not divided by TP.
+ *
+ * Which H100 (docs/model-diagnosis.md section 7, bench/lab-gpu-hypotheses.ts): the pages as read say
+ * "NVIDIA H100 GPUs"; the lab's later edit (gpustack/gpustack commit 1f37f1b8, 2026-01-06, "docs:
+ * clarify GPU number in performance lab") makes them "A single NVIDIA H100 SXM GPU." (Qwen3-32B,
+ * Qwen3-14B) and "8 × NVIDIA H100 SXM GPUs on a single node." (Qwen3-235B, GLM-4.x), and the lab's
+ * 2026 H100 pages name "NVIDIA H100 80GB HBM3" (nvidia-smi's name for the 80 GB SXM part). No page
+ * prints nvidia-smi or an engine's memory log. So the rows stay on the 80 GB SXM part: more
+ * memory (an H100 NVL, 94 GB) would let all 17 rows start, but contradicts the lab's statement and
+ * the pages' own latencies (the 32K vLLM run decoded one request at a time: TPOT 43.4 ms, P99
+ * 44.3; with 94 GB two such requests fit and the model puts its TPOT at 135 ms). The flags or
+ * memory that let these runs start are not on the pages.
  */
 export const NOT_AS_PUBLISHED_235B = `${NOT_AS_PUBLISHED_PREFIX}: by vLLM 0.11 accounting a 262,144-token Qwen3-235B sequence does not fit the KV cache on 80 GB H100s (see NOT_AS_PUBLISHED_235B)`;
 

@@ -125,11 +125,21 @@ const GLM_H200_ROWS: GsRow[] = [
   ['', 'sglang', GLM_FP8, 4, { tp: 4 }, R(128, 4), 1000, 21234.81, 800.25, 'Conclusion table, optimized, Short Prompt'],
 ];
 
+/**
+ * The page's own latencies (not its throughput) say its runs waited for memory, which the model
+ * does not see (its SGLang pool holds all 1000 requests): the same SGLang 0.5.3 command
+ * (`--tp-size 8`, GLM-4.6-FP8) prints Mean TTFT 17555.93 ms, P99 TPOT 4790.60 ms on 8 x H100 and
+ * 5085.56 ms, 1542.73 ms on 8 x H200 (glm-4.6/h200, stage 2), same prompts, all 1000 succeeding;
+ * vLLM needed --gpu-memory-utilization 0.85 (mean TPOT 508.88 ms). No memory log on the page.
+ * docs/model-diagnosis.md section 7.
+ */
+const GLM_H100_WAITS = "the page's latencies (SGLang mean TTFT 17.6 s, P99 TPOT 4.8 s, against 5.1 s and 1.5 s on 8 x H200) point at a KV pool far smaller than the model's (see GLM_H100_WAITS)";
+
 // BF16 does not fit one 8 x H100 server (the page): FP8 only.
 const GLM_H100_ROWS: GsRow[] = [
-  ['glm-4.6 h100 sharegpt', 'vllm', GLM_FP8, 8, { tp: 8, memFraction: 0.85 }, SG, 1000, 3167.63, 508.88, '1. Choosing the Inference Engine, vLLM (--gpu-memory-utilization 0.85)'],
-  ['glm-4.6 h100 sharegpt', 'sglang', GLM_FP8, 8, { tp: 8 }, SG, 1000, 3796.0, 684.1, '1. Choosing the Inference Engine, SGLang'],
-  ['', 'sglang', GLM_FP8, 8, { tp: 8, ep: 8 }, SG, 1000, 3856.69, 677.3, '2. Parallelism in SGLang, TP8EP8'],
+  ['glm-4.6 h100 sharegpt', 'vllm', GLM_FP8, 8, { tp: 8, memFraction: 0.85 }, SG, 1000, 3167.63, 508.88, '1. Choosing the Inference Engine, vLLM (--gpu-memory-utilization 0.85)', GLM_H100_WAITS],
+  ['glm-4.6 h100 sharegpt', 'sglang', GLM_FP8, 8, { tp: 8 }, SG, 1000, 3796.0, 684.1, '1. Choosing the Inference Engine, SGLang', GLM_H100_WAITS],
+  ['', 'sglang', GLM_FP8, 8, { tp: 8, ep: 8 }, SG, 1000, 3856.69, 677.3, '2. Parallelism in SGLang, TP8EP8', GLM_H100_WAITS],
 ];
 
 function gsRows(rows: GsRow[], gpu: string, source: string, versions: Record<EngineName, string> = GS_V): PublishedResult[] {
