@@ -130,6 +130,7 @@ function RunRoute(r: Route): React.JSX.Element {
       {...(r.host.host?.simulated ? { note: `simulated ${r.wizard.host.gpuType} x${r.wizard.host.gpuCount}` } : {})}
       redrawKey={r.redrawKey}
       onSkip={r.session.skip}
+      onPick={r.session.pick}
       onStopAfterStage={r.session.stopAfterStage}
       onAbort={() => void r.session.abort()}
       onNext={() => r.go('results')}

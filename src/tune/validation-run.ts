@@ -38,7 +38,7 @@ async function measureSide(ctx: SessionContext, side: VariantResult, scenarios: 
     else missing.push(s);
   }
   if (!missing.length) return byScenario;
-  const results = await ctx.run(side.variant, missing, { stage: 'validation', skipSignal: ctx.control.nextSkipSignal() });
+  const results = await ctx.run(side.variant, missing, { stage: 'validation', skipSignal: ctx.control.nextSkipSignal(side.variant.id) });
   ctx.cost.addWave([results[0]]);
   for (const [i, r] of results.entries()) {
     const s = missing[i]!;

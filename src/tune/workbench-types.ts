@@ -33,7 +33,8 @@ export interface WorkloadForm {
 export interface SessionHandle {
   /** Settles when the session has stopped (every server it started is stopped). */
   done: Promise<unknown>;
-  skipVariant(): void;
+  /** Stop a running variant: `variantId` names which when several run at once; without it, the one launched last. */
+  skipVariant(variantId?: string): void;
   stopAfterStage(): void;
 }
 

@@ -86,7 +86,7 @@ export function realServices(opts: RealServicesOptions): RealServices {
       const control = new SessionControl();
       const done = runSession(dropUnchecked(config, plan, disabled), { onEvent, signal, control, ...(host ? { host } : {}) });
       active = done;
-      return { done, skipVariant: () => control.skipVariant(), stopAfterStage: () => control.stopAfterStage() };
+      return { done, skipVariant: (id) => control.skipVariant(id), stopAfterStage: () => control.stopAfterStage() };
     };
     return { view: planView(plan, estHost, validationSeconds(plan, estHost, (v, s) => deps.predict(v, s))), start };
   }

@@ -13,7 +13,10 @@ export const DEFAULT_THROTTLE_MS = 150;
 
 export interface TuneSession {
   state: RunState;
-  skip(): void;
+  /** Stop the running variant `variantId` (the one picked on the Run screen). */
+  skip(variantId: string): void;
+  /** Pick the running row above (-1) or below (+1) for the skip key. */
+  pick(dir: 1 | -1): void;
   stopAfterStage(): void;
   /** Abort the session; resolves once it has stopped its servers (or at once when idle). */
   abort(): Promise<void>;
@@ -75,11 +78,13 @@ export function useTuneSession(start: SessionStarter | null, throttleMs = DEFAUL
     };
   }, [start, throttleMs, flush]);
 
-  const skip = useCallback(() => {
+  const skip = useCallback((variantId: string) => {
     if (settled.current || !handle.current) return;
-    handle.current.skipVariant();
-    dispatch({ type: 'skip-requested' });
+    handle.current.skipVariant(variantId);
+    dispatch({ type: 'skip-requested', variantId });
   }, []);
+
+  const pick = useCallback((dir: 1 | -1) => dispatch({ type: 'pick', dir }), []);
 
   const stopAfterStage = useCallback(() => {
     if (settled.current || !handle.current) return;
@@ -96,5 +101,5 @@ export function useTuneSession(start: SessionStarter | null, throttleMs = DEFAUL
     await settledRef.current;
   }, []);
 
-  return { state, skip, stopAfterStage, abort };
+  return { state, skip, pick, stopAfterStage, abort };
 }
