@@ -101,7 +101,7 @@ export async function sweepFinalists(ctx: SessionContext, state: StageLoopState,
   // Each finalist's sweep is one launch: its GPU time goes into the session's ledger.
   const swept: typeof ctx.run = async (...a) => {
     const results = await ctx.run(...a);
-    ctx.cost.addWave([results[0]]);
+    ctx.cost.addLaunch(ctx.emit, 'sweep', results[0]);
     return results;
   };
   for (const f of finalists) {

@@ -39,7 +39,7 @@ async function measureSide(ctx: SessionContext, side: VariantResult, scenarios: 
   }
   if (!missing.length) return byScenario;
   const results = await ctx.run(side.variant, missing, { stage: 'validation', skipSignal: ctx.control.nextSkipSignal(side.variant.id) });
-  ctx.cost.addWave([results[0]]);
+  ctx.cost.addLaunch(ctx.emit, 'validation', results[0]);
   for (const [i, r] of results.entries()) {
     const s = missing[i]!;
     ctx.journal.record('validate', 0, r, key(s));

@@ -48,6 +48,10 @@ describe('running variants in the run state', () => {
     expect(s.live.map((c) => [c.variantId, c.phase])).toEqual([['a', 'launching']]);
     s = feed([launch('b', 1)], s);
     expect(s.live.map((c) => c.variantId)).toEqual(['a', 'b']);
+    // A launch the core paid without variant-finished (a validation side) is gone once stopped.
+    const gpuTime = { gpus: 1, startupS: 1, benchmarkS: 1, startupGpuS: 1, benchmarkGpuS: 1, gpuS: 2, simulated: true };
+    const paid = feed([{ type: 'server-stopping', variantId: 'a' }, { type: 'launch-cost', variantId: 'a', stage: 'validation', gpuTime }], s);
+    expect(paid.live.map((c) => c.variantId)).toEqual(['b']);
     s = feed([{ type: 'stage-finished', stage: 'engine', winnerId: 'a', gainPct: null, carriedId: null, referenceId: null, baselineId: null, gains: {}, why: '' }], s);
     expect(s.live).toEqual([]);
     expect(s.current).toBeUndefined();
