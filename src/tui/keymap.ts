@@ -48,6 +48,7 @@ export const KEYMAP = [
   { scope: 'plan', action: 'down', keys: ['down', 'j'], label: '↑↓', help: 'move', hidden: true },
   { scope: 'plan', action: 'toggle', keys: ['space'], label: 'space', help: 'toggle' },
   { scope: 'plan', action: 'toggle-stage', keys: ['t'], label: 't', help: 'toggle stage' },
+  { scope: 'plan', action: 'dummy-weights', keys: ['d'], label: 'd', help: 'dummy weights' },
   { scope: 'plan', action: 'next', keys: ['enter'], label: 'enter', help: 'run' },
   { scope: 'plan', action: 'back', keys: ['escape'], label: 'esc', help: 'back' },
 

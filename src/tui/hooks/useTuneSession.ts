@@ -1,9 +1,9 @@
 // The one hook between the tuning core and the screens: it starts the session, files every
 // event into the run reducer (batched, so the screen redraws at most ~7 times a second however
 // fast events arrive), forwards the user's steering, and stops the session on abort or unmount.
-import { useCallback, useEffect, useReducer, useRef } from 'react';
+import { useCallback, useEffect, useReducer, useRef, type RefObject } from 'react';
 import type { TuneEvent, TuneListener } from '../../core/events.js';
-import { initialRunState, runReducer, type RunState } from '../state/run.js';
+import { initialRunState, runReducer, type RunAction, type RunState } from '../state/run.js';
 import type { SessionHandle, SessionStarter } from '../../tune/workbench-types.js';
 
 export type { SessionHandle, SessionStarter };
@@ -78,19 +78,7 @@ export function useTuneSession(start: SessionStarter | null, throttleMs = DEFAUL
     };
   }, [start, throttleMs, flush]);
 
-  const skip = useCallback((variantId: string) => {
-    if (settled.current || !handle.current) return;
-    handle.current.skipVariant(variantId);
-    dispatch({ type: 'skip-requested', variantId });
-  }, []);
-
-  const pick = useCallback((dir: 1 | -1) => dispatch({ type: 'pick', dir }), []);
-
-  const stopAfterStage = useCallback(() => {
-    if (settled.current || !handle.current) return;
-    handle.current.stopAfterStage();
-    dispatch({ type: 'stop-after-stage-requested' });
-  }, []);
+  const { skip, pick, stopAfterStage } = useSteering(handle, settled, dispatch);
 
   const abort = useCallback(async () => {
     if (!controller.current || !settledRef.current) return;
@@ -102,4 +90,20 @@ export function useTuneSession(start: SessionStarter | null, throttleMs = DEFAUL
   }, []);
 
   return { state, skip, pick, stopAfterStage, abort };
+}
+
+/** The user's steering while the session runs: skip a variant (by id), pick a row, stop after the stage. */
+function useSteering(handle: RefObject<SessionHandle | null>, settled: RefObject<boolean>, dispatch: (a: RunAction) => void): Pick<TuneSession, 'skip' | 'pick' | 'stopAfterStage'> {
+  const skip = useCallback((variantId: string) => {
+    if (settled.current || !handle.current) return;
+    handle.current.skipVariant(variantId);
+    dispatch({ type: 'skip-requested', variantId });
+  }, [handle, settled, dispatch]);
+  const pick = useCallback((dir: 1 | -1) => dispatch({ type: 'pick', dir }), [dispatch]);
+  const stopAfterStage = useCallback(() => {
+    if (settled.current || !handle.current) return;
+    handle.current.stopAfterStage();
+    dispatch({ type: 'stop-after-stage-requested' });
+  }, [handle, settled, dispatch]);
+  return { skip, pick, stopAfterStage };
 }
