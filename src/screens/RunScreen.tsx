@@ -33,8 +33,8 @@ export interface RunScreenProps extends ScreenProps {
   /** Stages the plan skipped, with the reason (for the leaderboard). */
   skippedStages?: Record<string, string>;
   note?: string;
-  /** Stop the running variant with this id (the picked row when several run). */
-  onSkip: (variantId: string) => void;
+  /** The skip key: stop the picked running variant (the run state resolves which). */
+  onSkip: () => void;
   /** Pick the running row above (-1) or below (+1) for the skip key. */
   onPick?: (dir: 1 | -1) => void;
   onStopAfterStage: () => void;
@@ -106,9 +106,7 @@ export function RunScreen(p: RunScreenProps): React.JSX.Element {
   useKeymap(
     'run',
     {
-      skip: () => {
-        if (!finished && target) p.onSkip(target);
-      },
+      skip: () => !finished && p.onSkip(),
       'pick-prev': () => !finished && p.onPick?.(-1),
       'pick-next': () => !finished && p.onPick?.(1),
       'stop-after-stage': () => !finished && p.onStopAfterStage(),

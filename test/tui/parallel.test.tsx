@@ -108,21 +108,25 @@ describe('several variants running at once', () => {
     expect(f).toMatch(/● vllm defaults/);
     await r.press('s');
     f = live(await r.waitForFrame('skipping sglang defaults…'));
-    // Up from the top wraps to the last row.
+    // Up from the top wraps to the last row (the skipped row is still running: the script never stops it).
     await r.press('up');
-    await r.press('up');
+    await r.waitForFrame((fr) => /› vllm defaults/.test(live(fr)));
     await r.press('up');
     await r.waitForFrame((fr) => /› trtllm defaults/.test(live(fr)));
     await r.press('s');
     await r.waitForFrame('skipping trtllm defaults…');
-    expect(session.calls).toEqual(['skip:sglang', 'skip:trtllm']);
+    await expect.poll(() => session.calls).toEqual(['skip:sglang', 'skip:trtllm']);
+    // A pick and a skip typed in one burst ("js") skip the row picked, not the one before.
+    await r.press('js');
+    await r.waitForFrame((fr) => /› vllm defaults/.test(live(fr)) && fr.includes('skipping vllm defaults…'));
+    await expect.poll(() => session.calls).toEqual(['skip:sglang', 'skip:trtllm', 'skip:vllm']);
     // One variant alone: nothing to pick, no pick key in the help, the skip goes to it.
     session.next(7);
     f = live(await r.waitForFrame('variant 4/4'));
     expect(f).not.toContain('↑↓ pick');
     expect(f).not.toMatch(/› vllm eager/);
     await r.press('s');
-    await expect.poll(() => session.calls).toEqual(['skip:sglang', 'skip:trtllm', 'skip:vllm-eager']);
+    await expect.poll(() => session.calls).toEqual(['skip:sglang', 'skip:trtllm', 'skip:vllm', 'skip:vllm-eager']);
   });
 
   it('on a wide terminal: full panels side by side, each with its GPUs and live figures', async () => {

@@ -13,8 +13,8 @@ export const DEFAULT_THROTTLE_MS = 150;
 
 export interface TuneSession {
   state: RunState;
-  /** Stop the running variant `variantId` (the one picked on the Run screen). */
-  skip(variantId: string): void;
+  /** Stop the running variant `variantId`, or without it the one picked on the Run screen. */
+  skip(variantId?: string): void;
   /** Pick the running row above (-1) or below (+1) for the skip key. */
   pick(dir: 1 | -1): void;
   stopAfterStage(): void;
@@ -79,6 +79,14 @@ export function useTuneSession(start: SessionStarter | null, throttleMs = DEFAUL
   }, [start, throttleMs, flush]);
 
   const { skip, pick, stopAfterStage } = useSteering(handle, settled, dispatch);
+  // The core is told which variant to stop once the reducer has resolved the pick
+  // (SessionControl keeps one skip signal per launch, by variant id).
+  const skipSent = useRef<string | null>(null);
+  useEffect(() => {
+    const id = state.requests.skip;
+    if (id && id !== skipSent.current && !settled.current) handle.current?.skipVariant(id);
+    skipSent.current = id;
+  }, [state.requests.skip]);
 
   const abort = useCallback(async () => {
     if (!controller.current || !settledRef.current) return;
@@ -94,10 +102,9 @@ export function useTuneSession(start: SessionStarter | null, throttleMs = DEFAUL
 
 /** The user's steering while the session runs: skip a variant (by id), pick a row, stop after the stage. */
 function useSteering(handle: RefObject<SessionHandle | null>, settled: RefObject<boolean>, dispatch: (a: RunAction) => void): Pick<TuneSession, 'skip' | 'pick' | 'stopAfterStage'> {
-  const skip = useCallback((variantId: string) => {
+  const skip = useCallback((variantId?: string) => {
     if (settled.current || !handle.current) return;
-    handle.current.skipVariant(variantId);
-    dispatch({ type: 'skip-requested', variantId });
+    dispatch({ type: 'skip-requested', ...(variantId ? { variantId } : {}) });
   }, [handle, settled, dispatch]);
   const pick = useCallback((dir: 1 | -1) => dispatch({ type: 'pick', dir }), [dispatch]);
   const stopAfterStage = useCallback(() => {

@@ -3,7 +3,7 @@
 import type { GpuSample, TuneEvent, VariantResult } from '../../core/events.js';
 import { applyToView, emptyView, tieClause, type SessionView } from '../../core/view.js';
 import { applyLiveVariant, pushBounded, type CurrentVariant } from './live.js';
-import { movePick } from './pick.js';
+import { movePick, skipTarget } from './pick.js';
 
 export { HISTORY_MAX, LOG_TAIL_MAX, etaSeconds, type CurrentVariant, type Phase } from './live.js';
 export const NOTES_MAX = 20;
@@ -66,8 +66,8 @@ export interface RunState {
 export type RunAction =
   | { type: 'started'; now: number }
   | { type: 'events'; events: readonly TuneEvent[]; now: number }
-  /** The core was asked to stop this running variant. */
-  | { type: 'skip-requested'; variantId: string }
+  /** The skip key: stop this running variant, or without an id the one picked (pick.ts skipTarget). */
+  | { type: 'skip-requested'; variantId?: string }
   /** Up/down on the Run screen: pick the running row the skip key stops. */
   | { type: 'pick'; dir: 1 | -1 }
   | { type: 'stop-after-stage-requested' }
@@ -176,9 +176,11 @@ export function runReducer(state: RunState, action: RunAction): RunState {
       return { ...initialRunState, status: 'running', startedAt: action.now };
     case 'events':
       return action.events.reduce((s, e) => applyEvent(s, e, action.now), state);
-    case 'skip-requested':
-      // The core stops the variant named (SessionControl keeps one skip signal per launch).
-      return state.live.some((c) => c.variantId === action.variantId) ? { ...state, requests: { ...state.requests, skip: action.variantId } } : state;
+    case 'skip-requested': {
+      // Resolved here, after every key before it: a pick and a skip typed in one burst skip the row picked.
+      const id = action.variantId ?? skipTarget(state.live, state.picked);
+      return id && state.live.some((c) => c.variantId === id) ? { ...state, requests: { ...state.requests, skip: id } } : state;
+    }
     case 'pick':
       return { ...state, picked: movePick(state.live, state.picked, action.dir) };
     case 'stop-after-stage-requested':
