@@ -44,6 +44,8 @@ interface Route {
   host: { host: HostView | null; error?: string; choice: HostChoice; onNext: () => void };
   planner: Planner;
   toPlan: () => void;
+  /** The Plan screen's dummy-weights key: flip the choice and plan again with it. */
+  toggleDummyWeights: () => void;
   toRun: () => void;
   session: TuneSession;
   labels: Record<string, string>;
@@ -76,6 +78,8 @@ const ROUTES: Record<ScreenId, (r: Route) => React.JSX.Element> = {
       disabled={r.wizard.plan.disabled}
       onMove={(dir, rows) => r.dispatch({ type: 'plan-move', dir, rows })}
       onToggle={(ids) => r.dispatch({ type: 'plan-toggle', ids })}
+      dummyWeights={r.wizard.dummyWeights}
+      onDummyWeights={r.toggleDummyWeights}
       onNext={r.toRun}
       onBack={() => r.go('model')}
     />
@@ -130,6 +134,7 @@ function RunRoute(r: Route): React.JSX.Element {
       {...(r.host.host?.simulated ? { note: `simulated ${r.wizard.host.gpuType} x${r.wizard.host.gpuCount}` } : {})}
       redrawKey={r.redrawKey}
       onSkip={r.session.skip}
+      onPick={r.session.pick}
       onStopAfterStage={r.session.stopAfterStage}
       onAbort={() => void r.session.abort()}
       onNext={() => r.go('results')}
@@ -142,7 +147,7 @@ function RunRoute(r: Route): React.JSX.Element {
 export function App(props: AppProps): React.JSX.Element {
   const size = useTerminalSize();
   const redrawKey = useRedrawOnResize();
-  const [wizard, dispatch] = useReducer(wizardReducer, props.defaults, (d) => initialWizard({ gpuType: d.gpuType, gpuCount: d.gpuCount, form: d.form }));
+  const [wizard, dispatch] = useReducer(wizardReducer, props.defaults, (d) => initialWizard({ gpuType: d.gpuType, gpuCount: d.gpuCount, form: d.form, ...(d.dummyWeights ? { dummyWeights: true } : {}) }));
   const detection = useHostDetection(props.services);
   const planner = usePlanner(props.services);
   const [starter, setStarter] = useState<SessionStarter | null>(null);
@@ -176,12 +181,16 @@ export function App(props: AppProps): React.JSX.Element {
     host: { ...detection, choice, onNext: () => (detection.host ? go('model') : setHostNextPending(true)) },
     planner,
     toPlan: () => {
-      planner.request({ host: choice, form: wizard.form });
+      planner.request({ host: choice, form: wizard.form, dummyWeights: wizard.dummyWeights });
       go('plan');
+    },
+    toggleDummyWeights: () => {
+      dispatch({ type: 'dummy-weights' });
+      planner.request({ host: choice, form: wizard.form, dummyWeights: !wizard.dummyWeights });
     },
     toRun: () => {
       if (!planner.planned) return;
-      props.services.remember?.({ host: choice, form: wizard.form, disabled: wizard.plan.disabled });
+      props.services.remember?.({ host: choice, form: wizard.form, disabled: wizard.plan.disabled, dummyWeights: wizard.dummyWeights });
       setStarter(() => planner.planned!.start(wizard.plan.disabled));
       go('run');
     },

@@ -182,6 +182,12 @@ export type TuneEvent =
   | ({ type: 'stage-finished' } & StageVerdict)
   | { type: 'validation-started'; scenarios: string[]; /** The two sides compared: the session's baseline and its winner. */ baselineId: string; winnerId: string }
   | { type: 'validation-finished'; rows: ValidationRow[] }
+  /**
+   * The GPU time of a launch that ends without variant-finished (a validation side, a finalist's
+   * sweep), once its server has stopped: what the core's ledger adds, so live views count it as
+   * it lands rather than at session-cost.
+   */
+  | { type: 'launch-cost'; variantId: string; stage: string; gpuTime: VariantGpuTime }
   | { type: 'session-cost'; cost: SessionGpuTime }
   | { type: 'sweep-started'; spec: string; slo: string; /** How the finalists were picked. */ rule: string; variants: { variantId: string; label: string; /** Why it is a finalist. */ why: string }[] }
   | { type: 'sweep-point'; variantId: string; label: string; load: SweepLoadInfo; status: 'ok' | 'failed' | 'not-run'; summary?: SweepPointSummary; violations: string[]; reason?: string; resumed?: boolean }

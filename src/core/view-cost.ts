@@ -1,7 +1,7 @@
 // GPU-hours as the views show them (issue 16): per variant (its launches' GPU time, startup and
 // benchmark apart) and per session (the core's session-cost event; while a run is going, what the
 // finished variants held so far). Pure formatting and sums over what the core recorded.
-import type { VariantGpuTime, VariantResult } from './events.js';
+import type { TuneEvent, VariantGpuTime, VariantResult } from './events.js';
 import type { SessionView } from './view.js';
 
 export function formatGpuHours(h: number): string {
@@ -24,9 +24,13 @@ export function resultGpuHours(r: VariantResult): number | null {
   return r.gpuTime ? r.gpuTime.gpuS / 3600 : null;
 }
 
-/** GPU-hours the variants of the shown stages held so far (the live figure before session-cost). */
+/**
+ * GPU-hours the variants held so far (the live figure before session-cost): the stage rows, and
+ * the launches outside them (validation sides, sweeps) that launch-cost reported.
+ */
 export function variantGpuHoursSoFar(view: SessionView): number {
-  return view.stages.flatMap((s) => s.rows).reduce((a, { result }) => a + (resultGpuHours(result) ?? 0), 0);
+  const rows = view.stages.flatMap((s) => s.rows).reduce((a, { result }) => a + (resultGpuHours(result) ?? 0), 0);
+  return rows + (view.launchGpuS ?? 0) / 3600;
 }
 
 /** The session's cost line: the core's summary once it came, else the running total so far. */
@@ -56,10 +60,26 @@ const launchS = (r: VariantResult | undefined) => (r?.gpuTime ? r.gpuTime.startu
  * wave closes once nothing runs. `before` is the row the result replaces, if any.
  */
 export function applyWaveClock(view: SessionView, r: VariantResult, before: VariantResult | undefined): SessionView {
+  return addToWave(view, Math.max(0, launchS(r) - launchS(before)));
+}
+
+/** A launch of `seconds` in the open wave; the wave closes once nothing runs. */
+function addToWave(view: SessionView, seconds: number): SessionView {
   const clock = view.waveClock ?? { doneS: 0, openS: 0 };
-  const openS = Math.max(clock.openS, Math.max(0, launchS(r) - launchS(before)));
-  const next = { ...view, waveClock: { doneS: clock.doneS, openS } };
+  const next = { ...view, waveClock: { doneS: clock.doneS, openS: Math.max(clock.openS, seconds) } };
   return Object.keys(view.running).length === 0 ? closeWave(next) : next;
+}
+
+/**
+ * A launch outside the stage tables (a validation side, a finalist's sweep) that the core has
+ * paid (launch-cost): its server is stopped, so it leaves the running set, its time joins the
+ * wave as a finished variant's does, and its GPU time the variants' total.
+ */
+export function applyLaunchCost(view: SessionView, e: Extract<TuneEvent, { type: 'launch-cost' }>): SessionView {
+  const { [e.variantId]: stopped, ...others } = view.running;
+  const running = stopped?.phase === 'stopping' ? others : view.running;
+  const next = { ...view, running, launchGpuS: (view.launchGpuS ?? 0) + e.gpuTime.gpuS };
+  return addToWave(next, e.gpuTime.startupS + e.gpuTime.benchmarkS);
 }
 
 export function closeWave(view: SessionView): SessionView {
@@ -79,9 +99,9 @@ export interface LiveCost {
 
 /**
  * Host GPU-hours so far: on the simulated host, its GPUs x the closed waves' simulated time (a
- * launch adds its time once its wave ends; validation launches are counted only by the core's
- * final figure, as they end without variant-finished); on a GPU host, its GPUs x the wall clock
- * since session-started. `nowMs` is the caller's clock (Date.now()).
+ * launch adds its time once its wave ends: a stage variant at variant-finished, a validation side
+ * or a sweep at launch-cost); on a GPU host, its GPUs x the wall clock since session-started.
+ * `nowMs` is the caller's clock (Date.now()).
  */
 export function liveCost(view: SessionView, nowMs: number): LiveCost {
   const c = view.cost;

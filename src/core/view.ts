@@ -6,7 +6,7 @@ import type { LiveSnapshot } from '../bench/types.js';
 import type { SessionGpuTime, StageVerdict, TuneEvent, VariantResult } from './events.js';
 import type { PlanInfo, ValidationRow } from './plan.js';
 import { applySweepEvent, isSweepEvent, type SweepView } from './view-sweep.js';
-import { applyWaveClock, closeWave, type WaveClock } from './view-cost.js';
+import { applyLaunchCost, applyWaveClock, closeWave, type WaveClock } from './view-cost.js';
 
 export type { SweepPointView, SweepSeriesView, SweepView } from './view-sweep.js';
 
@@ -88,6 +88,8 @@ export interface SessionView {
   startedAt?: string;
   /** The simulated session time so far, wave by wave (view-cost.ts applyWaveClock). */
   waveClock?: WaveClock;
+  /** GPU-seconds of launches outside the stage tables (validation sides, sweeps), from launch-cost. */
+  launchGpuS?: number;
 }
 
 export function emptyView(): SessionView {
@@ -202,6 +204,8 @@ export function applyToView(view: SessionView, e: TuneEvent): SessionView {
       const before = view.stages.find((s) => s.name === e.result.stage)?.rows.find((r) => r.result.variantId === e.result.variantId && r.result.scenario === e.result.scenario)?.result;
       return applyWaveClock(onFinished(dropRunning(view, e.result.variantId), e.result), e.result, before);
     }
+    case 'launch-cost':
+      return applyLaunchCost(view, e);
     case 'session-cost':
       return { ...view, cost: e.cost };
     case 'stage-finished': {

@@ -1,6 +1,7 @@
 // Step 3: the plan as a checklist. Stages and their candidate variants, pruned ones greyed with
-// their reason, estimated time per variant and in total, the greedy-search caveat, and the exact
-// command of the focused variant.
+// their reason, estimated time per variant and in total, the greedy-search caveat, the exact
+// command of the focused variant, and the dummy-weights choice (--dummy-weights) with each stage's
+// weights line from the plan the core made with it.
 import React from 'react';
 import { Box, Text } from 'ink';
 import { Footer } from '../tui/components/Footer.js';
@@ -22,6 +23,10 @@ export interface PlanScreenProps extends ScreenProps {
   disabled: readonly string[];
   onMove: (dir: 1 | -1, rows: number) => void;
   onToggle: (ids: string[]) => void;
+  /** Dummy weights for the tuning launches, as chosen (the plan shown may still be the one before). */
+  dummyWeights?: boolean;
+  /** The dummy-weights key: flip the choice (the App plans again with it). */
+  onDummyWeights?: () => void;
   onNext: () => void;
   onBack: () => void;
 }
@@ -41,7 +46,7 @@ function stageLines(stage: PlanStageView, width: number, max: number): string[] 
   const pruned = stage.variants.filter((v) => v.pruned).length;
   const count = `${stage.variants.length} candidates${pruned ? ` (${pruned} pruned)` : ''}`;
   const head = `${stage.title ?? stage.name}: ${stage.skipped ? `skipped (${stage.skipped})` : count}`;
-  return [head, ...(stage.notes ?? [])].flatMap((t) => wrapLines(t, width, max)).slice(0, max);
+  return [head, ...(stage.weights ? [stage.weights] : []), ...(stage.notes ?? [])].flatMap((t) => wrapLines(t, width, max)).slice(0, max);
 }
 
 /** Why Enter cannot go on: nothing runs in the first stage, which sets the baseline. */
@@ -61,7 +66,7 @@ function PlanRowLine({ row, focused, off, labelW }: { row: PlanRow; focused: boo
     return (
       <Text wrap="truncate" color={focused ? theme.accent : undefined}>
         {mark} <Text bold>{row.stage.name}</Text>
-        {row.stage.skipped ? <Muted> skipped: {row.stage.skipped}</Muted> : null}
+        {row.stage.skipped ? <Muted> skipped: {row.stage.skipped}</Muted> : row.stage.weights ? <Muted>  {row.stage.weights}</Muted> : null}
       </Text>
     );
   }
@@ -88,6 +93,17 @@ function PlanRowLine({ row, focused, off, labelW }: { row: PlanRow; focused: boo
 }
 
 const EST_W = 10;
+
+/** The dummy-weights choice in one line; each stage's row says which of its launches use them. */
+function WeightsLine({ on, width }: { on: boolean; width: number }): React.JSX.Element {
+  const theme = useTheme();
+  const text = on ? 'dummy weights on (stages say where): validation loads the real weights' : 'dummy weights off: every launch loads the real weights';
+  return (
+    <Text wrap="truncate" color={on ? theme.info : theme.muted}>
+      {truncate(text, width)}
+    </Text>
+  );
+}
 
 /** Under the list: the focused variant's exact command, or what a focused stage or pruned row means. */
 function FocusDetail({ focused, width, lines }: { focused: PlanRow | undefined; width: number; lines: number }): React.JSX.Element {
@@ -127,11 +143,15 @@ export function PlanScreen(p: PlanScreenProps): React.JSX.Element {
     },
     { isActive },
   );
-  useKeymap('plan', { next: () => selected.length > 0 && !problem && p.onNext(), back: p.onBack, quit: p.onQuit, interrupt: p.onInterrupt ?? p.onQuit }, { isActive });
+  useKeymap(
+    'plan',
+    { next: () => selected.length > 0 && !problem && p.onNext(), back: p.onBack, 'dummy-weights': () => p.onDummyWeights?.(), quit: p.onQuit, interrupt: p.onInterrupt ?? p.onQuit },
+    { isActive },
+  );
   // One height for every focus, so the checklist does not jump as the focus moves.
   const cmdLines = Math.min(CMD_LINES_MAX, Math.max(CMD_LINES, ...rows.map((r) => (r.kind === 'variant' && !r.variant.pruned ? commandLines(r.variant.command, p.width).length : 0))));
-  // Title, caveat (2), command, footer (2) and margins: what the checklist (with its two "more" lines) leaves to the rows.
-  const listLines = Math.max(4, p.height - 10 - cmdLines) + 2;
+  // Title, caveat (2), weights, command, footer (2) and margins: what the checklist (with its two "more" lines) leaves to the rows.
+  const listLines = Math.max(4, p.height - 11 - cmdLines) + 2;
   const validationS = selected.length ? (p.plan?.validationS ?? 0) : 0;
   const totalS = selected.reduce((s, v) => s + (v.estimateS ?? 0), validationS);
   const labelW = Math.max(16, Math.min(40, p.width - EST_W - 22));
@@ -158,6 +178,7 @@ export function PlanScreen(p: PlanScreenProps): React.JSX.Element {
               </Text>
             ))}
           </Box>
+          <WeightsLine on={p.dummyWeights ?? false} width={p.width} />
           <FocusDetail focused={focused} width={p.width} lines={cmdLines} />
         </Box>
       )}

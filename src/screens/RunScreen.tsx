@@ -21,6 +21,7 @@ import { relativeLabel, wrapLines } from '../tui/format.js';
 import { useKeymap } from '../tui/hooks/useKeymap.js';
 import { useNow } from '../tui/hooks/useNow.js';
 import type { CurrentVariant, RunState } from '../tui/state/run.js';
+import { pickable, skipTarget } from '../tui/state/pick.js';
 import { StatusLine } from '../tui/components/run/StatusLine.js';
 import { liveChartRows, SweepPanel } from '../tui/components/sweep/SweepPanel.js';
 import type { ScreenProps } from '../tui/screen-props.js';
@@ -32,7 +33,10 @@ export interface RunScreenProps extends ScreenProps {
   /** Stages the plan skipped, with the reason (for the leaderboard). */
   skippedStages?: Record<string, string>;
   note?: string;
+  /** The skip key: stop the picked running variant (the run state resolves which). */
   onSkip: () => void;
+  /** Pick the running row above (-1) or below (+1) for the skip key. */
+  onPick?: (dir: 1 | -1) => void;
   onStopAfterStage: () => void;
   onAbort: () => void;
   onNext: () => void;
@@ -96,10 +100,15 @@ export function RunScreen(p: RunScreenProps): React.JSX.Element {
   const finished = run.status === 'finished';
   const c = run.current;
   const now = useNow(250, Boolean(c));
+  // What the skip key stops: the picked row when several run, else the one running.
+  const target = skipTarget(run.live, run.picked);
+  const picking = pickable(run.live).length > 1;
   useKeymap(
     'run',
     {
       skip: () => !finished && p.onSkip(),
+      'pick-prev': () => !finished && p.onPick?.(-1),
+      'pick-next': () => !finished && p.onPick?.(1),
       'stop-after-stage': () => !finished && p.onStopAfterStage(),
       abort: () => !finished && p.onAbort(),
       'toggle-log': () => setShowLog((v) => !v),
@@ -118,7 +127,7 @@ export function RunScreen(p: RunScreenProps): React.JSX.Element {
     const carried = run.view.stages.find((s) => s.name === v.stage)?.carriedId;
     return relativeLabel(labelOf(v), carried ? p.labels[carried] : undefined);
   };
-  const without: string[] = finished ? ['skip', 'stop-after-stage', 'abort'] : ['next'];
+  const without: string[] = [...(finished ? ['skip', 'stop-after-stage', 'abort'] : ['next']), ...(picking && !finished ? [] : ['pick-prev'])];
   // While the finalists are swept the chart takes the panels' room; on a small terminal the GPU panel gives way too.
   const sweep = run.view.sweep && !run.view.sweep.done && !finished ? run.view.sweep : undefined;
   const chartRows = liveChartRows(p.height, roomy ? 16 : 8);
@@ -143,7 +152,7 @@ export function RunScreen(p: RunScreenProps): React.JSX.Element {
             </Text>
           ))}
           {layout.kind !== 'single' && !showLog ? (
-            <RunningVariants live={run.live} layout={layout} label={layout.kind === 'rows' ? rowLabel : labelOf} width={p.width} now={now} simulated={run.simulated} />
+            <RunningVariants live={run.live} layout={layout} label={layout.kind === 'rows' ? rowLabel : labelOf} width={p.width} now={now} simulated={run.simulated} {...(picking && target ? { picked: target } : {})} />
           ) : (
             <OneVariant c={c} label={labelOf(c)} showLog={showLog} sweep={sweep} chartRows={chartRows} logRows={logRows} width={p.width} now={now} simulated={run.simulated} />
           )}

@@ -48,9 +48,13 @@ export const KEYMAP = [
   { scope: 'plan', action: 'down', keys: ['down', 'j'], label: '↑↓', help: 'move', hidden: true },
   { scope: 'plan', action: 'toggle', keys: ['space'], label: 'space', help: 'toggle' },
   { scope: 'plan', action: 'toggle-stage', keys: ['t'], label: 't', help: 'toggle stage' },
+  { scope: 'plan', action: 'dummy-weights', keys: ['d'], label: 'd', help: 'dummy weights' },
   { scope: 'plan', action: 'next', keys: ['enter'], label: 'enter', help: 'run' },
   { scope: 'plan', action: 'back', keys: ['escape'], label: 'esc', help: 'back' },
 
+  // Several variants running at once: up/down picks the row the skip key stops.
+  { scope: 'run', action: 'pick-prev', keys: ['up', 'k'], label: '↑↓', help: 'pick' },
+  { scope: 'run', action: 'pick-next', keys: ['down', 'j'], label: '↑↓', help: 'pick', hidden: true },
   { scope: 'run', action: 'skip', keys: ['s'], label: 's', help: 'skip variant' },
   { scope: 'run', action: 'stop-after-stage', keys: ['t'], label: 't', help: 'stop after stage' },
   { scope: 'run', action: 'toggle-log', keys: ['l'], label: 'l', help: 'log' },

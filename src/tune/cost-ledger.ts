@@ -3,7 +3,7 @@
 // On the simulated host the session's wall is simulated: the sum over waves of the longest member
 // (planning and the gaps between launches are not counted, and the summary says simulated time);
 // on a GPU host it is the wall clock from open to the summary.
-import type { SessionGpuTime, VariantGpuTime, VariantResult } from '../core/events.js';
+import type { SessionGpuTime, TuneListener, VariantGpuTime, VariantResult } from '../core/events.js';
 import { sessionGpuTime, simulatedWallS } from './gpu-hours.js';
 
 export class CostLedger {
@@ -19,6 +19,15 @@ export class CostLedger {
   addWave(results: readonly (VariantResult | undefined)[]): void {
     const wave = results.map((r) => r?.gpuTime).filter((t): t is VariantGpuTime => !!t);
     if (wave.length) this.waves.push(wave);
+  }
+
+  /**
+   * A launch that ends without variant-finished (a validation side, a finalist's sweep): a wave of
+   * its own in the ledger, and a launch-cost event with the same GPU time for the live views.
+   */
+  addLaunch(emit: TuneListener, stage: string, first: VariantResult | undefined): void {
+    this.addWave([first]);
+    if (first?.gpuTime) emit({ type: 'launch-cost', variantId: first.variantId, stage, gpuTime: first.gpuTime });
   }
 
   summary(): SessionGpuTime {

@@ -58,7 +58,7 @@ export async function measureRepeat(ctx: SessionContext, planned: Pick<PlannedVa
     const { gpuTime: _paidBefore, ...r } = hit.result;
     return r;
   }
-  const request = { stage: planned.stage, skipSignal: ctx.control.nextSkipSignal(), ...(planned.predicted ? { predicted: planned.predicted } : {}), ...extras };
+  const request = { stage: planned.stage, skipSignal: ctx.control.nextSkipSignal(planned.variant.id), ...(planned.predicted ? { predicted: planned.predicted } : {}), ...extras };
   const [first] = await ctx.run(planned.variant, [scenario], request);
   const result = { ...first!, stage: planned.stage };
   journal.record('tune', repeat, result, key);

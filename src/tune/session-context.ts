@@ -13,12 +13,19 @@ import type { CostLedger } from './cost-ledger.js';
 
 /** Steering from the front end while a session runs. */
 export class SessionControl {
-  private skip = new AbortController();
+  /** The launch that started last: what a skip without a variant id stops. */
+  private last = new AbortController();
+  /** Each launch's skip, by variant id: several run at once when variants share the host. */
+  private readonly byVariant = new Map<string, AbortController>();
   private stopAfter = false;
 
-  /** Stop the current variant (its server is stopped); it is recorded as skipped. */
-  skipVariant(): void {
-    this.skip.abort();
+  /**
+   * Stop a running variant (its server is stopped); it is recorded as skipped. `variantId` names
+   * which one when several run at once; without it, the one launched last. A variant that is not
+   * running (finished already, never started) is not touched.
+   */
+  skipVariant(variantId?: string): void {
+    (variantId === undefined ? this.last : this.byVariant.get(variantId))?.abort();
   }
 
   /** Finish the current stage, then validate and save without running later stages. */
@@ -30,10 +37,15 @@ export class SessionControl {
     return this.stopAfter;
   }
 
-  /** A fresh skip signal for the variant about to start (a skip pressed between variants is dropped). */
-  nextSkipSignal(): AbortSignal {
-    this.skip = new AbortController();
-    return this.skip.signal;
+  /**
+   * A fresh skip signal for the launch about to start (a skip pressed between variants is dropped).
+   * A relaunch of the same variant (a repeat) replaces its earlier one.
+   */
+  nextSkipSignal(variantId?: string): AbortSignal {
+    const c = new AbortController();
+    this.last = c;
+    if (variantId !== undefined) this.byVariant.set(variantId, c);
+    return c.signal;
   }
 }
 

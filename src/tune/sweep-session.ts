@@ -101,14 +101,14 @@ export async function sweepFinalists(ctx: SessionContext, state: StageLoopState,
   // Each finalist's sweep is one launch: its GPU time goes into the session's ledger.
   const swept: typeof ctx.run = async (...a) => {
     const results = await ctx.run(...a);
-    ctx.cost.addWave([results[0]]);
+    ctx.cost.addLaunch(ctx.emit, 'sweep', results[0]);
     return results;
   };
   for (const f of finalists) {
     if (ctx.signal?.aborted) throw new AbortedError();
     const label = labelOf(f.result);
     const sweep = await sweepVariant(f.result.variant, label, config.scenario, spec, {
-      run: swept, stage: 'sweep', slo, journal: ctx.journal, sweepAll: o.all, skipSignal: ctx.control.nextSkipSignal(),
+      run: swept, stage: 'sweep', slo, journal: ctx.journal, sweepAll: o.all, skipSignal: ctx.control.nextSkipSignal(f.result.variant.id),
       onPoint: (_id, p) => ctx.emit(pointEvent(f.result.variantId, label, p, gpus, slo)),
     });
     // Levels not run (after an early stop) are points too: the chart and tables list them.

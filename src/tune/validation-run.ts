@@ -38,8 +38,8 @@ async function measureSide(ctx: SessionContext, side: VariantResult, scenarios: 
     else missing.push(s);
   }
   if (!missing.length) return byScenario;
-  const results = await ctx.run(side.variant, missing, { stage: 'validation', skipSignal: ctx.control.nextSkipSignal() });
-  ctx.cost.addWave([results[0]]);
+  const results = await ctx.run(side.variant, missing, { stage: 'validation', skipSignal: ctx.control.nextSkipSignal(side.variant.id) });
+  ctx.cost.addLaunch(ctx.emit, 'validation', results[0]);
   for (const [i, r] of results.entries()) {
     const s = missing[i]!;
     ctx.journal.record('validate', 0, r, key(s));

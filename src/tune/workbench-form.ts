@@ -67,7 +67,7 @@ export function checkForm(f: WorkloadForm): string[] {
 }
 
 /** Flags the form owns: its value replaces any the command line gave. */
-const FORM_OWNED = ['model', 'scenario', 'num-prompts', 'dataset-path', 'objective', 'slo', 'sweep', 'validation', 'sim', 'gpu', 'gpus'] as const;
+const FORM_OWNED = ['model', 'scenario', 'num-prompts', 'dataset-path', 'objective', 'slo', 'sweep', 'validation', 'sim', 'gpu', 'gpus', 'dummy-weights'] as const;
 
 /**
  * The SessionConfig for the screens' choices: the command line's other flags, the form's values
@@ -85,6 +85,8 @@ export function configFromChoices(cli: AutoFlagValues, c: Omit<Choices, 'disable
   else if (f.scenario === 'sharegpt') Object.assign(values, { scenario: 'sharegpt', 'dataset-path': f.datasetPath.trim() });
   else values.scenario = 'sharegpt-like';
   if (f.slo.trim()) values.slo = f.slo.trim();
+  // The Plan screen's dummy-weights key stands for --dummy-weights (the flag's value until pressed).
+  if (c.dummyWeights ?? cli['dummy-weights'] === true) values['dummy-weights'] = true;
   if (f.sweep.trim()) values.sweep = f.sweep.trim();
   if (f.validation === 'none') values.validation = 'none';
   // Quick validation: the studies' five scenarios at a tenth of their size (unless --scale says otherwise).

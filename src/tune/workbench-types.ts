@@ -33,7 +33,8 @@ export interface WorkloadForm {
 export interface SessionHandle {
   /** Settles when the session has stopped (every server it started is stopped). */
   done: Promise<unknown>;
-  skipVariant(): void;
+  /** Stop a running variant: `variantId` names which when several run at once; without it, the one launched last. */
+  skipVariant(variantId?: string): void;
   stopAfterStage(): void;
 }
 
@@ -97,6 +98,11 @@ export interface PlanStageView {
   /** Set when the whole stage does not apply, with the reason. */
   skipped?: string;
   variants: PlanVariantView[];
+  /**
+   * With dummy weights on: which of its launches load them and why the others keep the real ones
+   * ("weights: dummy for …; real for …: why"), the dry-run plan's line; absent when off.
+   */
+  weights?: string;
 }
 
 export interface PlanView {
@@ -105,6 +111,8 @@ export interface PlanView {
   validationS?: number;
   caveat: string;
   notes: string[];
+  /** The plan was made with dummy weights on (--dummy-weights, or the Plan screen's key). */
+  dummyWeights?: boolean;
 }
 
 export interface HostChoice {
@@ -118,6 +126,8 @@ export interface Choices {
   form: WorkloadForm;
   /** Variant ids the user unchecked on the Plan screen. */
   disabled: readonly string[];
+  /** Dummy weights for the tuning launches (--dummy-weights); the command line's flag when absent. */
+  dummyWeights?: boolean;
 }
 
 export interface PlannedSession {
@@ -144,4 +154,6 @@ export interface WorkbenchDefaults {
   form: WorkloadForm;
   /** $ per GPU-hour, for $/Mtok columns. */
   pricePerGpuHour?: number;
+  /** --dummy-weights was given: the Plan screen's toggle starts on. */
+  dummyWeights?: boolean;
 }

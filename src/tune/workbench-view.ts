@@ -13,6 +13,7 @@ import { getModel, paramCounts, type WeightDtype } from '../model/models.js';
 import { formatCommand } from '../profiles/command.js';
 import { estimateSeconds, type EstimateHost } from './estimate-time.js';
 import type { Plan } from './plan.js';
+import { stageWeightsLine } from './text-weights.js';
 import type { HostView, ModelView, PlanView } from './workbench-types.js';
 
 /** Free bytes on the file system that will hold `dir` (its nearest existing parent). */
@@ -50,9 +51,10 @@ export function hostView(host: HostInfo, engines: EngineInfo[], runsDir: string)
   };
 }
 
-export function planView(plan: Plan, host: EstimateHost, validationS?: number): PlanView {
+export function planView(plan: Plan, host: EstimateHost, validationS?: number, opts: { dummyWeights?: boolean } = {}): PlanView {
   return {
     ...(validationS ? { validationS } : {}),
+    ...(opts.dummyWeights ? { dummyWeights: true } : {}),
     caveat: plan.caveats[0] ?? '',
     notes: plan.notes,
     stages: plan.stages.map((st) => ({
@@ -60,6 +62,7 @@ export function planView(plan: Plan, host: EstimateHost, validationS?: number): 
       title: st.title,
       notes: st.notes,
       ...(st.skipped ? { skipped: st.skipped } : {}),
+      ...weightsOf(st.variants),
       variants: st.variants.map((pv) => ({
         id: pv.variant.id,
         label: pv.variant.label ?? pv.variant.id,
@@ -71,6 +74,12 @@ export function planView(plan: Plan, host: EstimateHost, validationS?: number): 
       })),
     })),
   };
+}
+
+/** The stage's weights line as the dry-run plan says it (text-weights.ts), without its indent. */
+function weightsOf(variants: Plan['stages'][number]['variants']): { weights?: string } {
+  const line = stageWeightsLine(variants);
+  return line ? { weights: line.trim() } : {};
 }
 
 const DTYPES: WeightDtype[] = ['bf16', 'fp8', 'int4'];

@@ -14,7 +14,7 @@ import { checkNumber, RULES } from './config-rules.js';
 import { realPlanDeps } from './deps.js';
 import { estimateHostFor, validationSeconds } from './estimate-time.js';
 import type { Plan } from './plan.js';
-import { planSession, runSession, SessionControl } from './session.js';
+import { planSession, runSession, SessionControl, type SessionOptions } from './session.js';
 import { checkForm, configFromChoices, formDefaults } from './workbench-form.js';
 import type { Choices, PlannedSession, Services, SessionStarter, WorkbenchDefaults } from './workbench-types.js';
 import { detectEngines, hostView, modelView, planView } from './workbench-view.js';
@@ -50,6 +50,8 @@ export interface RealServicesOptions {
   /** The command line given to `servelab` (tuning flags, as `--auto` takes them). */
   argv: readonly string[];
   settings: Settings;
+  /** The session runner (runSession); tests pass one that records the config it is given. */
+  run?: (config: SessionConfig, opts: SessionOptions) => Promise<unknown>;
 }
 
 export interface RealServices {
@@ -66,6 +68,7 @@ function workbenchDefaults(flags: AutoFlagValues, settings: Settings): Workbench
     gpuCount: checkNumber('--gpus', flags.gpus as string | undefined, RULES.simGpus) ?? 1,
     form: formDefaults(flags, settings),
     ...(price !== undefined ? { pricePerGpuHour: Number(price) } : {}),
+    ...(flags['dummy-weights'] === true ? { dummyWeights: true } : {}),
   };
 }
 
@@ -84,11 +87,12 @@ export function realServices(opts: RealServicesOptions): RealServices {
     const deps = realPlanDeps(config, resolved, config.runDir ?? join(config.runsDir, 'RUN'));
     const start = (disabled: readonly string[]): SessionStarter => (onEvent, signal) => {
       const control = new SessionControl();
-      const done = runSession(dropUnchecked(config, plan, disabled), { onEvent, signal, control, ...(host ? { host } : {}) });
+      const done = (opts.run ?? runSession)(dropUnchecked(config, plan, disabled), { onEvent, signal, control, ...(host ? { host } : {}) });
       active = done;
-      return { done, skipVariant: () => control.skipVariant(), stopAfterStage: () => control.stopAfterStage() };
+      return { done, skipVariant: (id) => control.skipVariant(id), stopAfterStage: () => control.stopAfterStage() };
     };
-    return { view: planView(plan, estHost, validationSeconds(plan, estHost, (v, s) => deps.predict(v, s))), start };
+    const view = planView(plan, estHost, validationSeconds(plan, estHost, (v, s) => deps.predict(v, s)), { dummyWeights: config.dummyWeights === true });
+    return { view, start };
   }
 
   const services: Services = {

@@ -1,16 +1,16 @@
 // The projection's live figures (issue 16): which variants run now when several share the host,
-// the session's host GPU-hours while it runs, and a stage's tie in the core's words. The stream is
-// a real one: `servelab --auto --sim --gpu H100 --gpus 8 --model Qwen/Qwen3-14B --parallel 4
-// --num-prompts 40 --validation none --json` (logs, GPU and server samples left out; the node and
-// checkout paths in argv made relative).
+// the session's host GPU-hours while it runs (validation included), and a stage's tie in the core's
+// words. The streams are real ones; parallel-sim.jsonl is `servelab --auto --sim --gpu H100
+// --gpus 8 --model Qwen/Qwen3-14B --parallel 4 --num-prompts 40 --validation none --json` (logs,
+// GPU and server samples left out; the node and checkout paths in argv made relative).
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { TuneEvent } from '../../src/core/events.js';
 import { applyToView, emptyView, projectSession, tieClause } from '../../src/core/view.js';
 import { liveCost } from '../../src/core/view-cost.js';
 
-const stream = (): TuneEvent[] =>
-  readFileSync(new URL('../fixtures/events/parallel-sim.jsonl', import.meta.url), 'utf8')
+const stream = (name = 'parallel-sim'): TuneEvent[] =>
+  readFileSync(new URL(`../fixtures/events/${name}.jsonl`, import.meta.url), 'utf8')
     .trim()
     .split('\n')
     .map((l) => JSON.parse(l) as TuneEvent);
@@ -66,6 +66,39 @@ describe('host GPU-hours while the session runs', () => {
     expect(Math.abs(last - cost.hostGpuHours) / cost.hostGpuHours).toBeLessThan(0.01);
     const final = liveCost(applyToView(view, events[at]!), 0);
     expect(final).toEqual({ hostGpuHours: cost.hostGpuHours, variantGpuHours: cost.variantGpuHours, simulated: true, final: true });
+  });
+
+  // validation-sim.jsonl: `servelab --auto --sim --gpu H100 --gpus 8 --model Qwen/Qwen3-14B
+  // --parallel 4 --num-prompts 40 --stages engine,batching --scale 0.05 --json` (the studies' five
+  // validation scenarios at 5% of their size; logs, GPU and server samples left out, paths made relative).
+  it('counts each validation side as its launch is paid, and meets the core figure before it comes', () => {
+    const events = stream('validation-sim');
+    const at = events.findIndex((e) => e.type === 'session-cost');
+    const cost = (events[at] as Extract<TuneEvent, { type: 'session-cost' }>).cost;
+    let view = emptyView();
+    const atValidation: number[] = [];
+    let sides = 0;
+    for (const e of events.slice(0, at)) {
+      const before = liveCost(view, 0);
+      view = applyToView(view, e);
+      const live = liveCost(view, 0);
+      expect(live.hostGpuHours ?? 0).toBeGreaterThanOrEqual(before.hostGpuHours ?? 0);
+      if (e.type === 'validation-started') atValidation.push(live.hostGpuHours!);
+      if (e.type === 'launch-cost') {
+        sides++;
+        // Each side adds its own time and GPU time as it lands, and leaves the running set.
+        const t = e.gpuTime;
+        expect(live.hostGpuHours! - before.hostGpuHours!).toBeCloseTo((8 * (t.startupS + t.benchmarkS)) / 3600, 9);
+        expect(live.variantGpuHours - before.variantGpuHours).toBeCloseTo(t.gpuS / 3600, 9);
+        expect(view.running[e.variantId]).toBeUndefined();
+      }
+    }
+    expect(sides).toBe(2);
+    // Validation is a real share of this session: without it the live figure would be far short.
+    expect(atValidation[0]!).toBeLessThan(cost.hostGpuHours * 0.9);
+    const last = liveCost(view, 0);
+    expect(Math.abs(last.hostGpuHours! - cost.hostGpuHours) / cost.hostGpuHours).toBeLessThan(1e-9);
+    expect(Math.abs(last.variantGpuHours - cost.variantGpuHours) / cost.variantGpuHours).toBeLessThan(1e-9);
   });
 
   it('on a GPU host, is every GPU x the wall clock since the session started', () => {

@@ -234,7 +234,7 @@ export function scripted(events: TuneEvent[]) {
         finish();
       }, 5);
     });
-    return { done, skipVariant: () => calls.push('skip'), stopAfterStage: () => calls.push('stop-after-stage') };
+    return { done, skipVariant: (id) => calls.push(id ? `skip:${id}` : 'skip'), stopAfterStage: () => calls.push('stop-after-stage') };
   };
   return {
     start,

@@ -1,11 +1,12 @@
 // The running variants in the Run state and how the screen lays them out: several at once by id,
 // a repeat keeping its place, a launch stopped without variant-finished dropped, the skip going
-// to the variant the core skips, and the layout chosen by the room there is.
+// to the row the user picked, and the layout chosen by the room there is.
 import { describe, expect, it } from 'vitest';
 import type { TuneEvent } from '../../src/core/events.js';
 import { compactRows, footerLines, gpuText, runningLayout, PANEL_LINES } from '../../src/tui/components/run/run-layout.js';
 import { liveCostText, sessionCostLine } from '../../src/tui/components/cost-text.js';
 import { initialRunState, runReducer, type RunState } from '../../src/tui/state/run.js';
+import { skipTarget } from '../../src/tui/state/pick.js';
 import { result, snapshot } from './fixtures.js';
 
 const launch = (variantId: string, gpu?: number): TuneEvent => ({ type: 'variant-launching', variantId, stage: 'engine', argv: [], port: 8100, ...(gpu === undefined ? {} : { gpuIds: [gpu] }) });
@@ -24,11 +25,22 @@ describe('running variants in the run state', () => {
     expect(s.live[1]!.outHistory).toEqual([900]);
     expect(s.live[0]!.logTail).toEqual(['loading']);
     expect(s.current?.variantId).toBe('a');
-    // The core skips the variant it launched last.
-    expect(runReducer(s, { type: 'skip-requested' }).requests.skip).toBe('b');
+    // The skip key stops the picked row: the top one until the user picks another.
+    expect(skipTarget(s.live, s.picked)).toBe('a');
+    const down = runReducer(s, { type: 'pick', dir: 1 });
+    expect(skipTarget(down.live, down.picked)).toBe('b');
+    expect(runReducer(down, { type: 'pick', dir: 1 }).picked).toBe('a');
+    expect(runReducer(s, { type: 'pick', dir: -1 }).picked).toBe('b');
+    expect(runReducer(down, { type: 'skip-requested', variantId: 'b' }).requests.skip).toBe('b');
+    // A variant that is not running cannot be asked to stop.
+    expect(runReducer(s, { type: 'skip-requested', variantId: 'zz' }).requests.skip).toBeNull();
     const after = feed([{ type: 'variant-finished', result: result('a', 'engine', 1000) }], s);
     expect(after.live.map((c) => c.variantId)).toEqual(['b']);
     expect(after.current?.variantId).toBe('b');
+    // The picked row finished: the skip falls back to the top row; a stopping row is never picked.
+    const picked = runReducer(s, { type: 'pick', dir: -1 });
+    expect(skipTarget(feed([{ type: 'variant-finished', result: result('b', 'engine', 1000) }], picked).live, 'b')).toBe('a');
+    expect(skipTarget(feed([{ type: 'server-stopping', variantId: 'a' }], s).live, null)).toBe('b');
   });
 
   it('keeps a repeat in its place, drops a stopped launch when the next starts, and empties at the verdict', () => {
@@ -36,6 +48,10 @@ describe('running variants in the run state', () => {
     expect(s.live.map((c) => [c.variantId, c.phase])).toEqual([['a', 'launching']]);
     s = feed([launch('b', 1)], s);
     expect(s.live.map((c) => c.variantId)).toEqual(['a', 'b']);
+    // A launch the core paid without variant-finished (a validation side) is gone once stopped.
+    const gpuTime = { gpus: 1, startupS: 1, benchmarkS: 1, startupGpuS: 1, benchmarkGpuS: 1, gpuS: 2, simulated: true };
+    const paid = feed([{ type: 'server-stopping', variantId: 'a' }, { type: 'launch-cost', variantId: 'a', stage: 'validation', gpuTime }], s);
+    expect(paid.live.map((c) => c.variantId)).toEqual(['b']);
     s = feed([{ type: 'stage-finished', stage: 'engine', winnerId: 'a', gainPct: null, carriedId: null, referenceId: null, baselineId: null, gains: {}, why: '' }], s);
     expect(s.live).toEqual([]);
     expect(s.current).toBeUndefined();

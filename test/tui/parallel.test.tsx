@@ -75,7 +75,7 @@ describe('several variants running at once', () => {
     const f = live(await r.waitForFrame('2 running (repeats)'));
     // At 80 columns the note gives way to the host note: the title stays one line.
     expect(f.split('\n')[0]).toMatch(/^servelab · 4\/6 Run  stage 1 engine · 2 running \(repeats\)\s+simulated H100 x1$/);
-    expect(f).toMatch(/● sglang defaults\s+GPU 0\s+starting/);
+    expect(f).toMatch(/› sglang defaults\s+GPU 0\s+starting/);
     expect(f).toMatch(/● trtllm defaults\s+GPU 1\s+starting/);
   });
 
@@ -85,13 +85,48 @@ describe('several variants running at once', () => {
     session.next(12);
     const f = live(await r.waitForFrame((fr) => fr.includes('3 running') && fr.includes('5,100 tok/s')));
     expect(f).toContain('stage 1 engine · 3 running, 0/4 done');
-    expect(f).toMatch(/● vllm defaults\s+GPU 0\s+benchmark [█░]+\s+12\/40\s+4,500 tok\/s/);
+    expect(f).toMatch(/› vllm defaults\s+GPU 0\s+benchmark [█░]+\s+12\/40\s+4,500 tok\/s/);
     expect(f).toMatch(/● sglang defaults\s+GPU 1\s+benchmark [█░]+\s+20\/40\s+5,100 tok\/s/);
     expect(f).toMatch(/● trtllm defaults\s+GPU 2\s+starting\s+up \d/);
     // The simulated host counts no time before a wave ends, and says the clock is simulated.
     expect(f).toContain('host 0.00 GPU-h so far · variants held 0.00 GPU-h · simulated time');
     expect(overflowingLines(f, 80)).toEqual([]);
     expect(f.split('\n').length).toBeLessThan(24);
+  });
+
+  it('up/down picks which running variant the skip key stops; the core gets its id', async () => {
+    const session = scripted(parallelEvents());
+    const r = await toRun(session, 80, 24);
+    session.next(12);
+    let f = live(await r.waitForFrame((fr) => fr.includes('3 running') && fr.includes('5,100 tok/s')));
+    // The top row is picked until the user picks another; the help says how.
+    expect(f).toMatch(/› vllm defaults/);
+    expect(f).toMatch(/● sglang defaults/);
+    expect(f).toContain('↑↓ pick');
+    await r.press('down');
+    f = live(await r.waitForFrame((fr) => /› sglang defaults/.test(live(fr))));
+    expect(f).toMatch(/● vllm defaults/);
+    await r.press('s');
+    f = live(await r.waitForFrame('skipping sglang defaults…'));
+    // Up from the top wraps to the last row (the skipped row is still running: the script never stops it).
+    await r.press('up');
+    await r.waitForFrame((fr) => /› vllm defaults/.test(live(fr)));
+    await r.press('up');
+    await r.waitForFrame((fr) => /› trtllm defaults/.test(live(fr)));
+    await r.press('s');
+    await r.waitForFrame('skipping trtllm defaults…');
+    await expect.poll(() => session.calls).toEqual(['skip:sglang', 'skip:trtllm']);
+    // A pick and a skip typed in one burst ("js") skip the row picked, not the one before.
+    await r.press('js');
+    await r.waitForFrame((fr) => /› vllm defaults/.test(live(fr)) && fr.includes('skipping vllm defaults…'));
+    await expect.poll(() => session.calls).toEqual(['skip:sglang', 'skip:trtllm', 'skip:vllm']);
+    // One variant alone: nothing to pick, no pick key in the help, the skip goes to it.
+    session.next(7);
+    f = live(await r.waitForFrame('variant 4/4'));
+    expect(f).not.toContain('↑↓ pick');
+    expect(f).not.toMatch(/› vllm eager/);
+    await r.press('s');
+    await expect.poll(() => session.calls).toEqual(['skip:sglang', 'skip:trtllm', 'skip:vllm', 'skip:vllm-eager']);
   });
 
   it('on a wide terminal: full panels side by side, each with its GPUs and live figures', async () => {
@@ -104,7 +139,8 @@ describe('several variants running at once', () => {
     const f = live(await r.waitForFrame((fr) => fr.includes('3 running') && fr.includes('trtllm defaults · GPU 2') && fr.includes('20/40')));
     const lines = f.split('\n');
     // Two status lines on one terminal line, the third panel below.
-    expect(lines.some((l) => /benchmarking\s+vllm defaults · GPU 0.*benchmarking\s+sglang defaults · GPU 1/.test(l))).toBe(true);
+    // The top panel is the one picked for the skip key.
+    expect(lines.some((l) => /benchmarking\s+› vllm defaults · GPU 0.*benchmarking\s+sglang defaults · GPU 1/.test(l))).toBe(true);
     expect(lines.some((l) => /launching\s+trtllm defaults · GPU 2/.test(l))).toBe(true);
     expect(lines.some((l) => /TTFT\s+120ms\s+340ms.*TTFT\s+120ms\s+340ms/.test(l))).toBe(true);
     expect(f).toMatch(/12\/40\s+30\.0%/);

@@ -234,7 +234,7 @@ describe('the wizard end to end on a scripted session', () => {
     await r.waitForFrame('INFO loading weights');
     await r.press('l');
     await r.waitForFrame('tok/s');
-    expect(session.calls).toEqual(['skip', 'stop-after-stage']);
+    expect(session.calls).toEqual(['skip:vllm', 'stop-after-stage']);
     await r.press('x');
     const f = await r.waitForFrame('Aborted; finished variants are kept in the journal.');
     expect(session.aborted).toBe(true);

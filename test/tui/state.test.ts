@@ -78,7 +78,7 @@ describe('run reducer', () => {
 
   it('records steering requests and clears a skip when the variant finishes', () => {
     let s = feed(sessionEvents(), 3);
-    s = runReducer(s, { type: 'skip-requested' });
+    s = runReducer(s, { type: 'skip-requested', variantId: 'vllm' });
     expect(s.requests.skip).toBe('vllm');
     s = runReducer(s, { type: 'stop-after-stage-requested' });
     s = runReducer(s, { type: 'abort-requested' });
@@ -229,7 +229,7 @@ describe('keymap', () => {
 
   it('draws the help bar from the same rows, without hidden or unavailable keys', () => {
     const run = helpItems('run');
-    expect(run.map((i) => i.label)).toEqual(['s', 't', 'l', 'x', 'enter', 'q']);
+    expect(run.map((i) => i.label)).toEqual(['↑↓', 's', 't', 'l', 'x', 'enter', 'q']);
     expect(helpItems('run', { without: ['next'] }).map((i) => i.help)).not.toContain('results');
     expect(helpItems('model', { textEntry: true }).map((i) => i.label)).not.toContain('q');
   });

@@ -103,6 +103,32 @@ describe('parallel variants in a stage', () => {
     expect(started).toEqual(['vllm', 'sglang']);
   });
 
+  it('a skip that names a running variant stops that one, not the one launched last', async () => {
+    const started: string[] = [];
+    let allUp!: () => void;
+    const up = new Promise<void>((r) => (allUp = r));
+    const run: ScenarioRunner = async (v, _s, req) => {
+      started.push(v.id);
+      if (started.length === 3) allUp();
+      // Each variant runs until the wave is up, then until skipped or a short while.
+      await up;
+      const skipped = await new Promise<boolean>((resolve) => {
+        const t = setTimeout(() => resolve(false), 30);
+        req.skipSignal.addEventListener('abort', () => (clearTimeout(t), resolve(true)));
+      });
+      return [skipped ? { ...okResult(v, req, 0), status: 'skipped' as const, metrics: undefined } : okResult(v, req, 1000)];
+    };
+    const { ctx } = ctxFor(run, ['--parallel', '3', '--no-early-stop', '--repeats-max', '1']);
+    const measuring = measureStage(ctx, [tp('vllm', 1), tp('sglang', 1), tp('vllm', 2)], null);
+    await up;
+    ctx.control.skipVariant('sglang');
+    // Not running (never launched): nothing happens.
+    ctx.control.skipVariant('trtllm');
+    const out = await measuring;
+    expect(started).toEqual(['vllm', 'sglang', 'vllm-tp2']);
+    expect(Object.fromEntries(out.results.map((r) => [r.variantId, r.status]))).toEqual({ vllm: 'ok', sglang: 'skipped', 'vllm-tp2': 'ok' });
+  });
+
   it('--parallel off runs one at a time, unpinned', async () => {
     const seen: (readonly number[] | undefined)[] = [];
     const run: ScenarioRunner = async (v, _s, req) => (seen.push(req.gpuIds), [okResult(v, req, 1000)]);

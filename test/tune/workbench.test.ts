@@ -47,6 +47,14 @@ describe('real services', () => {
     expect(config.scenario.seed).toBe(7);
   });
 
+  it("sets --dummy-weights from the Plan screen's choice, the flag's value until the user flips it", () => {
+    const choices = { host: { simulated: true, gpuType: 'H100', gpuCount: 1 }, form };
+    expect(configFromChoices({}, choices).dummyWeights).toBeUndefined();
+    expect(configFromChoices({}, { ...choices, dummyWeights: true }).dummyWeights).toBe(true);
+    expect(configFromChoices({ 'dummy-weights': true }, choices).dummyWeights).toBe(true);
+    expect(configFromChoices({ 'dummy-weights': true }, { ...choices, dummyWeights: false }).dummyWeights).toBeUndefined();
+  });
+
   it('rejects bad choices with the words --auto uses for the same rule', () => {
     const choices = { host: { simulated: true, gpuType: 'H100', gpuCount: 1 }, form: { ...form, numPrompts: '0' } };
     expect(() => configFromChoices({}, choices)).toThrow("prompts must be a whole number >= 1, got '0'");

@@ -1,9 +1,9 @@
 // The one hook between the tuning core and the screens: it starts the session, files every
 // event into the run reducer (batched, so the screen redraws at most ~7 times a second however
 // fast events arrive), forwards the user's steering, and stops the session on abort or unmount.
-import { useCallback, useEffect, useReducer, useRef } from 'react';
+import { useCallback, useEffect, useReducer, useRef, type RefObject } from 'react';
 import type { TuneEvent, TuneListener } from '../../core/events.js';
-import { initialRunState, runReducer, type RunState } from '../state/run.js';
+import { initialRunState, runReducer, type RunAction, type RunState } from '../state/run.js';
 import type { SessionHandle, SessionStarter } from '../../tune/workbench-types.js';
 
 export type { SessionHandle, SessionStarter };
@@ -13,7 +13,10 @@ export const DEFAULT_THROTTLE_MS = 150;
 
 export interface TuneSession {
   state: RunState;
-  skip(): void;
+  /** Stop the running variant `variantId`, or without it the one picked on the Run screen. */
+  skip(variantId?: string): void;
+  /** Pick the running row above (-1) or below (+1) for the skip key. */
+  pick(dir: 1 | -1): void;
   stopAfterStage(): void;
   /** Abort the session; resolves once it has stopped its servers (or at once when idle). */
   abort(): Promise<void>;
@@ -75,17 +78,15 @@ export function useTuneSession(start: SessionStarter | null, throttleMs = DEFAUL
     };
   }, [start, throttleMs, flush]);
 
-  const skip = useCallback(() => {
-    if (settled.current || !handle.current) return;
-    handle.current.skipVariant();
-    dispatch({ type: 'skip-requested' });
-  }, []);
-
-  const stopAfterStage = useCallback(() => {
-    if (settled.current || !handle.current) return;
-    handle.current.stopAfterStage();
-    dispatch({ type: 'stop-after-stage-requested' });
-  }, []);
+  const { skip, pick, stopAfterStage } = useSteering(handle, settled, dispatch);
+  // The core is told which variant to stop once the reducer has resolved the pick
+  // (SessionControl keeps one skip signal per launch, by variant id).
+  const skipSent = useRef<string | null>(null);
+  useEffect(() => {
+    const id = state.requests.skip;
+    if (id && id !== skipSent.current && !settled.current) handle.current?.skipVariant(id);
+    skipSent.current = id;
+  }, [state.requests.skip]);
 
   const abort = useCallback(async () => {
     if (!controller.current || !settledRef.current) return;
@@ -96,5 +97,20 @@ export function useTuneSession(start: SessionStarter | null, throttleMs = DEFAUL
     await settledRef.current;
   }, []);
 
-  return { state, skip, stopAfterStage, abort };
+  return { state, skip, pick, stopAfterStage, abort };
+}
+
+/** The user's steering while the session runs: skip a variant (by id), pick a row, stop after the stage. */
+function useSteering(handle: RefObject<SessionHandle | null>, settled: RefObject<boolean>, dispatch: (a: RunAction) => void): Pick<TuneSession, 'skip' | 'pick' | 'stopAfterStage'> {
+  const skip = useCallback((variantId?: string) => {
+    if (settled.current || !handle.current) return;
+    dispatch({ type: 'skip-requested', ...(variantId ? { variantId } : {}) });
+  }, [handle, settled, dispatch]);
+  const pick = useCallback((dir: 1 | -1) => dispatch({ type: 'pick', dir }), [dispatch]);
+  const stopAfterStage = useCallback(() => {
+    if (settled.current || !handle.current) return;
+    handle.current.stopAfterStage();
+    dispatch({ type: 'stop-after-stage-requested' });
+  }, [handle, settled, dispatch]);
+  return { skip, pick, stopAfterStage };
 }

@@ -92,6 +92,9 @@ export function applyLiveVariant(live: readonly CurrentVariant[], e: TuneEvent, 
       return patch(live, e.variantId, (c) => ({ ...c, phase: 'stopping', phaseAt: now }));
     case 'variant-finished':
       return live.some((c) => c.variantId === e.result.variantId) ? live.filter((c) => c.variantId !== e.result.variantId) : live;
+    // A launch without variant-finished (a validation side, a sweep) is over once the core paid it.
+    case 'launch-cost':
+      return live.some((c) => c.variantId === e.variantId && c.phase === 'stopping') ? live.filter((c) => c.variantId !== e.variantId || c.phase !== 'stopping') : live;
     // Nothing of a stage or of the validation runs once its verdict or table is in.
     case 'stage-finished':
     case 'validation-finished':

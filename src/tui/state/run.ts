@@ -3,6 +3,7 @@
 import type { GpuSample, TuneEvent, VariantResult } from '../../core/events.js';
 import { applyToView, emptyView, tieClause, type SessionView } from '../../core/view.js';
 import { applyLiveVariant, pushBounded, type CurrentVariant } from './live.js';
+import { movePick, skipTarget } from './pick.js';
 
 export { HISTORY_MAX, LOG_TAIL_MAX, etaSeconds, type CurrentVariant, type Phase } from './live.js';
 export const NOTES_MAX = 20;
@@ -58,12 +59,17 @@ export interface RunState {
   warnings: string[];
   errors: string[];
   requests: { skip: string | null; stopAfterStage: boolean; abort: boolean };
+  /** The running row the user picked for the skip key (pick.ts); null: the top row. */
+  picked: string | null;
 }
 
 export type RunAction =
   | { type: 'started'; now: number }
   | { type: 'events'; events: readonly TuneEvent[]; now: number }
-  | { type: 'skip-requested' }
+  /** The skip key: stop this running variant, or without an id the one picked (pick.ts skipTarget). */
+  | { type: 'skip-requested'; variantId?: string }
+  /** Up/down on the Run screen: pick the running row the skip key stops. */
+  | { type: 'pick'; dir: 1 | -1 }
   | { type: 'stop-after-stage-requested' }
   | { type: 'abort-requested' }
   /** The session promise settled; `aborted` when the user aborted it. */
@@ -84,6 +90,7 @@ export const initialRunState: RunState = {
   warnings: [],
   errors: [],
   requests: { skip: null, stopAfterStage: false, abort: false },
+  picked: null,
 };
 
 export function applyEvent(stateIn: RunState, e: TuneEvent, now: number): RunState {
@@ -169,9 +176,13 @@ export function runReducer(state: RunState, action: RunAction): RunState {
       return { ...initialRunState, status: 'running', startedAt: action.now };
     case 'events':
       return action.events.reduce((s, e) => applyEvent(s, e, action.now), state);
-    case 'skip-requested':
-      // The core skips the variant launched last (SessionControl hands out one skip signal per launch).
-      return state.live.length ? { ...state, requests: { ...state.requests, skip: state.live.at(-1)!.variantId } } : state;
+    case 'skip-requested': {
+      // Resolved here, after every key before it: a pick and a skip typed in one burst skip the row picked.
+      const id = action.variantId ?? skipTarget(state.live, state.picked);
+      return id && state.live.some((c) => c.variantId === id) ? { ...state, requests: { ...state.requests, skip: id } } : state;
+    }
+    case 'pick':
+      return { ...state, picked: movePick(state.live, state.picked, action.dir) };
     case 'stop-after-stage-requested':
       return { ...state, requests: { ...state.requests, stopAfterStage: true } };
     case 'abort-requested':

@@ -45,6 +45,8 @@ export interface WizardState {
   cursor: number | null;
   recentIndex: number;
   plan: ChecklistState;
+  /** Dummy weights for the tuning launches (--dummy-weights), flipped on the Plan screen. */
+  dummyWeights: boolean;
   resultsPage: number;
 }
 
@@ -62,10 +64,14 @@ export type WizardAction =
   | { type: 'recent'; models: readonly string[] }
   | { type: 'plan-move'; dir: 1 | -1; rows: number }
   | { type: 'plan-toggle'; ids: readonly string[] }
+  | { type: 'dummy-weights' }
   | { type: 'results-page'; dir: 1 | -1; pages: number };
 
-export function initialWizard(init: { gpuType: string; gpuCount: number; form: WorkloadForm; screen?: ScreenId }): WizardState {
-  return { screen: init.screen ?? 'host', host: { gpuType: init.gpuType, gpuCount: init.gpuCount }, form: init.form, focus: 0, cursor: null, recentIndex: -1, plan: { focus: 0, disabled: [] }, resultsPage: 0 };
+export function initialWizard(init: { gpuType: string; gpuCount: number; form: WorkloadForm; screen?: ScreenId; dummyWeights?: boolean }): WizardState {
+  return {
+    screen: init.screen ?? 'host', host: { gpuType: init.gpuType, gpuCount: init.gpuCount }, form: init.form, focus: 0, cursor: null, recentIndex: -1,
+    plan: { focus: 0, disabled: [] }, dummyWeights: init.dummyWeights ?? false, resultsPage: 0,
+  };
 }
 
 const GPU_COUNTS = [1, 2, 4, 8];
@@ -149,6 +155,8 @@ export function wizardReducer(s: WizardState, a: WizardAction): WizardState {
       return { ...s, plan: checklistReducer(s.plan, { type: 'move', dir: a.dir, total: a.rows }) };
     case 'plan-toggle':
       return { ...s, plan: checklistReducer(s.plan, { type: 'toggle', ids: a.ids }) };
+    case 'dummy-weights':
+      return { ...s, dummyWeights: !s.dummyWeights };
     case 'results-page':
       return { ...s, resultsPage: pageStep(s.resultsPage, a.dir, a.pages) };
   }

@@ -17,7 +17,7 @@ export function messageLines(run: RunState, width: number): MessageLine[] {
   // Once the run has ended the requests are done and say nothing more.
   const requests = run.status === 'finished' ? [] : [
     run.requests.abort ? 'aborting: stopping the server first…' : '',
-    run.requests.skip ? 'skipping this variant…' : '',
+    run.requests.skip ? (run.live.length > 1 ? `skipping ${run.labels[run.requests.skip] ?? run.requests.skip}…` : 'skipping this variant…') : '',
     run.requests.stopAfterStage ? 'will stop after this stage' : '',
   ].filter(Boolean);
   const notes = [...run.errors.slice(-2).map((m) => ({ m, bad: true })), ...run.warnings.slice(-1).map((m) => ({ m, bad: false }))];

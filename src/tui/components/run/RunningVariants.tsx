@@ -20,6 +20,8 @@ export interface RunningVariantsProps {
   width: number;
   now: number;
   simulated: boolean;
+  /** The row the skip key stops (up/down picks it); marked when set. */
+  picked?: string;
 }
 
 function CompactRows({ p, shown }: { p: RunningVariantsProps; shown: number }): React.JSX.Element {
@@ -30,10 +32,11 @@ function CompactRows({ p, shown }: { p: RunningVariantsProps; shown: number }): 
     <Box flexDirection="column">
       {shownLive.map((c, i) => {
         const r = rows[i]!;
+        const isPicked = c.variantId === p.picked;
         return (
           <Text key={c.variantId} wrap="truncate">
-            <Text color={c.phase === 'stopping' ? theme.warn : theme.accent}>● </Text>
-            <Text bold>{r.label}</Text>
+            <Text color={c.phase === 'stopping' ? theme.warn : theme.accent}>{isPicked ? `${theme.glyph.focus} ` : '● '}</Text>
+            <Text bold inverse={isPicked}>{r.label}</Text>
             <Muted>{` ${r.gpus} `}</Muted>
             <Text color={c.phase === 'bench' ? theme.accent : undefined}>{`${r.phase} `}</Text>
             {r.barWidth ? <ProgressBar ratio={r.ratio} width={r.barWidth} /> : null}
@@ -50,9 +53,11 @@ function CompactRows({ p, shown }: { p: RunningVariantsProps; shown: number }): 
 
 /** One variant's full panel, PANEL_LINES tall whatever its phase, so panels side by side line up. */
 function Panel({ c, p, width }: { c: CurrentVariant; p: RunningVariantsProps; width: number }): React.JSX.Element {
+  const theme = useTheme();
+  const mark = c.variantId === p.picked ? `${theme.glyph.focus} ` : '';
   return (
     <Box flexDirection="column" width={width} height={PANEL_LINES}>
-      <StatusLine c={c} label={`${p.label(c)} · ${gpuText(c.gpuIds)}`} now={p.now} width={width} />
+      <StatusLine c={c} label={`${mark}${p.label(c)} · ${gpuText(c.gpuIds)}`} now={p.now} width={width} />
       {c.phase === 'bench' ? (
         <LivePanel current={c} width={width} now={p.now} simulated={p.simulated} />
       ) : c.phase === 'launching' ? (
