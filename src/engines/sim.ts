@@ -9,7 +9,7 @@ import { NEUTRAL_KNOBS } from './data/knobs.js';
 import { classifyFromLog } from './failures.js';
 import { pickMetrics } from './metrics.js';
 import { sglang } from './sglang.js';
-import { trtllm } from './trtllm.js';
+import { trtllm, trtllmYamlArgs } from './trtllm.js';
 import { vllm } from './vllm.js';
 import type { EngineAdapter, EngineInfo, LaunchContext, LaunchSpec } from './types.js';
 
@@ -43,6 +43,8 @@ export const sim: EngineAdapter = {
       '--speed', String(simCtx.speed),
     ];
     if (simCtx.seed !== undefined) argv.push('--seed', String(simCtx.seed));
+    // TensorRT-LLM's dummy weights live in its YAML (trtllm.ts TRTLLM_DUMMY_YAML): sim-serve reads that file.
+    if (ctx.dummyWeights && variant.engine === 'trtllm') argv.push(...trtllmYamlArgs(real));
     return {
       argv,
       env: {},

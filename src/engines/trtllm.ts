@@ -20,6 +20,25 @@ export const TRTLLM_ATTENTION: Readonly<Record<string, string>> = mustRow('trtll
 
 export const TRTLLM_YAML_NAME = 'extra_llm_api_options.yaml';
 
+/**
+ * Dummy weights (--dummy-weights): YAML `load_format: dummy`. trtllm-serve has no flag for it; the
+ * LLM API field is reached through --extra_llm_api_options like every YAML key here. Read with the
+ * search tools (the llm_args.py copies are stored without a commit and are named by what they hold):
+ * - tensorrt_llm/llmapi/llm_args.py, the ≈1.1/1.2 copy the 1.2.0rc1 table was read from
+ *   (DeepSeekSparseAttentionConfig, no Eagle3DecodingConfig): `class LoadFormat(Enum): AUTO = 0
+ *   # Initialize all weights randomly. DUMMY = 1 ... VISION_ONLY = 2`; TorchLlmArgs `load_format:
+ *   Union[str, LoadFormat] = Field(default=LoadFormat.AUTO, description="How to load the model
+ *   weights. ...")`; `@field_validator('load_format', mode='before') convert_load_format`:
+ *   `v.upper()` must name a member, else `ValueError(f"Invalid LoadFormat: {v}")`.
+ * - the later copy the 1.3.0rc27 table was read from (Eagle3DecodingConfig): the same enum, field
+ *   and description; docs nvidia.github.io/TensorRT-LLM/1.4.0rc4/llm-api/reference/TorchLlmArgs.html
+ *   lists `load_format: str | LoadFormat = LoadFormat.AUTO`.
+ * - tensorrt_llm/_torch/pyexecutor/model_loader.py@b51992a3: `elif load_format == LoadFormat.DUMMY:
+ *   initialize_dummy_weights(model)` (no checkpoint read; config.json and tokenizer still are).
+ * Not run on a GPU by servelab.
+ */
+export const TRTLLM_DUMMY_YAML = { key: 'load_format', value: 'dummy' } as const;
+
 /** Set a dotted YAML key ('kv_cache_config.dtype') in a plain object. */
 function setKey(doc: Record<string, unknown>, dotted: string, value: unknown): void {
   const parts = dotted.split('.');
@@ -42,8 +61,11 @@ function speculativeYaml(doc: Record<string, unknown>, s: SpeculativeKnob, versi
   if (s.draftModel) setKey(doc, row('draftModel').name, s.draftModel);
 }
 
-/** The YAML document for a variant (plain object; tests compare it). */
-export function trtllmYaml(variant: Variant): Record<string, unknown> {
+/**
+ * The YAML document for a variant (plain object; tests compare it). `dummyWeights` adds
+ * `load_format: dummy` for a tuning launch; without it (profiles, serving) the real weights load.
+ */
+export function trtllmYaml(variant: Variant, opts: { dummyWeights?: boolean } = {}): Record<string, unknown> {
   const k = variant.knobs;
   const version = resolveVersion('trtllm', variant.engineVersion).table;
   const row = (knob: string) => mustRow('trtllm', knob, version);
@@ -63,6 +85,7 @@ export function trtllmYaml(variant: Variant): Record<string, unknown> {
   const memKey = row('memFraction.yaml').name;
   if (k.memFraction !== undefined && doc[memKey.split('.')[0]!]) setKey(doc, memKey, k.memFraction);
   if (k.speculative) speculativeYaml(doc, k.speculative, version);
+  if (opts.dummyWeights) doc[TRTLLM_DUMMY_YAML.key] = TRTLLM_DUMMY_YAML.value;
   return doc;
 }
 
@@ -82,7 +105,18 @@ export function trtllmEngineArgv(variant: Variant, ctx: LaunchContext): { argv: 
   flag(argv, row('memFraction').name, k.memFraction);
   flag(argv, row('plumbing.yaml').name, yamlPath);
   if (k.extraArgs?.length) argv.push(...k.extraArgs);
-  return { argv, env: baseEnv(ctx), yaml: YAML.stringify(trtllmYaml(variant)), yamlPath };
+  return { argv, env: baseEnv(ctx), yaml: YAML.stringify(trtllmYaml(variant, { dummyWeights: !!ctx.dummyWeights })), yamlPath };
+}
+
+/**
+ * `--extra_llm_api_options PATH` as it stands in a launched TensorRT-LLM command: what sim-serve
+ * imitating TensorRT-LLM is given when the YAML holds a setting it models (load_format), so the
+ * simulated server reads the same file the engine would.
+ */
+export function trtllmYamlArgs(spec: Pick<LaunchSpec, 'engineArgv'>): string[] {
+  const name = mustRow('trtllm', 'plumbing.yaml').name;
+  const i = spec.engineArgv.indexOf(name);
+  return i >= 0 && spec.engineArgv[i + 1] ? [name, spec.engineArgv[i + 1]!] : [];
 }
 
 /**

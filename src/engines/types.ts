@@ -29,6 +29,12 @@ export interface LaunchContext {
   runtime: { kind: 'native'; executable?: string } | { kind: 'docker'; image: string; hfCache?: string };
   /** GPU indices this server may use (CUDA_VISIBLE_DEVICES); all GPUs when absent. */
   devices?: number[];
+  /**
+   * Load dummy weights (--dummy-weights; src/tune/dummy-weights.ts decides). Read only by an
+   * adapter whose engine takes the setting in a file it writes (TensorRT-LLM's YAML); flag
+   * spellings (vLLM, SGLang `--load-format dummy`) are appended by prepareLaunch.
+   */
+  dummyWeights?: boolean;
   /** On the simulated host: GPU type/count and clock speed for sim-serve. */
   sim?: { gpu: string; gpus: number; speed: number; seed?: number };
 }

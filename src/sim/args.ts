@@ -4,6 +4,7 @@
 import { ENGINES, type EngineName, type Knobs, type SpeculativeKnob } from '../core/variant.js';
 import { NEUTRAL_KNOBS, SPECULATIVE_FIELDS, SPECULATIVE_METHODS } from '../engines/data/knobs.js';
 import { UserError } from '../core/errors.js';
+import { trtllmYamlLoadFormat } from './trtllm-yaml.js';
 
 export interface SimArgs {
   engine: EngineName;
@@ -26,6 +27,8 @@ export interface SimArgs {
    * read (server.ts defaultLoadTime). Other formats of the real engines are refused here.
    */
   loadFormat?: SimLoadFormat;
+  /** `--extra_llm_api_options FILE` (TensorRT-LLM only): its load_format sets loadFormat (trtllm-yaml.ts). */
+  trtllmYaml?: string;
   servedModelName?: string;
   /** Engine release the model imitates (src/model/versions.ts); undefined = the release servelab targets. */
   engineVersion?: string;
@@ -70,7 +73,7 @@ function wrapUsage(items: string[], indent: string, width = 100): string {
 export const SIM_USAGE =
   'usage: servelab sim-serve [-h] --engine {vllm,sglang,trtllm} --model MODEL [--gpu GPU] [--gpus N]\n' +
   '                          [--host HOST] [--port PORT] [--seed SEED] [--speed S] [--load-time SECONDS]\n' +
-  '                          [--load-format {auto,dummy}]\n' +
+  '                          [--load-format {auto,dummy}] [--extra_llm_api_options YAML]\n' +
   '                          [--served-model-name NAME] [--engine-version V]\n' +
   wrapUsage(knobUsage, '                          ');
 
@@ -123,6 +126,7 @@ const FLAGS: Record<string, FlagDef> = {
   '--speed': { kind: 'float', set: (a, v) => (a.speed = Number(v)) },
   '--load-time': { kind: 'float', set: (a, v) => (a.loadTime = Number(v)) },
   '--load-format': { kind: 'string', set: (a, v) => (a.loadFormat = v as SimLoadFormat) },
+  '--extra_llm_api_options': { kind: 'string', set: (a, v) => (a.trtllmYaml = v as string) },
   '--served-model-name': { kind: 'string', set: (a, v) => (a.servedModelName = v as string) },
   '--engine-version': { kind: 'string', set: (a, v) => (a.engineVersion = (v as string).replace(/^v/, '')) },
 };
@@ -217,5 +221,18 @@ export function parseSimArgs(argv: string[]): SimArgs {
   if (a.loadTime !== undefined && a.loadTime < 0) throw new SimArgsError(`argument --load-time: must be >= 0, got ${a.loadTime}`);
   if (a.loadFormat !== undefined && !(SIM_LOAD_FORMATS as readonly string[]).includes(a.loadFormat))
     throw new SimArgsError(`argument --load-format: invalid choice: '${a.loadFormat}' (sim-serve models ${SIM_LOAD_FORMATS.map((f) => `'${f}'`).join(', ')})`);
+  if (a.trtllmYaml !== undefined) readTrtllmYaml(a);
   return a;
+}
+
+/** TensorRT-LLM's YAML: only with --engine trtllm (trtllm-serve's flag), and not with --load-format (two answers to one question). */
+function readTrtllmYaml(a: SimArgs): void {
+  if (a.engine !== 'trtllm') throw new SimArgsError(`argument --extra_llm_api_options: TensorRT-LLM's flag, not ${a.engine}'s (use --load-format)`);
+  if (a.loadFormat !== undefined) throw new SimArgsError('argument --extra_llm_api_options: not allowed with --load-format (give the load format in one place)');
+  try {
+    const f = trtllmYamlLoadFormat(a.trtllmYaml!);
+    if (f) a.loadFormat = f;
+  } catch (e) {
+    throw new SimArgsError(`argument --extra_llm_api_options: ${(e as Error).message}`);
+  }
 }

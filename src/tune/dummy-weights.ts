@@ -28,9 +28,19 @@ export function launchWeights(config: Pick<SessionConfig, 'dummyWeights'>, varia
   return { kind: v.use ? 'dummy' : 'real', why: v.why };
 }
 
-/** The engine flags that load dummy weights (vLLM and SGLang `--load-format dummy`); none for other engines. */
+/** The engine flags that load dummy weights (vLLM and SGLang `--load-format dummy`); none for TensorRT-LLM (its YAML) and other engines. */
 export function dummyFlags(engine: EngineName): readonly string[] {
   return DUMMY_WEIGHTS[engine]?.flags ?? [];
+}
+
+/** Whether servelab can start the engine on dummy weights at all (flags or, for TensorRT-LLM, its YAML). */
+export function offersDummyWeights(engine: EngineName): boolean {
+  return !!DUMMY_WEIGHTS[engine];
+}
+
+/** How the engines of these launches spell dummy weights, for notes and plan lines ('--load-format dummy'; TensorRT-LLM's YAML key). */
+export function dummySpelling(engines: Iterable<EngineName>): string {
+  return [...new Set([...engines].map((e) => DUMMY_WEIGHTS[e]?.spelling).filter((s): s is string => !!s))].join('; ') || '--load-format dummy';
 }
 
 /**
@@ -68,13 +78,15 @@ export function validationKey(config: Pick<SessionConfig, 'dummyWeights'>, scena
 }
 
 /** Which measurements used dummy weights, and why the others did not: one sentence for notes and reports; null without --dummy-weights. */
-export function dummyWeightsNote(results: readonly Pick<VariantResult, 'variantId' | 'weights'>[], validated: boolean): string | null {
+export function dummyWeightsNote(results: readonly (Pick<VariantResult, 'variantId' | 'weights'> & { variant?: Pick<Variant, 'engine'> })[], validated: boolean): string | null {
   const marked = results.filter((r) => r.weights);
   if (!marked.length) return null;
-  const dummy = [...new Set(marked.filter((r) => r.weights!.kind === 'dummy').map((r) => r.variantId))];
+  const dummyRows = marked.filter((r) => r.weights!.kind === 'dummy');
+  const dummy = [...new Set(dummyRows.map((r) => r.variantId))];
+  const spelling = dummySpelling(dummyRows.flatMap((r) => (r.variant ? [r.variant.engine] : [])));
   const real = new Map<string, Set<string>>();
   for (const r of marked) if (r.weights!.kind === 'real') real.set(r.weights!.why, (real.get(r.weights!.why) ?? new Set()).add(r.variantId));
-  const parts = [`Dummy weights (--dummy-weights, --load-format dummy; every tuning benchmark sent ignore_eos): ${dummy.length ? dummy.join(', ') : 'no measurement'}.`];
+  const parts = [`Dummy weights (--dummy-weights, ${spelling}; every tuning benchmark sent ignore_eos): ${dummy.length ? dummy.join(', ') : 'no measurement'}.`];
   for (const [why, ids] of real) parts.push(`Real weights for ${[...ids].join(', ')}: ${why}.`);
   if (validated) parts.push('The before/after validation ran the real weights.');
   return parts.join(' ');

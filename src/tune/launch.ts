@@ -7,7 +7,7 @@ import { buildLaunchSpec, getAdapter } from '../engines/index.js';
 import type { LaunchContext, LaunchSpec } from '../engines/types.js';
 import { formatCommand } from '../profiles/command.js';
 import type { SessionConfig } from './config.js';
-import { dummyFlags } from './dummy-weights.js';
+import { dummyFlags, offersDummyWeights } from './dummy-weights.js';
 import { cacheEnv } from './startup-cache.js';
 
 export type LaunchConfig = Pick<SessionConfig, 'sim' | 'bindHost' | 'runtime'>;
@@ -43,13 +43,15 @@ export interface PreparedLaunch {
  * engine's, yet profiles and plans must show what a GPU host would run.
  */
 export function prepareLaunch(variant: Variant, ctx: LaunchContext, opts: { modelledLoad?: boolean; cacheDir?: string; dummyWeights?: boolean } = {}): PreparedLaunch {
-  const built = buildLaunchSpec(variant, ctx);
-  const native = ctx.sim || ctx.runtime.kind !== 'native' ? getAdapter(variant.engine).command(variant, { ...ctx, sim: undefined, runtime: { kind: 'native' } }) : built;
-  // Dummy weights (dummy-weights.ts decides): the engine's own flags, last on both the engine's
-  // argv and the launched one (a docker or sim-serve argv ends with the engine's arguments too;
-  // sim-serve reads --load-format like vLLM).
+  if (opts.dummyWeights && !offersDummyWeights(variant.engine)) throw new Error(`${variant.engine} has no dummy-weight load format`);
+  // Dummy weights (dummy-weights.ts decides): an engine that takes them in its own file (TensorRT-LLM's
+  // YAML) writes them there from the context; flag spellings are the engine's own flags, last on both
+  // the engine's argv and the launched one (a docker or sim-serve argv ends with the engine's
+  // arguments too; sim-serve reads --load-format like vLLM, and TensorRT-LLM's YAML like it).
+  const launchCtx: LaunchContext = opts.dummyWeights ? { ...ctx, dummyWeights: true } : ctx;
+  const built = buildLaunchSpec(variant, launchCtx);
+  const native = ctx.sim || ctx.runtime.kind !== 'native' ? getAdapter(variant.engine).command(variant, { ...launchCtx, sim: undefined, runtime: { kind: 'native' } }) : built;
   const dummy = opts.dummyWeights ? dummyFlags(variant.engine) : [];
-  if (opts.dummyWeights && !dummy.length) throw new Error(`${variant.engine} has no dummy-weight load format`);
   // `servelab serve --sim` keeps the modelled load: a served model comes up as it would.
   const argv = [...built.argv, ...dummy, ...(ctx.sim && !opts.modelledLoad ? ['--load-time', '0'] : [])];
   // The session's compile caches (startup-cache.ts): variants of one engine after the first reuse

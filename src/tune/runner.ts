@@ -62,8 +62,11 @@ export interface RunVariantContext {
   onResult?: (index: number, result: VariantResult) => void;
 }
 
-/** The GPU ids a parallel launch was pinned to, for its results. */
-const pinned = (ctx: RunVariantContext): Partial<VariantResult> => (ctx.gpuIds ? { gpuIds: [...ctx.gpuIds] } : {});
+/**
+ * The GPU ids a parallel launch was pinned to, for its results. Not on Slurm: there Slurm places
+ * and pins each job, and the launch records the GPUs it was given (slurm-start.ts recordGpus).
+ */
+const pinned = (ctx: RunVariantContext): Partial<VariantResult> => (ctx.gpuIds && ctx.config.runtime.kind !== 'slurm' ? { gpuIds: [...ctx.gpuIds] } : {});
 
 const PERCENTILE_METRICS = ['ttft', 'tpot', 'itl', 'e2el'] as const;
 

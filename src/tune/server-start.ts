@@ -23,8 +23,8 @@ export type ServerStart =
   | { ok: true; handle: Pick<ServerHandle, 'tail' | 'exit' | 'exited'> & { stop(): Promise<unknown> }; spec: LaunchSpec; adapter: EngineAdapter; base: LaunchRecord; startupS: number; speed: number }
   | { ok: false; failure: Failure; extra: Partial<VariantResult> };
 
-/** What every result of a launch records about it: the command, the engine's env, the weights it loaded. */
-export type LaunchRecord = Pick<VariantResult, 'argv' | 'engineArgv' | 'env' | 'weights'>;
+/** What every result of a launch records about it: the command, the engine's env, the weights it loaded (on Slurm also the GPUs the job was given). */
+export type LaunchRecord = Pick<VariantResult, 'argv' | 'engineArgv' | 'env' | 'weights' | 'gpuIds'>;
 
 /** Why the server answering on the port is not this variant's, or null when it is (or cannot be told). */
 export async function whoElseAnswers(spec: LaunchSpec, variant: Variant, simulated: boolean): Promise<string | null> {

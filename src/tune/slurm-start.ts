@@ -19,6 +19,7 @@ import { launchWeights } from './dummy-weights.js';
 import { launchContext, prepareLaunch } from './launch.js';
 import type { RunVariantContext } from './runner.js';
 import type { LaunchRecord, ServerStart } from './server-start.js';
+import { describeJobGpus, jobGpus, singleNodeGpuIds } from './slurm-gpus.js';
 import { jobServer, type JobServer } from './slurm-handle.js';
 
 /** The Slurm client environment: the ambient one (SLURM_CONF and PATH of the login node). */
@@ -118,6 +119,21 @@ export async function startSlurmServer(variant: Variant, ctx: RunVariantContext,
   return await waitUp(variant, ctx, stopSignal, job, server, { spec, base, adapter, simSpeed, classify: (l, x) => adapter.classifyFailure(l, x) });
 }
 
+/**
+ * The GPUs Slurm gave the running job (slurm-gpus.ts), said in a job-state event (journalled) and
+ * kept as the result's gpuIds for a one-node job. The plan's GPU slot of a parallel variant
+ * (ctx.gpuIds) is not used on Slurm: Slurm places each job and pins it itself.
+ */
+async function recordGpus(variant: Variant, ctx: RunVariantContext, job: SlurmJobHandle, base: LaunchRecord): Promise<LaunchRecord> {
+  const groups = await jobGpus(SLURM_CLI, job.jobId);
+  if (!groups.length) return base;
+  const text = `RUNNING on ${describeJobGpus(groups)} (Slurm's GRES allocation, its CUDA_VISIBLE_DEVICES)`;
+  ctx.emit({ type: 'job-state', variantId: variant.id, jobId: job.jobId, state: 'RUNNING', text });
+  ctx.emit({ type: 'server-log', variantId: variant.id, line: `servelab: Slurm job ${job.jobId} ${text}`, stream: 'stdout' });
+  const ids = singleNodeGpuIds(groups);
+  return ids ? { ...base, gpuIds: ids } : base;
+}
+
 interface UpParts {
   spec: ReturnType<typeof prepareLaunch>['spec'];
   base: LaunchRecord;
@@ -140,6 +156,7 @@ async function waitUp(variant: Variant, ctx: RunVariantContext, stopSignal: Abor
       await stop();
       return { ok: false, failure: failureFromJob(job, run.finished, p.classify), extra: p.base };
     }
+    p.base = await recordGpus(variant, ctx, job, p.base);
     const ready = await job.waitReady(ctx.config.readyTimeoutS * 1000, stopSignal);
     const startupS = sim ? (modelledStartupS(variant, sim, { dummyWeights: p.base.weights?.kind === 'dummy' }) ?? ready.startupS * speed) : ready.startupS;
     if (!ready.ready) {

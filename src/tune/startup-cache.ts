@@ -1,11 +1,13 @@
 // Startup cost knobs, as data the engine adapters can read: where vLLM and SGLang keep their
 // compile caches (pointed at a per-session folder, so variants of one engine after the first
-// reuse them), and dummy weights (--load-format dummy) where they cannot change the measurement.
+// reuse them), and dummy weights (--load-format dummy; TensorRT-LLM's YAML load_format) where they
+// cannot change the measurement.
 // Every entry names its source. What is NOT cached by either engine: CUDA-graph capture runs at
 // every start (no on-disk cache is read for it in the sources below), and weights are only
 // reused through the OS page cache (nothing to set: the second load of the same files is faster).
 import path from 'node:path';
 import type { EngineName } from '../core/variant.js';
+import { TRTLLM_DUMMY_YAML } from '../engines/trtllm.js';
 
 export interface CacheKnob {
   engine: EngineName;
@@ -81,34 +83,36 @@ export function cacheEnv(engine: EngineName, sessionCacheDir: string, includeUnr
 }
 
 export interface DummyWeights {
+  /** Flags appended to the engine's argv; none where the setting lives in a file the adapter writes. */
   flags: string[];
+  /** How the engine is asked for them, for plan lines, notes and verdicts. */
+  spelling: string;
   source: string;
 }
 
-/** `--load-format dummy`: random weights of the right shapes, no download or load. */
+/** Dummy weights: random weights of the right shapes, no download or load. */
 export const DUMMY_WEIGHTS: Partial<Record<EngineName, DummyWeights>> = {
   vllm: {
     flags: ['--load-format', 'dummy'],
+    spelling: '--load-format dummy',
     source: 'vllm-project/vllm benchmarks/auto_tune/auto_tune.sh (start_server: "--load-format" "dummy", with vllm bench serve --ignore-eos)',
   },
   sglang: {
     flags: ['--load-format', 'dummy'],
+    spelling: '--load-format dummy',
     source: 'sgl-project/sglang python/sglang/srt/server_args.py (LOAD_FORMAT_CHOICES includes "dummy")',
+  },
+  // No trtllm-serve flag: `load_format: dummy` in the --extra_llm_api_options YAML the adapter
+  // writes (src/engines/trtllm.ts TRTLLM_DUMMY_YAML holds the sources, 1.2.0rc1 and 1.3.0rc27).
+  trtllm: {
+    flags: [],
+    spelling: `TensorRT-LLM: ${TRTLLM_DUMMY_YAML.key}: ${TRTLLM_DUMMY_YAML.value} in its --extra_llm_api_options YAML`,
+    source: 'NVIDIA/TensorRT-LLM tensorrt_llm/llmapi/llm_args.py TorchLlmArgs.load_format (LoadFormat.DUMMY, convert_load_format), the copies the 1.2.0rc1 and 1.3.0rc27 tables were read from; _torch/pyexecutor/model_loader.py@b51992a3 initialize_dummy_weights',
   },
 };
 
-/**
- * Engines servelab does not start with dummy weights, and why (the verdict says it). TensorRT-LLM
- * has the option, in its LLM API rather than on the command line: `class LoadFormat(Enum): AUTO = 0;
- * # Initialize all weights randomly. DUMMY = 1` and `TorchLlmArgs.load_format` ("How to load the
- * model weights"), a string upper-cased into LoadFormat by `convert_load_format`, so YAML
- * `load_format: dummy` in --extra_llm_api_options would reach it (tensorrt_llm/llmapi/llm_args.py
- * at NVIDIA/TensorRT-LLM@fcd3f316, 0.2x, and a later stored copy that adds VISION_ONLY = 2).
- * Not read in the 1.2.0rc1 source our knob table targets, and no trtllm-serve flag: left out.
- */
-export const DUMMY_NOT_OFFERED: Partial<Record<EngineName, string>> = {
-  trtllm: 'TensorRT-LLM: its LLM API has load_format DUMMY (llm_args.py), but servelab has not checked it in the 1.2.0rc1 source its knob table targets, so real weights are used',
-};
+/** Engines servelab does not start with dummy weights, and why (the verdict says it); none today. */
+export const DUMMY_NOT_OFFERED: Partial<Record<EngineName, string>> = {};
 
 /** With dummy weights the model's EOS is meaningless: the client must fix output lengths. */
 export const DUMMY_CLIENT = { ignoreEos: true, source: 'auto_tune.sh runs vllm bench serve with --ignore-eos' } as const;
@@ -129,5 +133,5 @@ export function dummyWeightsVerdict(c: DummyContext): { use: boolean; why: strin
   if (c.finalValidation) return { use: false, why: 'final validation runs the real weights' };
   if (c.speculative) return { use: false, why: 'speculative decoding: draft acceptance depends on the real weights' };
   if (c.moe) return { use: false, why: 'MoE: random router weights change how tokens spread over experts (expert load), so real weights are used' };
-  return { use: true, why: 'dummy weights (--load-format dummy, outputs fixed by ignore_eos): same shapes and kernels, no weight load' };
+  return { use: true, why: `dummy weights (${DUMMY_WEIGHTS[c.engine]!.spelling}, outputs fixed by ignore_eos): same shapes and kernels, no weight load` };
 }

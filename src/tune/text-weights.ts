@@ -2,7 +2,7 @@
 // weights (and why the others keep the real ones), the mark on a summary row, and the closing note.
 import type { VariantResult } from '../core/events.js';
 import type { SessionView } from '../core/view.js';
-import { dummyWeightsNote } from './dummy-weights.js';
+import { dummySpelling, dummyWeightsNote } from './dummy-weights.js';
 import type { PlannedVariant } from './plan.js';
 
 /** The summary table's mark on a measurement that loaded dummy weights. */
@@ -19,7 +19,8 @@ export function stageWeightsLine(variants: readonly PlannedVariant[]): string | 
   const dummy = run.filter((v) => v.weights!.kind === 'dummy').map((v) => v.variant.id);
   const real = run.filter((v) => v.weights!.kind === 'real');
   const whys = [...new Set(real.map((v) => v.weights!.why))].join('; ');
-  if (!real.length) return `  weights: dummy (--load-format dummy, client sends ignore_eos) for all ${dummy.length} variant(s)`;
+  const spelling = dummySpelling(run.filter((v) => v.weights!.kind === 'dummy').map((v) => v.variant.engine));
+  if (!real.length) return `  weights: dummy (${spelling}, client sends ignore_eos) for all ${dummy.length} variant(s)`;
   if (!dummy.length) return `  weights: real for all ${real.length} variant(s): ${whys}`;
   return `  weights: dummy for ${dummy.join(', ')}; real for ${real.map((v) => v.variant.id).join(', ')}: ${whys}`;
 }

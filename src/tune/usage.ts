@@ -49,8 +49,9 @@ Decision
                           (replicas x TP) last; off: every stage uses the whole host (also
                           with --sweep or a host spanning nodes)
   --dummy-weights         tuning launches load random weights of the right shapes (vLLM and
-                          SGLang --load-format dummy; the client sends ignore_eos): no weight
-                          load. Never for speculative decoding, MoE models or the validation,
+                          SGLang --load-format dummy, TensorRT-LLM load_format: dummy in its
+                          YAML; the client sends ignore_eos): no weight load. Never for
+                          speculative decoding, MoE models or the validation,
                           which use the real weights (default off; see docs/auto.md)
   --gpu-hour-price USD    price of one GPU-hour, for $ per million tokens
 

@@ -48,7 +48,7 @@ describe('launchWeights and the argv of each engine', () => {
     expect(launchWeights(off, dense('vllm'), 'engine')).toBeUndefined();
   });
 
-  it('keeps the real weights for speculative decoding, MoE, the validation and TensorRT-LLM, and says why', () => {
+  it('keeps the real weights for speculative decoding, MoE and the validation, and says why', () => {
     const spec = dense('sglang', { speculative: { method: 'ngram', numSteps: 3, draftTokens: 4 } });
     expect(launchWeights(on, spec, 'speculative')).toEqual({ kind: 'real', why: expect.stringMatching(/acceptance/) });
     expect(launched(on, spec, 'speculative')).not.toContain('--load-format');
@@ -57,7 +57,8 @@ describe('launchWeights and the argv of each engine', () => {
     expect(launched(on, moe, 'engine')).not.toContain('--load-format');
     expect(launchWeights(on, dense('vllm'), 'validation')).toEqual({ kind: 'real', why: expect.stringMatching(/final validation/) });
     expect(launched(on, dense('vllm'), 'validation')).not.toContain('--load-format');
-    expect(launchWeights(on, dense('trtllm'), 'engine')).toEqual({ kind: 'real', why: expect.stringMatching(/TensorRT-LLM/) });
+    // TensorRT-LLM takes them in its YAML, not as a flag (dummy-weights-trtllm.test.ts).
+    expect(launchWeights(on, dense('trtllm'), 'engine')).toEqual({ kind: 'dummy', why: expect.stringMatching(/TensorRT-LLM: load_format: dummy/) });
     expect(launched(on, dense('trtllm'), 'engine')).not.toContain('--load-format');
   });
 

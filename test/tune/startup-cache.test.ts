@@ -20,10 +20,17 @@ describe('dummy weights', () => {
     expect(dummyWeightsVerdict(base).use).toBe(true);
     expect(DUMMY_WEIGHTS.sglang?.flags).toEqual(['--load-format', 'dummy']);
   });
-  it('never for speculative decoding, MoE routing, final validation, or TensorRT-LLM', () => {
+  it('never for speculative decoding, MoE routing or final validation, whatever the engine', () => {
     expect(dummyWeightsVerdict({ ...base, speculative: true })).toMatchObject({ use: false, why: expect.stringMatching(/acceptance/) });
     expect(dummyWeightsVerdict({ ...base, moe: true }).use).toBe(false);
     expect(dummyWeightsVerdict({ ...base, finalValidation: true }).use).toBe(false);
-    expect(dummyWeightsVerdict({ ...base, engine: 'trtllm' }).use).toBe(false);
+    expect(dummyWeightsVerdict({ ...base, engine: 'trtllm', speculative: true }).use).toBe(false);
+    expect(dummyWeightsVerdict({ ...base, engine: 'trtllm', moe: true }).use).toBe(false);
+    expect(dummyWeightsVerdict({ ...base, engine: 'trtllm', finalValidation: true }).use).toBe(false);
+  });
+  it('TensorRT-LLM: through its YAML (no flag), and the verdict says so', () => {
+    expect(DUMMY_WEIGHTS.trtllm?.flags).toEqual([]);
+    expect(dummyWeightsVerdict({ ...base, engine: 'trtllm' })).toEqual({ use: true, why: expect.stringContaining('load_format: dummy in its --extra_llm_api_options YAML') });
+    expect(dummyWeightsVerdict(base).why).toContain('(--load-format dummy,');
   });
 });
