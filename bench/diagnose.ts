@@ -166,7 +166,8 @@ const filters = process.argv[2] ? [process.argv[2]] : DEFAULT;
 if (process.argv[2] === '--all') all();
 else for (const f of filters) {
   const words = f.toLowerCase().split(' ');
-  const r = PUBLISHED.find((x) => x.split === 'held-out' && words.every((w) => ` ${label(x)} `.toLowerCase().includes(w.startsWith('random') ? ` ${w} ` : w)));
+  // Held-out rows first, then the studies (in-sample: e.g. 'DeepSeek-R1-0528 H200 ShareGPT trtllm').
+  const r = [...PUBLISHED.filter((x) => x.split === 'held-out'), ...STUDIES].find((x) => words.every((w) => ` ${label(x)} `.toLowerCase().includes(w.startsWith('random') ? ` ${w} ` : w)));
   if (!r) console.log(`\n(no held-out row matches '${f}')`);
   else diagnose(r);
 }
