@@ -166,7 +166,8 @@ export const ENGINE_EFFICIENCY: Record<EngineName, EngineEfficiency> = {
     policy: 'no-evict',
     // Default MoE backend is CUTLASS (moe_config.backend): M tile 128 (moe-tiles.ts). PER-CASE FIT
     // (fitted.ts trtllmMoeEff, on the padded FLOPs): its only training point is C's TRT-LLM variant;
-    // no mechanism replaces it yet (docs/calibration.md).
+    // no mechanism replaces it yet: MLA over TP8 and the TP all-reduce, the candidates, apply to
+    // SGLang's TP8 row too, which fits without them (docs/model-diagnosis.md section 1b).
     moeEff: FITTED.trtllmMoeEff,
     // PyTorch backend overlap scheduler on by default (disable_overlap_scheduler: false).
     overlap: true,
