@@ -129,7 +129,10 @@ function diagnose(r: PublishedResult, quiet = false): number | null {
   const m = cfg.model;
   const p = paramCounts(m);
   const tokens = reqs.reduce((a, q) => a + q.promptLen + q.outputLen, 0);
-  const simTput = tokens / sum.t;
+  // Every request is sent at once: the API front end (src/sim/front-end.ts) hands the whole burst to
+  // the engine after preprocessing all of it, so the engine starts frontS late (as validate.ts runs it).
+  const frontS = reqs.reduce((a, q) => a + cfg.eff.frontEndPerRequestS + cfg.eff.frontEndPerPromptTokenS * q.promptLen, 0);
+  const simTput = tokens / (sum.t + frontS);
   if (quiet) return simTput / r.totalTokPerS - 1;
   const peak = (cfg.weightDtype === 'fp8' ? cfg.gpu.fp8Flops : cfg.gpu.bf16Flops) * cfg.par.gpusUsed;
   const activeNoEmb = p.active - p.embedding / 2;
@@ -139,7 +142,7 @@ function diagnose(r: PublishedResult, quiet = false): number | null {
   console.log(`published ${r.totalTokPerS.toFixed(0)} tok/s, simulated ${simTput.toFixed(0)} (${((simTput / r.totalTokPerS - 1) * 100).toFixed(1)}%)`);
   console.log(`server: par ${JSON.stringify(cfg.par)} weights/GPU ${(cfg.weights.perGpu / 2 ** 30).toFixed(1)} GiB, KV/GPU ${(cfg.kvBytesPerGpu / 2 ** 30).toFixed(1)} GiB = ${cfg.kvCapacityTokens} tokens server-wide; maxRunningSeqs ${cfg.maxRunningSeqs}, maxBatchedTokens ${cfg.maxBatchedTokens}; gemm FLOP/s per GPU used ${(cfg.gemmFlops / 1e12).toFixed(0)} T (x matmulEff x arch)`);
   console.log(`active params ${(activeNoEmb / 1e9).toFixed(1)} B; implied achieved FLOP/s (published): ${((2 * activeNoEmb * r.totalTokPerS) / 1e12).toFixed(0)} TFLOP/s = ${((100 * 2 * activeNoEmb * r.totalTokPerS) / peak).toFixed(1)}% of ${cfg.par.gpusUsed} GPUs' dense ${cfg.weightDtype} peak; simulated ${((100 * 2 * activeNoEmb * simTput) / peak).toFixed(1)}%`);
-  console.log(`time split (all steps, ${sum.steps} steps): gemm ${pct(sum.gemm)} attn ${pct(sum.attn)} comm ${pct(sum.comm)} overhead ${pct(sum.over)}`);
+  console.log(`time split (all steps, ${sum.steps} steps): gemm ${pct(sum.gemm)} attn ${pct(sum.attn)} comm ${pct(sum.comm)} overhead ${pct(sum.over)}; plus the API front end ${frontS.toFixed(1)} s before the first step`);
   console.log(`decode steps: ${sum.decodeSteps}, mean batch ${(sum.decodeSeqs / Math.max(1, sum.decodeSteps)).toFixed(0)}, max batch ${sum.maxRun}; per decode step: total ${ms(dec.t)} gemm ${ms(dec.gemm)} attn ${ms(dec.attn)} comm ${ms(dec.comm)} overhead ${ms(dec.over)}`);
   console.log(`decode floor: weights read once ${((cfg.weights.densePerGpu + cfg.weights.routedPerGpu) / cfg.gpu.memBwBps * 1000).toFixed(2)} ms per step at full HBM bandwidth`);
   return simTput / r.totalTokPerS - 1;
@@ -163,7 +166,8 @@ const filters = process.argv[2] ? [process.argv[2]] : DEFAULT;
 if (process.argv[2] === '--all') all();
 else for (const f of filters) {
   const words = f.toLowerCase().split(' ');
-  const r = PUBLISHED.find((x) => x.split === 'held-out' && words.every((w) => ` ${label(x)} `.toLowerCase().includes(w.startsWith('random') ? ` ${w} ` : w)));
+  // Held-out rows first, then the studies (in-sample: e.g. 'DeepSeek-R1-0528 H200 ShareGPT trtllm').
+  const r = [...PUBLISHED.filter((x) => x.split === 'held-out'), ...STUDIES].find((x) => words.every((w) => ` ${label(x)} `.toLowerCase().includes(w.startsWith('random') ? ` ${w} ` : w)));
   if (!r) console.log(`\n(no held-out row matches '${f}')`);
   else diagnose(r);
 }

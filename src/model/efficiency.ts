@@ -60,8 +60,9 @@ export interface EngineEfficiency {
   cudaGraphMaxBs: (gpu: GpuSpec, tp: number) => number;
   /**
    * The API server's serial work per request before the engine sees it (request parsing, chat
-   * template, tokenization, hand-off), seconds: requests reach the engine one after another
-   * (src/sim/virtual.ts). Plus frontEndPerPromptTokenS per prompt token.
+   * template, tokenization, hand-off), seconds, plus frontEndPerPromptTokenS per prompt token.
+   * Requests sent together reach the engine together, once all of them are preprocessed
+   * (src/sim/front-end.ts).
    */
   frontEndPerRequestS: number;
   /** Tokenization per prompt token on the serial front-end path, seconds. */
@@ -118,7 +119,10 @@ export const ENGINE_EFFICIENCY: Record<EngineName, EngineEfficiency> = {
     overlap: false,
     // vLLM 0.11's OpenAI server preprocesses each request on one thread (serving_engine.py
     // `ThreadPoolExecutor(max_workers=1)`, vllm#25301; sequential per-request tokenization,
-    // vllm#19012). Fit (fitted.ts): its size, on the training rows' random 128/4 runs.
+    // vllm#19012), in one process (--api-server-count 1, vllm#17546). Fit (fitted.ts): its size,
+    // on the training set (the Qwen3-14B pages and the studies). The published runs put it at
+    // 5-17 ms per request depending on the page (host CPU or chat template: the pages do not say
+    // which; docs/model-diagnosis.md section 6): one value cannot fit them all.
     frontEndPerRequestS: FITTED.vllmFrontEndPerRequestS,
     // vLLM 0.11: FlashAttention on SM80+, FlashInfer on SM100 (cuda.py get_attn_backend_cls).
     defaultBackend: (g, mla) => (mla ? (g.computeCapability >= 9 ? 'flashmla' : 'triton_mla') : g.computeCapability >= 10 ? 'flashinfer' : 'flash_attn'),
@@ -162,7 +166,8 @@ export const ENGINE_EFFICIENCY: Record<EngineName, EngineEfficiency> = {
     policy: 'no-evict',
     // Default MoE backend is CUTLASS (moe_config.backend): M tile 128 (moe-tiles.ts). PER-CASE FIT
     // (fitted.ts trtllmMoeEff, on the padded FLOPs): its only training point is C's TRT-LLM variant;
-    // no mechanism replaces it yet (docs/calibration.md).
+    // no mechanism replaces it yet: MLA over TP8 and the TP all-reduce, the candidates, apply to
+    // SGLang's TP8 row too, which fits without them (docs/model-diagnosis.md section 1b).
     moeEff: FITTED.trtllmMoeEff,
     // PyTorch backend overlap scheduler on by default (disable_overlap_scheduler: false).
     overlap: true,

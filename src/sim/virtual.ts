@@ -9,6 +9,7 @@ import { resolveServer, type FitResult, type ServerConfig } from '../model/estim
 import { onNodes } from '../model/interconnect.js';
 import { Scheduler, type SimRequest } from './scheduler.js';
 import { Rng } from './rng.js';
+import { BurstFrontEnd, type FrontEndBatch } from './front-end.js';
 
 export interface SimulateOptions {
   engine: EngineName;
@@ -48,28 +49,29 @@ export function resolveOptions(o: Pick<SimulateOptions, 'engine' | 'gpu' | 'gpus
   return onNodes(resolveServer(o.engine, gpu, o.gpus, model, o.knobs, o.engineVersion), o.gpusPerNode);
 }
 
-/** Requests on their way through the API server, one at a time, in the order they were sent. */
+/** Requests on their way through the API server (front-end.ts): handed to the engine a busy period at a time. */
 class FrontEnd {
-  private queue: { r: SimRequest; at: number }[] = [];
+  private readonly front = new BurstFrontEnd();
+  private batches: { b: FrontEndBatch; reqs: SimRequest[] }[] = [];
   private head = 0;
-  private free = 0;
   constructor(private readonly cfg: ServerConfig) {}
 
   send(r: SimRequest, now: number): void {
     const cost = this.cfg.eff.frontEndPerRequestS + this.cfg.eff.frontEndPerPromptTokenS * r.promptLen;
-    this.free = Math.max(now, this.free) + cost;
-    this.queue.push({ r, at: this.free });
+    const { batch, fresh } = this.front.send(r.id, now, cost);
+    if (fresh) this.batches.push({ b: batch, reqs: [r] });
+    else this.batches[this.batches.length - 1]!.reqs.push(r);
   }
 
   /** Requests handed to the engine by `now`. */
   ready(now: number): SimRequest[] {
     const out: SimRequest[] = [];
-    while (this.head < this.queue.length && this.queue[this.head]!.at <= now) out.push(this.queue[this.head++]!.r);
+    while (this.head < this.batches.length && this.batches[this.head]!.b.at <= now) out.push(...this.batches[this.head++]!.reqs);
     return out;
   }
 
   nextReady(): number {
-    return this.head < this.queue.length ? this.queue[this.head]!.at : Infinity;
+    return this.head < this.batches.length ? this.batches[this.head]!.b.at : Infinity;
   }
 }
 
@@ -109,8 +111,8 @@ export function simulateWorkload(o: SimulateOptions): SimulateResult {
   let inflight = 0;
   let completed = 0;
   let lastEnd = 0;
-  // The API server's serial front-end (efficiency.ts frontEndPerRequestS): a request sent at t
-  // reaches the engine at max(t, previous hand-off) + its preprocessing time.
+  // The API server's serial front end (efficiency.ts frontEndPerRequestS, front-end.ts): requests
+  // sent together reach the engine together, once the front end has preprocessed all of them.
   const front = new FrontEnd(cfg);
   while (completed < n) {
     while (next < n && arrivals[next]! <= now && inflight < maxConc) {

@@ -4,6 +4,7 @@
 // stretches simulated time: the following steps run back to back until the schedule is caught up.
 import type { ServerConfig } from '../model/estimate.js';
 import { Scheduler, type SimRequest, type TokenEvent } from './scheduler.js';
+import { BurstFrontEnd, type FrontEndBatch } from './front-end.js';
 
 /** Streams written per event-loop turn: ~64 SSE writes keep one turn near a millisecond. */
 const DELIVERY_SLICE = 64;
@@ -26,9 +27,10 @@ export class WallRunner {
   private genWindow: [number, number][] = [];
   private finished = 0;
   private stopped = false;
-  /** When the API front-end is free again (simulated seconds), and requests still in it. */
-  private frontFree = 0;
-  private frontQueue = new Map<number, NodeJS.Timeout>();
+  /** The API front end (front-end.ts): requests still in it, and one timer per busy period. */
+  private front = new BurstFrontEnd();
+  private frontWaiting = new Map<number, () => void>();
+  private frontTimers = new Map<FrontEndBatch, NodeJS.Timeout>();
   /** How late step deliveries were against their schedule (a busy host), wall ms. */
   private lateSumMs = 0;
   private lateMaxMs = 0;
@@ -56,29 +58,39 @@ export class WallRunner {
     const id = this.nextId++;
     this.sinks.set(id, sink);
     const now = this.simNow();
-    // The engine's serial API front-end (efficiency.ts frontEndPerRequestS), as on the virtual clock.
+    // The engine's serial API front end (efficiency.ts frontEndPerRequestS), as on the virtual clock:
+    // requests sent together reach the scheduler together when the front end has worked through them.
     const eff = this.cfg.eff;
-    this.frontFree = Math.max(now, this.frontFree) + eff.frontEndPerRequestS + eff.frontEndPerPromptTokenS * r.promptLen;
-    const add = () => {
-      this.frontQueue.delete(id);
-      if (this.stopped || !this.sinks.has(id)) return;
-      this.sched.add({ ...r, id, arrival: now });
+    const { batch } = this.front.send(id, now, eff.frontEndPerRequestS + eff.frontEndPerPromptTokenS * r.promptLen);
+    this.frontWaiting.set(id, () => this.sched.add({ ...r, id, arrival: now }));
+    this.armFront(batch);
+    return id;
+  }
+
+  /** (Re)arm the hand-off of a front-end busy period: it ends later each time a request joins it. */
+  private armFront(batch: FrontEndBatch): void {
+    const old = this.frontTimers.get(batch);
+    if (old) clearTimeout(old);
+    const release = () => {
+      this.frontTimers.delete(batch);
+      for (const id of batch.ids) {
+        const add = this.frontWaiting.get(id);
+        if (!add) continue;
+        this.frontWaiting.delete(id);
+        if (!this.stopped && this.sinks.has(id)) add();
+      }
+      // Handed over: a request joining this busy period later is released with it alone.
+      batch.ids.length = 0;
       this.kick();
     };
-    const waitMs = ((this.frontFree - now) / this.speed) * 1000;
-    if (waitMs < 1) add();
-    else this.frontQueue.set(id, setTimeout(add, waitMs));
-    return id;
+    const waitMs = ((batch.at - this.simNow()) / this.speed) * 1000;
+    if (waitMs < 1) release();
+    else this.frontTimers.set(batch, setTimeout(release, waitMs));
   }
 
   cancel(id: number): void {
     if (!this.sinks.delete(id)) return;
-    const waiting = this.frontQueue.get(id);
-    if (waiting) {
-      clearTimeout(waiting);
-      this.frontQueue.delete(id);
-      return;
-    }
+    if (this.frontWaiting.delete(id)) return;
     this.sched.cancel(id);
   }
 
@@ -172,8 +184,9 @@ export class WallRunner {
   stop(): void {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
-    for (const t of this.frontQueue.values()) clearTimeout(t);
-    this.frontQueue.clear();
+    for (const t of this.frontTimers.values()) clearTimeout(t);
+    this.frontTimers.clear();
+    this.frontWaiting.clear();
     this.timer = undefined;
   }
 }
