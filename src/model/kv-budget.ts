@@ -45,7 +45,8 @@ export const VLLM_FLASHINFER_SAMPLER_BYTES_PER_LOGIT = 14;
 
 /**
  * The first release whose sampler does not use FlashInfer by default: vllm#26859 ("Disable
- * FlashInfer sampler by default", merged 2025-10-15, after the v0.11.0 tag of 2025-10-10).
+ * FlashInfer sampler by default", opened 2025-10-15; not in the v0.11.0 tag of 2025-10-10, whose
+ * topk_topp_sampler.py still enables it; vllm#29415 of 2025-11-25 says it is "disabled by default").
  */
 export const VLLM_SORT_SAMPLER_FROM = '0.11.1';
 
@@ -56,7 +57,8 @@ export const VLLM_SORT_SAMPLER_FROM = '0.11.1';
  * and GPUStack's v0.11.0 runner (gpustack/runner pack/cuda/Dockerfile@9063cc7) both install
  * FlashInfer 0.3.1. A plain `pip install vllm==0.11.0` has no FlashInfer (requirements/cuda.txt;
  * it is the `flashinfer` extra in setup.py) and takes the sort path: the model follows the images.
- * From VLLM_SORT_SAMPLER_FROM on the sort path is the default.
+ * From VLLM_SORT_SAMPLER_FROM on the sort path is the default. Releases before 0.11.0 were not
+ * read and are modelled as 0.11.0 (versions.ts: an unknown version is the target release).
  */
 export function vllmSamplerBytesPerLogit(version?: string): number {
   return compareVersions(version ?? TARGET_VERSIONS.vllm, VLLM_SORT_SAMPLER_FROM) < 0 ? VLLM_FLASHINFER_SAMPLER_BYTES_PER_LOGIT : VLLM_SORT_SAMPLER_BYTES_PER_LOGIT;
