@@ -31,7 +31,7 @@ const HYPOTHESES: Record<string, GpuSpec> = {
   // nvidia-smi: "NVIDIA H100 NVL", 95830MiB. TP1: no collectives, so the link does not matter.
   'NVL 94GB': { ...SXM, name: 'H100 NVL 94GB', smiName: 'NVIDIA H100 NVL', memMiB: 95830, cudaTotalMiB: 95830 - (81559 - Math.round(79.18 * 1024)), memBwBps: 3.9 * TB, bf16Flops: 835.5 * TB, fp8Flops: 1670.5 * TB, interconnectBps: 128 * GB, interconnect: 'pcie' },
   // H100 PCIe: 80 GB HBM2e, 2.0 TB/s, BF16 1,513 / FP8 3,026 sparse, 300-350 W, NVLink bridge 600
-  // GB/s between pairs, PCIe Gen5 128 GB/s. Same memory as SXM: the 17 vLLM rows still cannot start.
+  // GB/s between pairs, PCIe Gen5 128 GB/s. Same memory as SXM: the 5 Qwen3-32B vLLM rows still cannot start.
   'PCIe 80GB': { ...SXM, name: 'H100 PCIe 80GB', smiName: 'NVIDIA H100 PCIe', memBwBps: 2.0 * TB, bf16Flops: 756.5 * TB, fp8Flops: 1513 * TB, interconnectBps: 128 * GB, interconnect: 'pcie' },
   // H800 SXM (the export part): H100 SXM's compute and 80 GB, NVLink cut to 400 GB/s.
   'H800 80GB': { ...SXM, name: 'H800 SXM 80GB', smiName: 'NVIDIA H800', interconnectBps: 400 * GB },

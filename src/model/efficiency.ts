@@ -128,6 +128,9 @@ export const ENGINE_EFFICIENCY: Record<EngineName, EngineEfficiency> = {
     defaultBackend: (g, mla) => (mla ? (g.computeCapability >= 9 ? 'flashmla' : 'triton_mla') : g.computeCapability >= 10 ? 'flashinfer' : 'flash_attn'),
     // arg_utils.py _set_default_args: 8192 / 1024 on >=70 GiB non-A100 GPUs, else 2048 / 256.
     defaultMaxBatchedTokens: (g) => (bigNonA100(g) ? 8192 : 2048),
+    // max_num_seqs, v0.11.0 (b8b302cde) arg_utils.py _set_default_args: 1024 for OPENAI_API_SERVER when
+    // get_device_total_memory() >= 70 GiB and "a100" is not in the name (H100 80GB: 79.18 GiB), else
+    // 256; capped at max_num_batched_tokens. Rule from vllm#16158 (2025-04-08), #17073, #17885 (2025-05-11).
     defaultMaxRunningSeqs: (g) => (bigNonA100(g) ? 1024 : 256),
     // --gpu-memory-utilization 0.9 of total memory.
     defaultMemFraction: () => 0.9,

@@ -161,7 +161,7 @@ export function resolveServer(engine: EngineName, gpu: GpuSpec, gpus: number, mo
   const maxBatchedTokens = knobs.maxBatchedTokens ?? eff.defaultMaxBatchedTokens(gpu);
   const maxModelLen = knobs.maxModelLen ?? model.maxPositionEmbeddings;
   const maxRunningSeqs = knobs.maxRunningSeqs ?? eff.defaultMaxRunningSeqs(gpu, speculative);
-  const budget = kvBudget({ engine, gpu, model, weightsPerGpu: weights.perGpu, memFraction, maxBatchedTokens, maxRunningSeqs, tp: par.tp, pp: par.pp });
+  const budget = kvBudget({ engine, gpu, model, weightsPerGpu: weights.perGpu, memFraction, maxBatchedTokens, maxRunningSeqs, tp: par.tp, pp: par.pp, engineVersion });
   const kvBytes = Math.max(0, budget.kvBytes);
   // Per-GPU KV pools: under DP-attention (or DP replicas) each group holds its own requests.
   const kvCapacityTokens = Math.floor(kvBytes / kvPerTok) * par.dp;

@@ -37,7 +37,7 @@ import type { EngineName, Knobs } from '../../core/variant.js';
 import type { PublishedResult } from './published.js';
 import { findGpu } from '../gpus.js';
 import { trtllmBenchSettings } from './trtllm-bench-settings.js';
-import { NOT_AS_PUBLISHED_235B } from './not-as-published.js';
+import { SAMPLER_DEPENDENT_235B } from './not-as-published.js';
 
 type Workload = PublishedResult['workload'];
 const SG = { kind: 'sharegpt' } as const;
@@ -82,20 +82,20 @@ const GS_A100: GsRow[] = [
 ];
 
 const GS_H100: GsRow[] = [
-  ['qwen3-235b h100 sharegpt', 'vllm', Q235, 8, { tp: 8 }, SG, 984, 8424.86, 147.56, '1. Choosing the Inference Engine, vLLM', `${NOT_AS_PUBLISHED_235B}; ${H100_984}`],
+  ['qwen3-235b h100 sharegpt', 'vllm', Q235, 8, { tp: 8 }, SG, 984, 8424.86, 147.56, '1. Choosing the Inference Engine, vLLM', `${SAMPLER_DEPENDENT_235B}; ${H100_984}`],
   ['qwen3-235b h100 sharegpt', 'sglang', Q235, 8, { tp: 8 }, SG, 984, 7671.31, 178.35, '1. Choosing the Inference Engine, SGLang', H100_984],
   ['', 'vllm', Q235_FP8, 8, { tp: 8, ep: 8 }, SG, 984, 8102.36, 169.52, '2. Quantization in vLLM (-tp 8 --enable-expert-parallel)', H100_984],
-  ['', 'vllm', Q235_FP8, 4, { tp: 4 }, SG, 984, 7527.8, 169.2, '3. Parallelism in vLLM, TP4', `${NOT_AS_PUBLISHED_235B}; ${H100_984}`],
-  ['', 'vllm', Q235_FP8, 4, { tp: 4, ep: 4 }, SG, 984, 7131.69, 190.24, '3. Parallelism in vLLM, TP4+EP', `${NOT_AS_PUBLISHED_235B}; ${H100_984}`],
-  ['', 'vllm', Q235_FP8, 4, { tp: 4, maxBatchedTokens: 16384 }, SG, 984, 7787.17, 186.26, '5. Max Number of Batched Tokens, 16384', `${NOT_AS_PUBLISHED_235B}; ${H100_984}`],
-  ['', 'vllm', Q235, 8, { tp: 8 }, R(32000, 100), 100, 22657.51, 132.1, 'Baseline benchmark results, random 32K input', `${NOT_AS_PUBLISHED_235B}; ${EARLY_EOS(8191, 10000)}`],
-  ['', 'vllm', Q235, 8, { tp: 8 }, R(4000, 200), 500, 21113.53, 68.94, 'Baseline benchmark results, random 4K input', `${NOT_AS_PUBLISHED_235B}; ${EARLY_EOS(92185, 100000)}`],
-  ['', 'vllm', Q235, 8, { tp: 8 }, R(2000, 100), 500, 23858.69, 101.08, 'Baseline benchmark results, random 2K input', NOT_AS_PUBLISHED_235B],
-  ['', 'vllm', Q235, 8, { tp: 8 }, R(128, 4), 984, 14668.27, 212.98, 'Baseline benchmark results, random 128 input', `${NOT_AS_PUBLISHED_235B}; ${H100_984}`],
-  ['', 'vllm', Q235_FP8, 4, { tp: 4, maxBatchedTokens: 16384 }, R(32000, 100), 100, 15366.32, 194.6, 'Optimized benchmark results, random 32K input', `${NOT_AS_PUBLISHED_235B}; ${EARLY_EOS(8281, 10000)}`],
-  ['', 'vllm', Q235_FP8, 4, { tp: 4, maxBatchedTokens: 16384 }, R(4000, 200), 500, 16478.79, 89.52, 'Optimized benchmark results, random 4K input', `${NOT_AS_PUBLISHED_235B}; ${EARLY_EOS(90966, 100000)}`],
-  ['', 'vllm', Q235_FP8, 4, { tp: 4, maxBatchedTokens: 16384 }, R(2000, 100), 500, 18950.04, 125.93, 'Optimized benchmark results, random 2K input', NOT_AS_PUBLISHED_235B],
-  ['', 'vllm', Q235_FP8, 4, { tp: 4, maxBatchedTokens: 16384 }, R(128, 4), 984, 21211.83, 125.18, 'Optimized benchmark results, random 128 input', `${NOT_AS_PUBLISHED_235B}; ${H100_984}`],
+  ['', 'vllm', Q235_FP8, 4, { tp: 4 }, SG, 984, 7527.8, 169.2, '3. Parallelism in vLLM, TP4', `${SAMPLER_DEPENDENT_235B}; ${H100_984}`],
+  ['', 'vllm', Q235_FP8, 4, { tp: 4, ep: 4 }, SG, 984, 7131.69, 190.24, '3. Parallelism in vLLM, TP4+EP', `${SAMPLER_DEPENDENT_235B}; ${H100_984}`],
+  ['', 'vllm', Q235_FP8, 4, { tp: 4, maxBatchedTokens: 16384 }, SG, 984, 7787.17, 186.26, '5. Max Number of Batched Tokens, 16384', `${SAMPLER_DEPENDENT_235B}; ${H100_984}`],
+  ['', 'vllm', Q235, 8, { tp: 8 }, R(32000, 100), 100, 22657.51, 132.1, 'Baseline benchmark results, random 32K input', `${SAMPLER_DEPENDENT_235B}; ${EARLY_EOS(8191, 10000)}`],
+  ['', 'vllm', Q235, 8, { tp: 8 }, R(4000, 200), 500, 21113.53, 68.94, 'Baseline benchmark results, random 4K input', `${SAMPLER_DEPENDENT_235B}; ${EARLY_EOS(92185, 100000)}`],
+  ['', 'vllm', Q235, 8, { tp: 8 }, R(2000, 100), 500, 23858.69, 101.08, 'Baseline benchmark results, random 2K input', SAMPLER_DEPENDENT_235B],
+  ['', 'vllm', Q235, 8, { tp: 8 }, R(128, 4), 984, 14668.27, 212.98, 'Baseline benchmark results, random 128 input', `${SAMPLER_DEPENDENT_235B}; ${H100_984}`],
+  ['', 'vllm', Q235_FP8, 4, { tp: 4, maxBatchedTokens: 16384 }, R(32000, 100), 100, 15366.32, 194.6, 'Optimized benchmark results, random 32K input', `${SAMPLER_DEPENDENT_235B}; ${EARLY_EOS(8281, 10000)}`],
+  ['', 'vllm', Q235_FP8, 4, { tp: 4, maxBatchedTokens: 16384 }, R(4000, 200), 500, 16478.79, 89.52, 'Optimized benchmark results, random 4K input', `${SAMPLER_DEPENDENT_235B}; ${EARLY_EOS(90966, 100000)}`],
+  ['', 'vllm', Q235_FP8, 4, { tp: 4, maxBatchedTokens: 16384 }, R(2000, 100), 500, 18950.04, 125.93, 'Optimized benchmark results, random 2K input', SAMPLER_DEPENDENT_235B],
+  ['', 'vllm', Q235_FP8, 4, { tp: 4, maxBatchedTokens: 16384 }, R(128, 4), 984, 21211.83, 125.18, 'Optimized benchmark results, random 128 input', `${SAMPLER_DEPENDENT_235B}; ${H100_984}`],
 ];
 
 // GLM-4.6 on 8 x H200 and 8 x H100 (the study's model; its GPU, 8 x A100, is a training page and
