@@ -86,10 +86,10 @@ export const FITTED: FittedConstants = {
   moeEffAmpere: 0.227,
   trtllmMoeEff: 0.374,
   moeLayerOverheadS: 0.000102,
-  stepOverheadS: 0.0105,
-  perSeqOverheadS: 0.0000049,
+  stepOverheadS: 0.0112,
+  perSeqOverheadS: 0.000002,
   fp8GemmEff: 0.647,
-  vllmFrontEndPerRequestS: 0.012,
+  vllmFrontEndPerRequestS: 0.0109,
   marlinFp8DenseGemmPenalty: 1.44,
 };
 // END FITTED
