@@ -5,6 +5,7 @@ import { formatGpuHours } from '../core/view-cost.js';
 import { formatCommand } from './command.js';
 import type { Profile, RecordedResult, ReplayRecord, StageRecord, ValidationRow, Workload } from './schema.js';
 import { sweepMarkdown } from '../sweep/report.js';
+import { TRTLLM_DUMMY_YAML } from '../engines/trtllm.js';
 
 /** The studies' own caveats; every report carries them. */
 export const STUDY_CAVEATS: readonly string[] = [
@@ -159,6 +160,14 @@ function replayTable(replays: ReplayRecord[]): string {
   );
 }
 
+/**
+ * How the profile's engine was asked for dummy weights: TensorRT-LLM in its YAML (trtllm.ts
+ * TRTLLM_DUMMY_YAML), vLLM and SGLang by flag (src/tune/startup-cache.ts DUMMY_WEIGHTS has the sources).
+ */
+function dummySpelling(engine: Profile['engine']['name']): string {
+  return engine === 'trtllm' ? `\`${TRTLLM_DUMMY_YAML.key}: ${TRTLLM_DUMMY_YAML.value}\` in its --extra_llm_api_options YAML` : '`--load-format dummy`';
+}
+
 export function renderReport(p: Profile): string {
   const engine = ENGINE_NAMES[p.engine.name];
   const total = p.metrics.total_token_throughput;
@@ -178,7 +187,7 @@ export function renderReport(p: Profile): string {
       (p.startupS !== null ? ` Start-up took ${fmt(p.startupS, 0)} s.` : ''),
   );
   const kept = p.stages.flatMap((s) => s.results).find((r) => r.variantId === p.variant.id && r.weights?.kind === 'dummy');
-  if (kept) out.push('', 'The throughput above was measured on dummy weights (`--load-format dummy`, outputs fixed by ignore_eos); the before/after table ran the real weights.');
+  if (kept) out.push('', `The throughput above was measured on dummy weights (${dummySpelling(p.engine.name)}, outputs fixed by ignore_eos)${p.validation.length ? '; the before/after table ran the real weights' : ''}.`);
   if (p.host.simulated) out.push('', '**These numbers come from the simulated host (a performance model), not a GPU.**');
   if (p.source === 'study') out.push('', 'The numbers are the published study results, transcribed; they were not measured by servelab.');
   out.push('');

@@ -227,9 +227,9 @@ export function buildPlan(config: SessionConfig, host: PlanHost, deps: PlanDeps)
   const notes: string[] = [];
   if (note) notes.push(note);
   if (replica) notes.push(replica.why);
+  else if (config.replica === 'auto' && config.sweep) notes.push('--sweep: the replica plan is off (the sweep compares whole-host finalists); every stage uses the whole host.');
   const share = replicaShareNote(config.scenario, replica);
   if (share) notes.push(share);
-  else if (config.replica === 'auto' && config.sweep) notes.push('--sweep: the replica plan is off (the sweep compares whole-host finalists); every stage uses the whole host.');
   if (host.simulated) notes.push(`Simulated host: ${host.gpuCount} x ${host.gpuName}; figures are simulated-GPU figures, not measurements of real hardware.`);
   for (const engine of config.engines) {
     const r = resolveVersion(engine, deps.engineVersion?.(engine));

@@ -1,6 +1,6 @@
 // The end of a successful session: pricing and client-bound notes, the profile, its Markdown
 // report, and the journal marked finished.
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { gpusPerNode, variantNodes } from './slurm-start.js';
 import type { VariantResult } from '../core/events.js';
@@ -45,6 +45,17 @@ function servingStartupS(ctx: SessionContext, winner: VariantResult): number | n
   if (winner.weights?.kind !== 'dummy') return winner.startupS ?? null;
   const real = ctx.journal.entries().find((e) => e.role === 'validate' && e.result.variantId === winner.variantId && e.result.startupS !== undefined);
   return real?.result.startupS ?? null;
+}
+
+/**
+ * The winner's command names the file its last launch wrote (TensorRT-LLM's YAML in the run's
+ * logs). A winner measured on dummy weights that validation did not launch again left
+ * `load_format: dummy` there: write the profile's files (rebuilt from the variant, real weights)
+ * so the printed and reported command loads the real weights, as they say it does.
+ */
+export function writeServingFiles(profile: Pick<Profile, 'files'>, winner: Pick<VariantResult, 'weights'>): void {
+  if (winner.weights?.kind !== 'dummy') return;
+  for (const f of profile.files) if (existsSync(f.path)) writeFileAtomic(f.path, f.content);
 }
 
 export interface Saved {
@@ -100,6 +111,7 @@ export function saveOutcome(ctx: SessionContext, state: StageLoopState, winner: 
     notes: [...closingNotes(ctx, state, winner, validation), ...(sweep?.notes ?? [])],
     cost,
   });
+  writeServingFiles(profile, winner);
   const profilesDir = join(config.outDir, 'profiles');
   mkdirSync(profilesDir, { recursive: true });
   // saveProfile picks a free name (never another run's file): use the path it returns. With a

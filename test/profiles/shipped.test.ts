@@ -107,6 +107,19 @@ describe('renderReport', () => {
     expect(md).not.toContain('dummy');
   });
 
+  it('spells dummy weights as the engine was asked for them, and names the before/after table only when there is one', () => {
+    const p = structuredClone(qwen!);
+    const kept = p.stages.flatMap((s) => s.results).find((r) => r.variantId === p.variant.id)!;
+    kept.weights = { kind: 'dummy', why: 'x' };
+    p.engine.name = 'trtllm';
+    expect(renderReport(p)).toContain('measured on dummy weights (`load_format: dummy` in its --extra_llm_api_options YAML, outputs fixed by ignore_eos); the before/after table ran the real weights.');
+    p.validation = [];
+    const out = renderReport(p);
+    expect(out).toContain('outputs fixed by ignore_eos).');
+    expect(out).not.toContain('before/after table');
+    expect(out).not.toContain('--load-format');
+  });
+
   it('marks simulated numbers and lists replays', () => {
     const p = structuredClone(qwen!);
     p.host.simulated = true;

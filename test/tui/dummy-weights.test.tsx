@@ -1,6 +1,6 @@
 // The Plan screen's dummy-weights key on the real planner and config builder: the key flips the
-// choice, each stage's line says which launches would load dummy weights and why the others keep
-// the real ones, and the session the Run screen starts gets the config --dummy-weights gives. No
+// choice, each stage's line says which launches would load dummy weights (and each engine's
+// spelling) and why the others keep the real ones, and the session the Run screen starts gets the config --dummy-weights gives. No
 // process is started: the session runner is one that records the config it is given.
 import React from 'react';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -55,11 +55,11 @@ describe('dummy weights on the Plan screen', () => {
     expect(f).not.toContain('weights: dummy');
     await r.press('d');
     f = await r.waitForFrame((fr) => fr.includes('dummy weights on') && /engine on defaults/.test(fr), 20_000);
-    // The engine stage: vLLM and SGLang load dummy weights, TensorRT-LLM keeps its real ones, with why.
-    expect(engineRow(f)).toMatch(/weights: dummy for vllm, sglang; real for trtllm: TensorRT-LLM/);
+    // The engine stage: all three load dummy weights, each engine's spelling named (TensorRT-LLM's in its YAML).
+    expect(engineRow(f)).toMatch(/weights: dummy \(--load-format dummy; TensorRT-LLM: load_format: dummy in its --extra_llm_api_options YAML/);
     expect(specRow(f)).toMatch(/weights: real for all 1 variant\(s\): speculative decoding: draft acceptance depends on the real weights/);
     // The focused stage's detail gives the whole line, the row what fits; validation stays real.
-    expect(f).toMatch(/so real\s+weights are used/);
+    expect(f).toMatch(/client sends\s+ignore_eos\) for all 3 variant\(s\)/);
     expect(f).toContain('validation loads the real weights');
     // A focused vLLM or SGLang variant shows the command that would launch: with the dummy load format.
     for (let i = 0; i < 3 && !/\$ (vllm|python3 -m sglang)/.test(r.frame()); i++) await r.press('down');
@@ -68,7 +68,7 @@ describe('dummy weights on the Plan screen', () => {
     await r.press('d');
     await r.waitForFrame((fr) => fr.includes('dummy weights off') && /engine\s+\S/.test(fr) && !fr.includes('Planning…') && !fr.includes('weights: dummy'), 20_000);
     await r.press('d');
-    await r.waitForFrame((fr) => /engine\s+weights: dummy for vllm/.test(fr), 20_000);
+    await r.waitForFrame((fr) => /engine\s+weights: dummy \(--load-format dummy/.test(fr), 20_000);
     await r.press('enter');
     await r.waitForFrame('4/6 Run');
     await expect.poll(() => configs.length).toBe(1);
@@ -79,7 +79,7 @@ describe('dummy weights on the Plan screen', () => {
 
   it('starts on with --dummy-weights, and d turns it off for the session launched', async () => {
     const { r, configs } = await toPlan(['--dummy-weights']);
-    expect(engineRow(r.frame())).toMatch(/weights: dummy for vllm, sglang/);
+    expect(engineRow(r.frame())).toMatch(/weights: dummy \(--load-format dummy; TensorRT-LLM: load_format: dummy/);
     expect(r.frame()).toContain('dummy weights on');
     await r.press('d');
     await r.waitForFrame((fr) => fr.includes('dummy weights off') && /engine on defaults/.test(fr) && !fr.includes('weights: dummy'), 20_000);

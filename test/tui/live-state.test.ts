@@ -52,6 +52,11 @@ describe('running variants in the run state', () => {
     const gpuTime = { gpus: 1, startupS: 1, benchmarkS: 1, startupGpuS: 1, benchmarkGpuS: 1, gpuS: 2, simulated: true };
     const paid = feed([{ type: 'server-stopping', variantId: 'a' }, { type: 'launch-cost', variantId: 'a', stage: 'validation', gpuTime }], s);
     expect(paid.live.map((c) => c.variantId)).toEqual(['b']);
+    // A skip of such a launch ends with it, so the next skip of the same id is a new request.
+    const skipped = runReducer(s, { type: 'skip-requested', variantId: 'a' });
+    expect(skipped.requests.skip).toBe('a');
+    expect(feed([{ type: 'server-stopping', variantId: 'a' }], skipped).requests.skip).toBe('a');
+    expect(feed([{ type: 'server-stopping', variantId: 'a' }, { type: 'launch-cost', variantId: 'a', stage: 'validation', gpuTime }], skipped).requests.skip).toBeNull();
     s = feed([{ type: 'stage-finished', stage: 'engine', winnerId: 'a', gainPct: null, carriedId: null, referenceId: null, baselineId: null, gains: {}, why: '' }], s);
     expect(s.live).toEqual([]);
     expect(s.current).toBeUndefined();

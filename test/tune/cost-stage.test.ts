@@ -113,6 +113,8 @@ describe('parallel variants in a stage', () => {
       // Each variant runs until the wave is up, then until skipped or a short while.
       await up;
       const skipped = await new Promise<boolean>((resolve) => {
+        // A skip that came before this listener (the test's continuation may run first) still counts.
+        if (req.skipSignal.aborted) return resolve(true);
         const t = setTimeout(() => resolve(false), 30);
         req.skipSignal.addEventListener('abort', () => (clearTimeout(t), resolve(true)));
       });

@@ -13,6 +13,7 @@ import { parseSimArgs } from '../../src/sim/args.js';
 import { parseAutoArgs } from '../../src/tune/args.js';
 import { launchWeights, servingArgv } from '../../src/tune/dummy-weights.js';
 import { launchContext, prepareLaunch } from '../../src/tune/launch.js';
+import { writeServingFiles } from '../../src/tune/save-outcome.js';
 import { planSession } from '../../src/tune/session.js';
 import { planText } from '../../src/tune/text.js';
 import { reapAll, spawnSim } from '../sim/helpers.js';
@@ -72,6 +73,18 @@ describe('TensorRT-LLM dummy weights: the YAML of a tuning launch', () => {
     const files = engineFiles({ variant: trt(), engineArgv: spec.engineArgv });
     expect(files.map((f) => f.path)).toEqual([spec.files[0]!.path]);
     expect(YAML.parse(files[0]!.content)).not.toHaveProperty('load_format');
+  });
+
+  it('saving a winner measured on dummy weights rewrites the YAML its command names with the real weights', () => {
+    const spec = launch(config('--dummy-weights'), trt(), 'engine');
+    const file = spec.files[0]!;
+    mkdirSync(dirname(file.path), { recursive: true });
+    writeFileSync(file.path, file.content);
+    const files = engineFiles({ variant: trt(), engineArgv: spec.engineArgv });
+    writeServingFiles({ files }, { weights: { kind: 'real', why: 'x' } });
+    expect(YAML.parse(readFileSync(file.path, 'utf8'))).toHaveProperty('load_format', 'dummy');
+    writeServingFiles({ files }, { weights: { kind: 'dummy', why: 'x' } });
+    expect(YAML.parse(readFileSync(file.path, 'utf8'))).not.toHaveProperty('load_format');
   });
 });
 

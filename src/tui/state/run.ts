@@ -98,7 +98,12 @@ export function applyEvent(stateIn: RunState, e: TuneEvent, now: number): RunSta
   const view = applyToView(stateIn.view, e);
   const live = applyLiveVariant(stateIn.live, e, now);
   const state = view === stateIn.view && live === stateIn.live ? stateIn : { ...stateIn, view, live, current: live[0] };
-  return applyLive(state, e, now);
+  const next = applyLive(state, e, now);
+  // A skip is over once its variant no longer runs (finished, paid by launch-cost without
+  // variant-finished, or its stage or validation ended): the hook sends a skip on change only, so a
+  // later skip of the same id (a finalist's sweep, then its validation side) must change it again.
+  const skip = next.requests.skip;
+  return skip && !next.live.some((c) => c.variantId === skip) ? { ...next, requests: { ...next.requests, skip: null } } : next;
 }
 
 /** The live part of the run state: the running variant, its phases, buffers and the history lines. */
