@@ -3,6 +3,7 @@
 // simulator and the planner work offline.
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { UserError } from '../core/errors.js';
 import { BUILTIN_CONFIGS, FP8_CHECKPOINTS } from './data/model-configs.js';
 
 export type WeightDtype = 'bf16' | 'fp8' | 'int4';
@@ -176,6 +177,24 @@ function builtin(id: string): ModelInfo | undefined {
   return key ? parseHfConfig(BUILTIN_CONFIGS[key], id) : undefined;
 }
 
+/** A checkpoint's JSON file; a broken one is the user's to fix, so it is a one-line error (exit 2), not a crash. */
+function readJsonFile(path: string): Json {
+  try {
+    return JSON.parse(readFileSync(path, 'utf8')) as Json;
+  } catch (e) {
+    throw new UserError(`${path} is not valid JSON (${(e as Error).message}): fix or replace the checkpoint's file, or pass a Hugging Face model id`);
+  }
+}
+
+/** A user's config.json: a missing field is theirs to fix, a one-line error naming the file. */
+function parseUserConfig(j: Json, path: string, id: string): ModelInfo {
+  try {
+    return parseHfConfig(j, id);
+  } catch (e) {
+    throw new UserError(`${path}: ${(e as Error).message.replace(/^config\.json /, '')}; servelab needs a Hugging Face config.json (or pass a model id it knows)`);
+  }
+}
+
 /**
  * A ModelOpt checkpoint folder describes its quantization in hf_quant_config.json ("quantization":
  * {"quant_algo": ..., "kv_cache_quant_algo": ...}) rather than in config.json.
@@ -183,7 +202,7 @@ function builtin(id: string): ModelInfo | undefined {
 function withModelOptQuant(m: ModelInfo, folder: string): ModelInfo {
   const p = join(folder, 'hf_quant_config.json');
   if (!existsSync(p)) return m;
-  const q = (JSON.parse(readFileSync(p, 'utf8')) as Json).quantization as Json | undefined;
+  const q = (readJsonFile(p) as Json).quantization as Json | undefined;
   const scaling = fp8ScalingOf(q);
   return scaling ? { ...m, weightDtype: 'fp8', fp8Scaling: scaling } : m;
 }
@@ -208,7 +227,7 @@ export function getModel(idOrPath: string): ModelInfo | undefined {
   if (!id) return undefined;
   const cfgPath = join(id, 'config.json');
   if (existsSync(cfgPath) && statSync(cfgPath).isFile()) {
-    return withModelOptQuant(parseHfConfig(JSON.parse(readFileSync(cfgPath, 'utf8')), id), id);
+    return withModelOptQuant(parseUserConfig(readJsonFile(cfgPath), cfgPath, id), id);
   }
   const direct = builtin(id) ?? fp8Checkpoint(id);
   if (direct) return direct;

@@ -1,7 +1,9 @@
 // `servelab predict`: the flags are sim-serve's and --auto's, the answer is the virtual clock's,
 // and bad input is one line with exit 2. Speed is measured in bench/predict.bench.ts, not here.
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parsePredictArgs } from '../../src/commands/predict-args.js';
 import { predict } from '../../src/sim/predict.js';
@@ -65,6 +67,28 @@ describe('servelab predict', () => {
       expect(r.status, args.join(' ')).toBe(2);
       expect(r.stderr.trim().split('\n'), args.join(' ')).toHaveLength(1);
       expect(r.stdout).toBe('');
+    }
+  });
+
+  it('a checkpoint folder with a broken config.json or hf_quant_config.json is one line and exit 2, naming the file', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'servelab-badcfg-'));
+    try {
+      const a = join(dir, 'a');
+      mkdirSync(a);
+      writeFileSync(join(a, 'config.json'), '{"hidden_size": 4096,');
+      const b = join(dir, 'b');
+      mkdirSync(b);
+      writeFileSync(join(b, 'config.json'), readFileSync(join(a, 'config.json'), 'utf8').replace(/,$/, '}'));
+      writeFileSync(join(b, 'hf_quant_config.json'), 'not json');
+      for (const [folder, file] of [[a, 'config.json'], [b, 'hf_quant_config.json']] as const) {
+        const r = cli('--model', folder, '--gpu', 'H100', '--engine', 'vllm');
+        expect(r.status, file).toBe(2);
+        expect(r.stderr.trim().split('\n'), file).toHaveLength(1);
+        expect(r.stderr).toContain(join(folder, file));
+        expect(r.stderr).toMatch(/is not valid JSON/);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });
