@@ -11,6 +11,7 @@ import { simulateWorkload } from '../../src/sim/virtual.js';
 import { scenarioRequests, sharegptLike } from '../../src/sim/workload.js';
 import { BIN } from './helpers.js';
 import { parseSimArgs } from '../../src/sim/args.js';
+import { BUILTIN_CONFIGS } from '../../src/model/data/model-configs.js';
 
 const cli = (...args: string[]) => spawnSync(process.execPath, [BIN, 'predict', ...args], { encoding: 'utf8', timeout: 60_000 });
 
@@ -78,7 +79,7 @@ describe('servelab predict', () => {
       writeFileSync(join(a, 'config.json'), '{"hidden_size": 4096,');
       const b = join(dir, 'b');
       mkdirSync(b);
-      writeFileSync(join(b, 'config.json'), readFileSync(join(a, 'config.json'), 'utf8').replace(/,$/, '}'));
+      writeFileSync(join(b, 'config.json'), JSON.stringify(BUILTIN_CONFIGS['Qwen/Qwen3-14B']));
       writeFileSync(join(b, 'hf_quant_config.json'), 'not json');
       for (const [folder, file] of [[a, 'config.json'], [b, 'hf_quant_config.json']] as const) {
         const r = cli('--model', folder, '--gpu', 'H100', '--engine', 'vllm');
