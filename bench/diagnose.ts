@@ -55,6 +55,12 @@ interface WhatIf {
    * scheduler now scales them itself, src/sim/rank-limits.ts).
    */
   perRankKnobs?: boolean;
+  /**
+   * Largest decode batch (per rank) that runs as a CUDA graph; larger ones run eager. TensorRT-LLM's
+   * trtllm-serve default (CudaGraphConfig(): max_batch_size 0 -> 128, enable_padding false) graphs
+   * batch sizes 1..32, 64 and 128 only; 32 approximates it (docs/model-diagnosis.md section 1b).
+   */
+  graphMaxBs?: number;
   /** Only rows whose label matches this regular expression get the overrides. */
   only?: string;
 }
@@ -88,6 +94,7 @@ function diagnose(r: PublishedResult, quiet = false): number | null {
   if (apply && WHAT.moeEff !== undefined) cfg.eff = { ...cfg.eff, moeEff: WHAT.moeEff };
   if (apply && WHAT.eff) cfg.eff = { ...cfg.eff, ...WHAT.eff };
   if (apply && WHAT.gemmScale !== undefined) cfg.gemmFlops *= WHAT.gemmScale;
+  if (apply && WHAT.graphMaxBs !== undefined) cfg.eff = { ...cfg.eff, cudaGraphMaxBs: () => WHAT.graphMaxBs! };
   const perGroup = Math.floor(cfg.kvCapacityTokens / cfg.par.dp);
   if (perGroup < cfg.maxModelLen) cfg.maxModelLen = perGroup;
   const reqs = r.workload.kind === 'sharegpt' ? sharegptLike(r.numPrompts, 42) : Array.from({ length: r.numPrompts }, () => ({ promptLen: (r.workload as { input: number }).input, outputLen: (r.workload as { output: number }).output }));

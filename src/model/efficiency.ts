@@ -167,11 +167,10 @@ export const ENGINE_EFFICIENCY: Record<EngineName, EngineEfficiency> = {
   trtllm: {
     ...COMMON,
     policy: 'no-evict',
-    // Default MoE backend is CUTLASS (moe_config.backend): M tile 128 (moe-tiles.ts). PER-CASE FIT
-    // (fitted.ts trtllmMoeEff, on the padded FLOPs): its only training point is C's TRT-LLM variant;
-    // no mechanism replaces it yet: MLA over TP8 and the TP all-reduce, the candidates, apply to
-    // SGLang's TP8 row too, which fits without them (docs/model-diagnosis.md section 1b).
-    moeEff: FITTED.trtllmMoeEff,
+    // Default MoE backend is CUTLASS (moe_config.backend): M tile 128 (moe-tiles.ts), at the grouped-GEMM
+    // factor the other engines share (fitted.ts moeEff). Its own factor, fitted on study C's one
+    // TRT-LLM row, was a per-case fit and is gone; that row now reads high (docs/model-diagnosis.md 1b).
+    moeEff: FITTED.moeEff,
     // PyTorch backend overlap scheduler on by default (disable_overlap_scheduler: false).
     overlap: true,
     // torch_compile_config's piecewise graphs shave a little off small batches (rule of thumb).

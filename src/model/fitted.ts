@@ -50,13 +50,13 @@ export interface FittedConstants {
   weightBwEffHopper: number;
   /**
    * Routed-expert grouped GEMMs relative to the dense GEMM efficiency, charged on the tile-padded
-   * FLOPs (moe-tiles.ts), vLLM and SGLang on Hopper (and the GPUs that borrow Hopper's values).
+   * FLOPs (moe-tiles.ts), all three engines on Hopper (and the GPUs that borrow Hopper's values).
+   * TensorRT-LLM shares it: its own value, fitted on study C's TRT-LLM row alone, was a per-case fit
+   * (docs/model-diagnosis.md section 1b).
    */
   moeEff: number;
-  /** The same on Ampere (A100), vLLM and SGLang: the only MoE training rows there are study B's 5 (vLLM fused_marlin_moe, weight-only FP8), so it is fitted on B alone. */
+  /** The same on Ampere (A100), all engines: the only MoE training rows there are study B's 5 (vLLM fused_marlin_moe, weight-only FP8), so it is fitted on B alone. */
   moeEffAmpere: number;
-  /** The same for TensorRT-LLM's default CUTLASS MoE backend, tile 128 (one training point: study C's TRT-LLM variant; still a per-case fit). */
-  trtllmMoeEff: number;
   /**
    * Per-MoE-layer launch cost per step with CUDA graphs (routing, top-k, align/permute, unpermute),
    * seconds, all engines. Was hand-set to 120 us on study C's low-concurrency TPOT with no source;
@@ -84,7 +84,6 @@ export const FITTED: FittedConstants = {
   weightBwEffHopper: 0.712,
   moeEff: 0.629,
   moeEffAmpere: 0.227,
-  trtllmMoeEff: 0.374,
   moeLayerOverheadS: 0.000102,
   stepOverheadS: 0.0112,
   perSeqOverheadS: 0.000002,

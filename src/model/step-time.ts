@@ -82,7 +82,7 @@ export function stepTime(c: ServerConfig, b: StepBatch): StepTime {
     const moeBytes = c.weights.routedPerGpu * touched * imbalance;
     // Padded FLOPs (moe-tiles.ts) at the dense rate times the fitted grouped-GEMM factor.
     const pad = moePaddingFactor({ engine: c.engine, fp8: c.weightDtype === 'fp8' && !c.weightOnlyFp8, weightOnlyFp8: c.weightOnlyFp8, tokens: mlpTokens, numExperts: e.numExperts, topK: e.expertsPerTok });
-    const groupedEff = c.engine !== 'trtllm' && archOf(g.computeCapability) === 'ampere' ? FITTED.moeEffAmpere : eff.moeEff;
+    const groupedEff = archOf(g.computeCapability) === 'ampere' ? FITTED.moeEffAmpere : eff.moeEff;
     gemmS += Math.max((moeFlops * pad) / (moeGemmPeak * groupedEff), moeBytes / bw);
   }
 

@@ -1,9 +1,8 @@
 // FIT-REGRESSION GUARD, IN-SAMPLE. The three studies are training data (src/model/data/training.ts;
 // bench/fit.ts fits src/model/fitted.ts on them), so these checks show the fit still reproduces
-// each stage decision's direction; they are not evidence that the model predicts. Some directions
-// rest on one per-case constant each (TRT-LLM last on DeepSeek-R1 = fitted.ts trtllmMoeEff; the
-// size of the attention-backend gaps = the flashinfer and triton fits in efficiency.ts; see
-// docs/calibration.md for what flips without them). Out-of-sample accuracy is measured in
+// each stage decision's direction; they are not evidence that the model predicts. The size of the
+// attention-backend gaps rests on one per-case constant each (the flashinfer and triton fits in
+// efficiency.ts; see docs/calibration.md for what flips without them). Out-of-sample accuracy is measured in
 // test/model/validation.test.ts. Virtual clock, 1000 ShareGPT-shaped prompts all at once.
 import { describe, expect, it } from 'vitest';
 import { simulateWorkload, type SimulateOptions } from '../../src/sim/virtual.js';
@@ -82,7 +81,7 @@ describe('fit guard (in-sample): DeepSeek-R1-0528 on 8 x H200', () => {
   const dpRun = run(h200('sglang'), dpa);
   const dp = tput(dpRun);
 
-  it('SGLang wins the engine stage (~+21% over vLLM), TensorRT-LLM is last (held by the trtllm.moeEff fit)', () => {
+  it('SGLang wins the engine stage (~+21% over vLLM), TensorRT-LLM is last (with the MoE factor all engines share)', () => {
     const vllm = tput(run(h200('vllm'), { tp: 8 }));
     const trt = tput(run(h200('trtllm'), { tp: 8, ep: 8 }));
     expect(gain(vllm, sglang)).toBeGreaterThan(0.08);
