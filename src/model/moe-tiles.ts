@@ -2,7 +2,7 @@
 // its own matrix, padded up to the kernel's M tile: at a decode batch of ~150 with 8 of 128
 // experts each expert sees ~10 tokens and a 64-row tile does ~15% useful work, while a prefill
 // chunk of 8192 tokens fills the tiles. The model charges the padded FLOPs (this file) at the
-// dense GEMM rate times one fitted grouped-GEMM factor (fitted.ts moeEff / trtllmMoeEff).
+// dense GEMM rate times one fitted grouped-GEMM factor (fitted.ts moeEff, moeEffAmpere; TensorRT-LLM shares them since trtllmMoeEff was removed).
 // Per-expert tokens are the step's mean (tokens x top_k / experts touched); the spread between
 // experts is not modelled. Where the engine ships a tuned config file for the layer's shape and
 // GPU (data/moe-configs.ts) its BLOCK_SIZE_M for the nearest batch-size key is used; otherwise the
