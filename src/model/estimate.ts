@@ -56,7 +56,11 @@ export function servedWeightDtype(m: ModelInfo, k: Knobs): WeightDtype {
  * GEMM FLOP/s per GPU the served weights run at (before matmulEff and the serving efficiency).
  * FP8 on FP8 tensor cores: per-tensor scaled checkpoints at HARDWARE.fp8TensorGemmEff (cited
  * kernel benchmark, no fit), block-scaled or unknown scaling at the fitted fp8GemmEff. Weight-only
- * FP8 (no FP8 tensor cores) and BF16 run at the BF16 peak.
+ * FP8 (no FP8 tensor cores) and BF16 run at the BF16 peak. Online `--quantization fp8` of a BF16
+ * checkpoint is per-tensor in the engines too (dynamic activation scales), yet it keeps the fitted
+ * block rate: no training or held-out row measures online FP8, so neither rate is checked for it,
+ * and the per-tensor one would make every simulated quant=fp8 variant ~1.5x faster on that
+ * argument alone. Open question, docs/model-diagnosis.md section 2.
  */
 export function gemmFlopsPerGpu(gpu: GpuSpec, weightDtype: WeightDtype, fp8Scaling: Fp8Scaling | undefined): number {
   if (weightDtype !== 'fp8' || !hasNativeFp8(gpu)) return gpu.bf16Flops;
