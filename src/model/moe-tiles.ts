@@ -4,11 +4,10 @@
 // chunk of 8192 tokens fills the tiles. The model charges the padded FLOPs (this file) at the
 // dense GEMM rate times one fitted grouped-GEMM factor (fitted.ts moeEff, moeEffAmpere; TensorRT-LLM shares them since trtllmMoeEff was removed).
 // Per-expert tokens are the step's mean (tokens x top_k / experts touched); the spread between
-// experts is not modelled. Where the engine ships a tuned config file for the layer's shape and
-// GPU (data/moe-configs.ts) its BLOCK_SIZE_M for the nearest batch-size key is used; otherwise the
-// engine's default config below.
+// experts is not modelled. Engines' tuned per-shape config files (vLLM/SGLang fused_moe
+// configs/E=..,N=..,device_name=...json) can pick other tiles; the defaults below are what runs
+// without one.
 import type { EngineName } from '../core/variant.js';
-import { TUNED_MOE_CONFIGS, type TunedMoeConfig } from './data/moe-configs.js';
 
 export interface MoeTileInput {
   engine: EngineName;
@@ -20,55 +19,16 @@ export interface MoeTileInput {
   tokens: number;
   numExperts: number;
   topK: number;
-  /** FP8 scaling of the checkpoint: 'tensor' takes SGLang's per-tensor default; block or unknown the block one. */
-  fp8Tensor?: boolean;
-  /**
-   * The layer's shape and GPU, to find a tuned config file: torch.cuda.get_device_name() (gpus.ts
-   * smiName), moe_intermediate_size, and the TP and EP widths. Without them the default runs.
-   */
-  device?: string;
-  moeIntermediate?: number;
-  tp?: number;
-  ep?: number;
-}
-
-/** device_name in a config file name: spaces as '_'; vLLM names every H200 part NVIDIA_H200. */
-function deviceName(engine: EngineName, smiName: string): string {
-  // vllm fused_moe/fused_moe.py get_config_file_name: "Set device_name to H200 if a device from the H200 family".
-  if (engine === 'vllm' && /H200/.test(smiName)) return 'NVIDIA_H200';
-  return smiName.replace(/ /g, '_');
-}
-
-/** The tuned config file the engine would load for this layer, or undefined (default config). */
-export function tunedMoeConfig(x: MoeTileInput): TunedMoeConfig | undefined {
-  if (x.engine === 'trtllm' || x.weightOnlyFp8 || !x.device || !x.moeIntermediate) return undefined;
-  const ep = Math.max(1, x.ep ?? 1);
-  // Under expert parallelism the experts are split, not their intermediate size (vLLM's EP group is TP x DP).
-  const moeTp = Math.max(1, (x.tp ?? 1) / ep);
-  const experts = x.numExperts / ep;
-  const n = x.moeIntermediate / moeTp;
-  const dtype = x.fp8 ? (x.fp8Tensor ? 'fp8_w8a8' : 'fp8_w8a8,block_shape=[128,128]') : '';
-  const device = deviceName(x.engine, x.device);
-  return TUNED_MOE_CONFIGS.find((c) => c.engine === x.engine && c.experts === experts && c.n === n && c.device === device && c.dtype === dtype);
-}
-
-/** BLOCK_SIZE_M of the key nearest M; Python's min() keeps the first (smaller) key on a tie. */
-export function tunedBlockM(c: TunedMoeConfig, tokens: number): number {
-  let best = c.blockM[0]!;
-  for (const e of c.blockM) if (Math.abs(e[0] - tokens) < Math.abs(best[0] - tokens)) best = e;
-  return best[1];
 }
 
 /**
- * The M tile of the engine's MoE kernel: the tuned config file's when one exists, else the default.
+ * The M tile of the engine's default MoE kernel.
  * - vLLM (Triton fused_moe, vllm/model_executor/layers/fused_moe/fused_moe.py@000d1458
  *   get_default_config): block-FP8 `"BLOCK_SIZE_M": 64`; Marlin `for block_size_m in [8, 16, 32,
  *   48, 64]: if M * topk / E / block_size_m < 0.9: break`; otherwise `elif M <= E:
  *   "BLOCK_SIZE_M": 16` else 64. FP8 checkpoints are taken as block-scaled (fp8GemmEff assumes it too).
- * - SGLang (python/sglang/srt/layers/moe/fused_moe_triton/fused_moe_triton_config.py@083d6013
- *   get_default_config): `if dtype == "fp8_w8a8"`: `if block_shape is None`: `"BLOCK_SIZE_M": 128`,
- *   64 `if M <= E`; block-wise: `"BLOCK_SIZE_M": 64`; otherwise 64, 16 `if M <= E`. FP8 of unknown
- *   scaling is taken as block-scaled, as for vLLM.
+ * - SGLang (python/sglang/srt/layers/moe/fused_moe_triton/fused_moe.py get_default_config):
+ *   `if dtype == "fp8_w8a8"`: `"BLOCK_SIZE_M": 128`, 64 `if M <= E`; otherwise 64, 16 `if M <= E`.
  * - TensorRT-LLM (CUTLASS MoE, cpp/tensorrt_llm/kernels/cutlass_kernels/cutlass_heuristic.cpp
  *   get_candidate_tiles_sm90, GROUPED_GEMM and not WEIGHT_ONLY): every candidate tile is
  *   CtaShape128xN or 256x128, and the DeepSeek FP8 block-scaling path sets CtaShape128x16x128B;
@@ -77,9 +37,7 @@ export function tunedBlockM(c: TunedMoeConfig, tokens: number): number {
 export function moeTileM(x: MoeTileInput): number {
   const small = x.tokens <= x.numExperts;
   if (x.engine === 'trtllm') return 128;
-  const tuned = tunedMoeConfig(x);
-  if (tuned) return tunedBlockM(tuned, x.tokens);
-  if (x.engine === 'sglang') return x.fp8 ? (!x.fp8Tensor ? 64 : small ? 64 : 128) : small ? 16 : 64;
+  if (x.engine === 'sglang') return x.fp8 ? (small ? 64 : 128) : small ? 16 : 64;
   if (x.weightOnlyFp8) {
     for (const t of [8, 16, 32, 48, 64]) if ((x.tokens * x.topK) / x.numExperts / t < 0.9) return t;
     return 64;

@@ -6,7 +6,7 @@ import { backendEfficiency, HARDWARE } from './efficiency.js';
 import type { ServerConfig } from './estimate.js';
 import { archEfficiency, archOf, FITTED } from './fitted.js';
 import { groupLink } from './interconnect.js';
-import { moePaddingFactor, type MoeTileInput } from './moe-tiles.js';
+import { moePaddingFactor } from './moe-tiles.js';
 
 /** One engine step, summarised. */
 export interface StepBatch {
@@ -37,16 +37,6 @@ function counts(m: ModelInfo): ParamCounts {
   let c = cache.get(m);
   if (!c) cache.set(m, (c = paramCounts(m)));
   return c;
-}
-
-/** What moe-tiles.ts needs to pick the routed experts' M tile: kernel, shape, GPU, tokens. */
-function moeTileInput(c: ServerConfig, tokens: number): MoeTileInput {
-  const e = c.model.moe!;
-  const fp8 = c.weightDtype === 'fp8' && !c.weightOnlyFp8;
-  return {
-    engine: c.engine, fp8, weightOnlyFp8: c.weightOnlyFp8, tokens, numExperts: e.numExperts, topK: e.expertsPerTok,
-    fp8Tensor: c.model.fp8Scaling === 'tensor', device: c.gpu.smiName, moeIntermediate: e.moeIntermediateSize, tp: c.par.tp, ep: c.par.ep,
-  };
 }
 
 /** Time of one engine step on the whole server for a batch, seconds (simulated GPU time). */
@@ -91,7 +81,7 @@ export function stepTime(c: ServerConfig, b: StepBatch): StepTime {
     const touched = 1 - Math.pow(1 - e.expertsPerTok / e.numExperts, Math.max(1, mlpTokens));
     const moeBytes = c.weights.routedPerGpu * touched * imbalance;
     // Padded FLOPs (moe-tiles.ts) at the dense rate times the fitted grouped-GEMM factor.
-    const pad = moePaddingFactor(moeTileInput(c, mlpTokens));
+    const pad = moePaddingFactor({ engine: c.engine, fp8: c.weightDtype === 'fp8' && !c.weightOnlyFp8, weightOnlyFp8: c.weightOnlyFp8, tokens: mlpTokens, numExperts: e.numExperts, topK: e.expertsPerTok });
     const groupedEff = archOf(g.computeCapability) === 'ampere' ? FITTED.moeEffAmpere : eff.moeEff;
     gemmS += Math.max((moeFlops * pad) / (moeGemmPeak * groupedEff), moeBytes / bw);
   }
