@@ -81,14 +81,14 @@ export const FITTED: FittedConstants = {
   gemmServingEffAmpere: 0.763,
   gemmServingEffHopper: 0.434,
   weightBwEffAmpere: 0.95,
-  weightBwEffHopper: 0.712,
+  weightBwEffHopper: 0.762,
   moeEff: 0.629,
   moeEffAmpere: 0.227,
-  moeLayerOverheadS: 0.000102,
+  moeLayerOverheadS: 0.000109,
   stepOverheadS: 0.0112,
   perSeqOverheadS: 0.000002,
   fp8GemmEff: 0.647,
-  vllmFrontEndPerRequestS: 0.0109,
+  vllmFrontEndPerRequestS: 0.00991,
   marlinFp8DenseGemmPenalty: 1.44,
 };
 // END FITTED
