@@ -111,6 +111,8 @@ export function nextRepeatStep(runs: ReadonlyMap<string, readonly VariantResult[
       why: `${label(a.r)} and ${label(b.r)} tied within noise (${g.toFixed(1)}% apart after ${nA} and ${nB} runs, margin ${opts.marginPct}%, run-to-run spread ${spread.toFixed(1)}%: another run cannot carry the gap past the margin, so no further run)`,
     };
   }
+  const keptOut = keptOutOfReach(combined, a, spread, opts);
+  if (keptOut) return { action: 'decide', ranked, tied: false, why: keptOut };
   if (nA < max && nB < max) {
     return { action: 'rerun', variantIds: [a.r.variantId, b.r.variantId], why: `${label(a.r)} and ${label(b.r)} are ${g.toFixed(1)}% apart, within the ${opts.marginPct}% noise margin: run ${Math.min(nA, nB) + 1} of ${max}` };
   }
@@ -125,4 +127,20 @@ export function nextRepeatStep(runs: ReadonlyMap<string, readonly VariantResult[
     tied: true,
     why: `${label(a.r)} and ${label(b.r)} tied within noise (${g.toFixed(1)}% apart after ${nA} and ${nB} runs, margin ${opts.marginPct}%${spread !== undefined ? `, run-to-run spread ${spread.toFixed(1)}%` : ''}): ${label(w)} wins on ${rule}`,
   };
+}
+
+/**
+ * Futility when the carried winner is not one of the best two: the stage keeps it unless the best
+ * challenger beats it by the margin, and a rerun moves the challenger's median by at most about the
+ * spread measured, so when even that cannot reach the margin, which of the two challengers is
+ * faster decides nothing. Returns the line that says so, or undefined.
+ */
+function keptOutOfReach(combined: readonly VariantResult[], a: { r: VariantResult; s: { value?: number | null } }, spread: number | undefined, opts: RepeatOptions): string | undefined {
+  if (opts.keptId === undefined || spread === undefined || a.r.variantId === opts.keptId) return undefined;
+  const kept = combined.find((r) => r.variantId === opts.keptId);
+  const keptValue = kept ? score(kept, opts) : undefined;
+  if (!kept || !keptValue?.eligible || keptValue.value === null || keptValue.value === undefined) return undefined;
+  const g = gainPct(a.s.value!, keptValue.value) ?? Infinity;
+  if (g + spread >= opts.marginPct) return undefined;
+  return `the best challenger ${label(a.r)} leads the carried ${label(kept)} by ${g.toFixed(1)}%, and with the ${spread.toFixed(1)}% run-to-run spread measured another run cannot carry it past the ${opts.marginPct}% margin: the carried winner stays, no further run`;
 }

@@ -30,6 +30,21 @@ describe('nextRepeatStep', () => {
     expect(nextRepeatStep(pair, { ...opts, spreadPct: 0.5, keptId: 'other' })).toMatchObject({ action: 'rerun' });
   });
 
+  it('with the carried winner third, no rerun of the two challengers when neither can beat it by the margin', () => {
+    // Both challengers within 0.2% of the carried winner, spread 0.4% measured earlier: a rerun of
+    // the two cannot make either beat the carried one by 2%, so it decides nothing (DeepSeek-R1's
+    // batching stage in bench/tuning-cost spent 4 reruns on such a pair).
+    const three = runs([['kept', [run('kept', 1000)]], ['mbt16k', [run('mbt16k', 1002)]], ['mbt8k', [run('mbt8k', 1001)]]]);
+    const s = nextRepeatStep(three, { ...opts, spreadPct: 0.4, keptId: 'kept' });
+    expect(s).toMatchObject({ action: 'decide', tied: false });
+    expect(s.why).toMatch(/the carried winner stays, no further run/);
+    // A challenger that a rerun could carry past the margin (1.8% + 0.4%): rerun the best two.
+    const near = runs([['kept', [run('kept', 1000)]], ['mbt16k', [run('mbt16k', 1018)]], ['mbt8k', [run('mbt8k', 1017)]]]);
+    expect(nextRepeatStep(near, { ...opts, spreadPct: 0.4, keptId: 'kept' })).toMatchObject({ action: 'rerun', variantIds: ['mbt16k', 'mbt8k'] });
+    // No spread measured yet: rerun (the first pair within the margin always is).
+    expect(nextRepeatStep(three, { ...opts, keptId: 'kept' })).toMatchObject({ action: 'rerun' });
+  });
+
   it('decides at once when the best leads the second by more than the margin', () => {
     const s = nextRepeatStep(runs([['sglang', [run('sglang', 1000)]], ['trt', [run('trt', 1100)]], ['vllm', [run('vllm', 900)]]]), opts);
     expect(s).toMatchObject({ action: 'decide', tied: false });
