@@ -34,11 +34,17 @@ export function verdictLines(verdict: string, t: StageTable | undefined, width: 
   return verdict ? wrapLines(verdict, width, t?.tie ? 3 : 2) : [];
 }
 
-/** The legend for rows measured with dummy weights, with the core's reason; none when no row was. */
+/**
+ * The legend for rows measured with dummy weights, with the core's reasons (each engine spells the
+ * setting its own way); the winner's first, so a narrow page keeps the one that matters. None when
+ * no row was.
+ */
 export function dummyLegend(t: StageTable | undefined, width: number): string[] {
-  const dummy = t?.rows.find((r) => isDummy(r.result));
-  if (!dummy) return [];
-  return wrapLines(`${DUMMY_MARK} measured with dummy weights, not the real checkpoint: ${dummy.result.weights!.why}`, width, 2);
+  const dummy = (t?.rows ?? []).filter((r) => isDummy(r.result));
+  if (!dummy.length) return [];
+  dummy.sort((a, b) => Number(b.result.variantId === t!.winnerId) - Number(a.result.variantId === t!.winnerId));
+  const whys = [...new Set(dummy.map((r) => r.result.weights!.why))].join('; ');
+  return wrapLines(`${DUMMY_MARK} measured with dummy weights, not the real checkpoint: ${whys}`, width, 2);
 }
 
 /** The session's GPU-hours under every page: the core's sum, or what the variants held so far. */
