@@ -13,7 +13,8 @@ import { planWaves, runParallel } from '../../src/tune/parallel.js';
 import { makeVariant } from '../../src/tune/plan.js';
 import { AbortedError, runVariantScenarios, type RunVariantContext } from '../../src/tune/runner.js';
 import { parseScenario } from '../../src/tune/scenarios.js';
-import { slurmMissing, startTestCluster, type TestCluster } from './cluster.js';
+import { ambientTestCluster } from './ambient-cluster.js';
+import { slurmMissing } from './cluster.js';
 import { port, runDir, waitUntil } from './helpers.js';
 
 const missing = slurmMissing();
@@ -22,27 +23,17 @@ if (missing) console.warn(missing);
 type JobState = Extract<TuneEvent, { type: 'job-state' }>;
 
 describe.skipIf(missing !== null)('--parallel with --runtime slurm', () => {
-  let c: TestCluster;
-  const saved = process.env.SLURM_CONF;
-  beforeAll(async () => {
-    c = await startTestCluster();
-    process.env.SLURM_CONF = c.cli.env!.SLURM_CONF;
-  }, 60_000);
-  afterAll(async () => {
-    if (saved === undefined) delete process.env.SLURM_CONF;
-    else process.env.SLURM_CONF = saved;
-    await c?.stop();
-  }, 30_000);
+  const h = ambientTestCluster();
 
   // Long enough (about 300 tokens at 8-10 ms each, real time) that the three jobs overlap.
   const scenario = parseScenario('random:100/300', { scale: 1, numPrompts: 16 });
 
   /** A wave of three TP2 variants as the stage runs it: planWaves slots (GPU set, port) and runParallel. */
   async function wave(name: string, events: TuneEvent[], signal: AbortSignal, skip: (AbortSignal | undefined)[] = []) {
-    const args = ['--sim', '--runtime', 'slurm', '--nodes', '2', '--gpus', '8', '--gpu', 'H100', '--partition', c.partition, '--time', '10', '--parallel', '3'];
+    const args = ['--sim', '--runtime', 'slurm', '--nodes', '2', '--gpus', '8', '--gpu', 'H100', '--partition', h.c.partition, '--time', '10', '--parallel', '3'];
     const { config } = parseAutoArgs([...args, '--model', 'Qwen/Qwen3-14B', '--host', '127.0.0.1', '--port', String(await port()), '--ready-timeout', '60', '--speed', '1']);
     const runtime = { ...(config!.runtime as Extract<RunVariantContext['config']['runtime'], { kind: 'slurm' }>), gpusPerNode: 8 };
-    const base: RunVariantContext = { config: { ...config!, runtime }, host: simulatedHost('H100', 16), logsDir: runDir(c.dir, name), emit: (e) => events.push(e), stage: 'batching', signal, usedPorts: new Set() };
+    const base: RunVariantContext = { config: { ...config!, runtime }, host: simulatedHost('H100', 16), logsDir: runDir(h.c.dir, name), emit: (e) => events.push(e), stage: 'batching', signal, usedPorts: new Set() };
     const variants = [1024, 2048, 4096].map((n) => makeVariant('sglang', 'Qwen/Qwen3-14B', { tp: 2, maxBatchedTokens: n }, base.config as never));
     const [slots] = planWaves(variants.map((v) => ({ id: v.id, gpus: 2 })), [...Array(16).keys()], 3, { base: base.config.portStart });
     expect(slots).toHaveLength(3);
@@ -68,7 +59,7 @@ describe.skipIf(missing !== null)('--parallel with --runtime slurm', () => {
     expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'fulfilled', 'fulfilled']);
     const results = outcomes.map((o) => (o as { value: VariantResult[] }).value[0]!);
     expect(results.map((r) => r.status)).toEqual(['ok', 'skipped', 'ok']);
-    expect((await queryJob(c.cli, jobOf(events, variants[1]!.id)))!.state).toBe('CANCELLED');
+    expect((await queryJob(h.c.cli, jobOf(events, variants[1]!.id)))!.state).toBe('CANCELLED');
     // Three jobs, all RUNNING with their GPUs before the first variant stopped (in event order).
     expect(new Set(jobStates(events).map((e) => e.jobId)).size).toBe(3);
     expect(runningWithGpus(events).map((e) => e.variantId).sort()).toEqual(variants.map((v) => v.id).sort());
@@ -95,8 +86,8 @@ describe.skipIf(missing !== null)('--parallel with --runtime slurm', () => {
     ctrlC.abort('SIGINT');
     const outcomes = await run;
     for (const o of outcomes) expect(o.status === 'rejected' && o.reason instanceof AbortedError).toBe(true);
-    for (const v of variants) expect((await queryJob(c.cli, jobOf(events, v.id)))!.state).toBe('CANCELLED');
+    for (const v of variants) expect((await queryJob(h.c.cli, jobOf(events, v.id)))!.state).toBe('CANCELLED');
     expect(liveServers()).toEqual([]);
-    expect((await runSlurm(c.cli, 'squeue', ['-h', '-o', '%i %T'])).trim()).toBe('');
+    expect((await runSlurm(h.c.cli, 'squeue', ['-h', '-o', '%i %T'])).trim()).toBe('');
   });
 });

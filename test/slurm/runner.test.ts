@@ -17,32 +17,22 @@ import { makeVariant } from '../../src/tune/plan.js';
 import { AbortedError, runVariantScenarios, type RunVariantContext } from '../../src/tune/runner.js';
 import { parseScenario } from '../../src/tune/scenarios.js';
 import { planSession } from '../../src/tune/session.js';
-import { slurmMissing, startTestCluster, type TestCluster } from './cluster.js';
+import { ambientTestCluster } from './ambient-cluster.js';
+import { slurmMissing } from './cluster.js';
 import { port, runDir, SERVELAB_BIN, waitUntil } from './helpers.js';
 
 const missing = slurmMissing();
 if (missing) console.warn(missing);
 
 describe.skipIf(missing !== null)('--runtime slurm through the runner', () => {
-  let c: TestCluster;
-  const saved = process.env.SLURM_CONF;
-  beforeAll(async () => {
-    c = await startTestCluster();
-    // The runtime uses the ambient Slurm config, as on a login node.
-    process.env.SLURM_CONF = c.cli.env!.SLURM_CONF;
-  }, 60_000);
-  afterAll(async () => {
-    if (saved === undefined) delete process.env.SLURM_CONF;
-    else process.env.SLURM_CONF = saved;
-    await c?.stop();
-  }, 30_000);
+  const h = ambientTestCluster();
 
   const scenario = parseScenario('random:200/20', { scale: 1, numPrompts: 8 });
   async function context(name: string, events: TuneEvent[], signal?: AbortSignal): Promise<RunVariantContext> {
-    const args = ['--sim', '--runtime', 'slurm', '--nodes', '2', '--gpus', '8', '--gpu', 'H100', '--partition', c.partition, '--time', '10'];
+    const args = ['--sim', '--runtime', 'slurm', '--nodes', '2', '--gpus', '8', '--gpu', 'H100', '--partition', h.c.partition, '--time', '10'];
     const { config } = parseAutoArgs([...args, '--model', 'deepseek-ai/DeepSeek-R1-0528', '--host', '127.0.0.1', '--port', String(await port()), '--ready-timeout', '60', '--speed', '5']);
     const runtime = { ...(config!.runtime as Extract<RunVariantContext['config']['runtime'], { kind: 'slurm' }>), gpusPerNode: 8 };
-    return { config: { ...config!, runtime }, host: simulatedHost('H100', 16), logsDir: runDir(c.dir, name), emit: (e) => events.push(e), stage: 'test', ...(signal ? { signal } : {}) };
+    return { config: { ...config!, runtime }, host: simulatedHost('H100', 16), logsDir: runDir(h.c.dir, name), emit: (e) => events.push(e), stage: 'test', ...(signal ? { signal } : {}) };
   }
   const jobOf = (events: TuneEvent[]) => events.find((e): e is Extract<TuneEvent, { type: 'job-state' }> => e.type === 'job-state')?.jobId;
   const states = (events: TuneEvent[]) => events.flatMap((e) => (e.type === 'job-state' ? [e.text] : []));
@@ -59,7 +49,7 @@ describe.skipIf(missing !== null)('--runtime slurm through the runner', () => {
     expect(states(events)).toContainEqual(expect.stringMatching(/^RUNNING on sl[12]$/));
     expect(events.some((e) => e.type === 'server-log' && e.line.includes('The server is fired up and ready to roll!'))).toBe(true);
     expect(events.some((e) => e.type === 'server-metrics')).toBe(true);
-    expect((await queryJob(c.cli, jobOf(events)!))!.state).toBe('CANCELLED');
+    expect((await queryJob(h.c.cli, jobOf(events)!))!.state).toBe('CANCELLED');
     expect(liveServers()).toEqual([]);
   });
 
@@ -75,11 +65,11 @@ describe.skipIf(missing !== null)('--runtime slurm through the runner', () => {
     // Node rank 1 (TP ranks 8..15) joined; the head serves TP 16 over both nodes.
     expect(lines.some((l) => /\[.* TP8\] Init torch distributed begin\.$/.test(l))).toBe(true);
     expect(lines.some((l) => /server_args=ServerArgs\(.*tp_size=16/.test(l))).toBe(true);
-    expect((await queryJob(c.cli, jobOf(events)!))!.state).toBe('CANCELLED');
+    expect((await queryJob(h.c.cli, jobOf(events)!))!.state).toBe('CANCELLED');
   });
 
   it('shows a pending job with its reason and cancels it when the session is aborted (Ctrl-C)', async () => {
-    const busy = await launchSlurmJob({ cli: c.cli, runDir: runDir(c.dir, 'runner-busy'), request: { nodes: 2, gpusPerNode: 8, tasksPerNode: 1, exclusive: true, partition: c.partition }, env: {}, ranks: { head: ['sleep', '60'] }, port: 1 });
+    const busy = await launchSlurmJob({ cli: h.c.cli, runDir: runDir(h.c.dir, 'runner-busy'), request: { nodes: 2, gpusPerNode: 8, tasksPerNode: 1, exclusive: true, partition: h.c.partition }, env: {}, ranks: { head: ['sleep', '60'] }, port: 1 });
     try {
       expect(await busy.waitRunning()).toMatchObject({ nodes: ['sl1', 'sl2'] });
       const events: TuneEvent[] = [];
@@ -89,7 +79,7 @@ describe.skipIf(missing !== null)('--runtime slurm through the runner', () => {
       expect(await waitUntil(() => states(events).some((s) => /^PENDING \((Resources|Priority)\)$/.test(s)))).toBe(true);
       ctrlC.abort('SIGINT');
       await expect(run).rejects.toBeInstanceOf(AbortedError);
-      expect((await queryJob(c.cli, jobOf(events)!))!.state).toBe('CANCELLED');
+      expect((await queryJob(h.c.cli, jobOf(events)!))!.state).toBe('CANCELLED');
       expect(events.some((e) => e.type === 'server-log' && /Slurm job \d+ PENDING \((Resources|Priority)\)/.test(e.line))).toBe(true);
     } finally {
       await busy.stop();
@@ -109,9 +99,9 @@ describe.skipIf(missing !== null)('--runtime slurm through the runner', () => {
 
   /** `servelab --auto --runtime slurm` as a child whose only variant stays PENDING behind `busy`. */
   async function pendingCli(name: string): Promise<{ child: ChildProcess; jobId: string; exited: Promise<number | null>; state: string }> {
-    const state = mkdtempSync(path.join(c.dir, `${name}-state-`));
-    const argv = ['--auto', '--runtime', 'slurm', '--sim', '--nodes', '2', '--gpus', '8', '--model', 'Qwen/Qwen3-14B', '--engines', 'sglang', '--stages', 'engine', '--validation', 'none', '--host', '127.0.0.1', '--port', String(await port()), '--runs-dir', path.join(c.dir, name), '--json'];
-    const child = spawn(process.execPath, [SERVELAB_BIN, ...argv], { env: { ...process.env, ...c.cli.env, XDG_STATE_HOME: state }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const state = mkdtempSync(path.join(h.c.dir, `${name}-state-`));
+    const argv = ['--auto', '--runtime', 'slurm', '--sim', '--nodes', '2', '--gpus', '8', '--model', 'Qwen/Qwen3-14B', '--engines', 'sglang', '--stages', 'engine', '--validation', 'none', '--host', '127.0.0.1', '--port', String(await port()), '--runs-dir', path.join(h.c.dir, name), '--json'];
+    const child = spawn(process.execPath, [SERVELAB_BIN, ...argv], { env: { ...process.env, ...h.c.cli.env, XDG_STATE_HOME: state }, stdio: ['ignore', 'pipe', 'pipe'] });
     const exited = new Promise<number | null>((r) => child.on('exit', (code, sig) => r(code ?? (sig ? -1 : null))));
     let jobId = '';
     let out = '';
@@ -125,14 +115,14 @@ describe.skipIf(missing !== null)('--runtime slurm through the runner', () => {
   }
 
   it('scancels the pending job of `servelab --auto` on SIGTERM and SIGHUP (exit 143, 129), and after its SIGKILL through the ledger', async () => {
-    const busy = await launchSlurmJob({ cli: c.cli, runDir: runDir(c.dir, 'cli-busy'), request: { nodes: 2, gpusPerNode: 8, tasksPerNode: 1, exclusive: true, partition: c.partition }, env: {}, ranks: { head: ['sleep', '60'] }, port: 1 });
+    const busy = await launchSlurmJob({ cli: h.c.cli, runDir: runDir(h.c.dir, 'cli-busy'), request: { nodes: 2, gpusPerNode: 8, tasksPerNode: 1, exclusive: true, partition: h.c.partition }, env: {}, ranks: { head: ['sleep', '60'] }, port: 1 });
     try {
       await busy.waitRunning();
       for (const [sig, code] of [['SIGTERM', 143], ['SIGHUP', 129]] as const) {
         const run = await pendingCli(`cli-${sig}`);
         run.child.kill(sig);
         expect(await run.exited).toBe(code);
-        expect((await queryJob(c.cli, run.jobId))!.state).toBe('CANCELLED');
+        expect((await queryJob(h.c.cli, run.jobId))!.state).toBe('CANCELLED');
         // The ledger entry of the job is gone once it was cancelled.
         expect(readdirSync(path.join(run.state, 'servelab', 'servers')).filter((f) => f.endsWith('.json'))).toEqual([]);
       }
@@ -140,18 +130,18 @@ describe.skipIf(missing !== null)('--runtime slurm through the runner', () => {
       const dead = await pendingCli('cli-SIGKILL');
       dead.child.kill('SIGKILL');
       await dead.exited;
-      expect((await queryJob(c.cli, dead.jobId))!.state).toBe('PENDING');
-      const env = { ...process.env, ...c.cli.env, XDG_STATE_HOME: dead.state };
+      expect((await queryJob(h.c.cli, dead.jobId))!.state).toBe('PENDING');
+      const env = { ...process.env, ...h.c.cli.env, XDG_STATE_HOME: dead.state };
       const said = execFileSync(process.execPath, [SERVELAB_BIN, 'gpus', '--sim', '--yes'], { env, encoding: 'utf8' });
       expect(said).toContain(`cancelled leftover Slurm job ${dead.jobId}`);
-      expect((await queryJob(c.cli, dead.jobId))!.state).toBe('CANCELLED');
+      expect((await queryJob(h.c.cli, dead.jobId))!.state).toBe('CANCELLED');
     } finally {
       await busy.stop();
     }
   });
 
   it('plans a real cluster from Slurm: nodes x GPUs of the gres type, TP over both nodes for a model one node cannot hold', async () => {
-    const { config } = parseAutoArgs(['--runtime', 'slurm', '--partition', c.partition, '--model', 'deepseek-ai/DeepSeek-R1-0528', '--engines', 'sglang', '--runs-dir', path.join(c.dir, 'plan')]);
+    const { config } = parseAutoArgs(['--runtime', 'slurm', '--partition', h.c.partition, '--model', 'deepseek-ai/DeepSeek-R1-0528', '--engines', 'sglang', '--runs-dir', path.join(h.c.dir, 'plan')]);
     const { plan, host } = await planSession(config!);
     expect(host).toMatchObject({ simulated: false, gpusPerNode: 8 });
     expect(host.gpus).toHaveLength(16);
@@ -159,11 +149,11 @@ describe.skipIf(missing !== null)('--runtime slurm through the runner', () => {
     expect(config!.runtime).toMatchObject({ kind: 'slurm', nodes: 2, gpusPerNode: 8 });
     expect(plan.stages[0]!.variants.map((v) => v.variant.knobs.tp)).toEqual([16]);
     // More nodes than the partition has: one line naming the allocation, before anything is submitted.
-    const big = parseAutoArgs(['--runtime', 'slurm', '--partition', c.partition, '--sim', '--nodes', '4', '--gpus', '8', '--model', 'deepseek-ai/DeepSeek-R1-0528']).config!;
+    const big = parseAutoArgs(['--runtime', 'slurm', '--partition', h.c.partition, '--sim', '--nodes', '4', '--gpus', '8', '--model', 'deepseek-ai/DeepSeek-R1-0528']).config!;
     await expect(planSession(big)).rejects.toThrow('slurm: partition gpu offers at most 2 node(s) x 8 h100 GPU(s) per job; this needs 4 x 8');
   });
 
   it('leaves no job in squeue', async () => {
-    expect((await runSlurm(c.cli, 'squeue', ['-h', '-o', '%i %T'])).trim()).toBe('');
+    expect((await runSlurm(h.c.cli, 'squeue', ['-h', '-o', '%i %T'])).trim()).toBe('');
   });
 });
