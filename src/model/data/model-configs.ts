@@ -1,4 +1,19 @@
 // Public config.json values (the fields the estimate reads), copied from each model's HF repo.
+
+/** Llama-3.1-70B-Instruct's config.json fields (Llama-3.3-70B-Instruct has the same shape: below). */
+const LLAMA_31_70B: Record<string, unknown> = {
+  architectures: ['LlamaForCausalLM'],
+  hidden_size: 8192,
+  intermediate_size: 28672,
+  max_position_embeddings: 131072,
+  num_attention_heads: 64,
+  num_hidden_layers: 80,
+  num_key_value_heads: 8,
+  tie_word_embeddings: false,
+  torch_dtype: 'bfloat16',
+  vocab_size: 128256,
+};
+
 export const BUILTIN_CONFIGS: Record<string, Record<string, unknown>> = {
   'Qwen/Qwen3-14B': {
     architectures: ['Qwen3ForCausalLM'],
@@ -98,34 +113,12 @@ export const BUILTIN_CONFIGS: Record<string, Record<string, unknown>> = {
     torch_dtype: 'bfloat16',
     vocab_size: 128256,
   },
-  'meta-llama/Llama-3.1-70B-Instruct': {
-    architectures: ['LlamaForCausalLM'],
-    hidden_size: 8192,
-    intermediate_size: 28672,
-    max_position_embeddings: 131072,
-    num_attention_heads: 64,
-    num_hidden_layers: 80,
-    num_key_value_heads: 8,
-    tie_word_embeddings: false,
-    torch_dtype: 'bfloat16',
-    vocab_size: 128256,
-  },
+  'meta-llama/Llama-3.1-70B-Instruct': LLAMA_31_70B,
   // Llama-3.3-70B-Instruct: the same shape as Llama-3.1-70B-Instruct above (80 layers, hidden 8192,
   // 64 query / 8 KV heads, MLP 28672, vocab 128256, 131072 positions, untied embeddings), per the
   // "Model Info" tables of oumi's recipes configs/recipes/llama3_3/README.md and llama3_1/README.md
   // (oumi-ai/oumi, read in the fork github.com/vulkomilev/oumi). Used by TensorRT-LLM's perf-overview rows (nvidia/...-FP8 checkpoint).
-  'meta-llama/Llama-3.3-70B-Instruct': {
-    architectures: ['LlamaForCausalLM'],
-    hidden_size: 8192,
-    intermediate_size: 28672,
-    max_position_embeddings: 131072,
-    num_attention_heads: 64,
-    num_hidden_layers: 80,
-    num_key_value_heads: 8,
-    tie_word_embeddings: false,
-    torch_dtype: 'bfloat16',
-    vocab_size: 128256,
-  },
+  'meta-llama/Llama-3.3-70B-Instruct': LLAMA_31_70B,
   // Qwen3-235B-A22B-Instruct-2507: 94 layers, 64 query / 4 KV heads, 128 experts, 8 active, native
   // context 262,144 (HF model card, "Model Overview"); hidden 4096, head dim (kv-channels) 128, dense
   // FFN 12288, expert FFN 1536, vocab 151936, untied embeddings, no dense leading layers: slime's
