@@ -57,7 +57,9 @@ export function servedWeightDtype(m: ModelInfo, k: Knobs): WeightDtype {
  * FP8 on FP8 tensor cores: per-tensor scaled checkpoints at HARDWARE.fp8TensorGemmEff (cited
  * kernel benchmark, no fit), block-scaled or unknown scaling at the fitted fp8GemmEff. Weight-only
  * FP8 (no FP8 tensor cores) and BF16 run at the BF16 peak. Online `--quantization fp8` of a BF16
- * checkpoint is per-tensor in the engines too (dynamic activation scales), yet it keeps the fitted
+ * checkpoint is per-tensor in vLLM too ("weights quantized down to FP8_E4M3 precision with a
+ * per-tensor scale", activations with a dynamic per-tensor scale: vLLM docs quantization/fp8.html,
+ * "Quick Start with Online Dynamic Quantization", read at v0.5.4, not re-read at 0.11), yet it keeps the fitted
  * block rate: no training or held-out row measures online FP8, so neither rate is checked for it,
  * and the per-tensor one would make every simulated quant=fp8 variant ~1.5x faster on that
  * argument alone. Open question, docs/model-diagnosis.md section 2.

@@ -17,8 +17,9 @@
 // Model: one server, one serial worker; a request's cost is efficiency.ts frontEndPerRequestS plus
 // frontEndPerPromptTokenS per prompt token. The worker takes everything queued when it starts a
 // batch and hands the batch over when it has worked through it; a request that arrives while a
-// batch is being worked on waits for the next one. That is one event-loop iteration (asyncio's
-// _run_once polls I/O once, then runs the callbacks that were ready: the continuations the batch's
+// batch is being worked on waits for the next one. That is one event-loop iteration (CPython's
+// Lib/asyncio/base_events.py BaseEventLoop._run_once, 3.10-3.12: it polls I/O once, then runs the
+// callbacks that were ready at that point: the continuations the batch's
 // handlers scheduled run in the next iteration, ahead of the handlers of requests that arrived
 // meanwhile). Sent all at once, the requests form one batch; spread out, batches are what queued
 // during the previous one, and with one request each this is the plain serial queue. (An earlier
