@@ -14,6 +14,7 @@ import { STAGE_TITLES, type SessionConfig, type StageName } from './config.js';
 import type { Scenario } from './scenarios.js';
 
 import { makeVariant } from './variant-ids.js';
+import { sameServerAs } from './same-server.js';
 import { chooseCheckpoint, findFp8Checkpoint } from './checkpoint-choice.js';
 import { hostLayoutCandidates, replicaFor, replicaShareNote, replicaStageOrder, stageGpusText, type ReplicaInfo } from './replica-plan.js';
 
@@ -139,6 +140,7 @@ function finish(stage: StageName, items: { variant: Variant; change: string }[],
     if (seen.has(variant.id)) continue;
     seen.add(variant.id);
     const pv: PlannedVariant = { variant, stage, change, status: 'planned', warnings: [] };
+    let same: string | undefined;
     const cmd = tryCommand(ctx.deps, variant);
     const weights = ctx.deps.weights?.(variant);
     if (weights) pv.weights = weights;
@@ -156,6 +158,10 @@ function finish(stage: StageName, items: { variant: Variant; change: string }[],
     } else if (carried && (variant.id === carried.id || sameCommand(cmd.spec, carriedSpec))) {
       pv.status = 'dropped';
       pv.reason = { kind: 'skipped', reason: `same command as the carried winner (${carried.id})` };
+    } else if (carried && (same = sameServerAs(variant, carried, { host: ctx.host, model: ctx.deps.model(variant.model) }))) {
+      // The engine's defaults make it the carried winner's server: its measurement stands for it.
+      pv.status = 'dropped';
+      pv.reason = { kind: 'skipped', reason: same };
     } else {
       const pf = ctx.deps.preflight(variant);
       pv.warnings.push(...pf.warnings);

@@ -14,6 +14,7 @@ import { sweepProgressLine, sweepSummaryText } from './text-sweep.js';
 import { FINALIST_RULE } from './sweep-finalists.js';
 import { servingArgv } from './dummy-weights.js';
 import { stageWeightsLine, summaryWeightsLines, weightsMark } from './text-weights.js';
+import { SAME_SERVER } from './same-server.js';
 
 /** A number with `digits` decimals, '-' when there is none. */
 const num = (n: number | undefined | null, digits = 1) => (typeof n === 'number' && Number.isFinite(n) ? n.toFixed(digits) : '-');
@@ -136,7 +137,9 @@ export function planText(plan: Plan, config: SessionConfig, times?: PlanTimes): 
   const pruned = plan.stages.reduce((n, s) => n + s.variants.filter((v) => v.status === 'pruned').length, 0);
   out.push('');
   const total = times ? `, about ${durationText(times.totalS)} in all` : '';
-  out.push(`${count} variant(s) to launch, ${pruned} pruned${total}. Nothing was launched (--dry-run).`);
+  const same = plan.stages.reduce((n, s) => n + s.variants.filter((v) => v.status === 'dropped' && v.reason?.reason.startsWith(SAME_SERVER)).length, 0);
+  const sameText = same ? `, ${same} not launched (same server as one measured)` : '';
+  out.push(`${count} variant(s) to launch, ${pruned} pruned${sameText}${total}. Nothing was launched (--dry-run).`);
   return out.join('\n');
 }
 
