@@ -9,6 +9,7 @@
 // version is another one, or a real host whose engine version is not known, launches every
 // variant. On the simulated host the release is the one the commands are spelled for (the
 // simulator stands in for it).
+import type { VariantResult } from '../core/events.js';
 import type { Variant } from '../core/variant.js';
 import { DEFAULT_VERSION, resolveVersion } from '../engines/data/versions.js';
 import { DEFAULTS_READ, sglangAttention, sglangChunkedPrefill, vllmAttention, vllmBatching, type ServerContext, type Setting } from './engine-defaults.js';
@@ -17,6 +18,13 @@ export type { ServerContext } from './engine-defaults.js';
 
 /** How a same-server reason starts (the plan text counts them by it). */
 export const SAME_SERVER = 'same server as ';
+/** The short status of such a result in tables. */
+export const SAME_SERVER_STATUS = 'same server';
+
+/** A result filed, not launched, because it is the same server as one measured (see sameServerAs). */
+export function isSameServer(r: Pick<VariantResult, 'status' | 'failure'>): boolean {
+  return r.status === 'skipped' && r.failure?.kind === 'skipped' && r.failure.reason.startsWith(SAME_SERVER);
+}
 
 /** The release whose defaults apply, or undefined when it is not known exactly. */
 export function defaultsRelease(v: Variant, ctx: ServerContext): string | undefined {

@@ -14,7 +14,7 @@ import { sweepProgressLine, sweepSummaryText } from './text-sweep.js';
 import { FINALIST_RULE } from './sweep-finalists.js';
 import { servingArgv } from './dummy-weights.js';
 import { stageWeightsLine, summaryWeightsLines, weightsMark } from './text-weights.js';
-import { SAME_SERVER } from './same-server.js';
+import { isSameServer, SAME_SERVER, SAME_SERVER_STATUS } from './same-server.js';
 
 /** A number with `digits` decimals, '-' when there is none. */
 const num = (n: number | undefined | null, digits = 1) => (typeof n === 'number' && Number.isFinite(n) ? n.toFixed(digits) : '-');
@@ -154,7 +154,7 @@ function stageRowsTable(s: StageView, gpus: number, price: number | undefined): 
     const err = pred !== undefined && measured ? ((pred - measured) / measured) * 100 : null;
     const row = [
       r.variantId + (isWinner ? ' *' : '') + weightsMark(r),
-      r.status === 'ok' ? 'ok' : isStoppedEarly(r) ? STOPPED_EARLY : `${r.status}: ${r.failure?.kind ?? ''}`,
+      r.status === 'ok' ? 'ok' : isStoppedEarly(r) ? STOPPED_EARLY : isSameServer(r) ? SAME_SERVER_STATUS : `${r.status}: ${r.failure?.kind ?? ''}`,
       num(measured),
       num(m?.output_throughput),
       num(m?.mean_ttft_ms, 0),

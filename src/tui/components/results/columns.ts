@@ -4,6 +4,7 @@
 import type { VariantResult } from '../../../core/events.js';
 import { formatGpuHours } from '../../../core/view-cost.js';
 import { isStoppedEarly, STOPPED_EARLY } from '../../../tune/early-stop.js';
+import { isSameServer, SAME_SERVER_STATUS } from '../../../tune/same-server.js';
 import { fmtDollars, fmtDuration, fmtMs, fmtPct, fmtTokS, truncate } from '../../format.js';
 import type { ResultRow, ValidationRowView } from '../../state/results.js';
 import type { Column } from '../Table.js';
@@ -24,6 +25,7 @@ export function statusText(r: VariantResult): string {
 function shortStatus(r: VariantResult): string {
   if (r.status === 'ok') return 'ok';
   if (isStoppedEarly(r)) return STOPPED_EARLY;
+  if (isSameServer(r)) return SAME_SERVER_STATUS;
   return r.failure?.kind ?? r.status;
 }
 
