@@ -12,7 +12,8 @@ import { planHost, realPlanDeps } from '../../src/tune/deps.js';
 import { buildPlan, type Plan } from '../../src/tune/plan.js';
 import { sameServerAs, type ServerContext } from '../../src/tune/same-server.js';
 import { runSession } from '../../src/tune/session.js';
-import { planText } from '../../src/tune/text.js';
+import { planText, progressLine } from '../../src/tune/text.js';
+import type { TuneEvent } from '../../src/core/events.js';
 import { scriptedRunner } from './scripted-runner.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'servelab-same-server-'));
@@ -118,7 +119,8 @@ describe('a session on the simulated A100 host', () => {
     ]);
     // Were fa2 launched it would win by far: it must not be, so the carried winner stays.
     const { run, calls } = scriptedRunner({ 'vllm-fp8ckpt-tp8': 1000, 'vllm-fp8ckpt-tp8-attn-fa2': 5000 }, 900);
-    const o = await runSession(config!, { runner: run });
+    const events: TuneEvent[] = [];
+    const o = await runSession(config!, { runner: run, onEvent: (e) => events.push(e) });
     expect(o.exitCode).toBe(0);
     expect(calls.some((c) => c.includes('attn-fa2'))).toBe(false);
     expect(calls.filter((c) => c.startsWith('attention:')).length).toBe(3);
@@ -129,5 +131,8 @@ describe('a session on the simulated A100 host', () => {
     expect(fa2.metrics).toBeUndefined();
     expect(attention.winnerId).toBe('vllm-fp8ckpt-tp8');
     expect(o.winner?.variantId).toBe('vllm-fp8ckpt-tp8');
+    // The --auto progress line gives the reason alone.
+    const finished = events.find((e) => e.type === 'variant-finished' && e.result.variantId === 'vllm-fp8ckpt-tp8-attn-fa2')!;
+    expect(progressLine(finished)).toBe(`  vllm-fp8ckpt-tp8-attn-fa2: ${fa2.failure!.reason}`);
   });
 });
