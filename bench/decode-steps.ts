@@ -12,6 +12,27 @@ import { Scheduler } from '../src/sim/scheduler.js';
 import { resolveOptions, simulateWorkload } from '../src/sim/virtual.js';
 import { sharegptLike } from '../src/sim/workload.js';
 
+/**
+ * Published Median ITL (ms) of vLLM 0.11.0 random-IN/OUT runs whose decode-only steps dominate,
+ * quoted from gpustack/gpustack@47277d79 docs/performance-lab/<page>.md ("Median ITL (ms):"), keyed
+ * by this script's row label. Not model data: printed next to the simulated steps only.
+ */
+const PUBLISHED_MEDIAN_ITL_MS: Record<string, number> = {
+  'Qwen3-14B H100 random-32000/100 vllm {}': 43.48, // qwen3-14b/h100
+  'Qwen3-14B H100 random-4000/200 vllm {}': 43.93,
+  'Qwen3-14B H100 random-2000/100 vllm {}': 46.01,
+  'Qwen3-32B A100 random-32000/100 vllm {"maxModelLen":32768}': 48.55, // qwen3-32b/a100
+  'Qwen3-32B A100 random-4000/200 vllm {"maxModelLen":32768}': 51.55,
+  'Qwen3-32B A100 random-2000/100 vllm {"maxModelLen":32768}': 51.49,
+  'GLM-4.6 H200 random-4000/200 vllm {"tp":8}': 59.67, // glm-4.x/h200
+  'Qwen3-235B-A22B-Instruct-2507 H100 random-32000/100 vllm {"tp":8}': 23.29, // qwen3-235b-a22b/h100
+  'Qwen3-235B-A22B-Instruct-2507 H100 random-4000/200 vllm {"tp":8}': 30.18,
+  'Qwen3-235B-A22B-Instruct-2507 H100 random-2000/100 vllm {"tp":8}': 35.94,
+  'Qwen3-235B-A22B-Instruct-2507-FP8 H100 random-32000/100 vllm {"tp":4,"maxBatchedTokens":16384}': 27.6,
+  'Qwen3-235B-A22B-Instruct-2507-FP8 H100 random-4000/200 vllm {"tp":4,"maxBatchedTokens":16384}': 34.82,
+  'Qwen3-235B-A22B-Instruct-2507-FP8 H100 random-2000/100 vllm {"tp":4,"maxBatchedTokens":16384}': 39.21,
+};
+
 interface WhatIf {
   eff?: Record<string, number>;
   only?: string;
@@ -75,6 +96,14 @@ function steps(r: PublishedResult): void {
   const ms = (x: number, n: number) => ((1000 * x) / n).toFixed(1);
   for (const [k, s] of [...sums].sort(([a], [b]) => a.localeCompare(b))) {
     console.log(`  ${k}: ${s.n} steps, mean batch ${(s.seqs / s.n).toFixed(0)}, step ${ms(s.seconds, s.n)} ms = gemm ${ms(s.gemm, s.n)} + attn ${ms(s.attn, s.n)} + comm ${ms(s.comm, s.n)} + overhead ${ms(s.over, s.n)} (+ prefill factors)`);
+  }
+  const itl = PUBLISHED_MEDIAN_ITL_MS[label(r)];
+  // The decode-only bucket with the most steps is the one the published median falls in.
+  const main = [...sums].filter(([k]) => k !== 'mixed').sort(([, a], [, b]) => b.n - a.n)[0];
+  if (itl !== undefined && main) {
+    const [k, s] = main;
+    const room = itl - (1000 * (s.gemm + s.attn + s.comm)) / s.n;
+    console.log(`  published Median ITL ${itl} ms: room for fixed costs in ${k} steps ${room.toFixed(1)} ms (the model charges ${ms(s.over, s.n)})`);
   }
 }
 
