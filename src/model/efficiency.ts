@@ -11,6 +11,7 @@ import type { EngineName } from '../core/variant.js';
 import type { GpuSpec } from './gpus.js';
 import { gpuMemBytes } from './gpus.js';
 import { FITTED } from './fitted.js';
+import { type MemFractionContext, sglangMemFractionStatic } from './sglang-mem.js';
 
 const GiB = 1024 ** 3;
 
@@ -55,7 +56,7 @@ export interface EngineEfficiency {
   /** Default cap on running sequences (the engine source files named at the top of this file). */
   defaultMaxRunningSeqs: (gpu: GpuSpec, speculative: boolean) => number;
   /** Default memory fraction in the engine's own meaning (the engine source files named at the top of this file). */
-  defaultMemFraction: (gpu: GpuSpec) => number;
+  defaultMemFraction: (gpu: GpuSpec, ctx: MemFractionContext) => number;
   /** Largest decode batch captured as a CUDA graph; larger batches run eager. */
   cudaGraphMaxBs: (gpu: GpuSpec, tp: number) => number;
   /**
@@ -155,12 +156,8 @@ export const ENGINE_EFFICIENCY: Record<EngineName, EngineEfficiency> = {
     },
     // Derived from the KV pool (capped here at 4096); 48 when EAGLE/NGRAM is on (server_args.py).
     defaultMaxRunningSeqs: (_g, speculative) => (speculative ? 48 : 4096),
-    // mem-fraction-static auto = (mem - reserved)/mem with ~13 GiB reserved on >60 GB GPUs (0.835 on H100, ~0.91 on H200).
-    defaultMemFraction: (g) => {
-      const mem = gpuMemBytes(g);
-      const reserved = mem > 60e9 ? 13 * GiB : mem > 35e9 ? 8 * GiB : 4 * GiB;
-      return (mem - reserved) / mem;
-    },
+    // mem-fraction-static auto: server_args.py's formula by chunk, graph batch, TP/PP and DP attention (sglang-mem.ts).
+    defaultMemFraction: sglangMemFractionStatic,
     // cuda-graph-max-bs auto: 256 if tp < 4 else 512 on H100/H200.
     cudaGraphMaxBs: (_g, tp) => (tp < 4 ? 256 : 512),
   },

@@ -163,8 +163,8 @@ export function resolveServer(engine: EngineName, gpu: GpuSpec, gpus: number, mo
   const weightOnlyFp8 = weightDtype === 'fp8' && !nativeFp8;
   const gemmFlops = gemmFlopsPerGpu(gpu, weightDtype, model.weightDtype === 'fp8' ? model.fp8Scaling : undefined);
   const kvPerTok = kvBytesPerToken(model, knobs.kvCacheDtype, par);
-  const memFraction = knobs.memFraction ?? eff.defaultMemFraction(gpu);
   const maxBatchedTokens = knobs.maxBatchedTokens ?? eff.defaultMaxBatchedTokens(gpu);
+  const memFraction = knobs.memFraction ?? eff.defaultMemFraction(gpu, { maxBatchedTokens, tp: par.tp, pp: par.pp, dp: par.dp, dpAttention: par.dpAttention, speculative: knobs.speculative?.method });
   const maxModelLen = knobs.maxModelLen ?? model.maxPositionEmbeddings;
   const maxRunningSeqs = knobs.maxRunningSeqs ?? eff.defaultMaxRunningSeqs(gpu, speculative);
   const budget = kvBudget({ engine, gpu, model, weightsPerGpu: weights.perGpu, memFraction, maxBatchedTokens, maxRunningSeqs, tp: par.tp, pp: par.pp, engineVersion });

@@ -89,7 +89,12 @@ describe('estimate', () => {
     expect(kvBytesPerToken(ds, 'auto', resolveParallel('sglang', { tp: 8 }))).toBe(576 * 61 * 2);
     const tp = resolveServer('sglang', findGpu('H200')!, 8, ds, { tp: 8 });
     const dpa = resolveServer('sglang', findGpu('H200')!, 8, ds, { tp: 8, dp: 8, dpAttention: true });
-    expect(dpa.kvCapacityTokens).toBeGreaterThan(tp.kvCapacityTokens * 4);
+    // MLA's latent is whole on every rank; under DP attention each rank's pool holds its own
+    // requests (x 8), in less memory: SGLang reserves more for DP attention (sglang-mem.ts).
+    expect(dpa.kvBytesPerTokenPerGpu).toBe(tp.kvBytesPerTokenPerGpu);
+    expect(dpa.kvCapacityTokens).toBe(Math.floor(dpa.kvBytesPerGpu / dpa.kvBytesPerTokenPerGpu) * 8);
+    expect(dpa.memFraction).toBeLessThan(tp.memFraction);
+    expect(dpa.kvCapacityTokens).toBeGreaterThan(tp.kvCapacityTokens * 3);
     // SGLang turns DP-attention off silently when dp is 1 (docs/engines.md).
     expect(resolveParallel('sglang', { tp: 8, dpAttention: true }).dpAttention).toBe(false);
     expect(resolveParallel('sglang', { tp: 8, dp: 8, dpAttention: true })).toMatchObject({ dpAttention: true, attnTp: 1, gpusUsed: 8 });

@@ -126,20 +126,28 @@ const GLM_H200_ROWS: GsRow[] = [
 ];
 
 /**
- * The page's own latencies (not its throughput) say its runs waited for memory, which the model
- * does not see (its SGLang pool holds all 1000 requests): the same SGLang 0.5.3 command
- * (`--tp-size 8`, GLM-4.6-FP8) prints Mean TTFT 17555.93 ms, P99 TPOT 4790.60 ms on 8 x H100 and
- * 5085.56 ms, 1542.73 ms on 8 x H200 (glm-4.6/h200, stage 2), same prompts, all 1000 succeeding;
- * vLLM needed --gpu-memory-utilization 0.85 (mean TPOT 508.88 ms). No memory log on the page.
- * docs/model-diagnosis.md section 7.
+ * Not reproducible on the hardware the page states (docs/model-diagnosis.md section 8). The same
+ * engines and releases (vLLM 0.11.0, SGLang 0.5.3) run this checkpoint at about twice the speed on
+ * the same lab's 8 x H200 page, and the lab's own 8 x H100 Qwen3-235B page (a similar MoE at TP8)
+ * decodes at median ITL 44-61 ms where these runs print 124-150 ms. Mean TTFT 17.6 / 19.0 s
+ * (SGLang TP8 / TP8EP8) and 26.8 s (vLLM) against 5.1 s for the same SGLang command on H200.
+ * No engine mechanism separates the two GPUs here: SGLang 0.5.3 gives H100 and H200 the same
+ * chunked_prefill_size (8192) and cuda_graph_max_bs (512 at TP >= 4) (server_args.py at commit
+ * a4a3d8239, the 0.5.3 version bump), its KV pool holds the whole burst on an 80 GB H100 (~547k
+ * tokens by the model's accounting; the burst needs ~414k), and vLLM 0.11.0 runs a per-channel FP8
+ * MoE (this checkpoint, as inferred from its tuned-file names) through CUTLASS on sm90, with no
+ * per-GPU tuned file (compressed_tensors_moe.py at b8b302cde). What reproduces throughput AND
+ * latencies is a TP link of PCIe class (`npx tsx bench/lab-links.ts`: 40-48 GB/s gives +0.7% /
+ * -3.2% / +4.1% with mean TTFT 18.5 / 16.4 / 29.1 s), which contradicts the lab's "8 × NVIDIA H100 SXM GPUs on a single node"
+ * (gpustack commit 1f37f1b8): the rows stay on the SXM part and count; the model is not bent.
  */
-const GLM_H100_WAITS = "the page's latencies (SGLang mean TTFT 17.6 s, P99 TPOT 4.8 s, against 5.1 s and 1.5 s on 8 x H200) point at a KV pool far smaller than the model's (see GLM_H100_WAITS)";
+const GLM_H100_LINKS = "the page's own latencies (SGLang median ITL 130 ms, mean TTFT 17.6 s; 53 ms and 5.1 s on 8 x H200; 44 ms on the lab's 8 x H100 Qwen3-235B page) match a PCIe-class TP link, not the NVLink of the stated H100 SXM node (see GLM_H100_LINKS)";
 
 // BF16 does not fit one 8 x H100 server (the page): FP8 only.
 const GLM_H100_ROWS: GsRow[] = [
-  ['glm-4.6 h100 sharegpt', 'vllm', GLM_FP8, 8, { tp: 8, memFraction: 0.85 }, SG, 1000, 3167.63, 508.88, '1. Choosing the Inference Engine, vLLM (--gpu-memory-utilization 0.85)', GLM_H100_WAITS],
-  ['glm-4.6 h100 sharegpt', 'sglang', GLM_FP8, 8, { tp: 8 }, SG, 1000, 3796.0, 684.1, '1. Choosing the Inference Engine, SGLang', GLM_H100_WAITS],
-  ['', 'sglang', GLM_FP8, 8, { tp: 8, ep: 8 }, SG, 1000, 3856.69, 677.3, '2. Parallelism in SGLang, TP8EP8', GLM_H100_WAITS],
+  ['glm-4.6 h100 sharegpt', 'vllm', GLM_FP8, 8, { tp: 8, memFraction: 0.85 }, SG, 1000, 3167.63, 508.88, '1. Choosing the Inference Engine, vLLM (--gpu-memory-utilization 0.85)', GLM_H100_LINKS],
+  ['glm-4.6 h100 sharegpt', 'sglang', GLM_FP8, 8, { tp: 8 }, SG, 1000, 3796.0, 684.1, '1. Choosing the Inference Engine, SGLang', GLM_H100_LINKS],
+  ['', 'sglang', GLM_FP8, 8, { tp: 8, ep: 8 }, SG, 1000, 3856.69, 677.3, '2. Parallelism in SGLang, TP8EP8', GLM_H100_LINKS],
 ];
 
 function gsRows(rows: GsRow[], gpu: string, source: string, versions: Record<EngineName, string> = GS_V): PublishedResult[] {
