@@ -6,8 +6,9 @@
 // - optimised: parallel variants on disjoint GPUs, early stop, adaptive repeats, one replica then
 //   the host (the defaults; --parallel as given here, see below).
 // Figures come from the session's own accounting (the session-cost event, src/tune/cost-ledger.ts):
-// simulated time, i.e. what the modelled host would spend: modelled startup + benchmark wall time x
-// the simulated clock speed, per launch; the host's wall is the sum over waves of launches of the
+// simulated time, i.e. what the modelled host would spend: modelled startup + the time the server
+// served the client (warm-ups, timed requests) x the simulated clock speed + the client's own setup
+// at wall time, per launch (src/tune/variant-cost.ts); the host's wall is the sum over waves of launches of the
 // longest one (planning and the gaps between launches are not counted).
 // Usage: npx tsx bench/tuning-cost.ts [--scale F] [--parallel auto|N] [--only NAME] [--modes full,optimised]
 // (--modes optimised: only the optimised session, e.g. to measure one change against an earlier full run;

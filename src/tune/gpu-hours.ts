@@ -1,7 +1,8 @@
 // GPU-hours: what tuning costs. A variant pays for the GPUs it holds from launch to stop
 // (startup and benchmark apart); a session pays for every GPU of the host for its whole wall time
 // (an idle GPU is paid for too). On the simulated host every figure is simulated time: what a real
-// host would spend (modelled startup, benchmark time x the simulator's clock speed), and says so.
+// host would spend (modelled startup, the time the server served the client x the simulator's
+// clock speed, the client's own setup at wall time: variant-cost.ts), and says so.
 import type { SessionGpuTime, VariantGpuTime } from '../core/events.js';
 
 // Pure; the session records the times and these functions turn them into figures.

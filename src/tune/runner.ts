@@ -19,7 +19,7 @@ import { benchPhase, serverDied } from './server-death.js';
 import type { Predicted } from './plan.js';
 import { startSampler } from './sampler.js';
 import type { Scenario } from './scenarios.js';
-import { launchGpuTime } from './variant-cost.js';
+import { launchGpuTime, servedWallS } from './variant-cost.js';
 import { earlyStopWatch, type EarlyStopRequest, type StopVerdict } from './early-stop-run.js';
 import { gpuFailureContext, launchSpeed, startServer, type ServerStart } from './server-start.js';
 import { goodputFromSlo, sloPercentiles } from '../core/slo.js';
@@ -120,8 +120,15 @@ function saveBenchJson(ctx: RunVariantContext, variant: Variant, scenario: Scena
   }
 }
 
-/** Benchmark the running server on one scenario (on its own thread: rendering must not delay token stamps). */
-async function benchOnce(variant: Variant, scenario: Scenario, warmups: number, up: Up, ctx: RunVariantContext, stopSignal: AbortSignal): Promise<{ bench: BenchResult; stopped: StopVerdict | null }> {
+/** Wall seconds the server spent serving the client, summed over a launch's benchmarks (variant-cost.ts). */
+type Served = { wallS: number };
+
+/**
+ * Benchmark the running server on one scenario (on its own thread: rendering must not delay token
+ * stamps). Adds to `served` the part of the call the server worked for the client; all of it when
+ * the call throws (no reading to tell the client's setup apart).
+ */
+async function benchOnce(variant: Variant, scenario: Scenario, warmups: number, up: Up, ctx: RunVariantContext, stopSignal: AbortSignal, served: Served): Promise<{ bench: BenchResult; stopped: StopVerdict | null }> {
   const workload = await loadScenario(scenario, ctx.config.model, ctx.workloads);
   // Early stop applies to the tuning measurement only (the first scenario), never to validation.
   const watch = earlyStopWatch(!ctx.stage.startsWith('validation') ? ctx.earlyStop : undefined, workload.requests, stopSignal);
@@ -129,6 +136,8 @@ async function benchOnce(variant: Variant, scenario: Scenario, warmups: number, 
   ctx.emit({ type: 'bench-started', variantId: variant.id, scenario: scenario.name, numPrompts: workload.requests.length });
   const goodput = goodputFromSlo(ctx.config.slo);
   const sim = ctx.config.sim;
+  const callMs = performance.now();
+  const callS = () => (performance.now() - callMs) / 1000;
   const bench = await runBenchmarkIsolated({
     baseUrl: baseUrl(up.spec),
     model: variant.model,
@@ -153,7 +162,11 @@ async function benchOnce(variant: Variant, scenario: Scenario, warmups: number, 
       ctx.emit({ type: 'bench-progress', variantId: variant.id, snapshot });
       watch.push(snapshot);
     },
+  }).catch((e: unknown) => {
+    served.wallS += callS();
+    throw e;
   });
+  served.wallS += servedWallS(bench, callS());
   return { bench, stopped: await watch.settle() };
 }
 
@@ -185,7 +198,7 @@ function measuredResult(variant: Variant, scenario: Scenario, first: boolean, be
  * Each scenario in turn on the running server; stops early on a skip or an aborted benchmark.
  * A server that died is the failure's cause, in whatever phase (server-death.ts).
  */
-async function benchScenarios(variant: Variant, scenarios: readonly Scenario[], up: Up, ctx: RunVariantContext, stopSignal: AbortSignal): Promise<VariantResult[]> {
+async function benchScenarios(variant: Variant, scenarios: readonly Scenario[], up: Up, ctx: RunVariantContext, stopSignal: AbortSignal, served: Served): Promise<VariantResult[]> {
   const results: VariantResult[] = [];
   const early = { ...up.base, startupS: up.startupS };
   const classify = (lines: string[], exit: ExitInfo) => up.adapter.classifyFailure(lines, exit, { ...gpuFailureContext(ctx.host), ...(variant.knobs.speculative ? { speculative: variant.knobs.speculative } : {}) });
@@ -203,7 +216,7 @@ async function benchScenarios(variant: Variant, scenarios: readonly Scenario[], 
     let bench: BenchResult;
     let stopped: StopVerdict | null;
     try {
-      ({ bench, stopped } = await benchOnce(variant, scenario, warmups, up, ctx, stopSignal));
+      ({ bench, stopped } = await benchOnce(variant, scenario, warmups, up, ctx, stopSignal, served));
     } catch (e) {
       if (ctx.signal?.aborted) throw new AbortedError();
       const died = interruption(ctx) ? null : await serverDied(up.handle, benchPhase((e as Error).message, warmups > 0), classify);
@@ -257,8 +270,9 @@ export async function runVariantScenarios(variant: Variant, scenarios: readonly 
   ctx.emit({ type: 'server-ready', variantId: variant.id, startupS: up.startupS });
   const stopSampler = startSampler(ctx, up.adapter, up.spec, variant.id);
   let results: VariantResult[] = [];
+  const served: Served = { wallS: 0 };
   try {
-    results = await benchScenarios(variant, scenarios, up, ctx, stopSignal);
+    results = await benchScenarios(variant, scenarios, up, ctx, stopSignal, served);
   } finally {
     await stopSampler();
     ctx.emit({ type: 'server-stopping', variantId: variant.id });
@@ -269,7 +283,7 @@ export async function runVariantScenarios(variant: Variant, scenarios: readonly 
     results.push(failedResult(variant, s.name, ctx, interruption(ctx) ?? { kind: 'skipped', reason: 'not reached' }, started, up.base));
   }
   // The launch's GPU time rides on its first result (a validation launch measures several scenarios).
-  const gpuTime = launchGpuTime(variant, { launchMs, readyMs, stopMs: performance.now(), startupS: up.startupS, ...(ctx.config.sim ? { simSpeed: up.speed } : {}) });
+  const gpuTime = launchGpuTime(variant, { launchMs, readyMs, stopMs: performance.now(), startupS: up.startupS, servedWallS: served.wallS, ...(ctx.config.sim ? { simSpeed: up.speed } : {}) });
   return results.map((r, i) => ({ ...r, ...(i === 0 ? { gpuTime } : {}), ...pinned(ctx) }));
 }
 
