@@ -181,7 +181,8 @@ const OFFLINE = 'trtllm-bench throughput: offline, in-process (no HTTP), all req
  * `if (kv_cache_dtype is None and ...kv_cache_quant_algo is None)`, which "auto" never is;
  * validate_and_set_kv_cache_quant then returns at `if pyt_kv_cache_dtype == "auto"` with the log
  * line "Using checkpoint KV quantization.". (perf-benchmarking.md@ac643b66 says the opposite for a
- * null kv_cache_quant_algo; the code is what ran.) Input: each checkpoint's kv_cache_quant_algo.
+ * null kv_cache_quant_algo; no stored revision of the code does that.) Input: each checkpoint's
+ * kv_cache_quant_algo.
  * nvidia/Llama-3.1-8B-Instruct-FP8: null in the only quote (perf-benchmarking.md@ac643b66, ModelOpt
  * 0.23.0rc1), though sgl-project/sglang PR #3223 (2025-01-30) says it "will be updated with FP8 kv
  * cache enabled". nvidia/Llama-3.3-70B-Instruct-FP8: TensorRT-LLM's accuracy tests register its
