@@ -30,12 +30,13 @@ describe('FP8 scaling of a checkpoint', () => {
     expect(parseHfConfig({ ...BUILTIN_CONFIGS['Qwen/Qwen3-14B'], quantization_config: { quant_method: 'fp8' } }).fp8Scaling).toBeUndefined();
   });
 
-  it('knows the per-tensor ModelOpt Llama-3.1-8B checkpoint and leaves the unread ones unknown', () => {
+  it('knows the per-tensor ModelOpt Llama checkpoints and leaves the unread Qwen3-235B one unknown', () => {
     const l8 = getModel('nvidia/Llama-3.1-8B-Instruct-FP8')!;
     expect(l8).toMatchObject({ weightDtype: 'fp8', fp8Scaling: 'tensor', numLayers: 32, hiddenSize: 4096 });
-    const l70 = getModel('nvidia/Llama-3.3-70B-Instruct-FP8')!;
-    expect(l70.weightDtype).toBe('fp8');
-    expect(l70.fp8Scaling).toBeUndefined();
+    expect(getModel('nvidia/Llama-3.3-70B-Instruct-FP8')).toMatchObject({ weightDtype: 'fp8', fp8Scaling: 'tensor', numLayers: 80 });
+    const q235 = getModel('nvidia/Qwen3-235B-A22B-FP8')!;
+    expect(q235.weightDtype).toBe('fp8');
+    expect(q235.fp8Scaling).toBeUndefined();
     // An id only known by its -FP8 suffix: fp8 weights of unknown scaling.
     expect(getModel('Qwen/Qwen3-32B-FP8')).toMatchObject({ weightDtype: 'fp8' });
     expect(getModel('Qwen/Qwen3-32B-FP8')!.fp8Scaling).toBeUndefined();
@@ -77,7 +78,16 @@ describe('FP8 GEMM rate by scaling', () => {
     const models = new Set(WIDER_HELD_OUT.filter((r) => r.engine === 'trtllm').map((r) => r.model));
     expect(models).toEqual(new Set(['deepseek-ai/DeepSeek-R1-0528', 'nvidia/Llama-3.3-70B-Instruct-FP8', 'nvidia/Qwen3-235B-A22B-FP8', 'nvidia/Llama-3.1-8B-Instruct-FP8']));
     for (const m of models) expect(getModel(m)!.weightDtype).toBe('fp8');
-    // The KV dtype of the ModelOpt rows is unverified (published-wider.ts CKPT_KV): BF16 kept.
-    for (const r of WIDER_HELD_OUT.filter((x) => x.model.startsWith('nvidia/'))) expect(r.knobs.kvCacheDtype).toBeUndefined();
+    // trtllm-bench keeps the checkpoint's KV quantization and no ModelOpt checkpoint's is settled
+    // (published-wider.ts CKPT_KV): BF16 kept, and the row's caveat says so.
+    for (const r of WIDER_HELD_OUT.filter((x) => x.model.startsWith('nvidia/'))) {
+      expect(r.knobs.kvCacheDtype).toBeUndefined();
+      expect(r.caveat).toContain("the checkpoint's kv_cache_quant_algo");
+    }
+    // The caveat names the weight scaling the model uses for the row.
+    const l70 = WIDER_HELD_OUT.find((r) => r.model === 'nvidia/Llama-3.3-70B-Instruct-FP8')!;
+    expect(l70.caveat).toContain('per-tensor FP8 weights');
+    const q235 = WIDER_HELD_OUT.find((r) => r.model === 'nvidia/Qwen3-235B-A22B-FP8')!;
+    expect(q235.caveat).toContain('was not read here');
   });
 });

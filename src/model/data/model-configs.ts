@@ -177,9 +177,22 @@ export const FP8_CHECKPOINTS: Record<string, { base: string; scaling?: 'tensor' 
   // docs/features/quantization/modelopt.md). The same family's nvidia/Llama-3.1-405B-Instruct-FP8
   // hf_quant_config.json (HF, blob main) reads "quant_algo": "FP8", "kv_cache_quant_algo": null.
   'nvidia/Llama-3.1-8B-Instruct-FP8': { base: 'meta-llama/Llama-3.1-8B-Instruct', scaling: 'tensor', source: 'TensorRT-LLM perf-benchmarking.md@ac643b66: hf_quant_config.json quant_algo FP8' },
-  // hf_quant_config.json NOT read here (no stored copy of the file): the model card says only
-  // "quantized with TensorRT Model Optimizer" to FP8. Today's FP8 rate is kept for it.
-  'nvidia/Llama-3.3-70B-Instruct-FP8': { base: 'meta-llama/Llama-3.3-70B-Instruct', source: 'hf_quant_config.json not read' },
-  // hf_quant_config.json NOT read here either; today's FP8 rate is kept.
+  // Per-tensor FP8 (quant_algo FP8). Its hf_quant_config.json has no stored copy here; TensorRT-LLM's
+  // own tests read the hub checkpoint: tests/integration/defs/accuracy/test_llm_api_pytorch.py
+  // (NVIDIA/TensorRT-LLM, stored revisions, e.g. find_string id 2396620026), TestLlama3_3_70BInstruct
+  // test_fp8_tp4: `model_path = f"{llm_models_root()}/modelopt-hf-model-hub/Llama-3.3-70B-Instruct-fp8"`
+  // ... `assert llm.args.quant_config.quant_algo == QuantAlgo.FP8`, and references/mmlu.yaml@000a01de
+  // registers `meta-llama/Llama-3.3-70B-Instruct: - quant_algo: FP8 accuracy: 81.02`. QuantAlgo.FP8
+  // is ModelOpt's per-tensor recipe (block scaling is a separate QuantAlgo.FP8_BLOCK_SCALES, the
+  // entry mmlu.yaml uses for DeepSeek-V3-Lite and Qwen3-8B). Its KV dtype: published-wider.ts CKPT_KV.
+  'nvidia/Llama-3.3-70B-Instruct-FP8': { base: 'meta-llama/Llama-3.3-70B-Instruct', scaling: 'tensor', source: 'TensorRT-LLM test_llm_api_pytorch.py TestLlama3_3_70BInstruct.test_fp8_tp4: quant_algo == QuantAlgo.FP8' },
+  // hf_quant_config.json NOT read (no stored copy, no quote of it found): the fitted rate is kept.
+  // What was found is about a sibling file: TensorRT-LLM's tests load their own ModelOpt export,
+  // `Qwen3/saved_models_Qwen3-235B-A22B_fp8_hf` (TestQwen3_235B_A22B.test_fp8, no quant arguments;
+  // the perf suite's MODEL_PATH_DICT maps qwen3_235b_a22b_fp8 to the same folder), and mmlu.yaml@000a01de
+  // registers only `Qwen3/Qwen3-235B-A22B: - quant_algo: FP8 kv_cache_quant_algo: FP8` for FP8, so that
+  // export is per-tensor FP8 weights with an FP8 KV cache (ModelOpt examples/llm_ptq/hf_ptq.py@0.29.0:
+  // `"--kv_cache_qformat", ... default="fp8"`). Nothing quoted says the published nvidia/ checkpoint
+  // is that export, so neither fact is applied (docs/model-diagnosis.md section 2 has the what-if).
   'nvidia/Qwen3-235B-A22B-FP8': { base: 'Qwen/Qwen3-235B-A22B', source: 'hf_quant_config.json not read' },
 };

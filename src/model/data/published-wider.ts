@@ -38,6 +38,7 @@ import type { PublishedResult } from './published.js';
 import { findGpu } from '../gpus.js';
 import { trtllmBenchSettings } from './trtllm-bench-settings.js';
 import { SAMPLER_DEPENDENT_235B } from './not-as-published.js';
+import { FP8_CHECKPOINTS } from './model-configs.js';
 
 type Workload = PublishedResult['workload'];
 const SG = { kind: 'sharegpt' } as const;
@@ -180,16 +181,25 @@ const TRT_CURRENT_VERSION = '1.2.0';
 const TRT_V10_VERSION = '1.0.0';
 const OFFLINE = 'trtllm-bench throughput: offline, in-process (no HTTP), all requests queued at once, EOS off (--eos_id -1); CUDA graphs padded up to batch 8192; "in many cases" --kv_cache_free_gpu_mem_fraction 0.95 (the page does not say which rows; the CLI default 0.90 is assumed, for the heuristic and the KV pool)';
 /**
- * The ModelOpt checkpoints' KV dtype (the YAMLs set none). Checked, not settled: trtllm-bench's
- * get_settings (tensorrt_llm/bench/benchmark/utils/general.py@0171265e and the later stored
- * revisions) starts from kv_cache_dtype "auto" (or llm_args.kv_cache_config.dtype) and keeps the
- * checkpoint's kv_cache_quant_algo; its _KV_CACHE_MAP (FP8 weights -> "fp8" KV) only applies when the
- * dtype is None. TensorRT-LLM's docs/source/performance/perf-benchmarking.md@ac643b66 instead says
- * the benchmark picks FP8 KV for an FP8 checkpoint whose kv_cache_quant_algo is null, and quotes
- * that null for the nvidia/Llama-3.1-*-Instruct-FP8 checkpoints. Which rule the runs of these
- * tables used, and the 70B/235B checkpoints' own kv_cache_quant_algo, are not verified here: BF16 kept.
+ * The ModelOpt checkpoints' KV dtype (the YAMLs set none). The rule is settled, the input is not.
+ * Rule: trtllm-bench passes the checkpoint's KV quantization through. get_settings
+ * (tensorrt_llm/bench/benchmark/utils/general.py, both stored revisions: @0171265e and the later
+ * @c0b2ee6e that imports from _torch/pyexecutor/model_loader) starts from `kv_cache_dtype = "auto"`,
+ * reads `kv_cache_config.get("dtype", "auto")` from the YAML, and maps FP8 weights to FP8 KV only
+ * `if (kv_cache_dtype is None and ...kv_cache_quant_algo is None)`, which "auto" never is;
+ * validate_and_set_kv_cache_quant then returns at `if pyt_kv_cache_dtype == "auto"` with the log
+ * line "Using checkpoint KV quantization.". (perf-benchmarking.md@ac643b66 says the opposite for a
+ * null kv_cache_quant_algo; no stored revision of the code does that.) Input: each checkpoint's
+ * kv_cache_quant_algo.
+ * nvidia/Llama-3.1-8B-Instruct-FP8: null in the only quote (perf-benchmarking.md@ac643b66, ModelOpt
+ * 0.23.0rc1), though sgl-project/sglang PR #3223 (2025-01-30) says it "will be updated with FP8 kv
+ * cache enabled". nvidia/Llama-3.3-70B-Instruct-FP8: TensorRT-LLM's accuracy tests register its
+ * FP8 copies both without KV quantization (references/mmlu.yaml@000a01de: only `quant_algo: FP8`)
+ * and, later, also with `kv_cache_quant_algo: FP8` (mmlu.yaml@b35ac1b6), so the copies differ and
+ * which one the 1.2.0 runs downloaded is not known. nvidia/Qwen3-235B-A22B-FP8: not read
+ * (model-configs.ts FP8_CHECKPOINTS). BF16 is kept on all three until a file says otherwise.
  */
-const CKPT_KV = 'KV cache dtype: the checkpoint\'s (the YAML sets none); trtllm-bench code (general.py@0171265e) keeps a null kv_cache_quant_algo as BF16, its docs (perf-benchmarking.md@ac643b66) say FP8: unverified, BF16 assumed (FP8 would about double the heuristic\'s max_batch_size and the KV pool)';
+const CKPT_KV = 'KV cache dtype: the checkpoint\'s kv_cache_quant_algo (the YAML sets none; trtllm-bench general.py keeps "auto" = "Using checkpoint KV quantization."); that field of this checkpoint is not settled (model-configs.ts, published-wider.ts CKPT_KV): BF16 assumed (FP8 would about double the heuristic\'s max_batch_size and the KV pool)';
 const ADP = 'enable_attention_dp (DEP: attention data-parallel + expert-parallel)';
 
 /** Requests per ISL/OSL: the page's "Number of Requests" table (current revision). */
@@ -206,7 +216,10 @@ const DSR1 = 'deepseek-ai/DeepSeek-R1-0528';
 // says which ones' weight scaling was read).
 const L70 = 'nvidia/Llama-3.3-70B-Instruct-FP8';
 const Q235_ORIG_FP8 = 'nvidia/Qwen3-235B-A22B-FP8';
-const MODELOPT = (ckpt: string) => `ModelOpt FP8 checkpoint ${ckpt}: its hf_quant_config.json was not read here, so the model keeps its block-scaled FP8 GEMM rate for it (model-configs.ts FP8_CHECKPOINTS)`;
+/** What is known of a ModelOpt checkpoint's FP8 weights (model-configs.ts FP8_CHECKPOINTS says from which source). */
+const MODELOPT = (ckpt: string) => FP8_CHECKPOINTS[ckpt]?.scaling === 'tensor'
+  ? `ModelOpt FP8 checkpoint ${ckpt}: per-tensor FP8 weights (${FP8_CHECKPOINTS[ckpt]!.source}), per-tensor GEMM rate`
+  : `ModelOpt FP8 checkpoint ${ckpt}: its hf_quant_config.json was not read here, so the model keeps its block-scaled FP8 GEMM rate for it (model-configs.ts FP8_CHECKPOINTS)`;
 /** 1000/1000 has no entry in this revision's request table: 3000 is the earlier revision's count for 1000/1000. */
 const REQ_1000 = 'request count 3000 taken from the earlier revision of the page (this revision lists none for 1000/1000)';
 
