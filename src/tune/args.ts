@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { dataDir, defaultRunsDir } from '../host/xdg.js';
 import { isShippedDir } from '../profiles/shipped.js';
 import { parseArgs } from 'node:util';
-import { UserError } from '../core/errors.js';
+import { parseArgsMessage, UserError } from '../core/errors.js';
 import { parseEngines, type SettingValues } from '../core/settings.js';
 import { ENGINES, type EngineName } from '../core/variant.js';
 import { findGpu, gpuNames } from '../model/gpus.js';
@@ -165,8 +165,7 @@ export function parseAutoArgs(argv: readonly string[], settings: SettingValues =
       positionals: string[];
     });
   } catch (e) {
-    const msg = (e as Error).message.split('\n')[0]!.replace(/\. To specify a positional argument.*$/, '');
-    throw new UserError(`${msg}; run 'servelab --auto --help' for the flags`);
+    throw new UserError(`${parseArgsMessage(e)}; run 'servelab --auto --help' for the flags`);
   }
   const help = values.help === true;
   const dryRun = values['dry-run'] === true;

@@ -4,7 +4,7 @@
 import { defaultRunsDir } from '../host/xdg.js';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { UserError } from '../core/errors.js';
+import { parseArgsMessage, UserError } from '../core/errors.js';
 import type { Settings } from '../core/settings.js';
 import { detectHost, type HostInfo } from '../host/gpus.js';
 import { builtinModelIds } from '../model/models.js';
@@ -23,8 +23,7 @@ export function parseTuiFlags(argv: readonly string[]): AutoFlagValues {
   try {
     return parseArgs({ args: [...argv], options: AUTO_FLAGS, strict: true, allowPositionals: false }).values as AutoFlagValues;
   } catch (e) {
-    const msg = (e as Error).message.split('\n')[0]!;
-    throw new UserError(`${msg}; the workbench takes the same flags as 'servelab --auto --help'`);
+    throw new UserError(`${parseArgsMessage(e)}; the workbench takes the same flags as 'servelab --auto --help'`);
   }
 }
 

@@ -94,6 +94,9 @@ const MORE: { name: string; args: string[]; message: RegExp }[] = [
   { name: "--out at servelab's own clone", args: [...base, '--out', dirname(dirname(SHIPPED))], message: /holds servelab's shipped study profiles; give another folder/ },
   { name: 'a run folder under a file', args: [...base, '--run-dir', join(aFile, 'run')], message: /cannot write the run folder .*a-file\/run: a part of the path is a file, not a folder \(ENOTDIR\)/ },
   { name: 'a port below 1024', args: [...base, '--port', '80'], message: /--port must be a whole number >= 1024/ },
+  { name: 'a negative count given as the next word', args: [...base, '--gpus', '-1'], message: /^servelab: --gpus needs a value; to give one that starts with '-', write --gpus=VALUE; run 'servelab --auto --help'/ },
+  { name: 'a flag where a value belongs (gpus)', args: ['gpus', '--gpus', '--sim'], message: /^servelab: --gpus needs a value; to give one that starts with '-', write --gpus=VALUE; usage: servelab gpus/ },
+  { name: 'an unknown flag to view', args: ['view', '--bogus'], message: /^servelab: view: Unknown option '--bogus'\. Run 'servelab view --help'\.$/ },
   { name: 'serve on a port that cannot exist', args: ['serve', SHIPPED, '--sim', '--yes', '--port', '99999'], message: /--port must be a whole number >= 1 and <= 65535, got '99999'/ },
 ];
 
