@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import main from '../../src/commands/tui.js';
+import main, { resumeHint } from '../../src/commands/tui.js';
 import { isUserError } from '../../src/core/errors.js';
 
 let conf: string;
@@ -44,3 +44,22 @@ describe('servelab (tui command)', () => {
     }
   });
 });
+
+describe('leaving the workbench', () => {
+  const said = async (session: Promise<unknown> | null) => {
+    const out: string[] = [];
+    await resumeHint(session, (t) => out.push(t));
+    return out.join('');
+  };
+  it('after an interrupted run, says where its variants are and how to continue (as --auto does)', async () => {
+    const text = await said(Promise.resolve({ interrupted: true, runDir: '/runs/r1', exitCode: 130 }));
+    expect(text).toBe('interrupted; finished variants are in /runs/r1. Continue with: servelab --auto --resume /runs/r1\n');
+  });
+  it('says nothing after a finished run, without a run, or when the session never settled', async () => {
+    expect(await said(Promise.resolve({ interrupted: false, runDir: '/runs/r1', exitCode: 0 }))).toBe('');
+    expect(await said(null)).toBe('');
+    expect(await said(Promise.reject(new Error('crashed')))).toBe('');
+    expect(await said(new Promise(() => {}))).toBe('');
+  });
+});
+
