@@ -156,6 +156,9 @@ export function parseSweepFlags(sweepText: string | undefined, all: boolean, obj
   return { spec: formatSweep(spec), all, frontier };
 }
 
+/** The flags that go with --resume: how to show the run, never what it runs. */
+const RESUME_FLAGS = new Set(['auto', 'help', 'resume', 'dry-run', 'json']);
+
 export function parseAutoArgs(argv: readonly string[], settings: SettingValues = {}): AutoOptions {
   let values: AutoFlagValues;
   let positionals: string[];
@@ -174,6 +177,9 @@ export function parseAutoArgs(argv: readonly string[], settings: SettingValues =
   if (positionals.length) throw new UserError(`unexpected argument '${positionals[0]}'; run 'servelab --auto --help' for the flags`);
   const resume = values.resume as string | undefined;
   if (resume !== undefined) {
+    // The journal's settings are the run's: a flag that would change them is refused, not ignored.
+    const changes = Object.keys(values).find((k) => !RESUME_FLAGS.has(k));
+    if (changes) throw new UserError(`--resume continues a run with its recorded settings: drop --${changes} (or start a new run without --resume)`);
     const dir = resolve(resume);
     if (!existsSync(dir)) throw new UserError(`--resume ${resume}: no such folder`);
     return { help, dryRun, json, resume: dir };
