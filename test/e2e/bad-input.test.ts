@@ -115,3 +115,26 @@ describe('bad and hostile input to every command', () => {
     expect(readFileSync(aFile, 'utf8')).toBe('not a folder');
   });
 });
+
+describe('--runtime slurm where Slurm answers with an error', () => {
+  it('is one line naming what Slurm said and what to do, exit 2 (not an internal error)', async () => {
+    // Slurm's clients on PATH, but no cluster: sinfo fails as it does without a slurm.conf.
+    const bin = join(cwd, 'fake-slurm-bin');
+    mkdirSync(bin, { recursive: true });
+    for (const c of ['sbatch', 'scontrol', 'scancel', 'sinfo']) {
+      writeFileSync(join(bin, c), '#!/bin/sh\necho "$0: fatal: Could not establish a configuration source" >&2\nexit 1\n', { mode: 0o755 });
+    }
+    const path = process.env.PATH;
+    process.env.PATH = `${bin}:${path}`;
+    try {
+      const r = await runCli([...base, '--runtime', 'slurm', '--dry-run'], cwd);
+      expect(r.code, r.stderr).toBe(2);
+      const lines = r.stderr.trim().split('\n');
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(/^servelab: --runtime slurm: Slurm cannot describe the cluster \(sinfo .*Could not establish a configuration source\): /);
+    } finally {
+      process.env.PATH = path;
+    }
+  });
+});
+
