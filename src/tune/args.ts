@@ -18,8 +18,7 @@ import {
   type SessionConfig,
   type StageName,
 } from './config.js';
-import { checkDataset, checkNumber, checkObjectiveSlo, RULES, type NumberRule } from './config-rules.js';
-import { parseObjective } from './decide.js';
+import { checkDataset, checkNumber, checkObjectiveSlo, parseStageObjective, RULES, type NumberRule } from './config-rules.js';
 import { parseScenario, sharegptScenario, studyScenarios, type Scenario } from './scenarios.js';
 import { parseSlo } from '../core/slo.js';
 import { parseParallel } from './parallel.js';
@@ -123,6 +122,7 @@ export function parseRuntime(str: (k: string) => string | undefined, slurmArgs: 
     const stray = [...SLURM_ONLY.filter((k) => str(k) !== undefined), ...(slurmArgs.length ? ['slurm-arg'] : [])];
     if (stray.length) throw new UserError(`--${stray[0]} is a Slurm option; add --runtime slurm`);
   }
+  if (runtimeText !== 'docker' && str('image') !== undefined) throw new UserError('--image is the container of --runtime docker; add --runtime docker');
   if (runtimeText === 'native') return { kind: 'native' };
   if (runtimeText === 'docker') {
     if (!str('image')) throw new UserError('--runtime docker needs --image, e.g. --image vllm/vllm-openai:v0.11.0');
@@ -246,7 +246,7 @@ export function configFromFlags(values: AutoFlagValues, settings: SettingValues 
   const slo = sloText ? parseSlo(sloText) : [];
   const sweep = parseSweepFlags(str('sweep'), values['sweep-all'] === true, str('objective'), slo.length > 0);
   // Under --objective frontier the stages rank by output tok/s (the frontier's y axis, per GPU).
-  const objective = sweep?.frontier ? 'output' : parseObjective(str('objective') ?? settings.objective ?? 'total');
+  const objective = sweep?.frontier ? 'output' : parseStageObjective(str('objective') ?? settings.objective ?? 'total');
   checkObjectiveSlo(objective, slo.length);
   const price = str('gpu-hour-price') ?? settings['gpu-hour-price'];
   const runtime = parseRuntime(str, (values['slurm-arg'] as string[] | undefined) ?? [], sim);
