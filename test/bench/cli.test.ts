@@ -177,6 +177,11 @@ describe('servelab bench', () => {
     const goodput = await servelab(['bench', '--goodput', 'latency:5']);
     expect(goodput.exitCode).toBe(2);
     expect(goodput.stderr).toMatch(/invalid --goodput 'latency:5'/);
+    for (const url of ['notaurl', 'ftp://127.0.0.1:8000']) {
+      const bad = await servelab(['bench', '--base-url', url, '--model', 'm']);
+      expect(bad.exitCode).toBe(2);
+      expect(bad.stderr.trim()).toBe(`servelab: bench: --base-url must be an http:// or https:// URL, e.g. http://127.0.0.1:8000, got '${url}'`);
+    }
   });
 });
 
