@@ -205,5 +205,11 @@ describe('servelab import', () => {
     expect(r.stderr.trim()).toBe(`servelab: ${bad}:3: 'Benchmark duration (s)' has a value that is not a number: sixty`);
     const none = await servelab(['import']);
     expect(none.exitCode).toBe(2);
+    // JSON that is not a result (no completed count or duration) is refused, not printed as a block of undefined.
+    const notResult = path.join(dir, 'not-result.json');
+    writeFileSync(notResult, '{"model_id": "m"}\n');
+    const nr = await servelab(['import', notResult]);
+    expect(nr.exitCode).toBe(2);
+    expect(nr.stderr.trim()).toBe(`servelab: ${notResult}:1: not a vLLM result JSON: no numeric 'completed' and 'duration' (a --save-result file has both)`);
   });
 });
