@@ -75,6 +75,9 @@ const P = {
 };
 const aFile = join(cwd, 'a-file');
 writeFileSync(aFile, 'not a folder');
+const garbled = join(cwd, 'garbled-run');
+mkdirSync(garbled, { recursive: true });
+writeFileSync(join(garbled, 'events.jsonl'), '{bad\nnot json either\n');
 
 const MORE: { name: string; args: string[]; message: RegExp }[] = [
   { name: 'replay of a profile setting LD_PRELOAD', args: ['replay', P.preload, '--sim', '--yes'], message: /refusing to run with env LD_PRELOAD \(LD_PRELOAD loads a library into every process.*--allow-env LD_PRELOAD/ },
@@ -96,6 +99,7 @@ const MORE: { name: string; args: string[]; message: RegExp }[] = [
   { name: 'a port below 1024', args: [...base, '--port', '80'], message: /--port must be a whole number >= 1024/ },
   { name: 'a negative count given as the next word', args: [...base, '--gpus', '-1'], message: /^servelab: --gpus needs a value; to give one that starts with '-', write --gpus=VALUE; run 'servelab --auto --help'/ },
   { name: 'a flag where a value belongs (gpus)', args: ['gpus', '--gpus', '--sim'], message: /^servelab: --gpus needs a value; to give one that starts with '-', write --gpus=VALUE; usage: servelab gpus/ },
+  { name: 'view of a journal with no readable event', args: ['view', garbled], message: /garbled-run\/events\.jsonl holds no readable event \(line 1 is not JSON\): not a servelab run journal, or one cut before its first event/ },
   { name: 'an unknown flag to view', args: ['view', '--bogus'], message: /^servelab: view: Unknown option '--bogus'\. Run 'servelab view --help'\.$/ },
   { name: 'serve on a port that cannot exist', args: ['serve', SHIPPED, '--sim', '--yes', '--port', '99999'], message: /--port must be a whole number >= 1 and <= 65535, got '99999'/ },
 ];
