@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import { parseArgsMessage, UserError } from '../core/errors.js';
 import type { Settings } from '../core/settings.js';
 import { detectHost, type HostInfo } from '../host/gpus.js';
+import { findGpu, gpuNames } from '../model/gpus.js';
 import { builtinModelIds } from '../model/models.js';
 import { AUTO_FLAGS, type AutoFlagValues } from './args.js';
 import type { SessionConfig } from './config.js';
@@ -62,6 +63,9 @@ export interface RealServices {
 
 function workbenchDefaults(flags: AutoFlagValues, settings: Settings): WorkbenchDefaults {
   const price = flags['gpu-hour-price'] ?? settings.get('gpu-hour-price');
+  // Refused before the screens, in --auto's words: the Host screen cannot pick a GPU the catalog lacks.
+  const gpu = flags.gpu as string | undefined;
+  if (gpu !== undefined && !findGpu(gpu)) throw new UserError(`unknown GPU '${gpu}' for --gpu: use one of ${gpuNames().join(', ')}`);
   return {
     gpuType: (flags.gpu as string | undefined) ?? 'H100',
     gpuCount: checkNumber('--gpus', flags.gpus as string | undefined, RULES.simGpus) ?? 1,

@@ -33,7 +33,7 @@ describe('servelab (tui command)', () => {
   });
 
   it('refuses an unknown flag or a bad GPU count with a one-line UserError (exit 2)', async () => {
-    for (const argv of [['--frobnicate'], ['--gpus', 'x']]) {
+    for (const argv of [['--frobnicate'], ['--gpus', 'x'], ['--sim', '--gpu', 'Z100']]) {
       const err = await main(argv).then(
         () => null,
         (e: unknown) => e,
@@ -42,6 +42,9 @@ describe('servelab (tui command)', () => {
       expect((err as Error).message.split('\n')).toHaveLength(1);
       expect((err as { code: number }).code).toBe(2);
     }
+    // The same words as --auto for the same flag (the screens cannot pick a GPU the catalog lacks).
+    const gpu = await main(['--sim', '--gpu', 'Z100']).catch((e: unknown) => e);
+    expect((gpu as Error).message).toMatch(/^unknown GPU 'Z100' for --gpu: use one of H100, /);
   });
 });
 
