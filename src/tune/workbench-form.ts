@@ -81,6 +81,17 @@ export function checkForm(f: WorkloadForm): string[] {
 const FORM_OWNED = ['model', 'scenario', 'num-prompts', 'dataset-path', 'objective', 'slo', 'sweep', 'validation', 'sim', 'gpu', 'gpus', 'dummy-weights'] as const;
 
 /**
+ * The command line's flags that no screen asks for, checked by --auto's rules before the screens
+ * open (only quitting could fix them there). The form's own values are left to the form: a fixed
+ * known model and a random workload stand in for them (no dataset file is written).
+ */
+export function checkCliFlags(cli: AutoFlagValues, settings: SettingValues = {}): void {
+  const values: AutoFlagValues = { ...cli };
+  for (const k of FORM_OWNED) delete values[k];
+  configFromFlags({ ...values, model: 'Qwen/Qwen3-14B', sim: true, scenario: 'random:1/1', validation: 'none' }, settings);
+}
+
+/**
  * The SessionConfig for the screens' choices: the command line's other flags, the form's values
  * in place of the ones it owns, through the same builder (and rules) as `servelab --auto`.
  */

@@ -16,7 +16,7 @@ import { realPlanDeps } from './deps.js';
 import { estimateHostFor, validationSeconds } from './estimate-time.js';
 import type { Plan } from './plan.js';
 import { planSession, runSession, SessionControl, type SessionOptions } from './session.js';
-import { checkForm, configFromChoices, formDefaults } from './workbench-form.js';
+import { checkCliFlags, checkForm, configFromChoices, formDefaults } from './workbench-form.js';
 import type { Choices, PlannedSession, Services, SessionStarter, WorkbenchDefaults } from './workbench-types.js';
 import { detectEngines, hostView, modelView, planView } from './workbench-view.js';
 
@@ -62,6 +62,7 @@ export interface RealServices {
 }
 
 function workbenchDefaults(flags: AutoFlagValues, settings: Settings): WorkbenchDefaults {
+  checkCliFlags(flags, settings.all());
   const price = flags['gpu-hour-price'] ?? settings.get('gpu-hour-price');
   // Refused before the screens, in --auto's words: the Host screen cannot pick a GPU the catalog lacks.
   const gpu = flags.gpu as string | undefined;

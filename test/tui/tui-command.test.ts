@@ -42,6 +42,12 @@ describe('servelab (tui command)', () => {
       expect((err as Error).message.split('\n')).toHaveLength(1);
       expect((err as { code: number }).code).toBe(2);
     }
+    // A flag no screen asks for is checked by --auto's rules before the screens open: only quitting could fix it there.
+    for (const [argv, words] of [[['--sim', '--scale', 'abc'], /^--scale must be a number > 0/], [['--margin', 'x'], /^--margin must be a number/], [['--image', 'i'], /^--image is the container of --runtime docker/]] as const) {
+      const e = await main([...argv]).catch((x: unknown) => x);
+      expect(isUserError(e), String(e)).toBe(true);
+      expect((e as Error).message).toMatch(words);
+    }
     // The same words as --auto for the same flag (the screens cannot pick a GPU the catalog lacks).
     const gpu = await main(['--sim', '--gpu', 'Z100']).catch((e: unknown) => e);
     expect((gpu as Error).message).toMatch(/^unknown GPU 'Z100' for --gpu: use one of H100, /);
