@@ -103,6 +103,18 @@ describe('Results at 80 x 24', () => {
   });
 });
 
+describe('Results winner measured on dummy weights', () => {
+  it("shows the command that serves it, without the dummy-weight flags (as --auto's summary and the profile)", async () => {
+    const argv = ['python3', '-m', 'sglang.launch_server', '--model-path', 'Qwen/Qwen3-14B-FP8', '--port', '8100', '--enable-metrics'];
+    const dummy = { ...result('sglang-fp8ckpt', 'quantization', 12_000), engineArgv: [...argv, '--load-format', 'dummy'], weights: { kind: 'dummy' as const, why: 'dummy weights (--load-format dummy)' } };
+    const events = sessionEvents().map((e) => (e.type === 'variant-finished' && e.result.variantId === 'sglang-fp8ckpt' ? { ...e, result: dummy } : e));
+    const r = await toResults(events, 160, 45);
+    const f = frameFrom(r.frame(), 'Winner:');
+    expect(f).toContain('$ python3 -m sglang.launch_server --model-path Qwen/Qwen3-14B-FP8 --port 8100 --enable-metrics');
+    expect(f).not.toContain('--load-format');
+  });
+});
+
 describe('Results reasons and validation at 80 x 24', () => {
   it('gives the whole reason of every row that did not run, and names the validation baseline', async () => {
     const why = (id: string, kind: 'unsupported' | 'oom', reason: string) => result(id, 'engine', null, { kind, reason });
