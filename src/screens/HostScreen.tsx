@@ -85,14 +85,19 @@ export function HostScreen(p: HostScreenProps): React.JSX.Element {
           </Box>
           <Box flexDirection="column" marginLeft={2}>
             {host.engines.map((e) => (
-              <Text key={e.engine + e.runtime}>
-                <Text color={e.installed ? theme.good : theme.muted} dimColor={!e.installed && theme.dimMuted}>
-                  {(e.installed ? theme.glyph.ok : '-') + ' ' + e.engine.padEnd(8)}
+              // Two columns, so a long note wraps under itself, not under the engine's name.
+              <Box key={e.engine + e.runtime}>
+                <Box flexShrink={0}>
+                  <Text color={e.installed ? theme.good : theme.muted} dimColor={!e.installed && theme.dimMuted}>
+                    {(e.installed ? theme.glyph.ok : '-') + ' ' + e.engine.padEnd(8)}
+                  </Text>
+                </Box>
+                <Text>
+                  {e.installed ? `${(e.version ?? '?').padEnd(10)} ${e.runtime}${e.image ? ` ${e.image}` : ''}` : ''}
+                  {e.installed && e.detail ? <Muted>{`  ${e.detail}`}</Muted> : null}
+                  {!e.installed ? <Muted>{`not found: ${e.detail ?? 'not installed'}`}</Muted> : null}
                 </Text>
-                {e.installed ? `${(e.version ?? '?').padEnd(10)} ${e.runtime}${e.image ? ` ${e.image}` : ''}` : ''}
-                {e.installed && e.detail ? <Muted>{`  ${e.detail}`}</Muted> : null}
-                {!e.installed ? <Muted>{`not found: ${e.detail ?? 'not installed'}`}</Muted> : null}
-              </Text>
+              </Box>
             ))}
           </Box>
           <Box marginTop={1}>
