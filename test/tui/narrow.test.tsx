@@ -115,6 +115,23 @@ describe('Results winner measured on dummy weights', () => {
   });
 });
 
+describe('Results without a validation', () => {
+  it('says the validation was turned off, not that the run stopped before it', async () => {
+    const events = sessionEvents().filter((e) => !e.type.startsWith('validation'));
+    const off = (validation: unknown[]) => [events[0]!, { type: 'plan-ready', plan: { validation, host: { gpuCount: 1 } } } as unknown as TuneEvent, ...events.slice(1)];
+    let r = await toResults(off([]), 100, 30);
+    await r.type('\x1b[C'.repeat(7));
+    let f = frameFrom(await r.waitForFrame('[validation]'), 'servelab · 5/6');
+    expect(f.replace(/\s+/g, ' ')).toContain('No validation table: validation was off for this run (--validation none, or Validation: none on the Model screen).');
+    r.unmount();
+    // Planned but never reached: the run stopped before it.
+    r = await toResults(off([{ name: 'sharegpt-like' }]), 100, 30);
+    await r.type('\x1b[C'.repeat(7));
+    f = frameFrom(await r.waitForFrame('[validation]'), 'servelab · 5/6');
+    expect(f).toContain('No validation table (the run stopped before validating).');
+  });
+});
+
 describe('Results reasons and validation at 80 x 24', () => {
   it('gives the whole reason of every row that did not run, and names the validation baseline', async () => {
     const why = (id: string, kind: 'unsupported' | 'oom', reason: string) => result(id, 'engine', null, { kind, reason });

@@ -88,7 +88,11 @@ function StagePage(p: ResultsBodyProps): React.JSX.Element {
         ) : p.validation.length ? (
           <Table columns={validationColumns} rows={p.validation} rowKey={(r) => r.scenario} maxWidth={p.width} />
         ) : (
-          <Muted>No validation table (the run stopped before validating).</Muted>
+          <Muted>
+            {p.validationOff
+              ? 'No validation table: validation was off for this run (--validation none, or Validation: none on the Model screen).'
+              : 'No validation table (the run stopped before validating).'}
+          </Muted>
         )}
         {legend.map((l, i) => (
           <Muted key={`d${i}`}>{l}</Muted>
