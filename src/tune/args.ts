@@ -285,8 +285,11 @@ export function configFromFlags(values: AutoFlagValues, settings: SettingValues 
   if (isShippedDir(join(config.outDir, 'profiles'))) {
     throw new UserError(`--out ${config.outDir}: its profiles/ folder holds servelab's shipped study profiles; give another folder (default ${dataDir()})`);
   }
-  if (config.baseline && !(ENGINES as readonly string[]).includes(config.baseline) && !/^[a-z0-9]/i.test(config.baseline)) {
-    throw new UserError(`--baseline '${config.baseline}': give an engine name or an engine-stage variant id`);
+  // Engine-stage variant ids start with their engine (vllm, sglang-..., trtllm-...): anything else would silently fall back to vLLM.
+  const b = config.baseline;
+  if (b && !ENGINES.some((e) => b === e || b.startsWith(`${e}-`))) {
+    throw new UserError(`--baseline '${b}' names no engine: give an engine (${ENGINES.join(', ')}) or an engine-stage variant id, e.g. --baseline sglang`);
   }
+  if (str('run-dir') && str('runs-dir')) throw new UserError('give --run-dir DIR (the exact run folder) or --runs-dir DIR (its parent), not both');
   return config;
 }
