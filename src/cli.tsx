@@ -10,16 +10,16 @@ type CommandMain = (argv: string[]) => Promise<number>;
  * each command pay for their own imports alone. Adding a command is one row here.
  */
 const COMMANDS: Record<string, { summary: string; load: () => Promise<{ default: CommandMain }> }> = {
-  bench: { summary: 'benchmark a running OpenAI-compatible server (vllm bench serve flags)', load: () => import('./commands/bench.js') },
-  import: { summary: 'read vllm bench serve output or JSON and print its metrics as JSON', load: () => import('./commands/import.js') },
+  bench: { summary: 'benchmark a running OpenAI-compatible server like vllm bench serve', load: () => import('./commands/bench.js') },
+  import: { summary: 'read vllm bench serve output (text or JSON) and print its metrics', load: () => import('./commands/import.js') },
   predict: { summary: "the model's prediction for one configuration (no launch)", load: () => import('./commands/predict.js') },
   'sim-serve': { summary: 'run the simulated engine server (an OpenAI-compatible HTTP server)', load: () => import('./commands/sim-serve.js') },
   gpus: { summary: 'print the GPUs found on this host', load: () => import('./commands/gpus.js') },
   replay: { summary: 'replay a saved profile and give a regression verdict', load: () => import('./commands/replay.js') },
-  sweep: { summary: "sweep a profile's server over load levels: frontier, SLO choice, chart", load: () => import('./commands/sweep.js') },
+  sweep: { summary: "load sweep of a profile's server: frontier, SLO choice, chart", load: () => import('./commands/sweep.js') },
   serve: { summary: "run a profile's winning server in the foreground", load: () => import('./commands/serve.js') },
   view: { summary: 'show a finished or interrupted run again from its journal', load: () => import('./commands/view.js') },
-  export: { summary: 'export a profile as shell, docker, systemd or k8s', load: () => import('./commands/export.js') },
+  export: { summary: 'export a profile as shell, docker, systemd, k8s or slurm', load: () => import('./commands/export.js') },
   profiles: { summary: 'list saved profiles', load: () => import('./commands/profiles.js') },
   config: { summary: 'get, set or list saved settings', load: () => import('./commands/config.js') },
 };
@@ -27,13 +27,14 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<{ default:
 function usage(): string {
   const rows = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(10)} ${c.summary}`);
   return [
-    'Usage: servelab [--auto] [options]      tune interactively (TUI) or headless with --auto',
+    'Usage: servelab [--auto] [options]   tune in the TUI, or headless with --auto',
     '       servelab <command> [options]',
     '',
     'Commands:',
     ...rows,
     '',
-    'Run `servelab --auto --help` for the tuning flags, `servelab <command> --help` for a command.',
+    'Run `servelab --auto --help` for the tuning flags,',
+    '    `servelab <command> --help` for a command\'s.',
   ].join('\n');
 }
 

@@ -14,6 +14,20 @@ describe('cli entry', () => {
     expect(out).toContain('sim-serve');
   });
 
+  it("the command list names every format that 'export --help' offers", () => {
+    const list = execFileSync(process.execPath, [bin, '--help'], { encoding: 'utf8' });
+    const row = list.split('\n').find((l) => /^\s+export\s/.test(l)) ?? '';
+    const usage = execFileSync(process.execPath, [bin, 'export', '--help'], { encoding: 'utf8' });
+    const formats = /--format (\S+)/.exec(usage)?.[1]?.split('|') ?? [];
+    expect(formats.length).toBeGreaterThan(3);
+    for (const f of formats) expect(row).toContain(f);
+  });
+
+  it('the usage fits an 80-column terminal', () => {
+    const out = execFileSync(process.execPath, [bin, '--help'], { encoding: 'utf8' });
+    expect(out.split('\n').filter((l) => l.length > 80)).toEqual([]);
+  });
+
   it('rejects an unknown command with one line and exit 2', () => {
     const r = spawnSync(process.execPath, [bin, 'frobnicate'], { encoding: 'utf8' });
     expect(r.status).toBe(2);

@@ -1,7 +1,7 @@
 // The flag parsing every small sub-command shares: node's strict parseArgs, `--help` printing the
 // usage, and a parse error turned into one line that ends with the usage.
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { UserError } from '../core/errors.js';
+import { parseArgsMessage, UserError } from '../core/errors.js';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 const HELP = { help: { type: 'boolean', short: 'h' } } as const;
@@ -12,7 +12,7 @@ export function parseCommandArgs<const O extends Options>(argv: string[], option
   try {
     parsed = parseArgs({ args: argv, options: { ...options, ...HELP }, strict: true, allowPositionals });
   } catch (e) {
-    throw new UserError(`${(e as Error).message.split('\n')[0]}; ${usage.split('\n')[0]}`);
+    throw new UserError(`${parseArgsMessage(e)}; ${usage.split('\n')[0]}`);
   }
   if ((parsed.values as { help?: boolean }).help) {
     process.stdout.write(usage + '\n');

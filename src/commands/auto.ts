@@ -11,7 +11,7 @@ import type { SessionConfig } from '../tune/config.js';
 import { realPlanDeps } from '../tune/deps.js';
 import { estimateHostFor, planTimes } from '../tune/estimate-time.js';
 import { planSession, readRunConfig, runSession, type SessionOutcome } from '../tune/session.js';
-import { planText, progressLine, summaryText } from '../tune/text.js';
+import { interruptedText, planText, progressLine, summaryText } from '../tune/text.js';
 import { logToStderr } from './log-sink.js';
 
 /** The dry run: the plan with every command and the time column the Plan screen shows. */
@@ -58,7 +58,7 @@ export default async function main(argv: string[]): Promise<number> {
         err(`error while stopping: ${e instanceof Error ? e.message : String(e)}`);
         return undefined;
       });
-      if (o) err(`interrupted; finished variants are in ${o.runDir}. Continue with: servelab --auto --resume ${o.runDir}`);
+      if (o) err(interruptedText(o.runDir));
     },
   });
   try {

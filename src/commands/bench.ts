@@ -231,7 +231,7 @@ export default async function main(argv: string[]): Promise<number> {
   });
   const { dataset, ...run } = runFlags(flags);
   const threadSpec = parseClientThreads((flags['client-threads'] as string | undefined) ?? '1');
-  const baseUrl = (flags['base-url'] as string | undefined) ?? `http://${(flags.host as string | undefined) ?? '127.0.0.1'}:${(flags.port as number | undefined) ?? 8000}`;
+  const baseUrl = checkBaseUrl((flags['base-url'] as string | undefined) ?? `http://${(flags.host as string | undefined) ?? '127.0.0.1'}:${(flags.port as number | undefined) ?? 8000}`);
   let model = flags.model as string | undefined;
   if (!model) {
     const ids = await fetchModelIds(baseUrl, run.headers ?? {});
@@ -259,3 +259,16 @@ export default async function main(argv: string[]): Promise<number> {
   );
   return report(simSpeed !== undefined ? toSimulated(measured, simSpeed) : measured, flags);
 }
+
+/** A base URL the client can send to: a typo is bad input (one line), not an internal error from `new URL`. */
+function checkBaseUrl(url: string): string {
+  let protocol = '';
+  try {
+    protocol = new URL(url).protocol;
+  } catch {
+    // reported below
+  }
+  if (protocol !== 'http:' && protocol !== 'https:') throw new UserError(`bench: --base-url must be an http:// or https:// URL, e.g. http://127.0.0.1:8000, got '${url}'`);
+  return url;
+}
+

@@ -4,6 +4,8 @@ import React from 'react';
 import { App } from '../app.js';
 import { openSettings } from '../core/settings.js';
 import { mountApp } from '../tui/mount.js';
+import type { SessionOutcome } from '../tune/session.js';
+import { interruptedText } from '../tune/text.js';
 import { parseTuiFlags, realServices } from '../tune/workbench.js';
 
 const USAGE = `Usage: servelab [options]
@@ -11,7 +13,8 @@ const USAGE = `Usage: servelab [options]
 The workbench: host, model and workload, plan, run, results, save, step by step.
 It takes the flags of 'servelab --auto' (see 'servelab --auto --help'); those the screens ask
 for (--model, --scenario, --num-prompts, --dataset-path, --objective, --slo, --gpu, --gpus)
-become the screens' defaults. Without an NVIDIA GPU it runs on the simulated host.
+become the screens' defaults (--scale sizes Prompts as --auto does: 1000 x scale, else 200).
+Without an NVIDIA GPU it runs on the simulated host.
 Keys are shown at the bottom of every screen; Ctrl+C stops the running server and exits.`;
 
 export default async function main(argv: string[]): Promise<number> {
@@ -25,6 +28,17 @@ export default async function main(argv: string[]): Promise<number> {
   const onExit = (code: number) => {
     exitCode = code;
   };
-  await mountApp((externalAbort) => React.createElement(App, { services, defaults, onExit, externalAbort }), { settled: activeSession });
+  await mountApp((externalAbort) => React.createElement(App, { services, defaults, onExit, externalAbort }), {
+    settled: activeSession,
+    afterUnmount: () => resumeHint(activeSession()),
+  });
   return exitCode;
+}
+
+/** An interrupted run says where its finished variants are and how to continue, as `--auto` does. */
+export async function resumeHint(session: Promise<unknown> | null, write: (s: string) => unknown = (s) => process.stderr.write(s)): Promise<void> {
+  // The session has settled by now on every way out but a signal whose grace ran out: then say nothing.
+  const late = new Promise<null>((r) => setTimeout(() => r(null), 1000).unref());
+  const o = (session ? await Promise.race([session.catch(() => null), late]) : null) as Partial<SessionOutcome> | null;
+  if (o?.interrupted && o.runDir) write(interruptedText(o.runDir) + '\n');
 }

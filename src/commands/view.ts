@@ -5,7 +5,7 @@
 import { parseArgs } from 'node:util';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { UserError } from '../core/errors.js';
+import { parseArgsMessage, UserError } from '../core/errors.js';
 import { projectSession, type SessionView } from '../core/view.js';
 import { readRunEvents } from '../core/view-read.js';
 import { summaryText } from '../tune/text.js';
@@ -39,7 +39,7 @@ export default async function main(argv: string[]): Promise<number> {
   try {
     parsed = parseArgs({ args: argv, options: { auto: { type: 'boolean' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } }, allowPositionals: true, strict: true });
   } catch (e) {
-    throw new UserError(`view: ${(e as Error).message.split('\n')[0]}. Run 'servelab view --help'.`);
+    throw new UserError(`view: ${parseArgsMessage(e)}. Run 'servelab view --help'.`);
   }
   const { values, positionals } = parsed;
   if (values.help) {

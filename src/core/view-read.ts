@@ -28,14 +28,22 @@ export function readRunEvents(runDir: string): TuneEvent[] {
     throw new UserError(existsSync(runDir) ? `${runDir} has no events.jsonl: not a servelab run folder (runs are under servelab-runs/, or the --runs-dir you gave)` : `no such run folder: ${runDir}`);
   }
   const events: TuneEvent[] = [];
-  for (const line of readFileSync(file, 'utf8').split('\n')) {
+  let unreadable = 0;
+  const lines = readFileSync(file, 'utf8').split('\n');
+  for (const line of lines) {
     if (!line.trim()) continue;
     try {
       const e = upgrade(JSON.parse(line) as Loose);
       if (e) events.push(e);
     } catch {
       // A line cut by a crash: the rest of the stream still stands.
+      unreadable++;
     }
+  }
+  // Nothing but unreadable lines is not a cut journal: say so rather than show an empty run.
+  if (!events.length && unreadable) {
+    const first = lines.findIndex((l) => l.trim()) + 1;
+    throw new UserError(`${file} holds no readable event (line ${first} is not JSON): not a servelab run journal, or one cut before its first event`);
   }
   return events;
 }

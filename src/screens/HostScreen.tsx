@@ -83,18 +83,7 @@ export function HostScreen(p: HostScreenProps): React.JSX.Element {
           <Box marginTop={1}>
             <Text bold>Engines</Text>
           </Box>
-          <Box flexDirection="column" marginLeft={2}>
-            {host.engines.map((e) => (
-              <Text key={e.engine + e.runtime}>
-                <Text color={e.installed ? theme.good : theme.muted} dimColor={!e.installed && theme.dimMuted}>
-                  {(e.installed ? theme.glyph.ok : '-') + ' ' + e.engine.padEnd(8)}
-                </Text>
-                {e.installed ? `${(e.version ?? '?').padEnd(10)} ${e.runtime}${e.image ? ` ${e.image}` : ''}` : ''}
-                {e.installed && e.detail ? <Muted>{`  ${e.detail}`}</Muted> : null}
-                {!e.installed ? <Muted>{`not found: ${e.detail ?? 'not installed'}`}</Muted> : null}
-              </Text>
-            ))}
-          </Box>
+          <EngineRows engines={host.engines} />
           <Box marginTop={1}>
             <Text>
               <Text bold>Logs </Text>
@@ -107,6 +96,29 @@ export function HostScreen(p: HostScreenProps): React.JSX.Element {
       <Box marginTop={1}>
         <Footer scope="host" without={host?.simulated ? [] : ['gpu-prev', 'count-dec']} />
       </Box>
+    </Box>
+  );
+}
+
+/** One row per engine in two columns, so a long note wraps under itself, not under the engine's name. */
+function EngineRows({ engines }: { engines: HostView['engines'] }): React.JSX.Element {
+  const theme = useTheme();
+  return (
+    <Box flexDirection="column" marginLeft={2}>
+      {engines.map((e) => (
+        <Box key={e.engine + e.runtime}>
+          <Box flexShrink={0}>
+            <Text color={e.installed ? theme.good : theme.muted} dimColor={!e.installed && theme.dimMuted}>
+              {(e.installed ? theme.glyph.ok : '-') + ' ' + e.engine.padEnd(8)}
+            </Text>
+          </Box>
+          <Text>
+            {e.installed ? `${(e.version ?? '?').padEnd(10)} ${e.runtime}${e.image ? ` ${e.image}` : ''}` : ''}
+            {e.installed && e.detail ? <Muted>{`  ${e.detail}`}</Muted> : null}
+            {!e.installed ? <Muted>{`not found: ${e.detail ?? 'not installed'}`}</Muted> : null}
+          </Text>
+        </Box>
+      ))}
     </Box>
   );
 }

@@ -25,6 +25,8 @@ export interface AppMountOptions {
   /** What must settle before the screen goes (the running session, which stops its servers). */
   settled?: () => Promise<unknown> | null;
   graceMs?: number;
+  /** Runs once the screen is gone, on every way out (a signal included): words for the shell. */
+  afterUnmount?: () => Promise<void> | void;
 }
 
 /**
@@ -40,11 +42,19 @@ export async function mountApp(build: (externalAbort: AbortSignal) => ReactEleme
       const grace = new Promise((r) => setTimeout(r, opts.graceMs ?? SIGNAL_GRACE_MS).unref());
       await Promise.race([Promise.allSettled([opts.settled?.() ?? Promise.resolve(), instance.waitUntilExit()]), grace]);
       instance.unmount();
+      await after();
     },
   });
+  let said = false;
+  const after = async () => {
+    if (said) return;
+    said = true;
+    await opts.afterUnmount?.();
+  };
   try {
     await instance.waitUntilExit();
   } finally {
     uninstall();
   }
+  await after();
 }

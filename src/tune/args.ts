@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { dataDir, defaultRunsDir } from '../host/xdg.js';
 import { isShippedDir } from '../profiles/shipped.js';
 import { parseArgs } from 'node:util';
-import { UserError } from '../core/errors.js';
+import { parseArgsMessage, UserError } from '../core/errors.js';
 import { parseEngines, type SettingValues } from '../core/settings.js';
 import { ENGINES, type EngineName } from '../core/variant.js';
 import { findGpu, gpuNames } from '../model/gpus.js';
@@ -18,8 +18,7 @@ import {
   type SessionConfig,
   type StageName,
 } from './config.js';
-import { checkDataset, checkNumber, checkObjectiveSlo, RULES, type NumberRule } from './config-rules.js';
-import { parseObjective } from './decide.js';
+import { checkDataset, checkNumber, checkObjectiveSlo, parseStageObjective, RULES, type NumberRule } from './config-rules.js';
 import { parseScenario, sharegptScenario, studyScenarios, type Scenario } from './scenarios.js';
 import { parseSlo } from '../core/slo.js';
 import { parseParallel } from './parallel.js';
@@ -123,6 +122,7 @@ export function parseRuntime(str: (k: string) => string | undefined, slurmArgs: 
     const stray = [...SLURM_ONLY.filter((k) => str(k) !== undefined), ...(slurmArgs.length ? ['slurm-arg'] : [])];
     if (stray.length) throw new UserError(`--${stray[0]} is a Slurm option; add --runtime slurm`);
   }
+  if (runtimeText !== 'docker' && str('image') !== undefined) throw new UserError('--image is the container of --runtime docker; add --runtime docker');
   if (runtimeText === 'native') return { kind: 'native' };
   if (runtimeText === 'docker') {
     if (!str('image')) throw new UserError('--runtime docker needs --image, e.g. --image vllm/vllm-openai:v0.11.0');
@@ -156,6 +156,9 @@ export function parseSweepFlags(sweepText: string | undefined, all: boolean, obj
   return { spec: formatSweep(spec), all, frontier };
 }
 
+/** The flags that go with --resume: how to show the run, never what it runs. */
+const RESUME_FLAGS = new Set(['auto', 'help', 'resume', 'dry-run', 'json']);
+
 export function parseAutoArgs(argv: readonly string[], settings: SettingValues = {}): AutoOptions {
   let values: AutoFlagValues;
   let positionals: string[];
@@ -165,8 +168,7 @@ export function parseAutoArgs(argv: readonly string[], settings: SettingValues =
       positionals: string[];
     });
   } catch (e) {
-    const msg = (e as Error).message.split('\n')[0]!.replace(/\. To specify a positional argument.*$/, '');
-    throw new UserError(`${msg}; run 'servelab --auto --help' for the flags`);
+    throw new UserError(`${parseArgsMessage(e)}; run 'servelab --auto --help' for the flags`);
   }
   const help = values.help === true;
   const dryRun = values['dry-run'] === true;
@@ -175,6 +177,9 @@ export function parseAutoArgs(argv: readonly string[], settings: SettingValues =
   if (positionals.length) throw new UserError(`unexpected argument '${positionals[0]}'; run 'servelab --auto --help' for the flags`);
   const resume = values.resume as string | undefined;
   if (resume !== undefined) {
+    // The journal's settings are the run's: a flag that would change them is refused, not ignored.
+    const changes = Object.keys(values).find((k) => !RESUME_FLAGS.has(k));
+    if (changes) throw new UserError(`--resume continues a run with its recorded settings: drop --${changes} (or start a new run without --resume)`);
     const dir = resolve(resume);
     if (!existsSync(dir)) throw new UserError(`--resume ${resume}: no such folder`);
     return { help, dryRun, json, resume: dir };
@@ -241,7 +246,7 @@ export function configFromFlags(values: AutoFlagValues, settings: SettingValues 
   const slo = sloText ? parseSlo(sloText) : [];
   const sweep = parseSweepFlags(str('sweep'), values['sweep-all'] === true, str('objective'), slo.length > 0);
   // Under --objective frontier the stages rank by output tok/s (the frontier's y axis, per GPU).
-  const objective = sweep?.frontier ? 'output' : parseObjective(str('objective') ?? settings.objective ?? 'total');
+  const objective = sweep?.frontier ? 'output' : parseStageObjective(str('objective') ?? settings.objective ?? 'total');
   checkObjectiveSlo(objective, slo.length);
   const price = str('gpu-hour-price') ?? settings['gpu-hour-price'];
   const runtime = parseRuntime(str, (values['slurm-arg'] as string[] | undefined) ?? [], sim);
@@ -280,8 +285,11 @@ export function configFromFlags(values: AutoFlagValues, settings: SettingValues 
   if (isShippedDir(join(config.outDir, 'profiles'))) {
     throw new UserError(`--out ${config.outDir}: its profiles/ folder holds servelab's shipped study profiles; give another folder (default ${dataDir()})`);
   }
-  if (config.baseline && !(ENGINES as readonly string[]).includes(config.baseline) && !/^[a-z0-9]/i.test(config.baseline)) {
-    throw new UserError(`--baseline '${config.baseline}': give an engine name or an engine-stage variant id`);
+  // Engine-stage variant ids start with their engine (vllm, sglang-..., trtllm-...): anything else would silently fall back to vLLM.
+  const b = config.baseline;
+  if (b && !ENGINES.some((e) => b === e || b.startsWith(`${e}-`))) {
+    throw new UserError(`--baseline '${b}' names no engine: give an engine (${ENGINES.join(', ')}) or an engine-stage variant id, e.g. --baseline sglang`);
   }
+  if (str('run-dir') && str('runs-dir')) throw new UserError('give --run-dir DIR (the exact run folder) or --runs-dir DIR (its parent), not both');
   return config;
 }

@@ -6,7 +6,7 @@ import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { UserError } from '../core/errors.js';
 import { optionalNumberArg, type NumberRange } from '../core/number-arg.js';
-import { OBJECTIVES, type Objective } from './decide.js';
+import { OBJECTIVES, parseObjective, type Objective } from './decide.js';
 
 export type NumberRule = NumberRange;
 
@@ -32,6 +32,15 @@ export function checkDataset(path: string): string {
 /** What a session can be told to choose by: a stage objective, or the frontier (sweep the finalists, choose by the SLO). */
 export const SESSION_OBJECTIVES = [...OBJECTIVES, 'frontier'] as const;
 export type SessionObjective = (typeof SESSION_OBJECTIVES)[number];
+
+/** --objective for the stages; a bad one is told every objective a session takes, frontier too (it goes with the sweep). */
+export function parseStageObjective(text: string): Objective {
+  try {
+    return parseObjective(text);
+  } catch {
+    throw new UserError(`unknown --objective '${text}': use one of ${SESSION_OBJECTIVES.join(', ')}`);
+  }
+}
 
 /** Goodput counts requests that meet the SLOs, so it needs some. */
 export function checkObjectiveSlo(objective: Objective, sloCount: number): void {

@@ -45,7 +45,8 @@ const RANDOM_SHAPES: ScenarioShape[] = [
   { name: 'random-32000-100', label: 'very long 32000/100', inputLen: 32000, outputLen: 100, numPrompts: 100 },
 ];
 
-const SHAREGPT_PROMPTS = 1000;
+/** The ShareGPT scenario's prompt count at --scale 1 (the studies'). */
+export const SHAREGPT_PROMPTS = 1000;
 
 export function scaled(n: number, scale: number): number {
   return Math.max(1, Math.round(n * scale));

@@ -4,10 +4,20 @@
 // cluster the planner sees nodes x GPUs per node of the gres type.
 import { UserError } from '../core/errors.js';
 import { simulatedHost, type HostInfo } from '../host/gpus.js';
-import { allocationShortfall, assertSlurmClients, discoverCluster, largestAllocation } from '../host/slurm/index.js';
+import { allocationShortfall, assertSlurmClients, discoverCluster, largestAllocation, SlurmCommandError, type SlurmCluster } from '../host/slurm/index.js';
 import { findGpu } from '../model/gpus.js';
 import type { SessionConfig, SlurmRuntimeConfig } from './config.js';
 import { SLURM_CLI } from './slurm-start.js';
+
+/** sinfo's report; Slurm's own refusal (no slurm.conf, slurmctld down) is bad input, one line, not a crash. */
+async function describeCluster(): Promise<SlurmCluster> {
+  try {
+    return await discoverCluster(SLURM_CLI);
+  } catch (e) {
+    if (!(e instanceof SlurmCommandError)) throw e;
+    throw new UserError(`--runtime slurm: Slurm cannot describe the cluster (${e.message}): run servelab on a login node of a working Slurm cluster, or drop --runtime slurm`);
+  }
+}
 
 /**
  * The cluster as a host. Fills in `runtime.gpusPerNode` (and `runtime.nodes` when not given) from
@@ -16,7 +26,7 @@ import { SLURM_CLI } from './slurm-start.js';
 export async function resolveSlurmHost(config: SessionConfig): Promise<HostInfo> {
   const runtime = config.runtime as SlurmRuntimeConfig;
   assertSlurmClients();
-  const alloc = largestAllocation(await discoverCluster(SLURM_CLI), runtime.partition);
+  const alloc = largestAllocation(await describeCluster(), runtime.partition);
   const sim = config.sim;
   if (sim) {
     const nodes = sim.nodes ?? 1;

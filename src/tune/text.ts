@@ -223,3 +223,8 @@ export function summaryText(view: SessionView, opts: { gpuHourPrice?: number } =
   out.push('Caveat: the search is greedy, stage by stage, and finds a local optimum; treat the result as a starting point.');
   return out.join('\n');
 }
+
+/** What an interrupted run leaves and how to continue it (headless and the workbench say the same). */
+export function interruptedText(runDir: string): string {
+  return `interrupted; finished variants are in ${runDir}. Continue with: servelab --auto --resume ${runDir}`;
+}

@@ -75,7 +75,8 @@ Output
   --out DIR               profiles go to DIR/profiles (default $XDG_DATA_HOME/servelab, ~/.local/share/servelab)
   --runs-dir DIR          parent of run folders (default <data folder>/runs)
   --run-dir DIR           exact run folder
-  --resume DIR            continue an interrupted run; finished variants are not re-run
+  --resume DIR            continue an interrupted run with its recorded settings (only --json and
+                          --dry-run go with it); finished variants are not re-run
   --dry-run               print the plan with every exact command; launch nothing
   --json                  one JSON event per line on stdout
 

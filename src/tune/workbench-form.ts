@@ -7,6 +7,7 @@ import { configFromFlags, parseSweepFlags, type AutoFlagValues } from './args.js
 import type { SessionConfig } from './config.js';
 import { checkDataset, checkNumber, checkObjectiveSlo, RULES, type SessionObjective } from './config-rules.js';
 import { objectiveLabel } from './decide.js';
+import { scaled, SHAREGPT_PROMPTS } from './scenarios.js';
 import { parseSlo } from '../core/slo.js';
 import type { Choices, WorkloadForm } from './workbench-types.js';
 
@@ -23,13 +24,23 @@ export function formDefaults(flags: AutoFlagValues, settings: Settings): Workloa
     datasetPath: dataset ?? '',
     inputLen: rnd?.[1] ?? '1024',
     outputLen: rnd?.[2] ?? '128',
-    numPrompts: s('num-prompts') ?? '200',
+    numPrompts: s('num-prompts') ?? scaledPrompts(s('scale')) ?? '200',
     seed: '42',
     objective: (s('objective')?.trim().toLowerCase() ?? settings.get('objective') ?? 'total') as WorkloadForm['objective'],
     slo: s('slo') ?? settings.get('slo') ?? '',
     sweep: s('sweep') ?? '',
     validation: s('validation')?.toLowerCase() === 'none' ? 'none' : 'quick',
   };
+}
+
+/**
+ * The tuning workload's size for a --scale given on the command line: what `--auto` runs with the
+ * same flags (1000 x scale), so the two front ends measure the same session. A bad scale is
+ * left to the form's rules (they say so when the plan is built).
+ */
+function scaledPrompts(scale: string | undefined): string | undefined {
+  const n = Number(scale);
+  return scale !== undefined && Number.isFinite(n) && n > 0 ? String(scaled(SHAREGPT_PROMPTS, n)) : undefined;
 }
 
 /** Problems that block the Model screen, one line each, in the wording `--auto` uses for the same rule. */
@@ -68,6 +79,17 @@ export function checkForm(f: WorkloadForm): string[] {
 
 /** Flags the form owns: its value replaces any the command line gave. */
 const FORM_OWNED = ['model', 'scenario', 'num-prompts', 'dataset-path', 'objective', 'slo', 'sweep', 'validation', 'sim', 'gpu', 'gpus', 'dummy-weights'] as const;
+
+/**
+ * The command line's flags that no screen asks for, checked by --auto's rules before the screens
+ * open (only quitting could fix them there). The form's own values are left to the form: a fixed
+ * known model and a random workload stand in for them (no dataset file is written).
+ */
+export function checkCliFlags(cli: AutoFlagValues, settings: SettingValues = {}): void {
+  const values: AutoFlagValues = { ...cli };
+  for (const k of FORM_OWNED) delete values[k];
+  configFromFlags({ ...values, model: 'Qwen/Qwen3-14B', sim: true, scenario: 'random:1/1', validation: 'none' }, settings);
+}
 
 /**
  * The SessionConfig for the screens' choices: the command line's other flags, the form's values

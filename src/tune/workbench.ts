@@ -4,9 +4,10 @@
 import { defaultRunsDir } from '../host/xdg.js';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { UserError } from '../core/errors.js';
+import { parseArgsMessage, UserError } from '../core/errors.js';
 import type { Settings } from '../core/settings.js';
 import { detectHost, type HostInfo } from '../host/gpus.js';
+import { findGpu, gpuNames } from '../model/gpus.js';
 import { builtinModelIds } from '../model/models.js';
 import { AUTO_FLAGS, type AutoFlagValues } from './args.js';
 import type { SessionConfig } from './config.js';
@@ -15,7 +16,7 @@ import { realPlanDeps } from './deps.js';
 import { estimateHostFor, validationSeconds } from './estimate-time.js';
 import type { Plan } from './plan.js';
 import { planSession, runSession, SessionControl, type SessionOptions } from './session.js';
-import { checkForm, configFromChoices, formDefaults } from './workbench-form.js';
+import { checkCliFlags, checkForm, configFromChoices, formDefaults } from './workbench-form.js';
 import type { Choices, PlannedSession, Services, SessionStarter, WorkbenchDefaults } from './workbench-types.js';
 import { detectEngines, hostView, modelView, planView } from './workbench-view.js';
 
@@ -23,8 +24,7 @@ export function parseTuiFlags(argv: readonly string[]): AutoFlagValues {
   try {
     return parseArgs({ args: [...argv], options: AUTO_FLAGS, strict: true, allowPositionals: false }).values as AutoFlagValues;
   } catch (e) {
-    const msg = (e as Error).message.split('\n')[0]!;
-    throw new UserError(`${msg}; the workbench takes the same flags as 'servelab --auto --help'`);
+    throw new UserError(`${parseArgsMessage(e)}; the workbench takes the same flags as 'servelab --auto --help'`);
   }
 }
 
@@ -62,7 +62,11 @@ export interface RealServices {
 }
 
 function workbenchDefaults(flags: AutoFlagValues, settings: Settings): WorkbenchDefaults {
+  checkCliFlags(flags, settings.all());
   const price = flags['gpu-hour-price'] ?? settings.get('gpu-hour-price');
+  // Refused before the screens, in --auto's words: the Host screen cannot pick a GPU the catalog lacks.
+  const gpu = flags.gpu as string | undefined;
+  if (gpu !== undefined && !findGpu(gpu)) throw new UserError(`unknown GPU '${gpu}' for --gpu: use one of ${gpuNames().join(', ')}`);
   return {
     gpuType: (flags.gpu as string | undefined) ?? 'H100',
     gpuCount: checkNumber('--gpus', flags.gpus as string | undefined, RULES.simGpus) ?? 1,

@@ -177,6 +177,11 @@ describe('servelab bench', () => {
     const goodput = await servelab(['bench', '--goodput', 'latency:5']);
     expect(goodput.exitCode).toBe(2);
     expect(goodput.stderr).toMatch(/invalid --goodput 'latency:5'/);
+    for (const url of ['notaurl', 'ftp://127.0.0.1:8000']) {
+      const bad = await servelab(['bench', '--base-url', url, '--model', 'm']);
+      expect(bad.exitCode).toBe(2);
+      expect(bad.stderr.trim()).toBe(`servelab: bench: --base-url must be an http:// or https:// URL, e.g. http://127.0.0.1:8000, got '${url}'`);
+    }
   });
 });
 
@@ -200,5 +205,11 @@ describe('servelab import', () => {
     expect(r.stderr.trim()).toBe(`servelab: ${bad}:3: 'Benchmark duration (s)' has a value that is not a number: sixty`);
     const none = await servelab(['import']);
     expect(none.exitCode).toBe(2);
+    // JSON that is not a result (no completed count or duration) is refused, not printed as a block of undefined.
+    const notResult = path.join(dir, 'not-result.json');
+    writeFileSync(notResult, '{"model_id": "m"}\n');
+    const nr = await servelab(['import', notResult]);
+    expect(nr.exitCode).toBe(2);
+    expect(nr.stderr.trim()).toBe(`servelab: ${notResult}:1: not a vLLM result JSON: no numeric 'completed' and 'duration' (a --save-result file has both)`);
   });
 });

@@ -75,6 +75,9 @@ const P = {
 };
 const aFile = join(cwd, 'a-file');
 writeFileSync(aFile, 'not a folder');
+const garbled = join(cwd, 'garbled-run');
+mkdirSync(garbled, { recursive: true });
+writeFileSync(join(garbled, 'events.jsonl'), '{bad\nnot json either\n');
 
 const MORE: { name: string; args: string[]; message: RegExp }[] = [
   { name: 'replay of a profile setting LD_PRELOAD', args: ['replay', P.preload, '--sim', '--yes'], message: /refusing to run with env LD_PRELOAD \(LD_PRELOAD loads a library into every process.*--allow-env LD_PRELOAD/ },
@@ -94,6 +97,10 @@ const MORE: { name: string; args: string[]; message: RegExp }[] = [
   { name: "--out at servelab's own clone", args: [...base, '--out', dirname(dirname(SHIPPED))], message: /holds servelab's shipped study profiles; give another folder/ },
   { name: 'a run folder under a file', args: [...base, '--run-dir', join(aFile, 'run')], message: /cannot write the run folder .*a-file\/run: a part of the path is a file, not a folder \(ENOTDIR\)/ },
   { name: 'a port below 1024', args: [...base, '--port', '80'], message: /--port must be a whole number >= 1024/ },
+  { name: 'a negative count given as the next word', args: [...base, '--gpus', '-1'], message: /^servelab: --gpus needs a value; to give one that starts with '-', write --gpus=VALUE; run 'servelab --auto --help'/ },
+  { name: 'a flag where a value belongs (gpus)', args: ['gpus', '--gpus', '--sim'], message: /^servelab: --gpus needs a value; to give one that starts with '-', write --gpus=VALUE; usage: servelab gpus/ },
+  { name: 'view of a journal with no readable event', args: ['view', garbled], message: /garbled-run\/events\.jsonl holds no readable event \(line 1 is not JSON\): not a servelab run journal, or one cut before its first event/ },
+  { name: 'an unknown flag to view', args: ['view', '--bogus'], message: /^servelab: view: Unknown option '--bogus'\. Run 'servelab view --help'\.$/ },
   { name: 'serve on a port that cannot exist', args: ['serve', SHIPPED, '--sim', '--yes', '--port', '99999'], message: /--port must be a whole number >= 1 and <= 65535, got '99999'/ },
 ];
 
@@ -112,3 +119,26 @@ describe('bad and hostile input to every command', () => {
     expect(readFileSync(aFile, 'utf8')).toBe('not a folder');
   });
 });
+
+describe('--runtime slurm where Slurm answers with an error', () => {
+  it('is one line naming what Slurm said and what to do, exit 2 (not an internal error)', async () => {
+    // Slurm's clients on PATH, but no cluster: sinfo fails as it does without a slurm.conf.
+    const bin = join(cwd, 'fake-slurm-bin');
+    mkdirSync(bin, { recursive: true });
+    for (const c of ['sbatch', 'scontrol', 'scancel', 'sinfo']) {
+      writeFileSync(join(bin, c), '#!/bin/sh\necho "$0: fatal: Could not establish a configuration source" >&2\nexit 1\n', { mode: 0o755 });
+    }
+    const path = process.env.PATH;
+    process.env.PATH = `${bin}:${path}`;
+    try {
+      const r = await runCli([...base, '--runtime', 'slurm', '--dry-run'], cwd);
+      expect(r.code, r.stderr).toBe(2);
+      const lines = r.stderr.trim().split('\n');
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(/^servelab: --runtime slurm: Slurm cannot describe the cluster \(sinfo .*Could not establish a configuration source\): /);
+    } finally {
+      process.env.PATH = path;
+    }
+  });
+});
+

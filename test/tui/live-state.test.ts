@@ -116,4 +116,20 @@ describe('GPU samples of pinned variants', () => {
     s = feed([{ type: 'gpu-sample', gpus: [g(0, 5)] }], s);
     expect(s.gpus.map((x) => x.index)).toEqual([0]);
   });
+
+  it('on the simulated host, the GPUs of a pinned variant that stopped read idle (its server was their only report)', () => {
+    let s = feed([{ type: 'session-started', runDir: '/r', simulated: true } as TuneEvent, { type: 'gpu-sample', gpus: [g(0, 0), g(1, 0), g(2, 0)] }]);
+    s = feed([launch('a', 1), launch('b', 2), { type: 'gpu-sample', partial: true, gpus: [g(1, 97)] }, { type: 'gpu-sample', partial: true, gpus: [g(2, 95)] }], s);
+    s = feed([{ type: 'variant-finished', result: result('a', 'engine', 1000) }], s);
+    expect(s.gpus.map((x) => [x.index, x.utilPct, x.memUsedMiB])).toEqual([[0, 0, 1000], [1, 0, 0], [2, 95, 1000]]);
+    // A launch paid without variant-finished (a validation side) releases its GPUs the same way.
+    s = feed([{ type: 'server-stopping', variantId: 'b' }, { type: 'launch-cost', variantId: 'b', stage: 'validation', gpuTime: { gpus: 1, startupS: 1, benchmarkS: 1, startupGpuS: 1, benchmarkGpuS: 1, gpuS: 2, simulated: true } }], s);
+    expect(s.gpus.find((x) => x.index === 2)).toMatchObject({ utilPct: 0, memUsedMiB: 0 });
+  });
+
+  it('on a real host the last nvidia-smi sample stays until the next one (it sees every GPU)', () => {
+    let s = feed([{ type: 'session-started', runDir: '/r', simulated: false } as TuneEvent, launch('a', 1), { type: 'gpu-sample', gpus: [g(0, 0), g(1, 97)] }]);
+    s = feed([{ type: 'variant-finished', result: result('a', 'engine', 1000) }], s);
+    expect(s.gpus.map((x) => x.utilPct)).toEqual([0, 97]);
+  });
 });

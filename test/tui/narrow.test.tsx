@@ -103,6 +103,35 @@ describe('Results at 80 x 24', () => {
   });
 });
 
+describe('Results winner measured on dummy weights', () => {
+  it("shows the command that serves it, without the dummy-weight flags (as --auto's summary and the profile)", async () => {
+    const argv = ['python3', '-m', 'sglang.launch_server', '--model-path', 'Qwen/Qwen3-14B-FP8', '--port', '8100', '--enable-metrics'];
+    const dummy = { ...result('sglang-fp8ckpt', 'quantization', 12_000), engineArgv: [...argv, '--load-format', 'dummy'], weights: { kind: 'dummy' as const, why: 'dummy weights (--load-format dummy)' } };
+    const events = sessionEvents().map((e) => (e.type === 'variant-finished' && e.result.variantId === 'sglang-fp8ckpt' ? { ...e, result: dummy } : e));
+    const r = await toResults(events, 160, 45);
+    const f = frameFrom(r.frame(), 'Winner:');
+    expect(f).toContain('$ python3 -m sglang.launch_server --model-path Qwen/Qwen3-14B-FP8 --port 8100 --enable-metrics');
+    expect(f).not.toContain('--load-format');
+  });
+});
+
+describe('Results without a validation', () => {
+  it('says the validation was turned off, not that the run stopped before it', async () => {
+    const events = sessionEvents().filter((e) => !e.type.startsWith('validation'));
+    const off = (validation: unknown[]) => [events[0]!, { type: 'plan-ready', plan: { validation, host: { gpuCount: 1 } } } as unknown as TuneEvent, ...events.slice(1)];
+    let r = await toResults(off([]), 100, 30);
+    await r.type('\x1b[C'.repeat(7));
+    let f = frameFrom(await r.waitForFrame('[validation]'), 'servelab · 5/6');
+    expect(f.replace(/\s+/g, ' ')).toContain('No validation table: validation was off for this run (--validation none, or Validation: none on the Model screen).');
+    r.unmount();
+    // Planned but never reached: the run stopped before it.
+    r = await toResults(off([{ name: 'sharegpt-like' }]), 100, 30);
+    await r.type('\x1b[C'.repeat(7));
+    f = frameFrom(await r.waitForFrame('[validation]'), 'servelab · 5/6');
+    expect(f).toContain('No validation table (the run stopped before validating).');
+  });
+});
+
 describe('Results reasons and validation at 80 x 24', () => {
   it('gives the whole reason of every row that did not run, and names the validation baseline', async () => {
     const why = (id: string, kind: 'unsupported' | 'oom', reason: string) => result(id, 'engine', null, { kind, reason });

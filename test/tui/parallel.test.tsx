@@ -246,4 +246,13 @@ describe('the leaderboard line of a finished variant', () => {
     expect(variantLine(r, 'sglang defaults', 160)).toMatch(/TPOT 20\.0ms up 31s 0\.04 GPU-h dummy weights$/);
     expect(variantLine({ ...r, weights: { kind: 'real', why: 'validation' } }, 'sglang defaults', 80)).not.toContain('dummy');
   });
+
+  it("gives a skip's or an early stop's reason once, not after its kind ('skipped: skipped by the user')", () => {
+    const skipped = result('sglang', 'engine', null, { kind: 'skipped', reason: 'skipped by the user' });
+    expect(variantLine(skipped, '+ seqs=512', 80)).toMatch(/\+ seqs=512\s+skipped by the user$/);
+    const early = { ...result('vllm', 'engine', null, { kind: 'pruned', reason: 'stopped early: 16% below the leader at 23/25 requests' }), status: 'pruned' as const };
+    expect(variantLine(early, 'vllm defaults', 160)).toMatch(/vllm defaults\s+stopped early: 16% below the leader at 23\/25 requests$/);
+    const oom = result('trtllm', 'engine', null, { kind: 'oom', reason: 'CUDA out of memory' });
+    expect(variantLine(oom, 'trtllm defaults', 160)).toMatch(/trtllm defaults\s+oom: CUDA out of memory$/);
+  });
 });

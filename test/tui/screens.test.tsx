@@ -42,6 +42,18 @@ describe('Host screen', () => {
     expect(r.frame()).toMatch(/↑↓ GPU type\s+←→ GPU count\s+enter next\s+q quit/);
   });
 
+  it("wraps a long engine note under its own column at 80 columns, not under the engine's name", async () => {
+    const long = { ...simHost, engines: [{ engine: 'sglang' as const, installed: false, runtime: 'native' as const, detail: "Python package 'sglang' is not installed in /root/.pyenv/shims/python3 (pip install sglang)" }] };
+    r = render(<HostScreen host={long} gpuType="H100" gpuCount={1} onGpuStep={() => {}} onCountStep={() => {}} onNext={() => {}} onQuit={() => {}} />, { columns: 80, rows: 24 });
+    const f = await r.waitForFrame('not found:');
+    const lines = f.split('\n');
+    const at = lines.findIndex((l) => l.includes('not found:'));
+    const column = lines[at]!.indexOf('not found:');
+    expect(lines[at + 1]!.trim()).not.toBe('');
+    expect(lines[at + 1]!.search(/\S/)).toBe(column);
+    expect(overflowingLines(f, 80)).toEqual([]);
+  });
+
   it('groups identical real GPUs and hides the simulated-host keys', async () => {
     r = render(
       <HostScreen host={realHost} gpuType="H100" gpuCount={1} onGpuStep={() => {}} onCountStep={() => {}} onNext={() => {}} onQuit={() => {}} />,

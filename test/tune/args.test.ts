@@ -66,6 +66,16 @@ describe('parseAutoArgs', () => {
     expect(badInput(['--sim', '--model', 'Qwen/Qwen3-14B', '--objective', 'goodput'])).toMatch(/needs --slo/);
     expect(badInput(['--sim', '--model', 'Qwen/Qwen3-14B', '--scenario', 'huge'])).toMatch(/unknown scenario/);
     expect(badInput(['--resume', '/no/such/run'])).toMatch(/no such folder/);
+    // Every objective --auto takes is offered; a container image without the docker runtime is refused, not ignored.
+    expect(badInput(['--sim', '--model', 'Qwen/Qwen3-14B', '--objective', 'nope'])).toBe("unknown --objective 'nope': use one of total, output, request, goodput, frontier");
+    expect(badInput(['--sim', '--model', 'Qwen/Qwen3-14B', '--image', 'vllm/vllm-openai:v0.11.0'])).toBe('--image is the container of --runtime docker; add --runtime docker');
+    // Conflicting or unknown places are refused, not silently resolved one way.
+    expect(badInput(['--sim', '--model', 'Qwen/Qwen3-14B', '--run-dir', '/tmp/a', '--runs-dir', '/tmp/b'])).toBe('give --run-dir DIR (the exact run folder) or --runs-dir DIR (its parent), not both');
+    expect(badInput(['--sim', '--model', 'Qwen/Qwen3-14B', '--baseline', 'nosuch'])).toBe("--baseline 'nosuch' names no engine: give an engine (vllm, sglang, trtllm) or an engine-stage variant id, e.g. --baseline sglang");
+    expect(parseAutoArgs(['--sim', '--model', 'Qwen/Qwen3-14B', '--baseline', 'trtllm']).config!.baseline).toBe('trtllm');
+    // A resumed run keeps its recorded settings: a flag that would change them is refused, not ignored.
+    expect(badInput(['--auto', '--resume', '/tmp', '--gpus', '2'])).toBe("--resume continues a run with its recorded settings: drop --gpus (or start a new run without --resume)");
+    expect(badInput(['--resume', '/tmp', '--json', '--dry-run', '--model', 'Qwen/Qwen3-14B'])).toMatch(/drop --model/);
     expect(badInput(['--sim', '--model', 'Qwen/Qwen3-14B', 'extra'])).toMatch(/unexpected argument 'extra'/);
   });
 

@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { parseAutoArgs } from '../../src/tune/args.js';
 import { planSession } from '../../src/tune/session.js';
 import { parseTuiFlags, dropUnchecked } from '../../src/tune/workbench.js';
-import { checkForm, configFromChoices } from '../../src/tune/workbench-form.js';
+import { checkForm, configFromChoices, formDefaults } from '../../src/tune/workbench-form.js';
+import type { Settings } from '../../src/core/settings.js';
 import { modelView, planView } from '../../src/tune/workbench-view.js';
 import { validationSeconds } from '../../src/tune/estimate-time.js';
 import { form } from '../tui/fixtures.js';
@@ -30,6 +31,19 @@ describe('real services', () => {
     expect(again.stages.map((s) => s.name)).not.toContain('quantization');
     const attnAgain = again.stages.find((s) => s.name === 'attention')!.variants.find((v) => v.change === attn[0]!.change);
     expect(attnAgain?.status ?? 'dropped').toBe('dropped');
+  });
+
+  it("sizes the form's prompts from the command line's --scale as --auto does (the same session, the same workload)", () => {
+    const noSettings = { get: () => undefined } as unknown as Settings;
+    const host = { simulated: true, gpuType: 'H100', gpuCount: 8 };
+    for (const argv of [['--scale', '0.05'], ['--scale', '0.3'], ['--scale', '0.3', '--num-prompts', '64']]) {
+      const full = ['--sim', '--gpu', 'H100', '--gpus', '8', '--model', 'Qwen/Qwen3-14B', ...argv];
+      const flags = parseTuiFlags(full);
+      const tui = configFromChoices(flags, { host, form: formDefaults(flags, noSettings) });
+      expect(tui.scenario.numPrompts).toBe(parseAutoArgs(full).config!.scenario.numPrompts);
+    }
+    // Without --scale or --num-prompts the workbench keeps its own quick default.
+    expect(formDefaults(parseTuiFlags(['--sim']), noSettings).numPrompts).toBe('200');
   });
 
   it('builds the config from the screens, keeping the other flags', () => {

@@ -50,6 +50,8 @@ export interface ResultsData {
   priced: boolean;
   /** The user aborted the run (so a missing winner is not a failure). */
   aborted?: boolean;
+  /** The plan had no validation (--validation none): an empty table is no sign the run stopped early. */
+  validationOff?: boolean;
   /** The finalists' load sweep, when the session ran one (its own page). */
   sweep?: SweepView;
   /** What the session cost, as the core summed it (absent when the run ended before it did). */
@@ -123,6 +125,7 @@ export function resultsData(source: RunState | SessionView, opts: ResultsOptions
     tables: stageTables(source, opts),
     labels: opts.labels,
     validation: validationRows(source),
+    ...(view.plan?.validation?.length === 0 ? { validationOff: true } : {}),
     ...(winner ? { winner, winnerLabel: name(winner.variantId) } : {}),
     ...(baselineId ? { validationBaseline: name(baselineId), validationBaselineIsWinner: baselineId === winner?.variantId } : {}),
     priced: Boolean(opts.pricePerGpuHour),

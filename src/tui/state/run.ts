@@ -98,7 +98,7 @@ export function applyEvent(stateIn: RunState, e: TuneEvent, now: number): RunSta
   const view = applyToView(stateIn.view, e);
   const live = applyLiveVariant(stateIn.live, e, now);
   const state = view === stateIn.view && live === stateIn.live ? stateIn : { ...stateIn, view, live, current: live[0] };
-  const next = applyLive(state, e, now);
+  const next = releaseGpus(stateIn.live, applyLive(state, e, now));
   // A skip is over once its variant no longer runs (finished, paid by launch-cost without
   // variant-finished, or its stage or validation ended): the hook sends a skip on change only, so a
   // later skip of the same id (a finalist's sweep, then its validation side) must change it again.
@@ -215,6 +215,20 @@ export function runReducer(state: RunState, action: RunAction): RunState {
 }
 
 /** A pinned variant's GPUs replace those indexes only; the other variants' samples stay. */
+/**
+ * On the simulated host a pinned server is the only report of its GPUs: once it has stopped they
+ * read idle, not its last sample under load (a real host's next nvidia-smi sample says for itself).
+ */
+function releaseGpus(before: readonly CurrentVariant[], next: RunState): RunState {
+  if (!next.simulated || before === next.live) return next;
+  const gone = before.filter((c) => !next.live.some((n) => n.variantId === c.variantId));
+  if (!gone.length) return next;
+  const all = gone.some((c) => !c.gpuIds);
+  const freed = new Set(gone.flatMap((c) => c.gpuIds ?? []));
+  const gpus = next.gpus.map((g) => (all || freed.has(g.index) ? { ...g, utilPct: 0, memUsedMiB: 0 } : g));
+  return { ...next, gpus };
+}
+
 function mergeGpus(prev: readonly GpuSample[] | undefined, part: readonly GpuSample[]): GpuSample[] {
   const byIndex = new Map((prev ?? []).map((g) => [g.index, g]));
   for (const g of part) byIndex.set(g.index, g);

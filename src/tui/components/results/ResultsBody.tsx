@@ -5,6 +5,7 @@ import React from 'react';
 import { Box, Text } from 'ink';
 import { commandLines } from '../../format.js';
 import { formatCommand } from '../../../core/shell-quote.js';
+import { servingArgv } from '../../../tune/dummy-weights.js';
 import type { ResultsData } from '../../state/results.js';
 
 export type { ResultsData };
@@ -61,7 +62,8 @@ function StagePage(p: ResultsBodyProps): React.JSX.Element {
   const page = p.page;
   const table = p.tables[page];
   const name = (id: string) => p.labels[id] ?? id;
-  const cmd = p.winner ? formatCommand(p.winner.engineArgv ?? p.winner.argv, p.winner.env) : '';
+  // The command that serves the winner: a launch on dummy weights loses those flags, as in the profile.
+  const cmd = p.winner ? formatCommand(servingArgv(p.winner.engineArgv ?? p.winner.argv, p.winner.variant.engine, p.winner.weights), p.winner.env) : '';
   const cmdLines = cmd ? commandLines(cmd, p.width).length : 1;
   const verdict = table ? stageVerdict(table, name) : validationVerdict(p);
   const verdictLines = wrapVerdict(verdict, table, p.width);
@@ -86,7 +88,11 @@ function StagePage(p: ResultsBodyProps): React.JSX.Element {
         ) : p.validation.length ? (
           <Table columns={validationColumns} rows={p.validation} rowKey={(r) => r.scenario} maxWidth={p.width} />
         ) : (
-          <Muted>No validation table (the run stopped before validating).</Muted>
+          <Muted>
+            {p.validationOff
+              ? 'No validation table: validation was off for this run (--validation none, or Validation: none on the Model screen).'
+              : 'No validation table (the run stopped before validating).'}
+          </Muted>
         )}
         {legend.map((l, i) => (
           <Muted key={`d${i}`}>{l}</Muted>

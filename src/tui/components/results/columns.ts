@@ -18,7 +18,9 @@ export const isDummy = (r: VariantResult) => r.weights?.kind === 'dummy';
 export function statusText(r: VariantResult): string {
   if (r.status === 'ok') return 'ok';
   if (isStoppedEarly(r)) return r.failure!.reason;
-  return r.failure ? `${r.failure.kind}: ${r.failure.reason}` : r.status;
+  if (!r.failure) return r.status;
+  // A reason that already says its kind ("skipped by the user") is not told twice.
+  return r.failure.reason.startsWith(r.failure.kind) ? r.failure.reason : `${r.failure.kind}: ${r.failure.reason}`;
 }
 
 /** The status in a narrow column: the kind alone ("stopped early", "oom"); the reasons are spelt out below. */

@@ -8,6 +8,7 @@ import type { StaticItem } from '../../state/run.js';
 import { fmtDuration, fmtMs, fmtPct, fmtTokS, relativeLabel, truncate, wrapLines } from '../../format.js';
 import { useTheme, type Theme } from '../../theme.js';
 import { pad } from '../Table.js';
+import { statusText } from '../results/columns.js';
 
 export function variantLine(r: VariantResult, label: string, width: number): string {
   const m = r.status === 'ok' ? r.metrics : undefined;
@@ -26,7 +27,7 @@ export function variantLine(r: VariantResult, label: string, width: number): str
   if (!m) {
     // A failure's reason matters more than lining up with the numbers: the label takes only its
     // length, and the reason wraps onto indented lines (printed once, so the lines cost nothing later).
-    const why = r.failure ? `${r.failure.kind}: ${r.failure.reason}` : r.status;
+    const why = statusText(r);
     const [first, ...rest] = wrapLines(`${pad(r.stage, 12)} ${truncate(label, 30)}  ${why}`, width - 2, 3);
     const indent = ' '.repeat(15);
     return [first ?? '', ...wrapLines(rest.join(' '), width - 2 - indent.length, 2).map((l) => indent + l)].filter((l, i) => i === 0 || l.trim()).join('\n');
