@@ -109,6 +109,9 @@ describe('validation in a session', () => {
     // One side: sglang and vllm tie at 1000 and the baseline is the winner, or two sides; either way only the scenario the stages did not measure.
     expect(moe.calls.filter((c) => c.startsWith('validation:')).every((c) => c.endsWith(':random-2000-100'))).toBe(true);
     expect(m.profile?.notes.join('\n')).toMatch(/--dummy-weights has no effect for this model: no tuning launch can load dummy weights \(MoE/);
+    const summary = summaryText(projectSession(readRunEvents(m.runDir), { ended: true }));
+    expect(summary).toMatch(/^--dummy-weights has no effect for this model: .*so benchmarks do not send ignore_eos and validation reuses the tuning measurements\.$/m);
+    expect(summary).not.toContain('[dummy]');
 
     const dense = scriptedRunner({ sglang: 1200, vllm: 1000 });
     const d = await runSession(configFor(['--model', 'Qwen/Qwen3-14B', '--dummy-weights']), { runner: dense.run });
