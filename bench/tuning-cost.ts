@@ -53,6 +53,8 @@ interface Run {
   stages: StageCost[];
   /** What adaptive repeats concluded, per stage that ran them. */
   repeats: string[];
+  /** The validation's two sides and how the baseline was chosen (validation-started). */
+  validation: string | null;
 }
 
 async function session(args: string[]): Promise<Run> {
@@ -61,7 +63,7 @@ async function session(args: string[]): Promise<Run> {
   const child = spawn(process.execPath, [bin, '--auto', '--sim', '--scale', SCALE, '--json', '--out', cwd, '--runs-dir', path.join(cwd, 'runs'), ...args], {
     cwd, env: { ...process.env, SERVELAB_CONFIG_DIR: path.join(cwd, '.config') }, stdio: ['ignore', 'pipe', 'ignore'],
   });
-  const run: Run = { code: null, cost: null, winner: null, results: [], stoppedEarly: 0, wallS: 0, warnings: [], stages: [], repeats: [] };
+  const run: Run = { code: null, cost: null, winner: null, results: [], stoppedEarly: 0, wallS: 0, warnings: [], stages: [], repeats: [], validation: null };
   let lastStageWinner: string | null = null;
   for await (const line of createInterface({ input: child.stdout! })) {
     if (!line.startsWith('{')) continue;
@@ -75,6 +77,7 @@ async function session(args: string[]): Promise<Run> {
       if (/tied within noise|run-to-run spread/.test(e.why)) run.repeats.push(`${e.stage}: ${e.why}`);
     }
     if (e.type === 'session-cost') run.cost = e.cost;
+    if (e.type === 'validation-started') run.validation = `baseline ${e.baselineId}${e.baselineWhy ? ` (${e.baselineWhy})` : ''} vs ${e.winnerId}`;
     if (e.type === 'warning') run.warnings.push(e.message);
   }
   run.code = await new Promise<number | null>((r) => (child.exitCode !== null ? r(child.exitCode) : child.on('exit', (c) => r(c))));
@@ -102,7 +105,7 @@ console.log('| study | mode | launches | stopped early | host GPU-h | variant GP
 console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- |');
 const breakdowns: string[] = [];
 for (const s of STUDIES.filter((x) => !ONLY || x.name.includes(ONLY))) {
-  const none: Run = { code: null, cost: null, winner: null, results: [], stoppedEarly: 0, wallS: 0, warnings: [], stages: [], repeats: [] };
+  const none: Run = { code: null, cost: null, winner: null, results: [], stoppedEarly: 0, wallS: 0, warnings: [], stages: [], repeats: [], validation: null };
   const full = MODES.includes('full') ? await session([...s.args, ...FULL]) : none;
   const opt = MODES.includes('optimised') ? await session([...s.args, ...OPTIMISED]) : none;
   for (const [mode, r] of ([['full', full], ['optimised', opt]] as const).filter(([m]) => MODES.includes(m))) {
@@ -113,6 +116,7 @@ for (const s of STUDIES.filter((x) => !ONLY || x.name.includes(ONLY))) {
   const same = serverKnobs(full.winner, full.results) === serverKnobs(opt.winner, opt.results);
   console.log(`| ${s.name} | ratio | | | ${ratio === null ? '-' : `${ratio.toFixed(2)}x`} | | | ${same ? 'same server knobs' : 'DIFFERENT winner'} | |`);
   for (const w of opt.warnings.filter((x) => /parallel: held back/.test(x)).slice(0, 1)) console.log(`<!-- ${s.name}: ${w} -->`);
+  for (const [mode, r] of [['full', full], ['optimised', opt]] as const) if (r.validation) breakdowns.push(`- ${s.name}, ${mode}: validation ${r.validation}`);
   if (full !== none) breakdowns.push(stageCostTable(`\n${s.name}, full protocol: variant GPU-hours by stage`, full.stages));
   if (opt !== none) breakdowns.push(stageCostTable(`\n${s.name}, optimised: variant GPU-hours by stage`, opt.stages), ...opt.repeats.map((x) => `- repeats, ${x}`));
 }

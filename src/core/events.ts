@@ -180,7 +180,7 @@ export type TuneEvent =
   | { type: 'server-stopping'; variantId: string }
   | { type: 'variant-finished'; result: VariantResult }
   | ({ type: 'stage-finished' } & StageVerdict)
-  | { type: 'validation-started'; scenarios: string[]; /** The two sides compared: the session's baseline and its winner. */ baselineId: string; winnerId: string }
+  | { type: 'validation-started'; scenarios: string[]; /** The two sides compared: the session's baseline and its winner. */ baselineId: string; /** How the baseline was chosen (validate.ts baselineWhy). */ baselineWhy?: string; winnerId: string }
   | { type: 'validation-finished'; rows: ValidationRow[] }
   /**
    * The GPU time of a launch that ends without variant-finished (a validation side, a finalist's

@@ -64,6 +64,8 @@ export interface PlanInfo {
   predictedWinnerId?: string;
   /** Set when the stages tune one replica, then whole-host layouts. */
   replica?: { tp: number; hostGpus: number; why: string };
+  /** --dummy-weights only: whether any tuning launch loads them (what the flag then changes), else why none can. */
+  dummyWeights?: { used: boolean; why?: string };
 }
 
 /** One row of the before/after table: total tok/s and mean TPOT per side; null when that side failed. */

@@ -39,6 +39,8 @@ export interface StageView {
 export interface ValidationView {
   scenarios: string[];
   baselineId: string;
+  /** How the baseline was chosen, and what it did in the engine stage. */
+  baselineWhy?: string;
   winnerId: string;
   rows: ValidationRow[];
   done: boolean;
@@ -213,7 +215,7 @@ export function applyToView(view: SessionView, e: TuneEvent): SessionView {
       return onStageFinished(closeWave(view), verdict);
     }
     case 'validation-started':
-      return { ...view, validation: { scenarios: e.scenarios, baselineId: e.baselineId, winnerId: e.winnerId, rows: [], done: false } };
+      return { ...view, validation: { scenarios: e.scenarios, baselineId: e.baselineId, ...(e.baselineWhy ? { baselineWhy: e.baselineWhy } : {}), winnerId: e.winnerId, rows: [], done: false } };
     case 'validation-finished':
       // Validation launches end without variant-finished: nothing runs once the table is in.
       return closeWave(view.validation ? { ...view, running: {}, validation: { ...view.validation, rows: e.rows, done: true } } : { ...view, running: {} });

@@ -5,3 +5,6 @@ export class AbortedError extends Error {
     this.name = 'AbortedError';
   }
 }
+
+/** The failure reason of a launch the user skipped while it ran (the TUI's skip key): it is recorded. */
+export const USER_SKIP = 'skipped by the user';

@@ -44,14 +44,38 @@ export function dummySpelling(engines: Iterable<EngineName>): string {
 }
 
 /**
- * Whether the benchmark client sends `ignore_eos: true`. Under --dummy-weights every tuning
- * launch does, dummy or real: random weights meet EOS at random, so outputs must have the asked
- * lengths (DUMMY_CLIENT), and the stage's real-weight variants (speculative decoding) must be
- * measured on the same output lengths as the carried winner they are compared with. Validation
- * runs as without the flag: real weights, outputs end where the model ends them.
+ * What --dummy-weights does for a session, decided once from its plan: `used` when any planned
+ * tuning launch loads dummy weights, else why none does (MoE, unknown config). Only a session
+ * that uses them changes its benchmarks (ignore_eos) and its validation (no tuning row reused):
+ * for a model no launch can load dummy weights for, the flag changes nothing. Later stages are
+ * rebuilt from the real winner at run time, but what decides dummy weights (the model, the
+ * speculative knob, the engine's load format) is the same along every path.
  */
-export function clientIgnoresEos(config: Pick<SessionConfig, 'dummyWeights'>, stage: string): boolean {
-  return !!config.dummyWeights && DUMMY_CLIENT.ignoreEos && !isValidationStage(stage);
+export function sessionDummyWeights(config: Pick<SessionConfig, 'dummyWeights'>, planned: readonly { status: string; stage: string; weights?: WeightsUsed }[]): { used: boolean; why?: string } | undefined {
+  if (!config.dummyWeights) return undefined;
+  const run = planned.filter((v) => v.status === 'planned' && v.weights);
+  if (run.some((v) => v.weights!.kind === 'dummy')) return { used: true };
+  // The engine stage's reason is the model's (engines on defaults); later ones add their own (speculative).
+  const first = run.filter((v) => v.stage === 'engine');
+  const whys = [...new Set((first.length ? first : run).map((v) => v.weights!.why))];
+  return { used: false, why: whys.join('; ') || 'no tuning launch is planned' };
+}
+
+/** The one line the plan and the summary give a session whose --dummy-weights changes nothing. */
+export function dummyNoEffectLine(why: string): string {
+  return `--dummy-weights has no effect for this model: no tuning launch can load dummy weights (${why}), so benchmarks do not send ignore_eos and validation reuses the tuning measurements.`;
+}
+
+/**
+ * Whether the benchmark client sends `ignore_eos: true`. When the session's tuning uses dummy
+ * weights (sessionDummyWeights), every tuning launch does, dummy or real: random weights meet EOS
+ * at random, so outputs must have the asked lengths (DUMMY_CLIENT), and the stage's real-weight
+ * variants (speculative decoding) must be measured on the same output lengths as the carried
+ * winner they are compared with. Validation runs as without the flag: real weights, outputs end
+ * where the model ends them; so does every launch of a session no launch of which loads dummy weights.
+ */
+export function clientIgnoresEos(tuningDummyWeights: boolean, stage: string): boolean {
+  return tuningDummyWeights && DUMMY_CLIENT.ignoreEos && !isValidationStage(stage);
 }
 
 /**
@@ -69,16 +93,16 @@ export function servingArgv(argv: readonly string[], engine: EngineName, weights
 }
 
 /**
- * The journal key of a validation measurement. Under --dummy-weights the tuning measurements of
- * the same variant and scenario used dummy weights or ignore_eos: validation must not take them
- * from the journal, nor overwrite them there, so its entries have their own key.
+ * Which measurements used dummy weights, and why the others did not: one sentence for notes and
+ * reports; null without --dummy-weights. `session` is the plan's decision: when no tuning launch
+ * could use them, the sentence says the flag had no effect.
  */
-export function validationKey(config: Pick<SessionConfig, 'dummyWeights'>, scenarioKey: string): string {
-  return config.dummyWeights ? `${scenarioKey}|real-weights` : scenarioKey;
-}
-
-/** Which measurements used dummy weights, and why the others did not: one sentence for notes and reports; null without --dummy-weights. */
-export function dummyWeightsNote(results: readonly (Pick<VariantResult, 'variantId' | 'weights'> & { variant?: Pick<Variant, 'engine'> })[], validated: boolean): string | null {
+export function dummyWeightsNote(
+  results: readonly (Pick<VariantResult, 'variantId' | 'weights'> & { variant?: Pick<Variant, 'engine'> })[],
+  validated: boolean,
+  session?: { used: boolean; why?: string },
+): string | null {
+  if (session && !session.used) return dummyNoEffectLine(session.why ?? 'none planned');
   const marked = results.filter((r) => r.weights);
   if (!marked.length) return null;
   const dummyRows = marked.filter((r) => r.weights!.kind === 'dummy');

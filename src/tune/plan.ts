@@ -15,6 +15,7 @@ import type { Scenario } from './scenarios.js';
 
 import { makeVariant } from './variant-ids.js';
 import { sameServerAs } from './same-server.js';
+import { dummyNoEffectLine, sessionDummyWeights } from './dummy-weights.js';
 import { chooseCheckpoint, findFp8Checkpoint } from './checkpoint-choice.js';
 import { hostLayoutCandidates, replicaFor, replicaShareNote, replicaStageOrder, stageGpusText, type ReplicaInfo } from './replica-plan.js';
 
@@ -98,6 +99,8 @@ export interface Plan {
   /** Id of the predicted winner along the planned path. */
   predictedWinnerId?: string;
   replica?: ReplicaInfo;
+  /** --dummy-weights only: the session's decision (dummy-weights.ts sessionDummyWeights). */
+  dummyWeights?: { used: boolean; why?: string };
 }
 
 export const CAVEATS = [
@@ -264,6 +267,9 @@ export function buildPlan(config: SessionConfig, host: PlanHost, deps: PlanDeps)
     stages.push({ name, title: STAGE_TITLES[name], skipped, notes: stageNotes, variants, gpus: stageGpusText(name, replica, host.gpuCount) });
     if (!skipped) carried = predictedWinner(carried, variants, config.marginPct);
   }
+  // One decision per session: whether --dummy-weights changes its benchmarks and validation.
+  const dummyWeights = sessionDummyWeights(config, stages.flatMap((s) => s.variants));
+  if (dummyWeights && !dummyWeights.used) notes.push(dummyNoEffectLine(dummyWeights.why ?? ''));
   return {
     model: config.model,
     checkpoint,
@@ -277,6 +283,7 @@ export function buildPlan(config: SessionConfig, host: PlanHost, deps: PlanDeps)
     notes,
     predictedWinnerId: carried?.variant.id,
     ...(replica ? { replica } : {}),
+    ...(dummyWeights ? { dummyWeights } : {}),
   };
 }
 

@@ -11,7 +11,7 @@ import type { Variant } from '../core/variant.js';
 import { resultJson, runBenchmarkIsolated, toSimulated, toSimulatedSnapshot, type BenchResult, type Workload } from '../bench/index.js';
 import type { HostInfo } from '../host/gpus.js';
 import type { ExitInfo } from '../host/process.js';
-import { AbortedError } from './aborted.js';
+import { AbortedError, USER_SKIP } from './aborted.js';
 import type { SessionConfig } from './config.js';
 import { writeFileAtomic } from './journal.js';
 import { baseUrl } from './launch.js';
@@ -55,6 +55,8 @@ export interface RunVariantContext {
   gpuIds?: readonly number[];
   /** Stop the benchmark once it cannot beat this leader by the margin (early-stop.ts). */
   earlyStop?: EarlyStopRequest;
+  /** The session's tuning launches use dummy weights (the plan's decision, dummy-weights.ts): its tuning clients send ignore_eos. */
+  tuningDummyWeights?: boolean;
   /**
    * Each scenario's result as soon as it is measured (before the next starts), e.g. a sweep that
    * journals the point and stops the rest through skipSignal when it broke the SLO.
@@ -95,7 +97,7 @@ type Up = Extract<ServerStart, { ok: true }>;
 /** Why this variant stops early: the session's abort or the user's skip; null while neither. */
 function interruption(ctx: RunVariantContext): Failure | null {
   if (ctx.signal?.aborted) return { kind: 'aborted', reason: 'the session was interrupted' };
-  if (ctx.skipSignal?.aborted) return { kind: 'skipped', reason: 'skipped by the user' };
+  if (ctx.skipSignal?.aborted) return { kind: 'skipped', reason: USER_SKIP };
   return null;
 }
 
@@ -148,8 +150,8 @@ async function benchOnce(variant: Variant, scenario: Scenario, warmups: number, 
     // The simulated server runs `speed` times faster than the wall clock: so do its arrivals.
     ...(scenario.requestRate ? { requestRate: scenario.requestRate * (sim ? up.speed : 1) } : {}),
     numWarmups: warmups,
-    // --dummy-weights: outputs of the asked length (dummy-weights.ts), as vLLM's --ignore-eos sends them.
-    ...(clientIgnoresEos(ctx.config, ctx.stage) ? { ignoreEos: true } : {}),
+    // --dummy-weights in use: outputs of the asked length (dummy-weights.ts), as vLLM's --ignore-eos sends them.
+    ...(clientIgnoresEos(!!ctx.tuningDummyWeights, ctx.stage) ? { ignoreEos: true } : {}),
     seed: scenario.seed,
     percentileMetrics: [...PERCENTILE_METRICS],
     metricPercentiles: [...new Set([50, 90, 99, ...sloPercentiles(ctx.config.slo)])].sort((a, b) => a - b),

@@ -27,12 +27,12 @@ function closingNotes(ctx: SessionContext, state: StageLoopState, winner: Varian
   const gpus = ctx.planHost.gpuCount;
   if (price !== undefined && winner.metrics) {
     const w = dollarsPerMillionTokens(winner.metrics, gpus, price);
-    const b = state.baseline?.metrics ? dollarsPerMillionTokens(state.baseline.metrics, gpus, price) : null;
+    const b = state.baseline?.status === 'ok' && state.baseline.metrics ? dollarsPerMillionTokens(state.baseline.metrics, gpus, price) : null;
     if (w !== null) notes.push(`At $${price}/GPU-hour: $${w.toFixed(3)} per million tokens${b !== null ? ` (baseline $${b.toFixed(3)})` : ''}.`);
   }
   const clientBound = state.stages.flatMap((s) => s.results).filter((r) => r.clientBound).map((r) => r.variantId);
   if (clientBound.length) notes.push(`The benchmark client was the bottleneck while measuring ${clientBound.join(', ')}: those figures understate the server.`);
-  const note = dummyWeightsNote(state.stages.flatMap((s) => s.results), validation.length > 0);
+  const note = dummyWeightsNote(state.stages.flatMap((s) => s.results), validation.length > 0, ctx.plan.dummyWeights);
   if (note) notes.push(note);
   return notes;
 }

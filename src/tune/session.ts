@@ -67,7 +67,7 @@ function exitCodeForAbort(signal?: AbortSignal): { code: number; name?: string }
 }
 
 /** The real runner: one launch per call, through the adapters and the shared port and workload caches. */
-function processRunner(config: SessionConfig, host: HostInfo, runDir: string, emit: (e: TuneEvent) => void, signal?: AbortSignal): ScenarioRunner {
+function processRunner(config: SessionConfig, host: HostInfo, runDir: string, emit: (e: TuneEvent) => void, tuningDummyWeights: boolean, signal?: AbortSignal): ScenarioRunner {
   const usedPorts = new Set<number>();
   const workloads = new Map<string, Promise<Workload>>();
   const logsDir = join(runDir, 'logs');
@@ -76,7 +76,7 @@ function processRunner(config: SessionConfig, host: HostInfo, runDir: string, em
     runVariantScenarios(variant, scenarios, {
       // A parallel launch starts its port search at its own slot, so concurrent searches never meet.
       config: portFrom !== undefined ? { ...config, portStart: portFrom } : config,
-      host, logsDir, benchDir, emit, ...(signal ? { signal } : {}), ...req, usedPorts, workloads,
+      host, logsDir, benchDir, emit, ...(signal ? { signal } : {}), ...req, usedPorts, workloads, tuningDummyWeights,
     });
 }
 
@@ -110,7 +110,7 @@ async function openSession(configIn: SessionConfig, opts: SessionOptions, sink: 
   const planDeps = opts.planDeps ?? realPlanDeps(config, host, runDir, versions);
   const plan = buildPlan(config, ph, planDeps);
   opened.journal.writeJson('plan.json', plan);
-  const run = opts.runner ?? processRunner(config, host, runDir, sink.emit, opts.signal);
+  const run = opts.runner ?? processRunner(config, host, runDir, sink.emit, plan.dummyWeights?.used === true, opts.signal);
   const control = opts.control ?? new SessionControl();
   return { config, host, planHost: ph, planDeps, plan, journal: opened.journal, versions, emit: sink.emit, ...(opts.signal ? { signal: opts.signal } : {}), control, run, warnedClientBound: false, cost: new CostLedger(ph.gpuCount, host.simulated) };
 }

@@ -28,6 +28,9 @@ export function stageWeightsLine(variants: readonly PlannedVariant[]): string | 
 /** The summary's lines on dummy weights: which rows used them, why the others did not. */
 export function summaryWeightsLines(view: SessionView): string[] {
   const results = view.stages.flatMap((s) => s.rows.map((r) => r.result));
-  const note = dummyWeightsNote(results, !!view.validation?.rows.length);
-  return note ? [`${DUMMY_MARK.trim()} = ${note}`, ''] : [];
+  const session = view.plan?.dummyWeights;
+  const note = dummyWeightsNote(results, !!view.validation?.rows.length, session);
+  if (!note) return [];
+  // No row is marked when the flag had no effect: the line stands alone.
+  return session && !session.used ? [note, ''] : [`${DUMMY_MARK.trim()} = ${note}`, ''];
 }

@@ -124,7 +124,7 @@ export function planText(plan: Plan, config: SessionConfig, times?: PlanTimes): 
   if (plan.validation.length) {
     out.push('');
     out.push(`Validation: winner vs baseline on ${plan.validation.map((s) => `${s.label} (${s.numPrompts})`).join(', ')}${times?.validationS ? `  est. ${durationText(times.validationS)}` : ''}`);
-    if (config.dummyWeights) out.push('  weights: real (the final validation always runs the real weights, without ignore_eos)');
+    if (plan.dummyWeights?.used) out.push('  weights: real (the final validation always runs the real weights, without ignore_eos)');
   }
   if (config.sweep) {
     out.push('');
@@ -207,7 +207,7 @@ export function summaryText(view: SessionView, opts: { gpuHourPrice?: number } =
   if (view.sweep) out.push(...sweepSummaryText(view.sweep));
   const val = view.validation;
   if (val?.rows.length) {
-    out.push(`Before/after: baseline ${val.baselineId} vs ${view.sweep?.decides ? 'the frontier\'s choice' : 'winner'} ${val.winnerId}`);
+    out.push(`Before/after: baseline ${val.baselineId}${val.baselineWhy ? ` (${val.baselineWhy})` : ''} vs ${view.sweep?.decides ? 'the frontier\'s choice' : 'winner'} ${val.winnerId}`);
     out.push(
       textTable(
         ['scenario', 'baseline tok/s', 'baseline TPOT', 'optimized tok/s', 'optimized TPOT', 'gain'],

@@ -3,6 +3,9 @@
 import type { VariantResult } from '../core/events.js';
 import type { ValidationRow } from '../profiles/schema.js';
 import type { Scenario } from './scenarios.js';
+import { isStoppedEarly } from './early-stop.js';
+import { isSameServer } from './same-server.js';
+import { USER_SKIP } from './aborted.js';
 
 export type { ValidationRow };
 
@@ -25,12 +28,48 @@ export function validationTable(
   });
 }
 
-/** Which result is the baseline: the user's named one (variant id or engine), else vLLM's defaults, else the first that ran. */
+/**
+ * Whether an engine-stage result can be the baseline: its server can serve. One that finished,
+ * was stopped early (early stop only saves cost: it must not change what validation compares),
+ * was skipped by the user while it ran, or was not launched because it is the same server as
+ * one measured. Not one that failed, was pruned before launch (it cannot run here) or was dropped
+ * from the plan (--drop). Validation measures the baseline in full anyway (validation-run.ts).
+ */
+export function canBeBaseline(r: Pick<VariantResult, 'status' | 'failure'>): boolean {
+  return r.status === 'ok' || isStoppedEarly(r) || isSameServer(r) || (r.status === 'skipped' && r.failure?.reason === USER_SKIP);
+}
+
+/**
+ * Which result is the baseline: the user's named one (variant id or engine), else vLLM's
+ * defaults, else the first in plan order that can serve (canBeBaseline): never decided by which
+ * variants early stop cut short.
+ */
 export function pickBaseline(engineResults: readonly VariantResult[], named?: string): VariantResult | null {
-  const ok = engineResults.filter((r) => r.status === 'ok');
   if (named) {
     const hit = engineResults.find((r) => r.variantId === named) ?? engineResults.find((r) => r.variant.engine === named);
     if (hit) return hit;
   }
-  return ok.find((r) => r.variant.engine === 'vllm') ?? ok[0] ?? null;
+  const usable = engineResults.filter(canBeBaseline);
+  return usable.find((r) => r.variant.engine === 'vllm') ?? usable[0] ?? null;
+}
+
+/** How the baseline was chosen and what it did in the engine stage: one phrase for the summary. */
+export function baselineWhy(b: Pick<VariantResult, 'variantId' | 'status' | 'failure' | 'variant'>, named?: string): string {
+  const how = named && (b.variantId === named || b.variant.engine === named) ? `named by --baseline ${named}` : b.variant.engine === 'vllm' ? "vLLM's defaults from the engine stage" : "the first engine-stage variant that can serve (vLLM's defaults did not run or failed)";
+  const there = isStoppedEarly(b) ? 'stopped early there' : isSameServer(b) ? 'not launched there (same server as another)' : b.status === 'skipped' ? 'skipped there' : b.status !== 'ok' ? `${b.status} there` : null;
+  return there ? `${how}; ${there}, measured in full here` : how;
+}
+
+/** Validation's own journal key for a scenario: its rows never replace a tuning row (a resumed stage reads those). */
+export function validationKey(scenarioKey: string): string {
+  return `${scenarioKey}|validation`;
+}
+
+/**
+ * Whether a tuning row of the journal can stand for validation's measurement of the same variant
+ * and scenario: a full measurement (or a failure), not one stopped early or skipped, and only
+ * when the session's tuning benchmarks ran as validation's do (no dummy weights, no ignore_eos).
+ */
+export function reusableForValidation(r: Pick<VariantResult, 'status'>, tuningDummyWeights: boolean): boolean {
+  return !tuningDummyWeights && (r.status === 'ok' || r.status === 'failed');
 }

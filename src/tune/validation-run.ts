@@ -4,9 +4,8 @@
 import type { VariantResult } from '../core/events.js';
 import type { Scenario } from './scenarios.js';
 import type { SessionContext } from './session-context.js';
-import { validationTable, type ValidationRow } from './validate.js';
+import { baselineWhy, reusableForValidation, validationKey, validationTable, type ValidationRow } from './validate.js';
 import { scenarioKey } from './workloads.js';
-import { validationKey } from './dummy-weights.js';
 import { wholeHostVariant } from './replica-plan.js';
 import { loadTag, pointPrompts, type SweepLoad } from '../sweep/spec.js';
 
@@ -27,13 +26,20 @@ export function validationAtLoad(scenarios: readonly Scenario[], load: SweepLoad
   }));
 }
 
+/**
+ * One side's rows: validation's own from the journal (a resumed run measures nothing twice), else
+ * a tuning row of the same variant and scenario when it is a full measurement made as validation
+ * measures (reusableForValidation: not one stopped early, nor one of a session whose tuning used
+ * dummy weights and ignore_eos); the rest measured in one launch, journaled under validation's key.
+ */
 async function measureSide(ctx: SessionContext, side: VariantResult, scenarios: readonly Scenario[]): Promise<Map<string, VariantResult>> {
   const byScenario = new Map<string, VariantResult>();
   const missing: Scenario[] = [];
-  // Under --dummy-weights the tuning measurements are not validation's (validationKey).
-  const key = (s: Scenario) => validationKey(ctx.config, scenarioKey(s));
+  const tuningDummy = ctx.plan.dummyWeights?.used === true;
   for (const s of scenarios) {
-    const hit = ctx.journal.find(side.variantId, key(s), 0);
+    const own = ctx.journal.find(side.variantId, validationKey(scenarioKey(s)), 0);
+    const tuning = ctx.journal.find(side.variantId, scenarioKey(s), 0);
+    const hit = own && reusableForValidation(own.result, false) ? own : tuning && reusableForValidation(tuning.result, tuningDummy) ? tuning : undefined;
     if (hit) byScenario.set(s.name, hit.result);
     else missing.push(s);
   }
@@ -42,7 +48,7 @@ async function measureSide(ctx: SessionContext, side: VariantResult, scenarios: 
   ctx.cost.addLaunch(ctx.emit, 'validation', results[0]);
   for (const [i, r] of results.entries()) {
     const s = missing[i]!;
-    ctx.journal.record('validate', 0, r, key(s));
+    ctx.journal.record('validate', 0, r, validationKey(scenarioKey(s)));
     byScenario.set(s.name, r);
   }
   return byScenario;
@@ -52,6 +58,7 @@ async function measureSide(ctx: SessionContext, side: VariantResult, scenarios: 
 export async function validateWinner(ctx: SessionContext, baseline: VariantResult | null, winner: VariantResult, load?: SweepLoad): Promise<ValidationRow[]> {
   const scenarios = load ? validationAtLoad(ctx.config.validation, load) : ctx.config.validation;
   if (!scenarios.length || !baseline) return [];
+  const why = baselineWhy(baseline, ctx.config.baseline);
   // With a replica plan the baseline was measured on one replica: validation runs it on the whole
   // host, as the winner's chosen layout does (replica-plan.ts).
   const r = ctx.plan.replica;
@@ -59,7 +66,7 @@ export async function validateWinner(ctx: SessionContext, baseline: VariantResul
     const v = wholeHostVariant(ctx.config, baseline.variant, r.hostGpus, ctx.planDeps.model(baseline.variant.model));
     baseline = { ...baseline, variantId: v.id, variant: v };
   }
-  ctx.emit({ type: 'validation-started', scenarios: scenarios.map((s) => s.name), baselineId: baseline.variantId, winnerId: winner.variantId });
+  ctx.emit({ type: 'validation-started', scenarios: scenarios.map((s) => s.name), baselineId: baseline.variantId, baselineWhy: why, winnerId: winner.variantId });
   const base = await measureSide(ctx, baseline, scenarios);
   const optimized = baseline.variantId === winner.variantId ? base : await measureSide(ctx, winner, scenarios);
   const rows = validationTable(scenarios, base, optimized);

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Variant } from '../../src/core/variant.js';
 import { parseAutoArgs } from '../../src/tune/args.js';
-import { clientIgnoresEos, launchWeights, servingArgv, validationKey } from '../../src/tune/dummy-weights.js';
+import { clientIgnoresEos, launchWeights, servingArgv } from '../../src/tune/dummy-weights.js';
 import { launchContext, prepareLaunch } from '../../src/tune/launch.js';
 import { planSession } from '../../src/tune/session.js';
 import { modelledStartupS } from '../../src/tune/deps.js';
@@ -19,6 +19,7 @@ const on = flags('--dummy-weights');
 const off = flags();
 const dense = (engine: Variant['engine'], knobs: Variant['knobs'] = {}): Variant => ({ id: engine, engine, model: 'Qwen/Qwen3-14B', knobs });
 const runDir = join(tmpdir(), 'servelab-dummy-test');
+const config0 = (more: string[]) => parseAutoArgs(['--sim', '--engines', 'vllm,sglang', '--speed', '5', ...more]).config!;
 
 /** The argv a launch of `variant` in `stage` gets, deciding as the runner does (server-start.ts). */
 function launched(config: typeof on, variant: Variant, stage: string): string[] {
@@ -75,11 +76,11 @@ describe('launchWeights and the argv of each engine', () => {
     expect(argv.slice(-2)).toEqual(['--load-format', 'dummy']);
   });
 
-  it('sends ignore_eos from every tuning client under the flag, never from validation or without it', () => {
-    expect(clientIgnoresEos(on, 'engine')).toBe(true);
-    expect(clientIgnoresEos(on, 'speculative')).toBe(true);
-    expect(clientIgnoresEos(on, 'validation')).toBe(false);
-    expect(clientIgnoresEos(off, 'engine')).toBe(false);
+  it('sends ignore_eos from every tuning client of a session that uses dummy weights, never from validation or otherwise', () => {
+    expect(clientIgnoresEos(true, 'engine')).toBe(true);
+    expect(clientIgnoresEos(true, 'speculative')).toBe(true);
+    expect(clientIgnoresEos(true, 'validation')).toBe(false);
+    expect(clientIgnoresEos(false, 'engine')).toBe(false);
   });
 });
 
@@ -106,19 +107,30 @@ describe('one launch path under --dummy-weights', () => {
     expect(text).toMatch(/Validation: [^\n]*\n  weights: real \(the final validation always runs the real weights/);
     expect(planText((await planSession(flags('--sim', '--engines', 'vllm', '--speed', '5'))).plan, off)).not.toMatch(/weights:/);
   });
+
+  it('decides once per session: a dense model uses them; for an MoE model the flag changes nothing, and the plan says why', async () => {
+    expect((await planSession(config0(['--model', 'Qwen/Qwen3-14B', '--dummy-weights']))).plan.dummyWeights).toEqual({ used: true });
+    const moe = config0(['--model', 'deepseek-ai/DeepSeek-R1-0528', '--gpu', 'H200', '--gpus', '8', '--dummy-weights']);
+    const { plan } = await planSession(moe);
+    expect(plan.dummyWeights).toEqual({ used: false, why: expect.stringMatching(/^MoE: random router weights/) });
+    // So its tuning clients send no ignore_eos (the runner asks clientIgnoresEos with this decision).
+    expect(clientIgnoresEos(plan.dummyWeights!.used, 'engine')).toBe(false);
+    const text = planText(plan, moe);
+    expect(text.match(/^note: --dummy-weights has no effect for this model: .*$/gm)).toEqual([
+      expect.stringMatching(/\(MoE: random router weights.*\), so benchmarks do not send ignore_eos and validation reuses the tuning measurements\.$/),
+    ]);
+    expect(text).not.toMatch(/final validation always runs the real weights/);
+    // Without the flag there is no decision and no line.
+    expect((await planSession(config0(['--model', 'deepseek-ai/DeepSeek-R1-0528', '--gpu', 'H200', '--gpus', '8']))).plan.dummyWeights).toBeUndefined();
+  });
 });
 
-describe('serving command, journal key, modelled start-up', () => {
+describe('serving command, modelled start-up', () => {
   it('the serving command drops the dummy flags of a dummy measurement only', () => {
     const argv = ['vllm', 'serve', 'Qwen/Qwen3-14B', '--load-format', 'dummy'];
     expect(servingArgv(argv, 'vllm', { kind: 'dummy', why: 'x' })).toEqual(['vllm', 'serve', 'Qwen/Qwen3-14B']);
     expect(servingArgv(argv, 'vllm', { kind: 'real', why: 'x' })).toEqual(argv);
     expect(servingArgv(argv, 'vllm', undefined)).toEqual(argv);
-  });
-
-  it('validation keeps its own journal entries under the flag', () => {
-    expect(validationKey(off, 'sharegpt-like-n20')).toBe('sharegpt-like-n20');
-    expect(validationKey(on, 'sharegpt-like-n20')).not.toBe('sharegpt-like-n20');
   });
 
   it('a dummy launch skips the weight read in the modelled start-up', () => {

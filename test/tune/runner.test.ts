@@ -54,6 +54,29 @@ describe('runVariant', () => {
   });
 });
 
+describe('ignore_eos under --dummy-weights', () => {
+  // sim-serve ends about 10% of the requests without ignore_eos before max_tokens (src/sim/openai.ts),
+  // seeded per request: deterministic for this scenario.
+  const scenario = parseScenario('random:200/20', { scale: 1, numPrompts: 40 });
+  const dummyConfig = parseAutoArgs(['--sim', '--model', 'Qwen/Qwen3-14B', '--port', String(portStart + 200), '--dummy-weights']).config!;
+  const measure = async (tuningDummyWeights: boolean) => {
+    const events: TuneEvent[] = [];
+    const variant = makeVariant('vllm', 'Qwen/Qwen3-14B', {}, dummyConfig);
+    const r = await runVariant(variant, scenario, { config: dummyConfig, host: simulatedHost('H100', 1), logsDir: join(dir, 'logs-eos'), emit: (e) => events.push(e), stage: 'engine', tuningDummyWeights });
+    ports.push(...events.flatMap((e) => (e.type === 'variant-launching' ? [e.port] : [])));
+    expect(r.status).toBe('ok');
+    return r.metrics!.total_output_tokens;
+  };
+
+  it('is sent only when the session uses dummy weights, not for the flag alone', async () => {
+    // A session whose plan uses them (a dense model): every output runs to its asked length.
+    expect(await measure(true)).toBe(40 * 20);
+    // The flag is on but no launch of the session loads dummy weights (an MoE model): outputs end where the model ends them.
+    expect(await measure(false)).toBeLessThan(40 * 20);
+    expect(survivors(ports)).toEqual([]);
+  });
+});
+
 describe('whoElseAnswers', () => {
   it('tells a server serving another model or engine from the one launched', async () => {
     const port = await findFreePort({ from: portStart + 500 });

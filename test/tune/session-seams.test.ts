@@ -50,7 +50,7 @@ describe('runSession with an injected runner', () => {
     // Validation launches the baseline and the winner once each, for the scenario the stages did
     // not measure (the tuning scenario comes from the journal).
     expect(calls.filter((c) => c.startsWith('validation:'))).toEqual(['validation:vllm:random-2000-100', 'validation:sglang-attn-triton:random-2000-100']);
-    expect(events).toContainEqual({ type: 'validation-started', scenarios: ['sharegpt-like', 'random-2000-100'], baselineId: 'vllm', winnerId: 'sglang-attn-triton' });
+    expect(events).toContainEqual({ type: 'validation-started', scenarios: ['sharegpt-like', 'random-2000-100'], baselineId: 'vllm', baselineWhy: "vLLM's defaults from the engine stage", winnerId: 'sglang-attn-triton' });
     expect(o.profile?.variant.id).toBe('sglang-attn-triton');
     // The projection of the journaled stream is the view every front end shows.
     const view = projectSession(readRunEvents(o.runDir), { ended: true });

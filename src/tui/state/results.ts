@@ -45,6 +45,8 @@ export interface ResultsData {
   winnerLabel?: string;
   /** Label of the variant the validation table measures the winner against. */
   validationBaseline?: string;
+  /** How the core chose that baseline (validate.ts baselineWhy). */
+  validationBaselineWhy?: string;
   /** The validation compared the winner with itself (the usual baseline did not run). */
   validationBaselineIsWinner?: boolean;
   priced: boolean;
@@ -128,6 +130,7 @@ export function resultsData(source: RunState | SessionView, opts: ResultsOptions
     ...(view.plan?.validation?.length === 0 ? { validationOff: true } : {}),
     ...(winner ? { winner, winnerLabel: name(winner.variantId) } : {}),
     ...(baselineId ? { validationBaseline: name(baselineId), validationBaselineIsWinner: baselineId === winner?.variantId } : {}),
+    ...(view.validation?.baselineWhy ? { validationBaselineWhy: view.validation.baselineWhy } : {}),
     priced: Boolean(opts.pricePerGpuHour),
     ...(sweep ? { sweep } : {}),
     ...(view.cost ? { cost: view.cost } : soFar ? { costSoFar: soFar } : {}),

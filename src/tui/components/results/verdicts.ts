@@ -54,10 +54,10 @@ export function costLines(p: Pick<ResultsData, 'cost' | 'costSoFar'>, width: num
 }
 
 /** The line under the validation table: what was compared with what. */
-export function validationVerdict(p: Pick<ResultsData, 'validationBaseline' | 'validationBaselineIsWinner' | 'winnerLabel'>): string {
+export function validationVerdict(p: Pick<ResultsData, 'validationBaseline' | 'validationBaselineWhy' | 'validationBaselineIsWinner' | 'winnerLabel'>): string {
   if (!p.validationBaseline || !p.winnerLabel) return '';
   if (p.validationBaselineIsWinner) return `the baseline is the winner itself (${p.winnerLabel}): no other first-stage variant ran, so there is nothing to compare`;
-  return `baseline ${p.validationBaseline} vs winner ${p.winnerLabel}`;
+  return `baseline ${p.validationBaseline}${p.validationBaselineWhy ? ` (${p.validationBaselineWhy})` : ''} vs winner ${p.winnerLabel}`;
 }
 
 /**
