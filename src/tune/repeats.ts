@@ -21,6 +21,8 @@ export type RepeatStep =
       ranked: VariantResult[];
       tied: boolean;
       why: string;
+      /** A tie broken by the rule: the why without its "X wins on RULE" clause (for a stage that keeps its carried winner instead). */
+      tieWhy?: string;
     };
 
 const label = (r: VariantResult) => r.variant.label ?? r.variantId;
@@ -121,12 +123,8 @@ export function nextRepeatStep(runs: ReadonlyMap<string, readonly VariantResult[
   const second = first === a.r ? b.r : a.r;
   const [w, l, rule] = breakTie(first, second);
   const rest = ranked.slice(2);
-  return {
-    action: 'decide',
-    ranked: [w, l, ...rest],
-    tied: true,
-    why: `${label(a.r)} and ${label(b.r)} tied within noise (${g.toFixed(1)}% apart after ${nA} and ${nB} runs, margin ${opts.marginPct}%${spread !== undefined ? `, run-to-run spread ${spread.toFixed(1)}%` : ''}): ${label(w)} wins on ${rule}`,
-  };
+  const tieWhy = `${label(a.r)} and ${label(b.r)} tied within noise (${g.toFixed(1)}% apart after ${nA} and ${nB} runs, margin ${opts.marginPct}%${spread !== undefined ? `, run-to-run spread ${spread.toFixed(1)}%` : ''})`;
+  return { action: 'decide', ranked: [w, l, ...rest], tied: true, why: `${tieWhy}: ${label(w)} wins on ${rule}`, tieWhy };
 }
 
 /**

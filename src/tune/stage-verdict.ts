@@ -25,7 +25,7 @@ function rowGains(results: readonly VariantResult[], reference: VariantResult | 
 }
 
 /** What adaptive repeats concluded (repeats.ts): the ranking after the tie rule, and why. */
-export type RepeatsWord = Pick<Extract<RepeatStep, { action: 'decide' }>, 'ranked' | 'tied' | 'why'>;
+export type RepeatsWord = Pick<Extract<RepeatStep, { action: 'decide' }>, 'ranked' | 'tied' | 'why' | 'tieWhy'>;
 
 /**
  * A decision with the repeats' word on it. When the best two stayed tied within noise, the tie
@@ -40,7 +40,10 @@ function withRepeats(d: StageDecision, carried: VariantResult | null, results: r
     const w = results.find((r) => r.variantId === top.variantId) ?? d.winner;
     return { ...d, winner: w, why: repeats.why };
   }
-  return { ...d, why: `${d.why}; ${repeats.why}` };
+  // A tie that involves the carried winner keeps it: the tie rule's pick among the two is not the
+  // stage's, so its "X wins on RULE" clause is left out (it read as if X had won).
+  const keptInTie = repeats.tied && carried && tiedPair.includes(carried.variantId) && repeats.tieWhy;
+  return { ...d, why: `${d.why}; ${keptInTie ? `${repeats.tieWhy}: a tie keeps the carried winner` : repeats.why}` };
 }
 
 /** The engine stage: the best variant wins outright; its gain is against the baseline. */

@@ -121,3 +121,21 @@ describe('breakTie', () => {
     expect(breakTie(run('a', 1), run('b', 1))[0].variantId).toBe('a');
   });
 });
+
+describe('a later stage whose carried winner ties with a challenger', () => {
+  it("keeps the carried winner and does not say the tie rule's pick won", async () => {
+    const { decideStageVerdict } = await import('../../src/tune/stage-verdict.js');
+    // Three runs each, 0.4% apart, spread 3% (wider than the margin): the tie rule would pick the
+    // challenger on its lower p99 TPOT, but a challenger must beat the carried winner by the margin.
+    const kept = [run('kept', 1000, { p99Tpot: 21 }), run('kept', 970, { p99Tpot: 21 }), run('kept', 1000, { p99Tpot: 21 })];
+    const flash = [run('flash', 1004, { p99Tpot: 20 }), run('flash', 1004, { p99Tpot: 20 }), run('flash', 1000, { p99Tpot: 20 })];
+    const step = nextRepeatStep(runs([['kept', kept], ['flash', flash]]), { ...opts, keptId: 'kept' });
+    expect(step).toMatchObject({ action: 'decide', tied: true });
+    if (step.action !== 'decide') return;
+    expect(step.why).toMatch(/flash wins on lower p99 TPOT/);
+    const out = decideStageVerdict('attention', kept[0]!, null, step.ranked, { ...opts, repeats: step });
+    expect(out.winner?.variantId).toBe('kept');
+    expect(out.verdict.why).toMatch(/kept the carried winner; flash and kept tied within noise \(0\.4% apart after 3 and 3 runs, margin 2%, run-to-run spread 3\.\d%\): a tie keeps the carried winner$/);
+    expect(out.verdict.why).not.toMatch(/wins on/);
+  });
+});

@@ -21,8 +21,9 @@ function fitReasons(reasons: readonly string[][], max: number): string[] {
 /** The line under a stage table: who won, by how much against what, or that the carried one stayed. */
 export function stageVerdict(t: StageTable, name: (id: string) => string): string {
   if (!t.winnerId) return 'no winner in this stage';
-  // A kept winner stays by the greedy rule: the tie rule's pick among the tied pair decided nothing, so only the tie is told.
-  if (t.winnerId === t.carriedId) return `${name(t.winnerId)} (carried in) stays: no candidate beat it by more than the margin${t.tie ? `; ${t.tie.replace(/\): .* wins on .*$/, ')')}` : ''}`;
+  // A kept winner stays by the greedy rule: the tie rule's pick among the tied pair decided nothing, so only the tie is told
+  // (the core's clause after it, "X wins on RULE" or "a tie keeps the carried winner", is this line's own start).
+  if (t.winnerId === t.carriedId) return `${name(t.winnerId)} (carried in) stays: no candidate beat it by more than the margin${t.tie ? `; ${t.tie.replace(/\): .*$/, ')')}` : ''}`;
   // The gain is the core's, against the reference it names: the baseline in the first stage.
   const against = !t.referenceId ? null : t.referenceId === t.carriedId ? `${name(t.referenceId)} (carried in)` : t.referenceId === t.baselineId ? `the baseline ${name(t.referenceId)}` : name(t.referenceId);
   const gain = t.gainPct !== null && against && t.referenceId !== t.winnerId ? ` (${fmtPct(t.gainPct, true)} vs ${against})` : '';
