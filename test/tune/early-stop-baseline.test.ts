@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseAutoArgs } from '../../src/tune/args.js';
-import { runSession } from '../../src/tune/session.js';
+import { readRunConfig, runSession } from '../../src/tune/session.js';
 import type { ScenarioRunner } from '../../src/tune/session-context.js';
 import { scriptedRunner } from './scripted-runner.js';
 
@@ -54,6 +54,11 @@ describe('the baseline runs in full in the engine stage', () => {
       ['sharegpt-like', 1000, 20],
       ['random-2000-100', 1000, 20],
     ]);
+    // A resume reads every row back: nothing is launched again and the table is the same.
+    const again = stoppingRunner({ sglang: 1200, vllm: 1000 });
+    const o2 = await runSession(readRunConfig(o.runDir), { runner: again.run, resume: true });
+    expect(again.calls).toEqual([]);
+    expect(o2.validation).toEqual(o.validation);
     expect(o.plan.notes).toContain('Early stop never cuts vllm short in the engine stage: it is the baseline, and validation reuses its full sharegpt-like measurement (a partial one would be measured again there).');
   });
 
