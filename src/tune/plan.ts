@@ -16,6 +16,7 @@ import type { Scenario } from './scenarios.js';
 import { makeVariant } from './variant-ids.js';
 import { sameServerAs } from './same-server.js';
 import { dummyNoEffectLine, sessionDummyWeights } from './dummy-weights.js';
+import { fullRunBaselineId, fullRunNote } from './baseline-in-full.js';
 import { chooseCheckpoint, findFp8Checkpoint } from './checkpoint-choice.js';
 import { hostLayoutCandidates, replicaFor, replicaShareNote, replicaStageOrder, stageGpusText, type ReplicaInfo } from './replica-plan.js';
 
@@ -270,6 +271,8 @@ export function buildPlan(config: SessionConfig, host: PlanHost, deps: PlanDeps)
   // One decision per session: whether --dummy-weights changes its benchmarks and validation.
   const dummyWeights = sessionDummyWeights(config, stages.flatMap((s) => s.variants));
   if (dummyWeights && !dummyWeights.used) notes.push(dummyNoEffectLine(dummyWeights.why ?? ''));
+  const inFull = runEngineStage ? fullRunBaselineId({ config, replica, tuningDummyWeights: dummyWeights?.used === true }, engineVariants, new Map()) : null;
+  if (inFull && runnable(stages[0]!).length > 1) notes.push(fullRunNote(inFull, config.scenario.name));
   return {
     model: config.model,
     checkpoint,

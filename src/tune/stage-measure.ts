@@ -15,6 +15,7 @@ import { DEFAULT_REPEATS_MAX, nextRepeatStep, runSpreadPct, type RepeatStep } fr
 import type { SessionContext } from './session-context.js';
 import { runOrder } from './run-order.js';
 import { stageSchedule } from './stage-parallel.js';
+import { fullRunBaselineId } from './baseline-in-full.js';
 
 /** The leader a variant must be able to beat to keep running: the best eligible result so far. */
 export function earlyStopLeader(ctx: SessionContext, sofar: readonly (VariantResult | null)[]): EarlyStopRequest | undefined {
@@ -53,10 +54,13 @@ export async function measureStage(ctx: SessionContext, variants: readonly Plann
   for (const wave of waves) {
     if (ctx.signal?.aborted) throw new AbortedError();
     const leader = earlyStopLeader(ctx, [carried, ...byId.values()]);
+    // The baseline validation will take this stage's row from runs in full (baseline-in-full.ts).
+    const inFull = fullRunBaselineId({ config: ctx.config, replica: ctx.plan.replica, tuningDummyWeights: ctx.plan.dummyWeights?.used === true }, variants, byId);
     const shared = wave.length > 1;
     const tasks = wave.map((slot) => {
       const p = planned.find((v) => v.variant.id === slot.id)!;
-      const extras = { ...(leader && leader.leaderId !== p.variant.id ? { earlyStop: leader } : {}), ...(shared ? { gpuIds: slot.gpuIds, portFrom: slot.port } : {}) };
+      const watched = leader && leader.leaderId !== p.variant.id && p.variant.id !== inFull;
+      const extras = { ...(watched ? { earlyStop: leader } : {}), ...(shared ? { gpuIds: slot.gpuIds, portFrom: slot.port } : {}) };
       return () => measureRuns(ctx, p, extras);
     });
     const outcomes = await runParallel(tasks, wave.length, ctx.signal);

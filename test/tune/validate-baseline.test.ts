@@ -59,18 +59,18 @@ describe('pickBaseline', () => {
 });
 
 let n = 0;
-const configFor = (more: string[]) =>
+const configFor = (more: string[], validation = 'sharegpt-like,random-2000-100') =>
   parseAutoArgs([
-    '--sim', '--engines', 'sglang,vllm', '--stages', 'engine', '--scale', '0.02', '--validation', 'sharegpt-like,random-2000-100',
+    '--sim', '--engines', 'sglang,vllm', '--stages', 'engine', '--scale', '0.02', '--validation', validation,
     '--out', dir, '--run-dir', join(dir, `run-${++n}`), ...more,
   ]).config!;
 
-/** The scripted runner, with vLLM stopped early in the engine stage (a partial row, status pruned). */
+/** The scripted runner, with vLLM stopped early in the engine stage when it is watched (a partial row, status pruned). */
 function stoppingVllm(): { run: ScenarioRunner; calls: string[] } {
   const inner = scriptedRunner({ sglang: 1200, vllm: 1000 });
   const run: ScenarioRunner = async (variant, scenarios, req) => {
     const out = await inner.run(variant, scenarios, req);
-    return req.stage === 'engine' && variant.engine === 'vllm' ? out.map((r) => ({ ...r, status: 'pruned' as const, failure: STOPPED })) : out;
+    return req.earlyStop && variant.engine === 'vllm' ? out.map((r) => ({ ...r, status: 'pruned' as const, failure: STOPPED })) : out;
   };
   return { run, calls: inner.calls };
 }
@@ -79,17 +79,19 @@ describe('validation in a session', () => {
   it('compares against vLLM stopped early in the engine stage, measured in full on every scenario, and a resume measures nothing again', async () => {
     const { run, calls } = stoppingVllm();
     const events: TuneEvent[] = [];
-    const o = await runSession(configFor(['--model', 'Qwen/Qwen3-14B']), { runner: run, onEvent: (e) => events.push(e) });
+    // Without the tuning scenario in the validation set the baseline is watched in the engine
+    // stage like any variant (baseline-in-full.ts), and stopped there.
+    const o = await runSession(configFor(['--model', 'Qwen/Qwen3-14B'], 'random-2000-100,random-4000-200'), { runner: run, onEvent: (e) => events.push(e) });
     expect(o.exitCode).toBe(0);
     expect(o.winner?.variantId).toBe('sglang');
     expect(o.baseline?.variantId).toBe('vllm');
-    // The stopped row is not reused: the baseline side measures the tuning scenario too.
-    expect(calls.filter((c) => c.startsWith('validation:'))).toEqual(['validation:vllm:sharegpt-like+random-2000-100', 'validation:sglang:random-2000-100']);
+    expect(o.stages[0]!.results.find((r) => r.variantId === 'vllm')?.status).toBe('pruned');
+    expect(calls.filter((c) => c.startsWith('validation:'))).toEqual(['validation:vllm:random-2000-100+random-4000-200', 'validation:sglang:random-2000-100+random-4000-200']);
     expect(events).toContainEqual(expect.objectContaining({ type: 'validation-started', baselineId: 'vllm', baselineWhy: "vLLM's defaults from the engine stage; stopped early there, measured in full here" }));
     const view = projectSession(readRunEvents(o.runDir), { ended: true });
     expect(view.validation?.rows.map((r) => [r.scenario, r.baseline?.totalTokPerS, r.gainPct])).toEqual([
-      ['sharegpt-like', 1000, 20],
       ['random-2000-100', 1000, 20],
+      ['random-4000-200', 1000, 20],
     ]);
     expect(summaryText(view)).toContain("Before/after: baseline vllm (vLLM's defaults from the engine stage; stopped early there, measured in full here) vs winner sglang");
 
