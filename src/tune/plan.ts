@@ -17,7 +17,7 @@ import { makeVariant } from './variant-ids.js';
 import { sameServerAs } from './same-server.js';
 import { dummyNoEffectLine, sessionDummyWeights } from './dummy-weights.js';
 import { chooseCheckpoint, findFp8Checkpoint } from './checkpoint-choice.js';
-import { hostLayoutCandidates, replicaFor, replicaShareNote, replicaStageOrder, stageGpusText, type ReplicaInfo } from './replica-plan.js';
+import { hostLayoutCandidates, replicaFor, replicaShareNote, replicaStageOrder, stageGpusText, stageScenario, type ReplicaInfo } from './replica-plan.js';
 
 export { engineStageTp, type ExpandContext } from './candidates.js';
 export { makeVariant, variantId, variantLabel } from './variant-ids.js';
@@ -134,8 +134,13 @@ function tryCommand(deps: PlanDeps, v: Variant): { spec?: LaunchSpec; error?: st
   }
 }
 
-/** Turn candidates into planned variants: preflight, user drops, no-ops, commands, predictions. */
-function finish(stage: StageName, items: { variant: Variant; change: string }[], ctx: ExpandContext, carried?: Variant): PlannedVariant[] {
+/**
+ * Turn candidates into planned variants: preflight, user drops, no-ops, commands, predictions.
+ * A prediction is for the workload the launch runs: on a replica plan's tuning stages, one
+ * replica's share of the prompts (stageScenario), not the whole host's.
+ */
+function finish(stage: StageName, items: { variant: Variant; change: string }[], ctx: ExpandContext & { replica?: ReplicaInfo | null }, carried?: Variant): PlannedVariant[] {
+  const scenario = stageScenario(ctx.config.scenario, ctx.replica, stage);
   const carriedSpec = carried ? tryCommand(ctx.deps, carried).spec : undefined;
   const seen = new Set<string>();
   const out: PlannedVariant[] = [];
@@ -173,7 +178,7 @@ function finish(stage: StageName, items: { variant: Variant; change: string }[],
         pv.reason = pf.failure;
       }
     }
-    if (pv.status !== 'dropped') pv.predicted = ctx.deps.predict(variant, ctx.config.scenario);
+    if (pv.status !== 'dropped') pv.predicted = ctx.deps.predict(variant, scenario);
     out.push(pv);
   }
   return out;
