@@ -168,6 +168,26 @@ function dummySpelling(engine: Profile['engine']['name']): string {
   return engine === 'trtllm' ? `\`${TRTLLM_DUMMY_YAML.key}: ${TRTLLM_DUMMY_YAML.value}\` in its --extra_llm_api_options YAML` : '`--load-format dummy`';
 }
 
+/** A list as a sentence says it: "a", "a and b", "a, b and c". */
+function listText(items: string[]): string {
+  return items.length < 2 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
+}
+
+/**
+ * The conclusion's word on validation workloads the winner does not win: where it loses to the
+ * baseline (gain below 0) and, in a servelab session, where it failed while the baseline ran (a
+ * published study leaves a side out when it did not report it; that is not a failure). A headline
+ * gain on one workload must not hide a loss on another.
+ */
+function lossSentences(p: Profile): string[] {
+  const losses = p.validation.filter((r) => r.gainPct !== null && r.gainPct < 0).map((r) => `${r.scenario} (${fmtPct(r.gainPct)})`);
+  const failed = p.source === 'study' ? [] : p.validation.filter((r) => r.baseline && !r.optimized).map((r) => r.scenario);
+  return [
+    ...(losses.length ? [`It loses to the baseline on ${listText(losses)}.`] : []),
+    ...(failed.length ? [`It failed on ${listText(failed)}, where the baseline ran.`] : []),
+  ];
+}
+
 export function renderReport(p: Profile): string {
   const engine = ENGINE_NAMES[p.engine.name];
   const total = p.metrics.total_token_throughput;
@@ -184,7 +204,8 @@ export function renderReport(p: Profile): string {
   const gain = sharegptRow?.gainPct != null ? `, ${fmtPct(sharegptRow.gainPct)} over the baseline` : '';
   out.push(
     `Total token throughput ${fmt(total)} tok/s (output ${fmt(p.metrics.output_throughput)} tok/s) on ${workloadLine(p.workload)}${gain}.` +
-      (p.startupS !== null ? ` Start-up took ${fmt(p.startupS, 0)} s.` : ''),
+      (p.startupS !== null ? ` Start-up took ${fmt(p.startupS, 0)} s.` : '') +
+      lossSentences(p).map((x) => ` ${x}`).join(''),
   );
   const kept = p.stages.flatMap((s) => s.results).find((r) => r.variantId === p.variant.id && r.weights?.kind === 'dummy');
   if (kept) out.push('', `The throughput above was measured on dummy weights (${dummySpelling(p.engine.name)}, outputs fixed by ignore_eos)${p.validation.length ? '; the before/after table ran the real weights' : ''}.`);

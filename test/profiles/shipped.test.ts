@@ -120,6 +120,25 @@ describe('renderReport', () => {
     expect(out).not.toContain('--load-format');
   });
 
+  it('says in the conclusion where the winner loses to the baseline, and where it failed', () => {
+    const p = structuredClone(qwen!);
+    const conclusionOf = (text: string) => text.slice(text.indexOf('## Conclusion'), text.indexOf('## Before and after'));
+    expect(conclusionOf(md)).not.toMatch(/loses|failed/);
+    p.validation[4]!.optimized = { totalTokPerS: 100, meanTpotMs: 9 };
+    p.validation[4]!.gainPct = -15.5;
+    p.validation[2]!.gainPct = -2.25;
+    p.validation[1]!.optimized = null;
+    p.validation[1]!.gainPct = null;
+    p.source = 'session';
+    const conclusion = conclusionOf(renderReport(p));
+    expect(conclusion).toContain('+58.1% over the baseline');
+    expect(conclusion).toContain('It loses to the baseline on medium 2000/100 (-2.3%) and very long 32000/100 (-15.5%).');
+    expect(conclusion).toContain('It failed on short 128/4, where the baseline ran.');
+    // A published study that did not report a side is not a failure.
+    p.source = 'study';
+    expect(conclusionOf(renderReport(p))).not.toContain('failed on');
+  });
+
   it('marks simulated numbers and lists replays', () => {
     const p = structuredClone(qwen!);
     p.host.simulated = true;
