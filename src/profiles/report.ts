@@ -7,12 +7,18 @@ import type { Profile, RecordedResult, ReplayRecord, StageRecord, ValidationRow,
 import { sweepMarkdown } from '../sweep/report.js';
 import { TRTLLM_DUMMY_YAML } from '../engines/trtllm.js';
 
-/** The studies' own caveats; every report carries them. */
+/**
+ * The studies' own caveats; every report carries them. The fourth is worded as its sources say it:
+ * the studies recommend FP8 for high-throughput serving, and gave no source for an accuracy figure;
+ * vLLM's FP8 page (docs/features/quantization/fp8.md, https://docs.vllm.ai/en/stable/features/quantization/fp8/,
+ * the same sentence since https://docs.vllm.ai/en/v0.5.4/quantization/fp8.html) says only "minimal
+ * impact on accuracy". servelab measures throughput, never accuracy, so it gives no figure.
+ */
 export const STUDY_CAVEATS: readonly string[] = [
   'The search is greedy (stage by stage), so it finds a local optimum, not necessarily the global one.',
   'Other knobs (max batch size, scheduling, KV-cache size, CUDA graph, torch.compile) depend on the use case; the result is a starting point.',
   'Results hold for the hardware and engine versions used; engines change.',
-  'FP8 quantization usually loses under 1% accuracy and is strongly recommended for high-throughput serving.',
+  'The studies recommend FP8 quantization for high-throughput serving. Its accuracy cost depends on the model and was not measured here (vLLM\'s FP8 docs say "minimal impact on accuracy": https://docs.vllm.ai/en/stable/features/quantization/fp8/); check it on your own evaluation before serving.',
 ];
 
 const ENGINE_NAMES = { vllm: 'vLLM', sglang: 'SGLang', trtllm: 'TensorRT-LLM' } as const;

@@ -107,7 +107,8 @@ export const CAVEATS = [
   'The search is greedy, stage by stage: it finds a local optimum, not necessarily the global one.',
   'Other knobs (batch size, scheduling, KV-cache size, CUDA graphs, torch.compile) depend on the use case; treat the result as a starting point.',
   'Results hold for this hardware and these engine versions; engines change.',
-  'FP8 quantization usually costs under 1% accuracy; check it on your own evaluation before serving.',
+  // No accuracy figure: servelab never measures accuracy (vLLM's FP8 docs say only "minimal impact"; report.ts STUDY_CAVEATS).
+  'FP8 quantization\'s accuracy cost depends on the model and is not measured by servelab; check it on your own evaluation before serving.',
 ];
 
 function matchesDrop(pattern: string, v: Variant, change: string): boolean {
