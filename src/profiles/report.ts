@@ -6,6 +6,7 @@ import { formatCommand } from './command.js';
 import type { Profile, RecordedResult, ReplayRecord, StageRecord, ValidationRow, Workload } from './schema.js';
 import { sweepMarkdown } from '../sweep/report.js';
 import { TRTLLM_DUMMY_YAML } from '../engines/trtllm.js';
+import { engineVersionText } from './engine-version.js';
 
 /**
  * The studies' own caveats; every report carries them. The fourth is worded as its sources say it:
@@ -199,7 +200,7 @@ export function renderReport(p: Profile): string {
   const total = p.metrics.total_token_throughput;
   const sharegptRow = p.validation.find((r) => r.scenario === p.workload.scenario) ?? p.validation[0];
   const out: string[] = [];
-  out.push(`# ${p.model} on ${p.host.gpuCount} x ${p.host.gpuName}: ${engine} ${p.engine.version}`);
+  out.push(`# ${p.model} on ${p.host.gpuCount} x ${p.host.gpuName}: ${engine} ${engineVersionText(p)}`);
   out.push('');
   out.push('## Conclusion');
   out.push('');
@@ -233,7 +234,7 @@ export function renderReport(p: Profile): string {
   out.push('');
   out.push(`- Model: ${p.model} (served checkpoint: ${p.variant.model})`);
   out.push(`- Hardware: ${hardwareLine(p)}${p.host.driver ? `, driver ${p.host.driver}` : ''}${p.host.cuda ? `, CUDA ${p.host.cuda}` : ''}`);
-  out.push(`- Engine: ${engine} ${p.engine.version} (${p.engine.runtime.kind === 'docker' ? `docker image ${p.engine.runtime.image}` : 'native'})`);
+  out.push(`- Engine: ${engine} ${engineVersionText(p)} (${p.engine.runtime.kind === 'docker' ? `docker image ${p.engine.runtime.image}` : 'native'})`);
   if (Object.keys(p.engineVersions).length) {
     out.push(`- Engine versions tried: ${Object.entries(p.engineVersions).map(([k, v]) => `${ENGINE_NAMES[k as keyof typeof ENGINE_NAMES] ?? k} ${v}`).join(', ')}`);
   }

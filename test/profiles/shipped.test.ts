@@ -2,6 +2,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { launcherOf } from '../../src/profiles/command.js';
+import { DEFAULT_VERSION } from '../../src/engines/data/versions.js';
 import { renderReport } from '../../src/profiles/report.js';
 import { loadProfile, profileFileName, serializeProfile } from '../../src/profiles/store.js';
 import { studyProfiles } from '../../src/profiles/studies.js';
@@ -146,8 +147,13 @@ describe('renderReport', () => {
     const p = structuredClone(qwen!);
     p.host.simulated = true;
     p.replays.push({ at: '2026-01-01T00:00:00Z', servelabVersion: '0.1.0', host: p.host, simulated: true, verdict: 'regression', tolerancePct: 5, reasons: ['total throughput -9.0% (tolerance 5%)'] });
+    p.engine.version = 'simulated';
     const out = renderReport(p);
     expect(out).toContain('simulated host');
+    // The release the commands were spelled for, marked simulated: never "SGLang simulated".
+    expect(out).toContain(`: SGLang ${DEFAULT_VERSION.sglang} (simulated)\n`);
+    expect(out).toContain(`- Engine: SGLang ${DEFAULT_VERSION.sglang} (simulated) (native)`);
+    expect(out).not.toContain('SGLang simulated');
     expect(out).toContain('## Replays');
     expect(out).toContain('| regression | total throughput -9.0% (tolerance 5%) |');
   });
