@@ -7,6 +7,7 @@ import { parseNumberArg } from '../core/number-arg.js';
 import { parseSimArgs, SimArgsError } from '../sim/args.js';
 import { findGpu, gpuNames } from '../model/gpus.js';
 import { builtinModelIds, getModel } from '../model/models.js';
+import { checkNumber, RULES } from '../tune/config-rules.js';
 import { parseScenario, sharegptScenario, type Scenario } from '../tune/scenarios.js';
 
 export interface PredictArgs {
@@ -75,6 +76,8 @@ export function parsePredictArgs(argv: string[]): PredictArgs {
     if (e instanceof SimArgsError) throw simError(e);
     throw e;
   }
+  // The same cap and wording as --auto, sim and the workbench (config-rules.ts RULES.simGpus).
+  checkNumber('--gpus', String(sim.gpus), RULES.simGpus);
   if (!findGpu(sim.gpu)) throw new UserError(`unknown GPU '${sim.gpu}': use one of ${gpuNames().join(', ')}`);
   if (!getModel(sim.model)) throw new UserError(`unknown model '${sim.model}': use a built-in id (${builtinModelIds().slice(0, 4).join(', ')}, ...) or a folder with config.json`);
   const numPrompts = own['--num-prompts'] !== undefined ? positiveInt('--num-prompts', own['--num-prompts']) : undefined;

@@ -5,6 +5,11 @@ import { UserError } from './errors.js';
 export const OBJECTIVES = ['total', 'output', 'request', 'goodput'] as const;
 export type Objective = (typeof OBJECTIVES)[number];
 
+/** Is `text` (any case, spaces around) one of the objectives? */
+export function isObjective(text: string): boolean {
+  return (OBJECTIVES as readonly string[]).includes(text.trim().toLowerCase());
+}
+
 export function parseObjective(text: string): Objective {
   const o = text.trim().toLowerCase();
   if ((OBJECTIVES as readonly string[]).includes(o)) return o as Objective;

@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { UserError } from './errors.js';
 import { parseNumberArg } from './number-arg.js';
-import { parseObjective } from './objective.js';
+import { isObjective, OBJECTIVES, parseObjective, type Objective } from './objective.js';
 import { defaultSettingsDir, readSettingsFile, settingsPath, writeSettingsFile } from './settings-file.js';
 import { parseSlo } from './slo-rule.js';
 import { ENGINES, type EngineName } from './variant.js';
@@ -44,6 +44,16 @@ export function parseEngines(text: string): EngineName[] {
   return [...new Set(list)] as EngineName[];
 }
 
+/**
+ * A saved stage objective, in the config key's words. `frontier` is refused: it makes the session
+ * a load sweep that needs --slo (src/tune/args.ts), a choice for one run, not a default.
+ */
+function parseSavedObjective(text: string): Objective {
+  if (isObjective(text)) return parseObjective(text);
+  const frontier = text.trim().toLowerCase() === 'frontier' ? ' (frontier runs a load sweep: pass --objective frontier --slo ... to servelab --auto; it is not saved)' : '';
+  throw new UserError(`objective: use one of ${OBJECTIVES.join(', ')}, got '${text}'${frontier}`);
+}
+
 export const SETTINGS: Record<SettingKey, SettingDef> = {
   engines: { help: 'engines to try, comma-separated (vllm,sglang,trtllm)', parse: parseEngines },
   port: { help: 'first port for launched servers', parse: (t) => parseNumberArg('port', t, { integer: true, min: 1024, max: 65535 }) },
@@ -63,7 +73,7 @@ export const SETTINGS: Record<SettingKey, SettingDef> = {
       return t.trim();
     },
   },
-  objective: { help: 'total | output | request | goodput', parse: (t) => parseObjective(t) },
+  objective: { help: 'total | output | request | goodput', parse: parseSavedObjective },
   margin: { help: 'noise margin in % a challenger must beat the winner by', parse: (t) => parseNumberArg('margin', t, { max: 100 }) },
   out: { help: 'folder that receives profiles/ and reports', parse: (t) => resolve(t) },
   'ready-timeout': { help: 'seconds to wait for a real engine to become ready', parse: (t) => parseNumberArg('ready-timeout', t, { min: 1 }) },

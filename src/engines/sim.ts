@@ -37,7 +37,10 @@ export const sim: EngineAdapter = {
       '--model', variant.model,
       ...knobsToSimArgs(variant.knobs),
       '--gpu', simCtx.gpu,
-      '--gpus', String(simCtx.gpus),
+      // sim-serve's --gpus is the GPUs the server can see (tp/pp/dp decide how many it uses): a
+      // launch pinned to some (parallel variants, launch.ts) sees those only, as a real engine
+      // under CUDA_VISIBLE_DEVICES does, so a layout wider than its GPUs fails here as it would there.
+      '--gpus', String(ctx.devices?.length || simCtx.gpus),
       '--host', ctx.host,
       '--port', String(ctx.port),
       '--speed', String(simCtx.speed),

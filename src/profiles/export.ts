@@ -5,6 +5,7 @@ import { stringify } from 'yaml';
 import { ENGINE_IMAGES, formatCommand, shellQuote } from './command.js';
 import { hardwareLine, workloadLine } from './report.js';
 import type { Profile } from './schema.js';
+import { commandRelease, engineVersionText, hasReleaseVersion, simulatedEngine } from './engine-version.js';
 import { relocateFiles } from './files.js';
 import { slurmScript } from './slurm-script.js';
 import { leaderSelector, leaderWorkerSet, profileNodes } from './k8s-lws.js';
@@ -46,27 +47,21 @@ const DEFAULT_PORT = { vllm: 8000, sglang: 30000, trtllm: 8000 } as const;
 const HEALTH_PATH = '/health';
 const HF_CACHE_IN_CONTAINER = '/root/.cache/huggingface';
 
-/** Is the recorded engine version a release (not 'simulated' or 'unknown')? */
-export function hasReleaseVersion(p: Pick<Profile, 'engine'>): boolean {
-  return /^v?\d+(\.\d+)*/.test(p.engine.version);
-}
-
 /**
- * The engine's official image at the recorded version (or the image the profile ran). A
- * profile without a release version (tuned on the simulated host) gets `latest`, and the
- * exports say to pin it.
+ * The engine's official image at the release the commands are for (engine-version.ts: the
+ * recorded one, or on the simulated host the one they were spelled for), or the image the profile
+ * ran. Without either it is `latest`, and the exports say to pin it.
  */
-export function officialImage(p: Pick<Profile, 'engine'>): string {
+export function officialImage(p: Pick<Profile, 'engine' | 'variant' | 'host'>): string {
   if (p.engine.runtime.kind === 'docker') return p.engine.runtime.image;
-  const v = p.engine.version.replace(/^v/, '');
-  const release = hasReleaseVersion(p);
+  const v = commandRelease(p);
   switch (p.engine.name) {
     case 'vllm':
-      return `${ENGINE_IMAGES.vllm}:${release ? `v${v}` : 'latest'}`;
+      return `${ENGINE_IMAGES.vllm}:${v ? `v${v}` : 'latest'}`;
     case 'sglang':
-      return `${ENGINE_IMAGES.sglang}:${release ? `v${v}` : 'latest'}`;
+      return `${ENGINE_IMAGES.sglang}:${v ? `v${v}` : 'latest'}`;
     case 'trtllm':
-      return `${ENGINE_IMAGES.trtllm}:${release ? v : 'latest'}`;
+      return `${ENGINE_IMAGES.trtllm}:${v ?? 'latest'}`;
   }
 }
 
@@ -109,11 +104,13 @@ function header(p: Profile, file: string, comment: string): string[] {
   // Profile text in a comment: a newline in it would end the comment and run as a command.
   return [
     `${comment} servelab export of ${oneLine(file)}`,
-    `${comment} ${oneLine(`${p.model} on ${hardwareLine(p)}: ${p.engine.name} ${p.engine.version}`)}`,
+    `${comment} ${oneLine(`${p.model} on ${hardwareLine(p)}: ${p.engine.name} ${engineVersionText(p)}`)}`,
     `${comment} recorded ${total} total tok/s on ${oneLine(workloadLine(p.workload))}`,
     ...(hasReleaseVersion(p) || p.engine.runtime.kind === 'docker'
       ? []
-      : [`${comment} no engine release was recorded (${oneLine(p.engine.version)}): pin the image or version you have validated`]),
+      : simulatedEngine(p)
+        ? [`${comment} simulated host: no engine ran; the commands are spelled for ${p.engine.name} ${oneLine(commandRelease(p)!)}: validate them on a GPU host before serving`]
+        : [`${comment} no engine release was recorded (${oneLine(p.engine.version)}): pin the image or version you have validated`]),
   ];
 }
 
@@ -166,7 +163,7 @@ export function exportSystemd(p: Profile, file: string): string {
     '# systemd finds a bare executable in its own PATH (/usr/local/bin:/usr/bin...); give an',
     '# absolute path if the engine lives in a virtualenv. HF_TOKEN can go in the EnvironmentFile.',
     '[Unit]',
-    `Description=${oneLine(`servelab: ${p.model} (${p.engine.name} ${p.engine.version})`).replace(/%/g, '%%')}`,
+    `Description=${oneLine(`servelab: ${p.model} (${p.engine.name} ${engineVersionText(p)})`).replace(/%/g, '%%')}`,
     'After=network-online.target',
     'Wants=network-online.target',
     '',

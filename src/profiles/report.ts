@@ -6,13 +6,20 @@ import { formatCommand } from './command.js';
 import type { Profile, RecordedResult, ReplayRecord, StageRecord, ValidationRow, Workload } from './schema.js';
 import { sweepMarkdown } from '../sweep/report.js';
 import { TRTLLM_DUMMY_YAML } from '../engines/trtllm.js';
+import { engineVersionText } from './engine-version.js';
 
-/** The studies' own caveats; every report carries them. */
+/**
+ * The studies' own caveats; every report carries them. The fourth is worded as its sources say it:
+ * the studies recommend FP8 for high-throughput serving, and gave no source for an accuracy figure;
+ * vLLM's FP8 page (docs/features/quantization/fp8.md, https://docs.vllm.ai/en/stable/features/quantization/fp8/,
+ * the same sentence since https://docs.vllm.ai/en/v0.5.4/quantization/fp8.html) says only "minimal
+ * impact on accuracy". servelab measures throughput, never accuracy, so it gives no figure.
+ */
 export const STUDY_CAVEATS: readonly string[] = [
   'The search is greedy (stage by stage), so it finds a local optimum, not necessarily the global one.',
   'Other knobs (max batch size, scheduling, KV-cache size, CUDA graph, torch.compile) depend on the use case; the result is a starting point.',
   'Results hold for the hardware and engine versions used; engines change.',
-  'FP8 quantization usually loses under 1% accuracy and is strongly recommended for high-throughput serving.',
+  'The studies recommend FP8 quantization for high-throughput serving. Its accuracy cost depends on the model and was not measured here (vLLM\'s FP8 docs say "minimal impact on accuracy": https://docs.vllm.ai/en/stable/features/quantization/fp8/); check it on your own evaluation before serving.',
 ];
 
 const ENGINE_NAMES = { vllm: 'vLLM', sglang: 'SGLang', trtllm: 'TensorRT-LLM' } as const;
@@ -168,12 +175,32 @@ function dummySpelling(engine: Profile['engine']['name']): string {
   return engine === 'trtllm' ? `\`${TRTLLM_DUMMY_YAML.key}: ${TRTLLM_DUMMY_YAML.value}\` in its --extra_llm_api_options YAML` : '`--load-format dummy`';
 }
 
+/** A list as a sentence says it: "a", "a and b", "a, b and c". */
+function listText(items: string[]): string {
+  return items.length < 2 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
+}
+
+/**
+ * The conclusion's word on validation workloads the winner does not win: where it loses to the
+ * baseline (gain below 0) and, in a servelab session, where it failed while the baseline ran (a
+ * published study leaves a side out when it did not report it; that is not a failure). A headline
+ * gain on one workload must not hide a loss on another.
+ */
+function lossSentences(p: Profile): string[] {
+  const losses = p.validation.filter((r) => r.gainPct !== null && r.gainPct < 0).map((r) => `${r.scenario} (${fmtPct(r.gainPct)})`);
+  const failed = p.source === 'study' ? [] : p.validation.filter((r) => r.baseline && !r.optimized).map((r) => r.scenario);
+  return [
+    ...(losses.length ? [`It loses to the baseline on ${listText(losses)}.`] : []),
+    ...(failed.length ? [`It failed on ${listText(failed)}, where the baseline ran.`] : []),
+  ];
+}
+
 export function renderReport(p: Profile): string {
   const engine = ENGINE_NAMES[p.engine.name];
   const total = p.metrics.total_token_throughput;
   const sharegptRow = p.validation.find((r) => r.scenario === p.workload.scenario) ?? p.validation[0];
   const out: string[] = [];
-  out.push(`# ${p.model} on ${p.host.gpuCount} x ${p.host.gpuName}: ${engine} ${p.engine.version}`);
+  out.push(`# ${p.model} on ${p.host.gpuCount} x ${p.host.gpuName}: ${engine} ${engineVersionText(p)}`);
   out.push('');
   out.push('## Conclusion');
   out.push('');
@@ -184,7 +211,8 @@ export function renderReport(p: Profile): string {
   const gain = sharegptRow?.gainPct != null ? `, ${fmtPct(sharegptRow.gainPct)} over the baseline` : '';
   out.push(
     `Total token throughput ${fmt(total)} tok/s (output ${fmt(p.metrics.output_throughput)} tok/s) on ${workloadLine(p.workload)}${gain}.` +
-      (p.startupS !== null ? ` Start-up took ${fmt(p.startupS, 0)} s.` : ''),
+      (p.startupS !== null ? ` Start-up took ${fmt(p.startupS, 0)} s.` : '') +
+      lossSentences(p).map((x) => ` ${x}`).join(''),
   );
   const kept = p.stages.flatMap((s) => s.results).find((r) => r.variantId === p.variant.id && r.weights?.kind === 'dummy');
   if (kept) out.push('', `The throughput above was measured on dummy weights (${dummySpelling(p.engine.name)}, outputs fixed by ignore_eos)${p.validation.length ? '; the before/after table ran the real weights' : ''}.`);
@@ -206,7 +234,7 @@ export function renderReport(p: Profile): string {
   out.push('');
   out.push(`- Model: ${p.model} (served checkpoint: ${p.variant.model})`);
   out.push(`- Hardware: ${hardwareLine(p)}${p.host.driver ? `, driver ${p.host.driver}` : ''}${p.host.cuda ? `, CUDA ${p.host.cuda}` : ''}`);
-  out.push(`- Engine: ${engine} ${p.engine.version} (${p.engine.runtime.kind === 'docker' ? `docker image ${p.engine.runtime.image}` : 'native'})`);
+  out.push(`- Engine: ${engine} ${engineVersionText(p)} (${p.engine.runtime.kind === 'docker' ? `docker image ${p.engine.runtime.image}` : 'native'})`);
   if (Object.keys(p.engineVersions).length) {
     out.push(`- Engine versions tried: ${Object.entries(p.engineVersions).map(([k, v]) => `${ENGINE_NAMES[k as keyof typeof ENGINE_NAMES] ?? k} ${v}`).join(', ')}`);
   }

@@ -7,6 +7,7 @@ import { renderBatchScript, type Word } from '../host/slurm/script.js';
 import { shellQuote } from './command.js';
 import { relocateFiles } from './files.js';
 import type { Profile } from './schema.js';
+import { engineVersionText } from './engine-version.js';
 
 export interface SlurmExportOptions {
   /** Nodes; default the profile's host.nodes when it records one, else 1. */
@@ -85,7 +86,7 @@ export function slurmScript(p: Profile, file = 'profile', opts: SlurmExportOptio
     },
     directives: true,
     comments: [
-      `servelab export of ${file}: ${p.model}, ${p.engine.name} ${p.engine.version}, ${nodes} node(s) x ${gpusPerNode} GPU(s)`,
+      `servelab export of ${file}: ${p.model}, ${p.engine.name} ${engineVersionText(p)}, ${nodes} node(s) x ${gpusPerNode} GPU(s)`,
       `recorded ${p.metrics.total_token_throughput.toFixed(2)} total tok/s on ${p.host.gpuCount}x ${p.host.gpuName}${p.host.simulated ? ' (simulated host)' : ''}`,
       'Submit with `sbatch THIS_FILE`; the server listens on the first node (see the job output).',
     ],

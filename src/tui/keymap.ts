@@ -47,7 +47,8 @@ export const KEYMAP = [
   { scope: 'plan', action: 'up', keys: ['up', 'k'], label: '↑↓', help: 'move' },
   { scope: 'plan', action: 'down', keys: ['down', 'j'], label: '↑↓', help: 'move', hidden: true },
   { scope: 'plan', action: 'toggle', keys: ['space'], label: 'space', help: 'toggle' },
-  { scope: 'plan', action: 'toggle-stage', keys: ['t'], label: 't', help: 'toggle stage' },
+  // Short: every help bar fits one line at 80 columns (test/tui/state.test.ts).
+  { scope: 'plan', action: 'toggle-stage', keys: ['t'], label: 't', help: 'stage' },
   { scope: 'plan', action: 'dummy-weights', keys: ['d'], label: 'd', help: 'dummy weights' },
   { scope: 'plan', action: 'next', keys: ['enter'], label: 'enter', help: 'run' },
   { scope: 'plan', action: 'back', keys: ['escape'], label: 'esc', help: 'back' },
@@ -55,7 +56,7 @@ export const KEYMAP = [
   // Several variants running at once: up/down picks the row the skip key stops.
   { scope: 'run', action: 'pick-prev', keys: ['up', 'k'], label: '↑↓', help: 'pick' },
   { scope: 'run', action: 'pick-next', keys: ['down', 'j'], label: '↑↓', help: 'pick', hidden: true },
-  { scope: 'run', action: 'skip', keys: ['s'], label: 's', help: 'skip variant' },
+  { scope: 'run', action: 'skip', keys: ['s'], label: 's', help: 'skip' },
   { scope: 'run', action: 'stop-after-stage', keys: ['t'], label: 't', help: 'stop after stage' },
   { scope: 'run', action: 'toggle-log', keys: ['l'], label: 'l', help: 'log' },
   { scope: 'run', action: 'abort', keys: ['x'], label: 'x', help: 'abort' },

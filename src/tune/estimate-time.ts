@@ -5,6 +5,7 @@ import type { SessionConfig } from './config.js';
 import { modelledStartupS } from './deps.js';
 import type { Plan, PlannedVariant, Predicted } from './plan.js';
 import type { Scenario } from './scenarios.js';
+import { stageScenario } from './replica-plan.js';
 import { speedForEventRate } from './simspeed.js';
 
 /** The host an estimate is for: the GPU, and on the simulated host its clock. */
@@ -91,7 +92,7 @@ export function planTimes(plan: Plan, host: EstimateHost, predict: (v: PlannedVa
   const variantS: Record<string, number> = {};
   for (const st of plan.stages) {
     for (const candidate of st.variants) {
-      const s = estimateSeconds(candidate, plan.scenario, host);
+      const s = estimateSeconds(candidate, stageScenario(plan.scenario, plan.replica, candidate.stage), host);
       if (s !== undefined) variantS[candidate.variant.id] = s;
     }
   }

@@ -18,7 +18,7 @@ import { sameServerAs } from './same-server.js';
 import { dummyNoEffectLine, sessionDummyWeights } from './dummy-weights.js';
 import { fullRunBaselineId, fullRunNote } from './baseline-in-full.js';
 import { chooseCheckpoint, findFp8Checkpoint } from './checkpoint-choice.js';
-import { hostLayoutCandidates, replicaFor, replicaShareNote, replicaStageOrder, stageGpusText, type ReplicaInfo } from './replica-plan.js';
+import { hostLayoutCandidates, replicaFor, replicaShareNote, replicaStageOrder, stageGpusText, stageScenario, type ReplicaInfo } from './replica-plan.js';
 
 export { engineStageTp, type ExpandContext } from './candidates.js';
 export { makeVariant, variantId, variantLabel } from './variant-ids.js';
@@ -108,7 +108,8 @@ export const CAVEATS = [
   'The search is greedy, stage by stage: it finds a local optimum, not necessarily the global one.',
   'Other knobs (batch size, scheduling, KV-cache size, CUDA graphs, torch.compile) depend on the use case; treat the result as a starting point.',
   'Results hold for this hardware and these engine versions; engines change.',
-  'FP8 quantization usually costs under 1% accuracy; check it on your own evaluation before serving.',
+  // No accuracy figure: servelab never measures accuracy (vLLM's FP8 docs say only "minimal impact"; report.ts STUDY_CAVEATS).
+  'FP8 quantization\'s accuracy cost depends on the model and is not measured by servelab; check it on your own evaluation before serving.',
 ];
 
 function matchesDrop(pattern: string, v: Variant, change: string): boolean {
@@ -135,8 +136,13 @@ function tryCommand(deps: PlanDeps, v: Variant): { spec?: LaunchSpec; error?: st
   }
 }
 
-/** Turn candidates into planned variants: preflight, user drops, no-ops, commands, predictions. */
-function finish(stage: StageName, items: { variant: Variant; change: string }[], ctx: ExpandContext, carried?: Variant): PlannedVariant[] {
+/**
+ * Turn candidates into planned variants: preflight, user drops, no-ops, commands, predictions.
+ * A prediction is for the workload the launch runs: on a replica plan's tuning stages, one
+ * replica's share of the prompts (stageScenario), not the whole host's.
+ */
+function finish(stage: StageName, items: { variant: Variant; change: string }[], ctx: ExpandContext & { replica?: ReplicaInfo | null }, carried?: Variant): PlannedVariant[] {
+  const scenario = stageScenario(ctx.config.scenario, ctx.replica, stage);
   const carriedSpec = carried ? tryCommand(ctx.deps, carried).spec : undefined;
   const seen = new Set<string>();
   const out: PlannedVariant[] = [];
@@ -174,7 +180,7 @@ function finish(stage: StageName, items: { variant: Variant; change: string }[],
         pv.reason = pf.failure;
       }
     }
-    if (pv.status !== 'dropped') pv.predicted = ctx.deps.predict(variant, ctx.config.scenario);
+    if (pv.status !== 'dropped') pv.predicted = ctx.deps.predict(variant, scenario);
     out.push(pv);
   }
   return out;

@@ -13,6 +13,7 @@ import { getModel, paramCounts, type WeightDtype } from '../model/models.js';
 import { formatCommand } from '../profiles/command.js';
 import { estimateSeconds, type EstimateHost } from './estimate-time.js';
 import type { Plan } from './plan.js';
+import { stageScenario } from './replica-plan.js';
 import { stageWeightsLine } from './text-weights.js';
 import type { HostView, ModelView, PlanView } from './workbench-types.js';
 
@@ -68,7 +69,7 @@ export function planView(plan: Plan, host: EstimateHost, validationS?: number, o
         label: pv.variant.label ?? pv.variant.id,
         knobs: pv.change,
         ...(pv.status !== 'planned' ? { pruned: pv.reason?.reason ?? pv.status } : {}),
-        estimateS: estimateSeconds(pv, plan.scenario, host),
+        estimateS: estimateSeconds(pv, stageScenario(plan.scenario, plan.replica, pv.stage), host),
         command: formatCommand(pv.engineArgv ?? pv.argv ?? [], pv.env ?? {}),
         ...(pv.predicted ? { predictedTokS: pv.predicted.totalTokPerS } : {}),
       })),

@@ -188,6 +188,13 @@ describe('sim adapter', () => {
     expect(spec.healthPath).toBe('/health');
   });
 
+  it('a pinned launch sees only its GPUs, as an engine under CUDA_VISIBLE_DEVICES does (unpinned: the host\'s)', () => {
+    const variant = v('vllm');
+    expect(parseSimArgs(buildLaunchSpec(variant, { ...sctx, devices: [3] }).argv.slice(3)).gpus).toBe(1);
+    expect(parseSimArgs(buildLaunchSpec(variant, { ...sctx, devices: [4, 5] }).argv.slice(3)).gpus).toBe(2);
+    expect(parseSimArgs(buildLaunchSpec(variant, sctx).argv.slice(3)).gpus).toBe(8);
+  });
+
   it('uses the engine adapter on a real host', () => {
     expect(adapterFor(v('trtllm'), ctx)).toBe(trtllm);
     expect(buildLaunchSpec(v('trtllm'), ctx).argv[0]).toBe('trtllm-serve');

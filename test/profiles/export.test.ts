@@ -202,9 +202,29 @@ describe('files the command reads (TensorRT-LLM YAML)', () => {
 
   it('a profile without a release version gets :latest and a warning', () => {
     const p = qwen3Study();
-    p.engine.version = 'simulated';
+    p.engine.version = 'unknown';
     expect(officialImage(p)).toBe('lmsysorg/sglang:latest');
     expect(exportDocker(p, 'x.json')).toContain('no engine release was recorded');
+  });
+
+  it('a profile tuned on the simulated host names the release its commands are spelled for, marked simulated, in every format', async () => {
+    const { slurmScript } = await import('../../src/profiles/slurm-script.js');
+    const { DEFAULT_VERSION } = await import('../../src/engines/data/versions.js');
+    const p = qwen3Study();
+    p.engine = { name: 'trtllm', version: 'simulated', runtime: { kind: 'native' } };
+    p.host.simulated = true;
+    p.engineArgv = ['trtllm-serve', 'Qwen/Qwen3-14B-FP8'];
+    p.files = [];
+    const rel = DEFAULT_VERSION.trtllm;
+    expect(officialImage(p)).toBe(`nvcr.io/nvidia/tensorrt-llm/release:${rel}`);
+    for (const text of [exportShell(p, 'x.json'), exportDocker(p, 'x.json'), exportSystemd(p, 'x.json'), exportK8s(p, 'x.json'), slurmScript(p, 'x.json')]) {
+      expect(text).toContain(`trtllm ${rel} (simulated)`);
+      expect(text).not.toMatch(/trtllm simulated/);
+    }
+    expect(exportShell(p, 'x.json')).toContain(`# simulated host: no engine ran; the commands are spelled for trtllm ${rel}: validate them on a GPU host before serving`);
+    // A variant that recorded the release it was spelled for keeps it.
+    p.variant = { ...p.variant, engine: 'trtllm', engineVersion: '1.0.0' };
+    expect(officialImage(p)).toBe('nvcr.io/nvidia/tensorrt-llm/release:1.0.0');
   });
 });
 

@@ -2,6 +2,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { launcherOf } from '../../src/profiles/command.js';
+import { DEFAULT_VERSION } from '../../src/engines/data/versions.js';
 import { renderReport } from '../../src/profiles/report.js';
 import { loadProfile, profileFileName, serializeProfile } from '../../src/profiles/store.js';
 import { studyProfiles } from '../../src/profiles/studies.js';
@@ -87,7 +88,10 @@ describe('renderReport', () => {
   });
 
   it('carries the four caveats and the engine versions', () => {
-    expect(md).toMatch(/1\. The search is greedy[\s\S]*4\. FP8 quantization usually loses under 1%/);
+    expect(md).toMatch(/1\. The search is greedy[\s\S]*4\. The studies recommend FP8 quantization/);
+    // No accuracy figure without a source: vLLM's FP8 docs say "minimal impact on accuracy", quoted with its page.
+    expect(md).not.toMatch(/under 1%/);
+    expect(md).toContain('vLLM\'s FP8 docs say "minimal impact on accuracy": https://docs.vllm.ai/en/stable/features/quantization/fp8/');
     expect(md).toContain('vLLM 0.11.0, SGLang 0.5.5.post1, TensorRT-LLM 1.2.0rc1');
   });
 
@@ -120,12 +124,36 @@ describe('renderReport', () => {
     expect(out).not.toContain('--load-format');
   });
 
+  it('says in the conclusion where the winner loses to the baseline, and where it failed', () => {
+    const p = structuredClone(qwen!);
+    const conclusionOf = (text: string) => text.slice(text.indexOf('## Conclusion'), text.indexOf('## Before and after'));
+    expect(conclusionOf(md)).not.toMatch(/loses|failed/);
+    p.validation[4]!.optimized = { totalTokPerS: 100, meanTpotMs: 9 };
+    p.validation[4]!.gainPct = -15.5;
+    p.validation[2]!.gainPct = -2.25;
+    p.validation[1]!.optimized = null;
+    p.validation[1]!.gainPct = null;
+    p.source = 'session';
+    const conclusion = conclusionOf(renderReport(p));
+    expect(conclusion).toContain('+58.1% over the baseline');
+    expect(conclusion).toContain('It loses to the baseline on medium 2000/100 (-2.3%) and very long 32000/100 (-15.5%).');
+    expect(conclusion).toContain('It failed on short 128/4, where the baseline ran.');
+    // A published study that did not report a side is not a failure.
+    p.source = 'study';
+    expect(conclusionOf(renderReport(p))).not.toContain('failed on');
+  });
+
   it('marks simulated numbers and lists replays', () => {
     const p = structuredClone(qwen!);
     p.host.simulated = true;
     p.replays.push({ at: '2026-01-01T00:00:00Z', servelabVersion: '0.1.0', host: p.host, simulated: true, verdict: 'regression', tolerancePct: 5, reasons: ['total throughput -9.0% (tolerance 5%)'] });
+    p.engine.version = 'simulated';
     const out = renderReport(p);
     expect(out).toContain('simulated host');
+    // The release the commands were spelled for, marked simulated: never "SGLang simulated".
+    expect(out).toContain(`: SGLang ${DEFAULT_VERSION.sglang} (simulated)\n`);
+    expect(out).toContain(`- Engine: SGLang ${DEFAULT_VERSION.sglang} (simulated) (native)`);
+    expect(out).not.toContain('SGLang simulated');
     expect(out).toContain('## Replays');
     expect(out).toContain('| regression | total throughput -9.0% (tolerance 5%) |');
   });

@@ -62,6 +62,11 @@ describe('servelab predict', () => {
     expect(lines.map((l) => l.output_tokens)).toEqual(sharegptLike(20, 5).map((x) => x.outputLen));
   });
 
+  it('caps --gpus as --auto and the workbench do (64), in their words', () => {
+    expect(() => parsePredictArgs(['--model', 'Qwen/Qwen3-14B', '--gpus', '100'])).toThrow("--gpus must be a whole number >= 1 and <= 64, got '100'");
+    expect(parsePredictArgs(['--model', 'Qwen/Qwen3-14B', '--gpus', '64']).gpus).toBe(64);
+  });
+
   it('bad input is one line on stderr and exit 2', () => {
     for (const args of [['--model', 'Qwen/Qwen3-14B', '--tp', 'x'], ['--model', 'Qwen/Qwen3-14B', '--engine', 'tgi'], ['--model', 'nope'], ['--model', 'Qwen/Qwen3-14B', '--port', '1'], ['--model', 'Qwen/Qwen3-14B', '--scenario', 'bogus']]) {
       const r = cli(...args);

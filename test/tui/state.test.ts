@@ -234,6 +234,14 @@ describe('keymap', () => {
     expect(helpItems('model', { textEntry: true }).map((i) => i.label)).not.toContain('q');
   });
 
+  it('keeps every screen\'s help bar on one line at 80 columns (the Plan bar wrapped "q quit" at 80 x 24)', () => {
+    for (const scope of ['host', 'model', 'plan', 'run', 'results', 'save', 'replay', 'view'] as const) {
+      // The Footer's layout: label, a space, the help; two columns between items.
+      const line = helpItems(scope).map((i) => `${i.label} ${i.help}`).join('  ');
+      expect([...line].length, `${scope}: ${line}`).toBeLessThanOrEqual(80);
+    }
+  });
+
   it('gives every key one action per scope', () => {
     const seen = new Map<string, string>();
     for (const b of KEYMAP) {

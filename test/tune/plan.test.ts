@@ -27,6 +27,12 @@ describe('buildPlan on 1 x H100 with Qwen3-14B', () => {
     expect(p.caveats[0]).toMatch(/greedy.*local optimum/);
   });
 
+  it('gives no FP8 accuracy figure it has no source for', () => {
+    const fp8 = p.caveats.find((c) => c.includes('FP8'))!;
+    expect(fp8).toMatch(/not measured by servelab; check it on your own evaluation/);
+    expect(fp8).not.toMatch(/\d+% accuracy/);
+  });
+
   it('engine stage: every engine on defaults, with exact commands and predictions', () => {
     const e = stage(p, 'engine').variants;
     expect(e.map((v) => v.variant.id)).toEqual(['vllm', 'sglang', 'trtllm']);

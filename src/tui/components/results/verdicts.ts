@@ -38,14 +38,28 @@ export function verdictLines(verdict: string, t: StageTable | undefined, width: 
 /**
  * The legend for rows measured with dummy weights, with the core's reasons (each engine spells the
  * setting its own way); the winner's first, so a narrow page keeps the one that matters. None when
- * no row was.
+ * no row was. Up to LEGEND_LINES lines: three engines' reasons take four at 80 columns, and a cut
+ * legend hid the spelling of the engines after the winner (the page gives up table rows instead).
  */
+const LEGEND_LINES = 4;
+
 export function dummyLegend(t: StageTable | undefined, width: number): string[] {
   const dummy = (t?.rows ?? []).filter((r) => isDummy(r.result));
   if (!dummy.length) return [];
   dummy.sort((a, b) => Number(b.result.variantId === t!.winnerId) - Number(a.result.variantId === t!.winnerId));
-  const whys = [...new Set(dummy.map((r) => r.result.weights!.why))].join('; ');
-  return wrapLines(`${DUMMY_MARK} measured with dummy weights, not the real checkpoint: ${whys}`, width, 2);
+  const whys = [...new Set(dummy.map((r) => r.result.weights!.why))];
+  return wrapLines(legendText(whys), width, LEGEND_LINES);
+}
+
+/**
+ * The core gives each engine's reason as "dummy weights (SPELLING): EFFECT" (startup-cache.ts);
+ * when they share the effect it is said once, so two or three engines' spellings fit in a few lines.
+ */
+function legendText(whys: string[]): string {
+  const parts = whys.map((w) => /^dummy weights \((.+)\): ([^()]+)$/.exec(w));
+  const effect = parts[0]?.[2];
+  if (parts.every((m) => m && m[2] === effect)) return `${DUMMY_MARK} dummy weights, not the real checkpoint (${effect}): ${parts.map((m) => m![1]).join('; ')}`;
+  return `${DUMMY_MARK} measured with dummy weights, not the real checkpoint: ${whys.join('; ')}`;
 }
 
 /** The session's GPU-hours under every page: the core's sum, or what the variants held so far. */
