@@ -66,6 +66,33 @@ export function validationKey(scenarioKey: string): string {
 }
 
 /**
+ * The key a --dummy-weights session journaled validation under before validationKey existed
+ * (`<scenario>|real-weights`): real weights, no ignore_eos, as validation measures now. A
+ * resumed older run reads it so it measures nothing twice.
+ */
+function legacyValidationKey(scenarioKey: string): string {
+  return `${scenarioKey}|real-weights`;
+}
+
+/**
+ * The journaled row validation can take for a variant and scenario, or undefined: its own (under
+ * validationKey, or the older key), else the tuning row when reusableForValidation allows it.
+ */
+export function journaledForValidation(
+  find: (variantId: string, key: string, repeat: number) => { result: VariantResult } | undefined,
+  variantId: string,
+  scenarioKey: string,
+  tuningDummyWeights: boolean,
+): VariantResult | undefined {
+  for (const key of [validationKey(scenarioKey), legacyValidationKey(scenarioKey)]) {
+    const own = find(variantId, key, 0);
+    if (own && reusableForValidation(own.result, false)) return own.result;
+  }
+  const tuning = find(variantId, scenarioKey, 0);
+  return tuning && reusableForValidation(tuning.result, tuningDummyWeights) ? tuning.result : undefined;
+}
+
+/**
  * Whether a tuning row of the journal can stand for validation's measurement of the same variant
  * and scenario: a full measurement (or a failure), not one stopped early or skipped, and only
  * when the session's tuning benchmarks ran as validation's do (no dummy weights, no ignore_eos).

@@ -4,7 +4,7 @@
 import type { VariantResult } from '../core/events.js';
 import type { Scenario } from './scenarios.js';
 import type { SessionContext } from './session-context.js';
-import { baselineWhy, reusableForValidation, validationKey, validationTable, type ValidationRow } from './validate.js';
+import { baselineWhy, journaledForValidation, validationKey, validationTable, type ValidationRow } from './validate.js';
 import { scenarioKey } from './workloads.js';
 import { wholeHostVariant } from './replica-plan.js';
 import { loadTag, pointPrompts, type SweepLoad } from '../sweep/spec.js';
@@ -37,10 +37,8 @@ async function measureSide(ctx: SessionContext, side: VariantResult, scenarios: 
   const missing: Scenario[] = [];
   const tuningDummy = ctx.plan.dummyWeights?.used === true;
   for (const s of scenarios) {
-    const own = ctx.journal.find(side.variantId, validationKey(scenarioKey(s)), 0);
-    const tuning = ctx.journal.find(side.variantId, scenarioKey(s), 0);
-    const hit = own && reusableForValidation(own.result, false) ? own : tuning && reusableForValidation(tuning.result, tuningDummy) ? tuning : undefined;
-    if (hit) byScenario.set(s.name, hit.result);
+    const hit = journaledForValidation((id, key, rep) => ctx.journal.find(id, key, rep), side.variantId, scenarioKey(s), tuningDummy);
+    if (hit) byScenario.set(s.name, hit);
     else missing.push(s);
   }
   if (!missing.length) return byScenario;

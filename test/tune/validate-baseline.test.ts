@@ -12,7 +12,8 @@ import { parseAutoArgs } from '../../src/tune/args.js';
 import { readRunConfig, runSession } from '../../src/tune/session.js';
 import type { ScenarioRunner } from '../../src/tune/session-context.js';
 import { summaryText } from '../../src/tune/text.js';
-import { baselineWhy, pickBaseline, reusableForValidation } from '../../src/tune/validate.js';
+import { Journal } from '../../src/tune/journal.js';
+import { baselineWhy, journaledForValidation, pickBaseline, reusableForValidation } from '../../src/tune/validate.js';
 import { metricsFor, scriptedRunner } from './scripted-runner.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'servelab-baseline-'));
@@ -48,6 +49,20 @@ describe('pickBaseline', () => {
     expect(pickBaseline([failed, row('vllm', 'ok')], 'sglang')?.variantId).toBe('sglang');
     expect(baselineWhy(failed, 'sglang')).toMatch(/^named by --baseline sglang; failed there/);
     expect(baselineWhy(row('vllm', 'pruned', STOPPED))).toBe("vLLM's defaults from the engine stage; stopped early there, measured in full here");
+  });
+
+  it('a resumed run takes back validation rows journaled under the older --dummy-weights key (<scenario>|real-weights)', () => {
+    const j = Journal.create(join(dir, 'legacy-key'), {});
+    const find = (id: string, key: string, rep: number) => j.find(id, key, rep);
+    // The dummy-weights tuning row is not validation's; the older run's validation row is.
+    j.record('tune', 0, { ...row('vllm', 'ok'), metrics: metricsFor(900) }, 'sharegpt-like');
+    expect(journaledForValidation(find, 'vllm', 'sharegpt-like', true)).toBeUndefined();
+    j.record('validate', 0, row('vllm', 'ok'), 'sharegpt-like|real-weights');
+    expect(journaledForValidation(find, 'vllm', 'sharegpt-like', true)?.metrics?.total_token_throughput).toBe(1000);
+    // Validation's own rows come before the tuning row; one under today's key before the older one.
+    expect(journaledForValidation(find, 'vllm', 'sharegpt-like', false)?.metrics?.total_token_throughput).toBe(1000);
+    j.record('validate', 0, { ...row('vllm', 'ok'), metrics: metricsFor(1100) }, 'sharegpt-like|validation');
+    expect(journaledForValidation(find, 'vllm', 'sharegpt-like', true)?.metrics?.total_token_throughput).toBe(1100);
   });
 
   it('validation reuses only full tuning rows, and none when the tuning used dummy weights', () => {
