@@ -53,11 +53,15 @@ export function pickBaseline(engineResults: readonly VariantResult[], named?: st
   return usable.find((r) => r.variant.engine === 'vllm') ?? usable[0] ?? null;
 }
 
-/** How the baseline was chosen and what it did in the engine stage: one phrase for the summary. */
-export function baselineWhy(b: Pick<VariantResult, 'variantId' | 'status' | 'failure' | 'variant'>, named?: string): string {
+/**
+ * How the baseline was chosen and what it did in the engine stage: one phrase for the summary.
+ * `rowReused`: validation takes its tuning row back (a failed one is, reusableForValidation),
+ * so the phrase must not say it was measured again.
+ */
+export function baselineWhy(b: Pick<VariantResult, 'variantId' | 'status' | 'failure' | 'variant'>, named?: string, rowReused = false): string {
   const how = named && (b.variantId === named || b.variant.engine === named) ? `named by --baseline ${named}` : b.variant.engine === 'vllm' ? "vLLM's defaults from the engine stage" : "the first engine-stage variant that can serve (vLLM's defaults did not run or failed)";
   const there = isStoppedEarly(b) ? 'stopped early there' : isSameServer(b) ? 'not launched there (same server as another)' : b.status === 'skipped' ? 'skipped there' : b.status !== 'ok' ? `${b.status} there` : null;
-  return there ? `${how}; ${there}, measured in full here` : how;
+  return there ? `${how}; ${there}, ${rowReused ? 'its tuning row reused here' : 'measured in full here'}` : how;
 }
 
 /** Validation's own journal key for a scenario: its rows never replace a tuning row (a resumed stage reads those). */

@@ -48,6 +48,8 @@ describe('pickBaseline', () => {
     const failed = row('sglang', 'failed', { kind: 'crash', reason: 'x' });
     expect(pickBaseline([failed, row('vllm', 'ok')], 'sglang')?.variantId).toBe('sglang');
     expect(baselineWhy(failed, 'sglang')).toMatch(/^named by --baseline sglang; failed there/);
+    // Validation takes a failed tuning row back: the phrase must not claim a new measurement.
+    expect(baselineWhy(failed, 'sglang', true)).toBe('named by --baseline sglang; failed there, its tuning row reused here');
     expect(baselineWhy(row('vllm', 'pruned', STOPPED))).toBe("vLLM's defaults from the engine stage; stopped early there, measured in full here");
   });
 
@@ -117,6 +119,16 @@ describe('validation in a session', () => {
     expect(again.calls).toEqual([]);
     expect(o2.stages[0]!.results.find((r) => r.variantId === 'vllm')?.status).toBe('pruned');
     expect(o2.validation).toEqual(o.validation);
+  });
+
+  it('a --baseline that failed in the engine stage keeps its failed row, and the summary does not claim it was measured again', async () => {
+    const failing = scriptedRunner({ sglang: { kind: 'crash', reason: 'server exited' }, vllm: 1000 });
+    const events: TuneEvent[] = [];
+    const o = await runSession(configFor(['--model', 'Qwen/Qwen3-14B', '--baseline', 'sglang']), { runner: failing.run, onEvent: (e) => events.push(e) });
+    expect(o.baseline?.variantId).toBe('sglang');
+    // Only the scenario the engine stage did not measure is launched for it.
+    expect(failing.calls.filter((c) => c.startsWith('validation:sglang'))).toEqual(['validation:sglang:random-2000-100']);
+    expect(events).toContainEqual(expect.objectContaining({ type: 'validation-started', baselineWhy: 'named by --baseline sglang; failed there, its tuning row reused here' }));
   });
 
   it('under --dummy-weights reuses the tuning rows when no launch can load dummy weights (MoE), and not when one does', async () => {
