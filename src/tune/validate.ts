@@ -53,16 +53,47 @@ export function pickBaseline(engineResults: readonly VariantResult[], named?: st
   return usable.find((r) => r.variant.engine === 'vllm') ?? usable[0] ?? null;
 }
 
-/** How the baseline was chosen and what it did in the engine stage: one phrase for the summary. */
-export function baselineWhy(b: Pick<VariantResult, 'variantId' | 'status' | 'failure' | 'variant'>, named?: string): string {
+/**
+ * How the baseline was chosen and what it did in the engine stage: one phrase for the summary.
+ * `rowReused`: validation takes its tuning row back (a failed one is, reusableForValidation),
+ * so the phrase must not say it was measured again.
+ */
+export function baselineWhy(b: Pick<VariantResult, 'variantId' | 'status' | 'failure' | 'variant'>, named?: string, rowReused = false): string {
   const how = named && (b.variantId === named || b.variant.engine === named) ? `named by --baseline ${named}` : b.variant.engine === 'vllm' ? "vLLM's defaults from the engine stage" : "the first engine-stage variant that can serve (vLLM's defaults did not run or failed)";
   const there = isStoppedEarly(b) ? 'stopped early there' : isSameServer(b) ? 'not launched there (same server as another)' : b.status === 'skipped' ? 'skipped there' : b.status !== 'ok' ? `${b.status} there` : null;
-  return there ? `${how}; ${there}, measured in full here` : how;
+  return there ? `${how}; ${there}, ${rowReused ? 'its tuning row reused here' : 'measured in full here'}` : how;
 }
 
 /** Validation's own journal key for a scenario: its rows never replace a tuning row (a resumed stage reads those). */
 export function validationKey(scenarioKey: string): string {
   return `${scenarioKey}|validation`;
+}
+
+/**
+ * The key a --dummy-weights session journaled validation under before validationKey existed
+ * (`<scenario>|real-weights`): real weights, no ignore_eos, as validation measures now. A
+ * resumed older run reads it so it measures nothing twice.
+ */
+function legacyValidationKey(scenarioKey: string): string {
+  return `${scenarioKey}|real-weights`;
+}
+
+/**
+ * The journaled row validation can take for a variant and scenario, or undefined: its own (under
+ * validationKey, or the older key), else the tuning row when reusableForValidation allows it.
+ */
+export function journaledForValidation(
+  find: (variantId: string, key: string, repeat: number) => { result: VariantResult } | undefined,
+  variantId: string,
+  scenarioKey: string,
+  tuningDummyWeights: boolean,
+): VariantResult | undefined {
+  for (const key of [validationKey(scenarioKey), legacyValidationKey(scenarioKey)]) {
+    const own = find(variantId, key, 0);
+    if (own && reusableForValidation(own.result, false)) return own.result;
+  }
+  const tuning = find(variantId, scenarioKey, 0);
+  return tuning && reusableForValidation(tuning.result, tuningDummyWeights) ? tuning.result : undefined;
 }
 
 /**

@@ -4,7 +4,7 @@
 import type { VariantResult } from '../core/events.js';
 import type { Scenario } from './scenarios.js';
 import type { SessionContext } from './session-context.js';
-import { baselineWhy, reusableForValidation, validationKey, validationTable, type ValidationRow } from './validate.js';
+import { baselineWhy, journaledForValidation, reusableForValidation, validationKey, validationTable, type ValidationRow } from './validate.js';
 import { scenarioKey } from './workloads.js';
 import { wholeHostVariant } from './replica-plan.js';
 import { loadTag, pointPrompts, type SweepLoad } from '../sweep/spec.js';
@@ -37,10 +37,8 @@ async function measureSide(ctx: SessionContext, side: VariantResult, scenarios: 
   const missing: Scenario[] = [];
   const tuningDummy = ctx.plan.dummyWeights?.used === true;
   for (const s of scenarios) {
-    const own = ctx.journal.find(side.variantId, validationKey(scenarioKey(s)), 0);
-    const tuning = ctx.journal.find(side.variantId, scenarioKey(s), 0);
-    const hit = own && reusableForValidation(own.result, false) ? own : tuning && reusableForValidation(tuning.result, tuningDummy) ? tuning : undefined;
-    if (hit) byScenario.set(s.name, hit.result);
+    const hit = journaledForValidation((id, key, rep) => ctx.journal.find(id, key, rep), side.variantId, scenarioKey(s), tuningDummy);
+    if (hit) byScenario.set(s.name, hit);
     else missing.push(s);
   }
   if (!missing.length) return byScenario;
@@ -58,10 +56,17 @@ async function measureSide(ctx: SessionContext, side: VariantResult, scenarios: 
 export async function validateWinner(ctx: SessionContext, baseline: VariantResult | null, winner: VariantResult, load?: SweepLoad): Promise<ValidationRow[]> {
   const scenarios = load ? validationAtLoad(ctx.config.validation, load) : ctx.config.validation;
   if (!scenarios.length || !baseline) return [];
-  const why = baselineWhy(baseline, ctx.config.baseline);
   // With a replica plan the baseline was measured on one replica: validation runs it on the whole
   // host, as the winner's chosen layout does (replica-plan.ts).
   const r = ctx.plan.replica;
+  const tuningDummy = ctx.plan.dummyWeights?.used === true;
+  // A failed tuning row is taken back as it is (reusableForValidation): the phrase must say so.
+  const baseId = baseline.variantId;
+  const reused = !r && scenarios.some((s) => {
+    const tuning = ctx.journal.find(baseId, scenarioKey(s), 0);
+    return tuning !== undefined && reusableForValidation(tuning.result, tuningDummy);
+  });
+  const why = baselineWhy(baseline, ctx.config.baseline, reused);
   if (r) {
     const v = wholeHostVariant(ctx.config, baseline.variant, r.hostGpus, ctx.planDeps.model(baseline.variant.model));
     baseline = { ...baseline, variantId: v.id, variant: v };

@@ -12,7 +12,8 @@ import { parseAutoArgs } from '../../src/tune/args.js';
 import { readRunConfig, runSession } from '../../src/tune/session.js';
 import type { ScenarioRunner } from '../../src/tune/session-context.js';
 import { summaryText } from '../../src/tune/text.js';
-import { baselineWhy, pickBaseline, reusableForValidation } from '../../src/tune/validate.js';
+import { Journal } from '../../src/tune/journal.js';
+import { baselineWhy, journaledForValidation, pickBaseline, reusableForValidation } from '../../src/tune/validate.js';
 import { metricsFor, scriptedRunner } from './scripted-runner.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'servelab-baseline-'));
@@ -47,7 +48,23 @@ describe('pickBaseline', () => {
     const failed = row('sglang', 'failed', { kind: 'crash', reason: 'x' });
     expect(pickBaseline([failed, row('vllm', 'ok')], 'sglang')?.variantId).toBe('sglang');
     expect(baselineWhy(failed, 'sglang')).toMatch(/^named by --baseline sglang; failed there/);
+    // Validation takes a failed tuning row back: the phrase must not claim a new measurement.
+    expect(baselineWhy(failed, 'sglang', true)).toBe('named by --baseline sglang; failed there, its tuning row reused here');
     expect(baselineWhy(row('vllm', 'pruned', STOPPED))).toBe("vLLM's defaults from the engine stage; stopped early there, measured in full here");
+  });
+
+  it('a resumed run takes back validation rows journaled under the older --dummy-weights key (<scenario>|real-weights)', () => {
+    const j = Journal.create(join(dir, 'legacy-key'), {});
+    const find = (id: string, key: string, rep: number) => j.find(id, key, rep);
+    // The dummy-weights tuning row is not validation's; the older run's validation row is.
+    j.record('tune', 0, { ...row('vllm', 'ok'), metrics: metricsFor(900) }, 'sharegpt-like');
+    expect(journaledForValidation(find, 'vllm', 'sharegpt-like', true)).toBeUndefined();
+    j.record('validate', 0, row('vllm', 'ok'), 'sharegpt-like|real-weights');
+    expect(journaledForValidation(find, 'vllm', 'sharegpt-like', true)?.metrics?.total_token_throughput).toBe(1000);
+    // Validation's own rows come before the tuning row; one under today's key before the older one.
+    expect(journaledForValidation(find, 'vllm', 'sharegpt-like', false)?.metrics?.total_token_throughput).toBe(1000);
+    j.record('validate', 0, { ...row('vllm', 'ok'), metrics: metricsFor(1100) }, 'sharegpt-like|validation');
+    expect(journaledForValidation(find, 'vllm', 'sharegpt-like', true)?.metrics?.total_token_throughput).toBe(1100);
   });
 
   it('validation reuses only full tuning rows, and none when the tuning used dummy weights', () => {
@@ -102,6 +119,16 @@ describe('validation in a session', () => {
     expect(again.calls).toEqual([]);
     expect(o2.stages[0]!.results.find((r) => r.variantId === 'vllm')?.status).toBe('pruned');
     expect(o2.validation).toEqual(o.validation);
+  });
+
+  it('a --baseline that failed in the engine stage keeps its failed row, and the summary does not claim it was measured again', async () => {
+    const failing = scriptedRunner({ sglang: { kind: 'crash', reason: 'server exited' }, vllm: 1000 });
+    const events: TuneEvent[] = [];
+    const o = await runSession(configFor(['--model', 'Qwen/Qwen3-14B', '--baseline', 'sglang']), { runner: failing.run, onEvent: (e) => events.push(e) });
+    expect(o.baseline?.variantId).toBe('sglang');
+    // Only the scenario the engine stage did not measure is launched for it.
+    expect(failing.calls.filter((c) => c.startsWith('validation:sglang'))).toEqual(['validation:sglang:random-2000-100']);
+    expect(events).toContainEqual(expect.objectContaining({ type: 'validation-started', baselineWhy: 'named by --baseline sglang; failed there, its tuning row reused here' }));
   });
 
   it('under --dummy-weights reuses the tuning rows when no launch can load dummy weights (MoE), and not when one does', async () => {
