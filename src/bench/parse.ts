@@ -168,9 +168,10 @@ export function importResultFile(file: string): ImportedResult[] {
   }
   const trimmed = text.trimStart();
   if (trimmed.startsWith('{') || trimmed.startsWith('[')) {
+    // `i` counts results (array items or JSON lines), not lines of the file: say "result N".
     return parseResultJson(text, file).map((o, i) => {
       if (typeof o.completed !== 'number' || typeof o.duration !== 'number') {
-        throw new UserError(`${file}:${i + 1}: not a vLLM result JSON: no numeric 'completed' and 'duration' (a --save-result file has both)`);
+        throw new UserError(`${file}: result ${i + 1}: not a vLLM result JSON: no numeric 'completed' and 'duration' (a --save-result file has both)`);
       }
       const result = Object.fromEntries(Object.entries(o).filter(([k]) => !DETAILED.has(k)));
       return { result, block: resultJsonToBlock(result).block };

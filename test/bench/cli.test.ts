@@ -210,6 +210,11 @@ describe('servelab import', () => {
     writeFileSync(notResult, '{"model_id": "m"}\n');
     const nr = await servelab(['import', notResult]);
     expect(nr.exitCode).toBe(2);
-    expect(nr.stderr.trim()).toBe(`servelab: ${notResult}:1: not a vLLM result JSON: no numeric 'completed' and 'duration' (a --save-result file has both)`);
+    expect(nr.stderr.trim()).toBe(`servelab: ${notResult}: result 1: not a vLLM result JSON: no numeric 'completed' and 'duration' (a --save-result file has both)`);
+    // The position counts results, not lines: the second JSON line after a blank one is result 2 (line 3).
+    writeFileSync(notResult, '{"completed": 1, "duration": 2}\n\n{"model_id": "m"}\n');
+    const second = await servelab(['import', notResult]);
+    expect(second.exitCode).toBe(2);
+    expect(second.stderr.trim()).toMatch(/not-result\.json: result 2: not a vLLM result JSON/);
   });
 });
