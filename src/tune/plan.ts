@@ -14,6 +14,7 @@ import { STAGE_TITLES, type SessionConfig, type StageName } from './config.js';
 import type { Scenario } from './scenarios.js';
 
 import { makeVariant } from './variant-ids.js';
+import { matchesDrop, sameCommand, tryCommand } from './plan-variant-checks.js';
 import { sameServerAs } from './same-server.js';
 import { dummyNoEffectLine, sessionDummyWeights } from './dummy-weights.js';
 import { fullRunBaselineId, fullRunNote } from './baseline-in-full.js';
@@ -111,30 +112,6 @@ export const CAVEATS = [
   // No accuracy figure: servelab never measures accuracy (vLLM's FP8 docs say only "minimal impact"; report.ts STUDY_CAVEATS).
   'FP8 quantization\'s accuracy cost depends on the model and is not measured by servelab; check it on your own evaluation before serving.',
 ];
-
-function matchesDrop(pattern: string, v: Variant, change: string): boolean {
-  const p = pattern.trim();
-  if (!p) return false;
-  if (p === v.id || p === change || p === v.label) return true;
-  if (p.includes('*')) {
-    const re = new RegExp('^' + p.split('*').map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*') + '$');
-    return re.test(v.id) || re.test(change);
-  }
-  return false;
-}
-
-function sameCommand(a: LaunchSpec | undefined, b: LaunchSpec | undefined): boolean {
-  if (!a || !b) return false;
-  return JSON.stringify([a.argv, a.engineArgv, a.env]) === JSON.stringify([b.argv, b.engineArgv, b.env]);
-}
-
-function tryCommand(deps: PlanDeps, v: Variant): { spec?: LaunchSpec; error?: string } {
-  try {
-    return { spec: deps.command(v) };
-  } catch (e) {
-    return { error: (e as Error).message };
-  }
-}
 
 /**
  * Turn candidates into planned variants: preflight, user drops, no-ops, commands, predictions.
