@@ -4,7 +4,7 @@
 import type { StageVerdict, VariantResult } from '../core/events.js';
 import { decideStage, gainPct, score, type DecideOptions, type StageDecision } from './decide.js';
 import type { RepeatStep } from './repeats.js';
-import { pickBaseline } from './validate.js';
+import { namedBaselineWarning, pickBaseline } from './validate.js';
 
 export interface StageDecisionOut {
   winner: VariantResult | null;
@@ -51,9 +51,8 @@ function engineVerdict(stage: string, results: readonly VariantResult[], opts: D
   const d = withRepeats(decideStage(null, results, opts, null), null, results, repeats);
   const baseline = pickBaseline(results, namedBaseline);
   const warnings: string[] = [];
-  if (namedBaseline && baseline && baseline.variantId !== namedBaseline && baseline.variant.engine !== namedBaseline) {
-    warnings.push(`baseline '${namedBaseline}' is not an engine-stage variant; using ${baseline.variantId}`);
-  }
+  const namedWarning = namedBaseline && baseline ? namedBaselineWarning(results, namedBaseline, baseline) : null;
+  if (namedWarning) warnings.push(namedWarning);
   // The winner's gain over the baseline (the tie rule may have picked the second fastest).
   const gains = rowGains(results, baseline, opts);
   const measured = { gainPct: baseline && d.winner ? (gains[d.winner.variantId] ?? null) : d.gainPct };

@@ -46,11 +46,22 @@ export function canBeBaseline(r: Pick<VariantResult, 'status' | 'failure'>): boo
  */
 export function pickBaseline(engineResults: readonly VariantResult[], named?: string): VariantResult | null {
   if (named) {
+    // A named one that failed stays (validation shows its failure); one pruned before launch or
+    // dropped (--drop) never had a server here, so launching it in validation would be wasted or
+    // unwanted: the default rule picks instead, and the engine stage warns (namedBaselineWarning).
     const hit = engineResults.find((r) => r.variantId === named) ?? engineResults.find((r) => r.variant.engine === named);
-    if (hit) return hit;
+    if (hit && (hit.status === 'failed' || canBeBaseline(hit))) return hit;
   }
   const usable = engineResults.filter(canBeBaseline);
   return usable.find((r) => r.variant.engine === 'vllm') ?? usable[0] ?? null;
+}
+
+/** The engine stage's warning when --baseline NAME is not the baseline it got, and why. */
+export function namedBaselineWarning(engineResults: readonly VariantResult[], named: string, got: VariantResult): string | null {
+  if (got.variantId === named || got.variant.engine === named) return null;
+  const hit = engineResults.find((r) => r.variantId === named) ?? engineResults.find((r) => r.variant.engine === named);
+  const why = hit ? `cannot serve here (${hit.status}${hit.failure?.reason ? `: ${hit.failure.reason}` : ''})` : 'is not an engine-stage variant';
+  return `baseline '${named}' ${why}; using ${got.variantId}`;
 }
 
 /**

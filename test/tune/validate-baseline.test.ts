@@ -13,7 +13,7 @@ import { readRunConfig, runSession } from '../../src/tune/session.js';
 import type { ScenarioRunner } from '../../src/tune/session-context.js';
 import { summaryText } from '../../src/tune/text.js';
 import { Journal } from '../../src/tune/journal.js';
-import { baselineWhy, journaledForValidation, pickBaseline, reusableForValidation } from '../../src/tune/validate.js';
+import { baselineWhy, journaledForValidation, namedBaselineWarning, pickBaseline, reusableForValidation } from '../../src/tune/validate.js';
 import { metricsFor, scriptedRunner } from './scripted-runner.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'servelab-baseline-'));
@@ -44,9 +44,18 @@ describe('pickBaseline', () => {
     expect(pickBaseline([row('vllm', 'failed', { kind: 'crash', reason: 'x' })])).toBeNull();
   });
 
-  it('keeps a named baseline (--baseline) whatever its status', () => {
+  it('keeps a named baseline (--baseline) that ran or failed; one pruned or dropped falls back, said so', () => {
     const failed = row('sglang', 'failed', { kind: 'crash', reason: 'x' });
     expect(pickBaseline([failed, row('vllm', 'ok')], 'sglang')?.variantId).toBe('sglang');
+    // Pruned before launch (no server here) or dropped by the user: validation must not launch it.
+    const pruned = row('sglang', 'pruned', { kind: 'unsupported', reason: 'FP8 is not supported on this GPU' });
+    const vllm = row('vllm', 'ok');
+    expect(pickBaseline([pruned, vllm], 'sglang')?.variantId).toBe('vllm');
+    expect(namedBaselineWarning([pruned, vllm], 'sglang', vllm)).toBe("baseline 'sglang' cannot serve here (pruned: FP8 is not supported on this GPU); using vllm");
+    const dropped = row('sglang', 'skipped', { kind: 'skipped', reason: 'dropped by the user (--drop)' });
+    expect(pickBaseline([dropped, vllm], 'sglang')?.variantId).toBe('vllm');
+    expect(namedBaselineWarning([vllm], 'trtllm', vllm)).toBe("baseline 'trtllm' is not an engine-stage variant; using vllm");
+    expect(namedBaselineWarning([failed, vllm], 'sglang', failed)).toBeNull();
     expect(baselineWhy(failed, 'sglang')).toMatch(/^named by --baseline sglang; failed there/);
     // Validation takes a failed tuning row back: the phrase must not claim a new measurement.
     expect(baselineWhy(failed, 'sglang', true)).toBe('named by --baseline sglang; failed there, its tuning row reused here');
