@@ -76,7 +76,7 @@ function PlanRowLine({ row, focused, off, labelW }: { row: PlanRow; focused: boo
   if (v.pruned) {
     return (
       <Text wrap="truncate" color={focused ? theme.accent : undefined}>
-        {mark} <Muted>{`  ${box} ${v.label}  pruned: ${v.pruned}`}</Muted>
+        {mark} <Muted>{`  ${box} ${v.label}  ${v.notRun ?? 'pruned'}: ${v.pruned}`}</Muted>
       </Text>
     );
   }
@@ -109,7 +109,7 @@ function WeightsLine({ on, width }: { on: boolean; width: number }): React.JSX.E
 function FocusDetail({ focused, width, lines }: { focused: PlanRow | undefined; width: number; lines: number }): React.JSX.Element {
   const theme = useTheme();
   const cmd = focused?.kind === 'variant' && !focused.variant.pruned ? focused.variant.command : '';
-  const text = focused?.kind === 'stage' ? stageLines(focused.stage, width, lines) : focused?.variant.pruned ? wrapLines(`pruned: ${focused.variant.pruned}`, width, lines) : [];
+  const text = focused?.kind === 'stage' ? stageLines(focused.stage, width, lines) : focused?.variant.pruned ? wrapLines(`${focused.variant.notRun ?? 'pruned'}: ${focused.variant.pruned}`, width, lines) : [];
   return (
     <Box flexDirection="column" height={lines}>
       {cmd ? (

@@ -82,8 +82,10 @@ export interface PlanVariantView {
   label: string;
   /** What this variant changes, e.g. "quant=fp8 kv=fp8". */
   knobs: string;
-  /** Set when preflight pruned it: the reason. */
+  /** Set when it will not run (preflight pruned it, --drop, or the same server as one measured): the reason. */
   pruned?: string;
+  /** The word the screen puts before that reason. */
+  notRun?: 'pruned' | 'dropped' | 'not launched';
   estimateS?: number;
   /** The exact command it launches (the real engine's, even on the simulated host). */
   command: string;

@@ -15,7 +15,8 @@ import { estimateSeconds, type EstimateHost } from './estimate-time.js';
 import type { Plan } from './plan.js';
 import { stageScenario } from './replica-plan.js';
 import { stageWeightsLine } from './text-weights.js';
-import type { HostView, ModelView, PlanView } from './workbench-types.js';
+import type { HostView, ModelView, PlanView, PlanVariantView } from './workbench-types.js';
+import { SAME_SERVER } from './same-server.js';
 
 /** Free bytes on the file system that will hold `dir` (its nearest existing parent). */
 function freeBytes(dir: string): number | undefined {
@@ -68,7 +69,7 @@ export function planView(plan: Plan, host: EstimateHost, validationS?: number, o
         id: pv.variant.id,
         label: pv.variant.label ?? pv.variant.id,
         knobs: pv.change,
-        ...(pv.status !== 'planned' ? { pruned: pv.reason?.reason ?? pv.status } : {}),
+        ...(pv.status !== 'planned' ? { pruned: pv.reason?.reason ?? pv.status, notRun: notRunWord(pv.status, pv.reason?.reason) } : {}),
         estimateS: estimateSeconds(pv, stageScenario(plan.scenario, plan.replica, pv.stage), host),
         command: formatCommand(pv.engineArgv ?? pv.argv ?? [], pv.env ?? {}),
         ...(pv.predicted ? { predictedTokS: pv.predicted.totalTokPerS } : {}),
@@ -105,4 +106,10 @@ export function modelView(id: string): ModelView {
     checkpointDtype: m.weightDtype,
     weights: DTYPES.map((d) => ({ dtype: d, bytes: weightBytes(m, d, par).total })),
   };
+}
+
+/** The word before a not-planned row's reason: a same-server variant is not launched, not pruned. */
+export function notRunWord(status: string, reason: string | undefined): NonNullable<PlanVariantView['notRun']> {
+  if (reason?.startsWith(SAME_SERVER)) return 'not launched';
+  return status === 'dropped' ? 'dropped' : 'pruned';
 }

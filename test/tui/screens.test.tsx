@@ -141,6 +141,15 @@ describe('Plan screen', () => {
     expect(f).toContain('$ vllm serve Qwen/Qwen3-14B --port 8000');
   });
 
+  it("says 'not launched' (not 'pruned') for a variant that is the same server as one measured", async () => {
+    const reason = 'same server as sglang-fp8ckpt (SGLang 0.5.5 picks fa3 on Hopper by default): not launched, its measurement is reused';
+    const same = { ...plan, stages: plan.stages.map((st) => st.name !== 'quantization' ? st : { ...st, variants: [st.variants[0]!, { ...st.variants[1]!, pruned: reason, notRun: 'not launched' as const }] }) };
+    plan1({ plan: same });
+    const f = await r!.waitForFrame('3/6 Plan');
+    expect(f).toMatch(/\[-\] sglang int4\s+not launched: same server as sglang-fp8ckpt/);
+    expect(f).not.toMatch(/pruned: same server/);
+  });
+
   it('toggles the focused variant, a whole stage, and starts with Enter', async () => {
     const p = plan1();
     await r!.waitForFrame('3/6 Plan');

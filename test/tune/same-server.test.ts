@@ -136,3 +136,12 @@ describe('a session on the simulated A100 host', () => {
     expect(progressLine(finished)).toBe(`  vllm-fp8ckpt-tp8-attn-fa2: ${fa2.failure!.reason}`);
   });
 });
+
+describe("the Plan screen's word for a row that will not run", () => {
+  it("is 'not launched' for the same server, 'dropped' for --drop, 'pruned' for preflight", async () => {
+    const { notRunWord } = await import('../../src/tune/workbench-view.js');
+    expect(notRunWord('dropped', 'same server as vllm-fp8ckpt-tp8 (vLLM 0.11.0 picks FLASH_ATTN v2 ...): not launched')).toBe('not launched');
+    expect(notRunWord('dropped', 'dropped by the user (--drop)')).toBe('dropped');
+    expect(notRunWord('pruned', 'does not fit in GPU memory')).toBe('pruned');
+  });
+});
