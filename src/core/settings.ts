@@ -69,7 +69,7 @@ export const SETTINGS: Record<SettingKey, SettingDef> = {
   slo: {
     help: 'SLO filters, e.g. "ttft:p99<2000,tpot:mean<100"',
     parse: (t) => {
-      parseSlo(t);
+      parseSlo(t, 'slo');
       return t.trim();
     },
   },
