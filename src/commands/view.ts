@@ -58,7 +58,9 @@ export default async function main(argv: string[]): Promise<number> {
     process.stdout.write(summaryText(view, price !== undefined ? { gpuHourPrice: price } : {}) + '\n');
     return 0;
   }
-  const [{ mount }, { ViewScreen }, React] = await Promise.all([import('../tui/mount.js'), import('../screens/ViewScreen.js'), import('react')]);
+  // React is a CommonJS package: a dynamic import('react') gives { default: React } once bundled
+  // (dist/), so createElement comes from its default export; under tsx both shapes work.
+  const [{ mount }, { ViewScreen }, React] = await Promise.all([import('../tui/mount.js'), import('../screens/ViewScreen.js'), import('react').then((m) => m.default)]);
   await mount(React.createElement(ViewScreen, { view, ...(price !== undefined ? { price } : {}) })).waitUntilExit();
   return 0;
 }
