@@ -6,11 +6,14 @@ import { useTheme } from '../theme.js';
 export function Title({ step, name, note }: { step: number; name: string; note?: string }): React.JSX.Element {
   const theme = useTheme();
   return (
-    <Box justifyContent="space-between">
-      <Text bold color={theme.accent}>
-        servelab · {step}/6 {name}
-      </Text>
-      {note ? <Text color={theme.warn}>{note}</Text> : null}
+    // A long note (a run folder's path) keeps a space after the name and gives up its start, not its end.
+    <Box justifyContent="space-between" columnGap={1}>
+      <Box flexShrink={0}>
+        <Text bold color={theme.accent}>
+          servelab · {step}/6 {name}
+        </Text>
+      </Box>
+      {note ? <Text color={theme.warn} wrap="truncate-start">{note}</Text> : null}
     </Box>
   );
 }
