@@ -9,8 +9,8 @@
 // matmulEff) times a serving fraction fitted per architecture (fitted.ts).
 import type { EngineName } from '../core/variant.js';
 import type { GpuSpec } from './gpus.js';
-import { gpuMemBytes } from './gpus.js';
 import { FITTED } from './fitted.js';
+import { sglangChunkedPrefillSize, vllmServeDefaults } from '../engines/data/serve-defaults.js';
 import { type MemFractionContext, sglangMemFractionStatic } from './sglang-mem.js';
 
 const GiB = 1024 ** 3;
@@ -70,8 +70,6 @@ export interface EngineEfficiency {
   frontEndPerPromptTokenS: number;
 }
 
-const isA100 = (g: GpuSpec) => /A100/.test(g.name);
-const bigNonA100 = (g: GpuSpec) => gpuMemBytes(g) >= 70 * GiB && !isA100(g);
 
 /**
  * Values shared by the three engines (they run the same kinds of kernels); each engine entry
@@ -127,12 +125,10 @@ export const ENGINE_EFFICIENCY: Record<EngineName, EngineEfficiency> = {
     frontEndPerRequestS: FITTED.vllmFrontEndPerRequestS,
     // vLLM 0.11: FlashAttention on SM80+, FlashInfer on SM100 (cuda.py get_attn_backend_cls).
     defaultBackend: (g, mla) => (mla ? (g.computeCapability >= 9 ? 'flashmla' : 'triton_mla') : g.computeCapability >= 10 ? 'flashinfer' : 'flash_attn'),
-    // arg_utils.py _set_default_args: 8192 / 1024 on >=70 GiB non-A100 GPUs, else 2048 / 256.
-    defaultMaxBatchedTokens: (g) => (bigNonA100(g) ? 8192 : 2048),
-    // max_num_seqs, v0.11.0 (b8b302cde) arg_utils.py _set_default_args: 1024 for OPENAI_API_SERVER when
-    // get_device_total_memory() >= 70 GiB and "a100" is not in the name (H100 80GB: 79.18 GiB), else
-    // 256; capped at max_num_batched_tokens. Rule from vllm#16158 (2025-04-08), #17073, #17885 (2025-05-11).
-    defaultMaxRunningSeqs: (g) => (bigNonA100(g) ? 1024 : 256),
+    // v0.11.0 `vllm serve`: 8192 / 1024 on >=70 GiB non-A100 GPUs, else 2048 / 256 (serve-defaults.ts,
+    // with its source); max_num_seqs is capped at max_num_batched_tokens.
+    defaultMaxBatchedTokens: (g) => vllmServeDefaults(g.name, g.memMiB).maxBatchedTokens,
+    defaultMaxRunningSeqs: (g) => vllmServeDefaults(g.name, g.memMiB).maxNumSeqs,
     // --gpu-memory-utilization 0.9 of total memory.
     defaultMemFraction: () => 0.9,
     // default capture sizes go up to min(2 x max_num_seqs, 512).
@@ -149,11 +145,8 @@ export const ENGINE_EFFICIENCY: Record<EngineName, EngineEfficiency> = {
     torchCompileMaxBs: 32,
     // fa3 on Hopper (MHA and MLA); flashinfer for MLA on Blackwell; flashinfer elsewhere.
     defaultBackend: (g) => (g.computeCapability >= 9 && g.computeCapability < 10 ? 'fa3' : 'flashinfer'),
-    // chunked-prefill-size from GPU memory: <35 GB 2048, <60 GB 4096, <160 GB 8192, else 16384.
-    defaultMaxBatchedTokens: (g) => {
-      const gb = gpuMemBytes(g) / 1e9;
-      return gb < 35 ? 2048 : gb < 60 ? 4096 : gb < 160 ? 8192 : 16384;
-    },
+    // chunked-prefill-size from GPU memory in MiB: <35 Gi 2048, <60 Gi 4096, <160 Gi 8192, else 16384 (serve-defaults.ts).
+    defaultMaxBatchedTokens: (g) => sglangChunkedPrefillSize(g.memMiB),
     // Derived from the KV pool (capped here at 4096); 48 when EAGLE/NGRAM is on (server_args.py).
     defaultMaxRunningSeqs: (_g, speculative) => (speculative ? 48 : 4096),
     // mem-fraction-static auto: server_args.py's formula by chunk, graph batch, TP/PP and DP attention (sglang-mem.ts).

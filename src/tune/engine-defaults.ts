@@ -14,19 +14,16 @@
 //   VLLM_FLASH_ATTN_VERSION overrides it; on major 10 a 3 falls back to 2.
 // - vllm/v1/attention/backends/flash_attn.py: head sizes [32, 64, 96, 128, 160, 192, 224, 256],
 //   dtypes float16 and bfloat16. has_sink: only models/gpt_oss.py passes `sinks=`.
-// - vllm/engine/arg_utils.py _set_default_args (`vllm serve` is UsageContext.OPENAI_API_SERVER):
-//   `if device_memory >= 70 * GiB_bytes and "a100" not in device_name:` max_num_batched_tokens
-//   8192, max_num_seqs 1024; else 2048 and 256; then `self.max_num_seqs =
-//   min(default_max_num_seqs[usage_context], self.max_num_batched_tokens or sys.maxsize)`.
+// - vllm/engine/arg_utils.py _set_default_args: the `vllm serve` scheduler limits, quoted in
+//   src/engines/data/serve-defaults.ts (shared with the performance model).
 // - vllm/config/cache.py: `cache_dtype: CacheDType = "auto"`.
 //
 // SGLang 0.5.5, read at commit 0c006b8809cd99e1f95926401a2823dd952641c8 ("chore: bump SGLang
 // version to 0.5.5 (#12739)", the commit that sets __version__ = "0.5.5"; no tagged copy was at
 // hand), python/sglang/srt/server_args.py and python/sglang/srt/utils/common.py:
 // - _handle_gpu_memory_settings(gpu_mem), gpu_mem = nvidia-smi memory.total in MiB
-//   (get_nvgpu_memory_capacity): chunked_prefill_size 2048 under 35 * 1024, 4096 under 60 * 1024,
-//   8192 under 160 * 1024 ("H100, A100", "H20, H200"), else 16384. DP attention later divides it
-//   by dp_size whether it was given or not (_handle_data_parallelism).
+//   (get_nvgpu_memory_capacity): chunked_prefill_size, quoted in src/engines/data/serve-defaults.ts.
+//   DP attention later divides it by dp_size whether it was given or not (_handle_data_parallelism).
 // - _handle_attention_backend_compatibility, attention_backend None: MHA -> "fa3" when
 //   is_hopper_with_cuda_12_3() and is_no_spec_infer_or_topk_one(self) and
 //   is_fa3_default_architecture(hf_config); MLA -> "fa3" when is_hopper_with_cuda_12_3().
@@ -39,6 +36,7 @@
 // TensorRT-LLM: nothing read here; its unset knobs stay unknown.
 import type { Variant } from '../core/variant.js';
 import type { ModelInfo } from '../model/models.js';
+import { sglangChunkedPrefillSize, vllmServeDefaults } from '../engines/data/serve-defaults.js';
 
 /** What the defaults depend on: the GPU (name, memory, compute capability) and the model. */
 export interface ServerContext {
@@ -95,13 +93,14 @@ export function vllmBatching(v: Variant, ctx: ServerContext): { mbt: Setting; se
   const { gpuName, gpuMemMiB } = ctx.host;
   // nvidia-smi's total and torch's total_memory are the same figure; stay clear of the threshold.
   if (!gpuMemMiB || Math.abs(gpuMemMiB - 70 * GIB) < GIB) return undefined;
+  const served = vllmServeDefaults(gpuName, gpuMemMiB);
+  const big = served.bigNonA100;
   const a100 = gpuName.toLowerCase().includes('a100');
-  const big = gpuMemMiB >= 70 * GIB && !a100;
   const gpu = `${gpuName} (${big ? '>= 70 GiB, not an A100' : a100 ? 'an A100' : 'under 70 GiB'})`;
   const k = v.knobs;
-  const mbtDefault = big ? 8192 : 2048;
+  const mbtDefault = served.maxBatchedTokens;
   const mbt: Setting = k.maxBatchedTokens !== undefined ? { value: String(k.maxBatchedTokens) } : { value: String(mbtDefault), fact: `vLLM 0.11.0 serves with max-num-batched-tokens ${mbtDefault} on ${gpu} by default` };
-  const seqsDefault = Math.min(big ? 1024 : 256, Number(mbt.value));
+  const seqsDefault = Math.min(served.maxNumSeqs, Number(mbt.value));
   const seqs: Setting = k.maxRunningSeqs !== undefined ? { value: String(k.maxRunningSeqs) } : { value: String(seqsDefault), fact: `vLLM 0.11.0 serves with max-num-seqs ${seqsDefault} on ${gpu} by default` };
   return { mbt, seqs };
 }
@@ -112,7 +111,7 @@ export function sglangChunkedPrefill(v: Variant, ctx: ServerContext): Setting | 
   if (given !== undefined) return { value: String(given) };
   const mem = ctx.host.gpuMemMiB;
   if (!mem) return undefined;
-  const size = mem < 35 * GIB ? 2048 : mem < 60 * GIB ? 4096 : mem < 160 * GIB ? 8192 : 16384;
+  const size = sglangChunkedPrefillSize(mem);
   return { value: String(size), fact: `SGLang 0.5.5 sets chunked-prefill-size ${size} on a GPU of ${Math.round(mem / GIB)} GiB by default` };
 }
 
