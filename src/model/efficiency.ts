@@ -10,7 +10,7 @@
 import type { EngineName } from '../core/variant.js';
 import type { GpuSpec } from './gpus.js';
 import { FITTED } from './fitted.js';
-import { sglangChunkedPrefillSize, vllmServeDefaults } from '../engines/data/serve-defaults.js';
+import { sglangChunkedPrefillSize, vllmServeDefaults } from './serve-defaults.js';
 import { type MemFractionContext, sglangMemFractionStatic } from './sglang-mem.js';
 
 const GiB = 1024 ** 3;

@@ -15,14 +15,14 @@
 // - vllm/v1/attention/backends/flash_attn.py: head sizes [32, 64, 96, 128, 160, 192, 224, 256],
 //   dtypes float16 and bfloat16. has_sink: only models/gpt_oss.py passes `sinks=`.
 // - vllm/engine/arg_utils.py _set_default_args: the `vllm serve` scheduler limits, quoted in
-//   src/engines/data/serve-defaults.ts (shared with the performance model).
+//   src/model/serve-defaults.ts (shared with the performance model).
 // - vllm/config/cache.py: `cache_dtype: CacheDType = "auto"`.
 //
 // SGLang 0.5.5, read at commit 0c006b8809cd99e1f95926401a2823dd952641c8 ("chore: bump SGLang
 // version to 0.5.5 (#12739)", the commit that sets __version__ = "0.5.5"; no tagged copy was at
 // hand), python/sglang/srt/server_args.py and python/sglang/srt/utils/common.py:
 // - _handle_gpu_memory_settings(gpu_mem), gpu_mem = nvidia-smi memory.total in MiB
-//   (get_nvgpu_memory_capacity): chunked_prefill_size, quoted in src/engines/data/serve-defaults.ts.
+//   (get_nvgpu_memory_capacity): chunked_prefill_size, quoted in src/model/serve-defaults.ts.
 //   DP attention later divides it by dp_size whether it was given or not (_handle_data_parallelism).
 // - _handle_attention_backend_compatibility, attention_backend None: MHA -> "fa3" when
 //   is_hopper_with_cuda_12_3() and is_no_spec_infer_or_topk_one(self) and
@@ -36,7 +36,7 @@
 // TensorRT-LLM: nothing read here; its unset knobs stay unknown.
 import type { Variant } from '../core/variant.js';
 import type { ModelInfo } from '../model/models.js';
-import { sglangChunkedPrefillSize, vllmServeDefaults } from '../engines/data/serve-defaults.js';
+import { sglangChunkedPrefillSize, vllmServeDefaults } from '../model/serve-defaults.js';
 
 /** What the defaults depend on: the GPU (name, memory, compute capability) and the model. */
 export interface ServerContext {
