@@ -7,7 +7,7 @@ import type { BenchMetrics } from '../bench/types.js';
 import { predict, type Prediction } from '../sim/predict.js';
 import { scenarioRequests } from '../sim/workload.js';
 import { parsePredictArgs, PREDICT_USAGE } from './predict-args.js';
-import { benchCommand } from '../tune/scenarios.js';
+import { benchCommand } from '../tune/config/scenarios.js';
 
 const fmt = (v: number | undefined, d = 0) => (v === undefined ? '–' : v.toFixed(d));
 

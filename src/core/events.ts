@@ -129,7 +129,7 @@ export interface StageVerdict {
   why: string;
   /** Why the stage did not run, when it did not. */
   skipped?: string;
-  /** Its best two stayed within the noise margin after adaptive repeats (src/tune/repeats.ts); `why` says how the tie was broken. */
+  /** Its best two stayed within the noise margin after adaptive repeats (src/tune/decide/repeats.ts); `why` says how the tie was broken. */
   tied?: boolean;
 }
 

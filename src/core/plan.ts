@@ -1,5 +1,5 @@
 // The plan and validation contracts as the event stream carries them. The tuning core builds
-// richer objects (src/tune/plan.ts, src/tune/validate.ts); the compiler checks they fit these
+// richer objects (src/tune/plan/plan.ts, src/tune/decide/validate.ts); the compiler checks they fit these
 // where the session emits them, so views read a plan without importing the tuning core.
 import type { Failure, VariantResult } from './events.js';
 import type { EngineName, Variant } from './variant.js';

@@ -3,7 +3,6 @@
 import type { BenchMetrics, GoodputSlo, LatencyMetric } from '../bench/types.js';
 
 // Parsed in the core (saved settings check it too); re-exported for the tuning code.
-export { parseSlo, type SloRule } from './slo-rule.js';
 import type { SloRule } from './slo-rule.js';
 
 export function formatSlo(rules: readonly SloRule[]): string {

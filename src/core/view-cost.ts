@@ -41,7 +41,7 @@ export function sessionCostText(view: SessionView): string | null {
 }
 
 /**
- * The simulated session time so far, counted as the core's ledger counts it (src/tune/cost-ledger.ts):
+ * The simulated session time so far, counted as the core's ledger counts it (src/tune/cost/ledger.ts):
  * launches that ran together form a wave (the running set is not empty from its first launch to
  * its last finish), and a closed wave adds its longest member's time. Seconds, simulated.
  */

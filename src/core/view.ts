@@ -8,7 +8,6 @@ import type { PlanInfo, ValidationRow } from './plan.js';
 import { applySweepEvent, isSweepEvent, type SweepView } from './view-sweep.js';
 import { applyLaunchCost, applyWaveClock, closeWave, type WaveClock } from './view-cost.js';
 
-export type { SweepPointView, SweepSeriesView, SweepView } from './view-sweep.js';
 
 export interface StageRowView {
   result: VariantResult;
@@ -259,7 +258,7 @@ export function referenceText(s: StageView, name: (id: string) => string = (id) 
   return name(v.referenceId);
 }
 
-/** The words adaptive repeats use when a stage's best two stayed within the noise margin (src/tune/repeats.ts). */
+/** The words adaptive repeats use when a stage's best two stayed within the noise margin (src/tune/decide/repeats.ts). */
 export const TIED_WITHIN_NOISE = 'tied within noise';
 
 /**

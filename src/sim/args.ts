@@ -78,7 +78,6 @@ export const SIM_USAGE =
   wrapUsage(knobUsage, '                          ');
 
 // The argv builder lives beside the sim adapter (engines -> sim would be a folder cycle).
-export { knobsToSimArgs } from '../engines/sim-argv.js';
 
 type Kind = 'string' | 'int' | 'float' | 'bool';
 interface FlagDef<T = SimArgs> {

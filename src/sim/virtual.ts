@@ -7,7 +7,8 @@ import { findGpu, type GpuSpec } from '../model/gpus.js';
 import { getModel, type ModelInfo } from '../model/models.js';
 import { resolveServer, type FitResult, type ServerConfig } from '../model/estimate.js';
 import { onNodes } from '../model/interconnect.js';
-import { Scheduler, type SimRequest } from './scheduler.js';
+import { Scheduler } from './scheduler.js';
+import type { SimRequest } from './scheduler-types.js';
 import { Rng } from './rng.js';
 import { BurstFrontEnd, type FrontEndBatch } from './front-end.js';
 

@@ -2,7 +2,7 @@
 import type { TuneEvent, TuneListener, VariantResult } from '../../src/core/events.js';
 import type { LiveSnapshot } from '../../src/bench/types.js';
 import type { BenchMetrics } from '../../src/bench/types.js';
-import type { HostView, ModelView, PlannedSession, PlanView, Services, SessionHandle, SessionStarter, WorkbenchDefaults, WorkloadForm } from '../../src/tune/workbench-types.js';
+import type { HostView, ModelView, PlannedSession, PlanView, Services, SessionHandle, SessionStarter, WorkbenchDefaults, WorkloadForm } from '../../src/tune/workbench/types.js';
 
 export const form: WorkloadForm = {
   model: 'Qwen/Qwen3-14B',

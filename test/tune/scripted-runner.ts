@@ -3,8 +3,8 @@
 import type { BenchMetrics } from '../../src/bench/types.js';
 import type { Failure, VariantResult } from '../../src/core/events.js';
 import type { Variant } from '../../src/core/variant.js';
-import type { Scenario } from '../../src/tune/scenarios.js';
-import type { RunRequest, ScenarioRunner } from '../../src/tune/session-context.js';
+import type { Scenario } from '../../src/tune/config/scenarios.js';
+import type { RunRequest, ScenarioRunner } from '../../src/tune/context/session-context.js';
 
 export function metricsFor(total: number): BenchMetrics {
   return {
