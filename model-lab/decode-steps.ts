@@ -6,7 +6,8 @@
 // set side by side: docs/model-diagnosis.md section 8 does, for the pages' vLLM rows.
 // WHATIF='{"eff":{...},"only":"REGEX"}' overrides engine efficiency fields as model-lab/diagnose.ts does.
 // Prints figures only; nothing is asserted.
-import { PUBLISHED, type PublishedResult } from '../src/model/data/published.js';
+import { PUBLISHED } from '../src/model/data/published.js';
+import type { PublishedResult } from '../src/model/data/published-result.js';
 import { stepTime } from '../src/model/step-time.js';
 import { Scheduler } from '../src/sim/scheduler.js';
 import { resolveOptions, simulateWorkload } from '../src/sim/virtual.js';

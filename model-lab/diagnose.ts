@@ -6,7 +6,8 @@
 // achieved FLOP/s the published throughput implies (2 x active params x tokens/s) against the
 // GPUs' datasheet peak, and the weight-streaming floor of one decode step.
 // Prints figures only; nothing is asserted (docs/model-diagnosis.md quotes them).
-import { PUBLISHED, type PublishedResult } from '../src/model/data/published.js';
+import { PUBLISHED } from '../src/model/data/published.js';
+import type { PublishedResult } from '../src/model/data/published-result.js';
 import { stepTime } from '../src/model/step-time.js';
 import { findGpu } from '../src/model/gpus.js';
 import { paramCounts } from '../src/model/param-counts.js';

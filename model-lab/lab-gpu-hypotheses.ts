@@ -6,7 +6,8 @@
 // Prints, per row: published tok/s and the error under each hypothesis (or why it cannot start),
 // then the median |error| per hypothesis over the rows that start under every hypothesis.
 // Nothing is asserted; figures only. Deterministic (virtual clock, seed 42), ~10 s on a 2-core host.
-import { PUBLISHED, type PublishedResult } from '../src/model/data/published.js';
+import { PUBLISHED } from '../src/model/data/published.js';
+import type { PublishedResult } from '../src/model/data/published-result.js';
 import { findGpu, type GpuSpec } from '../src/model/gpus.js';
 import { median } from '../src/sim/validate.js';
 import { simulateWorkload } from '../src/sim/virtual.js';

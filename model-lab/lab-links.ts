@@ -11,7 +11,8 @@
 // A what-if, not the model: the lab says "8 × NVIDIA H100 SXM GPUs on a single node" (gpustack
 // commit 1f37f1b8), i.e. NVSwitch, and nothing in src/model changes. Nothing is asserted; figures
 // only. Deterministic (virtual clock, seed 42), ~1 min on a 2-core host.
-import { PUBLISHED, type PublishedResult } from '../src/model/data/published.js';
+import { PUBLISHED } from '../src/model/data/published.js';
+import type { PublishedResult } from '../src/model/data/published-result.js';
 import { findGpu, type GpuSpec } from '../src/model/gpus.js';
 import { simulateWorkload } from '../src/sim/virtual.js';
 import { sharegptLike } from '../src/sim/workload.js';

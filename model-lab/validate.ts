@@ -2,7 +2,8 @@
 // HELD-OUT rows (split 'held-out': never fitted on) first, with the error per GPU and engine and
 // the engine ranking per group; then the same summary for the TRAINING rows (in-sample, for
 // comparison only). The figures docs/calibration.md quotes come from here.
-import { PUBLISHED, type PublishedResult } from '../src/model/data/published.js';
+import { PUBLISHED } from '../src/model/data/published.js';
+import type { PublishedResult } from '../src/model/data/published-result.js';
 import { isNotAsPublished } from '../src/model/data/not-as-published.js';
 import { summarize, validateOne } from '../src/sim/validate.js';
 

@@ -8,7 +8,8 @@ import { parseSimArgs, SimArgsError } from '../sim/args.js';
 import { findGpu, gpuNames } from '../model/gpus.js';
 import { builtinModelIds, getModel } from '../model/models.js';
 import { checkNumber, RULES } from '../tune/config/rules.js';
-import { parseScenario, sharegptScenario, type Scenario } from '../tune/config/scenarios.js';
+import { parseScenario, sharegptScenario } from '../tune/config/scenarios.js';
+import type { Scenario } from '../core/scenario.js';
 
 export interface PredictArgs {
   engines: EngineName[];

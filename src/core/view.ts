@@ -2,9 +2,9 @@
 // summary and `servelab view RUN_DIR` all show what this returns, so they cannot disagree. Pure:
 // it files what the core decided (winners, references, gains, reasons travel in the events) and
 // never decides anything itself.
-import type { LiveSnapshot } from '../bench/types.js';
+import type { LiveSnapshot } from './metrics.js';
 import type { SessionGpuTime, StageVerdict, TuneEvent, VariantResult } from './events.js';
-import type { PlanInfo, ValidationRow } from './plan.js';
+import type { PlanInfo, ValidationRow } from './events.js';
 import { applySweepEvent, isSweepEvent, type SweepView } from './view-sweep.js';
 import { applyLaunchCost, applyWaveClock, closeWave, type WaveClock } from './view-cost.js';
 

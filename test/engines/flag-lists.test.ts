@@ -15,7 +15,8 @@ import { GPUS } from '../../src/model/gpus.js';
 import { builtinModelIds, getModel } from '../../src/model/models.js';
 import { parseAutoArgs } from '../../src/tune/cli/args.js';
 import { planHost } from '../../src/tune/plan/deps.js';
-import { engineStage, expandStage, type PlanDeps } from '../../src/tune/plan/plan.js';
+import { engineStage, expandStage } from '../../src/tune/plan/plan.js';
+import type { PlanDeps } from '../../src/tune/plan/types.js';
 import { findFp8Checkpoint } from '../../src/tune/plan/checkpoint.js';
 
 interface Entry { aliases?: string[]; choices?: (string | number)[]; bool?: boolean; json?: boolean; rejects?: Record<string, string> }

@@ -10,7 +10,7 @@ import { HELD_OUT } from '../../src/model/data/published.js';
 import { isNotAsPublished } from '../../src/model/data/not-as-published.js';
 import { findGpu, type GpuSpec } from '../../src/model/gpus.js';
 import { resolveOptions } from '../../src/sim/virtual.js';
-import type { PublishedResult } from '../../src/model/data/published.js';
+import type { PublishedResult } from '../../src/model/data/published-result.js';
 
 const SXM = findGpu('H100')!;
 /** Memory of an H100 NVL (nvidia-smi 95830 MiB; CUDA total estimated with SXM's gap), nothing else changed. */

@@ -34,7 +34,7 @@
 //   2,009. Qwen3-235B-A22B H200 DEP4: 1024/8192 1,417; H100 DEP8: 1024/8192 873. Llama-3.1-8B TP1
 //   (1.0-era page): 128/2048 26,221 (H200), 22,714 (H100).
 import type { EngineName, Knobs } from '../../core/variant.js';
-import type { PublishedResult } from './published.js';
+import type { PublishedResult } from './published-result.js';
 import { findGpu } from '../gpus.js';
 import { trtllmBenchSettings } from './trtllm-bench-settings.js';
 import { SAMPLER_DEPENDENT_235B } from './not-as-published.js';

@@ -12,30 +12,7 @@
 // engines. No constant is set from a held-out row (model-lab/fit.ts reads only split 'train').
 import type { EngineName, Knobs } from '../../core/variant.js';
 import { WIDER_HELD_OUT } from './published-wider.js';
-
-export interface PublishedResult {
-  /** Group for the ranking check: the engines compared on the same model, GPU and workload. */
-  group: string;
-  engine: EngineName;
-  engineVersion: string;
-  model: string;
-  gpu: string;
-  gpus: number;
-  knobs: Knobs;
-  /** 'sharegpt' (1000 prompts) or random IN/OUT. */
-  workload: { kind: 'sharegpt' } | { kind: 'random'; input: number; output: number };
-  numPrompts: number;
-  totalTokPerS: number;
-  /** Absent when the source publishes none (TensorRT-LLM's perf-overview tables give throughput only). */
-  meanTpotMs?: number;
-  source: string;
-  /** The figure exactly as the source prints it, and how totalTokPerS was derived when it differs. */
-  quote?: string;
-  /** Why a row is less faithful to reproduce (a flag the model does not have, ...). */
-  caveat?: string;
-  /** 'train': model-lab/fit.ts fits on it; 'held-out': only ever compared (training.ts). */
-  split: 'train' | 'held-out';
-}
+import type { PublishedResult } from './published-result.js';
 
 const V = { vllm: '0.11.0', sglang: '0.5.5.post1', trtllm: '1.2.0rc1' } as const;
 const SRC = (page: string) => `https://github.com/gpustack/gpustack/blob/main/docs/performance-lab/${page}.md`;

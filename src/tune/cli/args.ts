@@ -19,12 +19,13 @@ import {
   type StageName,
 } from '../config/config.js';
 import { checkDataset, checkNumber, checkObjectiveSlo, parseStageObjective, RULES, type NumberRule } from '../config/rules.js';
-import { parseScenario, sharegptScenario, studyScenarios, type Scenario } from '../config/scenarios.js';
+import { parseScenario, sharegptScenario, studyScenarios } from '../config/scenarios.js';
+import type { Scenario } from '../../core/scenario.js';
 import { parseSlo } from '../../core/slo-rule.js';
 import { parseParallel } from '../stage/parallel.js';
 import { DEFAULT_REPEATS_MAX } from '../decide/repeats.js';
 import { formatSweep, parseSweep } from '../../sweep/spec.js';
-import type { SessionSweepConfig } from '../sweep/session-sweep.js';
+import type { SessionSweepConfig } from '../config/config.js';
 
 import { AUTO_FLAGS } from './auto-flags.js';
 

@@ -3,7 +3,7 @@
 import type { VariantResult } from '../../core/events.js';
 import type { SessionView } from '../../core/view.js';
 import { dummySpelling, dummyWeightsNote } from '../launch/dummy-weights.js';
-import type { PlannedVariant } from '../plan/plan.js';
+import type { PlannedVariant } from '../plan/types.js';
 
 /** The summary table's mark on a measurement that loaded dummy weights. */
 export const DUMMY_MARK = ' [dummy]';

@@ -7,7 +7,7 @@ import type { SessionConfig } from '../config/config.js';
 import { dollarsPerMillionTokens, objectiveLabel } from '../decide/decide.js';
 import type { PlanTimes } from '../plan/estimate-time.js';
 import { durationText } from '../../core/duration-text.js';
-import type { Plan, PlannedVariant } from '../plan/plan.js';
+import type { Plan, PlannedVariant } from '../plan/types.js';
 import { referenceText, type SessionView, type StageView } from '../../core/view.js';
 import { formatSlo } from '../../core/slo.js';
 import { formatGpuHours, sessionCostText } from '../../core/view-cost.js';

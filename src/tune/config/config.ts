@@ -3,8 +3,7 @@
 import type { EngineName } from '../../core/variant.js';
 import type { Objective } from '../../core/objective.js';
 import type { SloRule } from '../../core/slo-rule.js';
-import type { Scenario } from './scenarios.js';
-import type { SessionSweepConfig } from '../sweep/session-sweep.js';
+import type { Scenario } from '../../core/scenario.js';
 
 export const STAGES = ['engine', 'quantization', 'parallelism', 'batching', 'attention', 'compile', 'speculative'] as const;
 export type StageName = (typeof STAGES)[number];
@@ -127,4 +126,18 @@ export const DEFAULT_SIM_READY_TIMEOUT_S = 60;
 export function gpuTag(config: Pick<SessionConfig, 'sim'>, realGpuName?: string, realCount?: number): string {
   if (config.sim) return `${config.sim.gpu}x${config.sim.gpus}`;
   return `${(realGpuName ?? 'gpu').replace(/^NVIDIA\s+/i, '').split(/\s+/)[0]}x${realCount ?? 1}`;
+}
+
+/** What `--sweep`, `--sweep-all` and `--objective frontier` ask of a session (stored in its config). */
+export interface SessionSweepConfig {
+  /** "concurrency:1,8,32,128,512" (text: a rate of inf survives JSON). */
+  spec: string;
+  all: boolean;
+  /** The frontier's choice decides the session's variant (and the load validation runs at). */
+  frontier: boolean;
+}
+
+/** The SLO the stages decide by: none under --objective frontier (it holds at the chosen load, not with every request at once). */
+export function stageSlo(config: Pick<SessionConfig, 'slo' | 'sweep'>): SloRule[] {
+  return config.sweep?.frontier ? [] : config.slo;
 }

@@ -2,7 +2,8 @@
 // profile keeps `vllm bench serve` terms, the runner takes a Scenario.
 import { existsSync } from 'node:fs';
 import { UserError } from '../../core/errors.js';
-import { sharegptScenario, type Scenario } from './scenarios.js';
+import { sharegptScenario } from './scenarios.js';
+import type { Scenario } from '../../core/scenario.js';
 import type { Workload } from '../../profiles/schema.js';
 
 /** What a session records: the scenario every stage was measured on. */

@@ -6,9 +6,9 @@ import type { Variant } from '../../core/variant.js';
 import type { HostInfo } from '../../host/gpus.js';
 import type { SessionConfig } from '../config/config.js';
 import type { Journal } from './journal.js';
-import type { Plan, PlanDeps, PlanHost } from '../plan/plan.js';
-import type { Predicted } from '../../core/plan.js';
-import type { Scenario } from '../config/scenarios.js';
+import type { Plan, PlanDeps, PlanHost } from '../plan/types.js';
+import type { Predicted } from '../../core/events.js';
+import type { Scenario } from '../../core/scenario.js';
 import type { EarlyStopRequest } from '../run/early-stop-run.js';
 import type { CostLedger } from '../cost/ledger.js';
 

@@ -3,7 +3,7 @@
 // an SLO the carried winner keeps.
 import { UserError } from '../../core/errors.js';
 import type { VariantResult } from '../../core/events.js';
-import type { BenchMetrics } from '../../bench/types.js';
+import type { BenchMetrics } from '../../core/metrics.js';
 import { sloViolations } from '../../core/slo.js';
 import type { SloRule } from '../../core/slo-rule.js';
 

@@ -25,7 +25,8 @@
 // On the simulated host, snapshots must be in simulated time (toSimulatedSnapshot) like the
 // leader's metrics.
 import type { VariantResult } from '../../core/events.js';
-import type { BenchMetrics, LiveSnapshot, SampledRequest } from '../../bench/types.js';
+import type { SampledRequest } from '../../bench/types.js';
+import type { BenchMetrics, LiveSnapshot } from '../../core/metrics.js';
 import type { Objective } from '../../core/objective.js';
 import { peakRequestRate, type PeakRate, type RatePoint } from './early-stop-rate.js';
 

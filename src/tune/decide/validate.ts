@@ -2,7 +2,7 @@
 // table (total tok/s and mean TPOT per side, gain in total throughput).
 import type { VariantResult } from '../../core/events.js';
 import type { ValidationRow } from '../../profiles/schema.js';
-import type { Scenario } from '../config/scenarios.js';
+import type { Scenario } from '../../core/scenario.js';
 import { isStoppedEarly } from './early-stop.js';
 import { isSameServer } from './same-server.js';
 import { USER_SKIP } from '../../core/aborted.js';

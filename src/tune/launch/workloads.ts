@@ -2,7 +2,7 @@
 // is not free), and the simulated clock an automatic launch runs at.
 import type { Variant } from '../../core/variant.js';
 import { loadWorkload, type Workload } from '../../bench/index.js';
-import type { Scenario } from '../config/scenarios.js';
+import type { Scenario } from '../../core/scenario.js';
 import { predictedPeakEvents, speedForEventRate } from './simspeed.js';
 
 /** A scenario's identity for the journal and the workload cache: its name and its size. */

@@ -5,8 +5,8 @@
 // then the full one in a second launch), and its engine-stage gains cannot be shown.
 import type { VariantResult } from '../../core/events.js';
 import type { SessionConfig } from '../config/config.js';
-import type { PlannedVariant } from './plan.js';
-import type { ReplicaInfo } from './replica.js';
+import type { PlannedVariant } from './types.js';
+import type { ReplicaInfo } from './types.js';
 import { pickBaseline } from '../decide/validate.js';
 import { scenarioKey } from '../launch/workloads.js';
 

@@ -1,28 +1,13 @@
 // The candidates of each later stage: what the planner tries next from the carried winner, one
 // kind of knob per stage. Enumerated values (attention backends, speculative methods) come from
 // the engines' knob tables at the variant's engine version, so a new backend is one table row.
+import type { Candidate, ExpandContext, PlanHost } from './types.js';
 import type { Knobs, KnobName, Variant } from '../../core/variant.js';
 import { rowAt } from '../../engines/data/table.js';
 import { resolveVersion } from '../../engines/data/versions.js';
 import type { ModelInfo } from '../../model/models.js';
-import type { SessionConfig, StageName } from '../config/config.js';
-import type { PlanDeps, PlanHost } from './plan.js';
+import type { StageName } from '../config/config.js';
 import { crossNodeCandidates } from './cross-node.js';
-
-export interface ExpandContext {
-  config: SessionConfig;
-  host: PlanHost;
-  deps: PlanDeps;
-  fp8Checkpoint?: string;
-}
-
-export interface Candidate {
-  model?: string;
-  knobs: Knobs;
-  change: string;
-  /** Knobs this candidate needs the engine to support. */
-  needs: KnobName[];
-}
 
 const BATCHED_TOKENS = [4096, 8192, 16384];
 const RUNNING_SEQS = [512, 1024];

@@ -1,9 +1,9 @@
 // Which checkpoint a session serves: the BF16 one the user named, or an FP8 one when BF16 does not
 // fit the host (named by --fp8-model or known to servelab). Apart from plan.ts: its own concept.
-import type { ExpandContext } from './candidates.js';
+import type { ExpandContext } from './types.js';
 import { engineStageTp } from './tp.js';
 import type { SessionConfig } from '../config/config.js';
-import type { PlanDeps } from './plan.js';
+import type { PlanDeps } from './types.js';
 
 /** The FP8 checkpoint to try: named by the user, or one servelab knows for this model. */
 export function findFp8Checkpoint(config: Pick<SessionConfig, 'model' | 'fp8Model'>, deps: Pick<PlanDeps, 'model'>): string | undefined {

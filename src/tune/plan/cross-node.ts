@@ -6,9 +6,9 @@
 // or run one replica per node (data parallel).
 import type { Knobs } from '../../core/variant.js';
 import type { ModelInfo } from '../../model/models.js';
-import type { Candidate, ExpandContext } from './candidates.js';
+import type { Candidate, ExpandContext } from './types.js';
 import { engineStageTp } from './tp.js';
-import type { PlanHost } from './plan.js';
+import type { PlanHost } from './types.js';
 
 /** Nodes of the cluster the planner sees (1 on one host). */
 export function clusterNodes(host: PlanHost): number {

@@ -16,9 +16,9 @@ import { scenarioRequests } from '../../sim/workload.js';
 import type { SessionConfig } from '../config/config.js';
 import { launchWeights } from '../launch/dummy-weights.js';
 import { launchContext, prepareLaunch } from '../launch/launch.js';
-import type { PlanDeps, PlanHost, PreflightResult } from './plan.js';
-import type { Predicted } from '../../core/plan.js';
-import type { Scenario } from '../config/scenarios.js';
+import type { PlanDeps, PlanHost, PreflightResult } from './types.js';
+import type { Predicted } from '../../core/events.js';
+import type { Scenario } from '../../core/scenario.js';
 
 export function planHost(host: HostInfo): PlanHost {
   const g = host.gpus[0];

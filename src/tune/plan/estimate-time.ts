@@ -3,9 +3,9 @@
 // these, so they live in the core.
 import type { SessionConfig } from '../config/config.js';
 import { modelledStartupS } from './deps.js';
-import type { Plan, PlannedVariant } from './plan.js';
-import type { Predicted } from '../../core/plan.js';
-import type { Scenario } from '../config/scenarios.js';
+import type { Plan, PlannedVariant } from './types.js';
+import type { Predicted } from '../../core/events.js';
+import type { Scenario } from '../../core/scenario.js';
 import { stageScenario } from './replica.js';
 import { speedForEventRate } from '../launch/simspeed.js';
 

@@ -2,105 +2,21 @@
 // carried winner in one kind of knob. Later stages depend on who wins earlier ones, so a stage is
 // expanded from the carried winner when it runs (expandStage); buildPlan expands every stage
 // ahead of time along the predicted path, so the user can see, edit and dry-run the whole plan.
-import type { PlanVariant, Predicted } from '../../core/plan.js';
-import type { Failure, VariantResult } from '../../core/events.js';
-import type { EngineName, Knobs, KnobName, Variant } from '../../core/variant.js';
-import type { LaunchSpec } from '../../engines/types.js';
-import type { ModelInfo } from '../../model/models.js';
+import type { EngineName, Knobs, Variant } from '../../core/variant.js';
 import { resolveVersion } from '../../engines/data/versions.js';
-import { stageCandidates, type ExpandContext } from './candidates.js';
+import { stageCandidates } from './candidates.js';
 import { engineStageTp } from './tp.js';
 import { clusterEngineTp } from './cross-node.js';
 import { STAGE_TITLES, type SessionConfig, type StageName } from '../config/config.js';
-import type { Scenario } from '../config/scenarios.js';
-
+import type { ExpandContext, Plan, PlanDeps, PlanHost, PlannedVariant, PlanStage } from './types.js';
 import { makeVariant } from './variant-ids.js';
 import { matchesDrop, sameCommand, tryCommand } from './variant-checks.js';
 import { sameServerAs } from '../decide/same-server.js';
 import { dummyNoEffectLine, sessionDummyWeights } from '../launch/dummy-weights.js';
 import { fullRunBaselineId, fullRunNote } from './baseline-in-full.js';
 import { chooseCheckpoint, findFp8Checkpoint } from './checkpoint.js';
-import { hostLayoutCandidates, replicaFor, replicaShareNote, replicaStageOrder, stageGpusText, stageScenario, type ReplicaInfo } from './replica.js';
-
-
-
-/** The host as the planner needs it. */
-export interface PlanHost {
-  gpuName: string;
-  gpuCount: number;
-  gpuMemMiB: number;
-  computeCap?: number;
-  /** GPUs per node on a cluster (gpuCount counts all nodes); absent on one host. */
-  gpusPerNode?: number;
-  simulated: boolean;
-  driver?: string;
-}
-
-export interface PreflightResult {
-  /** Set when the variant cannot work here: it is pruned with this reason. */
-  failure?: Failure;
-  warnings: string[];
-}
-
-/** What the planner asks of the rest of servelab (wired in deps.ts; tests may pass their own). */
-export interface PlanDeps {
-  /** Knobs each engine can express and its attention backends. */
-  engineInfo(engine: EngineName): { supports: ReadonlySet<KnobName>; attentionBackends: readonly string[] };
-  /**
-   * The launch command of a variant (sim-serve argv plus the real engine argv on a simulated
-   * host); `env` is the real engine's environment.
-   */
-  command(variant: Variant): LaunchSpec;
-  preflight(variant: Variant): PreflightResult;
-  predict(variant: Variant, scenario: Scenario): Predicted | undefined;
-  /** Does the checkpoint fit in GPU memory with these knobs (shared estimate)? Memory only. */
-  fits(variant: Variant): boolean | undefined;
-  /** Model metadata for an id (undefined when unknown). */
-  model(id: string): ModelInfo | undefined;
-  /** The installed release of an engine (undefined: not known, e.g. on the simulated host). */
-  engineVersion?(engine: EngineName): string | undefined;
-  /** --dummy-weights: the weights a tuning launch of the variant loads (dummy-weights.ts); undefined when off. */
-  weights?(variant: Variant): VariantResult['weights'];
-}
-
-/** A planned variant (the event contract's PlanVariant, src/core/plan.ts) with its stage typed. */
-export interface PlannedVariant extends PlanVariant {
-  stage: StageName;
-  /** --dummy-weights: what its launch will load, and why (the same decision as its command's). */
-  weights?: VariantResult['weights'];
-}
-
-export interface PlanStage {
-  name: StageName;
-  title: string;
-  /** Why the whole stage does not run. */
-  skipped?: string;
-  /** Notes shown with the stage (e.g. "a latency knob"). */
-  notes: string[];
-  /** Variants expanded from the predicted carried winner (re-expanded from the real one at run time). */
-  variants: PlannedVariant[];
-  gpus?: string;
-}
-
-export interface Plan {
-  model: string;
-  /** The checkpoint the engine stage serves (the FP8 one when BF16 does not fit). */
-  checkpoint: string;
-  fp8Checkpoint?: string;
-  host: PlanHost;
-  engines: EngineName[];
-  scenario: Scenario;
-  validation: Scenario[];
-  stages: PlanStage[];
-  /** Shown with every plan: what greedy staging can and cannot find. */
-  caveats: string[];
-  notes: string[];
-  /** Id of the predicted winner along the planned path. */
-  predictedWinnerId?: string;
-  replica?: ReplicaInfo;
-  /** --dummy-weights only: the session's decision (dummy-weights.ts sessionDummyWeights). */
-  dummyWeights?: { used: boolean; why?: string };
-}
+import { hostLayoutCandidates, replicaFor, replicaShareNote, replicaStageOrder, stageGpusText, stageScenario } from './replica.js';
+import type { ReplicaInfo } from './types.js';
 
 export const CAVEATS = [
   'The search is greedy, stage by stage: it finds a local optimum, not necessarily the global one.',

@@ -8,22 +8,17 @@
 // Why parallelism moves last: a replica's serving knobs (batching, attention, compile,
 // speculative) are tuned on one replica's GPUs; comparing a whole-host layout with a one-replica
 // winner in a later stage would compare different GPU counts.
+import type { ReplicaInfo } from './types.js';
 import type { Knobs, Variant } from '../../core/variant.js';
 import type { ModelInfo } from '../../model/models.js';
-import type { Candidate, ExpandContext } from './candidates.js';
+import type { Candidate, ExpandContext } from './types.js';
 import { engineStageTp } from './tp.js';
 import { headsDivideTp } from '../../model/layout.js';
 import type { SessionConfig, StageName } from '../config/config.js';
 import { makeVariant } from './variant-ids.js';
-import type { Scenario } from '../config/scenarios.js';
+import type { Scenario } from '../../core/scenario.js';
 import { WINDOW_FRACTION } from '../decide/early-stop-rate.js';
 
-export interface ReplicaInfo {
-  /** GPUs of one replica (its TP); tuning stages use GPUs 0..tp-1 of a variant's slot. */
-  tp: number;
-  hostGpus: number;
-  why: string;
-}
 
 function headsAllow(info: ModelInfo | undefined, tp: number): boolean {
   return !info || !headsDivideTp(info, tp);

@@ -2,7 +2,7 @@
 // command the carried winner's (a no-op change), and can its command be built at all.
 import type { Variant } from '../../core/variant.js';
 import type { LaunchSpec } from '../../engines/types.js';
-import type { PlanDeps } from './plan.js';
+import type { PlanDeps } from './types.js';
 
 export function matchesDrop(pattern: string, v: Variant, change: string): boolean {
   const p = pattern.trim();

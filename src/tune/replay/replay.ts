@@ -13,7 +13,7 @@ import { findGpu } from '../../model/gpus.js';
 import { launchContext, prepareLaunch } from '../launch/launch.js';
 import { runVariant } from '../run/runner.js';
 import { autoSimSpeed } from '../launch/workloads.js';
-import type { Scenario } from '../config/scenarios.js';
+import type { Scenario } from '../../core/scenario.js';
 import { checkRunnable } from '../../profiles/command.js';
 import type { HostFingerprint, Profile, ReplayRecord } from '../../profiles/schema.js';
 import { judgeReplay, type ReplayJudgement } from '../../profiles/verdict.js';

@@ -2,7 +2,8 @@
 // clock and units as the leader's result, go to watchForEarlyStop, which aborts this benchmark
 // only (not the server's session, not other variants) once the variant cannot beat the leader by
 // the margin. The stage loop names the leader; the runner owns the benchmark.
-import type { LiveSnapshot, SampledRequest } from '../../bench/types.js';
+import type { SampledRequest } from '../../bench/types.js';
+import type { LiveSnapshot } from '../../core/metrics.js';
 import type { Objective } from '../../core/objective.js';
 import { snapshotChannel, unitsMax, watchForEarlyStop, type EarlyStopVerdict } from '../decide/early-stop.js';
 

@@ -16,51 +16,18 @@ import type { SessionConfig } from '../config/config.js';
 import { writeFileAtomic } from '../../core/atomic-write.js';
 import { baseUrl } from '../launch/launch.js';
 import { benchPhase, serverDied } from './server-death.js';
-import type { Predicted } from '../../core/plan.js';
+import type { Predicted } from '../../core/events.js';
 import { startSampler } from './sampler.js';
-import type { Scenario } from '../config/scenarios.js';
+import type { Scenario } from '../../core/scenario.js';
 import { launchGpuTime, servedWallS } from '../cost/variant-cost.js';
 import { earlyStopWatch, type EarlyStopRequest, type StopVerdict } from './early-stop-run.js';
-import { gpuFailureContext, launchSpeed, startServer, type ServerStart } from './server-start.js';
+import { gpuFailureContext, launchSpeed, startServer } from './server-start.js';
+import type { RunVariantContext, ServerStart } from './types.js';
 import { goodputFromSlo, sloPercentiles } from '../../core/slo.js';
 import { loadScenario, scenarioKey } from '../launch/workloads.js';
 import { clientIgnoresEos } from '../launch/dummy-weights.js';
 
-export { AbortedError, scenarioKey };
 
-export interface RunVariantContext {
-  config: Pick<
-    SessionConfig,
-    'model' | 'sim' | 'bindHost' | 'portStart' | 'readyTimeoutS' | 'warmupPrompts' | 'runtime' | 'slo' | 'sampleIntervalS' | 'dummyWeights'
-  >;
-  host: HostInfo;
-  /** Folder for server logs and the engine's files. */
-  logsDir: string;
-  /** Folder for the bench JSON of each scenario (vLLM --save-result layout); none when absent. */
-  benchDir?: string;
-  emit: (e: TuneEvent) => void;
-  /** Aborts everything (Ctrl-C): the server is stopped, no result is produced for unfinished work. */
-  signal?: AbortSignal;
-  /** Skips this variant only (the TUI's skip key): recorded as 'skipped'. */
-  skipSignal?: AbortSignal;
-  stage: string;
-  predicted?: Predicted;
-  /** Ports already handed out in this process, avoided so a just-closed port is not reused at once. */
-  usedPorts?: Set<number>;
-  /** Workloads already loaded, by scenario key (loading ShareGPT and tokenizing is not free). */
-  workloads?: Map<string, Promise<Workload>>;
-  /** GPUs this launch is pinned to (parallel variants): CUDA_VISIBLE_DEVICES or docker --gpus. */
-  gpuIds?: readonly number[];
-  /** Stop the benchmark once it cannot beat this leader by the margin (early-stop.ts). */
-  earlyStop?: EarlyStopRequest;
-  /** The session's tuning launches use dummy weights (the plan's decision, dummy-weights.ts): its tuning clients send ignore_eos. */
-  tuningDummyWeights?: boolean;
-  /**
-   * Each scenario's result as soon as it is measured (before the next starts), e.g. a sweep that
-   * journals the point and stops the rest through skipSignal when it broke the SLO.
-   */
-  onResult?: (index: number, result: VariantResult) => void;
-}
 
 /**
  * The GPU ids a parallel launch was pinned to, for its results. Not on Slurm: there Slurm places

@@ -4,7 +4,7 @@ import type { GpuSample } from '../../core/events.js';
 import type { EngineAdapter, LaunchSpec } from '../../engines/types.js';
 import { queryGpus } from '../../host/gpus.js';
 import { baseUrl } from '../launch/launch.js';
-import type { RunVariantContext } from './runner.js';
+import type { RunVariantContext } from './types.js';
 
 /** Sample /metrics and the GPUs now, every interval, and once more when stopped. */
 export function startSampler(ctx: RunVariantContext, adapter: EngineAdapter, spec: LaunchSpec, variantId: string): () => Promise<void> {

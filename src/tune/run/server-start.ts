@@ -14,18 +14,12 @@ import type { ServerHandle } from '../../host/server-handle.js';
 import { modelledStartupS } from '../plan/deps.js';
 import { launchWeights } from '../launch/dummy-weights.js';
 import { baseUrl, launchContext, prepareLaunch } from '../launch/launch.js';
-import type { RunVariantContext } from './runner.js';
-import type { Scenario } from '../config/scenarios.js';
+import type { LaunchRecord, RunVariantContext, ServerStart } from './types.js';
+import type { Scenario } from '../../core/scenario.js';
 import { startSlurmServer } from './slurm/start.js';
 import { autoSimSpeed } from '../launch/workloads.js';
 
-/** A server that is up (with what it runs) or the failure that kept it down. */
-export type ServerStart =
-  | { ok: true; handle: Pick<ServerHandle, 'tail' | 'exit' | 'exited'> & { stop(): Promise<unknown> }; spec: LaunchSpec; adapter: EngineAdapter; base: LaunchRecord; startupS: number; speed: number }
-  | { ok: false; failure: Failure; extra: Partial<VariantResult> };
 
-/** What every result of a launch records about it: the command, the engine's env, the weights it loaded (on Slurm also the GPUs the job was given). */
-export type LaunchRecord = Pick<VariantResult, 'argv' | 'engineArgv' | 'env' | 'weights' | 'gpuIds'>;
 
 /** Why the server answering on the port is not this variant's, or null when it is (or cannot be told). */
 export async function whoElseAnswers(spec: LaunchSpec, variant: Variant, simulated: boolean): Promise<string | null> {

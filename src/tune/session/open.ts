@@ -7,7 +7,7 @@ import { getAdapter } from '../../engines/index.js';
 import { detectHost, type HostInfo } from '../../host/gpus.js';
 import { gpuTag, type SessionConfig } from '../config/config.js';
 import { Journal, defaultRunDir } from '../context/journal.js';
-import type { PlanHost } from '../plan/plan.js';
+import type { PlanHost } from '../plan/types.js';
 import { resolveSlurmHost } from '../run/slurm/host.js';
 
 export async function resolveHost(config: SessionConfig, injected?: HostInfo): Promise<HostInfo> {

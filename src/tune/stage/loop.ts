@@ -4,10 +4,11 @@
 import type { VariantResult } from '../../core/events.js';
 import type { StageRecord } from '../../profiles/schema.js';
 import { measureStage, settleTies } from './measure-stage.js';
-import { expandStage, type PlannedVariant, type PlanStage } from '../plan/plan.js';
+import { expandStage } from '../plan/plan.js';
+import type { PlannedVariant, PlanStage } from '../plan/types.js';
 import type { SessionContext } from '../context/session-context.js';
 import { decideStageVerdict, skippedVerdict } from '../decide/stage-verdict.js';
-import { stageSlo } from '../sweep/session-sweep.js';
+import { stageSlo } from '../config/config.js';
 
 export interface StageLoopState {
   /** The winner carried forward so far. */

@@ -10,7 +10,7 @@ import { score } from '../decide/decide.js';
 import type { EarlyStopRequest } from '../run/early-stop-run.js';
 import { announce, combineRuns, measureRepeat, measureRuns, resultFromPlanned } from './measure-variant.js';
 import { runParallel } from './parallel.js';
-import type { PlannedVariant } from '../plan/plan.js';
+import type { PlannedVariant } from '../plan/types.js';
 import { DEFAULT_REPEATS_MAX, nextRepeatStep, runSpreadPct, type RepeatStep } from '../decide/repeats.js';
 import type { SessionContext } from '../context/session-context.js';
 import { runOrder } from './run-order.js';

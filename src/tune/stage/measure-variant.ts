@@ -4,7 +4,7 @@
 import type { VariantGpuTime, VariantResult } from '../../core/events.js';
 import { addGpuTime } from '../cost/variant-cost.js';
 import { combineRepeats } from '../decide/decide.js';
-import type { PlannedVariant } from '../plan/plan.js';
+import type { PlannedVariant } from '../plan/types.js';
 import { scenarioKey } from '../launch/workloads.js';
 import { stageScenario } from '../plan/replica.js';
 import type { RunRequest, SessionContext } from '../context/session-context.js';

@@ -4,7 +4,7 @@
 // measured and leads from the start. Only the run order changes: measureStage returns results in
 // the stage's listed order, and the decision (decide.ts, repeats.ts) reads that order alone, so
 // the same measurements give the same winner whatever order they were taken in.
-import type { PlannedVariant } from '../plan/plan.js';
+import type { PlannedVariant } from '../plan/types.js';
 
 /** Predicted total tok/s, or -Infinity when the plan has no prediction (those run last, in order). */
 function predictedValue(p: Pick<PlannedVariant, 'predicted'>): number {

@@ -3,7 +3,7 @@
 // benchmark client at once (then it says it held back). Variants alone in their wave are not
 // pinned, so a one-at-a-time session launches exactly the command it always did.
 import os from 'node:os';
-import type { PlannedVariant } from '../plan/plan.js';
+import type { PlannedVariant } from '../plan/types.js';
 import { parallelLimit, planWaves, type ClientBudget, type ParallelLimit, type Slot } from './parallel.js';
 import type { SessionContext } from '../context/session-context.js';
 import { CLIENT_EVENT_BUDGET } from '../launch/simspeed.js';

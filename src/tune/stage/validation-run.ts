@@ -2,7 +2,7 @@
 // the scenarios the journal does not hold yet (a resumed run measures nothing twice). Under
 // --objective frontier both sides run at the load the frontier chose (validationAtLoad).
 import type { VariantResult } from '../../core/events.js';
-import type { Scenario } from '../config/scenarios.js';
+import type { Scenario } from '../../core/scenario.js';
 import type { SessionContext } from '../context/session-context.js';
 import { baselineWhy, journaledForValidation, reusableForValidation, validationKey, validationTable, type ValidationRow } from '../decide/validate.js';
 import { scenarioKey } from '../launch/workloads.js';

@@ -5,26 +5,17 @@
 // SLO allows the most tok/s/GPU at, which replaces the staged winner.
 import type { SweepLoadInfo, SweepPointSummary, TuneEvent, VariantResult } from '../../core/events.js';
 import { formatSlo } from '../../core/slo.js';
+import { stageSlo } from '../config/config.js';
 import type { SloRule } from '../../core/slo-rule.js';
 import { analyseSweeps, type SweepAnalysis } from '../../sweep/analyse.js';
 import { choiceSentence, toFrontierPoint, type FrontierPoint } from '../../sweep/frontier.js';
 import { formatSweep, parseSweep, type SweepLoad, type SweepSpec } from '../../sweep/spec.js';
 import type { SweepPoint, VariantSweep } from '../../sweep/types.js';
 import { AbortedError } from '../../core/aborted.js';
-import type { SessionConfig } from '../config/config.js';
 import type { SessionContext } from '../context/session-context.js';
 import type { StageLoopState } from '../stage/loop.js';
 import { FINALIST_RULE, pickFinalists, type Finalist, type StageRows } from './finalists.js';
 import { sweepVariant } from './sweep-run.js';
-
-/** What `--sweep`, `--sweep-all` and `--objective frontier` ask of a session (stored in its config). */
-export interface SessionSweepConfig {
-  /** "concurrency:1,8,32,128,512" (text: a rate of inf survives JSON). */
-  spec: string;
-  all: boolean;
-  /** The frontier's choice decides the session's variant (and the load validation runs at). */
-  frontier: boolean;
-}
 
 export interface SessionSweep {
   spec: SweepSpec;
@@ -35,11 +26,6 @@ export interface SessionSweep {
   runnerUp?: string;
   /** With --objective frontier and a choice: the chosen variant's staged result, and the load. */
   chosen: { result: VariantResult; load: SweepLoad } | null;
-}
-
-/** The SLO the stages decide by: none under --objective frontier (it holds at the chosen load, not with every request at once). */
-export function stageSlo(config: Pick<SessionConfig, 'slo' | 'sweep'>): SloRule[] {
-  return config.sweep?.frontier ? [] : config.slo;
 }
 
 export const loadInfo = (l: SweepLoad): SweepLoadInfo => ({ kind: l.kind, value: l.value === Infinity ? null : l.value });

@@ -6,11 +6,11 @@ import type { VariantResult } from '../../core/events.js';
 import type { Variant } from '../../core/variant.js';
 import type { Journal } from '../context/journal.js';
 import { scenarioKey } from '../launch/workloads.js';
-import type { Scenario } from '../config/scenarios.js';
+import type { Scenario } from '../../core/scenario.js';
 import type { ScenarioRunner } from '../context/session-context.js';
 import { sloViolations } from '../../core/slo.js';
 import type { SloRule } from '../../core/slo-rule.js';
-import type { BenchMetrics } from '../../bench/types.js';
+import type { BenchMetrics } from '../../core/metrics.js';
 import { loadLabel, sweepScenarios, type SweepScenario, type SweepSpec } from '../../sweep/spec.js';
 import type { SweepPoint, VariantSweep } from '../../sweep/types.js';
 

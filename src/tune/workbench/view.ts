@@ -14,7 +14,7 @@ import { getModel, type WeightDtype } from '../../model/models.js';
 import { paramCounts } from '../../model/param-counts.js';
 import { formatCommand } from '../../core/shell-quote.js';
 import { estimateSeconds, type EstimateHost } from '../plan/estimate-time.js';
-import type { Plan } from '../plan/plan.js';
+import type { Plan } from '../plan/types.js';
 import { stageScenario } from '../plan/replica.js';
 import { stageWeightsLine } from '../cli/text-weights.js';
 import type { HostView, ModelView, PlanView, PlanVariantView } from './types.js';

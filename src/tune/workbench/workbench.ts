@@ -15,7 +15,7 @@ import type { SessionConfig } from '../config/config.js';
 import { checkNumber, RULES } from '../config/rules.js';
 import { realPlanDeps } from '../plan/deps.js';
 import { estimateHostFor, validationSeconds } from '../plan/estimate-time.js';
-import type { Plan } from '../plan/plan.js';
+import type { Plan } from '../plan/types.js';
 import { planSession, runSession, SessionControl, type SessionOptions } from '../session/session.js';
 import { checkCliFlags, checkForm, configFromChoices, formDefaults } from './form.js';
 import type { Choices, PlannedSession, Services, SessionStarter, WorkbenchDefaults } from './types.js';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { formatSlo, goodputFromSlo, sloKey, sloPercentiles, sloViolations } from '../../../src/core/slo.js';
 import { parseSlo } from '../../../src/core/slo-rule.js';
 import { UserError } from '../../../src/core/errors.js';
-import type { BenchMetrics } from '../../../src/bench/types.js';
+import type { BenchMetrics } from '../../../src/core/metrics.js';
 
 describe('parseSlo', () => {
   it('reads the documented example', () => {

@@ -3,7 +3,7 @@ import { combineRepeats, decideStage, dollarsPerMillionTokens, medianMetrics, ob
 import { parseObjective } from '../../../src/core/objective.js';
 import { parseSlo } from '../../../src/core/slo-rule.js';
 import type { VariantResult } from '../../../src/core/events.js';
-import type { BenchMetrics } from '../../../src/bench/types.js';
+import type { BenchMetrics } from '../../../src/core/metrics.js';
 
 function metrics(total: number, extra: Record<string, number> = {}): BenchMetrics {
   return {

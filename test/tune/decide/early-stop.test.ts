@@ -2,7 +2,7 @@
 // optimistic bound can still reach the leader within the margin, and the status line it records.
 import { describe, expect, it } from 'vitest';
 import type { VariantResult } from '../../../src/core/events.js';
-import type { LiveSnapshot } from '../../../src/bench/types.js';
+import type { LiveSnapshot } from '../../../src/core/metrics.js';
 import { decideStage } from '../../../src/tune/decide/decide.js';
 import { peakRequestRate } from '../../../src/tune/decide/early-stop-rate.js';
 import { earlyStopVerdict, snapshotChannel, snapshotProgress, stoppedEarlyResult, unitsMax, watchForEarlyStop } from '../../../src/tune/decide/early-stop.js';

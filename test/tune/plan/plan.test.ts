@@ -4,7 +4,8 @@ import { getModel } from '../../../src/model/models.js';
 import { parseAutoArgs } from '../../../src/tune/cli/args.js';
 import type { SessionConfig } from '../../../src/tune/config/config.js';
 import { planHost, realPlanDeps } from '../../../src/tune/plan/deps.js';
-import { buildPlan, expandStage, runnable, type Plan } from '../../../src/tune/plan/plan.js';
+import { buildPlan, expandStage, runnable } from '../../../src/tune/plan/plan.js';
+import type { Plan } from '../../../src/tune/plan/types.js';
 import { engineStageTp } from '../../../src/tune/plan/tp.js';
 import { makeVariant } from '../../../src/tune/plan/variant-ids.js';
 

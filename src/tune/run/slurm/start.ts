@@ -17,8 +17,7 @@ import type { SlurmRuntimeConfig } from '../../config/config.js';
 import { modelledStartupS } from '../../plan/deps.js';
 import { launchWeights } from '../../launch/dummy-weights.js';
 import { launchContext, prepareLaunch } from '../../launch/launch.js';
-import type { RunVariantContext } from '../runner.js';
-import type { LaunchRecord, ServerStart } from '../server-start.js';
+import type { LaunchRecord, RunVariantContext, ServerStart } from '../types.js';
 import { describeJobGpus, jobGpus, singleNodeGpuIds } from './gpus.js';
 import { jobServer, type JobServer } from './handle.js';
 
