@@ -121,7 +121,7 @@ export const ENGINE_EFFICIENCY: Record<EngineName, EngineEfficiency> = {
     // vllm#19012), in one process (--api-server-count 1, vllm#17546). Fit (fitted.ts): its size,
     // on the training set (the Qwen3-14B pages and the studies). The published runs put it at
     // 5-17 ms per request depending on the page (host CPU or chat template: the pages do not say
-    // which; docs/model-diagnosis.md section 6): one value cannot fit them all.
+    // which; model-lab/DIAGNOSIS.md section 6): one value cannot fit them all.
     frontEndPerRequestS: FITTED.vllmFrontEndPerRequestS,
     // vLLM 0.11: FlashAttention on SM80+, FlashInfer on SM100 (cuda.py get_attn_backend_cls).
     defaultBackend: (g, mla) => (mla ? (g.computeCapability >= 9 ? 'flashmla' : 'triton_mla') : g.computeCapability >= 10 ? 'flashinfer' : 'flash_attn'),
@@ -159,7 +159,7 @@ export const ENGINE_EFFICIENCY: Record<EngineName, EngineEfficiency> = {
     policy: 'no-evict',
     // Default MoE backend is CUTLASS (moe_config.backend): M tile 128 (moe-tiles.ts), at the grouped-GEMM
     // factor the other engines share (fitted.ts moeEff). Its own factor, fitted on study C's one
-    // TRT-LLM row, was a per-case fit and is gone; that row now reads high (docs/model-diagnosis.md 1b).
+    // TRT-LLM row, was a per-case fit and is gone; that row now reads high (model-lab/DIAGNOSIS.md 1b).
     moeEff: FITTED.moeEff,
     // PyTorch backend overlap scheduler on by default (disable_overlap_scheduler: false).
     overlap: true,
