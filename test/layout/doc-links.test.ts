@@ -3,7 +3,7 @@
 // (docs/ -> perf/, model-lab/), and a moved page must not leave dead links behind it. Links to
 // other sites are not followed (no network); links inside code spans and fences are not links.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -93,6 +93,8 @@ describe('Markdown links', () => {
         '[self](#top-heading)',
       ].join('\n'),
     );
-    expect(brokenLinks(join(dir, 'a.md'), dir)).toEqual(['a.md: missing.md (no such file)', 'a.md: b.md#nowhere (no heading #nowhere)', 'a.md: #top-heading (no heading #top-heading)']);
+    const found = brokenLinks(join(dir, 'a.md'), dir);
+    rmSync(dir, { recursive: true, force: true });
+    expect(found).toEqual(['a.md: missing.md (no such file)', 'a.md: b.md#nowhere (no heading #nowhere)', 'a.md: #top-heading (no heading #top-heading)']);
   });
 });
