@@ -10,10 +10,10 @@ import type { GpuInfo, HostInfo } from '../host/gpus.js';
 import { fits } from '../model/estimate.js';
 import { findGpu } from '../model/gpus.js';
 import type { ModelInfo } from '../model/models.js';
+import { ENGINE_LABEL } from './data/table.js';
 import { shortGpuName } from './failures.js';
 import { ADAPTERS } from './index.js';
 
-const ENGINE_LABEL: Record<EngineName, string> = { vllm: 'vLLM', sglang: 'SGLang', trtllm: 'TensorRT-LLM' };
 
 export interface PreflightInput {
   variant: Variant;

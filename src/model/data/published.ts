@@ -10,7 +10,7 @@
 // (A100 and H100) are TRAINING rows, fitted on together with the three studies; the Qwen3-32B
 // pages (A100 and H100) are HELD OUT: a model size the fit never sees, on both GPUs and all three
 // engines. No constant is set from a held-out row (bench/fit.ts reads only split 'train').
-import type { EngineName, Knobs } from '../../core/variant.js';
+import type { EngineName, GpuEngineName, Knobs } from '../../core/variant.js';
 import { WIDER_HELD_OUT } from './published-wider.js';
 
 export interface PublishedResult {
@@ -63,7 +63,7 @@ const STAGE2_ENGINE = "the page's serving script is SGLang's, but its heading, s
 export { NOT_AS_PUBLISHED, isNotAsPublished } from './not-as-published.js';
 import { NOT_AS_PUBLISHED } from './not-as-published.js';
 
-type Row = [group: string, engine: EngineName, model: string, gpu: string, knobs: Knobs, workload: PublishedResult['workload'], prompts: number, tput: number, tpot: number, page: string, caveat?: string];
+type Row = [group: string, engine: GpuEngineName, model: string, gpu: string, knobs: Knobs, workload: PublishedResult['workload'], prompts: number, tput: number, tpot: number, page: string, caveat?: string];
 
 const ROWS: Row[] = [
   // Qwen3-14B on 1 x A100 80GB: engine stage, FP8 (weight-only on A100), TRT-LLM max_num_tokens.
