@@ -6,7 +6,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { Variant } from '../src/core/variant.js';
+import { llamacpp } from '../src/engines/index.js';
+import { engineLaunchHooks } from '../src/engines/launch-hooks.js';
 import { findLlamaServer } from '../src/engines/llamacpp-detect.js';
+import { findFreePort } from '../src/host/ports.js';
+import { launchServer, type ReadyResult, type ServerHandle } from '../src/host/process.js';
 import { llamaCppPaths } from '../src/host/llamacpp-build.js';
 import { makeRandomGguf } from '../src/model/gguf/make.js';
 import type { ArchShape } from '../src/model/gguf/random.js';
@@ -27,4 +32,16 @@ export function testGguf(shape: ArchShape = { arch: 'qwen3', hidden: 256, layers
   const file = path.join(dir, `${shape.arch}-${shape.hidden}x${shape.layers}.gguf`);
   if (!fs.existsSync(file)) makeRandomGguf({ out: file, vocab: VOCAB_GPT2, shape });
   return file;
+}
+
+/**
+ * Launch llama-server through the llamacpp adapter (as servelab does) and wait for /health.
+ * The caller stops `h` (afterEach: `await h.stop()`); `runDir` holds its log.
+ */
+export async function startLlamaServer(knobs: Variant['knobs'], runDir: string, model = testGguf()): Promise<{ h: ServerHandle; port: number; url: string; ready: ReadyResult }> {
+  const port = await findFreePort({ from: 23000 + Math.floor(Math.random() * 20000) });
+  const variant: Variant = { id: path.basename(runDir), engine: 'llamacpp', model, knobs };
+  const spec = llamacpp.command(variant, { host: '127.0.0.1', port, runDir, runtime: { kind: 'native', executable: LLAMA_SERVER! } });
+  const h = await launchServer(spec, { runDir, graceMs: 2000, ...engineLaunchHooks((l, e) => llamacpp.classifyFailure(l, e)) });
+  return { h, port, url: `http://127.0.0.1:${port}`, ready: await h.waitReady(60_000) };
 }

@@ -8,11 +8,9 @@ import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { Variant } from '../../src/core/variant.js';
 import { llamacpp } from '../../src/engines/index.js';
-import { engineLaunchHooks } from '../../src/engines/launch-hooks.js';
 import { parseLlamaVersion } from '../../src/engines/llamacpp-detect.js';
-import { findFreePort } from '../../src/host/ports.js';
-import { launchServer, type ServerHandle } from '../../src/host/process.js';
-import { LLAMA_SERVER, LLAMA_SKIP, testGguf } from '../llamacpp-fixture.js';
+import type { ServerHandle } from '../../src/host/process.js';
+import { LLAMA_SKIP, startLlamaServer, testGguf } from '../llamacpp-fixture.js';
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'servelab-llamacpp-'));
 const handles: ServerHandle[] = [];
@@ -23,13 +21,9 @@ afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 
 let n = 0;
 async function start(knobs: Variant['knobs'], model = testGguf()) {
-  const port = await findFreePort({ from: 23000 + Math.floor(Math.random() * 20000) });
-  const variant: Variant = { id: `v${n}`, engine: 'llamacpp', model, knobs };
-  const runDir = path.join(root, `run${n++}`);
-  const spec = llamacpp.command(variant, { host: '127.0.0.1', port, runDir, runtime: { kind: 'native', executable: LLAMA_SERVER! } });
-  const h = await launchServer(spec, { runDir, graceMs: 2000, ...engineLaunchHooks((l, e) => llamacpp.classifyFailure(l, e)) });
-  handles.push(h);
-  return { h, port, ready: await h.waitReady(60_000) };
+  const r = await startLlamaServer(knobs, path.join(root, `run${n++}`), model);
+  handles.push(r.h);
+  return r;
 }
 
 describe.skipIf(LLAMA_SKIP !== undefined)(`llama-server, for real${LLAMA_SKIP ? ` (skipped: ${LLAMA_SKIP})` : ''}`, () => {
@@ -41,9 +35,8 @@ describe.skipIf(LLAMA_SKIP !== undefined)(`llama-server, for real${LLAMA_SKIP ? 
   });
 
   it('serves 64 concurrent fixed-length completions of a random-weight model, none failing', async () => {
-    const { h, port, ready } = await start({ maxRunningSeqs: 8, ctxSize: 8192, threads: 2 });
+    const { h, url, ready } = await start({ maxRunningSeqs: 8, ctxSize: 8192, threads: 2 });
     expect(ready).toMatchObject({ ready: true });
-    const url = `http://127.0.0.1:${port}`;
     const one = async (i: number, stream: boolean) => {
       const r = await fetch(`${url}/v1/completions`, {
         method: 'POST', headers: { 'content-type': 'application/json' },
