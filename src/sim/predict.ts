@@ -2,7 +2,7 @@
 // simulation sim-serve's scheduler runs, reported with `vllm bench serve`'s result keys.
 import { UserError } from '../core/errors.js';
 import { isGpuEngine, type EngineName, type Knobs } from '../core/variant.js';
-import type { BenchMetrics } from '../bench/types.js';
+import type { BenchMetrics } from '../core/metrics.js';
 import { simulateWorkload } from './virtual.js';
 import { TARGET_VERSIONS, versionChanges } from '../model/versions.js';
 import type { LengthPair } from './workload.js';

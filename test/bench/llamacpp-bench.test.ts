@@ -8,7 +8,7 @@ import path from 'node:path';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { ServerHandle } from '../../src/host/process.js';
+import type { ServerHandle } from '../../src/host/server-handle.js';
 import { BIN } from '../e2e/cli.js';
 import { LLAMA_SKIP, startLlamaServer, testGguf } from '../llamacpp-fixture.js';
 

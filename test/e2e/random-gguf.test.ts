@@ -9,7 +9,7 @@ import { promisify } from 'node:util';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { plain } from '../../src/model/gguf/format.js';
 import { readGgufHeader } from '../../src/model/gguf/read.js';
-import type { ServerHandle } from '../../src/host/process.js';
+import type { ServerHandle } from '../../src/host/server-handle.js';
 import { LLAMA_SKIP, startLlamaServer, testGguf, VOCAB_GPT2 } from '../llamacpp-fixture.js';
 import { BIN } from './cli.js';
 

@@ -9,7 +9,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { Variant } from '../../src/core/variant.js';
 import { llamacpp } from '../../src/engines/index.js';
 import { parseLlamaVersion } from '../../src/engines/llamacpp-detect.js';
-import type { ServerHandle } from '../../src/host/process.js';
+import type { ServerHandle } from '../../src/host/server-handle.js';
 import { LLAMA_SKIP, startLlamaServer, testGguf } from '../llamacpp-fixture.js';
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'servelab-llamacpp-'));

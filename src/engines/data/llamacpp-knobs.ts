@@ -2,7 +2,7 @@
 // 0.4.0-dev, commit 80fb11a (the source bundled in node-llama-cpp 3.21.1): tools/server/README.md,
 // generated from common/arg.cpp, which holds each flag's add_opt. Defaults are quoted from the
 // README's table. Rendered in docs/engines.md.
-import type { KnobRow } from './table.js';
+import type { KnobRow } from './knob-row.js';
 
 const R = 'tools/server/README.md@80fb11a (from common/arg.cpp)';
 const KV_TYPES = { auto: 'f16', f16: 'f16', f32: 'f32', bf16: 'bf16', q8_0: 'q8_0', q4_0: 'q4_0', q4_1: 'q4_1', iq4_nl: 'iq4_nl', q5_0: 'q5_0', q5_1: 'q5_1' };
