@@ -68,7 +68,8 @@ describe.skipIf(LLAMA_SKIP !== undefined)(`llama-server, for real${LLAMA_SKIP ? 
     const { ready } = await start(knobs as Variant['knobs'], model ? path.join(root, 'no-such.gguf') : testGguf());
     expect(ready.ready).toBe(false);
     if (ready.ready) return;
-    expect(ready.failure.kind).toBe(kind);
+    // The whole failure in the message: a start that lost its log lines reads 'crash' with its evidence.
+    expect(ready.failure.kind, JSON.stringify(ready.failure)).toBe(kind);
     expect(ready.failure.reason).toMatch(reason);
   });
 });

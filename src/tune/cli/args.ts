@@ -7,7 +7,7 @@ import { isShippedDir } from '../../profiles/shipped.js';
 import { parseArgs } from 'node:util';
 import { parseArgsMessage, UserError } from '../../core/errors.js';
 import { parseEngines, type SettingValues } from '../../core/settings.js';
-import { ENGINES, type EngineName } from '../../core/variant.js';
+import { ENGINES, GPU_ENGINES, type EngineName } from '../../core/variant.js';
 import { findGpu, gpuNames } from '../../model/gpus.js';
 import { builtinModelIds, getModel } from '../../model/models.js';
 import {
@@ -253,7 +253,7 @@ export function configFromFlags(values: AutoFlagValues, settings: SettingValues 
   const config: SessionConfig = {
     model,
     ...(str('fp8-model') ? { fp8Model: str('fp8-model')! } : {}),
-    engines: str('engines') !== undefined ? parseEngines(str('engines')!) : (settings.engines ?? [...ENGINES]),
+    engines: str('engines') !== undefined ? parseEngines(str('engines')!) : (settings.engines ?? [...GPU_ENGINES]),
     stages: str('stages') !== undefined ? parseStages(str('stages')!) : [...STAGES],
     drop: (values.drop as string[] | undefined) ?? [],
     extraArgs: parseExtraArgs((values['extra-args'] as string[] | undefined) ?? []),
