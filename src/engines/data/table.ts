@@ -23,6 +23,8 @@ export interface KnobRow {
   since?: string;
   /** First known release it no longer holds for (exclusive). */
   until?: string;
+  /** The engine's own value when the knob is not given (the same-server check reads it). */
+  engineDefault?: string;
   /** File and release (or commit) the spelling was read from. */
   source: string;
   note?: string;
@@ -73,6 +75,7 @@ const KNOB_LABEL: Readonly<Record<string, string>> = {
   attentionBackend: 'attention backend',
   kvCacheDtype: 'KV-cache dtype',
   'speculative.method': 'speculative method',
+  performanceMode: 'performance mode',
 };
 
 export const ENGINE_LABEL: Readonly<Record<EngineName, string>> = { vllm: 'vLLM', sglang: 'SGLang', trtllm: 'TensorRT-LLM' };

@@ -9,13 +9,29 @@ export interface KnownVersion {
   version: string;
   /** Where the facts for this release were read. */
   source: string;
+  /**
+   * Set when some of the table's facts could not be read at this very release (no stored source
+   * or versioned page for it): what they were read at instead. Such a table is used, and the
+   * installed engine's own help is checked before launching (src/engines/help-check.ts).
+   */
+  readAt?: string;
 }
 
 /** Oldest first. The first entry is the default when no version is known (simulated host). */
 export const KNOWN_VERSIONS: Readonly<Record<EngineName, readonly KnownVersion[]>> = {
   vllm: [
     { version: '0.11.0', source: 'vLLM v0.11.0 (commit b8b302cde): vllm/engine/arg_utils.py, docs.vllm.ai/en/v0.11.0 config pages' },
-    { version: '0.11.1', source: 'vllm/engine/arg_utils.py@99d7eb5d (≈0.11.1, newest arg_utils read), vllm/config/compilation.py@ee525ce4, vllm/envs.py' },
+    { version: '0.11.1', source: 'vllm/engine/arg_utils.py@99d7eb5d (≈0.11.1), vllm/config/compilation.py@ee525ce4, vllm/envs.py' },
+    {
+      version: '0.20.1',
+      source: 'vllm/engine/arg_utils.py as published on docs.vllm.ai/en/latest/api/vllm/ (fetched 2026-05-07); docs.vllm.ai/en/v0.20.1 design/attention_backends; v0.19.0/v0.19.1 config pages',
+      readAt: 'the 2026-05-07 latest API page (its release is not stated; v0.20.1-v0.22.1 by date) and the v0.19.0, v0.19.1 and v0.20.1 pages',
+    },
+    {
+      version: '0.33.0',
+      source: 'the 0.20.1 facts, checked against docs.vllm.ai/en/v0.31.0/cli (vllm serve --help=all, human-readable integers) and v0.32.0 design/attention_backends',
+      readAt: 'v0.31.0 and v0.32.0 pages and the 2026-05 source: no 0.33.0 source or page is stored',
+    },
   ],
   sglang: [
     { version: '0.5.5', source: 'python/sglang/srt/server_args.py@469c63e5 (0.5.4/0.5.5-era, newest server_args read)' },
