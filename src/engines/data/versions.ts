@@ -34,10 +34,20 @@ export const KNOWN_VERSIONS: Readonly<Record<EngineName, readonly KnownVersion[]
     },
   ],
   sglang: [
-    { version: '0.5.5', source: 'python/sglang/srt/server_args.py@469c63e5 (0.5.4/0.5.5-era, newest server_args read)' },
+    { version: '0.5.5', source: 'python/sglang/srt/server_args.py, 0.5.4/0.5.5-era stored copy (store id 8356329; the same facts in the ≥0.5.7 copy, id 271536807)' },
+    {
+      version: '0.5.23',
+      source: 'the 0.5.5 facts carried forward; `python -m sglang.launch_server` still starts the server in 2026 ("still supported, but \'sglang serve\' is the recommended entrypoint", server log of 2026-03-07 on huggingface.co/FasterDFlash/Hanrui)',
+      readAt: 'the 0.5.5-era and ≥0.5.7 server_args.py copies: no 0.5.10+ source is stored',
+    },
   ],
   trtllm: [
     { version: '1.2.0rc1', source: 'tensorrt_llm/commands/serve.py@4c05a748, tensorrt_llm/llmapi/llm_args.py (≈1.1/1.2 stored copy)' },
+    {
+      version: '1.2.1',
+      source: 'tensorrt_llm/commands/serve.py@4c05a748 and @00209af1 (the copies on either side; every flag servelab emits is in both), tensorrt_llm/llmapi/llm_args.py (≈1.2 stored copy)',
+      readAt: 'serve.py@4c05a748 / @00209af1 and the ≈1.2 llm_args.py: no 1.2.1 tag copy is stored',
+    },
     { version: '1.3.0rc27', source: 'nvidia.github.io/TensorRT-LLM/1.3.0rc27/llm-api/reference/Eagle3DecodingConfig.html; later llm_args.py stored copy (Eagle3DecodingConfig)' },
   ],
 };
