@@ -25,7 +25,10 @@ function range(r: KnobRow): string {
 function engineSection(engine: (typeof ENGINES)[number]): string[] {
   const out = [`## ${ENGINE_LABEL[engine]}`, ''];
   out.push('Known releases (an installed version without its own table uses the nearest older one, and the plan says so):', '');
-  for (const k of KNOWN_VERSIONS[engine]) out.push(`- **${k.version}**: ${k.source}`);
+  for (const k of KNOWN_VERSIONS[engine]) {
+    out.push(`- **${k.version}**: ${k.source}${k.readAt ? `. *Read at ${k.readAt}: not every fact could be read at this release, so servelab reads the installed engine's own help before launching (src/engines/help-check.ts).*` : ''}`);
+  }
+  out.push('', ...changedSince(engine));
   out.push('', '| knob | via | spelling | values (neutral→engine) | holds for | source | note |', '|---|---|---|---|---|---|---|');
   for (const r of ENGINE_ROWS[engine]) {
     out.push(`| \`${r.knob}\` | ${r.via} | \`${cell(r.name)}\` | ${cell(values(r))} | ${range(r)} | ${cell(r.source)} | ${cell(r.note ?? '')} |`);
@@ -47,6 +50,23 @@ function engineSection(engine: (typeof ENGINES)[number]): string[] {
   }
   out.push('');
   return out;
+}
+
+const spelled = (r: KnobRow | undefined) => (r ? `${r.via} \`${cell(r.name)}\`${r.values ? ` (${cell(values(r))})` : ''}` : 'not expressible');
+
+/** Per knob, what differs between the oldest table (the studies' release) and the newest (today's). */
+function changedSince(engine: (typeof ENGINES)[number]): string[] {
+  const known = KNOWN_VERSIONS[engine];
+  const [from, to] = [known[0]!.version, known.at(-1)!.version];
+  if (from === to) return [];
+  const knobs = [...new Set(ENGINE_ROWS[engine].map((r) => r.knob))];
+  const lines = knobs.flatMap((knob) => {
+    const a = rowsAt(engine, from).find((r) => r.knob === knob);
+    const b = rowsAt(engine, to).find((r) => r.knob === knob);
+    if (spelled(a) === spelled(b)) return [];
+    return [`- \`${knob}\`: ${spelled(a)} → ${spelled(b)}${b ? ` (${cell(b.source)})` : ''}`];
+  });
+  return [`What changed between ${from} (the studies' release) and ${to} (today's):`, '', ...(lines.length ? lines : ['- nothing servelab emits (the facts were carried forward; see the note on each release above)']), ''];
 }
 
 function flagListSection(dir: string): string[] {
