@@ -2,7 +2,7 @@
 // flag names only: `--tp 2` works through argparse prefix matching, which a new flag can break.
 // Source: python/sglang/srt/server_args.py, the 0.5.4/0.5.5-era stored copy (store id 8356329, no
 // commit recorded; facts identical in the ≥0.5.7 copy, id 271536807). Rendered in docs/engines.md.
-import type { KnobRow } from './table.js';
+import type { KnobRow } from './knob-row.js';
 
 const SA = 'python/sglang/srt/server_args.py (0.5.5-era stored copy, id 8356329)';
 
