@@ -12,7 +12,8 @@ import { gpusHeld, headsDivideTp, resolveParallel } from '../model/layout.js';
 import { findGpu } from '../model/gpus.js';
 import type { ModelInfo } from '../model/models.js';
 import { shortGpuName } from './failure-rules.js';
-import { ADAPTERS } from './index.js';
+import { supportedKnobs } from './data/table.js';
+import { resolveVersion } from './data/versions.js';
 
 const ENGINE_LABEL: Record<EngineName, string> = { vllm: 'vLLM', sglang: 'SGLang', trtllm: 'TensorRT-LLM' };
 
@@ -79,7 +80,8 @@ export const PREFLIGHT_RULES: readonly PreflightRule[] = [
   {
     id: 'engine-supports-knob',
     check: (i) => {
-      const supports = ADAPTERS[i.engine].supports;
+      // The knobs of the release the command is spelled for (vLLM >= 0.17 has --performance-mode).
+      const supports = supportedKnobs(i.engine, resolveVersion(i.engine, i.variant.engineVersion).table);
       const missing = (Object.keys(i.knobs) as KnobName[]).filter((n) => isSet(n, i.knobs) && !supports.has(n));
       if (!missing.length) return undefined;
       return { prune: `${ENGINE_LABEL[i.engine]} cannot set ${missing.join(', ')}`, hint: 'Try this knob on an engine that has it.' };

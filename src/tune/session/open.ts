@@ -27,7 +27,8 @@ export async function availableEngines(
 ): Promise<{ engines: EngineName[]; versions: Record<string, string> }> {
   const versions: Record<string, string> = {};
   if (host.simulated) {
-    for (const e of config.engines) versions[e] = 'simulated';
+    // --engine-version E=V rehearses that release: commands are spelled for it, sim-serve speaks it.
+    for (const e of config.engines) versions[e] = config.sim?.engineVersions?.[e] ?? 'simulated';
     return { engines: config.engines, versions };
   }
   // The engines live on the compute nodes, not on this login node: a missing one fails its job.
@@ -44,6 +45,8 @@ export async function availableEngines(
     if (info.installed) {
       engines.push(e);
       versions[e] = info.version ?? 'unknown';
+      // A release servelab has not read: its own help was read (or could not be), say which.
+      if ('helpCheck' in info && info.helpCheck) emit({ type: 'warning', message: `${e}: ${info.helpCheck}` });
     } else emit({ type: 'warning', message: `${e} is not available here${'detail' in info && info.detail ? ` (${info.detail})` : ''}: skipped` });
   }
   if (!engines.length) throw new UserError(`none of the engines asked for (${config.engines.join(', ')}) is installed here; install one, use --runtime docker, or run with --sim`);
