@@ -103,6 +103,15 @@ export function renderEnginesDoc(flagsDir: string): string {
     ...NEUTRAL_KNOBS.map((n) => `| \`${n.knob}\` | \`${n.simFlag}\` | ${cell(n.meaning)} |`),
     '| `speculative` | `--speculative METHOD` ... | method, steps, topk, draft tokens, draft model |',
     '',
+    '## Releases servelab has not read',
+    '',
+    'An installed release uses the newest table not newer than it. When that release is newer than every table,',
+    'or its table was read at neighbouring releases (marked below), servelab runs the engine\'s own help once per',
+    'session before launching anything (`vllm serve --help=all`, `python3 -m sglang.launch_server --help`,',
+    '`trtllm-serve serve --help`), keeps it in the run folder (`engine-help/`), and refuses, with one line naming',
+    'the flag and the release, every planned command with a flag that help does not list (src/engines/help-check.ts).',
+    'On the simulated host `--engine-version vllm=0.33.0` rehearses a release: its spellings and start-up lines.',
+    '',
   ];
   for (const e of ENGINES) out.push(...engineSection(e));
   out.push(...flagListSection(flagsDir), ...corpusSection());
