@@ -60,7 +60,7 @@ export function startLines(engine: EngineName, cfg: ServerConfig, model: string,
       { stream: 'stderr', text: `${sglangPrefix(true)} Load weight begin. avail mem=${f2(cfg.gpu.memMiB / 1024)} GB` },
     ];
   return [
-    { stream: 'stdout', text: `[TensorRT-LLM] TensorRT-LLM version: 1.0.0 (simulated by servelab)` },
+    { stream: 'stdout', text: `[TensorRT-LLM] TensorRT-LLM version: ${version ?? '1.0.0'} (simulated by servelab)` },
     { stream: 'stdout', text: `[TRT-LLM] [I] Loading model ${model} with tp_size=${cfg.par.tp}, pp_size=${cfg.par.pp}` },
   ];
 }

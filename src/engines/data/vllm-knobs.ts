@@ -34,7 +34,10 @@ export const VLLM_ROWS: readonly KnobRow[] = [
   { knob: 'maxBatchedTokens', via: 'flag', name: '--max-num-batched-tokens', source: `${AU} scheduler group` },
   { knob: 'maxRunningSeqs', via: 'flag', name: '--max-num-seqs', source: `${AU} scheduler group` },
   { knob: 'memFraction', via: 'flag', name: '--gpu-memory-utilization', source: `${AU} cache group`, note: 'fraction of total GPU memory' },
-  { knob: 'maxModelLen', via: 'flag', name: '--max-model-len', source: `${AU} model group` },
+  {
+    knob: 'maxModelLen', via: 'flag', name: '--max-model-len', source: `${AU} model group`,
+    note: 'docs.vllm.ai v0.31.0 cli: "32K = 32,768" style sizes are accepted there too; servelab always writes plain integers, which every release parses',
+  },
   { knob: 'cudaGraph', via: 'flag', name: '--enforce-eager', source: `${AU}: add_argument("--enforce-eager")`, note: 'cudaGraph=false: eager (no compile, no graphs)' },
   {
     knob: 'torchCompile', via: 'json', name: '--compilation-config', until: '0.11.1',
@@ -89,7 +92,7 @@ export const VLLM_ROWS: readonly KnobRow[] = [
     knob: 'speculative.method', via: 'json', name: 'method',
     values: { eagle: 'eagle', eagle3: 'eagle3', mtp: 'mtp', ngram: 'ngram' },
     source: 'docs.vllm.ai v0.11.0 config/speculative SpeculativeMethod; arg_utils@99d7eb5d _is_v1_supported_oracle',
-    note: 'draft: "Draft model speculative decoding is not supported yet." (NotImplementedError) on 0.11.x',
+    note: 'draft: "Draft model speculative decoding is not supported yet." (NotImplementedError) on 0.11.x; SpeculativeMethod after 0.11 was not read, so the same methods are offered and draft stays refused (unverified from 0.20.1)',
   },
   { knob: 'speculative.tokens', via: 'json', name: 'num_speculative_tokens', source: 'vllm/config/speculative.py SpeculativeConfig (v0.11.0)' },
   { knob: 'speculative.draftModel', via: 'json', name: 'model', source: 'vllm/config/speculative.py SpeculativeConfig (v0.11.0)' },
