@@ -9,6 +9,7 @@ import { gpuTag, type SessionConfig } from '../config/config.js';
 import { Journal, defaultRunDir } from '../context/journal.js';
 import type { PlanHost } from '../plan/types.js';
 import { resolveSlurmHost } from '../run/slurm/host.js';
+import { forgetEngineHelp } from '../../engines/help-check.js';
 
 export async function resolveHost(config: SessionConfig, injected?: HostInfo): Promise<HostInfo> {
   if (injected) return injected;
@@ -26,6 +27,8 @@ export async function availableEngines(
   emit: (e: TuneEvent) => void,
 ): Promise<{ engines: EngineName[]; versions: Record<string, string> }> {
   const versions: Record<string, string> = {};
+  // A new session reads the installed engines' help afresh (a workbench runs several in one process).
+  forgetEngineHelp();
   if (host.simulated) {
     // --engine-version E=V rehearses that release: commands are spelled for it, sim-serve speaks it.
     for (const e of config.engines) versions[e] = config.sim?.engineVersions?.[e] ?? 'simulated';
