@@ -16,15 +16,20 @@ import type { EngineName } from '../core/variant.js';
 import { ENGINE_LABEL } from './data/table.js';
 import { compareVersions, KNOWN_VERSIONS } from './data/versions.js';
 
-/** Each engine's full help (vLLM groups its flags; --help=all prints every group). */
-export const HELP_ARGV: Readonly<Record<EngineName, readonly string[]>> = {
+/**
+ * Each engine's full help (vLLM groups its flags; --help=all prints every group). llama.cpp is
+ * not here: its table is read from the binary's own --help already (scripts/llamacpp-flags.ts).
+ */
+type HelpEngine = 'vllm' | 'sglang' | 'trtllm';
+export const HELP_ARGV: Readonly<Record<HelpEngine, readonly string[]>> = {
   vllm: ['vllm', 'serve', '--help=all'],
   sglang: ['python3', '-m', 'sglang.launch_server', '--help'],
   trtllm: ['trtllm-serve', 'serve', '--help'],
 };
 
 /** Leading argv words that are not flags: `vllm serve MODEL`, `python3 -m sglang.launch_server`, `trtllm-serve MODEL`. */
-const COMMAND_WORDS: Readonly<Record<EngineName, number>> = { vllm: 3, sglang: 3, trtllm: 2 };
+const COMMAND_WORDS: Readonly<Record<HelpEngine, number>> = { vllm: 3, sglang: 3, trtllm: 2 };
+const hasHelp = (e: EngineName): e is HelpEngine => e in HELP_ARGV;
 
 export interface InstalledHelp {
   engine: EngineName;
@@ -41,6 +46,7 @@ export interface InstalledHelp {
 
 /** Why the installed release's help must be read, or undefined when a table holds for it. */
 export function helpCheckReason(engine: EngineName, version: string | undefined): string | undefined {
+  if (!hasHelp(engine)) return undefined;
   const clean = version?.trim().replace(/\+.*$/, '');
   if (!clean || !/^v?\d/.test(clean)) return undefined;
   const known = KNOWN_VERSIONS[engine];
@@ -86,6 +92,7 @@ export interface CaptureOptions {
 export async function captureEngineHelp(engine: EngineName, version: string, why: string, opts: CaptureOptions = {}): Promise<InstalledHelp> {
   const cached = installed.get(engine);
   if (cached && cached.version === version) return cached;
+  if (!hasHelp(engine)) throw new Error(`help-check: no help command for ${engine}`);
   const [exe, ...rest] = HELP_ARGV[engine];
   const cmd = engine === 'sglang' && opts.python ? opts.python : exe!;
   const [file, args] = opts.runtime === 'docker' && opts.image ? ['docker', ['run', '--rm', '--entrypoint', exe!, opts.image, ...rest]] : [cmd, rest];
@@ -108,7 +115,7 @@ function listed(flags: ReadonlySet<string>, flag: string): boolean {
 /** The first flag of an engine argv that the recorded help does not list, or undefined. */
 export function unlistedFlag(engine: EngineName, argv: readonly string[]): string | undefined {
   const h = installed.get(engine);
-  if (!h || h.error) return undefined;
+  if (!h || h.error || !hasHelp(engine)) return undefined;
   return argv.slice(COMMAND_WORDS[engine]).find((tok) => tok.startsWith('-') && !/^-\d/.test(tok) && !listed(h.flags, tok));
 }
 
@@ -117,7 +124,8 @@ export function assertFlagsListed(engine: EngineName, argv: readonly string[]): 
   const bad = unlistedFlag(engine, argv);
   if (bad === undefined) return;
   const h = installed.get(engine)!;
-  throw new UserError(`${ENGINE_LABEL[engine]} ${h.version} does not list ${bad.split('=')[0]} in its own help (\`${HELP_ARGV[engine].join(' ')}\`): servelab will not launch a plan that uses it`);
+  const cmd = hasHelp(engine) ? HELP_ARGV[engine].join(' ') : '--help';
+  throw new UserError(`${ENGINE_LABEL[engine]} ${h.version} does not list ${bad.split('=')[0]} in its own help (\`${cmd}\`): servelab will not launch a plan that uses it`);
 }
 
 /** Keep each recorded help text in the run folder: `<runDir>/engine-help/<engine>-<version>.txt`. */
@@ -128,7 +136,7 @@ export function writeEngineHelp(runDir: string): string[] {
     const dir = path.join(runDir, 'engine-help');
     mkdirSync(dir, { recursive: true });
     const file = path.join(dir, `${h.engine}-${h.version.replace(/[^\w.+-]/g, '_')}.txt`);
-    writeFileSync(file, `# ${HELP_ARGV[h.engine].join(' ')} (${h.why})\n${h.text}\n`);
+    writeFileSync(file, `# ${hasHelp(h.engine) ? HELP_ARGV[h.engine].join(' ') : 'help'} (${h.why})\n${h.text}\n`);
     out.push(file);
   }
   return out;

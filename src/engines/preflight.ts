@@ -11,11 +11,11 @@ import { fits } from '../model/estimate.js';
 import { gpusHeld, headsDivideTp, resolveParallel } from '../model/layout.js';
 import { findGpu } from '../model/gpus.js';
 import type { ModelInfo } from '../model/models.js';
+import { ENGINE_LABEL } from './data/table.js';
 import { shortGpuName } from './failure-rules.js';
 import { supportedKnobs } from './data/table.js';
 import { resolveVersion } from './data/versions.js';
 
-const ENGINE_LABEL: Record<EngineName, string> = { vllm: 'vLLM', sglang: 'SGLang', trtllm: 'TensorRT-LLM' };
 
 export interface PreflightInput {
   variant: Variant;

@@ -7,7 +7,8 @@
 // fitted them); the held-out rows of src/model/data/published.ts are checked, never fitted. The
 // GEMM efficiency is per architecture through the GPU's measured matmul ceiling (gpus.ts
 // matmulEff) times a serving fraction fitted per architecture (fitted.ts).
-import type { EngineName } from '../core/variant.js';
+import { UserError } from '../core/errors.js';
+import { isGpuEngine, type EngineName, type GpuEngineName } from '../core/variant.js';
 import type { GpuSpec } from './gpus.js';
 import { FITTED } from './fitted.js';
 import { sglangChunkedPrefillSize, vllmServeDefaults } from './serve-defaults.js';
@@ -110,7 +111,7 @@ const COMMON = {
   frontEndPerPromptTokenS: 1e-6,
 };
 
-export const ENGINE_EFFICIENCY: Record<EngineName, EngineEfficiency> = {
+export const ENGINE_EFFICIENCY: Record<GpuEngineName, EngineEfficiency> = {
   vllm: {
     ...COMMON,
     policy: 'mixed',
@@ -121,7 +122,7 @@ export const ENGINE_EFFICIENCY: Record<EngineName, EngineEfficiency> = {
     // vllm#19012), in one process (--api-server-count 1, vllm#17546). Fit (fitted.ts): its size,
     // on the training set (the Qwen3-14B pages and the studies). The published runs put it at
     // 5-17 ms per request depending on the page (host CPU or chat template: the pages do not say
-    // which; docs/model-diagnosis.md section 6): one value cannot fit them all.
+    // which; model-lab/DIAGNOSIS.md section 6): one value cannot fit them all.
     frontEndPerRequestS: FITTED.vllmFrontEndPerRequestS,
     // vLLM 0.11 (platforms/cuda.py get_attn_backend_cls, 0.11.x stored copy): MLA on SM100 takes
     // CUTLASS_MLA first (`is_device_capability(100) and block_size % 128 == 0`), FlashMLA on
@@ -167,7 +168,7 @@ export const ENGINE_EFFICIENCY: Record<EngineName, EngineEfficiency> = {
     policy: 'no-evict',
     // Default MoE backend is CUTLASS (moe_config.backend): M tile 128 (moe-tiles.ts), at the grouped-GEMM
     // factor the other engines share (fitted.ts moeEff). Its own factor, fitted on study C's one
-    // TRT-LLM row, was a per-case fit and is gone; that row now reads high (docs/model-diagnosis.md 1b).
+    // TRT-LLM row, was a per-case fit and is gone; that row now reads high (model-lab/DIAGNOSIS.md 1b).
     moeEff: FITTED.moeEff,
     // PyTorch backend overlap scheduler on by default (disable_overlap_scheduler: false).
     overlap: true,
@@ -269,6 +270,7 @@ export const HARDWARE = {
 };
 
 export function engineEfficiency(engine: EngineName): EngineEfficiency {
+  if (!isGpuEngine(engine)) throw new UserError(`servelab's performance model has no entry for ${engine}: it is measured, not predicted`);
   return ENGINE_EFFICIENCY[engine];
 }
 

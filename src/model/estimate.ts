@@ -35,7 +35,7 @@ export function servedWeightDtype(m: ModelInfo, k: Knobs): WeightDtype {
  * "Quick Start with Online Dynamic Quantization", read at v0.5.4, not re-read at 0.11), yet it keeps the fitted
  * block rate: no training or held-out row measures online FP8, so neither rate is checked for it,
  * and the per-tensor one would make every simulated quant=fp8 variant ~1.5x faster on that
- * argument alone. Open question, docs/model-diagnosis.md section 2.
+ * argument alone. Open question, model-lab/DIAGNOSIS.md section 2.
  */
 export function gemmFlopsPerGpu(gpu: GpuSpec, weightDtype: WeightDtype, fp8Scaling: Fp8Scaling | undefined): number {
   if (weightDtype !== 'fp8' || !hasNativeFp8(gpu)) return gpu.bf16Flops;
