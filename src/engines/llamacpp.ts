@@ -16,7 +16,7 @@ import type { EngineAdapter, LaunchContext, LaunchSpec } from './types.js';
 /** Knobs whose value passes through as `flag value` (or maps through the row's values). */
 const PLAIN = ['maxRunningSeqs', 'ctxPerSlot', 'maxBatchedTokens', 'ubatch', 'flashAttn', 'threads', 'threadsBatch', 'cacheReuse', 'cacheRamMiB', 'gpuLayers', 'splitMode', 'tensorSplit'] as const;
 /** Boolean knobs spelled as one of two flags (`-kvu` / `-no-kvu`). */
-const SWITCHES = ['kvUnified', 'contBatching'] as const;
+const SWITCHES = ['kvUnified', 'contBatching', 'repack'] as const;
 
 /** -c: ctxSize as given, else slots x maxModelLen (llama-server has no per-request length). */
 function contextFlag(k: Variant['knobs']): number | undefined {
