@@ -58,7 +58,7 @@ describe.skipIf(LLAMA_SKIP !== undefined)(`llama-server, for real${LLAMA_SKIP ? 
     expect(tok.tokens).toHaveLength(2);
     const exit = await h.stop({ graceMs: 5000 });
     expect(exit.code === 0 || exit.signal !== null).toBe(true);
-  });
+  }, 300_000); // a real server on 2 shared cores: minutes when other test files run beside it
 
   it.skipIf(!LLAMA_QUANTIZE)('serves a Q4_K_M quantization of the random model (made by llama-quantize) without repacking', async () => {
     const q = path.join(root, 'q4km.gguf');
@@ -69,7 +69,7 @@ describe.skipIf(LLAMA_SKIP !== undefined)(`llama-server, for real${LLAMA_SKIP ? 
     expect(ready).toMatchObject({ ready: true });
     const res = await Promise.all(Array.from({ length: 16 }, () => fetch(`${url}/v1/completions`, { method: 'POST', body: JSON.stringify({ prompt: 'hi', max_tokens: 16, ignore_eos: true }) })));
     expect(res.map((x) => x.status)).toEqual(new Array(16).fill(200));
-  });
+  }, 300_000);
 
   it.each([
     ['a missing GGUF', {}, 'missing', 'model-not-found', /cannot be opened \(No such file or directory\)/],
@@ -83,5 +83,5 @@ describe.skipIf(LLAMA_SKIP !== undefined)(`llama-server, for real${LLAMA_SKIP ? 
     // The whole failure in the message: a start that lost its log lines reads 'crash' with its evidence.
     expect(ready.failure.kind, JSON.stringify(ready.failure)).toBe(kind);
     expect(ready.failure.reason).toMatch(reason);
-  });
+  }, 120_000);
 });
