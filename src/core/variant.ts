@@ -43,6 +43,11 @@ export interface Knobs {
   cudaGraph?: boolean;
   speculative?: SpeculativeKnob;
   maxModelLen?: number;
+  /**
+   * vLLM >= 0.17 `--performance-mode`: balanced (the engine default) | interactivity | throughput.
+   * Absent = the engine default.
+   */
+  performanceMode?: string;
   // --- llama.cpp (llama-server) knobs; engines that have no such setting never get them ---
   /** Total KV context of all slots together (llama.cpp -c); per slot it is ctxSize / slots unless unified. */
   ctxSize?: number;
@@ -115,6 +120,7 @@ export function describeKnobs(k: Knobs): string {
   if (k.cudaGraph === false) parts.push('eager');
   if (k.speculative) parts.push(`spec=${k.speculative.method}`);
   if (k.maxModelLen) parts.push(`len=${k.maxModelLen}`);
+  if (k.performanceMode) parts.push(`perf=${k.performanceMode}`);
   if (k.extraArgs?.length) parts.push(k.extraArgs.join(' '));
   return parts.join(' ') || 'defaults';
 }

@@ -36,6 +36,7 @@ export const NEUTRAL_KNOBS: readonly NeutralKnob[] = [
   { knob: 'torchCompile', type: 'bool-switch', simFlag: '--torch-compile', meaning: 'torch.compile on (true) or off (false); absent = engine default' },
   { knob: 'cudaGraph', type: 'bool-off', simFlag: '--no-cuda-graph', meaning: 'false = CUDA graphs off (eager); absent = engine default' },
   { knob: 'maxModelLen', type: 'int', simFlag: '--max-model-len', min: 1, meaning: 'context length' },
+  { knob: 'performanceMode', type: 'string', simFlag: '--performance-mode', meaning: 'vLLM >= 0.17 runtime posture: balanced (default) | interactivity | throughput' },
   { knob: 'ctxSize', type: 'int', simFlag: '--ctx-size', min: 1, meaning: 'llama.cpp: KV context of all slots together (-c)' },
   { knob: 'kvUnified', type: 'bool-switch', simFlag: '--kv-unified', meaning: 'llama.cpp: one KV buffer for all slots (true) or one per slot (false)' },
   { knob: 'ctxPerSlot', type: 'int', simFlag: '--ctx-per-slot', min: 1, meaning: 'llama.cpp: context limit of each slot in a unified KV pool' },
