@@ -78,6 +78,8 @@ export interface Knobs {
   splitMode?: string;
   /** Proportions of the model per GPU, e.g. '3,1'. */
   tensorSplit?: string;
+  /** CPU weight repacking of quantized tensors (false = off); absent = engine default (on). */
+  repack?: boolean;
   /** Extra argv appended verbatim (user-supplied). */
   extraArgs?: string[];
 }

@@ -51,6 +51,7 @@ export const NEUTRAL_KNOBS: readonly NeutralKnob[] = [
   { knob: 'gpuLayers', type: 'string', simFlag: '--gpu-layers', meaning: 'llama.cpp: layers offloaded to the GPU (a number, auto or all)' },
   { knob: 'fit', type: 'bool-switch', simFlag: '--fit', meaning: 'llama.cpp: fit unset arguments to device memory' },
   { knob: 'splitMode', type: 'string', simFlag: '--split-mode', meaning: 'llama.cpp: multi-GPU split mode none | layer | row | tensor' },
+  { knob: 'repack', type: 'bool-switch', simFlag: '--repack', meaning: 'llama.cpp: CPU weight repacking of quantized tensors (false = off)' },
   { knob: 'tensorSplit', type: 'string', simFlag: '--tensor-split', meaning: 'llama.cpp: proportions of the model per GPU, e.g. 3,1' },
 ];
 
