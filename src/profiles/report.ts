@@ -5,6 +5,7 @@ import { formatGpuHours } from '../core/view-cost.js';
 import { formatCommand } from './command.js';
 import type { Profile, RecordedResult, ReplayRecord, StageRecord, ValidationRow, Workload } from './schema.js';
 import { sweepMarkdown } from '../sweep/report.js';
+import { capacityMarkdown } from '../capacity/text.js';
 import { TRTLLM_DUMMY_YAML } from '../engines/trtllm.js';
 import { engineVersionText } from './engine-version.js';
 
@@ -262,6 +263,7 @@ export function renderReport(p: Profile): string {
   for (const note of p.notes) out.push(`- ${note}`);
   if (p.cost) out.push('', '## Tuning cost', '', `${p.cost.summary}.`, '', 'Per variant: GPUs held x time from launch to stop. Host: every GPU of the host x the session\'s wall time (an idle GPU is paid for too).');
   if (p.sweep) out.push('', ...sweepMarkdown(p.sweep));
+  if (p.capacity) out.push('', ...capacityMarkdown(p.capacity, p.host.gpuCount));
   if (p.replays.length) {
     out.push('');
     out.push('## Replays');

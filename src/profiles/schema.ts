@@ -1,12 +1,12 @@
-// The profile: a versioned JSON document that records a tuned server well enough to bring it
-// back (replay, serve, export) and to judge whether it still performs. Validated on load with
-// zod so a hand-edited or foreign file fails with the field it got wrong.
+// The profile: a versioned JSON document that records a tuned server well enough to bring it back (replay,
+// serve, export) and to judge whether it still performs. Validated on load with zod so a hand-edited or foreign file fails with the field it got wrong.
 import { z } from 'zod';
 import { NEUTRAL_KNOBS, SPECULATIVE_METHODS, type NeutralKnob } from '../engines/data/knobs.js';
 import type { Knobs, Variant } from '../core/variant.js';
 import type { VariantResult } from '../core/events.js';
 import type { BenchMetrics } from '../bench/types.js';
 import { SweepRecordSchema } from '../sweep/record.js';
+import { CapacityRecordSchema } from '../capacity/record.js';
 
 /** The schema version this servelab writes and the newest it reads. */
 export const PROFILE_SCHEMA_VERSION = 1;
@@ -274,6 +274,7 @@ export const ProfileSchema = z.looseObject({
   replays: z.array(ReplayRecordSchema).default([]),
   /** Load sweep of the chosen variants (src/sweep): every point's metrics, the frontier's choice. */
   sweep: SweepRecordSchema.optional(),
+  capacity: CapacityRecordSchema.optional(), // `servelab capacity`: the highest load meeting an SLO (src/capacity)
   /** What the tuning session cost in GPU-hours (absent in profiles written before issue 16). */
   cost: SessionCostSchema.optional(),
 });
@@ -289,7 +290,6 @@ export type ValidationRow = z.infer<typeof ValidationRowSchema>;
 export type ReplayRecord = z.infer<typeof ReplayRecordSchema>;
 /** A stage result as recorded in a profile (VariantResult with RecordedMetrics). */
 export type RecordedResult = z.infer<typeof VariantResultSchema>;
-
 // Compile-time checks that the schema stays in step with the shared contracts.
 type Assert<T extends true> = T;
 type Extends<A, B> = [A] extends [B] ? true : false;

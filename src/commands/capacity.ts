@@ -1,0 +1,134 @@
+// `servelab capacity PROFILE|--base-url URL --slo RULES`: the highest concurrency (or `--by rate`
+// request rate) at which every SLO holds. With --base-url it searches a server that is already
+// running, with `servelab bench`'s workload flags; with a profile it launches the profile's server
+// the way replay and sweep do (capacity-profile.ts) and records the answer in the profile.
+// Exit: 0 an answer, 1 no load held (or nothing measured), 2 bad input, 130 interrupted.
+import { formatHelp, parseFlags, type FlagSpec } from '../bench/cli-args.js';
+import { fetchModelIds } from '../bench/models.js';
+import { checkRunOptions } from '../bench/run-options.js';
+import { resolveTokenCounter } from '../bench/tokenizer.js';
+import type { Workload } from '../bench/types.js';
+import { UserError } from '../core/errors.js';
+import { setLogSink } from '../core/logger.js';
+import { parseNumberArg } from '../core/number-arg.js';
+import { parseSlo, type SloRule } from '../core/slo.js';
+import { checkCapacitySlo } from '../capacity/judge.js';
+import { capacityRecord } from '../capacity/record.js';
+import { runCapacity, type CapacitySpec, type CapacityTarget } from '../capacity/runner.js';
+import { parseResolution, type CapacityBy } from '../capacity/search.js';
+import { logLine } from './log-sink.js';
+import { BENCH_FLAGS, checkBaseUrl, loadBenchWorkload, runFlags, type Flags } from './bench-flags.js';
+import { printOutcome, searchHooks, searchHeader, withInterrupt } from './capacity-print.js';
+
+/** bench's flags that shape the workload and the client: capacity takes them as bench does. */
+const WORKLOAD_FLAGS = [
+  'endpoint', 'backend', 'model', 'served-model-name', 'tokenizer', 'dataset-name', 'burstiness', 'max-concurrency',
+  'random-input-len', 'random-output-len', 'random-range-ratio', 'random-prefix-len', 'sharegpt-output-len', 'custom-output-len',
+  'skip-chat-template', 'no-oversample', 'ignore-eos', 'temperature', 'extra-body', 'header', 'seed', 'request-timeout', 'wall-clock',
+] as const;
+/** bench's flags a profile search takes too. */
+const SHARED_FLAGS = ['base-url', 'host', 'port', 'dataset-path', 'num-prompts'] as const;
+
+const OWN_FLAGS: Record<string, FlagSpec> = {
+  slo: { kind: 'string', help: 'the SLO every probe must meet, e.g. ttft:p99<2000,tpot:mean<100 (ms; with a profile, default its own)', metavar: 'RULES' },
+  by: { kind: 'string', help: 'search the highest concurrency, or the highest request rate (req/s)', metavar: 'concurrency|rate', default: 'concurrency' },
+  resolution: { kind: 'string', help: 'stop bisecting when the answer and the failing load are this close: a load step (4) or a share of the answer (10%)', metavar: 'N|N%', default: '10%' },
+  start: { kind: 'number', help: 'first load probed', default: '1 (concurrency) or 1 req/s' },
+  max: { kind: 'number', help: 'highest load probed', default: '4096 (concurrency) or 1024 req/s' },
+  json: { kind: 'boolean', help: 'print one JSON object: {"by","answer","failing","breaks","goodput","probes":[...],...}' },
+  sim: { kind: 'boolean', help: "PROFILE: run the profile's server on the simulated host" },
+  speed: { kind: 'number', help: 'PROFILE --sim: simulated clock factor (default: the fastest the client can follow)' },
+  yes: { kind: 'boolean', help: "PROFILE: run the profile's command without asking" },
+  auto: { kind: 'boolean', help: 'PROFILE: headless; consent must come from --yes' },
+  out: { kind: 'string', help: 'PROFILE: save the profile with its capacity here (default: beside it; a study profile: the run folder)', metavar: 'DIR' },
+  'runs-dir': { kind: 'string', help: 'PROFILE: folder for this run (server log, copy of a study profile)', metavar: 'DIR' },
+  'ready-timeout': { kind: 'number', help: 'PROFILE: seconds to wait for the server', default: '1200 (60 with --sim)' },
+  'allow-any-command': { kind: 'boolean', help: "PROFILE: run a profile whose command is not one of the engines' launchers" },
+  help: { kind: 'boolean', help: 'show this help' },
+};
+
+export const FLAGS: Record<string, FlagSpec> = {
+  ...OWN_FLAGS,
+  ...Object.fromEntries([...SHARED_FLAGS, ...WORKLOAD_FLAGS].map((f) => [f, BENCH_FLAGS[f]!])),
+};
+
+const USAGE = `Usage: servelab capacity PROFILE|--base-url URL --slo RULES [options]
+
+The highest load at which every SLO holds: bracket by doubling, then bisect to --resolution.
+Each probe runs enough requests to judge the percentile its SLO names (p99: 1000, so that ten
+lie above it). Prints every probe, the answer with the failing probe just above it and the rule
+that breaks first, and goodput at the answer. With a profile it launches the profile's server
+(replay's launch, --sim for the simulated host) and records the answer in the profile.`;
+
+const FOOTER = `Examples:
+  servelab capacity --base-url http://127.0.0.1:8000 --slo ttft:p99<2000,tpot:mean<100 --random-input-len 1024
+  servelab capacity profiles/Qwen3-14B-H100x1.json --sim --yes --slo tpot:mean<40 --by rate
+Exit: 0 an answer, 1 no load held, 2 bad input, 130 interrupted.`;
+
+/** The search as the flags ask: by, start, max, resolution, SLO and the probe floor. */
+export function searchSpec(flags: Flags, slo: SloRule[]): CapacitySpec {
+  const by = (flags.by as string | undefined) ?? 'concurrency';
+  if (by !== 'concurrency' && by !== 'rate') throw new UserError(`--by must be concurrency or rate, got '${by}'`);
+  checkCapacitySlo(slo);
+  const integer = by === 'concurrency';
+  const num = (name: string, fallback: number) => (flags[name] === undefined ? fallback : parseNumberArg(`--${name}`, String(flags[name]), { integer, min: integer ? 1 : 0, exclusiveMin: !integer }));
+  const start = num('start', 1);
+  const max = num('max', by === 'concurrency' ? 4096 : 1024);
+  if (max < start) throw new UserError(`--max ${max} is below --start ${start}`);
+  const floor = flags['num-prompts'] === undefined ? 0 : parseNumberArg('--num-prompts', String(flags['num-prompts']), { integer: true, min: 1 });
+  return { by: by as CapacityBy, start, max, resolution: parseResolution((flags.resolution as string | undefined) ?? '10%'), slo, ...(floor ? { minPrompts: floor } : {}) };
+}
+
+export default async function main(argv: string[]): Promise<number> {
+  const { flags, positional } = parseFlags(argv, FLAGS, 'capacity');
+  if (flags.help) {
+    process.stdout.write(formatHelp(USAGE, FLAGS, FOOTER));
+    return 0;
+  }
+  if (positional.length > 1) throw new UserError(`capacity takes one PROFILE file, got ${positional.length}; run 'servelab capacity --help'`);
+  if (positional.length === 1) {
+    if (flags['base-url'] !== undefined) throw new UserError('give a PROFILE or --base-url URL, not both');
+    const given = WORKLOAD_FLAGS.find((f) => flags[f] !== undefined);
+    if (given) throw new UserError(`--${given} is for --base-url: a profile's search uses the profile's own workload`);
+    return (await import('./capacity-profile.js')).capacityOfProfile(positional[0]!, flags);
+  }
+  if (flags['base-url'] === undefined) throw new UserError("capacity needs a PROFILE or --base-url URL; run 'servelab capacity --help'");
+  const ownOnly = ['sim', 'speed', 'yes', 'auto', 'out', 'runs-dir', 'ready-timeout', 'allow-any-command'].find((f) => flags[f] !== undefined);
+  if (ownOnly) throw new UserError(`--${ownOnly} is for a PROFILE search (the server at --base-url is already running)`);
+  return capacityOfUrl(flags);
+}
+
+async function capacityOfUrl(flags: Flags): Promise<number> {
+  const spec = searchSpec(flags, flags.slo === undefined ? [] : parseSlo(flags.slo as string));
+  if (spec.by === 'concurrency' && flags['max-concurrency'] !== undefined) {
+    throw new UserError('--max-concurrency caps requests in flight with --by rate; by concurrency the search sets it');
+  }
+  const { dataset, ...run } = runFlags(flags);
+  const baseUrl = checkBaseUrl(flags['base-url'] as string);
+  checkRunOptions({ ...run, baseUrl, model: (flags.model as string | undefined) ?? '' });
+  // A warning (approximate token counts) is said once, not once per probe.
+  const said = new Set<string>();
+  setLogSink((level, message) => {
+    const line = logLine(level, message);
+    if (line === null || said.has(line)) return;
+    said.add(line);
+    process.stderr.write(line + '\n');
+  });
+  const model = (flags.model as string | undefined) ?? (await fetchModelIds(baseUrl, run.headers ?? {}))[0];
+  if (!model) throw new UserError(`capacity: ${baseUrl}/v1/models lists no model; pass --model`);
+  const tokenizer = flags.tokenizer as string | undefined;
+  const counter = await resolveTokenCounter(tokenizer, model);
+  const loaded = new Map<number, Promise<Workload>>();
+  const target: CapacityTarget = {
+    run: { ...run, baseUrl, model, tokenizerId: tokenizer ?? model, countOutputTokens: (t) => counter.count(t, false) },
+    workload: (n) => loaded.get(n) ?? loaded.set(n, loadBenchWorkload({ ...flags, 'num-prompts': n }, dataset, model)).get(n)!,
+    maxConcurrency: (flags['max-concurrency'] as number | undefined) ?? null,
+    wallClock: flags['wall-clock'] === true,
+  };
+  const json = flags.json === true;
+  const workload = dataset === 'random' ? `random ${(flags['random-input-len'] as number | undefined) ?? 1024}/${(flags['random-output-len'] as number | undefined) ?? 128}` : dataset;
+  if (!json) process.stderr.write(searchHeader(`${baseUrl} (${model}), ${workload} prompts`, spec));
+  const result = await withInterrupt((signal) => runCapacity(target, spec, searchHooks(spec, json, signal)));
+  const record = capacityRecord(result, { slo: spec.slo, resolution: spec.resolution, workload });
+  return printOutcome(record, { json, label: model, gpus: 1, maxLoad: spec.max });
+}
