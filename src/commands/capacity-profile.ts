@@ -26,7 +26,7 @@ import { runCapacity, type CapacityTarget } from '../capacity/runner.js';
 import { capacitySvg } from '../capacity/text.js';
 import { askConsent } from './consent.js';
 import type { Flags } from './bench-flags.js';
-import { searchSpec } from './capacity.js';
+import { searchSpec } from './capacity-args.js';
 import { printOutcome, searchHeader, searchHooks, withInterrupt } from './capacity-print.js';
 import { describeSetup } from './replay-text.js';
 
