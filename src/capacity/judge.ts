@@ -1,8 +1,9 @@
 // What one capacity probe must measure and how it is judged: enough requests for the percentile
 // an SLO names, whether every rule held, and which rule breaks first when one does not.
 import { UserError } from '../core/errors.js';
-import { sloKey, sloViolations, type SloRule } from '../core/slo.js';
-import type { BenchMetrics } from '../bench/types.js';
+import { sloKey, sloViolations } from '../core/slo.js';
+import type { SloRule } from '../core/slo-rule.js';
+import type { BenchMetrics } from '../core/metrics.js';
 import { pointPrompts } from '../sweep/spec.js';
 import type { CapacityBy } from './search.js';
 

@@ -3,7 +3,8 @@
 // the answer and every probe with its metrics. Also the probes as a sweep, for the sweep's table
 // and charts.
 import { z } from 'zod';
-import { formatSlo, type SloRule } from '../core/slo.js';
+import { formatSlo } from '../core/slo.js';
+import type { SloRule } from '../core/slo-rule.js';
 import type { VariantSweep } from '../sweep/types.js';
 import type { CapacityResult } from './runner.js';
 import { formatResolution, type Resolution } from './search.js';

@@ -3,12 +3,15 @@
 // one `vllm bench serve`-compatible run (src/bench) at one load, sized for the SLO's percentile
 // (judge.ts); the search (search.ts) picks the loads. A servelab simulator is found by its
 // /sim/info and its figures are converted to simulated GPU time, its arrivals sped up to match.
-import type { BenchMetrics, BenchResult, Workload } from '../bench/types.js';
+import type { BenchMetrics } from '../core/metrics.js';
+import type { BenchResult, Workload } from '../bench/types.js';
 import { fetchSimSpeed } from '../bench/models.js';
-import { runBenchmark, type RunOptions } from '../bench/run.js';
+import { runBenchmark } from '../bench/run.js';
+import type { RunOptions } from '../bench/run-options.js';
 import { toSimulated } from '../bench/simulated.js';
 import { UserError } from '../core/errors.js';
-import { goodputFromSlo, sloPercentiles, type SloRule } from '../core/slo.js';
+import { goodputFromSlo, sloPercentiles } from '../core/slo.js';
+import type { SloRule } from '../core/slo-rule.js';
 import { judgeProbe, probePrompts, type ProbeJudgement } from './judge.js';
 import { searchAnswer, searchCapacity, type CapacityBy, type SearchSpec } from './search.js';
 

@@ -1,7 +1,7 @@
 // A capacity search in words and pictures: one line per probe as it lands, then the probes in the
 // sweep's chart and table, the answer with the failing probe above it, and goodput at the answer.
 // The same answer as a Markdown section for a profile's report, and its SVG chart.
-import { parseSlo, type SloRule } from '../core/slo.js';
+import { parseSlo, type SloRule } from '../core/slo-rule.js';
 import { analyseSweeps, chartSeries, formatTable, sweepTable } from '../sweep/analyse.js';
 import { renderChart } from '../sweep/chart-text.js';
 import { renderSvg } from '../sweep/chart-svg.js';

@@ -4,7 +4,7 @@
 import type { FlagSpec } from '../bench/cli-args.js';
 import { loadWorkload } from '../bench/datasets.js';
 import { parseGoodput, parseMetricPercentiles, parsePercentileMetrics } from '../bench/goodput.js';
-import type { RunOptions } from '../bench/run.js';
+import type { RunOptions } from '../bench/run-options.js';
 import type { Workload } from '../bench/types.js';
 import { UserError } from '../core/errors.js';
 

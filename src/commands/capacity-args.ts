@@ -3,7 +3,7 @@
 import type { FlagSpec } from '../bench/cli-args.js';
 import { UserError } from '../core/errors.js';
 import { parseNumberArg } from '../core/number-arg.js';
-import type { SloRule } from '../core/slo.js';
+import type { SloRule } from '../core/slo-rule.js';
 import { checkCapacitySlo } from '../capacity/judge.js';
 import type { CapacitySpec } from '../capacity/runner.js';
 import { parseResolution, type CapacityBy } from '../capacity/search.js';

@@ -10,7 +10,7 @@ import { resolveTokenCounter } from '../bench/tokenizer.js';
 import type { Workload } from '../bench/types.js';
 import { UserError } from '../core/errors.js';
 import { setLogSink } from '../core/logger.js';
-import { parseSlo } from '../core/slo.js';
+import { parseSlo } from '../core/slo-rule.js';
 import { capacityRecord } from '../capacity/record.js';
 import { runCapacity, type CapacityTarget } from '../capacity/runner.js';
 import { logLine } from './log-sink.js';

@@ -3,12 +3,12 @@
 // as the search judged it, on the same launch path: "still holds 48 concurrent users at p99 TTFT
 // < 2 s" (exit 0), or "no longer holds ..." with the rule that broke (exit 3).
 import { UserError } from '../core/errors.js';
-import { parseSlo } from '../core/slo.js';
+import { parseSlo } from '../core/slo-rule.js';
 import { loadPhrase, sloPhrase } from '../capacity/judge.js';
 import type { CapacityRecord } from '../capacity/record.js';
 import { probeOnce } from '../capacity/runner.js';
 import type { Profile } from '../profiles/schema.js';
-import { EXIT, type ReplayOptions, type ReplaySetup } from '../tune/replay.js';
+import { EXIT, type ReplayOptions, type ReplaySetup } from '../tune/replay/replay.js';
 import { profileTarget, withProfileServer } from './capacity-profile.js';
 import { withInterrupt } from './capacity-print.js';
 import { askConsent } from './consent.js';

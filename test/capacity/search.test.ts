@@ -4,8 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import { judgeProbe, probePrompts, sloPhrase, tailPrompts } from '../../src/capacity/judge.js';
 import { nextLoad, parseResolution, searchCapacity, type SearchSpec } from '../../src/capacity/search.js';
-import { parseSlo } from '../../src/core/slo.js';
-import type { BenchMetrics } from '../../src/bench/types.js';
+import { parseSlo } from '../../src/core/slo-rule.js';
+import type { BenchMetrics } from '../../src/core/metrics.js';
 
 const oracle = (limit: number) => async (value: number) => ({ value, holds: value <= limit });
 
