@@ -2,6 +2,7 @@
 // dry-run plan with every exact command, and the final summary tables. Pure: returns strings.
 import { isStoppedEarly, STOPPED_EARLY } from '../decide/early-stop.js';
 import type { StageVerdict, TuneEvent, VariantResult } from '../../core/events.js';
+import { runText } from '../../core/events.js';
 import { formatCommand } from '../../core/shell-quote.js';
 import type { SessionConfig } from '../config/config.js';
 import { dollarsPerMillionTokens, objectiveLabel } from '../decide/decide.js';
@@ -62,7 +63,7 @@ export function progressLine(e: TuneEvent): string | null {
     case 'stage-started':
       return `stage ${e.index + 1} ${e.stage}: ${e.skipped ? `skipped (${e.skipped})` : `${e.variants.length} variant(s)`}`;
     case 'variant-launching':
-      return `  ${e.variantId}: launching on port ${e.port}`;
+      return `  ${e.variantId}: launching on port ${e.port}${e.run ? ` (${runText(e.run)})` : ''}`;
     case 'job-state':
       return `  ${e.variantId}: Slurm job ${e.jobId} ${e.text}`;
     case 'server-ready':

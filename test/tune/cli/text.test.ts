@@ -59,6 +59,7 @@ describe('text views', () => {
 
   it('progress lines: one per step, silent for logs and live snapshots', () => {
     expect(progressLine({ type: 'variant-launching', variantId: 'vllm', stage: 'engine', argv: [], port: 8100 })).toBe('  vllm: launching on port 8100');
+    expect(progressLine({ type: 'variant-launching', variantId: 'vllm', stage: 'engine', argv: [], port: 8100, run: { n: 2, of: 3 } })).toBe('  vllm: launching on port 8100 (run 2 of 3)');
     expect(progressLine({ type: 'stage-started', stage: 'parallelism', index: 2, variants: [], skipped: 'single GPU' })).toBe('stage 3 parallelism: skipped (single GPU)');
     expect(progressLine({ type: 'server-log', variantId: 'vllm', line: 'x', stream: 'stdout' })).toBeNull();
     const verdict = { type: 'stage-finished' as const, stage: 'engine', winnerId: 'sglang', carriedId: null, referenceId: 'vllm', baselineId: 'vllm', gainPct: 26.5, gains: {}, why: 'sglang is the fastest' };

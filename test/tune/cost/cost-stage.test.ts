@@ -216,14 +216,16 @@ describe('early stop on a scripted stage', () => {
 describe('adaptive repeats in a session', () => {
   function session(throughputs: Record<string, number[]>, tpot: Record<string, number>, extra: string[] = []) {
     const calls: string[] = [];
+    const runs: string[] = [];
     const run: ScenarioRunner = async (v, scenarios, req) => {
       const i = calls.filter((c) => c === `${req.stage}:${v.id}`).length;
       calls.push(`${req.stage}:${v.id}`);
+      if (req.stage === 'engine') runs.push(req.run ? `${v.id} run ${req.run.n} of ${req.run.of}` : `${v.id} first`);
       const list = throughputs[v.id] ?? [800];
       return scenarios.map(() => okResult(v, req, list[Math.min(i, list.length - 1)]!, tpot[v.id] ?? 20));
     };
     const events: TuneEvent[] = [];
-    return { calls, events, go: () => runSession(config(['--stages', 'engine', '--parallel', 'off', '--replica', 'off', ...extra]), { runner: run, onEvent: (e) => events.push(e) }) };
+    return { calls, runs, events, go: () => runSession(config(['--stages', 'engine', '--parallel', 'off', '--replica', 'off', ...extra]), { runner: run, onEvent: (e) => events.push(e) }) };
   }
   const verdict = (events: TuneEvent[]) => events.find((e): e is Extract<TuneEvent, { type: 'stage-finished' }> => e.type === 'stage-finished' && e.stage === 'engine')!;
 
@@ -234,6 +236,8 @@ describe('adaptive repeats in a session', () => {
     // The first runs go predicted fastest first (SGLang here); reruns go in the ranking's order.
     // (after two runs each SGLang leads, 1006 vs 995, so the third pair starts with it).
     expect(s.calls.filter((c) => c.startsWith('engine:'))).toEqual(['engine:sglang-tp8', 'engine:vllm-tp8', 'engine:vllm-tp8', 'engine:sglang-tp8', 'engine:sglang-tp8', 'engine:vllm-tp8']);
+    // A repeat launch says which run it is (the runner passes it on to its variant-launching event).
+    expect(s.runs).toEqual(['sglang-tp8 first', 'vllm-tp8 first', 'vllm-tp8 run 2 of 3', 'sglang-tp8 run 2 of 3', 'sglang-tp8 run 3 of 3', 'vllm-tp8 run 3 of 3']);
     expect(verdict(s.events).winnerId).toBe('sglang-tp8');
     expect(verdict(s.events).why).toMatch(/tied within noise .*after 3 and 3 runs.*wins on lower p99 TPOT/);
     expect(verdict(s.events).tied).toBe(true);
