@@ -45,6 +45,8 @@ export interface VariantResult {
   predicted?: { totalTokPerS: number; meanTtftMs: number; meanTpotMs: number; /** Peak SSE events per (simulated) second. */ peakEventsPerS?: number };
   simulated?: boolean;
   clientBound?: boolean;
+  /** A run stopped early (status 'pruned'): `metrics` cover only the requests finished before the stop. */
+  partial?: boolean;
   /** GPU time this launch held (issue 16); on the first result of a launch that measured several scenarios. */
   gpuTime?: VariantGpuTime;
   /** GPU ids it was pinned to (CUDA_VISIBLE_DEVICES) when it shared the host with other variants. */

@@ -3,6 +3,7 @@
 // stage, and what each stage was worth.
 import { formatGpuHours } from '../core/view-cost.js';
 import { formatCommand } from '../core/shell-quote.js';
+import { isStoppedEarly, statusText } from '../core/result-status.js';
 import type { Profile, RecordedResult, ReplayRecord, StageRecord, ValidationRow, Workload } from './schema.js';
 import { sweepMarkdown } from '../sweep/report.js';
 import { capacityMarkdown } from '../capacity/text.js';
@@ -106,7 +107,9 @@ function stageTable(stage: StageRecord): string {
     const status =
       r.status === 'ok'
         ? 'ok'
-        : `${r.status}${r.failure ? `: ${r.failure.kind}, ${r.failure.reason}` : ''}`;
+        : isStoppedEarly(r)
+          ? statusText(r)
+          : `${r.status}${r.failure ? `: ${r.failure.kind}, ${r.failure.reason}` : ''}`;
     const row = [
       name,
       `\`${resultCommand(r)}\``,

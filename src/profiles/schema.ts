@@ -87,21 +87,7 @@ export const MetricsSchema = metricsObject.superRefine((m, ctx) => {
 }) as unknown as z.ZodType<RecordedMetrics, RecordedMetrics>;
 
 export const FailureSchema = z.object({
-  kind: z.enum([
-    'oom',
-    'unsupported',
-    'model-not-found',
-    'port-in-use',
-    'bad-flag',
-    'tp-mismatch',
-    'startup-timeout',
-    'crash',
-    'spec-failed',
-    'pruned',
-    'bench-failed',
-    'aborted',
-    'skipped',
-  ]),
+  kind: z.enum(['oom', 'unsupported', 'model-not-found', 'port-in-use', 'bad-flag', 'tp-mismatch', 'startup-timeout', 'crash', 'spec-failed', 'pruned', 'bench-failed', 'aborted', 'skipped']),
   reason: z.string().min(1),
   hint: z.string().optional(),
   evidence: z.array(z.string()).optional(),
@@ -148,6 +134,8 @@ export const VariantResultSchema = z.object({
     .optional(),
   simulated: z.boolean().optional(),
   clientBound: z.boolean().optional(),
+  /** A run stopped early: its metrics cover the requests finished before the stop. */
+  partial: z.boolean().optional(),
   gpuTime: GpuTimeSchema.optional(),
   gpuIds: z.array(z.number().int().nonnegative()).optional(),
   weights: z.object({ kind: z.enum(['dummy', 'real']), why: z.string() }).optional(), // --dummy-weights: what it loaded, why

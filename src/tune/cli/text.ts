@@ -1,6 +1,6 @@
 // Plain-text views of the session for the headless front end: one progress line per step, the
 // dry-run plan with every exact command, and the final summary tables. Pure: returns strings.
-import { isStoppedEarly, STOPPED_EARLY } from '../decide/early-stop.js';
+import { isStoppedEarly, STOPPED_EARLY, statusText } from '../../core/result-status.js';
 import type { StageVerdict, TuneEvent, VariantResult } from '../../core/events.js';
 import { runText } from '../../core/events.js';
 import { formatCommand } from '../../core/shell-quote.js';
@@ -42,7 +42,7 @@ function outcomeText(r: VariantResult): string {
     return `${num(m.total_token_throughput)} tok/s total, ${num(m.output_throughput)} out, TTFT ${num(m.mean_ttft_ms, 0)} ms, TPOT ${num(m.mean_tpot_ms, 1)} ms${failed}${r.simulated ? ' (simulated)' : ''}${r.clientBound ? ' [client-bound]' : ''}`;
   }
   if (isSameServer(r)) return r.failure!.reason;
-  return `${r.status}${r.failure ? ` (${r.failure.kind}): ${r.failure.reason}${r.failure.hint ? `. ${r.failure.hint.replace(/\.$/, '')}` : ''}` : ''}`;
+  return `${statusText(r)}${r.failure?.hint ? `. ${r.failure.hint.replace(/\.$/, '')}` : ''}`;
 }
 
 /** A stage's verdict in one line: the new winner and its gain against the reference, or why the carried one stays. */

@@ -24,6 +24,7 @@ import { decideStageVerdict } from '../../../src/tune/decide/stage-verdict.js';
 import { runSession } from '../../../src/tune/session/session.js';
 import { variantGpuTime } from '../../../src/tune/cost/gpu-hours.js';
 import { metricsFor } from '../scripted-runner.js';
+import { statusText } from '../../../src/core/result-status.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'servelab-cost-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -192,14 +193,17 @@ describe('early stop on a scripted stage', () => {
       const { stoppedAt } = await scriptedBench(req, total);
       const r = okResult(v, req, total);
       const m = { ...r.metrics!, total_input_tokens: 2000 };
-      return [stoppedAt ? { ...r, status: 'pruned', metrics: undefined, failure: { kind: 'pruned', reason: stoppedAt } } : { ...r, metrics: m }];
+      // As the runner does: a stopped run keeps the figures it measured, marked partial.
+      return [stoppedAt ? { ...r, status: 'pruned', metrics: m, partial: true, failure: { kind: 'pruned', reason: stoppedAt } } : { ...r, metrics: m }];
     };
     const { ctx } = ctxFor(run, ['--parallel', 'off']);
     const out = await measureStage(ctx, [tp('vllm', 8), tp('sglang', 8)], null);
     expect(seenLeader).toEqual([undefined, 'vllm-tp8']);
     // At 6 of 20 (30%, t = 2.4 s) its fastest window (2 requests in 0.8 s) is 2.5 req/s and the rate is level:
     // bound = 4000 tokens / (2.4 + 14 / (2.5 x 1.02)) = 507 tok/s, 49% below the leader's 1000.
-    expect(out.results[1]).toMatchObject({ status: 'pruned', failure: { reason: 'stopped early: 49% below the leader at 6/20 requests' } });
+    expect(out.results[1]).toMatchObject({ status: 'pruned', partial: true, failure: { reason: 'stopped early: at least 49% below the leader at 6/20 requests' } });
+    expect(statusText(out.results[1]!)).toBe('stopped early: at least 49% below the leader at 6/20 requests (figures partial: the requests finished before the stop)');
+    // Its partial figures never make it eligible: only the leader is ranked.
     const settled = await settleTies(ctx, 'engine', null, out);
     expect(settled.step?.ranked.map((r) => r.variantId)).toEqual(['vllm-tp8']);
   });
