@@ -2,6 +2,7 @@
 // as it lands, then the chart, the table and the answer on stdout (or one JSON object with
 // --json), and the exit code. Ctrl-C stops the probe and every server launched.
 import { formatSlo } from '../core/slo.js';
+import { tpotDefinition } from '../core/tpot.js';
 import { installSignalHandlers } from '../host/signals.js';
 import { promptRule } from '../capacity/judge.js';
 import type { CapacityRecord } from '../capacity/record.js';
@@ -16,6 +17,7 @@ export function searchHeader(target: string, spec: CapacitySpec): string {
     `slo       ${formatSlo(spec.slo)}`,
     `search    highest ${spec.by} from ${spec.start}${unit} up to ${spec.max}${unit}: doubling, then bisecting to ${formatResolution(spec.resolution, spec.by)}`,
     `probes    ${promptRule(spec.slo)}${spec.minPrompts ? `; --num-prompts ${spec.minPrompts} at the least` : ''}`,
+    ...(spec.slo.some((r) => r.metric === 'tpot') ? [`tpot      ${tpotDefinition()}`] : []),
   ].join('\n') + '\n';
 }
 

@@ -252,6 +252,7 @@ export const ProfileSchema = z.looseObject({
   workload: WorkloadSchema,
   objective: z.enum(['total', 'output', 'request', 'goodput']).default('total'),
   slo: z.array(SloSchema).default([]),
+  tpot: z.enum(['excl', 'inclusive']).optional(), // --tpot: which TPOT the report shows (src/core/tpot.ts); absent: excl
   metrics: MetricsSchema,
   startupS: z.number().nonnegative().nullable(),
   stages: z.array(StageSchema),

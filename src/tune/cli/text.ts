@@ -3,6 +3,7 @@
 import { isStoppedEarly, STOPPED_EARLY, statusText } from '../../core/result-status.js';
 import type { StageVerdict, TuneEvent, VariantResult } from '../../core/events.js';
 import { runText } from '../../core/events.js';
+import { meanTpotMs, tpotDefinition, tpotHeader, type TpotMode } from '../../core/tpot.js';
 import { formatCommand } from '../../core/shell-quote.js';
 import type { SessionConfig } from '../config/config.js';
 import { dollarsPerMillionTokens, objectiveLabel } from '../decide/decide.js';
@@ -147,8 +148,8 @@ export function planText(plan: Plan, config: SessionConfig, times?: PlanTimes): 
 }
 
 /** A stage's rows as the summary table. */
-function stageRowsTable(s: StageView, gpus: number, price: number | undefined): string {
-  const head = ['variant', 'status', 'total tok/s', 'out tok/s', 'TTFT ms', 'TPOT ms', 'start-up s', 'GPU-h', 'predicted (err)', 'gain'];
+function stageRowsTable(s: StageView, gpus: number, price: number | undefined, tpot: TpotMode): string {
+  const head = ['variant', 'status', 'total tok/s', 'out tok/s', 'TTFT ms', tpotHeader('TPOT ms', tpot), 'start-up s', 'GPU-h', 'predicted (err)', 'gain'];
   if (price !== undefined) head.push('$/Mtok');
   const rows = s.rows.map(({ result: r, gainPct, isWinner, isReference, isCarried }) => {
     const m = r.metrics;
@@ -161,7 +162,7 @@ function stageRowsTable(s: StageView, gpus: number, price: number | undefined): 
       num(measured),
       num(m?.output_throughput),
       num(m?.mean_ttft_ms, 0),
-      num(m?.mean_tpot_ms),
+      num(m ? meanTpotMs(m, tpot) : undefined),
       num(r.startupS),
       r.gpuTime ? formatGpuHours(r.gpuTime.gpuS / 3600) : '-',
       pred !== undefined ? `${num(pred)} (${signedPct(err)})` : '-',
@@ -184,7 +185,8 @@ function stageGainLine(s: StageView): string {
  * The final stdout summary, from the projection of the event stream (the TUI's Results screen
  * shows the same): per-stage results, the winner's command, and the before/after table.
  */
-export function summaryText(view: SessionView, opts: { gpuHourPrice?: number } = {}): string {
+export function summaryText(view: SessionView, opts: { gpuHourPrice?: number; tpot?: TpotMode } = {}): string {
+  const tpot = opts.tpot ?? 'excl';
   const out: string[] = [];
   if (view.status === 'interrupted') out.push('INTERRUPTED: the run stopped before it finished; these are the measurements it made.', '');
   const gpus = view.plan?.host.gpuCount ?? 1;
@@ -194,11 +196,12 @@ export function summaryText(view: SessionView, opts: { gpuHourPrice?: number } =
       out.push('');
       continue;
     }
-    out.push(stageRowsTable(s, gpus, opts.gpuHourPrice));
+    out.push(stageRowsTable(s, gpus, opts.gpuHourPrice, tpot));
     for (const { result: r } of s.rows) if (r.status !== 'ok' && r.failure) out.push(`  ${r.variantId}: ${r.failure.reason}`);
     if (s.verdict) out.push(stageGainLine(s));
     out.push('');
   }
+  if (view.stages.some((s) => s.rows.length)) out.push(`${tpotDefinition(tpot)}.`, '');
   const w = view.winner;
   if (w) {
     out.push(`Winner: ${w.variantId}${w.simulated ? ' (simulated figures)' : ''}${w.weights?.kind === 'dummy' ? ' (tuned on dummy weights; the command loads the real ones)' : ''}`);
@@ -212,7 +215,8 @@ export function summaryText(view: SessionView, opts: { gpuHourPrice?: number } =
     out.push(`Before/after: baseline ${val.baselineId}${val.baselineWhy ? ` (${val.baselineWhy})` : ''} vs ${view.sweep?.decides ? 'the frontier\'s choice' : 'winner'} ${val.winnerId}`);
     out.push(
       textTable(
-        ['scenario', 'baseline tok/s', 'baseline TPOT', 'optimized tok/s', 'optimized TPOT', 'gain'],
+        // The before/after rows keep servelab's TPOT (the first token left out) in either mode.
+        ['scenario', 'baseline tok/s', `baseline TPOT${tpot === 'inclusive' ? ' (excl. 1st)' : ''}`, 'optimized tok/s', `optimized TPOT${tpot === 'inclusive' ? ' (excl. 1st)' : ''}`, 'gain'],
         val.rows.map((r) => [r.scenario, num(r.baseline?.totalTokPerS), num(r.baseline?.meanTpotMs), num(r.optimized?.totalTokPerS), num(r.optimized?.meanTpotMs), signedPct(r.gainPct)]),
       ),
     );
