@@ -1,5 +1,5 @@
 // The capacity search against a brute-force sweep on the same server: `npm run bench -- capacity`
-// (or `npx tsx bench/capacity.bench.ts [--base-url URL] [--slo RULES] [--resolution R]`).
+// (or `npx tsx perf/capacity.bench.ts [--base-url URL] [--slo RULES] [--resolution R]`).
 // Without --base-url it starts a sim-serve (vLLM, Qwen3-14B, one H100, clock --speed, default 2x:
 // faster clocks on a busy machine let the client's own delays into TPOT) and stops it at the end;
 // with one it searches that server (any engine: llama.cpp's llama-server too).
