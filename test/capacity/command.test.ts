@@ -14,16 +14,17 @@ const PROFILE = resolve('profiles/Qwen3-14B-H100x1.json');
 let url = '';
 
 // Sixteen running sequences at most: the seventeenth concurrent request waits for a whole
-// request to finish, so p99 TTFT jumps from a few hundred ms to over a second between 16 and 17.
+// request to finish (about 2.5 simulated s), and about one request in 17 waits, so p98 TTFT jumps
+// from a few hundred ms to about 2 s between 16 and 17: the limit is far from both ends.
 beforeAll(async () => {
-  ({ url } = await startReady(['--engine', 'vllm', '--gpu', 'H100', '--model', 'Qwen/Qwen3-14B', '--speed', '20', '--max-running-seqs', '16']));
+  ({ url } = await startReady(['--engine', 'vllm', '--gpu', 'H100', '--model', 'Qwen/Qwen3-14B', '--speed', '10', '--max-running-seqs', '16']));
 });
 afterAll(async () => {
   await reapAll();
   removeDir(cwd);
 });
 
-const WORKLOAD = ['--random-input-len', '256', '--random-output-len', '64'];
+const WORKLOAD = ['--random-input-len', '256', '--random-output-len', '96'];
 
 describe('servelab capacity: bad input', () => {
   it.each([
@@ -48,27 +49,27 @@ describe('servelab capacity: bad input', () => {
 });
 
 describe('servelab capacity --base-url on sim-serve', () => {
-  it('answers the highest concurrency meeting p99 TTFT; the answer holds again, the probe above fails', async () => {
-    const r = await runCli(['capacity', '--base-url', url, '--slo', 'ttft:p99<800', ...WORKLOAD, '--start', '16', '--resolution', '1', '--json'], cwd, undefined, 300_000);
+  it('answers the highest concurrency meeting p98 TTFT; the answer holds again, the probe above fails', async () => {
+    const r = await runCli(['capacity', '--base-url', url, '--slo', 'ttft:p98<1200', ...WORKLOAD, '--start', '16', '--resolution', '1', '--json'], cwd, undefined, 300_000);
     expect(r.code, r.stderr).toBe(0);
     const out = JSON.parse(r.stdout) as { by: string; answer: number; failing: number; breaks: string; goodput: number; probes: { load: number; numPrompts: number; holds: boolean }[] };
     expect(out.by).toBe('concurrency');
     expect(out.failing - out.answer).toBe(1);
-    expect(out.breaks).toBe('ttft:p99');
+    expect(out.breaks).toBe('ttft:p98');
     expect(out.goodput).toBeGreaterThan(0);
-    // Doubling from 16 first, and every probe sized for p99 (10 x 100/(100-99) requests).
+    // Doubling from 16 first, and every probe sized for p98 (10 x 100/(100-98) requests).
     expect(out.probes.slice(0, 2).map((p) => p.load)).toEqual([16, 32]);
-    expect(out.probes.every((p) => p.numPrompts === 1000)).toBe(true);
+    expect(out.probes.every((p) => p.numPrompts === 500)).toBe(true);
     expect(out.probes.find((p) => p.load === out.answer)!.holds).toBe(true);
 
     // Both ends benchmarked again with servelab bench (the same prompts, the same count).
     const again = async (c: number) => {
-      const b = await runCli(['bench', '--base-url', url, ...WORKLOAD, '--num-prompts', '1000', '--max-concurrency', String(c), '--json'], cwd, undefined, 120_000);
+      const b = await runCli(['bench', '--base-url', url, ...WORKLOAD, '--num-prompts', '500', '--max-concurrency', String(c), '--metric-percentiles', '98', '--json'], cwd, undefined, 120_000);
       expect(b.code, b.stderr).toBe(0);
-      return (JSON.parse(b.stdout) as { p99_ttft_ms: number }).p99_ttft_ms;
+      return (JSON.parse(b.stdout) as { p98_ttft_ms: number }).p98_ttft_ms;
     };
-    expect(await again(out.answer)).toBeLessThan(800);
-    expect(await again(out.failing)).toBeGreaterThanOrEqual(800);
+    expect(await again(out.answer)).toBeLessThan(1200);
+    expect(await again(out.failing)).toBeGreaterThanOrEqual(1200);
   }, 600_000);
 });
 
