@@ -17,6 +17,7 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<{ default:
   gpus: { summary: 'print the GPUs found on this host', load: () => import('./commands/gpus.js') },
   replay: { summary: 'replay a saved profile and give a regression verdict', load: () => import('./commands/replay.js') },
   sweep: { summary: "load sweep of a profile's server: frontier, SLO choice, chart", load: () => import('./commands/sweep.js') },
+  capacity: { summary: 'the most load a server holds under an SLO (search, not a list)', load: () => import('./commands/capacity.js') },
   serve: { summary: "run a profile's winning server in the foreground", load: () => import('./commands/serve.js') },
   view: { summary: 'show a finished or interrupted run again from its journal', load: () => import('./commands/view.js') },
   export: { summary: 'export a profile as shell, docker, systemd, k8s or slurm', load: () => import('./commands/export.js') },
@@ -65,7 +66,8 @@ async function main(argv: string[]): Promise<number> {
       process.stderr.write(`servelab: unknown command '${first}'. Run 'servelab --help' for the list.\n`);
       return 2;
     }
-    if ((first === 'replay' || first === 'serve') && !wantsHelp(rest)) await leftoverCheck(rest);
+    const launches = first === 'replay' || first === 'serve' || (first === 'capacity' && !rest.some((a) => a.startsWith('--base-url')));
+    if (launches && !wantsHelp(rest)) await leftoverCheck(rest);
     return (await cmd.load()).default(rest);
   }
   // No sub-command: tuning. Headless is chosen here, once: --auto, --json, --dry-run, or no TTY.

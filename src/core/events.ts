@@ -45,6 +45,8 @@ export interface VariantResult {
   predicted?: { totalTokPerS: number; meanTtftMs: number; meanTpotMs: number; /** Peak SSE events per (simulated) second. */ peakEventsPerS?: number };
   simulated?: boolean;
   clientBound?: boolean;
+  /** A run stopped early (status 'pruned'): `metrics` cover only the requests finished before the stop. */
+  partial?: boolean;
   /** GPU time this launch held (issue 16); on the first result of a launch that measured several scenarios. */
   gpuTime?: VariantGpuTime;
   /** GPU ids it was pinned to (CUDA_VISIBLE_DEVICES) when it shared the host with other variants. */
@@ -162,11 +164,22 @@ export interface SweepChoiceInfo {
   runnerUp?: string;
 }
 
+/** Which run of a variant a launch is, "run 2 of 3" (runText). */
+export interface RunOfRuns {
+  n: number;
+  of: number;
+}
+
+/** "run 2 of 3". */
+export function runText(r: RunOfRuns): string {
+  return `run ${r.n} of ${r.of}`;
+}
+
 export type TuneEvent =
   | { type: 'session-started'; runDir: string; simulated: boolean; at: string }
   | { type: 'plan-ready'; plan: PlanInfo }
   | { type: 'stage-started'; stage: string; index: number; variants: string[]; /** The winner carried into the stage (null in the first). */ carriedId?: string | null; /** Why the stage does not run, when it does not. */ skipped?: string }
-  | { type: 'variant-launching'; variantId: string; stage: string; argv: string[]; port: number; /** Short human label (Variant.label), for live displays. */ label?: string; /** GPUs it is pinned to when variants share the host. */ gpuIds?: number[] }
+  | { type: 'variant-launching'; variantId: string; stage: string; argv: string[]; port: number; /** Short human label (Variant.label), for live displays. */ label?: string; /** GPUs it is pinned to when variants share the host. */ gpuIds?: number[]; /** A repeat launch (adaptive repeats): run `n` of at most `of`; absent on a variant's first run. */ run?: RunOfRuns }
   | { type: 'server-log'; variantId: string; line: string; stream: 'stdout' | 'stderr' }
   /** `--runtime slurm`: the variant's job, journalled at submission and at each change of state or reason. */
   | { type: 'job-state'; variantId: string; jobId: string; state: string; reason?: string; /** "PENDING (Resources)", "RUNNING on sl1,sl2" */ text: string }

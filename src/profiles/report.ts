@@ -3,8 +3,11 @@
 // stage, and what each stage was worth.
 import { formatGpuHours } from '../core/view-cost.js';
 import { formatCommand } from '../core/shell-quote.js';
+import { isStoppedEarly, statusText } from '../core/result-status.js';
+import { meanTpotMs, tpotDefinition, tpotHeader, type TpotMode } from '../core/tpot.js';
 import type { Profile, RecordedResult, ReplayRecord, StageRecord, ValidationRow, Workload } from './schema.js';
 import { sweepMarkdown } from '../sweep/report.js';
+import { capacityMarkdown } from '../capacity/text.js';
 import { TRTLLM_DUMMY_YAML } from '../engines/trtllm.js';
 import { engineVersionText } from './engine-version.js';
 
@@ -93,9 +96,9 @@ function metric(r: RecordedResult, key: string): number | undefined {
   return typeof v === 'number' ? v : undefined;
 }
 
-function stageTable(stage: StageRecord): string {
+function stageTable(stage: StageRecord, tpot: TpotMode): string {
   const anyPredicted = stage.results.some((r) => r.predicted);
-  const head = ['variant', 'command', 'result', 'total tok/s', 'out tok/s', 'mean TTFT ms', 'mean TPOT ms', 'mean ITL ms'];
+  const head = ['variant', 'command', 'result', 'total tok/s', 'out tok/s', 'mean TTFT ms', tpotHeader('mean TPOT ms', tpot), 'mean ITL ms'];
   if (anyPredicted) head.push('predicted tok/s (error)');
   const anyCost = stage.results.some((r) => r.gpuTime);
   if (anyCost) head.push('GPU-h (startup / benchmark)');
@@ -105,7 +108,9 @@ function stageTable(stage: StageRecord): string {
     const status =
       r.status === 'ok'
         ? 'ok'
-        : `${r.status}${r.failure ? `: ${r.failure.kind}, ${r.failure.reason}` : ''}`;
+        : isStoppedEarly(r)
+          ? statusText(r)
+          : `${r.status}${r.failure ? `: ${r.failure.kind}, ${r.failure.reason}` : ''}`;
     const row = [
       name,
       `\`${resultCommand(r)}\``,
@@ -113,7 +118,7 @@ function stageTable(stage: StageRecord): string {
       fmt(metric(r, 'total_token_throughput')),
       fmt(metric(r, 'output_throughput')),
       fmt(metric(r, 'mean_ttft_ms')),
-      fmt(metric(r, 'mean_tpot_ms')),
+      fmt(r.metrics ? meanTpotMs(r.metrics, tpot) : null),
       fmt(metric(r, 'mean_itl_ms')),
     ];
     if (anyPredicted) {
@@ -248,12 +253,13 @@ export function renderReport(p: Profile): string {
   out.push(code(benchCommand(p.workload, p.variant.model)));
   out.push('');
   out.push('## Results per stage');
+  out.push('', `${tpotDefinition(p.tpot)}.`);
   for (const [i, stage] of p.stages.entries()) {
     out.push('');
     out.push(`### ${i + 1}. ${stage.name}`);
     out.push('');
     if (stage.skipped) out.push(`Skipped: ${stage.skipped}`);
-    else out.push(stageTable(stage));
+    else out.push(stageTable(stage, p.tpot ?? 'excl'));
   }
   out.push('');
   out.push('## Summary');
@@ -262,6 +268,7 @@ export function renderReport(p: Profile): string {
   for (const note of p.notes) out.push(`- ${note}`);
   if (p.cost) out.push('', '## Tuning cost', '', `${p.cost.summary}.`, '', 'Per variant: GPUs held x time from launch to stop. Host: every GPU of the host x the session\'s wall time (an idle GPU is paid for too).');
   if (p.sweep) out.push('', ...sweepMarkdown(p.sweep));
+  if (p.capacity) out.push('', ...capacityMarkdown(p.capacity, p.host.gpuCount));
   if (p.replays.length) {
     out.push('');
     out.push('## Replays');

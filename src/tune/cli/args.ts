@@ -22,6 +22,7 @@ import { checkDataset, checkNumber, checkObjectiveSlo, parseStageObjective, RULE
 import { parseScenario, sharegptScenario, studyScenarios } from '../config/scenarios.js';
 import type { Scenario } from '../../core/scenario.js';
 import { parseSlo } from '../../core/slo-rule.js';
+import { parseTpotMode } from '../../core/tpot.js';
 import { parseParallel } from '../stage/parallel.js';
 import { DEFAULT_REPEATS_MAX } from '../decide/repeats.js';
 import { formatSweep, parseSweep } from '../../sweep/spec.js';
@@ -43,7 +44,7 @@ export interface AutoOptions {
 const num = (flag: string, text: string | undefined, rule?: NumberRule) => checkNumber(`--${flag}`, text, rule);
 
 /** Issue 16's flags: early stop, adaptive repeats, parallel variants, dummy weights. */
-function costFlags(values: Record<string, unknown>): Pick<SessionConfig, 'earlyStop' | 'repeatsMax' | 'parallel' | 'replica' | 'dummyWeights'> {
+function costFlags(values: Record<string, unknown>): Pick<SessionConfig, 'earlyStop' | 'repeatsMax' | 'parallel' | 'replica' | 'dummyWeights' | 'tpot'> {
   const str = (k: string) => values[k] as string | undefined;
   const replica = str('replica') ?? 'auto';
   if (replica !== 'auto' && replica !== 'off') throw new UserError(`--replica must be auto or off, got '${replica}'`);
@@ -54,6 +55,7 @@ function costFlags(values: Record<string, unknown>): Pick<SessionConfig, 'earlyS
     parallel: parseParallel(str('parallel') ?? 'auto'),
     // Absent when off: a run folder written without the flag resumes with the same config.
     ...(values['dummy-weights'] === true ? { dummyWeights: true } : {}),
+    ...(str('tpot') !== undefined && parseTpotMode(str('tpot')!) === 'inclusive' ? { tpot: 'inclusive' as const } : {}),
   };
 }
 

@@ -21,6 +21,7 @@ export const AUTO_FLAGS = {
   repeats: { type: 'string' },
   'repeats-max': { type: 'string' },
   'no-early-stop': { type: 'boolean' },
+  tpot: { type: 'string' },
   parallel: { type: 'string' },
   replica: { type: 'string' },
   'dummy-weights': { type: 'boolean' },

@@ -54,6 +54,8 @@ Decision
                           speculative decoding, MoE models or the validation,
                           which use the real weights (default off; see docs/auto.md)
   --gpu-hour-price USD    price of one GPU-hour, for $ per million tokens
+  --tpot excl|inclusive   TPOT in the summary and report: excl (default, vLLM's: the first token
+                          left out) or inclusive (AIConfigurator --inclusive-tpot, GuideLLM)
 
 Host
   --sim                   tune on the simulated host (no GPU needed)

@@ -4,6 +4,7 @@ import type { EngineName } from '../../core/variant.js';
 import type { Objective } from '../../core/objective.js';
 import type { SloRule } from '../../core/slo-rule.js';
 import type { Scenario } from '../../core/scenario.js';
+import type { TpotMode } from '../../core/tpot.js';
 
 export const STAGES = ['engine', 'quantization', 'parallelism', 'batching', 'attention', 'compile', 'speculative'] as const;
 export type StageName = (typeof STAGES)[number];
@@ -111,6 +112,8 @@ export interface SessionConfig {
    * the engine's `--load-format dummy` and a client that sends ignore_eos (dummy-weights.ts).
    */
   dummyWeights?: boolean;
+  /** TPOT in the reports: 'excl' (default, vLLM's) or 'inclusive' (--tpot inclusive; src/core/tpot.ts). */
+  tpot?: TpotMode;
   /** Sweep the finalists' load after the stages (--sweep, --objective frontier). */
   sweep?: SessionSweepConfig;
 }

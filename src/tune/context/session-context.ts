@@ -1,7 +1,7 @@
 // What every part of a running session shares: the configuration, the host, the plan, the
 // journal, the event sink and the runner. The runner is the one seam to processes: tests inject
 // a scripted one so stage logic, resume, skip and stop run without launching anything.
-import type { TuneEvent, VariantResult } from '../../core/events.js';
+import type { RunOfRuns, TuneEvent, VariantResult } from '../../core/events.js';
 import type { Variant } from '../../core/variant.js';
 import type { HostInfo } from '../../host/gpus.js';
 import type { SessionConfig } from '../config/config.js';
@@ -60,6 +60,8 @@ export interface RunRequest {
   /** GPUs to pin the server to (parallel variants) and the first port to try for it. */
   gpuIds?: readonly number[];
   portFrom?: number;
+  /** A repeat launch: which run of the variant this is (shown and journaled in its events). */
+  run?: RunOfRuns;
   /** Each scenario's result as soon as it is measured (sweeps journal points and stop early by it). */
   onResult?: (index: number, result: VariantResult) => void;
 }

@@ -104,6 +104,7 @@ export function saveOutcome(ctx: SessionContext, state: StageLoopState, winner: 
     workload: workloadFromScenario(config.scenario, benchCommand(config.scenario, winner.variant.model)),
     objective: config.objective,
     slo: config.slo,
+    ...(config.tpot ? { tpot: config.tpot } : {}),
     metrics: winner.metrics!,
     startupS: servingStartupS(ctx, winner),
     stages: state.stages,

@@ -49,7 +49,7 @@ export type LaunchExtras = Pick<RunRequest, 'earlyStop' | 'gpuIds' | 'portFrom'>
  * Run (or take from the journal) repeat number `repeat` of a variant. Fresh runs are journaled at
  * once and carry their launch's GPU time; journal hits carry none (this session did not pay them).
  */
-export async function measureRepeat(ctx: SessionContext, planned: Pick<PlannedVariant, 'variant' | 'stage' | 'predicted'>, repeat: number, extras: LaunchExtras = {}): Promise<VariantResult> {
+export async function measureRepeat(ctx: SessionContext, planned: Pick<PlannedVariant, 'variant' | 'stage' | 'predicted'>, repeat: number, extras: LaunchExtras = {}, of = 1): Promise<VariantResult> {
   const { journal } = ctx;
   const scenario = stageScenario(ctx.config.scenario, ctx.plan.replica, planned.stage);
   const key = scenarioKey(scenario);
@@ -58,7 +58,9 @@ export async function measureRepeat(ctx: SessionContext, planned: Pick<PlannedVa
     const { gpuTime: _paidBefore, ...r } = hit.result;
     return r;
   }
-  const request = { stage: planned.stage, skipSignal: ctx.control.nextSkipSignal(planned.variant.id), ...(planned.predicted ? { predicted: planned.predicted } : {}), ...extras };
+  // Runs after the first say which they are ("run 2 of 3"): a view or a script tells them from a first launch.
+  const run = repeat > 0 || of > 1 ? { run: { n: repeat + 1, of: Math.max(of, repeat + 1) } } : {};
+  const request = { stage: planned.stage, skipSignal: ctx.control.nextSkipSignal(planned.variant.id), ...(planned.predicted ? { predicted: planned.predicted } : {}), ...extras, ...run };
   const [first] = await ctx.run(planned.variant, [scenario], request);
   const result = { ...first!, stage: planned.stage };
   journal.record('tune', repeat, result, key);
@@ -76,7 +78,7 @@ export function combineRuns(runs: readonly VariantResult[], stage: string): Vari
 export async function measureRuns(ctx: SessionContext, planned: PlannedVariant, extras: LaunchExtras = {}): Promise<VariantResult[]> {
   const runs: VariantResult[] = [];
   for (let repeat = 0; repeat < ctx.config.repeats; repeat++) {
-    const result = await measureRepeat(ctx, planned, repeat, extras);
+    const result = await measureRepeat(ctx, planned, repeat, extras, ctx.config.repeats);
     runs.push(result);
     if (result.status !== 'ok') break;
   }

@@ -100,7 +100,7 @@ export async function startSlurmServer(variant: Variant, ctx: RunVariantContext,
     mkdirSync(dirname(f.path), { recursive: true });
     writeFileSync(f.path, f.content);
   }
-  ctx.emit({ type: 'variant-launching', variantId: variant.id, stage: ctx.stage, argv: spec.argv, port, ...(variant.label ? { label: variant.label } : {}) });
+  ctx.emit({ type: 'variant-launching', variantId: variant.id, stage: ctx.stage, argv: spec.argv, port, ...(variant.label ? { label: variant.label } : {}), ...(ctx.run ? { run: ctx.run } : {}) });
   const log = (line: string) => ctx.emit({ type: 'server-log', variantId: variant.id, line, stream: 'stdout' });
   let job: SlurmJobHandle;
   try {
