@@ -6,6 +6,7 @@ import { paramCounts, type Fp8Scaling, type ModelInfo, type WeightDtype } from '
 import { engineEfficiency, HARDWARE, type EngineEfficiency } from './efficiency.js';
 import { efficiencyForVersion } from './versions.js';
 import { kvBudget, type KvBudget } from './kv-budget.js';
+import type { Corrections } from './calibration/corrections.js';
 
 const GiB = 1024 ** 3;
 
@@ -138,6 +139,8 @@ export interface ServerConfig {
   speculative: boolean;
   /** Memory in use per GPU once loaded (weights + KV pool + runtime), bytes. */
   memUsedPerGpu: number;
+  /** Host corrections applied (calibration/apply.ts); absent = the model as fitted. step-time.ts reads prefill and attention. */
+  corrections?: Corrections;
 }
 
 export interface FitResult {
