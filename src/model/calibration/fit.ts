@@ -109,11 +109,9 @@ export function setOf(theta: number[], engines: string[], gpu?: string): Correct
 const logs = (f: Figures) => METRICS.map((m) => Math.log(f[m.key]));
 const usable = (v: number) => Number.isFinite(v) && v > 0;
 
-/** Linearise one observation at theta (K + 1 predictor calls); undefined when the model cannot run it. */
-function linearise<O extends Observation>(o: O, i: number, engine: number, engines: string[], theta: number[], predict: Predictor<O>): Lin | undefined {
+/** Linearise one observation at theta from the model's figures there (`base`): K more predictor calls. */
+function linearise<O extends Observation>(o: O, i: number, engine: number, engines: string[], theta: number[], base: Figures, predict: Predictor<O>): Lin {
   const set = setOf(theta, engines);
-  const base = predict(o, correctionsFor(set, o.engine));
-  if (!base) return undefined;
   const f = logs(base);
   const y = logs(o.measured);
   const w = METRICS.map((m, j) => (usable(o.measured[m.key]) && Number.isFinite(f[j]!) ? 1 / m.sd ** 2 : 0));
@@ -126,6 +124,20 @@ function linearise<O extends Observation>(o: O, i: number, engine: number, engin
     logs(up).forEach((v, j) => (grad[j]![k] = Number.isFinite(v) && Number.isFinite(f[j]!) ? (v - f[j]!) / STEP : 0));
   });
   return { obs: i, engine, f, y, w, grad };
+}
+
+/** The MAP objective at theta given the model's figures there: weighted squared log residuals plus the prior. */
+function objective(obs: Observation[], bases: (Figures | undefined)[], theta: number[], prec: number[]): number {
+  let v = theta.reduce((s, t, i) => s + prec[i]! * t * t, 0);
+  obs.forEach((o, i) => {
+    const b = bases[i];
+    if (!b) return;
+    METRICS.forEach((m) => {
+      const r = Math.log(o.measured[m.key]) - Math.log(b[m.key]);
+      if (Number.isFinite(r)) v += (r * r) / m.sd ** 2;
+    });
+  });
+  return v;
 }
 
 /** Normal equations of the MAP step at theta: (R'WR + P) d = R'W(y - f) - P theta, over `lins`. */
@@ -169,30 +181,40 @@ export interface FitOptions {
 export function fitCorrections<O extends Observation>(observations: O[], predict: Predictor<O>, opts: FitOptions = {}): CalibrationFit {
   const engines = [...new Set(observations.map((o) => o.engine))];
   const prec = priorPrecision(engines.length);
+  const figuresAt = (t: number[]) => observations.map((o) => predict(o, correctionsFor(setOf(t, engines), o.engine)));
   let theta = new Array<number>(prec.length).fill(0);
+  const priorFigures = figuresAt(theta);
+  // Observations the model cannot run at the prior are out of the fit (listed as dropped).
+  const kept = observations.map((_, i) => i).filter((i) => priorFigures[i]);
+  let bases = priorFigures;
   let lins: Lin[] = [];
-  let priorFigures: (Figures | undefined)[] = [];
-  for (let it = 0; it < (opts.iterations ?? 2); it++) {
-    lins = observations.flatMap((o, i) => linearise(o, i, engines.indexOf(o.engine), engines, theta, predict) ?? []);
-    if (it === 0) priorFigures = observations.map((o, i) => (lins.some((l) => l.obs === i) ? predict(o, correctionsFor(setOf(theta, engines), o.engine)) : undefined));
+  for (let it = 0; it < (opts.iterations ?? 3); it++) {
+    lins = kept.map((i) => linearise(observations[i]!, i, engines.indexOf(observations[i]!.engine), engines, theta, bases[i]!, predict));
     const { a, b } = normal(lins, theta, prec);
-    const d = solveSpd(a, b).map((v) => Math.max(-MAX_DELTA, Math.min(MAX_DELTA, v)));
-    theta = theta.map((t, i) => t + d[i]!);
+    const step = solveSpd(a, b).map((v) => Math.max(-MAX_DELTA, Math.min(MAX_DELTA, v)));
+    // Gauss-Newton with step halving: take the step only where the objective falls.
+    const now = objective(observations, bases, theta, prec);
+    let moved = false;
+    for (let h = 1; h >= 1 / 8 && !moved; h /= 2) {
+      const next = theta.map((t, i) => t + h * step[i]!);
+      const nb = figuresAt(next);
+      if (kept.every((i) => nb[i]) && objective(observations, nb, next, prec) < now) [theta, bases, moved] = [next, nb, true];
+    }
+    if (!moved) break;
   }
   const set = setOf(theta, engines, opts.gpu);
   // The final point: figures and residuals there, the last Jacobian for leave-one-out.
-  const finals = lins.map((l) => predict(observations[l.obs]!, correctionsFor(set, observations[l.obs]!.engine)));
-  const at = lins.map((l, i) => ({ ...l, f: finals[i] ? logs(finals[i]!) : l.f }));
+  const at = lins.map((l) => ({ ...l, f: logs(bases[l.obs]!) }));
   const rows = at.map((l, i) => {
     const o = observations[l.obs]!;
-    return row(o, priorFigures[l.obs]!, finals[i] ?? priorFigures[l.obs]!, looThroughput(at, i, theta, prec, engines, o, predict));
+    return row(o, priorFigures[l.obs]!, bases[l.obs]!, looThroughput(at, i, theta, prec, engines, o, predict));
   });
   const loo = rows.map((r) => Math.log1p(r.looErr));
   const bandLogSd = Math.sqrt((loo.reduce((s, v) => s + v * v, 0) + PRIOR_BAND_LOG_SD ** 2) / (loo.length + 1));
   return {
     set,
     rows,
-    dropped: observations.filter((_, i) => !lins.some((l) => l.obs === i)).map((o) => o.id),
+    dropped: observations.filter((_, i) => !priorFigures[i]).map((o) => o.id),
     priorMedianAbs: median(rows.map((r) => Math.abs(r.priorErr))),
     looMedianAbs: median(rows.map((r) => Math.abs(r.looErr))),
     inSampleMedianAbs: median(rows.map((r) => Math.abs(r.calibratedErr))),
