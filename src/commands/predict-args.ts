@@ -36,7 +36,7 @@ export const PREDICT_USAGE = `usage: servelab predict --model ID [--gpu NAME] [-
                          --max-model-len N]`;
 
 /** Flags only a running sim-serve has: refused here, so a copied command line does not silently differ. */
-const SERVER_ONLY = new Set(['--host', '--port', '--speed', '--load-time', '--load-format', '--served-model-name', '--engine-arg']);
+const SERVER_ONLY = new Set(['--host', '--port', '--speed', '--load-time', '--load-format', '--served-model-name', '--engine-arg', '--truth']);
 const OWN = new Set(['--scenario', '--num-prompts', '--max-concurrency', '--request-rate', '--seed', '--engine-version', '--engine', '--calibration']);
 
 function positiveInt(flag: string, raw: string): number {

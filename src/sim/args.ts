@@ -34,6 +34,8 @@ export interface SimArgs {
   engineVersion?: string;
   /** `--truth FILE`: host corrections the simulated host runs on (src/model/calibration), unknown to the planner. */
   truth?: string;
+  /** `--calibration FILE`: a host calibration (servelab calibrate) the simulated host runs on. */
+  calibration?: string;
 }
 
 const SPEC_METHODS: readonly string[] = SPECULATIVE_METHODS;
@@ -76,7 +78,8 @@ export const SIM_USAGE =
   'usage: servelab sim-serve [-h] --engine {vllm,sglang,trtllm} --model MODEL [--gpu GPU] [--gpus N]\n' +
   '                          [--host HOST] [--port PORT] [--seed SEED] [--speed S] [--load-time SECONDS]\n' +
   '                          [--load-format {auto,dummy}] [--extra_llm_api_options YAML]\n' +
-  '                          [--served-model-name NAME] [--engine-version V] [--truth FILE]\n' +
+  '                          [--served-model-name NAME] [--engine-version V]\n' +
+  '                          [--truth FILE | --calibration FILE]\n' +
   wrapUsage(knobUsage, '                          ');
 
 // The argv builder lives beside the sim adapter (engines -> sim would be a folder cycle).
@@ -132,6 +135,7 @@ const FLAGS: Record<string, FlagDef> = {
   '--served-model-name': { kind: 'string', set: (a, v) => (a.servedModelName = v as string) },
   '--engine-version': { kind: 'string', set: (a, v) => (a.engineVersion = (v as string).replace(/^v/, '')) },
   '--truth': { kind: 'string', set: (a, v) => (a.truth = v as string) },
+  '--calibration': { kind: 'string', set: (a, v) => (a.calibration = v as string) },
 };
 
 function checkValue(flag: string, kind: Kind, raw: string): void {

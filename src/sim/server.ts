@@ -9,8 +9,7 @@ import { getModel, type ModelInfo } from '../model/models.js';
 import { resolveServer } from '../model/estimate.js';
 import { onNodes } from '../model/interconnect.js';
 import { correctServer } from '../model/calibration/apply.js';
-import { correctionsFor } from '../model/calibration/corrections.js';
-import { readCorrectionFile } from '../model/calibration/files.js';
+import { simCorrections } from './host-corrections.js';
 import { SimArgsError, type SimArgs } from './args.js';
 import { corpusLines } from '../engines/corpus.js';
 import {
@@ -142,16 +141,6 @@ function listen(life: SimLifecycle, live: SimLive, emit: (l: LogLine) => void, f
   });
 }
 
-/** The simulated host's corrections (--truth FILE); a bad file is a usage error (exit 2). */
-function truthCorrections(args: SimArgs) {
-  if (!args.truth) return undefined;
-  try {
-    return correctionsFor(readCorrectionFile(args.truth), args.engine);
-  } catch (e) {
-    throw new SimArgsError(`argument --truth: ${(e as Error).message}`);
-  }
-}
-
 export function startSimServer(args: SimArgs, emit: (l: LogLine) => void): SimServer {
   const model = getModel(args.model);
   const gpu = findGpu(args.gpu);
@@ -161,7 +150,7 @@ export function startSimServer(args: SimArgs, emit: (l: LogLine) => void): SimSe
     life.failNow(unknownModelFailure(args.engine, args.model));
     return life.handle();
   }
-  const cfg = correctServer(onNodes(resolveServer(args.engine, gpu, args.gpus, model, args.knobs, args.engineVersion), args.gpusPerNode), truthCorrections(args));
+  const cfg = correctServer(onNodes(resolveServer(args.engine, gpu, args.gpus, model, args.knobs, args.engineVersion), args.gpusPerNode), simCorrections(args, (text) => emit({ stream: 'stderr', text })));
   const fitFail = cfg.fit.fits ? undefined : fitFailure(args.engine, cfg, cfg.fit.kind!, args.model, cfg.maxModelLen);
   // Failures the engine reports before it binds; a later fit failure comes after its start lines.
   const early = maxModelLenFailure(args, model) ?? (fitFail?.early ? fitFail : undefined);

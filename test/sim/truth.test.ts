@@ -12,6 +12,8 @@ import { simulateWorkload, type SimulateOptions } from '../../src/sim/virtual.js
 import { sharegptLike } from '../../src/sim/workload.js';
 import { parseSimArgs } from '../../src/sim/args.js';
 import { reapAll, spawnSim, startReady } from './helpers.js';
+import { calibrationFile } from '../../src/profiles/calibration-file.js';
+import { fitCorrections } from '../../src/model/calibration/fit.js';
 
 const TRUTH = fileURLToPath(new URL('../fixtures/truth/', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'servelab-truth-'));
@@ -64,5 +66,32 @@ describe('sim-serve --truth', () => {
     const r = await fetch(`${url}/v1/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model: 'Qwen/Qwen3-14B', prompt: 'a b c', max_tokens: 3 }) });
     expect(r.status).toBe(200);
     expect(((await r.json()) as { usage: { completion_tokens: number } }).usage.completion_tokens).toBe(3);
+  });
+});
+
+describe('sim-serve --calibration', () => {
+  /** A calibration of `gpuName` with one host correction, vLLM measured at `version`. */
+  function calFile(gpuName: string, version: string): string {
+    const fit = { ...fitCorrections([], () => undefined), set: { host: { gemm: 0.8 }, engines: { vllm: {} } } };
+    const file = join(dir, `cal-${gpuName.replace(/\W+/g, '')}.json`);
+    writeFileSync(file, JSON.stringify(calibrationFile({ host: { gpuName, gpuCount: 1, gpuMemoryMiB: 81559, simulated: true }, engineVersions: { vllm: version }, fit, observations: [], sources: [], servelabVersion: 'test' })));
+    return file;
+  }
+
+  it('refuses a calibration of another GPU: one line, exit 2', async () => {
+    const file = calFile('NVIDIA A100-SXM4-80GB', '0.11.0');
+    const p = spawnSim(['--engine', 'vllm', '--model', 'Qwen/Qwen3-14B', '--gpu', 'H100', '--port', '0', '--calibration', file]);
+    expect((await p.exited).code).toBe(2);
+    expect(p.stderr().trim().split('\n').pop()).toBe(`servelab sim-serve: error: argument --calibration: ${file}: calibrated on NVIDIA A100-SXM4-80GB, used on H100: host corrections are per GPU; calibrate this host`);
+  });
+
+  it('another engine release: starts, with a warning that names both releases', async () => {
+    const { proc } = await startReady(['--engine', 'vllm', '--model', 'Qwen/Qwen3-14B', '--gpu', 'H100', '--calibration', calFile('NVIDIA H100 80GB HBM3', '0.10.2')]);
+    expect(proc.stderr()).toMatch(/WARNING servelab sim-serve: calibration .*: engine: vllm 0\.11\.0 here, calibrated with 0\.10\.2/);
+  });
+
+  it('not together with --truth', () => {
+    const p = spawnSim(['--engine', 'vllm', '--model', 'Qwen/Qwen3-14B', '--port', '0', '--truth', 'a.json', '--calibration', 'b.json']);
+    return p.exited.then((e) => expect(e.code).toBe(2));
   });
 });
