@@ -175,6 +175,14 @@ export interface FitOptions {
   iterations?: number;
   /** GPU catalog name recorded on the set. */
   gpu?: string;
+  /** Start from this set (a previous fit) instead of the prior: a refit as observations arrive needs fewer iterations. */
+  start?: CorrectionSet;
+}
+
+/** The parameter vector of a set (0 where it has no value). */
+function thetaOf(set: CorrectionSet | undefined, engines: string[]): number[] {
+  const at = (c: Partial<Corrections> | undefined) => FIT_KEYS.map((key) => Math.log(c?.[key] ?? 1));
+  return [...at(set?.host), ...engines.flatMap((e) => at(set?.engines[e]))];
 }
 
 /** Fit host corrections to observations. Never throws for bad data: unusable observations are dropped and listed. */
@@ -182,11 +190,12 @@ export function fitCorrections<O extends Observation>(observations: O[], predict
   const engines = [...new Set(observations.map((o) => o.engine))];
   const prec = priorPrecision(engines.length);
   const figuresAt = (t: number[]) => observations.map((o) => predict(o, correctionsFor(setOf(t, engines), o.engine)));
-  let theta = new Array<number>(prec.length).fill(0);
-  const priorFigures = figuresAt(theta);
+  const priorFigures = figuresAt(new Array<number>(prec.length).fill(0));
   // Observations the model cannot run at the prior are out of the fit (listed as dropped).
   const kept = observations.map((_, i) => i).filter((i) => priorFigures[i]);
-  let bases = priorFigures;
+  let theta = thetaOf(opts.start, engines);
+  let bases = opts.start ? figuresAt(theta) : priorFigures;
+  if (!kept.every((i) => bases[i])) [theta, bases] = [theta.map(() => 0), priorFigures];
   let lins: Lin[] = [];
   for (let it = 0; it < (opts.iterations ?? 3); it++) {
     lins = kept.map((i) => linearise(observations[i]!, i, engines.indexOf(observations[i]!.engine), engines, theta, bases[i]!, predict));
