@@ -46,6 +46,8 @@ export interface VariantResult {
   startupS?: number;
   /** Predicted figures from the shared estimate, when the planner made one. */
   predicted?: { totalTokPerS: number; meanTtftMs: number; meanTpotMs: number; /** Peak SSE events per (simulated) second. */ peakEventsPerS?: number };
+  /** The session's calibrated prediction before it ran (issue 24): band = 1 s.d. %, on `observations` measured variants of this host. */
+  calibrated?: { totalTokPerS: number; meanTtftMs: number; meanTpotMs: number; bandPct: number; observations: number };
   simulated?: boolean;
   clientBound?: boolean;
   /** GPU time this launch held (issue 16); on the first result of a launch that measured several scenarios. */
