@@ -8,52 +8,16 @@ import { UserError } from '../core/errors.js';
 import type { VariantResult } from '../core/events.js';
 import type { PlanHostInfo } from '../core/plan.js';
 import type { CalibrationHost } from '../profiles/calibration-file.js';
-import { findGpu } from '../model/gpus.js';
-import { figuresOf, type ObservedWorkload, type SimObservation } from '../sim/calibrated.js';
+import { observationOf, workloadOf, type SimObservation } from '../sim/calibrated.js';
 import { loadProfile } from '../profiles/store.js';
-import type { Profile, RecordedResult } from '../profiles/schema.js';
+import type { Profile } from '../profiles/schema.js';
 import type { SessionConfig } from '../tune/config.js';
-import type { Scenario } from '../tune/scenarios.js';
 
 export interface Source {
   path: string;
   host: CalibrationHost;
   engineVersions: Record<string, string>;
   observations: SimObservation[];
-}
-
-/** A release string the model can select (versions.ts), not 'simulated' or 'unknown'. */
-const release = (v: string | undefined) => (v && /^\d/.test(v) ? v : undefined);
-
-/** The catalog's short name for a GPU the host reported ('NVIDIA H100 80GB HBM3' -> 'H100'). */
-const simGpu = (name: string) => findGpu(name)?.aliases[0] ?? name;
-
-function workloadOf(s: Pick<Scenario, 'name' | 'dataset' | 'numPrompts' | 'inputLen' | 'outputLen' | 'rangeRatio' | 'seed' | 'maxConcurrency' | 'requestRate'>): ObservedWorkload {
-  return {
-    name: s.name,
-    dataset: s.dataset,
-    numPrompts: s.numPrompts,
-    ...(s.inputLen !== undefined ? { inputLen: s.inputLen } : {}),
-    ...(s.outputLen !== undefined ? { outputLen: s.outputLen } : {}),
-    ...(s.rangeRatio !== undefined ? { rangeRatio: s.rangeRatio } : {}),
-    seed: s.seed,
-    maxConcurrency: s.maxConcurrency,
-    requestRate: s.requestRate ?? null,
-  };
-}
-
-/** One observation from a measured result; undefined when it measured nothing. */
-function observe(r: VariantResult | RecordedResult, host: CalibrationHost, workload: ObservedWorkload, versions: Record<string, string>, gpusPerNode?: number): SimObservation | undefined {
-  if (r.status !== 'ok' || !r.metrics || !(r.metrics.total_token_throughput > 0)) return undefined;
-  const engine = r.variant.engine;
-  const version = release(r.variant.engineVersion) ?? release(versions[engine]);
-  return {
-    id: `${r.variantId}@${r.scenario}`,
-    engine,
-    measured: figuresOf(r.metrics as Parameters<typeof figuresOf>[0]),
-    ...(r.predicted ? { prior: { totalTokPerS: r.predicted.totalTokPerS, meanTtftMs: r.predicted.meanTtftMs, meanTpotMs: r.predicted.meanTpotMs } } : {}),
-    run: { engine, ...(version ? { engineVersion: version } : {}), model: r.variant.model, gpu: simGpu(host.gpuName), gpus: host.gpuCount, ...(gpusPerNode ? { gpusPerNode } : {}), knobs: r.variant.knobs, workload },
-  };
 }
 
 export function profileSource(path: string): Source {
@@ -66,7 +30,7 @@ export function profileSource(path: string): Source {
   const host: CalibrationHost = { gpuName: p.host.gpuName, gpuCount: p.host.gpuCount, gpuMemoryMiB: p.host.gpuMemoryMiB, ...(p.host.driver ? { driver: p.host.driver } : {}), ...(p.host.cuda ? { cuda: p.host.cuda } : {}), simulated: p.host.simulated };
   const workload = workloadOf({ ...p.workload, name: p.workload.scenario });
   const versions = { ...p.engineVersions, [p.engine.name]: p.engineVersions[p.engine.name] ?? p.engine.version };
-  const observations = p.stages.flatMap((s) => s.results.flatMap((r) => observe(r, host, workload, versions) ?? []));
+  const observations = p.stages.flatMap((s) => s.results.flatMap((r) => observationOf(r, host, workload, versions) ?? []));
   return { path, host, engineVersions: versions, observations };
 }
 
@@ -97,7 +61,7 @@ export function runDirSource(dir: string): Source {
     const r = entry.result;
     const sc = r && scenarios.find((s) => s.name === r.scenario);
     if (!r || !sc) continue;
-    const o = observe(r, host, workloadOf(sc), {}, gpusPerNode);
+    const o = observationOf(r, host, workloadOf(sc), {}, gpusPerNode);
     if (!o) continue;
     observations.push(o);
     if (o.run.engineVersion) versions[o.engine] = o.run.engineVersion;
