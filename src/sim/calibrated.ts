@@ -70,19 +70,6 @@ export function figuresOf(m: Pick<BenchMetrics, 'total_token_throughput'> & { [k
   return { totalTokPerS: m.total_token_throughput, meanTtftMs: m.mean_ttft_ms, meanTpotMs: m.mean_tpot_ms };
 }
 
-/** The scenario fields an observation keeps (tune/scenarios.ts Scenario has them all). */
-interface ScenarioLike {
-  name: string;
-  dataset: string;
-  numPrompts: number;
-  inputLen?: number;
-  outputLen?: number;
-  rangeRatio?: number;
-  seed: number;
-  maxConcurrency: number | null;
-  requestRate?: number | null;
-}
-
 /** What an observation reads from a variant result (core/events.ts VariantResult, a profile's RecordedResult). */
 interface MeasuredResult {
   variantId: string;
@@ -100,7 +87,7 @@ const release = (v: string | undefined) => (v && /^\d/.test(v) ? v : undefined);
 const simGpu = (name: string) => findGpu(name)?.aliases[0] ?? name;
 
 /** The workload of a scenario as an observation keeps it. */
-export function workloadOf(s: ScenarioLike): ObservedWorkload {
+export function workloadOf(s: Omit<ObservedWorkload, 'requestRate'> & { requestRate?: number | null }): ObservedWorkload {
   return {
     name: s.name,
     dataset: s.dataset,
