@@ -30,6 +30,21 @@ module.exports = {
       to: { path: '^src/engines/' },
     },
     {
+      name: 'no-module-cycles',
+      comment: 'no file imports itself through others, type imports included: a contract lives below the files that use it (e.g. src/tune/plan/types.ts, src/tune/run/types.ts)',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { circular: true },
+    },
+    {
+      name: 'no-tune-folder-cycles',
+      comment: 'the concept folders of src/tune (config, cost, decide, launch, plan, run, context, stage, sweep, session, replay, cli, workbench) import each other one way only',
+      severity: 'error',
+      scope: 'folder',
+      from: { path: '^src/tune/[^/]+$' },
+      to: { circular: true },
+    },
+    {
       name: 'no-folder-cycles',
       comment: 'top-level folders of src/ must not import each other in a circle (inside one folder, e.g. the TUI kit, sub-folders may)',
       severity: 'error',
@@ -40,10 +55,9 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
-    // Runtime imports only (what node loads): type-only imports vanish at build. The event contract
-    // in src/core/events.ts names bench's metric types, while bench uses core's errors and logger;
-    // that type-level link is allowed, a runtime cycle is not.
-    tsPreCompilationDeps: false,
+    // Type imports count too: a type-only cycle is the same design smell (a contract declared in the
+    // file that uses it most) even though it vanishes at build.
+    tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
     enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'] },
   },

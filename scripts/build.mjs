@@ -4,7 +4,7 @@
 // command, also what each `sim-serve` launch runs) and dist/bench/worker.js (the benchmark
 // worker thread); code they share and each lazily loaded command go to dist/chunks/.
 // Why a bundle and not tsc's one file per module: Ink and React are ~150 small modules, and
-// resolving and reading them is most of the time to the first TUI frame (bench/startup.bench.ts).
+// resolving and reading them is most of the time to the first TUI frame (perf/startup.bench.ts).
 // Type checking stays with `tsc --noEmit` in `npm test`; esbuild only strips types.
 import { rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';

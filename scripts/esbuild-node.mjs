@@ -1,5 +1,5 @@
 // The esbuild options of servelab's Node bundle, shared by `npm run build` (scripts/build.mjs) and
-// the start-up benchmark's Ink-only bundle (bench/startup.bench.ts), so the benchmark measures the
+// the start-up benchmark's Ink-only bundle (perf/startup.bench.ts), so the benchmark measures the
 // same kind of bundle that ships.
 export const NODE_BUNDLE = {
   bundle: true,

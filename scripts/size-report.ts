@@ -1,6 +1,6 @@
 // Files over 300 lines and functions over 80 lines in src/ (issue 11's budget), measured on the
-// TypeScript syntax tree. Data tables are exempt: a file whose name says data/studies/table, or a
-// file under a data/ folder. Prints one line per offender; exit 1 when there is any.
+// TypeScript syntax tree. Data tables are exempt by name (DATA_FILES). Prints one line per offender;
+// exit 1 when there is any.
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import ts from 'typescript';
@@ -12,12 +12,23 @@ function walk(dir: string, out: string[] = []): string[] {
   for (const name of readdirSync(dir)) {
     const p = join(dir, name);
     if (statSync(p).isDirectory()) walk(p, out);
-    else if (/\.tsx?$/.test(name)) out.push(p);
+    else if (/\.(tsx?|mjs)$/.test(name)) out.push(p);
   }
   return out;
 }
 
-const isData = (file: string) => /(^|\/)data\/|studies|table|-data\./i.test(file);
+/**
+ * Data, not code, named one by one (a new file is never exempt by its folder or name): each is a
+ * table whose rows belong together, and splitting it would only scatter one source's facts.
+ */
+export const DATA_FILES: ReadonlySet<string> = new Set([
+  // Published benchmark rows held out from the fit, one source page after another.
+  'src/model/data/published-wider.ts',
+  // The three studies' stage-by-stage records, one function per study, each a list of rows.
+  'src/profiles/studies.ts',
+]);
+
+const isData = (file: string) => DATA_FILES.has(file.split('\\').join('/'));
 
 export interface Offender {
   file: string;

@@ -2,7 +2,8 @@
 // keep vLLM's trailing spaces), '{:<40} {:<10.2f}' floats, centred section headers.
 import { ALL_LATENCY_METRICS, percentileWord } from './metrics.js';
 import { pyCenter, pyFixed2 } from './pyformat.js';
-import type { BenchMetrics, BenchResult, LatencyMetric } from './types.js';
+import type { BenchResult } from './types.js';
+import type { BenchMetrics, LatencyMetric } from '../core/metrics.js';
 
 export interface BlockOptions {
   /** Row "Maximum request concurrency" when set. */

@@ -1,6 +1,6 @@
 // --goodput KEY:VALUE parsing (vLLM parse_goodput): keys ttft, tpot, e2el; values in ms, >= 0.
 import { UserError } from '../core/errors.js';
-import type { GoodputSlo, LatencyMetric } from './types.js';
+import type { GoodputSlo, LatencyMetric } from '../core/metrics.js';
 
 export function parseGoodput(pairs: readonly string[]): GoodputSlo {
   const slo: GoodputSlo = {};

@@ -5,7 +5,7 @@
 import type { Worker } from 'node:worker_threads';
 import { startBenchWorker } from './worker-count.js';
 import { log } from '../core/logger.js';
-import type { RunOptions } from './run.js';
+import type { RunOptions } from './run-options.js';
 import type { BenchEvent, BenchResult } from './types.js';
 import { rebuildError, type FromWorker, type IsolatedRunData, type ToWorker, type WorkerInput } from './worker-protocol.js';
 import { runBenchmarkSharded } from './sharded.js';
@@ -19,12 +19,11 @@ export type IsolatedRunOptions = Omit<RunOptions, 'countOutputTokens'> & {
   clientThreads?: number;
 };
 
-export { liveBenchWorkers } from './worker-count.js';
 
 let chaosUsed = false;
 
 /**
- * Fault injection for bench/chaos.bench.ts only: SERVELAB_CHAOS_WORKER_MS=N terminates the first
+ * Fault injection for perf/chaos.bench.ts only: SERVELAB_CHAOS_WORKER_MS=N terminates the first
  * benchmark worker of this process N ms after it starts, as if the thread had died.
  */
 function chaosWorkerKill(worker: Worker): void {

@@ -1,6 +1,6 @@
 // The rolling view emitted about once a second while a benchmark runs.
 import { mean, percentile } from './stats.js';
-import type { LiveSnapshot } from './types.js';
+import type { LiveSnapshot } from '../core/metrics.js';
 
 const WINDOW_S = 1;
 

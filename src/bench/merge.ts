@@ -2,7 +2,8 @@
 // from the global start to the last shard's end (vLLM's definition: start of the arrival loop to
 // the end of the gather), client stats over all threads, and the live view. Pure: tested on
 // scripted records (test/bench/merge.test.ts).
-import type { ClientStats, LiveSnapshot, RequestOutput } from './types.js';
+import type { ClientStats, RequestOutput } from './types.js';
+import type { LiveSnapshot } from '../core/metrics.js';
 
 /** What a shard worker returns: outputs keyed by their index in the whole run. */
 export interface ShardReport {

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { UserError } from '../core/errors.js';
 import type { BlockOptions } from './format.js';
 import { orderedMetricKeys } from './save.js';
-import type { BenchMetrics, LatencyMetric } from './types.js';
+import type { BenchMetrics, LatencyMetric } from '../core/metrics.js';
 
 export interface ParsedBlock {
   /** Metric values with vLLM's result key names. */

@@ -4,7 +4,8 @@ import { UserError } from '../core/errors.js';
 import { log } from '../core/logger.js';
 import type { Backend } from './client.js';
 import type { BaseClientOptions } from './sender.js';
-import type { BenchEvent, GoodputSlo, LatencyMetric, SampledRequest, TokenCountMode } from './types.js';
+import type { BenchEvent, SampledRequest, TokenCountMode } from './types.js';
+import type { GoodputSlo, LatencyMetric } from '../core/metrics.js';
 
 export interface RunOptions {
   /** e.g. http://127.0.0.1:8000 (vLLM --base-url; or build it from --host/--port). */

@@ -17,7 +17,6 @@ import { checkRun, safeEmitter, type RunOptions } from './run-options.js';
 import { checkWarmups, readyIfAsked, sendWarmups } from './warmup.js';
 import type { BenchResult } from './types.js';
 
-export { resolveUrl, type RunOptions } from './run-options.js';
 
 export async function runBenchmark(opts: RunOptions): Promise<BenchResult> {
   const run = checkRun(opts);

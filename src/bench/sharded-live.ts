@@ -3,7 +3,8 @@
 // shards' own snapshots (per-token events are not forwarded). See mergeSnapshot.
 import { LiveTracker } from './live.js';
 import { mergeSnapshot } from './merge.js';
-import type { BenchEvent, LiveSnapshot, SampledRequest } from './types.js';
+import type { BenchEvent, SampledRequest } from './types.js';
+import type { LiveSnapshot } from '../core/metrics.js';
 
 export class ShardedLive {
   private readonly live: LiveTracker;

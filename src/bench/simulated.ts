@@ -3,7 +3,8 @@
 // times are scaled and every metric is recomputed, so durations and latencies multiply by
 // `speed`, throughputs divide by it, and the 1 s peak buckets are re-cut in simulated time.
 import { calculateMetrics } from './metrics.js';
-import type { BenchEvent, BenchResult, LiveSnapshot, RequestOutput } from './types.js';
+import type { BenchEvent, BenchResult, RequestOutput } from './types.js';
+import type { LiveSnapshot } from '../core/metrics.js';
 
 export function toSimulated(result: BenchResult, speed: number): BenchResult {
   if (!(speed > 0) || !Number.isFinite(speed)) throw new Error(`toSimulated: speed must be a positive number, got ${speed}`);

@@ -1,46 +1,9 @@
-// Contract of the benchmark library (src/bench). The tuning core and the TUI depend on these
-// shapes; the bench implementation may add fields but must keep these.
+// Contract of the benchmark library (src/bench): requests, workloads, outputs and results. The
+// metric shapes the event stream carries live in src/core/metrics.ts.
+import type { BenchMetrics, GoodputSlo, LatencyMetric, LiveSnapshot } from '../core/metrics.js';
 
-/** Aggregate metrics, keyed exactly as `vllm bench serve --save-result` names them. */
-export interface BenchMetrics {
-  duration: number;
-  completed: number;
-  failed: number;
-  total_input_tokens: number;
-  total_output_tokens: number;
-  request_throughput: number;
-  request_goodput: number | null;
-  output_throughput: number;
-  total_token_throughput: number;
-  max_output_tokens_per_s: number;
-  max_concurrent_requests: number;
-  /** mean_ttft_ms, median_ttft_ms, std_ttft_ms, p99_ttft_ms, ... for each selected metric. */
-  [percentileKey: `${string}_${'ttft' | 'tpot' | 'itl' | 'e2el'}_ms`]: number;
-}
 
-/** Rolling view of a benchmark in flight, emitted about once a second. */
-export interface LiveSnapshot {
-  elapsedS: number;
-  total: number;
-  completed: number;
-  failed: number;
-  running: number;
-  outputTokPerS: number;
-  totalTokPerS: number;
-  meanTtftMs: number;
-  p99TtftMs: number;
-  meanTpotMs: number;
-  p99TpotMs: number;
-  meanItlMs: number;
-  p99ItlMs: number;
-  /** True when the client itself is the bottleneck (event-loop lag or CPU over threshold). */
-  clientBound: boolean;
-}
 
-// ---- Added by the bench implementation (additive) ----
-
-/** The latency metrics vLLM can report percentiles for. */
-export type LatencyMetric = 'ttft' | 'tpot' | 'itl' | 'e2el';
 
 /** One sampled request of a workload. */
 export interface SampledRequest {
@@ -110,11 +73,6 @@ export type BenchEvent =
   | { type: 'request-failed'; index: number; t: number; error: string }
   | { type: 'snapshot'; snapshot: LiveSnapshot };
 
-export interface GoodputSlo {
-  ttft?: number;
-  tpot?: number;
-  e2el?: number;
-}
 
 /** What was run, kept with the result so it can be saved the way vLLM saves it. */
 export interface BenchConfig {

@@ -2,7 +2,7 @@
 // Everything here crosses postMessage, so it is structured-clone data: no functions, no signals.
 import { isUserError, UserError } from '../core/errors.js';
 import type { LogLevel } from '../core/logger.js';
-import type { RunOptions } from './run.js';
+import type { RunOptions } from './run-options.js';
 import type { BenchEvent, BenchResult } from './types.js';
 
 /** The run's options as data: the caller keeps its signal and listener; a function cannot cross. */

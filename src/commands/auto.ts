@@ -6,12 +6,13 @@ import { openSettings } from '../core/settings.js';
 import type { TuneEvent } from '../core/events.js';
 import { applyToView, emptyView } from '../core/view.js';
 import { installSignalHandlers } from '../host/signals.js';
-import { AUTO_USAGE, parseAutoArgs } from '../tune/args.js';
-import type { SessionConfig } from '../tune/config.js';
-import { realPlanDeps } from '../tune/deps.js';
-import { estimateHostFor, planTimes } from '../tune/estimate-time.js';
-import { planSession, readRunConfig, runSession, type SessionOutcome } from '../tune/session.js';
-import { interruptedText, planText, progressLine, summaryText } from '../tune/text.js';
+import { parseAutoArgs } from '../tune/cli/args.js';
+import { AUTO_USAGE } from '../tune/cli/usage.js';
+import type { SessionConfig } from '../tune/config/config.js';
+import { realPlanDeps } from '../tune/plan/deps.js';
+import { estimateHostFor, planTimes } from '../tune/plan/estimate-time.js';
+import { planSession, readRunConfig, runSession, type SessionOutcome } from '../tune/session/session.js';
+import { interruptedText, planText, progressLine, summaryText } from '../tune/cli/text.js';
 import { logToStderr } from './log-sink.js';
 
 /** The dry run: the plan with every command and the time column the Plan screen shows. */

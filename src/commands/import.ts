@@ -3,7 +3,7 @@
 import { formatHelp, parseFlags, type FlagSpec } from '../bench/cli-args.js';
 import { formatResultBlock } from '../bench/format.js';
 import { importResultFile, type ImportedResult } from '../bench/parse.js';
-import type { BenchMetrics } from '../bench/types.js';
+import type { BenchMetrics } from '../core/metrics.js';
 import { UserError } from '../core/errors.js';
 
 const FLAGS: Record<string, FlagSpec> = {

@@ -7,8 +7,9 @@ import { parseNumberArg } from '../core/number-arg.js';
 import { parseSimArgs, SimArgsError } from '../sim/args.js';
 import { findGpu, gpuNames } from '../model/gpus.js';
 import { builtinModelIds, getModel } from '../model/models.js';
-import { checkNumber, RULES } from '../tune/config-rules.js';
-import { parseScenario, sharegptScenario, type Scenario } from '../tune/scenarios.js';
+import { checkNumber, RULES } from '../tune/config/rules.js';
+import { parseScenario, sharegptScenario } from '../tune/config/scenarios.js';
+import type { Scenario } from '../core/scenario.js';
 
 export interface PredictArgs {
   engines: EngineName[];

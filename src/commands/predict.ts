@@ -3,11 +3,11 @@
 // --json one object with vLLM's result keys plus `fits` and `reason`. No --engine: a table of all
 // three (with --json, an array). The figures are the model's, not a measurement.
 import { formatResultBlock } from '../bench/format.js';
-import type { BenchMetrics } from '../bench/types.js';
+import type { BenchMetrics } from '../core/metrics.js';
 import { predict, type Prediction } from '../sim/predict.js';
 import { scenarioRequests } from '../sim/workload.js';
 import { parsePredictArgs, PREDICT_USAGE } from './predict-args.js';
-import { benchCommand } from '../tune/scenarios.js';
+import { benchCommand } from '../tune/config/scenarios.js';
 import { calibratedLine, calibrationHeader, loadCalibration, withPrior } from './predict-calibrated.js';
 
 const fmt = (v: number | undefined, d = 0) => (v === undefined ? '–' : v.toFixed(d));

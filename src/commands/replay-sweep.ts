@@ -5,11 +5,11 @@ import { UserError } from '../core/errors.js';
 import type { TuneEvent } from '../core/events.js';
 import { installSignalHandlers } from '../host/signals.js';
 import { formatSweep, loadLabel } from '../sweep/spec.js';
-import { Journal } from '../tune/journal.js';
-import { type ReplayOptions, type ReplaySetup } from '../tune/replay.js';
-import { executeSweepReplay, planSweepReplay, type SweepReplayOutcome } from '../tune/replay-sweep.js';
-import type { SweepJobConfig } from '../tune/sweep-profile.js';
-import type { SweepPoint } from '../tune/sweep-run.js';
+import { Journal } from '../tune/context/journal.js';
+import { type ReplayOptions, type ReplaySetup } from '../tune/replay/replay.js';
+import { executeSweepReplay, planSweepReplay, type SweepReplayOutcome } from '../tune/replay/replay-sweep.js';
+import type { SweepJobConfig } from '../tune/replay/sweep-profile.js';
+import type { SweepPoint } from '../sweep/types.js';
 import { askConsent } from './consent.js';
 import { describeSetup } from './replay-text.js';
 

@@ -8,6 +8,7 @@
 // copy in the user's profile folder (settings `profiles-dir`, else profiles/ beside the settings
 // file), and the command says where.
 // Exit: 0 ok or faster, 3 regression, 1 failed to start or not run, 2 bad input, 130 interrupted.
+import { PROFILE_RUN_FLAGS } from './profile-flags.js';
 import { defaultRunsDir } from '../host/xdg.js';
 import { join, resolve } from 'node:path';
 import { UserError } from '../core/errors.js';
@@ -16,17 +17,17 @@ import { setLogSink } from '../core/logger.js';
 import { logLine, stderrSink } from './log-sink.js';
 import { openSettings } from '../core/settings.js';
 import { exitCodeFor, installSignalHandlers } from '../host/signals.js';
-import { DEFAULT_READY_TIMEOUT_S, DEFAULT_SIM_READY_TIMEOUT_S, DEFAULT_SIM_SPEED } from '../tune/config.js';
+import { DEFAULT_READY_TIMEOUT_S, DEFAULT_SIM_READY_TIMEOUT_S, DEFAULT_SIM_SPEED } from '../tune/config/config.js';
 import type { TuneEvent } from '../core/events.js';
-import { progressLine } from '../tune/text.js';
+import { progressLine } from '../tune/cli/text.js';
 import { recordReplay, userProfilesDir } from '../profiles/history.js';
 import { describeSetup, historyLine, outcomeJson, outcomeText, type History } from './replay-text.js';
-import { EXIT, executeReplay, prepareReplay, type ReplayOptions, type ReplayOutcome, type ReplaySetup } from '../tune/replay.js';
+import { EXIT, executeReplay, prepareReplay, type ReplayOptions, type ReplayOutcome, type ReplaySetup } from '../tune/replay/replay.js';
 import { loadProfile } from '../profiles/store.js';
 import type { ReplayTuiInput, ReplayTuiResult } from '../screens/ReplayScreen.js';
 import { askConsent } from './consent.js';
 import { replaySweepHeadless } from './replay-sweep.js';
-import { recordedSweep } from '../tune/replay-sweep.js';
+import { recordedSweep } from '../tune/replay/replay-sweep.js';
 import { parseCommandArgs } from './args.js';
 
 const USAGE = `usage: servelab replay PROFILE [--sim] [--speed S] [--yes] [--auto] [--tolerance PCT] [--json]
@@ -70,18 +71,13 @@ function historyDir(runsDir: string): string {
 }
 
 const FLAGS = {
-  sim: { type: 'boolean' },
-  speed: { type: 'string' },
-  yes: { type: 'boolean', short: 'y' },
-  auto: { type: 'boolean' },
+  ...PROFILE_RUN_FLAGS,
   tolerance: { type: 'string' },
   json: { type: 'boolean' },
   'dataset-path': { type: 'string' },
-  port: { type: 'string' },
   'ready-timeout': { type: 'string' },
   'runs-dir': { type: 'string' },
   'no-record': { type: 'boolean' },
-  'allow-any-command': { type: 'boolean' },
   'allow-env': { type: 'string', multiple: true },
   sweep: { type: 'boolean' },
 } as const;
@@ -120,7 +116,7 @@ async function replayHeadless(setup: ReplaySetup, opts: ReplayOptions, v: Flags,
       controller.abort();
     },
   });
-  // The tuning run's progress lines (src/tune/text.ts), without their indent.
+  // The tuning run's progress lines (src/tune/cli/text.ts), without their indent.
   const emit = (e: TuneEvent) => {
     const line = progressLine(e);
     if (line !== null && !json) process.stderr.write(line.trim() + '\n');

@@ -2,6 +2,7 @@
 // foreground. Its output goes to the terminal; Ctrl-C, SIGTERM and SIGHUP are passed to the
 // server's process group (through installSignalHandlers), which is killed if it has not stopped
 // within the grace period.
+import { PROFILE_RUN_FLAGS } from './profile-flags.js';
 import { defaultRunsDir } from '../host/xdg.js';
 import { join, resolve } from 'node:path';
 import { UserError } from '../core/errors.js';
@@ -10,11 +11,12 @@ import { exitCodeFor, installSignalHandlers } from '../host/signals.js';
 import { launchServer } from '../host/process.js';
 import { engineLaunchHooks } from '../engines/launch-hooks.js';
 import { signalGroup } from '../host/procgroup.js';
-import { checkRunnable, formatCommand } from '../profiles/command.js';
+import { checkRunnable } from '../profiles/command.js';
+import { formatCommand } from '../core/shell-quote.js';
 import { hardwareLine } from '../profiles/report.js';
-import { serveSpec } from '../tune/serve-profile.js';
+import { serveSpec } from '../tune/replay/serve-profile.js';
 import { loadProfile } from '../profiles/store.js';
-import { baseUrl } from '../tune/launch.js';
+import { baseUrl } from '../tune/launch/launch.js';
 import { askConsent } from './consent.js';
 import { parseCommandArgs } from './args.js';
 
@@ -32,14 +34,9 @@ export default async function main(argv: string[]): Promise<number> {
   const parsed = parseCommandArgs(
     argv,
     {
-      sim: { type: 'boolean' },
-      speed: { type: 'string' },
-      yes: { type: 'boolean', short: 'y' },
-      auto: { type: 'boolean' },
-      port: { type: 'string' },
+      ...PROFILE_RUN_FLAGS,
       grace: { type: 'string' },
       'runs-dir': { type: 'string' },
-      'allow-any-command': { type: 'boolean' },
       'allow-env': { type: 'string', multiple: true },
     },
     USAGE,

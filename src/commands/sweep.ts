@@ -2,22 +2,24 @@
 // sweep its load on one launch, print the frontier table, the SLO choice and a chart, and save
 // the sweep into the profile with an SVG chart beside its report.
 // Exit: 0 a choice was made, 1 nothing measured or nothing met the SLO, 2 bad input, 130 interrupted.
+import { PROFILE_RUN_FLAGS } from './profile-flags.js';
 import { join, resolve } from 'node:path';
 import { UserError } from '../core/errors.js';
 import { optionalNumberArg } from '../core/number-arg.js';
 import type { TuneEvent } from '../core/events.js';
 import { installSignalHandlers } from '../host/signals.js';
-import { formatCommand } from '../profiles/command.js';
-import { prepareReplay, type ReplayOptions, type ReplaySetup } from '../tune/replay.js';
+import { formatCommand } from '../core/shell-quote.js';
+import { prepareReplay, type ReplayOptions, type ReplaySetup } from '../tune/replay/replay.js';
 import type { Profile } from '../profiles/schema.js';
 import { loadProfile } from '../profiles/store.js';
-import { DEFAULT_READY_TIMEOUT_S, DEFAULT_SIM_READY_TIMEOUT_S, DEFAULT_SIM_SPEED } from '../tune/config.js';
-import { defaultRunDir, Journal } from '../tune/journal.js';
-import { formatSlo, parseSlo } from '../core/slo.js';
+import { DEFAULT_READY_TIMEOUT_S, DEFAULT_SIM_READY_TIMEOUT_S, DEFAULT_SIM_SPEED } from '../tune/config/config.js';
+import { defaultRunDir, Journal } from '../tune/context/journal.js';
+import { formatSlo } from '../core/slo.js';
+import { parseSlo } from '../core/slo-rule.js';
 import { analyseSweeps, chartSeries, formatTable, frontierNotes, sweepTable, type SweepAnalysis } from '../sweep/analyse.js';
 import { renderChart } from '../sweep/chart-text.js';
-import { runProfileSweep, saveSweep, variantName, type SweepJobConfig } from '../tune/sweep-profile.js';
-import type { SweepPoint, VariantSweep } from '../tune/sweep-run.js';
+import { runProfileSweep, saveSweep, variantName, type SweepJobConfig } from '../tune/replay/sweep-profile.js';
+import type { SweepPoint, VariantSweep } from '../sweep/types.js';
 import { formatSweep, loadLabel, parseSweep } from '../sweep/spec.js';
 import { parseCommandArgs } from './args.js';
 import { askConsent } from './consent.js';
@@ -46,17 +48,12 @@ const OPTIONS = {
   'sweep-all': { type: 'boolean' },
   slo: { type: 'string' },
   prompts: { type: 'string' },
-  sim: { type: 'boolean' },
-  speed: { type: 'string' },
-  yes: { type: 'boolean', short: 'y' },
-  auto: { type: 'boolean' },
+  ...PROFILE_RUN_FLAGS,
   out: { type: 'string' },
   'run-dir': { type: 'string' },
   resume: { type: 'string' },
   'dataset-path': { type: 'string' },
-  port: { type: 'string' },
   'ready-timeout': { type: 'string' },
-  'allow-any-command': { type: 'boolean' },
 } as const;
 
 function pointLine(label: string, p: SweepPoint): string {

@@ -4,9 +4,9 @@ import React from 'react';
 import { App } from '../app.js';
 import { openSettings } from '../core/settings.js';
 import { mountApp } from '../tui/mount.js';
-import type { SessionOutcome } from '../tune/session.js';
-import { interruptedText } from '../tune/text.js';
-import { parseTuiFlags, realServices } from '../tune/workbench.js';
+import type { SessionOutcome } from '../tune/session/session.js';
+import { interruptedText } from '../tune/cli/text.js';
+import { parseTuiFlags, realServices } from '../tune/workbench/workbench.js';
 
 const USAGE = `Usage: servelab [options]
 

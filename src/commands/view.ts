@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { parseArgsMessage, UserError } from '../core/errors.js';
 import { projectSession, type SessionView } from '../core/view.js';
 import { readRunEvents } from '../core/view-read.js';
-import { summaryText } from '../tune/text.js';
+import { summaryText } from '../tune/cli/text.js';
 
 const USAGE = `Usage: servelab view RUN_DIR [--auto | --json]
 

@@ -1,9 +1,8 @@
 // Service-level objectives: "ttft:p99<2000,tpot:mean<100,e2el:p99<30000" (ms). A variant that
 // breaks one is not eligible to win a stage; the goodput objective counts requests meeting them.
-import type { BenchMetrics, GoodputSlo, LatencyMetric } from '../bench/types.js';
+import type { BenchMetrics, GoodputSlo, LatencyMetric } from './metrics.js';
 
 // Parsed in the core (saved settings check it too); re-exported for the tuning code.
-export { parseSlo, type SloRule } from './slo-rule.js';
 import type { SloRule } from './slo-rule.js';
 
 export function formatSlo(rules: readonly SloRule[]): string {

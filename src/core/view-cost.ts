@@ -2,7 +2,22 @@
 // benchmark apart) and per session (the core's session-cost event; while a run is going, what the
 // finished variants held so far). Pure formatting and sums over what the core recorded.
 import type { TuneEvent, VariantGpuTime, VariantResult } from './events.js';
-import type { SessionView } from './view.js';
+import type { PlanInfo } from './events.js';
+
+/**
+ * The part of the session view the GPU-time rules read and write (view.ts's SessionView has it),
+ * declared here so that the rules do not import the projection that calls them.
+ */
+export interface CostView {
+  simulated: boolean;
+  plan?: Pick<PlanInfo, 'host'>;
+  stages: { rows: { result: VariantResult }[] }[];
+  running: Record<string, { phase: string }>;
+  cost?: Extract<TuneEvent, { type: 'session-cost' }>['cost'];
+  startedAt?: string;
+  waveClock?: WaveClock;
+  launchGpuS?: number;
+}
 
 export function formatGpuHours(h: number): string {
   return h >= 100 ? h.toFixed(0) : h >= 10 ? h.toFixed(1) : h.toFixed(2);
@@ -28,20 +43,20 @@ export function resultGpuHours(r: VariantResult): number | null {
  * GPU-hours the variants held so far (the live figure before session-cost): the stage rows, and
  * the launches outside them (validation sides, sweeps) that launch-cost reported.
  */
-export function variantGpuHoursSoFar(view: SessionView): number {
+export function variantGpuHoursSoFar(view: CostView): number {
   const rows = view.stages.flatMap((s) => s.rows).reduce((a, { result }) => a + (resultGpuHours(result) ?? 0), 0);
   return rows + (view.launchGpuS ?? 0) / 3600;
 }
 
 /** The session's cost line: the core's summary once it came, else the running total so far. */
-export function sessionCostText(view: SessionView): string | null {
+export function sessionCostText(view: CostView): string | null {
   if (view.cost) return view.cost.summary;
   const soFar = variantGpuHoursSoFar(view);
   return soFar > 0 ? `variants have held ${formatGpuHours(soFar)} GPU-hours so far${view.simulated ? ' (simulated time)' : ''}` : null;
 }
 
 /**
- * The simulated session time so far, counted as the core's ledger counts it (src/tune/cost-ledger.ts):
+ * The simulated session time so far, counted as the core's ledger counts it (src/tune/cost/ledger.ts):
  * launches that ran together form a wave (the running set is not empty from its first launch to
  * its last finish), and a closed wave adds its longest member's time. Seconds, simulated.
  */
@@ -59,12 +74,12 @@ const launchS = (r: VariantResult | undefined) => (r?.gpuTime ? r.gpuTime.startu
  * median after adaptive repeats, whose GPU time sums every run) adds only the runs since; the
  * wave closes once nothing runs. `before` is the row the result replaces, if any.
  */
-export function applyWaveClock(view: SessionView, r: VariantResult, before: VariantResult | undefined): SessionView {
+export function applyWaveClock<V extends CostView>(view: V, r: VariantResult, before: VariantResult | undefined): V {
   return addToWave(view, Math.max(0, launchS(r) - launchS(before)));
 }
 
 /** A launch of `seconds` in the open wave; the wave closes once nothing runs. */
-function addToWave(view: SessionView, seconds: number): SessionView {
+function addToWave<V extends CostView>(view: V, seconds: number): V {
   const clock = view.waveClock ?? { doneS: 0, openS: 0 };
   const next = { ...view, waveClock: { doneS: clock.doneS, openS: Math.max(clock.openS, seconds) } };
   return Object.keys(view.running).length === 0 ? closeWave(next) : next;
@@ -75,14 +90,14 @@ function addToWave(view: SessionView, seconds: number): SessionView {
  * paid (launch-cost): its server is stopped, so it leaves the running set, its time joins the
  * wave as a finished variant's does, and its GPU time the variants' total.
  */
-export function applyLaunchCost(view: SessionView, e: Extract<TuneEvent, { type: 'launch-cost' }>): SessionView {
+export function applyLaunchCost<V extends CostView>(view: V, e: Extract<TuneEvent, { type: 'launch-cost' }>): V {
   const { [e.variantId]: stopped, ...others } = view.running;
   const running = stopped?.phase === 'stopping' ? others : view.running;
   const next = { ...view, running, launchGpuS: (view.launchGpuS ?? 0) + e.gpuTime.gpuS };
   return addToWave(next, e.gpuTime.startupS + e.gpuTime.benchmarkS);
 }
 
-export function closeWave(view: SessionView): SessionView {
+export function closeWave<V extends CostView>(view: V): V {
   const clock = view.waveClock;
   return clock && clock.openS > 0 ? { ...view, waveClock: { doneS: clock.doneS + clock.openS, openS: 0 } } : view;
 }
@@ -103,7 +118,7 @@ export interface LiveCost {
  * or a sweep at launch-cost); on a GPU host, its GPUs x the wall clock since session-started.
  * `nowMs` is the caller's clock (Date.now()).
  */
-export function liveCost(view: SessionView, nowMs: number): LiveCost {
+export function liveCost(view: CostView, nowMs: number): LiveCost {
   const c = view.cost;
   if (c) return { hostGpuHours: c.hostGpuHours, variantGpuHours: c.variantGpuHours, simulated: c.simulated, final: true };
   const gpus = view.plan?.host.gpuCount;

@@ -2,13 +2,12 @@
 // summary and `servelab view RUN_DIR` all show what this returns, so they cannot disagree. Pure:
 // it files what the core decided (winners, references, gains, reasons travel in the events) and
 // never decides anything itself.
-import type { LiveSnapshot } from '../bench/types.js';
+import type { LiveSnapshot } from './metrics.js';
 import type { SessionGpuTime, StageVerdict, TuneEvent, VariantResult } from './events.js';
-import type { PlanInfo, ValidationRow } from './plan.js';
+import type { PlanInfo, ValidationRow } from './events.js';
 import { applySweepEvent, isSweepEvent, type SweepView } from './view-sweep.js';
 import { applyLaunchCost, applyWaveClock, closeWave, type WaveClock } from './view-cost.js';
 
-export type { SweepPointView, SweepSeriesView, SweepView } from './view-sweep.js';
 
 export interface StageRowView {
   result: VariantResult;
@@ -259,7 +258,7 @@ export function referenceText(s: StageView, name: (id: string) => string = (id) 
   return name(v.referenceId);
 }
 
-/** The words adaptive repeats use when a stage's best two stayed within the noise margin (src/tune/repeats.ts). */
+/** The words adaptive repeats use when a stage's best two stayed within the noise margin (src/tune/decide/repeats.ts). */
 export const TIED_WITHIN_NOISE = 'tied within noise';
 
 /**

@@ -7,7 +7,6 @@ import type { ExitInfo } from '../host/launch-spec.js';
 import type { FailureContext } from './types.js';
 import { FAILURE_RULES, type FailureEngine } from './failure-rules.js';
 
-export { FAILURE_RULES, shortGpuName, type FailureEngine, type FailureRule } from './failure-rules.js';
 
 /** "method=eagle3 steps=3 topk=- draft-tokens=- draft=d/e3": the combination a speculative start failed with. */
 export function specCombination(s: SpeculativeKnob): string {

@@ -8,9 +8,10 @@ import type { Failure } from '../core/events.js';
 import type { EngineName, KnobName, Knobs, Variant } from '../core/variant.js';
 import type { GpuInfo, HostInfo } from '../host/gpus.js';
 import { fits } from '../model/estimate.js';
+import { gpusHeld, headsDivideTp, resolveParallel } from '../model/layout.js';
 import { findGpu } from '../model/gpus.js';
 import type { ModelInfo } from '../model/models.js';
-import { shortGpuName } from './failures.js';
+import { shortGpuName } from './failure-rules.js';
 import { ADAPTERS } from './index.js';
 
 const ENGINE_LABEL: Record<EngineName, string> = { vllm: 'vLLM', sglang: 'SGLang', trtllm: 'TensorRT-LLM' };
@@ -64,16 +65,6 @@ function gpuLabel(i: PreflightInput): string {
   return i.cc !== undefined ? `${name}, compute capability ${i.cc.toFixed(1)}` : name;
 }
 
-/** GPUs a variant occupies. SGLang's DP-attention groups live inside the TP group. */
-export function gpusNeeded(engine: EngineName, k: Knobs): number {
-  const tp = k.tp ?? 1;
-  const pp = k.pp ?? 1;
-  const dp = k.dp ?? 1;
-  if (engine === 'sglang' && k.dpAttention) return tp * pp;
-  if (engine === 'trtllm') return tp * pp; // no DP flag; attention DP is inside the TP group
-  return tp * pp * dp;
-}
-
 const isMoe = (m: ModelInfo | undefined) => !!m?.moe;
 
 export const PREFLIGHT_RULES: readonly PreflightRule[] = [
@@ -89,7 +80,7 @@ export const PREFLIGHT_RULES: readonly PreflightRule[] = [
   {
     id: 'gpu-count',
     check: (i) => {
-      const need = gpusNeeded(i.engine, i.knobs);
+      const need = gpusHeld(i.engine, i.knobs);
       const have = i.host.gpus.length;
       if (need <= have) return undefined;
       const shape = i.engine === 'sglang' && i.knobs.dpAttention ? `tp ${i.tp} x pp ${i.pp}` : `tp ${i.tp} x pp ${i.pp} x dp ${i.dp}`;
@@ -115,17 +106,9 @@ export const PREFLIGHT_RULES: readonly PreflightRule[] = [
     check: (i) => {
       const m = i.model;
       if (!m) return undefined;
-      // Under SGLang DP-attention the attention layers are split over tp/dp ranks only.
-      const attnTp = i.engine === 'sglang' && i.knobs.dpAttention && i.dp > 1 ? Math.max(1, Math.floor(i.tp / i.dp)) : i.tp;
-      if (m.numHeads % attnTp !== 0) {
-        return { prune: `${m.numHeads} attention heads are not divisible by tensor parallel size ${attnTp}`, hint: 'Choose a TP size that divides the attention heads.' };
-      }
-      if (m.mla) return undefined; // MLA has one latent KV head, replicated
-      const kv = m.numKvHeads;
-      const bad = kv >= attnTp ? kv % attnTp !== 0 : attnTp % kv !== 0;
-      return bad
-        ? { prune: `${kv} KV heads and tensor parallel size ${attnTp} do not divide each other`, hint: 'Choose a TP size that divides the KV heads, or a multiple of them.' }
-        : undefined;
+      const attnTp = resolveParallel(i.engine, i.knobs).attnTp;
+      const bad = headsDivideTp(m, attnTp);
+      return bad ? { prune: bad.reason, hint: bad.hint } : undefined;
     },
   },
   {

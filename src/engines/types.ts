@@ -30,7 +30,7 @@ export interface LaunchContext {
   /** GPU indices this server may use (CUDA_VISIBLE_DEVICES); all GPUs when absent. */
   devices?: number[];
   /**
-   * Load dummy weights (--dummy-weights; src/tune/dummy-weights.ts decides). Read only by an
+   * Load dummy weights (--dummy-weights; src/tune/launch/dummy-weights.ts decides). Read only by an
    * adapter whose engine takes the setting in a file it writes (TensorRT-LLM's YAML); flag
    * spellings (vLLM, SGLang `--load-format dummy`) are appended by prepareLaunch.
    */

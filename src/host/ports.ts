@@ -6,6 +6,7 @@
 //   assertPortFree(port, host) -> Promise<void>                 throws PortInUseError (a UserError)
 //   findFreePort({ host, from, to, exclude }) -> Promise<number> throws UserError when none is free
 //   waitPortClosed(port, host, timeoutMs) -> Promise<boolean>
+import { dialAddress } from './dial.js';
 import net from 'node:net';
 import { UserError } from '../core/errors.js';
 
@@ -29,7 +30,7 @@ function bindTest(port: number, host: string): Promise<boolean> {
 
 /** True when something accepts connections on host:port. */
 export function isListening(port: number, host: string = DEFAULT_HOST, timeoutMs = 1000): Promise<boolean> {
-  const target = host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '::1' : host;
+  const target = dialAddress(host);
   return new Promise((resolve) => {
     const sock = net.connect({ port, host: target });
     const done = (v: boolean) => {

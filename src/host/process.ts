@@ -26,8 +26,6 @@ import { ServerOutput } from './server-output.js';
 import { ServerProcess } from './server-process.js';
 import { spawnGuarded, type GuardedChild } from './spawn-guarded.js';
 
-export type { ExitInfo, LaunchSpec } from './launch-spec.js';
-export type { Classify, LaunchOptions, ReadyResult, ServerHandle } from './server-handle.js';
 
 /** Everything checked and written before the spawn: the spec's files, free ports, the image. */
 async function prepare(spec: LaunchSpec, opts: LaunchOptions): Promise<void> {

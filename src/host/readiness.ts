@@ -1,5 +1,6 @@
 // Deciding, step by step, whether a starting server is ready: the HTTP health probe, and the
 // checks that end the wait early (a fatal log line, a death, a stop, the time-out).
+import { urlHost } from './dial.js';
 import type { LaunchSpec } from './launch-spec.js';
 
 /** What the wait does next: give up for one of four reasons, or probe /health again. */
@@ -27,15 +28,8 @@ export function readyStep(s: ReadyState): ReadyStep {
   return 'probe';
 }
 
-/** The address a probe reaches for a bind address (a wildcard bind answers on loopback). */
-export function probeHost(host: string): string {
-  if (host === '0.0.0.0') return '127.0.0.1';
-  if (host === '::') return '[::1]';
-  return host.includes(':') ? `[${host}]` : host;
-}
-
 export function healthUrl(spec: Pick<LaunchSpec, 'host' | 'port' | 'healthPath'>): string {
-  return `http://${probeHost(spec.host)}:${spec.port}${spec.healthPath}`;
+  return `http://${urlHost(spec.host)}:${spec.port}${spec.healthPath}`;
 }
 
 /** True when the URL answers 200 within 2 s (SGLang answers 503 while it warms up). */

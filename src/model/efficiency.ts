@@ -73,9 +73,9 @@ export interface EngineEfficiency {
 
 /**
  * Values shared by the three engines (they run the same kinds of kernels); each engine entry
- * overrides what differs. "Fit (fitted.ts)" values come from bench/fit.ts on the training set;
+ * overrides what differs. "Fit (fitted.ts)" values come from model-lab/fit.ts on the training set;
  * "hand-set on C" values were set by hand against study C's low-concurrency TPOT (a training
- * point) before bench/fit.ts existed and are not refitted by it.
+ * point) before model-lab/fit.ts existed and are not refitted by it.
  */
 const COMMON = {
   // The dense GEMM and weight-streaming efficiencies are per GPU architecture (fitted.ts archEfficiency).

@@ -1,43 +1,16 @@
 // The shared analytical estimate: memory (weights, KV, does it fit) and the engine defaults a
-// variant resolves to. The time of one step lives in step-time.ts (re-exported here).
+// variant resolves to. The time of one step lives in step-time.ts; the GPU layout in layout.ts.
 import type { EngineName, Knobs } from '../core/variant.js';
 import { engineMemBytes, hasNativeFp8, type GpuSpec } from './gpus.js';
-import { paramCounts, type Fp8Scaling, type ModelInfo, type WeightDtype } from './models.js';
+import { type Fp8Scaling, type ModelInfo, type WeightDtype } from './models.js';
+import { paramCounts } from './param-counts.js';
 import { engineEfficiency, HARDWARE, type EngineEfficiency } from './efficiency.js';
 import { efficiencyForVersion } from './versions.js';
 import { kvBudget, type KvBudget } from './kv-budget.js';
+import { headsDivideTp, resolveParallel, type Parallel } from './layout.js';
 import type { Corrections } from './calibration/corrections.js';
 
 const GiB = 1024 ** 3;
-
-export interface Parallel {
-  tp: number;
-  pp: number;
-  /** Data-parallel replicas, or attention-DP groups inside the TP group when dpAttention. */
-  dp: number;
-  ep: number;
-  dpAttention: boolean;
-  /** GPUs the variant occupies. */
-  gpusUsed: number;
-  /** Tensor-parallel width of the attention layers (tp / dp under DP-attention). */
-  attnTp: number;
-}
-
-export function resolveParallel(engine: EngineName, k: Knobs): Parallel {
-  const tp = k.tp ?? 1;
-  const pp = k.pp ?? 1;
-  const dp = k.dp ?? 1;
-  // SGLang silently turns DP-attention off when dp == 1; TRT-LLM's attention DP spans the TP group.
-  let dpAttention = !!k.dpAttention;
-  let dpEff = dp;
-  if (dpAttention && engine === 'sglang' && dp === 1) dpAttention = false; // silently off (SGLang server_args.py _handle_data_parallelism: dp_size == 1 turns it off)
-  if (dpAttention && engine === 'trtllm') dpEff = tp; // enable_attention_dp spans the TP group
-  if (dpAttention && engine === 'vllm') dpAttention = false;
-  if (dpAttention && dpEff <= 1) dpAttention = false;
-  const gpusUsed = dpAttention ? tp * pp : tp * pp * dp;
-  const attnTp = dpAttention ? Math.max(1, Math.floor(tp / dpEff)) : tp;
-  return { tp, pp, dp: dpAttention ? dpEff : dp, ep: k.ep ?? 1, dpAttention, gpusUsed, attnTp };
-}
 
 export function bytesPerParam(d: WeightDtype): number {
   // FP8 block scales (128x128) and int4 group scales add a little on top of the payload.
@@ -205,10 +178,8 @@ function checkFit(c: ServerConfig, kv: KvBudget): FitResult {
   const { model: m, par, gpu } = c;
   if (par.gpusUsed > c.gpus)
     return { fits: false, kind: 'too-few-gpus', reason: `the variant needs ${par.gpusUsed} GPUs (tp ${par.tp} x pp ${par.pp} x dp ${par.dpAttention ? 1 : par.dp}), the host has ${c.gpus}` };
-  if (m.numHeads % par.attnTp !== 0)
-    return { fits: false, kind: 'tp-mismatch', reason: `${m.numHeads} attention heads are not divisible by tensor parallel size ${par.attnTp}` };
-  if (!m.mla && m.numKvHeads >= par.attnTp ? m.numKvHeads % par.attnTp !== 0 : !m.mla && par.attnTp % m.numKvHeads !== 0)
-    return { fits: false, kind: 'tp-mismatch', reason: `${m.numKvHeads} KV heads and tensor parallel size ${par.attnTp} do not divide each other` };
+  const heads = headsDivideTp(m, par.attnTp);
+  if (heads) return { fits: false, kind: 'tp-mismatch', reason: heads.reason };
   if (c.weightDtype === 'fp8' && c.engine === 'sglang' && !hasNativeFp8(gpu))
     return { fits: false, kind: 'no-fp8', reason: `SGLang's FP8 kernels need compute capability >= 8.9; ${gpu.name} is ${gpu.computeCapability.toFixed(1)}` };
   if (c.weightDtype === 'fp8' && c.engine === 'trtllm' && !hasNativeFp8(gpu))
@@ -242,4 +213,3 @@ export function kvCapacityTokens(engine: EngineName, gpu: GpuSpec, gpus: number,
   return s.fit.fits ? s.kvCapacityTokens : 0;
 }
 
-export { stepTime, type StepBatch, type StepTime } from './step-time.js';

@@ -3,10 +3,10 @@
 //
 // FITTED ON: the training set declared in src/model/data/training.ts (the three studies of
 // src/model/data/studies.ts, seed-42 ShareGPT draw, plus the published Qwen3-14B rows of
-// src/model/data/published.ts marked split 'train'), by `npx tsx bench/fit.ts --write` on
+// src/model/data/published.ts marked split 'train'), by `npx tsx model-lab/fit.ts --write` on
 // 2026-12-01 (coordinate descent on the mean |log(simulated / published)| over those rows).
 // The held-out rows (published.ts split 'held-out') were never read by the fit; their error is
-// reported by bench/validate.ts and docs/calibration.md.
+// reported by model-lab/validate.ts and docs/calibration.md.
 // The values below come from a chain of runs (2 rounds each): the first pass's hand-set values with
 // one GEMM and bandwidth value for all GPUs; the per-architecture split from there; then, after
 // vLLM's KV budget (kv-budget.ts) and the serial API front-end (efficiency.ts) were added, two more
@@ -27,7 +27,7 @@
 // started from these values with vllmFrontEndPerRequestS 12 ms (from 23.9 ms the first round pushed
 // gemmServingEffAmpere to 0.9 to make up for a 24 s burst): no grid step moved the front end;
 // training mean |ln| 0.0322 -> 0.0371, median 2.3%, worst 18.7% (study A vLLM) over the 36 rows.
-// Rerun `npx tsx bench/fit.ts` after changing a mechanism.
+// Rerun `npx tsx model-lab/fit.ts` after changing a mechanism.
 
 /**
  * GPU architectures with their own fitted efficiencies: 'ampere' (A100, compute capability 8.0)
@@ -76,7 +76,7 @@ export interface FittedConstants {
   marlinFp8DenseGemmPenalty: number;
 }
 
-// BEGIN FITTED (written by bench/fit.ts --write)
+// BEGIN FITTED (written by model-lab/fit.ts --write)
 export const FITTED: FittedConstants = {
   gemmServingEffAmpere: 0.763,
   gemmServingEffHopper: 0.434,

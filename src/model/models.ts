@@ -239,4 +239,3 @@ export function getModel(idOrPath: string): ModelInfo | undefined {
   return undefined;
 }
 
-export { attentionParamsPerLayer, paramCounts, replicatedAttentionParamsPerLayer, type ParamCounts } from './param-counts.js';

@@ -1,6 +1,6 @@
 // Scheduler limits the engines pick from the GPU when the user leaves them unset: one copy of the
 // rule for the performance model (src/model/efficiency.ts) and the same-server check
-// (src/tune/engine-defaults.ts, which also says when a host is too close to a threshold to tell).
+// (src/engines/data/engine-defaults.ts, which also says when a host is too close to a threshold to tell).
 
 /**
  * vLLM 0.11.0's `vllm serve` defaults (v0.11.0 tag, b8b302cde, vllm/engine/arg_utils.py

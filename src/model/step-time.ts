@@ -1,7 +1,8 @@
 // The time of one engine step for a batch on a resolved server: a roofline (compute vs memory)
 // for the GEMMs and attention, tensor-parallel communication, and the engine's host and launch
 // overheads (efficiency.ts). The simulator's scheduler and the planner both call it.
-import { paramCounts, replicatedAttentionParamsPerLayer, type ModelInfo, type ParamCounts } from './models.js';
+import { type ModelInfo } from './models.js';
+import { paramCounts, replicatedAttentionParamsPerLayer, type ParamCounts } from './param-counts.js';
 import { backendEfficiency, HARDWARE } from './efficiency.js';
 import type { ServerConfig } from './estimate.js';
 import { archEfficiency, archOf, FITTED } from './fitted.js';

@@ -6,7 +6,6 @@ import { UserError } from '../core/errors.js';
 import { refusedEnv } from './env-policy.js';
 
 // Quoting lives in the core (screens and headless text use it too); re-exported here.
-export { formatCommand, shellQuote } from '../core/shell-quote.js';
 import { shellQuote } from '../core/shell-quote.js';
 
 /** Official container images of the engines, by repository (no tag). */

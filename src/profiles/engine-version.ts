@@ -1,5 +1,5 @@
 // What exports and reports say of a profile's engine version. A profile tuned on the simulated
-// host records the version 'simulated' (no engine ran: src/tune/session-open.ts), yet its
+// host records the version 'simulated' (no engine ran: src/tune/session/open.ts), yet its
 // commands were spelled for one release's flags (src/engines/data/versions.ts; the plan says
 // "commands are spelled for trtllm 1.2.0rc1"). That release is the one to name and pin, marked
 // simulated, so that "trtllm simulated" never stands where a version belongs.

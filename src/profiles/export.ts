@@ -2,7 +2,8 @@
 // systemd unit or a Kubernetes Deployment + Service. Every format carries the recorded argv
 // unchanged, except that a container must listen on all interfaces.
 import { stringify } from 'yaml';
-import { ENGINE_IMAGES, formatCommand, shellQuote } from './command.js';
+import { ENGINE_IMAGES } from './command.js';
+import { formatCommand, shellQuote } from '../core/shell-quote.js';
 import { hardwareLine, workloadLine } from './report.js';
 import type { Profile } from './schema.js';
 import { commandRelease, engineVersionText, hasReleaseVersion, simulatedEngine } from './engine-version.js';

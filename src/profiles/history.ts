@@ -7,7 +7,6 @@ import { existsSync, readdirSync, realpathSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { renderReport } from './report.js';
 import type { Profile, ReplayRecord } from './schema.js';
-export { SHIPPED_PROFILES_DIR, isShippedDir } from './shipped.js';
 import { isShippedDir } from './shipped.js';
 import { appendReplay, loadProfile, reportPathFor, sameRun, saveProfile } from './store.js';
 

@@ -7,6 +7,7 @@
 // $(LWS_WORKER_INDEX)`). Kubernetes expands $(VAR) in args itself, so no shell is involved.
 import { engineRanks } from '../host/slurm/engine-ranks.js';
 import { HEAD_ADDR_VAR, type Word } from '../host/slurm/script.js';
+import { gpusHeld } from '../model/layout.js';
 import type { Profile } from './schema.js';
 
 /** Slurm's per-task variables as LWS names them. */
@@ -40,7 +41,7 @@ export function leaderWorkerSet(p: Profile, name: string, pod: Pod, argv: string
     throw new Error(`k8s export: a ${nodes}-node ${p.engine.name} profile has no LeaderWorkerSet form here (its ranks need a shell or MPI); use --format slurm`);
   }
   const k = p.variant.knobs;
-  const gpusPerNode = Math.ceil(((k.tp ?? 1) * (k.pp ?? 1) * (k.dpAttention ? 1 : (k.dp ?? 1))) / nodes);
+  const gpusPerNode = Math.ceil(gpusHeld('sglang', k) / nodes);
   const { ranks } = engineRanks('sglang', argv, k, { nodes, gpusPerNode, distPort: DIST_PORT });
   const cmd = k8sWords(ranks.head);
   const [leader] = pod.spec.containers as [Record<string, unknown>];

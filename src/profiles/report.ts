@@ -2,7 +2,7 @@
 // recommended command, before/after table, caveats, set-up, benchmark commands, results per
 // stage, and what each stage was worth.
 import { formatGpuHours } from '../core/view-cost.js';
-import { formatCommand } from './command.js';
+import { formatCommand } from '../core/shell-quote.js';
 import type { Profile, RecordedResult, ReplayRecord, StageRecord, ValidationRow, Workload } from './schema.js';
 import { sweepMarkdown } from '../sweep/report.js';
 import { TRTLLM_DUMMY_YAML } from '../engines/trtllm.js';
@@ -190,7 +190,7 @@ function replayTable(replays: ReplayRecord[]): string {
 
 /**
  * How the profile's engine was asked for dummy weights: TensorRT-LLM in its YAML (trtllm.ts
- * TRTLLM_DUMMY_YAML), vLLM and SGLang by flag (src/tune/startup-cache.ts DUMMY_WEIGHTS has the sources).
+ * TRTLLM_DUMMY_YAML), vLLM and SGLang by flag (src/engines/startup-cache.ts DUMMY_WEIGHTS has the sources).
  */
 function dummySpelling(engine: Profile['engine']['name']): string {
   return engine === 'trtllm' ? `\`${TRTLLM_DUMMY_YAML.key}: ${TRTLLM_DUMMY_YAML.value}\` in its --extra_llm_api_options YAML` : '`--load-format dummy`';

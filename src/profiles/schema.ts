@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { NEUTRAL_KNOBS, SPECULATIVE_METHODS, type NeutralKnob } from '../engines/data/knobs.js';
 import type { Knobs, Variant } from '../core/variant.js';
 import type { VariantResult } from '../core/events.js';
-import type { BenchMetrics } from '../bench/types.js';
+import type { BenchMetrics } from '../core/metrics.js';
 import { SweepRecordSchema } from '../sweep/record.js';
 import { CalibratedPredictionSchema, SessionCalibrationSchema } from './calibrated-schema.js';
 

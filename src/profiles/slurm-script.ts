@@ -4,7 +4,8 @@
 // shell is quoted. The same renderer makes the script `--runtime slurm` submits.
 import { engineRanks, type NodeLayout } from '../host/slurm/engine-ranks.js';
 import { renderBatchScript, type Word } from '../host/slurm/script.js';
-import { shellQuote } from './command.js';
+import { shellQuote } from '../core/shell-quote.js';
+import { gpusHeld } from '../model/layout.js';
 import { relocateFiles } from './files.js';
 import type { Profile } from './schema.js';
 import { engineVersionText } from './engine-version.js';
@@ -64,7 +65,7 @@ function jobName(p: Profile): string {
 export function slurmScript(p: Profile, file = 'profile', opts: SlurmExportOptions = {}): string {
   const nodes = opts.nodes ?? recordedNodes(p) ?? 1;
   const k = p.variant.knobs;
-  const gpus = (k.tp ?? 1) * (k.pp ?? 1) * (k.dp ?? 1);
+  const gpus = gpusHeld(p.engine.name, k);
   const gpusPerNode = opts.gpusPerNode ?? Math.ceil(gpus / nodes);
   const layout: NodeLayout = { nodes, gpusPerNode, distPort: DIST_PORT[p.engine.name], ...(opts.bindHost ? { bindHost: opts.bindHost } : {}) };
   const { argv } = relocateFiles(p.engineArgv, p.files, MARK);

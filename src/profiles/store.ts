@@ -1,6 +1,7 @@
 // Reading and writing profile files. Every load goes through the schema (errors name the file
 // and the field); every write redacts secrets and is atomic (temp file, then rename).
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { writeFileAtomic } from '../core/atomic-write.js';
 import { basename, dirname, join } from 'node:path';
 import type { z } from 'zod';
 import { UserError } from '../core/errors.js';
@@ -176,16 +177,9 @@ export function profileFileName(p: Pick<Profile, 'model' | 'host'>): string {
 }
 
 function writeAtomic(file: string, content: string): void {
-  const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
   guardWrite(file, 'the profile', () => {
-    try {
-      mkdirSync(dirname(file), { recursive: true });
-      writeFileSync(tmp, content);
-      renameSync(tmp, file);
-    } catch (e) {
-      rmSync(tmp, { force: true });
-      throw e;
-    }
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileAtomic(file, content);
   });
 }
 

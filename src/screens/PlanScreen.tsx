@@ -7,13 +7,14 @@ import { Box, Text } from 'ink';
 import { Footer } from '../tui/components/Footer.js';
 import { Muted, Title } from '../tui/components/Title.js';
 import { Command } from '../tui/components/Command.js';
-import { commandLines, fmtDuration, fmtTokS, truncate, wrapLines } from '../tui/format.js';
+import { commandLines, fmtTokS, truncate, wrapLines } from '../tui/format.js';
+import { durationText } from '../core/duration-text.js';
 import { useKeymap } from '../tui/hooks/useKeymap.js';
 import { useTheme } from '../tui/theme.js';
 import { Checklist } from '../tui/widgets/checklist/Checklist.js';
 import { useChecklist } from '../tui/widgets/checklist/use-checklist.js';
 import { planRows, selectedVariants, type PlanRow } from '../tui/view.js';
-import type { PlanStageView, PlanView } from '../tune/workbench-types.js';
+import type { PlanStageView, PlanView } from '../tune/workbench/types.js';
 import type { ScreenProps } from '../tui/screen-props.js';
 
 export interface PlanScreenProps extends ScreenProps {
@@ -86,7 +87,7 @@ function PlanRowLine({ row, focused, off, labelW }: { row: PlanRow; focused: boo
         {mark}
       </Text>{' '}
       <Text color={on ? undefined : theme.muted} dimColor={!on && theme.dimMuted}>{`  ${box} ${truncate(v.label, labelW).padEnd(labelW)}`}</Text>
-      <Muted>{` ${fmtDuration(v.estimateS).padStart(EST_W - 2)}`}</Muted>
+      <Muted>{` ${durationText(v.estimateS).padStart(EST_W - 2)}`}</Muted>
       {v.predictedTokS ? <Muted>{`  ~${fmtTokS(v.predictedTokS)} tok/s`}</Muted> : null}
     </Text>
   );
@@ -157,7 +158,7 @@ export function PlanScreen(p: PlanScreenProps): React.JSX.Element {
   const labelW = Math.max(16, Math.min(40, p.width - EST_W - 22));
   return (
     <Box flexDirection="column">
-      <Title step={3} name="Plan" note={p.plan ? `${selected.length} variants · est. ${fmtDuration(totalS)}${validationS ? ' with validation' : ''}` : undefined} />
+      <Title step={3} name="Plan" note={p.plan ? `${selected.length} variants · est. ${durationText(totalS)}${validationS ? ' with validation' : ''}` : undefined} />
       {p.error ? <Text color={theme.bad}>{p.error}</Text> : null}
       {!p.plan ? (
         p.error ? null : <Muted>Planning…</Muted>

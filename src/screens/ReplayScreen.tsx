@@ -6,7 +6,7 @@
 import React, { useCallback, useEffect, useState } from 'react';
 import { Box, Text, useApp } from 'ink';
 import type { TuneListener } from '../core/events.js';
-import type { ReplayOutcome, ReplaySetup } from '../tune/replay.js';
+import type { ReplayOutcome, ReplaySetup } from '../tune/replay/replay.js';
 import { Footer } from '../tui/components/Footer.js';
 import { Table } from '../tui/components/Table.js';
 import { Muted } from '../tui/components/Title.js';

@@ -6,7 +6,7 @@
 import React, { useState } from 'react';
 import { Box, Text } from 'ink';
 import { liveCost } from '../core/view-cost.js';
-import type { SweepView } from '../core/view.js';
+import type { SweepView } from '../core/view-sweep.js';
 import { liveCostText } from '../tui/components/cost-text.js';
 import { Footer } from '../tui/components/Footer.js';
 import { Muted, Title } from '../tui/components/Title.js';
@@ -20,7 +20,8 @@ import { footerLines, gpuPanelLines, runningLayout } from '../tui/components/run
 import { relativeLabel, wrapLines } from '../tui/format.js';
 import { useKeymap } from '../tui/hooks/useKeymap.js';
 import { useNow } from '../tui/hooks/useNow.js';
-import type { CurrentVariant, RunState } from '../tui/state/run.js';
+import type { RunState } from '../tui/state/run.js';
+import type { CurrentVariant } from '../tui/state/live.js';
 import { pickable, skipTarget } from '../tui/state/pick.js';
 import { StatusLine } from '../tui/components/run/StatusLine.js';
 import { liveChartRows, SweepPanel } from '../tui/components/sweep/SweepPanel.js';

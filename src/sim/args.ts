@@ -1,6 +1,7 @@
 // The sim-serve flag contract. The engine adapters build sim-serve argv with knobsToSimArgs; the
 // sim-serve command reads it back with parseSimArgs. Strict like argparse: an unknown flag or a
 // bad value is a usage error (exit 2), because a typo must not silently become a default.
+import { SIM_LOAD_FORMATS, type SimLoadFormat } from './load-format.js';
 import { ENGINES, type EngineName, type Knobs, type SpeculativeKnob } from '../core/variant.js';
 import { NEUTRAL_KNOBS, SPECULATIVE_FIELDS, SPECULATIVE_METHODS } from '../engines/data/knobs.js';
 import { UserError } from '../core/errors.js';
@@ -40,9 +41,6 @@ export interface SimArgs {
 
 const SPEC_METHODS: readonly string[] = SPECULATIVE_METHODS;
 
-/** The load formats sim-serve models (vLLM's --load-format choices include both; the rest read real files). */
-export const SIM_LOAD_FORMATS = ['auto', 'dummy'] as const;
-export type SimLoadFormat = (typeof SIM_LOAD_FORMATS)[number];
 
 /** Thrown for bad argv; `message` is the argparse-style text (usage line + error line). */
 export class SimArgsError extends UserError {
@@ -83,7 +81,6 @@ export const SIM_USAGE =
   wrapUsage(knobUsage, '                          ');
 
 // The argv builder lives beside the sim adapter (engines -> sim would be a folder cycle).
-export { knobsToSimArgs } from '../engines/sim-argv.js';
 
 type Kind = 'string' | 'int' | 'float' | 'bool';
 interface FlagDef<T = SimArgs> {

@@ -3,7 +3,7 @@
 import type { EngineName } from '../core/variant.js';
 import { corpusLines } from '../engines/corpus.js';
 import type { ServerConfig } from '../model/estimate.js';
-import type { SchedulerStats } from './scheduler.js';
+import type { SchedulerStats } from './scheduler-types.js';
 
 export type Stream = 'stdout' | 'stderr';
 export interface LogLine {
@@ -90,7 +90,6 @@ export function readyLines(engine: EngineName, host: string, port: number): LogL
   return [...uvicorn, running];
 }
 
-export { adjustedMaxSeqLenLine, fitFailure, portBusyFailure, unknownModelFailure, type StartFailure } from './engine-failures.js';
 
 export interface MetricCounters extends SchedulerStats {
   genThroughput: number;

@@ -1,7 +1,7 @@
 // The model's answer for one configuration without launching anything: the virtual-clock
 // simulation sim-serve's scheduler runs, reported with `vllm bench serve`'s result keys.
 import type { EngineName, Knobs } from '../core/variant.js';
-import type { BenchMetrics } from '../bench/types.js';
+import type { BenchMetrics } from '../core/metrics.js';
 import { simulateWorkload } from './virtual.js';
 import { TARGET_VERSIONS, versionChanges } from '../model/versions.js';
 import type { LengthPair } from './workload.js';

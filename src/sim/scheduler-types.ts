@@ -1,6 +1,6 @@
 // The scheduler's data: requests as the simulator sees them, its per-sequence state, a planned
 // step and the tokens a step hands out.
-import type { StepBatch } from '../model/estimate.js';
+import type { StepBatch } from '../model/step-time.js';
 
 export interface SimRequest {
   id: number;

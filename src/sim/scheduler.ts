@@ -3,13 +3,13 @@
 // out), ask the estimate how long it takes, then commit it and hand out the tokens produced.
 // The virtual clock (virtual.ts) and the wall clock (server.ts) drive the same object.
 import { HARDWARE } from '../model/efficiency.js';
-import { stepTime, type ServerConfig, type StepBatch } from '../model/estimate.js';
+import { type ServerConfig } from '../model/estimate.js';
+import { stepTime, type StepBatch } from '../model/step-time.js';
 import { Rng } from './rng.js';
 import { schedulerLimits, type SchedulerLimits } from './rank-limits.js';
 
 import type { PlannedStep, SchedulerStats, Seq, SimRequest, TokenEvent } from './scheduler-types.js';
 
-export type { PlannedStep, SchedulerStats, SimRequest, TokenEvent } from './scheduler-types.js';
 
 const BLOCK = HARDWARE.kvBlockTokens;
 const blocksFor = (tokens: number) => Math.ceil(tokens / BLOCK);

@@ -12,17 +12,8 @@ import { correctServer } from '../model/calibration/apply.js';
 import { simCorrections } from './host-corrections.js';
 import { SimArgsError, type SimArgs } from './args.js';
 import { corpusLines } from '../engines/corpus.js';
-import {
-  adjustedMaxSeqLenLine,
-  fitFailure,
-  loadedLines,
-  portBusyFailure,
-  readyLines,
-  startLines,
-  unknownModelFailure,
-  type LogLine,
-  type StartFailure,
-} from './engine-style.js';
+import { loadedLines, readyLines, startLines, type LogLine } from './engine-style.js';
+import { adjustedMaxSeqLenLine, fitFailure, portBusyFailure, unknownModelFailure, type StartFailure } from './engine-failures.js';
 import type { SimLive } from './live.js';
 import { watchLoopDelay, type LoopDelay } from './loop-delay.js';
 import { simRoutes } from './routes.js';
@@ -43,7 +34,6 @@ export interface SimServer {
 const MAX_FAILURE_DELAY_S = 1;
 
 // The start-up model and its caches live in startup.ts; re-exported for the tuning code.
-export { defaultLoadTime, type StartupOpts as LoadTimeOptions } from './startup.js';
 
 /** The process's end, its timers and its HTTP server: stopped once, by a signal or a failure. */
 class SimLifecycle {

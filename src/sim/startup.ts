@@ -2,7 +2,7 @@
 // Each term says where its figure comes from; the ones without a public measurement are marked as
 // assumptions. Figures are for one server process; GPUs load their shards in parallel.
 //
-// Caches, as a real host has them (src/tune/startup-cache.ts points the engines at a per-session
+// Caches, as a real host has them (src/engines/startup-cache.ts points the engines at a per-session
 // folder): the compile cache is a marker file under the engine's cache variable
 // ($VLLM_CACHE_ROOT/torch_compile_cache/<key>, else $TORCHINDUCTOR_CACHE_DIR/<key>) for the
 // compile-relevant knobs; the OS page cache is a marker per checkpoint under

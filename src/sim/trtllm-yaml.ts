@@ -6,7 +6,7 @@
 // Every other key is the knobs' business: they reach sim-serve as its own flags.
 import { readFileSync } from 'node:fs';
 import YAML from 'yaml';
-import type { SimLoadFormat } from './args.js';
+import type { SimLoadFormat } from './load-format.js';
 
 /** LoadFormat's members in the llm_args.py copies servelab's tables were read from. */
 const TRTLLM_LOAD_FORMATS = ['AUTO', 'DUMMY', 'VISION_ONLY'] as const;

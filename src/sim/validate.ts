@@ -1,7 +1,7 @@
 // Out-of-sample validation: simulate every published result the model was not fitted on
 // (src/model/data/published.ts) and report the throughput error, per GPU and engine, and
 // whether the engine ranking of each group comes out right. Virtual clock, deterministic.
-import type { PublishedResult } from '../model/data/published.js';
+import type { PublishedResult } from '../model/data/published-result.js';
 import { simulateWorkload } from './virtual.js';
 import { sharegptLike, type LengthPair } from './workload.js';
 

@@ -1,7 +1,8 @@
 // The virtual clock: run a whole workload through the scheduler as a discrete-event simulation
 // (no waiting, deterministic to the token) and report it the way `vllm bench serve` would.
 import type { EngineName, Knobs } from '../core/variant.js';
-import type { BenchMetrics, RequestOutput } from '../bench/types.js';
+import type { RequestOutput } from '../bench/types.js';
+import type { BenchMetrics } from '../core/metrics.js';
 import { calculateMetrics } from '../bench/metrics.js';
 import { findGpu, type GpuSpec } from '../model/gpus.js';
 import { getModel, type ModelInfo } from '../model/models.js';
@@ -9,7 +10,8 @@ import { resolveServer, type FitResult, type ServerConfig } from '../model/estim
 import { onNodes } from '../model/interconnect.js';
 import { correctServer } from '../model/calibration/apply.js';
 import { correctionsFor, type CorrectionSet } from '../model/calibration/corrections.js';
-import { Scheduler, type SimRequest } from './scheduler.js';
+import { Scheduler } from './scheduler.js';
+import type { SimRequest } from './scheduler-types.js';
 import { Rng } from './rng.js';
 import { BurstFrontEnd, type FrontEndBatch } from './front-end.js';
 

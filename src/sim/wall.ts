@@ -3,7 +3,8 @@
 // (not when its timer actually fired), so a late event loop delays deliveries briefly but never
 // stretches simulated time: the following steps run back to back until the schedule is caught up.
 import type { ServerConfig } from '../model/estimate.js';
-import { Scheduler, type SimRequest, type TokenEvent } from './scheduler.js';
+import { Scheduler } from './scheduler.js';
+import type { SimRequest, TokenEvent } from './scheduler-types.js';
 import { BurstFrontEnd, type FrontEndBatch } from './front-end.js';
 
 /** Streams written per event-loop turn: ~64 SSE writes keep one turn near a millisecond. */

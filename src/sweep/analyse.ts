@@ -1,7 +1,7 @@
 // From swept variants to the answer: every measured point on the frontier's axes, the Pareto
 // frontier, the SLO choice, and the chart series. This is the one call the tuning session makes
 // for `--objective frontier`: analyseSweeps(sweeps, gpus, slo).
-import type { SloRule } from '../core/slo.js';
+import type { SloRule } from '../core/slo-rule.js';
 import type { ChartSeries } from './chart-scale.js';
 import { chooseForSlo, noChoiceReason, paretoFrontier, toFrontierPoint, type Frontier, type FrontierPoint, type SloChoice } from './frontier.js';
 import { loadLabel } from './spec.js';

@@ -1,7 +1,7 @@
 // Re-sweep comparison for `replay`: did the frontier move down? With an SLO the comparison is at
 // the SLO point: the most tok/s/GPU meeting it, recorded vs now. Without one, load by load for
 // each variant measured both times. A drop beyond the margin is a regression. Pure.
-import type { SloRule } from '../core/slo.js';
+import type { SloRule } from '../core/slo-rule.js';
 import { analyseSweeps } from './analyse.js';
 import type { VariantSweep } from './types.js';
 import { loadLabel } from './spec.js';

@@ -3,8 +3,8 @@
 // sees), the axes of InferenceMAX's charts and `vllm bench sweep plot_pareto` (which uses
 // output_throughput / concurrency for x; servelab uses 1000 / mean TPOT as issue 12 asks, which
 // stays meaningful for rate sweeps where concurrency is not fixed).
-import type { BenchMetrics } from '../bench/types.js';
-import type { SloRule } from '../core/slo.js';
+import type { BenchMetrics } from '../core/metrics.js';
+import type { SloRule } from '../core/slo-rule.js';
 import { sloKey, sloViolations } from '../core/slo.js';
 import { loadLabel, type SweepLoad } from './spec.js';
 

@@ -1,7 +1,7 @@
 // The `sweep` section of a profile: what was swept, every point's vLLM metrics, and the choice.
 // JSON has no Infinity, so a rate of `inf` is stored as null.
 import { z } from 'zod';
-import type { SloRule } from '../core/slo.js';
+import type { SloRule } from '../core/slo-rule.js';
 import { formatSlo } from '../core/slo.js';
 import type { SweepAnalysis } from './analyse.js';
 import type { SweepPoint, VariantSweep } from './types.js';

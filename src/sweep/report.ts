@@ -1,6 +1,6 @@
 // The Markdown section for a profile's sweep: the choice, the chart (an SVG beside the report),
 // the table of every point, and how the points were measured.
-import { parseSlo } from '../core/slo.js';
+import { parseSlo } from '../core/slo-rule.js';
 import { analyseSweeps, formatTable, frontierNotes, sweepTable } from './analyse.js';
 import { sweepsOf, type SweepRecord } from './record.js';
 

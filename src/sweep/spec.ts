@@ -2,7 +2,7 @@
 // one benchmark point on the same launched server; the points become tuning scenarios with a
 // load (max concurrency or request rate) so the runner measures them like any other scenario.
 import { UserError } from '../core/errors.js';
-import type { Scenario } from '../tune/scenarios.js';
+import type { Scenario } from '../core/scenario.js';
 
 export type SweepKind = 'concurrency' | 'rate';
 

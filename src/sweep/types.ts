@@ -1,5 +1,5 @@
 // The shapes of a measured sweep: one variant's points. Pure data, shared by the frontier, the
-// record in a profile, the charts and the runner that measures them (src/tune/sweep-run.ts).
+// record in a profile, the charts and the runner that measures them (src/tune/sweep/sweep-run.ts).
 import type { SweepLoad } from './spec.js';
 
 export interface SweepPoint {

@@ -23,15 +23,6 @@ export function fmtPct(n: number | null | undefined, signed = false): string {
   return signed && n > 0 ? `+${s}` : s;
 }
 
-/** Seconds as 45s, 3m05s, 1h02m. */
-export function fmtDuration(s: number | null | undefined): string {
-  if (s === null || s === undefined || !Number.isFinite(s) || s < 0) return '-';
-  if (s < 60) return `${s < 10 ? s.toFixed(1) : Math.round(s)}s`;
-  const m = Math.floor(s / 60);
-  if (m < 60) return `${m}m${String(Math.round(s % 60)).padStart(2, '0')}s`;
-  return `${Math.floor(m / 60)}h${String(m % 60).padStart(2, '0')}m`;
-}
-
 export function fmtBytes(b: number | null | undefined): string {
   if (b === null || b === undefined || !Number.isFinite(b)) return '-';
   const units = ['B', 'KB', 'MB', 'GB', 'TB'];

@@ -1,8 +1,9 @@
-// The client benchmarks' error definitions (bench/client-common.ts timingErrors) on scripted
+// The client benchmarks' error definitions (perf/client-common.ts timingErrors) on scripted
 // records: what counts as the client's error in TTFT, and what is the request's trip.
 import { describe, expect, it } from 'vitest';
-import { timingErrors } from '../../bench/client-common.js';
-import type { BenchMetrics, RequestOutput } from '../../src/bench/types.js';
+import { timingErrors } from '../../perf/client-common.js';
+import type { RequestOutput } from '../../src/bench/types.js';
+import type { BenchMetrics } from '../../src/core/metrics.js';
 
 const ORIGIN = 1_000_000; // epoch ms of the client's time zero
 

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { floatRow, formatResultBlock, intRow } from '../../src/bench/format.js';
 import { asMetrics, parseResultJson, parseResultText } from '../../src/bench/parse.js';
 import { pyCenter, pyFixed2, pyFloatStr } from '../../src/bench/pyformat.js';
-import type { BenchMetrics } from '../../src/bench/types.js';
+import type { BenchMetrics } from '../../src/core/metrics.js';
 import { UserError } from '../../src/core/errors.js';
 
 const SEED_BLOCK = readFileSync(new URL('../fixtures/bench/seed-study-a-block.txt', import.meta.url), 'utf8');

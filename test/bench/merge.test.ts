@@ -3,7 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { calculateMetrics } from '../../src/bench/metrics.js';
 import { dealCount, dealRequests, mergeClientStats, mergeShards, mergeSnapshot, type ShardReport } from '../../src/bench/merge.js';
-import type { ClientStats, LiveSnapshot, RequestOutput } from '../../src/bench/types.js';
+import type { ClientStats, RequestOutput } from '../../src/bench/types.js';
+import type { LiveSnapshot } from '../../src/core/metrics.js';
 
 const out = (startTime: number, ttft: number, itl: number[], outputLen = itl.length + 1): RequestOutput => ({
   success: true, promptLen: 5, outputLen, ttft, itl, latency: ttft + itl.reduce((a, b) => a + b, 0), startTime, generatedText: '', error: '',

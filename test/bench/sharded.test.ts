@@ -3,7 +3,8 @@
 // computed with the one-client definitions over all requests.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { arrivalDelays } from '../../src/bench/arrivals.js';
-import { liveBenchWorkers, runBenchmarkIsolated } from '../../src/bench/isolated.js';
+import { runBenchmarkIsolated } from '../../src/bench/isolated.js';
+import { liveBenchWorkers } from '../../src/bench/worker-count.js';
 import { calculateMetrics } from '../../src/bench/metrics.js';
 import { percentile } from '../../src/bench/stats.js';
 import type { BenchEvent } from '../../src/bench/types.js';

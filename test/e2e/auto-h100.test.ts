@@ -25,7 +25,7 @@ describe('servelab --auto --sim --gpu H100 --gpus 1 --model Qwen/Qwen3-14B', () 
         '--drop', 'quant=fp8 (online)', '--drop', 'kv=fp8', '--drop', 'attn=triton',
         '--validation', 'sharegpt-like,short', '--port', port, '--json',
         // Every engine measured in full: SGLang (predicted faster) runs first, and early stop would
-        // stop vLLM against it (test/tune/cost-stage.test.ts covers early stop).
+        // stop vLLM against it (test/tune/cost/cost-stage.test.ts covers early stop).
         '--no-early-stop',
       ],
       cwd,

@@ -22,6 +22,8 @@ describe.skipIf(!hasScript)('the bundled servelab view in a terminal', () => {
   it('shows the Results screen of a recorded run and quits on q', async () => {
     const out = join(dir, 'dist');
     await build({ ...NODE_BUNDLE, absWorkingDir: root, entryPoints: ['src/cli.tsx'], outdir: out, chunkNames: 'chunks/[name]-[hash]', logLevel: 'error' });
+    // The bundle finds its package folder by the package.json above it, as the installed package has.
+    copyFileSync(join(root, 'package.json'), join(dir, 'package.json'));
     const run = join(dir, 'run');
     mkdirSync(run);
     copyFileSync(join(root, 'test/fixtures/events/parallel-sim.jsonl'), join(run, 'events.jsonl'));

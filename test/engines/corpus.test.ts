@@ -2,8 +2,9 @@
 // every entry gets the kind it must get, and start-up lines match no failure rule.
 import { describe, expect, it } from 'vitest';
 import { CORPUS, corpusLines } from '../../src/engines/corpus.js';
-import { classifyFromLog, FAILURE_RULES } from '../../src/engines/failures.js';
-import type { FailureEngine } from '../../src/engines/failures.js';
+import { classifyFromLog } from '../../src/engines/failures.js';
+import { FAILURE_RULES } from '../../src/engines/failure-rules.js';
+import type { FailureEngine } from '../../src/engines/failure-rules.js';
 
 const died = { code: 1, signal: null };
 const enginesOf = (e: string): FailureEngine[] => (e === 'any' ? ['vllm', 'sglang', 'trtllm'] : [e as FailureEngine]);

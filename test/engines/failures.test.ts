@@ -1,7 +1,8 @@
 // Failure triage on the engines' own texts (quoted in test/fixtures/engines/corpus.json; sources in docs/engines.md, Failure texts).
 import { describe, expect, it } from 'vitest';
 import { sglang, trtllm, vllm } from '../../src/engines/index.js';
-import { classifyFromLog, FAILURE_RULES, shortGpuName } from '../../src/engines/failures.js';
+import { classifyFromLog } from '../../src/engines/failures.js';
+import { FAILURE_RULES, shortGpuName } from '../../src/engines/failure-rules.js';
 
 const died = { code: 1, signal: null };
 const A100 = { gpu: { name: 'NVIDIA A100-SXM4-80GB', computeCap: '8.0' } };

@@ -13,9 +13,11 @@ import { KNOWN_VERSIONS } from '../../src/engines/data/versions.js';
 import { simulatedHost } from '../../src/host/gpus.js';
 import { GPUS } from '../../src/model/gpus.js';
 import { builtinModelIds, getModel } from '../../src/model/models.js';
-import { parseAutoArgs } from '../../src/tune/args.js';
-import { planHost } from '../../src/tune/deps.js';
-import { engineStage, expandStage, findFp8Checkpoint, type PlanDeps } from '../../src/tune/plan.js';
+import { parseAutoArgs } from '../../src/tune/cli/args.js';
+import { planHost } from '../../src/tune/plan/deps.js';
+import { engineStage, expandStage } from '../../src/tune/plan/plan.js';
+import type { PlanDeps } from '../../src/tune/plan/types.js';
+import { findFp8Checkpoint } from '../../src/tune/plan/checkpoint.js';
 
 interface Entry { aliases?: string[]; choices?: (string | number)[]; bool?: boolean; json?: boolean; rejects?: Record<string, string> }
 interface FlagList { engine: EngineName; version: string; flags: Record<string, Entry>; env?: Record<string, Entry>; json?: Record<string, Record<string, Entry>>; yaml?: Record<string, Entry> }

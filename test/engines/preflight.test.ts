@@ -1,7 +1,8 @@
 // Preflight rules on the studies' hosts and models.
 import { describe, expect, it } from 'vitest';
 import type { EngineName, Knobs, Variant } from '../../src/core/variant.js';
-import { gpusNeeded, preflight, PREFLIGHT_RULES } from '../../src/engines/preflight.js';
+import { preflight, PREFLIGHT_RULES } from '../../src/engines/preflight.js';
+import { gpusHeld } from '../../src/model/layout.js';
 import { simulatedHost } from '../../src/host/gpus.js';
 import { getModel } from '../../src/model/models.js';
 
@@ -58,8 +59,8 @@ describe('preflight', () => {
     const r = check(v('vllm', 'Qwen/Qwen3-14B', { tp: 2, dp: 4 }), simulatedHost('H100', 4));
     expect(r.rule).toBe('gpu-count');
     expect(r.pruned!.reason).toBe('needs 8 GPUs (tp 2 x pp 1 x dp 4), the host has 4');
-    expect(gpusNeeded('sglang', { tp: 8, dp: 8, dpAttention: true })).toBe(8);
-    expect(gpusNeeded('sglang', { tp: 8, dp: 8 })).toBe(64);
+    expect(gpusHeld('sglang', { tp: 8, dp: 8, dpAttention: true })).toBe(8);
+    expect(gpusHeld('sglang', { tp: 8, dp: 8 })).toBe(64);
     expect(check(v('sglang', 'deepseek-ai/DeepSeek-R1-0528', { tp: 8, dp: 8, dpAttention: true }), H200x8).ok).toBe(true);
   });
 

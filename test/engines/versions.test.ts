@@ -13,9 +13,9 @@ import { getAdapter } from '../../src/engines/index.js';
 import { rowAt, supportedKnobs } from '../../src/engines/data/table.js';
 import { simulatedHost } from '../../src/host/gpus.js';
 import { getModel } from '../../src/model/models.js';
-import { parseAutoArgs } from '../../src/tune/args.js';
-import { planHost } from '../../src/tune/deps.js';
-import { expandStage } from '../../src/tune/plan.js';
+import { parseAutoArgs } from '../../src/tune/cli/args.js';
+import { planHost } from '../../src/tune/plan/deps.js';
+import { expandStage } from '../../src/tune/plan/plan.js';
 
 const runDir = mkdtempSync(path.join(os.tmpdir(), 'servelab-versions-'));
 afterAll(() => rmSync(runDir, { recursive: true, force: true }));

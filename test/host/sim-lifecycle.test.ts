@@ -10,7 +10,8 @@ import { sim } from '../../src/engines/index.js';
 import { simulatedHost } from '../../src/host/gpus.js';
 import { watchGpus } from '../../src/host/gpu-watch.js';
 import { findFreePort, isListening } from '../../src/host/ports.js';
-import { launchServer, type ServerHandle } from '../../src/host/process.js';
+import { launchServer } from '../../src/host/process.js';
+import type { ServerHandle } from '../../src/host/server-handle.js';
 import { allGone, waitFor } from './helpers.js';
 
 const root = mkdtempSync(path.join(os.tmpdir(), 'servelab-simlife-'));

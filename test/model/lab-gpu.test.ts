@@ -3,13 +3,14 @@
 // on the 80 GB H100 SXM the lab names by vLLM 0.11.0's accounting, every other row of the lab's H100
 // pages can (the 12 Qwen3-235B vLLM rows since the sampler peak follows v0.11.0's FlashInfer
 // sampler, src/model/kv-budget.ts), and the same 5 start once the GPU
-// has an H100 NVL's 94 GB (the hypothesis bench/lab-gpu-hypotheses.ts prices; the rows stay on
+// has an H100 NVL's 94 GB (the hypothesis model-lab/lab-gpu-hypotheses.ts prices; the rows stay on
 // the SXM part). Resolving a server is enough: nothing is simulated.
 import { describe, expect, it } from 'vitest';
-import { HELD_OUT, isNotAsPublished } from '../../src/model/data/published.js';
+import { HELD_OUT } from '../../src/model/data/published.js';
+import { isNotAsPublished } from '../../src/model/data/not-as-published.js';
 import { findGpu, type GpuSpec } from '../../src/model/gpus.js';
 import { resolveOptions } from '../../src/sim/virtual.js';
-import type { PublishedResult } from '../../src/model/data/published.js';
+import type { PublishedResult } from '../../src/model/data/published-result.js';
 
 const SXM = findGpu('H100')!;
 /** Memory of an H100 NVL (nvidia-smi 95830 MiB; CUDA total estimated with SXM's gap), nothing else changed. */

@@ -3,8 +3,11 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { findGpu, GPUS, hasNativeFp8 } from '../../src/model/gpus.js';
-import { builtinModelIds, getModel, paramCounts, parseHfConfig } from '../../src/model/models.js';
-import { fits, kvBytesPerToken, resolveParallel, resolveServer, stepTime, weightBytes } from '../../src/model/estimate.js';
+import { builtinModelIds, getModel, parseHfConfig } from '../../src/model/models.js';
+import { paramCounts } from '../../src/model/param-counts.js';
+import { fits, kvBytesPerToken, resolveServer, weightBytes } from '../../src/model/estimate.js';
+import { resolveParallel } from '../../src/model/layout.js';
+import { stepTime } from '../../src/model/step-time.js';
 
 const GiB = 1024 ** 3;
 

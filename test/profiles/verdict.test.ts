@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { judgeReplay, sloFailures } from '../../src/profiles/verdict.js';
-import type { BenchMetrics } from '../../src/bench/types.js';
+import type { BenchMetrics } from '../../src/core/metrics.js';
 
 function m(total: number, extra: Partial<Record<string, number>> = {}): BenchMetrics {
   return {

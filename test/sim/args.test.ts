@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { knobsToSimArgs, parseKnobArgs, parseSimArgs, SimArgsError } from '../../src/sim/args.js';
+import { parseKnobArgs, parseSimArgs, SimArgsError } from '../../src/sim/args.js';
+import { knobsToSimArgs } from '../../src/engines/sim-argv.js';
 import type { Knobs } from '../../src/core/variant.js';
-import { defaultLoadTime } from '../../src/sim/server.js';
+import { defaultLoadTime } from '../../src/sim/startup.js';
 
 describe('sim-serve args', () => {
   it('round-trips every knob through argv', () => {

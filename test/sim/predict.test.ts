@@ -1,5 +1,5 @@
 // `servelab predict`: the flags are sim-serve's and --auto's, the answer is the virtual clock's,
-// and bad input is one line with exit 2. Speed is measured in bench/predict.bench.ts, not here.
+// and bad input is one line with exit 2. Speed is measured in perf/predict.bench.ts, not here.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

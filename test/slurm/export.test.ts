@@ -37,6 +37,15 @@ describe('slurmScript', () => {
     expect(s).toContain(`--nnodes 2 --node-rank "$SLURM_NODEID" --dist-init-addr "$SERVELAB_HEAD_ADDR":20000`);
   });
 
+  it('asks for the GPUs of the TP group for an SGLang tp8 + dp8 DP-attention profile (DP attention lives inside TP)', () => {
+    const p = shipped('DeepSeek-R1-0528-H200x8.json');
+    const dpa = { ...p, variant: { ...p.variant, knobs: { ...p.variant.knobs, tp: 8, dp: 8, dpAttention: true } } };
+    expect(slurmScript(dpa, 'r1.json')).toContain('#SBATCH --gres=gpu:8\n');
+    // Without DP attention, dp 8 is eight replicas of tp 8: 64 GPUs, over 8 nodes.
+    const replicas = { ...p, variant: { ...p.variant, knobs: { ...p.variant.knobs, tp: 8, dp: 8, dpAttention: false } } };
+    expect(slurmScript(replicas, 'r1.json', { nodes: 8 })).toContain('#SBATCH --nodes=8\n#SBATCH --ntasks-per-node=1\n#SBATCH --gres=gpu:8\n');
+  });
+
   it('is a format of the export command', () => {
     const out = execFileSync(process.execPath, [SERVELAB_BIN, 'export', 'profiles/Qwen3-14B-H100x1.json', '--format', 'slurm'], { cwd: REPO, encoding: 'utf8' });
     expect(out.startsWith('#!/bin/bash\n#SBATCH --nodes=1\n')).toBe(true);

@@ -1,7 +1,7 @@
 // Slurm's GPU allocation of a job, from `scontrol -d -o show job ID` (lines as Slurm 22.05.8 on
 // the test cluster printed them, shortened to the fields around the node groups).
 import { describe, expect, it } from 'vitest';
-import { describeJobGpus, expandIndexList, parseJobGpus, singleNodeGpuIds } from '../../src/tune/slurm-gpus.js';
+import { describeJobGpus, expandIndexList, parseJobGpus, singleNodeGpuIds } from '../../src/tune/run/slurm/gpus.js';
 
 const ONE = 'JobId=2 JobName=wrap JobState=RUNNING Reason=None NodeList=sl1 BatchHost=sl1 NumNodes=1 JOB_GRES=gpu:h100:3   Nodes=sl1 CPU_IDs=1 Mem=0 GRES=gpu:h100:3(IDX:2-4) MinCPUsNode=1 TresPerNode=gres:gpu:3 ';
 const TWO = 'JobId=1 JobName=wrap JobState=RUNNING NodeList=sl[1-2] NumNodes=2 JOB_GRES=gpu:h100:4   Nodes=sl[1-2] CPU_IDs=0 Mem=0 GRES=gpu:h100:2(IDX:0-1) MinCPUsNode=1 TresPerNode=gres:gpu:2 ';

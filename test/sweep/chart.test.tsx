@@ -111,7 +111,7 @@ describe('axis labels', () => {
 
 describe('points that break the SLO', () => {
   it('are × in the terminal and hollow in the SVG, with a legend entry in both', async () => {
-    const { parseSlo } = await import('../../src/core/slo.js');
+    const { parseSlo } = await import('../../src/core/slo-rule.js');
     const { BROKEN } = await import('../../src/sweep/chart-text.js');
     // p99 TPOT of the 512 points is 90 and 95 ms: both break tpot:p99<60, nothing else does.
     const s = chartSeries(sweeps, analyseSweeps(sweeps, 8, parseSlo('tpot:p99<60'))).series;

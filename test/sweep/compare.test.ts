@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { compareSweeps } from '../../src/sweep/compare.js';
 import { sweepRecord, sweepsOf, SweepRecordSchema } from '../../src/sweep/record.js';
 import { analyseSweeps } from '../../src/sweep/analyse.js';
-import { parseSlo } from '../../src/core/slo.js';
+import { parseSlo } from '../../src/core/slo-rule.js';
 import { sweep, type Row } from './points.js';
 
 const rows: Row[] = [

@@ -3,7 +3,7 @@
 // against the carried winner's own measurement.
 import { describe, expect, it } from 'vitest';
 import type { VariantResult } from '../../src/core/events.js';
-import { FINALIST_WITHIN_PCT, MAX_FINALISTS, pickFinalists, type StageRows } from '../../src/tune/sweep-finalists.js';
+import { FINALIST_WITHIN_PCT, MAX_FINALISTS, pickFinalists, type StageRows } from '../../src/tune/sweep/finalists.js';
 import { metricsFor } from '../tune/scripted-runner.js';
 
 function r(id: string, total: number | null): VariantResult {

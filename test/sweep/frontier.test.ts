@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { analyseSweeps, frontierNotes } from '../../src/sweep/analyse.js';
 import { chooseForSlo, paretoFrontier, toFrontierPoint } from '../../src/sweep/frontier.js';
-import { parseSlo } from '../../src/core/slo.js';
+import { parseSlo } from '../../src/core/slo-rule.js';
 import { sweep } from './points.js';
 
 const a = sweep('a', 'sglang fp8 dp-attn', [

@@ -1,5 +1,5 @@
 // Scripted sweep points for the sweep tests: metrics in vLLM's key names, values chosen by hand.
-import type { SweepPoint, VariantSweep } from '../../src/tune/sweep-run.js';
+import type { SweepPoint, VariantSweep } from '../../src/sweep/types.js';
 
 /** [concurrency, output tok/s, mean TPOT ms, p99 TPOT ms] per point. */
 export type Row = [number, number, number, number];

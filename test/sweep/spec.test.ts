@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { formatSweep, loadLabel, parseSweep, pointPrompts, sweepScenarios } from '../../src/sweep/spec.js';
-import { sharegptScenario } from '../../src/tune/scenarios.js';
+import { sharegptScenario } from '../../src/tune/config/scenarios.js';
 
 describe('parseSweep', () => {
   it('reads concurrency and rate levels, sorted, with inf as Infinity', () => {

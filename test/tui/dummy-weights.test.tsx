@@ -9,9 +9,9 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { App } from '../../src/app.js';
 import { openSettings } from '../../src/core/settings.js';
-import { parseAutoArgs } from '../../src/tune/args.js';
-import type { SessionConfig } from '../../src/tune/config.js';
-import { realServices } from '../../src/tune/workbench.js';
+import { parseAutoArgs } from '../../src/tune/cli/args.js';
+import type { SessionConfig } from '../../src/tune/config/config.js';
+import { realServices } from '../../src/tune/workbench/workbench.js';
 import { colourTheme } from '../../src/tui/theme.js';
 import { render, type Rendered } from '../render.js';
 

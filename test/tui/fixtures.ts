@@ -1,8 +1,8 @@
 // Test data in the shapes the screens draw, and a scripted session that replays events on cue.
 import type { TuneEvent, TuneListener, VariantResult } from '../../src/core/events.js';
-import type { LiveSnapshot } from '../../src/bench/types.js';
-import type { BenchMetrics } from '../../src/bench/types.js';
-import type { HostView, ModelView, PlannedSession, PlanView, Services, SessionHandle, SessionStarter, WorkbenchDefaults, WorkloadForm } from '../../src/tune/workbench-types.js';
+import type { LiveSnapshot } from '../../src/core/metrics.js';
+import type { BenchMetrics } from '../../src/core/metrics.js';
+import type { HostView, ModelView, PlannedSession, PlanView, Services, SessionHandle, SessionStarter, WorkbenchDefaults, WorkloadForm } from '../../src/tune/workbench/types.js';
 
 export const form: WorkloadForm = {
   model: 'Qwen/Qwen3-14B',

@@ -6,7 +6,7 @@ import React from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { App } from '../../src/app.js';
 import type { SessionGpuTime, TuneEvent, VariantResult } from '../../src/core/events.js';
-import type { PlanInfo } from '../../src/core/plan.js';
+import type { PlanInfo } from '../../src/core/events.js';
 import { stageVerdict } from '../../src/tui/components/results/verdicts.js';
 import { variantLine } from '../../src/tui/components/run/Leaderboard.js';
 import type { StageTable } from '../../src/tui/state/results.js';

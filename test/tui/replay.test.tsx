@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { liveServers, stopAllServers } from '../../src/host/registry.js';
-import { executeReplay, prepareReplay, type ReplayOptions, type ReplaySetup } from '../../src/tune/replay.js';
+import { executeReplay, prepareReplay, type ReplayOptions, type ReplaySetup } from '../../src/tune/replay/replay.js';
 import { loadProfile } from '../../src/profiles/store.js';
 import { ReplayApp, type ReplayTuiResult } from '../../src/screens/ReplayScreen.js';
 import { colourTheme } from '../../src/tui/theme.js';

@@ -9,10 +9,10 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { App } from '../../src/app.js';
 import { openSettings } from '../../src/core/settings.js';
 import { liveServers, stopAllServers } from '../../src/host/registry.js';
-import { formatCommand } from '../../src/profiles/command.js';
-import { Journal } from '../../src/tune/journal.js';
+import { formatCommand } from '../../src/core/shell-quote.js';
+import { Journal } from '../../src/tune/context/journal.js';
 import { shellWords } from '../../src/tui/format.js';
-import { realServices } from '../../src/tune/workbench.js';
+import { realServices } from '../../src/tune/workbench/workbench.js';
 import { colourTheme } from '../../src/tui/theme.js';
 import { render, type Rendered } from '../render.js';
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { applyEvent, etaSeconds, HISTORY_MAX, initialRunState, LOG_TAIL_MAX, runReducer, type RunState } from '../../src/tui/state/run.js';
+import { applyEvent, initialRunState, runReducer, type RunState } from '../../src/tui/state/run.js';
+import { etaSeconds, HISTORY_MAX, LOG_TAIL_MAX } from '../../src/tui/state/live.js';
 import { focusedField, initialWizard, visibleFields, wizardReducer } from '../../src/tui/state/wizard.js';
 import { finalWinner, stageTables, validationRows } from '../../src/tui/state/results.js';
 import { burstKeyNames, helpItems, KEYMAP, resolveKey } from '../../src/tui/keymap.js';

@@ -1,10 +1,10 @@
 // A runner for runSession that launches nothing: each variant "measures" the throughput a test
 // gives it (or fails with a reason), so stage logic, resume, skip and stop run without processes.
-import type { BenchMetrics } from '../../src/bench/types.js';
+import type { BenchMetrics } from '../../src/core/metrics.js';
 import type { Failure, VariantResult } from '../../src/core/events.js';
 import type { Variant } from '../../src/core/variant.js';
-import type { Scenario } from '../../src/tune/scenarios.js';
-import type { RunRequest, ScenarioRunner } from '../../src/tune/session-context.js';
+import type { Scenario } from '../../src/core/scenario.js';
+import type { RunRequest, ScenarioRunner } from '../../src/tune/context/session-context.js';
 
 export function metricsFor(total: number): BenchMetrics {
   return {

@@ -2,10 +2,10 @@
 // scenario's concurrency (from its name, `@c32`; none = every request at once) goes through the
 // test's own model, so the staged search and the sweep can rank variants differently. It reports
 // each scenario through onResult and honours the skip signal between scenarios, as the real one.
-import type { BenchMetrics } from '../../src/bench/types.js';
+import type { BenchMetrics } from '../../src/core/metrics.js';
 import type { VariantResult } from '../../src/core/events.js';
-import { AbortedError } from '../../src/tune/aborted.js';
-import type { ScenarioRunner } from '../../src/tune/session-context.js';
+import { AbortedError } from '../../src/core/aborted.js';
+import type { ScenarioRunner } from '../../src/tune/context/session-context.js';
 
 /** Output tok/s (all GPUs) and mean TPOT of a variant at a concurrency (null: all at once). */
 export type LoadModel = (variantId: string, concurrency: number | null) => { output: number; tpotMs: number };

@@ -5,7 +5,8 @@ import { ENGINES } from '../../core/variant.js';
 import { CORPUS } from '../corpus.js';
 import { FAILURE_RULES } from '../failure-rules.js';
 import { NEUTRAL_KNOBS } from './knobs.js';
-import { ENGINE_LABEL, ENGINE_ROWS, rowsAt, type KnobRow } from './table.js';
+import { ENGINE_LABEL, ENGINE_ROWS, rowsAt } from './table.js';
+import type { KnobRow } from './knob-row.js';
 import { KNOWN_VERSIONS } from './versions.js';
 
 const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');

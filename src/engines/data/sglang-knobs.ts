@@ -1,7 +1,7 @@
 // SGLang's spelling of each neutral knob (`python3 -m sglang.launch_server`). Data table. Full
 // flag names only: `--tp 2` works through argparse prefix matching, which a new flag can break.
 // Source: python/sglang/srt/server_args.py@469c63e5 (0.5.4/0.5.5-era). Rendered in docs/engines.md.
-import type { KnobRow } from './table.js';
+import type { KnobRow } from './knob-row.js';
 
 const SA = 'python/sglang/srt/server_args.py@469c63e5 (0.5.5)';
 

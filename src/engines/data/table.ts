@@ -8,25 +8,7 @@ import { SGLANG_ROWS } from './sglang-knobs.js';
 import { TRTLLM_ROWS } from './trtllm-knobs.js';
 import { VLLM_ROWS } from './vllm-knobs.js';
 import { compareVersions, DEFAULT_VERSION } from './versions.js';
-
-export interface KnobRow {
-  /** Neutral knob (a Knobs key) or a sub-knob such as 'speculative.method'. */
-  knob: string;
-  via: 'flag' | 'env' | 'yaml' | 'json';
-  /** Flag (`--tp-size`), env var, dotted YAML key (`kv_cache_config.dtype`) or JSON key. */
-  name: string;
-  /** Neutral value -> engine value. Absent: the value passes through unchanged. */
-  values?: Readonly<Record<string, string>>;
-  /** Values the planner proposes (in order), when the knob is an enumeration. */
-  candidates?: readonly string[];
-  /** First known release the row holds for (inclusive); absent = every known release before `until`. */
-  since?: string;
-  /** First known release it no longer holds for (exclusive). */
-  until?: string;
-  /** File and release (or commit) the spelling was read from. */
-  source: string;
-  note?: string;
-}
+import type { KnobRow } from './knob-row.js';
 
 export const ENGINE_ROWS: Readonly<Record<EngineName, readonly KnobRow[]>> = {
   vllm: VLLM_ROWS,

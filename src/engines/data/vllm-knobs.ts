@@ -1,7 +1,7 @@
 // vLLM's spelling of each neutral knob (`vllm serve`). Data table: one row per knob and release
 // range. Sources: arg_utils = vllm/engine/arg_utils.py (v0.11.0 b8b302cde; ≈0.11.1 99d7eb5d);
 // envs = vllm/envs.py. Rendered with its sources in docs/engines.md (scripts/docs-engines.ts).
-import type { KnobRow } from './table.js';
+import type { KnobRow } from './knob-row.js';
 
 const AU = 'vllm/engine/arg_utils.py (v0.11.0; ≈0.11.1 @99d7eb5d)';
 const ENVS = 'vllm/envs.py (0.11.x)';

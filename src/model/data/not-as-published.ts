@@ -1,5 +1,5 @@
 // Held-out rows whose published command cannot start as stated, by the engine's own accounting:
-// the model refuses them, and bench/validate.ts reports the median with and without them. A row's
+// the model refuses them, and model-lab/validate.ts reports the median with and without them. A row's
 // caveat starts with NOT_AS_PUBLISHED_PREFIX (it may go on with the row's other caveats).
 
 export const NOT_AS_PUBLISHED_PREFIX = 'not reproducible as published';
@@ -18,7 +18,7 @@ export const NOT_AS_PUBLISHED_PREFIX = 'not reproducible as published';
  * model on an H100 with 4.45 GiB left and failing at --max-model-len 32000. The run started, so
  * its GPU memory or flags differ from what the page says: not reproducible as published.
  *
- * Which H100 (docs/model-diagnosis.md section 7, bench/lab-gpu-hypotheses.ts): the pages as read say
+ * Which H100 (docs/model-diagnosis.md section 7, model-lab/lab-gpu-hypotheses.ts): the pages as read say
  * "NVIDIA H100 GPUs"; the lab's later edit (gpustack/gpustack commit 1f37f1b8, 2026-01-06, "docs:
  * clarify GPU number in performance lab") makes them "A single NVIDIA H100 SXM GPU." (Qwen3-32B,
  * Qwen3-14B) and "8 × NVIDIA H100 SXM GPUs on a single node." (Qwen3-235B, GLM-4.x), and the lab's

@@ -1,5 +1,5 @@
 // More HELD-OUT published results (issue 15): other models, GPUs, GPU counts and TensorRT-LLM's own
-// tables, all outside the three studies and never fitted on (bench/fit.ts reads split 'train' only).
+// tables, all outside the three studies and never fitted on (model-lab/fit.ts reads split 'train' only).
 // Every row names its page (at the commit read) and quotes its figure; nothing here is recalled.
 //
 // 1. GPUStack performance lab, Qwen3-235B-A22B-Instruct-2507 on 8 x A100 80GB and 8 x H100: the
@@ -34,7 +34,7 @@
 //   2,009. Qwen3-235B-A22B H200 DEP4: 1024/8192 1,417; H100 DEP8: 1024/8192 873. Llama-3.1-8B TP1
 //   (1.0-era page): 128/2048 26,221 (H200), 22,714 (H100).
 import type { EngineName, Knobs } from '../../core/variant.js';
-import type { PublishedResult } from './published.js';
+import type { PublishedResult } from './published-result.js';
 import { findGpu } from '../gpus.js';
 import { trtllmBenchSettings } from './trtllm-bench-settings.js';
 import { SAMPLER_DEPENDENT_235B } from './not-as-published.js';
@@ -138,7 +138,7 @@ const GLM_H200_ROWS: GsRow[] = [
  * tokens by the model's accounting; the burst needs ~414k), and vLLM 0.11.0 runs a per-channel FP8
  * MoE (this checkpoint, as inferred from its tuned-file names) through CUTLASS on sm90, with no
  * per-GPU tuned file (compressed_tensors_moe.py at b8b302cde). What reproduces throughput AND
- * latencies is a TP link of PCIe class (`npx tsx bench/lab-links.ts`: 40-48 GB/s gives +0.7% /
+ * latencies is a TP link of PCIe class (`npx tsx model-lab/lab-links.ts`: 40-48 GB/s gives +0.7% /
  * -3.2% / +4.1% with mean TTFT 18.5 / 16.4 / 29.1 s), which contradicts the lab's "8 × NVIDIA H100 SXM GPUs on a single node"
  * (gpustack commit 1f37f1b8): the rows stay on the SXM part and count; the model is not bent.
  */

@@ -1,5 +1,5 @@
 // Published serving results OUTSIDE the three studies the model was fitted on, for out-of-sample
-// validation (bench/validate.ts, test/model/validation.test.ts, docs/calibration.md). Every
+// validation (model-lab/validate.ts, test/model/validation.test.ts, docs/calibration.md). Every
 // figure is copied from the `vllm bench serve` result block printed in the source page (Total
 // Token throughput, tok/s; 1000 ShareGPT prompts, or random IN/OUT with the prompt count given,
 // all requests at once, as the pages' commands say). Engines: vLLM v0.11.0, SGLang v0.5.5.post1,
@@ -9,33 +9,10 @@
 // TRAINING vs HELD-OUT (declared in training.ts, by page, before any fit): the Qwen3-14B pages
 // (A100 and H100) are TRAINING rows, fitted on together with the three studies; the Qwen3-32B
 // pages (A100 and H100) are HELD OUT: a model size the fit never sees, on both GPUs and all three
-// engines. No constant is set from a held-out row (bench/fit.ts reads only split 'train').
+// engines. No constant is set from a held-out row (model-lab/fit.ts reads only split 'train').
 import type { EngineName, Knobs } from '../../core/variant.js';
 import { WIDER_HELD_OUT } from './published-wider.js';
-
-export interface PublishedResult {
-  /** Group for the ranking check: the engines compared on the same model, GPU and workload. */
-  group: string;
-  engine: EngineName;
-  engineVersion: string;
-  model: string;
-  gpu: string;
-  gpus: number;
-  knobs: Knobs;
-  /** 'sharegpt' (1000 prompts) or random IN/OUT. */
-  workload: { kind: 'sharegpt' } | { kind: 'random'; input: number; output: number };
-  numPrompts: number;
-  totalTokPerS: number;
-  /** Absent when the source publishes none (TensorRT-LLM's perf-overview tables give throughput only). */
-  meanTpotMs?: number;
-  source: string;
-  /** The figure exactly as the source prints it, and how totalTokPerS was derived when it differs. */
-  quote?: string;
-  /** Why a row is less faithful to reproduce (a flag the model does not have, ...). */
-  caveat?: string;
-  /** 'train': bench/fit.ts fits on it; 'held-out': only ever compared (training.ts). */
-  split: 'train' | 'held-out';
-}
+import type { PublishedResult } from './published-result.js';
 
 const V = { vllm: '0.11.0', sglang: '0.5.5.post1', trtllm: '1.2.0rc1' } as const;
 const SRC = (page: string) => `https://github.com/gpustack/gpustack/blob/main/docs/performance-lab/${page}.md`;
@@ -60,7 +37,6 @@ const BASELINE_32K = "the page's baseline script omits --max-model-len 32768, bu
  * count on these pages: Qwen3-14B/H100's two SGLang FP8 runs both print 201833). Kept as published.
  */
 const STAGE2_ENGINE = "the page's serving script is SGLang's, but its heading, summary and generated-token count point at TensorRT-LLM FP8 (see STAGE2_ENGINE); the model reads +24% as SGLang, +26% as TensorRT-LLM";
-export { NOT_AS_PUBLISHED, isNotAsPublished } from './not-as-published.js';
 import { NOT_AS_PUBLISHED } from './not-as-published.js';
 
 type Row = [group: string, engine: EngineName, model: string, gpu: string, knobs: Knobs, workload: PublishedResult['workload'], prompts: number, tput: number, tpot: number, page: string, caveat?: string];

@@ -15,7 +15,8 @@
 // Under enable_attention_dp both limits apply per rank (each attention-DP rank schedules its own
 // requests); the heuristic itself only sees tp and pp.
 import { BUILTIN_CONFIGS, FP8_CHECKPOINTS } from './model-configs.js';
-import { getModel, paramCounts } from '../models.js';
+import { getModel } from '../models.js';
+import { paramCounts } from '../param-counts.js';
 import type { GpuSpec } from '../gpus.js';
 
 const GiB = 1024 ** 3;

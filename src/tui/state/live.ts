@@ -2,7 +2,7 @@
 // figures, in launch order (several at once when variants of a stage share the host on disjoint
 // GPUs). A pure reducer over the core's events: it files what the core reported.
 import type { ServerMetricsSample, TuneEvent } from '../../core/events.js';
-import type { LiveSnapshot } from '../../bench/types.js';
+import type { LiveSnapshot } from '../../core/metrics.js';
 
 /** Bounds that keep memory flat however long a run lasts. */
 export const HISTORY_MAX = 120;

@@ -5,7 +5,6 @@ import { applyToView, emptyView, tieClause, type SessionView } from '../../core/
 import { applyLiveVariant, pushBounded, type CurrentVariant } from './live.js';
 import { movePick, skipTarget } from './pick.js';
 
-export { HISTORY_MAX, LOG_TAIL_MAX, etaSeconds, type CurrentVariant, type Phase } from './live.js';
 export const NOTES_MAX = 20;
 
 export interface StageProgress {

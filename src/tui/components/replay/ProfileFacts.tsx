@@ -2,7 +2,7 @@
 // this host (with the exact command), and recorded vs now per metric.
 import React from 'react';
 import { Box, Text } from 'ink';
-import type { ReplaySetup } from '../../../tune/replay.js';
+import type { ReplaySetup } from '../../../tune/replay/replay.js';
 import type { MetricDelta } from '../../../profiles/verdict.js';
 import { fmtMs, fmtPct, fmtTokS, wrapLines } from '../../format.js';
 import { formatCommand } from '../../../core/shell-quote.js';

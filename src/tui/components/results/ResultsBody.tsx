@@ -5,7 +5,7 @@ import React from 'react';
 import { Box, Text } from 'ink';
 import { commandLines } from '../../format.js';
 import { formatCommand } from '../../../core/shell-quote.js';
-import { servingArgv } from '../../../tune/dummy-weights.js';
+import { servingArgv } from '../../../tune/launch/dummy-weights.js';
 import type { ResultsData } from '../../state/results.js';
 
 export type { ResultsData };

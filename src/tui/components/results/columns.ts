@@ -3,9 +3,10 @@
 // validation table. A wide terminal adds the benchmark time and the GPUs each variant held.
 import type { VariantResult } from '../../../core/events.js';
 import { formatGpuHours } from '../../../core/view-cost.js';
-import { isStoppedEarly, STOPPED_EARLY } from '../../../tune/early-stop.js';
-import { isSameServer, SAME_SERVER_STATUS } from '../../../tune/same-server.js';
-import { fmtDollars, fmtDuration, fmtMs, fmtPct, fmtTokS, truncate } from '../../format.js';
+import { isStoppedEarly, STOPPED_EARLY } from '../../../tune/decide/early-stop.js';
+import { isSameServer, SAME_SERVER_STATUS } from '../../../tune/decide/same-server.js';
+import { fmtDollars, fmtMs, fmtPct, fmtTokS, truncate } from '../../format.js';
+import { durationText } from '../../../core/duration-text.js';
 import type { ResultRow, ValidationRowView } from '../../state/results.js';
 import type { Column } from '../Table.js';
 
@@ -56,10 +57,10 @@ function numberColumns(priced: boolean, width: number): Column<ResultRow>[] {
     { key: 'gain', header: 'gain', width: 7, align: 'right', render: (r) => (r.isCarried ? 'carried' : r.isReference ? 'ref' : fmtPct(r.gainPct, true)), tone: (r) => (r.gainPct === null || r.isCarried || r.isReference ? undefined : r.gainPct > 0 ? 'good' : 'bad') },
     { key: 'ttft', header: 'TTFT', width: 7, align: 'right', render: (r) => fmtMs(r.result.metrics?.mean_ttft_ms) },
     { key: 'tpot', header: 'TPOT', width: 7, align: 'right', render: (r) => fmtMs(r.result.metrics?.mean_tpot_ms) },
-    ...(startup ? [{ key: 'startup', header: 'startup', width: 7, align: 'right' as const, render: (r: ResultRow) => fmtDuration(r.result.startupS) }] : []),
+    ...(startup ? [{ key: 'startup', header: 'startup', width: 7, align: 'right' as const, render: (r: ResultRow) => durationText(r.result.startupS) }] : []),
     ...(wide
       ? [
-          { key: 'bench', header: 'bench', width: 6, align: 'right' as const, render: (r: ResultRow) => fmtDuration(r.result.gpuTime?.benchmarkS) },
+          { key: 'bench', header: 'bench', width: 6, align: 'right' as const, render: (r: ResultRow) => durationText(r.result.gpuTime?.benchmarkS) },
           { key: 'gpus', header: 'GPUs', width: 4, align: 'right' as const, render: (r: ResultRow) => gpusHeld(r.result) },
         ]
       : []),

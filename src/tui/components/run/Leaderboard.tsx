@@ -5,7 +5,8 @@ import { Static, Text } from 'ink';
 import type { VariantResult } from '../../../core/events.js';
 import { formatGpuHours } from '../../../core/view-cost.js';
 import type { StaticItem } from '../../state/run.js';
-import { fmtDuration, fmtMs, fmtPct, fmtTokS, relativeLabel, truncate, wrapLines } from '../../format.js';
+import { fmtMs, fmtPct, fmtTokS, relativeLabel, truncate, wrapLines } from '../../format.js';
+import { durationText } from '../../../core/duration-text.js';
 import { useTheme, type Theme } from '../../theme.js';
 import { pad } from '../Table.js';
 import { statusText } from '../results/columns.js';
@@ -17,7 +18,7 @@ export function variantLine(r: VariantResult, label: string, width: number): str
         `${fmtTokS(m.total_token_throughput)} tok/s`.padStart(12),
         `TTFT ${fmtMs(m.mean_ttft_ms)}`.padEnd(12),
         `TPOT ${fmtMs(m.mean_tpot_ms)}`.padEnd(11),
-        ...(width >= 100 && r.startupS !== undefined ? [`up ${fmtDuration(r.startupS)}`] : []),
+        ...(width >= 100 && r.startupS !== undefined ? [`up ${durationText(r.startupS)}`] : []),
         ...(width >= 120 && r.gpuTime ? [`${formatGpuHours(r.gpuTime.gpuS / 3600)} GPU-h`] : []),
         // Which measurements used dummy weights is said wherever they are shown (issue 16).
         ...(r.weights?.kind === 'dummy' ? [width >= 100 ? 'dummy weights' : 'dummy'] : []),

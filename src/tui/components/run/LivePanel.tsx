@@ -1,9 +1,10 @@
 // The benchmark in flight: tok/s over time, latencies so far, progress with ETA, server state.
 import React from 'react';
 import { Box, Text } from 'ink';
-import type { CurrentVariant } from '../../state/run.js';
-import { etaSeconds } from '../../state/run.js';
-import { fmtDuration, fmtMs, fmtNum, fmtPct, fmtTokS } from '../../format.js';
+import type { CurrentVariant } from '../../state/live.js';
+import { etaSeconds } from '../../state/live.js';
+import { fmtMs, fmtNum, fmtPct, fmtTokS } from '../../format.js';
+import { durationText } from '../../../core/duration-text.js';
 import { useTheme } from '../../theme.js';
 import { Sparkline } from '../Sparkline.js';
 import { ProgressBar } from '../ProgressBar.js';
@@ -26,7 +27,7 @@ export function LivePanel({ current, width, now, simulated }: LivePanelProps): R
   const kv = current.server;
   const wallS = Math.max(0, (now - current.phaseAt) / 1000);
   // The figures take what they need; the bar gets the rest (the figures are never cut).
-  const progress = ` ${fmtNum(done)}/${fmtNum(total)}  ${total ? fmtPct((done / total) * 100) : '-'}  ETA ${fmtDuration(etaSeconds(s, wallS))}  elapsed ${fmtDuration(wallS)}${simulated ? ` · sim ${fmtDuration(s?.elapsedS)}` : ''}`;
+  const progress = ` ${fmtNum(done)}/${fmtNum(total)}  ${total ? fmtPct((done / total) * 100) : '-'}  ETA ${durationText(etaSeconds(s, wallS))}  elapsed ${durationText(wallS)}${simulated ? ` · sim ${durationText(s?.elapsedS)}` : ''}`;
   // A steady reserve for the figures so the bar does not change length as they change.
   const barW = Math.max(8, Math.min(40, width - 1 - Math.max(progress.length, simulated ? 52 : 40)));
   const lat = (name: string, mean: number | undefined, p99: number | undefined) =>

@@ -2,8 +2,8 @@
 // stopping), its name, what it is doing and for how long. Used by the Run and Replay screens.
 import React from 'react';
 import { Text } from 'ink';
-import { fmtDuration } from '../../format.js';
-import type { CurrentVariant, Phase } from '../../state/run.js';
+import { durationText } from '../../../core/duration-text.js';
+import type { CurrentVariant, Phase } from '../../state/live.js';
 import { useTheme } from '../../theme.js';
 import { Muted } from '../Title.js';
 
@@ -25,10 +25,10 @@ export function StatusLine({ c, label, now, width }: { c: CurrentVariant; label:
         ? // Longest first: the prompt count is also on the progress line, so it goes first when short of room.
           [`${c.scenario ?? ''}${c.numPrompts ? ` · ${c.numPrompts} prompts` : ''}`, c.scenario ?? '']
         : c.startupS !== undefined
-          ? [`started in ${fmtDuration(c.startupS)}`]
+          ? [`started in ${durationText(c.startupS)}`]
           : [];
   const phase = `● ${PHASE_TEXT[c.phase].padEnd(13)} `;
-  const elapsed = `elapsed ${fmtDuration(since)}`;
+  const elapsed = `elapsed ${durationText(since)}`;
   // Room for the elapsed figure to grow ("9.9s" -> "1m05s") without the line being cut.
   const fits = (d: string) => !width || [...`${phase}${label}  ${d}  ${elapsed}`].length + 2 <= width - 1;
   const detail = [...details, ''].find(fits) ?? '';

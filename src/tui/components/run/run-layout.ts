@@ -3,7 +3,8 @@
 // or stacked. Pure: line counts and text only; the components draw what these say.
 import { helpItems, type Scope } from '../../keymap.js';
 import type { GpuSample } from '../../../core/events.js';
-import { fmtDuration, fmtNum, fmtTokS, truncate } from '../../format.js';
+import { fmtNum, fmtTokS, truncate } from '../../format.js';
+import { durationText } from '../../../core/duration-text.js';
 import type { CurrentVariant, Phase } from '../../state/live.js';
 
 /** A full panel: the status line and the live panel's six lines. */
@@ -69,7 +70,7 @@ export function compactRows(live: readonly CurrentVariant[], label: (c: CurrentV
       phase: PHASE_WORD[c.phase].padEnd(9),
       ratio: total ? done / total : 0,
       barWidth: bench ? barWidth : 0,
-      progress: bench ? `${fmtNum(done)}/${fmtNum(total)}`.padStart(countW) : `up ${fmtDuration(Math.max(0, now - c.launchedAt) / 1000)}`.padEnd(middle),
+      progress: bench ? `${fmtNum(done)}/${fmtNum(total)}`.padStart(countW) : `up ${durationText(Math.max(0, now - c.launchedAt) / 1000)}`.padEnd(middle),
       tokS: (s ? `${fmtTokS(s.totalTokPerS)} tok/s` : '').padStart(13),
     };
   });

@@ -2,8 +2,8 @@
 // and the core's choice sentence with its reason and the runner-up.
 import React from 'react';
 import { Box, Text } from 'ink';
-import type { SweepView } from '../../../core/view.js';
-import { sweepChartSeries } from '../../../tune/text-sweep.js';
+import type { SweepView } from '../../../core/view-sweep.js';
+import { sweepChartSeries } from '../../../tune/cli/text-sweep.js';
 import { wrapLines } from '../../format.js';
 import { useTheme } from '../../theme.js';
 import { FrontierChart } from '../FrontierChart.js';

@@ -2,8 +2,8 @@
 // chart growing point by point (the same series as the --auto summary's chart, text-sweep.ts).
 import React from 'react';
 import { Box, Text } from 'ink';
-import type { SweepView } from '../../../core/view.js';
-import { sweepChartSeries } from '../../../tune/text-sweep.js';
+import type { SweepView } from '../../../core/view-sweep.js';
+import { sweepChartSeries } from '../../../tune/cli/text-sweep.js';
 import { truncate } from '../../format.js';
 import { useTheme } from '../../theme.js';
 import { FrontierChart } from '../FrontierChart.js';

@@ -2,7 +2,7 @@
 // latest point as one line, the frontier table's rows and columns. Presentation only: the
 // frontier and the choice are the core's.
 import type { SweepLoadInfo } from '../../../core/events.js';
-import type { SweepPointView, SweepView } from '../../../core/view.js';
+import type { SweepPointView, SweepView } from '../../../core/view-sweep.js';
 import { loadLabel } from '../../../sweep/spec.js';
 import { fmtMs, fmtNum } from '../../format.js';
 import type { Column } from '../Table.js';

@@ -1,0 +1,21 @@
+// A workload as the tuner, sweeps and predict name it: dataset, lengths, prompts, seed and load.
+
+export interface Scenario {
+  /** Stable name: 'sharegpt', 'sharegpt-like', 'random-2000-100'. */
+  name: string;
+  /** Human label: 'ShareGPT', 'medium 2000/100'. */
+  label: string;
+  /** 'custom' = a JSONL of prompts with output_tokens (vLLM's custom dataset): the ShareGPT-like stand-in. */
+  dataset: 'sharegpt' | 'random' | 'custom';
+  datasetPath?: string;
+  inputLen?: number;
+  outputLen?: number;
+  /** vLLM's --random-range-ratio (lengths uniform in [len*(1-r), len*(1+r)]). */
+  rangeRatio?: number;
+  numPrompts: number;
+  seed: number;
+  /** null = all requests at once (request rate inf), as in the studies. */
+  maxConcurrency: number | null;
+  /** Requests per second (Poisson arrivals, vLLM's --request-rate); absent or null = all at once. */
+  requestRate?: number | null;
+}

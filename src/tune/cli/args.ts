@@ -1,0 +1,295 @@
+// `servelab --auto` flags -> SessionConfig. Saved settings (servelab config) fill in what the
+// flags leave out. Bad input is a one-line UserError (exit 2) that says what to type instead.
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { dataDir, defaultRunsDir } from '../../host/xdg.js';
+import { isShippedDir } from '../../profiles/shipped.js';
+import { parseArgs } from 'node:util';
+import { parseArgsMessage, UserError } from '../../core/errors.js';
+import { parseEngines, type SettingValues } from '../../core/settings.js';
+import { ENGINES, type EngineName } from '../../core/variant.js';
+import { findGpu, gpuNames } from '../../model/gpus.js';
+import { builtinModelIds, getModel } from '../../model/models.js';
+import {
+  DEFAULT_READY_TIMEOUT_S,
+  DEFAULT_SIM_READY_TIMEOUT_S,
+  DEFAULT_SIM_SPEED,
+  STAGES,
+  type SessionConfig,
+  type StageName,
+} from '../config/config.js';
+import { checkDataset, checkNumber, checkObjectiveSlo, parseStageObjective, RULES, type NumberRule } from '../config/rules.js';
+import { parseScenario, sharegptScenario, studyScenarios } from '../config/scenarios.js';
+import type { Scenario } from '../../core/scenario.js';
+import { parseSlo } from '../../core/slo-rule.js';
+import { parseParallel } from '../stage/parallel.js';
+import { DEFAULT_REPEATS_MAX } from '../decide/repeats.js';
+import { formatSweep, parseSweep } from '../../sweep/spec.js';
+import type { SessionSweepConfig } from '../config/config.js';
+
+import { AUTO_FLAGS } from './auto-flags.js';
+
+export interface AutoOptions {
+  help: boolean;
+  dryRun: boolean;
+  json: boolean;
+  /** Run folder to resume (config comes from its journal). */
+  resume?: string;
+  /** Undefined only for --help and --resume. */
+  config?: SessionConfig;
+}
+
+const num = (flag: string, text: string | undefined, rule?: NumberRule) => checkNumber(`--${flag}`, text, rule);
+
+/** Issue 16's flags: early stop, adaptive repeats, parallel variants, dummy weights. */
+function costFlags(values: Record<string, unknown>): Pick<SessionConfig, 'earlyStop' | 'repeatsMax' | 'parallel' | 'replica' | 'dummyWeights'> {
+  const str = (k: string) => values[k] as string | undefined;
+  const replica = str('replica') ?? 'auto';
+  if (replica !== 'auto' && replica !== 'off') throw new UserError(`--replica must be auto or off, got '${replica}'`);
+  return {
+    replica,
+    earlyStop: values['no-early-stop'] !== true,
+    repeatsMax: num('repeats-max', str('repeats-max'), { integer: true, min: 1, max: 20 }) ?? DEFAULT_REPEATS_MAX,
+    parallel: parseParallel(str('parallel') ?? 'auto'),
+    // Absent when off: a run folder written without the flag resumes with the same config.
+    ...(values['dummy-weights'] === true ? { dummyWeights: true } : {}),
+  };
+}
+
+export function parseStages(text: string): StageName[] {
+  const list = text.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
+  if (!list.length) throw new UserError(`--stages is empty; use some of ${STAGES.join(', ')}`);
+  for (const s of list) {
+    if (!(STAGES as readonly string[]).includes(s)) throw new UserError(`unknown stage '${s}': use ${STAGES.join(', ')}`);
+  }
+  return [...new Set(list)] as StageName[];
+}
+
+/** Naive shell-like split: whitespace separates, single or double quotes group. */
+export function splitArgs(text: string): string[] {
+  const out: string[] = [];
+  let cur = '';
+  let quote: string | null = null;
+  let any = false;
+  for (const ch of text) {
+    if (quote) {
+      if (ch === quote) quote = null;
+      else cur += ch;
+    } else if (ch === '"' || ch === "'") {
+      quote = ch;
+      any = true;
+    } else if (/\s/.test(ch)) {
+      if (cur || any) out.push(cur);
+      cur = '';
+      any = false;
+    } else cur += ch;
+  }
+  if (quote) throw new UserError(`--extra-args: unbalanced ${quote} in '${text}'`);
+  if (cur || any) out.push(cur);
+  return out;
+}
+
+export function parseExtraArgs(list: readonly string[]): SessionConfig['extraArgs'] {
+  const out: SessionConfig['extraArgs'] = {};
+  for (const item of list) {
+    const m = /^(vllm|sglang|trtllm):(.*)$/s.exec(item.trim());
+    const key: EngineName | '*' = m ? (m[1] as EngineName) : '*';
+    const args = splitArgs(m ? m[2]! : item);
+    if (!args.length) throw new UserError(`--extra-args '${item}' holds no arguments`);
+    out[key] = [...(out[key] ?? []), ...args];
+  }
+  return out;
+}
+
+/** The flag values `parseArgs` gives for AUTO_FLAGS (the workbench builds the same bag from its form). */
+export type AutoFlagValues = Record<string, string | boolean | string[] | undefined>;
+
+const SLURM_ONLY = ['partition', 'account', 'time'] as const;
+
+/**
+ * --runtime native|docker|slurm and the flags that belong to each. `--nodes N` (slurm only): the
+ * most nodes a variant may span; with --sim the simulated cluster of N x --gpus (sim.gpus counts all).
+ */
+export function parseRuntime(str: (k: string) => string | undefined, slurmArgs: string[], sim?: SessionConfig['sim']): SessionConfig['runtime'] {
+  const nodes = num('nodes', str('nodes'), { integer: true, min: 1, max: 64 });
+  if (nodes !== undefined && str('runtime') !== 'slurm') throw new UserError('--nodes needs --runtime slurm (a variant wider than one node runs as a multi-node Slurm job)');
+  if (sim && nodes !== undefined && nodes > 1) {
+    sim.nodes = nodes;
+    sim.gpus *= nodes;
+  }
+  const runtimeText = str('runtime') ?? 'native';
+  if (runtimeText !== 'slurm') {
+    const stray = [...SLURM_ONLY.filter((k) => str(k) !== undefined), ...(slurmArgs.length ? ['slurm-arg'] : [])];
+    if (stray.length) throw new UserError(`--${stray[0]} is a Slurm option; add --runtime slurm`);
+  }
+  if (runtimeText !== 'docker' && str('image') !== undefined) throw new UserError('--image is the container of --runtime docker; add --runtime docker');
+  if (runtimeText === 'native') return { kind: 'native' };
+  if (runtimeText === 'docker') {
+    if (!str('image')) throw new UserError('--runtime docker needs --image, e.g. --image vllm/vllm-openai:v0.11.0');
+    return { kind: 'docker', image: str('image')! };
+  }
+  if (runtimeText === 'slurm') {
+    return {
+      kind: 'slurm',
+      ...(str('partition') ? { partition: str('partition')! } : {}),
+      ...(str('account') ? { account: str('account')! } : {}),
+      ...(str('time') ? { time: str('time')! } : {}),
+      extra: slurmArgs,
+      ...(nodes !== undefined ? { nodes } : {}),
+    };
+  }
+  throw new UserError(`--runtime must be native, docker or slurm, got '${runtimeText}'`);
+}
+
+/** The default levels when --objective frontier comes without --sweep. */
+export const DEFAULT_SESSION_SWEEP = 'concurrency:1,4,16,64,256';
+
+/** --sweep, --sweep-all and --objective frontier -> the session's sweep, or undefined without one. */
+export function parseSweepFlags(sweepText: string | undefined, all: boolean, objectiveText: string | undefined, hasSlo: boolean): SessionSweepConfig | undefined {
+  const frontier = objectiveText?.trim().toLowerCase() === 'frontier';
+  if (frontier && !hasSlo) throw new UserError('--objective frontier needs --slo, e.g. --slo "tpot:p99<60" (the choice is the most tok/s/GPU that meets it)');
+  if (sweepText === undefined && !frontier) {
+    if (all) throw new UserError('--sweep-all needs --sweep LEVELS (or --objective frontier), e.g. --sweep concurrency:1,8,32,128');
+    return undefined;
+  }
+  const spec = parseSweep(sweepText ?? DEFAULT_SESSION_SWEEP);
+  return { spec: formatSweep(spec), all, frontier };
+}
+
+/** The flags that go with --resume: how to show the run, never what it runs. */
+const RESUME_FLAGS = new Set(['auto', 'help', 'resume', 'dry-run', 'json']);
+
+export function parseAutoArgs(argv: readonly string[], settings: SettingValues = {}): AutoOptions {
+  let values: AutoFlagValues;
+  let positionals: string[];
+  try {
+    ({ values, positionals } = parseArgs({ args: [...argv], options: AUTO_FLAGS, strict: true, allowPositionals: true }) as {
+      values: AutoFlagValues;
+      positionals: string[];
+    });
+  } catch (e) {
+    throw new UserError(`${parseArgsMessage(e)}; run 'servelab --auto --help' for the flags`);
+  }
+  const help = values.help === true;
+  const dryRun = values['dry-run'] === true;
+  const json = values.json === true;
+  if (help) return { help, dryRun, json };
+  if (positionals.length) throw new UserError(`unexpected argument '${positionals[0]}'; run 'servelab --auto --help' for the flags`);
+  const resume = values.resume as string | undefined;
+  if (resume !== undefined) {
+    // The journal's settings are the run's: a flag that would change them is refused, not ignored.
+    const changes = Object.keys(values).find((k) => !RESUME_FLAGS.has(k));
+    if (changes) throw new UserError(`--resume continues a run with its recorded settings: drop --${changes} (or start a new run without --resume)`);
+    const dir = resolve(resume);
+    if (!existsSync(dir)) throw new UserError(`--resume ${resume}: no such folder`);
+    return { help, dryRun, json, resume: dir };
+  }
+  return { help, dryRun, json, config: configFromFlags(values, settings) };
+}
+
+type Str = (k: string) => string | undefined;
+
+function simConfig(values: AutoFlagValues, str: Str, model: string): SessionConfig['sim'] {
+  const simFlags = ['gpu', 'gpus', 'speed'].filter((k) => str(k) !== undefined);
+  if (values.sim !== true) {
+    if (simFlags.length) throw new UserError(`--${simFlags[0]} describes the simulated host; add --sim`);
+    return undefined;
+  }
+  const gpuName = str('gpu') ?? 'H100';
+  if (!findGpu(gpuName)) throw new UserError(`unknown GPU '${gpuName}' for --gpu: use one of ${gpuNames().join(', ')}`);
+  if (!getModel(model)) {
+    throw new UserError(`the simulated host knows no model '${model}': use a local folder with config.json or one of ${builtinModelIds().join(', ')}`);
+  }
+  return {
+    gpu: gpuName,
+    gpus: num('gpus', str('gpus'), RULES.simGpus) ?? 1,
+    speed: num('speed', str('speed'), { min: 0, exclusiveMin: true, max: 1000 }) ?? DEFAULT_SIM_SPEED,
+    autoSpeed: str('speed') === undefined,
+    seed: num('seed', str('seed'), { integer: true }) ?? 0,
+  };
+}
+
+/** The tuning workload and the validation scenarios. `scenarioSeed` (the workbench's form) reseeds the tuning workload. */
+function workloadConfig(str: Str, settings: SettingValues, scenarioSeed?: number): Pick<SessionConfig, 'scenario' | 'validation' | 'datasetPath'> {
+  const datasetPathRaw = str('dataset-path') ?? settings['dataset-path'];
+  const datasetPath = datasetPathRaw !== undefined ? checkDataset(datasetPathRaw) : undefined;
+  const scale = num('scale', str('scale'), { min: 0, exclusiveMin: true, max: 100 }) ?? 1;
+  const numPrompts = num('num-prompts', str('num-prompts'), RULES.numPrompts);
+  const sopts = { scale, ...(datasetPath ? { datasetPath } : {}) };
+  const maxConcurrency = num('max-concurrency', str('max-concurrency'), { integer: true, min: 1 });
+  const given = { ...sopts, ...(numPrompts ? { numPrompts } : {}) };
+  const parsed: Scenario = str('scenario') ? parseScenario(str('scenario')!, given) : sharegptScenario(given);
+  const picked = scenarioSeed === undefined ? parsed : { ...parsed, seed: scenarioSeed };
+  // A capped workload is another scenario (its journal key and table row must not mix with the uncapped one).
+  const scenario: Scenario = maxConcurrency
+    ? { ...picked, name: `${picked.name}-c${maxConcurrency}`, label: `${picked.label}, max concurrency ${maxConcurrency}`, maxConcurrency }
+    : picked;
+  const v = str('validation');
+  const listed =
+    v === undefined ? studyScenarios(sopts) : v.trim().toLowerCase() === 'none' ? [] : v.split(',').map((s) => s.trim()).filter(Boolean).map((s) => parseScenario(s, sopts));
+  // The tuning workload stands in for its own scenario in the table (same size), so that row
+  // reuses the engine stage's measurements instead of measuring a resized copy.
+  const validation = listed.map((s) => (s.name === scenario.name ? scenario : s));
+  return { scenario, validation, ...(datasetPath ? { datasetPath } : {}) };
+}
+
+/**
+ * The SessionConfig for a bag of --auto flag values: parseAutoArgs gives it the command line's,
+ * the workbench the command line's with its form's values in place. One set of rules for both.
+ */
+export function configFromFlags(values: AutoFlagValues, settings: SettingValues = {}, opts: { scenarioSeed?: number } = {}): SessionConfig {
+  const str: Str = (k) => values[k] as string | undefined;
+  const model = str('model');
+  if (!model) throw new UserError("--model is required, e.g. --model Qwen/Qwen3-14B; run 'servelab --auto --help' for the flags");
+  const sim = simConfig(values, str, model);
+  const sloText = str('slo') ?? settings.slo;
+  const slo = sloText ? parseSlo(sloText) : [];
+  const sweep = parseSweepFlags(str('sweep'), values['sweep-all'] === true, str('objective'), slo.length > 0);
+  // Under --objective frontier the stages rank by output tok/s (the frontier's y axis, per GPU).
+  const objective = sweep?.frontier ? 'output' : parseStageObjective(str('objective') ?? settings.objective ?? 'total');
+  checkObjectiveSlo(objective, slo.length);
+  const price = str('gpu-hour-price') ?? settings['gpu-hour-price'];
+  const runtime = parseRuntime(str, (values['slurm-arg'] as string[] | undefined) ?? [], sim);
+  const config: SessionConfig = {
+    model,
+    ...(str('fp8-model') ? { fp8Model: str('fp8-model')! } : {}),
+    engines: str('engines') !== undefined ? parseEngines(str('engines')!) : (settings.engines ?? [...ENGINES]),
+    stages: str('stages') !== undefined ? parseStages(str('stages')!) : [...STAGES],
+    drop: (values.drop as string[] | undefined) ?? [],
+    extraArgs: parseExtraArgs((values['extra-args'] as string[] | undefined) ?? []),
+    ...(sim ? { sim } : {}),
+    ...workloadConfig(str, settings, opts.scenarioSeed),
+    objective,
+    slo,
+    marginPct: num('margin', str('margin'), { max: 100 }) ?? settings.margin ?? 2,
+    repeats: num('repeats', str('repeats'), { integer: true, min: 1, max: 20 }) ?? 1,
+    ...(price !== undefined ? { gpuHourPrice: num('gpu-hour-price', String(price)) } : {}),
+    ...(str('baseline') ? { baseline: str('baseline')! } : {}),
+    // The user's data folder, never the current one: run from a clone that is servelab's own profiles/.
+    outDir: resolve(str('out') ?? settings.out ?? dataDir()),
+    runsDir: resolve(str('runs-dir') ?? defaultRunsDir()),
+    ...(str('run-dir') ? { runDir: resolve(str('run-dir')!) } : {}),
+    readyTimeoutS:
+      num('ready-timeout', str('ready-timeout'), { min: 0, exclusiveMin: true }) ??
+      (sim ? DEFAULT_SIM_READY_TIMEOUT_S : (settings['ready-timeout'] ?? DEFAULT_READY_TIMEOUT_S)),
+    // Real engines warm caches and JIT kernels on the first requests; the simulator needs only one to prove the path.
+    warmupPrompts: num('warmup', str('warmup'), { integer: true, min: 0, max: 1000 }) ?? (sim ? 1 : 4),
+    // A Slurm job's head is reached from the login node, so it listens on every interface.
+    bindHost: str('host') ?? (runtime.kind === 'slurm' ? '0.0.0.0' : '127.0.0.1'),
+    portStart: num('port', str('port'), { integer: true, min: 1024, max: 65535 }) ?? settings.port ?? 8100,
+    runtime,
+    sampleIntervalS: 1,
+    ...costFlags(values),
+    ...(sweep ? { sweep } : {}),
+  };
+  if (isShippedDir(join(config.outDir, 'profiles'))) {
+    throw new UserError(`--out ${config.outDir}: its profiles/ folder holds servelab's shipped study profiles; give another folder (default ${dataDir()})`);
+  }
+  // Engine-stage variant ids start with their engine (vllm, sglang-..., trtllm-...): anything else would silently fall back to vLLM.
+  const b = config.baseline;
+  if (b && !ENGINES.some((e) => b === e || b.startsWith(`${e}-`))) {
+    throw new UserError(`--baseline '${b}' names no engine: give an engine (${ENGINES.join(', ')}) or an engine-stage variant id, e.g. --baseline sglang`);
+  }
+  if (str('run-dir') && str('runs-dir')) throw new UserError('give --run-dir DIR (the exact run folder) or --runs-dir DIR (its parent), not both');
+  return config;
+}

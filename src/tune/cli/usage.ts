@@ -1,0 +1,84 @@
+// `servelab --auto --help`. Its own module with light imports (stage names, defaults, GPU names),
+// so src/cli.tsx prints it without loading the tuning core or opening the settings store.
+import { gpuNames } from '../../model/gpus.js';
+import { DEFAULT_READY_TIMEOUT_S, DEFAULT_SIM_READY_TIMEOUT_S, DEFAULT_SIM_SPEED, STAGES } from '../config/config.js';
+
+export const AUTO_USAGE = `Usage: servelab --auto --model MODEL [options]
+
+Tunes headless: plans the stages, launches and benchmarks each variant, keeps the winner stage
+by stage, validates it against the baseline, and saves a profile and a report.
+
+What to tune
+  --model ID              model (HF id or local path); required
+  --fp8-model ID          a pre-quantized FP8 checkpoint to try (found for known models)
+  --engines LIST          engines to try, in order (default vllm,sglang,trtllm)
+  --stages LIST           stages in order (default ${STAGES.join(',')}); engine always runs first
+  --drop PATTERN          drop a candidate by variant id (globs with *) or change (e.g. attn=triton); repeatable
+  --extra-args 'ARGS'     extra engine argv for every variant, or 'ENGINE:ARGS' for one engine; repeatable
+  --baseline ID|ENGINE    baseline for the before/after table (default the engine stage's vLLM defaults)
+
+Workload
+  --scenario NAME         tuning workload: sharegpt, sharegpt-like, short, medium, long, very-long,
+                          random:IN/OUT (default sharegpt with --dataset-path, else sharegpt-like)
+  --dataset-path FILE     ShareGPT JSON (ShareGPT_V3_unfiltered_cleaned_split.json)
+  --num-prompts N         prompts of the tuning workload (default 1000 x scale)
+  --max-concurrency N     cap requests in flight for the tuning workload (default: all at once)
+  --scale F               scale every scenario's prompt count, e.g. 0.2 for a quick run (default 1)
+  --validation LIST|none  validation scenarios (default the studies' five)
+
+Decision
+  --objective O           total (default) | output | request | goodput | frontier (with --slo:
+                          sweep the finalists and choose the variant and load meeting the SLO
+                          with the most output tok/s/GPU; the stages rank by output tok/s)
+  --slo SPEC              e.g. "ttft:p99<2000,tpot:mean<100,e2el:p99<30000" (ms)
+  --sweep KIND:LEVELS     after the stages, sweep the finalists' load: concurrency:1,8,32,128 or
+                          rate:1,2,4,inf (default with frontier: concurrency:1,4,16,64,256)
+  --sweep-all             run every level (default: a point that breaks the SLO ends the variant's sweep)
+  --margin PCT            a challenger must win by more than this (default 2)
+  --repeats N             run each variant N times and use the median (default 1)
+  --repeats-max N         when a stage's best two are within the margin, rerun both up to N runs
+                          each and decide on medians; still tied: lower p99 TPOT, then faster
+                          startup (default 3; 1 turns adaptive repeats off)
+  --no-early-stop         run every variant's benchmark to the end (default: stop a variant once
+                          it cannot beat the stage leader by the margin, after 30% of requests)
+  --parallel auto|N|off   variants of one stage at once on disjoint GPUs, each pinned with
+                          CUDA_VISIBLE_DEVICES on its own port (default auto: as the GPUs allow,
+                          held back when this host's CPU cannot drive every benchmark client)
+  --replica auto|off      auto (default): when the model fits on fewer GPUs than the host has,
+                          tune one replica at its smallest TP, then compare whole-host layouts
+                          (replicas x TP) last; off: every stage uses the whole host (also
+                          with --sweep or a host spanning nodes)
+  --dummy-weights         tuning launches load random weights of the right shapes (vLLM and
+                          SGLang --load-format dummy, TensorRT-LLM load_format: dummy in its
+                          YAML; the client sends ignore_eos): no weight load. Never for
+                          speculative decoding, MoE models or the validation,
+                          which use the real weights (default off; see docs/auto.md)
+  --gpu-hour-price USD    price of one GPU-hour, for $ per million tokens
+
+Host
+  --sim                   tune on the simulated host (no GPU needed)
+  --gpu NAME --gpus N     simulated GPU type and count (default H100 x 1); ${gpuNames().join(', ')}
+  --speed S               simulated clock speed-up (default: per launch, the fastest the client
+                          can measure without timing error, at most ${DEFAULT_SIM_SPEED})
+  --seed N                simulator seed (default 0)
+  --runtime native|docker --image IMAGE   how real engines run (default native)
+  --runtime slurm         each variant is a Slurm job; servelab benchmarks its head node
+  --partition P --account A --time T   sbatch's options for every job
+  --slurm-arg=OPT         an extra sbatch option, verbatim (e.g. --slurm-arg=--qos=high); repeatable
+  --nodes N               most nodes a variant may span (with --sim: a cluster of N nodes x --gpus)
+  --port N                first port for servers (default 8100)
+  --host ADDR             bind address of the servers (default 127.0.0.1)
+  --ready-timeout S       seconds to wait for a server (default ${DEFAULT_READY_TIMEOUT_S} real, ${DEFAULT_SIM_READY_TIMEOUT_S} simulated)
+  --warmup N              warm-up requests before measuring (default 4; 1 simulated)
+
+Output
+  --out DIR               profiles go to DIR/profiles (default $XDG_DATA_HOME/servelab, ~/.local/share/servelab)
+  --runs-dir DIR          parent of run folders (default <data folder>/runs)
+  --run-dir DIR           exact run folder
+  --resume DIR            continue an interrupted run with its recorded settings (only --json and
+                          --dry-run go with it); finished variants are not re-run
+  --dry-run               print the plan with every exact command; launch nothing
+  --json                  one JSON event per line on stdout
+
+Exit codes: 0 profile saved, 1 no variant succeeded, 2 bad input, 130 interrupted (128+n for other signals).
+Saved settings (servelab config set KEY VALUE) are used when a flag is not given.`;

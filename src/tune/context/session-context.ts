@@ -1,0 +1,92 @@
+// What every part of a running session shares: the configuration, the host, the plan, the
+// journal, the event sink and the runner. The runner is the one seam to processes: tests inject
+// a scripted one so stage logic, resume, skip and stop run without launching anything.
+import type { TuneEvent, VariantResult } from '../../core/events.js';
+import type { Variant } from '../../core/variant.js';
+import type { HostInfo } from '../../host/gpus.js';
+import type { SessionConfig } from '../config/config.js';
+import type { Journal } from './journal.js';
+import type { Plan, PlanDeps, PlanHost } from '../plan/types.js';
+import type { Predicted } from '../../core/events.js';
+import type { Scenario } from '../../core/scenario.js';
+import type { EarlyStopRequest } from '../run/early-stop-run.js';
+import type { CostLedger } from '../cost/ledger.js';
+
+/** Steering from the front end while a session runs. */
+export class SessionControl {
+  /** The launch that started last: what a skip without a variant id stops. */
+  private last = new AbortController();
+  /** Each launch's skip, by variant id: several run at once when variants share the host. */
+  private readonly byVariant = new Map<string, AbortController>();
+  private stopAfter = false;
+
+  /**
+   * Stop a running variant (its server is stopped); it is recorded as skipped. `variantId` names
+   * which one when several run at once; without it, the one launched last. A variant that is not
+   * running (finished already, never started) is not touched.
+   */
+  skipVariant(variantId?: string): void {
+    (variantId === undefined ? this.last : this.byVariant.get(variantId))?.abort();
+  }
+
+  /** Finish the current stage, then validate and save without running later stages. */
+  stopAfterStage(): void {
+    this.stopAfter = true;
+  }
+
+  get stopRequested(): boolean {
+    return this.stopAfter;
+  }
+
+  /**
+   * A fresh skip signal for the launch about to start (a skip pressed between variants is dropped).
+   * A relaunch of the same variant (a repeat) replaces its earlier one.
+   */
+  nextSkipSignal(variantId?: string): AbortSignal {
+    const c = new AbortController();
+    this.last = c;
+    if (variantId !== undefined) this.byVariant.set(variantId, c);
+    return c.signal;
+  }
+}
+
+export interface RunRequest {
+  stage: string;
+  predicted?: Predicted;
+  /** Aborted when the user skips this variant: the runner stops it and reports it skipped. */
+  skipSignal: AbortSignal;
+  /** Stop the benchmark early once it cannot beat this leader (early-stop-run.ts). */
+  earlyStop?: EarlyStopRequest;
+  /** GPUs to pin the server to (parallel variants) and the first port to try for it. */
+  gpuIds?: readonly number[];
+  portFrom?: number;
+  /** Each scenario's result as soon as it is measured (sweeps journal points and stop early by it). */
+  onResult?: (index: number, result: VariantResult) => void;
+}
+
+/**
+ * Launch one variant and measure it on each scenario: one result per scenario. Throws
+ * AbortedError when the session is aborted. The real one is runVariantScenarios (runner.ts).
+ */
+export type ScenarioRunner = (variant: Variant, scenarios: readonly Scenario[], req: RunRequest) => Promise<VariantResult[]>;
+
+export interface SessionContext {
+  config: SessionConfig;
+  host: HostInfo;
+  planHost: PlanHost;
+  planDeps: PlanDeps;
+  plan: Plan;
+  journal: Journal<SessionConfig>;
+  /** Engine versions found on the host, for the profile. */
+  versions: Record<string, string>;
+  emit: (e: TuneEvent) => void;
+  signal?: AbortSignal;
+  control: SessionControl;
+  run: ScenarioRunner;
+  /** Said once per session: the benchmark client was flagged as a bottleneck. */
+  warnedClientBound: boolean;
+  /** GPU time of every launch this session made, for its host GPU-hours. */
+  cost: CostLedger;
+  /** The run-to-run spread adaptive repeats measured so far, % (repeats.ts runSpreadPct). */
+  repeatSpreadPct?: number;
+}

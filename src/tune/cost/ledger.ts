@@ -1,0 +1,37 @@
+// The session's GPU-hours ledger: every launch's GPU time, grouped in waves (launches that ran at
+// the same time; one launch per wave when nothing runs in parallel), and the session's wall time.
+// On the simulated host the session's wall is simulated: the sum over waves of the longest member
+// (planning and the gaps between launches are not counted, and the summary says simulated time);
+// on a GPU host it is the wall clock from open to the summary.
+import type { SessionGpuTime, TuneListener, VariantGpuTime, VariantResult } from '../../core/events.js';
+import { sessionGpuTime, simulatedWallS } from './gpu-hours.js';
+
+export class CostLedger {
+  private readonly waves: VariantGpuTime[][] = [];
+  private readonly startMs = performance.now();
+
+  constructor(
+    private readonly hostGpus: number,
+    private readonly simulated: boolean,
+  ) {}
+
+  /** One wave of results that ran together; results without GPU time (journal hits, planned) add nothing. */
+  addWave(results: readonly (VariantResult | undefined)[]): void {
+    const wave = results.map((r) => r?.gpuTime).filter((t): t is VariantGpuTime => !!t);
+    if (wave.length) this.waves.push(wave);
+  }
+
+  /**
+   * A launch that ends without variant-finished (a validation side, a finalist's sweep): a wave of
+   * its own in the ledger, and a launch-cost event with the same GPU time for the live views.
+   */
+  addLaunch(emit: TuneListener, stage: string, first: VariantResult | undefined): void {
+    this.addWave([first]);
+    if (first?.gpuTime) emit({ type: 'launch-cost', variantId: first.variantId, stage, gpuTime: first.gpuTime });
+  }
+
+  summary(): SessionGpuTime {
+    const wallS = this.simulated ? simulatedWallS(this.waves) : (performance.now() - this.startMs) / 1000;
+    return sessionGpuTime(this.hostGpus, wallS, this.waves.flat(), this.simulated);
+  }
+}

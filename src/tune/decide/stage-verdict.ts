@@ -1,0 +1,141 @@
+// A finished stage's decision, once, as data: the winner carried out, what the gains are measured
+// against (the baseline in the engine stage, else the carried winner), each row's gain, the
+// stage's recorded gain and the reason. Every view shows this verdict; none re-derives it.
+import type { StageVerdict, VariantResult } from '../../core/events.js';
+import { decideStage, gainPct, score, type DecideOptions, type StageDecision } from './decide.js';
+import type { RepeatStep } from './repeats.js';
+import { namedBaselineWarning, pickBaseline } from './validate.js';
+
+export interface StageDecisionOut {
+  winner: VariantResult | null;
+  /** The session's baseline after this stage (chosen in the engine stage, then unchanged). */
+  baseline: VariantResult | null;
+  verdict: StageVerdict;
+  warnings: string[];
+}
+
+function rowGains(results: readonly VariantResult[], reference: VariantResult | null, opts: DecideOptions): Record<string, number | null> {
+  const ref = reference ? score(reference, opts).value : null;
+  const out: Record<string, number | null> = {};
+  for (const r of results) {
+    const v = score(r, opts).value;
+    out[r.variantId] = v !== null && ref !== null ? gainPct(v, ref) : null;
+  }
+  return out;
+}
+
+/** What adaptive repeats concluded (repeats.ts): the ranking after the tie rule, and why. */
+export type RepeatsWord = Pick<Extract<RepeatStep, { action: 'decide' }>, 'ranked' | 'tied' | 'why' | 'tieWhy'>;
+
+/**
+ * A decision with the repeats' word on it. When the best two stayed tied within noise, the tie
+ * rule (repeats.ts breakTie) names the winner among them, unless the carried winner is one of the
+ * two: a challenger must beat it by the margin (the greedy rule), so a tie keeps it.
+ */
+function withRepeats(d: StageDecision, carried: VariantResult | null, results: readonly VariantResult[], repeats?: RepeatsWord): StageDecision {
+  if (!repeats) return d;
+  const top = repeats.ranked[0];
+  const tiedPair = repeats.ranked.slice(0, 2).map((r) => r.variantId);
+  if (repeats.tied && top && d.winner && tiedPair.includes(d.winner.variantId) && !(carried && tiedPair.includes(carried.variantId))) {
+    const w = results.find((r) => r.variantId === top.variantId) ?? d.winner;
+    return { ...d, winner: w, why: repeats.why };
+  }
+  // A tie that involves the carried winner keeps it: the tie rule's pick among the two is not the
+  // stage's, so its "X wins on RULE" clause is left out (it read as if X had won).
+  const keptInTie = repeats.tied && carried && tiedPair.includes(carried.variantId) && repeats.tieWhy;
+  return { ...d, why: `${d.why}; ${keptInTie ? `${repeats.tieWhy}: a tie keeps the carried winner` : repeats.why}` };
+}
+
+/** The engine stage: the best variant wins outright; its gain is against the baseline. */
+function engineVerdict(stage: string, results: readonly VariantResult[], opts: DecideOptions, namedBaseline?: string, repeats?: RepeatsWord): StageDecisionOut {
+  const d = withRepeats(decideStage(null, results, opts, null), null, results, repeats);
+  const baseline = pickBaseline(results, namedBaseline);
+  const warnings: string[] = [];
+  const namedWarning = namedBaseline && baseline ? namedBaselineWarning(results, namedBaseline, baseline) : null;
+  if (namedWarning) warnings.push(namedWarning);
+  // The winner's gain over the baseline (the tie rule may have picked the second fastest).
+  const gains = rowGains(results, baseline, opts);
+  const measured = { gainPct: baseline && d.winner ? (gains[d.winner.variantId] ?? null) : d.gainPct };
+  const verdict: StageVerdict = {
+    stage,
+    winnerId: d.winner?.variantId ?? null,
+    carriedId: null,
+    referenceId: baseline?.variantId ?? null,
+    baselineId: baseline?.variantId ?? null,
+    gainPct: measured.gainPct,
+    gains,
+    why: d.why,
+  };
+  return { winner: d.winner, baseline, verdict, warnings };
+}
+
+/** A later stage: a challenger replaces the carried winner only when it beats it by the margin. */
+function laterVerdict(stage: string, carried: VariantResult, baseline: VariantResult | null, results: readonly VariantResult[], opts: DecideOptions, repeats?: RepeatsWord): StageDecisionOut {
+  const d = withRepeats(decideStage(carried, results, opts, null), carried, results, repeats);
+  // The profile records a kept stage's gain as at most zero: the stage did not improve the winner.
+  const recorded = d.changed ? d.gainPct : d.gainPct !== null ? Math.min(d.gainPct, 0) : null;
+  const verdict: StageVerdict = {
+    stage,
+    winnerId: d.winner?.variantId ?? null,
+    carriedId: carried.variantId,
+    referenceId: carried.variantId,
+    baselineId: baseline?.variantId ?? null,
+    gainPct: recorded,
+    gains: rowGains(results, carried, opts),
+    why: d.why,
+  };
+  return { winner: d.winner, baseline, verdict, warnings: [] };
+}
+
+/**
+ * Whole-host layouts of a tuned replica (replica-plan.ts): the best layout wins outright (with the
+ * repeats' tie rule); gains are against the first layout, the tuned replica tiled over the host.
+ */
+function layoutVerdict(stage: string, carried: VariantResult, baseline: VariantResult | null, results: readonly VariantResult[], opts: DecideOptions, repeats?: RepeatsWord): StageDecisionOut {
+  const d = withRepeats(decideStage(null, results, opts, null), null, results, repeats);
+  const reference = results.find((r) => score(r, opts).value !== null) ?? null;
+  const gains = rowGains(results, reference, opts);
+  const verdict: StageVerdict = {
+    stage,
+    winnerId: d.winner?.variantId ?? carried.variantId,
+    carriedId: carried.variantId,
+    referenceId: reference?.variantId ?? null,
+    baselineId: baseline?.variantId ?? null,
+    gainPct: d.winner ? (gains[d.winner.variantId] ?? null) : null,
+    gains,
+    why: d.winner ? `whole-host layouts of the tuned replica: ${d.why}` : 'no whole-host layout succeeded: keeping the one-replica winner',
+  };
+  return { winner: d.winner ?? carried, baseline, verdict, warnings: [] };
+}
+
+/**
+ * Decide a stage that ran. `carried` is null in the engine stage. A "no variant meets the SLOs"
+ * decision is also a warning, so a headless run says it at once.
+ */
+export function decideStageVerdict(
+  stage: string,
+  carried: VariantResult | null,
+  baseline: VariantResult | null,
+  results: readonly VariantResult[],
+  opts: DecideOptions & { baseline?: string; repeats?: RepeatsWord; layouts?: boolean },
+): StageDecisionOut {
+  const out = carried && opts.layouts ? layoutVerdict(stage, carried, baseline, results, opts, opts.repeats) : carried ? laterVerdict(stage, carried, baseline, results, opts, opts.repeats) : engineVerdict(stage, results, opts, opts.baseline, opts.repeats);
+  if (/^no variant meets the SLOs/.test(out.verdict.why)) out.warnings.push(out.verdict.why);
+  if (opts.repeats?.tied) out.verdict.tied = true;
+  return out;
+}
+
+/** A stage that did not run: the carried winner stays, with the reason. */
+export function skippedVerdict(stage: string, carried: VariantResult | null, baseline: VariantResult | null, skipped: string): StageVerdict {
+  return {
+    stage,
+    winnerId: carried?.variantId ?? null,
+    carriedId: carried?.variantId ?? null,
+    referenceId: null,
+    baselineId: baseline?.variantId ?? null,
+    gainPct: null,
+    gains: {},
+    why: `skipped: ${skipped}`,
+    skipped,
+  };
+}

@@ -1,0 +1,146 @@
+// The planner's view of the rest of servelab, wired to the real modules: engine adapters for
+// commands and supported knobs, the shared estimate for fit and preflight, and the simulator's
+// virtual clock for predictions.
+import type { Failure } from '../../core/events.js';
+import type { EngineName, Variant } from '../../core/variant.js';
+import { rowAt, supportedKnobs } from '../../engines/data/table.js';
+import { resolveVersion } from '../../engines/data/versions.js';
+import type { HostInfo } from '../../host/gpus.js';
+import { preflight } from '../../engines/preflight.js';
+import { fits as estimateFits, resolveServer } from '../../model/estimate.js';
+import { findGpu } from '../../model/gpus.js';
+import { getModel, type ModelInfo } from '../../model/models.js';
+import { defaultLoadTime, type StartupOpts as LoadTimeOptions } from '../../sim/startup.js';
+import { simulateWorkload } from '../../sim/virtual.js';
+import { scenarioRequests } from '../../sim/workload.js';
+import type { SessionConfig } from '../config/config.js';
+import { launchWeights } from '../launch/dummy-weights.js';
+import { launchContext, prepareLaunch } from '../launch/launch.js';
+import type { PlanDeps, PlanHost, PreflightResult } from './types.js';
+import type { Predicted } from '../../core/events.js';
+import type { Scenario } from '../../core/scenario.js';
+
+export function planHost(host: HostInfo): PlanHost {
+  const g = host.gpus[0];
+  const cap = g?.computeCap ? Number(g.computeCap) : undefined;
+  return {
+    gpuName: g ? (findGpu(g.name)?.name ?? g.name) : 'unknown GPU',
+    gpuCount: host.gpus.length,
+    gpuMemMiB: g?.memTotalMiB ?? 0,
+    ...(cap !== undefined && Number.isFinite(cap) ? { computeCap: cap } : {}),
+    simulated: host.simulated,
+    ...(host.gpusPerNode && host.gpusPerNode < host.gpus.length ? { gpusPerNode: host.gpusPerNode } : {}),
+    ...(host.driverVersion ? { driver: host.driverVersion } : {}),
+  };
+}
+
+/** Request lengths of a scenario for the virtual clock (deterministic; see scenarioRequests). */
+export function scenarioLengths(s: Scenario): { promptLen: number; outputLen: number }[] {
+  // A real ShareGPT file or the ShareGPT-like JSONL: the ShareGPT length table (reading and
+  // tokenizing the file is the benchmark's job). Random shapes are spread by their range ratio.
+  return scenarioRequests(s, s.seed);
+}
+
+/** Preflight prunes are results with a classified reason: map the rule to the failure kind. */
+const RULE_KIND: Record<string, Failure['kind']> = {
+  'fp8-needs-sm89': 'unsupported',
+  'memory-fit': 'oom',
+};
+
+function ruleKind(rule: string | undefined): Failure['kind'] {
+  if (!rule) return 'pruned';
+  if (RULE_KIND[rule]) return RULE_KIND[rule]!;
+  if (/head|tp-/.test(rule)) return 'tp-mismatch';
+  if (/gpu|support|moe|blackwell|fp8/i.test(rule)) return 'unsupported';
+  return 'pruned';
+}
+
+/** The engines' preflight rules, with the prune classified (unsupported, oom, tp-mismatch). */
+export function preflightVariant(variant: Variant, host: HostInfo, model: ModelInfo | undefined): PreflightResult {
+  const r = preflight(variant, host, model);
+  if (r.ok || !r.pruned) return { warnings: r.warnings };
+  return { failure: { ...r.pruned, kind: ruleKind(r.rule) }, warnings: r.warnings };
+}
+
+/** The simulator's own start-up model for a variant (simulated seconds), or undefined when unknown. */
+export function modelledStartupS(variant: Variant, sim: { gpu: string; gpus: number }, opts: LoadTimeOptions = {}): number | undefined {
+  const gpu = findGpu(sim.gpu);
+  const model = getModel(variant.model);
+  if (!gpu || !model) return undefined;
+  const server = resolveServer(variant.engine, gpu, sim.gpus, model, variant.knobs);
+  return defaultLoadTime(server.weights.perGpu, !!variant.knobs.torchCompile, opts);
+}
+
+/** A detected version string worth spelling commands for ('simulated' / 'unknown' are not). */
+function realVersion(v: string | undefined): string | undefined {
+  return v && !/^(simulated|unknown|sim)$/.test(v) ? v : undefined;
+}
+
+/**
+ * `versions`: the engine releases detected on the host (session.ts's availableEngines); commands
+ * are spelled for them, via the nearest knob table (src/engines/data/versions.ts).
+ */
+export function realPlanDeps(config: SessionConfig, host: HostInfo, runDir: string, versions: Record<string, string> = {}): PlanDeps {
+  const gpu = host.gpus[0] ? findGpu(host.gpus[0].name) : undefined;
+  const gpus = host.gpus.length;
+  // A cluster: collectives of groups wider than a node cross the inter-node link (interconnect.ts).
+  const nodeSize = config.sim?.nodes ? config.sim.gpus / config.sim.nodes : config.runtime.kind === 'slurm' ? config.runtime.gpusPerNode : undefined;
+  const modelOf = (id: string) => getModel(id);
+  const predictions = new Map<string, Predicted | undefined>();
+  return {
+    engineInfo(engine: EngineName) {
+      const table = resolveVersion(engine, realVersion(versions[engine])).table;
+      return { supports: supportedKnobs(engine, table), attentionBackends: rowAt(engine, 'attentionBackend', table)?.candidates ?? [] };
+    },
+    engineVersion: (engine) => realVersion(versions[engine]),
+    command: (variant) => {
+      // The runner's own command (launch.ts), at the first port of the range; planned variants are tuning launches.
+      const dummyWeights = launchWeights(config, variant, 'plan')?.kind === 'dummy';
+      const { spec, engineEnv } = prepareLaunch(variant, launchContext(config, { port: config.portStart, runDir: `${runDir}/logs/${variant.id}` }), { cacheDir: `${runDir}/cache`, dummyWeights });
+      return { ...spec, env: engineEnv };
+    },
+    weights: (variant) => launchWeights(config, variant, 'plan'),
+    preflight: (variant) => preflightVariant(variant, host, modelOf(variant.model)),
+    fits(variant) {
+      const m = modelOf(variant.model);
+      if (!gpu || !m) return undefined;
+      // Memory only: other reasons a variant cannot run (FP8 on this GPU, heads) are preflight's.
+      const fit = estimateFits(variant.engine, gpu, gpus, m, variant.knobs);
+      return fit.fits || !(fit.kind === 'oom-weights' || fit.kind === 'oom-kv' || fit.kind === 'kv-too-small');
+    },
+    model: modelOf,
+    predict(variant, scenario) {
+      const key = `${variant.id}|${scenario.name}|${scenario.numPrompts}`;
+      if (predictions.has(key)) return predictions.get(key);
+      let p: Predicted | undefined;
+      const m = modelOf(variant.model);
+      if (gpu && m) {
+        try {
+          const r = simulateWorkload({
+            engine: variant.engine,
+            gpu,
+            gpus,
+            model: m,
+            knobs: variant.knobs,
+            requests: scenarioLengths(scenario),
+            ...(scenario.maxConcurrency ? { maxConcurrency: scenario.maxConcurrency } : {}),
+            seed: scenario.seed,
+            ...(nodeSize ? { gpusPerNode: nodeSize } : {}),
+          });
+          if (r.metrics) {
+            p = {
+              totalTokPerS: r.metrics.total_token_throughput,
+              meanTtftMs: r.metrics.mean_ttft_ms,
+              meanTpotMs: r.metrics.mean_tpot_ms,
+              peakEventsPerS: r.metrics.max_output_tokens_per_s + 2 * r.metrics.request_throughput,
+            };
+          }
+        } catch {
+          p = undefined;
+        }
+      }
+      predictions.set(key, p);
+      return p;
+    },
+  };
+}

@@ -1,0 +1,261 @@
+// One variant, start to finish: launch (server-start.ts, through the one launch path), benchmark
+// each scenario with src/bench (warm-up first), scrape /metrics and sample GPUs meanwhile
+// (sampler.ts), stop, wait for release. Every step is an event. The tuning session and `replay`
+// both call this.
+import { setMaxListeners } from 'node:events';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Failure, TuneEvent, VariantResult } from '../../core/events.js';
+import { log } from '../../core/logger.js';
+import type { Variant } from '../../core/variant.js';
+import { resultJson, runBenchmarkIsolated, toSimulated, toSimulatedSnapshot, type BenchResult, type Workload } from '../../bench/index.js';
+import type { HostInfo } from '../../host/gpus.js';
+import type { ExitInfo } from '../../host/launch-spec.js';
+import { AbortedError, USER_SKIP } from '../../core/aborted.js';
+import type { SessionConfig } from '../config/config.js';
+import { writeFileAtomic } from '../../core/atomic-write.js';
+import { baseUrl } from '../launch/launch.js';
+import { benchPhase, serverDied } from './server-death.js';
+import type { Predicted } from '../../core/events.js';
+import { startSampler } from './sampler.js';
+import type { Scenario } from '../../core/scenario.js';
+import { launchGpuTime, servedWallS } from '../cost/variant-cost.js';
+import { earlyStopWatch, type EarlyStopRequest, type StopVerdict } from './early-stop-run.js';
+import { gpuFailureContext, launchSpeed, startServer } from './server-start.js';
+import type { RunVariantContext, ServerStart } from './types.js';
+import { goodputFromSlo, sloPercentiles } from '../../core/slo.js';
+import { loadScenario, scenarioKey } from '../launch/workloads.js';
+import { clientIgnoresEos } from '../launch/dummy-weights.js';
+
+
+
+/**
+ * The GPU ids a parallel launch was pinned to, for its results. Not on Slurm: there Slurm places
+ * and pins each job, and the launch records the GPUs it was given (slurm-start.ts recordGpus).
+ */
+const pinned = (ctx: RunVariantContext): Partial<VariantResult> => (ctx.gpuIds && ctx.config.runtime.kind !== 'slurm' ? { gpuIds: [...ctx.gpuIds] } : {});
+
+const PERCENTILE_METRICS = ['ttft', 'tpot', 'itl', 'e2el'] as const;
+
+function failedResult(variant: Variant, scenario: string, ctx: RunVariantContext, failure: Failure, started: Date, extra: Partial<VariantResult> = {}): VariantResult {
+  return {
+    variantId: variant.id,
+    stage: ctx.stage,
+    scenario,
+    status: failure.kind === 'skipped' ? 'skipped' : 'failed',
+    variant,
+    argv: [],
+    failure,
+    ...(ctx.predicted ? { predicted: ctx.predicted } : {}),
+    ...(ctx.config.sim ? { simulated: true } : {}),
+    startedAt: started.toISOString(),
+    finishedAt: new Date().toISOString(),
+    ...extra,
+  };
+}
+
+/** Launch attempts when the port is lost to another process between the check and the bind. */
+const PORT_ATTEMPTS = 3;
+
+type Up = Extract<ServerStart, { ok: true }>;
+
+/** Why this variant stops early: the session's abort or the user's skip; null while neither. */
+function interruption(ctx: RunVariantContext): Failure | null {
+  if (ctx.signal?.aborted) return { kind: 'aborted', reason: 'the session was interrupted' };
+  if (ctx.skipSignal?.aborted) return { kind: 'skipped', reason: USER_SKIP };
+  return null;
+}
+
+/** Start the server, trying another port when the one picked was lost to another process. */
+async function startWithRetries(variant: Variant, scenarios: readonly Scenario[], ctx: RunVariantContext, stopSignal: AbortSignal): Promise<ServerStart> {
+  const simSpeed = await launchSpeed(variant, scenarios, ctx);
+  for (let attempt = 1; ; attempt++) {
+    const up = await startServer(variant, ctx, stopSignal, simSpeed);
+    if (ctx.signal?.aborted) throw new AbortedError();
+    if (up.ok || up.failure.kind !== 'port-in-use' || attempt >= PORT_ATTEMPTS || interruption(ctx)) return up;
+    ctx.emit({ type: 'warning', message: `${variant.id}: ${up.failure.reason}; trying another port` });
+  }
+}
+
+function saveBenchJson(ctx: RunVariantContext, variant: Variant, scenario: Scenario, measured: BenchResult): void {
+  if (!ctx.benchDir) return;
+  try {
+    mkdirSync(ctx.benchDir, { recursive: true });
+    writeFileAtomic(join(ctx.benchDir, `${variant.id}-${scenarioKey(scenario)}.json`), JSON.stringify(resultJson(measured)) + '\n');
+  } catch (e) {
+    log.warn(`could not save the bench JSON of ${variant.id}: ${(e as Error).message}`);
+  }
+}
+
+/** Wall seconds the server spent serving the client, summed over a launch's benchmarks (variant-cost.ts). */
+type Served = { wallS: number };
+
+/**
+ * Benchmark the running server on one scenario (on its own thread: rendering must not delay token
+ * stamps). Adds to `served` the part of the call the server worked for the client; all of it when
+ * the call throws (no reading to tell the client's setup apart).
+ */
+async function benchOnce(variant: Variant, scenario: Scenario, warmups: number, up: Up, ctx: RunVariantContext, stopSignal: AbortSignal, served: Served): Promise<{ bench: BenchResult; stopped: StopVerdict | null }> {
+  const workload = await loadScenario(scenario, ctx.config.model, ctx.workloads);
+  // Early stop applies to the tuning measurement only (the first scenario), never to validation.
+  const watch = earlyStopWatch(!ctx.stage.startsWith('validation') ? ctx.earlyStop : undefined, workload.requests, stopSignal);
+  if (warmups > 0) ctx.emit({ type: 'warmup-started', variantId: variant.id });
+  ctx.emit({ type: 'bench-started', variantId: variant.id, scenario: scenario.name, numPrompts: workload.requests.length });
+  const goodput = goodputFromSlo(ctx.config.slo);
+  const sim = ctx.config.sim;
+  const callMs = performance.now();
+  const callS = () => (performance.now() - callMs) / 1000;
+  const bench = await runBenchmarkIsolated({
+    baseUrl: baseUrl(up.spec),
+    model: variant.model,
+    tokenizerId: ctx.config.model,
+    requests: workload.requests,
+    tokenCounts: workload.tokenCounts,
+    maxConcurrency: scenario.maxConcurrency,
+    // The simulated server runs `speed` times faster than the wall clock: so do its arrivals.
+    ...(scenario.requestRate ? { requestRate: scenario.requestRate * (sim ? up.speed : 1) } : {}),
+    numWarmups: warmups,
+    // --dummy-weights in use: outputs of the asked length (dummy-weights.ts), as vLLM's --ignore-eos sends them.
+    ...(clientIgnoresEos(!!ctx.tuningDummyWeights, ctx.stage) ? { ignoreEos: true } : {}),
+    seed: scenario.seed,
+    percentileMetrics: [...PERCENTILE_METRICS],
+    metricPercentiles: [...new Set([50, 90, 99, ...sloPercentiles(ctx.config.slo)])].sort((a, b) => a - b),
+    ...(goodput ? { goodput } : {}),
+    label: variant.id,
+    signal: watch.signal,
+    onEvent: (e) => {
+      if (e.type !== 'snapshot') return;
+      const snapshot = sim ? toSimulatedSnapshot(e.snapshot, up.speed) : e.snapshot;
+      ctx.emit({ type: 'bench-progress', variantId: variant.id, snapshot });
+      watch.push(snapshot);
+    },
+  }).catch((e: unknown) => {
+    served.wallS += callS();
+    throw e;
+  });
+  served.wallS += servedWallS(bench, callS());
+  return { bench, stopped: await watch.settle() };
+}
+
+/** The result of one finished benchmark, in simulated units on the simulated host. */
+function measuredResult(variant: Variant, scenario: Scenario, first: boolean, bench: BenchResult, up: Up, ctx: RunVariantContext, t0: Date): VariantResult {
+  const sim = ctx.config.sim;
+  const measured = sim ? toSimulated(bench, up.speed) : bench;
+  saveBenchJson(ctx, variant, scenario, measured);
+  const ok = measured.metrics.completed > 0;
+  return {
+    variantId: variant.id,
+    stage: ctx.stage,
+    scenario: scenario.name,
+    status: ok ? 'ok' : 'failed',
+    variant,
+    ...up.base,
+    metrics: measured.metrics,
+    ...(ok ? {} : { failure: { kind: 'bench-failed', reason: `all ${measured.metrics.failed} requests failed`, evidence: measured.outputs.slice(0, 3).map((o) => o.error) } }),
+    startupS: up.startupS,
+    ...(ctx.predicted && first ? { predicted: ctx.predicted } : {}),
+    ...(sim ? { simulated: true } : {}),
+    ...(measured.clientBound ? { clientBound: true } : {}),
+    startedAt: t0.toISOString(),
+    finishedAt: new Date().toISOString(),
+  };
+}
+
+/**
+ * Each scenario in turn on the running server; stops early on a skip or an aborted benchmark.
+ * A server that died is the failure's cause, in whatever phase (server-death.ts).
+ */
+async function benchScenarios(variant: Variant, scenarios: readonly Scenario[], up: Up, ctx: RunVariantContext, stopSignal: AbortSignal, served: Served): Promise<VariantResult[]> {
+  const results: VariantResult[] = [];
+  const early = { ...up.base, startupS: up.startupS };
+  const classify = (lines: string[], exit: ExitInfo) => up.adapter.classifyFailure(lines, exit, { ...gpuFailureContext(ctx.host), ...(variant.knobs.speculative ? { speculative: variant.knobs.speculative } : {}) });
+  for (const [i, scenario] of scenarios.entries()) {
+    // A skip pressed (or asked for by onResult) between two scenarios stops before the next.
+    if (ctx.signal?.aborted) throw new AbortedError();
+    if (i > 0 && interruption(ctx)) break;
+    const t0 = new Date();
+    const deadBefore = i > 0 && up.handle.exit ? await serverDied(up.handle, 'between validation scenarios', classify) : null;
+    if (deadBefore) {
+      for (const s of scenarios.slice(i)) results.push(failedResult(variant, s.name, ctx, deadBefore, t0, early));
+      break;
+    }
+    const warmups = i === 0 ? ctx.config.warmupPrompts : 0;
+    let bench: BenchResult;
+    let stopped: StopVerdict | null;
+    try {
+      ({ bench, stopped } = await benchOnce(variant, scenario, warmups, up, ctx, stopSignal, served));
+    } catch (e) {
+      if (ctx.signal?.aborted) throw new AbortedError();
+      const died = interruption(ctx) ? null : await serverDied(up.handle, benchPhase((e as Error).message, warmups > 0), classify);
+      const f = interruption(ctx) ?? died ?? { kind: 'bench-failed' as const, reason: (e as Error).message };
+      results.push(failedResult(variant, scenario.name, ctx, f, t0, early));
+      if (interruption(ctx)) break;
+      ctx.onResult?.(i, results.at(-1)!);
+      continue;
+    }
+    if (ctx.signal?.aborted) throw new AbortedError();
+    if (bench.aborted && stopped && !interruption(ctx)) {
+      // A loser stopped early: never eligible to win (status 'pruned'), its partial figures not kept.
+      results.push(failedResult(variant, scenario.name, ctx, { kind: 'pruned', reason: stopped.status }, t0, { ...early, status: 'pruned' }));
+      break;
+    }
+    if (bench.aborted) {
+      results.push(failedResult(variant, scenario.name, ctx, interruption(ctx) ?? { kind: 'aborted', reason: 'benchmark stopped' }, t0, early));
+      break;
+    }
+    const result = measuredResult(variant, scenario, i === 0, bench, up, ctx, t0);
+    const suspect = (up.handle.exit && (result.metrics?.failed ?? 0) > 0) || result.status !== 'ok';
+    const diedDuring = !interruption(ctx) && suspect ? await serverDied(up.handle, 'benchmark', classify) : null;
+    const r = diedDuring ? failedResult(variant, scenario.name, ctx, diedDuring, t0, early) : result;
+    results.push(r);
+    ctx.onResult?.(i, r);
+  }
+  return results;
+}
+
+/**
+ * Launch one variant and measure it on each scenario in turn (one launch, several benchmarks).
+ * Returns one result per scenario: all failed alike when the server does not come up.
+ * Throws AbortedError when ctx.signal aborts (after stopping the server).
+ */
+export async function runVariantScenarios(variant: Variant, scenarios: readonly Scenario[], ctx: RunVariantContext): Promise<VariantResult[]> {
+  const started = new Date();
+  if (ctx.signal?.aborted) throw new AbortedError();
+  // One signal for "stop this variant now": the session's abort or the user's skip.
+  const stopSignal = AbortSignal.any([ctx.signal, ctx.skipSignal].filter((s): s is AbortSignal => !!s));
+  // The benchmark ties each in-flight request to this signal: hundreds of listeners are expected.
+  setMaxListeners(0, stopSignal);
+  const launchMs = performance.now();
+  const simSpeed = ctx.config.sim ? ctx.config.sim.speed : undefined;
+  const up = await startWithRetries(variant, scenarios, ctx, stopSignal);
+  if (!up.ok) {
+    const f = interruption(ctx) ?? up.failure;
+    const gpuTime = launchGpuTime(variant, { launchMs, stopMs: performance.now(), ...(up.extra.startupS !== undefined ? { startupS: up.extra.startupS } : {}), ...(simSpeed !== undefined ? { simSpeed } : {}) });
+    return scenarios.map((s, i) => failedResult(variant, s.name, ctx, f, started, { ...up.extra, ...(i === 0 ? { gpuTime } : {}), ...pinned(ctx) }));
+  }
+  const readyMs = performance.now();
+  ctx.emit({ type: 'server-ready', variantId: variant.id, startupS: up.startupS });
+  const stopSampler = startSampler(ctx, up.adapter, up.spec, variant.id);
+  let results: VariantResult[] = [];
+  const served: Served = { wallS: 0 };
+  try {
+    results = await benchScenarios(variant, scenarios, up, ctx, stopSignal, served);
+  } finally {
+    await stopSampler();
+    ctx.emit({ type: 'server-stopping', variantId: variant.id });
+    await up.handle.stop();
+  }
+  // Scenarios not reached after a skip are skipped too.
+  for (const s of scenarios.slice(results.length)) {
+    results.push(failedResult(variant, s.name, ctx, interruption(ctx) ?? { kind: 'skipped', reason: 'not reached' }, started, up.base));
+  }
+  // The launch's GPU time rides on its first result (a validation launch measures several scenarios).
+  const gpuTime = launchGpuTime(variant, { launchMs, readyMs, stopMs: performance.now(), startupS: up.startupS, servedWallS: served.wallS, ...(ctx.config.sim ? { simSpeed: up.speed } : {}) });
+  return results.map((r, i) => ({ ...r, ...(i === 0 ? { gpuTime } : {}), ...pinned(ctx) }));
+}
+
+/** Launch one variant and benchmark it on one scenario. */
+export async function runVariant(variant: Variant, scenario: Scenario, ctx: RunVariantContext): Promise<VariantResult> {
+  const [r] = await runVariantScenarios(variant, [scenario], ctx);
+  return r!;
+}

@@ -1,0 +1,71 @@
+// While a server is measured: its /metrics (running, waiting, KV use, preemptions) and the GPUs
+// (nvidia-smi, or the simulated host's own report), sampled every interval as events.
+import type { GpuSample } from '../../core/events.js';
+import type { EngineAdapter, LaunchSpec } from '../../engines/types.js';
+import { queryGpus } from '../../host/gpus.js';
+import { baseUrl } from '../launch/launch.js';
+import type { RunVariantContext } from './types.js';
+
+/** Sample /metrics and the GPUs now, every interval, and once more when stopped. */
+export function startSampler(ctx: RunVariantContext, adapter: EngineAdapter, spec: LaunchSpec, variantId: string): () => Promise<void> {
+  const everyMs = Math.max(250, ctx.config.sampleIntervalS * 1000);
+  let stopped = false;
+  let running: Promise<void> | null = null;
+  const base = baseUrl(spec);
+  const metricsUrl = `${base}${adapter.metricsPath}`;
+  const sample = async () => {
+    const res = await fetch(metricsUrl, { signal: AbortSignal.timeout(2000) }).catch(() => undefined);
+    if (res?.ok) {
+      const m = adapter.parseMetrics(await res.text().catch(() => ''));
+      if (Object.keys(m).length) {
+        ctx.emit({
+          type: 'server-metrics',
+          variantId,
+          metrics: { running: m.running ?? 0, waiting: m.waiting ?? 0, kvUsage: m.kvUsage ?? 0, preemptions: m.preemptions ?? 0 },
+        });
+      }
+    } else if (res) await res.arrayBuffer().catch(() => undefined);
+    // The simulated host reports its GPUs through the sim server; a real host through nvidia-smi.
+    const gpus = ctx.host.simulated ? await simGpus(`${base}/sim/gpus`) : await queryGpus({ timeoutMs: 5000 }).catch(() => null);
+    if (!gpus) return;
+    // A pinned simulated server counts its GPUs from 0, as an engine under CUDA_VISIBLE_DEVICES
+    // does: its i-th GPU is host GPU gpuIds[i], and it reports those only (nvidia-smi on a real
+    // host sees every GPU, so a real sample stays whole).
+    const ids = ctx.host.simulated ? ctx.gpuIds : undefined;
+    ctx.emit(ids?.length ? { type: 'gpu-sample', partial: true, gpus: pinnedSample(gpus.map(toGpuSample), ids) } : { type: 'gpu-sample', gpus: gpus.map(toGpuSample) });
+  };
+  const tick = () => {
+    if (running || stopped) return;
+    running = sample().finally(() => (running = null));
+  };
+  tick();
+  const timer = setInterval(tick, everyMs);
+  return async () => {
+    clearInterval(timer);
+    stopped = true;
+    await running;
+    // One last sample, so even a benchmark shorter than the interval shows the server under load.
+    await sample().catch(() => undefined);
+  };
+}
+
+/** A pinned server's own GPUs (numbered from 0) as the host GPUs it was pinned to. */
+export function pinnedSample(own: readonly GpuSample[], gpuIds: readonly number[]): GpuSample[] {
+  return own.slice(0, gpuIds.length).map((g, i) => ({ ...g, index: gpuIds[i]! }));
+}
+
+async function simGpus(url: string): Promise<GpuSample[] | null> {
+  try {
+    const res = await fetch(url, { signal: AbortSignal.timeout(2000) });
+    if (!res.ok) return null;
+    const list = (await res.json()) as GpuSample[];
+    return Array.isArray(list) ? list : null;
+  } catch {
+    return null;
+  }
+}
+
+function toGpuSample(g: { index: number; name: string; utilPct?: number; memUsedMiB?: number; memTotalMiB: number }): GpuSample {
+  return { index: g.index, name: g.name, utilPct: g.utilPct ?? 0, memUsedMiB: g.memUsedMiB ?? 0, memTotalMiB: g.memTotalMiB };
+}
+

@@ -1,0 +1,53 @@
+// The runner's contract: what one variant's run is given (RunVariantContext) and what bringing its
+// server up returns (ServerStart, LaunchRecord). Below the runner, the server start and the Slurm
+// start, so none of them imports another for a type.
+import type { Failure, TuneEvent, VariantResult } from '../../core/events.js';
+import type { Predicted } from '../../core/events.js';
+import type { Workload } from '../../bench/index.js';
+import type { EngineAdapter, LaunchSpec } from '../../engines/types.js';
+import type { HostInfo } from '../../host/gpus.js';
+import type { ServerHandle } from '../../host/server-handle.js';
+import type { SessionConfig } from '../config/config.js';
+import type { EarlyStopRequest } from './early-stop-run.js';
+
+export interface RunVariantContext {
+  config: Pick<
+    SessionConfig,
+    'model' | 'sim' | 'bindHost' | 'portStart' | 'readyTimeoutS' | 'warmupPrompts' | 'runtime' | 'slo' | 'sampleIntervalS' | 'dummyWeights'
+  >;
+  host: HostInfo;
+  /** Folder for server logs and the engine's files. */
+  logsDir: string;
+  /** Folder for the bench JSON of each scenario (vLLM --save-result layout); none when absent. */
+  benchDir?: string;
+  emit: (e: TuneEvent) => void;
+  /** Aborts everything (Ctrl-C): the server is stopped, no result is produced for unfinished work. */
+  signal?: AbortSignal;
+  /** Skips this variant only (the TUI's skip key): recorded as 'skipped'. */
+  skipSignal?: AbortSignal;
+  stage: string;
+  predicted?: Predicted;
+  /** Ports already handed out in this process, avoided so a just-closed port is not reused at once. */
+  usedPorts?: Set<number>;
+  /** Workloads already loaded, by scenario key (loading ShareGPT and tokenizing is not free). */
+  workloads?: Map<string, Promise<Workload>>;
+  /** GPUs this launch is pinned to (parallel variants): CUDA_VISIBLE_DEVICES or docker --gpus. */
+  gpuIds?: readonly number[];
+  /** Stop the benchmark once it cannot beat this leader by the margin (early-stop.ts). */
+  earlyStop?: EarlyStopRequest;
+  /** The session's tuning launches use dummy weights (the plan's decision, dummy-weights.ts): its tuning clients send ignore_eos. */
+  tuningDummyWeights?: boolean;
+  /**
+   * Each scenario's result as soon as it is measured (before the next starts), e.g. a sweep that
+   * journals the point and stops the rest through skipSignal when it broke the SLO.
+   */
+  onResult?: (index: number, result: VariantResult) => void;
+}
+
+/** A server that is up (with what it runs) or the failure that kept it down. */
+export type ServerStart =
+  | { ok: true; handle: Pick<ServerHandle, 'tail' | 'exit' | 'exited'> & { stop(): Promise<unknown> }; spec: LaunchSpec; adapter: EngineAdapter; base: LaunchRecord; startupS: number; speed: number }
+  | { ok: false; failure: Failure; extra: Partial<VariantResult> };
+
+/** What every result of a launch records about it: the command, the engine's env, the weights it loaded (on Slurm also the GPUs the job was given). */
+export type LaunchRecord = Pick<VariantResult, 'argv' | 'engineArgv' | 'env' | 'weights' | 'gpuIds'>;

@@ -1,0 +1,64 @@
+// Opening a run: the host (detected, or the simulated one), the engines usable on it, and the
+// run folder's journal (created, or reopened for --resume with the stored configuration).
+import type { TuneEvent } from '../../core/events.js';
+import { UserError } from '../../core/errors.js';
+import type { EngineName } from '../../core/variant.js';
+import { getAdapter } from '../../engines/index.js';
+import { detectHost, type HostInfo } from '../../host/gpus.js';
+import { gpuTag, type SessionConfig } from '../config/config.js';
+import { Journal, defaultRunDir } from '../context/journal.js';
+import type { PlanHost } from '../plan/types.js';
+import { resolveSlurmHost } from '../run/slurm/host.js';
+
+export async function resolveHost(config: SessionConfig, injected?: HostInfo): Promise<HostInfo> {
+  if (injected) return injected;
+  if (config.runtime.kind === 'slurm') return resolveSlurmHost(config);
+  if (config.sim) return detectHost({ sim: true, gpu: config.sim.gpu, gpus: config.sim.gpus });
+  const host = await detectHost({});
+  if (host.simulated) throw new UserError('no NVIDIA GPU found on this host; run with --sim (and --gpu/--gpus) to tune on the simulated host');
+  return host;
+}
+
+/** Engines usable here with their versions; on the simulated host every engine is imitated. */
+export async function availableEngines(
+  config: SessionConfig,
+  host: HostInfo,
+  emit: (e: TuneEvent) => void,
+): Promise<{ engines: EngineName[]; versions: Record<string, string> }> {
+  const versions: Record<string, string> = {};
+  if (host.simulated) {
+    for (const e of config.engines) versions[e] = 'simulated';
+    return { engines: config.engines, versions };
+  }
+  // The engines live on the compute nodes, not on this login node: a missing one fails its job.
+  if (config.runtime.kind === 'slurm') {
+    emit({ type: 'warning', message: 'slurm: engine versions are not detected on the compute nodes; commands use each engine\'s newest known flag spellings' });
+    return { engines: config.engines, versions };
+  }
+  const engines: EngineName[] = [];
+  for (const e of config.engines) {
+    const a = getAdapter(e);
+    const info = a.detect
+      ? await a.detect(config.runtime.kind === 'docker' ? { runtime: 'docker', image: config.runtime.image } : { runtime: 'native' })
+      : { installed: true, version: 'unknown' };
+    if (info.installed) {
+      engines.push(e);
+      versions[e] = info.version ?? 'unknown';
+    } else emit({ type: 'warning', message: `${e} is not available here${'detail' in info && info.detail ? ` (${info.detail})` : ''}: skipped` });
+  }
+  if (!engines.length) throw new UserError(`none of the engines asked for (${config.engines.join(', ')}) is installed here; install one, use --runtime docker, or run with --sim`);
+  return { engines, versions };
+}
+
+/** The run's journal and its configuration: a new run folder, or the stored one on resume. */
+export function openJournal(configIn: SessionConfig, host: PlanHost, resume: boolean): { journal: Journal<SessionConfig>; config: SessionConfig } {
+  if (resume) {
+    if (!configIn.runDir) throw new UserError('resume needs the run folder (--resume DIR)');
+    const journal = Journal.open<SessionConfig>(configIn.runDir);
+    journal.update({ status: 'running', signal: undefined, current: null });
+    return { journal, config: { ...journal.config, runDir: configIn.runDir } };
+  }
+  const runDir = configIn.runDir ?? defaultRunDir(configIn.runsDir, configIn.model, gpuTag(configIn, host.gpuName, host.gpuCount));
+  const config = { ...configIn, runDir };
+  return { journal: Journal.create(runDir, config), config };
+}

@@ -1,0 +1,150 @@
+// Measuring one stage's variants: waves of variants on disjoint GPUs (stage-parallel.ts), the
+// predicted fastest first (run-order.ts; results come back in the listed order), each
+// benchmark watched for early stop against the stage's leader so far, then adaptive repeats
+// while the best two are within the noise margin (repeats.ts). Returns the results the stage is
+// decided on (medians where repeats ran) and the carried winner's median when it was re-run.
+import type { VariantResult } from '../../core/events.js';
+import type { StageName } from '../config/config.js';
+import { AbortedError } from '../../core/aborted.js';
+import { score } from '../decide/decide.js';
+import type { EarlyStopRequest } from '../run/early-stop-run.js';
+import { announce, combineRuns, measureRepeat, measureRuns, resultFromPlanned } from './measure-variant.js';
+import { runParallel } from './parallel.js';
+import type { PlannedVariant } from '../plan/types.js';
+import { DEFAULT_REPEATS_MAX, nextRepeatStep, runSpreadPct, type RepeatStep } from '../decide/repeats.js';
+import type { SessionContext } from '../context/session-context.js';
+import { runOrder } from './run-order.js';
+import { stageSchedule } from './stage-parallel.js';
+import { fullRunBaselineId } from '../plan/baseline-in-full.js';
+
+/** The leader a variant must be able to beat to keep running: the best eligible result so far. */
+export function earlyStopLeader(ctx: SessionContext, sofar: readonly (VariantResult | null)[]): EarlyStopRequest | undefined {
+  const { config } = ctx;
+  if (config.earlyStop === false) return undefined;
+  const opts = { objective: config.objective, slo: config.slo };
+  let best: { r: VariantResult; v: number } | undefined;
+  for (const r of sofar) {
+    if (!r) continue;
+    const s = score(r, opts);
+    if (s.eligible && s.value !== null && (!best || s.value > best.v)) best = { r, v: s.value };
+  }
+  if (!best?.r.metrics) return undefined;
+  return { leaderId: best.r.variantId, objective: config.objective, value: best.v, leaderInputTokens: best.r.metrics.total_input_tokens, marginPct: config.marginPct };
+}
+
+function crashResult(ctx: SessionContext, planned: PlannedVariant, reason: unknown): VariantResult {
+  const r = resultFromPlanned(planned, ctx.config.scenario.name);
+  return { ...r, status: 'failed', failure: { kind: 'crash', reason: `servelab failed while measuring it: ${(reason as Error)?.message ?? String(reason)}` } };
+}
+
+export interface StageRuns {
+  results: VariantResult[];
+  /** Every run of each variant, by id (repeats included). */
+  runs: Map<string, VariantResult[]>;
+}
+
+/** Every variant of the stage, in waves; one failure does not stop the others; an abort stops all. */
+export async function measureStage(ctx: SessionContext, variants: readonly PlannedVariant[], carried: VariantResult | null): Promise<StageRuns> {
+  const byId = new Map<string, VariantResult>();
+  const runs = new Map<string, VariantResult[]>();
+  for (const p of variants.filter((v) => v.status !== 'planned')) byId.set(p.variant.id, announce(ctx, resultFromPlanned(p, ctx.config.scenario.name)));
+  const planned = runOrder(variants.filter((v) => v.status === 'planned'));
+  const { limit, waves } = stageSchedule(ctx, planned);
+  if (limit.heldBack && waves.some((w) => w.length > 1 || planned.length > 1)) ctx.emit({ type: 'warning', message: limit.heldBack });
+  for (const wave of waves) {
+    if (ctx.signal?.aborted) throw new AbortedError();
+    const leader = earlyStopLeader(ctx, [carried, ...byId.values()]);
+    // The baseline validation will take this stage's row from runs in full (baseline-in-full.ts).
+    const inFull = fullRunBaselineId({ config: ctx.config, replica: ctx.plan.replica, tuningDummyWeights: ctx.plan.dummyWeights?.used === true }, variants, byId);
+    const shared = wave.length > 1;
+    const tasks = wave.map((slot) => {
+      const p = planned.find((v) => v.variant.id === slot.id)!;
+      const watched = leader && leader.leaderId !== p.variant.id && p.variant.id !== inFull;
+      const extras = { ...(watched ? { earlyStop: leader } : {}), ...(shared ? { gpuIds: slot.gpuIds, portFrom: slot.port } : {}) };
+      return () => measureRuns(ctx, p, extras);
+    });
+    const outcomes = await runParallel(tasks, wave.length, ctx.signal);
+    if (ctx.signal?.aborted) throw new AbortedError();
+    const combined: VariantResult[] = [];
+    for (const [i, o] of outcomes.entries()) {
+      const p = planned.find((v) => v.variant.id === wave[i]!.id)!;
+      if (o.status === 'rejected' && o.reason instanceof AbortedError) throw o.reason;
+      const list = o.status === 'fulfilled' ? o.value : [crashResult(ctx, p, o.status === 'rejected' ? o.reason : 'not started')];
+      runs.set(p.variant.id, list);
+      const c = announce(ctx, combineRuns(list, p.stage));
+      byId.set(p.variant.id, c);
+      combined.push(c);
+    }
+    ctx.cost.addWave(combined);
+  }
+  if (ctx.signal?.aborted) throw new AbortedError();
+  return { results: variants.map((v) => byId.get(v.variant.id)!), runs };
+}
+
+export interface Settled {
+  results: VariantResult[];
+  carried: VariantResult | null;
+  /** The repeat loop's last word (null when fewer than two results had a value). */
+  step: Extract<RepeatStep, { action: 'decide' }> | null;
+  /** True when any variant ran more than once here. */
+  repeated: boolean;
+}
+
+/**
+ * Adaptive repeats: while the best two (the carried winner included) are within the margin,
+ * run both once more, up to --repeats-max runs each; medians replace single runs.
+ */
+export async function settleTies(ctx: SessionContext, stage: string, carried: VariantResult | null, measured: StageRuns): Promise<Settled> {
+  const { config } = ctx;
+  const max = config.repeatsMax ?? DEFAULT_REPEATS_MAX;
+  const runs = new Map<string, VariantResult[]>();
+  if (carried) runs.set(carried.variantId, [carried]);
+  for (const r of measured.results) if (r.status === 'ok') runs.set(r.variantId, measured.runs.get(r.variantId) ?? [r]);
+  let repeated = false;
+  for (;;) {
+    const opts = { objective: config.objective, slo: config.slo, marginPct: config.marginPct, repeatsMax: max, ...(ctx.repeatSpreadPct !== undefined ? { spreadPct: ctx.repeatSpreadPct } : {}), ...(carried ? { keptId: carried.variantId } : {}) };
+    const step = nextRepeatStep(runs, opts);
+    // What these runs show of the host's noise serves the later stages too.
+    const spread = runSpreadPct(runs, config.objective, ctx.repeatSpreadPct);
+    if (spread !== undefined) ctx.repeatSpreadPct = spread;
+    if (step.action === 'decide' || max <= 1) {
+      return { ...medians(ctx, stage, carried, measured.results, runs, repeated), step: step.action === 'decide' ? step : null, repeated };
+    }
+    repeated = true;
+    await rerunPair(ctx, stage as StageName, step.variantIds.map((id) => runs.get(id)!));
+  }
+}
+
+/** One more run of each of the two, at once on disjoint GPUs when they fit (as a stage's wave would). */
+async function rerunPair(ctx: SessionContext, stage: StageName, lists: VariantResult[][]): Promise<void> {
+  if (ctx.signal?.aborted) throw new AbortedError();
+  const planned = lists.map((l) => ({ variant: l[0]!.variant, stage, change: 'repeat', status: 'planned' as const, warnings: [], ...(l[0]!.predicted ? { predicted: l[0]!.predicted } : {}) }));
+  for (const wave of stageSchedule(ctx, planned).waves) {
+    const shared = wave.length > 1;
+    const tasks = wave.map((slot) => {
+      const i = planned.findIndex((p) => p.variant.id === slot.id);
+      return () => measureRepeat(ctx, planned[i]!, lists[i]!.length, shared ? { gpuIds: slot.gpuIds, portFrom: slot.port } : {});
+    });
+    const outcomes = await runParallel(tasks, wave.length, ctx.signal);
+    if (ctx.signal?.aborted) throw new AbortedError();
+    const got: VariantResult[] = [];
+    for (const [k, o] of outcomes.entries()) {
+      const i = planned.findIndex((p) => p.variant.id === wave[k]!.id);
+      if (o.status === 'rejected' && o.reason instanceof AbortedError) throw o.reason;
+      const r = o.status === 'fulfilled' ? o.value : crashResult(ctx, planned[i]!, o.status === 'rejected' ? o.reason : 'not started');
+      lists[i]!.push(r);
+      got.push(r);
+    }
+    ctx.cost.addWave(got);
+  }
+}
+
+function medians(ctx: SessionContext, stage: string, carried: VariantResult | null, results: readonly VariantResult[], runs: Map<string, VariantResult[]>, repeated: boolean) {
+  if (!repeated) return { results: [...results], carried };
+  const out = results.map((r) => {
+    const list = runs.get(r.variantId);
+    return list && list.length > 1 ? announce(ctx, combineRuns(list, stage)) : r;
+  });
+  const c = carried ? runs.get(carried.variantId) : undefined;
+  return { results: out, carried: carried && c && c.length > 1 ? combineRuns(c, carried.stage) : carried };
+}

@@ -1,0 +1,117 @@
+// The core's facts in the shapes the workbench screens draw: the host and its engines, a model's
+// config and weight sizes, and the plan with each variant's command and time estimate.
+import { existsSync, statfsSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { ENGINES } from '../../core/variant.js';
+import { VERSION } from '../../core/version.js';
+import { getAdapter } from '../../engines/index.js';
+import type { EngineInfo } from '../../engines/types.js';
+import type { HostInfo } from '../../host/gpus.js';
+import { weightBytes } from '../../model/estimate.js';
+import { resolveParallel } from '../../model/layout.js';
+import { gpuNames } from '../../model/gpus.js';
+import { getModel, type WeightDtype } from '../../model/models.js';
+import { paramCounts } from '../../model/param-counts.js';
+import { formatCommand } from '../../core/shell-quote.js';
+import { estimateSeconds, type EstimateHost } from '../plan/estimate-time.js';
+import type { Plan } from '../plan/types.js';
+import { stageScenario } from '../plan/replica.js';
+import { stageWeightsLine } from '../cli/text-weights.js';
+import type { HostView, ModelView, PlanView, PlanVariantView } from './types.js';
+import { SAME_SERVER } from '../decide/same-server.js';
+
+/** Free bytes on the file system that will hold `dir` (its nearest existing parent). */
+function freeBytes(dir: string): number | undefined {
+  let d = resolve(dir);
+  while (!existsSync(d) && dirname(d) !== d) d = dirname(d);
+  try {
+    const st = statfsSync(d);
+    return st.bavail * st.bsize;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Each engine's detection, run side by side. */
+export function detectEngines(): Promise<EngineInfo[]> {
+  return Promise.all(
+    ENGINES.map(
+      (e): Promise<EngineInfo> =>
+        getAdapter(e).detect?.({ runtime: 'native', timeoutMs: 10_000 }) ?? Promise.resolve({ engine: e, installed: false, runtime: 'native', detail: 'no detection' }),
+    ),
+  );
+}
+
+export function hostView(host: HostInfo, engines: EngineInfo[], runsDir: string): HostView {
+  return {
+    simulated: host.simulated,
+    ...(host.note ? { note: host.note } : {}),
+    gpus: host.gpus.map((g) => ({ index: g.index, name: g.name, memTotalMiB: g.memTotalMiB, ...(g.computeCap ? { computeCap: g.computeCap } : {}) })),
+    ...(host.driverVersion ? { driver: host.driverVersion } : {}),
+    gpuTypes: gpuNames(),
+    engines: host.simulated ? [...engines, { engine: 'sim', installed: true, runtime: 'sim', version: VERSION, detail: 'imitates vllm, sglang and trtllm' }] : engines,
+    logDir: runsDir,
+    freeDiskBytes: freeBytes(runsDir),
+  };
+}
+
+export function planView(plan: Plan, host: EstimateHost, validationS?: number, opts: { dummyWeights?: boolean } = {}): PlanView {
+  return {
+    ...(validationS ? { validationS } : {}),
+    ...(opts.dummyWeights ? { dummyWeights: true } : {}),
+    caveat: plan.caveats[0] ?? '',
+    notes: plan.notes,
+    stages: plan.stages.map((st) => ({
+      name: st.name,
+      title: st.title,
+      notes: st.notes,
+      ...(st.skipped ? { skipped: st.skipped } : {}),
+      ...weightsOf(st.variants),
+      variants: st.variants.map((pv) => ({
+        id: pv.variant.id,
+        label: pv.variant.label ?? pv.variant.id,
+        knobs: pv.change,
+        ...(pv.status !== 'planned' ? { pruned: pv.reason?.reason ?? pv.status, notRun: notRunWord(pv.status, pv.reason?.reason) } : {}),
+        estimateS: estimateSeconds(pv, stageScenario(plan.scenario, plan.replica, pv.stage), host),
+        command: formatCommand(pv.engineArgv ?? pv.argv ?? [], pv.env ?? {}),
+        ...(pv.predicted ? { predictedTokS: pv.predicted.totalTokPerS } : {}),
+      })),
+    })),
+  };
+}
+
+/** The stage's weights line as the dry-run plan says it (text-weights.ts), without its indent. */
+function weightsOf(variants: Plan['stages'][number]['variants']): { weights?: string } {
+  const line = stageWeightsLine(variants);
+  return line ? { weights: line.trim() } : {};
+}
+
+const DTYPES: WeightDtype[] = ['bf16', 'fp8', 'int4'];
+
+export function modelView(id: string): ModelView {
+  const m = getModel(id);
+  if (!m) {
+    return { id, known: false, weights: [], note: `no config.json for '${id}' here or built in: sizes unknown (the simulated host needs a known model)` };
+  }
+  const p = paramCounts(m);
+  const par = resolveParallel('vllm', {});
+  return {
+    id,
+    known: true,
+    architecture: m.architecture,
+    paramsB: p.total / 1e9,
+    ...(m.moe ? { activeParamsB: p.active / 1e9, moe: { experts: m.moe.numExperts, perToken: m.moe.expertsPerTok } } : {}),
+    heads: m.numHeads,
+    kvHeads: m.numKvHeads,
+    layers: m.numLayers,
+    contextLen: m.maxPositionEmbeddings,
+    checkpointDtype: m.weightDtype,
+    weights: DTYPES.map((d) => ({ dtype: d, bytes: weightBytes(m, d, par).total })),
+  };
+}
+
+/** The word before a not-planned row's reason: a same-server variant is not launched, not pruned. */
+export function notRunWord(status: string, reason: string | undefined): NonNullable<PlanVariantView['notRun']> {
+  if (reason?.startsWith(SAME_SERVER)) return 'not launched';
+  return status === 'dropped' ? 'dropped' : 'pruned';
+}
