@@ -4,7 +4,7 @@
 // host corrections on the first 4 measured, and print the median |throughput error| on the
 // remaining variants, calibrated against uncalibrated (the prior model), plus the fit's own
 // leave-one-out error and `predict --calibration`'s in-process time. Prints figures, asserts nothing.
-// Run: npx tsx model-lab/calibration-goal.ts [--prompts N] (default 500). Log: model-lab/calibration-goal.log.
+// Run: npx tsx model-lab/calibration-goal.ts [--prompts N] (default 500). Log: model-lab/calibration-goal.txt.
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';

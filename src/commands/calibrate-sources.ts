@@ -6,12 +6,12 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { UserError } from '../core/errors.js';
 import type { VariantResult } from '../core/events.js';
-import type { PlanHostInfo } from '../core/plan.js';
+import type { PlanHostInfo } from '../core/events.js';
 import type { CalibrationHost } from '../profiles/calibration-file.js';
 import { observationOf, workloadOf, type SimObservation } from '../sim/calibrated.js';
 import { loadProfile } from '../profiles/store.js';
 import type { Profile } from '../profiles/schema.js';
-import type { SessionConfig } from '../tune/config.js';
+import type { SessionConfig } from '../tune/config/config.js';
 
 export interface Source {
   path: string;

@@ -4,7 +4,7 @@
 // result makes (calibrate's sources, and the session as each variant is measured).
 import type { Knobs, Variant } from '../core/variant.js';
 import { findGpu } from '../model/gpus.js';
-import type { BenchMetrics } from '../bench/types.js';
+import type { BenchMetrics } from '../core/metrics.js';
 import type { Figures, Observation, Predictor } from '../model/calibration/fit.js';
 import { simulateWorkload } from './virtual.js';
 import { scenarioRequests, type LengthPair } from './workload.js';

@@ -6,7 +6,8 @@ import { correctionsFor, NEUTRAL, parseCorrectionSet, type Corrections } from '.
 import { correctServer } from '../../src/model/calibration/apply.js';
 import { fitCorrections, PRIOR_BAND_LOG_SD, type Figures, type Observation } from '../../src/model/calibration/fit.js';
 import { solveSpd } from '../../src/model/calibration/linalg.js';
-import { resolveServer, stepTime } from '../../src/model/estimate.js';
+import { resolveServer } from '../../src/model/estimate.js';
+import { stepTime } from '../../src/model/step-time.js';
 import { findGpu } from '../../src/model/gpus.js';
 import { getModel } from '../../src/model/models.js';
 import { toyObs, toyPredict, TRUTH, type Toy } from './calibration-toy.js';
