@@ -193,6 +193,8 @@ export type TuneEvent =
   | { type: 'sweep-finished'; frontier: { variantId: string; load: SweepLoadInfo; tokPerGpu: number; tokPerUser: number }[]; choice: SweepChoiceInfo | null; noChoice?: string; /** True when the choice decides the session (--objective frontier). */ decides: boolean }
   | { type: 'session-finished'; profilePath: string | null; reportPath: string | null; exitCode: number }
   | { type: 'warning'; message: string }
+  /** The session's host calibration was refitted on one more measured variant (issue 24): its leave-one-out line. */
+  | { type: 'calibration-updated'; observations: number; summary: string }
   | { type: 'error'; message: string };
 
 export type TuneListener = (event: TuneEvent) => void;

@@ -28,6 +28,7 @@ import { formatSweep, parseSweep } from '../../sweep/spec.js';
 import type { SessionSweepConfig } from '../config/config.js';
 
 import { AUTO_FLAGS } from './auto-flags.js';
+import { calibrationFlag, truthFlag } from './calibration-flags.js';
 
 export interface AutoOptions {
   help: boolean;
@@ -190,7 +191,7 @@ export function parseAutoArgs(argv: readonly string[], settings: SettingValues =
 type Str = (k: string) => string | undefined;
 
 function simConfig(values: AutoFlagValues, str: Str, model: string): SessionConfig['sim'] {
-  const simFlags = ['gpu', 'gpus', 'speed'].filter((k) => str(k) !== undefined);
+  const simFlags = ['gpu', 'gpus', 'speed', 'truth'].filter((k) => str(k) !== undefined);
   if (values.sim !== true) {
     if (simFlags.length) throw new UserError(`--${simFlags[0]} describes the simulated host; add --sim`);
     return undefined;
@@ -206,6 +207,7 @@ function simConfig(values: AutoFlagValues, str: Str, model: string): SessionConf
     speed: num('speed', str('speed'), { min: 0, exclusiveMin: true, max: 1000 }) ?? DEFAULT_SIM_SPEED,
     autoSpeed: str('speed') === undefined,
     seed: num('seed', str('seed'), { integer: true }) ?? 0,
+    ...truthFlag(str('truth')),
   };
 }
 
@@ -281,6 +283,7 @@ export function configFromFlags(values: AutoFlagValues, settings: SettingValues 
     sampleIntervalS: 1,
     ...costFlags(values),
     ...(sweep ? { sweep } : {}),
+    ...calibrationFlag(str('calibration')),
   };
   if (isShippedDir(join(config.outDir, 'profiles'))) {
     throw new UserError(`--out ${config.outDir}: its profiles/ folder holds servelab's shipped study profiles; give another folder (default ${dataDir()})`);

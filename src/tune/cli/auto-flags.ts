@@ -31,6 +31,8 @@ export const AUTO_FLAGS = {
   'runs-dir': { type: 'string' },
   resume: { type: 'string' },
   sim: { type: 'boolean' },
+  truth: { type: 'string' },
+  calibration: { type: 'string' },
   gpu: { type: 'string' },
   gpus: { type: 'string' },
   speed: { type: 'string' },

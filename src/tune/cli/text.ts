@@ -44,6 +44,16 @@ function outcomeText(r: VariantResult): string {
   return `${r.status}${r.failure ? ` (${r.failure.kind}): ${r.failure.reason}${r.failure.hint ? `. ${r.failure.hint.replace(/\.$/, '')}` : ''}` : ''}`;
 }
 
+/** Issue 24: prior, calibrated with its band, and measured throughput, when the session calibrated. */
+function predictionText(r: VariantResult): string {
+  const c = r.calibrated;
+  if (!c) return '';
+  const measured = r.status === 'ok' ? r.metrics?.total_token_throughput : undefined;
+  const prior = r.predicted ? `prior ${num(r.predicted.totalTokPerS)}, ` : '';
+  const cal = c.observations ? `calibrated ${num(c.totalTokPerS)} +-${Math.round(c.bandPct)}% (on ${c.observations} variant(s))` : 'no host calibration yet';
+  return `\n    predicted tok/s: ${prior}${cal}${measured !== undefined ? `, measured ${num(measured)}` : ''}`;
+}
+
 /** A stage's verdict in one line: the new winner and its gain against the reference, or why the carried one stays. */
 function stageLine(e: StageVerdict): string {
   if (!e.winnerId) return `stage ${e.stage}: no winner`;
@@ -70,7 +80,9 @@ export function progressLine(e: TuneEvent): string | null {
     case 'bench-started':
       return `  ${e.variantId}: benchmarking ${e.scenario} (${e.numPrompts} prompts)`;
     case 'variant-finished':
-      return `  ${e.result.variantId}: ${outcomeText(e.result)}`;
+      return `  ${e.result.variantId}: ${outcomeText(e.result)}${predictionText(e.result)}`;
+    case 'calibration-updated':
+      return `  ${e.summary}`;
     case 'stage-finished':
       return stageLine(e);
     case 'session-cost':

@@ -61,6 +61,10 @@ Host
   --speed S               simulated clock speed-up (default: per launch, the fastest the client
                           can measure without timing error, at most ${DEFAULT_SIM_SPEED})
   --seed N                simulator seed (default 0)
+  --truth FILE            the simulated host runs on these host corrections, unknown to the planner
+                          (a truth or calibration file; every sim-serve launch gets --truth FILE)
+  --calibration FILE      start the session's host calibration from FILE (servelab calibrate);
+                          refused from another GPU, a warning for any other difference
   --runtime native|docker --image IMAGE   how real engines run (default native)
   --runtime slurm         each variant is a Slurm job; servelab benchmarks its head node
   --partition P --account A --time T   sbatch's options for every job

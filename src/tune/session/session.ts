@@ -26,6 +26,7 @@ import type { ValidationRow } from '../decide/validate.js';
 import { validateWinner } from '../stage/validation-run.js';
 import { asStorageError } from '../../core/storage.js';
 import { CostLedger } from '../cost/ledger.js';
+import { openCalibrator } from '../context/calibration.js';
 import { sweepFinalists } from '../sweep/session-sweep.js';
 
 export { SessionControl, type ScenarioRunner };
@@ -113,7 +114,8 @@ async function openSession(configIn: SessionConfig, opts: SessionOptions, sink: 
   opened.journal.writeJson('plan.json', plan);
   const run = opts.runner ?? processRunner(config, host, runDir, sink.emit, plan.dummyWeights?.used === true, opts.signal);
   const control = opts.control ?? new SessionControl();
-  return { config, host, planHost: ph, planDeps, plan, journal: opened.journal, versions, emit: sink.emit, ...(opts.signal ? { signal: opts.signal } : {}), control, run, warnedClientBound: false, cost: new CostLedger(ph.gpuCount, host.simulated) };
+  const calibration = opts.planDeps ? undefined : openCalibrator(config, ph, plan, versions, (message) => sink.emit({ type: 'warning', message }));
+  return { config, host, planHost: ph, planDeps, plan, journal: opened.journal, versions, emit: sink.emit, ...(opts.signal ? { signal: opts.signal } : {}), control, run, warnedClientBound: false, cost: new CostLedger(ph.gpuCount, host.simulated), ...(calibration ? { calibration } : {}) };
 }
 
 function outcomeOf(ctx: SessionContext, state: StageLoopState, patch: Partial<SessionOutcome> & { exitCode: number }): SessionOutcome {
