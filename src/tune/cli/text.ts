@@ -47,9 +47,10 @@ function outcomeText(r: VariantResult): string {
 /** Issue 24: prior, calibrated with its band, and measured throughput, when the session calibrated. */
 function predictionText(r: VariantResult): string {
   const c = r.calibrated;
-  if (!c) return '';
+  // Rows the plan predicted (a reused same-server measurement has no prediction of its own).
+  if (!c || !r.predicted) return '';
   const measured = r.status === 'ok' ? r.metrics?.total_token_throughput : undefined;
-  const prior = r.predicted ? `prior ${num(r.predicted.totalTokPerS)}, ` : '';
+  const prior = `prior ${num(r.predicted.totalTokPerS)}, `;
   const cal = c.observations ? `calibrated ${num(c.totalTokPerS)} +-${Math.round(c.bandPct)}% (on ${c.observations} variant(s))` : 'no host calibration yet';
   return `\n    predicted tok/s: ${prior}${cal}${measured !== undefined ? `, measured ${num(measured)}` : ''}`;
 }
