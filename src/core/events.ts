@@ -237,6 +237,8 @@ export interface PlanVariant {
   argv?: string[];
   env?: Record<string, string>;
   predicted?: Predicted;
+  /** With --calibration FILE: the prediction corrected by that host calibration (issue 24). */
+  calibrated?: NonNullable<VariantResult['calibrated']>;
 }
 
 export interface PlanStageInfo {

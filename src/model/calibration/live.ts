@@ -22,7 +22,8 @@ export class LiveCalibration<O extends Observation> {
 
   constructor(
     private readonly predict: Predictor<O>,
-    private readonly opts: { gpu?: string; start?: CorrectionSet } = {},
+    /** `start`: a host calibration's corrections, with its band and observation count (used until this session's first fit). */
+    private readonly opts: { gpu?: string; start?: CorrectionSet; startFit?: { bandLogSd: number; observations: number } } = {},
   ) {}
 
   /** Add a measured variant and refit; returns the new fit. */
@@ -46,7 +47,8 @@ export class LiveCalibration<O extends Observation> {
     const prior = this.predict(o, NEUTRAL);
     const n = this.fitNow?.rows.length ?? 0;
     const calibrated = n || this.opts.start ? this.predict(o, correctionsFor(this.set, o.engine)) : prior;
-    return { ...(prior ? { prior } : {}), ...(calibrated ? { calibrated } : {}), bandLogSd: this.fitNow?.bandLogSd ?? PRIOR_BAND_LOG_SD, observations: n };
+    const band = this.fitNow?.bandLogSd ?? this.opts.startFit?.bandLogSd ?? PRIOR_BAND_LOG_SD;
+    return { ...(prior ? { prior } : {}), ...(calibrated ? { calibrated } : {}), bandLogSd: band, observations: n || (this.opts.startFit?.observations ?? 0) };
   }
 
   /** The session's own leave-one-out line for the report, e.g. 'calibration: 6 measured variants, leave-one-out median |throughput error| 3.1% (prior model 18.0%)'. */

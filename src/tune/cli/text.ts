@@ -103,7 +103,9 @@ export function progressLine(e: TuneEvent): string | null {
 
 function plannedLine(planned: PlannedVariant, simulated: boolean, seconds?: number): string[] {
   const p = planned.predicted;
-  const pred = p ? `  predicted ${num(p.totalTokPerS)} tok/s, TTFT ${num(p.meanTtftMs, 0)} ms, TPOT ${num(p.meanTpotMs)} ms` : '';
+  const c = planned.calibrated;
+  const cal = c ? ` (calibrated ${num(c.totalTokPerS)} +-${Math.round(c.bandPct)}% on ${c.observations} variant(s) of this host)` : '';
+  const pred = p ? `  predicted ${num(p.totalTokPerS)} tok/s${cal}, TTFT ${num(p.meanTtftMs, 0)} ms, TPOT ${num(p.meanTpotMs)} ms` : '';
   const time = seconds !== undefined ? `  est. ${durationText(seconds)}` : '';
   const head =
     planned.status === 'planned'

@@ -25,9 +25,10 @@ export class SessionCalibrator {
     private readonly host: PlanHost,
     private readonly plan: Pick<Plan, 'replica'>,
     private readonly versions: Record<string, string>,
-    private readonly startedFrom?: { file: string; set: CalibrationRecord['corrections'] },
+    private readonly startedFrom?: { file: string; set: CalibrationRecord['corrections']; bandLogSd: number; observations: number },
   ) {
-    this.live = new LiveCalibration(simPredictor(), { gpu: host.gpuName, ...(startedFrom ? { start: startedFrom.set } : {}) });
+    const start = startedFrom ? { start: startedFrom.set, startFit: { bandLogSd: startedFrom.bandLogSd, observations: startedFrom.observations } } : {};
+    this.live = new LiveCalibration(simPredictor(), { gpu: host.gpuName, ...start });
   }
 
   /** The observation a result makes (its measured figures may be absent: a prediction only). */
@@ -47,6 +48,18 @@ export class SessionCalibrator {
     const f = o && this.live.figures(o);
     if (!f?.calibrated) return r;
     return { ...r, calibrated: { ...f.calibrated, bandPct: pctOf(f.bandLogSd), observations: f.observations } };
+  }
+
+  /** Plan rows with a prior prediction get the calibrated one beside it (--calibration FILE: the plan shows both). */
+  annotatePlan(plan: Plan): void {
+    const now = new Date().toISOString();
+    for (const s of plan.stages)
+      for (const pv of s.variants) {
+        if (pv.status !== 'planned' || !pv.predicted) continue;
+        const scenario = stageScenario(this.config.scenario, plan.replica, pv.stage).name;
+        const r = this.annotate({ variantId: pv.variant.id, stage: pv.stage, scenario, status: 'ok', variant: pv.variant, argv: [], predicted: pv.predicted, startedAt: now, finishedAt: now });
+        if (r.calibrated) pv.calibrated = r.calibrated;
+      }
   }
 
   /** Add a measured result and refit; the summary line when it joined the fit. */
@@ -83,5 +96,5 @@ export function openCalibrator(config: SessionConfig, host: PlanHost, plan: Pick
     if (c.refuse) throw new UserError(`--calibration ${config.calibration}: ${c.refuse}`);
     for (const w of c.warnings) warn(`calibration ${config.calibration}: ${w}`);
   }
-  return new SessionCalibrator(config, host, plan, versions, { file: config.calibration, set: cal.corrections });
+  return new SessionCalibrator(config, host, plan, versions, { file: config.calibration, set: cal.corrections, bandLogSd: cal.fit.bandLogSd, observations: cal.fit.observations });
 }
