@@ -63,6 +63,12 @@ describe('servelab calibrate on an --auto --sim run folder', () => {
     expect(md).toMatch(/## Calibration\n\nCalibration on this host: \d+ measured variant\(s\) on top of /);
   });
 
+  it('--dry-run --calibration FILE: the plan shows the calibrated prediction beside the prior', async () => {
+    const r = await runCli(['--auto', '--sim', '--model', 'Qwen/Qwen3-14B', '--engines', 'sglang', '--stages', 'engine', '--scale', '0.02', '--validation', 'none', '--calibration', join(cwd, 'cal.json'), '--dry-run'], cwd);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout + r.stderr).toMatch(/\[run\] +sglang +\(defaults\) +predicted [\d.]+ tok\/s \(calibrated [\d.]+ \+-\d+% on \d+ variant\(s\) of this host\)/);
+  });
+
   it('--truth needs --sim, and a missing --truth or --calibration file is one line, exit 2', async () => {
     for (const args of [['--truth', TRUTH], ['--sim', '--truth', join(cwd, 'none.json')], ['--sim', '--calibration', join(cwd, 'none.json')]]) {
       const r = await runCli(['--auto', '--model', 'Qwen/Qwen3-14B', '--dry-run', ...args], cwd);
