@@ -20,7 +20,8 @@ import { Rng } from '../src/sim/rng.js';
 import { sharegptLike } from '../src/sim/workload.js';
 
 const TRUTH_DIR = fileURLToPath(new URL('../test/fixtures/truth/', import.meta.url));
-const prompts = Number(process.argv[process.argv.indexOf('--prompts') + 1]) || 500;
+const promptsAt = process.argv.indexOf('--prompts');
+const prompts = promptsAt > 0 ? Number(process.argv[promptsAt + 1]) : 500;
 const MEASURED_FIRST = 4;
 const NOISE_SD = 0.02; // hand-set: the run-to-run spread of a repeated benchmark, not measured here
 

@@ -50,6 +50,8 @@ const K = FIT_KEYS.length;
 const STEP = 0.1;
 /** Largest change of one ln(correction) in one Gauss-Newton step (a factor e). */
 const MAX_DELTA = 1;
+/** Up to this many observations the leave-one-out figure reruns the predictor; beyond, the linearised one (n fewer predictor calls per fit). */
+const EXACT_LOO = 6;
 
 /** One observation linearised at a point: per metric the model's ln figure, its gradient and the measured ln figure. */
 interface Lin {
@@ -85,6 +87,8 @@ export interface CalibrationFit {
   inSampleMedianAbs: number;
   /** Error band of a calibrated throughput prediction: standard deviation of ln(measured / predicted). */
   bandLogSd: number;
+  /** Each observation's gradient at the last linearisation, by id (a refit's FitOptions.gradients). */
+  gradients: Map<string, number[][]>;
 }
 
 const median = (xs: number[]) => (xs.length ? numpyMedian(xs) : NaN);
@@ -112,12 +116,13 @@ export function setOf(theta: number[], engines: string[], gpu?: string): Correct
 const logs = (f: Figures) => METRICS.map((m) => Math.log(f[m.key]));
 const usable = (v: number) => Number.isFinite(v) && v > 0;
 
-/** Linearise one observation at theta from the model's figures there (`base`): K more predictor calls. */
-function linearise<O extends Observation>(o: O, i: number, engine: number, engines: string[], theta: number[], base: Figures, predict: Predictor<O>): Lin {
+/** Linearise one observation at theta from the model's figures there (`base`): K more predictor calls, none when its gradient is `known`. */
+function linearise<O extends Observation>(o: O, i: number, engine: number, engines: string[], theta: number[], base: Figures, predict: Predictor<O>, known?: number[][]): Lin {
   const set = setOf(theta, engines);
   const f = logs(base);
   const y = logs(o.measured);
   const w = METRICS.map((m, j) => (usable(o.measured[m.key]) && Number.isFinite(f[j]!) ? 1 / m.sd ** 2 : 0));
+  if (known) return { obs: i, engine, f, y, w, grad: known };
   const grad = METRICS.map(() => new Array<number>(K).fill(0));
   FIT_KEYS.forEach((key, k) => {
     const c = correctionsFor(set, o.engine);
@@ -180,6 +185,8 @@ export interface FitOptions {
   gpu?: string;
   /** Start from this set (a previous fit) instead of the prior: a refit as observations arrive needs fewer iterations. */
   start?: CorrectionSet;
+  /** Gradients of observations (by id) from a previous fit, reused in the first iteration instead of K predictor calls each. */
+  gradients?: ReadonlyMap<string, number[][]>;
 }
 
 /** The parameter vector of a set (0 where it has no value). */
@@ -201,7 +208,8 @@ export function fitCorrections<O extends Observation>(observations: O[], predict
   if (!kept.every((i) => bases[i])) [theta, bases] = [theta.map(() => 0), priorFigures];
   let lins: Lin[] = [];
   for (let it = 0; it < (opts.iterations ?? 3); it++) {
-    lins = kept.map((i) => linearise(observations[i]!, i, engines.indexOf(observations[i]!.engine), engines, theta, bases[i]!, predict));
+    const known = (i: number) => (it === 0 ? opts.gradients?.get(observations[i]!.id) : undefined);
+    lins = kept.map((i) => linearise(observations[i]!, i, engines.indexOf(observations[i]!.engine), engines, theta, bases[i]!, predict, known(i)));
     const { a, b } = normal(lins, theta, prec);
     const step = solveSpd(a, b).map((v) => Math.max(-MAX_DELTA, Math.min(MAX_DELTA, v)));
     // Gauss-Newton with step halving: take the step only where the objective falls.
@@ -219,7 +227,7 @@ export function fitCorrections<O extends Observation>(observations: O[], predict
   const at = lins.map((l) => ({ ...l, f: logs(bases[l.obs]!) }));
   const rows = at.map((l, i) => {
     const o = observations[l.obs]!;
-    return row(o, priorFigures[l.obs]!, bases[l.obs]!, looThroughput(at, i, theta, prec, engines, o, predict));
+    return row(o, priorFigures[l.obs]!, bases[l.obs]!, looThroughput(at, i, theta, prec, engines, o, at.length <= EXACT_LOO ? predict : undefined));
   });
   const loo = rows.map((r) => Math.log1p(r.looErr));
   const bandLogSd = Math.sqrt((loo.reduce((s, v) => s + v * v, 0) + PRIOR_BAND_LOG_SD ** 2) / (loo.length + 1));
@@ -231,6 +239,7 @@ export function fitCorrections<O extends Observation>(observations: O[], predict
     looMedianAbs: median(rows.map((r) => Math.abs(r.looErr))),
     inSampleMedianAbs: median(rows.map((r) => Math.abs(r.calibratedErr))),
     bandLogSd,
+    gradients: new Map(lins.map((l) => [observations[l.obs]!.id, l.grad])),
   };
 }
 
@@ -239,10 +248,10 @@ export function fitCorrections<O extends Observation>(observations: O[], predict
  * the other observations (linearised there), then the predictor run at that point (not the
  * linearisation), so a lone observation left out gets exactly the prior model's figure.
  */
-function looThroughput<O extends Observation>(at: Lin[], i: number, theta: number[], prec: number[], engines: string[], o: O, predict: Predictor<O>): number {
+function looThroughput<O extends Observation>(at: Lin[], i: number, theta: number[], prec: number[], engines: string[], o: O, predict: Predictor<O> | undefined): number {
   const { a, b } = normal(at.filter((_, j) => j !== i), theta, prec);
   const d = solveSpd(a, b);
-  const f = predict(o, correctionsFor(setOf(theta.map((t, j) => t + d[j]!), engines), o.engine));
+  const f = predict?.(o, correctionsFor(setOf(theta.map((t, j) => t + d[j]!), engines), o.engine));
   return f ? Math.log(f.totalTokPerS) : thrAfter(at[i]!, d);
 }
 

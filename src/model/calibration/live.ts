@@ -30,7 +30,9 @@ export class LiveCalibration<O extends Observation> {
   add(o: O): CalibrationFit {
     this.obs.push(o);
     const start = this.fitNow?.set ?? this.opts.start;
-    this.fitNow = fitCorrections(this.obs, this.predict, { ...(this.opts.gpu ? { gpu: this.opts.gpu } : {}), ...(start ? { start } : {}), iterations: this.fitNow ? 1 : 3 });
+    // From the previous fit: its corrections and its observations' gradients (only the new one is linearised anew).
+    const prev = this.fitNow ? { gradients: this.fitNow.gradients, iterations: 1 } : { iterations: 3 };
+    this.fitNow = fitCorrections(this.obs, this.predict, { ...(this.opts.gpu ? { gpu: this.opts.gpu } : {}), ...(start ? { start } : {}), ...prev });
     return this.fitNow;
   }
 
