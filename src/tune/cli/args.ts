@@ -284,6 +284,7 @@ export function configFromFlags(values: AutoFlagValues, settings: SettingValues 
     ...costFlags(values),
     ...(sweep ? { sweep } : {}),
     ...calibrationFlag(str('calibration')),
+    ...(values['fresh-baseline'] === true ? { freshBaseline: true } : {}),
   };
   if (isShippedDir(join(config.outDir, 'profiles'))) {
     throw new UserError(`--out ${config.outDir}: its profiles/ folder holds servelab's shipped study profiles; give another folder (default ${dataDir()})`);

@@ -33,6 +33,7 @@ export const AUTO_FLAGS = {
   sim: { type: 'boolean' },
   truth: { type: 'string' },
   calibration: { type: 'string' },
+  'fresh-baseline': { type: 'boolean' },
   gpu: { type: 'string' },
   gpus: { type: 'string' },
   speed: { type: 'string' },

@@ -65,6 +65,8 @@ Host
                           (a truth or calibration file; every sim-serve launch gets --truth FILE)
   --calibration FILE      start the session's host calibration from FILE (servelab calibrate);
                           refused from another GPU, a warning for any other difference
+  --fresh-baseline        measure the validation baseline even when an earlier run folder under
+                          --runs-dir holds it for the same host, engine release, model and workload
   --runtime native|docker --image IMAGE   how real engines run (default native)
   --runtime slurm         each variant is a Slurm job; servelab benchmarks its head node
   --partition P --account A --time T   sbatch's options for every job

@@ -115,6 +115,8 @@ export interface SessionConfig {
   sweep?: SessionSweepConfig;
   /** `--calibration FILE` (absolute): a host calibration (servelab calibrate) the session's calibration starts from. */
   calibration?: string;
+  /** `--fresh-baseline`: measure the validation baseline even when an earlier run folder holds it (stage/baseline-reuse.ts). */
+  freshBaseline?: boolean;
 }
 
 /**
