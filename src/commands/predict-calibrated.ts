@@ -18,7 +18,7 @@ export function loadCalibration(file: string, here: { gpu: string; gpus: number;
   }
   const warnings: string[] = [];
   for (const engine of here.engines) {
-    const c = checkCalibration(cal, { gpuName: here.gpu, gpuCount: here.gpus, engine, engineVersion: here.engineVersion ?? TARGET_VERSIONS[engine] });
+    const c = checkCalibration(cal, { gpuName: here.gpu, gpuCount: here.gpus, engine, engineVersion: here.engineVersion ?? (TARGET_VERSIONS as Partial<Record<string, string>>)[engine] });
     if (c.refuse) throw new UserError(`--calibration ${file}: ${c.refuse}`);
     for (const w of c.warnings) if (!warnings.includes(w)) warnings.push(w);
   }

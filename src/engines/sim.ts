@@ -3,7 +3,8 @@
 // argv travels alongside as `engineArgv`, so plans, journals and profiles show what would run on
 // a GPU host.
 import { SELF_SCRIPT } from '../core/self.js';
-import type { KnobName } from '../core/variant.js';
+import { UserError } from '../core/errors.js';
+import { isGpuEngine, type KnobName } from '../core/variant.js';
 import { knobsToSimArgs } from './sim-argv.js';
 import { NEUTRAL_KNOBS } from './data/knobs.js';
 import { classifyFromLog } from './failures.js';
@@ -30,6 +31,7 @@ export const sim: EngineAdapter = {
   metricsPath: '/metrics',
   command(variant, ctx: LaunchContext): LaunchSpec {
     const simCtx = ctx.sim ?? { gpu: 'H100', gpus: 1, speed: 1 };
+    if (!isGpuEngine(variant.engine)) throw new UserError(`servelab's simulator has no model of ${variant.engine}: run it on a real host`);
     const real = REAL[variant.engine].command(variant, { ...ctx, runtime: { kind: 'native' } });
     const argv = [
       process.execPath, SERVELAB_BIN, 'sim-serve',
@@ -46,6 +48,8 @@ export const sim: EngineAdapter = {
       '--speed', String(simCtx.speed),
     ];
     if (simCtx.seed !== undefined) argv.push('--seed', String(simCtx.seed));
+    // The release being rehearsed: sim-serve speaks its start-up lines and models its defaults.
+    if (variant.engineVersion) argv.push('--engine-version', variant.engineVersion);
     // TensorRT-LLM's dummy weights live in its YAML (trtllm.ts TRTLLM_DUMMY_YAML): sim-serve reads that file.
     if (ctx.dummyWeights && variant.engine === 'trtllm') argv.push(...trtllmYamlArgs(real));
     return {

@@ -13,6 +13,8 @@ export interface EngineInfo {
   detail?: string;
   /** The known release whose flag spellings are used, when `version` has no table of its own. */
   knobTable?: string;
+  /** Set when the installed release's own help was read (help-check.ts): why, and what came of it. */
+  helpCheck?: string;
 }
 
 /** Where and how a variant is launched. */
@@ -56,6 +58,8 @@ export interface DetectOptions {
   python?: string;
   /** docker: the image to inspect, e.g. vllm/vllm-openai:v0.11.0. */
   image?: string;
+  /** llama.cpp: the llama-server to use (--llama-server PATH). */
+  llamaServer?: string;
   /** Milliseconds per probe command. */
   timeoutMs?: number;
 }

@@ -4,6 +4,7 @@
 // simulator's argument parser and docs/engines.md all read these rows, so a new knob is a row.
 import { UserError } from '../../core/errors.js';
 import type { EngineName, KnobName } from '../../core/variant.js';
+import { LLAMACPP_ROWS } from './llamacpp-knobs.js';
 import { SGLANG_ROWS } from './sglang-knobs.js';
 import { TRTLLM_ROWS } from './trtllm-knobs.js';
 import { VLLM_ROWS } from './vllm-knobs.js';
@@ -14,6 +15,7 @@ export const ENGINE_ROWS: Readonly<Record<EngineName, readonly KnobRow[]>> = {
   vllm: VLLM_ROWS,
   sglang: SGLANG_ROWS,
   trtllm: TRTLLM_ROWS,
+  llamacpp: LLAMACPP_ROWS,
 };
 
 function holds(row: KnobRow, version: string): boolean {
@@ -55,13 +57,24 @@ const KNOB_LABEL: Readonly<Record<string, string>> = {
   attentionBackend: 'attention backend',
   kvCacheDtype: 'KV-cache dtype',
   'speculative.method': 'speculative method',
+  performanceMode: 'performance mode',
 };
 
-export const ENGINE_LABEL: Readonly<Record<EngineName, string>> = { vllm: 'vLLM', sglang: 'SGLang', trtllm: 'TensorRT-LLM' };
+export const ENGINE_LABEL: Readonly<Record<EngineName, string>> = { vllm: 'vLLM', sglang: 'SGLang', trtllm: 'TensorRT-LLM', llamacpp: 'llama.cpp' };
 
 /** Top-level neutral knobs an engine can express at a version (the planner never asks for others). */
 export function supportedKnobs(engine: EngineName, version?: string): Set<KnobName> {
   const s = new Set<KnobName>(['extraArgs']);
   for (const r of rowsAt(engine, version)) if (!r.knob.startsWith('plumbing.')) s.add(r.knob.split('.')[0] as KnobName);
   return s;
+}
+
+/**
+ * The engine's own values for knobs left unset, as the table rows record them (`engineDefault`)
+ * for a release: the same-server check's facts (each row carries its source for docs/engines.md).
+ */
+export function tableDefaults(engine: EngineName, version: string): { knob: KnobName; value: string; fact: string }[] {
+  return rowsAt(engine, version)
+    .filter((r) => r.engineDefault !== undefined && !r.knob.includes('.'))
+    .map((r) => ({ knob: r.knob as KnobName, value: r.engineDefault!, fact: `${ENGINE_LABEL[engine]} ${version}'s ${KNOB_LABEL[r.knob] ?? r.knob} is ${r.engineDefault} by default` }));
 }

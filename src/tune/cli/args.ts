@@ -7,7 +7,7 @@ import { isShippedDir } from '../../profiles/shipped.js';
 import { parseArgs } from 'node:util';
 import { parseArgsMessage, UserError } from '../../core/errors.js';
 import { parseEngines, type SettingValues } from '../../core/settings.js';
-import { ENGINES, type EngineName } from '../../core/variant.js';
+import { ENGINES, GPU_ENGINES, type EngineName } from '../../core/variant.js';
 import { findGpu, gpuNames } from '../../model/gpus.js';
 import { builtinModelIds, getModel } from '../../model/models.js';
 import {
@@ -26,6 +26,7 @@ import { parseParallel } from '../stage/parallel.js';
 import { DEFAULT_REPEATS_MAX } from '../decide/repeats.js';
 import { formatSweep, parseSweep } from '../../sweep/spec.js';
 import type { SessionSweepConfig } from '../config/config.js';
+import { engineVersions } from './engine-version-arg.js';
 
 import { AUTO_FLAGS } from './auto-flags.js';
 import { calibrationFlag, truthFlag } from './calibration-flags.js';
@@ -191,7 +192,7 @@ export function parseAutoArgs(argv: readonly string[], settings: SettingValues =
 type Str = (k: string) => string | undefined;
 
 function simConfig(values: AutoFlagValues, str: Str, model: string): SessionConfig['sim'] {
-  const simFlags = ['gpu', 'gpus', 'speed', 'truth'].filter((k) => str(k) !== undefined);
+  const simFlags = ['gpu', 'gpus', 'speed', 'truth', ...(values['engine-version'] ? ['engine-version'] : [])].filter((k) => k === 'engine-version' || str(k) !== undefined);
   if (values.sim !== true) {
     if (simFlags.length) throw new UserError(`--${simFlags[0]} describes the simulated host; add --sim`);
     return undefined;
@@ -207,6 +208,7 @@ function simConfig(values: AutoFlagValues, str: Str, model: string): SessionConf
     speed: num('speed', str('speed'), { min: 0, exclusiveMin: true, max: 1000 }) ?? DEFAULT_SIM_SPEED,
     autoSpeed: str('speed') === undefined,
     seed: num('seed', str('seed'), { integer: true }) ?? 0,
+    ...engineVersions(values['engine-version'] as string[] | undefined),
     ...truthFlag(str('truth')),
   };
 }
@@ -255,7 +257,7 @@ export function configFromFlags(values: AutoFlagValues, settings: SettingValues 
   const config: SessionConfig = {
     model,
     ...(str('fp8-model') ? { fp8Model: str('fp8-model')! } : {}),
-    engines: str('engines') !== undefined ? parseEngines(str('engines')!) : (settings.engines ?? [...ENGINES]),
+    engines: str('engines') !== undefined ? parseEngines(str('engines')!) : (settings.engines ?? [...GPU_ENGINES]),
     stages: str('stages') !== undefined ? parseStages(str('stages')!) : [...STAGES],
     drop: (values.drop as string[] | undefined) ?? [],
     extraArgs: parseExtraArgs((values['extra-args'] as string[] | undefined) ?? []),
@@ -283,8 +285,7 @@ export function configFromFlags(values: AutoFlagValues, settings: SettingValues 
     sampleIntervalS: 1,
     ...costFlags(values),
     ...(sweep ? { sweep } : {}),
-    ...calibrationFlag(str('calibration')),
-    ...(values['fresh-baseline'] === true ? { freshBaseline: true } : {}),
+    ...calibrationFlag(str('calibration'), values['fresh-baseline'] === true),
   };
   if (isShippedDir(join(config.outDir, 'profiles'))) {
     throw new UserError(`--out ${config.outDir}: its profiles/ folder holds servelab's shipped study profiles; give another folder (default ${dataDir()})`);

@@ -17,12 +17,14 @@ export function truthFlag(file: string | undefined): { truth?: string } {
   return { truth: resolve(file) };
 }
 
-export function calibrationFlag(file: string | undefined): { calibration?: string } {
-  if (file === undefined) return {};
+/** --calibration FILE, and --fresh-baseline (validation's baseline measured again, stage/baseline-reuse.ts). */
+export function calibrationFlag(file: string | undefined, freshBaseline = false): { calibration?: string; freshBaseline?: true } {
+  const fresh = freshBaseline ? { freshBaseline: true as const } : {};
+  if (file === undefined) return fresh;
   try {
     readCalibrationFile(file);
   } catch (e) {
     throw new UserError(`--calibration ${(e as Error).message}`);
   }
-  return { calibration: resolve(file) };
+  return { calibration: resolve(file), ...fresh };
 }

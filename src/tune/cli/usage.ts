@@ -61,6 +61,8 @@ Host
   --speed S               simulated clock speed-up (default: per launch, the fastest the client
                           can measure without timing error, at most ${DEFAULT_SIM_SPEED})
   --seed N                simulator seed (default 0)
+  --engine-version E=V    with --sim: rehearse release V of engine E (e.g. vllm=0.33.0): its flag
+                          spellings and start-up lines; repeatable (a real host's are detected)
   --truth FILE            the simulated host runs on these host corrections, unknown to the planner
                           (a truth or calibration file; every sim-serve launch gets --truth FILE)
   --calibration FILE      start the session's host calibration from FILE (servelab calibrate);
