@@ -41,7 +41,7 @@ describe('servelab calibrate on an --auto --sim run folder', () => {
     const p = spawnSync(process.execPath, [BIN, 'predict', '--model', 'Qwen/Qwen3-14B', '--gpu', 'H100', '--engine', 'sglang', '--num-prompts', '20', '--calibration', out, '--json'], { cwd, encoding: 'utf8' });
     expect(p.status, p.stderr).toBe(0);
     expect(JSON.parse(p.stdout).calibration.observations).toBe(file.fit.observations);
-  });
+  }, 180_000);
 
   it('--truth: every launch runs on it; results carry prior, calibrated and measured; the report says what the calibration learnt', async () => {
     const out = join(cwd, 'cal.json');
@@ -61,13 +61,13 @@ describe('servelab calibrate on an --auto --sim run folder', () => {
     const md = readFileSync((end as { reportPath: string }).reportPath, 'utf8');
     expect(md).toContain('calibrated tok/s +-band (error)');
     expect(md).toMatch(/## Calibration\n\nCalibration on this host: \d+ measured variant\(s\) on top of /);
-  });
+  }, 180_000);
 
   it('--dry-run --calibration FILE: the plan shows the calibrated prediction beside the prior', async () => {
     const r = await runCli(['--auto', '--sim', '--model', 'Qwen/Qwen3-14B', '--engines', 'sglang', '--stages', 'engine', '--scale', '0.02', '--validation', 'none', '--calibration', join(cwd, 'cal.json'), '--dry-run'], cwd);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout + r.stderr).toMatch(/\[run\] +sglang +\(defaults\) +predicted [\d.]+ tok\/s \(calibrated [\d.]+ \+-\d+% on \d+ variant\(s\) of this host\)/);
-  });
+  }, 180_000);
 
   it('--truth needs --sim, and a missing --truth or --calibration file is one line, exit 2', async () => {
     for (const args of [['--truth', TRUTH], ['--sim', '--truth', join(cwd, 'none.json')], ['--sim', '--calibration', join(cwd, 'none.json')]]) {
@@ -75,5 +75,5 @@ describe('servelab calibrate on an --auto --sim run folder', () => {
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.stderr.trim().split('\n'), args.join(' ')).toHaveLength(1);
     }
-  });
+  }, 180_000);
 });

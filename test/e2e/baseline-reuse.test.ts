@@ -44,5 +44,5 @@ describe('baseline reuse across run folders', () => {
     expect(validationLaunches(fresh.events)).toBe(1);
     const otherHost = await session(3, ['--truth', TRUTH]);
     expect(validationLaunches(otherHost.events)).toBe(1);
-  });
+  }, 300_000);
 });
