@@ -13,6 +13,7 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<{ default:
   bench: { summary: 'benchmark a running OpenAI-compatible server like vllm bench serve', load: () => import('./commands/bench.js') },
   import: { summary: 'read vllm bench serve output (text or JSON) and print its metrics', load: () => import('./commands/import.js') },
   predict: { summary: "the model's prediction for one configuration (no launch)", load: () => import('./commands/predict.js') },
+  calibrate: { summary: "fit the model's host corrections to this host's measured runs", load: () => import('./commands/calibrate.js') },
   'sim-serve': { summary: 'run the simulated engine server (an OpenAI-compatible HTTP server)', load: () => import('./commands/sim-serve.js') },
   gpus: { summary: 'print the GPUs found on this host', load: () => import('./commands/gpus.js') },
   replay: { summary: 'replay a saved profile and give a regression verdict', load: () => import('./commands/replay.js') },

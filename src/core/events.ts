@@ -43,6 +43,8 @@ export interface VariantResult {
   startupS?: number;
   /** Predicted figures from the shared estimate, when the planner made one. */
   predicted?: { totalTokPerS: number; meanTtftMs: number; meanTpotMs: number; /** Peak SSE events per (simulated) second. */ peakEventsPerS?: number };
+  /** The session's calibrated prediction before it ran (issue 24): band = 1 s.d. %, on `observations` measured variants of this host. */
+  calibrated?: { totalTokPerS: number; meanTtftMs: number; meanTpotMs: number; bandPct: number; observations: number };
   simulated?: boolean;
   clientBound?: boolean;
   /** A run stopped early (status 'pruned'): `metrics` cover only the requests finished before the stop. */
@@ -207,6 +209,8 @@ export type TuneEvent =
   | { type: 'sweep-finished'; frontier: { variantId: string; load: SweepLoadInfo; tokPerGpu: number; tokPerUser: number }[]; choice: SweepChoiceInfo | null; noChoice?: string; /** True when the choice decides the session (--objective frontier). */ decides: boolean }
   | { type: 'session-finished'; profilePath: string | null; reportPath: string | null; exitCode: number }
   | { type: 'warning'; message: string }
+  /** The session's host calibration was refitted on one more measured variant (issue 24): its leave-one-out line. */
+  | { type: 'calibration-updated'; observations: number; summary: string }
   | { type: 'error'; message: string };
 
 export type TuneListener = (event: TuneEvent) => void;
@@ -249,6 +253,8 @@ export interface PlanVariant {
   argv?: string[];
   env?: Record<string, string>;
   predicted?: Predicted;
+  /** With --calibration FILE: the prediction corrected by that host calibration (issue 24). */
+  calibrated?: NonNullable<VariantResult['calibrated']>;
 }
 
 export interface PlanStageInfo {

@@ -10,6 +10,7 @@ import { sweepMarkdown } from '../sweep/report.js';
 import { capacityMarkdown } from '../capacity/text.js';
 import { TRTLLM_DUMMY_YAML } from '../engines/trtllm.js';
 import { engineVersionText } from './engine-version.js';
+import { describeSet } from '../model/calibration/corrections.js';
 
 /**
  * The studies' own caveats; every report carries them. The fourth is worded as its sources say it:
@@ -100,6 +101,8 @@ function stageTable(stage: StageRecord, tpot: TpotMode): string {
   const anyPredicted = stage.results.some((r) => r.predicted);
   const head = ['variant', 'command', 'result', 'total tok/s', 'out tok/s', 'mean TTFT ms', tpotHeader('mean TPOT ms', tpot), 'mean ITL ms'];
   if (anyPredicted) head.push('predicted tok/s (error)');
+  const anyCalibrated = stage.results.some((r) => r.calibrated);
+  if (anyCalibrated) head.push('calibrated tok/s +-band (error)');
   const anyCost = stage.results.some((r) => r.gpuTime);
   if (anyCost) head.push('GPU-h (startup / benchmark)');
   const rows = stage.results.map((r) => {
@@ -127,10 +130,28 @@ function stageTable(stage: StageRecord, tpot: TpotMode): string {
       const err = pred !== undefined && measured ? ((pred - measured) / measured) * 100 : null;
       row.push(pred !== undefined ? `${fmt(pred)} (${fmtPct(err)})` : '–');
     }
+    if (anyCalibrated) row.push(calibratedCell(r));
     if (anyCost) row.push(r.gpuTime ? `${formatGpuHours(r.gpuTime.gpuS / 3600)} (${formatGpuHours(r.gpuTime.startupGpuS / 3600)} / ${formatGpuHours(r.gpuTime.benchmarkGpuS / 3600)})` : '–');
     return row;
   });
   return table(head, rows);
+}
+
+/** The calibrated prediction made before the variant ran, its band, and its error against the measurement. */
+function calibratedCell(r: RecordedResult): string {
+  const c = r.calibrated;
+  if (!c) return '–';
+  const measured = metric(r, 'total_token_throughput');
+  const err = measured ? ((c.totalTokPerS - measured) / measured) * 100 : null;
+  return `${fmt(c.totalTokPerS)} +-${Math.round(c.bandPct)}% (${fmtPct(err)}; on ${c.observations} variant(s))`;
+}
+
+/** The session's calibration in one line: what it learnt and its own leave-one-out error. */
+export function calibrationLine(p: Pick<Profile, 'calibration'>): string | undefined {
+  const c = p.calibration;
+  if (!c) return undefined;
+  const pct = (x: number | null) => (x === null ? '–' : `${x.toFixed(1)}%`);
+  return `Calibration on this host: ${c.observations} measured variant(s)${c.startedFrom ? ` on top of ${c.startedFrom}` : ''}; median |throughput error| leave-one-out ${pct(c.looMedianAbsPct)} against ${pct(c.priorMedianAbsPct)} for the prior model; band +-${Math.round(c.bandPct)}%; corrections: ${describeSet(c.corrections)}.`;
 }
 
 /** One line per stage: what it was worth. */
@@ -266,6 +287,8 @@ export function renderReport(p: Profile): string {
   out.push('');
   for (const stage of p.stages) out.push(`- ${stageSummary(stage)}`);
   for (const note of p.notes) out.push(`- ${note}`);
+  const cal = calibrationLine(p);
+  if (cal) out.push('', '## Calibration', '', cal);
   if (p.cost) out.push('', '## Tuning cost', '', `${p.cost.summary}.`, '', 'Per variant: GPUs held x time from launch to stop. Host: every GPU of the host x the session\'s wall time (an idle GPU is paid for too).');
   if (p.sweep) out.push('', ...sweepMarkdown(p.sweep));
   if (p.capacity) out.push('', ...capacityMarkdown(p.capacity, p.host.gpuCount));

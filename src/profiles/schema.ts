@@ -7,6 +7,7 @@ import type { VariantResult } from '../core/events.js';
 import type { BenchMetrics } from '../core/metrics.js';
 import { SweepRecordSchema } from '../sweep/record.js';
 import { CapacityRecordSchema } from '../capacity/record.js';
+import { CalibratedPredictionSchema, SessionCalibrationSchema } from './calibrated-schema.js';
 
 /** The schema version this servelab writes and the newest it reads. */
 export const PROFILE_SCHEMA_VERSION = 1;
@@ -129,9 +130,8 @@ export const VariantResultSchema = z.object({
   metrics: MetricsSchema.optional(),
   failure: FailureSchema.optional(),
   startupS: z.number().nonnegative().optional(),
-  predicted: z
-    .object({ totalTokPerS: z.number(), meanTtftMs: z.number(), meanTpotMs: z.number(), peakEventsPerS: z.number().optional() })
-    .optional(),
+  predicted: z.object({ totalTokPerS: z.number(), meanTtftMs: z.number(), meanTpotMs: z.number(), peakEventsPerS: z.number().optional() }).optional(),
+  calibrated: CalibratedPredictionSchema.optional(), // the session's calibrated prediction before it ran (issue 24)
   simulated: z.boolean().optional(),
   clientBound: z.boolean().optional(),
   /** A run stopped early: its metrics cover the requests finished before the stop. */
@@ -202,7 +202,6 @@ export const StageSchema = z.object({
 });
 
 const pointSchema = z.object({ totalTokPerS: z.number().nonnegative(), meanTpotMs: z.number().nonnegative() });
-
 export const ValidationRowSchema = z.object({
   scenario: z.string().min(1),
   baseline: pointSchema.nullable(),
@@ -266,6 +265,7 @@ export const ProfileSchema = z.looseObject({
   capacity: CapacityRecordSchema.optional(), // `servelab capacity`: the highest load meeting an SLO (src/capacity)
   /** What the tuning session cost in GPU-hours (absent in profiles written before issue 16). */
   cost: SessionCostSchema.optional(),
+  calibration: SessionCalibrationSchema.optional(), // the session's host calibration (issue 24)
 });
 
 export type Profile = z.infer<typeof ProfileSchema>;

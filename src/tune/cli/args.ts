@@ -30,6 +30,7 @@ import type { SessionSweepConfig } from '../config/config.js';
 import { engineVersions } from './engine-version-arg.js';
 
 import { AUTO_FLAGS } from './auto-flags.js';
+import { calibrationFlag, truthFlag } from './calibration-flags.js';
 
 export interface AutoOptions {
   help: boolean;
@@ -193,7 +194,7 @@ export function parseAutoArgs(argv: readonly string[], settings: SettingValues =
 type Str = (k: string) => string | undefined;
 
 function simConfig(values: AutoFlagValues, str: Str, model: string): SessionConfig['sim'] {
-  const simFlags = ['gpu', 'gpus', 'speed', ...(values['engine-version'] ? ['engine-version'] : [])].filter((k) => k === 'engine-version' || str(k) !== undefined);
+  const simFlags = ['gpu', 'gpus', 'speed', 'truth', ...(values['engine-version'] ? ['engine-version'] : [])].filter((k) => k === 'engine-version' || str(k) !== undefined);
   if (values.sim !== true) {
     if (simFlags.length) throw new UserError(`--${simFlags[0]} describes the simulated host; add --sim`);
     return undefined;
@@ -210,6 +211,7 @@ function simConfig(values: AutoFlagValues, str: Str, model: string): SessionConf
     autoSpeed: str('speed') === undefined,
     seed: num('seed', str('seed'), { integer: true }) ?? 0,
     ...engineVersions(values['engine-version'] as string[] | undefined),
+    ...truthFlag(str('truth')),
   };
 }
 
@@ -285,6 +287,7 @@ export function configFromFlags(values: AutoFlagValues, settings: SettingValues 
     sampleIntervalS: 1,
     ...costFlags(values),
     ...(sweep ? { sweep } : {}),
+    ...calibrationFlag(str('calibration'), values['fresh-baseline'] === true),
   };
   if (isShippedDir(join(config.outDir, 'profiles'))) {
     throw new UserError(`--out ${config.outDir}: its profiles/ folder holds servelab's shipped study profiles; give another folder (default ${dataDir()})`);

@@ -46,6 +46,17 @@ function outcomeText(r: VariantResult): string {
   return `${statusText(r)}${r.failure?.hint ? `. ${r.failure.hint.replace(/\.$/, '')}` : ''}`;
 }
 
+/** Issue 24: prior, calibrated with its band, and measured throughput, when the session calibrated. */
+function predictionText(r: VariantResult): string {
+  const c = r.calibrated;
+  // Rows the plan predicted (a reused same-server measurement has no prediction of its own).
+  if (!c || !r.predicted) return '';
+  const measured = r.status === 'ok' ? r.metrics?.total_token_throughput : undefined;
+  const prior = `prior ${num(r.predicted.totalTokPerS)}, `;
+  const cal = c.observations ? `calibrated ${num(c.totalTokPerS)} +-${Math.round(c.bandPct)}% (on ${c.observations} variant(s))` : 'no host calibration yet';
+  return `\n    predicted tok/s: ${prior}${cal}${measured !== undefined ? `, measured ${num(measured)}` : ''}`;
+}
+
 /** A stage's verdict in one line: the new winner and its gain against the reference, or why the carried one stays. */
 function stageLine(e: StageVerdict): string {
   if (!e.winnerId) return `stage ${e.stage}: no winner`;
@@ -72,7 +83,9 @@ export function progressLine(e: TuneEvent): string | null {
     case 'bench-started':
       return `  ${e.variantId}: benchmarking ${e.scenario} (${e.numPrompts} prompts)`;
     case 'variant-finished':
-      return `  ${e.result.variantId}: ${outcomeText(e.result)}`;
+      return `  ${e.result.variantId}: ${outcomeText(e.result)}${predictionText(e.result)}`;
+    case 'calibration-updated':
+      return `  ${e.summary}`;
     case 'stage-finished':
       return stageLine(e);
     case 'session-cost':
@@ -92,7 +105,9 @@ export function progressLine(e: TuneEvent): string | null {
 
 function plannedLine(planned: PlannedVariant, simulated: boolean, seconds?: number): string[] {
   const p = planned.predicted;
-  const pred = p ? `  predicted ${num(p.totalTokPerS)} tok/s, TTFT ${num(p.meanTtftMs, 0)} ms, TPOT ${num(p.meanTpotMs)} ms` : '';
+  const c = planned.calibrated;
+  const cal = c ? ` (calibrated ${num(c.totalTokPerS)} +-${Math.round(c.bandPct)}% on ${c.observations} variant(s) of this host)` : '';
+  const pred = p ? `  predicted ${num(p.totalTokPerS)} tok/s${cal}, TTFT ${num(p.meanTtftMs, 0)} ms, TPOT ${num(p.meanTpotMs)} ms` : '';
   const time = seconds !== undefined ? `  est. ${durationText(seconds)}` : '';
   const head =
     planned.status === 'planned'

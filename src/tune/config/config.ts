@@ -35,6 +35,8 @@ export interface SimHostConfig {
    * for one host. Variants wider than a node launch through the engine's multi-node start.
    */
   nodes?: number;
+  /** `--truth FILE` (absolute): host corrections every sim-serve launch runs on, unknown to the planner (src/model/calibration). */
+  truth?: string;
 }
 
 /** `--runtime slurm`: each variant is a Slurm job (src/host/slurm, docs/slurm.md). */
@@ -116,6 +118,10 @@ export interface SessionConfig {
   tpot?: TpotMode;
   /** Sweep the finalists' load after the stages (--sweep, --objective frontier). */
   sweep?: SessionSweepConfig;
+  /** `--calibration FILE` (absolute): a host calibration (servelab calibrate) the session's calibration starts from. */
+  calibration?: string;
+  /** `--fresh-baseline`: measure the validation baseline even when an earlier run folder holds it (stage/baseline-reuse.ts). */
+  freshBaseline?: boolean;
 }
 
 /**

@@ -11,6 +11,7 @@ import type { Predicted } from '../../core/events.js';
 import type { Scenario } from '../../core/scenario.js';
 import type { EarlyStopRequest } from '../run/early-stop-run.js';
 import type { CostLedger } from '../cost/ledger.js';
+import type { SessionCalibrator } from './calibration.js';
 
 /** Steering from the front end while a session runs. */
 export class SessionControl {
@@ -89,6 +90,8 @@ export interface SessionContext {
   warnedClientBound: boolean;
   /** GPU time of every launch this session made, for its host GPU-hours. */
   cost: CostLedger;
+  /** The host calibration refitted as variants are measured (calibration.ts); absent with injected plan deps (tests). */
+  calibration?: SessionCalibrator;
   /** The run-to-run spread adaptive repeats measured so far, % (repeats.ts runSpreadPct). */
   repeatSpreadPct?: number;
 }

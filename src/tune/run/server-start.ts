@@ -68,7 +68,7 @@ async function startLocalServer(variant: Variant, ctx: RunVariantContext, stopSi
   let engineEnv: Record<string, string>;
   const weights = launchWeights(ctx.config, variant, ctx.stage);
   try {
-    ({ spec, engineEnv } = prepareLaunch(variant, launchCtx, { cacheDir: join(dirname(ctx.logsDir), 'cache'), dummyWeights: weights?.kind === 'dummy' }));
+    ({ spec, engineEnv } = prepareLaunch(variant, launchCtx, { cacheDir: join(dirname(ctx.logsDir), 'cache'), dummyWeights: weights?.kind === 'dummy', ...(ctx.config.sim?.truth ? { simTruth: ctx.config.sim.truth } : {}) }));
   } catch (e) {
     if (!(e instanceof UserError)) throw e;
     return { ok: false, failure: { kind: 'bad-flag', reason: e.message }, extra: {} };

@@ -111,6 +111,7 @@ export function saveOutcome(ctx: SessionContext, state: StageLoopState, winner: 
     validation,
     notes: [...closingNotes(ctx, state, winner, validation), ...(sweep?.notes ?? [])],
     cost,
+    ...(ctx.calibration?.record() ? { calibration: ctx.calibration.record()! } : {}),
   });
   writeServingFiles(profile, winner);
   const profilesDir = join(config.outDir, 'profiles');

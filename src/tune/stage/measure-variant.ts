@@ -87,9 +87,13 @@ export async function measureRuns(ctx: SessionContext, planned: PlannedVariant, 
 
 /** Announce a variant's (combined) result: the event, and the client-bound warning once. */
 export function announce(ctx: SessionContext, combined: VariantResult): VariantResult {
-  ctx.emit({ type: 'variant-finished', result: combined });
-  warnClientBound(ctx, combined);
-  return combined;
+  // The calibrated prediction is made before this measurement joins the host calibration (context/calibration.ts).
+  const result = ctx.calibration ? ctx.calibration.annotate(combined) : combined;
+  ctx.emit({ type: 'variant-finished', result });
+  const summary = ctx.calibration?.observe(result);
+  if (summary) ctx.emit({ type: 'calibration-updated', observations: ctx.calibration!.record()?.observations ?? 0, summary });
+  warnClientBound(ctx, result);
+  return result;
 }
 
 export async function measureVariant(ctx: SessionContext, planned: PlannedVariant, extras: LaunchExtras = {}): Promise<VariantResult> {
