@@ -10,11 +10,11 @@ type CommandMain = (argv: string[]) => Promise<number>;
  * each command pay for their own imports alone. Adding a command is one row here.
  */
 const COMMANDS: Record<string, { summary: string; load: () => Promise<{ default: CommandMain }> }> = {
-  bench: { summary: 'benchmark a running OpenAI-compatible server like vllm bench serve', load: () => import('./commands/bench.js') },
+  bench: { summary: 'benchmark an OpenAI-compatible server like vllm bench serve', load: () => import('./commands/bench.js') },
   import: { summary: 'read vllm bench serve output (text or JSON) and print its metrics', load: () => import('./commands/import.js') },
   predict: { summary: "the model's prediction for one configuration (no launch)", load: () => import('./commands/predict.js') },
   calibrate: { summary: "fit the model's host corrections to this host's measured runs", load: () => import('./commands/calibrate.js') },
-  'sim-serve': { summary: 'run the simulated engine server (an OpenAI-compatible HTTP server)', load: () => import('./commands/sim-serve.js') },
+  'sim-serve': { summary: 'run the simulated engine (an OpenAI-compatible HTTP server)', load: () => import('./commands/sim-serve.js') },
   gpus: { summary: 'print the GPUs found on this host', load: () => import('./commands/gpus.js') },
   replay: { summary: 'replay a saved profile and give a regression verdict', load: () => import('./commands/replay.js') },
   sweep: { summary: "load sweep of a profile's server: frontier, SLO choice, chart", load: () => import('./commands/sweep.js') },
@@ -25,7 +25,7 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<{ default:
   profiles: { summary: 'list saved profiles', load: () => import('./commands/profiles.js') },
   config: { summary: 'get, set or list saved settings', load: () => import('./commands/config.js') },
   engines: { summary: 'build an engine servelab can build itself (llama.cpp)', load: () => import('./commands/engines.js') },
-  'random-gguf': { summary: 'write a random-weight GGUF for llama.cpp (outputs meaningless, speeds real)', load: () => import('./commands/random-gguf.js') },
+  'random-gguf': { summary: 'a random-weight GGUF for llama.cpp (meaningless text, real speed)', load: () => import('./commands/random-gguf.js') },
 };
 
 function usage(): string {

@@ -10,7 +10,8 @@ import { sweepMarkdown } from '../sweep/report.js';
 import { capacityMarkdown } from '../capacity/text.js';
 import { TRTLLM_DUMMY_YAML } from '../engines/trtllm.js';
 import { engineVersionText } from './engine-version.js';
-import { describeSet } from '../model/calibration/corrections.js';
+import { calibratedCell, calibrationLine } from './report-calibration.js';
+import { fmt, fmtPct, metric } from './report-format.js';
 
 /**
  * The studies' own caveats; every report carries them. The fourth is worded as its sources say it:
@@ -27,15 +28,6 @@ export const STUDY_CAVEATS: readonly string[] = [
 ];
 
 const ENGINE_NAMES = { vllm: 'vLLM', sglang: 'SGLang', trtllm: 'TensorRT-LLM', llamacpp: 'llama.cpp' } as const;
-
-function fmt(n: number | null | undefined, digits = 2): string {
-  return typeof n === 'number' && Number.isFinite(n) ? n.toFixed(digits) : '–';
-}
-
-export function fmtPct(p: number | null | undefined): string {
-  if (typeof p !== 'number' || !Number.isFinite(p)) return '–';
-  return `${p >= 0 ? '+' : ''}${p.toFixed(1)}%`;
-}
 
 /** Escape a cell for a Markdown table. */
 function cell(s: string): string {
@@ -92,11 +84,6 @@ function resultCommand(r: RecordedResult): string {
   return formatCommand(r.engineArgv ?? r.argv, r.env ?? {});
 }
 
-function metric(r: RecordedResult, key: string): number | undefined {
-  const v = (r.metrics as Record<string, unknown> | undefined)?.[key];
-  return typeof v === 'number' ? v : undefined;
-}
-
 function stageTable(stage: StageRecord, tpot: TpotMode): string {
   const anyPredicted = stage.results.some((r) => r.predicted);
   const head = ['variant', 'command', 'result', 'total tok/s', 'out tok/s', 'mean TTFT ms', tpotHeader('mean TPOT ms', tpot), 'mean ITL ms'];
@@ -135,23 +122,6 @@ function stageTable(stage: StageRecord, tpot: TpotMode): string {
     return row;
   });
   return table(head, rows);
-}
-
-/** The calibrated prediction made before the variant ran, its band, and its error against the measurement. */
-function calibratedCell(r: RecordedResult): string {
-  const c = r.calibrated;
-  if (!c) return '–';
-  const measured = metric(r, 'total_token_throughput');
-  const err = measured ? ((c.totalTokPerS - measured) / measured) * 100 : null;
-  return `${fmt(c.totalTokPerS)} +-${Math.round(c.bandPct)}% (${fmtPct(err)}; on ${c.observations} variant(s))`;
-}
-
-/** The session's calibration in one line: what it learnt and its own leave-one-out error. */
-export function calibrationLine(p: Pick<Profile, 'calibration'>): string | undefined {
-  const c = p.calibration;
-  if (!c) return undefined;
-  const pct = (x: number | null) => (x === null ? '–' : `${x.toFixed(1)}%`);
-  return `Calibration on this host: ${c.observations} measured variant(s)${c.startedFrom ? ` on top of ${c.startedFrom}` : ''}; median |throughput error| leave-one-out ${pct(c.looMedianAbsPct)} against ${pct(c.priorMedianAbsPct)} for the prior model; band +-${Math.round(c.bandPct)}%; corrections: ${describeSet(c.corrections)}.`;
 }
 
 /** One line per stage: what it was worth. */

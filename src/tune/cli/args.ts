@@ -22,14 +22,12 @@ import { checkDataset, checkNumber, checkObjectiveSlo, parseStageObjective, RULE
 import { parseScenario, sharegptScenario, studyScenarios } from '../config/scenarios.js';
 import type { Scenario } from '../../core/scenario.js';
 import { parseSlo } from '../../core/slo-rule.js';
-import { parseTpotMode } from '../../core/tpot.js';
-import { parseParallel } from '../stage/parallel.js';
-import { DEFAULT_REPEATS_MAX } from '../decide/repeats.js';
 import { formatSweep, parseSweep } from '../../sweep/spec.js';
 import type { SessionSweepConfig } from '../config/config.js';
 import { engineVersions } from './engine-version-arg.js';
 
 import { AUTO_FLAGS } from './auto-flags.js';
+import { costFlags } from './cost-flags.js';
 import { calibrationFlag, truthFlag } from './calibration-flags.js';
 
 export interface AutoOptions {
@@ -43,22 +41,6 @@ export interface AutoOptions {
 }
 
 const num = (flag: string, text: string | undefined, rule?: NumberRule) => checkNumber(`--${flag}`, text, rule);
-
-/** Issue 16's flags: early stop, adaptive repeats, parallel variants, dummy weights. */
-function costFlags(values: Record<string, unknown>): Pick<SessionConfig, 'earlyStop' | 'repeatsMax' | 'parallel' | 'replica' | 'dummyWeights' | 'tpot'> {
-  const str = (k: string) => values[k] as string | undefined;
-  const replica = str('replica') ?? 'auto';
-  if (replica !== 'auto' && replica !== 'off') throw new UserError(`--replica must be auto or off, got '${replica}'`);
-  return {
-    replica,
-    earlyStop: values['no-early-stop'] !== true,
-    repeatsMax: num('repeats-max', str('repeats-max'), { integer: true, min: 1, max: 20 }) ?? DEFAULT_REPEATS_MAX,
-    parallel: parseParallel(str('parallel') ?? 'auto'),
-    // Absent when off: a run folder written without the flag resumes with the same config.
-    ...(values['dummy-weights'] === true ? { dummyWeights: true } : {}),
-    ...(str('tpot') !== undefined && parseTpotMode(str('tpot')!) === 'inclusive' ? { tpot: 'inclusive' as const } : {}),
-  };
-}
 
 export function parseStages(text: string): StageName[] {
   const list = text.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
