@@ -43,7 +43,10 @@ function outcomeText(r: VariantResult): string {
     return `${num(m.total_token_throughput)} tok/s total, ${num(m.output_throughput)} out, TTFT ${num(m.mean_ttft_ms, 0)} ms, TPOT ${num(m.mean_tpot_ms, 1)} ms${failed}${r.simulated ? ' (simulated)' : ''}${r.clientBound ? ' [client-bound]' : ''}`;
   }
   if (isSameServer(r)) return r.failure!.reason;
-  return `${statusText(r)}${r.failure?.hint ? `. ${r.failure.hint.replace(/\.$/, '')}` : ''}`;
+  const hint = r.failure?.hint ? `. ${r.failure.hint.replace(/\.$/, '')}` : '';
+  // The progress line says what happened to the variant and why: "pruned (unsupported): FP8 ...".
+  if (r.failure && !isStoppedEarly(r)) return `${r.status} (${r.failure.kind}): ${r.failure.reason}${hint}`;
+  return `${statusText(r)}${hint}`;
 }
 
 /** Issue 24: prior, calibrated with its band, and measured throughput, when the session calibrated. */
