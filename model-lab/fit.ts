@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { ENGINE_EFFICIENCY, HARDWARE } from '../src/model/efficiency.js';
 import { FITTED, type FittedConstants } from '../src/model/fitted.js';
 import { TRAINING_PUBLISHED, TRAINING_STUDIES } from '../src/model/data/training.js';
-import { ENGINES } from '../src/core/variant.js';
+import { GPU_ENGINES } from '../src/core/variant.js';
 import { simulateWorkload } from '../src/sim/virtual.js';
 import { sharegptLike } from '../src/sim/workload.js';
 import { validateOne, median } from '../src/sim/validate.js';
@@ -36,7 +36,7 @@ const BOUNDS: Record<keyof FittedConstants, [number, number]> = {
 function apply(v: FittedConstants): void {
   // step-time.ts reads the per-architecture values from FITTED at each call; the engine table copied the rest at load.
   Object.assign(FITTED, v);
-  for (const e of ENGINES) {
+  for (const e of GPU_ENGINES) {
     const x = ENGINE_EFFICIENCY[e];
     x.moeEff = v.moeEff;
     x.stepOverheadS = v.stepOverheadS;

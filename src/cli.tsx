@@ -22,10 +22,12 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<{ default:
   export: { summary: 'export a profile as shell, docker, systemd, k8s or slurm', load: () => import('./commands/export.js') },
   profiles: { summary: 'list saved profiles', load: () => import('./commands/profiles.js') },
   config: { summary: 'get, set or list saved settings', load: () => import('./commands/config.js') },
+  engines: { summary: 'build an engine servelab can build itself (llama.cpp)', load: () => import('./commands/engines.js') },
+  'random-gguf': { summary: 'write a random-weight GGUF for llama.cpp (outputs meaningless, speeds real)', load: () => import('./commands/random-gguf.js') },
 };
 
 function usage(): string {
-  const rows = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(10)} ${c.summary}`);
+  const rows = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(12)} ${c.summary}`);
   return [
     'Usage: servelab [--auto] [options]   tune in the TUI, or headless with --auto',
     '       servelab <command> [options]',

@@ -38,6 +38,7 @@ function toOutput(raw: RawOutput, req: SampledRequest, benchStart: number, count
     ...(raw.sentS !== undefined ? { sentTime: raw.sentS - benchStart } : {}),
     generatedText: raw.generatedText,
     error: raw.error,
+    ...(raw.success && raw.promptTokens !== undefined && raw.completionTokens !== undefined ? { serverCounted: true } : {}),
   };
 }
 

@@ -2,6 +2,7 @@
 // endpoint_request_func.py times it (vLLM main semantics; see docs/bench.md).
 import { performance } from 'node:perf_hooks';
 import { socketErrorText, type Conn, type ConnPool } from './conn-pool.js';
+import { nameEngineError } from './engine-errors.js';
 import { ResponseReader } from './response-reader.js';
 import type { SseMessage } from './sse.js';
 
@@ -126,7 +127,7 @@ function applyMessage(s: StreamState, m: SseMessage, ts: number): string | undef
     return `malformed SSE data (not a JSON object): ${data.slice(0, 200)}`;
   }
   if (m.event === 'error' || json.error !== undefined || json.object === 'error') {
-    return `server error event: ${errorText(json.error ?? json.message ?? json)}`;
+    return `server error event: ${nameEngineError(errorText(json.error ?? json.message ?? json))}`;
   }
   const out = s.out;
   const choices = json.choices;
@@ -220,7 +221,11 @@ export function sendStreamingRequest(spec: RequestSpec, o: ClientOptions, hooks:
       out.st = nowS();
       return finish((e as Error).message);
     }
-    const start = (c: Conn) => {
+    // A kept-alive connection the server closes before answering (llama-server closes each one
+    // after a streamed response, though its head says Keep-Alive) never carried the request: it
+    // is sent again, once, on a fresh connection, so no request fails for a close it did not cause.
+    let retried = false;
+    const start = (c: Conn, reused: boolean) => {
       if (settled) return o.pool.release(c); // aborted while connecting: the connection is still clean
       conn = c;
       // One timestamp per network read, taken when it is read, before any parsing (read-batch.ts;
@@ -236,6 +241,12 @@ export function sendStreamingRequest(spec: RequestSpec, o: ClientOptions, hooks:
       };
       c.onGone = (error) => {
         conn = undefined;
+        if (reused && !retried && !reader.started && !settled) {
+          retried = true;
+          out.sentS = undefined;
+          o.pool.open().then((fresh) => start(fresh, false), (e: NodeJS.ErrnoException) => finish(socketErrorText(e)));
+          return;
+        }
         const err = reader.closed(error, nowS());
         finish(err ?? reader.statusError());
       };
@@ -249,7 +260,7 @@ export function sendStreamingRequest(spec: RequestSpec, o: ClientOptions, hooks:
     out.st = nowS();
     s.prev = out.st;
     const idle = o.pool.take();
-    if (idle) start(idle);
-    else o.pool.open().then(start, (e: NodeJS.ErrnoException) => finish(socketErrorText(e)));
+    if (idle) start(idle, true);
+    else o.pool.open().then((c) => start(c, false), (e: NodeJS.ErrnoException) => finish(socketErrorText(e)));
   });
 }

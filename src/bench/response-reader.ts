@@ -1,5 +1,6 @@
 // One response read off a benchmark connection (client.ts): the HTTP/1.1 framing
 // (http1-response.ts), then SSE messages from a 200, or the text of any other status.
+import { nameEngineError } from './engine-errors.js';
 import { Http1Response } from './http1-response.js';
 import { SseParser, type SseMessage } from './sse.js';
 
@@ -22,8 +23,12 @@ export class ResponseReader {
     return this.res.head?.status === 200;
   }
 
+  /** Whether any byte of the response has arrived. */
+  started = false;
+
   /** Feeds one read; returns true when the response is complete. Throws on a malformed response. */
   push(b: Buffer, ts: number): boolean {
+    this.started = true;
     this.ts = ts;
     this.res.push(b);
     if (this.res.done && this.ok) this.handle(this.sse.end(), ts);
@@ -44,7 +49,7 @@ export class ResponseReader {
   statusError(): string | undefined {
     const h = this.res.head;
     if (!h || h.status === 200) return undefined;
-    return `HTTP ${h.status} ${h.statusText}: ${this.errorBody.trim().slice(0, 500)}`.trim();
+    return `HTTP ${h.status} ${h.statusText}: ${nameEngineError(this.errorBody.trim().slice(0, 500))}`.trim();
   }
 
   get reusable(): boolean {

@@ -48,6 +48,8 @@ export interface RequestOutput {
   sentTime?: number;
   generatedText: string;
   error: string;
+  /** Both lengths are the server's own usage report (not in the saved JSON). */
+  serverCounted?: boolean;
 }
 
 /** Client-side health while measuring: is the load generator itself the bottleneck? */

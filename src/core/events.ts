@@ -94,6 +94,9 @@ export interface ServerMetricsSample {
   waiting: number;
   kvUsage: number; // 0..1
   preemptions: number;
+  /** The engine's own prompt and generation throughput gauges, where it exports them (llama.cpp). */
+  promptTokPerS?: number;
+  genTokPerS?: number;
 }
 
 export interface GpuSample {

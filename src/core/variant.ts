@@ -1,8 +1,16 @@
 // The unit of work: an engine plus engine-neutral knobs. Adapters (src/engines) translate a
 // variant into each engine's own flags; the simulator (src/sim) reads the same knobs.
 
-export const ENGINES = ['vllm', 'sglang', 'trtllm'] as const;
+/** The GPU serving engines, which servelab's performance model (src/model) and simulator describe. */
+export const GPU_ENGINES = ['vllm', 'sglang', 'trtllm'] as const;
+export type GpuEngineName = (typeof GPU_ENGINES)[number];
+/** Every engine servelab launches: the GPU engines and llama.cpp's llama-server (CPU or GPU). */
+export const ENGINES = [...GPU_ENGINES, 'llamacpp'] as const;
 export type EngineName = (typeof ENGINES)[number];
+
+export function isGpuEngine(e: EngineName): e is GpuEngineName {
+  return (GPU_ENGINES as readonly string[]).includes(e);
+}
 
 export interface SpeculativeKnob {
   /** eagle | eagle3 | mtp | ngram | draft */
@@ -35,6 +43,36 @@ export interface Knobs {
   cudaGraph?: boolean;
   speculative?: SpeculativeKnob;
   maxModelLen?: number;
+  // --- llama.cpp (llama-server) knobs; engines that have no such setting never get them ---
+  /** Total KV context of all slots together (llama.cpp -c); per slot it is ctxSize / slots unless unified. */
+  ctxSize?: number;
+  /** One KV buffer shared by all slots (true) or one per slot (false); absent = engine default. */
+  kvUnified?: boolean;
+  /** Context limit of each slot in a unified KV pool (llama.cpp --kv-unified-per-slot). */
+  ctxPerSlot?: number;
+  /** Physical batch size (llama.cpp -ub); maxBatchedTokens is the logical one (-b). */
+  ubatch?: number;
+  /** Flash attention: 'on' | 'off' | 'auto'. */
+  flashAttn?: string;
+  /** V-cache dtype when it differs from kvCacheDtype (which then names the K cache only). */
+  vCacheDtype?: string;
+  /** CPU threads for generation, and for batch/prompt processing. */
+  threads?: number;
+  threadsBatch?: number;
+  /** false = continuous batching off; absent = engine default (on). */
+  contBatching?: boolean;
+  /** Minimum chunk reused from the prompt cache by KV shifting (0 = off). */
+  cacheReuse?: number;
+  /** Prompt-cache size in MiB (-1 no limit, 0 off). */
+  cacheRamMiB?: number;
+  /** Layers offloaded to the GPU: a number, 'auto' or 'all'. */
+  gpuLayers?: string;
+  /** Let the engine fit unset arguments to device memory (true) or not (false). */
+  fit?: boolean;
+  /** Multi-GPU split mode: none | layer | row | tensor. */
+  splitMode?: string;
+  /** Proportions of the model per GPU, e.g. '3,1'. */
+  tensorSplit?: string;
   /** Extra argv appended verbatim (user-supplied). */
   extraArgs?: string[];
 }

@@ -6,7 +6,7 @@ import type { FailureKind } from '../core/events.js';
 
 export interface CorpusEntry {
   id: string;
-  engine: 'vllm' | 'sglang' | 'trtllm' | 'any';
+  engine: 'vllm' | 'sglang' | 'trtllm' | 'llamacpp' | 'any';
   /** The failure kind the classifier must give; null for start-up lines no rule may match. */
   expect: FailureKind | null;
   /** The engine's lines; {name} marks a field the engine fills in. */

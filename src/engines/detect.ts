@@ -1,6 +1,7 @@
 // Is an engine installed here, and which version? Three places to look: the executable on PATH
 // (vllm, trtllm-serve), a Python environment (import metadata, without importing the package:
-// importing vllm or tensorrt_llm takes many seconds), or a container image.
+// importing vllm or tensorrt_llm takes many seconds), or a container image. llama.cpp has its own
+// lookup (llamacpp-detect.ts: a given path, PATH, or servelab's build).
 //
 //   detectEngine(engine, { runtime?: 'native' | 'docker', python?: string, image?: string, timeoutMs? })
 //     -> Promise<EngineInfo>   never throws; `installed: false` carries `detail` (why); an installed
@@ -9,13 +10,14 @@
 //   assertImageExists(image) -> Promise<void>   throws UserError (docker missing / image missing)
 import { execa } from 'execa';
 import { UserError } from '../core/errors.js';
-import type { EngineName } from '../core/variant.js';
+import type { EngineName, GpuEngineName } from '../core/variant.js';
 import { findOnPath } from '../core/which.js';
 import { resolveVersion } from './data/versions.js';
+import { detectLlamaCpp } from './llamacpp-detect.js';
 import type { DetectOptions, EngineInfo } from './types.js';
 
 /** The executable each engine's CLI lives in, and its Python distribution name. */
-const NATIVE: Record<EngineName, { exe?: string; dist: string }> = {
+const NATIVE: Record<GpuEngineName, { exe?: string; dist: string }> = {
   vllm: { exe: 'vllm', dist: 'vllm' },
   sglang: { dist: 'sglang' },
   trtllm: { exe: 'trtllm-serve', dist: 'tensorrt_llm' },
@@ -32,6 +34,7 @@ async function pythonVersionOf(python: string, dist: string, timeoutMs: number):
 }
 
 export async function detectEngine(engine: EngineName, opts: DetectOptions = {}): Promise<EngineInfo> {
+  if (engine === 'llamacpp') return detectLlamaCpp(opts);
   const timeoutMs = opts.timeoutMs ?? 15_000;
   if (opts.runtime === 'docker') {
     if (!opts.image) return { engine, installed: false, runtime: 'docker', detail: 'no image given (--image)' };

@@ -3,9 +3,10 @@
 // one-line reason and a hint. Order matters: the first rule that matches wins, so specific root
 // causes come before the generic ones they trigger.
 import type { FailureKind } from '../core/events.js';
+import { LLAMACPP_RULES } from './failure-rules-llamacpp.js';
 import type { FailureContext } from './types.js';
 
-export type FailureEngine = 'vllm' | 'sglang' | 'trtllm' | 'sim';
+export type FailureEngine = 'vllm' | 'sglang' | 'trtllm' | 'llamacpp' | 'sim';
 
 export interface FailureRule {
   id: string;
@@ -38,6 +39,7 @@ function capDotted(cap: string): string {
 }
 
 export const FAILURE_RULES: readonly FailureRule[] = [
+  ...LLAMACPP_RULES,
   // --- unsupported dtype / quantization on this GPU ---------------------------------------
   {
     id: 'triton-fp8e4nv',

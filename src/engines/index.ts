@@ -2,13 +2,14 @@
 // sim adapter on the simulated host.
 import { UserError } from '../core/errors.js';
 import { ENGINES, type EngineName, type Variant } from '../core/variant.js';
+import { llamacpp } from './llamacpp.js';
 import { sglang } from './sglang.js';
 import { sim } from './sim.js';
 import { trtllm } from './trtllm.js';
 import type { EngineAdapter, LaunchContext, LaunchSpec } from './types.js';
 import { vllm } from './vllm.js';
 
-export const ADAPTERS: Readonly<Record<EngineName | 'sim', EngineAdapter>> = { vllm, sglang, trtllm, sim };
+export const ADAPTERS: Readonly<Record<EngineName | 'sim', EngineAdapter>> = { vllm, sglang, trtllm, llamacpp, sim };
 
 /** The adapter of a real engine; unknown names are bad input (one-line UserError). */
 export function getAdapter(name: string): EngineAdapter {
@@ -27,5 +28,5 @@ export function buildLaunchSpec(variant: Variant, ctx: LaunchContext): LaunchSpe
   return adapterFor(variant, ctx).command(variant, ctx);
 }
 
-export { vllm, sglang, trtllm, sim };
+export { vllm, sglang, trtllm, llamacpp, sim };
 export type * from './types.js';

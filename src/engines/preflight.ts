@@ -11,10 +11,10 @@ import { fits } from '../model/estimate.js';
 import { gpusHeld, headsDivideTp, resolveParallel } from '../model/layout.js';
 import { findGpu } from '../model/gpus.js';
 import type { ModelInfo } from '../model/models.js';
+import { ENGINE_LABEL } from './data/table.js';
 import { shortGpuName } from './failure-rules.js';
 import { ADAPTERS } from './index.js';
 
-const ENGINE_LABEL: Record<EngineName, string> = { vllm: 'vLLM', sglang: 'SGLang', trtllm: 'TensorRT-LLM' };
 
 export interface PreflightInput {
   variant: Variant;

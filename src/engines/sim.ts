@@ -3,7 +3,8 @@
 // argv travels alongside as `engineArgv`, so plans, journals and profiles show what would run on
 // a GPU host.
 import { SELF_SCRIPT } from '../core/self.js';
-import type { KnobName } from '../core/variant.js';
+import { UserError } from '../core/errors.js';
+import { isGpuEngine, type KnobName } from '../core/variant.js';
 import { knobsToSimArgs } from './sim-argv.js';
 import { NEUTRAL_KNOBS } from './data/knobs.js';
 import { classifyFromLog } from './failures.js';
@@ -30,6 +31,7 @@ export const sim: EngineAdapter = {
   metricsPath: '/metrics',
   command(variant, ctx: LaunchContext): LaunchSpec {
     const simCtx = ctx.sim ?? { gpu: 'H100', gpus: 1, speed: 1 };
+    if (!isGpuEngine(variant.engine)) throw new UserError(`servelab's simulator has no model of ${variant.engine}: run it on a real host`);
     const real = REAL[variant.engine].command(variant, { ...ctx, runtime: { kind: 'native' } });
     const argv = [
       process.execPath, SERVELAB_BIN, 'sim-serve',

@@ -56,6 +56,8 @@ export interface DetectOptions {
   python?: string;
   /** docker: the image to inspect, e.g. vllm/vllm-openai:v0.11.0. */
   image?: string;
+  /** llama.cpp: the llama-server to use (--llama-server PATH). */
+  llamaServer?: string;
   /** Milliseconds per probe command. */
   timeoutMs?: number;
 }

@@ -1,5 +1,5 @@
-// The user's own folders (XDG Base Directory spec): state (the ledger of launched servers) and
-// data (saved profiles and run folders). Never inside a servelab clone: the shipped profiles/
+// The user's own folders (XDG Base Directory spec): state (the ledger of launched servers), data
+// (saved profiles and run folders) and cache (engines servelab builds, such as llama.cpp). Never inside a servelab clone: the shipped profiles/
 // folder is reference data that `npm test` lists.
 import { homedir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
@@ -24,4 +24,9 @@ export function dataDir(): string {
 /** Parent of run folders when --runs-dir is not given. */
 export function defaultRunsDir(): string {
   return join(dataDir(), 'runs');
+}
+
+/** $XDG_CACHE_HOME/servelab, else ~/.cache/servelab: what can be rebuilt (engine builds). */
+export function cacheDir(): string {
+  return join(base('XDG_CACHE_HOME', ['.cache']), 'servelab');
 }

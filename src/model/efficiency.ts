@@ -7,7 +7,8 @@
 // fitted them); the held-out rows of src/model/data/published.ts are checked, never fitted. The
 // GEMM efficiency is per architecture through the GPU's measured matmul ceiling (gpus.ts
 // matmulEff) times a serving fraction fitted per architecture (fitted.ts).
-import type { EngineName } from '../core/variant.js';
+import { UserError } from '../core/errors.js';
+import { isGpuEngine, type EngineName, type GpuEngineName } from '../core/variant.js';
 import type { GpuSpec } from './gpus.js';
 import { FITTED } from './fitted.js';
 import { sglangChunkedPrefillSize, vllmServeDefaults } from './serve-defaults.js';
@@ -110,7 +111,7 @@ const COMMON = {
   frontEndPerPromptTokenS: 1e-6,
 };
 
-export const ENGINE_EFFICIENCY: Record<EngineName, EngineEfficiency> = {
+export const ENGINE_EFFICIENCY: Record<GpuEngineName, EngineEfficiency> = {
   vllm: {
     ...COMMON,
     policy: 'mixed',
@@ -261,6 +262,7 @@ export const HARDWARE = {
 };
 
 export function engineEfficiency(engine: EngineName): EngineEfficiency {
+  if (!isGpuEngine(engine)) throw new UserError(`servelab's performance model has no entry for ${engine}: it is measured, not predicted`);
   return ENGINE_EFFICIENCY[engine];
 }
 

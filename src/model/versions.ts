@@ -2,11 +2,11 @@
 // targets; older releases differ where the engine changed a default that the model represents
 // (overlap scheduling). Every override names its source; a version the table knows nothing
 // about is modelled as the target release (and `versionNote` says so).
-import type { EngineName } from '../core/variant.js';
+import type { EngineName, GpuEngineName } from '../core/variant.js';
 import type { EngineEfficiency } from './efficiency.js';
 
 /** The releases the efficiency table describes (read from vLLM v0.11.0, SGLang 0.5.x and TRT-LLM 1.x sources: see efficiency.ts). */
-export const TARGET_VERSIONS: Record<EngineName, string> = { vllm: '0.11.0', sglang: '0.5.5', trtllm: '1.2.0' };
+export const TARGET_VERSIONS: Record<GpuEngineName, string> = { vllm: '0.11.0', sglang: '0.5.5', trtllm: '1.2.0' };
 
 interface VersionOverride {
   engine: EngineName;

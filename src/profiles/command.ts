@@ -13,15 +13,17 @@ export const ENGINE_IMAGES = {
   vllm: 'vllm/vllm-openai',
   sglang: 'lmsysorg/sglang',
   trtllm: 'nvcr.io/nvidia/tensorrt-llm/release',
+  // tools/server/README.md (llama.cpp 80fb11a): `ghcr.io/ggml-org/llama.cpp:server` (CPU), `:server-cuda`.
+  llamacpp: 'ghcr.io/ggml-org/llama.cpp',
 } as const;
 
-export type LauncherKind = 'vllm' | 'sglang' | 'trtllm' | 'docker' | 'sim';
+export type LauncherKind = 'vllm' | 'sglang' | 'trtllm' | 'llamacpp' | 'docker' | 'sim';
 
 const PYTHON = /^python(3(\.\d+)?)?$/;
 
 /**
  * Which known launcher an argv is, or null. Known: `vllm serve`, `python3 -m sglang.launch_server`,
- * `trtllm-serve`, `docker run <official engine image>`, and servelab's own `sim-serve`.
+ * `trtllm-serve`, `llama-server`, `docker run <official engine image>`, and servelab's own `sim-serve`.
  */
 export function launcherOf(argv: readonly string[]): LauncherKind | null {
   const [exe, a1, a2] = argv;
@@ -30,6 +32,7 @@ export function launcherOf(argv: readonly string[]): LauncherKind | null {
   if (name === 'vllm' && a1 === 'serve') return 'vllm';
   if (PYTHON.test(name) && a1 === '-m' && a2 === 'sglang.launch_server') return 'sglang';
   if (name === 'trtllm-serve') return 'trtllm';
+  if (name === 'llama-server') return 'llamacpp';
   if (name === 'docker' && a1 === 'run' && dockerImageOf(argv) !== null) return 'docker';
   if ((name === 'servelab' || name === 'servelab.js') && a1 === 'sim-serve') return 'sim';
   if (/^node(\.exe)?$/.test(name) && a1 && /(^|\/)(bin\/servelab\.js|src\/cli\.tsx|dist\/cli\.js)$/.test(a1) && a2 === 'sim-serve') return 'sim';

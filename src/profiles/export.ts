@@ -44,7 +44,8 @@ function filesPreamble(p: Profile): string[] {
 export const EXPORT_FORMATS = ['shell', 'docker', 'systemd', 'k8s', 'slurm'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
-const DEFAULT_PORT = { vllm: 8000, sglang: 30000, trtllm: 8000 } as const;
+// llama-server: `--port PORT ... (default: 8080)`, tools/server/README.md at 80fb11a.
+const DEFAULT_PORT = { vllm: 8000, sglang: 30000, trtllm: 8000, llamacpp: 8080 } as const;
 const HEALTH_PATH = '/health';
 const HF_CACHE_IN_CONTAINER = '/root/.cache/huggingface';
 
@@ -63,6 +64,9 @@ export function officialImage(p: Pick<Profile, 'engine' | 'variant' | 'host'>): 
       return `${ENGINE_IMAGES.sglang}:${v ? `v${v}` : 'latest'}`;
     case 'trtllm':
       return `${ENGINE_IMAGES.trtllm}:${v ?? 'latest'}`;
+    case 'llamacpp':
+      // Tagged by build number (b1234), not by the 0.4.0-dev version: `server` is the newest CPU image.
+      return `${ENGINE_IMAGES.llamacpp}:server`;
   }
 }
 

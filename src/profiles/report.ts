@@ -22,7 +22,7 @@ export const STUDY_CAVEATS: readonly string[] = [
   'The studies recommend FP8 quantization for high-throughput serving. Its accuracy cost depends on the model and was not measured here (vLLM\'s FP8 docs say "minimal impact on accuracy": https://docs.vllm.ai/en/stable/features/quantization/fp8/); check it on your own evaluation before serving.',
 ];
 
-const ENGINE_NAMES = { vllm: 'vLLM', sglang: 'SGLang', trtllm: 'TensorRT-LLM' } as const;
+const ENGINE_NAMES = { vllm: 'vLLM', sglang: 'SGLang', trtllm: 'TensorRT-LLM', llamacpp: 'llama.cpp' } as const;
 
 function fmt(n: number | null | undefined, digits = 2): string {
   return typeof n === 'number' && Number.isFinite(n) ? n.toFixed(digits) : '–';

@@ -11,7 +11,7 @@ import { SweepRecordSchema } from '../sweep/record.js';
 /** The schema version this servelab writes and the newest it reads. */
 export const PROFILE_SCHEMA_VERSION = 1;
 
-const engineName = z.enum(['vllm', 'sglang', 'trtllm']);
+const engineName = z.enum(['vllm', 'sglang', 'trtllm', 'llamacpp']);
 const isoTime = z.string().min(1);
 
 export const SpeculativeSchema = z.object({

@@ -26,7 +26,7 @@ export interface SlurmExportOptions {
 }
 
 /** Rendezvous ports as the engines' own multi-node docs write them (SGLang 20000, vLLM 13345). */
-const DIST_PORT = { sglang: 20000, vllm: 13345, trtllm: 0 } as const;
+const DIST_PORT = { sglang: 20000, vllm: 13345, trtllm: 0, llamacpp: 0 } as const;
 const FILES_VAR = 'SERVELAB_FILES_DIR';
 const MARK = '@@SERVELAB_FILES@@';
 const HEREDOC_END = 'SERVELAB_EOF';

@@ -1,6 +1,7 @@
 // The model's answer for one configuration without launching anything: the virtual-clock
 // simulation sim-serve's scheduler runs, reported with `vllm bench serve`'s result keys.
-import type { EngineName, Knobs } from '../core/variant.js';
+import { UserError } from '../core/errors.js';
+import { isGpuEngine, type EngineName, type Knobs } from '../core/variant.js';
 import type { BenchMetrics } from '../core/metrics.js';
 import { simulateWorkload } from './virtual.js';
 import { TARGET_VERSIONS, versionChanges } from '../model/versions.js';
@@ -39,6 +40,7 @@ export type Prediction = Partial<BenchMetrics> & {
 };
 
 export function predict(p: PredictInput): Prediction {
+  if (!isGpuEngine(p.engine)) throw new UserError(`servelab's simulator has no model of ${p.engine}`);
   const version = p.engineVersion ?? TARGET_VERSIONS[p.engine];
   const r = simulateWorkload({
     engine: p.engine,

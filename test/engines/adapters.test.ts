@@ -203,8 +203,8 @@ describe('sim adapter', () => {
 
 describe('bad input', () => {
   it('an unknown engine name is a one-line UserError', () => {
-    expect(() => getAdapter('llamacpp')).toThrow(UserError);
-    expect(() => getAdapter('llamacpp')).toThrow("unknown engine 'llamacpp' (choose from vllm, sglang, trtllm)");
+    expect(() => getAdapter('tgi')).toThrow(UserError);
+    expect(() => getAdapter('tgi')).toThrow("unknown engine 'tgi' (choose from vllm, sglang, trtllm, llamacpp)");
     expect(() => buildLaunchSpec({ id: 'x', engine: 'tgi' as EngineName, model: 'm', knobs: {} }, ctx)).toThrow(/unknown engine 'tgi'/);
   });
 });

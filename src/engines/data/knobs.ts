@@ -36,6 +36,21 @@ export const NEUTRAL_KNOBS: readonly NeutralKnob[] = [
   { knob: 'torchCompile', type: 'bool-switch', simFlag: '--torch-compile', meaning: 'torch.compile on (true) or off (false); absent = engine default' },
   { knob: 'cudaGraph', type: 'bool-off', simFlag: '--no-cuda-graph', meaning: 'false = CUDA graphs off (eager); absent = engine default' },
   { knob: 'maxModelLen', type: 'int', simFlag: '--max-model-len', min: 1, meaning: 'context length' },
+  { knob: 'ctxSize', type: 'int', simFlag: '--ctx-size', min: 1, meaning: 'llama.cpp: KV context of all slots together (-c)' },
+  { knob: 'kvUnified', type: 'bool-switch', simFlag: '--kv-unified', meaning: 'llama.cpp: one KV buffer for all slots (true) or one per slot (false)' },
+  { knob: 'ctxPerSlot', type: 'int', simFlag: '--ctx-per-slot', min: 1, meaning: 'llama.cpp: context limit of each slot in a unified KV pool' },
+  { knob: 'ubatch', type: 'int', simFlag: '--ubatch', min: 1, meaning: 'llama.cpp: physical batch size (-ub); maxBatchedTokens is the logical one (-b)' },
+  { knob: 'flashAttn', type: 'string', simFlag: '--flash-attn', meaning: 'llama.cpp: flash attention on | off | auto' },
+  { knob: 'vCacheDtype', type: 'string', simFlag: '--v-cache-dtype', meaning: 'llama.cpp: V-cache dtype when it differs from the K cache (kvCacheDtype)' },
+  { knob: 'threads', type: 'int', simFlag: '--threads', min: 1, meaning: 'llama.cpp: CPU threads for generation' },
+  { knob: 'threadsBatch', type: 'int', simFlag: '--threads-batch', min: 1, meaning: 'llama.cpp: CPU threads for batch and prompt processing' },
+  { knob: 'contBatching', type: 'bool-switch', simFlag: '--cont-batching', meaning: 'llama.cpp: continuous batching (false = off)' },
+  { knob: 'cacheReuse', type: 'int', simFlag: '--cache-reuse', min: 0, meaning: 'llama.cpp: minimum chunk reused from the prompt cache by KV shifting' },
+  { knob: 'cacheRamMiB', type: 'int', simFlag: '--cache-ram', min: -1, meaning: 'llama.cpp: prompt-cache size in MiB (-1 no limit, 0 off)' },
+  { knob: 'gpuLayers', type: 'string', simFlag: '--gpu-layers', meaning: 'llama.cpp: layers offloaded to the GPU (a number, auto or all)' },
+  { knob: 'fit', type: 'bool-switch', simFlag: '--fit', meaning: 'llama.cpp: fit unset arguments to device memory' },
+  { knob: 'splitMode', type: 'string', simFlag: '--split-mode', meaning: 'llama.cpp: multi-GPU split mode none | layer | row | tensor' },
+  { knob: 'tensorSplit', type: 'string', simFlag: '--tensor-split', meaning: 'llama.cpp: proportions of the model per GPU, e.g. 3,1' },
 ];
 
 /** Speculative sub-knobs: sim-serve flag for each field of SpeculativeKnob. */

@@ -4,6 +4,7 @@
 // simulator's argument parser and docs/engines.md all read these rows, so a new knob is a row.
 import { UserError } from '../../core/errors.js';
 import type { EngineName, KnobName } from '../../core/variant.js';
+import { LLAMACPP_ROWS } from './llamacpp-knobs.js';
 import { SGLANG_ROWS } from './sglang-knobs.js';
 import { TRTLLM_ROWS } from './trtllm-knobs.js';
 import { VLLM_ROWS } from './vllm-knobs.js';
@@ -14,6 +15,7 @@ export const ENGINE_ROWS: Readonly<Record<EngineName, readonly KnobRow[]>> = {
   vllm: VLLM_ROWS,
   sglang: SGLANG_ROWS,
   trtllm: TRTLLM_ROWS,
+  llamacpp: LLAMACPP_ROWS,
 };
 
 function holds(row: KnobRow, version: string): boolean {
@@ -57,7 +59,7 @@ const KNOB_LABEL: Readonly<Record<string, string>> = {
   'speculative.method': 'speculative method',
 };
 
-export const ENGINE_LABEL: Readonly<Record<EngineName, string>> = { vllm: 'vLLM', sglang: 'SGLang', trtllm: 'TensorRT-LLM' };
+export const ENGINE_LABEL: Readonly<Record<EngineName, string>> = { vllm: 'vLLM', sglang: 'SGLang', trtllm: 'TensorRT-LLM', llamacpp: 'llama.cpp' };
 
 /** Top-level neutral knobs an engine can express at a version (the planner never asks for others). */
 export function supportedKnobs(engine: EngineName, version?: string): Set<KnobName> {

@@ -24,12 +24,15 @@ export const KNOWN_VERSIONS: Readonly<Record<EngineName, readonly KnownVersion[]
     { version: '1.2.0rc1', source: 'tensorrt_llm/commands/serve.py@4c05a748, tensorrt_llm/llmapi/llm_args.py (≈1.1/1.2 stored copy)' },
     { version: '1.3.0rc27', source: 'nvidia.github.io/TensorRT-LLM/1.3.0rc27/llm-api/reference/Eagle3DecodingConfig.html; later llm_args.py stored copy (Eagle3DecodingConfig)' },
   ],
+  // `llama-server --version` of this build: "version: 0.4.0-dev (build 1, commit 80fb11a)".
+  llamacpp: [{ version: '0.4.0-dev', source: 'llama.cpp commit 80fb11a (node-llama-cpp 3.21.1 llama/gitRelease.bundle): tools/server/README.md, common/arg.cpp' }],
 };
 
 export const DEFAULT_VERSION: Readonly<Record<EngineName, string>> = {
   vllm: KNOWN_VERSIONS.vllm[0]!.version,
   sglang: KNOWN_VERSIONS.sglang[0]!.version,
   trtllm: KNOWN_VERSIONS.trtllm[0]!.version,
+  llamacpp: KNOWN_VERSIONS.llamacpp[0]!.version,
 };
 
 /** "0.11.1.post2" -> [0, 11, 1, 2]; "1.2.0rc1" -> [1, 2, 0, -1, 1] (an rc sorts before its release). */

@@ -110,5 +110,7 @@ export function engineRanks(engine: EngineName, argv: readonly string[], k: Knob
       return vllmRanks(argv, k, l);
     case 'trtllm':
       return trtllmRanks(argv, l);
+    case 'llamacpp':
+      throw new UserError(`slurm: llama-server runs on one node; --nodes ${l.nodes} is not possible`);
   }
 }

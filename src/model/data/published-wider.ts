@@ -33,7 +33,7 @@
 //   DeepSeek-R1-0528 H200 DEP8: 1024/8192 1,218; 1024/32768 438. Llama-3.3-70B H200 TP2: 1024/8192
 //   2,009. Qwen3-235B-A22B H200 DEP4: 1024/8192 1,417; H100 DEP8: 1024/8192 873. Llama-3.1-8B TP1
 //   (1.0-era page): 128/2048 26,221 (H200), 22,714 (H100).
-import type { EngineName, Knobs } from '../../core/variant.js';
+import type { EngineName, GpuEngineName, Knobs } from '../../core/variant.js';
 import type { PublishedResult } from './published-result.js';
 import { findGpu } from '../gpus.js';
 import { trtllmBenchSettings } from './trtllm-bench-settings.js';
@@ -58,7 +58,7 @@ const EARLY_EOS = (generated: number, asked: number) => `generated ${generated} 
 const A100_FP8 = 'FP8 checkpoint on A100 runs weight-only (W8A16, Marlin), as the page says';
 const H100_984 = '984 of the 1000 requests succeeded; the figure covers those 984';
 
-type GsRow = [group: string, engine: EngineName, model: string, gpus: number, knobs: Knobs, workload: Workload, prompts: number, tput: number, tpot: number, where: string, caveat?: string];
+type GsRow = [group: string, engine: GpuEngineName, model: string, gpus: number, knobs: Knobs, workload: Workload, prompts: number, tput: number, tpot: number, where: string, caveat?: string];
 
 const GS_A100: GsRow[] = [
   // Stage 1, engine choice (`-tp 8` / `--tp-size 8`, BF16).
@@ -151,7 +151,7 @@ const GLM_H100_ROWS: GsRow[] = [
   ['', 'sglang', GLM_FP8, 8, { tp: 8, ep: 8 }, SG, 1000, 3856.69, 677.3, '2. Parallelism in SGLang, TP8EP8', GLM_H100_LINKS],
 ];
 
-function gsRows(rows: GsRow[], gpu: string, source: string, versions: Record<EngineName, string> = GS_V): PublishedResult[] {
+function gsRows(rows: GsRow[], gpu: string, source: string, versions: Record<GpuEngineName, string> = GS_V): PublishedResult[] {
   return rows.map(([group, engine, model, gpus, knobs, workload, numPrompts, totalTokPerS, meanTpotMs, where, caveat]) => ({
     group,
     engine,

@@ -10,7 +10,7 @@
 // (A100 and H100) are TRAINING rows, fitted on together with the three studies; the Qwen3-32B
 // pages (A100 and H100) are HELD OUT: a model size the fit never sees, on both GPUs and all three
 // engines. No constant is set from a held-out row (model-lab/fit.ts reads only split 'train').
-import type { EngineName, Knobs } from '../../core/variant.js';
+import type { EngineName, GpuEngineName, Knobs } from '../../core/variant.js';
 import { WIDER_HELD_OUT } from './published-wider.js';
 import type { PublishedResult } from './published-result.js';
 
@@ -39,7 +39,7 @@ const BASELINE_32K = "the page's baseline script omits --max-model-len 32768, bu
 const STAGE2_ENGINE = "the page's serving script is SGLang's, but its heading, summary and generated-token count point at TensorRT-LLM FP8 (see STAGE2_ENGINE); the model reads +24% as SGLang, +26% as TensorRT-LLM";
 import { NOT_AS_PUBLISHED } from './not-as-published.js';
 
-type Row = [group: string, engine: EngineName, model: string, gpu: string, knobs: Knobs, workload: PublishedResult['workload'], prompts: number, tput: number, tpot: number, page: string, caveat?: string];
+type Row = [group: string, engine: GpuEngineName, model: string, gpu: string, knobs: Knobs, workload: PublishedResult['workload'], prompts: number, tput: number, tpot: number, page: string, caveat?: string];
 
 const ROWS: Row[] = [
   // Qwen3-14B on 1 x A100 80GB: engine stage, FP8 (weight-only on A100), TRT-LLM max_num_tokens.

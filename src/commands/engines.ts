@@ -1,0 +1,27 @@
+// `servelab engines build llamacpp [--jobs N]`: build llama.cpp's llama-server and llama-quantize
+// from the pinned source (src/host/llamacpp-build.ts) into servelab's cache, or reuse an earlier
+// build. Progress goes to stderr; the last line on stdout is the llama-server path, so
+// `$(servelab engines build llamacpp | tail -1)` is the binary.
+import { UserError } from '../core/errors.js';
+import { optionalNumberArg } from '../core/number-arg.js';
+import { buildLlamaCpp, LLAMACPP_COMMIT } from '../host/llamacpp-build.js';
+import { parseCommandArgs } from './args.js';
+
+const USAGE = [
+  'usage: servelab engines build llamacpp [--jobs N]',
+  `  Builds llama-server and llama-quantize of llama.cpp ${LLAMACPP_COMMIT} (needs cmake, g++, git, npm) into`,
+  '  $XDG_CACHE_HOME/servelab/llama.cpp/ (default ~/.cache/servelab), or reuses that build; prints the server path last.',
+].join('\n');
+
+export default async function main(argv: string[]): Promise<number> {
+  const parsed = parseCommandArgs(argv, { jobs: { type: 'string' } }, USAGE, true);
+  if (!parsed) return 0;
+  const [verb, engine, ...rest] = parsed.positionals;
+  if (verb !== 'build' || rest.length) throw new UserError(`engines: ${USAGE.split('\n')[0]}`);
+  if (engine !== 'llamacpp') throw new UserError(`engines build: only llamacpp can be built by servelab, got '${engine ?? ''}'`);
+  const jobs = optionalNumberArg('--jobs', parsed.values.jobs, { integer: true, min: 1 });
+  const r = await buildLlamaCpp({ log: (l) => process.stderr.write(`servelab: ${l}\n`), ...(jobs ? { jobs } : {}) });
+  if (!r.reused) process.stderr.write(`servelab: built in ${r.seconds} s; llama-quantize: ${r.quantize}\n`);
+  process.stdout.write(`${r.server}\n`);
+  return 0;
+}

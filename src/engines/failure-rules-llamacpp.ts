@@ -1,0 +1,81 @@
+// llama.cpp's failure rules (llama-server 0.4.0-dev, 80fb11a). Every pattern is a text captured by
+// running the real binary; the corpus (test/fixtures/engines/corpus.json) holds each with the
+// command that produced it. Listed first in FAILURE_RULES: no other engine prints these texts.
+import type { FailureRule } from './failure-rules.js';
+
+const LL = ['llamacpp', 'sim'] as const;
+
+export const LLAMACPP_RULES: readonly FailureRule[] = [
+  {
+    id: 'llamacpp-gguf-open',
+    kind: 'model-not-found',
+    engines: LL,
+    pattern: /failed to open GGUF file '([^']+)' \(([^)]+)\)/,
+    reason: (m) => `the GGUF file ${m[1]} cannot be opened (${m[2]})`,
+    hint: 'Give the path of a .gguf file (--model FILE.gguf); `servelab random-gguf` writes one with random weights.',
+  },
+  {
+    id: 'llamacpp-gguf-magic',
+    kind: 'model-not-found',
+    engines: LL,
+    pattern: /invalid magic characters: '.*', expected 'GGUF'/,
+    reason: () => 'the model file is not a GGUF file',
+    hint: 'llama-server loads GGUF only: convert the checkpoint with convert_hf_to_gguf.py, or download a .gguf.',
+  },
+  {
+    id: 'llamacpp-gguf-bounds',
+    kind: 'model-not-found',
+    engines: LL,
+    pattern: /tensor '([^']+)' data is not within the file bounds, model is corrupted or incomplete/,
+    reason: (m) => `the GGUF file is truncated or corrupt (tensor ${m[1]} lies past its end)`,
+    hint: 'Download or write the file again; an interrupted download leaves a short file.',
+  },
+  {
+    id: 'llamacpp-kv-alloc',
+    kind: 'oom',
+    engines: LL,
+    pattern: /failed to initialize the context: failed to allocate buffer for kv cache/,
+    reason: () => 'the KV cache for this context does not fit in memory',
+    hint: 'Lower -c (ctxSize) or the slot count, or quantize the KV cache (-ctk/-ctv q8_0 with -fa on).',
+  },
+  {
+    id: 'llamacpp-malloc',
+    kind: 'oom',
+    engines: LL,
+    pattern: /ggml_aligned_malloc: insufficient memory \(attempted to allocate ([\d.]+) MB\)/,
+    reason: (m) => `llama.cpp could not allocate ${m[1]} MB of host memory`,
+    hint: 'Lower -c (ctxSize), the batch sizes or the slot count, or serve a smaller quantization.',
+  },
+  {
+    id: 'llamacpp-quantized-v',
+    kind: 'unsupported',
+    engines: LL,
+    pattern: /quantized V cache requires flash_attn to be enabled/,
+    reason: () => 'a quantized V cache needs flash attention, which is off',
+    hint: 'Give -fa on with a quantized -ctv, or keep the V cache at f16.',
+  },
+  {
+    id: 'llamacpp-arg-value',
+    kind: 'bad-flag',
+    engines: LL,
+    pattern: /^error while handling argument "([^"]+)": (?:error: )?(.+)$/,
+    reason: (m) => `llama-server rejected ${m[1]}: ${m[2]}`,
+    hint: 'Check the value against `llama-server --help` of the installed build.',
+  },
+  {
+    id: 'llamacpp-invalid-argument',
+    kind: 'bad-flag',
+    engines: LL,
+    pattern: /^error: invalid argument: (\S+)/,
+    reason: (m) => `llama-server does not know the argument ${m[1]}`,
+    hint: 'This llama.cpp build does not have that flag: check `llama-server --help`, or remove it from extra args.',
+  },
+  {
+    id: 'llamacpp-bind',
+    kind: 'port-in-use',
+    engines: LL,
+    pattern: /couldn't bind HTTP server socket, hostname: (\S+), port: (\d+)/,
+    reason: (m) => `the server port ${m[2]} on ${m[1]} is already in use`,
+    hint: 'Another process holds the port: pick another with --port, or stop that process.',
+  },
+];

@@ -1,0 +1,61 @@
+// Where llama-server is and which version it is. Three places, in order: a path the user gives
+// (--llama-server PATH), `llama-server` on PATH, and servelab's own build
+// (`servelab engines build llamacpp`, src/host/llamacpp-build.ts). The version comes from
+// `llama-server --version`, which prints (80fb11a, common/build-info):
+//   version: 0.4.0-dev (build 1, commit 80fb11a)
+//   built with GNU 12.2.0 for Linux x86_64
+import { execa } from 'execa';
+import { findOnPath } from '../core/which.js';
+import { findLlamaCppBuild } from '../host/llamacpp-build.js';
+import { resolveVersion } from './data/versions.js';
+import type { EngineInfo } from './types.js';
+
+export interface LlamaServerFound {
+  path: string;
+  from: 'flag' | 'path' | 'build';
+}
+
+/** The llama-server to use, or undefined when there is none. */
+export function findLlamaServer(explicit?: string): LlamaServerFound | undefined {
+  if (explicit) {
+    const p = findOnPath(explicit.includes('/') ? explicit : `./${explicit}`);
+    return p ? { path: p, from: 'flag' } : undefined;
+  }
+  const onPath = findOnPath('llama-server');
+  if (onPath) return { path: onPath, from: 'path' };
+  const built = findLlamaCppBuild();
+  return built ? { path: built, from: 'build' } : undefined;
+}
+
+export interface LlamaVersion {
+  version: string;
+  build?: number;
+  commit?: string;
+}
+
+/** "version: 0.4.0-dev (build 1, commit 80fb11a)" -> { version: '0.4.0-dev', build: 1, commit: '80fb11a' }. */
+export function parseLlamaVersion(text: string): LlamaVersion | undefined {
+  const m = /^version: (\S+) \((?:build (\d+), commit ([0-9a-f]+)|([0-9a-f]+))\)/m.exec(text);
+  if (!m) return undefined;
+  return { version: m[1]!, ...(m[2] ? { build: Number(m[2]) } : {}), ...(m[3] ?? m[4] ? { commit: (m[3] ?? m[4])! } : {}) };
+}
+
+export async function detectLlamaCpp(opts: { llamaServer?: string; timeoutMs?: number } = {}): Promise<EngineInfo & { path?: string }> {
+  const found = findLlamaServer(opts.llamaServer);
+  if (!found) {
+    const detail = opts.llamaServer
+      ? `'${opts.llamaServer}' is not an executable file`
+      : "'llama-server' is not on PATH and servelab has not built it (run `servelab engines build llamacpp`)";
+    return { engine: 'llamacpp', installed: false, runtime: 'native', detail };
+  }
+  const r = await execa(found.path, ['--version'], { reject: false, all: true, timeout: opts.timeoutMs ?? 15_000 });
+  const v = parseLlamaVersion(String(r.all ?? ''));
+  if (!v) {
+    const first = String(r.all ?? '').trim().split('\n')[0] ?? '';
+    return { engine: 'llamacpp', installed: false, runtime: 'native', path: found.path, detail: `${found.path} --version did not print a version (${first.slice(0, 120)})` };
+  }
+  const info: EngineInfo & { path?: string } = { engine: 'llamacpp', installed: true, runtime: 'native', version: v.version, path: found.path };
+  const t = resolveVersion('llamacpp', v.version);
+  if (!t.exact) return { ...info, knobTable: t.table, detail: `no knob table for ${v.version}: flags spelled for ${t.table}` };
+  return info;
+}

@@ -1,0 +1,93 @@
+// llama.cpp (`llama-server`). Every spelling comes from the knob table (data/llamacpp-knobs.ts);
+// this file only says when a knob is given. The model is a GGUF file (-m); the served name (-a)
+// is the variant's model, so clients send the name they were given. /metrics needs --metrics,
+// which is always on; readiness is /health, which answers 503 {"error":{"message":"Loading
+// model"}} until the model is loaded and 200 {"status":"ok"} after (tools/server/server-http.cpp).
+import { UserError } from '../core/errors.js';
+import type { Variant } from '../core/variant.js';
+import { engineHost, finishSpec, flag } from './argv.js';
+import { engineValue, mustRow, supportedKnobs } from './data/table.js';
+import { resolveVersion } from './data/versions.js';
+import { classifyFromLog } from './failures.js';
+import { detectLlamaCpp } from './llamacpp-detect.js';
+import { parsePrometheus, pickMetrics } from './metrics.js';
+import type { EngineAdapter, LaunchContext, LaunchSpec } from './types.js';
+
+/** Knobs whose value passes through as `flag value` (or maps through the row's values). */
+const PLAIN = ['maxRunningSeqs', 'ctxPerSlot', 'maxBatchedTokens', 'ubatch', 'flashAttn', 'threads', 'threadsBatch', 'cacheReuse', 'cacheRamMiB', 'gpuLayers', 'splitMode', 'tensorSplit'] as const;
+/** Boolean knobs spelled as one of two flags (`-kvu` / `-no-kvu`). */
+const SWITCHES = ['kvUnified', 'contBatching'] as const;
+
+/** -c: ctxSize as given, else slots x maxModelLen (llama-server has no per-request length). */
+function contextFlag(k: Variant['knobs']): number | undefined {
+  if (k.ctxSize !== undefined) return k.ctxSize;
+  if (k.maxModelLen === undefined) return undefined;
+  return k.maxModelLen * (k.maxRunningSeqs ?? 1);
+}
+
+function speculativeArgs(spec: NonNullable<Variant['knobs']['speculative']>, version: string): string[] {
+  const row = (knob: string) => mustRow('llamacpp', knob, version);
+  const method = row('speculative.method');
+  if (!method.values![spec.method]) {
+    throw new UserError(`llama.cpp ${version} cannot decode speculatively with '${spec.method}' (use one of ${Object.keys(method.values!).join(', ')})`);
+  }
+  if (spec.method !== 'ngram' && !spec.draftModel) throw new UserError(`llama.cpp speculative '${spec.method}' needs a draft model (-md FILE.gguf)`);
+  const out = [method.name, method.values![spec.method]!];
+  if (spec.draftModel) out.push(row('speculative.draftModel').name, spec.draftModel);
+  const n = spec.draftTokens ?? spec.numSteps;
+  if (n !== undefined) out.push(row('speculative.draftTokens').name, String(n));
+  return out;
+}
+
+export function llamacppArgv(variant: Variant, ctx: LaunchContext): string[] {
+  const k = variant.knobs;
+  const version = resolveVersion('llamacpp', variant.engineVersion).table;
+  const row = (knob: string) => mustRow('llamacpp', knob, version);
+  const argv = ['llama-server', row('plumbing.model').name, variant.model, row('plumbing.alias').name, variant.model];
+  flag(argv, '--host', engineHost(ctx));
+  flag(argv, '--port', ctx.port);
+  flag(argv, row('plumbing.metrics').name, true);
+  flag(argv, row('ctxSize').name, contextFlag(k));
+  for (const knob of PLAIN) {
+    const v = k[knob];
+    if (v !== undefined) flag(argv, row(knob).name, typeof v === 'string' ? engineValue('llamacpp', row(knob), v, version) : v);
+  }
+  for (const knob of SWITCHES) if (k[knob] !== undefined) argv.push(row(knob).values![String(k[knob])]!);
+  if (k.kvCacheDtype && k.kvCacheDtype !== 'auto') flag(argv, row('kvCacheDtype').name, engineValue('llamacpp', row('kvCacheDtype'), k.kvCacheDtype, version));
+  const v = k.vCacheDtype ?? (k.kvCacheDtype !== 'auto' ? k.kvCacheDtype : undefined);
+  if (v) flag(argv, row('vCacheDtype').name, engineValue('llamacpp', row('vCacheDtype'), v, version));
+  if (k.fit !== undefined) flag(argv, row('fit').name, row('fit').values![String(k.fit)]);
+  if (k.speculative) argv.push(...speculativeArgs(k.speculative, version));
+  if (k.extraArgs?.length) argv.push(...k.extraArgs);
+  return argv;
+}
+
+/** The engine's own throughput gauges (tools/server/server-task.cpp to_metrics at 80fb11a). */
+export function llamacppRates(text: string): { promptTokPerS?: number; genTokPerS?: number } {
+  const t = parsePrometheus(text);
+  const prompt = t.get('llamacpp:prompt_tokens_seconds')?.sum;
+  const gen = t.get('llamacpp:predicted_tokens_seconds')?.sum;
+  return { ...(prompt !== undefined ? { promptTokPerS: prompt } : {}), ...(gen !== undefined ? { genTokPerS: gen } : {}) };
+}
+
+export const LLAMACPP_SUPPORTS = supportedKnobs('llamacpp');
+
+export const llamacpp: EngineAdapter = {
+  name: 'llamacpp',
+  supports: LLAMACPP_SUPPORTS,
+  metricsPath: '/metrics',
+  command(variant, ctx): LaunchSpec {
+    if (ctx.runtime.kind === 'docker') throw new UserError('llama.cpp runs natively in servelab (give --llama-server PATH or run `servelab engines build llamacpp`)');
+    // The server logs "llama_server: listening on http://HOST:PORT" once the socket is bound; the
+    // model may still be loading then, so /health decides readiness.
+    return finishSpec('llamacpp', llamacppArgv(variant, ctx), {}, [], ctx, /llama_server: listening on http/);
+  },
+  classifyFailure: (lines, exit, ctx) => classifyFromLog('llamacpp', lines, exit, ctx),
+  // No KV-usage gauge at 80fb11a (to_metrics lists none); running = slots processing, waiting = deferred.
+  parseMetrics: (text) =>
+    ({
+      ...pickMetrics(text, { running: ['llamacpp:requests_processing'], waiting: ['llamacpp:requests_deferred'], kvUsage: [], preemptions: [] }),
+      ...llamacppRates(text),
+    }),
+  detect: (opts) => detectLlamaCpp(opts),
+};

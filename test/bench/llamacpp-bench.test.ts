@@ -1,0 +1,35 @@
+// `servelab bench` against the real llama-server on a random-weight model: 64 requests at once,
+// none failing (the server closes each connection after its streamed response, and the model
+// can never end on half a UTF-8 character), with the server's own token counts.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { ServerHandle } from '../../src/host/server-handle.js';
+import { BIN } from '../e2e/cli.js';
+import { LLAMA_SKIP, startLlamaServer } from '../llamacpp-fixture.js';
+
+const root = fs.mkdtempSync(path.join(os.tmpdir(), 'servelab-llamacpp-bench-'));
+let server: ServerHandle | undefined;
+afterAll(async () => {
+  await server?.stop({ graceMs: 2000 });
+  fs.rmSync(root, { recursive: true, force: true });
+});
+
+describe.skipIf(LLAMA_SKIP !== undefined)(`servelab bench on llama-server${LLAMA_SKIP ? ` (skipped: ${LLAMA_SKIP})` : ''}`, () => {
+  it('64 concurrent requests all succeed, counted by the server', async () => {
+    const { h, url, ready } = await startLlamaServer({ maxRunningSeqs: 8, ctxSize: 8192, threads: 2 }, path.join(root, 'run'));
+    server = h;
+    expect(ready).toMatchObject({ ready: true });
+    const args = ['bench', '--base-url', url, '--backend', 'openai', '--endpoint', '/v1/completions', '--model', 'm', '--dataset-name', 'random',
+      '--random-input-len', '16', '--random-output-len', '16', '--num-prompts', '64', '--max-concurrency', '64'];
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [BIN, ...args], { cwd: root, timeout: 300_000 });
+    const text = stdout + stderr;
+    expect(text).toMatch(/Successful requests:\s+64\b/);
+    expect(text).not.toMatch(/Failed requests|request\(s\) failed/);
+    expect(text).toMatch(/Total generated tokens:\s+1024\b/);
+    expect(text).toContain("token counts are the server's own");
+  });
+});
