@@ -7,7 +7,7 @@ import { resolveVersion } from '../../engines/data/versions.js';
 import { stageCandidates } from './candidates.js';
 import { engineStageTp } from './tp.js';
 import { clusterEngineTp } from './cross-node.js';
-import { STAGE_TITLES, type SessionConfig, type StageName } from '../config/config.js';
+import { STAGE_TITLES, stageTitle, type SessionConfig, type StageName } from '../config/config.js';
 import type { ExpandContext, Plan, PlanDeps, PlanHost, PlannedVariant, PlanStage } from './types.js';
 import { makeVariant } from './variant-ids.js';
 import { matchesDrop, sameCommand, tryCommand } from './variant-checks.js';
@@ -86,8 +86,11 @@ export function engineStage(ctx: ExpandContext & { checkpoint: string; onlyFirst
   const { config, host, deps } = ctx;
   const tp = ctx.replica?.tp ?? (host.gpusPerNode ? clusterEngineTp(ctx, ctx.checkpoint) : engineStageTp(deps.model(ctx.checkpoint) ?? deps.model(config.model), host.gpuCount));
   const engines = ctx.onlyFirst ? config.engines.slice(0, 1) : config.engines;
+  // llama.cpp serves the first GGUF file, on its own layout (no TP: -ngl and -sm place the layers).
   const items = engines.map((engine) => ({
-    variant: makeVariant(engine, ctx.checkpoint, { tp: tp > 1 ? tp : undefined, extraArgs: extraFor(config, engine) }, config, ctx.fp8Checkpoint, deps.engineVersion?.(engine)),
+    variant: engine === 'llamacpp'
+      ? makeVariant(engine, config.llamacpp?.gguf[0] ?? ctx.checkpoint, { extraArgs: extraFor(config, engine) }, config, ctx.fp8Checkpoint, deps.engineVersion?.(engine))
+      : makeVariant(engine, ctx.checkpoint, { tp: tp > 1 ? tp : undefined, extraArgs: extraFor(config, engine) }, config, ctx.fp8Checkpoint, deps.engineVersion?.(engine)),
     change: 'defaults',
   }));
   return finish('engine', items, ctx);
@@ -157,11 +160,11 @@ export function buildPlan(config: SessionConfig, host: PlanHost, deps: PlanDeps)
   for (const name of replica ? replicaStageOrder(config.stages) : config.stages) {
     if (name === 'engine') continue;
     if (!carried) {
-      stages.push({ name, title: STAGE_TITLES[name], skipped: 'no engine variant can run', notes: [], variants: [] });
+      stages.push({ name, title: stageTitle(name, config.engines), skipped: 'no engine variant can run', notes: [], variants: [] });
       continue;
     }
     const { variants, skipped, notes: stageNotes } = expandStage(name, carried.variant, base);
-    stages.push({ name, title: STAGE_TITLES[name], skipped, notes: stageNotes, variants, gpus: stageGpusText(name, replica, host.gpuCount) });
+    stages.push({ name, title: stageTitle(name, config.engines), skipped, notes: stageNotes, variants, gpus: stageGpusText(name, replica, host.gpuCount) });
     if (!skipped) carried = predictedWinner(carried, variants, config.marginPct);
   }
   // One decision per session: whether --dummy-weights changes its benchmarks and validation.

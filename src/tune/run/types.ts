@@ -13,7 +13,7 @@ import type { EarlyStopRequest } from './early-stop-run.js';
 export interface RunVariantContext {
   config: Pick<
     SessionConfig,
-    'model' | 'sim' | 'bindHost' | 'portStart' | 'readyTimeoutS' | 'warmupPrompts' | 'runtime' | 'slo' | 'sampleIntervalS' | 'dummyWeights'
+    'model' | 'sim' | 'bindHost' | 'portStart' | 'readyTimeoutS' | 'warmupPrompts' | 'runtime' | 'slo' | 'sampleIntervalS' | 'dummyWeights' | 'llamacpp'
   >;
   host: HostInfo;
   /** Folder for server logs and the engine's files. */

@@ -3,6 +3,7 @@
 import type { TuneEvent } from '../../core/events.js';
 import { UserError } from '../../core/errors.js';
 import type { EngineName } from '../../core/variant.js';
+import { availableParallelism, freemem } from 'node:os';
 import { getAdapter } from '../../engines/index.js';
 import { detectHost, type HostInfo } from '../../host/gpus.js';
 import { gpuTag, type SessionConfig } from '../config/config.js';
@@ -12,11 +13,19 @@ import { resolveSlurmHost } from '../run/slurm/host.js';
 
 export async function resolveHost(config: SessionConfig, injected?: HostInfo): Promise<HostInfo> {
   if (injected) return injected;
-  if (config.runtime.kind === 'slurm') return resolveSlurmHost(config);
+  if (config.runtime.kind === 'slurm') return withCpu(config, await resolveSlurmHost(config));
   if (config.sim) return detectHost({ sim: true, gpu: config.sim.gpu, gpus: config.sim.gpus });
   const host = await detectHost({});
+  // llama.cpp runs on the CPU for real: a host without a GPU is a real host for it, not the simulator.
+  if (host.simulated && config.engines.includes('llamacpp')) return withCpu(config, { simulated: false, gpus: [], note: 'no NVIDIA GPU found: llama.cpp runs on the CPU' });
   if (host.simulated) throw new UserError('no NVIDIA GPU found on this host; run with --sim (and --gpu/--gpus) to tune on the simulated host');
-  return host;
+  return withCpu(config, host);
+}
+
+/** The CPU side of a real host, for a session with llama.cpp (its threads stage and memory checks). */
+function withCpu(config: SessionConfig, host: HostInfo): HostInfo {
+  if (!config.engines.includes('llamacpp') || host.simulated) return host;
+  return { ...host, cpu: { threads: availableParallelism(), memAvailMiB: Math.floor(freemem() / 2 ** 20) } };
 }
 
 /** Engines usable here with their versions; on the simulated host every engine is imitated. */
@@ -37,9 +46,14 @@ export async function availableEngines(
   }
   const engines: EngineName[] = [];
   for (const e of config.engines) {
+    if (!host.gpus.length && e !== 'llamacpp') {
+      emit({ type: 'warning', message: `${e} needs an NVIDIA GPU, this host has none: skipped` });
+      continue;
+    }
     const a = getAdapter(e);
+    const opts = e === 'llamacpp' && config.llamacpp?.server ? { llamaServer: config.llamacpp.server } : {};
     const info = a.detect
-      ? await a.detect(config.runtime.kind === 'docker' ? { runtime: 'docker', image: config.runtime.image } : { runtime: 'native' })
+      ? await a.detect(config.runtime.kind === 'docker' ? { runtime: 'docker', image: config.runtime.image, ...opts } : { runtime: 'native', ...opts })
       : { installed: true, version: 'unknown' };
     if (info.installed) {
       engines.push(e);
