@@ -8,7 +8,7 @@ import { parseArgs } from 'node:util';
 import { parseArgsMessage, UserError } from '../../core/errors.js';
 import { parseEngines, type SettingValues } from '../../core/settings.js';
 import { ENGINES, type EngineName } from '../../core/variant.js';
-import { llamaFlags } from './llamacpp-args.js';
+import { llamaFlags, llamaValidation } from './llamacpp-args.js';
 import { findGpu, gpuNames } from '../../model/gpus.js';
 import { builtinModelIds, getModel } from '../../model/models.js';
 import {
@@ -286,8 +286,7 @@ export function configFromFlags(values: AutoFlagValues, settings: SettingValues 
     ...(sweep ? { sweep } : {}),
     ...(llamacpp ? { llamacpp } : {}),
   };
-  // llama.cpp alone: its slots are sized for the tuning workload, so validation repeats that one.
-  if (llamacpp && engines.every((e) => e === 'llamacpp') && str('validation') === undefined) config.validation = [config.scenario];
+  if (str('validation') === undefined) llamaValidation(config);
   if (isShippedDir(join(config.outDir, 'profiles'))) {
     throw new UserError(`--out ${config.outDir}: its profiles/ folder holds servelab's shipped study profiles; give another folder (default ${dataDir()})`);
   }

@@ -7,7 +7,7 @@ import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { UserError } from '../../core/errors.js';
 import { GPU_ENGINES, type EngineName } from '../../core/variant.js';
-import type { LlamaCppConfig } from '../config/config.js';
+import type { LlamaCppConfig, SessionConfig } from '../config/config.js';
 
 export const isGgufPath = (p: string) => /\.gguf$/i.test(p);
 
@@ -54,4 +54,9 @@ export function llamaFlags(values: Record<string, unknown>, model: string, asked
     engines,
     llamacpp: { gguf, ...(draft ? { draftModel: ggufFile('--draft-model', draft) } : {}), ...(server ? { server: resolve(server) } : {}) },
   };
+}
+
+/** llama.cpp alone, no --validation: its slots are sized for the tuning workload, so validation repeats that one. */
+export function llamaValidation(config: SessionConfig): void {
+  if (config.llamacpp && config.engines.every((e) => e === 'llamacpp')) config.validation = [config.scenario];
 }
