@@ -157,7 +157,8 @@ export const VariantResultSchema = z.object({
 
 export const HostSchema = z.object({
   gpuName: z.string().min(1),
-  gpuCount: z.number().int().positive(),
+  /** 0: a host without a GPU (llama.cpp on the CPU; cpuThreads says how many threads it had). */
+  gpuCount: z.number().int().nonnegative(),
   /** Memory of one GPU, MiB. */
   gpuMemoryMiB: z.number().nonnegative(),
   driver: z.string().optional(),
@@ -165,6 +166,8 @@ export const HostSchema = z.object({
   simulated: z.boolean(),
   /** Nodes the server spans (a multi-node Slurm job); absent for one host. */
   nodes: z.number().int().positive().optional(),
+  /** CPU threads the session could use (llama.cpp sessions only). */
+  cpuThreads: z.number().int().positive().optional(),
 });
 
 export const RuntimeSchema = z.discriminatedUnion('kind', [
