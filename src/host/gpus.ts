@@ -43,6 +43,8 @@ export interface CpuInfo {
   threads: number;
   /** Memory available to new processes (os.freemem, MemAvailable on Linux). */
   memAvailMiB: number;
+  /** The CPU has Intel AMX (the amx_int8 flag of /proc/cpuinfo): llama.cpp picks its AMX kernels then. */
+  amx?: boolean;
 }
 
 export const GPU_QUERY_FIELDS = [

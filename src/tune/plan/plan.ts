@@ -17,6 +17,10 @@ import { fullRunBaselineId, fullRunNote } from './baseline-in-full.js';
 import { chooseCheckpoint, findFp8Checkpoint } from './checkpoint.js';
 import { hostLayoutCandidates, replicaFor, replicaShareNote, replicaStageOrder, stageGpusText, stageScenario } from './replica.js';
 import type { ReplicaInfo } from './types.js';
+import { hostQuirkArgs, withQuirks } from './llamacpp-gguf.js';
+
+/** llama.cpp's engine-stage knobs: the user's extra argv plus what this host needs (hostQuirkArgs). */
+const llamaEngineKnobs = (file: string, host: PlanHost, extra: string[] | undefined): Knobs => withQuirks({ extraArgs: extra }, hostQuirkArgs(file, host));
 
 export const CAVEATS = [
   'The search is greedy, stage by stage: it finds a local optimum, not necessarily the global one.',
@@ -89,7 +93,7 @@ export function engineStage(ctx: ExpandContext & { checkpoint: string; onlyFirst
   // llama.cpp serves the first GGUF file, on its own layout (no TP: -ngl and -sm place the layers).
   const items = engines.map((engine) => ({
     variant: engine === 'llamacpp'
-      ? makeVariant(engine, config.llamacpp?.gguf[0] ?? ctx.checkpoint, { extraArgs: extraFor(config, engine) }, config, ctx.fp8Checkpoint, deps.engineVersion?.(engine))
+      ? makeVariant(engine, config.llamacpp?.gguf[0] ?? ctx.checkpoint, llamaEngineKnobs(config.llamacpp?.gguf[0] ?? ctx.checkpoint, host, extraFor(config, engine)), config, ctx.fp8Checkpoint, deps.engineVersion?.(engine))
       : makeVariant(engine, ctx.checkpoint, { tp: tp > 1 ? tp : undefined, extraArgs: extraFor(config, engine) }, config, ctx.fp8Checkpoint, deps.engineVersion?.(engine)),
     change: 'defaults',
   }));

@@ -3,6 +3,7 @@
 import type { TuneEvent } from '../../core/events.js';
 import { UserError } from '../../core/errors.js';
 import type { EngineName } from '../../core/variant.js';
+import { readFileSync } from 'node:fs';
 import { availableParallelism, freemem } from 'node:os';
 import { getAdapter } from '../../engines/index.js';
 import { detectHost, type HostInfo } from '../../host/gpus.js';
@@ -25,7 +26,15 @@ export async function resolveHost(config: SessionConfig, injected?: HostInfo): P
 /** The CPU side of a real host, for a session with llama.cpp (its threads stage and memory checks). */
 function withCpu(config: SessionConfig, host: HostInfo): HostInfo {
   if (!config.engines.includes('llamacpp') || host.simulated) return host;
-  return { ...host, cpu: { threads: availableParallelism(), memAvailMiB: Math.floor(freemem() / 2 ** 20) } };
+  return { ...host, cpu: { threads: availableParallelism(), memAvailMiB: Math.floor(freemem() / 2 ** 20), ...(cpuHasAmx() ? { amx: true } : {}) } };
+}
+
+function cpuHasAmx(): boolean {
+  try {
+    return /^flags\s*:.*\bamx_int8\b/m.test(readFileSync('/proc/cpuinfo', 'utf8'));
+  } catch {
+    return false;
+  }
 }
 
 /** Engines usable here with their versions; on the simulated host every engine is imitated. */
