@@ -3,10 +3,9 @@
 import type { TuneEvent } from '../../core/events.js';
 import { UserError } from '../../core/errors.js';
 import type { EngineName } from '../../core/variant.js';
-import { readFileSync } from 'node:fs';
-import { availableParallelism, freemem } from 'node:os';
 import { getAdapter } from '../../engines/index.js';
 import { detectHost, type HostInfo } from '../../host/gpus.js';
+import { cpuInfo, cpuOnlyHost } from '../../host/cpu.js';
 import { gpuTag, type SessionConfig } from '../config/config.js';
 import { Journal, defaultRunDir } from '../context/journal.js';
 import type { PlanHost } from '../plan/types.js';
@@ -18,23 +17,14 @@ export async function resolveHost(config: SessionConfig, injected?: HostInfo): P
   if (config.sim) return detectHost({ sim: true, gpu: config.sim.gpu, gpus: config.sim.gpus });
   const host = await detectHost({});
   // llama.cpp runs on the CPU for real: a host without a GPU is a real host for it, not the simulator.
-  if (host.simulated && config.engines.includes('llamacpp')) return withCpu(config, { simulated: false, gpus: [], note: 'no NVIDIA GPU found: llama.cpp runs on the CPU' });
+  if (host.simulated && config.engines.includes('llamacpp')) return cpuOnlyHost();
   if (host.simulated) throw new UserError('no NVIDIA GPU found on this host; run with --sim (and --gpu/--gpus) to tune on the simulated host');
   return withCpu(config, host);
 }
 
 /** The CPU side of a real host, for a session with llama.cpp (its threads stage and memory checks). */
 function withCpu(config: SessionConfig, host: HostInfo): HostInfo {
-  if (!config.engines.includes('llamacpp') || host.simulated) return host;
-  return { ...host, cpu: { threads: availableParallelism(), memAvailMiB: Math.floor(freemem() / 2 ** 20), ...(cpuHasAmx() ? { amx: true } : {}) } };
-}
-
-function cpuHasAmx(): boolean {
-  try {
-    return /^flags\s*:.*\bamx_int8\b/m.test(readFileSync('/proc/cpuinfo', 'utf8'));
-  } catch {
-    return false;
-  }
+  return config.engines.includes('llamacpp') && !host.simulated ? { ...host, cpu: cpuInfo() } : host;
 }
 
 /** Engines usable here with their versions; on the simulated host every engine is imitated. */
