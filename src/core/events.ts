@@ -41,6 +41,8 @@ export interface VariantResult {
   metrics?: BenchMetrics;
   failure?: Failure;
   startupS?: number;
+  /** CPU seconds the server process used, start-up to stop (first result of a launch; real hosts). */
+  cpuS?: number;
   /** Predicted figures from the shared estimate, when the planner made one. */
   predicted?: { totalTokPerS: number; meanTtftMs: number; meanTpotMs: number; /** Peak SSE events per (simulated) second. */ peakEventsPerS?: number };
   simulated?: boolean;

@@ -143,6 +143,8 @@ export const VariantResultSchema = z.object({
   metrics: MetricsSchema.optional(),
   failure: FailureSchema.optional(),
   startupS: z.number().nonnegative().optional(),
+  /** CPU seconds of the server process, start-up to stop (first result of a launch). */
+  cpuS: z.number().nonnegative().optional(),
   predicted: z
     .object({ totalTokPerS: z.number(), meanTtftMs: z.number(), meanTpotMs: z.number(), peakEventsPerS: z.number().optional() })
     .optional(),

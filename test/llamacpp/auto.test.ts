@@ -37,6 +37,9 @@ describe.skipIf(LLAMA_SKIP !== undefined)('servelab --auto --engines llamacpp (r
       expect(r.argv[0]).toBe(LLAMA_SERVER);
       expect(r.simulated).toBeUndefined();
       expect(r.metrics!.completed).toBe(6);
+      // Start-up and the server's CPU-seconds (its cost on a CPU host) are recorded per launch.
+      expect(r.startupS).toBeGreaterThan(0);
+      expect(r.cpuS).toBeGreaterThan(0);
     }
     // The quantization stage served the files llama-quantize wrote into the run folder.
     const quant = ok.filter((r) => r.stage === 'quantization').map((r) => r.variant.model).sort();
@@ -57,5 +60,7 @@ describe.skipIf(LLAMA_SKIP !== undefined)('servelab --auto --engines llamacpp (r
     expect(profile.engine).toMatchObject({ name: 'llamacpp', version: '0.4.0-dev' });
     expect(profile.host).toMatchObject({ gpuCount: 0, simulated: false });
     expect(profile.argv[0]).toBe(LLAMA_SERVER);
+    const report = readFileSync((saved as { reportPath: string }).reportPath, 'utf8');
+    expect(report).toMatch(/\| start-up s \| CPU-s \|/);
   });
 });
