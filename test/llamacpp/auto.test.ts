@@ -18,7 +18,7 @@ afterAll(() => {
   removeDir(cwd);
 });
 
-describe.skipIf(LLAMA_SKIP !== undefined)('servelab --auto --engines llamacpp (real llama-server)', () => {
+describe.skipIf(LLAMA_SKIP !== undefined)('servelab --auto --engines llamacpp (real llama-server)', { timeout: 240_000 }, () => {
   it('runs its stages on the CPU, saves a profile, exits 0', async () => {
     const runDir = join(cwd, 'run');
     run = await runCli(

@@ -26,7 +26,7 @@ async function cli(args: string[], onEvent?: Parameters<typeof runCli>[2]): Prom
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-describe.skipIf(LLAMA_SKIP !== undefined)('a llama.cpp session from start to replay (real llama-server)', () => {
+describe.skipIf(LLAMA_SKIP !== undefined)('a llama.cpp session from start to replay (real llama-server)', { timeout: 180_000 }, () => {
   let profilePath = '';
 
   it('tunes one stage and saves a profile', async () => {
@@ -60,7 +60,7 @@ describe.skipIf(LLAMA_SKIP !== undefined)('a llama.cpp session from start to rep
   });
 });
 
-describe.skipIf(LLAMA_SKIP !== undefined)('stopping a llama.cpp session (real llama-server)', () => {
+describe.skipIf(LLAMA_SKIP !== undefined)('stopping a llama.cpp session (real llama-server)', { timeout: 240_000 }, () => {
   const base = () => ['--auto', '--engines', 'llamacpp', '--model', testGguf(), ...SMALL, '--stages', 'engine,threads', '--no-early-stop', '--out', cwd, '--json'];
 
   it('SIGINT mid-benchmark: exit 130, no server left; --resume finishes without re-running', async () => {
