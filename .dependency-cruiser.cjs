@@ -1,4 +1,4 @@
-// Layering rules, checked by `npm test` (npm run layers). See README "Layout".
+// Layering rules, checked by `npm test` (npm run layers). See docs/architecture.md, "How the layering is enforced".
 // The core folders run headless and in sim-serve processes: they must never pull in Ink/React or
 // the front end. Folders must not import each other in a circle (a cycle means neither folder can
 // be understood, tested or moved alone).

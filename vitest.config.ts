@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { processTierFiles } from './test/tiers.js';
 
 // Tests that compare measured times with known delays (the benchmark client's stamping, a busy
 // main thread, the worker's own CPU, arrival slots across threads). They run in a second pass
@@ -6,16 +7,24 @@ import { defineConfig } from 'vitest/config';
 // with the other files' servers and workers on the same two cores they measured the load instead.
 const TIMING = ['test/bench/accuracy.test.ts', 'test/bench/isolated.test.ts', 'test/bench/monitor.test.ts', 'test/bench/sharded.test.ts'];
 const timingPass = !!process.env.SERVELAB_TIMING_TESTS;
+// Two tiers (test/tiers.ts): 'unit' runs in-process and fast (`npm run test:unit`); 'process'
+// starts servers, workers and terminals. `npm test` runs both.
+const PROCESS = processTierFiles(process.cwd()).filter((f) => !TIMING.includes(f));
 
 export default defineConfig({
   test: {
-    include: timingPass ? TIMING : ['test/**/*.test.{ts,tsx}'],
-    exclude: timingPass ? [] : [...TIMING, '**/node_modules/**'],
-    fileParallelism: !timingPass,
     setupFiles: ['test/setup.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     // Two cores on CI: more workers only fight over them and skew timing-sensitive tests.
     maxWorkers: 2,
+    ...(timingPass
+      ? { include: TIMING, fileParallelism: false }
+      : {
+          projects: [
+            { extends: true, test: { name: 'unit', include: ['test/**/*.test.{ts,tsx}'], exclude: [...TIMING, ...PROCESS, '**/node_modules/**'] } },
+            { extends: true, test: { name: 'process', include: PROCESS } },
+          ],
+        }),
   },
 });

@@ -3,7 +3,7 @@
 // decode-only steps by batch size), each with step-time.ts's parts, plus the run's simulated median
 // ITL as `vllm bench serve` reports it. A decode-only step is what the published Median ITL of a
 // random-IN/OUT vLLM run measures (its mixed steps are 5-20x longer and fewer), so the two can be
-// set side by side: docs/model-diagnosis.md section 8 does, for the pages' vLLM rows.
+// set side by side: model-lab/DIAGNOSIS.md section 8 does, for the pages' vLLM rows.
 // WHATIF='{"eff":{...},"only":"REGEX"}' overrides engine efficiency fields as model-lab/diagnose.ts does.
 // Prints figures only; nothing is asserted.
 import { PUBLISHED } from '../src/model/data/published.js';

@@ -1,11 +1,11 @@
 // `npx tsx model-lab/diagnose.ts [FILTER]`: where the simulated time of a published row goes. For each
 // held-out row whose model/GPU/knobs text contains FILTER (default: one representative row per
-// family, docs/model-diagnosis.md), runs the row's workload on the virtual clock and sums each
+// family, model-lab/DIAGNOSIS.md), runs the row's workload on the virtual clock and sums each
 // step's parts as step-time.ts reports them (GEMM + weight streaming, attention, communication,
 // launch/host overhead), the batch the scheduler formed, and the first-principles bounds: the
 // achieved FLOP/s the published throughput implies (2 x active params x tokens/s) against the
 // GPUs' datasheet peak, and the weight-streaming floor of one decode step.
-// Prints figures only; nothing is asserted (docs/model-diagnosis.md quotes them).
+// Prints figures only; nothing is asserted (model-lab/DIAGNOSIS.md quotes them).
 import { PUBLISHED } from '../src/model/data/published.js';
 import type { PublishedResult } from '../src/model/data/published-result.js';
 import { stepTime } from '../src/model/step-time.js';
@@ -59,7 +59,7 @@ interface WhatIf {
   /**
    * Largest decode batch (per rank) that runs as a CUDA graph; larger ones run eager. TensorRT-LLM's
    * trtllm-serve default (CudaGraphConfig(): max_batch_size 0 -> 128, enable_padding false) graphs
-   * batch sizes 1..32, 64 and 128 only; 32 approximates it (docs/model-diagnosis.md section 1b).
+   * batch sizes 1..32, 64 and 128 only; 32 approximates it (model-lab/DIAGNOSIS.md section 1b).
    */
   graphMaxBs?: number;
   /** Only rows whose label matches this regular expression get the overrides. */

@@ -1,8 +1,8 @@
 // `npx tsx model-lab/lab-gpu-hypotheses.ts [FILTER]`: what each hypothesis about the GPUStack
 // performance lab's "H100" predicts for the rows published on its H100 pages (issue 15,
-// docs/model-diagnosis.md section 7). Each hypothesis is a GpuSpec built HERE from datasheet
+// model-lab/DIAGNOSIS.md section 7). Each hypothesis is a GpuSpec built HERE from datasheet
 // figures; none is in src/model/gpus.ts and no row in src/model/data is changed: the lab itself
-// says "H100 SXM" (docs/model-diagnosis.md), so these are what-ifs, not the model.
+// says "H100 SXM" (model-lab/DIAGNOSIS.md), so these are what-ifs, not the model.
 // Prints, per row: published tok/s and the error under each hypothesis (or why it cannot start),
 // then the median |error| per hypothesis over the rows that start under every hypothesis.
 // Nothing is asserted; figures only. Deterministic (virtual clock, seed 42), ~10 s on a 2-core host.

@@ -1,4 +1,4 @@
-// `npm run bench [-- NAME...]`: run every bench/*.bench.ts (or those whose name contains NAME),
+// `npm run bench [-- NAME...]`: run every perf/*.bench.ts (or those whose name contains NAME),
 // each in its own process so one benchmark's CPU use and memory do not skew the next.
 import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';

@@ -18,6 +18,11 @@ import { makeRandomGguf } from '../src/model/gguf/make.js';
 import type { ArchShape } from '../src/model/gguf/random.js';
 
 export const LLAMA_SERVER: string | undefined = findLlamaServer(process.env.SERVELAB_LLAMA_SERVER)?.path;
+/** llama-quantize beside the server (servelab's build has both), or undefined. */
+export const LLAMA_QUANTIZE: string | undefined = (() => {
+  const p = LLAMA_SERVER ? path.join(path.dirname(LLAMA_SERVER), 'llama-quantize') : undefined;
+  return p && fs.existsSync(p) ? p : undefined;
+})();
 export const VOCAB_GPT2: string | undefined = fs.existsSync(llamaCppPaths().vocab('gpt-2')) ? llamaCppPaths().vocab('gpt-2') : undefined;
 export const LLAMA_SKIP = !LLAMA_SERVER
   ? 'no llama-server: not on PATH, no SERVELAB_LLAMA_SERVER, and `servelab engines build llamacpp` has not been run'

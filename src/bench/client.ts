@@ -152,6 +152,15 @@ function applyMessage(s: StreamState, m: SseMessage, ts: number): string | undef
   return undefined;
 }
 
+/** The request's outcome: the error, no choice event at all (vLLM's text), or success with its latency. */
+function settleOutput(s: StreamState, error: string | undefined): void {
+  const out = s.out;
+  out.success = error === undefined && out.chunks > 0;
+  if (error !== undefined) out.error = error;
+  else if (out.chunks === 0) out.error = 'Never received a valid chunk to calculate TTFT. This response will be marked as failed!';
+  else out.latency = s.prev - out.st;
+}
+
 /** The request head and body as one string: one write, so one segment on the wire. */
 function requestText(body: string, o: ClientOptions): string {
   const headers: Record<string, string> = {
@@ -189,16 +198,7 @@ export function sendStreamingRequest(spec: RequestSpec, o: ClientOptions, hooks:
       clearTimeout(deadline);
       signal?.removeEventListener('abort', onAbort);
       if (conn) (reusable && error === undefined ? o.pool.release(conn) : o.pool.discard(conn));
-      if (error !== undefined) {
-        out.success = false;
-        out.error = error;
-      } else if (out.chunks === 0) {
-        out.success = false;
-        out.error = 'Never received a valid chunk to calculate TTFT. This response will be marked as failed!';
-      } else {
-        out.success = true;
-        out.latency = s.prev - out.st;
-      }
+      settleOutput(s, error);
       resolve(out);
     };
     const onAbort = () => finish('aborted');

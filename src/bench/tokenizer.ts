@@ -1,10 +1,12 @@
 // Token counting: a real tokenizer.json (via @huggingface/tokenizers, loaded lazily so importing
-// src/bench stays cheap), or the approximation shared with the simulator: ONE whitespace-
-// separated word = ONE token.
+// src/bench stays cheap), a GGUF model's own vocabulary made into one (model/gguf/hf-tokenizer.ts),
+// or the approximation shared with the simulator: ONE whitespace-separated word = ONE token.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { UserError } from '../core/errors.js';
+import { hfTokenizerJson } from '../model/gguf/hf-tokenizer.js';
+import { readGgufHeader } from '../model/gguf/read.js';
 
 export interface TokenCounter {
   mode: 'exact' | 'approximate';
@@ -98,15 +100,28 @@ function sampleableIds(tok: { get_vocab(withAdded?: boolean): Map<string, number
   return ids.sort((a, b) => a - b);
 }
 
+/** A GGUF model's own vocabulary (llama.cpp), as tokenizer.json (model/gguf/hf-tokenizer.ts). */
+function ggufTokenizer(file: string): unknown {
+  try {
+    return hfTokenizerJson(readGgufHeader(file));
+  } catch (e) {
+    throw new UserError(`cannot use ${file} as a tokenizer: ${(e as Error).message}`);
+  }
+}
+
 async function loadTokenizerUncached(file: string): Promise<TokenCounter> {
   let json: unknown;
-  try {
-    json = JSON.parse(readFileSync(file, 'utf8'));
-  } catch (e) {
-    throw new UserError(`cannot read tokenizer ${file}: ${(e as Error).message}`);
+  let cfg: unknown = {};
+  if (file.endsWith('.gguf')) json = ggufTokenizer(file);
+  else {
+    try {
+      json = JSON.parse(readFileSync(file, 'utf8'));
+    } catch (e) {
+      throw new UserError(`cannot read tokenizer ${file}: ${(e as Error).message}`);
+    }
+    const cfgFile = path.join(path.dirname(file), 'tokenizer_config.json');
+    if (existsSync(cfgFile)) cfg = JSON.parse(readFileSync(cfgFile, 'utf8'));
   }
-  const cfgFile = path.join(path.dirname(file), 'tokenizer_config.json');
-  const cfg: unknown = existsSync(cfgFile) ? JSON.parse(readFileSync(cfgFile, 'utf8')) : {};
   const { Tokenizer } = await import('@huggingface/tokenizers');
   let tok: InstanceType<typeof Tokenizer>;
   try {

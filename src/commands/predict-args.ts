@@ -1,7 +1,7 @@
 // `servelab predict` flags: the workload flags of `--auto` and `--engine-version` are read here;
 // every knob flag goes through sim-serve's own parser (src/sim/args.ts), so both commands accept
 // the same spellings. Errors are one line (the caller exits 2).
-import { ENGINES, type EngineName, type Knobs } from '../core/variant.js';
+import { GPU_ENGINES, type EngineName, type Knobs } from '../core/variant.js';
 import { UserError } from '../core/errors.js';
 import { parseNumberArg } from '../core/number-arg.js';
 import { parseSimArgs, SimArgsError } from '../sim/args.js';
@@ -66,10 +66,10 @@ export function parsePredictArgs(argv: string[]): PredictArgs {
       own[flag] = v;
     } else rest.push(tok);
   }
-  const base = { json, help, seed: 42, engines: [...ENGINES] as EngineName[], model: '', gpu: 'H100', gpus: 1, knobs: {} };
+  const base = { json, help, seed: 42, engines: [...GPU_ENGINES] as EngineName[], model: '', gpu: 'H100', gpus: 1, knobs: {} };
   if (help) return { ...base, scenario: parseScenario('sharegpt-like', { scale: 1 }) };
   const engine = own['--engine'];
-  if (engine !== undefined && !ENGINES.includes(engine as EngineName)) throw new UserError(`--engine must be vllm, sglang or trtllm, got '${engine}'`);
+  if (engine !== undefined && !(GPU_ENGINES as readonly string[]).includes(engine)) throw new UserError(`--engine must be vllm, sglang or trtllm, got '${engine}'`);
   let sim;
   try {
     sim = parseSimArgs([...rest, '--engine', engine ?? 'vllm']);
@@ -99,7 +99,7 @@ export function parsePredictArgs(argv: string[]): PredictArgs {
   const ver = own['--engine-version'];
   if (ver !== undefined && !/^v?\d+(\.\d+)*/.test(ver)) throw new UserError(`--engine-version must look like 0.11.0, got '${ver}'`);
   return {
-    engines: engine ? [engine as EngineName] : [...ENGINES],
+    engines: engine ? [engine as EngineName] : [...GPU_ENGINES],
     ...(ver !== undefined ? { engineVersion: ver.replace(/^v/, '') } : {}),
     model: sim.model,
     gpu: sim.gpu,

@@ -49,7 +49,8 @@ export default async function main(argv: string[]): Promise<number> {
   process.stderr.write(
     `servelab: ${RANDOM_NOTE}\n` +
       `  ${r.arch}, ${(r.params / 1e6).toFixed(1)}M parameters in ${r.tensors} tensors, ${mb} MiB\n` +
-      `  vocabulary of ${r.vocabSize} tokens, ${r.emittable} of them emittable (special tokens and incomplete UTF-8 pieces are never sampled)\n`,
+      `  vocabulary of ${r.vocabSize} tokens, ${r.emittable} of them emittable (special tokens and incomplete UTF-8 pieces are never sampled)\n` +
+      (r.converted ? `  ${r.converted} quantized or BF16 tensors of the source are F16 here: its speeds are F16's (llama-quantize makes other types)\n` : ''),
   );
   process.stdout.write(`${r.out}\n`);
   return 0;

@@ -1,5 +1,5 @@
 // Parsing an SLO spec, "ttft:p99<2000,tpot:mean<100" (ms). In the core because saved settings
-// (src/core/settings.ts) and the --auto flags both check it; src/tune/slo.ts applies the rules.
+// (src/core/settings.ts) and the --auto flags both check it; src/core/slo.ts applies the rules.
 import { UserError } from './errors.js';
 import type { LatencyMetric } from './metrics.js';
 

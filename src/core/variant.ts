@@ -43,6 +43,11 @@ export interface Knobs {
   cudaGraph?: boolean;
   speculative?: SpeculativeKnob;
   maxModelLen?: number;
+  /**
+   * vLLM >= 0.17 `--performance-mode`: balanced (the engine default) | interactivity | throughput.
+   * Absent = the engine default.
+   */
+  performanceMode?: string;
   // --- llama.cpp (llama-server) knobs; engines that have no such setting never get them ---
   /** Total KV context of all slots together (llama.cpp -c); per slot it is ctxSize / slots unless unified. */
   ctxSize?: number;
@@ -73,6 +78,8 @@ export interface Knobs {
   splitMode?: string;
   /** Proportions of the model per GPU, e.g. '3,1'. */
   tensorSplit?: string;
+  /** CPU weight repacking of quantized tensors (false = off); absent = engine default (on). */
+  repack?: boolean;
   /** Extra argv appended verbatim (user-supplied). */
   extraArgs?: string[];
 }
@@ -114,6 +121,7 @@ export function describeKnobs(k: Knobs): string {
   if (k.speculative) parts.push(`spec=${k.speculative.method}`);
   if (k.maxModelLen) parts.push(`len=${k.maxModelLen}`);
   parts.push(...llamaKnobParts(k));
+  if (k.performanceMode) parts.push(`perf=${k.performanceMode}`);
   if (k.extraArgs?.length) parts.push(k.extraArgs.join(' '));
   return parts.join(' ') || 'defaults';
 }
@@ -134,6 +142,7 @@ function llamaKnobParts(k: Knobs): string[] {
   if (k.cacheRamMiB !== undefined) p.push(`cache-ram=${k.cacheRamMiB}`);
   if (k.gpuLayers !== undefined) p.push(`ngl=${k.gpuLayers}`);
   if (k.fit !== undefined) p.push(k.fit ? 'fit' : 'no-fit');
+  if (k.repack !== undefined) p.push(k.repack ? 'repack' : 'no-repack');
   if (k.splitMode !== undefined) p.push(`split=${k.splitMode}`);
   if (k.tensorSplit !== undefined) p.push(`ts=${k.tensorSplit}`);
   if (k.speculative?.draftTokens !== undefined && k.speculative.method === 'draft') p.push(`draft-n=${k.speculative.draftTokens}`);

@@ -3,6 +3,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import type { EngineName } from '../core/variant.js';
+import { assertFlagsListed } from './help-check.js';
 import type { LaunchContext, LaunchSpec } from './types.js';
 
 /** Append `flag value` when value is set; booleans append the bare flag when true. */
@@ -68,7 +69,10 @@ export function dockerWrap(
   return { argv, cleanupArgv: ['docker', 'rm', '-f', name] };
 }
 
-/** Assemble the LaunchSpec for a real engine, native or in a container. */
+/**
+ * Assemble the LaunchSpec for a real engine, native or in a container. A flag the installed
+ * engine's own help does not list (help-check.ts, for releases servelab has not read) is refused.
+ */
 export function finishSpec(
   engine: EngineName,
   engineArgv: string[],
@@ -77,6 +81,7 @@ export function finishSpec(
   ctx: LaunchContext,
   readyLogLine: RegExp,
 ): LaunchSpec {
+  assertFlagsListed(engine, engineArgv);
   const common = { files, host: ctx.host, port: ctx.port, healthPath: '/health', readyLogLine, speed: 1, engine } as const;
   if (ctx.runtime.kind === 'docker') {
     const { argv, cleanupArgv } = dockerWrap(engine, engineArgv, env, ctx as Parameters<typeof dockerWrap>[3]);

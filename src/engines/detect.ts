@@ -7,12 +7,15 @@
 //     -> Promise<EngineInfo>   never throws; `installed: false` carries `detail` (why); an installed
 //        version without a knob table of its own carries `knobTable` and a `detail` saying so.
 //   Docker: the version is the image tag when it is one, else the package version inside the image.
+//   A release servelab has not read (help-check.ts helpCheckReason) gets its help read here, once,
+//   before anything is launched; `helpCheck` on the result says why and what came of it.
 //   assertImageExists(image) -> Promise<void>   throws UserError (docker missing / image missing)
 import { execa } from 'execa';
 import { UserError } from '../core/errors.js';
 import type { EngineName, GpuEngineName } from '../core/variant.js';
 import { findOnPath } from '../core/which.js';
 import { resolveVersion } from './data/versions.js';
+import { captureEngineHelp, helpCheckReason, type CaptureOptions } from './help-check.js';
 import { detectLlamaCpp } from './llamacpp-detect.js';
 import type { DetectOptions, EngineInfo } from './types.js';
 
@@ -44,7 +47,8 @@ export async function detectEngine(engine: EngineName, opts: DetectOptions = {})
       return { engine, installed: false, runtime: 'docker', image: opts.image, detail: (e as Error).message };
     }
     const version = versionFromTag(opts.image) ?? (await versionInImage(opts.image, NATIVE[engine].dist, timeoutMs));
-    return withTableNote({ engine, installed: true, runtime: 'docker', image: opts.image, ...(version ? { version } : {}) });
+    const info = withTableNote({ engine, installed: true, runtime: 'docker', image: opts.image, ...(version ? { version } : {}) });
+    return withHelp(engine, info, { runtime: 'docker', image: opts.image });
   }
   const { exe, dist } = NATIVE[engine];
   const python = opts.python ?? findOnPath('python3');
@@ -54,7 +58,16 @@ export async function detectEngine(engine: EngineName, opts: DetectOptions = {})
   if (!python) return { engine, installed: false, runtime: 'native', detail: 'no python3 on PATH' };
   const version = await pythonVersionOf(python, dist, timeoutMs);
   if (!version) return { engine, installed: false, runtime: 'native', detail: `Python package '${dist}' is not installed in ${python}` };
-  return withTableNote({ engine, installed: true, runtime: 'native', version });
+  return withHelp(engine, withTableNote({ engine, installed: true, runtime: 'native', version }), { runtime: 'native', ...(opts.python ? { python: opts.python } : {}) });
+}
+
+/** Read the installed engine's help when servelab has no table read at its release. */
+async function withHelp(engine: EngineName, info: EngineInfo, opts: CaptureOptions): Promise<EngineInfo> {
+  const why = helpCheckReason(engine, info.version);
+  if (!why || !info.version) return info;
+  const h = await captureEngineHelp(engine, info.version, why, opts);
+  const helpCheck = h.error ? `${why}; its help could not be read, so flags are not checked: ${h.error}` : `${why}: every planned flag is checked against its own help (${h.flags.size} flags)`;
+  return { ...info, helpCheck };
 }
 
 /** 'vllm/vllm-openai:v0.11.0' -> '0.11.0', 'lmsysorg/sglang:v0.5.5.post1-cu129' -> '0.5.5.post1'; 'latest' -> undefined. */

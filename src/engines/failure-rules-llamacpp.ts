@@ -1,7 +1,7 @@
 // llama.cpp's failure rules (llama-server 0.4.0-dev, 80fb11a). Every pattern is a text captured by
 // running the real binary; the corpus (test/fixtures/engines/corpus.json) holds each with the
 // command that produced it. Listed first in FAILURE_RULES: no other engine prints these texts.
-import type { FailureRule } from './failure-rules.js';
+import type { FailureRule } from './failure-rule.js';
 
 const LL = ['llamacpp', 'sim'] as const;
 

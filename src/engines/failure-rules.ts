@@ -2,23 +2,11 @@
 // (every pattern is checked against the real texts in test/fixtures/engines/corpus.json), a
 // one-line reason and a hint. Order matters: the first rule that matches wins, so specific root
 // causes come before the generic ones they trigger.
-import type { FailureKind } from '../core/events.js';
 import { LLAMACPP_RULES } from './failure-rules-llamacpp.js';
 import type { FailureContext } from './types.js';
+import type { FailureRule } from './failure-rule.js';
 
-export type FailureEngine = 'vllm' | 'sglang' | 'trtllm' | 'llamacpp' | 'sim';
-
-export interface FailureRule {
-  id: string;
-  kind: Exclude<FailureKind, 'pruned' | 'bench-failed' | 'aborted' | 'skipped' | 'startup-timeout' | 'crash'>;
-  /** Engines whose logs can show this text; undefined = all. */
-  engines?: readonly FailureEngine[];
-  pattern: RegExp;
-  /** When set, one of the 4 lines before the match must match this too (bare AssertionError). */
-  near?: RegExp;
-  reason: (m: RegExpExecArray, ctx: FailureContext) => string;
-  hint: string;
-}
+export type { FailureEngine, FailureRule } from './failure-rule.js';
 
 /** "NVIDIA A100-SXM4-80GB" -> "A100"; used to name the GPU in a reason. */
 export function shortGpuName(name: string): string {

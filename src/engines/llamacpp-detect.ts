@@ -1,5 +1,5 @@
 // Where llama-server is and which version it is. Three places, in order: a path the user gives
-// (--llama-server PATH), `llama-server` on PATH, and servelab's own build
+// (--llama-server PATH, or SERVELAB_LLAMA_SERVER), `llama-server` on PATH, and servelab's own build
 // (`servelab engines build llamacpp`, src/host/llamacpp-build.ts). The version comes from
 // `llama-server --version`, which prints (80fb11a, common/build-info):
 //   version: 0.4.0-dev (build 1, commit 80fb11a)
@@ -16,7 +16,7 @@ export interface LlamaServerFound {
 }
 
 /** The llama-server to use, or undefined when there is none. */
-export function findLlamaServer(explicit?: string): LlamaServerFound | undefined {
+export function findLlamaServer(explicit: string | undefined = process.env.SERVELAB_LLAMA_SERVER || undefined): LlamaServerFound | undefined {
   if (explicit) {
     const p = findOnPath(explicit.includes('/') ? explicit : `./${explicit}`);
     return p ? { path: p, from: 'flag' } : undefined;

@@ -9,14 +9,14 @@ import { engineHost, finishSpec, flag } from './argv.js';
 import { engineValue, mustRow, supportedKnobs } from './data/table.js';
 import { resolveVersion } from './data/versions.js';
 import { classifyFromLog } from './failures.js';
-import { detectLlamaCpp } from './llamacpp-detect.js';
+import { detectLlamaCpp, findLlamaServer } from './llamacpp-detect.js';
 import { parsePrometheus, pickMetrics } from './metrics.js';
 import type { EngineAdapter, LaunchContext, LaunchSpec } from './types.js';
 
 /** Knobs whose value passes through as `flag value` (or maps through the row's values). */
 const PLAIN = ['maxRunningSeqs', 'ctxPerSlot', 'maxBatchedTokens', 'ubatch', 'flashAttn', 'threads', 'threadsBatch', 'cacheReuse', 'cacheRamMiB', 'gpuLayers', 'splitMode', 'tensorSplit'] as const;
 /** Boolean knobs spelled as one of two flags (`-kvu` / `-no-kvu`). */
-const SWITCHES = ['kvUnified', 'contBatching'] as const;
+const SWITCHES = ['kvUnified', 'contBatching', 'repack'] as const;
 
 /** -c: ctxSize as given, else slots x maxModelLen (llama-server has no per-request length). */
 function contextFlag(k: Variant['knobs']): number | undefined {
@@ -80,7 +80,11 @@ export const llamacpp: EngineAdapter = {
     if (ctx.runtime.kind === 'docker') throw new UserError('llama.cpp runs natively in servelab (give --llama-server PATH or run `servelab engines build llamacpp`)');
     // The server logs "llama_server: listening on http://HOST:PORT" once the socket is bound; the
     // model may still be loading then, so /health decides readiness.
-    return finishSpec('llamacpp', llamacppArgv(variant, ctx), {}, [], ctx, /llama_server: listening on http/);
+    // argv[0] is the llama-server found (SERVELAB_LLAMA_SERVER, PATH, servelab's build) unless the
+    // caller names one; the recorded engine argv keeps the plain `llama-server`.
+    const executable = ctx.runtime.executable ?? findLlamaServer()?.path;
+    const run = executable ? { ...ctx, runtime: { kind: 'native' as const, executable } } : ctx;
+    return finishSpec('llamacpp', llamacppArgv(variant, ctx), {}, [], run, /llama_server: listening on http/);
   },
   classifyFailure: (lines, exit, ctx) => classifyFromLog('llamacpp', lines, exit, ctx),
   // No KV-usage gauge at 80fb11a (to_metrics lists none); running = slots processing, waiting = deferred.

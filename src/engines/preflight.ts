@@ -13,7 +13,8 @@ import { findGpu } from '../model/gpus.js';
 import type { ModelInfo } from '../model/models.js';
 import { ENGINE_LABEL } from './data/table.js';
 import { shortGpuName } from './failure-rules.js';
-import { ADAPTERS } from './index.js';
+import { supportedKnobs } from './data/table.js';
+import { resolveVersion } from './data/versions.js';
 
 
 export interface PreflightInput {
@@ -67,11 +68,20 @@ function gpuLabel(i: PreflightInput): string {
 
 const isMoe = (m: ModelInfo | undefined) => !!m?.moe;
 
+/** SGLang backends (neutral names) with a native page size above 1. */
+const SGLANG_PAGED_BACKENDS: ReadonlySet<string> = new Set(['flashmla', 'cutlass_mla', 'trtllm_mla', 'trtllm', 'trtllm_mha', 'fa4']);
+
+/** SGLang's own paged default: trtllm_mla for DeepseekV3 on SM100 (_handle_model_specific_adjustments). */
+function sglangDefaultPagedBackend(i: PreflightInput): string | undefined {
+  return i.model?.architecture === 'DeepseekV3ForCausalLM' && i.cc !== undefined && i.cc >= 10 && i.cc < 11 ? 'trtllm_mla' : undefined;
+}
+
 export const PREFLIGHT_RULES: readonly PreflightRule[] = [
   {
     id: 'engine-supports-knob',
     check: (i) => {
-      const supports = ADAPTERS[i.engine].supports;
+      // The knobs of the release the command is spelled for (vLLM >= 0.17 has --performance-mode).
+      const supports = supportedKnobs(i.engine, resolveVersion(i.engine, i.variant.engineVersion).table);
       const missing = (Object.keys(i.knobs) as KnobName[]).filter((n) => isSet(n, i.knobs) && !supports.has(n));
       if (!missing.length) return undefined;
       return { prune: `${ENGINE_LABEL[i.engine]} cannot set ${missing.join(', ')}`, hint: 'Try this knob on an engine that has it.' };
@@ -150,6 +160,33 @@ export const PREFLIGHT_RULES: readonly PreflightRule[] = [
         return { prune: `FP8 is not supported on this GPU (${gpuLabel(i)}): vLLM needs compute capability 8.0+`, hint: 'Serve the BF16 checkpoint on this GPU.' };
       }
       return { warn: `vLLM runs FP8 weights on this GPU (${gpuLabel(i)}) as weight-only Marlin: no FP8 compute, less speed-up` };
+    },
+  },
+  {
+    // SGLang 0.5.5 _handle_speculative_decoding (server_args.py, 0.5.5-era stored copy, id 8356329):
+    // NGRAM raises "Currently ngram speculative decoding does not support dp attention." and
+    // STANDALONE (servelab's draft) is refused with DP attention the same way (engine-audit G1).
+    id: 'sglang-spec-dp-attention',
+    engines: ['sglang'],
+    check: (i) => {
+      const m = i.knobs.speculative?.method;
+      if (!(m === 'ngram' || m === 'draft') || !i.knobs.dpAttention || i.dp <= 1) return undefined;
+      const why = m === 'ngram' ? 'ngram speculative decoding with DP attention ("Currently ngram speculative decoding does not support dp attention.")' : 'draft-model (STANDALONE) speculative decoding with DP attention';
+      return { prune: `SGLang refuses ${why} at start-up`, hint: 'Decode speculatively on the TP layout without DP attention, or use EAGLE/MTP.' };
+    },
+  },
+  {
+    // NGRAM forces speculative_eagle_topk = speculative_ngram_max_bfs_breadth (10); with page_size > 1
+    // and a backend other than flashinfer SGLang raises "... is unstable and produces incorrect
+    // results for paged attention backends" (same file). Page sizes: flashmla 64, cutlass_mla 128,
+    // trtllm_mla / trtllm_mha 64, prefill fa4 128 (docs.sglang.io attention_backend support matrix).
+    id: 'sglang-ngram-paged-backend',
+    engines: ['sglang'],
+    check: (i) => {
+      if (i.knobs.speculative?.method !== 'ngram') return undefined;
+      const b = i.knobs.attentionBackend ?? sglangDefaultPagedBackend(i);
+      if (!b || !SGLANG_PAGED_BACKENDS.has(b)) return undefined;
+      return { prune: `SGLang's ngram speculative decoding (topk 10) fails with the ${b} attention backend, whose page size is larger than 1`, hint: 'Use ngram with flashinfer, fa3 or triton, or another speculative method.' };
     },
   },
   {

@@ -16,12 +16,33 @@ export const SGLANG_ATTENTION: Readonly<Record<string, string>> = mustRow('sglan
 /** Backends SGLang runs only for prefill (given as --prefill-attention-backend). */
 const PREFILL_ONLY: Readonly<Record<string, string>> = mustRow('sglang', 'attentionBackend.prefill').values!;
 
-/** DP-attention: the ports SGLang binds above the server port (PortArgs.init_new), and the NCCL port servelab gives. */
-export const SGLANG_DP_ATTENTION_PORTS = { first: 233, last: 238, nccl: 239 } as const;
+/**
+ * DP-attention: the ports SGLang binds above the server port (PortArgs.init_new: ZMQ_TCP_PORT_DELTA
+ * 233 ... +238), the DataParallelController's handshake REP socket at port + 13 (bound even on one
+ * node: DP_ATTENTION_HANDSHAKE_PORT_DELTA, data_parallel_controller.py _broadcast_ports_as_server;
+ * 0.5.5-era stored copies, ids 8356329 and 299760671), and the NCCL port servelab gives.
+ */
+export const SGLANG_DP_ATTENTION_PORTS = { first: 233, last: 238, handshake: 13, nccl: 239 } as const;
+
+/** DP-attention ports above the server port that must be free before a launch on one host. */
+export function sglangDpAttentionPorts(port: number): number[] {
+  const { first, last, handshake, nccl } = SGLANG_DP_ATTENTION_PORTS;
+  return [port + handshake, ...Array.from({ length: last - first + 1 }, (_, i) => port + first + i), port + nccl];
+}
+
+/**
+ * Under `--dist-init-addr HEAD:P` (several nodes) the head binds P ... P+5 and the handshake at
+ * P + 13 instead of port + 233 ... (same sources): the set to keep free on the head node.
+ */
+export function sglangDistInitPorts(distPort: number): number[] {
+  return [...Array.from({ length: 6 }, (_, i) => distPort + i), distPort + SGLANG_DP_ATTENTION_PORTS.handshake];
+}
 
 /**
  * EAGLE, EAGLE3 and STANDALONE take steps, topk and draft tokens all together or none at all: a
- * partial set crashes SGLang 0.5.5 with a TypeError in auto_choose_speculative_params. A partial
+ * partial set crashes SGLang 0.5.5 in _handle_speculative_decoding (topk or draft tokens without
+ * steps: a bare AssertionError; steps without topk: a TypeError from `speculative_eagle_topk > 1`
+ * on None; server_args.py, 0.5.5-era stored copy, id 8356329). A partial
  * set is completed the way SGLang itself ties them for topk = 1 (draft tokens = steps + 1).
  */
 export function sglangSpecNumbers(s: SpeculativeKnob): { numSteps?: number; topk?: number; draftTokens?: number } {
@@ -91,12 +112,9 @@ export const sglang: EngineAdapter = {
   command(variant, ctx): LaunchSpec {
     const { argv, env } = sglangEngineArgv(variant, ctx);
     const spec = finishSpec('sglang', argv, env, [], ctx, /The server is fired up and ready to roll!/);
-    // With DP-attention SGLang binds port+233 ... port+238 (PortArgs.init_new), plus the NCCL
-    // port, which servelab fixes with --nccl-port so it can be checked before launch.
-    if (variant.knobs.dpAttention && (variant.knobs.dp ?? 1) > 1) {
-      const { first, last, nccl } = SGLANG_DP_ATTENTION_PORTS;
-      spec.extraPorts = [...Array.from({ length: last - first + 1 }, (_, i) => ctx.port + first + i), ctx.port + nccl];
-    }
+    // With DP-attention SGLang binds port+13 and port+233 ... port+238, plus the NCCL port, which
+    // servelab fixes with --nccl-port so all of them can be checked before launch.
+    if (variant.knobs.dpAttention && (variant.knobs.dp ?? 1) > 1) spec.extraPorts = sglangDpAttentionPorts(ctx.port);
     return spec;
   },
   classifyFailure: (lines, exit, ctx) => classifyFromLog('sglang', lines, exit, ctx),

@@ -48,6 +48,8 @@ export const sim: EngineAdapter = {
       '--speed', String(simCtx.speed),
     ];
     if (simCtx.seed !== undefined) argv.push('--seed', String(simCtx.seed));
+    // The release being rehearsed: sim-serve speaks its start-up lines and models its defaults.
+    if (variant.engineVersion) argv.push('--engine-version', variant.engineVersion);
     // TensorRT-LLM's dummy weights live in its YAML (trtllm.ts TRTLLM_DUMMY_YAML): sim-serve reads that file.
     if (ctx.dummyWeights && variant.engine === 'trtllm') argv.push(...trtllmYamlArgs(real));
     return {

@@ -1,6 +1,6 @@
 // vLLM (`vllm serve`). Every spelling comes from the knob table (data/vllm-knobs.ts) at the
 // variant's engine version; this file only says when a knob is given. The attention backend is
-// an environment variable, not a flag, in 0.11.
+// an environment variable in 0.11 and a flag (`--attention-backend`) in the newer tables.
 import { UserError } from '../core/errors.js';
 import type { Variant } from '../core/variant.js';
 import { baseEnv, engineHost, finishSpec, flag } from './argv.js';
@@ -11,7 +11,7 @@ import { pickMetrics } from './metrics.js';
 import { detectEngine } from './detect.js';
 import type { EngineAdapter, LaunchContext, LaunchSpec } from './types.js';
 
-/** Neutral backend name -> VLLM_ATTENTION_BACKEND value (from the knob table). */
+/** Neutral backend name -> vLLM backend name (VLLM_ATTENTION_BACKEND in 0.11; from the knob table). */
 export const VLLM_ATTENTION: Readonly<Record<string, string>> = mustRow('vllm', 'attentionBackend').values!;
 
 /** --speculative-config JSON (vllm/config/speculative.py); key names from the knob table. */
@@ -35,6 +35,12 @@ function speculativeConfig(spec: NonNullable<Variant['knobs']['speculative']>, v
 /** Flags whose value passes through (or maps through the row's values). */
 const PLAIN = ['quantization', 'maxBatchedTokens', 'maxRunningSeqs', 'memFraction', 'maxModelLen'] as const;
 
+/** A row's value goes to argv (flag) or the environment (env), as the table says for the release. */
+function put(argv: string[], env: Record<string, string>, r: { via: string; name: string }, value: string): void {
+  if (r.via === 'env') env[r.name] = value;
+  else flag(argv, r.name, value);
+}
+
 export function vllmEngineArgv(variant: Variant, ctx: LaunchContext): { argv: string[]; env: Record<string, string> } {
   const k = variant.knobs;
   const version = resolveVersion('vllm', variant.engineVersion).table;
@@ -55,21 +61,25 @@ export function vllmEngineArgv(variant: Variant, ctx: LaunchContext): { argv: st
     const v = k[knob];
     if (v !== undefined) flag(argv, row(knob).name, typeof v === 'string' ? engineValue('vllm', row(knob), v, version) : v);
   }
+  if (k.performanceMode !== undefined) {
+    const r = rowAt('vllm', 'performanceMode', version);
+    if (!r) throw new UserError(`vLLM ${version} has no --performance-mode (it arrived in 0.17, vllm#34936); drop performanceMode or use a newer vLLM`);
+    flag(argv, r.name, engineValue('vllm', r, k.performanceMode, version));
+  }
   // Compilation is on by default; eager turns off both compile and CUDA graphs. Compile off
   // alone must keep CUDA graphs, which needs an explicit cudagraph_mode (see the table's note).
   if (k.cudaGraph === false) flag(argv, row('cudaGraph').name, true);
   else if (k.torchCompile === false) flag(argv, row('torchCompile').name, row('torchCompile').values!.false);
   if (k.speculative) flag(argv, row('speculative').name, speculativeConfig(k.speculative, version));
-  if (k.extraArgs?.length) argv.push(...k.extraArgs);
-
   const env = baseEnv(ctx);
   if (k.attentionBackend) {
     const r = row('attentionBackend');
-    env[r.name] = engineValue('vllm', r, k.attentionBackend, version);
+    put(argv, env, r, engineValue('vllm', r, k.attentionBackend, version));
     const fa = rowAt('vllm', 'attentionBackend.faVersion', version);
     const faValue = fa?.values?.[k.attentionBackend];
-    if (fa && faValue) env[fa.name] = faValue;
+    if (fa && faValue) put(argv, env, fa, faValue);
   }
+  if (k.extraArgs?.length) argv.push(...k.extraArgs);
   return { argv, env };
 }
 
@@ -82,7 +92,8 @@ export const vllm: EngineAdapter = {
   metricsPath: '/metrics',
   command(variant, ctx): LaunchSpec {
     const { argv, env } = vllmEngineArgv(variant, ctx);
-    // "Starting vLLM API server ..." comes before the engine is up; uvicorn's line is the real one.
+    // "Starting vLLM API server ..." is logged once the engine client is built, but before uvicorn
+    // listens (api_server.py, just before serve_http); uvicorn's lifespan line comes after it.
     return finishSpec('vllm', argv, env, [], ctx, /Application startup complete\./);
   },
   classifyFailure: (lines, exit, ctx) => classifyFromLog('vllm', lines, exit, ctx),

@@ -12,7 +12,7 @@ import { isGpuEngine, type EngineName, type GpuEngineName } from '../core/varian
 import type { GpuSpec } from './gpus.js';
 import { FITTED } from './fitted.js';
 import { sglangChunkedPrefillSize, vllmServeDefaults } from './serve-defaults.js';
-import { type MemFractionContext, sglangMemFractionStatic } from './sglang-mem.js';
+import { type MemFractionContext, sglangCudaGraphMaxBs, sglangMemFractionStatic } from './sglang-mem.js';
 
 const GiB = 1024 ** 3;
 
@@ -122,10 +122,17 @@ export const ENGINE_EFFICIENCY: Record<GpuEngineName, EngineEfficiency> = {
     // vllm#19012), in one process (--api-server-count 1, vllm#17546). Fit (fitted.ts): its size,
     // on the training set (the Qwen3-14B pages and the studies). The published runs put it at
     // 5-17 ms per request depending on the page (host CPU or chat template: the pages do not say
-    // which; docs/model-diagnosis.md section 6): one value cannot fit them all.
+    // which; model-lab/DIAGNOSIS.md section 6): one value cannot fit them all.
     frontEndPerRequestS: FITTED.vllmFrontEndPerRequestS,
-    // vLLM 0.11: FlashAttention on SM80+, FlashInfer on SM100 (cuda.py get_attn_backend_cls).
-    defaultBackend: (g, mla) => (mla ? (g.computeCapability >= 9 ? 'flashmla' : 'triton_mla') : g.computeCapability >= 10 ? 'flashinfer' : 'flash_attn'),
+    // vLLM 0.11 (platforms/cuda.py get_attn_backend_cls, 0.11.x stored copy): MLA on SM100 takes
+    // CUTLASS_MLA first (`is_device_capability(100) and block_size % 128 == 0`), FlashMLA on
+    // Hopper, Triton elsewhere (SM 12.x included); FlashInfer is the non-MLA default only on
+    // SM100, SM 12.x stays on FlashAttention.
+    defaultBackend: (g, mla) => {
+      const sm100 = g.computeCapability >= 10 && g.computeCapability < 11;
+      if (mla) return sm100 ? 'cutlass_mla' : g.computeCapability >= 9 && g.computeCapability < 10 ? 'flashmla' : 'triton_mla';
+      return sm100 ? 'flashinfer' : 'flash_attn';
+    },
     // v0.11.0 `vllm serve`: 8192 / 1024 on >=70 GiB non-A100 GPUs, else 2048 / 256 (serve-defaults.ts,
     // with its source); max_num_seqs is capped at max_num_batched_tokens.
     defaultMaxBatchedTokens: (g) => vllmServeDefaults(g.name, g.memMiB).maxBatchedTokens,
@@ -152,15 +159,16 @@ export const ENGINE_EFFICIENCY: Record<GpuEngineName, EngineEfficiency> = {
     defaultMaxRunningSeqs: (_g, speculative) => (speculative ? 48 : 4096),
     // mem-fraction-static auto: server_args.py's formula by chunk, graph batch, TP/PP and DP attention (sglang-mem.ts).
     defaultMemFraction: sglangMemFractionStatic,
-    // cuda-graph-max-bs auto: 256 if tp < 4 else 512 on H100/H200.
-    cudaGraphMaxBs: (_g, tp) => (tp < 4 ? 256 : 512),
+    // cuda-graph-max-bs auto: by GPU memory and TP, as _handle_gpu_memory_settings sets it (32 / 160
+    // under 60 GiB, 256 / 512 on H100/H200, 512 on >= 160 GiB; sglang-mem.ts has the table and source).
+    cudaGraphMaxBs: sglangCudaGraphMaxBs,
   },
   trtllm: {
     ...COMMON,
     policy: 'no-evict',
     // Default MoE backend is CUTLASS (moe_config.backend): M tile 128 (moe-tiles.ts), at the grouped-GEMM
     // factor the other engines share (fitted.ts moeEff). Its own factor, fitted on study C's one
-    // TRT-LLM row, was a per-case fit and is gone; that row now reads high (docs/model-diagnosis.md 1b).
+    // TRT-LLM row, was a per-case fit and is gone; that row now reads high (model-lab/DIAGNOSIS.md 1b).
     moeEff: FITTED.moeEff,
     // PyTorch backend overlap scheduler on by default (disable_overlap_scheduler: false).
     overlap: true,

@@ -35,7 +35,7 @@ export function servedWeightDtype(m: ModelInfo, k: Knobs): WeightDtype {
  * "Quick Start with Online Dynamic Quantization", read at v0.5.4, not re-read at 0.11), yet it keeps the fitted
  * block rate: no training or held-out row measures online FP8, so neither rate is checked for it,
  * and the per-tensor one would make every simulated quant=fp8 variant ~1.5x faster on that
- * argument alone. Open question, docs/model-diagnosis.md section 2.
+ * argument alone. Open question, model-lab/DIAGNOSIS.md section 2.
  */
 export function gemmFlopsPerGpu(gpu: GpuSpec, weightDtype: WeightDtype, fp8Scaling: Fp8Scaling | undefined): number {
   if (weightDtype !== 'fp8' || !hasNativeFp8(gpu)) return gpu.bf16Flops;
@@ -136,10 +136,14 @@ export function resolveServer(engine: EngineName, gpu: GpuSpec, gpus: number, mo
   const weightOnlyFp8 = weightDtype === 'fp8' && !nativeFp8;
   const gemmFlops = gemmFlopsPerGpu(gpu, weightDtype, model.weightDtype === 'fp8' ? model.fp8Scaling : undefined);
   const kvPerTok = kvBytesPerToken(model, knobs.kvCacheDtype, par);
-  const maxBatchedTokens = knobs.maxBatchedTokens ?? eff.defaultMaxBatchedTokens(gpu);
+  // vLLM --performance-mode throughput doubles the *defaulted* batch limits only (arg_utils.py
+  // _set_default_max_num_seqs_and_batched_tokens_args, 2026-05 copy); its graph and kernel choices
+  // (and interactivity's finer graphs) are not modelled.
+  const perfScale = engine === 'vllm' && knobs.performanceMode === 'throughput' ? 2 : 1;
+  const maxBatchedTokens = knobs.maxBatchedTokens ?? eff.defaultMaxBatchedTokens(gpu) * perfScale;
   const memFraction = knobs.memFraction ?? eff.defaultMemFraction(gpu, { maxBatchedTokens, tp: par.tp, pp: par.pp, dp: par.dp, dpAttention: par.dpAttention, speculative: knobs.speculative?.method });
   const maxModelLen = knobs.maxModelLen ?? model.maxPositionEmbeddings;
-  const maxRunningSeqs = knobs.maxRunningSeqs ?? eff.defaultMaxRunningSeqs(gpu, speculative);
+  const maxRunningSeqs = knobs.maxRunningSeqs ?? eff.defaultMaxRunningSeqs(gpu, speculative) * perfScale;
   const budget = kvBudget({ engine, gpu, model, weightsPerGpu: weights.perGpu, memFraction, maxBatchedTokens, maxRunningSeqs, tp: par.tp, pp: par.pp, engineVersion });
   const kvBytes = Math.max(0, budget.kvBytes);
   // Per-GPU KV pools: under DP-attention (or DP replicas) each group holds its own requests.

@@ -52,7 +52,7 @@ export interface FittedConstants {
    * Routed-expert grouped GEMMs relative to the dense GEMM efficiency, charged on the tile-padded
    * FLOPs (moe-tiles.ts), all three engines on Hopper (and the GPUs that borrow Hopper's values).
    * TensorRT-LLM shares it: its own value, fitted on study C's TRT-LLM row alone, was a per-case fit
-   * (docs/model-diagnosis.md section 1b).
+   * (model-lab/DIAGNOSIS.md section 1b).
    */
   moeEff: number;
   /** The same on Ampere (A100), all engines: the only MoE training rows there are study B's 5 (vLLM fused_marlin_moe, weight-only FP8), so it is fitted on B alone. */

@@ -1,5 +1,5 @@
 // How much memory each engine gives its KV cache, the way the engine itself computes it at start.
-// - vLLM (read at the v0.11.0 tag, commit b8b302cde; docs/model-diagnosis.md section 7 quotes it):
+// - vLLM (read at the v0.11.0 tag, commit b8b302cde; model-lab/DIAGNOSIS.md section 7 quotes it):
 //   v1/worker/gpu_worker.py determine_available_memory: requested = total x
 //   --gpu-memory-utilization, minus the weights, the torch peak of the profile run and the
 //   non-torch increase (cuBLAS/NCCL workspaces). The profile run (v1/worker/gpu_model_runner.py

@@ -8,7 +8,9 @@
  * "a100" not in device_name:` max_num_batched_tokens 8192 and max_num_seqs 1024, else 2048 and
  * 256; then `self.max_num_seqs = min(default_max_num_seqs[usage_context], self.max_num_batched_tokens
  * or sys.maxsize)` (the caller applies that cap to its own max_num_batched_tokens). Rule from
- * vllm#16158, #17073, #17885.
+ * vllm#16158, #17073, #17885. The same rule and figures hold in the 2026-05 arg_utils.py
+ * (docs.vllm.ai/en/latest/api/vllm/, get_batch_defaults), where `--performance-mode throughput`
+ * then doubles whichever of the two was left unset (src/model/estimate.ts).
  */
 export function vllmServeDefaults(gpuName: string, memMiB: number): { maxBatchedTokens: number; maxNumSeqs: number; bigNonA100: boolean } {
   const bigNonA100 = memMiB >= 70 * 1024 && !gpuName.toLowerCase().includes('a100');

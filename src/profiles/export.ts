@@ -64,8 +64,7 @@ export function officialImage(p: Pick<Profile, 'engine' | 'variant' | 'host'>): 
       return `${ENGINE_IMAGES.sglang}:${v ? `v${v}` : 'latest'}`;
     case 'trtllm':
       return `${ENGINE_IMAGES.trtllm}:${v ?? 'latest'}`;
-    case 'llamacpp':
-      // Tagged by build number (b1234), not by the 0.4.0-dev version: `server` is the newest CPU image.
+    case 'llamacpp': // tagged by build number (b1234), not by 0.4.0-dev: `server` is the newest CPU image
       return `${ENGINE_IMAGES.llamacpp}:server`;
   }
 }

@@ -1,4 +1,4 @@
-// The three published tuning studies (their published figures are listed in docs/calibration.md)
+// The three published tuning studies (their published figures are in src/model/data/studies.ts)
 // as profiles: their winners, every row of their stage tables (failures with reasons)
 // and their before/after tables. The committed profiles/*.json are written from this file:
 //   npx tsx -e "import('./src/profiles/studies.ts').then((m) => m.writeStudyProfiles('profiles'))"

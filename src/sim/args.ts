@@ -2,7 +2,7 @@
 // sim-serve command reads it back with parseSimArgs. Strict like argparse: an unknown flag or a
 // bad value is a usage error (exit 2), because a typo must not silently become a default.
 import { SIM_LOAD_FORMATS, type SimLoadFormat } from './load-format.js';
-import { ENGINES, type EngineName, type Knobs, type SpeculativeKnob } from '../core/variant.js';
+import { GPU_ENGINES, type EngineName, type Knobs, type SpeculativeKnob } from '../core/variant.js';
 import { NEUTRAL_KNOBS, SPECULATIVE_FIELDS, SPECULATIVE_METHODS } from '../engines/data/knobs.js';
 import { UserError } from '../core/errors.js';
 import { trtllmYamlLoadFormat } from './trtllm-yaml.js';
@@ -209,7 +209,7 @@ export function parseSimArgs(argv: string[]): SimArgs {
   if (unknown.length) throw new SimArgsError(`unrecognized arguments: ${unknown.join(' ')}`);
   const missing = [!a.engine && '--engine', !a.model && '--model'].filter(Boolean);
   if (missing.length) throw new SimArgsError(`the following arguments are required: ${missing.join(', ')}`);
-  if (!ENGINES.includes(a.engine))
+  if (!(GPU_ENGINES as readonly string[]).includes(a.engine))
     throw new SimArgsError(`argument --engine: invalid choice: '${a.engine}' (choose from 'vllm', 'sglang', 'trtllm')`);
   checkKnobs(a.knobs);
   if (a.gpus < 1) throw new SimArgsError(`argument --gpus: must be >= 1, got ${a.gpus}`);

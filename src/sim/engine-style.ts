@@ -2,6 +2,7 @@
 // Failure texts live in engine-failures.ts and come from the corpus of real engine output.
 import type { EngineName } from '../core/variant.js';
 import { corpusLines } from '../engines/corpus.js';
+import { compareVersions, DEFAULT_VERSION } from '../engines/data/versions.js';
 import type { ServerConfig } from '../model/estimate.js';
 import type { SchedulerStats } from './scheduler-types.js';
 
@@ -26,12 +27,20 @@ function sglangPrefix(tp?: boolean): string {
   return tp ? `[${ts} TP0]` : `[${ts}]`;
 }
 
-/** Lines printed as loading starts (before the simulated load time elapses). */
-export function startLines(engine: EngineName, cfg: ServerConfig, model: string, host: string, port: number): LogLine[] {
+/**
+ * Lines printed as loading starts (before the simulated load time elapses), in the words of the
+ * imitated release (`version`, default the oldest table's). The 0.11 backend line is only printed
+ * for releases before the 0.20.1 table: its wording after that was not read.
+ */
+export function startLines(engine: EngineName, cfg: ServerConfig, model: string, host: string, port: number, version?: string): LogLine[] {
   const w = cfg.weights.perGpu / GiB;
-  if (engine === 'vllm')
+  if (engine === 'vllm') {
+    const v = version ?? DEFAULT_VERSION.vllm;
+    const backendLine = compareVersions(v, '0.20.1') < 0
+      ? [{ stream: 'stdout' as const, text: `${vllmPrefix('INFO', 'cuda.py:362')} Using ${cfg.attentionBackend === 'flash_attn' ? 'Flash Attention' : cfg.attentionBackend} backend on V1 engine.` }]
+      : [];
     return [
-      { stream: 'stdout', text: `${vllmPrefix('INFO', 'api_server.py:1839')} vLLM API server version 0.11.0 (simulated by servelab)` },
+      { stream: 'stdout', text: `${vllmPrefix('INFO', 'api_server.py:1839')} vLLM API server version ${v} (simulated by servelab)` },
       { stream: 'stdout', text: `${vllmPrefix('INFO', 'utils.py:233')} non-default args: {'model': '${model}', 'host': '${host}', 'port': ${port}}` },
       ...(cfg.weightOnlyFp8
         ? [
@@ -41,16 +50,17 @@ export function startLines(engine: EngineName, cfg: ServerConfig, model: string,
             },
           ]
         : []),
-      { stream: 'stdout', text: `${vllmPrefix('INFO', 'cuda.py:362')} Using ${cfg.attentionBackend === 'flash_attn' ? 'Flash Attention' : cfg.attentionBackend} backend on V1 engine.` },
+      ...backendLine,
       { stream: 'stdout', text: `${vllmPrefix('INFO', 'gpu_model_runner.py:2602')} Model loading took ${f2(w)} GiB and ${f2(w / 2)} seconds` },
     ];
+  }
   if (engine === 'sglang')
     return [
       { stream: 'stderr', text: `${sglangPrefix()} server_args=ServerArgs(model_path='${model}', host='${host}', port=${port}, tp_size=${cfg.par.tp}, dp_size=${cfg.par.dp}, chunked_prefill_size=${cfg.maxBatchedTokens}, mem_fraction_static=${cfg.memFraction.toFixed(3)}, attention_backend='${cfg.attentionBackend}') (simulated by servelab)` },
       { stream: 'stderr', text: `${sglangPrefix(true)} Load weight begin. avail mem=${f2(cfg.gpu.memMiB / 1024)} GB` },
     ];
   return [
-    { stream: 'stdout', text: `[TensorRT-LLM] TensorRT-LLM version: 1.0.0 (simulated by servelab)` },
+    { stream: 'stdout', text: `[TensorRT-LLM] TensorRT-LLM version: ${version ?? '1.0.0'} (simulated by servelab)` },
     { stream: 'stdout', text: `[TRT-LLM] [I] Loading model ${model} with tp_size=${cfg.par.tp}, pp_size=${cfg.par.pp}` },
   ];
 }

@@ -12,7 +12,7 @@
 // duration (Qwen3-14B 1xH100 random 128/4: 18.28 s of 22.72 s) where SGLang and TensorRT-LLM on
 // the same pages have 0.53-0.58 (SGLang 4.49 s of 7.80 s), and the Mean TPOT of 525 ms says the
 // engine ran large batches; a front end that handed requests over one by one would have let the
-// engine run small batches (TPOT ~30 ms). docs/model-diagnosis.md section 6 has the figures.
+// engine run small batches (TPOT ~30 ms). model-lab/DIAGNOSIS.md section 6 has the figures.
 //
 // Model: one server, one serial worker; a request's cost is efficiency.ts frontEndPerRequestS plus
 // frontEndPerPromptTokenS per prompt token. The worker takes everything queued when it starts a

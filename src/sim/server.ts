@@ -89,7 +89,7 @@ function maxModelLenFailure(args: SimArgs, model: ModelInfo): StartFailure | und
 function load(life: SimLifecycle, live: SimLive, emit: (l: LogLine) => void, pending: StartFailure | undefined, markers: CacheMarkers): void {
   const { args, cfg } = live;
   live.loadStart = performance.now();
-  for (const l of startLines(args.engine, cfg, args.model, args.host, life.boundPort || args.port)) emit(l);
+  for (const l of startLines(args.engine, cfg, args.model, args.host, life.boundPort || args.port, args.engineVersion)) emit(l);
   if (pending) {
     life.later(Math.min(live.loadWallS, MAX_FAILURE_DELAY_S), () => life.failNow(pending));
     return;

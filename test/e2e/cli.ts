@@ -28,13 +28,13 @@ export function removeDir(dir: string): void {
 
 /**
  * Run the CLI in `cwd` (settings isolated there). `onEvent` sees each JSON event as it arrives
- * (with --json) and may signal the child.
+ * (with --json) and may signal the child; `env` adds to its environment (a PATH of stand-ins).
  */
-export function runCli(args: string[], cwd: string, onEvent?: (e: TuneEvent, child: ChildProcess) => void, timeoutMs = 120_000): Promise<CliRun> {
+export function runCli(args: string[], cwd: string, onEvent?: (e: TuneEvent, child: ChildProcess) => void, timeoutMs = 120_000, env: Record<string, string> = {}): Promise<CliRun> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], {
       cwd,
-      env: { ...process.env, SERVELAB_CONFIG_DIR: join(cwd, '.config') },
+      env: { ...process.env, SERVELAB_CONFIG_DIR: join(cwd, '.config'), ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';

@@ -59,6 +59,6 @@ describe('servelab random-gguf', () => {
       const res = await fetch(`${s.url}/v1/completions`, { method: 'POST', body: JSON.stringify({ prompt: 'hi', max_tokens: 8, ignore_eos: true }) });
       expect(res.status).toBe(200);
       expect(((await res.json()) as { usage: { completion_tokens: number } }).usage.completion_tokens).toBe(8);
-    });
+    }, 180_000);
   });
 });

@@ -212,8 +212,9 @@ describe('bad input', () => {
 describe('SGLang DP-attention ports', () => {
   it('declares the internal ports above the server port, to be checked before launch', () => {
     const spec = sglang.command(v('sglang', { tp: 8, dp: 8, dpAttention: true }), ctx);
-    // port+233 ... port+238 are fixed whatever dp is; the NCCL port is given with --nccl-port (docs/engines.md).
-    expect(spec.extraPorts).toEqual([8356, 8357, 8358, 8359, 8360, 8361, 8123 + 239]);
+    // port+13 (the DP controller's handshake) and port+233 ... port+238 are fixed whatever dp is;
+    // the NCCL port is given with --nccl-port (docs/engines.md).
+    expect(spec.extraPorts).toEqual([8123 + 13, 8356, 8357, 8358, 8359, 8360, 8361, 8123 + 239]);
     expect(after(spec.argv, '--nccl-port')).toBe(String(8123 + 239));
     expect(sglang.command(v('sglang', { tp: 8 }), ctx).extraPorts).toBeUndefined();
   });

@@ -1,4 +1,4 @@
-// Golden tests: every serve command in the three studies (the published seed studies; docs/calibration.md, Data)
+// Golden tests: every serve command in the three studies (the published seed studies; src/model/data/studies.ts, docs/calibration.md "Method")
 // comes out of its adapter from the equivalent variant.
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';

@@ -11,7 +11,7 @@ const v = (knobs: Variant['knobs']): Variant => ({ id: 'x', engine: 'llamacpp', 
 
 describe('llamacpp adapter', () => {
   it('defaults: the model, its served name, host, port and /metrics; readiness on /health', () => {
-    const s = getAdapter('llamacpp').command(v({}), ctx);
+    const s = getAdapter('llamacpp').command(v({}), { ...ctx, runtime: { kind: 'native', executable: 'llama-server' } });
     expect(s.argv).toEqual(['llama-server', '-m', '/m/q.gguf', '-a', '/m/q.gguf', '--host', '127.0.0.1', '--port', '8080', '--metrics']);
     expect(s.healthPath).toBe('/health');
   });
@@ -20,13 +20,26 @@ describe('llamacpp adapter', () => {
     const s = llamacpp.command(v({
       maxRunningSeqs: 16, ctxSize: 16384, kvUnified: false, maxBatchedTokens: 1024, ubatch: 256, flashAttn: 'on',
       kvCacheDtype: 'q8_0', vCacheDtype: 'q4_0', threads: 2, threadsBatch: 2, contBatching: false, cacheReuse: 256,
-      cacheRamMiB: 0, gpuLayers: 'all', fit: false, splitMode: 'row', tensorSplit: '3,1',
+      cacheRamMiB: 0, gpuLayers: 'all', fit: false, splitMode: 'row', tensorSplit: '3,1', repack: false,
       speculative: { method: 'draft', draftModel: '/m/d.gguf', draftTokens: 4 },
     }), { ...ctx, runtime: { kind: 'native', executable: '/opt/llama-server' } });
     expect(s.argv.slice(10).join(' ')).toBe(
-      '-c 16384 -np 16 -b 1024 -ub 256 -fa on -t 2 -tb 2 --cache-reuse 256 -cram 0 -ngl all -sm row -ts 3,1 -no-kvu -nocb -ctk q8_0 -ctv q4_0 -fit off --spec-type draft-simple -md /m/d.gguf --spec-draft-n-max 4',
+      '-c 16384 -np 16 -b 1024 -ub 256 -fa on -t 2 -tb 2 --cache-reuse 256 -cram 0 -ngl all -sm row -ts 3,1 -no-kvu -nocb --no-repack -ctk q8_0 -ctv q4_0 -fit off --spec-type draft-simple -md /m/d.gguf --spec-draft-n-max 4',
     );
     expect(s.argv[0]).toBe('/opt/llama-server');
+  });
+
+  it('runs the llama-server it finds (SERVELAB_LLAMA_SERVER, PATH, servelab\'s build) and records the plain name', () => {
+    const old = process.env.SERVELAB_LLAMA_SERVER;
+    process.env.SERVELAB_LLAMA_SERVER = process.execPath; // any executable file
+    try {
+      const s = llamacpp.command(v({}), ctx);
+      expect(s.argv[0]).toBe(process.execPath);
+      expect(s.engineArgv[0]).toBe('llama-server');
+    } finally {
+      if (old === undefined) delete process.env.SERVELAB_LLAMA_SERVER;
+      else process.env.SERVELAB_LLAMA_SERVER = old;
+    }
   });
 
   it('one KV type names both caches; maxModelLen becomes slots x length', () => {

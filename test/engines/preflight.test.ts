@@ -43,6 +43,26 @@ describe('preflight', () => {
     expect(r.warnings).toEqual([expect.stringMatching(/turns --enable-dp-attention off silently unless --dp-size > 1/)]);
   });
 
+  it('SGLang ngram / draft speculative decoding after a DP-attention winner is pruned with the reason (engine audit G1)', () => {
+    const dpa = { tp: 8, dp: 8, dpAttention: true };
+    const ngram = check(v('sglang', 'deepseek-ai/DeepSeek-R1-0528', { ...dpa, speculative: { method: 'ngram' } }), H200x8);
+    expect([ngram.ok, ngram.rule]).toEqual([false, 'sglang-spec-dp-attention']);
+    expect(ngram.pruned!.reason).toMatch(/Currently ngram speculative decoding does not support dp attention/);
+    const draft = check(v('sglang', 'deepseek-ai/DeepSeek-R1-0528', { ...dpa, speculative: { method: 'draft', draftModel: 'x/y' } }), H200x8);
+    expect(draft.rule).toBe('sglang-spec-dp-attention');
+    // EAGLE/MTP with DP attention, and ngram without it, are not this rule's business.
+    expect(check(v('sglang', 'deepseek-ai/DeepSeek-R1-0528', { ...dpa, speculative: { method: 'mtp' } }), H200x8).rule).toBeUndefined();
+    expect(check(v('sglang', 'deepseek-ai/DeepSeek-R1-0528', { tp: 8, speculative: { method: 'ngram' } }), H200x8).ok).toBe(true);
+  });
+
+  it('SGLang ngram with a paged attention backend (page size > 1) is pruned; flashinfer and fa3 pass', () => {
+    for (const b of ['flashmla', 'cutlass_mla', 'trtllm_mla', 'fa4']) {
+      const r = check(v('sglang', 'deepseek-ai/DeepSeek-R1-0528', { tp: 8, attentionBackend: b, speculative: { method: 'ngram' } }), H200x8);
+      expect([r.rule, r.pruned?.reason]).toEqual(['sglang-ngram-paged-backend', expect.stringContaining(`the ${b} attention backend, whose page size is larger than 1`)]);
+    }
+    for (const b of ['flashinfer', 'fa3']) expect(check(v('sglang', 'deepseek-ai/DeepSeek-R1-0528', { tp: 8, attentionBackend: b, speculative: { method: 'ngram' } }), H200x8).ok).toBe(true);
+  });
+
   it('TP must divide the attention heads, and the KV-head rule', () => {
     // Qwen3-14B: 40 heads, 8 KV heads.
     const three = check(v('vllm', 'Qwen/Qwen3-14B', { tp: 3 }), simulatedHost('H100', 4));

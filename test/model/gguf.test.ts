@@ -102,3 +102,22 @@ describe('which tokens a random model may emit', () => {
     expect(dim0).toEqual([0xc800, 0, 0, 0, 0xc800, 0]);
   });
 });
+
+describe('a GGUF vocabulary as a tokenizer', () => {
+  it.skipIf(!VOCAB_GPT2)('encodes as GPT-2 does (ids of the real vocabulary) and decodes back', async () => {
+    const { loadTokenizer } = await import('../../src/bench/tokenizer.js');
+    const tok = await loadTokenizer(VOCAB_GPT2!);
+    expect(tok.mode).toBe('exact');
+    // llama-server 80fb11a /tokenize {"content":"hello world"} -> {"tokens":[31373,995]} on this vocabulary
+    expect(tok.encode!('hello world', true)).toEqual([31373, 995]);
+    expect(tok.decode!(tok.encode!("naïve café, it's 12345 東京 🎉\n\tend", true))).toBe("naïve café, it's 12345 東京 🎉\n\tend");
+    expect(tok.numSpecial).toBe(0);
+  });
+
+  it('refuses a vocabulary that is not byte-level BPE, in one line', async () => {
+    const { loadTokenizer } = await import('../../src/bench/tokenizer.js');
+    const file = path.join(dir, 'spm.gguf');
+    writeGguf(file, { metadata: new Map([['tokenizer.ggml.model', str('llama')], ['tokenizer.ggml.tokens', { type: ValueType.ARRAY, elemType: ValueType.STRING, value: ['a'] }]]), tensors: [] }, () => Buffer.alloc(0));
+    await expect(loadTokenizer(file)).rejects.toThrow(`cannot use ${file} as a tokenizer: its tokenizer is 'llama', not byte-level BPE ('gpt2')`);
+  });
+});

@@ -1,4 +1,4 @@
-// The GPUStack lab's "H100" (docs/model-diagnosis.md section 7): the 5 held-out rows marked 'not
+// The GPUStack lab's "H100" (model-lab/DIAGNOSIS.md section 7): the 5 held-out rows marked 'not
 // reproducible as published' (Qwen3-32B vLLM TP1) are refused for MEMORY alone. They cannot start
 // on the 80 GB H100 SXM the lab names by vLLM 0.11.0's accounting, every other row of the lab's H100
 // pages can (the 12 Qwen3-235B vLLM rows since the sampler peak follows v0.11.0's FlashInfer

@@ -20,7 +20,7 @@ const RECORDED = {
   /**
    * The same over the first held-out set alone (the GPUStack Qwen3-32B pages): 13.4% measured after
    * the MoE tile-padding refit (12.4% before it: the refit moved the dense A100 GEMM and Hopper
-   * bandwidth constants, docs/calibration.md "MoE grouped GEMMs: tile padding"); 11.5% after the
+   * bandwidth constants, model-lab/HISTORY.md "MoE grouped GEMMs: tile padding"); 11.5% after the
    * burst front end and its refit; 12.2% once vLLM 0.11.0's sampler peak is FlashInfer's
    * (kv-budget.ts: larger KV pools on the A100 vLLM rows), measured on its own branch; 8.8% after
    * both merged and refit together (model-lab/fit.ts --write on the training set, 2026-12-01), and

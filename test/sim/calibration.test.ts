@@ -27,7 +27,7 @@ describe('fit guard (in-sample): Qwen3-14B on 1 x H100', () => {
   // Published +27% (SGLang) and +26% (TRT-LLM). The model reads +55% / +53% since vLLM's API front
   // end hands a burst over as a burst (src/sim/front-end.ts): the published TTFTs put ~13 s of
   // vLLM's 63.5 s run in the front end, which the model now charges, while its vLLM engine stays
-  // slower than the published remainder (docs/model-diagnosis.md section 6). Bound: the measured
+  // slower than the published remainder (model-lab/DIAGNOSIS.md section 6). Bound: the measured
   // margin, not the published one.
   it('SGLang and TensorRT-LLM beat vLLM (published ~+27%; the model over-states the margin)', () => {
     expect(gain(vllm, sglang)).toBeGreaterThan(0.12);

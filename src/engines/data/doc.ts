@@ -26,7 +26,10 @@ function range(r: KnobRow): string {
 function engineSection(engine: (typeof ENGINES)[number]): string[] {
   const out = [`## ${ENGINE_LABEL[engine]}`, ''];
   out.push('Known releases (an installed version without its own table uses the nearest older one, and the plan says so):', '');
-  for (const k of KNOWN_VERSIONS[engine]) out.push(`- **${k.version}**: ${k.source}`);
+  for (const k of KNOWN_VERSIONS[engine]) {
+    out.push(`- **${k.version}**: ${k.source}${k.readAt ? `. *Read at ${k.readAt}: not every fact could be read at this release, so servelab reads the installed engine's own help before launching (src/engines/help-check.ts).*` : ''}`);
+  }
+  out.push('', ...changedSince(engine));
   out.push('', '| knob | via | spelling | values (neutral→engine) | holds for | source | note |', '|---|---|---|---|---|---|---|');
   for (const r of ENGINE_ROWS[engine]) {
     out.push(`| \`${r.knob}\` | ${r.via} | \`${cell(r.name)}\` | ${cell(values(r))} | ${range(r)} | ${cell(r.source)} | ${cell(r.note ?? '')} |`);
@@ -48,6 +51,23 @@ function engineSection(engine: (typeof ENGINES)[number]): string[] {
   }
   out.push('');
   return out;
+}
+
+const spelled = (r: KnobRow | undefined) => (r ? `${r.via} \`${cell(r.name)}\`${r.values ? ` (${cell(values(r))})` : ''}` : 'not expressible');
+
+/** Per knob, what differs between the oldest table (the studies' release) and the newest (today's). */
+function changedSince(engine: (typeof ENGINES)[number]): string[] {
+  const known = KNOWN_VERSIONS[engine];
+  const [from, to] = [known[0]!.version, known.at(-1)!.version];
+  if (from === to) return [];
+  const knobs = [...new Set(ENGINE_ROWS[engine].map((r) => r.knob))];
+  const lines = knobs.flatMap((knob) => {
+    const a = rowsAt(engine, from).find((r) => r.knob === knob);
+    const b = rowsAt(engine, to).find((r) => r.knob === knob);
+    if (spelled(a) === spelled(b)) return [];
+    return [`- \`${knob}\`: ${spelled(a)} → ${spelled(b)}${b ? ` (${cell(b.source)})` : ''}`];
+  });
+  return [`What changed between ${from} (the studies' release) and ${to} (today's):`, '', ...(lines.length ? lines : ['- nothing servelab emits (the facts were carried forward; see the note on each release above)']), ''];
 }
 
 function flagListSection(dir: string): string[] {
@@ -82,6 +102,15 @@ export function renderEnginesDoc(flagsDir: string): string {
     '|---|---|---|',
     ...NEUTRAL_KNOBS.map((n) => `| \`${n.knob}\` | \`${n.simFlag}\` | ${cell(n.meaning)} |`),
     '| `speculative` | `--speculative METHOD` ... | method, steps, topk, draft tokens, draft model |',
+    '',
+    '## Releases servelab has not read',
+    '',
+    'An installed release uses the newest table not newer than it. When that release is newer than every table,',
+    'or its table was read at neighbouring releases (marked below), servelab runs the engine\'s own help once per',
+    'session before launching anything (`vllm serve --help=all`, `python3 -m sglang.launch_server --help`,',
+    '`trtllm-serve serve --help`), keeps it in the run folder (`engine-help/`), and refuses, with one line naming',
+    'the flag and the release, every planned command with a flag that help does not list (src/engines/help-check.ts).',
+    'On the simulated host `--engine-version vllm=0.33.0` rehearses a release: its spellings and start-up lines.',
     '',
   ];
   for (const e of ENGINES) out.push(...engineSection(e));

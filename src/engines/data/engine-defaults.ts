@@ -67,9 +67,15 @@ export function vllmAttention(v: Variant, ctx: ServerContext): Setting | undefin
   const c = ctx.host.computeCap;
   const major = c === undefined ? undefined : Math.floor(c);
   const explicit = v.knobs.attentionBackend;
-  if (explicit === 'fa2' || explicit === 'fa3') {
-    // VLLM_FLASH_ATTN_VERSION overrides the default; on major 10 a 3 falls back to 2.
-    return { value: `FLASH_ATTN v${explicit === 'fa3' && major === 10 ? 2 : Number(explicit.slice(2))}` };
+  if (explicit === 'fa2') return { value: 'FLASH_ATTN v2' };
+  if (explicit === 'fa3') {
+    // VLLM_FLASH_ATTN_VERSION overrides the default; on major 10 a 3 falls back to 2. fa_utils'
+    // _is_fa3_supported: "FA3 is only supported on devices with compute capability >= 8 excluding
+    // 8.6 and 8.9 and Blackwell archs (>=10)"; there (and on 12.x) the version resolves to None and
+    // no FA3 server starts (engine audit V8): not the same server as anything.
+    if (major === 10) return { value: 'FLASH_ATTN v2' };
+    if (c === undefined || c < 8 || c === 8.6 || c === 8.9 || c >= 11) return undefined;
+    return { value: 'FLASH_ATTN v3' };
   }
   // flash_attn leaves the version to the build on Hopper: not mapped.
   if (explicit) return explicit === 'flash_attn' ? undefined : { value: `backend ${explicit}` };

@@ -16,6 +16,8 @@ export interface KnobRow {
   since?: string;
   /** First known release it no longer holds for (exclusive). */
   until?: string;
+  /** The engine's own value when the knob is not given (the same-server check reads it). */
+  engineDefault?: string;
   /** File and release (or commit) the spelling was read from. */
   source: string;
   note?: string;

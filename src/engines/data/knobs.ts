@@ -36,6 +36,7 @@ export const NEUTRAL_KNOBS: readonly NeutralKnob[] = [
   { knob: 'torchCompile', type: 'bool-switch', simFlag: '--torch-compile', meaning: 'torch.compile on (true) or off (false); absent = engine default' },
   { knob: 'cudaGraph', type: 'bool-off', simFlag: '--no-cuda-graph', meaning: 'false = CUDA graphs off (eager); absent = engine default' },
   { knob: 'maxModelLen', type: 'int', simFlag: '--max-model-len', min: 1, meaning: 'context length' },
+  { knob: 'performanceMode', type: 'string', simFlag: '--performance-mode', meaning: 'vLLM >= 0.17 runtime posture: balanced (default) | interactivity | throughput' },
   { knob: 'ctxSize', type: 'int', simFlag: '--ctx-size', min: 1, meaning: 'llama.cpp: KV context of all slots together (-c)' },
   { knob: 'kvUnified', type: 'bool-switch', simFlag: '--kv-unified', meaning: 'llama.cpp: one KV buffer for all slots (true) or one per slot (false)' },
   { knob: 'ctxPerSlot', type: 'int', simFlag: '--ctx-per-slot', min: 1, meaning: 'llama.cpp: context limit of each slot in a unified KV pool' },
@@ -50,6 +51,7 @@ export const NEUTRAL_KNOBS: readonly NeutralKnob[] = [
   { knob: 'gpuLayers', type: 'string', simFlag: '--gpu-layers', meaning: 'llama.cpp: layers offloaded to the GPU (a number, auto or all)' },
   { knob: 'fit', type: 'bool-switch', simFlag: '--fit', meaning: 'llama.cpp: fit unset arguments to device memory' },
   { knob: 'splitMode', type: 'string', simFlag: '--split-mode', meaning: 'llama.cpp: multi-GPU split mode none | layer | row | tensor' },
+  { knob: 'repack', type: 'bool-switch', simFlag: '--repack', meaning: 'llama.cpp: CPU weight repacking of quantized tensors (false = off)' },
   { knob: 'tensorSplit', type: 'string', simFlag: '--tensor-split', meaning: 'llama.cpp: proportions of the model per GPU, e.g. 3,1' },
 ];
 

@@ -42,6 +42,11 @@ export const LLAMACPP_ROWS: readonly KnobRow[] = [
     knob: 'splitMode', via: 'flag', name: '-sm', values: { none: 'none', layer: 'layer', row: 'row', tensor: 'tensor' }, candidates: ['layer', 'row'],
     source: `${R}: "-sm, --split-mode {none,layer,row,tensor}  ... layer (default) ... tensor: ... EXPERIMENTAL"`,
   },
+  {
+    knob: 'repack', via: 'flag', name: '--repack', values: { true: '--repack', false: '--no-repack' },
+    source: `${R}: "--repack, -nr, --no-repack  whether to enable weight repacking (default: enabled)"`,
+    note: 'servelab 2026-12-01: on this Xeon (AVX-512, AMX), GGML_NATIVE build, every quantized GGUF (Q8_0, Q4_0, Q4_K_M) segfaulted at context init with repacking on, and served with --no-repack',
+  },
   { knob: 'tensorSplit', via: 'flag', name: '-ts', source: `${R}: "-ts, --tensor-split N0,N1,N2,...  fraction of the model to offload to each GPU, comma-separated list of proportions, e.g. 3,1"` },
   {
     knob: 'speculative.method', via: 'flag', name: '--spec-type',

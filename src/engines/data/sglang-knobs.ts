@@ -1,9 +1,10 @@
 // SGLang's spelling of each neutral knob (`python3 -m sglang.launch_server`). Data table. Full
 // flag names only: `--tp 2` works through argparse prefix matching, which a new flag can break.
-// Source: python/sglang/srt/server_args.py@469c63e5 (0.5.4/0.5.5-era). Rendered in docs/engines.md.
+// Source: python/sglang/srt/server_args.py, the 0.5.4/0.5.5-era stored copy (store id 8356329, no
+// commit recorded; facts identical in the ≥0.5.7 copy, id 271536807). Rendered in docs/engines.md.
 import type { KnobRow } from './knob-row.js';
 
-const SA = 'python/sglang/srt/server_args.py@469c63e5 (0.5.5)';
+const SA = 'python/sglang/srt/server_args.py (0.5.5-era stored copy, id 8356329)';
 
 export const SGLANG_ROWS: readonly KnobRow[] = [
   { knob: 'tp', via: 'flag', name: '--tp-size', source: `${SA}: "--tensor-parallel-size", "--tp-size"` },
@@ -47,7 +48,7 @@ export const SGLANG_ROWS: readonly KnobRow[] = [
   { knob: 'speculative.draftModel', via: 'flag', name: '--speculative-draft-model-path', source: `${SA}: "--speculative-draft-model-path"` },
   {
     knob: 'speculative.numSteps', via: 'flag', name: '--speculative-num-steps', source: `${SA}: "--speculative-num-steps"`,
-    note: 'EAGLE/EAGLE3/STANDALONE: steps, topk and draft tokens are given together or not at all (a partial set is a TypeError in auto_choose_speculative_params)',
+    note: 'EAGLE/EAGLE3/STANDALONE: steps, topk and draft tokens are given together or not at all (in _handle_speculative_decoding: topk or draft tokens without steps is a bare AssertionError; steps without topk a TypeError from `self.speculative_eagle_topk > 1`)',
   },
   { knob: 'speculative.topk', via: 'flag', name: '--speculative-eagle-topk', source: `${SA}: "--speculative-eagle-topk"` },
   { knob: 'speculative.draftTokens', via: 'flag', name: '--speculative-num-draft-tokens', source: `${SA}: "--speculative-num-draft-tokens"` },

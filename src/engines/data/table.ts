@@ -57,6 +57,7 @@ const KNOB_LABEL: Readonly<Record<string, string>> = {
   attentionBackend: 'attention backend',
   kvCacheDtype: 'KV-cache dtype',
   'speculative.method': 'speculative method',
+  performanceMode: 'performance mode',
 };
 
 export const ENGINE_LABEL: Readonly<Record<EngineName, string>> = { vllm: 'vLLM', sglang: 'SGLang', trtllm: 'TensorRT-LLM', llamacpp: 'llama.cpp' };
@@ -66,4 +67,14 @@ export function supportedKnobs(engine: EngineName, version?: string): Set<KnobNa
   const s = new Set<KnobName>(['extraArgs']);
   for (const r of rowsAt(engine, version)) if (!r.knob.startsWith('plumbing.')) s.add(r.knob.split('.')[0] as KnobName);
   return s;
+}
+
+/**
+ * The engine's own values for knobs left unset, as the table rows record them (`engineDefault`)
+ * for a release: the same-server check's facts (each row carries its source for docs/engines.md).
+ */
+export function tableDefaults(engine: EngineName, version: string): { knob: KnobName; value: string; fact: string }[] {
+  return rowsAt(engine, version)
+    .filter((r) => r.engineDefault !== undefined && !r.knob.includes('.'))
+    .map((r) => ({ knob: r.knob as KnobName, value: r.engineDefault!, fact: `${ENGINE_LABEL[engine]} ${version}'s ${KNOB_LABEL[r.knob] ?? r.knob} is ${r.engineDefault} by default` }));
 }

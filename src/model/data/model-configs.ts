@@ -193,6 +193,6 @@ export const FP8_CHECKPOINTS: Record<string, { base: string; scaling?: 'tensor' 
   // registers only `Qwen3/Qwen3-235B-A22B: - quant_algo: FP8 kv_cache_quant_algo: FP8` for FP8, so that
   // export is per-tensor FP8 weights with an FP8 KV cache (ModelOpt examples/llm_ptq/hf_ptq.py@0.29.0:
   // `"--kv_cache_qformat", ... default="fp8"`). Nothing quoted says the published nvidia/ checkpoint
-  // is that export, so neither fact is applied (docs/model-diagnosis.md section 2 has the what-if).
+  // is that export, so neither fact is applied (model-lab/DIAGNOSIS.md section 2 has the what-if).
   'nvidia/Qwen3-235B-A22B-FP8': { base: 'Qwen/Qwen3-235B-A22B', source: 'hf_quant_config.json not read' },
 };

@@ -6,7 +6,7 @@ export const NOT_AS_PUBLISHED_PREFIX = 'not reproducible as published';
 
 /**
  * vLLM 0.11.0's own accounting cannot start `vllm serve Qwen/Qwen3-32B` on an 80 GB H100, whichever
- * sampler it uses (read at the v0.11.0 tag, commit b8b302cde; docs/model-diagnosis.md section 7):
+ * sampler it uses (read at the v0.11.0 tag, commit b8b302cde; model-lab/DIAGNOSIS.md section 7):
  * requested = 0.9 x 79.18 GiB = 71.26 GiB (gpu_worker.py init_device), minus 61.03 GiB of weights
  * and 0.14 GiB non-torch leaves 10.09 GiB before the profile run's peak, and one 40,960-token
  * sequence needs 10.00 GiB (kv_cache_utils.py check_enough_kv_cache_memory: "To serve at least
@@ -18,7 +18,7 @@ export const NOT_AS_PUBLISHED_PREFIX = 'not reproducible as published';
  * model on an H100 with 4.45 GiB left and failing at --max-model-len 32000. The run started, so
  * its GPU memory or flags differ from what the page says: not reproducible as published.
  *
- * Which H100 (docs/model-diagnosis.md section 7, model-lab/lab-gpu-hypotheses.ts): the pages as read say
+ * Which H100 (model-lab/DIAGNOSIS.md section 7, model-lab/lab-gpu-hypotheses.ts): the pages as read say
  * "NVIDIA H100 GPUs"; the lab's later edit (gpustack/gpustack commit 1f37f1b8, 2026-01-06, "docs:
  * clarify GPU number in performance lab") makes them "A single NVIDIA H100 SXM GPU." (Qwen3-32B,
  * Qwen3-14B) and "8 × NVIDIA H100 SXM GPUs on a single node." (Qwen3-235B, GLM-4.x), and the lab's

@@ -127,7 +127,7 @@ const GLM_H200_ROWS: GsRow[] = [
 ];
 
 /**
- * Not reproducible on the hardware the page states (docs/model-diagnosis.md section 9). The same
+ * Not reproducible on the hardware the page states (model-lab/DIAGNOSIS.md section 9). The same
  * engines and releases (vLLM 0.11.0, SGLang 0.5.3) run this checkpoint at about twice the speed on
  * the same lab's 8 x H200 page, and the lab's own 8 x H100 Qwen3-235B page (a similar MoE at TP8)
  * decodes at median ITL 44-61 ms where these runs print 124-150 ms. Mean TTFT 17.6 / 19.0 s

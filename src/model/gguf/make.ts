@@ -2,11 +2,14 @@
 // tokenizer keys from a vocabulary file, the label saying its outputs are meaningless, and the
 // tensor data. Used by `servelab random-gguf` and by tests that need a model for llama-server.
 import { UserError } from '../../core/errors.js';
-import { plain } from './format.js';
+import { GGML_TYPES, plain } from './format.js';
 import { archLayout, labelRandom, likeLayout, Normal, safeTokens, tensorData, type ArchShape } from './random.js';
 import { readGgufHeader } from './read.js';
 import { tokenizerMetadata } from './vocab.js';
 import { writeGguf } from './write.js';
+
+const F32_ID = GGML_TYPES.F32![0];
+const F16_ID = GGML_TYPES.F16![0];
 
 export interface RandomGgufOptions {
   out: string;
@@ -26,6 +29,8 @@ export interface RandomGgufResult {
   /** Tokens the model can emit (normal tokens that are complete UTF-8 on their own). */
   emittable: number;
   arch: string;
+  /** With `like`: tensors of another type (quantized, BF16) written as F16 instead. */
+  converted: number;
 }
 
 export function makeRandomGguf(o: RandomGgufOptions): RandomGgufResult {
@@ -51,5 +56,6 @@ export function makeRandomGguf(o: RandomGgufOptions): RandomGgufResult {
   const rng = new Normal(o.seed ?? 1);
   const bytes = writeGguf(o.out, layout, (t) => tensorData(t, rng, safe.safe));
   const params = layout.tensors.reduce((a, t) => a + t.dims.reduce((x, y) => x * y, 1), 0);
-  return { out: o.out, bytes, tensors: layout.tensors.length, params, vocabSize, emittable: safe.count, arch };
+  const converted = like ? like.tensors.filter((t) => t.type !== F32_ID && t.type !== F16_ID).length : 0;
+  return { out: o.out, bytes, tensors: layout.tensors.length, params, vocabSize, emittable: safe.count, arch, converted };
 }

@@ -28,6 +28,7 @@ import { parseParallel } from '../stage/parallel.js';
 import { DEFAULT_REPEATS_MAX } from '../decide/repeats.js';
 import { formatSweep, parseSweep } from '../../sweep/spec.js';
 import type { SessionSweepConfig } from '../config/config.js';
+import { engineVersions } from './engine-version-arg.js';
 
 import { AUTO_FLAGS } from './auto-flags.js';
 
@@ -192,7 +193,7 @@ export function parseAutoArgs(argv: readonly string[], settings: SettingValues =
 type Str = (k: string) => string | undefined;
 
 function simConfig(values: AutoFlagValues, str: Str, model: string): SessionConfig['sim'] {
-  const simFlags = ['gpu', 'gpus', 'speed'].filter((k) => str(k) !== undefined);
+  const simFlags = ['gpu', 'gpus', 'speed', ...(values['engine-version'] ? ['engine-version'] : [])].filter((k) => k === 'engine-version' || str(k) !== undefined);
   if (values.sim !== true) {
     if (simFlags.length) throw new UserError(`--${simFlags[0]} describes the simulated host; add --sim`);
     return undefined;
@@ -208,6 +209,7 @@ function simConfig(values: AutoFlagValues, str: Str, model: string): SessionConf
     speed: num('speed', str('speed'), { min: 0, exclusiveMin: true, max: 1000 }) ?? DEFAULT_SIM_SPEED,
     autoSpeed: str('speed') === undefined,
     seed: num('seed', str('seed'), { integer: true }) ?? 0,
+    ...engineVersions(values['engine-version'] as string[] | undefined),
   };
 }
 

@@ -38,6 +38,7 @@ export const AUTO_FLAGS = {
   gpus: { type: 'string' },
   speed: { type: 'string' },
   seed: { type: 'string' },
+  'engine-version': { type: 'string', multiple: true },
   'ready-timeout': { type: 'string' },
   warmup: { type: 'string' },
   port: { type: 'string' },

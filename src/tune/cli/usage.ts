@@ -67,6 +67,8 @@ Host
   --speed S               simulated clock speed-up (default: per launch, the fastest the client
                           can measure without timing error, at most ${DEFAULT_SIM_SPEED})
   --seed N                simulator seed (default 0)
+  --engine-version E=V    with --sim: rehearse release V of engine E (e.g. vllm=0.33.0): its flag
+                          spellings and start-up lines; repeatable (a real host's are detected)
   --runtime native|docker --image IMAGE   how real engines run (default native)
   --runtime slurm         each variant is a Slurm job; servelab benchmarks its head node
   --partition P --account A --time T   sbatch's options for every job

@@ -54,6 +54,8 @@ export interface SimHostConfig {
   /** --speed not given: each launch runs as fast as the client can measure, up to `speed` (simspeed.ts). */
   autoSpeed?: boolean;
   seed: number;
+  /** `--engine-version vllm=0.33.0`: the release each engine is rehearsed as (absent: the oldest table's). */
+  engineVersions?: Partial<Record<EngineName, string>>;
   /**
    * A simulated cluster (`--nodes N`): `gpus` counts all GPUs, `gpus / nodes` per node. Absent
    * for one host. Variants wider than a node launch through the engine's multi-node start.

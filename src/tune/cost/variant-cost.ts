@@ -34,7 +34,7 @@ export function launchGpuTime(variant: Variant, c: LaunchClock): VariantGpuTime 
   const span = c.readyMs === undefined ? 0 : wall(c.readyMs, c.stopMs);
   // Why not span x k: the client's setup between benchmarks (about 0.2-0.3 s of wall per
   // benchmark here, mostly its worker thread loading) takes the same wall time on a GPU host; x k
-  // it read as 1-1.5 simulated s per benchmark that no real host spends (docs/auto.md, issue 16).
+  // it read as 1-1.5 simulated s per benchmark that no real host spends (perf/tuning-cost.md, issue 16).
   const served = Math.min(span, c.servedWallS ?? span);
   const benchS = served * k + (span - served);
   // On a GPU host the reported startup is the same wall clock; on the simulated host it replaces

@@ -56,6 +56,13 @@ function batching(w: Variant): StageOut {
   const c: Candidate[] = [];
   for (const n of BATCHED_TOKENS) if (k.maxBatchedTokens !== n) c.push({ knobs: { maxBatchedTokens: n }, change: `mbt=${n}`, needs: ['maxBatchedTokens'] });
   for (const n of RUNNING_SEQS) if (k.maxRunningSeqs !== n) c.push({ knobs: { maxRunningSeqs: n }, change: `seqs=${n}`, needs: ['maxRunningSeqs'] });
+  // vLLM >= 0.17 --performance-mode is a candidate of this stage, not a stage of its own: what
+  // throughput mode changes first is the batch limits themselves (it doubles the *defaulted*
+  // max_num_batched_tokens / max_num_seqs, explicit ones are left alone: arg_utils.py), so it
+  // competes with the explicit limits above from the same carried winner, and a later stage
+  // would only ever see it on top of limits that cancel its main effect. Values from the table.
+  const perf = rowAt(w.engine, 'performanceMode', resolveVersion(w.engine, w.engineVersion).table);
+  for (const m of perf?.candidates ?? []) if (k.performanceMode !== m) c.push({ knobs: { performanceMode: m }, change: `perf=${m}`, needs: ['performanceMode'] });
   return { candidates: c, notes: [] };
 }
 

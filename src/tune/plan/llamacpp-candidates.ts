@@ -9,7 +9,7 @@ import type { Variant } from '../../core/variant.js';
 import { rowAt } from '../../engines/data/table.js';
 import type { StageName } from '../config/config.js';
 import { scenarioLengths } from './deps.js';
-import { ggufLabel, hostQuirkArgs, quantizedGgufs, withQuirks } from './llamacpp-gguf.js';
+import { ggufLabel, hostQuirks, quantizedGgufs } from './llamacpp-gguf.js';
 import type { Candidate, ExpandContext } from './types.js';
 
 type StageOut = { candidates: Candidate[]; skipped?: string; notes: string[] };
@@ -38,9 +38,9 @@ function quantization(w: Variant, ctx: ExpandContext): StageOut {
   if (!files.length) return out([], [], `one GGUF file (${ggufLabel(w.model)}), already quantized: give the others to compare with --gguf FILE`);
   const notes = made.length ? [`llama-quantize makes ${made.map((q) => q.type).join(' and ')} from ${basename(made[0]!.from)} in the run folder before their launch.`] : [];
   notes.push("A smaller weight type trades accuracy for speed; servelab does not measure accuracy: check it on your own evaluation.");
-  const quirk = (f: string) => hostQuirkArgs(f, ctx.host, made.find((q) => q.path === f)?.type);
-  if (files.some((f) => quirk(f).length)) notes.push('This CPU has AMX: quantized files run with -nr (no weight repacking), since llama.cpp 80fb11a crashes in its AMX kernels otherwise (ggml-org/llama.cpp#20824).');
-  return out(files.map((f) => ({ model: f, knobs: quirk(f).length ? { extraArgs: withQuirks(w.knobs, quirk(f)).extraArgs } : {}, change: `gguf ${made.find((q) => q.path === f)?.type ?? ggufLabel(f)}`, needs: [] })), notes);
+  const quirk = (f: string) => (w.knobs.repack === false ? {} : hostQuirks(f, ctx.host, made.find((q) => q.path === f)?.type));
+  if (files.some((f) => quirk(f).repack === false)) notes.push('This CPU has AMX: quantized files run with --no-repack, since llama.cpp 80fb11a crashes in its AMX kernels otherwise (ggml-org/llama.cpp#20824).');
+  return out(files.map((f) => ({ model: f, knobs: quirk(f), change: `gguf ${made.find((q) => q.path === f)?.type ?? ggufLabel(f)}`, needs: [] })), notes);
 }
 
 function offload(w: Variant, ctx: ExpandContext): StageOut {

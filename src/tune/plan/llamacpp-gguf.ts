@@ -106,19 +106,12 @@ export function ggufLabel(file: string): string {
 }
 
 /**
- * Flags a llama-server of 80fb11a needs on this host to serve `file` at all. On a CPU with AMX
+ * Knobs a llama-server of 80fb11a needs on this host to serve `file` at all. On a CPU with AMX
  * it repacks quantized weights for its AMX kernels, and ggml_backend_amx_mul_mat then crashes
  * (SIGSEGV in the warm-up decode; seen here with Q8_0 and Q4_0 files, and public as
- * ggml-org/llama.cpp#20824, open): -nr (--no-repack, tools/server/README.md) keeps the weights
- * off that path. F16/BF16/F32 files are not repacked for AMX.
+ * ggml-org/llama.cpp#20824, open): repack off (--no-repack, the knob table's 'repack' row) keeps
+ * the weights off that path. F16/BF16/F32 files are not repacked for AMX.
  */
-export function hostQuirkArgs(file: string, host: { cpu?: { amx?: boolean } }, type = ggufFacts(file)?.weightType): string[] {
-  return host.cpu?.amx && type && !FULL_PRECISION.has(type) ? ['-nr'] : [];
-}
-
-/** The knobs with the host's quirk flags added (once) to the extra argv. */
-export function withQuirks<K extends { extraArgs?: string[] }>(knobs: K, flags: readonly string[]): K {
-  const extra = knobs.extraArgs ?? [];
-  const add = flags.filter((f) => !extra.includes(f));
-  return add.length ? { ...knobs, extraArgs: [...extra, ...add] } : knobs;
+export function hostQuirks(file: string, host: { cpu?: { amx?: boolean } }, type = ggufFacts(file)?.weightType): { repack?: false } {
+  return host.cpu?.amx && type && !FULL_PRECISION.has(type) ? { repack: false } : {};
 }

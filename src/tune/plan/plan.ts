@@ -17,10 +17,10 @@ import { fullRunBaselineId, fullRunNote } from './baseline-in-full.js';
 import { chooseCheckpoint, findFp8Checkpoint } from './checkpoint.js';
 import { hostLayoutCandidates, replicaFor, replicaShareNote, replicaStageOrder, stageGpusText, stageScenario } from './replica.js';
 import type { ReplicaInfo } from './types.js';
-import { hostQuirkArgs, withQuirks } from './llamacpp-gguf.js';
+import { hostQuirks } from './llamacpp-gguf.js';
 
-/** llama.cpp's engine-stage knobs: the user's extra argv plus what this host needs (hostQuirkArgs). */
-const llamaEngineKnobs = (file: string, host: PlanHost, extra: string[] | undefined): Knobs => withQuirks({ extraArgs: extra }, hostQuirkArgs(file, host));
+/** llama.cpp's engine-stage knobs: the user's extra argv plus what this host needs (hostQuirks). */
+const llamaEngineKnobs = (file: string, host: PlanHost, extra: string[] | undefined): Knobs => ({ extraArgs: extra, ...hostQuirks(file, host) });
 
 export const CAVEATS = [
   'The search is greedy, stage by stage: it finds a local optimum, not necessarily the global one.',

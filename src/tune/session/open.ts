@@ -10,6 +10,7 @@ import { gpuTag, type SessionConfig } from '../config/config.js';
 import { Journal, defaultRunDir } from '../context/journal.js';
 import type { PlanHost } from '../plan/types.js';
 import { resolveSlurmHost } from '../run/slurm/host.js';
+import { forgetEngineHelp } from '../../engines/help-check.js';
 
 export async function resolveHost(config: SessionConfig, injected?: HostInfo): Promise<HostInfo> {
   if (injected) return injected;
@@ -34,8 +35,11 @@ export async function availableEngines(
   emit: (e: TuneEvent) => void,
 ): Promise<{ engines: EngineName[]; versions: Record<string, string> }> {
   const versions: Record<string, string> = {};
+  // A new session reads the installed engines' help afresh (a workbench runs several in one process).
+  forgetEngineHelp();
   if (host.simulated) {
-    for (const e of config.engines) versions[e] = 'simulated';
+    // --engine-version E=V rehearses that release: commands are spelled for it, sim-serve speaks it.
+    for (const e of config.engines) versions[e] = config.sim?.engineVersions?.[e] ?? 'simulated';
     return { engines: config.engines, versions };
   }
   // The engines live on the compute nodes, not on this login node: a missing one fails its job.
@@ -57,6 +61,8 @@ export async function availableEngines(
     if (info.installed) {
       engines.push(e);
       versions[e] = info.version ?? 'unknown';
+      // A release servelab has not read: its own help was read (or could not be), say which.
+      if ('helpCheck' in info && info.helpCheck) emit({ type: 'warning', message: `${e}: ${info.helpCheck}` });
     } else emit({ type: 'warning', message: `${e} is not available here${'detail' in info && info.detail ? ` (${info.detail})` : ''}: skipped` });
   }
   if (!engines.length) throw new UserError(`none of the engines asked for (${config.engines.join(', ')}) is installed here; install one, use --runtime docker, or run with --sim`);

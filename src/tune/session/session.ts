@@ -20,6 +20,7 @@ import { AbortedError } from '../../core/aborted.js';
 import { runVariantScenarios } from '../run/runner.js';
 import { saveOutcome } from './save-outcome.js';
 import { SessionControl, type ScenarioRunner, type SessionContext } from '../context/session-context.js';
+import { writeEngineHelp } from '../../engines/help-check.js';
 import { availableEngines, openJournal, resolveHost } from './open.js';
 import { initialStageState, runStages, type StageLoopState } from '../stage/loop.js';
 import type { ValidationRow } from '../decide/validate.js';
@@ -107,6 +108,9 @@ async function openSession(configIn: SessionConfig, opts: SessionOptions, sink: 
   const opened = openJournal(configIn, ph, !!opts.resume);
   setJournal(opened.journal);
   const runDir = opened.journal.dir;
+  // The installed engines' own help, read at detection for releases servelab has not read, is
+  // this session's source for their flags: kept beside the journal (engine-help/).
+  writeEngineHelp(runDir);
   const config = { ...opened.config, engines };
   const planDeps = opts.planDeps ?? realPlanDeps(config, host, runDir, versions);
   const plan = buildPlan(config, ph, planDeps);

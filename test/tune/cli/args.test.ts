@@ -71,7 +71,7 @@ describe('parseAutoArgs', () => {
     expect(badInput(['--sim', '--model', 'Qwen/Qwen3-14B', '--image', 'vllm/vllm-openai:v0.11.0'])).toBe('--image is the container of --runtime docker; add --runtime docker');
     // Conflicting or unknown places are refused, not silently resolved one way.
     expect(badInput(['--sim', '--model', 'Qwen/Qwen3-14B', '--run-dir', '/tmp/a', '--runs-dir', '/tmp/b'])).toBe('give --run-dir DIR (the exact run folder) or --runs-dir DIR (its parent), not both');
-    expect(badInput(['--sim', '--model', 'Qwen/Qwen3-14B', '--baseline', 'nosuch'])).toBe("--baseline 'nosuch' names no engine: give an engine (vllm, sglang, trtllm) or an engine-stage variant id, e.g. --baseline sglang");
+    expect(badInput(['--sim', '--model', 'Qwen/Qwen3-14B', '--baseline', 'nosuch'])).toBe("--baseline 'nosuch' names no engine: give an engine (vllm, sglang, trtllm, llamacpp) or an engine-stage variant id, e.g. --baseline sglang");
     expect(parseAutoArgs(['--sim', '--model', 'Qwen/Qwen3-14B', '--baseline', 'trtllm']).config!.baseline).toBe('trtllm');
     // A resumed run keeps its recorded settings: a flag that would change them is refused, not ignored.
     expect(badInput(['--auto', '--resume', '/tmp', '--gpus', '2'])).toBe("--resume continues a run with its recorded settings: drop --gpus (or start a new run without --resume)");

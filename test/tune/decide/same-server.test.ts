@@ -11,7 +11,7 @@ import { parseAutoArgs } from '../../../src/tune/cli/args.js';
 import { planHost, realPlanDeps } from '../../../src/tune/plan/deps.js';
 import { buildPlan } from '../../../src/tune/plan/plan.js';
 import type { Plan } from '../../../src/tune/plan/types.js';
-import { sameServerAs } from '../../../src/tune/decide/same-server.js';
+import { effectiveSettings, sameServerAs } from '../../../src/tune/decide/same-server.js';
 import type { ServerContext } from '../../../src/engines/data/engine-defaults.js';
 import { runSession } from '../../../src/tune/session/session.js';
 import { planText, progressLine } from '../../../src/tune/cli/text.js';
@@ -34,6 +34,9 @@ function ctx(host: ServerContext['host'], model = GLM): ServerContext {
   return { host, model: getModel(model) };
 }
 
+/** The attention setting vLLM 0.11.0 gets for an explicit backend on a host. */
+const effectiveAttention = (b: string, host: ServerContext['host'], model: string) => effectiveSettings(v('vllm', { attentionBackend: b }, '0.11.0', model), ctx(host, model)).get('attentionBackend')!.value;
+
 describe('sameServerAs: the engine defaults of the release the commands are spelled for', () => {
   it('vLLM 0.11.0 fa2 on an A100 is the default server (FLASH_ATTN, FA version 2 on compute capability 8.0)', () => {
     const why = sameServerAs(v('vllm', { attentionBackend: 'fa2' }), v('vllm', {}), ctx(A100));
@@ -48,6 +51,27 @@ describe('sameServerAs: the engine defaults of the release the commands are spel
   it('fa2 on an A100 with an FP8 KV cache differs: vLLM 0.11.0 picks Triton there', () => {
     expect(sameServerAs(v('vllm', { attentionBackend: 'fa2', kvCacheDtype: 'fp8' }), v('vllm', { kvCacheDtype: 'fp8' }), ctx(A100))).toBeUndefined();
     expect(sameServerAs(v('vllm', { attentionBackend: 'triton', kvCacheDtype: 'fp8' }), v('vllm', { kvCacheDtype: 'fp8' }), ctx(A100))).toMatch(/picks TRITON_ATTN on compute capability 8.0 with an FP8 KV cache/);
+  });
+
+  it('an explicit fa3 is an FA3 server only where vLLM can run FA3 (not on compute capability 8.6 / 8.9 / 12.x; 10.x falls back to FA2)', () => {
+    const L40S = { gpuName: 'L40S', gpuMemMiB: 46068, computeCap: 8.9, simulated: true };
+    const RTX = { gpuName: 'RTX PRO 6000', gpuMemMiB: 97887, computeCap: 12.0, simulated: true };
+    const B200 = { gpuName: 'B200', gpuMemMiB: 183359, computeCap: 10.0, simulated: true };
+    const m = 'Qwen/Qwen3-14B';
+    // fa3 on 8.9 / 12.x is no FA3 server (the FA version resolves to None): left unmapped.
+    for (const host of [L40S, RTX]) expect(effectiveAttention('fa3', host, m)).toBe('unmapped "fa3"');
+    expect(sameServerAs(v('vllm', { attentionBackend: 'fa3' }, undefined, m), v('vllm', {}, undefined, m), ctx(L40S, m))).toBeUndefined();
+    expect(effectiveAttention('fa3', B200, m)).toBe('FLASH_ATTN v2');
+    expect(effectiveAttention('fa3', H100, m)).toBe('FLASH_ATTN v3');
+  });
+
+  it('vLLM 0.33.0: an explicit --performance-mode balanced is the default server; throughput is not', () => {
+    const m = 'Qwen/Qwen3-14B';
+    const why = sameServerAs(v('vllm', { performanceMode: 'balanced' }, '0.33.0', m), v('vllm', {}, '0.33.0', m), ctx(H100, m));
+    expect(why).toBe(`same server as vllm-{} (vLLM 0.33.0's performance mode is balanced by default): not launched, its measurement is reused`);
+    expect(sameServerAs(v('vllm', { performanceMode: 'throughput' }, '0.33.0', m), v('vllm', {}, '0.33.0', m), ctx(H100, m))).toBeUndefined();
+    // 0.11.0 has no performance mode: nothing is assumed.
+    expect(effectiveSettings(v('vllm', {}, '0.11.0', m), ctx(H100, m)).has('performanceMode')).toBe(false);
   });
 
   it('an unknown release launches: a real host with no detected version, or a release whose defaults were not read', () => {

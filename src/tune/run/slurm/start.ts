@@ -10,6 +10,7 @@ import type { Failure, VariantResult } from '../../../core/events.js';
 import { UserError } from '../../../core/errors.js';
 import type { Variant } from '../../../core/variant.js';
 import { adapterFor } from '../../../engines/index.js';
+import { sglangDistInitPorts } from '../../../engines/sglang.js';
 import { findFreePort } from '../../../host/ports.js';
 import { describeJob, engineRanks, launchSlurmJob, simRanks, type SlurmCli, type SlurmJobHandle, type SlurmJobInfo } from '../../../host/slurm/index.js';
 import { gpusHeld } from '../../../model/layout.js';
@@ -47,6 +48,23 @@ function failureFromJob(job: SlurmJobHandle, info: SlurmJobInfo | null, classify
   return { ...f, reason: `${f.reason} (Slurm job ${job.jobId}: ${state})`, evidence: f.evidence ?? lines.slice(-8) };
 }
 
+/**
+ * The head's rendezvous port. SGLang under `--dist-init-addr HEAD:P` binds P ... P+5 and P+13 on
+ * the head (sglang.ts sglangDistInitPorts), so for it the whole set is kept clear of the ports
+ * this session already uses, and reserved.
+ */
+export async function headDistPort(variant: Variant, host: string | undefined, port: number, used: Set<number>): Promise<number> {
+  for (let from = port + 1; ; ) {
+    const p = await findFreePort({ ...(host ? { host } : {}), from, exclude: used });
+    const set = variant.engine === 'sglang' ? sglangDistInitPorts(p) : [p];
+    if (!set.some((x) => used.has(x) || x === port)) {
+      for (const x of set) used.add(x);
+      return p;
+    }
+    from = p + 1;
+  }
+}
+
 /** Submit, wait for RUNNING and for the head's health endpoint, or return the classified failure. */
 export async function startSlurmServer(variant: Variant, ctx: RunVariantContext, stopSignal: AbortSignal, simSpeed?: number): Promise<ServerStart> {
   const sim = ctx.config.sim;
@@ -56,8 +74,7 @@ export async function startSlurmServer(variant: Variant, ctx: RunVariantContext,
   const used = ctx.usedPorts ?? new Set<number>();
   const port = await findFreePort({ host: ctx.config.bindHost, from: ctx.config.portStart, exclude: used });
   used.add(port);
-  const distPort = nodes > 1 ? await findFreePort({ host: ctx.config.bindHost, from: port + 1, exclude: used }) : 0;
-  if (distPort) used.add(distPort);
+  const distPort = nodes > 1 ? await headDistPort(variant, ctx.config.bindHost, port, used) : 0;
   const runDir = join(ctx.logsDir, variant.id);
   // Each node's sim-serve is one node of the cluster (its --gpus); the head sizes the group.
   const launchConfig = sim ? { ...ctx.config, sim: { ...sim, gpus: perNode } } : ctx.config;
