@@ -295,7 +295,7 @@ export function configFromFlags(values: AutoFlagValues, settings: SettingValues 
   // Engine-stage variant ids start with their engine (vllm, sglang-..., trtllm-...): anything else would silently fall back to vLLM.
   const b = config.baseline;
   if (b && !ENGINES.some((e) => b === e || b.startsWith(`${e}-`))) {
-    throw new UserError(`--baseline '${b}' names no engine: give an engine (${config.engines.join(', ')}) or an engine-stage variant id, e.g. --baseline sglang`);
+    throw new UserError(`--baseline '${b}' names no engine: give an engine (${ENGINES.join(', ')}) or an engine-stage variant id, e.g. --baseline sglang`);
   }
   if (str('run-dir') && str('runs-dir')) throw new UserError('give --run-dir DIR (the exact run folder) or --runs-dir DIR (its parent), not both');
   return config;
