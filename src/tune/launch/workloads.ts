@@ -22,8 +22,7 @@ export function loadScenario(s: Scenario, model: string, cache?: Map<string, Pro
     randomOutputLen: s.outputLen,
     randomRangeRatio: s.rangeRatio,
     seed: s.seed,
-    // A GGUF is no tokenizer.json: until the client reads a GGUF's vocabulary, its counts are approximate.
-    ...(/\.gguf$/i.test(model) ? {} : { model }),
+    model,
   });
   cache?.set(key, p);
   // A failed load is not cached: the next caller gets the error again, not a stale promise.
