@@ -2,7 +2,7 @@
 // The core folders run headless and in sim-serve processes: they must never pull in Ink/React or
 // the front end. Folders must not import each other in a circle (a cycle means neither folder can
 // be understood, tested or moved alone).
-const CORE = '^src/(core|bench|engines|host|tune|model|sim|profiles|sweep)/';
+const CORE = '^src/(core|bench|engines|host|tune|model|sim|profiles|sweep|capacity|quality)/';
 const FRONT_END = '^src/(app\\.tsx|screens/|tui/)';
 
 /** @type {import('dependency-cruiser').IConfiguration} */

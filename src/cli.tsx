@@ -10,20 +10,22 @@ type CommandMain = (argv: string[]) => Promise<number>;
  * each command pay for their own imports alone. Adding a command is one row here.
  */
 const COMMANDS: Record<string, { summary: string; load: () => Promise<{ default: CommandMain }> }> = {
-  bench: { summary: 'benchmark a running OpenAI-compatible server like vllm bench serve', load: () => import('./commands/bench.js') },
+  bench: { summary: 'benchmark an OpenAI-compatible server like vllm bench serve', load: () => import('./commands/bench.js') },
   import: { summary: 'read vllm bench serve output (text or JSON) and print its metrics', load: () => import('./commands/import.js') },
   predict: { summary: "the model's prediction for one configuration (no launch)", load: () => import('./commands/predict.js') },
-  'sim-serve': { summary: 'run the simulated engine server (an OpenAI-compatible HTTP server)', load: () => import('./commands/sim-serve.js') },
+  calibrate: { summary: "fit the model's host corrections to this host's measured runs", load: () => import('./commands/calibrate.js') },
+  'sim-serve': { summary: 'run the simulated engine (an OpenAI-compatible HTTP server)', load: () => import('./commands/sim-serve.js') },
   gpus: { summary: 'print the GPUs found on this host', load: () => import('./commands/gpus.js') },
   replay: { summary: 'replay a saved profile and give a regression verdict', load: () => import('./commands/replay.js') },
   sweep: { summary: "load sweep of a profile's server: frontier, SLO choice, chart", load: () => import('./commands/sweep.js') },
+  capacity: { summary: 'the most load a server holds under an SLO (search, not a list)', load: () => import('./commands/capacity.js') },
   serve: { summary: "run a profile's winning server in the foreground", load: () => import('./commands/serve.js') },
   view: { summary: 'show a finished or interrupted run again from its journal', load: () => import('./commands/view.js') },
   export: { summary: 'export a profile as shell, docker, systemd, k8s or slurm', load: () => import('./commands/export.js') },
   profiles: { summary: 'list saved profiles', load: () => import('./commands/profiles.js') },
   config: { summary: 'get, set or list saved settings', load: () => import('./commands/config.js') },
   engines: { summary: 'build an engine servelab can build itself (llama.cpp)', load: () => import('./commands/engines.js') },
-  'random-gguf': { summary: 'write a random-weight GGUF for llama.cpp (outputs meaningless, speeds real)', load: () => import('./commands/random-gguf.js') },
+  'random-gguf': { summary: 'a random-weight GGUF for llama.cpp (meaningless text, real speed)', load: () => import('./commands/random-gguf.js') },
 };
 
 function usage(): string {
@@ -65,7 +67,8 @@ async function main(argv: string[]): Promise<number> {
       process.stderr.write(`servelab: unknown command '${first}'. Run 'servelab --help' for the list.\n`);
       return 2;
     }
-    if ((first === 'replay' || first === 'serve') && !wantsHelp(rest)) await leftoverCheck(rest);
+    const launches = first === 'replay' || first === 'serve' || (first === 'capacity' && !rest.some((a) => a.startsWith('--base-url')));
+    if (launches && !wantsHelp(rest)) await leftoverCheck(rest);
     return (await cmd.load()).default(rest);
   }
   // No sub-command: tuning. Headless is chosen here, once: --auto, --json, --dry-run, or no TTY.

@@ -86,11 +86,17 @@ function checkEndpoint(backend: Backend, endpoint: string): void {
 
 /** Validates the options (UserError on bad input) and fills the defaults. */
 export function checkRun(opts: Omit<RunOptions, 'signal' | 'onEvent' | 'countOutputTokens'>): CheckedRun {
+  const checked = checkRunOptions(opts);
+  if (opts.requests.length === 0) throw new UserError('no requests to send (the workload is empty)');
+  return checked;
+}
+
+/** checkRun less the workload: what a command checks before it loads prompts or prints anything. */
+export function checkRunOptions(opts: Omit<RunOptions, 'signal' | 'onEvent' | 'countOutputTokens' | 'requests'>): CheckedRun {
   const backend: Backend = opts.backend ?? 'openai-chat';
   const endpoint = opts.endpoint ?? (backend === 'openai-chat' ? '/v1/chat/completions' : '/v1/completions');
   checkEndpoint(backend, endpoint);
   const url = resolveUrl(opts.baseUrl, endpoint);
-  if (opts.requests.length === 0) throw new UserError('no requests to send (the workload is empty)');
   const requestRate = opts.requestRate ?? Infinity;
   if (!(requestRate > 0)) throw new UserError(`--request-rate must be > 0 or inf, got ${requestRate}`);
   const burstiness = opts.burstiness ?? 1;

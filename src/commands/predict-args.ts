@@ -24,19 +24,21 @@ export interface PredictArgs {
   seed: number;
   json: boolean;
   help: boolean;
+  /** --calibration FILE: a host calibration (servelab calibrate) the prediction is corrected with. */
+  calibration?: string;
 }
 
 export const PREDICT_USAGE = `usage: servelab predict --model ID [--gpu NAME] [--gpus N] [--engine {vllm,sglang,trtllm}]
                         [--engine-version V] [--scenario sharegpt-like|random:IN/OUT] [--num-prompts N]
-                        [--max-concurrency N] [--request-rate R] [--seed N] [--json]
+                        [--max-concurrency N] [--request-rate R] [--seed N] [--calibration FILE] [--json]
                         [sim-serve knob flags: --quantization Q --kv-cache-dtype D --tp N --pp N --dp N
                          --ep N --dp-attention --max-batched-tokens N --max-running-seqs N --mem-fraction F
                          --attention-backend NAME --torch-compile --no-cuda-graph --speculative METHOD
                          --max-model-len N]`;
 
 /** Flags only a running sim-serve has: refused here, so a copied command line does not silently differ. */
-const SERVER_ONLY = new Set(['--host', '--port', '--speed', '--load-time', '--load-format', '--served-model-name', '--engine-arg']);
-const OWN = new Set(['--scenario', '--num-prompts', '--max-concurrency', '--request-rate', '--seed', '--engine-version', '--engine']);
+const SERVER_ONLY = new Set(['--host', '--port', '--speed', '--load-time', '--load-format', '--served-model-name', '--engine-arg', '--truth']);
+const OWN = new Set(['--scenario', '--num-prompts', '--max-concurrency', '--request-rate', '--seed', '--engine-version', '--engine', '--calibration']);
 
 function positiveInt(flag: string, raw: string): number {
   return parseNumberArg(flag, raw, { integer: true, min: 1 });
@@ -112,5 +114,6 @@ export function parsePredictArgs(argv: string[]): PredictArgs {
     seed: seedRaw !== undefined ? Number(seedRaw) : scenario.seed,
     json,
     help,
+    ...(own['--calibration'] !== undefined ? { calibration: own['--calibration'] } : {}),
   };
 }

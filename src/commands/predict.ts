@@ -8,6 +8,7 @@ import { predict, type Prediction } from '../sim/predict.js';
 import { scenarioRequests } from '../sim/workload.js';
 import { parsePredictArgs, PREDICT_USAGE } from './predict-args.js';
 import { benchCommand } from '../tune/config/scenarios.js';
+import { calibratedLine, calibrationHeader, loadCalibration, withPrior } from './predict-calibrated.js';
 
 const fmt = (v: number | undefined, d = 0) => (v === undefined ? '–' : v.toFixed(d));
 
@@ -30,26 +31,30 @@ export default async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const requests = scenarioRequests(a.scenario, a.seed);
-  const rows = a.engines.map((engine) =>
-    predict({
-      engine,
-      ...(a.engineVersion ? { engineVersion: a.engineVersion } : {}),
-      model: a.model,
-      gpu: a.gpu,
-      gpus: a.gpus,
-      knobs: a.knobs,
-      requests,
-      ...(a.maxConcurrency ? { maxConcurrency: a.maxConcurrency } : {}),
-      ...(a.requestRate !== undefined ? { requestRate: a.requestRate } : {}),
-      seed: a.seed,
-    }),
-  );
+  const used = a.calibration ? loadCalibration(a.calibration, { gpu: a.gpu, gpus: a.gpus, engines: a.engines, ...(a.engineVersion ? { engineVersion: a.engineVersion } : {}) }) : undefined;
+  for (const w of used?.warnings ?? []) process.stderr.write(`warning: calibration ${a.calibration}: ${w}\n`);
+  const input = {
+    ...(a.engineVersion ? { engineVersion: a.engineVersion } : {}),
+    model: a.model,
+    gpu: a.gpu,
+    gpus: a.gpus,
+    knobs: a.knobs,
+    requests,
+    ...(a.maxConcurrency ? { maxConcurrency: a.maxConcurrency } : {}),
+    ...(a.requestRate !== undefined ? { requestRate: a.requestRate } : {}),
+    seed: a.seed,
+  };
+  const rows = a.engines.map((engine) => {
+    const prior = predict({ engine, ...input });
+    return used ? withPrior(predict({ engine, ...input, corrections: used.cal.corrections }), prior, used.cal, a.calibration!) : prior;
+  });
   if (a.json) {
     process.stdout.write(JSON.stringify(rows.length === 1 ? rows[0] : rows) + '\n');
     return 0;
   }
   const what = `${a.model} on ${a.gpus} x ${a.gpu}, ${a.scenario.label}, ${requests.length} prompts, ${a.maxConcurrency ? `max concurrency ${a.maxConcurrency}` : 'all at once'}${a.requestRate ? `, ${a.requestRate} req/s` : ''}, seed ${a.seed}`;
   process.stdout.write(`Predicted by servelab's model (virtual clock, not measured): ${what}\n`);
+  if (used) process.stdout.write([calibrationHeader(a.calibration!, used.cal), ...rows.map((r) => calibratedLine(r, used.cal))].join('\n') + '\n');
   // The same workload on a real server, with vLLM's own client.
   const reproduce = `To measure it on a real server: ${benchCommand({ ...a.scenario, maxConcurrency: a.maxConcurrency ?? null }, a.model)}${a.requestRate ? ` --request-rate ${a.requestRate}` : ''}\n`;
   if (rows.length > 1) {

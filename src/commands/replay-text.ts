@@ -1,6 +1,7 @@
 // The headless text of `servelab replay`: the setup shown before consent, the recorded-vs-now
 // table, the verdict and where the result was recorded. Pure: returns strings.
-import { fmtPct, hardwareLine, workloadLine } from '../profiles/report.js';
+import { hardwareLine, workloadLine } from '../profiles/report.js';
+import { fmtPct } from '../profiles/report-format.js';
 import { formatCommand } from '../core/shell-quote.js';
 import type { RecordedReplay } from '../profiles/history.js';
 import type { ReplayOutcome, ReplaySetup } from '../tune/replay/replay.js';

@@ -27,12 +27,13 @@ import { loadProfile } from '../profiles/store.js';
 import type { ReplayTuiInput, ReplayTuiResult } from '../screens/ReplayScreen.js';
 import { askConsent } from './consent.js';
 import { replaySweepHeadless } from './replay-sweep.js';
+import { recordedCapacity, replayCapacityHeadless } from './replay-capacity.js';
 import { recordedSweep } from '../tune/replay/replay-sweep.js';
 import { parseCommandArgs } from './args.js';
 
 const USAGE = `usage: servelab replay PROFILE [--sim] [--speed S] [--yes] [--auto] [--tolerance PCT] [--json]
                        [--dataset-path FILE] [--port N] [--ready-timeout S] [--runs-dir DIR]
-                       [--no-record] [--allow-any-command] [--allow-env NAME]... [--sweep]
+                       [--no-record] [--allow-any-command] [--allow-env NAME]... [--sweep | --capacity]
 
 On a terminal (without --auto, --json or --yes) the replay screen shows the command, asks, runs
 it live and ends with recorded vs now. The result is appended to the profile's history; a study
@@ -40,6 +41,8 @@ profile (servelab's own profiles/) is never written: its replays go to a copy in
 folder (setting profiles-dir, else profiles/ beside the settings file). --no-record keeps nothing.
 --sweep re-sweeps the profile's recorded load sweep (headless) and compares the frontiers: a drop
 of more than --tolerance in tok/s/GPU at the SLO point (without an SLO: at any load) is a regression.
+--capacity benchmarks the load the profile's capacity search answered, at its SLO (headless): it
+still holds, or it no longer does (a regression).
 Exit: 0 ok or faster, 3 regression, 1 failed to start or not run, 2 bad input, 130 interrupted.`;
 
 function num(flag: string, text: string | undefined, fallback: number, min = 0): number {
@@ -80,9 +83,10 @@ const FLAGS = {
   'no-record': { type: 'boolean' },
   'allow-env': { type: 'string', multiple: true },
   sweep: { type: 'boolean' },
+  capacity: { type: 'boolean' },
 } as const;
 
-type Flags = Partial<Record<'sim' | 'yes' | 'auto' | 'json' | 'no-record' | 'allow-any-command' | 'sweep', boolean> & Record<'speed' | 'tolerance' | 'dataset-path' | 'port' | 'ready-timeout' | 'runs-dir', string>> & { 'allow-env'?: string[] };
+type Flags = Partial<Record<'sim' | 'yes' | 'auto' | 'json' | 'no-record' | 'allow-any-command' | 'sweep' | 'capacity', boolean> & Record<'speed' | 'tolerance' | 'dataset-path' | 'port' | 'ready-timeout' | 'runs-dir', string>> & { 'allow-env'?: string[] };
 
 function replayOptions(v: Flags, logsDir: string): ReplayOptions {
   const sim = v.sim === true;
@@ -141,13 +145,16 @@ export default async function main(argv: string[], deps: ReplayDeps = {}): Promi
   const file = positionals[0]!;
   setLogSink(toStderr);
   const profile = loadProfile(file);
+  if (v.sweep && v.capacity) throw new UserError('give --sweep or --capacity, not both');
   if (v.sweep) recordedSweep(profile, file);
+  if (v.capacity) recordedCapacity(profile, file);
   const runsDir = resolve(v['runs-dir'] ?? defaultRunsDir());
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
   const opts = replayOptions(v, join(runsDir, `replay-${stamp}-${profile.variant.id}`));
   const setup = await prepareReplay(profile, file, opts);
   // A sweep replay compares frontiers; it is not a point in the profile's replay history.
   if (v.sweep) return replaySweepHeadless(setup, opts, v, file);
+  if (v.capacity) return replayCapacityHeadless(setup, opts, v, file);
 
   /** Record the outcome (unless --no-record); the one place both faces record. */
   // A record that cannot be written (a read-only file or folder) must not hide the verdict: it is

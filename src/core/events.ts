@@ -45,8 +45,12 @@ export interface VariantResult {
   cpuS?: number;
   /** Predicted figures from the shared estimate, when the planner made one. */
   predicted?: { totalTokPerS: number; meanTtftMs: number; meanTpotMs: number; /** Peak SSE events per (simulated) second. */ peakEventsPerS?: number };
+  /** The session's calibrated prediction before it ran (issue 24): band = 1 s.d. %, on `observations` measured variants of this host. */
+  calibrated?: { totalTokPerS: number; meanTtftMs: number; meanTpotMs: number; bandPct: number; observations: number };
   simulated?: boolean;
   clientBound?: boolean;
+  /** A run stopped early (status 'pruned'): `metrics` cover only the requests finished before the stop. */
+  partial?: boolean;
   /** GPU time this launch held (issue 16); on the first result of a launch that measured several scenarios. */
   gpuTime?: VariantGpuTime;
   /** GPU ids it was pinned to (CUDA_VISIBLE_DEVICES) when it shared the host with other variants. */
@@ -164,11 +168,22 @@ export interface SweepChoiceInfo {
   runnerUp?: string;
 }
 
+/** Which run of a variant a launch is, "run 2 of 3" (runText). */
+export interface RunOfRuns {
+  n: number;
+  of: number;
+}
+
+/** "run 2 of 3". */
+export function runText(r: RunOfRuns): string {
+  return `run ${r.n} of ${r.of}`;
+}
+
 export type TuneEvent =
   | { type: 'session-started'; runDir: string; simulated: boolean; at: string }
   | { type: 'plan-ready'; plan: PlanInfo }
   | { type: 'stage-started'; stage: string; index: number; variants: string[]; /** The winner carried into the stage (null in the first). */ carriedId?: string | null; /** Why the stage does not run, when it does not. */ skipped?: string }
-  | { type: 'variant-launching'; variantId: string; stage: string; argv: string[]; port: number; /** Short human label (Variant.label), for live displays. */ label?: string; /** GPUs it is pinned to when variants share the host. */ gpuIds?: number[] }
+  | { type: 'variant-launching'; variantId: string; stage: string; argv: string[]; port: number; /** Short human label (Variant.label), for live displays. */ label?: string; /** GPUs it is pinned to when variants share the host. */ gpuIds?: number[]; /** A repeat launch (adaptive repeats): run `n` of at most `of`; absent on a variant's first run. */ run?: RunOfRuns }
   | { type: 'server-log'; variantId: string; line: string; stream: 'stdout' | 'stderr' }
   /** `--runtime slurm`: the variant's job, journalled at submission and at each change of state or reason. */
   | { type: 'job-state'; variantId: string; jobId: string; state: string; reason?: string; /** "PENDING (Resources)", "RUNNING on sl1,sl2" */ text: string }
@@ -196,6 +211,8 @@ export type TuneEvent =
   | { type: 'sweep-finished'; frontier: { variantId: string; load: SweepLoadInfo; tokPerGpu: number; tokPerUser: number }[]; choice: SweepChoiceInfo | null; noChoice?: string; /** True when the choice decides the session (--objective frontier). */ decides: boolean }
   | { type: 'session-finished'; profilePath: string | null; reportPath: string | null; exitCode: number }
   | { type: 'warning'; message: string }
+  /** The session's host calibration was refitted on one more measured variant (issue 24): its leave-one-out line. */
+  | { type: 'calibration-updated'; observations: number; summary: string }
   | { type: 'error'; message: string };
 
 export type TuneListener = (event: TuneEvent) => void;
@@ -238,6 +255,8 @@ export interface PlanVariant {
   argv?: string[];
   env?: Record<string, string>;
   predicted?: Predicted;
+  /** With --calibration FILE: the prediction corrected by that host calibration (issue 24). */
+  calibrated?: NonNullable<VariantResult['calibrated']>;
 }
 
 export interface PlanStageInfo {

@@ -3,7 +3,7 @@
 // it files what the core decided (winners, references, gains, reasons travel in the events) and
 // never decides anything itself.
 import type { LiveSnapshot } from './metrics.js';
-import type { SessionGpuTime, StageVerdict, TuneEvent, VariantResult } from './events.js';
+import type { RunOfRuns, SessionGpuTime, StageVerdict, TuneEvent, VariantResult } from './events.js';
 import type { PlanInfo, ValidationRow } from './events.js';
 import { applySweepEvent, isSweepEvent, type SweepView } from './view-sweep.js';
 import { applyLaunchCost, applyWaveClock, closeWave, type WaveClock } from './view-cost.js';
@@ -53,6 +53,8 @@ export interface RunningVariantView {
   port: number;
   /** GPUs it is pinned to when it shares the host; all GPUs when absent. */
   gpuIds?: number[];
+  /** A repeat launch: run n of at most `of` (absent: the variant's first run). */
+  run?: RunOfRuns;
   phase: 'launching' | 'warming up' | 'benchmarking' | 'stopping';
   startupS?: number;
   scenario?: string;
@@ -112,7 +114,7 @@ function dropRunning(view: SessionView, id: string): SessionView {
 function applyLive(view: SessionView, e: TuneEvent): SessionView {
   switch (e.type) {
     case 'variant-launching': {
-      const r: RunningVariantView = { variantId: e.variantId, stage: e.stage, port: e.port, phase: 'launching', ...(e.label ? { label: e.label } : {}), ...(e.gpuIds ? { gpuIds: e.gpuIds } : {}) };
+      const r: RunningVariantView = { variantId: e.variantId, stage: e.stage, port: e.port, phase: 'launching', ...(e.label ? { label: e.label } : {}), ...(e.gpuIds ? { gpuIds: e.gpuIds } : {}), ...(e.run ? { run: e.run } : {}) };
       // A launch whose server was stopped without variant-finished (a validation side, a repeat
       // run) is over once the next launch comes: launches that overlap are never 'stopping'.
       const live = Object.fromEntries(Object.entries(view.running).filter(([, v]) => v.phase !== 'stopping'));

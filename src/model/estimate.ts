@@ -8,6 +8,7 @@ import { engineEfficiency, HARDWARE, type EngineEfficiency } from './efficiency.
 import { efficiencyForVersion } from './versions.js';
 import { kvBudget, type KvBudget } from './kv-budget.js';
 import { headsDivideTp, resolveParallel, type Parallel } from './layout.js';
+import type { Corrections } from './calibration/corrections.js';
 
 const GiB = 1024 ** 3;
 
@@ -111,6 +112,8 @@ export interface ServerConfig {
   speculative: boolean;
   /** Memory in use per GPU once loaded (weights + KV pool + runtime), bytes. */
   memUsedPerGpu: number;
+  /** Host corrections applied (calibration/apply.ts); absent = the model as fitted. step-time.ts reads prefill and attention. */
+  corrections?: Corrections;
 }
 
 export interface FitResult {

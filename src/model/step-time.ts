@@ -89,7 +89,7 @@ export function stepTime(c: ServerConfig, b: StepBatch): StepTime {
 
   // Attention over the context: prefill is compute-bound, decode reads the KV cache.
   const be = backendEfficiency(c.attentionBackend);
-  const attnS = attentionSeconds(c, b, groups, layersPerStage);
+  const attnS = attentionSeconds(c, b, groups, layersPerStage) / (c.corrections?.attention ?? 1); // host correction (calibration/apply.ts)
 
   const commS = commSeconds(c, mlpTokens, attnTokens, layersPerStage);
 
@@ -116,7 +116,7 @@ export function stepTime(c: ServerConfig, b: StepBatch): StepTime {
   let seconds = eff.overlap ? Math.max(gpuS, hostS) : gpuS + hostS;
   overheadS += eff.overlap ? Math.max(0, hostS - gpuS) : hostS;
   const hopper = g.computeCapability >= 9 && g.computeCapability < 10;
-  if (b.prefillTokens > 0 && (be.prefillStepFactorOn !== 'hopper' || hopper)) seconds *= be.prefillStepFactor;
+  if (b.prefillTokens > 0) seconds *= (be.prefillStepFactorOn !== 'hopper' || hopper ? be.prefillStepFactor : 1) * (c.corrections?.prefill ?? 1); // backend path x host correction
   if (c.knobs.torchCompile) seconds *= b.decodeSeqs / groups <= eff.torchCompileMaxBs && decodeOnly ? eff.torchCompileSmallBatch : eff.torchCompileLargeBatch;
   if (par.pp > 1) seconds *= 1 + 0.1 * (par.pp - 1); // pipeline bubbles between micro-batches
   return { seconds, gemmS, attnS, commS, overheadS };

@@ -3,10 +3,15 @@
 // stage, and what each stage was worth.
 import { formatGpuHours } from '../core/view-cost.js';
 import { formatCommand } from '../core/shell-quote.js';
+import { isStoppedEarly, statusText } from '../core/result-status.js';
+import { meanTpotMs, tpotDefinition, tpotHeader, type TpotMode } from '../core/tpot.js';
 import type { Profile, RecordedResult, ReplayRecord, StageRecord, ValidationRow, Workload } from './schema.js';
 import { sweepMarkdown } from '../sweep/report.js';
+import { capacityMarkdown } from '../capacity/text.js';
 import { TRTLLM_DUMMY_YAML } from '../engines/trtllm.js';
 import { engineVersionText } from './engine-version.js';
+import { calibratedCell, calibrationLine } from './report-calibration.js';
+import { fmt, fmtPct, metric } from './report-format.js';
 
 /**
  * The studies' own caveats; every report carries them. The fourth is worded as its sources say it:
@@ -23,15 +28,6 @@ export const STUDY_CAVEATS: readonly string[] = [
 ];
 
 const ENGINE_NAMES = { vllm: 'vLLM', sglang: 'SGLang', trtllm: 'TensorRT-LLM', llamacpp: 'llama.cpp' } as const;
-
-function fmt(n: number | null | undefined, digits = 2): string {
-  return typeof n === 'number' && Number.isFinite(n) ? n.toFixed(digits) : '–';
-}
-
-export function fmtPct(p: number | null | undefined): string {
-  if (typeof p !== 'number' || !Number.isFinite(p)) return '–';
-  return `${p >= 0 ? '+' : ''}${p.toFixed(1)}%`;
-}
 
 /** Escape a cell for a Markdown table. */
 function cell(s: string): string {
@@ -88,15 +84,12 @@ function resultCommand(r: RecordedResult): string {
   return formatCommand(r.engineArgv ?? r.argv, r.env ?? {});
 }
 
-function metric(r: RecordedResult, key: string): number | undefined {
-  const v = (r.metrics as Record<string, unknown> | undefined)?.[key];
-  return typeof v === 'number' ? v : undefined;
-}
-
-function stageTable(stage: StageRecord): string {
+function stageTable(stage: StageRecord, tpot: TpotMode): string {
   const anyPredicted = stage.results.some((r) => r.predicted);
-  const head = ['variant', 'command', 'result', 'total tok/s', 'out tok/s', 'mean TTFT ms', 'mean TPOT ms', 'mean ITL ms'];
+  const head = ['variant', 'command', 'result', 'total tok/s', 'out tok/s', 'mean TTFT ms', tpotHeader('mean TPOT ms', tpot), 'mean ITL ms'];
   if (anyPredicted) head.push('predicted tok/s (error)');
+  const anyCalibrated = stage.results.some((r) => r.calibrated);
+  if (anyCalibrated) head.push('calibrated tok/s +-band (error)');
   const anyCost = stage.results.some((r) => r.gpuTime);
   if (anyCost) head.push('GPU-h (startup / benchmark)');
   // A CPU engine's cost (llama.cpp): start-up and the server's CPU-seconds per launch.
@@ -108,7 +101,9 @@ function stageTable(stage: StageRecord): string {
     const status =
       r.status === 'ok'
         ? 'ok'
-        : `${r.status}${r.failure ? `: ${r.failure.kind}, ${r.failure.reason}` : ''}`;
+        : isStoppedEarly(r)
+          ? statusText(r)
+          : `${r.status}${r.failure ? `: ${r.failure.kind}, ${r.failure.reason}` : ''}`;
     const row = [
       name,
       `\`${resultCommand(r)}\``,
@@ -116,7 +111,7 @@ function stageTable(stage: StageRecord): string {
       fmt(metric(r, 'total_token_throughput')),
       fmt(metric(r, 'output_throughput')),
       fmt(metric(r, 'mean_ttft_ms')),
-      fmt(metric(r, 'mean_tpot_ms')),
+      fmt(r.metrics ? meanTpotMs(r.metrics, tpot) : null),
       fmt(metric(r, 'mean_itl_ms')),
     ];
     if (anyPredicted) {
@@ -125,6 +120,7 @@ function stageTable(stage: StageRecord): string {
       const err = pred !== undefined && measured ? ((pred - measured) / measured) * 100 : null;
       row.push(pred !== undefined ? `${fmt(pred)} (${fmtPct(err)})` : '–');
     }
+    if (anyCalibrated) row.push(calibratedCell(r));
     if (anyCost) row.push(r.gpuTime ? `${formatGpuHours(r.gpuTime.gpuS / 3600)} (${formatGpuHours(r.gpuTime.startupGpuS / 3600)} / ${formatGpuHours(r.gpuTime.benchmarkGpuS / 3600)})` : '–');
     if (anyCpu) row.push(fmt(r.startupS, 1), fmt(r.cpuS, 1));
     return row;
@@ -252,20 +248,24 @@ export function renderReport(p: Profile): string {
   out.push(code(benchCommand(p.workload, p.variant.model)));
   out.push('');
   out.push('## Results per stage');
+  out.push('', `${tpotDefinition(p.tpot)}.`);
   for (const [i, stage] of p.stages.entries()) {
     out.push('');
     out.push(`### ${i + 1}. ${stage.name}`);
     out.push('');
     if (stage.skipped) out.push(`Skipped: ${stage.skipped}`);
-    else out.push(stageTable(stage));
+    else out.push(stageTable(stage, p.tpot ?? 'excl'));
   }
   out.push('');
   out.push('## Summary');
   out.push('');
   for (const stage of p.stages) out.push(`- ${stageSummary(stage)}`);
   for (const note of p.notes) out.push(`- ${note}`);
+  const cal = calibrationLine(p);
+  if (cal) out.push('', '## Calibration', '', cal);
   if (p.cost) out.push('', '## Tuning cost', '', `${p.cost.summary}.`, '', 'Per variant: GPUs held x time from launch to stop. Host: every GPU of the host x the session\'s wall time (an idle GPU is paid for too).');
   if (p.sweep) out.push('', ...sweepMarkdown(p.sweep));
+  if (p.capacity) out.push('', ...capacityMarkdown(p.capacity, p.host.gpuCount));
   if (p.replays.length) {
     out.push('');
     out.push('## Replays');

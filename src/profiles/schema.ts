@@ -1,12 +1,13 @@
-// The profile: a versioned JSON document that records a tuned server well enough to bring it
-// back (replay, serve, export) and to judge whether it still performs. Validated on load with
-// zod so a hand-edited or foreign file fails with the field it got wrong.
+// The profile: a versioned JSON document that records a tuned server well enough to bring it back (replay,
+// serve, export) and to judge whether it still performs. Validated on load with zod so a hand-edited or foreign file fails with the field it got wrong.
 import { z } from 'zod';
 import { NEUTRAL_KNOBS, SPECULATIVE_METHODS, type NeutralKnob } from '../engines/data/knobs.js';
 import type { Knobs, Variant } from '../core/variant.js';
 import type { VariantResult } from '../core/events.js';
 import type { BenchMetrics } from '../core/metrics.js';
 import { SweepRecordSchema } from '../sweep/record.js';
+import { CapacityRecordSchema } from '../capacity/record.js';
+import { CalibratedPredictionSchema, SessionCalibrationSchema } from './calibrated-schema.js';
 
 /** The schema version this servelab writes and the newest it reads. */
 export const PROFILE_SCHEMA_VERSION = 1;
@@ -87,21 +88,7 @@ export const MetricsSchema = metricsObject.superRefine((m, ctx) => {
 }) as unknown as z.ZodType<RecordedMetrics, RecordedMetrics>;
 
 export const FailureSchema = z.object({
-  kind: z.enum([
-    'oom',
-    'unsupported',
-    'model-not-found',
-    'port-in-use',
-    'bad-flag',
-    'tp-mismatch',
-    'startup-timeout',
-    'crash',
-    'spec-failed',
-    'pruned',
-    'bench-failed',
-    'aborted',
-    'skipped',
-  ]),
+  kind: z.enum(['oom', 'unsupported', 'model-not-found', 'port-in-use', 'bad-flag', 'tp-mismatch', 'startup-timeout', 'crash', 'spec-failed', 'pruned', 'bench-failed', 'aborted', 'skipped']),
   reason: z.string().min(1),
   hint: z.string().optional(),
   evidence: z.array(z.string()).optional(),
@@ -145,11 +132,12 @@ export const VariantResultSchema = z.object({
   startupS: z.number().nonnegative().optional(),
   /** CPU seconds of the server process, start-up to stop (first result of a launch). */
   cpuS: z.number().nonnegative().optional(),
-  predicted: z
-    .object({ totalTokPerS: z.number(), meanTtftMs: z.number(), meanTpotMs: z.number(), peakEventsPerS: z.number().optional() })
-    .optional(),
+  predicted: z.object({ totalTokPerS: z.number(), meanTtftMs: z.number(), meanTpotMs: z.number(), peakEventsPerS: z.number().optional() }).optional(),
+  calibrated: CalibratedPredictionSchema.optional(), // the session's calibrated prediction before it ran (issue 24)
   simulated: z.boolean().optional(),
   clientBound: z.boolean().optional(),
+  /** A run stopped early: its metrics cover the requests finished before the stop. */
+  partial: z.boolean().optional(),
   gpuTime: GpuTimeSchema.optional(),
   gpuIds: z.array(z.number().int().nonnegative()).optional(),
   weights: z.object({ kind: z.enum(['dummy', 'real']), why: z.string() }).optional(), // --dummy-weights: what it loaded, why
@@ -219,7 +207,6 @@ export const StageSchema = z.object({
 });
 
 const pointSchema = z.object({ totalTokPerS: z.number().nonnegative(), meanTpotMs: z.number().nonnegative() });
-
 export const ValidationRowSchema = z.object({
   scenario: z.string().min(1),
   baseline: pointSchema.nullable(),
@@ -269,6 +256,7 @@ export const ProfileSchema = z.looseObject({
   workload: WorkloadSchema,
   objective: z.enum(['total', 'output', 'request', 'goodput']).default('total'),
   slo: z.array(SloSchema).default([]),
+  tpot: z.enum(['excl', 'inclusive']).optional(), // --tpot: which TPOT the report shows (src/core/tpot.ts); absent: excl
   metrics: MetricsSchema,
   startupS: z.number().nonnegative().nullable(),
   stages: z.array(StageSchema),
@@ -279,8 +267,10 @@ export const ProfileSchema = z.looseObject({
   replays: z.array(ReplayRecordSchema).default([]),
   /** Load sweep of the chosen variants (src/sweep): every point's metrics, the frontier's choice. */
   sweep: SweepRecordSchema.optional(),
+  capacity: CapacityRecordSchema.optional(), // `servelab capacity`: the highest load meeting an SLO (src/capacity)
   /** What the tuning session cost in GPU-hours (absent in profiles written before issue 16). */
   cost: SessionCostSchema.optional(),
+  calibration: SessionCalibrationSchema.optional(), // the session's host calibration (issue 24)
 });
 
 export type Profile = z.infer<typeof ProfileSchema>;
@@ -294,7 +284,6 @@ export type ValidationRow = z.infer<typeof ValidationRowSchema>;
 export type ReplayRecord = z.infer<typeof ReplayRecordSchema>;
 /** A stage result as recorded in a profile (VariantResult with RecordedMetrics). */
 export type RecordedResult = z.infer<typeof VariantResultSchema>;
-
 // Compile-time checks that the schema stays in step with the shared contracts.
 type Assert<T extends true> = T;
 type Extends<A, B> = [A] extends [B] ? true : false;

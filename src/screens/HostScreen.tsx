@@ -103,13 +103,15 @@ export function HostScreen(p: HostScreenProps): React.JSX.Element {
 /** One row per engine in two columns, so a long note wraps under itself, not under the engine's name. */
 function EngineRows({ engines }: { engines: HostView['engines'] }): React.JSX.Element {
   const theme = useTheme();
+  // The name column fits the longest name ('llamacpp') plus a space.
+  const nameWidth = Math.max(...engines.map((e) => e.engine.length)) + 1;
   return (
     <Box flexDirection="column" marginLeft={2}>
       {engines.map((e) => (
         <Box key={e.engine + e.runtime}>
           <Box flexShrink={0}>
             <Text color={e.installed ? theme.good : theme.muted} dimColor={!e.installed && theme.dimMuted}>
-              {(e.installed ? theme.glyph.ok : '-') + ' ' + e.engine.padEnd(8)}
+              {(e.installed ? theme.glyph.ok : '-') + ' ' + e.engine.padEnd(nameWidth)}
             </Text>
           </Box>
           <Text>

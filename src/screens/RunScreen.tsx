@@ -5,6 +5,7 @@
 // stage, abort, log.
 import React, { useState } from 'react';
 import { Box, Text } from 'ink';
+import { runText } from '../core/events.js';
 import { liveCost } from '../core/view-cost.js';
 import type { SweepView } from '../core/view-sweep.js';
 import { liveCostText } from '../tui/components/cost-text.js';
@@ -122,7 +123,8 @@ export function RunScreen(p: RunScreenProps): React.JSX.Element {
   const roomy = p.height >= 40;
   // Rows left for the log: the live region must stay shorter than the terminal (no full redraws).
   const logRows = Math.max(3, Math.min(roomy ? 20 : 12, p.height - 10));
-  const labelOf = (v: CurrentVariant) => p.labels[v.variantId] ?? v.label ?? v.variantId;
+  // A repeat launch says which run it is: "run 2 of 3".
+  const labelOf = (v: CurrentVariant) => `${p.labels[v.variantId] ?? v.label ?? v.variantId}${v.run ? ` (${runText(v.run)})` : ''}`;
   // Compact rows name a variant by its change from the winner carried into the stage, as the leaderboard does.
   const rowLabel = (v: CurrentVariant) => {
     const carried = run.view.stages.find((s) => s.name === v.stage)?.carriedId;

@@ -33,6 +33,10 @@ export interface SimArgs {
   servedModelName?: string;
   /** Engine release the model imitates (src/model/versions.ts); undefined = the release servelab targets. */
   engineVersion?: string;
+  /** `--truth FILE`: host corrections the simulated host runs on (src/model/calibration), unknown to the planner. */
+  truth?: string;
+  /** `--calibration FILE`: a host calibration (servelab calibrate) the simulated host runs on. */
+  calibration?: string;
 }
 
 const SPEC_METHODS: readonly string[] = SPECULATIVE_METHODS;
@@ -73,6 +77,7 @@ export const SIM_USAGE =
   '                          [--host HOST] [--port PORT] [--seed SEED] [--speed S] [--load-time SECONDS]\n' +
   '                          [--load-format {auto,dummy}] [--extra_llm_api_options YAML]\n' +
   '                          [--served-model-name NAME] [--engine-version V]\n' +
+  '                          [--truth FILE | --calibration FILE]\n' +
   wrapUsage(knobUsage, '                          ');
 
 // The argv builder lives beside the sim adapter (engines -> sim would be a folder cycle).
@@ -126,6 +131,8 @@ const FLAGS: Record<string, FlagDef> = {
   '--extra_llm_api_options': { kind: 'string', set: (a, v) => (a.trtllmYaml = v as string) },
   '--served-model-name': { kind: 'string', set: (a, v) => (a.servedModelName = v as string) },
   '--engine-version': { kind: 'string', set: (a, v) => (a.engineVersion = (v as string).replace(/^v/, '')) },
+  '--truth': { kind: 'string', set: (a, v) => (a.truth = v as string) },
+  '--calibration': { kind: 'string', set: (a, v) => (a.calibration = v as string) },
 };
 
 function checkValue(flag: string, kind: Kind, raw: string): void {

@@ -7,12 +7,15 @@ import { countWords } from '../bench/tokenizer.js';
 import { Rng, mixSeed } from './rng.js';
 import type { WallRunner } from './wall.js';
 import { completionFormat, type CompletionKind } from './completion-format.js';
+import { driftStart, type Drift } from './drift.js';
 
 export interface ApiContext {
   runner: WallRunner;
   servedModel: string;
   maxModelLen: number;
   seed: number;
+  /** Greedy-output drift of this server's knobs (drift.ts); none by default. */
+  drift?: Drift;
 }
 
 /** Chance that a request without ignore_eos meets EOS before max_tokens; ShareGPT runs nearly always reach max_tokens. */
@@ -63,6 +66,8 @@ interface Parsed {
   includeUsage: boolean;
   ignoreEos: boolean;
   seed: number | undefined;
+  /** temperature 0: the text depends on the prompt alone (a request seed changes nothing). */
+  greedy: boolean;
 }
 
 function parseRequest(kind: 'chat' | 'completion', body: Record<string, unknown>, ctx: ApiContext): Parsed | string {
@@ -97,6 +102,7 @@ function parseRequest(kind: 'chat' | 'completion', body: Record<string, unknown>
     includeUsage: so?.include_usage === true,
     ignoreEos: body.ignore_eos === true,
     seed: typeof body.seed === 'number' ? body.seed : undefined,
+    greedy: body.temperature === 0,
   };
 }
 
@@ -124,10 +130,14 @@ export async function handleCompletion(kind: CompletionKind, req: IncomingMessag
 /** Submit the request to the runner and write its tokens as they are generated. */
 function generate(kind: CompletionKind, p: Parsed, res: ServerResponse, ctx: ApiContext): void {
   // Deterministic per request content and seed, whatever the arrival order.
-  const rng = new Rng(mixSeed(ctx.seed ^ (p.seed ?? 0), hashText(p.promptText) ^ p.maxTokens));
+  const rng = new Rng(mixSeed(ctx.seed ^ (p.greedy ? 0 : (p.seed ?? 0)), hashText(p.promptText) ^ p.maxTokens));
   let target = p.maxTokens;
   if (!p.ignoreEos && rng.next() < EARLY_EOS_PROB) target = rng.int(1, p.maxTokens);
-  const wordAt = (i: number) => VOCAB[(rng.int(0, VOCAB.length - 1) + i) % VOCAB.length]!;
+  // From the drift's first token on, each word is another one (never the undrifted word).
+  const drift = ctx.drift;
+  const from = drift ? driftStart(drift, new Rng(mixSeed(hashText(drift.key), hashText(p.promptText))).next()) : Infinity;
+  const shift = drift ? 1 + (hashText(drift.key) % (VOCAB.length - 1)) : 0;
+  const wordAt = (i: number) => VOCAB[(rng.int(0, VOCAB.length - 1) + i + (i >= from ? shift : 0)) % VOCAB.length]!;
 
   const id = `${kind === 'chat' ? 'chatcmpl' : 'cmpl'}-sim${(++idCounter).toString(16).padStart(8, '0')}`;
   const fmt = completionFormat(kind, id, Math.floor(Date.now() / 1000), ctx.servedModel);

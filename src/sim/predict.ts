@@ -6,6 +6,7 @@ import type { BenchMetrics } from '../core/metrics.js';
 import { simulateWorkload } from './virtual.js';
 import { TARGET_VERSIONS, versionChanges } from '../model/versions.js';
 import type { LengthPair } from './workload.js';
+import type { CorrectionSet } from '../model/calibration/corrections.js';
 
 export interface PredictInput {
   engine: EngineName;
@@ -18,6 +19,8 @@ export interface PredictInput {
   maxConcurrency?: number;
   requestRate?: number;
   seed: number;
+  /** Host corrections (a calibration's); absent = the model as fitted. */
+  corrections?: CorrectionSet;
 }
 
 /** One prediction: vLLM's result keys (null when it does not fit) plus servelab's own. */
@@ -53,6 +56,7 @@ export function predict(p: PredictInput): Prediction {
     ...(p.maxConcurrency ? { maxConcurrency: p.maxConcurrency } : {}),
     ...(p.requestRate !== undefined ? { requestRate: p.requestRate } : {}),
     seed: p.seed,
+    ...(p.corrections ? { corrections: p.corrections } : {}),
   });
   const changes = versionChanges(p.engine, version);
   return {

@@ -8,6 +8,8 @@ import { findGpu, gpuNames } from '../model/gpus.js';
 import { getModel, type ModelInfo } from '../model/models.js';
 import { resolveServer } from '../model/estimate.js';
 import { onNodes } from '../model/interconnect.js';
+import { correctServer } from '../model/calibration/apply.js';
+import { simCorrections } from './host-corrections.js';
 import { SimArgsError, type SimArgs } from './args.js';
 import { corpusLines } from '../engines/corpus.js';
 import { loadedLines, readyLines, startLines, type LogLine } from './engine-style.js';
@@ -138,7 +140,7 @@ export function startSimServer(args: SimArgs, emit: (l: LogLine) => void): SimSe
     life.failNow(unknownModelFailure(args.engine, args.model));
     return life.handle();
   }
-  const cfg = onNodes(resolveServer(args.engine, gpu, args.gpus, model, args.knobs, args.engineVersion), args.gpusPerNode);
+  const cfg = correctServer(onNodes(resolveServer(args.engine, gpu, args.gpus, model, args.knobs, args.engineVersion), args.gpusPerNode), simCorrections(args, (text) => emit({ stream: 'stderr', text })));
   const fitFail = cfg.fit.fits ? undefined : fitFailure(args.engine, cfg, cfg.fit.kind!, args.model, cfg.maxModelLen);
   // Failures the engine reports before it binds; a later fit failure comes after its start lines.
   const early = maxModelLenFailure(args, model) ?? (fitFail?.early ? fitFail : undefined);

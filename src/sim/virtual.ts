@@ -8,6 +8,8 @@ import { findGpu, type GpuSpec } from '../model/gpus.js';
 import { getModel, type ModelInfo } from '../model/models.js';
 import { resolveServer, type FitResult, type ServerConfig } from '../model/estimate.js';
 import { onNodes } from '../model/interconnect.js';
+import { correctServer } from '../model/calibration/apply.js';
+import { correctionsFor, type CorrectionSet } from '../model/calibration/corrections.js';
 import { Scheduler } from './scheduler.js';
 import type { SimRequest } from './scheduler-types.js';
 import { Rng } from './rng.js';
@@ -32,6 +34,8 @@ export interface SimulateOptions {
   seed: number;
   /** GPUs per node when the server spans nodes: its collectives cross the inter-node link. */
   gpusPerNode?: number;
+  /** Host corrections (src/model/calibration): a truth file's simulated host, or a calibration. Absent = the model as fitted. */
+  corrections?: CorrectionSet;
 }
 
 export interface SimulateResult {
@@ -43,12 +47,13 @@ export interface SimulateResult {
   steps: number;
 }
 
-export function resolveOptions(o: Pick<SimulateOptions, 'engine' | 'gpu' | 'gpus' | 'model' | 'knobs' | 'engineVersion' | 'gpusPerNode'>): ServerConfig & { fit: FitResult } {
+export function resolveOptions(o: Pick<SimulateOptions, 'engine' | 'gpu' | 'gpus' | 'model' | 'knobs' | 'engineVersion' | 'gpusPerNode' | 'corrections'>): ServerConfig & { fit: FitResult } {
   const gpu = typeof o.gpu === 'string' ? findGpu(o.gpu) : o.gpu;
   if (!gpu) throw new Error(`unknown GPU '${String(o.gpu)}'`);
   const model = typeof o.model === 'string' ? getModel(o.model) : o.model;
   if (!model) throw new Error(`unknown model '${String(o.model)}'`);
-  return onNodes(resolveServer(o.engine, gpu, o.gpus, model, o.knobs, o.engineVersion), o.gpusPerNode);
+  const cfg = onNodes(resolveServer(o.engine, gpu, o.gpus, model, o.knobs, o.engineVersion), o.gpusPerNode);
+  return o.corrections ? correctServer(cfg, correctionsFor(o.corrections, o.engine)) : cfg;
 }
 
 /** Requests on their way through the API server (front-end.ts): handed to the engine a busy period at a time. */

@@ -177,6 +177,11 @@ describe('servelab bench', () => {
     const goodput = await servelab(['bench', '--goodput', 'latency:5']);
     expect(goodput.exitCode).toBe(2);
     expect(goodput.stderr).toMatch(/invalid --goodput 'latency:5'/);
+    // Refused before the header (and before any workload warning): stdout empty, one stderr line.
+    const rate = await servelab(['bench', '--base-url', srv.url, '--num-prompts', '4', '--request-rate', '-1']);
+    expect(rate.exitCode).toBe(2);
+    expect(rate.stdout).toBe('');
+    expect(rate.stderr.trim()).toBe('servelab: --request-rate must be > 0 or inf, got -1');
     for (const url of ['notaurl', 'ftp://127.0.0.1:8000']) {
       const bad = await servelab(['bench', '--base-url', url, '--model', 'm']);
       expect(bad.exitCode).toBe(2);

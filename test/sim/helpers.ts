@@ -89,8 +89,8 @@ export async function reapAll(): Promise<void> {
 }
 
 /** Start a sim server on a free port and wait for its ready line; returns its base URL. */
-export async function startReady(args: string[]): Promise<{ proc: SimProc; url: string }> {
-  const proc = spawnSim(['--port', '0', '--load-time', '0.3', ...args]);
+export async function startReady(args: string[], env?: Record<string, string>): Promise<{ proc: SimProc; url: string }> {
+  const proc = spawnSim(['--port', '0', '--load-time', '0.3', ...args], env);
   const m = await proc.waitFor(/(?:Starting vLLM API server 0 on|Uvicorn running on) (http:\/\/[\d.]+:\d+)/);
   await proc.waitFor(/Application startup complete\.|The server is fired up and ready to roll!|Uvicorn running on/);
   if (args.includes('sglang')) await proc.waitFor(/The server is fired up and ready to roll!/);

@@ -44,8 +44,11 @@ describe('running variants in the run state', () => {
   });
 
   it('keeps a repeat in its place, drops a stopped launch when the next starts, and empties at the verdict', () => {
-    let s = feed([launch('a', 0), launch('b', 1), { type: 'server-stopping', variantId: 'a' }, { type: 'server-stopping', variantId: 'b' }, launch('a', 0)]);
+    let s = feed([launch('a', 0), launch('b', 1), { type: 'server-stopping', variantId: 'a' }, { type: 'server-stopping', variantId: 'b' }, { ...launch('a', 0), run: { n: 2, of: 3 } } as TuneEvent]);
     expect(s.live.map((c) => [c.variantId, c.phase])).toEqual([['a', 'launching']]);
+    // The repeat says which run it is; the view projection carries the same.
+    expect(s.live[0]!.run).toEqual({ n: 2, of: 3 });
+    expect(s.view.running['a']?.run).toEqual({ n: 2, of: 3 });
     s = feed([launch('b', 1)], s);
     expect(s.live.map((c) => c.variantId)).toEqual(['a', 'b']);
     // A launch the core paid without variant-finished (a validation side) is gone once stopped.

@@ -1,7 +1,7 @@
 // The variants running now, as the Run screen draws them: each one's lifecycle, log tail and live
 // figures, in launch order (several at once when variants of a stage share the host on disjoint
 // GPUs). A pure reducer over the core's events: it files what the core reported.
-import type { ServerMetricsSample, TuneEvent } from '../../core/events.js';
+import type { RunOfRuns, ServerMetricsSample, TuneEvent } from '../../core/events.js';
 import type { LiveSnapshot } from '../../core/metrics.js';
 
 /** Bounds that keep memory flat however long a run lasts. */
@@ -20,6 +20,8 @@ export interface CurrentVariant {
   label?: string;
   /** GPUs it is pinned to when it shares the host with other variants; absent: the host's GPUs. */
   gpuIds?: number[];
+  /** A repeat launch: run n of at most `of` (absent: the first run). */
+  run?: RunOfRuns;
   /** Wall-clock ms when the launch event was filed (for the elapsed display). */
   launchedAt: number;
   phaseAt: number;
@@ -47,6 +49,7 @@ function launched(e: Extract<TuneEvent, { type: 'variant-launching' }>, now: num
     port: e.port,
     ...(e.label ? { label: e.label } : {}),
     ...(e.gpuIds ? { gpuIds: e.gpuIds } : {}),
+    ...(e.run ? { run: e.run } : {}),
     launchedAt: now,
     phaseAt: now,
     logTail: [],

@@ -24,13 +24,13 @@ import { checkDataset, checkNumber, checkObjectiveSlo, parseStageObjective, RULE
 import { parseScenario, sharegptScenario, studyScenarios } from '../config/scenarios.js';
 import type { Scenario } from '../../core/scenario.js';
 import { parseSlo } from '../../core/slo-rule.js';
-import { parseParallel } from '../stage/parallel.js';
-import { DEFAULT_REPEATS_MAX } from '../decide/repeats.js';
 import { formatSweep, parseSweep } from '../../sweep/spec.js';
 import type { SessionSweepConfig } from '../config/config.js';
 import { engineVersions } from './engine-version-arg.js';
 
 import { AUTO_FLAGS } from './auto-flags.js';
+import { costFlags } from './cost-flags.js';
+import { calibrationFlag, truthFlag } from './calibration-flags.js';
 
 export interface AutoOptions {
   help: boolean;
@@ -43,21 +43,6 @@ export interface AutoOptions {
 }
 
 const num = (flag: string, text: string | undefined, rule?: NumberRule) => checkNumber(`--${flag}`, text, rule);
-
-/** Issue 16's flags: early stop, adaptive repeats, parallel variants, dummy weights. */
-function costFlags(values: Record<string, unknown>): Pick<SessionConfig, 'earlyStop' | 'repeatsMax' | 'parallel' | 'replica' | 'dummyWeights'> {
-  const str = (k: string) => values[k] as string | undefined;
-  const replica = str('replica') ?? 'auto';
-  if (replica !== 'auto' && replica !== 'off') throw new UserError(`--replica must be auto or off, got '${replica}'`);
-  return {
-    replica,
-    earlyStop: values['no-early-stop'] !== true,
-    repeatsMax: num('repeats-max', str('repeats-max'), { integer: true, min: 1, max: 20 }) ?? DEFAULT_REPEATS_MAX,
-    parallel: parseParallel(str('parallel') ?? 'auto'),
-    // Absent when off: a run folder written without the flag resumes with the same config.
-    ...(values['dummy-weights'] === true ? { dummyWeights: true } : {}),
-  };
-}
 
 export function parseStages(text: string): StageName[] {
   const list = text.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
@@ -193,7 +178,7 @@ export function parseAutoArgs(argv: readonly string[], settings: SettingValues =
 type Str = (k: string) => string | undefined;
 
 function simConfig(values: AutoFlagValues, str: Str, model: string): SessionConfig['sim'] {
-  const simFlags = ['gpu', 'gpus', 'speed', ...(values['engine-version'] ? ['engine-version'] : [])].filter((k) => k === 'engine-version' || str(k) !== undefined);
+  const simFlags = ['gpu', 'gpus', 'speed', 'truth', ...(values['engine-version'] ? ['engine-version'] : [])].filter((k) => k === 'engine-version' || str(k) !== undefined);
   if (values.sim !== true) {
     if (simFlags.length) throw new UserError(`--${simFlags[0]} describes the simulated host; add --sim`);
     return undefined;
@@ -210,6 +195,7 @@ function simConfig(values: AutoFlagValues, str: Str, model: string): SessionConf
     autoSpeed: str('speed') === undefined,
     seed: num('seed', str('seed'), { integer: true }) ?? 0,
     ...engineVersions(values['engine-version'] as string[] | undefined),
+    ...truthFlag(str('truth')),
   };
 }
 
@@ -287,6 +273,7 @@ export function configFromFlags(values: AutoFlagValues, settings: SettingValues 
     ...costFlags(values),
     ...(sweep ? { sweep } : {}),
     ...(llamacpp ? { llamacpp } : {}),
+    ...calibrationFlag(str('calibration'), values['fresh-baseline'] === true),
   };
   if (str('validation') === undefined) llamaValidation(config);
   if (isShippedDir(join(config.outDir, 'profiles'))) {

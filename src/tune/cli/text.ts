@@ -1,7 +1,9 @@
 // Plain-text views of the session for the headless front end: one progress line per step, the
 // dry-run plan with every exact command, and the final summary tables. Pure: returns strings.
-import { isStoppedEarly, STOPPED_EARLY } from '../decide/early-stop.js';
+import { isStoppedEarly, STOPPED_EARLY, statusText } from '../../core/result-status.js';
 import type { StageVerdict, TuneEvent, VariantResult } from '../../core/events.js';
+import { runText } from '../../core/events.js';
+import { meanTpotMs, tpotDefinition, tpotHeader, type TpotMode } from '../../core/tpot.js';
 import { formatCommand } from '../../core/shell-quote.js';
 import type { SessionConfig } from '../config/config.js';
 import { dollarsPerMillionTokens, objectiveLabel } from '../decide/decide.js';
@@ -41,7 +43,18 @@ function outcomeText(r: VariantResult): string {
     return `${num(m.total_token_throughput)} tok/s total, ${num(m.output_throughput)} out, TTFT ${num(m.mean_ttft_ms, 0)} ms, TPOT ${num(m.mean_tpot_ms, 1)} ms${failed}${r.simulated ? ' (simulated)' : ''}${r.clientBound ? ' [client-bound]' : ''}`;
   }
   if (isSameServer(r)) return r.failure!.reason;
-  return `${r.status}${r.failure ? ` (${r.failure.kind}): ${r.failure.reason}${r.failure.hint ? `. ${r.failure.hint.replace(/\.$/, '')}` : ''}` : ''}`;
+  return `${statusText(r)}${r.failure?.hint ? `. ${r.failure.hint.replace(/\.$/, '')}` : ''}`;
+}
+
+/** Issue 24: prior, calibrated with its band, and measured throughput, when the session calibrated. */
+function predictionText(r: VariantResult): string {
+  const c = r.calibrated;
+  // Rows the plan predicted (a reused same-server measurement has no prediction of its own).
+  if (!c || !r.predicted) return '';
+  const measured = r.status === 'ok' ? r.metrics?.total_token_throughput : undefined;
+  const prior = `prior ${num(r.predicted.totalTokPerS)}, `;
+  const cal = c.observations ? `calibrated ${num(c.totalTokPerS)} +-${Math.round(c.bandPct)}% (on ${c.observations} variant(s))` : 'no host calibration yet';
+  return `\n    predicted tok/s: ${prior}${cal}${measured !== undefined ? `, measured ${num(measured)}` : ''}`;
 }
 
 /** A stage's verdict in one line: the new winner and its gain against the reference, or why the carried one stays. */
@@ -62,7 +75,7 @@ export function progressLine(e: TuneEvent): string | null {
     case 'stage-started':
       return `stage ${e.index + 1} ${e.stage}: ${e.skipped ? `skipped (${e.skipped})` : `${e.variants.length} variant(s)`}`;
     case 'variant-launching':
-      return `  ${e.variantId}: launching on port ${e.port}`;
+      return `  ${e.variantId}: launching on port ${e.port}${e.run ? ` (${runText(e.run)})` : ''}`;
     case 'job-state':
       return `  ${e.variantId}: Slurm job ${e.jobId} ${e.text}`;
     case 'server-ready':
@@ -70,7 +83,9 @@ export function progressLine(e: TuneEvent): string | null {
     case 'bench-started':
       return `  ${e.variantId}: benchmarking ${e.scenario} (${e.numPrompts} prompts)`;
     case 'variant-finished':
-      return `  ${e.result.variantId}: ${outcomeText(e.result)}`;
+      return `  ${e.result.variantId}: ${outcomeText(e.result)}${predictionText(e.result)}`;
+    case 'calibration-updated':
+      return `  ${e.summary}`;
     case 'stage-finished':
       return stageLine(e);
     case 'session-cost':
@@ -90,7 +105,9 @@ export function progressLine(e: TuneEvent): string | null {
 
 function plannedLine(planned: PlannedVariant, simulated: boolean, seconds?: number): string[] {
   const p = planned.predicted;
-  const pred = p ? `  predicted ${num(p.totalTokPerS)} tok/s, TTFT ${num(p.meanTtftMs, 0)} ms, TPOT ${num(p.meanTpotMs)} ms` : '';
+  const c = planned.calibrated;
+  const cal = c ? ` (calibrated ${num(c.totalTokPerS)} +-${Math.round(c.bandPct)}% on ${c.observations} variant(s) of this host)` : '';
+  const pred = p ? `  predicted ${num(p.totalTokPerS)} tok/s${cal}, TTFT ${num(p.meanTtftMs, 0)} ms, TPOT ${num(p.meanTpotMs)} ms` : '';
   const time = seconds !== undefined ? `  est. ${durationText(seconds)}` : '';
   const head =
     planned.status === 'planned'
@@ -146,8 +163,8 @@ export function planText(plan: Plan, config: SessionConfig, times?: PlanTimes): 
 }
 
 /** A stage's rows as the summary table. */
-function stageRowsTable(s: StageView, gpus: number, price: number | undefined): string {
-  const head = ['variant', 'status', 'total tok/s', 'out tok/s', 'TTFT ms', 'TPOT ms', 'start-up s', 'GPU-h', 'predicted (err)', 'gain'];
+function stageRowsTable(s: StageView, gpus: number, price: number | undefined, tpot: TpotMode): string {
+  const head = ['variant', 'status', 'total tok/s', 'out tok/s', 'TTFT ms', tpotHeader('TPOT ms', tpot), 'start-up s', 'GPU-h', 'predicted (err)', 'gain'];
   if (price !== undefined) head.push('$/Mtok');
   const rows = s.rows.map(({ result: r, gainPct, isWinner, isReference, isCarried }) => {
     const m = r.metrics;
@@ -160,7 +177,7 @@ function stageRowsTable(s: StageView, gpus: number, price: number | undefined): 
       num(measured),
       num(m?.output_throughput),
       num(m?.mean_ttft_ms, 0),
-      num(m?.mean_tpot_ms),
+      num(m ? meanTpotMs(m, tpot) : undefined),
       num(r.startupS),
       r.gpuTime ? formatGpuHours(r.gpuTime.gpuS / 3600) : '-',
       pred !== undefined ? `${num(pred)} (${signedPct(err)})` : '-',
@@ -183,7 +200,8 @@ function stageGainLine(s: StageView): string {
  * The final stdout summary, from the projection of the event stream (the TUI's Results screen
  * shows the same): per-stage results, the winner's command, and the before/after table.
  */
-export function summaryText(view: SessionView, opts: { gpuHourPrice?: number } = {}): string {
+export function summaryText(view: SessionView, opts: { gpuHourPrice?: number; tpot?: TpotMode } = {}): string {
+  const tpot = opts.tpot ?? 'excl';
   const out: string[] = [];
   if (view.status === 'interrupted') out.push('INTERRUPTED: the run stopped before it finished; these are the measurements it made.', '');
   const gpus = view.plan?.host.gpuCount ?? 1;
@@ -193,11 +211,12 @@ export function summaryText(view: SessionView, opts: { gpuHourPrice?: number } =
       out.push('');
       continue;
     }
-    out.push(stageRowsTable(s, gpus, opts.gpuHourPrice));
+    out.push(stageRowsTable(s, gpus, opts.gpuHourPrice, tpot));
     for (const { result: r } of s.rows) if (r.status !== 'ok' && r.failure) out.push(`  ${r.variantId}: ${r.failure.reason}`);
     if (s.verdict) out.push(stageGainLine(s));
     out.push('');
   }
+  if (view.stages.some((s) => s.rows.length)) out.push(`${tpotDefinition(tpot)}.`, '');
   const w = view.winner;
   if (w) {
     out.push(`Winner: ${w.variantId}${w.simulated ? ' (simulated figures)' : ''}${w.weights?.kind === 'dummy' ? ' (tuned on dummy weights; the command loads the real ones)' : ''}`);
@@ -211,7 +230,8 @@ export function summaryText(view: SessionView, opts: { gpuHourPrice?: number } =
     out.push(`Before/after: baseline ${val.baselineId}${val.baselineWhy ? ` (${val.baselineWhy})` : ''} vs ${view.sweep?.decides ? 'the frontier\'s choice' : 'winner'} ${val.winnerId}`);
     out.push(
       textTable(
-        ['scenario', 'baseline tok/s', 'baseline TPOT', 'optimized tok/s', 'optimized TPOT', 'gain'],
+        // The before/after rows keep servelab's TPOT (the first token left out) in either mode.
+        ['scenario', 'baseline tok/s', `baseline TPOT${tpot === 'inclusive' ? ' (excl. 1st)' : ''}`, 'optimized tok/s', `optimized TPOT${tpot === 'inclusive' ? ' (excl. 1st)' : ''}`, 'gain'],
         val.rows.map((r) => [r.scenario, num(r.baseline?.totalTokPerS), num(r.baseline?.meanTpotMs), num(r.optimized?.totalTokPerS), num(r.optimized?.meanTpotMs), signedPct(r.gainPct)]),
       ),
     );

@@ -60,6 +60,8 @@ Decision
                           speculative decoding, MoE models or the validation,
                           which use the real weights (default off; see docs/auto.md)
   --gpu-hour-price USD    price of one GPU-hour, for $ per million tokens
+  --tpot excl|inclusive   TPOT in the summary and report: excl (default, vLLM's: the first token
+                          left out) or inclusive (AIConfigurator --inclusive-tpot, GuideLLM)
 
 Host
   --sim                   tune on the simulated host (no GPU needed)
@@ -69,6 +71,12 @@ Host
   --seed N                simulator seed (default 0)
   --engine-version E=V    with --sim: rehearse release V of engine E (e.g. vllm=0.33.0): its flag
                           spellings and start-up lines; repeatable (a real host's are detected)
+  --truth FILE            the simulated host runs on these host corrections, unknown to the planner
+                          (a truth or calibration file; every sim-serve launch gets --truth FILE)
+  --calibration FILE      start the session's host calibration from FILE (servelab calibrate);
+                          refused from another GPU, a warning for any other difference
+  --fresh-baseline        measure the validation baseline even when an earlier run folder under
+                          --runs-dir holds it for the same host, engine release, model and workload
   --runtime native|docker --image IMAGE   how real engines run (default native)
   --runtime slurm         each variant is a Slurm job; servelab benchmarks its head node
   --partition P --account A --time T   sbatch's options for every job

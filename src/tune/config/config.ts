@@ -4,6 +4,7 @@ import type { EngineName } from '../../core/variant.js';
 import type { Objective } from '../../core/objective.js';
 import type { SloRule } from '../../core/slo-rule.js';
 import type { Scenario } from '../../core/scenario.js';
+import type { TpotMode } from '../../core/tpot.js';
 
 /** The GPU engines' stages (vLLM, SGLang, TensorRT-LLM): the default when llama.cpp is not asked for. */
 export const GPU_STAGES = ['engine', 'quantization', 'parallelism', 'batching', 'attention', 'compile', 'speculative'] as const;
@@ -61,6 +62,8 @@ export interface SimHostConfig {
    * for one host. Variants wider than a node launch through the engine's multi-node start.
    */
   nodes?: number;
+  /** `--truth FILE` (absolute): host corrections every sim-serve launch runs on, unknown to the planner (src/model/calibration). */
+  truth?: string;
 }
 
 /** `--runtime slurm`: each variant is a Slurm job (src/host/slurm, docs/slurm.md). */
@@ -138,8 +141,14 @@ export interface SessionConfig {
    * the engine's `--load-format dummy` and a client that sends ignore_eos (dummy-weights.ts).
    */
   dummyWeights?: boolean;
+  /** TPOT in the reports: 'excl' (default, vLLM's) or 'inclusive' (--tpot inclusive; src/core/tpot.ts). */
+  tpot?: TpotMode;
   /** Sweep the finalists' load after the stages (--sweep, --objective frontier). */
   sweep?: SessionSweepConfig;
+  /** `--calibration FILE` (absolute): a host calibration (servelab calibrate) the session's calibration starts from. */
+  calibration?: string;
+  /** `--fresh-baseline`: measure the validation baseline even when an earlier run folder holds it (stage/baseline-reuse.ts). */
+  freshBaseline?: boolean;
   /** llama.cpp only (absent otherwise, so other sessions' configs are unchanged). */
   llamacpp?: LlamaCppConfig;
 }

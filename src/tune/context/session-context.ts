@@ -1,7 +1,7 @@
 // What every part of a running session shares: the configuration, the host, the plan, the
 // journal, the event sink and the runner. The runner is the one seam to processes: tests inject
 // a scripted one so stage logic, resume, skip and stop run without launching anything.
-import type { TuneEvent, VariantResult } from '../../core/events.js';
+import type { RunOfRuns, TuneEvent, VariantResult } from '../../core/events.js';
 import type { Variant } from '../../core/variant.js';
 import type { HostInfo } from '../../host/gpus.js';
 import type { SessionConfig } from '../config/config.js';
@@ -11,6 +11,7 @@ import type { Predicted } from '../../core/events.js';
 import type { Scenario } from '../../core/scenario.js';
 import type { EarlyStopRequest } from '../run/early-stop-run.js';
 import type { CostLedger } from '../cost/ledger.js';
+import type { SessionCalibrator } from './calibration.js';
 
 /** Steering from the front end while a session runs. */
 export class SessionControl {
@@ -60,6 +61,8 @@ export interface RunRequest {
   /** GPUs to pin the server to (parallel variants) and the first port to try for it. */
   gpuIds?: readonly number[];
   portFrom?: number;
+  /** A repeat launch: which run of the variant this is (shown and journaled in its events). */
+  run?: RunOfRuns;
   /** Each scenario's result as soon as it is measured (sweeps journal points and stop early by it). */
   onResult?: (index: number, result: VariantResult) => void;
 }
@@ -87,6 +90,8 @@ export interface SessionContext {
   warnedClientBound: boolean;
   /** GPU time of every launch this session made, for its host GPU-hours. */
   cost: CostLedger;
+  /** The host calibration refitted as variants are measured (calibration.ts); absent with injected plan deps (tests). */
+  calibration?: SessionCalibrator;
   /** The run-to-run spread adaptive repeats measured so far, % (repeats.ts runSpreadPct). */
   repeatSpreadPct?: number;
 }

@@ -18,7 +18,11 @@
 // - Stop when that bound < leader x (1 - margin): even at best it would end further below the
 //   leader than the noise margin, and a challenger needs to beat the leader to win anything.
 // - Never before 30% of the requests have finished (completed or failed): the start of a run
-//   (connection set-up, the first prefills) says little.
+//   (connection set-up, the first prefills) says little. Never in the last 10% either: a stop
+//   there saves almost nothing and loses the run's figure (vLLM was stopped at 996/1000 requests
+//   in DeepSeek-R1's engine stage on 8xH200).
+// - The reason says what the rule knows: a bound ("at least 4% below the leader"), not the gap a
+//   finished run would show (that vLLM, run to the end, was 19% below SGLang).
 // The assumption: after 30% of its requests (and the warm-up requests before them) a server whose
 // rate has levelled off does not later run faster than its fastest window by more than the
 // margin; a server still speeding up is never judged on its peak.
@@ -30,10 +34,13 @@ import type { BenchMetrics, LiveSnapshot } from '../../core/metrics.js';
 import type { Objective } from '../../core/objective.js';
 import { peakRequestRate, type PeakRate, type RatePoint } from './early-stop-rate.js';
 
-/** The words every stopped-early reason starts with (the status column shows them alone). */
-export const STOPPED_EARLY = 'stopped early';
+// The status words and their test live with the result's status (src/core/result-status.ts).
+import { STOPPED_EARLY } from '../../core/result-status.js';
+export { isStoppedEarly, STOPPED_EARLY } from '../../core/result-status.js';
 
 export const MIN_FINISHED_FRACTION = 0.3;
+/** From this share of requests finished a run is never stopped: it is all but done. */
+export const MAX_STOP_FRACTION = 0.9;
 
 export interface Progress {
   /** Requests finished so far (completed + failed), and in the whole run. */
@@ -65,11 +72,14 @@ export function earlyStopVerdict(p: Progress, leaderValue: number, marginPct: nu
   if (p.total <= 0 || p.finished < Math.ceil(minFraction * p.total)) {
     return { stop: false, why: `only ${p.finished}/${p.total} requests finished (at least ${Math.round(minFraction * 100)}% needed)` };
   }
+  if (p.finished >= Math.ceil(MAX_STOP_FRACTION * p.total)) {
+    return { stop: false, why: `${p.finished}/${p.total} requests finished: in its last ${Math.round((1 - MAX_STOP_FRACTION) * 100)}% a run is never stopped (it would save little and lose the figure)` };
+  }
   const { value: bound, basis } = optimisticValue(p, marginPct);
   const threshold = leaderValue * (1 - marginPct / 100);
   if (!(bound < threshold)) return { stop: false, why: `could still reach ${bound.toFixed(1)} (${basis === 'peak' ? 'the rest at its fastest window' : 'the rest at infinite speed'}) vs the leader's ${leaderValue.toFixed(1)}` };
   const belowPct = (1 - bound / leaderValue) * 100;
-  return { stop: true, boundValue: bound, belowPct, status: `${STOPPED_EARLY}: ${belowPct.toFixed(0)}% below the leader at ${p.finished}/${p.total} requests` };
+  return { stop: true, boundValue: bound, belowPct, status: `${STOPPED_EARLY}: at least ${belowPct.toFixed(0)}% below the leader at ${p.finished}/${p.total} requests` };
 }
 
 /**
@@ -167,11 +177,6 @@ export function snapshotChannel(): { push(s: LiveSnapshot): void; end(): void; s
     },
     snapshots: gen(),
   };
-}
-
-/** Was this result stopped early by the rule above (rather than pruned by preflight)? */
-export function isStoppedEarly(r: Pick<VariantResult, 'status' | 'failure'>): boolean {
-  return r.status === 'pruned' && r.failure?.kind === 'pruned' && r.failure.reason.startsWith(STOPPED_EARLY);
 }
 
 /** The result of a variant stopped early: never eligible to win (status 'pruned', score() skips it). */

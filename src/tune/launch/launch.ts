@@ -52,7 +52,7 @@ export interface PreparedLaunch {
  * (modelledStartupS). In a container or on the simulated host the launched env is not the
  * engine's, yet profiles and plans must show what a GPU host would run.
  */
-export function prepareLaunch(variant: Variant, ctxIn: LaunchContext, opts: { modelledLoad?: boolean; cacheDir?: string; dummyWeights?: boolean } = {}): PreparedLaunch {
+export function prepareLaunch(variant: Variant, ctxIn: LaunchContext, opts: { modelledLoad?: boolean; cacheDir?: string; dummyWeights?: boolean; simTruth?: string } = {}): PreparedLaunch {
   const ctx = withExecutable(variant, ctxIn);
   if (opts.dummyWeights && !offersDummyWeights(variant.engine)) throw new Error(`${variant.engine} has no dummy-weight load format`);
   // Dummy weights (dummy-weights.ts decides): an engine that takes them in its own file (TensorRT-LLM's
@@ -64,7 +64,8 @@ export function prepareLaunch(variant: Variant, ctxIn: LaunchContext, opts: { mo
   const native = ctx.sim || ctx.runtime.kind !== 'native' ? getAdapter(variant.engine).command(variant, { ...launchCtx, sim: undefined, runtime: { kind: 'native' } }) : built;
   const dummy = opts.dummyWeights ? dummyFlags(variant.engine) : [];
   // `servelab serve --sim` keeps the modelled load: a served model comes up as it would.
-  const argv = [...built.argv, ...dummy, ...(ctx.sim && !opts.modelledLoad ? ['--load-time', '0'] : [])];
+  // --auto --sim --truth FILE: the simulated host runs on host corrections the planner does not know.
+  const argv = [...built.argv, ...dummy, ...(ctx.sim && !opts.modelledLoad ? ['--load-time', '0'] : []), ...(ctx.sim && opts.simTruth ? ['--truth', opts.simTruth] : [])];
   // The session's compile caches (startup-cache.ts): variants of one engine after the first reuse
   // them. Native launches only: a container would need the folder mounted (not done yet). Not in
   // engineEnv: profiles and plans keep the engine's own command, free of this run's folders.

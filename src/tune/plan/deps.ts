@@ -98,7 +98,7 @@ export function realPlanDeps(config: SessionConfig, host: HostInfo, runDir: stri
     command: (variant) => {
       // The runner's own command (launch.ts), at the first port of the range; planned variants are tuning launches.
       const dummyWeights = launchWeights(config, variant, 'plan')?.kind === 'dummy';
-      const { spec, engineEnv } = prepareLaunch(variant, launchContext(config, { port: config.portStart, runDir: `${runDir}/logs/${variant.id}` }), { cacheDir: `${runDir}/cache`, dummyWeights });
+      const { spec, engineEnv } = prepareLaunch(variant, launchContext(config, { port: config.portStart, runDir: `${runDir}/logs/${variant.id}` }), { cacheDir: `${runDir}/cache`, dummyWeights, ...(config.sim?.truth ? { simTruth: config.sim.truth } : {}) });
       return { ...spec, env: engineEnv };
     },
     weights: (variant) => launchWeights(config, variant, 'plan'),

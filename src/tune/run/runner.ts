@@ -196,8 +196,10 @@ async function benchScenarios(variant: Variant, scenarios: readonly Scenario[], 
     }
     if (ctx.signal?.aborted) throw new AbortedError();
     if (bench.aborted && stopped && !interruption(ctx)) {
-      // A loser stopped early: never eligible to win (status 'pruned'), its partial figures not kept.
-      results.push(failedResult(variant, scenario.name, ctx, { kind: 'pruned', reason: stopped.status }, t0, { ...early, status: 'pruned' }));
+      // A loser stopped early: never eligible to win (status 'pruned'); its figures so far are kept, marked partial.
+      const part = ctx.config.sim ? toSimulated(bench, up.speed) : bench;
+      const figures = part.metrics.completed > 0 ? { metrics: part.metrics, partial: true } : {};
+      results.push(failedResult(variant, scenario.name, ctx, { kind: 'pruned', reason: stopped.status }, t0, { ...early, status: 'pruned', ...figures }));
       break;
     }
     if (bench.aborted) {

@@ -73,7 +73,7 @@ async function startLocalServer(variant: Variant, ctx: RunVariantContext, stopSi
   let engineEnv: Record<string, string>;
   const weights = launchWeights(ctx.config, variant, ctx.stage);
   try {
-    ({ spec, engineEnv } = prepareLaunch(variant, launchCtx, { cacheDir: join(dirname(ctx.logsDir), 'cache'), dummyWeights: weights?.kind === 'dummy' }));
+    ({ spec, engineEnv } = prepareLaunch(variant, launchCtx, { cacheDir: join(dirname(ctx.logsDir), 'cache'), dummyWeights: weights?.kind === 'dummy', ...(ctx.config.sim?.truth ? { simTruth: ctx.config.sim.truth } : {}) }));
   } catch (e) {
     if (!(e instanceof UserError)) throw e;
     return { ok: false, failure: { kind: 'bad-flag', reason: e.message }, extra: {} };
@@ -81,7 +81,7 @@ async function startLocalServer(variant: Variant, ctx: RunVariantContext, stopSi
   // env: the real engine's environment (what a GPU host runs); the launched env may differ on the simulated host.
   const base: LaunchRecord = { argv: spec.argv, engineArgv: spec.engineArgv, env: engineEnv, ...(weights ? { weights } : {}) };
   const speed = spec.speed > 0 ? spec.speed : 1;
-  ctx.emit({ type: 'variant-launching', variantId: variant.id, stage: ctx.stage, argv: spec.argv, port, ...(variant.label ? { label: variant.label } : {}), ...(ctx.gpuIds ? { gpuIds: [...ctx.gpuIds] } : {}) });
+  ctx.emit({ type: 'variant-launching', variantId: variant.id, stage: ctx.stage, argv: spec.argv, port, ...(variant.label ? { label: variant.label } : {}), ...(ctx.gpuIds ? { gpuIds: [...ctx.gpuIds] } : {}), ...(ctx.run ? { run: ctx.run } : {}) });
 
   let handle: ServerHandle;
   try {

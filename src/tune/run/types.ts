@@ -1,7 +1,7 @@
 // The runner's contract: what one variant's run is given (RunVariantContext) and what bringing its
 // server up returns (ServerStart, LaunchRecord). Below the runner, the server start and the Slurm
 // start, so none of them imports another for a type.
-import type { Failure, TuneEvent, VariantResult } from '../../core/events.js';
+import type { Failure, RunOfRuns, TuneEvent, VariantResult } from '../../core/events.js';
 import type { Predicted } from '../../core/events.js';
 import type { Workload } from '../../bench/index.js';
 import type { EngineAdapter, LaunchSpec } from '../../engines/types.js';
@@ -35,6 +35,8 @@ export interface RunVariantContext {
   gpuIds?: readonly number[];
   /** Stop the benchmark once it cannot beat this leader by the margin (early-stop.ts). */
   earlyStop?: EarlyStopRequest;
+  /** A repeat launch: run n of at most `of`, carried by its variant-launching event. */
+  run?: RunOfRuns;
   /** The session's tuning launches use dummy weights (the plan's decision, dummy-weights.ts): its tuning clients send ignore_eos. */
   tuningDummyWeights?: boolean;
   /**

@@ -104,12 +104,14 @@ export function saveOutcome(ctx: SessionContext, state: StageLoopState, winner: 
     workload: workloadFromScenario(config.scenario, benchCommand(config.scenario, winner.variant.model)),
     objective: config.objective,
     slo: config.slo,
+    ...(config.tpot ? { tpot: config.tpot } : {}),
     metrics: winner.metrics!,
     startupS: servingStartupS(ctx, winner),
     stages: state.stages,
     validation,
     notes: [...closingNotes(ctx, state, winner, validation), ...(sweep?.notes ?? [])],
     cost,
+    ...(ctx.calibration?.record() ? { calibration: ctx.calibration.record()! } : {}),
   });
   writeServingFiles(profile, winner);
   const profilesDir = join(config.outDir, 'profiles');

@@ -27,6 +27,7 @@ import type { ValidationRow } from '../decide/validate.js';
 import { validateWinner } from '../stage/validation-run.js';
 import { asStorageError } from '../../core/storage.js';
 import { CostLedger } from '../cost/ledger.js';
+import { openCalibrator } from '../context/calibration.js';
 import { sweepFinalists } from '../sweep/session-sweep.js';
 
 export { SessionControl, type ScenarioRunner };
@@ -114,10 +115,12 @@ async function openSession(configIn: SessionConfig, opts: SessionOptions, sink: 
   const config = { ...opened.config, engines };
   const planDeps = opts.planDeps ?? realPlanDeps(config, host, runDir, versions);
   const plan = buildPlan(config, ph, planDeps);
+  const calibration = opts.planDeps ? undefined : openCalibrator(config, ph, plan, versions, (message) => sink.emit({ type: 'warning', message }));
+  if (config.calibration) calibration?.annotatePlan(plan);
   opened.journal.writeJson('plan.json', plan);
   const run = opts.runner ?? processRunner(config, host, runDir, sink.emit, plan.dummyWeights?.used === true, opts.signal);
   const control = opts.control ?? new SessionControl();
-  return { config, host, planHost: ph, planDeps, plan, journal: opened.journal, versions, emit: sink.emit, ...(opts.signal ? { signal: opts.signal } : {}), control, run, warnedClientBound: false, cost: new CostLedger(ph.gpuCount, host.simulated) };
+  return { config, host, planHost: ph, planDeps, plan, journal: opened.journal, versions, emit: sink.emit, ...(opts.signal ? { signal: opts.signal } : {}), control, run, warnedClientBound: false, cost: new CostLedger(ph.gpuCount, host.simulated), ...(calibration ? { calibration } : {}) };
 }
 
 function outcomeOf(ctx: SessionContext, state: StageLoopState, patch: Partial<SessionOutcome> & { exitCode: number }): SessionOutcome {
@@ -176,7 +179,11 @@ export async function planSession(config: SessionConfig, opts: Pick<SessionOptio
   const host = await resolveHost(config, opts.host);
   const runDir = config.runDir ?? join(config.runsDir, 'RUN');
   const deps = opts.planDeps ?? realPlanDeps(config, host, runDir);
-  return { plan: buildPlan(config, planHost(host), deps), host };
+  const ph = planHost(host);
+  const plan = buildPlan(config, ph, deps);
+  // --calibration FILE: the plan shows the calibrated prediction beside the prior one.
+  if (config.calibration && !opts.planDeps) openCalibrator(config, ph, plan, {}, (m) => log.warn(m)).annotatePlan(plan);
+  return { plan, host };
 }
 
 /** The configuration stored in a run folder, for --resume and `servelab view`. */

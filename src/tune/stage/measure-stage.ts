@@ -111,19 +111,19 @@ export async function settleTies(ctx: SessionContext, stage: string, carried: Va
       return { ...medians(ctx, stage, carried, measured.results, runs, repeated), step: step.action === 'decide' ? step : null, repeated };
     }
     repeated = true;
-    await rerunPair(ctx, stage as StageName, step.variantIds.map((id) => runs.get(id)!));
+    await rerunPair(ctx, stage as StageName, step.variantIds.map((id) => runs.get(id)!), max);
   }
 }
 
 /** One more run of each of the two, at once on disjoint GPUs when they fit (as a stage's wave would). */
-async function rerunPair(ctx: SessionContext, stage: StageName, lists: VariantResult[][]): Promise<void> {
+async function rerunPair(ctx: SessionContext, stage: StageName, lists: VariantResult[][], max: number): Promise<void> {
   if (ctx.signal?.aborted) throw new AbortedError();
   const planned = lists.map((l) => ({ variant: l[0]!.variant, stage, change: 'repeat', status: 'planned' as const, warnings: [], ...(l[0]!.predicted ? { predicted: l[0]!.predicted } : {}) }));
   for (const wave of stageSchedule(ctx, planned).waves) {
     const shared = wave.length > 1;
     const tasks = wave.map((slot) => {
       const i = planned.findIndex((p) => p.variant.id === slot.id);
-      return () => measureRepeat(ctx, planned[i]!, lists[i]!.length, shared ? { gpuIds: slot.gpuIds, portFrom: slot.port } : {});
+      return () => measureRepeat(ctx, planned[i]!, lists[i]!.length, shared ? { gpuIds: slot.gpuIds, portFrom: slot.port } : {}, max);
     });
     const outcomes = await runParallel(tasks, wave.length, ctx.signal);
     if (ctx.signal?.aborted) throw new AbortedError();

@@ -49,7 +49,7 @@ export type LaunchExtras = Pick<RunRequest, 'earlyStop' | 'gpuIds' | 'portFrom'>
  * Run (or take from the journal) repeat number `repeat` of a variant. Fresh runs are journaled at
  * once and carry their launch's GPU time; journal hits carry none (this session did not pay them).
  */
-export async function measureRepeat(ctx: SessionContext, planned: Pick<PlannedVariant, 'variant' | 'stage' | 'predicted'>, repeat: number, extras: LaunchExtras = {}): Promise<VariantResult> {
+export async function measureRepeat(ctx: SessionContext, planned: Pick<PlannedVariant, 'variant' | 'stage' | 'predicted'>, repeat: number, extras: LaunchExtras = {}, of = 1): Promise<VariantResult> {
   const { journal } = ctx;
   const scenario = stageScenario(ctx.config.scenario, ctx.plan.replica, planned.stage);
   const key = scenarioKey(scenario);
@@ -58,7 +58,9 @@ export async function measureRepeat(ctx: SessionContext, planned: Pick<PlannedVa
     const { gpuTime: _paidBefore, ...r } = hit.result;
     return r;
   }
-  const request = { stage: planned.stage, skipSignal: ctx.control.nextSkipSignal(planned.variant.id), ...(planned.predicted ? { predicted: planned.predicted } : {}), ...extras };
+  // Runs after the first say which they are ("run 2 of 3"): a view or a script tells them from a first launch.
+  const run = repeat > 0 || of > 1 ? { run: { n: repeat + 1, of: Math.max(of, repeat + 1) } } : {};
+  const request = { stage: planned.stage, skipSignal: ctx.control.nextSkipSignal(planned.variant.id), ...(planned.predicted ? { predicted: planned.predicted } : {}), ...extras, ...run };
   const [first] = await ctx.run(planned.variant, [scenario], request);
   const result = { ...first!, stage: planned.stage };
   journal.record('tune', repeat, result, key);
@@ -76,7 +78,7 @@ export function combineRuns(runs: readonly VariantResult[], stage: string): Vari
 export async function measureRuns(ctx: SessionContext, planned: PlannedVariant, extras: LaunchExtras = {}): Promise<VariantResult[]> {
   const runs: VariantResult[] = [];
   for (let repeat = 0; repeat < ctx.config.repeats; repeat++) {
-    const result = await measureRepeat(ctx, planned, repeat, extras);
+    const result = await measureRepeat(ctx, planned, repeat, extras, ctx.config.repeats);
     runs.push(result);
     if (result.status !== 'ok') break;
   }
@@ -85,9 +87,13 @@ export async function measureRuns(ctx: SessionContext, planned: PlannedVariant, 
 
 /** Announce a variant's (combined) result: the event, and the client-bound warning once. */
 export function announce(ctx: SessionContext, combined: VariantResult): VariantResult {
-  ctx.emit({ type: 'variant-finished', result: combined });
-  warnClientBound(ctx, combined);
-  return combined;
+  // The calibrated prediction is made before this measurement joins the host calibration (context/calibration.ts).
+  const result = ctx.calibration ? ctx.calibration.annotate(combined) : combined;
+  ctx.emit({ type: 'variant-finished', result });
+  const summary = ctx.calibration?.observe(result);
+  if (summary) ctx.emit({ type: 'calibration-updated', observations: ctx.calibration!.record()?.observations ?? 0, summary });
+  warnClientBound(ctx, result);
+  return result;
 }
 
 export async function measureVariant(ctx: SessionContext, planned: PlannedVariant, extras: LaunchExtras = {}): Promise<VariantResult> {

@@ -6,6 +6,7 @@ import type { Scenario } from '../../core/scenario.js';
 import type { SessionContext } from '../context/session-context.js';
 import { baselineWhy, journaledForValidation, reusableForValidation, validationKey, validationTable, type ValidationRow } from '../decide/validate.js';
 import { scenarioKey } from '../launch/workloads.js';
+import { earlierBaseline, reusedLine } from './baseline-reuse.js';
 import { wholeHostVariant } from '../plan/replica.js';
 import { loadTag, pointPrompts, type SweepLoad } from '../../sweep/spec.js';
 
@@ -32,7 +33,7 @@ export function validationAtLoad(scenarios: readonly Scenario[], load: SweepLoad
  * measures (reusableForValidation: not one stopped early, nor one of a session whose tuning used
  * dummy weights and ignore_eos); the rest measured in one launch, journaled under validation's key.
  */
-async function measureSide(ctx: SessionContext, side: VariantResult, scenarios: readonly Scenario[]): Promise<Map<string, VariantResult>> {
+async function measureSide(ctx: SessionContext, side: VariantResult, scenarios: readonly Scenario[], earlier = false): Promise<Map<string, VariantResult>> {
   const byScenario = new Map<string, VariantResult>();
   const missing: Scenario[] = [];
   const tuningDummy = ctx.plan.dummyWeights?.used === true;
@@ -41,6 +42,12 @@ async function measureSide(ctx: SessionContext, side: VariantResult, scenarios: 
     if (hit) byScenario.set(s.name, hit);
     else missing.push(s);
   }
+  // The baseline side: what an earlier run folder measured on the same setup (baseline-reuse.ts).
+  const found = earlier && missing.length ? earlierBaseline(ctx, side, missing) : new Map();
+  if (found.size) ctx.emit({ type: 'warning', message: reusedLine(side, found) });
+  for (const [name, f] of found) ctx.journal.record('validate', 0, f.result, validationKey(scenarioKey(missing.find((s) => s.name === name)!)));
+  for (const [name, f] of found) byScenario.set(name, f.result);
+  missing.splice(0, missing.length, ...missing.filter((s) => !found.has(s.name)));
   if (!missing.length) return byScenario;
   const results = await ctx.run(side.variant, missing, { stage: 'validation', skipSignal: ctx.control.nextSkipSignal(side.variant.id) });
   ctx.cost.addLaunch(ctx.emit, 'validation', results[0]);
@@ -72,7 +79,7 @@ export async function validateWinner(ctx: SessionContext, baseline: VariantResul
     baseline = { ...baseline, variantId: v.id, variant: v };
   }
   ctx.emit({ type: 'validation-started', scenarios: scenarios.map((s) => s.name), baselineId: baseline.variantId, baselineWhy: why, winnerId: winner.variantId });
-  const base = await measureSide(ctx, baseline, scenarios);
+  const base = await measureSide(ctx, baseline, scenarios, true);
   const optimized = baseline.variantId === winner.variantId ? base : await measureSide(ctx, winner, scenarios);
   const rows = validationTable(scenarios, base, optimized);
   ctx.emit({ type: 'validation-finished', rows });

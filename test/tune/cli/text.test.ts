@@ -59,6 +59,10 @@ describe('text views', () => {
 
   it('progress lines: one per step, silent for logs and live snapshots', () => {
     expect(progressLine({ type: 'variant-launching', variantId: 'vllm', stage: 'engine', argv: [], port: 8100 })).toBe('  vllm: launching on port 8100');
+    expect(progressLine({ type: 'variant-launching', variantId: 'vllm', stage: 'engine', argv: [], port: 8100, run: { n: 2, of: 3 } })).toBe('  vllm: launching on port 8100 (run 2 of 3)');
+    // A stopped run reads "stopped early", with its bound, never "pruned (pruned)".
+    const stopped = { variantId: 'vllm', stage: 'engine', scenario: 's', status: 'pruned', partial: true, failure: { kind: 'pruned', reason: 'stopped early: at least 4% below the leader at 600/1000 requests' } } as unknown as VariantResult;
+    expect(progressLine({ type: 'variant-finished', result: stopped })).toBe('  vllm: stopped early: at least 4% below the leader at 600/1000 requests (figures partial: the requests finished before the stop)');
     expect(progressLine({ type: 'stage-started', stage: 'parallelism', index: 2, variants: [], skipped: 'single GPU' })).toBe('stage 3 parallelism: skipped (single GPU)');
     expect(progressLine({ type: 'server-log', variantId: 'vllm', line: 'x', stream: 'stdout' })).toBeNull();
     const verdict = { type: 'stage-finished' as const, stage: 'engine', winnerId: 'sglang', carriedId: null, referenceId: 'vllm', baselineId: 'vllm', gainPct: 26.5, gains: {}, why: 'sglang is the fastest' };

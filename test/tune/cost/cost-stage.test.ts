@@ -24,6 +24,7 @@ import { decideStageVerdict } from '../../../src/tune/decide/stage-verdict.js';
 import { runSession } from '../../../src/tune/session/session.js';
 import { variantGpuTime } from '../../../src/tune/cost/gpu-hours.js';
 import { metricsFor } from '../scripted-runner.js';
+import { statusText } from '../../../src/core/result-status.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'servelab-cost-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -192,14 +193,17 @@ describe('early stop on a scripted stage', () => {
       const { stoppedAt } = await scriptedBench(req, total);
       const r = okResult(v, req, total);
       const m = { ...r.metrics!, total_input_tokens: 2000 };
-      return [stoppedAt ? { ...r, status: 'pruned', metrics: undefined, failure: { kind: 'pruned', reason: stoppedAt } } : { ...r, metrics: m }];
+      // As the runner does: a stopped run keeps the figures it measured, marked partial.
+      return [stoppedAt ? { ...r, status: 'pruned', metrics: m, partial: true, failure: { kind: 'pruned', reason: stoppedAt } } : { ...r, metrics: m }];
     };
     const { ctx } = ctxFor(run, ['--parallel', 'off']);
     const out = await measureStage(ctx, [tp('vllm', 8), tp('sglang', 8)], null);
     expect(seenLeader).toEqual([undefined, 'vllm-tp8']);
     // At 6 of 20 (30%, t = 2.4 s) its fastest window (2 requests in 0.8 s) is 2.5 req/s and the rate is level:
     // bound = 4000 tokens / (2.4 + 14 / (2.5 x 1.02)) = 507 tok/s, 49% below the leader's 1000.
-    expect(out.results[1]).toMatchObject({ status: 'pruned', failure: { reason: 'stopped early: 49% below the leader at 6/20 requests' } });
+    expect(out.results[1]).toMatchObject({ status: 'pruned', partial: true, failure: { reason: 'stopped early: at least 49% below the leader at 6/20 requests' } });
+    expect(statusText(out.results[1]!)).toBe('stopped early: at least 49% below the leader at 6/20 requests (figures partial: the requests finished before the stop)');
+    // Its partial figures never make it eligible: only the leader is ranked.
     const settled = await settleTies(ctx, 'engine', null, out);
     expect(settled.step?.ranked.map((r) => r.variantId)).toEqual(['vllm-tp8']);
   });
@@ -216,14 +220,16 @@ describe('early stop on a scripted stage', () => {
 describe('adaptive repeats in a session', () => {
   function session(throughputs: Record<string, number[]>, tpot: Record<string, number>, extra: string[] = []) {
     const calls: string[] = [];
+    const runs: string[] = [];
     const run: ScenarioRunner = async (v, scenarios, req) => {
       const i = calls.filter((c) => c === `${req.stage}:${v.id}`).length;
       calls.push(`${req.stage}:${v.id}`);
+      if (req.stage === 'engine') runs.push(req.run ? `${v.id} run ${req.run.n} of ${req.run.of}` : `${v.id} first`);
       const list = throughputs[v.id] ?? [800];
       return scenarios.map(() => okResult(v, req, list[Math.min(i, list.length - 1)]!, tpot[v.id] ?? 20));
     };
     const events: TuneEvent[] = [];
-    return { calls, events, go: () => runSession(config(['--stages', 'engine', '--parallel', 'off', '--replica', 'off', ...extra]), { runner: run, onEvent: (e) => events.push(e) }) };
+    return { calls, runs, events, go: () => runSession(config(['--stages', 'engine', '--parallel', 'off', '--replica', 'off', ...extra]), { runner: run, onEvent: (e) => events.push(e) }) };
   }
   const verdict = (events: TuneEvent[]) => events.find((e): e is Extract<TuneEvent, { type: 'stage-finished' }> => e.type === 'stage-finished' && e.stage === 'engine')!;
 
@@ -234,6 +240,8 @@ describe('adaptive repeats in a session', () => {
     // The first runs go predicted fastest first (SGLang here); reruns go in the ranking's order.
     // (after two runs each SGLang leads, 1006 vs 995, so the third pair starts with it).
     expect(s.calls.filter((c) => c.startsWith('engine:'))).toEqual(['engine:sglang-tp8', 'engine:vllm-tp8', 'engine:vllm-tp8', 'engine:sglang-tp8', 'engine:sglang-tp8', 'engine:vllm-tp8']);
+    // A repeat launch says which run it is (the runner passes it on to its variant-launching event).
+    expect(s.runs).toEqual(['sglang-tp8 first', 'vllm-tp8 first', 'vllm-tp8 run 2 of 3', 'sglang-tp8 run 2 of 3', 'sglang-tp8 run 3 of 3', 'vllm-tp8 run 3 of 3']);
     expect(verdict(s.events).winnerId).toBe('sglang-tp8');
     expect(verdict(s.events).why).toMatch(/tied within noise .*after 3 and 3 runs.*wins on lower p99 TPOT/);
     expect(verdict(s.events).tied).toBe(true);

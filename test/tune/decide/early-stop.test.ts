@@ -28,7 +28,16 @@ describe('earlyStopVerdict', () => {
     // Bound = 20000 / t; threshold = 1000 x 0.98 = 980 -> stops once t > 20.41 s.
     expect(earlyStopVerdict({ finished: 60, total, elapsedS: 20.4, unitsMax: max }, leader, 2).stop).toBe(false);
     const v = earlyStopVerdict({ finished: 60, total, elapsedS: 25, unitsMax: max }, leader, 2);
-    expect(v).toMatchObject({ stop: true, boundValue: 800, status: 'stopped early: 20% below the leader at 60/100 requests' });
+    // A bound, said as one: the run would end at least this far below (a finished run may be further).
+    expect(v).toMatchObject({ stop: true, boundValue: 800, status: 'stopped early: at least 20% below the leader at 60/100 requests' });
+  });
+
+  it('never stops a run in its last 10% of requests, however slow (996/1000 or 982/1000 saves nothing)', () => {
+    const big = { total: 1000, elapsedS: 1e5, unitsMax: 20000 };
+    expect(earlyStopVerdict({ ...big, finished: 996 }, leader, 2)).toMatchObject({ stop: false, why: expect.stringMatching(/in its last 10% a run is never stopped/) });
+    expect(earlyStopVerdict({ ...big, finished: 982 }, leader, 2).stop).toBe(false);
+    expect(earlyStopVerdict({ ...big, finished: 900 }, leader, 2).stop).toBe(false);
+    expect(earlyStopVerdict({ ...big, finished: 899 }, leader, 2).stop).toBe(true);
   });
 
   it('a variant as fast as the leader is never stopped while it runs (its elapsed time stays under the leader duration)', () => {
@@ -124,7 +133,7 @@ describe('watchForEarlyStop', () => {
     const v = await watch;
     // Level at 4 req/s: from 30% (t = 8, 32 finished) the bound is 100 / (8 + 68 / (4 x 1.02)) = 4.05.
     expect(seen).toEqual([8]);
-    expect(v?.status).toBe('stopped early: 59% below the leader at 32/100 requests');
+    expect(v?.status).toBe('stopped early: at least 59% below the leader at 32/100 requests');
     expect((ac.signal.reason as Error).message).toBe(v?.status);
   });
 

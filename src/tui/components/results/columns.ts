@@ -3,7 +3,7 @@
 // validation table. A wide terminal adds the benchmark time and the GPUs each variant held.
 import type { VariantResult } from '../../../core/events.js';
 import { formatGpuHours } from '../../../core/view-cost.js';
-import { isStoppedEarly, STOPPED_EARLY } from '../../../tune/decide/early-stop.js';
+import { isStoppedEarly, STOPPED_EARLY, statusText } from '../../../core/result-status.js';
 import { isSameServer, SAME_SERVER_STATUS } from '../../../tune/decide/same-server.js';
 import { fmtDollars, fmtMs, fmtPct, fmtTokS, truncate } from '../../format.js';
 import { durationText } from '../../../core/duration-text.js';
@@ -15,14 +15,7 @@ export const DUMMY_MARK = '†';
 
 export const isDummy = (r: VariantResult) => r.weights?.kind === 'dummy';
 
-/** The whole status: ok, the core's stopped-early line, or the failure's kind and reason. */
-export function statusText(r: VariantResult): string {
-  if (r.status === 'ok') return 'ok';
-  if (isStoppedEarly(r)) return r.failure!.reason;
-  if (!r.failure) return r.status;
-  // A reason that already says its kind ("skipped by the user") is not told twice.
-  return r.failure.reason.startsWith(r.failure.kind) ? r.failure.reason : `${r.failure.kind}: ${r.failure.reason}`;
-}
+export { statusText };
 
 /** The status in a narrow column: the kind alone ("stopped early", "oom"); the reasons are spelt out below. */
 function shortStatus(r: VariantResult): string {

@@ -85,7 +85,7 @@ export async function startSlurmServer(variant: Variant, ctx: RunVariantContext,
   const weights = launchWeights(ctx.config, variant, ctx.stage);
   const layout = { nodes, gpusPerNode: perNode, distPort, bindHost: ctx.config.bindHost };
   try {
-    prepared = prepareLaunch(variant, launchCtx, { dummyWeights: weights?.kind === 'dummy' });
+    prepared = prepareLaunch(variant, launchCtx, { dummyWeights: weights?.kind === 'dummy', ...(sim?.truth ? { simTruth: sim.truth } : {}) });
     // The real engine's multi-node launch decides what is possible (vLLM 0.11 refuses a replica
     // over nodes); the simulated engine then starts with SGLang's flags (engine-ranks.ts simRanks).
     const real = engineRanks(variant.engine, sim ? prepared.spec.engineArgv : prepared.spec.argv, variant.knobs, layout);
@@ -100,7 +100,7 @@ export async function startSlurmServer(variant: Variant, ctx: RunVariantContext,
     mkdirSync(dirname(f.path), { recursive: true });
     writeFileSync(f.path, f.content);
   }
-  ctx.emit({ type: 'variant-launching', variantId: variant.id, stage: ctx.stage, argv: spec.argv, port, ...(variant.label ? { label: variant.label } : {}) });
+  ctx.emit({ type: 'variant-launching', variantId: variant.id, stage: ctx.stage, argv: spec.argv, port, ...(variant.label ? { label: variant.label } : {}), ...(ctx.run ? { run: ctx.run } : {}) });
   const log = (line: string) => ctx.emit({ type: 'server-log', variantId: variant.id, line, stream: 'stdout' });
   let job: SlurmJobHandle;
   try {

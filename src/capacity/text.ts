@@ -1,0 +1,86 @@
+// A capacity search in words and pictures: one line per probe as it lands, then the probes in the
+// sweep's chart and table, the answer with the failing probe above it, and goodput at the answer.
+// The same answer as a Markdown section for a profile's report, and its SVG chart.
+import { parseSlo, type SloRule } from '../core/slo-rule.js';
+import { analyseSweeps, chartSeries, formatTable, sweepTable } from '../sweep/analyse.js';
+import { renderChart } from '../sweep/chart-text.js';
+import { renderSvg } from '../sweep/chart-svg.js';
+import { loadPhrase, sloPhrase } from './judge.js';
+import { probeSweep, type CapacityRecord } from './record.js';
+import type { CapacityBy } from './search.js';
+
+type Metrics = Record<string, number | null | undefined>;
+const ms = (v: number | null | undefined) => (typeof v === 'number' ? `${v.toFixed(v < 100 ? 1 : 0)} ms` : '–');
+
+/** The figures a probe line shows: those the SLO names, then goodput. */
+function figures(m: Metrics, slo: readonly SloRule[]): string {
+  const parts = slo.map((r) => `${r.stat} ${r.metric.toUpperCase()} ${ms(m[`${r.stat}_${r.metric}_ms`])}`);
+  if (typeof m.request_goodput === 'number') parts.push(`goodput ${m.request_goodput.toFixed(2)} req/s`);
+  return parts.join(', ');
+}
+
+export function probeLine(i: number, by: CapacityBy, p: { value: number; numPrompts: number; holds: boolean; violations: string[]; metrics: object }, slo: readonly SloRule[]): string {
+  const verdict = p.holds ? 'holds' : `fails: ${p.violations.join('; ')}`;
+  return `probe ${i}  ${loadPhrase(by, p.value)}, ${p.numPrompts} requests: ${verdict} (${figures(p.metrics as Metrics, slo)})`;
+}
+
+const sloOf = (r: CapacityRecord) => parseSlo(r.slo);
+
+/** "48 concurrent users hold ttft:p99<2000 (56 fails: ttft:p99 breaks first)". */
+export function answerLine(r: CapacityRecord, maxLoad?: number): string {
+  const rules = sloOf(r).map(sloPhrase).join(' and ');
+  if (r.answer === null) return `answer: none: ${r.failing === null ? 'nothing was measured' : `even ${loadPhrase(r.by, r.failing)} break ${rules} (${r.breaks} breaks first)`}`;
+  const above = r.failing === null ? `nothing failed up to the highest load searched${maxLoad ? ` (--max ${maxLoad})` : ''}` : `${loadPhrase(r.by, r.failing)} fail${r.by === 'rate' ? 's' : ''}: ${r.breaks} breaks first`;
+  return `answer: ${loadPhrase(r.by, r.answer)} at ${rules} (${above}; resolution ${r.resolution})`;
+}
+
+export function goodputLine(r: CapacityRecord): string {
+  if (r.answer === null) return 'goodput: none (no load held the SLO)';
+  const p = r.probes.find((q) => q.load === r.answer);
+  const all = typeof p?.metrics.request_throughput === 'number' ? ` of ${p.metrics.request_throughput.toFixed(2)} req/s served` : '';
+  return `goodput at the answer: ${r.goodput === null ? '–' : r.goodput.toFixed(2)} req/s meeting the SLO${all} (ITL rules are not part of vLLM's goodput)`;
+}
+
+export function requestsLine(r: CapacityRecord): string {
+  return `requests: ${r.requests.toLocaleString('en-US')} over ${r.probes.length} probes${r.simulated ? ' (simulated host: figures in simulated GPU time)' : ''}`;
+}
+
+/** Chart (when asked), table and the three result lines. */
+export function capacityText(r: CapacityRecord, o: { label: string; gpus: number; chartWidth?: number; maxLoad?: number }): string[] {
+  const sweep = probeSweep(r, o.label);
+  const a = analyseSweeps([sweep], o.gpus, sloOf(r));
+  const t = sweepTable([sweep], a, true);
+  const chart = o.chartWidth ? [...renderChart(chartSeries([sweep], a).series, o.chartWidth, 18), ''] : [];
+  return [...chart, formatTable(t.head, t.rows), '', answerLine(r, o.maxLoad), goodputLine(r), requestsLine(r)];
+}
+
+/** The report's section: the answer, the chart, every probe. */
+export function capacityMarkdown(r: CapacityRecord, gpus: number): string[] {
+  const sweep = probeSweep(r, 'capacity');
+  const a = analyseSweeps([sweep], gpus, sloOf(r));
+  const t = sweepTable([sweep], a, true);
+  const out = ['## Capacity under the SLO', ''];
+  out.push(
+    `Searched by ${r.by} on the ${r.workload} workload, ${r.at.slice(0, 10)}: doubling to bracket, then bisecting to ${r.resolution}.` +
+      (r.simulated ? ' **Simulated host: the numbers come from a performance model, not a GPU.**' : ''),
+    '',
+    `**${answerLine(r).replace(/^answer: /, 'Answer: ')}.** ${goodputLine(r).replace(/^goodput/, 'Goodput')}. ${requestsLine(r).replace(/^requests/, 'Requests')}.`,
+    '',
+  );
+  if (r.chart) out.push(`![Each probe: throughput per GPU against tokens per second per user](${encodeURI(r.chart)})`, '');
+  out.push(`| ${t.head.join(' | ')} |`, `| ${t.head.map((_, i) => (i === 0 || i > 4 ? '---' : '---:')).join(' | ')} |`);
+  for (const row of t.rows) out.push(`| ${row.join(' | ')} |`);
+  out.push('');
+  return out;
+}
+
+/** The probes as the sweep's SVG chart, the answer ringed. */
+export function capacitySvg(r: CapacityRecord, o: { title: string; gpus: number }): string {
+  const sweep = probeSweep(r, `probes (${r.by})`);
+  const a = analyseSweeps([sweep], o.gpus, sloOf(r));
+  const { series, titles, labels } = chartSeries([sweep], a);
+  const p = a.points.find((q) => q.load.value === r.answer);
+  const highlight = p ? { x: p.tokPerUser, y: p.tokPerGpu, text: `capacity at ${r.slo}: ${loadPhrase(r.by, p.load.value)}` } : undefined;
+  const subtitle = `SLO ${r.slo}. ${r.simulated ? 'Simulated host (performance model), not measured on a GPU.' : `Measured ${r.at.slice(0, 10)}.`}`;
+  return renderSvg(series, { title: o.title, subtitle, pointTitles: titles, pointLabels: labels, ...(highlight ? { highlight } : {}) });
+}

@@ -1,0 +1,91 @@
+// `servelab calibrate RUN_DIR|PROFILE... --out FILE`: fit the host corrections of the performance
+// model (src/model/calibration) to the variants this host has measured, and write a host
+// calibration: host fingerprint, engine versions, corrections, the fit's error figures and the
+// observations used. `predict --calibration FILE` (and sim-serve --truth FILE) read it back.
+import { writeFileSync } from 'node:fs';
+import { UserError } from '../core/errors.js';
+import { VERSION } from '../core/version.js';
+import { calibrationFile, type CalibrationHost } from '../profiles/calibration-file.js';
+import { describeSet } from '../model/calibration/corrections.js';
+import { bandPct, fitCorrections, type CalibrationFit } from '../model/calibration/fit.js';
+import { findGpu } from '../model/gpus.js';
+import { simPredictor, type SimObservation } from '../sim/calibrated.js';
+import { readSource, type Source } from './calibrate-sources.js';
+
+export const CALIBRATE_USAGE = 'usage: servelab calibrate RUN_DIR|PROFILE... --out FILE';
+
+interface CalibrateArgs {
+  sources: string[];
+  out: string;
+}
+
+function parse(argv: string[]): CalibrateArgs | 'help' {
+  const sources: string[] = [];
+  let out: string | undefined;
+  for (let i = 0; i < argv.length; i++) {
+    const t = argv[i]!;
+    if (t === '-h' || t === '--help') return 'help';
+    if (t === '--out' || t.startsWith('--out=')) {
+      out = t.includes('=') ? t.slice(6) : argv[++i];
+      if (!out || out.startsWith('--')) throw new UserError('--out needs a file name (servelab calibrate --help)');
+    } else if (t.startsWith('-')) throw new UserError(`unknown flag ${t} (servelab calibrate --help)`);
+    else sources.push(t);
+  }
+  if (!sources.length) throw new UserError('give at least one run folder or profile (servelab calibrate --help)');
+  if (!out) throw new UserError('--out FILE is required: where to write the calibration (servelab calibrate --help)');
+  return { sources, out };
+}
+
+const gpuKey = (name: string) => findGpu(name)?.name ?? name.trim().toLowerCase();
+
+/** One host and one release per engine across the sources, or a one-line refusal. */
+function merge(sources: Source[]): { host: CalibrationHost; versions: Record<string, string>; observations: SimObservation[] } {
+  const host = sources[0]!.host;
+  const versions: Record<string, string> = {};
+  for (const s of sources) {
+    if (gpuKey(s.host.gpuName) !== gpuKey(host.gpuName)) throw new UserError(`${s.path} was measured on ${s.host.gpuName}, ${sources[0]!.path} on ${host.gpuName}: one calibration is one host's GPU`);
+    for (const [e, v] of Object.entries(s.engineVersions)) {
+      if (versions[e] && versions[e] !== v) throw new UserError(`${s.path} measured ${e} ${v}, an earlier source ${e} ${versions[e]}: one calibration holds one release per engine`);
+      versions[e] = v;
+    }
+  }
+  return { host, versions, observations: sources.flatMap((s) => s.observations) };
+}
+
+const pct = (x: number) => (Number.isFinite(x) ? `${(x * 100).toFixed(1)}%` : '–');
+const signed = (x: number) => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)}%`;
+
+/** The summary printed after a fit (also what a session's report reuses). */
+export function fitSummary(fit: CalibrationFit, host: CalibrationHost): string[] {
+  const byEngine = new Map<string, number>();
+  for (const r of fit.rows) byEngine.set(r.engine, (byEngine.get(r.engine) ?? 0) + 1);
+  const lines = [
+    `Calibrated on ${fit.rows.length} measured variant(s) of ${host.gpuName} x${host.gpuCount}${host.simulated ? ' (simulated host)' : ''}: ${[...byEngine].map(([e, n]) => `${e} ${n}`).join(', ')}`,
+    `corrections: ${describeSet(fit.set)}`,
+    `throughput error, median |predicted / measured - 1|: prior model ${pct(fit.priorMedianAbs)}, calibrated leave-one-out ${pct(fit.looMedianAbs)} (in-sample ${pct(fit.inSampleMedianAbs)})`,
+    `error band of a calibrated throughput prediction: ${bandPct(fit.bandLogSd)} (1 s.d., from the leave-one-out errors and the prior's)`,
+  ];
+  for (const r of fit.rows) lines.push(`  ${r.id}: measured ${r.measured.totalTokPerS.toFixed(0)} tok/s, prior ${signed(r.priorErr)}, calibrated without it ${signed(r.looErr)}`);
+  if (fit.dropped.length) lines.push(`not used (the model cannot run them): ${fit.dropped.join(', ')}`);
+  return lines;
+}
+
+export default async function main(argv: string[]): Promise<number> {
+  const a = parse(argv);
+  if (a === 'help') {
+    process.stdout.write(`${CALIBRATE_USAGE}\n\nFits the performance model's host corrections (GEMM and bandwidth efficiency, host overhead,\nprefill, links, API front end) to the variants measured in run folders or profiles of one host,\nand writes a host calibration for predict --calibration FILE and sim-serve --truth FILE.\n`);
+    return 0;
+  }
+  const { host, versions, observations } = merge(a.sources.map(readSource));
+  if (!observations.length) throw new UserError(`no measured variant in ${a.sources.join(', ')}: nothing to calibrate on`);
+  const fit = fitCorrections(observations, simPredictor(), { gpu: findGpu(host.gpuName)?.name ?? host.gpuName });
+  if (!fit.rows.length) throw new UserError(`the model runs none of the ${observations.length} measured variant(s): nothing to calibrate on`);
+  const file = calibrationFile({ host, engineVersions: versions, fit, observations, sources: a.sources, servelabVersion: VERSION });
+  try {
+    writeFileSync(a.out, JSON.stringify(file, null, 2) + '\n');
+  } catch (e) {
+    throw new UserError(`cannot write ${a.out}: ${(e as Error).message}`);
+  }
+  process.stdout.write([...fitSummary(fit, host), `wrote ${a.out}`].join('\n') + '\n');
+  return 0;
+}
