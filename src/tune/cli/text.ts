@@ -127,7 +127,7 @@ function plannedLine(planned: PlannedVariant, simulated: boolean, seconds?: numb
 export function planText(plan: Plan, config: SessionConfig, times?: PlanTimes): string {
   const h = plan.host;
   const out: string[] = [];
-  out.push(`Plan for ${plan.model} on ${h.gpuCount} x ${h.gpuName}${h.simulated ? ' (simulated)' : ''}`);
+  out.push(`Plan for ${plan.model} on ${h.gpuCount ? `${h.gpuCount} x ${h.gpuName}` : `the CPU (${h.cpu?.threads ?? '?'} threads, no GPU)`}${h.simulated ? ' (simulated)' : ''}`);
   out.push(`engines: ${plan.engines.join(', ')}; checkpoint: ${plan.checkpoint}${plan.fp8Checkpoint ? `; FP8 checkpoint: ${plan.fp8Checkpoint}` : ''}`);
   out.push(`workload: ${plan.scenario.label}, ${plan.scenario.numPrompts} prompts, all at once; objective: ${objectiveLabel(config.objective)}, margin ${config.marginPct}%${config.slo.length ? `, SLO ${formatSlo(config.slo)}` : ''}`);
   for (const n of plan.notes) out.push(`note: ${n}`);
