@@ -41,6 +41,7 @@ export interface VariantResult {
   metrics?: BenchMetrics;
   failure?: Failure;
   startupS?: number;
+  cpuS?: number; // CPU seconds of the server process, start-up to stop (first result of a launch; real hosts)
   /** Predicted figures from the shared estimate, when the planner made one. */
   predicted?: { totalTokPerS: number; meanTtftMs: number; meanTpotMs: number; /** Peak SSE events per (simulated) second. */ peakEventsPerS?: number };
   /** The session's calibrated prediction before it ran (issue 24): band = 1 s.d. %, on `observations` measured variants of this host. */
@@ -218,7 +219,6 @@ export type TuneListener = (event: TuneEvent) => void;
 // ---- The plan and validation as the stream carries them. The tuning core builds richer objects
 // (src/tune/plan/types.ts, src/tune/decide/validate.ts); the compiler checks they fit these where
 // the session emits them, so views read a plan without importing the tuning core.
-
 export type Predicted = NonNullable<VariantResult['predicted']>;
 
 export interface PlanScenario {
