@@ -34,7 +34,8 @@ export const PREDICT_USAGE = `usage: servelab predict --model ID [--gpu NAME] [-
                         [sim-serve knob flags: --quantization Q --kv-cache-dtype D --tp N --pp N --dp N
                          --ep N --dp-attention --max-batched-tokens N --max-running-seqs N --mem-fraction F
                          --attention-backend NAME --torch-compile --no-cuda-graph --speculative METHOD
-                         --max-model-len N]`;
+                         --max-model-len N]
+       servelab predict --engine llamacpp --model FILE.gguf [...] (servelab predict --engine llamacpp --help)`;
 
 /** Flags only a running sim-serve has: refused here, so a copied command line does not silently differ. */
 const SERVER_ONLY = new Set(['--host', '--port', '--speed', '--load-time', '--load-format', '--served-model-name', '--engine-arg', '--truth']);
@@ -71,7 +72,7 @@ export function parsePredictArgs(argv: string[]): PredictArgs {
   const base = { json, help, seed: 42, engines: [...GPU_ENGINES] as EngineName[], model: '', gpu: 'H100', gpus: 1, knobs: {} };
   if (help) return { ...base, scenario: parseScenario('sharegpt-like', { scale: 1 }) };
   const engine = own['--engine'];
-  if (engine !== undefined && !(GPU_ENGINES as readonly string[]).includes(engine)) throw new UserError(`--engine must be vllm, sglang or trtllm, got '${engine}'`);
+  if (engine !== undefined && !(GPU_ENGINES as readonly string[]).includes(engine)) throw new UserError(`--engine must be vllm, sglang, trtllm or llamacpp (with --model FILE.gguf), got '${engine}'`);
   let sim;
   try {
     sim = parseSimArgs([...rest, '--engine', engine ?? 'vllm']);

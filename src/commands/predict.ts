@@ -25,6 +25,10 @@ function table(rows: Prediction[]): string {
 }
 
 export default async function main(argv: string[]): Promise<number> {
+  // llama.cpp has its own CPU estimate and flags (predict-llamacpp.ts).
+  const norm = argv.flatMap((t) => (t === '--engine=llamacpp' ? ['--engine', 'llamacpp'] : [t]));
+  const at = norm.indexOf('--engine');
+  if (at >= 0 && norm[at + 1] === 'llamacpp') return (await import('./predict-llamacpp.js')).default(norm);
   const a = parsePredictArgs(argv);
   if (a.help) {
     process.stdout.write(`${PREDICT_USAGE}\n\nPredicts what a benchmark of one configuration would report, from servelab's performance model\n(virtual clock, no server, no GPU). Figures are model output, not measurements; see docs/calibration.md\nfor the model's measured error against published results.\n`);

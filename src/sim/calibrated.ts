@@ -1,12 +1,14 @@
 // The simulator as the calibration fit's predictor: an observation names its variant, host and
 // workload; the predictor reruns the virtual clock under given host corrections and returns the
 // figures the fit compares (src/model/calibration/fit.ts). Also the observation a measured
-// result makes (calibrate's sources, and the session as each variant is measured).
+// result makes (calibrate's sources, and the session as each variant is measured). llama.cpp
+// observations go to its own estimate (llamacpp-calibrated.ts).
 import type { Knobs, Variant } from '../core/variant.js';
 import { findGpu } from '../model/gpus.js';
 import type { BenchMetrics } from '../core/metrics.js';
 import type { Figures, Observation, Predictor } from '../model/calibration/fit.js';
 import { simulateWorkload } from './virtual.js';
+import { llamacppFigures } from './llamacpp-calibrated.js';
 import { scenarioRequests, type LengthPair } from './workload.js';
 
 /** The workload of an observation, as a profile's workload names it. */
@@ -43,7 +45,8 @@ export function simPredictor(): Predictor<SimObservation> {
   const lengths = new Map<string, LengthPair[]>();
   return (o, k) => {
     const r = o.run;
-    // An engine the simulator does not model (llama.cpp until its estimate lands) has no figure.
+    // llama.cpp has its own closed-form estimate; any other engine the simulator does not model has no figure.
+    if (r.engine === 'llamacpp') return llamacppFigures(r, k);
     if (!ENGINES.has(r.engine)) return undefined;
     const w = r.workload;
     const key = JSON.stringify(w);

@@ -1,0 +1,86 @@
+// `servelab predict --engine llamacpp --model FILE.gguf`: llama.cpp's own CPU estimate
+// (src/model/llamacpp-estimate.ts) for a GGUF file on this host's CPU, optionally corrected by a
+// host calibration (--calibration FILE, its llamacpp corrections). Figures are the model's, not a
+// measurement. Flags: llama-server's own spellings for the knobs it reads. Bad input: UserError.
+import { UserError } from '../core/errors.js';
+import { parseNumberArg } from '../core/number-arg.js';
+import type { Knobs } from '../core/variant.js';
+import { correctionsFor } from '../model/calibration/corrections.js';
+import { hostCpuFacts } from '../model/cpu.js';
+import { readGgufHeader } from '../model/gguf/read.js';
+import { ggufFacts, kvElemBytes, llamacppEstimate } from '../model/llamacpp-estimate.js';
+import { readCalibrationFile } from '../profiles/calibration-file.js';
+
+export const PREDICT_LLAMACPP_USAGE = `usage: servelab predict --engine llamacpp --model FILE.gguf [-np SLOTS] [-t THREADS] [-b N] [-ub N]
+                        [-ctk TYPE] [-ctv TYPE] [--scenario random:IN/OUT] [--num-prompts N]
+                        [--max-concurrency N] [--calibration FILE] [--json]`;
+
+const INT_FLAGS: Record<string, keyof Knobs> = { '-np': 'maxRunningSeqs', '-t': 'threads', '-tb': 'threadsBatch', '-b': 'maxBatchedTokens', '-ub': 'ubatch' };
+const TYPE_FLAGS: Record<string, 'kvCacheDtype' | 'vCacheDtype'> = { '-ctk': 'kvCacheDtype', '-ctv': 'vCacheDtype' };
+
+export default function predictLlamacpp(argv: string[]): number {
+  const knobs: Record<string, unknown> = {};
+  let model: string | undefined;
+  let calibration: string | undefined;
+  let json = false;
+  let inputLen = 1024;
+  let outputLen = 128;
+  let numPrompts = 1000;
+  let maxConcurrency: number | undefined;
+  for (let i = 0; i < argv.length; i++) {
+    const f = argv[i]!;
+    if (f === '--json') { json = true; continue; }
+    if (f === '--help' || f === '-h') {
+      process.stdout.write(`${PREDICT_LLAMACPP_USAGE}\n\nEstimates llama-server on this host's CPU from the GGUF header: decode streams the weights and\neach slot's KV cache over memory bandwidth, prefill does 2 x params FLOPs per token. Not measured.\n`);
+      return 0;
+    }
+    const v = argv[++i];
+    if (v === undefined) throw new UserError(`${f} needs a value (servelab predict --help)`);
+    const int = () => parseNumberArg(f, v, { integer: true, min: 1 });
+    if (f === '--engine') continue;
+    else if (f === '--model') model = v;
+    else if (f === '--calibration') calibration = v;
+    else if (f === '--num-prompts') numPrompts = int();
+    else if (f === '--max-concurrency') maxConcurrency = int();
+    else if (INT_FLAGS[f]) knobs[INT_FLAGS[f]] = int();
+    else if (TYPE_FLAGS[f]) {
+      if (kvElemBytes(v) === 2 && !/^(f16|bf16|auto)$/i.test(v)) throw new UserError(`${f} must be a GGML type such as f16, q8_0 or q4_0, got '${v}'`);
+      knobs[TYPE_FLAGS[f]] = v;
+    } else if (f === '--scenario') {
+      const m = /^random:(\d+)\/(\d+)$/.exec(v);
+      if (!m || !(Number(m[1]) > 0) || !(Number(m[2]) > 0)) throw new UserError(`--scenario for llamacpp must be random:IN/OUT, got '${v}'`);
+      inputLen = Number(m[1]);
+      outputLen = Number(m[2]);
+    } else throw new UserError(`unknown flag for predict --engine llamacpp: ${f} (servelab predict --help)`);
+  }
+  if (!model) throw new UserError('predict --engine llamacpp needs --model FILE.gguf');
+  const facts = ggufFacts(readGgufHeader(model));
+  const cpu = hostCpuFacts();
+  let k;
+  if (calibration) {
+    try {
+      k = correctionsFor(readCalibrationFile(calibration).corrections, 'llamacpp');
+    } catch (e) {
+      throw new UserError(`--calibration ${(e as Error).message}`);
+    }
+  }
+  const w = { numPrompts, inputLen, outputLen, ...(maxConcurrency ? { maxConcurrency } : {}) };
+  const prior = llamacppEstimate(facts, knobs as Knobs, cpu, w);
+  const e = k ? llamacppEstimate(facts, knobs as Knobs, cpu, w, k) : prior;
+  if (json) {
+    process.stdout.write(JSON.stringify({ engine: 'llamacpp', ...e, ...(k ? { prior: prior.totalTokPerS, calibration } : {}), cpu: cpu.source }) + '\n');
+    return 0;
+  }
+  const lines = [
+    `Predicted by servelab's llama.cpp CPU estimate (not measured): ${model} (${facts.arch}, ${(facts.matmulParams / 1e6).toFixed(1)}M matmul params, ${(facts.streamedBytes / 2 ** 20).toFixed(1)} MiB streamed per step), random ${inputLen}/${outputLen}, ${numPrompts} prompts, ${e.batch} of ${e.slots} slots busy`,
+    `CPU: ${cpu.source}`,
+    `KV bytes per token:      ${e.kvBytesPerToken.toFixed(0)}`,
+    `Decode tok/s per slot:   ${e.decodeTokPerSPerSlot.toFixed(1)}`,
+    `Prefill tok/s:           ${e.prefillTokPerS.toFixed(0)}`,
+    `Total token throughput:  ${e.totalTokPerS.toFixed(1)}${k ? ` calibrated by ${calibration} (prior estimate ${prior.totalTokPerS.toFixed(1)})` : ''}`,
+    `Mean TTFT (ms):          ${e.meanTtftMs.toFixed(1)}`,
+    `Mean TPOT (ms):          ${e.meanTpotMs.toFixed(1)}`,
+  ];
+  process.stdout.write(lines.join('\n') + '\n');
+  return 0;
+}

@@ -1,0 +1,132 @@
+// llama.cpp's own estimate (issue 24): a CPU llama-server from a GGUF header's facts, its knobs
+// and the host CPU (cpu.ts). Decode streams the weights once per step plus each slot's KV cache,
+// over memory bandwidth x efficiency, and does 2 x params FLOPs per token; prefill does 2 x params
+// FLOPs per token over compute x efficiency. A workload runs in waves of min(concurrency, slots)
+// requests. The host corrections of calibration/corrections.ts multiply the rates and costs, so a
+// calibration fit (src/sim/calibrated.ts) can move them. Not a simulator: closed-form waves.
+import { GGML_TYPES, plain, tensorBytes, type GgufHeader } from './gguf/format.js';
+import type { Knobs } from '../core/variant.js';
+import type { CpuFacts } from './cpu.js';
+import { NEUTRAL, type Corrections } from './calibration/corrections.js';
+
+/** What the estimate reads from a GGUF header. */
+export interface GgufFacts {
+  arch: string;
+  layers: number;
+  /** Parameters of the tensors a token's forward pass multiplies by (all but a separate input embedding). */
+  matmulParams: number;
+  /** Bytes of those tensors: what one decode step streams. */
+  streamedBytes: number;
+  /** K and V elements per token per layer (kv heads x head dim, K and V together). */
+  kvElemsPerTokenLayer: number;
+  /** Query heads x head dim: attention FLOPs per context token. */
+  attnWidth: number;
+}
+
+const num = (h: GgufHeader, key: string) => {
+  const v = plain(h.metadata.get(key));
+  return typeof v === 'number' ? v : typeof v === 'bigint' ? Number(v) : undefined;
+};
+
+export function ggufFacts(h: GgufHeader): GgufFacts {
+  const arch = String(plain(h.metadata.get('general.architecture')) ?? 'llama');
+  const need = (k: string) => {
+    const v = num(h, `${arch}.${k}`);
+    if (v === undefined) throw new Error(`GGUF header has no ${arch}.${k}`);
+    return v;
+  };
+  const hidden = need('embedding_length');
+  const heads = need('attention.head_count');
+  const kvHeads = num(h, `${arch}.attention.head_count_kv`) ?? heads;
+  const kDim = num(h, `${arch}.attention.key_length`) ?? hidden / heads;
+  const vDim = num(h, `${arch}.attention.value_length`) ?? kDim;
+  // A separate output matrix means the input embedding is only looked up, not multiplied.
+  const tied = !h.tensors.some((t) => t.name === 'output.weight');
+  const used = h.tensors.filter((t) => tied || t.name !== 'token_embd.weight');
+  return {
+    arch,
+    layers: need('block_count'),
+    matmulParams: used.reduce((s, t) => s + t.dims.reduce((a, b) => a * b, 1), 0),
+    streamedBytes: used.reduce((s, t) => s + tensorBytes(t), 0),
+    kvElemsPerTokenLayer: kvHeads * (kDim + vDim),
+    attnWidth: heads * kDim,
+  };
+}
+
+/**
+ * llama.cpp efficiencies on a CPU: hand-set priors, not fitted (a calibration moves them). Sources:
+ * none measured; the order of magnitude of ggml CPU matmul against peak FMA throughput.
+ */
+export const LLAMACPP_EFFICIENCY = {
+  /** Fraction of memory bandwidth a decode step draws. */
+  bandwidth: 0.5,
+  /** Fraction of peak FLOP/s a matmul reaches (F16/F32 weights). */
+  gemm: 0.3,
+  /** Host work per decode or prefill step (graph build, sampling), s. */
+  stepOverheadS: 2e-3,
+  /** Per request: HTTP, tokenizing, detokenizing, s. */
+  perRequestS: 5e-3,
+};
+
+/** Bytes per KV element of a cache type (GGML_TYPES block sizes); auto and unknown are f16. */
+export function kvElemBytes(type: string | undefined): number {
+  const row = GGML_TYPES[(type && type !== 'auto' ? type : 'f16').toUpperCase()];
+  return row ? row[2] / row[1] : 2;
+}
+
+export interface LlamacppWorkload {
+  numPrompts: number;
+  inputLen: number;
+  outputLen: number;
+  /** Client cap on requests in flight; absent = all at once. */
+  maxConcurrency?: number;
+}
+
+export interface LlamacppEstimate {
+  slots: number;
+  /** Requests served together (min of concurrency and slots). */
+  batch: number;
+  kvBytesPerToken: number;
+  /** Decode tok/s of one slot while `batch` slots decode. */
+  decodeTokPerSPerSlot: number;
+  prefillTokPerS: number;
+  totalTokPerS: number;
+  meanTtftMs: number;
+  meanTpotMs: number;
+}
+
+/** Slots: -np, or llama-server's auto of 4 (server log: n_slots = 4). */
+export const slotsOf = (k: Knobs) => (k.maxRunningSeqs !== undefined && k.maxRunningSeqs > 0 ? k.maxRunningSeqs : 4);
+
+export function llamacppEstimate(m: GgufFacts, k: Knobs, cpu: CpuFacts, w: LlamacppWorkload, c: Corrections = NEUTRAL): LlamacppEstimate {
+  const e = LLAMACPP_EFFICIENCY;
+  const threads = Math.min(cpu.cores, k.threads !== undefined && k.threads > 0 ? k.threads : cpu.cores);
+  const threadsBatch = Math.min(cpu.cores, k.threadsBatch ?? threads);
+  const bw = Math.min(cpu.memBwBps, cpu.memBwPerCoreBps * threads) * e.bandwidth * c.bandwidth;
+  const flops = (t: number) => cpu.flopsPerCore * t * e.gemm * c.gemm;
+  const slots = slotsOf(k);
+  const batch = Math.max(1, Math.min(slots, w.maxConcurrency ?? w.numPrompts, w.numPrompts));
+  const kvPerToken = m.layers * m.kvElemsPerTokenLayer * ((kvElemBytes(k.kvCacheDtype) + kvElemBytes(k.vCacheDtype ?? k.kvCacheDtype)) / 2);
+  const step = e.stepOverheadS * c.hostOverhead;
+  // One decode step of `batch` slots at mean context `ctx`: weights once, each slot's KV, 2 FLOPs per weight per token.
+  const ctx = w.inputLen + w.outputLen / 2;
+  const decodeS = (m.streamedBytes + batch * ctx * kvPerToken) / bw + (batch * (2 * m.matmulParams + 4 * ctx * m.layers * m.attnWidth)) / flops(threads) + step;
+  // Prefill of one wave's prompts in ubatch chunks: weights once per chunk, 2 FLOPs per weight per token.
+  const promptTokens = batch * w.inputLen;
+  const ubatch = Math.min(k.ubatch ?? 512, k.maxBatchedTokens ?? 2048);
+  const chunks = Math.ceil(promptTokens / ubatch);
+  const prefillS = ((promptTokens * (2 * m.matmulParams + 2 * w.inputLen * m.layers * m.attnWidth)) / flops(threadsBatch) + chunks * (m.streamedBytes / bw + step)) * c.prefill;
+  const frontS = batch * e.perRequestS * c.frontEnd;
+  const waveS = frontS + prefillS + Math.max(0, w.outputLen - 1) * decodeS;
+  const waves = Math.ceil(w.numPrompts / batch);
+  return {
+    slots,
+    batch,
+    kvBytesPerToken: kvPerToken,
+    decodeTokPerSPerSlot: 1 / decodeS,
+    prefillTokPerS: promptTokens / prefillS,
+    totalTokPerS: (w.numPrompts * (w.inputLen + w.outputLen)) / (waves * waveS),
+    meanTtftMs: (frontS + prefillS) * 1000,
+    meanTpotMs: decodeS * 1000,
+  };
+}
