@@ -2,6 +2,7 @@
 // listeners of this one stream; the journal can replay it. Keep them plain data (JSON-safe).
 import type { LiveSnapshot, BenchMetrics } from './metrics.js';
 import type { EngineName, Variant } from './variant.js';
+import type { VariantQuality } from '../profiles/quality-schema.js';
 
 export type FailureKind =
   | 'oom'
@@ -58,6 +59,8 @@ export interface VariantResult {
    * (`--load-format dummy`, outputs fixed by ignore_eos; issue 16), with why; absent = real weights.
    */
   weights?: { kind: 'dummy' | 'real'; why: string };
+  /** The quality check (--quality N, issue 25): greedy outputs' cost and agreement with the reference. */
+  quality?: VariantQuality;
   startedAt: string;
   finishedAt: string;
 }

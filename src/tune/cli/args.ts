@@ -29,6 +29,7 @@ import { engineVersions } from './engine-version-arg.js';
 import { AUTO_FLAGS } from './auto-flags.js';
 import { costFlags } from './cost-flags.js';
 import { calibrationFlag, truthFlag } from './calibration-flags.js';
+import { qualityFlags } from './quality-flags.js';
 
 export interface AutoOptions {
   help: boolean;
@@ -270,6 +271,7 @@ export function configFromFlags(values: AutoFlagValues, settings: SettingValues 
     ...costFlags(values),
     ...(sweep ? { sweep } : {}),
     ...calibrationFlag(str('calibration'), values['fresh-baseline'] === true),
+    ...qualityFlags(values),
   };
   if (isShippedDir(join(config.outDir, 'profiles'))) {
     throw new UserError(`--out ${config.outDir}: its profiles/ folder holds servelab's shipped study profiles; give another folder (default ${dataDir()})`);
