@@ -2,7 +2,6 @@
 // listeners of this one stream; the journal can replay it. Keep them plain data (JSON-safe).
 import type { LiveSnapshot, BenchMetrics } from './metrics.js';
 import type { EngineName, Variant } from './variant.js';
-import type { VariantQuality } from '../profiles/quality-schema.js';
 
 export type FailureKind =
   | 'oom'
@@ -59,8 +58,7 @@ export interface VariantResult {
    * (`--load-format dummy`, outputs fixed by ignore_eos; issue 16), with why; absent = real weights.
    */
   weights?: { kind: 'dummy' | 'real'; why: string };
-  /** The quality check (--quality N, issue 25): greedy outputs' cost and agreement with the reference. */
-  quality?: VariantQuality;
+  quality?: import('../profiles/quality-schema.js').VariantQuality; // the quality check (--quality N, issue 25)
   startedAt: string;
   finishedAt: string;
 }
@@ -221,7 +219,6 @@ export type TuneListener = (event: TuneEvent) => void;
 // ---- The plan and validation as the stream carries them. The tuning core builds richer objects
 // (src/tune/plan/types.ts, src/tune/decide/validate.ts); the compiler checks they fit these where
 // the session emits them, so views read a plan without importing the tuning core.
-
 export type Predicted = NonNullable<VariantResult['predicted']>;
 
 export interface PlanScenario {
