@@ -24,6 +24,7 @@ import { formatSweep, loadLabel, parseSweep } from '../sweep/spec.js';
 import { parseCommandArgs } from './args.js';
 import { askConsent } from './consent.js';
 import type { LiveView } from '../tui/live-sweep.js';
+import { sweepDevices } from '../sweep/record.js';
 
 const USAGE = `usage: servelab sweep PROFILE [--sweep concurrency:1,4,16,64,256] [--sweep-all] [--slo RULES]
                       [--prompts N] [--sim] [--speed S] [--yes] [--auto] [--out DIR]
@@ -165,7 +166,7 @@ async function runAndReport(
         const line = pointLine(label, p);
         if (live) {
           last = line;
-          live.update(line, chartSeries([partial], analyseSweeps([partial], profile.host.gpuCount, journal.config.slo)).series);
+          live.update(line, chartSeries([partial], analyseSweeps([partial], sweepDevices(profile.host.gpuCount), journal.config.slo)).series);
         } else say(line);
       },
     });

@@ -41,6 +41,7 @@ export interface VariantResult {
   metrics?: BenchMetrics;
   failure?: Failure;
   startupS?: number;
+  cpuS?: number; // CPU seconds of the server process, start-up to stop (first result of a launch; real hosts)
   /** Predicted figures from the shared estimate, when the planner made one. */
   predicted?: { totalTokPerS: number; meanTtftMs: number; meanTpotMs: number; /** Peak SSE events per (simulated) second. */ peakEventsPerS?: number };
   /** The session's calibrated prediction before it ran (issue 24): band = 1 s.d. %, on `observations` measured variants of this host. */
@@ -51,8 +52,7 @@ export interface VariantResult {
   partial?: boolean;
   /** GPU time this launch held (issue 16); on the first result of a launch that measured several scenarios. */
   gpuTime?: VariantGpuTime;
-  /** GPU ids it was pinned to (CUDA_VISIBLE_DEVICES) when it shared the host with other variants. */
-  gpuIds?: number[];
+  gpuIds?: number[]; // GPU ids it was pinned to (CUDA_VISIBLE_DEVICES) when it shared the host with other variants
   /**
    * Weights the server loaded: 'dummy' when it ran with random weights of the right shapes
    * (`--load-format dummy`, outputs fixed by ignore_eos; issue 16), with why; absent = real weights.

@@ -120,7 +120,31 @@ export function describeKnobs(k: Knobs): string {
   if (k.cudaGraph === false) parts.push('eager');
   if (k.speculative) parts.push(`spec=${k.speculative.method}`);
   if (k.maxModelLen) parts.push(`len=${k.maxModelLen}`);
+  parts.push(...llamaKnobParts(k));
   if (k.performanceMode) parts.push(`perf=${k.performanceMode}`);
   if (k.extraArgs?.length) parts.push(k.extraArgs.join(' '));
   return parts.join(' ') || 'defaults';
+}
+
+/** llama.cpp's knobs in describeKnobs' words (no GPU engine variant has them, so their text is unchanged). */
+function llamaKnobParts(k: Knobs): string[] {
+  const p: string[] = [];
+  if (k.ctxSize !== undefined) p.push(`ctx=${k.ctxSize}`);
+  if (k.kvUnified !== undefined) p.push(k.kvUnified ? 'kv-unified' : 'kv-split');
+  if (k.ctxPerSlot !== undefined) p.push(`slot-ctx=${k.ctxPerSlot}`);
+  if (k.ubatch !== undefined) p.push(`ub=${k.ubatch}`);
+  if (k.flashAttn !== undefined) p.push(`fa=${k.flashAttn}`);
+  if (k.vCacheDtype !== undefined) p.push(`v=${k.vCacheDtype}`);
+  if (k.threads !== undefined) p.push(`t=${k.threads}`);
+  if (k.threadsBatch !== undefined) p.push(`tb=${k.threadsBatch}`);
+  if (k.contBatching === false) p.push('no-cont-batching');
+  if (k.cacheReuse !== undefined) p.push(`cache-reuse=${k.cacheReuse}`);
+  if (k.cacheRamMiB !== undefined) p.push(`cache-ram=${k.cacheRamMiB}`);
+  if (k.gpuLayers !== undefined) p.push(`ngl=${k.gpuLayers}`);
+  if (k.fit !== undefined) p.push(k.fit ? 'fit' : 'no-fit');
+  if (k.repack !== undefined) p.push(k.repack ? 'repack' : 'no-repack');
+  if (k.splitMode !== undefined) p.push(`split=${k.splitMode}`);
+  if (k.tensorSplit !== undefined) p.push(`ts=${k.tensorSplit}`);
+  if (k.speculative?.draftTokens !== undefined && k.speculative.method === 'draft') p.push(`draft-n=${k.speculative.draftTokens}`);
+  return p;
 }

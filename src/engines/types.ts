@@ -39,6 +39,8 @@ export interface LaunchContext {
   dummyWeights?: boolean;
   /** On the simulated host: GPU type/count and clock speed for sim-serve. */
   sim?: { gpu: string; gpus: number; speed: number; seed?: number };
+  /** llama.cpp: the llama-server the user named (--llama-server); else PATH, else servelab's build. */
+  llamaServer?: string;
 }
 
 // The launch spec is the host's contract (host/launch-spec.ts): host launches, engines build it.

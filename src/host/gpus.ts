@@ -34,6 +34,17 @@ export interface HostInfo {
   driverVersion?: string;
   /** A cluster (`--runtime slurm`, `--sim --nodes`): GPUs per node; `gpus` lists all nodes' GPUs. */
   gpusPerNode?: number;
+  /** The CPU side, for engines that run on it (llama.cpp): set by sessions that have such an engine. */
+  cpu?: CpuInfo;
+}
+
+export interface CpuInfo {
+  /** Threads this process may use (os.availableParallelism). */
+  threads: number;
+  /** Memory available to new processes (os.freemem, MemAvailable on Linux). */
+  memAvailMiB: number;
+  /** The CPU has Intel AMX (the amx_int8 flag of /proc/cpuinfo): llama.cpp picks its AMX kernels then. */
+  amx?: boolean;
 }
 
 export const GPU_QUERY_FIELDS = [

@@ -93,6 +93,9 @@ function stageTable(stage: StageRecord, tpot: TpotMode): string {
   if (anyCalibrated) head.push('calibrated tok/s +-band (error)');
   const anyCost = stage.results.some((r) => r.gpuTime);
   if (anyCost) head.push('GPU-h (startup / benchmark)');
+  // A CPU engine's cost (llama.cpp): start-up and the server's CPU-seconds per launch.
+  const anyCpu = stage.results.some((r) => r.cpuS !== undefined);
+  if (anyCpu) head.push('start-up s', 'CPU-s');
   const rows = stage.results.map((r) => {
     // --dummy-weights: the row says so; the Summary's note says why the real-weight rows are real.
     const name = (r.variant.label ?? r.variantId) + (r.variantId === stage.winnerId ? ' (kept)' : '') + (r.weights?.kind === 'dummy' ? ' (dummy weights)' : '');
@@ -120,6 +123,7 @@ function stageTable(stage: StageRecord, tpot: TpotMode): string {
     }
     if (anyCalibrated) row.push(calibratedCell(r));
     if (anyCost) row.push(r.gpuTime ? `${formatGpuHours(r.gpuTime.gpuS / 3600)} (${formatGpuHours(r.gpuTime.startupGpuS / 3600)} / ${formatGpuHours(r.gpuTime.benchmarkGpuS / 3600)})` : '–');
+    if (anyCpu) row.push(fmt(r.startupS, 1), fmt(r.cpuS, 1));
     return row;
   });
   return table(head, rows);

@@ -131,6 +131,8 @@ export const VariantResultSchema = z.object({
   metrics: MetricsSchema.optional(),
   failure: FailureSchema.optional(),
   startupS: z.number().nonnegative().optional(),
+  /** CPU seconds of the server process, start-up to stop (first result of a launch). */
+  cpuS: z.number().nonnegative().optional(),
   predicted: z.object({ totalTokPerS: z.number(), meanTtftMs: z.number(), meanTpotMs: z.number(), peakEventsPerS: z.number().optional() }).optional(),
   calibrated: CalibratedPredictionSchema.optional(), // the session's calibrated prediction before it ran (issue 24)
   simulated: z.boolean().optional(),
@@ -147,7 +149,8 @@ export const VariantResultSchema = z.object({
 
 export const HostSchema = z.object({
   gpuName: z.string().min(1),
-  gpuCount: z.number().int().positive(),
+  /** 0: a host without a GPU (llama.cpp on the CPU; cpuThreads says how many threads it had). */
+  gpuCount: z.number().int().nonnegative(),
   /** Memory of one GPU, MiB. */
   gpuMemoryMiB: z.number().nonnegative(),
   driver: z.string().optional(),
@@ -155,6 +158,8 @@ export const HostSchema = z.object({
   simulated: z.boolean(),
   /** Nodes the server spans (a multi-node Slurm job); absent for one host. */
   nodes: z.number().int().positive().optional(),
+  /** CPU threads the session could use (llama.cpp sessions only). */
+  cpuThreads: z.number().int().positive().optional(),
 });
 
 export const RuntimeSchema = z.discriminatedUnion('kind', [

@@ -173,7 +173,8 @@ function gpuSlug(name: string): string {
 /** `<model-basename>-<gpu>x<n>.json`, e.g. `Qwen3-14B-H100x1.json`. */
 export function profileFileName(p: Pick<Profile, 'model' | 'host'>): string {
   const model = basename(p.model.replace(/\/+$/, '')).replace(/[^A-Za-z0-9._-]+/g, '-') || 'model';
-  return `${model}-${gpuSlug(p.host.gpuName)}x${p.host.gpuCount}.json`;
+  // A host without a GPU (llama.cpp on the CPU): `<model>-cpu.json`.
+  return p.host.gpuCount ? `${model}-${gpuSlug(p.host.gpuName)}x${p.host.gpuCount}.json` : `${model}-cpu.json`;
 }
 
 function writeAtomic(file: string, content: string): void {

@@ -41,6 +41,9 @@ export type SweepRecord = z.infer<typeof SweepRecordSchema>;
 const loadOut = (l: { kind: 'concurrency' | 'rate'; value: number }) => ({ kind: l.kind, value: l.value === Infinity ? null : l.value });
 const loadIn = (l: { kind: 'concurrency' | 'rate'; value: number | null }) => ({ kind: l.kind, value: l.value ?? Infinity });
 
+/** The devices a sweep's per-GPU figures divide by: a host without a GPU (llama.cpp on the CPU) counts as one. */
+export const sweepDevices = (gpuCount: number) => Math.max(1, gpuCount);
+
 export interface RecordInput {
   spec: SweepSpec;
   workload: string;

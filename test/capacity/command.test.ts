@@ -13,9 +13,10 @@ const cwd = tempDir('capacity');
 const PROFILE = resolve('profiles/Qwen3-14B-H100x1.json');
 let url = '';
 
-// Sixteen running sequences at most: the seventeenth concurrent request waits for a whole
-// request to finish (about 2.5 simulated s), and about one request in 17 waits, so p98 TTFT jumps
-// from a few hundred ms to about 2 s between 16 and 17: the limit is far from both ends.
+// Sixteen running sequences at most: past 16 concurrent requests the extra ones wait for running
+// ones to finish. Right at 17 that wait is short and noisy (the 17th waits for whichever request
+// ends first: a p98 of 1188 ms against a 1200 ms limit was seen on the loaded 2-core machine), so
+// the search resolves to 4: at 20 one request in five waits, and p98 TTFT is far above the limit.
 beforeAll(async () => {
   ({ url } = await startReady(['--engine', 'vllm', '--gpu', 'H100', '--model', 'Qwen/Qwen3-14B', '--speed', '10', '--max-running-seqs', '16']));
 });
@@ -50,11 +51,13 @@ describe('servelab capacity: bad input', () => {
 
 describe('servelab capacity --base-url on sim-serve', () => {
   it('answers the highest concurrency meeting p98 TTFT; the answer holds again, the probe above fails', async () => {
-    const r = await runCli(['capacity', '--base-url', url, '--slo', 'ttft:p98<1200', ...WORKLOAD, '--start', '16', '--resolution', '1', '--json'], cwd, undefined, 300_000);
+    const r = await runCli(['capacity', '--base-url', url, '--slo', 'ttft:p98<1200', ...WORKLOAD, '--start', '16', '--resolution', '4', '--json'], cwd, undefined, 300_000);
     expect(r.code, r.stderr).toBe(0);
     const out = JSON.parse(r.stdout) as { by: string; answer: number; failing: number; breaks: string; goodput: number; probes: { load: number; numPrompts: number; holds: boolean }[] };
     expect(out.by).toBe('concurrency');
-    expect(out.failing - out.answer).toBe(1);
+    expect(out.failing - out.answer).toBeGreaterThan(0);
+    expect(out.failing - out.answer).toBeLessThanOrEqual(4);
+    expect(out.answer).toBeGreaterThanOrEqual(16);
     expect(out.breaks).toBe('ttft:p98');
     expect(out.goodput).toBeGreaterThan(0);
     // Doubling from 16 first, and every probe sized for p98 (10 x 100/(100-98) requests).

@@ -166,7 +166,7 @@ describe('saveProfile', () => {
     expect(p.schema).toBe(1);
     expect(p.servelabVersion).toMatch(/^\d+\.\d+\.\d+/);
     expect(Date.parse(p.createdAt)).not.toBeNaN();
-    expect(() => buildProfile({ ...rest, host: { ...rest.host, gpuCount: 0 } })).toThrow(/host\.gpuCount/);
+    expect(() => buildProfile({ ...rest, host: { ...rest.host, gpuCount: -1 } })).toThrow(/host\.gpuCount/);
   });
 });
 

@@ -7,13 +7,15 @@ import { isShippedDir } from '../../profiles/shipped.js';
 import { parseArgs } from 'node:util';
 import { parseArgsMessage, UserError } from '../../core/errors.js';
 import { parseEngines, type SettingValues } from '../../core/settings.js';
-import { ENGINES, GPU_ENGINES, type EngineName } from '../../core/variant.js';
+import { ENGINES, type EngineName } from '../../core/variant.js';
+import { llamaFlags, llamaValidation } from './llamacpp-args.js';
 import { findGpu, gpuNames } from '../../model/gpus.js';
 import { builtinModelIds, getModel } from '../../model/models.js';
 import {
   DEFAULT_READY_TIMEOUT_S,
   DEFAULT_SIM_READY_TIMEOUT_S,
   DEFAULT_SIM_SPEED,
+  defaultStages,
   STAGES,
   type SessionConfig,
   type StageName,
@@ -79,7 +81,7 @@ export function splitArgs(text: string): string[] {
 export function parseExtraArgs(list: readonly string[]): SessionConfig['extraArgs'] {
   const out: SessionConfig['extraArgs'] = {};
   for (const item of list) {
-    const m = /^(vllm|sglang|trtllm):(.*)$/s.exec(item.trim());
+    const m = /^(vllm|sglang|trtllm|llamacpp):(.*)$/s.exec(item.trim());
     const key: EngineName | '*' = m ? (m[1] as EngineName) : '*';
     const args = splitArgs(m ? m[2]! : item);
     if (!args.length) throw new UserError(`--extra-args '${item}' holds no arguments`);
@@ -228,8 +230,9 @@ function workloadConfig(str: Str, settings: SettingValues, scenarioSeed?: number
  */
 export function configFromFlags(values: AutoFlagValues, settings: SettingValues = {}, opts: { scenarioSeed?: number } = {}): SessionConfig {
   const str: Str = (k) => values[k] as string | undefined;
-  const model = str('model');
-  if (!model) throw new UserError("--model is required, e.g. --model Qwen/Qwen3-14B; run 'servelab --auto --help' for the flags");
+  const modelText = str('model');
+  if (!modelText) throw new UserError("--model is required, e.g. --model Qwen/Qwen3-14B; run 'servelab --auto --help' for the flags");
+  const { model, engines, llamacpp } = llamaFlags(values, modelText, str('engines') !== undefined ? parseEngines(str('engines')!) : undefined, settings.engines);
   const sim = simConfig(values, str, model);
   const sloText = str('slo') ?? settings.slo;
   const slo = sloText ? parseSlo(sloText) : [];
@@ -242,8 +245,8 @@ export function configFromFlags(values: AutoFlagValues, settings: SettingValues 
   const config: SessionConfig = {
     model,
     ...(str('fp8-model') ? { fp8Model: str('fp8-model')! } : {}),
-    engines: str('engines') !== undefined ? parseEngines(str('engines')!) : (settings.engines ?? [...GPU_ENGINES]),
-    stages: str('stages') !== undefined ? parseStages(str('stages')!) : [...STAGES],
+    engines,
+    stages: str('stages') !== undefined ? parseStages(str('stages')!) : defaultStages(engines),
     drop: (values.drop as string[] | undefined) ?? [],
     extraArgs: parseExtraArgs((values['extra-args'] as string[] | undefined) ?? []),
     ...(sim ? { sim } : {}),
@@ -270,9 +273,11 @@ export function configFromFlags(values: AutoFlagValues, settings: SettingValues 
     sampleIntervalS: 1,
     ...costFlags(values),
     ...(sweep ? { sweep } : {}),
+    ...(llamacpp ? { llamacpp } : {}),
     ...calibrationFlag(str('calibration'), values['fresh-baseline'] === true),
     ...qualityFlags(values),
   };
+  if (str('validation') === undefined) llamaValidation(config);
   if (isShippedDir(join(config.outDir, 'profiles'))) {
     throw new UserError(`--out ${config.outDir}: its profiles/ folder holds servelab's shipped study profiles; give another folder (default ${dataDir()})`);
   }

@@ -44,7 +44,10 @@ function outcomeText(r: VariantResult): string {
     return `${num(m.total_token_throughput)} tok/s total, ${num(m.output_throughput)} out, TTFT ${num(m.mean_ttft_ms, 0)} ms, TPOT ${num(m.mean_tpot_ms, 1)} ms${failed}${r.simulated ? ' (simulated)' : ''}${r.clientBound ? ' [client-bound]' : ''}`;
   }
   if (isSameServer(r)) return r.failure!.reason;
-  return `${statusText(r)}${r.failure?.hint ? `. ${r.failure.hint.replace(/\.$/, '')}` : ''}`;
+  const hint = r.failure?.hint ? `. ${r.failure.hint.replace(/\.$/, '')}` : '';
+  // The progress line says what happened to the variant and why: "pruned (unsupported): FP8 ...".
+  if (r.failure && !isStoppedEarly(r)) return `${r.status} (${r.failure.kind}): ${r.failure.reason}${hint}`;
+  return `${statusText(r)}${hint}`;
 }
 
 /** Issue 24: prior, calibrated with its band, and measured throughput, when the session calibrated. */
@@ -125,7 +128,7 @@ function plannedLine(planned: PlannedVariant, simulated: boolean, seconds?: numb
 export function planText(plan: Plan, config: SessionConfig, times?: PlanTimes): string {
   const h = plan.host;
   const out: string[] = [];
-  out.push(`Plan for ${plan.model} on ${h.gpuCount} x ${h.gpuName}${h.simulated ? ' (simulated)' : ''}`);
+  out.push(`Plan for ${plan.model} on ${h.gpuCount ? `${h.gpuCount} x ${h.gpuName}` : `the CPU (${h.cpu?.threads ?? '?'} threads, no GPU)`}${h.simulated ? ' (simulated)' : ''}`);
   out.push(`engines: ${plan.engines.join(', ')}; checkpoint: ${plan.checkpoint}${plan.fp8Checkpoint ? `; FP8 checkpoint: ${plan.fp8Checkpoint}` : ''}`);
   out.push(`workload: ${plan.scenario.label}, ${plan.scenario.numPrompts} prompts, all at once; objective: ${objectiveLabel(config.objective)}, margin ${config.marginPct}%${config.slo.length ? `, SLO ${formatSlo(config.slo)}` : ''}`);
   for (const n of plan.notes) out.push(`note: ${n}`);

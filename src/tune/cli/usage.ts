@@ -1,7 +1,7 @@
 // `servelab --auto --help`. Its own module with light imports (stage names, defaults, GPU names),
 // so src/cli.tsx prints it without loading the tuning core or opening the settings store.
 import { gpuNames } from '../../model/gpus.js';
-import { DEFAULT_READY_TIMEOUT_S, DEFAULT_SIM_READY_TIMEOUT_S, DEFAULT_SIM_SPEED, STAGES } from '../config/config.js';
+import { DEFAULT_READY_TIMEOUT_S, DEFAULT_SIM_READY_TIMEOUT_S, DEFAULT_SIM_SPEED, GPU_STAGES, LLAMACPP_STAGES } from '../config/config.js';
 
 export const AUTO_USAGE = `Usage: servelab --auto --model MODEL [options]
 
@@ -9,10 +9,16 @@ Tunes headless: plans the stages, launches and benchmarks each variant, keeps th
 by stage, validates it against the baseline, and saves a profile and a report.
 
 What to tune
-  --model ID              model (HF id or local path); required
+  --model ID              model (HF id or local path, or FILE.gguf for llama.cpp); required
   --fp8-model ID          a pre-quantized FP8 checkpoint to try (found for known models)
-  --engines LIST          engines to try, in order (default vllm,sglang,trtllm)
-  --stages LIST           stages in order (default ${STAGES.join(',')}); engine always runs first
+  --engines LIST          engines to try, in order (default vllm,sglang,trtllm; llamacpp with a GGUF)
+  --gguf FILE             a GGUF file for llama.cpp (repeatable: the quantization stage compares
+                          them; one F16 file alone: llama-quantize makes Q8_0 and Q4_0 in the run folder)
+  --draft-model FILE      a draft GGUF for llama.cpp's speculative stage
+  --llama-server PATH     the llama-server to launch (default PATH, then servelab's build:
+                          servelab engines build llamacpp)
+  --stages LIST           stages in order (default ${GPU_STAGES.join(',')};
+                          llama.cpp: ${LLAMACPP_STAGES.join(',')}); engine always runs first
   --drop PATTERN          drop a candidate by variant id (globs with *) or change (e.g. attn=triton); repeatable
   --extra-args 'ARGS'     extra engine argv for every variant, or 'ENGINE:ARGS' for one engine; repeatable
   --baseline ID|ENGINE    baseline for the before/after table (default the engine stage's vLLM defaults)

@@ -6,7 +6,12 @@ import type { SloRule } from '../../core/slo-rule.js';
 import type { Scenario } from '../../core/scenario.js';
 import type { TpotMode } from '../../core/tpot.js';
 
-export const STAGES = ['engine', 'quantization', 'parallelism', 'batching', 'attention', 'compile', 'speculative'] as const;
+/** The GPU engines' stages (vLLM, SGLang, TensorRT-LLM): the default when llama.cpp is not asked for. */
+export const GPU_STAGES = ['engine', 'quantization', 'parallelism', 'batching', 'attention', 'compile', 'speculative'] as const;
+/** llama.cpp's stages (llama-server's own knobs: llamacpp-candidates.ts). */
+export const LLAMACPP_STAGES = ['engine', 'quantization', 'offload', 'slots', 'batch-size', 'kv-cache', 'threads', 'speculative'] as const;
+/** Every stage, in the order a session mixing both kinds runs them. */
+export const STAGES = ['engine', 'quantization', 'parallelism', 'offload', 'batching', 'slots', 'batch-size', 'attention', 'kv-cache', 'threads', 'compile', 'speculative'] as const;
 export type StageName = (typeof STAGES)[number];
 
 export const STAGE_TITLES: Record<StageName, string> = {
@@ -17,7 +22,29 @@ export const STAGE_TITLES: Record<StageName, string> = {
   attention: 'attention backend',
   compile: 'torch.compile and CUDA graphs',
   speculative: 'speculative decoding',
+  offload: 'layers offloaded to the GPU and split mode (llama.cpp)',
+  slots: 'slots x context (parallel slots, unified or split KV, per-slot context; llama.cpp)',
+  'batch-size': 'logical and physical batch sizes (-b/-ub; llama.cpp)',
+  'kv-cache': 'flash attention and KV-cache type (llama.cpp)',
+  threads: 'CPU threads for generation and for batches (llama.cpp)',
 };
+
+/** A stage's title for a session's engines: the shared stages say what they are for llama.cpp too. */
+export function stageTitle(stage: StageName, engines: readonly EngineName[]): string {
+  const llama = engines.includes('llamacpp');
+  const gpu = engines.some((e) => e !== 'llamacpp');
+  if (stage === 'quantization' && llama) return gpu ? 'quantization (FP8 weights, FP8 KV cache; llama.cpp: GGUF weight types)' : 'quantization (GGUF weight types)';
+  if (stage === 'speculative' && llama && !gpu) return 'speculative decoding (a draft model)';
+  return STAGE_TITLES[stage];
+}
+
+/** The stages a session runs when --stages is not given: the engines' own kinds, in STAGES order. */
+export function defaultStages(engines: readonly EngineName[]): StageName[] {
+  const llama = engines.includes('llamacpp');
+  const gpu = engines.some((e) => e !== 'llamacpp');
+  const own = new Set<StageName>([...(gpu ? GPU_STAGES : []), ...(llama ? LLAMACPP_STAGES : [])]);
+  return STAGES.filter((s) => own.has(s));
+}
 
 export interface SimHostConfig {
   /** GPU catalog name, e.g. 'H100'. */
@@ -124,6 +151,21 @@ export interface SessionConfig {
   freshBaseline?: boolean;
   /** `--quality N` (issue 25): N greedy prompts to the references and every variant that changes numerics; absent: no check. */
   quality?: QualityConfig;
+  /** llama.cpp only (absent otherwise, so other sessions' configs are unchanged). */
+  llamacpp?: LlamaCppConfig;
+}
+
+/** What a llama.cpp session serves: GGUF files, a draft model, the binary. */
+export interface LlamaCppConfig {
+  /**
+   * The GGUF files the quantization stage compares (--gguf, repeatable; --model FILE.gguf is the
+   * first). One F16/BF16/F32 file alone: llama-quantize makes the others in the run folder.
+   */
+  gguf: string[];
+  /** A draft GGUF for the speculative stage (--draft-model); none: the stage is skipped. */
+  draftModel?: string;
+  /** llama-server to launch (--llama-server); default PATH, then servelab's build. */
+  server?: string;
 }
 
 /** What `--quality N`, `--quality-floor X` and `--quality-eval FILE` ask (cli/quality-flags.ts). */
@@ -147,6 +189,7 @@ export const DEFAULT_SIM_READY_TIMEOUT_S = 60;
 
 export function gpuTag(config: Pick<SessionConfig, 'sim'>, realGpuName?: string, realCount?: number): string {
   if (config.sim) return `${config.sim.gpu}x${config.sim.gpus}`;
+  if (realCount === 0) return 'cpu';
   return `${(realGpuName ?? 'gpu').replace(/^NVIDIA\s+/i, '').split(/\s+/)[0]}x${realCount ?? 1}`;
 }
 

@@ -70,7 +70,7 @@ export function namedBaselineWarning(engineResults: readonly VariantResult[], na
  * so the phrase must not say it was measured again.
  */
 export function baselineWhy(b: Pick<VariantResult, 'variantId' | 'status' | 'failure' | 'variant'>, named?: string, rowReused = false): string {
-  const how = named && (b.variantId === named || b.variant.engine === named) ? `named by --baseline ${named}` : b.variant.engine === 'vllm' ? "vLLM's defaults from the engine stage" : "the first engine-stage variant that can serve (vLLM's defaults did not run or failed)";
+  const how = named && (b.variantId === named || b.variant.engine === named) ? `named by --baseline ${named}` : b.variant.engine === 'vllm' ? "vLLM's defaults from the engine stage" : b.variant.engine === 'llamacpp' && b.variantId === 'llamacpp' ? "llama-server's defaults from the engine stage" : "the first engine-stage variant that can serve (vLLM's defaults did not run or failed)";
   const there = isStoppedEarly(b) ? 'stopped early there' : isSameServer(b) ? 'not launched there (same server as another)' : b.status === 'skipped' ? 'skipped there' : b.status !== 'ok' ? `${b.status} there` : null;
   return there ? `${how}; ${there}, ${rowReused ? 'its tuning row reused here' : 'measured in full here'}` : how;
 }

@@ -10,8 +10,9 @@ import { formatCommand } from '../../core/shell-quote.js';
 import type { SessionConfig } from '../config/config.js';
 import { dummyFlags, offersDummyWeights } from './dummy-weights.js';
 import { cacheEnv } from '../../engines/startup-cache.js';
+import { findLlamaServer } from '../../engines/llamacpp-detect.js';
 
-export type LaunchConfig = Pick<SessionConfig, 'sim' | 'bindHost' | 'runtime'>;
+export type LaunchConfig = Pick<SessionConfig, 'sim' | 'bindHost' | 'runtime' | 'llamacpp'>;
 
 /** The context a variant launches in: bind host, port, its folder, runtime and simulated host. */
 export function launchContext(config: LaunchConfig, at: { port: number; runDir: string; speed?: number; devices?: readonly number[] }): LaunchContext {
@@ -24,7 +25,15 @@ export function launchContext(config: LaunchConfig, at: { port: number; runDir: 
     ...(at.devices?.length ? { devices: [...at.devices] } : {}),
     runtime: config.runtime.kind === 'docker' ? { kind: 'docker', image: config.runtime.image } : { kind: 'native' },
     ...(sim ? { sim: { gpu: sim.gpu, gpus: sim.gpus, speed: at.speed ?? sim.speed, seed: sim.seed } } : {}),
+    ...(config.llamacpp?.server ? { llamaServer: config.llamacpp.server } : {}),
   };
+}
+
+/** llama-server is launched by its path (the user's, PATH's or servelab's build), so the command runs as shown. */
+function withExecutable(variant: Variant, ctx: LaunchContext): LaunchContext {
+  if (variant.engine !== 'llamacpp' || ctx.sim || ctx.runtime.kind !== 'native' || ctx.runtime.executable) return ctx;
+  const found = findLlamaServer(ctx.llamaServer);
+  return found ? { ...ctx, runtime: { kind: 'native', executable: found.path } } : ctx;
 }
 
 export interface PreparedLaunch {
@@ -43,7 +52,8 @@ export interface PreparedLaunch {
  * (modelledStartupS). In a container or on the simulated host the launched env is not the
  * engine's, yet profiles and plans must show what a GPU host would run.
  */
-export function prepareLaunch(variant: Variant, ctx: LaunchContext, opts: { modelledLoad?: boolean; cacheDir?: string; dummyWeights?: boolean; simTruth?: string } = {}): PreparedLaunch {
+export function prepareLaunch(variant: Variant, ctxIn: LaunchContext, opts: { modelledLoad?: boolean; cacheDir?: string; dummyWeights?: boolean; simTruth?: string } = {}): PreparedLaunch {
+  const ctx = withExecutable(variant, ctxIn);
   if (opts.dummyWeights && !offersDummyWeights(variant.engine)) throw new Error(`${variant.engine} has no dummy-weight load format`);
   // Dummy weights (dummy-weights.ts decides): an engine that takes them in its own file (TensorRT-LLM's
   // YAML) writes them there from the context; flag spellings are the engine's own flags, last on both

@@ -8,6 +8,7 @@ import { resolveVersion } from '../../engines/data/versions.js';
 import type { ModelInfo } from '../../model/models.js';
 import type { StageName } from '../config/config.js';
 import { crossNodeCandidates } from './cross-node.js';
+import { isLlamaOnlyStage, llamaStageCandidates } from './llamacpp-candidates.js';
 
 const BATCHED_TOKENS = [4096, 8192, 16384];
 const RUNNING_SEQS = [512, 1024];
@@ -105,6 +106,8 @@ function speculative(w: Variant, info: ModelInfo | undefined): StageOut {
 }
 
 export function stageCandidates(stage: StageName, w: Variant, ctx: ExpandContext): StageOut {
+  if (w.engine === 'llamacpp') return llamaStageCandidates(stage, w, ctx);
+  if (isLlamaOnlyStage(stage)) return { candidates: [], skipped: `a llama.cpp stage: the carried winner is ${w.engine}`, notes: [] };
   const info = ctx.deps.model(ctx.config.model);
   switch (stage) {
     case 'engine':
@@ -122,5 +125,7 @@ export function stageCandidates(stage: StageName, w: Variant, ctx: ExpandContext
       return compile(w);
     case 'speculative':
       return speculative(w, info);
+    default:
+      return { candidates: [], notes: [] };
   }
 }

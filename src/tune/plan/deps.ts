@@ -17,6 +17,7 @@ import type { SessionConfig } from '../config/config.js';
 import { launchWeights } from '../launch/dummy-weights.js';
 import { launchContext, prepareLaunch } from '../launch/launch.js';
 import type { PlanDeps, PlanHost, PreflightResult } from './types.js';
+import { llamacppPreflight } from './llamacpp-preflight.js';
 import type { Predicted } from '../../core/events.js';
 import type { Scenario } from '../../core/scenario.js';
 
@@ -24,13 +25,14 @@ export function planHost(host: HostInfo): PlanHost {
   const g = host.gpus[0];
   const cap = g?.computeCap ? Number(g.computeCap) : undefined;
   return {
-    gpuName: g ? (findGpu(g.name)?.name ?? g.name) : 'unknown GPU',
+    gpuName: g ? (findGpu(g.name)?.name ?? g.name) : host.cpu && !host.simulated ? 'CPU' : 'unknown GPU',
     gpuCount: host.gpus.length,
     gpuMemMiB: g?.memTotalMiB ?? 0,
     ...(cap !== undefined && Number.isFinite(cap) ? { computeCap: cap } : {}),
     simulated: host.simulated,
     ...(host.gpusPerNode && host.gpusPerNode < host.gpus.length ? { gpusPerNode: host.gpusPerNode } : {}),
     ...(host.driverVersion ? { driver: host.driverVersion } : {}),
+    ...(host.cpu ? { cpu: { ...host.cpu } } : {}),
   };
 }
 
@@ -100,7 +102,8 @@ export function realPlanDeps(config: SessionConfig, host: HostInfo, runDir: stri
       return { ...spec, env: engineEnv };
     },
     weights: (variant) => launchWeights(config, variant, 'plan'),
-    preflight: (variant) => preflightVariant(variant, host, modelOf(variant.model)),
+    // llama.cpp's own checks (llamacpp-preflight.ts); the GPU engines' rules do not apply to it.
+    preflight: (variant) => (variant.engine === 'llamacpp' ? llamacppPreflight(variant, planHost(host)) : preflightVariant(variant, host, modelOf(variant.model))),
     fits(variant) {
       const m = modelOf(variant.model);
       if (!gpu || !m) return undefined;

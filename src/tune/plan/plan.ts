@@ -7,7 +7,7 @@ import { resolveVersion } from '../../engines/data/versions.js';
 import { stageCandidates } from './candidates.js';
 import { engineStageTp } from './tp.js';
 import { clusterEngineTp } from './cross-node.js';
-import { STAGE_TITLES, type SessionConfig, type StageName } from '../config/config.js';
+import { STAGE_TITLES, stageTitle, type SessionConfig, type StageName } from '../config/config.js';
 import type { ExpandContext, Plan, PlanDeps, PlanHost, PlannedVariant, PlanStage } from './types.js';
 import { makeVariant } from './variant-ids.js';
 import { matchesDrop, sameCommand, tryCommand } from './variant-checks.js';
@@ -17,6 +17,10 @@ import { fullRunBaselineId, fullRunNote } from './baseline-in-full.js';
 import { chooseCheckpoint, findFp8Checkpoint } from './checkpoint.js';
 import { hostLayoutCandidates, replicaFor, replicaShareNote, replicaStageOrder, stageGpusText, stageScenario } from './replica.js';
 import type { ReplicaInfo } from './types.js';
+import { hostQuirks } from './llamacpp-gguf.js';
+
+/** llama.cpp's engine-stage knobs: the user's extra argv plus what this host needs (hostQuirks). */
+const llamaEngineKnobs = (file: string, host: PlanHost, extra: string[] | undefined): Knobs => ({ extraArgs: extra, ...hostQuirks(file, host) });
 
 export const CAVEATS = [
   'The search is greedy, stage by stage: it finds a local optimum, not necessarily the global one.',
@@ -86,8 +90,11 @@ export function engineStage(ctx: ExpandContext & { checkpoint: string; onlyFirst
   const { config, host, deps } = ctx;
   const tp = ctx.replica?.tp ?? (host.gpusPerNode ? clusterEngineTp(ctx, ctx.checkpoint) : engineStageTp(deps.model(ctx.checkpoint) ?? deps.model(config.model), host.gpuCount));
   const engines = ctx.onlyFirst ? config.engines.slice(0, 1) : config.engines;
+  // llama.cpp serves the first GGUF file, on its own layout (no TP: -ngl and -sm place the layers).
   const items = engines.map((engine) => ({
-    variant: makeVariant(engine, ctx.checkpoint, { tp: tp > 1 ? tp : undefined, extraArgs: extraFor(config, engine) }, config, ctx.fp8Checkpoint, deps.engineVersion?.(engine)),
+    variant: engine === 'llamacpp'
+      ? makeVariant(engine, config.llamacpp?.gguf[0] ?? ctx.checkpoint, llamaEngineKnobs(config.llamacpp?.gguf[0] ?? ctx.checkpoint, host, extraFor(config, engine)), config, ctx.fp8Checkpoint, deps.engineVersion?.(engine))
+      : makeVariant(engine, ctx.checkpoint, { tp: tp > 1 ? tp : undefined, extraArgs: extraFor(config, engine) }, config, ctx.fp8Checkpoint, deps.engineVersion?.(engine)),
     change: 'defaults',
   }));
   return finish('engine', items, ctx);
@@ -157,11 +164,11 @@ export function buildPlan(config: SessionConfig, host: PlanHost, deps: PlanDeps)
   for (const name of replica ? replicaStageOrder(config.stages) : config.stages) {
     if (name === 'engine') continue;
     if (!carried) {
-      stages.push({ name, title: STAGE_TITLES[name], skipped: 'no engine variant can run', notes: [], variants: [] });
+      stages.push({ name, title: stageTitle(name, config.engines), skipped: 'no engine variant can run', notes: [], variants: [] });
       continue;
     }
     const { variants, skipped, notes: stageNotes } = expandStage(name, carried.variant, base);
-    stages.push({ name, title: STAGE_TITLES[name], skipped, notes: stageNotes, variants, gpus: stageGpusText(name, replica, host.gpuCount) });
+    stages.push({ name, title: stageTitle(name, config.engines), skipped, notes: stageNotes, variants, gpus: stageGpusText(name, replica, host.gpuCount) });
     if (!skipped) carried = predictedWinner(carried, variants, config.marginPct);
   }
   // One decision per session: whether --dummy-weights changes its benchmarks and validation.

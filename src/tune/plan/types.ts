@@ -19,6 +19,8 @@ export interface PlanHost {
   gpusPerNode?: number;
   simulated: boolean;
   driver?: string;
+  /** The CPU side (llama.cpp sessions only; HostInfo.cpu). */
+  cpu?: { threads: number; memAvailMiB: number; amx?: boolean };
 }
 
 export interface PreflightResult {

@@ -8,6 +8,7 @@ import { VERSION } from '../../core/version.js';
 import { detectEngine } from '../../engines/detect.js';
 import type { LaunchSpec } from '../../engines/types.js';
 import { detectHost, simulatedHost, type HostInfo } from '../../host/gpus.js';
+import { cpuOnlyHost } from '../../host/cpu.js';
 import { findFreePort } from '../../host/ports.js';
 import { findGpu } from '../../model/gpus.js';
 import { launchContext, prepareLaunch } from '../launch/launch.js';
@@ -71,8 +72,8 @@ import { simGpuFor } from '../../profiles/sim-gpu.js';
 export function fingerprint(host: HostInfo): HostFingerprint {
   const g = host.gpus[0];
   return {
-    gpuName: g?.name ?? 'no GPU',
-    gpuCount: Math.max(1, host.gpus.length),
+    gpuName: g?.name ?? (host.cpu && !host.simulated ? 'CPU' : 'no GPU'),
+    gpuCount: host.cpu && !host.simulated ? host.gpus.length : Math.max(1, host.gpus.length),
     gpuMemoryMiB: g?.memTotalMiB ?? 0,
     ...(host.driverVersion ? { driver: host.driverVersion } : {}),
     simulated: host.simulated,
@@ -111,7 +112,9 @@ export async function prepareReplay(profile: Profile, file: string, opts: Replay
   // though the server is rebuilt from the variant: a profile that is not is not run at all.
   checkRunnable(profile.engineArgv, profile.env, file, opts.allowAnyCommand, opts.allowEnv);
   let sim = opts.sim ? { gpu: simGpuFor(profile), gpus: profile.host.gpuCount, speed: opts.speed, autoSpeed: false, seed: 0 } : undefined;
-  const host = sim ? simulatedHost(sim.gpu, sim.gpus, 'simulated host (--sim)') : await detectHost({});
+  const found = sim ? simulatedHost(sim.gpu, sim.gpus, 'simulated host (--sim)') : await detectHost({});
+  // llama.cpp runs on the CPU for real: a host without a GPU replays it, not the simulator.
+  const host = !sim && found.simulated && profile.engine.name === 'llamacpp' ? cpuOnlyHost() : found;
   if (!opts.sim && host.simulated) {
     throw new UserError(`no NVIDIA GPU found on this host: replay ${file} with --sim to use the simulated host`);
   }

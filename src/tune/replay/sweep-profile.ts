@@ -14,7 +14,7 @@ import { Journal } from '../context/journal.js';
 import type { SloRule } from '../../core/slo-rule.js';
 import { analyseSweeps, type SweepAnalysis } from '../../sweep/analyse.js';
 import { writeSweepChart } from '../sweep/chart-file.js';
-import { sweepRecord } from '../../sweep/record.js';
+import { sweepDevices, sweepRecord } from '../../sweep/record.js';
 import { sweepVariant } from '../sweep/sweep-run.js';
 import type { SweepPoint, VariantSweep } from '../../sweep/types.js';
 import { runVariantScenarios } from '../run/runner.js';
@@ -79,7 +79,7 @@ export async function runProfileSweep(setup: ReplaySetup, o: SweepRunOptions): P
     ...(job.prompts ? { prompts: job.prompts } : {}),
     ...(o.onPoint ? { onPoint: o.onPoint } : {}),
   });
-  return { sweep, analysis: analyseSweeps([sweep], profile.host.gpuCount, job.slo) };
+  return { sweep, analysis: analyseSweeps([sweep], sweepDevices(profile.host.gpuCount), job.slo) };
 }
 
 export interface SavedSweep {
@@ -105,7 +105,7 @@ export function saveSweep(
   const record = sweepRecord([sweep], a, {
     spec: job.spec,
     workload: setup.scenario.name,
-    gpus: profile.host.gpuCount,
+    gpus: sweepDevices(profile.host.gpuCount),
     slo: job.slo,
     sweepAll: job.sweepAll,
     simulated: setup.host.simulated,

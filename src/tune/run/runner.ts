@@ -27,6 +27,8 @@ import { goodputFromSlo, sloPercentiles } from '../../core/slo.js';
 import { loadScenario, scenarioKey } from '../launch/workloads.js';
 import { clientIgnoresEos } from '../launch/dummy-weights.js';
 import { greedyForLaunch } from './quality-run.js';
+import { processCpuSeconds } from '../../host/proc-cpu.js';
+
 
 /**
  * The GPU ids a parallel launch was pinned to, for its results. Not on Slurm: there Slurm places
@@ -239,6 +241,8 @@ export async function runVariantScenarios(variant: Variant, scenarios: readonly 
   const stopSampler = startSampler(ctx, up.adapter, up.spec, variant.id);
   let results: VariantResult[] = [];
   const served: Served = { wallS: 0 };
+  // The server's own CPU time, start-up included (llama.cpp's cost on a CPU host); real hosts only.
+  let cpuS: number | undefined;
   try {
     results = await benchScenarios(variant, scenarios, up, ctx, stopSignal, served);
     // The quality check: after the first scenario's benchmark, on the same server (quality-run.ts).
@@ -251,6 +255,7 @@ export async function runVariantScenarios(variant: Variant, scenarios: readonly 
   } finally {
     await stopSampler();
     ctx.emit({ type: 'server-stopping', variantId: variant.id });
+    cpuS = processCpuSeconds(up.handle.pid);
     await up.handle.stop();
   }
   // Scenarios not reached after a skip are skipped too.
@@ -259,7 +264,8 @@ export async function runVariantScenarios(variant: Variant, scenarios: readonly 
   }
   // The launch's GPU time rides on its first result (a validation launch measures several scenarios).
   const gpuTime = launchGpuTime(variant, { launchMs, readyMs, stopMs: performance.now(), startupS: up.startupS, servedWallS: served.wallS, ...(ctx.config.sim ? { simSpeed: up.speed } : {}) });
-  return results.map((r, i) => ({ ...r, ...(i === 0 ? { gpuTime } : {}), ...pinned(ctx) }));
+  const cpu = cpuS !== undefined && !ctx.config.sim ? { cpuS } : {};
+  return results.map((r, i) => ({ ...r, ...(i === 0 ? { gpuTime, ...cpu } : {}), ...pinned(ctx) }));
 }
 
 /** Launch one variant and benchmark it on one scenario. */

@@ -18,6 +18,7 @@ import type { LaunchRecord, RunVariantContext, ServerStart } from './types.js';
 import type { Scenario } from '../../core/scenario.js';
 import { startSlurmServer } from './slurm/start.js';
 import { autoSimSpeed } from '../launch/workloads.js';
+import { ensureGguf } from './llamacpp-quantize.js';
 
 
 
@@ -51,7 +52,11 @@ export function gpuFailureContext(host: HostInfo) {
  * Bring the variant up on its runtime: native or docker as a local process (launchServer), slurm
  * as a Slurm job (slurm-start.ts). Both build the command through prepareLaunch.
  */
-export function startServer(variant: Variant, ctx: RunVariantContext, stopSignal: AbortSignal, simSpeed?: number): Promise<ServerStart> {
+export async function startServer(variant: Variant, ctx: RunVariantContext, stopSignal: AbortSignal, simSpeed?: number): Promise<ServerStart> {
+  // llama.cpp: a GGUF the plan has llama-quantize make is made first (its time is not start-up).
+  const made = await ensureGguf(variant, ctx.config.llamacpp, dirname(ctx.logsDir), stopSignal);
+  if (made.failure) return { ok: false, failure: made.failure, extra: {} };
+  if (made.seconds) ctx.emit({ type: 'warning', message: `${variant.id}: llama-quantize made ${variant.model} in ${made.seconds.toFixed(1)} s` });
   if (ctx.config.runtime.kind === 'slurm') return startSlurmServer(variant, ctx, stopSignal, simSpeed);
   return startLocalServer(variant, ctx, stopSignal, simSpeed);
 }

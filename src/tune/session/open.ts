@@ -5,6 +5,7 @@ import { UserError } from '../../core/errors.js';
 import type { EngineName } from '../../core/variant.js';
 import { getAdapter } from '../../engines/index.js';
 import { detectHost, type HostInfo } from '../../host/gpus.js';
+import { cpuInfo, cpuOnlyHost } from '../../host/cpu.js';
 import { gpuTag, type SessionConfig } from '../config/config.js';
 import { Journal, defaultRunDir } from '../context/journal.js';
 import type { PlanHost } from '../plan/types.js';
@@ -13,11 +14,18 @@ import { forgetEngineHelp } from '../../engines/help-check.js';
 
 export async function resolveHost(config: SessionConfig, injected?: HostInfo): Promise<HostInfo> {
   if (injected) return injected;
-  if (config.runtime.kind === 'slurm') return resolveSlurmHost(config);
+  if (config.runtime.kind === 'slurm') return withCpu(config, await resolveSlurmHost(config));
   if (config.sim) return detectHost({ sim: true, gpu: config.sim.gpu, gpus: config.sim.gpus });
   const host = await detectHost({});
+  // llama.cpp runs on the CPU for real: a host without a GPU is a real host for it, not the simulator.
+  if (host.simulated && config.engines.includes('llamacpp')) return cpuOnlyHost();
   if (host.simulated) throw new UserError('no NVIDIA GPU found on this host; run with --sim (and --gpu/--gpus) to tune on the simulated host');
-  return host;
+  return withCpu(config, host);
+}
+
+/** The CPU side of a real host, for a session with llama.cpp (its threads stage and memory checks). */
+function withCpu(config: SessionConfig, host: HostInfo): HostInfo {
+  return config.engines.includes('llamacpp') && !host.simulated ? { ...host, cpu: cpuInfo() } : host;
 }
 
 /** Engines usable here with their versions; on the simulated host every engine is imitated. */
@@ -41,9 +49,14 @@ export async function availableEngines(
   }
   const engines: EngineName[] = [];
   for (const e of config.engines) {
+    if (!host.gpus.length && e !== 'llamacpp') {
+      emit({ type: 'warning', message: `${e} needs an NVIDIA GPU, this host has none: skipped` });
+      continue;
+    }
     const a = getAdapter(e);
+    const opts = e === 'llamacpp' && config.llamacpp?.server ? { llamaServer: config.llamacpp.server } : {};
     const info = a.detect
-      ? await a.detect(config.runtime.kind === 'docker' ? { runtime: 'docker', image: config.runtime.image } : { runtime: 'native' })
+      ? await a.detect(config.runtime.kind === 'docker' ? { runtime: 'docker', image: config.runtime.image, ...opts } : { runtime: 'native', ...opts })
       : { installed: true, version: 'unknown' };
     if (info.installed) {
       engines.push(e);

@@ -4,7 +4,7 @@
 // pinned, so a one-at-a-time session launches exactly the command it always did.
 import os from 'node:os';
 import type { PlannedVariant } from '../plan/types.js';
-import { parallelLimit, planWaves, type ClientBudget, type ParallelLimit, type Slot } from './parallel.js';
+import { gpuEnv, parallelLimit, planWaves, type ClientBudget, type ParallelLimit, type Slot } from './parallel.js';
 import type { SessionContext } from '../context/session-context.js';
 import { CLIENT_EVENT_BUDGET } from '../launch/simspeed.js';
 import { gpusHeld } from '../../model/layout.js';
@@ -29,6 +29,11 @@ export interface StageSchedule {
 
 export function stageSchedule(ctx: Pick<SessionContext, 'config' | 'planHost'>, planned: readonly PlannedVariant[], cores?: number): StageSchedule {
   const hostGpus = ctx.planHost.gpuCount;
+  // llama.cpp computes on the host's CPU (all of it by default): its variants run one at a time.
+  if (!hostGpus || planned.some((p) => p.variant.engine === 'llamacpp')) {
+    const why = hostGpus ? 'llama.cpp uses the host\'s CPU: one variant at a time' : 'no GPU: one variant at a time on the CPU';
+    return { limit: { limit: 1, why }, waves: planned.map((p) => [{ id: p.variant.id, gpuIds: [], port: ctx.config.portStart, ...gpuEnv([]) }]) };
+  }
   const variants = planned.map((p) => ({ id: p.variant.id, gpus: Math.min(hostGpus, Math.max(1, gpusHeld(p.variant.engine, p.variant.knobs))) }));
   const spec = ctx.config.parallel ?? 'auto';
   const limit = variants.length ? parallelLimit(spec, variants, hostGpus, clientBudget(ctx, planned, cores)) : { limit: 1, why: 'nothing to run' };

@@ -16,6 +16,7 @@ import type { SessionContext } from '../context/session-context.js';
 import type { StageLoopState } from '../stage/loop.js';
 import { FINALIST_RULE, pickFinalists, type Finalist, type StageRows } from './finalists.js';
 import { sweepVariant } from './sweep-run.js';
+import { sweepDevices } from '../../sweep/record.js';
 
 export interface SessionSweep {
   spec: SweepSpec;
@@ -73,7 +74,7 @@ export async function sweepFinalists(ctx: SessionContext, state: StageLoopState,
   const { config } = ctx;
   const spec = parseSweep(o.spec);
   const slo = config.slo;
-  const gpus = ctx.planHost.gpuCount;
+  const gpus = sweepDevices(ctx.planHost.gpuCount);
   // The stages hold the VariantResults this session measured (StageRecord's schema type is looser).
   const finalists = pickFinalists(state.stages as unknown as StageRows[], state.baseline, winner, { objective: config.objective, slo: stageSlo(config) });
   ctx.emit({

@@ -4,6 +4,7 @@
 import { UserError } from '../../core/errors.js';
 import type { Settings, SettingValues } from '../../core/settings.js';
 import { configFromFlags, parseSweepFlags, type AutoFlagValues } from '../cli/args.js';
+import { isGgufPath } from '../cli/llamacpp-args.js';
 import type { SessionConfig } from '../config/config.js';
 import { checkDataset, checkNumber, checkObjectiveSlo, RULES, type SessionObjective } from '../config/rules.js';
 import { objectiveLabel } from '../decide/decide.js';
@@ -88,7 +89,9 @@ const FORM_OWNED = ['model', 'scenario', 'num-prompts', 'dataset-path', 'objecti
 export function checkCliFlags(cli: AutoFlagValues, settings: SettingValues = {}): void {
   const values: AutoFlagValues = { ...cli };
   for (const k of FORM_OWNED) delete values[k];
-  configFromFlags({ ...values, model: 'Qwen/Qwen3-14B', sim: true, scenario: 'random:1/1', validation: 'none' }, settings);
+  // A GGUF model (llama.cpp) stands in for itself: llama.cpp's flags need one, and it runs without the simulator.
+  const gguf = typeof cli.model === 'string' && isGgufPath(cli.model);
+  configFromFlags({ ...values, model: gguf ? cli.model : 'Qwen/Qwen3-14B', ...(gguf ? {} : { sim: true }), scenario: 'random:1/1', validation: 'none' }, settings);
 }
 
 /**

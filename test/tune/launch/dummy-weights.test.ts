@@ -20,6 +20,11 @@ const off = flags();
 const dense = (engine: Variant['engine'], knobs: Variant['knobs'] = {}): Variant => ({ id: engine, engine, model: 'Qwen/Qwen3-14B', knobs });
 const runDir = join(tmpdir(), 'servelab-dummy-test');
 const config0 = (more: string[]) => parseAutoArgs(['--sim', '--engines', 'vllm,sglang', '--speed', '5', ...more]).config!;
+// Planning every stage for Qwen3-14B on the simulated host takes seconds; the two tests that need
+// the --dummy-weights plan of that one config share one planSession call.
+const qwenDummy = config0(['--model', 'Qwen/Qwen3-14B', '--dummy-weights']);
+let qwenDummyPlan: ReturnType<typeof planSession> | undefined;
+const planQwenDummy = () => (qwenDummyPlan ??= planSession(qwenDummy));
 
 /** The argv a launch of `variant` in `stage` gets, deciding as the runner does (server-start.ts). */
 function launched(config: typeof on, variant: Variant, stage: string): string[] {
@@ -86,8 +91,8 @@ describe('launchWeights and the argv of each engine', () => {
 
 describe('one launch path under --dummy-weights', () => {
   it('the dry-run plan shows the argv the runner launches, flags included, on the simulated host too', async () => {
-    const config = parseAutoArgs(['--sim', '--model', 'Qwen/Qwen3-14B', '--engines', 'vllm,sglang', '--speed', '5', '--dummy-weights']).config!;
-    const { plan } = await planSession(config);
+    const config = qwenDummy;
+    const { plan } = await planQwenDummy();
     const planned = plan.stages.flatMap((s) => s.variants).filter((v) => v.status === 'planned');
     expect(planned.some((v) => v.weights?.kind === 'dummy')).toBe(true);
     for (const pv of planned) {
@@ -109,7 +114,7 @@ describe('one launch path under --dummy-weights', () => {
   });
 
   it('decides once per session: a dense model uses them; for an MoE model the flag changes nothing, and the plan says why', async () => {
-    expect((await planSession(config0(['--model', 'Qwen/Qwen3-14B', '--dummy-weights']))).plan.dummyWeights).toEqual({ used: true });
+    expect((await planQwenDummy()).plan.dummyWeights).toEqual({ used: true });
     const moe = config0(['--model', 'deepseek-ai/DeepSeek-R1-0528', '--gpu', 'H200', '--gpus', '8', '--dummy-weights']);
     const { plan } = await planSession(moe);
     expect(plan.dummyWeights).toEqual({ used: false, why: expect.stringMatching(/^MoE: random router weights/) });
