@@ -52,13 +52,13 @@ export interface VariantResult {
   partial?: boolean;
   /** GPU time this launch held (issue 16); on the first result of a launch that measured several scenarios. */
   gpuTime?: VariantGpuTime;
-  /** GPU ids it was pinned to (CUDA_VISIBLE_DEVICES) when it shared the host with other variants. */
-  gpuIds?: number[];
+  gpuIds?: number[]; // GPU ids it was pinned to (CUDA_VISIBLE_DEVICES) when it shared the host with other variants
   /**
    * Weights the server loaded: 'dummy' when it ran with random weights of the right shapes
    * (`--load-format dummy`, outputs fixed by ignore_eos; issue 16), with why; absent = real weights.
    */
   weights?: { kind: 'dummy' | 'real'; why: string };
+  quality?: import('../profiles/quality-schema.js').VariantQuality; // the quality check (--quality N, issue 25)
   startedAt: string;
   finishedAt: string;
 }

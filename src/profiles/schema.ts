@@ -1,6 +1,7 @@
 // The profile: a versioned JSON document that records a tuned server well enough to bring it back (replay,
 // serve, export) and to judge whether it still performs. Validated on load with zod so a hand-edited or foreign file fails with the field it got wrong.
 import { z } from 'zod';
+import { QualityCheckSchema, QualitySchema } from './quality-schema.js';
 import { NEUTRAL_KNOBS, SPECULATIVE_METHODS, type NeutralKnob } from '../engines/data/knobs.js';
 import type { Knobs, Variant } from '../core/variant.js';
 import type { VariantResult } from '../core/events.js';
@@ -140,6 +141,7 @@ export const VariantResultSchema = z.object({
   partial: z.boolean().optional(),
   gpuTime: GpuTimeSchema.optional(),
   gpuIds: z.array(z.number().int().nonnegative()).optional(),
+  quality: QualitySchema.optional(), // the quality check (issue 25, quality-schema.ts)
   weights: z.object({ kind: z.enum(['dummy', 'real']), why: z.string() }).optional(), // --dummy-weights: what it loaded, why
   startedAt: isoTime,
   finishedAt: isoTime,
@@ -271,6 +273,7 @@ export const ProfileSchema = z.looseObject({
   /** What the tuning session cost in GPU-hours (absent in profiles written before issue 16). */
   cost: SessionCostSchema.optional(),
   calibration: SessionCalibrationSchema.optional(), // the session's host calibration (issue 24)
+  quality: QualityCheckSchema.optional(), // --quality N: the quality check's settings and cost (issue 25)
 });
 
 export type Profile = z.infer<typeof ProfileSchema>;

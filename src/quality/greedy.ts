@@ -70,9 +70,11 @@ export function numericsChanges(base: Pick<Variant, 'model' | 'knobs'>, v: Pick<
   const out: string[] = [];
   const b = base.knobs;
   const k = v.knobs;
-  if ((k.quantization ?? '') !== (b.quantization ?? '') || (fp8(v.model) && !fp8(base.model))) out.push(`weights ${k.quantization ?? v.model}`);
+  // Another checkpoint (an FP8 one; for llama.cpp another GGUF, i.e. another quantization) changes the weights too.
+  if ((k.quantization ?? '') !== (b.quantization ?? '') || (fp8(v.model) && !fp8(base.model)) || v.model !== base.model) out.push(`weights ${k.quantization ?? v.model}`);
   const kv = (x: string | undefined) => (x && x !== 'auto' ? x : 'auto');
   if (kv(k.kvCacheDtype) !== kv(b.kvCacheDtype)) out.push(`KV cache ${kv(k.kvCacheDtype)}`);
+  if (kv(k.vCacheDtype) !== kv(b.vCacheDtype)) out.push(`V cache ${kv(k.vCacheDtype)}`);
   if (k.speculative && k.speculative.method !== b.speculative?.method) out.push(`speculative ${k.speculative.method}`);
   if ((k.attentionBackend ?? '') !== (b.attentionBackend ?? '')) out.push(`attention ${k.attentionBackend ?? 'default'}`);
   return out;

@@ -23,6 +23,8 @@ describe('agreement', () => {
     const base = { model: 'Qwen/Qwen3-14B', knobs: {} };
     expect(numericsChanges(base, { model: 'Qwen/Qwen3-14B', knobs: { maxRunningSeqs: 64 } })).toEqual([]);
     expect(numericsChanges(base, { model: 'Qwen/Qwen3-14B-FP8', knobs: { kvCacheDtype: 'fp8', speculative: { method: 'eagle3' } } })).toEqual(['weights Qwen/Qwen3-14B-FP8', 'KV cache fp8', 'speculative eagle3']);
+    // llama.cpp: another GGUF is another quantization; the V cache has its own type.
+    expect(numericsChanges({ model: 'm-f16.gguf', knobs: {} }, { model: 'm-q4_0.gguf', knobs: { kvCacheDtype: 'q8_0', vCacheDtype: 'q4_0' } })).toEqual(['weights m-q4_0.gguf', 'KV cache q8_0', 'V cache q4_0']);
   });
 
   it('reads the eval file; a bad line is one line naming it', () => {

@@ -31,6 +31,7 @@ import { engineVersions } from './engine-version-arg.js';
 import { AUTO_FLAGS } from './auto-flags.js';
 import { costFlags } from './cost-flags.js';
 import { calibrationFlag, truthFlag } from './calibration-flags.js';
+import { qualityFlags } from './quality-flags.js';
 
 export interface AutoOptions {
   help: boolean;
@@ -274,6 +275,7 @@ export function configFromFlags(values: AutoFlagValues, settings: SettingValues 
     ...(sweep ? { sweep } : {}),
     ...(llamacpp ? { llamacpp } : {}),
     ...calibrationFlag(str('calibration'), values['fresh-baseline'] === true),
+    ...qualityFlags(values),
   };
   if (str('validation') === undefined) llamaValidation(config);
   if (isShippedDir(join(config.outDir, 'profiles'))) {

@@ -18,6 +18,7 @@ import { FINALIST_RULE } from '../sweep/finalists.js';
 import { servingArgv } from '../launch/dummy-weights.js';
 import { stageWeightsLine, summaryWeightsLines, weightsMark } from './text-weights.js';
 import { isSameServer, SAME_SERVER, SAME_SERVER_STATUS } from '../decide/same-server.js';
+import { qualityGpuS, qualityLines } from '../../quality/text.js';
 
 /** A number with `digits` decimals, '-' when there is none. */
 const num = (n: number | undefined | null, digits = 1) => (typeof n === 'number' && Number.isFinite(n) ? n.toFixed(digits) : '-');
@@ -216,6 +217,7 @@ export function summaryText(view: SessionView, opts: { gpuHourPrice?: number; tp
     }
     out.push(stageRowsTable(s, gpus, opts.gpuHourPrice, tpot));
     for (const { result: r } of s.rows) if (r.status !== 'ok' && r.failure) out.push(`  ${r.variantId}: ${r.failure.reason}`);
+    out.push(...qualityLines(s.rows.map((r) => r.result)));
     if (s.verdict) out.push(stageGainLine(s));
     out.push('');
   }
@@ -242,6 +244,8 @@ export function summaryText(view: SessionView, opts: { gpuHourPrice?: number; tp
   }
   const cost = sessionCostText(view);
   if (cost) out.push(`Tuning cost: ${cost}`, '  (GPU-h per row: GPUs held x launch to stop, startup and benchmark together; the host column counts idle GPUs too)', '');
+  const qualityS = qualityGpuS(view.stages.flatMap((s) => s.rows.map((r) => r.result)));
+  if (qualityS) out.push(`Quality check: ${qualityS.toFixed(1)} GPU-s of greedy requests (inside the launches' GPU time)`, '');
   if (view.outcome?.profilePath) out.push(`Profile: ${view.outcome.profilePath}`, `Report:  ${view.outcome.reportPath}`);
   if (view.runDir) out.push(`Run folder: ${view.runDir}`);
   out.push('Caveat: the search is greedy, stage by stage, and finds a local optimum; treat the result as a starting point.');

@@ -62,6 +62,13 @@ Decision
   --gpu-hour-price USD    price of one GPU-hour, for $ per million tokens
   --tpot excl|inclusive   TPOT in the summary and report: excl (default, vLLM's: the first token
                           left out) or inclusive (AIConfigurator --inclusive-tpot, GuideLLM)
+  --quality N             send N greedy prompts (temperature 0, 64 tokens) after the benchmark to
+                          each engine's engine-stage run and to every variant that changes
+                          numerics (FP8, KV cache dtype, speculative, attention backend); report
+                          exact-match rate and mean shared prefix against it (default off)
+  --quality-floor X       a variant whose exact-match rate is below X (0..1) cannot win
+  --quality-eval FILE     JSONL of {"prompt": ..., "expected": ...}: send its prompts instead,
+                          and report exact-match accuracy too
 
 Host
   --sim                   tune on the simulated host (no GPU needed)

@@ -149,6 +149,8 @@ export interface SessionConfig {
   calibration?: string;
   /** `--fresh-baseline`: measure the validation baseline even when an earlier run folder holds it (stage/baseline-reuse.ts). */
   freshBaseline?: boolean;
+  /** `--quality N` (issue 25): N greedy prompts to the references and every variant that changes numerics; absent: no check. */
+  quality?: QualityConfig;
   /** llama.cpp only (absent otherwise, so other sessions' configs are unchanged). */
   llamacpp?: LlamaCppConfig;
 }
@@ -164,6 +166,15 @@ export interface LlamaCppConfig {
   draftModel?: string;
   /** llama-server to launch (--llama-server); default PATH, then servelab's build. */
   server?: string;
+}
+
+/** What `--quality N`, `--quality-floor X` and `--quality-eval FILE` ask (cli/quality-flags.ts). */
+export interface QualityConfig {
+  prompts: number;
+  /** Exact-match rate, 0..1, below which a variant cannot win. */
+  floor?: number;
+  /** The eval file (absolute): its prompts are sent and its answers scored. */
+  eval?: string;
 }
 
 /**

@@ -12,6 +12,8 @@ import type { Scenario } from '../../core/scenario.js';
 import type { EarlyStopRequest } from '../run/early-stop-run.js';
 import type { CostLedger } from '../cost/ledger.js';
 import type { SessionCalibrator } from './calibration.js';
+import type { QualityRequest } from '../run/quality-run.js';
+import type { QualityReference } from '../stage/quality-check.js';
 
 /** Steering from the front end while a session runs. */
 export class SessionControl {
@@ -63,6 +65,8 @@ export interface RunRequest {
   portFrom?: number;
   /** A repeat launch: which run of the variant this is (shown and journaled in its events). */
   run?: RunOfRuns;
+  /** The quality check's greedy prompts for this launch (--quality N). */
+  quality?: QualityRequest;
   /** Each scenario's result as soon as it is measured (sweeps journal points and stop early by it). */
   onResult?: (index: number, result: VariantResult) => void;
 }
@@ -94,4 +98,8 @@ export interface SessionContext {
   calibration?: SessionCalibrator;
   /** The run-to-run spread adaptive repeats measured so far, % (repeats.ts runSpreadPct). */
   repeatSpreadPct?: number;
+  /** --quality N: each engine's engine-stage greedy outputs, what its later variants are compared with (stage/quality-check.ts). */
+  qualityRefs?: Map<string, QualityReference>;
+  /** Said once per session: the quality check ran on random weights. */
+  warnedRandomWeights?: boolean;
 }

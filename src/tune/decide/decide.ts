@@ -45,8 +45,13 @@ export function score(r: VariantResult, opts: Pick<DecideOptions, 'objective' | 
   if (r.status !== 'ok' || !r.metrics || r.metrics.completed <= 0) return { value: null, violations: [], eligible: false };
   const value = objectiveValue(r.metrics, opts.objective);
   const violations = sloViolations(r.metrics, opts.slo);
+  // --quality-floor: a variant whose outputs agree too little with its reference cannot win (issue 25).
+  const floor = r.quality?.belowFloor;
+  if (floor !== undefined) violations.push(`quality: exact match ${pct(r.quality!.agreement?.exactMatch ?? 0)} below the --quality-floor ${pct(floor)}`);
   return { value, violations, eligible: value !== null && violations.length === 0 };
 }
+
+const pct = (x: number) => `${(x * 100).toFixed(0)}%`;
 
 export function gainPct(value: number, reference: number): number | null {
   return reference > 0 ? ((value - reference) / reference) * 100 : null;

@@ -26,8 +26,8 @@ import type { RunVariantContext, ServerStart } from './types.js';
 import { goodputFromSlo, sloPercentiles } from '../../core/slo.js';
 import { loadScenario, scenarioKey } from '../launch/workloads.js';
 import { clientIgnoresEos } from '../launch/dummy-weights.js';
+import { greedyForLaunch } from './quality-run.js';
 import { processCpuSeconds } from '../../host/proc-cpu.js';
-
 
 
 /**
@@ -245,6 +245,13 @@ export async function runVariantScenarios(variant: Variant, scenarios: readonly 
   let cpuS: number | undefined;
   try {
     results = await benchScenarios(variant, scenarios, up, ctx, stopSignal, served);
+    // The quality check: after the first scenario's benchmark, on the same server (quality-run.ts).
+    const first = results[0];
+    if (ctx.quality && first?.status === 'ok' && !interruption(ctx)) {
+      const server = { baseUrl: baseUrl(up.spec), speed: up.speed, dummy: first.weights?.kind === 'dummy' };
+      const quality = await greedyForLaunch(variant, scenarios[0]!, ctx.quality, server, ctx, served);
+      if (quality) results[0] = { ...first, quality };
+    }
   } finally {
     await stopSampler();
     ctx.emit({ type: 'server-stopping', variantId: variant.id });

@@ -9,6 +9,7 @@ import type { HostInfo } from '../../host/gpus.js';
 import type { ServerHandle } from '../../host/server-handle.js';
 import type { SessionConfig } from '../config/config.js';
 import type { EarlyStopRequest } from './early-stop-run.js';
+import type { QualityRequest } from './quality-run.js';
 
 export interface RunVariantContext {
   config: Pick<
@@ -37,6 +38,8 @@ export interface RunVariantContext {
   earlyStop?: EarlyStopRequest;
   /** A repeat launch: run n of at most `of`, carried by its variant-launching event. */
   run?: RunOfRuns;
+  /** The quality check's greedy prompts, sent after the first scenario's benchmark (quality-run.ts). */
+  quality?: QualityRequest;
   /** The session's tuning launches use dummy weights (the plan's decision, dummy-weights.ts): its tuning clients send ignore_eos. */
   tuningDummyWeights?: boolean;
   /**

@@ -20,6 +20,7 @@ import { loadLabel } from '../../sweep/spec.js';
 import { writeSweepChart } from '../sweep/chart-file.js';
 import { FINALIST_RULE } from '../sweep/finalists.js';
 import type { SessionSweep } from '../sweep/session-sweep.js';
+import { qualityRecord } from '../stage/quality-check.js';
 
 function closingNotes(ctx: SessionContext, state: StageLoopState, winner: VariantResult, validation: readonly ValidationRow[]): string[] {
   const notes = [...state.notes];
@@ -112,6 +113,7 @@ export function saveOutcome(ctx: SessionContext, state: StageLoopState, winner: 
     notes: [...closingNotes(ctx, state, winner, validation), ...(sweep?.notes ?? [])],
     cost,
     ...(ctx.calibration?.record() ? { calibration: ctx.calibration.record()! } : {}),
+    ...qualityRecord(ctx, state.stages.flatMap((s) => s.results)),
   });
   writeServingFiles(profile, winner);
   const profilesDir = join(config.outDir, 'profiles');

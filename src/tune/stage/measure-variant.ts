@@ -8,6 +8,7 @@ import type { PlannedVariant } from '../plan/types.js';
 import { scenarioKey } from '../launch/workloads.js';
 import { stageScenario } from '../plan/replica.js';
 import type { RunRequest, SessionContext } from '../context/session-context.js';
+import { qualityRequest, qualityWarnings, withQuality } from './quality-check.js';
 
 /** A planned variant that does not run (pruned, dropped) as a result, with its reason. */
 export function resultFromPlanned(planned: PlannedVariant, scenario: string): VariantResult {
@@ -56,13 +57,15 @@ export async function measureRepeat(ctx: SessionContext, planned: Pick<PlannedVa
   const hit = journal.find(planned.variant.id, key, repeat);
   if (hit) {
     const { gpuTime: _paidBefore, ...r } = hit.result;
-    return r;
+    return withQuality(ctx, r);
   }
   // Runs after the first say which they are ("run 2 of 3"): a view or a script tells them from a first launch.
   const run = repeat > 0 || of > 1 ? { run: { n: repeat + 1, of: Math.max(of, repeat + 1) } } : {};
-  const request = { stage: planned.stage, skipSignal: ctx.control.nextSkipSignal(planned.variant.id), ...(planned.predicted ? { predicted: planned.predicted } : {}), ...extras, ...run };
+  const quality = qualityRequest(ctx, planned.variant, planned.stage, repeat);
+  const request = { stage: planned.stage, skipSignal: ctx.control.nextSkipSignal(planned.variant.id), ...(planned.predicted ? { predicted: planned.predicted } : {}), ...extras, ...run, ...(quality ? { quality } : {}) };
   const [first] = await ctx.run(planned.variant, [scenario], request);
-  const result = { ...first!, stage: planned.stage };
+  const result = withQuality(ctx, { ...first!, stage: planned.stage });
+  qualityWarnings(ctx, result);
   journal.record('tune', repeat, result, key);
   return result;
 }

@@ -97,3 +97,21 @@ describe('extra args', () => {
     expect(() => parseExtraArgs(['--a "open'])).toThrow(/unbalanced/);
   });
 });
+
+describe('--quality flags (issue 25)', () => {
+  const base = ['--sim', '--model', 'Qwen/Qwen3-14B'];
+  it('reads --quality N, --quality-floor X and --quality-eval FILE; absent without --quality', () => {
+    expect(parseAutoArgs(base).config!.quality).toBeUndefined();
+    const dir = mkdtempSync(join(tmpdir(), 'servelab-quality-args-'));
+    const file = join(dir, 'eval.jsonl');
+    writeFileSync(file, '{"prompt": "2+2?", "expected": "4"}\n');
+    expect(parseAutoArgs([...base, '--quality', '8', '--quality-floor', '0.9', '--quality-eval', file]).config!.quality).toEqual({ prompts: 8, floor: 0.9, eval: file });
+  });
+
+  it('bad input is one line', () => {
+    expect(badInput([...base, '--quality', '0'])).toMatch(/--quality/);
+    expect(badInput([...base, '--quality', '8', '--quality-floor', '1.5'])).toMatch(/--quality-floor/);
+    expect(badInput([...base, '--quality-floor', '0.9'])).toBe('--quality-floor needs --quality N');
+    expect(badInput([...base, '--quality', '8', '--quality-eval', join(tmpdir(), 'servelab-no-such.jsonl')])).toMatch(/--quality-eval .*no such file$/);
+  });
+});

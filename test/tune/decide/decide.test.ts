@@ -112,3 +112,17 @@ describe('repeats and cost', () => {
     expect(dollarsPerMillionTokens(metrics(0), 1, 2)).toBeNull();
   });
 });
+
+describe('the quality floor (issue 25)', () => {
+  it('a faster variant below the --quality-floor cannot win, and says why', () => {
+    const q = { prompts: 8, failed: 0, gpuS: 1, agreement: { prompts: 8, exactMatch: 0.25, meanSharedPrefix: 10, meanBaselineTokens: 60 } };
+    const fast = { ...result('fast', 1300), quality: { ...q, belowFloor: 0.9 } };
+    const agreeing = { ...result('agreeing', 1100), quality: { ...q, agreement: { ...q.agreement, exactMatch: 1 } } };
+    const d = decideStage(result('carried', 1000), [fast, agreeing], opts);
+    expect(d.winner?.variantId).toBe('agreeing');
+    // The same agreement without the floor's mark is no bar: only the mark decides.
+    expect(decideStage(result('carried', 1000), [{ ...fast, quality: q }, agreeing], opts).winner?.variantId).toBe('fast');
+    const alone = decideStage(null, [fast], opts);
+    expect(alone.why).toMatch(/quality: exact match 25% below the --quality-floor 90%/);
+  });
+});
