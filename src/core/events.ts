@@ -58,7 +58,7 @@ export interface VariantResult {
    * (`--load-format dummy`, outputs fixed by ignore_eos; issue 16), with why; absent = real weights.
    */
   weights?: { kind: 'dummy' | 'real'; why: string };
-  quality?: import('../profiles/quality-schema.js').VariantQuality; // the quality check (--quality N, issue 25)
+  quality?: import('./quality-schema.js').VariantQuality; // the quality check (--quality N, issue 25)
   startedAt: string;
   finishedAt: string;
 }

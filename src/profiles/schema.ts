@@ -1,7 +1,7 @@
 // The profile: a versioned JSON document that records a tuned server well enough to bring it back (replay,
 // serve, export) and to judge whether it still performs. Validated on load with zod so a hand-edited or foreign file fails with the field it got wrong.
 import { z } from 'zod';
-import { QualityCheckSchema, QualitySchema } from './quality-schema.js';
+import { QualityCheckSchema, QualitySchema } from '../core/quality-schema.js';
 import { NEUTRAL_KNOBS, SPECULATIVE_METHODS, type NeutralKnob } from '../engines/data/knobs.js';
 import type { Knobs, Variant } from '../core/variant.js';
 import type { VariantResult } from '../core/events.js';

@@ -1,7 +1,7 @@
 // The quality check's words for one result, the same in the --auto summary, the TUI-free text
 // views and the report (one owner): what it was compared with and how far it agrees, the eval
 // accuracy, the floor it fell below, a speculative mismatch, and what random weights mean.
-import type { VariantQuality } from '../profiles/quality-schema.js';
+import type { VariantQuality } from '../core/quality-schema.js';
 import { agreementText } from './agreement.js';
 import { randomWeightsNote } from './greedy.js';
 

@@ -12,8 +12,7 @@ import type { Scenario } from '../../core/scenario.js';
 import type { EarlyStopRequest } from '../run/early-stop-run.js';
 import type { CostLedger } from '../cost/ledger.js';
 import type { SessionCalibrator } from './calibration.js';
-import type { QualityRequest } from '../run/quality-run.js';
-import type { QualityReference } from '../stage/quality-check.js';
+import type { QualityRequest } from '../run/types.js';
 
 /** Steering from the front end while a session runs. */
 export class SessionControl {
@@ -102,4 +101,10 @@ export interface SessionContext {
   qualityRefs?: Map<string, QualityReference>;
   /** Said once per session: the quality check ran on random weights. */
   warnedRandomWeights?: boolean;
+}
+
+export interface QualityReference {
+  variantId: string;
+  variant: Variant;
+  texts: string[];
 }

@@ -5,17 +5,12 @@
 import { readGgufHeader } from '../../model/gguf/read.js';
 import type { Variant } from '../../core/variant.js';
 import type { Scenario } from '../../core/scenario.js';
-import type { VariantQuality } from '../../profiles/quality-schema.js';
+import type { VariantQuality } from '../../core/quality-schema.js';
 import { greedyOutputs } from '../../quality/greedy.js';
 import { gpusHeld } from '../../model/layout.js';
 import { loadScenario } from '../launch/workloads.js';
-import type { RunVariantContext } from './types.js';
+import type { QualityRequest, RunVariantContext } from './types.js';
 
-/** What a launch is asked for: `count` prompts, the eval file's when given, else the scenario's first ones. */
-export interface QualityRequest {
-  count: number;
-  prompts?: readonly string[];
-}
 
 /** A llama.cpp GGUF written by `servelab random-gguf` (its general.name says so, model/gguf/random.ts). */
 function randomGguf(model: string): boolean {

@@ -9,7 +9,6 @@ import type { HostInfo } from '../../host/gpus.js';
 import type { ServerHandle } from '../../host/server-handle.js';
 import type { SessionConfig } from '../config/config.js';
 import type { EarlyStopRequest } from './early-stop-run.js';
-import type { QualityRequest } from './quality-run.js';
 
 export interface RunVariantContext {
   config: Pick<
@@ -56,3 +55,9 @@ export type ServerStart =
 
 /** What every result of a launch records about it: the command, the engine's env, the weights it loaded (on Slurm also the GPUs the job was given). */
 export type LaunchRecord = Pick<VariantResult, 'argv' | 'engineArgv' | 'env' | 'weights' | 'gpuIds'>;
+
+/** What a launch is asked for: `count` prompts, the eval file's when given, else the scenario's first ones. */
+export interface QualityRequest {
+  count: number;
+  prompts?: readonly string[];
+}

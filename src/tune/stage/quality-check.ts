@@ -8,16 +8,11 @@ import type { VariantResult } from '../../core/events.js';
 import type { Variant } from '../../core/variant.js';
 import { agreement, exactMatchAccuracy } from '../../quality/agreement.js';
 import { numericsChanges, QUALITY_MAX_TOKENS, randomWeightsNote, readQualityEval } from '../../quality/greedy.js';
-import type { QualityCheckRecord, VariantQuality } from '../../profiles/quality-schema.js';
+import type { QualityCheckRecord, VariantQuality } from '../../core/quality-schema.js';
 import { qualityGpuS } from '../../quality/text.js';
-import type { QualityRequest } from '../run/quality-run.js';
-import type { SessionContext } from '../context/session-context.js';
+import type { QualityRequest } from '../run/types.js';
+import type { QualityReference, SessionContext } from '../context/session-context.js';
 
-export interface QualityReference {
-  variantId: string;
-  variant: Variant;
-  texts: string[];
-}
 
 /** The reference a variant is compared with: its engine's engine-stage run. */
 function referenceFor(ctx: SessionContext, v: Variant): QualityReference | undefined {
