@@ -103,9 +103,10 @@ export async function leftBehind(events: readonly TuneEvent[]): Promise<number[]
 
 /**
  * PIDs of sim-serve processes still alive that serve one of these ports (read from /proc, so
- * a server that closed its socket but did not exit is caught too).
+ * a server that closed its socket but did not exit is caught too). `isServer` picks another
+ * engine's processes by their argv (test/llamacpp/helpers.ts: llama-server).
  */
-export function survivors(ports: readonly number[]): number[] {
+export function survivors(ports: readonly number[], isServer: (argv: string[]) => boolean = (argv) => argv.includes('sim-serve')): number[] {
   if (!ports.length) return [];
   const want = new Set(ports.map(String));
   const out: number[] = [];
@@ -124,7 +125,7 @@ export function survivors(ports: readonly number[]): number[] {
       continue;
     }
     const i = argv.indexOf('--port');
-    if (argv.includes('sim-serve') && i >= 0 && want.has(argv[i + 1] ?? '')) out.push(Number(name));
+    if (isServer(argv) && i >= 0 && want.has(argv[i + 1] ?? '')) out.push(Number(name));
   }
   return out;
 }
