@@ -22,7 +22,10 @@ export default defineConfig({
       ? { include: TIMING, fileParallelism: false }
       : {
           projects: [
-            { extends: true, test: { name: 'unit', include: ['test/**/*.test.{ts,tsx}'], exclude: [...TIMING, ...PROCESS, '**/node_modules/**'] } },
+            {
+              extends: true,
+              test: { name: 'unit', include: ['test/**/*.test.{ts,tsx}'], exclude: [...TIMING, ...PROCESS, '**/node_modules/**'] },
+            },
             { extends: true, test: { name: 'process', include: PROCESS } },
           ],
         }),

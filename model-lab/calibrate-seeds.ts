@@ -13,10 +13,18 @@ console.log('| study | variant | published | median of seeds 0-4 | min-max | err
 console.log('|---|---|---|---|---|---|');
 for (const v of STUDY_VARIANTS) {
   if (v.published === null) continue;
-  const xs = draws.map(({ seed, requests }) => simulateWorkload({ engine: v.engine, gpu: v.gpu, gpus: v.gpus, model: v.model, knobs: v.knobs, requests, seed }).metrics?.total_token_throughput ?? NaN);
+  const xs = draws.map(
+    ({ seed, requests }) =>
+      simulateWorkload({ engine: v.engine, gpu: v.gpu, gpus: v.gpus, model: v.model, knobs: v.knobs, requests, seed }).metrics
+        ?.total_token_throughput ?? NaN,
+  );
   const m = median(xs);
   const err = m / v.published - 1;
   errs.push(Math.abs(err));
-  console.log(`| ${v.study} | ${v.label} | ${v.published.toFixed(0)} | ${m.toFixed(0)} | ${Math.min(...xs).toFixed(0)}-${Math.max(...xs).toFixed(0)} | ${err >= 0 ? '+' : ''}${(err * 100).toFixed(1)}% |`);
+  console.log(
+    `| ${v.study} | ${v.label} | ${v.published.toFixed(0)} | ${m.toFixed(0)} | ${Math.min(...xs).toFixed(0)}-${Math.max(...xs).toFixed(0)} | ${err >= 0 ? '+' : ''}${(err * 100).toFixed(1)}% |`,
+  );
 }
-console.log(`\nin-sample: median |error| ${(median(errs) * 100).toFixed(1)}%, worst ${(Math.max(...errs) * 100).toFixed(1)}% over ${errs.length} variants`);
+console.log(
+  `\nin-sample: median |error| ${(median(errs) * 100).toFixed(1)}%, worst ${(Math.max(...errs) * 100).toFixed(1)}% over ${errs.length} variants`,
+);

@@ -35,7 +35,27 @@ const BIN = fileURLToPath(new URL('../bin/servelab.js', import.meta.url));
 /** One variant through the real benchmark client against a sim-serve process. */
 async function runHttp(v: StudyVariant, numPrompts: number, speed: number, seed: number, expectFailure = false): Promise<number | string> {
   const { runBenchmark, toSimulated } = await import('../src/bench/index.js');
-  const argv = [BIN, 'sim-serve', '--engine', v.engine, '--gpu', v.gpu, '--gpus', String(v.gpus), '--model', v.model, ...knobsToSimArgs(v.knobs), '--port', '0', '--speed', String(speed), '--load-time', '1', '--seed', String(seed)];
+  const argv = [
+    BIN,
+    'sim-serve',
+    '--engine',
+    v.engine,
+    '--gpu',
+    v.gpu,
+    '--gpus',
+    String(v.gpus),
+    '--model',
+    v.model,
+    ...knobsToSimArgs(v.knobs),
+    '--port',
+    '0',
+    '--speed',
+    String(speed),
+    '--load-time',
+    '1',
+    '--seed',
+    String(seed),
+  ];
   const child = spawn(process.execPath, argv, { detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   let log = '';
   const onData = (d: Buffer) => (log += d.toString());
@@ -55,11 +75,17 @@ async function runHttp(v: StudyVariant, numPrompts: number, speed: number, seed:
         clearInterval(t);
         const lines = log.trim().split('\n');
         // The line that names the cause (the last ones are the engine's generic wrap-up).
-        const cause = lines.find((l) => /Error|error while|Address already/.test(l) && !/Engine core initialization failed|Traceback/.test(l)) ?? lines[lines.length - 1];
+        const cause =
+          lines.find((l) => /Error|error while|Address already/.test(l) && !/Engine core initialization failed|Traceback/.test(l)) ??
+          lines[lines.length - 1];
         reject(new Error(`exited ${child.exitCode ?? child.signalCode}: ${cause ?? ''}`));
       });
     });
-    const requests = sharegptLike(numPrompts, seed).map((r, i) => ({ prompt: promptOfLength(r.promptLen, i), promptLen: r.promptLen, expectedOutputLen: r.outputLen }));
+    const requests = sharegptLike(numPrompts, seed).map((r, i) => ({
+      prompt: promptOfLength(r.promptLen, i),
+      promptLen: r.promptLen,
+      expectedOutputLen: r.outputLen,
+    }));
     if (expectFailure) throw new Error('started although the estimate says it cannot');
     const res = await runBenchmark({ baseUrl: url, model: v.model, requests, ignoreEos: true, seed, numWarmups: 0 });
     return toSimulated(res, speed).metrics.total_token_throughput;
@@ -87,7 +113,9 @@ async function main(): Promise<void> {
   const v200 = runVirtual(200);
   const virtualMs = performance.now() - t0;
   const lines: string[] = [];
-  lines.push('| study | variant | published tok/s | virtual-1000 tok/s | virtual-200 tok/s | http-200 tok/s | published TPOT ms | virtual-1000 TPOT ms |');
+  lines.push(
+    '| study | variant | published tok/s | virtual-1000 tok/s | virtual-200 tok/s | http-200 tok/s | published TPOT ms | virtual-1000 TPOT ms |',
+  );
   lines.push('|---|---|---|---|---|---|---|---|');
   process.stdout.write(lines.join('\n') + '\n');
   for (let i = 0; i < STUDY_VARIANTS.length; i++) {
@@ -100,7 +128,9 @@ async function main(): Promise<void> {
     );
     process.stdout.write(lines[lines.length - 1] + '\n');
   }
-  process.stdout.write(`\nvirtual clock: ${STUDY_VARIANTS.length * 2} workloads in ${virtualMs.toFixed(0)} ms; http column at --speed ${http ? speed : '-'}\n`);
+  process.stdout.write(
+    `\nvirtual clock: ${STUDY_VARIANTS.length * 2} workloads in ${virtualMs.toFixed(0)} ms; http column at --speed ${http ? speed : '-'}\n`,
+  );
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

@@ -47,7 +47,12 @@ const workload = { name: 'sharegpt-like', dataset: 'custom', numPrompts: prompts
 const host = { gpu: 'H100', gpus: 2 };
 
 function observation(v: (typeof SESSION)[number]): SimObservation {
-  return { id: v.id, engine: v.engine, measured: { totalTokPerS: 0, meanTtftMs: 0, meanTpotMs: 0 }, run: { engine: v.engine, model: v.model, gpu: host.gpu, gpus: host.gpus, knobs: v.knobs, workload } };
+  return {
+    id: v.id,
+    engine: v.engine,
+    measured: { totalTokPerS: 0, meanTtftMs: 0, meanTpotMs: 0 },
+    run: { engine: v.engine, model: v.model, gpu: host.gpu, gpus: host.gpus, knobs: v.knobs, workload },
+  };
 }
 
 /** What the simulated host measures: the model under the truth, with seeded noise on each figure. */
@@ -82,7 +87,9 @@ function runHost(file: string): { uncal: number; cal: number } {
   const cal = median(rows.map((r) => Math.abs(r.cal)));
   console.log(`\n## ${file}: truth ${describeSet(truth)}`);
   console.log(`fit on ${first.map((o) => o.id).join(', ')} (${fitS.toFixed(1)} s): ${describeSet(fit.set)}`);
-  console.log(`  the 4 measured: leave-one-out median ${pct(fit.looMedianAbs)} (prior ${pct(fit.priorMedianAbs)}), band ${pct(Math.exp(fit.bandLogSd) - 1)}`);
+  console.log(
+    `  the 4 measured: leave-one-out median ${pct(fit.looMedianAbs)} (prior ${pct(fit.priorMedianAbs)}), band ${pct(Math.exp(fit.bandLogSd) - 1)}`,
+  );
   for (const r of rows) console.log(`  ${r.id.padEnd(24)} uncalibrated ${pct(r.uncal).padStart(7)}  calibrated ${pct(r.cal).padStart(7)}`);
   console.log(`  remaining ${rows.length} variants, median |throughput error|: uncalibrated ${pct(uncal)}, calibrated ${pct(cal)}`);
   return { uncal, cal };
@@ -104,9 +111,15 @@ function predictTiming(): string {
   return `predict --calibration work (prior + calibrated, sglang Qwen3-14B 1xH100, 1000 prompts): median ${times[2]!.toFixed(0)} ms, max ${times[4]!.toFixed(0)} ms`;
 }
 
-console.log(`# calibration goal: ${SESSION.length} variants on simulated ${host.gpus} x ${host.gpu}, ShareGPT-like ${prompts} prompts at once, virtual clock, noise ${pct(NOISE_SD)} per figure (seed 2026); first ${MEASURED_FIRST} measured`);
-const files = readdirSync(TRUTH_DIR).filter((f) => f.endsWith('.json')).sort();
+console.log(
+  `# calibration goal: ${SESSION.length} variants on simulated ${host.gpus} x ${host.gpu}, ShareGPT-like ${prompts} prompts at once, virtual clock, noise ${pct(NOISE_SD)} per figure (seed 2026); first ${MEASURED_FIRST} measured`,
+);
+const files = readdirSync(TRUTH_DIR)
+  .filter((f) => f.endsWith('.json'))
+  .sort();
 const res = files.map(runHost);
-console.log(`\nper host, median |throughput error| on the remaining variants (uncalibrated -> calibrated): ${files.map((f, i) => `${f} ${pct(res[i]!.uncal)} -> ${pct(res[i]!.cal)}`).join('; ')}`);
+console.log(
+  `\nper host, median |throughput error| on the remaining variants (uncalibrated -> calibrated): ${files.map((f, i) => `${f} ${pct(res[i]!.uncal)} -> ${pct(res[i]!.cal)}`).join('; ')}`,
+);
 console.log(`goal <= 8% calibrated on every host: ${res.every((r) => r.cal <= 0.08) ? 'met' : 'not met'}`);
 console.log(predictTiming());

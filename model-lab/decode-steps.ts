@@ -43,7 +43,12 @@ const WHAT: WhatIf = process.env.WHATIF ? (JSON.parse(process.env.WHATIF) as Wha
 const wl = (r: PublishedResult) => (r.workload.kind === 'sharegpt' ? 'ShareGPT' : `random-${r.workload.input}/${r.workload.output}`);
 const label = (r: PublishedResult) => `${r.model.split('/')[1]} ${r.gpu} ${wl(r)} ${r.engine} ${JSON.stringify(r.knobs)}`;
 const lengths = (r: PublishedResult) =>
-  r.workload.kind === 'sharegpt' ? sharegptLike(r.numPrompts, 42) : Array.from({ length: r.numPrompts }, () => ({ promptLen: (r.workload as { input: number }).input, outputLen: (r.workload as { output: number }).output }));
+  r.workload.kind === 'sharegpt'
+    ? sharegptLike(r.numPrompts, 42)
+    : Array.from({ length: r.numPrompts }, () => ({
+        promptLen: (r.workload as { input: number }).input,
+        outputLen: (r.workload as { output: number }).output,
+      }));
 
 /** Step kind for the summary: mixed (carries prefill) or decode-only by batch size. */
 function bucket(prefillTokens: number, decodeSeqs: number): string {
@@ -63,7 +68,14 @@ interface Sum {
 
 function steps(r: PublishedResult): void {
   const apply = !WHAT.only || new RegExp(WHAT.only, 'i').test(label(r));
-  const cfg = resolveOptions({ engine: r.engine, engineVersion: r.engineVersion, gpu: r.gpu, gpus: r.gpus, model: r.model, knobs: r.knobs });
+  const cfg = resolveOptions({
+    engine: r.engine,
+    engineVersion: r.engineVersion,
+    gpu: r.gpu,
+    gpus: r.gpus,
+    model: r.model,
+    knobs: r.knobs,
+  });
   if (!cfg.fit.fits) return void console.log(`${label(r)}: does not fit (${cfg.fit.reason})`);
   if (apply && WHAT.eff) cfg.eff = { ...cfg.eff, ...WHAT.eff };
   const perGroup = Math.floor(cfg.kvCapacityTokens / cfg.par.dp);
@@ -90,13 +102,29 @@ function steps(r: PublishedResult): void {
     sched.commit(step);
   }
   // The whole run as validate.ts runs it (front end included), for the client-side median ITL.
-  const sim = apply && WHAT.eff ? null : simulateWorkload({ engine: r.engine, engineVersion: r.engineVersion, gpu: r.gpu, gpus: r.gpus, model: r.model, knobs: r.knobs, requests: lengths(r), seed: 42 });
+  const sim =
+    apply && WHAT.eff
+      ? null
+      : simulateWorkload({
+          engine: r.engine,
+          engineVersion: r.engineVersion,
+          gpu: r.gpu,
+          gpus: r.gpus,
+          model: r.model,
+          knobs: r.knobs,
+          requests: lengths(r),
+          seed: 42,
+        });
   const m = sim?.metrics;
   console.log(`\n### ${label(r)} (${r.split})`);
-  console.log(`published ${r.totalTokPerS.toFixed(0)} tok/s; KV pool ${cfg.kvCapacityTokens} tokens${m ? `; simulated ${m.total_token_throughput.toFixed(0)} tok/s, median ITL ${m.median_itl_ms.toFixed(1)} ms, mean TTFT ${(m.mean_ttft_ms / 1000).toFixed(1)} s, duration ${m.duration.toFixed(1)} s` : ''}`);
+  console.log(
+    `published ${r.totalTokPerS.toFixed(0)} tok/s; KV pool ${cfg.kvCapacityTokens} tokens${m ? `; simulated ${m.total_token_throughput.toFixed(0)} tok/s, median ITL ${m.median_itl_ms.toFixed(1)} ms, mean TTFT ${(m.mean_ttft_ms / 1000).toFixed(1)} s, duration ${m.duration.toFixed(1)} s` : ''}`,
+  );
   const ms = (x: number, n: number) => ((1000 * x) / n).toFixed(1);
   for (const [k, s] of [...sums].sort(([a], [b]) => a.localeCompare(b))) {
-    console.log(`  ${k}: ${s.n} steps, mean batch ${(s.seqs / s.n).toFixed(0)}, step ${ms(s.seconds, s.n)} ms = gemm ${ms(s.gemm, s.n)} + attn ${ms(s.attn, s.n)} + comm ${ms(s.comm, s.n)} + overhead ${ms(s.over, s.n)} (+ prefill factors)`);
+    console.log(
+      `  ${k}: ${s.n} steps, mean batch ${(s.seqs / s.n).toFixed(0)}, step ${ms(s.seconds, s.n)} ms = gemm ${ms(s.gemm, s.n)} + attn ${ms(s.attn, s.n)} + comm ${ms(s.comm, s.n)} + overhead ${ms(s.over, s.n)} (+ prefill factors)`,
+    );
   }
   const itl = PUBLISHED_MEDIAN_ITL_MS[label(r)];
   // The decode-only bucket with the most steps is the one the published median falls in.
@@ -104,7 +132,9 @@ function steps(r: PublishedResult): void {
   if (itl !== undefined && main) {
     const [k, s] = main;
     const room = itl - (1000 * (s.gemm + s.attn + s.comm)) / s.n;
-    console.log(`  published Median ITL ${itl} ms: room for fixed costs in ${k} steps ${room.toFixed(1)} ms (the model charges ${ms(s.over, s.n)})`);
+    console.log(
+      `  published Median ITL ${itl} ms: room for fixed costs in ${k} steps ${room.toFixed(1)} ms (the model charges ${ms(s.over, s.n)})`,
+    );
   }
 }
 

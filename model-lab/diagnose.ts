@@ -67,12 +67,27 @@ interface WhatIf {
 }
 const WHAT: WhatIf = process.env.WHATIF ? (JSON.parse(process.env.WHATIF) as WhatIf) : {};
 if (WHAT.moeTile !== undefined) {
-  console.error("diagnose: WHATIF moeTile is retired: the model pads routed-expert GEMMs to the engine tile itself (src/model/moe-tiles.ts); use moeKernelEff to replace the fitted factor");
+  console.error(
+    'diagnose: WHATIF moeTile is retired: the model pads routed-expert GEMMs to the engine tile itself (src/model/moe-tiles.ts); use moeKernelEff to replace the fitted factor',
+  );
   process.exit(2);
 }
 
 /** The three studies (training data, in-sample) as published rows: ShareGPT, 1000 prompts at once. */
-const STUDIES: PublishedResult[] = TRAINING_STUDIES.map((v) => ({ group: v.study, engine: v.engine, engineVersion: '', model: v.model, gpu: v.gpu, gpus: v.gpus, knobs: v.knobs, workload: { kind: 'sharegpt' }, numPrompts: 1000, totalTokPerS: v.published!, source: v.study, split: 'train' }));
+const STUDIES: PublishedResult[] = TRAINING_STUDIES.map((v) => ({
+  group: v.study,
+  engine: v.engine,
+  engineVersion: '',
+  model: v.model,
+  gpu: v.gpu,
+  gpus: v.gpus,
+  knobs: v.knobs,
+  workload: { kind: 'sharegpt' },
+  numPrompts: 1000,
+  totalTokPerS: v.published!,
+  source: v.study,
+  split: 'train',
+}));
 
 const wl = (r: PublishedResult) => (r.workload.kind === 'sharegpt' ? 'ShareGPT' : `random-${r.workload.input}/${r.workload.output}`);
 const label = (r: PublishedResult) => `${r.model.split('/')[1]} ${r.gpu} ${wl(r)} ${r.engine} ${JSON.stringify(r.knobs)}`;
@@ -86,7 +101,16 @@ function diagnose(r: PublishedResult, quiet = false): number | null {
   }
   if (apply && WHAT.kvFp8 && r.engine === 'trtllm' && knobs.kvCacheDtype !== 'fp8' && r.workload.kind === 'random') {
     const tp = knobs.tp ?? 1;
-    const s = trtllmBenchSettings({ model: r.model, gpu: findGpu(r.gpu)!, tp, pp: knobs.pp ?? 1, isl: r.workload.input, osl: r.workload.output, weightBytesPerElem: 1, kvBytesPerElem: 1 });
+    const s = trtllmBenchSettings({
+      model: r.model,
+      gpu: findGpu(r.gpu)!,
+      tp,
+      pp: knobs.pp ?? 1,
+      isl: r.workload.input,
+      osl: r.workload.output,
+      weightBytesPerElem: 1,
+      kvBytesPerElem: 1,
+    });
     const ranks = knobs.dpAttention && !WHAT.perRankKnobs ? tp : 1;
     knobs = { ...knobs, kvCacheDtype: 'fp8', maxRunningSeqs: s.maxBatchSize * ranks, maxBatchedTokens: s.maxNumTokens * ranks };
   }
@@ -98,7 +122,13 @@ function diagnose(r: PublishedResult, quiet = false): number | null {
   if (apply && WHAT.graphMaxBs !== undefined) cfg.eff = { ...cfg.eff, cudaGraphMaxBs: () => WHAT.graphMaxBs! };
   const perGroup = Math.floor(cfg.kvCapacityTokens / cfg.par.dp);
   if (perGroup < cfg.maxModelLen) cfg.maxModelLen = perGroup;
-  const reqs = r.workload.kind === 'sharegpt' ? sharegptLike(r.numPrompts, 42) : Array.from({ length: r.numPrompts }, () => ({ promptLen: (r.workload as { input: number }).input, outputLen: (r.workload as { output: number }).output }));
+  const reqs =
+    r.workload.kind === 'sharegpt'
+      ? sharegptLike(r.numPrompts, 42)
+      : Array.from({ length: r.numPrompts }, () => ({
+          promptLen: (r.workload as { input: number }).input,
+          outputLen: (r.workload as { output: number }).output,
+        }));
   const sched = new Scheduler(cfg, 42);
   reqs.forEach((q, id) => {
     const len = Math.min(q.promptLen, cfg.maxModelLen - 1);
@@ -147,12 +177,24 @@ function diagnose(r: PublishedResult, quiet = false): number | null {
   const pct = (x: number) => `${((100 * x) / sum.t).toFixed(0)}%`;
   const ms = (x: number) => `${((1000 * x) / Math.max(1, sum.decodeSteps)).toFixed(2)} ms`;
   console.log(`\n### ${label(r)}`);
-  console.log(`published ${r.totalTokPerS.toFixed(0)} tok/s, simulated ${simTput.toFixed(0)} (${((simTput / r.totalTokPerS - 1) * 100).toFixed(1)}%)`);
-  console.log(`server: par ${JSON.stringify(cfg.par)} weights/GPU ${(cfg.weights.perGpu / 2 ** 30).toFixed(1)} GiB, KV/GPU ${(cfg.kvBytesPerGpu / 2 ** 30).toFixed(1)} GiB = ${cfg.kvCapacityTokens} tokens server-wide; maxRunningSeqs ${cfg.maxRunningSeqs}, maxBatchedTokens ${cfg.maxBatchedTokens}; gemm FLOP/s per GPU used ${(cfg.gemmFlops / 1e12).toFixed(0)} T (x matmulEff x arch)`);
-  console.log(`active params ${(activeNoEmb / 1e9).toFixed(1)} B; implied achieved FLOP/s (published): ${((2 * activeNoEmb * r.totalTokPerS) / 1e12).toFixed(0)} TFLOP/s = ${((100 * 2 * activeNoEmb * r.totalTokPerS) / peak).toFixed(1)}% of ${cfg.par.gpusUsed} GPUs' dense ${cfg.weightDtype} peak; simulated ${((100 * 2 * activeNoEmb * simTput) / peak).toFixed(1)}%`);
-  console.log(`time split (all steps, ${sum.steps} steps): gemm ${pct(sum.gemm)} attn ${pct(sum.attn)} comm ${pct(sum.comm)} overhead ${pct(sum.over)}; plus the API front end ${frontS.toFixed(1)} s before the first step`);
-  console.log(`decode steps: ${sum.decodeSteps}, mean batch ${(sum.decodeSeqs / Math.max(1, sum.decodeSteps)).toFixed(0)}, max batch ${sum.maxRun}; per decode step: total ${ms(dec.t)} gemm ${ms(dec.gemm)} attn ${ms(dec.attn)} comm ${ms(dec.comm)} overhead ${ms(dec.over)}`);
-  console.log(`decode floor: weights read once ${((cfg.weights.densePerGpu + cfg.weights.routedPerGpu) / cfg.gpu.memBwBps * 1000).toFixed(2)} ms per step at full HBM bandwidth`);
+  console.log(
+    `published ${r.totalTokPerS.toFixed(0)} tok/s, simulated ${simTput.toFixed(0)} (${((simTput / r.totalTokPerS - 1) * 100).toFixed(1)}%)`,
+  );
+  console.log(
+    `server: par ${JSON.stringify(cfg.par)} weights/GPU ${(cfg.weights.perGpu / 2 ** 30).toFixed(1)} GiB, KV/GPU ${(cfg.kvBytesPerGpu / 2 ** 30).toFixed(1)} GiB = ${cfg.kvCapacityTokens} tokens server-wide; maxRunningSeqs ${cfg.maxRunningSeqs}, maxBatchedTokens ${cfg.maxBatchedTokens}; gemm FLOP/s per GPU used ${(cfg.gemmFlops / 1e12).toFixed(0)} T (x matmulEff x arch)`,
+  );
+  console.log(
+    `active params ${(activeNoEmb / 1e9).toFixed(1)} B; implied achieved FLOP/s (published): ${((2 * activeNoEmb * r.totalTokPerS) / 1e12).toFixed(0)} TFLOP/s = ${((100 * 2 * activeNoEmb * r.totalTokPerS) / peak).toFixed(1)}% of ${cfg.par.gpusUsed} GPUs' dense ${cfg.weightDtype} peak; simulated ${((100 * 2 * activeNoEmb * simTput) / peak).toFixed(1)}%`,
+  );
+  console.log(
+    `time split (all steps, ${sum.steps} steps): gemm ${pct(sum.gemm)} attn ${pct(sum.attn)} comm ${pct(sum.comm)} overhead ${pct(sum.over)}; plus the API front end ${frontS.toFixed(1)} s before the first step`,
+  );
+  console.log(
+    `decode steps: ${sum.decodeSteps}, mean batch ${(sum.decodeSeqs / Math.max(1, sum.decodeSteps)).toFixed(0)}, max batch ${sum.maxRun}; per decode step: total ${ms(dec.t)} gemm ${ms(dec.gemm)} attn ${ms(dec.attn)} comm ${ms(dec.comm)} overhead ${ms(dec.over)}`,
+  );
+  console.log(
+    `decode floor: weights read once ${(((cfg.weights.densePerGpu + cfg.weights.routedPerGpu) / cfg.gpu.memBwBps) * 1000).toFixed(2)} ms per step at full HBM bandwidth`,
+  );
   return simTput / r.totalTokPerS - 1;
 }
 
@@ -172,10 +214,13 @@ function all(): void {
 
 const filters = process.argv[2] ? [process.argv[2]] : DEFAULT;
 if (process.argv[2] === '--all') all();
-else for (const f of filters) {
-  const words = f.toLowerCase().split(' ');
-  // Held-out rows first, then the studies (in-sample: e.g. 'DeepSeek-R1-0528 H200 ShareGPT trtllm').
-  const r = [...PUBLISHED.filter((x) => x.split === 'held-out'), ...STUDIES].find((x) => words.every((w) => ` ${label(x)} `.toLowerCase().includes(w.startsWith('random') ? ` ${w} ` : w)));
-  if (!r) console.log(`\n(no held-out row matches '${f}')`);
-  else diagnose(r);
-}
+else
+  for (const f of filters) {
+    const words = f.toLowerCase().split(' ');
+    // Held-out rows first, then the studies (in-sample: e.g. 'DeepSeek-R1-0528 H200 ShareGPT trtllm').
+    const r = [...PUBLISHED.filter((x) => x.split === 'held-out'), ...STUDIES].find((x) =>
+      words.every((w) => ` ${label(x)} `.toLowerCase().includes(w.startsWith('random') ? ` ${w} ` : w)),
+    );
+    if (!r) console.log(`\n(no held-out row matches '${f}')`);
+    else diagnose(r);
+  }

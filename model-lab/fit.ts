@@ -57,11 +57,23 @@ const li = argv.indexOf('--leave-out');
 const leaveOut = li >= 0 ? argv[li + 1] : undefined;
 const inFit = (study: string) => !leaveOut || !study.startsWith(`${leaveOut} `);
 
-function trainingErrors(v: FittedConstants, studies = TRAINING_STUDIES.filter((s) => inFit(s.study)), published = TRAINING_PUBLISHED): { label: string; err: number | null }[] {
+function trainingErrors(
+  v: FittedConstants,
+  studies = TRAINING_STUDIES.filter((s) => inFit(s.study)),
+  published = TRAINING_PUBLISHED,
+): { label: string; err: number | null }[] {
   apply(v);
   const out: { label: string; err: number | null }[] = [];
   for (const s of studies) {
-    const r = simulateWorkload({ engine: s.engine, gpu: s.gpu, gpus: s.gpus, model: s.model, knobs: s.knobs, requests: studyRequests, seed: 42 });
+    const r = simulateWorkload({
+      engine: s.engine,
+      gpu: s.gpu,
+      gpus: s.gpus,
+      model: s.model,
+      knobs: s.knobs,
+      requests: studyRequests,
+      seed: 42,
+    });
     const t = r.metrics?.total_token_throughput;
     out.push({ label: `${s.study} ${s.label}`, err: t ? Math.log(t / s.published!) : null });
   }
@@ -110,7 +122,10 @@ function write(v: FittedConstants): void {
   const date = new Date().toISOString().slice(0, 10);
   const next = src
     .replace(/(\/\/ BEGIN FITTED[^\n]*\n)[\s\S]*?(\/\/ END FITTED)/, `$1export const FITTED: FittedConstants = {\n${body}\n};\n$2`)
-    .replace(/by `npx tsx model-lab\/fit\.ts --write` on\n\/\/ \d{4}-\d{2}-\d{2}/, `by \`npx tsx model-lab/fit.ts --write\` on\n// ${date}`);
+    .replace(
+      /by `npx tsx model-lab\/fit\.ts --write` on\n\/\/ \d{4}-\d{2}-\d{2}/,
+      `by \`npx tsx model-lab/fit.ts --write\` on\n// ${date}`,
+    );
   writeFileSync(file, next);
   console.log(`wrote ${file}`);
 }
@@ -120,19 +135,40 @@ if (leaveOut && args.includes('--write')) throw new Error('--leave-out is a chec
 const ri = args.indexOf('--rounds');
 const rounds = ri >= 0 ? Number(args[ri + 1]) : 2;
 /** The first pass's hand-set values (main b10f1ad, gemm 0.5 of peak = 0.62 of the ~0.8 matmul ceiling): the start of a leave-out fit, so it owes nothing to a fit that saw the left-out study. */
-const MAIN_START: FittedConstants = { gemmServingEffAmpere: 0.62, gemmServingEffHopper: 0.62, weightBwEffAmpere: 0.8, weightBwEffHopper: 0.8, moeEff: 0.6, moeEffAmpere: 0.6, moeLayerOverheadS: 120e-6, stepOverheadS: 4e-3, perSeqOverheadS: 30e-6, fp8GemmEff: 0.65, vllmFrontEndPerRequestS: 10e-3, marlinFp8DenseGemmPenalty: 1.15 };
+const MAIN_START: FittedConstants = {
+  gemmServingEffAmpere: 0.62,
+  gemmServingEffHopper: 0.62,
+  weightBwEffAmpere: 0.8,
+  weightBwEffHopper: 0.8,
+  moeEff: 0.6,
+  moeEffAmpere: 0.6,
+  moeLayerOverheadS: 120e-6,
+  stepOverheadS: 4e-3,
+  perSeqOverheadS: 30e-6,
+  fp8GemmEff: 0.65,
+  vllmFrontEndPerRequestS: 10e-3,
+  marlinFp8DenseGemmPenalty: 1.15,
+};
 const fitted = fit(leaveOut ? MAIN_START : { ...FITTED }, rounds);
 const errs = trainingErrors(fitted);
 console.log('\n| training row | error |\n|---|---|');
-for (const e of errs) console.log(`| ${e.label} | ${e.err === null ? 'refused' : `${e.err >= 0 ? '+' : ''}${((Math.exp(e.err) - 1) * 100).toFixed(1)}%`} |`);
+for (const e of errs)
+  console.log(`| ${e.label} | ${e.err === null ? 'refused' : `${e.err >= 0 ? '+' : ''}${((Math.exp(e.err) - 1) * 100).toFixed(1)}%`} |`);
 const abs = errs.map((e) => (e.err === null ? Infinity : Math.abs(Math.exp(e.err) - 1)));
-console.log(`\ntraining rows: ${errs.length}; median |error| ${(median(abs) * 100).toFixed(1)}%, worst ${(Math.max(...abs) * 100).toFixed(1)}%`);
+console.log(
+  `\ntraining rows: ${errs.length}; median |error| ${(median(abs) * 100).toFixed(1)}%, worst ${(Math.max(...abs) * 100).toFixed(1)}%`,
+);
 console.log('\nfitted (training set only):');
 for (const [k, x] of Object.entries(fitted)) console.log(`  ${k}: ${fmt(x)}`);
 if (leaveOut) {
-  const left = trainingErrors(fitted, TRAINING_STUDIES.filter((s) => !inFit(s.study)), []);
+  const left = trainingErrors(
+    fitted,
+    TRAINING_STUDIES.filter((s) => !inFit(s.study)),
+    [],
+  );
   console.log(`\nleft out study ${leaveOut} with the constants fitted on the rest:`);
-  for (const e of left) console.log(`| ${e.label} | ${e.err === null ? 'refused' : `${e.err >= 0 ? '+' : ''}${((Math.exp(e.err) - 1) * 100).toFixed(1)}%`} |`);
+  for (const e of left)
+    console.log(`| ${e.label} | ${e.err === null ? 'refused' : `${e.err >= 0 ? '+' : ''}${((Math.exp(e.err) - 1) * 100).toFixed(1)}%`} |`);
   const la = left.map((e) => (e.err === null ? Infinity : Math.abs(Math.exp(e.err) - 1)));
   console.log(`study ${leaveOut} left out: median |error| ${(median(la) * 100).toFixed(1)}%, worst ${(Math.max(...la) * 100).toFixed(1)}%`);
 }

@@ -30,10 +30,30 @@ const HYPOTHESES: Record<string, GpuSpec> = {
   // H100 NVL: 94 GB HBM3, 3.9 TB/s, BF16 1,671 / FP8 3,341 TFLOPS with sparsity, 350-400 W,
   // NVLink bridge 600 GB/s between the two cards of a pair, PCIe Gen5 128 GB/s otherwise.
   // nvidia-smi: "NVIDIA H100 NVL", 95830MiB. TP1: no collectives, so the link does not matter.
-  'NVL 94GB': { ...SXM, name: 'H100 NVL 94GB', smiName: 'NVIDIA H100 NVL', memMiB: 95830, cudaTotalMiB: 95830 - (81559 - Math.round(79.18 * 1024)), memBwBps: 3.9 * TB, bf16Flops: 835.5 * TB, fp8Flops: 1670.5 * TB, interconnectBps: 128 * GB, interconnect: 'pcie' },
+  'NVL 94GB': {
+    ...SXM,
+    name: 'H100 NVL 94GB',
+    smiName: 'NVIDIA H100 NVL',
+    memMiB: 95830,
+    cudaTotalMiB: 95830 - (81559 - Math.round(79.18 * 1024)),
+    memBwBps: 3.9 * TB,
+    bf16Flops: 835.5 * TB,
+    fp8Flops: 1670.5 * TB,
+    interconnectBps: 128 * GB,
+    interconnect: 'pcie',
+  },
   // H100 PCIe: 80 GB HBM2e, 2.0 TB/s, BF16 1,513 / FP8 3,026 sparse, 300-350 W, NVLink bridge 600
   // GB/s between pairs, PCIe Gen5 128 GB/s. Same memory as SXM: the 5 Qwen3-32B vLLM rows still cannot start.
-  'PCIe 80GB': { ...SXM, name: 'H100 PCIe 80GB', smiName: 'NVIDIA H100 PCIe', memBwBps: 2.0 * TB, bf16Flops: 756.5 * TB, fp8Flops: 1513 * TB, interconnectBps: 128 * GB, interconnect: 'pcie' },
+  'PCIe 80GB': {
+    ...SXM,
+    name: 'H100 PCIe 80GB',
+    smiName: 'NVIDIA H100 PCIe',
+    memBwBps: 2.0 * TB,
+    bf16Flops: 756.5 * TB,
+    fp8Flops: 1513 * TB,
+    interconnectBps: 128 * GB,
+    interconnect: 'pcie',
+  },
   // H800 SXM (the export part): H100 SXM's compute and 80 GB, NVLink cut to 400 GB/s.
   'H800 80GB': { ...SXM, name: 'H800 SXM 80GB', smiName: 'NVIDIA H800', interconnectBps: 400 * GB },
 };
@@ -52,7 +72,16 @@ const tpots = new Map<PublishedResult, string[]>();
 
 /** simulated / published - 1, or the model's reason the server cannot start. */
 function errorUnder(r: PublishedResult, gpu: GpuSpec): number | string {
-  const sim = simulateWorkload({ engine: r.engine, engineVersion: r.engineVersion, gpu, gpus: r.gpus, model: r.model, knobs: r.knobs, requests: lengths(r), seed: 42 });
+  const sim = simulateWorkload({
+    engine: r.engine,
+    engineVersion: r.engineVersion,
+    gpu,
+    gpus: r.gpus,
+    model: r.model,
+    knobs: r.knobs,
+    requests: lengths(r),
+    seed: 42,
+  });
   tpots.set(r, [...(tpots.get(r) ?? []), sim.metrics ? sim.metrics.mean_tpot_ms.toFixed(1) : '–']);
   if (!sim.metrics) return sim.fit.reason ?? 'does not fit';
   return sim.metrics.total_token_throughput / r.totalTokPerS - 1;
@@ -70,18 +99,28 @@ const errs: (number | string)[][] = [];
 for (const r of rows) {
   const e = names.map((n) => errorUnder(r, HYPOTHESES[n]!));
   errs.push(e);
-  const knobs = Object.entries(r.knobs).map(([k, v]) => `${k}=${v}`).join(' ') || '–';
-  console.log(`| ${r.model.split('/')[1]} | ${r.engine} | ${knobs} | ${wl(r)} | ${r.totalTokPerS.toFixed(0)} | ${e.map(pct).join(' | ')} |`);
+  const knobs =
+    Object.entries(r.knobs)
+      .map(([k, v]) => `${k}=${v}`)
+      .join(' ') || '–';
+  console.log(
+    `| ${r.model.split('/')[1]} | ${r.engine} | ${knobs} | ${wl(r)} | ${r.totalTokPerS.toFixed(0)} | ${e.map(pct).join(' | ')} |`,
+  );
 }
 console.log(`\n| model | engine | knobs | workload | published mean TPOT ms | ${names.map((n) => `${n} sim TPOT`).join(' | ')} |`);
 console.log(`|---|---|---|---|---|${names.map(() => '---|').join('')}`);
 for (const r of rows) {
-  const knobs = Object.entries(r.knobs).map(([k, v]) => `${k}=${v}`).join(' ') || '–';
+  const knobs =
+    Object.entries(r.knobs)
+      .map(([k, v]) => `${k}=${v}`)
+      .join(' ') || '–';
   console.log(`| ${r.model.split('/')[1]} | ${r.engine} | ${knobs} | ${wl(r)} | ${r.meanTpotMs ?? '–'} | ${tpots.get(r)!.join(' | ')} |`);
 }
 console.log('');
 names.forEach((n, i) => {
   const started = errs.map((e) => e[i]!).filter((e): e is number => typeof e === 'number');
   const common = errs.filter((e) => e.every((x) => typeof x === 'number')).map((e) => Math.abs(e[i] as number));
-  console.log(`${n}: ${started.length} of ${rows.length} rows start; median |error| ${(100 * median(started.map(Math.abs))).toFixed(1)}% over those, ${(100 * median(common)).toFixed(1)}% over the ${common.length} rows that start under every hypothesis`);
+  console.log(
+    `${n}: ${started.length} of ${rows.length} rows start; median |error| ${(100 * median(started.map(Math.abs))).toFixed(1)}% over those, ${(100 * median(common)).toFixed(1)}% over the ${common.length} rows that start under every hypothesis`,
+  );
 });

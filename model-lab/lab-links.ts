@@ -61,22 +61,46 @@ function slowGpu(gpu: GpuSpec): GpuSpec {
   return { ...gpu, bf16Flops: gpu.bf16Flops * SLOW_GPU, fp8Flops: gpu.fp8Flops * SLOW_GPU, memBwBps: gpu.memBwBps * SLOW_GPU };
 }
 
-interface Sim { err: number; ttftS: number; p99TtftS: number; tpotMs: number; itlMs: number }
+interface Sim {
+  err: number;
+  ttftS: number;
+  p99TtftS: number;
+  tpotMs: number;
+  itlMs: number;
+}
 
 function simulate(r: PublishedResult, gpu: GpuSpec): Sim | null {
-  const sim = simulateWorkload({ engine: r.engine, engineVersion: r.engineVersion, gpu, gpus: r.gpus, model: r.model, knobs: r.knobs, requests: sharegptLike(r.numPrompts, 42), seed: 42 });
+  const sim = simulateWorkload({
+    engine: r.engine,
+    engineVersion: r.engineVersion,
+    gpu,
+    gpus: r.gpus,
+    model: r.model,
+    knobs: r.knobs,
+    requests: sharegptLike(r.numPrompts, 42),
+    seed: 42,
+  });
   if (!sim.metrics) return null;
   const m = sim.metrics;
-  return { err: m.total_token_throughput / r.totalTokPerS - 1, ttftS: m.mean_ttft_ms / 1000, p99TtftS: m.p99_ttft_ms / 1000, tpotMs: m.median_tpot_ms, itlMs: m.median_itl_ms };
+  return {
+    err: m.total_token_throughput / r.totalTokPerS - 1,
+    ttftS: m.mean_ttft_ms / 1000,
+    p99TtftS: m.p99_ttft_ms / 1000,
+    tpotMs: m.median_tpot_ms,
+    itlMs: m.median_itl_ms,
+  };
 }
 
 const pct = (e: number) => `${e >= 0 ? '+' : ''}${(e * 100).toFixed(1)}%`;
-const lat = (ttftS: number, p99S: number, tpot: number, itl: number) => `${ttftS.toFixed(1)} (${p99S.toFixed(1)}) s / ${tpot.toFixed(0)} / ${itl.toFixed(0)}`;
+const lat = (ttftS: number, p99S: number, tpot: number, itl: number) =>
+  `${ttftS.toFixed(1)} (${p99S.toFixed(1)}) s / ${tpot.toFixed(0)} / ${itl.toFixed(0)}`;
 const cell = (s: Sim | null) => (s ? `${pct(s.err)} / ${lat(s.ttftS, s.p99TtftS, s.tpotMs, s.itlMs)}` : 'cannot start');
 
 function main(): void {
   const filter = process.argv[2];
-  const rows = PUBLISHED.filter((r) => r.source.startsWith(GS) && r.workload.kind === 'sharegpt' && QUOTED[label(r)] && (!filter || label(r).includes(filter)));
+  const rows = PUBLISHED.filter(
+    (r) => r.source.startsWith(GS) && r.workload.kind === 'sharegpt' && QUOTED[label(r)] && (!filter || label(r).includes(filter)),
+  );
   console.log('Each cell: throughput error / mean (P99) TTFT / median TPOT ms / median ITL ms; links in GB/s, both directions together.\n');
   const heads = [...SHOWN.map((b) => (b >= 900 ? 'NVLink 900 (model)' : `${b} GB/s`)), `GPU x${SLOW_GPU}, NVLink`];
   console.log(`| row | published tok/s / TTFT / TPOT / ITL | ${heads.join(' | ')} | closest link |`);
@@ -87,7 +111,9 @@ function main(): void {
     const sims = new Map(SCAN.map((b) => [b, simulate(r, withLink(gpu, b))] as const));
     const best = SCAN.filter((b) => sims.get(b)).reduce((a, b) => (Math.abs(sims.get(b)!.err) < Math.abs(sims.get(a)!.err) ? b : a));
     const cells = [...SHOWN.map((b) => cell(sims.get(b)!)), cell(simulate(r, slowGpu(gpu)))];
-    console.log(`| ${label(r)} | ${r.totalTokPerS.toFixed(0)} / ${lat(ttft / 1000, p99 / 1000, tpot, itl)} | ${cells.join(' | ')} | ${best >= 900 ? 'NVLink' : `${best} GB/s`} (${pct(sims.get(best)!.err)}) |`);
+    console.log(
+      `| ${label(r)} | ${r.totalTokPerS.toFixed(0)} / ${lat(ttft / 1000, p99 / 1000, tpot, itl)} | ${cells.join(' | ')} | ${best >= 900 ? 'NVLink' : `${best} GB/s`} (${pct(sims.get(best)!.err)}) |`,
+    );
   }
 }
 

@@ -17,11 +17,23 @@ import type { Knobs } from '../src/core/variant.js';
 /** The model measured: random-gguf is seeded, so the header (all the estimate reads) is the same each time. */
 export function makeModel(dir: string): string {
   const model = join(dir, 'm.gguf');
-  execFileSync('node', [join(ROOT, 'bin/servelab.js'), 'random-gguf', '--out', model, '--hidden', '512', '--layers', '8'], { stdio: 'ignore' });
+  execFileSync('node', [join(ROOT, 'bin/servelab.js'), 'random-gguf', '--out', model, '--hidden', '512', '--layers', '8'], {
+    stdio: 'ignore',
+  });
   return model;
 }
 
-interface Row { id: string; knobs: Knobs; load: number; completed: number; total_input_tokens: number; total_output_tokens: number; total_token_throughput: number; mean_ttft_ms: number; mean_tpot_ms: number }
+interface Row {
+  id: string;
+  knobs: Knobs;
+  load: number;
+  completed: number;
+  total_input_tokens: number;
+  total_output_tokens: number;
+  total_token_throughput: number;
+  mean_ttft_ms: number;
+  mean_tpot_ms: number;
+}
 const FIT_ON = 4;
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
@@ -36,24 +48,46 @@ export async function report(rawFile: string): Promise<void> {
       id: r.id,
       engine: 'llamacpp',
       measured: { totalTokPerS: r.total_token_throughput, meanTtftMs: r.mean_ttft_ms, meanTpotMs: r.mean_tpot_ms },
-      run: { engine: 'llamacpp', model, gpu: 'cpu', gpus: 0, knobs: r.knobs, workload: { name: 'random', dataset: 'random', numPrompts: r.completed, inputLen: Math.round(r.total_input_tokens / r.completed), outputLen: Math.round(r.total_output_tokens / r.completed), seed: 0, maxConcurrency: r.knobs.maxRunningSeqs ?? 1, requestRate: null } },
+      run: {
+        engine: 'llamacpp',
+        model,
+        gpu: 'cpu',
+        gpus: 0,
+        knobs: r.knobs,
+        workload: {
+          name: 'random',
+          dataset: 'random',
+          numPrompts: r.completed,
+          inputLen: Math.round(r.total_input_tokens / r.completed),
+          outputLen: Math.round(r.total_output_tokens / r.completed),
+          seed: 0,
+          maxConcurrency: r.knobs.maxRunningSeqs ?? 1,
+          requestRate: null,
+        },
+      },
     }));
     const predict = simPredictor();
     const err = (o: SimObservation, k = NEUTRAL) => predict(o, k)!.totalTokPerS / o.measured.totalTokPerS - 1;
     const fit = fitCorrections(obs.slice(0, FIT_ON), predict);
     const cal = correctionsFor(fit.set, 'llamacpp');
     const out: string[] = [];
-    out.push(`llama.cpp estimate vs llama-server 80fb11a on this host, measured ${raw.date}; ${raw.prompts} prompts per variant, random ${obs[0]!.run.workload.inputLen}/${obs[0]!.run.workload.outputLen} (measured mean in/out), concurrency = slots`);
+    out.push(
+      `llama.cpp estimate vs llama-server 80fb11a on this host, measured ${raw.date}; ${raw.prompts} prompts per variant, random ${obs[0]!.run.workload.inputLen}/${obs[0]!.run.workload.outputLen} (measured mean in/out), concurrency = slots`,
+    );
     out.push(`CPU facts: ${hostCpuFacts().source}`);
     out.push('variant          load1  measured tok/s  estimate  err      calibrated  err');
     for (const [i, o] of obs.entries()) {
       const p = predict(o, NEUTRAL)!.totalTokPerS;
       const c = predict(o, cal)!.totalTokPerS;
-      out.push(`${o.id.padEnd(16)} ${raw.results[i]!.load.toFixed(1).padStart(5)}  ${o.measured.totalTokPerS.toFixed(1).padStart(14)}  ${p.toFixed(1).padStart(8)}  ${pct(err(o)).padStart(7)}  ${c.toFixed(1).padStart(10)}  ${pct(err(o, cal)).padStart(7)}${i < FIT_ON ? '  (in fit)' : ''}`);
+      out.push(
+        `${o.id.padEnd(16)} ${raw.results[i]!.load.toFixed(1).padStart(5)}  ${o.measured.totalTokPerS.toFixed(1).padStart(14)}  ${p.toFixed(1).padStart(8)}  ${pct(err(o)).padStart(7)}  ${c.toFixed(1).padStart(10)}  ${pct(err(o, cal)).padStart(7)}${i < FIT_ON ? '  (in fit)' : ''}`,
+      );
     }
     const held = obs.slice(FIT_ON);
     out.push(`median |throughput error|, uncalibrated estimate, all ${obs.length}: ${pct(median(obs.map((o) => Math.abs(err(o)))))}`);
-    out.push(`median |throughput error|, calibrated on the first ${FIT_ON}, on the other ${held.length}: ${pct(median(held.map((o) => Math.abs(err(o, cal)))))} (goal <= 8%)`);
+    out.push(
+      `median |throughput error|, calibrated on the first ${FIT_ON}, on the other ${held.length}: ${pct(median(held.map((o) => Math.abs(err(o, cal)))))} (goal <= 8%)`,
+    );
     out.push(`fitted corrections (in-sample, first ${FIT_ON}): ${describeSet(fit.set)}; dropped: ${fit.dropped.join(', ') || 'none'}`);
     out.push(`uptime now: ${execFileSync('uptime').toString().trim()}`);
     process.stdout.write(out.join('\n') + '\n');

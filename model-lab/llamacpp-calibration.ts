@@ -18,7 +18,10 @@ const HERE = fileURLToPath(new URL('.', import.meta.url));
 const ROOT = join(HERE, '..');
 const RAW = join(HERE, 'llamacpp-calibration.json');
 const SERVER = join(process.env.XDG_CACHE_HOME ?? join(os.homedir(), '.cache'), 'servelab/llama.cpp/80fb11a/build/bin/llama-server');
-const arg = (f: string) => { const i = process.argv.indexOf(f); return i > 0 ? process.argv[i + 1] : undefined; };
+const arg = (f: string) => {
+  const i = process.argv.indexOf(f);
+  return i > 0 ? process.argv[i + 1] : undefined;
+};
 const PROMPTS = Number(arg('--prompts') ?? 8);
 const IN = 128;
 const OUT = 32;
@@ -38,7 +41,23 @@ export const VARIANTS: { id: string; knobs: Knobs }[] = [
 const ctxOf = (k: Knobs) => (k.maxRunningSeqs ?? 1) * (IN + OUT + 64);
 
 function serverArgs(model: string, k: Knobs): string[] {
-  const a = ['-m', model, '-a', 'm', '--host', '127.0.0.1', '--port', String(PORT), '--no-repack', '-np', String(k.maxRunningSeqs ?? 1), '-c', String(ctxOf(k)), '-t', String(k.threads ?? 2)];
+  const a = [
+    '-m',
+    model,
+    '-a',
+    'm',
+    '--host',
+    '127.0.0.1',
+    '--port',
+    String(PORT),
+    '--no-repack',
+    '-np',
+    String(k.maxRunningSeqs ?? 1),
+    '-c',
+    String(ctxOf(k)),
+    '-t',
+    String(k.threads ?? 2),
+  ];
   if (k.maxBatchedTokens) a.push('-b', String(k.maxBatchedTokens));
   if (k.ubatch) a.push('-ub', String(k.ubatch));
   if (k.kvCacheDtype) a.push('-ctk', k.kvCacheDtype, '-ctv', k.kvCacheDtype);
@@ -50,7 +69,9 @@ async function waitReady(): Promise<void> {
   for (let i = 0; i < 240; i++) {
     try {
       if ((await fetch(`http://127.0.0.1:${PORT}/health`)).ok) return;
-    } catch { /* not up yet */ }
+    } catch {
+      /* not up yet */
+    }
     await new Promise((r) => setTimeout(r, 500));
   }
   throw new Error('llama-server did not become ready in 120 s');
@@ -62,7 +83,33 @@ async function measureOne(model: string, v: (typeof VARIANTS)[number], dir: stri
     await waitReady();
     const out = join(dir, `${v.id}.json`);
     const c = String(v.knobs.maxRunningSeqs ?? 1);
-    execFileSync('node', [join(ROOT, 'bin/servelab.js'), 'bench', '--port', String(PORT), '--model', 'm', '--tokenizer', model, '--dataset-name', 'random', '--random-input-len', String(IN), '--random-output-len', String(OUT), '--num-prompts', String(PROMPTS), '--max-concurrency', c, '--save-result', '--result-filename', out], { stdio: 'ignore' });
+    execFileSync(
+      'node',
+      [
+        join(ROOT, 'bin/servelab.js'),
+        'bench',
+        '--port',
+        String(PORT),
+        '--model',
+        'm',
+        '--tokenizer',
+        model,
+        '--dataset-name',
+        'random',
+        '--random-input-len',
+        String(IN),
+        '--random-output-len',
+        String(OUT),
+        '--num-prompts',
+        String(PROMPTS),
+        '--max-concurrency',
+        c,
+        '--save-result',
+        '--result-filename',
+        out,
+      ],
+      { stdio: 'ignore' },
+    );
     return JSON.parse(readFileSync(out, 'utf8'));
   } finally {
     srv.kill('SIGTERM');
@@ -76,10 +123,27 @@ async function measure(): Promise<void> {
     const results: Record<string, unknown>[] = [];
     for (const v of VARIANTS) {
       const m = await measureOne(model, v, dir);
-      const keep = ['duration', 'completed', 'total_input_tokens', 'total_output_tokens', 'total_token_throughput', 'mean_ttft_ms', 'mean_tpot_ms'];
-      results.push({ id: v.id, knobs: v.knobs, ctxSize: ctxOf(v.knobs), load: os.loadavg()[0], ...Object.fromEntries(keep.map((k) => [k, m[k]])) });
+      const keep = [
+        'duration',
+        'completed',
+        'total_input_tokens',
+        'total_output_tokens',
+        'total_token_throughput',
+        'mean_ttft_ms',
+        'mean_tpot_ms',
+      ];
+      results.push({
+        id: v.id,
+        knobs: v.knobs,
+        ctxSize: ctxOf(v.knobs),
+        load: os.loadavg()[0],
+        ...Object.fromEntries(keep.map((k) => [k, m[k]])),
+      });
       process.stderr.write(`measured ${v.id}: ${(m.total_token_throughput ?? 0).toFixed(1)} tok/s\n`);
-      writeFileSync(RAW, JSON.stringify({ date: new Date().toISOString(), prompts: PROMPTS, inputLen: IN, outputLen: OUT, results }, null, 1) + '\n');
+      writeFileSync(
+        RAW,
+        JSON.stringify({ date: new Date().toISOString(), prompts: PROMPTS, inputLen: IN, outputLen: OUT, results }, null, 1) + '\n',
+      );
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -12,11 +12,28 @@ import type { TuneEvent } from '../src/core/events.js';
 
 const bin = fileURLToPath(new URL('../bin/servelab.js', import.meta.url));
 const cwd = mkdtempSync(path.join(os.tmpdir(), 'servelab-bench-auto-'));
-const args = ['--auto', '--sim', '--gpu', 'H100', '--gpus', '1', '--model', 'Qwen/Qwen3-14B', '--scale', '0.1', '--json', ...process.argv.slice(2)];
+const args = [
+  '--auto',
+  '--sim',
+  '--gpu',
+  'H100',
+  '--gpus',
+  '1',
+  '--model',
+  'Qwen/Qwen3-14B',
+  '--scale',
+  '0.1',
+  '--json',
+  ...process.argv.slice(2),
+];
 
 const t0 = performance.now();
 const at = (): number => (performance.now() - t0) / 1000;
-const child = spawn(process.execPath, [bin, ...args], { cwd, env: { ...process.env, SERVELAB_CONFIG_DIR: path.join(cwd, '.config') }, stdio: ['ignore', 'pipe', 'ignore'] });
+const child = spawn(process.execPath, [bin, ...args], {
+  cwd,
+  env: { ...process.env, SERVELAB_CONFIG_DIR: path.join(cwd, '.config') },
+  stdio: ['ignore', 'pipe', 'ignore'],
+});
 const launchAt = new Map<string, number>();
 const readyAt = new Map<string, number>();
 const startup: number[] = [];
@@ -48,7 +65,9 @@ const median = (xs: number[]) => {
   return s.length ? (s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2) : NaN;
 };
 const measured = finished.filter((r) => r.status === 'ok' && r.metrics);
-const errors = measured.filter((r) => r.predicted).map((r) => Math.abs(r.predicted!.totalTokPerS / r.metrics!.total_token_throughput - 1) * 100);
+const errors = measured
+  .filter((r) => r.predicted)
+  .map((r) => Math.abs(r.predicted!.totalTokPerS / r.metrics!.total_token_throughput - 1) * 100);
 const rows: [string, string][] = [
   ['exit code', String(code)],
   ['wall time, whole run (s)', total.toFixed(1)],

@@ -31,10 +31,30 @@ const SEQS = arg('max-running-seqs', '');
 const GRID = 8;
 
 async function startSim(): Promise<{ url: string; stop: () => void }> {
-  const child = spawn(process.execPath, [BIN, 'sim-serve', '--engine', 'vllm', '--model', 'Qwen/Qwen3-14B', '--gpu', 'H100', '--port', '0', '--load-time', '0', '--speed', SPEED, ...(SEQS ? ['--max-running-seqs', SEQS] : [])], {
-    detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      BIN,
+      'sim-serve',
+      '--engine',
+      'vllm',
+      '--model',
+      'Qwen/Qwen3-14B',
+      '--gpu',
+      'H100',
+      '--port',
+      '0',
+      '--load-time',
+      '0',
+      '--speed',
+      SPEED,
+      ...(SEQS ? ['--max-running-seqs', SEQS] : []),
+    ],
+    {
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   const stop = () => {
     try {
       process.kill(-child.pid!, 'SIGKILL');
@@ -59,8 +79,12 @@ async function startSim(): Promise<{ url: string; stop: () => void }> {
 
 function target(url: string): CapacityTarget {
   const loaded = new Map<number, Promise<Workload>>();
-  const load = (n: number) => loadWorkload({ dataset: 'random', numPrompts: n, randomInputLen: 512, randomOutputLen: 64, seed: 0, model: 'Qwen/Qwen3-14B' });
-  return { run: { baseUrl: url, model: 'Qwen/Qwen3-14B', seed: 0, ignoreEos: true }, workload: (n) => loaded.get(n) ?? loaded.set(n, load(n)).get(n)! };
+  const load = (n: number) =>
+    loadWorkload({ dataset: 'random', numPrompts: n, randomInputLen: 512, randomOutputLen: 64, seed: 0, model: 'Qwen/Qwen3-14B' });
+  return {
+    run: { baseUrl: url, model: 'Qwen/Qwen3-14B', seed: 0, ignoreEos: true },
+    workload: (n) => loaded.get(n) ?? loaded.set(n, load(n)).get(n)!,
+  };
 }
 
 // The workload's warning (approximate token counts) once, on stderr.
@@ -78,7 +102,9 @@ try {
   const spec: CapacitySpec = { by: 'concurrency', start: 1, max: 4096, resolution: parseResolution(RESOLUTION), slo: parseSlo(SLO) };
   const t = target(url);
   const t0 = Date.now();
-  const found = await runCapacity(t, spec, { onProbe: (p) => process.stdout.write(`  search  c=${p.value} n=${p.numPrompts} ${p.holds ? 'holds' : `fails (${p.breaks})`}\n`) });
+  const found = await runCapacity(t, spec, {
+    onProbe: (p) => process.stdout.write(`  search  c=${p.value} n=${p.numPrompts} ${p.holds ? 'holds' : `fails (${p.breaks})`}\n`),
+  });
   const searchS = (Date.now() - t0) / 1000;
   // The grid: 8 loads evenly spaced up to the first load the doubling saw fail.
   const top = found.probes.find((p) => !p.holds)?.value ?? spec.max;

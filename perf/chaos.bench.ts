@@ -21,7 +21,7 @@ const argOf = (name: string, dflt: number) => {
 const RUNS = argOf('runs', 20);
 const SEED = argOf('seed', Date.now() % 100000);
 let rng = SEED || 1;
-const rand = () => ((rng = (rng * 48271) % 2147483647) / 2147483647);
+const rand = () => (rng = (rng * 48271) % 2147483647) / 2147483647;
 
 type Hit = 'servelab-SIGKILL' | 'servelab-SIGTERM' | 'servelab-SIGHUP' | 'engine-SIGKILL' | 'bench-worker';
 const HITS: Hit[] = ['servelab-SIGKILL', 'servelab-SIGTERM', 'servelab-SIGHUP', 'engine-SIGKILL', 'bench-worker'];
@@ -62,21 +62,25 @@ function servelab(args: string[], env: NodeJS.ProcessEnv, onStart?: (pid: number
 /** Live processes whose cmdline names sim-serve on one of `ports`. */
 function simServers(ports: number[]): number[] {
   const want = new Set(ports.map(String));
-  return readdirSync('/proc').filter((n) => /^\d+$/.test(n)).flatMap((n) => {
-    try {
-      const argv = readFileSync(`/proc/${n}/cmdline`, 'utf8').split('\0');
-      const i = argv.indexOf('--port');
-      return argv.includes('sim-serve') && i > 0 && want.has(argv[i + 1]!) ? [Number(n)] : [];
-    } catch {
-      return [];
-    }
-  });
+  return readdirSync('/proc')
+    .filter((n) => /^\d+$/.test(n))
+    .flatMap((n) => {
+      try {
+        const argv = readFileSync(`/proc/${n}/cmdline`, 'utf8').split('\0');
+        const i = argv.indexOf('--port');
+        return argv.includes('sim-serve') && i > 0 && want.has(argv[i + 1]!) ? [Number(n)] : [];
+      } catch {
+        return [];
+      }
+    });
 }
 
 function ledgerEntries(state: string): Record<string, any>[] {
   const dir = join(state, 'servelab', 'servers');
   if (!existsSync(dir)) return [];
-  return readdirSync(dir).filter((f) => f.endsWith('.json')).map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')));
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')));
 }
 
 function journal(runDir: string): Map<string, string> {
@@ -95,10 +99,36 @@ const root = mkdtempSync(join(tmpdir(), 'servelab-chaos-'));
 const basePort = 21000 + ((SEED * 7919 + process.pid) % 20000);
 function session(i: number) {
   const dir = join(root, `run-${i}`);
-  const env = { ...process.env, XDG_STATE_HOME: join(dir, 'state'), XDG_DATA_HOME: join(dir, 'data'), SERVELAB_CONFIG_DIR: join(dir, 'config') };
-  const args = ['--auto', '--sim', '--model', 'Qwen/Qwen3-14B', '--stages', 'engine', '--engines', 'vllm,sglang', '--scale', '0.02',
+  const env = {
+    ...process.env,
+    XDG_STATE_HOME: join(dir, 'state'),
+    XDG_DATA_HOME: join(dir, 'data'),
+    SERVELAB_CONFIG_DIR: join(dir, 'config'),
+  };
+  const args = [
+    '--auto',
+    '--sim',
+    '--model',
+    'Qwen/Qwen3-14B',
+    '--stages',
+    'engine',
+    '--engines',
+    'vllm,sglang',
+    '--scale',
+    '0.02',
     // --speed 1: the automatic clock on a busy host flags the client and lets close winners swap.
-    '--validation', 'sharegpt-like', '--seed', '7', '--speed', '1', '--run-dir', join(dir, 'run'), '--port', String(basePort + i * 20), '--json'];
+    '--validation',
+    'sharegpt-like',
+    '--seed',
+    '7',
+    '--speed',
+    '1',
+    '--run-dir',
+    join(dir, 'run'),
+    '--port',
+    String(basePort + i * 20),
+    '--json',
+  ];
   return { dir, env, args, runDir: join(dir, 'run') };
 }
 
@@ -155,7 +185,8 @@ for (let i = 1; i <= RUNS; i++) {
   if (killedServelab) {
     const gpus = await servelab(['gpus', '--sim'], s.env);
     if (simServers(ports).length) problems.push(`servers alive after servelab died: ${simServers(ports).join(',')}`);
-    if (!gpus.stdout.includes('no servers left running by servelab')) problems.push(`servelab gpus: ${gpus.stdout.trim().split('\n').slice(-2).join(' / ')}`);
+    if (!gpus.stdout.includes('no servers left running by servelab'))
+      problems.push(`servelab gpus: ${gpus.stdout.trim().split('\n').slice(-2).join(' / ')}`);
     // Killed before its run folder held a journal: nothing to resume, the session starts again.
     const resumable = existsSync(join(s.runDir, 'session.json'));
     final = await servelab(resumable ? ['--auto', '--resume', s.runDir, '--json'] : s.args, s.env);
@@ -196,8 +227,12 @@ for (let i = 1; i <= RUNS; i++) {
   tally.runs++;
   byHit.set(hit, (byHit.get(hit) ?? 0) + 1);
   if (!problems.length) tally.ok++;
-  const how = killedServelab ? `exit ${first.code ?? first.signal}, resumed exit ${final.code}, winner ${winnerOf(final)}` : `exit ${first.code}, winner ${winnerOf(first) ?? '-'}`;
-  process.stdout.write(`${String(i).padStart(2)} ${hit.padEnd(17)} at ${String(at).padStart(5)} ms ${hitDone ? 'hit ' : 'miss'} ${how}${problems.length ? `  PROBLEMS: ${problems.join('; ')}` : ''}\n`);
+  const how = killedServelab
+    ? `exit ${first.code ?? first.signal}, resumed exit ${final.code}, winner ${winnerOf(final)}`
+    : `exit ${first.code}, winner ${winnerOf(first) ?? '-'}`;
+  process.stdout.write(
+    `${String(i).padStart(2)} ${hit.padEnd(17)} at ${String(at).padStart(5)} ms ${hitDone ? 'hit ' : 'miss'} ${how}${problems.length ? `  PROBLEMS: ${problems.join('; ')}` : ''}\n`,
+  );
 }
 
 rmSync(root, { recursive: true, force: true });

@@ -45,7 +45,20 @@ const worstErr = (f: TimingFigures) => (CRITERION === 'event' ? f.eventDelayMean
 
 async function ceiling(srv: ChildServer, threads: number): Promise<{ rate: number; crossing?: number; overAtFirst?: boolean }> {
   console.log(`\nclient on ${threads} worker thread(s)`);
-  console.log(row(['streams', 'events/s', 'TTFT err ms', 'of it send ms', 'ITL err ms', 'event delay mean ms', 'trip ms (not client)', 'client CPU %', 'CPU µs/event', 'client-bound']));
+  console.log(
+    row([
+      'streams',
+      'events/s',
+      'TTFT err ms',
+      'of it send ms',
+      'ITL err ms',
+      'event delay mean ms',
+      'trip ms (not client)',
+      'client CPU %',
+      'CPU µs/event',
+      'client-bound',
+    ]),
+  );
   console.log(row(['---', '---', '---', '---', '---', '---', '---', '---', '---', '---']));
   let rate = 0;
   let last: TimingFigures | undefined;
@@ -54,10 +67,25 @@ async function ceiling(srv: ChildServer, threads: number): Promise<{ rate: numbe
     for (let r = 0; r < RUNS; r++) runs.push(await measureTiming(srv, streams, Math.max(streams * 2, MIN_REQUESTS), TOKENS, threads));
     runs.sort((a, b) => worstErr(a) - worstErr(b));
     const f = runs[Math.floor(runs.length / 2)]!;
-    console.log(row([String(streams), f.eventsPerS, f.ttftErrMs, f.sendDelayMs, f.itlErrMs, f.eventDelayMeanMs, f.tripMs, f.cpuPct, f.cpuUsPerEvent, f.clientBound ? 'yes' : 'no']));
+    console.log(
+      row([
+        String(streams),
+        f.eventsPerS,
+        f.ttftErrMs,
+        f.sendDelayMs,
+        f.itlErrMs,
+        f.eventDelayMeanMs,
+        f.tripMs,
+        f.cpuPct,
+        f.cpuUsPerEvent,
+        f.clientBound ? 'yes' : 'no',
+      ]),
+    );
     if (worstErr(f) > 1) {
       // The 1 ms crossing lies between this step and the last one: interpolate linearly.
-      const crossing = last ? Math.round(last.eventsPerS + ((1 - worstErr(last)) / (worstErr(f) - worstErr(last))) * (f.eventsPerS - last.eventsPerS)) : undefined;
+      const crossing = last
+        ? Math.round(last.eventsPerS + ((1 - worstErr(last)) / (worstErr(f) - worstErr(last))) * (f.eventsPerS - last.eventsPerS))
+        : undefined;
       return { rate, ...(crossing !== undefined ? { crossing } : {}), overAtFirst: !last };
     }
     last = f;
@@ -80,7 +108,10 @@ function vllmMethod(srv: ChildServer): { events: number; cpuS: number; usPerEven
   } catch {
     return `skipped: ${PYTHON} has no aiohttp (set BENCH_PYTHON to a Python with aiohttp)`;
   }
-  const out = execFileSync(PYTHON, [VLLM_METHOD, `${srv.url}/v1/chat/completions`, '500', '100', String(TOKENS)], { encoding: 'utf8', timeout: 300_000 });
+  const out = execFileSync(PYTHON, [VLLM_METHOD, `${srv.url}/v1/chat/completions`, '500', '100', String(TOKENS)], {
+    encoding: 'utf8',
+    timeout: 300_000,
+  });
   const j = JSON.parse(out.trim().split('\n').at(-1)!) as { events: number; cpu_s: number };
   return { events: j.events, cpuS: j.cpu_s, usPerEvent: (j.cpu_s * 1e6) / j.events };
 }
@@ -112,7 +143,15 @@ async function cpuComparison(srv: ChildServer): Promise<void> {
     const us = ours[k]!;
     const ratios = ref.length === us.length ? us.map((u, i) => u / ref[i]!) : [];
     const name = t === 0 ? 'servelab, main thread' : `servelab, ${t} worker thread(s)`;
-    console.log(row([name, med(us), span(us), ratios.length ? `${med(ratios).toFixed(2)}x` : '-', ratios.length ? ratios.map((x) => x.toFixed(2)).join(', ') : '-']));
+    console.log(
+      row([
+        name,
+        med(us),
+        span(us),
+        ratios.length ? `${med(ratios).toFixed(2)}x` : '-',
+        ratios.length ? ratios.map((x) => x.toFixed(2)).join(', ') : '-',
+      ]),
+    );
   }
   if (skipped) console.log(`vLLM method: ${skipped}`);
   else console.log(row(['vLLM method (python, aiohttp)', med(ref), span(ref), '1.00x', '']));
@@ -121,13 +160,23 @@ async function cpuComparison(srv: ChildServer): Promise<void> {
 const srv = await spawnScriptedServer({ ttftMs: 20, gapMs: GAP_MS, tokens: TOKENS });
 try {
   console.log(`host: ${CORES} CPUs (${os.cpus()[0]?.model ?? '?'}), load avg ${os.loadavg()[0]!.toFixed(2)}, node ${process.version}`);
-  console.log(`server: scripted, own process; one token every ${GAP_MS} ms, ${TOKENS} tokens per stream; N = ${CORES} (this machine's cores), so threads tried: ${THREADS.join(', ')}`);
-  console.log(`clocks: the server's epoch stamps run ${(await serverClockSkewMs(srv)).toFixed(3)} ms ahead of this process's (measured through CLOCK_MONOTONIC; subtracted)`);
+  console.log(
+    `server: scripted, own process; one token every ${GAP_MS} ms, ${TOKENS} tokens per stream; N = ${CORES} (this machine's cores), so threads tried: ${THREADS.join(', ')}`,
+  );
+  console.log(
+    `clocks: the server's epoch stamps run ${(await serverClockSkewMs(srv)).toFixed(3)} ms ahead of this process's (measured through CLOCK_MONOTONIC; subtracted)`,
+  );
   const ceilings: string[] = [];
   for (const t of THREADS) {
     const c = await ceiling(srv, t);
-    if (c.overAtFirst) ceilings.push(`${t} thread(s): not reached: an error is over 1 ms already at ${FIRST_STREAMS} streams (load avg ${os.loadavg()[0]!.toFixed(1)} on ${CORES} CPUs: the machine is too busy to say)`);
-    else ceilings.push(`${t} thread(s): ~${Math.round(c.rate)} SSE events/s with the error <= 1 ms${c.crossing ? `; 1 ms crossing near ${c.crossing}/s` : ' (no crossing up to the largest step)'}`);
+    if (c.overAtFirst)
+      ceilings.push(
+        `${t} thread(s): not reached: an error is over 1 ms already at ${FIRST_STREAMS} streams (load avg ${os.loadavg()[0]!.toFixed(1)} on ${CORES} CPUs: the machine is too busy to say)`,
+      );
+    else
+      ceilings.push(
+        `${t} thread(s): ~${Math.round(c.rate)} SSE events/s with the error <= 1 ms${c.crossing ? `; 1 ms crossing near ${c.crossing}/s` : ' (no crossing up to the largest step)'}`,
+      );
   }
   console.log(`\nceilings (${CRITERION === 'event' ? 'mean per-event stamp delay' : 'mean TTFT and ITL errors'} <= 1 ms):`);
   for (const l of ceilings) console.log(`  ${l}`);

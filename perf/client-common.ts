@@ -62,7 +62,13 @@ export async function serverClockSkewMs(srv: ChildServer): Promise<number> {
  * threads 0: the client on this thread (runBenchmark, as `servelab bench`); >= 1: on that many
  * worker threads (runBenchmarkIsolated with clientThreads, as the tuning session runs it).
  */
-export async function measureTiming(srv: ChildServer, streams: number, requests: number, tokens: number, threads = 0): Promise<TimingFigures> {
+export async function measureTiming(
+  srv: ChildServer,
+  streams: number,
+  requests: number,
+  tokens: number,
+  threads = 0,
+): Promise<TimingFigures> {
   await srv.reset();
   const skew = await serverClockSkewMs(srv);
   const opts = {
@@ -82,7 +88,7 @@ export async function measureTiming(srv: ChildServer, streams: number, requests:
     eventsPerS: events / result.metrics.duration,
     ...timingErrors(result, served, skew),
     cpuPct: result.client.cpuPct,
-    cpuUsPerEvent: (result.client.cpuPct / 100) * result.metrics.duration * 1e6 / Math.max(1, events),
+    cpuUsPerEvent: ((result.client.cpuPct / 100) * result.metrics.duration * 1e6) / Math.max(1, events),
     lagP99Ms: result.client.eventLoopLagP99Ms,
     clientBound: result.clientBound,
     result,
@@ -90,14 +96,29 @@ export async function measureTiming(srv: ChildServer, streams: number, requests:
 }
 
 type Served = Awaited<ReturnType<ChildServer['timings']>>[number];
-export type TimingErrors = Pick<TimingFigures, 'eventDelayMeanMs' | 'eventDelayP99Ms' | 'ttftErrMs' | 'sendDelayMs' | 'tripMs' | 'ttftVsServerMs' | 'tpotErrMs' | 'itlErrMs' | 'tpotRatio'>;
+export type TimingErrors = Pick<
+  TimingFigures,
+  | 'eventDelayMeanMs'
+  | 'eventDelayP99Ms'
+  | 'ttftErrMs'
+  | 'sendDelayMs'
+  | 'tripMs'
+  | 'ttftVsServerMs'
+  | 'tpotErrMs'
+  | 'itlErrMs'
+  | 'tpotRatio'
+>;
 
 /**
  * The client's errors from its result and the server's records (matched by the request index at
  * the end of x-request-id); `skewMs` is how far the server's epoch stamps run ahead of the
  * client's. Pure, so the definitions are tested on scripted records (test/bench/client-errors.test.ts).
  */
-export function timingErrors(result: Pick<BenchResult, 'outputs' | 'metrics' | 'clockOriginMs'>, served: readonly Served[], skewMs: number): TimingErrors {
+export function timingErrors(
+  result: Pick<BenchResult, 'outputs' | 'metrics' | 'clockOriginMs'>,
+  served: readonly Served[],
+  skewMs: number,
+): TimingErrors {
   const byIndex = new Map(served.map((s) => [Number(/-(\d+)$/.exec(s.id)?.[1]), s]));
   const delays: number[] = [];
   const trueTtft: number[] = [];

@@ -28,7 +28,8 @@ export function journalEntries(runsDir: string): JournalEntry[] {
   for (const run of readdirSync(runsDir)) {
     const dir = path.join(runsDir, run, 'results');
     if (!existsSync(dir)) continue;
-    for (const f of readdirSync(dir).filter((x) => x.endsWith('.json'))) out.push(JSON.parse(readFileSync(path.join(dir, f), 'utf8')) as JournalEntry);
+    for (const f of readdirSync(dir).filter((x) => x.endsWith('.json')))
+      out.push(JSON.parse(readFileSync(path.join(dir, f), 'utf8')) as JournalEntry);
   }
   return out.sort((a, b) => a.seq - b.seq);
 }
@@ -39,7 +40,17 @@ export function stageCosts(entries: readonly JournalEntry[]): StageCost[] {
     const t = e.result.gpuTime;
     if (!t) continue; // not a launch of this session (no GPU time)
     const stage = e.role === 'validate' ? 'validation' : e.result.stage;
-    const s = by.get(stage) ?? { stage, launches: 0, reruns: 0, stoppedEarly: 0, startupGpuS: 0, benchmarkGpuS: 0, rerunGpuS: 0, stoppedGpuS: 0, stops: [] };
+    const s = by.get(stage) ?? {
+      stage,
+      launches: 0,
+      reruns: 0,
+      stoppedEarly: 0,
+      startupGpuS: 0,
+      benchmarkGpuS: 0,
+      rerunGpuS: 0,
+      stoppedGpuS: 0,
+      stops: [],
+    };
     s.launches++;
     s.startupGpuS += t.startupGpuS;
     s.benchmarkGpuS += t.benchmarkGpuS;
@@ -60,11 +71,29 @@ export function stageCosts(entries: readonly JournalEntry[]): StageCost[] {
 const gh = (s: number) => (s / 3600).toFixed(2);
 
 export function stageCostTable(title: string, costs: readonly StageCost[]): string {
-  const lines = [`${title}`, '| stage | launches | reruns | stopped early | startup GPU-h | benchmark GPU-h | of which reruns | of which stopped |', '| --- | --- | --- | --- | --- | --- | --- | --- |'];
-  const sum: StageCost = { stage: 'all', launches: 0, reruns: 0, stoppedEarly: 0, startupGpuS: 0, benchmarkGpuS: 0, rerunGpuS: 0, stoppedGpuS: 0, stops: [] };
+  const lines = [
+    `${title}`,
+    '| stage | launches | reruns | stopped early | startup GPU-h | benchmark GPU-h | of which reruns | of which stopped |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- |',
+  ];
+  const sum: StageCost = {
+    stage: 'all',
+    launches: 0,
+    reruns: 0,
+    stoppedEarly: 0,
+    startupGpuS: 0,
+    benchmarkGpuS: 0,
+    rerunGpuS: 0,
+    stoppedGpuS: 0,
+    stops: [],
+  };
   for (const c of [...costs, sum]) {
-    if (c !== sum) for (const k of ['launches', 'reruns', 'stoppedEarly', 'startupGpuS', 'benchmarkGpuS', 'rerunGpuS', 'stoppedGpuS'] as const) sum[k] += c[k];
-    lines.push(`| ${c.stage} | ${c.launches} | ${c.reruns} | ${c.stoppedEarly} | ${gh(c.startupGpuS)} | ${gh(c.benchmarkGpuS)} | ${gh(c.rerunGpuS)} | ${gh(c.stoppedGpuS)} |`);
+    if (c !== sum)
+      for (const k of ['launches', 'reruns', 'stoppedEarly', 'startupGpuS', 'benchmarkGpuS', 'rerunGpuS', 'stoppedGpuS'] as const)
+        sum[k] += c[k];
+    lines.push(
+      `| ${c.stage} | ${c.launches} | ${c.reruns} | ${c.stoppedEarly} | ${gh(c.startupGpuS)} | ${gh(c.benchmarkGpuS)} | ${gh(c.rerunGpuS)} | ${gh(c.stoppedGpuS)} |`,
+    );
   }
   for (const c of costs) for (const x of c.stops) lines.push(`- ${c.stage}, ${x}`);
   return lines.join('\n');

@@ -34,20 +34,60 @@ const OUT = 32;
 const BIN = fileURLToPath(new URL('../bin/servelab.js', import.meta.url));
 const servelab = (args: string[]) => spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', maxBuffer: 1 << 28 });
 
-interface Figures { total: number; output: number; ttft: number; tpot: number }
+interface Figures {
+  total: number;
+  output: number;
+  ttft: number;
+  tpot: number;
+}
 
 async function measure(server: string, model: string, knobs: Knobs, dir: string, tag: string): Promise<Figures> {
   const port = await findFreePort({ from: 27000 });
   const runDir = path.join(dir, tag);
-  const spec = llamacpp.command({ id: tag, engine: 'llamacpp', model, knobs }, { host: '127.0.0.1', port, runDir, runtime: { kind: 'native', executable: server } });
+  const spec = llamacpp.command(
+    { id: tag, engine: 'llamacpp', model, knobs },
+    { host: '127.0.0.1', port, runDir, runtime: { kind: 'native', executable: server } },
+  );
   const h = await launchServer(spec, { runDir, graceMs: 3000, ...engineLaunchHooks((l, e) => llamacpp.classifyFailure(l, e)) });
   try {
     const ready = await h.waitReady(120_000);
     if (!ready.ready) throw new Error(`${tag}: ${ready.failure.reason}`);
-    const r = servelab(['bench', '--base-url', `http://127.0.0.1:${port}`, '--backend', 'openai', '--endpoint', '/v1/completions', '--model', model, '--dataset-name', 'random',
-      '--random-input-len', String(IN), '--random-output-len', String(OUT), '--num-prompts', PROMPTS, '--num-warmups', '2', '--save-result', '--result-dir', runDir, '--seed', '7']);
+    const r = servelab([
+      'bench',
+      '--base-url',
+      `http://127.0.0.1:${port}`,
+      '--backend',
+      'openai',
+      '--endpoint',
+      '/v1/completions',
+      '--model',
+      model,
+      '--dataset-name',
+      'random',
+      '--random-input-len',
+      String(IN),
+      '--random-output-len',
+      String(OUT),
+      '--num-prompts',
+      PROMPTS,
+      '--num-warmups',
+      '2',
+      '--save-result',
+      '--result-dir',
+      runDir,
+      '--seed',
+      '7',
+    ]);
     if (r.status !== 0) throw new Error(`${tag}: bench failed: ${r.stderr.slice(-600)}`);
-    const res = JSON.parse(readFileSync(path.join(runDir, readdirSync(runDir).find((f) => f.endsWith('.json'))!), 'utf8')) as Record<string, number>;
+    const res = JSON.parse(
+      readFileSync(
+        path.join(
+          runDir,
+          readdirSync(runDir).find((f) => f.endsWith('.json'))!,
+        ),
+        'utf8',
+      ),
+    ) as Record<string, number>;
     return { total: res.total_token_throughput!, output: res.output_throughput!, ttft: res.mean_ttft_ms!, tpot: res.mean_tpot_ms! };
   } finally {
     await h.stop();
@@ -59,7 +99,25 @@ const spread = (xs: number[]) => ((Math.max(...xs) - Math.min(...xs)) / mean(xs)
 
 function session(model: string, dir: string, n: number): Profile {
   const out = path.join(dir, `s${n}`);
-  const r = servelab(['--auto', '--engines', 'llamacpp', '--model', model, '--scenario', `random:${IN}/${OUT}`, '--num-prompts', PROMPTS, '--stages', STAGES, '--out', out, '--run-dir', path.join(out, 'run'), '--port', String(28000 + n * 200)]);
+  const r = servelab([
+    '--auto',
+    '--engines',
+    'llamacpp',
+    '--model',
+    model,
+    '--scenario',
+    `random:${IN}/${OUT}`,
+    '--num-prompts',
+    PROMPTS,
+    '--stages',
+    STAGES,
+    '--out',
+    out,
+    '--run-dir',
+    path.join(out, 'run'),
+    '--port',
+    String(28000 + n * 200),
+  ]);
   if (r.status !== 0) throw new Error(`session ${n} exited ${r.status}: ${r.stderr.slice(-800)}`);
   const file = /^Profile: (\S+)/m.exec(r.stdout)![1]!;
   return JSON.parse(readFileSync(file, 'utf8')) as Profile;
@@ -71,14 +129,25 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'servelab-lltune-'));
   const model = path.join(dir, `qwen3-${HIDDEN}x${LAYERS}.gguf`);
   makeRandomGguf({ out: model, vocab: llamaCppPaths().vocab('gpt-2'), shape: { arch: 'qwen3', hidden: HIDDEN, layers: LAYERS } });
-  console.log(`load average at start ${os.loadavg().map((x) => x.toFixed(2)).join(' ')} on ${os.availableParallelism()} threads; model qwen3 hidden ${HIDDEN} x ${LAYERS} layers (random weights)`);
+  console.log(
+    `load average at start ${os
+      .loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' ')} on ${os.availableParallelism()} threads; model qwen3 hidden ${HIDDEN} x ${LAYERS} layers (random weights)`,
+  );
   console.log(`workload random ${IN}/${OUT}, ${PROMPTS} prompts all at once; stages ${STAGES}\n`);
   const profiles = [session(model, dir, 1), session(model, dir, 2)];
   for (const [i, p] of profiles.entries()) {
-    console.log(`session ${i + 1}: winner ${p.variant.id} (${p.variant.label}), ${p.metrics.total_token_throughput.toFixed(1)} tok/s in its session`);
-    for (const s of p.stages) for (const r of s.results) {
-      if (r.status === 'ok' || r.cpuS !== undefined) console.log(`  ${s.name.padEnd(10)} ${r.variantId.padEnd(44)} ${r.status.padEnd(8)} start-up ${r.startupS?.toFixed(1) ?? '-'} s, CPU ${r.cpuS?.toFixed(1) ?? '-'} s, ${r.metrics ? `${r.metrics.total_token_throughput.toFixed(1)} tok/s` : ''}`);
-    }
+    console.log(
+      `session ${i + 1}: winner ${p.variant.id} (${p.variant.label}), ${p.metrics.total_token_throughput.toFixed(1)} tok/s in its session`,
+    );
+    for (const s of p.stages)
+      for (const r of s.results) {
+        if (r.status === 'ok' || r.cpuS !== undefined)
+          console.log(
+            `  ${s.name.padEnd(10)} ${r.variantId.padEnd(44)} ${r.status.padEnd(8)} start-up ${r.startupS?.toFixed(1) ?? '-'} s, CPU ${r.cpuS?.toFixed(1) ?? '-'} s, ${r.metrics ? `${r.metrics.total_token_throughput.toFixed(1)} tok/s` : ''}`,
+          );
+      }
   }
   const same = profiles[0]!.variant.id === profiles[1]!.variant.id;
   console.log(`\ntwo sessions pick the same winner: ${same ? 'yes' : `no (${profiles[0]!.variant.id} vs ${profiles[1]!.variant.id})`}`);
@@ -92,13 +161,30 @@ async function main(): Promise<void> {
   console.log('            total tok/s (spread)   output tok/s   mean TTFT ms   mean TPOT ms');
   for (const k of ['defaults', 'winner'] as const) {
     const f = runs[k];
-    console.log(`  ${k.padEnd(9)} ${mean(f.map((x) => x.total)).toFixed(1).padStart(9)} (${spread(f.map((x) => x.total)).toFixed(1)}%)   ${mean(f.map((x) => x.output)).toFixed(1).padStart(12)}   ${mean(f.map((x) => x.ttft)).toFixed(0).padStart(12)}   ${mean(f.map((x) => x.tpot)).toFixed(1).padStart(12)}`);
+    console.log(
+      `  ${k.padEnd(9)} ${mean(f.map((x) => x.total))
+        .toFixed(1)
+        .padStart(9)} (${spread(f.map((x) => x.total)).toFixed(1)}%)   ${mean(f.map((x) => x.output))
+        .toFixed(1)
+        .padStart(12)}   ${mean(f.map((x) => x.ttft))
+        .toFixed(0)
+        .padStart(12)}   ${mean(f.map((x) => x.tpot))
+        .toFixed(1)
+        .padStart(12)}`,
+    );
     console.log(`            runs: ${f.map((x) => x.total.toFixed(1)).join(', ')}`);
   }
   const gain = (mean(runs.winner.map((x) => x.total)) / mean(runs.defaults.map((x) => x.total)) - 1) * 100;
   const worst = Math.max(spread(runs.winner.map((x) => x.total)), spread(runs.defaults.map((x) => x.total)));
-  console.log(`\nwinner vs defaults: ${gain >= 0 ? '+' : ''}${gain.toFixed(1)}% total tok/s; the larger run-to-run spread is ${worst.toFixed(1)}% -> ${gain > worst ? 'beats the spread' : 'within the spread'}`);
-  console.log(`load average at end ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+  console.log(
+    `\nwinner vs defaults: ${gain >= 0 ? '+' : ''}${gain.toFixed(1)}% total tok/s; the larger run-to-run spread is ${worst.toFixed(1)}% -> ${gain > worst ? 'beats the spread' : 'within the spread'}`,
+  );
+  console.log(
+    `load average at end ${os
+      .loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' ')}`,
+  );
   rmSync(dir, { recursive: true, force: true });
 }
 

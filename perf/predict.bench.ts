@@ -22,6 +22,8 @@ for (const c of cases) {
       tput = r.total_token_throughput ?? 0;
     }
     times.sort((a, b) => a - b);
-    console.log(`${c.model} ${c.gpus}x${c.gpu} ${engine.padEnd(6)} 1000 prompts: median ${times[2]!.toFixed(0)} ms, max ${times[4]!.toFixed(0)} ms (${tput.toFixed(0)} tok/s)`);
+    console.log(
+      `${c.model} ${c.gpus}x${c.gpu} ${engine.padEnd(6)} 1000 prompts: median ${times[2]!.toFixed(0)} ms, max ${times[4]!.toFixed(0)} ms (${tput.toFixed(0)} tok/s)`,
+    );
   }
 }

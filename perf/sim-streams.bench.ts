@@ -10,10 +10,29 @@ const BIN = fileURLToPath(new URL('../bin/servelab.js', import.meta.url));
 const STREAMS = Number(process.env.SIM_STREAMS ?? 1000);
 const OUT_TOKENS = 150;
 
-const child = spawn(process.execPath, [BIN, 'sim-serve', '--engine', 'vllm', '--gpu', 'H100', '--model', 'meta-llama/Llama-3.1-8B-Instruct', '--port', '0', '--speed', '1', '--load-time', '0.5'], {
-  detached: true,
-  stdio: ['ignore', 'pipe', 'pipe'],
-});
+const child = spawn(
+  process.execPath,
+  [
+    BIN,
+    'sim-serve',
+    '--engine',
+    'vllm',
+    '--gpu',
+    'H100',
+    '--model',
+    'meta-llama/Llama-3.1-8B-Instruct',
+    '--port',
+    '0',
+    '--speed',
+    '1',
+    '--load-time',
+    '0.5',
+  ],
+  {
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  },
+);
 let log = '';
 child.stdout!.on('data', (d) => (log += d));
 child.stderr!.on('data', (d) => (log += d));
@@ -38,7 +57,13 @@ async function main(): Promise<void> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity });
   await fetch(`${url}/sim/reset-stats`, { method: 'POST' });
   const prompt = Array.from({ length: 50 }, (_, i) => `w${i}`).join(' ');
-  const body = JSON.stringify({ model: 'meta-llama/Llama-3.1-8B-Instruct', messages: [{ role: 'user', content: prompt }], max_tokens: OUT_TOKENS, ignore_eos: true, stream: true });
+  const body = JSON.stringify({
+    model: 'meta-llama/Llama-3.1-8B-Instruct',
+    messages: [{ role: 'user', content: prompt }],
+    max_tokens: OUT_TOKENS,
+    ignore_eos: true,
+    stream: true,
+  });
   let events = 0;
   let firsts = 0;
   type Lag = { mean: number; p50: number; p99: number; max: number };
@@ -67,21 +92,25 @@ async function main(): Promise<void> {
   let inflight = 0;
   const one = () =>
     new Promise<void>((resolve, reject) => {
-      const req = http.request(`${url}/v1/chat/completions`, { method: 'POST', agent, headers: { 'content-type': 'application/json' } }, (res) => {
-        res.setEncoding('utf8');
-        let first = true;
-        res.on('data', (d: string) => {
-          if (first) {
-            first = false;
-            firsts++;
-          }
-          for (let i = d.indexOf('data: '); i >= 0; i = d.indexOf('data: ', i + 6)) events++;
-        });
-        res.on('end', () => {
-          inflight--;
-          resolve();
-        });
-      });
+      const req = http.request(
+        `${url}/v1/chat/completions`,
+        { method: 'POST', agent, headers: { 'content-type': 'application/json' } },
+        (res) => {
+          res.setEncoding('utf8');
+          let first = true;
+          res.on('data', (d: string) => {
+            if (first) {
+              first = false;
+              firsts++;
+            }
+            for (let i = d.indexOf('data: '); i >= 0; i = d.indexOf('data: ', i + 6)) events++;
+          });
+          res.on('end', () => {
+            inflight--;
+            resolve();
+          });
+        },
+      );
       req.on('error', reject);
       inflight++;
       peak = Math.max(peak, inflight);
@@ -90,7 +119,11 @@ async function main(): Promise<void> {
   await Promise.all(Array.from({ length: STREAMS }, one));
   const wallS = (performance.now() - start) / 1000;
   const tEnd = performance.now();
-  const info = (await (await fetch(`${url}/sim/info`)).json()) as { cpuMs: number; deliveryLateMs: { mean: number; max: number }; eventLoopDelayMs: { mean: number; p50: number; p99: number; max: number } };
+  const info = (await (await fetch(`${url}/sim/info`)).json()) as {
+    cpuMs: number;
+    deliveryLateMs: { mean: number; max: number };
+    eventLoopDelayMs: { mean: number; p50: number; p99: number; max: number };
+  };
   const lag = info.eventLoopDelayMs;
   process.stdout.write(
     [

@@ -65,7 +65,11 @@ const ROWS: { name: string; argv: string[]; done?: (out: string) => boolean }[] 
   { name: 'servelab --help', argv: [NODE, CLI, '--help'] },
   { name: 'servelab --auto --help', argv: [NODE, CLI, '--auto', '--help'] },
   { name: 'servelab --help, from source (tsx)', argv: [NODE, SOURCE_BIN, '--help'] },
-  { name: 'script + node printing a line (pty overhead)', argv: inPty(`${sh(NODE)} -e ${sh("console.log('ready now')")}`), done: printable },
+  {
+    name: 'script + node printing a line (pty overhead)',
+    argv: inPty(`${sh(NODE)} -e ${sh("console.log('ready now')")}`),
+    done: printable,
+  },
   { name: 'bare Ink app, first frame (in script)', argv: inPty(`${sh(NODE)} ${sh(join(home, 'ink', 'hello.js'))}`), done: printable },
   { name: 'servelab first TUI frame (in script)', argv: inPty(`${sh(NODE)} ${sh(CLI)}`), done: printable },
   {
@@ -84,7 +88,11 @@ async function main(): Promise<void> {
   if (!existsSync(CLI)) throw new Error(`no build at ${CLI}: run \`npm run build\` first`);
   if (spawnSync('script', ['--version']).status !== 0) throw new Error('`script` (util-linux) is needed for the TUI row');
   await build({
-    stdin: { contents: "import { render, Text } from 'ink'; import React from 'react'; render(React.createElement(Text, null, 'hello from ink'));", resolveDir: ROOT, sourcefile: 'hello.js' },
+    stdin: {
+      contents: "import { render, Text } from 'ink'; import React from 'react'; render(React.createElement(Text, null, 'hello from ink'));",
+      resolveDir: ROOT,
+      sourcefile: 'hello.js',
+    },
     outdir: join(home, 'ink'),
     entryNames: 'hello',
     ...NODE_BUNDLE,
@@ -101,9 +109,13 @@ async function main(): Promise<void> {
   for (const [i, row] of ROWS.entries()) {
     const t = times[i]!;
     const m = median(t);
-    process.stdout.write(`| ${row.name} | ${m.toFixed(3)} s | ${(m / base).toFixed(2)}x | ${Math.min(...t).toFixed(3)}-${Math.max(...t).toFixed(3)} s |\n`);
+    process.stdout.write(
+      `| ${row.name} | ${m.toFixed(3)} s | ${(m / base).toFixed(2)}x | ${Math.min(...t).toFixed(3)}-${Math.max(...t).toFixed(3)} s |\n`,
+    );
   }
-  process.stdout.write(`\nhost load average (1 min): ${load0.toFixed(2)} at start, ${loadavg()[0]!.toFixed(2)} at end, on ${cpus().length} CPUs\n`);
+  process.stdout.write(
+    `\nhost load average (1 min): ${load0.toFixed(2)} at start, ${loadavg()[0]!.toFixed(2)} at end, on ${cpus().length} CPUs\n`,
+  );
 }
 
 main()

@@ -25,7 +25,15 @@ function scripted(): { sweeps: VariantSweep[]; gpus: number; title: string } {
       scenario: `x@c${c}`,
       numPrompts: 100,
       status: 'ok',
-      metrics: { completed: 100, output_throughput: out, mean_tpot_ms: tpot, p99_tpot_ms: tpot * 1.5, median_ttft_ms: 40, p99_ttft_ms: 90, request_goodput: null },
+      metrics: {
+        completed: 100,
+        output_throughput: out,
+        mean_tpot_ms: tpot,
+        p99_tpot_ms: tpot * 1.5,
+        median_ttft_ms: 40,
+        p99_ttft_ms: 90,
+        request_goodput: null,
+      },
       violations: [],
     })),
   });
@@ -33,8 +41,20 @@ function scripted(): { sweeps: VariantSweep[]; gpus: number; title: string } {
     gpus: 8,
     title: 'Scripted points (not measured): two variants, 8 GPUs',
     sweeps: [
-      variant('a', 'sglang fp8 dp-attn', [[1, 700, 9], [8, 4800, 11], [32, 14800, 15], [128, 30000, 31], [512, 41000, 95]]),
-      variant('b', 'vllm baseline', [[1, 600, 10], [8, 4200, 12.5], [32, 12000, 19], [128, 22000, 44], [512, 27000, 140]]),
+      variant('a', 'sglang fp8 dp-attn', [
+        [1, 700, 9],
+        [8, 4800, 11],
+        [32, 14800, 15],
+        [128, 30000, 31],
+        [512, 41000, 95],
+      ]),
+      variant('b', 'vllm baseline', [
+        [1, 600, 10],
+        [8, 4200, 12.5],
+        [32, 12000, 19],
+        [128, 22000, 44],
+        [512, 27000, 140],
+      ]),
     ],
   };
 }
@@ -42,7 +62,12 @@ function scripted(): { sweeps: VariantSweep[]; gpus: number; title: string } {
 function fromProfile(file: string): { sweeps: VariantSweep[]; gpus: number; title: string; slo: string } {
   const p = loadProfile(file);
   if (!p.sweep) throw new Error(`${file} has no sweep section; run servelab sweep first`);
-  return { sweeps: sweepsOf(p.sweep), gpus: p.sweep.gpus, title: `${p.model} on ${p.host.gpuCount} x ${p.host.gpuName}: sweep ${p.sweep.spec}`, slo: p.sweep.slo };
+  return {
+    sweeps: sweepsOf(p.sweep),
+    gpus: p.sweep.gpus,
+    title: `${p.model} on ${p.host.gpuCount} x ${p.host.gpuName}: sweep ${p.sweep.spec}`,
+    slo: p.sweep.slo,
+  };
 }
 
 function main(): void {
@@ -57,7 +82,11 @@ function main(): void {
     subtitle: input.slo ? `SLO ${input.slo}` : 'output tok/s per GPU against tok/s per user',
     pointTitles: titles,
     pointLabels: labels,
-    ...(c ? { highlight: { x: c.tokPerUser, y: c.tokPerGpu, text: `chosen${input.slo ? ` for ${input.slo}` : ''}: ${c.load.value} concurrent` } } : {}),
+    ...(c
+      ? {
+          highlight: { x: c.tokPerUser, y: c.tokPerGpu, text: `chosen${input.slo ? ` for ${input.slo}` : ''}: ${c.load.value} concurrent` },
+        }
+      : {}),
   });
   const renderMs = performance.now() - t0;
   mkdirSync(OUT, { recursive: true });
@@ -65,10 +94,14 @@ function main(): void {
   const pngFile = join(OUT, 'sweep-chart.png');
   writeFileSync(svgFile, svg);
   const t1 = performance.now();
-  execFileSync('chromium', ['--headless', '--no-sandbox', '--disable-gpu', `--screenshot=${pngFile}`, '--window-size=900,600', `file://${svgFile}`], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-    timeout: 60_000,
-  });
+  execFileSync(
+    'chromium',
+    ['--headless', '--no-sandbox', '--disable-gpu', `--screenshot=${pngFile}`, '--window-size=900,600', `file://${svgFile}`],
+    {
+      stdio: ['ignore', 'ignore', 'pipe'],
+      timeout: 60_000,
+    },
+  );
   const shotMs = performance.now() - t1;
   console.log(`svg  ${svgFile}: ${statSync(svgFile).size} bytes, ${series.length} series, rendered in ${renderMs.toFixed(1)} ms`);
   console.log(`png  ${pngFile}: ${statSync(pngFile).size} bytes, chromium screenshot in ${(shotMs / 1000).toFixed(1)} s`);

@@ -60,10 +60,27 @@ interface Run {
 async function session(args: string[]): Promise<Run> {
   const cwd = mkdtempSync(path.join(os.tmpdir(), 'servelab-bench-cost-'));
   const t0 = performance.now();
-  const child = spawn(process.execPath, [bin, '--auto', '--sim', '--scale', SCALE, '--json', '--out', cwd, '--runs-dir', path.join(cwd, 'runs'), ...args], {
-    cwd, env: { ...process.env, SERVELAB_CONFIG_DIR: path.join(cwd, '.config') }, stdio: ['ignore', 'pipe', 'ignore'],
-  });
-  const run: Run = { code: null, cost: null, winner: null, results: [], stoppedEarly: 0, wallS: 0, warnings: [], stages: [], repeats: [], validation: null };
+  const child = spawn(
+    process.execPath,
+    [bin, '--auto', '--sim', '--scale', SCALE, '--json', '--out', cwd, '--runs-dir', path.join(cwd, 'runs'), ...args],
+    {
+      cwd,
+      env: { ...process.env, SERVELAB_CONFIG_DIR: path.join(cwd, '.config') },
+      stdio: ['ignore', 'pipe', 'ignore'],
+    },
+  );
+  const run: Run = {
+    code: null,
+    cost: null,
+    winner: null,
+    results: [],
+    stoppedEarly: 0,
+    wallS: 0,
+    warnings: [],
+    stages: [],
+    repeats: [],
+    validation: null,
+  };
   let lastStageWinner: string | null = null;
   for await (const line of createInterface({ input: child.stdout! })) {
     if (!line.startsWith('{')) continue;
@@ -77,7 +94,8 @@ async function session(args: string[]): Promise<Run> {
       if (/tied within noise|run-to-run spread/.test(e.why)) run.repeats.push(`${e.stage}: ${e.why}`);
     }
     if (e.type === 'session-cost') run.cost = e.cost;
-    if (e.type === 'validation-started') run.validation = `baseline ${e.baselineId}${e.baselineWhy ? ` (${e.baselineWhy})` : ''} vs ${e.winnerId}`;
+    if (e.type === 'validation-started')
+      run.validation = `baseline ${e.baselineId}${e.baselineWhy ? ` (${e.baselineWhy})` : ''} vs ${e.winnerId}`;
     if (e.type === 'warning') run.warnings.push(e.message);
   }
   run.code = await new Promise<number | null>((r) => (child.exitCode !== null ? r(child.exitCode) : child.on('exit', (c) => r(c))));
@@ -97,29 +115,66 @@ function serverKnobs(id: string | null, results: VariantResult[]): string {
 }
 
 const h = (c: SessionGpuTime | null) => (c ? formatGpuHours(c.hostGpuHours) : '-');
-const vh = (c: SessionGpuTime | null) => (c ? `${formatGpuHours(c.variantGpuHours)} (${formatGpuHours(c.startupGpuHours)} / ${formatGpuHours(c.benchmarkGpuHours)})` : '-');
+const vh = (c: SessionGpuTime | null) =>
+  c ? `${formatGpuHours(c.variantGpuHours)} (${formatGpuHours(c.startupGpuHours)} / ${formatGpuHours(c.benchmarkGpuHours)})` : '-';
 const min = (c: SessionGpuTime | null) => (c ? `${(c.wallS / 60).toFixed(0)} min` : '-');
 
-console.log(`scale ${SCALE}; simulated host (simulated time); optimised with --parallel ${PARALLEL}; this machine has ${os.availableParallelism()} cores\n`);
-console.log('| study | mode | launches | stopped early | host GPU-h | variant GPU-h (startup / benchmark) | simulated wall | winner | this machine (s) |');
+console.log(
+  `scale ${SCALE}; simulated host (simulated time); optimised with --parallel ${PARALLEL}; this machine has ${os.availableParallelism()} cores\n`,
+);
+console.log(
+  '| study | mode | launches | stopped early | host GPU-h | variant GPU-h (startup / benchmark) | simulated wall | winner | this machine (s) |',
+);
 console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- |');
 const breakdowns: string[] = [];
 for (const s of STUDIES.filter((x) => !ONLY || x.name.includes(ONLY))) {
-  const none: Run = { code: null, cost: null, winner: null, results: [], stoppedEarly: 0, wallS: 0, warnings: [], stages: [], repeats: [], validation: null };
+  const none: Run = {
+    code: null,
+    cost: null,
+    winner: null,
+    results: [],
+    stoppedEarly: 0,
+    wallS: 0,
+    warnings: [],
+    stages: [],
+    repeats: [],
+    validation: null,
+  };
   const full = MODES.includes('full') ? await session([...s.args, ...FULL]) : none;
   const opt = MODES.includes('optimised') ? await session([...s.args, ...OPTIMISED]) : none;
-  for (const [mode, r] of ([['full', full], ['optimised', opt]] as const).filter(([m]) => MODES.includes(m))) {
+  for (const [mode, r] of (
+    [
+      ['full', full],
+      ['optimised', opt],
+    ] as const
+  ).filter(([m]) => MODES.includes(m))) {
     const status = r.code === 0 ? '' : ` (exit ${r.code})`;
-    console.log(`| ${s.name}${status} | ${mode} | ${r.results.length} | ${r.stoppedEarly} | ${h(r.cost)} | ${vh(r.cost)} | ${min(r.cost)} | ${r.winner} | ${r.wallS.toFixed(0)} |`);
+    console.log(
+      `| ${s.name}${status} | ${mode} | ${r.results.length} | ${r.stoppedEarly} | ${h(r.cost)} | ${vh(r.cost)} | ${min(r.cost)} | ${r.winner} | ${r.wallS.toFixed(0)} |`,
+    );
   }
   const ratio = full.cost && opt.cost && full.cost.hostGpuHours > 0 ? opt.cost.hostGpuHours / full.cost.hostGpuHours : null;
   const same = serverKnobs(full.winner, full.results) === serverKnobs(opt.winner, opt.results);
-  console.log(`| ${s.name} | ratio | | | ${ratio === null ? '-' : `${ratio.toFixed(2)}x`} | | | ${same ? 'same server knobs' : 'DIFFERENT winner'} | |`);
+  console.log(
+    `| ${s.name} | ratio | | | ${ratio === null ? '-' : `${ratio.toFixed(2)}x`} | | | ${same ? 'same server knobs' : 'DIFFERENT winner'} | |`,
+  );
   for (const w of opt.warnings.filter((x) => /parallel: held back/.test(x)).slice(0, 1)) console.log(`<!-- ${s.name}: ${w} -->`);
-  for (const [mode, r] of [['full', full], ['optimised', opt]] as const) if (r.validation) breakdowns.push(`- ${s.name}, ${mode}: validation ${r.validation}`);
+  for (const [mode, r] of [
+    ['full', full],
+    ['optimised', opt],
+  ] as const)
+    if (r.validation) breakdowns.push(`- ${s.name}, ${mode}: validation ${r.validation}`);
   if (full !== none) breakdowns.push(stageCostTable(`\n${s.name}, full protocol: variant GPU-hours by stage`, full.stages));
-  if (opt !== none) breakdowns.push(stageCostTable(`\n${s.name}, optimised: variant GPU-hours by stage`, opt.stages), ...opt.repeats.map((x) => `- repeats, ${x}`));
+  if (opt !== none)
+    breakdowns.push(
+      stageCostTable(`\n${s.name}, optimised: variant GPU-hours by stage`, opt.stages),
+      ...opt.repeats.map((x) => `- repeats, ${x}`),
+    );
 }
 for (const b of breakdowns) console.log(b);
-console.log('\nGPU-hours are simulated time (what the modelled host would spend), at this --scale of the prompt counts: startup does not scale with it, benchmarks do.');
-console.log('"Same server knobs" compares the winners without their layout (TP, DP): the optimised run tunes one replica and picks a whole-host layout last.');
+console.log(
+  '\nGPU-hours are simulated time (what the modelled host would spend), at this --scale of the prompt counts: startup does not scale with it, benchmarks do.',
+);
+console.log(
+  '"Same server knobs" compares the winners without their layout (TP, DP): the optimised run tunes one replica and picks a whole-host layout last.',
+);

@@ -7,7 +7,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { findLlamaServer, parseLlamaVersion } from '../src/engines/llamacpp-detect.js';
 
-interface Entry { aliases?: string[]; choices?: string[]; bool?: boolean }
+interface Entry {
+  aliases?: string[];
+  choices?: string[];
+  bool?: boolean;
+}
 
 const exe = findLlamaServer(process.argv[2])?.path;
 if (!exe) throw new Error('no llama-server: give its path, or run `servelab engines build llamacpp`');
@@ -45,7 +49,11 @@ let last: Entry | undefined;
 for (const line of help.split('\n')) {
   if (!line.startsWith('-')) {
     const allowed = /allowed values: ([\w, ]+)/.exec(line);
-    if (allowed && last) last.choices = allowed[1]!.split(',').map((s) => s.trim()).filter(Boolean);
+    if (allowed && last)
+      last.choices = allowed[1]!
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
     continue;
   }
   const { names, value } = optionColumn(line);
@@ -64,7 +72,9 @@ const out = {
   engine: 'llamacpp',
   version: version?.version ?? 'unknown',
   source: {
-    files: [`\`${path.basename(exe)} --help\` of llama.cpp ${version?.version ?? '?'} (build ${version?.build ?? '?'}, commit ${version?.commit ?? '?'}), generated there from common/arg.cpp`],
+    files: [
+      `\`${path.basename(exe)} --help\` of llama.cpp ${version?.version ?? '?'} (build ${version?.build ?? '?'}, commit ${version?.commit ?? '?'}), generated there from common/arg.cpp`,
+    ],
     how: 'scripts/llamacpp-flags.ts parses the help text: names and aliases from the option column, bool when no value is named, choices from [a|b], {a,b} or "allowed values:"',
   },
   flags,

@@ -70,6 +70,8 @@ export function sizeOffenders(root: string): Offender[] {
 if (process.argv[1] && /size-report\.ts$/.test(process.argv[1])) {
   const found = sizeOffenders(process.cwd());
   for (const o of found) console.log(`${o.file}: ${o.what} is ${o.lines} lines`);
-  console.log(found.length ? `${found.length} over the budget (files ${MAX_FILE_LINES}, functions ${MAX_FUNCTION_LINES} lines)` : 'within the budget');
+  console.log(
+    found.length ? `${found.length} over the budget (files ${MAX_FILE_LINES}, functions ${MAX_FUNCTION_LINES} lines)` : 'within the budget',
+  );
   process.exitCode = found.length ? 1 : 0;
 }

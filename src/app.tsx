@@ -88,7 +88,11 @@ const ROUTES: Record<ScreenId, (r: Route) => React.JSX.Element> = {
   results: (r) => (
     <ResultsScreen
       {...r.base}
-      {...resultsData(r.session.state, { labels: r.labels, gpus: r.wizard.host.gpuCount, ...(r.props.defaults.pricePerGpuHour ? { pricePerGpuHour: r.props.defaults.pricePerGpuHour } : {}) })}
+      {...resultsData(r.session.state, {
+        labels: r.labels,
+        gpus: r.wizard.host.gpuCount,
+        ...(r.props.defaults.pricePerGpuHour ? { pricePerGpuHour: r.props.defaults.pricePerGpuHour } : {}),
+      })}
       objectiveLabel={formObjectiveLabel(r.wizard.form.objective)}
       simulated={r.session.state.simulated}
       aborted={outcomeCode(r) === 130}
@@ -117,13 +121,27 @@ function ModelRoute(r: Route): React.JSX.Element {
   const model = useMemo(() => services.describeModel(r.wizard.form.model), [services, r.wizard.form.model]);
   const problems = useMemo(() => services.checkForm(r.wizard.form), [services, r.wizard.form]);
   const recent = useMemo(() => services.recentModels(), [services]);
-  return <ModelScreen {...r.base} wizard={r.wizard} dispatch={r.dispatch} model={model} recent={recent} problems={problems} onNext={r.toPlan} onBack={() => r.go('host')} />;
+  return (
+    <ModelScreen
+      {...r.base}
+      wizard={r.wizard}
+      dispatch={r.dispatch}
+      model={model}
+      recent={recent}
+      problems={problems}
+      onNext={r.toPlan}
+      onBack={() => r.go('host')}
+    />
+  );
 }
 
 function RunRoute(r: Route): React.JSX.Element {
   const run = r.session.state;
   const planned = r.planner.planned;
-  const skippedStages = useMemo(() => Object.fromEntries((planned?.view.stages ?? []).filter((s) => s.skipped).map((s) => [s.name, s.skipped!])), [planned]);
+  const skippedStages = useMemo(
+    () => Object.fromEntries((planned?.view.stages ?? []).filter((s) => s.skipped).map((s) => [s.name, s.skipped!])),
+    [planned],
+  );
   const leave = () => r.quit(run.status === 'finished' ? outcomeCode(r) : 130);
   return (
     <RunScreen
@@ -147,7 +165,9 @@ function RunRoute(r: Route): React.JSX.Element {
 export function App(props: AppProps): React.JSX.Element {
   const size = useTerminalSize();
   const redrawKey = useRedrawOnResize();
-  const [wizard, dispatch] = useReducer(wizardReducer, props.defaults, (d) => initialWizard({ gpuType: d.gpuType, gpuCount: d.gpuCount, form: d.form, ...(d.dummyWeights ? { dummyWeights: true } : {}) }));
+  const [wizard, dispatch] = useReducer(wizardReducer, props.defaults, (d) =>
+    initialWizard({ gpuType: d.gpuType, gpuCount: d.gpuCount, form: d.form, ...(d.dummyWeights ? { dummyWeights: true } : {}) }),
+  );
   const detection = useHostDetection(props.services);
   const planner = usePlanner(props.services);
   const [starter, setStarter] = useState<SessionStarter | null>(null);

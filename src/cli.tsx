@@ -25,7 +25,10 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<{ default:
   profiles: { summary: 'list saved profiles', load: () => import('./commands/profiles.js') },
   config: { summary: 'get, set or list saved settings', load: () => import('./commands/config.js') },
   engines: { summary: 'build an engine servelab can build itself (llama.cpp)', load: () => import('./commands/engines.js') },
-  'random-gguf': { summary: 'a random-weight GGUF for llama.cpp (meaningless text, real speed)', load: () => import('./commands/random-gguf.js') },
+  'random-gguf': {
+    summary: 'a random-weight GGUF for llama.cpp (meaningless text, real speed)',
+    load: () => import('./commands/random-gguf.js'),
+  },
 };
 
 function usage(): string {
@@ -38,7 +41,7 @@ function usage(): string {
     ...rows,
     '',
     'Run `servelab --auto --help` for the tuning flags,',
-    '    `servelab <command> --help` for a command\'s.',
+    "    `servelab <command> --help` for a command's.",
   ].join('\n');
 }
 

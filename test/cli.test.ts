@@ -52,7 +52,10 @@ describe('cli entry: lazy loading', () => {
       expect(help.status).toBe(0);
       expect(help.stdout).toContain('Usage: servelab --auto --model MODEL');
       // The same store is read as soon as a run needs it: the broken file is then reported.
-      const run = spawnSync(process.execPath, [bin, '--auto', '--dry-run', '--sim', '--model', 'Qwen/Qwen3-14B'], { encoding: 'utf8', env });
+      const run = spawnSync(process.execPath, [bin, '--auto', '--dry-run', '--sim', '--model', 'Qwen/Qwen3-14B'], {
+        encoding: 'utf8',
+        env,
+      });
       expect(run.status).toBe(2);
       expect(run.stderr).toMatch(/settings file .* is not valid JSON/);
     } finally {

@@ -44,7 +44,11 @@ export function testGguf(shape: ArchShape = { arch: 'qwen3', hidden: 256, layers
  * Launch llama-server through the llamacpp adapter (as servelab does) and wait for /health.
  * The caller stops `h` (afterEach: `await h.stop()`); `runDir` holds its log.
  */
-export async function startLlamaServer(knobs: Variant['knobs'], runDir: string, model = testGguf()): Promise<{ h: ServerHandle; port: number; url: string; ready: ReadyResult }> {
+export async function startLlamaServer(
+  knobs: Variant['knobs'],
+  runDir: string,
+  model = testGguf(),
+): Promise<{ h: ServerHandle; port: number; url: string; ready: ReadyResult }> {
   const port = await findFreePort({ from: 23000 + Math.floor(Math.random() * 20000) });
   const variant: Variant = { id: path.basename(runDir), engine: 'llamacpp', model, knobs };
   const spec = llamacpp.command(variant, { host: '127.0.0.1', port, runDir, runtime: { kind: 'native', executable: LLAMA_SERVER! } });

@@ -22,15 +22,22 @@ type Described = Pick<RunOptions, 'requests' | 'label' | 'model' | 'tokenizerId'
 
 export function assembleResult(opts: Described, run: CheckedRun, f: RunFacts): BenchResult {
   const { percentileMetrics, metricPercentiles } = run;
-  const metrics = calculateMetrics(f.outputs, f.duration, { percentileMetrics, metricPercentiles, ...(opts.goodput ? { goodput: opts.goodput } : {}) });
+  const metrics = calculateMetrics(f.outputs, f.duration, {
+    percentileMetrics,
+    metricPercentiles,
+    ...(opts.goodput ? { goodput: opts.goodput } : {}),
+  });
   const tokenCounts = opts.tokenCounts ?? 'approximate';
   const clientBound = f.client.reasons.length > 0;
   const notes: string[] = [];
   const ok = f.outputs.filter((o) => o.success);
   const serverCounted = ok.length > 0 && ok.every((o) => o.serverCounted);
   if (tokenCounts === 'approximate' && serverCounted) {
-    notes.push("token counts are the server's own (every request's usage report); without a tokenizer the prompts were sized one word = one token, so their lengths differ from the asked ones");
-  } else if (tokenCounts === 'approximate') notes.push('token counts are approximate (no tokenizer): one word = one token; totals use the server usage reports when given');
+    notes.push(
+      "token counts are the server's own (every request's usage report); without a tokenizer the prompts were sized one word = one token, so their lengths differ from the asked ones",
+    );
+  } else if (tokenCounts === 'approximate')
+    notes.push('token counts are approximate (no tokenizer): one word = one token; totals use the server usage reports when given');
   if (clientBound) notes.push(`client-bound: ${f.client.reasons.join('; ')}; latencies include the client's own delay`);
   if (f.aborted) notes.push(`aborted: ${f.outputs.length} of ${opts.requests.length} requests finished`);
   notes.push(...(f.extraNotes ?? []));

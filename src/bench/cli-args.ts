@@ -15,7 +15,11 @@ export interface FlagSpec {
 
 export type ParsedArgs = Record<string, string | boolean | string[] | number | undefined>;
 
-export function parseFlags(argv: readonly string[], specs: Record<string, FlagSpec>, command: string): { flags: ParsedArgs; positional: string[] } {
+export function parseFlags(
+  argv: readonly string[],
+  specs: Record<string, FlagSpec>,
+  command: string,
+): { flags: ParsedArgs; positional: string[] } {
   const flags: ParsedArgs = {};
   const positional: string[] = [];
   for (let i = 0; i < argv.length; i++) {

@@ -61,7 +61,10 @@ export function nowS(): number {
   return performance.now() / 1000;
 }
 
-export function buildBody(spec: RequestSpec, o: Pick<ClientOptions, 'backend' | 'model' | 'ignoreEos' | 'temperature' | 'extraBody'>): Record<string, unknown> {
+export function buildBody(
+  spec: RequestSpec,
+  o: Pick<ClientOptions, 'backend' | 'model' | 'ignoreEos' | 'temperature' | 'extraBody'>,
+): Record<string, unknown> {
   const body: Record<string, unknown> =
     o.backend === 'openai-chat'
       ? {
@@ -179,16 +182,27 @@ function requestText(body: string, o: ClientOptions): string {
   let head = `POST ${o.url.pathname}${o.url.search} HTTP/1.1\r\n`;
   for (const [k, v] of Object.entries(headers)) {
     // Node's http client refused these too (ERR_INVALID_CHAR): a CR or LF would end the head early.
-    if (/[\r\n]/.test(k) || /[\r\n]/.test(v)) throw new Error(`invalid header ${JSON.stringify(k)}: names and values cannot hold line breaks`);
+    if (/[\r\n]/.test(k) || /[\r\n]/.test(v))
+      throw new Error(`invalid header ${JSON.stringify(k)}: names and values cannot hold line breaks`);
     head += `${k}: ${v}\r\n`;
   }
   return `${head}\r\n${body}`;
 }
 
 /** `timeoutMs`: fail the request when it has not ended by then (vLLM's session timeout is 6 h). */
-export function sendStreamingRequest(spec: RequestSpec, o: ClientOptions, hooks: StreamHooks, signal?: AbortSignal, timeoutMs?: number): Promise<RawOutput> {
+export function sendStreamingRequest(
+  spec: RequestSpec,
+  o: ClientOptions,
+  hooks: StreamHooks,
+  signal?: AbortSignal,
+  timeoutMs?: number,
+): Promise<RawOutput> {
   return new Promise<RawOutput>((resolve) => {
-    const s: StreamState = { out: { success: false, st: 0, ttft: 0, itl: [], latency: 0, generatedText: '', error: '', chunks: 0 }, prev: 0, hooks };
+    const s: StreamState = {
+      out: { success: false, st: 0, ttft: 0, itl: [], latency: 0, generatedText: '', error: '', chunks: 0 },
+      prev: 0,
+      hooks,
+    };
     const out = s.out;
     let settled = false;
     let conn: Conn | undefined;
@@ -197,7 +211,7 @@ export function sendStreamingRequest(spec: RequestSpec, o: ClientOptions, hooks:
       settled = true;
       clearTimeout(deadline);
       signal?.removeEventListener('abort', onAbort);
-      if (conn) (reusable && error === undefined ? o.pool.release(conn) : o.pool.discard(conn));
+      if (conn) reusable && error === undefined ? o.pool.release(conn) : o.pool.discard(conn);
       settleOutput(s, error);
       resolve(out);
     };
@@ -244,7 +258,10 @@ export function sendStreamingRequest(spec: RequestSpec, o: ClientOptions, hooks:
         if (reused && !retried && !reader.started && !settled) {
           retried = true;
           out.sentS = undefined;
-          o.pool.open().then((fresh) => start(fresh, false), (e: NodeJS.ErrnoException) => finish(socketErrorText(e)));
+          o.pool.open().then(
+            (fresh) => start(fresh, false),
+            (e: NodeJS.ErrnoException) => finish(socketErrorText(e)),
+          );
           return;
         }
         const err = reader.closed(error, nowS());
@@ -261,6 +278,10 @@ export function sendStreamingRequest(spec: RequestSpec, o: ClientOptions, hooks:
     s.prev = out.st;
     const idle = o.pool.take();
     if (idle) start(idle, true);
-    else o.pool.open().then((c) => start(c, false), (e: NodeJS.ErrnoException) => finish(socketErrorText(e)));
+    else
+      o.pool.open().then(
+        (c) => start(c, false),
+        (e: NodeJS.ErrnoException) => finish(socketErrorText(e)),
+      );
   });
 }

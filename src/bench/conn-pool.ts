@@ -71,11 +71,24 @@ export class ConnPool {
       // Plain TCP reads into the pool's one buffer through `onread`: no Buffer and no stream
       // 'data' event per read (the owner uses the bytes before the callback returns).
       const sock = this.tls
-        ? tls.connect({ host: this.host, port: this.port, ALPNProtocols: ['http/1.1'], ...(net.isIP(this.host) ? {} : { servername: this.host }) })
-        : net.connect({ host: this.host, port: this.port, onread: { buffer: this.readBuffer, callback: (n: number, buf: Uint8Array) => (onBytes((buf as Buffer).subarray(0, n)), true) } });
+        ? tls.connect({
+            host: this.host,
+            port: this.port,
+            ALPNProtocols: ['http/1.1'],
+            ...(net.isIP(this.host) ? {} : { servername: this.host }),
+          })
+        : net.connect({
+            host: this.host,
+            port: this.port,
+            onread: { buffer: this.readBuffer, callback: (n: number, buf: Uint8Array) => (onBytes((buf as Buffer).subarray(0, n)), true) },
+          });
       sock.setNoDelay(true);
       c = {
-        sock, onData: undefined, onGone: undefined, error: undefined, gone: false,
+        sock,
+        onData: undefined,
+        onGone: undefined,
+        error: undefined,
+        gone: false,
         deliver: (b, ts) => {
           if (c.onData) c.onData(b, ts);
           else sock.destroy(); // bytes nobody asked for: this connection cannot be trusted

@@ -31,7 +31,8 @@ interface Line {
 }
 
 function readLines(path: string): Line[] {
-  if (!path.endsWith('.jsonl')) throw new UserError(`${path}: the custom dataset must be a .jsonl file (one {"prompt": ...} per line), as vLLM requires`);
+  if (!path.endsWith('.jsonl'))
+    throw new UserError(`${path}: the custom dataset must be a .jsonl file (one {"prompt": ...} per line), as vLLM requires`);
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -50,7 +51,8 @@ function readLines(path: string): Line[] {
     const rec = o as { prompt?: unknown; output_tokens?: unknown };
     if (typeof rec.prompt !== 'string') throw new UserError(`${path}:${i + 1}: each line needs a string "prompt"`);
     const ot = rec.output_tokens;
-    if (ot !== undefined && !(Number.isInteger(ot) && (ot as number) > 0)) throw new UserError(`${path}:${i + 1}: "output_tokens" must be a positive whole number`);
+    if (ot !== undefined && !(Number.isInteger(ot) && (ot as number) > 0))
+      throw new UserError(`${path}:${i + 1}: "output_tokens" must be a positive whole number`);
     out.push({ prompt: rec.prompt, ...(ot !== undefined ? { outputTokens: ot as number } : {}) });
   });
   if (out.length === 0) throw new UserError(`${path}: the custom dataset has no lines`);
@@ -66,9 +68,11 @@ export function sampleCustom(spec: CustomSpec, counter: TokenCounter): SampledRe
   for (const [i, line] of data.entries()) {
     if (out.length >= spec.numPrompts) break;
     const outputLen = fixed === -1 ? line.outputTokens : fixed === undefined ? (line.outputTokens ?? CUSTOM_OUTPUT_LEN_DEFAULT) : fixed;
-    if (outputLen === undefined) throw new UserError(`${spec.path}: line ${i + 1} of the shuffled file has no "output_tokens"; give --custom-output-len N`);
+    if (outputLen === undefined)
+      throw new UserError(`${spec.path}: line ${i + 1} of the shuffled file has no "output_tokens"; give --custom-output-len N`);
     out.push({ prompt: line.prompt, promptLen: counter.count(line.prompt, true), expectedOutputLen: outputLen });
   }
-  if (out.length < spec.numPrompts && !spec.noOversample) out.push(...new PyRandom(0).choices(out, spec.numPrompts - out.length).map((r) => ({ ...r })));
+  if (out.length < spec.numPrompts && !spec.noOversample)
+    out.push(...new PyRandom(0).choices(out, spec.numPrompts - out.length).map((r) => ({ ...r })));
   return out;
 }

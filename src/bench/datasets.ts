@@ -57,7 +57,15 @@ export async function loadWorkload(spec: WorkloadSpec): Promise<Workload> {
     spec.dataset === 'sharegpt'
       ? sampleShareGpt(spec, counter)
       : spec.dataset === 'custom'
-        ? sampleCustom({ path: spec.path, numPrompts: spec.numPrompts, ...(spec.customOutputLen !== undefined ? { customOutputLen: spec.customOutputLen } : {}), ...(spec.noOversample ? { noOversample: true } : {}) }, counter)
+        ? sampleCustom(
+            {
+              path: spec.path,
+              numPrompts: spec.numPrompts,
+              ...(spec.customOutputLen !== undefined ? { customOutputLen: spec.customOutputLen } : {}),
+              ...(spec.noOversample ? { noOversample: true } : {}),
+            },
+            counter,
+          )
         : sampleRandom(spec, counter);
   return {
     requests,
@@ -70,12 +78,7 @@ export async function loadWorkload(spec: WorkloadSpec): Promise<Workload> {
 /** vLLM is_valid_sequence. */
 export function isValidSequence(promptLen: number, outputLen: number, skipMinOutputLenCheck: boolean): boolean {
   const minLen = 4;
-  return !(
-    promptLen < minLen ||
-    (!skipMinOutputLenCheck && outputLen < minLen) ||
-    promptLen > 1024 ||
-    promptLen + outputLen > 2048
-  );
+  return !(promptLen < minLen || (!skipMinOutputLenCheck && outputLen < minLen) || promptLen > 1024 || promptLen + outputLen > 2048);
 }
 
 function sampleShareGpt(spec: WorkloadSpec, counter: TokenCounter): SampledRequest[] {
@@ -93,7 +96,8 @@ function sampleShareGpt(spec: WorkloadSpec, counter: TokenCounter): SampledReque
     if (!isValidSequence(promptLen, outputLen, fixed !== undefined)) continue;
     out.push({ prompt: entry.prompt, promptLen, expectedOutputLen: outputLen });
   }
-  if (out.length === 0) throw new UserError(`${spec.path}: no conversation passes vLLM's length filter (prompt 4..1024 tokens, total <= 2048)`);
+  if (out.length === 0)
+    throw new UserError(`${spec.path}: no conversation passes vLLM's length filter (prompt 4..1024 tokens, total <= 2048)`);
   if (out.length < spec.numPrompts && !spec.noOversample) {
     const again = new PyRandom(seed);
     out.push(...again.choices(out, spec.numPrompts - out.length).map((r) => ({ ...r })));

@@ -13,9 +13,13 @@ export function parseGoodput(pairs: readonly string[]): GoodputSlo {
 }
 
 export function parsePercentileMetrics(s: string): LatencyMetric[] {
-  const names = s.split(',').map((x) => x.trim()).filter(Boolean);
+  const names = s
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean);
   for (const n of names) {
-    if (!['ttft', 'tpot', 'itl', 'e2el'].includes(n)) throw new UserError(`invalid --percentile-metrics '${n}': choose from ttft,tpot,itl,e2el`);
+    if (!['ttft', 'tpot', 'itl', 'e2el'].includes(n))
+      throw new UserError(`invalid --percentile-metrics '${n}': choose from ttft,tpot,itl,e2el`);
   }
   return names as LatencyMetric[];
 }
@@ -23,7 +27,8 @@ export function parsePercentileMetrics(s: string): LatencyMetric[] {
 export function parseMetricPercentiles(s: string): number[] {
   return s.split(',').map((x) => {
     const p = Number(x.trim());
-    if (!(p >= 0 && p <= 100) || x.trim() === '') throw new UserError(`invalid --metric-percentiles '${x}': numbers between 0 and 100, comma-separated`);
+    if (!(p >= 0 && p <= 100) || x.trim() === '')
+      throw new UserError(`invalid --metric-percentiles '${x}': numbers between 0 and 100, comma-separated`);
     return p;
   });
 }

@@ -50,7 +50,8 @@ export class Http1Response {
       if (next < 0) {
         // Incomplete line: keep (a copy of) the rest for the next read; the read buffer is reused.
         this.pending = Buffer.from(buf.subarray(at));
-        if (this.pending.length > MAX_HEAD) throw new Error(`response ${this.mode === 'head' ? 'head' : 'chunk line'} over ${MAX_HEAD} bytes`);
+        if (this.pending.length > MAX_HEAD)
+          throw new Error(`response ${this.mode === 'head' ? 'head' : 'chunk line'} over ${MAX_HEAD} bytes`);
         return;
       }
       at = next;

@@ -19,7 +19,6 @@ export type IsolatedRunOptions = Omit<RunOptions, 'countOutputTokens'> & {
   clientThreads?: number;
 };
 
-
 let chaosUsed = false;
 
 /**
@@ -42,7 +41,8 @@ function chaosWorkerKill(worker: Worker): void {
 export async function runBenchmarkIsolated(opts: IsolatedRunOptions): Promise<BenchResult> {
   if ((opts.clientThreads ?? 1) > 1) return runBenchmarkSharded(opts, opts.clientThreads!);
   const { signal, onEvent, clientThreads: _threads, ...rest } = opts as RunOptions & { clientThreads?: number };
-  if (rest.countOutputTokens) throw new TypeError('runBenchmarkIsolated cannot take countOutputTokens (a function cannot cross to the worker)');
+  if (rest.countOutputTokens)
+    throw new TypeError('runBenchmarkIsolated cannot take countOutputTokens (a function cannot cross to the worker)');
   const data: IsolatedRunData = rest;
   const input: WorkerInput = { opts: data, wantEvents: !!onEvent, aborted: signal?.aborted ?? false };
   const { worker, exited } = startBenchWorker(input);

@@ -23,7 +23,12 @@ export function fetchModelIds(baseUrl: string, headers: Record<string, string> =
     });
     req.on('timeout', () => req.destroy(new Error('timed out')));
     req.on('error', (e: NodeJS.ErrnoException) =>
-      reject(new UserError(`cannot reach the server at ${url.origin}: ${e.code ?? e.message}. Is it running? Check --base-url or --host/--port.`, 1)),
+      reject(
+        new UserError(
+          `cannot reach the server at ${url.origin}: ${e.code ?? e.message}. Is it running? Check --base-url or --host/--port.`,
+          1,
+        ),
+      ),
     );
   });
 }
@@ -45,7 +50,9 @@ export function fetchSimSpeed(baseUrl: string, timeoutMs = 3000): Promise<number
       res.on('end', () => {
         try {
           const info = JSON.parse(text) as { simulated?: unknown; speed?: unknown };
-          resolve(res.statusCode === 200 && info.simulated === true && typeof info.speed === 'number' && info.speed > 0 ? info.speed : undefined);
+          resolve(
+            res.statusCode === 200 && info.simulated === true && typeof info.speed === 'number' && info.speed > 0 ? info.speed : undefined,
+          );
         } catch {
           resolve(undefined);
         }

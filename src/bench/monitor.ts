@@ -131,7 +131,8 @@ export class ClientMonitor {
     const lagMax = this.lags.reduce((a, b) => Math.max(a, b), 0);
     const lagMean = this.lags.length ? this.lags.reduce((a, b) => a + b, 0) / this.lags.length : 0;
     const reasons: string[] = [];
-    if (lag.flagged) reasons.push(`event-loop lag p99 ${lagP99.toFixed(1)} ms > ${LAG_LIMIT_MS} ms (${lag.late} of ${this.lags.length} ticks late)`);
+    if (lag.flagged)
+      reasons.push(`event-loop lag p99 ${lagP99.toFixed(1)} ms > ${LAG_LIMIT_MS} ms (${lag.late} of ${this.lags.length} ticks late)`);
     if (cpuPct > CPU_LIMIT_PCT) reasons.push(`client CPU ${cpuPct.toFixed(0)}% of a core > ${CPU_LIMIT_PCT}%`);
     this.stopped = {
       eventLoopLagP99Ms: lagP99,

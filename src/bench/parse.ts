@@ -64,7 +64,10 @@ export function parseResultText(text: string, source = '<text>'): ParsedBlock[] 
       }
       if (line === '' || SECTION.test(line)) continue;
       if (/^client-bound\b/i.test(line)) {
-        block.clientBound = line.slice(line.indexOf(':') + 1).trim().replace(/^yes:\s*/, '');
+        block.clientBound = line
+          .slice(line.indexOf(':') + 1)
+          .trim()
+          .replace(/^yes:\s*/, '');
         continue;
       }
       const m = ROW.exec(line);
@@ -101,7 +104,12 @@ export function parseResultText(text: string, source = '<text>'): ParsedBlock[] 
         continue;
       }
       // Rows from newer vLLM (RTFx, spec decode, client queue...) are kept under a derived key.
-      metrics[label.replace(/\(([^)]*)\)/g, '$1').replace(/[^a-z0-9]+/g, '_').replace(/^_|_$/g, '')] = value;
+      metrics[
+        label
+          .replace(/\(([^)]*)\)/g, '$1')
+          .replace(/[^a-z0-9]+/g, '_')
+          .replace(/^_|_$/g, '')
+      ] = value;
     }
     if (!closed) throw new UserError(`${source}:${start + 1}: result block is not closed by a line of 50 '='`);
     if (metrics.completed === undefined) throw new UserError(`${source}:${start + 1}: result block has no 'Successful requests' row`);
@@ -136,7 +144,17 @@ export function parseResultJson(text: string, source = '<json>'): Record<string,
   return out;
 }
 
-const DETAILED = new Set(['input_lens', 'output_lens', 'ttfts', 'itls', 'generated_texts', 'errors', 'start_times', 'latencies', 'queue_times']);
+const DETAILED = new Set([
+  'input_lens',
+  'output_lens',
+  'ttfts',
+  'itls',
+  'generated_texts',
+  'errors',
+  'start_times',
+  'latencies',
+  'queue_times',
+]);
 
 /** The metrics of one parsed block with vLLM's result key names (optional settings included). */
 export function blockToResultJson(b: ParsedBlock): Record<string, unknown> {
@@ -171,7 +189,9 @@ export function importResultFile(file: string): ImportedResult[] {
     // `i` counts results (array items or JSON lines), not lines of the file: say "result N".
     return parseResultJson(text, file).map((o, i) => {
       if (typeof o.completed !== 'number' || typeof o.duration !== 'number') {
-        throw new UserError(`${file}: result ${i + 1}: not a vLLM result JSON: no numeric 'completed' and 'duration' (a --save-result file has both)`);
+        throw new UserError(
+          `${file}: result ${i + 1}: not a vLLM result JSON: no numeric 'completed' and 'duration' (a --save-result file has both)`,
+        );
       }
       const result = Object.fromEntries(Object.entries(o).filter(([k]) => !DETAILED.has(k)));
       return { result, block: resultJsonToBlock(result).block };
@@ -207,8 +227,11 @@ export function resultJsonToBlock(r: Record<string, unknown>): { metrics: Record
     failedRow: 'auto',
     ...(typeof r.max_concurrency === 'number' ? { maxConcurrency: r.max_concurrency } : {}),
     ...(typeof rate === 'number' ? { requestRate: rate } : {}),
-    ...(typeof (r.simulated as { speed?: unknown } | undefined)?.speed === 'number' ? { simulatedSpeed: (r.simulated as { speed: number }).speed } : {}),
-    clientBound: r.client_bound === true ? (((r.client_stats as { reasons?: string[] } | undefined)?.reasons ?? []).join('; ') || 'yes') : false,
+    ...(typeof (r.simulated as { speed?: unknown } | undefined)?.speed === 'number'
+      ? { simulatedSpeed: (r.simulated as { speed: number }).speed }
+      : {}),
+    clientBound:
+      r.client_bound === true ? ((r.client_stats as { reasons?: string[] } | undefined)?.reasons ?? []).join('; ') || 'yes' : false,
   };
   return { metrics: { failed: 0, request_goodput: null, ...r }, block };
 }

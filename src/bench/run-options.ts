@@ -71,7 +71,8 @@ export function resolveUrl(baseUrl: string, endpoint: string): URL {
   } catch {
     throw new UserError(`invalid --base-url '${baseUrl}': expected something like http://127.0.0.1:8000`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UserError(`--base-url must be http:// or https://, got '${baseUrl}'`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new UserError(`--base-url must be http:// or https://, got '${baseUrl}'`);
   return url;
 }
 
@@ -106,7 +107,8 @@ export function checkRunOptions(opts: Omit<RunOptions, 'signal' | 'onEvent' | 'c
     throw new UserError(`--max-concurrency must be a positive integer, got ${maxConcurrency}`);
   }
   for (const [k, v] of Object.entries(opts.headers ?? {})) {
-    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(k) || /[\r\n\0]/.test(String(v))) throw new UserError(`--header ${JSON.stringify(k)}: not a valid HTTP header name or value (a token name, no line breaks)`);
+    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(k) || /[\r\n\0]/.test(String(v)))
+      throw new UserError(`--header ${JSON.stringify(k)}: not a valid HTTP header name or value (a token name, no line breaks)`);
   }
   const apiKey = opts.apiKey ?? process.env.OPENAI_API_KEY;
   const base: BaseClientOptions = {

@@ -17,7 +17,6 @@ import { checkRun, safeEmitter, type RunOptions } from './run-options.js';
 import { checkWarmups, readyIfAsked, sendWarmups } from './warmup.js';
 import type { BenchResult } from './types.js';
 
-
 export async function runBenchmark(opts: RunOptions): Promise<BenchResult> {
   const run = checkRun(opts);
   const { signal } = opts;
@@ -54,16 +53,28 @@ export async function runBenchmark(opts: RunOptions): Promise<BenchResult> {
         }, opts.snapshotIntervalMs ?? 1000)
       : undefined;
     const outputs = await runArrivals({
-      requests: opts.requests, delays, benchStart, send: sender.send, gate, idPrefix: run.idPrefix,
-      countOut: opts.countOutputTokens ?? countWords, live, emit, signal,
+      requests: opts.requests,
+      delays,
+      benchStart,
+      send: sender.send,
+      gate,
+      idPrefix: run.idPrefix,
+      countOut: opts.countOutputTokens ?? countWords,
+      live,
+      emit,
+      signal,
     });
     const duration = nowS() - benchStart;
     clearInterval(snapTimer);
     const client = mon.stop();
     if (emit) emit({ type: 'snapshot', snapshot: live.snapshot(nowS(), duration, client.reasons.length > 0) });
     return assembleResult(opts, run, {
-      outputs: inIndexOrder(outputs), duration, client, aborted: signal?.aborted ?? false,
-      startedAt, clockOriginMs: performance.timeOrigin + benchStart * 1000,
+      outputs: inIndexOrder(outputs),
+      duration,
+      client,
+      aborted: signal?.aborted ?? false,
+      startedAt,
+      clockOriginMs: performance.timeOrigin + benchStart * 1000,
     });
   } finally {
     signal?.removeEventListener('abort', stopSending);

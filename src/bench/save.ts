@@ -35,8 +35,17 @@ export function resultFileName(r: BenchResult, now: Date): string {
 /** The aggregate keys in vLLM's order, then the latency keys per selected metric. */
 export function orderedMetricKeys(metrics: Record<string, unknown>): string[] {
   const head = [
-    'duration', 'completed', 'failed', 'total_input_tokens', 'total_output_tokens', 'request_throughput', 'request_goodput',
-    'output_throughput', 'total_token_throughput', 'max_output_tokens_per_s', 'max_concurrent_requests',
+    'duration',
+    'completed',
+    'failed',
+    'total_input_tokens',
+    'total_output_tokens',
+    'request_throughput',
+    'request_goodput',
+    'output_throughput',
+    'total_token_throughput',
+    'max_output_tokens_per_s',
+    'max_concurrent_requests',
   ];
   const keys = head.filter((k) => k in metrics);
   const seen = new Set(keys);

@@ -44,7 +44,10 @@ async function main(): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   try {
     const first = input.requests[0]!;
-    const warm = input.warmups > 0 && !ac.signal.aborted ? await sendWarmups(input.warmups, input.firstWarmupId, sender.send, gate, first, run.idPrefix) : [];
+    const warm =
+      input.warmups > 0 && !ac.signal.aborted
+        ? await sendWarmups(input.warmups, input.firstWarmupId, sender.send, gate, first, run.idPrefix)
+        : [];
     // This shard's connections are open before the shared start (its share, under the run's cap).
     if (!ac.signal.aborted) await sender.preconnect(connectionsNeeded(input.indices.length, run.maxConcurrency));
     post({ type: 'ready', warmups: warm.map((w) => ({ success: w.success, error: w.error })) });
@@ -65,8 +68,17 @@ async function main(): Promise<void> {
         }, input.snapshotIntervalMs)
       : undefined;
     const outputs = await runArrivals({
-      requests: input.requests, indices: input.indices, delays: input.delays, benchStart, send: sender.send, gate,
-      idPrefix: run.idPrefix, countOut: input.recount ? () => 0 : countWords, live, emit, signal: ac.signal,
+      requests: input.requests,
+      indices: input.indices,
+      delays: input.delays,
+      benchStart,
+      send: sender.send,
+      gate,
+      idPrefix: run.idPrefix,
+      countOut: input.recount ? () => 0 : countWords,
+      live,
+      emit,
+      signal: ac.signal,
     });
     const endEpochMs = performance.timeOrigin + nowS() * 1000;
     clearInterval(timer);

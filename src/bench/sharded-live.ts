@@ -10,7 +10,10 @@ export class ShardedLive {
   private readonly live: LiveTracker;
   private readonly latest: (LiveSnapshot | undefined)[];
 
-  constructor(private readonly requests: readonly SampledRequest[], shards: number) {
+  constructor(
+    private readonly requests: readonly SampledRequest[],
+    shards: number,
+  ) {
     this.live = new LiveTracker(requests.length);
     this.latest = new Array<LiveSnapshot | undefined>(shards).fill(undefined);
   }

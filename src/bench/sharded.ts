@@ -135,12 +135,22 @@ export async function runBenchmarkSharded(opts: Opts, threads: number): Promise<
     if (emit) timer = setInterval(() => emit({ type: 'snapshot', snapshot: live.snapshot(elapsed()) }), opts.snapshotIntervalMs ?? 1000);
     const merged = mergeShards(await Promise.all(shards.map((s) => s.done)), startEpochMs);
     clearInterval(timer);
-    if (emit) emit({ type: 'snapshot', snapshot: { ...live.snapshot(merged.duration, merged.client.reasons.length > 0), elapsedS: merged.duration } });
+    if (emit)
+      emit({
+        type: 'snapshot',
+        snapshot: { ...live.snapshot(merged.duration, merged.client.reasons.length > 0), elapsedS: merged.duration },
+      });
     const count = opts.countOutputTokens;
-    const outputs = count ? merged.outputs.map((o) => (o.success && o.outputLen === 0 ? { ...o, outputLen: count(o.generatedText) } : o)) : merged.outputs;
+    const outputs = count
+      ? merged.outputs.map((o) => (o.success && o.outputLen === 0 ? { ...o, outputLen: count(o.generatedText) } : o))
+      : merged.outputs;
     return assembleResult(opts, run, {
-      outputs, duration: merged.duration, client: merged.client,
-      aborted: signal?.aborted ?? false, startedAt, clockOriginMs: startEpochMs,
+      outputs,
+      duration: merged.duration,
+      client: merged.client,
+      aborted: signal?.aborted ?? false,
+      startedAt,
+      clockOriginMs: startEpochMs,
     });
   } catch (e) {
     onAbort();
@@ -148,9 +158,11 @@ export async function runBenchmarkSharded(opts: Opts, threads: number): Promise<
   } finally {
     clearInterval(timer);
     signal?.removeEventListener('abort', onAbort);
-    await Promise.all(shards.map(async (s) => {
-      await s.worker.terminate();
-      await s.exited;
-    }));
+    await Promise.all(
+      shards.map(async (s) => {
+        await s.worker.terminate();
+        await s.exited;
+      }),
+    );
   }
 }

@@ -62,7 +62,13 @@ export function toSimulatedEvent(e: BenchEvent, speed: number): BenchEvent {
       return {
         ...e,
         t: e.t * speed,
-        output: { ...e.output, ttft: e.output.ttft * speed, itl: e.output.itl.map((g) => g * speed), latency: e.output.latency * speed, startTime: e.output.startTime * speed },
+        output: {
+          ...e.output,
+          ttft: e.output.ttft * speed,
+          itl: e.output.itl.map((g) => g * speed),
+          latency: e.output.latency * speed,
+          startTime: e.output.startTime * speed,
+        },
       };
     default:
       return { ...e, t: e.t * speed };

@@ -65,7 +65,9 @@ export function findTokenizerFile(tokenizer: string | undefined, strict = true, 
   }
   if (tokenizer.startsWith('.') || tokenizer.startsWith('/') || tokenizer.endsWith('.json')) {
     if (!strict) return undefined;
-    throw new UserError(`tokenizer not found: ${tokenizer} (give a tokenizer.json file, a folder holding one, or a model id in the Hugging Face cache)`);
+    throw new UserError(
+      `tokenizer not found: ${tokenizer} (give a tokenizer.json file, a folder holding one, or a model id in the Hugging Face cache)`,
+    );
   }
   const repo = path.join(hfHubCache(env), `models--${tokenizer.replaceAll('/', '--')}`);
   const snaps = path.join(repo, 'snapshots');
@@ -94,7 +96,10 @@ export function loadTokenizer(file: string): Promise<TokenCounter> {
   return p;
 }
 
-function sampleableIds(tok: { get_vocab(withAdded?: boolean): Map<string, number>; get_added_tokens_decoder(): Map<number, unknown> }): number[] {
+function sampleableIds(tok: {
+  get_vocab(withAdded?: boolean): Map<string, number>;
+  get_added_tokens_decoder(): Map<number, unknown>;
+}): number[] {
   const added = tok.get_added_tokens_decoder();
   const ids = [...new Set(tok.get_vocab(true).values())].filter((id) => !added.has(id));
   return ids.sort((a, b) => a - b);

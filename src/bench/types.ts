@@ -2,9 +2,6 @@
 // metric shapes the event stream carries live in src/core/metrics.ts.
 import type { BenchMetrics, GoodputSlo, LatencyMetric, LiveSnapshot } from '../core/metrics.js';
 
-
-
-
 /** One sampled request of a workload. */
 export interface SampledRequest {
   prompt: string;
@@ -74,7 +71,6 @@ export type BenchEvent =
   | { type: 'request-finished'; index: number; t: number; output: RequestOutput }
   | { type: 'request-failed'; index: number; t: number; error: string }
   | { type: 'snapshot'; snapshot: LiveSnapshot };
-
 
 /** What was run, kept with the result so it can be saved the way vLLM saves it. */
 export interface BenchConfig {

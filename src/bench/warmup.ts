@@ -14,12 +14,25 @@ export interface Gate {
   drain(): void;
 }
 
-export async function readyIfAsked(timeoutSec: number | undefined, send: Sender['send'], first: SampledRequest, idPrefix: string, signal?: AbortSignal): Promise<void> {
+export async function readyIfAsked(
+  timeoutSec: number | undefined,
+  send: Sender['send'],
+  first: SampledRequest,
+  idPrefix: string,
+  signal?: AbortSignal,
+): Promise<void> {
   if ((timeoutSec ?? 0) > 0) await readyCheck(timeoutSec!, () => send(first, `${idPrefix}ready`, {}), signal);
 }
 
 /** Sends `count` warm-ups under the gate; ids `${idPrefix}warmup-${firstId + i}`. Returns the outputs. */
-export async function sendWarmups(count: number, firstId: number, send: Sender['send'], gate: Gate, first: SampledRequest, idPrefix: string): Promise<RawOutput[]> {
+export async function sendWarmups(
+  count: number,
+  firstId: number,
+  send: Sender['send'],
+  gate: Gate,
+  first: SampledRequest,
+  idPrefix: string,
+): Promise<RawOutput[]> {
   return Promise.all(
     Array.from({ length: count }, async (_, i) => {
       await gate.acquire();

@@ -37,7 +37,12 @@ export type FromWorker =
 /** Any thrown value as data that crosses to the parent (UserError keeps its exit code). */
 export function workerError(e: unknown): WorkerError {
   const err = e instanceof Error ? e : new Error(String(e));
-  return { name: err.name, message: err.message, ...(isUserError(err) ? { code: err.code } : {}), ...(err.stack ? { stack: err.stack } : {}) };
+  return {
+    name: err.name,
+    message: err.message,
+    ...(isUserError(err) ? { code: err.code } : {}),
+    ...(err.stack ? { stack: err.stack } : {}),
+  };
 }
 
 /** The worker's error as the same kind, message and exit code on the parent's side. */

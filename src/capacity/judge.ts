@@ -32,7 +32,8 @@ export function promptRule(slo: readonly SloRule[]): string {
 
 /** Refuse rules a sample cannot judge: the maximum (p100) has no number of requests that suffices. */
 export function checkCapacitySlo(slo: readonly SloRule[]): void {
-  if (slo.length === 0) throw new UserError("capacity needs --slo, e.g. --slo ttft:p99<2000,tpot:mean<100 (the load is searched until one breaks)");
+  if (slo.length === 0)
+    throw new UserError('capacity needs --slo, e.g. --slo ttft:p99<2000,tpot:mean<100 (the load is searched until one breaks)');
   const max = slo.find((r) => r.stat.startsWith('p') && Number(r.stat.slice(1)) >= 100);
   if (max) throw new UserError(`--slo ${max.metric}:${max.stat}: the maximum cannot be judged from a sample; use p99 or p99.9`);
 }

@@ -46,7 +46,10 @@ function numbersOnly(m: object): Record<string, number | null> {
   return Object.fromEntries(Object.entries(m).filter(([, v]) => typeof v === 'number' || v === null)) as Record<string, number | null>;
 }
 
-export function capacityRecord(r: CapacityResult, o: { slo: readonly SloRule[]; resolution: Resolution; workload: string; at?: Date }): CapacityRecord {
+export function capacityRecord(
+  r: CapacityResult,
+  o: { slo: readonly SloRule[]; resolution: Resolution; workload: string; at?: Date },
+): CapacityRecord {
   return {
     at: (o.at ?? new Date()).toISOString(),
     by: r.by,
@@ -59,7 +62,14 @@ export function capacityRecord(r: CapacityResult, o: { slo: readonly SloRule[]; 
     breaks: r.breaks,
     goodput: r.goodput,
     requests: r.requests,
-    probes: r.probes.map((p) => ({ load: p.value, numPrompts: p.numPrompts, holds: p.holds, breaks: p.breaks, violations: p.violations, metrics: numbersOnly(p.metrics) })),
+    probes: r.probes.map((p) => ({
+      load: p.value,
+      numPrompts: p.numPrompts,
+      holds: p.holds,
+      breaks: p.breaks,
+      violations: p.violations,
+      metrics: numbersOnly(p.metrics),
+    })),
   };
 }
 

@@ -16,7 +16,18 @@ import { judgeProbe, probePrompts, type ProbeJudgement } from './judge.js';
 import { searchAnswer, searchCapacity, type CapacityBy, type SearchSpec } from './search.js';
 
 /** What every probe sends but its load and its requests (bench's run options). */
-export type ProbeRun = Omit<RunOptions, 'requests' | 'tokenCounts' | 'maxConcurrency' | 'requestRate' | 'goodput' | 'metricPercentiles' | 'percentileMetrics' | 'signal' | 'onEvent'>;
+export type ProbeRun = Omit<
+  RunOptions,
+  | 'requests'
+  | 'tokenCounts'
+  | 'maxConcurrency'
+  | 'requestRate'
+  | 'goodput'
+  | 'metricPercentiles'
+  | 'percentileMetrics'
+  | 'signal'
+  | 'onEvent'
+>;
 
 export interface CapacityTarget {
   run: ProbeRun;
@@ -75,7 +86,14 @@ export class CapacityAborted extends UserError {
 
 const ALL = ['ttft', 'tpot', 'itl', 'e2el'] as const;
 
-async function measure(target: CapacityTarget, spec: ProbeSpec, value: number, n: number, speed: number | undefined, signal?: AbortSignal): Promise<BenchResult> {
+async function measure(
+  target: CapacityTarget,
+  spec: ProbeSpec,
+  value: number,
+  n: number,
+  speed: number | undefined,
+  signal?: AbortSignal,
+): Promise<BenchResult> {
   const w = await target.workload(n);
   const goodput = goodputFromSlo(spec.slo);
   const res = await runBenchmark({
@@ -95,7 +113,13 @@ async function measure(target: CapacityTarget, spec: ProbeSpec, value: number, n
 }
 
 /** One probe at `value`, sized by the rule and judged against the SLO. */
-async function probeAt(target: CapacityTarget, spec: ProbeSpec, value: number, speed: number | undefined, hooks: CapacityHooks): Promise<CapacityProbe> {
+async function probeAt(
+  target: CapacityTarget,
+  spec: ProbeSpec,
+  value: number,
+  speed: number | undefined,
+  hooks: CapacityHooks,
+): Promise<CapacityProbe> {
   const n = probePrompts(spec.slo, spec.by, value, spec.minPrompts);
   hooks.onStart?.(value, n);
   const { metrics } = await measure(target, spec, value, n, speed, hooks.signal);

@@ -38,7 +38,9 @@ export function parseResolution(text: string): Resolution {
   const m = /^\s*(\d+(?:\.\d+)?)\s*(%?)\s*$/.exec(text);
   const value = m ? Number(m[1]) : NaN;
   if (!m || !(value > 0) || (m[2] === '%' && value >= 100)) {
-    throw new UserError(`bad --resolution '${text}': expected a load step such as 4 (concurrent requests, or req/s with --by rate) or a share of the answer such as 10%`);
+    throw new UserError(
+      `bad --resolution '${text}': expected a load step such as 4 (concurrent requests, or req/s with --by rate) or a share of the answer such as 10%`,
+    );
   }
   return { value, relative: m[2] === '%' };
 }

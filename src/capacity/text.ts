@@ -19,7 +19,12 @@ function figures(m: Metrics, slo: readonly SloRule[]): string {
   return parts.join(', ');
 }
 
-export function probeLine(i: number, by: CapacityBy, p: { value: number; numPrompts: number; holds: boolean; violations: string[]; metrics: object }, slo: readonly SloRule[]): string {
+export function probeLine(
+  i: number,
+  by: CapacityBy,
+  p: { value: number; numPrompts: number; holds: boolean; violations: string[]; metrics: object },
+  slo: readonly SloRule[],
+): string {
   const verdict = p.holds ? 'holds' : `fails: ${p.violations.join('; ')}`;
   return `probe ${i}  ${loadPhrase(by, p.value)}, ${p.numPrompts} requests: ${verdict} (${figures(p.metrics as Metrics, slo)})`;
 }
@@ -29,8 +34,12 @@ const sloOf = (r: CapacityRecord) => parseSlo(r.slo);
 /** "48 concurrent users hold ttft:p99<2000 (56 fails: ttft:p99 breaks first)". */
 export function answerLine(r: CapacityRecord, maxLoad?: number): string {
   const rules = sloOf(r).map(sloPhrase).join(' and ');
-  if (r.answer === null) return `answer: none: ${r.failing === null ? 'nothing was measured' : `even ${loadPhrase(r.by, r.failing)} break ${rules} (${r.breaks} breaks first)`}`;
-  const above = r.failing === null ? `nothing failed up to the highest load searched${maxLoad ? ` (--max ${maxLoad})` : ''}` : `${loadPhrase(r.by, r.failing)} fail${r.by === 'rate' ? 's' : ''}: ${r.breaks} breaks first`;
+  if (r.answer === null)
+    return `answer: none: ${r.failing === null ? 'nothing was measured' : `even ${loadPhrase(r.by, r.failing)} break ${rules} (${r.breaks} breaks first)`}`;
+  const above =
+    r.failing === null
+      ? `nothing failed up to the highest load searched${maxLoad ? ` (--max ${maxLoad})` : ''}`
+      : `${loadPhrase(r.by, r.failing)} fail${r.by === 'rate' ? 's' : ''}: ${r.breaks} breaks first`;
   return `answer: ${loadPhrase(r.by, r.answer)} at ${rules} (${above}; resolution ${r.resolution})`;
 }
 

@@ -16,7 +16,11 @@ export const BENCH_FLAGS: Record<string, FlagSpec> = {
   backend: { kind: 'string', help: 'openai-chat, or openai (vllm) for /v1/completions', default: 'openai-chat' },
   model: { kind: 'string', help: 'model id (default: the first of GET /v1/models)', metavar: 'ID' },
   'served-model-name': { kind: 'string', help: 'name sent as "model" when it differs from --model', metavar: 'NAME' },
-  tokenizer: { kind: 'string', help: 'tokenizer.json, a folder with one, or a model id in the HF cache (default: --model)', metavar: 'PATH|ID' },
+  tokenizer: {
+    kind: 'string',
+    help: 'tokenizer.json, a folder with one, or a model id in the HF cache (default: --model)',
+    metavar: 'PATH|ID',
+  },
   'dataset-name': { kind: 'string', help: 'sharegpt, random or custom (a JSONL of {"prompt", "output_tokens"})', default: 'random' },
   'dataset-path': { kind: 'string', help: 'ShareGPT JSON file, or the custom .jsonl', metavar: 'FILE' },
   'num-prompts': { kind: 'number', help: 'requests to send', default: '1000' },
@@ -36,8 +40,15 @@ export const BENCH_FLAGS: Record<string, FlagSpec> = {
   'random-range-ratio': { kind: 'number', help: 'random dataset: lengths vary within [1-r, 1+r]', default: '0.0' },
   'random-prefix-len': { kind: 'number', help: 'random dataset: shared prefix tokens', default: '0' },
   'sharegpt-output-len': { kind: 'number', help: 'ShareGPT: fixed output length instead of the reference reply' },
-  'custom-output-len': { kind: 'number', help: 'custom dataset: output tokens per request; -1 = each line\'s output_tokens', default: '256' },
-  'skip-chat-template': { kind: 'boolean', help: 'custom dataset: count the prompt as written (servelab never applies a chat template client-side)' },
+  'custom-output-len': {
+    kind: 'number',
+    help: "custom dataset: output tokens per request; -1 = each line's output_tokens",
+    default: '256',
+  },
+  'skip-chat-template': {
+    kind: 'boolean',
+    help: 'custom dataset: count the prompt as written (servelab never applies a chat template client-side)',
+  },
   'no-oversample': { kind: 'boolean', help: 'ShareGPT: do not repeat samples when too few pass the filter' },
   goodput: { kind: 'list', help: 'SLOs for goodput in ms', metavar: 'KEY:MS...' },
   'percentile-metrics': { kind: 'string', help: 'metrics with percentiles, from ttft,tpot,itl,e2el', default: 'ttft,tpot,itl' },
@@ -49,7 +60,12 @@ export const BENCH_FLAGS: Record<string, FlagSpec> = {
   'result-filename': { kind: 'string', help: 'result file name', metavar: 'NAME' },
   label: { kind: 'string', help: 'prefix of the result file name (default: the backend)' },
   metadata: { kind: 'list', help: 'extra KEY=VALUE pairs stored in the result JSON', metavar: 'KEY=VALUE...' },
-  'client-threads': { kind: 'string', help: 'client worker threads to shard the requests over (auto = one per core); 1 = one client, on this thread', metavar: 'N|auto', default: '1' },
+  'client-threads': {
+    kind: 'string',
+    help: 'client worker threads to shard the requests over (auto = one per core); 1 = one client, on this thread',
+    metavar: 'N|auto',
+    default: '1',
+  },
   'disable-tqdm': { kind: 'boolean', help: 'no progress bar' },
   json: { kind: 'boolean', help: 'print the result JSON to stdout instead of the block' },
   'wall-clock': { kind: 'boolean', help: 'against a servelab simulator: keep wall-clock figures (default: convert to simulated GPU time)' },
@@ -74,15 +90,17 @@ export function runFlags(flags: Flags): Omit<RunOptions, 'baseUrl' | 'model' | '
   // vLLM's `--backend vllm` is its completions client; accept it as the same thing.
   const backendFlag = (flags.backend as string | undefined) ?? 'openai-chat';
   const backend = backendFlag === 'vllm' ? 'openai' : backendFlag;
-  if (backend !== 'openai-chat' && backend !== 'openai') throw new UserError(`bench: --backend must be openai-chat, openai or vllm, got '${backendFlag}'`);
+  if (backend !== 'openai-chat' && backend !== 'openai')
+    throw new UserError(`bench: --backend must be openai-chat, openai or vllm, got '${backendFlag}'`);
   const dataset = (flags['dataset-name'] as string | undefined) ?? 'random';
-  if (dataset !== 'random' && dataset !== 'sharegpt' && dataset !== 'custom') throw new UserError(`bench: --dataset-name must be random, sharegpt or custom, got '${dataset}'`);
+  if (dataset !== 'random' && dataset !== 'sharegpt' && dataset !== 'custom')
+    throw new UserError(`bench: --dataset-name must be random, sharegpt or custom, got '${dataset}'`);
   let extraBody: Record<string, unknown> | undefined;
   if (flags['extra-body'] !== undefined) {
     try {
       extraBody = JSON.parse(flags['extra-body'] as string) as Record<string, unknown>;
     } catch {
-      throw new UserError("bench: --extra-body must be a JSON object, e.g. '{\"top_p\": 0.9}'");
+      throw new UserError('bench: --extra-body must be a JSON object, e.g. \'{"top_p": 0.9}\'');
     }
   }
   const goodput = flags.goodput ? parseGoodput(flags.goodput as string[]) : undefined;
@@ -138,7 +156,7 @@ export function checkBaseUrl(url: string): string {
   } catch {
     // reported below
   }
-  if (protocol !== 'http:' && protocol !== 'https:') throw new UserError(`bench: --base-url must be an http:// or https:// URL, e.g. http://127.0.0.1:8000, got '${url}'`);
+  if (protocol !== 'http:' && protocol !== 'https:')
+    throw new UserError(`bench: --base-url must be an http:// or https:// URL, e.g. http://127.0.0.1:8000, got '${url}'`);
   return url;
 }
-

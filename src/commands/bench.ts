@@ -108,7 +108,10 @@ export default async function main(argv: string[]): Promise<number> {
   });
   const { dataset, ...run } = runFlags(flags);
   const threadSpec = parseClientThreads((flags['client-threads'] as string | undefined) ?? '1');
-  const baseUrl = checkBaseUrl((flags['base-url'] as string | undefined) ?? `http://${(flags.host as string | undefined) ?? '127.0.0.1'}:${(flags.port as number | undefined) ?? 8000}`);
+  const baseUrl = checkBaseUrl(
+    (flags['base-url'] as string | undefined) ??
+      `http://${(flags.host as string | undefined) ?? '127.0.0.1'}:${(flags.port as number | undefined) ?? 8000}`,
+  );
   let model = flags.model as string | undefined;
   // Bad options are refused before anything is fetched, loaded or printed: bad input is one line.
   checkRunOptions({ ...run, baseUrl, model: model ?? '' });
@@ -123,19 +126,30 @@ export default async function main(argv: string[]): Promise<number> {
   // A servelab simulator runs `speed` times faster than the GPU it models: report GPU time.
   const simSpeed = flags['wall-clock'] ? undefined : await fetchSimSpeed(baseUrl);
   if (simSpeed !== undefined) {
-    process.stderr.write(`servelab simulator at ${baseUrl} (clock ${simSpeed}x): figures are converted to simulated GPU time (--wall-clock keeps them raw)\n`);
+    process.stderr.write(
+      `servelab simulator at ${baseUrl} (clock ${simSpeed}x): figures are converted to simulated GPU time (--wall-clock keeps them raw)\n`,
+    );
   }
   if (!flags.json) {
     process.stdout.write(`Traffic request rate: ${pyFloatStr(run.requestRate!)}\n`);
-    process.stdout.write(`Burstiness factor: ${pyFloatStr(run.burstiness!)} (${run.burstiness === 1 ? 'Poisson process' : 'Gamma distribution'})\n`);
+    process.stdout.write(
+      `Burstiness factor: ${pyFloatStr(run.burstiness!)} (${run.burstiness === 1 ? 'Poisson process' : 'Gamma distribution'})\n`,
+    );
     process.stdout.write(`Maximum request concurrency: ${run.maxConcurrency ?? 'None'}\n`);
   }
   const threads = resolveClientThreads(threadSpec, { requests: workload.requests.length, maxConcurrency: run.maxConcurrency ?? null });
   const measured = await measure(
-    { ...run, baseUrl, model, tokenizerId: workload.tokenizerPath ?? tokenizer ?? model, requests: workload.requests, tokenCounts: workload.tokenCounts, countOutputTokens: (t) => counter.count(t, false) },
+    {
+      ...run,
+      baseUrl,
+      model,
+      tokenizerId: workload.tokenizerPath ?? tokenizer ?? model,
+      requests: workload.requests,
+      tokenCounts: workload.tokenCounts,
+      countOutputTokens: (t) => counter.count(t, false),
+    },
     threads,
     Boolean(flags['disable-tqdm']),
   );
   return report(simSpeed !== undefined ? toSimulated(measured, simSpeed) : measured, flags);
 }
-

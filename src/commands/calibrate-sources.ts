@@ -27,7 +27,14 @@ export function profileSource(path: string): Source {
   } catch (e) {
     throw new UserError(`${path}: ${(e as Error).message}`);
   }
-  const host: CalibrationHost = { gpuName: p.host.gpuName, gpuCount: p.host.gpuCount, gpuMemoryMiB: p.host.gpuMemoryMiB, ...(p.host.driver ? { driver: p.host.driver } : {}), ...(p.host.cuda ? { cuda: p.host.cuda } : {}), simulated: p.host.simulated };
+  const host: CalibrationHost = {
+    gpuName: p.host.gpuName,
+    gpuCount: p.host.gpuCount,
+    gpuMemoryMiB: p.host.gpuMemoryMiB,
+    ...(p.host.driver ? { driver: p.host.driver } : {}),
+    ...(p.host.cuda ? { cuda: p.host.cuda } : {}),
+    simulated: p.host.simulated,
+  };
   const workload = workloadOf({ ...p.workload, name: p.workload.scenario });
   const versions = { ...p.engineVersions, [p.engine.name]: p.engineVersions[p.engine.name] ?? p.engine.version };
   const observations = p.stages.flatMap((s) => s.results.flatMap((r) => observationOf(r, host, workload, versions) ?? []));
@@ -49,11 +56,21 @@ export function runDirSource(dir: string): Source {
   const plan = existsSync(join(dir, 'plan.json')) ? readJson<{ host?: PlanHostInfo }>(join(dir, 'plan.json'), 'the plan').host : undefined;
   const gpuName = plan?.gpuName ?? config.sim?.gpu;
   if (!gpuName) throw new UserError(`${dir}: no plan.json and no simulated host in session.json: the host is not known`);
-  const host: CalibrationHost = { gpuName, gpuCount: plan?.gpuCount ?? config.sim!.gpus, gpuMemoryMiB: plan?.gpuMemMiB ?? 0, ...(plan?.driver ? { driver: plan.driver } : {}), simulated: plan?.simulated ?? !!config.sim };
+  const host: CalibrationHost = {
+    gpuName,
+    gpuCount: plan?.gpuCount ?? config.sim!.gpus,
+    gpuMemoryMiB: plan?.gpuMemMiB ?? 0,
+    ...(plan?.driver ? { driver: plan.driver } : {}),
+    simulated: plan?.simulated ?? !!config.sim,
+  };
   const scenarios = [config.scenario, ...(config.validation ?? [])];
   const gpusPerNode = config.sim?.nodes ? config.sim.gpus / config.sim.nodes : undefined;
   const results = join(dir, 'results');
-  const files = existsSync(results) ? readdirSync(results).filter((f) => f.endsWith('.json')).sort() : [];
+  const files = existsSync(results)
+    ? readdirSync(results)
+        .filter((f) => f.endsWith('.json'))
+        .sort()
+    : [];
   const observations: SimObservation[] = [];
   const versions: Record<string, string> = {};
   for (const f of files) {

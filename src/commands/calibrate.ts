@@ -43,9 +43,15 @@ function merge(sources: Source[]): { host: CalibrationHost; versions: Record<str
   const host = sources[0]!.host;
   const versions: Record<string, string> = {};
   for (const s of sources) {
-    if (gpuKey(s.host.gpuName) !== gpuKey(host.gpuName)) throw new UserError(`${s.path} was measured on ${s.host.gpuName}, ${sources[0]!.path} on ${host.gpuName}: one calibration is one host's GPU`);
+    if (gpuKey(s.host.gpuName) !== gpuKey(host.gpuName))
+      throw new UserError(
+        `${s.path} was measured on ${s.host.gpuName}, ${sources[0]!.path} on ${host.gpuName}: one calibration is one host's GPU`,
+      );
     for (const [e, v] of Object.entries(s.engineVersions)) {
-      if (versions[e] && versions[e] !== v) throw new UserError(`${s.path} measured ${e} ${v}, an earlier source ${e} ${versions[e]}: one calibration holds one release per engine`);
+      if (versions[e] && versions[e] !== v)
+        throw new UserError(
+          `${s.path} measured ${e} ${v}, an earlier source ${e} ${versions[e]}: one calibration holds one release per engine`,
+        );
       versions[e] = v;
     }
   }
@@ -65,7 +71,10 @@ export function fitSummary(fit: CalibrationFit, host: CalibrationHost): string[]
     `throughput error, median |predicted / measured - 1|: prior model ${pct(fit.priorMedianAbs)}, calibrated leave-one-out ${pct(fit.looMedianAbs)} (in-sample ${pct(fit.inSampleMedianAbs)})`,
     `error band of a calibrated throughput prediction: ${bandPct(fit.bandLogSd)} (1 s.d., from the leave-one-out errors and the prior's)`,
   ];
-  for (const r of fit.rows) lines.push(`  ${r.id}: measured ${r.measured.totalTokPerS.toFixed(0)} tok/s, prior ${signed(r.priorErr)}, calibrated without it ${signed(r.looErr)}`);
+  for (const r of fit.rows)
+    lines.push(
+      `  ${r.id}: measured ${r.measured.totalTokPerS.toFixed(0)} tok/s, prior ${signed(r.priorErr)}, calibrated without it ${signed(r.looErr)}`,
+    );
   if (fit.dropped.length) lines.push(`not used (the model cannot run them): ${fit.dropped.join(', ')}`);
   return lines;
 }
@@ -73,13 +82,16 @@ export function fitSummary(fit: CalibrationFit, host: CalibrationHost): string[]
 export default async function main(argv: string[]): Promise<number> {
   const a = parse(argv);
   if (a === 'help') {
-    process.stdout.write(`${CALIBRATE_USAGE}\n\nFits the performance model's host corrections (GEMM and bandwidth efficiency, host overhead,\nprefill, links, API front end) to the variants measured in run folders or profiles of one host,\nand writes a host calibration for predict --calibration FILE and sim-serve --truth FILE.\n`);
+    process.stdout.write(
+      `${CALIBRATE_USAGE}\n\nFits the performance model's host corrections (GEMM and bandwidth efficiency, host overhead,\nprefill, links, API front end) to the variants measured in run folders or profiles of one host,\nand writes a host calibration for predict --calibration FILE and sim-serve --truth FILE.\n`,
+    );
     return 0;
   }
   const { host, versions, observations } = merge(a.sources.map(readSource));
   if (!observations.length) throw new UserError(`no measured variant in ${a.sources.join(', ')}: nothing to calibrate on`);
   const fit = fitCorrections(observations, simPredictor(), { gpu: findGpu(host.gpuName)?.name ?? host.gpuName });
-  if (!fit.rows.length) throw new UserError(`the model runs none of the ${observations.length} measured variant(s): nothing to calibrate on`);
+  if (!fit.rows.length)
+    throw new UserError(`the model runs none of the ${observations.length} measured variant(s): nothing to calibrate on`);
   const file = calibrationFile({ host, engineVersions: versions, fit, observations, sources: a.sources, servelabVersion: VERSION });
   try {
     writeFileSync(a.out, JSON.stringify(file, null, 2) + '\n');

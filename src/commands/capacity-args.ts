@@ -11,17 +11,51 @@ import { BENCH_FLAGS, type Flags } from './bench-flags.js';
 
 /** bench's flags that shape the workload and the client: capacity takes them as bench does. */
 export const WORKLOAD_FLAGS = [
-  'endpoint', 'backend', 'model', 'served-model-name', 'tokenizer', 'dataset-name', 'burstiness', 'max-concurrency',
-  'random-input-len', 'random-output-len', 'random-range-ratio', 'random-prefix-len', 'sharegpt-output-len', 'custom-output-len',
-  'skip-chat-template', 'no-oversample', 'ignore-eos', 'temperature', 'extra-body', 'header', 'seed', 'request-timeout', 'wall-clock',
+  'endpoint',
+  'backend',
+  'model',
+  'served-model-name',
+  'tokenizer',
+  'dataset-name',
+  'burstiness',
+  'max-concurrency',
+  'random-input-len',
+  'random-output-len',
+  'random-range-ratio',
+  'random-prefix-len',
+  'sharegpt-output-len',
+  'custom-output-len',
+  'skip-chat-template',
+  'no-oversample',
+  'ignore-eos',
+  'temperature',
+  'extra-body',
+  'header',
+  'seed',
+  'request-timeout',
+  'wall-clock',
 ] as const;
 /** bench's flags a profile search takes too. */
 const SHARED_FLAGS = ['base-url', 'host', 'port', 'dataset-path', 'num-prompts'] as const;
 
 const OWN_FLAGS: Record<string, FlagSpec> = {
-  slo: { kind: 'string', help: 'the SLO every probe must meet, e.g. ttft:p99<2000,tpot:mean<100 (ms; with a profile, default its own)', metavar: 'RULES' },
-  by: { kind: 'string', help: 'search the highest concurrency, or the highest request rate (req/s)', metavar: 'concurrency|rate', default: 'concurrency' },
-  resolution: { kind: 'string', help: 'stop bisecting when the answer and the failing load are this close: a load step (4) or a share of the answer (10%)', metavar: 'N|N%', default: '10%' },
+  slo: {
+    kind: 'string',
+    help: 'the SLO every probe must meet, e.g. ttft:p99<2000,tpot:mean<100 (ms; with a profile, default its own)',
+    metavar: 'RULES',
+  },
+  by: {
+    kind: 'string',
+    help: 'search the highest concurrency, or the highest request rate (req/s)',
+    metavar: 'concurrency|rate',
+    default: 'concurrency',
+  },
+  resolution: {
+    kind: 'string',
+    help: 'stop bisecting when the answer and the failing load are this close: a load step (4) or a share of the answer (10%)',
+    metavar: 'N|N%',
+    default: '10%',
+  },
   start: { kind: 'number', help: 'first load probed', default: '1 (concurrency) or 1 req/s' },
   max: { kind: 'number', help: 'highest load probed', default: '4096 (concurrency) or 1024 req/s' },
   json: { kind: 'boolean', help: 'print one JSON object: {"by","answer","failing","breaks","goodput","probes":[...],...}' },
@@ -29,7 +63,11 @@ const OWN_FLAGS: Record<string, FlagSpec> = {
   speed: { kind: 'number', help: 'PROFILE --sim: simulated clock factor (default: the fastest the client can follow)' },
   yes: { kind: 'boolean', help: "PROFILE: run the profile's command without asking" },
   auto: { kind: 'boolean', help: 'PROFILE: headless; consent must come from --yes' },
-  out: { kind: 'string', help: 'PROFILE: save the profile with its capacity here (default: beside it; a study profile: the run folder)', metavar: 'DIR' },
+  out: {
+    kind: 'string',
+    help: 'PROFILE: save the profile with its capacity here (default: beside it; a study profile: the run folder)',
+    metavar: 'DIR',
+  },
   'runs-dir': { kind: 'string', help: 'PROFILE: folder for this run (server log, copy of a study profile)', metavar: 'DIR' },
   'ready-timeout': { kind: 'number', help: 'PROFILE: seconds to wait for the server', default: '1200 (60 with --sim)' },
   'allow-any-command': { kind: 'boolean', help: "PROFILE: run a profile whose command is not one of the engines' launchers" },
@@ -40,7 +78,11 @@ export const FLAGS: Record<string, FlagSpec> = {
   ...OWN_FLAGS,
   ...Object.fromEntries([...SHARED_FLAGS, ...WORKLOAD_FLAGS].map((f) => [f, BENCH_FLAGS[f]!])),
   // Two of bench's flags mean a little more here.
-  port: { kind: 'number', help: 'server port with --host; with a PROFILE the first port tried for its server', default: '8000; 18000 with a PROFILE' },
+  port: {
+    kind: 'number',
+    help: 'server port with --host; with a PROFILE the first port tried for its server',
+    default: '8000; 18000 with a PROFILE',
+  },
   'num-prompts': { kind: 'number', help: 'requests per probe at the least (the SLO rule may ask for more, never fewer)' },
 };
 
@@ -63,11 +105,21 @@ export function searchSpec(flags: Flags, slo: SloRule[]): CapacitySpec {
   if (by !== 'concurrency' && by !== 'rate') throw new UserError(`--by must be concurrency or rate, got '${by}'`);
   checkCapacitySlo(slo);
   const integer = by === 'concurrency';
-  const num = (name: string, fallback: number) => (flags[name] === undefined ? fallback : parseNumberArg(`--${name}`, String(flags[name]), { integer, min: integer ? 1 : 0, exclusiveMin: !integer }));
+  const num = (name: string, fallback: number) =>
+    flags[name] === undefined
+      ? fallback
+      : parseNumberArg(`--${name}`, String(flags[name]), { integer, min: integer ? 1 : 0, exclusiveMin: !integer });
   const start = num('start', 1);
   const max = num('max', by === 'concurrency' ? 4096 : 1024);
   if (max < start) throw new UserError(`--max ${max} is below --start ${start}`);
-  const floor = flags['num-prompts'] === undefined ? 0 : parseNumberArg('--num-prompts', String(flags['num-prompts']), { integer: true, min: 1 });
-  return { by: by as CapacityBy, start, max, resolution: parseResolution((flags.resolution as string | undefined) ?? '10%'), slo, ...(floor ? { minPrompts: floor } : {}) };
+  const floor =
+    flags['num-prompts'] === undefined ? 0 : parseNumberArg('--num-prompts', String(flags['num-prompts']), { integer: true, min: 1 });
+  return {
+    by: by as CapacityBy,
+    start,
+    max,
+    resolution: parseResolution((flags.resolution as string | undefined) ?? '10%'),
+    slo,
+    ...(floor ? { minPrompts: floor } : {}),
+  };
 }
-

@@ -12,13 +12,15 @@ import { capacityText, probeLine } from '../capacity/text.js';
 
 export function searchHeader(target: string, spec: CapacitySpec): string {
   const unit = spec.by === 'concurrency' ? '' : ' req/s';
-  return [
-    `target    ${target}`,
-    `slo       ${formatSlo(spec.slo)}`,
-    `search    highest ${spec.by} from ${spec.start}${unit} up to ${spec.max}${unit}: doubling, then bisecting to ${formatResolution(spec.resolution, spec.by)}`,
-    `probes    ${promptRule(spec.slo)}${spec.minPrompts ? `; --num-prompts ${spec.minPrompts} at the least` : ''}`,
-    ...(spec.slo.some((r) => r.metric === 'tpot') ? [`tpot      ${tpotDefinition()}`] : []),
-  ].join('\n') + '\n';
+  return (
+    [
+      `target    ${target}`,
+      `slo       ${formatSlo(spec.slo)}`,
+      `search    highest ${spec.by} from ${spec.start}${unit} up to ${spec.max}${unit}: doubling, then bisecting to ${formatResolution(spec.resolution, spec.by)}`,
+      `probes    ${promptRule(spec.slo)}${spec.minPrompts ? `; --num-prompts ${spec.minPrompts} at the least` : ''}`,
+      ...(spec.slo.some((r) => r.metric === 'tpot') ? [`tpot      ${tpotDefinition()}`] : []),
+    ].join('\n') + '\n'
+  );
 }
 
 /** Progress on stderr (not with --json), and the interrupt signal. */
@@ -47,11 +49,17 @@ export async function withInterrupt<T>(work: (signal: AbortSignal) => Promise<T>
 }
 
 /** Print the outcome; the exit code (0 an answer, 1 none). */
-export function printOutcome(record: CapacityRecord, o: { json: boolean; label: string; gpus: number; maxLoad: number; extra?: Record<string, unknown>; saved?: string[] }): number {
+export function printOutcome(
+  record: CapacityRecord,
+  o: { json: boolean; label: string; gpus: number; maxLoad: number; extra?: Record<string, unknown>; saved?: string[] },
+): number {
   if (o.json) process.stdout.write(JSON.stringify({ ...record, ...o.extra }) + '\n');
   else {
     const width = process.stdout.isTTY ? Math.max(60, Math.min(process.stdout.columns || 80, 160)) : 80;
-    process.stdout.write([...capacityText(record, { label: o.label, gpus: o.gpus, chartWidth: width, maxLoad: o.maxLoad }), ...(o.saved ?? [])].join('\n') + '\n');
+    process.stdout.write(
+      [...capacityText(record, { label: o.label, gpus: o.gpus, chartWidth: width, maxLoad: o.maxLoad }), ...(o.saved ?? [])].join('\n') +
+        '\n',
+    );
   }
   return record.answer === null ? 1 : 0;
 }

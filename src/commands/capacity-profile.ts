@@ -34,7 +34,8 @@ import { describeSetup } from './replay-text.js';
 /** Replay's options from capacity's flags (the server is launched the way replay launches it). */
 export function profileReplayOptions(flags: Flags, logsDir: string): ReplayOptions {
   const sim = flags.sim === true;
-  const num = (name: string, fallback: number, range: { min: number; integer?: boolean }) => (flags[name] === undefined ? fallback : parseNumberArg(`--${name}`, String(flags[name]), range));
+  const num = (name: string, fallback: number, range: { min: number; integer?: boolean }) =>
+    flags[name] === undefined ? fallback : parseNumberArg(`--${name}`, String(flags[name]), range);
   return {
     sim,
     speed: num('speed', DEFAULT_SIM_SPEED, { min: 0.001 }),
@@ -67,7 +68,12 @@ export function profileTarget(setup: ReplaySetup, url: string): CapacityTarget {
 }
 
 /** Launch the profile's server (the runner's launch path), hand its URL to `use`, stop it on every path. */
-export async function withProfileServer<T>(setup: ReplaySetup, opts: ReplayOptions, signal: AbortSignal, use: (url: string) => Promise<T>): Promise<T> {
+export async function withProfileServer<T>(
+  setup: ReplaySetup,
+  opts: ReplayOptions,
+  signal: AbortSignal,
+  use: (url: string) => Promise<T>,
+): Promise<T> {
   const { profile } = setup;
   const sim = opts.sim ? { gpu: simGpuFor(profile), gpus: profile.host.gpuCount, speed: setup.spec.speed, seed: 0 } : undefined;
   const emit = (e: TuneEvent) => {
@@ -75,7 +81,17 @@ export async function withProfileServer<T>(setup: ReplaySetup, opts: ReplayOptio
     if (line !== null && e.type !== 'server-log') process.stderr.write(line.trim() + '\n');
   };
   const ctx = {
-    config: { model: profile.model, ...(sim ? { sim } : {}), bindHost: opts.bindHost, portStart: setup.port, readyTimeoutS: opts.readyTimeoutS, warmupPrompts: 0, runtime: profile.engine.runtime, slo: profile.slo, sampleIntervalS: 1 },
+    config: {
+      model: profile.model,
+      ...(sim ? { sim } : {}),
+      bindHost: opts.bindHost,
+      portStart: setup.port,
+      readyTimeoutS: opts.readyTimeoutS,
+      warmupPrompts: 0,
+      runtime: profile.engine.runtime,
+      slo: profile.slo,
+      sampleIntervalS: 1,
+    },
     host: setup.host,
     logsDir: opts.logsDir,
     emit,
@@ -92,7 +108,13 @@ export async function withProfileServer<T>(setup: ReplaySetup, opts: ReplayOptio
 }
 
 /** Save the profile with its `capacity` section, the report and the SVG; the lines saying where. */
-function saveCapacity(file: string, profile: Profile, record: CapacityRecord, dirs: { out?: string; fallback: string }, title: string): { profile: string; lines: string[] } {
+function saveCapacity(
+  file: string,
+  profile: Profile,
+  record: CapacityRecord,
+  dirs: { out?: string; fallback: string },
+  title: string,
+): { profile: string; lines: string[] } {
   const target = dirs.out ?? (isReferenceProfile(file, profile) ? dirs.fallback : dirname(file));
   mkdirSync(target, { recursive: true });
   // Saved once to claim the name the chart is named after, then again with the chart's name.
@@ -102,7 +124,10 @@ function saveCapacity(file: string, profile: Profile, record: CapacityRecord, di
   const final = saveProfile({ ...profile, capacity: { ...record, chart: basename(chart) } }, dirname(first));
   writeFileSync(reportPathFor(final), renderReport(loadProfile(final)));
   const copy = resolve(final) !== resolve(file);
-  return { profile: final, lines: [`profile: ${final}${copy ? ` (${file} is not rewritten)` : ''}`, `report:  ${reportPathFor(final)}`, `chart:   ${chart}`] };
+  return {
+    profile: final,
+    lines: [`profile: ${final}${copy ? ` (${file} is not rewritten)` : ''}`, `report:  ${reportPathFor(final)}`, `chart:   ${chart}`],
+  };
 }
 
 export async function capacityOfProfile(path: string, flags: Flags): Promise<number> {
@@ -118,9 +143,18 @@ export async function capacityOfProfile(path: string, flags: Flags): Promise<num
     process.stderr.write('servelab: not run\n');
     return 1;
   }
-  const result = await withInterrupt((signal) => withProfileServer(setup, opts, signal, (url) => runCapacity(profileTarget(setup, url), spec, searchHooks(spec, json, signal))));
+  const result = await withInterrupt((signal) =>
+    withProfileServer(setup, opts, signal, (url) => runCapacity(profileTarget(setup, url), spec, searchHooks(spec, json, signal))),
+  );
   const record = capacityRecord(result, { slo: spec.slo, resolution: spec.resolution, workload: setup.scenario.name });
   const title = `${profile.model} on ${profile.host.gpuCount} x ${profile.host.gpuName}: capacity by ${spec.by}`;
   const saved = saveCapacity(file, profile, record, { ...(flags.out ? { out: resolve(flags.out as string) } : {}), fallback: dir }, title);
-  return printOutcome(record, { json, label: profile.variant.label ?? profile.variant.id, gpus: profile.host.gpuCount, maxLoad: spec.max, extra: { profile: saved.profile }, saved: saved.lines });
+  return printOutcome(record, {
+    json,
+    label: profile.variant.label ?? profile.variant.id,
+    gpus: profile.host.gpuCount,
+    maxLoad: spec.max,
+    extra: { profile: saved.profile },
+    saved: saved.lines,
+  });
 }

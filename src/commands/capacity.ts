@@ -24,7 +24,8 @@ export default async function main(argv: string[]): Promise<number> {
     process.stdout.write(formatHelp(USAGE, FLAGS, FOOTER));
     return 0;
   }
-  if (positional.length > 1) throw new UserError(`capacity takes one PROFILE file, got ${positional.length}; run 'servelab capacity --help'`);
+  if (positional.length > 1)
+    throw new UserError(`capacity takes one PROFILE file, got ${positional.length}; run 'servelab capacity --help'`);
   if (positional.length === 1) {
     if (flags['base-url'] !== undefined) throw new UserError('give a PROFILE or --base-url URL, not both');
     const given = WORKLOAD_FLAGS.find((f) => flags[f] !== undefined);
@@ -32,7 +33,9 @@ export default async function main(argv: string[]): Promise<number> {
     return (await import('./capacity-profile.js')).capacityOfProfile(positional[0]!, flags);
   }
   if (flags['base-url'] === undefined) throw new UserError("capacity needs a PROFILE or --base-url URL; run 'servelab capacity --help'");
-  const ownOnly = ['sim', 'speed', 'yes', 'auto', 'out', 'runs-dir', 'ready-timeout', 'allow-any-command'].find((f) => flags[f] !== undefined);
+  const ownOnly = ['sim', 'speed', 'yes', 'auto', 'out', 'runs-dir', 'ready-timeout', 'allow-any-command'].find(
+    (f) => flags[f] !== undefined,
+  );
   if (ownOnly) throw new UserError(`--${ownOnly} is for a PROFILE search (the server at --base-url is already running)`);
   return capacityOfUrl(flags);
 }
@@ -65,7 +68,10 @@ async function capacityOfUrl(flags: Flags): Promise<number> {
     wallClock: flags['wall-clock'] === true,
   };
   const json = flags.json === true;
-  const workload = dataset === 'random' ? `random ${(flags['random-input-len'] as number | undefined) ?? 1024}/${(flags['random-output-len'] as number | undefined) ?? 128}` : dataset;
+  const workload =
+    dataset === 'random'
+      ? `random ${(flags['random-input-len'] as number | undefined) ?? 1024}/${(flags['random-output-len'] as number | undefined) ?? 128}`
+      : dataset;
   if (!json) process.stderr.write(searchHeader(`${baseUrl} (${model}), ${workload} prompts`, spec));
   const result = await withInterrupt((signal) => runCapacity(target, spec, searchHooks(spec, json, signal)));
   const record = capacityRecord(result, { slo: spec.slo, resolution: spec.resolution, workload });

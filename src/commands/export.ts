@@ -39,7 +39,9 @@ export default async function main(argv: string[]): Promise<number> {
       writeFileSync(values.out, text, { mode: format === 'shell' ? 0o755 : 0o644 });
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
-      throw new UserError(`--out ${values.out}: cannot write (${code ?? (e as Error).message})${code === 'ENOENT' ? ': create its folder first' : ''}`);
+      throw new UserError(
+        `--out ${values.out}: cannot write (${code ?? (e as Error).message})${code === 'ENOENT' ? ': create its folder first' : ''}`,
+      );
     }
     process.stderr.write(`servelab: wrote ${values.out}\n`);
   } else {

@@ -22,13 +22,17 @@ function table(host: HostInfo): string {
 }
 
 export default async function main(argv: string[]): Promise<number> {
-  const parsed = parseCommandArgs(argv, {
-    json: { type: 'boolean' },
-    sim: { type: 'boolean' },
-    gpu: { type: 'string' },
-    gpus: { type: 'string' },
-    yes: { type: 'boolean', short: 'y' },
-  }, USAGE);
+  const parsed = parseCommandArgs(
+    argv,
+    {
+      json: { type: 'boolean' },
+      sim: { type: 'boolean' },
+      gpu: { type: 'string' },
+      gpus: { type: 'string' },
+      yes: { type: 'boolean', short: 'y' },
+    },
+    USAGE,
+  );
   if (!parsed) return 0;
   const { values } = parsed;
   const gpus = optionalNumberArg('--gpus', values.gpus, { integer: true, min: 0 });
@@ -64,7 +68,9 @@ function holderLines(holders: GpuHolder[]): string {
 
 function leftoverLines(leftovers: Leftover[], actions: string[], yes: boolean): string {
   const running = leftovers.filter((l) => l.state === 'running');
-  const out = [running.length ? `${running.length} server(s) left running by a servelab that is gone:` : 'no servers left running by servelab'];
+  const out = [
+    running.length ? `${running.length} server(s) left running by a servelab that is gone:` : 'no servers left running by servelab',
+  ];
   for (const l of running) out.push(`  ${describeLeftover(l)}`);
   if (running.length && !yes) out.push('  run `servelab gpus --yes` to stop them');
   for (const a of actions) out.push(`  ${a}`);

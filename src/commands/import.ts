@@ -22,11 +22,18 @@ export default async function main(argv: string[]): Promise<number> {
     process.stdout.write(formatHelp(USAGE, FLAGS));
     return 0;
   }
-  if (positional.length === 0) throw new UserError("import: give one or more files (vLLM output text or result JSON). Run 'servelab import --help'.");
+  if (positional.length === 0)
+    throw new UserError("import: give one or more files (vLLM output text or result JSON). Run 'servelab import --help'.");
   const results: ImportedResult[] = [];
   for (const file of positional) results.push(...importResultFile(file));
   if (flags.json) {
-    process.stdout.write(JSON.stringify(results.map((r) => r.result), null, 2) + '\n');
+    process.stdout.write(
+      JSON.stringify(
+        results.map((r) => r.result),
+        null,
+        2,
+      ) + '\n',
+    );
   } else {
     for (const r of results) {
       const metrics = { failed: 0, request_goodput: null, ...r.result } as unknown as BenchMetrics;

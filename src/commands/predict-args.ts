@@ -38,8 +38,26 @@ export const PREDICT_USAGE = `usage: servelab predict --model ID [--gpu NAME] [-
        servelab predict --engine llamacpp --model FILE.gguf [...] (servelab predict --engine llamacpp --help)`;
 
 /** Flags only a running sim-serve has: refused here, so a copied command line does not silently differ. */
-const SERVER_ONLY = new Set(['--host', '--port', '--speed', '--load-time', '--load-format', '--served-model-name', '--engine-arg', '--truth']);
-const OWN = new Set(['--scenario', '--num-prompts', '--max-concurrency', '--request-rate', '--seed', '--engine-version', '--engine', '--calibration']);
+const SERVER_ONLY = new Set([
+  '--host',
+  '--port',
+  '--speed',
+  '--load-time',
+  '--load-format',
+  '--served-model-name',
+  '--engine-arg',
+  '--truth',
+]);
+const OWN = new Set([
+  '--scenario',
+  '--num-prompts',
+  '--max-concurrency',
+  '--request-rate',
+  '--seed',
+  '--engine-version',
+  '--engine',
+  '--calibration',
+]);
 
 function positiveInt(flag: string, raw: string): number {
   return parseNumberArg(flag, raw, { integer: true, min: 1 });
@@ -62,7 +80,8 @@ export function parsePredictArgs(argv: string[]): PredictArgs {
     const flag = eq > 0 ? tok.slice(0, eq) : tok;
     if (flag === '--json') json = true;
     else if (flag === '--help' || flag === '-h') help = true;
-    else if (SERVER_ONLY.has(flag)) throw new UserError(`${flag} is a sim-serve server flag; predict launches nothing (servelab predict --help)`);
+    else if (SERVER_ONLY.has(flag))
+      throw new UserError(`${flag} is a sim-serve server flag; predict launches nothing (servelab predict --help)`);
     else if (OWN.has(flag)) {
       const v = eq > 0 ? tok.slice(eq + 1) : argv[++i];
       if (v === undefined || v.startsWith('--')) throw new UserError(`${flag} needs a value`);
@@ -72,7 +91,8 @@ export function parsePredictArgs(argv: string[]): PredictArgs {
   const base = { json, help, seed: 42, engines: [...GPU_ENGINES] as EngineName[], model: '', gpu: 'H100', gpus: 1, knobs: {} };
   if (help) return { ...base, scenario: parseScenario('sharegpt-like', { scale: 1 }) };
   const engine = own['--engine'];
-  if (engine !== undefined && !(GPU_ENGINES as readonly string[]).includes(engine)) throw new UserError(`--engine must be vllm, sglang, trtllm or llamacpp (with --model FILE.gguf), got '${engine}'`);
+  if (engine !== undefined && !(GPU_ENGINES as readonly string[]).includes(engine))
+    throw new UserError(`--engine must be vllm, sglang, trtllm or llamacpp (with --model FILE.gguf), got '${engine}'`);
   let sim;
   try {
     sim = parseSimArgs([...rest, '--engine', engine ?? 'vllm']);
@@ -83,7 +103,10 @@ export function parsePredictArgs(argv: string[]): PredictArgs {
   // The same cap and wording as --auto, sim and the workbench (config-rules.ts RULES.simGpus).
   checkNumber('--gpus', String(sim.gpus), RULES.simGpus);
   if (!findGpu(sim.gpu)) throw new UserError(`unknown GPU '${sim.gpu}': use one of ${gpuNames().join(', ')}`);
-  if (!getModel(sim.model)) throw new UserError(`unknown model '${sim.model}': use a built-in id (${builtinModelIds().slice(0, 4).join(', ')}, ...) or a folder with config.json`);
+  if (!getModel(sim.model))
+    throw new UserError(
+      `unknown model '${sim.model}': use a built-in id (${builtinModelIds().slice(0, 4).join(', ')}, ...) or a folder with config.json`,
+    );
   const numPrompts = own['--num-prompts'] !== undefined ? positiveInt('--num-prompts', own['--num-prompts']) : undefined;
   let scenario = parseScenario(own['--scenario'] ?? 'sharegpt-like', { scale: 1, ...(numPrompts ? { numPrompts } : {}) });
   const maxConcurrency = own['--max-concurrency'] !== undefined ? positiveInt('--max-concurrency', own['--max-concurrency']) : undefined;
@@ -91,13 +114,15 @@ export function parsePredictArgs(argv: string[]): PredictArgs {
   const rr = own['--request-rate'];
   if (rr !== undefined && rr !== 'inf') {
     requestRate = Number(rr);
-    if (!(requestRate > 0) || !Number.isFinite(requestRate)) throw new UserError(`--request-rate must be a positive number or inf, got '${rr}'`);
+    if (!(requestRate > 0) || !Number.isFinite(requestRate))
+      throw new UserError(`--request-rate must be a positive number or inf, got '${rr}'`);
   }
   const seedRaw = own['--seed'];
   if (seedRaw !== undefined) {
     // The drawn lengths (and the JSONL vLLM can replay) follow --seed.
     const seed = parseNumberArg('--seed', seedRaw, { integer: true, min: 0 });
-    scenario = scenario.dataset === 'custom' ? sharegptScenario({ scale: 1, numPrompts: scenario.numPrompts, seed }) : { ...scenario, seed };
+    scenario =
+      scenario.dataset === 'custom' ? sharegptScenario({ scale: 1, numPrompts: scenario.numPrompts, seed }) : { ...scenario, seed };
   }
   const ver = own['--engine-version'];
   if (ver !== undefined && !/^v?\d+(\.\d+)*/.test(ver)) throw new UserError(`--engine-version must look like 0.11.0, got '${ver}'`);

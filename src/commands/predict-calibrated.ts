@@ -9,7 +9,10 @@ import { TARGET_VERSIONS } from '../model/versions.js';
 import type { Prediction } from '../sim/predict.js';
 
 /** Read the file and check it against what is predicted; warnings are returned, refusals thrown. */
-export function loadCalibration(file: string, here: { gpu: string; gpus: number; engines: EngineName[]; engineVersion?: string }): { cal: CalibrationFile; warnings: string[] } {
+export function loadCalibration(
+  file: string,
+  here: { gpu: string; gpus: number; engines: EngineName[]; engineVersion?: string },
+): { cal: CalibrationFile; warnings: string[] } {
   let cal: CalibrationFile;
   try {
     cal = readCalibrationFile(file);
@@ -18,7 +21,12 @@ export function loadCalibration(file: string, here: { gpu: string; gpus: number;
   }
   const warnings: string[] = [];
   for (const engine of here.engines) {
-    const c = checkCalibration(cal, { gpuName: here.gpu, gpuCount: here.gpus, engine, engineVersion: here.engineVersion ?? (TARGET_VERSIONS as Partial<Record<string, string>>)[engine] });
+    const c = checkCalibration(cal, {
+      gpuName: here.gpu,
+      gpuCount: here.gpus,
+      engine,
+      engineVersion: here.engineVersion ?? (TARGET_VERSIONS as Partial<Record<string, string>>)[engine],
+    });
     if (c.refuse) throw new UserError(`--calibration ${file}: ${c.refuse}`);
     for (const w of c.warnings) if (!warnings.includes(w)) warnings.push(w);
   }
@@ -34,8 +42,21 @@ export type CalibratedPrediction = Prediction & {
 export function withPrior(calibrated: Prediction, prior: Prediction, cal: CalibrationFile, file: string): CalibratedPrediction {
   return {
     ...calibrated,
-    ...(prior.fits ? { prior: { total_token_throughput: prior.total_token_throughput, mean_ttft_ms: prior.mean_ttft_ms, mean_tpot_ms: prior.mean_tpot_ms } } : {}),
-    calibration: { file, observations: cal.fit.observations, band_pct: Math.round((Math.exp(cal.fit.bandLogSd) - 1) * 1000) / 10, loo_median_abs_pct: cal.fit.looMedianAbsPct },
+    ...(prior.fits
+      ? {
+          prior: {
+            total_token_throughput: prior.total_token_throughput,
+            mean_ttft_ms: prior.mean_ttft_ms,
+            mean_tpot_ms: prior.mean_tpot_ms,
+          },
+        }
+      : {}),
+    calibration: {
+      file,
+      observations: cal.fit.observations,
+      band_pct: Math.round((Math.exp(cal.fit.bandLogSd) - 1) * 1000) / 10,
+      loo_median_abs_pct: cal.fit.looMedianAbsPct,
+    },
   };
 }
 

@@ -15,7 +15,13 @@ export const PREDICT_LLAMACPP_USAGE = `usage: servelab predict --engine llamacpp
                         [-ctk TYPE] [-ctv TYPE] [--scenario random:IN/OUT] [--num-prompts N]
                         [--max-concurrency N] [--calibration FILE] [--json]`;
 
-const INT_FLAGS: Record<string, keyof Knobs> = { '-np': 'maxRunningSeqs', '-t': 'threads', '-tb': 'threadsBatch', '-b': 'maxBatchedTokens', '-ub': 'ubatch' };
+const INT_FLAGS: Record<string, keyof Knobs> = {
+  '-np': 'maxRunningSeqs',
+  '-t': 'threads',
+  '-tb': 'threadsBatch',
+  '-b': 'maxBatchedTokens',
+  '-ub': 'ubatch',
+};
 const TYPE_FLAGS: Record<string, 'kvCacheDtype' | 'vCacheDtype'> = { '-ctk': 'kvCacheDtype', '-ctv': 'vCacheDtype' };
 
 export default function predictLlamacpp(argv: string[]): number {
@@ -29,9 +35,14 @@ export default function predictLlamacpp(argv: string[]): number {
   let maxConcurrency: number | undefined;
   for (let i = 0; i < argv.length; i++) {
     const f = argv[i]!;
-    if (f === '--json') { json = true; continue; }
+    if (f === '--json') {
+      json = true;
+      continue;
+    }
     if (f === '--help' || f === '-h') {
-      process.stdout.write(`${PREDICT_LLAMACPP_USAGE}\n\nEstimates llama-server on this host's CPU from the GGUF header: decode streams the weights and\neach slot's KV cache over memory bandwidth, prefill does 2 x params FLOPs per token. Not measured.\n`);
+      process.stdout.write(
+        `${PREDICT_LLAMACPP_USAGE}\n\nEstimates llama-server on this host's CPU from the GGUF header: decode streams the weights and\neach slot's KV cache over memory bandwidth, prefill does 2 x params FLOPs per token. Not measured.\n`,
+      );
       return 0;
     }
     const v = argv[++i];
@@ -44,11 +55,13 @@ export default function predictLlamacpp(argv: string[]): number {
     else if (f === '--max-concurrency') maxConcurrency = int();
     else if (INT_FLAGS[f]) knobs[INT_FLAGS[f]] = int();
     else if (TYPE_FLAGS[f]) {
-      if (kvElemBytes(v) === 2 && !/^(f16|bf16|auto)$/i.test(v)) throw new UserError(`${f} must be a GGML type such as f16, q8_0 or q4_0, got '${v}'`);
+      if (kvElemBytes(v) === 2 && !/^(f16|bf16|auto)$/i.test(v))
+        throw new UserError(`${f} must be a GGML type such as f16, q8_0 or q4_0, got '${v}'`);
       knobs[TYPE_FLAGS[f]] = v;
     } else if (f === '--scenario') {
       const m = /^random:(\d+)\/(\d+)$/.exec(v);
-      if (!m || !(Number(m[1]) > 0) || !(Number(m[2]) > 0)) throw new UserError(`--scenario for llamacpp must be random:IN/OUT, got '${v}'`);
+      if (!m || !(Number(m[1]) > 0) || !(Number(m[2]) > 0))
+        throw new UserError(`--scenario for llamacpp must be random:IN/OUT, got '${v}'`);
       inputLen = Number(m[1]);
       outputLen = Number(m[2]);
     } else throw new UserError(`unknown flag for predict --engine llamacpp: ${f} (servelab predict --help)`);
@@ -68,7 +81,9 @@ export default function predictLlamacpp(argv: string[]): number {
   const prior = llamacppEstimate(facts, knobs as Knobs, cpu, w);
   const e = k ? llamacppEstimate(facts, knobs as Knobs, cpu, w, k) : prior;
   if (json) {
-    process.stdout.write(JSON.stringify({ engine: 'llamacpp', ...e, ...(k ? { prior: prior.totalTokPerS, calibration } : {}), cpu: cpu.source }) + '\n');
+    process.stdout.write(
+      JSON.stringify({ engine: 'llamacpp', ...e, ...(k ? { prior: prior.totalTokPerS, calibration } : {}), cpu: cpu.source }) + '\n',
+    );
     return 0;
   }
   const lines = [

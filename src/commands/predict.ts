@@ -13,15 +13,44 @@ import { calibratedLine, calibrationHeader, loadCalibration, withPrior } from '.
 const fmt = (v: number | undefined, d = 0) => (v === undefined ? '–' : v.toFixed(d));
 
 function table(rows: Prediction[]): string {
-  const head = ['engine', 'version', 'fits', 'total tok/s', 'output tok/s', 'req/s', 'mean TTFT ms', 'p99 TTFT ms', 'mean TPOT ms', 'p99 TPOT ms'];
+  const head = [
+    'engine',
+    'version',
+    'fits',
+    'total tok/s',
+    'output tok/s',
+    'req/s',
+    'mean TTFT ms',
+    'p99 TTFT ms',
+    'mean TPOT ms',
+    'p99 TPOT ms',
+  ];
   const body = rows.map((r) =>
     r.fits
-      ? [r.engine, r.engine_version, 'yes', fmt(r.total_token_throughput), fmt(r.output_throughput), fmt(r.request_throughput, 2), fmt(r.mean_ttft_ms), fmt(r.p99_ttft_ms), fmt(r.mean_tpot_ms, 1), fmt(r.p99_tpot_ms, 1)]
+      ? [
+          r.engine,
+          r.engine_version,
+          'yes',
+          fmt(r.total_token_throughput),
+          fmt(r.output_throughput),
+          fmt(r.request_throughput, 2),
+          fmt(r.mean_ttft_ms),
+          fmt(r.p99_ttft_ms),
+          fmt(r.mean_tpot_ms, 1),
+          fmt(r.p99_tpot_ms, 1),
+        ]
       : [r.engine, r.engine_version, `no: ${r.reason ?? 'does not fit'}`],
   );
   const widths = head.map((h, i) => Math.max(h.length, ...body.filter((b) => b.length > 3 || i < 2).map((b) => (b[i] ?? '').length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i < 3 && cells.length > 3 ? c.padEnd(widths[i]!) : i >= 3 ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join('  ').trimEnd();
-  return [line(head), ...body.map((b) => (b.length === 3 ? `${b[0]!.padEnd(widths[0]!)}  ${b[1]!.padEnd(widths[1]!)}  ${b[2]}` : line(b)))].join('\n');
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => (i < 3 && cells.length > 3 ? c.padEnd(widths[i]!) : i >= 3 ? c.padStart(widths[i]!) : c.padEnd(widths[i]!)))
+      .join('  ')
+      .trimEnd();
+  return [
+    line(head),
+    ...body.map((b) => (b.length === 3 ? `${b[0]!.padEnd(widths[0]!)}  ${b[1]!.padEnd(widths[1]!)}  ${b[2]}` : line(b))),
+  ].join('\n');
 }
 
 export default async function main(argv: string[]): Promise<number> {
@@ -31,11 +60,20 @@ export default async function main(argv: string[]): Promise<number> {
   if (at >= 0 && norm[at + 1] === 'llamacpp') return (await import('./predict-llamacpp.js')).default(norm);
   const a = parsePredictArgs(argv);
   if (a.help) {
-    process.stdout.write(`${PREDICT_USAGE}\n\nPredicts what a benchmark of one configuration would report, from servelab's performance model\n(virtual clock, no server, no GPU). Figures are model output, not measurements; see docs/calibration.md\nfor the model's measured error against published results.\n`);
+    process.stdout.write(
+      `${PREDICT_USAGE}\n\nPredicts what a benchmark of one configuration would report, from servelab's performance model\n(virtual clock, no server, no GPU). Figures are model output, not measurements; see docs/calibration.md\nfor the model's measured error against published results.\n`,
+    );
     return 0;
   }
   const requests = scenarioRequests(a.scenario, a.seed);
-  const used = a.calibration ? loadCalibration(a.calibration, { gpu: a.gpu, gpus: a.gpus, engines: a.engines, ...(a.engineVersion ? { engineVersion: a.engineVersion } : {}) }) : undefined;
+  const used = a.calibration
+    ? loadCalibration(a.calibration, {
+        gpu: a.gpu,
+        gpus: a.gpus,
+        engines: a.engines,
+        ...(a.engineVersion ? { engineVersion: a.engineVersion } : {}),
+      })
+    : undefined;
   for (const w of used?.warnings ?? []) process.stderr.write(`warning: calibration ${a.calibration}: ${w}\n`);
   const input = {
     ...(a.engineVersion ? { engineVersion: a.engineVersion } : {}),
@@ -58,7 +96,8 @@ export default async function main(argv: string[]): Promise<number> {
   }
   const what = `${a.model} on ${a.gpus} x ${a.gpu}, ${a.scenario.label}, ${requests.length} prompts, ${a.maxConcurrency ? `max concurrency ${a.maxConcurrency}` : 'all at once'}${a.requestRate ? `, ${a.requestRate} req/s` : ''}, seed ${a.seed}`;
   process.stdout.write(`Predicted by servelab's model (virtual clock, not measured): ${what}\n`);
-  if (used) process.stdout.write([calibrationHeader(a.calibration!, used.cal), ...rows.map((r) => calibratedLine(r, used.cal))].join('\n') + '\n');
+  if (used)
+    process.stdout.write([calibrationHeader(a.calibration!, used.cal), ...rows.map((r) => calibratedLine(r, used.cal))].join('\n') + '\n');
   // The same workload on a real server, with vLLM's own client.
   const reproduce = `To measure it on a real server: ${benchCommand({ ...a.scenario, maxConcurrency: a.maxConcurrency ?? null }, a.model)}${a.requestRate ? ` --request-rate ${a.requestRate}` : ''}\n`;
   if (rows.length > 1) {
@@ -71,6 +110,15 @@ export default async function main(argv: string[]): Promise<number> {
     return 0;
   }
   process.stdout.write(`${r.engine} ${r.engine_version}\n`);
-  process.stdout.write(formatResultBlock(r as unknown as BenchMetrics, { maxConcurrency: a.maxConcurrency ?? null, ...(a.requestRate ? { requestRate: a.requestRate } : {}), percentileMetrics: ['ttft', 'tpot', 'itl', 'e2el'], metricPercentiles: [99] }) + '\n' + reproduce);
+  process.stdout.write(
+    formatResultBlock(r as unknown as BenchMetrics, {
+      maxConcurrency: a.maxConcurrency ?? null,
+      ...(a.requestRate ? { requestRate: a.requestRate } : {}),
+      percentileMetrics: ['ttft', 'tpot', 'itl', 'e2el'],
+      metricPercentiles: [99],
+    }) +
+      '\n' +
+      reproduce,
+  );
   return 0;
 }

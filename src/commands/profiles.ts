@@ -38,7 +38,11 @@ function table(rows: ProfileRow[]): string {
       r.lastVerdict ?? '–',
     ]);
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i]!.length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i === 4 ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join('  ').trimEnd();
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => (i === 4 ? c.padStart(widths[i]!) : c.padEnd(widths[i]!)))
+      .join('  ')
+      .trimEnd();
   const out = [line(head), ...body.map(line)];
   for (const r of rows.filter((x) => !x.ok)) out.push(`${r.file}: invalid: ${r.error}`);
   return out.join('\n');

@@ -17,12 +17,18 @@ import { describeSetup } from './replay-text.js';
 /** The recorded answer to check; bad input (exit 2) when the profile has none. */
 export function recordedCapacity(profile: Pick<Profile, 'capacity'>, file: string): CapacityRecord & { answer: number } {
   const c = profile.capacity;
-  if (!c) throw new UserError(`${file} has no capacity answer to check; run 'servelab capacity ${file}' first (or replay without --capacity)`);
+  if (!c)
+    throw new UserError(`${file} has no capacity answer to check; run 'servelab capacity ${file}' first (or replay without --capacity)`);
   if (c.answer === null) throw new UserError(`${file}: its capacity search found no load that held ${c.slo}; nothing to check`);
   return { ...c, answer: c.answer };
 }
 
-export async function replayCapacityHeadless(setup: ReplaySetup, opts: ReplayOptions, v: { json?: boolean; yes?: boolean; auto?: boolean }, file: string): Promise<number> {
+export async function replayCapacityHeadless(
+  setup: ReplaySetup,
+  opts: ReplayOptions,
+  v: { json?: boolean; yes?: boolean; auto?: boolean },
+  file: string,
+): Promise<number> {
   const rec = recordedCapacity(setup.profile, file);
   const slo = parseSlo(rec.slo);
   const claim = `${loadPhrase(rec.by, rec.answer)} at ${slo.map(sloPhrase).join(' and ')}`;
@@ -32,10 +38,30 @@ export async function replayCapacityHeadless(setup: ReplaySetup, opts: ReplayOpt
     return EXIT.failed;
   }
   const spec = { by: rec.by, slo };
-  const p = await withInterrupt((signal) => withProfileServer(setup, opts, signal, (url) => probeOnce(profileTarget(setup, url), spec, rec.answer, { signal })));
-  const now = slo.map((r) => `${r.stat} ${r.metric.toUpperCase()} ${Number(p.metrics[`${r.stat}_${r.metric}_ms`]).toFixed(0)} ms`).join(', ');
-  const line = p.holds ? `still holds ${claim} (now ${now}, ${p.numPrompts} requests)` : `no longer holds ${claim}: ${p.violations.join('; ')}`;
+  const p = await withInterrupt((signal) =>
+    withProfileServer(setup, opts, signal, (url) => probeOnce(profileTarget(setup, url), spec, rec.answer, { signal })),
+  );
+  const now = slo
+    .map((r) => `${r.stat} ${r.metric.toUpperCase()} ${Number(p.metrics[`${r.stat}_${r.metric}_ms`]).toFixed(0)} ms`)
+    .join(', ');
+  const line = p.holds
+    ? `still holds ${claim} (now ${now}, ${p.numPrompts} requests)`
+    : `no longer holds ${claim}: ${p.violations.join('; ')}`;
   const code = p.holds ? EXIT.ok : EXIT.regression;
-  process.stdout.write(v.json ? JSON.stringify({ profile: file, verdict: p.holds ? 'holds' : 'regression', by: rec.by, load: rec.answer, slo: rec.slo, breaks: p.breaks, violations: p.violations, numPrompts: p.numPrompts, exitCode: code }) + '\n' : line + '\n');
+  process.stdout.write(
+    v.json
+      ? JSON.stringify({
+          profile: file,
+          verdict: p.holds ? 'holds' : 'regression',
+          by: rec.by,
+          load: rec.answer,
+          slo: rec.slo,
+          breaks: p.breaks,
+          violations: p.violations,
+          numPrompts: p.numPrompts,
+          exitCode: code,
+        }) + '\n'
+      : line + '\n',
+  );
   return code;
 }

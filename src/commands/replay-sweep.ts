@@ -15,7 +15,10 @@ import { describeSetup } from './replay-text.js';
 
 function pointLine(p: SweepPoint): string {
   const m = p.metrics as Record<string, number> | undefined;
-  const what = p.status !== 'ok' || !m ? `${p.status}${p.reason ? `: ${p.reason}` : ''}` : `${m.output_throughput.toFixed(0)} output tok/s, TPOT mean ${m.mean_tpot_ms.toFixed(1)} ms`;
+  const what =
+    p.status !== 'ok' || !m
+      ? `${p.status}${p.reason ? `: ${p.reason}` : ''}`
+      : `${m.output_throughput.toFixed(0)} output tok/s, TPOT mean ${m.mean_tpot_ms.toFixed(1)} ms`;
   return `  at ${loadLabel(p.load)}: ${what}${p.violations.length ? ` (SLO broken: ${p.violations.join('; ')})` : ''}`;
 }
 
@@ -33,7 +36,9 @@ export async function replaySweepHeadless(
 ): Promise<number> {
   const plan = planSweepReplay(setup, file);
   if (opts.tolerancePct <= 0) throw new UserError('--tolerance must be above 0 for --sweep (the margin the frontier may move down by)');
-  process.stderr.write(`${describeSetup(setup)}\nsweep     ${formatSweep(plan.job.spec)} as recorded ${plan.record.at.slice(0, 10)}${plan.job.slo.length ? `, compared at the SLO ${plan.record.slo}` : ', compared load by load'}\n`);
+  process.stderr.write(
+    `${describeSetup(setup)}\nsweep     ${formatSweep(plan.job.spec)} as recorded ${plan.record.at.slice(0, 10)}${plan.job.slo.length ? `, compared at the SLO ${plan.record.slo}` : ', compared load by load'}\n`,
+  );
   if (!(await askConsent({ yes: v.yes === true, auto: v.auto === true, what: `replay --sweep ${file}` }))) {
     process.stderr.write('servelab: not run\n');
     return 1;
@@ -50,7 +55,11 @@ export async function replaySweepHeadless(
   let outcome: SweepReplayOutcome;
   try {
     outcome = await executeSweepReplay(setup, plan, {
-      journal, readyTimeoutS: opts.readyTimeoutS, sim: opts.sim, tolerancePct: opts.tolerancePct, signal: controller.signal,
+      journal,
+      readyTimeoutS: opts.readyTimeoutS,
+      sim: opts.sim,
+      tolerancePct: opts.tolerancePct,
+      signal: controller.signal,
       emit: (e: TuneEvent) => (e.type === 'server-ready' ? say(`server ready after ${e.startupS.toFixed(1)} s`) : undefined),
       onPoint: (_id, p) => say(pointLine(p)),
     });
@@ -60,7 +69,16 @@ export async function replaySweepHeadless(
   journal.update({ status: 'finished', exitCode: outcome.exitCode, current: null });
   const c = outcome.comparison;
   process.stdout.write(
-    v.json ? JSON.stringify({ profile: file, verdict: c.verdict, deltaPct: c.deltaPct, reasons: c.reasons, exitCode: outcome.exitCode, runDir: journal.dir }) + '\n' : outcomeText(outcome, opts.tolerancePct, journal.dir),
+    v.json
+      ? JSON.stringify({
+          profile: file,
+          verdict: c.verdict,
+          deltaPct: c.deltaPct,
+          reasons: c.reasons,
+          exitCode: outcome.exitCode,
+          runDir: journal.dir,
+        }) + '\n'
+      : outcomeText(outcome, opts.tolerancePct, journal.dir),
   );
   return outcome.exitCode;
 }

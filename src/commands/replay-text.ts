@@ -16,7 +16,12 @@ function fmtValue(v: number | null): string {
 }
 
 export function deltaTable(deltas: MetricDelta[]): string {
-  const rows = deltas.map((d) => [`${d.label}${d.unit === 'ms' ? ' (ms)' : ''}`, fmtValue(d.recorded), fmtValue(d.now), fmtPct(d.deltaPct)]);
+  const rows = deltas.map((d) => [
+    `${d.label}${d.unit === 'ms' ? ' (ms)' : ''}`,
+    fmtValue(d.recorded),
+    fmtValue(d.now),
+    fmtPct(d.deltaPct),
+  ]);
   return textTable(['metric', 'recorded', 'now', 'delta'], rows);
 }
 
@@ -33,7 +38,9 @@ export function describeSetup(s: ReplaySetup): string {
   if (s.differences.length) lines.push('differs   ' + s.differences.join('\n          '));
   else lines.push('differs   nothing');
   for (const n of s.notes) lines.push(`note      ${n}`);
-  lines.push(`workload  ${s.scenario.label}: ${s.scenario.numPrompts} prompts${s.scenario.maxConcurrency ? `, max concurrency ${s.scenario.maxConcurrency}` : ', all at once'}`);
+  lines.push(
+    `workload  ${s.scenario.label}: ${s.scenario.numPrompts} prompts${s.scenario.maxConcurrency ? `, max concurrency ${s.scenario.maxConcurrency}` : ', all at once'}`,
+  );
   lines.push(`will run  ${s.display}`);
   return lines.join('\n');
 }

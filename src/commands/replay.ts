@@ -86,7 +86,10 @@ const FLAGS = {
   capacity: { type: 'boolean' },
 } as const;
 
-type Flags = Partial<Record<'sim' | 'yes' | 'auto' | 'json' | 'no-record' | 'allow-any-command' | 'sweep' | 'capacity', boolean> & Record<'speed' | 'tolerance' | 'dataset-path' | 'port' | 'ready-timeout' | 'runs-dir', string>> & { 'allow-env'?: string[] };
+type Flags = Partial<
+  Record<'sim' | 'yes' | 'auto' | 'json' | 'no-record' | 'allow-any-command' | 'sweep' | 'capacity', boolean> &
+    Record<'speed' | 'tolerance' | 'dataset-path' | 'port' | 'ready-timeout' | 'runs-dir', string>
+> & { 'allow-env'?: string[] };
 
 function replayOptions(v: Flags, logsDir: string): ReplayOptions {
   const sim = v.sim === true;
@@ -106,7 +109,13 @@ function replayOptions(v: Flags, logsDir: string): ReplayOptions {
 }
 
 /** Without the screen: the setup on stderr, consent, progress lines, then the outcome on stdout. */
-async function replayHeadless(setup: ReplaySetup, opts: ReplayOptions, v: Flags, file: string, finish: (o: ReplayOutcome) => History): Promise<number> {
+async function replayHeadless(
+  setup: ReplaySetup,
+  opts: ReplayOptions,
+  v: Flags,
+  file: string,
+  finish: (o: ReplayOutcome) => History,
+): Promise<number> {
   const json = v.json === true;
   process.stderr.write(describeSetup(setup) + '\n');
   if (!(await askConsent({ yes: v.yes === true, auto: v.auto === true, what: `replay ${file}` }))) {
@@ -132,7 +141,9 @@ async function replayHeadless(setup: ReplaySetup, opts: ReplayOptions, v: Flags,
     uninstall();
   }
   const history = finish(outcome);
-  process.stdout.write(json ? outcomeJson(setup, outcome, history, file, opts.logsDir) : outcomeText(setup, outcome, history, file, opts.logsDir));
+  process.stdout.write(
+    json ? outcomeJson(setup, outcome, history, file, opts.logsDir) : outcomeText(setup, outcome, history, file, opts.logsDir),
+  );
   return outcome.exitCode;
 }
 

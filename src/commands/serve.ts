@@ -20,7 +20,8 @@ import { baseUrl } from '../tune/launch/launch.js';
 import { askConsent } from './consent.js';
 import { parseCommandArgs } from './args.js';
 
-const USAGE = 'usage: servelab serve PROFILE [--sim] [--speed S] [--yes] [--auto] [--port N] [--grace S] [--runs-dir DIR] [--allow-any-command] [--allow-env NAME]...';
+const USAGE =
+  'usage: servelab serve PROFILE [--sim] [--speed S] [--yes] [--auto] [--port N] [--grace S] [--runs-dir DIR] [--allow-any-command] [--allow-env NAME]...';
 
 /** --port, --speed and --grace, checked. */
 function numbers(v: { port?: string; speed?: string; grace?: string }): { port?: number; speed: number; graceMs: number } {

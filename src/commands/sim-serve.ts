@@ -66,7 +66,10 @@ export default async function main(argv: string[]): Promise<number> {
   }
   const s = server;
   const onSignal = () => {
-    void s.stop().then(release).then(() => process.exit(0));
+    void s
+      .stop()
+      .then(release)
+      .then(() => process.exit(0));
     // Never linger: a stuck connection must not keep the process alive.
     setTimeout(() => process.exit(0), 1000).unref();
   };

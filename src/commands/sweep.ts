@@ -59,16 +59,27 @@ const OPTIONS = {
 
 function pointLine(label: string, p: SweepPoint): string {
   const m = p.metrics as Record<string, number> | undefined;
-  const what = p.status !== 'ok' || !m ? `${p.status}: ${p.reason ?? ''}` : `${m.output_throughput.toFixed(0)} output tok/s, TPOT mean ${m.mean_tpot_ms.toFixed(1)} ms, TTFT p99 ${m.p99_ttft_ms.toFixed(0)} ms`;
+  const what =
+    p.status !== 'ok' || !m
+      ? `${p.status}: ${p.reason ?? ''}`
+      : `${m.output_throughput.toFixed(0)} output tok/s, TPOT mean ${m.mean_tpot_ms.toFixed(1)} ms, TTFT p99 ${m.p99_ttft_ms.toFixed(0)} ms`;
   return `${label} at ${loadLabel(p.load)}: ${what}${p.violations.length ? ` (SLO broken: ${p.violations.join('; ')})` : ''}${p.resumed ? ' (from the journal)' : ''}`;
 }
 
 /** The journal: a new run folder, or the one to resume (whose settings win over the flags). */
-function openJournal(file: string, v: { resume?: string; 'run-dir'?: string }, job: SweepJobConfig, model: string, gpuTag: string): Journal<SweepJobConfig> {
+function openJournal(
+  file: string,
+  v: { resume?: string; 'run-dir'?: string },
+  job: SweepJobConfig,
+  model: string,
+  gpuTag: string,
+): Journal<SweepJobConfig> {
   if (v.resume) {
     const j = Journal.open<SweepJobConfig>(resolve(v.resume));
-    if (j.config.command !== 'sweep') throw new UserError(`--resume ${v.resume}: not a sweep run folder (use servelab --auto --resume for a tuning run)`);
-    if (resolve(j.config.profile) !== resolve(file)) throw new UserError(`--resume ${v.resume}: that sweep is of ${j.config.profile}, not ${file}`);
+    if (j.config.command !== 'sweep')
+      throw new UserError(`--resume ${v.resume}: not a sweep run folder (use servelab --auto --resume for a tuning run)`);
+    if (resolve(j.config.profile) !== resolve(file))
+      throw new UserError(`--resume ${v.resume}: that sweep is of ${j.config.profile}, not ${file}`);
     // Infinity does not survive JSON: rate levels come back as null.
     j.config.spec.levels = j.config.spec.levels.map((l) => (l === null ? Infinity : l));
     return j;
@@ -101,7 +112,14 @@ export default async function main(argv: string[]): Promise<number> {
   const prompts = v.prompts === undefined ? undefined : num('--prompts', v.prompts, 0, 1, true);
   const profile = loadProfile(file);
   const slo = v.slo !== undefined ? parseSlo(v.slo) : profile.slo;
-  const job: SweepJobConfig = { command: 'sweep', profile: file, spec, slo, sweepAll: v['sweep-all'] === true, ...(prompts ? { prompts } : {}) };
+  const job: SweepJobConfig = {
+    command: 'sweep',
+    profile: file,
+    spec,
+    slo,
+    sweepAll: v['sweep-all'] === true,
+    ...(prompts ? { prompts } : {}),
+  };
   const journal = openJournal(file, v, job, profile.model, `${profile.host.gpuName}x${profile.host.gpuCount}`);
   opts.logsDir = journal.logsDir();
   const setup = await prepareReplay(profile, file, opts);
@@ -125,7 +143,12 @@ export default async function main(argv: string[]): Promise<number> {
     journal.update({ status: 'failed', exitCode: 1 });
     return 1;
   }
-  return runAndReport(file, profile, setup, journal, { live: !v.auto && process.stdout.isTTY === true, out: v.out ? resolve(v.out) : undefined, readyTimeoutS: opts.readyTimeoutS, sim });
+  return runAndReport(file, profile, setup, journal, {
+    live: !v.auto && process.stdout.isTTY === true,
+    out: v.out ? resolve(v.out) : undefined,
+    readyTimeoutS: opts.readyTimeoutS,
+    sim,
+  });
 }
 
 async function runAndReport(
@@ -136,7 +159,9 @@ async function runAndReport(
   o: { live: boolean; out?: string; readyTimeoutS: number; sim: boolean },
 ): Promise<number> {
   const label = variantName(profile);
-  const live: LiveView | null = o.live ? (await import('../tui/live-sweep.js')).mountLiveSweep(`sweep ${formatSweep(journal.config.spec)}: ${label}`) : null;
+  const live: LiveView | null = o.live
+    ? (await import('../tui/live-sweep.js')).mountLiveSweep(`sweep ${formatSweep(journal.config.spec)}: ${label}`)
+    : null;
   // On screen the status shows the step now and the last point measured.
   let last = '';
   const say = (line: string) => (live ? live.update(last ? `${line} | last: ${last}` : line) : process.stderr.write(line + '\n'));
@@ -166,7 +191,10 @@ async function runAndReport(
         const line = pointLine(label, p);
         if (live) {
           last = line;
-          live.update(line, chartSeries([partial], analyseSweeps([partial], sweepDevices(profile.host.gpuCount), journal.config.slo)).series);
+          live.update(
+            line,
+            chartSeries([partial], analyseSweeps([partial], sweepDevices(profile.host.gpuCount), journal.config.slo)).series,
+          );
         } else say(line);
       },
     });
@@ -175,9 +203,16 @@ async function runAndReport(
     live?.close();
   }
   const { sweep, analysis } = result;
-  const saved = saveSweep(file, profile, { setup, sweep, analysis, job: journal.config }, { ...(o.out ? { out: o.out } : {}), fallback: journal.dir });
+  const saved = saveSweep(
+    file,
+    profile,
+    { setup, sweep, analysis, job: journal.config },
+    { ...(o.out ? { out: o.out } : {}), fallback: journal.dir },
+  );
   printResult(sweep, analysis, o.live);
-  process.stdout.write(`profile: ${saved.profile}${saved.copy ? ` (${file} is not rewritten)` : ''}\nreport:  ${saved.report}\nchart:   ${saved.chart}\n`);
+  process.stdout.write(
+    `profile: ${saved.profile}${saved.copy ? ` (${file} is not rewritten)` : ''}\nreport:  ${saved.report}\nchart:   ${saved.chart}\n`,
+  );
   const code = analysis.choice ? 0 : 1;
   journal.update({ status: 'finished', exitCode: code, profilePath: saved.profile, reportPath: saved.report, current: null });
   return code;

@@ -36,7 +36,10 @@ export default async function main(argv: string[]): Promise<number> {
 }
 
 /** An interrupted run says where its finished variants are and how to continue, as `--auto` does. */
-export async function resumeHint(session: Promise<unknown> | null, write: (s: string) => unknown = (s) => process.stderr.write(s)): Promise<void> {
+export async function resumeHint(
+  session: Promise<unknown> | null,
+  write: (s: string) => unknown = (s) => process.stderr.write(s),
+): Promise<void> {
   // The session has settled by now on every way out but a signal whose grace ran out: then say nothing.
   const late = new Promise<null>((r) => setTimeout(() => r(null), 1000).unref());
   const o = (session ? await Promise.race([session.catch(() => null), late]) : null) as Partial<SessionOutcome> | null;

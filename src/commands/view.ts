@@ -37,7 +37,12 @@ export function viewOfRun(runDir: string): SessionView {
 export default async function main(argv: string[]): Promise<number> {
   let parsed;
   try {
-    parsed = parseArgs({ args: argv, options: { auto: { type: 'boolean' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } }, allowPositionals: true, strict: true });
+    parsed = parseArgs({
+      args: argv,
+      options: { auto: { type: 'boolean' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+      allowPositionals: true,
+      strict: true,
+    });
   } catch (e) {
     throw new UserError(`view: ${parseArgsMessage(e)}. Run 'servelab view --help'.`);
   }
@@ -46,7 +51,8 @@ export default async function main(argv: string[]): Promise<number> {
     process.stdout.write(USAGE + '\n');
     return 0;
   }
-  if (positionals.length !== 1) throw new UserError("view: give one run folder, e.g. 'servelab view servelab-runs/2026-01-01T1200-Qwen3-14B-H100x1'");
+  if (positionals.length !== 1)
+    throw new UserError("view: give one run folder, e.g. 'servelab view servelab-runs/2026-01-01T1200-Qwen3-14B-H100x1'");
   const runDir = positionals[0]!;
   const view = viewOfRun(runDir);
   if (values.json) {
@@ -60,7 +66,11 @@ export default async function main(argv: string[]): Promise<number> {
   }
   // React is a CommonJS package: a dynamic import('react') gives { default: React } once bundled
   // (dist/), so createElement comes from its default export; under tsx both shapes work.
-  const [{ mount }, { ViewScreen }, React] = await Promise.all([import('../tui/mount.js'), import('../screens/ViewScreen.js'), import('react').then((m) => m.default)]);
+  const [{ mount }, { ViewScreen }, React] = await Promise.all([
+    import('../tui/mount.js'),
+    import('../screens/ViewScreen.js'),
+    import('react').then((m) => m.default),
+  ]);
   await mount(React.createElement(ViewScreen, { view, ...(price !== undefined ? { price } : {}) })).waitUntilExit();
   return 0;
 }

@@ -13,7 +13,7 @@ export function writeFileAtomic(file: string, text: string): void {
       // writeSync may write less than asked when the disk fills up: loop, so a short file never
       // gets renamed into place (the next write raises ENOSPC instead).
       const buf = Buffer.from(text);
-      for (let off = 0; off < buf.length; ) off += writeSync(fd, buf, off);
+      for (let off = 0; off < buf.length;) off += writeSync(fd, buf, off);
       fsyncSync(fd);
     } finally {
       closeSync(fd);

@@ -26,5 +26,8 @@ export function parseArgsMessage(e: unknown): string {
     const flag = ambiguous[1]!;
     return `${flag} needs a value; to give one that starts with '-', write ${flag}=VALUE`;
   }
-  return text.split('\n')[0]!.replace(/\. To specify a positional argument.*$/, '').replace(/\.$/, '');
+  return text
+    .split('\n')[0]!
+    .replace(/\. To specify a positional argument.*$/, '')
+    .replace(/\.$/, '');
 }

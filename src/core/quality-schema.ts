@@ -17,7 +17,12 @@ export const QualitySchema = z.object({
   /** The reference variant compared with. */
   referenceId: z.string().optional(),
   agreement: z
-    .object({ prompts: z.number().int().nonnegative(), exactMatch: z.number().min(0).max(1), meanSharedPrefix: z.number().nonnegative(), meanBaselineTokens: z.number().nonnegative() })
+    .object({
+      prompts: z.number().int().nonnegative(),
+      exactMatch: z.number().min(0).max(1),
+      meanSharedPrefix: z.number().nonnegative(),
+      meanBaselineTokens: z.number().nonnegative(),
+    })
     .optional(),
   /** --quality-eval FILE: share of outputs equal to the expected answers, 0..1. */
   accuracy: z.number().min(0).max(1).optional(),

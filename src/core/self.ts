@@ -36,7 +36,9 @@ export const SELF_SCRIPT = join(PACKAGE_ROOT, RUNNING_BUILT ? 'dist/cli.js' : 'b
 export const BENCH_WORKER_ENTRY = pathToFileURL(join(PACKAGE_ROOT, RUNNING_BUILT ? 'dist/bench/worker.js' : 'src/bench/worker-boot.mjs'));
 
 /** The shard worker of a sharded run (src/bench/sharded.ts): from source, worker-boot.mjs picks it by workerData.entry. */
-export const BENCH_SHARD_WORKER_ENTRY = pathToFileURL(join(PACKAGE_ROOT, RUNNING_BUILT ? 'dist/bench/shard-worker.js' : 'src/bench/worker-boot.mjs'));
+export const BENCH_SHARD_WORKER_ENTRY = pathToFileURL(
+  join(PACKAGE_ROOT, RUNNING_BUILT ? 'dist/bench/shard-worker.js' : 'src/bench/worker-boot.mjs'),
+);
 
 /**
  * The parent-death supervisor (src/host/deathsig.ts): a plain-JS script run as its own process,

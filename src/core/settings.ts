@@ -36,7 +36,10 @@ interface SettingDef {
 }
 
 export function parseEngines(text: string): EngineName[] {
-  const list = text.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
+  const list = text
+    .split(',')
+    .map((s) => s.trim().toLowerCase())
+    .filter(Boolean);
   if (!list.length) throw new UserError(`engines: give one or more of ${ENGINES.join(', ')}, comma-separated`);
   for (const e of list) {
     if (!(ENGINES as readonly string[]).includes(e)) throw new UserError(`unknown engine '${e}': use ${ENGINES.join(', ')}`);
@@ -50,7 +53,10 @@ export function parseEngines(text: string): EngineName[] {
  */
 function parseSavedObjective(text: string): Objective {
   if (isObjective(text)) return parseObjective(text);
-  const frontier = text.trim().toLowerCase() === 'frontier' ? ' (frontier runs a load sweep: pass --objective frontier --slo ... to servelab --auto; it is not saved)' : '';
+  const frontier =
+    text.trim().toLowerCase() === 'frontier'
+      ? ' (frontier runs a load sweep: pass --objective frontier --slo ... to servelab --auto; it is not saved)'
+      : '';
   throw new UserError(`objective: use one of ${OBJECTIVES.join(', ')}, got '${text}'${frontier}`);
 }
 
@@ -76,9 +82,20 @@ export const SETTINGS: Record<SettingKey, SettingDef> = {
   objective: { help: 'total | output | request | goodput', parse: parseSavedObjective },
   margin: { help: 'noise margin in % a challenger must beat the winner by', parse: (t) => parseNumberArg('margin', t, { max: 100 }) },
   out: { help: 'folder that receives profiles/ and reports', parse: (t) => resolve(t) },
-  'ready-timeout': { help: 'seconds to wait for a real engine to become ready', parse: (t) => parseNumberArg('ready-timeout', t, { min: 1 }) },
+  'ready-timeout': {
+    help: 'seconds to wait for a real engine to become ready',
+    parse: (t) => parseNumberArg('ready-timeout', t, { min: 1 }),
+  },
   'profiles-dir': { help: "the user's profile folder (servelab profiles lists it)", parse: (t) => resolve(t) },
-  'recent-models': { help: 'models used recently (kept by servelab)', parse: (t) => t.split(',').map((s) => s.trim()).filter(Boolean), internal: true },
+  'recent-models': {
+    help: 'models used recently (kept by servelab)',
+    parse: (t) =>
+      t
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    internal: true,
+  },
 };
 
 export function isSettingKey(key: string): key is SettingKey {

@@ -15,7 +15,10 @@ const RULE = /^\s*(ttft|tpot|itl|e2el)\s*:\s*(mean|median|p\d+(?:\.\d+)?)\s*(<=?
 
 /** `name`: how the error names the input (the flag, or the config key for `config set slo`). */
 export function parseSlo(text: string, name = '--slo'): SloRule[] {
-  const parts = text.split(',').map((p) => p.trim()).filter(Boolean);
+  const parts = text
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean);
   if (parts.length === 0) throw new UserError(`${name} is empty; expected e.g. "ttft:p99<2000,tpot:mean<100"`);
   const rules: SloRule[] = [];
   for (const part of parts) {

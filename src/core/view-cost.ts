@@ -124,5 +124,10 @@ export function liveCost(view: CostView, nowMs: number): LiveCost {
   const gpus = view.plan?.host.gpuCount;
   const started = view.startedAt ? Date.parse(view.startedAt) : NaN;
   const wallS = view.simulated ? (view.waveClock?.doneS ?? 0) : Number.isFinite(started) ? Math.max(0, nowMs - started) / 1000 : null;
-  return { hostGpuHours: gpus && wallS !== null ? (gpus * wallS) / 3600 : null, variantGpuHours: variantGpuHoursSoFar(view), simulated: view.simulated, final: false };
+  return {
+    hostGpuHours: gpus && wallS !== null ? (gpus * wallS) / 3600 : null,
+    variantGpuHours: variantGpuHoursSoFar(view),
+    simulated: view.simulated,
+    final: false,
+  };
 }

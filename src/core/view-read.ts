@@ -25,7 +25,11 @@ function upgrade(raw: Loose): TuneEvent | null {
 export function readRunEvents(runDir: string): TuneEvent[] {
   const file = join(runDir, 'events.jsonl');
   if (!existsSync(file)) {
-    throw new UserError(existsSync(runDir) ? `${runDir} has no events.jsonl: not a servelab run folder (runs are under servelab-runs/, or the --runs-dir you gave)` : `no such run folder: ${runDir}`);
+    throw new UserError(
+      existsSync(runDir)
+        ? `${runDir} has no events.jsonl: not a servelab run folder (runs are under servelab-runs/, or the --runs-dir you gave)`
+        : `no such run folder: ${runDir}`,
+    );
   }
   const events: TuneEvent[] = [];
   let unreadable = 0;
@@ -43,7 +47,9 @@ export function readRunEvents(runDir: string): TuneEvent[] {
   // Nothing but unreadable lines is not a cut journal: say so rather than show an empty run.
   if (!events.length && unreadable) {
     const first = lines.findIndex((l) => l.trim()) + 1;
-    throw new UserError(`${file} holds no readable event (line ${first} is not JSON): not a servelab run journal, or one cut before its first event`);
+    throw new UserError(
+      `${file} holds no readable event (line ${first} is not JSON): not a servelab run journal, or one cut before its first event`,
+    );
   }
   return events;
 }

@@ -58,7 +58,14 @@ function withPoint(sweep: SweepView, e: Extract<SweepEvent, { type: 'sweep-point
   return {
     ...sweep,
     series: series.map((s) =>
-      s.variantId !== e.variantId ? s : { ...s, points: [...s.points.filter((p) => !sameLoad(p.load, e.load)), point].sort((a, b) => (a.load.value ?? Infinity) - (b.load.value ?? Infinity)) },
+      s.variantId !== e.variantId
+        ? s
+        : {
+            ...s,
+            points: [...s.points.filter((p) => !sameLoad(p.load, e.load)), point].sort(
+              (a, b) => (a.load.value ?? Infinity) - (b.load.value ?? Infinity),
+            ),
+          },
     ),
   };
 }
@@ -68,12 +75,27 @@ export function applySweepEvent(sweep: SweepView | undefined, e: SweepEvent): Sw
   switch (e.type) {
     case 'sweep-started':
       return {
-        spec: e.spec, slo: e.slo, rule: e.rule, frontier: [], choice: null, decides: false, done: false,
+        spec: e.spec,
+        slo: e.slo,
+        rule: e.rule,
+        frontier: [],
+        choice: null,
+        decides: false,
+        done: false,
         series: e.variants.map((v) => ({ variantId: v.variantId, label: v.label, why: v.why, points: [] })),
       };
     case 'sweep-point':
       return sweep ? withPoint(sweep, e) : sweep;
     case 'sweep-finished':
-      return sweep ? { ...sweep, frontier: e.frontier, choice: e.choice, ...(e.noChoice ? { noChoice: e.noChoice } : {}), decides: e.decides, done: true } : sweep;
+      return sweep
+        ? {
+            ...sweep,
+            frontier: e.frontier,
+            choice: e.choice,
+            ...(e.noChoice ? { noChoice: e.noChoice } : {}),
+            decides: e.decides,
+            done: true,
+          }
+        : sweep;
   }
 }

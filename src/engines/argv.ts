@@ -52,16 +52,26 @@ export function dockerWrap(
   const name = containerName(engine, ctx.port);
   const gpus = ctx.devices?.length ? `"device=${ctx.devices.join(',')}"` : 'all';
   const argv = [
-    'docker', 'run', '--rm', '--name', name,
-    '--gpus', gpus, '--ipc=host',
-    '-p', `${ctx.host}:${ctx.port}:${ctx.port}`,
-    '-v', `${hfCacheDir(ctx)}:/root/.cache/huggingface`,
-    '-v', `${ctx.runDir}:${ctx.runDir}`,
+    'docker',
+    'run',
+    '--rm',
+    '--name',
+    name,
+    '--gpus',
+    gpus,
+    '--ipc=host',
+    '-p',
+    `${ctx.host}:${ctx.port}:${ctx.port}`,
+    '-v',
+    `${hfCacheDir(ctx)}:/root/.cache/huggingface`,
+    '-v',
+    `${ctx.runDir}:${ctx.runDir}`,
   ];
   for (const [k, v] of Object.entries(env)) {
     // CUDA_VISIBLE_DEVICES is expressed by --gpus inside the container.
     if (k === 'CUDA_VISIBLE_DEVICES' || k === 'CUDA_DEVICE_ORDER') continue;
-    if (k === 'HF_TOKEN' || k === 'HUGGING_FACE_HUB_TOKEN') argv.push('-e', k); // value from the environment, not argv
+    if (k === 'HF_TOKEN' || k === 'HUGGING_FACE_HUB_TOKEN')
+      argv.push('-e', k); // value from the environment, not argv
     else argv.push('-e', `${k}=${v}`);
   }
   if (process.env.HF_TOKEN) argv.push('-e', 'HF_TOKEN');

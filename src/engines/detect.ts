@@ -58,7 +58,10 @@ export async function detectEngine(engine: EngineName, opts: DetectOptions = {})
   if (!python) return { engine, installed: false, runtime: 'native', detail: 'no python3 on PATH' };
   const version = await pythonVersionOf(python, dist, timeoutMs);
   if (!version) return { engine, installed: false, runtime: 'native', detail: `Python package '${dist}' is not installed in ${python}` };
-  return withHelp(engine, withTableNote({ engine, installed: true, runtime: 'native', version }), { runtime: 'native', ...(opts.python ? { python: opts.python } : {}) });
+  return withHelp(engine, withTableNote({ engine, installed: true, runtime: 'native', version }), {
+    runtime: 'native',
+    ...(opts.python ? { python: opts.python } : {}),
+  });
 }
 
 /** Read the installed engine's help when servelab has no table read at its release. */
@@ -66,7 +69,9 @@ async function withHelp(engine: EngineName, info: EngineInfo, opts: CaptureOptio
   const why = helpCheckReason(engine, info.version);
   if (!why || !info.version) return info;
   const h = await captureEngineHelp(engine, info.version, why, opts);
-  const helpCheck = h.error ? `${why}; its help could not be read, so flags are not checked: ${h.error}` : `${why}: every planned flag is checked against its own help (${h.flags.size} flags)`;
+  const helpCheck = h.error
+    ? `${why}; its help could not be read, so flags are not checked: ${h.error}`
+    : `${why}: every planned flag is checked against its own help (${h.flags.size} flags)`;
   return { ...info, helpCheck };
 }
 

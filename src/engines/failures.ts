@@ -7,7 +7,6 @@ import type { ExitInfo } from '../host/launch-spec.js';
 import type { FailureContext } from './types.js';
 import { FAILURE_RULES, type FailureEngine } from './failure-rules.js';
 
-
 /** "method=eagle3 steps=3 topk=- draft-tokens=- draft=d/e3": the combination a speculative start failed with. */
 export function specCombination(s: SpeculativeKnob): string {
   const parts = [`method=${s.method}`, `steps=${s.numSteps ?? '-'}`, `topk=${s.topk ?? '-'}`, `draft-tokens=${s.draftTokens ?? '-'}`];
@@ -22,7 +21,10 @@ const SPECULATIVE_TEXT = /specul|eagle|draft|\bmtp\b|ngram|spec_dec/i;
 const ERRORISH = /(Error|Exception|Traceback|FAILED|fatal|Killed|Aborted)/;
 
 function evidenceAround(lines: string[], i: number, before = 0): string[] {
-  return lines.slice(i - before, i + 2).map((l) => l.trimEnd()).filter(Boolean);
+  return lines
+    .slice(i - before, i + 2)
+    .map((l) => l.trimEnd())
+    .filter(Boolean);
 }
 
 function exitText(exit: ExitInfo): string {
@@ -35,12 +37,7 @@ function exitText(exit: ExitInfo): string {
  * Classify a failed start or a death. `engine` limits the rules to those that can occur for it.
  * A matching log line wins over a timeout (a hung TRT-LLM after an OOM is still an OOM).
  */
-export function classifyFromLog(
-  engine: FailureEngine | undefined,
-  logLines: string[],
-  exit: ExitInfo,
-  ctx: FailureContext = {},
-): Failure {
+export function classifyFromLog(engine: FailureEngine | undefined, logLines: string[], exit: ExitInfo, ctx: FailureContext = {}): Failure {
   for (const rule of FAILURE_RULES) {
     if (engine && rule.engines && !rule.engines.includes(engine)) continue;
     // Scan from the end: the last occurrence is nearest to the death.

@@ -51,7 +51,8 @@ export function helpCheckReason(engine: EngineName, version: string | undefined)
   if (!clean || !/^v?\d/.test(clean)) return undefined;
   const known = KNOWN_VERSIONS[engine];
   const newest = known.at(-1)!;
-  if (compareVersions(clean, newest.version) > 0) return `${ENGINE_LABEL[engine]} ${version} is newer than every release servelab has read (newest: ${newest.version})`;
+  if (compareVersions(clean, newest.version) > 0)
+    return `${ENGINE_LABEL[engine]} ${version} is newer than every release servelab has read (newest: ${newest.version})`;
   const exact = known.find((k) => compareVersions(k.version, clean) === 0);
   if (exact?.readAt) return `servelab's ${exact.version} table was read at ${exact.readAt}`;
   return undefined;
@@ -89,18 +90,26 @@ export interface CaptureOptions {
 }
 
 /** Run the engine's help once and record it. A help that cannot be run is recorded with its error. */
-export async function captureEngineHelp(engine: EngineName, version: string, why: string, opts: CaptureOptions = {}): Promise<InstalledHelp> {
+export async function captureEngineHelp(
+  engine: EngineName,
+  version: string,
+  why: string,
+  opts: CaptureOptions = {},
+): Promise<InstalledHelp> {
   const cached = installed.get(engine);
   if (cached && cached.version === version) return cached;
   if (!hasHelp(engine)) throw new Error(`help-check: no help command for ${engine}`);
   const [exe, ...rest] = HELP_ARGV[engine];
   const cmd = engine === 'sglang' && opts.python ? opts.python : exe!;
-  const [file, args] = opts.runtime === 'docker' && opts.image ? ['docker', ['run', '--rm', '--entrypoint', exe!, opts.image, ...rest]] : [cmd, rest];
+  const [file, args] =
+    opts.runtime === 'docker' && opts.image ? ['docker', ['run', '--rm', '--entrypoint', exe!, opts.image, ...rest]] : [cmd, rest];
   const r = await execa(file, args, { reject: false, timeout: opts.timeoutMs ?? 60_000, all: true });
   const text = String(r.all ?? '');
   const flags = parseHelpFlags(text);
   const failed = r.exitCode !== 0 && flags.size < 3;
-  const error = failed ? `\`${[exe, ...rest].join(' ')}\` failed (${r.timedOut ? 'timed out' : `exit ${r.exitCode}`}): ${text.trim().split('\n').at(-1) ?? ''}` : undefined;
+  const error = failed
+    ? `\`${[exe, ...rest].join(' ')}\` failed (${r.timedOut ? 'timed out' : `exit ${r.exitCode}`}): ${text.trim().split('\n').at(-1) ?? ''}`
+    : undefined;
   const help: InstalledHelp = { engine, version, why, flags, ...(failed ? { error } : { text }) };
   rememberEngineHelp(help);
   return help;
@@ -125,7 +134,9 @@ export function assertFlagsListed(engine: EngineName, argv: readonly string[]): 
   if (bad === undefined) return;
   const h = installed.get(engine)!;
   const cmd = hasHelp(engine) ? HELP_ARGV[engine].join(' ') : '--help';
-  throw new UserError(`${ENGINE_LABEL[engine]} ${h.version} does not list ${bad.split('=')[0]} in its own help (\`${cmd}\`): servelab will not launch a plan that uses it`);
+  throw new UserError(
+    `${ENGINE_LABEL[engine]} ${h.version} does not list ${bad.split('=')[0]} in its own help (\`${cmd}\`): servelab will not launch a plan that uses it`,
+  );
 }
 
 /** Keep each recorded help text in the run folder: `<runDir>/engine-help/<engine>-<version>.txt`. */

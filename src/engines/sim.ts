@@ -34,18 +34,27 @@ export const sim: EngineAdapter = {
     if (!isGpuEngine(variant.engine)) throw new UserError(`servelab's simulator has no model of ${variant.engine}: run it on a real host`);
     const real = REAL[variant.engine].command(variant, { ...ctx, runtime: { kind: 'native' } });
     const argv = [
-      process.execPath, SERVELAB_BIN, 'sim-serve',
-      '--engine', variant.engine,
-      '--model', variant.model,
+      process.execPath,
+      SERVELAB_BIN,
+      'sim-serve',
+      '--engine',
+      variant.engine,
+      '--model',
+      variant.model,
       ...knobsToSimArgs(variant.knobs),
-      '--gpu', simCtx.gpu,
+      '--gpu',
+      simCtx.gpu,
       // sim-serve's --gpus is the GPUs the server can see (tp/pp/dp decide how many it uses): a
       // launch pinned to some (parallel variants, launch.ts) sees those only, as a real engine
       // under CUDA_VISIBLE_DEVICES does, so a layout wider than its GPUs fails here as it would there.
-      '--gpus', String(ctx.devices?.length || simCtx.gpus),
-      '--host', ctx.host,
-      '--port', String(ctx.port),
-      '--speed', String(simCtx.speed),
+      '--gpus',
+      String(ctx.devices?.length || simCtx.gpus),
+      '--host',
+      ctx.host,
+      '--port',
+      String(ctx.port),
+      '--speed',
+      String(simCtx.speed),
     ];
     if (simCtx.seed !== undefined) argv.push('--seed', String(simCtx.seed));
     // The release being rehearsed: sim-serve speaks its start-up lines and models its defaults.

@@ -27,7 +27,8 @@ export const CACHE_KNOBS: readonly CacheKnob[] = [
     env: 'VLLM_CACHE_ROOT',
     subdir: 'vllm',
     what: "vLLM's cache root; torch.compile artefacts go to $VLLM_CACHE_ROOT/torch_compile_cache/<hash of the config> unless --compilation-config sets cache_dir, so variants that differ only in serving knobs with the same compile config reuse them",
-    source: 'vllm/envs.py ("VLLM_CACHE_ROOT", default ~/.cache/vllm) and vllm/compilation/backends.py (os.path.join(envs.VLLM_CACHE_ROOT, "torch_compile_cache", hash_key)), vLLM main 2025',
+    source:
+      'vllm/envs.py ("VLLM_CACHE_ROOT", default ~/.cache/vllm) and vllm/compilation/backends.py (os.path.join(envs.VLLM_CACHE_ROOT, "torch_compile_cache", hash_key)), vLLM main 2025',
     released: true,
   },
   {
@@ -51,7 +52,8 @@ export const CACHE_KNOBS: readonly CacheKnob[] = [
     env: 'TORCHINDUCTOR_CACHE_DIR',
     subdir: 'torchinductor',
     what: 'torch.compile (--enable-torch-compile, mode max-autotune-no-cudagraphs) cache',
-    source: 'sgl-project/sglang docs/references/torch_compile_cache.md ("Generate the cache by setting TORCHINDUCTOR_CACHE_DIR and running the model once")',
+    source:
+      'sgl-project/sglang docs/references/torch_compile_cache.md ("Generate the cache by setting TORCHINDUCTOR_CACHE_DIR and running the model once")',
     released: true,
   },
   {
@@ -67,7 +69,8 @@ export const CACHE_KNOBS: readonly CacheKnob[] = [
     env: 'SGLANG_JIT_CACHE_ROOT',
     subdir: 'sglang-jit',
     what: 'newer SGLang: one root for torch_compile/ and deep_gemm/ JIT caches; per-component variables (TORCHINDUCTOR_CACHE_DIR ...) take precedence',
-    source: 'SGLang torch_compile_cache.md "Unified cache root" section and its unit tests, seen on development branches; no release checked',
+    source:
+      'SGLang torch_compile_cache.md "Unified cache root" section and its unit tests, seen on development branches; no release checked',
     released: false,
   },
 ];
@@ -95,7 +98,8 @@ export const DUMMY_WEIGHTS: Partial<Record<EngineName, DummyWeights>> = {
   vllm: {
     flags: ['--load-format', 'dummy'],
     spelling: '--load-format dummy',
-    source: 'vllm-project/vllm benchmarks/auto_tune/auto_tune.sh (start_server: "--load-format" "dummy", with vllm bench serve --ignore-eos)',
+    source:
+      'vllm-project/vllm benchmarks/auto_tune/auto_tune.sh (start_server: "--load-format" "dummy", with vllm bench serve --ignore-eos)',
   },
   sglang: {
     flags: ['--load-format', 'dummy'],
@@ -107,7 +111,8 @@ export const DUMMY_WEIGHTS: Partial<Record<EngineName, DummyWeights>> = {
   trtllm: {
     flags: [],
     spelling: `TensorRT-LLM: ${TRTLLM_DUMMY_YAML.key}: ${TRTLLM_DUMMY_YAML.value} in its --extra_llm_api_options YAML`,
-    source: 'NVIDIA/TensorRT-LLM tensorrt_llm/llmapi/llm_args.py TorchLlmArgs.load_format (LoadFormat.DUMMY, convert_load_format), the copies the 1.2.0rc1 and 1.3.0rc27 tables were read from; _torch/pyexecutor/model_loader.py@b51992a3 initialize_dummy_weights',
+    source:
+      'NVIDIA/TensorRT-LLM tensorrt_llm/llmapi/llm_args.py TorchLlmArgs.load_format (LoadFormat.DUMMY, convert_load_format), the copies the 1.2.0rc1 and 1.3.0rc27 tables were read from; _torch/pyexecutor/model_loader.py@b51992a3 initialize_dummy_weights',
   },
 };
 
@@ -129,9 +134,14 @@ export interface DummyContext {
 
 /** Whether dummy weights may stand in for the real ones here, and why (shown and saved in the profile). */
 export function dummyWeightsVerdict(c: DummyContext): { use: boolean; why: string } {
-  if (!DUMMY_WEIGHTS[c.engine]) return { use: false, why: DUMMY_NOT_OFFERED[c.engine] ?? `${c.engine}: no dummy-weight load format used by servelab` };
+  if (!DUMMY_WEIGHTS[c.engine])
+    return { use: false, why: DUMMY_NOT_OFFERED[c.engine] ?? `${c.engine}: no dummy-weight load format used by servelab` };
   if (c.finalValidation) return { use: false, why: 'final validation runs the real weights' };
   if (c.speculative) return { use: false, why: 'speculative decoding: draft acceptance depends on the real weights' };
-  if (c.moe) return { use: false, why: 'MoE: random router weights change how tokens spread over experts (expert load), so real weights are used' };
-  return { use: true, why: `dummy weights (${DUMMY_WEIGHTS[c.engine]!.spelling}, outputs fixed by ignore_eos): same shapes and kernels, no weight load` };
+  if (c.moe)
+    return { use: false, why: 'MoE: random router weights change how tokens spread over experts (expert load), so real weights are used' };
+  return {
+    use: true,
+    why: `dummy weights (${DUMMY_WEIGHTS[c.engine]!.spelling}, outputs fixed by ignore_eos): same shapes and kernels, no weight load`,
+  };
 }

@@ -51,7 +51,9 @@ function speculativeYaml(doc: Record<string, unknown>, s: SpeculativeKnob, versi
   const row = (knob: string) => mustRow('trtllm', `speculative.${knob}`, version);
   const method = row('method');
   if (!method.values![s.method]) {
-    throw new UserError(`TensorRT-LLM ${version} (PyTorch backend) cannot decode speculatively with '${s.method}' (use one of ${Object.keys(method.values!).join(', ')}): ${method.note ?? ''}`.trim());
+    throw new UserError(
+      `TensorRT-LLM ${version} (PyTorch backend) cannot decode speculatively with '${s.method}' (use one of ${Object.keys(method.values!).join(', ')}): ${method.note ?? ''}`.trim(),
+    );
   }
   setKey(doc, method.name, method.values![s.method]);
   const n = s.numSteps ?? s.draftTokens;
@@ -72,7 +74,8 @@ export function trtllmYaml(variant: Variant, opts: { dummyWeights?: boolean } = 
   // enable_iter_perf_stats feeds the JSON /metrics endpoint that servelab polls.
   const doc: Record<string, unknown> = {};
   setKey(doc, row('plumbing.iterStats').name, true);
-  if (k.attentionBackend) setKey(doc, row('attentionBackend').name, engineValue('trtllm', row('attentionBackend'), k.attentionBackend, version));
+  if (k.attentionBackend)
+    setKey(doc, row('attentionBackend').name, engineValue('trtllm', row('attentionBackend'), k.attentionBackend, version));
   if (k.cudaGraph === false) setKey(doc, row('cudaGraph').name, null);
   if (k.torchCompile === true) setKey(doc, row('torchCompile').name, { enable_fullgraph: true });
   if (k.dpAttention) setKey(doc, row('dpAttention').name, true);
@@ -89,7 +92,10 @@ export function trtllmYaml(variant: Variant, opts: { dummyWeights?: boolean } = 
   return doc;
 }
 
-export function trtllmEngineArgv(variant: Variant, ctx: LaunchContext): { argv: string[]; env: Record<string, string>; yaml: string; yamlPath: string } {
+export function trtllmEngineArgv(
+  variant: Variant,
+  ctx: LaunchContext,
+): { argv: string[]; env: Record<string, string>; yaml: string; yamlPath: string } {
   const k = variant.knobs;
   const yamlPath = path.join(ctx.runDir, TRTLLM_YAML_NAME);
   const version = resolveVersion('trtllm', variant.engineVersion).table;

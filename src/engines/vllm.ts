@@ -19,7 +19,9 @@ function speculativeConfig(spec: NonNullable<Variant['knobs']['speculative']>, v
   const key = (k: string) => mustRow('vllm', `speculative.${k}`, version).name;
   const methodRow = mustRow('vllm', 'speculative.method', version);
   if (!methodRow.values![spec.method]) {
-    throw new UserError(`vLLM ${version} cannot decode speculatively with '${spec.method}' (${methodRow.note ?? `use one of ${Object.keys(methodRow.values!).join(', ')}`})`);
+    throw new UserError(
+      `vLLM ${version} cannot decode speculatively with '${spec.method}' (${methodRow.note ?? `use one of ${Object.keys(methodRow.values!).join(', ')}`})`,
+    );
   }
   const cfg: Record<string, unknown> = { [methodRow.name]: methodRow.values![spec.method] };
   if (spec.draftModel) cfg[key('draftModel')] = spec.draftModel;
@@ -63,7 +65,10 @@ export function vllmEngineArgv(variant: Variant, ctx: LaunchContext): { argv: st
   }
   if (k.performanceMode !== undefined) {
     const r = rowAt('vllm', 'performanceMode', version);
-    if (!r) throw new UserError(`vLLM ${version} has no --performance-mode (it arrived in 0.17, vllm#34936); drop performanceMode or use a newer vLLM`);
+    if (!r)
+      throw new UserError(
+        `vLLM ${version} has no --performance-mode (it arrived in 0.17, vllm#34936); drop performanceMode or use a newer vLLM`,
+      );
     flag(argv, r.name, engineValue('vllm', r, k.performanceMode, version));
   }
   // Compilation is on by default; eager turns off both compile and CUDA graphs. Compile off

@@ -34,7 +34,8 @@ async function simHolders(entries: readonly LedgerEntry[]): Promise<GpuHolder[]>
       if (!res.ok) continue;
       const gpus = (await res.json()) as { index: number; memUsedMiB?: number }[];
       for (const g of gpus) {
-        if ((g.memUsedMiB ?? 0) > 0) out.push({ gpu: g.index, pid: e.server.pid, usedMiB: g.memUsedMiB, command: e.argv.join(' '), servelab: owner(e) });
+        if ((g.memUsedMiB ?? 0) > 0)
+          out.push({ gpu: g.index, pid: e.server.pid, usedMiB: g.memUsedMiB, command: e.argv.join(' '), servelab: owner(e) });
       }
     } catch {
       // Not a sim server, or it is stopping: it holds nothing we can report.

@@ -35,7 +35,13 @@ export function parseWatchLine(line: string): GpuSample | undefined {
 }
 
 function idle(host: HostInfo): GpuSample[] {
-  return host.gpus.map((g) => ({ index: g.index, name: g.name, utilPct: g.utilPct ?? 0, memUsedMiB: g.memUsedMiB ?? 0, memTotalMiB: g.memTotalMiB }));
+  return host.gpus.map((g) => ({
+    index: g.index,
+    name: g.name,
+    utilPct: g.utilPct ?? 0,
+    memUsedMiB: g.memUsedMiB ?? 0,
+    memTotalMiB: g.memTotalMiB,
+  }));
 }
 
 /** Accepts GpuSample[] or { gpus: GpuSample[] }. */

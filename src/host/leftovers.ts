@@ -65,7 +65,9 @@ export async function stopLeftover(l: Leftover, graceMs = 10_000): Promise<strin
     // A Slurm job of a dead servelab: scancel by its recorded ID (idempotent, harmless once over).
     const ok = cancelJobSync({ ...(e.slurmJob.env ? { env: e.slurmJob.env } : {}) }, e.slurmJob.id);
     clearLaunch(e);
-    return ok ? `cancelled leftover Slurm job ${e.slurmJob.id} (port ${e.port}, run folder ${e.runDir})` : `scancel ${e.slurmJob.id} failed; check squeue`;
+    return ok
+      ? `cancelled leftover Slurm job ${e.slurmJob.id} (port ${e.port}, run folder ${e.runDir})`
+      : `scancel ${e.slurmJob.id} failed; check squeue`;
   }
   const what = `pid ${e.server?.pid ?? '?'} (${e.argv.slice(0, 3).join(' ')}…, port ${e.port})`;
   let said: string;

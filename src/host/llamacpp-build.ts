@@ -20,8 +20,12 @@ export const LLAMACPP_COMMIT = '80fb11a';
 export const NODE_LLAMA_CPP = 'node-llama-cpp@3.21.1';
 /** llama.cpp reference/llamacpp.md; static so llama-server stands alone (no libllama.so beside it). */
 export const CMAKE_FLAGS = [
-  '-DCMAKE_BUILD_TYPE=Release', '-DLLAMA_CURL=OFF', '-DLLAMA_BUILD_TESTS=OFF', '-DLLAMA_BUILD_EXAMPLES=OFF',
-  '-DGGML_NATIVE=ON', '-DBUILD_SHARED_LIBS=OFF',
+  '-DCMAKE_BUILD_TYPE=Release',
+  '-DLLAMA_CURL=OFF',
+  '-DLLAMA_BUILD_TESTS=OFF',
+  '-DLLAMA_BUILD_EXAMPLES=OFF',
+  '-DGGML_NATIVE=ON',
+  '-DBUILD_SHARED_LIBS=OFF',
 ];
 export const TARGETS = ['llama-server', 'llama-quantize'];
 const STAMP = 'servelab-build.json';
@@ -68,10 +72,19 @@ function requireTools(): void {
 
 async function run(cmd: string, args: string[], cwd: string, what: string, onLine?: (l: string) => void): Promise<void> {
   const child = execa(cmd, args, { cwd, reject: false, all: true, buffer: { all: true } });
-  if (onLine) child.all?.on('data', (d: Buffer) => String(d).split('\n').forEach((l) => l && onLine(l)));
+  if (onLine)
+    child.all?.on('data', (d: Buffer) =>
+      String(d)
+        .split('\n')
+        .forEach((l) => l && onLine(l)),
+    );
   const r = await child;
   if (r.exitCode !== 0) {
-    const tail = String(r.all ?? '').trim().split('\n').slice(-5).join(' | ');
+    const tail = String(r.all ?? '')
+      .trim()
+      .split('\n')
+      .slice(-5)
+      .join(' | ');
     throw new UserError(`llama.cpp build failed at ${what} (exit ${r.exitCode}): ${tail}`);
   }
 }
@@ -91,7 +104,8 @@ async function fetchSource(p: ReturnType<typeof llamaCppPaths>, log: (l: string)
     const clone = path.join(tmp, 'src');
     await run('git', ['clone', '--quiet', path.join(tmp, 'package', 'llama', 'gitRelease.bundle'), clone], tmp, 'git clone');
     const head = (await execa('git', ['rev-parse', 'HEAD'], { cwd: clone })).stdout.trim();
-    if (!head.startsWith(LLAMACPP_COMMIT)) throw new UserError(`the bundle in ${NODE_LLAMA_CPP} is commit ${head.slice(0, 7)}, not ${LLAMACPP_COMMIT}`);
+    if (!head.startsWith(LLAMACPP_COMMIT))
+      throw new UserError(`the bundle in ${NODE_LLAMA_CPP} is commit ${head.slice(0, 7)}, not ${LLAMACPP_COMMIT}`);
     fs.renameSync(clone, p.src);
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true });
@@ -129,6 +143,9 @@ export async function buildLlamaCpp(o: BuildOptions): Promise<{ server: string; 
   await run('cmake', ['--build', p.build, '--target', ...TARGETS, '-j', String(jobs)], p.root, 'cmake --build', progress(o.log));
   const r = await execa(p.server, ['--version'], { reject: false, all: true });
   if (r.exitCode !== 0) throw new UserError(`the built llama-server does not run: ${String(r.all).trim().split('\n')[0]}`);
-  fs.writeFileSync(p.stamp, JSON.stringify({ commit: LLAMACPP_COMMIT, flags: CMAKE_FLAGS, builtAt: new Date().toISOString() }, null, 1) + '\n');
+  fs.writeFileSync(
+    p.stamp,
+    JSON.stringify({ commit: LLAMACPP_COMMIT, flags: CMAKE_FLAGS, builtAt: new Date().toISOString() }, null, 1) + '\n',
+  );
   return { ...done(), reused: false };
 }

@@ -13,7 +13,10 @@ import { UserError } from '../core/errors.js';
 export const DEFAULT_HOST = '127.0.0.1';
 
 export class PortInUseError extends UserError {
-  constructor(readonly port: number, readonly host: string) {
+  constructor(
+    readonly port: number,
+    readonly host: string,
+  ) {
     super(`port ${port} on ${host} is already in use; pick another with --port or stop the process that holds it`);
     this.name = 'PortInUseError';
   }

@@ -13,7 +13,10 @@ function statFields(pid: number): string[] | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // Fields after the ")" that closes the command name (which may hold spaces): state is field 3.
-    return stat.slice(stat.lastIndexOf(')') + 2).trim().split(' ');
+    return stat
+      .slice(stat.lastIndexOf(')') + 2)
+      .trim()
+      .split(' ');
   } catch {
     return undefined;
   }

@@ -26,7 +26,6 @@ import { ServerOutput } from './server-output.js';
 import { ServerProcess } from './server-process.js';
 import { spawnGuarded, type GuardedChild } from './spawn-guarded.js';
 
-
 /** Everything checked and written before the spawn: the spec's files, free ports, the image. */
 async function prepare(spec: LaunchSpec, opts: LaunchOptions): Promise<void> {
   mkdirSync(opts.runDir, { recursive: true });
@@ -47,7 +46,11 @@ async function prepare(spec: LaunchSpec, opts: LaunchOptions): Promise<void> {
 export async function launchServer(spec: LaunchSpec, opts: LaunchOptions): Promise<ServerHandle> {
   await prepare(spec, opts);
   const logPath = path.join(opts.runDir, opts.logName ?? 'server.log');
-  const output = new ServerOutput(logPath, { maxTail: opts.tailLines ?? 400, classify: opts.classify, ...(opts.onLine ? { onLine: opts.onLine } : {}) });
+  const output = new ServerOutput(logPath, {
+    maxTail: opts.tailLines ?? 400,
+    classify: opts.classify,
+    ...(opts.onLine ? { onLine: opts.onLine } : {}),
+  });
   let guarded: GuardedChild;
   try {
     guarded = await spawnGuarded(spec, opts.runDir);

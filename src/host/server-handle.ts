@@ -42,9 +42,7 @@ export interface LaunchOptions {
   fatalGraceMs?: number;
 }
 
-export type ReadyResult =
-  | { ready: true; startupS: number }
-  | { ready: false; failure: Failure; exit: ExitInfo; startupS: number };
+export type ReadyResult = { ready: true; startupS: number } | { ready: false; failure: Failure; exit: ExitInfo; startupS: number };
 
 export interface ServerHandle {
   pid: number;

@@ -164,7 +164,8 @@ export class ServerProcess implements ServerHandle {
     }
     // 'aborted' and 'fatal-hang' stop the server first; a hang is classified from the line that proved it.
     const exit = await this.stop();
-    if (step === 'aborted') return { ready: false, failure: { kind: 'aborted', reason: 'stopped before it was ready' }, exit, startupS: this.elapsedS() };
+    if (step === 'aborted')
+      return { ready: false, failure: { kind: 'aborted', reason: 'stopped before it was ready' }, exit, startupS: this.elapsedS() };
     return { ready: false, failure: classify(this.tail(), exit), exit, startupS: this.elapsedS() };
   }
 }

@@ -56,7 +56,9 @@ export async function spawnGuarded(spec: LaunchSpec, runDir: string): Promise<Gu
     clearLaunch(ledger);
     const enoent = (r as { code?: string }).code === 'ENOENT';
     throw new UserError(
-      enoent ? `cannot start '${file}': not found (is the engine installed and on PATH?)` : `cannot start '${file}': ${r.shortMessage ?? r.message}`,
+      enoent
+        ? `cannot start '${file}': not found (is the engine installed and on PATH?)`
+        : `cannot start '${file}': ${r.shortMessage ?? r.message}`,
     );
   }
   recordPid(ledger, child.pid);

@@ -71,7 +71,6 @@ export interface EngineEfficiency {
   frontEndPerPromptTokenS: number;
 }
 
-
 /**
  * Values shared by the three engines (they run the same kinds of kernels); each engine entry
  * overrides what differs. "Fit (fitted.ts)" values come from model-lab/fit.ts on the training set;

@@ -129,12 +129,24 @@ const gib = (b: number) => (b / GiB).toFixed(2);
  * Resolve an engine's defaults for a variant and size its memory. Never throws; check `fit`.
  * `engineVersion` selects the release's efficiency entry (versions.ts); undefined = the target release.
  */
-export function resolveServer(engine: EngineName, gpu: GpuSpec, gpus: number, model: ModelInfo, knobs: Knobs, engineVersion?: string): ServerConfig & { fit: FitResult } {
+export function resolveServer(
+  engine: EngineName,
+  gpu: GpuSpec,
+  gpus: number,
+  model: ModelInfo,
+  knobs: Knobs,
+  engineVersion?: string,
+): ServerConfig & { fit: FitResult } {
   const eff = efficiencyForVersion(engine, engineEfficiency(engine), engineVersion);
   const par = resolveParallel(engine, knobs);
   const weightDtype = servedWeightDtype(model, knobs);
   const speculative = !!knobs.speculative;
-  const weights = weightBytes(model, weightDtype, par, speculative && (knobs.speculative!.method === 'mtp' || knobs.speculative!.method === 'eagle'));
+  const weights = weightBytes(
+    model,
+    weightDtype,
+    par,
+    speculative && (knobs.speculative!.method === 'mtp' || knobs.speculative!.method === 'eagle'),
+  );
   const nativeFp8 = hasNativeFp8(gpu);
   const weightOnlyFp8 = weightDtype === 'fp8' && !nativeFp8;
   const gemmFlops = gemmFlopsPerGpu(gpu, weightDtype, model.weightDtype === 'fp8' ? model.fp8Scaling : undefined);
@@ -144,10 +156,30 @@ export function resolveServer(engine: EngineName, gpu: GpuSpec, gpus: number, mo
   // (and interactivity's finer graphs) are not modelled.
   const perfScale = engine === 'vllm' && knobs.performanceMode === 'throughput' ? 2 : 1;
   const maxBatchedTokens = knobs.maxBatchedTokens ?? eff.defaultMaxBatchedTokens(gpu) * perfScale;
-  const memFraction = knobs.memFraction ?? eff.defaultMemFraction(gpu, { maxBatchedTokens, tp: par.tp, pp: par.pp, dp: par.dp, dpAttention: par.dpAttention, speculative: knobs.speculative?.method });
+  const memFraction =
+    knobs.memFraction ??
+    eff.defaultMemFraction(gpu, {
+      maxBatchedTokens,
+      tp: par.tp,
+      pp: par.pp,
+      dp: par.dp,
+      dpAttention: par.dpAttention,
+      speculative: knobs.speculative?.method,
+    });
   const maxModelLen = knobs.maxModelLen ?? model.maxPositionEmbeddings;
   const maxRunningSeqs = knobs.maxRunningSeqs ?? eff.defaultMaxRunningSeqs(gpu, speculative) * perfScale;
-  const budget = kvBudget({ engine, gpu, model, weightsPerGpu: weights.perGpu, memFraction, maxBatchedTokens, maxRunningSeqs, tp: par.tp, pp: par.pp, engineVersion });
+  const budget = kvBudget({
+    engine,
+    gpu,
+    model,
+    weightsPerGpu: weights.perGpu,
+    memFraction,
+    maxBatchedTokens,
+    maxRunningSeqs,
+    tp: par.tp,
+    pp: par.pp,
+    engineVersion,
+  });
   const kvBytes = Math.max(0, budget.kvBytes);
   // Per-GPU KV pools: under DP-attention (or DP replicas) each group holds its own requests.
   const kvCapacityTokens = Math.floor(kvBytes / kvPerTok) * par.dp;
@@ -173,7 +205,10 @@ export function resolveServer(engine: EngineName, gpu: GpuSpec, gpus: number, mo
     attentionBackend,
     eff,
     speculative,
-    memUsedPerGpu: Math.min(engineMemBytes(gpu), engine === 'sglang' ? budget.budget + HARDWARE.runtimeReserveBytes : weights.perGpu + kvBytes + budget.reserved),
+    memUsedPerGpu: Math.min(
+      engineMemBytes(gpu),
+      engine === 'sglang' ? budget.budget + HARDWARE.runtimeReserveBytes : weights.perGpu + kvBytes + budget.reserved,
+    ),
   };
   return { ...cfg, fit: checkFit(cfg, budget) };
 }
@@ -181,19 +216,39 @@ export function resolveServer(engine: EngineName, gpu: GpuSpec, gpus: number, mo
 function checkFit(c: ServerConfig, kv: KvBudget): FitResult {
   const { model: m, par, gpu } = c;
   if (par.gpusUsed > c.gpus)
-    return { fits: false, kind: 'too-few-gpus', reason: `the variant needs ${par.gpusUsed} GPUs (tp ${par.tp} x pp ${par.pp} x dp ${par.dpAttention ? 1 : par.dp}), the host has ${c.gpus}` };
+    return {
+      fits: false,
+      kind: 'too-few-gpus',
+      reason: `the variant needs ${par.gpusUsed} GPUs (tp ${par.tp} x pp ${par.pp} x dp ${par.dpAttention ? 1 : par.dp}), the host has ${c.gpus}`,
+    };
   const heads = headsDivideTp(m, par.attnTp);
   if (heads) return { fits: false, kind: 'tp-mismatch', reason: heads.reason };
   if (c.weightDtype === 'fp8' && c.engine === 'sglang' && !hasNativeFp8(gpu))
-    return { fits: false, kind: 'no-fp8', reason: `SGLang's FP8 kernels need compute capability >= 8.9; ${gpu.name} is ${gpu.computeCapability.toFixed(1)}` };
+    return {
+      fits: false,
+      kind: 'no-fp8',
+      reason: `SGLang's FP8 kernels need compute capability >= 8.9; ${gpu.name} is ${gpu.computeCapability.toFixed(1)}`,
+    };
   if (c.weightDtype === 'fp8' && c.engine === 'trtllm' && !hasNativeFp8(gpu))
-    return { fits: false, kind: 'no-fp8', reason: `TensorRT-LLM has no FP8 weights on compute capability ${gpu.computeCapability.toFixed(1)} (${gpu.name})` };
+    return {
+      fits: false,
+      kind: 'no-fp8',
+      reason: `TensorRT-LLM has no FP8 weights on compute capability ${gpu.computeCapability.toFixed(1)} (${gpu.name})`,
+    };
   const mem = engineMemBytes(gpu);
   if (c.weights.perGpu + HARDWARE.runtimeReserveBytes > mem)
-    return { fits: false, kind: 'oom-weights', reason: `weights need ${gib(c.weights.perGpu)} GiB per GPU; ${gpu.name} has ${gib(mem)} GiB` };
+    return {
+      fits: false,
+      kind: 'oom-weights',
+      reason: `weights need ${gib(c.weights.perGpu)} GiB per GPU; ${gpu.name} has ${gib(mem)} GiB`,
+    };
   const budget = kv.budget;
   if (c.kvBytesPerGpu <= 0 || c.weights.perGpu >= budget)
-    return { fits: false, kind: 'oom-kv', reason: `weights need ${gib(c.weights.perGpu)} GiB per GPU, leaving no KV cache inside ${gib(Math.max(0, budget))} GiB` };
+    return {
+      fits: false,
+      kind: 'oom-kv',
+      reason: `weights need ${gib(c.weights.perGpu)} GiB per GPU, leaving no KV cache inside ${gib(Math.max(0, budget))} GiB`,
+    };
   const perGroup = c.kvCapacityTokens / par.dp;
   // Only vLLM refuses to start; SGLang caps requests at the pool (tp_worker.py: max_req_len =
   // min(context_len - 1, max_total_num_tokens - 1)) and TRT-LLM shrinks max_seq_len.
@@ -216,4 +271,3 @@ export function kvCapacityTokens(engine: EngineName, gpu: GpuSpec, gpus: number,
   const s = resolveServer(engine, gpu, gpus, model, knobs);
   return s.fit.fits ? s.kvCapacityTokens : 0;
 }
-

@@ -28,7 +28,11 @@ export function spansNodes(c: NodeSize, groupGpus: number): boolean {
 }
 
 /** Bandwidth (bytes/s, before collective efficiency) and per-call latency for a group's collectives. */
-export function groupLink(c: NodeSize & Pick<ServerConfig, 'gpu'>, groupGpus: number, inNodeLatencyS: number): { bps: number; latencyS: number } {
+export function groupLink(
+  c: NodeSize & Pick<ServerConfig, 'gpu'>,
+  groupGpus: number,
+  inNodeLatencyS: number,
+): { bps: number; latencyS: number } {
   if (!spansNodes(c, groupGpus)) return { bps: c.gpu.interconnectBps, latencyS: inNodeLatencyS };
   return { bps: Math.min(c.gpu.interconnectBps, INTER_NODE.bps), latencyS: Math.max(inNodeLatencyS, INTER_NODE.allReduceLatencyS) };
 }

@@ -61,7 +61,9 @@ export const VLLM_SORT_SAMPLER_FROM = '0.11.1';
  * read and are modelled as 0.11.0 (versions.ts: an unknown version is the target release).
  */
 export function vllmSamplerBytesPerLogit(version?: string): number {
-  return compareVersions(version ?? TARGET_VERSIONS.vllm, VLLM_SORT_SAMPLER_FROM) < 0 ? VLLM_FLASHINFER_SAMPLER_BYTES_PER_LOGIT : VLLM_SORT_SAMPLER_BYTES_PER_LOGIT;
+  return compareVersions(version ?? TARGET_VERSIONS.vllm, VLLM_SORT_SAMPLER_FROM) < 0
+    ? VLLM_FLASHINFER_SAMPLER_BYTES_PER_LOGIT
+    : VLLM_SORT_SAMPLER_BYTES_PER_LOGIT;
 }
 
 /**
@@ -120,7 +122,8 @@ export interface BudgetInput {
 export function kvBudget(i: BudgetInput): KvBudget {
   const mem = engineMemBytes(i.gpu);
   if (i.engine === 'vllm') {
-    const reserved = vllmProfilePeakBytes(i.model, i.maxBatchedTokens, i.maxRunningSeqs, i.tp, i.engineVersion) + vllmNonTorchBytes(i.tp * i.pp);
+    const reserved =
+      vllmProfilePeakBytes(i.model, i.maxBatchedTokens, i.maxRunningSeqs, i.tp, i.engineVersion) + vllmNonTorchBytes(i.tp * i.pp);
     const budget = mem * i.memFraction - reserved;
     return { kvBytes: budget - i.weightsPerGpu, budget, reserved };
   }

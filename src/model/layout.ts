@@ -53,9 +53,15 @@ export interface HeadsMismatch {
  */
 export function headsDivideTp(m: Pick<ModelInfo, 'numHeads' | 'numKvHeads' | 'mla'>, attnTp: number): HeadsMismatch | undefined {
   if (m.numHeads % attnTp !== 0)
-    return { reason: `${m.numHeads} attention heads are not divisible by tensor parallel size ${attnTp}`, hint: 'Choose a TP size that divides the attention heads.' };
+    return {
+      reason: `${m.numHeads} attention heads are not divisible by tensor parallel size ${attnTp}`,
+      hint: 'Choose a TP size that divides the attention heads.',
+    };
   if (m.mla) return undefined;
   const kv = m.numKvHeads;
   if (kv >= attnTp ? kv % attnTp === 0 : attnTp % kv === 0) return undefined;
-  return { reason: `${kv} KV heads and tensor parallel size ${attnTp} do not divide each other`, hint: 'Choose a TP size that divides the KV heads, or a multiple of them.' };
+  return {
+    reason: `${kv} KV heads and tensor parallel size ${attnTp} do not divide each other`,
+    hint: 'Choose a TP size that divides the KV heads, or a multiple of them.',
+  };
 }

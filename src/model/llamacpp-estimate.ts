@@ -110,12 +110,18 @@ export function llamacppEstimate(m: GgufFacts, k: Knobs, cpu: CpuFacts, w: Llama
   const step = e.stepOverheadS * c.hostOverhead;
   // One decode step of `batch` slots at mean context `ctx`: weights once, each slot's KV, 2 FLOPs per weight per token.
   const ctx = w.inputLen + w.outputLen / 2;
-  const decodeS = (m.streamedBytes + batch * ctx * kvPerToken) / bw + (batch * (2 * m.matmulParams + 4 * ctx * m.layers * m.attnWidth)) / flops(threads) + step;
+  const decodeS =
+    (m.streamedBytes + batch * ctx * kvPerToken) / bw +
+    (batch * (2 * m.matmulParams + 4 * ctx * m.layers * m.attnWidth)) / flops(threads) +
+    step;
   // Prefill of one wave's prompts in ubatch chunks: weights once per chunk, 2 FLOPs per weight per token.
   const promptTokens = batch * w.inputLen;
   const ubatch = Math.min(k.ubatch ?? 512, k.maxBatchedTokens ?? 2048);
   const chunks = Math.ceil(promptTokens / ubatch);
-  const prefillS = ((promptTokens * (2 * m.matmulParams + 2 * w.inputLen * m.layers * m.attnWidth)) / flops(threadsBatch) + chunks * (m.streamedBytes / bw + step)) * c.prefill;
+  const prefillS =
+    ((promptTokens * (2 * m.matmulParams + 2 * w.inputLen * m.layers * m.attnWidth)) / flops(threadsBatch) +
+      chunks * (m.streamedBytes / bw + step)) *
+    c.prefill;
   const frontS = batch * e.perRequestS * c.frontEnd;
   const waveS = frontS + prefillS + Math.max(0, w.outputLen - 1) * decodeS;
   const waves = Math.ceil(w.numPrompts / batch);

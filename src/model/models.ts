@@ -166,7 +166,6 @@ export function parseHfConfig(json: unknown, id = 'local'): ModelInfo {
   };
 }
 
-
 /** Ids of the built-in models (without -FP8 variants). */
 export function builtinModelIds(): string[] {
   return Object.keys(BUILTIN_CONFIGS);
@@ -182,7 +181,9 @@ function readJsonFile(path: string): Json {
   try {
     return JSON.parse(readFileSync(path, 'utf8')) as Json;
   } catch (e) {
-    throw new UserError(`${path} is not valid JSON (${(e as Error).message}): fix or replace the checkpoint's file, or pass a Hugging Face model id`);
+    throw new UserError(
+      `${path} is not valid JSON (${(e as Error).message}): fix or replace the checkpoint's file, or pass a Hugging Face model id`,
+    );
   }
 }
 
@@ -191,7 +192,9 @@ function parseUserConfig(j: Json, path: string, id: string): ModelInfo {
   try {
     return parseHfConfig(j, id);
   } catch (e) {
-    throw new UserError(`${path}: ${(e as Error).message.replace(/^config\.json /, '')}; servelab needs a Hugging Face config.json (or pass a model id it knows)`);
+    throw new UserError(
+      `${path}: ${(e as Error).message.replace(/^config\.json /, '')}; servelab needs a Hugging Face config.json (or pass a model id it knows)`,
+    );
   }
 }
 
@@ -238,4 +241,3 @@ export function getModel(idOrPath: string): ModelInfo | undefined {
   }
   return undefined;
 }
-

@@ -55,12 +55,21 @@ export function paramCounts(m: ModelInfo): ParamCounts {
     const e = m.moe;
     moeLayers = m.numLayers - e.denseLayers;
     const expert = 3 * h * e.moeIntermediateSize;
-    denseMlp = e.denseLayers * 3 * h * m.intermediateSize + moeLayers * (e.sharedExperts * 3 * h * e.sharedIntermediateSize + h * e.numExperts);
+    denseMlp =
+      e.denseLayers * 3 * h * m.intermediateSize + moeLayers * (e.sharedExperts * 3 * h * e.sharedIntermediateSize + h * e.numExperts);
     routedExperts = moeLayers * e.numExperts * expert;
     activeRouted = moeLayers * e.expertsPerTok * expert;
   } else {
     denseMlp = m.numLayers * 3 * h * m.intermediateSize;
   }
   const total = embedding + attention + denseMlp + routedExperts;
-  return { total, active: embedding / (m.tieEmbeddings ? 1 : 2) + attention + denseMlp + activeRouted, embedding, attention, denseMlp, routedExperts, moeLayers };
+  return {
+    total,
+    active: embedding / (m.tieEmbeddings ? 1 : 2) + attention + denseMlp + activeRouted,
+    embedding,
+    attention,
+    denseMlp,
+    routedExperts,
+    moeLayers,
+  };
 }

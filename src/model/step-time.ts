@@ -70,7 +70,7 @@ export function stepTime(c: ServerConfig, b: StepBatch): StepTime {
   const replicated = replicatedAttentionParamsPerLayer(m) * m.numLayers;
   const attnFlopsDense = 2 * attnTokens * stageFrac * ((p.attention - replicated) / par.attnTp + replicated);
   const lmHeadSeqs = (b.decodeSeqs * tps + (b.prefillTokens > 0 ? 1 : 0)) / groups;
-  const denseFlops = (2 * mlpTokens * p.denseMlp * stageFrac) / (par.tp) + (2 * lmHeadSeqs * m.vocabSize * m.hiddenSize) / par.tp;
+  const denseFlops = (2 * mlpTokens * p.denseMlp * stageFrac) / par.tp + (2 * lmHeadSeqs * m.vocabSize * m.hiddenSize) / par.tp;
   const denseBytes = c.weights.densePerGpu;
   let gemmS = Math.max((attnFlopsDense + denseFlops) / gemmPeak, denseBytes / bw);
   if (m.moe) {
@@ -82,7 +82,14 @@ export function stepTime(c: ServerConfig, b: StepBatch): StepTime {
     const touched = 1 - Math.pow(1 - e.expertsPerTok / e.numExperts, Math.max(1, mlpTokens));
     const moeBytes = c.weights.routedPerGpu * touched * imbalance;
     // Padded FLOPs (moe-tiles.ts) at the dense rate times the fitted grouped-GEMM factor.
-    const pad = moePaddingFactor({ engine: c.engine, fp8: c.weightDtype === 'fp8' && !c.weightOnlyFp8, weightOnlyFp8: c.weightOnlyFp8, tokens: mlpTokens, numExperts: e.numExperts, topK: e.expertsPerTok });
+    const pad = moePaddingFactor({
+      engine: c.engine,
+      fp8: c.weightDtype === 'fp8' && !c.weightOnlyFp8,
+      weightOnlyFp8: c.weightOnlyFp8,
+      tokens: mlpTokens,
+      numExperts: e.numExperts,
+      topK: e.expertsPerTok,
+    });
     const groupedEff = archOf(g.computeCapability) === 'ampere' ? FITTED.moeEffAmpere : eff.moeEff;
     gemmS += Math.max((moeFlops * pad) / (moeGemmPeak * groupedEff), moeBytes / bw);
   }
@@ -105,7 +112,11 @@ export function stepTime(c: ServerConfig, b: StepBatch): StepTime {
 
   // Speculative decoding: draft passes (one MTP/EAGLE layer + LM head each) and bookkeeping.
   if (b.draftSteps && b.decodeSeqs > 0) {
-    const draftFlops = (2 * (b.decodeSeqs / groups) * (p.attention / m.numLayers + m.vocabSize * m.hiddenSize + (p.active - p.attention - p.embedding / 2) / m.numLayers)) / par.tp;
+    const draftFlops =
+      (2 *
+        (b.decodeSeqs / groups) *
+        (p.attention / m.numLayers + m.vocabSize * m.hiddenSize + (p.active - p.attention - p.embedding / 2) / m.numLayers)) /
+      par.tp;
     const draftBytes = c.weights.perGpu / m.numLayers + (m.vocabSize * m.hiddenSize * 2) / par.tp;
     overheadS += b.draftSteps * (Math.max(draftFlops / gemmPeak, draftBytes / bw) + eff.perLayerOverheadS * 2) + eff.specStepOverheadS;
   }
@@ -116,8 +127,10 @@ export function stepTime(c: ServerConfig, b: StepBatch): StepTime {
   let seconds = eff.overlap ? Math.max(gpuS, hostS) : gpuS + hostS;
   overheadS += eff.overlap ? Math.max(0, hostS - gpuS) : hostS;
   const hopper = g.computeCapability >= 9 && g.computeCapability < 10;
-  if (b.prefillTokens > 0) seconds *= (be.prefillStepFactorOn !== 'hopper' || hopper ? be.prefillStepFactor : 1) * (c.corrections?.prefill ?? 1); // backend path x host correction
-  if (c.knobs.torchCompile) seconds *= b.decodeSeqs / groups <= eff.torchCompileMaxBs && decodeOnly ? eff.torchCompileSmallBatch : eff.torchCompileLargeBatch;
+  if (b.prefillTokens > 0)
+    seconds *= (be.prefillStepFactorOn !== 'hopper' || hopper ? be.prefillStepFactor : 1) * (c.corrections?.prefill ?? 1); // backend path x host correction
+  if (c.knobs.torchCompile)
+    seconds *= b.decodeSeqs / groups <= eff.torchCompileMaxBs && decodeOnly ? eff.torchCompileSmallBatch : eff.torchCompileLargeBatch;
   if (par.pp > 1) seconds *= 1 + 0.1 * (par.pp - 1); // pipeline bubbles between micro-batches
   return { seconds, gemmS, attnS, commS, overheadS };
 }
@@ -131,7 +144,8 @@ function attentionSeconds(c: ServerConfig, b: StepBatch, groups: number, layersP
   const headsPerGpu = m.numHeads / c.par.attnTp;
   const decodeHeads = m.mla ? Math.ceil(headsPerGpu / HARDWARE.mlaHeadTile) * HARDWARE.mlaHeadTile : headsPerGpu;
   const qkDim = m.mla ? m.mla.kvLoraRank + m.mla.qkRopeHeadDim : m.headDim;
-  const prefillAttnFlops = (4 * headsPerGpu * (m.mla ? m.mla.qkNopeHeadDim + m.mla.qkRopeHeadDim : m.headDim) * b.prefillAttnPairs * layersPerStage) / groups;
+  const prefillAttnFlops =
+    (4 * headsPerGpu * (m.mla ? m.mla.qkNopeHeadDim + m.mla.qkRopeHeadDim : m.headDim) * b.prefillAttnPairs * layersPerStage) / groups;
   const decodeAttnFlops = (4 * decodeHeads * qkDim * b.decodeCtx * tps * layersPerStage) / groups;
   const kvReadBytes = (b.decodeCtx * c.kvBytesPerTokenPerGpu) / groups;
   return (
@@ -155,6 +169,7 @@ function commSeconds(c: ServerConfig, mlpTokens: number, attnTokens: number, lay
     if (m.moe && par.ep > 1) commS += ((m.numLayers - m.moe.denseLayers) / par.pp) * (2 * lat);
   }
   // Pipeline hand-offs: over the inter-node link when the stages sit on different nodes.
-  if (par.pp > 1) commS += (par.pp - 1) * (20e-6 + (attnTokens * m.hiddenSize * 2) / (groupLink(c, par.gpusUsed, 0).bps * HARDWARE.collectiveBwEff));
+  if (par.pp > 1)
+    commS += (par.pp - 1) * (20e-6 + (attnTokens * m.hiddenSize * 2) / (groupLink(c, par.gpusUsed, 0).bps * HARDWARE.collectiveBwEff));
   return commS;
 }

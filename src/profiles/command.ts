@@ -35,7 +35,8 @@ export function launcherOf(argv: readonly string[]): LauncherKind | null {
   if (name === 'llama-server') return 'llamacpp';
   if (name === 'docker' && a1 === 'run' && dockerImageOf(argv) !== null) return 'docker';
   if ((name === 'servelab' || name === 'servelab.js') && a1 === 'sim-serve') return 'sim';
-  if (/^node(\.exe)?$/.test(name) && a1 && /(^|\/)(bin\/servelab\.js|src\/cli\.tsx|dist\/cli\.js)$/.test(a1) && a2 === 'sim-serve') return 'sim';
+  if (/^node(\.exe)?$/.test(name) && a1 && /(^|\/)(bin\/servelab\.js|src\/cli\.tsx|dist\/cli\.js)$/.test(a1) && a2 === 'sim-serve')
+    return 'sim';
   if (name === 'npx' && a1 === 'servelab' && a2 === 'sim-serve') return 'sim';
   return null;
 }
@@ -59,7 +60,13 @@ export function dangerousEnvKeys(env: Record<string, string>): string[] {
  * Refuse to run a profile's command unless it is one of the engines' launchers and its env
  * cannot redirect what runs. `allowAny` (--allow-any-command) lifts both rules.
  */
-export function checkRunnable(argv: readonly string[], env: Record<string, string>, file: string, allowAny = false, allowEnv: readonly string[] = []): LauncherKind | null {
+export function checkRunnable(
+  argv: readonly string[],
+  env: Record<string, string>,
+  file: string,
+  allowAny = false,
+  allowEnv: readonly string[] = [],
+): LauncherKind | null {
   if (allowAny) return launcherOf(argv);
   const kind = launcherOf(argv);
   if (!kind) {

@@ -113,13 +113,20 @@ function header(p: Profile, file: string, comment: string): string[] {
     ...(hasReleaseVersion(p) || p.engine.runtime.kind === 'docker'
       ? []
       : simulatedEngine(p)
-        ? [`${comment} simulated host: no engine ran; the commands are spelled for ${p.engine.name} ${oneLine(commandRelease(p)!)}: validate them on a GPU host before serving`]
+        ? [
+            `${comment} simulated host: no engine ran; the commands are spelled for ${p.engine.name} ${oneLine(commandRelease(p)!)}: validate them on a GPU host before serving`,
+          ]
         : [`${comment} no engine release was recorded (${oneLine(p.engine.version)}): pin the image or version you have validated`]),
   ];
 }
 
 export function exportShell(p: Profile, file: string): string {
-  const lines = ['#!/usr/bin/env bash', ...header(p, file, '#'), '# Extra arguments to this script are passed to the server.', 'set -euo pipefail'];
+  const lines = [
+    '#!/usr/bin/env bash',
+    ...header(p, file, '#'),
+    '# Extra arguments to this script are passed to the server.',
+    'set -euo pipefail',
+  ];
   for (const [k, v] of Object.entries(p.env)) lines.push(`export ${k}=${shellQuote(v)}`);
   lines.push(...filesPreamble(p));
   const { argv } = relocateFiles(p.engineArgv, p.files, DIR_MARK);
@@ -135,7 +142,20 @@ export function exportShell(p: Profile, file: string): string {
 export function dockerArgv(p: Profile, filesDir: string = DIR_MARK): string[] {
   const port = serverPort(p);
   const engineArgv = containerArgv(relocateFiles(p.engineArgv, p.files, FILES_IN_CONTAINER).argv);
-  const argv = ['docker', 'run', '--rm', '--gpus', 'all', '--ipc=host', '-p', `${port}:${port}`, '-v', `\${HOME}/.cache/huggingface:${HF_CACHE_IN_CONTAINER}`, '-e', 'HF_TOKEN'];
+  const argv = [
+    'docker',
+    'run',
+    '--rm',
+    '--gpus',
+    'all',
+    '--ipc=host',
+    '-p',
+    `${port}:${port}`,
+    '-v',
+    `\${HOME}/.cache/huggingface:${HF_CACHE_IN_CONTAINER}`,
+    '-e',
+    'HF_TOKEN',
+  ];
   if (p.files.length) argv.push('-v', `${filesDir}:${FILES_IN_CONTAINER}:ro`);
   for (const [k, v] of Object.entries(p.env)) argv.push('-e', `${k}=${v}`);
   argv.push('--entrypoint', engineArgv[0]!, officialImage(p), ...engineArgv.slice(1));
@@ -145,9 +165,17 @@ export function dockerArgv(p: Profile, filesDir: string = DIR_MARK): string[] {
 export function exportDocker(p: Profile, file: string): string {
   // ${HOME} stays unquoted so the shell expands it; everything else is quoted as needed.
   const line = dockerArgv(p)
-    .map((a) => (a.startsWith('${HOME}') ? `"${a}"` : a.startsWith(DIR_MARK) ? `"$dir"${shellQuote(a.slice(DIR_MARK.length))}` : shellQuote(a)))
+    .map((a) =>
+      a.startsWith('${HOME}') ? `"${a}"` : a.startsWith(DIR_MARK) ? `"$dir"${shellQuote(a.slice(DIR_MARK.length))}` : shellQuote(a),
+    )
     .join(' ');
-  return [...header(p, file, '#'), `# needs ${p.host.gpuCount} GPU(s); HF_TOKEN is read from your environment`, ...filesPreamble(p), line, ''].join('\n');
+  return [
+    ...header(p, file, '#'),
+    `# needs ${p.host.gpuCount} GPU(s); HF_TOKEN is read from your environment`,
+    ...filesPreamble(p),
+    line,
+    '',
+  ].join('\n');
 }
 
 /** systemd's own quoting for ExecStart: double quotes with C escapes; `$` and `%` doubled. */
@@ -160,7 +188,13 @@ export function systemdQuote(arg: string): string {
 export function exportSystemd(p: Profile, file: string): string {
   const dir = `${FILES_IN_CONTAINER}/${k8sName(p)}`;
   const { argv, files } = relocateFiles(p.engineArgv, p.files, dir);
-  const fileNotes = files.flatMap((f) => [`# Write ${oneLine(f.path)} first, with this content:`, ...f.content.replace(/\n$/, '').split('\n').map((l) => `#   ${oneLine(l)}`)]);
+  const fileNotes = files.flatMap((f) => [
+    `# Write ${oneLine(f.path)} first, with this content:`,
+    ...f.content
+      .replace(/\n$/, '')
+      .split('\n')
+      .map((l) => `#   ${oneLine(l)}`),
+  ]);
   const lines = [
     ...header(p, file, '#'),
     ...fileNotes,
@@ -196,7 +230,11 @@ export function exportSystemd(p: Profile, file: string): string {
 /** A DNS-1123 name from the model and engine. */
 export function k8sName(p: Pick<Profile, 'variant' | 'engine'>): string {
   const base = `${p.variant.model.split('/').pop() ?? 'model'}-${p.engine.name}`;
-  const slug = base.toLowerCase().replace(/[^a-z0-9-]+/g, '-').replace(/-+/g, '-').replace(/^-|-$/g, '');
+  const slug = base
+    .toLowerCase()
+    .replace(/[^a-z0-9-]+/g, '-')
+    .replace(/-+/g, '-')
+    .replace(/^-|-$/g, '');
   return slug.slice(0, 63).replace(/-$/, '') || 'servelab';
 }
 
@@ -271,7 +309,12 @@ export function k8sManifests(p: Profile): Record<string, unknown>[] {
 }
 
 function configMapOf(p: Profile, name: string, labels: Record<string, string>): Record<string, unknown> {
-  return { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, labels }, data: Object.fromEntries(p.files.map((f) => [f.path.split('/').pop()!, f.content])) };
+  return {
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { name, labels },
+    data: Object.fromEntries(p.files.map((f) => [f.path.split('/').pop()!, f.content])),
+  };
 }
 
 export function exportK8s(p: Profile, file: string): string {

@@ -6,7 +6,11 @@ import type { Profile } from './schema.js';
 export type ProfileFile = Profile['files'][number];
 
 /** The argv and files with every file moved into `dir` (argv elements `P` and `--flag=P` follow). */
-export function relocateFiles(argv: readonly string[], files: readonly ProfileFile[], dir: string): { argv: string[]; files: ProfileFile[] } {
+export function relocateFiles(
+  argv: readonly string[],
+  files: readonly ProfileFile[],
+  dir: string,
+): { argv: string[]; files: ProfileFile[] } {
   const moves = new Map(files.map((f) => [f.path, posix.join(dir, basename(f.path))]));
   const out = argv.map((a) => {
     const direct = moves.get(a);

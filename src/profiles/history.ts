@@ -26,7 +26,9 @@ export function isReferenceProfile(file: string, profile: Pick<Profile, 'source'
 /** The profile in `dir` that records the same run as `profile` (a copy made by an earlier replay), or null. */
 export function findSameRun(dir: string, profile: Profile): string | null {
   if (!existsSync(dir)) return null;
-  for (const name of readdirSync(dir).filter((n) => n.endsWith('.json')).sort()) {
+  for (const name of readdirSync(dir)
+    .filter((n) => n.endsWith('.json'))
+    .sort()) {
     const file = join(dir, name);
     try {
       if (sameRun(loadProfile(file), profile)) return file;

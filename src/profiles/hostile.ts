@@ -12,7 +12,10 @@ const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\x00-\x1f\x7f]/;
 
-export function checkProfileData(p: { env: Record<string, string>; files: { path: string; content: string }[]; results?: unknown }, file: string): void {
+export function checkProfileData(
+  p: { env: Record<string, string>; files: { path: string; content: string }[]; results?: unknown },
+  file: string,
+): void {
   for (const k of Object.keys(p.env)) {
     if (!ENV_NAME.test(k)) throw bad(`profile ${file}: env: ${JSON.stringify(k)} is not an environment variable name (letters, digits, _)`);
   }

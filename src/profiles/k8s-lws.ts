@@ -38,7 +38,9 @@ type Pod = { metadata: { labels: Record<string, string> }; spec: { containers: R
 export function leaderWorkerSet(p: Profile, name: string, pod: Pod, argv: string[]): Record<string, unknown> {
   const nodes = profileNodes(p);
   if (p.engine.name !== 'sglang') {
-    throw new Error(`k8s export: a ${nodes}-node ${p.engine.name} profile has no LeaderWorkerSet form here (its ranks need a shell or MPI); use --format slurm`);
+    throw new Error(
+      `k8s export: a ${nodes}-node ${p.engine.name} profile has no LeaderWorkerSet form here (its ranks need a shell or MPI); use --format slurm`,
+    );
   }
   const k = p.variant.knobs;
   const gpusPerNode = Math.ceil(gpusHeld('sglang', k) / nodes);
@@ -60,7 +62,10 @@ export function leaderWorkerSet(p: Profile, name: string, pod: Pod, argv: string
         size: nodes,
         restartPolicy: 'RecreateGroupOnPodRestart',
         leaderTemplate: { metadata: { labels: { ...pod.metadata.labels, role: 'leader' } }, spec: { ...pod.spec, containers: [leaderC] } },
-        workerTemplate: { metadata: { labels: { ...pod.metadata.labels, role: 'worker' } }, spec: { ...pod.spec, containers: [workerBase] } },
+        workerTemplate: {
+          metadata: { labels: { ...pod.metadata.labels, role: 'worker' } },
+          spec: { ...pod.spec, containers: [workerBase] },
+        },
       },
     },
   };

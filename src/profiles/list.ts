@@ -27,7 +27,9 @@ export function findProfileFiles(dirs: readonly string[]): string[] {
   const out: string[] = [];
   for (const d of dirs) {
     if (!existsSync(d) || !statSync(d).isDirectory()) continue;
-    for (const name of readdirSync(d).filter((n) => n.endsWith('.json')).sort()) {
+    for (const name of readdirSync(d)
+      .filter((n) => n.endsWith('.json'))
+      .sort()) {
       const file = join(d, name);
       const real = realpathSync(resolve(file));
       if (seen.has(real)) continue;

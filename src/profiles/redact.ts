@@ -8,7 +8,8 @@ const SECRET_KEY =
   /(^|[_-])(API[_-]?KEYS?|APIKEY|TOKEN|ACCESS[_-]?TOKEN|SECRET|SECRET[_-]?KEY|PASSWORD|PASSWD|PASSPHRASE|CREDENTIALS?|AUTH|PRIVATE[_-]?KEY|ACCESS[_-]?KEY|SESSION[_-]?KEY|COOKIE)($|[_-])|SECRET|PASSWORD/i;
 
 /** Values that are credentials whatever their key (Hugging Face, OpenAI, GitHub, AWS, Slack, JWT). */
-const SECRET_VALUE = /^(hf_[A-Za-z0-9]{20,}|sk-[A-Za-z0-9_-]{16,}|gh[pousr]_[A-Za-z0-9]{20,}|github_pat_\w{20,}|AKIA[0-9A-Z]{16}|xox[abpr]-[\w-]{10,}|eyJ[\w-]{10,}\.[\w-]{10,}\.[\w-]+)$/;
+const SECRET_VALUE =
+  /^(hf_[A-Za-z0-9]{20,}|sk-[A-Za-z0-9_-]{16,}|gh[pousr]_[A-Za-z0-9]{20,}|github_pat_\w{20,}|AKIA[0-9A-Z]{16}|xox[abpr]-[\w-]{10,}|eyJ[\w-]{10,}\.[\w-]{10,}\.[\w-]+)$/;
 
 /** argv flags whose next value is a credential (vLLM/SGLang --api-key, HF token flags). */
 const SECRET_FLAGS = new Set(['--api-key', '--hf-token', '--token', '--admin-api-key', '--password']);

@@ -7,6 +7,9 @@ export function qualitySection(p: Pick<Profile, 'quality' | 'stages'>): string[]
   const q = p.quality;
   if (!q) return [];
   const head = `${q.prompts} greedy prompt(s) (temperature 0, ${q.maxTokens} tokens)${q.eval ? ` from ${q.eval}` : ''} to each engine's engine-stage run and to every variant that changes numerics, after its benchmark on the same server; ${q.gpuS.toFixed(1)} GPU-s${q.floor !== undefined ? `; --quality-floor ${(q.floor * 100).toFixed(0)}%` : ''}.`;
-  const lines = qualityLines(p.stages.flatMap((s) => s.results), '- ');
+  const lines = qualityLines(
+    p.stages.flatMap((s) => s.results),
+    '- ',
+  );
   return ['', '## Quality check', '', head, '', ...lines];
 }

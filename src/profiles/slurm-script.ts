@@ -51,15 +51,25 @@ function filesPreamble(p: Profile, name: string): string[] {
   if (!p.files.length) return [];
   const lines = [`export ${FILES_VAR}="\${${FILES_VAR}:-$HOME/.config/servelab/${name}}"`, `mkdir -p "$${FILES_VAR}"`];
   for (const f of p.files) {
-    if (f.content.split('\n').includes(HEREDOC_END)) throw new Error(`profile file ${f.path} contains a line '${HEREDOC_END}'; it cannot be written by a here-document`);
-    lines.push(`cat > "$${FILES_VAR}"/${shellQuote(f.path.split('/').pop()!)} <<'${HEREDOC_END}'`, f.content.replace(/\n$/, ''), HEREDOC_END);
+    if (f.content.split('\n').includes(HEREDOC_END))
+      throw new Error(`profile file ${f.path} contains a line '${HEREDOC_END}'; it cannot be written by a here-document`);
+    lines.push(
+      `cat > "$${FILES_VAR}"/${shellQuote(f.path.split('/').pop()!)} <<'${HEREDOC_END}'`,
+      f.content.replace(/\n$/, ''),
+      HEREDOC_END,
+    );
   }
   return lines;
 }
 
 function jobName(p: Profile): string {
   const base = `${p.variant.model.split('/').pop() ?? 'model'}-${p.engine.name}`;
-  return base.toLowerCase().replace(/[^a-z0-9_.+-]+/g, '-').slice(0, 60) || 'servelab';
+  return (
+    base
+      .toLowerCase()
+      .replace(/[^a-z0-9_.+-]+/g, '-')
+      .slice(0, 60) || 'servelab'
+  );
 }
 
 export function slurmScript(p: Profile, file = 'profile', opts: SlurmExportOptions = {}): string {
@@ -67,7 +77,12 @@ export function slurmScript(p: Profile, file = 'profile', opts: SlurmExportOptio
   const k = p.variant.knobs;
   const gpus = gpusHeld(p.engine.name, k);
   const gpusPerNode = opts.gpusPerNode ?? Math.ceil(gpus / nodes);
-  const layout: NodeLayout = { nodes, gpusPerNode, distPort: DIST_PORT[p.engine.name], ...(opts.bindHost ? { bindHost: opts.bindHost } : {}) };
+  const layout: NodeLayout = {
+    nodes,
+    gpusPerNode,
+    distPort: DIST_PORT[p.engine.name],
+    ...(opts.bindHost ? { bindHost: opts.bindHost } : {}),
+  };
   const { argv } = relocateFiles(p.engineArgv, p.files, MARK);
   const { ranks, tasksPerNode } = engineRanks(p.engine.name, argv, k, layout);
   const words = (ws: Word[]) => ws.flatMap((w) => (typeof w === 'string' ? fileWords([w]) : [w]));

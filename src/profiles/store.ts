@@ -119,7 +119,9 @@ export function loadProfile(file: string): Profile {
  * version and creation time, and strips secrets from every env and argv it holds.
  * Throws ProfileError if the input does not fit the schema (a programming error upstream).
  */
-export function buildProfile(input: Omit<ProfileInput, 'schema' | 'servelabVersion' | 'createdAt'> & Partial<Pick<ProfileInput, 'servelabVersion' | 'createdAt'>>): Profile {
+export function buildProfile(
+  input: Omit<ProfileInput, 'schema' | 'servelabVersion' | 'createdAt'> & Partial<Pick<ProfileInput, 'servelabVersion' | 'createdAt'>>,
+): Profile {
   const parsed = ProfileSchema.safeParse({
     servelabVersion: VERSION,
     createdAt: new Date().toISOString(),

@@ -121,7 +121,7 @@ function vrow(scenario: string, b: [number, number] | null, o: [number, number] 
 }
 
 const DERIVED_NOTE =
-  'Recorded figures are the study\'s published ones (total tok/s, TTFT, TPOT, and output tok/s and ITL where published); duration, request rate and any unpublished output rate are derived from the published ShareGPT token totals; peak figures were not published.';
+  "Recorded figures are the study's published ones (total tok/s, TTFT, TPOT, and output tok/s and ITL where published); duration, request rate and any unpublished output rate are derived from the published ShareGPT token totals; peak figures were not published.";
 
 const SG = ['python3', '-m', 'sglang.launch_server'];
 
@@ -231,7 +231,7 @@ export function qwen3Study(): Profile {
       vrow('very long 32000/100', [8298.56, 277.44], [10014.29, 215.93], 20.7),
     ],
     notes: [
-      'Study A (Qwen3-14B on 1 x H100 SXM). The study\'s own summary: engine choice +27.7%, quantization +23.8%, attention backend: no gain (fa3 is the default).',
+      "Study A (Qwen3-14B on 1 x H100 SXM). The study's own summary: engine choice +27.7%, quantization +23.8%, attention backend: no gain (fa3 is the default).",
       DERIVED_NOTE,
     ],
   });
@@ -254,7 +254,15 @@ export function glm46Study(): Profile {
     stage(
       'engine',
       [
-        { id: 'vllm-tp8', label: 'vLLM TP8', engine: 'vllm', model, knobs: { tp: 8 }, argv: vllmTp8, result: { total: 2788.21, ttft: 51022.8, tpot: 154.2 } },
+        {
+          id: 'vllm-tp8',
+          label: 'vLLM TP8',
+          engine: 'vllm',
+          model,
+          knobs: { tp: 8 },
+          argv: vllmTp8,
+          result: { total: 2788.21, ttft: 51022.8, tpot: 154.2 },
+        },
         {
           id: 'sglang-tp8',
           label: 'SGLang TP8',
@@ -266,7 +274,9 @@ export function glm46Study(): Profile {
             kind: 'unsupported',
             reason: 'SGLang FP8 is not supported on A100 (compute capability 8.0): fails at start',
             hint: 'serve it with vLLM, or use a Hopper GPU for SGLang FP8',
-            evidence: ["ValueError(\"type fp8e4nv not supported in this architecture. The supported fp8 dtypes are ('fp8e4b15', 'fp8e5')\")"],
+            evidence: [
+              "ValueError(\"type fp8e4nv not supported in this architecture. The supported fp8 dtypes are ('fp8e4b15', 'fp8e5')\")",
+            ],
           },
         },
         {
@@ -335,8 +345,8 @@ export function glm46Study(): Profile {
     // The study published no before/after table; this row is its own ShareGPT stage data.
     validation: [vrow('sharegpt', [2788.21, 154.2], [2824.82, 160.28], 1.3)],
     notes: [
-      'Study B (GLM-4.6 on 8 x A100 SXM 80GB). BF16 does not fit one 8 x A100 server, so only the FP8 checkpoint is served. The study\'s own summary: engine choice none (only one works), parallelism none, max batched tokens +1.3%.',
-      'The +1.3% of max batched tokens 8192 is below servelab\'s default 2% noise margin; the study kept it, and so does this profile.',
+      "Study B (GLM-4.6 on 8 x A100 SXM 80GB). BF16 does not fit one 8 x A100 server, so only the FP8 checkpoint is served. The study's own summary: engine choice none (only one works), parallelism none, max batched tokens +1.3%.",
+      "The +1.3% of max batched tokens 8192 is below servelab's default 2% noise margin; the study kept it, and so does this profile.",
       'A variant that cannot start on this hardware is a result ("unsupported", with the reason), not a crash of the tuning run.',
       DERIVED_NOTE,
     ],
@@ -352,8 +362,24 @@ export function deepseekR1Study(): Profile {
     stage(
       'engine',
       [
-        { id: 'vllm-tp8', label: 'vLLM TP8', engine: 'vllm', model, knobs: { tp: 8 }, argv: ['vllm', 'serve', model, '-tp', '8'], result: { total: 5482.59, ttft: 17743.08, tpot: 227.45 } },
-        { id: 'sglang-tp8', label: 'SGLang TP8', engine: 'sglang', model, knobs: { tp: 8 }, argv: sgTp8, result: { total: 6635.73, ttft: 6948.08, tpot: 420.18 } },
+        {
+          id: 'vllm-tp8',
+          label: 'vLLM TP8',
+          engine: 'vllm',
+          model,
+          knobs: { tp: 8 },
+          argv: ['vllm', 'serve', model, '-tp', '8'],
+          result: { total: 5482.59, ttft: 17743.08, tpot: 227.45 },
+        },
+        {
+          id: 'sglang-tp8',
+          label: 'SGLang TP8',
+          engine: 'sglang',
+          model,
+          knobs: { tp: 8 },
+          argv: sgTp8,
+          result: { total: 6635.73, ttft: 6948.08, tpot: 420.18 },
+        },
         {
           id: 'trtllm-tp8-ep8',
           label: 'TensorRT-LLM TP8 EP8',
@@ -370,7 +396,17 @@ export function deepseekR1Study(): Profile {
     ),
     stage(
       'parallelism',
-      [{ id: 'sglang-tp8-dpattn', label: 'SGLang TP8 + DP-attention', engine: 'sglang', model, knobs: { tp: 8, dpAttention: true }, argv: dpAttn, result: { total: 7143.3, ttft: 5992.0, tpot: 304.71 } }],
+      [
+        {
+          id: 'sglang-tp8-dpattn',
+          label: 'SGLang TP8 + DP-attention',
+          engine: 'sglang',
+          model,
+          knobs: { tp: 8, dpAttention: true },
+          argv: dpAttn,
+          result: { total: 7143.3, ttft: 5992.0, tpot: 304.71 },
+        },
+      ],
       'sglang-tp8-dpattn',
       6635.73,
       tokens,
@@ -401,7 +437,17 @@ export function deepseekR1Study(): Profile {
           engine: 'sglang',
           model,
           knobs: { tp: 8, dpAttention: true, speculative: { method: 'mtp', numSteps: 1, topk: 1, draftTokens: 2 } },
-          argv: [...dpAttn, '--speculative-algorithm', 'EAGLE', '--speculative-num-steps', '1', '--speculative-eagle-topk', '1', '--speculative-num-draft-tokens', '2'],
+          argv: [
+            ...dpAttn,
+            '--speculative-algorithm',
+            'EAGLE',
+            '--speculative-num-steps',
+            '1',
+            '--speculative-eagle-topk',
+            '1',
+            '--speculative-num-draft-tokens',
+            '2',
+          ],
           result: { total: 2217.12, ttft: 95444.76, tpot: 42.24 },
         },
       ],
@@ -438,7 +484,7 @@ export function deepseekR1Study(): Profile {
       vrow('sharegpt 100 prompts, concurrency 4', [407.45, 19.36], null, null),
     ],
     notes: [
-      'Study C (DeepSeek-R1-0528 on 8 x H200 SXM). The study\'s own summary: engine +21.0%, parallelism +7.6%, torch.compile none, MTP none for throughput (it cuts TPOT to 42 ms but collapses throughput at 1000 concurrent requests: a latency knob, not a throughput knob).',
+      "Study C (DeepSeek-R1-0528 on 8 x H200 SXM). The study's own summary: engine +21.0%, parallelism +7.6%, torch.compile none, MTP none for throughput (it cuts TPOT to 42 ms but collapses throughput at 1000 concurrent requests: a latency knob, not a throughput knob).",
       'The study ran the winner as `--tp 8 --enable-dp-attention`; SGLang documents DP-attention with `--dp-size` > 1, so check the DP size your SGLang version derives.',
       'The low-concurrency row (ShareGPT, 100 prompts, max concurrency 4) was published for the vLLM baseline only (mean TTFT 123.30 ms).',
       DERIVED_NOTE,
@@ -458,4 +504,3 @@ export function writeStudyProfiles(dir: string): string[] {
     return file;
   });
 }
-

@@ -25,7 +25,11 @@ function sharedPrefix(a: readonly string[], b: readonly string[]): number {
 }
 
 /** Agreement of `variant` with `baseline`, prompt by prompt (same order, same length). */
-export function agreement(baseline: readonly string[], variant: readonly string[], tokens: (t: string) => string[] = wordTokens): Agreement {
+export function agreement(
+  baseline: readonly string[],
+  variant: readonly string[],
+  tokens: (t: string) => string[] = wordTokens,
+): Agreement {
   if (baseline.length !== variant.length) throw new Error(`agreement: ${baseline.length} baseline outputs against ${variant.length}`);
   const n = baseline.length;
   let exact = 0;

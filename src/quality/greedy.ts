@@ -20,7 +20,11 @@ export interface GreedyTarget {
 }
 
 /** Each prompt's greedy output, in prompt order; a request that failed reads as ''. */
-export async function greedyOutputs(t: GreedyTarget, prompts: readonly string[], maxTokens = QUALITY_MAX_TOKENS): Promise<{ texts: string[]; failed: number }> {
+export async function greedyOutputs(
+  t: GreedyTarget,
+  prompts: readonly string[],
+  maxTokens = QUALITY_MAX_TOKENS,
+): Promise<{ texts: string[]; failed: number }> {
   const res = await runBenchmark({
     baseUrl: t.baseUrl,
     model: t.model,
@@ -56,7 +60,8 @@ export function readQualityEval(file: string): EvalItem[] {
       throw new UserError(`--quality-eval ${file}:${i + 1}: not JSON; each line is {"prompt": "...", "expected": "..."}`);
     }
     const { prompt, expected } = (o ?? {}) as Record<string, unknown>;
-    if (typeof prompt !== 'string' || typeof expected !== 'string') throw new UserError(`--quality-eval ${file}:${i + 1}: needs a string "prompt" and a string "expected"`);
+    if (typeof prompt !== 'string' || typeof expected !== 'string')
+      throw new UserError(`--quality-eval ${file}:${i + 1}: needs a string "prompt" and a string "expected"`);
     items.push({ prompt, expected });
   }
   if (!items.length) throw new UserError(`--quality-eval ${file}: no items`);
@@ -71,7 +76,8 @@ export function numericsChanges(base: Pick<Variant, 'model' | 'knobs'>, v: Pick<
   const b = base.knobs;
   const k = v.knobs;
   // Another checkpoint (an FP8 one; for llama.cpp another GGUF, i.e. another quantization) changes the weights too.
-  if ((k.quantization ?? '') !== (b.quantization ?? '') || (fp8(v.model) && !fp8(base.model)) || v.model !== base.model) out.push(`weights ${k.quantization ?? v.model}`);
+  if ((k.quantization ?? '') !== (b.quantization ?? '') || (fp8(v.model) && !fp8(base.model)) || v.model !== base.model)
+    out.push(`weights ${k.quantization ?? v.model}`);
   const kv = (x: string | undefined) => (x && x !== 'auto' ? x : 'auto');
   if (kv(k.kvCacheDtype) !== kv(b.kvCacheDtype)) out.push(`KV cache ${kv(k.kvCacheDtype)}`);
   if (kv(k.vCacheDtype) !== kv(b.vCacheDtype)) out.push(`V cache ${kv(k.vCacheDtype)}`);

@@ -10,7 +10,10 @@ const pct = (x: number) => `${(x * 100).toFixed(0)}%`;
 /** One result's quality in a line, e.g. "exact match 40% (2/5), ... vs vllm (KV cache fp8); below the --quality-floor 90%: cannot win". */
 export function qualityText(q: VariantQuality): string {
   const parts: string[] = [];
-  if (q.agreement) parts.push(`${agreementText(q.agreement)} vs ${q.referenceId ?? 'the reference'}${q.changes?.length ? ` (${q.changes.join(', ')})` : ''}`);
+  if (q.agreement)
+    parts.push(
+      `${agreementText(q.agreement)} vs ${q.referenceId ?? 'the reference'}${q.changes?.length ? ` (${q.changes.join(', ')})` : ''}`,
+    );
   else parts.push(`reference: its greedy outputs are what this engine's variants that change numerics are compared with`);
   if (q.accuracy !== undefined) parts.push(`eval accuracy ${pct(q.accuracy)}`);
   if (q.failed) parts.push(`${q.failed} of ${q.prompts} greedy requests failed`);

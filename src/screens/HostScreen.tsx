@@ -61,13 +61,21 @@ export function HostScreen(p: HostScreenProps): React.JSX.Element {
               <Box>
                 <Text>GPU type </Text>
                 {host.gpuTypes.map((t) => (
-                  <Text key={t} color={t === p.gpuType ? theme.accent : theme.muted} bold={t === p.gpuType} dimColor={t !== p.gpuType && theme.dimMuted}>
+                  <Text
+                    key={t}
+                    color={t === p.gpuType ? theme.accent : theme.muted}
+                    bold={t === p.gpuType}
+                    dimColor={t !== p.gpuType && theme.dimMuted}
+                  >
                     {t === p.gpuType ? `[${t}]` : ` ${t} `}{' '}
                   </Text>
                 ))}
               </Box>
               <Text>
-                GPU count <Text color={theme.accent} bold>‹ {p.gpuCount} ›</Text>
+                GPU count{' '}
+                <Text color={theme.accent} bold>
+                  ‹ {p.gpuCount} ›
+                </Text>
               </Text>
             </Box>
           ) : (

@@ -60,14 +60,24 @@ function firstStageProblem(plan: PlanView | null, off: ReadonlySet<string>): str
     : `check at least one ${first.name} candidate: the first stage sets the baseline`;
 }
 
-function PlanRowLine({ row, focused, off, labelW }: { row: PlanRow; focused: boolean; off: ReadonlySet<string>; labelW: number }): React.JSX.Element {
+function PlanRowLine({
+  row,
+  focused,
+  off,
+  labelW,
+}: {
+  row: PlanRow;
+  focused: boolean;
+  off: ReadonlySet<string>;
+  labelW: number;
+}): React.JSX.Element {
   const theme = useTheme();
   const mark = focused ? theme.glyph.focus : ' ';
   if (row.kind === 'stage') {
     return (
       <Text wrap="truncate" color={focused ? theme.accent : undefined}>
         {mark} <Text bold>{row.stage.name}</Text>
-        {row.stage.skipped ? <Muted> skipped: {row.stage.skipped}</Muted> : row.stage.weights ? <Muted>  {row.stage.weights}</Muted> : null}
+        {row.stage.skipped ? <Muted> skipped: {row.stage.skipped}</Muted> : row.stage.weights ? <Muted> {row.stage.weights}</Muted> : null}
       </Text>
     );
   }
@@ -86,7 +96,10 @@ function PlanRowLine({ row, focused, off, labelW }: { row: PlanRow; focused: boo
       <Text color={focused ? theme.accent : undefined} bold={focused}>
         {mark}
       </Text>{' '}
-      <Text color={on ? undefined : theme.muted} dimColor={!on && theme.dimMuted}>{`  ${box} ${truncate(v.label, labelW).padEnd(labelW)}`}</Text>
+      <Text
+        color={on ? undefined : theme.muted}
+        dimColor={!on && theme.dimMuted}
+      >{`  ${box} ${truncate(v.label, labelW).padEnd(labelW)}`}</Text>
       <Muted>{` ${durationText(v.estimateS).padStart(EST_W - 2)}`}</Muted>
       {v.predictedTokS ? <Muted>{`  ~${fmtTokS(v.predictedTokS)} tok/s`}</Muted> : null}
     </Text>
@@ -98,7 +111,9 @@ const EST_W = 10;
 /** The dummy-weights choice in one line; each stage's row says which of its launches use them. */
 function WeightsLine({ on, width }: { on: boolean; width: number }): React.JSX.Element {
   const theme = useTheme();
-  const text = on ? 'dummy weights on (stages say where): validation loads the real weights' : 'dummy weights off: every launch loads the real weights';
+  const text = on
+    ? 'dummy weights on (stages say where): validation loads the real weights'
+    : 'dummy weights off: every launch loads the real weights';
   return (
     <Text wrap="truncate" color={on ? theme.info : theme.muted}>
       {truncate(text, width)}
@@ -110,7 +125,12 @@ function WeightsLine({ on, width }: { on: boolean; width: number }): React.JSX.E
 function FocusDetail({ focused, width, lines }: { focused: PlanRow | undefined; width: number; lines: number }): React.JSX.Element {
   const theme = useTheme();
   const cmd = focused?.kind === 'variant' && !focused.variant.pruned ? focused.variant.command : '';
-  const text = focused?.kind === 'stage' ? stageLines(focused.stage, width, lines) : focused?.variant.pruned ? wrapLines(`${focused.variant.notRun ?? 'pruned'}: ${focused.variant.pruned}`, width, lines) : [];
+  const text =
+    focused?.kind === 'stage'
+      ? stageLines(focused.stage, width, lines)
+      : focused?.variant.pruned
+        ? wrapLines(`${focused.variant.notRun ?? 'pruned'}: ${focused.variant.pruned}`, width, lines)
+        : [];
   return (
     <Box flexDirection="column" height={lines}>
       {cmd ? (
@@ -146,11 +166,23 @@ export function PlanScreen(p: PlanScreenProps): React.JSX.Element {
   );
   useKeymap(
     'plan',
-    { next: () => selected.length > 0 && !problem && p.onNext(), back: p.onBack, 'dummy-weights': () => p.onDummyWeights?.(), quit: p.onQuit, interrupt: p.onInterrupt ?? p.onQuit },
+    {
+      next: () => selected.length > 0 && !problem && p.onNext(),
+      back: p.onBack,
+      'dummy-weights': () => p.onDummyWeights?.(),
+      quit: p.onQuit,
+      interrupt: p.onInterrupt ?? p.onQuit,
+    },
     { isActive },
   );
   // One height for every focus, so the checklist does not jump as the focus moves.
-  const cmdLines = Math.min(CMD_LINES_MAX, Math.max(CMD_LINES, ...rows.map((r) => (r.kind === 'variant' && !r.variant.pruned ? commandLines(r.variant.command, p.width).length : 0))));
+  const cmdLines = Math.min(
+    CMD_LINES_MAX,
+    Math.max(
+      CMD_LINES,
+      ...rows.map((r) => (r.kind === 'variant' && !r.variant.pruned ? commandLines(r.variant.command, p.width).length : 0)),
+    ),
+  );
   // Title, caveat (2), weights, command, footer (2) and margins: what the checklist (with its two "more" lines) leaves to the rows.
   const listLines = Math.max(4, p.height - 11 - cmdLines) + 2;
   const validationS = selected.length ? (p.plan?.validationS ?? 0) : 0;
@@ -158,10 +190,16 @@ export function PlanScreen(p: PlanScreenProps): React.JSX.Element {
   const labelW = Math.max(16, Math.min(40, p.width - EST_W - 22));
   return (
     <Box flexDirection="column">
-      <Title step={3} name="Plan" note={p.plan ? `${selected.length} variants · est. ${durationText(totalS)}${validationS ? ' with validation' : ''}` : undefined} />
+      <Title
+        step={3}
+        name="Plan"
+        note={p.plan ? `${selected.length} variants · est. ${durationText(totalS)}${validationS ? ' with validation' : ''}` : undefined}
+      />
       {p.error ? <Text color={theme.bad}>{p.error}</Text> : null}
       {!p.plan ? (
-        p.error ? null : <Muted>Planning…</Muted>
+        p.error ? null : (
+          <Muted>Planning…</Muted>
+        )
       ) : (
         <Box flexDirection="column">
           <Checklist

@@ -44,8 +44,12 @@ function ReplayRunning({ p, showLog, now }: { p: ReplayScreenProps; showLog: boo
   return (
     <Box marginTop={1} flexDirection="column">
       {c ? <StatusLine c={c} label={p.setup.profile.variant.label ?? c.variantId} now={now} width={p.width} /> : <Muted>starting…</Muted>}
-      {c && (showLog || c.phase === 'launching') ? <LogTail lines={c.logTail} count={Math.max(3, Math.min(8, p.height - 18))} width={p.width} /> : null}
-      {c && !showLog && c.phase === 'bench' ? <LivePanel current={c} width={p.width} now={now} simulated={p.run.simulated || p.setup.host.simulated} /> : null}
+      {c && (showLog || c.phase === 'launching') ? (
+        <LogTail lines={c.logTail} count={Math.max(3, Math.min(8, p.height - 18))} width={p.width} />
+      ) : null}
+      {c && !showLog && c.phase === 'bench' ? (
+        <LivePanel current={c} width={p.width} now={now} simulated={p.run.simulated || p.setup.host.simulated} />
+      ) : null}
       {p.run.requests.abort ? <Text color={theme.warn}>aborting: stopping the server first…</Text> : null}
     </Box>
   );
@@ -66,7 +70,14 @@ function ReplayDone({ p }: { p: ReplayScreenProps }): React.JSX.Element {
   const verdictTone = !p.outcome ? theme.warn : j?.verdict === 'regression' || !j ? theme.bad : theme.good;
   return (
     <Box marginTop={1} flexDirection="column">
-      {j ? <Table columns={deltaColumns} rows={p.height >= 40 ? j.deltas : j.deltas.filter((d) => d.recorded !== null)} rowKey={(d) => d.key} maxWidth={p.width} /> : null}
+      {j ? (
+        <Table
+          columns={deltaColumns}
+          rows={p.height >= 40 ? j.deltas : j.deltas.filter((d) => d.recorded !== null)}
+          rowKey={(d) => d.key}
+          maxWidth={p.width}
+        />
+      ) : null}
       {wrapLines(verdictLine(p), p.width, 4).map((l, i) => (
         <Text key={`verdict${i}`} bold color={verdictTone}>
           {l}
@@ -101,7 +112,12 @@ function ReplayView(p: ReplayScreenProps): React.JSX.Element {
         </Text>
         {p.setup.host.simulated ? <Text color={theme.warn}>simulated host</Text> : null}
       </Box>
-      <ProfileFacts setup={p.setup} width={p.width} withCommand={p.phase === 'confirm' || p.height >= 40} maxDiffs={p.height >= 30 ? 4 : 2} />
+      <ProfileFacts
+        setup={p.setup}
+        width={p.width}
+        withCommand={p.phase === 'confirm' || p.height >= 40}
+        maxDiffs={p.height >= 30 ? 4 : 2}
+      />
       {p.phase === 'confirm' ? (
         <Box marginTop={1}>
           <Text color={theme.warn}>Run this command on this host? enter runs it, q cancels.</Text>

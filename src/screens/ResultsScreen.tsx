@@ -10,7 +10,6 @@ import { useKeymap } from '../tui/hooks/useKeymap.js';
 import { usePagedTable } from '../tui/widgets/paged-table/use-paged-table.js';
 import type { ScreenProps } from '../tui/screen-props.js';
 
-
 export interface ResultsScreenProps extends ResultsData, ScreenProps {
   objectiveLabel: string;
   simulated: boolean;

@@ -130,22 +130,43 @@ export function RunScreen(p: RunScreenProps): React.JSX.Element {
     const carried = run.view.stages.find((s) => s.name === v.stage)?.carriedId;
     return relativeLabel(labelOf(v), carried ? p.labels[carried] : undefined);
   };
-  const without: string[] = [...(finished ? ['skip', 'stop-after-stage', 'abort'] : ['next']), ...(picking && !finished ? [] : ['pick-prev'])];
+  const without: string[] = [
+    ...(finished ? ['skip', 'stop-after-stage', 'abort'] : ['next']),
+    ...(picking && !finished ? [] : ['pick-prev']),
+  ];
   // While the finalists are swept the chart takes the panels' room; on a small terminal the GPU panel gives way too.
   const sweep = run.view.sweep && !run.view.sweep.done && !finished ? run.view.sweep : undefined;
   const chartRows = liveChartRows(p.height, roomy ? 16 : 8);
   const cost = run.status === 'idle' ? null : liveCostText(liveCost(run.view, now), p.width);
-  const validating = c && run.validation && !run.validation.done ? wrapLines(`validating the winner against the baseline on ${run.validation.scenarios.length} scenarios: ${run.validation.scenarios.join(', ')}`, p.width, 2) : [];
+  const validating =
+    c && run.validation && !run.validation.done
+      ? wrapLines(
+          `validating the winner against the baseline on ${run.validation.scenarios.length} scenarios: ${run.validation.scenarios.join(', ')}`,
+          p.width,
+          2,
+        )
+      : [];
   const messages = messageLines(run, p.width);
   const showGpu = !showLog && Boolean(c) && (!sweep || roomy);
   // What the running variants may take: the terminal less the title, the cost, the validation
   // note, the GPU panel, the messages and the footer (and one line, so the region never scrolls).
-  const room = p.height - 2 - (cost ? 1 : 0) - validating.length - (showGpu ? gpuPanelLines(run.gpus, roomy) : 0) - messages.length - footerLines('run', without, p.width);
+  const room =
+    p.height -
+    2 -
+    (cost ? 1 : 0) -
+    validating.length -
+    (showGpu ? gpuPanelLines(run.gpus, roomy) : 0) -
+    messages.length -
+    footerLines('run', without, p.width);
   const layout = runningLayout(run.live.length, p.width, room);
   return (
     <Box flexDirection="column">
       <Leaderboard key={p.redrawKey ?? 0} items={run.staticItems} labels={p.labels} skipped={p.skippedStages} width={p.width} />
-      <Title step={4} name={`Run  ${stageNote(run, p.width - 'servelab · 4/6 Run  '.length - (p.note ? p.note.length + 2 : 0))}`} note={p.note} />
+      <Title
+        step={4}
+        name={`Run  ${stageNote(run, p.width - 'servelab · 4/6 Run  '.length - (p.note ? p.note.length + 2 : 0))}`}
+        note={p.note}
+      />
       {cost ? <Muted wrap="truncate">{cost}</Muted> : null}
       {c ? (
         <Box flexDirection="column">
@@ -155,9 +176,27 @@ export function RunScreen(p: RunScreenProps): React.JSX.Element {
             </Text>
           ))}
           {layout.kind !== 'single' && !showLog ? (
-            <RunningVariants live={run.live} layout={layout} label={layout.kind === 'rows' ? rowLabel : labelOf} width={p.width} now={now} simulated={run.simulated} {...(picking && target ? { picked: target } : {})} />
+            <RunningVariants
+              live={run.live}
+              layout={layout}
+              label={layout.kind === 'rows' ? rowLabel : labelOf}
+              width={p.width}
+              now={now}
+              simulated={run.simulated}
+              {...(picking && target ? { picked: target } : {})}
+            />
           ) : (
-            <OneVariant c={c} label={labelOf(c)} showLog={showLog} sweep={sweep} chartRows={chartRows} logRows={logRows} width={p.width} now={now} simulated={run.simulated} />
+            <OneVariant
+              c={c}
+              label={labelOf(c)}
+              showLog={showLog}
+              sweep={sweep}
+              chartRows={chartRows}
+              logRows={logRows}
+              width={p.width}
+              now={now}
+              simulated={run.simulated}
+            />
           )}
         </Box>
       ) : sweep ? (
@@ -167,7 +206,14 @@ export function RunScreen(p: RunScreenProps): React.JSX.Element {
       ) : (
         <Muted>starting…</Muted>
       )}
-      {showGpu ? <GpuPanel gpus={run.gpus} width={p.width} roomy={roomy} owners={Object.fromEntries(run.live.flatMap((v) => (v.gpuIds ?? []).map((g) => [g, rowLabel(v)])))} /> : null}
+      {showGpu ? (
+        <GpuPanel
+          gpus={run.gpus}
+          width={p.width}
+          roomy={roomy}
+          owners={Object.fromEntries(run.live.flatMap((v) => (v.gpuIds ?? []).map((g) => [g, rowLabel(v)])))}
+        />
+      ) : null}
       <RunMessages lines={messages} />
       <Footer scope="run" without={without} />
     </Box>

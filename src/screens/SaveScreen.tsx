@@ -40,7 +40,9 @@ export function SaveScreen(p: SaveScreenProps): React.JSX.Element {
         {p.profilePath ? (
           <Text color={theme.good}>{theme.glyph.ok} Profile saved.</Text>
         ) : (
-          <Text color={theme.warn}>No profile was saved{p.exitCode === 130 ? ' (aborted)' : p.exitCode !== 0 ? ' (no variant succeeded)' : ''}.</Text>
+          <Text color={theme.warn}>
+            No profile was saved{p.exitCode === 130 ? ' (aborted)' : p.exitCode !== 0 ? ' (no variant succeeded)' : ''}.
+          </Text>
         )}
         {row('profile', p.profilePath)}
         {row('report', p.reportPath)}

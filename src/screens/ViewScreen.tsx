@@ -16,14 +16,22 @@ export function ViewScreen({ view, price }: { view: SessionView; price?: number 
   const { exit } = useApp();
   const size = useTerminalSize();
   const [page, setPage] = useState(0);
-  const data = resultsData(view, { labels: view.labels, ...(price !== undefined ? { pricePerGpuHour: price } : {}), gpus: view.plan?.host.gpuCount ?? 1 });
+  const data = resultsData(view, {
+    labels: view.labels,
+    ...(price !== undefined ? { pricePerGpuHour: price } : {}),
+    gpus: view.plan?.host.gpuCount ?? 1,
+  });
   const pages = resultPages(data);
   usePagedTable('view', (dir) => setPage((p) => pageStep(p, dir, pages)));
   useKeymap('view', { next: exit, quit: exit, interrupt: exit });
   const interrupted = view.status === 'interrupted';
   return (
     <Box flexDirection="column">
-      <Title step={5} name="Results" note={`${interrupted ? 'INTERRUPTED · ' : ''}${view.runDir ?? ''}${view.simulated ? ' · simulated' : ''}`} />
+      <Title
+        step={5}
+        name="Results"
+        note={`${interrupted ? 'INTERRUPTED · ' : ''}${view.runDir ?? ''}${view.simulated ? ' · simulated' : ''}`}
+      />
       <ResultsBody {...data} aborted={interrupted} page={page} width={size.columns} height={size.rows} />
       <Box marginTop={1}>
         <Footer scope="view" />

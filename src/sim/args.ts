@@ -41,7 +41,6 @@ export interface SimArgs {
 
 const SPEC_METHODS: readonly string[] = SPECULATIVE_METHODS;
 
-
 /** Thrown for bad argv; `message` is the argparse-style text (usage line + error line). */
 export class SimArgsError extends UserError {
   constructor(detail: string) {
@@ -110,9 +109,12 @@ function knobFlagDefs<T>(knobsOf: (t: T) => Knobs): Record<string, FlagDef<T>> {
   }
   for (const f of SPECULATIVE_FIELDS) {
     const kind: Kind = f.type;
-    defs[f.simFlag] = { kind, set: (t, v) => ((spec(knobsOf(t)) as unknown as Record<string, unknown>)[f.field] = kind === 'int' ? Number(v) : v) };
+    defs[f.simFlag] = {
+      kind,
+      set: (t, v) => ((spec(knobsOf(t)) as unknown as Record<string, unknown>)[f.field] = kind === 'int' ? Number(v) : v),
+    };
   }
-  defs['--engine-arg'] = { kind: 'string', set: (t, v) => ((knobsOf(t).extraArgs ??= []).push(v as string)) };
+  defs['--engine-arg'] = { kind: 'string', set: (t, v) => (knobsOf(t).extraArgs ??= []).push(v as string) };
   return defs;
 }
 
@@ -167,7 +169,8 @@ function walkFlags<T>(argv: string[], defs: Record<string, FlagDef<T>>, target: 
     if (eq > 0) raw = tok.slice(eq + 1);
     else {
       raw = argv[i + 1];
-      if (raw === undefined || (raw.startsWith('--') && flag !== '--engine-arg')) throw new SimArgsError(`argument ${flag}: expected one argument`);
+      if (raw === undefined || (raw.startsWith('--') && flag !== '--engine-arg'))
+        throw new SimArgsError(`argument ${flag}: expected one argument`);
       i++;
     }
     checkValue(flag, def.kind, raw);
@@ -179,7 +182,9 @@ function walkFlags<T>(argv: string[], defs: Record<string, FlagDef<T>>, target: 
 /** Range checks of knob values (the bounds come from the neutral knob list). */
 export function checkKnobs(k: Knobs): void {
   if (k.speculative && !SPEC_METHODS.includes(k.speculative.method))
-    throw new SimArgsError(`argument --speculative: invalid choice: '${k.speculative.method}' (choose from ${SPEC_METHODS.map((m) => `'${m}'`).join(', ')})`);
+    throw new SimArgsError(
+      `argument --speculative: invalid choice: '${k.speculative.method}' (choose from ${SPEC_METHODS.map((m) => `'${m}'`).join(', ')})`,
+    );
   for (const n of NEUTRAL_KNOBS) {
     const v = k[n.knob];
     if (typeof v !== 'number') continue;
@@ -194,7 +199,11 @@ export function checkKnobs(k: Knobs): void {
  */
 export function parseKnobArgs(argv: string[]): { knobs: Knobs; rest: string[] } {
   const holder = { knobs: {} as Knobs };
-  const rest = walkFlags(argv, knobFlagDefs<typeof holder>((h) => h.knobs), holder);
+  const rest = walkFlags(
+    argv,
+    knobFlagDefs<typeof holder>((h) => h.knobs),
+    holder,
+  );
   checkKnobs(holder.knobs);
   return { knobs: holder.knobs, rest };
 }
@@ -224,15 +233,19 @@ export function parseSimArgs(argv: string[]): SimArgs {
   if (a.port < 0 || a.port > 65535) throw new SimArgsError(`argument --port: must be 0..65535, got ${a.port}`);
   if (a.loadTime !== undefined && a.loadTime < 0) throw new SimArgsError(`argument --load-time: must be >= 0, got ${a.loadTime}`);
   if (a.loadFormat !== undefined && !(SIM_LOAD_FORMATS as readonly string[]).includes(a.loadFormat))
-    throw new SimArgsError(`argument --load-format: invalid choice: '${a.loadFormat}' (sim-serve models ${SIM_LOAD_FORMATS.map((f) => `'${f}'`).join(', ')})`);
+    throw new SimArgsError(
+      `argument --load-format: invalid choice: '${a.loadFormat}' (sim-serve models ${SIM_LOAD_FORMATS.map((f) => `'${f}'`).join(', ')})`,
+    );
   if (a.trtllmYaml !== undefined) readTrtllmYaml(a);
   return a;
 }
 
 /** TensorRT-LLM's YAML: only with --engine trtllm (trtllm-serve's flag), and not with --load-format (two answers to one question). */
 function readTrtllmYaml(a: SimArgs): void {
-  if (a.engine !== 'trtllm') throw new SimArgsError(`argument --extra_llm_api_options: TensorRT-LLM's flag, not ${a.engine}'s (use --load-format)`);
-  if (a.loadFormat !== undefined) throw new SimArgsError('argument --extra_llm_api_options: not allowed with --load-format (give the load format in one place)');
+  if (a.engine !== 'trtllm')
+    throw new SimArgsError(`argument --extra_llm_api_options: TensorRT-LLM's flag, not ${a.engine}'s (use --load-format)`);
+  if (a.loadFormat !== undefined)
+    throw new SimArgsError('argument --extra_llm_api_options: not allowed with --load-format (give the load format in one place)');
   try {
     const f = trtllmYamlLoadFormat(a.trtllmYaml!);
     if (f) a.loadFormat = f;

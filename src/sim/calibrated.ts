@@ -51,7 +51,15 @@ export function simPredictor(): Predictor<SimObservation> {
     const w = r.workload;
     const key = JSON.stringify(w);
     if (!lengths.has(key)) lengths.set(key, scenarioRequests(w, w.seed));
-    const opts = { engine: r.engine as 'vllm', gpu: r.gpu, gpus: r.gpus, model: r.model, knobs: r.knobs, ...(r.engineVersion ? { engineVersion: r.engineVersion } : {}), ...(r.gpusPerNode ? { gpusPerNode: r.gpusPerNode } : {}) };
+    const opts = {
+      engine: r.engine as 'vllm',
+      gpu: r.gpu,
+      gpus: r.gpus,
+      model: r.model,
+      knobs: r.knobs,
+      ...(r.engineVersion ? { engineVersion: r.engineVersion } : {}),
+      ...(r.gpusPerNode ? { gpusPerNode: r.gpusPerNode } : {}),
+    };
     try {
       const res = simulateWorkload({
         ...opts,
@@ -105,7 +113,13 @@ export function workloadOf(s: Omit<ObservedWorkload, 'requestRate'> & { requestR
 }
 
 /** One observation from a measured result (a session's or a profile's); undefined when it measured nothing. */
-export function observationOf(r: MeasuredResult, host: { gpuName: string; gpuCount: number }, workload: ObservedWorkload, versions: Record<string, string>, gpusPerNode?: number): SimObservation | undefined {
+export function observationOf(
+  r: MeasuredResult,
+  host: { gpuName: string; gpuCount: number },
+  workload: ObservedWorkload,
+  versions: Record<string, string>,
+  gpusPerNode?: number,
+): SimObservation | undefined {
   if (r.status !== 'ok' || !r.metrics || !(r.metrics.total_token_throughput > 0)) return undefined;
   const engine = r.variant.engine;
   const version = release(r.variant.engineVersion) ?? release(versions[engine]);
@@ -113,8 +127,18 @@ export function observationOf(r: MeasuredResult, host: { gpuName: string; gpuCou
     id: `${r.variantId}@${r.scenario}`,
     engine,
     measured: figuresOf(r.metrics as Parameters<typeof figuresOf>[0]),
-    ...(r.predicted ? { prior: { totalTokPerS: r.predicted.totalTokPerS, meanTtftMs: r.predicted.meanTtftMs, meanTpotMs: r.predicted.meanTpotMs } } : {}),
-    run: { engine, ...(version ? { engineVersion: version } : {}), model: r.variant.model, gpu: simGpu(host.gpuName), gpus: host.gpuCount, ...(gpusPerNode ? { gpusPerNode } : {}), knobs: r.variant.knobs, workload },
+    ...(r.predicted
+      ? { prior: { totalTokPerS: r.predicted.totalTokPerS, meanTtftMs: r.predicted.meanTtftMs, meanTpotMs: r.predicted.meanTpotMs } }
+      : {}),
+    run: {
+      engine,
+      ...(version ? { engineVersion: version } : {}),
+      model: r.variant.model,
+      gpu: simGpu(host.gpuName),
+      gpus: host.gpuCount,
+      ...(gpusPerNode ? { gpusPerNode } : {}),
+      knobs: r.variant.knobs,
+      workload,
+    },
   };
 }
-

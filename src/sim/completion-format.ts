@@ -39,7 +39,13 @@ export function completionFormat(kind: CompletionKind, id: string, created: numb
     body(text, finish, usage) {
       const choice =
         kind === 'chat'
-          ? { index: 0, message: { role: 'assistant', content: text, tool_calls: [] }, logprobs: null, finish_reason: finish, stop_reason: null }
+          ? {
+              index: 0,
+              message: { role: 'assistant', content: text, tool_calls: [] },
+              logprobs: null,
+              finish_reason: finish,
+              stop_reason: null,
+            }
           : { index: 0, text, logprobs: null, finish_reason: finish, stop_reason: null };
       return { id, object: kind === 'chat' ? 'chat.completion' : 'text_completion', created, model, choices: [choice], usage };
     },

@@ -31,23 +31,46 @@ function simOnly(kind: 'unsupported' | 'tp-mismatch', text: string): LogLine[] {
 }
 
 function vllmEngineDied(exc: LogLine[]): StartFailure {
-  return { lines: [...corpus('vllm-enginecore-failed-to-start'), ...exc, ...corpus('vllm-engine-core-failed')], exit: { code: 1 }, early: false };
+  return {
+    lines: [...corpus('vllm-enginecore-failed-to-start'), ...exc, ...corpus('vllm-engine-core-failed')],
+    exit: { code: 1 },
+    early: false,
+  };
 }
 
 function sglangChildDied(exc: LogLine[]): StartFailure {
-  return { lines: [...corpus('sglang-scheduler-exception'), ...exc, ...corpus('sglang-sigquit')], exit: { signal: 'SIGKILL' }, early: false };
+  return {
+    lines: [...corpus('sglang-scheduler-exception'), ...exc, ...corpus('sglang-sigquit')],
+    exit: { signal: 'SIGKILL' },
+    early: false,
+  };
 }
 
 function cudaOom(cfg: ServerConfig): LogLine[] {
   const total = cfg.gpu.memMiB / 1024;
   const need = cfg.weights.perGpu / GiB;
-  return corpus('torch-cuda-oom', { alloc: f2(Math.max(0.5, need - total + 1)), total: f2(total), free: f2(Math.max(0.1, total * 0.01)), used: f2(total - 0.5) });
+  return corpus('torch-cuda-oom', {
+    alloc: f2(Math.max(0.5, need - total + 1)),
+    total: f2(total),
+    free: f2(Math.max(0.1, total * 0.01)),
+    used: f2(total - 0.5),
+  });
 }
 
 function tpMismatch(engine: EngineName, cfg: ServerConfig): StartFailure {
-  if (engine === 'vllm') return { lines: traceback('vllm/config/model.py', corpus('vllm-heads-divisible', { heads: cfg.model.numHeads, tp: cfg.par.attnTp })), exit: { code: 1 }, early: true };
-  if (engine === 'sglang') return { ...sglangChildDied(corpus('sglang-assert-heads', { file: 'python/sglang/srt/models/qwen3.py', line: 60 })), early: false };
-  return { lines: simOnly('tp-mismatch', `${cfg.model.numHeads} attention heads are not divisible by tensor parallel size ${cfg.par.attnTp}`), exit: { code: 1 }, early: false };
+  if (engine === 'vllm')
+    return {
+      lines: traceback('vllm/config/model.py', corpus('vllm-heads-divisible', { heads: cfg.model.numHeads, tp: cfg.par.attnTp })),
+      exit: { code: 1 },
+      early: true,
+    };
+  if (engine === 'sglang')
+    return { ...sglangChildDied(corpus('sglang-assert-heads', { file: 'python/sglang/srt/models/qwen3.py', line: 60 })), early: false };
+  return {
+    lines: simOnly('tp-mismatch', `${cfg.model.numHeads} attention heads are not divisible by tensor parallel size ${cfg.par.attnTp}`),
+    exit: { code: 1 },
+    early: false,
+  };
 }
 
 function outOfMemory(engine: EngineName, cfg: ServerConfig, kind: string, maxModelLen: number): StartFailure {
@@ -56,11 +79,17 @@ function outOfMemory(engine: EngineName, cfg: ServerConfig, kind: string, maxMod
     if (kind === 'oom-kv') return vllmEngineDied(traceback('vllm/v1/core/kv_cache_utils.py', corpus('vllm-no-cache-blocks')));
     const need = (maxModelLen * cfg.kvBytesPerTokenPerGpu) / GiB;
     const est = Math.floor(cfg.kvCapacityTokens / cfg.par.dp);
-    return vllmEngineDied(traceback('vllm/v1/core/kv_cache_utils.py', corpus('vllm-kv-too-small', { maxLen: maxModelLen, need: f2(need), have: f2(cfg.kvBytesPerGpu / GiB), est })));
+    return vllmEngineDied(
+      traceback(
+        'vllm/v1/core/kv_cache_utils.py',
+        corpus('vllm-kv-too-small', { maxLen: maxModelLen, need: f2(need), have: f2(cfg.kvBytesPerGpu / GiB), est }),
+      ),
+    );
   }
   if (engine === 'sglang') return sglangChildDied(kind === 'oom-weights' ? cudaOom(cfg) : corpus('sglang-not-enough-memory'));
   // Weights: PyTorch's allocator; the KV pool: TensorRT-LLM's C++ cudaMalloc.
-  if (kind === 'oom-weights') return { lines: traceback('tensorrt_llm/_torch/pyexecutor/py_executor_creator.py', cudaOom(cfg)), exit: { code: 1 }, early: false };
+  if (kind === 'oom-weights')
+    return { lines: traceback('tensorrt_llm/_torch/pyexecutor/py_executor_creator.py', cudaOom(cfg)), exit: { code: 1 }, early: false };
   return { lines: corpus('trtllm-cudamalloc-oom'), exit: { code: 1 }, early: false };
 }
 
@@ -71,10 +100,15 @@ export function fitFailure(engine: EngineName, cfg: ServerConfig, kind: string, 
   if (kind === 'no-fp8') {
     // sglang#5871 / #13471: Triton's FP8 kernels on A100.
     if (engine === 'sglang') return sglangChildDied(corpus('triton-fp8e4nv'));
-    return { lines: simOnly('unsupported', `FP8 weights on compute capability ${cap} (${cfg.gpu.smiName})`), exit: { code: 1 }, early: false };
+    return {
+      lines: simOnly('unsupported', `FP8 weights on compute capability ${cap} (${cfg.gpu.smiName})`),
+      exit: { code: 1 },
+      early: false,
+    };
   }
   if (kind === 'too-few-gpus') {
-    if (engine === 'vllm') return { lines: traceback('vllm/config/parallel.py', corpus('vllm-ray-not-enough-gpus')), exit: { code: 1 }, early: true };
+    if (engine === 'vllm')
+      return { lines: traceback('vllm/config/parallel.py', corpus('vllm-ray-not-enough-gpus')), exit: { code: 1 }, early: true };
     const text = `the layout needs ${cfg.par.gpusUsed} GPUs, the host has ${cfg.gpus}`;
     return { lines: simOnly('unsupported', text), exit: { code: 1 }, early: true };
   }
@@ -83,13 +117,23 @@ export function fitFailure(engine: EngineName, cfg: ServerConfig, kind: string, 
 
 export function unknownModelFailure(engine: EngineName, model: string): StartFailure {
   const hint = err("servelab sim: built-in models are listed by 'servelab sim-serve --help'; or give a folder with config.json");
-  if (engine === 'vllm') return { lines: [...traceback('vllm/transformers_utils/config.py', corpus('vllm-invalid-repo', { model })), hint], exit: { code: 1 }, early: true };
-  return { lines: [...traceback('transformers/utils/hub.py', corpus('hf-not-valid-identifier', { model })), hint], exit: { code: 1 }, early: true };
+  if (engine === 'vllm')
+    return {
+      lines: [...traceback('vllm/transformers_utils/config.py', corpus('vllm-invalid-repo', { model })), hint],
+      exit: { code: 1 },
+      early: true,
+    };
+  return {
+    lines: [...traceback('transformers/utils/hub.py', corpus('hf-not-valid-identifier', { model })), hint],
+    exit: { code: 1 },
+    early: true,
+  };
 }
 
 /** Busy port: vLLM and TRT-LLM fail at bind before loading; SGLang only after the full load. */
 export function portBusyFailure(engine: EngineName, host: string, port: number): StartFailure {
-  if (engine === 'vllm') return { lines: traceback('vllm/entrypoints/launcher.py', corpus('vllm-port-in-use')), exit: { code: 1 }, early: true };
+  if (engine === 'vllm')
+    return { lines: traceback('vllm/entrypoints/launcher.py', corpus('vllm-port-in-use')), exit: { code: 1 }, early: true };
   if (engine === 'sglang') return { lines: corpus('sglang-uvicorn-port-in-use', { host, port }), exit: { code: 1 }, early: false };
   return { lines: traceback('tensorrt_llm/commands/serve.py', corpus('trtllm-bind', { host, port })), exit: { code: 1 }, early: true };
 }

@@ -36,12 +36,21 @@ export function startLines(engine: EngineName, cfg: ServerConfig, model: string,
   const w = cfg.weights.perGpu / GiB;
   if (engine === 'vllm') {
     const v = version ?? DEFAULT_VERSION.vllm;
-    const backendLine = compareVersions(v, '0.20.1') < 0
-      ? [{ stream: 'stdout' as const, text: `${vllmPrefix('INFO', 'cuda.py:362')} Using ${cfg.attentionBackend === 'flash_attn' ? 'Flash Attention' : cfg.attentionBackend} backend on V1 engine.` }]
-      : [];
+    const backendLine =
+      compareVersions(v, '0.20.1') < 0
+        ? [
+            {
+              stream: 'stdout' as const,
+              text: `${vllmPrefix('INFO', 'cuda.py:362')} Using ${cfg.attentionBackend === 'flash_attn' ? 'Flash Attention' : cfg.attentionBackend} backend on V1 engine.`,
+            },
+          ]
+        : [];
     return [
       { stream: 'stdout', text: `${vllmPrefix('INFO', 'api_server.py:1839')} vLLM API server version ${v} (simulated by servelab)` },
-      { stream: 'stdout', text: `${vllmPrefix('INFO', 'utils.py:233')} non-default args: {'model': '${model}', 'host': '${host}', 'port': ${port}}` },
+      {
+        stream: 'stdout',
+        text: `${vllmPrefix('INFO', 'utils.py:233')} non-default args: {'model': '${model}', 'host': '${host}', 'port': ${port}}`,
+      },
       ...(cfg.weightOnlyFp8
         ? [
             {
@@ -51,12 +60,18 @@ export function startLines(engine: EngineName, cfg: ServerConfig, model: string,
           ]
         : []),
       ...backendLine,
-      { stream: 'stdout', text: `${vllmPrefix('INFO', 'gpu_model_runner.py:2602')} Model loading took ${f2(w)} GiB and ${f2(w / 2)} seconds` },
+      {
+        stream: 'stdout',
+        text: `${vllmPrefix('INFO', 'gpu_model_runner.py:2602')} Model loading took ${f2(w)} GiB and ${f2(w / 2)} seconds`,
+      },
     ];
   }
   if (engine === 'sglang')
     return [
-      { stream: 'stderr', text: `${sglangPrefix()} server_args=ServerArgs(model_path='${model}', host='${host}', port=${port}, tp_size=${cfg.par.tp}, dp_size=${cfg.par.dp}, chunked_prefill_size=${cfg.maxBatchedTokens}, mem_fraction_static=${cfg.memFraction.toFixed(3)}, attention_backend='${cfg.attentionBackend}') (simulated by servelab)` },
+      {
+        stream: 'stderr',
+        text: `${sglangPrefix()} server_args=ServerArgs(model_path='${model}', host='${host}', port=${port}, tp_size=${cfg.par.tp}, dp_size=${cfg.par.dp}, chunked_prefill_size=${cfg.maxBatchedTokens}, mem_fraction_static=${cfg.memFraction.toFixed(3)}, attention_backend='${cfg.attentionBackend}') (simulated by servelab)`,
+      },
       { stream: 'stderr', text: `${sglangPrefix(true)} Load weight begin. avail mem=${f2(cfg.gpu.memMiB / 1024)} GB` },
     ];
   return [
@@ -72,21 +87,36 @@ export function loadedLines(engine: EngineName, cfg: ServerConfig, maxModelLen: 
   if (engine === 'vllm')
     return [
       { stream: 'stdout', text: `${vllmPrefix('INFO', 'gpu_worker.py:298')} Available KV cache memory: ${f2(kvGiB)} GiB` },
-      { stream: 'stdout', text: `${vllmPrefix('INFO', 'kv_cache_utils.py:1087')} GPU KV cache size: ${tokens.toLocaleString('en-US')} tokens` },
-      { stream: 'stdout', text: `${vllmPrefix('INFO', 'kv_cache_utils.py:1091')} Maximum concurrency for ${maxModelLen.toLocaleString('en-US')} tokens per request: ${f2(tokens / maxModelLen)}x` },
+      {
+        stream: 'stdout',
+        text: `${vllmPrefix('INFO', 'kv_cache_utils.py:1087')} GPU KV cache size: ${tokens.toLocaleString('en-US')} tokens`,
+      },
+      {
+        stream: 'stdout',
+        text: `${vllmPrefix('INFO', 'kv_cache_utils.py:1091')} Maximum concurrency for ${maxModelLen.toLocaleString('en-US')} tokens per request: ${f2(tokens / maxModelLen)}x`,
+      },
       { stream: 'stdout', text: `${vllmPrefix('INFO', 'gpu_model_runner.py:3480')} Graph capturing finished in 6 secs, took 0.50 GiB` },
     ];
   if (engine === 'sglang')
     return [
-      { stream: 'stderr', text: `${sglangPrefix(true)} Load weight end. type=${cfg.model.architecture}, dtype=torch.bfloat16, avail mem=${f2((cfg.gpu.memMiB * 1024 * 1024 - cfg.weights.perGpu) / 1e9)} GB, mem usage=${f2(cfg.weights.perGpu / GiB)} GB.` },
+      {
+        stream: 'stderr',
+        text: `${sglangPrefix(true)} Load weight end. type=${cfg.model.architecture}, dtype=torch.bfloat16, avail mem=${f2((cfg.gpu.memMiB * 1024 * 1024 - cfg.weights.perGpu) / 1e9)} GB, mem usage=${f2(cfg.weights.perGpu / GiB)} GB.`,
+      },
       { stream: 'stderr', text: `${sglangPrefix(true)} KV Cache is allocated. #tokens: ${tokens}, KV size: ${f2(kvGiB)} GB` },
       { stream: 'stderr', text: `${sglangPrefix(true)} Capture cuda graph begin. This can take up to several minutes.` },
       { stream: 'stderr', text: `${sglangPrefix(true)} Capture cuda graph end. Time elapsed: 6.00 s.` },
-      { stream: 'stderr', text: `${sglangPrefix(true)} max_total_num_tokens=${tokens}, chunked_prefill_size=${cfg.maxBatchedTokens}, max_prefill_tokens=16384, max_running_requests=${cfg.maxRunningSeqs}, context_len=${maxModelLen}` },
+      {
+        stream: 'stderr',
+        text: `${sglangPrefix(true)} max_total_num_tokens=${tokens}, chunked_prefill_size=${cfg.maxBatchedTokens}, max_prefill_tokens=16384, max_running_requests=${cfg.maxRunningSeqs}, context_len=${maxModelLen}`,
+      },
     ];
   return [
     { stream: 'stdout', text: `[TRT-LLM] [I] [MemUsageChange] Allocated ${f2(kvGiB)} GiB for max tokens in paged KV cache (${tokens}).` },
-    { stream: 'stdout', text: `[TRT-LLM] [I] max_seq_len=${maxModelLen}, max_num_requests=${cfg.maxRunningSeqs}, max_num_tokens=${cfg.maxBatchedTokens}` },
+    {
+      stream: 'stdout',
+      text: `[TRT-LLM] [I] max_seq_len=${maxModelLen}, max_num_requests=${cfg.maxRunningSeqs}, max_num_tokens=${cfg.maxBatchedTokens}`,
+    },
   ];
 }
 
@@ -94,12 +124,14 @@ export function loadedLines(engine: EngineName, cfg: ServerConfig, maxModelLen: 
 export function readyLines(engine: EngineName, host: string, port: number): LogLine[] {
   const uvicorn = corpusLines('vllm-ready', { pid: process.pid }).map((text): LogLine => ({ stream: 'stderr', text }));
   if (engine === 'vllm')
-    return [{ stream: 'stdout', text: `${vllmPrefix('INFO', 'api_server.py:1912')} ${corpusLines('vllm-api-server-start', { host, port })[0]}` }, ...uvicorn];
+    return [
+      { stream: 'stdout', text: `${vllmPrefix('INFO', 'api_server.py:1912')} ${corpusLines('vllm-api-server-start', { host, port })[0]}` },
+      ...uvicorn,
+    ];
   const running: LogLine = { stream: 'stderr', text: corpusLines('trtllm-ready', { host, port })[0]! };
   if (engine === 'sglang') return [...uvicorn, running, { stream: 'stderr', text: `${sglangPrefix()} ${corpusLines('sglang-ready')[0]}` }];
   return [...uvicorn, running];
 }
-
 
 export interface MetricCounters extends SchedulerStats {
   genThroughput: number;
@@ -122,7 +154,13 @@ export function metricsText(engine: EngineName, servedModel: string, s: MetricCo
       prom('vllm:num_preemptions_total', 'counter', 'Cumulative number of preemption from the engine.', l, s.preemptions),
       prom('vllm:prompt_tokens_total', 'counter', 'Number of prefill tokens processed.', l, s.promptTokens),
       prom('vllm:generation_tokens_total', 'counter', 'Number of generation tokens processed.', l, s.generationTokens),
-      prom('vllm:request_success_total', 'counter', 'Count of successfully processed requests.', `${l},finished_reason="length"`, s.requestsFinished),
+      prom(
+        'vllm:request_success_total',
+        'counter',
+        'Count of successfully processed requests.',
+        `${l},finished_reason="length"`,
+        s.requestsFinished,
+      ),
     ].join('');
   }
   if (engine === 'sglang') {

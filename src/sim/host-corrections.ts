@@ -9,7 +9,8 @@ import { TARGET_VERSIONS } from '../model/versions.js';
 import { SimArgsError, type SimArgs } from './args.js';
 
 export function simCorrections(args: SimArgs, warn: (line: string) => void): Corrections | undefined {
-  if (args.truth && args.calibration) throw new SimArgsError('argument --calibration: not allowed with argument --truth (one set of host corrections)');
+  if (args.truth && args.calibration)
+    throw new SimArgsError('argument --calibration: not allowed with argument --truth (one set of host corrections)');
   if (args.truth) {
     try {
       return correctionsFor(readCorrectionFile(args.truth), args.engine);
@@ -24,7 +25,13 @@ export function simCorrections(args: SimArgs, warn: (line: string) => void): Cor
   } catch (e) {
     throw new SimArgsError(`argument --calibration: ${(e as Error).message}`);
   }
-  const c = checkCalibration(cal, { gpuName: args.gpu, gpuCount: args.gpus, simulated: true, engine: args.engine, engineVersion: args.engineVersion ?? (TARGET_VERSIONS as Partial<Record<string, string>>)[args.engine] });
+  const c = checkCalibration(cal, {
+    gpuName: args.gpu,
+    gpuCount: args.gpus,
+    simulated: true,
+    engine: args.engine,
+    engineVersion: args.engineVersion ?? (TARGET_VERSIONS as Partial<Record<string, string>>)[args.engine],
+  });
   if (c.refuse) throw new SimArgsError(`argument --calibration: ${args.calibration}: ${c.refuse}`);
   for (const w of c.warnings) warn(`WARNING servelab sim-serve: calibration ${args.calibration}: ${w}`);
   return correctionsFor(cal.corrections, args.engine);

@@ -30,6 +30,17 @@ export function llamacppFigures(r: LlamacppRun, k: Corrections): Figures | undef
     }
   }
   cpu ??= hostCpuFacts();
-  const e = llamacppEstimate(facts.get(r.model)!, r.knobs, cpu, { numPrompts: w.numPrompts, inputLen: w.inputLen, outputLen: w.outputLen, ...(w.maxConcurrency ? { maxConcurrency: w.maxConcurrency } : {}) }, k);
+  const e = llamacppEstimate(
+    facts.get(r.model)!,
+    r.knobs,
+    cpu,
+    {
+      numPrompts: w.numPrompts,
+      inputLen: w.inputLen,
+      outputLen: w.outputLen,
+      ...(w.maxConcurrency ? { maxConcurrency: w.maxConcurrency } : {}),
+    },
+    k,
+  );
   return { totalTokPerS: e.totalTokPerS, meanTtftMs: e.meanTtftMs, meanTpotMs: e.meanTpotMs };
 }

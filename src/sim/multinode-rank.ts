@@ -9,15 +9,21 @@ import type { ExitSpec } from './server.js';
 import { headTimeoutLines, planRank, workerStartLine, workerTimeoutLines, type MultinodeArgs } from './multinode.js';
 
 export type JoinResult =
-  | { role: 'head'; release(): Promise<void> }
-  | { role: 'worker'; done: Promise<ExitSpec>; leave(): void }
-  | { exit: ExitSpec };
+  { role: 'head'; release(): Promise<void> } | { role: 'worker'; done: Promise<ExitSpec>; leave(): void } | { exit: ExitSpec };
 
 type Emit = (l: LogLine) => void;
 const HELLO = 'servelab-sim-rank';
 const RETRY_MS = 500;
 
-function headWait(port: number, host: string, peers: number, timeoutMs: number, m: MultinodeArgs, gpus: number, emit: Emit): Promise<JoinResult> {
+function headWait(
+  port: number,
+  host: string,
+  peers: number,
+  timeoutMs: number,
+  m: MultinodeArgs,
+  gpus: number,
+  emit: Emit,
+): Promise<JoinResult> {
   return new Promise((resolve) => {
     const joined = new Map<number, net.Socket>();
     const server = net.createServer((sock) => {
@@ -75,7 +81,11 @@ function connectOnce(host: string, port: number, rank: number): Promise<net.Sock
   });
 }
 
-async function workerJoin(m: MultinodeArgs, plan: Extract<ReturnType<typeof planRank>, { role: 'worker' }>, emit: Emit): Promise<JoinResult> {
+async function workerJoin(
+  m: MultinodeArgs,
+  plan: Extract<ReturnType<typeof planRank>, { role: 'worker' }>,
+  emit: Emit,
+): Promise<JoinResult> {
   emit({ stream: 'stdout', text: workerStartLine(plan.firstTpRank, new Date()) });
   const deadline = Date.now() + plan.timeoutMs;
   for (;;) {
@@ -83,14 +93,18 @@ async function workerJoin(m: MultinodeArgs, plan: Extract<ReturnType<typeof plan
     if (sock) {
       const done = new Promise<ExitSpec>((resolve) => {
         sock.once('close', () => {
-          emit({ stream: 'stderr', text: `servelab sim: head ${plan.connect.host}:${plan.connect.port} closed the rendezvous; node rank ${m.nodeRank} exits` });
+          emit({
+            stream: 'stderr',
+            text: `servelab sim: head ${plan.connect.host}:${plan.connect.port} closed the rendezvous; node rank ${m.nodeRank} exits`,
+          });
           resolve({ code: 0 });
         });
       });
       return { role: 'worker', done, leave: () => sock.destroy() };
     }
     if (Date.now() + RETRY_MS > deadline) {
-      for (const l of workerTimeoutLines(plan.connect.host, plan.connect.port, plan.timeoutMs, plan.firstTpRank, new Date())) emit({ stream: 'stderr', text: l });
+      for (const l of workerTimeoutLines(plan.connect.host, plan.connect.port, plan.timeoutMs, plan.firstTpRank, new Date()))
+        emit({ stream: 'stderr', text: l });
       return { exit: { signal: 'SIGKILL' } };
     }
     await new Promise((r) => setTimeout(r, RETRY_MS));

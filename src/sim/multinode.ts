@@ -55,7 +55,8 @@ export function splitMultinodeArgs(argv: readonly string[]): { multinode: Multin
   }
   const nnodes = found['--nnodes'] === undefined ? 1 : intValue('--nnodes', found['--nnodes'], 1);
   const nodeRank = found['--node-rank'] === undefined ? 0 : intValue('--node-rank', found['--node-rank'], 0);
-  const distTimeoutS = found['--dist-timeout'] === undefined ? DEFAULT_DIST_TIMEOUT_S : intValue('--dist-timeout', found['--dist-timeout'], 1);
+  const distTimeoutS =
+    found['--dist-timeout'] === undefined ? DEFAULT_DIST_TIMEOUT_S : intValue('--dist-timeout', found['--dist-timeout'], 1);
   if (nnodes === 1) {
     if (nodeRank !== 0) throw new SimArgsError(`argument --node-rank: ${nodeRank} is not below --nnodes 1`);
     return { multinode: null, rest };

@@ -20,7 +20,28 @@ export interface ApiContext {
 
 /** Chance that a request without ignore_eos meets EOS before max_tokens; ShareGPT runs nearly always reach max_tokens. */
 const EARLY_EOS_PROB = 0.1;
-const VOCAB = ['the', 'model', 'serves', 'tokens', 'fast', 'on', 'a', 'simulated', 'GPU', 'with', 'batching', 'and', 'cache', 'of', 'keys', 'values', 'to', 'answer', 'every', 'request'];
+const VOCAB = [
+  'the',
+  'model',
+  'serves',
+  'tokens',
+  'fast',
+  'on',
+  'a',
+  'simulated',
+  'GPU',
+  'with',
+  'batching',
+  'and',
+  'cache',
+  'of',
+  'keys',
+  'values',
+  'to',
+  'answer',
+  'every',
+  'request',
+];
 
 function hashText(s: string): number {
   let h = 0x811c9dc5;

@@ -42,7 +42,17 @@ function engineRoute(s: SimLive, url: string, method: string, req: http.Incoming
   if (url === '/v1/models' && method === 'GET')
     return sendJson(res, 200, {
       object: 'list',
-      data: [{ id: served, object: 'model', created: Math.floor(Date.now() / 1000), owned_by: args.engine, root: args.model, parent: null, max_model_len: maxModelLen }],
+      data: [
+        {
+          id: served,
+          object: 'model',
+          created: Math.floor(Date.now() / 1000),
+          owned_by: args.engine,
+          root: args.model,
+          parent: null,
+          max_model_len: maxModelLen,
+        },
+      ],
     });
   if ((url === '/metrics' || url === '/prometheus/metrics') && method === 'GET') {
     const text = metricsText(args.engine, served, runner.stats());
@@ -69,7 +79,8 @@ export function simRoutes(s: SimLive, loop: LoopDelay): http.RequestListener {
       res.writeHead(s.ready ? 200 : 503, { 'content-length': 0 });
       return res.end();
     }
-    if (!s.ready || !s.runner) return sendJson(res, 503, { object: 'error', message: 'The server is starting up.', type: 'ServiceUnavailableError', code: 503 });
+    if (!s.ready || !s.runner)
+      return sendJson(res, 503, { object: 'error', message: 'The server is starting up.', type: 'ServiceUnavailableError', code: 503 });
     engineRoute(s, url, method, req, res);
   };
 }

@@ -10,7 +10,6 @@ import { schedulerLimits, type SchedulerLimits } from './rank-limits.js';
 
 import type { PlannedStep, SchedulerStats, Seq, SimRequest, TokenEvent } from './scheduler-types.js';
 
-
 const BLOCK = HARDWARE.kvBlockTokens;
 const blocksFor = (tokens: number) => Math.ceil(tokens / BLOCK);
 /** SGLang reserves this share of each running request's remaining max_new_tokens when admitting (its new_token_ratio decays toward ~0.1-0.3). */
@@ -138,7 +137,14 @@ export class Scheduler {
     else this.planMixed(work, policy === 'no-evict');
     if (work.length === 0) return undefined;
     const tps = this.tokensPerSeq();
-    const batch: StepBatch = { prefillTokens: 0, prefillAttnPairs: 0, decodeSeqs: 0, decodeCtx: 0, tokensPerSeq: tps, draftSteps: this.specSteps };
+    const batch: StepBatch = {
+      prefillTokens: 0,
+      prefillAttnPairs: 0,
+      decodeSeqs: 0,
+      decodeCtx: 0,
+      tokensPerSeq: tps,
+      draftSteps: this.specSteps,
+    };
     for (const w of work) {
       if (w.prefill > 0) {
         batch.prefillTokens += w.prefill;

@@ -84,11 +84,21 @@ function maxModelLenFailure(args: SimArgs, model: ModelInfo): StartFailure | und
   if (args.engine !== 'vllm' || !args.knobs.maxModelLen || args.knobs.maxModelLen <= model.maxPositionEmbeddings) return undefined;
   // vLLM's own text (test/fixtures/engines/corpus.json 'vllm-max-model-len').
   const text = corpusLines('vllm-max-model-len', { len: args.knobs.maxModelLen, max: model.maxPositionEmbeddings });
-  return { lines: [{ stream: 'stderr', text: 'Traceback (most recent call last):' }, ...text.map((t) => ({ stream: 'stderr' as const, text: t }))], exit: { code: 1 }, early: true };
+  return {
+    lines: [{ stream: 'stderr', text: 'Traceback (most recent call last):' }, ...text.map((t) => ({ stream: 'stderr' as const, text: t }))],
+    exit: { code: 1 },
+    early: true,
+  };
 }
 
 /** The simulated load: the engine's start lines, then after the load time either the pending failure or ready. */
-function load(life: SimLifecycle, live: SimLive, emit: (l: LogLine) => void, pending: StartFailure | undefined, markers: CacheMarkers): void {
+function load(
+  life: SimLifecycle,
+  live: SimLive,
+  emit: (l: LogLine) => void,
+  pending: StartFailure | undefined,
+  markers: CacheMarkers,
+): void {
   const { args, cfg } = live;
   live.loadStart = performance.now();
   for (const l of startLines(args.engine, cfg, args.model, args.host, life.boundPort || args.port, args.engineVersion)) emit(l);
@@ -112,7 +122,13 @@ function load(life: SimLifecycle, live: SimLive, emit: (l: LogLine) => void, pen
 }
 
 /** Bind, then load; a busy port fails the way the engine does (at once, or after its start lines). */
-function listen(life: SimLifecycle, live: SimLive, emit: (l: LogLine) => void, fitFail: StartFailure | undefined, markers: CacheMarkers): void {
+function listen(
+  life: SimLifecycle,
+  live: SimLive,
+  emit: (l: LogLine) => void,
+  fitFail: StartFailure | undefined,
+  markers: CacheMarkers,
+): void {
   const { args } = live;
   const server = http.createServer(simRoutes(live, life.loop!));
   life.server = server;
@@ -134,13 +150,17 @@ function listen(life: SimLifecycle, live: SimLive, emit: (l: LogLine) => void, f
 export function startSimServer(args: SimArgs, emit: (l: LogLine) => void): SimServer {
   const model = getModel(args.model);
   const gpu = findGpu(args.gpu);
-  if (!gpu) throw new SimArgsError(`argument --gpu: unknown GPU '${args.gpu}' (choose from ${gpuNames().join(', ')} or an nvidia-smi name)`);
+  if (!gpu)
+    throw new SimArgsError(`argument --gpu: unknown GPU '${args.gpu}' (choose from ${gpuNames().join(', ')} or an nvidia-smi name)`);
   const life = new SimLifecycle(emit);
   if (!model) {
     life.failNow(unknownModelFailure(args.engine, args.model));
     return life.handle();
   }
-  const cfg = correctServer(onNodes(resolveServer(args.engine, gpu, args.gpus, model, args.knobs, args.engineVersion), args.gpusPerNode), simCorrections(args, (text) => emit({ stream: 'stderr', text })));
+  const cfg = correctServer(
+    onNodes(resolveServer(args.engine, gpu, args.gpus, model, args.knobs, args.engineVersion), args.gpusPerNode),
+    simCorrections(args, (text) => emit({ stream: 'stderr', text })),
+  );
   const fitFail = cfg.fit.fits ? undefined : fitFailure(args.engine, cfg, cfg.fit.kind!, args.model, cfg.maxModelLen);
   // Failures the engine reports before it binds; a later fit failure comes after its start lines.
   const early = maxModelLenFailure(args, model) ?? (fitFail?.early ? fitFail : undefined);
@@ -152,7 +172,14 @@ export function startSimServer(args: SimArgs, emit: (l: LogLine) => void): SimSe
   // now) is reported on /sim/info even when --load-time plays it faster.
   const markers = cacheMarkers(args.engine, args.model, args.knobs, process.env);
   const cached = cacheState(markers);
-  const startup = { ...startupBreakdown(cfg.weights.perGpu, !!args.knobs.torchCompile, { ...cached, cudaGraph: args.knobs.cudaGraph !== false, dummyWeights: args.loadFormat === 'dummy' }), ...cached };
+  const startup = {
+    ...startupBreakdown(cfg.weights.perGpu, !!args.knobs.torchCompile, {
+      ...cached,
+      cudaGraph: args.knobs.cudaGraph !== false,
+      dummyWeights: args.loadFormat === 'dummy',
+    }),
+    ...cached,
+  };
   const loadS = args.loadTime ?? startup.totalS;
   const live: SimLive = {
     startup,

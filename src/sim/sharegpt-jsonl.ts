@@ -9,7 +9,10 @@ import { sharegptLike } from './workload.js';
 // Common English words that are one token each (with their leading space) in the Llama-3 and
 // Qwen tokenizers, so a prompt of N words is about N tokens there too; servelab's own
 // no-tokenizer convention counts one word as one token exactly.
-const WORDS = 'the of and to in is you that it he was for on are as with his they at be this have from or one had by word but not what all were we when your can said there use an each which she do how their if will up other about out many then them these so some her would make like him into time has look two more write go see number no way could people my than first water been call who oil its now find long down day did get come made may part'.split(' ');
+const WORDS =
+  'the of and to in is you that it he was for on are as with his they at be this have from or one had by word but not what all were we when your can said there use an each which she do how their if will up other about out many then them these so some her would make like him into time has look two more write go see number no way could people my than first water been call who oil its now find long down day did get come made may part'.split(
+    ' ',
+  );
 
 export function promptWords(len: number, seed: number): string {
   const out: string[] = [];
@@ -19,9 +22,11 @@ export function promptWords(len: number, seed: number): string {
 
 /** The JSONL text: n ShareGPT-shaped prompts (lengths only matter), with their output lengths. */
 export function sharegptLikeJsonl(n: number, seed: number): string {
-  return sharegptLike(n, seed)
-    .map((r, i) => JSON.stringify({ prompt: promptWords(r.promptLen, i), output_tokens: r.outputLen }))
-    .join('\n') + '\n';
+  return (
+    sharegptLike(n, seed)
+      .map((r, i) => JSON.stringify({ prompt: promptWords(r.promptLen, i), output_tokens: r.outputLen }))
+      .join('\n') + '\n'
+  );
 }
 
 /** Where generated datasets live: $SERVELAB_DATA_DIR, else the user's cache folder. */

@@ -17,14 +17,23 @@ export const STARTUP_TERMS = {
   /** Process start, config, distributed init, memory profiling. */
   processS: { value: 10, source: 'assumption (servelab, not measured): process start, imports, NCCL init and memory profiling' },
   /** Cold weight load from disk, bytes per second per GPU rank. */
-  diskBytesPerS: { value: 2e9, source: 'assumption (servelab): 2 GB/s per rank from local NVMe; cold loads vary by orders of magnitude with storage (meta-llama/llama#174: 1740 s first load, 12 s the second)' },
+  diskBytesPerS: {
+    value: 2e9,
+    source:
+      'assumption (servelab): 2 GB/s per rank from local NVMe; cold loads vary by orders of magnitude with storage (meta-llama/llama#174: 1740 s first load, 12 s the second)',
+  },
   /** Weight load with the checkpoint already in the OS page cache, bytes per second per GPU rank. */
   pageCacheBytesPerS: {
     value: 3.1e9,
-    source: 'vllm-project/vllm-omni#4896: 158 GB checkpoint fully page-cached (vmtouch), TP2, "Loading weights took 25.43 seconds" = 79 GB per rank in 25.4 s; the page cache is why a second vLLM load is faster (vllm-project/vllm#3182, simon-mo)',
+    source:
+      'vllm-project/vllm-omni#4896: 158 GB checkpoint fully page-cached (vmtouch), TP2, "Loading weights took 25.43 seconds" = 79 GB per rank in 25.4 s; the page cache is why a second vLLM load is faster (vllm-project/vllm#3182, simon-mo)',
   },
   /** CUDA-graph capture (not cached on disk by the engines: startup-cache.ts). */
-  cudaGraphS: { value: 10, source: 'vLLM PR #11005 (Llama-3-8B): "Graph capturing finished in 10 secs"; 15 s with -O3, the extra 5 s being Triton warm-up, counted in compile below' },
+  cudaGraphS: {
+    value: 10,
+    source:
+      'vLLM PR #11005 (Llama-3-8B): "Graph capturing finished in 10 secs"; 15 s with -O3, the extra 5 s being Triton warm-up, counted in compile below',
+  },
   /** torch.compile with an empty cache. */
   compileColdS: {
     value: 25,
@@ -33,7 +42,8 @@ export const STARTUP_TERMS = {
   /** torch.compile with the artefacts of an earlier launch in the cache. */
   compileWarmS: {
     value: 9,
-    source: 'vLLM PR #16848 (Llama-3-8B): "Dynamo bytecode transform time: 5.03 s" then "Directly load the compiled graph(s) for shape None from the cache, took 4.190 s" (Dynamo runs every time)',
+    source:
+      'vLLM PR #16848 (Llama-3-8B): "Dynamo bytecode transform time: 5.03 s" then "Directly load the compiled graph(s) for shape None from the cache, took 4.190 s" (Dynamo runs every time)',
   },
 } as const;
 

@@ -20,7 +20,16 @@ function lengths(r: PublishedResult, seed: number): LengthPair[] {
 }
 
 export function validateOne(r: PublishedResult, seed = 42): ValidationRow {
-  const sim = simulateWorkload({ engine: r.engine, engineVersion: r.engineVersion, gpu: r.gpu, gpus: r.gpus, model: r.model, knobs: r.knobs, requests: lengths(r, seed), seed });
+  const sim = simulateWorkload({
+    engine: r.engine,
+    engineVersion: r.engineVersion,
+    gpu: r.gpu,
+    gpus: r.gpus,
+    model: r.model,
+    knobs: r.knobs,
+    requests: lengths(r, seed),
+    seed,
+  });
   if (!sim.metrics) return { r, simulated: null, error: null, ...(sim.fit.reason ? { reason: sim.fit.reason } : {}) };
   const simulated = sim.metrics.total_token_throughput;
   return { r, simulated, error: simulated / r.totalTokPerS - 1 };
@@ -50,7 +59,8 @@ export function summarize(rows: ValidationRow[]): ValidationSummary {
   }
   const groups = new Map<string, ValidationRow[]>();
   for (const x of rows) if (x.r.group) groups.set(x.r.group, [...(groups.get(x.r.group) ?? []), x]);
-  const order = (rs: ValidationRow[], v: (x: ValidationRow) => number) => [...rs].sort((a, b) => v(b) - v(a)).map((x) => x.r.engine as string);
+  const order = (rs: ValidationRow[], v: (x: ValidationRow) => number) =>
+    [...rs].sort((a, b) => v(b) - v(a)).map((x) => x.r.engine as string);
   return {
     rows,
     medianAbs: median(abs(rows)),

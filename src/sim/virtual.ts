@@ -47,7 +47,9 @@ export interface SimulateResult {
   steps: number;
 }
 
-export function resolveOptions(o: Pick<SimulateOptions, 'engine' | 'gpu' | 'gpus' | 'model' | 'knobs' | 'engineVersion' | 'gpusPerNode' | 'corrections'>): ServerConfig & { fit: FitResult } {
+export function resolveOptions(
+  o: Pick<SimulateOptions, 'engine' | 'gpu' | 'gpus' | 'model' | 'knobs' | 'engineVersion' | 'gpusPerNode' | 'corrections'>,
+): ServerConfig & { fit: FitResult } {
   const gpu = typeof o.gpu === 'string' ? findGpu(o.gpu) : o.gpu;
   if (!gpu) throw new Error(`unknown GPU '${String(o.gpu)}'`);
   const model = typeof o.model === 'string' ? getModel(o.model) : o.model;

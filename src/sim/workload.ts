@@ -52,10 +52,16 @@ export function promptOfLength(len: number, seed = 0): string {
 }
 
 /** Lengths of a tuning scenario for the virtual clock: ShareGPT-shaped, or random IN/OUT spread by the range ratio. */
-export function scenarioRequests(s: { name: string; dataset: string; numPrompts: number; inputLen?: number; outputLen?: number; rangeRatio?: number }, seed: number): LengthPair[] {
+export function scenarioRequests(
+  s: { name: string; dataset: string; numPrompts: number; inputLen?: number; outputLen?: number; rangeRatio?: number },
+  seed: number,
+): LengthPair[] {
   if (s.dataset !== 'random') return sharegptLike(s.numPrompts, seed);
   const n = s.numPrompts;
   const r = s.rangeRatio ?? 0;
   const spread = (len: number, i: number) => Math.max(1, Math.round(len * (1 - r) + 2 * len * r * ((i + 0.5) / n)));
-  return Array.from({ length: n }, (_, i) => ({ promptLen: spread(s.inputLen ?? 1024, i), outputLen: spread(s.outputLen ?? 128, n - 1 - i) }));
+  return Array.from({ length: n }, (_, i) => ({
+    promptLen: spread(s.inputLen ?? 1024, i),
+    outputLen: spread(s.outputLen ?? 128, n - 1 - i),
+  }));
 }

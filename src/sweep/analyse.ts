@@ -3,7 +3,15 @@
 // for `--objective frontier`: analyseSweeps(sweeps, gpus, slo).
 import type { SloRule } from '../core/slo-rule.js';
 import type { ChartSeries } from './chart-scale.js';
-import { chooseForSlo, noChoiceReason, paretoFrontier, toFrontierPoint, type Frontier, type FrontierPoint, type SloChoice } from './frontier.js';
+import {
+  chooseForSlo,
+  noChoiceReason,
+  paretoFrontier,
+  toFrontierPoint,
+  type Frontier,
+  type FrontierPoint,
+  type SloChoice,
+} from './frontier.js';
 import { loadLabel } from './spec.js';
 import type { VariantSweep } from './types.js';
 
@@ -20,7 +28,9 @@ export interface SweepAnalysis {
 export function analyseSweeps(sweeps: readonly VariantSweep[], gpus: number, slo: readonly SloRule[]): SweepAnalysis {
   const points = sweeps.flatMap((s) =>
     s.points
-      .map((p) => toFrontierPoint({ variantId: s.variantId, label: s.label, load: p.load, ...(p.metrics ? { metrics: p.metrics } : {}) }, gpus, slo))
+      .map((p) =>
+        toFrontierPoint({ variantId: s.variantId, label: s.label, load: p.load, ...(p.metrics ? { metrics: p.metrics } : {}) }, gpus, slo),
+      )
       .filter((p): p is FrontierPoint => p !== null),
   );
   const frontier = paretoFrontier(points);
@@ -29,16 +39,30 @@ export function analyseSweeps(sweeps: readonly VariantSweep[], gpus: number, slo
 }
 
 /** One series per variant (in load order) and the frontier as a line, for both charts. */
-export function chartSeries(sweeps: readonly VariantSweep[], a: SweepAnalysis): { series: ChartSeries[]; titles: string[][]; labels: string[][] } {
+export function chartSeries(
+  sweeps: readonly VariantSweep[],
+  a: SweepAnalysis,
+): { series: ChartSeries[]; titles: string[][]; labels: string[][] } {
   const series: ChartSeries[] = [];
   const titles: string[][] = [];
   const labels: string[][] = [];
   for (const s of sweeps) {
     const pts = a.points.filter((p) => p.variantId === s.variantId);
     if (!pts.length) continue;
-    series.push({ name: s.label, points: pts.map((p) => ({ x: p.tokPerUser, y: p.tokPerGpu, ...(p.violations.length ? { broken: true } : {}) })) });
-    titles.push(pts.map((p) => `${s.label}, ${loadLabel(p.load)}: ${Math.round(p.tokPerGpu)} tok/s/GPU, ${p.tokPerUser.toFixed(1)} tok/s/user`));
-    labels.push(pts.map((p) => (p.load.value === Infinity ? 'inf' : `${p.load.kind === 'concurrency' ? 'c' : ''}${p.load.value}${p.load.kind === 'rate' ? '/s' : ''}`)));
+    series.push({
+      name: s.label,
+      points: pts.map((p) => ({ x: p.tokPerUser, y: p.tokPerGpu, ...(p.violations.length ? { broken: true } : {}) })),
+    });
+    titles.push(
+      pts.map((p) => `${s.label}, ${loadLabel(p.load)}: ${Math.round(p.tokPerGpu)} tok/s/GPU, ${p.tokPerUser.toFixed(1)} tok/s/user`),
+    );
+    labels.push(
+      pts.map((p) =>
+        p.load.value === Infinity
+          ? 'inf'
+          : `${p.load.kind === 'concurrency' ? 'c' : ''}${p.load.value}${p.load.kind === 'rate' ? '/s' : ''}`,
+      ),
+    );
   }
   if (a.frontier.points.length > 1) {
     series.push({ name: 'Pareto frontier', lineOnly: true, points: a.frontier.points.map((p) => ({ x: p.tokPerUser, y: p.tokPerGpu })) });
@@ -71,7 +95,15 @@ export function sweepTable(sweeps: readonly VariantSweep[], a: SweepAnalysis, co
       }
       const ttftCells = compact ? [`${f0(fp.ttftP50Ms)}/${f0(fp.ttftP99Ms)}`] : [f0(fp.ttftP50Ms), f0(fp.ttftP99Ms)];
       const slo = fp.violations.length ? 'broken' : 'met';
-      rows.push([...lead, f0(fp.tokPerGpu), fp.tokPerUser.toFixed(1), ...ttftCells, fp.goodput === null ? '–' : fp.goodput.toFixed(2), onFrontier.has(fp) ? 'yes' : '', slo]);
+      rows.push([
+        ...lead,
+        f0(fp.tokPerGpu),
+        fp.tokPerUser.toFixed(1),
+        ...ttftCells,
+        fp.goodput === null ? '–' : fp.goodput.toFixed(2),
+        onFrontier.has(fp) ? 'yes' : '',
+        slo,
+      ]);
     }
   }
   return { head, rows };
@@ -81,15 +113,23 @@ export function sweepTable(sweeps: readonly VariantSweep[], a: SweepAnalysis, co
 export function formatTable(head: string[], rows: string[][]): string {
   const w = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const left = head.map((h) => h === 'variant' || h === 'load' || h === 'Pareto' || h === 'SLO');
-  const line = (r: string[]) => r.map((c, i) => (left[i] ? c.padEnd(w[i]!) : c.padStart(w[i]!))).join('  ').trimEnd();
+  const line = (r: string[]) =>
+    r
+      .map((c, i) => (left[i] ? c.padEnd(w[i]!) : c.padStart(w[i]!)))
+      .join('  ')
+      .trimEnd();
   return [line(head), ...rows.map(line)].join('\n');
 }
 
 /** What the tie groups and the dominated count say, for the report and the command. */
 export function frontierNotes(a: SweepAnalysis): string[] {
-  const out = [`${a.frontier.points.length} of ${a.points.length} measured points are on the Pareto frontier; ${a.frontier.dominated.length} are dominated (another point has at least as many tok/s/GPU and tok/s/user, and more of one).`];
+  const out = [
+    `${a.frontier.points.length} of ${a.points.length} measured points are on the Pareto frontier; ${a.frontier.dominated.length} are dominated (another point has at least as many tok/s/GPU and tok/s/user, and more of one).`,
+  ];
   for (const g of a.frontier.ties) {
-    out.push(`tie: ${g.map((p) => `${p.label} at ${loadLabel(p.load)}`).join(' and ')} measured the same (${f0(g[0]!.tokPerGpu)} tok/s/GPU, ${g[0]!.tokPerUser.toFixed(1)} tok/s/user); all are kept on the frontier.`);
+    out.push(
+      `tie: ${g.map((p) => `${p.label} at ${loadLabel(p.load)}`).join(' and ')} measured the same (${f0(g[0]!.tokPerGpu)} tok/s/GPU, ${g[0]!.tokPerUser.toFixed(1)} tok/s/user); all are kept on the frontier.`,
+    );
   }
   return out;
 }

@@ -51,8 +51,15 @@ export function renderSvg(series: readonly ChartSeries[], o: SvgOptions): string
   const m = { left: 80, right: 24, top: o.subtitle ? 64 : 44, bottom: 92 };
   const pw = W - m.left - m.right;
   const ph = H - m.top - m.bottom;
-  const xa = niceAxis(series.flatMap((s) => s.points.map((p) => p.x)), 8, false);
-  const ya = niceAxis(series.flatMap((s) => s.points.map((p) => p.y)), 6);
+  const xa = niceAxis(
+    series.flatMap((s) => s.points.map((p) => p.x)),
+    8,
+    false,
+  );
+  const ya = niceAxis(
+    series.flatMap((s) => s.points.map((p) => p.y)),
+    6,
+  );
   const X = (x: number) => m.left + ((x - xa.min) / (xa.max - xa.min)) * pw;
   const Y = (y: number) => m.top + (1 - (y - ya.min) / (ya.max - ya.min)) * ph;
   const out: string[] = [
@@ -79,14 +86,22 @@ export function renderSvg(series: readonly ChartSeries[], o: SvgOptions): string
     // Caption to the left of the ring when the point is in the right half, so it stays inside.
     const left = hx > m.left + pw / 2;
     out.push(`<circle cx="${r1(hx)}" cy="${r1(hy)}" r="11" fill="none" stroke="#111111" stroke-width="1.5"/>`);
-    out.push(`<text x="${r1(hx + (left ? -16 : 16))}" y="${r1(hy - 12)}" text-anchor="${left ? 'end' : 'start'}" font-weight="bold" fill="#111111" stroke="#ffffff" stroke-width="4" paint-order="stroke">${esc(o.highlight.text)}</text>`);
+    out.push(
+      `<text x="${r1(hx + (left ? -16 : 16))}" y="${r1(hy - 12)}" text-anchor="${left ? 'end' : 'start'}" font-weight="bold" fill="#111111" stroke="#ffffff" stroke-width="4" paint-order="stroke">${esc(o.highlight.text)}</text>`,
+    );
   }
   out.push(...legendSvg(series, m.left, H - 30, pw));
   out.push('</svg>');
   return out.join('\n') + '\n';
 }
 
-function seriesSvg(series: readonly ChartSeries[], X: (x: number) => number, Y: (y: number) => number, titles?: string[][], labels?: string[][]): string[] {
+function seriesSvg(
+  series: readonly ChartSeries[],
+  X: (x: number) => number,
+  Y: (y: number) => number,
+  titles?: string[][],
+  labels?: string[][],
+): string[] {
   const out: string[] = [];
   const under: string[] = [];
   let k = 0;
@@ -103,7 +118,8 @@ function seriesSvg(series: readonly ChartSeries[], X: (x: number) => number, Y: 
         out.push(marker(k, X(p.x), Y(p.y), color, titles?.[i]?.[j], p.broken === true));
         // Below and left of the point: frontier curves fall to the right, so that side is clear.
         const l = labels?.[i]?.[j];
-        if (l) out.push(`<text x="${r1(X(p.x) - 8)}" y="${r1(Y(p.y) + 16)}" text-anchor="end" font-size="11" fill="${color}">${esc(l)}</text>`);
+        if (l)
+          out.push(`<text x="${r1(X(p.x) - 8)}" y="${r1(Y(p.y) + 16)}" text-anchor="end" font-size="11" fill="${color}">${esc(l)}</text>`);
       });
       k++;
     }
@@ -118,9 +134,12 @@ function legendSvg(series: readonly ChartSeries[], x0: number, y: number, width:
   let row = 0;
   for (const s of series) {
     const w = 34 + s.name.length * 7;
-    if (x + w > x0 + width && x > x0) (x = x0), row++;
+    if (x + w > x0 + width && x > x0) ((x = x0), row++);
     const yy = y + row * 18;
-    if (s.lineOnly) out.push(`<line x1="${x}" x2="${x + 22}" y1="${yy}" y2="${yy}" stroke="${FRONTIER}" stroke-width="9" stroke-opacity="0.45" stroke-linecap="round"/>`);
+    if (s.lineOnly)
+      out.push(
+        `<line x1="${x}" x2="${x + 22}" y1="${yy}" y2="${yy}" stroke="${FRONTIER}" stroke-width="9" stroke-opacity="0.45" stroke-linecap="round"/>`,
+      );
     else {
       const color = PALETTE[k % PALETTE.length]!;
       out.push(`<line x1="${x}" x2="${x + 22}" y1="${yy}" y2="${yy}" stroke="${color}" stroke-width="2"/>`, marker(k, x + 11, yy, color));
@@ -130,7 +149,10 @@ function legendSvg(series: readonly ChartSeries[], x0: number, y: number, width:
     x += w;
   }
   if (series.some((s) => s.points.some((p) => p.broken))) {
-    out.push(marker(0, x + 6, y + row * 18, '#555555', undefined, true), `<text x="${x + 18}" y="${y + row * 18 + 4}" fill="#111111">hollow: breaks the SLO</text>`);
+    out.push(
+      marker(0, x + 6, y + row * 18, '#555555', undefined, true),
+      `<text x="${x + 18}" y="${y + row * 18 + 4}" fill="#111111">hollow: breaks the SLO</text>`,
+    );
   }
   return out;
 }

@@ -50,8 +50,8 @@ function line(p: Plot, x0: number, y0: number, x1: number, y1: number, s: number
     dot(p, x0, y0, s);
     if (x0 === x1 && y0 === y1) return;
     const e2 = 2 * err;
-    if (e2 >= dy) (err += dy), (x0 += sx);
-    if (e2 <= dx) (err += dx), (y0 += sy);
+    if (e2 >= dy) ((err += dy), (x0 += sx));
+    if (e2 <= dx) ((err += dx), (y0 += sy));
   }
 }
 
@@ -163,5 +163,10 @@ function xAxis(xa: Axis, lw: number, cols: number, width: number): ChartCell[][]
 
 /** The chart as plain lines of at most `width` characters, `height` lines at most. */
 export function renderChart(series: readonly ChartSeries[], width: number, height: number): string[] {
-  return renderChartCells(series, width, height).map((row) => row.map((c) => c.ch).join('').trimEnd());
+  return renderChartCells(series, width, height).map((row) =>
+    row
+      .map((c) => c.ch)
+      .join('')
+      .trimEnd(),
+  );
 }

@@ -26,10 +26,19 @@ export function compareSweeps(
   const is = analyseSweeps(now, o.gpus, o.slo);
   if (!is.points.length) return { verdict: 'failed', reasons: ['no point of the new sweep was measured'], deltaPct: null };
   if (o.slo.length) {
-    if (!was.choice) return { verdict: is.choice ? 'faster' : 'ok', reasons: [`recorded: ${was.noChoice}`, is.choice ? `now: ${is.choice.sentence}` : `now: ${is.noChoice}`], deltaPct: null };
+    if (!was.choice)
+      return {
+        verdict: is.choice ? 'faster' : 'ok',
+        reasons: [`recorded: ${was.noChoice}`, is.choice ? `now: ${is.choice.sentence}` : `now: ${is.noChoice}`],
+        deltaPct: null,
+      };
     if (!is.choice) return { verdict: 'regression', reasons: [`recorded: ${was.choice.sentence}`, `now: ${is.noChoice}`], deltaPct: -100 };
     const d = pct(is.choice.point.tokPerGpu, was.choice.point.tokPerGpu);
-    return { verdict: judge(d, o.marginPct), reasons: [`at the SLO: recorded ${was.choice.sentence}; now ${is.choice.sentence} (${sign(d)}%)`], deltaPct: d };
+    return {
+      verdict: judge(d, o.marginPct),
+      reasons: [`at the SLO: recorded ${was.choice.sentence}; now ${is.choice.sentence} (${sign(d)}%)`],
+      deltaPct: d,
+    };
   }
   let worst: number | null = null;
   let best: number | null = null;

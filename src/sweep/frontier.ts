@@ -129,8 +129,15 @@ export function chooseForSlo(all: readonly FrontierPoint[], slo: readonly SloRul
   const best = ranked[0]!;
   const tied = ranked.filter((p) => p !== best && p.tokPerGpu === best.tokPerGpu);
   const next = ranked.find((p) => p.tokPerGpu < best.tokPerGpu);
-  const parts = [slo.length ? `${ok.length} of ${all.length} measured points meet the SLO` : `no SLO: the most tok/s/GPU of ${all.length} measured points`];
-  if (tied.length) parts.push(`tied on tok/s/GPU with ${tied.map((p) => `${p.label} at ${loadLabel(p.load)}`).join(', ')}; chosen for more tok/s/user or the lighter load`);
+  const parts = [
+    slo.length
+      ? `${ok.length} of ${all.length} measured points meet the SLO`
+      : `no SLO: the most tok/s/GPU of ${all.length} measured points`,
+  ];
+  if (tied.length)
+    parts.push(
+      `tied on tok/s/GPU with ${tied.map((p) => `${p.label} at ${loadLabel(p.load)}`).join(', ')}; chosen for more tok/s/user or the lighter load`,
+    );
   if (next) parts.push(`next: ${choiceSentence(next, slo)}`);
   return { point: best, sentence: choiceSentence(best, slo), why: parts.join('; ') };
 }

@@ -30,7 +30,9 @@ export const SweepRecordSchema = z.object({
   slo: z.string().default(''),
   sweepAll: z.boolean().default(false),
   simulated: z.boolean(),
-  variants: z.array(z.object({ variantId: z.string().min(1), label: z.string(), stopped: z.string().optional(), points: z.array(PointSchema) })),
+  variants: z.array(
+    z.object({ variantId: z.string().min(1), label: z.string(), stopped: z.string().optional(), points: z.array(PointSchema) }),
+  ),
   chosen: z.object({ variantId: z.string(), load: LoadSchema, sentence: z.string(), why: z.string() }).nullable(),
   /** The SVG chart's file name, beside the report. */
   chart: z.string().optional(),

@@ -39,4 +39,3 @@ export function sweepMarkdown(r: SweepRecord): string[] {
   out.push('');
   return out;
 }
-

@@ -25,7 +25,10 @@ export function parseSweep(text: string): SweepSpec {
   const m = /^\s*(concurrency|rate)\s*:\s*(.+)$/i.exec(text);
   if (!m) throw new UserError(`bad --sweep '${text}': ${USAGE}`);
   const kind = m[1]!.toLowerCase() as SweepKind;
-  const parts = m[2]!.split(',').map((p) => p.trim()).filter(Boolean);
+  const parts = m[2]!
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean);
   if (parts.length === 0) throw new UserError(`bad --sweep '${text}': no levels; ${USAGE}`);
   const levels = parts.map((p) => {
     if (kind === 'rate' && /^inf$/i.test(p)) return Infinity;

@@ -150,7 +150,13 @@ export function commandLines(cmd: string, width: number, prefix = '$ '): string[
     const word = words[i]!;
     const next = words[i + 1];
     // A flag and its value share a line, unless together they would not fit on one.
-    if (word.startsWith('-') && !word.includes('=') && next !== undefined && !next.startsWith('-') && [...word].length + [...next].length + 7 <= w) {
+    if (
+      word.startsWith('-') &&
+      !word.includes('=') &&
+      next !== undefined &&
+      !next.startsWith('-') &&
+      [...word].length + [...next].length + 7 <= w
+    ) {
       groups.push(`${word} ${next}`);
       i++;
     } else groups.push(word);

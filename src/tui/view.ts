@@ -3,9 +3,7 @@
 import type { PlanStageView, PlanVariantView, PlanView } from '../tune/workbench/types.js';
 
 /** A row of the Plan checklist: a stage heading or one of its variants. */
-export type PlanRow =
-  | { kind: 'stage'; stage: PlanStageView }
-  | { kind: 'variant'; stage: PlanStageView; variant: PlanVariantView };
+export type PlanRow = { kind: 'stage'; stage: PlanStageView } | { kind: 'variant'; stage: PlanStageView; variant: PlanVariantView };
 
 export function planRows(plan: PlanView): PlanRow[] {
   const rows: PlanRow[] = [];

@@ -76,7 +76,9 @@ describe('timing accuracy against a scripted server', () => {
         expect(tpotErr).toBeLessThan(1);
         return;
       }
-      seen.push(`attempt ${attempt}: client-bound (${result.client.reasons.join('; ')}), TTFT error ${ttftErr.toFixed(2)} ms, TPOT error ${tpotErr.toFixed(2)} ms`);
+      seen.push(
+        `attempt ${attempt}: client-bound (${result.client.reasons.join('; ')}), TTFT error ${ttftErr.toFixed(2)} ms, TPOT error ${tpotErr.toFixed(2)} ms`,
+      );
     }
     throw new Error(`the client was starved on 3 attempts, so its accuracy could not be checked: ${seen.join(' | ')}`);
   });
@@ -86,10 +88,28 @@ describe('timing accuracy against a scripted server', () => {
     expect(path.basename(file)).toMatch(/^openai-chat-40\.0qps-concurrency4-scripted-model-\d{8}-\d{6}\.json$/);
     expect(readdirSync(dir)).toHaveLength(1);
     const j = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown> & {
-      input_lens: number[]; output_lens: number[]; ttfts: number[]; itls: number[][]; errors: string[]; start_times: number[]; latencies: number[]; generated_texts: string[];
+      input_lens: number[];
+      output_lens: number[];
+      ttfts: number[];
+      itls: number[][];
+      errors: string[];
+      start_times: number[];
+      latencies: number[];
+      generated_texts: string[];
     };
     expect(Object.keys(j).slice(0, 12)).toEqual([
-      'date', 'endpoint_type', 'backend', 'label', 'model_id', 'tokenizer_id', 'num_prompts', 'request_rate', 'burstiness', 'max_concurrency', 'duration', 'completed',
+      'date',
+      'endpoint_type',
+      'backend',
+      'label',
+      'model_id',
+      'tokenizer_id',
+      'num_prompts',
+      'request_rate',
+      'burstiness',
+      'max_concurrency',
+      'duration',
+      'completed',
     ]);
     expect(j.request_rate).toBe(40);
     expect(j.max_concurrency).toBe(4);
@@ -104,7 +124,11 @@ describe('timing accuracy against a scripted server', () => {
       generatedText: j.generated_texts[i]!,
       error,
     }));
-    const again = calculateMetrics(outputs, j.duration as number, { percentileMetrics: ['ttft', 'tpot', 'itl', 'e2el'], metricPercentiles: [50, 99], goodput: { ttft: 1000 } });
+    const again = calculateMetrics(outputs, j.duration as number, {
+      percentileMetrics: ['ttft', 'tpot', 'itl', 'e2el'],
+      metricPercentiles: [50, 99],
+      goodput: { ttft: 1000 },
+    });
     for (const [k, v] of Object.entries(again)) expect(j[k], k).toBe(v);
     expect(j.request_goodput).toBeCloseTo(j.request_throughput as number, 12);
   });

@@ -60,7 +60,11 @@ describe('vLLM-style flags', () => {
     model: { kind: 'string' as const, help: '' },
   };
   it('parses --flag value, --flag=value, underscores, nargs+ lists and inf', () => {
-    const { flags, positional } = parseFlags(['--num_prompts', 'inf', '--goodput', 'ttft:1', 'tpot:2', '--save-result', '--model=a/b', 'extra'], specs, 'bench');
+    const { flags, positional } = parseFlags(
+      ['--num_prompts', 'inf', '--goodput', 'ttft:1', 'tpot:2', '--save-result', '--model=a/b', 'extra'],
+      specs,
+      'bench',
+    );
     expect(flags).toEqual({ 'num-prompts': Infinity, goodput: ['ttft:1', 'tpot:2'], 'save-result': true, model: 'a/b' });
     expect(positional).toEqual(['extra']); // a list stops at the next --flag; 'extra' follows a plain value
   });

@@ -29,7 +29,30 @@ describe('servelab bench', () => {
   it('--help lists the vLLM flag names', async () => {
     const r = await servelab(['bench', '--help']);
     expect(r.exitCode).toBe(0);
-    for (const f of ['--base-url', '--host', '--port', '--endpoint', '--backend', '--model', '--served-model-name', '--tokenizer', '--dataset-name', '--dataset-path', '--num-prompts', '--request-rate', '--burstiness', '--max-concurrency', '--num-warmups', '--goodput', '--percentile-metrics', '--metric-percentiles', '--save-result', '--save-detailed', '--result-dir', '--result-filename']) {
+    for (const f of [
+      '--base-url',
+      '--host',
+      '--port',
+      '--endpoint',
+      '--backend',
+      '--model',
+      '--served-model-name',
+      '--tokenizer',
+      '--dataset-name',
+      '--dataset-path',
+      '--num-prompts',
+      '--request-rate',
+      '--burstiness',
+      '--max-concurrency',
+      '--num-warmups',
+      '--goodput',
+      '--percentile-metrics',
+      '--metric-percentiles',
+      '--save-result',
+      '--save-detailed',
+      '--result-dir',
+      '--result-filename',
+    ]) {
       expect(r.stdout).toContain(f);
     }
   });
@@ -37,17 +60,45 @@ describe('servelab bench', () => {
   it('runs end to end: prints the block, saves vLLM-named JSON with detailed arrays', async () => {
     const r = await servelab(
       [
-        'bench', '--base-url', srv.url, '--dataset-name', 'random', '--random-input-len', '16', '--random-output-len', '6',
-        '--num-prompts', '12', '--max-concurrency', '3', '--percentile-metrics', 'ttft,tpot,itl,e2el', '--metric-percentiles', '50,99',
-        '--goodput', 'ttft:5000', 'e2el:10000', '--save-result', '--save-detailed', '--result-dir', dir, '--metadata', 'run=ci',
-        '--header', 'X-Test=1',
+        'bench',
+        '--base-url',
+        srv.url,
+        '--dataset-name',
+        'random',
+        '--random-input-len',
+        '16',
+        '--random-output-len',
+        '6',
+        '--num-prompts',
+        '12',
+        '--max-concurrency',
+        '3',
+        '--percentile-metrics',
+        'ttft,tpot,itl,e2el',
+        '--metric-percentiles',
+        '50,99',
+        '--goodput',
+        'ttft:5000',
+        'e2el:10000',
+        '--save-result',
+        '--save-detailed',
+        '--result-dir',
+        dir,
+        '--metadata',
+        'run=ci',
+        '--header',
+        'X-Test=1',
       ],
       { OPENAI_API_KEY: 'sk-cli' },
     );
     expect(r.stderr).toContain('approximate');
     expect(r.exitCode).toBe(0);
     const lines = r.stdout.split('\n');
-    expect(lines.slice(0, 3)).toEqual(['Traffic request rate: inf', 'Burstiness factor: 1.0 (Poisson process)', 'Maximum request concurrency: 3']);
+    expect(lines.slice(0, 3)).toEqual([
+      'Traffic request rate: inf',
+      'Burstiness factor: 1.0 (Poisson process)',
+      'Maximum request concurrency: 3',
+    ]);
     expect(lines[3]).toBe('============ Serving Benchmark Result ============');
     expect(lines[4]).toBe('Successful requests:                     12        ');
     expect(lines[5]).toBe('Maximum request concurrency:             3         ');
@@ -66,7 +117,17 @@ describe('servelab bench', () => {
     expect(files).toHaveLength(1);
     expect(files[0]).toMatch(/^openai-chat-infqps-concurrency3-scripted-model-\d{8}-\d{6}\.json$/);
     const j = JSON.parse(readFileSync(path.join(dir, files[0]!), 'utf8')) as Record<string, unknown>;
-    expect(Object.keys(j).slice(0, 9)).toEqual(['date', 'endpoint_type', 'backend', 'label', 'model_id', 'tokenizer_id', 'num_prompts', 'run', 'request_rate']);
+    expect(Object.keys(j).slice(0, 9)).toEqual([
+      'date',
+      'endpoint_type',
+      'backend',
+      'label',
+      'model_id',
+      'tokenizer_id',
+      'num_prompts',
+      'run',
+      'request_rate',
+    ]);
     expect(j).toMatchObject({ completed: 12, total_output_tokens: 72, max_concurrency: 3, request_rate: 'inf', run: 'ci' });
     expect(j.output_lens).toEqual(new Array(12).fill(6));
     expect((j.itls as number[][]).every((x) => x.length === 5)).toBe(true);
@@ -82,8 +143,26 @@ describe('servelab bench', () => {
     const tok = fileURLToPath(new URL('../fixtures/bench/tiny-tokenizer', import.meta.url));
     const before = srv.served.length;
     const r = await servelab([
-      'bench', '--host', '127.0.0.1', '--port', String(srv.port), '--model', 'acme/tiny', '--backend', 'openai', '--tokenizer', tok,
-      '--dataset-name', 'sharegpt', '--dataset-path', data, '--num-prompts', '3', '--sharegpt-output-len', '4', '--json',
+      'bench',
+      '--host',
+      '127.0.0.1',
+      '--port',
+      String(srv.port),
+      '--model',
+      'acme/tiny',
+      '--backend',
+      'openai',
+      '--tokenizer',
+      tok,
+      '--dataset-name',
+      'sharegpt',
+      '--dataset-path',
+      data,
+      '--num-prompts',
+      '3',
+      '--sharegpt-output-len',
+      '4',
+      '--json',
     ]);
     expect(r.stderr).not.toContain('approximate');
     expect(r.exitCode).toBe(0);
@@ -100,7 +179,21 @@ describe('servelab bench', () => {
     const slow = await startScriptedServer({ ttftMs: 20, gapMs: 20, tokens: 10 });
     try {
       const before = () => slow.served.length;
-      const child = servelab(['bench', '--base-url', slow.url, '--model', 'm', '--num-prompts', '60', '--max-concurrency', '2', '--random-input-len', '4', '--random-output-len', '10']);
+      const child = servelab([
+        'bench',
+        '--base-url',
+        slow.url,
+        '--model',
+        'm',
+        '--num-prompts',
+        '60',
+        '--max-concurrency',
+        '2',
+        '--random-input-len',
+        '4',
+        '--random-output-len',
+        '10',
+      ]);
       // Wait until a few requests have been served, then interrupt.
       const t0 = Date.now();
       while (before() < 6 && Date.now() - t0 < 20_000) await new Promise((r) => setTimeout(r, 20));
@@ -120,7 +213,20 @@ describe('servelab bench', () => {
   it('against a servelab simulator: converts to simulated GPU time (or keeps wall clock on request)', async () => {
     const sim = await startScriptedServer({ ttftMs: 20, gapMs: 5, tokens: 4 }, { simSpeed: 10 });
     try {
-      const args = ['bench', '--base-url', sim.url, '--model', 'm', '--num-prompts', '4', '--max-concurrency', '2', '--random-input-len', '4', '--json'];
+      const args = [
+        'bench',
+        '--base-url',
+        sim.url,
+        '--model',
+        'm',
+        '--num-prompts',
+        '4',
+        '--max-concurrency',
+        '2',
+        '--random-input-len',
+        '4',
+        '--json',
+      ];
       const conv = await servelab(args);
       expect(conv.exitCode).toBe(0);
       expect(conv.stderr).toContain('clock 10x');
@@ -146,19 +252,44 @@ describe('servelab bench', () => {
     });
     const r = await servelab(['bench', '--port', String(port), '--model', 'm', '--num-prompts', '2']);
     expect(r.exitCode).toBe(1);
-    expect(r.stderr.trim().split('\n').filter((l) => !l.startsWith('warn:'))).toEqual([
+    expect(
+      r.stderr
+        .trim()
+        .split('\n')
+        .filter((l) => !l.startsWith('warn:')),
+    ).toEqual([
       `servelab: cannot reach the server at http://127.0.0.1:${port}: ECONNREFUSED. Is it running? Check --base-url or --host/--port.`,
     ]);
   });
 
   it('--client-threads 2 prints the same block rows for the same requests; a bad value is one line, exit 2', async () => {
-    const args = ['bench', '--base-url', srv.url, '--dataset-name', 'random', '--random-input-len', '16', '--random-output-len', '6', '--num-prompts', '12', '--max-concurrency', '3', '--request-rate', '100'];
+    const args = [
+      'bench',
+      '--base-url',
+      srv.url,
+      '--dataset-name',
+      'random',
+      '--random-input-len',
+      '16',
+      '--random-output-len',
+      '6',
+      '--num-prompts',
+      '12',
+      '--max-concurrency',
+      '3',
+      '--request-rate',
+      '100',
+    ];
     const one = await servelab(args);
     const two = await servelab([...args, '--client-threads', '2']);
     expect(two.exitCode).toBe(0);
     // (On a loaded host a run can be client-bound or lose a request, which adds a row of its own:
     // not what this compares.)
-    const labels = (out: string) => out.split('\n').map((l) => l.slice(0, 40)).filter((l) => !/^(Failed requests|Client-bound)/.test(l));
+    const labels = (out: string) =>
+      out
+        .split('\n')
+        .map((l) => l.slice(0, 40))
+        .filter((l) => !/^(Failed requests|Client-bound)/.test(l));
     expect(labels(two.stdout)).toEqual(labels(one.stdout));
     expect(two.stdout).toMatch(/^Successful requests: {21}12 {8}$/m);
     expect(two.stdout).toMatch(/^Total generated tokens: {18}72 {8}$/m);
@@ -168,7 +299,17 @@ describe('servelab bench', () => {
   });
 
   it('bad input: one line and exit 2', async () => {
-    const missing = await servelab(['bench', '--base-url', srv.url, '--model', 'm', '--dataset-name', 'sharegpt', '--dataset-path', path.join(dir, 'none.json')]);
+    const missing = await servelab([
+      'bench',
+      '--base-url',
+      srv.url,
+      '--model',
+      'm',
+      '--dataset-name',
+      'sharegpt',
+      '--dataset-path',
+      path.join(dir, 'none.json'),
+    ]);
     expect(missing.exitCode).toBe(2);
     expect(missing.stderr.trim().split('\n').at(-1)).toMatch(/^servelab: dataset file not found: .*none\.json \(check --dataset-path\)$/);
     const flag = await servelab(['bench', '--frobnicate']);
@@ -185,7 +326,9 @@ describe('servelab bench', () => {
     for (const url of ['notaurl', 'ftp://127.0.0.1:8000']) {
       const bad = await servelab(['bench', '--base-url', url, '--model', 'm']);
       expect(bad.exitCode).toBe(2);
-      expect(bad.stderr.trim()).toBe(`servelab: bench: --base-url must be an http:// or https:// URL, e.g. http://127.0.0.1:8000, got '${url}'`);
+      expect(bad.stderr.trim()).toBe(
+        `servelab: bench: --base-url must be an http:// or https:// URL, e.g. http://127.0.0.1:8000, got '${url}'`,
+      );
     }
   });
 });
@@ -199,7 +342,14 @@ describe('servelab import', () => {
     expect(json.exitCode).toBe(0);
     const arr = JSON.parse(json.stdout) as Record<string, unknown>[];
     expect(arr).toHaveLength(2);
-    expect(arr[0]).toMatchObject({ completed: 1000, duration: 63.53, mean_tpot_ms: 226.03, p99_itl_ms: 627.72, request_rate: 'inf', max_concurrency: null });
+    expect(arr[0]).toMatchObject({
+      completed: 1000,
+      duration: 63.53,
+      mean_tpot_ms: 226.03,
+      p99_itl_ms: 627.72,
+      request_rate: 'inf',
+      max_concurrency: null,
+    });
   });
   it('malformed input names the file and line', async () => {
     const bad = path.join(dir, 'bad.txt');
@@ -215,7 +365,9 @@ describe('servelab import', () => {
     writeFileSync(notResult, '{"model_id": "m"}\n');
     const nr = await servelab(['import', notResult]);
     expect(nr.exitCode).toBe(2);
-    expect(nr.stderr.trim()).toBe(`servelab: ${notResult}: result 1: not a vLLM result JSON: no numeric 'completed' and 'duration' (a --save-result file has both)`);
+    expect(nr.stderr.trim()).toBe(
+      `servelab: ${notResult}: result 1: not a vLLM result JSON: no numeric 'completed' and 'duration' (a --save-result file has both)`,
+    );
     // The position counts results, not lines: the second JSON line after a blank one is result 2 (line 3).
     writeFileSync(notResult, '{"completed": 1, "duration": 2}\n\n{"model_id": "m"}\n');
     const second = await servelab(['import', notResult]);

@@ -8,7 +8,18 @@ import type { BenchMetrics } from '../../src/core/metrics.js';
 const ORIGIN = 1_000_000; // epoch ms of the client's time zero
 
 function output(startS: number, sentS: number, ttftS: number, itlS: number[]): RequestOutput {
-  return { success: true, promptLen: 1, outputLen: itlS.length + 1, ttft: ttftS, itl: itlS, latency: ttftS + itlS.reduce((a, b) => a + b, 0), startTime: startS, sentTime: sentS, generatedText: '', error: '' };
+  return {
+    success: true,
+    promptLen: 1,
+    outputLen: itlS.length + 1,
+    ttft: ttftS,
+    itl: itlS,
+    latency: ttftS + itlS.reduce((a, b) => a + b, 0),
+    startTime: startS,
+    sentTime: sentS,
+    generatedText: '',
+    error: '',
+  };
 }
 
 /** The server's record, its stamps `skew` ms ahead of the client's clock. */
@@ -24,14 +35,16 @@ function served(i: number, receivedMs: number, writesMs: number[], skew: number)
   };
 }
 
-const metrics = (ttftMs: number, itlMs: number, tpotMs: number) => ({ mean_ttft_ms: ttftMs, mean_itl_ms: itlMs, mean_tpot_ms: tpotMs }) as unknown as BenchMetrics;
+const metrics = (ttftMs: number, itlMs: number, tpotMs: number) =>
+  ({ mean_ttft_ms: ttftMs, mean_itl_ms: itlMs, mean_tpot_ms: tpotMs }) as unknown as BenchMetrics;
 
 describe('client timing errors', () => {
   // Request 0: stamped at 0, handed to the OS at 0.5 ms, read by the server at 3 ms (a 2.5 ms
   // trip), first token written at 23 ms and stamped at 24 ms, the next written at 33 ms and
   // stamped at 34 ms. Reported TTFT 24 ms; the client's own share is 0.5 + 1 = 1.5 ms.
   const out = output(0, 0.0005, 0.024, [0.01]);
-  const result = (skew: number) => timingErrors({ outputs: [out], metrics: metrics(24, 10, 10), clockOriginMs: ORIGIN }, [served(0, 3, [23, 33], skew)], skew);
+  const result = (skew: number) =>
+    timingErrors({ outputs: [out], metrics: metrics(24, 10, 10), clockOriginMs: ORIGIN }, [served(0, 3, [23, 33], skew)], skew);
 
   it('TTFT error = send delay + first-event delay; the trip is apart; the old definition held both', () => {
     const e = result(0);

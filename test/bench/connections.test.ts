@@ -21,7 +21,14 @@ describe('benchmark connections', () => {
     srv = await startScriptedServer({ ttftMs: 5, gapMs: 2, tokens: 3 });
     // One request every 60 ms, at most 3 at a time, no warm-ups: a client that connects lazily
     // would accept its second and third connection after the first request arrived.
-    const r = await runBenchmark({ baseUrl: srv.url, model: 'm', requests: requests(6, 3), maxConcurrency: 3, requestRate: 1 / 0.06, burstiness: Infinity });
+    const r = await runBenchmark({
+      baseUrl: srv.url,
+      model: 'm',
+      requests: requests(6, 3),
+      maxConcurrency: 3,
+      requestRate: 1 / 0.06,
+      burstiness: Infinity,
+    });
     expect(r.metrics.completed).toBe(6);
     const firstArrival = Math.min(...srv.served.map((s) => s.receivedAt));
     expect(srv.connections.length).toBe(1 + 3); // checkReachable's probe, then the run's 3
@@ -30,7 +37,15 @@ describe('benchmark connections', () => {
 
   it('a sharded run: every client thread opens its share of connections before the shared start', async () => {
     srv = await startScriptedServer({ ttftMs: 5, gapMs: 2, tokens: 3 });
-    const r = await runBenchmarkIsolated({ baseUrl: srv.url, model: 'm', requests: requests(8, 3), maxConcurrency: 4, requestRate: 1 / 0.05, burstiness: Infinity, clientThreads: 2 });
+    const r = await runBenchmarkIsolated({
+      baseUrl: srv.url,
+      model: 'm',
+      requests: requests(8, 3),
+      maxConcurrency: 4,
+      requestRate: 1 / 0.05,
+      burstiness: Infinity,
+      clientThreads: 2,
+    });
     expect(r.metrics.completed).toBe(8);
     const firstArrival = Math.min(...srv.served.map((s) => s.receivedAt));
     // The coordinator's probe, then per thread min(its 4 requests, the cap of 4).
@@ -85,7 +100,14 @@ describe('benchmark connections', () => {
     });
     await new Promise<void>((r) => raw!.listen(0, '127.0.0.1', r));
     const port = (raw.address() as net.AddressInfo).port;
-    const r = await runBenchmark({ baseUrl: `http://127.0.0.1:${port}`, model: 'm', requests: requests(3, 1), maxConcurrency: 1, requestRate: 1 / 0.1, burstiness: Infinity });
+    const r = await runBenchmark({
+      baseUrl: `http://127.0.0.1:${port}`,
+      model: 'm',
+      requests: requests(3, 1),
+      maxConcurrency: 1,
+      requestRate: 1 / 0.1,
+      burstiness: Infinity,
+    });
     expect(r.outputs.map((o) => o.error)).toEqual(['', '', '']);
     // The probe, then one connection per request: each was closed by the server before the next.
     expect(accepted).toBe(1 + 3);

@@ -22,7 +22,11 @@ describe('ShareGPT (approximate counts: one word = one token)', () => {
     const w = await loadWorkload({ dataset: 'sharegpt', path: SHAREGPT, numPrompts: 5 });
     expect(w.tokenCounts).toBe('approximate');
     expect(w.requests.map((r) => [idOf(r.prompt), r.promptLen, r.expectedOutputLen])).toEqual([
-      ['1', 8, 6], ['11', 38, 26], ['10', 35, 24], ['6', 23, 16], ['12', 41, 28],
+      ['1', 8, 6],
+      ['11', 38, 26],
+      ['10', 35, 24],
+      ['6', 23, 16],
+      ['12', 41, 28],
     ]);
   });
   it('oversamples with random.choices when too few pass', async () => {
@@ -34,7 +38,11 @@ describe('ShareGPT (approximate counts: one word = one token)', () => {
   it('--sharegpt-output-len fixes the output and skips the min-output check', async () => {
     const w = await loadWorkload({ dataset: 'sharegpt', path: SHAREGPT, numPrompts: 5, sharegptOutputLen: 7, seed: 3 });
     expect(w.requests.map((r) => [idOf(r.prompt), r.promptLen, r.expectedOutputLen])).toEqual([
-      ['13', 44, 7], ['12', 41, 7], ['1', 8, 7], ['7', 26, 7], ['0', 5, 7],
+      ['13', 44, 7],
+      ['12', 41, 7],
+      ['1', 8, 7],
+      ['7', 26, 7],
+      ['0', 5, 7],
     ]);
   });
   it('clear errors for a missing file and the wrong shape', async () => {
@@ -86,7 +94,9 @@ describe('random dataset', () => {
     expect(Math.min(...outs)).toBeGreaterThanOrEqual(10);
     expect(Math.max(...outs)).toBeLessThanOrEqual(30);
     expect(new Set(ins).size).toBeGreaterThan(20);
-    await expect(loadWorkload({ dataset: 'random', numPrompts: 1, randomRangeRatio: 1 })).rejects.toThrow(/--random-range-ratio must be in \[0, 1\)/);
+    await expect(loadWorkload({ dataset: 'random', numPrompts: 1, randomRangeRatio: 1 })).rejects.toThrow(
+      /--random-range-ratio must be in \[0, 1\)/,
+    );
     await expect(loadWorkload({ dataset: 'random', numPrompts: 0 })).rejects.toThrow(/--num-prompts must be a positive integer/);
   });
 });
@@ -112,7 +122,13 @@ describe('exact token counts with a tokenizer.json', () => {
   });
   it('random prompts re-encode to exactly promptLen tokens (<= target minus BOS)', async () => {
     const t = await loadTokenizer(TOKENIZER);
-    const w = await loadWorkload({ dataset: 'random', numPrompts: 10, randomInputLen: 40, randomOutputLen: 5, tokenizer: path.dirname(TOKENIZER) });
+    const w = await loadWorkload({
+      dataset: 'random',
+      numPrompts: 10,
+      randomInputLen: 40,
+      randomOutputLen: 5,
+      tokenizer: path.dirname(TOKENIZER),
+    });
     for (const r of w.requests) {
       expect(t.count(r.prompt, false)).toBe(r.promptLen);
       expect(r.promptLen).toBeLessThanOrEqual(39);

@@ -13,18 +13,27 @@ afterEach(async () => {
   srv = undefined;
 });
 
-async function run(script: Script | ((b: Record<string, unknown>, n: number) => Script), n = 4, extra: Partial<Parameters<typeof runBenchmark>[0]> = {}) {
+async function run(
+  script: Script | ((b: Record<string, unknown>, n: number) => Script),
+  n = 4,
+  extra: Partial<Parameters<typeof runBenchmark>[0]> = {},
+) {
   srv = await startScriptedServer(script);
   return runBenchmark({ baseUrl: srv.url, model: 'm', requests: requests(n, 5), ...extra });
 }
 
 describe('request failures', () => {
   it('HTTP 500: the body is kept as the error and the request counts as failed', async () => {
-    const r = await run((_, i) => (i % 2 === 0 ? { ttftMs: 1, gapMs: 1, status: 500, body: '{"error":"CUDA out of memory"}' } : { ttftMs: 1, gapMs: 1 }));
+    const r = await run((_, i) =>
+      i % 2 === 0 ? { ttftMs: 1, gapMs: 1, status: 500, body: '{"error":"CUDA out of memory"}' } : { ttftMs: 1, gapMs: 1 },
+    );
     expect(r.metrics.completed).toBe(2);
     expect(r.metrics.failed).toBe(2);
     const errs = r.outputs.filter((o) => !o.success).map((o) => o.error);
-    expect(errs).toEqual([expect.stringMatching(/^HTTP 500 Internal Server Error: .*CUDA out of memory/), expect.stringMatching(/^HTTP 500/)]);
+    expect(errs).toEqual([
+      expect.stringMatching(/^HTTP 500 Internal Server Error: .*CUDA out of memory/),
+      expect.stringMatching(/^HTTP 500/),
+    ]);
     expect(r.metrics.total_output_tokens).toBe(10);
   });
 
@@ -101,11 +110,13 @@ describe('bad setups give one clear error and do not hang', () => {
 
   it('bad options', async () => {
     await expect(runBenchmark({ baseUrl: 'nope', model: 'm', requests: requests(1, 1) })).rejects.toThrow(/invalid --base-url 'nope'/);
-    await expect(runBenchmark({ baseUrl: 'http://127.0.0.1:1', endpoint: '/v1/completions', model: 'm', requests: requests(1, 1) })).rejects.toThrow(
-      /openai-chat backend needs an endpoint ending in 'chat\/completions'/,
-    );
+    await expect(
+      runBenchmark({ baseUrl: 'http://127.0.0.1:1', endpoint: '/v1/completions', model: 'm', requests: requests(1, 1) }),
+    ).rejects.toThrow(/openai-chat backend needs an endpoint ending in 'chat\/completions'/);
     await expect(runBenchmark({ baseUrl: 'http://127.0.0.1:1', model: 'm', requests: [] })).rejects.toThrow(/no requests/);
-    await expect(runBenchmark({ baseUrl: 'http://127.0.0.1:1', model: 'm', requests: requests(1, 1), maxConcurrency: 0 })).rejects.toThrow(/--max-concurrency/);
+    await expect(runBenchmark({ baseUrl: 'http://127.0.0.1:1', model: 'm', requests: requests(1, 1), maxConcurrency: 0 })).rejects.toThrow(
+      /--max-concurrency/,
+    );
   });
 
   it('ready check: gives up after its timeout with the last error', async () => {
@@ -138,7 +149,14 @@ describe('request body and headers', () => {
     });
     expect(r.metrics.completed).toBe(1);
     const s = srv.served[0]!;
-    expect(s.body).toMatchObject({ model: 'served', prompt: expect.any(String), max_tokens: 3, ignore_eos: true, temperature: 0, stream: true });
+    expect(s.body).toMatchObject({
+      model: 'served',
+      prompt: expect.any(String),
+      max_tokens: 3,
+      ignore_eos: true,
+      temperature: 0,
+      stream: true,
+    });
     expect(s.headers['x-trace']).toBe('abc');
     expect(s.headers.authorization).toBe('Bearer sk-test');
     expect(r.outputs[0]!.generatedText).toBe('w0 w1 w2 ');
@@ -146,7 +164,12 @@ describe('request body and headers', () => {
 
   it('a given header replaces the default of the same name in any case; a bad name or a line break is refused before anything is sent', async () => {
     srv = await startScriptedServer({ ttftMs: 1, gapMs: 1 });
-    const r = await runBenchmark({ baseUrl: srv.url, model: 'm', requests: requests(1, 2), headers: { 'content-type': 'application/json; charset=utf-8', 'X-Request-Id': 'mine' } });
+    const r = await runBenchmark({
+      baseUrl: srv.url,
+      model: 'm',
+      requests: requests(1, 2),
+      headers: { 'content-type': 'application/json; charset=utf-8', 'X-Request-Id': 'mine' },
+    });
     expect(r.metrics.completed).toBe(1);
     // Node's server keeps the first of repeated Content-Type lines: a duplicate would show 'application/json'.
     expect(srv.served[0]!.headers['content-type']).toBe('application/json; charset=utf-8');
@@ -154,7 +177,9 @@ describe('request body and headers', () => {
     const bad = runBenchmark({ baseUrl: srv.url, model: 'm', requests: requests(1, 2), headers: { 'X-Evil': 'a\r\nHost: elsewhere' } });
     await expect(bad).rejects.toThrow(UserError);
     await expect(bad).rejects.toThrow(/--header "X-Evil": not a valid HTTP header name or value/);
-    await expect(runBenchmark({ baseUrl: srv.url, model: 'm', requests: requests(1, 2), headers: { 'X Bad': '1' } })).rejects.toThrow(/--header "X Bad"/);
+    await expect(runBenchmark({ baseUrl: srv.url, model: 'm', requests: requests(1, 2), headers: { 'X Bad': '1' } })).rejects.toThrow(
+      /--header "X Bad"/,
+    );
     expect(srv.served.length).toBe(1);
   });
 });

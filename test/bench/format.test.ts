@@ -15,8 +15,16 @@ describe('Python formatting', () => {
   it('.2f rounds exact binary ties half to even, like Python', () => {
     // Python: format(x, '.2f') for each
     const cases: [number, string][] = [
-      [0.125, '0.12'], [0.375, '0.38'], [1.125, '1.12'], [2.675, '2.67'], [-0.125, '-0.12'],
-      [0.005, '0.01'], [1.005, '1.00'], [1000.875, '1000.88'], [8890, '8890.00'], [0, '0.00'],
+      [0.125, '0.12'],
+      [0.375, '0.38'],
+      [1.125, '1.12'],
+      [2.675, '2.67'],
+      [-0.125, '-0.12'],
+      [0.005, '0.01'],
+      [1.005, '1.00'],
+      [1000.875, '1000.88'],
+      [8890, '8890.00'],
+      [0, '0.00'],
     ];
     for (const [x, s] of cases) expect(pyFixed2(x), String(x)).toBe(s);
   });
@@ -40,12 +48,24 @@ describe('the seed-studies block round-trips', () => {
     const [b, ...rest] = parseResultText(SEED_BLOCK, 'seed.txt');
     expect(rest).toHaveLength(0);
     expect(b!.metrics).toMatchObject({
-      completed: 1000, duration: 63.53, total_input_tokens: 217393, total_output_tokens: 201648,
-      request_throughput: 15.74, output_throughput: 3173.92, max_output_tokens_per_s: 8890,
-      max_concurrent_requests: 1000, total_token_throughput: 6595.66,
-      mean_ttft_ms: 22141.21, median_ttft_ms: 21872.31, p99_ttft_ms: 31156.86,
-      mean_tpot_ms: 226.03, median_tpot_ms: 117.46, p99_tpot_ms: 621.87,
-      mean_itl_ms: 92.83, median_itl_ms: 59.99, p99_itl_ms: 627.72,
+      completed: 1000,
+      duration: 63.53,
+      total_input_tokens: 217393,
+      total_output_tokens: 201648,
+      request_throughput: 15.74,
+      output_throughput: 3173.92,
+      max_output_tokens_per_s: 8890,
+      max_concurrent_requests: 1000,
+      total_token_throughput: 6595.66,
+      mean_ttft_ms: 22141.21,
+      median_ttft_ms: 21872.31,
+      p99_ttft_ms: 31156.86,
+      mean_tpot_ms: 226.03,
+      median_tpot_ms: 117.46,
+      p99_tpot_ms: 621.87,
+      mean_itl_ms: 92.83,
+      median_itl_ms: 59.99,
+      p99_itl_ms: 627.72,
     });
     expect(b!.block.percentileMetrics).toEqual(['ttft', 'tpot', 'itl']);
     expect(b!.block.metricPercentiles).toEqual([99]);
@@ -61,12 +81,35 @@ describe('the seed-studies block round-trips', () => {
 
 describe('formatResultBlock optional rows', () => {
   const m = {
-    duration: 10, completed: 9, failed: 1, total_input_tokens: 900, total_output_tokens: 450, request_throughput: 0.9,
-    request_goodput: 0.5, output_throughput: 45, total_token_throughput: 135, max_output_tokens_per_s: 60,
-    max_concurrent_requests: 4, mean_ttft_ms: 1, median_ttft_ms: 1, std_ttft_ms: 0, 'p99.9_ttft_ms': 1.5, p50_ttft_ms: 1,
-    mean_e2el_ms: 3, median_e2el_ms: 3, std_e2el_ms: 0, 'p99.9_e2el_ms': 3, p50_e2el_ms: 3,
+    duration: 10,
+    completed: 9,
+    failed: 1,
+    total_input_tokens: 900,
+    total_output_tokens: 450,
+    request_throughput: 0.9,
+    request_goodput: 0.5,
+    output_throughput: 45,
+    total_token_throughput: 135,
+    max_output_tokens_per_s: 60,
+    max_concurrent_requests: 4,
+    mean_ttft_ms: 1,
+    median_ttft_ms: 1,
+    std_ttft_ms: 0,
+    'p99.9_ttft_ms': 1.5,
+    p50_ttft_ms: 1,
+    mean_e2el_ms: 3,
+    median_e2el_ms: 3,
+    std_e2el_ms: 0,
+    'p99.9_e2el_ms': 3,
+    p50_e2el_ms: 3,
   } as unknown as BenchMetrics;
-  const text = formatResultBlock(m, { maxConcurrency: 4, requestRate: 2, goodput: true, percentileMetrics: ['ttft', 'e2el'], metricPercentiles: [99.9, 50] });
+  const text = formatResultBlock(m, {
+    maxConcurrency: 4,
+    requestRate: 2,
+    goodput: true,
+    percentileMetrics: ['ttft', 'e2el'],
+    metricPercentiles: [99.9, 50],
+  });
   const lines = text.split('\n').map((l) => l.trimEnd());
   it('prints them in vLLM order', () => {
     expect(lines.slice(0, 10)).toEqual([
@@ -88,7 +131,13 @@ describe('formatResultBlock optional rows', () => {
   });
   it('parses back with every optional row', () => {
     const [b] = parseResultText(text);
-    expect(b!.block).toMatchObject({ maxConcurrency: 4, requestRate: 2, goodput: true, percentileMetrics: ['ttft', 'e2el'], metricPercentiles: [99.9, 50] });
+    expect(b!.block).toMatchObject({
+      maxConcurrency: 4,
+      requestRate: 2,
+      goodput: true,
+      percentileMetrics: ['ttft', 'e2el'],
+      metricPercentiles: [99.9, 50],
+    });
     expect(stripTrailing(formatResultBlock(asMetrics(b!), b!.block))).toBe(stripTrailing(text));
   });
   it('omits Failed requests when none failed, and marks client-bound runs', () => {
@@ -101,7 +150,10 @@ describe('formatResultBlock optional rows', () => {
 
 describe('parser input handling', () => {
   it('finds several blocks among other output, case-insensitively, and keeps unknown rows', () => {
-    const text = `INFO starting\nTraffic request rate: inf\n${SEED_BLOCK}\nsome log line\n${SEED_BLOCK.replace('Successful requests', 'SUCCESSFUL REQUESTS').replace(
+    const text = `INFO starting\nTraffic request rate: inf\n${SEED_BLOCK}\nsome log line\n${SEED_BLOCK.replace(
+      'Successful requests',
+      'SUCCESSFUL REQUESTS',
+    ).replace(
       'Total Token throughput (tok/s):          6595.66',
       'Total token throughput (tok/s):          6595.66\nRTFx:                                    1.50\n' +
         '---------------Speculative Decoding---------------\nAcceptance rate (%):                     71.20\nPer-position acceptance (%):             0.80, 0.60',
@@ -120,7 +172,9 @@ describe('parser input handling', () => {
     expect(() => parseResultText(bad, 'x.txt')).toThrow(/^x\.txt:16: 'Mean TPOT \(ms\)' has a value that is not a number: abc$/);
     const unclosed = SEED_BLOCK.split('\n').slice(0, 10).join('\n');
     expect(() => parseResultText(unclosed, 'y.txt')).toThrow(/^y\.txt:1: result block is not closed/);
-    expect(() => parseResultText(SEED_BLOCK.replace('Median ITL (ms):', 'garbage line without colon'), 'z.txt')).toThrow(/^z\.txt:21: not a 'label: value' row/);
+    expect(() => parseResultText(SEED_BLOCK.replace('Median ITL (ms):', 'garbage line without colon'), 'z.txt')).toThrow(
+      /^z\.txt:21: not a 'label: value' row/,
+    );
     expect(() => parseResultJson('{"a":1}\n{oops\n', 'r.json')).toThrow(/^r\.json:2: not a vLLM result JSON line/);
   });
 });
@@ -136,12 +190,44 @@ describe('importing --save-result JSON', () => {
       // Key order and values as vLLM v0.11.0 writes them (one json.dump per line with --append-result).
       const line = (rate: number | string, conc: number | null) =>
         JSON.stringify({
-          date: '20250101-120000', endpoint_type: 'openai-chat', backend: 'openai-chat', label: null, model_id: 'Qwen/Qwen3-8B', tokenizer_id: 'Qwen/Qwen3-8B',
-          num_prompts: 100, request_rate: rate, burstiness: 1.0, max_concurrency: conc, duration: 12.5, completed: 100, total_input_tokens: 1000,
-          total_output_tokens: 2000, request_throughput: 8, request_goodput: null, output_throughput: 160, total_token_throughput: 240,
-          input_lens: [10], output_lens: [20], ttfts: [0.1], itls: [[0.01]], generated_texts: ['x'], errors: [''],
-          max_output_tokens_per_s: 300, max_concurrent_requests: 16, mean_ttft_ms: 100.125, median_ttft_ms: 90, std_ttft_ms: 5, p99_ttft_ms: 150,
-          mean_tpot_ms: 10, median_tpot_ms: 10, std_tpot_ms: 1, p99_tpot_ms: 12, mean_itl_ms: 10, median_itl_ms: 9, std_itl_ms: 2, p99_itl_ms: 20,
+          date: '20250101-120000',
+          endpoint_type: 'openai-chat',
+          backend: 'openai-chat',
+          label: null,
+          model_id: 'Qwen/Qwen3-8B',
+          tokenizer_id: 'Qwen/Qwen3-8B',
+          num_prompts: 100,
+          request_rate: rate,
+          burstiness: 1.0,
+          max_concurrency: conc,
+          duration: 12.5,
+          completed: 100,
+          total_input_tokens: 1000,
+          total_output_tokens: 2000,
+          request_throughput: 8,
+          request_goodput: null,
+          output_throughput: 160,
+          total_token_throughput: 240,
+          input_lens: [10],
+          output_lens: [20],
+          ttfts: [0.1],
+          itls: [[0.01]],
+          generated_texts: ['x'],
+          errors: [''],
+          max_output_tokens_per_s: 300,
+          max_concurrent_requests: 16,
+          mean_ttft_ms: 100.125,
+          median_ttft_ms: 90,
+          std_ttft_ms: 5,
+          p99_ttft_ms: 150,
+          mean_tpot_ms: 10,
+          median_tpot_ms: 10,
+          std_tpot_ms: 1,
+          p99_tpot_ms: 12,
+          mean_itl_ms: 10,
+          median_itl_ms: 9,
+          std_itl_ms: 2,
+          p99_itl_ms: 20,
         });
       const f = path.join(dir, 'r.json');
       writeFileSync(f, line('inf', null) + '\n' + line(4, 16) + '\n');

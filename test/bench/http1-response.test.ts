@@ -35,7 +35,10 @@ describe('HTTP/1.1 response parser', () => {
   });
 
   it('Content-Length: the body ends after that many bytes', () => {
-    const { body, res } = feed(`HTTP/1.1 500 Internal Server Error\r\nContent-Length: ${Buffer.byteLength('{"error":"é"}')}\r\n\r\n{"error":"é"}`, 4);
+    const { body, res } = feed(
+      `HTTP/1.1 500 Internal Server Error\r\nContent-Length: ${Buffer.byteLength('{"error":"é"}')}\r\n\r\n{"error":"é"}`,
+      4,
+    );
     expect(res.head?.status).toBe(500);
     expect(body).toBe('{"error":"é"}');
     expect(res.done).toBe(true);

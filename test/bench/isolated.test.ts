@@ -28,7 +28,14 @@ beforeEach(async () => {
   await srv.reset();
 });
 
-const workload = () => ({ baseUrl: srv.url, model: 'org/scripted-model', requests: requests(N, OUT), requestRate: 40, maxConcurrency: 4, numWarmups: 4 });
+const workload = () => ({
+  baseUrl: srv.url,
+  model: 'org/scripted-model',
+  requests: requests(N, OUT),
+  requestRate: 40,
+  maxConcurrency: 4,
+  numWarmups: 4,
+});
 
 async function errorOf(p: Promise<unknown>): Promise<unknown> {
   try {

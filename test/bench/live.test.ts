@@ -17,7 +17,14 @@ describe('live events', () => {
   it('reports every request, token and a rolling snapshot', async () => {
     srv = await startScriptedServer({ ttftMs: 5, gapMs: 5 });
     const events: BenchEvent[] = [];
-    const r = await runBenchmark({ baseUrl: srv.url, model: 'm', requests: requests(6, 8), maxConcurrency: 2, onEvent: (e) => events.push(e), snapshotIntervalMs: 50 });
+    const r = await runBenchmark({
+      baseUrl: srv.url,
+      model: 'm',
+      requests: requests(6, 8),
+      maxConcurrency: 2,
+      onEvent: (e) => events.push(e),
+      snapshotIntervalMs: 50,
+    });
     const count = (t: BenchEvent['type']) => events.filter((e) => e.type === t).length;
     expect(count('request-started')).toBe(6);
     expect(count('first-token')).toBe(6);
@@ -43,7 +50,14 @@ describe('a listener that throws', () => {
     const warnings: string[] = [];
     setLogSink((level, m) => level === 'warn' && warnings.push(m));
     try {
-      const r = await runBenchmark({ baseUrl: srv.url, model: 'm', requests: requests(3, 4), onEvent: () => { throw new Error('listener bug'); } });
+      const r = await runBenchmark({
+        baseUrl: srv.url,
+        model: 'm',
+        requests: requests(3, 4),
+        onEvent: () => {
+          throw new Error('listener bug');
+        },
+      });
       expect(r.metrics.completed).toBe(3);
       expect(warnings.filter((w) => w.includes('listener bug'))).toHaveLength(1);
     } finally {

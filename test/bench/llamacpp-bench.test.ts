@@ -25,8 +25,27 @@ describe.skipIf(LLAMA_SKIP !== undefined)(`servelab bench on llama-server${LLAMA
     const { h, url, ready } = await startLlamaServer({ maxRunningSeqs: 8, ctxSize: 8192, threads: 2 }, path.join(root, 'run'), model);
     server = h;
     expect(ready).toMatchObject({ ready: true });
-    const args = ['bench', '--base-url', url, '--backend', 'openai', '--endpoint', '/v1/completions', '--model', model, '--dataset-name', 'random',
-      '--random-input-len', '16', '--random-output-len', '16', '--num-prompts', '64', '--max-concurrency', '64'];
+    const args = [
+      'bench',
+      '--base-url',
+      url,
+      '--backend',
+      'openai',
+      '--endpoint',
+      '/v1/completions',
+      '--model',
+      model,
+      '--dataset-name',
+      'random',
+      '--random-input-len',
+      '16',
+      '--random-output-len',
+      '16',
+      '--num-prompts',
+      '64',
+      '--max-concurrency',
+      '64',
+    ];
     const { stdout, stderr } = await promisify(execFile)(process.execPath, [BIN, ...args], { cwd: root, timeout: 300_000 });
     const text = stdout + stderr;
     expect(text).toMatch(/Successful requests:\s+64\b/);

@@ -7,26 +7,64 @@ import type { ClientStats, RequestOutput } from '../../src/bench/types.js';
 import type { LiveSnapshot } from '../../src/core/metrics.js';
 
 const out = (startTime: number, ttft: number, itl: number[], outputLen = itl.length + 1): RequestOutput => ({
-  success: true, promptLen: 5, outputLen, ttft, itl, latency: ttft + itl.reduce((a, b) => a + b, 0), startTime, generatedText: '', error: '',
+  success: true,
+  promptLen: 5,
+  outputLen,
+  ttft,
+  itl,
+  latency: ttft + itl.reduce((a, b) => a + b, 0),
+  startTime,
+  generatedText: '',
+  error: '',
 });
 const stats = (cpuPct: number, lag: number, reasons: string[] = []): ClientStats => ({
-  eventLoopLagP99Ms: lag, eventLoopLagMaxMs: lag * 2, eventLoopLagMeanMs: lag / 2, cpuPct, peakCpuPct: cpuPct + 5, reasons,
+  eventLoopLagP99Ms: lag,
+  eventLoopLagMaxMs: lag * 2,
+  eventLoopLagMeanMs: lag / 2,
+  cpuPct,
+  peakCpuPct: cpuPct + 5,
+  reasons,
 });
 
 describe('dealing requests to shards', () => {
   it('round robin, every index once, in order within a shard', () => {
     const d = dealRequests(7, 3);
-    expect(d).toEqual([[0, 3, 6], [1, 4], [2, 5]]);
+    expect(d).toEqual([
+      [0, 3, 6],
+      [1, 4],
+      [2, 5],
+    ]);
     expect(dealRequests(2, 4)).toEqual([[0], [1]]);
-    expect(dealCount(5, 2)).toEqual([[3, 0], [2, 3]]);
-    expect(dealCount(0, 3)).toEqual([[0, 0], [0, 0], [0, 0]]);
+    expect(dealCount(5, 2)).toEqual([
+      [3, 0],
+      [2, 3],
+    ]);
+    expect(dealCount(0, 3)).toEqual([
+      [0, 0],
+      [0, 0],
+      [0, 0],
+    ]);
   });
 });
 
 describe('mergeShards', () => {
   // Shard A holds the slow requests: a per-shard average of p99 would differ from the global p99.
-  const a: ShardReport = { outputs: [[0, out(0, 0.5, [0.01, 0.01])], [2, out(0.1, 0.9, [0.02])]], endEpochMs: 1000 + 1500, client: stats(40, 1) };
-  const b: ShardReport = { outputs: [[1, out(0.05, 0.1, [0.01, 0.01, 0.01])], [3, out(0.15, 0.1, [])]], endEpochMs: 1000 + 1200, client: stats(30, 3, ['lag']) };
+  const a: ShardReport = {
+    outputs: [
+      [0, out(0, 0.5, [0.01, 0.01])],
+      [2, out(0.1, 0.9, [0.02])],
+    ],
+    endEpochMs: 1000 + 1500,
+    client: stats(40, 1),
+  };
+  const b: ShardReport = {
+    outputs: [
+      [1, out(0.05, 0.1, [0.01, 0.01, 0.01])],
+      [3, out(0.15, 0.1, [])],
+    ],
+    endEpochMs: 1000 + 1200,
+    client: stats(30, 3, ['lag']),
+  };
 
   it('orders outputs by request index and takes the duration from the shared start to the last end', () => {
     const m = mergeShards([b, a], 1000);
@@ -37,7 +75,7 @@ describe('mergeShards', () => {
     expect(metrics.request_throughput).toBeCloseTo(4 / 1.5, 12);
     // Percentiles over all requests: linear interpolation over the 4 TTFTs [0.1, 0.1, 0.5, 0.9].
     expect(metrics.p99_ttft_ms).toBeCloseTo((0.5 + 0.97 * 0.4) * 1000, 9);
-    expect(metrics.mean_itl_ms).toBeCloseTo((0.01 * 5 + 0.02) / 6 * 1000, 9);
+    expect(metrics.mean_itl_ms).toBeCloseTo(((0.01 * 5 + 0.02) / 6) * 1000, 9);
   });
 
   it('refuses a request reported by two shards', () => {
@@ -55,8 +93,27 @@ describe('mergeShards', () => {
   });
 
   it('live snapshot: token rates summed over shards, the rest from the merged tracker', () => {
-    const base = { elapsedS: 2, total: 4, completed: 3, failed: 0, running: 1, outputTokPerS: 1, totalTokPerS: 2, meanTtftMs: 5, p99TtftMs: 9, meanTpotMs: 1, p99TpotMs: 2, meanItlMs: 1, p99ItlMs: 2, clientBound: false } satisfies LiveSnapshot;
-    const m = mergeSnapshot(base, [{ ...base, outputTokPerS: 100, totalTokPerS: 150 }, undefined, { ...base, outputTokPerS: 50, totalTokPerS: 60, clientBound: true }]);
+    const base = {
+      elapsedS: 2,
+      total: 4,
+      completed: 3,
+      failed: 0,
+      running: 1,
+      outputTokPerS: 1,
+      totalTokPerS: 2,
+      meanTtftMs: 5,
+      p99TtftMs: 9,
+      meanTpotMs: 1,
+      p99TpotMs: 2,
+      meanItlMs: 1,
+      p99ItlMs: 2,
+      clientBound: false,
+    } satisfies LiveSnapshot;
+    const m = mergeSnapshot(base, [
+      { ...base, outputTokPerS: 100, totalTokPerS: 150 },
+      undefined,
+      { ...base, outputTokPerS: 50, totalTokPerS: 60, clientBound: true },
+    ]);
     expect(m).toMatchObject({ outputTokPerS: 150, totalTokPerS: 210, clientBound: true, completed: 3, p99TtftMs: 9 });
   });
 });

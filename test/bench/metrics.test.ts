@@ -5,7 +5,9 @@ import { calculateMetrics, peakConcurrency, peakOutputTokensPerS } from '../../s
 import { median, percentile, std } from '../../src/bench/stats.js';
 import type { RequestOutput } from '../../src/bench/types.js';
 
-const req = (o: Partial<RequestOutput> & Pick<RequestOutput, 'startTime' | 'ttft' | 'itl' | 'latency' | 'outputLen' | 'promptLen'>): RequestOutput => ({
+const req = (
+  o: Partial<RequestOutput> & Pick<RequestOutput, 'startTime' | 'ttft' | 'itl' | 'latency' | 'outputLen' | 'promptLen'>,
+): RequestOutput => ({
   success: true,
   generatedText: '',
   error: '',
@@ -57,13 +59,27 @@ describe('calculateMetrics (vLLM formulas)', () => {
 
   it('TTFT, TPOT (1-token outputs excluded), ITL (flat, per event) and E2EL match numpy', () => {
     const expected: Record<string, number> = {
-      mean_ttft_ms: 187.5, median_ttft_ms: 187.5, std_ttft_ms: 62.5, p90_ttft_ms: 250,
+      mean_ttft_ms: 187.5,
+      median_ttft_ms: 187.5,
+      std_ttft_ms: 62.5,
+      p90_ttft_ms: 250,
       // TPOTs: (0.25-0.125)/3, (0.375-0.125)/1, (1.5-0.25)/3 -> mean 236.11 ms
-      mean_tpot_ms: 236.11111111111114, median_tpot_ms: 250, std_tpot_ms: 153.40779190537862,
-      p90_tpot_ms: 383.33333333333337, p99_tpot_ms: 413.3333333333333, 'p99.9_tpot_ms': 416.33333333333337,
-      mean_itl_ms: 232.14285714285714, median_itl_ms: 250, std_itl_ms: 190.34826433328428, p99_itl_ms: 500,
-      mean_e2el_ms: 593.75, median_e2el_ms: 312.5, std_e2el_ms: 525.7063700393976,
-      p90_e2el_ms: 1162.5, p99_e2el_ms: 1466.2499999999995, 'p99.9_e2el_ms': 1496.6250000000002,
+      mean_tpot_ms: 236.11111111111114,
+      median_tpot_ms: 250,
+      std_tpot_ms: 153.40779190537862,
+      p90_tpot_ms: 383.33333333333337,
+      p99_tpot_ms: 413.3333333333333,
+      'p99.9_tpot_ms': 416.33333333333337,
+      mean_itl_ms: 232.14285714285714,
+      median_itl_ms: 250,
+      std_itl_ms: 190.34826433328428,
+      p99_itl_ms: 500,
+      mean_e2el_ms: 593.75,
+      median_e2el_ms: 312.5,
+      std_e2el_ms: 525.7063700393976,
+      p90_e2el_ms: 1162.5,
+      p99_e2el_ms: 1466.2499999999995,
+      'p99.9_e2el_ms': 1496.6250000000002,
     };
     for (const [k, v] of Object.entries(expected)) expect(m[k], k).toBeCloseTo(v, 9);
   });
@@ -76,14 +92,33 @@ describe('calculateMetrics (vLLM formulas)', () => {
   it('peak concurrency uses the exact sweep line: touching intervals do not overlap', () => {
     // vLLM v0.11.0's inclusive 1 s buckets would say 3 here; the requests never overlap.
     expect(m.max_concurrent_requests).toBe(1);
-    expect(peakConcurrency([{ start: 0, end: 1 }, { start: 1, end: 2 }, { start: 2, end: 3 }])).toBe(1);
-    expect(peakConcurrency([{ start: 0, end: 1 }, { start: 0.5, end: 2 }, { start: 0.99, end: 1.5 }])).toBe(3);
-    expect(peakConcurrency([{ start: 0, end: 2 }, { start: 1, end: 1 + 1e-9 }, { start: 1, end: 3 }])).toBe(3);
+    expect(
+      peakConcurrency([
+        { start: 0, end: 1 },
+        { start: 1, end: 2 },
+        { start: 2, end: 3 },
+      ]),
+    ).toBe(1);
+    expect(
+      peakConcurrency([
+        { start: 0, end: 1 },
+        { start: 0.5, end: 2 },
+        { start: 0.99, end: 1.5 },
+      ]),
+    ).toBe(3);
+    expect(
+      peakConcurrency([
+        { start: 0, end: 2 },
+        { start: 1, end: 1 + 1e-9 },
+        { start: 1, end: 3 },
+      ]),
+    ).toBe(3);
     expect(peakConcurrency([])).toBe(0);
   });
 
   it('goodput uses TPOT 0 for 1-token outputs and needs every SLO to hold', () => {
-    const g = (goodput: Record<string, number>) => calculateMetrics(trace, 3, { ...opts, percentileMetrics: ['ttft'], goodput }).request_goodput;
+    const g = (goodput: Record<string, number>) =>
+      calculateMetrics(trace, 3, { ...opts, percentileMetrics: ['ttft'], goodput }).request_goodput;
     expect(g({ ttft: 200 })).toBeCloseTo(2 / 3, 12); // ttfts .125 .25 .125 .25
     expect(g({ tpot: 100 })).toBeCloseTo(2 / 3, 12); // tpots 41.7, 0 (1 token), 250, 416.7
     expect(g({ ttft: 200, tpot: 100 })).toBeCloseTo(1 / 3, 12);
@@ -93,13 +128,24 @@ describe('calculateMetrics (vLLM formulas)', () => {
   it('selects metrics and percentiles like --percentile-metrics / --metric-percentiles', () => {
     const k = Object.keys(calculateMetrics(trace, 3, { percentileMetrics: ['itl', 'e2el'], metricPercentiles: [99, 50] }));
     expect(k.filter((x) => x.endsWith('_ms'))).toEqual([
-      'mean_itl_ms', 'median_itl_ms', 'std_itl_ms', 'p99_itl_ms', 'p50_itl_ms',
-      'mean_e2el_ms', 'median_e2el_ms', 'std_e2el_ms', 'p99_e2el_ms', 'p50_e2el_ms',
+      'mean_itl_ms',
+      'median_itl_ms',
+      'std_itl_ms',
+      'p99_itl_ms',
+      'p50_itl_ms',
+      'mean_e2el_ms',
+      'median_e2el_ms',
+      'std_e2el_ms',
+      'p99_e2el_ms',
+      'p50_e2el_ms',
     ]);
   });
 
   it('an empty or all-failed run gives zeros, not NaN', () => {
-    const e = calculateMetrics([trace[3]!], 0, { percentileMetrics: ['ttft'], metricPercentiles: [99] }) as unknown as Record<string, number>;
+    const e = calculateMetrics([trace[3]!], 0, { percentileMetrics: ['ttft'], metricPercentiles: [99] }) as unknown as Record<
+      string,
+      number
+    >;
     expect(e.completed).toBe(0);
     expect(e.request_throughput).toBe(0);
     expect(e.mean_ttft_ms).toBe(0);

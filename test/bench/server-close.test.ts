@@ -23,7 +23,12 @@ function answer(sock: net.Socket, body: string): void {
     sock.end();
     return;
   }
-  sock.write(event({ choices: [{ text: 'b', index: 0 }] }) + event({ choices: [], usage: { completion_tokens: 2, prompt_tokens: 3 } }) + chunk('data: [DONE]\n\n') + '0\r\n\r\n');
+  sock.write(
+    event({ choices: [{ text: 'b', index: 0 }] }) +
+      event({ choices: [], usage: { completion_tokens: 2, prompt_tokens: 3 } }) +
+      chunk('data: [DONE]\n\n') +
+      '0\r\n\r\n',
+  );
   setTimeout(() => sock.end(), 2); // the close comes just after the response, as llama-server's does
 }
 
@@ -56,14 +61,25 @@ describe('a server that closes connections after its responses', () => {
     const worker = async () => {
       for (let i = next++; i < 15; i = next++) {
         const prompt = i === 4 ? 'please abort' : `request ${i}`;
-        const r = await sendStreamingRequest({ prompt, promptLen: 2, expectedOutputLen: 2 }, { url, backend: 'openai', model: 'm', ignoreEos: true, headers: {}, pool, requestId: String(i) }, {});
-        results.push({ i, success: r.success, error: r.error, ...(r.completionTokens !== undefined ? { completionTokens: r.completionTokens } : {}) });
+        const r = await sendStreamingRequest(
+          { prompt, promptLen: 2, expectedOutputLen: 2 },
+          { url, backend: 'openai', model: 'm', ignoreEos: true, headers: {}, pool, requestId: String(i) },
+          {},
+        );
+        results.push({
+          i,
+          success: r.success,
+          error: r.error,
+          ...(r.completionTokens !== undefined ? { completionTokens: r.completionTokens } : {}),
+        });
       }
     };
     await Promise.all([worker(), worker(), worker()]);
     pool.destroy();
     const failed = results.filter((r) => !r.success);
-    expect(failed).toEqual([{ i: 4, success: false, error: expect.stringMatching(new RegExp(`^server error event: ${ABORT} \\(llama\\.cpp: .*UTF-8 character`)) }]);
+    expect(failed).toEqual([
+      { i: 4, success: false, error: expect.stringMatching(new RegExp(`^server error event: ${ABORT} \\(llama\\.cpp: .*UTF-8 character`)) },
+    ]);
     expect(results.filter((r) => r.success).every((r) => r.completionTokens === 2)).toBe(true);
     expect(connections).toBeGreaterThan(3); // the closed connections were replaced
   });

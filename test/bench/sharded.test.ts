@@ -27,13 +27,25 @@ beforeEach(async () => {
 });
 
 const workload = () => ({
-  baseUrl: srv.url, model: 'org/scripted-model', requests: requests(N, OUT), requestRate: 200, seed: 7,
-  maxConcurrency: CAP, numWarmups: 3, percentileMetrics: ['ttft', 'tpot', 'itl', 'e2el'] as const,
+  baseUrl: srv.url,
+  model: 'org/scripted-model',
+  requests: requests(N, OUT),
+  requestRate: 200,
+  seed: 7,
+  maxConcurrency: CAP,
+  numWarmups: 3,
+  percentileMetrics: ['ttft', 'tpot', 'itl', 'e2el'] as const,
 });
 
 /** Most requests the server had open at once (from its own receive and last-write times). */
 function serverPeak(ts: { receivedAtEpochMs: number; writesEpochMs?: number[] }[]): number {
-  const ev = ts.flatMap((t) => [[t.receivedAtEpochMs, 1], [t.writesEpochMs!.at(-1)!, -1]] as [number, number][]);
+  const ev = ts.flatMap(
+    (t) =>
+      [
+        [t.receivedAtEpochMs, 1],
+        [t.writesEpochMs!.at(-1)!, -1],
+      ] as [number, number][],
+  );
   ev.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
   let cur = 0;
   let peak = 0;
@@ -48,8 +60,11 @@ describe('sharded client (runBenchmarkIsolated with clientThreads)', () => {
     await srv.reset();
     const events: BenchEvent[] = [];
     const two = await runBenchmarkIsolated({
-      ...workload(), percentileMetrics: [...workload().percentileMetrics], clientThreads: 2,
-      onEvent: (e) => events.push(e), snapshotIntervalMs: 50,
+      ...workload(),
+      percentileMetrics: [...workload().percentileMetrics],
+      clientThreads: 2,
+      onEvent: (e) => events.push(e),
+      snapshotIntervalMs: 50,
     });
     const served = await srv.timings(true);
     const twoServed = served.map((t) => t.id.replace(/^bench-[0-9a-f]+-/, '')).sort();
@@ -65,8 +80,16 @@ describe('sharded client (runBenchmarkIsolated with clientThreads)', () => {
     expect(Object.keys(two.metrics).sort()).toEqual(Object.keys(one.metrics).sort());
     expect(two.config).toEqual(one.config);
     // Merged metrics are the one-client formulas over all requests, not per-shard averages.
-    expect(two.metrics).toEqual(calculateMetrics(two.outputs, two.metrics.duration, { percentileMetrics: ['ttft', 'tpot', 'itl', 'e2el'], metricPercentiles: [99] }));
-    expect(two.metrics.p99_ttft_ms).toBeCloseTo(percentile(two.outputs.map((o) => o.ttft), 99) * 1000, 9);
+    expect(two.metrics).toEqual(
+      calculateMetrics(two.outputs, two.metrics.duration, { percentileMetrics: ['ttft', 'tpot', 'itl', 'e2el'], metricPercentiles: [99] }),
+    );
+    expect(two.metrics.p99_ttft_ms).toBeCloseTo(
+      percentile(
+        two.outputs.map((o) => o.ttft),
+        99,
+      ) * 1000,
+      9,
+    );
     // No request leaves before its slot of the one arrival schedule (same seed), on either thread.
     // Each thread stamps against its own start of the shared instant: on a loaded 2-core host the
     // threads wake a little apart, so a slot is checked to 5 ms, not to the timer's 1 ms.
@@ -85,7 +108,12 @@ describe('sharded client (runBenchmarkIsolated with clientThreads)', () => {
     const ac = new AbortController();
     let finished = 0;
     const r = await runBenchmarkIsolated({
-      baseUrl: srv.url, model: 'm', requests: requests(300, 20), maxConcurrency: 4, clientThreads: 2, signal: ac.signal,
+      baseUrl: srv.url,
+      model: 'm',
+      requests: requests(300, 20),
+      maxConcurrency: 4,
+      clientThreads: 2,
+      signal: ac.signal,
       onEvent: (e) => {
         if (e.type === 'request-finished' && ++finished === 6) ac.abort();
       },

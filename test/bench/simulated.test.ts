@@ -4,14 +4,30 @@ import { toSimulated, toSimulatedSnapshot } from '../../src/bench/simulated.js';
 import type { BenchResult, RequestOutput } from '../../src/bench/types.js';
 
 const outputs: RequestOutput[] = [0, 1, 2, 3].map((i) => ({
-  success: true, promptLen: 10, outputLen: 5, ttft: 0.01, itl: [0.002, 0.002, 0.002, 0.002], latency: 0.018,
-  startTime: i * 0.015, generatedText: '', error: '',
+  success: true,
+  promptLen: 10,
+  outputLen: 5,
+  ttft: 0.01,
+  itl: [0.002, 0.002, 0.002, 0.002],
+  latency: 0.018,
+  startTime: i * 0.015,
+  generatedText: '',
+  error: '',
 }));
 const opts = { percentileMetrics: ['ttft', 'tpot', 'itl', 'e2el'] as ('ttft' | 'tpot' | 'itl' | 'e2el')[], metricPercentiles: [99] };
 const wall: BenchResult = {
   metrics: calculateMetrics(outputs, 0.07, opts),
   outputs,
-  config: { backend: 'openai-chat', endpointType: 'openai-chat', modelId: 'm', numPrompts: 4, requestRate: 100, burstiness: 1, maxConcurrency: null, ...opts },
+  config: {
+    backend: 'openai-chat',
+    endpointType: 'openai-chat',
+    modelId: 'm',
+    numPrompts: 4,
+    requestRate: 100,
+    burstiness: 1,
+    maxConcurrency: null,
+    ...opts,
+  },
   clientBound: false,
   client: { eventLoopLagP99Ms: 0, eventLoopLagMaxMs: 0, eventLoopLagMeanMs: 0, cpuPct: 1, peakCpuPct: 1, reasons: [] },
   tokenCounts: 'approximate',
@@ -48,7 +64,25 @@ describe('toSimulated', () => {
     expect(() => toSimulated(wall, 0)).toThrow(/speed/);
   });
   it('converts live snapshots the same way', () => {
-    const s = toSimulatedSnapshot({ elapsedS: 1, total: 4, completed: 1, failed: 0, running: 2, outputTokPerS: 500, totalTokPerS: 1000, meanTtftMs: 10, p99TtftMs: 20, meanTpotMs: 2, p99TpotMs: 3, meanItlMs: 2, p99ItlMs: 4, clientBound: false }, 10);
+    const s = toSimulatedSnapshot(
+      {
+        elapsedS: 1,
+        total: 4,
+        completed: 1,
+        failed: 0,
+        running: 2,
+        outputTokPerS: 500,
+        totalTokPerS: 1000,
+        meanTtftMs: 10,
+        p99TtftMs: 20,
+        meanTpotMs: 2,
+        p99TpotMs: 3,
+        meanItlMs: 2,
+        p99ItlMs: 4,
+        clientBound: false,
+      },
+      10,
+    );
     expect(s).toMatchObject({ elapsedS: 10, outputTokPerS: 50, totalTokPerS: 100, meanTtftMs: 100, p99TpotMs: 30, running: 2 });
   });
 });

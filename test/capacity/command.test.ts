@@ -18,7 +18,18 @@ let url = '';
 // ends first: a p98 of 1188 ms against a 1200 ms limit was seen on the loaded 2-core machine), so
 // the search resolves to 4: at 20 one request in five waits, and p98 TTFT is far above the limit.
 beforeAll(async () => {
-  ({ url } = await startReady(['--engine', 'vllm', '--gpu', 'H100', '--model', 'Qwen/Qwen3-14B', '--speed', '10', '--max-running-seqs', '16']));
+  ({ url } = await startReady([
+    '--engine',
+    'vllm',
+    '--gpu',
+    'H100',
+    '--model',
+    'Qwen/Qwen3-14B',
+    '--speed',
+    '10',
+    '--max-running-seqs',
+    '16',
+  ]));
 });
 afterAll(async () => {
   await reapAll();
@@ -30,11 +41,23 @@ const WORKLOAD = ['--random-input-len', '256', '--random-output-len', '96'];
 describe('servelab capacity: bad input', () => {
   it.each([
     [['--base-url', 'http://127.0.0.1:1'], /^servelab: capacity needs --slo/],
-    [['--base-url', 'http://127.0.0.1:1', '--slo', 'ttft:p100<5'], /^servelab: --slo ttft:p100: the maximum cannot be judged from a sample/],
-    [['--base-url', 'http://127.0.0.1:1', '--slo', 'ttft:p99<5', '--by', 'users'], /^servelab: --by must be concurrency or rate, got 'users'/],
+    [
+      ['--base-url', 'http://127.0.0.1:1', '--slo', 'ttft:p100<5'],
+      /^servelab: --slo ttft:p100: the maximum cannot be judged from a sample/,
+    ],
+    [
+      ['--base-url', 'http://127.0.0.1:1', '--slo', 'ttft:p99<5', '--by', 'users'],
+      /^servelab: --by must be concurrency or rate, got 'users'/,
+    ],
     [['--base-url', 'http://127.0.0.1:1', '--slo', 'ttft:p99<5', '--resolution', '0'], /^servelab: bad --resolution '0'/],
-    [['--base-url', 'http://127.0.0.1:1', '--slo', 'ttft:p99<5', '--start', '1.5'], /^servelab: --start must be a whole number >= 1, got '1.5'/],
-    [['--base-url', 'http://127.0.0.1:1', '--slo', 'ttft:p99<5', '--max-concurrency', '8'], /^servelab: --max-concurrency caps requests in flight with --by rate/],
+    [
+      ['--base-url', 'http://127.0.0.1:1', '--slo', 'ttft:p99<5', '--start', '1.5'],
+      /^servelab: --start must be a whole number >= 1, got '1.5'/,
+    ],
+    [
+      ['--base-url', 'http://127.0.0.1:1', '--slo', 'ttft:p99<5', '--max-concurrency', '8'],
+      /^servelab: --max-concurrency caps requests in flight with --by rate/,
+    ],
     [['--base-url', 'http://127.0.0.1:1', '--slo', 'ttft:p99<5', '--sim'], /^servelab: --sim is for a PROFILE search/],
     [['--base-url', 'notaurl', '--slo', 'ttft:p99<5'], /^servelab: bench: --base-url must be an http/],
     [['--slo', 'ttft:p99<5'], /^servelab: capacity needs a PROFILE or --base-url URL/],
@@ -51,9 +74,21 @@ describe('servelab capacity: bad input', () => {
 
 describe('servelab capacity --base-url on sim-serve', () => {
   it('answers the highest concurrency meeting p98 TTFT; the answer holds again, the probe above fails', async () => {
-    const r = await runCli(['capacity', '--base-url', url, '--slo', 'ttft:p98<1200', ...WORKLOAD, '--start', '16', '--resolution', '4', '--json'], cwd, undefined, 300_000);
+    const r = await runCli(
+      ['capacity', '--base-url', url, '--slo', 'ttft:p98<1200', ...WORKLOAD, '--start', '16', '--resolution', '4', '--json'],
+      cwd,
+      undefined,
+      300_000,
+    );
     expect(r.code, r.stderr).toBe(0);
-    const out = JSON.parse(r.stdout) as { by: string; answer: number; failing: number; breaks: string; goodput: number; probes: { load: number; numPrompts: number; holds: boolean }[] };
+    const out = JSON.parse(r.stdout) as {
+      by: string;
+      answer: number;
+      failing: number;
+      breaks: string;
+      goodput: number;
+      probes: { load: number; numPrompts: number; holds: boolean }[];
+    };
     expect(out.by).toBe('concurrency');
     expect(out.failing - out.answer).toBeGreaterThan(0);
     expect(out.failing - out.answer).toBeLessThanOrEqual(4);
@@ -67,7 +102,24 @@ describe('servelab capacity --base-url on sim-serve', () => {
 
     // Both ends benchmarked again with servelab bench (the same prompts, the same count).
     const again = async (c: number) => {
-      const b = await runCli(['bench', '--base-url', url, ...WORKLOAD, '--num-prompts', '500', '--max-concurrency', String(c), '--metric-percentiles', '98', '--json'], cwd, undefined, 120_000);
+      const b = await runCli(
+        [
+          'bench',
+          '--base-url',
+          url,
+          ...WORKLOAD,
+          '--num-prompts',
+          '500',
+          '--max-concurrency',
+          String(c),
+          '--metric-percentiles',
+          '98',
+          '--json',
+        ],
+        cwd,
+        undefined,
+        120_000,
+      );
       expect(b.code, b.stderr).toBe(0);
       return (JSON.parse(b.stdout) as { p98_ttft_ms: number }).p98_ttft_ms;
     };
@@ -77,19 +129,33 @@ describe('servelab capacity --base-url on sim-serve', () => {
 });
 
 describe('servelab capacity PROFILE --sim', () => {
-  it("records the answer in a copy of the study profile and its report; replay --capacity checks it", async () => {
+  it('records the answer in a copy of the study profile and its report; replay --capacity checks it', async () => {
     const out = join(cwd, 'out');
     // A loose SLO: the search's path (8, then 16, the highest asked) is what this test checks.
     const args = ['--sim', '--yes', '--auto', '--speed', '10', '--runs-dir', join(cwd, 'runs')];
-    const r = await runCli(['capacity', PROFILE, ...args, '--slo', 'tpot:mean<200', '--start', '8', '--max', '16', '--out', out], cwd, undefined, 300_000);
+    const r = await runCli(
+      ['capacity', PROFILE, ...args, '--slo', 'tpot:mean<200', '--start', '8', '--max', '16', '--out', out],
+      cwd,
+      undefined,
+      300_000,
+    );
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain('will run');
-    expect(r.stdout).toMatch(/^answer: 16 concurrent users at mean TPOT < 200 ms \(nothing failed up to the highest load searched \(--max 16\)/m);
+    expect(r.stdout).toMatch(
+      /^answer: 16 concurrent users at mean TPOT < 200 ms \(nothing failed up to the highest load searched \(--max 16\)/m,
+    );
     expect(r.stdout).toMatch(/^goodput at the answer: [\d.]+ req\/s meeting the SLO/m);
     expect(r.stdout).toMatch(/^concurrency +tok\/s\/GPU/m);
     const file = join(out, 'Qwen3-14B-H100x1.json');
     const saved = loadProfile(file);
-    expect(saved.capacity).toMatchObject({ by: 'concurrency', answer: 16, failing: null, slo: 'tpot:mean<200', simulated: true, chart: 'Qwen3-14B-H100x1.capacity.svg' });
+    expect(saved.capacity).toMatchObject({
+      by: 'concurrency',
+      answer: 16,
+      failing: null,
+      slo: 'tpot:mean<200',
+      simulated: true,
+      chart: 'Qwen3-14B-H100x1.capacity.svg',
+    });
     expect(saved.capacity!.probes.map((p) => p.load)).toEqual([8, 16]);
     expect(readFileSync(join(out, 'Qwen3-14B-H100x1.md'), 'utf8')).toContain('## Capacity under the SLO');
     expect(existsSync(join(out, 'Qwen3-14B-H100x1.capacity.svg'))).toBe(true);

@@ -15,20 +15,23 @@ describe('capacity search', () => {
     [{ by: 'concurrency', start: 1, max: 4096, resolution: { value: 1, relative: false } }, 777],
     [{ by: 'rate', start: 1, max: 1024, resolution: { value: 0.5, relative: false } }, 13.3],
     [{ by: 'concurrency', start: 16, max: 4096, resolution: { value: 10, relative: true } }, 3],
-  ] as [SearchSpec, number][])('%j against a server holding up to %d: answer within the resolution, the failing probe just above', async (spec, limit) => {
-    const probes = await searchCapacity(spec, oracle(limit));
-    const holding = probes.filter((p) => p.holds).map((p) => p.value);
-    const failing = probes.filter((p) => !p.holds).map((p) => p.value);
-    const answer = Math.max(...holding);
-    const above = Math.min(...failing);
-    expect(answer).toBeLessThanOrEqual(limit);
-    expect(above).toBeGreaterThan(limit);
-    const step = spec.resolution.relative ? (answer * spec.resolution.value) / 100 : spec.resolution.value;
-    expect(above - answer).toBeLessThanOrEqual(Math.max(step, spec.by === 'concurrency' ? 1 : 0));
-    // Doubling then bisecting: far fewer probes than loads in the range.
-    expect(probes.length).toBeLessThan(25);
-    expect(new Set(probes.map((p) => p.value)).size).toBe(probes.length);
-  });
+  ] as [SearchSpec, number][])(
+    '%j against a server holding up to %d: answer within the resolution, the failing probe just above',
+    async (spec, limit) => {
+      const probes = await searchCapacity(spec, oracle(limit));
+      const holding = probes.filter((p) => p.holds).map((p) => p.value);
+      const failing = probes.filter((p) => !p.holds).map((p) => p.value);
+      const answer = Math.max(...holding);
+      const above = Math.min(...failing);
+      expect(answer).toBeLessThanOrEqual(limit);
+      expect(above).toBeGreaterThan(limit);
+      const step = spec.resolution.relative ? (answer * spec.resolution.value) / 100 : spec.resolution.value;
+      expect(above - answer).toBeLessThanOrEqual(Math.max(step, spec.by === 'concurrency' ? 1 : 0));
+      // Doubling then bisecting: far fewer probes than loads in the range.
+      expect(probes.length).toBeLessThan(25);
+      expect(new Set(probes.map((p) => p.value)).size).toBe(probes.length);
+    },
+  );
 
   it('holds up to the highest load: the answer is --max and nothing failed', async () => {
     const probes = await searchCapacity({ by: 'concurrency', start: 1, max: 100, resolution: { value: 10, relative: true } }, oracle(1e9));
@@ -43,7 +46,11 @@ describe('capacity search', () => {
 
   it('a noisy probe that holds above one that failed does not move the answer up', () => {
     const spec: SearchSpec = { by: 'concurrency', start: 1, max: 64, resolution: { value: 1, relative: false } };
-    const next = nextLoad(spec, [{ value: 8, holds: true }, { value: 16, holds: false }, { value: 32, holds: true }]);
+    const next = nextLoad(spec, [
+      { value: 8, holds: true },
+      { value: 16, holds: false },
+      { value: 32, holds: true },
+    ]);
     expect(next).toBe(12);
   });
 
@@ -68,7 +75,8 @@ describe('capacity judge', () => {
 
   it('names the rule furthest over its limit, and failed requests', () => {
     const slo = parseSlo('ttft:p99<2000,tpot:mean<100');
-    const m = (ttft: number, tpot: number, failed = 0) => ({ completed: 100, failed, p99_ttft_ms: ttft, mean_tpot_ms: tpot }) as unknown as BenchMetrics;
+    const m = (ttft: number, tpot: number, failed = 0) =>
+      ({ completed: 100, failed, p99_ttft_ms: ttft, mean_tpot_ms: tpot }) as unknown as BenchMetrics;
     expect(judgeProbe(m(1000, 50), slo)).toEqual({ holds: true, violations: [], breaks: null });
     expect(judgeProbe(m(2100, 150), slo).breaks).toBe('tpot:mean');
     expect(judgeProbe(m(5000, 150), slo).breaks).toBe('ttft:p99');

@@ -117,9 +117,15 @@ describe('ties in the verdict', () => {
   it("finds the repeats' tie clause in a stage's why, and none where the margin decided", () => {
     const view = projectSession(stream());
     const tie = (name: string) => view.stages.find((s) => s.name === name)?.tie;
-    expect(tie('engine')).toMatch(/^sglang defaults and trtllm defaults tied within noise \(0\.\d% apart after 3 and 3 runs, margin 2%\): trtllm defaults wins on lower p99 TPOT/);
+    expect(tie('engine')).toMatch(
+      /^sglang defaults and trtllm defaults tied within noise \(0\.\d% apart after 3 and 3 runs, margin 2%\): trtllm defaults wins on lower p99 TPOT/,
+    );
     expect(tie('quantization')).toBeUndefined();
-    expect(tieClause({ why: 'best challenger X is +0.3%, within the 2% noise margin: kept the carried winner; X and Y tied within noise (0.3% apart after 3 and 3 runs, margin 2%): X wins on lower p99 TPOT' })).toMatch(/^X and Y tied within noise/);
+    expect(
+      tieClause({
+        why: 'best challenger X is +0.3%, within the 2% noise margin: kept the carried winner; X and Y tied within noise (0.3% apart after 3 and 3 runs, margin 2%): X wins on lower p99 TPOT',
+      }),
+    ).toMatch(/^X and Y tied within noise/);
     expect(tieClause({ why: 'vllm leads sglang by 5.0%, beyond the 2% noise margin' })).toBeNull();
   });
 });

@@ -14,20 +14,39 @@ const port = String(20000 + Math.floor(Math.random() * 20000));
 let run: CliRun;
 
 afterAll(() => {
-  for (const pid of survivors([...(run?.stderr ?? '').matchAll(/launching on port (\d+)/g)].map((m) => Number(m[1])))) process.kill(pid, 'SIGKILL');
+  for (const pid of survivors([...(run?.stderr ?? '').matchAll(/launching on port (\d+)/g)].map((m) => Number(m[1]))))
+    process.kill(pid, 'SIGKILL');
   removeDir(cwd);
 });
 
 /** The run's journal entries (results/*.json), in order. */
 function journal(runDir: string): { role: string; result: VariantResult }[] {
   const dir = join(runDir, 'results');
-  return readdirSync(dir).sort().map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')) as { role: string; result: VariantResult });
+  return readdirSync(dir)
+    .sort()
+    .map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')) as { role: string; result: VariantResult });
 }
 
 describe('servelab --auto --sim --dummy-weights', () => {
   it('tunes on dummy weights where allowed and validates on the real ones', async () => {
     run = await runCli(
-      ['--auto', '--sim', '--model', 'Qwen/Qwen3-14B', '--engines', 'vllm', '--stages', 'engine,speculative', '--scale', '0.02', '--validation', 'sharegpt-like', '--dummy-weights', '--port', port],
+      [
+        '--auto',
+        '--sim',
+        '--model',
+        'Qwen/Qwen3-14B',
+        '--engines',
+        'vllm',
+        '--stages',
+        'engine,speculative',
+        '--scale',
+        '0.02',
+        '--validation',
+        'sharegpt-like',
+        '--dummy-weights',
+        '--port',
+        port,
+      ],
       cwd,
     );
     expect(run.code, run.stderr.slice(-3000)).toBe(0);

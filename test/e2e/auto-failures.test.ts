@@ -14,10 +14,29 @@ afterAll(() => {
 
 describe('servelab --auto when no variant succeeds', () => {
   it('exits 1 without a profile when every engine is pruned on this GPU', async () => {
-    const r = await runCli(['--auto', '--sim', '--gpu', 'A100', '--gpus', '8', '--model', 'zai-org/GLM-4.6', '--engines', 'sglang,trtllm', '--json', '--run-dir', join(cwd, 'pruned')], cwd);
+    const r = await runCli(
+      [
+        '--auto',
+        '--sim',
+        '--gpu',
+        'A100',
+        '--gpus',
+        '8',
+        '--model',
+        'zai-org/GLM-4.6',
+        '--engines',
+        'sglang,trtllm',
+        '--json',
+        '--run-dir',
+        join(cwd, 'pruned'),
+      ],
+      cwd,
+    );
     expect(r.code).toBe(1);
     expect(r.events.filter((e) => e.type === 'variant-launching')).toEqual([]);
-    const finished = r.events.filter((e) => e.type === 'variant-finished').map((e) => (e as { result: { status: string; failure?: { kind: string } } }).result);
+    const finished = r.events
+      .filter((e) => e.type === 'variant-finished')
+      .map((e) => (e as { result: { status: string; failure?: { kind: string } } }).result);
     expect(finished.map((x) => [x.status, x.failure?.kind])).toEqual([
       ['pruned', 'unsupported'],
       ['pruned', 'unsupported'],
@@ -31,7 +50,23 @@ describe('servelab --auto when no variant succeeds', () => {
     const port = String(20000 + Math.floor(Math.random() * 20000));
     const runDir = join(cwd, 'timeout');
     const r = await runCli(
-      ['--auto', '--sim', '--model', 'Qwen/Qwen3-14B', '--engines', 'vllm', '--stages', 'engine', '--ready-timeout', '0.05', '--port', port, '--json', '--run-dir', runDir],
+      [
+        '--auto',
+        '--sim',
+        '--model',
+        'Qwen/Qwen3-14B',
+        '--engines',
+        'vllm',
+        '--stages',
+        'engine',
+        '--ready-timeout',
+        '0.05',
+        '--port',
+        port,
+        '--json',
+        '--run-dir',
+        runDir,
+      ],
       cwd,
     );
     ports.push(...launchedPorts(r.events));

@@ -9,14 +9,32 @@ const port = String(20000 + Math.floor(Math.random() * 20000));
 let run: CliRun;
 
 afterAll(() => {
-  for (const pid of survivors([...(run?.stderr ?? '').matchAll(/launching on port (\d+)/g)].map((m) => Number(m[1])))) process.kill(pid, 'SIGKILL');
+  for (const pid of survivors([...(run?.stderr ?? '').matchAll(/launching on port (\d+)/g)].map((m) => Number(m[1]))))
+    process.kill(pid, 'SIGKILL');
   removeDir(cwd);
 });
 
 describe('servelab --auto --sim --gpu A100 --gpus 8 --model zai-org/GLM-4.6', () => {
   it('records SGLang FP8 as unsupported and keeps a vLLM winner', async () => {
     run = await runCli(
-      ['--auto', '--sim', '--gpu', 'A100', '--gpus', '8', '--model', 'zai-org/GLM-4.6', '--stages', 'engine', '--scale', '0.02', '--validation', 'sharegpt-like', '--port', port],
+      [
+        '--auto',
+        '--sim',
+        '--gpu',
+        'A100',
+        '--gpus',
+        '8',
+        '--model',
+        'zai-org/GLM-4.6',
+        '--stages',
+        'engine',
+        '--scale',
+        '0.02',
+        '--validation',
+        'sharegpt-like',
+        '--port',
+        port,
+      ],
       cwd,
     );
     expect(run.code, run.stderr.slice(-3000)).toBe(0);

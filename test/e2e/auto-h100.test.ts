@@ -20,10 +20,31 @@ describe('servelab --auto --sim --gpu H100 --gpus 1 --model Qwen/Qwen3-14B', () 
   it('tunes, validates and saves a profile and report', async () => {
     run = await runCli(
       [
-        '--auto', '--sim', '--gpu', 'H100', '--gpus', '1', '--model', 'Qwen/Qwen3-14B',
-        '--scale', '0.02', '--engines', 'vllm,sglang', '--stages', 'engine,quantization,attention',
-        '--drop', 'quant=fp8 (online)', '--drop', 'kv=fp8', '--drop', 'attn=triton',
-        '--validation', 'sharegpt-like,short', '--port', port, '--json',
+        '--auto',
+        '--sim',
+        '--gpu',
+        'H100',
+        '--gpus',
+        '1',
+        '--model',
+        'Qwen/Qwen3-14B',
+        '--scale',
+        '0.02',
+        '--engines',
+        'vllm,sglang',
+        '--stages',
+        'engine,quantization,attention',
+        '--drop',
+        'quant=fp8 (online)',
+        '--drop',
+        'kv=fp8',
+        '--drop',
+        'attn=triton',
+        '--validation',
+        'sharegpt-like,short',
+        '--port',
+        port,
+        '--json',
         // Every engine measured in full: SGLang (predicted faster) runs first, and early stop would
         // stop vLLM against it (test/tune/cost/cost-stage.test.ts covers early stop).
         '--no-early-stop',
@@ -75,9 +96,13 @@ describe('servelab --auto --sim --gpu H100 --gpus 1 --model Qwen/Qwen3-14B', () 
     const ids = launchedIds(run.events);
     const runDir = (run.events.find((e) => e.type === 'session-started') as { runDir: string }).runDir;
     const files = readdirSync(join(runDir, 'results'));
-    const entries = files.map((f) => JSON.parse(readFileSync(join(runDir, 'results', f), 'utf8')) as { key: string; role: string; repeat: number });
+    const entries = files.map(
+      (f) => JSON.parse(readFileSync(join(runDir, 'results', f), 'utf8')) as { key: string; role: string; repeat: number },
+    );
     expect(entries.filter((e) => e.role === 'validate' && e.key.startsWith('vllm@'))).toHaveLength(1);
-    expect(ids.filter((id) => id === 'vllm')).toHaveLength(1 + entries.filter((e) => e.role === 'tune' && e.key.startsWith('vllm@')).length);
+    expect(ids.filter((id) => id === 'vllm')).toHaveLength(
+      1 + entries.filter((e) => e.role === 'tune' && e.key.startsWith('vllm@')).length,
+    );
     // No measurement twice: every journal key (variant@scenario#repeat) is its own.
     expect(new Set(entries.map((e) => `${e.role}:${e.key}`)).size).toBe(entries.length);
     // The journal holds every measurement as its own complete file: one per launch (each

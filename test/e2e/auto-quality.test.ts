@@ -14,14 +14,37 @@ const port = String(20000 + Math.floor(Math.random() * 20000));
 let run: CliRun;
 
 afterAll(() => {
-  for (const pid of survivors([...(run?.stderr ?? '').matchAll(/launching on port (\d+)/g)].map((m) => Number(m[1])))) process.kill(pid, 'SIGKILL');
+  for (const pid of survivors([...(run?.stderr ?? '').matchAll(/launching on port (\d+)/g)].map((m) => Number(m[1]))))
+    process.kill(pid, 'SIGKILL');
   removeDir(cwd);
 });
 
 describe('servelab --auto --sim --quality', () => {
   it('checks agreement, and a variant below the floor cannot win', async () => {
     run = await runCli(
-      ['--auto', '--sim', '--model', 'Qwen/Qwen3-14B', '--engines', 'vllm', '--stages', 'engine,quantization', '--scale', '0.02', '--validation', 'sharegpt-like', '--quality', '8', '--quality-floor', '0.9', '--drop', 'vllm-fp8ckpt', '--no-early-stop', '--port', port],
+      [
+        '--auto',
+        '--sim',
+        '--model',
+        'Qwen/Qwen3-14B',
+        '--engines',
+        'vllm',
+        '--stages',
+        'engine,quantization',
+        '--scale',
+        '0.02',
+        '--validation',
+        'sharegpt-like',
+        '--quality',
+        '8',
+        '--quality-floor',
+        '0.9',
+        '--drop',
+        'vllm-fp8ckpt',
+        '--no-early-stop',
+        '--port',
+        port,
+      ],
       cwd,
       undefined,
       120_000,
@@ -30,7 +53,9 @@ describe('servelab --auto --sim --quality', () => {
     expect(run.code, run.stderr.slice(-3000)).toBe(0);
     const out = run.stdout;
     // The drifted variant: agreement below the floor, its row says it cannot win, and it did not.
-    expect(out).toMatch(/quality vllm-quant-fp8: exact match \d+% \(\d\/8\), mean shared prefix [\d.]+ of [\d.]+ tokens vs vllm \(weights fp8\); below the --quality-floor 90%: cannot win/);
+    expect(out).toMatch(
+      /quality vllm-quant-fp8: exact match \d+% \(\d\/8\), mean shared prefix [\d.]+ of [\d.]+ tokens vs vllm \(weights fp8\); below the --quality-floor 90%: cannot win/,
+    );
     // The others change numerics too but do not drift on the simulator: they agree exactly.
     expect(out).toMatch(/quality vllm-kv-fp8: exact match 100% \(8\/8\).* vs vllm \(KV cache fp8\)/);
     expect(out).toMatch(/quality vllm: reference/);

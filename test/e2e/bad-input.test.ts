@@ -17,11 +17,19 @@ const CASES: { name: string; args: string[]; message: RegExp }[] = [
   { name: 'an unknown flag', args: [...base, '--turbo'], message: /Unknown option '--turbo'/ },
   { name: 'an unknown stage', args: [...base, '--stages', 'engine,magic'], message: /unknown stage 'magic': use engine, quantization/ },
   { name: 'a bad --slo', args: [...base, '--slo', 'ttft:p99>2000'], message: /bad --slo part 'ttft:p99>2000'/ },
-  { name: 'a missing dataset', args: [...base, '--dataset-path', 'nowhere/ShareGPT.json'], message: /dataset nowhere\/ShareGPT.json: no such file/ },
+  {
+    name: 'a missing dataset',
+    args: [...base, '--dataset-path', 'nowhere/ShareGPT.json'],
+    message: /dataset nowhere\/ShareGPT.json: no such file/,
+  },
   { name: 'a malformed run journal', args: ['--auto', '--resume', broken], message: /session.json is not valid JSON/ },
   { name: 'a run folder that is not one', args: ['--auto', '--resume', cwd], message: /not a servelab run folder/ },
   { name: 'a missing model', args: ['--auto', '--sim'], message: /--model is required/ },
-  { name: 'a value for --dummy-weights', args: [...base, '--dummy-weights=yes'], message: /Option '--dummy-weights' does not take an argument/ },
+  {
+    name: 'a value for --dummy-weights',
+    args: [...base, '--dummy-weights=yes'],
+    message: /Option '--dummy-weights' does not take an argument/,
+  },
 ];
 
 describe('servelab --auto bad input', () => {
@@ -80,28 +88,101 @@ mkdirSync(garbled, { recursive: true });
 writeFileSync(join(garbled, 'events.jsonl'), '{bad\nnot json either\n');
 
 const MORE: { name: string; args: string[]; message: RegExp }[] = [
-  { name: 'replay of a profile setting LD_PRELOAD', args: ['replay', P.preload, '--sim', '--yes'], message: /refusing to run with env LD_PRELOAD \(LD_PRELOAD loads a library into every process.*--allow-env LD_PRELOAD/ },
-  { name: 'serve of a profile setting PYTHONPATH', args: ['serve', P.pypath, '--sim', '--yes'], message: /refusing to run with env PYTHONPATH .*--allow-env PYTHONPATH/ },
-  { name: 'export of a profile setting PATH', args: ['export', P.path, '--format', 'shell'], message: /refusing to run with env PATH \(PATH changes which executable/ },
-  { name: 'replay of a profile setting LD_LIBRARY_PATH', args: ['replay', P.ldlib, '--sim', '--yes'], message: /env LD_LIBRARY_PATH .*--allow-env LD_LIBRARY_PATH/ },
-  { name: '--allow-env allows only the names given', args: ['replay', P.two, '--sim', '--yes', '--allow-env', 'LD_PRELOAD'], message: /refusing to run with env NODE_OPTIONS / },
-  { name: 'an env name that is shell code', args: ['export', P.badKey, '--format', 'shell'], message: /env: "A;rm -rf ~" is not an environment variable name/ },
-  { name: 'a file path that leaves the run folder', args: ['replay', P.dotdot, '--sim', '--yes'], message: /files\[0\]\.path: "\.\.\/\.\." does not end in a plain file name/ },
-  { name: 'a file path with a newline', args: ['serve', P.newline, '--sim', '--yes'], message: /files\[0\]\.path: .* does not end in a plain file name/ },
-  { name: 'a profile whose command is a shell', args: ['replay', P.bash, '--sim', '--yes'], message: /refusing to run 'bash -c .*not a known engine launcher/ },
-  { name: 'a docker command with an unofficial image', args: ['export', P.docker, '--format', 'docker'], message: /refusing to run 'docker run evil\/image'/ },
+  {
+    name: 'replay of a profile setting LD_PRELOAD',
+    args: ['replay', P.preload, '--sim', '--yes'],
+    message: /refusing to run with env LD_PRELOAD \(LD_PRELOAD loads a library into every process.*--allow-env LD_PRELOAD/,
+  },
+  {
+    name: 'serve of a profile setting PYTHONPATH',
+    args: ['serve', P.pypath, '--sim', '--yes'],
+    message: /refusing to run with env PYTHONPATH .*--allow-env PYTHONPATH/,
+  },
+  {
+    name: 'export of a profile setting PATH',
+    args: ['export', P.path, '--format', 'shell'],
+    message: /refusing to run with env PATH \(PATH changes which executable/,
+  },
+  {
+    name: 'replay of a profile setting LD_LIBRARY_PATH',
+    args: ['replay', P.ldlib, '--sim', '--yes'],
+    message: /env LD_LIBRARY_PATH .*--allow-env LD_LIBRARY_PATH/,
+  },
+  {
+    name: '--allow-env allows only the names given',
+    args: ['replay', P.two, '--sim', '--yes', '--allow-env', 'LD_PRELOAD'],
+    message: /refusing to run with env NODE_OPTIONS /,
+  },
+  {
+    name: 'an env name that is shell code',
+    args: ['export', P.badKey, '--format', 'shell'],
+    message: /env: "A;rm -rf ~" is not an environment variable name/,
+  },
+  {
+    name: 'a file path that leaves the run folder',
+    args: ['replay', P.dotdot, '--sim', '--yes'],
+    message: /files\[0\]\.path: "\.\.\/\.\." does not end in a plain file name/,
+  },
+  {
+    name: 'a file path with a newline',
+    args: ['serve', P.newline, '--sim', '--yes'],
+    message: /files\[0\]\.path: .* does not end in a plain file name/,
+  },
+  {
+    name: 'a profile whose command is a shell',
+    args: ['replay', P.bash, '--sim', '--yes'],
+    message: /refusing to run 'bash -c .*not a known engine launcher/,
+  },
+  {
+    name: 'a docker command with an unofficial image',
+    args: ['export', P.docker, '--format', 'docker'],
+    message: /refusing to run 'docker run evil\/image'/,
+  },
   { name: 'a profile from a newer servelab', args: ['replay', P.future, '--sim', '--yes'], message: /written for profile schema 99/ },
-  { name: 'a profile that does not exist', args: ['serve', join(hostile, 'missing.json'), '--sim', '--yes'], message: /missing.json: no such file/ },
+  {
+    name: 'a profile that does not exist',
+    args: ['serve', join(hostile, 'missing.json'), '--sim', '--yes'],
+    message: /missing.json: no such file/,
+  },
   { name: 'an unknown export format', args: ['export', SHIPPED, '--format', 'pdf'], message: /unknown --format 'pdf'/ },
   { name: 'gpus with a bad --gpus', args: ['gpus', '--sim', '--gpus', 'abc'], message: /--gpus must be a whole number >= 0, got 'abc'/ },
-  { name: "--out at servelab's own clone", args: [...base, '--out', dirname(dirname(SHIPPED))], message: /holds servelab's shipped study profiles; give another folder/ },
-  { name: 'a run folder under a file', args: [...base, '--run-dir', join(aFile, 'run')], message: /cannot write the run folder .*a-file\/run: a part of the path is a file, not a folder \(ENOTDIR\)/ },
+  {
+    name: "--out at servelab's own clone",
+    args: [...base, '--out', dirname(dirname(SHIPPED))],
+    message: /holds servelab's shipped study profiles; give another folder/,
+  },
+  {
+    name: 'a run folder under a file',
+    args: [...base, '--run-dir', join(aFile, 'run')],
+    message: /cannot write the run folder .*a-file\/run: a part of the path is a file, not a folder \(ENOTDIR\)/,
+  },
   { name: 'a port below 1024', args: [...base, '--port', '80'], message: /--port must be a whole number >= 1024/ },
-  { name: 'a negative count given as the next word', args: [...base, '--gpus', '-1'], message: /^servelab: --gpus needs a value; to give one that starts with '-', write --gpus=VALUE; run 'servelab --auto --help'/ },
-  { name: 'a flag where a value belongs (gpus)', args: ['gpus', '--gpus', '--sim'], message: /^servelab: --gpus needs a value; to give one that starts with '-', write --gpus=VALUE; usage: servelab gpus/ },
-  { name: 'view of a journal with no readable event', args: ['view', garbled], message: /garbled-run\/events\.jsonl holds no readable event \(line 1 is not JSON\): not a servelab run journal, or one cut before its first event/ },
-  { name: 'an unknown flag to view', args: ['view', '--bogus'], message: /^servelab: view: Unknown option '--bogus'\. Run 'servelab view --help'\.$/ },
-  { name: 'serve on a port that cannot exist', args: ['serve', SHIPPED, '--sim', '--yes', '--port', '99999'], message: /--port must be a whole number >= 1 and <= 65535, got '99999'/ },
+  {
+    name: 'a negative count given as the next word',
+    args: [...base, '--gpus', '-1'],
+    message: /^servelab: --gpus needs a value; to give one that starts with '-', write --gpus=VALUE; run 'servelab --auto --help'/,
+  },
+  {
+    name: 'a flag where a value belongs (gpus)',
+    args: ['gpus', '--gpus', '--sim'],
+    message: /^servelab: --gpus needs a value; to give one that starts with '-', write --gpus=VALUE; usage: servelab gpus/,
+  },
+  {
+    name: 'view of a journal with no readable event',
+    args: ['view', garbled],
+    message:
+      /garbled-run\/events\.jsonl holds no readable event \(line 1 is not JSON\): not a servelab run journal, or one cut before its first event/,
+  },
+  {
+    name: 'an unknown flag to view',
+    args: ['view', '--bogus'],
+    message: /^servelab: view: Unknown option '--bogus'\. Run 'servelab view --help'\.$/,
+  },
+  {
+    name: 'serve on a port that cannot exist',
+    args: ['serve', SHIPPED, '--sim', '--yes', '--port', '99999'],
+    message: /--port must be a whole number >= 1 and <= 65535, got '99999'/,
+  },
 ];
 
 describe('bad and hostile input to every command', () => {
@@ -135,10 +216,11 @@ describe('--runtime slurm where Slurm answers with an error', () => {
       expect(r.code, r.stderr).toBe(2);
       const lines = r.stderr.trim().split('\n');
       expect(lines).toHaveLength(1);
-      expect(lines[0]).toMatch(/^servelab: --runtime slurm: Slurm cannot describe the cluster \(sinfo .*Could not establish a configuration source\): /);
+      expect(lines[0]).toMatch(
+        /^servelab: --runtime slurm: Slurm cannot describe the cluster \(sinfo .*Could not establish a configuration source\): /,
+      );
     } finally {
       process.env.PATH = path;
     }
   });
 });
-

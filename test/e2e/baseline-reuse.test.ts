@@ -14,12 +14,35 @@ const runs: CliRun[] = [];
 const TRUTH = fileURLToPath(new URL('../fixtures/truth/power-capped.json', import.meta.url));
 
 afterAll(() => {
-  for (const r of runs) for (const pid of survivors([...r.stderr.matchAll(/launching on port (\d+)/g)].map((m) => Number(m[1])))) process.kill(pid, 'SIGKILL');
+  for (const r of runs)
+    for (const pid of survivors([...r.stderr.matchAll(/launching on port (\d+)/g)].map((m) => Number(m[1])))) process.kill(pid, 'SIGKILL');
   removeDir(cwd);
 });
 
 const session = async (i: number, extra: string[] = []) => {
-  const r = await runCli(['--auto', '--sim', '--model', 'Qwen/Qwen3-14B', '--engines', 'sglang', '--stages', 'engine', '--scale', '0.02', '--validation', 'random:200/50', '--runs-dir', join(cwd, 'runs'), '--port', String(port + i * 20), '--json', ...extra], cwd);
+  const r = await runCli(
+    [
+      '--auto',
+      '--sim',
+      '--model',
+      'Qwen/Qwen3-14B',
+      '--engines',
+      'sglang',
+      '--stages',
+      'engine',
+      '--scale',
+      '0.02',
+      '--validation',
+      'random:200/50',
+      '--runs-dir',
+      join(cwd, 'runs'),
+      '--port',
+      String(port + i * 20),
+      '--json',
+      ...extra,
+    ],
+    cwd,
+  );
   runs.push(r);
   expect(r.code, r.stderr.slice(-2000)).toBe(0);
   return r;
@@ -37,7 +60,9 @@ describe('baseline reuse across run folders', () => {
     expect(reuseWarning(first.events)).toBeUndefined();
     const second = await session(1);
     expect(validationLaunches(second.events)).toBe(0);
-    expect((reuseWarning(second.events) as { message: string }).message).toMatch(/^baseline sglang: random-200-50\S* reused from \S+ \(\d{4}-\d\d-\d\d \d\d:\d\d UTC\), same host, engine release, model and workload; --fresh-baseline measures it again$/);
+    expect((reuseWarning(second.events) as { message: string }).message).toMatch(
+      /^baseline sglang: random-200-50\S* reused from \S+ \(\d{4}-\d\d-\d\d \d\d:\d\d UTC\), same host, engine release, model and workload; --fresh-baseline measures it again$/,
+    );
     const rows = (second.events.find((e) => e.type === 'validation-finished') as { rows: { baseline: unknown }[] }).rows;
     expect(rows[0]!.baseline).not.toBeNull();
     const fresh = await session(2, ['--fresh-baseline']);

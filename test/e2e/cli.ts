@@ -30,7 +30,13 @@ export function removeDir(dir: string): void {
  * Run the CLI in `cwd` (settings isolated there). `onEvent` sees each JSON event as it arrives
  * (with --json) and may signal the child; `env` adds to its environment (a PATH of stand-ins).
  */
-export function runCli(args: string[], cwd: string, onEvent?: (e: TuneEvent, child: ChildProcess) => void, timeoutMs = 120_000, env: Record<string, string> = {}): Promise<CliRun> {
+export function runCli(
+  args: string[],
+  cwd: string,
+  onEvent?: (e: TuneEvent, child: ChildProcess) => void,
+  timeoutMs = 120_000,
+  env: Record<string, string> = {},
+): Promise<CliRun> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], {
       cwd,
@@ -106,7 +112,10 @@ export async function leftBehind(events: readonly TuneEvent[]): Promise<number[]
  * a server that closed its socket but did not exit is caught too). `isServer` picks another
  * engine's processes by their argv (test/llamacpp/helpers.ts: llama-server).
  */
-export function survivors(ports: readonly number[], isServer: (argv: string[]) => boolean = (argv) => argv.includes('sim-serve')): number[] {
+export function survivors(
+  ports: readonly number[],
+  isServer: (argv: string[]) => boolean = (argv) => argv.includes('sim-serve'),
+): number[] {
   if (!ports.length) return [];
   const want = new Set(ports.map(String));
   const out: number[] = [];

@@ -21,14 +21,23 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 describe.skipIf(!hasScript)('the bundled servelab view in a terminal', () => {
   it('shows the Results screen of a recorded run and quits on q', async () => {
     const out = join(dir, 'dist');
-    await build({ ...NODE_BUNDLE, absWorkingDir: root, entryPoints: ['src/cli.tsx'], outdir: out, chunkNames: 'chunks/[name]-[hash]', logLevel: 'error' });
+    await build({
+      ...NODE_BUNDLE,
+      absWorkingDir: root,
+      entryPoints: ['src/cli.tsx'],
+      outdir: out,
+      chunkNames: 'chunks/[name]-[hash]',
+      logLevel: 'error',
+    });
     // The bundle finds its package folder by the package.json above it, as the installed package has.
     copyFileSync(join(root, 'package.json'), join(dir, 'package.json'));
     const run = join(dir, 'run');
     mkdirSync(run);
     copyFileSync(join(root, 'test/fixtures/events/parallel-sim.jsonl'), join(run, 'events.jsonl'));
     const log = join(dir, 'screen.txt');
-    const child = spawn('script', ['-qec', `stty cols 100 rows 30; node ${join(out, 'cli.js')} view ${run}`, log], { stdio: ['pipe', 'ignore', 'ignore'] });
+    const child = spawn('script', ['-qec', `stty cols 100 rows 30; node ${join(out, 'cli.js')} view ${run}`, log], {
+      stdio: ['pipe', 'ignore', 'ignore'],
+    });
     // The screen needs a moment to mount before it reads keys.
     const quit = setTimeout(() => child.stdin.write('q'), 3000);
     const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));

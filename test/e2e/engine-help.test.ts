@@ -14,7 +14,10 @@ const cwd = tempDir('e2e-help');
 afterAll(() => removeDir(cwd));
 
 function standIns(): string {
-  writeFileSync(join(cwd, 'vllm'), `#!/bin/sh\nif [ "$1 $2" = "serve --help=all" ]; then cat '${HELP}'; exit 0; fi\necho "stand-in vllm: only serve --help=all" >&2\nexit 3\n`);
+  writeFileSync(
+    join(cwd, 'vllm'),
+    `#!/bin/sh\nif [ "$1 $2" = "serve --help=all" ]; then cat '${HELP}'; exit 0; fi\necho "stand-in vllm: only serve --help=all" >&2\nexit 3\n`,
+  );
   writeFileSync(join(cwd, 'python3'), '#!/bin/sh\necho 0.34.0\n');
   for (const f of ['vllm', 'python3']) chmodSync(join(cwd, f), 0o755);
   return [cwd, join(ROOT, 'test/fixtures/nvidia-smi/1xH100'), process.env.PATH].join(':');
@@ -24,12 +27,38 @@ describe('servelab --auto on a vLLM newer than every table', () => {
   it('refuses the flag its own help does not list, before launching anything', async () => {
     const runDir = join(cwd, 'run');
     const PATH = standIns();
-    const r = await runCli(['--auto', '--model', 'Qwen/Qwen3-14B', '--engines', 'vllm', '--stages', 'engine', '--extra-args', 'vllm:--max-seq-len-to-capture 8192', '--json', '--run-dir', runDir], cwd, undefined, 120_000, { PATH });
+    const r = await runCli(
+      [
+        '--auto',
+        '--model',
+        'Qwen/Qwen3-14B',
+        '--engines',
+        'vllm',
+        '--stages',
+        'engine',
+        '--extra-args',
+        'vllm:--max-seq-len-to-capture 8192',
+        '--json',
+        '--run-dir',
+        runDir,
+      ],
+      cwd,
+      undefined,
+      120_000,
+      { PATH },
+    );
     expect(r.events.filter((e) => e.type === 'variant-launching')).toEqual([]);
     const warnings = r.events.filter((e) => e.type === 'warning').map((e) => (e as { message: string }).message);
-    expect(warnings).toContainEqual(expect.stringMatching(/^vllm: vLLM 0\.34\.0 is newer than every release servelab has read \(newest: 0\.33\.0\): every planned flag is checked against its own help/));
-    const line = 'vLLM 0.34.0 does not list --max-seq-len-to-capture in its own help (`vllm serve --help=all`): servelab will not launch a plan that uses it';
-    const finished = r.events.filter((e) => e.type === 'variant-finished').map((e) => (e as { result: { status: string; failure?: { kind: string; reason: string } } }).result);
+    expect(warnings).toContainEqual(
+      expect.stringMatching(
+        /^vllm: vLLM 0\.34\.0 is newer than every release servelab has read \(newest: 0\.33\.0\): every planned flag is checked against its own help/,
+      ),
+    );
+    const line =
+      'vLLM 0.34.0 does not list --max-seq-len-to-capture in its own help (`vllm serve --help=all`): servelab will not launch a plan that uses it';
+    const finished = r.events
+      .filter((e) => e.type === 'variant-finished')
+      .map((e) => (e as { result: { status: string; failure?: { kind: string; reason: string } } }).result);
     expect(finished.map((x) => [x.status, x.failure?.kind, x.failure?.reason])).toEqual([['pruned', 'bad-flag', line]]);
     expect(r.stderr.split('\n').filter((l) => l.includes('--max-seq-len-to-capture'))).toHaveLength(1);
     expect(r.code).toBe(1);

@@ -16,7 +16,8 @@ afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 function cli(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     execFile(process.execPath, [BIN, 'engines', ...args], { cwd: root, env, timeout: 60_000 }, (e, stdout, stderr) =>
-      resolve({ code: e ? Number((e as { code?: number }).code ?? 1) : 0, stdout, stderr }));
+      resolve({ code: e ? Number((e as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    );
   });
 }
 
@@ -26,7 +27,9 @@ describe('servelab engines build', () => {
     fs.mkdirSync(empty);
     const r = await cli(['build', 'llamacpp'], { ...process.env, PATH: empty, XDG_CACHE_HOME: path.join(root, 'cache') });
     expect(r.code).toBe(2);
-    expect(r.stderr.trim()).toBe('servelab: cannot build llama.cpp: cmake, g++, git, npm, tar not on PATH (on Debian: apt-get install cmake g++ git)');
+    expect(r.stderr.trim()).toBe(
+      'servelab: cannot build llama.cpp: cmake, g++, git, npm, tar not on PATH (on Debian: apt-get install cmake g++ git)',
+    );
   });
 
   it('another engine or verb is bad input', async () => {

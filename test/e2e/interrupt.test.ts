@@ -29,10 +29,27 @@ describe('interrupting servelab --auto', () => {
     const port = String(20000 + Math.floor(Math.random() * 20000));
     let sent = false;
     const first = await runCli(
-      ['--auto', '--sim', '--model', 'Qwen/Qwen3-14B', '--stages', 'engine', '--engines', 'vllm,sglang', '--scale', '0.02',
-        '--validation', 'sharegpt-like', '--run-dir', runDir, '--port', port, '--json',
+      [
+        '--auto',
+        '--sim',
+        '--model',
+        'Qwen/Qwen3-14B',
+        '--stages',
+        'engine',
+        '--engines',
+        'vllm,sglang',
+        '--scale',
+        '0.02',
+        '--validation',
+        'sharegpt-like',
+        '--run-dir',
+        runDir,
+        '--port',
+        port,
+        '--json',
         // (both measured in full: early stop would stop vLLM against SGLang, which runs first)
-        '--no-early-stop'],
+        '--no-early-stop',
+      ],
       cwd,
       (e, child) => {
         // Interrupt the second variant (vllm: SGLang, predicted faster, runs first) once the first has finished.

@@ -8,7 +8,8 @@ import { BIN } from './cli.js';
 function predict(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     execFile(process.execPath, [BIN, 'predict', '--engine', 'llamacpp', ...args], { timeout: 120_000 }, (e, stdout, stderr) =>
-      resolve({ code: e ? Number((e as { code?: number }).code ?? 1) : 0, stdout, stderr }));
+      resolve({ code: e ? Number((e as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    );
   });
 }
 
@@ -28,7 +29,12 @@ describe('predict --engine llamacpp', () => {
   });
 
   it('bad input is one line and exit 2', async () => {
-    for (const args of [['--model', '/no/such/file.gguf'], [], ['--model', 'x.gguf', '--scenario', 'sharegpt-like'], ['--model', 'x.gguf', '-np', '0']]) {
+    for (const args of [
+      ['--model', '/no/such/file.gguf'],
+      [],
+      ['--model', 'x.gguf', '--scenario', 'sharegpt-like'],
+      ['--model', 'x.gguf', '-np', '0'],
+    ]) {
       const r = await predict(args);
       expect(r.code).toBe(2);
       expect(r.stderr.trim().split('\n')).toHaveLength(1);

@@ -19,7 +19,13 @@ const after = (argv: string[], f: string) => (argv.includes(f) ? argv[argv.index
 
 describe('vLLM', () => {
   it('sets the attention backend through VLLM_ATTENTION_BACKEND, never a flag', () => {
-    for (const [neutral, env] of [['fa3', 'FLASH_ATTN'], ['flash_attn', 'FLASH_ATTN'], ['flashinfer', 'FLASHINFER'], ['triton', 'TRITON_ATTN'], ['flex', 'FLEX_ATTENTION']]) {
+    for (const [neutral, env] of [
+      ['fa3', 'FLASH_ATTN'],
+      ['flash_attn', 'FLASH_ATTN'],
+      ['flashinfer', 'FLASHINFER'],
+      ['triton', 'TRITON_ATTN'],
+      ['flex', 'FLEX_ATTENTION'],
+    ]) {
       const spec = vllm.command(v('vllm', { attentionBackend: neutral }), ctx);
       expect(spec.env.VLLM_ATTENTION_BACKEND).toBe(env);
       expect(spec.argv.join(' ')).not.toMatch(/attention/);
@@ -29,8 +35,18 @@ describe('vLLM', () => {
   it('maps every knob to its flag', () => {
     const spec = vllm.command(
       v('vllm', {
-        quantization: 'fp8', kvCacheDtype: 'fp8', tp: 2, pp: 2, dp: 2, ep: 4, maxBatchedTokens: 8192, maxRunningSeqs: 512,
-        memFraction: 0.92, maxModelLen: 32768, cudaGraph: false, speculative: { method: 'eagle3', draftModel: 'd/e3', numSteps: 3 },
+        quantization: 'fp8',
+        kvCacheDtype: 'fp8',
+        tp: 2,
+        pp: 2,
+        dp: 2,
+        ep: 4,
+        maxBatchedTokens: 8192,
+        maxRunningSeqs: 512,
+        memFraction: 0.92,
+        maxModelLen: 32768,
+        cudaGraph: false,
+        speculative: { method: 'eagle3', draftModel: 'd/e3', numSteps: 3 },
         extraArgs: ['--disable-log-requests'],
       }),
       ctx,
@@ -70,7 +86,9 @@ describe('vLLM', () => {
 
   it('does not offer draft-model speculation on 0.11.x (docs/engines.md)', () => {
     for (const engineVersion of ['0.11.0', '0.11.1']) {
-      expect(() => vllm.command({ ...v('vllm', { speculative: { method: 'draft', draftModel: 'd' } }), engineVersion }, ctx)).toThrow(/not supported yet/);
+      expect(() => vllm.command({ ...v('vllm', { speculative: { method: 'draft', draftModel: 'd' } }), engineVersion }, ctx)).toThrow(
+        /not supported yet/,
+      );
     }
   });
 
@@ -89,7 +107,15 @@ describe('vLLM', () => {
 describe('SGLang', () => {
   it('maps knobs to full flag names', () => {
     const a = sglang.command(
-      v('sglang', { kvCacheDtype: 'fp8', maxBatchedTokens: 4096, maxRunningSeqs: 256, memFraction: 0.85, cudaGraph: false, maxModelLen: 8192, quantization: 'fp8' }),
+      v('sglang', {
+        kvCacheDtype: 'fp8',
+        maxBatchedTokens: 4096,
+        maxRunningSeqs: 256,
+        memFraction: 0.85,
+        cudaGraph: false,
+        maxModelLen: 8192,
+        quantization: 'fp8',
+      }),
       ctx,
     ).argv;
     expect(after(a, '--kv-cache-dtype')).toBe('fp8_e4m3');
@@ -112,8 +138,16 @@ describe('TensorRT-LLM', () => {
   it('puts attention, CUDA graph, compile, attention-DP, KV dtype and speculation in the YAML', () => {
     const spec = trtllm.command(
       v('trtllm', {
-        attentionBackend: 'flashinfer', cudaGraph: false, torchCompile: true, dpAttention: true, kvCacheDtype: 'fp8', tp: 8,
-        speculative: { method: 'mtp', numSteps: 3 }, maxBatchedTokens: 8192, maxRunningSeqs: 128, memFraction: 0.8,
+        attentionBackend: 'flashinfer',
+        cudaGraph: false,
+        torchCompile: true,
+        dpAttention: true,
+        kvCacheDtype: 'fp8',
+        tp: 8,
+        speculative: { method: 'mtp', numSteps: 3 },
+        maxBatchedTokens: 8192,
+        maxRunningSeqs: 128,
+        memFraction: 0.8,
       }),
       ctx,
     );
@@ -175,20 +209,33 @@ describe('sim adapter', () => {
   const sctx: LaunchContext = { ...ctx, sim: { gpu: 'A100', gpus: 8, speed: 50, seed: 7 } };
 
   it('launches servelab sim-serve with the knobs, and keeps the real command as engineArgv', () => {
-    const variant = v('sglang', { tp: 8, dpAttention: true, attentionBackend: 'fa3', speculative: { method: 'mtp', numSteps: 1, topk: 1, draftTokens: 2 } }, 'deepseek-ai/DeepSeek-R1-0528');
+    const variant = v(
+      'sglang',
+      { tp: 8, dpAttention: true, attentionBackend: 'fa3', speculative: { method: 'mtp', numSteps: 1, topk: 1, draftTokens: 2 } },
+      'deepseek-ai/DeepSeek-R1-0528',
+    );
     const spec = buildLaunchSpec(variant, sctx);
     expect(adapterFor(variant, sctx)).toBe(sim);
     expect(spec.argv.slice(0, 3)).toEqual([process.execPath, SERVELAB_BIN, 'sim-serve']);
     expect(path.isAbsolute(SERVELAB_BIN) && SERVELAB_BIN.endsWith(path.join('bin', 'servelab.js'))).toBe(true);
     const parsed = parseSimArgs(spec.argv.slice(3));
-    expect(parsed).toMatchObject({ engine: 'sglang', model: 'deepseek-ai/DeepSeek-R1-0528', gpu: 'A100', gpus: 8, port: 8123, host: '127.0.0.1', speed: 50, seed: 7 });
+    expect(parsed).toMatchObject({
+      engine: 'sglang',
+      model: 'deepseek-ai/DeepSeek-R1-0528',
+      gpu: 'A100',
+      gpus: 8,
+      port: 8123,
+      host: '127.0.0.1',
+      speed: 50,
+      seed: 7,
+    });
     expect(parsed.knobs).toEqual(variant.knobs);
     expect(spec.speed).toBe(50);
     expect(spec.engineArgv).toEqual(sglang.command(variant, ctx).argv);
     expect(spec.healthPath).toBe('/health');
   });
 
-  it('a pinned launch sees only its GPUs, as an engine under CUDA_VISIBLE_DEVICES does (unpinned: the host\'s)', () => {
+  it("a pinned launch sees only its GPUs, as an engine under CUDA_VISIBLE_DEVICES does (unpinned: the host's)", () => {
     const variant = v('vllm');
     expect(parseSimArgs(buildLaunchSpec(variant, { ...sctx, devices: [3] }).argv.slice(3)).gpus).toBe(1);
     expect(parseSimArgs(buildLaunchSpec(variant, { ...sctx, devices: [4, 5] }).argv.slice(3)).gpus).toBe(2);

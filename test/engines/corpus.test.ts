@@ -43,9 +43,13 @@ describe('engine output corpus', () => {
   });
 
   it('a speculative start failure names the knob combination', () => {
-    const f = classifyFromLog('trtllm', corpusLines('trtllm-invalid-decoding-type'), died, { speculative: { method: 'eagle3', numSteps: 3, draftModel: 'd/e3' } });
+    const f = classifyFromLog('trtllm', corpusLines('trtllm-invalid-decoding-type'), died, {
+      speculative: { method: 'eagle3', numSteps: 3, draftModel: 'd/e3' },
+    });
     expect(f.kind).toBe('spec-failed');
-    expect(f.reason).toBe('this TensorRT-LLM does not know decoding_type Eagle3 (speculative knobs: method=eagle3 steps=3 topk=- draft-tokens=- draft=d/e3)');
+    expect(f.reason).toBe(
+      'this TensorRT-LLM does not know decoding_type Eagle3 (speculative knobs: method=eagle3 steps=3 topk=- draft-tokens=- draft=d/e3)',
+    );
   });
 
   it('a rejected flag value is bad-flag with the engine line as evidence', () => {

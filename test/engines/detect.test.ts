@@ -62,7 +62,9 @@ describe('docker image', () => {
     withTools('no-docker', {});
     const err = await assertImageExists('vllm/vllm-openai:v0.11.0').catch((e: unknown) => e);
     expect(err).toBeInstanceOf(UserError);
-    expect((err as Error).message).toBe('docker is not installed or not on PATH (needed for --image vllm/vllm-openai:v0.11.0); install docker or use the native runtime');
+    expect((err as Error).message).toBe(
+      'docker is not installed or not on PATH (needed for --image vllm/vllm-openai:v0.11.0); install docker or use the native runtime',
+    );
   });
 
   it('an image that does not exist: a one-line UserError with the pull command', async () => {
@@ -78,12 +80,18 @@ describe('docker image', () => {
     withTools('docker-ok', { docker: 'echo sha256:abc' });
     await expect(assertImageExists('vllm/vllm-openai:v0.11.0')).resolves.toBeUndefined();
     expect(await detectEngine('vllm', { runtime: 'docker', image: 'vllm/vllm-openai:v0.11.0' })).toEqual({
-      engine: 'vllm', installed: true, runtime: 'docker', image: 'vllm/vllm-openai:v0.11.0', version: '0.11.0',
+      engine: 'vllm',
+      installed: true,
+      runtime: 'docker',
+      image: 'vllm/vllm-openai:v0.11.0',
+      version: '0.11.0',
     });
   });
 
   it('a docker daemon that cannot be reached is said as such', async () => {
-    withTools('docker-down', { docker: 'echo "Cannot connect to the Docker daemon at unix:///var/run/docker.sock. Is the docker daemon running?" >&2; exit 1' });
+    withTools('docker-down', {
+      docker: 'echo "Cannot connect to the Docker daemon at unix:///var/run/docker.sock. Is the docker daemon running?" >&2; exit 1',
+    });
     await expect(assertImageExists('i:1')).rejects.toThrow(/^docker cannot be used: Cannot connect to the Docker daemon/);
   });
 });
@@ -100,7 +108,12 @@ describe('engine version for the knob tables', () => {
   it('asks the image for the package version when the tag is not one, and names the table used', async () => {
     withTools('docker-latest', { docker: 'if [ "$1" = run ]; then echo 0.12.0; else echo sha256:abc; fi' });
     const info = await detectEngine('vllm', { runtime: 'docker', image: 'vllm/vllm-openai:latest' });
-    expect(info).toMatchObject({ installed: true, version: '0.12.0', knobTable: '0.11.1', detail: 'no knob table for 0.12.0: flags spelled for 0.11.1' });
+    expect(info).toMatchObject({
+      installed: true,
+      version: '0.12.0',
+      knobTable: '0.11.1',
+      detail: 'no knob table for 0.12.0: flags spelled for 0.11.1',
+    });
   });
 
   it('a native version with its own table carries no note', async () => {

@@ -7,13 +7,13 @@ import { FAILURE_RULES, shortGpuName } from '../../src/engines/failure-rules.js'
 const died = { code: 1, signal: null };
 const A100 = { gpu: { name: 'NVIDIA A100-SXM4-80GB', computeCap: '8.0' } };
 
-describe('the studies\' SGLang FP8 on A100 failure', () => {
+describe("the studies' SGLang FP8 on A100 failure", () => {
   const log = [
-    '[2025-10-01 10:00:01] server_args=ServerArgs(model_path=\'zai-org/GLM-4.6-FP8\', tp_size=8, ...)',
+    "[2025-10-01 10:00:01] server_args=ServerArgs(model_path='zai-org/GLM-4.6-FP8', tp_size=8, ...)",
     '[2025-10-01 10:01:12 TP3] Scheduler hit an exception: Traceback (most recent call last):',
     '  File "/usr/local/lib/python3.10/dist-packages/triton/language/core.py", line 35, in wrapper',
     '    return fn(*args, **kwargs)',
-    'ValueError("type fp8e4nv not supported in this architecture. The supported fp8 dtypes are (\'fp8e4b15\', \'fp8e5\')")',
+    "ValueError(\"type fp8e4nv not supported in this architecture. The supported fp8 dtypes are ('fp8e4b15', 'fp8e5')\")",
     '[2025-10-01 10:01:12] Received sigquit from a child process. It usually means the child failed.',
   ];
 
@@ -34,20 +34,78 @@ describe('the studies\' SGLang FP8 on A100 failure', () => {
 
 describe('classification by kind', () => {
   const cases: [string, typeof vllm, string[], string][] = [
-    ['vllm OOM at start', vllm, ['ValueError: Free memory on device (10.2/79.1 GiB) on startup is less than desired GPU memory utilization (0.9, 71.2 GiB). Decrease GPU memory utilization or reduce GPU memory used by other processes.'], 'oom'],
-    ['vllm KV too small', vllm, ["ValueError: To serve at least one request with the models's max seq len (131072), (20.0 GiB KV cache is needed, which is larger than the available KV cache memory (8.1 GiB)."], 'oom'],
+    [
+      'vllm OOM at start',
+      vllm,
+      [
+        'ValueError: Free memory on device (10.2/79.1 GiB) on startup is less than desired GPU memory utilization (0.9, 71.2 GiB). Decrease GPU memory utilization or reduce GPU memory used by other processes.',
+      ],
+      'oom',
+    ],
+    [
+      'vllm KV too small',
+      vllm,
+      [
+        "ValueError: To serve at least one request with the models's max seq len (131072), (20.0 GiB KV cache is needed, which is larger than the available KV cache memory (8.1 GiB).",
+      ],
+      'oom',
+    ],
     ['sglang not enough memory', sglang, ['RuntimeError: Not enough memory. Please try to increase --mem-fraction-static.'], 'oom'],
     ['torch OOM', trtllm, ['torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB.'], 'oom'],
-    ['vllm fp8 on Turing', vllm, ['ValueError: The quantization method fp8 is not supported for the current GPU. Minimum capability: 80. Current capability: 75.'], 'unsupported'],
-    ['vllm model not found', vllm, ["ValueError: Invalid repository ID or local directory specified: 'Qwen/Qwen9-1B'. Please verify the following requirements:"], 'model-not-found'],
-    ['sglang model not found', sglang, ["OSError: Qwen/Qwen9-1B is not a local folder and is not a valid model identifier listed on 'https://huggingface.co/models'"], 'model-not-found'],
+    [
+      'vllm fp8 on Turing',
+      vllm,
+      ['ValueError: The quantization method fp8 is not supported for the current GPU. Minimum capability: 80. Current capability: 75.'],
+      'unsupported',
+    ],
+    [
+      'vllm model not found',
+      vllm,
+      ["ValueError: Invalid repository ID or local directory specified: 'Qwen/Qwen9-1B'. Please verify the following requirements:"],
+      'model-not-found',
+    ],
+    [
+      'sglang model not found',
+      sglang,
+      ["OSError: Qwen/Qwen9-1B is not a local folder and is not a valid model identifier listed on 'https://huggingface.co/models'"],
+      'model-not-found',
+    ],
     ['vllm port', vllm, ['OSError: [Errno 98] Address already in use'], 'port-in-use'],
-    ['sglang port after load', sglang, ["ERROR:    [Errno 98] error while attempting to bind on address ('127.0.0.1', 30000): address already in use"], 'port-in-use'],
+    [
+      'sglang port after load',
+      sglang,
+      ["ERROR:    [Errno 98] error while attempting to bind on address ('127.0.0.1', 30000): address already in use"],
+      'port-in-use',
+    ],
     ['trtllm port', trtllm, ['RuntimeError: Failed to bind socket to localhost:8000: [Errno 98] Address already in use'], 'port-in-use'],
-    ['vllm heads', vllm, ['ValueError: Total number of attention heads (40) must be divisible by tensor parallel size (3).'], 'tp-mismatch'],
-    ['sglang bare assert', sglang, ['  File "/sgl/python/sglang/srt/models/qwen3.py", line 60, in __init__', '    assert self.total_num_heads % tp_size == 0', 'AssertionError'], 'tp-mismatch'],
-    ['argparse', vllm, ['usage: vllm serve [model_tag] [options]', 'vllm serve: error: unrecognized arguments: --frobnicate 3'], 'bad-flag'],
-    ['argparse choice', sglang, ["launch_server.py: error: argument --attention-backend: invalid choice: 'fa9' (choose from 'fa3', 'flashinfer')"], 'bad-flag'],
+    [
+      'vllm heads',
+      vllm,
+      ['ValueError: Total number of attention heads (40) must be divisible by tensor parallel size (3).'],
+      'tp-mismatch',
+    ],
+    [
+      'sglang bare assert',
+      sglang,
+      [
+        '  File "/sgl/python/sglang/srt/models/qwen3.py", line 60, in __init__',
+        '    assert self.total_num_heads % tp_size == 0',
+        'AssertionError',
+      ],
+      'tp-mismatch',
+    ],
+    [
+      'argparse',
+      vllm,
+      ['usage: vllm serve [model_tag] [options]', 'vllm serve: error: unrecognized arguments: --frobnicate 3'],
+      'bad-flag',
+    ],
+    [
+      'argparse choice',
+      sglang,
+      ["launch_server.py: error: argument --attention-backend: invalid choice: 'fa9' (choose from 'fa3', 'flashinfer')"],
+      'bad-flag',
+    ],
     ['click', trtllm, ['Error: No such option: --tp-size Did you mean --tp_size?'], 'bad-flag'],
   ];
   it.each(cases)('%s', (_name, adapter, lines, kind) => {
@@ -61,9 +119,10 @@ describe('classification by kind', () => {
 
   it('names the offending argument and values in the reason', () => {
     expect(vllm.classifyFailure(['vllm serve: error: unrecognized arguments: --frobnicate 3'], died).reason).toContain('--frobnicate 3');
-    expect(vllm.classifyFailure(['ValueError: Total number of attention heads (40) must be divisible by tensor parallel size (3).'], died).reason).toBe(
-      '40 attention heads are not divisible by tensor parallel size 3',
-    );
+    expect(
+      vllm.classifyFailure(['ValueError: Total number of attention heads (40) must be divisible by tensor parallel size (3).'], died)
+        .reason,
+    ).toBe('40 attention heads are not divisible by tensor parallel size 3');
   });
 
   it('a time-out without a telling line is startup-timeout; with one, the root cause wins', () => {
@@ -103,7 +162,7 @@ describe('classification by kind', () => {
   });
 });
 
-describe('the simulator\'s failure texts classify like the engines\'', () => {
+describe("the simulator's failure texts classify like the engines'", () => {
   it('SGLang bare AssertionError in the attention __init__ is a TP mismatch', () => {
     const lines = [
       '[2025-10-01 10:00:00 TP0] Scheduler hit an exception: Traceback (most recent call last):',
@@ -119,11 +178,16 @@ describe('the simulator\'s failure texts classify like the engines\'', () => {
   });
 
   it('vLLM\'s real "required GPUs" text is unsupported, with or without the newer counts (docs/engines.md, Failure texts)', () => {
-    const old = vllm.classifyFailure(['ValueError: The number of required GPUs exceeds the total number of available GPUs in the placement group.'], died);
+    const old = vllm.classifyFailure(
+      ['ValueError: The number of required GPUs exceeds the total number of available GPUs in the placement group.'],
+      died,
+    );
     expect(old).toMatchObject({ kind: 'unsupported', reason: 'the parallel layout needs more GPUs than this host shows' });
     // The newer suffix as the audit quotes it ("Required number of devices: N. Total number of devices: M.").
     const newer = vllm.classifyFailure(
-      ['ValueError: The number of required GPUs exceeds the total number of available GPUs in the placement group. Required number of devices: 16. Total number of devices: 8.'],
+      [
+        'ValueError: The number of required GPUs exceeds the total number of available GPUs in the placement group. Required number of devices: 16. Total number of devices: 8.',
+      ],
       died,
     );
     expect(newer.reason).toBe('the parallel layout needs 16 GPUs, this host has 8');
@@ -134,15 +198,19 @@ describe('the simulator\'s failure texts classify like the engines\'', () => {
     expect(trtllm.classifyFailure(['[TRT-LLM] [W] FP8 fused MoE is not supported on this path; falling back'], died).kind).toBe('crash');
   });
 
-  it('vLLM\'s own FP8 capability message keeps its numbers', () => {
-    const f = vllm.classifyFailure(['ValueError: The quantization method fp8 is not supported for the current GPU. Minimum capability: 80. Current capability: 75.'], died);
+  it("vLLM's own FP8 capability message keeps its numbers", () => {
+    const f = vllm.classifyFailure(
+      ['ValueError: The quantization method fp8 is not supported for the current GPU. Minimum capability: 80. Current capability: 75.'],
+      died,
+    );
     expect(f.reason).toBe('FP8 is not supported on this GPU (compute capability 7.5): needs 8.0');
   });
 });
 
 describe('Hub connectivity', () => {
   it('is fatal only when the cache has no copy either', () => {
-    const fatal = "OSError: We couldn't connect to 'https://huggingface.co' to load this file, couldn't find it in the cached files and it looks like Qwen/Qwen3-14B is not the path to a directory containing a file named config.json.";
+    const fatal =
+      "OSError: We couldn't connect to 'https://huggingface.co' to load this file, couldn't find it in the cached files and it looks like Qwen/Qwen3-14B is not the path to a directory containing a file named config.json.";
     expect(vllm.classifyFailure([fatal], died).kind).toBe('model-not-found');
     const warning = "WARNING: We couldn't connect to 'https://huggingface.co' to load this file, trying the cached files";
     expect(vllm.classifyFailure([warning], died).kind).toBe('crash');

@@ -45,7 +45,10 @@ const SEEDS: [string, Variant][] = [
   ['vllm serve deepseek-ai/DeepSeek-R1-0528 -tp 8', variant('vllm', C, { tp: 8 })],
   [`${sgl} --model-path deepseek-ai/DeepSeek-R1-0528 --tp-size 8`, variant('sglang', C, { tp: 8 })],
   ['trtllm-serve /workspace/DeepSeek-R1-0528 --tp_size 8 --ep_size 8', variant('trtllm', '/workspace/DeepSeek-R1-0528', { tp: 8, ep: 8 })],
-  [`${sgl} --model-path deepseek-ai/DeepSeek-R1-0528 --tp-size 8 --enable-dp-attention`, variant('sglang', C, { tp: 8, dpAttention: true })],
+  [
+    `${sgl} --model-path deepseek-ai/DeepSeek-R1-0528 --tp-size 8 --enable-dp-attention`,
+    variant('sglang', C, { tp: 8, dpAttention: true }),
+  ],
   [
     `${sgl} --model-path deepseek-ai/DeepSeek-R1-0528 --tp-size 8 --enable-dp-attention --enable-torch-compile`,
     variant('sglang', C, { tp: 8, dpAttention: true, torchCompile: true }),
@@ -58,7 +61,7 @@ const SEEDS: [string, Variant][] = [
   [`${sgl} --model deepseek-ai/DeepSeek-R1-0528 --tp 8 --enable-dp-attention`, variant('sglang', C, { tp: 8, dpAttention: true })],
 ];
 
-describe('golden: the studies\' serve commands come out of the adapters', () => {
+describe("golden: the studies' serve commands come out of the adapters", () => {
   it.each(SEEDS)('%s', (command, v) => {
     const spec = getAdapter(v.engine).command(v, ctx);
     expect(spec.argv).toEqual(spec.engineArgv); // native: what runs is the engine command itself
@@ -84,7 +87,7 @@ describe('golden: the studies\' serve commands come out of the adapters', () => 
     expect(spec.argv).not.toContain('--tp');
   });
 
-  it('TRT-LLM writes its YAML into the run folder: only the metrics switch for the plain studies\' commands', () => {
+  it("TRT-LLM writes its YAML into the run folder: only the metrics switch for the plain studies' commands", () => {
     const spec = getAdapter('trtllm').command(variant('trtllm', '/workspace/DeepSeek-R1-0528', { tp: 8, ep: 8 }), ctx);
     const yamlPath = spec.argv[spec.argv.indexOf('--extra_llm_api_options') + 1]!;
     expect(path.dirname(yamlPath)).toBe(runDir);

@@ -17,19 +17,37 @@ describe('llamacpp adapter', () => {
   });
 
   it('spells every knob as llama-server 80fb11a does', () => {
-    const s = llamacpp.command(v({
-      maxRunningSeqs: 16, ctxSize: 16384, kvUnified: false, maxBatchedTokens: 1024, ubatch: 256, flashAttn: 'on',
-      kvCacheDtype: 'q8_0', vCacheDtype: 'q4_0', threads: 2, threadsBatch: 2, contBatching: false, cacheReuse: 256,
-      cacheRamMiB: 0, gpuLayers: 'all', fit: false, splitMode: 'row', tensorSplit: '3,1', repack: false,
-      speculative: { method: 'draft', draftModel: '/m/d.gguf', draftTokens: 4 },
-    }), { ...ctx, runtime: { kind: 'native', executable: '/opt/llama-server' } });
+    const s = llamacpp.command(
+      v({
+        maxRunningSeqs: 16,
+        ctxSize: 16384,
+        kvUnified: false,
+        maxBatchedTokens: 1024,
+        ubatch: 256,
+        flashAttn: 'on',
+        kvCacheDtype: 'q8_0',
+        vCacheDtype: 'q4_0',
+        threads: 2,
+        threadsBatch: 2,
+        contBatching: false,
+        cacheReuse: 256,
+        cacheRamMiB: 0,
+        gpuLayers: 'all',
+        fit: false,
+        splitMode: 'row',
+        tensorSplit: '3,1',
+        repack: false,
+        speculative: { method: 'draft', draftModel: '/m/d.gguf', draftTokens: 4 },
+      }),
+      { ...ctx, runtime: { kind: 'native', executable: '/opt/llama-server' } },
+    );
     expect(s.argv.slice(10).join(' ')).toBe(
       '-c 16384 -np 16 -b 1024 -ub 256 -fa on -t 2 -tb 2 --cache-reuse 256 -cram 0 -ngl all -sm row -ts 3,1 -no-kvu -nocb --no-repack -ctk q8_0 -ctv q4_0 -fit off --spec-type draft-simple -md /m/d.gguf --spec-draft-n-max 4',
     );
     expect(s.argv[0]).toBe('/opt/llama-server');
   });
 
-  it('runs the llama-server it finds (SERVELAB_LLAMA_SERVER, PATH, servelab\'s build) and records the plain name', () => {
+  it("runs the llama-server it finds (SERVELAB_LLAMA_SERVER, PATH, servelab's build) and records the plain name", () => {
     const old = process.env.SERVELAB_LLAMA_SERVER;
     process.env.SERVELAB_LLAMA_SERVER = process.execPath; // any executable file
     try {
@@ -48,7 +66,9 @@ describe('llamacpp adapter', () => {
   });
 
   it('refuses a value the release does not have, in one line', () => {
-    expect(() => llamacpp.command(v({ flashAttn: 'maybe' }), ctx)).toThrow("llama.cpp 0.4.0-dev has no flashAttn 'maybe' (use one of on, off, auto)");
+    expect(() => llamacpp.command(v({ flashAttn: 'maybe' }), ctx)).toThrow(
+      "llama.cpp 0.4.0-dev has no flashAttn 'maybe' (use one of on, off, auto)",
+    );
     expect(() => llamacpp.command(v({ speculative: { method: 'draft' } }), ctx)).toThrow(/needs a draft model/);
   });
 

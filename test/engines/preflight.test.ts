@@ -13,10 +13,13 @@ const A100x8 = simulatedHost('A100', 8);
 const H200x8 = simulatedHost('H200', 8);
 
 describe('preflight', () => {
-  it('passes the studies\' winners', () => {
+  it("passes the studies' winners", () => {
     expect(check(v('sglang', 'Qwen/Qwen3-14B-FP8'), H100)).toEqual({ ok: true, warnings: [] });
     expect(check(v('vllm', 'zai-org/GLM-4.6-FP8', { tp: 8, maxBatchedTokens: 8192 }), A100x8).ok).toBe(true);
-    expect(check(v('sglang', 'deepseek-ai/DeepSeek-R1-0528', { tp: 8, dp: 8, dpAttention: true }), H200x8)).toEqual({ ok: true, warnings: [] });
+    expect(check(v('sglang', 'deepseek-ai/DeepSeek-R1-0528', { tp: 8, dp: 8, dpAttention: true }), H200x8)).toEqual({
+      ok: true,
+      warnings: [],
+    });
   });
 
   it('SGLang FP8 on A100 is pruned with the GPU named (Study B)', () => {
@@ -48,7 +51,10 @@ describe('preflight', () => {
     const ngram = check(v('sglang', 'deepseek-ai/DeepSeek-R1-0528', { ...dpa, speculative: { method: 'ngram' } }), H200x8);
     expect([ngram.ok, ngram.rule]).toEqual([false, 'sglang-spec-dp-attention']);
     expect(ngram.pruned!.reason).toMatch(/Currently ngram speculative decoding does not support dp attention/);
-    const draft = check(v('sglang', 'deepseek-ai/DeepSeek-R1-0528', { ...dpa, speculative: { method: 'draft', draftModel: 'x/y' } }), H200x8);
+    const draft = check(
+      v('sglang', 'deepseek-ai/DeepSeek-R1-0528', { ...dpa, speculative: { method: 'draft', draftModel: 'x/y' } }),
+      H200x8,
+    );
     expect(draft.rule).toBe('sglang-spec-dp-attention');
     // EAGLE/MTP with DP attention, and ngram without it, are not this rule's business.
     expect(check(v('sglang', 'deepseek-ai/DeepSeek-R1-0528', { ...dpa, speculative: { method: 'mtp' } }), H200x8).rule).toBeUndefined();
@@ -57,10 +63,19 @@ describe('preflight', () => {
 
   it('SGLang ngram with a paged attention backend (page size > 1) is pruned; flashinfer and fa3 pass', () => {
     for (const b of ['flashmla', 'cutlass_mla', 'trtllm_mla', 'fa4']) {
-      const r = check(v('sglang', 'deepseek-ai/DeepSeek-R1-0528', { tp: 8, attentionBackend: b, speculative: { method: 'ngram' } }), H200x8);
-      expect([r.rule, r.pruned?.reason]).toEqual(['sglang-ngram-paged-backend', expect.stringContaining(`the ${b} attention backend, whose page size is larger than 1`)]);
+      const r = check(
+        v('sglang', 'deepseek-ai/DeepSeek-R1-0528', { tp: 8, attentionBackend: b, speculative: { method: 'ngram' } }),
+        H200x8,
+      );
+      expect([r.rule, r.pruned?.reason]).toEqual([
+        'sglang-ngram-paged-backend',
+        expect.stringContaining(`the ${b} attention backend, whose page size is larger than 1`),
+      ]);
     }
-    for (const b of ['flashinfer', 'fa3']) expect(check(v('sglang', 'deepseek-ai/DeepSeek-R1-0528', { tp: 8, attentionBackend: b, speculative: { method: 'ngram' } }), H200x8).ok).toBe(true);
+    for (const b of ['flashinfer', 'fa3'])
+      expect(
+        check(v('sglang', 'deepseek-ai/DeepSeek-R1-0528', { tp: 8, attentionBackend: b, speculative: { method: 'ngram' } }), H200x8).ok,
+      ).toBe(true);
   });
 
   it('TP must divide the attention heads, and the KV-head rule', () => {
@@ -86,7 +101,9 @@ describe('preflight', () => {
 
   it('expert parallel and DP-attention only for MoE models', () => {
     expect(check(v('vllm', 'Qwen/Qwen3-14B', { tp: 2, ep: 2 }), simulatedHost('H100', 2)).rule).toBe('moe-only-ep');
-    expect(check(v('sglang', 'Qwen/Qwen3-14B', { tp: 2, dp: 2, dpAttention: true }), simulatedHost('H100', 2)).rule).toBe('moe-only-dp-attention');
+    expect(check(v('sglang', 'Qwen/Qwen3-14B', { tp: 2, dp: 2, dpAttention: true }), simulatedHost('H100', 2)).rule).toBe(
+      'moe-only-dp-attention',
+    );
     expect(check(v('vllm', 'Qwen/Qwen3-30B-A3B', { tp: 2, ep: 2 }), simulatedHost('H100', 2)).ok).toBe(true);
   });
 

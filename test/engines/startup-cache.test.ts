@@ -4,7 +4,11 @@ import { cacheEnv, CACHE_KNOBS, DUMMY_WEIGHTS, dummyWeightsVerdict } from '../..
 
 describe('cacheEnv', () => {
   it('points each engine at its own sub-folders of the session cache; unreleased knobs only on request', () => {
-    expect(cacheEnv('vllm', 'run/cache')).toEqual({ VLLM_CACHE_ROOT: 'run/cache/vllm', TORCHINDUCTOR_CACHE_DIR: 'run/cache/torchinductor', TRITON_CACHE_DIR: 'run/cache/triton' });
+    expect(cacheEnv('vllm', 'run/cache')).toEqual({
+      VLLM_CACHE_ROOT: 'run/cache/vllm',
+      TORCHINDUCTOR_CACHE_DIR: 'run/cache/torchinductor',
+      TRITON_CACHE_DIR: 'run/cache/triton',
+    });
     expect(cacheEnv('sglang', 'run/cache')).not.toHaveProperty('SGLANG_JIT_CACHE_ROOT');
     expect(cacheEnv('sglang', 'run/cache', true)).toHaveProperty('SGLANG_JIT_CACHE_ROOT', 'run/cache/sglang-jit');
     expect(cacheEnv('trtllm', 'run/cache')).toEqual({});
@@ -30,7 +34,10 @@ describe('dummy weights', () => {
   });
   it('TensorRT-LLM: through its YAML (no flag), and the verdict says so', () => {
     expect(DUMMY_WEIGHTS.trtllm?.flags).toEqual([]);
-    expect(dummyWeightsVerdict({ ...base, engine: 'trtllm' })).toEqual({ use: true, why: expect.stringContaining('load_format: dummy in its --extra_llm_api_options YAML') });
+    expect(dummyWeightsVerdict({ ...base, engine: 'trtllm' })).toEqual({
+      use: true,
+      why: expect.stringContaining('load_format: dummy in its --extra_llm_api_options YAML'),
+    });
     expect(dummyWeightsVerdict(base).why).toContain('(--load-format dummy,');
   });
 });

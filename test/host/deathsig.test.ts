@@ -33,7 +33,23 @@ describe('servers die with servelab', () => {
     process.env.SERVELAB_DEATHSIG = wrapper;
     let argv: string[] = [];
     const run = await runCli(
-      ['--auto', '--sim', '--model', 'Qwen/Qwen3-14B', '--stages', 'engine', '--engines', 'vllm', '--scale', '0.02', '--run-dir', join(cwd, 'run'), '--port', port, '--json'],
+      [
+        '--auto',
+        '--sim',
+        '--model',
+        'Qwen/Qwen3-14B',
+        '--stages',
+        'engine',
+        '--engines',
+        'vllm',
+        '--scale',
+        '0.02',
+        '--run-dir',
+        join(cwd, 'run'),
+        '--port',
+        port,
+        '--json',
+      ],
       cwd,
       (e, child) => {
         if (e.type === 'variant-launching') argv = e.argv;

@@ -64,7 +64,13 @@ describe('watchGpus', () => {
 
   it('parsers reject what they cannot read', () => {
     expect(parseWatchLine('garbage')).toBeUndefined();
-    expect(parseWatchLine('0, NVIDIA H100, [N/A], 10, 100')).toEqual({ index: 0, name: 'NVIDIA H100', utilPct: 0, memUsedMiB: 10, memTotalMiB: 100 });
+    expect(parseWatchLine('0, NVIDIA H100, [N/A], 10, 100')).toEqual({
+      index: 0,
+      name: 'NVIDIA H100',
+      utilPct: 0,
+      memUsedMiB: 10,
+      memTotalMiB: 100,
+    });
     expect(parseSimGpus({ nope: 1 })).toBeUndefined();
     expect(parseSimGpus([{ name: 'x' }])).toBeUndefined();
   });

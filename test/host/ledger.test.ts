@@ -97,7 +97,13 @@ describe('what holds the GPUs (servelab gpus)', () => {
     writeFileSync(process.env.FAKE_SMI_APPS, `${k.pid}, 70000, GPU-5b0c2f8e-8d3a-4c1e-9f1a-0d4f2b6c7e11\n1, 500, GPU-other\n`);
     const gpus = [{ index: 0, uuid: 'GPU-5b0c2f8e-8d3a-4c1e-9f1a-0d4f2b6c7e11', name: 'H100', memTotalMiB: 81559 }];
     const holders = await gpuHolders(false, gpus, readLedger());
-    expect(holders[0]).toMatchObject({ gpu: 0, pid: k.pid, usedMiB: 70000, command: 'sleep 30', servelab: { ownerPid: 1, ownerAlive: false } });
+    expect(holders[0]).toMatchObject({
+      gpu: 0,
+      pid: k.pid,
+      usedMiB: 70000,
+      command: 'sleep 30',
+      servelab: { ownerPid: 1, ownerAlive: false },
+    });
     expect(holders[1]).toMatchObject({ gpu: 'GPU-other', pid: 1 });
     expect(holders[1]!.servelab).toBeUndefined();
     rmSync(dir, { recursive: true, force: true });
@@ -117,7 +123,9 @@ describe('every start checks the ledger', () => {
     } finally {
       process.stderr.write = write;
     }
-    expect(said.join('')).toMatch(/1 server\(s\) left running by a servelab that is gone:\n {2}running +pid \d+ port 1 .*sleep 30[\s\S]*stopped leftover server pid/);
+    expect(said.join('')).toMatch(
+      /1 server\(s\) left running by a servelab that is gone:\n {2}running +pid \d+ port 1 .*sleep 30[\s\S]*stopped leftover server pid/,
+    );
     await new Promise((r) => setTimeout(r, 100));
     expect(pidAlive(k.pid!)).toBe(false);
     expect(readLedger()).toEqual([]);

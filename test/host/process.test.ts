@@ -150,7 +150,11 @@ describe('launchServer', () => {
     await waitFor(() => seen >= 8, 10_000);
     await h.stop({ graceMs: 500 });
     expect(h.tail()).toHaveLength(5);
-    expect(readFileSync(h.logPath, 'utf8').split('\n').filter((l) => l === 'still loading...').length).toBeGreaterThan(5);
+    expect(
+      readFileSync(h.logPath, 'utf8')
+        .split('\n')
+        .filter((l) => l === 'still loading...').length,
+    ).toBeGreaterThan(5);
   });
 
   it('stopAllServers stops every live server', async () => {
@@ -181,7 +185,9 @@ describe('bad input', () => {
     const s = net.createServer();
     await new Promise<void>((r) => s.listen(extra, '127.0.0.1', r));
     try {
-      await expect(launchServer({ ...fakeSpec(p), extraPorts: [extra] }, { runDir: runDir(), ...engineLaunchHooks() })).rejects.toThrow(`port ${extra} on 127.0.0.1 is already in use`);
+      await expect(launchServer({ ...fakeSpec(p), extraPorts: [extra] }, { runDir: runDir(), ...engineLaunchHooks() })).rejects.toThrow(
+        `port ${extra} on 127.0.0.1 is already in use`,
+      );
     } finally {
       await new Promise((r) => s.close(r));
     }
@@ -215,7 +221,9 @@ describe('docker runtime', () => {
     );
     const err = await launchServer(spec, { runDir: runDir(), ...engineLaunchHooks() }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(UserError);
-    expect((err as Error).message).toBe("docker image 'vllm/vllm-openai:nope' was not found locally; pull it first with: docker pull vllm/vllm-openai:nope");
+    expect((err as Error).message).toBe(
+      "docker image 'vllm/vllm-openai:nope' was not found locally; pull it first with: docker pull vllm/vllm-openai:nope",
+    );
   });
 });
 

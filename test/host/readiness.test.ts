@@ -2,7 +2,15 @@
 import { describe, expect, it } from 'vitest';
 import { healthUrl, readyStep, type ReadyState } from '../../src/host/readiness.js';
 
-const base: ReadyState = { now: 1000, deadline: 5000, fatalAt: undefined, fatalGraceMs: 300, exited: false, stopRequested: false, aborted: false };
+const base: ReadyState = {
+  now: 1000,
+  deadline: 5000,
+  fatalAt: undefined,
+  fatalGraceMs: 300,
+  exited: false,
+  stopRequested: false,
+  aborted: false,
+};
 
 describe('readyStep', () => {
   it('probes while nothing has happened', () => expect(readyStep(base)).toBe('probe'));

@@ -26,12 +26,17 @@ afterEach(() => {
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 /** Start the launcher fixture; resolve with the PIDs it reports once its servers are ready. */
-function startLauncher(kind: 'fake' | 'stubborn' | 'sim', extra: string[] = []): Promise<{ child: ChildProcess; pids: number[]; exit: Promise<{ code: number | null; signal: string | null }> }> {
+function startLauncher(
+  kind: 'fake' | 'stubborn' | 'sim',
+  extra: string[] = [],
+): Promise<{ child: ChildProcess; pids: number[]; exit: Promise<{ code: number | null; signal: string | null }> }> {
   const child = spawn(process.execPath, ['--import', 'tsx', LAUNCHER, mkdtempSync(path.join(root, 'r')), kind, '2', ...extra], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   started.push(child);
-  const exit = new Promise<{ code: number | null; signal: string | null }>((r) => child.once('exit', (code, signal) => r({ code, signal })));
+  const exit = new Promise<{ code: number | null; signal: string | null }>((r) =>
+    child.once('exit', (code, signal) => r({ code, signal })),
+  );
   return new Promise((resolve, reject) => {
     let out = '';
     let err = '';
@@ -98,4 +103,3 @@ describe('signals to servelab stop every server it started', () => {
     expect(await waitFor(() => allGone(pids), 10_000)).toBe(true);
   });
 });
-

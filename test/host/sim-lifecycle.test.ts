@@ -24,7 +24,10 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 async function launchSim(engine: EngineName, model: string, knobs: Knobs, gpu: string, gpus: number) {
   const port = await findFreePort({ from: 24000 + Math.floor(Math.random() * 20000) });
   const runDir = mkdtempSync(path.join(root, 'v'));
-  const spec = sim.command({ id: 'v', engine, model, knobs }, { host: '127.0.0.1', port, runDir, runtime: { kind: 'native' }, sim: { gpu, gpus, speed: 100 } });
+  const spec = sim.command(
+    { id: 'v', engine, model, knobs },
+    { host: '127.0.0.1', port, runDir, runtime: { kind: 'native' }, sim: { gpu, gpus, speed: 100 } },
+  );
   const host = simulatedHost(gpu, gpus);
   const g = host.gpus[0]!;
   const h = await launchServer(spec, {
@@ -71,6 +74,7 @@ describe('sim engine lifecycle', () => {
     const { h } = await launchSim('vllm', 'Qwen/Qwen3-14B', { tp: 3 }, 'H100', 4);
     const r = await h.waitReady(45_000);
     expect(r.ready).toBe(false);
-    if (!r.ready) expect(r.failure).toMatchObject({ kind: 'tp-mismatch', reason: '40 attention heads are not divisible by tensor parallel size 3' });
+    if (!r.ready)
+      expect(r.failure).toMatchObject({ kind: 'tp-mismatch', reason: '40 attention heads are not divisible by tensor parallel size 3' });
   });
 });

@@ -16,7 +16,11 @@ const SKIP_DIRS = new Set(['node_modules', 'dist', 'servelab-runs', 'tmp']);
 function markdownFiles(root: string): string[] {
   try {
     const out = execFileSync('git', ['ls-files', '-z', '--', '*.md'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
-    return out.split('\0').filter(Boolean).map((f) => join(root, f)).filter((f) => existsSync(f));
+    return out
+      .split('\0')
+      .filter(Boolean)
+      .map((f) => join(root, f))
+      .filter((f) => existsSync(f));
   } catch {
     const walk = (dir: string): string[] =>
       readdirSync(dir).flatMap((n) => {
@@ -40,7 +44,10 @@ export function headingIds(markdown: string): Set<string> {
   const body = markdown.replace(/^(```|~~~)[^\n]*\n[\s\S]*?^\1[^\n]*$/gm, '');
   for (const m of body.matchAll(/^#{1,6}[ \t]+(.+?)[ \t]*#*[ \t]*$/gm)) {
     const text = m[1]!.replace(/\[([^\]]*)\]\([^)]*\)/g, '$1');
-    const base = text.toLowerCase().replace(/[^\p{L}\p{N}\p{M}\s_-]/gu, '').replace(/\s/g, '-');
+    const base = text
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}\p{M}\s_-]/gu, '')
+      .replace(/\s/g, '-');
     const n = seen.get(base) ?? 0;
     seen.set(base, n + 1);
     ids.add(n === 0 ? base : `${base}-${n}`);
@@ -65,7 +72,12 @@ export function brokenLinks(file: string, root: string): string[] {
       broken.push(`${where} (no such file)`);
       continue;
     }
-    if (anchor && statSync(dest).isFile() && dest.endsWith('.md') && !headingIds(readFileSync(dest, 'utf8')).has(decodeURIComponent(anchor))) {
+    if (
+      anchor &&
+      statSync(dest).isFile() &&
+      dest.endsWith('.md') &&
+      !headingIds(readFileSync(dest, 'utf8')).has(decodeURIComponent(anchor))
+    ) {
       broken.push(`${where} (no heading #${anchor})`);
     }
   }
@@ -81,7 +93,7 @@ describe('Markdown links', () => {
 
   it('finds a missing file, a missing heading, and ignores code and other sites', () => {
     const dir = mkdtempSync(join(tmpdir(), 'doc-links-'));
-    writeFileSync(join(dir, 'b.md'), '# Ceiling (`npm run bench -- client-ceiling`)\n\n## Against vLLM\'s client\n');
+    writeFileSync(join(dir, 'b.md'), "# Ceiling (`npm run bench -- client-ceiling`)\n\n## Against vLLM's client\n");
     writeFileSync(
       join(dir, 'a.md'),
       [
@@ -95,6 +107,10 @@ describe('Markdown links', () => {
     );
     const found = brokenLinks(join(dir, 'a.md'), dir);
     rmSync(dir, { recursive: true, force: true });
-    expect(found).toEqual(['a.md: missing.md (no such file)', 'a.md: b.md#nowhere (no heading #nowhere)', 'a.md: #top-heading (no heading #top-heading)']);
+    expect(found).toEqual([
+      'a.md: missing.md (no such file)',
+      'a.md: b.md#nowhere (no heading #nowhere)',
+      'a.md: #top-heading (no heading #top-heading)',
+    ]);
   });
 });

@@ -9,7 +9,9 @@ import { describe, expect, it } from 'vitest';
 const HOST = fileURLToPath(new URL('../../src/host', import.meta.url));
 
 function files(dir: string): string[] {
-  return readdirSync(dir).flatMap((n) => (statSync(join(dir, n)).isDirectory() ? files(join(dir, n)) : /\.tsx?$/.test(n) ? [join(dir, n)] : []));
+  return readdirSync(dir).flatMap((n) =>
+    statSync(join(dir, n)).isDirectory() ? files(join(dir, n)) : /\.tsx?$/.test(n) ? [join(dir, n)] : [],
+  );
 }
 
 describe('host layer', () => {

@@ -22,14 +22,38 @@ describe.skipIf(LLAMA_SKIP !== undefined)('servelab --auto --engines llamacpp (r
   it('runs its stages on the CPU, saves a profile, exits 0', async () => {
     const runDir = join(cwd, 'run');
     run = await runCli(
-      ['--auto', '--engines', 'llamacpp', '--model', testGguf(), ...SMALL, '--stages', 'engine,quantization,kv-cache',
-        '--drop', 'fa=on', '--drop', 'kv=q4_0', '--no-early-stop', '--run-dir', runDir, '--out', cwd, '--port', freshPort(), '--json'],
-      cwd, undefined, 240_000,
+      [
+        '--auto',
+        '--engines',
+        'llamacpp',
+        '--model',
+        testGguf(),
+        ...SMALL,
+        '--stages',
+        'engine,quantization,kv-cache',
+        '--drop',
+        'fa=on',
+        '--drop',
+        'kv=q4_0',
+        '--no-early-stop',
+        '--run-dir',
+        runDir,
+        '--out',
+        cwd,
+        '--port',
+        freshPort(),
+        '--json',
+      ],
+      cwd,
+      undefined,
+      240_000,
     );
     expect(run.code, run.stderr.slice(-3000)).toBe(0);
     expect(leftServers(run.events, run.stderr)).toEqual([]);
 
-    const results = readdirSync(join(runDir, 'results')).map((f) => (JSON.parse(readFileSync(join(runDir, 'results', f), 'utf8')) as { result: VariantResult }).result);
+    const results = readdirSync(join(runDir, 'results')).map(
+      (f) => (JSON.parse(readFileSync(join(runDir, 'results', f), 'utf8')) as { result: VariantResult }).result,
+    );
     const ok = results.filter((r) => r.status === 'ok');
     // Every measured variant ran the real binary (not sim-serve) on a GGUF.
     expect(ok.length).toBeGreaterThanOrEqual(3);
@@ -42,12 +66,17 @@ describe.skipIf(LLAMA_SKIP !== undefined)('servelab --auto --engines llamacpp (r
       expect(r.cpuS).toBeGreaterThan(0);
     }
     // The quantization stage served the files llama-quantize wrote into the run folder.
-    const quant = ok.filter((r) => r.stage === 'quantization').map((r) => r.variant.model).sort();
+    const quant = ok
+      .filter((r) => r.stage === 'quantization')
+      .map((r) => r.variant.model)
+      .sort();
     expect(quant).toEqual([join(runDir, 'gguf', 'qwen3-256x4-Q4_0.gguf'), join(runDir, 'gguf', 'qwen3-256x4-Q8_0.gguf')]);
     for (const f of quant) expect(existsSync(f)).toBe(true);
 
     // The plan pruned the quantized V cache without flash attention, in the binary's words, and launched it never.
-    const plan = JSON.parse(readFileSync(join(runDir, 'plan.json'), 'utf8')) as { stages: { name: string; variants: { change: string; status: string; reason?: { reason: string } }[] }[] };
+    const plan = JSON.parse(readFileSync(join(runDir, 'plan.json'), 'utf8')) as {
+      stages: { name: string; variants: { change: string; status: string; reason?: { reason: string } }[] }[];
+    };
     const pruned = plan.stages.find((s) => s.name === 'kv-cache')!.variants.find((v) => v.change === 'kv=q8_0 fa=off')!;
     expect(pruned.status).toBe('pruned');
     expect(pruned.reason!.reason).toContain('quantized V cache requires flash_attn to be enabled');

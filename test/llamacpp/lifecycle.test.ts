@@ -30,7 +30,23 @@ describe.skipIf(LLAMA_SKIP !== undefined)('a llama.cpp session from start to rep
   let profilePath = '';
 
   it('tunes one stage and saves a profile', async () => {
-    const r = await cli(['--auto', '--engines', 'llamacpp', '--model', testGguf(), ...SMALL, '--stages', 'engine', '--out', cwd, '--run-dir', join(cwd, 'tuned'), '--port', freshPort(), '--json']);
+    const r = await cli([
+      '--auto',
+      '--engines',
+      'llamacpp',
+      '--model',
+      testGguf(),
+      ...SMALL,
+      '--stages',
+      'engine',
+      '--out',
+      cwd,
+      '--run-dir',
+      join(cwd, 'tuned'),
+      '--port',
+      freshPort(),
+      '--json',
+    ]);
     expect(r.code, r.stderr.slice(-2000)).toBe(0);
     profilePath = (r.events.find((e) => e.type === 'session-finished') as { profilePath: string }).profilePath;
     expect(existsSync(profilePath)).toBe(true);
@@ -44,14 +60,31 @@ describe.skipIf(LLAMA_SKIP !== undefined)('a llama.cpp session from start to rep
     expect(out).toMatch(/will run\s+\S*llama-server -m /);
     expect(out).toMatch(/^verdict: (ok|faster|regression)/m);
     expect(out).toMatch(/here\s+0 x CPU, llamacpp 0\.4\.0-dev/);
-    const profile = JSON.parse(readFileSync(profilePath, 'utf8')) as { replays?: { simulated: boolean; host: { gpuCount: number }; metrics?: { completed?: number } }[] };
+    const profile = JSON.parse(readFileSync(profilePath, 'utf8')) as {
+      replays?: { simulated: boolean; host: { gpuCount: number }; metrics?: { completed?: number } }[];
+    };
     expect(profile.replays?.at(-1)).toMatchObject({ simulated: false, host: { gpuCount: 0 }, metrics: { completed: 6 } });
   });
 
   it('sweep measures each load on the real server and prints the frontier', async () => {
     const copy = join(cwd, 'sweep-me.json');
     copyFileSync(profilePath, copy);
-    const r = await cli(['sweep', copy, '--sweep', 'concurrency:1,4', '--prompts', '6', '--yes', '--auto', '--port', freshPort(), '--out', join(cwd, 'swept'), '--run-dir', join(cwd, 'sweep-run')]);
+    const r = await cli([
+      'sweep',
+      copy,
+      '--sweep',
+      'concurrency:1,4',
+      '--prompts',
+      '6',
+      '--yes',
+      '--auto',
+      '--port',
+      freshPort(),
+      '--out',
+      join(cwd, 'swept'),
+      '--run-dir',
+      join(cwd, 'sweep-run'),
+    ]);
     expect(r.code, r.stderr.slice(-2000)).toBe(0);
     expect(r.stdout).toMatch(/^\s+1\s+\d+\s+[\d.]+\s+\d+\/\d+/m);
     expect(r.stdout).toMatch(/^\s+4\s+\d+\s+[\d.]+\s+\d+\/\d+/m);
@@ -61,7 +94,20 @@ describe.skipIf(LLAMA_SKIP !== undefined)('a llama.cpp session from start to rep
 });
 
 describe.skipIf(LLAMA_SKIP !== undefined)('stopping a llama.cpp session (real llama-server)', { timeout: 240_000 }, () => {
-  const base = () => ['--auto', '--engines', 'llamacpp', '--model', testGguf(), ...SMALL, '--stages', 'engine,threads', '--no-early-stop', '--out', cwd, '--json'];
+  const base = () => [
+    '--auto',
+    '--engines',
+    'llamacpp',
+    '--model',
+    testGguf(),
+    ...SMALL,
+    '--stages',
+    'engine,threads',
+    '--no-early-stop',
+    '--out',
+    cwd,
+    '--json',
+  ];
 
   it('SIGINT mid-benchmark: exit 130, no server left; --resume finishes without re-running', async () => {
     const runDir = join(cwd, 'int');
@@ -98,11 +144,32 @@ describe.skipIf(LLAMA_SKIP !== undefined)('stopping a llama.cpp session (real ll
   it('a truncated GGUF fails to start, classified by name with the evidence', async () => {
     const bad = join(cwd, 'truncated.gguf');
     writeFileSync(bad, readFileSync(testGguf()).subarray(0, 20_000_000));
-    const r = await cli(['--auto', '--engines', 'llamacpp', '--model', bad, ...SMALL, '--stages', 'engine', '--out', cwd, '--run-dir', join(cwd, 'bad'), '--port', freshPort(), '--json']);
+    const r = await cli([
+      '--auto',
+      '--engines',
+      'llamacpp',
+      '--model',
+      bad,
+      ...SMALL,
+      '--stages',
+      'engine',
+      '--out',
+      cwd,
+      '--run-dir',
+      join(cwd, 'bad'),
+      '--port',
+      freshPort(),
+      '--json',
+    ]);
     expect(r.code).toBe(1);
-    const fin = r.events.find((e) => e.type === 'variant-finished') as { result: { status: string; failure: { kind: string; reason: string; evidence?: string[] } } };
+    const fin = r.events.find((e) => e.type === 'variant-finished') as {
+      result: { status: string; failure: { kind: string; reason: string; evidence?: string[] } };
+    };
     expect(fin.result.status).toBe('failed');
-    expect(fin.result.failure).toMatchObject({ kind: 'model-not-found', reason: expect.stringMatching(/^the GGUF file is truncated or corrupt \(tensor \S+ lies past its end\)$/) });
+    expect(fin.result.failure).toMatchObject({
+      kind: 'model-not-found',
+      reason: expect.stringMatching(/^the GGUF file is truncated or corrupt \(tensor \S+ lies past its end\)$/),
+    });
     expect(fin.result.failure.evidence?.join('\n')).toMatch(/data is not within the file bounds/);
     expect(leftServers(r.events, r.stderr)).toEqual([]);
   });

@@ -30,7 +30,9 @@ describe('LiveCalibration', () => {
     const fresh = correctionsFor(fitCorrections(obs, toyPredict, { iterations: 4 }).set, 'vllm');
     const warm = correctionsFor(live.set, 'vllm');
     expect(Math.abs(Math.log(warm.hostOverhead / fresh.hostOverhead))).toBeLessThan(0.05);
-    expect(live.summary()).toMatch(/^calibration: 8 measured variant\(s\), leave-one-out median \|throughput error\| \d+\.\d% \(prior model \d+\.\d%\), band \+-\d+%$/);
+    expect(live.summary()).toMatch(
+      /^calibration: 8 measured variant\(s\), leave-one-out median \|throughput error\| \d+\.\d% \(prior model \d+\.\d%\), band \+-\d+%$/,
+    );
     const cell = predictionCell(live.figures(held), held.measured.totalTokPerS);
     expect(cell).toMatch(/^prior \d+, calibrated \d+ \+-\d+%, measured \d+$/);
   });

@@ -20,11 +20,15 @@ export function toyObs(n: number, truth: Corrections, engine = 'vllm', seed = 1)
   let s = seed;
   const r = () => ((s = (s * 16807) % 2147483647) / 2147483647) * 0.9 + 0.1;
   return Array.from({ length: n }, (_, i) => {
-    const o: Toy = { id: `${engine}-${i}`, engine, work: { gemm: r(), bw: r(), host: r() * 0.5, prefill: 0 }, measured: { totalTokPerS: 0, meanTpotMs: 0, meanTtftMs: 0 } };
+    const o: Toy = {
+      id: `${engine}-${i}`,
+      engine,
+      work: { gemm: r(), bw: r(), host: r() * 0.5, prefill: 0 },
+      measured: { totalTokPerS: 0, meanTpotMs: 0, meanTtftMs: 0 },
+    };
     o.measured = toyPredict(o, truth);
     return o;
   });
 }
 
 export const TRUTH: Corrections = { ...NEUTRAL, gemm: 0.75, bandwidth: 0.9, hostOverhead: 1.8 };
-

@@ -14,8 +14,24 @@ import { toyObs, toyPredict, TRUTH, type Toy } from './calibration-toy.js';
 
 describe('solveSpd', () => {
   it('solves a known system and refuses a matrix that is not positive definite', () => {
-    expect(solveSpd([[4, 2], [2, 3]], [2, 1]).map((v) => +v.toFixed(6))).toEqual([0.5, 0]);
-    expect(() => solveSpd([[1, 2], [2, 1]], [1, 1])).toThrow(/positive definite/);
+    expect(
+      solveSpd(
+        [
+          [4, 2],
+          [2, 3],
+        ],
+        [2, 1],
+      ).map((v) => +v.toFixed(6)),
+    ).toEqual([0.5, 0]);
+    expect(() =>
+      solveSpd(
+        [
+          [1, 2],
+          [2, 1],
+        ],
+        [1, 1],
+      ),
+    ).toThrow(/positive definite/);
   });
 });
 
@@ -51,7 +67,10 @@ describe('correctServer', () => {
     expect(stepTime(slowPrefill, prefill).seconds).toBeCloseTo(stepTime(cfg, prefill).seconds * 1.5, 9);
     expect(stepTime(slowPrefill, decode).seconds).toBe(stepTime(cfg, decode).seconds);
     const slowHost = correctServer(cfg, { ...NEUTRAL, hostOverhead: 3 });
-    expect(stepTime(slowHost, decode).seconds - stepTime(cfg, decode).seconds).toBeCloseTo(2 * (cfg.eff.stepOverheadS + cfg.eff.perSeqOverheadS * 64 + cfg.eff.perLayerOverheadS * cfg.model.numLayers), 9);
+    expect(stepTime(slowHost, decode).seconds - stepTime(cfg, decode).seconds).toBeCloseTo(
+      2 * (cfg.eff.stepOverheadS + cfg.eff.perSeqOverheadS * 64 + cfg.eff.perLayerOverheadS * cfg.model.numLayers),
+      9,
+    );
   });
   it('bandwidth and attention scale the decode step, and the input is not changed', () => {
     const before = JSON.stringify(cfg);

@@ -22,12 +22,17 @@ describe('FP8 scaling of a checkpoint', () => {
     expect(fp8ScalingOf({ quant_algo: 'FP8_PER_CHANNEL_PER_TOKEN' })).toBe('tensor');
     expect(fp8ScalingOf({ quant_algo: 'FP8_BLOCK_SCALES' })).toBe('block');
     expect(fp8ScalingOf({ quant_algo: 'NVFP4' })).toBeUndefined();
-    const ct = (strategy: string) => ({ quant_method: 'compressed-tensors', config_groups: { group_0: { weights: { num_bits: 8, type: 'float', strategy } } } });
+    const ct = (strategy: string) => ({
+      quant_method: 'compressed-tensors',
+      config_groups: { group_0: { weights: { num_bits: 8, type: 'float', strategy } } },
+    });
     expect(fp8ScalingOf(ct('channel'))).toBe('tensor');
     expect(fp8ScalingOf(ct('block'))).toBe('block');
     // A BF16 config says nothing; an FP8 config without scaling details stays unknown.
     expect(parseHfConfig(BUILTIN_CONFIGS['Qwen/Qwen3-14B']).fp8Scaling).toBeUndefined();
-    expect(parseHfConfig({ ...BUILTIN_CONFIGS['Qwen/Qwen3-14B'], quantization_config: { quant_method: 'fp8' } }).fp8Scaling).toBeUndefined();
+    expect(
+      parseHfConfig({ ...BUILTIN_CONFIGS['Qwen/Qwen3-14B'], quantization_config: { quant_method: 'fp8' } }).fp8Scaling,
+    ).toBeUndefined();
   });
 
   it('knows the per-tensor ModelOpt Llama checkpoints and leaves the unread Qwen3-235B one unknown', () => {
@@ -48,7 +53,10 @@ describe('FP8 scaling of a checkpoint', () => {
     it('takes its scaling from hf_quant_config.json', () => {
       writeFileSync(join(dir, 'config.json'), JSON.stringify(BUILTIN_CONFIGS['meta-llama/Llama-3.1-8B-Instruct']));
       expect(getModel(dir)!.weightDtype).toBe('bf16');
-      writeFileSync(join(dir, 'hf_quant_config.json'), JSON.stringify({ producer: { name: 'modelopt' }, quantization: { quant_algo: 'FP8', kv_cache_quant_algo: null } }));
+      writeFileSync(
+        join(dir, 'hf_quant_config.json'),
+        JSON.stringify({ producer: { name: 'modelopt' }, quantization: { quant_algo: 'FP8', kv_cache_quant_algo: null } }),
+      );
       expect(getModel(dir)).toMatchObject({ weightDtype: 'fp8', fp8Scaling: 'tensor' });
     });
   });
@@ -74,9 +82,16 @@ describe('FP8 GEMM rate by scaling', () => {
     expect(online.gemmFlops).toBe(H100.fp8Flops * HARDWARE.fp8GemmEff);
   });
 
-  it("the TensorRT-LLM perf-overview rows name the served ModelOpt checkpoints", () => {
+  it('the TensorRT-LLM perf-overview rows name the served ModelOpt checkpoints', () => {
     const models = new Set(WIDER_HELD_OUT.filter((r) => r.engine === 'trtllm').map((r) => r.model));
-    expect(models).toEqual(new Set(['deepseek-ai/DeepSeek-R1-0528', 'nvidia/Llama-3.3-70B-Instruct-FP8', 'nvidia/Qwen3-235B-A22B-FP8', 'nvidia/Llama-3.1-8B-Instruct-FP8']));
+    expect(models).toEqual(
+      new Set([
+        'deepseek-ai/DeepSeek-R1-0528',
+        'nvidia/Llama-3.3-70B-Instruct-FP8',
+        'nvidia/Qwen3-235B-A22B-FP8',
+        'nvidia/Llama-3.1-8B-Instruct-FP8',
+      ]),
+    );
     for (const m of models) expect(getModel(m)!.weightDtype).toBe('fp8');
     // trtllm-bench keeps the checkpoint's KV quantization and no ModelOpt checkpoint's is settled
     // (published-wider.ts CKPT_KV): BF16 kept, and the row's caveat says so.

@@ -38,11 +38,17 @@ describe('GGUF v3 files', () => {
   it('reads back what it wrote: metadata of every kind, tensor shapes, aligned offsets', () => {
     const file = path.join(dir, 'round.gguf');
     const meta = new Map<string, GgufValue>([
-      ['a.str', str('héllo')], ['a.u32', u32(7)], ['a.f32', { type: ValueType.FLOAT32, value: 0.5 }],
-      ['a.bool', { type: ValueType.BOOL, value: true }], ['a.i64', { type: ValueType.INT64, value: -3n }],
+      ['a.str', str('héllo')],
+      ['a.u32', u32(7)],
+      ['a.f32', { type: ValueType.FLOAT32, value: 0.5 }],
+      ['a.bool', { type: ValueType.BOOL, value: true }],
+      ['a.i64', { type: ValueType.INT64, value: -3n }],
       ['a.arr', { type: ValueType.ARRAY, elemType: ValueType.INT32, value: [1, -2, 3] }],
     ]);
-    const tensors = [{ name: 'x', dims: [3], type: GGML_TYPES.F32![0] }, { name: 'y', dims: [4, 2], type: GGML_TYPES.F16![0] }];
+    const tensors = [
+      { name: 'x', dims: [3], type: GGML_TYPES.F32![0] },
+      { name: 'y', dims: [4, 2], type: GGML_TYPES.F16![0] },
+    ];
     writeGguf(file, { metadata: meta, tensors }, (t) => Buffer.alloc(t.name === 'x' ? 12 : 16, 1));
     const h = readGgufHeader(file);
     expect(h.version).toBe(3);
@@ -51,7 +57,10 @@ describe('GGUF v3 files', () => {
     expect(plain(h.metadata.get('a.bool'))).toBe(true);
     expect(plain(h.metadata.get('a.i64'))).toBe(-3);
     expect(plain(h.metadata.get('a.arr'))).toEqual([1, -2, 3]);
-    expect(h.tensors.map((t) => [t.name, t.dims, t.offset])).toEqual([['x', [3], 0], ['y', [4, 2], 32]]);
+    expect(h.tensors.map((t) => [t.name, t.dims, t.offset])).toEqual([
+      ['x', [3], 0],
+      ['y', [4, 2], 32],
+    ]);
     expect(h.dataOffset! % 32).toBe(0);
     expect(fs.statSync(file).size).toBe(h.dataOffset! + 32 + 32);
   });
@@ -117,7 +126,19 @@ describe('a GGUF vocabulary as a tokenizer', () => {
   it('refuses a vocabulary that is not byte-level BPE, in one line', async () => {
     const { loadTokenizer } = await import('../../src/bench/tokenizer.js');
     const file = path.join(dir, 'spm.gguf');
-    writeGguf(file, { metadata: new Map([['tokenizer.ggml.model', str('llama')], ['tokenizer.ggml.tokens', { type: ValueType.ARRAY, elemType: ValueType.STRING, value: ['a'] }]]), tensors: [] }, () => Buffer.alloc(0));
-    await expect(loadTokenizer(file)).rejects.toThrow(`cannot use ${file} as a tokenizer: its tokenizer is 'llama', not byte-level BPE ('gpt2')`);
+    writeGguf(
+      file,
+      {
+        metadata: new Map([
+          ['tokenizer.ggml.model', str('llama')],
+          ['tokenizer.ggml.tokens', { type: ValueType.ARRAY, elemType: ValueType.STRING, value: ['a'] }],
+        ]),
+        tensors: [],
+      },
+      () => Buffer.alloc(0),
+    );
+    await expect(loadTokenizer(file)).rejects.toThrow(
+      `cannot use ${file} as a tokenizer: its tokenizer is 'llama', not byte-level BPE ('gpt2')`,
+    );
   });
 });

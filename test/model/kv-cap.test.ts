@@ -4,7 +4,11 @@
 // case (about 8.1 GiB of KV at vLLM 0.11.0, 4.5 GiB from 0.11.1, against 10 GiB for 40,960 tokens).
 import { describe, expect, it } from 'vitest';
 import { resolveServer } from '../../src/model/estimate.js';
-import { vllmSamplerBytesPerLogit, VLLM_FLASHINFER_SAMPLER_BYTES_PER_LOGIT, VLLM_SORT_SAMPLER_BYTES_PER_LOGIT } from '../../src/model/kv-budget.js';
+import {
+  vllmSamplerBytesPerLogit,
+  VLLM_FLASHINFER_SAMPLER_BYTES_PER_LOGIT,
+  VLLM_SORT_SAMPLER_BYTES_PER_LOGIT,
+} from '../../src/model/kv-budget.js';
 import { findGpu } from '../../src/model/gpus.js';
 import { getModel } from '../../src/model/models.js';
 import { simulateWorkload } from '../../src/sim/virtual.js';
@@ -44,7 +48,10 @@ describe("the sampler's profile peak follows the release's top-k/top-p kernel", 
   });
 
   it('Qwen3-32B on one H100 cannot start on either path (8.07 / 4.52 GiB against 10.00)', () => {
-    for (const [v, avail] of [['0.11.0', '8.07'], ['0.11.1', '4.52']] as const) {
+    for (const [v, avail] of [
+      ['0.11.0', '8.07'],
+      ['0.11.1', '4.52'],
+    ] as const) {
       const s = resolveServer('vllm', h100, 1, m, {}, v);
       expect(s.fit.fits).toBe(false);
       expect(s.fit.reason).toContain(`10.00 GiB of KV cache; ${avail} GiB is available`);
@@ -74,7 +81,15 @@ describe('a KV pool smaller than the context', () => {
   });
 
   it('SGLang serves requests within its pool', () => {
-    const r = simulateWorkload({ engine: 'sglang', gpu: 'H100', gpus: 1, model: m, knobs: {}, requests: Array.from({ length: 20 }, () => ({ promptLen: 500, outputLen: 50 })), seed: 1 });
+    const r = simulateWorkload({
+      engine: 'sglang',
+      gpu: 'H100',
+      gpus: 1,
+      model: m,
+      knobs: {},
+      requests: Array.from({ length: 20 }, () => ({ promptLen: 500, outputLen: 50 })),
+      seed: 1,
+    });
     expect(r.metrics?.completed).toBe(20);
     expect(r.kvCapacityTokens).toBeLessThan(40960);
   });

@@ -17,7 +17,8 @@ const SXM = findGpu('H100')!;
 const MEM_94GB: GpuSpec = { ...SXM, name: 'H100 with 94 GB', memMiB: 95830, cudaTotalMiB: 95830 - (81559 - Math.round(79.18 * 1024)) };
 
 const labH100 = HELD_OUT.filter((r) => r.gpu === 'H100' && r.source.includes('gpustack/gpustack'));
-const fits = (r: PublishedResult, gpu: GpuSpec) => resolveOptions({ engine: r.engine, engineVersion: r.engineVersion, gpu, gpus: r.gpus, model: r.model, knobs: r.knobs }).fit.fits;
+const fits = (r: PublishedResult, gpu: GpuSpec) =>
+  resolveOptions({ engine: r.engine, engineVersion: r.engineVersion, gpu, gpus: r.gpus, model: r.model, knobs: r.knobs }).fit.fits;
 
 describe("the GPUStack lab's H100 rows", () => {
   it('the H100 name resolves to the 80 GB SXM part the lab names ("H100 SXM")', () => {
@@ -28,7 +29,8 @@ describe("the GPUStack lab's H100 rows", () => {
   it('exactly the not-as-published rows are refused on 80 GB, and every one of them starts with 94 GB', () => {
     const refused = labH100.filter((r) => !fits(r, SXM));
     expect(refused.length).toBe(5);
-    for (const r of labH100) expect(isNotAsPublished(r.caveat), `${r.model} ${r.engine} ${JSON.stringify(r.knobs)}`).toBe(refused.includes(r));
+    for (const r of labH100)
+      expect(isNotAsPublished(r.caveat), `${r.model} ${r.engine} ${JSON.stringify(r.knobs)}`).toBe(refused.includes(r));
     for (const r of refused) expect(fits(r, MEM_94GB), `${r.model} ${JSON.stringify(r.knobs)}`).toBe(true);
   });
 });

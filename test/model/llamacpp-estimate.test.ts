@@ -90,11 +90,31 @@ describe('llama.cpp estimate', () => {
   it('a llamacpp observation gets a figure in the calibration predictor (not dropped); a missing file gets none', () => {
     const file = path.join(dir, 'b.gguf');
     const obs = (model: string): SimObservation => ({
-      id: 'x', engine: 'llamacpp', measured: { totalTokPerS: 100, meanTtftMs: 100, meanTpotMs: 10 },
-      run: { engine: 'llamacpp', model, gpu: 'cpu', gpus: 0, knobs: { maxRunningSeqs: 2 }, workload: { name: 'r', dataset: 'random', numPrompts: 8, inputLen: 128, outputLen: 32, seed: 0, maxConcurrency: 2, requestRate: null } },
+      id: 'x',
+      engine: 'llamacpp',
+      measured: { totalTokPerS: 100, meanTtftMs: 100, meanTpotMs: 10 },
+      run: {
+        engine: 'llamacpp',
+        model,
+        gpu: 'cpu',
+        gpus: 0,
+        knobs: { maxRunningSeqs: 2 },
+        workload: {
+          name: 'r',
+          dataset: 'random',
+          numPrompts: 8,
+          inputLen: 128,
+          outputLen: 32,
+          seed: 0,
+          maxConcurrency: 2,
+          requestRate: null,
+        },
+      },
     });
     const p = simPredictor();
-    expect(p(obs(file), NEUTRAL)!.totalTokPerS).toBeCloseTo(llamacppEstimate(big, { maxRunningSeqs: 2 }, cpuFactsFrom(fs.readFileSync('/proc/cpuinfo', 'utf8')), W).totalTokPerS);
+    expect(p(obs(file), NEUTRAL)!.totalTokPerS).toBeCloseTo(
+      llamacppEstimate(big, { maxRunningSeqs: 2 }, cpuFactsFrom(fs.readFileSync('/proc/cpuinfo', 'utf8')), W).totalTokPerS,
+    );
     expect(p(obs(path.join(dir, 'none.gguf')), NEUTRAL)).toBeUndefined();
   });
 });

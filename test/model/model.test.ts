@@ -54,9 +54,24 @@ describe('model metadata', () => {
   });
 
   it('parses dense, MoE and MLA configs, and reads a local folder', () => {
-    const dense = parseHfConfig({ hidden_size: 4096, num_attention_heads: 32, num_hidden_layers: 32, vocab_size: 32000, intermediate_size: 11008 });
+    const dense = parseHfConfig({
+      hidden_size: 4096,
+      num_attention_heads: 32,
+      num_hidden_layers: 32,
+      vocab_size: 32000,
+      intermediate_size: 11008,
+    });
     expect(dense).toMatchObject({ numKvHeads: 32, headDim: 128, moe: undefined, mla: undefined, weightDtype: 'bf16' });
-    const mixtral = parseHfConfig({ hidden_size: 4096, num_attention_heads: 32, num_key_value_heads: 8, num_hidden_layers: 32, vocab_size: 32000, intermediate_size: 14336, num_local_experts: 8, num_experts_per_tok: 2 });
+    const mixtral = parseHfConfig({
+      hidden_size: 4096,
+      num_attention_heads: 32,
+      num_key_value_heads: 8,
+      num_hidden_layers: 32,
+      vocab_size: 32000,
+      intermediate_size: 14336,
+      num_local_experts: 8,
+      num_experts_per_tok: 2,
+    });
     expect(mixtral.moe).toMatchObject({ numExperts: 8, expertsPerTok: 2, moeIntermediateSize: 14336 });
     const ds = getModel('deepseek-ai/DeepSeek-R1-0528')!;
     expect(ds.mla).toMatchObject({ kvLoraRank: 512, qkRopeHeadDim: 64 });
@@ -64,7 +79,17 @@ describe('model metadata', () => {
     expect(() => parseHfConfig({ hidden_size: 1 })).toThrow(/num_attention_heads/);
     const dir = mkdtempSync(join(tmpdir(), 'servelab-model-'));
     try {
-      writeFileSync(join(dir, 'config.json'), JSON.stringify({ architectures: ['X'], hidden_size: 2048, num_attention_heads: 16, num_hidden_layers: 24, vocab_size: 50000, quantization_config: { quant_method: 'awq', bits: 4 } }));
+      writeFileSync(
+        join(dir, 'config.json'),
+        JSON.stringify({
+          architectures: ['X'],
+          hidden_size: 2048,
+          num_attention_heads: 16,
+          num_hidden_layers: 24,
+          vocab_size: 50000,
+          quantization_config: { quant_method: 'awq', bits: 4 },
+        }),
+      );
       expect(getModel(dir)).toMatchObject({ architecture: 'X', numLayers: 24, weightDtype: 'int4' });
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -109,7 +134,10 @@ describe('estimate', () => {
     expect(fits('vllm', a100, 8, getModel('zai-org/GLM-4.6-FP8')!, { tp: 8 })).toMatchObject({ fits: true });
     expect(fits('vllm', findGpu('H100')!, 4, getModel('Qwen/Qwen3-14B')!, { tp: 3 })).toMatchObject({ fits: false, kind: 'tp-mismatch' });
     expect(fits('vllm', findGpu('H100')!, 1, getModel('Qwen/Qwen3-14B')!, { tp: 2 })).toMatchObject({ fits: false, kind: 'too-few-gpus' });
-    expect(fits('sglang', findGpu('H100')!, 1, getModel('Qwen/Qwen3-14B')!, { memFraction: 0.3 })).toMatchObject({ fits: false, kind: 'oom-kv' });
+    expect(fits('sglang', findGpu('H100')!, 1, getModel('Qwen/Qwen3-14B')!, { memFraction: 0.3 })).toMatchObject({
+      fits: false,
+      kind: 'oom-kv',
+    });
     const r = fits('vllm', findGpu('L40S')!, 1, getModel('meta-llama/Llama-3.1-70B-Instruct')!, {});
     expect(r.fits).toBe(false);
     expect(r.reason).toMatch(/GiB/);

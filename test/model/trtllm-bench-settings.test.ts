@@ -18,7 +18,15 @@ describe('trtllm-bench settings heuristic', () => {
   it('Llama-3.3-70B FP8 on 2 x H200 at 8192/1024: 96 requests, and max_num_tokens raised to ISL + batch', () => {
     // engine 70.55e9 B = 65.7 GiB; 2 x 140.4 GiB; (280.8 - 65.7) x 0.9 = 193.6 GiB of KV;
     // 2 x 80 layers x 8 KV heads x 128 x 2 B = 320 KiB per token; x 9216 tokens -> 68.8 requests.
-    const base = { model: 'meta-llama/Llama-3.3-70B-Instruct-FP8', gpu: findGpu('H200')!, tp: 2, isl: 8192, osl: 1024, weightBytesPerElem: 1, kvBytesPerElem: 2 };
+    const base = {
+      model: 'meta-llama/Llama-3.3-70B-Instruct-FP8',
+      gpu: findGpu('H200')!,
+      tp: 2,
+      isl: 8192,
+      osl: 1024,
+      weightBytesPerElem: 1,
+      kvBytesPerElem: 2,
+    };
     const s = trtllmBenchSettings(base);
     expect(s.kvCacheMaxRequests).toBeCloseTo(68.8, 1);
     expect(s).toMatchObject({ maxBatchSize: 96, maxNumTokens: 8192 + 96 });

@@ -37,7 +37,8 @@ const RECORDED = {
   /** Held-out groups whose engine ranking the model gets right (of 6). */
   rankingRight: 4,
 };
-const SOURCE = /^https:\/\/github\.com\/(gpustack\/gpustack\/blob\/(main|[0-9a-f]{40})\/docs\/performance-lab\/|NVIDIA\/TensorRT-LLM\/blob\/[0-9a-f]{40}\/docs\/)/;
+const SOURCE =
+  /^https:\/\/github\.com\/(gpustack\/gpustack\/blob\/(main|[0-9a-f]{40})\/docs\/performance-lab\/|NVIDIA\/TensorRT-LLM\/blob\/[0-9a-f]{40}\/docs\/)/;
 
 describe('held-out validation (published results the fit never reads)', () => {
   const s = summarize(HELD_OUT.map((r) => validateOne(r)));

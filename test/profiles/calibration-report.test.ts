@@ -17,7 +17,13 @@ describe('calibrated profile', () => {
     const measured = r.metrics!.total_token_throughput;
     r.predicted = { totalTokPerS: measured * 0.8, meanTtftMs: 1, meanTpotMs: 1 };
     r.calibrated = { totalTokPerS: measured * 1.05, meanTtftMs: 1, meanTpotMs: 1, bandPct: 6.4, observations: 3 };
-    p.calibration = { observations: 3, priorMedianAbsPct: 18.2, looMedianAbsPct: 3.1, bandPct: 6.4, corrections: { host: { gemm: 0.85 }, engines: {} } };
+    p.calibration = {
+      observations: 3,
+      priorMedianAbsPct: 18.2,
+      looMedianAbsPct: 3.1,
+      bandPct: 6.4,
+      corrections: { host: { gemm: 0.85 }, engines: {} },
+    };
     const back = parseProfile(serializeProfile(p), 'memory');
     expect(back.stages[0]!.results[0]!.calibrated).toEqual(r.calibrated);
     const md = renderReport(back);

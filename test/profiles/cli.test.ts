@@ -57,7 +57,10 @@ function oneLineError(r: Run, pattern: RegExp): void {
 
 describe('bad profiles: one line, exit 2', () => {
   it('malformed JSON', async () => {
-    oneLineError(await cli(['export', file('broken.json'), '--format', 'shell']), /^servelab: profile .*broken\.json: malformed JSON at line 1, column \d+/);
+    oneLineError(
+      await cli(['export', file('broken.json'), '--format', 'shell']),
+      /^servelab: profile .*broken\.json: malformed JSON at line 1, column \d+/,
+    );
   });
   it('a newer schema', async () => {
     oneLineError(await cli(['export', file('future.json'), '--format', 'k8s']), /written for profile schema 7; .*reads schema 1/);
@@ -74,7 +77,10 @@ describe('bad profiles: one line, exit 2', () => {
   it('a missing file and an unknown format', async () => {
     oneLineError(await cli(['export', file('nope.json'), '--format', 'shell']), /nope\.json: no such file/);
     oneLineError(await cli(['export', file('good.json'), '--format', 'helm']), /unknown --format 'helm': use shell, docker, systemd, k8s/);
-    oneLineError(await cli(['export', file('good.json'), '--format', 'shell', '--out', file('no-such-dir/x.sh')]), /--out .*x\.sh: cannot write \(ENOENT\): create its folder first/);
+    oneLineError(
+      await cli(['export', file('good.json'), '--format', 'shell', '--out', file('no-such-dir/x.sh')]),
+      /--out .*x\.sh: cannot write \(ENOENT\): create its folder first/,
+    );
   });
 });
 
@@ -109,7 +115,7 @@ describe('servelab profiles', () => {
   });
 });
 
-describe('servelab profiles reads the user\'s folders from the settings', () => {
+describe("servelab profiles reads the user's folders from the settings", () => {
   it('lists profiles-dir and <out>/profiles', async () => {
     const conf = join(dir, 'conf');
     const mine = join(dir, 'mine');

@@ -13,14 +13,14 @@ describe('shellQuote', () => {
   });
 
   it('leaves plain flags bare', () => {
-    expect(formatCommand(['vllm', 'serve', 'Qwen/Qwen3-14B', '--max-num-batched-tokens', '8192'], { VLLM_ATTENTION_BACKEND: 'FLASHINFER' })).toBe(
-      'VLLM_ATTENTION_BACKEND=FLASHINFER vllm serve Qwen/Qwen3-14B --max-num-batched-tokens 8192',
-    );
+    expect(
+      formatCommand(['vllm', 'serve', 'Qwen/Qwen3-14B', '--max-num-batched-tokens', '8192'], { VLLM_ATTENTION_BACKEND: 'FLASHINFER' }),
+    ).toBe('VLLM_ATTENTION_BACKEND=FLASHINFER vllm serve Qwen/Qwen3-14B --max-num-batched-tokens 8192');
   });
 });
 
 describe('launcherOf', () => {
-  it('knows the engines\' launchers', () => {
+  it("knows the engines' launchers", () => {
     expect(launcherOf(['vllm', 'serve', 'm'])).toBe('vllm');
     expect(launcherOf(['/opt/venv/bin/vllm', 'serve', 'm'])).toBe('vllm');
     expect(launcherOf(['python3', '-m', 'sglang.launch_server', '--model-path', 'm'])).toBe('sglang');
@@ -53,7 +53,9 @@ describe('launcherOf', () => {
 
 describe('checkRunnable', () => {
   it('refuses an unknown executable in one line, unless allowed', () => {
-    expect(() => checkRunnable(['bash', '-c', 'rm -rf ~'], {}, 'p.json')).toThrow(/^profile p\.json: refusing to run 'bash -c .*--allow-any-command/);
+    expect(() => checkRunnable(['bash', '-c', 'rm -rf ~'], {}, 'p.json')).toThrow(
+      /^profile p\.json: refusing to run 'bash -c .*--allow-any-command/,
+    );
     expect(checkRunnable(['bash', '-c', 'true'], {}, 'p.json', true)).toBeNull();
   });
 
@@ -66,18 +68,37 @@ describe('checkRunnable', () => {
 
 describe('redaction', () => {
   it('drops secret-looking env keys and values, keeps ordinary ones', () => {
-    for (const k of ['HF_TOKEN', 'HUGGING_FACE_HUB_TOKEN', 'OPENAI_API_KEY', 'VLLM_API_KEY', 'AWS_SECRET_ACCESS_KEY', 'DB_PASSWORD', 'GITHUB_TOKEN', 'WANDB_API_KEY']) {
+    for (const k of [
+      'HF_TOKEN',
+      'HUGGING_FACE_HUB_TOKEN',
+      'OPENAI_API_KEY',
+      'VLLM_API_KEY',
+      'AWS_SECRET_ACCESS_KEY',
+      'DB_PASSWORD',
+      'GITHUB_TOKEN',
+      'WANDB_API_KEY',
+    ]) {
       expect(isSecretEnvKey(k), k).toBe(true);
     }
     for (const k of ['CUDA_VISIBLE_DEVICES', 'TOKENIZERS_PARALLELISM', 'VLLM_ATTENTION_BACKEND', 'NCCL_DEBUG', 'MAX_TOKENS', 'PWD']) {
       expect(isSecretEnvKey(k), k).toBe(false);
     }
-    expect(redactEnv({ A: 'hf_abcdefghijklmnopqrstu1234', B: 'x', HF_TOKEN: 'y' })).toEqual({ env: { B: 'x' }, removed: ['A', 'HF_TOKEN'] });
+    expect(redactEnv({ A: 'hf_abcdefghijklmnopqrstu1234', B: 'x', HF_TOKEN: 'y' })).toEqual({
+      env: { B: 'x' },
+      removed: ['A', 'HF_TOKEN'],
+    });
   });
 
   it('masks secret flag values in argv', () => {
     expect(redactArgv(['vllm', 'serve', 'm', '--api-key', 'k', '--hf-token=t', '--port', '8000']).argv).toEqual([
-      'vllm', 'serve', 'm', '--api-key', '<redacted>', '--hf-token=<redacted>', '--port', '8000',
+      'vllm',
+      'serve',
+      'm',
+      '--api-key',
+      '<redacted>',
+      '--hf-token=<redacted>',
+      '--port',
+      '8000',
     ]);
   });
 });

@@ -1,7 +1,16 @@
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
-import { containerArgv, exportDocker, exportK8s, exportShell, exportSystemd, officialImage, serverPort, systemdQuote } from '../../src/profiles/export.js';
+import {
+  containerArgv,
+  exportDocker,
+  exportK8s,
+  exportShell,
+  exportSystemd,
+  officialImage,
+  serverPort,
+  systemdQuote,
+} from '../../src/profiles/export.js';
 import { deepseekR1Study, glm46Study, qwen3Study } from '../../src/profiles/studies.js';
 import type { Profile } from '../../src/profiles/schema.js';
 
@@ -64,13 +73,15 @@ describe('export docker', () => {
     const text = exportDocker(glm46Study(), 'g.json');
     const line = text.split('\n').find((l) => l.startsWith('docker run'))!;
     expect(line).toContain('--gpus all --ipc=host -p 8000:8000');
-    expect(line).toContain('--entrypoint vllm vllm/vllm-openai:v0.11.0 serve zai-org/GLM-4.6-FP8 -tp 8 --max-num-batched-tokens 8192 --host 0.0.0.0');
+    expect(line).toContain(
+      '--entrypoint vllm vllm/vllm-openai:v0.11.0 serve zai-org/GLM-4.6-FP8 -tp 8 --max-num-batched-tokens 8192 --host 0.0.0.0',
+    );
     const out = spawnSync('bash', ['-c', `printf '%s\\n' ${line.slice('docker '.length)}`], { encoding: 'utf8', env: { HOME: '/home/u' } });
     const words = out.stdout.trimEnd().split('\n');
     expect(words).toContain('/home/u/.cache/huggingface:/root/.cache/huggingface');
   });
 
-  it('uses the server\'s own port', () => {
+  it("uses the server's own port", () => {
     expect(serverPort(qwen3Study())).toBe(30000);
     const p = glm46Study();
     p.engineArgv = [...p.engineArgv, '--port', '9001', '--host', '127.0.0.1'];
@@ -85,7 +96,10 @@ describe('export systemd', () => {
     const exec = unit.split('\n').find((l) => l.startsWith('ExecStart='))!;
     expect(systemdSplit(exec.slice('ExecStart='.length))).toEqual(awkward.engineArgv);
     const envLines = unit.split('\n').filter((l) => l.startsWith('Environment='));
-    expect(envLines.map((l) => systemdSplit(l.slice('Environment='.length))[0])).toEqual(['VLLM_ATTENTION_BACKEND=FLASHINFER', 'NOTE=two words']);
+    expect(envLines.map((l) => systemdSplit(l.slice('Environment='.length))[0])).toEqual([
+      'VLLM_ATTENTION_BACKEND=FLASHINFER',
+      'NOTE=two words',
+    ]);
     expect(unit).toMatch(/\[Unit\][\s\S]*\[Service\][\s\S]*\[Install\]\nWantedBy=multi-user.target/);
   });
 
@@ -133,7 +147,12 @@ describe('files the command reads (TensorRT-LLM YAML)', () => {
   function trtProfile(): Profile {
     const p = qwen3Study();
     p.engine = { name: 'trtllm', version: '1.2.0rc1', runtime: { kind: 'native' } };
-    p.variant = { id: 'trt-fp8', engine: 'trtllm', model: 'Qwen/Qwen3-14B-FP8', knobs: { kvCacheDtype: 'fp8', attentionBackend: 'flashinfer' } };
+    p.variant = {
+      id: 'trt-fp8',
+      engine: 'trtllm',
+      model: 'Qwen/Qwen3-14B-FP8',
+      knobs: { kvCacheDtype: 'fp8', attentionBackend: 'flashinfer' },
+    };
     p.engineArgv = ['trtllm-serve', 'Qwen/Qwen3-14B-FP8', '--extra_llm_api_options', '/old/run/extra_llm_api_options.yaml'];
     p.files = [];
     return p;
@@ -159,7 +178,12 @@ describe('files the command reads (TensorRT-LLM YAML)', () => {
       const script = exportShell(p, 't.json').replace(/^exec trtllm-serve /m, "exec printf '%s\\n' trtllm-serve ");
       const out = spawnSync('bash', ['-c', script], { encoding: 'utf8', env: { ...process.env, SERVELAB_FILES_DIR: dir } });
       expect(out.status, out.stderr).toBe(0);
-      expect(out.stdout.trimEnd().split('\n')).toEqual(['trtllm-serve', 'Qwen/Qwen3-14B-FP8', '--extra_llm_api_options', join(dir, 'extra_llm_api_options.yaml')]);
+      expect(out.stdout.trimEnd().split('\n')).toEqual([
+        'trtllm-serve',
+        'Qwen/Qwen3-14B-FP8',
+        '--extra_llm_api_options',
+        join(dir, 'extra_llm_api_options.yaml'),
+      ]);
       expect(readFileSync(join(dir, 'extra_llm_api_options.yaml'), 'utf8')).toBe(p.files[0]!.content);
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -183,7 +207,12 @@ describe('files the command reads (TensorRT-LLM YAML)', () => {
     const { serveSpec } = await import('../../src/tune/replay/serve-profile.js');
     const p = parseProfile(serializeProfile(trtProfile()), 't.json');
     const spec = serveSpec(p, { sim: false, speed: 1, runDir: '/runs/serve-1' });
-    expect(spec.argv).toEqual(['trtllm-serve', 'Qwen/Qwen3-14B-FP8', '--extra_llm_api_options', '/runs/serve-1/extra_llm_api_options.yaml']);
+    expect(spec.argv).toEqual([
+      'trtllm-serve',
+      'Qwen/Qwen3-14B-FP8',
+      '--extra_llm_api_options',
+      '/runs/serve-1/extra_llm_api_options.yaml',
+    ]);
     expect(spec.files).toEqual([{ path: '/runs/serve-1/extra_llm_api_options.yaml', content: p.files[0]!.content }]);
   });
 
@@ -217,11 +246,19 @@ describe('files the command reads (TensorRT-LLM YAML)', () => {
     p.files = [];
     const rel = DEFAULT_VERSION.trtllm;
     expect(officialImage(p)).toBe(`nvcr.io/nvidia/tensorrt-llm/release:${rel}`);
-    for (const text of [exportShell(p, 'x.json'), exportDocker(p, 'x.json'), exportSystemd(p, 'x.json'), exportK8s(p, 'x.json'), slurmScript(p, 'x.json')]) {
+    for (const text of [
+      exportShell(p, 'x.json'),
+      exportDocker(p, 'x.json'),
+      exportSystemd(p, 'x.json'),
+      exportK8s(p, 'x.json'),
+      slurmScript(p, 'x.json'),
+    ]) {
       expect(text).toContain(`trtllm ${rel} (simulated)`);
       expect(text).not.toMatch(/trtllm simulated/);
     }
-    expect(exportShell(p, 'x.json')).toContain(`# simulated host: no engine ran; the commands are spelled for trtllm ${rel}: validate them on a GPU host before serving`);
+    expect(exportShell(p, 'x.json')).toContain(
+      `# simulated host: no engine ran; the commands are spelled for trtllm ${rel}: validate them on a GPU host before serving`,
+    );
     // A variant that recorded the release it was spelled for keeps it.
     p.variant = { ...p.variant, engine: 'trtllm', engineVersion: '1.0.0' };
     expect(officialImage(p)).toBe('nvcr.io/nvidia/tensorrt-llm/release:1.0.0');
@@ -235,7 +272,10 @@ describe('hostile profile data in exports', () => {
     p.engineArgv = ['echo', '--config', '/x/extra.yaml'];
     const dir = spawnSync('mktemp', ['-d']).stdout.toString().trim();
     const script = exportShell(p, 'evil.json');
-    const r = spawnSync('bash', ['-c', `${script.replace(/^exec /m, 'cat "$dir/extra.yaml"; echo ')}`], { env: { ...process.env, SERVELAB_FILES_DIR: dir }, encoding: 'utf8' });
+    const r = spawnSync('bash', ['-c', `${script.replace(/^exec /m, 'cat "$dir/extra.yaml"; echo ')}`], {
+      env: { ...process.env, SERVELAB_FILES_DIR: dir },
+      encoding: 'utf8',
+    });
     expect(r.status, r.stderr).toBe(0);
     // The file holds all three lines, the delimiter line included, and nothing ran.
     expect(r.stdout.startsWith('a: 1\nSERVELAB_EOF\ntouch /tmp/servelab-pwned-$$\n')).toBe(true);

@@ -26,7 +26,11 @@ const children = new Set<ChildProcess>();
 
 function start(args: string[], env: NodeJS.ProcessEnv = {}): { child: ChildProcess; done: Promise<Run>; stderrSoFar: () => string } {
   // Settings (and so the user's profile folder) live in the test's own folder, never the real one.
-  const child = spawn(process.execPath, [bin, ...args], { cwd: repo, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, SERVELAB_CONFIG_DIR: join(dir, 'config'), ...env } });
+  const child = spawn(process.execPath, [bin, ...args], {
+    cwd: repo,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, SERVELAB_CONFIG_DIR: join(dir, 'config'), ...env },
+  });
   children.add(child);
   let stdout = '';
   let stderr = '';
@@ -73,7 +77,17 @@ const SIM = ['--sim', '--yes', '--auto', '--speed', '10', '--port', String(PORT_
 function smallProfile(): Profile {
   const p = qwen3Study();
   p.source = 'session';
-  p.workload = { scenario: 'random-1024-8', label: 'random 1024/8', dataset: 'random', inputLen: 1024, outputLen: 8, numPrompts: 96, seed: 42, maxConcurrency: 16, requestRate: null };
+  p.workload = {
+    scenario: 'random-1024-8',
+    label: 'random 1024/8',
+    dataset: 'random',
+    inputLen: 1024,
+    outputLen: 8,
+    numPrompts: 96,
+    seed: 42,
+    maxConcurrency: 16,
+    requestRate: null,
+  };
   return p;
 }
 
@@ -143,7 +157,17 @@ describe('servelab replay --sim', () => {
     const before = shipped.map((f) => readFileSync(f, 'utf8'));
     const config = join(dir, 'config');
     // Exactly the acceptance command, from the repo root, with a relative path.
-    const r = await cli(['replay', 'profiles/Qwen3-14B-H100x1.json', '--sim', '--yes', '--auto', '--runs-dir', dir, '--port', String(PORT_BASE + 100)]);
+    const r = await cli([
+      'replay',
+      'profiles/Qwen3-14B-H100x1.json',
+      '--sim',
+      '--yes',
+      '--auto',
+      '--runs-dir',
+      dir,
+      '--port',
+      String(PORT_BASE + 100),
+    ]);
     expect([0, 3], r.stdout + r.stderr).toContain(r.code);
     expect(r.stdout).toMatch(/^total tok\/s\s+10426\.27\s+[\d.]+/m);
     expect(r.stdout).toMatch(new RegExp(`^verdict: ${r.code === 3 ? 'regression' : '(ok|faster)'} `, 'm'));
@@ -151,7 +175,9 @@ describe('servelab replay --sim', () => {
     // The study is reference data: its files are untouched, the history went to the user's folder.
     expect(shipped.map((f) => readFileSync(f, 'utf8'))).toEqual(before);
     const copy = join(config, 'profiles', 'Qwen3-14B-H100x1.json');
-    expect(r.stdout).toContain(`history: appended to ${copy} (a new copy of this study profile in your profile folder; profiles/Qwen3-14B-H100x1.json is reference data and stays as it is)`);
+    expect(r.stdout).toContain(
+      `history: appended to ${copy} (a new copy of this study profile in your profile folder; profiles/Qwen3-14B-H100x1.json is reference data and stays as it is)`,
+    );
     expect(read(copy).replays).toHaveLength(1);
     expect(read(copy).metrics.total_token_throughput).toBe(10426.27);
     expect(readdirSync(join(config, 'profiles')).sort()).toEqual(['Qwen3-14B-H100x1.json', 'Qwen3-14B-H100x1.md']);

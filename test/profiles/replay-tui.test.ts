@@ -43,7 +43,17 @@ afterAll(async () => {
 function smallProfile(): Profile {
   const p = qwen3Study();
   p.source = 'session';
-  p.workload = { scenario: 'random-1024-8', label: 'random 1024/8', dataset: 'random', inputLen: 1024, outputLen: 8, numPrompts: 64, seed: 42, maxConcurrency: 16, requestRate: null };
+  p.workload = {
+    scenario: 'random-1024-8',
+    label: 'random 1024/8',
+    dataset: 'random',
+    inputLen: 1024,
+    outputLen: 8,
+    numPrompts: 64,
+    seed: 42,
+    maxConcurrency: 16,
+    requestRate: null,
+  };
   return p;
 }
 
@@ -54,7 +64,17 @@ function write(name: string, p: Profile = smallProfile()): string {
 }
 
 const read = (f: string) => JSON.parse(readFileSync(f, 'utf8')) as Profile;
-const args = (f: string, port: number, ...more: string[]) => [f, '--sim', '--speed', '10', '--port', String(port), '--runs-dir', dir, ...more];
+const args = (f: string, port: number, ...more: string[]) => [
+  f,
+  '--sim',
+  '--speed',
+  '10',
+  '--port',
+  String(port),
+  '--runs-dir',
+  dir,
+  ...more,
+];
 
 /** A stand-in for the screen that records what it was given and answers as a user would. */
 function fakeScreen(answer: (input: ReplayTuiInput) => Promise<ReplayTuiResult>) {
@@ -118,9 +138,27 @@ describe('replay on a terminal', () => {
       const p = input.setup.profile;
       const now = new Date().toISOString();
       const outcome: ReplayOutcome = {
-        result: { variantId: p.variant.id, stage: 'replay', scenario: 'random-1024-8', status: 'failed', variant: p.variant, argv: input.setup.spec.argv, failure: { kind: 'crash', reason: 'exited with code 1' }, startedAt: now, finishedAt: now },
+        result: {
+          variantId: p.variant.id,
+          stage: 'replay',
+          scenario: 'random-1024-8',
+          status: 'failed',
+          variant: p.variant,
+          argv: input.setup.spec.argv,
+          failure: { kind: 'crash', reason: 'exited with code 1' },
+          startedAt: now,
+          finishedAt: now,
+        },
         judgement: null,
-        record: { at: now, servelabVersion: '0.1.0', host: input.setup.current, simulated: true, verdict: 'failed', tolerancePct: 5, reasons: ['exited with code 1'] },
+        record: {
+          at: now,
+          servelabVersion: '0.1.0',
+          host: input.setup.current,
+          simulated: true,
+          verdict: 'failed',
+          tolerancePct: 5,
+          reasons: ['exited with code 1'],
+        },
         exitCode: 1,
       };
       return { consented: true, outcome, aborted: false };
@@ -164,7 +202,9 @@ const strip = (s: string) => s.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '').replace(/\
 describe('replay in a real terminal', () => {
   it.skipIf(!hasScript)('asks by key, runs, shows recorded vs now and the verdict, records it, exits with its code', async () => {
     const f = write('pty.json');
-    const cmd = `stty cols 100 rows 30; exec ${shellQuote(process.execPath)} ${shellQuote(bin)} replay ${args(f, PORT_BASE + 100).map(shellQuote).join(' ')}`;
+    const cmd = `stty cols 100 rows 30; exec ${shellQuote(process.execPath)} ${shellQuote(bin)} replay ${args(f, PORT_BASE + 100)
+      .map(shellQuote)
+      .join(' ')}`;
     const env: NodeJS.ProcessEnv = { ...process.env, SERVELAB_CONFIG_DIR: join(dir, 'config') };
     delete env.CI;
     delete env.CONTINUOUS_INTEGRATION;

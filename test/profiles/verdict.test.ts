@@ -41,7 +41,7 @@ describe('judgeReplay', () => {
     expect(j.reasons[0]).toBe('total throughput +10.0% (tolerance 5%)');
   });
 
-  it('the tolerance is the user\'s', () => {
+  it("the tolerance is the user's", () => {
     expect(judgeReplay({ recorded: m(1000), now: m(900), tolerancePct: 15 }).verdict).toBe('ok');
     expect(judgeReplay({ recorded: m(1000), now: m(999), tolerancePct: 0 }).verdict).toBe('regression');
   });

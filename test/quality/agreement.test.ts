@@ -22,16 +22,23 @@ describe('agreement', () => {
   it('names what changes numerics against the baseline', () => {
     const base = { model: 'Qwen/Qwen3-14B', knobs: {} };
     expect(numericsChanges(base, { model: 'Qwen/Qwen3-14B', knobs: { maxRunningSeqs: 64 } })).toEqual([]);
-    expect(numericsChanges(base, { model: 'Qwen/Qwen3-14B-FP8', knobs: { kvCacheDtype: 'fp8', speculative: { method: 'eagle3' } } })).toEqual(['weights Qwen/Qwen3-14B-FP8', 'KV cache fp8', 'speculative eagle3']);
+    expect(
+      numericsChanges(base, { model: 'Qwen/Qwen3-14B-FP8', knobs: { kvCacheDtype: 'fp8', speculative: { method: 'eagle3' } } }),
+    ).toEqual(['weights Qwen/Qwen3-14B-FP8', 'KV cache fp8', 'speculative eagle3']);
     // llama.cpp: another GGUF is another quantization; the V cache has its own type.
-    expect(numericsChanges({ model: 'm-f16.gguf', knobs: {} }, { model: 'm-q4_0.gguf', knobs: { kvCacheDtype: 'q8_0', vCacheDtype: 'q4_0' } })).toEqual(['weights m-q4_0.gguf', 'KV cache q8_0', 'V cache q4_0']);
+    expect(
+      numericsChanges({ model: 'm-f16.gguf', knobs: {} }, { model: 'm-q4_0.gguf', knobs: { kvCacheDtype: 'q8_0', vCacheDtype: 'q4_0' } }),
+    ).toEqual(['weights m-q4_0.gguf', 'KV cache q8_0', 'V cache q4_0']);
   });
 
   it('reads the eval file; a bad line is one line naming it', () => {
     const dir = mkdtempSync(join(tmpdir(), 'servelab-quality-'));
     const good = join(dir, 'good.jsonl');
     writeFileSync(good, '{"prompt": "2+2?", "expected": "4"}\n\n{"prompt": "capital of France?", "expected": "Paris"}\n');
-    expect(readQualityEval(good)).toEqual([{ prompt: '2+2?', expected: '4' }, { prompt: 'capital of France?', expected: 'Paris' }]);
+    expect(readQualityEval(good)).toEqual([
+      { prompt: '2+2?', expected: '4' },
+      { prompt: 'capital of France?', expected: 'Paris' },
+    ]);
     const bad = join(dir, 'bad.jsonl');
     writeFileSync(bad, '{"prompt": "a", "expected": "b"}\n{"prompt": 3}\n');
     expect(() => readQualityEval(bad)).toThrow(/bad\.jsonl:2: needs a string "prompt" and a string "expected"$/);
@@ -42,7 +49,11 @@ describe('greedy requests to sim-serve', () => {
   it('agree exactly on the same server, and drift where the simulator is told to', async () => {
     const args = ['--engine', 'vllm', '--gpu', 'H100', '--model', 'Qwen/Qwen3-14B', '--speed', '20'];
     const drift = { SERVELAB_SIM_DRIFT: 'kv-cache-dtype=fp8:0.05' };
-    const [base, same, fp8] = await Promise.all([startReady(args, drift), startReady(args, drift), startReady([...args, '--kv-cache-dtype', 'fp8'], drift)]);
+    const [base, same, fp8] = await Promise.all([
+      startReady(args, drift),
+      startReady(args, drift),
+      startReady([...args, '--kv-cache-dtype', 'fp8'], drift),
+    ]);
     const prompts = Array.from({ length: 20 }, (_, i) => `question ${i}: what does the cache hold for request ${i * 7}?`);
     const ask = (url: string) => greedyOutputs({ baseUrl: url, model: 'Qwen/Qwen3-14B' }, prompts, 32);
     const [a, b, c] = await Promise.all([ask(base.url), ask(same.url), ask(fp8.url)]);

@@ -11,15 +11,28 @@ describe('quality words', () => {
     expect(speculativeMismatch({ changes: ['speculative eagle3'], agreement })).toBe(true);
     expect(speculativeMismatch({ changes: ['speculative eagle3'], agreement: { ...agreement, exactMatch: 1 } })).toBe(false);
     expect(speculativeMismatch({ changes: ['KV cache fp8'], agreement })).toBe(false);
-    const q = { prompts: 4, failed: 0, gpuS: 2, changes: ['speculative eagle3'], referenceId: 'vllm', agreement, speculativeMismatch: true, accuracy: 0.5 };
-    expect(qualityText(q)).toBe('exact match 75% (3/4), mean shared prefix 50.0 of 64.0 tokens vs vllm (speculative eagle3); eval accuracy 50%; speculative decoding under greedy sampling should agree exactly and does not');
+    const q = {
+      prompts: 4,
+      failed: 0,
+      gpuS: 2,
+      changes: ['speculative eagle3'],
+      referenceId: 'vllm',
+      agreement,
+      speculativeMismatch: true,
+      accuracy: 0.5,
+    };
+    expect(qualityText(q)).toBe(
+      'exact match 75% (3/4), mean shared prefix 50.0 of 64.0 tokens vs vllm (speculative eagle3); eval accuracy 50%; speculative decoding under greedy sampling should agree exactly and does not',
+    );
   });
 
   it('says random weights measure drift, and adds up the cost', () => {
     const rows = [{ variantId: 'llamacpp', quality: { prompts: 4, failed: 0, gpuS: 1.5, randomWeights: true } }, { variantId: 'x' }];
     const lines = qualityLines(rows);
     expect(lines[0]).toMatch(/^  quality llamacpp: reference/);
-    expect(lines[1]).toBe('  note: the model has random weights: agreement here measures numerical drift against the baseline, not quality');
+    expect(lines[1]).toBe(
+      '  note: the model has random weights: agreement here measures numerical drift against the baseline, not quality',
+    );
     expect(qualityGpuS(rows)).toBe(1.5);
   });
 });

@@ -33,7 +33,23 @@ describe('sim-serve args', () => {
   });
 
   it('accepts --flag=value and the server flags', () => {
-    const a = parseSimArgs(['--engine=vllm', '--model=m', '--gpu', 'H200', '--gpus=8', '--speed', '50', '--port', '0', '--seed', '7', '--load-time', '0.5', '--served-model-name', 'x']);
+    const a = parseSimArgs([
+      '--engine=vllm',
+      '--model=m',
+      '--gpu',
+      'H200',
+      '--gpus=8',
+      '--speed',
+      '50',
+      '--port',
+      '0',
+      '--seed',
+      '7',
+      '--load-time',
+      '0.5',
+      '--served-model-name',
+      'x',
+    ]);
     expect(a).toMatchObject({ engine: 'vllm', gpu: 'H200', gpus: 8, speed: 50, port: 0, seed: 7, loadTime: 0.5, servedModelName: 'x' });
   });
 
@@ -75,9 +91,22 @@ describe('sim-serve --load-format, as vLLM and SGLang spell it', () => {
 describe('knob flags come from the neutral knob list', () => {
   it('every knob round-trips through knobsToSimArgs and parseKnobArgs, compile-off included', () => {
     const knobs = {
-      quantization: 'fp8', kvCacheDtype: 'fp8', tp: 2, pp: 2, dp: 2, ep: 4, dpAttention: true, maxBatchedTokens: 8192, maxRunningSeqs: 256,
-      memFraction: 0.85, attentionBackend: 'fa2', torchCompile: false, cudaGraph: false, maxModelLen: 4096,
-      speculative: { method: 'eagle3' as const, numSteps: 3, topk: 1, draftTokens: 4, draftModel: 'd/e3' }, extraArgs: ['--x=1'],
+      quantization: 'fp8',
+      kvCacheDtype: 'fp8',
+      tp: 2,
+      pp: 2,
+      dp: 2,
+      ep: 4,
+      dpAttention: true,
+      maxBatchedTokens: 8192,
+      maxRunningSeqs: 256,
+      memFraction: 0.85,
+      attentionBackend: 'fa2',
+      torchCompile: false,
+      cudaGraph: false,
+      maxModelLen: 4096,
+      speculative: { method: 'eagle3' as const, numSteps: 3, topk: 1, draftTokens: 4, draftModel: 'd/e3' },
+      extraArgs: ['--x=1'],
     };
     const argv = knobsToSimArgs(knobs);
     expect(argv).toContain('--no-torch-compile');

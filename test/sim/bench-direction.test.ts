@@ -8,10 +8,24 @@ import { reapAll, startReady } from './helpers.js';
 afterEach(reapAll);
 
 const SPEED = 4;
-const requests = sharegptLike(32, 9).map((r, i) => ({ prompt: promptOfLength(r.promptLen, i), promptLen: r.promptLen, expectedOutputLen: Math.min(r.outputLen, 32) }));
+const requests = sharegptLike(32, 9).map((r, i) => ({
+  prompt: promptOfLength(r.promptLen, i),
+  promptLen: r.promptLen,
+  expectedOutputLen: Math.min(r.outputLen, 32),
+}));
 
 async function measure(extra: string[]) {
-  const { url, proc } = await startReady(['--engine', 'vllm', '--gpu', 'H100', '--model', 'Qwen/Qwen3-14B', '--speed', String(SPEED), ...extra]);
+  const { url, proc } = await startReady([
+    '--engine',
+    'vllm',
+    '--gpu',
+    'H100',
+    '--model',
+    'Qwen/Qwen3-14B',
+    '--speed',
+    String(SPEED),
+    ...extra,
+  ]);
   const res = await runBenchmark({ baseUrl: url, model: 'Qwen/Qwen3-14B', requests, ignoreEos: true, numWarmups: 0 });
   proc.kill();
   expect(res.metrics.completed).toBe(requests.length);

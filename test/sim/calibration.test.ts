@@ -11,7 +11,8 @@ import type { Knobs } from '../../src/core/variant.js';
 
 const requests = sharegptLike(1000, 42);
 type Base = Omit<SimulateOptions, 'knobs' | 'requests' | 'seed'>;
-const run = (base: Base, knobs: Knobs, extra: Partial<SimulateOptions> = {}) => simulateWorkload({ ...base, knobs, requests, seed: 42, ...extra });
+const run = (base: Base, knobs: Knobs, extra: Partial<SimulateOptions> = {}) =>
+  simulateWorkload({ ...base, knobs, requests, seed: 42, ...extra });
 const tput = (r: ReturnType<typeof simulateWorkload>) => {
   expect(r.fit.fits, r.fit.reason).toBe(true);
   return r.metrics!.total_token_throughput;
@@ -119,7 +120,8 @@ describe('fit guard over workload seeds 1-3: engine stage on Qwen3-14B / H100', 
   for (const seed of [1, 2, 3]) {
     it(`seed ${seed}: SGLang and TensorRT-LLM beat vLLM`, () => {
       const reqs = sharegptLike(1000, seed);
-      const t = (engine: Base['engine']) => tput(simulateWorkload({ engine, gpu: 'H100', gpus: 1, model: 'Qwen/Qwen3-14B', knobs: {}, requests: reqs, seed }));
+      const t = (engine: Base['engine']) =>
+        tput(simulateWorkload({ engine, gpu: 'H100', gpus: 1, model: 'Qwen/Qwen3-14B', knobs: {}, requests: reqs, seed }));
       const v = t('vllm');
       expect(gain(v, t('sglang'))).toBeGreaterThan(0.1);
       expect(gain(v, t('trtllm'))).toBeGreaterThan(0.1);
@@ -129,7 +131,15 @@ describe('fit guard over workload seeds 1-3: engine stage on Qwen3-14B / H100', 
 
 describe('virtual clock', () => {
   it('is deterministic to the token for a seed and workload', () => {
-    const opts: SimulateOptions = { engine: 'vllm', gpu: 'H100', gpus: 1, model: 'Qwen/Qwen3-14B', knobs: { maxRunningSeqs: 64 }, requests: sharegptLike(300, 3), seed: 5 };
+    const opts: SimulateOptions = {
+      engine: 'vllm',
+      gpu: 'H100',
+      gpus: 1,
+      model: 'Qwen/Qwen3-14B',
+      knobs: { maxRunningSeqs: 64 },
+      requests: sharegptLike(300, 3),
+      seed: 5,
+    };
     const a = simulateWorkload(opts);
     const b = simulateWorkload(opts);
     expect(a).toEqual(b);
@@ -148,7 +158,16 @@ describe('virtual clock', () => {
   });
 
   it('low concurrency: max-concurrency 4 gives a small batch and low TPOT', () => {
-    const r = simulateWorkload({ engine: 'vllm', gpu: 'H200', gpus: 8, model: 'deepseek-ai/DeepSeek-R1-0528', knobs: { tp: 8 }, requests: sharegptLike(100, 42), seed: 42, maxConcurrency: 4 });
+    const r = simulateWorkload({
+      engine: 'vllm',
+      gpu: 'H200',
+      gpus: 8,
+      model: 'deepseek-ai/DeepSeek-R1-0528',
+      knobs: { tp: 8 },
+      requests: sharegptLike(100, 42),
+      seed: 42,
+      maxConcurrency: 4,
+    });
     expect(r.metrics!.max_concurrent_requests).toBeLessThanOrEqual(4);
     // Published: 19.36 ms mean TPOT at concurrency 4; within a factor of two.
     expect(r.metrics!.mean_tpot_ms).toBeGreaterThan(10);

@@ -8,7 +8,9 @@ import type { LogLine } from '../../src/sim/engine-style.js';
 describe('startSimServer early failure', () => {
   it('an unknown model prints the engine text and ends with its exit code', async () => {
     const lines: LogLine[] = [];
-    const s = startSimServer(parseSimArgs(['--engine', 'vllm', '--model', 'nope/nope', '--gpu', 'H100', '--port', '0']), (l) => lines.push(l));
+    const s = startSimServer(parseSimArgs(['--engine', 'vllm', '--model', 'nope/nope', '--gpu', 'H100', '--port', '0']), (l) =>
+      lines.push(l),
+    );
     expect(await s.done).toEqual({ code: 1 });
     expect(lines.map((l) => l.text).join('\n')).toContain("Invalid repository ID or local directory specified: 'nope/nope'");
     expect(s.port()).toBe(0);

@@ -14,7 +14,8 @@ const cases: { name: string; args: string[]; stderr: RegExp; exit: { code?: numb
   {
     name: 'SGLang FP8 on A100 fails with the Triton fp8e4nv error and is killed like SGLang',
     args: ['--engine', 'sglang', '--gpu', 'A100', '--gpus', '8', '--tp', '8', '--model', 'zai-org/GLM-4.6-FP8'],
-    stderr: /ValueError\("type fp8e4nv not supported in this architecture\. The supported fp8 dtypes are \('fp8e4b15', 'fp8e5'\)"\)[\s\S]*Received sigquit from a child process/,
+    stderr:
+      /ValueError\("type fp8e4nv not supported in this architecture\. The supported fp8 dtypes are \('fp8e4b15', 'fp8e5'\)"\)[\s\S]*Received sigquit from a child process/,
     exit: { signal: 'SIGKILL' },
   },
   {

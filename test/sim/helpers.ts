@@ -18,7 +18,11 @@ export interface SimProc {
 const live = new Set<SimProc>();
 
 export function spawnSim(args: string[], env?: Record<string, string>): SimProc {
-  const child = spawn(process.execPath, [BIN, 'sim-serve', ...args], { detached: true, stdio: ['ignore', 'pipe', 'pipe'], ...(env ? { env: { ...process.env, ...env } } : {}) });
+  const child = spawn(process.execPath, [BIN, 'sim-serve', ...args], {
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    ...(env ? { env: { ...process.env, ...env } } : {}),
+  });
   let out = '';
   let err = '';
   const listeners = new Set<() => void>();

@@ -14,7 +14,13 @@ afterEach(reapAll);
 describe('sim-serve as vLLM 0.33.0', () => {
   it('the sim adapter passes the release and the performance mode on', () => {
     const spec = sim.command(
-      { id: 'v', engine: 'vllm', model: 'Qwen/Qwen3-14B', knobs: { performanceMode: 'throughput', attentionBackend: 'fa3' }, engineVersion: '0.33.0' },
+      {
+        id: 'v',
+        engine: 'vllm',
+        model: 'Qwen/Qwen3-14B',
+        knobs: { performanceMode: 'throughput', attentionBackend: 'fa3' },
+        engineVersion: '0.33.0',
+      },
       { host: '127.0.0.1', port: 8000, runDir: '/tmp/x', runtime: { kind: 'native' }, sim: { gpu: 'H100', gpus: 1, speed: 1 } },
     );
     const args = parseSimArgs(spec.argv.slice(3));
@@ -35,7 +41,24 @@ describe('sim-serve as vLLM 0.33.0', () => {
   });
 
   it('starts with the release in its version line and the ready line a launcher waits for', async () => {
-    const proc = spawnSim(['--engine', 'vllm', '--gpu', 'H100', '--model', 'Qwen/Qwen3-14B', '--port', '0', '--load-time', '1', '--speed', '1', '--engine-version', '0.33.0', '--performance-mode', 'throughput']);
+    const proc = spawnSim([
+      '--engine',
+      'vllm',
+      '--gpu',
+      'H100',
+      '--model',
+      'Qwen/Qwen3-14B',
+      '--port',
+      '0',
+      '--load-time',
+      '1',
+      '--speed',
+      '1',
+      '--engine-version',
+      '0.33.0',
+      '--performance-mode',
+      'throughput',
+    ]);
     await proc.waitFor(/vLLM API server version 0\.33\.0 \(simulated by servelab\)/);
     await proc.waitFor(/Application startup complete\./);
     expect(proc.stdout() + proc.stderr()).not.toMatch(/backend on V1 engine/);

@@ -27,7 +27,11 @@ describe('scheduler limits under attention DP', () => {
 
   it('TRT-LLM: --max_batch_size holds per rank, so 4 ranks run 4 x 6 requests', () => {
     expect(firstStepSeqs('trtllm', adp)).toBe(24);
-    expect(schedulerLimits(resolveServer('trtllm', h200, 4, model, adp))).toMatchObject({ maxRunningSeqs: 24, maxBatchedTokens: 32768, ranksPerFlag: 4 });
+    expect(schedulerLimits(resolveServer('trtllm', h200, 4, model, adp))).toMatchObject({
+      maxRunningSeqs: 24,
+      maxBatchedTokens: 32768,
+      ranksPerFlag: 4,
+    });
   });
 
   it('TRT-LLM without attention DP: the flag is the whole server', () => {

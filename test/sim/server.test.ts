@@ -5,7 +5,11 @@ import { reapAll, spawnSim, startReady } from './helpers.js';
 afterEach(reapAll);
 
 async function chat(url: string, body: Record<string, unknown>) {
-  const r = await fetch(`${url}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const r = await fetch(`${url}/v1/chat/completions`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   return { status: r.status, json: (await r.json()) as any };
 }
 
@@ -39,7 +43,24 @@ describe('sim-serve over HTTP', () => {
   });
 
   it('serves /health, /v1/models, models, /metrics and /sim/gpus named like vLLM', async () => {
-    const proc = spawnSim(['--engine', 'vllm', '--gpu', 'A100', '--gpus', '2', '--tp', '2', '--model', 'meta-llama/Llama-3.1-8B-Instruct', '--port', '0', '--load-time', '1', '--speed', '1']);
+    const proc = spawnSim([
+      '--engine',
+      'vllm',
+      '--gpu',
+      'A100',
+      '--gpus',
+      '2',
+      '--tp',
+      '2',
+      '--model',
+      'meta-llama/Llama-3.1-8B-Instruct',
+      '--port',
+      '0',
+      '--load-time',
+      '1',
+      '--speed',
+      '1',
+    ]);
     await proc.waitFor(/Model loading took/);
     const m = await proc.waitFor(/Starting vLLM API server 0 on (http:\/\/[\d.:]+)/);
     await proc.waitFor(/Application startup complete\./);
@@ -90,12 +111,26 @@ describe('sim-serve over HTTP', () => {
     const r = await fetch(`${url}/v1/completions`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ model: 'Qwen/Qwen3-14B', prompt: 'a b c d e', max_tokens: 5, stream: true, stream_options: { include_usage: true }, ignore_eos: true }),
+      body: JSON.stringify({
+        model: 'Qwen/Qwen3-14B',
+        prompt: 'a b c d e',
+        max_tokens: 5,
+        stream: true,
+        stream_options: { include_usage: true },
+        ignore_eos: true,
+      }),
     });
     const events = (await r.text()).split('\n\n').filter((e) => e.startsWith('data: '));
     expect(events.at(-1)).toBe('data: [DONE]');
     const json = events.slice(0, -1).map((e) => JSON.parse(e.slice(6)));
-    expect(json.filter((j) => j.choices.length > 0).map((j) => j.choices[0].text).join('').trim().split(' ')).toHaveLength(5);
+    expect(
+      json
+        .filter((j) => j.choices.length > 0)
+        .map((j) => j.choices[0].text)
+        .join('')
+        .trim()
+        .split(' '),
+    ).toHaveLength(5);
     expect(json.at(-1).usage).toMatchObject({ prompt_tokens: 5, completion_tokens: 5, total_tokens: 10 });
     // A long stream in flight must not keep the process alive after SIGTERM.
     const ctrl = new AbortController();

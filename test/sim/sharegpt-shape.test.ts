@@ -47,6 +47,8 @@ describe('the ShareGPT length table', () => {
     expect(new Set(w.requests.map((r) => r.expectedOutputLen))).toEqual(new Set([64]));
     const bad = path.join(dir, 'bad.jsonl');
     writeFileSync(bad, '{"prompt": "a b c"}\n{"text": "x"}\n');
-    await expect(loadWorkload({ dataset: 'custom', path: bad, numPrompts: 2 })).rejects.toThrow(/bad\.jsonl:2: each line needs a string "prompt"/);
+    await expect(loadWorkload({ dataset: 'custom', path: bad, numPrompts: 2 })).rejects.toThrow(
+      /bad\.jsonl:2: each line needs a string "prompt"/,
+    );
   });
 });

@@ -52,7 +52,9 @@ async function startupOf(args: string[], env: Record<string, string>) {
   const p = spawnSim(['--engine', 'vllm', '--gpu', 'H100', '--model', 'Qwen/Qwen3-14B', '--port', '0', '--load-time', '0', ...args], env);
   const m = await p.waitFor(/Starting vLLM API server 0 on (http:\/\/[\d.:]+)/);
   await p.waitFor(/Application startup complete\./);
-  const info = (await (await fetch(`${m[1]}/sim/info`)).json()) as { startup: { totalS: number; compileS: number; weightsS: number; compileCached: boolean; weightsPageCached: boolean } };
+  const info = (await (await fetch(`${m[1]}/sim/info`)).json()) as {
+    startup: { totalS: number; compileS: number; weightsS: number; compileCached: boolean; weightsPageCached: boolean };
+  };
   p.kill();
   await p.exited;
   return info.startup;

@@ -14,7 +14,8 @@ const yamlFile = (text: string) => {
   writeFileSync(f, text);
   return f;
 };
-const parse = (engine: string, file: string, ...more: string[]) => parseSimArgs(['--engine', engine, '--model', 'm', '--extra_llm_api_options', file, ...more]);
+const parse = (engine: string, file: string, ...more: string[]) =>
+  parseSimArgs(['--engine', engine, '--model', 'm', '--extra_llm_api_options', file, ...more]);
 
 describe('sim-serve --extra_llm_api_options', () => {
   it('takes load_format in any case, as convert_load_format upper-cases it; absent = not set', () => {
@@ -26,7 +27,9 @@ describe('sim-serve --extra_llm_api_options', () => {
   });
 
   it('refuses what TensorRT-LLM refuses, and what sim-serve does not model, in one line each', () => {
-    expect(() => parse('trtllm', yamlFile('load_format: safetensors\n'))).toThrow(/argument --extra_llm_api_options: Invalid LoadFormat: safetensors$/);
+    expect(() => parse('trtllm', yamlFile('load_format: safetensors\n'))).toThrow(
+      /argument --extra_llm_api_options: Invalid LoadFormat: safetensors$/,
+    );
     expect(() => parse('trtllm', yamlFile('load_format: vision_only\n'))).toThrow(/VISION_ONLY loads only a vision encoder/);
     expect(() => parse('trtllm', yamlFile('- a\n- b\n'))).toThrow(/is not a YAML mapping/);
     expect(() => parse('trtllm', join(dir, 'missing.yaml'))).toThrow(/argument --extra_llm_api_options: cannot read .*missing\.yaml/);

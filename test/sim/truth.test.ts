@@ -20,7 +20,15 @@ const dir = mkdtempSync(join(tmpdir(), 'servelab-truth-'));
 afterEach(reapAll);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const base: SimulateOptions = { engine: 'vllm', gpu: 'H100', gpus: 1, model: 'Qwen/Qwen3-14B', knobs: {}, requests: sharegptLike(200, 42), seed: 42 };
+const base: SimulateOptions = {
+  engine: 'vllm',
+  gpu: 'H100',
+  gpus: 1,
+  model: 'Qwen/Qwen3-14B',
+  knobs: {},
+  requests: sharegptLike(200, 42),
+  seed: 42,
+};
 
 describe('truth files on the virtual clock', () => {
   it('an empty correction set gives the same figures as none', () => {
@@ -63,7 +71,11 @@ describe('sim-serve --truth', () => {
 
   it('a truth file: the server starts and serves', async () => {
     const { url } = await startReady(['--engine', 'sglang', '--model', 'Qwen/Qwen3-14B', '--truth', join(TRUTH, 'power-capped.json')]);
-    const r = await fetch(`${url}/v1/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model: 'Qwen/Qwen3-14B', prompt: 'a b c', max_tokens: 3 }) });
+    const r = await fetch(`${url}/v1/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'Qwen/Qwen3-14B', prompt: 'a b c', max_tokens: 3 }),
+    });
     expect(r.status).toBe(200);
     expect(((await r.json()) as { usage: { completion_tokens: number } }).usage.completion_tokens).toBe(3);
   });
@@ -74,7 +86,19 @@ describe('sim-serve --calibration', () => {
   function calFile(gpuName: string, version: string): string {
     const fit = { ...fitCorrections([], () => undefined), set: { host: { gemm: 0.8 }, engines: { vllm: {} } } };
     const file = join(dir, `cal-${gpuName.replace(/\W+/g, '')}.json`);
-    writeFileSync(file, JSON.stringify(calibrationFile({ host: { gpuName, gpuCount: 1, gpuMemoryMiB: 81559, simulated: true }, engineVersions: { vllm: version }, fit, observations: [], sources: [], servelabVersion: 'test' })));
+    writeFileSync(
+      file,
+      JSON.stringify(
+        calibrationFile({
+          host: { gpuName, gpuCount: 1, gpuMemoryMiB: 81559, simulated: true },
+          engineVersions: { vllm: version },
+          fit,
+          observations: [],
+          sources: [],
+          servelabVersion: 'test',
+        }),
+      ),
+    );
     return file;
   }
 
@@ -82,11 +106,22 @@ describe('sim-serve --calibration', () => {
     const file = calFile('NVIDIA A100-SXM4-80GB', '0.11.0');
     const p = spawnSim(['--engine', 'vllm', '--model', 'Qwen/Qwen3-14B', '--gpu', 'H100', '--port', '0', '--calibration', file]);
     expect((await p.exited).code).toBe(2);
-    expect(p.stderr().trim().split('\n').pop()).toBe(`servelab sim-serve: error: argument --calibration: ${file}: calibrated on NVIDIA A100-SXM4-80GB, used on H100: host corrections are per GPU; calibrate this host`);
+    expect(p.stderr().trim().split('\n').pop()).toBe(
+      `servelab sim-serve: error: argument --calibration: ${file}: calibrated on NVIDIA A100-SXM4-80GB, used on H100: host corrections are per GPU; calibrate this host`,
+    );
   });
 
   it('another engine release: starts, with a warning that names both releases', async () => {
-    const { proc } = await startReady(['--engine', 'vllm', '--model', 'Qwen/Qwen3-14B', '--gpu', 'H100', '--calibration', calFile('NVIDIA H100 80GB HBM3', '0.10.2')]);
+    const { proc } = await startReady([
+      '--engine',
+      'vllm',
+      '--model',
+      'Qwen/Qwen3-14B',
+      '--gpu',
+      'H100',
+      '--calibration',
+      calFile('NVIDIA H100 80GB HBM3', '0.10.2'),
+    ]);
     expect(proc.stderr()).toMatch(/WARNING servelab sim-serve: calibration .*: engine: vllm 0\.11\.0 here, calibrated with 0\.10\.2/);
   });
 

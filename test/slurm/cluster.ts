@@ -150,7 +150,18 @@ export async function startTestCluster(opts: ClusterOptions = {}): Promise<TestC
     rmSync(dir, { recursive: true, force: true });
   };
   try {
-    start('munged', ['-F', `--socket=${dir}/munge.sock`, `--key-file=${dir}/munge.key`, `--pid-file=${dir}/munged.pid`, `--seed-file=${dir}/munged.seed`, `--log-file=${dir}/munged.log`], 'munged.out');
+    start(
+      'munged',
+      [
+        '-F',
+        `--socket=${dir}/munge.sock`,
+        `--key-file=${dir}/munge.key`,
+        `--pid-file=${dir}/munged.pid`,
+        `--seed-file=${dir}/munged.seed`,
+        `--log-file=${dir}/munged.log`,
+      ],
+      'munged.out',
+    );
     await waitFor(() => existsSock(dir), 5000, 'munged socket');
     start('slurmctld', ['-D', '-i', '-f', env.SLURM_CONF], 'slurmctld.out');
     for (const n of names) start('slurmd', ['-D', '-N', n, '-f', env.SLURM_CONF], `slurmd-${n}.out`);

@@ -31,7 +31,11 @@ describe('slurmScript', () => {
 
   it('spreads a two-node SGLang profile over the nodes with the engine flags per rank', () => {
     const p = shipped('DeepSeek-R1-0528-H200x8.json');
-    const two = { ...p, variant: { ...p.variant, knobs: { ...p.variant.knobs, tp: 16 } }, engineArgv: p.engineArgv.map((a) => (a === '8' ? '16' : a)) };
+    const two = {
+      ...p,
+      variant: { ...p.variant, knobs: { ...p.variant.knobs, tp: 16 } },
+      engineArgv: p.engineArgv.map((a) => (a === '8' ? '16' : a)),
+    };
     const s = slurmScript(two, 'r1.json', { nodes: 2 });
     expect(s).toContain('#SBATCH --nodes=2\n#SBATCH --ntasks-per-node=1\n#SBATCH --gres=gpu:8\n');
     expect(s).toContain(`--nnodes 2 --node-rank "$SLURM_NODEID" --dist-init-addr "$SERVELAB_HEAD_ADDR":20000`);
@@ -43,11 +47,16 @@ describe('slurmScript', () => {
     expect(slurmScript(dpa, 'r1.json')).toContain('#SBATCH --gres=gpu:8\n');
     // Without DP attention, dp 8 is eight replicas of tp 8: 64 GPUs, over 8 nodes.
     const replicas = { ...p, variant: { ...p.variant, knobs: { ...p.variant.knobs, tp: 8, dp: 8, dpAttention: false } } };
-    expect(slurmScript(replicas, 'r1.json', { nodes: 8 })).toContain('#SBATCH --nodes=8\n#SBATCH --ntasks-per-node=1\n#SBATCH --gres=gpu:8\n');
+    expect(slurmScript(replicas, 'r1.json', { nodes: 8 })).toContain(
+      '#SBATCH --nodes=8\n#SBATCH --ntasks-per-node=1\n#SBATCH --gres=gpu:8\n',
+    );
   });
 
   it('is a format of the export command', () => {
-    const out = execFileSync(process.execPath, [SERVELAB_BIN, 'export', 'profiles/Qwen3-14B-H100x1.json', '--format', 'slurm'], { cwd: REPO, encoding: 'utf8' });
+    const out = execFileSync(process.execPath, [SERVELAB_BIN, 'export', 'profiles/Qwen3-14B-H100x1.json', '--format', 'slurm'], {
+      cwd: REPO,
+      encoding: 'utf8',
+    });
     expect(out.startsWith('#!/bin/bash\n#SBATCH --nodes=1\n')).toBe(true);
     expect(out).toContain("bash -c 'exec python3 -m sglang.launch_server --model-path Qwen/Qwen3-14B-FP8 --host 0.0.0.0'");
   });

@@ -3,15 +3,21 @@
 import { describe, expect, it } from 'vitest';
 import { describeJobGpus, expandIndexList, parseJobGpus, singleNodeGpuIds } from '../../src/tune/run/slurm/gpus.js';
 
-const ONE = 'JobId=2 JobName=wrap JobState=RUNNING Reason=None NodeList=sl1 BatchHost=sl1 NumNodes=1 JOB_GRES=gpu:h100:3   Nodes=sl1 CPU_IDs=1 Mem=0 GRES=gpu:h100:3(IDX:2-4) MinCPUsNode=1 TresPerNode=gres:gpu:3 ';
-const TWO = 'JobId=1 JobName=wrap JobState=RUNNING NodeList=sl[1-2] NumNodes=2 JOB_GRES=gpu:h100:4   Nodes=sl[1-2] CPU_IDs=0 Mem=0 GRES=gpu:h100:2(IDX:0-1) MinCPUsNode=1 TresPerNode=gres:gpu:2 ';
-const SPLIT = 'JobId=7 JobState=RUNNING NodeList=sl[1-2] JOB_GRES=gpu:4   Nodes=sl1 CPU_IDs=0 Mem=0 GRES=gpu:2(IDX:0,5)   Nodes=sl2 CPU_IDs=0 Mem=0 GRES=gpu:2(IDX:6-7) MinCPUsNode=1';
+const ONE =
+  'JobId=2 JobName=wrap JobState=RUNNING Reason=None NodeList=sl1 BatchHost=sl1 NumNodes=1 JOB_GRES=gpu:h100:3   Nodes=sl1 CPU_IDs=1 Mem=0 GRES=gpu:h100:3(IDX:2-4) MinCPUsNode=1 TresPerNode=gres:gpu:3 ';
+const TWO =
+  'JobId=1 JobName=wrap JobState=RUNNING NodeList=sl[1-2] NumNodes=2 JOB_GRES=gpu:h100:4   Nodes=sl[1-2] CPU_IDs=0 Mem=0 GRES=gpu:h100:2(IDX:0-1) MinCPUsNode=1 TresPerNode=gres:gpu:2 ';
+const SPLIT =
+  'JobId=7 JobState=RUNNING NodeList=sl[1-2] JOB_GRES=gpu:4   Nodes=sl1 CPU_IDs=0 Mem=0 GRES=gpu:2(IDX:0,5)   Nodes=sl2 CPU_IDs=0 Mem=0 GRES=gpu:2(IDX:6-7) MinCPUsNode=1';
 
 describe('Slurm GPU allocation of a job', () => {
   it('reads each node group of the details line', () => {
     expect(parseJobGpus(ONE)).toEqual([{ nodes: ['sl1'], ids: [2, 3, 4] }]);
     expect(parseJobGpus(TWO)).toEqual([{ nodes: ['sl1', 'sl2'], ids: [0, 1] }]);
-    expect(parseJobGpus(SPLIT)).toEqual([{ nodes: ['sl1'], ids: [0, 5] }, { nodes: ['sl2'], ids: [6, 7] }]);
+    expect(parseJobGpus(SPLIT)).toEqual([
+      { nodes: ['sl1'], ids: [0, 5] },
+      { nodes: ['sl2'], ids: [6, 7] },
+    ]);
     expect(describeJobGpus(parseJobGpus(SPLIT))).toBe('sl1 GPU 0,5; sl2 GPU 6,7');
   });
 

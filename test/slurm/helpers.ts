@@ -9,7 +9,22 @@ export const SERVELAB_BIN = path.join(REPO, 'bin', 'servelab.js');
 
 /** sim-serve argv (single node, through the real CLI). */
 export function simServeArgv(port: number, extra: string[] = []): string[] {
-  return [process.execPath, SERVELAB_BIN, 'sim-serve', '--engine', 'sglang', '--model', 'Qwen/Qwen3-14B', '--gpus', '8', '--port', String(port), '--load-time', '0', ...extra];
+  return [
+    process.execPath,
+    SERVELAB_BIN,
+    'sim-serve',
+    '--engine',
+    'sglang',
+    '--model',
+    'Qwen/Qwen3-14B',
+    '--gpus',
+    '8',
+    '--port',
+    String(port),
+    '--load-time',
+    '0',
+    ...extra,
+  ];
 }
 
 /**
@@ -17,7 +32,26 @@ export function simServeArgv(port: number, extra: string[] = []): string[] {
  * on 8 H100 per node, TP 16 over two nodes as SGLang counts it (issue 13's case).
  */
 export function simRankArgv(port: number, extra: string[] = []): string[] {
-  return [process.execPath, SERVELAB_BIN, 'sim-serve', '--engine', 'sglang', '--model', 'deepseek-ai/DeepSeek-R1-0528', '--gpu', 'H100', '--gpus', '8', '--tp', '16', '--port', String(port), '--load-time', '0', ...extra];
+  return [
+    process.execPath,
+    SERVELAB_BIN,
+    'sim-serve',
+    '--engine',
+    'sglang',
+    '--model',
+    'deepseek-ai/DeepSeek-R1-0528',
+    '--gpu',
+    'H100',
+    '--gpus',
+    '8',
+    '--tp',
+    '16',
+    '--port',
+    String(port),
+    '--load-time',
+    '0',
+    ...extra,
+  ];
 }
 
 const used: number[] = [];

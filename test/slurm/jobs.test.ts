@@ -54,7 +54,9 @@ describe.skipIf(missing !== null)('Slurm runtime on a real test cluster', () => 
     const lines: string[] = [];
     const states: string[] = [];
     const { ranks } = engineRanks('sglang', simServeArgv(p), {}, { nodes: 1, gpusPerNode: 8, distPort: 0, bindHost: '127.0.0.1' });
-    const job = await launchSlurmJob(spec('one', { ranks, port: p, onLine: (l) => lines.push(l), onState: (s) => states.push(describeJob(s)) }));
+    const job = await launchSlurmJob(
+      spec('one', { ranks, port: p, onLine: (l) => lines.push(l), onState: (s) => states.push(describeJob(s)) }),
+    );
     try {
       expect(job.jobId).toMatch(/^\d+$/);
       const run = await job.waitRunning();
@@ -76,8 +78,20 @@ describe.skipIf(missing !== null)('Slurm runtime on a real test cluster', () => 
     const p = await port();
     const dist = await port();
     const lines: string[] = [];
-    const { ranks, tasksPerNode } = simRanks(simRankArgv(p, ['--dist-timeout', '20']), { nodes: 2, gpusPerNode: 8, distPort: dist, bindHost: '127.0.0.1' });
-    const job = await launchSlurmJob(spec('two', { ranks, port: p, request: { nodes: 2, gpusPerNode: 8, tasksPerNode, exclusive: true, partition: c.partition }, onLine: (l) => lines.push(l) }));
+    const { ranks, tasksPerNode } = simRanks(simRankArgv(p, ['--dist-timeout', '20']), {
+      nodes: 2,
+      gpusPerNode: 8,
+      distPort: dist,
+      bindHost: '127.0.0.1',
+    });
+    const job = await launchSlurmJob(
+      spec('two', {
+        ranks,
+        port: p,
+        request: { nodes: 2, gpusPerNode: 8, tasksPerNode, exclusive: true, partition: c.partition },
+        onLine: (l) => lines.push(l),
+      }),
+    );
     try {
       const run = await job.waitRunning();
       expect(run).toEqual({ endpoint: `http://127.0.0.1:${p}`, nodes: ['sl1', 'sl2'] });
@@ -95,12 +109,18 @@ describe.skipIf(missing !== null)('Slurm runtime on a real test cluster', () => 
   });
 
   it('shows pending jobs with their reason (JobHeldUser, Resources) and cancels them on abort', async () => {
-    const busy = await launchSlurmJob(spec('busy', { ranks: { head: ['sleep', '60'] }, port: 1, request: { nodes: 2, gpusPerNode: 8, tasksPerNode: 1, exclusive: true } }));
-    const held = await launchSlurmJob(spec('held', { ranks: { head: ['sleep', '60'] }, port: 1, request: { nodes: 1, gpusPerNode: 1, tasksPerNode: 1, hold: true } }));
+    const busy = await launchSlurmJob(
+      spec('busy', { ranks: { head: ['sleep', '60'] }, port: 1, request: { nodes: 2, gpusPerNode: 8, tasksPerNode: 1, exclusive: true } }),
+    );
+    const held = await launchSlurmJob(
+      spec('held', { ranks: { head: ['sleep', '60'] }, port: 1, request: { nodes: 1, gpusPerNode: 1, tasksPerNode: 1, hold: true } }),
+    );
     try {
       expect(await busy.waitRunning()).toMatchObject({ nodes: ['sl1', 'sl2'] });
       const states: string[] = [];
-      const waiting = await launchSlurmJob(spec('waiting', { ranks: { head: ['true'] }, port: 1, onState: (s) => states.push(describeJob(s)) }));
+      const waiting = await launchSlurmJob(
+        spec('waiting', { ranks: { head: ['true'] }, port: 1, onState: (s) => states.push(describeJob(s)) }),
+      );
       const ctrlC = new AbortController();
       const run = waiting.waitRunning(ctrlC.signal);
       expect(await waitUntil(() => states.length > 0)).toBe(true);
@@ -120,7 +140,9 @@ describe.skipIf(missing !== null)('Slurm runtime on a real test cluster', () => 
 
   it('reads the exit code of a job that fails at start (sim-serve usage error, exit 2)', async () => {
     const lines: string[] = [];
-    const job = await launchSlurmJob(spec('bad', { ranks: { head: simServeArgv(1, ['--no-such-flag']) }, port: 1, onLine: (l) => lines.push(l) }));
+    const job = await launchSlurmJob(
+      spec('bad', { ranks: { head: simServeArgv(1, ['--no-such-flag']) }, port: 1, onLine: (l) => lines.push(l) }),
+    );
     const run = await job.waitRunning();
     const finished = 'finished' in run ? run.finished : (await job.waitReady(20_000), job.state());
     expect(finished).toMatchObject({ state: 'FAILED', exitCode: 2, reason: 'NonZeroExitCode' });
@@ -132,13 +154,23 @@ describe.skipIf(missing !== null)('Slurm runtime on a real test cluster', () => 
     const dist = await port();
     const lines: string[] = [];
     // The head runs no rendezvous at all, so node rank 1 times out (2 s) like SGLang's TP8 would.
-    const worker = simRanks(simRankArgv(1, ['--dist-timeout', '2']), { nodes: 2, gpusPerNode: 8, distPort: dist, bindHost: '127.0.0.1' }).ranks.head;
-    const job = await launchSlurmJob(spec('lost', { ranks: { head: ['sleep', '60'], worker }, port: 1, request: { nodes: 2, gpusPerNode: 8, tasksPerNode: 1 }, onLine: (l) => lines.push(l) }));
+    const worker = simRanks(simRankArgv(1, ['--dist-timeout', '2']), { nodes: 2, gpusPerNode: 8, distPort: dist, bindHost: '127.0.0.1' })
+      .ranks.head;
+    const job = await launchSlurmJob(
+      spec('lost', {
+        ranks: { head: ['sleep', '60'], worker },
+        port: 1,
+        request: { nodes: 2, gpusPerNode: 8, tasksPerNode: 1 },
+        onLine: (l) => lines.push(l),
+      }),
+    );
     let run = await job.waitRunning();
     while ('endpoint' in run) run = (await job.waitReady(30_000), await job.waitRunning());
     expect(run).toMatchObject({ finished: { state: 'FAILED' } });
     await job.stop();
-    expect(lines).toContain(`torch.distributed.DistNetworkError: The client socket has timed out after 2000ms while trying to connect to (127.0.0.1, ${dist}).`);
+    expect(lines).toContain(
+      `torch.distributed.DistNetworkError: The client socket has timed out after 2000ms while trying to connect to (127.0.0.1, ${dist}).`,
+    );
     expect(lines.some((l) => l.endsWith('Received sigquit from a child process. It usually means the child failed.'))).toBe(true);
   });
 
@@ -147,12 +179,18 @@ describe.skipIf(missing !== null)('Slurm runtime on a real test cluster', () => 
     const shipped = loadProfile(fileURLToPath(new URL('../../profiles/Qwen3-14B-H100x1.json', import.meta.url)));
     const dir = runDir(c.dir, 'export');
     const file = path.join(dir, 'qwen.sbatch');
-    writeFileSync(file, slurmScript({ ...shipped, engineArgv: simServeArgv(p) }, 'qwen.json', { partition: c.partition, time: '10', bindHost: '127.0.0.1' }));
+    writeFileSync(
+      file,
+      slurmScript({ ...shipped, engineArgv: simServeArgv(p) }, 'qwen.json', { partition: c.partition, time: '10', bindHost: '127.0.0.1' }),
+    );
     const id = parseParsable(await runSlurm(c.cli, 'sbatch', ['--parsable', `--chdir=${dir}`, file]));
     try {
       let status = 0;
       for (let i = 0; i < 100 && status !== 200; i++) {
-        status = await fetch(`http://127.0.0.1:${p}/health`).then((r) => r.status, () => 0);
+        status = await fetch(`http://127.0.0.1:${p}/health`).then(
+          (r) => r.status,
+          () => 0,
+        );
         if (status !== 200) await new Promise((r) => setTimeout(r, 200));
       }
       expect(status).toBe(200);
@@ -166,7 +204,12 @@ describe.skipIf(missing !== null)('Slurm runtime on a real test cluster', () => 
     const p = await port();
     const r1 = loadProfile(fileURLToPath(new URL('../../profiles/DeepSeek-R1-0528-H200x8.json', import.meta.url)));
     // What --runtime slurm saves for a 2-node winner (host.nodes 2), run as the simulated engine.
-    const two = { ...r1, host: { ...r1.host, nodes: 2 }, variant: { ...r1.variant, knobs: { ...r1.variant.knobs, tp: 16 } }, engineArgv: simRankArgv(p) };
+    const two = {
+      ...r1,
+      host: { ...r1.host, nodes: 2 },
+      variant: { ...r1.variant, knobs: { ...r1.variant.knobs, tp: 16 } },
+      engineArgv: simRankArgv(p),
+    };
     const dir = runDir(c.dir, 'export-two');
     const file = path.join(dir, 'r1.sbatch');
     writeFileSync(file, slurmScript(two, 'r1.json', { partition: c.partition, time: '10', bindHost: '127.0.0.1' }));
@@ -174,7 +217,10 @@ describe.skipIf(missing !== null)('Slurm runtime on a real test cluster', () => 
     try {
       let status = 0;
       for (let i = 0; i < 150 && status !== 200; i++) {
-        status = await fetch(`http://127.0.0.1:${p}/health`).then((r) => r.status, () => 0);
+        status = await fetch(`http://127.0.0.1:${p}/health`).then(
+          (r) => r.status,
+          () => 0,
+        );
         if (status !== 200) await new Promise((r) => setTimeout(r, 200));
       }
       expect(status).toBe(200);

@@ -32,16 +32,65 @@ describe.skipIf(missing !== null)('--parallel with --runtime slurm', () => {
 
   /** A wave of three TP2 variants as the stage runs it: planWaves slots (GPU set, port) and runParallel. */
   async function wave(name: string, events: TuneEvent[], signal: AbortSignal, skip: (AbortSignal | undefined)[] = []) {
-    const args = ['--sim', '--runtime', 'slurm', '--nodes', '2', '--gpus', '8', '--gpu', 'H100', '--partition', h.c.partition, '--time', '10', '--parallel', '3'];
-    const { config } = parseAutoArgs([...args, '--model', 'Qwen/Qwen3-14B', '--host', '127.0.0.1', '--port', String(await port()), '--ready-timeout', '60', '--speed', '1']);
+    const args = [
+      '--sim',
+      '--runtime',
+      'slurm',
+      '--nodes',
+      '2',
+      '--gpus',
+      '8',
+      '--gpu',
+      'H100',
+      '--partition',
+      h.c.partition,
+      '--time',
+      '10',
+      '--parallel',
+      '3',
+    ];
+    const { config } = parseAutoArgs([
+      ...args,
+      '--model',
+      'Qwen/Qwen3-14B',
+      '--host',
+      '127.0.0.1',
+      '--port',
+      String(await port()),
+      '--ready-timeout',
+      '60',
+      '--speed',
+      '1',
+    ]);
     const runtime = { ...(config!.runtime as Extract<RunVariantContext['config']['runtime'], { kind: 'slurm' }>), gpusPerNode: 8 };
-    const base: RunVariantContext = { config: { ...config!, runtime }, host: simulatedHost('H100', 16), logsDir: runDir(h.c.dir, name), emit: (e) => events.push(e), stage: 'batching', signal, usedPorts: new Set() };
-    const variants = [1024, 2048, 4096].map((n) => makeVariant('sglang', 'Qwen/Qwen3-14B', { tp: 2, maxBatchedTokens: n }, base.config as never));
-    const [slots] = planWaves(variants.map((v) => ({ id: v.id, gpus: 2 })), [...Array(16).keys()], 3, { base: base.config.portStart });
+    const base: RunVariantContext = {
+      config: { ...config!, runtime },
+      host: simulatedHost('H100', 16),
+      logsDir: runDir(h.c.dir, name),
+      emit: (e) => events.push(e),
+      stage: 'batching',
+      signal,
+      usedPorts: new Set(),
+    };
+    const variants = [1024, 2048, 4096].map((n) =>
+      makeVariant('sglang', 'Qwen/Qwen3-14B', { tp: 2, maxBatchedTokens: n }, base.config as never),
+    );
+    const [slots] = planWaves(
+      variants.map((v) => ({ id: v.id, gpus: 2 })),
+      [...Array(16).keys()],
+      3,
+      { base: base.config.portStart },
+    );
     expect(slots).toHaveLength(3);
     const tasks = slots!.map((slot, i) => (s: AbortSignal) => {
       const v = variants[i]!;
-      const ctx = { ...base, signal: s, gpuIds: slot.gpuIds, config: { ...base.config, portStart: slot.port }, ...(skip[i] ? { skipSignal: skip[i] } : {}) };
+      const ctx = {
+        ...base,
+        signal: s,
+        gpuIds: slot.gpuIds,
+        config: { ...base.config, portStart: slot.port },
+        ...(skip[i] ? { skipSignal: skip[i] } : {}),
+      };
       return runVariantScenarios(v, [scenario], ctx);
     });
     return { variants, run: runParallel(tasks, 3, signal) };
@@ -64,7 +113,11 @@ describe.skipIf(missing !== null)('--parallel with --runtime slurm', () => {
     expect((await queryJob(h.c.cli, jobOf(events, variants[1]!.id)))!.state).toBe('CANCELLED');
     // Three jobs, all RUNNING with their GPUs before the first variant stopped (in event order).
     expect(new Set(jobStates(events).map((e) => e.jobId)).size).toBe(3);
-    expect(runningWithGpus(events).map((e) => e.variantId).sort()).toEqual(variants.map((v) => v.id).sort());
+    expect(
+      runningWithGpus(events)
+        .map((e) => e.variantId)
+        .sort(),
+    ).toEqual(variants.map((v) => v.id).sort());
     const lastRunning = Math.max(...runningWithGpus(events).map((e) => events.indexOf(e)));
     expect(lastRunning).toBeLessThan(events.findIndex((e) => e.type === 'server-stopping'));
     // Disjoint GPU sets, per node, as Slurm gave them (scontrol -d), recorded instead of the slot plan's.

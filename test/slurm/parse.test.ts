@@ -27,7 +27,13 @@ describe('expandHostlist', () => {
 
 describe('job state from scontrol show job -o', () => {
   it('reads running, held, pending, failed and cancelled jobs', () => {
-    expect(parseScontrolJob(fixture('scontrol-running.txt'))).toEqual({ jobId: '1', state: 'RUNNING', reason: 'None', nodes: ['sl1', 'sl2'], source: 'scontrol' });
+    expect(parseScontrolJob(fixture('scontrol-running.txt'))).toEqual({
+      jobId: '1',
+      state: 'RUNNING',
+      reason: 'None',
+      nodes: ['sl1', 'sl2'],
+      source: 'scontrol',
+    });
     expect(describeJob(parseScontrolJob(fixture('scontrol-held.txt'))!)).toBe('PENDING (JobHeldUser)');
     expect(describeJob(parseScontrolJob(fixture('scontrol-pending-resources.txt'))!)).toBe('PENDING (Resources)');
     const failed = parseScontrolJob(fixture('scontrol-failed.txt'))!;
@@ -36,12 +42,24 @@ describe('job state from scontrol show job -o', () => {
     expect(parseScontrolJob(fixture('scontrol-cancelled.txt'))).toMatchObject({ state: 'CANCELLED', exitCode: 0, signal: 15 });
   });
   it('keeps values with spaces whole and ignores text that is not a job', () => {
-    expect(parseKeyValues('JobId=7 Comment=two words here JobState=RUNNING')).toEqual({ JobId: '7', Comment: 'two words here', JobState: 'RUNNING' });
+    expect(parseKeyValues('JobId=7 Comment=two words here JobState=RUNNING')).toEqual({
+      JobId: '7',
+      Comment: 'two words here',
+      JobState: 'RUNNING',
+    });
     expect(parseScontrolJob('slurm_load_jobs error: Invalid job id specified')).toBeNull();
   });
   it('reads sacct -P lines (the documented -X -n -P format; accounting is off on the test cluster)', () => {
     const out = '41|CANCELLED by 0|0:15|gpu[01-02]|None\n41.batch|CANCELLED|0:15|gpu01|\n';
-    expect(parseSacctJob(out, '41')).toEqual({ jobId: '41', state: 'CANCELLED', reason: 'None', nodes: ['gpu01', 'gpu02'], exitCode: 0, signal: 15, source: 'sacct' });
+    expect(parseSacctJob(out, '41')).toEqual({
+      jobId: '41',
+      state: 'CANCELLED',
+      reason: 'None',
+      nodes: ['gpu01', 'gpu02'],
+      exitCode: 0,
+      signal: 15,
+      source: 'sacct',
+    });
     expect(parseSacctJob(out, '42')).toBeNull();
   });
 });
@@ -64,7 +82,8 @@ describe('cluster discovery from sinfo', () => {
     expect(parseGres('(null)')).toEqual({ gpus: 0 });
   });
   it('leaves drained and down nodes out of the largest allocation and honours max nodes per job', () => {
-    const text = 'n1|batch*|gpu:h100:8|64|1000|idle\nn2|batch*|gpu:h100:8|64|1000|mixed\nn3|batch*|gpu:h100:8|64|1000|drained\nn4|batch*|gpu:h100:8|64|1000|down*\nc1|cpu|(null)|64|1000|idle\n';
+    const text =
+      'n1|batch*|gpu:h100:8|64|1000|idle\nn2|batch*|gpu:h100:8|64|1000|mixed\nn3|batch*|gpu:h100:8|64|1000|drained\nn4|batch*|gpu:h100:8|64|1000|down*\nc1|cpu|(null)|64|1000|idle\n';
     const ns = parseSinfoNodes(text);
     const ps = parseSinfoPartitions('batch*|1-infinite|2-00:00:00|up\ncpu|1-4|1:00:00|up\n', ns);
     expect(largestAllocation({ nodes: ns, partitions: ps })).toEqual({ partition: 'batch', nodes: 2, gpusPerNode: 8, gpuType: 'h100' });
@@ -75,16 +94,36 @@ describe('cluster discovery from sinfo', () => {
   it('says in one line why a job does not fit the largest allocation', () => {
     const a = { partition: 'gpu', nodes: 2, gpusPerNode: 8, gpuType: 'h100' };
     expect(allocationShortfall(a, 2, 8)).toBeNull();
-    expect(allocationShortfall(a, 3, 8, 'gpu')).toBe('slurm: partition gpu offers at most 2 node(s) x 8 h100 GPU(s) per job; this needs 3 x 8: use fewer nodes or GPUs, or another --partition');
+    expect(allocationShortfall(a, 3, 8, 'gpu')).toBe(
+      'slurm: partition gpu offers at most 2 node(s) x 8 h100 GPU(s) per job; this needs 3 x 8: use fewer nodes or GPUs, or another --partition',
+    );
     expect(allocationShortfall(null, 1, 8)).toMatch(/^slurm: the default partition has no usable GPU node/);
   });
 });
 
 describe('sbatch options', () => {
   it('asks for nodes, tasks, GPUs per node, exclusive, partition, account, time and passthrough in order', () => {
-    const r = { nodes: 2, gpusPerNode: 8, tasksPerNode: 1, exclusive: true, partition: 'gpu', account: 'proj-1', time: '01:00:00', extra: ['--qos=high'] };
+    const r = {
+      nodes: 2,
+      gpusPerNode: 8,
+      tasksPerNode: 1,
+      exclusive: true,
+      partition: 'gpu',
+      account: 'proj-1',
+      time: '01:00:00',
+      extra: ['--qos=high'],
+    };
     expect(sbatchArgv(r, '/runs/a/job.sbatch')).toEqual([
-      '--parsable', '--nodes=2', '--ntasks-per-node=1', '--gres=gpu:8', '--exclusive', '--partition=gpu', '--account=proj-1', '--time=01:00:00', '--qos=high', '/runs/a/job.sbatch',
+      '--parsable',
+      '--nodes=2',
+      '--ntasks-per-node=1',
+      '--gres=gpu:8',
+      '--exclusive',
+      '--partition=gpu',
+      '--account=proj-1',
+      '--time=01:00:00',
+      '--qos=high',
+      '/runs/a/job.sbatch',
     ]);
   });
   it('refuses values that are not Slurm names or times, with the flag named', () => {
@@ -105,13 +144,20 @@ describe('sbatch options', () => {
 describe('Slurm client commands', () => {
   it('the real-Slurm tests say which binaries are missing when they skip', () => {
     // /usr/sbin and /sbin are always searched (the daemons live there); the clients live in /usr/bin.
-    expect(slurmMissing('/nonexistent')).toMatch(/^Slurm tests skipped: (munged, slurmctld, slurmd, )?sbatch, scontrol, scancel, sinfo, squeue not found \(install with scripts\/ci-slurm-deps\.sh\)$/);
+    expect(slurmMissing('/nonexistent')).toMatch(
+      /^Slurm tests skipped: (munged, slurmctld, slurmd, )?sbatch, scontrol, scancel, sinfo, squeue not found \(install with scripts\/ci-slurm-deps\.sh\)$/,
+    );
   });
   it('names the missing commands in one line', () => {
-    expect(() => assertSlurmClients('/nonexistent')).toThrow('--runtime slurm: sbatch, scontrol, scancel, sinfo not found on PATH: run servelab on a Slurm login node, or install the Slurm client commands');
+    expect(() => assertSlurmClients('/nonexistent')).toThrow(
+      '--runtime slurm: sbatch, scontrol, scancel, sinfo not found on PATH: run servelab on a Slurm login node, or install the Slurm client commands',
+    );
   });
   it('carries the command and its last stderr line when a command fails', async () => {
-    const err = await runSlurm({}, process.execPath, ['-e', 'console.error("first\\nslurm_load_jobs error: Invalid job id specified"); process.exit(1)']).catch((e: unknown) => e);
+    const err = await runSlurm({}, process.execPath, [
+      '-e',
+      'console.error("first\\nslurm_load_jobs error: Invalid job id specified"); process.exit(1)',
+    ]).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(SlurmCommandError);
     expect((err as SlurmCommandError).message).toMatch(/: slurm_load_jobs error: Invalid job id specified$/);
     expect((err as SlurmCommandError).exitCode).toBe(1);

@@ -18,8 +18,33 @@ const R1 = 'deepseek-ai/DeepSeek-R1-0528';
 
 describe('--runtime slurm flags', () => {
   it('reads partition, account, time, repeated --slurm-arg and a simulated cluster of --nodes x --gpus', () => {
-    const { config } = parseAutoArgs(['--model', R1, '--sim', '--gpus', '8', '--nodes', '2', '--runtime', 'slurm', '--partition', 'gpu', '--account', 'proj', '--time', '1:00:00', '--slurm-arg=--qos=high', '--slurm-arg=--constraint=ib']);
-    expect(config!.runtime).toEqual({ kind: 'slurm', partition: 'gpu', account: 'proj', time: '1:00:00', extra: ['--qos=high', '--constraint=ib'], nodes: 2 });
+    const { config } = parseAutoArgs([
+      '--model',
+      R1,
+      '--sim',
+      '--gpus',
+      '8',
+      '--nodes',
+      '2',
+      '--runtime',
+      'slurm',
+      '--partition',
+      'gpu',
+      '--account',
+      'proj',
+      '--time',
+      '1:00:00',
+      '--slurm-arg=--qos=high',
+      '--slurm-arg=--constraint=ib',
+    ]);
+    expect(config!.runtime).toEqual({
+      kind: 'slurm',
+      partition: 'gpu',
+      account: 'proj',
+      time: '1:00:00',
+      extra: ['--qos=high', '--constraint=ib'],
+      nodes: 2,
+    });
     expect(config!.sim).toMatchObject({ gpus: 16, nodes: 2 });
     // The head is reached from the login node: it listens on every interface unless --host says otherwise.
     expect(config!.bindHost).toBe('0.0.0.0');
@@ -43,7 +68,16 @@ describe('inter-node link (src/model/interconnect.ts)', () => {
   it('makes TP 16 over two nodes slower than on one 16-GPU NVLink domain, and TP 8 x PP 2 faster than TP 16 over nodes', () => {
     const reqs = Array.from({ length: 64 }, () => ({ promptLen: 1000, outputLen: 100 }));
     const run = (knobs: object, gpusPerNode?: number) =>
-      simulateWorkload({ engine: 'sglang', gpu: 'H100', gpus: 16, model: R1, knobs, requests: reqs, seed: 0, ...(gpusPerNode ? { gpusPerNode } : {}) }).metrics!.total_token_throughput;
+      simulateWorkload({
+        engine: 'sglang',
+        gpu: 'H100',
+        gpus: 16,
+        model: R1,
+        knobs,
+        requests: reqs,
+        seed: 0,
+        ...(gpusPerNode ? { gpusPerNode } : {}),
+      }).metrics!.total_token_throughput;
     const oneDomain = run({ tp: 16 });
     const twoNodes = run({ tp: 16 }, 8);
     expect(twoNodes).toBeLessThan(oneDomain * 0.9);
@@ -64,8 +98,13 @@ describe('cross-node parallelism candidates', () => {
   });
 
   it('says why vLLM gets no pipeline across nodes, and offers it a replica per node instead', () => {
-    expect(crossNodeCandidates({ tp: 16 }, 'vllm', host, moe)).toMatchObject({ candidates: [], notes: [expect.stringMatching(/only through Ray/)] });
-    expect(crossNodeCandidates({ tp: 8 }, 'vllm', host, moe).candidates.map((c) => c.knobs)).toEqual([{ dp: 2, dpAttention: undefined, ep: undefined }]);
+    expect(crossNodeCandidates({ tp: 16 }, 'vllm', host, moe)).toMatchObject({
+      candidates: [],
+      notes: [expect.stringMatching(/only through Ray/)],
+    });
+    expect(crossNodeCandidates({ tp: 8 }, 'vllm', host, moe).candidates.map((c) => c.knobs)).toEqual([
+      { dp: 2, dpAttention: undefined, ep: undefined },
+    ]);
     expect(crossNodeCandidates({ tp: 16 }, 'sglang', { ...host, gpusPerNode: undefined }, moe).candidates).toEqual([]);
   });
 
@@ -80,7 +119,12 @@ describe('cross-node parallelism candidates', () => {
 
 describe('export --format k8s of a multi-node profile', () => {
   const shipped = loadProfile(fileURLToPath(new URL('../../profiles/DeepSeek-R1-0528-H200x8.json', import.meta.url)));
-  const two = { ...shipped, host: { ...shipped.host, gpuCount: 16, nodes: 2 }, variant: { ...shipped.variant, knobs: { ...shipped.variant.knobs, tp: 16 } }, engineArgv: shipped.engineArgv.map((a) => (a === '8' ? '16' : a)) };
+  const two = {
+    ...shipped,
+    host: { ...shipped.host, gpuCount: 16, nodes: 2 },
+    variant: { ...shipped.variant, knobs: { ...shipped.variant.knobs, tp: 16 } },
+    engineArgv: shipped.engineArgv.map((a) => (a === '8' ? '16' : a)),
+  };
 
   it('is a LeaderWorkerSet of 2 pods x 8 GPUs with the SGLang ranks from LWS variables, the Service on the leader', () => {
     const docs = parseAllDocuments(exportK8s(two, 'r1.json')).map((d) => d.toJS() as any);
@@ -93,11 +137,16 @@ describe('export --format k8s of a multi-node profile', () => {
     expect(worker.args).toEqual(leader.args);
     expect(leader.resources.limits['nvidia.com/gpu']).toBe('8');
     expect(worker.readinessProbe).toBeUndefined();
-    expect(docs.find((d) => d.kind === 'Service').spec.selector).toEqual({ 'leaderworkerset.sigs.k8s.io/name': lws.metadata.name, role: 'leader' });
+    expect(docs.find((d) => d.kind === 'Service').spec.selector).toEqual({
+      'leaderworkerset.sigs.k8s.io/name': lws.metadata.name,
+      role: 'leader',
+    });
   });
 
   it('keeps a one-node profile a Deployment, and refuses a multi-node vLLM profile in one line', () => {
     expect(parseAllDocuments(exportK8s(shipped, 'r1.json')).map((d) => (d.toJS() as any).kind)).toContain('Deployment');
-    expect(() => exportK8s({ ...two, engine: { ...two.engine, name: 'vllm' } }, 'r1.json')).toThrow(/no LeaderWorkerSet form here .* use --format slurm/);
+    expect(() => exportK8s({ ...two, engine: { ...two.engine, name: 'vllm' } }, 'r1.json')).toThrow(
+      /no LeaderWorkerSet form here .* use --format slurm/,
+    );
   });
 });

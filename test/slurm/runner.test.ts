@@ -31,10 +31,43 @@ describe.skipIf(missing !== null)('--runtime slurm through the runner', () => {
 
   const scenario = parseScenario('random:200/20', { scale: 1, numPrompts: 8 });
   async function context(name: string, events: TuneEvent[], signal?: AbortSignal): Promise<RunVariantContext> {
-    const args = ['--sim', '--runtime', 'slurm', '--nodes', '2', '--gpus', '8', '--gpu', 'H100', '--partition', h.c.partition, '--time', '10'];
-    const { config } = parseAutoArgs([...args, '--model', 'deepseek-ai/DeepSeek-R1-0528', '--host', '127.0.0.1', '--port', String(await port()), '--ready-timeout', '60', '--speed', '5']);
+    const args = [
+      '--sim',
+      '--runtime',
+      'slurm',
+      '--nodes',
+      '2',
+      '--gpus',
+      '8',
+      '--gpu',
+      'H100',
+      '--partition',
+      h.c.partition,
+      '--time',
+      '10',
+    ];
+    const { config } = parseAutoArgs([
+      ...args,
+      '--model',
+      'deepseek-ai/DeepSeek-R1-0528',
+      '--host',
+      '127.0.0.1',
+      '--port',
+      String(await port()),
+      '--ready-timeout',
+      '60',
+      '--speed',
+      '5',
+    ]);
     const runtime = { ...(config!.runtime as Extract<RunVariantContext['config']['runtime'], { kind: 'slurm' }>), gpusPerNode: 8 };
-    return { config: { ...config!, runtime }, host: simulatedHost('H100', 16), logsDir: runDir(h.c.dir, name), emit: (e) => events.push(e), stage: 'test', ...(signal ? { signal } : {}) };
+    return {
+      config: { ...config!, runtime },
+      host: simulatedHost('H100', 16),
+      logsDir: runDir(h.c.dir, name),
+      emit: (e) => events.push(e),
+      stage: 'test',
+      ...(signal ? { signal } : {}),
+    };
   }
   const jobOf = (events: TuneEvent[]) => events.find((e): e is Extract<TuneEvent, { type: 'job-state' }> => e.type === 'job-state')?.jobId;
   const states = (events: TuneEvent[]) => events.flatMap((e) => (e.type === 'job-state' ? [e.text] : []));
@@ -71,7 +104,14 @@ describe.skipIf(missing !== null)('--runtime slurm through the runner', () => {
   });
 
   it('shows a pending job with its reason and cancels it when the session is aborted (Ctrl-C)', async () => {
-    const busy = await launchSlurmJob({ cli: h.c.cli, runDir: runDir(h.c.dir, 'runner-busy'), request: { nodes: 2, gpusPerNode: 8, tasksPerNode: 1, exclusive: true, partition: h.c.partition }, env: {}, ranks: { head: ['sleep', '60'] }, port: 1 });
+    const busy = await launchSlurmJob({
+      cli: h.c.cli,
+      runDir: runDir(h.c.dir, 'runner-busy'),
+      request: { nodes: 2, gpusPerNode: 8, tasksPerNode: 1, exclusive: true, partition: h.c.partition },
+      env: {},
+      ranks: { head: ['sleep', '60'] },
+      port: 1,
+    });
     try {
       expect(await busy.waitRunning()).toMatchObject({ nodes: ['sl1', 'sl2'] });
       const events: TuneEvent[] = [];
@@ -102,8 +142,35 @@ describe.skipIf(missing !== null)('--runtime slurm through the runner', () => {
   /** `servelab --auto --runtime slurm` as a child whose only variant stays PENDING behind `busy`. */
   async function pendingCli(name: string): Promise<{ child: ChildProcess; jobId: string; exited: Promise<number | null>; state: string }> {
     const state = mkdtempSync(path.join(h.c.dir, `${name}-state-`));
-    const argv = ['--auto', '--runtime', 'slurm', '--sim', '--nodes', '2', '--gpus', '8', '--model', 'Qwen/Qwen3-14B', '--engines', 'sglang', '--stages', 'engine', '--validation', 'none', '--host', '127.0.0.1', '--port', String(await port()), '--runs-dir', path.join(h.c.dir, name), '--json'];
-    const child = spawn(process.execPath, [SERVELAB_BIN, ...argv], { env: { ...process.env, ...h.c.cli.env, XDG_STATE_HOME: state }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const argv = [
+      '--auto',
+      '--runtime',
+      'slurm',
+      '--sim',
+      '--nodes',
+      '2',
+      '--gpus',
+      '8',
+      '--model',
+      'Qwen/Qwen3-14B',
+      '--engines',
+      'sglang',
+      '--stages',
+      'engine',
+      '--validation',
+      'none',
+      '--host',
+      '127.0.0.1',
+      '--port',
+      String(await port()),
+      '--runs-dir',
+      path.join(h.c.dir, name),
+      '--json',
+    ];
+    const child = spawn(process.execPath, [SERVELAB_BIN, ...argv], {
+      env: { ...process.env, ...h.c.cli.env, XDG_STATE_HOME: state },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const exited = new Promise<number | null>((r) => child.on('exit', (code, sig) => r(code ?? (sig ? -1 : null))));
     let jobId = '';
     let out = '';
@@ -117,10 +184,20 @@ describe.skipIf(missing !== null)('--runtime slurm through the runner', () => {
   }
 
   it('scancels the pending job of `servelab --auto` on SIGTERM and SIGHUP (exit 143, 129), and after its SIGKILL through the ledger', async () => {
-    const busy = await launchSlurmJob({ cli: h.c.cli, runDir: runDir(h.c.dir, 'cli-busy'), request: { nodes: 2, gpusPerNode: 8, tasksPerNode: 1, exclusive: true, partition: h.c.partition }, env: {}, ranks: { head: ['sleep', '60'] }, port: 1 });
+    const busy = await launchSlurmJob({
+      cli: h.c.cli,
+      runDir: runDir(h.c.dir, 'cli-busy'),
+      request: { nodes: 2, gpusPerNode: 8, tasksPerNode: 1, exclusive: true, partition: h.c.partition },
+      env: {},
+      ranks: { head: ['sleep', '60'] },
+      port: 1,
+    });
     try {
       await busy.waitRunning();
-      for (const [sig, code] of [['SIGTERM', 143], ['SIGHUP', 129]] as const) {
+      for (const [sig, code] of [
+        ['SIGTERM', 143],
+        ['SIGHUP', 129],
+      ] as const) {
         const run = await pendingCli(`cli-${sig}`);
         run.child.kill(sig);
         expect(await run.exited).toBe(code);
@@ -143,7 +220,18 @@ describe.skipIf(missing !== null)('--runtime slurm through the runner', () => {
   });
 
   it('plans a real cluster from Slurm: nodes x GPUs of the gres type, TP over both nodes for a model one node cannot hold', async () => {
-    const { config } = parseAutoArgs(['--runtime', 'slurm', '--partition', h.c.partition, '--model', 'deepseek-ai/DeepSeek-R1-0528', '--engines', 'sglang', '--runs-dir', path.join(h.c.dir, 'plan')]);
+    const { config } = parseAutoArgs([
+      '--runtime',
+      'slurm',
+      '--partition',
+      h.c.partition,
+      '--model',
+      'deepseek-ai/DeepSeek-R1-0528',
+      '--engines',
+      'sglang',
+      '--runs-dir',
+      path.join(h.c.dir, 'plan'),
+    ]);
     const { plan, host } = await planSession(config!);
     expect(host).toMatchObject({ simulated: false, gpusPerNode: 8 });
     expect(host.gpus).toHaveLength(16);
@@ -151,8 +239,22 @@ describe.skipIf(missing !== null)('--runtime slurm through the runner', () => {
     expect(config!.runtime).toMatchObject({ kind: 'slurm', nodes: 2, gpusPerNode: 8 });
     expect(plan.stages[0]!.variants.map((v) => v.variant.knobs.tp)).toEqual([16]);
     // More nodes than the partition has: one line naming the allocation, before anything is submitted.
-    const big = parseAutoArgs(['--runtime', 'slurm', '--partition', h.c.partition, '--sim', '--nodes', '4', '--gpus', '8', '--model', 'deepseek-ai/DeepSeek-R1-0528']).config!;
-    await expect(planSession(big)).rejects.toThrow('slurm: partition gpu offers at most 2 node(s) x 8 h100 GPU(s) per job; this needs 4 x 8');
+    const big = parseAutoArgs([
+      '--runtime',
+      'slurm',
+      '--partition',
+      h.c.partition,
+      '--sim',
+      '--nodes',
+      '4',
+      '--gpus',
+      '8',
+      '--model',
+      'deepseek-ai/DeepSeek-R1-0528',
+    ]).config!;
+    await expect(planSession(big)).rejects.toThrow(
+      'slurm: partition gpu offers at most 2 node(s) x 8 h100 GPU(s) per job; this needs 4 x 8',
+    );
   });
 
   it('leaves no job in squeue', async () => {

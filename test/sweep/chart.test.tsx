@@ -10,8 +10,18 @@ import { render } from '../render.js';
 import { sweep } from './points.js';
 
 const sweeps = [
-  sweep('a', 'sglang fp8 dp-attn', [[1, 800, 8, 9], [8, 6000, 10, 12], [64, 14800, 20, 38], [512, 20000, 50, 90]]),
-  sweep('b', 'vllm baseline', [[1, 700, 9, 10], [8, 5000, 11, 12], [64, 12000, 30, 55], [512, 16000, 80, 95]]),
+  sweep('a', 'sglang fp8 dp-attn', [
+    [1, 800, 8, 9],
+    [8, 6000, 10, 12],
+    [64, 14800, 20, 38],
+    [512, 20000, 50, 90],
+  ]),
+  sweep('b', 'vllm baseline', [
+    [1, 700, 9, 10],
+    [8, 5000, 11, 12],
+    [64, 12000, 30, 55],
+    [512, 16000, 80, 95],
+  ]),
 ];
 const { series } = chartSeries(sweeps, analyseSweeps(sweeps, 8, []));
 const count = (s: string, ch: string) => [...s].filter((c) => c === ch).length;
@@ -45,7 +55,19 @@ describe('renderChart', () => {
   });
 
   it('puts a higher tok/s/GPU higher up and a higher tok/s/user further right', () => {
-    const lines = renderChart([{ name: 's', points: [{ x: 10, y: 100 }, { x: 90, y: 900 }] }], 60, 16);
+    const lines = renderChart(
+      [
+        {
+          name: 's',
+          points: [
+            { x: 10, y: 100 },
+            { x: 90, y: 900 },
+          ],
+        },
+      ],
+      60,
+      16,
+    );
     const marks = lines.slice(0, -1).flatMap((l, r) => [...l].flatMap((c, col) => (c === '●' ? [{ r, col }] : [])));
     expect(marks).toHaveLength(2);
     const [low, high] = [...marks].sort((p, q) => p.col - q.col);

@@ -26,7 +26,25 @@ describe('servelab sweep', () => {
   it('sweeps the profile on the simulated host and saves the sweep with its chart', async () => {
     const out = join(cwd, 'out');
     const r = await runCli(
-      ['sweep', PROFILE, '--sim', '--yes', '--auto', '--speed', '5', '--prompts', '8', '--sweep', 'concurrency:1,4', '--slo', 'tpot:p99<500', '--out', out, '--run-dir', join(cwd, 'run')],
+      [
+        'sweep',
+        PROFILE,
+        '--sim',
+        '--yes',
+        '--auto',
+        '--speed',
+        '5',
+        '--prompts',
+        '8',
+        '--sweep',
+        'concurrency:1,4',
+        '--slo',
+        'tpot:p99<500',
+        '--out',
+        out,
+        '--run-dir',
+        join(cwd, 'run'),
+      ],
       cwd,
     );
     expect(r.stderr).toContain('will run');
@@ -52,7 +70,8 @@ describe('servelab sweep', () => {
     // replay --sweep: the same levels and sizes again, compared at the SLO point. A recorded
     // frontier twice as high as today's is a regression (exit 3); as recorded it holds (exit 0).
     const file = join(out, 'Qwen3-14B-H100x1.json');
-    const replay = (f: string) => runCli(['replay', f, '--sweep', '--sim', '--yes', '--auto', '--speed', '5', '--runs-dir', join(cwd, 'runs')], cwd);
+    const replay = (f: string) =>
+      runCli(['replay', f, '--sweep', '--sim', '--yes', '--auto', '--speed', '5', '--runs-dir', join(cwd, 'runs')], cwd);
     const doubled = JSON.parse(readFileSync(file, 'utf8'));
     for (const p of doubled.sweep.variants[0].points) p.metrics.output_throughput *= 2;
     const inflated = join(cwd, 'inflated.json');

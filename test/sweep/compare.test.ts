@@ -10,7 +10,13 @@ const rows: Row[] = [
   [16, 9000, 12, 20],
   [64, 14800, 20, 38],
 ];
-const scaled = (f: number) => [sweep('a', 'sglang fp8', rows.map(([c, o, t, p]) => [c, o * f, t, p] as Row))];
+const scaled = (f: number) => [
+  sweep(
+    'a',
+    'sglang fp8',
+    rows.map(([c, o, t, p]) => [c, o * f, t, p] as Row),
+  ),
+];
 const slo = parseSlo('tpot:p99<40');
 
 describe('compareSweeps', () => {
@@ -27,12 +33,24 @@ describe('compareSweeps', () => {
   });
 
   it('is a regression when no point meets the SLO any more', () => {
-    const now = [sweep('a', 'sglang fp8', rows.map(([c, o, t, p]) => [c, o, t, p * 3] as Row))];
+    const now = [
+      sweep(
+        'a',
+        'sglang fp8',
+        rows.map(([c, o, t, p]) => [c, o, t, p * 3] as Row),
+      ),
+    ];
     expect(compareSweeps(scaled(1), now, { gpus: 8, slo, marginPct: 5 }).verdict).toBe('regression');
   });
 
   it('without an SLO, compares load by load and names the worst', () => {
-    const now = [sweep('a', 'sglang fp8', [[1, 800, 8, 9], [16, 7000, 12, 20], [64, 14800, 20, 38]])];
+    const now = [
+      sweep('a', 'sglang fp8', [
+        [1, 800, 8, 9],
+        [16, 7000, 12, 20],
+        [64, 14800, 20, 38],
+      ]),
+    ];
     const c = compareSweeps(scaled(1), now, { gpus: 8, slo: [], marginPct: 5 });
     expect(c.verdict).toBe('regression');
     expect(c.deltaPct).toBeCloseTo(-22.2, 1);
@@ -42,8 +60,20 @@ describe('compareSweeps', () => {
 
 describe('the profile record', () => {
   it('round-trips through the schema (inf rates as null) and back to sweeps', () => {
-    const s = [{ ...scaled(1)[0]!, points: [...scaled(1)[0]!.points, { ...scaled(1)[0]!.points[0]!, load: { kind: 'rate' as const, value: Infinity } }] }];
-    const r = sweepRecord(s, analyseSweeps(s, 8, slo), { spec: { kind: 'concurrency', levels: [1, 16, 64] }, workload: 'w', gpus: 8, slo, sweepAll: false, simulated: true });
+    const s = [
+      {
+        ...scaled(1)[0]!,
+        points: [...scaled(1)[0]!.points, { ...scaled(1)[0]!.points[0]!, load: { kind: 'rate' as const, value: Infinity } }],
+      },
+    ];
+    const r = sweepRecord(s, analyseSweeps(s, 8, slo), {
+      spec: { kind: 'concurrency', levels: [1, 16, 64] },
+      workload: 'w',
+      gpus: 8,
+      slo,
+      sweepAll: false,
+      simulated: true,
+    });
     const back = SweepRecordSchema.parse(JSON.parse(JSON.stringify(r)));
     expect(back.chosen!.sentence).toBe('sglang fp8: 1,850 tok/s/GPU at 64 concurrent, TPOT p99 38 ms');
     expect(back.variants[0]!.points[3]!.load).toEqual({ kind: 'rate', value: null });

@@ -7,8 +7,18 @@ import { FINALIST_WITHIN_PCT, MAX_FINALISTS, pickFinalists, type StageRows } fro
 import { metricsFor } from '../tune/scripted-runner.js';
 
 function r(id: string, total: number | null): VariantResult {
-  const base = { variantId: id, stage: 's', scenario: 'w', variant: { id, engine: 'vllm' as const, model: 'm', knobs: {} }, argv: [], startedAt: 'a', finishedAt: 'b' };
-  return total === null ? { ...base, status: 'failed', failure: { kind: 'crash', reason: 'x' } } : { ...base, status: 'ok', metrics: metricsFor(total) };
+  const base = {
+    variantId: id,
+    stage: 's',
+    scenario: 'w',
+    variant: { id, engine: 'vllm' as const, model: 'm', knobs: {} },
+    argv: [],
+    startedAt: 'a',
+    finishedAt: 'b',
+  };
+  return total === null
+    ? { ...base, status: 'failed', failure: { kind: 'crash', reason: 'x' } }
+    : { ...base, status: 'ok', metrics: metricsFor(total) };
 }
 
 const opts = { objective: 'total' as const, slo: [] };

@@ -19,11 +19,17 @@ const b = sweep('b', 'vllm baseline', [
 
 describe('the frontier', () => {
   it('computes per-point tok/s/GPU, tok/s/user and TTFT from vLLM metrics', () => {
-    const p = toFrontierPoint({ variantId: 'a', label: 'x', load: { kind: 'concurrency', value: 64 }, metrics: a.points[2]!.metrics! }, 8, [])!;
+    const p = toFrontierPoint(
+      { variantId: 'a', label: 'x', load: { kind: 'concurrency', value: 64 }, metrics: a.points[2]!.metrics! },
+      8,
+      [],
+    )!;
     expect(p.tokPerGpu).toBe(14800 / 8);
     expect(p.tokPerUser).toBe(1000 / 20);
     expect([p.ttftP50Ms, p.ttftP99Ms, p.goodput]).toEqual([84, 178, 1]);
-    expect(toFrontierPoint({ variantId: 'a', label: 'x', load: { kind: 'concurrency', value: 1 }, metrics: { completed: 0 } }, 8, [])).toBeNull();
+    expect(
+      toFrontierPoint({ variantId: 'a', label: 'x', load: { kind: 'concurrency', value: 1 }, metrics: { completed: 0 } }, 8, []),
+    ).toBeNull();
   });
 
   it('removes dominated points and keeps ties, saying so', () => {

@@ -10,7 +10,15 @@ export function point([c, out, tpot, p99]: Row): SweepPoint {
     scenario: `w@c${c}-n100`,
     numPrompts: 100,
     status: 'ok',
-    metrics: { completed: 100, output_throughput: out, mean_tpot_ms: tpot, p99_tpot_ms: p99, median_ttft_ms: 20 + c, p99_ttft_ms: 50 + 2 * c, request_goodput: 1 },
+    metrics: {
+      completed: 100,
+      output_throughput: out,
+      mean_tpot_ms: tpot,
+      p99_tpot_ms: p99,
+      median_ttft_ms: 20 + c,
+      p99_ttft_ms: 50 + 2 * c,
+      request_goodput: 1,
+    },
     violations: [],
   };
 }

@@ -94,7 +94,16 @@ describe('sweepVariant', () => {
 
     const second: TuneEvent[] = [];
     const seen: string[] = [];
-    const s = await sweepVariant(variant, 'sglang fp8', base, spec, ctx('resume', second, { journal: Journal.open(runDir), onPoint: (_v, p) => seen.push(`${p.load.value}${p.resumed ? ' resumed' : ''}`) }));
+    const s = await sweepVariant(
+      variant,
+      'sglang fp8',
+      base,
+      spec,
+      ctx('resume', second, {
+        journal: Journal.open(runDir),
+        onPoint: (_v, p) => seen.push(`${p.load.value}${p.resumed ? ' resumed' : ''}`),
+      }),
+    );
     expect(started(second)).toEqual(['random-200-20@c2', 'random-200-20@c4']);
     expect(launches(second)).toBe(1);
     expect(seen).toEqual(['1 resumed', '2', '4']);

@@ -7,7 +7,15 @@ import { sweepChartSeries } from '../../src/tune/cli/text-sweep.js';
 import { metricsFor } from '../tune/scripted-runner.js';
 
 const result = (id: string, total: number): VariantResult => ({
-  variantId: id, stage: 'engine', scenario: 'w', status: 'ok', variant: { id, engine: 'vllm', model: 'm', knobs: {} }, argv: [], metrics: metricsFor(total), startedAt: 'a', finishedAt: 'b',
+  variantId: id,
+  stage: 'engine',
+  scenario: 'w',
+  status: 'ok',
+  variant: { id, engine: 'vllm', model: 'm', knobs: {} },
+  argv: [],
+  metrics: metricsFor(total),
+  startedAt: 'a',
+  finishedAt: 'b',
 });
 const summary = (x: number, y: number) => ({ tokPerGpu: y, tokPerUser: x, ttftP50Ms: 90, ttftP99Ms: 300, tpotP99Ms: 30, goodput: null });
 const c = (value: number) => ({ kind: 'concurrency' as const, value });
@@ -18,16 +26,54 @@ function stream(decides: boolean): TuneEvent[] {
     { type: 'stage-started', stage: 'engine', index: 0, variants: ['a', 'b'] },
     { type: 'variant-finished', result: result('a', 1000) },
     { type: 'variant-finished', result: result('b', 1200) },
-    { type: 'stage-finished', stage: 'engine', winnerId: 'b', carriedId: null, referenceId: 'a', baselineId: 'a', gainPct: 20, gains: {}, why: 'b is the fastest' },
-    { type: 'sweep-started', spec: 'concurrency:1,8', slo: 'tpot:p99<60', rule: 'r', variants: [{ variantId: 'a', label: 'A', why: 'baseline' }, { variantId: 'b', label: 'B', why: 'winner' }] },
+    {
+      type: 'stage-finished',
+      stage: 'engine',
+      winnerId: 'b',
+      carriedId: null,
+      referenceId: 'a',
+      baselineId: 'a',
+      gainPct: 20,
+      gains: {},
+      why: 'b is the fastest',
+    },
+    {
+      type: 'sweep-started',
+      spec: 'concurrency:1,8',
+      slo: 'tpot:p99<60',
+      rule: 'r',
+      variants: [
+        { variantId: 'a', label: 'A', why: 'baseline' },
+        { variantId: 'b', label: 'B', why: 'winner' },
+      ],
+    },
     { type: 'sweep-point', variantId: 'a', label: 'A', load: c(8), status: 'ok', summary: summary(40, 90), violations: [] },
     { type: 'sweep-point', variantId: 'a', label: 'A', load: c(1), status: 'ok', summary: summary(80, 10), violations: [], resumed: true },
     { type: 'sweep-point', variantId: 'b', label: 'B', load: c(1), status: 'ok', summary: summary(70, 12), violations: [] },
-    { type: 'sweep-point', variantId: 'b', label: 'B', load: c(8), status: 'ok', summary: summary(30, 95), violations: ['p99 TPOT 70 ms >= 60 ms'] },
     {
-      type: 'sweep-finished', decides,
-      frontier: [{ variantId: 'b', load: c(8), tokPerGpu: 95, tokPerUser: 30 }, { variantId: 'a', load: c(8), tokPerGpu: 90, tokPerUser: 40 }, { variantId: 'a', load: c(1), tokPerGpu: 10, tokPerUser: 80 }],
-      choice: { variantId: 'a', load: c(8), sentence: 'A: 90 tok/s/GPU at 8 concurrent, TPOT p99 30 ms', why: 'w', runnerUp: 'B: 12 tok/s/GPU at 1 concurrent' },
+      type: 'sweep-point',
+      variantId: 'b',
+      label: 'B',
+      load: c(8),
+      status: 'ok',
+      summary: summary(30, 95),
+      violations: ['p99 TPOT 70 ms >= 60 ms'],
+    },
+    {
+      type: 'sweep-finished',
+      decides,
+      frontier: [
+        { variantId: 'b', load: c(8), tokPerGpu: 95, tokPerUser: 30 },
+        { variantId: 'a', load: c(8), tokPerGpu: 90, tokPerUser: 40 },
+        { variantId: 'a', load: c(1), tokPerGpu: 10, tokPerUser: 80 },
+      ],
+      choice: {
+        variantId: 'a',
+        load: c(8),
+        sentence: 'A: 90 tok/s/GPU at 8 concurrent, TPOT p99 30 ms',
+        why: 'w',
+        runnerUp: 'B: 12 tok/s/GPU at 1 concurrent',
+      },
     },
   ];
 }
@@ -46,9 +92,28 @@ describe('the sweep in the session view', () => {
     expect(v.winner?.variantId).toBe('a');
     const series = sweepChartSeries(v.sweep!);
     expect(series.map((s) => [s.name, s.points.map((p) => [p.x, p.y, p.broken ?? false])])).toEqual([
-      ['A', [[80, 10, false], [40, 90, false]]],
-      ['B', [[70, 12, false], [30, 95, true]]],
-      ['Pareto frontier', [[30, 95, false], [40, 90, false], [80, 10, false]]],
+      [
+        'A',
+        [
+          [80, 10, false],
+          [40, 90, false],
+        ],
+      ],
+      [
+        'B',
+        [
+          [70, 12, false],
+          [30, 95, true],
+        ],
+      ],
+      [
+        'Pareto frontier',
+        [
+          [30, 95, false],
+          [40, 90, false],
+          [80, 10, false],
+        ],
+      ],
     ]);
   });
 

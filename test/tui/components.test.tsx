@@ -12,7 +12,13 @@ afterEach(() => {
   r = undefined;
 });
 
-const gpus = Array.from({ length: 8 }, (_, i) => ({ index: i, name: 'NVIDIA H200', utilPct: 90 + i, memUsedMiB: 130_000, memTotalMiB: 143_771 }));
+const gpus = Array.from({ length: 8 }, (_, i) => ({
+  index: i,
+  name: 'NVIDIA H200',
+  utilPct: 90 + i,
+  memUsedMiB: 130_000,
+  memTotalMiB: 143_771,
+}));
 
 describe('Table', () => {
   const cols: Column<{ a: string; n: number }>[] = [

@@ -28,12 +28,34 @@ afterEach(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const flags = () => ['--sim', '--gpu', 'H100', '--gpus', '1', '--model', 'Qwen/Qwen3-14B', '--stages', 'engine,speculative', '--num-prompts', '12', '--validation', 'none', '--out', dir, '--runs-dir', join(dir, 'runs')];
+const flags = () => [
+  '--sim',
+  '--gpu',
+  'H100',
+  '--gpus',
+  '1',
+  '--model',
+  'Qwen/Qwen3-14B',
+  '--stages',
+  'engine,speculative',
+  '--num-prompts',
+  '12',
+  '--validation',
+  'none',
+  '--out',
+  dir,
+  '--runs-dir',
+  join(dir, 'runs'),
+];
 
 /** The workbench on the real services, walked to the Plan screen. */
 async function toPlan(extra: string[] = []) {
   const configs: SessionConfig[] = [];
-  const { services, defaults } = realServices({ argv: [...flags(), ...extra], settings: openSettings(join(dir, 'conf')), run: async (config) => configs.push(config) });
+  const { services, defaults } = realServices({
+    argv: [...flags(), ...extra],
+    settings: openSettings(join(dir, 'conf')),
+    run: async (config) => configs.push(config),
+  });
   r = render(<App services={services} defaults={defaults} onExit={() => {}} theme={colourTheme} />, { columns: 120, rows: 40 });
   await r.waitForFrame('simulated host (--sim)', 20_000);
   await r.press('enter');
@@ -56,7 +78,9 @@ describe('dummy weights on the Plan screen', () => {
     await r.press('d');
     f = await r.waitForFrame((fr) => fr.includes('dummy weights on') && /engine on defaults/.test(fr), 20_000);
     // The engine stage: all three load dummy weights, each engine's spelling named (TensorRT-LLM's in its YAML).
-    expect(engineRow(f)).toMatch(/weights: dummy \(--load-format dummy; TensorRT-LLM: load_format: dummy in its --extra_llm_api_options YAML/);
+    expect(engineRow(f)).toMatch(
+      /weights: dummy \(--load-format dummy; TensorRT-LLM: load_format: dummy in its --extra_llm_api_options YAML/,
+    );
     expect(specRow(f)).toMatch(/weights: real for all 1 variant\(s\): speculative decoding: draft acceptance depends on the real weights/);
     // The focused stage's detail gives the whole line, the row what fits; validation stays real.
     expect(f).toMatch(/client sends\s+ignore_eos\) for all 3 variant\(s\)/);
@@ -66,7 +90,10 @@ describe('dummy weights on the Plan screen', () => {
     expect(await r.waitForFrame(/--load-format dummy/)).toMatch(/\$ (vllm|python3 -m sglang)/);
     // Off again, then on, then Enter: the session is started with the choice shown.
     await r.press('d');
-    await r.waitForFrame((fr) => fr.includes('dummy weights off') && /engine\s+\S/.test(fr) && !fr.includes('Planning…') && !fr.includes('weights: dummy'), 20_000);
+    await r.waitForFrame(
+      (fr) => fr.includes('dummy weights off') && /engine\s+\S/.test(fr) && !fr.includes('Planning…') && !fr.includes('weights: dummy'),
+      20_000,
+    );
     await r.press('d');
     await r.waitForFrame((fr) => /engine\s+weights: dummy \(--load-format dummy/.test(fr), 20_000);
     await r.press('enter');
@@ -82,7 +109,10 @@ describe('dummy weights on the Plan screen', () => {
     expect(engineRow(r.frame())).toMatch(/weights: dummy \(--load-format dummy; TensorRT-LLM: load_format: dummy/);
     expect(r.frame()).toContain('dummy weights on');
     await r.press('d');
-    await r.waitForFrame((fr) => fr.includes('dummy weights off') && /engine on defaults/.test(fr) && !fr.includes('weights: dummy'), 20_000);
+    await r.waitForFrame(
+      (fr) => fr.includes('dummy weights off') && /engine on defaults/.test(fr) && !fr.includes('weights: dummy'),
+      20_000,
+    );
     await r.press('enter');
     await r.waitForFrame('4/6 Run');
     await expect.poll(() => configs.length).toBe(1);

@@ -2,7 +2,17 @@
 import type { TuneEvent, TuneListener, VariantResult } from '../../src/core/events.js';
 import type { LiveSnapshot } from '../../src/core/metrics.js';
 import type { BenchMetrics } from '../../src/core/metrics.js';
-import type { HostView, ModelView, PlannedSession, PlanView, Services, SessionHandle, SessionStarter, WorkbenchDefaults, WorkloadForm } from '../../src/tune/workbench/types.js';
+import type {
+  HostView,
+  ModelView,
+  PlannedSession,
+  PlanView,
+  Services,
+  SessionHandle,
+  SessionStarter,
+  WorkbenchDefaults,
+  WorkloadForm,
+} from '../../src/tune/workbench/types.js';
 
 export const form: WorkloadForm = {
   model: 'Qwen/Qwen3-14B',
@@ -66,14 +76,33 @@ export const plan: PlanView = {
     {
       name: 'engine',
       variants: [
-        { id: 'vllm', label: 'vllm defaults', knobs: 'defaults', estimateS: 90, command: 'vllm serve Qwen/Qwen3-14B --port 8000', predictedTokS: 9000 },
-        { id: 'sglang', label: 'sglang defaults', knobs: 'defaults', estimateS: 80, command: 'python3 -m sglang.launch_server --model-path Qwen/Qwen3-14B --port 8000' },
+        {
+          id: 'vllm',
+          label: 'vllm defaults',
+          knobs: 'defaults',
+          estimateS: 90,
+          command: 'vllm serve Qwen/Qwen3-14B --port 8000',
+          predictedTokS: 9000,
+        },
+        {
+          id: 'sglang',
+          label: 'sglang defaults',
+          knobs: 'defaults',
+          estimateS: 80,
+          command: 'python3 -m sglang.launch_server --model-path Qwen/Qwen3-14B --port 8000',
+        },
       ],
     },
     {
       name: 'quantization',
       variants: [
-        { id: 'sglang-fp8ckpt', label: 'sglang fp8 checkpoint', knobs: 'model=Qwen/Qwen3-14B-FP8', estimateS: 70, command: 'python3 -m sglang.launch_server --model-path Qwen/Qwen3-14B-FP8' },
+        {
+          id: 'sglang-fp8ckpt',
+          label: 'sglang fp8 checkpoint',
+          knobs: 'model=Qwen/Qwen3-14B-FP8',
+          estimateS: 70,
+          command: 'python3 -m sglang.launch_server --model-path Qwen/Qwen3-14B-FP8',
+        },
         { id: 'sglang-int4', label: 'sglang int4', knobs: 'quant=awq', pruned: 'no AWQ checkpoint for this model', command: 'x' },
       ],
     },
@@ -157,7 +186,14 @@ export function stageDone(
   stage: string,
   winnerId: string | null,
   gainPct: number | null,
-  o: { carriedId?: string | null; referenceId?: string | null; baselineId?: string | null; gains?: Record<string, number | null>; why?: string; skipped?: string } = {},
+  o: {
+    carriedId?: string | null;
+    referenceId?: string | null;
+    baselineId?: string | null;
+    gains?: Record<string, number | null>;
+    why?: string;
+    skipped?: string;
+  } = {},
 ): TuneEvent {
   const carriedId = o.carriedId ?? null;
   return {
@@ -190,12 +226,26 @@ export function sessionEvents(): TuneEvent[] {
     stageDone('engine', 'sglang', 11.1, { referenceId: 'vllm', baselineId: 'vllm', gains: { vllm: 0, sglang: 11.1 } }),
     { type: 'stage-started', stage: 'quantization', index: 1, variants: ['sglang-fp8ckpt', 'sglang-kvfp8'], carriedId: 'sglang' },
     { type: 'variant-finished', result: result('sglang-fp8ckpt', 'quantization', 12_000) },
-    { type: 'variant-finished', result: result('sglang-kvfp8', 'quantization', null, { kind: 'oom', reason: 'CUDA out of memory', hint: 'lower mem fraction' }) },
-    stageDone('quantization', 'sglang-fp8ckpt', 20, { carriedId: 'sglang', baselineId: 'vllm', gains: { 'sglang-fp8ckpt': 20, 'sglang-kvfp8': null } }),
+    {
+      type: 'variant-finished',
+      result: result('sglang-kvfp8', 'quantization', null, { kind: 'oom', reason: 'CUDA out of memory', hint: 'lower mem fraction' }),
+    },
+    stageDone('quantization', 'sglang-fp8ckpt', 20, {
+      carriedId: 'sglang',
+      baselineId: 'vllm',
+      gains: { 'sglang-fp8ckpt': 20, 'sglang-kvfp8': null },
+    }),
     { type: 'validation-started', scenarios: ['sharegpt-like'], baselineId: 'vllm', winnerId: 'sglang-fp8ckpt' },
     {
       type: 'validation-finished',
-      rows: [{ scenario: 'sharegpt-like', baseline: { totalTokPerS: 9000, meanTpotMs: 25 }, optimized: { totalTokPerS: 12_000, meanTpotMs: 18 }, gainPct: 33.3 }],
+      rows: [
+        {
+          scenario: 'sharegpt-like',
+          baseline: { totalTokPerS: 9000, meanTpotMs: 25 },
+          optimized: { totalTokPerS: 12_000, meanTpotMs: 18 },
+          gainPct: 33.3,
+        },
+      ],
     },
     { type: 'session-finished', profilePath: 'profiles/qwen3-14b-h100x1.json', reportPath: 'profiles/qwen3-14b-h100x1.md', exitCode: 0 },
   ];

@@ -20,7 +20,16 @@ afterEach(() => {
 });
 
 const LONG_DIR = '/home/operator/tuning/servelab-runs/2026-11-30T0837-Qwen3-14B-H100x1/logs/trtllm-kv-fp8';
-const TRT_ARGV = ['trtllm-serve', 'Qwen/Qwen3-14B', '--host', '127.0.0.1', '--port', '8100', '--extra_llm_api_options', `${LONG_DIR}/extra_llm_api_options.yaml`];
+const TRT_ARGV = [
+  'trtllm-serve',
+  'Qwen/Qwen3-14B',
+  '--host',
+  '127.0.0.1',
+  '--port',
+  '8100',
+  '--extra_llm_api_options',
+  `${LONG_DIR}/extra_llm_api_options.yaml`,
+];
 const WARNING =
   'the benchmark client was flagged as a bottleneck while measuring vllm (event-loop lag or CPU): its figures may understate the server; lower --speed (now 5) or use a less busy machine for figures you can compare';
 
@@ -38,7 +47,16 @@ function frameFrom(f: string, marker: string): string {
 async function toResults(events: TuneEvent[], columns: number, rows: number, price?: number) {
   const session = scripted(events);
   const services = fakeServices({ session: () => session.start });
-  r = render(<App services={services} defaults={price ? { ...defaults, pricePerGpuHour: price } : defaults} onExit={() => {}} theme={colourTheme} throttleMs={10} />, { columns, rows });
+  r = render(
+    <App
+      services={services}
+      defaults={price ? { ...defaults, pricePerGpuHour: price } : defaults}
+      onExit={() => {}}
+      theme={colourTheme}
+      throttleMs={10}
+    />,
+    { columns, rows },
+  );
   await enterRun(r);
   session.rest();
   await r.waitForFrame('Tuning finished.');
@@ -106,8 +124,14 @@ describe('Results at 80 x 24', () => {
 describe('Results winner measured on dummy weights', () => {
   it("shows the command that serves it, without the dummy-weight flags (as --auto's summary and the profile)", async () => {
     const argv = ['python3', '-m', 'sglang.launch_server', '--model-path', 'Qwen/Qwen3-14B-FP8', '--port', '8100', '--enable-metrics'];
-    const dummy = { ...result('sglang-fp8ckpt', 'quantization', 12_000), engineArgv: [...argv, '--load-format', 'dummy'], weights: { kind: 'dummy' as const, why: 'dummy weights (--load-format dummy)' } };
-    const events = sessionEvents().map((e) => (e.type === 'variant-finished' && e.result.variantId === 'sglang-fp8ckpt' ? { ...e, result: dummy } : e));
+    const dummy = {
+      ...result('sglang-fp8ckpt', 'quantization', 12_000),
+      engineArgv: [...argv, '--load-format', 'dummy'],
+      weights: { kind: 'dummy' as const, why: 'dummy weights (--load-format dummy)' },
+    };
+    const events = sessionEvents().map((e) =>
+      e.type === 'variant-finished' && e.result.variantId === 'sglang-fp8ckpt' ? { ...e, result: dummy } : e,
+    );
     const r = await toResults(events, 160, 45);
     const f = frameFrom(r.frame(), 'Winner:');
     expect(f).toContain('$ python3 -m sglang.launch_server --model-path Qwen/Qwen3-14B-FP8 --port 8100 --enable-metrics');
@@ -118,11 +142,17 @@ describe('Results winner measured on dummy weights', () => {
 describe('Results without a validation', () => {
   it('says the validation was turned off, not that the run stopped before it', async () => {
     const events = sessionEvents().filter((e) => !e.type.startsWith('validation'));
-    const off = (validation: unknown[]) => [events[0]!, { type: 'plan-ready', plan: { validation, host: { gpuCount: 1 } } } as unknown as TuneEvent, ...events.slice(1)];
+    const off = (validation: unknown[]) => [
+      events[0]!,
+      { type: 'plan-ready', plan: { validation, host: { gpuCount: 1 } } } as unknown as TuneEvent,
+      ...events.slice(1),
+    ];
     let r = await toResults(off([]), 100, 30);
     await r.type('\x1b[C'.repeat(7));
     let f = frameFrom(await r.waitForFrame('[validation]'), 'servelab · 5/6');
-    expect(f.replace(/\s+/g, ' ')).toContain('No validation table: validation was off for this run (--validation none, or Validation: none on the Model screen).');
+    expect(f.replace(/\s+/g, ' ')).toContain(
+      'No validation table: validation was off for this run (--validation none, or Validation: none on the Model screen).',
+    );
     r.unmount();
     // Planned but never reached: the run stopped before it.
     r = await toResults(off([{ name: 'sharegpt-like' }]), 100, 30);
@@ -139,18 +169,51 @@ describe('Results reasons and validation at 80 x 24', () => {
       { type: 'session-started', runDir: 'servelab-runs/x', simulated: true, at: '2026-01-01T00:00:00Z' },
       { type: 'stage-started', stage: 'engine', index: 0, variants: ['vllm', 'sglang-fp8', 'trtllm-fp8'] },
       { type: 'variant-finished', result: result('vllm', 'engine', 9000) },
-      { type: 'variant-finished', result: { ...why('sglang-fp8', 'unsupported', 'FP8 is not supported on this GPU (A100, compute capability 8.0): SGLang needs compute capability 8.9+ for FP8 weights'), status: 'pruned' } },
-      { type: 'variant-finished', result: { ...why('trtllm-fp8', 'unsupported', 'FP8 is not supported on this GPU (A100, compute capability 8.0): TensorRT-LLM needs compute capability 8.9+ for FP8 weights'), status: 'pruned' } },
+      {
+        type: 'variant-finished',
+        result: {
+          ...why(
+            'sglang-fp8',
+            'unsupported',
+            'FP8 is not supported on this GPU (A100, compute capability 8.0): SGLang needs compute capability 8.9+ for FP8 weights',
+          ),
+          status: 'pruned',
+        },
+      },
+      {
+        type: 'variant-finished',
+        result: {
+          ...why(
+            'trtllm-fp8',
+            'unsupported',
+            'FP8 is not supported on this GPU (A100, compute capability 8.0): TensorRT-LLM needs compute capability 8.9+ for FP8 weights',
+          ),
+          status: 'pruned',
+        },
+      },
       stageDone('engine', 'vllm', 0, { referenceId: 'vllm', baselineId: 'vllm', gains: { vllm: 0 } }),
       { type: 'stage-started', stage: 'speculative', index: 1, variants: ['sglang'], carriedId: 'vllm' },
       { type: 'variant-finished', result: result('sglang', 'speculative', 12_000) },
       stageDone('speculative', 'sglang', 33.3, { carriedId: 'vllm', baselineId: 'vllm', gains: { sglang: 33.3 } }),
-      { type: 'validation-started', scenarios: ['sharegpt-like'], baselineId: 'vllm', baselineWhy: "vLLM's defaults from the engine stage", winnerId: 'sglang' },
+      {
+        type: 'validation-started',
+        scenarios: ['sharegpt-like'],
+        baselineId: 'vllm',
+        baselineWhy: "vLLM's defaults from the engine stage",
+        winnerId: 'sglang',
+      },
       { type: 'variant-launching', variantId: 'vllm', stage: 'validation', argv: ['vllm'], port: 8110 },
       { type: 'variant-launching', variantId: 'sglang', stage: 'validation', argv: ['sglang'], port: 8111 },
       {
         type: 'validation-finished',
-        rows: [{ scenario: 'sharegpt-like', baseline: { totalTokPerS: 9000, meanTpotMs: 25 }, optimized: { totalTokPerS: 12_000, meanTpotMs: 18 }, gainPct: 33.3 }],
+        rows: [
+          {
+            scenario: 'sharegpt-like',
+            baseline: { totalTokPerS: 9000, meanTpotMs: 25 },
+            optimized: { totalTokPerS: 12_000, meanTpotMs: 18 },
+            gainPct: 33.3,
+          },
+        ],
       },
       { type: 'session-finished', profilePath: 'profiles/p.json', reportPath: 'profiles/p.md', exitCode: 0 },
     ];
@@ -160,7 +223,9 @@ describe('Results reasons and validation at 80 x 24', () => {
     expect(f).toContain('winner vllm defaults');
     expect(f).not.toContain('0.0%');
     const text = f.replace(/\n/g, ' ');
-    expect(text).toContain('sglang-fp8: unsupported: FP8 is not supported on this GPU (A100, compute capability 8.0): SGLang needs compute capability 8.9+ for FP8 weights');
+    expect(text).toContain(
+      'sglang-fp8: unsupported: FP8 is not supported on this GPU (A100, compute capability 8.0): SGLang needs compute capability 8.9+ for FP8 weights',
+    );
     expect(text).toContain('TensorRT-LLM needs compute capability 8.9+ for FP8 weights');
     expect(overflowingLines(f, 80)).toEqual([]);
     expect(f.split('\n').length).toBeLessThan(24);
@@ -181,7 +246,9 @@ describe('Results reasons and validation at 80 x 24', () => {
           : e,
     );
     const quant = events.findIndex((e) => e.type === 'stage-started' && e.stage === 'quantization');
-    const trimmed = events.filter((e, i) => i < quant || e.type === 'validation-started' || e.type === 'validation-finished' || e.type === 'session-finished');
+    const trimmed = events.filter(
+      (e, i) => i < quant || e.type === 'validation-started' || e.type === 'validation-finished' || e.type === 'session-finished',
+    );
     const r = await toResults(trimmed, 80, 24);
     await r.type('\x1b[C');
     const f = await r.waitForFrame('[validation]');
@@ -196,7 +263,10 @@ describe('a priced table at 80 x 24', () => {
       status: 'pruned' as const,
       variant: { id, engine: 'vllm' as const, model: 'm', knobs: {}, label },
     });
-    const ok = (id: string, label: string, total: number) => ({ ...result(id, 'engine', total), variant: { id, engine: 'vllm' as const, model: 'm', knobs: {}, label } });
+    const ok = (id: string, label: string, total: number) => ({
+      ...result(id, 'engine', total),
+      variant: { id, engine: 'vllm' as const, model: 'm', knobs: {}, label },
+    });
     const events: TuneEvent[] = [
       { type: 'session-started', runDir: 'servelab-runs/x', simulated: true, at: '2026-01-01T00:00:00Z' },
       { type: 'stage-started', stage: 'engine', index: 0, variants: ['a'] },
@@ -228,7 +298,10 @@ describe('an early abort', () => {
     events.push({ type: 'warning', message: 'not sent' });
     const session = scripted(events);
     const services = fakeServices({ session: () => session.start });
-    r = render(<App services={services} defaults={defaults} onExit={() => {}} theme={colourTheme} throttleMs={10} />, { columns: 80, rows: 24 });
+    r = render(<App services={services} defaults={defaults} onExit={() => {}} theme={colourTheme} throttleMs={10} />, {
+      columns: 80,
+      rows: 24,
+    });
     await enterRun(r);
     session.next(events.length - 1);
     await r.waitForFrame('launching');
@@ -244,12 +317,18 @@ describe('an early abort', () => {
 describe('Run screen at 80 x 24', () => {
   it('wraps a long warning instead of cutting it, and keeps the progress figures whole', async () => {
     const events = sessionEvents().slice(0, 7);
-    events.push({ type: 'warning', message: WARNING }, { type: 'bench-progress', variantId: 'vllm', snapshot: snapshot(10, 1000, { elapsedS: 95 }) });
+    events.push(
+      { type: 'warning', message: WARNING },
+      { type: 'bench-progress', variantId: 'vllm', snapshot: snapshot(10, 1000, { elapsedS: 95 }) },
+    );
     // Held back, so the session is still running when the frame is read.
     events.push({ type: 'warning', message: 'not sent' });
     const session = scripted(events);
     const services = fakeServices({ session: () => session.start });
-    r = render(<App services={services} defaults={defaults} onExit={() => {}} theme={colourTheme} throttleMs={10} />, { columns: 80, rows: 24 });
+    r = render(<App services={services} defaults={defaults} onExit={() => {}} theme={colourTheme} throttleMs={10} />, {
+      columns: 80,
+      rows: 24,
+    });
     await enterRun(r);
     session.next(events.length - 1);
     const f = frameFrom(await r.waitForFrame('use a less busy machine'), 'servelab · 4/6');
@@ -266,7 +345,10 @@ describe('resize while running', () => {
     events.push({ type: 'warning', message: 'not sent' });
     const session = scripted(events);
     const services = fakeServices({ session: () => session.start });
-    r = render(<App services={services} defaults={defaults} onExit={() => {}} theme={colourTheme} throttleMs={10} />, { columns: 80, rows: 24 });
+    r = render(<App services={services} defaults={defaults} onExit={() => {}} theme={colourTheme} throttleMs={10} />, {
+      columns: 80,
+      rows: 24,
+    });
     await enterRun(r);
     session.next(events.length - 1);
     let f = await r.waitForFrame('── stage engine: winner sglang defaults');
@@ -275,7 +357,12 @@ describe('resize while running', () => {
     const before = r.frames().length;
     r.resize(200, 50);
     f = await r.waitForFrame((fr) => /vllm defaults.*up 31s/.test(fr));
-    expect(r.rawFrames().slice(before).some((fr) => fr.includes('\x1b[2J'))).toBe(true);
+    expect(
+      r
+        .rawFrames()
+        .slice(before)
+        .some((fr) => fr.includes('\x1b[2J')),
+    ).toBe(true);
     expect(r.frames().length).toBeGreaterThan(before);
   });
 
@@ -284,7 +371,10 @@ describe('resize while running', () => {
     events.push({ type: 'warning', message: 'not sent' });
     const session = scripted(events);
     const services = fakeServices({ session: () => session.start, plan: async () => ({ view: plan, start: () => session.start }) });
-    r = render(<App services={services} defaults={defaults} onExit={() => {}} theme={colourTheme} throttleMs={10} />, { columns: 60, rows: 24 });
+    r = render(<App services={services} defaults={defaults} onExit={() => {}} theme={colourTheme} throttleMs={10} />, {
+      columns: 60,
+      rows: 24,
+    });
     await enterRun(r);
     session.next(events.length - 1);
     const f = await r.waitForFrame('benchmarking');
@@ -308,7 +398,18 @@ describe('Model screen', () => {
 describe('Plan estimate', () => {
   it('adds the validation runs to the total and says so', async () => {
     r = render(
-      <PlanScreen plan={{ ...plan, validationS: 60 }} focus={1} disabled={[]} onMove={() => {}} onToggle={() => {}} onNext={() => {}} onBack={() => {}} onQuit={() => {}} width={80} height={24} />,
+      <PlanScreen
+        plan={{ ...plan, validationS: 60 }}
+        focus={1}
+        disabled={[]}
+        onMove={() => {}}
+        onToggle={() => {}}
+        onNext={() => {}}
+        onBack={() => {}}
+        onQuit={() => {}}
+        width={80}
+        height={24}
+      />,
     );
     // Three checked variants (90 + 80 + 70 s) and 60 s of validation.
     await r.waitForFrame('3 variants · est. 5m00s with validation');
@@ -316,8 +417,24 @@ describe('Plan estimate', () => {
 
   it('shows the focused TRT-LLM command whole at 80 columns', async () => {
     const cmd = TRT_ARGV.join(' ');
-    const p = { ...plan, stages: [{ name: 'engine', variants: [{ id: 't', label: 'trtllm defaults', knobs: 'defaults', estimateS: 90, command: cmd }] }] };
-    r = render(<PlanScreen plan={p} focus={1} disabled={[]} onMove={() => {}} onToggle={() => {}} onNext={() => {}} onBack={() => {}} onQuit={() => {}} width={80} height={24} />);
+    const p = {
+      ...plan,
+      stages: [{ name: 'engine', variants: [{ id: 't', label: 'trtllm defaults', knobs: 'defaults', estimateS: 90, command: cmd }] }],
+    };
+    r = render(
+      <PlanScreen
+        plan={p}
+        focus={1}
+        disabled={[]}
+        onMove={() => {}}
+        onToggle={() => {}}
+        onNext={() => {}}
+        onBack={() => {}}
+        onQuit={() => {}}
+        width={80}
+        height={24}
+      />,
+    );
     const f = await r.waitForFrame('--extra_llm_api_options');
     expect(f).toContain('extra_llm_api_options.yaml');
     expect(f).not.toMatch(/…/);
@@ -326,12 +443,20 @@ describe('Plan estimate', () => {
 
 describe('commandLines', () => {
   it('keeps a flag with its value, continues lines with a backslash, and never drops a word', () => {
-    const cmd = 'python3 -m sglang.launch_server --model-path Qwen/Qwen3-14B --host 127.0.0.1 --port 8108 --chunked-prefill-size 16384 --enable-metrics';
+    const cmd =
+      'python3 -m sglang.launch_server --model-path Qwen/Qwen3-14B --host 127.0.0.1 --port 8108 --chunked-prefill-size 16384 --enable-metrics';
     const lines = commandLines(cmd, 60);
     expect(lines.every((l) => l.length <= 60)).toBe(true);
     expect(lines.slice(0, -1).every((l) => l.endsWith(' \\'))).toBe(true);
     expect(lines.some((l) => /--chunked-prefill-size 16384/.test(l))).toBe(true);
-    expect(shellWords(lines.map((l) => l.replace(/ \\$/, '')).join(' ').replace(/^\$ /, ''))).toEqual(shellWords(cmd));
+    expect(
+      shellWords(
+        lines
+          .map((l) => l.replace(/ \\$/, ''))
+          .join(' ')
+          .replace(/^\$ /, ''),
+      ),
+    ).toEqual(shellWords(cmd));
     expect(commandLines("A='x y' vllm serve m", 80)).toEqual(["$ A='x y' vllm serve m"]);
     // A path wider than the terminal breaks between folders, and loses nothing.
     const path = `${LONG_DIR}/extra_llm_api_options.yaml`;

@@ -22,12 +22,32 @@ afterEach(() => {
 });
 
 const plan = { host: { gpuCount: 8, gpuName: 'H100', simulated: true } } as unknown as PlanInfo;
-const gpuTime = (gpus: number, startupS: number, benchmarkS: number) => ({ gpus, startupS, benchmarkS, startupGpuS: gpus * startupS, benchmarkGpuS: gpus * benchmarkS, gpuS: gpus * (startupS + benchmarkS), simulated: true });
-const launch = (variantId: string, gpu: number, label: string): TuneEvent => ({ type: 'variant-launching', variantId, stage: 'engine', argv: ['sim-serve'], port: 8100 + 10 * gpu, label, gpuIds: [gpu] });
+const gpuTime = (gpus: number, startupS: number, benchmarkS: number) => ({
+  gpus,
+  startupS,
+  benchmarkS,
+  startupGpuS: gpus * startupS,
+  benchmarkGpuS: gpus * benchmarkS,
+  gpuS: gpus * (startupS + benchmarkS),
+  simulated: true,
+});
+const launch = (variantId: string, gpu: number, label: string): TuneEvent => ({
+  type: 'variant-launching',
+  variantId,
+  stage: 'engine',
+  argv: ['sim-serve'],
+  port: 8100 + 10 * gpu,
+  label,
+  gpuIds: [gpu],
+});
 
 /** Engine stage: vllm, sglang and trtllm at once on GPUs 0, 1, 2; then one alone. */
 function parallelEvents(): TuneEvent[] {
-  const ok = (id: string, total: number, gpu: number): VariantResult => ({ ...result(id, 'engine', total), gpuIds: [gpu], gpuTime: gpuTime(1, 31, 9) });
+  const ok = (id: string, total: number, gpu: number): VariantResult => ({
+    ...result(id, 'engine', total),
+    gpuIds: [gpu],
+    gpuTime: gpuTime(1, 31, 9),
+  });
   return [
     { type: 'session-started', runDir: 'servelab-runs/x', simulated: true, at: '2026-01-01T00:00:00Z' },
     { type: 'plan-ready', plan },
@@ -51,13 +71,26 @@ function parallelEvents(): TuneEvent[] {
     { type: 'bench-progress', variantId: 'vllm-eager', snapshot: snapshot(10, 1000) },
     // -- step 19: one running alone
     { type: 'variant-finished', result: ok('vllm-eager', 8000, 0) },
-    stageDone('engine', 'sglang', 11.1, { referenceId: 'vllm', baselineId: 'vllm', gains: { vllm: 0, sglang: 11.1, trtllm: 5.6, 'vllm-eager': -11.1 } }),
+    stageDone('engine', 'sglang', 11.1, {
+      referenceId: 'vllm',
+      baselineId: 'vllm',
+      gains: { vllm: 0, sglang: 11.1, trtllm: 5.6, 'vllm-eager': -11.1 },
+    }),
     { type: 'session-finished', profilePath: 'p.json', reportPath: 'p.md', exitCode: 0 },
   ];
 }
 
 async function toRun(session: ReturnType<typeof scripted>, columns: number, rows: number) {
-  r = render(<App services={fakeServices({ session: () => session.start })} defaults={defaults} onExit={() => {}} theme={colourTheme} throttleMs={10} />, { columns, rows });
+  r = render(
+    <App
+      services={fakeServices({ session: () => session.start })}
+      defaults={defaults}
+      onExit={() => {}}
+      theme={colourTheme}
+      throttleMs={10}
+    />,
+    { columns, rows },
+  );
   await enterRun(r);
   return r;
 }
@@ -131,12 +164,20 @@ describe('several variants running at once', () => {
 
   it('on a wide terminal: full panels side by side, each with its GPUs and live figures', async () => {
     const events = parallelEvents();
-    const gpus = Array.from({ length: 8 }, (_, index) => ({ index, name: 'NVIDIA H100 80GB HBM3', utilPct: index < 2 ? 90 : 0, memUsedMiB: 70_000, memTotalMiB: 81_559 }));
+    const gpus = Array.from({ length: 8 }, (_, index) => ({
+      index,
+      name: 'NVIDIA H100 80GB HBM3',
+      utilPct: index < 2 ? 90 : 0,
+      memUsedMiB: 70_000,
+      memTotalMiB: 81_559,
+    }));
     events.splice(12, 0, { type: 'gpu-sample', gpus });
     const session = scripted(events);
     const r = await toRun(session, 160, 45);
     session.next(13);
-    const f = live(await r.waitForFrame((fr) => fr.includes('3 running') && fr.includes('trtllm defaults · GPU 2') && fr.includes('20/40')));
+    const f = live(
+      await r.waitForFrame((fr) => fr.includes('3 running') && fr.includes('trtllm defaults · GPU 2') && fr.includes('20/40')),
+    );
     const lines = f.split('\n');
     // Two status lines on one terminal line, the third panel below.
     // The top panel is the one picked for the skip key.
@@ -167,16 +208,37 @@ describe('several variants running at once', () => {
 });
 
 const COST: SessionGpuTime = {
-  hostGpus: 8, wallS: 1200, hostGpuHours: 8 / 3, variantGpuHours: 0.5, startupGpuHours: 0.4, benchmarkGpuHours: 0.1, busyPct: 18.75, simulated: true,
-  summary: '2.67 host GPU-hours (8 GPUs x 20 min); variants held 0.50 (startup 0.40, benchmark 0.10; 19% of the host) [simulated time: what the modelled host would spend]',
+  hostGpus: 8,
+  wallS: 1200,
+  hostGpuHours: 8 / 3,
+  variantGpuHours: 0.5,
+  startupGpuHours: 0.4,
+  benchmarkGpuHours: 0.1,
+  busyPct: 18.75,
+  simulated: true,
+  summary:
+    '2.67 host GPU-hours (8 GPUs x 20 min); variants held 0.50 (startup 0.40, benchmark 0.10; 19% of the host) [simulated time: what the modelled host would spend]',
 };
-const TIE = 'sglang defaults and trtllm defaults tied within noise (0.4% apart after 3 and 3 runs, margin 2%): sglang defaults wins on lower p99 TPOT (17.79 vs 17.93 ms)';
+const TIE =
+  'sglang defaults and trtllm defaults tied within noise (0.4% apart after 3 and 3 runs, margin 2%): sglang defaults wins on lower p99 TPOT (17.79 vs 17.93 ms)';
 
 /** A finished engine stage: a tie decided by the tie rule, a variant stopped early, a dummy-weights row. */
 function resultsEvents(): TuneEvent[] {
-  const row = (id: string, total: number, gpus: number[], extra: Partial<VariantResult> = {}): VariantResult => ({ ...result(id, 'engine', total), gpuIds: gpus, gpuTime: gpuTime(gpus.length, 31, 9), ...extra });
-  const early = { ...row('vllm', 0, [4, 5, 6, 7]), metrics: undefined, status: 'pruned' as const, failure: { kind: 'pruned' as const, reason: 'stopped early: 12% below the leader at 15/40 requests' } };
-  const dummy = row('sglang', 10_000, [0, 1, 2, 3], { weights: { kind: 'dummy', why: '--load-format dummy: same shapes and kernels, outputs fixed by ignore_eos' } });
+  const row = (id: string, total: number, gpus: number[], extra: Partial<VariantResult> = {}): VariantResult => ({
+    ...result(id, 'engine', total),
+    gpuIds: gpus,
+    gpuTime: gpuTime(gpus.length, 31, 9),
+    ...extra,
+  });
+  const early = {
+    ...row('vllm', 0, [4, 5, 6, 7]),
+    metrics: undefined,
+    status: 'pruned' as const,
+    failure: { kind: 'pruned' as const, reason: 'stopped early: 12% below the leader at 15/40 requests' },
+  };
+  const dummy = row('sglang', 10_000, [0, 1, 2, 3], {
+    weights: { kind: 'dummy', why: '--load-format dummy: same shapes and kernels, outputs fixed by ignore_eos' },
+  });
   return [
     { type: 'session-started', runDir: 'servelab-runs/x', simulated: true, at: '2026-01-01T00:00:00Z' },
     { type: 'plan-ready', plan },
@@ -184,7 +246,12 @@ function resultsEvents(): TuneEvent[] {
     { type: 'variant-finished', result: early },
     { type: 'variant-finished', result: dummy },
     { type: 'variant-finished', result: row('trtllm', 10_040, [0, 1, 2, 3]) },
-    stageDone('engine', 'sglang', null, { referenceId: 'vllm', baselineId: 'vllm', gains: { vllm: null, sglang: null, trtllm: null }, why: TIE }),
+    stageDone('engine', 'sglang', null, {
+      referenceId: 'vllm',
+      baselineId: 'vllm',
+      gains: { vllm: null, sglang: null, trtllm: null },
+      why: TIE,
+    }),
     { type: 'session-cost', cost: COST },
     { type: 'session-finished', profilePath: 'p.json', reportPath: 'p.md', exitCode: 0 },
   ];
@@ -223,7 +290,9 @@ describe('Results with GPU-hours, a tie, an early stop and dummy weights', () =>
     // GPUs: how many the launch held (what GPU-h multiplies).
     expect(f).toMatch(/\* sglang defaults †\s+10,000.*31s\s+9\.0s\s+4\s+0\.04\s+ok/);
     expect(f).toMatch(/vllm defaults .*\s4\s+0\.04\s+stopped early: 12% below the leader at 15\/40 requests/);
-    expect(f).toContain('cost: host 2.67 GPU-h (8 GPUs x 20 min) · variants held 0.50 (startup 0.40, benchmark 0.10; 19% of the host) · simulated time');
+    expect(f).toContain(
+      'cost: host 2.67 GPU-h (8 GPUs x 20 min) · variants held 0.50 (startup 0.40, benchmark 0.10; 19% of the host) · simulated time',
+    );
     // The verdict wraps at spaces: joined again, it is the core's words whole.
     expect(f.replace(/\n/g, ' ')).toContain(`winner sglang defaults; ${TIE}`);
     expect(overflowingLines(f, 160)).toEqual([]);
@@ -231,11 +300,23 @@ describe('Results with GPU-hours, a tie, an early stop and dummy weights', () =>
 });
 
 describe('the stage line on a tie', () => {
-  const table = (winnerId: string, carriedId: string | null, tie: string): StageTable => ({ stage: 'batching', winnerId, gainPct: null, carriedId, referenceId: carriedId, baselineId: null, why: null, tie, rows: [] });
+  const table = (winnerId: string, carriedId: string | null, tie: string): StageTable => ({
+    stage: 'batching',
+    winnerId,
+    gainPct: null,
+    carriedId,
+    referenceId: carriedId,
+    baselineId: null,
+    why: null,
+    tie,
+    rows: [],
+  });
   const tie = 'c and x tied within noise (0.1% apart after 3 and 2 runs, margin 2%): x wins on lower p99 TPOT (10.38 vs 10.39 ms)';
   it("tells the tie rule's pick when it decided the stage, and only the tie when the carried winner stayed", () => {
     expect(stageVerdict(table('x', null, tie), (id) => id)).toBe(`winner x; ${tie}`);
-    expect(stageVerdict(table('c', 'c', tie), (id) => id)).toBe('c (carried in) stays: no candidate beat it by more than the margin; c and x tied within noise (0.1% apart after 3 and 2 runs, margin 2%)');
+    expect(stageVerdict(table('c', 'c', tie), (id) => id)).toBe(
+      'c (carried in) stays: no candidate beat it by more than the margin; c and x tied within noise (0.1% apart after 3 and 2 runs, margin 2%)',
+    );
   });
 });
 
@@ -250,7 +331,10 @@ describe('the leaderboard line of a finished variant', () => {
   it("gives a skip's or an early stop's reason once, not after its kind ('skipped: skipped by the user')", () => {
     const skipped = result('sglang', 'engine', null, { kind: 'skipped', reason: 'skipped by the user' });
     expect(variantLine(skipped, '+ seqs=512', 80)).toMatch(/\+ seqs=512\s+skipped by the user$/);
-    const early = { ...result('vllm', 'engine', null, { kind: 'pruned', reason: 'stopped early: 16% below the leader at 23/25 requests' }), status: 'pruned' as const };
+    const early = {
+      ...result('vllm', 'engine', null, { kind: 'pruned', reason: 'stopped early: 16% below the leader at 23/25 requests' }),
+      status: 'pruned' as const,
+    };
     expect(variantLine(early, 'vllm defaults', 160)).toMatch(/vllm defaults\s+stopped early: 16% below the leader at 23\/25 requests$/);
     const oom = result('trtllm', 'engine', null, { kind: 'oom', reason: 'CUDA out of memory' });
     expect(variantLine(oom, 'trtllm defaults', 160)).toMatch(/trtllm defaults\s+oom: CUDA out of memory$/);

@@ -49,7 +49,12 @@ describe('replay screen', () => {
     const { setup, opts } = await setUp();
     const exits: ReplayTuiResult[] = [];
     r = render(
-      <ReplayApp setup={setup} run={(emit, signal) => executeReplay(setup, { ...opts, emit, signal })} onExit={(x) => exits.push(x)} theme={colourTheme} />,
+      <ReplayApp
+        setup={setup}
+        run={(emit, signal) => executeReplay(setup, { ...opts, emit, signal })}
+        onExit={(x) => exits.push(x)}
+        theme={colourTheme}
+      />,
       { columns: 80, rows: 24 },
     );
     let f = await r.waitForFrame('Run this command on this host?');

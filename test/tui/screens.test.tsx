@@ -17,10 +17,13 @@ afterEach(() => {
 function app(opts: { session?: ReturnType<typeof scripted>; columns?: number; rows?: number; theme?: Theme } = {}) {
   const exits: number[] = [];
   const services = fakeServices({ session: opts.session ? () => opts.session!.start : undefined });
-  r = render(<App services={services} defaults={defaults} onExit={(c) => exits.push(c)} theme={opts.theme ?? colourTheme} throttleMs={10} />, {
-    columns: opts.columns ?? 100,
-    rows: opts.rows ?? 40,
-  });
+  r = render(
+    <App services={services} defaults={defaults} onExit={(c) => exits.push(c)} theme={opts.theme ?? colourTheme} throttleMs={10} />,
+    {
+      columns: opts.columns ?? 100,
+      rows: opts.rows ?? 40,
+    },
+  );
   return { r, exits };
 }
 
@@ -43,8 +46,29 @@ describe('Host screen', () => {
   });
 
   it("wraps a long engine note under its own column at 80 columns, not under the engine's name", async () => {
-    const long = { ...simHost, engines: [{ engine: 'sglang' as const, installed: false, runtime: 'native' as const, detail: "Python package 'sglang' is not installed in /root/.pyenv/shims/python3 (pip install sglang)" }] };
-    r = render(<HostScreen host={long} gpuType="H100" gpuCount={1} onGpuStep={() => {}} onCountStep={() => {}} onNext={() => {}} onQuit={() => {}} />, { columns: 80, rows: 24 });
+    const long = {
+      ...simHost,
+      engines: [
+        {
+          engine: 'sglang' as const,
+          installed: false,
+          runtime: 'native' as const,
+          detail: "Python package 'sglang' is not installed in /root/.pyenv/shims/python3 (pip install sglang)",
+        },
+      ],
+    };
+    r = render(
+      <HostScreen
+        host={long}
+        gpuType="H100"
+        gpuCount={1}
+        onGpuStep={() => {}}
+        onCountStep={() => {}}
+        onNext={() => {}}
+        onQuit={() => {}}
+      />,
+      { columns: 80, rows: 24 },
+    );
     const f = await r.waitForFrame('not found:');
     const lines = f.split('\n');
     const at = lines.findIndex((l) => l.includes('not found:'));
@@ -56,7 +80,15 @@ describe('Host screen', () => {
 
   it('groups identical real GPUs and hides the simulated-host keys', async () => {
     r = render(
-      <HostScreen host={realHost} gpuType="H100" gpuCount={1} onGpuStep={() => {}} onCountStep={() => {}} onNext={() => {}} onQuit={() => {}} />,
+      <HostScreen
+        host={realHost}
+        gpuType="H100"
+        gpuCount={1}
+        onGpuStep={() => {}}
+        onCountStep={() => {}}
+        onNext={() => {}}
+        onQuit={() => {}}
+      />,
     );
     await r.waitForFrame('8 x NVIDIA H200');
     expect(r.frame()).toContain('[0,1,2,3,4,5,6,7]');
@@ -143,7 +175,14 @@ describe('Plan screen', () => {
 
   it("says 'not launched' (not 'pruned') for a variant that is the same server as one measured", async () => {
     const reason = 'same server as sglang-fp8ckpt (SGLang 0.5.5 picks fa3 on Hopper by default): not launched, its measurement is reused';
-    const same = { ...plan, stages: plan.stages.map((st) => st.name !== 'quantization' ? st : { ...st, variants: [st.variants[0]!, { ...st.variants[1]!, pruned: reason, notRun: 'not launched' as const }] }) };
+    const same = {
+      ...plan,
+      stages: plan.stages.map((st) =>
+        st.name !== 'quantization'
+          ? st
+          : { ...st, variants: [st.variants[0]!, { ...st.variants[1]!, pruned: reason, notRun: 'not launched' as const }] },
+      ),
+    };
     plan1({ plan: same });
     const f = await r!.waitForFrame('3/6 Plan');
     expect(f).toMatch(/\[-\] sglang int4\s+not launched: same server as sglang-fp8ckpt/);
@@ -171,7 +210,10 @@ describe('Plan screen', () => {
 
   it('says what to do when nothing in the first stage can run on this host', async () => {
     const reason = 'does not fit in GPU memory: weights need 657.13 GiB per GPU';
-    const allPruned = { ...plan, stages: [{ name: 'engine', variants: plan.stages[0]!.variants.map((v) => ({ ...v, pruned: reason })) }, ...plan.stages.slice(1)] };
+    const allPruned = {
+      ...plan,
+      stages: [{ name: 'engine', variants: plan.stages[0]!.variants.map((v) => ({ ...v, pruned: reason })) }, ...plan.stages.slice(1)],
+    };
     const p = plan1({ plan: allPruned });
     await r!.waitForFrame('no engine candidate can run on this host');
     expect(r!.frame()).toContain('esc to go back');
@@ -315,7 +357,9 @@ describe('exits and waits', () => {
   });
 
   it('shows a detection error on the Host screen', async () => {
-    const services = fakeServices({ detectHost: async () => Promise.reject(new Error('nvidia-smi failed: driver mismatch; run with --sim')) });
+    const services = fakeServices({
+      detectHost: async () => Promise.reject(new Error('nvidia-smi failed: driver mismatch; run with --sim')),
+    });
     r = render(<App services={services} defaults={defaults} onExit={() => {}} theme={colourTheme} />);
     await r.waitForFrame('nvidia-smi failed: driver mismatch; run with --sim');
   });

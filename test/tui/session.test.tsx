@@ -42,10 +42,33 @@ function alive(pid: number): boolean {
 /** A small plan: two engines on defaults, then the quantization stage; tiny workload, fast clock. */
 function start(extra: string[] = []) {
   const argv = [
-    '--sim', '--gpu', 'H100', '--gpus', '1', '--speed', '40',
-    '--model', 'Qwen/Qwen3-14B', '--engines', 'vllm,sglang', '--stages', 'engine,quantization',
-    '--scenario', 'random:64/32', '--num-prompts', '12', '--validation', 'none', '--warmup', '1',
-    '--out', dir, '--runs-dir', join(dir, 'runs'), '--port', String(20000 + Math.floor(Math.random() * 20000)),
+    '--sim',
+    '--gpu',
+    'H100',
+    '--gpus',
+    '1',
+    '--speed',
+    '40',
+    '--model',
+    'Qwen/Qwen3-14B',
+    '--engines',
+    'vllm,sglang',
+    '--stages',
+    'engine,quantization',
+    '--scenario',
+    'random:64/32',
+    '--num-prompts',
+    '12',
+    '--validation',
+    'none',
+    '--warmup',
+    '1',
+    '--out',
+    dir,
+    '--runs-dir',
+    join(dir, 'runs'),
+    '--port',
+    String(20000 + Math.floor(Math.random() * 20000)),
     ...extra,
   ];
   const { services, defaults } = realServices({ argv, settings: openSettings(join(dir, 'conf')) });
@@ -92,7 +115,12 @@ describe('a session on the simulated host, by key presses', () => {
     expect(f).toContain('Profile saved.');
     const profilePath = /profile\s+(\S+\.json)/.exec(f)![1]!;
     expect(profilePath.startsWith(dir)).toBe(true);
-    const profile = JSON.parse(readFileSync(profilePath, 'utf8')) as { engineArgv: string[]; env: Record<string, string>; model: string; host: { simulated: boolean } };
+    const profile = JSON.parse(readFileSync(profilePath, 'utf8')) as {
+      engineArgv: string[];
+      env: Record<string, string>;
+      model: string;
+      host: { simulated: boolean };
+    };
     expect(profile.model).toBe('Qwen/Qwen3-14B');
     expect(profile.host.simulated).toBe(true);
     // The command the Results screen shows is the profile's, whole: every word, in order.

@@ -63,8 +63,16 @@ describe('run reducer', () => {
 
   it('files why a stage was skipped and whether the carried winner stayed', () => {
     let s = feed();
-    s = applyEvent(s, { type: 'stage-started', stage: 'parallelism', index: 2, variants: [], carriedId: 'sglang-fp8ckpt', skipped: 'single GPU' }, 0);
-    s = applyEvent(s, stageDone('parallelism', 'sglang-fp8ckpt', null, { carriedId: 'sglang-fp8ckpt', referenceId: null, skipped: 'single GPU' }), 0);
+    s = applyEvent(
+      s,
+      { type: 'stage-started', stage: 'parallelism', index: 2, variants: [], carriedId: 'sglang-fp8ckpt', skipped: 'single GPU' },
+      0,
+    );
+    s = applyEvent(
+      s,
+      stageDone('parallelism', 'sglang-fp8ckpt', null, { carriedId: 'sglang-fp8ckpt', referenceId: null, skipped: 'single GPU' }),
+      0,
+    );
     const last = s.staticItems.at(-1)!;
     expect(last).toMatchObject({ kind: 'stage', stage: 'parallelism', skipped: 'single GPU', kept: true });
     const engine = s.staticItems.find((i) => i.kind === 'stage' && i.stage === 'engine')!;
@@ -84,7 +92,11 @@ describe('run reducer', () => {
     s = runReducer(s, { type: 'stop-after-stage-requested' });
     s = runReducer(s, { type: 'abort-requested' });
     expect(s.requests).toEqual({ skip: 'vllm', stopAfterStage: true, abort: true });
-    s = applyEvent(s, { type: 'variant-finished', result: result('vllm', 'engine', null, { kind: 'skipped', reason: 'skipped by the user' }) }, 0);
+    s = applyEvent(
+      s,
+      { type: 'variant-finished', result: result('vllm', 'engine', null, { kind: 'skipped', reason: 'skipped by the user' }) },
+      0,
+    );
     expect(s.requests.skip).toBeNull();
     expect(s.requests.stopAfterStage).toBe(true);
     // Once the stage ends the stop is done: the Run screen no longer says it will stop.
@@ -147,7 +159,12 @@ describe('results selectors', () => {
   it('finds the final winner and the validation rows', () => {
     expect(finalWinner(feed())?.variantId).toBe('sglang-fp8ckpt');
     expect(validationRows(feed())).toEqual([
-      { scenario: 'sharegpt-like', baseline: { totalTokPerS: 9000, meanTpotMs: 25 }, optimized: { totalTokPerS: 12_000, meanTpotMs: 18 }, gainPct: 33.3 },
+      {
+        scenario: 'sharegpt-like',
+        baseline: { totalTokPerS: 9000, meanTpotMs: 25 },
+        optimized: { totalTokPerS: 12_000, meanTpotMs: 18 },
+        gainPct: 33.3,
+      },
     ]);
     expect(validationRows(initialRunState)).toEqual([]);
   });
@@ -187,7 +204,17 @@ describe('wizard reducer', () => {
     w = wizardReducer(w, { type: 'choice-step', dir: 1 });
     expect(w.form.scenario).toBe('sharegpt');
     expect(focusedField(w).key).toBe('scenario');
-    expect(visibleFields(w.form).map((f) => f.key)).toEqual(['model', 'scenario', 'datasetPath', 'numPrompts', 'seed', 'objective', 'slo', 'sweep', 'validation']);
+    expect(visibleFields(w.form).map((f) => f.key)).toEqual([
+      'model',
+      'scenario',
+      'datasetPath',
+      'numPrompts',
+      'seed',
+      'objective',
+      'slo',
+      'sweep',
+      'validation',
+    ]);
     // Choices are not edited by typing.
     expect(wizardReducer(w, { type: 'type', text: 'z' })).toBe(w);
   });
@@ -238,7 +265,9 @@ describe('keymap', () => {
   it('keeps every screen\'s help bar on one line at 80 columns (the Plan bar wrapped "q quit" at 80 x 24)', () => {
     for (const scope of ['host', 'model', 'plan', 'run', 'results', 'save', 'replay', 'view'] as const) {
       // The Footer's layout: label, a space, the help; two columns between items.
-      const line = helpItems(scope).map((i) => `${i.label} ${i.help}`).join('  ');
+      const line = helpItems(scope)
+        .map((i) => `${i.label} ${i.help}`)
+        .join('  ');
       expect([...line].length, `${scope}: ${line}`).toBeLessThanOrEqual(80);
     }
   });

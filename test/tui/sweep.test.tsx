@@ -20,18 +20,40 @@ afterEach(() => {
 });
 
 const c = (value: number) => ({ kind: 'concurrency' as const, value });
-const summary = (x: number, y: number, tpot: number) => ({ tokPerGpu: y, tokPerUser: x, ttftP50Ms: 90, ttftP99Ms: 300, tpotP99Ms: tpot, goodput: null });
+const summary = (x: number, y: number, tpot: number) => ({
+  tokPerGpu: y,
+  tokPerUser: x,
+  ttftP50Ms: 90,
+  ttftP99Ms: 300,
+  tpotP99Ms: tpot,
+  goodput: null,
+});
 const SENTENCE = 'sglang fp8: 2,000 tok/s/GPU at 8 concurrent, TPOT p99 40 ms';
 
 /** The fixture session up to its last stage, then a sweep of two finalists at three loads. */
 function sweepEvents(): TuneEvent[] {
   const staged = sessionEvents().filter((e) => !e.type.startsWith('validation') && e.type !== 'session-finished');
   const point = (variantId: string, label: string, load: number, x: number, y: number, tpot: number): TuneEvent => ({
-    type: 'sweep-point', variantId, label, load: c(load), status: 'ok', summary: summary(x, y, tpot), violations: tpot >= 60 ? [`p99 TPOT ${tpot} ms >= 60 ms`] : [],
+    type: 'sweep-point',
+    variantId,
+    label,
+    load: c(load),
+    status: 'ok',
+    summary: summary(x, y, tpot),
+    violations: tpot >= 60 ? [`p99 TPOT ${tpot} ms >= 60 ms`] : [],
   });
   return [
     ...staged,
-    { type: 'sweep-started', spec: 'concurrency:1,8,32', slo: 'tpot:p99<60', rule: 'baseline and winner', variants: [{ variantId: 'vllm', label: 'vllm base', why: 'baseline' }, { variantId: 'sglang-fp8ckpt', label: 'sglang fp8', why: 'winner' }] },
+    {
+      type: 'sweep-started',
+      spec: 'concurrency:1,8,32',
+      slo: 'tpot:p99<60',
+      rule: 'baseline and winner',
+      variants: [
+        { variantId: 'vllm', label: 'vllm base', why: 'baseline' },
+        { variantId: 'sglang-fp8ckpt', label: 'sglang fp8', why: 'winner' },
+      ],
+    },
     point('vllm', 'vllm base', 1, 60, 300, 17),
     point('vllm', 'vllm base', 8, 45, 1500, 22),
     point('vllm', 'vllm base', 32, 20, 4000, 70),
@@ -39,13 +61,20 @@ function sweepEvents(): TuneEvent[] {
     point('sglang-fp8ckpt', 'sglang fp8', 8, 50, 2000, 40),
     point('sglang-fp8ckpt', 'sglang fp8', 32, 25, 5200, 80),
     {
-      type: 'sweep-finished', decides: true,
+      type: 'sweep-finished',
+      decides: true,
       frontier: [
         { variantId: 'sglang-fp8ckpt', load: c(32), tokPerGpu: 5200, tokPerUser: 25 },
         { variantId: 'sglang-fp8ckpt', load: c(8), tokPerGpu: 2000, tokPerUser: 50 },
         { variantId: 'sglang-fp8ckpt', load: c(1), tokPerGpu: 400, tokPerUser: 70 },
       ],
-      choice: { variantId: 'sglang-fp8ckpt', load: c(8), sentence: SENTENCE, why: 'the most tok/s/GPU that meets tpot:p99<60', runnerUp: 'vllm base: 1,500 tok/s/GPU at 8 concurrent' },
+      choice: {
+        variantId: 'sglang-fp8ckpt',
+        load: c(8),
+        sentence: SENTENCE,
+        why: 'the most tok/s/GPU that meets tpot:p99<60',
+        runnerUp: 'vllm base: 1,500 tok/s/GPU at 8 concurrent',
+      },
     },
     { type: 'session-finished', profilePath: 'profiles/x.json', reportPath: 'profiles/x.md', exitCode: 0 },
   ];
@@ -62,7 +91,16 @@ describe.each([
   it('draws the live chart on the Run screen, then the sweep page on Results', async () => {
     const events = sweepEvents();
     const session = scripted(events);
-    r = render(<App services={fakeServices({ session: () => session.start })} defaults={defaults} onExit={() => {}} theme={colourTheme} throttleMs={10} />, { columns, rows });
+    r = render(
+      <App
+        services={fakeServices({ session: () => session.start })}
+        defaults={defaults}
+        onExit={() => {}}
+        theme={colourTheme}
+        throttleMs={10}
+      />,
+      { columns, rows },
+    );
     await enterRun(r);
     // Up to the fifth point: vllm base has three, sglang fp8 two.
     let seen = 0;
@@ -111,7 +149,10 @@ describe.each([
 describe('the frontier objective on the Model screen', () => {
   it('cycles to frontier, says it needs an SLO in the --auto words, and takes a sweep', async () => {
     // The real form check: the words are --auto's.
-    r = render(<App services={fakeServices({ checkForm })} defaults={defaults} onExit={() => {}} theme={colourTheme} throttleMs={10} />, { columns: 80, rows: 24 });
+    r = render(<App services={fakeServices({ checkForm })} defaults={defaults} onExit={() => {}} theme={colourTheme} throttleMs={10} />, {
+      columns: 80,
+      rows: 24,
+    });
     await r.waitForFrame('no NVIDIA GPU found');
     await r.press('enter');
     await r.waitForFrame('2/6 Model');

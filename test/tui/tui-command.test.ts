@@ -43,7 +43,11 @@ describe('servelab (tui command)', () => {
       expect((err as { code: number }).code).toBe(2);
     }
     // A flag no screen asks for is checked by --auto's rules before the screens open: only quitting could fix it there.
-    for (const [argv, words] of [[['--sim', '--scale', 'abc'], /^--scale must be a number > 0/], [['--margin', 'x'], /^--margin must be a number/], [['--image', 'i'], /^--image is the container of --runtime docker/]] as const) {
+    for (const [argv, words] of [
+      [['--sim', '--scale', 'abc'], /^--scale must be a number > 0/],
+      [['--margin', 'x'], /^--margin must be a number/],
+      [['--image', 'i'], /^--image is the container of --runtime docker/],
+    ] as const) {
       const e = await main([...argv]).catch((x: unknown) => x);
       expect(isUserError(e), String(e)).toBe(true);
       expect((e as Error).message).toMatch(words);
@@ -71,4 +75,3 @@ describe('leaving the workbench', () => {
     expect(await said(new Promise(() => {}))).toBe('');
   });
 });
-

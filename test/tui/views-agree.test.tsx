@@ -30,8 +30,23 @@ afterEach(() => {
 
 async function sessionStream(): Promise<TuneEvent[]> {
   const { config } = parseAutoArgs([
-    '--sim', '--model', 'Qwen/Qwen3-14B', '--engines', 'sglang,vllm', '--baseline', 'trtllm', '--stages', 'engine,attention',
-    '--scale', '0.02', '--validation', 'none', '--out', dir, '--run-dir', join(dir, 'run'),
+    '--sim',
+    '--model',
+    'Qwen/Qwen3-14B',
+    '--engines',
+    'sglang,vllm',
+    '--baseline',
+    'trtllm',
+    '--stages',
+    'engine,attention',
+    '--scale',
+    '0.02',
+    '--validation',
+    'none',
+    '--out',
+    dir,
+    '--run-dir',
+    join(dir, 'run'),
   ]);
   const { run } = scriptedRunner({ sglang: 1200, vllm: 1000, 'sglang-attn-triton': 1300 }, 1190);
   const events: TuneEvent[] = [];
@@ -71,7 +86,16 @@ describe('headless and TUI agree', () => {
 
     // The Results screen itself, through the whole App.
     const session = scripted(events);
-    r = render(<App services={fakeServices({ session: () => session.start })} defaults={defaults} onExit={() => {}} theme={colourTheme} throttleMs={10} />, { columns: 100, rows: 30 });
+    r = render(
+      <App
+        services={fakeServices({ session: () => session.start })}
+        defaults={defaults}
+        onExit={() => {}}
+        theme={colourTheme}
+        throttleMs={10}
+      />,
+      { columns: 100, rows: 30 },
+    );
     await enterRun(r);
     session.rest();
     await r.waitForFrame('Tuning finished.');

@@ -10,7 +10,13 @@ import { FittedTable, PageTabs } from '../../src/tui/widgets/paged-table/PagedTa
 import { fitBlocks, fitRows, pageStep } from '../../src/tui/widgets/paged-table/state.js';
 import { usePagedTable } from '../../src/tui/widgets/paged-table/use-paged-table.js';
 import { TextField } from '../../src/tui/widgets/text-field/TextField.js';
-import { atEnd, textFieldReducer, visibleSlice, type TextFieldAction, type TextFieldState } from '../../src/tui/widgets/text-field/state.js';
+import {
+  atEnd,
+  textFieldReducer,
+  visibleSlice,
+  type TextFieldAction,
+  type TextFieldState,
+} from '../../src/tui/widgets/text-field/state.js';
 import { useTextField } from '../../src/tui/widgets/text-field/use-text-field.js';
 import { ModelScreen } from '../../src/screens/ModelScreen.js';
 import { initialWizard, wizardReducer } from '../../src/tui/state/wizard.js';
@@ -25,7 +31,8 @@ afterEach(() => {
   r = undefined;
 });
 
-const edits = (s: TextFieldState, ...actions: TextFieldAction['type'][]) => actions.reduce((acc, type) => textFieldReducer(acc, { type } as TextFieldAction), s);
+const edits = (s: TextFieldState, ...actions: TextFieldAction['type'][]) =>
+  actions.reduce((acc, type) => textFieldReducer(acc, { type } as TextFieldAction), s);
 
 describe('text field reducer (readline keys)', () => {
   it('inserts and erases at the cursor, and moves it with the arrows, Ctrl-A and Ctrl-E', () => {
@@ -154,7 +161,13 @@ function PagerHarness(): React.JSX.Element {
   return (
     <Box flexDirection="column">
       <PageTabs names={['engine', 'compile']} page={page} width={60} />
-      <FittedTable columns={[{ key: 'n', header: 'name', width: 6, render: (r) => r.name }]} rows={pages[page]!} room={4} rowKey={(r) => r.name} moreText="more rows in the report" />
+      <FittedTable
+        columns={[{ key: 'n', header: 'name', width: 6, render: (r) => r.name }]}
+        rows={pages[page]!}
+        room={4}
+        rowKey={(r) => r.name}
+        moreText="more rows in the report"
+      />
     </Box>
   );
 }
@@ -225,7 +238,17 @@ function ModelHarness(): React.JSX.Element {
   const [w, dispatch] = useReducer(wizardReducer, initialWizard({ gpuType: 'H100', gpuCount: 1, form }));
   return (
     <ThemeContext.Provider value={colourTheme}>
-      <ModelScreen wizard={w} dispatch={dispatch} model={qwen} recent={[]} problems={checkForm(w.form)} onNext={() => {}} onBack={() => {}} onQuit={() => {}} width={80} />
+      <ModelScreen
+        wizard={w}
+        dispatch={dispatch}
+        model={qwen}
+        recent={[]}
+        problems={checkForm(w.form)}
+        onNext={() => {}}
+        onBack={() => {}}
+        onQuit={() => {}}
+        width={80}
+      />
       <Text>{`value=${w.form.model} prompts=${w.form.numPrompts} scenario=${w.form.scenario}`}</Text>
     </ThemeContext.Provider>
   );

@@ -46,19 +46,39 @@ export interface ScriptedRunner {
  * `outcomes` by variant id (a throughput, or a failure); `fallback` for ids not listed.
  * `during` runs inside each call, before the result (to press skip or stop like a user).
  */
-export function scriptedRunner(outcomes: Record<string, Outcome>, fallback: Outcome = 1000, during?: (v: Variant, req: RunRequest) => void): ScriptedRunner {
+export function scriptedRunner(
+  outcomes: Record<string, Outcome>,
+  fallback: Outcome = 1000,
+  during?: (v: Variant, req: RunRequest) => void,
+): ScriptedRunner {
   const calls: string[] = [];
   const run: ScenarioRunner = async (variant, scenarios, req) => {
     calls.push(`${req.stage}:${variant.id}:${scenarios.map((s) => s.name).join('+')}`);
     during?.(variant, req);
     await Promise.resolve();
-    return scenarios.map((s) => resultOf(variant, s, req, req.skipSignal.aborted ? { kind: 'skipped', reason: 'skipped by the user' } : (outcomes[variant.id] ?? fallback)));
+    return scenarios.map((s) =>
+      resultOf(
+        variant,
+        s,
+        req,
+        req.skipSignal.aborted ? { kind: 'skipped', reason: 'skipped by the user' } : (outcomes[variant.id] ?? fallback),
+      ),
+    );
   };
   return { run, calls };
 }
 
 function resultOf(variant: Variant, s: Scenario, req: RunRequest, outcome: Outcome): VariantResult {
-  const base = { variantId: variant.id, stage: req.stage, scenario: s.name, variant, argv: ['sim-serve', variant.id], startedAt: 'a', finishedAt: 'b', simulated: true };
+  const base = {
+    variantId: variant.id,
+    stage: req.stage,
+    scenario: s.name,
+    variant,
+    argv: ['sim-serve', variant.id],
+    startedAt: 'a',
+    finishedAt: 'b',
+    simulated: true,
+  };
   if (typeof outcome !== 'number') return { ...base, status: outcome.kind === 'skipped' ? 'skipped' : 'failed', failure: outcome };
   return { ...base, status: 'ok', metrics: metricsFor(outcome), startupS: 30, ...(req.predicted ? { predicted: req.predicted } : {}) };
 }

@@ -12,13 +12,29 @@ export type LoadModel = (variantId: string, concurrency: number | null) => { out
 
 export function loadMetrics(output: number, tpotMs: number): BenchMetrics {
   return {
-    duration: 10, completed: 32, failed: 0, total_input_tokens: output * 10, total_output_tokens: output * 10,
-    request_throughput: output / 200, request_goodput: null, output_throughput: output, total_token_throughput: output * 2,
-    max_output_tokens_per_s: output, max_concurrent_requests: 32,
-    mean_ttft_ms: 100, median_ttft_ms: 90, p99_ttft_ms: 300,
-    mean_tpot_ms: tpotMs, median_tpot_ms: tpotMs, p99_tpot_ms: tpotMs * 1.2,
-    mean_itl_ms: tpotMs, median_itl_ms: tpotMs, p99_itl_ms: tpotMs * 1.2,
-    mean_e2el_ms: 2000, median_e2el_ms: 2000, p99_e2el_ms: 3000,
+    duration: 10,
+    completed: 32,
+    failed: 0,
+    total_input_tokens: output * 10,
+    total_output_tokens: output * 10,
+    request_throughput: output / 200,
+    request_goodput: null,
+    output_throughput: output,
+    total_token_throughput: output * 2,
+    max_output_tokens_per_s: output,
+    max_concurrent_requests: 32,
+    mean_ttft_ms: 100,
+    median_ttft_ms: 90,
+    p99_ttft_ms: 300,
+    mean_tpot_ms: tpotMs,
+    median_tpot_ms: tpotMs,
+    p99_tpot_ms: tpotMs * 1.2,
+    mean_itl_ms: tpotMs,
+    median_itl_ms: tpotMs,
+    p99_itl_ms: tpotMs * 1.2,
+    mean_e2el_ms: 2000,
+    median_e2el_ms: 2000,
+    p99_e2el_ms: 3000,
   } as unknown as BenchMetrics;
 }
 
@@ -36,7 +52,16 @@ export function loadRunner(model: LoadModel, abort?: AbortSignal): LoadRunner {
     for (const [i, s] of scenarios.entries()) {
       await Promise.resolve();
       if (abort?.aborted) throw new AbortedError();
-      const base = { variantId: variant.id, stage: req.stage, scenario: s.name, variant, argv: ['sim-serve', variant.id], startedAt: 'a', finishedAt: 'b', simulated: true };
+      const base = {
+        variantId: variant.id,
+        stage: req.stage,
+        scenario: s.name,
+        variant,
+        argv: ['sim-serve', variant.id],
+        startedAt: 'a',
+        finishedAt: 'b',
+        simulated: true,
+      };
       if (req.skipSignal.aborted) {
         out.push({ ...base, status: 'skipped', failure: { kind: 'skipped', reason: 'not reached' } });
         continue;

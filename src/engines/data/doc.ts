@@ -13,7 +13,9 @@ const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
 function values(r: KnobRow): string {
   if (!r.values) return 'as given';
-  return Object.entries(r.values).map(([k, v]) => (k === v ? `\`${k}\`` : `\`${k}\`→\`${v}\``)).join(', ');
+  return Object.entries(r.values)
+    .map(([k, v]) => (k === v ? `\`${k}\`` : `\`${k}\`→\`${v}\``))
+    .join(', ');
 }
 
 function range(r: KnobRow): string {
@@ -27,12 +29,16 @@ function engineSection(engine: (typeof ENGINES)[number]): string[] {
   const out = [`## ${ENGINE_LABEL[engine]}`, ''];
   out.push('Known releases (an installed version without its own table uses the nearest older one, and the plan says so):', '');
   for (const k of KNOWN_VERSIONS[engine]) {
-    out.push(`- **${k.version}**: ${k.source}${k.readAt ? `. *Read at ${k.readAt}: not every fact could be read at this release, so servelab reads the installed engine's own help before launching (src/engines/help-check.ts).*` : ''}`);
+    out.push(
+      `- **${k.version}**: ${k.source}${k.readAt ? `. *Read at ${k.readAt}: not every fact could be read at this release, so servelab reads the installed engine's own help before launching (src/engines/help-check.ts).*` : ''}`,
+    );
   }
   out.push('', ...changedSince(engine));
   out.push('', '| knob | via | spelling | values (neutral→engine) | holds for | source | note |', '|---|---|---|---|---|---|---|');
   for (const r of ENGINE_ROWS[engine]) {
-    out.push(`| \`${r.knob}\` | ${r.via} | \`${cell(r.name)}\` | ${cell(values(r))} | ${range(r)} | ${cell(r.source)} | ${cell(r.note ?? '')} |`);
+    out.push(
+      `| \`${r.knob}\` | ${r.via} | \`${cell(r.name)}\` | ${cell(values(r))} | ${range(r)} | ${cell(r.source)} | ${cell(r.note ?? '')} |`,
+    );
   }
   const versions = KNOWN_VERSIONS[engine].map((k) => k.version);
   const knobs = [...new Set(ENGINE_ROWS[engine].map((r) => r.knob))];
@@ -53,7 +59,8 @@ function engineSection(engine: (typeof ENGINES)[number]): string[] {
   return out;
 }
 
-const spelled = (r: KnobRow | undefined) => (r ? `${r.via} \`${cell(r.name)}\`${r.values ? ` (${cell(values(r))})` : ''}` : 'not expressible');
+const spelled = (r: KnobRow | undefined) =>
+  r ? `${r.via} \`${cell(r.name)}\`${r.values ? ` (${cell(values(r))})` : ''}` : 'not expressible';
 
 /** Per knob, what differs between the oldest table (the studies' release) and the newest (today's). */
 function changedSince(engine: (typeof ENGINES)[number]): string[] {
@@ -67,12 +74,19 @@ function changedSince(engine: (typeof ENGINES)[number]): string[] {
     if (spelled(a) === spelled(b)) return [];
     return [`- \`${knob}\`: ${spelled(a)} → ${spelled(b)}${b ? ` (${cell(b.source)})` : ''}`];
   });
-  return [`What changed between ${from} (the studies' release) and ${to} (today's):`, '', ...(lines.length ? lines : ['- nothing servelab emits (the facts were carried forward; see the note on each release above)']), ''];
+  return [
+    `What changed between ${from} (the studies' release) and ${to} (today's):`,
+    '',
+    ...(lines.length ? lines : ['- nothing servelab emits (the facts were carried forward; see the note on each release above)']),
+    '',
+  ];
 }
 
 function flagListSection(dir: string): string[] {
   const out = ['## Reference flag lists', '', 'Checked by test/engines/flag-lists.test.ts against every command the planner can emit.', ''];
-  for (const f of readdirSync(dir).filter((x) => x.endsWith('.json')).sort()) {
+  for (const f of readdirSync(dir)
+    .filter((x) => x.endsWith('.json'))
+    .sort()) {
     const l = JSON.parse(readFileSync(`${dir}/${f}`, 'utf8')) as { engine: string; version: string; source: { files: string[] } };
     out.push(`- \`src/engines/data/flags/${f}\` (${l.engine} ${l.version}): ${l.source.files.join('; ')}`);
   }
@@ -82,7 +96,12 @@ function flagListSection(dir: string): string[] {
 }
 
 function corpusSection(): string[] {
-  const out = ['## Failure texts', '', `${CORPUS.length} real engine texts in test/fixtures/engines/corpus.json; ${FAILURE_RULES.length} classifier rules (src/engines/failure-rules.ts).`, ''];
+  const out = [
+    '## Failure texts',
+    '',
+    `${CORPUS.length} real engine texts in test/fixtures/engines/corpus.json; ${FAILURE_RULES.length} classifier rules (src/engines/failure-rules.ts).`,
+    '',
+  ];
   out.push('| id | engine | classified as | source |', '|---|---|---|---|');
   for (const e of CORPUS) out.push(`| ${e.id} | ${e.engine} | ${e.expect ?? '(start-up line)'} | ${cell(e.source)} |`);
   out.push('');
@@ -106,7 +125,7 @@ export function renderEnginesDoc(flagsDir: string): string {
     '## Releases servelab has not read',
     '',
     'An installed release uses the newest table not newer than it. When that release is newer than every table,',
-    'or its table was read at neighbouring releases (marked below), servelab runs the engine\'s own help once per',
+    "or its table was read at neighbouring releases (marked below), servelab runs the engine's own help once per",
     'session before launching anything (`vllm serve --help=all`, `python3 -m sglang.launch_server --help`,',
     '`trtllm-serve serve --help`), keeps it in the run folder (`engine-help/`), and refuses, with one line naming',
     'the flag and the release, every planned command with a flag that help does not list (src/engines/help-check.ts).',

@@ -60,7 +60,12 @@ const KNOB_LABEL: Readonly<Record<string, string>> = {
   performanceMode: 'performance mode',
 };
 
-export const ENGINE_LABEL: Readonly<Record<EngineName, string>> = { vllm: 'vLLM', sglang: 'SGLang', trtllm: 'TensorRT-LLM', llamacpp: 'llama.cpp' };
+export const ENGINE_LABEL: Readonly<Record<EngineName, string>> = {
+  vllm: 'vLLM',
+  sglang: 'SGLang',
+  trtllm: 'TensorRT-LLM',
+  llamacpp: 'llama.cpp',
+};
 
 /** Top-level neutral knobs an engine can express at a version (the planner never asks for others). */
 export function supportedKnobs(engine: EngineName, version?: string): Set<KnobName> {
@@ -76,5 +81,9 @@ export function supportedKnobs(engine: EngineName, version?: string): Set<KnobNa
 export function tableDefaults(engine: EngineName, version: string): { knob: KnobName; value: string; fact: string }[] {
   return rowsAt(engine, version)
     .filter((r) => r.engineDefault !== undefined && !r.knob.includes('.'))
-    .map((r) => ({ knob: r.knob as KnobName, value: r.engineDefault!, fact: `${ENGINE_LABEL[engine]} ${version}'s ${KNOB_LABEL[r.knob] ?? r.knob} is ${r.engineDefault} by default` }));
+    .map((r) => ({
+      knob: r.knob as KnobName,
+      value: r.engineDefault!,
+      fact: `${ENGINE_LABEL[engine]} ${version}'s ${KNOB_LABEL[r.knob] ?? r.knob} is ${r.engineDefault} by default`,
+    }));
 }

@@ -38,6 +38,11 @@ export async function cancelJob(cli: SlurmCli, jobId: string, opts: { waitMs?: n
  * True when scancel accepted it or the job was already over.
  */
 export function cancelJobSync(cli: SlurmCli, jobId: string): boolean {
-  const r = spawnSync('scancel', [jobId], { env: { ...process.env, ...cli.env }, encoding: 'utf8', timeout: 10_000, stdio: ['ignore', 'pipe', 'pipe'] });
+  const r = spawnSync('scancel', [jobId], {
+    env: { ...process.env, ...cli.env },
+    encoding: 'utf8',
+    timeout: 10_000,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   return r.status === 0 || ALREADY_OVER.test(r.stderr ?? '');
 }

@@ -49,6 +49,8 @@ export function missingSlurmClients(envPath: string | undefined = process.env.PA
 export function assertSlurmClients(envPath: string | undefined = process.env.PATH): void {
   const missing = missingSlurmClients(envPath);
   if (missing.length) {
-    throw new UserError(`--runtime slurm: ${missing.join(', ')} not found on PATH: run servelab on a Slurm login node, or install the Slurm client commands`);
+    throw new UserError(
+      `--runtime slurm: ${missing.join(', ')} not found on PATH: run servelab on a Slurm login node, or install the Slurm client commands`,
+    );
   }
 }

@@ -60,7 +60,15 @@ function withHost(argv: readonly string[], host: string): string[] {
 
 export function sglangRanks(argv: readonly string[], l: NodeLayout): EngineRanks {
   const base = withHost(dropFlags(argv, { '--nnodes': true, '--node-rank': true, '--dist-init-addr': true }), l.bindHost ?? '0.0.0.0');
-  const head: Word[] = [...base, '--nnodes', String(l.nodes), '--node-rank', { env: 'SLURM_NODEID' }, '--dist-init-addr', { ...headAddr, suffix: `:${l.distPort}` }];
+  const head: Word[] = [
+    ...base,
+    '--nnodes',
+    String(l.nodes),
+    '--node-rank',
+    { env: 'SLURM_NODEID' },
+    '--dist-init-addr',
+    { ...headAddr, suffix: `:${l.distPort}` },
+  ];
   return { ranks: { head }, tasksPerNode: 1 };
 }
 
@@ -73,11 +81,29 @@ export function vllmRanks(argv: readonly string[], k: Knobs, l: NodeLayout): Eng
     );
   }
   if (dp % l.nodes !== 0 || (dp / l.nodes) * perReplica > l.gpusPerNode) {
-    throw new UserError(`vllm: --data-parallel-size ${dp} does not split into ${l.nodes} nodes of ${l.gpusPerNode} GPUs with tp x pp = ${perReplica}`);
+    throw new UserError(
+      `vllm: --data-parallel-size ${dp} does not split into ${l.nodes} nodes of ${l.gpusPerNode} GPUs with tp x pp = ${perReplica}`,
+    );
   }
   const local = String(dp / l.nodes);
-  const base = withHost(dropFlags(argv, { '--headless': false, '--data-parallel-size-local': true, '--data-parallel-address': true, '--data-parallel-rpc-port': true, '--data-parallel-start-rank': true }), l.bindHost ?? '0.0.0.0');
-  const shared: Word[] = ['--data-parallel-size-local', local, '--data-parallel-address', headAddr, '--data-parallel-rpc-port', String(l.distPort)];
+  const base = withHost(
+    dropFlags(argv, {
+      '--headless': false,
+      '--data-parallel-size-local': true,
+      '--data-parallel-address': true,
+      '--data-parallel-rpc-port': true,
+      '--data-parallel-start-rank': true,
+    }),
+    l.bindHost ?? '0.0.0.0',
+  );
+  const shared: Word[] = [
+    '--data-parallel-size-local',
+    local,
+    '--data-parallel-address',
+    headAddr,
+    '--data-parallel-rpc-port',
+    String(l.distPort),
+  ];
   return {
     ranks: {
       head: [...base, ...shared],

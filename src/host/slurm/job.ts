@@ -37,7 +37,8 @@ export interface SlurmLaunchSpec {
 }
 
 export type RunningResult = { endpoint: string; nodes: string[] } | { finished: SlurmJobInfo } | { aborted: true };
-export type JobReadyResult = { ready: true; startupS: number } | { ready: false; why: 'exited' | 'timeout' | 'aborted'; job: SlurmJobInfo | null; startupS: number };
+export type JobReadyResult =
+  { ready: true; startupS: number } | { ready: false; why: 'exited' | 'timeout' | 'aborted'; job: SlurmJobInfo | null; startupS: number };
 
 export interface SlurmJobHandle {
   jobId: string;

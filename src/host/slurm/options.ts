@@ -38,12 +38,16 @@ export function validateRequest(r: SlurmRequest): void {
   positive('--nodes', r.nodes, 1);
   positive('GPUs per node', r.gpusPerNode, 0);
   positive('tasks per node', r.tasksPerNode, 1);
-  if (r.partition !== undefined && !NAME.test(r.partition)) throw new UserError(`slurm: bad --partition '${r.partition}' (letters, digits, _ . + - only)`);
-  if (r.account !== undefined && !NAME.test(r.account)) throw new UserError(`slurm: bad --account '${r.account}' (letters, digits, _ . + - only)`);
-  if (r.jobName !== undefined && !NAME.test(r.jobName)) throw new UserError(`slurm: bad job name '${r.jobName}' (letters, digits, _ . + - only)`);
+  if (r.partition !== undefined && !NAME.test(r.partition))
+    throw new UserError(`slurm: bad --partition '${r.partition}' (letters, digits, _ . + - only)`);
+  if (r.account !== undefined && !NAME.test(r.account))
+    throw new UserError(`slurm: bad --account '${r.account}' (letters, digits, _ . + - only)`);
+  if (r.jobName !== undefined && !NAME.test(r.jobName))
+    throw new UserError(`slurm: bad job name '${r.jobName}' (letters, digits, _ . + - only)`);
   if (r.time !== undefined && !TIME.test(r.time)) throw new UserError(`slurm: bad --time '${r.time}' (minutes, HH:MM:SS or D-HH:MM:SS)`);
   for (const a of r.extra ?? []) {
-    if (!a.startsWith('-') || /[\n\r]/.test(a)) throw new UserError(`slurm: --slurm-arg '${a}' must be one sbatch option such as --qos=high`);
+    if (!a.startsWith('-') || /[\n\r]/.test(a))
+      throw new UserError(`slurm: --slurm-arg '${a}' must be one sbatch option such as --qos=high`);
   }
 }
 

@@ -55,7 +55,8 @@ export function taskCommand(r: RankCommands): string {
 /** #SBATCH lines; an option with blanks or quotes is refused (sbatch splits directives at blanks). */
 function directiveLines(r: SlurmRequest): string[] {
   return sbatchOptions(r).map((o) => {
-    if (/[\s"'\\]/.test(o)) throw new Error(`sbatch option '${o}' cannot be written as an #SBATCH line; pass it to sbatch on the command line`);
+    if (/[\s"'\\]/.test(o))
+      throw new Error(`sbatch option '${o}' cannot be written as an #SBATCH line; pass it to sbatch on the command line`);
     return `#SBATCH ${o}`;
   });
 }

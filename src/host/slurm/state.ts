@@ -21,7 +21,19 @@ export interface SlurmJobInfo {
 }
 
 /** States after which the job holds no resources and will not run again. */
-const FINISHED = new Set(['COMPLETED', 'FAILED', 'CANCELLED', 'TIMEOUT', 'NODE_FAIL', 'OUT_OF_MEMORY', 'PREEMPTED', 'BOOT_FAIL', 'DEADLINE', 'REVOKED', 'SPECIAL_EXIT']);
+const FINISHED = new Set([
+  'COMPLETED',
+  'FAILED',
+  'CANCELLED',
+  'TIMEOUT',
+  'NODE_FAIL',
+  'OUT_OF_MEMORY',
+  'PREEMPTED',
+  'BOOT_FAIL',
+  'DEADLINE',
+  'REVOKED',
+  'SPECIAL_EXIT',
+]);
 
 export function isFinished(state: string): boolean {
   return FINISHED.has(state);
@@ -40,7 +52,8 @@ export function parseKeyValues(line: string): Record<string, string> {
   const out: Record<string, string> = {};
   const keyAt = /(?:^|\s)([A-Z][A-Za-z0-9_:/]*)=/g;
   const marks: { key: string; valueStart: number; matchStart: number }[] = [];
-  for (let m = keyAt.exec(line); m; m = keyAt.exec(line)) marks.push({ key: m[1]!, valueStart: m.index + m[0].length, matchStart: m.index });
+  for (let m = keyAt.exec(line); m; m = keyAt.exec(line))
+    marks.push({ key: m[1]!, valueStart: m.index + m[0].length, matchStart: m.index });
   marks.forEach((mk, i) => {
     const end = i + 1 < marks.length ? marks[i + 1]!.matchStart : line.length;
     out[mk.key] = line.slice(mk.valueStart, end).trim();
@@ -94,7 +107,10 @@ export async function queryJob(cli: SlurmCli, jobId: string): Promise<SlurmJobIn
     if (!(e instanceof SlurmCommandError && UNKNOWN_JOB.test(e.stderr))) throw e;
   }
   try {
-    return parseSacctJob(await runSlurm(cli, 'sacct', ['-X', '-n', '-P', '-j', jobId, '-o', 'JobID,State,ExitCode,NodeList,Reason']), jobId);
+    return parseSacctJob(
+      await runSlurm(cli, 'sacct', ['-X', '-n', '-P', '-j', jobId, '-o', 'JobID,State,ExitCode,NodeList,Reason']),
+      jobId,
+    );
   } catch (e) {
     // "Slurm accounting storage is disabled": no record of finished jobs exists anywhere.
     if (e instanceof SlurmCommandError) return null;

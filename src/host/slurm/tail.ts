@@ -65,11 +65,14 @@ export function followFile(path: string, opts: FollowOptions): FileFollower {
       if (stopped) return running;
       stopped = true;
       clearInterval(timer);
-      running = running.then(readMore).catch(() => undefined).then(async () => {
-        if (partial) emit(partial);
-        partial = '';
-        await fh?.close();
-      });
+      running = running
+        .then(readMore)
+        .catch(() => undefined)
+        .then(async () => {
+          if (partial) emit(partial);
+          partial = '';
+          await fh?.close();
+        });
       return running;
     },
   };

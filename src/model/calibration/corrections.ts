@@ -39,7 +39,8 @@ export const PRIORS: Record<FitKey, CorrectionPrior> = {
   gemm: {
     scales: 'GEMM FLOP/s (dense, MoE and draft GEMMs)',
     sigma: 0.2,
-    source: 'hand-set: the fitted serving GEMM fraction is 0.434 on Hopper and 0.763 on Ampere (fitted.ts) and the held-out median error is 26.5% (docs/calibration.md)',
+    source:
+      'hand-set: the fitted serving GEMM fraction is 0.434 on Hopper and 0.763 on Ampere (fitted.ts) and the held-out median error is 26.5% (docs/calibration.md)',
   },
   bandwidth: {
     scales: 'HBM bandwidth (weight streaming and KV-cache reads)',
@@ -49,12 +50,13 @@ export const PRIORS: Record<FitKey, CorrectionPrior> = {
   hostOverhead: {
     scales: 'per-step host and launch overheads (scheduling, per-sequence work, per-layer launches)',
     sigma: 0.5,
-    source: "hand-set: host work depends on the host's CPU, which no training row names; the per-request front end fits 5-17 ms across the published pages (docs/model-diagnosis.md section 6)",
+    source:
+      "hand-set: host work depends on the host's CPU, which no training row names; the per-request front end fits 5-17 ms across the published pages (docs/model-diagnosis.md section 6)",
   },
   prefill: {
     scales: 'time of every step that carries prefill tokens',
     sigma: 0.2,
-    source: "hand-set: the same order as the per-case prefill step factor of FlashInfer on Hopper (1.5, efficiency.ts BACKEND_EFFICIENCY)",
+    source: 'hand-set: the same order as the per-case prefill step factor of FlashInfer on Hopper (1.5, efficiency.ts BACKEND_EFFICIENCY)',
   },
   comm: {
     scales: 'tensor-parallel link bandwidth (collectives, pipeline hand-offs)',
@@ -64,7 +66,8 @@ export const PRIORS: Record<FitKey, CorrectionPrior> = {
   frontEnd: {
     scales: "the API server's serial per-request and per-token preprocessing",
     sigma: 0.5,
-    source: 'hand-set: the fitted 9.91 ms (fitted.ts vllmFrontEndPerRequestS) against 5-17 ms per published page (docs/model-diagnosis.md section 6)',
+    source:
+      'hand-set: the fitted 9.91 ms (fitted.ts vllmFrontEndPerRequestS) against 5-17 ms per published page (docs/model-diagnosis.md section 6)',
   },
 };
 
@@ -95,7 +98,9 @@ export function isNeutral(k: Corrections): boolean {
 }
 
 const factor = z.number().positive().finite();
-const partial = z.strictObject(Object.fromEntries(CORRECTION_KEYS.map((k) => [k, factor.optional()])) as Record<CorrectionKey, z.ZodOptional<typeof factor>>);
+const partial = z.strictObject(
+  Object.fromEntries(CORRECTION_KEYS.map((k) => [k, factor.optional()])) as Record<CorrectionKey, z.ZodOptional<typeof factor>>,
+);
 
 export const CorrectionSetSchema = z.object({
   gpu: z.string().min(1).optional(),

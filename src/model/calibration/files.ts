@@ -25,7 +25,10 @@ export function readJsonFile(path: string): unknown {
 /** The correction set of a truth or calibration file; throws Error('FILE: field: why'). */
 export function readCorrectionFile(path: string): CorrectionSet {
   const json = readJsonFile(path);
-  const body = json && typeof json === 'object' && (json as { kind?: unknown }).kind === CALIBRATION_KIND ? (json as { corrections?: unknown }).corrections : json;
+  const body =
+    json && typeof json === 'object' && (json as { kind?: unknown }).kind === CALIBRATION_KIND
+      ? (json as { corrections?: unknown }).corrections
+      : json;
   try {
     return parseCorrectionSet(body);
   } catch (e) {

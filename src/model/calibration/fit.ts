@@ -117,7 +117,16 @@ const logs = (f: Figures) => METRICS.map((m) => Math.log(f[m.key]));
 const usable = (v: number) => Number.isFinite(v) && v > 0;
 
 /** Linearise one observation at theta from the model's figures there (`base`): K more predictor calls, none when its gradient is `known`. */
-function linearise<O extends Observation>(o: O, i: number, engine: number, engines: string[], theta: number[], base: Figures, predict: Predictor<O>, known?: number[][]): Lin {
+function linearise<O extends Observation>(
+  o: O,
+  i: number,
+  engine: number,
+  engines: string[],
+  theta: number[],
+  base: Figures,
+  predict: Predictor<O>,
+  known?: number[][],
+): Lin {
   const set = setOf(theta, engines);
   const f = logs(base);
   const y = logs(o.measured);
@@ -209,7 +218,9 @@ export function fitCorrections<O extends Observation>(observations: O[], predict
   let lins: Lin[] = [];
   for (let it = 0; it < (opts.iterations ?? 3); it++) {
     const known = (i: number) => (it === 0 ? opts.gradients?.get(observations[i]!.id) : undefined);
-    lins = kept.map((i) => linearise(observations[i]!, i, engines.indexOf(observations[i]!.engine), engines, theta, bases[i]!, predict, known(i)));
+    lins = kept.map((i) =>
+      linearise(observations[i]!, i, engines.indexOf(observations[i]!.engine), engines, theta, bases[i]!, predict, known(i)),
+    );
     const { a, b } = normal(lins, theta, prec);
     const step = solveSpd(a, b).map((v) => Math.max(-MAX_DELTA, Math.min(MAX_DELTA, v)));
     // Gauss-Newton with step halving: take the step only where the objective falls.
@@ -227,7 +238,12 @@ export function fitCorrections<O extends Observation>(observations: O[], predict
   const at = lins.map((l) => ({ ...l, f: logs(bases[l.obs]!) }));
   const rows = at.map((l, i) => {
     const o = observations[l.obs]!;
-    return row(o, priorFigures[l.obs]!, bases[l.obs]!, looThroughput(at, i, theta, prec, engines, o, at.length <= EXACT_LOO ? predict : undefined));
+    return row(
+      o,
+      priorFigures[l.obs]!,
+      bases[l.obs]!,
+      looThroughput(at, i, theta, prec, engines, o, at.length <= EXACT_LOO ? predict : undefined),
+    );
   });
   const loo = rows.map((r) => Math.log1p(r.looErr));
   const bandLogSd = Math.sqrt((loo.reduce((s, v) => s + v * v, 0) + PRIOR_BAND_LOG_SD ** 2) / (loo.length + 1));
@@ -248,10 +264,31 @@ export function fitCorrections<O extends Observation>(observations: O[], predict
  * the other observations (linearised there), then the predictor run at that point (not the
  * linearisation), so a lone observation left out gets exactly the prior model's figure.
  */
-function looThroughput<O extends Observation>(at: Lin[], i: number, theta: number[], prec: number[], engines: string[], o: O, predict: Predictor<O> | undefined): number {
-  const { a, b } = normal(at.filter((_, j) => j !== i), theta, prec);
+function looThroughput<O extends Observation>(
+  at: Lin[],
+  i: number,
+  theta: number[],
+  prec: number[],
+  engines: string[],
+  o: O,
+  predict: Predictor<O> | undefined,
+): number {
+  const { a, b } = normal(
+    at.filter((_, j) => j !== i),
+    theta,
+    prec,
+  );
   const d = solveSpd(a, b);
-  const f = predict?.(o, correctionsFor(setOf(theta.map((t, j) => t + d[j]!), engines), o.engine));
+  const f = predict?.(
+    o,
+    correctionsFor(
+      setOf(
+        theta.map((t, j) => t + d[j]!),
+        engines,
+      ),
+      o.engine,
+    ),
+  );
   return f ? Math.log(f.totalTokPerS) : thrAfter(at[i]!, d);
 }
 

@@ -32,7 +32,11 @@ export class LiveCalibration<O extends Observation> {
     const start = this.fitNow?.set ?? this.opts.start;
     // From the previous fit: its corrections and its observations' gradients (only the new one is linearised anew).
     const prev = this.fitNow ? { gradients: this.fitNow.gradients, iterations: 1 } : { iterations: 3 };
-    this.fitNow = fitCorrections(this.obs, this.predict, { ...(this.opts.gpu ? { gpu: this.opts.gpu } : {}), ...(start ? { start } : {}), ...prev });
+    this.fitNow = fitCorrections(this.obs, this.predict, {
+      ...(this.opts.gpu ? { gpu: this.opts.gpu } : {}),
+      ...(start ? { start } : {}),
+      ...prev,
+    });
     return this.fitNow;
   }
 
@@ -50,7 +54,12 @@ export class LiveCalibration<O extends Observation> {
     const n = this.fitNow?.rows.length ?? 0;
     const calibrated = n || this.opts.start ? this.predict(o, correctionsFor(this.set, o.engine)) : prior;
     const band = this.fitNow?.bandLogSd ?? this.opts.startFit?.bandLogSd ?? PRIOR_BAND_LOG_SD;
-    return { ...(prior ? { prior } : {}), ...(calibrated ? { calibrated } : {}), bandLogSd: band, observations: n || (this.opts.startFit?.observations ?? 0) };
+    return {
+      ...(prior ? { prior } : {}),
+      ...(calibrated ? { calibrated } : {}),
+      bandLogSd: band,
+      observations: n || (this.opts.startFit?.observations ?? 0),
+    };
   }
 
   /** The session's own leave-one-out line for the report, e.g. 'calibration: 6 measured variants, leave-one-out median |throughput error| 3.1% (prior model 18.0%)'. */

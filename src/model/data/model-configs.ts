@@ -176,7 +176,11 @@ export const FP8_CHECKPOINTS: Record<string, { base: string; scaling?: 'tensor' 
   // "FP8: per-tensor weight scale (+ optional static activation scale)" (vLLM
   // docs/features/quantization/modelopt.md). The same family's nvidia/Llama-3.1-405B-Instruct-FP8
   // hf_quant_config.json (HF, blob main) reads "quant_algo": "FP8", "kv_cache_quant_algo": null.
-  'nvidia/Llama-3.1-8B-Instruct-FP8': { base: 'meta-llama/Llama-3.1-8B-Instruct', scaling: 'tensor', source: 'TensorRT-LLM perf-benchmarking.md@ac643b66: hf_quant_config.json quant_algo FP8' },
+  'nvidia/Llama-3.1-8B-Instruct-FP8': {
+    base: 'meta-llama/Llama-3.1-8B-Instruct',
+    scaling: 'tensor',
+    source: 'TensorRT-LLM perf-benchmarking.md@ac643b66: hf_quant_config.json quant_algo FP8',
+  },
   // Per-tensor FP8 (quant_algo FP8). Its hf_quant_config.json has no stored copy here; TensorRT-LLM's
   // own tests read the hub checkpoint: tests/integration/defs/accuracy/test_llm_api_pytorch.py
   // (NVIDIA/TensorRT-LLM, stored revisions, e.g. find_string id 2396620026), TestLlama3_3_70BInstruct
@@ -185,7 +189,11 @@ export const FP8_CHECKPOINTS: Record<string, { base: string; scaling?: 'tensor' 
   // registers `meta-llama/Llama-3.3-70B-Instruct: - quant_algo: FP8 accuracy: 81.02`. QuantAlgo.FP8
   // is ModelOpt's per-tensor recipe (block scaling is a separate QuantAlgo.FP8_BLOCK_SCALES, the
   // entry mmlu.yaml uses for DeepSeek-V3-Lite and Qwen3-8B). Its KV dtype: published-wider.ts CKPT_KV.
-  'nvidia/Llama-3.3-70B-Instruct-FP8': { base: 'meta-llama/Llama-3.3-70B-Instruct', scaling: 'tensor', source: 'TensorRT-LLM test_llm_api_pytorch.py TestLlama3_3_70BInstruct.test_fp8_tp4: quant_algo == QuantAlgo.FP8' },
+  'nvidia/Llama-3.3-70B-Instruct-FP8': {
+    base: 'meta-llama/Llama-3.3-70B-Instruct',
+    scaling: 'tensor',
+    source: 'TensorRT-LLM test_llm_api_pytorch.py TestLlama3_3_70BInstruct.test_fp8_tp4: quant_algo == QuantAlgo.FP8',
+  },
   // hf_quant_config.json NOT read (no stored copy, no quote of it found): the fitted rate is kept.
   // What was found is about a sibling file: TensorRT-LLM's tests load their own ModelOpt export,
   // `Qwen3/saved_models_Qwen3-235B-A22B_fp8_hf` (TestQwen3_235B_A22B.test_fp8, no quant arguments;

@@ -45,7 +45,8 @@ export const NOT_AS_PUBLISHED = `${NOT_AS_PUBLISHED_PREFIX}: by vLLM 0.11 accoun
  * The page does not say how vLLM was installed; the model takes the image's path (kv-budget.ts
  * vllmSamplerBytesPerLogit), so the rows run and count.
  */
-export const SAMPLER_DEPENDENT_235B = 'starts by vLLM 0.11.0 accounting only with FlashInfer\'s sampler (its image default); without FlashInfer a 262,144-token sequence does not fit 80 GB H100s (see SAMPLER_DEPENDENT_235B)';
+export const SAMPLER_DEPENDENT_235B =
+  "starts by vLLM 0.11.0 accounting only with FlashInfer's sampler (its image default); without FlashInfer a 262,144-token sequence does not fit 80 GB H100s (see SAMPLER_DEPENDENT_235B)";
 
 export function isNotAsPublished(caveat: string | undefined): boolean {
   return !!caveat?.startsWith(NOT_AS_PUBLISHED_PREFIX);

@@ -28,7 +28,8 @@ const CHUNKED = 'run with --enable_chunked_prefill, which the model does not rep
  * Qwen/Qwen3-32B --max-model-len 32768`), and at the default 40,960 vLLM 0.11 cannot start there
  * (KV budget ~8.7 GiB of 10 GiB: src/model/kv-budget.ts), so the random rows carry the 32768.
  */
-const BASELINE_32K = "the page's baseline script omits --max-model-len 32768, but its baseline is stage 1's server, which set it (see BASELINE_32K)";
+const BASELINE_32K =
+  "the page's baseline script omits --max-model-len 32768, but its baseline is stage 1's server, which set it (see BASELINE_32K)";
 /**
  * The Qwen3-32B/H100 page's stage 2 shows `python3 -m sglang.launch_server --model-path
  * Qwen/Qwen3-32B-FP8`, but the section is headed "2. Quantization in TensorRT-LLM", its summary's
@@ -36,10 +37,23 @@ const BASELINE_32K = "the page's baseline script omits --max-model-len 32768, bu
  * 201376" equal stage 3's TensorRT-LLM FP8 run exactly (one engine and checkpoint repeat their
  * count on these pages: Qwen3-14B/H100's two SGLang FP8 runs both print 201833). Kept as published.
  */
-const STAGE2_ENGINE = "the page's serving script is SGLang's, but its heading, summary and generated-token count point at TensorRT-LLM FP8 (see STAGE2_ENGINE); the model reads +24% as SGLang, +26% as TensorRT-LLM";
+const STAGE2_ENGINE =
+  "the page's serving script is SGLang's, but its heading, summary and generated-token count point at TensorRT-LLM FP8 (see STAGE2_ENGINE); the model reads +24% as SGLang, +26% as TensorRT-LLM";
 import { NOT_AS_PUBLISHED } from './not-as-published.js';
 
-type Row = [group: string, engine: GpuEngineName, model: string, gpu: string, knobs: Knobs, workload: PublishedResult['workload'], prompts: number, tput: number, tpot: number, page: string, caveat?: string];
+type Row = [
+  group: string,
+  engine: GpuEngineName,
+  model: string,
+  gpu: string,
+  knobs: Knobs,
+  workload: PublishedResult['workload'],
+  prompts: number,
+  tput: number,
+  tpot: number,
+  page: string,
+  caveat?: string,
+];
 
 const ROWS: Row[] = [
   // Qwen3-14B on 1 x A100 80GB: engine stage, FP8 (weight-only on A100), TRT-LLM max_num_tokens.
@@ -99,22 +113,24 @@ const ROWS: Row[] = [
 /** Published pages whose rows are training data; declared here once, before any fit (training.ts). */
 export const TRAINING_PAGES: readonly string[] = ['qwen3-14b/a100', 'qwen3-14b/h100'];
 
-const BASE: PublishedResult[] = ROWS.map(([group, engine, model, gpu, knobs, workload, numPrompts, totalTokPerS, meanTpotMs, page, caveat]) => ({
-  group,
-  engine,
-  engineVersion: V[engine],
-  model,
-  gpu,
-  gpus: 1,
-  knobs,
-  workload,
-  numPrompts,
-  totalTokPerS,
-  meanTpotMs,
-  source: SRC(page),
-  ...(caveat ? { caveat } : {}),
-  split: TRAINING_PAGES.includes(page) ? ('train' as const) : ('held-out' as const),
-}));
+const BASE: PublishedResult[] = ROWS.map(
+  ([group, engine, model, gpu, knobs, workload, numPrompts, totalTokPerS, meanTpotMs, page, caveat]) => ({
+    group,
+    engine,
+    engineVersion: V[engine],
+    model,
+    gpu,
+    gpus: 1,
+    knobs,
+    workload,
+    numPrompts,
+    totalTokPerS,
+    meanTpotMs,
+    source: SRC(page),
+    ...(caveat ? { caveat } : {}),
+    split: TRAINING_PAGES.includes(page) ? ('train' as const) : ('held-out' as const),
+  }),
+);
 
 export const PUBLISHED: PublishedResult[] = [...BASE, ...WIDER_HELD_OUT];
 

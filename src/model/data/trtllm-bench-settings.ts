@@ -48,7 +48,12 @@ export interface TrtllmBenchSettings {
 }
 
 /** tuning.py finetune_setting (optimistic tuning on: every model here is not a Mamba hybrid). */
-export function finetuneSetting(kvCacheMaxRequests: number, inputLen: number, outputLen: number, ppSize: number): { maxBatchSize: number; maxNumTokens: number } {
+export function finetuneSetting(
+  kvCacheMaxRequests: number,
+  inputLen: number,
+  outputLen: number,
+  ppSize: number,
+): { maxBatchSize: number; maxNumTokens: number } {
   // Cap total batch size to avoid decoder buffer size becoming too large.
   const rawBs = Math.min(kvCacheMaxRequests, 4096) / ppSize;
   // Cap num tokens to avoid TRT activation buffer becoming too large.
@@ -75,7 +80,11 @@ function hfFields(model: string): { layers: number; kvHeads: number; headSize: n
   // ModelConfig.set_values_if_none: num_key_value_heads defaults to the attention heads and
   // head_size (aliases head_size/head_dim/attention_head_dim) to hidden_size // heads. DeepSeek's
   // MLA config has neither head_dim nor MLA-aware fields here: 128 KV heads of 7168/128 = 56.
-  return { layers: j.num_hidden_layers!, kvHeads: j.num_key_value_heads ?? heads, headSize: j.head_dim ?? Math.floor(j.hidden_size! / heads) };
+  return {
+    layers: j.num_hidden_layers!,
+    kvHeads: j.num_key_value_heads ?? heads,
+    headSize: j.head_dim ?? Math.floor(j.hidden_size! / heads),
+  };
 }
 
 /**

@@ -9,14 +9,35 @@ export const GGUF_DEFAULT_ALIGNMENT = 32;
 
 /** gguf_type (gguf.h) / GGUFValueType (constants.py). */
 export const ValueType = {
-  UINT8: 0, INT8: 1, UINT16: 2, INT16: 3, UINT32: 4, INT32: 5, FLOAT32: 6, BOOL: 7,
-  STRING: 8, ARRAY: 9, UINT64: 10, INT64: 11, FLOAT64: 12,
+  UINT8: 0,
+  INT8: 1,
+  UINT16: 2,
+  INT16: 3,
+  UINT32: 4,
+  INT32: 5,
+  FLOAT32: 6,
+  BOOL: 7,
+  STRING: 8,
+  ARRAY: 9,
+  UINT64: 10,
+  INT64: 11,
+  FLOAT64: 12,
 } as const;
 export type ValueTypeId = (typeof ValueType)[keyof typeof ValueType];
 
 /** Fixed byte size of each scalar value type (strings and arrays have none). */
 export const SCALAR_SIZE: Readonly<Partial<Record<number, number>>> = {
-  0: 1, 1: 1, 2: 2, 3: 2, 4: 4, 5: 4, 6: 4, 7: 1, 10: 8, 11: 8, 12: 8,
+  0: 1,
+  1: 1,
+  2: 2,
+  3: 2,
+  4: 4,
+  5: 4,
+  6: 4,
+  7: 1,
+  10: 8,
+  11: 8,
+  12: 8,
 };
 
 /** A metadata value as read or to be written; arrays keep their element type. */
@@ -46,13 +67,41 @@ export interface GgufHeader {
 
 /** GGMLQuantizationType name -> [id, elements per block, bytes per block] (GGML_QUANT_SIZES). */
 export const GGML_TYPES: Readonly<Record<string, readonly [number, number, number]>> = {
-  F32: [0, 1, 4], F16: [1, 1, 2], Q4_0: [2, 32, 18], Q4_1: [3, 32, 20], Q5_0: [6, 32, 22], Q5_1: [7, 32, 24],
-  Q8_0: [8, 32, 34], Q8_1: [9, 32, 40], Q2_K: [10, 256, 84], Q3_K: [11, 256, 110], Q4_K: [12, 256, 144],
-  Q5_K: [13, 256, 176], Q6_K: [14, 256, 210], Q8_K: [15, 256, 292], IQ2_XXS: [16, 256, 66], IQ2_XS: [17, 256, 74],
-  IQ3_XXS: [18, 256, 98], IQ1_S: [19, 256, 50], IQ4_NL: [20, 32, 18], IQ3_S: [21, 256, 110], IQ2_S: [22, 256, 82],
-  IQ4_XS: [23, 256, 136], I8: [24, 1, 1], I16: [25, 1, 2], I32: [26, 1, 4], I64: [27, 1, 8], F64: [28, 1, 8],
-  IQ1_M: [29, 256, 56], BF16: [30, 1, 2], TQ1_0: [34, 256, 54], TQ2_0: [35, 256, 66], MXFP4: [39, 32, 17],
-  NVFP4: [40, 64, 36], Q1_0: [41, 128, 18], Q2_0: [42, 64, 18],
+  F32: [0, 1, 4],
+  F16: [1, 1, 2],
+  Q4_0: [2, 32, 18],
+  Q4_1: [3, 32, 20],
+  Q5_0: [6, 32, 22],
+  Q5_1: [7, 32, 24],
+  Q8_0: [8, 32, 34],
+  Q8_1: [9, 32, 40],
+  Q2_K: [10, 256, 84],
+  Q3_K: [11, 256, 110],
+  Q4_K: [12, 256, 144],
+  Q5_K: [13, 256, 176],
+  Q6_K: [14, 256, 210],
+  Q8_K: [15, 256, 292],
+  IQ2_XXS: [16, 256, 66],
+  IQ2_XS: [17, 256, 74],
+  IQ3_XXS: [18, 256, 98],
+  IQ1_S: [19, 256, 50],
+  IQ4_NL: [20, 32, 18],
+  IQ3_S: [21, 256, 110],
+  IQ2_S: [22, 256, 82],
+  IQ4_XS: [23, 256, 136],
+  I8: [24, 1, 1],
+  I16: [25, 1, 2],
+  I32: [26, 1, 4],
+  I64: [27, 1, 8],
+  F64: [28, 1, 8],
+  IQ1_M: [29, 256, 56],
+  BF16: [30, 1, 2],
+  TQ1_0: [34, 256, 54],
+  TQ2_0: [35, 256, 66],
+  MXFP4: [39, 32, 17],
+  NVFP4: [40, 64, 36],
+  Q1_0: [41, 128, 18],
+  Q2_0: [42, 64, 18],
 };
 
 export function ggmlTypeName(id: number): string {

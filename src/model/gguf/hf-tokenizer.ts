@@ -8,7 +8,8 @@ import { plain, type GgufHeader } from './format.js';
 /** llama.cpp's split regex for each pre-tokenizer type servelab knows (src/llama-vocab.cpp@80fb11a). */
 const PRE_REGEX: Readonly<Record<string, string>> = {
   'gpt-2': "'s|'t|'re|'ve|'m|'ll|'d| ?\\p{L}+| ?\\p{N}+| ?[^\\s\\p{L}\\p{N}]+|\\s+(?!\\S)",
-  qwen2: "(?:'[sS]|'[tT]|'[rR][eE]|'[vV][eE]|'[mM]|'[lL][lL]|'[dD])|[^\\r\\n\\p{L}\\p{N}]?\\p{L}+|\\p{N}| ?[^\\s\\p{L}\\p{N}]+[\\r\\n]*|\\s*[\\r\\n]+|\\s+(?!\\S)|\\s+",
+  qwen2:
+    "(?:'[sS]|'[tT]|'[rR][eE]|'[vV][eE]|'[mM]|'[lL][lL]|'[dD])|[^\\r\\n\\p{L}\\p{N}]?\\p{L}+|\\p{N}| ?[^\\s\\p{L}\\p{N}]+[\\r\\n]*|\\s*[\\r\\n]+|\\s+(?!\\S)|\\s+",
 };
 
 const TOKEN_NORMAL = 1;
@@ -26,7 +27,10 @@ export function hfTokenizerJson(h: GgufHeader): Record<string, unknown> {
   const vocab: Record<string, number> = {};
   tokens.forEach((t, i) => (vocab[t] = i));
   const added = tokens.flatMap((t, i) =>
-    (types[i] ?? TOKEN_NORMAL) === TOKEN_NORMAL ? [] : [{ id: i, content: t, single_word: false, lstrip: false, rstrip: false, normalized: false, special: true }]);
+    (types[i] ?? TOKEN_NORMAL) === TOKEN_NORMAL
+      ? []
+      : [{ id: i, content: t, single_word: false, lstrip: false, rstrip: false, normalized: false, special: true }],
+  );
   const bos = plain(h.metadata.get('tokenizer.ggml.bos_token_id'));
   const addBos = plain(h.metadata.get('tokenizer.ggml.add_bos_token')) === true && typeof bos === 'number';
   const byteLevel = { type: 'ByteLevel', add_prefix_space: false, trim_offsets: false, use_regex: false };
@@ -34,11 +38,29 @@ export function hfTokenizerJson(h: GgufHeader): Record<string, unknown> {
     version: '1.0',
     added_tokens: added,
     normalizer: null,
-    pre_tokenizer: { type: 'Sequence', pretokenizers: [{ type: 'Split', pattern: { Regex: regex }, behavior: 'Isolated', invert: false }, byteLevel] },
+    pre_tokenizer: {
+      type: 'Sequence',
+      pretokenizers: [{ type: 'Split', pattern: { Regex: regex }, behavior: 'Isolated', invert: false }, byteLevel],
+    },
     post_processor: addBos
-      ? { type: 'TemplateProcessing', single: [{ SpecialToken: { id: tokens[bos as number], type_id: 0 } }, { Sequence: { id: 'A', type_id: 0 } }], pair: [], special_tokens: { [tokens[bos as number]!]: { id: tokens[bos as number], ids: [bos], tokens: [tokens[bos as number]] } } }
+      ? {
+          type: 'TemplateProcessing',
+          single: [{ SpecialToken: { id: tokens[bos as number], type_id: 0 } }, { Sequence: { id: 'A', type_id: 0 } }],
+          pair: [],
+          special_tokens: { [tokens[bos as number]!]: { id: tokens[bos as number], ids: [bos], tokens: [tokens[bos as number]] } },
+        }
       : null,
     decoder: byteLevel,
-    model: { type: 'BPE', dropout: null, unk_token: null, continuing_subword_prefix: null, end_of_word_suffix: null, fuse_unk: false, byte_fallback: false, vocab, merges },
+    model: {
+      type: 'BPE',
+      dropout: null,
+      unk_token: null,
+      continuing_subword_prefix: null,
+      end_of_word_suffix: null,
+      fuse_unk: false,
+      byte_fallback: false,
+      vocab,
+      merges,
+    },
   };
 }

@@ -75,8 +75,11 @@ export function likeLayout(h: GgufHeader): { metadata: Map<string, GgufValue>; t
   const tensors: TensorInfo[] = h.tensors.map((t) => ({ name: t.name, dims: [...t.dims], type: t.type === F32 ? F32 : F16 }));
   const embd = tensors.find((t) => t.name === 'token_embd.weight');
   if (!embd) throw new Error('the GGUF has no token_embd.weight; random-gguf needs one to keep its outputs complete UTF-8');
-  if (!tensors.some((t) => t.name === 'output.weight')) tensors.splice(tensors.indexOf(embd) + 1, 0, { name: 'output.weight', dims: [...embd.dims], type: F16 });
-  const metadata = new Map([...h.metadata].filter(([k]) => !k.startsWith('tokenizer.') && k !== 'general.alignment' && !k.startsWith('split.')));
+  if (!tensors.some((t) => t.name === 'output.weight'))
+    tensors.splice(tensors.indexOf(embd) + 1, 0, { name: 'output.weight', dims: [...embd.dims], type: F16 });
+  const metadata = new Map(
+    [...h.metadata].filter(([k]) => !k.startsWith('tokenizer.') && k !== 'general.alignment' && !k.startsWith('split.')),
+  );
   metadata.set('general.file_type', u32(1)); // MOSTLY_F16 (llama.h llama_ftype)
   return { metadata, tensors };
 }
@@ -92,15 +95,23 @@ export function labelRandom(metadata: Map<string, GgufValue>, source: string): v
 export class Normal {
   private s: number;
   private spare: number | undefined;
-  constructor(seed: number) { this.s = (seed >>> 0) || 0x9e3779b9; }
+  constructor(seed: number) {
+    this.s = seed >>> 0 || 0x9e3779b9;
+  }
   private u(): number {
     let x = this.s;
-    x ^= x << 13; x ^= x >>> 17; x ^= x << 5;
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
     this.s = x >>> 0;
     return (this.s + 1) / 4294967297;
   }
   next(): number {
-    if (this.spare !== undefined) { const v = this.spare; this.spare = undefined; return v; }
+    if (this.spare !== undefined) {
+      const v = this.spare;
+      this.spare = undefined;
+      return v;
+    }
     const r = Math.sqrt(-2 * Math.log(this.u()));
     const t = 2 * Math.PI * this.u();
     this.spare = r * Math.sin(t);

@@ -4,20 +4,39 @@
 //   readGgufHeader(file) -> GgufHeader   throws UserError for a file that is not GGUF v2/v3
 import fs from 'node:fs';
 import { UserError } from '../../core/errors.js';
-import { alignUp, GGUF_DEFAULT_ALIGNMENT, GGUF_MAGIC, SCALAR_SIZE, ValueType, type GgufHeader, type GgufValue, type TensorInfo, type ValueTypeId } from './format.js';
+import {
+  alignUp,
+  GGUF_DEFAULT_ALIGNMENT,
+  GGUF_MAGIC,
+  SCALAR_SIZE,
+  ValueType,
+  type GgufHeader,
+  type GgufValue,
+  type TensorInfo,
+  type ValueTypeId,
+} from './format.js';
 
 class NeedMore extends Error {}
 
 /** A little-endian cursor over a prefix of the file; running past it asks for a longer prefix. */
 class Cursor {
   pos = 0;
-  constructor(private readonly buf: Buffer, private readonly complete: boolean, private readonly file: string) {}
+  constructor(
+    private readonly buf: Buffer,
+    private readonly complete: boolean,
+    private readonly file: string,
+  ) {}
   private need(n: number): void {
     if (this.pos + n <= this.buf.length) return;
     if (this.complete) throw new UserError(`${this.file}: not a GGUF file (the header runs past the end of the file)`);
     throw new NeedMore();
   }
-  u32(): number { this.need(4); const v = this.buf.readUInt32LE(this.pos); this.pos += 4; return v; }
+  u32(): number {
+    this.need(4);
+    const v = this.buf.readUInt32LE(this.pos);
+    this.pos += 4;
+    return v;
+  }
   u64(): number {
     this.need(8);
     const v = this.buf.readBigUInt64LE(this.pos);
@@ -25,7 +44,13 @@ class Cursor {
     if (v > BigInt(Number.MAX_SAFE_INTEGER)) throw new UserError(`${this.file}: not a GGUF file (a length of ${v} bytes)`);
     return Number(v);
   }
-  string(): string { const n = this.u64(); this.need(n); const s = this.buf.toString('utf8', this.pos, this.pos + n); this.pos += n; return s; }
+  string(): string {
+    const n = this.u64();
+    this.need(n);
+    const s = this.buf.toString('utf8', this.pos, this.pos + n);
+    this.pos += n;
+    return s;
+  }
   scalar(type: number): number | bigint | boolean {
     const size = SCALAR_SIZE[type];
     if (size === undefined) throw new UserError(`${this.file}: not a GGUF file (unknown value type ${type})`);
@@ -34,17 +59,28 @@ class Cursor {
     const p = this.pos;
     this.pos += size;
     switch (type) {
-      case ValueType.UINT8: return b.readUInt8(p);
-      case ValueType.INT8: return b.readInt8(p);
-      case ValueType.UINT16: return b.readUInt16LE(p);
-      case ValueType.INT16: return b.readInt16LE(p);
-      case ValueType.UINT32: return b.readUInt32LE(p);
-      case ValueType.INT32: return b.readInt32LE(p);
-      case ValueType.FLOAT32: return b.readFloatLE(p);
-      case ValueType.BOOL: return b.readUInt8(p) !== 0;
-      case ValueType.UINT64: return b.readBigUInt64LE(p);
-      case ValueType.INT64: return b.readBigInt64LE(p);
-      default: return b.readDoubleLE(p);
+      case ValueType.UINT8:
+        return b.readUInt8(p);
+      case ValueType.INT8:
+        return b.readInt8(p);
+      case ValueType.UINT16:
+        return b.readUInt16LE(p);
+      case ValueType.INT16:
+        return b.readInt16LE(p);
+      case ValueType.UINT32:
+        return b.readUInt32LE(p);
+      case ValueType.INT32:
+        return b.readInt32LE(p);
+      case ValueType.FLOAT32:
+        return b.readFloatLE(p);
+      case ValueType.BOOL:
+        return b.readUInt8(p) !== 0;
+      case ValueType.UINT64:
+        return b.readBigUInt64LE(p);
+      case ValueType.INT64:
+        return b.readBigInt64LE(p);
+      default:
+        return b.readDoubleLE(p);
     }
   }
   value(type: number): GgufValue {

@@ -11,7 +11,9 @@ const TOKEN_NORMAL = 1;
 /** bytes_to_unicode inverted: the BPE alphabet's code point -> the byte it stands for. */
 function byteDecoder(): Map<number, number> {
   const bs: number[] = [];
-  const add = (a: number, b: number) => { for (let i = a; i <= b; i++) bs.push(i); };
+  const add = (a: number, b: number) => {
+    for (let i = a; i <= b; i++) bs.push(i);
+  };
   add(0x21, 0x7e);
   add(0xa1, 0xac);
   add(0xae, 0xff);

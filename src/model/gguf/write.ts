@@ -5,33 +5,79 @@
 //
 //   writeGguf(file, { metadata, tensors, alignment? }, dataOf(tensor) -> Buffer) -> bytes written
 import fs from 'node:fs';
-import { alignUp, GGUF_DEFAULT_ALIGNMENT, GGUF_MAGIC, GGUF_VERSION, SCALAR_SIZE, tensorBytes, ValueType, type GgufValue, type TensorInfo } from './format.js';
+import {
+  alignUp,
+  GGUF_DEFAULT_ALIGNMENT,
+  GGUF_MAGIC,
+  GGUF_VERSION,
+  SCALAR_SIZE,
+  tensorBytes,
+  ValueType,
+  type GgufValue,
+  type TensorInfo,
+} from './format.js';
 
 /** Growable little-endian byte sink for the header. */
 class Sink {
   private chunks: Buffer[] = [];
   length = 0;
-  push(b: Buffer): void { this.chunks.push(b); this.length += b.length; }
-  u32(v: number): void { const b = Buffer.alloc(4); b.writeUInt32LE(v); this.push(b); }
-  u64(v: number | bigint): void { const b = Buffer.alloc(8); b.writeBigUInt64LE(BigInt(v)); this.push(b); }
-  string(s: string): void { const b = Buffer.from(s, 'utf8'); this.u64(b.length); this.push(b); }
+  push(b: Buffer): void {
+    this.chunks.push(b);
+    this.length += b.length;
+  }
+  u32(v: number): void {
+    const b = Buffer.alloc(4);
+    b.writeUInt32LE(v);
+    this.push(b);
+  }
+  u64(v: number | bigint): void {
+    const b = Buffer.alloc(8);
+    b.writeBigUInt64LE(BigInt(v));
+    this.push(b);
+  }
+  string(s: string): void {
+    const b = Buffer.from(s, 'utf8');
+    this.u64(b.length);
+    this.push(b);
+  }
   scalar(type: number, v: number | bigint | boolean | string): void {
     const size = SCALAR_SIZE[type];
     if (size === undefined) throw new Error(`GGUF: cannot write value type ${type} as a scalar`);
     const b = Buffer.alloc(size);
     const n = typeof v === 'boolean' ? Number(v) : v;
     switch (type) {
-      case ValueType.UINT8: b.writeUInt8(Number(n)); break;
-      case ValueType.INT8: b.writeInt8(Number(n)); break;
-      case ValueType.UINT16: b.writeUInt16LE(Number(n)); break;
-      case ValueType.INT16: b.writeInt16LE(Number(n)); break;
-      case ValueType.UINT32: b.writeUInt32LE(Number(n)); break;
-      case ValueType.INT32: b.writeInt32LE(Number(n)); break;
-      case ValueType.FLOAT32: b.writeFloatLE(Number(n)); break;
-      case ValueType.BOOL: b.writeUInt8(Number(n) ? 1 : 0); break;
-      case ValueType.UINT64: b.writeBigUInt64LE(BigInt(n)); break;
-      case ValueType.INT64: b.writeBigInt64LE(BigInt(n)); break;
-      default: b.writeDoubleLE(Number(n));
+      case ValueType.UINT8:
+        b.writeUInt8(Number(n));
+        break;
+      case ValueType.INT8:
+        b.writeInt8(Number(n));
+        break;
+      case ValueType.UINT16:
+        b.writeUInt16LE(Number(n));
+        break;
+      case ValueType.INT16:
+        b.writeInt16LE(Number(n));
+        break;
+      case ValueType.UINT32:
+        b.writeUInt32LE(Number(n));
+        break;
+      case ValueType.INT32:
+        b.writeInt32LE(Number(n));
+        break;
+      case ValueType.FLOAT32:
+        b.writeFloatLE(Number(n));
+        break;
+      case ValueType.BOOL:
+        b.writeUInt8(Number(n) ? 1 : 0);
+        break;
+      case ValueType.UINT64:
+        b.writeBigUInt64LE(BigInt(n));
+        break;
+      case ValueType.INT64:
+        b.writeBigInt64LE(BigInt(n));
+        break;
+      default:
+        b.writeDoubleLE(Number(n));
     }
     this.push(b);
   }
@@ -49,8 +95,13 @@ class Sink {
     }
     this.scalar(v.type, v.value);
   }
-  pad(align: number): void { const n = alignUp(this.length, align) - this.length; if (n) this.push(Buffer.alloc(n)); }
-  bytes(): Buffer { return Buffer.concat(this.chunks); }
+  pad(align: number): void {
+    const n = alignUp(this.length, align) - this.length;
+    if (n) this.push(Buffer.alloc(n));
+  }
+  bytes(): Buffer {
+    return Buffer.concat(this.chunks);
+  }
 }
 
 export interface GgufContent {

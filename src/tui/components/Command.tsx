@@ -5,7 +5,17 @@ import { Box, Text } from 'ink';
 import { commandLines } from '../format.js';
 import { useTheme } from '../theme.js';
 
-export function Command({ command, width, prefix = '$ ', muted }: { command: string; width: number; prefix?: string; muted?: boolean }): React.JSX.Element {
+export function Command({
+  command,
+  width,
+  prefix = '$ ',
+  muted,
+}: {
+  command: string;
+  width: number;
+  prefix?: string;
+  muted?: boolean;
+}): React.JSX.Element {
   const theme = useTheme();
   return (
     <Box flexDirection="column">

@@ -4,7 +4,15 @@ import { Box, Text } from 'ink';
 import { helpItems, type Scope } from '../keymap.js';
 import { useTheme } from '../theme.js';
 
-export function Footer({ scope, without, textEntry }: { scope: Scope; without?: readonly string[]; textEntry?: boolean }): React.JSX.Element {
+export function Footer({
+  scope,
+  without,
+  textEntry,
+}: {
+  scope: Scope;
+  without?: readonly string[];
+  textEntry?: boolean;
+}): React.JSX.Element {
   const theme = useTheme();
   const items = helpItems(scope, { without, textEntry });
   return (

@@ -22,7 +22,15 @@ function runs(row: ChartCell[]): { text: string; series: number }[] {
   return out;
 }
 
-export function FrontierChart({ series, width, height }: { series: readonly ChartSeries[]; width: number; height: number }): React.JSX.Element {
+export function FrontierChart({
+  series,
+  width,
+  height,
+}: {
+  series: readonly ChartSeries[];
+  width: number;
+  height: number;
+}): React.JSX.Element {
   const theme = useTheme();
   const coloured = theme.accent !== undefined;
   // Line-only series (the frontier) are drawn in the default colour; variants take the palette in order.

@@ -50,7 +50,11 @@ export function Table<T>({ columns, rows, rowKey, rowTone, maxWidth, emptyText }
   return (
     <Box flexDirection="column">
       <Text bold>{cols.map((c) => pad(c.header, c.width, c.align)).join(' ')}</Text>
-      {rows.length === 0 && emptyText ? <Text color={theme.muted} dimColor={theme.dimMuted}>{emptyText}</Text> : null}
+      {rows.length === 0 && emptyText ? (
+        <Text color={theme.muted} dimColor={theme.dimMuted}>
+          {emptyText}
+        </Text>
+      ) : null}
       {rows.map((row, i) => {
         const rt = rowTone?.(row, i);
         return (

@@ -13,7 +13,11 @@ export function Title({ step, name, note }: { step: number; name: string; note?:
           servelab · {step}/6 {name}
         </Text>
       </Box>
-      {note ? <Text color={theme.warn} wrap="truncate-start">{note}</Text> : null}
+      {note ? (
+        <Text color={theme.warn} wrap="truncate-start">
+          {note}
+        </Text>
+      ) : null}
     </Box>
   );
 }

@@ -35,5 +35,11 @@ export function liveCostText(c: LiveCost, width: number): string {
   const host = c.hostGpuHours === null ? null : `host ${formatGpuHours(c.hostGpuHours)} GPU-h${soFar}`;
   const held = `variants held ${formatGpuHours(c.variantGpuHours)} GPU-h${host ? '' : soFar}`;
   const clock = c.simulated ? 'simulated time' : 'wall clock';
-  return longestFitting([[host, held, clock], [host ?? held, clock]].map((parts) => parts.filter(Boolean).join(' · ')), width);
+  return longestFitting(
+    [
+      [host, held, clock],
+      [host ?? held, clock],
+    ].map((parts) => parts.filter(Boolean).join(' · ')),
+    width,
+  );
 }

@@ -101,11 +101,18 @@ export function useTuneSession(start: SessionStarter | null, throttleMs = DEFAUL
 }
 
 /** The user's steering while the session runs: skip a variant (by id), pick a row, stop after the stage. */
-function useSteering(handle: RefObject<SessionHandle | null>, settled: RefObject<boolean>, dispatch: (a: RunAction) => void): Pick<TuneSession, 'skip' | 'pick' | 'stopAfterStage'> {
-  const skip = useCallback((variantId?: string) => {
-    if (settled.current || !handle.current) return;
-    dispatch({ type: 'skip-requested', ...(variantId ? { variantId } : {}) });
-  }, [handle, settled, dispatch]);
+function useSteering(
+  handle: RefObject<SessionHandle | null>,
+  settled: RefObject<boolean>,
+  dispatch: (a: RunAction) => void,
+): Pick<TuneSession, 'skip' | 'pick' | 'stopAfterStage'> {
+  const skip = useCallback(
+    (variantId?: string) => {
+      if (settled.current || !handle.current) return;
+      dispatch({ type: 'skip-requested', ...(variantId ? { variantId } : {}) });
+    },
+    [handle, settled, dispatch],
+  );
   const pick = useCallback((dir: 1 | -1) => dispatch({ type: 'pick', dir }), [dispatch]);
   const stopAfterStage = useCallback(() => {
     if (settled.current || !handle.current) return;

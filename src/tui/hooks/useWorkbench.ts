@@ -54,7 +54,11 @@ export function usePlanner(services: Services): Planner {
  * The one exit: stop the session first (it stops its server and waits for it to be gone), then
  * report the exit code and unmount. A signal from outside (externalAbort) quits as Ctrl+C does.
  */
-export function useQuit(session: TuneSession, onExit: (code: number) => void, externalAbort?: AbortSignal): (code: number) => Promise<void> {
+export function useQuit(
+  session: TuneSession,
+  onExit: (code: number) => void,
+  externalAbort?: AbortSignal,
+): (code: number) => Promise<void> {
   const { exit } = useApp();
   const quitting = useRef(false);
   const abort = session.abort;

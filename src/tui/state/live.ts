@@ -81,7 +81,16 @@ export function applyLiveVariant(live: readonly CurrentVariant[], e: TuneEvent, 
     case 'warmup-started':
       return patch(live, e.variantId, (c) => ({ ...c, phase: 'warmup', phaseAt: now }));
     case 'bench-started':
-      return patch(live, e.variantId, (c) => ({ ...c, phase: 'bench', phaseAt: now, scenario: e.scenario, numPrompts: e.numPrompts, snapshot: undefined, outHistory: [], totalHistory: [] }));
+      return patch(live, e.variantId, (c) => ({
+        ...c,
+        phase: 'bench',
+        phaseAt: now,
+        scenario: e.scenario,
+        numPrompts: e.numPrompts,
+        snapshot: undefined,
+        outHistory: [],
+        totalHistory: [],
+      }));
     case 'bench-progress':
       return patch(live, e.variantId, (c) => ({
         ...c,
@@ -97,7 +106,9 @@ export function applyLiveVariant(live: readonly CurrentVariant[], e: TuneEvent, 
       return live.some((c) => c.variantId === e.result.variantId) ? live.filter((c) => c.variantId !== e.result.variantId) : live;
     // A launch without variant-finished (a validation side, a sweep) is over once the core paid it.
     case 'launch-cost':
-      return live.some((c) => c.variantId === e.variantId && c.phase === 'stopping') ? live.filter((c) => c.variantId !== e.variantId || c.phase !== 'stopping') : live;
+      return live.some((c) => c.variantId === e.variantId && c.phase === 'stopping')
+        ? live.filter((c) => c.variantId !== e.variantId || c.phase !== 'stopping')
+        : live;
     // Nothing of a stage or of the validation runs once its verdict or table is in.
     case 'stage-finished':
     case 'validation-finished':

@@ -90,9 +90,13 @@ export function stageTables(source: RunState | SessionView, opts: ResultsOptions
       tie: s.tie ?? null,
       rows: s.rows.map((r) => ({
         result: r.result,
-        label: relativeLabel(opts.labels[r.result.variantId] ?? r.result.variant.label ?? r.result.variantId, carriedId ? opts.labels[carriedId] : undefined),
+        label: relativeLabel(
+          opts.labels[r.result.variantId] ?? r.result.variant.label ?? r.result.variantId,
+          carriedId ? opts.labels[carriedId] : undefined,
+        ),
         gainPct: r.gainPct,
-        dollarsPerMtok: opts.pricePerGpuHour && r.result.metrics ? dollarsPerMillionTokens(r.result.metrics, opts.gpus, opts.pricePerGpuHour) : null,
+        dollarsPerMtok:
+          opts.pricePerGpuHour && r.result.metrics ? dollarsPerMillionTokens(r.result.metrics, opts.gpus, opts.pricePerGpuHour) : null,
         isWinner: r.isWinner,
         isCarried: r.isCarried,
         isReference: r.isReference && !r.isCarried,

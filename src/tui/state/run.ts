@@ -130,7 +130,12 @@ function applyLive(state: RunState, e: TuneEvent, now: number): RunState {
         results: [...state.results.filter((x) => !(x.variantId === r.variantId && x.scenario === r.scenario && x.stage === r.stage)), r],
         staticItems: [
           ...state.staticItems,
-          { key: `v:${r.variantId}:${r.scenario}:${state.staticItems.length}`, kind: 'variant', result: r, ...(carriedId ? { carriedId } : {}) },
+          {
+            key: `v:${r.variantId}:${r.scenario}:${state.staticItems.length}`,
+            kind: 'variant',
+            result: r,
+            ...(carriedId ? { carriedId } : {}),
+          },
         ],
         requests: { ...state.requests, skip },
       };
@@ -144,7 +149,9 @@ function applyLive(state: RunState, e: TuneEvent, now: number): RunState {
         stages: state.stages.map((s) => (s.name === e.stage ? { ...s, done: true, winnerId: e.winnerId, gainPct: e.gainPct } : s)),
         staticItems: [
           ...state.staticItems,
-          { key: `s:${e.stage}:${state.staticItems.length}`, kind: 'stage',
+          {
+            key: `s:${e.stage}:${state.staticItems.length}`,
+            kind: 'stage',
             stage: e.stage,
             winnerId: e.winnerId,
             gainPct: e.gainPct,

@@ -67,10 +67,23 @@ export type WizardAction =
   | { type: 'dummy-weights' }
   | { type: 'results-page'; dir: 1 | -1; pages: number };
 
-export function initialWizard(init: { gpuType: string; gpuCount: number; form: WorkloadForm; screen?: ScreenId; dummyWeights?: boolean }): WizardState {
+export function initialWizard(init: {
+  gpuType: string;
+  gpuCount: number;
+  form: WorkloadForm;
+  screen?: ScreenId;
+  dummyWeights?: boolean;
+}): WizardState {
   return {
-    screen: init.screen ?? 'host', host: { gpuType: init.gpuType, gpuCount: init.gpuCount }, form: init.form, focus: 0, cursor: null, recentIndex: -1,
-    plan: { focus: 0, disabled: [] }, dummyWeights: init.dummyWeights ?? false, resultsPage: 0,
+    screen: init.screen ?? 'host',
+    host: { gpuType: init.gpuType, gpuCount: init.gpuCount },
+    form: init.form,
+    focus: 0,
+    cursor: null,
+    recentIndex: -1,
+    plan: { focus: 0, disabled: [] },
+    dummyWeights: init.dummyWeights ?? false,
+    resultsPage: 0,
   };
 }
 
@@ -119,7 +132,9 @@ export function wizardReducer(s: WizardState, a: WizardAction): WizardState {
     case 'go':
       return { ...s, screen: a.screen };
     case 'gpu-step':
-      return a.types.length ? { ...s, host: { ...s.host, gpuType: cycle(a.types, a.types.includes(s.host.gpuType) ? s.host.gpuType : a.types[0]!, a.dir) } } : s;
+      return a.types.length
+        ? { ...s, host: { ...s.host, gpuType: cycle(a.types, a.types.includes(s.host.gpuType) ? s.host.gpuType : a.types[0]!, a.dir) } }
+        : s;
     case 'count-step': {
       const allowed = GPU_COUNTS.filter((n) => n <= a.max);
       const i = allowed.indexOf(s.host.gpuCount);

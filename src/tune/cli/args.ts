@@ -46,7 +46,10 @@ export interface AutoOptions {
 const num = (flag: string, text: string | undefined, rule?: NumberRule) => checkNumber(`--${flag}`, text, rule);
 
 export function parseStages(text: string): StageName[] {
-  const list = text.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
+  const list = text
+    .split(',')
+    .map((s) => s.trim().toLowerCase())
+    .filter(Boolean);
   if (!list.length) throw new UserError(`--stages is empty; use some of ${STAGES.join(', ')}`);
   for (const s of list) {
     if (!(STAGES as readonly string[]).includes(s)) throw new UserError(`unknown stage '${s}': use ${STAGES.join(', ')}`);
@@ -99,9 +102,14 @@ const SLURM_ONLY = ['partition', 'account', 'time'] as const;
  * --runtime native|docker|slurm and the flags that belong to each. `--nodes N` (slurm only): the
  * most nodes a variant may span; with --sim the simulated cluster of N x --gpus (sim.gpus counts all).
  */
-export function parseRuntime(str: (k: string) => string | undefined, slurmArgs: string[], sim?: SessionConfig['sim']): SessionConfig['runtime'] {
+export function parseRuntime(
+  str: (k: string) => string | undefined,
+  slurmArgs: string[],
+  sim?: SessionConfig['sim'],
+): SessionConfig['runtime'] {
   const nodes = num('nodes', str('nodes'), { integer: true, min: 1, max: 64 });
-  if (nodes !== undefined && str('runtime') !== 'slurm') throw new UserError('--nodes needs --runtime slurm (a variant wider than one node runs as a multi-node Slurm job)');
+  if (nodes !== undefined && str('runtime') !== 'slurm')
+    throw new UserError('--nodes needs --runtime slurm (a variant wider than one node runs as a multi-node Slurm job)');
   if (sim && nodes !== undefined && nodes > 1) {
     sim.nodes = nodes;
     sim.gpus *= nodes;
@@ -111,7 +119,8 @@ export function parseRuntime(str: (k: string) => string | undefined, slurmArgs: 
     const stray = [...SLURM_ONLY.filter((k) => str(k) !== undefined), ...(slurmArgs.length ? ['slurm-arg'] : [])];
     if (stray.length) throw new UserError(`--${stray[0]} is a Slurm option; add --runtime slurm`);
   }
-  if (runtimeText !== 'docker' && str('image') !== undefined) throw new UserError('--image is the container of --runtime docker; add --runtime docker');
+  if (runtimeText !== 'docker' && str('image') !== undefined)
+    throw new UserError('--image is the container of --runtime docker; add --runtime docker');
   if (runtimeText === 'native') return { kind: 'native' };
   if (runtimeText === 'docker') {
     if (!str('image')) throw new UserError('--runtime docker needs --image, e.g. --image vllm/vllm-openai:v0.11.0');
@@ -134,9 +143,15 @@ export function parseRuntime(str: (k: string) => string | undefined, slurmArgs: 
 export const DEFAULT_SESSION_SWEEP = 'concurrency:1,4,16,64,256';
 
 /** --sweep, --sweep-all and --objective frontier -> the session's sweep, or undefined without one. */
-export function parseSweepFlags(sweepText: string | undefined, all: boolean, objectiveText: string | undefined, hasSlo: boolean): SessionSweepConfig | undefined {
+export function parseSweepFlags(
+  sweepText: string | undefined,
+  all: boolean,
+  objectiveText: string | undefined,
+  hasSlo: boolean,
+): SessionSweepConfig | undefined {
   const frontier = objectiveText?.trim().toLowerCase() === 'frontier';
-  if (frontier && !hasSlo) throw new UserError('--objective frontier needs --slo, e.g. --slo "tpot:p99<60" (the choice is the most tok/s/GPU that meets it)');
+  if (frontier && !hasSlo)
+    throw new UserError('--objective frontier needs --slo, e.g. --slo "tpot:p99<60" (the choice is the most tok/s/GPU that meets it)');
   if (sweepText === undefined && !frontier) {
     if (all) throw new UserError('--sweep-all needs --sweep LEVELS (or --objective frontier), e.g. --sweep concurrency:1,8,32,128');
     return undefined;
@@ -168,7 +183,8 @@ export function parseAutoArgs(argv: readonly string[], settings: SettingValues =
   if (resume !== undefined) {
     // The journal's settings are the run's: a flag that would change them is refused, not ignored.
     const changes = Object.keys(values).find((k) => !RESUME_FLAGS.has(k));
-    if (changes) throw new UserError(`--resume continues a run with its recorded settings: drop --${changes} (or start a new run without --resume)`);
+    if (changes)
+      throw new UserError(`--resume continues a run with its recorded settings: drop --${changes} (or start a new run without --resume)`);
     const dir = resolve(resume);
     if (!existsSync(dir)) throw new UserError(`--resume ${resume}: no such folder`);
     return { help, dryRun, json, resume: dir };
@@ -179,7 +195,9 @@ export function parseAutoArgs(argv: readonly string[], settings: SettingValues =
 type Str = (k: string) => string | undefined;
 
 function simConfig(values: AutoFlagValues, str: Str, model: string): SessionConfig['sim'] {
-  const simFlags = ['gpu', 'gpus', 'speed', 'truth', ...(values['engine-version'] ? ['engine-version'] : [])].filter((k) => k === 'engine-version' || str(k) !== undefined);
+  const simFlags = ['gpu', 'gpus', 'speed', 'truth', ...(values['engine-version'] ? ['engine-version'] : [])].filter(
+    (k) => k === 'engine-version' || str(k) !== undefined,
+  );
   if (values.sim !== true) {
     if (simFlags.length) throw new UserError(`--${simFlags[0]} describes the simulated host; add --sim`);
     return undefined;
@@ -187,7 +205,9 @@ function simConfig(values: AutoFlagValues, str: Str, model: string): SessionConf
   const gpuName = str('gpu') ?? 'H100';
   if (!findGpu(gpuName)) throw new UserError(`unknown GPU '${gpuName}' for --gpu: use one of ${gpuNames().join(', ')}`);
   if (!getModel(model)) {
-    throw new UserError(`the simulated host knows no model '${model}': use a local folder with config.json or one of ${builtinModelIds().join(', ')}`);
+    throw new UserError(
+      `the simulated host knows no model '${model}': use a local folder with config.json or one of ${builtinModelIds().join(', ')}`,
+    );
   }
   return {
     gpu: gpuName,
@@ -201,7 +221,11 @@ function simConfig(values: AutoFlagValues, str: Str, model: string): SessionConf
 }
 
 /** The tuning workload and the validation scenarios. `scenarioSeed` (the workbench's form) reseeds the tuning workload. */
-function workloadConfig(str: Str, settings: SettingValues, scenarioSeed?: number): Pick<SessionConfig, 'scenario' | 'validation' | 'datasetPath'> {
+function workloadConfig(
+  str: Str,
+  settings: SettingValues,
+  scenarioSeed?: number,
+): Pick<SessionConfig, 'scenario' | 'validation' | 'datasetPath'> {
   const datasetPathRaw = str('dataset-path') ?? settings['dataset-path'];
   const datasetPath = datasetPathRaw !== undefined ? checkDataset(datasetPathRaw) : undefined;
   const scale = num('scale', str('scale'), { min: 0, exclusiveMin: true, max: 100 }) ?? 1;
@@ -217,7 +241,15 @@ function workloadConfig(str: Str, settings: SettingValues, scenarioSeed?: number
     : picked;
   const v = str('validation');
   const listed =
-    v === undefined ? studyScenarios(sopts) : v.trim().toLowerCase() === 'none' ? [] : v.split(',').map((s) => s.trim()).filter(Boolean).map((s) => parseScenario(s, sopts));
+    v === undefined
+      ? studyScenarios(sopts)
+      : v.trim().toLowerCase() === 'none'
+        ? []
+        : v
+            .split(',')
+            .map((s) => s.trim())
+            .filter(Boolean)
+            .map((s) => parseScenario(s, sopts));
   // The tuning workload stands in for its own scenario in the table (same size), so that row
   // reuses the engine stage's measurements instead of measuring a resized copy.
   const validation = listed.map((s) => (s.name === scenario.name ? scenario : s));
@@ -232,7 +264,12 @@ export function configFromFlags(values: AutoFlagValues, settings: SettingValues 
   const str: Str = (k) => values[k] as string | undefined;
   const modelText = str('model');
   if (!modelText) throw new UserError("--model is required, e.g. --model Qwen/Qwen3-14B; run 'servelab --auto --help' for the flags");
-  const { model, engines, llamacpp } = llamaFlags(values, modelText, str('engines') !== undefined ? parseEngines(str('engines')!) : undefined, settings.engines);
+  const { model, engines, llamacpp } = llamaFlags(
+    values,
+    modelText,
+    str('engines') !== undefined ? parseEngines(str('engines')!) : undefined,
+    settings.engines,
+  );
   const sim = simConfig(values, str, model);
   const sloText = str('slo') ?? settings.slo;
   const slo = sloText ? parseSlo(sloText) : [];
@@ -279,13 +316,18 @@ export function configFromFlags(values: AutoFlagValues, settings: SettingValues 
   };
   if (str('validation') === undefined) llamaValidation(config);
   if (isShippedDir(join(config.outDir, 'profiles'))) {
-    throw new UserError(`--out ${config.outDir}: its profiles/ folder holds servelab's shipped study profiles; give another folder (default ${dataDir()})`);
+    throw new UserError(
+      `--out ${config.outDir}: its profiles/ folder holds servelab's shipped study profiles; give another folder (default ${dataDir()})`,
+    );
   }
   // Engine-stage variant ids start with their engine (vllm, sglang-..., trtllm-...): anything else would silently fall back to vLLM.
   const b = config.baseline;
   if (b && !ENGINES.some((e) => b === e || b.startsWith(`${e}-`))) {
-    throw new UserError(`--baseline '${b}' names no engine: give an engine (${ENGINES.join(', ')}) or an engine-stage variant id, e.g. --baseline sglang`);
+    throw new UserError(
+      `--baseline '${b}' names no engine: give an engine (${ENGINES.join(', ')}) or an engine-stage variant id, e.g. --baseline sglang`,
+    );
   }
-  if (str('run-dir') && str('runs-dir')) throw new UserError('give --run-dir DIR (the exact run folder) or --runs-dir DIR (its parent), not both');
+  if (str('run-dir') && str('runs-dir'))
+    throw new UserError('give --run-dir DIR (the exact run folder) or --runs-dir DIR (its parent), not both');
   return config;
 }

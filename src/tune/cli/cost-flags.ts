@@ -11,7 +11,9 @@ import { parseParallel } from '../stage/parallel.js';
 const num = (flag: string, text: string | undefined, rule?: Parameters<typeof checkNumber>[2]) => checkNumber(`--${flag}`, text, rule);
 
 /** The cost flags: early stop, adaptive repeats, parallel variants, replicas, dummy weights, and the TPOT definition. */
-export function costFlags(values: Record<string, unknown>): Pick<SessionConfig, 'earlyStop' | 'repeatsMax' | 'parallel' | 'replica' | 'dummyWeights' | 'tpot'> {
+export function costFlags(
+  values: Record<string, unknown>,
+): Pick<SessionConfig, 'earlyStop' | 'repeatsMax' | 'parallel' | 'replica' | 'dummyWeights' | 'tpot'> {
   const str = (k: string) => values[k] as string | undefined;
   const replica = str('replica') ?? 'auto';
   if (replica !== 'auto' && replica !== 'off') throw new UserError(`--replica must be auto or off, got '${replica}'`);

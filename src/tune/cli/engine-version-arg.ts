@@ -11,7 +11,10 @@ export function engineVersions(list: readonly string[] | undefined): Pick<SimHos
   const out: Partial<Record<EngineName, string>> = {};
   for (const item of list) {
     const m = /^(vllm|sglang|trtllm)=v?(\d+(?:\.\d+)+(?:(?:rc|post|\.post|dev)\d+)?)$/.exec(item.trim());
-    if (!m) throw new UserError(`--engine-version wants ENGINE=VERSION with ENGINE one of ${ENGINES.join(', ')}, e.g. vllm=0.33.0; got '${item}'`);
+    if (!m)
+      throw new UserError(
+        `--engine-version wants ENGINE=VERSION with ENGINE one of ${ENGINES.join(', ')}, e.g. vllm=0.33.0; got '${item}'`,
+      );
     out[m[1] as EngineName] = m[2]!;
   }
   return { engineVersions: out };

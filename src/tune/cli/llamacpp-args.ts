@@ -29,20 +29,32 @@ export interface LlamaFlagsOut {
  * `asked`: --engines as parsed (undefined when not given); `saved`: the saved default engines.
  * Refuses a llama.cpp session without a GGUF and a GPU engine asked to serve a GGUF file.
  */
-export function llamaFlags(values: Record<string, unknown>, model: string, asked: EngineName[] | undefined, saved: EngineName[] | undefined): LlamaFlagsOut {
+export function llamaFlags(
+  values: Record<string, unknown>,
+  model: string,
+  asked: EngineName[] | undefined,
+  saved: EngineName[] | undefined,
+): LlamaFlagsOut {
   const str = (k: string) => values[k] as string | undefined;
   const listed = ((values.gguf as string[] | undefined) ?? []).map((g) => ggufFile('--gguf', g));
   const ggufModel = isGgufPath(model);
   const name = ggufModel ? ggufFile('--model', model) : model;
   const gguf = [...new Set([...(ggufModel ? [name] : []), ...listed])];
-  const defaults: EngineName[] = ggufModel ? ['llamacpp'] : gguf.length ? [...GPU_ENGINES, 'llamacpp'] : (saved?.filter((e) => e !== 'llamacpp') ?? [...GPU_ENGINES]);
+  const defaults: EngineName[] = ggufModel
+    ? ['llamacpp']
+    : gguf.length
+      ? [...GPU_ENGINES, 'llamacpp']
+      : (saved?.filter((e) => e !== 'llamacpp') ?? [...GPU_ENGINES]);
   const engines = asked ?? (defaults.length ? defaults : [...GPU_ENGINES]);
   const gpuAsked = engines.filter((e) => e !== 'llamacpp');
   if (ggufModel && gpuAsked.length) {
-    throw new UserError(`--model ${model} is a GGUF file, which only llama.cpp serves here; give ${gpuAsked[0]} the checkpoint with --model ID and the GGUF with --gguf FILE`);
+    throw new UserError(
+      `--model ${model} is a GGUF file, which only llama.cpp serves here; give ${gpuAsked[0]} the checkpoint with --model ID and the GGUF with --gguf FILE`,
+    );
   }
   const wantsLlama = engines.includes('llamacpp');
-  if (wantsLlama && !gguf.length) throw new UserError('llama.cpp serves GGUF files: give --model FILE.gguf, or --gguf FILE beside the checkpoint');
+  if (wantsLlama && !gguf.length)
+    throw new UserError('llama.cpp serves GGUF files: give --model FILE.gguf, or --gguf FILE beside the checkpoint');
   const stray = ['draft-model', 'llama-server'].find((k) => str(k) !== undefined);
   if (!wantsLlama && (stray || listed.length)) throw new UserError(`--${stray ?? 'gguf'} is llama.cpp's; add llamacpp to --engines`);
   if (!wantsLlama) return { model: name, engines };

@@ -15,16 +15,24 @@ type SweepEvent = Extract<TuneEvent, { type: 'sweep-started' | 'sweep-point' | '
 export function sweepProgressLine(e: SweepEvent): string | null {
   switch (e.type) {
     case 'sweep-started':
-      return [`sweep ${e.spec}${e.slo ? ` for ${e.slo}` : ''}: ${e.variants.length} finalist(s) (${e.rule})`, ...e.variants.map((v) => `  ${v.variantId}: ${v.why}`)].join('\n');
+      return [
+        `sweep ${e.spec}${e.slo ? ` for ${e.slo}` : ''}: ${e.variants.length} finalist(s) (${e.rule})`,
+        ...e.variants.map((v) => `  ${v.variantId}: ${v.why}`),
+      ].join('\n');
     case 'sweep-point': {
       if (e.status === 'not-run') return null;
       const s = e.summary;
-      const what = e.status !== 'ok' || !s ? `${e.status}${e.reason ? `: ${e.reason}` : ''}` : `${f0(s.tokPerGpu)} tok/s/GPU, ${s.tokPerUser.toFixed(1)} tok/s/user, TPOT p99 ${f0(s.tpotP99Ms)} ms, TTFT p99 ${f0(s.ttftP99Ms)} ms`;
+      const what =
+        e.status !== 'ok' || !s
+          ? `${e.status}${e.reason ? `: ${e.reason}` : ''}`
+          : `${f0(s.tokPerGpu)} tok/s/GPU, ${s.tokPerUser.toFixed(1)} tok/s/user, TPOT p99 ${f0(s.tpotP99Ms)} ms, TTFT p99 ${f0(s.ttftP99Ms)} ms`;
       const slo = e.violations.length ? ` (SLO broken: ${e.violations.join('; ')})` : '';
       return `  ${e.variantId} at ${load(e.load)}: ${what}${slo}${e.resumed ? ' (from the journal)' : ''}`;
     }
     case 'sweep-finished':
-      return e.choice ? `frontier: ${e.choice.sentence}${e.decides ? ' (chosen)' : ''}` : `frontier: no choice: ${e.noChoice ?? 'nothing measured'}`;
+      return e.choice
+        ? `frontier: ${e.choice.sentence}${e.decides ? ' (chosen)' : ''}`
+        : `frontier: no choice: ${e.noChoice ?? 'nothing measured'}`;
   }
 }
 
@@ -33,10 +41,13 @@ export function sweepChartSeries(s: SweepView): ChartSeries[] {
   const out: ChartSeries[] = s.series
     .map((v) => ({
       name: v.label,
-      points: v.points.flatMap((p) => (p.summary ? [{ x: p.summary.tokPerUser, y: p.summary.tokPerGpu, ...(p.violations.length ? { broken: true } : {}) }] : [])),
+      points: v.points.flatMap((p) =>
+        p.summary ? [{ x: p.summary.tokPerUser, y: p.summary.tokPerGpu, ...(p.violations.length ? { broken: true } : {}) }] : [],
+      ),
     }))
     .filter((v) => v.points.length > 0);
-  if (s.frontier.length > 1) out.push({ name: 'Pareto frontier', lineOnly: true, points: s.frontier.map((p) => ({ x: p.tokPerUser, y: p.tokPerGpu })) });
+  if (s.frontier.length > 1)
+    out.push({ name: 'Pareto frontier', lineOnly: true, points: s.frontier.map((p) => ({ x: p.tokPerUser, y: p.tokPerGpu })) });
   return out;
 }
 
@@ -45,18 +56,26 @@ export function sweepSummaryText(s: SweepView, width = 80): string[] {
   const out = [`Load sweep ${s.spec}${s.slo ? ` for ${s.slo}` : ''} (${s.rule})`];
   const series = sweepChartSeries(s);
   if (series.length) out.push(...renderChart(series, Math.max(60, Math.min(width, 160)), 20));
-  const onFrontier = (id: string, l: SweepLoadInfo) => s.frontier.some((p) => p.variantId === id && p.load.kind === l.kind && p.load.value === l.value);
+  const onFrontier = (id: string, l: SweepLoadInfo) =>
+    s.frontier.some((p) => p.variantId === id && p.load.kind === l.kind && p.load.value === l.value);
   for (const v of s.series) {
     out.push(`  ${v.label} (${v.variantId}${v.why ? `: ${v.why}` : ''})`);
     for (const p of v.points) {
       const m = p.summary;
-      const what = m ? `${f0(m.tokPerGpu).padStart(7)} tok/s/GPU ${m.tokPerUser.toFixed(1).padStart(7)} tok/s/user  TPOT p99 ${f0(m.tpotP99Ms)} ms  TTFT p99 ${f0(m.ttftP99Ms)} ms` : `${p.status}${p.reason ? `: ${p.reason}` : ''}`;
-      const tags = [m ? (p.violations.length ? 'SLO broken' : 'SLO met') : '', onFrontier(v.variantId, p.load) ? 'frontier' : ''].filter(Boolean).join(', ');
+      const what = m
+        ? `${f0(m.tokPerGpu).padStart(7)} tok/s/GPU ${m.tokPerUser.toFixed(1).padStart(7)} tok/s/user  TPOT p99 ${f0(m.tpotP99Ms)} ms  TTFT p99 ${f0(m.ttftP99Ms)} ms`
+        : `${p.status}${p.reason ? `: ${p.reason}` : ''}`;
+      const tags = [m ? (p.violations.length ? 'SLO broken' : 'SLO met') : '', onFrontier(v.variantId, p.load) ? 'frontier' : '']
+        .filter(Boolean)
+        .join(', ');
       out.push(`    ${load(p.load).padEnd(14)} ${what}${tags ? `  [${tags}]` : ''}`);
     }
   }
   if (s.choice) {
-    out.push(`${s.decides ? 'Chosen' : 'Frontier choice (not applied: the objective is not frontier)'}: ${s.choice.sentence}`, `  why: ${s.choice.why}`);
+    out.push(
+      `${s.decides ? 'Chosen' : 'Frontier choice (not applied: the objective is not frontier)'}: ${s.choice.sentence}`,
+      `  why: ${s.choice.why}`,
+    );
     if (s.choice.runnerUp) out.push(`  runner-up: ${s.choice.runnerUp}`);
   } else if (s.done) out.push(`No choice: ${s.noChoice ?? 'nothing measured'}; the staged winner stands.`);
   out.push('');

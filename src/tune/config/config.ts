@@ -11,7 +11,20 @@ export const GPU_STAGES = ['engine', 'quantization', 'parallelism', 'batching', 
 /** llama.cpp's stages (llama-server's own knobs: llamacpp-candidates.ts). */
 export const LLAMACPP_STAGES = ['engine', 'quantization', 'offload', 'slots', 'batch-size', 'kv-cache', 'threads', 'speculative'] as const;
 /** Every stage, in the order a session mixing both kinds runs them. */
-export const STAGES = ['engine', 'quantization', 'parallelism', 'offload', 'batching', 'slots', 'batch-size', 'attention', 'kv-cache', 'threads', 'compile', 'speculative'] as const;
+export const STAGES = [
+  'engine',
+  'quantization',
+  'parallelism',
+  'offload',
+  'batching',
+  'slots',
+  'batch-size',
+  'attention',
+  'kv-cache',
+  'threads',
+  'compile',
+  'speculative',
+] as const;
 export type StageName = (typeof STAGES)[number];
 
 export const STAGE_TITLES: Record<StageName, string> = {
@@ -33,7 +46,8 @@ export const STAGE_TITLES: Record<StageName, string> = {
 export function stageTitle(stage: StageName, engines: readonly EngineName[]): string {
   const llama = engines.includes('llamacpp');
   const gpu = engines.some((e) => e !== 'llamacpp');
-  if (stage === 'quantization' && llama) return gpu ? 'quantization (FP8 weights, FP8 KV cache; llama.cpp: GGUF weight types)' : 'quantization (GGUF weight types)';
+  if (stage === 'quantization' && llama)
+    return gpu ? 'quantization (FP8 weights, FP8 KV cache; llama.cpp: GGUF weight types)' : 'quantization (GGUF weight types)';
   if (stage === 'speculative' && llama && !gpu) return 'speculative decoding (a draft model)';
   return STAGE_TITLES[stage];
 }

@@ -34,7 +34,10 @@ const STAND_IN_NAME = /^sharegpt-like(-c\d+)?$/;
  * (`datasetPath`, else the recorded path if it exists here); on the simulated host its synthetic
  * stand-in may replace it, and `note` says so.
  */
-export function scenarioForWorkload(w: Workload, opts: { datasetPath?: string; simulated: boolean }): { scenario: Scenario; note?: string } {
+export function scenarioForWorkload(
+  w: Workload,
+  opts: { datasetPath?: string; simulated: boolean },
+): { scenario: Scenario; note?: string } {
   const common = { numPrompts: w.numPrompts, seed: w.seed, maxConcurrency: w.maxConcurrency };
   if (w.dataset === 'random') {
     // The stand-in's spread of lengths is part of it, even when a writer left the ratio out
@@ -56,9 +59,19 @@ export function scenarioForWorkload(w: Workload, opts: { datasetPath?: string; s
   if (w.dataset === 'custom') {
     // The ShareGPT-like stand-in is regenerated from its prompt count and seed (the same lengths);
     // another custom file must still be at hand.
-    if (STAND_IN_NAME.test(w.scenario)) return { scenario: { ...sharegptScenario({ scale: 1, numPrompts: w.numPrompts, seed: w.seed }), name: w.scenario, maxConcurrency: w.maxConcurrency } };
+    if (STAND_IN_NAME.test(w.scenario))
+      return {
+        scenario: {
+          ...sharegptScenario({ scale: 1, numPrompts: w.numPrompts, seed: w.seed }),
+          name: w.scenario,
+          maxConcurrency: w.maxConcurrency,
+        },
+      };
     const file = opts.datasetPath ?? w.datasetPath;
-    if (!file || !existsSync(file)) throw new UserError(`the recorded workload is a custom JSONL${file ? ` (${file}, not found here)` : ''}: pass --dataset-path FILE.jsonl`);
+    if (!file || !existsSync(file))
+      throw new UserError(
+        `the recorded workload is a custom JSONL${file ? ` (${file}, not found here)` : ''}: pass --dataset-path FILE.jsonl`,
+      );
     return { scenario: { name: w.scenario, label: w.label ?? w.scenario, dataset: 'custom', datasetPath: file, ...common } };
   }
   const path = opts.datasetPath ?? (w.datasetPath && existsSync(w.datasetPath) ? w.datasetPath : undefined);

@@ -24,7 +24,10 @@ export const RULES = {
 /** The absolute path of a ShareGPT file that exists, or a UserError saying what to do. */
 export function checkDataset(path: string): string {
   const p = resolve(path);
-  if (!existsSync(p)) throw new UserError(`dataset ${path}: no such file; give the path of a ShareGPT JSON (--dataset-path), or use the synthetic ShareGPT-like workload`);
+  if (!existsSync(p))
+    throw new UserError(
+      `dataset ${path}: no such file; give the path of a ShareGPT JSON (--dataset-path), or use the synthetic ShareGPT-like workload`,
+    );
   if (!statSync(p).isFile()) throw new UserError(`dataset ${path}: not a file`);
   return p;
 }
@@ -45,6 +48,8 @@ export function parseStageObjective(text: string): Objective {
 /** Goodput counts requests that meet the SLOs, so it needs some. */
 export function checkObjectiveSlo(objective: Objective, sloCount: number): void {
   if (objective === 'goodput' && sloCount === 0) {
-    throw new UserError('the goodput objective needs --slo, SLOs such as ttft:p99<2000,tpot:mean<100 (goodput counts the requests that meet them)');
+    throw new UserError(
+      'the goodput objective needs --slo, SLOs such as ttft:p99<2000,tpot:mean<100 (goodput counts the requests that meet them)',
+    );
   }
 }

@@ -6,7 +6,6 @@ import type { Scenario } from '../../core/scenario.js';
 import { UserError } from '../../core/errors.js';
 import { writeSharegptLikeJsonl } from '../../sim/sharegpt-jsonl.js';
 
-
 export const SEED = 42;
 
 export const SHAREGPT_LIKE_LABEL = 'ShareGPT-like (ShareGPT length table)';
@@ -38,7 +37,15 @@ export function scaled(n: number, scale: number): number {
 export function sharegptScenario(opts: { datasetPath?: string; scale: number; numPrompts?: number; seed?: number }): Scenario {
   const numPrompts = opts.numPrompts ?? scaled(SHAREGPT_PROMPTS, opts.scale);
   if (opts.datasetPath) {
-    return { name: 'sharegpt', label: 'ShareGPT', dataset: 'sharegpt', datasetPath: opts.datasetPath, numPrompts, seed: SEED, maxConcurrency: null };
+    return {
+      name: 'sharegpt',
+      label: 'ShareGPT',
+      dataset: 'sharegpt',
+      datasetPath: opts.datasetPath,
+      numPrompts,
+      seed: SEED,
+      maxConcurrency: null,
+    };
   }
   const seed = opts.seed ?? SEED;
   const datasetPath = writeSharegptLikeJsonl(numPrompts, seed);
@@ -49,7 +56,13 @@ export function sharegptScenario(opts: { datasetPath?: string; scale: number; nu
 export function studyScenarios(opts: { datasetPath?: string; scale: number }): Scenario[] {
   return [
     sharegptScenario(opts),
-    ...RANDOM_SHAPES.map((s) => ({ ...s, dataset: 'random' as const, numPrompts: scaled(s.numPrompts, opts.scale), seed: SEED, maxConcurrency: null })),
+    ...RANDOM_SHAPES.map((s) => ({
+      ...s,
+      dataset: 'random' as const,
+      numPrompts: scaled(s.numPrompts, opts.scale),
+      seed: SEED,
+      maxConcurrency: null,
+    })),
   ];
 }
 
@@ -60,15 +73,25 @@ export function studyScenarios(opts: { datasetPath?: string; scale: number }): S
 export function parseScenario(text: string, opts: { datasetPath?: string; scale: number; numPrompts?: number }): Scenario {
   const t = text.trim().toLowerCase();
   if (t === 'sharegpt') {
-    if (!opts.datasetPath) throw new UserError(`scenario 'sharegpt' needs --dataset-path FILE (a ShareGPT JSON); or use 'sharegpt-like' for the synthetic stand-in`);
+    if (!opts.datasetPath)
+      throw new UserError(
+        `scenario 'sharegpt' needs --dataset-path FILE (a ShareGPT JSON); or use 'sharegpt-like' for the synthetic stand-in`,
+      );
     return sharegptScenario(opts);
   }
   if (t === 'sharegpt-like') return sharegptScenario({ ...opts, datasetPath: undefined });
-  const byShort: Record<string, string> = { short: 'random-128-4', medium: 'random-2000-100', long: 'random-4000-200', 'very-long': 'random-32000-100' };
+  const byShort: Record<string, string> = {
+    short: 'random-128-4',
+    medium: 'random-2000-100',
+    long: 'random-4000-200',
+    'very-long': 'random-32000-100',
+  };
   const m = /^random[-:](\d+)[-/](\d+)$/.exec(t);
   const name = byShort[t] ?? (m ? `random-${m[1]}-${m[2]}` : undefined);
   if (!name) {
-    throw new UserError(`unknown scenario '${text}': use sharegpt, sharegpt-like, short, medium, long, very-long or random:IN/OUT (e.g. random:2000/100)`);
+    throw new UserError(
+      `unknown scenario '${text}': use sharegpt, sharegpt-like, short, medium, long, very-long or random:IN/OUT (e.g. random:2000/100)`,
+    );
   }
   const known = RANDOM_SHAPES.find((s) => s.name === name);
   const [, inS, outS] = /^random-(\d+)-(\d+)$/.exec(name)!;
@@ -92,7 +115,8 @@ export function benchCommand(s: Scenario, model: string, port = 8000): string {
   const parts = ['vllm bench serve', '--backend openai-chat', '--endpoint /v1/chat/completions', `--model ${model}`, `--port ${port}`];
   if (s.dataset === 'sharegpt') parts.push('--dataset-name sharegpt', `--dataset-path ${s.datasetPath}`);
   // Each line's output_tokens (-1) and the prompt as written (no client-side chat template), as servelab sends it.
-  else if (s.dataset === 'custom') parts.push('--dataset-name custom', `--dataset-path ${s.datasetPath}`, '--custom-output-len -1', '--skip-chat-template');
+  else if (s.dataset === 'custom')
+    parts.push('--dataset-name custom', `--dataset-path ${s.datasetPath}`, '--custom-output-len -1', '--skip-chat-template');
   else {
     parts.push('--dataset-name random', `--random-input-len ${s.inputLen}`, `--random-output-len ${s.outputLen}`);
     if (s.rangeRatio) parts.push(`--random-range-ratio ${s.rangeRatio}`);

@@ -27,7 +27,9 @@ export class SessionCalibrator {
     private readonly versions: Record<string, string>,
     private readonly startedFrom?: { file: string; set: CalibrationRecord['corrections']; bandLogSd: number; observations: number },
   ) {
-    const start = startedFrom ? { start: startedFrom.set, startFit: { bandLogSd: startedFrom.bandLogSd, observations: startedFrom.observations } } : {};
+    const start = startedFrom
+      ? { start: startedFrom.set, startFit: { bandLogSd: startedFrom.bandLogSd, observations: startedFrom.observations } }
+      : {};
     this.live = new LiveCalibration(simPredictor(), { gpu: host.gpuName, ...start });
   }
 
@@ -35,11 +37,19 @@ export class SessionCalibrator {
   private observation(r: VariantResult): SimObservation | undefined {
     const c = this.config;
     // The stage's workload (a replica stage may resize it), or a validation scenario, by name.
-    const scenario = [stageScenario(c.scenario, this.plan.replica, r.stage), c.scenario, ...c.validation].find((s) => s.name === r.scenario);
+    const scenario = [stageScenario(c.scenario, this.plan.replica, r.stage), c.scenario, ...c.validation].find(
+      (s) => s.name === r.scenario,
+    );
     if (!scenario) return undefined;
     const nodeSize = c.sim?.nodes ? c.sim.gpus / c.sim.nodes : c.runtime.kind === 'slurm' ? c.runtime.gpusPerNode : undefined;
     const metrics = r.metrics ?? { total_token_throughput: 1, mean_ttft_ms: 1, mean_tpot_ms: 1 };
-    return observationOf({ ...r, status: 'ok', metrics }, { gpuName: this.host.gpuName, gpuCount: this.host.gpuCount }, workloadOf(scenario), this.versions, nodeSize);
+    return observationOf(
+      { ...r, status: 'ok', metrics },
+      { gpuName: this.host.gpuName, gpuCount: this.host.gpuCount },
+      workloadOf(scenario),
+      this.versions,
+      nodeSize,
+    );
   }
 
   /** `r` with its calibrated prediction (made from the variants measured before it); unchanged when the model cannot run it. */
@@ -57,7 +67,17 @@ export class SessionCalibrator {
       for (const pv of s.variants) {
         if (pv.status !== 'planned' || !pv.predicted) continue;
         const scenario = stageScenario(this.config.scenario, plan.replica, pv.stage).name;
-        const r = this.annotate({ variantId: pv.variant.id, stage: pv.stage, scenario, status: 'ok', variant: pv.variant, argv: [], predicted: pv.predicted, startedAt: now, finishedAt: now });
+        const r = this.annotate({
+          variantId: pv.variant.id,
+          stage: pv.stage,
+          scenario,
+          status: 'ok',
+          variant: pv.variant,
+          argv: [],
+          predicted: pv.predicted,
+          startedAt: now,
+          finishedAt: now,
+        });
         if (r.calibrated) pv.calibrated = r.calibrated;
       }
   }
@@ -87,14 +107,32 @@ export class SessionCalibrator {
 }
 
 /** The session's calibrator, started from --calibration FILE when given (checked against this host). */
-export function openCalibrator(config: SessionConfig, host: PlanHost, plan: Pick<Plan, 'replica'>, versions: Record<string, string>, warn: (message: string) => void): SessionCalibrator {
+export function openCalibrator(
+  config: SessionConfig,
+  host: PlanHost,
+  plan: Pick<Plan, 'replica'>,
+  versions: Record<string, string>,
+  warn: (message: string) => void,
+): SessionCalibrator {
   if (!config.calibration) return new SessionCalibrator(config, host, plan, versions);
   const cal = readCalibrationFile(config.calibration);
   for (const engine of config.engines) {
     const version = versions[engine];
-    const c = checkCalibration(cal, { gpuName: host.gpuName, gpuCount: host.gpuCount, ...(host.driver ? { driver: host.driver } : {}), simulated: host.simulated, engine, ...(version && /^\d/.test(version) ? { engineVersion: version } : {}) });
+    const c = checkCalibration(cal, {
+      gpuName: host.gpuName,
+      gpuCount: host.gpuCount,
+      ...(host.driver ? { driver: host.driver } : {}),
+      simulated: host.simulated,
+      engine,
+      ...(version && /^\d/.test(version) ? { engineVersion: version } : {}),
+    });
     if (c.refuse) throw new UserError(`--calibration ${config.calibration}: ${c.refuse}`);
     for (const w of c.warnings) warn(`calibration ${config.calibration}: ${w}`);
   }
-  return new SessionCalibrator(config, host, plan, versions, { file: config.calibration, set: cal.corrections, bandLogSd: cal.fit.bandLogSd, observations: cal.fit.observations });
+  return new SessionCalibrator(config, host, plan, versions, {
+    file: config.calibration,
+    set: cal.corrections,
+    bandLogSd: cal.fit.bandLogSd,
+    observations: cal.fit.observations,
+  });
 }

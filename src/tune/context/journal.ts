@@ -42,7 +42,11 @@ export function resultKey(variantId: string, scenario: string, repeat: number): 
   return `${variantId}@${scenario}#${repeat}`;
 }
 
-const slug = (s: string) => s.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 80) || 'x';
+const slug = (s: string) =>
+  s
+    .replace(/[^A-Za-z0-9._-]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 80) || 'x';
 
 /** `./servelab-runs/2026-11-30T0734-Qwen3-14B-H100x1`, with -2, -3 ... if taken. */
 export function defaultRunDir(base: string, model: string, gpuTag: string, now = new Date()): string {
@@ -73,10 +77,15 @@ export class Journal<C = unknown> {
     const now = new Date().toISOString();
     const j = new Journal<C>(dir, { journal: JOURNAL_VERSION, status: 'running', config, startedAt: now, updatedAt: now });
     // Nothing is measured yet: an unwritable run folder is bad input (exit 2).
-    guardWrite(dir, 'the run folder', () => {
-      for (const sub of ['results', 'logs', 'bench']) mkdirSync(join(dir, sub), { recursive: true });
-      j.saveState();
-    }, 2);
+    guardWrite(
+      dir,
+      'the run folder',
+      () => {
+        for (const sub of ['results', 'logs', 'bench']) mkdirSync(join(dir, sub), { recursive: true });
+        j.saveState();
+      },
+      2,
+    );
     return j;
   }
 
@@ -91,7 +100,9 @@ export class Journal<C = unknown> {
       throw new UserError(`--resume ${dir}: session.json is not valid JSON (${(e as Error).message})`);
     }
     if (state.journal !== JOURNAL_VERSION || !state.config) {
-      throw new UserError(`--resume ${dir}: session.json has journal version ${String(state.journal)}; this servelab reads ${JOURNAL_VERSION}`);
+      throw new UserError(
+        `--resume ${dir}: session.json has journal version ${String(state.journal)}; this servelab reads ${JOURNAL_VERSION}`,
+      );
     }
     for (const sub of ['results', 'logs', 'bench']) mkdirSync(join(dir, sub), { recursive: true });
     const j = new Journal<C>(dir, state);
@@ -101,7 +112,9 @@ export class Journal<C = unknown> {
 
   private load(): void {
     const resultsDir = join(this.dir, 'results');
-    const files = readdirSync(resultsDir).filter((f) => f.endsWith('.json')).sort();
+    const files = readdirSync(resultsDir)
+      .filter((f) => f.endsWith('.json'))
+      .sort();
     for (const f of files) {
       // Only renamed, complete files end in .json; a parse failure means someone edited it.
       let entry: JournalEntry;

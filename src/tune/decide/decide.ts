@@ -47,7 +47,8 @@ export function score(r: VariantResult, opts: Pick<DecideOptions, 'objective' | 
   const violations = sloViolations(r.metrics, opts.slo);
   // --quality-floor: a variant whose outputs agree too little with its reference cannot win (issue 25).
   const floor = r.quality?.belowFloor;
-  if (floor !== undefined) violations.push(`quality: exact match ${pct(r.quality!.agreement?.exactMatch ?? 0)} below the --quality-floor ${pct(floor)}`);
+  if (floor !== undefined)
+    violations.push(`quality: exact match ${pct(r.quality!.agreement?.exactMatch ?? 0)} below the --quality-floor ${pct(floor)}`);
   return { value, violations, eligible: value !== null && violations.length === 0 };
 }
 
@@ -162,7 +163,11 @@ export function combineRepeats(results: readonly VariantResult[]): VariantResult
 }
 
 /** $ per million total tokens at a GPU-hour price, for `gpus` GPUs serving at this throughput. */
-export function dollarsPerMillionTokens(m: Pick<BenchMetrics, 'total_token_throughput'>, gpus: number, pricePerGpuHour: number): number | null {
+export function dollarsPerMillionTokens(
+  m: Pick<BenchMetrics, 'total_token_throughput'>,
+  gpus: number,
+  pricePerGpuHour: number,
+): number | null {
   if (!(m.total_token_throughput > 0)) return null;
   const dollarsPerSecond = (pricePerGpuHour * gpus) / 3600;
   return (dollarsPerSecond / m.total_token_throughput) * 1e6;

@@ -54,9 +54,7 @@ export interface Progress {
   rate?: PeakRate | null;
 }
 
-export type EarlyStopVerdict =
-  | { stop: false; why: string }
-  | { stop: true; boundValue: number; belowPct: number; status: string };
+export type EarlyStopVerdict = { stop: false; why: string } | { stop: true; boundValue: number; belowPct: number; status: string };
 
 /** The most the run can still reach (see the file comment), and which bound gave it. */
 export function optimisticValue(p: Progress, marginPct = 0): { value: number; basis: 'peak' | 'infinite' } {
@@ -67,19 +65,36 @@ export function optimisticValue(p: Progress, marginPct = 0): { value: number; ba
   return { value: p.unitsMax / (p.elapsedS + left / (r.peak * (1 + marginPct / 100))), basis: 'peak' };
 }
 
-export function earlyStopVerdict(p: Progress, leaderValue: number, marginPct: number, minFraction = MIN_FINISHED_FRACTION): EarlyStopVerdict {
+export function earlyStopVerdict(
+  p: Progress,
+  leaderValue: number,
+  marginPct: number,
+  minFraction = MIN_FINISHED_FRACTION,
+): EarlyStopVerdict {
   if (!(leaderValue > 0)) return { stop: false, why: 'no leader value to compare with' };
   if (p.total <= 0 || p.finished < Math.ceil(minFraction * p.total)) {
     return { stop: false, why: `only ${p.finished}/${p.total} requests finished (at least ${Math.round(minFraction * 100)}% needed)` };
   }
   if (p.finished >= Math.ceil(MAX_STOP_FRACTION * p.total)) {
-    return { stop: false, why: `${p.finished}/${p.total} requests finished: in its last ${Math.round((1 - MAX_STOP_FRACTION) * 100)}% a run is never stopped (it would save little and lose the figure)` };
+    return {
+      stop: false,
+      why: `${p.finished}/${p.total} requests finished: in its last ${Math.round((1 - MAX_STOP_FRACTION) * 100)}% a run is never stopped (it would save little and lose the figure)`,
+    };
   }
   const { value: bound, basis } = optimisticValue(p, marginPct);
   const threshold = leaderValue * (1 - marginPct / 100);
-  if (!(bound < threshold)) return { stop: false, why: `could still reach ${bound.toFixed(1)} (${basis === 'peak' ? 'the rest at its fastest window' : 'the rest at infinite speed'}) vs the leader's ${leaderValue.toFixed(1)}` };
+  if (!(bound < threshold))
+    return {
+      stop: false,
+      why: `could still reach ${bound.toFixed(1)} (${basis === 'peak' ? 'the rest at its fastest window' : 'the rest at infinite speed'}) vs the leader's ${leaderValue.toFixed(1)}`,
+    };
   const belowPct = (1 - bound / leaderValue) * 100;
-  return { stop: true, boundValue: bound, belowPct, status: `${STOPPED_EARLY}: at least ${belowPct.toFixed(0)}% below the leader at ${p.finished}/${p.total} requests` };
+  return {
+    stop: true,
+    boundValue: bound,
+    belowPct,
+    status: `${STOPPED_EARLY}: at least ${belowPct.toFixed(0)}% below the leader at ${p.finished}/${p.total} requests`,
+  };
 }
 
 /**
@@ -88,7 +103,11 @@ export function earlyStopVerdict(p: Progress, leaderValue: number, marginPct: nu
  * server's count: the leader ran the same prompts, so its total_input_tokens is used (the
  * client's count when larger: the leader's failed requests count with the client's number).
  */
-export function unitsMax(objective: Objective, requests: readonly SampledRequest[], leader: Pick<BenchMetrics, 'total_input_tokens'>): number {
+export function unitsMax(
+  objective: Objective,
+  requests: readonly SampledRequest[],
+  leader: Pick<BenchMetrics, 'total_input_tokens'>,
+): number {
   const out = requests.reduce((a, r) => a + r.expectedOutputLen, 0);
   const promptClient = requests.reduce((a, r) => a + r.promptLen, 0);
   switch (objective) {
@@ -116,7 +135,8 @@ export interface EarlyStopLeader {
  */
 export function snapshotProgress(s: LiveSnapshot, leader: EarlyStopLeader, history: readonly RatePoint[] = []): Progress {
   const finished = s.completed + s.failed;
-  const units = leader.objective === 'request' || leader.objective === 'goodput' ? Math.max(0, leader.unitsMax - s.failed) : leader.unitsMax;
+  const units =
+    leader.objective === 'request' || leader.objective === 'goodput' ? Math.max(0, leader.unitsMax - s.failed) : leader.unitsMax;
   const rate = peakRequestRate([...history, { elapsedS: s.elapsedS, finished }], s.total);
   return { finished, total: s.total, elapsedS: s.elapsedS, unitsMax: units, rate };
 }

@@ -45,7 +45,11 @@ export function breakTie(a: VariantResult, b: VariantResult): [VariantResult, Va
   const sb = b.startupS ?? Infinity;
   if (sa !== sb) {
     const [w, l] = sa < sb ? [a, b] : [b, a];
-    return [w, l, `same p99 TPOT, faster startup (${(w.startupS ?? 0).toFixed(0)} vs ${l.startupS === undefined ? '?' : l.startupS.toFixed(0)} s)`];
+    return [
+      w,
+      l,
+      `same p99 TPOT, faster startup (${(w.startupS ?? 0).toFixed(0)} vs ${l.startupS === undefined ? '?' : l.startupS.toFixed(0)} s)`,
+    ];
   }
   return [a, b, 'same p99 TPOT and startup: the one listed first'];
 }
@@ -55,10 +59,17 @@ export function breakTie(a: VariantResult, b: VariantResult): [VariantResult, Va
  * any variant's successful runs, where it has two or more; `before` (the session's so far) counts
  * too. Undefined while nothing ran twice.
  */
-export function runSpreadPct(runs: ReadonlyMap<string, readonly VariantResult[]>, objective: DecideOptions['objective'], before?: number): number | undefined {
+export function runSpreadPct(
+  runs: ReadonlyMap<string, readonly VariantResult[]>,
+  objective: DecideOptions['objective'],
+  before?: number,
+): number | undefined {
   let spread = before;
   for (const rs of runs.values()) {
-    const vs = rs.filter((r) => r.status === 'ok' && r.metrics).map((r) => objectiveValue(r.metrics!, objective)).filter((v): v is number => v !== null && v > 0);
+    const vs = rs
+      .filter((r) => r.status === 'ok' && r.metrics)
+      .map((r) => objectiveValue(r.metrics!, objective))
+      .filter((v): v is number => v !== null && v > 0);
     if (vs.length < 2) continue;
     const sorted = [...vs].sort((a, b) => a - b);
     const mid = sorted.length % 2 ? sorted[(sorted.length - 1) / 2]! : (sorted[sorted.length / 2 - 1]! + sorted[sorted.length / 2]!) / 2;
@@ -87,18 +98,34 @@ export function nextRepeatStep(runs: ReadonlyMap<string, readonly VariantResult[
   const scored = combined.map((r, order) => ({ r, order, s: score(r, opts) })).filter((x) => x.s.eligible);
   scored.sort((x, y) => y.s.value! - x.s.value! || x.order - y.order);
   const ranked = scored.map((x) => x.r);
-  if (scored.length < 2) return { action: 'decide', ranked, tied: false, why: scored.length ? `${label(ranked[0]!)} is the only eligible result` : 'no eligible result' };
+  if (scored.length < 2)
+    return {
+      action: 'decide',
+      ranked,
+      tied: false,
+      why: scored.length ? `${label(ranked[0]!)} is the only eligible result` : 'no eligible result',
+    };
   const [a, b] = [scored[0]!, scored[1]!];
   const g = gainPct(a.s.value!, b.s.value!) ?? Infinity;
   const nA = runs.get(a.r.variantId)?.length ?? 1;
   const nB = runs.get(b.r.variantId)?.length ?? 1;
   if (g > opts.marginPct) {
     const on = nA > 1 || nB > 1 ? ` (medians of ${nA} and ${nB} runs)` : '';
-    return { action: 'decide', ranked, tied: false, why: `${label(a.r)} leads ${label(b.r)} by ${g.toFixed(1)}%${on}, beyond the ${opts.marginPct}% noise margin` };
+    return {
+      action: 'decide',
+      ranked,
+      tied: false,
+      why: `${label(a.r)} leads ${label(b.r)} by ${g.toFixed(1)}%${on}, beyond the ${opts.marginPct}% noise margin`,
+    };
   }
   const spread = runSpreadPct(runs, opts.objective, opts.spreadPct);
   if (spread !== undefined && g > spread) {
-    return { action: 'decide', ranked, tied: false, why: `${label(a.r)} leads ${label(b.r)} by ${g.toFixed(1)}% (medians of ${nA} and ${nB} runs), within the ${opts.marginPct}% margin but beyond the ${spread.toFixed(1)}% run-to-run spread measured` };
+    return {
+      action: 'decide',
+      ranked,
+      tied: false,
+      why: `${label(a.r)} leads ${label(b.r)} by ${g.toFixed(1)}% (medians of ${nA} and ${nB} runs), within the ${opts.marginPct}% margin but beyond the ${spread.toFixed(1)}% run-to-run spread measured`,
+    };
   }
   // Futility: when the carried winner is one of the two, only a gap beyond the margin changes the
   // stage's outcome. Another run moves each median by at most about the spread measured (a new
@@ -116,7 +143,11 @@ export function nextRepeatStep(runs: ReadonlyMap<string, readonly VariantResult[
   const keptOut = keptOutOfReach(combined, a, spread, opts);
   if (keptOut) return { action: 'decide', ranked, tied: false, why: keptOut };
   if (nA < max && nB < max) {
-    return { action: 'rerun', variantIds: [a.r.variantId, b.r.variantId], why: `${label(a.r)} and ${label(b.r)} are ${g.toFixed(1)}% apart, within the ${opts.marginPct}% noise margin: run ${Math.min(nA, nB) + 1} of ${max}` };
+    return {
+      action: 'rerun',
+      variantIds: [a.r.variantId, b.r.variantId],
+      why: `${label(a.r)} and ${label(b.r)} are ${g.toFixed(1)}% apart, within the ${opts.marginPct}% noise margin: run ${Math.min(nA, nB) + 1} of ${max}`,
+    };
   }
   // (By order, a is the first listed among equals, so breakTie's last rule keeps the stage order.)
   const first = a.order < b.order ? a.r : b.r;
@@ -133,7 +164,12 @@ export function nextRepeatStep(runs: ReadonlyMap<string, readonly VariantResult[
  * spread measured, so when even that cannot reach the margin, which of the two challengers is
  * faster decides nothing. Returns the line that says so, or undefined.
  */
-function keptOutOfReach(combined: readonly VariantResult[], a: { r: VariantResult; s: { value?: number | null } }, spread: number | undefined, opts: RepeatOptions): string | undefined {
+function keptOutOfReach(
+  combined: readonly VariantResult[],
+  a: { r: VariantResult; s: { value?: number | null } },
+  spread: number | undefined,
+  opts: RepeatOptions,
+): string | undefined {
   if (opts.keptId === undefined || spread === undefined || a.r.variantId === opts.keptId) return undefined;
   const kept = combined.find((r) => r.variantId === opts.keptId);
   const keptValue = kept ? score(kept, opts) : undefined;

@@ -32,7 +32,12 @@ export type RepeatsWord = Pick<Extract<RepeatStep, { action: 'decide' }>, 'ranke
  * rule (repeats.ts breakTie) names the winner among them, unless the carried winner is one of the
  * two: a challenger must beat it by the margin (the greedy rule), so a tie keeps it.
  */
-function withRepeats(d: StageDecision, carried: VariantResult | null, results: readonly VariantResult[], repeats?: RepeatsWord): StageDecision {
+function withRepeats(
+  d: StageDecision,
+  carried: VariantResult | null,
+  results: readonly VariantResult[],
+  repeats?: RepeatsWord,
+): StageDecision {
   if (!repeats) return d;
   const top = repeats.ranked[0];
   const tiedPair = repeats.ranked.slice(0, 2).map((r) => r.variantId);
@@ -47,7 +52,13 @@ function withRepeats(d: StageDecision, carried: VariantResult | null, results: r
 }
 
 /** The engine stage: the best variant wins outright; its gain is against the baseline. */
-function engineVerdict(stage: string, results: readonly VariantResult[], opts: DecideOptions, namedBaseline?: string, repeats?: RepeatsWord): StageDecisionOut {
+function engineVerdict(
+  stage: string,
+  results: readonly VariantResult[],
+  opts: DecideOptions,
+  namedBaseline?: string,
+  repeats?: RepeatsWord,
+): StageDecisionOut {
   const d = withRepeats(decideStage(null, results, opts, null), null, results, repeats);
   const baseline = pickBaseline(results, namedBaseline);
   const warnings: string[] = [];
@@ -70,7 +81,14 @@ function engineVerdict(stage: string, results: readonly VariantResult[], opts: D
 }
 
 /** A later stage: a challenger replaces the carried winner only when it beats it by the margin. */
-function laterVerdict(stage: string, carried: VariantResult, baseline: VariantResult | null, results: readonly VariantResult[], opts: DecideOptions, repeats?: RepeatsWord): StageDecisionOut {
+function laterVerdict(
+  stage: string,
+  carried: VariantResult,
+  baseline: VariantResult | null,
+  results: readonly VariantResult[],
+  opts: DecideOptions,
+  repeats?: RepeatsWord,
+): StageDecisionOut {
   const d = withRepeats(decideStage(carried, results, opts, null), carried, results, repeats);
   // The profile records a kept stage's gain as at most zero: the stage did not improve the winner.
   const recorded = d.changed ? d.gainPct : d.gainPct !== null ? Math.min(d.gainPct, 0) : null;
@@ -91,7 +109,14 @@ function laterVerdict(stage: string, carried: VariantResult, baseline: VariantRe
  * Whole-host layouts of a tuned replica (replica-plan.ts): the best layout wins outright (with the
  * repeats' tie rule); gains are against the first layout, the tuned replica tiled over the host.
  */
-function layoutVerdict(stage: string, carried: VariantResult, baseline: VariantResult | null, results: readonly VariantResult[], opts: DecideOptions, repeats?: RepeatsWord): StageDecisionOut {
+function layoutVerdict(
+  stage: string,
+  carried: VariantResult,
+  baseline: VariantResult | null,
+  results: readonly VariantResult[],
+  opts: DecideOptions,
+  repeats?: RepeatsWord,
+): StageDecisionOut {
   const d = withRepeats(decideStage(null, results, opts, null), null, results, repeats);
   const reference = results.find((r) => score(r, opts).value !== null) ?? null;
   const gains = rowGains(results, reference, opts);
@@ -119,14 +144,24 @@ export function decideStageVerdict(
   results: readonly VariantResult[],
   opts: DecideOptions & { baseline?: string; repeats?: RepeatsWord; layouts?: boolean },
 ): StageDecisionOut {
-  const out = carried && opts.layouts ? layoutVerdict(stage, carried, baseline, results, opts, opts.repeats) : carried ? laterVerdict(stage, carried, baseline, results, opts, opts.repeats) : engineVerdict(stage, results, opts, opts.baseline, opts.repeats);
+  const out =
+    carried && opts.layouts
+      ? layoutVerdict(stage, carried, baseline, results, opts, opts.repeats)
+      : carried
+        ? laterVerdict(stage, carried, baseline, results, opts, opts.repeats)
+        : engineVerdict(stage, results, opts, opts.baseline, opts.repeats);
   if (/^no variant meets the SLOs/.test(out.verdict.why)) out.warnings.push(out.verdict.why);
   if (opts.repeats?.tied) out.verdict.tied = true;
   return out;
 }
 
 /** A stage that did not run: the carried winner stays, with the reason. */
-export function skippedVerdict(stage: string, carried: VariantResult | null, baseline: VariantResult | null, skipped: string): StageVerdict {
+export function skippedVerdict(
+  stage: string,
+  carried: VariantResult | null,
+  baseline: VariantResult | null,
+  skipped: string,
+): StageVerdict {
   return {
     stage,
     winnerId: carried?.variantId ?? null,

@@ -60,7 +60,9 @@ export function pickBaseline(engineResults: readonly VariantResult[], named?: st
 export function namedBaselineWarning(engineResults: readonly VariantResult[], named: string, got: VariantResult): string | null {
   if (got.variantId === named || got.variant.engine === named) return null;
   const hit = engineResults.find((r) => r.variantId === named) ?? engineResults.find((r) => r.variant.engine === named);
-  const why = hit ? `cannot serve here (${hit.status}${hit.failure?.reason ? `: ${hit.failure.reason}` : ''})` : 'is not an engine-stage variant';
+  const why = hit
+    ? `cannot serve here (${hit.status}${hit.failure?.reason ? `: ${hit.failure.reason}` : ''})`
+    : 'is not an engine-stage variant';
   return `baseline '${named}' ${why}; using ${got.variantId}`;
 }
 
@@ -69,9 +71,28 @@ export function namedBaselineWarning(engineResults: readonly VariantResult[], na
  * `rowReused`: validation takes its tuning row back (a failed one is, reusableForValidation),
  * so the phrase must not say it was measured again.
  */
-export function baselineWhy(b: Pick<VariantResult, 'variantId' | 'status' | 'failure' | 'variant'>, named?: string, rowReused = false): string {
-  const how = named && (b.variantId === named || b.variant.engine === named) ? `named by --baseline ${named}` : b.variant.engine === 'vllm' ? "vLLM's defaults from the engine stage" : b.variant.engine === 'llamacpp' && b.variantId === 'llamacpp' ? "llama-server's defaults from the engine stage" : "the first engine-stage variant that can serve (vLLM's defaults did not run or failed)";
-  const there = isStoppedEarly(b) ? 'stopped early there' : isSameServer(b) ? 'not launched there (same server as another)' : b.status === 'skipped' ? 'skipped there' : b.status !== 'ok' ? `${b.status} there` : null;
+export function baselineWhy(
+  b: Pick<VariantResult, 'variantId' | 'status' | 'failure' | 'variant'>,
+  named?: string,
+  rowReused = false,
+): string {
+  const how =
+    named && (b.variantId === named || b.variant.engine === named)
+      ? `named by --baseline ${named}`
+      : b.variant.engine === 'vllm'
+        ? "vLLM's defaults from the engine stage"
+        : b.variant.engine === 'llamacpp' && b.variantId === 'llamacpp'
+          ? "llama-server's defaults from the engine stage"
+          : "the first engine-stage variant that can serve (vLLM's defaults did not run or failed)";
+  const there = isStoppedEarly(b)
+    ? 'stopped early there'
+    : isSameServer(b)
+      ? 'not launched there (same server as another)'
+      : b.status === 'skipped'
+        ? 'skipped there'
+        : b.status !== 'ok'
+          ? `${b.status} there`
+          : null;
   return there ? `${how}; ${there}, ${rowReused ? 'its tuning row reused here' : 'measured in full here'}` : how;
 }
 

@@ -23,7 +23,12 @@ export function isValidationStage(stage: string): boolean {
 export function launchWeights(config: Pick<SessionConfig, 'dummyWeights'>, variant: Variant, stage: string): WeightsUsed | undefined {
   if (!config.dummyWeights) return undefined;
   const model = getModel(variant.model);
-  const v = dummyWeightsVerdict({ engine: variant.engine, speculative: !!variant.knobs.speculative, moe: !!model?.moe, finalValidation: isValidationStage(stage) });
+  const v = dummyWeightsVerdict({
+    engine: variant.engine,
+    speculative: !!variant.knobs.speculative,
+    moe: !!model?.moe,
+    finalValidation: isValidationStage(stage),
+  });
   if (v.use && !model) return { kind: 'real', why: `no config.json known for ${variant.model}: it may be MoE, so real weights are used` };
   return { kind: v.use ? 'dummy' : 'real', why: v.why };
 }
@@ -40,7 +45,9 @@ export function offersDummyWeights(engine: EngineName): boolean {
 
 /** How the engines of these launches spell dummy weights, for notes and plan lines ('--load-format dummy'; TensorRT-LLM's YAML key). */
 export function dummySpelling(engines: Iterable<EngineName>): string {
-  return [...new Set([...engines].map((e) => DUMMY_WEIGHTS[e]?.spelling).filter((s): s is string => !!s))].join('; ') || '--load-format dummy';
+  return (
+    [...new Set([...engines].map((e) => DUMMY_WEIGHTS[e]?.spelling).filter((s): s is string => !!s))].join('; ') || '--load-format dummy'
+  );
 }
 
 /**
@@ -51,7 +58,10 @@ export function dummySpelling(engines: Iterable<EngineName>): string {
  * rebuilt from the real winner at run time, but what decides dummy weights (the model, the
  * speculative knob, the engine's load format) is the same along every path.
  */
-export function sessionDummyWeights(config: Pick<SessionConfig, 'dummyWeights'>, planned: readonly { status: string; stage: string; weights?: WeightsUsed }[]): { used: boolean; why?: string } | undefined {
+export function sessionDummyWeights(
+  config: Pick<SessionConfig, 'dummyWeights'>,
+  planned: readonly { status: string; stage: string; weights?: WeightsUsed }[],
+): { used: boolean; why?: string } | undefined {
   if (!config.dummyWeights) return undefined;
   const run = planned.filter((v) => v.status === 'planned' && v.weights);
   if (run.some((v) => v.weights!.kind === 'dummy')) return { used: true };
@@ -109,8 +119,11 @@ export function dummyWeightsNote(
   const dummy = [...new Set(dummyRows.map((r) => r.variantId))];
   const spelling = dummySpelling(dummyRows.flatMap((r) => (r.variant ? [r.variant.engine] : [])));
   const real = new Map<string, Set<string>>();
-  for (const r of marked) if (r.weights!.kind === 'real') real.set(r.weights!.why, (real.get(r.weights!.why) ?? new Set()).add(r.variantId));
-  const parts = [`Dummy weights (--dummy-weights, ${spelling}; every tuning benchmark sent ignore_eos): ${dummy.length ? dummy.join(', ') : 'no measurement'}.`];
+  for (const r of marked)
+    if (r.weights!.kind === 'real') real.set(r.weights!.why, (real.get(r.weights!.why) ?? new Set()).add(r.variantId));
+  const parts = [
+    `Dummy weights (--dummy-weights, ${spelling}; every tuning benchmark sent ignore_eos): ${dummy.length ? dummy.join(', ') : 'no measurement'}.`,
+  ];
   for (const [why, ids] of real) parts.push(`Real weights for ${[...ids].join(', ')}: ${why}.`);
   if (validated) parts.push('The before/after validation ran the real weights.');
   return parts.join(' ');

@@ -15,7 +15,10 @@ import { findLlamaServer } from '../../engines/llamacpp-detect.js';
 export type LaunchConfig = Pick<SessionConfig, 'sim' | 'bindHost' | 'runtime' | 'llamacpp'>;
 
 /** The context a variant launches in: bind host, port, its folder, runtime and simulated host. */
-export function launchContext(config: LaunchConfig, at: { port: number; runDir: string; speed?: number; devices?: readonly number[] }): LaunchContext {
+export function launchContext(
+  config: LaunchConfig,
+  at: { port: number; runDir: string; speed?: number; devices?: readonly number[] },
+): LaunchContext {
   const sim = config.sim;
   return {
     host: config.bindHost,
@@ -52,7 +55,11 @@ export interface PreparedLaunch {
  * (modelledStartupS). In a container or on the simulated host the launched env is not the
  * engine's, yet profiles and plans must show what a GPU host would run.
  */
-export function prepareLaunch(variant: Variant, ctxIn: LaunchContext, opts: { modelledLoad?: boolean; cacheDir?: string; dummyWeights?: boolean; simTruth?: string } = {}): PreparedLaunch {
+export function prepareLaunch(
+  variant: Variant,
+  ctxIn: LaunchContext,
+  opts: { modelledLoad?: boolean; cacheDir?: string; dummyWeights?: boolean; simTruth?: string } = {},
+): PreparedLaunch {
   const ctx = withExecutable(variant, ctxIn);
   if (opts.dummyWeights && !offersDummyWeights(variant.engine)) throw new Error(`${variant.engine} has no dummy-weight load format`);
   // Dummy weights (dummy-weights.ts decides): an engine that takes them in its own file (TensorRT-LLM's
@@ -61,16 +68,25 @@ export function prepareLaunch(variant: Variant, ctxIn: LaunchContext, opts: { mo
   // arguments too; sim-serve reads --load-format like vLLM, and TensorRT-LLM's YAML like it).
   const launchCtx: LaunchContext = opts.dummyWeights ? { ...ctx, dummyWeights: true } : ctx;
   const built = buildLaunchSpec(variant, launchCtx);
-  const native = ctx.sim || ctx.runtime.kind !== 'native' ? getAdapter(variant.engine).command(variant, { ...launchCtx, sim: undefined, runtime: { kind: 'native' } }) : built;
+  const native =
+    ctx.sim || ctx.runtime.kind !== 'native'
+      ? getAdapter(variant.engine).command(variant, { ...launchCtx, sim: undefined, runtime: { kind: 'native' } })
+      : built;
   const dummy = opts.dummyWeights ? dummyFlags(variant.engine) : [];
   // `servelab serve --sim` keeps the modelled load: a served model comes up as it would.
   // --auto --sim --truth FILE: the simulated host runs on host corrections the planner does not know.
-  const argv = [...built.argv, ...dummy, ...(ctx.sim && !opts.modelledLoad ? ['--load-time', '0'] : []), ...(ctx.sim && opts.simTruth ? ['--truth', opts.simTruth] : [])];
+  const argv = [
+    ...built.argv,
+    ...dummy,
+    ...(ctx.sim && !opts.modelledLoad ? ['--load-time', '0'] : []),
+    ...(ctx.sim && opts.simTruth ? ['--truth', opts.simTruth] : []),
+  ];
   // The session's compile caches (startup-cache.ts): variants of one engine after the first reuse
   // them. Native launches only: a container would need the folder mounted (not done yet). Not in
   // engineEnv: profiles and plans keep the engine's own command, free of this run's folders.
   // sim-serve reads the same variables (src/sim/startup.ts), plus the simulated host's page cache.
-  const simHost: Record<string, string> = ctx.sim && opts.cacheDir ? { SERVELAB_SIM_PAGE_CACHE: join(opts.cacheDir, 'sim-page-cache') } : {};
+  const simHost: Record<string, string> =
+    ctx.sim && opts.cacheDir ? { SERVELAB_SIM_PAGE_CACHE: join(opts.cacheDir, 'sim-page-cache') } : {};
   const cache = opts.cacheDir && ctx.runtime.kind === 'native' ? { ...cacheEnv(variant.engine, opts.cacheDir), ...simHost } : {};
   const spec: LaunchSpec = { ...built, argv, engineArgv: [...built.engineArgv, ...dummy], env: { ...built.env, ...cache } };
   return { spec, engineEnv: native.env, display: formatCommand(spec.argv, spec.env) };

@@ -40,7 +40,10 @@ export async function autoSimSpeed(
 ): Promise<number> {
   try {
     const workloads = await Promise.all(
-      scenarios.map(async (s) => ({ workload: await loadScenario(s, tokenizerModel, cache), maxConcurrency: s.maxConcurrency ?? undefined })),
+      scenarios.map(async (s) => ({
+        workload: await loadScenario(s, tokenizerModel, cache),
+        maxConcurrency: s.maxConcurrency ?? undefined,
+      })),
     );
     const peak = predictedPeakEvents(variant, sim, workloads);
     return peak === undefined ? sim.speed : speedForEventRate(sim.speed, peak);

@@ -37,7 +37,11 @@ export function validationTakesTuningRow(c: FullRunContext): boolean {
  * one that can serve. When that one then fails, the next in line may already have been stopped
  * early; validation measures it in full as before.
  */
-export function fullRunBaselineId(c: FullRunContext, variants: readonly PlannedVariant[], known: ReadonlyMap<string, VariantResult>): string | null {
+export function fullRunBaselineId(
+  c: FullRunContext,
+  variants: readonly PlannedVariant[],
+  known: ReadonlyMap<string, VariantResult>,
+): string | null {
   if (!validationTakesTuningRow(c) || !variants.some((v) => v.stage === 'engine')) return null;
   const list = variants.map((v) => known.get(v.variant.id) ?? pending(v));
   return pickBaseline(list, c.config.baseline)?.variantId ?? null;
@@ -46,7 +50,17 @@ export function fullRunBaselineId(c: FullRunContext, variants: readonly PlannedV
 /** A planned variant not measured yet, as a result that can serve; a pruned or dropped one as it is. */
 function pending(v: PlannedVariant): VariantResult {
   const status = v.status === 'planned' ? 'ok' : v.status === 'pruned' ? 'pruned' : 'skipped';
-  return { variantId: v.variant.id, stage: v.stage, scenario: '', status, variant: v.variant, argv: [], ...(v.reason ? { failure: v.reason } : {}), startedAt: '', finishedAt: '' };
+  return {
+    variantId: v.variant.id,
+    stage: v.stage,
+    scenario: '',
+    status,
+    variant: v.variant,
+    argv: [],
+    ...(v.reason ? { failure: v.reason } : {}),
+    startedAt: '',
+    finishedAt: '',
+  };
 }
 
 /** The plan's note: why this variant is never stopped early. */

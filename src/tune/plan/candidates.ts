@@ -54,15 +54,18 @@ function parallelism(w: Variant, host: PlanHost, info: ModelInfo | undefined): S
 function batching(w: Variant): StageOut {
   const k = w.knobs;
   const c: Candidate[] = [];
-  for (const n of BATCHED_TOKENS) if (k.maxBatchedTokens !== n) c.push({ knobs: { maxBatchedTokens: n }, change: `mbt=${n}`, needs: ['maxBatchedTokens'] });
-  for (const n of RUNNING_SEQS) if (k.maxRunningSeqs !== n) c.push({ knobs: { maxRunningSeqs: n }, change: `seqs=${n}`, needs: ['maxRunningSeqs'] });
+  for (const n of BATCHED_TOKENS)
+    if (k.maxBatchedTokens !== n) c.push({ knobs: { maxBatchedTokens: n }, change: `mbt=${n}`, needs: ['maxBatchedTokens'] });
+  for (const n of RUNNING_SEQS)
+    if (k.maxRunningSeqs !== n) c.push({ knobs: { maxRunningSeqs: n }, change: `seqs=${n}`, needs: ['maxRunningSeqs'] });
   // vLLM >= 0.17 --performance-mode is a candidate of this stage, not a stage of its own: what
   // throughput mode changes first is the batch limits themselves (it doubles the *defaulted*
   // max_num_batched_tokens / max_num_seqs, explicit ones are left alone: arg_utils.py), so it
   // competes with the explicit limits above from the same carried winner, and a later stage
   // would only ever see it on top of limits that cancel its main effect. Values from the table.
   const perf = rowAt(w.engine, 'performanceMode', resolveVersion(w.engine, w.engineVersion).table);
-  for (const m of perf?.candidates ?? []) if (k.performanceMode !== m) c.push({ knobs: { performanceMode: m }, change: `perf=${m}`, needs: ['performanceMode'] });
+  for (const m of perf?.candidates ?? [])
+    if (k.performanceMode !== m) c.push({ knobs: { performanceMode: m }, change: `perf=${m}`, needs: ['performanceMode'] });
   return { candidates: c, notes: [] };
 }
 
@@ -77,7 +80,10 @@ function attention(w: Variant, ctx: ExpandContext): StageOut {
     notes.push(`fa3 is not tried: FlashAttention-3 runs on Hopper (compute capability 9.0) only, this GPU is ${ctx.host.computeCap}`);
   }
   if (!backends.length) return { candidates: [], skipped: `${w.engine} offers no attention backend to choose`, notes };
-  return { candidates: backends.map((b) => ({ knobs: { attentionBackend: b }, change: `attn=${b}`, needs: ['attentionBackend'] as KnobName[] })), notes };
+  return {
+    candidates: backends.map((b) => ({ knobs: { attentionBackend: b }, change: `attn=${b}`, needs: ['attentionBackend'] as KnobName[] })),
+    notes,
+  };
 }
 
 function compile(w: Variant): StageOut {
@@ -97,7 +103,11 @@ function speculative(w: Variant, info: ModelInfo | undefined): StageOut {
   const notes = ['Speculative decoding is a latency knob: it cuts TPOT at low load and can collapse throughput at high concurrency.'];
   const c: Candidate[] = [];
   if ((info?.mtpLayers ?? 0) > 0) {
-    c.push({ knobs: { speculative: { method: 'mtp', numSteps: 1, topk: 1, draftTokens: 2 } }, change: 'spec=mtp (1 step)', needs: ['speculative'] });
+    c.push({
+      knobs: { speculative: { method: 'mtp', numSteps: 1, topk: 1, draftTokens: 2 } },
+      change: 'spec=mtp (1 step)',
+      needs: ['speculative'],
+    });
   }
   c.push({ knobs: { speculative: { method: 'ngram', numSteps: 3, draftTokens: 4 } }, change: 'spec=ngram', needs: ['speculative'] });
   // Only methods the engine's table lists at this version (vLLM 0.11 has no draft models, ...).

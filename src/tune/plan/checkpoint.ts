@@ -18,7 +18,8 @@ export function findFp8Checkpoint(config: Pick<SessionConfig, 'model' | 'fp8Mode
 export function chooseCheckpoint(ctx: ExpandContext): { checkpoint: string; note?: string } {
   const { config, host, deps, fp8Checkpoint } = ctx;
   const tp = engineStageTp(deps.model(config.model), host.gpuCount);
-  const probe = (model: string) => deps.fits({ id: 'probe', engine: config.engines[0] ?? 'vllm', model, knobs: { tp: tp > 1 ? tp : undefined } });
+  const probe = (model: string) =>
+    deps.fits({ id: 'probe', engine: config.engines[0] ?? 'vllm', model, knobs: { tp: tp > 1 ? tp : undefined } });
   if (probe(config.model) === false && fp8Checkpoint && probe(fp8Checkpoint) !== false) {
     return {
       checkpoint: fp8Checkpoint,

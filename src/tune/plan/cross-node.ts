@@ -25,12 +25,22 @@ export function clusterEngineTp(ctx: Pick<ExpandContext, 'host' | 'deps' | 'conf
   const all = engineStageTp(model, host.gpuCount);
   if (clusterNodes(host) === 1) return all;
   const node = engineStageTp(model, host.gpusPerNode!);
-  const probe = deps.fits({ id: 'probe', engine: ctx.config.engines[0] ?? 'sglang', model: checkpoint, knobs: { tp: node > 1 ? node : undefined } });
+  const probe = deps.fits({
+    id: 'probe',
+    engine: ctx.config.engines[0] ?? 'sglang',
+    model: checkpoint,
+    knobs: { tp: node > 1 ? node : undefined },
+  });
   return probe === false ? all : node;
 }
 
 /** Cross-node candidates for the carried winner; none on one host. */
-export function crossNodeCandidates(k: Knobs, engine: string, host: PlanHost, info: ModelInfo | undefined): { candidates: Candidate[]; notes: string[] } {
+export function crossNodeCandidates(
+  k: Knobs,
+  engine: string,
+  host: PlanHost,
+  info: ModelInfo | undefined,
+): { candidates: Candidate[]; notes: string[] } {
   const nodes = clusterNodes(host);
   if (nodes === 1) return { candidates: [], notes: [] };
   const per = host.gpusPerNode!;
@@ -40,10 +50,21 @@ export function crossNodeCandidates(k: Knobs, engine: string, host: PlanHost, in
   const reset: Knobs = { dp: undefined, dpAttention: undefined, ep: undefined };
   if (tp > per) {
     if (engine === 'vllm') {
-      notes.push('vLLM 0.11 spans one replica over nodes only through Ray, which servelab does not launch: no pipeline stages across nodes are tried');
+      notes.push(
+        'vLLM 0.11 spans one replica over nodes only through Ray, which servelab does not launch: no pipeline stages across nodes are tried',
+      );
     } else {
-      c.push({ knobs: { ...reset, tp: per, pp: tp / per }, change: `tp${per} x pp${tp / per} (TP in a node, PP across nodes)`, needs: ['pp'] });
-      if (info?.moe) c.push({ knobs: { ...reset, tp: per, pp: tp / per, ep: per }, change: `tp${per}+ep${per} x pp${tp / per} (EP in a node, PP across nodes)`, needs: ['pp', 'ep'] });
+      c.push({
+        knobs: { ...reset, tp: per, pp: tp / per },
+        change: `tp${per} x pp${tp / per} (TP in a node, PP across nodes)`,
+        needs: ['pp'],
+      });
+      if (info?.moe)
+        c.push({
+          knobs: { ...reset, tp: per, pp: tp / per, ep: per },
+          change: `tp${per}+ep${per} x pp${tp / per} (EP in a node, PP across nodes)`,
+          needs: ['pp', 'ep'],
+        });
     }
   } else if (engine === 'vllm' && tp * nodes <= host.gpuCount && !k.dp) {
     // vLLM's native multi-node data parallel (docs/serving/data_parallel_deployment.md); SGLang

@@ -86,7 +86,11 @@ export function realPlanDeps(config: SessionConfig, host: HostInfo, runDir: stri
   const gpu = host.gpus[0] ? findGpu(host.gpus[0].name) : undefined;
   const gpus = host.gpus.length;
   // A cluster: collectives of groups wider than a node cross the inter-node link (interconnect.ts).
-  const nodeSize = config.sim?.nodes ? config.sim.gpus / config.sim.nodes : config.runtime.kind === 'slurm' ? config.runtime.gpusPerNode : undefined;
+  const nodeSize = config.sim?.nodes
+    ? config.sim.gpus / config.sim.nodes
+    : config.runtime.kind === 'slurm'
+      ? config.runtime.gpusPerNode
+      : undefined;
   const modelOf = (id: string) => getModel(id);
   const predictions = new Map<string, Predicted | undefined>();
   return {
@@ -98,12 +102,17 @@ export function realPlanDeps(config: SessionConfig, host: HostInfo, runDir: stri
     command: (variant) => {
       // The runner's own command (launch.ts), at the first port of the range; planned variants are tuning launches.
       const dummyWeights = launchWeights(config, variant, 'plan')?.kind === 'dummy';
-      const { spec, engineEnv } = prepareLaunch(variant, launchContext(config, { port: config.portStart, runDir: `${runDir}/logs/${variant.id}` }), { cacheDir: `${runDir}/cache`, dummyWeights, ...(config.sim?.truth ? { simTruth: config.sim.truth } : {}) });
+      const { spec, engineEnv } = prepareLaunch(
+        variant,
+        launchContext(config, { port: config.portStart, runDir: `${runDir}/logs/${variant.id}` }),
+        { cacheDir: `${runDir}/cache`, dummyWeights, ...(config.sim?.truth ? { simTruth: config.sim.truth } : {}) },
+      );
       return { ...spec, env: engineEnv };
     },
     weights: (variant) => launchWeights(config, variant, 'plan'),
     // llama.cpp's own checks (llamacpp-preflight.ts); the GPU engines' rules do not apply to it.
-    preflight: (variant) => (variant.engine === 'llamacpp' ? llamacppPreflight(variant, planHost(host)) : preflightVariant(variant, host, modelOf(variant.model))),
+    preflight: (variant) =>
+      variant.engine === 'llamacpp' ? llamacppPreflight(variant, planHost(host)) : preflightVariant(variant, host, modelOf(variant.model)),
     fits(variant) {
       const m = modelOf(variant.model);
       if (!gpu || !m) return undefined;

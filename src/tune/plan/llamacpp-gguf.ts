@@ -52,8 +52,15 @@ export function ggufFacts(file: string): GgufFacts | null {
     }
     const weightType = [...bytesByType].sort((x, y) => y[1] - x[1])[0]?.[0] ?? 'unknown';
     facts = {
-      file, arch, layers: a('block_count') ?? 0, kvHeads: a('attention.head_count_kv') ?? heads, keyDim,
-      valueDim: a('attention.value_length') ?? keyDim, ...(a('context_length') ? { ctxTrain: a('context_length')! } : {}), weightType, weightBytes,
+      file,
+      arch,
+      layers: a('block_count') ?? 0,
+      kvHeads: a('attention.head_count_kv') ?? heads,
+      keyDim,
+      valueDim: a('attention.value_length') ?? keyDim,
+      ...(a('context_length') ? { ctxTrain: a('context_length')! } : {}),
+      weightType,
+      weightBytes,
     };
   } catch {
     facts = null;
@@ -95,7 +102,9 @@ export function quantizedGgufs(gguf: readonly string[], runDir: string): Quantiz
   const from = gguf[0]!;
   const f = ggufFacts(from);
   if (!f || !FULL_PRECISION.has(f.weightType)) return [];
-  const stem = basename(from).replace(/\.gguf$/i, '').replace(/[-_.](f16|bf16|f32)$/i, '');
+  const stem = basename(from)
+    .replace(/\.gguf$/i, '')
+    .replace(/[-_.](f16|bf16|f32)$/i, '');
   return QUANTIZE_TYPES.map((type) => ({ type, path: join(runDir, 'gguf', `${stem}-${type}.gguf`), from }));
 }
 

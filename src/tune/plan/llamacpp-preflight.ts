@@ -47,7 +47,14 @@ export function llamacppPreflight(v: Variant, host: PlanHost): PreflightResult {
   const k = v.knobs;
   const vType = k.vCacheDtype ?? k.kvCacheDtype;
   if (vType && QUANTIZED.test(vType) && k.flashAttn === 'off') {
-    return { failure: { kind: 'unsupported', reason: `${QUANTIZED_V_NEEDS_FA} (llama-server refuses -ctv ${vType} with -fa off)`, hint: 'keep flash attention on (or auto) with a quantized V cache' }, warnings: [] };
+    return {
+      failure: {
+        kind: 'unsupported',
+        reason: `${QUANTIZED_V_NEEDS_FA} (llama-server refuses -ctv ${vType} with -fa off)`,
+        hint: 'keep flash attention on (or auto) with a quantized V cache',
+      },
+      warnings: [],
+    };
   }
   const facts = ggufFacts(v.model);
   // A file llama-quantize makes at run time is read then; its source's shapes are the same.

@@ -19,7 +19,6 @@ import { makeVariant } from './variant-ids.js';
 import type { Scenario } from '../../core/scenario.js';
 import { WINDOW_FRACTION } from '../decide/early-stop-rate.js';
 
-
 function headsAllow(info: ModelInfo | undefined, tp: number): boolean {
   return !info || !headsDivideTp(info, tp);
 }
@@ -37,9 +36,15 @@ export function replicaFor(ctx: ExpandContext, checkpoint: string): ReplicaInfo 
   const full = engineStageTp(info, host.gpuCount);
   for (let tp = 1; tp < full; tp *= 2) {
     if (host.gpuCount % tp !== 0 || !headsAllow(info, tp)) continue;
-    const fitsAll = config.engines.every((engine) => deps.fits({ id: 'probe', engine, model: checkpoint, knobs: tp > 1 ? { tp } : {} }) !== false);
+    const fitsAll = config.engines.every(
+      (engine) => deps.fits({ id: 'probe', engine, model: checkpoint, knobs: tp > 1 ? { tp } : {} }) !== false,
+    );
     if (fitsAll) {
-      return { tp, hostGpus: host.gpuCount, why: `${checkpoint} fits one replica on ${tp} GPU(s): the tuning stages measure one replica (TP${tp}); the parallelism stage, run after them, compares whole-host layouts of ${host.gpuCount} GPUs; validation runs the chosen layout` };
+      return {
+        tp,
+        hostGpus: host.gpuCount,
+        why: `${checkpoint} fits one replica on ${tp} GPU(s): the tuning stages measure one replica (TP${tp}); the parallelism stage, run after them, compares whole-host layouts of ${host.gpuCount} GPUs; validation runs the chosen layout`,
+      };
     }
   }
   return null;

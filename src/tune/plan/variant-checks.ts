@@ -9,7 +9,14 @@ export function matchesDrop(pattern: string, v: Variant, change: string): boolea
   if (!p) return false;
   if (p === v.id || p === change || p === v.label) return true;
   if (p.includes('*')) {
-    const re = new RegExp('^' + p.split('*').map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*') + '$');
+    const re = new RegExp(
+      '^' +
+        p
+          .split('*')
+          .map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+          .join('.*') +
+        '$',
+    );
     return re.test(v.id) || re.test(change);
   }
   return false;

@@ -43,7 +43,12 @@ export function variantLabel(v: Pick<Variant, 'engine' | 'model' | 'knobs'>, bas
   const tag = modelTag(v.model, base, fp8);
   const { extraArgs, ...rest } = v.knobs;
   const k = knobText(rest);
-  return [v.engine, tag === 'fp8ckpt' ? 'fp8-ckpt' : tag, k === 'defaults' && !tag ? 'defaults' : k === 'defaults' ? '' : k, extraArgs?.length ? `+${extraArgs.join(' ')}` : '']
+  return [
+    v.engine,
+    tag === 'fp8ckpt' ? 'fp8-ckpt' : tag,
+    k === 'defaults' && !tag ? 'defaults' : k === 'defaults' ? '' : k,
+    extraArgs?.length ? `+${extraArgs.join(' ')}` : '',
+  ]
     .filter(Boolean)
     .join(' ');
 }
@@ -67,4 +72,3 @@ export function makeVariant(
     ...(engineVersion ? { engineVersion } : {}),
   };
 }
-

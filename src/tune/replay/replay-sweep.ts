@@ -25,14 +25,18 @@ export interface SweepReplayPlan {
 /** What to re-sweep, from the profile's `sweep` section; one-line UserError when there is none. */
 /** The profile's recorded sweep; one-line UserError when it has none (checked before anything is prepared). */
 export function recordedSweep(profile: Pick<Profile, 'sweep'>, file: string): SweepRecord {
-  if (!profile.sweep) throw new UserError(`${file} has no sweep to compare with; run 'servelab sweep ${file}' first (or replay without --sweep)`);
+  if (!profile.sweep)
+    throw new UserError(`${file} has no sweep to compare with; run 'servelab sweep ${file}' first (or replay without --sweep)`);
   return profile.sweep;
 }
 
 export function planSweepReplay(setup: ReplaySetup, file: string): SweepReplayPlan {
   const record = recordedSweep(setup.profile, file);
   const recorded = sweepsOf(record).filter((s) => s.variantId === setup.profile.variant.id);
-  if (!recorded.length) throw new UserError(`${file}: its sweep has no series of the profile's variant ${setup.profile.variant.id}; run 'servelab sweep ${file}' first`);
+  if (!recorded.length)
+    throw new UserError(
+      `${file}: its sweep has no series of the profile's variant ${setup.profile.variant.id}; run 'servelab sweep ${file}' first`,
+    );
   let slo: SloRule[];
   try {
     slo = record.slo ? parseSlo(record.slo) : setup.profile.slo;
@@ -42,7 +46,14 @@ export function planSweepReplay(setup: ReplaySetup, file: string): SweepReplayPl
   // Points of one size were asked for (`servelab sweep --prompts N`): the same size again.
   const sizes = new Set(recorded[0]!.points.map((p) => p.numPrompts));
   const prompts = sizes.size === 1 ? [...sizes][0]! : undefined;
-  const job: SweepJobConfig = { command: 'sweep', profile: file, spec: parseSweep(record.spec), slo, sweepAll: record.sweepAll, ...(prompts ? { prompts } : {}) };
+  const job: SweepJobConfig = {
+    command: 'sweep',
+    profile: file,
+    spec: parseSweep(record.spec),
+    slo,
+    sweepAll: record.sweepAll,
+    ...(prompts ? { prompts } : {}),
+  };
   return { record, job, recorded };
 }
 
@@ -55,13 +66,30 @@ export interface SweepReplayOutcome {
 export async function executeSweepReplay(
   setup: ReplaySetup,
   plan: SweepReplayPlan,
-  o: { journal: Journal<SweepJobConfig>; readyTimeoutS: number; sim: boolean; tolerancePct: number; signal?: AbortSignal; emit?: (e: TuneEvent) => void; onPoint?: (variantId: string, p: SweepPoint) => void },
+  o: {
+    journal: Journal<SweepJobConfig>;
+    readyTimeoutS: number;
+    sim: boolean;
+    tolerancePct: number;
+    signal?: AbortSignal;
+    emit?: (e: TuneEvent) => void;
+    onPoint?: (variantId: string, p: SweepPoint) => void;
+  },
 ): Promise<SweepReplayOutcome> {
   const { sweep } = await runProfileSweep(setup, {
-    journal: o.journal, readyTimeoutS: o.readyTimeoutS, bindHost: '127.0.0.1', sim: o.sim,
-    ...(o.signal ? { signal: o.signal } : {}), ...(o.emit ? { emit: o.emit } : {}), ...(o.onPoint ? { onPoint: o.onPoint } : {}),
+    journal: o.journal,
+    readyTimeoutS: o.readyTimeoutS,
+    bindHost: '127.0.0.1',
+    sim: o.sim,
+    ...(o.signal ? { signal: o.signal } : {}),
+    ...(o.emit ? { emit: o.emit } : {}),
+    ...(o.onPoint ? { onPoint: o.onPoint } : {}),
   });
-  const comparison = compareSweeps(plan.recorded, [sweep], { gpus: setup.profile.host.gpuCount, slo: plan.job.slo, marginPct: o.tolerancePct });
+  const comparison = compareSweeps(plan.recorded, [sweep], {
+    gpus: setup.profile.host.gpuCount,
+    slo: plan.job.slo,
+    marginPct: o.tolerancePct,
+  });
   const exitCode = comparison.verdict === 'regression' ? EXIT.regression : comparison.verdict === 'failed' ? EXIT.failed : EXIT.ok;
   return { sweep, comparison, exitCode };
 }

@@ -101,7 +101,8 @@ export function hostDifferences(
   if (!current.simulated && was.simulated) out.push('host: real GPUs here, the profile was tuned on the simulated host');
   if (!current.simulated) {
     if (engineVersion === undefined) out.push(`engine: ${profile.engine.name} not found here (tuned with ${profile.engine.version})`);
-    else if (engineVersion !== profile.engine.version) out.push(`engine: ${profile.engine.name} ${engineVersion} here, tuned with ${profile.engine.version}`);
+    else if (engineVersion !== profile.engine.version)
+      out.push(`engine: ${profile.engine.name} ${engineVersion} here, tuned with ${profile.engine.version}`);
   }
   return out;
 }
@@ -129,7 +130,10 @@ export async function prepareReplay(profile: Profile, file: string, opts: Replay
   if (sim && opts.autoSpeed) sim = { ...sim, speed: await autoSimSpeed(profile.variant, [scenario], sim, profile.model) };
   const port = await findFreePort({ host: opts.bindHost, from: opts.portStart });
   // The runner's own launch path: what the consent prompt shows is what runVariant launches.
-  const ctx = launchContext({ bindHost: opts.bindHost, runtime: profile.engine.runtime, ...(sim ? { sim } : {}) }, { port, runDir: join(opts.logsDir, profile.variant.id) });
+  const ctx = launchContext(
+    { bindHost: opts.bindHost, runtime: profile.engine.runtime, ...(sim ? { sim } : {}) },
+    { port, runDir: join(opts.logsDir, profile.variant.id) },
+  );
   const { spec, display } = prepareLaunch(profile.variant, ctx);
   checkRunnable(spec.argv, spec.env, file, opts.allowAnyCommand, opts.allowEnv);
   return {
@@ -181,7 +185,9 @@ export async function executeReplay(setup: ReplaySetup, opts: ReplayOptions): Pr
       ? judgeReplay({ recorded: profile.metrics, now: result.metrics, tolerancePct: opts.tolerancePct, slo: profile.slo })
       : null;
   if (result.clientBound) {
-    setup.notes.push('the benchmark client was the bottleneck (a busy machine, or too fast a simulated clock): the numbers now are low; retry with a lower --speed');
+    setup.notes.push(
+      'the benchmark client was the bottleneck (a busy machine, or too fast a simulated clock): the numbers now are low; retry with a lower --speed',
+    );
   }
   const record: ReplayRecord = {
     at: new Date().toISOString(),

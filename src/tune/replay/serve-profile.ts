@@ -29,7 +29,8 @@ function bindHost(argv: readonly string[]): string {
 
 /** The engine's own "ready" log line, from its adapter (the recorded argv is run as it is). */
 function engineReadyLine(profile: Profile): RegExp {
-  return getAdapter(profile.engine.name).command(profile.variant, { host: '127.0.0.1', port: 0, runDir: '.', runtime: { kind: 'native' } }).readyLogLine;
+  return getAdapter(profile.engine.name).command(profile.variant, { host: '127.0.0.1', port: 0, runDir: '.', runtime: { kind: 'native' } })
+    .readyLogLine;
 }
 
 export interface ServeOptions {

@@ -69,7 +69,15 @@ export async function runProfileSweep(setup: ReplaySetup, o: SweepRunOptions): P
   const benchDir = join(o.journal.dir, 'bench');
   const emit = o.emit ?? (() => {});
   const run: ScenarioRunner = (variant, scenarios, req) =>
-    runVariantScenarios(variant, scenarios, { config, host: setup.host, logsDir, benchDir, emit, ...(o.signal ? { signal: o.signal } : {}), ...req });
+    runVariantScenarios(variant, scenarios, {
+      config,
+      host: setup.host,
+      logsDir,
+      benchDir,
+      emit,
+      ...(o.signal ? { signal: o.signal } : {}),
+      ...req,
+    });
   const sweep = await sweepVariant(profile.variant, variantName(profile), setup.scenario, job.spec, {
     run,
     stage: 'sweep',
@@ -113,7 +121,10 @@ export function saveSweep(
   // Saved once to claim the file name the chart is named after, then again with the chart's name.
   const first = saveProfile({ ...profile, sweep: record }, target);
   const chart = writeSweepChart(reportPathFor(first), [sweep], a, record, {
-    model: profile.model, gpuName: profile.host.gpuName, gpuCount: profile.host.gpuCount, simulated: setup.host.simulated,
+    model: profile.model,
+    gpuName: profile.host.gpuName,
+    gpuCount: profile.host.gpuCount,
+    simulated: setup.host.simulated,
   });
   const final = saveProfile({ ...profile, sweep: { ...record, chart } }, dirname(first));
   writeFileSync(reportPathFor(final), renderReport(loadProfile(final)));

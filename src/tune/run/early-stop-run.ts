@@ -29,11 +29,19 @@ export interface EarlyStopWatch {
   settle(): Promise<StopVerdict | null>;
 }
 
-export function earlyStopWatch(req: EarlyStopRequest | undefined, requests: readonly SampledRequest[], stopSignal: AbortSignal): EarlyStopWatch {
+export function earlyStopWatch(
+  req: EarlyStopRequest | undefined,
+  requests: readonly SampledRequest[],
+  stopSignal: AbortSignal,
+): EarlyStopWatch {
   if (!req) return { push: () => {}, signal: stopSignal, settle: async () => null };
   const abort = new AbortController();
   const channel = snapshotChannel();
-  const leader = { objective: req.objective, value: req.value, unitsMax: unitsMax(req.objective, requests, { total_input_tokens: req.leaderInputTokens }) };
+  const leader = {
+    objective: req.objective,
+    value: req.value,
+    unitsMax: unitsMax(req.objective, requests, { total_input_tokens: req.leaderInputTokens }),
+  };
   const watching = watchForEarlyStop(channel.snapshots, leader, req.marginPct, abort);
   return {
     push: channel.push,

@@ -31,22 +31,44 @@ export interface QuantizeOutcome {
 }
 
 /** Make the variant's GGUF when the plan names it as a quantized one and it is not there yet. */
-export async function ensureGguf(variant: Variant, llama: LlamaCppConfig | undefined, runDir: string, signal?: AbortSignal): Promise<QuantizeOutcome> {
+export async function ensureGguf(
+  variant: Variant,
+  llama: LlamaCppConfig | undefined,
+  runDir: string,
+  signal?: AbortSignal,
+): Promise<QuantizeOutcome> {
   if (variant.engine !== 'llamacpp' || !llama || existsSync(variant.model)) return { seconds: 0 };
   const target = quantizedGgufs(llama.gguf, runDir).find((q) => q.path === variant.model);
   if (!target) return { seconds: 0, failure: { kind: 'crash', reason: `the GGUF file ${variant.model} does not exist` } };
   const exe = findLlamaQuantize(llama.server);
   if (!exe) {
-    return { seconds: 0, failure: { kind: 'unsupported', reason: 'llama-quantize is not here to make the quantized GGUF', hint: 'run `servelab engines build llamacpp` (it builds llama-quantize beside llama-server), or give the files with --gguf' } };
+    return {
+      seconds: 0,
+      failure: {
+        kind: 'unsupported',
+        reason: 'llama-quantize is not here to make the quantized GGUF',
+        hint: 'run `servelab engines build llamacpp` (it builds llama-quantize beside llama-server), or give the files with --gguf',
+      },
+    };
   }
   mkdirSync(dirname(target.path), { recursive: true });
   const partial = `${target.path}.part`;
   const t0 = Date.now();
-  const r = await execa(exe, [target.from, partial, target.type, String(availableParallelism())], { reject: false, all: true, ...(signal ? { cancelSignal: signal } : {}) });
+  const r = await execa(exe, [target.from, partial, target.type, String(availableParallelism())], {
+    reject: false,
+    all: true,
+    ...(signal ? { cancelSignal: signal } : {}),
+  });
   const seconds = (Date.now() - t0) / 1000;
   if (r.exitCode !== 0 || !existsSync(partial)) {
-    const tail = String(r.all ?? '').trim().split('\n').slice(-4);
-    return { seconds, failure: { kind: 'crash', reason: `llama-quantize ${target.type} failed (exit ${r.exitCode ?? 'killed'})`, evidence: tail } };
+    const tail = String(r.all ?? '')
+      .trim()
+      .split('\n')
+      .slice(-4);
+    return {
+      seconds,
+      failure: { kind: 'crash', reason: `llama-quantize ${target.type} failed (exit ${r.exitCode ?? 'killed'})`, evidence: tail },
+    };
   }
   renameSync(partial, target.path);
   return { seconds };

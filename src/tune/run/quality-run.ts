@@ -11,7 +11,6 @@ import { gpusHeld } from '../../model/layout.js';
 import { loadScenario } from '../launch/workloads.js';
 import type { QualityRequest, RunVariantContext } from './types.js';
 
-
 /** A llama.cpp GGUF written by `servelab random-gguf` (its general.name says so, model/gguf/random.ts). */
 function randomGguf(model: string): boolean {
   if (!model.endsWith('.gguf')) return false;
@@ -40,14 +39,31 @@ export async function greedyForLaunch(
   ctx: RunVariantContext,
   served: { wallS: number },
 ): Promise<VariantQuality | null> {
-  const prompts = q.prompts ? q.prompts.slice(0, q.count) : (await loadScenario(scenario, ctx.config.model, ctx.workloads)).requests.slice(0, q.count).map((r) => r.prompt);
+  const prompts = q.prompts
+    ? q.prompts.slice(0, q.count)
+    : (await loadScenario(scenario, ctx.config.model, ctx.workloads)).requests.slice(0, q.count).map((r) => r.prompt);
   const t0 = performance.now();
   try {
-    const out = await greedyOutputs({ baseUrl: server.baseUrl, model: variant.model, ...(ctx.skipSignal || ctx.signal ? { signal: AbortSignal.any([ctx.signal, ctx.skipSignal].filter((s): s is AbortSignal => !!s)) } : {}) }, prompts);
+    const out = await greedyOutputs(
+      {
+        baseUrl: server.baseUrl,
+        model: variant.model,
+        ...(ctx.skipSignal || ctx.signal
+          ? { signal: AbortSignal.any([ctx.signal, ctx.skipSignal].filter((s): s is AbortSignal => !!s)) }
+          : {}),
+      },
+      prompts,
+    );
     const wallS = (performance.now() - t0) / 1000;
     served.wallS += wallS;
     const gpuS = wallS * (ctx.config.sim ? server.speed : 1) * gpusHeld(variant.engine, variant.knobs);
-    return { prompts: prompts.length, failed: out.failed, gpuS, texts: out.texts, ...(launchedRandomWeights(variant, server.dummy) ? { randomWeights: true } : {}) };
+    return {
+      prompts: prompts.length,
+      failed: out.failed,
+      gpuS,
+      texts: out.texts,
+      ...(launchedRandomWeights(variant, server.dummy) ? { randomWeights: true } : {}),
+    };
   } catch (e) {
     served.wallS += (performance.now() - t0) / 1000;
     ctx.emit({ type: 'warning', message: `${variant.id}: the quality check's greedy requests failed: ${(e as Error).message}` });

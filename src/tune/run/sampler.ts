@@ -32,7 +32,11 @@ export function startSampler(ctx: RunVariantContext, adapter: EngineAdapter, spe
     // does: its i-th GPU is host GPU gpuIds[i], and it reports those only (nvidia-smi on a real
     // host sees every GPU, so a real sample stays whole).
     const ids = ctx.host.simulated ? ctx.gpuIds : undefined;
-    ctx.emit(ids?.length ? { type: 'gpu-sample', partial: true, gpus: pinnedSample(gpus.map(toGpuSample), ids) } : { type: 'gpu-sample', gpus: gpus.map(toGpuSample) });
+    ctx.emit(
+      ids?.length
+        ? { type: 'gpu-sample', partial: true, gpus: pinnedSample(gpus.map(toGpuSample), ids) }
+        : { type: 'gpu-sample', gpus: gpus.map(toGpuSample) },
+    );
   };
   const tick = () => {
     if (running || stopped) return;
@@ -68,4 +72,3 @@ async function simGpus(url: string): Promise<GpuSample[] | null> {
 function toGpuSample(g: { index: number; name: string; utilPct?: number; memUsedMiB?: number; memTotalMiB: number }): GpuSample {
   return { index: g.index, name: g.name, utilPct: g.utilPct ?? 0, memUsedMiB: g.memUsedMiB ?? 0, memTotalMiB: g.memTotalMiB };
 }
-

@@ -13,7 +13,17 @@ import type { EarlyStopRequest } from './early-stop-run.js';
 export interface RunVariantContext {
   config: Pick<
     SessionConfig,
-    'model' | 'sim' | 'bindHost' | 'portStart' | 'readyTimeoutS' | 'warmupPrompts' | 'runtime' | 'slo' | 'sampleIntervalS' | 'dummyWeights' | 'llamacpp'
+    | 'model'
+    | 'sim'
+    | 'bindHost'
+    | 'portStart'
+    | 'readyTimeoutS'
+    | 'warmupPrompts'
+    | 'runtime'
+    | 'slo'
+    | 'sampleIntervalS'
+    | 'dummyWeights'
+    | 'llamacpp'
   >;
   host: HostInfo;
   /** Folder for server logs and the engine's files. */
@@ -50,7 +60,15 @@ export interface RunVariantContext {
 
 /** A server that is up (with what it runs) or the failure that kept it down. */
 export type ServerStart =
-  | { ok: true; handle: Pick<ServerHandle, 'tail' | 'exit' | 'exited'> & { stop(): Promise<unknown>; pid?: number }; spec: LaunchSpec; adapter: EngineAdapter; base: LaunchRecord; startupS: number; speed: number }
+  | {
+      ok: true;
+      handle: Pick<ServerHandle, 'tail' | 'exit' | 'exited'> & { stop(): Promise<unknown>; pid?: number };
+      spec: LaunchSpec;
+      adapter: EngineAdapter;
+      base: LaunchRecord;
+      startupS: number;
+      speed: number;
+    }
   | { ok: false; failure: Failure; extra: Partial<VariantResult> };
 
 /** What every result of a launch records about it: the command, the engine's env, the weights it loaded (on Slurm also the GPUs the job was given). */

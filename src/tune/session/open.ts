@@ -19,7 +19,8 @@ export async function resolveHost(config: SessionConfig, injected?: HostInfo): P
   const host = await detectHost({});
   // llama.cpp runs on the CPU for real: a host without a GPU is a real host for it, not the simulator.
   if (host.simulated && config.engines.includes('llamacpp')) return cpuOnlyHost();
-  if (host.simulated) throw new UserError('no NVIDIA GPU found on this host; run with --sim (and --gpu/--gpus) to tune on the simulated host');
+  if (host.simulated)
+    throw new UserError('no NVIDIA GPU found on this host; run with --sim (and --gpu/--gpus) to tune on the simulated host');
   return withCpu(config, host);
 }
 
@@ -44,7 +45,10 @@ export async function availableEngines(
   }
   // The engines live on the compute nodes, not on this login node: a missing one fails its job.
   if (config.runtime.kind === 'slurm') {
-    emit({ type: 'warning', message: 'slurm: engine versions are not detected on the compute nodes; commands use each engine\'s newest known flag spellings' });
+    emit({
+      type: 'warning',
+      message: "slurm: engine versions are not detected on the compute nodes; commands use each engine's newest known flag spellings",
+    });
     return { engines: config.engines, versions };
   }
   const engines: EngineName[] = [];
@@ -56,21 +60,34 @@ export async function availableEngines(
     const a = getAdapter(e);
     const opts = e === 'llamacpp' && config.llamacpp?.server ? { llamaServer: config.llamacpp.server } : {};
     const info = a.detect
-      ? await a.detect(config.runtime.kind === 'docker' ? { runtime: 'docker', image: config.runtime.image, ...opts } : { runtime: 'native', ...opts })
+      ? await a.detect(
+          config.runtime.kind === 'docker' ? { runtime: 'docker', image: config.runtime.image, ...opts } : { runtime: 'native', ...opts },
+        )
       : { installed: true, version: 'unknown' };
     if (info.installed) {
       engines.push(e);
       versions[e] = info.version ?? 'unknown';
       // A release servelab has not read: its own help was read (or could not be), say which.
       if ('helpCheck' in info && info.helpCheck) emit({ type: 'warning', message: `${e}: ${info.helpCheck}` });
-    } else emit({ type: 'warning', message: `${e} is not available here${'detail' in info && info.detail ? ` (${info.detail})` : ''}: skipped` });
+    } else
+      emit({
+        type: 'warning',
+        message: `${e} is not available here${'detail' in info && info.detail ? ` (${info.detail})` : ''}: skipped`,
+      });
   }
-  if (!engines.length) throw new UserError(`none of the engines asked for (${config.engines.join(', ')}) is installed here; install one, use --runtime docker, or run with --sim`);
+  if (!engines.length)
+    throw new UserError(
+      `none of the engines asked for (${config.engines.join(', ')}) is installed here; install one, use --runtime docker, or run with --sim`,
+    );
   return { engines, versions };
 }
 
 /** The run's journal and its configuration: a new run folder, or the stored one on resume. */
-export function openJournal(configIn: SessionConfig, host: PlanHost, resume: boolean): { journal: Journal<SessionConfig>; config: SessionConfig } {
+export function openJournal(
+  configIn: SessionConfig,
+  host: PlanHost,
+  resume: boolean,
+): { journal: Journal<SessionConfig>; config: SessionConfig } {
   if (resume) {
     if (!configIn.runDir) throw new UserError('resume needs the run folder (--resume DIR)');
     const journal = Journal.open<SessionConfig>(configIn.runDir);

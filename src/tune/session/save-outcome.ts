@@ -28,12 +28,22 @@ function closingNotes(ctx: SessionContext, state: StageLoopState, winner: Varian
   const gpus = ctx.planHost.gpuCount;
   if (price !== undefined && winner.metrics) {
     const w = dollarsPerMillionTokens(winner.metrics, gpus, price);
-    const b = state.baseline?.status === 'ok' && state.baseline.metrics ? dollarsPerMillionTokens(state.baseline.metrics, gpus, price) : null;
-    if (w !== null) notes.push(`At $${price}/GPU-hour: $${w.toFixed(3)} per million tokens${b !== null ? ` (baseline $${b.toFixed(3)})` : ''}.`);
+    const b =
+      state.baseline?.status === 'ok' && state.baseline.metrics ? dollarsPerMillionTokens(state.baseline.metrics, gpus, price) : null;
+    if (w !== null)
+      notes.push(`At $${price}/GPU-hour: $${w.toFixed(3)} per million tokens${b !== null ? ` (baseline $${b.toFixed(3)})` : ''}.`);
   }
-  const clientBound = state.stages.flatMap((s) => s.results).filter((r) => r.clientBound).map((r) => r.variantId);
-  if (clientBound.length) notes.push(`The benchmark client was the bottleneck while measuring ${clientBound.join(', ')}: those figures understate the server.`);
-  const note = dummyWeightsNote(state.stages.flatMap((s) => s.results), validation.length > 0, ctx.plan.dummyWeights);
+  const clientBound = state.stages
+    .flatMap((s) => s.results)
+    .filter((r) => r.clientBound)
+    .map((r) => r.variantId);
+  if (clientBound.length)
+    notes.push(`The benchmark client was the bottleneck while measuring ${clientBound.join(', ')}: those figures understate the server.`);
+  const note = dummyWeightsNote(
+    state.stages.flatMap((s) => s.results),
+    validation.length > 0,
+    ctx.plan.dummyWeights,
+  );
   if (note) notes.push(note);
   return notes;
 }
@@ -44,7 +54,9 @@ function closingNotes(ctx: SessionContext, state: StageLoopState, winner: Varian
  */
 function servingStartupS(ctx: SessionContext, winner: VariantResult): number | null {
   if (winner.weights?.kind !== 'dummy') return winner.startupS ?? null;
-  const real = ctx.journal.entries().find((e) => e.role === 'validate' && e.result.variantId === winner.variantId && e.result.startupS !== undefined);
+  const real = ctx.journal
+    .entries()
+    .find((e) => e.role === 'validate' && e.result.variantId === winner.variantId && e.result.startupS !== undefined);
   return real?.result.startupS ?? null;
 }
 
@@ -75,27 +87,54 @@ function winnerNodes(config: SessionContext['config'], ctx: SessionContext, winn
 function sweepPart(ctx: SessionContext, swept: SessionSweep): { record: SweepRecord; notes: string[] } {
   const { config } = ctx;
   const record = sweepRecord(swept.sweeps, swept.analysis, {
-    spec: swept.spec, workload: config.scenario.name, gpus: ctx.planHost.gpuCount, slo: config.slo, sweepAll: config.sweep?.all ?? false, simulated: ctx.host.simulated,
+    spec: swept.spec,
+    workload: config.scenario.name,
+    gpus: ctx.planHost.gpuCount,
+    slo: config.slo,
+    sweepAll: config.sweep?.all ?? false,
+    simulated: ctx.host.simulated,
   });
   const c = swept.analysis.choice;
   const notes = [`Load sweep of ${swept.finalists.length} finalist(s) (${FINALIST_RULE}).`];
-  if (c) notes.push(`${swept.chosen ? 'Chosen by the frontier' : 'Frontier choice (not applied: the objective is not frontier)'}: ${c.sentence}${swept.runnerUp ? `; runner-up: ${swept.runnerUp}` : ''}.`);
+  if (c)
+    notes.push(
+      `${swept.chosen ? 'Chosen by the frontier' : 'Frontier choice (not applied: the objective is not frontier)'}: ${c.sentence}${swept.runnerUp ? `; runner-up: ${swept.runnerUp}` : ''}.`,
+    );
   else notes.push(`Frontier: ${swept.analysis.noChoice}; the staged winner stands.`);
-  if (swept.chosen && swept.chosen.load.value !== Infinity) notes.push(`Validation ran both sides at ${loadLabel(swept.chosen.load)}, the load the frontier chose.`);
+  if (swept.chosen && swept.chosen.load.value !== Infinity)
+    notes.push(`Validation ran both sides at ${loadLabel(swept.chosen.load)}, the load the frontier chose.`);
   return { record, notes };
 }
 
-export function saveOutcome(ctx: SessionContext, state: StageLoopState, winner: VariantResult, validation: ValidationRow[], swept?: SessionSweep | null): Saved {
+export function saveOutcome(
+  ctx: SessionContext,
+  state: StageLoopState,
+  winner: VariantResult,
+  validation: ValidationRow[],
+  swept?: SessionSweep | null,
+): Saved {
   const { config, planHost: host } = ctx;
   const cost = ctx.cost.summary();
   ctx.emit({ type: 'session-cost', cost });
   const sweep = swept ? sweepPart(ctx, swept) : null;
   const profile = buildProfile({
     source: 'session',
-    host: { gpuName: host.gpuName, gpuCount: host.gpuCount, gpuMemoryMiB: host.gpuMemMiB, ...(host.driver ? { driver: host.driver } : {}), simulated: ctx.host.simulated, ...winnerNodes(config, ctx, winner), ...(host.cpu ? { cpuThreads: host.cpu.threads } : {}) },
+    host: {
+      gpuName: host.gpuName,
+      gpuCount: host.gpuCount,
+      gpuMemoryMiB: host.gpuMemMiB,
+      ...(host.driver ? { driver: host.driver } : {}),
+      simulated: ctx.host.simulated,
+      ...winnerNodes(config, ctx, winner),
+      ...(host.cpu ? { cpuThreads: host.cpu.threads } : {}),
+    },
     model: config.model,
     // Inside a Slurm job the engine runs natively; the job itself is `export --format slurm`.
-    engine: { name: winner.variant.engine, version: ctx.versions[winner.variant.engine] ?? 'unknown', runtime: config.runtime.kind === 'slurm' ? { kind: 'native' } : config.runtime },
+    engine: {
+      name: winner.variant.engine,
+      version: ctx.versions[winner.variant.engine] ?? 'unknown',
+      runtime: config.runtime.kind === 'slurm' ? { kind: 'native' } : config.runtime,
+    },
     engineVersions: ctx.versions,
     variant: winner.variant,
     argv: winner.argv,
@@ -113,7 +152,10 @@ export function saveOutcome(ctx: SessionContext, state: StageLoopState, winner: 
     notes: [...closingNotes(ctx, state, winner, validation), ...(sweep?.notes ?? [])],
     cost,
     ...(ctx.calibration?.record() ? { calibration: ctx.calibration.record()! } : {}),
-    ...qualityRecord(ctx, state.stages.flatMap((s) => s.results)),
+    ...qualityRecord(
+      ctx,
+      state.stages.flatMap((s) => s.results),
+    ),
   });
   writeServingFiles(profile, winner);
   const profilesDir = join(config.outDir, 'profiles');
@@ -124,7 +166,12 @@ export function saveOutcome(ctx: SessionContext, state: StageLoopState, winner: 
   const profilePath = saveProfile(saved, profilesDir);
   const reportPath = reportPathFor(profilePath);
   if (sweep && swept) {
-    const chart = writeSweepChart(reportPath, swept.sweeps, swept.analysis, sweep.record, { model: config.model, gpuName: host.gpuName, gpuCount: host.gpuCount, simulated: ctx.host.simulated });
+    const chart = writeSweepChart(reportPath, swept.sweeps, swept.analysis, sweep.record, {
+      model: config.model,
+      gpuName: host.gpuName,
+      gpuCount: host.gpuCount,
+      simulated: ctx.host.simulated,
+    });
     saved = { ...saved, sweep: { ...sweep.record, chart } };
     saveProfile(saved, profilesDir);
   }

@@ -30,10 +30,24 @@ const readJson = (file: string): unknown => {
 function sameSetup(ctx: SessionContext, config: SessionConfig | undefined, host: PlanHost | undefined): boolean {
   const here = ctx.planHost;
   if (!config || !host || config.model !== ctx.config.model) return false;
-  if (host.gpuName !== here.gpuName || host.gpuCount !== here.gpuCount || host.simulated !== here.simulated || (host.driver ?? '') !== (here.driver ?? '')) return false;
+  if (
+    host.gpuName !== here.gpuName ||
+    host.gpuCount !== here.gpuCount ||
+    host.simulated !== here.simulated ||
+    (host.driver ?? '') !== (here.driver ?? '')
+  )
+    return false;
   const a = config.sim;
   const b = ctx.config.sim;
-  return !a === !b && (!a || (a.gpu === b!.gpu && a.gpus === b!.gpus && a.seed === b!.seed && (a.truth ?? '') === (b!.truth ?? '') && (a.nodes ?? 1) === (b!.nodes ?? 1)));
+  return (
+    !a === !b &&
+    (!a ||
+      (a.gpu === b!.gpu &&
+        a.gpus === b!.gpus &&
+        a.seed === b!.seed &&
+        (a.truth ?? '') === (b!.truth ?? '') &&
+        (a.nodes ?? 1) === (b!.nodes ?? 1)))
+  );
 }
 
 /** Earlier validation measurements of `side` on `scenarios`, newest run first, by scenario name. */
@@ -42,7 +56,11 @@ export function earlierBaseline(ctx: SessionContext, side: VariantResult, scenar
   const parent = ctx.config.runsDir;
   if (ctx.config.freshBaseline || !existsSync(parent)) return found;
   const here = resolve(ctx.journal.dir);
-  const dirs = readdirSync(parent).map((d) => join(parent, d)).filter((d) => resolve(d) !== here && existsSync(join(d, 'results'))).sort().reverse();
+  const dirs = readdirSync(parent)
+    .map((d) => join(parent, d))
+    .filter((d) => resolve(d) !== here && existsSync(join(d, 'results')))
+    .sort()
+    .reverse();
   const wanted = new Map(scenarios.map((s) => [validationKey(scenarioKey(s)), s.name]));
   const version = ctx.versions[side.variant.engine];
   for (const dir of dirs) {
@@ -53,7 +71,16 @@ export function earlierBaseline(ctx: SessionContext, side: VariantResult, scenar
       const e = readJson(join(dir, 'results', f)) as { key?: string; role?: string; result?: VariantResult } | undefined;
       const r = e?.result;
       const name = e?.key ? wanted.get(e.key.replace(/^[^@]*@/, '').replace(/#\d+$/, '')) : undefined;
-      if (!r || e?.role !== 'validate' || !name || found.has(name) || r.variantId !== side.variantId || r.status !== 'ok' || !reusableForValidation(r, false)) continue;
+      if (
+        !r ||
+        e?.role !== 'validate' ||
+        !name ||
+        found.has(name) ||
+        r.variantId !== side.variantId ||
+        r.status !== 'ok' ||
+        !reusableForValidation(r, false)
+      )
+        continue;
       if (JSON.stringify(r.variant.knobs) !== JSON.stringify(side.variant.knobs) || r.variant.model !== side.variant.model) continue;
       if (version && r.variant.engineVersion && r.variant.engineVersion !== version) continue;
       found.set(name, { result: r, runDir: dir });

@@ -33,16 +33,24 @@ interface Candidates {
 
 /** The stage's candidates: the plan's for the engine stage, else re-expanded from the real winner. */
 function candidatesFor(ctx: SessionContext, planned: PlanStage, carried: VariantResult | null): Candidates {
-  if (planned.name === 'engine') return { variants: planned.variants, ...(planned.skipped ? { skipped: planned.skipped } : {}), notes: planned.notes };
+  if (planned.name === 'engine')
+    return { variants: planned.variants, ...(planned.skipped ? { skipped: planned.skipped } : {}), notes: planned.notes };
   if (!carried) return { variants: [], skipped: 'no variant has succeeded yet', notes: planned.notes };
   // The plan's expansion followed the predicted path; the real winner may differ.
-  const fresh = expandStage(planned.name, carried.variant, { config: ctx.config, host: ctx.planHost, deps: ctx.planDeps, fp8Checkpoint: ctx.plan.fp8Checkpoint, replica: ctx.plan.replica ?? null });
+  const fresh = expandStage(planned.name, carried.variant, {
+    config: ctx.config,
+    host: ctx.planHost,
+    deps: ctx.planDeps,
+    fp8Checkpoint: ctx.plan.fp8Checkpoint,
+    replica: ctx.plan.replica ?? null,
+  });
   return { variants: fresh.variants, ...(fresh.skipped ? { skipped: fresh.skipped } : {}), notes: fresh.notes };
 }
 
 function skipStage(ctx: SessionContext, state: StageLoopState, name: string, index: number, why: string, announce: boolean): void {
   state.stages.push({ name, winnerId: state.carried?.variantId ?? null, gainPct: null, skipped: why, results: [] });
-  if (announce) ctx.emit({ type: 'stage-started', stage: name, index, variants: [], carriedId: state.carried?.variantId ?? null, skipped: why });
+  if (announce)
+    ctx.emit({ type: 'stage-started', stage: name, index, variants: [], carriedId: state.carried?.variantId ?? null, skipped: why });
   ctx.emit({ type: 'stage-finished', ...skippedVerdict(name, state.carried, state.baseline, why) });
 }
 
@@ -52,7 +60,14 @@ export async function runStage(ctx: SessionContext, state: StageLoopState, plann
   if (state.stopped) return skipStage(ctx, state, name, index, state.stopped, true);
   const c = candidatesFor(ctx, planned, state.carried);
   const carriedId = state.carried?.variantId ?? null;
-  ctx.emit({ type: 'stage-started', stage: name, index, variants: c.variants.map((v) => v.variant.id), carriedId, ...(c.skipped ? { skipped: c.skipped } : {}) });
+  ctx.emit({
+    type: 'stage-started',
+    stage: name,
+    index,
+    variants: c.variants.map((v) => v.variant.id),
+    carriedId,
+    ...(c.skipped ? { skipped: c.skipped } : {}),
+  });
   if (c.skipped) return skipStage(ctx, state, name, index, c.skipped, false);
 
   // With a replica plan, the parallelism stage compares whole-host layouts among themselves: the

@@ -29,12 +29,22 @@ export function earlyStopLeader(ctx: SessionContext, sofar: readonly (VariantRes
     if (s.eligible && s.value !== null && (!best || s.value > best.v)) best = { r, v: s.value };
   }
   if (!best?.r.metrics) return undefined;
-  return { leaderId: best.r.variantId, objective: config.objective, value: best.v, leaderInputTokens: best.r.metrics.total_input_tokens, marginPct: config.marginPct };
+  return {
+    leaderId: best.r.variantId,
+    objective: config.objective,
+    value: best.v,
+    leaderInputTokens: best.r.metrics.total_input_tokens,
+    marginPct: config.marginPct,
+  };
 }
 
 function crashResult(ctx: SessionContext, planned: PlannedVariant, reason: unknown): VariantResult {
   const r = resultFromPlanned(planned, ctx.config.scenario.name);
-  return { ...r, status: 'failed', failure: { kind: 'crash', reason: `servelab failed while measuring it: ${(reason as Error)?.message ?? String(reason)}` } };
+  return {
+    ...r,
+    status: 'failed',
+    failure: { kind: 'crash', reason: `servelab failed while measuring it: ${(reason as Error)?.message ?? String(reason)}` },
+  };
 }
 
 export interface StageRuns {
@@ -44,10 +54,15 @@ export interface StageRuns {
 }
 
 /** Every variant of the stage, in waves; one failure does not stop the others; an abort stops all. */
-export async function measureStage(ctx: SessionContext, variants: readonly PlannedVariant[], carried: VariantResult | null): Promise<StageRuns> {
+export async function measureStage(
+  ctx: SessionContext,
+  variants: readonly PlannedVariant[],
+  carried: VariantResult | null,
+): Promise<StageRuns> {
   const byId = new Map<string, VariantResult>();
   const runs = new Map<string, VariantResult[]>();
-  for (const p of variants.filter((v) => v.status !== 'planned')) byId.set(p.variant.id, announce(ctx, resultFromPlanned(p, ctx.config.scenario.name)));
+  for (const p of variants.filter((v) => v.status !== 'planned'))
+    byId.set(p.variant.id, announce(ctx, resultFromPlanned(p, ctx.config.scenario.name)));
   const planned = runOrder(variants.filter((v) => v.status === 'planned'));
   const { limit, waves } = stageSchedule(ctx, planned);
   if (limit.heldBack && waves.some((w) => w.length > 1 || planned.length > 1)) ctx.emit({ type: 'warning', message: limit.heldBack });
@@ -55,7 +70,11 @@ export async function measureStage(ctx: SessionContext, variants: readonly Plann
     if (ctx.signal?.aborted) throw new AbortedError();
     const leader = earlyStopLeader(ctx, [carried, ...byId.values()]);
     // The baseline validation will take this stage's row from runs in full (baseline-in-full.ts).
-    const inFull = fullRunBaselineId({ config: ctx.config, replica: ctx.plan.replica, tuningDummyWeights: ctx.plan.dummyWeights?.used === true }, variants, byId);
+    const inFull = fullRunBaselineId(
+      { config: ctx.config, replica: ctx.plan.replica, tuningDummyWeights: ctx.plan.dummyWeights?.used === true },
+      variants,
+      byId,
+    );
     const shared = wave.length > 1;
     const tasks = wave.map((slot) => {
       const p = planned.find((v) => v.variant.id === slot.id)!;
@@ -102,7 +121,14 @@ export async function settleTies(ctx: SessionContext, stage: string, carried: Va
   for (const r of measured.results) if (r.status === 'ok') runs.set(r.variantId, measured.runs.get(r.variantId) ?? [r]);
   let repeated = false;
   for (;;) {
-    const opts = { objective: config.objective, slo: config.slo, marginPct: config.marginPct, repeatsMax: max, ...(ctx.repeatSpreadPct !== undefined ? { spreadPct: ctx.repeatSpreadPct } : {}), ...(carried ? { keptId: carried.variantId } : {}) };
+    const opts = {
+      objective: config.objective,
+      slo: config.slo,
+      marginPct: config.marginPct,
+      repeatsMax: max,
+      ...(ctx.repeatSpreadPct !== undefined ? { spreadPct: ctx.repeatSpreadPct } : {}),
+      ...(carried ? { keptId: carried.variantId } : {}),
+    };
     const step = nextRepeatStep(runs, opts);
     // What these runs show of the host's noise serves the later stages too.
     const spread = runSpreadPct(runs, config.objective, ctx.repeatSpreadPct);
@@ -111,14 +137,26 @@ export async function settleTies(ctx: SessionContext, stage: string, carried: Va
       return { ...medians(ctx, stage, carried, measured.results, runs, repeated), step: step.action === 'decide' ? step : null, repeated };
     }
     repeated = true;
-    await rerunPair(ctx, stage as StageName, step.variantIds.map((id) => runs.get(id)!), max);
+    await rerunPair(
+      ctx,
+      stage as StageName,
+      step.variantIds.map((id) => runs.get(id)!),
+      max,
+    );
   }
 }
 
 /** One more run of each of the two, at once on disjoint GPUs when they fit (as a stage's wave would). */
 async function rerunPair(ctx: SessionContext, stage: StageName, lists: VariantResult[][], max: number): Promise<void> {
   if (ctx.signal?.aborted) throw new AbortedError();
-  const planned = lists.map((l) => ({ variant: l[0]!.variant, stage, change: 'repeat', status: 'planned' as const, warnings: [], ...(l[0]!.predicted ? { predicted: l[0]!.predicted } : {}) }));
+  const planned = lists.map((l) => ({
+    variant: l[0]!.variant,
+    stage,
+    change: 'repeat',
+    status: 'planned' as const,
+    warnings: [],
+    ...(l[0]!.predicted ? { predicted: l[0]!.predicted } : {}),
+  }));
   for (const wave of stageSchedule(ctx, planned).waves) {
     const shared = wave.length > 1;
     const tasks = wave.map((slot) => {
@@ -139,7 +177,14 @@ async function rerunPair(ctx: SessionContext, stage: StageName, lists: VariantRe
   }
 }
 
-function medians(ctx: SessionContext, stage: string, carried: VariantResult | null, results: readonly VariantResult[], runs: Map<string, VariantResult[]>, repeated: boolean) {
+function medians(
+  ctx: SessionContext,
+  stage: string,
+  carried: VariantResult | null,
+  results: readonly VariantResult[],
+  runs: Map<string, VariantResult[]>,
+  repeated: boolean,
+) {
   if (!repeated) return { results: [...results], carried };
   const out = results.map((r) => {
     const list = runs.get(r.variantId);

@@ -50,7 +50,13 @@ export type LaunchExtras = Pick<RunRequest, 'earlyStop' | 'gpuIds' | 'portFrom'>
  * Run (or take from the journal) repeat number `repeat` of a variant. Fresh runs are journaled at
  * once and carry their launch's GPU time; journal hits carry none (this session did not pay them).
  */
-export async function measureRepeat(ctx: SessionContext, planned: Pick<PlannedVariant, 'variant' | 'stage' | 'predicted'>, repeat: number, extras: LaunchExtras = {}, of = 1): Promise<VariantResult> {
+export async function measureRepeat(
+  ctx: SessionContext,
+  planned: Pick<PlannedVariant, 'variant' | 'stage' | 'predicted'>,
+  repeat: number,
+  extras: LaunchExtras = {},
+  of = 1,
+): Promise<VariantResult> {
   const { journal } = ctx;
   const scenario = stageScenario(ctx.config.scenario, ctx.plan.replica, planned.stage);
   const key = scenarioKey(scenario);
@@ -62,7 +68,14 @@ export async function measureRepeat(ctx: SessionContext, planned: Pick<PlannedVa
   // Runs after the first say which they are ("run 2 of 3"): a view or a script tells them from a first launch.
   const run = repeat > 0 || of > 1 ? { run: { n: repeat + 1, of: Math.max(of, repeat + 1) } } : {};
   const quality = qualityRequest(ctx, planned.variant, planned.stage, repeat);
-  const request = { stage: planned.stage, skipSignal: ctx.control.nextSkipSignal(planned.variant.id), ...(planned.predicted ? { predicted: planned.predicted } : {}), ...extras, ...run, ...(quality ? { quality } : {}) };
+  const request = {
+    stage: planned.stage,
+    skipSignal: ctx.control.nextSkipSignal(planned.variant.id),
+    ...(planned.predicted ? { predicted: planned.predicted } : {}),
+    ...extras,
+    ...run,
+    ...(quality ? { quality } : {}),
+  };
   const [first] = await ctx.run(planned.variant, [scenario], request);
   const result = withQuality(ctx, { ...first!, stage: planned.stage });
   qualityWarnings(ctx, result);

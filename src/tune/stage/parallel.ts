@@ -43,7 +43,12 @@ export interface ParallelLimit {
   heldBack?: string;
 }
 
-export function parallelLimit(spec: ParallelSpec, variants: readonly ParallelVariant[], hostGpus: number, budget: ClientBudget): ParallelLimit {
+export function parallelLimit(
+  spec: ParallelSpec,
+  variants: readonly ParallelVariant[],
+  hostGpus: number,
+  budget: ClientBudget,
+): ParallelLimit {
   if (spec === 'off') return { limit: 1, why: '--parallel off: one variant at a time' };
   const smallest = Math.min(...variants.map((v) => Math.max(1, v.gpus)), hostGpus);
   const gpuLimit = Math.max(1, Math.floor(hostGpus / Math.max(1, smallest)));
@@ -114,7 +119,11 @@ export type TaskOutcome<T> = { status: 'fulfilled'; value: T } | { status: 'reje
  * abort of `signal` starts no new task and aborts the signal every running task was given
  * (each must stop its server and client on it); the promise settles once every started task has.
  */
-export async function runParallel<T>(tasks: readonly ((signal: AbortSignal) => Promise<T>)[], limit: number, signal?: AbortSignal): Promise<TaskOutcome<T>[]> {
+export async function runParallel<T>(
+  tasks: readonly ((signal: AbortSignal) => Promise<T>)[],
+  limit: number,
+  signal?: AbortSignal,
+): Promise<TaskOutcome<T>[]> {
   const out: TaskOutcome<T>[] = tasks.map(() => ({ status: 'not-started' }));
   const inner = new AbortController();
   const onAbort = () => inner.abort(signal?.reason);

@@ -13,7 +13,6 @@ import { qualityGpuS } from '../../quality/text.js';
 import type { QualityRequest } from '../run/types.js';
 import type { QualityReference, SessionContext } from '../context/session-context.js';
 
-
 /** The reference a variant is compared with: its engine's engine-stage run. */
 function referenceFor(ctx: SessionContext, v: Variant): QualityReference | undefined {
   return ctx.qualityRefs?.get(v.engine);
@@ -43,10 +42,20 @@ export function withQuality(ctx: SessionContext, result: VariantResult): Variant
   const q = result.quality;
   if (!q?.texts || !ctx.config.quality) return result;
   const evalFile = ctx.config.quality.eval;
-  const accuracy = evalFile ? { accuracy: exactMatchAccuracy(q.texts, readQualityEval(evalFile).slice(0, q.texts.length).map((i) => i.expected)) } : {};
+  const accuracy = evalFile
+    ? {
+        accuracy: exactMatchAccuracy(
+          q.texts,
+          readQualityEval(evalFile)
+            .slice(0, q.texts.length)
+            .map((i) => i.expected),
+        ),
+      }
+    : {};
   if (result.stage === 'engine') {
     ctx.qualityRefs ??= new Map();
-    if (!ctx.qualityRefs.has(result.variant.engine)) ctx.qualityRefs.set(result.variant.engine, { variantId: result.variantId, variant: result.variant, texts: q.texts });
+    if (!ctx.qualityRefs.has(result.variant.engine))
+      ctx.qualityRefs.set(result.variant.engine, { variantId: result.variantId, variant: result.variant, texts: q.texts });
     return { ...result, quality: { ...q, ...accuracy } };
   }
   const ref = referenceFor(ctx, result.variant);
@@ -55,7 +64,14 @@ export function withQuality(ctx: SessionContext, result: VariantResult): Variant
   const changes = numericsChanges(ref.variant, result.variant);
   const a = agreement(ref.texts, texts);
   const floor = ctx.config.quality.floor;
-  const out: VariantQuality = { ...rest, ...accuracy, changes, referenceId: ref.variantId, agreement: a, ...(floor !== undefined && a.exactMatch < floor ? { belowFloor: floor } : {}) };
+  const out: VariantQuality = {
+    ...rest,
+    ...accuracy,
+    changes,
+    referenceId: ref.variantId,
+    agreement: a,
+    ...(floor !== undefined && a.exactMatch < floor ? { belowFloor: floor } : {}),
+  };
   return { ...result, quality: { ...out, ...(speculativeMismatch(out) ? { speculativeMismatch: true } : {}) } };
 }
 
@@ -64,7 +80,10 @@ export function qualityWarnings(ctx: SessionContext, r: VariantResult): void {
   const q = r.quality;
   if (!q) return;
   if (q.speculativeMismatch) {
-    ctx.emit({ type: 'warning', message: `${r.variantId}: speculative decoding under greedy sampling should agree exactly with ${q.referenceId}, and does not (exact match ${((q.agreement?.exactMatch ?? 0) * 100).toFixed(0)}%)` });
+    ctx.emit({
+      type: 'warning',
+      message: `${r.variantId}: speculative decoding under greedy sampling should agree exactly with ${q.referenceId}, and does not (exact match ${((q.agreement?.exactMatch ?? 0) * 100).toFixed(0)}%)`,
+    });
   }
   const note = randomWeightsNote(!!q.randomWeights);
   if (note && !ctx.warnedRandomWeights) {
@@ -74,9 +93,18 @@ export function qualityWarnings(ctx: SessionContext, r: VariantResult): void {
 }
 
 /** The profile's quality record: the settings and the GPU-seconds every checked launch spent; null without --quality. */
-export function qualityRecord(ctx: SessionContext, results: readonly Pick<VariantResult, 'quality'>[]): { quality: QualityCheckRecord } | Record<string, never> {
+export function qualityRecord(
+  ctx: SessionContext,
+  results: readonly Pick<VariantResult, 'quality'>[],
+): { quality: QualityCheckRecord } | Record<string, never> {
   const q = ctx.config.quality;
   if (!q) return {};
-  const rec: QualityCheckRecord = { prompts: q.prompts, maxTokens: QUALITY_MAX_TOKENS, gpuS: qualityGpuS(results), ...(q.floor !== undefined ? { floor: q.floor } : {}), ...(q.eval ? { eval: basename(q.eval) } : {}) };
+  const rec: QualityCheckRecord = {
+    prompts: q.prompts,
+    maxTokens: QUALITY_MAX_TOKENS,
+    gpuS: qualityGpuS(results),
+    ...(q.floor !== undefined ? { floor: q.floor } : {}),
+    ...(q.eval ? { eval: basename(q.eval) } : {}),
+  };
   return { quality: results.some((r) => r.quality?.randomWeights) ? { ...rec, randomWeights: true } : rec };
 }

@@ -15,7 +15,11 @@ import { gpusHeld } from '../../model/layout.js';
  * core for its client at least, more when its predicted peak event rate (x the simulated clock)
  * needs it. On the simulated host the server (sim-serve) runs here too: one more core.
  */
-export function clientBudget(ctx: Pick<SessionContext, 'config'>, planned: readonly PlannedVariant[], cores = os.availableParallelism()): ClientBudget {
+export function clientBudget(
+  ctx: Pick<SessionContext, 'config'>,
+  planned: readonly PlannedVariant[],
+  cores = os.availableParallelism(),
+): ClientBudget {
   const speed = ctx.config.sim?.speed ?? 1;
   const peak = Math.max(0, ...planned.map((p) => (p.predicted?.peakEventsPerS ?? 0) * speed));
   const perClient = Math.max(1, Math.ceil(peak / (4 * CLIENT_EVENT_BUDGET)));
@@ -27,16 +31,28 @@ export interface StageSchedule {
   waves: Slot[][];
 }
 
-export function stageSchedule(ctx: Pick<SessionContext, 'config' | 'planHost'>, planned: readonly PlannedVariant[], cores?: number): StageSchedule {
+export function stageSchedule(
+  ctx: Pick<SessionContext, 'config' | 'planHost'>,
+  planned: readonly PlannedVariant[],
+  cores?: number,
+): StageSchedule {
   const hostGpus = ctx.planHost.gpuCount;
   // llama.cpp computes on the host's CPU (all of it by default): its variants run one at a time.
   if (!hostGpus || planned.some((p) => p.variant.engine === 'llamacpp')) {
-    const why = hostGpus ? 'llama.cpp uses the host\'s CPU: one variant at a time' : 'no GPU: one variant at a time on the CPU';
-    return { limit: { limit: 1, why }, waves: planned.map((p) => [{ id: p.variant.id, gpuIds: [], port: ctx.config.portStart, ...gpuEnv([]) }]) };
+    const why = hostGpus ? "llama.cpp uses the host's CPU: one variant at a time" : 'no GPU: one variant at a time on the CPU';
+    return {
+      limit: { limit: 1, why },
+      waves: planned.map((p) => [{ id: p.variant.id, gpuIds: [], port: ctx.config.portStart, ...gpuEnv([]) }]),
+    };
   }
-  const variants = planned.map((p) => ({ id: p.variant.id, gpus: Math.min(hostGpus, Math.max(1, gpusHeld(p.variant.engine, p.variant.knobs))) }));
+  const variants = planned.map((p) => ({
+    id: p.variant.id,
+    gpus: Math.min(hostGpus, Math.max(1, gpusHeld(p.variant.engine, p.variant.knobs))),
+  }));
   const spec = ctx.config.parallel ?? 'auto';
-  const limit = variants.length ? parallelLimit(spec, variants, hostGpus, clientBudget(ctx, planned, cores)) : { limit: 1, why: 'nothing to run' };
+  const limit = variants.length
+    ? parallelLimit(spec, variants, hostGpus, clientBudget(ctx, planned, cores))
+    : { limit: 1, why: 'nothing to run' };
   const ids = Array.from({ length: hostGpus }, (_, i) => i);
   return { limit, waves: planWaves(variants, ids, limit.limit, { base: ctx.config.portStart }) };
 }

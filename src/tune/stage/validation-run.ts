@@ -4,7 +4,14 @@
 import type { VariantResult } from '../../core/events.js';
 import type { Scenario } from '../../core/scenario.js';
 import type { SessionContext } from '../context/session-context.js';
-import { baselineWhy, journaledForValidation, reusableForValidation, validationKey, validationTable, type ValidationRow } from '../decide/validate.js';
+import {
+  baselineWhy,
+  journaledForValidation,
+  reusableForValidation,
+  validationKey,
+  validationTable,
+  type ValidationRow,
+} from '../decide/validate.js';
 import { scenarioKey } from '../launch/workloads.js';
 import { earlierBaseline, reusedLine } from './baseline-reuse.js';
 import { wholeHostVariant } from '../plan/replica.js';
@@ -33,7 +40,12 @@ export function validationAtLoad(scenarios: readonly Scenario[], load: SweepLoad
  * measures (reusableForValidation: not one stopped early, nor one of a session whose tuning used
  * dummy weights and ignore_eos); the rest measured in one launch, journaled under validation's key.
  */
-async function measureSide(ctx: SessionContext, side: VariantResult, scenarios: readonly Scenario[], earlier = false): Promise<Map<string, VariantResult>> {
+async function measureSide(
+  ctx: SessionContext,
+  side: VariantResult,
+  scenarios: readonly Scenario[],
+  earlier = false,
+): Promise<Map<string, VariantResult>> {
   const byScenario = new Map<string, VariantResult>();
   const missing: Scenario[] = [];
   const tuningDummy = ctx.plan.dummyWeights?.used === true;
@@ -45,7 +57,8 @@ async function measureSide(ctx: SessionContext, side: VariantResult, scenarios: 
   // The baseline side: what an earlier run folder measured on the same setup (baseline-reuse.ts).
   const found = earlier && missing.length ? earlierBaseline(ctx, side, missing) : new Map();
   if (found.size) ctx.emit({ type: 'warning', message: reusedLine(side, found) });
-  for (const [name, f] of found) ctx.journal.record('validate', 0, f.result, validationKey(scenarioKey(missing.find((s) => s.name === name)!)));
+  for (const [name, f] of found)
+    ctx.journal.record('validate', 0, f.result, validationKey(scenarioKey(missing.find((s) => s.name === name)!)));
   for (const [name, f] of found) byScenario.set(name, f.result);
   missing.splice(0, missing.length, ...missing.filter((s) => !found.has(s.name)));
   if (!missing.length) return byScenario;
@@ -60,7 +73,12 @@ async function measureSide(ctx: SessionContext, side: VariantResult, scenarios: 
 }
 
 /** The before/after table; empty when there is no validation set or no baseline. */
-export async function validateWinner(ctx: SessionContext, baseline: VariantResult | null, winner: VariantResult, load?: SweepLoad): Promise<ValidationRow[]> {
+export async function validateWinner(
+  ctx: SessionContext,
+  baseline: VariantResult | null,
+  winner: VariantResult,
+  load?: SweepLoad,
+): Promise<ValidationRow[]> {
   const scenarios = load ? validationAtLoad(ctx.config.validation, load) : ctx.config.validation;
   if (!scenarios.length || !baseline) return [];
   // With a replica plan the baseline was measured on one replica: validation runs it on the whole
@@ -69,16 +87,24 @@ export async function validateWinner(ctx: SessionContext, baseline: VariantResul
   const tuningDummy = ctx.plan.dummyWeights?.used === true;
   // A failed tuning row is taken back as it is (reusableForValidation): the phrase must say so.
   const baseId = baseline.variantId;
-  const reused = !r && scenarios.some((s) => {
-    const tuning = ctx.journal.find(baseId, scenarioKey(s), 0);
-    return tuning !== undefined && reusableForValidation(tuning.result, tuningDummy);
-  });
+  const reused =
+    !r &&
+    scenarios.some((s) => {
+      const tuning = ctx.journal.find(baseId, scenarioKey(s), 0);
+      return tuning !== undefined && reusableForValidation(tuning.result, tuningDummy);
+    });
   const why = baselineWhy(baseline, ctx.config.baseline, reused);
   if (r) {
     const v = wholeHostVariant(ctx.config, baseline.variant, r.hostGpus, ctx.planDeps.model(baseline.variant.model));
     baseline = { ...baseline, variantId: v.id, variant: v };
   }
-  ctx.emit({ type: 'validation-started', scenarios: scenarios.map((s) => s.name), baselineId: baseline.variantId, baselineWhy: why, winnerId: winner.variantId });
+  ctx.emit({
+    type: 'validation-started',
+    scenarios: scenarios.map((s) => s.name),
+    baselineId: baseline.variantId,
+    baselineWhy: why,
+    winnerId: winner.variantId,
+  });
   const base = await measureSide(ctx, baseline, scenarios, true);
   const optimized = baseline.variantId === winner.variantId ? base : await measureSide(ctx, winner, scenarios);
   const rows = validationTable(scenarios, base, optimized);

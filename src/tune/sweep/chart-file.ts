@@ -24,9 +24,18 @@ export function writeSweepChart(
   const file = chartPathFor(reportPath);
   const { series, titles, labels } = chartSeries(sweeps, a);
   const c = a.choice?.point;
-  const highlight = c ? { x: c.tokPerUser, y: c.tokPerGpu, text: `chosen${record.slo ? ` for ${record.slo}` : ''}: ${sweeps.length > 1 ? `${c.label}, ` : ''}${loadLabel(c.load)}` } : undefined;
+  const highlight = c
+    ? {
+        x: c.tokPerUser,
+        y: c.tokPerGpu,
+        text: `chosen${record.slo ? ` for ${record.slo}` : ''}: ${sweeps.length > 1 ? `${c.label}, ` : ''}${loadLabel(c.load)}`,
+      }
+    : undefined;
   const title = `${what.model} on ${what.gpuCount} x ${what.gpuName}: sweep ${record.spec}`;
   const subtitle = `${record.slo ? `SLO ${record.slo}. ` : ''}${what.simulated ? 'Simulated host (performance model), not measured on a GPU.' : `Measured ${record.at.slice(0, 10)}.`}`;
-  writeFileSync(file, renderSvg(series, { title, subtitle, pointTitles: titles, pointLabels: labels, ...(highlight ? { highlight } : {}) }));
+  writeFileSync(
+    file,
+    renderSvg(series, { title, subtitle, pointTitles: titles, pointLabels: labels, ...(highlight ? { highlight } : {}) }),
+  );
   return basename(file);
 }

@@ -55,7 +55,8 @@ export function pickFinalists(
     const best = others[0];
     if (!best) continue;
     const gap = ((value(best)! - top) / top) * 100;
-    if (gap >= -FINALIST_WITHIN_PCT) near.push({ result: best, why: `runner-up of ${s.name} (${gap >= 0 ? '+' : ''}${gap.toFixed(1)}%)`, gap });
+    if (gap >= -FINALIST_WITHIN_PCT)
+      near.push({ result: best, why: `runner-up of ${s.name} (${gap >= 0 ? '+' : ''}${gap.toFixed(1)}%)`, gap });
   }
   near.sort((a, b) => b.gap - a.gap);
   for (const n of near) {

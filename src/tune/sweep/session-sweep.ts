@@ -43,7 +43,11 @@ const summaryOf = (p: FrontierPoint): SweepPointSummary => ({
 function pointEvent(variantId: string, label: string, p: SweepPoint, gpus: number, slo: readonly SloRule[]): TuneEvent {
   const fp = toFrontierPoint({ variantId, label, load: p.load, ...(p.metrics ? { metrics: p.metrics } : {}) }, gpus, slo);
   return {
-    type: 'sweep-point', variantId, label, load: loadInfo(p.load), status: p.status,
+    type: 'sweep-point',
+    variantId,
+    label,
+    load: loadInfo(p.load),
+    status: p.status,
     ...(fp ? { summary: summaryOf(fp) } : {}),
     violations: p.violations,
     ...(p.reason ? { reason: p.reason } : {}),
@@ -57,7 +61,9 @@ const labelOf = (r: VariantResult) => r.variant.label ?? r.variantId;
 function runnerUpOf(a: SweepAnalysis, slo: readonly SloRule[]): string | undefined {
   const c = a.choice?.point;
   if (!c) return undefined;
-  const other = a.points.filter((p) => p.variantId !== c.variantId && p.violations.length === 0).sort((x, y) => y.tokPerGpu - x.tokPerGpu)[0];
+  const other = a.points
+    .filter((p) => p.variantId !== c.variantId && p.violations.length === 0)
+    .sort((x, y) => y.tokPerGpu - x.tokPerGpu)[0];
   return other ? choiceSentence(other, slo) : undefined;
 }
 
@@ -76,14 +82,23 @@ export async function sweepFinalists(ctx: SessionContext, state: StageLoopState,
   const slo = config.slo;
   const gpus = sweepDevices(ctx.planHost.gpuCount);
   // The stages hold the VariantResults this session measured (StageRecord's schema type is looser).
-  const finalists = pickFinalists(state.stages as unknown as StageRows[], state.baseline, winner, { objective: config.objective, slo: stageSlo(config) });
+  const finalists = pickFinalists(state.stages as unknown as StageRows[], state.baseline, winner, {
+    objective: config.objective,
+    slo: stageSlo(config),
+  });
   ctx.emit({
-    type: 'sweep-started', spec: formatSweep(spec), slo: slo.length ? formatSlo(slo) : '', rule: FINALIST_RULE,
+    type: 'sweep-started',
+    spec: formatSweep(spec),
+    slo: slo.length ? formatSlo(slo) : '',
+    rule: FINALIST_RULE,
     variants: finalists.map((f) => ({ variantId: f.result.variantId, label: labelOf(f.result), why: f.why })),
   });
   const short = spec.kind === 'concurrency' ? spec.levels.filter((l) => l > config.scenario.numPrompts) : [];
   if (short.length) {
-    ctx.emit({ type: 'warning', message: `the workload has ${config.scenario.numPrompts} prompts: the points at ${short.join(', ')} concurrent never reach their load (raise --num-prompts or --scale)` });
+    ctx.emit({
+      type: 'warning',
+      message: `the workload has ${config.scenario.numPrompts} prompts: the points at ${short.join(', ')} concurrent never reach their load (raise --num-prompts or --scale)`,
+    });
   }
   const sweeps: VariantSweep[] = [];
   // Each finalist's sweep is one launch: its GPU time goes into the session's ledger.
@@ -96,7 +111,12 @@ export async function sweepFinalists(ctx: SessionContext, state: StageLoopState,
     if (ctx.signal?.aborted) throw new AbortedError();
     const label = labelOf(f.result);
     const sweep = await sweepVariant(f.result.variant, label, config.scenario, spec, {
-      run: swept, stage: 'sweep', slo, journal: ctx.journal, sweepAll: o.all, skipSignal: ctx.control.nextSkipSignal(f.result.variant.id),
+      run: swept,
+      stage: 'sweep',
+      slo,
+      journal: ctx.journal,
+      sweepAll: o.all,
+      skipSignal: ctx.control.nextSkipSignal(f.result.variant.id),
       onPoint: (_id, p) => ctx.emit(pointEvent(f.result.variantId, label, p, gpus, slo)),
     });
     // Levels not run (after an early stop) are points too: the chart and tables list them.
@@ -111,8 +131,15 @@ export async function sweepFinalists(ctx: SessionContext, state: StageLoopState,
   const chosen = chosenResult && c ? { result: chosenResult, load: c.point.load } : null;
   ctx.emit({
     type: 'sweep-finished',
-    frontier: analysis.frontier.points.map((p) => ({ variantId: p.variantId, load: loadInfo(p.load), tokPerGpu: p.tokPerGpu, tokPerUser: p.tokPerUser })),
-    choice: c ? { variantId: c.point.variantId, load: loadInfo(c.point.load), sentence: c.sentence, why: c.why, ...(runnerUp ? { runnerUp } : {}) } : null,
+    frontier: analysis.frontier.points.map((p) => ({
+      variantId: p.variantId,
+      load: loadInfo(p.load),
+      tokPerGpu: p.tokPerGpu,
+      tokPerUser: p.tokPerUser,
+    })),
+    choice: c
+      ? { variantId: c.point.variantId, load: loadInfo(c.point.load), sentence: c.sentence, why: c.why, ...(runnerUp ? { runnerUp } : {}) }
+      : null,
     ...(analysis.noChoice ? { noChoice: analysis.noChoice } : {}),
     decides: chosen !== null,
   });

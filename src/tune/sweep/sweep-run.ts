@@ -48,7 +48,13 @@ function breaks(p: SweepPoint, ctx: SweepContext): string | null {
 }
 
 /** Sweep `variant` over `spec`'s levels on the workload `base`. Throws the runner's AbortedError on abort. */
-export async function sweepVariant(variant: Variant, label: string, base: Scenario, spec: SweepSpec, ctx: SweepContext): Promise<VariantSweep> {
+export async function sweepVariant(
+  variant: Variant,
+  label: string,
+  base: Scenario,
+  spec: SweepSpec,
+  ctx: SweepContext,
+): Promise<VariantSweep> {
   const all = sweepScenarios(base, spec, ctx.prompts);
   const sweep: VariantSweep = { variantId: variant.id, label, points: [] };
   const todo: SweepScenario[] = [];
@@ -64,7 +70,14 @@ export async function sweepVariant(variant: Variant, label: string, base: Scenar
   if (todo.length) await runPoints(variant, todo, sweep, ctx);
   // Levels after an early stop are listed as not run, so tables and the profile show them.
   for (const s of all.slice(sweep.points.length)) {
-    sweep.points.push({ load: s.load, scenario: scenarioKey(s), numPrompts: s.numPrompts, status: 'not-run', reason: sweep.stopped ?? 'not reached', violations: [] });
+    sweep.points.push({
+      load: s.load,
+      scenario: scenarioKey(s),
+      numPrompts: s.numPrompts,
+      status: 'not-run',
+      reason: sweep.stopped ?? 'not reached',
+      violations: [],
+    });
   }
   // A break at the last level stopped nothing: there was no higher load to skip.
   if (sweep.stopped && !sweep.points.some((p) => p.status === 'not-run')) delete sweep.stopped;

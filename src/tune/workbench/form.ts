@@ -79,7 +79,20 @@ export function checkForm(f: WorkloadForm): string[] {
 }
 
 /** Flags the form owns: its value replaces any the command line gave. */
-const FORM_OWNED = ['model', 'scenario', 'num-prompts', 'dataset-path', 'objective', 'slo', 'sweep', 'validation', 'sim', 'gpu', 'gpus', 'dummy-weights'] as const;
+const FORM_OWNED = [
+  'model',
+  'scenario',
+  'num-prompts',
+  'dataset-path',
+  'objective',
+  'slo',
+  'sweep',
+  'validation',
+  'sim',
+  'gpu',
+  'gpus',
+  'dummy-weights',
+] as const;
 
 /**
  * The command line's flags that no screen asks for, checked by --auto's rules before the screens
@@ -91,7 +104,10 @@ export function checkCliFlags(cli: AutoFlagValues, settings: SettingValues = {})
   for (const k of FORM_OWNED) delete values[k];
   // A GGUF model (llama.cpp) stands in for itself: llama.cpp's flags need one, and it runs without the simulator.
   const gguf = typeof cli.model === 'string' && isGgufPath(cli.model);
-  configFromFlags({ ...values, model: gguf ? cli.model : 'Qwen/Qwen3-14B', ...(gguf ? {} : { sim: true }), scenario: 'random:1/1', validation: 'none' }, settings);
+  configFromFlags(
+    { ...values, model: gguf ? cli.model : 'Qwen/Qwen3-14B', ...(gguf ? {} : { sim: true }), scenario: 'random:1/1', validation: 'none' },
+    settings,
+  );
 }
 
 /**

@@ -37,7 +37,8 @@ export function detectEngines(): Promise<EngineInfo[]> {
   return Promise.all(
     ENGINES.map(
       (e): Promise<EngineInfo> =>
-        getAdapter(e).detect?.({ runtime: 'native', timeoutMs: 10_000 }) ?? Promise.resolve({ engine: e, installed: false, runtime: 'native', detail: 'no detection' }),
+        getAdapter(e).detect?.({ runtime: 'native', timeoutMs: 10_000 }) ??
+        Promise.resolve({ engine: e, installed: false, runtime: 'native', detail: 'no detection' }),
     ),
   );
 }
@@ -46,10 +47,17 @@ export function hostView(host: HostInfo, engines: EngineInfo[], runsDir: string)
   return {
     simulated: host.simulated,
     ...(host.note ? { note: host.note } : {}),
-    gpus: host.gpus.map((g) => ({ index: g.index, name: g.name, memTotalMiB: g.memTotalMiB, ...(g.computeCap ? { computeCap: g.computeCap } : {}) })),
+    gpus: host.gpus.map((g) => ({
+      index: g.index,
+      name: g.name,
+      memTotalMiB: g.memTotalMiB,
+      ...(g.computeCap ? { computeCap: g.computeCap } : {}),
+    })),
     ...(host.driverVersion ? { driver: host.driverVersion } : {}),
     gpuTypes: gpuNames(),
-    engines: host.simulated ? [...engines, { engine: 'sim', installed: true, runtime: 'sim', version: VERSION, detail: 'imitates vllm, sglang and trtllm' }] : engines,
+    engines: host.simulated
+      ? [...engines, { engine: 'sim', installed: true, runtime: 'sim', version: VERSION, detail: 'imitates vllm, sglang and trtllm' }]
+      : engines,
     logDir: runsDir,
     freeDiskBytes: freeBytes(runsDir),
   };
@@ -91,7 +99,12 @@ const DTYPES: WeightDtype[] = ['bf16', 'fp8', 'int4'];
 export function modelView(id: string): ModelView {
   const m = getModel(id);
   if (!m) {
-    return { id, known: false, weights: [], note: `no config.json for '${id}' here or built in: sizes unknown (the simulated host needs a known model)` };
+    return {
+      id,
+      known: false,
+      weights: [],
+      note: `no config.json for '${id}' here or built in: sizes unknown (the simulated host needs a known model)`,
+    };
   }
   const p = paramCounts(m);
   const par = resolveParallel('vllm', {});

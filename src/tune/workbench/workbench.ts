@@ -90,19 +90,34 @@ export function realServices(opts: RealServicesOptions): RealServices {
     const { plan, host: resolved } = await planSession(config, host ? { host } : {});
     const estHost = estimateHostFor(config, plan);
     const deps = realPlanDeps(config, resolved, config.runDir ?? join(config.runsDir, 'RUN'));
-    const start = (disabled: readonly string[]): SessionStarter => (onEvent, signal) => {
-      const control = new SessionControl();
-      const done = (opts.run ?? runSession)(dropUnchecked(config, plan, disabled), { onEvent, signal, control, ...(host ? { host } : {}) });
-      active = done;
-      return { done, skipVariant: (id) => control.skipVariant(id), stopAfterStage: () => control.stopAfterStage() };
-    };
-    const view = planView(plan, estHost, validationSeconds(plan, estHost, (v, s) => deps.predict(v, s)), { dummyWeights: config.dummyWeights === true });
+    const start =
+      (disabled: readonly string[]): SessionStarter =>
+      (onEvent, signal) => {
+        const control = new SessionControl();
+        const done = (opts.run ?? runSession)(dropUnchecked(config, plan, disabled), {
+          onEvent,
+          signal,
+          control,
+          ...(host ? { host } : {}),
+        });
+        active = done;
+        return { done, skipVariant: (id) => control.skipVariant(id), stopAfterStage: () => control.stopAfterStage() };
+      };
+    const view = planView(
+      plan,
+      estHost,
+      validationSeconds(plan, estHost, (v, s) => deps.predict(v, s)),
+      { dummyWeights: config.dummyWeights === true },
+    );
     return { view, start };
   }
 
   const services: Services = {
     async detectHost() {
-      const [host, engines] = await Promise.all([detectHost({ sim: flags.sim === true, gpu: defaults.gpuType, gpus: defaults.gpuCount }), detectEngines()]);
+      const [host, engines] = await Promise.all([
+        detectHost({ sim: flags.sim === true, gpu: defaults.gpuType, gpus: defaults.gpuCount }),
+        detectEngines(),
+      ]);
       detected = host;
       return hostView(host, engines, runsDir);
     },

@@ -67,19 +67,29 @@ describe('parseAutoArgs', () => {
     expect(badInput(['--sim', '--model', 'Qwen/Qwen3-14B', '--scenario', 'huge'])).toMatch(/unknown scenario/);
     expect(badInput(['--resume', '/no/such/run'])).toMatch(/no such folder/);
     // Every objective --auto takes is offered; a container image without the docker runtime is refused, not ignored.
-    expect(badInput(['--sim', '--model', 'Qwen/Qwen3-14B', '--objective', 'nope'])).toBe("unknown --objective 'nope': use one of total, output, request, goodput, frontier");
-    expect(badInput(['--sim', '--model', 'Qwen/Qwen3-14B', '--image', 'vllm/vllm-openai:v0.11.0'])).toBe('--image is the container of --runtime docker; add --runtime docker');
+    expect(badInput(['--sim', '--model', 'Qwen/Qwen3-14B', '--objective', 'nope'])).toBe(
+      "unknown --objective 'nope': use one of total, output, request, goodput, frontier",
+    );
+    expect(badInput(['--sim', '--model', 'Qwen/Qwen3-14B', '--image', 'vllm/vllm-openai:v0.11.0'])).toBe(
+      '--image is the container of --runtime docker; add --runtime docker',
+    );
     // Conflicting or unknown places are refused, not silently resolved one way.
-    expect(badInput(['--sim', '--model', 'Qwen/Qwen3-14B', '--run-dir', '/tmp/a', '--runs-dir', '/tmp/b'])).toBe('give --run-dir DIR (the exact run folder) or --runs-dir DIR (its parent), not both');
-    expect(badInput(['--sim', '--model', 'Qwen/Qwen3-14B', '--baseline', 'nosuch'])).toBe("--baseline 'nosuch' names no engine: give an engine (vllm, sglang, trtllm, llamacpp) or an engine-stage variant id, e.g. --baseline sglang");
+    expect(badInput(['--sim', '--model', 'Qwen/Qwen3-14B', '--run-dir', '/tmp/a', '--runs-dir', '/tmp/b'])).toBe(
+      'give --run-dir DIR (the exact run folder) or --runs-dir DIR (its parent), not both',
+    );
+    expect(badInput(['--sim', '--model', 'Qwen/Qwen3-14B', '--baseline', 'nosuch'])).toBe(
+      "--baseline 'nosuch' names no engine: give an engine (vllm, sglang, trtllm, llamacpp) or an engine-stage variant id, e.g. --baseline sglang",
+    );
     expect(parseAutoArgs(['--sim', '--model', 'Qwen/Qwen3-14B', '--baseline', 'trtllm']).config!.baseline).toBe('trtllm');
     // A resumed run keeps its recorded settings: a flag that would change them is refused, not ignored.
-    expect(badInput(['--auto', '--resume', '/tmp', '--gpus', '2'])).toBe("--resume continues a run with its recorded settings: drop --gpus (or start a new run without --resume)");
+    expect(badInput(['--auto', '--resume', '/tmp', '--gpus', '2'])).toBe(
+      '--resume continues a run with its recorded settings: drop --gpus (or start a new run without --resume)',
+    );
     expect(badInput(['--resume', '/tmp', '--json', '--dry-run', '--model', 'Qwen/Qwen3-14B'])).toMatch(/drop --model/);
     expect(badInput(['--sim', '--model', 'Qwen/Qwen3-14B', 'extra'])).toMatch(/unexpected argument 'extra'/);
   });
 
-  it('--max-concurrency makes a capped scenario of its own (the studies\' low-concurrency case)', () => {
+  it("--max-concurrency makes a capped scenario of its own (the studies' low-concurrency case)", () => {
     const { config } = parseAutoArgs(['--sim', '--model', 'Qwen/Qwen3-14B', '--num-prompts', '100', '--max-concurrency', '4']);
     expect(config!.scenario).toMatchObject({ name: 'sharegpt-like-c4', numPrompts: 100, maxConcurrency: 4 });
     expect(config!.validation[0]!.name).toBe('sharegpt-like');
@@ -105,13 +115,19 @@ describe('--quality flags (issue 25)', () => {
     const dir = mkdtempSync(join(tmpdir(), 'servelab-quality-args-'));
     const file = join(dir, 'eval.jsonl');
     writeFileSync(file, '{"prompt": "2+2?", "expected": "4"}\n');
-    expect(parseAutoArgs([...base, '--quality', '8', '--quality-floor', '0.9', '--quality-eval', file]).config!.quality).toEqual({ prompts: 8, floor: 0.9, eval: file });
+    expect(parseAutoArgs([...base, '--quality', '8', '--quality-floor', '0.9', '--quality-eval', file]).config!.quality).toEqual({
+      prompts: 8,
+      floor: 0.9,
+      eval: file,
+    });
   });
 
   it('bad input is one line', () => {
     expect(badInput([...base, '--quality', '0'])).toMatch(/--quality/);
     expect(badInput([...base, '--quality', '8', '--quality-floor', '1.5'])).toMatch(/--quality-floor/);
     expect(badInput([...base, '--quality-floor', '0.9'])).toBe('--quality-floor needs --quality N');
-    expect(badInput([...base, '--quality', '8', '--quality-eval', join(tmpdir(), 'servelab-no-such.jsonl')])).toMatch(/--quality-eval .*no such file$/);
+    expect(badInput([...base, '--quality', '8', '--quality-eval', join(tmpdir(), 'servelab-no-such.jsonl')])).toMatch(
+      /--quality-eval .*no such file$/,
+    );
   });
 });

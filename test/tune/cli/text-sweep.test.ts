@@ -5,14 +5,32 @@ import { projectSession } from '../../../src/core/view.js';
 import { progressLine, summaryText } from '../../../src/tune/cli/text.js';
 
 const c = (value: number) => ({ kind: 'concurrency' as const, value });
-const started: TuneEvent = { type: 'sweep-started', spec: 'concurrency:1,8', slo: 'tpot:p99<60', rule: 'baseline, winner', variants: [{ variantId: 'a', label: 'A', why: 'baseline and winner' }] };
+const started: TuneEvent = {
+  type: 'sweep-started',
+  spec: 'concurrency:1,8',
+  slo: 'tpot:p99<60',
+  rule: 'baseline, winner',
+  variants: [{ variantId: 'a', label: 'A', why: 'baseline and winner' }],
+};
 const point = (value: number, violations: string[] = []): TuneEvent => ({
-  type: 'sweep-point', variantId: 'a', label: 'A', load: c(value), status: 'ok', violations,
+  type: 'sweep-point',
+  variantId: 'a',
+  label: 'A',
+  load: c(value),
+  status: 'ok',
+  violations,
   summary: { tokPerGpu: 1850.4, tokPerUser: 41.2, ttftP50Ms: 90, ttftP99Ms: 812, tpotP99Ms: 38, goodput: null },
 });
 const finished: TuneEvent = {
-  type: 'sweep-finished', decides: true, frontier: [{ variantId: 'a', load: c(1), tokPerGpu: 1850.4, tokPerUser: 41.2 }],
-  choice: { variantId: 'a', load: c(1), sentence: 'A: 1,850 tok/s/GPU at 1 concurrent, TPOT p99 38 ms', why: '1 of 2 measured points meet the SLO' },
+  type: 'sweep-finished',
+  decides: true,
+  frontier: [{ variantId: 'a', load: c(1), tokPerGpu: 1850.4, tokPerUser: 41.2 }],
+  choice: {
+    variantId: 'a',
+    load: c(1),
+    sentence: 'A: 1,850 tok/s/GPU at 1 concurrent, TPOT p99 38 ms',
+    why: '1 of 2 measured points meet the SLO',
+  },
 };
 
 describe('sweep progress lines', () => {
@@ -25,7 +43,9 @@ describe('sweep progress lines', () => {
   });
 
   it('puts the chart, the points and the choice in the summary', () => {
-    const text = summaryText(projectSession([{ type: 'session-started', runDir: '/r', simulated: true, at: 'a' }, started, point(1), point(8, ['x']), finished]));
+    const text = summaryText(
+      projectSession([{ type: 'session-started', runDir: '/r', simulated: true, at: 'a' }, started, point(1), point(8, ['x']), finished]),
+    );
     expect(text).toContain('Load sweep concurrency:1,8 for tpot:p99<60');
     expect(text).toContain('tok/s/user (1000 / mean TPOT)');
     expect(text).toMatch(/1 concurrent +1,850 tok\/s\/GPU +41.2 tok\/s\/user .*\[SLO met, frontier\]/);

@@ -30,7 +30,23 @@ async function stdoutOf(argv: string[]): Promise<{ code: number; out: string }> 
 describe('servelab view', () => {
   it('shows an interrupted run: what was measured, marked interrupted', async () => {
     const runDir = join(dir, 'run');
-    const { config } = parseAutoArgs(['--sim', '--model', 'Qwen/Qwen3-14B', '--engines', 'sglang,vllm', '--stages', 'engine,attention', '--scale', '0.02', '--validation', 'none', '--out', dir, '--run-dir', runDir]);
+    const { config } = parseAutoArgs([
+      '--sim',
+      '--model',
+      'Qwen/Qwen3-14B',
+      '--engines',
+      'sglang,vllm',
+      '--stages',
+      'engine,attention',
+      '--scale',
+      '0.02',
+      '--validation',
+      'none',
+      '--out',
+      dir,
+      '--run-dir',
+      runDir,
+    ]);
     const ac = new AbortController();
     const { run } = scriptedRunner({ sglang: 1200, vllm: 1000 }, 1100, (v) => {
       if (v.id === 'sglang-attn-flashinfer') {

@@ -15,7 +15,9 @@ describe('scenarios', () => {
     // The stand-in is the ShareGPT length table written as vLLM's custom JSONL (one line per prompt).
     expect(s[0]).toMatchObject({ dataset: 'custom', seed: 42 });
     expect(readFileSync(s[0]!.datasetPath!, 'utf8').trim().split('\n')).toHaveLength(200);
-    expect(benchCommand(s[0]!, 'm')).toContain(`--dataset-name custom --dataset-path ${s[0]!.datasetPath} --custom-output-len -1 --skip-chat-template --num-prompts 200`);
+    expect(benchCommand(s[0]!, 'm')).toContain(
+      `--dataset-name custom --dataset-path ${s[0]!.datasetPath} --custom-output-len -1 --skip-chat-template --num-prompts 200`,
+    );
     const withFile = studyScenarios({ scale: 1, datasetPath: '/data/sg.json' });
     expect(withFile[0]).toMatchObject({ name: 'sharegpt', dataset: 'sharegpt', numPrompts: 1000, datasetPath: '/data/sg.json' });
   });

@@ -43,7 +43,9 @@ describe('settings', () => {
     expect(() => s.set('dataset-path', '/no/such/file.json')).toThrow(/no such file/);
     expect(() => s.set('colour', 'red')).toThrow(/unknown setting 'colour'/);
     // The config key's words, not the flag's; frontier is a session choice (a load sweep), not a saved default.
-    expect(() => s.set('objective', 'frontier')).toThrow("objective: use one of total, output, request, goodput, got 'frontier' (frontier runs a load sweep: pass --objective frontier --slo ... to servelab --auto; it is not saved)");
+    expect(() => s.set('objective', 'frontier')).toThrow(
+      "objective: use one of total, output, request, goodput, got 'frontier' (frontier runs a load sweep: pass --objective frontier --slo ... to servelab --auto; it is not saved)",
+    );
     expect(() => s.set('objective', 'speed')).toThrow("objective: use one of total, output, request, goodput, got 'speed'");
     expect(s.set('objective', 'Output')).toBe('output');
     // The slo key too: its refusal names the key, not the --slo flag.

@@ -94,7 +94,9 @@ describe('journal', () => {
     const complete = files.filter((f) => f.endsWith('.json'));
     for (const f of complete) expect(() => JSON.parse(readFileSync(join(dir, 'results', f), 'utf8'))).not.toThrow();
     // Resume sees exactly the complete ones, numbered without gaps.
-    const seqs = Journal.open(dir).entries().map((e) => e.seq);
+    const seqs = Journal.open(dir)
+      .entries()
+      .map((e) => e.seq);
     expect(seqs).toHaveLength(complete.length);
     expect(seqs).toEqual(seqs.map((_, i) => i + 1));
   });

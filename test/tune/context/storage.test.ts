@@ -35,7 +35,16 @@ function tmpfs(kib: number): string | undefined {
 }
 
 function result(i: number, pad: number): VariantResult {
-  return { variantId: `v${i}`, stage: 'engine', scenario: 's', status: 'ok', variant: { id: `v${i}`, note: 'x'.repeat(pad) } as never, argv: [], startedAt: '', finishedAt: '' };
+  return {
+    variantId: `v${i}`,
+    stage: 'engine',
+    scenario: 's',
+    status: 'ok',
+    variant: { id: `v${i}`, note: 'x'.repeat(pad) } as never,
+    argv: [],
+    startedAt: '',
+    finishedAt: '',
+  };
 }
 
 describe('storage errors', () => {
@@ -60,11 +69,17 @@ describe('storage errors', () => {
       err = e as Error;
     }
     expect(n).toBeGreaterThan(0);
-    expect(err?.message).toMatch(new RegExp(`^cannot write the journal entry ${join(dir, 'run', 'results')}/\\S+: the disk is full \\(ENOSPC\\)`));
+    expect(err?.message).toMatch(
+      new RegExp(`^cannot write the journal entry ${join(dir, 'run', 'results')}/\\S+: the disk is full \\(ENOSPC\\)`),
+    );
     expect(err?.message).toContain(`${n} finished measurement(s) journalled in ${join(dir, 'run', 'results')} are intact`);
     expect(err?.message).toContain(`--resume ${join(dir, 'run')}`);
     expect(readdirSync(join(dir, 'run', 'results')).filter((f) => f.endsWith('.tmp'))).toEqual([]);
-    expect(Journal.open(join(dir, 'run')).entries().map((e) => e.result.variantId)).toEqual(Array.from({ length: n }, (_, i) => `v${i}`));
+    expect(
+      Journal.open(join(dir, 'run'))
+        .entries()
+        .map((e) => e.result.variantId),
+    ).toEqual(Array.from({ length: n }, (_, i) => `v${i}`));
   });
 
   it.skipIf(!root)('a folder made read-only mid-run, and a profile saved into one', () => {
@@ -73,8 +88,12 @@ describe('storage errors', () => {
     const j = Journal.create(join(dir, 'run'), { model: 'm' });
     j.record('tune', 0, result(0, 10));
     execFileSync('mount', ['-o', 'remount,ro', dir]);
-    expect(() => j.record('tune', 0, result(1, 10))).toThrow(/cannot write the journal entry .*read-only \(EROFS\).*\. 1 finished measurement/);
-    expect(() => saveProfile(qwen3Study(), join(dir, 'profiles'))).toThrow(new RegExp(`^cannot write the profile folder ${join(dir, 'profiles')}: the file system is read-only`));
+    expect(() => j.record('tune', 0, result(1, 10))).toThrow(
+      /cannot write the journal entry .*read-only \(EROFS\).*\. 1 finished measurement/,
+    );
+    expect(() => saveProfile(qwen3Study(), join(dir, 'profiles'))).toThrow(
+      new RegExp(`^cannot write the profile folder ${join(dir, 'profiles')}: the file system is read-only`),
+    );
     expect(Journal.open(join(dir, 'run')).entries()).toHaveLength(1);
   });
 
@@ -85,10 +104,27 @@ describe('storage errors', () => {
     execFileSync('mount', ['-o', 'remount,ro', ro]);
     const cwd = tempDir('storage');
     dirs.push(cwd);
-    const base = ['--auto', '--sim', '--model', 'Qwen/Qwen3-14B', '--stages', 'engine', '--engines', 'vllm', '--scale', '0.02', '--validation', 'sharegpt-like', '--port', String(20000 + Math.floor(Math.random() * 20000))];
+    const base = [
+      '--auto',
+      '--sim',
+      '--model',
+      'Qwen/Qwen3-14B',
+      '--stages',
+      'engine',
+      '--engines',
+      'vllm',
+      '--scale',
+      '0.02',
+      '--validation',
+      'sharegpt-like',
+      '--port',
+      String(20000 + Math.floor(Math.random() * 20000)),
+    ];
     const a = await runCli([...base, '--run-dir', join(ro, 'run')], cwd);
     expect(a.code, a.stderr).toBe(2);
-    expect(a.stderr.trim().split('\n')).toEqual([`servelab: cannot write the run folder ${join(ro, 'run')}: the file system is read-only (EROFS); choose another folder`]);
+    expect(a.stderr.trim().split('\n')).toEqual([
+      `servelab: cannot write the run folder ${join(ro, 'run')}: the file system is read-only (EROFS); choose another folder`,
+    ]);
     // A full --out: the profile does not fit; the measurements are in the run folder.
     try {
       writeFileSync(join(full, 'pad'), Buffer.alloc(64 * 1024));
@@ -99,7 +135,11 @@ describe('storage errors', () => {
     const b = await runCli([...base, '--run-dir', runDir, '--out', full, '--json'], cwd);
     const last = b.stderr.trim().split('\n').at(-1)!;
     expect(b.code, b.stderr.slice(-1500)).toBe(1);
-    expect(last).toMatch(new RegExp(`^servelab: cannot write the profile( folder)? ${full}/profiles\\S*: the disk is full \\(ENOSPC\\).* [1-9]\\d* finished measurement\\(s\\) journalled in ${runDir}/results are intact`));
+    expect(last).toMatch(
+      new RegExp(
+        `^servelab: cannot write the profile( folder)? ${full}/profiles\\S*: the disk is full \\(ENOSPC\\).* [1-9]\\d* finished measurement\\(s\\) journalled in ${runDir}/results are intact`,
+      ),
+    );
     expect(survivors(launchedPorts(b.events))).toEqual([]);
     expect(Journal.open(runDir).entries().length).toBe(Number(/ (\d+) finished/.exec(last)![1]));
     removeDir(runDir);

@@ -31,7 +31,26 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 let n = 0;
 
 function config(extra: string[] = []) {
-  return parseAutoArgs(['--sim', '--gpus', '8', '--model', 'Qwen/Qwen3-14B', '--engines', 'vllm,sglang', '--stages', 'engine,batching', '--scale', '0.02', '--validation', 'sharegpt-like', '--out', dir, '--run-dir', join(dir, `run-${++n}`), ...extra]).config!;
+  return parseAutoArgs([
+    '--sim',
+    '--gpus',
+    '8',
+    '--model',
+    'Qwen/Qwen3-14B',
+    '--engines',
+    'vllm,sglang',
+    '--stages',
+    'engine,batching',
+    '--scale',
+    '0.02',
+    '--validation',
+    'sharegpt-like',
+    '--out',
+    dir,
+    '--run-dir',
+    join(dir, `run-${++n}`),
+    ...extra,
+  ]).config!;
 }
 
 function ctxFor(run: ScenarioRunner, extra: string[] = [], signal?: AbortSignal): { ctx: SessionContext; events: TuneEvent[] } {
@@ -39,22 +58,48 @@ function ctxFor(run: ScenarioRunner, extra: string[] = [], signal?: AbortSignal)
   const events: TuneEvent[] = [];
   const planHost = { gpuName: 'H100', gpuCount: 8, gpuMemMiB: 81559, simulated: true } as SessionContext['planHost'];
   const ctx = {
-    config: c, host: { simulated: true, gpus: [] } as unknown as SessionContext['host'], planHost, planDeps: {} as SessionContext['planDeps'], plan: {} as Plan,
-    journal: Journal.create(c.runDir!, c), versions: {}, emit: (e: TuneEvent) => events.push(e), ...(signal ? { signal } : {}),
-    control: new SessionControl(), run, warnedClientBound: false, cost: new CostLedger(8, true),
+    config: c,
+    host: { simulated: true, gpus: [] } as unknown as SessionContext['host'],
+    planHost,
+    planDeps: {} as SessionContext['planDeps'],
+    plan: {} as Plan,
+    journal: Journal.create(c.runDir!, c),
+    versions: {},
+    emit: (e: TuneEvent) => events.push(e),
+    ...(signal ? { signal } : {}),
+    control: new SessionControl(),
+    run,
+    warnedClientBound: false,
+    cost: new CostLedger(8, true),
   } satisfies SessionContext;
   return { ctx, events };
 }
 
 const tp = (engine: 'vllm' | 'sglang', t: number, extra = {}): PlannedVariant => ({
   variant: makeVariant(engine, 'Qwen/Qwen3-14B', { tp: t > 1 ? t : undefined, ...extra }, { model: 'Qwen/Qwen3-14B' }),
-  stage: 'engine', change: 'defaults', status: 'planned', warnings: [],
+  stage: 'engine',
+  change: 'defaults',
+  status: 'planned',
+  warnings: [],
 });
 
 function okResult(v: Variant, req: RunRequest, total: number, p99Tpot = 20): VariantResult {
   const m = { ...metricsFor(total), p99_tpot_ms: p99Tpot };
   const gpuTime = variantGpuTime({ gpus: v.knobs.tp ?? 1, launchS: 0, readyS: 60, stopS: 160 }, true);
-  return { variantId: v.id, stage: req.stage, scenario: 'sharegpt-like', status: 'ok', variant: v, argv: ['sim-serve', v.id], metrics: m, startupS: 60, gpuTime, simulated: true, startedAt: 'a', finishedAt: 'b' };
+  return {
+    variantId: v.id,
+    stage: req.stage,
+    scenario: 'sharegpt-like',
+    status: 'ok',
+    variant: v,
+    argv: ['sim-serve', v.id],
+    metrics: m,
+    startupS: 60,
+    gpuTime,
+    simulated: true,
+    startedAt: 'a',
+    finishedAt: 'b',
+  };
 }
 
 describe('parallel variants in a stage', () => {
@@ -74,13 +119,21 @@ describe('parallel variants in a stage', () => {
       if (v.id === 'sglang') throw new Error('the runner crashed');
       return [okResult(v, req, v.engine === 'vllm' ? 1000 : 900)];
     };
-    const variants = [tp('vllm', 1), tp('sglang', 1), tp('vllm', 2, { maxNumSeqs: 512 }), tp('sglang', 4, { maxNumSeqs: 512 }), tp('vllm', 4, { maxNumSeqs: 1024 })];
+    const variants = [
+      tp('vllm', 1),
+      tp('sglang', 1),
+      tp('vllm', 2, { maxNumSeqs: 512 }),
+      tp('sglang', 4, { maxNumSeqs: 512 }),
+      tp('vllm', 4, { maxNumSeqs: 1024 }),
+    ];
     const { ctx, events } = ctxFor(run, ['--parallel', '8', '--no-early-stop', '--repeats-max', '1']);
     const out = await measureStage(ctx, variants, null);
     expect(overlaps).toEqual([]);
     expect(peak).toBeGreaterThan(1);
     // Greedy order kept: results come back in the stage's order; the crash is one failed row.
-    expect(out.results.map((r) => [r.variantId, r.status])).toEqual(variants.map((p) => [p.variant.id, p.variant.id === 'sglang' ? 'failed' : 'ok']));
+    expect(out.results.map((r) => [r.variantId, r.status])).toEqual(
+      variants.map((p) => [p.variant.id, p.variant.id === 'sglang' ? 'failed' : 'ok']),
+    );
     expect(out.results[1]!.failure?.reason).toMatch(/the runner crashed/);
     // GPU time in simulated seconds: waves overlap, so the host's wall is less than the sum.
     const cost = ctx.cost.summary();
@@ -129,7 +182,11 @@ describe('parallel variants in a stage', () => {
     ctx.control.skipVariant('trtllm');
     const out = await measuring;
     expect(started).toEqual(['vllm', 'sglang', 'vllm-tp2']);
-    expect(Object.fromEntries(out.results.map((r) => [r.variantId, r.status]))).toEqual({ vllm: 'ok', sglang: 'skipped', 'vllm-tp2': 'ok' });
+    expect(Object.fromEntries(out.results.map((r) => [r.variantId, r.status]))).toEqual({
+      vllm: 'ok',
+      sglang: 'skipped',
+      'vllm-tp2': 'ok',
+    });
   });
 
   it('--parallel off runs one at a time, unpinned', async () => {
@@ -156,7 +213,12 @@ describe('run order within a stage', () => {
   // Four variants; two tie exactly (same throughput, p99 TPOT and startup), so even the tie rule's
   // last step ("the one listed first") is exercised. Fixed measurements per variant, run in two orders.
   const values: Record<string, number> = { 'vllm-tp8': 1000, 'sglang-tp8': 1200, 'vllm-tp8-mbt-4096': 1200, 'sglang-tp8-mbt-4096': 900 };
-  const stage = () => [tp('vllm', 8), tp('sglang', 8), tp('vllm', 8, { maxBatchedTokens: 4096 }), tp('sglang', 8, { maxBatchedTokens: 4096 })];
+  const stage = () => [
+    tp('vllm', 8),
+    tp('sglang', 8),
+    tp('vllm', 8, { maxBatchedTokens: 4096 }),
+    tp('sglang', 8, { maxBatchedTokens: 4096 }),
+  ];
   async function decided(predicted: (i: number) => number) {
     const calls: string[] = [];
     const run: ScenarioRunner = async (v, _s, req) => (calls.push(v.id), [okResult(v, req, values[v.id]!)]);
@@ -164,9 +226,19 @@ describe('run order within a stage', () => {
     const variants = stage().map((p, i) => ({ ...p, predicted: { totalTokPerS: predicted(i) } as PlannedVariant['predicted'] }));
     const measured = await measureStage(ctx, variants, null);
     const settled = await settleTies(ctx, 'engine', null, measured);
-    const opts = { objective: ctx.config.objective, slo: [], marginPct: ctx.config.marginPct, ...(settled.step ? { repeats: settled.step } : {}) };
+    const opts = {
+      objective: ctx.config.objective,
+      slo: [],
+      marginPct: ctx.config.marginPct,
+      ...(settled.step ? { repeats: settled.step } : {}),
+    };
     const out = decideStageVerdict('engine', null, null, settled.results, opts);
-    return { calls, rows: settled.results.map((r) => [r.variantId, r.metrics?.total_token_throughput]), winner: out.verdict.winnerId, why: out.verdict.why };
+    return {
+      calls,
+      rows: settled.results.map((r) => [r.variantId, r.metrics?.total_token_throughput]),
+      winner: out.verdict.winnerId,
+      why: out.verdict.why,
+    };
   }
 
   it('runs the predicted fastest first, and the same measurements give the same winner in any order', async () => {
@@ -194,15 +266,25 @@ describe('early stop on a scripted stage', () => {
       const r = okResult(v, req, total);
       const m = { ...r.metrics!, total_input_tokens: 2000 };
       // As the runner does: a stopped run keeps the figures it measured, marked partial.
-      return [stoppedAt ? { ...r, status: 'pruned', metrics: m, partial: true, failure: { kind: 'pruned', reason: stoppedAt } } : { ...r, metrics: m }];
+      return [
+        stoppedAt
+          ? { ...r, status: 'pruned', metrics: m, partial: true, failure: { kind: 'pruned', reason: stoppedAt } }
+          : { ...r, metrics: m },
+      ];
     };
     const { ctx } = ctxFor(run, ['--parallel', 'off']);
     const out = await measureStage(ctx, [tp('vllm', 8), tp('sglang', 8)], null);
     expect(seenLeader).toEqual([undefined, 'vllm-tp8']);
     // At 6 of 20 (30%, t = 2.4 s) its fastest window (2 requests in 0.8 s) is 2.5 req/s and the rate is level:
     // bound = 4000 tokens / (2.4 + 14 / (2.5 x 1.02)) = 507 tok/s, 49% below the leader's 1000.
-    expect(out.results[1]).toMatchObject({ status: 'pruned', partial: true, failure: { reason: 'stopped early: at least 49% below the leader at 6/20 requests' } });
-    expect(statusText(out.results[1]!)).toBe('stopped early: at least 49% below the leader at 6/20 requests (figures partial: the requests finished before the stop)');
+    expect(out.results[1]).toMatchObject({
+      status: 'pruned',
+      partial: true,
+      failure: { reason: 'stopped early: at least 49% below the leader at 6/20 requests' },
+    });
+    expect(statusText(out.results[1]!)).toBe(
+      'stopped early: at least 49% below the leader at 6/20 requests (figures partial: the requests finished before the stop)',
+    );
     // Its partial figures never make it eligible: only the leader is ranked.
     const settled = await settleTies(ctx, 'engine', null, out);
     expect(settled.step?.ranked.map((r) => r.variantId)).toEqual(['vllm-tp8']);
@@ -229,9 +311,19 @@ describe('adaptive repeats in a session', () => {
       return scenarios.map(() => okResult(v, req, list[Math.min(i, list.length - 1)]!, tpot[v.id] ?? 20));
     };
     const events: TuneEvent[] = [];
-    return { calls, runs, events, go: () => runSession(config(['--stages', 'engine', '--parallel', 'off', '--replica', 'off', ...extra]), { runner: run, onEvent: (e) => events.push(e) }) };
+    return {
+      calls,
+      runs,
+      events,
+      go: () =>
+        runSession(config(['--stages', 'engine', '--parallel', 'off', '--replica', 'off', ...extra]), {
+          runner: run,
+          onEvent: (e) => events.push(e),
+        }),
+    };
   }
-  const verdict = (events: TuneEvent[]) => events.find((e): e is Extract<TuneEvent, { type: 'stage-finished' }> => e.type === 'stage-finished' && e.stage === 'engine')!;
+  const verdict = (events: TuneEvent[]) =>
+    events.find((e): e is Extract<TuneEvent, { type: 'stage-finished' }> => e.type === 'stage-finished' && e.stage === 'engine')!;
 
   it('reruns the best two while within the margin; still tied: the lower p99 TPOT wins, said so', async () => {
     // Medians 1005 and 1000 after three runs each; the runs spread 3% and 2.2%, more than the 0.5% between them.
@@ -239,9 +331,23 @@ describe('adaptive repeats in a session', () => {
     const o = await s.go();
     // The first runs go predicted fastest first (SGLang here); reruns go in the ranking's order.
     // (after two runs each SGLang leads, 1006 vs 995, so the third pair starts with it).
-    expect(s.calls.filter((c) => c.startsWith('engine:'))).toEqual(['engine:sglang-tp8', 'engine:vllm-tp8', 'engine:vllm-tp8', 'engine:sglang-tp8', 'engine:sglang-tp8', 'engine:vllm-tp8']);
+    expect(s.calls.filter((c) => c.startsWith('engine:'))).toEqual([
+      'engine:sglang-tp8',
+      'engine:vllm-tp8',
+      'engine:vllm-tp8',
+      'engine:sglang-tp8',
+      'engine:sglang-tp8',
+      'engine:vllm-tp8',
+    ]);
     // A repeat launch says which run it is (the runner passes it on to its variant-launching event).
-    expect(s.runs).toEqual(['sglang-tp8 first', 'vllm-tp8 first', 'vllm-tp8 run 2 of 3', 'sglang-tp8 run 2 of 3', 'sglang-tp8 run 3 of 3', 'vllm-tp8 run 3 of 3']);
+    expect(s.runs).toEqual([
+      'sglang-tp8 first',
+      'vllm-tp8 first',
+      'vllm-tp8 run 2 of 3',
+      'sglang-tp8 run 2 of 3',
+      'sglang-tp8 run 3 of 3',
+      'vllm-tp8 run 3 of 3',
+    ]);
     expect(verdict(s.events).winnerId).toBe('sglang-tp8');
     expect(verdict(s.events).why).toMatch(/tied within noise .*after 3 and 3 runs.*wins on lower p99 TPOT/);
     expect(verdict(s.events).tied).toBe(true);
@@ -289,7 +395,12 @@ describe('tune a replica, then the host', () => {
     expect(plan.stages.map((s) => s.name)).toEqual(['engine', 'batching', 'parallelism']);
     expect(plan.stages[0]!.variants.map((v) => v.variant.knobs.tp ?? 1)).toEqual([1, 1]);
     const layouts = plan.stages[2]!.variants.map((v) => v.change);
-    expect(layouts).toEqual(['8 replicas x TP1 (whole host)', '4 replicas x TP2 (whole host)', '2 replicas x TP4 (whole host)', 'TP8 (whole host)']);
+    expect(layouts).toEqual([
+      '8 replicas x TP1 (whole host)',
+      '4 replicas x TP2 (whole host)',
+      '2 replicas x TP4 (whole host)',
+      'TP8 (whole host)',
+    ]);
     // The commands carry the engines' data-parallel flags.
     expect(plan.stages[2]!.variants[0]!.engineArgv?.join(' ')).toMatch(/--dp-size 8|--data-parallel-size 8/);
     const text = planText(plan, c);
@@ -318,14 +429,21 @@ describe('tune a replica, then the host', () => {
       return scenarios.map(() => okResult(v, req, perGpu * layout * (v.knobs.tp === 2 ? 1.1 : 1)));
     };
     const events: TuneEvent[] = [];
-    const o = await runSession(config(['--stages', 'engine,parallelism', '--parallel', '2', '--no-early-stop']), { runner: run, onEvent: (e) => events.push(e) });
+    const o = await runSession(config(['--stages', 'engine,parallelism', '--parallel', '2', '--no-early-stop']), {
+      runner: run,
+      onEvent: (e) => events.push(e),
+    });
     expect(o.exitCode).toBe(0);
     // Engine stage: both engines at TP1, at once, on GPUs 0 and 1 (the predicted faster, SGLang, first).
     expect(calls.slice(0, 2).sort()).toEqual(['engine:sglang:0', 'engine:vllm:1']);
-    const par = events.find((e): e is Extract<TuneEvent, { type: 'stage-finished' }> => e.type === 'stage-finished' && e.stage === 'parallelism')!;
+    const par = events.find(
+      (e): e is Extract<TuneEvent, { type: 'stage-finished' }> => e.type === 'stage-finished' && e.stage === 'parallelism',
+    )!;
     expect(par.winnerId).toBe('sglang-tp2-dp4');
     expect(par.why).toMatch(/^whole-host layouts of the tuned replica/);
     expect(calls.filter((c) => c.startsWith('validation:')).map((c) => c.split(':')[1])).toEqual(['vllm-tp8']);
-    expect(events).toContainEqual(expect.objectContaining({ type: 'validation-started', baselineId: 'vllm-tp8', winnerId: 'sglang-tp2-dp4' }));
+    expect(events).toContainEqual(
+      expect.objectContaining({ type: 'validation-started', baselineId: 'vllm-tp8', winnerId: 'sglang-tp2-dp4' }),
+    );
   });
 });

@@ -24,7 +24,9 @@ describe('sessionGpuTime', () => {
     expect(s.variantGpuHours).toBeCloseTo(0.5, 12);
     expect(s.startupGpuHours).toBeCloseTo(0.1, 12);
     expect(s.busyPct).toBeCloseTo(12.5, 9);
-    expect(s.summary).toBe('4.00 host GPU-hours (8 GPUs x 30 min); variants held 0.50 (startup 0.10, benchmark 0.40; 13% of the host) [simulated time: what the modelled host would spend]');
+    expect(s.summary).toBe(
+      '4.00 host GPU-hours (8 GPUs x 30 min); variants held 0.50 (startup 0.10, benchmark 0.40; 13% of the host) [simulated time: what the modelled host would spend]',
+    );
   });
 
   it('parallel waves: the simulated wall time is the longest of each wave', () => {

@@ -5,11 +5,30 @@ import type { VariantResult } from '../../../src/core/events.js';
 import type { LiveSnapshot } from '../../../src/core/metrics.js';
 import { decideStage } from '../../../src/tune/decide/decide.js';
 import { peakRequestRate } from '../../../src/tune/decide/early-stop-rate.js';
-import { earlyStopVerdict, snapshotChannel, snapshotProgress, stoppedEarlyResult, unitsMax, watchForEarlyStop } from '../../../src/tune/decide/early-stop.js';
+import {
+  earlyStopVerdict,
+  snapshotChannel,
+  snapshotProgress,
+  stoppedEarlyResult,
+  unitsMax,
+  watchForEarlyStop,
+} from '../../../src/tune/decide/early-stop.js';
 
 const snap = (completed: number, elapsedS: number, total = 100, failed = 0): LiveSnapshot => ({
-  elapsedS, total, completed, failed, running: 0, outputTokPerS: 0, totalTokPerS: 0,
-  meanTtftMs: 0, p99TtftMs: 0, meanTpotMs: 0, p99TpotMs: 0, meanItlMs: 0, p99ItlMs: 0, clientBound: false,
+  elapsedS,
+  total,
+  completed,
+  failed,
+  running: 0,
+  outputTokPerS: 0,
+  totalTokPerS: 0,
+  meanTtftMs: 0,
+  p99TtftMs: 0,
+  meanTpotMs: 0,
+  p99TpotMs: 0,
+  meanItlMs: 0,
+  p99ItlMs: 0,
+  clientBound: false,
 });
 
 describe('earlyStopVerdict', () => {
@@ -34,7 +53,10 @@ describe('earlyStopVerdict', () => {
 
   it('never stops a run in its last 10% of requests, however slow (996/1000 or 982/1000 saves nothing)', () => {
     const big = { total: 1000, elapsedS: 1e5, unitsMax: 20000 };
-    expect(earlyStopVerdict({ ...big, finished: 996 }, leader, 2)).toMatchObject({ stop: false, why: expect.stringMatching(/in its last 10% a run is never stopped/) });
+    expect(earlyStopVerdict({ ...big, finished: 996 }, leader, 2)).toMatchObject({
+      stop: false,
+      why: expect.stringMatching(/in its last 10% a run is never stopped/),
+    });
     expect(earlyStopVerdict({ ...big, finished: 982 }, leader, 2).stop).toBe(false);
     expect(earlyStopVerdict({ ...big, finished: 900 }, leader, 2).stop).toBe(false);
     expect(earlyStopVerdict({ ...big, finished: 899 }, leader, 2).stop).toBe(true);
@@ -84,7 +106,9 @@ describe('the window-rate bound on scripted progress', () => {
     const pts = [0, 1, 2, 3, 4, 5, 6].map((t) => ({ elapsedS: t, finished: t === 0 ? 0 : ramp(t) }));
     const rate = peakRequestRate([...pts, { elapsedS: 7, finished: 40 }], 100)!;
     expect(rate.rising).toBe(true);
-    expect(earlyStopVerdict({ finished: 40, total: 100, elapsedS: 7, unitsMax: 100, rate: { ...rate, rising: false } }, 10, 2).stop).toBe(true);
+    expect(earlyStopVerdict({ finished: 40, total: 100, elapsedS: 7, unitsMax: 100, rate: { ...rate, rising: false } }, 10, 2).stop).toBe(
+      true,
+    );
   });
 
   it('never stops a variant as fast as the leader, its rate swinging +-35% second to second', () => {
@@ -110,7 +134,12 @@ describe('unitsMax and snapshots', () => {
     expect(unitsMax('request', reqs, { total_input_tokens: 0 })).toBe(4);
   });
   it('failed requests cannot add requests', () => {
-    expect(snapshotProgress(snap(40, 10, 100, 10), { objective: 'request', value: 5, unitsMax: 100 })).toMatchObject({ finished: 50, total: 100, elapsedS: 10, unitsMax: 90 });
+    expect(snapshotProgress(snap(40, 10, 100, 10), { objective: 'request', value: 5, unitsMax: 100 })).toMatchObject({
+      finished: 50,
+      total: 100,
+      elapsedS: 10,
+      unitsMax: 90,
+    });
     expect(snapshotProgress(snap(40, 10, 100, 10), { objective: 'output', value: 5, unitsMax: 100 }).unitsMax).toBe(100);
   });
 });
@@ -151,11 +180,30 @@ describe('watchForEarlyStop', () => {
 
 describe('a variant stopped early', () => {
   it('is never the winner, even with the best partial numbers', () => {
-    const metrics = (tput: number) => ({ completed: 50, total_token_throughput: tput, output_throughput: tput, request_throughput: 1, request_goodput: null }) as unknown as VariantResult['metrics'];
-    const base = { stage: 's', scenario: 'x', variant: { id: 'a' } as unknown as VariantResult['variant'], argv: [], startedAt: '', finishedAt: '' };
+    const metrics = (tput: number) =>
+      ({
+        completed: 50,
+        total_token_throughput: tput,
+        output_throughput: tput,
+        request_throughput: 1,
+        request_goodput: null,
+      }) as unknown as VariantResult['metrics'];
+    const base = {
+      stage: 's',
+      scenario: 'x',
+      variant: { id: 'a' } as unknown as VariantResult['variant'],
+      argv: [],
+      startedAt: '',
+      finishedAt: '',
+    };
     const ok: VariantResult = { ...base, variantId: 'ok', status: 'ok', metrics: metrics(100) };
     const fast: VariantResult = { ...base, variantId: 'fast', status: 'ok', metrics: metrics(500) };
-    const stopped = stoppedEarlyResult(fast, { stop: true, boundValue: 1, belowPct: 50, status: 'stopped early: 50% below the leader at 40/100 requests' });
+    const stopped = stoppedEarlyResult(fast, {
+      stop: true,
+      boundValue: 1,
+      belowPct: 50,
+      status: 'stopped early: 50% below the leader at 40/100 requests',
+    });
     expect(stopped.failure?.reason).toMatch(/^stopped early/);
     const d = decideStage(null, [ok, stopped], { objective: 'total', slo: [], marginPct: 2 });
     expect(d.winner?.variantId).toBe('ok');

@@ -37,7 +37,10 @@ const yamlOf = (spec: ReturnType<typeof launch>) => YAML.parse(spec.files[0]!.co
 describe('TensorRT-LLM dummy weights: the YAML of a tuning launch', () => {
   it('a dense tuning launch writes load_format: dummy and adds no flag', () => {
     const spec = launch(config('--dummy-weights'), trt(), 'engine');
-    expect(launchWeights(config('--dummy-weights'), trt(), 'engine')).toEqual({ kind: 'dummy', why: expect.stringContaining('load_format: dummy') });
+    expect(launchWeights(config('--dummy-weights'), trt(), 'engine')).toEqual({
+      kind: 'dummy',
+      why: expect.stringContaining('load_format: dummy'),
+    });
     expect(yamlOf(spec)).toMatchObject({ load_format: 'dummy', enable_iter_perf_stats: true });
     expect(spec.argv[0]).toBe('trtllm-serve');
     expect(spec.argv).toEqual(spec.engineArgv);
@@ -61,7 +64,9 @@ describe('TensorRT-LLM dummy weights: the YAML of a tuning launch', () => {
   it('every YAML key of the dummy launch is in both release lists, load_format: dummy among its choices', () => {
     const keys = Object.keys(yamlOf(launch(config('--dummy-weights'), trt(), 'engine')));
     for (const v of ['1.2.0rc1', '1.3.0rc27']) {
-      const list = JSON.parse(readFileSync(join(import.meta.dirname, `../../../src/engines/data/flags/trtllm-${v}.json`), 'utf8')) as { yaml: Record<string, { choices?: string[] }> };
+      const list = JSON.parse(readFileSync(join(import.meta.dirname, `../../../src/engines/data/flags/trtllm-${v}.json`), 'utf8')) as {
+        yaml: Record<string, { choices?: string[] }>;
+      };
       for (const k of keys) expect(list.yaml[k], `${v} ${k}`).toBeDefined();
       expect(list.yaml.load_format!.choices).toContain('dummy');
     }
@@ -104,18 +109,35 @@ describe('TensorRT-LLM dummy weights on the simulated host', () => {
   });
 
   it('the dry-run plan shows the launched argv and says how TensorRT-LLM gets dummy weights', async () => {
-    const cfg = parseAutoArgs(['--sim', '--model', 'Qwen/Qwen3-14B', '--engines', 'trtllm', '--stages', 'engine,batching', '--speed', '5', '--dummy-weights']).config!;
+    const cfg = parseAutoArgs([
+      '--sim',
+      '--model',
+      'Qwen/Qwen3-14B',
+      '--engines',
+      'trtllm',
+      '--stages',
+      'engine,batching',
+      '--speed',
+      '5',
+      '--dummy-weights',
+    ]).config!;
     const { plan } = await planSession(cfg);
     const planned = plan.stages.flatMap((s) => s.variants).filter((v) => v.status === 'planned');
     expect(planned.length).toBeGreaterThan(1);
     for (const pv of planned) {
       expect(pv.weights?.kind).toBe('dummy');
-      const again = prepareLaunch(pv.variant, launchContext(cfg, { port: cfg.portStart, runDir: join(cfg.runsDir, 'RUN', 'logs', pv.variant.id) }), { dummyWeights: true });
+      const again = prepareLaunch(
+        pv.variant,
+        launchContext(cfg, { port: cfg.portStart, runDir: join(cfg.runsDir, 'RUN', 'logs', pv.variant.id) }),
+        { dummyWeights: true },
+      );
       expect(pv.argv).toEqual(again.spec.argv);
       expect(pv.engineArgv).toEqual(again.spec.engineArgv);
       expect(YAML.parse(again.spec.files[0]!.content)).toHaveProperty('load_format', 'dummy');
     }
-    expect(planText(plan, cfg)).toMatch(/Stage 1: engine[^\n]*\n  weights: dummy \(TensorRT-LLM: load_format: dummy in its --extra_llm_api_options YAML, client sends ignore_eos\)/);
+    expect(planText(plan, cfg)).toMatch(
+      /Stage 1: engine[^\n]*\n  weights: dummy \(TensorRT-LLM: load_format: dummy in its --extra_llm_api_options YAML, client sends ignore_eos\)/,
+    );
   });
 
   it('a launched sim-serve reads the YAML: no weight read in its modelled start-up', async () => {
@@ -123,7 +145,18 @@ describe('TensorRT-LLM dummy weights on the simulated host', () => {
     mkdirSync(dirname(file), { recursive: true });
     const startup = async (content: string) => {
       writeFileSync(file, content);
-      const p = spawnSim(['--engine', 'trtllm', '--model', 'Qwen/Qwen3-14B', '--port', '0', '--load-time', '0', '--extra_llm_api_options', file]);
+      const p = spawnSim([
+        '--engine',
+        'trtllm',
+        '--model',
+        'Qwen/Qwen3-14B',
+        '--port',
+        '0',
+        '--load-time',
+        '0',
+        '--extra_llm_api_options',
+        file,
+      ]);
       const m = await p.waitFor(/Uvicorn running on (http:\/\/[\d.:]+)/);
       const info = (await (await fetch(`${m[1]}/sim/info`)).json()) as { startup: { weightsS: number } };
       p.kill();

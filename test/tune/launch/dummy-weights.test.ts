@@ -17,7 +17,12 @@ import { form } from '../../tui/fixtures.js';
 const flags = (...more: string[]) => parseAutoArgs(['--model', 'Qwen/Qwen3-14B', ...more]).config!;
 const on = flags('--dummy-weights');
 const off = flags();
-const dense = (engine: Variant['engine'], knobs: Variant['knobs'] = {}): Variant => ({ id: engine, engine, model: 'Qwen/Qwen3-14B', knobs });
+const dense = (engine: Variant['engine'], knobs: Variant['knobs'] = {}): Variant => ({
+  id: engine,
+  engine,
+  model: 'Qwen/Qwen3-14B',
+  knobs,
+});
 const runDir = join(tmpdir(), 'servelab-dummy-test');
 const config0 = (more: string[]) => parseAutoArgs(['--sim', '--engines', 'vllm,sglang', '--speed', '5', ...more]).config!;
 // Planning every stage for Qwen3-14B on the simulated host takes seconds; the two tests that need
@@ -64,7 +69,10 @@ describe('launchWeights and the argv of each engine', () => {
     expect(launchWeights(on, dense('vllm'), 'validation')).toEqual({ kind: 'real', why: expect.stringMatching(/final validation/) });
     expect(launched(on, dense('vllm'), 'validation')).not.toContain('--load-format');
     // TensorRT-LLM takes them in its YAML, not as a flag (dummy-weights-trtllm.test.ts).
-    expect(launchWeights(on, dense('trtllm'), 'engine')).toEqual({ kind: 'dummy', why: expect.stringMatching(/TensorRT-LLM: load_format: dummy/) });
+    expect(launchWeights(on, dense('trtllm'), 'engine')).toEqual({
+      kind: 'dummy',
+      why: expect.stringMatching(/TensorRT-LLM: load_format: dummy/),
+    });
     expect(launched(on, dense('trtllm'), 'engine')).not.toContain('--load-format');
   });
 
@@ -96,9 +104,13 @@ describe('one launch path under --dummy-weights', () => {
     const planned = plan.stages.flatMap((s) => s.variants).filter((v) => v.status === 'planned');
     expect(planned.some((v) => v.weights?.kind === 'dummy')).toBe(true);
     for (const pv of planned) {
-      const again = prepareLaunch(pv.variant, launchContext(config, { port: config.portStart, runDir: join(config.runsDir, 'RUN', 'logs', pv.variant.id) }), {
-        dummyWeights: launchWeights(config, pv.variant, pv.stage)?.kind === 'dummy',
-      });
+      const again = prepareLaunch(
+        pv.variant,
+        launchContext(config, { port: config.portStart, runDir: join(config.runsDir, 'RUN', 'logs', pv.variant.id) }),
+        {
+          dummyWeights: launchWeights(config, pv.variant, pv.stage)?.kind === 'dummy',
+        },
+      );
       expect(pv.argv).toEqual(again.spec.argv);
       expect(pv.engineArgv).toEqual(again.spec.engineArgv);
       expect(pv.engineArgv!.includes('--load-format')).toBe(pv.weights?.kind === 'dummy');
@@ -122,11 +134,15 @@ describe('one launch path under --dummy-weights', () => {
     expect(clientIgnoresEos(plan.dummyWeights!.used, 'engine')).toBe(false);
     const text = planText(plan, moe);
     expect(text.match(/^note: --dummy-weights has no effect for this model: .*$/gm)).toEqual([
-      expect.stringMatching(/\(MoE: random router weights.*\), so benchmarks do not send ignore_eos and validation reuses the tuning measurements\.$/),
+      expect.stringMatching(
+        /\(MoE: random router weights.*\), so benchmarks do not send ignore_eos and validation reuses the tuning measurements\.$/,
+      ),
     ]);
     expect(text).not.toMatch(/final validation always runs the real weights/);
     // Without the flag there is no decision and no line.
-    expect((await planSession(config0(['--model', 'deepseek-ai/DeepSeek-R1-0528', '--gpu', 'H200', '--gpus', '8']))).plan.dummyWeights).toBeUndefined();
+    expect(
+      (await planSession(config0(['--model', 'deepseek-ai/DeepSeek-R1-0528', '--gpu', 'H200', '--gpus', '8']))).plan.dummyWeights,
+    ).toBeUndefined();
   });
 });
 

@@ -19,9 +19,15 @@ describe('per-session compile caches', () => {
     const p = prepareLaunch(v, launchContext({ bindHost: '127.0.0.1', runtime: { kind: 'native' } }, { ...at, devices: [2, 3] }));
     expect(p.spec.env.CUDA_VISIBLE_DEVICES).toBe('2,3');
     expect(p.display).toContain('CUDA_VISIBLE_DEVICES=2,3');
-    const d = prepareLaunch(v, launchContext({ bindHost: '127.0.0.1', runtime: { kind: 'docker', image: 'vllm/vllm-openai:v0.11.0' } }, { ...at, devices: [2, 3] }));
+    const d = prepareLaunch(
+      v,
+      launchContext({ bindHost: '127.0.0.1', runtime: { kind: 'docker', image: 'vllm/vllm-openai:v0.11.0' } }, { ...at, devices: [2, 3] }),
+    );
     expect(d.spec.argv.join(' ')).toContain('--gpus "device=2,3"');
     // No cache env for a container (the folder is not mounted there).
-    expect(prepareLaunch(v, launchContext({ bindHost: '127.0.0.1', runtime: { kind: 'docker', image: 'x' } }, at), { cacheDir: 'run/cache' }).spec.env.VLLM_CACHE_ROOT).toBeUndefined();
+    expect(
+      prepareLaunch(v, launchContext({ bindHost: '127.0.0.1', runtime: { kind: 'docker', image: 'x' } }, at), { cacheDir: 'run/cache' })
+        .spec.env.VLLM_CACHE_ROOT,
+    ).toBeUndefined();
   });
 });

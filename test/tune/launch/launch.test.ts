@@ -27,7 +27,10 @@ describe('prepareLaunch', () => {
   it('gives the dry-run plan the runner argv at the first port', async () => {
     const { plan } = await planSession(config);
     const pv = plan.stages[0]!.variants[0]!;
-    const again = prepareLaunch(pv.variant, launchContext(config, { port: config.portStart, runDir: join(config.runsDir, 'RUN', 'logs', pv.variant.id) }));
+    const again = prepareLaunch(
+      pv.variant,
+      launchContext(config, { port: config.portStart, runDir: join(config.runsDir, 'RUN', 'logs', pv.variant.id) }),
+    );
     expect(pv.argv).toEqual(again.spec.argv);
   });
 
@@ -42,12 +45,26 @@ describe('replay consent', () => {
   it('shows the command the runner launches, byte for byte', async () => {
     const file = join('profiles', 'Qwen3-14B-H100x1.json');
     const setup = await prepareReplay(loadProfile(file), file, {
-      sim: true, speed: 5, tolerancePct: 10, readyTimeoutS: 60, logsDir: join(tmpdir(), 'servelab-replay-logs'), bindHost: '127.0.0.1', portStart: 28100, allowAnyCommand: false,
+      sim: true,
+      speed: 5,
+      tolerancePct: 10,
+      readyTimeoutS: 60,
+      logsDir: join(tmpdir(), 'servelab-replay-logs'),
+      bindHost: '127.0.0.1',
+      portStart: 28100,
+      allowAnyCommand: false,
     });
-    const runner = prepareLaunch(setup.profile.variant, launchContext(
-      { bindHost: '127.0.0.1', runtime: setup.profile.engine.runtime, sim: { gpu: simGpuFor(setup.profile), gpus: setup.profile.host.gpuCount, speed: setup.spec.speed, seed: 0 } },
-      { port: setup.port, runDir: join(tmpdir(), 'servelab-replay-logs', setup.profile.variant.id) },
-    ));
+    const runner = prepareLaunch(
+      setup.profile.variant,
+      launchContext(
+        {
+          bindHost: '127.0.0.1',
+          runtime: setup.profile.engine.runtime,
+          sim: { gpu: simGpuFor(setup.profile), gpus: setup.profile.host.gpuCount, speed: setup.spec.speed, seed: 0 },
+        },
+        { port: setup.port, runDir: join(tmpdir(), 'servelab-replay-logs', setup.profile.variant.id) },
+      ),
+    );
     expect(setup.spec.argv).toContain('--load-time');
     // The runner's context as executeReplay builds it (runner.ts -> server-start.ts -> launch.ts).
     expect(setup.display).toBe(runner.display);

@@ -18,8 +18,12 @@ describe('simulated clock speed per launch', () => {
   it('predicts more events for a decode-heavy workload than a prefill-heavy one', () => {
     const variant = { id: 'v', engine: 'vllm' as const, model: 'Qwen/Qwen3-14B', knobs: {} };
     const sim = { gpu: 'H100', gpus: 1, seed: 0 };
-    const decode = predictedPeakEvents(variant, sim, [{ workload: { requests: requests(200, 200, 200), tokenCounts: 'approximate' } as never }]);
-    const prefill = predictedPeakEvents(variant, sim, [{ workload: { requests: requests(20, 8000, 20), tokenCounts: 'approximate' } as never }]);
+    const decode = predictedPeakEvents(variant, sim, [
+      { workload: { requests: requests(200, 200, 200), tokenCounts: 'approximate' } as never },
+    ]);
+    const prefill = predictedPeakEvents(variant, sim, [
+      { workload: { requests: requests(20, 8000, 20), tokenCounts: 'approximate' } as never },
+    ]);
     expect(decode).toBeGreaterThan(1000);
     expect(prefill).toBeGreaterThan(0);
     expect(decode!).toBeGreaterThan(prefill! * 2);

@@ -11,7 +11,13 @@ import type { ExpandContext, PlanHost } from '../../../src/tune/plan/types.js';
 import type { Variant } from '../../../src/core/variant.js';
 import { LLAMA_SKIP, testGguf } from '../../llamacpp-fixture.js';
 
-const cpuHost = (memAvailMiB: number, threads = 4): PlanHost => ({ gpuName: 'CPU', gpuCount: 0, gpuMemMiB: 0, simulated: false, cpu: { threads, memAvailMiB } });
+const cpuHost = (memAvailMiB: number, threads = 4): PlanHost => ({
+  gpuName: 'CPU',
+  gpuCount: 0,
+  gpuMemMiB: 0,
+  simulated: false,
+  cpu: { threads, memAvailMiB },
+});
 const variant = (model: string, knobs: Variant['knobs'] = {}): Variant => ({ id: 'v', engine: 'llamacpp', model, knobs });
 
 describe.skipIf(LLAMA_SKIP !== undefined)('llama.cpp in the planner', () => {
@@ -33,17 +39,21 @@ describe.skipIf(LLAMA_SKIP !== undefined)('llama.cpp in the planner', () => {
   });
 
   it('refuses llama.cpp without a GGUF and a GPU engine on a GGUF, in one line', () => {
-    expect(() => parseAutoArgs(['--model', 'Qwen/Qwen3-14B', '--engines', 'llamacpp'])).toThrow(/^llama\.cpp serves GGUF files: give --model FILE\.gguf/);
+    expect(() => parseAutoArgs(['--model', 'Qwen/Qwen3-14B', '--engines', 'llamacpp'])).toThrow(
+      /^llama\.cpp serves GGUF files: give --model FILE\.gguf/,
+    );
     expect(() => parseAutoArgs(['--model', testGguf(), '--engines', 'vllm'])).toThrow(/is a GGUF file, which only llama\.cpp serves here/);
     expect(() => parseAutoArgs(['--model', '/nonexistent/x.gguf'])).toThrow(/^--model \/nonexistent\/x\.gguf: no such file$/);
   });
 
-  it('prunes a quantized V cache without flash attention in the binary\'s words, and not with it on', () => {
+  it("prunes a quantized V cache without flash attention in the binary's words, and not with it on", () => {
     const gguf = testGguf();
     const off = llamacppPreflight(variant(gguf, { kvCacheDtype: 'q8_0', flashAttn: 'off' }), cpuHost(1e6));
     expect(off.failure).toMatchObject({ kind: 'unsupported', reason: expect.stringContaining(QUANTIZED_V_NEEDS_FA) });
     expect(llamacppPreflight(variant(gguf, { kvCacheDtype: 'q8_0', flashAttn: 'on' }), cpuHost(1e6)).failure).toBeUndefined();
-    expect(llamacppPreflight(variant(gguf, { vCacheDtype: 'f16', kvCacheDtype: 'q8_0', flashAttn: 'off' }), cpuHost(1e6)).failure).toBeUndefined();
+    expect(
+      llamacppPreflight(variant(gguf, { vCacheDtype: 'f16', kvCacheDtype: 'q8_0', flashAttn: 'off' }), cpuHost(1e6)).failure,
+    ).toBeUndefined();
   });
 
   it('prunes a context the host memory cannot hold, sized by the GGUF header', () => {
@@ -55,7 +65,10 @@ describe.skipIf(LLAMA_SKIP !== undefined)('llama.cpp in the planner', () => {
     const ctx = 1 << 20;
     const need = (kvBytesPerToken(f) * ctx + f.weightBytes) / 2 ** 20;
     const pruned = llamacppPreflight(variant(gguf, { ctxSize: ctx }), cpuHost(Math.floor(need) - 1));
-    expect(pruned.failure).toMatchObject({ kind: 'oom', reason: expect.stringMatching(/^a context of 1048576 tokens needs .* GiB of KV cache/) });
+    expect(pruned.failure).toMatchObject({
+      kind: 'oom',
+      reason: expect.stringMatching(/^a context of 1048576 tokens needs .* GiB of KV cache/),
+    });
     expect(llamacppPreflight(variant(gguf, { ctxSize: ctx }), cpuHost(Math.ceil(need) + 1)).failure).toBeUndefined();
   });
 
@@ -73,7 +86,9 @@ describe.skipIf(LLAMA_SKIP !== undefined)('llama.cpp in the planner', () => {
     expect(llamaStageCandidates('offload', w, ctx).skipped).toMatch(/no GPU/);
     expect(llamaStageCandidates('speculative', w, ctx).skipped).toMatch(/--draft-model/);
     expect(llamaStageCandidates('attention', w, ctx).skipped).toMatch(/a stage of the GPU engines/);
-    const b = llamaStageCandidates('batch-size', variant(gguf, { maxBatchedTokens: 512, ubatch: 512 }), ctx).candidates.map((c) => c.change);
+    const b = llamaStageCandidates('batch-size', variant(gguf, { maxBatchedTokens: 512, ubatch: 512 }), ctx).candidates.map(
+      (c) => c.change,
+    );
     expect(b).not.toContain('b=512 ub=512');
   });
 });

@@ -15,7 +15,21 @@ const dir = mkdtempSync(join(tmpdir(), 'servelab-perf-mode-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 async function plan(extra: string[]) {
-  const { config } = parseAutoArgs(['--auto', '--sim', '--gpu', 'H100', '--model', 'Qwen/Qwen3-14B', '--engines', 'vllm', '--stages', 'engine,batching', '--run-dir', join(dir, 'p'), ...extra]);
+  const { config } = parseAutoArgs([
+    '--auto',
+    '--sim',
+    '--gpu',
+    'H100',
+    '--model',
+    'Qwen/Qwen3-14B',
+    '--engines',
+    'vllm',
+    '--stages',
+    'engine,batching',
+    '--run-dir',
+    join(dir, 'p'),
+    ...extra,
+  ]);
   const host = simulatedHost('H100', 1);
   const { versions } = await availableEngines(config!, host, () => {});
   return buildPlan(config!, planHost(host), realPlanDeps(config!, host, join(dir, 'p'), versions));
@@ -26,7 +40,10 @@ describe('--performance-mode in the plan', () => {
     const p = await plan(['--engine-version', 'vllm=0.33.0']);
     const batching = p.stages.find((s) => s.name === 'batching')!.variants;
     const perf = batching.filter((v) => v.variant.knobs.performanceMode);
-    expect(perf.map((v) => [v.variant.knobs.performanceMode, v.status])).toEqual([['interactivity', 'planned'], ['throughput', 'planned']]);
+    expect(perf.map((v) => [v.variant.knobs.performanceMode, v.status])).toEqual([
+      ['interactivity', 'planned'],
+      ['throughput', 'planned'],
+    ]);
     expect(perf.every((v) => v.variant.engineVersion === '0.33.0')).toBe(true);
     expect(p.notes.join('\n')).not.toMatch(/no installed version known/);
   });
@@ -37,8 +54,21 @@ describe('--performance-mode in the plan', () => {
   });
 
   it('--engine-version is for the simulated host and wants ENGINE=VERSION', () => {
-    expect(() => parseAutoArgs(['--auto', '--model', 'Qwen/Qwen3-14B', '--engine-version', 'vllm=0.33.0'])).toThrow(/--engine-version describes the simulated host; add --sim/);
+    expect(() => parseAutoArgs(['--auto', '--model', 'Qwen/Qwen3-14B', '--engine-version', 'vllm=0.33.0'])).toThrow(
+      /--engine-version describes the simulated host; add --sim/,
+    );
     expect(() => parseAutoArgs(['--auto', '--sim', '--model', 'Qwen/Qwen3-14B', '--engine-version', 'vllm'])).toThrow(UserError);
-    expect(parseAutoArgs(['--auto', '--sim', '--model', 'Qwen/Qwen3-14B', '--engine-version', 'vllm=v0.33.0', '--engine-version', 'sglang=0.5.23']).config!.sim!.engineVersions).toEqual({ vllm: '0.33.0', sglang: '0.5.23' });
+    expect(
+      parseAutoArgs([
+        '--auto',
+        '--sim',
+        '--model',
+        'Qwen/Qwen3-14B',
+        '--engine-version',
+        'vllm=v0.33.0',
+        '--engine-version',
+        'sglang=0.5.23',
+      ]).config!.sim!.engineVersions,
+    ).toEqual({ vllm: '0.33.0', sglang: '0.5.23' });
   });
 });

@@ -25,7 +25,15 @@ describe('buildPlan on 1 x H100 with Qwen3-14B', () => {
   const { plan: p } = plan(['--gpu', 'H100', '--gpus', '1', '--model', 'Qwen/Qwen3-14B', '--scale', '0.1']);
 
   it("keeps the studies' stage order and skips parallelism on one GPU with the reason", () => {
-    expect(p.stages.map((s) => s.name)).toEqual(['engine', 'quantization', 'parallelism', 'batching', 'attention', 'compile', 'speculative']);
+    expect(p.stages.map((s) => s.name)).toEqual([
+      'engine',
+      'quantization',
+      'parallelism',
+      'batching',
+      'attention',
+      'compile',
+      'speculative',
+    ]);
     expect(stage(p, 'parallelism').skipped).toMatch(/single GPU/);
     expect(p.caveats[0]).toMatch(/greedy.*local optimum/);
   });
@@ -53,7 +61,12 @@ describe('buildPlan on 1 x H100 with Qwen3-14B', () => {
     const winner = makeVariant('sglang', 'Qwen/Qwen3-14B', {}, { model: 'Qwen/Qwen3-14B' }, 'Qwen/Qwen3-14B-FP8');
     const config = configFor(['--gpu', 'H100', '--model', 'Qwen/Qwen3-14B']);
     const host = simulatedHost('H100', 1);
-    const q = expandStage('quantization', winner, { config, host: planHost(host), deps: realPlanDeps(config, host, '/tmp/x'), fp8Checkpoint: 'Qwen/Qwen3-14B-FP8' });
+    const q = expandStage('quantization', winner, {
+      config,
+      host: planHost(host),
+      deps: realPlanDeps(config, host, '/tmp/x'),
+      fp8Checkpoint: 'Qwen/Qwen3-14B-FP8',
+    });
     expect(q.variants.map((v) => v.change)).toEqual(['checkpoint Qwen/Qwen3-14B-FP8', 'quant=fp8 (online)', 'kv=fp8']);
     expect(q.variants.map((v) => v.variant.id)).toEqual(['sglang-fp8ckpt', 'sglang-quant-fp8', 'sglang-kv-fp8']);
     expect(q.variants[0]!.engineArgv).toContain('Qwen/Qwen3-14B-FP8');
@@ -82,7 +95,18 @@ describe('buildPlan on 1 x H100 with Qwen3-14B', () => {
   });
 
   it('--stages sets the order (engine first), --drop removes candidates with the reason', () => {
-    const { plan: q } = plan(['--gpu', 'H100', '--model', 'Qwen/Qwen3-14B', '--stages', 'attention,quantization', '--drop', 'attn=triton', '--engines', 'sglang,vllm']);
+    const { plan: q } = plan([
+      '--gpu',
+      'H100',
+      '--model',
+      'Qwen/Qwen3-14B',
+      '--stages',
+      'attention,quantization',
+      '--drop',
+      'attn=triton',
+      '--engines',
+      'sglang,vllm',
+    ]);
     expect(q.stages.map((s) => s.name)).toEqual(['engine', 'attention', 'quantization']);
     expect(stage(q, 'engine').variants.map((v) => v.variant.engine)).toEqual(['sglang']);
     const dropped = stage(q, 'attention').variants.find((v) => v.change === 'attn=triton')!;
@@ -91,7 +115,16 @@ describe('buildPlan on 1 x H100 with Qwen3-14B', () => {
   });
 
   it('--extra-args reach every variant of the engine they name, and change its id', () => {
-    const { plan: q } = plan(['--gpu', 'H100', '--model', 'Qwen/Qwen3-14B', '--stages', 'engine', '--extra-args', 'sglang:--log-level warning']);
+    const { plan: q } = plan([
+      '--gpu',
+      'H100',
+      '--model',
+      'Qwen/Qwen3-14B',
+      '--stages',
+      'engine',
+      '--extra-args',
+      'sglang:--log-level warning',
+    ]);
     const [vllm, sglang] = stage(q, 'engine').variants;
     expect(vllm!.engineArgv).not.toContain('--log-level');
     expect(sglang!.engineArgv!.slice(-2)).toEqual(['--log-level', 'warning']);

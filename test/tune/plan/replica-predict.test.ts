@@ -14,7 +14,23 @@ import { planSession } from '../../../src/tune/session/session.js';
 const dir = mkdtempSync(join(tmpdir(), 'servelab-rpredict-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const config = parseAutoArgs(['--sim', '--gpus', '8', '--model', 'Qwen/Qwen3-14B', '--engines', 'vllm', '--stages', 'engine,batching', '--validation', 'sharegpt-like', '--num-prompts', '400', '--out', dir]).config!;
+const config = parseAutoArgs([
+  '--sim',
+  '--gpus',
+  '8',
+  '--model',
+  'Qwen/Qwen3-14B',
+  '--engines',
+  'vllm',
+  '--stages',
+  'engine,batching',
+  '--validation',
+  'sharegpt-like',
+  '--num-prompts',
+  '400',
+  '--out',
+  dir,
+]).config!;
 
 describe('predictions on a replica plan', () => {
   it('are for the replica share on tuning stages and the whole workload on the parallelism stage', async () => {

@@ -11,7 +11,22 @@ const dir = mkdtempSync(join(tmpdir(), 'servelab-share-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function config(extra: string[]) {
-  return parseAutoArgs(['--sim', '--gpus', '8', '--model', 'Qwen/Qwen3-14B', '--engines', 'vllm', '--stages', 'engine,batching', '--validation', 'sharegpt-like', '--out', dir, ...extra]).config!;
+  return parseAutoArgs([
+    '--sim',
+    '--gpus',
+    '8',
+    '--model',
+    'Qwen/Qwen3-14B',
+    '--engines',
+    'vllm',
+    '--stages',
+    'engine,batching',
+    '--validation',
+    'sharegpt-like',
+    '--out',
+    dir,
+    ...extra,
+  ]).config!;
 }
 
 describe('a replica share of the prompts', () => {
@@ -22,11 +37,11 @@ describe('a replica share of the prompts', () => {
   it('says the share, and what to do when it is under the minimum', async () => {
     const small = (await planSession(config(['--num-prompts', '80']))).plan;
     const note = small.notes.find((n) => n.includes('share'))!;
-    expect(note).toContain('10 of the scenario\'s 80 prompts (1/8)');
+    expect(note).toContain("10 of the scenario's 80 prompts (1/8)");
     expect(note).toMatch(/raise --num-prompts to 800 or more/);
     const big = (await planSession(config(['--num-prompts', '1000']))).plan;
     const ok = big.notes.find((n) => n.includes('share'))!;
-    expect(ok).toContain('125 of the scenario\'s 1000 prompts (1/8)');
+    expect(ok).toContain("125 of the scenario's 1000 prompts (1/8)");
     expect(ok).not.toMatch(/raise/);
   });
 

@@ -26,20 +26,24 @@ describe('port lost between the choice and the launch', () => {
   it('is retried on another port', async () => {
     const { config } = parseAutoArgs(['--sim', '--model', 'Qwen/Qwen3-14B', '--port', String(20000 + Math.floor(Math.random() * 20000))]);
     const events: TuneEvent[] = [];
-    const r = await runVariant(makeVariant('vllm', 'Qwen/Qwen3-14B', {}, config!), parseScenario('random:100/10', { scale: 1, numPrompts: 4 }), {
-      config: config!,
-      host: simulatedHost('H100', 1),
-      logsDir: join(dir, 'logs'),
-      stage: 'engine',
-      emit: (e) => {
-        events.push(e);
-        if (e.type === 'variant-launching') {
-          ports.push(e.port);
-          // Someone else binds the chosen port right now (listen on an IP literal binds synchronously).
-          if (ports.length === 1) blockers.push(net.createServer().listen(e.port, '127.0.0.1'));
-        }
+    const r = await runVariant(
+      makeVariant('vllm', 'Qwen/Qwen3-14B', {}, config!),
+      parseScenario('random:100/10', { scale: 1, numPrompts: 4 }),
+      {
+        config: config!,
+        host: simulatedHost('H100', 1),
+        logsDir: join(dir, 'logs'),
+        stage: 'engine',
+        emit: (e) => {
+          events.push(e);
+          if (e.type === 'variant-launching') {
+            ports.push(e.port);
+            // Someone else binds the chosen port right now (listen on an IP literal binds synchronously).
+            if (ports.length === 1) blockers.push(net.createServer().listen(e.port, '127.0.0.1'));
+          }
+        },
       },
-    });
+    );
     expect(ports).toHaveLength(2);
     expect(ports[1]).not.toBe(ports[0]);
     expect(events.find((e) => e.type === 'warning')).toMatchObject({ message: expect.stringMatching(/in use.*trying another port/) });

@@ -50,7 +50,9 @@ describe('runVariant', () => {
     expect(r.engineArgv!.slice(0, 5)).toEqual(['python3', '-m', 'sglang.launch_server', '--model-path', 'Qwen/Qwen3-14B-FP8']);
     // Start-up on the simulated host is the simulator's load model: positive, in simulated seconds.
     expect(r.startupS).toBeGreaterThan(10);
-    expect(events.map((e) => e.type)).toEqual(expect.arrayContaining(['variant-launching', 'server-ready', 'bench-started', 'server-stopping']));
+    expect(events.map((e) => e.type)).toEqual(
+      expect.arrayContaining(['variant-launching', 'server-ready', 'bench-started', 'server-stopping']),
+    );
     expect(readdirSync(join(dir, 'bench'))).toEqual([`${variant.id}-random-200-20-n12.json`]);
     expect(survivors(ports)).toEqual([]);
   });
@@ -64,7 +66,14 @@ describe('ignore_eos under --dummy-weights', () => {
   const measure = async (tuningDummyWeights: boolean) => {
     const events: TuneEvent[] = [];
     const variant = makeVariant('vllm', 'Qwen/Qwen3-14B', {}, dummyConfig);
-    const r = await runVariant(variant, scenario, { config: dummyConfig, host: simulatedHost('H100', 1), logsDir: join(dir, 'logs-eos'), emit: (e) => events.push(e), stage: 'engine', tuningDummyWeights });
+    const r = await runVariant(variant, scenario, {
+      config: dummyConfig,
+      host: simulatedHost('H100', 1),
+      logsDir: join(dir, 'logs-eos'),
+      emit: (e) => events.push(e),
+      stage: 'engine',
+      tuningDummyWeights,
+    });
     ports.push(...events.flatMap((e) => (e.type === 'variant-launching' ? [e.port] : [])));
     expect(r.status).toBe('ok');
     return r.metrics!.total_output_tokens;
@@ -84,14 +93,22 @@ describe('whoElseAnswers', () => {
     const port = await findFreePort({ from: portStart + 500 });
     ports.push(port);
     const served = makeVariant('vllm', 'Qwen/Qwen3-14B', {}, config!);
-    const ctx = { host: '127.0.0.1', port, runDir: join(dir, 'other'), runtime: { kind: 'native' as const }, sim: { gpu: 'H100', gpus: 1, speed: 5 } };
+    const ctx = {
+      host: '127.0.0.1',
+      port,
+      runDir: join(dir, 'other'),
+      runtime: { kind: 'native' as const },
+      sim: { gpu: 'H100', gpus: 1, speed: 5 },
+    };
     const spec = buildLaunchSpec(served, ctx);
     const h = await launchServer({ ...spec, argv: [...spec.argv, '--load-time', '0'] }, { runDir: ctx.runDir, ...engineLaunchHooks() });
     handles.push(h);
     expect((await h.waitReady(30_000)).ready).toBe(true);
     expect(await whoElseAnswers(spec, served, true)).toBeNull();
     expect(await whoElseAnswers(spec, makeVariant('sglang', 'Qwen/Qwen3-14B', {}, config!), true)).toBe('it serves Qwen/Qwen3-14B as vllm');
-    expect(await whoElseAnswers(spec, makeVariant('vllm', 'zai-org/GLM-4.6-FP8', {}, config!), true)).toBe('it serves Qwen/Qwen3-14B as vllm');
+    expect(await whoElseAnswers(spec, makeVariant('vllm', 'zai-org/GLM-4.6-FP8', {}, config!), true)).toBe(
+      'it serves Qwen/Qwen3-14B as vllm',
+    );
     // A real engine is asked through /v1/models: the sim answers with its served model name.
     expect(await whoElseAnswers(spec, makeVariant('vllm', 'zai-org/GLM-4.6-FP8', {}, config!), false)).toBe('it serves Qwen/Qwen3-14B');
     expect(await whoElseAnswers(spec, served, false)).toBeNull();

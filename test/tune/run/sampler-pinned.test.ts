@@ -7,6 +7,9 @@ const g = (index: number, utilPct: number) => ({ index, name: 'H100', utilPct, m
 
 describe('pinnedSample', () => {
   it('maps the server GPU i to host GPU gpuIds[i] and drops GPUs it does not hold', () => {
-    expect(pinnedSample([g(0, 80), g(1, 60), g(2, 0), g(3, 0)], [4, 5]).map((x) => [x.index, x.utilPct])).toEqual([[4, 80], [5, 60]]);
+    expect(pinnedSample([g(0, 80), g(1, 60), g(2, 0), g(3, 0)], [4, 5]).map((x) => [x.index, x.utilPct])).toEqual([
+      [4, 80],
+      [5, 60],
+    ]);
   });
 });

@@ -30,7 +30,10 @@ async function killAt(at: TuneEvent['type'], tag: string) {
   const events: TuneEvent[] = [];
   let killed = false;
   const variant = makeVariant('vllm', 'Qwen/Qwen3-14B', {}, config!);
-  const scenarios = [parseScenario('random:400/400', { scale: 1, numPrompts: 200 }), parseScenario('random:100/10', { scale: 1, numPrompts: 8 })];
+  const scenarios = [
+    parseScenario('random:400/400', { scale: 1, numPrompts: 200 }),
+    parseScenario('random:100/10', { scale: 1, numPrompts: 8 }),
+  ];
   const results = await runVariantScenarios(variant, scenarios, {
     config: config!,
     host: simulatedHost('H100', 1),
@@ -74,9 +77,17 @@ describe('engine death is a classified failure', () => {
   it('a live server is no death; phases come from the error text', async () => {
     const alive = { exit: undefined, exited: new Promise<never>(() => {}), tail: () => [] };
     expect(await serverDied(alive, 'benchmark', () => ({ kind: 'crash', reason: 'x' }), 10)).toBeNull();
-    const dead = { exit: { code: 137, signal: null }, exited: Promise.resolve({ code: 137, signal: null }), tail: () => ['CUDA error: an illegal memory access'] };
+    const dead = {
+      exit: { code: 137, signal: null },
+      exited: Promise.resolve({ code: 137, signal: null }),
+      tail: () => ['CUDA error: an illegal memory access'],
+    };
     const f = await serverDied(dead, 'warm-up', () => ({ kind: 'crash', reason: 'the server exited with code 137: CUDA error' }));
-    expect(f).toMatchObject({ kind: 'crash', reason: 'the server exited with code 137 during warm-up: CUDA error', evidence: ['CUDA error: an illegal memory access'] });
+    expect(f).toMatchObject({
+      kind: 'crash',
+      reason: 'the server exited with code 137 during warm-up: CUDA error',
+      evidence: ['CUDA error: an illegal memory access'],
+    });
     expect(benchPhase('all 1 warm-up requests failed: response stream error: aborted', true)).toBe('warm-up');
     expect(benchPhase('response stream error: aborted', true)).toBe('benchmark');
   });

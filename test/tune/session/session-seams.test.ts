@@ -19,8 +19,22 @@ let n = 0;
 function configFor(extra: string[] = []) {
   const runDir = join(dir, `run-${++n}`);
   const { config } = parseAutoArgs([
-    '--sim', '--model', 'Qwen/Qwen3-14B', '--engines', 'sglang,vllm', '--stages', 'engine,attention,batching',
-    '--scale', '0.02', '--validation', 'sharegpt-like,random-2000-100', '--out', dir, '--run-dir', runDir, ...extra,
+    '--sim',
+    '--model',
+    'Qwen/Qwen3-14B',
+    '--engines',
+    'sglang,vllm',
+    '--stages',
+    'engine,attention,batching',
+    '--scale',
+    '0.02',
+    '--validation',
+    'sharegpt-like,random-2000-100',
+    '--out',
+    dir,
+    '--run-dir',
+    runDir,
+    ...extra,
   ]);
   return config!;
 }
@@ -37,7 +51,13 @@ describe('runSession with an injected runner', () => {
     expect(o.exitCode).toBe(0);
     // --baseline trtllm did not run here: the core says which baseline it used instead.
     expect(events).toContainEqual({ type: 'warning', message: "baseline 'trtllm' is not an engine-stage variant; using vllm" });
-    expect(stageFinished(events, 'engine')).toMatchObject({ winnerId: 'sglang', carriedId: null, referenceId: 'vllm', baselineId: 'vllm', gains: { sglang: 20, vllm: 0 } });
+    expect(stageFinished(events, 'engine')).toMatchObject({
+      winnerId: 'sglang',
+      carriedId: null,
+      referenceId: 'vllm',
+      baselineId: 'vllm',
+      gains: { sglang: 20, vllm: 0 },
+    });
     expect(stageFinished(events, 'engine')!.gainPct).toBeCloseTo(20);
     const attention = stageFinished(events, 'attention')!;
     expect(attention).toMatchObject({ winnerId: 'sglang-attn-triton', carriedId: 'sglang', referenceId: 'sglang' });
@@ -49,8 +69,17 @@ describe('runSession with an injected runner', () => {
     expect(batching.why).toMatch(/kept the carried winner/);
     // Validation launches the baseline and the winner once each, for the scenario the stages did
     // not measure (the tuning scenario comes from the journal).
-    expect(calls.filter((c) => c.startsWith('validation:'))).toEqual(['validation:vllm:random-2000-100', 'validation:sglang-attn-triton:random-2000-100']);
-    expect(events).toContainEqual({ type: 'validation-started', scenarios: ['sharegpt-like', 'random-2000-100'], baselineId: 'vllm', baselineWhy: "vLLM's defaults from the engine stage", winnerId: 'sglang-attn-triton' });
+    expect(calls.filter((c) => c.startsWith('validation:'))).toEqual([
+      'validation:vllm:random-2000-100',
+      'validation:sglang-attn-triton:random-2000-100',
+    ]);
+    expect(events).toContainEqual({
+      type: 'validation-started',
+      scenarios: ['sharegpt-like', 'random-2000-100'],
+      baselineId: 'vllm',
+      baselineWhy: "vLLM's defaults from the engine stage",
+      winnerId: 'sglang-attn-triton',
+    });
     expect(o.profile?.variant.id).toBe('sglang-attn-triton');
     // The projection of the journaled stream is the view every front end shows.
     const view = projectSession(readRunEvents(o.runDir), { ended: true });
@@ -71,8 +100,14 @@ describe('runSession with an injected runner', () => {
     });
     const o = await runSession(configFor(), { runner: run, control });
     expect(o.exitCode).toBe(0);
-    expect(o.stages[0]!.results.map((r) => [r.variantId, r.status])).toEqual([['sglang', 'skipped'], ['vllm', 'ok']]);
-    expect(o.stages.slice(1).map((s) => s.skipped)).toEqual(['stopped by the user after the engine stage', 'stopped by the user after the engine stage']);
+    expect(o.stages[0]!.results.map((r) => [r.variantId, r.status])).toEqual([
+      ['sglang', 'skipped'],
+      ['vllm', 'ok'],
+    ]);
+    expect(o.stages.slice(1).map((s) => s.skipped)).toEqual([
+      'stopped by the user after the engine stage',
+      'stopped by the user after the engine stage',
+    ]);
     expect(o.winner?.variantId).toBe('vllm');
     // Baseline and winner are the same variant: launched once for validation.
     expect(calls.filter((c) => c.startsWith('validation:'))).toEqual(['validation:vllm:random-2000-100']);
@@ -84,7 +119,10 @@ describe('runSession with an injected runner', () => {
     const o = await runSession(configFor(), { runner: run, onEvent: (e) => events.push(e) });
     expect(o.exitCode).toBe(1);
     expect(o.profilePath).toBeNull();
-    expect(o.stages.slice(1).map((s) => s.skipped)).toEqual(['no variant of the engine stage succeeded', 'no variant of the engine stage succeeded']);
+    expect(o.stages.slice(1).map((s) => s.skipped)).toEqual([
+      'no variant of the engine stage succeeded',
+      'no variant of the engine stage succeeded',
+    ]);
     expect(events.at(-1)).toMatchObject({ type: 'session-finished', exitCode: 1 });
   });
 
@@ -110,12 +148,20 @@ describe('runSession with an injected runner', () => {
     const interrupted = projectSession(readRunEvents(o1.runDir), { ended: true });
     expect(interrupted.status).toBe('interrupted');
     expect(interrupted.stages.find((s) => s.name === 'engine')!.rows.map((r) => r.result.variantId)).toEqual(['sglang', 'vllm']);
-    expect(interrupted.stages.find((s) => s.name === 'attention')!.rows.map((r) => r.result.variantId)).toEqual(['sglang-attn-fa3', 'sglang-attn-triton']);
+    expect(interrupted.stages.find((s) => s.name === 'attention')!.rows.map((r) => r.result.variantId)).toEqual([
+      'sglang-attn-fa3',
+      'sglang-attn-triton',
+    ]);
 
     const second = scriptedRunner({ sglang: 1200, vllm: 1000 }, 1000);
     const o2 = await runSession(readRunConfig(o1.runDir), { runner: second.run, resume: true });
     expect(o2.exitCode).toBe(0);
-    expect(second.calls.some((c) => c === 'engine:sglang:sharegpt-like' || c === 'engine:vllm:sharegpt-like' || c.includes('attn-fa3') || c.includes('attn-triton'))).toBe(false);
+    expect(
+      second.calls.some(
+        (c) =>
+          c === 'engine:sglang:sharegpt-like' || c === 'engine:vllm:sharegpt-like' || c.includes('attn-fa3') || c.includes('attn-triton'),
+      ),
+    ).toBe(false);
     expect(second.calls[0]).toBe('attention:sglang-attn-flashinfer:sharegpt-like');
     // The resumed stream starts the view afresh and ends finished.
     expect(projectSession(readRunEvents(o1.runDir), { ended: true }).status).toBe('finished');

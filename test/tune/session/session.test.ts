@@ -20,8 +20,23 @@ describe('runSession', () => {
   it('skips the running variant, stops after the stage, validates and saves', async () => {
     const port = String(20000 + Math.floor(Math.random() * 20000));
     const { config } = parseAutoArgs([
-      '--sim', '--model', 'Qwen/Qwen3-14B', '--engines', 'vllm,sglang,trtllm', '--stages', 'engine,attention',
-      '--scale', '0.02', '--validation', 'sharegpt-like', '--out', dir, '--run-dir', join(dir, 'run'), '--port', port,
+      '--sim',
+      '--model',
+      'Qwen/Qwen3-14B',
+      '--engines',
+      'vllm,sglang,trtllm',
+      '--stages',
+      'engine,attention',
+      '--scale',
+      '0.02',
+      '--validation',
+      'sharegpt-like',
+      '--out',
+      dir,
+      '--run-dir',
+      join(dir, 'run'),
+      '--port',
+      port,
       // About skips: no early stop (it would stop a slower engine against whichever ran first).
       '--no-early-stop',
     ]);
@@ -53,7 +68,9 @@ describe('runSession', () => {
     ]);
     expect(engine.results[1]!.failure).toMatchObject({ kind: 'skipped', reason: 'skipped by the user' });
     // A skip is a decision: it is journaled like any result.
-    const journaled = readdirSync(join(dir, 'run', 'results')).map((f) => JSON.parse(readFileSync(join(dir, 'run', 'results', f), 'utf8')).result.variantId);
+    const journaled = readdirSync(join(dir, 'run', 'results')).map(
+      (f) => JSON.parse(readFileSync(join(dir, 'run', 'results', f), 'utf8')).result.variantId,
+    );
     // (journaled in run order: predicted fastest first)
     expect(journaled).toEqual(['sglang', 'trtllm', 'vllm']);
     expect(outcome.stages[1]).toMatchObject({ name: 'attention', skipped: 'stopped by the user after the engine stage', results: [] });
@@ -62,7 +79,10 @@ describe('runSession', () => {
     expect(events.some((e) => e.type === 'gpu-sample' && e.gpus.length === 1 && e.gpus[0]!.memTotalMiB > 0)).toBe(true);
 
     // The run as the screens saw it is kept for replay (server log lines live in server.log).
-    const replay = readFileSync(join(dir, 'run', 'events.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as TuneEvent);
+    const replay = readFileSync(join(dir, 'run', 'events.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as TuneEvent);
     expect(replay.map((e) => e.type)).toEqual(events.filter((e) => e.type !== 'server-log').map((e) => e.type));
     expect(outcome.winner!.variantId).toMatch(/^(vllm|trtllm)$/);
     expect(outcome.validation).toHaveLength(1);

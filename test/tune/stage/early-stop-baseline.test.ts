@@ -16,8 +16,20 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 let n = 0;
 const configFor = (more: string[]) =>
   parseAutoArgs([
-    '--sim', '--model', 'Qwen/Qwen3-14B', '--engines', 'sglang,vllm', '--stages', 'engine', '--scale', '0.02',
-    '--out', dir, '--run-dir', join(dir, `run-${++n}`), ...more,
+    '--sim',
+    '--model',
+    'Qwen/Qwen3-14B',
+    '--engines',
+    'sglang,vllm',
+    '--stages',
+    'engine',
+    '--scale',
+    '0.02',
+    '--out',
+    dir,
+    '--run-dir',
+    join(dir, `run-${++n}`),
+    ...more,
   ]).config!;
 
 /**
@@ -32,7 +44,15 @@ function stoppingRunner(outcomes: Record<string, number>) {
     const es = req.earlyStop;
     if (!es) return out;
     watched.push(variant.id);
-    return out.map((r) => (r.metrics && r.metrics.total_token_throughput < es.value * (1 - es.marginPct / 100) ? { ...r, status: 'pruned' as const, failure: { kind: 'pruned' as const, reason: `stopped early: below the leader ${es.leaderId}` } } : r));
+    return out.map((r) =>
+      r.metrics && r.metrics.total_token_throughput < es.value * (1 - es.marginPct / 100)
+        ? {
+            ...r,
+            status: 'pruned' as const,
+            failure: { kind: 'pruned' as const, reason: `stopped early: below the leader ${es.leaderId}` },
+          }
+        : r,
+    );
   };
   return { run, calls: inner.calls, watched };
 }
@@ -49,7 +69,10 @@ describe('the baseline runs in full in the engine stage', () => {
     // The engine stage's gain is read against a full measurement of the baseline.
     expect(o.stages[0]!.gainPct).toBeCloseTo(20, 6);
     // No second tuning-scenario run of the baseline: validation measures only what the stage did not.
-    expect(r.calls.filter((c) => c.startsWith('validation:'))).toEqual(['validation:vllm:random-2000-100', 'validation:sglang:random-2000-100']);
+    expect(r.calls.filter((c) => c.startsWith('validation:'))).toEqual([
+      'validation:vllm:random-2000-100',
+      'validation:sglang:random-2000-100',
+    ]);
     expect(o.validation.map((v) => [v.scenario, v.baseline?.totalTokPerS, v.gainPct])).toEqual([
       ['sharegpt-like', 1000, 20],
       ['random-2000-100', 1000, 20],
@@ -59,16 +82,28 @@ describe('the baseline runs in full in the engine stage', () => {
     const o2 = await runSession(readRunConfig(o.runDir), { runner: again.run, resume: true });
     expect(again.calls).toEqual([]);
     expect(o2.validation).toEqual(o.validation);
-    expect(o.plan.notes).toContain('Early stop never cuts vllm short in the engine stage: it is the baseline, and validation reuses its full sharegpt-like measurement (a partial one would be measured again there).');
+    expect(o.plan.notes).toContain(
+      'Early stop never cuts vllm short in the engine stage: it is the baseline, and validation reuses its full sharegpt-like measurement (a partial one would be measured again there).',
+    );
   });
 
   it('the named baseline (--baseline) is the one kept in full, and the others are still watched', async () => {
     const r = stoppingRunner({ sglang: 1200, trtllm: 1000, vllm: 1000 });
-    const o = await runSession(configFor(['--engines', 'sglang,vllm,trtllm', '--validation', 'sharegpt-like', '--baseline', 'trtllm']), { runner: r.run });
+    const o = await runSession(configFor(['--engines', 'sglang,vllm,trtllm', '--validation', 'sharegpt-like', '--baseline', 'trtllm']), {
+      runner: r.run,
+    });
     // The predicted order runs sglang first: trtllm and vllm are each handed it as their leader.
-    expect(r.calls.filter((c) => c.startsWith('engine:'))).toEqual(['engine:sglang:sharegpt-like', 'engine:trtllm:sharegpt-like', 'engine:vllm:sharegpt-like']);
+    expect(r.calls.filter((c) => c.startsWith('engine:'))).toEqual([
+      'engine:sglang:sharegpt-like',
+      'engine:trtllm:sharegpt-like',
+      'engine:vllm:sharegpt-like',
+    ]);
     expect(r.watched).toEqual(['vllm']);
-    expect(o.stages[0]!.results.map((x) => [x.variantId, x.status])).toEqual([['sglang', 'ok'], ['vllm', 'pruned'], ['trtllm', 'ok']]);
+    expect(o.stages[0]!.results.map((x) => [x.variantId, x.status])).toEqual([
+      ['sglang', 'ok'],
+      ['vllm', 'pruned'],
+      ['trtllm', 'ok'],
+    ]);
     expect(o.baseline?.variantId).toBe('trtllm');
     expect(r.calls.filter((c) => c.startsWith('validation:'))).toEqual([]);
   });

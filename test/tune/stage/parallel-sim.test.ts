@@ -22,8 +22,27 @@ describe('parallel variants on sim-serve', () => {
   it('runs the engine stage two at a time on disjoint GPUs and ports, and accounts GPU-hours', async () => {
     const port = String(20000 + Math.floor(Math.random() * 20000));
     const { config } = parseAutoArgs([
-      '--sim', '--gpus', '2', '--model', 'Qwen/Qwen3-14B', '--engines', 'vllm,sglang', '--stages', 'engine',
-      '--scale', '0.02', '--validation', 'sharegpt-like', '--parallel', '2', '--out', dir, '--run-dir', join(dir, 'run'), '--port', port,
+      '--sim',
+      '--gpus',
+      '2',
+      '--model',
+      'Qwen/Qwen3-14B',
+      '--engines',
+      'vllm,sglang',
+      '--stages',
+      'engine',
+      '--scale',
+      '0.02',
+      '--validation',
+      'sharegpt-like',
+      '--parallel',
+      '2',
+      '--out',
+      dir,
+      '--run-dir',
+      join(dir, 'run'),
+      '--port',
+      port,
     ]);
     const events: TuneEvent[] = [];
     const o = await runSession(config!, {
@@ -33,7 +52,9 @@ describe('parallel variants on sim-serve', () => {
       },
     });
     expect(o.exitCode).toBe(0);
-    const launches = events.filter((e): e is Extract<TuneEvent, { type: 'variant-launching' }> => e.type === 'variant-launching' && e.stage === 'engine');
+    const launches = events.filter(
+      (e): e is Extract<TuneEvent, { type: 'variant-launching' }> => e.type === 'variant-launching' && e.stage === 'engine',
+    );
     expect(launches.map((l) => l.gpuIds)).toEqual([[0], [1]]);
     expect(new Set(launches.map((l) => l.port)).size).toBe(2);
     // Both were launched before either finished: they ran at the same time.

@@ -18,11 +18,27 @@ describe('planWaves', () => {
     const vs = Array.from({ length: 10 }, (_, i) => ({ id: `v${i}`, gpus: 1 }));
     const waves = planWaves(vs, host8, 8, { base: 8100 });
     expect(waves.map((w) => w.length)).toEqual([8, 2]);
-    expect(waves[0]![3]).toEqual({ id: 'v3', gpuIds: [3], port: 8130, env: { CUDA_VISIBLE_DEVICES: '3' }, dockerGpus: ['--gpus', '"device=3"'] });
+    expect(waves[0]![3]).toEqual({
+      id: 'v3',
+      gpuIds: [3],
+      port: 8130,
+      env: { CUDA_VISIBLE_DEVICES: '3' },
+      dockerGpus: ['--gpus', '"device=3"'],
+    });
   });
 
   it('two TP4 variants share 8 GPUs; a TP8 one runs alone; the order is kept', () => {
-    const waves = planWaves([{ id: 'a', gpus: 4 }, { id: 'b', gpus: 4 }, { id: 'c', gpus: 8 }, { id: 'd', gpus: 2 }], host8, 8, { base: 9000 });
+    const waves = planWaves(
+      [
+        { id: 'a', gpus: 4 },
+        { id: 'b', gpus: 4 },
+        { id: 'c', gpus: 8 },
+        { id: 'd', gpus: 2 },
+      ],
+      host8,
+      8,
+      { base: 9000 },
+    );
     expect(waves.map((w) => w.map((s) => `${s.id}:${s.gpuIds.join('')}`))).toEqual([['a:0123', 'b:4567'], ['c:01234567'], ['d:01']]);
     expect(waves[0]![1]!.env.CUDA_VISIBLE_DEVICES).toBe('4,5,6,7');
   });
@@ -33,7 +49,10 @@ describe('planWaves', () => {
       const n = 1 + Math.floor(rnd() * 12);
       const hostGpus = [1, 2, 4, 8][Math.floor(rnd() * 4)]!;
       const ids = Array.from({ length: hostGpus }, (_, i) => i);
-      const vs: ParallelVariant[] = Array.from({ length: n }, (_, i) => ({ id: `v${i}`, gpus: [1, 2, 4, 8].filter((g) => g <= hostGpus)[Math.floor(rnd() * 4) % [1, 2, 4, 8].filter((g) => g <= hostGpus).length]! }));
+      const vs: ParallelVariant[] = Array.from({ length: n }, (_, i) => ({
+        id: `v${i}`,
+        gpus: [1, 2, 4, 8].filter((g) => g <= hostGpus)[Math.floor(rnd() * 4) % [1, 2, 4, 8].filter((g) => g <= hostGpus).length]!,
+      }));
       const avoid = new Set([8000 + 10 * Math.floor(rnd() * 5)]);
       const limit = 1 + Math.floor(rnd() * 8);
       const waves = planWaves(vs, ids, limit, { base: 8000, avoid });
@@ -66,7 +85,10 @@ describe('--parallel', () => {
   });
 
   it('auto: the GPUs allow 8 TP1 variants; 2 client cores hold it back to 2 and say so', () => {
-    const vs = [{ id: 'a', gpus: 1 }, { id: 'b', gpus: 1 }];
+    const vs = [
+      { id: 'a', gpus: 1 },
+      { id: 'b', gpus: 1 },
+    ];
     const held = parallelLimit('auto', vs, 8, { cores: 2, coresPerClient: 1 });
     expect(held.limit).toBe(2);
     expect(held.heldBack).toBe('parallel: held back to 2 at a time by the client CPU (2 cores, 1 per client); the GPUs allow 8');

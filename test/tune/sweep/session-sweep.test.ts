@@ -22,8 +22,22 @@ let n = 0;
 function configFor(extra: string[]) {
   const runDir = join(dir, `run-${++n}`);
   const { config } = parseAutoArgs([
-    '--sim', '--model', 'Qwen/Qwen3-14B', '--engines', 'sglang,vllm', '--stages', 'engine',
-    '--scale', '0.02', '--validation', 'sharegpt-like,random-2000-100', '--out', join(dir, `out-${n}`), '--run-dir', runDir, ...extra,
+    '--sim',
+    '--model',
+    'Qwen/Qwen3-14B',
+    '--engines',
+    'sglang,vllm',
+    '--stages',
+    'engine',
+    '--scale',
+    '0.02',
+    '--validation',
+    'sharegpt-like,random-2000-100',
+    '--out',
+    join(dir, `out-${n}`),
+    '--run-dir',
+    runDir,
+    ...extra,
   ]);
   return config!;
 }
@@ -46,11 +60,23 @@ describe('a session with --objective frontier', () => {
     // The stage chose sglang (all at once); the sweep stops sglang at c32 (p99 TPOT 60 ms is not < 60).
     expect(o.stages[0]!.winnerId).toBe('sglang');
     expect(benched.filter((b) => b.startsWith('sweep:'))).toEqual([
-      'sweep:vllm:sharegpt-like@c1', 'sweep:vllm:sharegpt-like@c8', 'sweep:vllm:sharegpt-like@c32', 'sweep:vllm:sharegpt-like@c128',
-      'sweep:sglang:sharegpt-like@c1', 'sweep:sglang:sharegpt-like@c8', 'sweep:sglang:sharegpt-like@c32',
+      'sweep:vllm:sharegpt-like@c1',
+      'sweep:vllm:sharegpt-like@c8',
+      'sweep:vllm:sharegpt-like@c32',
+      'sweep:vllm:sharegpt-like@c128',
+      'sweep:sglang:sharegpt-like@c1',
+      'sweep:sglang:sharegpt-like@c8',
+      'sweep:sglang:sharegpt-like@c32',
     ]);
     const started = events.find((e) => e.type === 'sweep-started');
-    expect(started).toMatchObject({ spec: 'concurrency:1,8,32,128', slo: 'tpot:p99<60', variants: [{ variantId: 'vllm', why: 'baseline' }, { variantId: 'sglang', why: 'winner' }] });
+    expect(started).toMatchObject({
+      spec: 'concurrency:1,8,32,128',
+      slo: 'tpot:p99<60',
+      variants: [
+        { variantId: 'vllm', why: 'baseline' },
+        { variantId: 'sglang', why: 'winner' },
+      ],
+    });
     const finished = events.find((e): e is Extract<TuneEvent, { type: 'sweep-finished' }> => e.type === 'sweep-finished')!;
     expect(finished.decides).toBe(true);
     // vllm at 32: TPOT 21.6 ms -> 1,481 output tok/s on one GPU; p99 25.9 ms meets the SLO.
@@ -99,10 +125,15 @@ describe('a session with --objective frontier', () => {
     expect(o2.exitCode).toBe(0);
     // Nothing of the stages and neither journaled point is measured again.
     expect(second.benched.filter((b) => !b.startsWith('validation:'))).toEqual([
-      'sweep:vllm:sharegpt-like@c32', 'sweep:vllm:sharegpt-like@c128',
-      'sweep:sglang:sharegpt-like@c1', 'sweep:sglang:sharegpt-like@c8', 'sweep:sglang:sharegpt-like@c32',
+      'sweep:vllm:sharegpt-like@c32',
+      'sweep:vllm:sharegpt-like@c128',
+      'sweep:sglang:sharegpt-like@c1',
+      'sweep:sglang:sharegpt-like@c8',
+      'sweep:sglang:sharegpt-like@c32',
     ]);
-    const resumed = events.filter((e) => e.type === 'sweep-point' && e.resumed).map((e) => (e.type === 'sweep-point' ? `${e.variantId}@${e.load.value}` : ''));
+    const resumed = events
+      .filter((e) => e.type === 'sweep-point' && e.resumed)
+      .map((e) => (e.type === 'sweep-point' ? `${e.variantId}@${e.load.value}` : ''));
     expect(resumed).toEqual(['vllm@1', 'vllm@8']);
     expect(o2.profile?.sweep?.chosen?.variantId).toBe('vllm');
   });
@@ -133,7 +164,9 @@ describe('--sweep flags', () => {
     const c = parseAutoArgs([...base, '--slo', 'tpot:p99<60', '--objective', 'frontier', '--sweep', 'rate:4,1,inf', '--sweep-all']).config!;
     expect(c.sweep).toEqual({ spec: 'rate:1,4,inf', all: true, frontier: true });
     expect(c.objective).toBe('output');
-    expect(parseAutoArgs([...base, '--slo', 'tpot:p99<60', '--objective', 'frontier']).config!.sweep?.spec).toBe('concurrency:1,4,16,64,256');
+    expect(parseAutoArgs([...base, '--slo', 'tpot:p99<60', '--objective', 'frontier']).config!.sweep?.spec).toBe(
+      'concurrency:1,4,16,64,256',
+    );
     expect(parseAutoArgs(base).config!.sweep).toBeUndefined();
   });
 

@@ -36,7 +36,11 @@ describe('real services', () => {
   it("sizes the form's prompts from the command line's --scale as --auto does (the same session, the same workload)", () => {
     const noSettings = { get: () => undefined } as unknown as Settings;
     const host = { simulated: true, gpuType: 'H100', gpuCount: 8 };
-    for (const argv of [['--scale', '0.05'], ['--scale', '0.3'], ['--scale', '0.3', '--num-prompts', '64']]) {
+    for (const argv of [
+      ['--scale', '0.05'],
+      ['--scale', '0.3'],
+      ['--scale', '0.3', '--num-prompts', '64'],
+    ]) {
       const full = ['--sim', '--gpu', 'H100', '--gpus', '8', '--model', 'Qwen/Qwen3-14B', ...argv];
       const flags = parseTuiFlags(full);
       const tui = configFromChoices(flags, { host, form: formDefaults(flags, noSettings) });
@@ -72,14 +76,18 @@ describe('real services', () => {
   it('rejects bad choices with the words --auto uses for the same rule', () => {
     const choices = { host: { simulated: true, gpuType: 'H100', gpuCount: 1 }, form: { ...form, numPrompts: '0' } };
     expect(() => configFromChoices({}, choices)).toThrow("prompts must be a whole number >= 1, got '0'");
-    expect(() => parseAutoArgs(['--sim', '--model', 'Qwen/Qwen3-14B', '--num-prompts', '0'])).toThrow("--num-prompts must be a whole number >= 1, got '0'");
-    expect(checkForm({ ...form, objective: 'goodput' })[0]).toBe((() => {
-      try {
-        parseAutoArgs(['--sim', '--model', 'Qwen/Qwen3-14B', '--objective', 'goodput']);
-      } catch (e) {
-        return (e as Error).message;
-      }
-    })());
+    expect(() => parseAutoArgs(['--sim', '--model', 'Qwen/Qwen3-14B', '--num-prompts', '0'])).toThrow(
+      "--num-prompts must be a whole number >= 1, got '0'",
+    );
+    expect(checkForm({ ...form, objective: 'goodput' })[0]).toBe(
+      (() => {
+        try {
+          parseAutoArgs(['--sim', '--model', 'Qwen/Qwen3-14B', '--objective', 'goodput']);
+        } catch (e) {
+          return (e as Error).message;
+        }
+      })(),
+    );
   });
 
   it('plans views with commands, estimates and pruned reasons, and describes models', async () => {
@@ -102,7 +110,12 @@ describe('real services', () => {
     expect(modelView('no/such-model').known).toBe(false);
   });
 
-  const pred = (totalTokPerS: number, peakEventsPerS?: number) => ({ totalTokPerS, meanTtftMs: 100, meanTpotMs: 20, ...(peakEventsPerS ? { peakEventsPerS } : {}) });
+  const pred = (totalTokPerS: number, peakEventsPerS?: number) => ({
+    totalTokPerS,
+    meanTtftMs: 100,
+    meanTpotMs: 20,
+    ...(peakEventsPerS ? { peakEventsPerS } : {}),
+  });
 
   it('estimates the validation runs from the predicted baseline and winner, and nothing without validation', async () => {
     const quick = parseAutoArgs(['--sim', '--model', 'Qwen/Qwen3-14B', '--num-prompts', '10', '--scale', '0.1']).config!;
@@ -122,7 +135,9 @@ describe('real services', () => {
     expect(validationSeconds(plan, host, () => pred(1000))).toBeGreaterThan(s);
     // With the automatic clock, a variant that streams more events per second runs on a slower clock.
     const auto = { ...host, autoSpeed: true };
-    expect(validationSeconds(plan, auto, () => pred(10_000, 60_000))).toBeGreaterThan(validationSeconds(plan, auto, () => pred(10_000, 1_000)));
+    expect(validationSeconds(plan, auto, () => pred(10_000, 60_000))).toBeGreaterThan(
+      validationSeconds(plan, auto, () => pred(10_000, 1_000)),
+    );
     const none = parseAutoArgs(base).config!;
     expect(validationSeconds((await planSession(none)).plan, host, () => pred(10_000))).toBe(0);
   });
@@ -155,7 +170,9 @@ describe('real services', () => {
     expect(checkForm(form)).toEqual([]);
     expect(checkForm({ ...form, slo: 'ttft:p99<' })).toHaveLength(1);
     expect(checkForm({ ...form, objective: 'goodput' })).toEqual([expect.stringContaining('goodput')]);
-    expect(checkForm({ ...form, scenario: 'sharegpt', datasetPath: '/no/such.json' })).toEqual([expect.stringContaining('/no/such.json: no such file')]);
+    expect(checkForm({ ...form, scenario: 'sharegpt', datasetPath: '/no/such.json' })).toEqual([
+      expect.stringContaining('/no/such.json: no such file'),
+    ]);
     expect(checkForm({ ...form, numPrompts: '0', model: ' ' })).toHaveLength(2);
   });
 });

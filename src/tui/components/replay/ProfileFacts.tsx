@@ -23,11 +23,22 @@ export const deltaColumns: Column<MetricDelta>[] = [
     width: 8,
     align: 'right',
     render: (d) => fmtPct(d.deltaPct, true),
-    tone: (d) => (d.deltaPct === null || Math.abs(d.deltaPct) < 0.05 ? undefined : (d.deltaPct > 0) === (d.better === 'higher') ? 'good' : 'bad'),
+    tone: (d) =>
+      d.deltaPct === null || Math.abs(d.deltaPct) < 0.05 ? undefined : d.deltaPct > 0 === (d.better === 'higher') ? 'good' : 'bad',
   },
 ];
 
-export function ProfileFacts({ setup, width, withCommand, maxDiffs }: { setup: ReplaySetup; width: number; withCommand: boolean; maxDiffs: number }): React.JSX.Element {
+export function ProfileFacts({
+  setup,
+  width,
+  withCommand,
+  maxDiffs,
+}: {
+  setup: ReplaySetup;
+  width: number;
+  withCommand: boolean;
+  maxDiffs: number;
+}): React.JSX.Element {
   const theme = useTheme();
   const p = setup.profile;
   const m = p.metrics;
@@ -40,20 +51,24 @@ export function ProfileFacts({ setup, width, withCommand, maxDiffs }: { setup: R
   return (
     <Box flexDirection="column">
       {row('model', `${p.model}  ·  ${p.engine.name} ${p.engine.version} (${p.engine.runtime.kind})`)}
-      {row('tuned on', `${p.host.gpuCount} x ${p.host.gpuName}${p.host.simulated ? ' (simulated)' : ''}  ·  ${p.createdAt.slice(0, 10)}${p.source === 'study' ? ' (published study)' : ''}`)}
-      {row('recorded', `${fmtTokS(m.total_token_throughput)} tok/s total  ·  TTFT ${fmtMs(m.mean_ttft_ms)}  ·  TPOT ${fmtMs(m.mean_tpot_ms)}`)}
-      {row('workload', `${setup.scenario.label ?? setup.scenario.name}  ·  ${setup.scenario.numPrompts} prompts`)}
-      {setup.differences.length === 0 ? (
-        row('this host', 'same GPU type and count as when tuned')
-      ) : (
-        setup.differences.slice(0, maxDiffs).map((d, i) => (
-          <Text key={i} color={theme.warn}>
-            {wrapLines(d, width - 11, 2)
-              .map((l, k) => (k === 0 && i === 0 ? 'differs' : '').padEnd(11) + l)
-              .join('\n')}
-          </Text>
-        ))
+      {row(
+        'tuned on',
+        `${p.host.gpuCount} x ${p.host.gpuName}${p.host.simulated ? ' (simulated)' : ''}  ·  ${p.createdAt.slice(0, 10)}${p.source === 'study' ? ' (published study)' : ''}`,
       )}
+      {row(
+        'recorded',
+        `${fmtTokS(m.total_token_throughput)} tok/s total  ·  TTFT ${fmtMs(m.mean_ttft_ms)}  ·  TPOT ${fmtMs(m.mean_tpot_ms)}`,
+      )}
+      {row('workload', `${setup.scenario.label ?? setup.scenario.name}  ·  ${setup.scenario.numPrompts} prompts`)}
+      {setup.differences.length === 0
+        ? row('this host', 'same GPU type and count as when tuned')
+        : setup.differences.slice(0, maxDiffs).map((d, i) => (
+            <Text key={i} color={theme.warn}>
+              {wrapLines(d, width - 11, 2)
+                .map((l, k) => (k === 0 && i === 0 ? 'differs' : '').padEnd(11) + l)
+                .join('\n')}
+            </Text>
+          ))}
       {withCommand ? (
         <Box marginTop={1} flexDirection="column">
           <Text bold>It will run:</Text>
@@ -69,4 +84,3 @@ export function ProfileFacts({ setup, width, withCommand, maxDiffs }: { setup: R
     </Box>
   );
 }
-

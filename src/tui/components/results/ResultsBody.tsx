@@ -28,7 +28,11 @@ export interface ResultsBodyProps extends ResultsData {
 export const resultPages = (d: Pick<ResultsData, 'tables' | 'sweep'>) => d.tables.length + (d.sweep ? 1 : 0) + 1;
 
 /** The tabs' names, in page order. */
-const pageNames = (d: Pick<ResultsData, 'tables' | 'sweep'>) => [...d.tables.map((t) => t.stage), ...(d.sweep ? ['sweep'] : []), 'validation'];
+const pageNames = (d: Pick<ResultsData, 'tables' | 'sweep'>) => [
+  ...d.tables.map((t) => t.stage),
+  ...(d.sweep ? ['sweep'] : []),
+  'validation',
+];
 
 function WinnerLines({ p, cmd }: { p: ResultsBodyProps; cmd: string }): React.JSX.Element {
   return (
@@ -36,7 +40,11 @@ function WinnerLines({ p, cmd }: { p: ResultsBodyProps; cmd: string }): React.JS
       <Text bold wrap="truncate">
         Winner{p.winnerLabel ? `: ${p.winnerLabel}` : ''}
       </Text>
-      {cmd ? <Command command={cmd} width={p.width} /> : <Muted>{p.aborted ? 'none: the run was aborted before a stage chose one' : 'no variant succeeded'}</Muted>}
+      {cmd ? (
+        <Command command={cmd} width={p.width} />
+      ) : (
+        <Muted>{p.aborted ? 'none: the run was aborted before a stage chose one' : 'no variant succeeded'}</Muted>
+      )}
     </Box>
   );
 }
@@ -63,7 +71,9 @@ function StagePage(p: ResultsBodyProps): React.JSX.Element {
   const table = p.tables[page];
   const name = (id: string) => p.labels[id] ?? id;
   // The command that serves the winner: a launch on dummy weights loses those flags, as in the profile.
-  const cmd = p.winner ? formatCommand(servingArgv(p.winner.engineArgv ?? p.winner.argv, p.winner.variant.engine, p.winner.weights), p.winner.env) : '';
+  const cmd = p.winner
+    ? formatCommand(servingArgv(p.winner.engineArgv ?? p.winner.argv, p.winner.variant.engine, p.winner.weights), p.winner.env)
+    : '';
   const cmdLines = cmd ? commandLines(cmd, p.width).length : 1;
   const verdict = table ? stageVerdict(table, name) : validationVerdict(p);
   const verdictLines = wrapVerdict(verdict, table, p.width);

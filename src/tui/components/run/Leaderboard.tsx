@@ -19,7 +19,9 @@ export function variantLine(r: VariantResult, label: string, width: number): str
         `TTFT ${fmtMs(m.mean_ttft_ms)}`.padEnd(12),
         `TPOT ${fmtMs(m.mean_tpot_ms)}`.padEnd(11),
         // Issue 24: the plan's prior and the host-calibrated prediction with its band, beside the measurement.
-        ...(width >= 110 && r.predicted && r.calibrated?.observations ? [`pred ${fmtTokS(r.predicted.totalTokPerS)}, cal ${fmtTokS(r.calibrated.totalTokPerS)} +-${Math.round(r.calibrated.bandPct)}%`] : []),
+        ...(width >= 110 && r.predicted && r.calibrated?.observations
+          ? [`pred ${fmtTokS(r.predicted.totalTokPerS)}, cal ${fmtTokS(r.calibrated.totalTokPerS)} +-${Math.round(r.calibrated.bandPct)}%`]
+          : []),
         ...(width >= 100 && r.startupS !== undefined ? [`up ${durationText(r.startupS)}`] : []),
         ...(width >= 120 && r.gpuTime ? [`${formatGpuHours(r.gpuTime.gpuS / 3600)} GPU-h`] : []),
         // Which measurements used dummy weights is said wherever they are shown (issue 16).
@@ -33,7 +35,9 @@ export function variantLine(r: VariantResult, label: string, width: number): str
     const why = statusText(r);
     const [first, ...rest] = wrapLines(`${pad(r.stage, 12)} ${truncate(label, 30)}  ${why}`, width - 2, 3);
     const indent = ' '.repeat(15);
-    return [first ?? '', ...wrapLines(rest.join(' '), width - 2 - indent.length, 2).map((l) => indent + l)].filter((l, i) => i === 0 || l.trim()).join('\n');
+    return [first ?? '', ...wrapLines(rest.join(' '), width - 2 - indent.length, 2).map((l) => indent + l)]
+      .filter((l, i) => i === 0 || l.trim())
+      .join('\n');
   }
   const head = `${pad(r.stage, 12)} ${pad(label, Math.max(12, Math.min(40, width - fixed - 1)))}`;
   return truncate(`${head} ${cells.join(' ')}`.trimEnd(), width - 2);
@@ -69,11 +73,20 @@ export function Leaderboard({ items, labels, skipped, width }: LeaderboardProps)
       {(item) => {
         const why = item.kind === 'stage' ? (item.skipped ?? skipped?.[item.stage]) : undefined;
         return item.kind === 'variant' ? (
-          <Text key={item.key} color={tone(item.result, theme)} dimColor={item.result.status !== 'ok' && item.result.status !== 'failed' && theme.dimMuted}>
-            <Text color={item.result.status === 'ok' ? theme.good : theme.bad}>{item.result.status === 'ok' ? theme.glyph.ok : theme.glyph.fail} </Text>
+          <Text
+            key={item.key}
+            color={tone(item.result, theme)}
+            dimColor={item.result.status !== 'ok' && item.result.status !== 'failed' && theme.dimMuted}
+          >
+            <Text color={item.result.status === 'ok' ? theme.good : theme.bad}>
+              {item.result.status === 'ok' ? theme.glyph.ok : theme.glyph.fail}{' '}
+            </Text>
             {variantLine(
               item.result,
-              relativeLabel(labels[item.result.variantId] ?? item.result.variant.label ?? item.result.variantId, item.carriedId ? labels[item.carriedId] : undefined),
+              relativeLabel(
+                labels[item.result.variantId] ?? item.result.variant.label ?? item.result.variantId,
+                item.carriedId ? labels[item.carriedId] : undefined,
+              ),
               width,
             )}
           </Text>

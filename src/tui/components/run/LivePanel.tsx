@@ -57,7 +57,10 @@ export function LivePanel({ current, width, now, simulated }: LivePanelProps): R
             {kv ? <Muted>{`  server: ${fmtNum(kv.running)} running, ${fmtNum(kv.waiting)} waiting`}</Muted> : null}
           </Text>
           <Text>
-            KV cache <Text bold color={kv && kv.kvUsage > 0.95 ? theme.warn : undefined}>{kv ? fmtPct(kv.kvUsage * 100) : '-'}</Text>
+            KV cache{' '}
+            <Text bold color={kv && kv.kvUsage > 0.95 ? theme.warn : undefined}>
+              {kv ? fmtPct(kv.kvUsage * 100) : '-'}
+            </Text>
             {kv && kv.preemptions > 0 ? <Text color={theme.warn}>{`  ${fmtNum(kv.preemptions)} preemptions`}</Text> : null}
           </Text>
           <Text color={s && s.failed > 0 ? theme.bad : undefined}>errors {fmtNum(s?.failed ?? 0)}</Text>

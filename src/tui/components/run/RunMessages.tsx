@@ -15,11 +15,18 @@ export interface MessageLine {
 /** The lines RunMessages draws (the screen counts them to size the live panels). */
 export function messageLines(run: RunState, width: number): MessageLine[] {
   // Once the run has ended the requests are done and say nothing more.
-  const requests = run.status === 'finished' ? [] : [
-    run.requests.abort ? 'aborting: stopping the server first…' : '',
-    run.requests.skip ? (run.live.length > 1 ? `skipping ${run.labels[run.requests.skip] ?? run.requests.skip}…` : 'skipping this variant…') : '',
-    run.requests.stopAfterStage ? 'will stop after this stage' : '',
-  ].filter(Boolean);
+  const requests =
+    run.status === 'finished'
+      ? []
+      : [
+          run.requests.abort ? 'aborting: stopping the server first…' : '',
+          run.requests.skip
+            ? run.live.length > 1
+              ? `skipping ${run.labels[run.requests.skip] ?? run.requests.skip}…`
+              : 'skipping this variant…'
+            : '',
+          run.requests.stopAfterStage ? 'will stop after this stage' : '',
+        ].filter(Boolean);
   const notes = [...run.errors.slice(-2).map((m) => ({ m, bad: true })), ...run.warnings.slice(-1).map((m) => ({ m, bad: false }))];
   return [
     ...requests.map((text): MessageLine => ({ text, tone: 'warn' })),
@@ -46,7 +53,11 @@ export function RunFinished({ run }: { run: RunState }): React.JSX.Element {
   return (
     <Box flexDirection="column">
       <Text color={code === 0 ? theme.good : theme.warn}>
-        {code === 0 ? 'Tuning finished.' : code === 130 ? 'Aborted; finished variants are kept in the journal.' : 'The run ended without a winner.'}
+        {code === 0
+          ? 'Tuning finished.'
+          : code === 130
+            ? 'Aborted; finished variants are kept in the journal.'
+            : 'The run ended without a winner.'}
       </Text>
       {run.outcome?.profilePath ? <Text wrap="truncate">profile {run.outcome.profilePath}</Text> : null}
     </Box>

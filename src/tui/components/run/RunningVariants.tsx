@@ -36,7 +36,9 @@ function CompactRows({ p, shown }: { p: RunningVariantsProps; shown: number }): 
         return (
           <Text key={c.variantId} wrap="truncate">
             <Text color={c.phase === 'stopping' ? theme.warn : theme.accent}>{isPicked ? `${theme.glyph.focus} ` : '● '}</Text>
-            <Text bold inverse={isPicked}>{r.label}</Text>
+            <Text bold inverse={isPicked}>
+              {r.label}
+            </Text>
             <Muted>{` ${r.gpus} `}</Muted>
             <Text color={c.phase === 'bench' ? theme.accent : undefined}>{`${r.phase} `}</Text>
             {r.barWidth ? <ProgressBar ratio={r.ratio} width={r.barWidth} /> : null}

@@ -40,4 +40,3 @@ export function StatusLine({ c, label, now, width }: { c: CurrentVariant; label:
     </Text>
   );
 }
-

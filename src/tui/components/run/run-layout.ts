@@ -19,7 +19,8 @@ export type RunningLayout = { kind: 'single' } | { kind: 'panels'; perRow: numbe
 export function runningLayout(n: number, width: number, room: number): RunningLayout {
   if (n <= 1) return { kind: 'single' };
   const perRow = width >= 2 * PANEL_MIN_WIDTH + 1 ? 2 : 1;
-  if (width >= WIDE_RUN && Math.ceil(n / perRow) * PANEL_LINES <= room) return { kind: 'panels', perRow, panelWidth: Math.floor((width - (perRow - 1)) / perRow) };
+  if (width >= WIDE_RUN && Math.ceil(n / perRow) * PANEL_LINES <= room)
+    return { kind: 'panels', perRow, panelWidth: Math.floor((width - (perRow - 1)) / perRow) };
   // Rows that do not fit leave one line for "… n more running".
   return { kind: 'rows', shown: n <= room ? n : Math.max(1, room - 1) };
 }
@@ -31,7 +32,13 @@ export function gpuText(ids: readonly number[] | undefined): string {
   return `GPU ${run ? `${ids[0]}-${ids.at(-1)}` : ids.join(',')}`;
 }
 
-const PHASE_WORD: Record<Phase, string> = { launching: 'starting', ready: 'starting', warmup: 'starting', bench: 'benchmark', stopping: 'stopping' };
+const PHASE_WORD: Record<Phase, string> = {
+  launching: 'starting',
+  ready: 'starting',
+  warmup: 'starting',
+  bench: 'benchmark',
+  stopping: 'stopping',
+};
 
 export interface CompactRow {
   label: string;
@@ -51,7 +58,12 @@ const totalOf = (c: CurrentVariant) => c.snapshot?.total ?? c.numPrompts ?? 0;
  * the Results table's tok/s). Rows share their column widths so that they line up; the labels
  * take what the fixed parts leave (up to 28 columns), the bar up to 30.
  */
-export function compactRows(live: readonly CurrentVariant[], label: (c: CurrentVariant) => string, width: number, now: number): CompactRow[] {
+export function compactRows(
+  live: readonly CurrentVariant[],
+  label: (c: CurrentVariant) => string,
+  width: number,
+  now: number,
+): CompactRow[] {
   // "● " label " " GPUs(9) " " phase(9) " " middle " " tok/s(13): the middle is the bar and the
   // count, or how long the variant has been starting.
   const fixed = 2 + 1 + 9 + 1 + 9 + 1 + 1 + 13;
@@ -70,7 +82,9 @@ export function compactRows(live: readonly CurrentVariant[], label: (c: CurrentV
       phase: PHASE_WORD[c.phase].padEnd(9),
       ratio: total ? done / total : 0,
       barWidth: bench ? barWidth : 0,
-      progress: bench ? `${fmtNum(done)}/${fmtNum(total)}`.padStart(countW) : `up ${durationText(Math.max(0, now - c.launchedAt) / 1000)}`.padEnd(middle),
+      progress: bench
+        ? `${fmtNum(done)}/${fmtNum(total)}`.padStart(countW)
+        : `up ${durationText(Math.max(0, now - c.launchedAt) / 1000)}`.padEnd(middle),
       tokS: (s ? `${fmtTokS(s.totalTokPerS)} tok/s` : '').padStart(13),
     };
   });

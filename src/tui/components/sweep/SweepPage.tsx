@@ -13,7 +13,8 @@ import { frontierColumns, frontierRows } from './sweep-text.js';
 
 /** The choice in words: the sentence (chosen or only shown), its reason, the runner-up; or why there is none. */
 export function choiceLines(s: SweepView, withWhy = true): string[] {
-  if (!s.choice) return [s.done ? `No choice: ${s.noChoice ?? 'nothing measured'}; the staged winner stands.` : 'The sweep did not finish.'];
+  if (!s.choice)
+    return [s.done ? `No choice: ${s.noChoice ?? 'nothing measured'}; the staged winner stands.` : 'The sweep did not finish.'];
   return [
     `${s.decides ? 'Chosen' : 'Frontier choice (not applied: the objective is not frontier)'}: ${s.choice.sentence}`,
     ...(withWhy ? [`why: ${s.choice.why}`] : []),
@@ -25,7 +26,9 @@ export function SweepPage({ sweep, width, height }: { sweep: SweepView; width: n
   const theme = useTheme();
   const series = sweepChartSeries(sweep);
   // On a short terminal the reason gives way to the chart (the report has it).
-  const words = choiceLines(sweep, height >= 26).flatMap((l, i) => wrapLines(l, width, i === 0 ? 3 : 2).map((t) => ({ t, first: i === 0 })));
+  const words = choiceLines(sweep, height >= 26).flatMap((l, i) =>
+    wrapLines(l, width, i === 0 ? 3 : 2).map((t) => ({ t, first: i === 0 })),
+  );
   const all = frontierRows(sweep);
   // The table keeps at most a third of the screen; the chart takes the rest (at least 11 rows, what the chart needs with its legend).
   const tableRows = Math.min(all.length, Math.max(2, Math.floor(height / 3) - 1));
@@ -33,7 +36,11 @@ export function SweepPage({ sweep, width, height }: { sweep: SweepView; width: n
   const chartRows = Math.max(11, height - words.length - (rows.length ? rows.length + 1 : 1) - (all.length > rows.length ? 1 : 0));
   return (
     <Box flexDirection="column">
-      {series.length ? <FrontierChart series={series} width={Math.max(30, width - 1)} height={chartRows} /> : <Muted>no point was measured</Muted>}
+      {series.length ? (
+        <FrontierChart series={series} width={Math.max(30, width - 1)} height={chartRows} />
+      ) : (
+        <Muted>no point was measured</Muted>
+      )}
       {rows.length ? (
         <Table columns={frontierColumns(width)} rows={rows} rowKey={(r) => `${r.label}:${r.load.value}`} maxWidth={width} />
       ) : (

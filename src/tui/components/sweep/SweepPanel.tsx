@@ -25,7 +25,11 @@ export function SweepPanel({ sweep, width, height }: { sweep: SweepView; width: 
         {truncate(sweepHeader(sweep), width)}
       </Text>
       <Text wrap="truncate">{truncate(last ?? 'waiting for the first point…', width)}</Text>
-      {series.length ? <FrontierChart series={series} width={Math.max(30, width - 1)} height={height} /> : <Muted>the chart appears with the first measured point</Muted>}
+      {series.length ? (
+        <FrontierChart series={series} width={Math.max(30, width - 1)} height={height} />
+      ) : (
+        <Muted>the chart appears with the first measured point</Muted>
+      )}
     </Box>
   );
 }

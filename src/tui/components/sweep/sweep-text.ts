@@ -69,9 +69,24 @@ export function frontierColumns(width: number): Column<FrontierRow>[] {
     { key: 'user', header: 'tok/s/usr', width: 9, align: 'right', render: (r) => r.tokPerUser.toFixed(1) },
     { key: 'tpot', header: 'TPOT p99', width: 8, align: 'right', render: (r) => fmtMs(r.point?.summary?.tpotP99Ms) },
     { key: 'ttft', header: 'TTFT p99', width: 8, align: 'right', render: (r) => fmtMs(r.point?.summary?.ttftP99Ms) },
-    { key: 'slo', header: 'SLO', width: 6, render: (r) => (!r.point ? '-' : r.point.violations.length ? 'broken' : 'met'), tone: (r) => (r.point?.violations.length ? 'bad' : r.point ? 'good' : undefined) },
+    {
+      key: 'slo',
+      header: 'SLO',
+      width: 6,
+      render: (r) => (!r.point ? '-' : r.point.violations.length ? 'broken' : 'met'),
+      tone: (r) => (r.point?.violations.length ? 'bad' : r.point ? 'good' : undefined),
+    },
   ];
   const numsW = nums.reduce((w, c) => w + c.width + 1, 0);
   const labelW = Math.max(12, Math.min(40, width - 1 - numsW));
-  return [{ key: 'variant', header: 'variant', width: labelW, render: (r) => `${r.chosen ? '▶ ' : '  '}${r.label}`, tone: (r) => (r.chosen ? 'accent' : undefined) }, ...nums];
+  return [
+    {
+      key: 'variant',
+      header: 'variant',
+      width: labelW,
+      render: (r) => `${r.chosen ? '▶ ' : '  '}${r.label}`,
+      tone: (r) => (r.chosen ? 'accent' : undefined),
+    },
+    ...nums,
+  ];
 }

@@ -45,7 +45,13 @@ export function FittedTable<T>(p: FittedTableProps<T>): React.JSX.Element {
   const { rows, hidden } = fitRows(p.rows, p.room);
   return (
     <Box flexDirection="column">
-      <Table columns={p.columns} rows={rows} rowKey={p.rowKey} {...(p.rowTone ? { rowTone: p.rowTone } : {})} {...(p.maxWidth ? { maxWidth: p.maxWidth } : {})} />
+      <Table
+        columns={p.columns}
+        rows={rows}
+        rowKey={p.rowKey}
+        {...(p.rowTone ? { rowTone: p.rowTone } : {})}
+        {...(p.maxWidth ? { maxWidth: p.maxWidth } : {})}
+      />
       {hidden > 0 ? <Muted>{`… ${hidden} ${p.moreText ?? 'more rows'}`}</Muted> : null}
     </Box>
   );

@@ -19,7 +19,14 @@ export interface JobServer {
 
 export function jobServer(job: SlurmJobHandle, cli: SlurmCli, at: { argv: string[]; runDir: string; port: number }): JobServer {
   const slurmConf = process.env.SLURM_CONF ?? cli.env?.SLURM_CONF;
-  const ledger = recordLaunch({ argv: at.argv, launchArgv: ['sbatch', job.scriptPath], wrapper: 'none', runDir: at.runDir, port: at.port, slurmJob: { id: job.jobId, ...(slurmConf ? { env: { SLURM_CONF: slurmConf } } : {}) } });
+  const ledger = recordLaunch({
+    argv: at.argv,
+    launchArgv: ['sbatch', job.scriptPath],
+    wrapper: 'none',
+    runDir: at.runDir,
+    port: at.port,
+    slurmJob: { id: job.jobId, ...(slurmConf ? { env: { SLURM_CONF: slurmConf } } : {}) },
+  });
   let exit: ExitInfo | undefined;
   let settle!: (e: ExitInfo) => void;
   const exited = new Promise<ExitInfo>((r) => (settle = r));
@@ -42,7 +49,8 @@ export function jobServer(job: SlurmJobHandle, cli: SlurmCli, at: { argv: string
       timer ??= setInterval(() => {
         void queryJob(cli, job.jobId).then(
           (info) => {
-            if (!info || isFinished(info.state)) end({ code: info?.exitCode ?? null, signal: info?.signal ? `signal ${info.signal}` : null });
+            if (!info || isFinished(info.state))
+              end({ code: info?.exitCode ?? null, signal: info?.signal ? `signal ${info.signal}` : null });
           },
           () => undefined,
         );

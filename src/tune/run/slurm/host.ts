@@ -4,7 +4,14 @@
 // cluster the planner sees nodes x GPUs per node of the gres type.
 import { UserError } from '../../../core/errors.js';
 import { simulatedHost, type HostInfo } from '../../../host/gpus.js';
-import { allocationShortfall, assertSlurmClients, discoverCluster, largestAllocation, SlurmCommandError, type SlurmCluster } from '../../../host/slurm/index.js';
+import {
+  allocationShortfall,
+  assertSlurmClients,
+  discoverCluster,
+  largestAllocation,
+  SlurmCommandError,
+  type SlurmCluster,
+} from '../../../host/slurm/index.js';
 import { findGpu } from '../../../model/gpus.js';
 import type { SessionConfig, SlurmRuntimeConfig } from '../../config/config.js';
 import { SLURM_CLI } from './start.js';
@@ -15,7 +22,9 @@ async function describeCluster(): Promise<SlurmCluster> {
     return await discoverCluster(SLURM_CLI);
   } catch (e) {
     if (!(e instanceof SlurmCommandError)) throw e;
-    throw new UserError(`--runtime slurm: Slurm cannot describe the cluster (${e.message}): run servelab on a login node of a working Slurm cluster, or drop --runtime slurm`);
+    throw new UserError(
+      `--runtime slurm: Slurm cannot describe the cluster (${e.message}): run servelab on a login node of a working Slurm cluster, or drop --runtime slurm`,
+    );
   }
 }
 
@@ -34,7 +43,14 @@ export async function resolveSlurmHost(config: SessionConfig): Promise<HostInfo>
     if (short) throw new UserError(`${short} (the simulated cluster is ${nodes} x ${sim.gpus / nodes} ${sim.gpu})`);
     runtime.gpusPerNode = sim.gpus / nodes;
     runtime.nodes ??= nodes;
-    return { ...simulatedHost(sim.gpu, sim.gpus, `simulated ${nodes} node(s) x ${sim.gpus / nodes} ${sim.gpu}, jobs on Slurm partition ${alloc!.partition}`), gpusPerNode: sim.gpus / nodes };
+    return {
+      ...simulatedHost(
+        sim.gpu,
+        sim.gpus,
+        `simulated ${nodes} node(s) x ${sim.gpus / nodes} ${sim.gpu}, jobs on Slurm partition ${alloc!.partition}`,
+      ),
+      gpusPerNode: sim.gpus / nodes,
+    };
   }
   const short = allocationShortfall(alloc, runtime.nodes ?? 1, 1, runtime.partition);
   if (short) throw new UserError(short);
@@ -47,7 +63,11 @@ export async function resolveSlurmHost(config: SessionConfig): Promise<HostInfo>
   }
   runtime.gpusPerNode = alloc!.gpusPerNode;
   runtime.nodes = nodes;
-  const host = simulatedHost(spec.name, Math.min(64, nodes * alloc!.gpusPerNode), `Slurm partition ${alloc!.partition}: ${nodes} node(s) x ${alloc!.gpusPerNode} ${spec.name}`);
+  const host = simulatedHost(
+    spec.name,
+    Math.min(64, nodes * alloc!.gpusPerNode),
+    `Slurm partition ${alloc!.partition}: ${nodes} node(s) x ${alloc!.gpusPerNode} ${spec.name}`,
+  );
   // Real GPUs, only not on this login node: the catalog's figures stand in for nvidia-smi's.
   return { ...host, simulated: false, gpusPerNode: alloc!.gpusPerNode };
 }

@@ -12,7 +12,15 @@ import type { Variant } from '../../../core/variant.js';
 import { adapterFor } from '../../../engines/index.js';
 import { sglangDistInitPorts } from '../../../engines/sglang.js';
 import { findFreePort } from '../../../host/ports.js';
-import { describeJob, engineRanks, launchSlurmJob, simRanks, type SlurmCli, type SlurmJobHandle, type SlurmJobInfo } from '../../../host/slurm/index.js';
+import {
+  describeJob,
+  engineRanks,
+  launchSlurmJob,
+  simRanks,
+  type SlurmCli,
+  type SlurmJobHandle,
+  type SlurmJobInfo,
+} from '../../../host/slurm/index.js';
 import { gpusHeld } from '../../../model/layout.js';
 import type { SlurmRuntimeConfig } from '../../config/config.js';
 import { modelledStartupS } from '../../plan/deps.js';
@@ -40,7 +48,11 @@ export function variantNodes(variant: Variant, perNode: number): { nodes: number
   return { nodes, gpusPerNode: nodes > 1 ? perNode : used };
 }
 
-function failureFromJob(job: SlurmJobHandle, info: SlurmJobInfo | null, classify: (lines: string[], exit: { code: number | null; signal: string | null; timedOut?: boolean }) => Failure): Failure {
+function failureFromJob(
+  job: SlurmJobHandle,
+  info: SlurmJobInfo | null,
+  classify: (lines: string[], exit: { code: number | null; signal: string | null; timedOut?: boolean }) => Failure,
+): Failure {
   const lines = job.tail(50);
   const exit = { code: info?.exitCode ?? null, signal: info?.signal ? `signal ${info.signal}` : null };
   const f = classify(lines, exit);
@@ -54,7 +66,7 @@ function failureFromJob(job: SlurmJobHandle, info: SlurmJobInfo | null, classify
  * this session already uses, and reserved.
  */
 export async function headDistPort(variant: Variant, host: string | undefined, port: number, used: Set<number>): Promise<number> {
-  for (let from = port + 1; ; ) {
+  for (let from = port + 1; ;) {
     const p = await findFreePort({ ...(host ? { host } : {}), from, exclude: used });
     const set = variant.engine === 'sglang' ? sglangDistInitPorts(p) : [p];
     if (!set.some((x) => used.has(x) || x === port)) {
@@ -66,7 +78,12 @@ export async function headDistPort(variant: Variant, host: string | undefined, p
 }
 
 /** Submit, wait for RUNNING and for the head's health endpoint, or return the classified failure. */
-export async function startSlurmServer(variant: Variant, ctx: RunVariantContext, stopSignal: AbortSignal, simSpeed?: number): Promise<ServerStart> {
+export async function startSlurmServer(
+  variant: Variant,
+  ctx: RunVariantContext,
+  stopSignal: AbortSignal,
+  simSpeed?: number,
+): Promise<ServerStart> {
   const sim = ctx.config.sim;
   const runtime = ctx.config.runtime as SlurmRuntimeConfig;
   const perNode = gpusPerNode(ctx);
@@ -85,11 +102,18 @@ export async function startSlurmServer(variant: Variant, ctx: RunVariantContext,
   const weights = launchWeights(ctx.config, variant, ctx.stage);
   const layout = { nodes, gpusPerNode: perNode, distPort, bindHost: ctx.config.bindHost };
   try {
-    prepared = prepareLaunch(variant, launchCtx, { dummyWeights: weights?.kind === 'dummy', ...(sim?.truth ? { simTruth: sim.truth } : {}) });
+    prepared = prepareLaunch(variant, launchCtx, {
+      dummyWeights: weights?.kind === 'dummy',
+      ...(sim?.truth ? { simTruth: sim.truth } : {}),
+    });
     // The real engine's multi-node launch decides what is possible (vLLM 0.11 refuses a replica
     // over nodes); the simulated engine then starts with SGLang's flags (engine-ranks.ts simRanks).
     const real = engineRanks(variant.engine, sim ? prepared.spec.engineArgv : prepared.spec.argv, variant.knobs, layout);
-    ranks = sim ? (nodes > 1 ? simRanks(prepared.spec.argv, layout) : engineRanks('sglang', prepared.spec.argv, variant.knobs, layout)) : real;
+    ranks = sim
+      ? nodes > 1
+        ? simRanks(prepared.spec.argv, layout)
+        : engineRanks('sglang', prepared.spec.argv, variant.knobs, layout)
+      : real;
   } catch (e) {
     if (!(e instanceof UserError)) throw e;
     return { ok: false, failure: { kind: 'bad-flag', reason: e.message }, extra: {} };
@@ -100,7 +124,15 @@ export async function startSlurmServer(variant: Variant, ctx: RunVariantContext,
     mkdirSync(dirname(f.path), { recursive: true });
     writeFileSync(f.path, f.content);
   }
-  ctx.emit({ type: 'variant-launching', variantId: variant.id, stage: ctx.stage, argv: spec.argv, port, ...(variant.label ? { label: variant.label } : {}), ...(ctx.run ? { run: ctx.run } : {}) });
+  ctx.emit({
+    type: 'variant-launching',
+    variantId: variant.id,
+    stage: ctx.stage,
+    argv: spec.argv,
+    port,
+    ...(variant.label ? { label: variant.label } : {}),
+    ...(ctx.run ? { run: ctx.run } : {}),
+  });
   const log = (line: string) => ctx.emit({ type: 'server-log', variantId: variant.id, line, stream: 'stdout' });
   let job: SlurmJobHandle;
   try {
@@ -108,7 +140,10 @@ export async function startSlurmServer(variant: Variant, ctx: RunVariantContext,
       cli: SLURM_CLI,
       runDir,
       request: {
-        nodes, gpusPerNode: gpn, tasksPerNode: ranks.tasksPerNode, jobName: `servelab-${variant.id}`.slice(0, 60),
+        nodes,
+        gpusPerNode: gpn,
+        tasksPerNode: ranks.tasksPerNode,
+        jobName: `servelab-${variant.id}`.slice(0, 60),
         ...(runtime.exclusive || nodes > 1 ? { exclusive: true } : {}),
         ...(runtime.partition ? { partition: runtime.partition } : {}),
         ...(runtime.account ? { account: runtime.account } : {}),
@@ -127,12 +162,28 @@ export async function startSlurmServer(variant: Variant, ctx: RunVariantContext,
     });
   } catch (e) {
     if (!(e instanceof UserError)) throw e;
-    return { ok: false, failure: { kind: 'unsupported', reason: e.message, hint: 'check --partition, --account, --time and --slurm-arg' }, extra: base };
+    return {
+      ok: false,
+      failure: { kind: 'unsupported', reason: e.message, hint: 'check --partition, --account, --time and --slurm-arg' },
+      extra: base,
+    };
   }
   // Journalled at once: job-state events go to the run's events.jsonl as they are emitted.
-  ctx.emit({ type: 'job-state', variantId: variant.id, jobId: job.jobId, state: 'SUBMITTED', text: `submitted (${nodes} node(s) x ${gpn} GPU(s))` });
+  ctx.emit({
+    type: 'job-state',
+    variantId: variant.id,
+    jobId: job.jobId,
+    state: 'SUBMITTED',
+    text: `submitted (${nodes} node(s) x ${gpn} GPU(s))`,
+  });
   const server = jobServer(job, SLURM_CLI, { argv: spec.argv, runDir, port });
-  return await waitUp(variant, ctx, stopSignal, job, server, { spec, base, adapter, simSpeed, classify: (l, x) => adapter.classifyFailure(l, x) });
+  return await waitUp(variant, ctx, stopSignal, job, server, {
+    spec,
+    base,
+    adapter,
+    simSpeed,
+    classify: (l, x) => adapter.classifyFailure(l, x),
+  });
 }
 
 /**
@@ -158,7 +209,14 @@ interface UpParts {
   classify: (lines: string[], exit: { code: number | null; signal: string | null }) => Failure;
 }
 
-async function waitUp(variant: Variant, ctx: RunVariantContext, stopSignal: AbortSignal, job: SlurmJobHandle, server: JobServer, p: UpParts): Promise<ServerStart> {
+async function waitUp(
+  variant: Variant,
+  ctx: RunVariantContext,
+  stopSignal: AbortSignal,
+  job: SlurmJobHandle,
+  server: JobServer,
+  p: UpParts,
+): Promise<ServerStart> {
   const sim = ctx.config.sim;
   const stop = () => server.stop();
   const speed = p.spec.speed > 0 ? p.spec.speed : 1;
@@ -166,7 +224,14 @@ async function waitUp(variant: Variant, ctx: RunVariantContext, stopSignal: Abor
     const run = await job.waitRunning(stopSignal);
     if ('aborted' in run) {
       await stop();
-      return { ok: false, failure: { kind: 'aborted', reason: `stopped while Slurm job ${job.jobId} was ${job.state() ? describeJob(job.state()!) : 'queued'}` }, extra: p.base };
+      return {
+        ok: false,
+        failure: {
+          kind: 'aborted',
+          reason: `stopped while Slurm job ${job.jobId} was ${job.state() ? describeJob(job.state()!) : 'queued'}`,
+        },
+        extra: p.base,
+      };
     }
     if ('finished' in run) {
       await stop();
@@ -174,13 +239,21 @@ async function waitUp(variant: Variant, ctx: RunVariantContext, stopSignal: Abor
     }
     p.base = await recordGpus(variant, ctx, job, p.base);
     const ready = await job.waitReady(ctx.config.readyTimeoutS * 1000, stopSignal);
-    const startupS = sim ? (modelledStartupS(variant, sim, { dummyWeights: p.base.weights?.kind === 'dummy' }) ?? ready.startupS * speed) : ready.startupS;
+    const startupS = sim
+      ? (modelledStartupS(variant, sim, { dummyWeights: p.base.weights?.kind === 'dummy' }) ?? ready.startupS * speed)
+      : ready.startupS;
     if (!ready.ready) {
       await stop();
       const failure: Failure =
-        ready.why === 'exited' ? failureFromJob(job, ready.job, p.classify)
-        : ready.why === 'aborted' ? { kind: 'aborted', reason: 'stopped while the server was starting' }
-        : { kind: 'startup-timeout', reason: `the head at ${run.endpoint} did not answer ${p.spec.healthPath} within ${ctx.config.readyTimeoutS} s of the job running`, evidence: job.tail(8) };
+        ready.why === 'exited'
+          ? failureFromJob(job, ready.job, p.classify)
+          : ready.why === 'aborted'
+            ? { kind: 'aborted', reason: 'stopped while the server was starting' }
+            : {
+                kind: 'startup-timeout',
+                reason: `the head at ${run.endpoint} did not answer ${p.spec.healthPath} within ${ctx.config.readyTimeoutS} s of the job running`,
+                evidence: job.tail(8),
+              };
       return { ok: false, failure, extra: { ...p.base, startupS } };
     }
     const url = new URL(run.endpoint);
