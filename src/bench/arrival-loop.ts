@@ -2,7 +2,8 @@
 // run), each under the concurrency gate, and come back as RequestOutputs by request index. A
 // sharded run calls this in every worker with that worker's share of the indices and the same
 // schedule and start instant, so the arrival process is the one client's.
-import { nowS, type RawOutput } from './client.js';
+import { nowS } from './client.js';
+import type { RawOutput } from './request-shapes.js';
 import { sleep } from './async.js';
 import type { LiveTracker } from './live.js';
 import type { Sender } from './sender.js';

@@ -2,7 +2,8 @@
 import net from 'node:net';
 import { UserError } from '../core/errors.js';
 import { sleep } from './async.js';
-import { nowS, type RawOutput } from './client.js';
+import { nowS } from './client.js';
+import type { RawOutput } from './request-shapes.js';
 
 /** Fail fast with one clear line when nothing listens at the URL. */
 export function checkReachable(url: URL, timeoutMs = 5000): Promise<void> {

@@ -2,7 +2,7 @@
 // sharded client (sharded.ts), so both refuse the same bad input with the same one-line errors.
 import { UserError } from '../core/errors.js';
 import { log } from '../core/logger.js';
-import type { Backend } from './client.js';
+import type { Backend } from './request-shapes.js';
 import type { BaseClientOptions } from './sender.js';
 import type { BenchEvent, SampledRequest, TokenCountMode } from './types.js';
 import type { GoodputSlo, LatencyMetric } from '../core/metrics.js';

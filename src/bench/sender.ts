@@ -1,7 +1,8 @@
 // How a run sends its requests: one keep-alive connection pool and one abort switch for all of
 // them (a per-request listener on the caller's AbortSignal would pile up at 1000 streams).
 import { setMaxListeners } from 'node:events';
-import { sendStreamingRequest, type ClientOptions, type RawOutput, type RequestSpec, type StreamHooks } from './client.js';
+import { sendStreamingRequest } from './client.js';
+import type { ClientOptions, RawOutput, RequestSpec, StreamHooks } from './request-shapes.js';
 import { ConnPool } from './conn-pool.js';
 
 /** Client options without the per-request and per-pool parts. */

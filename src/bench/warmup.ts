@@ -2,7 +2,7 @@
 // warm-up requests (vLLM main --num-warmups: copies of the first request under the same cap).
 import { UserError } from '../core/errors.js';
 import { readyCheck } from './ready.js';
-import type { RawOutput } from './client.js';
+import type { RawOutput } from './request-shapes.js';
 import type { Sender } from './sender.js';
 import type { SampledRequest } from './types.js';
 
