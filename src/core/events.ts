@@ -1,6 +1,8 @@
 // Typed events emitted by the tuning core. The Ink TUI and the headless reporter are two
 // listeners of this one stream; the journal can replay it. Keep them plain data (JSON-safe).
-import type { LiveSnapshot, BenchMetrics } from './metrics.js';
+import type { LiveSnapshot, BenchMetrics, GpuSample, ServerMetricsSample } from './metrics.js';
+import type { RunOfRuns } from './run-of-runs.js';
+import type { SweepChoiceInfo, SweepLoadInfo, SweepPointSummary } from './sweep-info.js';
 import type { EngineName, Variant } from './variant.js';
 
 export type FailureKind =
@@ -99,24 +101,6 @@ export interface SessionGpuTime {
   summary: string;
 }
 
-export interface ServerMetricsSample {
-  running: number;
-  waiting: number;
-  kvUsage: number; // 0..1
-  preemptions: number;
-  /** The engine's own prompt and generation throughput gauges, where it exports them (llama.cpp). */
-  promptTokPerS?: number;
-  genTokPerS?: number;
-}
-
-export interface GpuSample {
-  index: number;
-  name: string;
-  utilPct: number;
-  memUsedMiB: number;
-  memTotalMiB: number;
-}
-
 /**
  * The core's decision for one stage, as every view shows it: nothing here is re-derived by a
  * view. Gains are in percent of the objective, against `referenceId`.
@@ -141,46 +125,6 @@ export interface StageVerdict {
   skipped?: string;
   /** Its best two stayed within the noise margin after adaptive repeats (src/tune/decide/repeats.ts); `why` says how the tie was broken. */
   tied?: boolean;
-}
-
-/** A sweep's load in JSON terms: a rate of `inf` (all at once) is null. */
-export interface SweepLoadInfo {
-  kind: 'concurrency' | 'rate';
-  value: number | null;
-}
-
-/** One swept point on the frontier's axes (src/sweep/frontier.ts computes them). */
-export interface SweepPointSummary {
-  /** Output tokens per second per GPU (the chart's y). */
-  tokPerGpu: number;
-  /** 1000 / mean TPOT in ms (the chart's x). */
-  tokPerUser: number;
-  ttftP50Ms: number;
-  ttftP99Ms: number;
-  tpotP99Ms: number;
-  goodput: number | null;
-}
-
-/** The frontier's choice: the variant and load that meet the SLO with the most tok/s/GPU. */
-export interface SweepChoiceInfo {
-  variantId: string;
-  load: SweepLoadInfo;
-  /** "sglang fp8 dp-attn: 1,850 tok/s/GPU at 64 concurrent, TPOT p99 38 ms". */
-  sentence: string;
-  why: string;
-  /** The best point of another variant, in the same words; absent when none met the SLO. */
-  runnerUp?: string;
-}
-
-/** Which run of a variant a launch is, "run 2 of 3" (runText). */
-export interface RunOfRuns {
-  n: number;
-  of: number;
-}
-
-/** "run 2 of 3". */
-export function runText(r: RunOfRuns): string {
-  return `run ${r.n} of ${r.of}`;
 }
 
 export type TuneEvent =

@@ -45,3 +45,21 @@ export interface GoodputSlo {
   tpot?: number;
   e2el?: number;
 }
+
+export interface ServerMetricsSample {
+  running: number;
+  waiting: number;
+  kvUsage: number; // 0..1
+  preemptions: number;
+  /** The engine's own prompt and generation throughput gauges, where it exports them (llama.cpp). */
+  promptTokPerS?: number;
+  genTokPerS?: number;
+}
+
+export interface GpuSample {
+  index: number;
+  name: string;
+  utilPct: number;
+  memUsedMiB: number;
+  memTotalMiB: number;
+}

@@ -1,7 +1,8 @@
 // The sweep part of the session projection: finalists, every point on the frontier's axes as a
 // series per variant (what a live chart draws), the frontier and the core's choice. Pure: it
 // files what the sweep-* events carry and decides nothing.
-import type { SweepChoiceInfo, SweepLoadInfo, SweepPointSummary, TuneEvent } from './events.js';
+import type { TuneEvent } from './events.js';
+import type { SweepChoiceInfo, SweepLoadInfo, SweepPointSummary } from './sweep-info.js';
 
 export interface SweepPointView {
   load: SweepLoadInfo;

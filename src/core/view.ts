@@ -3,7 +3,8 @@
 // it files what the core decided (winners, references, gains, reasons travel in the events) and
 // never decides anything itself.
 import type { LiveSnapshot } from './metrics.js';
-import type { RunOfRuns, SessionGpuTime, StageVerdict, TuneEvent, VariantResult } from './events.js';
+import type { SessionGpuTime, StageVerdict, TuneEvent, VariantResult } from './events.js';
+import type { RunOfRuns } from './run-of-runs.js';
 import type { PlanInfo, ValidationRow } from './events.js';
 import { applySweepEvent, isSweepEvent, type SweepView } from './view-sweep.js';
 import { applyLaunchCost, applyWaveClock, closeWave, type WaveClock } from './view-cost.js';

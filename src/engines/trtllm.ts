@@ -5,7 +5,7 @@
 import path from 'node:path';
 import YAML from 'yaml';
 import { UserError } from '../core/errors.js';
-import type { ServerMetricsSample } from '../core/events.js';
+import type { ServerMetricsSample } from '../core/metrics.js';
 import type { SpeculativeKnob, Variant } from '../core/variant.js';
 import { baseEnv, engineHost, finishSpec, flag } from './argv.js';
 import { engineValue, mustRow, rowsAt, supportedKnobs } from './data/table.js';

@@ -1,6 +1,7 @@
 // Contract of an engine adapter: plain data and functions, no class hierarchy.
 import type { EngineName, KnobName, SpeculativeKnob, Variant } from '../core/variant.js';
-import type { Failure, ServerMetricsSample } from '../core/events.js';
+import type { Failure } from '../core/events.js';
+import type { ServerMetricsSample } from '../core/metrics.js';
 import type { LaunchSpec } from '../host/launch-spec.js';
 
 export interface EngineInfo {

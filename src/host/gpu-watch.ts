@@ -6,7 +6,7 @@
 //
 //   watchGpus({ host, intervalMs?, onSample, simBaseUrl?, signal? }) -> stop()
 import { execa } from 'execa';
-import type { GpuSample } from '../core/events.js';
+import type { GpuSample } from '../core/metrics.js';
 import { log } from '../core/logger.js';
 import type { HostInfo } from './gpus.js';
 import { findOnPath } from '../core/which.js';

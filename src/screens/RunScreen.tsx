@@ -5,7 +5,7 @@
 // stage, abort, log.
 import React, { useState } from 'react';
 import { Box, Text } from 'ink';
-import { runText } from '../core/events.js';
+import { runText } from '../core/run-of-runs.js';
 import { liveCost } from '../core/view-cost.js';
 import type { SweepView } from '../core/view-sweep.js';
 import { liveCostText } from '../tui/components/cost-text.js';

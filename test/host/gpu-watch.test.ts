@@ -3,7 +3,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { GpuSample } from '../../src/core/events.js';
+import type { GpuSample } from '../../src/core/metrics.js';
 import { queryGpus, simulatedHost } from '../../src/host/gpus.js';
 import { parseSimGpus, parseWatchLine, watchGpus } from '../../src/host/gpu-watch.js';
 import { waitFor } from './helpers.js';

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import type { GpuSample } from '../../src/core/events.js';
+import type { GpuSample } from '../../src/core/metrics.js';
 import type { Knobs, EngineName } from '../../src/core/variant.js';
 import { sim } from '../../src/engines/index.js';
 import { simulatedHost } from '../../src/host/gpus.js';

@@ -1,7 +1,9 @@
 // The variants running now, as the Run screen draws them: each one's lifecycle, log tail and live
 // figures, in launch order (several at once when variants of a stage share the host on disjoint
 // GPUs). A pure reducer over the core's events: it files what the core reported.
-import type { RunOfRuns, ServerMetricsSample, TuneEvent } from '../../core/events.js';
+import type { TuneEvent } from '../../core/events.js';
+import type { RunOfRuns } from '../../core/run-of-runs.js';
+import type { ServerMetricsSample } from '../../core/metrics.js';
 import type { LiveSnapshot } from '../../core/metrics.js';
 
 /** Bounds that keep memory flat however long a run lasts. */

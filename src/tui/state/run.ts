@@ -1,6 +1,7 @@
 // Run state: a pure reducer over the core's events. The Run, Results and Save screens only
 // format what is here; nothing in this file measures anything, it files what the core reported.
-import type { GpuSample, TuneEvent, VariantResult } from '../../core/events.js';
+import type { TuneEvent, VariantResult } from '../../core/events.js';
+import type { GpuSample } from '../../core/metrics.js';
 import { applyToView, emptyView, tieClause, type SessionView } from '../../core/view.js';
 import { applyLiveVariant, pushBounded, type CurrentVariant } from './live.js';
 import { movePick, skipTarget } from './pick.js';

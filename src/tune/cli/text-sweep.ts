@@ -1,6 +1,7 @@
 // The sweep's plain text for the headless front end: a progress line per sweep event and the
 // summary's "Load sweep" section (the chart, the table, the choice), from the projection.
-import type { SweepLoadInfo, TuneEvent } from '../../core/events.js';
+import type { TuneEvent } from '../../core/events.js';
+import type { SweepLoadInfo } from '../../core/sweep-info.js';
 import type { SweepView } from '../../core/view-sweep.js';
 import type { ChartSeries } from '../../sweep/chart-scale.js';
 import { renderChart } from '../../sweep/chart-text.js';

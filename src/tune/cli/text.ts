@@ -2,7 +2,7 @@
 // dry-run plan with every exact command, and the final summary tables. Pure: returns strings.
 import { isStoppedEarly, STOPPED_EARLY, statusText } from '../../core/result-status.js';
 import type { StageVerdict, TuneEvent, VariantResult } from '../../core/events.js';
-import { runText } from '../../core/events.js';
+import { runText } from '../../core/run-of-runs.js';
 import { meanTpotMs, tpotDefinition, tpotHeader, type TpotMode } from '../../core/tpot.js';
 import { formatCommand } from '../../core/shell-quote.js';
 import type { SessionConfig } from '../config/config.js';

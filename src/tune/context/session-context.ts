@@ -1,7 +1,8 @@
 // What every part of a running session shares: the configuration, the host, the plan, the
 // journal, the event sink and the runner. The runner is the one seam to processes: tests inject
 // a scripted one so stage logic, resume, skip and stop run without launching anything.
-import type { RunOfRuns, TuneEvent, VariantResult } from '../../core/events.js';
+import type { TuneEvent, VariantResult } from '../../core/events.js';
+import type { RunOfRuns } from '../../core/run-of-runs.js';
 import type { Variant } from '../../core/variant.js';
 import type { HostInfo } from '../../host/gpus.js';
 import type { SessionConfig } from '../config/config.js';

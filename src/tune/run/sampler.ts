@@ -1,6 +1,6 @@
 // While a server is measured: its /metrics (running, waiting, KV use, preemptions) and the GPUs
 // (nvidia-smi, or the simulated host's own report), sampled every interval as events.
-import type { GpuSample } from '../../core/events.js';
+import type { GpuSample } from '../../core/metrics.js';
 import type { EngineAdapter, LaunchSpec } from '../../engines/types.js';
 import { queryGpus } from '../../host/gpus.js';
 import { baseUrl } from '../launch/launch.js';

@@ -1,7 +1,8 @@
 // The runner's contract: what one variant's run is given (RunVariantContext) and what bringing its
 // server up returns (ServerStart, LaunchRecord). Below the runner, the server start and the Slurm
 // start, so none of them imports another for a type.
-import type { Failure, RunOfRuns, TuneEvent, VariantResult } from '../../core/events.js';
+import type { Failure, TuneEvent, VariantResult } from '../../core/events.js';
+import type { RunOfRuns } from '../../core/run-of-runs.js';
 import type { Predicted } from '../../core/events.js';
 import type { Workload } from '../../bench/index.js';
 import type { EngineAdapter, LaunchSpec } from '../../engines/types.js';

@@ -3,7 +3,8 @@
 // every point journaled (a resumed session measures only what is missing) and emitted as a
 // sweep-point event; then the frontier and, for --objective frontier, the variant and load the
 // SLO allows the most tok/s/GPU at, which replaces the staged winner.
-import type { SweepLoadInfo, SweepPointSummary, TuneEvent, VariantResult } from '../../core/events.js';
+import type { TuneEvent, VariantResult } from '../../core/events.js';
+import type { SweepLoadInfo, SweepPointSummary } from '../../core/sweep-info.js';
 import { formatSlo } from '../../core/slo.js';
 import { stageSlo } from '../config/config.js';
 import type { SloRule } from '../../core/slo-rule.js';

@@ -2,7 +2,7 @@
 // pinned to it, when variants share the host), else one compact line.
 import React from 'react';
 import { Box, Text } from 'ink';
-import type { GpuSample } from '../../../core/events.js';
+import type { GpuSample } from '../../../core/metrics.js';
 import { fmtMiB, truncate } from '../../format.js';
 import { ProgressBar } from '../ProgressBar.js';
 import { Muted } from '../Title.js';

@@ -2,7 +2,7 @@
 // compact rows (one line each) or, on a terminal wide and tall enough, full panels side by side
 // or stacked. Pure: line counts and text only; the components draw what these say.
 import { helpItems, type Scope } from '../../keymap.js';
-import type { GpuSample } from '../../../core/events.js';
+import type { GpuSample } from '../../../core/metrics.js';
 import { fmtNum, fmtTokS, truncate } from '../../format.js';
 import { durationText } from '../../../core/duration-text.js';
 import type { CurrentVariant, Phase } from '../../state/live.js';

@@ -1,7 +1,7 @@
 // The sweep's words on screen, from the projection (src/core/view-sweep.ts): the header, the
 // latest point as one line, the frontier table's rows and columns. Presentation only: the
 // frontier and the choice are the core's.
-import type { SweepLoadInfo } from '../../../core/events.js';
+import type { SweepLoadInfo } from '../../../core/sweep-info.js';
 import type { SweepPointView, SweepView } from '../../../core/view-sweep.js';
 import { loadLabel } from '../../../sweep/spec.js';
 import { fmtMs, fmtNum } from '../../format.js';
