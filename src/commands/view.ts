@@ -6,7 +6,8 @@ import { parseArgs } from 'node:util';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgsMessage, UserError } from '../core/errors.js';
-import { projectSession, type SessionView } from '../core/view.js';
+import { projectSession } from '../core/view.js';
+import { type SessionView } from '../core/session-view.js';
 import { readRunEvents } from '../core/view-read.js';
 import { summaryText } from '../tune/cli/text.js';
 

@@ -2,98 +2,11 @@
 // summary and `servelab view RUN_DIR` all show what this returns, so they cannot disagree. Pure:
 // it files what the core decided (winners, references, gains, reasons travel in the events) and
 // never decides anything itself.
-import type { LiveSnapshot } from './metrics.js';
-import type { SessionGpuTime, StageVerdict, TuneEvent, VariantResult } from './events.js';
-import type { RunOfRuns } from './run-of-runs.js';
-import type { PlanInfo, ValidationRow } from './events.js';
-import { applySweepEvent, isSweepEvent, type SweepView } from './view-sweep.js';
-import { applyLaunchCost, applyWaveClock, closeWave, type WaveClock } from './view-cost.js';
-
-export interface StageRowView {
-  result: VariantResult;
-  /** Gain against the stage's reference, as the core measured it. */
-  gainPct: number | null;
-  isWinner: boolean;
-  /** The winner carried into the stage. */
-  isCarried: boolean;
-  /** The row the stage's gains are measured against (the baseline in the first stage). */
-  isReference: boolean;
-}
-
-export interface StageView {
-  name: string;
-  index: number;
-  /** Variant ids the stage was started with. */
-  variants: string[];
-  /** The winner carried into the stage, as the core reported it when the stage started. */
-  carriedId: string | null;
-  rows: StageRowView[];
-  /** The core's verdict, once the stage finished. */
-  verdict?: StageVerdict;
-  skipped?: string;
-  /** The verdict's words on a tie, when its best two stayed within the noise margin (tieClause). */
-  tie?: string;
-}
-
-export interface ValidationView {
-  scenarios: string[];
-  baselineId: string;
-  /** How the baseline was chosen, and what it did in the engine stage. */
-  baselineWhy?: string;
-  winnerId: string;
-  rows: ValidationRow[];
-  done: boolean;
-}
-
-/** A variant whose server is up or coming up (several at once when variants share the host). */
-export interface RunningVariantView {
-  variantId: string;
-  stage: string;
-  label?: string;
-  port: number;
-  /** GPUs it is pinned to when it shares the host; all GPUs when absent. */
-  gpuIds?: number[];
-  /** A repeat launch: run n of at most `of` (absent: the variant's first run). */
-  run?: RunOfRuns;
-  phase: 'launching' | 'warming up' | 'benchmarking' | 'stopping';
-  startupS?: number;
-  scenario?: string;
-  snapshot?: LiveSnapshot;
-}
-
-export type SessionStatus = 'not-started' | 'running' | 'finished' | 'interrupted';
-
-export interface SessionView {
-  status: SessionStatus;
-  runDir?: string;
-  simulated: boolean;
-  plan?: PlanInfo;
-  stages: StageView[];
-  /** The session's baseline, once the engine stage chose it. */
-  baselineId: string | null;
-  /** The variant the session ended with (the last stage's winner), with its measured result. */
-  winner: VariantResult | null;
-  validation?: ValidationView;
-  /** The load sweep of the finalists, when the session ran one (--sweep). */
-  sweep?: SweepView;
-  outcome?: { profilePath: string | null; reportPath: string | null; exitCode: number };
-  /** Human labels by variant id. */
-  labels: Record<string, string>;
-  warnings: string[];
-  errors: string[];
-  /** Variants running now, by id (live panels; several when variants run in parallel). */
-  running: Record<string, RunningVariantView>;
-  /** What the session cost (host GPU-hours, variant GPU-hours), once the core summed it. */
-  cost?: SessionGpuTime;
-  /** `--runtime slurm`: each variant's Slurm job and its last state ("PENDING (Priority)"). */
-  jobs?: Record<string, { jobId: string; text: string }>;
-  /** When the session started (session-started's clock), for the live host GPU-hours on a GPU host. */
-  startedAt?: string;
-  /** The simulated session time so far, wave by wave (view-cost.ts applyWaveClock). */
-  waveClock?: WaveClock;
-  /** GPU-seconds of launches outside the stage tables (validation sides, sweeps), from launch-cost. */
-  launchGpuS?: number;
-}
+import type { StageVerdict, TuneEvent, VariantResult } from './events.js';
+import type { RunningVariantView, SessionView, StageRowView, StageView } from './session-view.js';
+import { applySweepEvent, isSweepEvent } from './view-sweep.js';
+import { tieClause } from './stage-text.js';
+import { applyLaunchCost, applyWaveClock, closeWave } from './view-cost.js';
 
 export function emptyView(): SessionView {
   return {
@@ -203,6 +116,46 @@ function onStageFinished(view: SessionView, v: StageVerdict): SessionView {
   return { ...next, baselineId: v.baselineId ?? view.baselineId, winner };
 }
 
+type EventOf<T extends TuneEvent['type']> = Extract<TuneEvent, { type: T }>;
+
+/** A resumed run starts the view afresh; the warnings and errors said so far stay. */
+function onSessionStarted(view: SessionView, e: EventOf<'session-started'>): SessionView {
+  return {
+    ...emptyView(),
+    status: 'running',
+    runDir: e.runDir,
+    simulated: e.simulated,
+    startedAt: e.at,
+    warnings: view.warnings,
+    errors: view.errors,
+  };
+}
+
+function onValidationStarted(view: SessionView, e: EventOf<'validation-started'>): SessionView {
+  return {
+    ...view,
+    validation: {
+      scenarios: e.scenarios,
+      baselineId: e.baselineId,
+      ...(e.baselineWhy ? { baselineWhy: e.baselineWhy } : {}),
+      winnerId: e.winnerId,
+      rows: [],
+      done: false,
+    },
+  };
+}
+
+/** Exit codes of 128 and over are signals: the session was interrupted, not finished. */
+function onSessionFinished(view: SessionView, e: EventOf<'session-finished'>): SessionView {
+  const interrupted = e.exitCode >= 128;
+  return {
+    ...view,
+    running: {},
+    status: interrupted ? 'interrupted' : 'finished',
+    outcome: { profilePath: e.profilePath, reportPath: e.reportPath, exitCode: e.exitCode },
+  };
+}
+
 /** One event applied to the view. A new session-started (a resumed run) starts the view afresh. */
 export function applyToView(view: SessionView, e: TuneEvent): SessionView {
   if (isSweepEvent(e)) {
@@ -214,15 +167,7 @@ export function applyToView(view: SessionView, e: TuneEvent): SessionView {
   }
   switch (e.type) {
     case 'session-started':
-      return {
-        ...emptyView(),
-        status: 'running',
-        runDir: e.runDir,
-        simulated: e.simulated,
-        startedAt: e.at,
-        warnings: view.warnings,
-        errors: view.errors,
-      };
+      return onSessionStarted(view, e);
     case 'plan-ready':
       return { ...view, plan: e.plan };
     case 'stage-started':
@@ -259,31 +204,14 @@ export function applyToView(view: SessionView, e: TuneEvent): SessionView {
       return onStageFinished(closeWave(view), verdict);
     }
     case 'validation-started':
-      return {
-        ...view,
-        validation: {
-          scenarios: e.scenarios,
-          baselineId: e.baselineId,
-          ...(e.baselineWhy ? { baselineWhy: e.baselineWhy } : {}),
-          winnerId: e.winnerId,
-          rows: [],
-          done: false,
-        },
-      };
+      return onValidationStarted(view, e);
     case 'validation-finished':
       // Validation launches end without variant-finished: nothing runs once the table is in.
       return closeWave(
         view.validation ? { ...view, running: {}, validation: { ...view.validation, rows: e.rows, done: true } } : { ...view, running: {} },
       );
-    case 'session-finished': {
-      const interrupted = e.exitCode >= 128;
-      return {
-        ...view,
-        running: {},
-        status: interrupted ? 'interrupted' : 'finished',
-        outcome: { profilePath: e.profilePath, reportPath: e.reportPath, exitCode: e.exitCode },
-      };
-    }
+    case 'session-finished':
+      return onSessionFinished(view, e);
     case 'job-state':
       return { ...view, jobs: { ...view.jobs, [e.variantId]: { jobId: e.jobId, text: e.text } } };
     case 'warning':
@@ -304,33 +232,4 @@ export function projectSession(events: Iterable<TuneEvent>, opts: { ended?: bool
   for (const e of events) view = applyToView(view, e);
   if (opts.ended && view.status === 'running') view = { ...view, status: 'interrupted' };
   return view;
-}
-
-/** Stages that measured something or were decided, in run order. */
-export function shownStages(view: SessionView): StageView[] {
-  return [...view.stages].sort((a, b) => a.index - b.index).filter((s) => s.rows.length > 0);
-}
-
-/** What a stage's gain is measured against, in words: "the baseline vllm", "the carried winner X". */
-export function referenceText(s: StageView, name: (id: string) => string = (id) => id): string | null {
-  const v = s.verdict;
-  if (!v?.referenceId) return null;
-  if (v.referenceId === v.carriedId) return `the carried winner ${name(v.referenceId)}`;
-  if (v.referenceId === v.baselineId) return `the baseline ${name(v.referenceId)}`;
-  return name(v.referenceId);
-}
-
-/** The words adaptive repeats use when a stage's best two stayed within the noise margin (src/tune/decide/repeats.ts). */
-export const TIED_WITHIN_NOISE = 'tied within noise';
-
-/**
- * The clause of a verdict's why that says its best two stayed tied within noise after repeats,
- * with the rule that broke the tie ("A and B tied within noise (0.3% apart after 3 and 3 runs,
- * margin 2%): B wins on lower p99 TPOT (…)"); null when no tie was called. The verdict carries the
- * tie in words only: repeats.ts writes the clause, stage-verdict.ts joins clauses with '; '.
- */
-export function tieClause(v: Pick<StageVerdict, 'why' | 'tied'> | undefined): string | null {
-  // Verdicts journalled before the `tied` field carry the tie in words only.
-  if (!v || v.tied === false) return null;
-  return v.why.split('; ').find((c) => c.includes(TIED_WITHIN_NOISE)) ?? (v.tied ? TIED_WITHIN_NOISE : null);
 }

@@ -2,7 +2,7 @@
 // by the projection of its events.jsonl. Its own keys: page through the stages, close.
 import React, { useState } from 'react';
 import { Box, useApp } from 'ink';
-import type { SessionView } from '../core/view.js';
+import type { SessionView } from '../core/session-view.js';
 import { Footer } from '../tui/components/Footer.js';
 import { Title } from '../tui/components/Title.js';
 import { ResultsBody, resultPages } from '../tui/components/results/ResultsBody.js';

@@ -6,7 +6,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { TuneEvent } from '../../src/core/events.js';
-import { applyToView, emptyView, projectSession, tieClause } from '../../src/core/view.js';
+import { applyToView, emptyView, projectSession } from '../../src/core/view.js';
+import { tieClause } from '../../src/core/stage-text.js';
 import { liveCost } from '../../src/core/view-cost.js';
 
 const stream = (name = 'parallel-sim'): TuneEvent[] =>

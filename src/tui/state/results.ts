@@ -3,7 +3,8 @@
 // presentation is added here (labels relative to the carried winner, $/Mtok at the set price).
 import type { SessionGpuTime, ValidationRow, VariantResult } from '../../core/events.js';
 import { sessionCostText } from '../../core/view-cost.js';
-import { shownStages, type SessionView } from '../../core/view.js';
+import { shownStages } from '../../core/stage-text.js';
+import { type SessionView } from '../../core/session-view.js';
 import type { SweepView } from '../../core/view-sweep.js';
 import { dollarsPerMillionTokens } from '../../tune/decide/decide.js';
 import type { RunState } from './run.js';

@@ -2,7 +2,9 @@
 // format what is here; nothing in this file measures anything, it files what the core reported.
 import type { TuneEvent, VariantResult } from '../../core/events.js';
 import type { GpuSample } from '../../core/metrics.js';
-import { applyToView, emptyView, tieClause, type SessionView } from '../../core/view.js';
+import { applyToView, emptyView } from '../../core/view.js';
+import { tieClause } from '../../core/stage-text.js';
+import { type SessionView } from '../../core/session-view.js';
 import { applyLiveVariant, pushBounded, type CurrentVariant } from './live.js';
 import { movePick, skipTarget } from './pick.js';
 

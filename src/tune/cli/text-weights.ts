@@ -1,7 +1,7 @@
 // What the headless text says about --dummy-weights: which planned launches of a stage load dummy
 // weights (and why the others keep the real ones), the mark on a summary row, and the closing note.
 import type { VariantResult } from '../../core/events.js';
-import type { SessionView } from '../../core/view.js';
+import type { SessionView } from '../../core/session-view.js';
 import { dummySpelling, dummyWeightsNote } from '../launch/dummy-weights.js';
 import type { PlannedVariant } from '../plan/types.js';
 

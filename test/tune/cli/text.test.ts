@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { TuneEvent, VariantResult } from '../../../src/core/events.js';
-import { projectSession, type SessionView } from '../../../src/core/view.js';
+import { projectSession } from '../../../src/core/view.js';
+import { type SessionView } from '../../../src/core/session-view.js';
 import { parseAutoArgs } from '../../../src/tune/cli/args.js';
 import { progressLine, summaryText, textTable } from '../../../src/tune/cli/text.js';
 

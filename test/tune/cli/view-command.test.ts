@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import view from '../../../src/commands/view.js';
-import type { SessionView } from '../../../src/core/view.js';
+import type { SessionView } from '../../../src/core/session-view.js';
 import { parseAutoArgs } from '../../../src/tune/cli/args.js';
 import { AbortedError } from '../../../src/core/aborted.js';
 import { runSession } from '../../../src/tune/session/session.js';
