@@ -6,7 +6,7 @@
 import type { Knobs, Variant } from '../core/variant.js';
 import { findGpu } from '../model/gpus.js';
 import type { BenchMetrics } from '../core/metrics.js';
-import type { Figures, Observation, Predictor } from '../model/calibration/fit.js';
+import type { Figures, Observation, Predictor } from '../model/calibration/observation.js';
 import { simulateWorkload } from './virtual.js';
 import { llamacppFigures } from './llamacpp-calibrated.js';
 import { scenarioRequests, type LengthPair } from './workload.js';

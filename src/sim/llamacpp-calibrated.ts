@@ -2,7 +2,7 @@
 // observation's GGUF file (the variant's model), knobs and workload on this host's CPU, under the
 // fit's corrections. src/sim/calibrated.ts sends llamacpp observations here.
 import type { Corrections } from '../model/calibration/corrections.js';
-import type { Figures } from '../model/calibration/fit.js';
+import type { Figures } from '../model/calibration/observation.js';
 import { hostCpuFacts, type CpuFacts } from '../model/cpu.js';
 import { readGgufHeader } from '../model/gguf/read.js';
 import { ggufFacts, llamacppEstimate, type GgufFacts } from '../model/llamacpp-estimate.js';

@@ -3,7 +3,8 @@
 // move from the prior toward the host.
 import { describe, expect, it } from 'vitest';
 import { correctionsFor, NEUTRAL } from '../../src/model/calibration/corrections.js';
-import { fitCorrections, PRIOR_BAND_LOG_SD } from '../../src/model/calibration/fit.js';
+import { fitCorrections } from '../../src/model/calibration/fit.js';
+import { PRIOR_BAND_LOG_SD } from '../../src/model/calibration/observation.js';
 import { LiveCalibration, predictionCell } from '../../src/model/calibration/live.js';
 import { toyObs, toyPredict, TRUTH } from './calibration-toy.js';
 

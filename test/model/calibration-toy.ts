@@ -1,7 +1,7 @@
 // A toy host for the calibration tests: each variant is seconds of GEMM, weight reads, host work
 // and prefill per token, so the truth is known and the fit's answers can be checked exactly.
 import { NEUTRAL, type Corrections } from '../../src/model/calibration/corrections.js';
-import type { Figures, Observation } from '../../src/model/calibration/fit.js';
+import type { Figures, Observation } from '../../src/model/calibration/observation.js';
 
 /** A variant of the toy host: seconds of GEMM, weight reads, host work and prefill per token. */
 export interface Toy extends Observation {

@@ -4,7 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import { correctionsFor, NEUTRAL, parseCorrectionSet, type Corrections } from '../../src/model/calibration/corrections.js';
 import { correctServer } from '../../src/model/calibration/apply.js';
-import { fitCorrections, PRIOR_BAND_LOG_SD, type Figures, type Observation } from '../../src/model/calibration/fit.js';
+import { fitCorrections } from '../../src/model/calibration/fit.js';
+import { PRIOR_BAND_LOG_SD, type Figures, type Observation } from '../../src/model/calibration/observation.js';
 import { solveSpd } from '../../src/model/calibration/linalg.js';
 import { resolveServer } from '../../src/model/estimate.js';
 import { stepTime } from '../../src/model/step-time.js';

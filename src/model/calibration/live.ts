@@ -4,7 +4,8 @@
 // calibrated ones and the band, the three the plan, the Run screen and the report show beside
 // what is measured. The session wires it to the simulator's predictor (src/sim/calibrated.ts).
 import { correctionsFor, NEUTRAL, type CorrectionSet } from './corrections.js';
-import { bandPct, fitCorrections, PRIOR_BAND_LOG_SD, type CalibrationFit, type Figures, type Observation, type Predictor } from './fit.js';
+import { bandPct, fitCorrections, type CalibrationFit } from './fit.js';
+import { PRIOR_BAND_LOG_SD, type Figures, type Observation, type Predictor } from './observation.js';
 
 /** One variant's predictions: the prior model's, the calibrated one, and the band of the latter. */
 export interface CalibratedFigures {
