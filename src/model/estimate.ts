@@ -151,36 +151,8 @@ export function resolveServer(
   const weightOnlyFp8 = weightDtype === 'fp8' && !nativeFp8;
   const gemmFlops = gemmFlopsPerGpu(gpu, weightDtype, model.weightDtype === 'fp8' ? model.fp8Scaling : undefined);
   const kvPerTok = kvBytesPerToken(model, knobs.kvCacheDtype, par);
-  // vLLM --performance-mode throughput doubles the *defaulted* batch limits only (arg_utils.py
-  // _set_default_max_num_seqs_and_batched_tokens_args, 2026-05 copy); its graph and kernel choices
-  // (and interactivity's finer graphs) are not modelled.
-  const perfScale = engine === 'vllm' && knobs.performanceMode === 'throughput' ? 2 : 1;
-  const maxBatchedTokens = knobs.maxBatchedTokens ?? eff.defaultMaxBatchedTokens(gpu) * perfScale;
-  const memFraction =
-    knobs.memFraction ??
-    eff.defaultMemFraction(gpu, {
-      maxBatchedTokens,
-      tp: par.tp,
-      pp: par.pp,
-      dp: par.dp,
-      dpAttention: par.dpAttention,
-      speculative: knobs.speculative?.method,
-    });
-  const maxModelLen = knobs.maxModelLen ?? model.maxPositionEmbeddings;
-  const maxRunningSeqs = knobs.maxRunningSeqs ?? eff.defaultMaxRunningSeqs(gpu, speculative) * perfScale;
-  const budget = kvBudget({
-    engine,
-    gpu,
-    model,
-    weightsPerGpu: weights.perGpu,
-    memFraction,
-    maxBatchedTokens,
-    maxRunningSeqs,
-    tp: par.tp,
-    pp: par.pp,
-    engineVersion,
-  });
-  const kvBytes = Math.max(0, budget.kvBytes);
+  const mem = memoryPlan(engine, gpu, model, knobs, eff, par, weights.perGpu, speculative, engineVersion);
+  const { maxBatchedTokens, memFraction, maxModelLen, maxRunningSeqs, budget, kvBytes } = mem;
   // Per-GPU KV pools: under DP-attention (or DP replicas) each group holds its own requests.
   const kvCapacityTokens = Math.floor(kvBytes / kvPerTok) * par.dp;
   const attentionBackend = knobs.attentionBackend ?? eff.defaultBackend(gpu, !!model.mla);
@@ -211,6 +183,51 @@ export function resolveServer(
     ),
   };
   return { ...cfg, fit: checkFit(cfg, budget) };
+}
+
+/** The batch limits and the KV pool a server gets from its knobs, or from the engine's defaults on this GPU. */
+function memoryPlan(
+  engine: EngineName,
+  gpu: GpuSpec,
+  model: ModelInfo,
+  knobs: Knobs,
+  eff: ReturnType<typeof efficiencyForVersion>,
+  par: ReturnType<typeof resolveParallel>,
+  weightsPerGpu: number,
+  speculative: boolean,
+  engineVersion: string | undefined,
+) {
+  // vLLM --performance-mode throughput doubles the *defaulted* batch limits only (arg_utils.py
+  // _set_default_max_num_seqs_and_batched_tokens_args, 2026-05 copy); its graph and kernel choices
+  // (and interactivity's finer graphs) are not modelled.
+  const perfScale = engine === 'vllm' && knobs.performanceMode === 'throughput' ? 2 : 1;
+  const maxBatchedTokens = knobs.maxBatchedTokens ?? eff.defaultMaxBatchedTokens(gpu) * perfScale;
+  const memFraction =
+    knobs.memFraction ??
+    eff.defaultMemFraction(gpu, {
+      maxBatchedTokens,
+      tp: par.tp,
+      pp: par.pp,
+      dp: par.dp,
+      dpAttention: par.dpAttention,
+      speculative: knobs.speculative?.method,
+    });
+  const maxModelLen = knobs.maxModelLen ?? model.maxPositionEmbeddings;
+  const maxRunningSeqs = knobs.maxRunningSeqs ?? eff.defaultMaxRunningSeqs(gpu, speculative) * perfScale;
+  const budget = kvBudget({
+    engine,
+    gpu,
+    model,
+    weightsPerGpu,
+    memFraction,
+    maxBatchedTokens,
+    maxRunningSeqs,
+    tp: par.tp,
+    pp: par.pp,
+    engineVersion,
+  });
+  const kvBytes = Math.max(0, budget.kvBytes);
+  return { maxBatchedTokens, memFraction, maxModelLen, maxRunningSeqs, budget, kvBytes };
 }
 
 function checkFit(c: ServerConfig, kv: KvBudget): FitResult {

@@ -73,26 +73,7 @@ export function stepTime(c: ServerConfig, b: StepBatch): StepTime {
   const denseFlops = (2 * mlpTokens * p.denseMlp * stageFrac) / par.tp + (2 * lmHeadSeqs * m.vocabSize * m.hiddenSize) / par.tp;
   const denseBytes = c.weights.densePerGpu;
   let gemmS = Math.max((attnFlopsDense + denseFlops) / gemmPeak, denseBytes / bw);
-  if (m.moe) {
-    const e = m.moe;
-    const activeRouted = (p.routedExperts * e.expertsPerTok) / e.numExperts;
-    const imbalance = par.ep > 1 ? HARDWARE.epImbalance : 1;
-    const moeFlops = ((2 * mlpTokens * activeRouted * stageFrac) / par.tp) * imbalance;
-    // Fraction of experts a step touches: 1 - (1 - k/E)^tokens.
-    const touched = 1 - Math.pow(1 - e.expertsPerTok / e.numExperts, Math.max(1, mlpTokens));
-    const moeBytes = c.weights.routedPerGpu * touched * imbalance;
-    // Padded FLOPs (moe-tiles.ts) at the dense rate times the fitted grouped-GEMM factor.
-    const pad = moePaddingFactor({
-      engine: c.engine,
-      fp8: c.weightDtype === 'fp8' && !c.weightOnlyFp8,
-      weightOnlyFp8: c.weightOnlyFp8,
-      tokens: mlpTokens,
-      numExperts: e.numExperts,
-      topK: e.expertsPerTok,
-    });
-    const groupedEff = archOf(g.computeCapability) === 'ampere' ? FITTED.moeEffAmpere : eff.moeEff;
-    gemmS += Math.max((moeFlops * pad) / (moeGemmPeak * groupedEff), moeBytes / bw);
-  }
+  if (m.moe) gemmS += moeGemmSeconds(c, p, mlpTokens, stageFrac, moeGemmPeak, bw);
 
   // Attention over the context: prefill is compute-bound, decode reads the KV cache.
   const be = backendEfficiency(c.attentionBackend);
@@ -111,15 +92,7 @@ export function stepTime(c: ServerConfig, b: StepBatch): StepTime {
   let overheadS = launchS;
 
   // Speculative decoding: draft passes (one MTP/EAGLE layer + LM head each) and bookkeeping.
-  if (b.draftSteps && b.decodeSeqs > 0) {
-    const draftFlops =
-      (2 *
-        (b.decodeSeqs / groups) *
-        (p.attention / m.numLayers + m.vocabSize * m.hiddenSize + (p.active - p.attention - p.embedding / 2) / m.numLayers)) /
-      par.tp;
-    const draftBytes = c.weights.perGpu / m.numLayers + (m.vocabSize * m.hiddenSize * 2) / par.tp;
-    overheadS += b.draftSteps * (Math.max(draftFlops / gemmPeak, draftBytes / bw) + eff.perLayerOverheadS * 2) + eff.specStepOverheadS;
-  }
+  if (b.draftSteps && b.decodeSeqs > 0) overheadS += draftSeconds(c, p, b, groups, gemmPeak, bw);
 
   // An overlap scheduler prepares step n+1 on the host while step n runs on the GPU: the step takes
   // the longer of the two. Without one (vLLM 0.11 default) the host work adds to every step.
@@ -133,6 +106,45 @@ export function stepTime(c: ServerConfig, b: StepBatch): StepTime {
     seconds *= b.decodeSeqs / groups <= eff.torchCompileMaxBs && decodeOnly ? eff.torchCompileSmallBatch : eff.torchCompileLargeBatch;
   if (par.pp > 1) seconds *= 1 + 0.1 * (par.pp - 1); // pipeline bubbles between micro-batches
   return { seconds, gemmS, attnS, commS, overheadS };
+}
+
+/** The routed experts' GEMM time of a step: padded grouped-GEMM FLOPs, or the touched experts' weights, whichever is longer. */
+function moeGemmSeconds(c: ServerConfig, p: ParamCounts, mlpTokens: number, stageFrac: number, moeGemmPeak: number, bw: number): number {
+  const m = c.model;
+  const par = c.par;
+  const g = c.gpu;
+  const e = m.moe!;
+  const activeRouted = (p.routedExperts * e.expertsPerTok) / e.numExperts;
+  const imbalance = par.ep > 1 ? HARDWARE.epImbalance : 1;
+  const moeFlops = ((2 * mlpTokens * activeRouted * stageFrac) / par.tp) * imbalance;
+  // Fraction of experts a step touches: 1 - (1 - k/E)^tokens.
+  const touched = 1 - Math.pow(1 - e.expertsPerTok / e.numExperts, Math.max(1, mlpTokens));
+  const moeBytes = c.weights.routedPerGpu * touched * imbalance;
+  // Padded FLOPs (moe-tiles.ts) at the dense rate times the fitted grouped-GEMM factor.
+  const pad = moePaddingFactor({
+    engine: c.engine,
+    fp8: c.weightDtype === 'fp8' && !c.weightOnlyFp8,
+    weightOnlyFp8: c.weightOnlyFp8,
+    tokens: mlpTokens,
+    numExperts: e.numExperts,
+    topK: e.expertsPerTok,
+  });
+  const groupedEff = archOf(g.computeCapability) === 'ampere' ? FITTED.moeEffAmpere : c.eff.moeEff;
+  return Math.max((moeFlops * pad) / (moeGemmPeak * groupedEff), moeBytes / bw);
+}
+
+/** Speculative decoding's draft passes (one MTP/EAGLE layer + LM head each) and their bookkeeping, per step. */
+function draftSeconds(c: ServerConfig, p: ParamCounts, b: StepBatch, groups: number, gemmPeak: number, bw: number): number {
+  const m = c.model;
+  const par = c.par;
+  const eff = c.eff;
+  const draftFlops =
+    (2 *
+      (b.decodeSeqs / groups) *
+      (p.attention / m.numLayers + m.vocabSize * m.hiddenSize + (p.active - p.attention - p.embedding / 2) / m.numLayers)) /
+    par.tp;
+  const draftBytes = c.weights.perGpu / m.numLayers + (m.vocabSize * m.hiddenSize * 2) / par.tp;
+  return b.draftSteps! * (Math.max(draftFlops / gemmPeak, draftBytes / bw) + eff.perLayerOverheadS * 2) + eff.specStepOverheadS;
 }
 
 /** Attention time of a step: prefill is compute-bound, decode reads the KV cache (or is compute-bound for MLA's wide heads). */
