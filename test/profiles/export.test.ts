@@ -1,16 +1,9 @@
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
-import {
-  containerArgv,
-  exportDocker,
-  exportK8s,
-  exportShell,
-  exportSystemd,
-  officialImage,
-  serverPort,
-  systemdQuote,
-} from '../../src/profiles/export.js';
+import { exportDocker, exportShell, exportSystemd, systemdQuote } from '../../src/profiles/export.js';
+import { exportK8s } from '../../src/profiles/export-k8s.js';
+import { containerArgv, officialImage, serverPort } from '../../src/profiles/export-common.js';
 import { deepseekR1Study, glm46Study, qwen3Study } from '../../src/profiles/studies.js';
 import type { Profile } from '../../src/profiles/schema.js';
 

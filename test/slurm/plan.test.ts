@@ -4,7 +4,7 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
-import { exportK8s } from '../../src/profiles/export.js';
+import { exportK8s } from '../../src/profiles/export-k8s.js';
 import { loadProfile } from '../../src/profiles/store.js';
 import { simulateWorkload } from '../../src/sim/virtual.js';
 import { parseAutoArgs } from '../../src/tune/cli/args.js';

@@ -4,7 +4,8 @@
 import { getAdapter } from '../../engines/index.js';
 import type { LaunchSpec } from '../../engines/types.js';
 import { launchContext, prepareLaunch } from '../launch/launch.js';
-import { dockerArgv, serverPort } from '../../profiles/export.js';
+import { dockerArgv } from '../../profiles/export.js';
+import { serverPort } from '../../profiles/export-common.js';
 import { simGpuFor } from '../../profiles/sim-gpu.js';
 import type { Profile } from '../../profiles/schema.js';
 import { relocateFiles } from '../../profiles/files.js';
