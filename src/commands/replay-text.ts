@@ -1,6 +1,6 @@
 // The headless text of `servelab replay`: the setup shown before consent, the recorded-vs-now
 // table, the verdict and where the result was recorded. Pure: returns strings.
-import { hardwareLine, workloadLine } from '../profiles/report.js';
+import { hardwareLine, workloadLine } from '../profiles/report-lines.js';
 import { fmtPct } from '../profiles/report-format.js';
 import { formatCommand } from '../core/shell-quote.js';
 import type { RecordedReplay } from '../profiles/history.js';

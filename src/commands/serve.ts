@@ -13,7 +13,7 @@ import { engineLaunchHooks } from '../engines/launch-hooks.js';
 import { signalGroup } from '../host/procgroup.js';
 import { checkRunnable } from '../profiles/command.js';
 import { formatCommand } from '../core/shell-quote.js';
-import { hardwareLine } from '../profiles/report.js';
+import { hardwareLine } from '../profiles/report-lines.js';
 import { serveSpec } from '../tune/replay/serve-profile.js';
 import { loadProfile } from '../profiles/store.js';
 import { baseUrl } from '../tune/launch/launch.js';

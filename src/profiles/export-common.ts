@@ -2,7 +2,7 @@
 // image, the argv as a container runs it, and the header that says what was measured.
 import { ENGINE_IMAGES } from './command.js';
 import { shellQuote } from '../core/shell-quote.js';
-import { hardwareLine, workloadLine } from './report.js';
+import { hardwareLine, workloadLine } from './report-lines.js';
 import type { Profile } from './schema.js';
 import { commandRelease, engineVersionText, hasReleaseVersion, simulatedEngine } from './engine-version.js';
 import { heredocDelimiter, oneLine } from './hostile.js';

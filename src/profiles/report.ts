@@ -1,18 +1,18 @@
 // The Markdown report saved beside a profile, in the studies' shape: conclusion with the
 // recommended command, before/after table, caveats, set-up, benchmark commands, results per
 // stage, and what each stage was worth.
-import { formatGpuHours } from '../core/view-cost.js';
 import { formatCommand } from '../core/shell-quote.js';
-import { isStoppedEarly, statusText } from '../core/result-status.js';
-import { meanTpotMs, tpotDefinition, tpotHeader, type TpotMode } from '../core/tpot.js';
-import type { Profile, RecordedResult, ReplayRecord, StageRecord, ValidationRow, Workload } from './schema.js';
+import { tpotDefinition } from '../core/tpot.js';
+import type { Profile } from './schema.js';
 import { sweepMarkdown } from '../sweep/report.js';
 import { capacityMarkdown } from '../capacity/text.js';
 import { TRTLLM_DUMMY_YAML } from '../engines/trtllm.js';
 import { engineVersionText } from './engine-version.js';
-import { calibratedCell, calibrationLine } from './report-calibration.js';
+import { calibrationLine } from './report-calibration.js';
 import { qualitySection } from './report-quality.js';
-import { fmt, fmtPct, metric } from './report-format.js';
+import { fmt, fmtPct } from './report-format.js';
+import { benchCommand, hardwareLine, workloadLine } from './report-lines.js';
+import { replayTable, stageSummary, stageTable, validationTable } from './report-tables.js';
 
 /**
  * The studies' own caveats; every report carries them. The fourth is worded as its sources say it:
@@ -30,178 +30,14 @@ export const STUDY_CAVEATS: readonly string[] = [
 
 const ENGINE_NAMES = { vllm: 'vLLM', sglang: 'SGLang', trtllm: 'TensorRT-LLM', llamacpp: 'llama.cpp' } as const;
 
-/** Escape a cell for a Markdown table. */
-function cell(s: string): string {
-  return s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
-}
-
-function table(head: string[], rows: string[][]): string {
-  return [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.map(cell).join(' | ')} |`)].join(
-    '\n',
-  );
-}
-
 function code(cmd: string): string {
   return ['```sh', cmd, '```'].join('\n');
 }
 
-export function hardwareLine(p: Pick<Profile, 'host'>): string {
-  const h = p.host;
-  const mem = h.gpuMemoryMiB ? ` (${Math.round(h.gpuMemoryMiB / 1024)} GiB each)` : '';
-  return `${h.gpuCount} x ${h.gpuName}${mem}${h.simulated ? ', simulated' : ''}`;
-}
-
-export function workloadLine(w: Workload): string {
-  const lens = w.dataset === 'random' ? ` ${w.inputLen ?? '?'} in / ${w.outputLen ?? '?'} out tokens,` : '';
-  const conc = w.maxConcurrency === null ? 'all at once' : `max concurrency ${w.maxConcurrency}`;
-  return `${w.scenario} (${w.dataset},${lens} ${w.numPrompts} prompts, ${conc}, seed ${w.seed})`;
-}
-
-/** The `vllm bench serve` command that reproduces the workload against a running server. */
-export function benchCommand(w: Workload, model: string): string {
-  if (w.benchCommand) return w.benchCommand;
-  const argv = ['vllm', 'bench', 'serve', '--backend', 'openai-chat', '--endpoint', '/v1/chat/completions', '--model', model];
-  if (w.dataset === 'sharegpt') {
-    argv.push('--dataset-name', 'sharegpt', '--dataset-path', w.datasetPath ?? 'ShareGPT_V3_unfiltered_cleaned_split.json');
-  } else if (w.dataset === 'custom') {
-    argv.push(
-      '--dataset-name',
-      'custom',
-      '--dataset-path',
-      w.datasetPath ?? 'prompts.jsonl',
-      '--custom-output-len',
-      '-1',
-      '--skip-chat-template',
-    );
-  } else {
-    argv.push(
-      '--dataset-name',
-      'random',
-      '--random-input-len',
-      String(w.inputLen ?? 1024),
-      '--random-output-len',
-      String(w.outputLen ?? 128),
-    );
-  }
-  argv.push('--num-prompts', String(w.numPrompts), '--seed', String(w.seed));
-  if (w.maxConcurrency !== null) argv.push('--max-concurrency', String(w.maxConcurrency));
-  if (w.requestRate !== null) argv.push('--request-rate', String(w.requestRate));
-  return formatCommand(argv);
-}
-
-/** The command that serves the winner (engine argv with its env). */
 export function recommendedCommand(p: Profile): string {
   return formatCommand(p.engineArgv, p.env);
 }
 
-function resultCommand(r: RecordedResult): string {
-  return formatCommand(r.engineArgv ?? r.argv, r.env ?? {});
-}
-
-function stageTable(stage: StageRecord, tpot: TpotMode): string {
-  const anyPredicted = stage.results.some((r) => r.predicted);
-  const head = [
-    'variant',
-    'command',
-    'result',
-    'total tok/s',
-    'out tok/s',
-    'mean TTFT ms',
-    tpotHeader('mean TPOT ms', tpot),
-    'mean ITL ms',
-  ];
-  if (anyPredicted) head.push('predicted tok/s (error)');
-  const anyCalibrated = stage.results.some((r) => r.calibrated);
-  if (anyCalibrated) head.push('calibrated tok/s +-band (error)');
-  const anyCost = stage.results.some((r) => r.gpuTime);
-  if (anyCost) head.push('GPU-h (startup / benchmark)');
-  // A CPU engine's cost (llama.cpp): start-up and the server's CPU-seconds per launch.
-  const anyCpu = stage.results.some((r) => r.cpuS !== undefined);
-  if (anyCpu) head.push('start-up s', 'CPU-s');
-  const rows = stage.results.map((r) => {
-    // --dummy-weights: the row says so; the Summary's note says why the real-weight rows are real.
-    const name =
-      (r.variant.label ?? r.variantId) +
-      (r.variantId === stage.winnerId ? ' (kept)' : '') +
-      (r.weights?.kind === 'dummy' ? ' (dummy weights)' : '');
-    const status =
-      r.status === 'ok'
-        ? 'ok'
-        : isStoppedEarly(r)
-          ? statusText(r)
-          : `${r.status}${r.failure ? `: ${r.failure.kind}, ${r.failure.reason}` : ''}`;
-    const row = [
-      name,
-      `\`${resultCommand(r)}\``,
-      status,
-      fmt(metric(r, 'total_token_throughput')),
-      fmt(metric(r, 'output_throughput')),
-      fmt(metric(r, 'mean_ttft_ms')),
-      fmt(r.metrics ? meanTpotMs(r.metrics, tpot) : null),
-      fmt(metric(r, 'mean_itl_ms')),
-    ];
-    if (anyPredicted) {
-      const measured = metric(r, 'total_token_throughput');
-      const pred = r.predicted?.totalTokPerS;
-      const err = pred !== undefined && measured ? ((pred - measured) / measured) * 100 : null;
-      row.push(pred !== undefined ? `${fmt(pred)} (${fmtPct(err)})` : '–');
-    }
-    if (anyCalibrated) row.push(calibratedCell(r));
-    if (anyCost)
-      row.push(
-        r.gpuTime
-          ? `${formatGpuHours(r.gpuTime.gpuS / 3600)} (${formatGpuHours(r.gpuTime.startupGpuS / 3600)} / ${formatGpuHours(r.gpuTime.benchmarkGpuS / 3600)})`
-          : '–',
-      );
-    if (anyCpu) row.push(fmt(r.startupS, 1), fmt(r.cpuS, 1));
-    return row;
-  });
-  return table(head, rows);
-}
-
-/** One line per stage: what it was worth. */
-export function stageSummary(stage: StageRecord): string {
-  if (stage.skipped) return `${stage.name}: skipped (${stage.skipped})`;
-  const okCount = stage.results.filter((r) => r.status === 'ok').length;
-  if (okCount === 0) return `${stage.name}: nothing ran successfully`;
-  const winner = stage.results.find((r) => r.variantId === stage.winnerId);
-  const who = winner ? (winner.variant.label ?? winner.variantId) : 'the carried winner';
-  if (stage.gainPct === null || stage.gainPct <= 0) return `${stage.name}: no gain (kept ${who})`;
-  return `${stage.name}: ${fmtPct(stage.gainPct)} (${who})`;
-}
-
-function validationTable(rows: ValidationRow[]): string {
-  return table(
-    ['scenario', 'baseline tok/s', 'baseline TPOT ms', 'optimized tok/s', 'optimized TPOT ms', 'gain'],
-    rows.map((r) => [
-      r.scenario,
-      fmt(r.baseline?.totalTokPerS),
-      fmt(r.baseline?.meanTpotMs),
-      fmt(r.optimized?.totalTokPerS),
-      fmt(r.optimized?.meanTpotMs),
-      fmtPct(r.gainPct),
-    ]),
-  );
-}
-
-function replayTable(replays: ReplayRecord[]): string {
-  return table(
-    ['date', 'host', 'engine version', 'total tok/s', 'verdict', 'why'],
-    replays.map((r) => [
-      r.at,
-      hardwareLine({ host: r.host }),
-      r.engineVersion ?? '–',
-      fmt((r.metrics as Record<string, unknown> | undefined)?.total_token_throughput as number | undefined),
-      r.verdict,
-      r.reasons.join('; ') || (r.failure?.reason ?? ''),
-    ]),
-  );
-}
-
-/**
- * How the profile's engine was asked for dummy weights: TensorRT-LLM in its YAML (trtllm.ts
- * TRTLLM_DUMMY_YAML), vLLM and SGLang by flag (src/engines/startup-cache.ts DUMMY_WEIGHTS has the sources).
- */
 function dummySpelling(engine: Profile['engine']['name']): string {
   return engine === 'trtllm'
     ? `\`${TRTLLM_DUMMY_YAML.key}: ${TRTLLM_DUMMY_YAML.value}\` in its --extra_llm_api_options YAML`
@@ -228,13 +64,10 @@ function lossSentences(p: Profile): string[] {
   ];
 }
 
-export function renderReport(p: Profile): string {
-  const engine = ENGINE_NAMES[p.engine.name];
+/** The conclusion (the command, what it measured, on which weights) and the before/after table. */
+function conclusionSection(p: Profile, out: string[]): void {
   const total = p.metrics.total_token_throughput;
   const sharegptRow = p.validation.find((r) => r.scenario === p.workload.scenario) ?? p.validation[0];
-  const out: string[] = [];
-  out.push(`# ${p.model} on ${p.host.gpuCount} x ${p.host.gpuName}: ${engine} ${engineVersionText(p)}`);
-  out.push('');
   out.push('## Conclusion');
   out.push('');
   out.push('Recommended command:');
@@ -264,6 +97,11 @@ export function renderReport(p: Profile): string {
     out.push(validationTable(p.validation));
     out.push('');
   }
+}
+
+/** The studies' caveats, the set-up and the benchmark command. */
+function setupSection(p: Profile, out: string[]): void {
+  const engine = ENGINE_NAMES[p.engine.name];
   out.push('## Caveats');
   out.push('');
   STUDY_CAVEATS.forEach((c, i) => out.push(`${i + 1}. ${c}`));
@@ -297,6 +135,10 @@ export function renderReport(p: Profile): string {
   out.push('');
   out.push(code(benchCommand(p.workload, p.variant.model)));
   out.push('');
+}
+
+/** Every stage's table, then one line per stage. */
+function resultsSection(p: Profile, out: string[]): void {
   out.push('## Results per stage');
   out.push('', `${tpotDefinition(p.tpot)}.`);
   for (const [i, stage] of p.stages.entries()) {
@@ -311,6 +153,10 @@ export function renderReport(p: Profile): string {
   out.push('');
   for (const stage of p.stages) out.push(`- ${stageSummary(stage)}`);
   for (const note of p.notes) out.push(`- ${note}`);
+}
+
+/** Calibration, quality, cost, sweep, capacity and replays, where the profile has them. */
+function closingSections(p: Profile, out: string[]): void {
   const cal = calibrationLine(p);
   out.push(...(cal ? ['', '## Calibration', '', cal] : []), ...qualitySection(p));
   if (p.cost)
@@ -330,6 +176,17 @@ export function renderReport(p: Profile): string {
     out.push('');
     out.push(replayTable(p.replays));
   }
+}
+
+export function renderReport(p: Profile): string {
+  const engine = ENGINE_NAMES[p.engine.name];
+  const out: string[] = [];
+  out.push(`# ${p.model} on ${p.host.gpuCount} x ${p.host.gpuName}: ${engine} ${engineVersionText(p)}`);
+  out.push('');
+  conclusionSection(p, out);
+  setupSection(p, out);
+  resultsSection(p, out);
+  closingSections(p, out);
   out.push('');
   return out.join('\n');
 }
