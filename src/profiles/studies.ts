@@ -10,7 +10,8 @@ import type { EngineName, Knobs } from '../core/variant.js';
 import type { Failure } from '../core/events.js';
 import { renderReport } from './report.js';
 import { buildProfile, reportPathFor, saveProfile } from './store.js';
-import type { Profile, RecordedMetrics, RecordedResult, StageRecord, ValidationRow, Workload } from './schema.js';
+import type { Profile, RecordedResult, StageRecord, ValidationRow, Workload } from './schema.js';
+import type { RecordedMetrics } from './schema-metrics.js';
 
 const STUDY_TIME = '2025-11-01T00:00:00.000Z';
 const SHAREGPT_PROMPTS = 1000;

@@ -1,6 +1,7 @@
 // The replay verdict: recorded numbers vs numbers measured now, metric by metric. Pure, so the
 // rules (tolerance on total throughput, SLOs) are tested exactly, apart from any server.
-import type { RecordedMetrics, Slo } from './schema.js';
+import type { Slo } from './schema.js';
+import type { RecordedMetrics } from './schema-metrics.js';
 
 export type Verdict = 'ok' | 'faster' | 'regression';
 
