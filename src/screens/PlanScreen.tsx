@@ -146,6 +146,12 @@ function FocusDetail({ focused, width, lines }: { focused: PlanRow | undefined; 
   );
 }
 
+/** One height for every focus, so the checklist does not jump as the focus moves. */
+function commandHeight(rows: readonly PlanRow[], width: number): number {
+  const lines = rows.map((r) => (r.kind === 'variant' && !r.variant.pruned ? commandLines(r.variant.command, width).length : 0));
+  return Math.min(CMD_LINES_MAX, Math.max(CMD_LINES, ...lines));
+}
+
 export function PlanScreen(p: PlanScreenProps): React.JSX.Element {
   const theme = useTheme();
   const rows = p.plan ? planRows(p.plan) : [];
@@ -175,14 +181,7 @@ export function PlanScreen(p: PlanScreenProps): React.JSX.Element {
     },
     { isActive },
   );
-  // One height for every focus, so the checklist does not jump as the focus moves.
-  const cmdLines = Math.min(
-    CMD_LINES_MAX,
-    Math.max(
-      CMD_LINES,
-      ...rows.map((r) => (r.kind === 'variant' && !r.variant.pruned ? commandLines(r.variant.command, p.width).length : 0)),
-    ),
-  );
+  const cmdLines = commandHeight(rows, p.width);
   // Title, caveat (2), weights, command, footer (2) and margins: what the checklist (with its two "more" lines) leaves to the rows.
   const listLines = Math.max(4, p.height - 11 - cmdLines) + 2;
   const validationS = selected.length ? (p.plan?.validationS ?? 0) : 0;

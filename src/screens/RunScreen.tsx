@@ -95,16 +95,8 @@ function OneVariant({ c, label, showLog, sweep, chartRows, logRows, width, now, 
   );
 }
 
-export function RunScreen(p: RunScreenProps): React.JSX.Element {
-  const theme = useTheme();
-  const [showLog, setShowLog] = useState(false);
-  const { run } = p;
-  const finished = run.status === 'finished';
-  const c = run.current;
-  const now = useNow(250, Boolean(c));
-  // What the skip key stops: the picked row when several run, else the one running.
-  const target = skipTarget(run.live, run.picked);
-  const picking = pickable(run.live).length > 1;
+/** The run's keys: steering while it runs, next once it is finished. */
+function useRunKeys(p: RunScreenProps, finished: boolean, toggleLog: () => void): void {
   useKeymap(
     'run',
     {
@@ -113,13 +105,86 @@ export function RunScreen(p: RunScreenProps): React.JSX.Element {
       'pick-next': () => !finished && p.onPick?.(1),
       'stop-after-stage': () => !finished && p.onStopAfterStage(),
       abort: () => !finished && p.onAbort(),
-      'toggle-log': () => setShowLog((v) => !v),
+      'toggle-log': toggleLog,
       next: () => finished && p.onNext(),
       quit: p.onQuit,
       interrupt: p.onInterrupt ?? p.onQuit,
     },
     { isActive: p.isActive },
   );
+}
+
+/** The note shown while validation runs, wrapped to two lines at most. */
+function validatingLines(run: RunState, width: number): string[] {
+  if (!run.validation || run.validation.done) return [];
+  const s = run.validation.scenarios;
+  return wrapLines(`validating the winner against the baseline on ${s.length} scenarios: ${s.join(', ')}`, width, 2);
+}
+
+interface RunningPartProps {
+  c: CurrentVariant;
+  run: RunState;
+  validating: string[];
+  layout: ReturnType<typeof runningLayout>;
+  showLog: boolean;
+  sweep: SweepView | undefined;
+  chartRows: number;
+  logRows: number;
+  width: number;
+  now: number;
+  picked: string | undefined;
+  labelOf: (v: CurrentVariant) => string;
+  rowLabel: (v: CurrentVariant) => string;
+}
+
+/** What runs now: the validation note, then every running variant as rows or panels, or the one alone. */
+function RunningPart(props: RunningPartProps): React.JSX.Element {
+  const theme = useTheme();
+  const { c, run, validating, layout, showLog, sweep, chartRows, logRows, width, now, picked, labelOf, rowLabel } = props;
+  return (
+    <Box flexDirection="column">
+      {validating.map((l, i) => (
+        <Text key={`val${i}`} color={theme.info}>
+          {l}
+        </Text>
+      ))}
+      {layout.kind !== 'single' && !showLog ? (
+        <RunningVariants
+          live={run.live}
+          layout={layout}
+          label={layout.kind === 'rows' ? rowLabel : labelOf}
+          width={width}
+          now={now}
+          simulated={run.simulated}
+          {...(picked ? { picked } : {})}
+        />
+      ) : (
+        <OneVariant
+          c={c}
+          label={labelOf(c)}
+          showLog={showLog}
+          sweep={sweep}
+          chartRows={chartRows}
+          logRows={logRows}
+          width={width}
+          now={now}
+          simulated={run.simulated}
+        />
+      )}
+    </Box>
+  );
+}
+
+export function RunScreen(p: RunScreenProps): React.JSX.Element {
+  const [showLog, setShowLog] = useState(false);
+  const { run } = p;
+  const finished = run.status === 'finished';
+  const c = run.current;
+  const now = useNow(250, Boolean(c));
+  // What the skip key stops: the picked row when several run, else the one running.
+  const target = skipTarget(run.live, run.picked);
+  const picking = pickable(run.live).length > 1;
+  useRunKeys(p, finished, () => setShowLog((v) => !v));
   const roomy = p.height >= 40;
   // Rows left for the log: the live region must stay shorter than the terminal (no full redraws).
   const logRows = Math.max(3, Math.min(roomy ? 20 : 12, p.height - 10));
@@ -130,35 +195,18 @@ export function RunScreen(p: RunScreenProps): React.JSX.Element {
     const carried = run.view.stages.find((s) => s.name === v.stage)?.carriedId;
     return relativeLabel(labelOf(v), carried ? p.labels[carried] : undefined);
   };
-  const without: string[] = [
-    ...(finished ? ['skip', 'stop-after-stage', 'abort'] : ['next']),
-    ...(picking && !finished ? [] : ['pick-prev']),
-  ];
+  const without = [...(finished ? ['skip', 'stop-after-stage', 'abort'] : ['next']), ...(picking && !finished ? [] : ['pick-prev'])];
   // While the finalists are swept the chart takes the panels' room; on a small terminal the GPU panel gives way too.
   const sweep = run.view.sweep && !run.view.sweep.done && !finished ? run.view.sweep : undefined;
   const chartRows = liveChartRows(p.height, roomy ? 16 : 8);
   const cost = run.status === 'idle' ? null : liveCostText(liveCost(run.view, now), p.width);
-  const validating =
-    c && run.validation && !run.validation.done
-      ? wrapLines(
-          `validating the winner against the baseline on ${run.validation.scenarios.length} scenarios: ${run.validation.scenarios.join(', ')}`,
-          p.width,
-          2,
-        )
-      : [];
+  const validating = c ? validatingLines(run, p.width) : [];
   const messages = messageLines(run, p.width);
   const showGpu = !showLog && Boolean(c) && (!sweep || roomy);
+  const room = p.height - 2 - (cost ? 1 : 0) - validating.length - (showGpu ? gpuPanelLines(run.gpus, roomy) : 0) - messages.length;
   // What the running variants may take: the terminal less the title, the cost, the validation
   // note, the GPU panel, the messages and the footer (and one line, so the region never scrolls).
-  const room =
-    p.height -
-    2 -
-    (cost ? 1 : 0) -
-    validating.length -
-    (showGpu ? gpuPanelLines(run.gpus, roomy) : 0) -
-    messages.length -
-    footerLines('run', without, p.width);
-  const layout = runningLayout(run.live.length, p.width, room);
+  const layout = runningLayout(run.live.length, p.width, room - footerLines('run', without, p.width));
   return (
     <Box flexDirection="column">
       <Leaderboard key={p.redrawKey ?? 0} items={run.staticItems} labels={p.labels} skipped={p.skippedStages} width={p.width} />
@@ -169,36 +217,21 @@ export function RunScreen(p: RunScreenProps): React.JSX.Element {
       />
       {cost ? <Muted wrap="truncate">{cost}</Muted> : null}
       {c ? (
-        <Box flexDirection="column">
-          {validating.map((l, i) => (
-            <Text key={`val${i}`} color={theme.info}>
-              {l}
-            </Text>
-          ))}
-          {layout.kind !== 'single' && !showLog ? (
-            <RunningVariants
-              live={run.live}
-              layout={layout}
-              label={layout.kind === 'rows' ? rowLabel : labelOf}
-              width={p.width}
-              now={now}
-              simulated={run.simulated}
-              {...(picking && target ? { picked: target } : {})}
-            />
-          ) : (
-            <OneVariant
-              c={c}
-              label={labelOf(c)}
-              showLog={showLog}
-              sweep={sweep}
-              chartRows={chartRows}
-              logRows={logRows}
-              width={p.width}
-              now={now}
-              simulated={run.simulated}
-            />
-          )}
-        </Box>
+        <RunningPart
+          c={c}
+          run={run}
+          validating={validating}
+          layout={layout}
+          showLog={showLog}
+          sweep={sweep}
+          chartRows={chartRows}
+          logRows={logRows}
+          width={p.width}
+          now={now}
+          picked={picking ? (target ?? undefined) : undefined}
+          labelOf={labelOf}
+          rowLabel={rowLabel}
+        />
       ) : sweep ? (
         <SweepPanel sweep={sweep} width={p.width} height={chartRows} />
       ) : finished ? (
