@@ -150,8 +150,10 @@ export const FAILURE_RULES: readonly FailureRule[] = [
     id: 'not-enough-gpus',
     kind: 'unsupported',
     // vLLM's Ray path prints no counts in 0.11; newer releases append them.
-    pattern: /number of required GPUs exceeds the total number of available GPUs(?:[^\n]*Required number of devices: (\d+)\. Total number of devices: (\d+))?/,
-    reason: (m) => (m[1] ? `the parallel layout needs ${m[1]} GPUs, this host has ${m[2]}` : 'the parallel layout needs more GPUs than this host shows'),
+    pattern:
+      /number of required GPUs exceeds the total number of available GPUs(?:[^\n]*Required number of devices: (\d+)\. Total number of devices: (\d+))?/,
+    reason: (m) =>
+      m[1] ? `the parallel layout needs ${m[1]} GPUs, this host has ${m[2]}` : 'the parallel layout needs more GPUs than this host shows',
     hint: 'Keep tp x pp x dp within the visible GPUs (CUDA_VISIBLE_DEVICES).',
   },
   {
@@ -209,7 +211,7 @@ export const FAILURE_RULES: readonly FailureRule[] = [
     kind: 'bad-flag',
     pattern: /error: argument ([^:]+): (invalid .*|expected .*)/,
     reason: (m) => `bad value for ${m[1]}: ${m[2]}`,
-    hint: 'Check the value against the installed version\'s `--help`.',
+    hint: "Check the value against the installed version's `--help`.",
   },
   {
     id: 'click-no-such-option',
@@ -231,7 +233,7 @@ export const FAILURE_RULES: readonly FailureRule[] = [
     engines: ['vllm', 'sim'],
     pattern: /User-specified max_model_len \((\d+)\) is greater than the derived max_model_len/,
     reason: (m) => `--max-model-len ${m[1]} is longer than the model's own context`,
-    hint: 'Lower --max-model-len to the model\'s max_position_embeddings (or set VLLM_ALLOW_LONG_MAX_MODEL_LEN=1 knowingly).',
+    hint: "Lower --max-model-len to the model's max_position_embeddings (or set VLLM_ALLOW_LONG_MAX_MODEL_LEN=1 knowingly).",
   },
   {
     id: 'vllm-attention-backend-0110',

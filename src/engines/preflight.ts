@@ -16,7 +16,6 @@ import { shortGpuName } from './failure-rules.js';
 import { supportedKnobs } from './data/table.js';
 import { resolveVersion } from './data/versions.js';
 
-
 export interface PreflightInput {
   variant: Variant;
   engine: EngineName;
@@ -101,7 +100,10 @@ export const PREFLIGHT_RULES: readonly PreflightRule[] = [
     id: 'moe-only-ep',
     check: (i) =>
       i.ep > 1 && i.model && !isMoe(i.model)
-        ? { prune: `expert parallelism needs a MoE model; ${i.model.id} is dense`, hint: 'Use tensor or data parallelism for a dense model.' }
+        ? {
+            prune: `expert parallelism needs a MoE model; ${i.model.id} is dense`,
+            hint: 'Use tensor or data parallelism for a dense model.',
+          }
         : undefined,
   },
   {
@@ -134,9 +136,14 @@ export const PREFLIGHT_RULES: readonly PreflightRule[] = [
     engines: ['sglang'],
     check: (i) => {
       if (i.ep <= 1) return undefined;
-      if (i.tp % i.ep !== 0) return { prune: `expert parallel size ${i.ep} must divide tp ${i.tp}`, hint: 'Use an EP size that divides the TP size.' };
+      if (i.tp % i.ep !== 0)
+        return { prune: `expert parallel size ${i.ep} must divide tp ${i.tp}`, hint: 'Use an EP size that divides the TP size.' };
       const experts = i.model?.moe?.numExperts;
-      if (experts && experts % i.ep !== 0) return { prune: `${experts} experts are not divisible by expert parallel size ${i.ep}`, hint: 'Use an EP size that divides the number of experts.' };
+      if (experts && experts % i.ep !== 0)
+        return {
+          prune: `${experts} experts are not divisible by expert parallel size ${i.ep}`,
+          hint: 'Use an EP size that divides the number of experts.',
+        };
       return undefined;
     },
   },
@@ -157,7 +164,10 @@ export const PREFLIGHT_RULES: readonly PreflightRule[] = [
     check: (i) => {
       if (!i.fp8Weights || i.cc === undefined || i.cc >= 8.9) return undefined;
       if (i.cc < 8.0) {
-        return { prune: `FP8 is not supported on this GPU (${gpuLabel(i)}): vLLM needs compute capability 8.0+`, hint: 'Serve the BF16 checkpoint on this GPU.' };
+        return {
+          prune: `FP8 is not supported on this GPU (${gpuLabel(i)}): vLLM needs compute capability 8.0+`,
+          hint: 'Serve the BF16 checkpoint on this GPU.',
+        };
       }
       return { warn: `vLLM runs FP8 weights on this GPU (${gpuLabel(i)}) as weight-only Marlin: no FP8 compute, less speed-up` };
     },
@@ -173,8 +183,14 @@ export const PREFLIGHT_RULES: readonly PreflightRule[] = [
     check: (i) => {
       const m = i.knobs.speculative?.method;
       if (!(m === 'ngram' || m === 'draft') || !i.knobs.dpAttention || i.dp <= 1) return undefined;
-      const why = m === 'ngram' ? 'ngram speculative decoding with DP attention ("Currently ngram speculative decoding does not support dp attention.")' : 'draft-model (STANDALONE) speculative decoding with DP attention';
-      return { prune: `SGLang refuses ${why} at start-up`, hint: 'Decode speculatively on the TP layout without DP attention, or use EAGLE/MTP.' };
+      const why =
+        m === 'ngram'
+          ? 'ngram speculative decoding with DP attention ("Currently ngram speculative decoding does not support dp attention.")'
+          : 'draft-model (STANDALONE) speculative decoding with DP attention';
+      return {
+        prune: `SGLang refuses ${why} at start-up`,
+        hint: 'Decode speculatively on the TP layout without DP attention, or use EAGLE/MTP.',
+      };
     },
   },
   {
@@ -189,7 +205,10 @@ export const PREFLIGHT_RULES: readonly PreflightRule[] = [
       if (i.knobs.speculative?.method !== 'ngram') return undefined;
       const b = i.knobs.attentionBackend ?? sglangDefaultPagedBackend(i);
       if (!b || !SGLANG_PAGED_BACKENDS.has(b)) return undefined;
-      return { prune: `SGLang's ngram speculative decoding (topk 10) fails with the ${b} attention backend, whose page size is larger than 1`, hint: 'Use ngram with flashinfer, fa3 or triton, or another speculative method.' };
+      return {
+        prune: `SGLang's ngram speculative decoding (topk 10) fails with the ${b} attention backend, whose page size is larger than 1`,
+        hint: 'Use ngram with flashinfer, fa3 or triton, or another speculative method.',
+      };
     },
   },
   {
@@ -197,7 +216,9 @@ export const PREFLIGHT_RULES: readonly PreflightRule[] = [
     engines: ['sglang'],
     check: (i) =>
       i.knobs.dpAttention && i.dp <= 1
-        ? { warn: 'SGLang turns --enable-dp-attention off silently unless --dp-size > 1 (the DeepSeek study\'s winning command has this shape)' }
+        ? {
+            warn: "SGLang turns --enable-dp-attention off silently unless --dp-size > 1 (the DeepSeek study's winning command has this shape)",
+          }
         : undefined,
   },
   {
@@ -210,7 +231,10 @@ export const PREFLIGHT_RULES: readonly PreflightRule[] = [
       if (r.fits) return undefined;
       // Head, GPU-count and FP8 problems are the rules above; here only memory.
       if (r.kind === 'oom-weights' || r.kind === 'oom-kv' || r.kind === 'kv-too-small') {
-        return { prune: `does not fit in GPU memory: ${r.reason}`, hint: 'Use more GPUs (larger TP), an FP8 checkpoint or KV cache, or a shorter max model length.' };
+        return {
+          prune: `does not fit in GPU memory: ${r.reason}`,
+          hint: 'Use more GPUs (larger TP), an FP8 checkpoint or KV cache, or a shorter max model length.',
+        };
       }
       return undefined;
     },

@@ -84,7 +84,8 @@ export function sglangEngineArgv(variant: Variant, ctx: LaunchContext): { argv: 
   flag(argv, '--port', ctx.port);
   for (const knob of ['tp', 'pp', 'dp', 'ep'] as const) if ((k[knob] ?? 1) > 1) flag(argv, row(knob).name, k[knob]);
   flag(argv, row('dpAttention').name, k.dpAttention === true);
-  if (k.kvCacheDtype && k.kvCacheDtype !== 'auto') flag(argv, row('kvCacheDtype').name, engineValue('sglang', row('kvCacheDtype'), k.kvCacheDtype, version));
+  if (k.kvCacheDtype && k.kvCacheDtype !== 'auto')
+    flag(argv, row('kvCacheDtype').name, engineValue('sglang', row('kvCacheDtype'), k.kvCacheDtype, version));
   for (const knob of PLAIN) flag(argv, row(knob).name, k[knob]);
   if (k.attentionBackend) attentionFlags(argv, k.attentionBackend, version);
   flag(argv, row('torchCompile').name, k.torchCompile === true);

@@ -37,7 +37,13 @@ function standIn(name: string, version: string, help: string): void {
 }
 
 const ctx = { host: '127.0.0.1', port: 8000, runDir: '/run', runtime: { kind: 'native' as const } };
-const variant = (knobs: Variant['knobs'], engineVersion = '0.34.0'): Variant => ({ id: 'v', engine: 'vllm', model: 'Qwen/Qwen3-32B', knobs, engineVersion });
+const variant = (knobs: Variant['knobs'], engineVersion = '0.34.0'): Variant => ({
+  id: 'v',
+  engine: 'vllm',
+  model: 'Qwen/Qwen3-32B',
+  knobs,
+  engineVersion,
+});
 
 describe('which releases get their help read', () => {
   it('a release newer than every table, and a table read at neighbouring releases; not a release read at itself', () => {
@@ -53,7 +59,8 @@ describe('which releases get their help read', () => {
 
   it('reads every flag spelling of the help text', () => {
     const flags = parseHelpFlags(readFileSync(VLLM_HELP, 'utf8'));
-    for (const f of ['--performance-mode', '--attention-backend', '-tp', '--tensor-parallel-size', '--no-enable-lora', '-cc', '--host']) expect(flags.has(f), f).toBe(true);
+    for (const f of ['--performance-mode', '--attention-backend', '-tp', '--tensor-parallel-size', '--no-enable-lora', '-cc', '--host'])
+      expect(flags.has(f), f).toBe(true);
     expect(flags.has('--max-seq-len-to-capture')).toBe(false);
   });
 });
@@ -67,7 +74,16 @@ describe('a stand-in vllm newer than every table', () => {
     const adapter = getAdapter('vllm');
     // What the tables spell for today's engine is all listed: the command builds.
     const ok = adapter.command(variant({ tp: 2, attentionBackend: 'fa3', performanceMode: 'throughput', torchCompile: false }), ctx);
-    expect(ok.engineArgv).toEqual(expect.arrayContaining(['--attention-backend', 'FLASH_ATTN', '--attention-config.flash_attn_version', '3', '--performance-mode', 'throughput']));
+    expect(ok.engineArgv).toEqual(
+      expect.arrayContaining([
+        '--attention-backend',
+        'FLASH_ATTN',
+        '--attention-config.flash_attn_version',
+        '3',
+        '--performance-mode',
+        'throughput',
+      ]),
+    );
     // A flag of an older vLLM (an --extra-args carried from an old profile) is not in this help.
     let err: unknown;
     try {
@@ -76,7 +92,9 @@ describe('a stand-in vllm newer than every table', () => {
       err = e;
     }
     expect(err).toBeInstanceOf(UserError);
-    expect((err as Error).message).toBe('vLLM 0.34.0 does not list --max-seq-len-to-capture in its own help (`vllm serve --help=all`): servelab will not launch a plan that uses it');
+    expect((err as Error).message).toBe(
+      'vLLM 0.34.0 does not list --max-seq-len-to-capture in its own help (`vllm serve --help=all`): servelab will not launch a plan that uses it',
+    );
     expect((err as Error).message.split('\n')).toHaveLength(1);
     // The help is the session's source, kept in the run folder.
     const runDir = path.join(dir, 'run');
@@ -88,7 +106,9 @@ describe('a stand-in vllm newer than every table', () => {
   it('a help that cannot be run is said, and nothing is refused on its account', async () => {
     standIn('broken', '0.34.0', 'echo "ImportError: libcudart.so.13: cannot open shared object file" >&2; exit 1');
     const info = await detectEngine('vllm');
-    expect(info.helpCheck).toMatch(/its help could not be read, so flags are not checked: `vllm serve --help=all` failed \(exit 1\): ImportError: libcudart/);
+    expect(info.helpCheck).toMatch(
+      /its help could not be read, so flags are not checked: `vllm serve --help=all` failed \(exit 1\): ImportError: libcudart/,
+    );
     expect(() => getAdapter('vllm').command(variant({ extraArgs: ['--max-seq-len-to-capture', '8192'] }), ctx)).not.toThrow();
     expect(writeEngineHelp(path.join(dir, 'run-broken'))).toEqual([]);
     expect(existsSync(path.join(dir, 'run-broken'))).toBe(false);

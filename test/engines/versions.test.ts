@@ -20,7 +20,13 @@ import { expandStage } from '../../src/tune/plan/plan.js';
 const runDir = mkdtempSync(path.join(os.tmpdir(), 'servelab-versions-'));
 afterAll(() => rmSync(runDir, { recursive: true, force: true }));
 const ctx: LaunchContext = { host: '127.0.0.1', port: 8123, runDir, runtime: { kind: 'native' } };
-const v = (engine: EngineName, knobs: Knobs, engineVersion?: string): Variant => ({ id: 'x', engine, model: 'm', knobs, ...(engineVersion ? { engineVersion } : {}) });
+const v = (engine: EngineName, knobs: Knobs, engineVersion?: string): Variant => ({
+  id: 'x',
+  engine,
+  model: 'm',
+  knobs,
+  ...(engineVersion ? { engineVersion } : {}),
+});
 const after = (argv: string[], f: string) => (argv.includes(f) ? argv[argv.indexOf(f) + 1] : undefined);
 const yamlOf = (variant: Variant) => YAML.parse(trtllm.command(variant, ctx).files[0]!.content);
 
@@ -57,7 +63,9 @@ describe('SGLang', () => {
 
   it('emits the EAGLE numbers all together or none (docs/engines.md)', () => {
     const a = sglang.command(v('sglang', { speculative: { method: 'eagle3', draftModel: 'd', numSteps: 3 } }), ctx).argv;
-    expect([after(a, '--speculative-num-steps'), after(a, '--speculative-eagle-topk'), after(a, '--speculative-num-draft-tokens')]).toEqual(['3', '1', '4']);
+    expect([after(a, '--speculative-num-steps'), after(a, '--speculative-eagle-topk'), after(a, '--speculative-num-draft-tokens')]).toEqual(
+      ['3', '1', '4'],
+    );
     const none = sglang.command(v('sglang', { speculative: { method: 'eagle', draftModel: 'd' } }), ctx).argv;
     expect(none.join(' ')).not.toMatch(/num-steps|eagle-topk|num-draft-tokens/);
     expect(() => sglangSpecNumbers({ method: 'eagle', topk: 4 })).toThrow(/together for eagle \(got steps=- topk=4 draft-tokens=-\)/);
@@ -72,17 +80,30 @@ describe('SGLang', () => {
 describe('TensorRT-LLM', () => {
   it('spells EAGLE-3 as Eagle on 1.2 and Eagle3 from 1.3.0rc27 (docs/engines.md)', () => {
     const spec = { method: 'eagle3', draftModel: 'd/e3', numSteps: 3 } as const;
-    expect(yamlOf(v('trtllm', { speculative: spec }, '1.2.0rc1')).speculative_config).toEqual({ decoding_type: 'Eagle', max_draft_len: 3, speculative_model_dir: 'd/e3' });
-    expect(yamlOf(v('trtllm', { speculative: spec }, '1.3.0rc27')).speculative_config).toEqual({ decoding_type: 'Eagle3', max_draft_len: 3, speculative_model: 'd/e3' });
+    expect(yamlOf(v('trtllm', { speculative: spec }, '1.2.0rc1')).speculative_config).toEqual({
+      decoding_type: 'Eagle',
+      max_draft_len: 3,
+      speculative_model_dir: 'd/e3',
+    });
+    expect(yamlOf(v('trtllm', { speculative: spec }, '1.3.0rc27')).speculative_config).toEqual({
+      decoding_type: 'Eagle3',
+      max_draft_len: 3,
+      speculative_model: 'd/e3',
+    });
   });
 
   it('refuses neutral eagle (EAGLE-1/2) on the PyTorch backend (docs/engines.md)', () => {
-    expect(() => trtllm.command(v('trtllm', { speculative: { method: 'eagle', draftModel: 'd' } }), ctx)).toThrow(/cannot decode speculatively with 'eagle'/);
+    expect(() => trtllm.command(v('trtllm', { speculative: { method: 'eagle', draftModel: 'd' } }), ctx)).toThrow(
+      /cannot decode speculatively with 'eagle'/,
+    );
   });
 
   it('writes the memory fraction into kv_cache_config only when the YAML has one (docs/engines.md)', () => {
     expect(yamlOf(v('trtllm', { memFraction: 0.7 }))).toEqual({ enable_iter_perf_stats: true });
-    expect(yamlOf(v('trtllm', { memFraction: 0.7, kvCacheDtype: 'fp8' })).kv_cache_config).toEqual({ dtype: 'fp8', free_gpu_memory_fraction: 0.7 });
+    expect(yamlOf(v('trtllm', { memFraction: 0.7, kvCacheDtype: 'fp8' })).kv_cache_config).toEqual({
+      dtype: 'fp8',
+      free_gpu_memory_fraction: 0.7,
+    });
   });
 });
 
@@ -95,7 +116,20 @@ describe('vLLM', () => {
 
 describe('planner candidates from the tables', () => {
   const plan = (gpu: string, engineVersion?: string) => {
-    const config = parseAutoArgs(['--auto', '--sim', '--gpu', gpu, '--gpus', '1', '--model', 'Qwen/Qwen3-14B', '--engines', 'vllm', '--run-dir', '/tmp/x']).config!;
+    const config = parseAutoArgs([
+      '--auto',
+      '--sim',
+      '--gpu',
+      gpu,
+      '--gpus',
+      '1',
+      '--model',
+      'Qwen/Qwen3-14B',
+      '--engines',
+      'vllm',
+      '--run-dir',
+      '/tmp/x',
+    ]).config!;
     const deps = {
       engineInfo: () => ({ supports: supportedKnobs('vllm'), attentionBackends: rowAt('vllm', 'attentionBackend')!.candidates! }),
       command: (v: Variant) => getAdapter(v.engine).command(v, ctx),
@@ -104,7 +138,13 @@ describe('planner candidates from the tables', () => {
       fits: () => undefined,
       model: getModel,
     };
-    const carried: Variant = { id: 'vllm', engine: 'vllm', model: 'Qwen/Qwen3-14B', knobs: {}, ...(engineVersion ? { engineVersion } : {}) };
+    const carried: Variant = {
+      id: 'vllm',
+      engine: 'vllm',
+      model: 'Qwen/Qwen3-14B',
+      knobs: {},
+      ...(engineVersion ? { engineVersion } : {}),
+    };
     return (stage: 'attention' | 'speculative') => expandStage(stage, carried, { config, host: planHost(simulatedHost(gpu, 1)), deps });
   };
 

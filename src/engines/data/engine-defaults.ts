@@ -99,7 +99,10 @@ export function vllmAttention(v: Variant, ctx: ServerContext): Setting | undefin
   const sink = m.architecture === 'GptOssForCausalLM';
   const fp8Kv = (v.knobs.kvCacheDtype ?? 'auto').startsWith('fp8');
   if ((sink || fp8Kv) && c !== 9) {
-    return { value: 'backend triton', fact: `vLLM 0.11.0 picks TRITON_ATTN on compute capability ${cc(c)} with ${sink ? 'attention sinks' : 'an FP8 KV cache'}` };
+    return {
+      value: 'backend triton',
+      fact: `vLLM 0.11.0 picks TRITON_ATTN on compute capability ${cc(c)} with ${sink ? 'attention sinks' : 'an FP8 KV cache'}`,
+    };
   }
   // Activations are bf16 for bf16 and FP8 checkpoints alike; other weight types: not mapped.
   if (!FA_HEAD_SIZES.includes(m.headDim) || (m.weightDtype !== 'bf16' && m.weightDtype !== 'fp8')) return undefined;
@@ -119,9 +122,15 @@ export function vllmBatching(v: Variant, ctx: ServerContext): { mbt: Setting; se
   const gpu = `${gpuName} (${big ? '>= 70 GiB, not an A100' : a100 ? 'an A100' : 'under 70 GiB'})`;
   const k = v.knobs;
   const mbtDefault = served.maxBatchedTokens;
-  const mbt: Setting = k.maxBatchedTokens !== undefined ? { value: String(k.maxBatchedTokens) } : { value: String(mbtDefault), fact: `vLLM 0.11.0 serves with max-num-batched-tokens ${mbtDefault} on ${gpu} by default` };
+  const mbt: Setting =
+    k.maxBatchedTokens !== undefined
+      ? { value: String(k.maxBatchedTokens) }
+      : { value: String(mbtDefault), fact: `vLLM 0.11.0 serves with max-num-batched-tokens ${mbtDefault} on ${gpu} by default` };
   const seqsDefault = Math.min(served.maxNumSeqs, Number(mbt.value));
-  const seqs: Setting = k.maxRunningSeqs !== undefined ? { value: String(k.maxRunningSeqs) } : { value: String(seqsDefault), fact: `vLLM 0.11.0 serves with max-num-seqs ${seqsDefault} on ${gpu} by default` };
+  const seqs: Setting =
+    k.maxRunningSeqs !== undefined
+      ? { value: String(k.maxRunningSeqs) }
+      : { value: String(seqsDefault), fact: `vLLM 0.11.0 serves with max-num-seqs ${seqsDefault} on ${gpu} by default` };
   return { mbt, seqs };
 }
 
@@ -132,7 +141,10 @@ export function sglangChunkedPrefill(v: Variant, ctx: ServerContext, release = '
   const mem = ctx.host.gpuMemMiB;
   if (!mem) return undefined;
   const size = sglangChunkedPrefillSize(mem);
-  return { value: String(size), fact: `SGLang ${release} sets chunked-prefill-size ${size} on a GPU of ${Math.round(mem / GIB)} GiB by default` };
+  return {
+    value: String(size),
+    fact: `SGLang ${release} sets chunked-prefill-size ${size} on a GPU of ${Math.round(mem / GIB)} GiB by default`,
+  };
 }
 
 /** SGLang's attention backend at 0.5.5 or 0.5.13, explicit or default; undefined when not known. */
@@ -146,5 +158,8 @@ export function sglangAttention(v: Variant, ctx: ServerContext, release = '0.5.5
   // MHA: not with speculative decoding (is_no_spec_infer_or_topk_one also reads the page size).
   const mha = !m.mla && SGLANG_FA3_MHA.includes(m.architecture) && !v.knobs.speculative;
   if (!mla && !mha) return undefined;
-  return { value: 'fa3', fact: `SGLang ${release} picks fa3 for ${m.architecture} on compute capability ${cc(c)} (Hopper, CUDA >= 12.3) by default` };
+  return {
+    value: 'fa3',
+    fact: `SGLang ${release} picks fa3 for ${m.architecture} on compute capability ${cc(c)} (Hopper, CUDA >= 12.3) by default`,
+  };
 }

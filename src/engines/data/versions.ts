@@ -24,17 +24,24 @@ export const KNOWN_VERSIONS: Readonly<Record<EngineName, readonly KnownVersion[]
     { version: '0.11.1', source: 'vllm/engine/arg_utils.py@99d7eb5d (≈0.11.1), vllm/config/compilation.py@ee525ce4, vllm/envs.py' },
     {
       version: '0.20.1',
-      source: 'vllm/engine/arg_utils.py as published on docs.vllm.ai/en/latest/api/vllm/ (fetched 2026-05-07); docs.vllm.ai/en/v0.20.1 design/attention_backends; v0.19.0/v0.19.1 config pages',
-      readAt: 'the 2026-05-07 latest API page (its release is not stated; v0.20.1-v0.22.1 by date) and the v0.19.0, v0.19.1 and v0.20.1 pages',
+      source:
+        'vllm/engine/arg_utils.py as published on docs.vllm.ai/en/latest/api/vllm/ (fetched 2026-05-07); docs.vllm.ai/en/v0.20.1 design/attention_backends; v0.19.0/v0.19.1 config pages',
+      readAt:
+        'the 2026-05-07 latest API page (its release is not stated; v0.20.1-v0.22.1 by date) and the v0.19.0, v0.19.1 and v0.20.1 pages',
     },
     {
       version: '0.33.0',
-      source: 'the 0.20.1 facts, checked against docs.vllm.ai/en/v0.31.0/cli (vllm serve --help=all, human-readable integers) and v0.32.0 design/attention_backends',
+      source:
+        'the 0.20.1 facts, checked against docs.vllm.ai/en/v0.31.0/cli (vllm serve --help=all, human-readable integers) and v0.32.0 design/attention_backends',
       readAt: 'v0.31.0 and v0.32.0 pages and the 2026-05 source: no 0.33.0 source or page is stored',
     },
   ],
   sglang: [
-    { version: '0.5.5', source: 'python/sglang/srt/server_args.py, 0.5.4/0.5.5-era stored copy (store id 8356329; the same facts in the ≥0.5.7 copy, id 271536807)' },
+    {
+      version: '0.5.5',
+      source:
+        'python/sglang/srt/server_args.py, 0.5.4/0.5.5-era stored copy (store id 8356329; the same facts in the ≥0.5.7 copy, id 271536807)',
+    },
     {
       version: '0.5.13',
       source:
@@ -51,13 +58,23 @@ export const KNOWN_VERSIONS: Readonly<Record<EngineName, readonly KnownVersion[]
     { version: '1.2.0rc1', source: 'tensorrt_llm/commands/serve.py@4c05a748, tensorrt_llm/llmapi/llm_args.py (≈1.1/1.2 stored copy)' },
     {
       version: '1.2.1',
-      source: 'tensorrt_llm/commands/serve.py@4c05a748 and @00209af1 (the copies on either side; every flag servelab emits is in both), tensorrt_llm/llmapi/llm_args.py (≈1.2 stored copy)',
+      source:
+        'tensorrt_llm/commands/serve.py@4c05a748 and @00209af1 (the copies on either side; every flag servelab emits is in both), tensorrt_llm/llmapi/llm_args.py (≈1.2 stored copy)',
       readAt: 'serve.py@4c05a748 / @00209af1 and the ≈1.2 llm_args.py: no 1.2.1 tag copy is stored',
     },
-    { version: '1.3.0rc27', source: 'nvidia.github.io/TensorRT-LLM/1.3.0rc27/llm-api/reference/Eagle3DecodingConfig.html; later llm_args.py stored copy (Eagle3DecodingConfig)' },
+    {
+      version: '1.3.0rc27',
+      source:
+        'nvidia.github.io/TensorRT-LLM/1.3.0rc27/llm-api/reference/Eagle3DecodingConfig.html; later llm_args.py stored copy (Eagle3DecodingConfig)',
+    },
   ],
   // `llama-server --version` of this build: "version: 0.4.0-dev (build 1, commit 80fb11a)".
-  llamacpp: [{ version: '0.4.0-dev', source: 'llama.cpp commit 80fb11a (node-llama-cpp 3.21.1 llama/gitRelease.bundle): tools/server/README.md, common/arg.cpp' }],
+  llamacpp: [
+    {
+      version: '0.4.0-dev',
+      source: 'llama.cpp commit 80fb11a (node-llama-cpp 3.21.1 llama/gitRelease.bundle): tools/server/README.md, common/arg.cpp',
+    },
+  ],
 };
 
 export const DEFAULT_VERSION: Readonly<Record<EngineName, string>> = {
@@ -121,5 +138,11 @@ export function resolveVersion(engine: EngineName, asked?: string): ResolvedVers
   const below = known.filter((k) => compareVersions(k.version, clean) < 0).at(-1);
   const table = (below ?? known[0]!).version;
   const why = below ? `the nearest older release servelab has read` : `older than every release servelab has read`;
-  return { engine, asked, table, exact: false, note: `${engine} ${asked} has no knob table of its own: commands use the table for ${table} (${why}); check \`--help\` of the installed version` };
+  return {
+    engine,
+    asked,
+    table,
+    exact: false,
+    note: `${engine} ${asked} has no knob table of its own: commands use the table for ${table} (${why}); check \`--help\` of the installed version`,
+  };
 }

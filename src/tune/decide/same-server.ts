@@ -13,8 +13,15 @@ import type { VariantResult } from '../../core/events.js';
 import type { Variant } from '../../core/variant.js';
 import { tableDefaults } from '../../engines/data/table.js';
 import { DEFAULT_VERSION, resolveVersion } from '../../engines/data/versions.js';
-import { DEFAULTS_READ, sglangAttention, sglangChunkedPrefill, vllmAttention, vllmBatching, type ServerContext, type Setting } from '../../engines/data/engine-defaults.js';
-
+import {
+  DEFAULTS_READ,
+  sglangAttention,
+  sglangChunkedPrefill,
+  vllmAttention,
+  vllmBatching,
+  type ServerContext,
+  type Setting,
+} from '../../engines/data/engine-defaults.js';
 
 /** How a same-server reason starts (the plan text counts them by it). */
 export const SAME_SERVER = 'same server as ';
@@ -46,11 +53,14 @@ export function effectiveSettings(v: Variant, ctx: ServerContext): Map<string, S
   const release = defaultsRelease(v, ctx);
   out.set('release', { value: release ?? 'unknown' });
   // Defaults the knob tables record for the release (vLLM >= 0.17's performance mode: balanced).
-  if (release) for (const d of tableDefaults(v.engine, release)) if (v.knobs[d.knob] === undefined) out.set(d.knob, { value: JSON.stringify(d.value), fact: d.fact });
+  if (release)
+    for (const d of tableDefaults(v.engine, release))
+      if (v.knobs[d.knob] === undefined) out.set(d.knob, { value: JSON.stringify(d.value), fact: d.fact });
   if (!release || !DEFAULTS_READ[v.engine]?.includes(release)) return out;
   const k = v.knobs;
   // vllm/config/cache.py (0.11.0) and server_args.py (0.5.5, 0.5.13): the KV cache dtype defaults to "auto".
-  if (k.kvCacheDtype === undefined) out.set('kvCacheDtype', { value: '"auto"', fact: `${v.engine} ${release}'s KV cache dtype is auto by default` });
+  if (k.kvCacheDtype === undefined)
+    out.set('kvCacheDtype', { value: '"auto"', fact: `${v.engine} ${release}'s KV cache dtype is auto by default` });
   if (v.engine === 'vllm') {
     out.set('attentionBackend', vllmAttention(v, ctx) ?? unknown(k.attentionBackend));
     const batching = vllmBatching(v, ctx);

@@ -35,12 +35,15 @@ function ctx(host: ServerContext['host'], model = GLM): ServerContext {
 }
 
 /** The attention setting vLLM 0.11.0 gets for an explicit backend on a host. */
-const effectiveAttention = (b: string, host: ServerContext['host'], model: string) => effectiveSettings(v('vllm', { attentionBackend: b }, '0.11.0', model), ctx(host, model)).get('attentionBackend')!.value;
+const effectiveAttention = (b: string, host: ServerContext['host'], model: string) =>
+  effectiveSettings(v('vllm', { attentionBackend: b }, '0.11.0', model), ctx(host, model)).get('attentionBackend')!.value;
 
 describe('sameServerAs: the engine defaults of the release the commands are spelled for', () => {
   it('vLLM 0.11.0 fa2 on an A100 is the default server (FLASH_ATTN, FA version 2 on compute capability 8.0)', () => {
     const why = sameServerAs(v('vllm', { attentionBackend: 'fa2' }), v('vllm', {}), ctx(A100));
-    expect(why).toBe(`same server as vllm-{} (vLLM 0.11.0 picks FLASH_ATTN v2 on compute capability 8.0 by default): not launched, its measurement is reused`);
+    expect(why).toBe(
+      `same server as vllm-{} (vLLM 0.11.0 picks FLASH_ATTN v2 on compute capability 8.0 by default): not launched, its measurement is reused`,
+    );
   });
 
   it('fa2 on an H100 differs: Hopper defaults to FA3 when the build has it', () => {
@@ -49,8 +52,12 @@ describe('sameServerAs: the engine defaults of the release the commands are spel
   });
 
   it('fa2 on an A100 with an FP8 KV cache differs: vLLM 0.11.0 picks Triton there', () => {
-    expect(sameServerAs(v('vllm', { attentionBackend: 'fa2', kvCacheDtype: 'fp8' }), v('vllm', { kvCacheDtype: 'fp8' }), ctx(A100))).toBeUndefined();
-    expect(sameServerAs(v('vllm', { attentionBackend: 'triton', kvCacheDtype: 'fp8' }), v('vllm', { kvCacheDtype: 'fp8' }), ctx(A100))).toMatch(/picks TRITON_ATTN on compute capability 8.0 with an FP8 KV cache/);
+    expect(
+      sameServerAs(v('vllm', { attentionBackend: 'fa2', kvCacheDtype: 'fp8' }), v('vllm', { kvCacheDtype: 'fp8' }), ctx(A100)),
+    ).toBeUndefined();
+    expect(
+      sameServerAs(v('vllm', { attentionBackend: 'triton', kvCacheDtype: 'fp8' }), v('vllm', { kvCacheDtype: 'fp8' }), ctx(A100)),
+    ).toMatch(/picks TRITON_ATTN on compute capability 8.0 with an FP8 KV cache/);
   });
 
   it('an explicit fa3 is an FA3 server only where vLLM can run FA3 (not on compute capability 8.6 / 8.9 / 12.x; 10.x falls back to FA2)', () => {
@@ -68,8 +75,12 @@ describe('sameServerAs: the engine defaults of the release the commands are spel
   it('vLLM 0.33.0: an explicit --performance-mode balanced is the default server; throughput is not', () => {
     const m = 'Qwen/Qwen3-14B';
     const why = sameServerAs(v('vllm', { performanceMode: 'balanced' }, '0.33.0', m), v('vllm', {}, '0.33.0', m), ctx(H100, m));
-    expect(why).toBe(`same server as vllm-{} (vLLM 0.33.0's performance mode is balanced by default): not launched, its measurement is reused`);
-    expect(sameServerAs(v('vllm', { performanceMode: 'throughput' }, '0.33.0', m), v('vllm', {}, '0.33.0', m), ctx(H100, m))).toBeUndefined();
+    expect(why).toBe(
+      `same server as vllm-{} (vLLM 0.33.0's performance mode is balanced by default): not launched, its measurement is reused`,
+    );
+    expect(
+      sameServerAs(v('vllm', { performanceMode: 'throughput' }, '0.33.0', m), v('vllm', {}, '0.33.0', m), ctx(H100, m)),
+    ).toBeUndefined();
     // 0.11.0 has no performance mode: nothing is assumed.
     expect(effectiveSettings(v('vllm', {}, '0.11.0', m), ctx(H100, m)).has('performanceMode')).toBe(false);
   });
@@ -79,35 +90,67 @@ describe('sameServerAs: the engine defaults of the release the commands are spel
     expect(sameServerAs(v('vllm', { attentionBackend: 'fa2' }), v('vllm', {}), ctx(real))).toBeUndefined();
     expect(sameServerAs(v('vllm', { attentionBackend: 'fa2' }, '0.11.1'), v('vllm', {}, '0.11.1'), ctx(real))).toBeUndefined();
     expect(sameServerAs(v('vllm', { attentionBackend: 'fa2' }, '0.12.0'), v('vllm', {}, '0.12.0'), ctx(real))).toBeUndefined();
-    expect(sameServerAs(v('vllm', { attentionBackend: 'fa2' }, '0.11.0+cu128'), v('vllm', {}, '0.11.0+cu128'), ctx(real))).toMatch(/^same server as/);
+    expect(sameServerAs(v('vllm', { attentionBackend: 'fa2' }, '0.11.0+cu128'), v('vllm', {}, '0.11.0+cu128'), ctx(real))).toMatch(
+      /^same server as/,
+    );
   });
 
   it('batching knobs: equal to the default only where the GPU gives that default', () => {
-    expect(sameServerAs(v('vllm', { maxBatchedTokens: 8192 }), v('vllm', {}), ctx(H100))).toMatch(/max-num-batched-tokens 8192 on H100 SXM 80GB/);
+    expect(sameServerAs(v('vllm', { maxBatchedTokens: 8192 }), v('vllm', {}), ctx(H100))).toMatch(
+      /max-num-batched-tokens 8192 on H100 SXM 80GB/,
+    );
     expect(sameServerAs(v('vllm', { maxRunningSeqs: 1024 }), v('vllm', {}), ctx(H100))).toMatch(/max-num-seqs 1024/);
     // A100: 2048 and 256 ("a100" in the name), so 8192 and 1024 are other servers.
     expect(sameServerAs(v('vllm', { maxBatchedTokens: 8192 }), v('vllm', {}), ctx(A100))).toBeUndefined();
     expect(sameServerAs(v('vllm', { maxRunningSeqs: 1024 }), v('vllm', {}), ctx(A100))).toBeUndefined();
-    expect(sameServerAs(v('vllm', { maxBatchedTokens: 2048 }), v('vllm', {}), ctx(A100))).toMatch(/max-num-batched-tokens 2048 on A100 SXM 80GB \(an A100\)/);
+    expect(sameServerAs(v('vllm', { maxBatchedTokens: 2048 }), v('vllm', {}), ctx(A100))).toMatch(
+      /max-num-batched-tokens 2048 on A100 SXM 80GB \(an A100\)/,
+    );
     // max_num_seqs = min(default, max_num_batched_tokens): 512 with 512 batched tokens on an H100.
-    expect(sameServerAs(v('vllm', { maxBatchedTokens: 512, maxRunningSeqs: 512 }), v('vllm', { maxBatchedTokens: 512 }), ctx(H100))).toMatch(/max-num-seqs 512/);
+    expect(
+      sameServerAs(v('vllm', { maxBatchedTokens: 512, maxRunningSeqs: 512 }), v('vllm', { maxBatchedTokens: 512 }), ctx(H100)),
+    ).toMatch(/max-num-seqs 512/);
     // SGLang 0.5.5 chunked prefill: 8192 on 80 GB, 4096 under 60 GB.
     expect(sameServerAs(v('sglang', { maxBatchedTokens: 8192 }), v('sglang', {}), ctx(H100))).toMatch(/chunked-prefill-size 8192/);
-    expect(sameServerAs(v('sglang', { maxBatchedTokens: 8192 }), v('sglang', {}), ctx({ ...H100, gpuName: 'L40S', gpuMemMiB: 46068, computeCap: 8.9 }))).toBeUndefined();
+    expect(
+      sameServerAs(
+        v('sglang', { maxBatchedTokens: 8192 }),
+        v('sglang', {}),
+        ctx({ ...H100, gpuName: 'L40S', gpuMemMiB: 46068, computeCap: 8.9 }),
+      ),
+    ).toBeUndefined();
   });
 
   it('SGLang fa3 is the default only on Hopper, for the architectures 0.5.5 lists; TensorRT-LLM defaults are not mapped', () => {
-    expect(sameServerAs(v('sglang', { attentionBackend: 'fa3' }), v('sglang', {}), ctx(H100, 'Qwen/Qwen3-14B'))).toMatch(/picks fa3 for Qwen3ForCausalLM/);
+    expect(sameServerAs(v('sglang', { attentionBackend: 'fa3' }), v('sglang', {}), ctx(H100, 'Qwen/Qwen3-14B'))).toMatch(
+      /picks fa3 for Qwen3ForCausalLM/,
+    );
     expect(sameServerAs(v('sglang', { attentionBackend: 'fa3' }), v('sglang', {}), ctx(A100, 'Qwen/Qwen3-14B'))).toBeUndefined();
-    expect(sameServerAs(v('sglang', { attentionBackend: 'fa3', speculative: { method: 'ngram' } }), v('sglang', { speculative: { method: 'ngram' } }), ctx(H100, 'Qwen/Qwen3-14B'))).toBeUndefined();
+    expect(
+      sameServerAs(
+        v('sglang', { attentionBackend: 'fa3', speculative: { method: 'ngram' } }),
+        v('sglang', { speculative: { method: 'ngram' } }),
+        ctx(H100, 'Qwen/Qwen3-14B'),
+      ),
+    ).toBeUndefined();
     expect(sameServerAs(v('trtllm', { maxBatchedTokens: 8192 }), v('trtllm', {}), ctx(H100))).toBeUndefined();
   });
 
   it('SGLang 0.5.13 (read at its tag): the same defaults, named for 0.5.13; a release between tables stays unknown', () => {
     const real = { ...H100, simulated: false };
-    expect(sameServerAs(v('sglang', { maxBatchedTokens: 8192 }, '0.5.13'), v('sglang', {}, '0.5.13'), ctx(real))).toMatch(/SGLang 0.5.13 sets chunked-prefill-size 8192 on a GPU of 80 GiB/);
-    expect(sameServerAs(v('sglang', { attentionBackend: 'fa3' }, '0.5.13'), v('sglang', {}, '0.5.13'), ctx(real, 'Qwen/Qwen3-14B'))).toMatch(/SGLang 0.5.13 picks fa3 for Qwen3ForCausalLM/);
-    expect(sameServerAs(v('sglang', { attentionBackend: 'fa3' }, '0.5.13'), v('sglang', {}, '0.5.13'), ctx({ ...A100, simulated: false }, 'Qwen/Qwen3-14B'))).toBeUndefined();
+    expect(sameServerAs(v('sglang', { maxBatchedTokens: 8192 }, '0.5.13'), v('sglang', {}, '0.5.13'), ctx(real))).toMatch(
+      /SGLang 0.5.13 sets chunked-prefill-size 8192 on a GPU of 80 GiB/,
+    );
+    expect(
+      sameServerAs(v('sglang', { attentionBackend: 'fa3' }, '0.5.13'), v('sglang', {}, '0.5.13'), ctx(real, 'Qwen/Qwen3-14B')),
+    ).toMatch(/SGLang 0.5.13 picks fa3 for Qwen3ForCausalLM/);
+    expect(
+      sameServerAs(
+        v('sglang', { attentionBackend: 'fa3' }, '0.5.13'),
+        v('sglang', {}, '0.5.13'),
+        ctx({ ...A100, simulated: false }, 'Qwen/Qwen3-14B'),
+      ),
+    ).toBeUndefined();
     // 0.5.14 resolves to the 0.5.13 table but not exactly: its defaults were not read.
     expect(sameServerAs(v('sglang', { maxBatchedTokens: 8192 }, '0.5.14'), v('sglang', {}, '0.5.14'), ctx(real))).toBeUndefined();
     // 0.5.23's table is marked read at older tags: its defaults are not assumed either.
@@ -134,7 +177,9 @@ describe('the plan', () => {
     const p = planFor(['--gpu', 'A100', '--gpus', '8', '--model', 'zai-org/GLM-4.6', '--scale', '0.05']);
     const fa2 = variantOf(p, 'vllm-fp8ckpt-tp8-attn-fa2')!;
     expect(fa2.status).toBe('dropped');
-    expect(fa2.reason?.reason).toMatch(/^same server as vllm-fp8ckpt-tp8 \(vLLM 0.11.0 picks FLASH_ATTN v2 on compute capability 8.0 by default\)/);
+    expect(fa2.reason?.reason).toMatch(
+      /^same server as vllm-fp8ckpt-tp8 \(vLLM 0.11.0 picks FLASH_ATTN v2 on compute capability 8.0 by default\)/,
+    );
     expect(variantOf(p, 'vllm-fp8ckpt-tp8-attn-flashinfer')!.status).toBe('planned');
     const text = planText(p, parseAutoArgs(['--auto', '--sim', '--gpu', 'A100', '--model', 'zai-org/GLM-4.6']).config!);
     expect(text).toMatch(/\[dropped\] vllm-fp8ckpt-tp8-attn-fa2 {2}\(attn=fa2\): same server as vllm-fp8ckpt-tp8/);
@@ -142,7 +187,20 @@ describe('the plan', () => {
   });
 
   it('vLLM on 8 x H100: fa2 and fa3 are both launched (Hopper defaults to FA3 when the build has it)', () => {
-    const p = planFor(['--gpu', 'H100', '--gpus', '8', '--model', 'Qwen/Qwen3-14B', '--engines', 'vllm', '--replica', 'off', '--scale', '0.05']);
+    const p = planFor([
+      '--gpu',
+      'H100',
+      '--gpus',
+      '8',
+      '--model',
+      'Qwen/Qwen3-14B',
+      '--engines',
+      'vllm',
+      '--replica',
+      'off',
+      '--scale',
+      '0.05',
+    ]);
     const attention = p.stages.find((s) => s.name === 'attention')!.variants;
     expect(attention.filter((x) => /attn-fa[23]$/.test(x.variant.id)).map((x) => x.status)).toEqual(['planned', 'planned']);
   });
@@ -151,8 +209,27 @@ describe('the plan', () => {
 describe('a session on the simulated A100 host', () => {
   it('does not launch the fa2 variant, files it with the reason, and keeps the carried winner', async () => {
     const { config } = parseAutoArgs([
-      '--sim', '--gpu', 'A100', '--gpus', '8', '--model', 'zai-org/GLM-4.6', '--engines', 'vllm', '--stages', 'engine,attention',
-      '--scale', '0.02', '--validation', 'sharegpt-like', '--out', dir, '--run-dir', join(dir, 'run'), '--repeats-max', '1',
+      '--sim',
+      '--gpu',
+      'A100',
+      '--gpus',
+      '8',
+      '--model',
+      'zai-org/GLM-4.6',
+      '--engines',
+      'vllm',
+      '--stages',
+      'engine,attention',
+      '--scale',
+      '0.02',
+      '--validation',
+      'sharegpt-like',
+      '--out',
+      dir,
+      '--run-dir',
+      join(dir, 'run'),
+      '--repeats-max',
+      '1',
     ]);
     // Were fa2 launched it would win by far: it must not be, so the carried winner stays.
     const { run, calls } = scriptedRunner({ 'vllm-fp8ckpt-tp8': 1000, 'vllm-fp8ckpt-tp8-attn-fa2': 5000 }, 900);
@@ -177,7 +254,9 @@ describe('a session on the simulated A100 host', () => {
 describe("the Plan screen's word for a row that will not run", () => {
   it("is 'not launched' for the same server, 'dropped' for --drop, 'pruned' for preflight", async () => {
     const { notRunWord } = await import('../../../src/tune/workbench/view.js');
-    expect(notRunWord('dropped', 'same server as vllm-fp8ckpt-tp8 (vLLM 0.11.0 picks FLASH_ATTN v2 ...): not launched')).toBe('not launched');
+    expect(notRunWord('dropped', 'same server as vllm-fp8ckpt-tp8 (vLLM 0.11.0 picks FLASH_ATTN v2 ...): not launched')).toBe(
+      'not launched',
+    );
     expect(notRunWord('dropped', 'dropped by the user (--drop)')).toBe('dropped');
     expect(notRunWord('pruned', 'does not fit in GPU memory')).toBe('pruned');
   });
