@@ -49,8 +49,11 @@ export const FAILURE_RULES: readonly FailureRule[] = [
     id: 'sglang-blackwell-only-backend',
     kind: 'unsupported',
     engines: ['sglang', 'sim'],
-    pattern: /TRTLLM (MLA|MHA) backend is only supported on Blackwell/,
-    reason: (m, ctx) => `attention backend trtllm_${m[1]!.toLowerCase()} is not supported ${onThisGpu(ctx)} (Blackwell only)`,
+    // 0.5.5: "TRTLLM MHA backend is only supported on Blackwell"; v0.5.13 splits MHA by phase (decode
+    // also runs on Hopper) and says "(SM100/SM12x)" for MLA (corpus entries *-0.5.13).
+    pattern: /TRTLLM (MLA|MHA) backend (?:for (prefill|decode) )?is only supported on (Hopper|Blackwell)/,
+    reason: (m, ctx) =>
+      `attention backend trtllm_${m[1]!.toLowerCase()}${m[2] ? ` (${m[2]})` : ''} is not supported ${onThisGpu(ctx)} (${m[3] === 'Hopper' ? 'Hopper and Blackwell' : 'Blackwell'} only)`,
     hint: 'Choose fa3, flashinfer or triton on this GPU.',
   },
   // No real TensorRT-LLM text for FP8 weights on Ampere is known (its docs only say the hardware

@@ -176,6 +176,8 @@ export const PREFLIGHT_RULES: readonly PreflightRule[] = [
     // SGLang 0.5.5 _handle_speculative_decoding (server_args.py, 0.5.5-era stored copy, id 8356329):
     // NGRAM raises "Currently ngram speculative decoding does not support dp attention." and
     // STANDALONE (servelab's draft) is refused with DP attention the same way (engine-audit G1).
+    // Both texts are unchanged at the v0.5.13 tag (arg_groups/speculative_hook.py@28b095c0
+    // _handle_ngram, _handle_eagle_family).
     id: 'sglang-spec-dp-attention',
     engines: ['sglang'],
     check: (i) => {
@@ -194,7 +196,8 @@ export const PREFLIGHT_RULES: readonly PreflightRule[] = [
   {
     // NGRAM forces speculative_eagle_topk = speculative_ngram_max_bfs_breadth (10); with page_size > 1
     // and a backend other than flashinfer SGLang raises "... is unstable and produces incorrect
-    // results for paged attention backends" (same file). Page sizes: flashmla 64, cutlass_mla 128,
+    // results for paged attention backends" (same file; v0.5.13: speculative_hook.py _handle_ngram,
+    // same condition and text). Page sizes: flashmla 64, cutlass_mla 128,
     // trtllm_mla / trtllm_mha 64, prefill fa4 128 (docs.sglang.io attention_backend support matrix).
     id: 'sglang-ngram-paged-backend',
     engines: ['sglang'],

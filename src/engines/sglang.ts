@@ -20,7 +20,8 @@ const PREFILL_ONLY: Readonly<Record<string, string>> = mustRow('sglang', 'attent
  * DP-attention: the ports SGLang binds above the server port (PortArgs.init_new: ZMQ_TCP_PORT_DELTA
  * 233 ... +238), the DataParallelController's handshake REP socket at port + 13 (bound even on one
  * node: DP_ATTENTION_HANDSHAKE_PORT_DELTA, data_parallel_controller.py _broadcast_ports_as_server;
- * 0.5.5-era stored copies, ids 8356329 and 299760671), and the NCCL port servelab gives.
+ * 0.5.5-era stored copies, ids 8356329 and 299760671; the same on one node at the v0.5.13 tag,
+ * server_args.py@28b095c0), and the NCCL port servelab gives.
  */
 export const SGLANG_DP_ATTENTION_PORTS = { first: 233, last: 238, handshake: 13, nccl: 239 } as const;
 
@@ -32,18 +33,21 @@ export function sglangDpAttentionPorts(port: number): number[] {
 
 /**
  * Under `--dist-init-addr HEAD:P` (several nodes) the head binds P ... P+5 and the handshake at
- * P + 13 instead of port + 233 ... (same sources): the set to keep free on the head node.
+ * P + 13 instead of port + 233 ... (same sources): the set to keep free on the head node. From
+ * v0.5.13 on it also waits for the load collector at P + 6 when nnodes > 1 (PortArgs.init_new,
+ * `load_collector_port = port_base + 5`, server_args.py@28b095c0); kept free for every release.
  */
 export function sglangDistInitPorts(distPort: number): number[] {
-  return [...Array.from({ length: 6 }, (_, i) => distPort + i), distPort + SGLANG_DP_ATTENTION_PORTS.handshake];
+  return [...Array.from({ length: 7 }, (_, i) => distPort + i), distPort + SGLANG_DP_ATTENTION_PORTS.handshake];
 }
 
 /**
  * EAGLE, EAGLE3 and STANDALONE take steps, topk and draft tokens all together or none at all: a
  * partial set crashes SGLang 0.5.5 in _handle_speculative_decoding (topk or draft tokens without
  * steps: a bare AssertionError; steps without topk: a TypeError from `speculative_eagle_topk > 1`
- * on None; server_args.py, 0.5.5-era stored copy, id 8356329). A partial
- * set is completed the way SGLang itself ties them for topk = 1 (draft tokens = steps + 1).
+ * on None; server_args.py, 0.5.5-era stored copy, id 8356329; the same at v0.5.13 in
+ * arg_groups/speculative_hook.py@28b095c0 _handle_eagle_family). A partial set is completed the
+ * way SGLang itself ties them for topk = 1 (draft tokens = steps + 1).
  */
 export function sglangSpecNumbers(s: SpeculativeKnob): { numSteps?: number; topk?: number; draftTokens?: number } {
   if (s.method === 'ngram') return { numSteps: s.numSteps, topk: s.topk, draftTokens: s.draftTokens };

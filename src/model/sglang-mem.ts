@@ -14,6 +14,10 @@
 //   self.mem_fraction_static = round((gpu_mem - reserved_mem) / gpu_mem, 3)
 // gpu_mem is nvidia-smi's memory.total in MiB (utils/common.py get_nvgpu_memory_capacity), i.e.
 // GpuSpec.memMiB. Examples: H100 TP1 0.835, TP8 0.818; H200 TP8 0.897.
+// Not modelled (the model targets 0.5.5): at the v0.5.13 tag (server_args.py@28b095c0) piecewise
+// CUDA graphs are on by default and add len(piecewise_cuda_graph_tokens) * 8 (MLA: 1.5 * 1024) before
+// the 10 GiB floor, and EAGLE-family drafts reserve 4 * 1024 instead of 2 * 1024; the thresholds,
+// cuda_graph_max_bs and the other terms are unchanged.
 import type { SpeculativeKnob } from '../core/variant.js';
 import type { GpuSpec } from './gpus.js';
 

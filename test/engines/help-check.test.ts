@@ -52,6 +52,9 @@ describe('which releases get their help read', () => {
     expect(helpCheckReason('vllm', '0.11.0')).toBeUndefined();
     expect(helpCheckReason('vllm', undefined)).toBeUndefined();
     expect(helpCheckReason('sglang', 'simulated')).toBeUndefined();
+    // SGLang 0.5.13 was read at its own tag; 0.5.23 at the 0.5.13 and 0.5.15 tags.
+    expect(helpCheckReason('sglang', '0.5.13')).toBeUndefined();
+    expect(helpCheckReason('sglang', '0.5.23')).toMatch(/0\.5\.23 table was read at the v0\.5\.13 and v0\.5\.15 tags/);
   });
 
   it('reads every flag spelling of the help text', () => {

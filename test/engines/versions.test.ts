@@ -45,6 +45,9 @@ describe('version resolution', () => {
     expect(newer).toMatchObject({ table: '0.11.1', exact: false });
     expect(newer.note).toMatch(/vllm 0.13.0 has no knob table of its own: commands use the table for 0.11.1/);
     expect(resolveVersion('sglang', '0.5.5.post1')).toMatchObject({ table: '0.5.5', exact: false });
+    expect(resolveVersion('sglang', '0.5.13')).toMatchObject({ table: '0.5.13', exact: true });
+    expect(resolveVersion('sglang', '0.5.12')).toMatchObject({ table: '0.5.5', exact: false });
+    expect(resolveVersion('sglang', '0.5.15.post1')).toMatchObject({ table: '0.5.13', exact: false });
     expect(resolveVersion('trtllm', '1.0.0').note).toMatch(/older than every release/);
     expect(resolveVersion('trtllm', 'nightly').note).toMatch(/not a release number/);
     expect(resolveVersion('vllm', undefined)).toMatchObject({ table: '0.11.0' });

@@ -7,6 +7,8 @@ import { findGpu } from '../../src/model/gpus.js';
 import { getModel } from '../../src/model/models.js';
 import { resolveServer } from '../../src/model/estimate.js';
 import { parseSimArgs } from '../../src/sim/args.js';
+import { parseAutoArgs } from '../../src/tune/cli/args.js';
+import { planSession } from '../../src/tune/session/session.js';
 import { reapAll, spawnSim } from './helpers.js';
 
 afterEach(reapAll);
@@ -27,6 +29,29 @@ describe('sim-serve as vLLM 0.33.0', () => {
     expect(args).toMatchObject({ engineVersion: '0.33.0', knobs: { performanceMode: 'throughput', attentionBackend: 'fa3' } });
     // The real command it stands for is the 0.33.0 spelling.
     expect(spec.engineArgv).toEqual(expect.arrayContaining(['--attention-backend', 'FLASH_ATTN', '--performance-mode', 'throughput']));
+  });
+
+  it('the dry-run plan spells its commands for the rehearsed release', async () => {
+    const args = [
+      '--auto',
+      '--sim',
+      '--gpu',
+      'H100',
+      '--model',
+      'Qwen/Qwen3-14B',
+      '--engines',
+      'vllm',
+      '--stages',
+      'engine',
+      '--run-dir',
+      '/tmp/servelab-new-releases-plan',
+    ];
+    const notes = async (extra: string[]) => (await planSession(parseAutoArgs([...args, ...extra]).config!)).plan.notes.join('\n');
+    expect(await notes([])).toMatch(/vllm: no installed version known; commands are spelled for vllm 0\.11\.0/);
+    expect(await notes(['--engine-version', 'vllm=0.33.0'])).not.toMatch(/no installed version known/);
+    expect(await notes(['--engine-version', 'vllm=0.34.0'])).toMatch(
+      /vllm 0\.34\.0 has no knob table of its own: commands use the table for 0\.33\.0/,
+    );
   });
 
   it('throughput mode doubles only the defaulted batch limits', () => {

@@ -33,6 +33,20 @@
 //   is installed: not known. _handle_model_specific_adjustments runs first and picks its own
 //   backend for some architectures (GptOss, Llama4, Olmo2, ...): only the ones below are mapped.
 // - `kv_cache_dtype: str = "auto"`; "fa3" with fp8_e5m2 becomes "triton" (not mapped).
+//
+// SGLang 0.5.13, read at the v0.5.13 tag, commit 28b095c01005d4a3a2a5b637b7d028b07fba31b2
+// (versions.ts says how the tag was identified), python/sglang/srt/server_args.py: the same three
+// facts hold, so the functions below serve both releases.
+// - _handle_gpu_memory_settings: the same chunked_prefill_size thresholds on CUDA GPUs (the other
+//   branches are NPU-only at 0.5.5 and gone at 0.5.13); _handle_data_parallelism still divides it.
+// - _get_default_attn_backend: MHA -> "fa3" when is_hopper_with_cuda_12_3() and
+//   is_no_spec_infer_or_topk_one(self), for every architecture (is_fa3_default_architecture is no
+//   longer asked), so the 0.5.5 list below is a subset that holds; MLA -> "fa3" on Hopper as before.
+//   _handle_model_specific_adjustments sets no backend on Hopper for the listed architectures (for
+//   DeepseekV3 without DSA only on sm100: trtllm_mla). Pins torch==2.11.0 (python/pyproject.toml),
+//   whose builds are CUDA 12.6, 12.8 and 13.0 (PyTorch RELEASE.md compatibility matrix, read in a
+//   stored copy, id 66643764700). Off Hopper the pick changed (trtllm_mha on sm100): not mapped.
+// - `kv_cache_dtype: str = "auto"`; "fa3" with fp8_e5m2 still becomes "triton".
 // TensorRT-LLM: nothing read here; its unset knobs stay unknown.
 import type { Variant } from '../../core/variant.js';
 import type { ModelInfo } from '../../model/models.js';
@@ -51,13 +65,13 @@ export interface Setting {
 }
 
 /** Releases whose defaults are mapped below. */
-export const DEFAULTS_READ: Readonly<Record<string, string>> = { vllm: '0.11.0', sglang: '0.5.5' };
+export const DEFAULTS_READ: Readonly<Record<string, readonly string[]>> = { vllm: ['0.11.0'], sglang: ['0.5.5', '0.5.13'] };
 
 const FA_HEAD_SIZES = [32, 64, 96, 128, 160, 192, 224, 256];
 const GIB = 1024;
-/** is_fa3_default_architecture at 0.5.5, less those _handle_model_specific_adjustments treats itself. */
+/** is_fa3_default_architecture at 0.5.5, less those _handle_model_specific_adjustments treats itself (0.5.13: any MHA model, this subset included). */
 const SGLANG_FA3_MHA = ['Qwen2ForCausalLM', 'LlamaForCausalLM', 'Qwen3ForCausalLM', 'Qwen3MoeForCausalLM', 'Glm4MoeForCausalLM'];
-/** MLA architectures with no attention pick of their own off Blackwell at 0.5.5 (DeepseekV3 without NSA). */
+/** MLA architectures with no attention pick of their own off Blackwell at 0.5.5 and 0.5.13 (DeepseekV3 without NSA/DSA). */
 const SGLANG_MLA = ['DeepseekV3ForCausalLM', 'DeepseekV2ForCausalLM'];
 
 const cc = (c: number) => c.toFixed(1);
@@ -120,8 +134,8 @@ export function vllmBatching(v: Variant, ctx: ServerContext): { mbt: Setting; se
   return { mbt, seqs };
 }
 
-/** SGLang 0.5.5's chunked-prefill size (servelab's maxBatchedTokens); undefined when not known. */
-export function sglangChunkedPrefill(v: Variant, ctx: ServerContext): Setting | undefined {
+/** SGLang's chunked-prefill size (servelab's maxBatchedTokens) at 0.5.5 or 0.5.13; undefined when not known. */
+export function sglangChunkedPrefill(v: Variant, ctx: ServerContext, release = '0.5.5'): Setting | undefined {
   const given = v.knobs.maxBatchedTokens;
   if (given !== undefined) return { value: String(given) };
   const mem = ctx.host.gpuMemMiB;
@@ -129,12 +143,12 @@ export function sglangChunkedPrefill(v: Variant, ctx: ServerContext): Setting | 
   const size = sglangChunkedPrefillSize(mem);
   return {
     value: String(size),
-    fact: `SGLang 0.5.5 sets chunked-prefill-size ${size} on a GPU of ${Math.round(mem / GIB)} GiB by default`,
+    fact: `SGLang ${release} sets chunked-prefill-size ${size} on a GPU of ${Math.round(mem / GIB)} GiB by default`,
   };
 }
 
-/** SGLang 0.5.5's attention backend, explicit or default; undefined when not known. */
-export function sglangAttention(v: Variant, ctx: ServerContext): Setting | undefined {
+/** SGLang's attention backend at 0.5.5 or 0.5.13, explicit or default; undefined when not known. */
+export function sglangAttention(v: Variant, ctx: ServerContext, release = '0.5.5'): Setting | undefined {
   const explicit = v.knobs.attentionBackend;
   if (explicit) return { value: explicit === 'flash_attn' ? 'fa3' : explicit };
   const c = ctx.host.computeCap;
@@ -146,6 +160,6 @@ export function sglangAttention(v: Variant, ctx: ServerContext): Setting | undef
   if (!mla && !mha) return undefined;
   return {
     value: 'fa3',
-    fact: `SGLang 0.5.5 picks fa3 for ${m.architecture} on compute capability ${cc(c)} (Hopper, CUDA >= 12.3) by default`,
+    fact: `SGLang ${release} picks fa3 for ${m.architecture} on compute capability ${cc(c)} (Hopper, CUDA >= 12.3) by default`,
   };
 }

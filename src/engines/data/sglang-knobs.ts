@@ -1,10 +1,13 @@
 // SGLang's spelling of each neutral knob (`python3 -m sglang.launch_server`). Data table. Full
 // flag names only: `--tp 2` works through argparse prefix matching, which a new flag can break.
 // Source: python/sglang/srt/server_args.py, the 0.5.4/0.5.5-era stored copy (store id 8356329, no
-// commit recorded; facts identical in the ≥0.5.7 copy, id 271536807). Rendered in docs/engines.md.
+// commit recorded; facts identical in the ≥0.5.7 copy, id 271536807), and the same file at the
+// v0.5.13 tag (28b095c0, speculative checks moved to arg_groups/speculative_hook.py): every
+// spelling below holds there; what changed is in the notes. Rendered in docs/engines.md.
 import type { KnobRow } from './knob-row.js';
 
-const SA = 'python/sglang/srt/server_args.py (0.5.5-era stored copy, id 8356329)';
+const SA5 = 'python/sglang/srt/server_args.py (0.5.5-era stored copy, id 8356329)';
+const SA = `${SA5.slice(0, -1)}; the same at v0.5.13, 28b095c0)`;
 
 export const SGLANG_ROWS: readonly KnobRow[] = [
   { knob: 'tp', via: 'flag', name: '--tp-size', source: `${SA}: "--tensor-parallel-size", "--tp-size"` },
@@ -57,18 +60,24 @@ export const SGLANG_ROWS: readonly KnobRow[] = [
     via: 'flag',
     name: '--prefill-attention-backend',
     values: { fa4: 'fa4' },
-    source: `${SA}: _handle_attention_backend_compatibility raises "FA4 backend is only supported for prefill"`,
-    note: '--attention-backend fa4 would also make it the decode backend, which 0.5.5 rejects',
+    source: `${SA5}: _handle_attention_backend_compatibility raises "FA4 backend is only supported for prefill"; the prefill flag is the same at v0.5.13, 28b095c0`,
+    note: '--attention-backend fa4 would also make it the decode backend, which 0.5.5 rejects (v0.5.13 no longer does; the prefill flag still holds)',
   },
   { knob: 'torchCompile', via: 'flag', name: '--enable-torch-compile', source: `${SA}: "--enable-torch-compile"` },
-  { knob: 'cudaGraph', via: 'flag', name: '--disable-cuda-graph', source: `${SA}: "--disable-cuda-graph"` },
+  {
+    knob: 'cudaGraph',
+    via: 'flag',
+    name: '--disable-cuda-graph',
+    source: `${SA}: "--disable-cuda-graph"`,
+    note: 'deprecated at the v0.5.15 tag (server_args.py@f63458b5: "Use --cuda-graph-backend-{decode,prefill}=disabled instead"; it still turns both off)',
+  },
   {
     knob: 'speculative.method',
     via: 'flag',
     name: '--speculative-algorithm',
     values: { eagle: 'EAGLE', eagle3: 'EAGLE3', mtp: 'EAGLE', ngram: 'NGRAM', draft: 'STANDALONE' },
-    source: `${SA}: "--speculative-algorithm" choices EAGLE, EAGLE3, NEXTN, STANDALONE, NGRAM`,
-    note: 'DeepSeek-style MTP runs through the EAGLE path (NEXTN is an alias of EAGLE)',
+    source: `${SA5}: "--speculative-algorithm" choices EAGLE, EAGLE3, NEXTN, STANDALONE, NGRAM; at v0.5.13 no choices, its help lists "Builtins: EAGLE, EAGLE3, NEXTN, STANDALONE, NGRAM, DFLASH"`,
+    note: 'DeepSeek-style MTP runs through the EAGLE path (NEXTN is an alias of EAGLE; so is EAGLE at v0.5.13, unless the draft is a Gemma 4 assistant)',
   },
   {
     knob: 'speculative.draftModel',
@@ -81,7 +90,7 @@ export const SGLANG_ROWS: readonly KnobRow[] = [
     via: 'flag',
     name: '--speculative-num-steps',
     source: `${SA}: "--speculative-num-steps"`,
-    note: 'EAGLE/EAGLE3/STANDALONE: steps, topk and draft tokens are given together or not at all (in _handle_speculative_decoding: topk or draft tokens without steps is a bare AssertionError; steps without topk a TypeError from `self.speculative_eagle_topk > 1`)',
+    note: 'EAGLE/EAGLE3/STANDALONE: steps, topk and draft tokens are given together or not at all (in _handle_speculative_decoding: topk or draft tokens without steps is a bare AssertionError; steps without topk a TypeError from `self.speculative_eagle_topk > 1`; the same at v0.5.13 in arg_groups/speculative_hook.py _handle_eagle_family)',
   },
   { knob: 'speculative.topk', via: 'flag', name: '--speculative-eagle-topk', source: `${SA}: "--speculative-eagle-topk"` },
   {

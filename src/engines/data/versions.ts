@@ -43,10 +43,15 @@ export const KNOWN_VERSIONS: Readonly<Record<EngineName, readonly KnownVersion[]
         'python/sglang/srt/server_args.py, 0.5.4/0.5.5-era stored copy (store id 8356329; the same facts in the ≥0.5.7 copy, id 271536807)',
     },
     {
+      version: '0.5.13',
+      source:
+        'python/sglang/srt/server_args.py and arg_groups/speculative_hook.py at commit 28b095c0 (the v0.5.13 tag: a "[Cherry-pick to release/v0.5.13]" commit of 2026-06-10, named the tag commit by a third-party pin list, store id 54739381009; read in the modal-projects/sglang git snapshot, which holds it)',
+    },
+    {
       version: '0.5.23',
       source:
-        'the 0.5.5 facts carried forward; `python -m sglang.launch_server` still starts the server in 2026 ("still supported, but \'sglang serve\' is the recommended entrypoint", server log of 2026-03-07 on huggingface.co/FasterDFlash/Hanrui)',
-      readAt: 'the 0.5.5-era and ≥0.5.7 server_args.py copies: no 0.5.10+ source is stored',
+        'the 0.5.13 facts carried forward, each flag also in server_args.py at the v0.5.15 tag (f63458b5, same snapshot and pin list; --disable-cuda-graph is deprecated there); `python -m sglang.launch_server` still starts the server in 2026 ("still supported, but \'sglang serve\' is the recommended entrypoint", server log of 2026-03-07 on huggingface.co/FasterDFlash/Hanrui)',
+      readAt: 'the v0.5.13 and v0.5.15 tags: no 0.5.16+ source is stored',
     },
   ],
   trtllm: [

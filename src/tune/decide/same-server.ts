@@ -56,9 +56,9 @@ export function effectiveSettings(v: Variant, ctx: ServerContext): Map<string, S
   if (release)
     for (const d of tableDefaults(v.engine, release))
       if (v.knobs[d.knob] === undefined) out.set(d.knob, { value: JSON.stringify(d.value), fact: d.fact });
-  if (!release || DEFAULTS_READ[v.engine] !== release) return out;
+  if (!release || !DEFAULTS_READ[v.engine]?.includes(release)) return out;
   const k = v.knobs;
-  // vllm/config/cache.py (0.11.0) and server_args.py (0.5.5): the KV cache dtype defaults to "auto".
+  // vllm/config/cache.py (0.11.0) and server_args.py (0.5.5, 0.5.13): the KV cache dtype defaults to "auto".
   if (k.kvCacheDtype === undefined)
     out.set('kvCacheDtype', { value: '"auto"', fact: `${v.engine} ${release}'s KV cache dtype is auto by default` });
   if (v.engine === 'vllm') {
@@ -69,8 +69,8 @@ export function effectiveSettings(v: Variant, ctx: ServerContext): Map<string, S
       out.set('maxRunningSeqs', batching.seqs);
     }
   } else if (v.engine === 'sglang') {
-    out.set('attentionBackend', sglangAttention(v, ctx) ?? unknown(k.attentionBackend));
-    out.set('maxBatchedTokens', sglangChunkedPrefill(v, ctx) ?? unknown(k.maxBatchedTokens));
+    out.set('attentionBackend', sglangAttention(v, ctx, release) ?? unknown(k.attentionBackend));
+    out.set('maxBatchedTokens', sglangChunkedPrefill(v, ctx, release) ?? unknown(k.maxBatchedTokens));
   }
   return out;
 }

@@ -228,7 +228,10 @@ export async function planSession(
 ): Promise<{ plan: Plan; host: HostInfo }> {
   const host = await resolveHost(config, opts.host);
   const runDir = config.runDir ?? join(config.runsDir, 'RUN');
-  const deps = opts.planDeps ?? realPlanDeps(config, host, runDir);
+  // On the simulated host `--engine-version E=V` is the release the commands are spelled for, as
+  // in a session (availableEngines): the dry run and the Plan screen show the same commands.
+  const versions: Record<string, string> = host.simulated ? { ...config.sim?.engineVersions } : {};
+  const deps = opts.planDeps ?? realPlanDeps(config, host, runDir, versions);
   const ph = planHost(host);
   const plan = buildPlan(config, ph, deps);
   // --calibration FILE: the plan shows the calibrated prediction beside the prior one.

@@ -136,6 +136,27 @@ describe('sameServerAs: the engine defaults of the release the commands are spel
     expect(sameServerAs(v('trtllm', { maxBatchedTokens: 8192 }), v('trtllm', {}), ctx(H100))).toBeUndefined();
   });
 
+  it('SGLang 0.5.13 (read at its tag): the same defaults, named for 0.5.13; a release between tables stays unknown', () => {
+    const real = { ...H100, simulated: false };
+    expect(sameServerAs(v('sglang', { maxBatchedTokens: 8192 }, '0.5.13'), v('sglang', {}, '0.5.13'), ctx(real))).toMatch(
+      /SGLang 0.5.13 sets chunked-prefill-size 8192 on a GPU of 80 GiB/,
+    );
+    expect(
+      sameServerAs(v('sglang', { attentionBackend: 'fa3' }, '0.5.13'), v('sglang', {}, '0.5.13'), ctx(real, 'Qwen/Qwen3-14B')),
+    ).toMatch(/SGLang 0.5.13 picks fa3 for Qwen3ForCausalLM/);
+    expect(
+      sameServerAs(
+        v('sglang', { attentionBackend: 'fa3' }, '0.5.13'),
+        v('sglang', {}, '0.5.13'),
+        ctx({ ...A100, simulated: false }, 'Qwen/Qwen3-14B'),
+      ),
+    ).toBeUndefined();
+    // 0.5.14 resolves to the 0.5.13 table but not exactly: its defaults were not read.
+    expect(sameServerAs(v('sglang', { maxBatchedTokens: 8192 }, '0.5.14'), v('sglang', {}, '0.5.14'), ctx(real))).toBeUndefined();
+    // 0.5.23's table is marked read at older tags: its defaults are not assumed either.
+    expect(sameServerAs(v('sglang', { maxBatchedTokens: 8192 }, '0.5.23'), v('sglang', {}, '0.5.23'), ctx(real))).toBeUndefined();
+  });
+
   it('never across GPU counts, models or other knobs', () => {
     expect(sameServerAs(v('vllm', { attentionBackend: 'fa2', tp: 4 }), v('vllm', {}), ctx(A100))).toBeUndefined();
     expect(sameServerAs(v('vllm', { attentionBackend: 'fa2' }, undefined, 'zai-org/GLM-4.6'), v('vllm', {}), ctx(A100))).toBeUndefined();

@@ -61,7 +61,7 @@ function failureFromJob(
 }
 
 /**
- * The head's rendezvous port. SGLang under `--dist-init-addr HEAD:P` binds P ... P+5 and P+13 on
+ * The head's rendezvous port. SGLang under `--dist-init-addr HEAD:P` binds P ... P+6 and P+13 on
  * the head (sglang.ts sglangDistInitPorts), so for it the whole set is kept clear of the ports
  * this session already uses, and reserved.
  */
