@@ -2,6 +2,7 @@
 // the uncalibrated llama.cpp estimate against every variant, and the calibration fitted (the
 // project's MAP fit, src/model/calibration/fit.ts) on the first 4 against the remaining ones.
 // The only constants fitted are the host corrections, and only on those 4 in-sample variants.
+// The estimate reads the host's load as the script read it before launching anything (startLoad).
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -10,24 +11,42 @@ import { join } from 'node:path';
 import { correctionsFor, describeSet, NEUTRAL } from '../src/model/calibration/corrections.js';
 import { fitCorrections } from '../src/model/calibration/fit.js';
 import { median } from '../src/bench/stats.js';
-import { hostCpuFacts } from '../src/model/cpu.js';
+import { cpuIdentity, cpuLoadNow } from '../src/host/cpu.js';
+import { cpuFactsFrom, type CpuLoad } from '../src/model/cpu.js';
+import { useLlamacppCpu } from '../src/sim/llamacpp-calibrated.js';
 import { simPredictor, type SimObservation } from '../src/sim/calibrated.js';
 import type { Knobs } from '../src/core/variant.js';
 
 /** The model measured: random-gguf is seeded, so the header (all the estimate reads) is the same each time. */
 export function makeModel(dir: string): string {
   const model = join(dir, 'm.gguf');
-  execFileSync('node', [join(ROOT, 'bin/servelab.js'), 'random-gguf', '--out', model, '--hidden', '512', '--layers', '8'], { stdio: 'ignore' });
+  execFileSync('node', [join(ROOT, 'bin/servelab.js'), 'random-gguf', '--out', model, '--hidden', '512', '--layers', '8'], {
+    stdio: 'ignore',
+  });
   return model;
 }
 
-interface Row { id: string; knobs: Knobs; load: number; completed: number; total_input_tokens: number; total_output_tokens: number; total_token_throughput: number; mean_ttft_ms: number; mean_tpot_ms: number }
+interface Row {
+  id: string;
+  knobs: Knobs;
+  load: number;
+  othersBusy?: number;
+  completed: number;
+  total_input_tokens: number;
+  total_output_tokens: number;
+  total_token_throughput: number;
+  mean_ttft_ms: number;
+  mean_tpot_ms: number;
+}
 const FIT_ON = 4;
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 
 export async function report(rawFile: string): Promise<void> {
-  const raw = JSON.parse(readFileSync(rawFile, 'utf8')) as { date: string; prompts: number; results: Row[] };
+  const raw = JSON.parse(readFileSync(rawFile, 'utf8')) as { date: string; prompts: number; startLoad?: CpuLoad; results: Row[] };
+  // A log without its session-start load (the run before this field) is predicted as an idle host, and says so.
+  const cpu = cpuFactsFrom(cpuIdentity(), raw.startLoad);
+  useLlamacppCpu(cpu);
   const dir = mkdtempSync(join(os.tmpdir(), 'llamacpp-report-'));
   try {
     const model = makeModel(dir); // seeded: the same header as the model measured
@@ -36,26 +55,49 @@ export async function report(rawFile: string): Promise<void> {
       id: r.id,
       engine: 'llamacpp',
       measured: { totalTokPerS: r.total_token_throughput, meanTtftMs: r.mean_ttft_ms, meanTpotMs: r.mean_tpot_ms },
-      run: { engine: 'llamacpp', model, gpu: 'cpu', gpus: 0, knobs: r.knobs, workload: { name: 'random', dataset: 'random', numPrompts: r.completed, inputLen: Math.round(r.total_input_tokens / r.completed), outputLen: Math.round(r.total_output_tokens / r.completed), seed: 0, maxConcurrency: r.knobs.maxRunningSeqs ?? 1, requestRate: null } },
+      run: {
+        engine: 'llamacpp',
+        model,
+        gpu: 'cpu',
+        gpus: 0,
+        knobs: r.knobs,
+        workload: {
+          name: 'random',
+          dataset: 'random',
+          numPrompts: r.completed,
+          inputLen: Math.round(r.total_input_tokens / r.completed),
+          outputLen: Math.round(r.total_output_tokens / r.completed),
+          seed: 0,
+          maxConcurrency: r.knobs.maxRunningSeqs ?? 1,
+          requestRate: null,
+        },
+      },
     }));
     const predict = simPredictor();
     const err = (o: SimObservation, k = NEUTRAL) => predict(o, k)!.totalTokPerS / o.measured.totalTokPerS - 1;
     const fit = fitCorrections(obs.slice(0, FIT_ON), predict);
     const cal = correctionsFor(fit.set, 'llamacpp');
     const out: string[] = [];
-    out.push(`llama.cpp estimate vs llama-server 80fb11a on this host, measured ${raw.date}; ${raw.prompts} prompts per variant, random ${obs[0]!.run.workload.inputLen}/${obs[0]!.run.workload.outputLen} (measured mean in/out), concurrency = slots`);
-    out.push(`CPU facts: ${hostCpuFacts().source}`);
-    out.push('variant          load1  measured tok/s  estimate  err      calibrated  err');
+    out.push(
+      `llama.cpp estimate vs llama-server 80fb11a on this host, measured ${raw.date}; ${raw.prompts} prompts per variant, random ${obs[0]!.run.workload.inputLen}/${obs[0]!.run.workload.outputLen} (measured mean in/out), concurrency = slots`,
+    );
+    out.push(`CPU facts (session start): ${cpu.source}`);
+    out.push('variant          load1  others  measured tok/s  estimate  err      calibrated  err');
     for (const [i, o] of obs.entries()) {
       const p = predict(o, NEUTRAL)!.totalTokPerS;
       const c = predict(o, cal)!.totalTokPerS;
-      out.push(`${o.id.padEnd(16)} ${raw.results[i]!.load.toFixed(1).padStart(5)}  ${o.measured.totalTokPerS.toFixed(1).padStart(14)}  ${p.toFixed(1).padStart(8)}  ${pct(err(o)).padStart(7)}  ${c.toFixed(1).padStart(10)}  ${pct(err(o, cal)).padStart(7)}${i < FIT_ON ? '  (in fit)' : ''}`);
+      const others = raw.results[i]!.othersBusy;
+      out.push(
+        `${o.id.padEnd(16)} ${raw.results[i]!.load.toFixed(1).padStart(5)}  ${(others === undefined ? '-' : others.toFixed(2)).padStart(6)}  ${o.measured.totalTokPerS.toFixed(1).padStart(14)}  ${p.toFixed(1).padStart(8)}  ${pct(err(o)).padStart(7)}  ${c.toFixed(1).padStart(10)}  ${pct(err(o, cal)).padStart(7)}${i < FIT_ON ? '  (in fit)' : ''}`,
+      );
     }
     const held = obs.slice(FIT_ON);
     out.push(`median |throughput error|, uncalibrated estimate, all ${obs.length}: ${pct(median(obs.map((o) => Math.abs(err(o)))))}`);
-    out.push(`median |throughput error|, calibrated on the first ${FIT_ON}, on the other ${held.length}: ${pct(median(held.map((o) => Math.abs(err(o, cal)))))} (goal <= 8%)`);
+    out.push(
+      `median |throughput error|, calibrated on the first ${FIT_ON}, on the other ${held.length}: ${pct(median(held.map((o) => Math.abs(err(o, cal)))))} (goal <= 8%)`,
+    );
     out.push(`fitted corrections (in-sample, first ${FIT_ON}): ${describeSet(fit.set)}; dropped: ${fit.dropped.join(', ') || 'none'}`);
-    out.push(`uptime now: ${execFileSync('uptime').toString().trim()}`);
+    out.push(`uptime now: ${execFileSync('uptime').toString().trim()}; CPU now: ${cpuLoadNow().source}`);
     process.stdout.write(out.join('\n') + '\n');
   } finally {
     rmSync(dir, { recursive: true, force: true });

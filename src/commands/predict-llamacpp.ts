@@ -1,22 +1,51 @@
 // `servelab predict --engine llamacpp --model FILE.gguf`: llama.cpp's own CPU estimate
 // (src/model/llamacpp-estimate.ts) for a GGUF file on this host's CPU, optionally corrected by a
-// host calibration (--calibration FILE, its llamacpp corrections). Figures are the model's, not a
-// measurement. Flags: llama-server's own spellings for the knobs it reads. Bad input: UserError.
+// host calibration (--calibration FILE, its llamacpp corrections), checked against this host like
+// the GPU path: another CPU model (or a GPU's calibration) is refused, other differences are
+// warnings on stderr. Figures are the model's, not a measurement. Flags: llama-server's own spellings for the knobs it reads. Bad input: UserError.
 import { UserError } from '../core/errors.js';
 import { parseNumberArg } from '../core/number-arg.js';
 import type { Knobs } from '../core/variant.js';
 import { correctionsFor } from '../model/calibration/corrections.js';
-import { hostCpuFacts } from '../model/cpu.js';
+import { cpuInfo, hostCpuFacts } from '../host/cpu.js';
 import { readGgufHeader } from '../model/gguf/read.js';
 import { ggufFacts, kvElemBytes, llamacppEstimate } from '../model/llamacpp-estimate.js';
-import { readCalibrationFile } from '../profiles/calibration-file.js';
+import { checkCalibration, readCalibrationFile, type CalibrationFile } from '../profiles/calibration-file.js';
 
 export const PREDICT_LLAMACPP_USAGE = `usage: servelab predict --engine llamacpp --model FILE.gguf [-np SLOTS] [-t THREADS] [-b N] [-ub N]
                         [-ctk TYPE] [-ctv TYPE] [--scenario random:IN/OUT] [--num-prompts N]
                         [--max-concurrency N] [--calibration FILE] [--json]`;
 
-const INT_FLAGS: Record<string, keyof Knobs> = { '-np': 'maxRunningSeqs', '-t': 'threads', '-tb': 'threadsBatch', '-b': 'maxBatchedTokens', '-ub': 'ubatch' };
+const INT_FLAGS: Record<string, keyof Knobs> = {
+  '-np': 'maxRunningSeqs',
+  '-t': 'threads',
+  '-tb': 'threadsBatch',
+  '-b': 'maxBatchedTokens',
+  '-ub': 'ubatch',
+};
 const TYPE_FLAGS: Record<string, 'kvCacheDtype' | 'vCacheDtype'> = { '-ctk': 'kvCacheDtype', '-ctv': 'vCacheDtype' };
+
+/** The calibration file, if it may be used on this CPU: refused (exit 2) from another CPU model or a GPU; other differences warned on stderr. */
+function checkedCalibration(file: string): CalibrationFile {
+  let cal: CalibrationFile;
+  try {
+    cal = readCalibrationFile(file);
+  } catch (e) {
+    throw new UserError(`--calibration ${(e as Error).message}`);
+  }
+  const cpu = cpuInfo();
+  const c = checkCalibration(cal, {
+    gpuName: 'CPU',
+    gpuCount: 0,
+    simulated: false,
+    engine: 'llamacpp',
+    cpuThreads: cpu.threads,
+    ...(cpu.model ? { cpuModel: cpu.model } : {}),
+  });
+  if (c.refuse) throw new UserError(`--calibration ${file}: ${c.refuse}`);
+  for (const w of c.warnings) process.stderr.write(`servelab: --calibration ${file}: ${w}\n`);
+  return cal;
+}
 
 export default function predictLlamacpp(argv: string[]): number {
   const knobs: Record<string, unknown> = {};
@@ -29,9 +58,14 @@ export default function predictLlamacpp(argv: string[]): number {
   let maxConcurrency: number | undefined;
   for (let i = 0; i < argv.length; i++) {
     const f = argv[i]!;
-    if (f === '--json') { json = true; continue; }
+    if (f === '--json') {
+      json = true;
+      continue;
+    }
     if (f === '--help' || f === '-h') {
-      process.stdout.write(`${PREDICT_LLAMACPP_USAGE}\n\nEstimates llama-server on this host's CPU from the GGUF header: decode streams the weights and\neach slot's KV cache over memory bandwidth, prefill does 2 x params FLOPs per token. Not measured.\n`);
+      process.stdout.write(
+        `${PREDICT_LLAMACPP_USAGE}\n\nEstimates llama-server on this host's CPU from the GGUF header: decode streams the weights and\neach slot's KV cache over memory bandwidth, prefill does 2 x params FLOPs per token. Not measured.\n`,
+      );
       return 0;
     }
     const v = argv[++i];
@@ -44,11 +78,13 @@ export default function predictLlamacpp(argv: string[]): number {
     else if (f === '--max-concurrency') maxConcurrency = int();
     else if (INT_FLAGS[f]) knobs[INT_FLAGS[f]] = int();
     else if (TYPE_FLAGS[f]) {
-      if (kvElemBytes(v) === 2 && !/^(f16|bf16|auto)$/i.test(v)) throw new UserError(`${f} must be a GGML type such as f16, q8_0 or q4_0, got '${v}'`);
+      if (kvElemBytes(v) === 2 && !/^(f16|bf16|auto)$/i.test(v))
+        throw new UserError(`${f} must be a GGML type such as f16, q8_0 or q4_0, got '${v}'`);
       knobs[TYPE_FLAGS[f]] = v;
     } else if (f === '--scenario') {
       const m = /^random:(\d+)\/(\d+)$/.exec(v);
-      if (!m || !(Number(m[1]) > 0) || !(Number(m[2]) > 0)) throw new UserError(`--scenario for llamacpp must be random:IN/OUT, got '${v}'`);
+      if (!m || !(Number(m[1]) > 0) || !(Number(m[2]) > 0))
+        throw new UserError(`--scenario for llamacpp must be random:IN/OUT, got '${v}'`);
       inputLen = Number(m[1]);
       outputLen = Number(m[2]);
     } else throw new UserError(`unknown flag for predict --engine llamacpp: ${f} (servelab predict --help)`);
@@ -56,19 +92,14 @@ export default function predictLlamacpp(argv: string[]): number {
   if (!model) throw new UserError('predict --engine llamacpp needs --model FILE.gguf');
   const facts = ggufFacts(readGgufHeader(model));
   const cpu = hostCpuFacts();
-  let k;
-  if (calibration) {
-    try {
-      k = correctionsFor(readCalibrationFile(calibration).corrections, 'llamacpp');
-    } catch (e) {
-      throw new UserError(`--calibration ${(e as Error).message}`);
-    }
-  }
+  const k = calibration ? correctionsFor(checkedCalibration(calibration).corrections, 'llamacpp') : undefined;
   const w = { numPrompts, inputLen, outputLen, ...(maxConcurrency ? { maxConcurrency } : {}) };
   const prior = llamacppEstimate(facts, knobs as Knobs, cpu, w);
   const e = k ? llamacppEstimate(facts, knobs as Knobs, cpu, w, k) : prior;
   if (json) {
-    process.stdout.write(JSON.stringify({ engine: 'llamacpp', ...e, ...(k ? { prior: prior.totalTokPerS, calibration } : {}), cpu: cpu.source }) + '\n');
+    process.stdout.write(
+      JSON.stringify({ engine: 'llamacpp', ...e, ...(k ? { prior: prior.totalTokPerS, calibration } : {}), cpu: cpu.source }) + '\n',
+    );
     return 0;
   }
   const lines = [

@@ -2,7 +2,8 @@
 // with zod on load like a profile: the host fingerprint and engine versions it was measured with,
 // the fitted corrections, the fit's figures and the observations used, so a later run can refit
 // or audit it. Read back by `--calibration FILE`, which refuses a
-// calibration from another GPU and warns about anything else that differs.
+// calibration from another GPU (or, for llama.cpp on a CPU, another CPU model) and warns about
+// anything else that differs.
 import { z } from 'zod';
 import { CorrectionSetSchema, type CorrectionSet } from '../model/calibration/corrections.js';
 import { CALIBRATION_KIND, readJsonFile } from '../model/calibration/files.js';
@@ -32,7 +33,9 @@ export const CalibrationFileSchema = z.object({
     looMedianAbsPct: z.number().nullable(),
     inSampleMedianAbsPct: z.number().nullable(),
     bandLogSd: z.number().nonnegative(),
-    rows: z.array(z.object({ id: z.string(), engine: z.string(), measured: figures, prior: figures, calibrated: figures, looErrPct: z.number() })),
+    rows: z.array(
+      z.object({ id: z.string(), engine: z.string(), measured: figures, prior: figures, calibrated: figures, looErrPct: z.number() }),
+    ),
   }),
   /** The observations as the fit read them (src/sim/calibrated.ts SimObservation). */
   observations: z.array(z.looseObject({ id: z.string(), engine: z.string() })),
@@ -45,7 +48,15 @@ export type CalibrationFile = Omit<z.infer<typeof CalibrationFileSchema>, 'corre
 const pct = (x: number) => (Number.isFinite(x) ? Math.round(x * 1000) / 10 : null);
 
 /** The file's content for a fit (observations are written as given). */
-export function calibrationFile(input: { host: CalibrationHost; engineVersions: Record<string, string>; fit: CalibrationFit; observations: object[]; sources: string[]; servelabVersion: string; now?: Date }): CalibrationFile {
+export function calibrationFile(input: {
+  host: CalibrationHost;
+  engineVersions: Record<string, string>;
+  fit: CalibrationFit;
+  observations: object[];
+  sources: string[];
+  servelabVersion: string;
+  now?: Date;
+}): CalibrationFile {
   const f = input.fit;
   return {
     kind: CALIBRATION_KIND,
@@ -61,7 +72,14 @@ export function calibrationFile(input: { host: CalibrationHost; engineVersions: 
       looMedianAbsPct: pct(f.looMedianAbs),
       inSampleMedianAbsPct: pct(f.inSampleMedianAbs),
       bandLogSd: f.bandLogSd,
-      rows: f.rows.map((r) => ({ id: r.id, engine: r.engine, measured: r.measured, prior: r.prior, calibrated: r.calibrated, looErrPct: pct(r.looErr) ?? 0 })),
+      rows: f.rows.map((r) => ({
+        id: r.id,
+        engine: r.engine,
+        measured: r.measured,
+        prior: r.prior,
+        calibrated: r.calibrated,
+        looErrPct: pct(r.looErr) ?? 0,
+      })),
     },
     observations: input.observations as CalibrationFile['observations'],
     sources: input.sources,
@@ -87,6 +105,9 @@ export interface CalibrationUse {
   simulated?: boolean;
   engine: string;
   engineVersion?: string;
+  /** A CPU host (llama.cpp): its model name and threads (src/host/cpu.ts cpuInfo). */
+  cpuModel?: string;
+  cpuThreads?: number;
 }
 
 const sameGpu = (a: string, b: string) => {
@@ -96,18 +117,37 @@ const sameGpu = (a: string, b: string) => {
 };
 
 /**
- * Can this calibration be used here? `refuse` when it was measured on another GPU (its
- * corrections describe that part); `warnings` name every other difference, one line each.
+ * Can this calibration be used here? `refuse` when it was measured on another GPU, or another
+ * CPU model for a CPU host (its corrections describe that part); `warnings` name every other
+ * difference, one line each.
  */
 export function checkCalibration(cal: CalibrationFile, here: CalibrationUse): { refuse?: string; warnings: string[] } {
   const h = cal.host;
-  if (!sameGpu(h.gpuName, here.gpuName)) return { refuse: `calibrated on ${h.gpuName}, used on ${here.gpuName}: host corrections are per GPU; calibrate this host`, warnings: [] };
+  if (!sameGpu(h.gpuName, here.gpuName))
+    return {
+      refuse: `calibrated on ${h.gpuName}, used on ${here.gpuName}: host corrections are per GPU; calibrate this host`,
+      warnings: [],
+    };
+  if (here.cpuModel && h.cpuModel && h.cpuModel !== here.cpuModel)
+    return {
+      refuse: `calibrated on the CPU ${h.cpuModel}, used on ${here.cpuModel}: host corrections are per CPU; calibrate this host`,
+      warnings: [],
+    };
   const warnings: string[] = [];
-  if (here.gpuCount !== undefined && here.gpuCount !== h.gpuCount) warnings.push(`GPU count: calibrated on ${h.gpuCount}, here ${here.gpuCount}`);
+  if (here.cpuModel && !h.cpuModel) warnings.push(`CPU: the calibration does not name its CPU model; here ${here.cpuModel}`);
+  if (here.cpuThreads !== undefined && h.cpuThreads !== undefined && here.cpuThreads !== h.cpuThreads)
+    warnings.push(`CPU threads: calibrated with ${h.cpuThreads}, here ${here.cpuThreads}`);
+  if (here.gpuCount !== undefined && here.gpuCount !== h.gpuCount)
+    warnings.push(`GPU count: calibrated on ${h.gpuCount}, here ${here.gpuCount}`);
   if (h.driver && here.driver && h.driver !== here.driver) warnings.push(`driver: calibrated on ${h.driver}, here ${here.driver}`);
-  if (here.simulated !== undefined && here.simulated !== h.simulated) warnings.push(`host: calibrated on ${h.simulated ? 'the simulated host' : 'real GPUs'}, here ${here.simulated ? 'the simulated host' : 'real GPUs'}`);
+  if (here.simulated !== undefined && here.simulated !== h.simulated)
+    warnings.push(
+      `host: calibrated on ${h.simulated ? 'the simulated host' : 'real GPUs'}, here ${here.simulated ? 'the simulated host' : 'real GPUs'}`,
+    );
   const was = cal.engineVersions[here.engine];
-  if (!cal.corrections.engines[here.engine]) warnings.push(`engine: no ${here.engine} observation in the calibration; only its host-level corrections apply`);
-  else if (was && here.engineVersion && was !== here.engineVersion) warnings.push(`engine: ${here.engine} ${here.engineVersion} here, calibrated with ${was}`);
+  if (!cal.corrections.engines[here.engine])
+    warnings.push(`engine: no ${here.engine} observation in the calibration; only its host-level corrections apply`);
+  else if (was && here.engineVersion && was !== here.engineVersion)
+    warnings.push(`engine: ${here.engine} ${here.engineVersion} here, calibrated with ${was}`);
   return { warnings };
 }

@@ -7,7 +7,7 @@
 import { z } from 'zod';
 
 /** The corrections a fit may move, in the order the fit's parameter vector holds them. */
-export const FIT_KEYS = ['gemm', 'bandwidth', 'hostOverhead', 'prefill', 'comm', 'frontEnd'] as const;
+export const FIT_KEYS = ['gemm', 'bandwidth', 'hostOverhead', 'prefill', 'comm', 'frontEnd', 'contention'] as const;
 export type FitKey = (typeof FIT_KEYS)[number];
 
 /**
@@ -20,7 +20,16 @@ export const CORRECTION_KEYS: readonly CorrectionKey[] = [...FIT_KEYS, 'attentio
 /** Multipliers; > 1 is faster for rates (gemm, bandwidth, comm, attention), slower for costs (hostOverhead, prefill, frontEnd). */
 export type Corrections = Record<CorrectionKey, number>;
 
-export const NEUTRAL: Corrections = { gemm: 1, bandwidth: 1, hostOverhead: 1, prefill: 1, comm: 1, frontEnd: 1, attention: 1 };
+export const NEUTRAL: Corrections = {
+  gemm: 1,
+  bandwidth: 1,
+  hostOverhead: 1,
+  prefill: 1,
+  comm: 1,
+  frontEnd: 1,
+  contention: 1,
+  attention: 1,
+};
 
 export interface CorrectionPrior {
   /** What the multiplier scales (apply.ts). */
@@ -29,6 +38,8 @@ export interface CorrectionPrior {
   sigma: number;
   /** Why that spread. */
   source: string;
+  /** Only these engines' predictions read it (the fit skips its derivative for the others); absent: every engine. */
+  engines?: readonly string[];
 }
 
 /**
@@ -39,7 +50,8 @@ export const PRIORS: Record<FitKey, CorrectionPrior> = {
   gemm: {
     scales: 'GEMM FLOP/s (dense, MoE and draft GEMMs)',
     sigma: 0.2,
-    source: 'hand-set: the fitted serving GEMM fraction is 0.434 on Hopper and 0.763 on Ampere (fitted.ts) and the held-out median error is 26.5% (docs/calibration.md)',
+    source:
+      'hand-set: the fitted serving GEMM fraction is 0.434 on Hopper and 0.763 on Ampere (fitted.ts) and the held-out median error is 26.5% (docs/calibration.md)',
   },
   bandwidth: {
     scales: 'HBM bandwidth (weight streaming and KV-cache reads)',
@@ -49,12 +61,13 @@ export const PRIORS: Record<FitKey, CorrectionPrior> = {
   hostOverhead: {
     scales: 'per-step host and launch overheads (scheduling, per-sequence work, per-layer launches)',
     sigma: 0.5,
-    source: "hand-set: host work depends on the host's CPU, which no training row names; the per-request front end fits 5-17 ms across the published pages (docs/model-diagnosis.md section 6)",
+    source:
+      "hand-set: host work depends on the host's CPU, which no training row names; the per-request front end fits 5-17 ms across the published pages (docs/model-diagnosis.md section 6)",
   },
   prefill: {
     scales: 'time of every step that carries prefill tokens',
     sigma: 0.2,
-    source: "hand-set: the same order as the per-case prefill step factor of FlashInfer on Hopper (1.5, efficiency.ts BACKEND_EFFICIENCY)",
+    source: 'hand-set: the same order as the per-case prefill step factor of FlashInfer on Hopper (1.5, efficiency.ts BACKEND_EFFICIENCY)',
   },
   comm: {
     scales: 'tensor-parallel link bandwidth (collectives, pipeline hand-offs)',
@@ -64,7 +77,15 @@ export const PRIORS: Record<FitKey, CorrectionPrior> = {
   frontEnd: {
     scales: "the API server's serial per-request and per-token preprocessing",
     sigma: 0.5,
-    source: 'hand-set: the fitted 9.91 ms (fitted.ts vllmFrontEndPerRequestS) against 5-17 ms per published page (docs/model-diagnosis.md section 6)',
+    source:
+      'hand-set: the fitted 9.91 ms (fitted.ts vllmFrontEndPerRequestS) against 5-17 ms per published page (docs/model-diagnosis.md section 6)',
+  },
+  contention: {
+    scales: 'the slowdown of llama.cpp CPU graphs per thread beyond the cores other processes leave free (llamacpp-estimate.ts contention)',
+    sigma: 1,
+    source:
+      'hand-set wide: on the shared 2-core VM the -t 2 / -t 1 time ratio ranged 1x-30x between runs minutes apart (llamacpp-estimate.ts LLAMACPP_EFFICIENCY.contention)',
+    engines: ['llamacpp'],
   },
 };
 
@@ -95,7 +116,9 @@ export function isNeutral(k: Corrections): boolean {
 }
 
 const factor = z.number().positive().finite();
-const partial = z.strictObject(Object.fromEntries(CORRECTION_KEYS.map((k) => [k, factor.optional()])) as Record<CorrectionKey, z.ZodOptional<typeof factor>>);
+const partial = z.strictObject(
+  Object.fromEntries(CORRECTION_KEYS.map((k) => [k, factor.optional()])) as Record<CorrectionKey, z.ZodOptional<typeof factor>>,
+);
 
 export const CorrectionSetSchema = z.object({
   gpu: z.string().min(1).optional(),

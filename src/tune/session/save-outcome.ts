@@ -92,7 +92,7 @@ export function saveOutcome(ctx: SessionContext, state: StageLoopState, winner: 
   const sweep = swept ? sweepPart(ctx, swept) : null;
   const profile = buildProfile({
     source: 'session',
-    host: { gpuName: host.gpuName, gpuCount: host.gpuCount, gpuMemoryMiB: host.gpuMemMiB, ...(host.driver ? { driver: host.driver } : {}), simulated: ctx.host.simulated, ...winnerNodes(config, ctx, winner), ...(host.cpu ? { cpuThreads: host.cpu.threads } : {}) },
+    host: { gpuName: host.gpuName, gpuCount: host.gpuCount, gpuMemoryMiB: host.gpuMemMiB, ...(host.driver ? { driver: host.driver } : {}), simulated: ctx.host.simulated, ...winnerNodes(config, ctx, winner), ...(host.cpu ? { cpuThreads: host.cpu.threads, ...(host.cpu.model ? { cpuModel: host.cpu.model } : {}) } : {}) },
     model: config.model,
     // Inside a Slurm job the engine runs natively; the job itself is `export --format slurm`.
     engine: { name: winner.variant.engine, version: ctx.versions[winner.variant.engine] ?? 'unknown', runtime: config.runtime.kind === 'slurm' ? { kind: 'native' } : config.runtime },
