@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Knobs } from '../src/core/variant.js';
 import { cpuLoadNow, statTimes } from '../src/host/cpu.js';
+import type { CpuLoad } from '../src/model/cpu.js';
 import { makeModel, report } from './llamacpp-calibration-report.js';
 
 const HERE = fileURLToPath(new URL('.', import.meta.url));
@@ -98,7 +99,12 @@ const procJiffies = (pid: number | undefined) => {
   }
 };
 
-async function measureOne(model: string, v: (typeof VARIANTS)[number], dir: string): Promise<Record<string, number>> {
+async function measureOne(
+  model: string,
+  v: (typeof VARIANTS)[number],
+  dir: string,
+): Promise<Record<string, number> & { launchLoad: CpuLoad }> {
+  const launchLoad = cpuLoadNow(1000); // the host's load just before this variant's launch
   const srv = spawn(SERVER, serverArgs(model, v.knobs), { stdio: 'ignore' });
   try {
     await waitReady();
@@ -135,7 +141,7 @@ async function measureOne(model: string, v: (typeof VARIANTS)[number], dir: stri
     const [s1, p1] = [statTimes(readFileSync('/proc/stat', 'utf8')), procJiffies(srv.pid)];
     const cores = os.cpus().length;
     const othersBusy = s1.total > s0.total ? ((s1.busy - s0.busy - (p1 - p0)) / (s1.total - s0.total)) * cores : 0;
-    return { ...JSON.parse(readFileSync(out, 'utf8')), othersBusy };
+    return { ...JSON.parse(readFileSync(out, 'utf8')), othersBusy, launchLoad };
   } finally {
     srv.kill('SIGTERM');
   }
@@ -152,6 +158,7 @@ async function measure(): Promise<void> {
       const m = await measureOne(model, v, dir);
       const keep = [
         'othersBusy',
+        'launchLoad',
         'duration',
         'completed',
         'total_input_tokens',

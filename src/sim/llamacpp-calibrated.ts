@@ -6,7 +6,7 @@
 import type { Corrections } from '../model/calibration/corrections.js';
 import type { Figures } from '../model/calibration/fit.js';
 import { hostCpuFacts } from '../host/cpu.js';
-import type { CpuFacts } from '../model/cpu.js';
+import type { CpuFacts, CpuLoad } from '../model/cpu.js';
 import { readGgufHeader } from '../model/gguf/read.js';
 import { ggufFacts, llamacppEstimate, type GgufFacts } from '../model/llamacpp-estimate.js';
 import type { Knobs } from '../core/variant.js';
@@ -24,6 +24,8 @@ export interface LlamacppRun {
   model: string;
   knobs: Knobs;
   workload: { numPrompts: number; inputLen?: number; outputLen?: number; maxConcurrency: number | null };
+  /** The host's load this variant was launched under, where it was read (else the session-start facts stand). */
+  cpuLoad?: CpuLoad;
 }
 
 /** The estimate's figures; undefined for a workload without fixed lengths or a model that is not a readable GGUF. */
@@ -41,7 +43,9 @@ export function llamacppFigures(r: LlamacppRun, k: Corrections): Figures | undef
   const e = llamacppEstimate(
     facts.get(r.model)!,
     r.knobs,
-    cpu,
+    r.cpuLoad
+      ? { ...cpu, busyCores: Math.min(cpu.cores, Math.max(0, r.cpuLoad.busyCores)), loadAvg1: Math.max(0, r.cpuLoad.loadAvg1) }
+      : cpu,
     {
       numPrompts: w.numPrompts,
       inputLen: w.inputLen,

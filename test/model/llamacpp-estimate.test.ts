@@ -159,5 +159,11 @@ describe('llama.cpp estimate', () => {
     useLlamacppCpu(busy(0.7));
     expect(p(obs(file), NEUTRAL)!.totalTokPerS).toBeCloseTo(llamacppEstimate(big, { maxRunningSeqs: 2 }, busy(0.7), W).totalTokPerS);
     expect(p(obs(path.join(dir, 'none.gguf')), NEUTRAL)).toBeUndefined();
+    // an observation that records the load its variant was launched under is predicted on that load
+    const t2 = obs(file);
+    t2.run.knobs = { maxRunningSeqs: 2, threads: 2 };
+    const loaded = { ...t2, run: { ...t2.run, cpuLoad: { busyCores: 2, loadAvg1: 10, source: 'test' } } };
+    expect(p(loaded, NEUTRAL)!.totalTokPerS).toBeCloseTo(llamacppEstimate(big, t2.run.knobs, busy(2, 10), W).totalTokPerS);
+    expect(p(loaded, NEUTRAL)!.totalTokPerS).toBeLessThan(p(t2, NEUTRAL)!.totalTokPerS);
   });
 });
