@@ -2,6 +2,9 @@
 // the uncalibrated llama.cpp estimate against every variant, and the calibration fitted (the
 // project's MAP fit, src/model/calibration/fit.ts) on the first 4 against the remaining ones.
 // The only constants fitted are the host corrections, and only on those 4 in-sample variants.
+// The estimate reads the host's load as the script read it before launching anything (startLoad);
+// where each variant's load just before its launch was read (launchLoad), a second table predicts
+// each variant on that, and a third, a diagnostic and no prediction, on the load during its run.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -10,7 +13,9 @@ import { join } from 'node:path';
 import { correctionsFor, describeSet, NEUTRAL } from '../src/model/calibration/corrections.js';
 import { fitCorrections } from '../src/model/calibration/fit.js';
 import { median } from '../src/bench/stats.js';
-import { hostCpuFacts } from '../src/model/cpu.js';
+import { cpuIdentity, cpuLoadNow } from '../src/host/cpu.js';
+import { cpuFactsFrom, type CpuLoad } from '../src/model/cpu.js';
+import { useLlamacppCpu } from '../src/sim/llamacpp-calibrated.js';
 import { simPredictor, type SimObservation } from '../src/sim/calibrated.js';
 import type { Knobs } from '../src/core/variant.js';
 
@@ -27,6 +32,8 @@ interface Row {
   id: string;
   knobs: Knobs;
   load: number;
+  othersBusy?: number;
+  launchLoad?: CpuLoad;
   completed: number;
   total_input_tokens: number;
   total_output_tokens: number;
@@ -38,13 +45,27 @@ const FIT_ON = 4;
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 
-export async function report(rawFile: string): Promise<void> {
-  const raw = JSON.parse(readFileSync(rawFile, 'utf8')) as { date: string; prompts: number; results: Row[] };
-  const dir = mkdtempSync(join(os.tmpdir(), 'llamacpp-report-'));
-  try {
-    const model = makeModel(dir); // seeded: the same header as the model measured
-    // The workload as measured: the chat template makes the prompts longer than --random-input-len, so the mean measured input length is the workload's.
-    const obs: SimObservation[] = raw.results.map((r) => ({
+type Facts = 'start' | 'launch' | 'during';
+const FACTS: Record<Facts, string> = {
+  start: 'the host load read once before the session launched anything (what a session knows)',
+  launch: "each variant's host load read just before its launch (a prediction a session could make)",
+  during:
+    'diagnostic, not a prediction: each variant under the load measured during its own run (others = all but llama-server, the client included)',
+};
+
+/** The load a variant is predicted under, per kind of facts; undefined: the session-start facts. */
+function loadOf(r: Row, facts: Facts): CpuLoad | undefined {
+  if (facts === 'launch') return r.launchLoad;
+  if (facts === 'during')
+    return r.othersBusy === undefined ? undefined : { busyCores: r.othersBusy, loadAvg1: r.load, source: 'during the run' };
+  return undefined;
+}
+
+function observations(raw: { results: Row[] }, model: string, facts: Facts): SimObservation[] {
+  // The workload as measured: the chat template makes the prompts longer than --random-input-len, so the mean measured input length is the workload's.
+  return raw.results.map((r) => {
+    const cpuLoad = loadOf(r, facts);
+    return {
       id: r.id,
       engine: 'llamacpp',
       measured: { totalTokPerS: r.total_token_throughput, meanTtftMs: r.mean_ttft_ms, meanTpotMs: r.mean_tpot_ms },
@@ -64,32 +85,67 @@ export async function report(rawFile: string): Promise<void> {
           maxConcurrency: r.knobs.maxRunningSeqs ?? 1,
           requestRate: null,
         },
+        ...(cpuLoad ? { cpuLoad } : {}),
       },
-    }));
-    const predict = simPredictor();
-    const err = (o: SimObservation, k = NEUTRAL) => predict(o, k)!.totalTokPerS / o.measured.totalTokPerS - 1;
-    const fit = fitCorrections(obs.slice(0, FIT_ON), predict);
-    const cal = correctionsFor(fit.set, 'llamacpp');
-    const out: string[] = [];
+    };
+  });
+}
+
+/** One table: the uncalibrated estimate on every variant, the fit on the first 4 on the others. */
+function table(raw: { results: Row[] }, model: string, facts: Facts): string[] {
+  const obs = observations(raw, model, facts);
+  const predict = simPredictor();
+  const err = (o: SimObservation, k = NEUTRAL) => predict(o, k)!.totalTokPerS / o.measured.totalTokPerS - 1;
+  const fit = fitCorrections(obs.slice(0, FIT_ON), predict);
+  const cal = correctionsFor(fit.set, 'llamacpp');
+  const out = [
+    `predicted on ${FACTS[facts]}:`,
+    'variant          load1  others  busy@launch  measured tok/s  estimate  err      calibrated  err',
+  ];
+  for (const [i, o] of obs.entries()) {
+    const r = raw.results[i]!;
+    const c = predict(o, cal)!.totalTokPerS;
+    const cols = [
+      r.load.toFixed(1).padStart(5),
+      (r.othersBusy?.toFixed(2) ?? '-').padStart(6),
+      (r.launchLoad?.busyCores.toFixed(2) ?? '-').padStart(11),
+    ];
     out.push(
-      `llama.cpp estimate vs llama-server 80fb11a on this host, measured ${raw.date}; ${raw.prompts} prompts per variant, random ${obs[0]!.run.workload.inputLen}/${obs[0]!.run.workload.outputLen} (measured mean in/out), concurrency = slots`,
+      `${o.id.padEnd(16)} ${cols.join('  ')}  ${o.measured.totalTokPerS.toFixed(1).padStart(14)}  ${predict(o, NEUTRAL)!.totalTokPerS.toFixed(1).padStart(8)}  ${pct(err(o)).padStart(7)}  ${c.toFixed(1).padStart(10)}  ${pct(err(o, cal)).padStart(7)}${i < FIT_ON ? '  (in fit)' : ''}`,
     );
-    out.push(`CPU facts: ${hostCpuFacts().source}`);
-    out.push('variant          load1  measured tok/s  estimate  err      calibrated  err');
-    for (const [i, o] of obs.entries()) {
-      const p = predict(o, NEUTRAL)!.totalTokPerS;
-      const c = predict(o, cal)!.totalTokPerS;
-      out.push(
-        `${o.id.padEnd(16)} ${raw.results[i]!.load.toFixed(1).padStart(5)}  ${o.measured.totalTokPerS.toFixed(1).padStart(14)}  ${p.toFixed(1).padStart(8)}  ${pct(err(o)).padStart(7)}  ${c.toFixed(1).padStart(10)}  ${pct(err(o, cal)).padStart(7)}${i < FIT_ON ? '  (in fit)' : ''}`,
-      );
-    }
-    const held = obs.slice(FIT_ON);
-    out.push(`median |throughput error|, uncalibrated estimate, all ${obs.length}: ${pct(median(obs.map((o) => Math.abs(err(o)))))}`);
-    out.push(
-      `median |throughput error|, calibrated on the first ${FIT_ON}, on the other ${held.length}: ${pct(median(held.map((o) => Math.abs(err(o, cal)))))} (goal <= 8%)`,
-    );
-    out.push(`fitted corrections (in-sample, first ${FIT_ON}): ${describeSet(fit.set)}; dropped: ${fit.dropped.join(', ') || 'none'}`);
-    out.push(`uptime now: ${execFileSync('uptime').toString().trim()}`);
+  }
+  const held = obs.slice(FIT_ON);
+  out.push(
+    `median |throughput error|, uncalibrated estimate, all ${obs.length}: ${pct(median(obs.map((o) => Math.abs(err(o)))))}; on the other ${held.length}: ${pct(median(held.map((o) => Math.abs(err(o)))))}`,
+  );
+  out.push(
+    `median |throughput error|, calibrated on the first ${FIT_ON}, on the other ${held.length}: ${pct(median(held.map((o) => Math.abs(err(o, cal)))))} (goal <= 8%)`,
+  );
+  out.push(`fitted corrections (in-sample, first ${FIT_ON}): ${describeSet(fit.set)}; dropped: ${fit.dropped.join(', ') || 'none'}`);
+  return out;
+}
+
+export async function report(rawFile: string): Promise<void> {
+  const raw = JSON.parse(readFileSync(rawFile, 'utf8')) as { date: string; prompts: number; startLoad?: CpuLoad; results: Row[] };
+  // A log without its session-start load (the run before this field) is predicted as an idle host, and says so.
+  const cpu = cpuFactsFrom(cpuIdentity(), raw.startLoad);
+  useLlamacppCpu(cpu);
+  const dir = mkdtempSync(join(os.tmpdir(), 'llamacpp-report-'));
+  try {
+    const model = makeModel(dir); // seeded: the same header as the model measured
+    const r0 = raw.results[0]!;
+    const out = [
+      `llama.cpp estimate vs llama-server 80fb11a on this host, measured ${raw.date}; ${raw.prompts} prompts per variant, random ${Math.round(r0.total_input_tokens / r0.completed)}/${Math.round(r0.total_output_tokens / r0.completed)} (measured mean in/out), concurrency = slots`,
+      `CPU facts (session start): ${cpu.source}`,
+      'columns: load1 = 1-minute load average after the variant; others = cores busy during its run except llama-server; busy@launch = cores busy just before its launch',
+    ];
+    const kinds: Facts[] = [
+      'start',
+      ...(raw.results.every((r) => r.launchLoad) ? (['launch'] as Facts[]) : []),
+      ...(raw.results.every((r) => r.othersBusy !== undefined) ? (['during'] as Facts[]) : []),
+    ];
+    for (const f of kinds) out.push('', ...table(raw, model, f));
+    out.push('', `uptime now: ${execFileSync('uptime').toString().trim()}; CPU now: ${cpuLoadNow().source}`);
     process.stdout.write(out.join('\n') + '\n');
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -4,7 +4,10 @@
 // variant, measures it with `servelab bench` (random IN/OUT, concurrency = slots), stops the server
 // on every path, and writes the measured results to llamacpp-calibration.json. Then prints the
 // median |throughput error| of the uncalibrated estimate on all variants, and of the calibration
-// fitted on the first 4 on the remaining ones. Prints figures, asserts nothing.
+// fitted on the first 4 on the remaining ones. Prints figures, asserts nothing. The host's load is
+// read once before anything is launched (the estimate's session-start fact: cores other processes
+// keep busy) and, for the log, during each variant (all processes but llama-server, the client
+// included).
 // Run: npx tsx model-lab/llamacpp-calibration.ts [--reuse] [--prompts N]. Log: llamacpp-calibration.txt.
 import { spawn, execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -12,6 +15,8 @@ import os from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Knobs } from '../src/core/variant.js';
+import { cpuLoadNow, statTimes } from '../src/host/cpu.js';
+import type { CpuLoad } from '../src/model/cpu.js';
 import { makeModel, report } from './llamacpp-calibration-report.js';
 
 const HERE = fileURLToPath(new URL('.', import.meta.url));
@@ -27,7 +32,11 @@ const IN = 128;
 const OUT = 32;
 const PORT = 18924;
 
-/** Variants in the order they are measured; the fit sees the first 4. */
+/**
+ * Variants in the order they are measured; the fit sees the first 4. The first 7 are the earlier
+ * run's, in its order; the last 3 were added (2026-12-01, before this model's run) so that the
+ * held-out set is 6: two more thread counts on the slot counts already there, and np1-t1 as plain f16.
+ */
 export const VARIANTS: { id: string; knobs: Knobs }[] = [
   { id: 'np1-t2', knobs: { maxRunningSeqs: 1, threads: 2 } },
   { id: 'np2-t2', knobs: { maxRunningSeqs: 2, threads: 2 } },
@@ -36,6 +45,9 @@ export const VARIANTS: { id: string; knobs: Knobs }[] = [
   { id: 'np2-t2-ub128', knobs: { maxRunningSeqs: 2, threads: 2, maxBatchedTokens: 256, ubatch: 128 } },
   { id: 'np1-t1-q8', knobs: { maxRunningSeqs: 1, threads: 1, kvCacheDtype: 'q8_0', flashAttn: 'on' } },
   { id: 'np4-t1', knobs: { maxRunningSeqs: 4, threads: 1 } },
+  { id: 'np4-t2', knobs: { maxRunningSeqs: 4, threads: 2 } },
+  { id: 'np3-t1', knobs: { maxRunningSeqs: 3, threads: 1 } },
+  { id: 'np1-t1', knobs: { maxRunningSeqs: 1, threads: 1 } },
 ];
 
 const ctxOf = (k: Knobs) => (k.maxRunningSeqs ?? 1) * (IN + OUT + 64);
@@ -77,10 +89,26 @@ async function waitReady(): Promise<void> {
   throw new Error('llama-server did not become ready in 120 s');
 }
 
-async function measureOne(model: string, v: (typeof VARIANTS)[number], dir: string): Promise<Record<string, number>> {
+/** llama-server's own CPU time (utime + stime of /proc/PID/stat), jiffies. */
+const procJiffies = (pid: number | undefined) => {
+  try {
+    const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return Number(f[11]) + Number(f[12]);
+  } catch {
+    return 0;
+  }
+};
+
+async function measureOne(
+  model: string,
+  v: (typeof VARIANTS)[number],
+  dir: string,
+): Promise<Record<string, number> & { launchLoad: CpuLoad }> {
+  const launchLoad = cpuLoadNow(1000); // the host's load just before this variant's launch
   const srv = spawn(SERVER, serverArgs(model, v.knobs), { stdio: 'ignore' });
   try {
     await waitReady();
+    const [s0, p0] = [statTimes(readFileSync('/proc/stat', 'utf8')), procJiffies(srv.pid)];
     const out = join(dir, `${v.id}.json`);
     const c = String(v.knobs.maxRunningSeqs ?? 1);
     execFileSync(
@@ -110,13 +138,18 @@ async function measureOne(model: string, v: (typeof VARIANTS)[number], dir: stri
       ],
       { stdio: 'ignore' },
     );
-    return JSON.parse(readFileSync(out, 'utf8'));
+    const [s1, p1] = [statTimes(readFileSync('/proc/stat', 'utf8')), procJiffies(srv.pid)];
+    const cores = os.cpus().length;
+    const othersBusy = s1.total > s0.total ? ((s1.busy - s0.busy - (p1 - p0)) / (s1.total - s0.total)) * cores : 0;
+    return { ...JSON.parse(readFileSync(out, 'utf8')), othersBusy, launchLoad };
   } finally {
     srv.kill('SIGTERM');
   }
 }
 
 async function measure(): Promise<void> {
+  // The session-start fact, before anything of this script runs on the CPUs.
+  const start = cpuLoadNow(2000);
   const dir = mkdtempSync(join(os.tmpdir(), 'llamacpp-cal-'));
   const model = makeModel(dir);
   try {
@@ -124,6 +157,8 @@ async function measure(): Promise<void> {
     for (const v of VARIANTS) {
       const m = await measureOne(model, v, dir);
       const keep = [
+        'othersBusy',
+        'launchLoad',
         'duration',
         'completed',
         'total_input_tokens',
@@ -139,10 +174,16 @@ async function measure(): Promise<void> {
         load: os.loadavg()[0],
         ...Object.fromEntries(keep.map((k) => [k, m[k]])),
       });
-      process.stderr.write(`measured ${v.id}: ${(m.total_token_throughput ?? 0).toFixed(1)} tok/s\n`);
+      process.stderr.write(
+        `measured ${v.id}: ${(m.total_token_throughput ?? 0).toFixed(1)} tok/s, others busy ${(m.othersBusy ?? 0).toFixed(2)} cores\n`,
+      );
       writeFileSync(
         RAW,
-        JSON.stringify({ date: new Date().toISOString(), prompts: PROMPTS, inputLen: IN, outputLen: OUT, results }, null, 1) + '\n',
+        JSON.stringify(
+          { date: new Date().toISOString(), prompts: PROMPTS, inputLen: IN, outputLen: OUT, startLoad: start, results },
+          null,
+          1,
+        ) + '\n',
       );
     }
   } finally {

@@ -34,6 +34,7 @@ export function profileSource(path: string): Source {
     ...(p.host.driver ? { driver: p.host.driver } : {}),
     ...(p.host.cuda ? { cuda: p.host.cuda } : {}),
     simulated: p.host.simulated,
+    ...cpuPart(p.host.cpuThreads, p.host.cpuModel),
   };
   const workload = workloadOf({ ...p.workload, name: p.workload.scenario });
   const versions = { ...p.engineVersions, [p.engine.name]: p.engineVersions[p.engine.name] ?? p.engine.version };
@@ -49,11 +50,19 @@ const readJson = <T>(file: string, what: string): T => {
   }
 };
 
+/** The CPU fingerprint of a llama.cpp host (checked by --calibration): threads and model name, where recorded. */
+const cpuPart = (threads: number | undefined, model: string | undefined) => ({
+  ...(threads ? { cpuThreads: threads } : {}),
+  ...(model ? { cpuModel: model } : {}),
+});
+
 export function runDirSource(dir: string): Source {
   const state = readJson<{ config?: SessionConfig }>(join(dir, 'session.json'), 'the run state');
   const config = state.config;
   if (!config?.scenario) throw new UserError(`${dir}: session.json has no session config`);
-  const plan = existsSync(join(dir, 'plan.json')) ? readJson<{ host?: PlanHostInfo }>(join(dir, 'plan.json'), 'the plan').host : undefined;
+  const plan = existsSync(join(dir, 'plan.json'))
+    ? readJson<{ host?: PlanHostInfo & { cpu?: { threads?: number; model?: string } } }>(join(dir, 'plan.json'), 'the plan').host
+    : undefined;
   const gpuName = plan?.gpuName ?? config.sim?.gpu;
   if (!gpuName) throw new UserError(`${dir}: no plan.json and no simulated host in session.json: the host is not known`);
   const host: CalibrationHost = {
@@ -62,6 +71,7 @@ export function runDirSource(dir: string): Source {
     gpuMemoryMiB: plan?.gpuMemMiB ?? 0,
     ...(plan?.driver ? { driver: plan.driver } : {}),
     simulated: plan?.simulated ?? !!config.sim,
+    ...cpuPart(plan?.cpu?.threads, plan?.cpu?.model),
   };
   const scenarios = [config.scenario, ...(config.validation ?? [])];
   const gpusPerNode = config.sim?.nodes ? config.sim.gpus / config.sim.nodes : undefined;

@@ -1,15 +1,16 @@
 // `servelab predict --engine llamacpp --model FILE.gguf`: llama.cpp's own CPU estimate
 // (src/model/llamacpp-estimate.ts) for a GGUF file on this host's CPU, optionally corrected by a
-// host calibration (--calibration FILE, its llamacpp corrections). Figures are the model's, not a
-// measurement. Flags: llama-server's own spellings for the knobs it reads. Bad input: UserError.
+// host calibration (--calibration FILE, its llamacpp corrections), checked against this host like
+// the GPU path: another CPU model (or a GPU's calibration) is refused, other differences are
+// warnings on stderr. Figures are the model's, not a measurement. Flags: llama-server's own spellings for the knobs it reads. Bad input: UserError.
 import { UserError } from '../core/errors.js';
 import { parseNumberArg } from '../core/number-arg.js';
 import type { Knobs } from '../core/variant.js';
 import { correctionsFor } from '../model/calibration/corrections.js';
-import { hostCpuFacts } from '../model/cpu.js';
+import { cpuInfo, hostCpuFacts } from '../host/cpu.js';
 import { readGgufHeader } from '../model/gguf/read.js';
 import { ggufFacts, kvElemBytes, llamacppEstimate } from '../model/llamacpp-estimate.js';
-import { readCalibrationFile } from '../profiles/calibration-file.js';
+import { checkCalibration, readCalibrationFile, type CalibrationFile } from '../profiles/calibration-file.js';
 
 export const PREDICT_LLAMACPP_USAGE = `usage: servelab predict --engine llamacpp --model FILE.gguf [-np SLOTS] [-t THREADS] [-b N] [-ub N]
                         [-ctk TYPE] [-ctv TYPE] [--scenario random:IN/OUT] [--num-prompts N]
@@ -23,6 +24,28 @@ const INT_FLAGS: Record<string, keyof Knobs> = {
   '-ub': 'ubatch',
 };
 const TYPE_FLAGS: Record<string, 'kvCacheDtype' | 'vCacheDtype'> = { '-ctk': 'kvCacheDtype', '-ctv': 'vCacheDtype' };
+
+/** The calibration file, if it may be used on this CPU: refused (exit 2) from another CPU model or a GPU; other differences warned on stderr. */
+function checkedCalibration(file: string): CalibrationFile {
+  let cal: CalibrationFile;
+  try {
+    cal = readCalibrationFile(file);
+  } catch (e) {
+    throw new UserError(`--calibration ${(e as Error).message}`);
+  }
+  const cpu = cpuInfo();
+  const c = checkCalibration(cal, {
+    gpuName: 'CPU',
+    gpuCount: 0,
+    simulated: false,
+    engine: 'llamacpp',
+    cpuThreads: cpu.threads,
+    ...(cpu.model ? { cpuModel: cpu.model } : {}),
+  });
+  if (c.refuse) throw new UserError(`--calibration ${file}: ${c.refuse}`);
+  for (const w of c.warnings) process.stderr.write(`servelab: --calibration ${file}: ${w}\n`);
+  return cal;
+}
 
 export default function predictLlamacpp(argv: string[]): number {
   const knobs: Record<string, unknown> = {};
@@ -69,14 +92,7 @@ export default function predictLlamacpp(argv: string[]): number {
   if (!model) throw new UserError('predict --engine llamacpp needs --model FILE.gguf');
   const facts = ggufFacts(readGgufHeader(model));
   const cpu = hostCpuFacts();
-  let k;
-  if (calibration) {
-    try {
-      k = correctionsFor(readCalibrationFile(calibration).corrections, 'llamacpp');
-    } catch (e) {
-      throw new UserError(`--calibration ${(e as Error).message}`);
-    }
-  }
+  const k = calibration ? correctionsFor(checkedCalibration(calibration).corrections, 'llamacpp') : undefined;
   const w = { numPrompts, inputLen, outputLen, ...(maxConcurrency ? { maxConcurrency } : {}) };
   const prior = llamacppEstimate(facts, knobs as Knobs, cpu, w);
   const e = k ? llamacppEstimate(facts, knobs as Knobs, cpu, w, k) : prior;

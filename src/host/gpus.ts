@@ -43,6 +43,8 @@ export interface CpuInfo {
   threads: number;
   /** Memory available to new processes (os.freemem, MemAvailable on Linux). */
   memAvailMiB: number;
+  /** cpuinfo's "model name": a CPU calibration's host fingerprint. */
+  model?: string;
   /** The CPU has Intel AMX (the amx_int8 flag of /proc/cpuinfo): llama.cpp picks its AMX kernels then. */
   amx?: boolean;
 }

@@ -2,7 +2,10 @@
 // and the host CPU (cpu.ts). Decode streams the weights once per step plus each slot's KV cache,
 // over memory bandwidth x efficiency, and does 2 x params FLOPs per token; prefill does 2 x params
 // FLOPs per token over compute x efficiency. A workload runs in waves of min(concurrency, slots)
-// requests. The host corrections of calibration/corrections.ts multiply the rates and costs, so a
+// requests. The threads compute on the cores other processes leave free at session start, or on
+// their fair share of the CPUs where that is more (effectiveCores); threads beyond those slow
+// every graph: ggml's threads meet at a spinning barrier after each node, so a graph advances
+// only while all its threads hold a CPU at once. The host corrections of calibration/corrections.ts multiply the rates and costs, so a
 // calibration fit (src/sim/calibrated.ts) can move them. Not a simulator: closed-form waves.
 import { GGML_TYPES, plain, tensorBytes, type GgufHeader } from './gguf/format.js';
 import type { Knobs } from '../core/variant.js';
@@ -66,7 +69,30 @@ export const LLAMACPP_EFFICIENCY = {
   stepOverheadS: 2e-3,
   /** Per request: HTTP, tokenizing, detokenizing, s. */
   perRequestS: 5e-3,
+  /**
+   * Oversubscription: a graph's compute time is multiplied by 1 + contention x (threads beyond
+   * the free cores). Hand-set from runs on this project's shared 2-core VM, not from the figures
+   * it is checked on: the earlier calibration's in-fit variants (model-lab/llamacpp-calibration.txt,
+   * 2026-12-01 22:53, np2 -t 2 TPOT 30x np2 -t 1 at load 4.2) and four probes at load 2-4.5
+   * (np1 -t 2 12x -t 1, np2 1.0x). The calibration's contention correction moves it (wide prior).
+   */
+  contention: 10,
 };
+
+/**
+ * Cores `threads` threads compute on: the free cores (cores - busy at session start), but no less
+ * than their fair share of the CPUs among the runnable tasks the load average counts
+ * (cores x threads / (load + threads): the kernel shares a busy CPU), and no more than threads.
+ */
+export function effectiveCores(threads: number, cpu: CpuFacts): number {
+  const fair = (cpu.cores * threads) / (cpu.loadAvg1 + threads);
+  return Math.min(threads, Math.max(cpu.cores - cpu.busyCores, fair));
+}
+
+/** Threads of a graph without a core of their own (threads - effective cores), at most threads - 1 (one thread has no barrier). */
+export function oversubscribed(threads: number, cpu: CpuFacts): number {
+  return Math.max(0, Math.min(threads - 1, threads - effectiveCores(threads, cpu)));
+}
 
 /** Bytes per KV element of a cache type (GGML_TYPES block sizes); auto and unknown are f16. */
 export function kvElemBytes(type: string | undefined): number {
@@ -102,26 +128,28 @@ export function llamacppEstimate(m: GgufFacts, k: Knobs, cpu: CpuFacts, w: Llama
   const e = LLAMACPP_EFFICIENCY;
   const threads = Math.min(cpu.cores, k.threads !== undefined && k.threads > 0 ? k.threads : cpu.cores);
   const threadsBatch = Math.min(cpu.cores, k.threadsBatch ?? threads);
-  const bw = Math.min(cpu.memBwBps, cpu.memBwPerCoreBps * threads) * e.bandwidth * c.bandwidth;
-  const flops = (t: number) => cpu.flopsPerCore * t * e.gemm * c.gemm;
+  const bw = Math.min(cpu.memBwBps, cpu.memBwPerCoreBps * effectiveCores(threads, cpu)) * e.bandwidth * c.bandwidth;
+  const flops = (t: number) => cpu.flopsPerCore * effectiveCores(t, cpu) * e.gemm * c.gemm;
   const slots = slotsOf(k);
   const batch = Math.max(1, Math.min(slots, w.maxConcurrency ?? w.numPrompts, w.numPrompts));
   const kvPerToken = m.layers * m.kvElemsPerTokenLayer * ((kvElemBytes(k.kvCacheDtype) + kvElemBytes(k.vCacheDtype ?? k.kvCacheDtype)) / 2);
   const step = e.stepOverheadS * c.hostOverhead;
+  // Graph compute (not the host's single-threaded step work) slows when threads exceed the free cores.
+  const slow = (t: number) => 1 + e.contention * c.contention * oversubscribed(t, cpu);
   // One decode step of `batch` slots at mean context `ctx`: weights once, each slot's KV, 2 FLOPs per weight per token.
   const ctx = w.inputLen + w.outputLen / 2;
   const decodeS =
-    (m.streamedBytes + batch * ctx * kvPerToken) / bw +
-    (batch * (2 * m.matmulParams + 4 * ctx * m.layers * m.attnWidth)) / flops(threads) +
+    ((m.streamedBytes + batch * ctx * kvPerToken) / bw +
+      (batch * (2 * m.matmulParams + 4 * ctx * m.layers * m.attnWidth)) / flops(threads)) *
+      slow(threads) +
     step;
   // Prefill of one wave's prompts in ubatch chunks: weights once per chunk, 2 FLOPs per weight per token.
   const promptTokens = batch * w.inputLen;
   const ubatch = Math.min(k.ubatch ?? 512, k.maxBatchedTokens ?? 2048);
   const chunks = Math.ceil(promptTokens / ubatch);
-  const prefillS =
-    ((promptTokens * (2 * m.matmulParams + 2 * w.inputLen * m.layers * m.attnWidth)) / flops(threadsBatch) +
-      chunks * (m.streamedBytes / bw + step)) *
-    c.prefill;
+  const prefillCompute =
+    (promptTokens * (2 * m.matmulParams + 2 * w.inputLen * m.layers * m.attnWidth)) / flops(threadsBatch) + (chunks * m.streamedBytes) / bw;
+  const prefillS = (prefillCompute * slow(threadsBatch) + chunks * step) * c.prefill;
   const frontS = batch * e.perRequestS * c.frontEnd;
   const waveS = frontS + prefillS + Math.max(0, w.outputLen - 1) * decodeS;
   const waves = Math.ceil(w.numPrompts / batch);

@@ -2,7 +2,8 @@
 // with zod on load like a profile: the host fingerprint and engine versions it was measured with,
 // the fitted corrections, the fit's figures and the observations used, so a later run can refit
 // or audit it. Read back by `--calibration FILE`, which refuses a
-// calibration from another GPU and warns about anything else that differs.
+// calibration from another GPU (or, for llama.cpp on a CPU, another CPU model) and warns about
+// anything else that differs.
 import { z } from 'zod';
 import { CorrectionSetSchema, type CorrectionSet } from '../model/calibration/corrections.js';
 import { CALIBRATION_KIND, readJsonFile } from '../model/calibration/files.js';
@@ -104,6 +105,9 @@ export interface CalibrationUse {
   simulated?: boolean;
   engine: string;
   engineVersion?: string;
+  /** A CPU host (llama.cpp): its model name and threads (src/host/cpu.ts cpuInfo). */
+  cpuModel?: string;
+  cpuThreads?: number;
 }
 
 const sameGpu = (a: string, b: string) => {
@@ -113,8 +117,9 @@ const sameGpu = (a: string, b: string) => {
 };
 
 /**
- * Can this calibration be used here? `refuse` when it was measured on another GPU (its
- * corrections describe that part); `warnings` name every other difference, one line each.
+ * Can this calibration be used here? `refuse` when it was measured on another GPU, or another
+ * CPU model for a CPU host (its corrections describe that part); `warnings` name every other
+ * difference, one line each.
  */
 export function checkCalibration(cal: CalibrationFile, here: CalibrationUse): { refuse?: string; warnings: string[] } {
   const h = cal.host;
@@ -123,7 +128,15 @@ export function checkCalibration(cal: CalibrationFile, here: CalibrationUse): { 
       refuse: `calibrated on ${h.gpuName}, used on ${here.gpuName}: host corrections are per GPU; calibrate this host`,
       warnings: [],
     };
+  if (here.cpuModel && h.cpuModel && h.cpuModel !== here.cpuModel)
+    return {
+      refuse: `calibrated on the CPU ${h.cpuModel}, used on ${here.cpuModel}: host corrections are per CPU; calibrate this host`,
+      warnings: [],
+    };
   const warnings: string[] = [];
+  if (here.cpuModel && !h.cpuModel) warnings.push(`CPU: the calibration does not name its CPU model; here ${here.cpuModel}`);
+  if (here.cpuThreads !== undefined && h.cpuThreads !== undefined && here.cpuThreads !== h.cpuThreads)
+    warnings.push(`CPU threads: calibrated with ${h.cpuThreads}, here ${here.cpuThreads}`);
   if (here.gpuCount !== undefined && here.gpuCount !== h.gpuCount)
     warnings.push(`GPU count: calibrated on ${h.gpuCount}, here ${here.gpuCount}`);
   if (h.driver && here.driver && h.driver !== here.driver) warnings.push(`driver: calibrated on ${h.driver}, here ${here.driver}`);

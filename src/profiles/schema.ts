@@ -98,6 +98,8 @@ export const HostSchema = z.object({
   nodes: z.number().int().positive().optional(),
   /** CPU threads the session could use (llama.cpp sessions only). */
   cpuThreads: z.number().int().positive().optional(),
+  /** The CPU's model name (/proc/cpuinfo), llama.cpp sessions only: a CPU calibration is per CPU model. */
+  cpuModel: z.string().min(1).optional(),
 });
 
 export const RuntimeSchema = z.discriminatedUnion('kind', [

@@ -4,6 +4,7 @@
 // result makes (calibrate's sources, and the session as each variant is measured). llama.cpp
 // observations go to its own estimate (llamacpp-calibrated.ts).
 import type { Knobs, Variant } from '../core/variant.js';
+import type { CpuLoad } from '../model/cpu.js';
 import { findGpu } from '../model/gpus.js';
 import type { BenchMetrics } from '../core/metrics.js';
 import type { Figures, Observation, Predictor } from '../model/calibration/observation.js';
@@ -35,6 +36,8 @@ export interface SimObservation extends Observation {
     gpusPerNode?: number;
     knobs: Knobs;
     workload: ObservedWorkload;
+    /** llama.cpp on a CPU: the host's load the variant was launched under, where it was read. */
+    cpuLoad?: CpuLoad;
   };
 }
 

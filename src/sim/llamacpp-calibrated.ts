@@ -1,9 +1,12 @@
 // llama.cpp observations in the calibration fit: the figures of llamacpp-estimate.ts for an
 // observation's GGUF file (the variant's model), knobs and workload on this host's CPU, under the
-// fit's corrections. src/sim/calibrated.ts sends llamacpp observations here.
+// fit's corrections. src/sim/calibrated.ts sends llamacpp observations here. The CPU facts,
+// the host's load included, are read once, when the first observation is predicted (session
+// start), unless a caller that measured them earlier sets them (useLlamacppCpu).
 import type { Corrections } from '../model/calibration/corrections.js';
 import type { Figures } from '../model/calibration/observation.js';
-import { hostCpuFacts, type CpuFacts } from '../model/cpu.js';
+import { hostCpuFacts } from '../host/cpu.js';
+import type { CpuFacts, CpuLoad } from '../model/cpu.js';
 import { readGgufHeader } from '../model/gguf/read.js';
 import { ggufFacts, llamacppEstimate, type GgufFacts } from '../model/llamacpp-estimate.js';
 import type { Knobs } from '../core/variant.js';
@@ -11,11 +14,18 @@ import type { Knobs } from '../core/variant.js';
 const facts = new Map<string, GgufFacts>();
 let cpu: CpuFacts | undefined;
 
+/** Predict on these CPU facts from now on (a script that read the host's load before it launched anything). */
+export function useLlamacppCpu(facts: CpuFacts): void {
+  cpu = facts;
+}
+
 /** The run an observation names, as far as llama.cpp's estimate reads it. */
 export interface LlamacppRun {
   model: string;
   knobs: Knobs;
   workload: { numPrompts: number; inputLen?: number; outputLen?: number; maxConcurrency: number | null };
+  /** The host's load this variant was launched under, where it was read (else the session-start facts stand). */
+  cpuLoad?: CpuLoad;
 }
 
 /** The estimate's figures; undefined for a workload without fixed lengths or a model that is not a readable GGUF. */
@@ -33,7 +43,9 @@ export function llamacppFigures(r: LlamacppRun, k: Corrections): Figures | undef
   const e = llamacppEstimate(
     facts.get(r.model)!,
     r.knobs,
-    cpu,
+    r.cpuLoad
+      ? { ...cpu, busyCores: Math.min(cpu.cores, Math.max(0, r.cpuLoad.busyCores)), loadAvg1: Math.max(0, r.cpuLoad.loadAvg1) }
+      : cpu,
     {
       numPrompts: w.numPrompts,
       inputLen: w.inputLen,

@@ -5,6 +5,7 @@
 // and exits 0 with no server left. Outputs are meaningless (random weights); no speed is asserted.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { cpuInfo } from '../../src/host/cpu.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { VariantResult } from '../../src/core/events.js';
 import { loadProfile } from '../../src/profiles/store.js';
@@ -88,6 +89,9 @@ describe.skipIf(LLAMA_SKIP !== undefined)('servelab --auto --engines llamacpp (r
     const profile = loadProfile((saved as { profilePath: string }).profilePath);
     expect(profile.engine).toMatchObject({ name: 'llamacpp', version: '0.4.0-dev' });
     expect(profile.host).toMatchObject({ gpuCount: 0, simulated: false });
+    // the CPU fingerprint a calibration from this profile is checked by (predict --engine llamacpp --calibration)
+    expect(profile.host.cpuModel).toBe(cpuInfo().model);
+    expect(profile.host.cpuThreads).toBe(cpuInfo().threads);
     expect(profile.argv[0]).toBe(LLAMA_SERVER);
     const report = readFileSync((saved as { reportPath: string }).reportPath, 'utf8');
     expect(report).toMatch(/\| start-up s \| CPU-s \|/);

@@ -7,7 +7,7 @@
 import { z } from 'zod';
 
 /** The corrections a fit may move, in the order the fit's parameter vector holds them. */
-export const FIT_KEYS = ['gemm', 'bandwidth', 'hostOverhead', 'prefill', 'comm', 'frontEnd'] as const;
+export const FIT_KEYS = ['gemm', 'bandwidth', 'hostOverhead', 'prefill', 'comm', 'frontEnd', 'contention'] as const;
 export type FitKey = (typeof FIT_KEYS)[number];
 
 /**
@@ -20,7 +20,16 @@ export const CORRECTION_KEYS: readonly CorrectionKey[] = [...FIT_KEYS, 'attentio
 /** Multipliers; > 1 is faster for rates (gemm, bandwidth, comm, attention), slower for costs (hostOverhead, prefill, frontEnd). */
 export type Corrections = Record<CorrectionKey, number>;
 
-export const NEUTRAL: Corrections = { gemm: 1, bandwidth: 1, hostOverhead: 1, prefill: 1, comm: 1, frontEnd: 1, attention: 1 };
+export const NEUTRAL: Corrections = {
+  gemm: 1,
+  bandwidth: 1,
+  hostOverhead: 1,
+  prefill: 1,
+  comm: 1,
+  frontEnd: 1,
+  contention: 1,
+  attention: 1,
+};
 
 export interface CorrectionPrior {
   /** What the multiplier scales (apply.ts). */
@@ -29,6 +38,8 @@ export interface CorrectionPrior {
   sigma: number;
   /** Why that spread. */
   source: string;
+  /** Only these engines' predictions read it (the fit skips its derivative for the others); absent: every engine. */
+  engines?: readonly string[];
 }
 
 /**
@@ -68,6 +79,13 @@ export const PRIORS: Record<FitKey, CorrectionPrior> = {
     sigma: 0.5,
     source:
       'hand-set: the fitted 9.91 ms (fitted.ts vllmFrontEndPerRequestS) against 5-17 ms per published page (docs/model-diagnosis.md section 6)',
+  },
+  contention: {
+    scales: 'the slowdown of llama.cpp CPU graphs per thread beyond the cores other processes leave free (llamacpp-estimate.ts contention)',
+    sigma: 1,
+    source:
+      'hand-set wide: on the shared 2-core VM the -t 2 / -t 1 time ratio ranged 1x-30x between runs minutes apart (llamacpp-estimate.ts LLAMACPP_EFFICIENCY.contention)',
+    engines: ['llamacpp'],
   },
 };
 

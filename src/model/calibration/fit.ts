@@ -99,6 +99,7 @@ function linearise<O extends Observation>(
   if (known) return { obs: i, engine, f, y, w, grad: known };
   const grad = METRICS.map(() => new Array<number>(K).fill(0));
   FIT_KEYS.forEach((key, k) => {
+    if (PRIORS[key].engines && !PRIORS[key].engines.includes(o.engine)) return; // its figures do not read this correction: gradient 0
     const c = correctionsFor(set, o.engine);
     c[key] *= Math.exp(STEP);
     const up = predict(o, c);

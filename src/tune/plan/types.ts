@@ -20,7 +20,7 @@ export interface PlanHost {
   simulated: boolean;
   driver?: string;
   /** The CPU side (llama.cpp sessions only; HostInfo.cpu). */
-  cpu?: { threads: number; memAvailMiB: number; amx?: boolean };
+  cpu?: { threads: number; memAvailMiB: number; model?: string; amx?: boolean };
 }
 
 export interface PreflightResult {

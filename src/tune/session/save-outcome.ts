@@ -126,7 +126,7 @@ export function saveOutcome(
       ...(host.driver ? { driver: host.driver } : {}),
       simulated: ctx.host.simulated,
       ...winnerNodes(config, ctx, winner),
-      ...(host.cpu ? { cpuThreads: host.cpu.threads } : {}),
+      ...(host.cpu ? { cpuThreads: host.cpu.threads, ...(host.cpu.model ? { cpuModel: host.cpu.model } : {}) } : {}),
     },
     model: config.model,
     // Inside a Slurm job the engine runs natively; the job itself is `export --format slurm`.
