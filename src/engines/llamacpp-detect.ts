@@ -16,7 +16,9 @@ export interface LlamaServerFound {
 }
 
 /** The llama-server to use, or undefined when there is none. */
-export function findLlamaServer(explicit: string | undefined = process.env.SERVELAB_LLAMA_SERVER || undefined): LlamaServerFound | undefined {
+export function findLlamaServer(
+  explicit: string | undefined = process.env.SERVELAB_LLAMA_SERVER || undefined,
+): LlamaServerFound | undefined {
   if (explicit) {
     const p = findOnPath(explicit.includes('/') ? explicit : `./${explicit}`);
     return p ? { path: p, from: 'flag' } : undefined;
@@ -37,10 +39,10 @@ export interface LlamaVersion {
 export function parseLlamaVersion(text: string): LlamaVersion | undefined {
   const m = /^version: (\S+) \((?:build (\d+), commit ([0-9a-f]+)|([0-9a-f]+))\)/m.exec(text);
   if (!m) return undefined;
-  return { version: m[1]!, ...(m[2] ? { build: Number(m[2]) } : {}), ...(m[3] ?? m[4] ? { commit: (m[3] ?? m[4])! } : {}) };
+  return { version: m[1]!, ...(m[2] ? { build: Number(m[2]) } : {}), ...((m[3] ?? m[4]) ? { commit: (m[3] ?? m[4])! } : {}) };
 }
 
-export async function detectLlamaCpp(opts: { llamaServer?: string; timeoutMs?: number } = {}): Promise<EngineInfo & { path?: string }> {
+export async function detectLlamaCpp(opts: { llamaServer?: string; timeoutMs?: number } = {}): Promise<EngineInfo> {
   const found = findLlamaServer(opts.llamaServer);
   if (!found) {
     const detail = opts.llamaServer
@@ -51,10 +53,19 @@ export async function detectLlamaCpp(opts: { llamaServer?: string; timeoutMs?: n
   const r = await execa(found.path, ['--version'], { reject: false, all: true, timeout: opts.timeoutMs ?? 15_000 });
   const v = parseLlamaVersion(String(r.all ?? ''));
   if (!v) {
-    const first = String(r.all ?? '').trim().split('\n')[0] ?? '';
-    return { engine: 'llamacpp', installed: false, runtime: 'native', path: found.path, detail: `${found.path} --version did not print a version (${first.slice(0, 120)})` };
+    const first =
+      String(r.all ?? '')
+        .trim()
+        .split('\n')[0] ?? '';
+    return {
+      engine: 'llamacpp',
+      installed: false,
+      runtime: 'native',
+      path: found.path,
+      detail: `${found.path} --version did not print a version (${first.slice(0, 120)})`,
+    };
   }
-  const info: EngineInfo & { path?: string } = { engine: 'llamacpp', installed: true, runtime: 'native', version: v.version, path: found.path };
+  const info: EngineInfo = { engine: 'llamacpp', installed: true, runtime: 'native', version: v.version, path: found.path };
   const t = resolveVersion('llamacpp', v.version);
   if (!t.exact) return { ...info, knobTable: t.table, detail: `no knob table for ${v.version}: flags spelled for ${t.table}` };
   return info;

@@ -43,12 +43,24 @@ export interface CpuInfo {
   threads: number;
   /** Memory available to new processes (os.freemem, MemAvailable on Linux). */
   memAvailMiB: number;
+  /** Memory installed (os.totalmem). */
+  memTotalMiB?: number;
+  /** The CPU's name ("model name" of /proc/cpuinfo), when the system says. */
+  model?: string;
   /** The CPU has Intel AMX (the amx_int8 flag of /proc/cpuinfo): llama.cpp picks its AMX kernels then. */
   amx?: boolean;
 }
 
 export const GPU_QUERY_FIELDS = [
-  'index', 'uuid', 'name', 'memory.total', 'memory.used', 'memory.free', 'utilization.gpu', 'compute_cap', 'driver_version',
+  'index',
+  'uuid',
+  'name',
+  'memory.total',
+  'memory.used',
+  'memory.free',
+  'utilization.gpu',
+  'compute_cap',
+  'driver_version',
 ] as const;
 
 const NA = /^\[?(N\/A|Not Supported|Unknown Error|Insufficient Permissions)\]?$/i;
@@ -130,7 +142,11 @@ export async function queryGpus(opts: { timeoutMs?: number } = {}): Promise<GpuI
   const text = said(r);
   if (NO_GPU.test(text)) return null;
   if (r.exitCode !== 0) {
-    const first = text.split('\n').map((l) => l.trim()).find(Boolean) ?? `exit code ${r.exitCode}`;
+    const first =
+      text
+        .split('\n')
+        .map((l) => l.trim())
+        .find(Boolean) ?? `exit code ${r.exitCode}`;
     throw new UserError(`nvidia-smi failed: ${first}; fix the NVIDIA driver (a driver/library mismatch needs a reboot), or run with --sim`);
   }
   const gpus = parseGpuCsv(String(r.stdout), { withComputeCap });

@@ -48,7 +48,7 @@ export function HostScreen(p: HostScreenProps): React.JSX.Element {
   const host = p.host;
   return (
     <Box flexDirection="column">
-      <Title step={1} name="Host" note={host?.simulated ? 'simulated' : undefined} />
+      <Title step={1} name="Host" note={host?.simulated ? 'simulated' : host && !host.gpus.length && host.cpu ? 'CPU' : undefined} />
       {p.error ? <Text color={theme.bad}>{p.error}</Text> : null}
       {!host ? (
         <Muted>Looking for GPUs and engines…</Muted>
@@ -61,15 +61,25 @@ export function HostScreen(p: HostScreenProps): React.JSX.Element {
               <Box>
                 <Text>GPU type </Text>
                 {host.gpuTypes.map((t) => (
-                  <Text key={t} color={t === p.gpuType ? theme.accent : theme.muted} bold={t === p.gpuType} dimColor={t !== p.gpuType && theme.dimMuted}>
+                  <Text
+                    key={t}
+                    color={t === p.gpuType ? theme.accent : theme.muted}
+                    bold={t === p.gpuType}
+                    dimColor={t !== p.gpuType && theme.dimMuted}
+                  >
                     {t === p.gpuType ? `[${t}]` : ` ${t} `}{' '}
                   </Text>
                 ))}
               </Box>
               <Text>
-                GPU count <Text color={theme.accent} bold>‹ {p.gpuCount} ›</Text>
+                GPU count{' '}
+                <Text color={theme.accent} bold>
+                  ‹ {p.gpuCount} ›
+                </Text>
               </Text>
             </Box>
+          ) : !host.gpus.length && host.cpu ? (
+            <CpuRows host={host} cpu={host.cpu} />
           ) : (
             <Box flexDirection="column" marginLeft={2}>
               {gpuGroups(host).map((line) => (
@@ -100,6 +110,20 @@ export function HostScreen(p: HostScreenProps): React.JSX.Element {
   );
 }
 
+/** A real host without a GPU: what llama.cpp computes on (the CPU, its threads and memory). */
+function CpuRows({ host, cpu }: { host: HostView; cpu: NonNullable<HostView['cpu']> }): React.JSX.Element {
+  const mem = cpu.memTotalMiB
+    ? `${fmtMiB(cpu.memTotalMiB)} memory, ${fmtMiB(cpu.memAvailMiB)} available`
+    : `${fmtMiB(cpu.memAvailMiB)} memory available`;
+  return (
+    <Box flexDirection="column" marginLeft={2}>
+      <Muted>{host.note ?? 'no NVIDIA GPU found'}</Muted>
+      <Text wrap="truncate">{`CPU ${cpu.model ?? '(model not reported)'}`}</Text>
+      <Text wrap="truncate">{`${cpu.threads} thread${cpu.threads === 1 ? '' : 's'} · ${mem}${cpu.amx ? ' · AMX' : ''}`}</Text>
+    </Box>
+  );
+}
+
 /** One row per engine in two columns, so a long note wraps under itself, not under the engine's name. */
 function EngineRows({ engines }: { engines: HostView['engines'] }): React.JSX.Element {
   const theme = useTheme();
@@ -117,6 +141,7 @@ function EngineRows({ engines }: { engines: HostView['engines'] }): React.JSX.El
           <Text>
             {e.installed ? `${(e.version ?? '?').padEnd(10)} ${e.runtime}${e.image ? ` ${e.image}` : ''}` : ''}
             {e.installed && e.detail ? <Muted>{`  ${e.detail}`}</Muted> : null}
+            {e.installed && e.path ? <Muted>{`  ${e.path}`}</Muted> : null}
             {!e.installed ? <Muted>{`not found: ${e.detail ?? 'not installed'}`}</Muted> : null}
           </Text>
         </Box>

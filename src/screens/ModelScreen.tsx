@@ -36,8 +36,10 @@ function ModelFacts({ m }: { m: ModelView | null }): React.JSX.Element {
         {m.architecture ?? '?'} · {fmtParams(m.paramsB)} params {kind}
       </Text>
       <Text wrap="truncate">
-        {fmtNum(m.layers)} layers · {fmtNum(m.heads)} heads / {fmtNum(m.kvHeads)} KV · context {fmtNum(m.contextLen)} · checkpoint {m.checkpointDtype ?? '?'}
+        {fmtNum(m.layers)} layers · {fmtNum(m.heads)} heads / {fmtNum(m.kvHeads)} KV · context {fmtNum(m.contextLen)} · checkpoint{' '}
+        {m.checkpointDtype ?? '?'}
       </Text>
+      {m.note ? <Muted wrap="truncate">{m.note}</Muted> : null}
       <Text wrap="truncate">
         weights{' '}
         {m.weights.map((w) => (
@@ -51,7 +53,17 @@ function ModelFacts({ m }: { m: ModelView | null }): React.JSX.Element {
   );
 }
 
-function FieldRow({ f, focused, value, width }: { f: FieldSpec; focused: boolean; value: TextFieldState; width: number }): React.JSX.Element {
+function FieldRow({
+  f,
+  focused,
+  value,
+  width,
+}: {
+  f: FieldSpec;
+  focused: boolean;
+  value: TextFieldState;
+  width: number;
+}): React.JSX.Element {
   const theme = useTheme();
   const labelW = 14;
   const valueW = Math.max(10, width - labelW - 4);
@@ -60,7 +72,11 @@ function FieldRow({ f, focused, value, width }: { f: FieldSpec; focused: boolean
       <Text color={focused ? theme.accent : undefined} bold={focused}>
         {(focused ? theme.glyph.focus : ' ') + ' ' + f.label.padEnd(labelW)}
       </Text>
-      {f.kind === 'choice' ? <Text>{truncate(focused ? `‹ ${value.value} ›` : value.value, valueW)}</Text> : <TextField state={value} width={valueW} focused={focused} {...(f.hint ? { hint: f.hint } : {})} />}
+      {f.kind === 'choice' ? (
+        <Text>{truncate(focused ? `‹ ${value.value} ›` : value.value, valueW)}</Text>
+      ) : (
+        <TextField state={value} width={valueW} focused={focused} {...(f.hint ? { hint: f.hint } : {})} />
+      )}
     </Text>
   );
 }

@@ -15,11 +15,15 @@ export type EstimateHost = { gpu: string; gpus: number; speed?: number; autoSpee
 /** The estimate host of a configuration: the simulated one, else the plan's GPUs. */
 export function estimateHostFor(config: Pick<SessionConfig, 'sim'>, plan: Pick<Plan, 'host'>): EstimateHost {
   const sim = config.sim;
-  return sim ? { gpu: sim.gpu, gpus: sim.gpus, speed: sim.speed, autoSpeed: sim.autoSpeed === true } : { gpu: plan.host.gpuName, gpus: plan.host.gpuCount };
+  return sim
+    ? { gpu: sim.gpu, gpus: sim.gpus, speed: sim.speed, autoSpeed: sim.autoSpeed === true }
+    : { gpu: plan.host.gpuName, gpus: plan.host.gpuCount };
 }
 
 /** A typical cold start of each engine with the weights in the page cache, when the model has no estimate. */
-const TYPICAL_STARTUP_S: Record<string, number> = { vllm: 120, sglang: 90, trtllm: 180 };
+// llama.cpp maps the GGUF and is ready in seconds: 0.2-1.6 s for the 57 MB random GGUF of the tests
+// (llama-server 80fb11a, this 2-core host); a multi-GB file read cold takes longer.
+const TYPICAL_STARTUP_S: Record<string, number> = { vllm: 120, sglang: 90, trtllm: 180, llamacpp: 10 };
 /** Seconds for the sim-serve process to start (its modelled load is played instantly). */
 const SIM_PROCESS_S = 2;
 /** Mean ShareGPT prompt and output lengths (the studies' 1000 filtered prompts), when a scenario has none. */
@@ -58,13 +62,20 @@ export function estimateSeconds(candidate: PlannedVariant, scenario: Scenario, h
  * engine candidate) and the predicted winner each launched once and run on every validation
  * scenario the stages did not already measure. `predict` gives tok/s for a variant on a scenario.
  */
-export function validationSeconds(plan: Plan, host: EstimateHost, predict: (v: PlannedVariant['variant'], s: Scenario) => Predicted | undefined): number {
+export function validationSeconds(
+  plan: Plan,
+  host: EstimateHost,
+  predict: (v: PlannedVariant['variant'], s: Scenario) => Predicted | undefined,
+): number {
   if (plan.validation.length === 0) return 0;
   const planned = plan.stages.flatMap((st) => st.variants).filter((candidate) => candidate.status === 'planned');
   const engine = plan.stages.find((st) => st.name === 'engine')?.variants.filter((candidate) => candidate.status === 'planned') ?? [];
   const baseline = engine.find((candidate) => candidate.variant.engine === 'vllm') ?? engine[0];
   const winner = planned.find((candidate) => candidate.variant.id === plan.predictedWinnerId) ?? baseline;
-  const sides = [baseline, winner].filter((candidate, i, a): candidate is PlannedVariant => candidate !== undefined && a.findIndex((x) => x?.variant.id === candidate.variant.id) === i);
+  const sides = [baseline, winner].filter(
+    (candidate, i, a): candidate is PlannedVariant =>
+      candidate !== undefined && a.findIndex((x) => x?.variant.id === candidate.variant.id) === i,
+  );
   // Under --dummy-weights (planned variants carry weights) validation measures the tuning scenario anew, on real weights.
   const dummy = planned.some((candidate) => candidate.weights);
   const measured = (s: Scenario) => !dummy && s.name === plan.scenario.name && s.numPrompts === plan.scenario.numPrompts;
@@ -78,7 +89,6 @@ export function validationSeconds(plan: Plan, host: EstimateHost, predict: (v: P
   return total;
 }
 
-
 export interface PlanTimes {
   /** Seconds per planned variant id (absent for pruned and dropped ones). */
   variantS: Record<string, number>;
@@ -89,7 +99,11 @@ export interface PlanTimes {
 }
 
 /** The plan's time column, as the Plan screen and the dry run show it. */
-export function planTimes(plan: Plan, host: EstimateHost, predict: (v: PlannedVariant['variant'], s: Scenario) => Predicted | undefined): PlanTimes {
+export function planTimes(
+  plan: Plan,
+  host: EstimateHost,
+  predict: (v: PlannedVariant['variant'], s: Scenario) => Predicted | undefined,
+): PlanTimes {
   const variantS: Record<string, number> = {};
   for (const st of plan.stages) {
     for (const candidate of st.variants) {
@@ -100,4 +114,3 @@ export function planTimes(plan: Plan, host: EstimateHost, predict: (v: PlannedVa
   const validationS = validationSeconds(plan, host, predict);
   return { variantS, validationS, totalS: Object.values(variantS).reduce((a, b) => a + b, validationS) };
 }
-

@@ -21,7 +21,15 @@ export function startSampler(ctx: RunVariantContext, adapter: EngineAdapter, spe
         ctx.emit({
           type: 'server-metrics',
           variantId,
-          metrics: { running: m.running ?? 0, waiting: m.waiting ?? 0, kvUsage: m.kvUsage ?? 0, preemptions: m.preemptions ?? 0 },
+          metrics: {
+            running: m.running ?? 0,
+            waiting: m.waiting ?? 0,
+            preemptions: m.preemptions ?? 0,
+            // A gauge the engine does not export stays absent (shown as not reported, never as 0%).
+            ...(m.kvUsage !== undefined ? { kvUsage: m.kvUsage } : {}),
+            ...(m.promptTokPerS !== undefined ? { promptTokPerS: m.promptTokPerS } : {}),
+            ...(m.genTokPerS !== undefined ? { genTokPerS: m.genTokPerS } : {}),
+          },
         });
       }
     } else if (res) await res.arrayBuffer().catch(() => undefined);
@@ -32,7 +40,11 @@ export function startSampler(ctx: RunVariantContext, adapter: EngineAdapter, spe
     // does: its i-th GPU is host GPU gpuIds[i], and it reports those only (nvidia-smi on a real
     // host sees every GPU, so a real sample stays whole).
     const ids = ctx.host.simulated ? ctx.gpuIds : undefined;
-    ctx.emit(ids?.length ? { type: 'gpu-sample', partial: true, gpus: pinnedSample(gpus.map(toGpuSample), ids) } : { type: 'gpu-sample', gpus: gpus.map(toGpuSample) });
+    ctx.emit(
+      ids?.length
+        ? { type: 'gpu-sample', partial: true, gpus: pinnedSample(gpus.map(toGpuSample), ids) }
+        : { type: 'gpu-sample', gpus: gpus.map(toGpuSample) },
+    );
   };
   const tick = () => {
     if (running || stopped) return;
@@ -68,4 +80,3 @@ async function simGpus(url: string): Promise<GpuSample[] | null> {
 function toGpuSample(g: { index: number; name: string; utilPct?: number; memUsedMiB?: number; memTotalMiB: number }): GpuSample {
   return { index: g.index, name: g.name, utilPct: g.utilPct ?? 0, memUsedMiB: g.memUsedMiB ?? 0, memTotalMiB: g.memTotalMiB };
 }
-

@@ -16,16 +16,24 @@ export async function resolveHost(config: SessionConfig, injected?: HostInfo): P
   if (injected) return injected;
   if (config.runtime.kind === 'slurm') return withCpu(config, await resolveSlurmHost(config));
   if (config.sim) return detectHost({ sim: true, gpu: config.sim.gpu, gpus: config.sim.gpus });
-  const host = await detectHost({});
-  // llama.cpp runs on the CPU for real: a host without a GPU is a real host for it, not the simulator.
-  if (host.simulated && config.engines.includes('llamacpp')) return cpuOnlyHost();
-  if (host.simulated) throw new UserError('no NVIDIA GPU found on this host; run with --sim (and --gpu/--gpus) to tune on the simulated host');
+  const host = realHostFor(await detectHost({}), config.engines);
+  if (host.simulated)
+    throw new UserError('no NVIDIA GPU found on this host; run with --sim (and --gpu/--gpus) to tune on the simulated host');
   return withCpu(config, host);
+}
+
+/**
+ * llama.cpp runs on the CPU for real: a host without a GPU (detected as the simulated one) is a
+ * real host for a session with it, not the simulator. The workbench's Host screen uses it too.
+ */
+export function realHostFor(detected: HostInfo, engines: readonly EngineName[]): HostInfo {
+  return detected.simulated && engines.includes('llamacpp') ? cpuOnlyHost() : detected;
 }
 
 /** The CPU side of a real host, for a session with llama.cpp (its threads stage and memory checks). */
 function withCpu(config: SessionConfig, host: HostInfo): HostInfo {
-  return config.engines.includes('llamacpp') && !host.simulated ? { ...host, cpu: cpuInfo() } : host;
+  // A CPU cluster's host already names its compute nodes' CPUs (slurm/host.ts), not this login node's.
+  return config.engines.includes('llamacpp') && !host.simulated && !host.cpu ? { ...host, cpu: cpuInfo() } : host;
 }
 
 /** Engines usable here with their versions; on the simulated host every engine is imitated. */
@@ -44,7 +52,10 @@ export async function availableEngines(
   }
   // The engines live on the compute nodes, not on this login node: a missing one fails its job.
   if (config.runtime.kind === 'slurm') {
-    emit({ type: 'warning', message: 'slurm: engine versions are not detected on the compute nodes; commands use each engine\'s newest known flag spellings' });
+    emit({
+      type: 'warning',
+      message: "slurm: engine versions are not detected on the compute nodes; commands use each engine's newest known flag spellings",
+    });
     return { engines: config.engines, versions };
   }
   const engines: EngineName[] = [];
@@ -56,21 +67,34 @@ export async function availableEngines(
     const a = getAdapter(e);
     const opts = e === 'llamacpp' && config.llamacpp?.server ? { llamaServer: config.llamacpp.server } : {};
     const info = a.detect
-      ? await a.detect(config.runtime.kind === 'docker' ? { runtime: 'docker', image: config.runtime.image, ...opts } : { runtime: 'native', ...opts })
+      ? await a.detect(
+          config.runtime.kind === 'docker' ? { runtime: 'docker', image: config.runtime.image, ...opts } : { runtime: 'native', ...opts },
+        )
       : { installed: true, version: 'unknown' };
     if (info.installed) {
       engines.push(e);
       versions[e] = info.version ?? 'unknown';
       // A release servelab has not read: its own help was read (or could not be), say which.
       if ('helpCheck' in info && info.helpCheck) emit({ type: 'warning', message: `${e}: ${info.helpCheck}` });
-    } else emit({ type: 'warning', message: `${e} is not available here${'detail' in info && info.detail ? ` (${info.detail})` : ''}: skipped` });
+    } else
+      emit({
+        type: 'warning',
+        message: `${e} is not available here${'detail' in info && info.detail ? ` (${info.detail})` : ''}: skipped`,
+      });
   }
-  if (!engines.length) throw new UserError(`none of the engines asked for (${config.engines.join(', ')}) is installed here; install one, use --runtime docker, or run with --sim`);
+  if (!engines.length)
+    throw new UserError(
+      `none of the engines asked for (${config.engines.join(', ')}) is installed here; install one, use --runtime docker, or run with --sim`,
+    );
   return { engines, versions };
 }
 
 /** The run's journal and its configuration: a new run folder, or the stored one on resume. */
-export function openJournal(configIn: SessionConfig, host: PlanHost, resume: boolean): { journal: Journal<SessionConfig>; config: SessionConfig } {
+export function openJournal(
+  configIn: SessionConfig,
+  host: PlanHost,
+  resume: boolean,
+): { journal: Journal<SessionConfig>; config: SessionConfig } {
   if (resume) {
     if (!configIn.runDir) throw new UserError('resume needs the run folder (--resume DIR)');
     const journal = Journal.open<SessionConfig>(configIn.runDir);
