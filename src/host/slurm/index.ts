@@ -6,7 +6,17 @@ export { submitJob, sbatchArgv, parseParsable } from './submit.js';
 export { queryJob, describeJob, isActive, isFinished, type SlurmJobInfo } from './state.js';
 export { cancelJob, cancelJobSync, type CancelResult } from './cancel.js';
 export { followFile, type FileFollower } from './tail.js';
-export { discoverCluster, largestAllocation, allocationShortfall, nodeAddress, parseGres, type SlurmCluster, type Allocation } from './discover.js';
+export {
+  discoverCluster,
+  largestAllocation,
+  largestCpuAllocation,
+  allocationShortfall,
+  nodeAddress,
+  parseGres,
+  type SlurmCluster,
+  type Allocation,
+  type CpuAllocation,
+} from './discover.js';
 export { renderBatchScript, taskCommand, HEAD_ADDR_VAR, type RankCommands, type Word, type BatchScript } from './script.js';
 export { engineRanks, sglangRanks, vllmRanks, trtllmRanks, simRanks, type NodeLayout, type EngineRanks } from './engine-ranks.js';
 export { launchSlurmJob, type SlurmLaunchSpec, type SlurmJobHandle, type RunningResult, type JobReadyResult } from './job.js';
