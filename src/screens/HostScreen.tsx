@@ -54,7 +54,7 @@ export function HostScreen(p: HostScreenProps): React.JSX.Element {
         <Muted>Looking for GPUs and engines…</Muted>
       ) : (
         <Box flexDirection="column" marginTop={1}>
-          <Text bold>GPUs</Text>
+          <Text bold>{!host.simulated && !host.gpus.length && host.cpu ? 'CPU (no GPU)' : 'GPUs'}</Text>
           {host.simulated ? (
             <Box flexDirection="column" marginLeft={2}>
               <Text color={theme.warn}>{host.note ?? 'simulated host'}</Text>
@@ -118,7 +118,7 @@ function CpuRows({ host, cpu }: { host: HostView; cpu: NonNullable<HostView['cpu
   return (
     <Box flexDirection="column" marginLeft={2}>
       <Muted>{host.note ?? 'no NVIDIA GPU found'}</Muted>
-      <Text wrap="truncate">{`CPU ${cpu.model ?? '(model not reported)'}`}</Text>
+      <Text wrap="truncate">{cpu.model ?? 'CPU model not reported'}</Text>
       <Text wrap="truncate">{`${cpu.threads} thread${cpu.threads === 1 ? '' : 's'} · ${mem}${cpu.amx ? ' · AMX' : ''}`}</Text>
     </Box>
   );

@@ -28,7 +28,8 @@ export function ggufModelView(id: string): ModelView {
   return {
     id,
     known: true,
-    note: random ? `GGUF file, served by llama.cpp; ${RANDOM_NOTE}` : 'GGUF file, served by llama.cpp',
+    // Short enough for an 80-column terminal.
+    note: random ? `GGUF · ${RANDOM_NOTE}` : 'GGUF file, served by llama.cpp',
     architecture: facts.arch,
     paramsB: params / 1e9,
     ...(heads ? { heads } : {}),
