@@ -105,9 +105,19 @@ describe.skipIf(missing !== undefined)('--runtime slurm with llama-server jobs o
 
     // The profile names the real server and the CPU host.
     const saved = /Profile: (\S+)/.exec(out)![1]!;
-    const profile = JSON.parse(readFileSync(saved, 'utf8')) as { argv: string[]; host: { gpuCount: number; simulated: boolean } };
+    const profile = JSON.parse(readFileSync(saved, 'utf8')) as {
+      argv: string[];
+      host: { gpuCount: number; simulated: boolean };
+      variant: { id: string };
+    };
     expect(profile.argv[0]).toBe(LLAMA_SERVER);
     expect(profile.host).toMatchObject({ gpuCount: 0, simulated: false });
+
+    // Its `export --format slurm` is a CPU job too: no gres, the winner's CPUs for sbatch and srun.
+    const exported = (await runCli(['export', saved, '--format', 'slurm'], cwd)).stdout;
+    expect(exported).not.toContain('--gres');
+    expect(exported).toContain(`#SBATCH --cpus-per-task=${want[profile.variant.id]}`);
+    expect(exported).toMatch(/^srun --nodes=1 --ntasks-per-node=1 --cpus-per-task=\d --kill-on-bad-exit=1 bash -c 'exec llama-server /m);
 
     // Every job was cancelled and no llama-server is left on any node.
     expect(await waitNoJobs(c!.cli, 15_000)).toBe('');
