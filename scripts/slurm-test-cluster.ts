@@ -3,6 +3,9 @@
 //
 //   node --import tsx scripts/slurm-test-cluster.ts -- node bin/servelab.js --auto --runtime slurm ...
 //
+// With --cpu before `--` the cluster has no GPUs (partition cpu, 2 CPUs per node): llama.cpp's
+// CPU jobs (`--engines llamacpp --model FILE.gguf`).
+//
 // The command gets SLURM_CONF in its environment. The cluster is stopped when the command ends,
 // and on Ctrl-C/SIGTERM (passed to the command first, so it can scancel its jobs).
 import { spawn } from 'node:child_process';
@@ -11,10 +14,10 @@ import { startTestCluster, waitNoJobs } from '../test/slurm/cluster.js';
 const at = process.argv.indexOf('--');
 const cmd = at >= 0 ? process.argv.slice(at + 1) : [];
 if (!cmd.length) {
-  process.stderr.write('usage: node --import tsx scripts/slurm-test-cluster.ts -- COMMAND [ARGS...]\n');
+  process.stderr.write('usage: node --import tsx scripts/slurm-test-cluster.ts [--cpu] -- COMMAND [ARGS...]\n');
   process.exit(2);
 }
-const cluster = await startTestCluster();
+const cluster = await startTestCluster(process.argv.slice(2, at).includes('--cpu') ? { gpusPerNode: 0 } : {});
 process.stderr.write(`slurm-test-cluster: up in ${cluster.dir} (${cluster.nodes.join(', ')}, partition ${cluster.partition})\n`);
 const child = spawn(cmd[0]!, cmd.slice(1), { stdio: 'inherit', env: { ...process.env, ...cluster.cli.env } });
 for (const s of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(s, () => child.kill(s));

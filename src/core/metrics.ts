@@ -49,9 +49,9 @@ export interface GoodputSlo {
 export interface ServerMetricsSample {
   running: number;
   waiting: number;
-  kvUsage: number; // 0..1
+  kvUsage?: number; // 0..1; absent when the engine exports no KV-cache gauge (llama.cpp 80fb11a has none)
   preemptions: number;
-  /** The engine's own prompt and generation throughput gauges, where it exports them (llama.cpp). */
+  /** The engine's own rate gauges (llama.cpp: tokens per decode-second of a slot, i.e. per sequence, since the last scrape; server-common.h n_per_second). */
   promptTokPerS?: number;
   genTokPerS?: number;
 }

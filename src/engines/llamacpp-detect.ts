@@ -42,7 +42,7 @@ export function parseLlamaVersion(text: string): LlamaVersion | undefined {
   return { version: m[1]!, ...(m[2] ? { build: Number(m[2]) } : {}), ...((m[3] ?? m[4]) ? { commit: (m[3] ?? m[4])! } : {}) };
 }
 
-export async function detectLlamaCpp(opts: { llamaServer?: string; timeoutMs?: number } = {}): Promise<EngineInfo & { path?: string }> {
+export async function detectLlamaCpp(opts: { llamaServer?: string; timeoutMs?: number } = {}): Promise<EngineInfo> {
   const found = findLlamaServer(opts.llamaServer);
   if (!found) {
     const detail = opts.llamaServer
@@ -65,13 +65,7 @@ export async function detectLlamaCpp(opts: { llamaServer?: string; timeoutMs?: n
       detail: `${found.path} --version did not print a version (${first.slice(0, 120)})`,
     };
   }
-  const info: EngineInfo & { path?: string } = {
-    engine: 'llamacpp',
-    installed: true,
-    runtime: 'native',
-    version: v.version,
-    path: found.path,
-  };
+  const info: EngineInfo = { engine: 'llamacpp', installed: true, runtime: 'native', version: v.version, path: found.path };
   const t = resolveVersion('llamacpp', v.version);
   if (!t.exact) return { ...info, knobTable: t.table, detail: `no knob table for ${v.version}: flags spelled for ${t.table}` };
   return info;

@@ -14,6 +14,8 @@ export interface EngineInfo {
   detail?: string;
   /** The known release whose flag spellings are used, when `version` has no table of its own. */
   knobTable?: string;
+  /** The executable found (llama.cpp: which llama-server, src/engines/llamacpp-detect.ts). */
+  path?: string;
   /** Set when the installed release's own help was read (help-check.ts): why, and what came of it. */
   helpCheck?: string;
 }

@@ -5,7 +5,7 @@
 // as facts (src/model/cpu.ts cpuFactsFrom). A host without an NVIDIA GPU is a real host for such
 // an engine: cpuOnlyHost.
 import { readFileSync } from 'node:fs';
-import { availableParallelism, freemem, loadavg } from 'node:os';
+import { availableParallelism, cpus, freemem, loadavg, totalmem } from 'node:os';
 import { cpuFactsFrom, type CpuFacts, type CpuIdentity, type CpuLoad } from '../model/cpu.js';
 import type { CpuInfo, HostInfo } from './gpus.js';
 
@@ -65,10 +65,13 @@ export function hostCpuFacts(): CpuFacts {
 
 export function cpuInfo(): CpuInfo {
   const id = cpuIdentity();
+  // The kernel's "model name" line (x86); os.cpus() names it on other systems.
+  const model = (id.modelName ?? cpus()[0]?.model ?? '').trim();
   return {
     threads: availableParallelism(),
     memAvailMiB: Math.floor(freemem() / 2 ** 20),
-    ...(id.modelName ? { model: id.modelName } : {}),
+    memTotalMiB: Math.floor(totalmem() / 2 ** 20),
+    ...(model ? { model } : {}),
     ...(id.flags.includes('amx_int8') ? { amx: true } : {}),
   };
 }

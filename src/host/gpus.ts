@@ -43,7 +43,9 @@ export interface CpuInfo {
   threads: number;
   /** Memory available to new processes (os.freemem, MemAvailable on Linux). */
   memAvailMiB: number;
-  /** cpuinfo's "model name": a CPU calibration's host fingerprint. */
+  /** Memory installed (os.totalmem). */
+  memTotalMiB?: number;
+  /** The CPU's name ("model name" of /proc/cpuinfo), when the system says: a CPU calibration's host fingerprint. */
   model?: string;
   /** The CPU has Intel AMX (the amx_int8 flag of /proc/cpuinfo): llama.cpp picks its AMX kernels then. */
   amx?: boolean;

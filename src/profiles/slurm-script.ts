@@ -3,6 +3,7 @@
 // engine-ranks.ts); the allocation is written as #SBATCH lines; every value that reaches the
 // shell is quoted. The same renderer makes the script `--runtime slurm` submits.
 import { engineRanks, type NodeLayout } from '../host/slurm/engine-ranks.js';
+import { cpuTaskCpus } from '../host/slurm/cpu-job.js';
 import { renderBatchScript, type Word } from '../host/slurm/script.js';
 import { shellQuote } from '../core/shell-quote.js';
 import { gpusHeld } from '../model/layout.js';
@@ -75,7 +76,9 @@ function jobName(p: Profile): string {
 export function slurmScript(p: Profile, file = 'profile', opts: SlurmExportOptions = {}): string {
   const nodes = opts.nodes ?? recordedNodes(p) ?? 1;
   const k = p.variant.knobs;
-  const gpus = gpusHeld(p.engine.name, k);
+  // A profile tuned on the CPU (llama.cpp, gpuCount 0) exports a CPU job: no gres, its threads' CPUs.
+  const cpu = p.host.gpuCount === 0 && p.host.cpuThreads ? cpuTaskCpus(k, p.host.cpuThreads) : undefined;
+  const gpus = cpu !== undefined ? 0 : gpusHeld(p.engine.name, k);
   const gpusPerNode = opts.gpusPerNode ?? Math.ceil(gpus / nodes);
   const layout: NodeLayout = {
     nodes,
@@ -92,6 +95,7 @@ export function slurmScript(p: Profile, file = 'profile', opts: SlurmExportOptio
       nodes,
       gpusPerNode,
       tasksPerNode,
+      ...(cpu !== undefined && !gpusPerNode ? { cpusPerTask: cpu } : {}),
       jobName: name,
       output: `${name}-%j.out`,
       ...(opts.exclusive ? { exclusive: true } : {}),
@@ -102,8 +106,8 @@ export function slurmScript(p: Profile, file = 'profile', opts: SlurmExportOptio
     },
     directives: true,
     comments: [
-      `servelab export of ${file}: ${p.model}, ${p.engine.name} ${engineVersionText(p)}, ${nodes} node(s) x ${gpusPerNode} GPU(s)`,
-      `recorded ${p.metrics.total_token_throughput.toFixed(2)} total tok/s on ${p.host.gpuCount}x ${p.host.gpuName}${p.host.simulated ? ' (simulated host)' : ''}`,
+      `servelab export of ${file}: ${p.model}, ${p.engine.name} ${engineVersionText(p)}, ${nodes} node(s) x ${cpu !== undefined && !gpusPerNode ? `${cpu} CPU(s), no GPU` : `${gpusPerNode} GPU(s)`}`,
+      `recorded ${p.metrics.total_token_throughput.toFixed(2)} total tok/s on ${p.host.gpuCount ? `${p.host.gpuCount}x ${p.host.gpuName}` : `a CPU host (${p.host.cpuThreads ?? '?'} threads)`}${p.host.simulated ? ' (simulated host)' : ''}`,
       'Submit with `sbatch THIS_FILE`; the server listens on the first node (see the job output).',
     ],
     env: p.env,

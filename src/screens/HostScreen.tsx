@@ -48,13 +48,13 @@ export function HostScreen(p: HostScreenProps): React.JSX.Element {
   const host = p.host;
   return (
     <Box flexDirection="column">
-      <Title step={1} name="Host" note={host?.simulated ? 'simulated' : undefined} />
+      <Title step={1} name="Host" note={host?.simulated ? 'simulated' : host && !host.gpus.length && host.cpu ? 'CPU' : undefined} />
       {p.error ? <Text color={theme.bad}>{p.error}</Text> : null}
       {!host ? (
         <Muted>Looking for GPUs and engines…</Muted>
       ) : (
         <Box flexDirection="column" marginTop={1}>
-          <Text bold>GPUs</Text>
+          <Text bold>{!host.simulated && !host.gpus.length && host.cpu ? 'CPU (no GPU)' : 'GPUs'}</Text>
           {host.simulated ? (
             <Box flexDirection="column" marginLeft={2}>
               <Text color={theme.warn}>{host.note ?? 'simulated host'}</Text>
@@ -78,6 +78,8 @@ export function HostScreen(p: HostScreenProps): React.JSX.Element {
                 </Text>
               </Text>
             </Box>
+          ) : !host.gpus.length && host.cpu ? (
+            <CpuRows host={host} cpu={host.cpu} />
           ) : (
             <Box flexDirection="column" marginLeft={2}>
               {gpuGroups(host).map((line) => (
@@ -108,6 +110,20 @@ export function HostScreen(p: HostScreenProps): React.JSX.Element {
   );
 }
 
+/** A real host without a GPU: what llama.cpp computes on (the CPU, its threads and memory). */
+function CpuRows({ host, cpu }: { host: HostView; cpu: NonNullable<HostView['cpu']> }): React.JSX.Element {
+  const mem = cpu.memTotalMiB
+    ? `${fmtMiB(cpu.memTotalMiB)} memory, ${fmtMiB(cpu.memAvailMiB)} available`
+    : `${fmtMiB(cpu.memAvailMiB)} memory available`;
+  return (
+    <Box flexDirection="column" marginLeft={2}>
+      <Muted>{host.note ?? 'no NVIDIA GPU found'}</Muted>
+      <Text wrap="truncate">{cpu.model ?? 'CPU model not reported'}</Text>
+      <Text wrap="truncate">{`${cpu.threads} thread${cpu.threads === 1 ? '' : 's'} · ${mem}${cpu.amx ? ' · AMX' : ''}`}</Text>
+    </Box>
+  );
+}
+
 /** One row per engine in two columns, so a long note wraps under itself, not under the engine's name. */
 function EngineRows({ engines }: { engines: HostView['engines'] }): React.JSX.Element {
   const theme = useTheme();
@@ -125,6 +141,7 @@ function EngineRows({ engines }: { engines: HostView['engines'] }): React.JSX.El
           <Text>
             {e.installed ? `${(e.version ?? '?').padEnd(10)} ${e.runtime}${e.image ? ` ${e.image}` : ''}` : ''}
             {e.installed && e.detail ? <Muted>{`  ${e.detail}`}</Muted> : null}
+            {e.installed && e.path ? <Muted>{`  ${e.path}`}</Muted> : null}
             {!e.installed ? <Muted>{`not found: ${e.detail ?? 'not installed'}`}</Muted> : null}
           </Text>
         </Box>

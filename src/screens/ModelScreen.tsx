@@ -39,6 +39,7 @@ function ModelFacts({ m }: { m: ModelView | null }): React.JSX.Element {
         {fmtNum(m.layers)} layers · {fmtNum(m.heads)} heads / {fmtNum(m.kvHeads)} KV · context {fmtNum(m.contextLen)} · checkpoint{' '}
         {m.checkpointDtype ?? '?'}
       </Text>
+      {m.note ? <Muted wrap="truncate">{m.note}</Muted> : null}
       <Text wrap="truncate">
         weights{' '}
         {m.weights.map((w) => (

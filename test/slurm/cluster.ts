@@ -17,7 +17,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import { hostname, tmpdir } from 'node:os';
+import { hostname, tmpdir, totalmem } from 'node:os';
 import path from 'node:path';
 import { findFreePort } from '../../src/host/ports.js';
 import { findOnPath } from '../../src/core/which.js';
@@ -48,6 +48,9 @@ export interface ClusterOptions {
   gpusPerNode?: number;
   gpuType?: string;
 }
+
+/** The one partition: 'gpu', or 'cpu' for a cluster without GPUs. */
+const partitionName = (o: Required<ClusterOptions>) => (o.gpusPerNode ? 'gpu' : 'cpu');
 
 function slurmConf(dir: string, ports: number[], o: Required<ClusterOptions>, names: string[]): string {
   const host = hostname().split('.')[0]!;
@@ -82,8 +85,13 @@ function slurmConf(dir: string, ports: number[], o: Required<ClusterOptions>, na
     'MinJobAge=300',
     'KillWait=1',
     'SchedulerParameters=sched_min_interval=100000',
-    ...names.map((n, i) => `NodeName=${n} NodeHostname=${host} NodeAddr=127.0.0.1 Port=${ports[i + 1]} CPUs=2 Gres=${gres} State=UNKNOWN`),
-    `PartitionName=gpu Nodes=${names.join(',')} Default=YES MaxTime=INFINITE State=UP`,
+    // A CPU cluster (gpusPerNode 0) has no gres and states its memory (sinfo reports 1 MB without
+    // RealMemory); slurmd refuses a node configured with more than it finds, so it gets 90% of it.
+    ...names.map(
+      (n, i) =>
+        `NodeName=${n} NodeHostname=${host} NodeAddr=127.0.0.1 Port=${ports[i + 1]} CPUs=2 ${o.gpusPerNode ? `Gres=${gres}` : `RealMemory=${Math.floor((totalmem() / 2 ** 20) * 0.9)}`} State=UNKNOWN`,
+    ),
+    `PartitionName=${partitionName(o)} Nodes=${names.join(',')} Default=YES MaxTime=INFINITE State=UP`,
     '',
   ].join('\n');
 }
@@ -94,7 +102,10 @@ function writeConfig(dir: string, ports: number[], o: Required<ClusterOptions>, 
   for (let i = 0; i < o.gpusPerNode; i++) symlinkSync('/dev/null', path.join(dir, 'dev', `nvidia${i}`));
   writeFileSync(path.join(dir, 'slurm.conf'), slurmConf(dir, ports, o, names));
   const files = `${dir}/dev/nvidia[0-${o.gpusPerNode - 1}]`;
-  writeFileSync(path.join(dir, 'gres.conf'), `AutoDetect=off\nNodeName=${names.join(',')} Name=gpu Type=${o.gpuType} File=${files}\n`);
+  writeFileSync(
+    path.join(dir, 'gres.conf'),
+    o.gpusPerNode ? `AutoDetect=off\nNodeName=${names.join(',')} Name=gpu Type=${o.gpuType} File=${files}\n` : 'AutoDetect=off\n',
+  );
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -170,7 +181,7 @@ export async function startTestCluster(opts: ClusterOptions = {}): Promise<TestC
     await stop();
     throw e;
   }
-  return { dir, cli, nodes: names, partition: 'gpu', gpusPerNode: o.gpusPerNode, gpuType: o.gpuType, stop };
+  return { dir, cli, nodes: names, partition: partitionName(o), gpusPerNode: o.gpusPerNode, gpuType: o.gpuType, stop };
 }
 
 function existsSock(dir: string): boolean {

@@ -4,6 +4,7 @@
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { engineRanks } from '../../src/host/slurm/engine-ranks.js';
+import { sbatchOptions } from '../../src/host/slurm/options.js';
 import { renderBatchScript, taskCommand, type RankCommands } from '../../src/host/slurm/script.js';
 
 /** The argv a rank's task would exec, by replacing the engine with printf under a given env. */
@@ -127,6 +128,25 @@ describe('batch script', () => {
     ]);
     expect(script.match(/^srun /gm)).toHaveLength(1);
     expect(script).toContain('srun --nodes=2 --ntasks-per-node=1 --kill-on-bad-exit=1 bash -c ');
+  });
+
+  it('a CPU job (llama.cpp): no gres, CPUs per task for sbatch and again for srun, which does not inherit them', () => {
+    const cpu = renderBatchScript({
+      request: { nodes: 1, gpusPerNode: 0, tasksPerNode: 1, cpusPerTask: 4 },
+      env: {},
+      ranks: { head: ['llama-server', '-t', '4'] },
+      directives: true,
+    });
+    execFileSync('bash', ['-n'], { input: cpu });
+    expect(cpu.split('\n').filter((l) => l.startsWith('#SBATCH'))).toEqual([
+      '#SBATCH --nodes=1',
+      '#SBATCH --ntasks-per-node=1',
+      '#SBATCH --cpus-per-task=4',
+    ]);
+    expect(cpu).toContain("srun --nodes=1 --ntasks-per-node=1 --cpus-per-task=4 --kill-on-bad-exit=1 bash -c 'exec llama-server -t 4'");
+    expect(() => sbatchOptions({ nodes: 1, gpusPerNode: 0, tasksPerNode: 1, cpusPerTask: 0 })).toThrow(
+      'CPUs per task must be an integer >= 1',
+    );
   });
 
   it('exports env values exactly', () => {

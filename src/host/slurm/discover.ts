@@ -127,6 +127,33 @@ export function largestAllocation(c: SlurmCluster, partition?: string): Allocati
   return best;
 }
 
+/** A CPU-only partition's largest allocation: usable nodes, and the CPUs and memory every one of them has. */
+export interface CpuAllocation {
+  partition: string;
+  nodes: number;
+  cpusPerNode: number;
+  /** sinfo's %m (slurm.conf RealMemory); Slurm reports 1 when the site did not configure it. */
+  memoryMbPerNode: number;
+}
+
+/**
+ * The largest allocation of a partition without GPUs (for an engine that runs on the CPU,
+ * llama.cpp): its usable nodes, with the fewest CPUs and least memory among them (a job may
+ * land on any). Null when the partition is unknown, not up, has a GPU node or no usable node.
+ */
+export function largestCpuAllocation(c: SlurmCluster, partition?: string): CpuAllocation | null {
+  const p = c.partitions.find((x) => (partition ? x.name === partition : x.isDefault)) ?? (partition ? undefined : c.partitions[0]);
+  if (!p || p.available !== 'up') return null;
+  const usable = c.nodes.filter((n) => p.nodes.includes(n.name) && isUsable(n));
+  if (!usable.length || usable.some((n) => n.gpus > 0)) return null;
+  return {
+    partition: p.name,
+    nodes: Math.min(usable.length, p.maxNodesPerJob ?? Infinity),
+    cpusPerNode: Math.min(...usable.map((n) => n.cpus)),
+    memoryMbPerNode: Math.min(...usable.map((n) => n.memoryMb)),
+  };
+}
+
 /**
  * Preflight: why a job of `nodes` x `gpusPerNode` cannot run in the largest allocation, as one
  * line that says what to change; null when it fits.

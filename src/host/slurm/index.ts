@@ -9,11 +9,13 @@ export { followFile, type FileFollower } from './tail.js';
 export {
   discoverCluster,
   largestAllocation,
+  largestCpuAllocation,
   allocationShortfall,
   nodeAddress,
   parseGres,
   type SlurmCluster,
   type Allocation,
+  type CpuAllocation,
 } from './discover.js';
 export { renderBatchScript, taskCommand, HEAD_ADDR_VAR, type RankCommands, type Word, type BatchScript } from './script.js';
 export { engineRanks, sglangRanks, vllmRanks, trtllmRanks, simRanks, type NodeLayout, type EngineRanks } from './engine-ranks.js';

@@ -9,6 +9,8 @@ export interface SlurmRequest {
   gpusPerNode: number;
   /** Tasks (srun ranks) on each node: 1 for SGLang and vLLM, one per GPU for TRT-LLM's MPI. */
   tasksPerNode: number;
+  /** CPUs for each task (--cpus-per-task): a CPU engine's threads (llama.cpp's -t/-tb). */
+  cpusPerTask?: number;
   /** --exclusive: no other job shares the nodes. */
   exclusive?: boolean;
   partition?: string;
@@ -38,6 +40,7 @@ export function validateRequest(r: SlurmRequest): void {
   positive('--nodes', r.nodes, 1);
   positive('GPUs per node', r.gpusPerNode, 0);
   positive('tasks per node', r.tasksPerNode, 1);
+  if (r.cpusPerTask !== undefined) positive('CPUs per task', r.cpusPerTask, 1);
   if (r.partition !== undefined && !NAME.test(r.partition))
     throw new UserError(`slurm: bad --partition '${r.partition}' (letters, digits, _ . + - only)`);
   if (r.account !== undefined && !NAME.test(r.account))
@@ -56,6 +59,7 @@ export function sbatchOptions(r: SlurmRequest): string[] {
   validateRequest(r);
   const out = [`--nodes=${r.nodes}`, `--ntasks-per-node=${r.tasksPerNode}`];
   if (r.gpusPerNode > 0) out.push(`--gres=gpu:${r.gpusPerNode}`);
+  if (r.cpusPerTask !== undefined) out.push(`--cpus-per-task=${r.cpusPerTask}`);
   if (r.exclusive) out.push('--exclusive');
   if (r.partition) out.push(`--partition=${r.partition}`);
   if (r.account) out.push(`--account=${r.account}`);

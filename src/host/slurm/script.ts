@@ -64,7 +64,17 @@ function directiveLines(r: SlurmRequest): string[] {
 export function renderBatchScript(s: BatchScript): string {
   const r = s.request;
   for (const k of Object.keys(s.env)) if (!ENV_NAME.test(k)) throw new Error(`bad environment variable name '${k}'`);
-  const srun = ['srun', `--nodes=${r.nodes}`, `--ntasks-per-node=${r.tasksPerNode}`, '--kill-on-bad-exit=1', ...(s.ranks.srun ?? [])];
+  // srun(1), Slurm 22.05.8: "The number of cpus per task specified for salloc or sbatch is not
+  // automatically inherited by srun and, if desired, must be requested again".
+  const cpus = r.cpusPerTask !== undefined ? [`--cpus-per-task=${r.cpusPerTask}`] : [];
+  const srun = [
+    'srun',
+    `--nodes=${r.nodes}`,
+    `--ntasks-per-node=${r.tasksPerNode}`,
+    ...cpus,
+    '--kill-on-bad-exit=1',
+    ...(s.ranks.srun ?? []),
+  ];
   return [
     '#!/bin/bash',
     ...(s.directives ? directiveLines(r) : []),

@@ -21,7 +21,9 @@ export function estimateHostFor(config: Pick<SessionConfig, 'sim'>, plan: Pick<P
 }
 
 /** A typical cold start of each engine with the weights in the page cache, when the model has no estimate. */
-const TYPICAL_STARTUP_S: Record<string, number> = { vllm: 120, sglang: 90, trtllm: 180 };
+// llama.cpp maps the GGUF and is ready in seconds: 0.2-1.6 s for the 57 MB random GGUF of the tests
+// (llama-server 80fb11a, this 2-core host); a multi-GB file read cold takes longer.
+const TYPICAL_STARTUP_S: Record<string, number> = { vllm: 120, sglang: 90, trtllm: 180, llamacpp: 10 };
 /** Seconds for the sim-serve process to start (its modelled load is played instantly). */
 const SIM_PROCESS_S = 2;
 /** Mean ShareGPT prompt and output lengths (the studies' 1000 filtered prompts), when a scenario has none. */

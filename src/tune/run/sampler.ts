@@ -21,7 +21,15 @@ export function startSampler(ctx: RunVariantContext, adapter: EngineAdapter, spe
         ctx.emit({
           type: 'server-metrics',
           variantId,
-          metrics: { running: m.running ?? 0, waiting: m.waiting ?? 0, kvUsage: m.kvUsage ?? 0, preemptions: m.preemptions ?? 0 },
+          metrics: {
+            running: m.running ?? 0,
+            waiting: m.waiting ?? 0,
+            preemptions: m.preemptions ?? 0,
+            // A gauge the engine does not export stays absent (shown as not reported, never as 0%).
+            ...(m.kvUsage !== undefined ? { kvUsage: m.kvUsage } : {}),
+            ...(m.promptTokPerS !== undefined ? { promptTokPerS: m.promptTokPerS } : {}),
+            ...(m.genTokPerS !== undefined ? { genTokPerS: m.genTokPerS } : {}),
+          },
         });
       }
     } else if (res) await res.arrayBuffer().catch(() => undefined);

@@ -16,17 +16,24 @@ export async function resolveHost(config: SessionConfig, injected?: HostInfo): P
   if (injected) return injected;
   if (config.runtime.kind === 'slurm') return withCpu(config, await resolveSlurmHost(config));
   if (config.sim) return detectHost({ sim: true, gpu: config.sim.gpu, gpus: config.sim.gpus });
-  const host = await detectHost({});
-  // llama.cpp runs on the CPU for real: a host without a GPU is a real host for it, not the simulator.
-  if (host.simulated && config.engines.includes('llamacpp')) return cpuOnlyHost();
+  const host = realHostFor(await detectHost({}), config.engines);
   if (host.simulated)
     throw new UserError('no NVIDIA GPU found on this host; run with --sim (and --gpu/--gpus) to tune on the simulated host');
   return withCpu(config, host);
 }
 
+/**
+ * llama.cpp runs on the CPU for real: a host without a GPU (detected as the simulated one) is a
+ * real host for a session with it, not the simulator. The workbench's Host screen uses it too.
+ */
+export function realHostFor(detected: HostInfo, engines: readonly EngineName[]): HostInfo {
+  return detected.simulated && engines.includes('llamacpp') ? cpuOnlyHost() : detected;
+}
+
 /** The CPU side of a real host, for a session with llama.cpp (its threads stage and memory checks). */
 function withCpu(config: SessionConfig, host: HostInfo): HostInfo {
-  return config.engines.includes('llamacpp') && !host.simulated ? { ...host, cpu: cpuInfo() } : host;
+  // A CPU cluster's host already names its compute nodes' CPUs (slurm/host.ts), not this login node's.
+  return config.engines.includes('llamacpp') && !host.simulated && !host.cpu ? { ...host, cpu: cpuInfo() } : host;
 }
 
 /** Engines usable here with their versions; on the simulated host every engine is imitated. */

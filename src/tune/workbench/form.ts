@@ -97,17 +97,19 @@ const FORM_OWNED = [
 /**
  * The command line's flags that no screen asks for, checked by --auto's rules before the screens
  * open (only quitting could fix them there). The form's own values are left to the form: a fixed
- * known model and a random workload stand in for them (no dataset file is written).
+ * known model and a random workload stand in for them (no dataset file is written). Returns the
+ * engines the session will ask for.
  */
-export function checkCliFlags(cli: AutoFlagValues, settings: SettingValues = {}): void {
+export function checkCliFlags(cli: AutoFlagValues, settings: SettingValues = {}): SessionConfig['engines'] {
   const values: AutoFlagValues = { ...cli };
   for (const k of FORM_OWNED) delete values[k];
   // A GGUF model (llama.cpp) stands in for itself: llama.cpp's flags need one, and it runs without the simulator.
   const gguf = typeof cli.model === 'string' && isGgufPath(cli.model);
-  configFromFlags(
+  // The engines it names (llama.cpp's for a GGUF): they decide whether a host without a GPU is a real host.
+  return configFromFlags(
     { ...values, model: gguf ? cli.model : 'Qwen/Qwen3-14B', ...(gguf ? {} : { sim: true }), scenario: 'random:1/1', validation: 'none' },
     settings,
-  );
+  ).engines;
 }
 
 /**

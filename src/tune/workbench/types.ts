@@ -4,6 +4,7 @@
 // renders and nothing here spawns; the front end imports these types, the core never imports it.
 import type { TuneListener } from '../../core/events.js';
 import type { EngineInfo } from '../../engines/types.js';
+import type { CpuInfo } from '../../host/gpus.js';
 import type { SessionObjective } from '../config/rules.js';
 
 export const SCENARIOS = ['sharegpt-like', 'random', 'sharegpt'] as const;
@@ -55,6 +56,8 @@ export interface HostView {
   driver?: string;
   /** GPU types the simulated host can be (catalog short names). */
   gpuTypes: string[];
+  /** The CPU of a real host a CPU engine (llama.cpp) runs on. */
+  cpu?: CpuInfo;
   engines: EngineInfo[];
   logDir: string;
   freeDiskBytes?: number;

@@ -19,6 +19,8 @@ import { stageScenario } from '../plan/replica.js';
 import { stageWeightsLine } from '../cli/text-weights.js';
 import type { HostView, ModelView, PlanView, PlanVariantView } from './types.js';
 import { SAME_SERVER } from '../decide/same-server.js';
+import { isGgufPath } from '../cli/llamacpp-args.js';
+import { ggufModelView } from './gguf-view.js';
 
 /** Free bytes on the file system that will hold `dir` (its nearest existing parent). */
 function freeBytes(dir: string): number | undefined {
@@ -32,12 +34,12 @@ function freeBytes(dir: string): number | undefined {
   }
 }
 
-/** Each engine's detection, run side by side. */
-export function detectEngines(): Promise<EngineInfo[]> {
+/** Each engine's detection, run side by side; `llamaServer` is --llama-server's path. */
+export function detectEngines(llamaServer?: string): Promise<EngineInfo[]> {
   return Promise.all(
     ENGINES.map(
       (e): Promise<EngineInfo> =>
-        getAdapter(e).detect?.({ runtime: 'native', timeoutMs: 10_000 }) ??
+        getAdapter(e).detect?.({ runtime: 'native', timeoutMs: 10_000, ...(e === 'llamacpp' && llamaServer ? { llamaServer } : {}) }) ??
         Promise.resolve({ engine: e, installed: false, runtime: 'native', detail: 'no detection' }),
     ),
   );
@@ -55,6 +57,7 @@ export function hostView(host: HostInfo, engines: EngineInfo[], runsDir: string)
     })),
     ...(host.driverVersion ? { driver: host.driverVersion } : {}),
     gpuTypes: gpuNames(),
+    ...(host.cpu && !host.simulated ? { cpu: host.cpu } : {}),
     engines: host.simulated
       ? [...engines, { engine: 'sim', installed: true, runtime: 'sim', version: VERSION, detail: 'imitates vllm, sglang and trtllm' }]
       : engines,
@@ -97,6 +100,7 @@ function weightsOf(variants: Plan['stages'][number]['variants']): { weights?: st
 const DTYPES: WeightDtype[] = ['bf16', 'fp8', 'int4'];
 
 export function modelView(id: string): ModelView {
+  if (isGgufPath(id.trim())) return ggufModelView(id.trim());
   const m = getModel(id);
   if (!m) {
     return {

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { parseArgsMessage, UserError } from '../../core/errors.js';
 import type { Settings } from '../../core/settings.js';
+import type { EngineName } from '../../core/variant.js';
 import { detectHost, type HostInfo } from '../../host/gpus.js';
 import { findGpu, gpuNames } from '../../model/gpus.js';
 import { builtinModelIds } from '../../model/models.js';
@@ -16,6 +17,7 @@ import { checkNumber, RULES } from '../config/rules.js';
 import { realPlanDeps } from '../plan/deps.js';
 import { estimateHostFor, validationSeconds } from '../plan/estimate-time.js';
 import type { Plan } from '../plan/types.js';
+import { realHostFor } from '../session/open.js';
 import { planSession, runSession, SessionControl, type SessionOptions } from '../session/session.js';
 import { checkCliFlags, checkForm, configFromChoices, formDefaults } from './form.js';
 import type { Choices, PlannedSession, Services, SessionStarter, WorkbenchDefaults } from './types.js';
@@ -62,24 +64,25 @@ export interface RealServices {
   activeSession(): Promise<unknown> | null;
 }
 
-function workbenchDefaults(flags: AutoFlagValues, settings: Settings): WorkbenchDefaults {
-  checkCliFlags(flags, settings.all());
+function workbenchDefaults(flags: AutoFlagValues, settings: Settings): { defaults: WorkbenchDefaults; engines: EngineName[] } {
+  const engines = checkCliFlags(flags, settings.all());
   const price = flags['gpu-hour-price'] ?? settings.get('gpu-hour-price');
   // Refused before the screens, in --auto's words: the Host screen cannot pick a GPU the catalog lacks.
   const gpu = flags.gpu as string | undefined;
   if (gpu !== undefined && !findGpu(gpu)) throw new UserError(`unknown GPU '${gpu}' for --gpu: use one of ${gpuNames().join(', ')}`);
-  return {
+  const defaults: WorkbenchDefaults = {
     gpuType: (flags.gpu as string | undefined) ?? 'H100',
     gpuCount: checkNumber('--gpus', flags.gpus as string | undefined, RULES.simGpus) ?? 1,
     form: formDefaults(flags, settings),
     ...(price !== undefined ? { pricePerGpuHour: Number(price) } : {}),
     ...(flags['dummy-weights'] === true ? { dummyWeights: true } : {}),
   };
+  return { defaults, engines };
 }
 
 export function realServices(opts: RealServicesOptions): RealServices {
   const flags = parseTuiFlags(opts.argv);
-  const defaults = workbenchDefaults(flags, opts.settings);
+  const { defaults, engines: asked } = workbenchDefaults(flags, opts.settings);
   let detected: HostInfo | undefined;
   let active: Promise<unknown> | null = null;
   const runsDir = (flags['runs-dir'] as string | undefined) ?? defaultRunsDir();
@@ -114,10 +117,14 @@ export function realServices(opts: RealServicesOptions): RealServices {
 
   const services: Services = {
     async detectHost() {
-      const [host, engines] = await Promise.all([
-        detectHost({ sim: flags.sim === true, gpu: defaults.gpuType, gpus: defaults.gpuCount }),
-        detectEngines(),
+      const sim = flags.sim === true;
+      const llamaServer = flags['llama-server'] as string | undefined;
+      const [found, engines] = await Promise.all([
+        detectHost({ sim, gpu: defaults.gpuType, gpus: defaults.gpuCount }),
+        detectEngines(llamaServer),
       ]);
+      // A GGUF session on a host without a GPU runs llama.cpp on the CPU for real, as --auto does.
+      const host = sim ? found : realHostFor(found, asked);
       detected = host;
       return hostView(host, engines, runsDir);
     },

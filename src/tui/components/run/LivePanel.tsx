@@ -56,11 +56,13 @@ export function LivePanel({ current, width, now, simulated }: LivePanelProps): R
             running <Text bold>{fmtNum(s?.running)}</Text>
             {kv ? <Muted>{`  server: ${fmtNum(kv.running)} running, ${fmtNum(kv.waiting)} waiting`}</Muted> : null}
           </Text>
+          {kv?.genTokPerS ? <Muted>{`server's own gauge: ${fmtTokS(kv.genTokPerS)} tok/s per sequence`}</Muted> : null}
           <Text>
             KV cache{' '}
-            <Text bold color={kv && kv.kvUsage > 0.95 ? theme.warn : undefined}>
-              {kv ? fmtPct(kv.kvUsage * 100) : '-'}
+            <Text bold color={kv?.kvUsage !== undefined && kv.kvUsage > 0.95 ? theme.warn : undefined}>
+              {kv?.kvUsage !== undefined ? fmtPct(kv.kvUsage * 100) : '-'}
             </Text>
+            {kv && kv.kvUsage === undefined ? <Muted> not reported by the server</Muted> : null}
             {kv && kv.preemptions > 0 ? <Text color={theme.warn}>{`  ${fmtNum(kv.preemptions)} preemptions`}</Text> : null}
           </Text>
           <Text color={s && s.failed > 0 ? theme.bad : undefined}>errors {fmtNum(s?.failed ?? 0)}</Text>

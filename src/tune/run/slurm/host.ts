@@ -3,13 +3,16 @@
 // the session is checked against it before anything is submitted (preflight), and on a real
 // cluster the planner sees nodes x GPUs per node of the gres type.
 import { UserError } from '../../../core/errors.js';
+import { cpuInfo } from '../../../host/cpu.js';
 import { simulatedHost, type HostInfo } from '../../../host/gpus.js';
 import {
   allocationShortfall,
   assertSlurmClients,
   discoverCluster,
   largestAllocation,
+  largestCpuAllocation,
   SlurmCommandError,
+  type CpuAllocation,
   type SlurmCluster,
 } from '../../../host/slurm/index.js';
 import { findGpu } from '../../../model/gpus.js';
@@ -35,7 +38,8 @@ async function describeCluster(): Promise<SlurmCluster> {
 export async function resolveSlurmHost(config: SessionConfig): Promise<HostInfo> {
   const runtime = config.runtime as SlurmRuntimeConfig;
   assertSlurmClients();
-  const alloc = largestAllocation(await describeCluster(), runtime.partition);
+  const cluster = await describeCluster();
+  const alloc = largestAllocation(cluster, runtime.partition);
   const sim = config.sim;
   if (sim) {
     const nodes = sim.nodes ?? 1;
@@ -51,6 +55,11 @@ export async function resolveSlurmHost(config: SessionConfig): Promise<HostInfo>
       ),
       gpusPerNode: sim.gpus / nodes,
     };
+  }
+  // A partition without GPUs is a CPU cluster for llama.cpp; for the GPU engines it is the shortfall below.
+  if (!alloc && config.engines.every((e) => e === 'llamacpp')) {
+    const cpu = largestCpuAllocation(cluster, runtime.partition);
+    if (cpu) return cpuClusterHost(cpu, runtime);
   }
   const short = allocationShortfall(alloc, runtime.nodes ?? 1, 1, runtime.partition);
   if (short) throw new UserError(short);
@@ -70,4 +79,23 @@ export async function resolveSlurmHost(config: SessionConfig): Promise<HostInfo>
   );
   // Real GPUs, only not on this login node: the catalog's figures stand in for nvidia-smi's.
   return { ...host, simulated: false, gpusPerNode: alloc!.gpusPerNode };
+}
+
+/**
+ * A CPU-only partition as the host: no GPU, and one node's CPUs and memory as sinfo reports them
+ * (what one llama-server job can use). Slurm reports memory 1 MB when slurm.conf sets no
+ * RealMemory; then this login node's available memory stands in, and the note says so.
+ */
+function cpuClusterHost(a: CpuAllocation, runtime: SlurmRuntimeConfig): HostInfo {
+  runtime.gpusPerNode = 0;
+  runtime.nodes = Math.min(runtime.nodes ?? a.nodes, a.nodes);
+  const known = a.memoryMbPerNode > 1;
+  const memMiB = known ? a.memoryMbPerNode : cpuInfo().memAvailMiB;
+  const mem = known ? `${memMiB} MB memory` : "memory not configured (RealMemory), this node's available memory assumed";
+  return {
+    simulated: false,
+    gpus: [],
+    note: `Slurm partition ${a.partition}: ${a.nodes} node(s) x ${a.cpusPerNode} CPUs, ${mem}, no GPU: llama.cpp runs on the CPU`,
+    cpu: { threads: a.cpusPerNode, memAvailMiB: memMiB, memTotalMiB: memMiB },
+  };
 }

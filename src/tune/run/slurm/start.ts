@@ -20,6 +20,7 @@ import {
   type SlurmCli,
   type SlurmJobHandle,
   type SlurmJobInfo,
+  type SlurmRequest,
 } from '../../../host/slurm/index.js';
 import { gpusHeld } from '../../../model/layout.js';
 import type { SlurmRuntimeConfig } from '../../config/config.js';
@@ -28,6 +29,7 @@ import { launchWeights } from '../../launch/dummy-weights.js';
 import { launchContext, prepareLaunch } from '../../launch/launch.js';
 import type { LaunchRecord, RunVariantContext, ServerStart } from '../types.js';
 import { describeJobGpus, jobGpus, singleNodeGpuIds } from './gpus.js';
+import { cpusPerTask } from './cpu.js';
 import { jobServer, type JobServer } from './handle.js';
 
 /** The Slurm client environment: the ambient one (SLURM_CONF and PATH of the login node). */
@@ -38,11 +40,13 @@ export function gpusPerNode(ctx: Pick<RunVariantContext, 'config' | 'host'>): nu
   const sim = ctx.config.sim;
   if (sim) return sim.gpus / (sim.nodes ?? 1);
   const r = ctx.config.runtime as SlurmRuntimeConfig;
-  return r.gpusPerNode ?? Math.max(1, ctx.host.gpus.length);
+  // A CPU-only partition (llama.cpp): 0 GPUs per node, jobs ask for none.
+  return r.gpusPerNode ?? (ctx.host.cpu && !ctx.host.gpus.length ? 0 : Math.max(1, ctx.host.gpus.length));
 }
 
-/** Nodes a variant spans: its GPUs (tp x pp x dp, dp-attention inside tp) over GPUs per node. */
+/** Nodes a variant spans: its GPUs (tp x pp x dp, dp-attention inside tp) over GPUs per node; one node and no GPU on a CPU cluster. */
 export function variantNodes(variant: Variant, perNode: number): { nodes: number; gpusPerNode: number } {
+  if (perNode === 0) return { nodes: 1, gpusPerNode: 0 };
   const used = gpusHeld(variant.engine, variant.knobs);
   const nodes = Math.max(1, Math.ceil(used / perNode));
   return { nodes, gpusPerNode: nodes > 1 ? perNode : used };
@@ -97,59 +101,26 @@ export async function startSlurmServer(
   const launchConfig = sim ? { ...ctx.config, sim: { ...sim, gpus: perNode } } : ctx.config;
   const launchCtx = launchContext(launchConfig, { port, runDir, ...(simSpeed !== undefined ? { speed: simSpeed } : {}) });
   const adapter = adapterFor(variant, launchCtx);
-  let prepared;
-  let ranks;
   const weights = launchWeights(ctx.config, variant, ctx.stage);
   const layout = { nodes, gpusPerNode: perNode, distPort, bindHost: ctx.config.bindHost };
-  try {
-    prepared = prepareLaunch(variant, launchCtx, {
-      dummyWeights: weights?.kind === 'dummy',
-      ...(sim?.truth ? { simTruth: sim.truth } : {}),
-    });
-    // The real engine's multi-node launch decides what is possible (vLLM 0.11 refuses a replica
-    // over nodes); the simulated engine then starts with SGLang's flags (engine-ranks.ts simRanks).
-    const real = engineRanks(variant.engine, sim ? prepared.spec.engineArgv : prepared.spec.argv, variant.knobs, layout);
-    ranks = sim
-      ? nodes > 1
-        ? simRanks(prepared.spec.argv, layout)
-        : engineRanks('sglang', prepared.spec.argv, variant.knobs, layout)
-      : real;
-  } catch (e) {
-    if (!(e instanceof UserError)) throw e;
-    return { ok: false, failure: { kind: 'bad-flag', reason: e.message }, extra: {} };
-  }
+  const made = launchRanks(variant, ctx, launchCtx, layout, weights?.kind === 'dummy');
+  if ('failure' in made) return { ok: false, failure: made.failure, extra: {} };
+  const { prepared, ranks } = made;
   const { spec, engineEnv } = prepared;
   const base: LaunchRecord = { argv: spec.argv, engineArgv: spec.engineArgv, env: engineEnv, ...(weights ? { weights } : {}) };
   for (const f of spec.files) {
     mkdirSync(dirname(f.path), { recursive: true });
     writeFileSync(f.path, f.content);
   }
-  ctx.emit({
-    type: 'variant-launching',
-    variantId: variant.id,
-    stage: ctx.stage,
-    argv: spec.argv,
-    port,
-    ...(variant.label ? { label: variant.label } : {}),
-    ...(ctx.run ? { run: ctx.run } : {}),
-  });
+  emitLaunching(ctx, variant, spec.argv, port);
   const log = (line: string) => ctx.emit({ type: 'server-log', variantId: variant.id, line, stream: 'stdout' });
+  const cpus = cpusPerTask(variant, ctx.host);
   let job: SlurmJobHandle;
   try {
     job = await launchSlurmJob({
       cli: SLURM_CLI,
       runDir,
-      request: {
-        nodes,
-        gpusPerNode: gpn,
-        tasksPerNode: ranks.tasksPerNode,
-        jobName: `servelab-${variant.id}`.slice(0, 60),
-        ...(runtime.exclusive || nodes > 1 ? { exclusive: true } : {}),
-        ...(runtime.partition ? { partition: runtime.partition } : {}),
-        ...(runtime.account ? { account: runtime.account } : {}),
-        ...(runtime.time ? { time: runtime.time } : {}),
-        ...(runtime.extra.length ? { extra: runtime.extra } : {}),
-      },
+      request: jobRequest(variant, runtime, { nodes, gpusPerNode: gpn, tasksPerNode: ranks.tasksPerNode, cpusPerTask: cpus }),
       env: spec.env,
       ranks: ranks.ranks,
       port,
@@ -169,12 +140,13 @@ export async function startSlurmServer(
     };
   }
   // Journalled at once: job-state events go to the run's events.jsonl as they are emitted.
+  const size = cpus !== undefined && !gpn ? `${cpus} CPU(s), no GPU` : `${gpn} GPU(s)`;
   ctx.emit({
     type: 'job-state',
     variantId: variant.id,
     jobId: job.jobId,
     state: 'SUBMITTED',
-    text: `submitted (${nodes} node(s) x ${gpn} GPU(s))`,
+    text: `submitted (${nodes} node(s) x ${size})`,
   });
   const server = jobServer(job, SLURM_CLI, { argv: spec.argv, runDir, port });
   return await waitUp(variant, ctx, stopSignal, job, server, {
@@ -184,6 +156,57 @@ export async function startSlurmServer(
     simSpeed,
     classify: (l, x) => adapter.classifyFailure(l, x),
   });
+}
+
+type Layout = Parameters<typeof engineRanks>[3];
+
+function emitLaunching(ctx: RunVariantContext, variant: Variant, argv: string[], port: number): void {
+  const extra = { ...(variant.label ? { label: variant.label } : {}), ...(ctx.run ? { run: ctx.run } : {}) };
+  ctx.emit({ type: 'variant-launching', variantId: variant.id, stage: ctx.stage, argv, port, ...extra });
+}
+
+/** The launch and the per-rank commands of a job; an engine's refusal (bad flag, impossible layout) as a failure. */
+function launchRanks(
+  variant: Variant,
+  ctx: RunVariantContext,
+  launchCtx: ReturnType<typeof launchContext>,
+  layout: Layout,
+  dummyWeights: boolean,
+): { prepared: ReturnType<typeof prepareLaunch>; ranks: ReturnType<typeof engineRanks> } | { failure: Failure } {
+  const sim = ctx.config.sim;
+  try {
+    const prepared = prepareLaunch(variant, launchCtx, { dummyWeights, ...(sim?.truth ? { simTruth: sim.truth } : {}) });
+    // The real engine's multi-node launch decides what is possible (vLLM 0.11 refuses a replica
+    // over nodes); the simulated engine then starts with SGLang's flags (engine-ranks.ts simRanks).
+    const real = engineRanks(variant.engine, sim ? prepared.spec.engineArgv : prepared.spec.argv, variant.knobs, layout);
+    if (!sim) return { prepared, ranks: real };
+    return {
+      prepared,
+      ranks: layout.nodes > 1 ? simRanks(prepared.spec.argv, layout) : engineRanks('sglang', prepared.spec.argv, variant.knobs, layout),
+    };
+  } catch (e) {
+    if (!(e instanceof UserError)) throw e;
+    return { failure: { kind: 'bad-flag', reason: e.message } };
+  }
+}
+
+/** What the job asks of Slurm: its size (GPUs per node, or CPUs per task on a CPU cluster) and the session's sbatch options. */
+function jobRequest(
+  variant: Variant,
+  runtime: SlurmRuntimeConfig,
+  size: Pick<SlurmRequest, 'nodes' | 'gpusPerNode' | 'tasksPerNode' | 'cpusPerTask'>,
+): SlurmRequest {
+  const { cpusPerTask, ...rest } = size;
+  return {
+    ...rest,
+    jobName: `servelab-${variant.id}`.slice(0, 60),
+    ...(cpusPerTask !== undefined ? { cpusPerTask } : {}),
+    ...(runtime.exclusive || size.nodes > 1 ? { exclusive: true } : {}),
+    ...(runtime.partition ? { partition: runtime.partition } : {}),
+    ...(runtime.account ? { account: runtime.account } : {}),
+    ...(runtime.time ? { time: runtime.time } : {}),
+    ...(runtime.extra.length ? { extra: runtime.extra } : {}),
+  };
 }
 
 /**
