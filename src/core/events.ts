@@ -174,9 +174,7 @@ export interface RunOfRuns {
 }
 
 /** "run 2 of 3". */
-export function runText(r: RunOfRuns): string {
-  return `run ${r.n} of ${r.of}`;
-}
+export const runText = (r: RunOfRuns): string => `run ${r.n} of ${r.of}`;
 
 export type TuneEvent =
   | { type: 'session-started'; runDir: string; simulated: boolean; at: string }
@@ -212,7 +210,8 @@ export type TuneEvent =
   | { type: 'warning'; message: string }
   /** The session's host calibration was refitted on one more measured variant (issue 24): its leave-one-out line. */
   | { type: 'calibration-updated'; observations: number; summary: string }
-  | { type: 'error'; message: string };
+  | { type: 'error'; message: string }
+  | import('./capacity-events.js').CapacityEvent; // the capacity stage (--capacity RULES, issue 25)
 
 export type TuneListener = (event: TuneEvent) => void;
 

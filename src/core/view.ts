@@ -7,6 +7,8 @@ import type { RunOfRuns, SessionGpuTime, StageVerdict, TuneEvent, VariantResult 
 import type { PlanInfo, ValidationRow } from './events.js';
 import { applySweepEvent, isSweepEvent, type SweepView } from './view-sweep.js';
 import { applyLaunchCost, applyWaveClock, closeWave, type WaveClock } from './view-cost.js';
+import { isCapacityEvent } from './capacity-events.js';
+import { applyCapacityEvent, type CapacityView } from './view-capacity.js';
 
 
 export interface StageRowView {
@@ -76,6 +78,8 @@ export interface SessionView {
   validation?: ValidationView;
   /** The load sweep of the finalists, when the session ran one (--sweep). */
   sweep?: SweepView;
+  /** The capacity search on the winner's server, when the session ran one (--capacity RULES). */
+  capacity?: CapacityView;
   outcome?: { profilePath: string | null; reportPath: string | null; exitCode: number };
   /** Human labels by variant id. */
   labels: Record<string, string>;
@@ -176,6 +180,13 @@ function onStageFinished(view: SessionView, v: StageVerdict): SessionView {
   return { ...next, baselineId: v.baselineId ?? view.baselineId, winner };
 }
 
+function applyCapacity(view: SessionView, e: import('./capacity-events.js').CapacityEvent): SessionView {
+  const capacity = applyCapacityEvent(view.capacity, e);
+  if (!capacity) return view;
+  // The capacity launch ends without variant-finished: nothing runs once its answer is in.
+  return e.type === 'capacity-finished' ? closeWave({ ...view, capacity, running: {} }) : { ...view, capacity };
+}
+
 /** One event applied to the view. A new session-started (a resumed run) starts the view afresh. */
 export function applyToView(view: SessionView, e: TuneEvent): SessionView {
   if (isSweepEvent(e)) {
@@ -185,6 +196,7 @@ export function applyToView(view: SessionView, e: TuneEvent): SessionView {
     const chosen = e.type === 'sweep-finished' && e.decides && e.choice ? resultOf(view, e.choice.variantId) : null;
     return { ...view, sweep, ...(chosen ? { winner: chosen } : {}) };
   }
+  if (isCapacityEvent(e)) return applyCapacity(view, e);
   switch (e.type) {
     case 'session-started':
       return { ...emptyView(), status: 'running', runDir: e.runDir, simulated: e.simulated, startedAt: e.at, warnings: view.warnings, errors: view.errors };

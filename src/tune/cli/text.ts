@@ -19,6 +19,8 @@ import { servingArgv } from '../launch/dummy-weights.js';
 import { stageWeightsLine, summaryWeightsLines, weightsMark } from './text-weights.js';
 import { isSameServer, SAME_SERVER, SAME_SERVER_STATUS } from '../decide/same-server.js';
 import { qualityGpuS, qualityLines } from '../../quality/text.js';
+import { isCapacityEvent } from '../../core/capacity-events.js';
+import { capacityProgressLine, capacitySummaryText } from './text-capacity.js';
 
 /** A number with `digits` decimals, '-' when there is none. */
 const num = (n: number | undefined | null, digits = 1) => (typeof n === 'number' && Number.isFinite(n) ? n.toFixed(digits) : '-');
@@ -73,6 +75,7 @@ function stageLine(e: StageVerdict): string {
 /** One stderr line per step worth telling; null for events that stay silent (logs, live snapshots). */
 export function progressLine(e: TuneEvent): string | null {
   if (e.type === 'sweep-started' || e.type === 'sweep-point' || e.type === 'sweep-finished') return sweepProgressLine(e);
+  if (isCapacityEvent(e)) return capacityProgressLine(e);
   switch (e.type) {
     case 'session-started':
       return `run folder ${e.runDir}${e.simulated ? ' (simulated host)' : ''}`;
@@ -242,6 +245,7 @@ export function summaryText(view: SessionView, opts: { gpuHourPrice?: number; tp
     );
     out.push('');
   }
+  out.push(...capacitySummaryText(view.capacity));
   const cost = sessionCostText(view);
   if (cost) out.push(`Tuning cost: ${cost}`, '  (GPU-h per row: GPUs held x launch to stop, startup and benchmark together; the host column counts idle GPUs too)', '');
   const qualityS = qualityGpuS(view.stages.flatMap((s) => s.rows.map((r) => r.result)));

@@ -68,7 +68,7 @@ function interruption(ctx: RunVariantContext): Failure | null {
 }
 
 /** Start the server, trying another port when the one picked was lost to another process. */
-async function startWithRetries(variant: Variant, scenarios: readonly Scenario[], ctx: RunVariantContext, stopSignal: AbortSignal): Promise<ServerStart> {
+export async function startWithRetries(variant: Variant, scenarios: readonly Scenario[], ctx: RunVariantContext, stopSignal: AbortSignal): Promise<ServerStart> {
   const simSpeed = await launchSpeed(variant, scenarios, ctx);
   for (let attempt = 1; ; attempt++) {
     const up = await startServer(variant, ctx, stopSignal, simSpeed);
