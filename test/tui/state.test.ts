@@ -187,7 +187,7 @@ describe('wizard reducer', () => {
     w = wizardReducer(w, { type: 'choice-step', dir: 1 });
     expect(w.form.scenario).toBe('sharegpt');
     expect(focusedField(w).key).toBe('scenario');
-    expect(visibleFields(w.form).map((f) => f.key)).toEqual(['model', 'scenario', 'datasetPath', 'numPrompts', 'seed', 'objective', 'slo', 'sweep', 'validation']);
+    expect(visibleFields(w.form).map((f) => f.key)).toEqual(['model', 'scenario', 'datasetPath', 'numPrompts', 'seed', 'objective', 'slo', 'sweep', 'validation', 'capacity', 'quality', 'qualityFloor']);
     // Choices are not edited by typing.
     expect(wizardReducer(w, { type: 'type', text: 'z' })).toBe(w);
   });

@@ -5,6 +5,7 @@ import type { SessionGpuTime, ValidationRow, VariantResult } from '../../core/ev
 import { sessionCostText } from '../../core/view-cost.js';
 import { shownStages, type SessionView } from '../../core/view.js';
 import type { SweepView } from '../../core/view-sweep.js';
+import type { CapacityView } from '../../core/view-capacity.js';
 import { dollarsPerMillionTokens } from '../../tune/decide/decide.js';
 import type { RunState } from './run.js';
 import { relativeLabel } from '../format.js';
@@ -57,6 +58,8 @@ export interface ResultsData {
   validationOff?: boolean;
   /** The finalists' load sweep, when the session ran one (its own page). */
   sweep?: SweepView;
+  /** The capacity search on the winner (--capacity RULES): its own page, after validation. */
+  capacity?: CapacityView;
   /** What the session cost, as the core summed it (absent when the run ended before it did). */
   cost?: SessionGpuTime;
   /** Without the core's sum: what the variants held so far (view-cost.ts sessionCostText). */
@@ -134,6 +137,7 @@ export function resultsData(source: RunState | SessionView, opts: ResultsOptions
     ...(view.validation?.baselineWhy ? { validationBaselineWhy: view.validation.baselineWhy } : {}),
     priced: Boolean(opts.pricePerGpuHour),
     ...(sweep ? { sweep } : {}),
+    ...(view.capacity ? { capacity: view.capacity } : {}),
     ...(view.cost ? { cost: view.cost } : soFar ? { costSoFar: soFar } : {}),
   };
 }
