@@ -4,14 +4,10 @@
 // capacity-* events carry and decides nothing.
 import type { CapacityAnswerInfo, CapacityEvent, CapacityProbeInfo } from './capacity-events.js';
 
-export interface CapacityView {
-  variantId: string;
-  label: string;
-  by: 'concurrency' | 'rate';
-  slo: string;
-  resolution: string;
-  workload: string;
-  rule: string[];
+/** What the search was asked, as capacity-started carries it. */
+type CapacityStart = Omit<Extract<CapacityEvent, { type: 'capacity-started' }>, 'type'>;
+
+export interface CapacityView extends CapacityStart {
   /** Judged probes, in the order they ran. */
   probes: CapacityProbeInfo[];
   /** The probe being measured now. */

@@ -155,6 +155,8 @@ export function planText(plan: Plan, config: SessionConfig, times?: PlanTimes): 
     out.push('');
     out.push(`Then: sweep ${config.sweep.spec}${config.sweep.all ? ' (every level)' : ''} on the finalists (${FINALIST_RULE})${config.sweep.frontier ? '; the frontier chooses the variant and load for the SLO, and validation runs at that load' : ''}`);
   }
+  const cap = config.capacity;
+  if (cap) out.push('', `Last: the winner's capacity under ${cap.slo}: one more launch (real weights), highest ${cap.by} up to ${cap.max}, resolution ${cap.resolution} (docs/capacity.md)`);
   if (plan.predictedWinnerId) out.push(`Predicted winner: ${plan.predictedWinnerId}`);
   out.push('');
   out.push('Caveats:');
