@@ -1,5 +1,5 @@
 // The capacity search against a brute-force sweep on the same server: `npm run bench -- capacity`
-// (or `npx tsx perf/capacity.bench.ts [--base-url URL] [--slo RULES] [--resolution R]`).
+// (or `npx tsx perf/capacity.bench.ts [--base-url URL] [--slo RULES] [--resolution R] [--input-len N --output-len N]`).
 // Without --base-url it starts a sim-serve (vLLM, Qwen3-14B, one H100, clock --speed, default 2x:
 // faster clocks on a busy machine let the client's own delays into TPOT) and stops it at the end;
 // with one it searches that server (any engine: llama.cpp's llama-server too).
@@ -29,6 +29,9 @@ const SPEED = arg('speed', '2');
 /** sim-serve's --max-running-seqs: a sharp limit (the 17th request of 16 waits a whole request). */
 const SEQS = arg('max-running-seqs', '');
 const GRID = 8;
+/** The random workload's lengths (capacity-llamacpp.bench.ts passes a small one for llama-server on CPU). */
+const INPUT_LEN = Number(arg('input-len', '512'));
+const OUTPUT_LEN = Number(arg('output-len', '64'));
 
 async function startSim(): Promise<{ url: string; stop: () => void }> {
   const child = spawn(
@@ -80,7 +83,14 @@ async function startSim(): Promise<{ url: string; stop: () => void }> {
 function target(url: string): CapacityTarget {
   const loaded = new Map<number, Promise<Workload>>();
   const load = (n: number) =>
-    loadWorkload({ dataset: 'random', numPrompts: n, randomInputLen: 512, randomOutputLen: 64, seed: 0, model: 'Qwen/Qwen3-14B' });
+    loadWorkload({
+      dataset: 'random',
+      numPrompts: n,
+      randomInputLen: INPUT_LEN,
+      randomOutputLen: OUTPUT_LEN,
+      seed: 0,
+      model: 'Qwen/Qwen3-14B',
+    });
   return {
     run: { baseUrl: url, model: 'Qwen/Qwen3-14B', seed: 0, ignoreEos: true },
     workload: (n) => loaded.get(n) ?? loaded.set(n, load(n)).get(n)!,
@@ -135,7 +145,7 @@ try {
   for (let c = fine; c <= top; c += fine) fineRequests += probePrompts(spec.slo, 'concurrency', c);
   process.stdout.write(
     [
-      `server ${url}${sim ? ` (sim-serve vLLM Qwen3-14B H100, clock ${SPEED}x${SEQS ? `, --max-running-seqs ${SEQS}` : ''})` : ''}; workload random 512/64; SLO ${SLO}; resolution ${res}`,
+      `server ${url}${sim ? ` (sim-serve vLLM Qwen3-14B H100, clock ${SPEED}x${SEQS ? `, --max-running-seqs ${SEQS}` : ''})` : ''}; workload random ${INPUT_LEN}/${OUTPUT_LEN}; SLO ${SLO}; resolution ${res}`,
       `search: answer ${found.answer}, failing ${found.failing} (${found.breaks}); ${found.probes.length} probes, ${found.requests} requests, ${searchS.toFixed(0)} s`,
       `sweep of ${grid.length} loads (${grid.join(', ')}; step ${step}): answer ${b.answer}, failing ${b.failing}; ${bruteRequests} requests, ${bruteS.toFixed(0)} s`,
       `same answer within the resolution: ${agree ? 'yes' : 'NO'} (|${found.answer} - ${b.answer}| <= grid step ${step} + resolution ${resAt.toFixed(1)})`,

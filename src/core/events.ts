@@ -212,7 +212,8 @@ export type TuneEvent =
   | { type: 'warning'; message: string }
   /** The session's host calibration was refitted on one more measured variant (issue 24): its leave-one-out line. */
   | { type: 'calibration-updated'; observations: number; summary: string }
-  | { type: 'error'; message: string };
+  | { type: 'error'; message: string }
+  | import('./capacity-events.js').CapacityEvent; // the capacity stage (--capacity RULES, issue 25)
 
 export type TuneListener = (event: TuneEvent) => void;
 

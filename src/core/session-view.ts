@@ -6,6 +6,7 @@ import type { PlanInfo, SessionGpuTime, StageVerdict, ValidationRow, VariantResu
 import type { RunOfRuns } from './run-of-runs.js';
 import type { SweepView } from './view-sweep.js';
 import type { WaveClock } from './view-cost.js';
+import type { CapacityView } from './view-capacity.js';
 
 export interface StageRowView {
   result: VariantResult;
@@ -74,6 +75,8 @@ export interface SessionView {
   validation?: ValidationView;
   /** The load sweep of the finalists, when the session ran one (--sweep). */
   sweep?: SweepView;
+  /** The capacity search on the winner's server, when the session ran one (--capacity RULES). */
+  capacity?: CapacityView;
   outcome?: { profilePath: string | null; reportPath: string | null; exitCode: number };
   /** Human labels by variant id. */
   labels: Record<string, string>;

@@ -7,6 +7,8 @@ import type { RunningVariantView, SessionView, StageRowView, StageView } from '.
 import { applySweepEvent, isSweepEvent } from './view-sweep.js';
 import { tieClause } from './stage-text.js';
 import { applyLaunchCost, applyWaveClock, closeWave } from './view-cost.js';
+import { isCapacityEvent, type CapacityEvent } from './capacity-events.js';
+import { applyCapacityEvent } from './view-capacity.js';
 
 export function emptyView(): SessionView {
   return {
@@ -156,6 +158,13 @@ function onSessionFinished(view: SessionView, e: EventOf<'session-finished'>): S
   };
 }
 
+function applyCapacity(view: SessionView, e: CapacityEvent): SessionView {
+  const capacity = applyCapacityEvent(view.capacity, e);
+  if (!capacity) return view;
+  // The capacity launch ends without variant-finished: nothing runs once its answer is in.
+  return e.type === 'capacity-finished' ? closeWave({ ...view, capacity, running: {} }) : { ...view, capacity };
+}
+
 /** One event applied to the view. A new session-started (a resumed run) starts the view afresh. */
 export function applyToView(view: SessionView, e: TuneEvent): SessionView {
   if (isSweepEvent(e)) {
@@ -165,6 +174,7 @@ export function applyToView(view: SessionView, e: TuneEvent): SessionView {
     const chosen = e.type === 'sweep-finished' && e.decides && e.choice ? resultOf(view, e.choice.variantId) : null;
     return { ...view, sweep, ...(chosen ? { winner: chosen } : {}) };
   }
+  if (isCapacityEvent(e)) return applyCapacity(view, e);
   switch (e.type) {
     case 'session-started':
       return onSessionStarted(view, e);

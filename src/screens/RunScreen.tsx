@@ -8,6 +8,8 @@ import { Box, Text } from 'ink';
 import { runText } from '../core/run-of-runs.js';
 import { liveCost } from '../core/view-cost.js';
 import type { SweepView } from '../core/view-sweep.js';
+import type { CapacityView } from '../core/view-capacity.js';
+import { CapacityPanel } from '../tui/components/capacity/CapacityPanel.js';
 import { liveCostText } from '../tui/components/cost-text.js';
 import { Footer } from '../tui/components/Footer.js';
 import { Muted, Title } from '../tui/components/Title.js';
@@ -72,6 +74,8 @@ interface OneVariantProps {
   label: string;
   showLog: boolean;
   sweep: SweepView | undefined;
+  /** The capacity search on the winner's server, while it runs. */
+  capacity: CapacityView | undefined;
   chartRows: number;
   logRows: number;
   width: number;
@@ -80,11 +84,13 @@ interface OneVariantProps {
 }
 
 /** The running variant alone (or the one whose log is shown): its status line, then its log, live panel or the sweep chart. */
-function OneVariant({ c, label, showLog, sweep, chartRows, logRows, width, now, simulated }: OneVariantProps): React.JSX.Element {
+function OneVariant({ c, label, showLog, sweep, capacity, chartRows, logRows, width, now, simulated }: OneVariantProps): React.JSX.Element {
   return (
     <>
       <StatusLine c={c} label={label} now={now} width={width} />
-      {sweep && !showLog ? (
+      {capacity && !showLog && c.phase !== 'launching' ? (
+        <CapacityPanel capacity={capacity} width={width} height={chartRows} />
+      ) : sweep && !showLog ? (
         <SweepPanel sweep={sweep} width={width} height={chartRows} />
       ) : showLog || c.phase === 'launching' ? (
         <LogTail lines={c.logTail} count={c.phase === 'launching' && !showLog ? Math.min(6, logRows) : logRows} width={width} />
@@ -128,6 +134,7 @@ interface RunningPartProps {
   layout: ReturnType<typeof runningLayout>;
   showLog: boolean;
   sweep: SweepView | undefined;
+  capacity: CapacityView | undefined;
   chartRows: number;
   logRows: number;
   width: number;
@@ -140,7 +147,7 @@ interface RunningPartProps {
 /** What runs now: the validation note, then every running variant as rows or panels, or the one alone. */
 function RunningPart(props: RunningPartProps): React.JSX.Element {
   const theme = useTheme();
-  const { c, run, validating, layout, showLog, sweep, chartRows, logRows, width, now, picked, labelOf, rowLabel } = props;
+  const { c, run, validating, layout, showLog, sweep, capacity, chartRows, logRows, width, now, picked, labelOf, rowLabel } = props;
   return (
     <Box flexDirection="column">
       {validating.map((l, i) => (
@@ -164,6 +171,7 @@ function RunningPart(props: RunningPartProps): React.JSX.Element {
           label={labelOf(c)}
           showLog={showLog}
           sweep={sweep}
+          capacity={capacity}
           chartRows={chartRows}
           logRows={logRows}
           width={width}
@@ -199,6 +207,7 @@ export function RunScreen(p: RunScreenProps): React.JSX.Element {
   // While the finalists are swept the chart takes the panels' room; on a small terminal the GPU panel gives way too.
   const sweep = run.view.sweep && !run.view.sweep.done && !finished ? run.view.sweep : undefined;
   const chartRows = liveChartRows(p.height, roomy ? 16 : 8);
+  const capacity = run.view.capacity && !run.view.capacity.result && !finished ? run.view.capacity : undefined;
   const cost = run.status === 'idle' ? null : liveCostText(liveCost(run.view, now), p.width);
   const validating = c ? validatingLines(run, p.width) : [];
   const messages = messageLines(run, p.width);
@@ -224,6 +233,7 @@ export function RunScreen(p: RunScreenProps): React.JSX.Element {
           layout={layout}
           showLog={showLog}
           sweep={sweep}
+          capacity={capacity}
           chartRows={chartRows}
           logRows={logRows}
           width={p.width}

@@ -26,6 +26,9 @@ export const form: WorkloadForm = {
   slo: '',
   sweep: '',
   validation: 'quick',
+  capacity: '',
+  quality: '',
+  qualityFloor: '',
 };
 
 export const defaults: WorkbenchDefaults = { gpuType: 'H100', gpuCount: 1, form };

@@ -214,6 +214,9 @@ describe('wizard reducer', () => {
       'slo',
       'sweep',
       'validation',
+      'capacity',
+      'quality',
+      'qualityFloor',
     ]);
     // Choices are not edited by typing.
     expect(wizardReducer(w, { type: 'type', text: 'z' })).toBe(w);

@@ -114,6 +114,7 @@ export function applyLiveVariant(live: readonly CurrentVariant[], e: TuneEvent, 
     // Nothing of a stage or of the validation runs once its verdict or table is in.
     case 'stage-finished':
     case 'validation-finished':
+    case 'capacity-finished':
     case 'session-finished':
       return live.length ? [] : live;
     default:

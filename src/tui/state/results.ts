@@ -6,6 +6,7 @@ import { sessionCostText } from '../../core/view-cost.js';
 import { shownStages } from '../../core/stage-text.js';
 import { type SessionView } from '../../core/session-view.js';
 import type { SweepView } from '../../core/view-sweep.js';
+import type { CapacityView } from '../../core/view-capacity.js';
 import { dollarsPerMillionTokens } from '../../tune/decide/decide.js';
 import type { RunState } from './run.js';
 import { relativeLabel } from '../format.js';
@@ -58,6 +59,8 @@ export interface ResultsData {
   validationOff?: boolean;
   /** The finalists' load sweep, when the session ran one (its own page). */
   sweep?: SweepView;
+  /** The capacity search on the winner (--capacity RULES): its own page, after validation. */
+  capacity?: CapacityView;
   /** What the session cost, as the core summed it (absent when the run ended before it did). */
   cost?: SessionGpuTime;
   /** Without the core's sum: what the variants held so far (view-cost.ts sessionCostText). */
@@ -139,6 +142,7 @@ export function resultsData(source: RunState | SessionView, opts: ResultsOptions
     ...(view.validation?.baselineWhy ? { validationBaselineWhy: view.validation.baselineWhy } : {}),
     priced: Boolean(opts.pricePerGpuHour),
     ...(sweep ? { sweep } : {}),
+    ...(view.capacity ? { capacity: view.capacity } : {}),
     ...(view.cost ? { cost: view.cost } : soFar ? { costSoFar: soFar } : {}),
   };
 }

@@ -34,6 +34,9 @@ export const FIELDS: readonly FieldSpec[] = [
   { key: 'slo', label: 'SLOs', kind: 'text', hint: 'none (e.g. ttft:p99<2000,tpot:mean<100)' },
   { key: 'sweep', label: 'Sweep', kind: 'text', hint: 'e.g. concurrency:1,8,32,128 (frontier: 1,4,16,64,256)' },
   { key: 'validation', label: 'Validation', kind: 'choice', choices: VALIDATIONS },
+  { key: 'capacity', label: 'Capacity SLO', kind: 'text', hint: "none (e.g. ttft:p99<2000: the winner's most users)" },
+  { key: 'quality', label: 'Quality', kind: 'number', hint: 'none (e.g. 8 greedy prompts)' },
+  { key: 'qualityFloor', label: 'Quality floor', kind: 'text', hint: 'none (e.g. 0.9 exact match to win)' },
 ];
 
 export interface WizardState {

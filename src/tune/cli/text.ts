@@ -20,6 +20,8 @@ import { servingArgv } from '../launch/dummy-weights.js';
 import { stageWeightsLine, summaryWeightsLines, weightsMark } from './text-weights.js';
 import { isSameServer, SAME_SERVER, SAME_SERVER_STATUS } from '../decide/same-server.js';
 import { qualityGpuS, qualityLines } from '../../quality/text.js';
+import { isCapacityEvent } from '../../core/capacity-events.js';
+import { capacityProgressLine, capacitySummaryText } from './text-capacity.js';
 
 /** A number with `digits` decimals, '-' when there is none. */
 const num = (n: number | undefined | null, digits = 1) => (typeof n === 'number' && Number.isFinite(n) ? n.toFixed(digits) : '-');
@@ -77,6 +79,7 @@ function stageLine(e: StageVerdict): string {
 /** One stderr line per step worth telling; null for events that stay silent (logs, live snapshots). */
 export function progressLine(e: TuneEvent): string | null {
   if (e.type === 'sweep-started' || e.type === 'sweep-point' || e.type === 'sweep-finished') return sweepProgressLine(e);
+  if (isCapacityEvent(e)) return capacityProgressLine(e);
   switch (e.type) {
     case 'session-started':
       return `run folder ${e.runDir}${e.simulated ? ' (simulated host)' : ''}`;
@@ -168,6 +171,12 @@ export function planText(plan: Plan, config: SessionConfig, times?: PlanTimes): 
       `Then: sweep ${config.sweep.spec}${config.sweep.all ? ' (every level)' : ''} on the finalists (${FINALIST_RULE})${config.sweep.frontier ? '; the frontier chooses the variant and load for the SLO, and validation runs at that load' : ''}`,
     );
   }
+  const cap = config.capacity;
+  if (cap)
+    out.push(
+      '',
+      `Last: the winner's capacity under ${cap.slo}: one more launch (real weights), highest ${cap.by} up to ${cap.max}, resolution ${cap.resolution} (docs/capacity.md)`,
+    );
   if (plan.predictedWinnerId) out.push(`Predicted winner: ${plan.predictedWinnerId}`);
   out.push('');
   out.push('Caveats:');
@@ -296,6 +305,7 @@ export function summaryText(view: SessionView, opts: { gpuHourPrice?: number; tp
     );
     out.push('');
   }
+  out.push(...capacitySummaryText(view.capacity));
   const cost = sessionCostText(view);
   if (cost)
     out.push(

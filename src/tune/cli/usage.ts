@@ -69,6 +69,13 @@ Decision
   --quality-floor X       a variant whose exact-match rate is below X (0..1) cannot win
   --quality-eval FILE     JSONL of {"prompt": ..., "expected": ...}: send its prompts instead,
                           and report exact-match accuracy too
+  --capacity RULES        after validation, search the highest concurrency at which every rule
+                          holds on the winner's server (e.g. 'ttft:p99<2000,tpot:mean<100'), as
+                          'servelab capacity' does: probes, answer, failing probe, goodput in the
+                          summary, profile and report (see docs/capacity.md)
+  --capacity-by concurrency|rate   search the request rate instead (default concurrency)
+  --capacity-resolution N|N%       stop bisecting this close (default 10% of the answer)
+  --capacity-max N        highest load probed (default 4096 concurrent, 1024 req/s)
 
 Host
   --sim                   tune on the simulated host (no GPU needed)

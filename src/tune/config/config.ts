@@ -165,6 +165,8 @@ export interface SessionConfig {
   freshBaseline?: boolean;
   /** `--quality N` (issue 25): N greedy prompts to the references and every variant that changes numerics; absent: no check. */
   quality?: QualityConfig;
+  /** `--capacity RULES` (issue 25): the capacity search on the winner after validation; absent: none. */
+  capacity?: import('./capacity-config.js').CapacityConfig;
   /** llama.cpp only (absent otherwise, so other sessions' configs are unchanged). */
   llamacpp?: LlamaCppConfig;
 }

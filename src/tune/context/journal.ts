@@ -175,6 +175,15 @@ export class Journal<C = unknown> {
     return file;
   }
 
+  /** A run file writeJson wrote; undefined when it is absent or not JSON. */
+  readJson(name: string): unknown {
+    try {
+      return JSON.parse(readFileSync(join(this.dir, name), 'utf8')) as unknown;
+    } catch {
+      return undefined;
+    }
+  }
+
   update(patch: Partial<SessionState<C>>): void {
     this.state = { ...this.state, ...patch, updatedAt: new Date().toISOString() };
     // After a storage failure the state is best effort: the first error is the one to report.

@@ -14,6 +14,7 @@ import type { EarlyStopRequest } from '../run/early-stop-run.js';
 import type { CostLedger } from '../cost/ledger.js';
 import type { SessionCalibrator } from './calibration.js';
 import type { QualityRequest } from '../run/types.js';
+import type { Served, ServedServer } from '../run/serve-run.js';
 
 /** Steering from the front end while a session runs. */
 export class SessionControl {
@@ -77,6 +78,17 @@ export interface RunRequest {
  */
 export type ScenarioRunner = (variant: Variant, scenarios: readonly Scenario[], req: RunRequest) => Promise<VariantResult[]>;
 
+/**
+ * Launch one variant and hand its running server to `use` (the capacity search picks each load
+ * from the last verdict); stopped on every path. The real one is serveVariant (serve-run.ts).
+ */
+export type VariantServer = <T>(
+  variant: Variant,
+  scenarios: readonly Scenario[],
+  req: RunRequest,
+  use: (server: ServedServer) => Promise<T>,
+) => Promise<Served<T>>;
+
 export interface SessionContext {
   config: SessionConfig;
   host: HostInfo;
@@ -90,6 +102,8 @@ export interface SessionContext {
   signal?: AbortSignal;
   control: SessionControl;
   run: ScenarioRunner;
+  /** The server for --capacity; absent with a scripted runner and none injected (tests). */
+  serve?: VariantServer;
   /** Said once per session: the benchmark client was flagged as a bottleneck. */
   warnedClientBound: boolean;
   /** GPU time of every launch this session made, for its host GPU-hours. */

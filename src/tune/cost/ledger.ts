@@ -16,7 +16,7 @@ export class CostLedger {
   ) {}
 
   /** One wave of results that ran together; results without GPU time (journal hits, planned) add nothing. */
-  addWave(results: readonly (VariantResult | undefined)[]): void {
+  addWave(results: readonly (Pick<VariantResult, 'gpuTime'> | undefined)[]): void {
     const wave = results.map((r) => r?.gpuTime).filter((t): t is VariantGpuTime => !!t);
     if (wave.length) this.waves.push(wave);
   }
@@ -25,7 +25,7 @@ export class CostLedger {
    * A launch that ends without variant-finished (a validation side, a finalist's sweep): a wave of
    * its own in the ledger, and a launch-cost event with the same GPU time for the live views.
    */
-  addLaunch(emit: TuneListener, stage: string, first: VariantResult | undefined): void {
+  addLaunch(emit: TuneListener, stage: string, first: Pick<VariantResult, 'variantId' | 'gpuTime'> | undefined): void {
     this.addWave([first]);
     if (first?.gpuTime) emit({ type: 'launch-cost', variantId: first.variantId, stage, gpuTime: first.gpuTime });
   }

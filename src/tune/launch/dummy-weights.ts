@@ -12,7 +12,8 @@ export type WeightsUsed = NonNullable<VariantResult['weights']>;
 
 /** The final validation (and its per-scenario launches) always measures the real model. */
 export function isValidationStage(stage: string): boolean {
-  return stage.startsWith('validation');
+  // The capacity search on the winner (--capacity) is a final measurement too: the answer is for the real weights.
+  return stage.startsWith('validation') || stage === 'capacity';
 }
 
 /**

@@ -75,7 +75,7 @@ function interruption(ctx: RunVariantContext): Failure | null {
 }
 
 /** Start the server, trying another port when the one picked was lost to another process. */
-async function startWithRetries(
+export async function startWithRetries(
   variant: Variant,
   scenarios: readonly Scenario[],
   ctx: RunVariantContext,

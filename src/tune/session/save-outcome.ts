@@ -1,7 +1,7 @@
 // The end of a successful session: pricing and client-bound notes, the profile, its Markdown
 // report, and the journal marked finished.
 import { existsSync, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { gpusPerNode, variantNodes } from '../run/slurm/start.js';
 import type { VariantResult } from '../../core/events.js';
 import { buildProfile, reportPathFor, saveProfile } from '../../profiles/store.js';
@@ -21,6 +21,8 @@ import { writeSweepChart } from '../sweep/chart-file.js';
 import { FINALIST_RULE } from '../sweep/finalists.js';
 import type { SessionSweep } from '../sweep/session-sweep.js';
 import { qualityRecord } from '../stage/quality-check.js';
+import type { CapacityRecord } from '../../capacity/record.js';
+import { capacitySvg } from '../../capacity/text.js';
 
 function closingNotes(ctx: SessionContext, state: StageLoopState, winner: VariantResult, validation: readonly ValidationRow[]): string[] {
   const notes = [...state.notes];
@@ -106,12 +108,24 @@ function sweepPart(ctx: SessionContext, swept: SessionSweep): { record: SweepRec
   return { record, notes };
 }
 
+/** --capacity: the answer's chart beside the report (as `servelab capacity` writes it); its file name. */
+function capacityChart(ctx: SessionContext, reportPath: string, record: CapacityRecord): string {
+  const h = ctx.planHost;
+  const file = reportPath.replace(/\.md$/, '.capacity.svg');
+  writeFileAtomic(
+    file,
+    capacitySvg(record, { title: `${ctx.config.model} on ${h.gpuCount} x ${h.gpuName}: capacity by ${record.by}`, gpus: h.gpuCount }),
+  );
+  return basename(file);
+}
+
 export function saveOutcome(
   ctx: SessionContext,
   state: StageLoopState,
   winner: VariantResult,
   validation: ValidationRow[],
   swept?: SessionSweep | null,
+  capacity?: CapacityRecord | null,
 ): Saved {
   const { config, planHost: host } = ctx;
   const cost = ctx.cost.summary();
@@ -173,6 +187,10 @@ export function saveOutcome(
       simulated: ctx.host.simulated,
     });
     saved = { ...saved, sweep: { ...sweep.record, chart } };
+    saveProfile(saved, profilesDir);
+  }
+  if (capacity) {
+    saved = { ...saved, capacity: { ...capacity, chart: capacityChart(ctx, reportPath, capacity) } };
     saveProfile(saved, profilesDir);
   }
   writeFileAtomic(reportPath, renderReport(saved));

@@ -18,8 +18,9 @@ import { buildPlan } from '../plan/plan.js';
 import type { Plan, PlanDeps } from '../plan/types.js';
 import { AbortedError } from '../../core/aborted.js';
 import { runVariantScenarios } from '../run/runner.js';
+import { serveVariant } from '../run/serve-run.js';
 import { saveOutcome } from './save-outcome.js';
-import { SessionControl, type ScenarioRunner, type SessionContext } from '../context/session-context.js';
+import { SessionControl, type ScenarioRunner, type SessionContext, type VariantServer } from '../context/session-context.js';
 import { writeEngineHelp } from '../../engines/help-check.js';
 import { availableEngines, openJournal, resolveHost } from './open.js';
 import { initialStageState, runStages, type StageLoopState } from '../stage/loop.js';
@@ -29,6 +30,7 @@ import { asStorageError } from '../../core/storage.js';
 import { CostLedger } from '../cost/ledger.js';
 import { openCalibrator } from '../context/calibration.js';
 import { sweepFinalists } from '../sweep/session-sweep.js';
+import { capacityOfWinner } from '../stage/capacity-stage.js';
 
 export { SessionControl, type ScenarioRunner };
 
@@ -45,6 +47,8 @@ export interface SessionOptions {
   planDeps?: PlanDeps;
   /** Inject the runner (tests): default launches each variant through runVariantScenarios. */
   runner?: ScenarioRunner;
+  /** Inject the server for --capacity (tests): default serveVariant; none with an injected runner: the search says it has no server. */
+  serve?: VariantServer;
 }
 
 export interface SessionOutcome {
@@ -98,6 +102,18 @@ function processRunner(
     });
 }
 
+/** The real server for --capacity: one launch through the runner's launch path (serve-run.ts). */
+function processServer(
+  config: SessionConfig,
+  host: HostInfo,
+  runDir: string,
+  emit: (e: TuneEvent) => void,
+  signal?: AbortSignal,
+): VariantServer {
+  return (variant, scenarios, { portFrom: _p, ...req }, use) =>
+    serveVariant(variant, scenarios, { config, host, logsDir: join(runDir, 'logs'), emit, ...(signal ? { signal } : {}), ...req }, use);
+}
+
 /** An event sink that journals every event but server logs (logs/<variant>/server.log has those). */
 function journaledEmit(onEvent: TuneListener | undefined, journal: () => Journal<SessionConfig> | undefined) {
   let current: { variantId: string; step: string } | null = null;
@@ -141,6 +157,7 @@ async function openSession(
   if (config.calibration) calibration?.annotatePlan(plan);
   opened.journal.writeJson('plan.json', plan);
   const run = opts.runner ?? processRunner(config, host, runDir, sink.emit, plan.dummyWeights?.used === true, opts.signal);
+  const serve = opts.serve ?? (opts.runner ? undefined : processServer(config, host, runDir, sink.emit, opts.signal));
   const control = opts.control ?? new SessionControl();
   return {
     config,
@@ -154,6 +171,7 @@ async function openSession(
     ...(opts.signal ? { signal: opts.signal } : {}),
     control,
     run,
+    ...(serve ? { serve } : {}),
     warnedClientBound: false,
     cost: new CostLedger(ph.gpuCount, host.simulated),
     ...(calibration ? { calibration } : {}),
@@ -204,7 +222,8 @@ export async function runSession(configIn: SessionConfig, opts: SessionOptions =
     const winner = swept?.chosen?.result ?? staged;
     const validation = await validateWinner(ctx, state.baseline, winner, swept?.chosen?.load);
     if (ctx.signal?.aborted) throw new AbortedError();
-    const saved = saveOutcome(ctx, state, winner, validation, swept);
+    const capacity = await capacityOfWinner(ctx, winner);
+    const saved = saveOutcome(ctx, state, winner, validation, swept, capacity);
     return outcomeOf(ctx, state, { exitCode: 0, validation, winner, ...saved });
   } catch (e) {
     if (!(e instanceof AbortedError) && !ctx.signal?.aborted) {

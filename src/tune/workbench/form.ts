@@ -11,6 +11,8 @@ import { objectiveLabel } from '../decide/decide.js';
 import { scaled, SHAREGPT_PROMPTS } from '../config/scenarios.js';
 import { parseSlo } from '../../core/slo-rule.js';
 import type { Choices, WorkloadForm } from './types.js';
+import { capacityFlags } from '../cli/capacity-flags.js';
+import { qualityFlags } from '../cli/quality-flags.js';
 
 /** The form's defaults: the command line's flags first, then saved settings, then the house defaults. */
 export function formDefaults(flags: AutoFlagValues, settings: Settings): WorkloadForm {
@@ -31,6 +33,9 @@ export function formDefaults(flags: AutoFlagValues, settings: Settings): Workloa
     slo: s('slo') ?? settings.get('slo') ?? '',
     sweep: s('sweep') ?? '',
     validation: s('validation')?.toLowerCase() === 'none' ? 'none' : 'quick',
+    capacity: s('capacity') ?? '',
+    quality: s('quality') ?? '',
+    qualityFloor: s('quality-floor') ?? '',
   };
 }
 
@@ -75,7 +80,16 @@ export function checkForm(f: WorkloadForm): string[] {
   }
   // The sweep levels and "frontier needs an SLO": the rule --sweep and --objective frontier meet on the command line.
   rule(() => parseSweepFlags(f.sweep.trim() || undefined, false, f.objective, sloGiven));
+  // --capacity and --quality N / --quality-floor: the flags' own checks (cli/capacity-flags.ts, cli/quality-flags.ts).
+  rule(() => capacityFlags(formCapacityQuality(f)));
+  rule(() => qualityFlags(formCapacityQuality(f)));
   return out;
+}
+
+/** The form's capacity and quality fields as the flags they stand for ('' = not given). */
+function formCapacityQuality(f: WorkloadForm): Record<string, string> {
+  const given = (k: string, v: string) => (v.trim() ? { [k]: v.trim() } : {});
+  return { ...given('capacity', f.capacity), ...given('quality', f.quality), ...given('quality-floor', f.qualityFloor) };
 }
 
 /** Flags the form owns: its value replaces any the command line gave. */
@@ -92,6 +106,9 @@ const FORM_OWNED = [
   'gpu',
   'gpus',
   'dummy-weights',
+  'capacity',
+  'quality',
+  'quality-floor',
 ] as const;
 
 /**
@@ -103,6 +120,8 @@ const FORM_OWNED = [
 export function checkCliFlags(cli: AutoFlagValues, settings: SettingValues = {}): SessionConfig['engines'] {
   const values: AutoFlagValues = { ...cli };
   for (const k of FORM_OWNED) delete values[k];
+  // The form starts from these three flags: checked here as --auto checks them (--quality-eval needs --quality).
+  for (const k of ['capacity', 'quality', 'quality-floor']) if (cli[k] !== undefined) values[k] = cli[k];
   // A GGUF model (llama.cpp) stands in for itself: llama.cpp's flags need one, and it runs without the simulator.
   const gguf = typeof cli.model === 'string' && isGgufPath(cli.model);
   // The engines it names (llama.cpp's for a GGUF): they decide whether a host without a GPU is a real host.
@@ -131,6 +150,7 @@ export function configFromChoices(cli: AutoFlagValues, c: Omit<Choices, 'disable
   // The Plan screen's dummy-weights key stands for --dummy-weights (the flag's value until pressed).
   if (c.dummyWeights ?? cli['dummy-weights'] === true) values['dummy-weights'] = true;
   if (f.sweep.trim()) values.sweep = f.sweep.trim();
+  Object.assign(values, formCapacityQuality(f));
   if (f.validation === 'none') values.validation = 'none';
   // Quick validation: the studies' five scenarios at a tenth of their size (unless --scale says otherwise).
   else if (f.validation === 'quick' && cli.scale === undefined) values.scale = '0.1';

@@ -28,6 +28,11 @@ export interface WorkloadForm {
   /** The load sweep of the finalists (--sweep), '' for none. */
   sweep: string;
   validation: ValidationChoice;
+  /** The capacity search on the winner (--capacity RULES), '' for none. */
+  capacity: string;
+  /** Greedy prompts of the quality check (--quality N), '' for none; and its floor (--quality-floor X), '' for none. */
+  quality: string;
+  qualityFloor: string;
 }
 
 /** A running session as the UI sees it; built by the services around the core's runSession. */

@@ -15,6 +15,8 @@ import { Command } from '../Command.js';
 import { Table } from '../Table.js';
 import { Muted } from '../Title.js';
 import { SweepPage } from '../sweep/SweepPage.js';
+import { CapacityPanel } from '../capacity/CapacityPanel.js';
+import { qualityRows } from './quality-lines.js';
 import { resultColumns, validationColumns } from './columns.js';
 import { costLines, dummyLegend, fitPage, stageVerdict, validationVerdict, verdictLines as wrapVerdict } from './verdicts.js';
 
@@ -24,14 +26,16 @@ export interface ResultsBodyProps extends ResultsData {
   height: number;
 }
 
-/** The pages: one per stage, the load sweep when there was one, then the validation table. */
-export const resultPages = (d: Pick<ResultsData, 'tables' | 'sweep'>) => d.tables.length + (d.sweep ? 1 : 0) + 1;
+/** The pages: one per stage, the load sweep when there was one, the validation table, then the capacity search when there was one. */
+export const resultPages = (d: Pick<ResultsData, 'tables' | 'sweep' | 'capacity'>) =>
+  d.tables.length + (d.sweep ? 1 : 0) + 1 + (d.capacity ? 1 : 0);
 
 /** The tabs' names, in page order. */
-const pageNames = (d: Pick<ResultsData, 'tables' | 'sweep'>) => [
+const pageNames = (d: Pick<ResultsData, 'tables' | 'sweep' | 'capacity'>) => [
   ...d.tables.map((t) => t.stage),
   ...(d.sweep ? ['sweep'] : []),
   'validation',
+  ...(d.capacity ? ['capacity'] : []),
 ];
 
 function WinnerLines({ p, cmd }: { p: ResultsBodyProps; cmd: string }): React.JSX.Element {
@@ -62,6 +66,16 @@ export function ResultsBody(p: ResultsBodyProps): React.JSX.Element {
       </Box>
     );
   }
+  if (p.capacity && page === resultPages(p) - 1) {
+    return (
+      <Box flexDirection="column">
+        <PageTabs names={pageNames(p)} page={page} width={p.width} />
+        <Box marginTop={1} flexDirection="column">
+          <CapacityPanel capacity={p.capacity} width={p.width} height={p.height - 6} />
+        </Box>
+      </Box>
+    );
+  }
   return <StagePage {...p} page={page} />;
 }
 
@@ -79,8 +93,14 @@ function StagePage(p: ResultsBodyProps): React.JSX.Element {
   const verdictLines = wrapVerdict(verdict, table, p.width);
   const legend = dummyLegend(table, p.width);
   const cost = costLines(p, p.width);
-  // Title, tabs, margins, header, the verdict, the legend, the cost, "Winner", the command and the footer take their lines.
-  const { rows, failures } = fitPage(table, p.width, p.height - 1 - (8 + verdictLines.length + legend.length + cost.length + cmdLines));
+  // --quality N: each checked row's agreement with its reference, below-floor marks, the random-weights note.
+  const quality = qualityRows(table, p.width, Math.max(0, Math.floor((p.height - 14) / 2)));
+  // Title, tabs, margins, header, the verdict, the legend, the quality, the cost, "Winner", the command and the footer take their lines.
+  const { rows, failures } = fitPage(
+    table,
+    p.width,
+    p.height - 1 - (8 + verdictLines.length + legend.length + quality.length + cost.length + cmdLines),
+  );
   return (
     <Box flexDirection="column">
       <PageTabs names={pageNames(p)} page={page} width={p.width} />
@@ -106,6 +126,11 @@ function StagePage(p: ResultsBodyProps): React.JSX.Element {
         )}
         {legend.map((l, i) => (
           <Muted key={`d${i}`}>{l}</Muted>
+        ))}
+        {quality.map((l, i) => (
+          <Text key={`q${i}`} wrap="truncate" {...(l.warn ? { color: theme.warn } : {})}>
+            {l.text}
+          </Text>
         ))}
         {verdictLines.map((l, i) => (
           <Muted key={`v${i}`}>{l}</Muted>

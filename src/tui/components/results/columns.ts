@@ -19,7 +19,8 @@ export { statusText };
 
 /** The status in a narrow column: the kind alone ("stopped early", "oom"); the reasons are spelt out below. */
 function shortStatus(r: VariantResult): string {
-  if (r.status === 'ok') return 'ok';
+  // --quality-floor: measured, but it cannot win (src/tune/decide/decide.ts); the quality line says why.
+  if (r.status === 'ok') return r.quality?.belowFloor !== undefined ? 'below floor' : 'ok';
   if (isStoppedEarly(r)) return STOPPED_EARLY;
   if (isSameServer(r)) return SAME_SERVER_STATUS;
   return r.failure?.kind ?? r.status;

@@ -1,0 +1,150 @@
+// The capacity stage (`--capacity RULES`, issue 25): after validation, the winner's server is
+// launched once more (real weights, as validation's) and the capacity search of src/capacity runs
+// on it with the session's workload: the same search, probe sizes and judgement as `servelab
+// capacity`. Every probe and the answer go on the event stream; the record goes into the
+// journal (a resumed session that has it measures nothing again) and then the profile.
+import type { VariantResult } from '../../core/events.js';
+import type { CapacityProbeInfo } from '../../core/capacity-events.js';
+import { AbortedError } from '../../core/aborted.js';
+import { parseSlo } from '../../core/slo-rule.js';
+import type { Workload } from '../../bench/types.js';
+import { promptRule } from '../../capacity/judge.js';
+import { capacityRecord, CapacityRecordSchema, type CapacityRecord } from '../../capacity/record.js';
+import { runCapacity, type CapacityProbe, type CapacitySpec, type CapacityTarget } from '../../capacity/runner.js';
+import { formatResolution, parseResolution } from '../../capacity/search.js';
+import { answerLine, goodputLine, probeLine, requestsLine } from '../../capacity/text.js';
+import type { SessionContext } from '../context/session-context.js';
+import { loadScenario } from '../launch/workloads.js';
+
+/** The journal's file for the answer: a resumed session with the same winner and SLO takes it back. */
+const JOURNAL_FILE = 'capacity.json';
+
+function specOf(ctx: SessionContext): CapacitySpec | null {
+  const c = ctx.config.capacity;
+  if (!c) return null;
+  return { by: c.by, start: 1, max: c.max, resolution: parseResolution(c.resolution), slo: parseSlo(c.slo, '--capacity') };
+}
+
+function probeInfo(
+  i: number,
+  spec: CapacitySpec,
+  p: Pick<CapacityProbe, 'holds' | 'breaks' | 'violations' | 'numPrompts'> & { value: number; metrics: object },
+): CapacityProbeInfo {
+  const m = p.metrics as Record<string, unknown>;
+  const keys = [...spec.slo.map((r) => `${r.stat}_${r.metric}_ms`), 'request_goodput', 'request_throughput'];
+  const figures = Object.fromEntries(keys.map((k) => [k, typeof m[k] === 'number' ? (m[k] as number) : null]));
+  return {
+    index: i,
+    load: p.value,
+    numPrompts: p.numPrompts,
+    holds: p.holds,
+    breaks: p.breaks,
+    violations: p.violations,
+    figures,
+    line: probeLine(i, spec.by, p, spec.slo),
+  };
+}
+
+function finished(ctx: SessionContext, variantId: string, r: CapacityRecord, max: number, error?: string): void {
+  const lines = error ? [`capacity: no answer: ${error}`] : [answerLine(r, max), goodputLine(r), requestsLine(r)];
+  ctx.emit({
+    type: 'capacity-finished',
+    variantId,
+    by: r.by,
+    answer: r.answer,
+    failing: r.failing,
+    breaks: r.breaks,
+    goodput: r.goodput,
+    requests: r.requests,
+    lines,
+    ...(error ? { error } : {}),
+  });
+}
+
+/** The answer an earlier run of this folder journalled for the same winner, SLO and search. */
+function journaled(ctx: SessionContext, winnerId: string, spec: CapacitySpec): CapacityRecord | null {
+  const rec = ctx.journal.readJson(JOURNAL_FILE) as { variantId?: string; record?: unknown } | undefined;
+  const parsed = rec?.variantId === winnerId ? CapacityRecordSchema.safeParse(rec.record) : null;
+  const r = parsed?.success ? parsed.data : null;
+  return r && r.slo === ctx.config.capacity!.slo && r.by === spec.by && r.resolution === formatResolution(spec.resolution, spec.by)
+    ? r
+    : null;
+}
+
+/** Search the winner's capacity; null without --capacity, or when no answer could be had (said in the events). */
+export async function capacityOfWinner(ctx: SessionContext, winner: VariantResult): Promise<CapacityRecord | null> {
+  const spec = specOf(ctx);
+  if (!spec) return null;
+  const { config } = ctx;
+  const scenario = config.scenario;
+  const label = winner.variant.label ?? winner.variantId;
+  const resolution = formatResolution(spec.resolution, spec.by);
+  const rule = [
+    `highest ${spec.by} from ${spec.start} up to ${spec.max}: doubling, then bisecting to ${resolution}`,
+    `probes: ${promptRule(spec.slo)}`,
+  ];
+  ctx.emit({
+    type: 'capacity-started',
+    variantId: winner.variantId,
+    label,
+    by: spec.by,
+    slo: config.capacity!.slo,
+    resolution,
+    workload: scenario.label,
+    rule,
+  });
+  const earlier = journaled(ctx, winner.variantId, spec);
+  if (earlier) {
+    ctx.emit({
+      type: 'warning',
+      message: `capacity: the answer journalled in ${ctx.journal.dir} for ${winner.variantId} is reused, not searched again`,
+    });
+    earlier.probes.forEach((p, i) =>
+      ctx.emit({ type: 'capacity-probe', variantId: winner.variantId, ...probeInfo(i + 1, spec, { ...p, value: p.load }) }),
+    );
+    finished(ctx, winner.variantId, earlier, spec.max);
+    return earlier;
+  }
+  const loaded = new Map<string, Promise<Workload>>();
+  const target = (baseUrl: string): CapacityTarget => ({
+    run: { baseUrl, model: winner.variant.model, tokenizerId: config.model, seed: scenario.seed },
+    workload: (n) => loadScenario({ ...scenario, numPrompts: n }, config.model, loaded),
+    maxConcurrency: scenario.maxConcurrency,
+  });
+  const empty = { by: spec.by, answer: null, failing: null, breaks: null, goodput: null, probes: [], requests: 0 };
+  const none = (why: string) =>
+    finished(
+      ctx,
+      winner.variantId,
+      capacityRecord(empty, { slo: spec.slo, resolution: spec.resolution, workload: scenario.name }),
+      spec.max,
+      why,
+    );
+  if (!ctx.serve) {
+    none('this session has a scripted runner and no server to search on');
+    return null;
+  }
+  let i = 0;
+  const served = await ctx.serve(
+    winner.variant,
+    [scenario],
+    { stage: 'capacity', skipSignal: ctx.control.nextSkipSignal(winner.variant.id) },
+    (server) =>
+      runCapacity(target(server.baseUrl), spec, {
+        signal: server.signal,
+        onStart: (load, numPrompts) =>
+          ctx.emit({ type: 'capacity-probe-started', variantId: winner.variantId, index: i + 1, load, numPrompts }),
+        onProbe: (p) => ctx.emit({ type: 'capacity-probe', variantId: winner.variantId, ...probeInfo(++i, spec, p) }),
+      }),
+  );
+  if (served.gpuTime) ctx.cost.addLaunch(ctx.emit, 'capacity', { variantId: winner.variantId, gpuTime: served.gpuTime });
+  if (ctx.signal?.aborted) throw new AbortedError();
+  if (!served.ok) {
+    none(served.failure.reason);
+    return null;
+  }
+  const record = capacityRecord(served.value, { slo: spec.slo, resolution: spec.resolution, workload: scenario.name });
+  ctx.journal.writeJson(JOURNAL_FILE, { variantId: winner.variantId, record });
+  finished(ctx, winner.variantId, record, spec.max);
+  return record;
+}
