@@ -2,6 +2,7 @@
 // listeners of this one stream; the journal can replay it. Keep them plain data (JSON-safe).
 import type { LiveSnapshot, BenchMetrics } from './metrics.js';
 import type { EngineName, Variant } from './variant.js';
+import type { BudgetEvent, BudgetPlan } from './budget-events.js';
 
 export type FailureKind =
   | 'oom'
@@ -63,10 +64,7 @@ export interface VariantResult {
   finishedAt: string;
 }
 
-/**
- * GPU time one launch held: GPUs x wall time from launch to stop, startup (launch to ready) and
- * benchmark (ready to stop) apart. Seconds; simulated seconds on the simulated host.
- */
+/** GPU time one launch held: GPUs x wall time from launch to stop, startup (launch to ready) and benchmark (ready to stop) apart. Seconds; simulated seconds on the simulated host. */
 export interface VariantGpuTime {
   gpus: number;
   startupS: number;
@@ -212,7 +210,8 @@ export type TuneEvent =
   | { type: 'warning'; message: string }
   /** The session's host calibration was refitted on one more measured variant (issue 24): its leave-one-out line. */
   | { type: 'calibration-updated'; observations: number; summary: string }
-  | { type: 'error'; message: string };
+  | { type: 'error'; message: string }
+  | BudgetEvent;
 
 export type TuneListener = (event: TuneEvent) => void;
 
@@ -283,6 +282,7 @@ export interface PlanInfo {
   replica?: { tp: number; hostGpus: number; why: string };
   /** --dummy-weights only: whether any tuning launch loads them (what the flag then changes), else why none can. */
   dummyWeights?: { used: boolean; why?: string };
+  budget?: BudgetPlan; // --budget: the projected cost against it (core/budget-events.ts)
 }
 
 /** One row of the before/after table: total tok/s and mean TPOT per side; null when that side failed. */

@@ -7,6 +7,7 @@ import type { RunOfRuns, SessionGpuTime, StageVerdict, TuneEvent, VariantResult 
 import type { PlanInfo, ValidationRow } from './events.js';
 import { applySweepEvent, isSweepEvent, type SweepView } from './view-sweep.js';
 import { applyLaunchCost, applyWaveClock, closeWave, type WaveClock } from './view-cost.js';
+import { applyBudgetEvent, budgetFromPlan, isBudgetEvent, type BudgetView } from './view-budget.js';
 
 
 export interface StageRowView {
@@ -93,6 +94,8 @@ export interface SessionView {
   waveClock?: WaveClock;
   /** GPU-seconds of launches outside the stage tables (validation sides, sweeps), from launch-cost. */
   launchGpuS?: number;
+  /** --budget: the projection, the budget left, what it kept from running (view-budget.ts). */
+  budget?: BudgetView;
 }
 
 export function emptyView(): SessionView {
@@ -185,11 +188,14 @@ export function applyToView(view: SessionView, e: TuneEvent): SessionView {
     const chosen = e.type === 'sweep-finished' && e.decides && e.choice ? resultOf(view, e.choice.variantId) : null;
     return { ...view, sweep, ...(chosen ? { winner: chosen } : {}) };
   }
+  if (isBudgetEvent(e)) return { ...view, budget: applyBudgetEvent(view.budget, e) };
   switch (e.type) {
     case 'session-started':
       return { ...emptyView(), status: 'running', runDir: e.runDir, simulated: e.simulated, startedAt: e.at, warnings: view.warnings, errors: view.errors };
-    case 'plan-ready':
-      return { ...view, plan: e.plan };
+    case 'plan-ready': {
+      const budget = budgetFromPlan(view.budget, e.plan.budget);
+      return { ...view, plan: e.plan, ...(budget ? { budget } : {}) };
+    }
     case 'stage-started':
       return upsertStage(view, e.stage, (s) => ({ ...s, index: e.index, variants: e.variants, carriedId: e.carriedId ?? null, ...(e.skipped ? { skipped: e.skipped } : {}) }));
     case 'variant-launching': {

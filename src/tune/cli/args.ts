@@ -32,6 +32,7 @@ import { AUTO_FLAGS } from './auto-flags.js';
 import { costFlags } from './cost-flags.js';
 import { calibrationFlag, truthFlag } from './calibration-flags.js';
 import { qualityFlags } from './quality-flags.js';
+import { budgetFlags } from './budget-flags.js';
 
 export interface AutoOptions {
   help: boolean;
@@ -276,6 +277,7 @@ export function configFromFlags(values: AutoFlagValues, settings: SettingValues 
     ...(llamacpp ? { llamacpp } : {}),
     ...calibrationFlag(str('calibration'), values['fresh-baseline'] === true),
     ...qualityFlags(values),
+    ...budgetFlags(values),
   };
   if (str('validation') === undefined) llamaValidation(config);
   if (isShippedDir(join(config.outDir, 'profiles'))) {

@@ -9,6 +9,8 @@ import type { SessionConfig } from '../config/config.js';
 import { dollarsPerMillionTokens, objectiveLabel } from '../decide/decide.js';
 import type { PlanTimes } from '../plan/estimate-time.js';
 import { durationText } from '../../core/duration-text.js';
+import { isBudgetEvent } from '../../core/view-budget.js';
+import { budgetProgressLine, planBudgetLines, summaryBudgetLines } from './text-budget.js';
 import type { Plan, PlannedVariant } from '../plan/types.js';
 import { referenceText, type SessionView, type StageView } from '../../core/view.js';
 import { formatSlo } from '../../core/slo.js';
@@ -73,6 +75,7 @@ function stageLine(e: StageVerdict): string {
 /** One stderr line per step worth telling; null for events that stay silent (logs, live snapshots). */
 export function progressLine(e: TuneEvent): string | null {
   if (e.type === 'sweep-started' || e.type === 'sweep-point' || e.type === 'sweep-finished') return sweepProgressLine(e);
+  if (isBudgetEvent(e)) return budgetProgressLine(e);
   switch (e.type) {
     case 'session-started':
       return `run folder ${e.runDir}${e.simulated ? ' (simulated host)' : ''}`;
@@ -162,6 +165,7 @@ export function planText(plan: Plan, config: SessionConfig, times?: PlanTimes): 
   const total = times ? `, about ${durationText(times.totalS)} in all` : '';
   const same = plan.stages.reduce((n, s) => n + s.variants.filter((v) => v.status === 'dropped' && v.reason?.reason.startsWith(SAME_SERVER)).length, 0);
   const sameText = same ? `, ${same} not launched (same server as one measured)` : '';
+  out.push(...planBudgetLines(plan));
   out.push(`${count} variant(s) to launch, ${pruned} pruned${sameText}${total}. Nothing was launched (--dry-run).`);
   return out.join('\n');
 }
@@ -242,6 +246,7 @@ export function summaryText(view: SessionView, opts: { gpuHourPrice?: number; tp
     );
     out.push('');
   }
+  out.push(...summaryBudgetLines(view));
   const cost = sessionCostText(view);
   if (cost) out.push(`Tuning cost: ${cost}`, '  (GPU-h per row: GPUs held x launch to stop, startup and benchmark together; the host column counts idle GPUs too)', '');
   const qualityS = qualityGpuS(view.stages.flatMap((s) => s.rows.map((r) => r.result)));
