@@ -11,6 +11,7 @@ import { capacityMarkdown } from '../capacity/text.js';
 import { TRTLLM_DUMMY_YAML } from '../engines/trtllm.js';
 import { engineVersionText } from './engine-version.js';
 import { calibratedCell, calibrationLine } from './report-calibration.js';
+import { budgetMarkdown } from './budget-schema.js';
 import { qualitySection } from './report-quality.js';
 import { fmt, fmtPct, metric } from './report-format.js';
 
@@ -265,6 +266,7 @@ export function renderReport(p: Profile): string {
   const cal = calibrationLine(p);
   out.push(...(cal ? ['', '## Calibration', '', cal] : []), ...qualitySection(p));
   if (p.cost) out.push('', '## Tuning cost', '', `${p.cost.summary}.`, '', 'Per variant: GPUs held x time from launch to stop. Host: every GPU of the host x the session\'s wall time (an idle GPU is paid for too).');
+  out.push(...budgetMarkdown(p.budget));
   if (p.sweep) out.push('', ...sweepMarkdown(p.sweep));
   if (p.capacity) out.push('', ...capacityMarkdown(p.capacity, p.host.gpuCount));
   if (p.replays.length) {

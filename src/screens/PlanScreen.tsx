@@ -152,7 +152,7 @@ export function PlanScreen(p: PlanScreenProps): React.JSX.Element {
   // One height for every focus, so the checklist does not jump as the focus moves.
   const cmdLines = Math.min(CMD_LINES_MAX, Math.max(CMD_LINES, ...rows.map((r) => (r.kind === 'variant' && !r.variant.pruned ? commandLines(r.variant.command, p.width).length : 0))));
   // Title, caveat (2), weights, command, footer (2) and margins: what the checklist (with its two "more" lines) leaves to the rows.
-  const listLines = Math.max(4, p.height - 11 - cmdLines) + 2;
+  const listLines = Math.max(4, p.height - 11 - cmdLines - (p.plan?.budget ? 1 : 0)) + 2;
   const validationS = selected.length ? (p.plan?.validationS ?? 0) : 0;
   const totalS = selected.reduce((s, v) => s + (v.estimateS ?? 0), validationS);
   const labelW = Math.max(16, Math.min(40, p.width - EST_W - 22));
@@ -160,6 +160,7 @@ export function PlanScreen(p: PlanScreenProps): React.JSX.Element {
     <Box flexDirection="column">
       <Title step={3} name="Plan" note={p.plan ? `${selected.length} variants · est. ${durationText(totalS)}${validationS ? ' with validation' : ''}` : undefined} />
       {p.error ? <Text color={theme.bad}>{p.error}</Text> : null}
+      {p.plan?.budget ? <Muted wrap="truncate">{p.plan.budget}</Muted> : null}
       {!p.plan ? (
         p.error ? null : <Muted>Planning…</Muted>
       ) : (

@@ -7,6 +7,7 @@ import React, { useState } from 'react';
 import { Box, Text } from 'ink';
 import { runText } from '../core/events.js';
 import { liveCost } from '../core/view-cost.js';
+import { budgetLeftText } from '../core/view-budget.js';
 import type { SweepView } from '../core/view-sweep.js';
 import { liveCostText } from '../tui/components/cost-text.js';
 import { Footer } from '../tui/components/Footer.js';
@@ -135,18 +136,20 @@ export function RunScreen(p: RunScreenProps): React.JSX.Element {
   const sweep = run.view.sweep && !run.view.sweep.done && !finished ? run.view.sweep : undefined;
   const chartRows = liveChartRows(p.height, roomy ? 16 : 8);
   const cost = run.status === 'idle' ? null : liveCostText(liveCost(run.view, now), p.width);
+  const budget = run.view.budget?.state ? budgetLeftText(run.view.budget.state) : null;
   const validating = c && run.validation && !run.validation.done ? wrapLines(`validating the winner against the baseline on ${run.validation.scenarios.length} scenarios: ${run.validation.scenarios.join(', ')}`, p.width, 2) : [];
   const messages = messageLines(run, p.width);
   const showGpu = !showLog && Boolean(c) && (!sweep || roomy);
   // What the running variants may take: the terminal less the title, the cost, the validation
   // note, the GPU panel, the messages and the footer (and one line, so the region never scrolls).
-  const room = p.height - 2 - (cost ? 1 : 0) - validating.length - (showGpu ? gpuPanelLines(run.gpus, roomy) : 0) - messages.length - footerLines('run', without, p.width);
+  const room = p.height - 2 - (cost ? 1 : 0) - (budget ? 1 : 0) - validating.length - (showGpu ? gpuPanelLines(run.gpus, roomy) : 0) - messages.length - footerLines('run', without, p.width);
   const layout = runningLayout(run.live.length, p.width, room);
   return (
     <Box flexDirection="column">
       <Leaderboard key={p.redrawKey ?? 0} items={run.staticItems} labels={p.labels} skipped={p.skippedStages} width={p.width} />
       <Title step={4} name={`Run  ${stageNote(run, p.width - 'servelab · 4/6 Run  '.length - (p.note ? p.note.length + 2 : 0))}`} note={p.note} />
       {cost ? <Muted wrap="truncate">{cost}</Muted> : null}
+      {budget ? <Muted wrap="truncate">{budget}</Muted> : null}
       {c ? (
         <Box flexDirection="column">
           {validating.map((l, i) => (

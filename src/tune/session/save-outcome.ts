@@ -114,6 +114,7 @@ export function saveOutcome(ctx: SessionContext, state: StageLoopState, winner: 
     cost,
     ...(ctx.calibration?.record() ? { calibration: ctx.calibration.record()! } : {}),
     ...qualityRecord(ctx, state.stages.flatMap((s) => s.results)),
+    ...(ctx.budget ? { budget: { ...ctx.budget.plan, spentGpuHours: cost.hostGpuHours, skipped: ctx.budget.skipped } } : {}),
   });
   writeServingFiles(profile, winner);
   const profilesDir = join(config.outDir, 'profiles');

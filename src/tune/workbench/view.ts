@@ -19,6 +19,7 @@ import { stageScenario } from '../plan/replica.js';
 import { stageWeightsLine } from '../cli/text-weights.js';
 import type { HostView, ModelView, PlanView, PlanVariantView } from './types.js';
 import { SAME_SERVER } from '../decide/same-server.js';
+import { budgetPlanText } from '../../core/view-budget.js';
 
 /** Free bytes on the file system that will hold `dir` (its nearest existing parent). */
 function freeBytes(dir: string): number | undefined {
@@ -59,6 +60,7 @@ export function planView(plan: Plan, host: EstimateHost, validationS?: number, o
   return {
     ...(validationS ? { validationS } : {}),
     ...(opts.dummyWeights ? { dummyWeights: true } : {}),
+    ...(plan.budget ? { budget: budgetPlanText(plan.budget) } : {}),
     caveat: plan.caveats[0] ?? '',
     notes: plan.notes,
     stages: plan.stages.map((st) => ({
