@@ -264,9 +264,8 @@ export function renderReport(p: Profile): string {
   for (const stage of p.stages) out.push(`- ${stageSummary(stage)}`);
   for (const note of p.notes) out.push(`- ${note}`);
   const cal = calibrationLine(p);
-  out.push(...(cal ? ['', '## Calibration', '', cal] : []), ...qualitySection(p));
+  out.push(...(cal ? ['', '## Calibration', '', cal] : []), ...qualitySection(p), ...budgetMarkdown(p.budget));
   if (p.cost) out.push('', '## Tuning cost', '', `${p.cost.summary}.`, '', 'Per variant: GPUs held x time from launch to stop. Host: every GPU of the host x the session\'s wall time (an idle GPU is paid for too).');
-  out.push(...budgetMarkdown(p.budget));
   if (p.sweep) out.push('', ...sweepMarkdown(p.sweep));
   if (p.capacity) out.push('', ...capacityMarkdown(p.capacity, p.host.gpuCount));
   if (p.replays.length) {
