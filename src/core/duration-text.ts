@@ -8,3 +8,14 @@ export function durationText(s: number | null | undefined): string {
   if (m < 60) return `${m}m${String(Math.round(s % 60)).padStart(2, '0')}s`;
   return `${Math.floor(m / 60)}h${String(m % 60).padStart(2, '0')}m`;
 }
+
+const UNIT_S: Record<string, number> = { h: 3600, m: 60, s: 1 };
+
+/** A duration the user types, '2h', '90m', '1h30m', '45s', as seconds; undefined when it is not one (a bare number has no unit). */
+export function parseDurationText(text: string): number | undefined {
+  const t = text.trim().toLowerCase();
+  if (!/^(\d+(\.\d+)?[hms])+$/.test(t)) return undefined;
+  let s = 0;
+  for (const m of t.matchAll(/(\d+(?:\.\d+)?)([hms])/g)) s += Number(m[1]) * UNIT_S[m[2]!]!;
+  return s > 0 ? s : undefined;
+}

@@ -4,6 +4,7 @@ import type { LiveSnapshot, BenchMetrics, GpuSample, ServerMetricsSample } from 
 import type { RunOfRuns } from './run-of-runs.js';
 import type { SweepChoiceInfo, SweepLoadInfo, SweepPointSummary } from './sweep-info.js';
 import type { EngineName, Variant } from './variant.js';
+import type { BudgetEvent, BudgetPlan } from './budget-events.js';
 
 export type FailureKind =
   | 'oom'
@@ -70,10 +71,7 @@ export interface VariantResult {
   finishedAt: string;
 }
 
-/**
- * GPU time one launch held: GPUs x wall time from launch to stop, startup (launch to ready) and
- * benchmark (ready to stop) apart. Seconds; simulated seconds on the simulated host.
- */
+/** GPU time one launch held: GPUs x wall time from launch to stop, startup (launch to ready) and benchmark (ready to stop) apart. Seconds; simulated seconds on the simulated host. */
 export interface VariantGpuTime {
   gpus: number;
   startupS: number;
@@ -213,7 +211,8 @@ export type TuneEvent =
   /** The session's host calibration was refitted on one more measured variant (issue 24): its leave-one-out line. */
   | { type: 'calibration-updated'; observations: number; summary: string }
   | { type: 'error'; message: string }
-  | import('./capacity-events.js').CapacityEvent; // the capacity stage (--capacity RULES, issue 25)
+  | import('./capacity-events.js').CapacityEvent // the capacity stage (--capacity RULES, issue 25)
+  | BudgetEvent; // the budget (--budget, issue 24)
 
 export type TuneListener = (event: TuneEvent) => void;
 
@@ -284,6 +283,7 @@ export interface PlanInfo {
   replica?: { tp: number; hostGpus: number; why: string };
   /** --dummy-weights only: whether any tuning launch loads them (what the flag then changes), else why none can. */
   dummyWeights?: { used: boolean; why?: string };
+  budget?: BudgetPlan; // --budget: the projected cost against it (core/budget-events.ts)
 }
 
 /** One row of the before/after table: total tok/s and mean TPOT per side; null when that side failed. */

@@ -7,6 +7,7 @@ import type { RunOfRuns } from './run-of-runs.js';
 import type { SweepView } from './view-sweep.js';
 import type { WaveClock } from './view-cost.js';
 import type { CapacityView } from './view-capacity.js';
+import type { BudgetView } from './view-budget.js';
 
 export interface StageRowView {
   result: VariantResult;
@@ -77,6 +78,8 @@ export interface SessionView {
   sweep?: SweepView;
   /** The capacity search on the winner's server, when the session ran one (--capacity RULES). */
   capacity?: CapacityView;
+  /** --budget: the projection, the budget left, what it kept from running (view-budget.ts). */
+  budget?: BudgetView;
   outcome?: { profilePath: string | null; reportPath: string | null; exitCode: number };
   /** Human labels by variant id. */
   labels: Record<string, string>;

@@ -9,6 +9,7 @@ import { tieClause } from './stage-text.js';
 import { applyLaunchCost, applyWaveClock, closeWave } from './view-cost.js';
 import { isCapacityEvent, type CapacityEvent } from './capacity-events.js';
 import { applyCapacityEvent } from './view-capacity.js';
+import { applyBudgetEvent, budgetFromPlan, isBudgetEvent } from './view-budget.js';
 
 export function emptyView(): SessionView {
   return {
@@ -175,11 +176,14 @@ export function applyToView(view: SessionView, e: TuneEvent): SessionView {
     return { ...view, sweep, ...(chosen ? { winner: chosen } : {}) };
   }
   if (isCapacityEvent(e)) return applyCapacity(view, e);
+  if (isBudgetEvent(e)) return { ...view, budget: applyBudgetEvent(view.budget, e) };
   switch (e.type) {
     case 'session-started':
       return onSessionStarted(view, e);
-    case 'plan-ready':
-      return { ...view, plan: e.plan };
+    case 'plan-ready': {
+      const budget = budgetFromPlan(view.budget, e.plan.budget);
+      return { ...view, plan: e.plan, ...(budget ? { budget } : {}) };
+    }
     case 'stage-started':
       return upsertStage(view, e.stage, (s) => ({
         ...s,

@@ -9,6 +9,7 @@ import { capacityMarkdown } from '../capacity/text.js';
 import { TRTLLM_DUMMY_YAML } from '../engines/trtllm.js';
 import { engineVersionText } from './engine-version.js';
 import { calibrationLine } from './report-calibration.js';
+import { budgetMarkdown } from './budget-schema.js';
 import { qualitySection } from './report-quality.js';
 import { fmt, fmtPct } from './report-format.js';
 import { benchCommand, hardwareLine, workloadLine } from './report-lines.js';
@@ -158,7 +159,7 @@ function resultsSection(p: Profile, out: string[]): void {
 /** Calibration, quality, cost, sweep, capacity and replays, where the profile has them. */
 function closingSections(p: Profile, out: string[]): void {
   const cal = calibrationLine(p);
-  out.push(...(cal ? ['', '## Calibration', '', cal] : []), ...qualitySection(p));
+  out.push(...(cal ? ['', '## Calibration', '', cal] : []), ...qualitySection(p), ...budgetMarkdown(p.budget));
   if (p.cost)
     out.push(
       '',

@@ -10,6 +10,7 @@ import { SweepRecordSchema } from '../sweep/record.js';
 import { CapacityRecordSchema } from '../capacity/record.js';
 import { CalibratedPredictionSchema, SessionCalibrationSchema } from './calibrated-schema.js';
 import { FailureSchema, GpuTimeSchema, MetricsSchema, SessionCostSchema, type RecordedMetrics } from './schema-metrics.js';
+import { BudgetRecordSchema } from './budget-schema.js';
 
 /** The schema version this servelab writes and the newest it reads. */
 export const PROFILE_SCHEMA_VERSION = 1;
@@ -214,6 +215,7 @@ export const ProfileSchema = z.looseObject({
   cost: SessionCostSchema.optional(),
   calibration: SessionCalibrationSchema.optional(), // the session's host calibration (issue 24)
   quality: QualityCheckSchema.optional(), // --quality N: the quality check's settings and cost (issue 25)
+  budget: BudgetRecordSchema.optional(), // --budget: what it kept from running and why (issue 24)
 });
 
 export type Profile = z.infer<typeof ProfileSchema>;

@@ -183,7 +183,7 @@ export function PlanScreen(p: PlanScreenProps): React.JSX.Element {
   );
   const cmdLines = commandHeight(rows, p.width);
   // Title, caveat (2), weights, command, footer (2) and margins: what the checklist (with its two "more" lines) leaves to the rows.
-  const listLines = Math.max(4, p.height - 11 - cmdLines) + 2;
+  const listLines = Math.max(4, p.height - 11 - cmdLines - (p.plan?.budget ? 1 : 0)) + 2;
   const validationS = selected.length ? (p.plan?.validationS ?? 0) : 0;
   const totalS = selected.reduce((s, v) => s + (v.estimateS ?? 0), validationS);
   const labelW = Math.max(16, Math.min(40, p.width - EST_W - 22));
@@ -195,6 +195,7 @@ export function PlanScreen(p: PlanScreenProps): React.JSX.Element {
         note={p.plan ? `${selected.length} variants · est. ${durationText(totalS)}${validationS ? ' with validation' : ''}` : undefined}
       />
       {p.error ? <Text color={theme.bad}>{p.error}</Text> : null}
+      {p.plan?.budget ? <Muted wrap="truncate">{p.plan.budget}</Muted> : null}
       {!p.plan ? (
         p.error ? null : (
           <Muted>Planning…</Muted>

@@ -7,6 +7,7 @@ import React, { useState } from 'react';
 import { Box, Text } from 'ink';
 import { runText } from '../core/run-of-runs.js';
 import { liveCost } from '../core/view-cost.js';
+import { budgetLeftText } from '../core/view-budget.js';
 import type { SweepView } from '../core/view-sweep.js';
 import type { CapacityView } from '../core/view-capacity.js';
 import { CapacityPanel } from '../tui/components/capacity/CapacityPanel.js';
@@ -209,10 +210,12 @@ export function RunScreen(p: RunScreenProps): React.JSX.Element {
   const chartRows = liveChartRows(p.height, roomy ? 16 : 8);
   const capacity = run.view.capacity && !run.view.capacity.result && !finished ? run.view.capacity : undefined;
   const cost = run.status === 'idle' ? null : liveCostText(liveCost(run.view, now), p.width);
+  const budget = run.view.budget?.state ? budgetLeftText(run.view.budget.state) : null;
   const validating = c ? validatingLines(run, p.width) : [];
   const messages = messageLines(run, p.width);
   const showGpu = !showLog && Boolean(c) && (!sweep || roomy);
-  const room = p.height - 2 - (cost ? 1 : 0) - validating.length - (showGpu ? gpuPanelLines(run.gpus, roomy) : 0) - messages.length;
+  const room =
+    p.height - 2 - (cost ? 1 : 0) - (budget ? 1 : 0) - validating.length - (showGpu ? gpuPanelLines(run.gpus, roomy) : 0) - messages.length;
   // What the running variants may take: the terminal less the title, the cost, the validation
   // note, the GPU panel, the messages and the footer (and one line, so the region never scrolls).
   const layout = runningLayout(run.live.length, p.width, room - footerLines('run', without, p.width));
@@ -225,6 +228,7 @@ export function RunScreen(p: RunScreenProps): React.JSX.Element {
         note={p.note}
       />
       {cost ? <Muted wrap="truncate">{cost}</Muted> : null}
+      {budget ? <Muted wrap="truncate">{budget}</Muted> : null}
       {c ? (
         <RunningPart
           c={c}

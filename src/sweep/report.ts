@@ -1,7 +1,7 @@
 // The Markdown section for a profile's sweep: the choice, the chart (an SVG beside the report),
 // the table of every point, and how the points were measured.
 import { parseSlo } from '../core/slo-rule.js';
-import { analyseSweeps, formatTable, frontierNotes, sweepTable } from './analyse.js';
+import { analyseSweeps, frontierNotes, sweepTable } from './analyse.js';
 import { sweepsOf, type SweepRecord } from './record.js';
 
 /** The recorded SLO; a hand-edited one that no longer parses is left out rather than failing the report. */

@@ -33,6 +33,7 @@ import { costFlags } from './cost-flags.js';
 import { calibrationFlag, truthFlag } from './calibration-flags.js';
 import { qualityFlags } from './quality-flags.js';
 import { capacityFlags } from './capacity-flags.js';
+import { budgetFlags } from './budget-flags.js';
 
 export interface AutoOptions {
   help: boolean;
@@ -315,6 +316,7 @@ export function configFromFlags(values: AutoFlagValues, settings: SettingValues 
     ...calibrationFlag(str('calibration'), values['fresh-baseline'] === true),
     ...qualityFlags(values),
     ...capacityFlags(values),
+    ...budgetFlags(values),
   };
   if (str('validation') === undefined) llamaValidation(config);
   if (isShippedDir(join(config.outDir, 'profiles'))) {

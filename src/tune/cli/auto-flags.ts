@@ -38,6 +38,8 @@ export const AUTO_FLAGS = {
   truth: { type: 'string' },
   calibration: { type: 'string' },
   'fresh-baseline': { type: 'boolean' },
+  budget: { type: 'string' },
+  'budget-wall': { type: 'string' },
   quality: { type: 'string' },
   'quality-floor': { type: 'string' },
   'quality-eval': { type: 'string' },

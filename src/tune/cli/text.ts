@@ -9,6 +9,8 @@ import type { SessionConfig } from '../config/config.js';
 import { dollarsPerMillionTokens, objectiveLabel } from '../decide/decide.js';
 import type { PlanTimes } from '../plan/estimate-time.js';
 import { durationText } from '../../core/duration-text.js';
+import { isBudgetEvent } from '../../core/view-budget.js';
+import { budgetProgressLine, planBudgetLines, summaryBudgetLines } from './text-budget.js';
 import type { Plan, PlannedVariant } from '../plan/types.js';
 import { referenceText } from '../../core/stage-text.js';
 import { type SessionView, type StageView } from '../../core/session-view.js';
@@ -80,6 +82,7 @@ function stageLine(e: StageVerdict): string {
 export function progressLine(e: TuneEvent): string | null {
   if (e.type === 'sweep-started' || e.type === 'sweep-point' || e.type === 'sweep-finished') return sweepProgressLine(e);
   if (isCapacityEvent(e)) return capacityProgressLine(e);
+  if (isBudgetEvent(e)) return budgetProgressLine(e);
   switch (e.type) {
     case 'session-started':
       return `run folder ${e.runDir}${e.simulated ? ' (simulated host)' : ''}`;
@@ -190,6 +193,7 @@ export function planText(plan: Plan, config: SessionConfig, times?: PlanTimes): 
     0,
   );
   const sameText = same ? `, ${same} not launched (same server as one measured)` : '';
+  out.push(...planBudgetLines(plan));
   out.push(`${count} variant(s) to launch, ${pruned} pruned${sameText}${total}. Nothing was launched (--dry-run).`);
   return out.join('\n');
 }
@@ -306,6 +310,7 @@ export function summaryText(view: SessionView, opts: { gpuHourPrice?: number; tp
     out.push('');
   }
   out.push(...capacitySummaryText(view.capacity));
+  out.push(...summaryBudgetLines(view));
   const cost = sessionCostText(view);
   if (cost)
     out.push(

@@ -60,6 +60,12 @@ Decision
                           speculative decoding, MoE models or the validation,
                           which use the real weights (default off; see docs/auto.md)
   --gpu-hour-price USD    price of one GPU-hour, for $ per million tokens
+  --budget GPU-HOURS      plan the session to fit this many host GPU-hours: validation's share is
+                          kept back, variants whose calibrated upper bound stays below the leader
+                          are not launched, short runs screen a stage where that is cheaper, and
+                          launching stops when the budget left cannot pay (docs/budget.md)
+  --budget-wall D         the same as a wall-clock budget, e.g. 2h, 90m, 1h30m (x the host's GPUs;
+                          with --budget the smaller of the two)
   --tpot excl|inclusive   TPOT in the summary and report: excl (default, vLLM's: the first token
                           left out) or inclusive (AIConfigurator --inclusive-tpot, GuideLLM)
   --quality N             send N greedy prompts (temperature 0, 64 tokens) after the benchmark to

@@ -169,6 +169,8 @@ export interface SessionConfig {
   capacity?: import('./capacity-config.js').CapacityConfig;
   /** llama.cpp only (absent otherwise, so other sessions' configs are unchanged). */
   llamacpp?: LlamaCppConfig;
+  /** `--budget GPU-HOURS` / `--budget-wall D` (issue 24): the stages planned to fit (src/tune/budget); absent: the full protocol. */
+  budget?: { gpuHours?: number; wallS?: number };
 }
 
 /** What a llama.cpp session serves: GGUF files, a draft model, the binary. */

@@ -15,6 +15,7 @@ import type { CostLedger } from '../cost/ledger.js';
 import type { SessionCalibrator } from './calibration.js';
 import type { QualityRequest } from '../run/types.js';
 import type { Served, ServedServer } from '../run/serve-run.js';
+import type { BudgetTracker } from '../budget/budget.js';
 
 /** Steering from the front end while a session runs. */
 export class SessionControl {
@@ -116,6 +117,8 @@ export interface SessionContext {
   qualityRefs?: Map<string, QualityReference>;
   /** Said once per session: the quality check ran on random weights. */
   warnedRandomWeights?: boolean;
+  /** --budget / --budget-wall: what the session may still spend (src/tune/budget); absent: the full protocol. */
+  budget?: BudgetTracker;
 }
 
 export interface QualityReference {

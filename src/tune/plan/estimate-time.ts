@@ -31,7 +31,7 @@ const SHAREGPT_MEAN_IN = 217;
 const SHAREGPT_MEAN_OUT = 201;
 
 /** Seconds one scenario's workload takes at `tokPerS` (a minute when nothing was predicted). */
-function workloadSeconds(scenario: Scenario, p: Predicted | undefined, host: EstimateHost): number {
+export function workloadSeconds(scenario: Scenario, p: Predicted | undefined, host: EstimateHost): number {
   const tokens = scenario.numPrompts * ((scenario.inputLen ?? SHAREGPT_MEAN_IN) + (scenario.outputLen ?? SHAREGPT_MEAN_OUT));
   const bench = p?.totalTokPerS ? tokens / p.totalTokPerS : 60;
   if (!host.speed) return bench;
@@ -41,7 +41,7 @@ function workloadSeconds(scenario: Scenario, p: Predicted | undefined, host: Est
 }
 
 /** Seconds from launch to the first request: the process on the simulated host, else start-up and warm-up. */
-function launchSeconds(variant: PlannedVariant['variant'], host: EstimateHost, dummyWeights = false): number {
+export function launchSeconds(variant: PlannedVariant['variant'], host: EstimateHost, dummyWeights = false): number {
   if (host.speed) return SIM_PROCESS_S;
   return (modelledStartupS(variant, host, { dummyWeights }) ?? TYPICAL_STARTUP_S[variant.engine] ?? 120) + 10;
 }

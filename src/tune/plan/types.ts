@@ -1,7 +1,7 @@
 // The plan's contract: the host as the planner sees it, what the planner asks of the rest of
 // servelab (PlanDeps, wired in deps.ts), and the plan itself. It sits below every planning file
 // so that none of them imports the planner's top (plan.ts) for a type.
-import type { PlanVariant, Predicted } from '../../core/events.js';
+import type { PlanInfo, PlanVariant, Predicted } from '../../core/events.js';
 import type { Failure, VariantResult } from '../../core/events.js';
 import type { EngineName, Knobs, KnobName, Variant } from '../../core/variant.js';
 import type { LaunchSpec } from '../../engines/types.js';
@@ -87,6 +87,8 @@ export interface Plan {
   replica?: ReplicaInfo;
   /** --dummy-weights only: the session's decision (dummy-weights.ts sessionDummyWeights). */
   dummyWeights?: { used: boolean; why?: string };
+  /** --budget: the projected cost against the budget (src/tune/budget/budget.ts planBudget). */
+  budget?: PlanInfo['budget'];
 }
 
 export interface ReplicaInfo {

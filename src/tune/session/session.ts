@@ -31,6 +31,7 @@ import { CostLedger } from '../cost/ledger.js';
 import { openCalibrator } from '../context/calibration.js';
 import { sweepFinalists } from '../sweep/session-sweep.js';
 import { capacityOfWinner } from '../stage/capacity-stage.js';
+import { BudgetTracker, planBudget } from '../budget/budget.js';
 
 export { SessionControl, type ScenarioRunner };
 
@@ -155,11 +156,16 @@ async function openSession(
     ? undefined
     : openCalibrator(config, ph, plan, versions, (message) => sink.emit({ type: 'warning', message }));
   if (config.calibration) calibration?.annotatePlan(plan);
+  const budget = planBudget(plan, config, (v, s) => planDeps.predict(v, s));
+  if (budget) plan.budget = budget;
   opened.journal.writeJson('plan.json', plan);
   const run = opts.runner ?? processRunner(config, host, runDir, sink.emit, plan.dummyWeights?.used === true, opts.signal);
   const serve = opts.serve ?? (opts.runner ? undefined : processServer(config, host, runDir, sink.emit, opts.signal));
   const control = opts.control ?? new SessionControl();
+  const cost = new CostLedger(ph.gpuCount, host.simulated);
+  const tracker = budget ? { budget: new BudgetTracker(budget, () => cost.summary().hostGpuHours) } : {};
   return {
+    ...tracker,
     config,
     host,
     planHost: ph,
@@ -173,7 +179,7 @@ async function openSession(
     run,
     ...(serve ? { serve } : {}),
     warnedClientBound: false,
-    cost: new CostLedger(ph.gpuCount, host.simulated),
+    cost,
     ...(calibration ? { calibration } : {}),
   };
 }
@@ -202,6 +208,7 @@ export async function runSession(configIn: SessionConfig, opts: SessionOptions =
   const ctx = await openSession(configIn, opts, sink, (j) => (journal = j));
   ctx.emit({ type: 'session-started', runDir: ctx.journal.dir, simulated: ctx.host.simulated, at: new Date().toISOString() });
   ctx.emit({ type: 'plan-ready', plan: ctx.plan });
+  if (ctx.budget) ctx.emit({ type: 'budget-state', state: ctx.budget.state() });
   const reused = ctx.journal.entries().length;
   if (opts.resume && reused)
     ctx.emit({ type: 'warning', message: `resuming ${ctx.journal.dir}: ${reused} finished measurement(s) are reused, not re-run` });
@@ -255,6 +262,8 @@ export async function planSession(
   const plan = buildPlan(config, ph, deps);
   // --calibration FILE: the plan shows the calibrated prediction beside the prior one.
   if (config.calibration && !opts.planDeps) openCalibrator(config, ph, plan, {}, (m) => log.warn(m)).annotatePlan(plan);
+  const budget = planBudget(plan, config, (v, s) => deps.predict(v, s));
+  if (budget) plan.budget = budget;
   return { plan, host };
 }
 

@@ -9,6 +9,7 @@ import type { PlannedVariant, PlanStage } from '../plan/types.js';
 import type { SessionContext } from '../context/session-context.js';
 import { decideStageVerdict, skippedVerdict } from '../decide/stage-verdict.js';
 import { stageSlo } from '../config/config.js';
+import { cheapestLaunchGpuHours, measureStageOnBudget, nextStage } from './budget-stage.js';
 
 export interface StageLoopState {
   /** The winner carried forward so far. */
@@ -74,8 +75,11 @@ export async function runStage(ctx: SessionContext, state: StageLoopState, plann
   // carried one-replica result is on fewer GPUs, no reference for them (replica-plan.ts).
   const layouts = !!ctx.plan.replica && name === 'parallelism';
   const against = layouts ? null : state.carried;
-  const measured = await measureStage(ctx, c.variants, against);
-  const settled = await settleTies(ctx, name, against, measured);
+  // Under --budget the budget rule measures the stage, and no adaptive repeats run (budget-stage.ts).
+  const measured = ctx.budget ? await measureStageOnBudget(ctx, c.variants, against) : await measureStage(ctx, c.variants, against);
+  const settled = ctx.budget
+    ? { results: measured.results, carried: against, step: null, repeated: false }
+    : await settleTies(ctx, name, against, measured);
   const results = settled.results;
   const { config } = ctx;
   const out = decideStageVerdict(name, layouts ? state.carried : settled.carried, state.baseline, results, {
@@ -98,5 +102,21 @@ export async function runStage(ctx: SessionContext, state: StageLoopState, plann
 }
 
 export async function runStages(ctx: SessionContext, state: StageLoopState): Promise<void> {
+  if (ctx.budget) return runStagesOnBudget(ctx, state);
   for (const [index, planned] of ctx.plan.stages.entries()) await runStage(ctx, state, planned, index);
+}
+
+/** --budget: the stages in the order of expected gain per GPU-hour; none once the budget cannot pay for a launch. */
+async function runStagesOnBudget(ctx: SessionContext, state: StageLoopState): Promise<void> {
+  const pending = [...ctx.plan.stages];
+  for (let index = 0; pending.length; index++) {
+    const candidates = (s: PlanStage) => candidatesFor(ctx, s, state.carried).variants;
+    const next = state.stopped ? { at: 0 } : nextStage(ctx, pending, state.carried, candidates);
+    const [planned] = pending.splice(next.at, 1);
+    const cheapest = cheapestLaunchGpuHours(ctx, candidates(planned!));
+    if (!state.stopped && index > 0 && cheapest > 0 && !ctx.budget!.canPay(cheapest))
+      state.stopped = ctx.budget!.cannotPay('another launch', cheapest);
+    if (next.note && !state.stopped) ctx.emit({ type: 'budget-state', state: ctx.budget!.state(), note: next.note });
+    await runStage(ctx, state, planned!, index);
+  }
 }

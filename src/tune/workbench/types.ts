@@ -123,6 +123,8 @@ export interface PlanView {
   notes: string[];
   /** The plan was made with dummy weights on (--dummy-weights, or the Plan screen's key). */
   dummyWeights?: boolean;
+  /** --budget: the projected cost against it, in the core's words (core/view-budget.ts). */
+  budget?: string;
 }
 
 export interface HostChoice {

@@ -21,6 +21,7 @@ import type { HostView, ModelView, PlanView, PlanVariantView } from './types.js'
 import { SAME_SERVER } from '../decide/same-server.js';
 import { isGgufPath } from '../cli/llamacpp-args.js';
 import { ggufModelView } from './gguf-view.js';
+import { budgetPlanText } from '../../core/view-budget.js';
 
 /** Free bytes on the file system that will hold `dir` (its nearest existing parent). */
 function freeBytes(dir: string): number | undefined {
@@ -70,6 +71,7 @@ export function planView(plan: Plan, host: EstimateHost, validationS?: number, o
   return {
     ...(validationS ? { validationS } : {}),
     ...(opts.dummyWeights ? { dummyWeights: true } : {}),
+    ...(plan.budget ? { budget: budgetPlanText(plan.budget) } : {}),
     caveat: plan.caveats[0] ?? '',
     notes: plan.notes,
     stages: plan.stages.map((st) => ({
