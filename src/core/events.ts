@@ -2,6 +2,7 @@
 // listeners of this one stream; the journal can replay it. Keep them plain data (JSON-safe).
 import type { LiveSnapshot, BenchMetrics, GpuSample, ServerMetricsSample } from './metrics.js';
 import type { RunOfRuns } from './run-of-runs.js';
+import type { StageVerdict } from './stage-verdict.js';
 import type { SweepChoiceInfo, SweepLoadInfo, SweepPointSummary } from './sweep-info.js';
 import type { EngineName, Variant } from './variant.js';
 import type { BudgetEvent, BudgetPlan } from './budget-events.js';
@@ -97,32 +98,6 @@ export interface SessionGpuTime {
   simulated: boolean;
   /** One line for screens and reports. */
   summary: string;
-}
-
-/**
- * The core's decision for one stage, as every view shows it: nothing here is re-derived by a
- * view. Gains are in percent of the objective, against `referenceId`.
- */
-export interface StageVerdict {
-  stage: string;
-  /** The variant carried forward out of the stage (the one carried in when nothing beat it). */
-  winnerId: string | null;
-  /** The winner carried into the stage; null in the first stage. */
-  carriedId: string | null;
-  /** What the gains are measured against: the baseline in the engine stage, else the carried winner. */
-  referenceId: string | null;
-  /** The session's baseline (--baseline, else vLLM on defaults), once the engine stage chose it. */
-  baselineId: string | null;
-  /** The stage's gain as the profile records it. */
-  gainPct: number | null;
-  /** Each measured variant's gain against the reference (null when either has no number). */
-  gains: Record<string, number | null>;
-  /** One line: why this winner (or why the stage did not run). */
-  why: string;
-  /** Why the stage did not run, when it did not. */
-  skipped?: string;
-  /** Its best two stayed within the noise margin after adaptive repeats (src/tune/decide/repeats.ts); `why` says how the tie was broken. */
-  tied?: boolean;
 }
 
 export type TuneEvent =

@@ -2,7 +2,8 @@
 // session reads. Types only, so that views and the cost and sweep folds can name it without
 // importing the fold itself.
 import type { LiveSnapshot } from './metrics.js';
-import type { PlanInfo, SessionGpuTime, StageVerdict, ValidationRow, VariantResult } from './events.js';
+import type { PlanInfo, SessionGpuTime, ValidationRow, VariantResult } from './events.js';
+import type { StageVerdict } from './stage-verdict.js';
 import type { RunOfRuns } from './run-of-runs.js';
 import type { SweepView } from './view-sweep.js';
 import type { WaveClock } from './view-cost.js';

@@ -1,6 +1,6 @@
 // Words every view uses for a stage of the projection (session-view.ts): which stages to show,
 // what a gain is measured against, and the tie clause of a verdict.
-import type { StageVerdict } from './events.js';
+import type { StageVerdict } from './stage-verdict.js';
 import type { SessionView, StageView } from './session-view.js';
 
 /** Stages that measured something or were decided, in run order. */

@@ -2,7 +2,8 @@
 // summary and `servelab view RUN_DIR` all show what this returns, so they cannot disagree. Pure:
 // it files what the core decided (winners, references, gains, reasons travel in the events) and
 // never decides anything itself.
-import type { StageVerdict, TuneEvent, VariantResult } from './events.js';
+import type { TuneEvent, VariantResult } from './events.js';
+import type { StageVerdict } from './stage-verdict.js';
 import type { RunningVariantView, SessionView, StageRowView, StageView } from './session-view.js';
 import { applySweepEvent, isSweepEvent } from './view-sweep.js';
 import { tieClause } from './stage-text.js';

@@ -1,7 +1,8 @@
 // Plain-text views of the session for the headless front end: one progress line per step, the
 // dry-run plan with every exact command, and the final summary tables. Pure: returns strings.
 import { isStoppedEarly, STOPPED_EARLY, statusText } from '../../core/result-status.js';
-import type { StageVerdict, TuneEvent, VariantResult } from '../../core/events.js';
+import type { TuneEvent, VariantResult } from '../../core/events.js';
+import type { StageVerdict } from '../../core/stage-verdict.js';
 import { runText } from '../../core/run-of-runs.js';
 import { meanTpotMs, tpotDefinition, tpotHeader, type TpotMode } from '../../core/tpot.js';
 import { formatCommand } from '../../core/shell-quote.js';

@@ -1,7 +1,8 @@
 // A finished stage's decision, once, as data: the winner carried out, what the gains are measured
 // against (the baseline in the engine stage, else the carried winner), each row's gain, the
 // stage's recorded gain and the reason. Every view shows this verdict; none re-derives it.
-import type { StageVerdict, VariantResult } from '../../core/events.js';
+import type { VariantResult } from '../../core/events.js';
+import type { StageVerdict } from '../../core/stage-verdict.js';
 import { decideStage, gainPct, score, type DecideOptions, type StageDecision } from './decide.js';
 import type { RepeatStep } from './repeats.js';
 import { namedBaselineWarning, pickBaseline } from './validate.js';
