@@ -12,7 +12,8 @@ import type { SessionConfig } from '../tune/config/config.js';
 import { realPlanDeps } from '../tune/plan/deps.js';
 import { estimateHostFor, planTimes } from '../tune/plan/estimate-time.js';
 import { planSession, readRunConfig, runSession, type SessionOutcome } from '../tune/session/session.js';
-import { interruptedText, planText, progressLine, summaryText } from '../tune/cli/text.js';
+import { interruptedText, progressLine, summaryText } from '../tune/cli/text.js';
+import { planText } from '../tune/cli/text-plan.js';
 import { logToStderr } from './log-sink.js';
 
 /** The dry run: the plan with every command and the time column the Plan screen shows. */

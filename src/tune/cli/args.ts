@@ -24,8 +24,6 @@ import { checkDataset, checkNumber, checkObjectiveSlo, parseStageObjective, RULE
 import { parseScenario, sharegptScenario, studyScenarios } from '../config/scenarios.js';
 import type { Scenario } from '../../core/scenario.js';
 import { parseSlo } from '../../core/slo-rule.js';
-import { formatSweep, parseSweep } from '../../sweep/spec.js';
-import type { SessionSweepConfig } from '../config/config.js';
 import { engineVersions } from './engine-version-arg.js';
 
 import { AUTO_FLAGS } from './auto-flags.js';
@@ -34,6 +32,8 @@ import { calibrationFlag, truthFlag } from './calibration-flags.js';
 import { qualityFlags } from './quality-flags.js';
 import { capacityFlags } from './capacity-flags.js';
 import { budgetFlags } from './budget-flags.js';
+import { parseRuntime } from './runtime-flags.js';
+import { parseSweepFlags } from './sweep-flags.js';
 
 export interface AutoOptions {
   help: boolean;
@@ -97,70 +97,6 @@ export function parseExtraArgs(list: readonly string[]): SessionConfig['extraArg
 
 /** The flag values `parseArgs` gives for AUTO_FLAGS (the workbench builds the same bag from its form). */
 export type AutoFlagValues = Record<string, string | boolean | string[] | undefined>;
-
-const SLURM_ONLY = ['partition', 'account', 'time'] as const;
-
-/**
- * --runtime native|docker|slurm and the flags that belong to each. `--nodes N` (slurm only): the
- * most nodes a variant may span; with --sim the simulated cluster of N x --gpus (sim.gpus counts all).
- */
-export function parseRuntime(
-  str: (k: string) => string | undefined,
-  slurmArgs: string[],
-  sim?: SessionConfig['sim'],
-): SessionConfig['runtime'] {
-  const nodes = num('nodes', str('nodes'), { integer: true, min: 1, max: 64 });
-  if (nodes !== undefined && str('runtime') !== 'slurm')
-    throw new UserError('--nodes needs --runtime slurm (a variant wider than one node runs as a multi-node Slurm job)');
-  if (sim && nodes !== undefined && nodes > 1) {
-    sim.nodes = nodes;
-    sim.gpus *= nodes;
-  }
-  const runtimeText = str('runtime') ?? 'native';
-  if (runtimeText !== 'slurm') {
-    const stray = [...SLURM_ONLY.filter((k) => str(k) !== undefined), ...(slurmArgs.length ? ['slurm-arg'] : [])];
-    if (stray.length) throw new UserError(`--${stray[0]} is a Slurm option; add --runtime slurm`);
-  }
-  if (runtimeText !== 'docker' && str('image') !== undefined)
-    throw new UserError('--image is the container of --runtime docker; add --runtime docker');
-  if (runtimeText === 'native') return { kind: 'native' };
-  if (runtimeText === 'docker') {
-    if (!str('image')) throw new UserError('--runtime docker needs --image, e.g. --image vllm/vllm-openai:v0.11.0');
-    return { kind: 'docker', image: str('image')! };
-  }
-  if (runtimeText === 'slurm') {
-    return {
-      kind: 'slurm',
-      ...(str('partition') ? { partition: str('partition')! } : {}),
-      ...(str('account') ? { account: str('account')! } : {}),
-      ...(str('time') ? { time: str('time')! } : {}),
-      extra: slurmArgs,
-      ...(nodes !== undefined ? { nodes } : {}),
-    };
-  }
-  throw new UserError(`--runtime must be native, docker or slurm, got '${runtimeText}'`);
-}
-
-/** The default levels when --objective frontier comes without --sweep. */
-export const DEFAULT_SESSION_SWEEP = 'concurrency:1,4,16,64,256';
-
-/** --sweep, --sweep-all and --objective frontier -> the session's sweep, or undefined without one. */
-export function parseSweepFlags(
-  sweepText: string | undefined,
-  all: boolean,
-  objectiveText: string | undefined,
-  hasSlo: boolean,
-): SessionSweepConfig | undefined {
-  const frontier = objectiveText?.trim().toLowerCase() === 'frontier';
-  if (frontier && !hasSlo)
-    throw new UserError('--objective frontier needs --slo, e.g. --slo "tpot:p99<60" (the choice is the most tok/s/GPU that meets it)');
-  if (sweepText === undefined && !frontier) {
-    if (all) throw new UserError('--sweep-all needs --sweep LEVELS (or --objective frontier), e.g. --sweep concurrency:1,8,32,128');
-    return undefined;
-  }
-  const spec = parseSweep(sweepText ?? DEFAULT_SESSION_SWEEP);
-  return { spec: formatSweep(spec), all, frontier };
-}
 
 /** The flags that go with --resume: how to show the run, never what it runs. */
 const RESUME_FLAGS = new Set(['auto', 'help', 'resume', 'dry-run', 'json']);

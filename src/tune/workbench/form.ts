@@ -3,7 +3,8 @@
 // it stands for, built from the typed choices with the same builder as the flags (configFromFlags).
 import { UserError } from '../../core/errors.js';
 import type { Settings, SettingValues } from '../../core/settings.js';
-import { configFromFlags, parseSweepFlags, type AutoFlagValues } from '../cli/args.js';
+import { configFromFlags, type AutoFlagValues } from '../cli/args.js';
+import { parseSweepFlags } from '../cli/sweep-flags.js';
 import { isGgufPath } from '../cli/llamacpp-args.js';
 import type { SessionConfig } from '../config/config.js';
 import { checkDataset, checkNumber, checkObjectiveSlo, RULES, type SessionObjective } from '../config/rules.js';

@@ -388,7 +388,7 @@ describe('adaptive repeats in a session', () => {
 describe('tune a replica, then the host', () => {
   it('plans one replica per tuning stage, whole-host layouts last, and says which GPUs each stage uses', async () => {
     const { planSession } = await import('../../../src/tune/session/session.js');
-    const { planText } = await import('../../../src/tune/cli/text.js');
+    const { planText } = await import('../../../src/tune/cli/text-plan.js');
     const c = config(['--stages', 'engine,parallelism,batching']);
     const { plan } = await planSession(c);
     expect(plan.replica?.tp).toBe(1);

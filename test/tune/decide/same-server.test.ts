@@ -14,7 +14,8 @@ import type { Plan } from '../../../src/tune/plan/types.js';
 import { effectiveSettings, sameServerAs } from '../../../src/tune/decide/same-server.js';
 import type { ServerContext } from '../../../src/engines/data/engine-defaults.js';
 import { runSession } from '../../../src/tune/session/session.js';
-import { planText, progressLine } from '../../../src/tune/cli/text.js';
+import { progressLine } from '../../../src/tune/cli/text.js';
+import { planText } from '../../../src/tune/cli/text-plan.js';
 import type { TuneEvent } from '../../../src/core/events.js';
 import { scriptedRunner } from '../scripted-runner.js';
 

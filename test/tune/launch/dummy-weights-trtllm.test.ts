@@ -15,7 +15,7 @@ import { launchWeights, servingArgv } from '../../../src/tune/launch/dummy-weigh
 import { launchContext, prepareLaunch } from '../../../src/tune/launch/launch.js';
 import { writeServingFiles } from '../../../src/tune/session/save-outcome.js';
 import { planSession } from '../../../src/tune/session/session.js';
-import { planText } from '../../../src/tune/cli/text.js';
+import { planText } from '../../../src/tune/cli/text-plan.js';
 import { reapAll, spawnSim } from '../../sim/helpers.js';
 
 const runDir = join(tmpdir(), `servelab-trt-dummy-${process.pid}`);

@@ -9,7 +9,7 @@ import { clientIgnoresEos, launchWeights, servingArgv } from '../../../src/tune/
 import { launchContext, prepareLaunch } from '../../../src/tune/launch/launch.js';
 import { planSession } from '../../../src/tune/session/session.js';
 import { modelledStartupS } from '../../../src/tune/plan/deps.js';
-import { planText } from '../../../src/tune/cli/text.js';
+import { planText } from '../../../src/tune/cli/text-plan.js';
 import { parseTuiFlags } from '../../../src/tune/workbench/workbench.js';
 import { configFromChoices } from '../../../src/tune/workbench/form.js';
 import { form } from '../../tui/fixtures.js';
