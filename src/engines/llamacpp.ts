@@ -8,13 +8,27 @@ import type { Variant } from '../core/variant.js';
 import { engineHost, finishSpec, flag } from './argv.js';
 import { engineValue, mustRow, supportedKnobs } from './data/table.js';
 import { resolveVersion } from './data/versions.js';
+import { amxRepackCrash } from './failure-rules-llamacpp.js';
 import { classifyFromLog } from './failures.js';
 import { detectLlamaCpp, findLlamaServer } from './llamacpp-detect.js';
 import { parsePrometheus, pickMetrics } from './metrics.js';
 import type { EngineAdapter, LaunchContext, LaunchSpec } from './types.js';
 
 /** Knobs whose value passes through as `flag value` (or maps through the row's values). */
-const PLAIN = ['maxRunningSeqs', 'ctxPerSlot', 'maxBatchedTokens', 'ubatch', 'flashAttn', 'threads', 'threadsBatch', 'cacheReuse', 'cacheRamMiB', 'gpuLayers', 'splitMode', 'tensorSplit'] as const;
+const PLAIN = [
+  'maxRunningSeqs',
+  'ctxPerSlot',
+  'maxBatchedTokens',
+  'ubatch',
+  'flashAttn',
+  'threads',
+  'threadsBatch',
+  'cacheReuse',
+  'cacheRamMiB',
+  'gpuLayers',
+  'splitMode',
+  'tensorSplit',
+] as const;
 /** Boolean knobs spelled as one of two flags (`-kvu` / `-no-kvu`). */
 const SWITCHES = ['kvUnified', 'contBatching', 'repack'] as const;
 
@@ -29,9 +43,12 @@ function speculativeArgs(spec: NonNullable<Variant['knobs']['speculative']>, ver
   const row = (knob: string) => mustRow('llamacpp', knob, version);
   const method = row('speculative.method');
   if (!method.values![spec.method]) {
-    throw new UserError(`llama.cpp ${version} cannot decode speculatively with '${spec.method}' (use one of ${Object.keys(method.values!).join(', ')})`);
+    throw new UserError(
+      `llama.cpp ${version} cannot decode speculatively with '${spec.method}' (use one of ${Object.keys(method.values!).join(', ')})`,
+    );
   }
-  if (spec.method !== 'ngram' && !spec.draftModel) throw new UserError(`llama.cpp speculative '${spec.method}' needs a draft model (-md FILE.gguf)`);
+  if (spec.method !== 'ngram' && !spec.draftModel)
+    throw new UserError(`llama.cpp speculative '${spec.method}' needs a draft model (-md FILE.gguf)`);
   const out = [method.name, method.values![spec.method]!];
   if (spec.draftModel) out.push(row('speculative.draftModel').name, spec.draftModel);
   const n = spec.draftTokens ?? spec.numSteps;
@@ -53,7 +70,8 @@ export function llamacppArgv(variant: Variant, ctx: LaunchContext): string[] {
     if (v !== undefined) flag(argv, row(knob).name, typeof v === 'string' ? engineValue('llamacpp', row(knob), v, version) : v);
   }
   for (const knob of SWITCHES) if (k[knob] !== undefined) argv.push(row(knob).values![String(k[knob])]!);
-  if (k.kvCacheDtype && k.kvCacheDtype !== 'auto') flag(argv, row('kvCacheDtype').name, engineValue('llamacpp', row('kvCacheDtype'), k.kvCacheDtype, version));
+  if (k.kvCacheDtype && k.kvCacheDtype !== 'auto')
+    flag(argv, row('kvCacheDtype').name, engineValue('llamacpp', row('kvCacheDtype'), k.kvCacheDtype, version));
   const v = k.vCacheDtype ?? (k.kvCacheDtype !== 'auto' ? k.kvCacheDtype : undefined);
   if (v) flag(argv, row('vCacheDtype').name, engineValue('llamacpp', row('vCacheDtype'), v, version));
   if (k.fit !== undefined) flag(argv, row('fit').name, row('fit').values![String(k.fit)]);
@@ -77,7 +95,8 @@ export const llamacpp: EngineAdapter = {
   supports: LLAMACPP_SUPPORTS,
   metricsPath: '/metrics',
   command(variant, ctx): LaunchSpec {
-    if (ctx.runtime.kind === 'docker') throw new UserError('llama.cpp runs natively in servelab (give --llama-server PATH or run `servelab engines build llamacpp`)');
+    if (ctx.runtime.kind === 'docker')
+      throw new UserError('llama.cpp runs natively in servelab (give --llama-server PATH or run `servelab engines build llamacpp`)');
     // The server logs "llama_server: listening on http://HOST:PORT" once the socket is bound; the
     // model may still be loading then, so /health decides readiness.
     // argv[0] is the llama-server found (SERVELAB_LLAMA_SERVER, PATH, servelab's build) unless the
@@ -86,12 +105,20 @@ export const llamacpp: EngineAdapter = {
     const run = executable ? { ...ctx, runtime: { kind: 'native' as const, executable } } : ctx;
     return finishSpec('llamacpp', llamacppArgv(variant, ctx), {}, [], run, /llama_server: listening on http/);
   },
-  classifyFailure: (lines, exit, ctx) => classifyFromLog('llamacpp', lines, exit, ctx),
+  // A log text names the cause first; a bare SIGSEGV on an AMX repack launch is llama.cpp#20824.
+  classifyFailure: (lines, exit, ctx = {}) => {
+    const f = classifyFromLog('llamacpp', lines, exit, ctx);
+    return f.kind === 'crash' ? (amxRepackCrash(lines, exit, ctx) ?? f) : f;
+  },
   // No KV-usage gauge at 80fb11a (to_metrics lists none); running = slots processing, waiting = deferred.
-  parseMetrics: (text) =>
-    ({
-      ...pickMetrics(text, { running: ['llamacpp:requests_processing'], waiting: ['llamacpp:requests_deferred'], kvUsage: [], preemptions: [] }),
-      ...llamacppRates(text),
+  parseMetrics: (text) => ({
+    ...pickMetrics(text, {
+      running: ['llamacpp:requests_processing'],
+      waiting: ['llamacpp:requests_deferred'],
+      kvUsage: [],
+      preemptions: [],
     }),
+    ...llamacppRates(text),
+  }),
   detect: (opts) => detectLlamaCpp(opts),
 };

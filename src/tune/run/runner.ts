@@ -21,7 +21,7 @@ import { startSampler } from './sampler.js';
 import type { Scenario } from '../../core/scenario.js';
 import { launchGpuTime, servedWallS } from '../cost/variant-cost.js';
 import { earlyStopWatch, type EarlyStopRequest, type StopVerdict } from './early-stop-run.js';
-import { gpuFailureContext, launchSpeed, startServer } from './server-start.js';
+import { failureContext, launchSpeed, startServer } from './server-start.js';
 import type { RunVariantContext, ServerStart } from './types.js';
 import { goodputFromSlo, sloPercentiles } from '../../core/slo.js';
 import { loadScenario, scenarioKey } from '../launch/workloads.js';
@@ -29,16 +29,23 @@ import { clientIgnoresEos } from '../launch/dummy-weights.js';
 import { greedyForLaunch } from './quality-run.js';
 import { processCpuSeconds } from '../../host/proc-cpu.js';
 
-
 /**
  * The GPU ids a parallel launch was pinned to, for its results. Not on Slurm: there Slurm places
  * and pins each job, and the launch records the GPUs it was given (slurm-start.ts recordGpus).
  */
-const pinned = (ctx: RunVariantContext): Partial<VariantResult> => (ctx.gpuIds && ctx.config.runtime.kind !== 'slurm' ? { gpuIds: [...ctx.gpuIds] } : {});
+const pinned = (ctx: RunVariantContext): Partial<VariantResult> =>
+  ctx.gpuIds && ctx.config.runtime.kind !== 'slurm' ? { gpuIds: [...ctx.gpuIds] } : {};
 
 const PERCENTILE_METRICS = ['ttft', 'tpot', 'itl', 'e2el'] as const;
 
-function failedResult(variant: Variant, scenario: string, ctx: RunVariantContext, failure: Failure, started: Date, extra: Partial<VariantResult> = {}): VariantResult {
+function failedResult(
+  variant: Variant,
+  scenario: string,
+  ctx: RunVariantContext,
+  failure: Failure,
+  started: Date,
+  extra: Partial<VariantResult> = {},
+): VariantResult {
   return {
     variantId: variant.id,
     stage: ctx.stage,
@@ -68,7 +75,12 @@ function interruption(ctx: RunVariantContext): Failure | null {
 }
 
 /** Start the server, trying another port when the one picked was lost to another process. */
-async function startWithRetries(variant: Variant, scenarios: readonly Scenario[], ctx: RunVariantContext, stopSignal: AbortSignal): Promise<ServerStart> {
+async function startWithRetries(
+  variant: Variant,
+  scenarios: readonly Scenario[],
+  ctx: RunVariantContext,
+  stopSignal: AbortSignal,
+): Promise<ServerStart> {
   const simSpeed = await launchSpeed(variant, scenarios, ctx);
   for (let attempt = 1; ; attempt++) {
     const up = await startServer(variant, ctx, stopSignal, simSpeed);
@@ -96,7 +108,15 @@ type Served = { wallS: number };
  * stamps). Adds to `served` the part of the call the server worked for the client; all of it when
  * the call throws (no reading to tell the client's setup apart).
  */
-async function benchOnce(variant: Variant, scenario: Scenario, warmups: number, up: Up, ctx: RunVariantContext, stopSignal: AbortSignal, served: Served): Promise<{ bench: BenchResult; stopped: StopVerdict | null }> {
+async function benchOnce(
+  variant: Variant,
+  scenario: Scenario,
+  warmups: number,
+  up: Up,
+  ctx: RunVariantContext,
+  stopSignal: AbortSignal,
+  served: Served,
+): Promise<{ bench: BenchResult; stopped: StopVerdict | null }> {
   const workload = await loadScenario(scenario, ctx.config.model, ctx.workloads);
   // Early stop applies to the tuning measurement only (the first scenario), never to validation.
   const watch = earlyStopWatch(!ctx.stage.startsWith('validation') ? ctx.earlyStop : undefined, workload.requests, stopSignal);
@@ -139,7 +159,15 @@ async function benchOnce(variant: Variant, scenario: Scenario, warmups: number, 
 }
 
 /** The result of one finished benchmark, in simulated units on the simulated host. */
-function measuredResult(variant: Variant, scenario: Scenario, first: boolean, bench: BenchResult, up: Up, ctx: RunVariantContext, t0: Date): VariantResult {
+function measuredResult(
+  variant: Variant,
+  scenario: Scenario,
+  first: boolean,
+  bench: BenchResult,
+  up: Up,
+  ctx: RunVariantContext,
+  t0: Date,
+): VariantResult {
   const sim = ctx.config.sim;
   const measured = sim ? toSimulated(bench, up.speed) : bench;
   saveBenchJson(ctx, variant, scenario, measured);
@@ -152,7 +180,15 @@ function measuredResult(variant: Variant, scenario: Scenario, first: boolean, be
     variant,
     ...up.base,
     metrics: measured.metrics,
-    ...(ok ? {} : { failure: { kind: 'bench-failed', reason: `all ${measured.metrics.failed} requests failed`, evidence: measured.outputs.slice(0, 3).map((o) => o.error) } }),
+    ...(ok
+      ? {}
+      : {
+          failure: {
+            kind: 'bench-failed',
+            reason: `all ${measured.metrics.failed} requests failed`,
+            evidence: measured.outputs.slice(0, 3).map((o) => o.error),
+          },
+        }),
     startupS: up.startupS,
     ...(ctx.predicted && first ? { predicted: ctx.predicted } : {}),
     ...(sim ? { simulated: true } : {}),
@@ -166,10 +202,17 @@ function measuredResult(variant: Variant, scenario: Scenario, first: boolean, be
  * Each scenario in turn on the running server; stops early on a skip or an aborted benchmark.
  * A server that died is the failure's cause, in whatever phase (server-death.ts).
  */
-async function benchScenarios(variant: Variant, scenarios: readonly Scenario[], up: Up, ctx: RunVariantContext, stopSignal: AbortSignal, served: Served): Promise<VariantResult[]> {
+async function benchScenarios(
+  variant: Variant,
+  scenarios: readonly Scenario[],
+  up: Up,
+  ctx: RunVariantContext,
+  stopSignal: AbortSignal,
+  served: Served,
+): Promise<VariantResult[]> {
   const results: VariantResult[] = [];
   const early = { ...up.base, startupS: up.startupS };
-  const classify = (lines: string[], exit: ExitInfo) => up.adapter.classifyFailure(lines, exit, { ...gpuFailureContext(ctx.host), ...(variant.knobs.speculative ? { speculative: variant.knobs.speculative } : {}) });
+  const classify = (lines: string[], exit: ExitInfo) => up.adapter.classifyFailure(lines, exit, failureContext(ctx.host, variant));
   for (const [i, scenario] of scenarios.entries()) {
     // A skip pressed (or asked for by onResult) between two scenarios stops before the next.
     if (ctx.signal?.aborted) throw new AbortedError();
@@ -199,11 +242,19 @@ async function benchScenarios(variant: Variant, scenarios: readonly Scenario[], 
       // A loser stopped early: never eligible to win (status 'pruned'); its figures so far are kept, marked partial.
       const part = ctx.config.sim ? toSimulated(bench, up.speed) : bench;
       const figures = part.metrics.completed > 0 ? { metrics: part.metrics, partial: true } : {};
-      results.push(failedResult(variant, scenario.name, ctx, { kind: 'pruned', reason: stopped.status }, t0, { ...early, status: 'pruned', ...figures }));
+      results.push(
+        failedResult(variant, scenario.name, ctx, { kind: 'pruned', reason: stopped.status }, t0, {
+          ...early,
+          status: 'pruned',
+          ...figures,
+        }),
+      );
       break;
     }
     if (bench.aborted) {
-      results.push(failedResult(variant, scenario.name, ctx, interruption(ctx) ?? { kind: 'aborted', reason: 'benchmark stopped' }, t0, early));
+      results.push(
+        failedResult(variant, scenario.name, ctx, interruption(ctx) ?? { kind: 'aborted', reason: 'benchmark stopped' }, t0, early),
+      );
       break;
     }
     const result = measuredResult(variant, scenario, i === 0, bench, up, ctx, t0);
@@ -221,7 +272,11 @@ async function benchScenarios(variant: Variant, scenarios: readonly Scenario[], 
  * Returns one result per scenario: all failed alike when the server does not come up.
  * Throws AbortedError when ctx.signal aborts (after stopping the server).
  */
-export async function runVariantScenarios(variant: Variant, scenarios: readonly Scenario[], ctx: RunVariantContext): Promise<VariantResult[]> {
+export async function runVariantScenarios(
+  variant: Variant,
+  scenarios: readonly Scenario[],
+  ctx: RunVariantContext,
+): Promise<VariantResult[]> {
   const started = new Date();
   if (ctx.signal?.aborted) throw new AbortedError();
   // One signal for "stop this variant now": the session's abort or the user's skip.
@@ -233,8 +288,15 @@ export async function runVariantScenarios(variant: Variant, scenarios: readonly 
   const up = await startWithRetries(variant, scenarios, ctx, stopSignal);
   if (!up.ok) {
     const f = interruption(ctx) ?? up.failure;
-    const gpuTime = launchGpuTime(variant, { launchMs, stopMs: performance.now(), ...(up.extra.startupS !== undefined ? { startupS: up.extra.startupS } : {}), ...(simSpeed !== undefined ? { simSpeed } : {}) });
-    return scenarios.map((s, i) => failedResult(variant, s.name, ctx, f, started, { ...up.extra, ...(i === 0 ? { gpuTime } : {}), ...pinned(ctx) }));
+    const gpuTime = launchGpuTime(variant, {
+      launchMs,
+      stopMs: performance.now(),
+      ...(up.extra.startupS !== undefined ? { startupS: up.extra.startupS } : {}),
+      ...(simSpeed !== undefined ? { simSpeed } : {}),
+    });
+    return scenarios.map((s, i) =>
+      failedResult(variant, s.name, ctx, f, started, { ...up.extra, ...(i === 0 ? { gpuTime } : {}), ...pinned(ctx) }),
+    );
   }
   const readyMs = performance.now();
   ctx.emit({ type: 'server-ready', variantId: variant.id, startupS: up.startupS });
@@ -263,7 +325,14 @@ export async function runVariantScenarios(variant: Variant, scenarios: readonly 
     results.push(failedResult(variant, s.name, ctx, interruption(ctx) ?? { kind: 'skipped', reason: 'not reached' }, started, up.base));
   }
   // The launch's GPU time rides on its first result (a validation launch measures several scenarios).
-  const gpuTime = launchGpuTime(variant, { launchMs, readyMs, stopMs: performance.now(), startupS: up.startupS, servedWallS: served.wallS, ...(ctx.config.sim ? { simSpeed: up.speed } : {}) });
+  const gpuTime = launchGpuTime(variant, {
+    launchMs,
+    readyMs,
+    stopMs: performance.now(),
+    startupS: up.startupS,
+    servedWallS: served.wallS,
+    ...(ctx.config.sim ? { simSpeed: up.speed } : {}),
+  });
   const cpu = cpuS !== undefined && !ctx.config.sim ? { cpuS } : {};
   return results.map((r, i) => ({ ...r, ...(i === 0 ? { gpuTime, ...cpu } : {}), ...pinned(ctx) }));
 }

@@ -6,7 +6,7 @@ import { UserError } from '../../core/errors.js';
 import type { Variant } from '../../core/variant.js';
 import { adapterFor } from '../../engines/index.js';
 import { engineLaunchHooks } from '../../engines/launch-hooks.js';
-import type { EngineAdapter, LaunchSpec } from '../../engines/types.js';
+import type { EngineAdapter, FailureContext, LaunchSpec } from '../../engines/types.js';
 import type { HostInfo } from '../../host/gpus.js';
 import { findFreePort } from '../../host/ports.js';
 import { launchServer } from '../../host/process.js';
@@ -19,8 +19,7 @@ import type { Scenario } from '../../core/scenario.js';
 import { startSlurmServer } from './slurm/start.js';
 import { autoSimSpeed } from '../launch/workloads.js';
 import { ensureGguf } from './llamacpp-quantize.js';
-
-
+import { amxRepackedType } from '../plan/llamacpp-gguf.js';
 
 /** Why the server answering on the port is not this variant's, or null when it is (or cannot be told). */
 export async function whoElseAnswers(spec: LaunchSpec, variant: Variant, simulated: boolean): Promise<string | null> {
@@ -43,37 +42,66 @@ export async function whoElseAnswers(spec: LaunchSpec, variant: Variant, simulat
   }
 }
 
-export function gpuFailureContext(host: HostInfo) {
+/**
+ * What the failure rules may know about a launch: the GPU (to name it), the speculative knobs (to
+ * name the combination), and for llama.cpp the weight type it repacks for AMX (llama.cpp#20824).
+ */
+export function failureContext(host: HostInfo, variant: Variant): FailureContext {
   const g = host.gpus[0];
-  return g ? { gpu: { name: g.name, ...(g.computeCap ? { computeCap: g.computeCap } : {}) } } : undefined;
+  const amx = variant.engine === 'llamacpp' ? amxRepackedType(variant.model, host, variant.knobs) : undefined;
+  return {
+    ...(g ? { gpu: { name: g.name, ...(g.computeCap ? { computeCap: g.computeCap } : {}) } } : {}),
+    ...(variant.knobs.speculative ? { speculative: variant.knobs.speculative } : {}),
+    ...(amx ? { amxRepacked: amx } : {}),
+  };
 }
 
 /**
  * Bring the variant up on its runtime: native or docker as a local process (launchServer), slurm
  * as a Slurm job (slurm-start.ts). Both build the command through prepareLaunch.
  */
-export async function startServer(variant: Variant, ctx: RunVariantContext, stopSignal: AbortSignal, simSpeed?: number): Promise<ServerStart> {
+export async function startServer(
+  variant: Variant,
+  ctx: RunVariantContext,
+  stopSignal: AbortSignal,
+  simSpeed?: number,
+): Promise<ServerStart> {
   // llama.cpp: a GGUF the plan has llama-quantize make is made first (its time is not start-up).
   const made = await ensureGguf(variant, ctx.config.llamacpp, dirname(ctx.logsDir), stopSignal);
   if (made.failure) return { ok: false, failure: made.failure, extra: {} };
-  if (made.seconds) ctx.emit({ type: 'warning', message: `${variant.id}: llama-quantize made ${variant.model} in ${made.seconds.toFixed(1)} s` });
+  if (made.seconds)
+    ctx.emit({ type: 'warning', message: `${variant.id}: llama-quantize made ${variant.model} in ${made.seconds.toFixed(1)} s` });
   if (ctx.config.runtime.kind === 'slurm') return startSlurmServer(variant, ctx, stopSignal, simSpeed);
   return startLocalServer(variant, ctx, stopSignal, simSpeed);
 }
 
 /** Pick a port, launch, wait until ready, and check the server answering is ours. */
-async function startLocalServer(variant: Variant, ctx: RunVariantContext, stopSignal: AbortSignal, simSpeed?: number): Promise<ServerStart> {
+async function startLocalServer(
+  variant: Variant,
+  ctx: RunVariantContext,
+  stopSignal: AbortSignal,
+  simSpeed?: number,
+): Promise<ServerStart> {
   const sim = ctx.config.sim;
   const used = ctx.usedPorts ?? new Set<number>();
   const port = await findFreePort({ host: ctx.config.bindHost, from: ctx.config.portStart, exclude: used });
   used.add(port);
-  const launchCtx = launchContext(ctx.config, { port, runDir: join(ctx.logsDir, variant.id), ...(simSpeed !== undefined ? { speed: simSpeed } : {}), ...(ctx.gpuIds ? { devices: ctx.gpuIds } : {}) });
+  const launchCtx = launchContext(ctx.config, {
+    port,
+    runDir: join(ctx.logsDir, variant.id),
+    ...(simSpeed !== undefined ? { speed: simSpeed } : {}),
+    ...(ctx.gpuIds ? { devices: ctx.gpuIds } : {}),
+  });
   const adapter = adapterFor(variant, launchCtx);
   let spec: LaunchSpec;
   let engineEnv: Record<string, string>;
   const weights = launchWeights(ctx.config, variant, ctx.stage);
   try {
-    ({ spec, engineEnv } = prepareLaunch(variant, launchCtx, { cacheDir: join(dirname(ctx.logsDir), 'cache'), dummyWeights: weights?.kind === 'dummy', ...(ctx.config.sim?.truth ? { simTruth: ctx.config.sim.truth } : {}) }));
+    ({ spec, engineEnv } = prepareLaunch(variant, launchCtx, {
+      cacheDir: join(dirname(ctx.logsDir), 'cache'),
+      dummyWeights: weights?.kind === 'dummy',
+      ...(ctx.config.sim?.truth ? { simTruth: ctx.config.sim.truth } : {}),
+    }));
   } catch (e) {
     if (!(e instanceof UserError)) throw e;
     return { ok: false, failure: { kind: 'bad-flag', reason: e.message }, extra: {} };
@@ -81,7 +109,16 @@ async function startLocalServer(variant: Variant, ctx: RunVariantContext, stopSi
   // env: the real engine's environment (what a GPU host runs); the launched env may differ on the simulated host.
   const base: LaunchRecord = { argv: spec.argv, engineArgv: spec.engineArgv, env: engineEnv, ...(weights ? { weights } : {}) };
   const speed = spec.speed > 0 ? spec.speed : 1;
-  ctx.emit({ type: 'variant-launching', variantId: variant.id, stage: ctx.stage, argv: spec.argv, port, ...(variant.label ? { label: variant.label } : {}), ...(ctx.gpuIds ? { gpuIds: [...ctx.gpuIds] } : {}), ...(ctx.run ? { run: ctx.run } : {}) });
+  ctx.emit({
+    type: 'variant-launching',
+    variantId: variant.id,
+    stage: ctx.stage,
+    argv: spec.argv,
+    port,
+    ...(variant.label ? { label: variant.label } : {}),
+    ...(ctx.gpuIds ? { gpuIds: [...ctx.gpuIds] } : {}),
+    ...(ctx.run ? { run: ctx.run } : {}),
+  });
 
   let handle: ServerHandle;
   try {
@@ -92,18 +129,22 @@ async function startLocalServer(variant: Variant, ctx: RunVariantContext, stopSi
       signal: stopSignal,
       gpuHost: !ctx.host.simulated,
       graceMs: sim ? 3000 : 15_000,
-      ...engineLaunchHooks((lines, exit) => adapter.classifyFailure(lines, exit, { ...gpuFailureContext(ctx.host), ...(variant.knobs.speculative ? { speculative: variant.knobs.speculative } : {}) })),
+      ...engineLaunchHooks((lines, exit) => adapter.classifyFailure(lines, exit, failureContext(ctx.host, variant))),
     });
   } catch (e) {
     if (!(e instanceof UserError)) throw e;
-    const failure: Failure = /already in use/.test(e.message) ? { kind: 'port-in-use', reason: e.message } : { kind: 'crash', reason: e.message };
+    const failure: Failure = /already in use/.test(e.message)
+      ? { kind: 'port-in-use', reason: e.message }
+      : { kind: 'crash', reason: e.message };
     return { ok: false, failure, extra: base };
   }
 
   const ready = await handle.waitReady(ctx.config.readyTimeoutS * 1000, stopSignal);
   // On the simulated host the load is played instantly (see commandWithEngineEnv): its start-up
   // is the simulator's modelled load time, in simulated seconds like every other figure there.
-  const startupS = sim ? (modelledStartupS(variant, sim, { dummyWeights: weights?.kind === 'dummy' }) ?? ready.startupS * speed) : ready.startupS;
+  const startupS = sim
+    ? (modelledStartupS(variant, sim, { dummyWeights: weights?.kind === 'dummy' }) ?? ready.startupS * speed)
+    : ready.startupS;
   if (!ready.ready) {
     await handle.stop();
     return { ok: false, failure: { ...ready.failure, evidence: ready.failure.evidence ?? handle.tail(8) }, extra: { ...base, startupS } };
@@ -143,4 +184,3 @@ export function launchSpeed(variant: Variant, scenarios: readonly Scenario[], ct
   if (!sim?.autoSpeed) return Promise.resolve(sim?.speed);
   return autoSimSpeed(variant, scenarios, sim, ctx.config.model, ctx.workloads);
 }
-
