@@ -9,7 +9,7 @@ import type { Variant } from '../../core/variant.js';
 import { rowAt } from '../../engines/data/table.js';
 import type { StageName } from '../config/config.js';
 import { scenarioLengths } from './deps.js';
-import { ggufLabel, hostQuirks, quantizedGgufs } from './llamacpp-gguf.js';
+import { ggufLabel, quantizedGgufs } from './llamacpp-gguf.js';
 import type { Candidate, ExpandContext } from './types.js';
 
 type StageOut = { candidates: Candidate[]; skipped?: string; notes: string[] };
@@ -19,10 +19,22 @@ export const LLAMA_DEFAULT_SLOTS = 4;
 const SLOTS = [1, 2, 8, 16, 32];
 const UNIFIED_SLOTS = [8, 16];
 /** -b / -ub pairs: the default -b with a smaller and a larger -ub, and smaller and larger -b. */
-const BATCHES: [b: number, ub: number][] = [[2048, 128], [2048, 256], [2048, 1024], [512, 512], [1024, 512], [4096, 512], [4096, 1024]];
+const BATCHES: [b: number, ub: number][] = [
+  [2048, 128],
+  [2048, 256],
+  [2048, 1024],
+  [512, 512],
+  [1024, 512],
+  [4096, 512],
+  [4096, 1024],
+];
 const KV_TYPES = ['q8_0', 'q4_0'];
 
-const out = (candidates: Candidate[], notes: string[] = [], skipped?: string): StageOut => ({ candidates, notes, ...(skipped ? { skipped } : {}) });
+const out = (candidates: Candidate[], notes: string[] = [], skipped?: string): StageOut => ({
+  candidates,
+  notes,
+  ...(skipped ? { skipped } : {}),
+});
 
 /** Tokens one request of the tuning workload may hold (prompt + output), with room for the chat template. */
 export function contextPerRequest(ctx: ExpandContext): number {
@@ -35,12 +47,18 @@ function quantization(w: Variant, ctx: ExpandContext): StageOut {
   const given = llama?.gguf ?? [];
   const made = quantizedGgufs(given, ctx.config.runDir ?? `${ctx.config.runsDir}/RUN`);
   const files = [...given, ...made.map((q) => q.path)].filter((f) => f !== w.model);
-  if (!files.length) return out([], [], `one GGUF file (${ggufLabel(w.model)}), already quantized: give the others to compare with --gguf FILE`);
-  const notes = made.length ? [`llama-quantize makes ${made.map((q) => q.type).join(' and ')} from ${basename(made[0]!.from)} in the run folder before their launch.`] : [];
-  notes.push("A smaller weight type trades accuracy for speed; servelab does not measure accuracy: check it on your own evaluation.");
-  const quirk = (f: string) => (w.knobs.repack === false ? {} : hostQuirks(f, ctx.host, made.find((q) => q.path === f)?.type));
-  if (files.some((f) => quirk(f).repack === false)) notes.push('This CPU has AMX: quantized files run with --no-repack, since llama.cpp 80fb11a crashes in its AMX kernels otherwise (ggml-org/llama.cpp#20824).');
-  return out(files.map((f) => ({ model: f, knobs: quirk(f), change: `gguf ${made.find((q) => q.path === f)?.type ?? ggufLabel(f)}`, needs: [] })), notes);
+  if (!files.length)
+    return out([], [], `one GGUF file (${ggufLabel(w.model)}), already quantized: give the others to compare with --gguf FILE`);
+  const notes = made.length
+    ? [
+        `llama-quantize makes ${made.map((q) => q.type).join(' and ')} from ${basename(made[0]!.from)} in the run folder before their launch.`,
+      ]
+    : [];
+  notes.push('A smaller weight type trades accuracy for speed; servelab does not measure accuracy: check it on your own evaluation.');
+  return out(
+    files.map((f) => ({ model: f, knobs: {}, change: `gguf ${made.find((q) => q.path === f)?.type ?? ggufLabel(f)}`, needs: [] })),
+    notes,
+  );
 }
 
 function offload(w: Variant, ctx: ExpandContext): StageOut {
@@ -50,7 +68,8 @@ function offload(w: Variant, ctx: ExpandContext): StageOut {
   if (k.gpuLayers !== 'all') c.push({ knobs: { gpuLayers: 'all', fit: false }, change: 'ngl=all (fit off)', needs: ['gpuLayers', 'fit'] });
   if (k.fit !== false && k.gpuLayers === undefined) c.push({ knobs: { fit: false }, change: 'fit off', needs: ['fit'] });
   if (ctx.host.gpuCount > 1) {
-    for (const m of rowAt('llamacpp', 'splitMode')?.candidates ?? []) if (m !== (k.splitMode ?? 'layer')) c.push({ knobs: { splitMode: m }, change: `split=${m}`, needs: ['splitMode'] });
+    for (const m of rowAt('llamacpp', 'splitMode')?.candidates ?? [])
+      if (m !== (k.splitMode ?? 'layer')) c.push({ knobs: { splitMode: m }, change: `split=${m}`, needs: ['splitMode'] });
   }
   return out(c);
 }
@@ -62,14 +81,24 @@ function slots(w: Variant, ctx: ExpandContext): StageOut {
   // Split KV (one buffer per slot, the default when -np is given): each slot holds a whole request.
   for (const n of SLOTS) {
     if (n === now && w.knobs.ctxSize === n * per) continue;
-    c.push({ knobs: { maxRunningSeqs: n, ctxSize: n * per, kvUnified: undefined, ctxPerSlot: undefined }, change: `slots=${n} ctx=${n * per}`, needs: ['maxRunningSeqs', 'ctxSize'] });
+    c.push({
+      knobs: { maxRunningSeqs: n, ctxSize: n * per, kvUnified: undefined, ctxPerSlot: undefined },
+      change: `slots=${n} ctx=${n * per}`,
+      needs: ['maxRunningSeqs', 'ctxSize'],
+    });
   }
   // Unified KV: the slots share one pool half the size, each slot still allowed a whole request.
   for (const n of UNIFIED_SLOTS) {
     const total = Math.max(per, (n * per) / 2);
-    c.push({ knobs: { maxRunningSeqs: n, ctxSize: total, kvUnified: true, ctxPerSlot: per }, change: `slots=${n} unified ctx=${total}`, needs: ['maxRunningSeqs', 'ctxSize', 'kvUnified', 'ctxPerSlot'] });
+    c.push({
+      knobs: { maxRunningSeqs: n, ctxSize: total, kvUnified: true, ctxPerSlot: per },
+      change: `slots=${n} unified ctx=${total}`,
+      needs: ['maxRunningSeqs', 'ctxSize', 'kvUnified', 'ctxPerSlot'],
+    });
   }
-  const notes = [`Each slot is given ${per} tokens: the tuning workload's longest request (prompt + output) with 10% and 64 tokens to spare.`];
+  const notes = [
+    `Each slot is given ${per} tokens: the tuning workload's longest request (prompt + output) with 10% and 64 tokens to spare.`,
+  ];
   return out(c, notes);
 }
 
@@ -89,10 +118,12 @@ function kvCache(w: Variant): StageOut {
   const k = w.knobs;
   const fa = k.flashAttn ?? 'auto';
   const c: Candidate[] = [];
-  for (const v of rowAt('llamacpp', 'flashAttn')?.candidates ?? ['on', 'off']) if (v !== fa) c.push({ knobs: { flashAttn: v }, change: `fa=${v}`, needs: ['flashAttn'] });
+  for (const v of rowAt('llamacpp', 'flashAttn')?.candidates ?? ['on', 'off'])
+    if (v !== fa) c.push({ knobs: { flashAttn: v }, change: `fa=${v}`, needs: ['flashAttn'] });
   for (const t of KV_TYPES) if (t !== k.kvCacheDtype) c.push({ knobs: { kvCacheDtype: t }, change: `kv=${t}`, needs: ['kvCacheDtype'] });
   // The same cache with flash attention off cannot start (preflight says why): shown, not launched.
-  if (fa !== 'off') c.push({ knobs: { kvCacheDtype: 'q8_0', flashAttn: 'off' }, change: 'kv=q8_0 fa=off', needs: ['kvCacheDtype', 'flashAttn'] });
+  if (fa !== 'off')
+    c.push({ knobs: { kvCacheDtype: 'q8_0', flashAttn: 'off' }, change: 'kv=q8_0 fa=off', needs: ['kvCacheDtype', 'flashAttn'] });
   return out(c, ['A quantized KV cache holds more context in the same memory; its accuracy cost is not measured by servelab.']);
 }
 
@@ -102,7 +133,8 @@ function threads(w: Variant, ctx: ExpandContext): StageOut {
   const counts = [...new Set([1, Math.floor(n / 2), n])].filter((t) => t >= 1);
   const c: Candidate[] = [];
   for (const t of counts) if (t !== w.knobs.threads) c.push({ knobs: { threads: t }, change: `threads=${t}`, needs: ['threads'] });
-  for (const t of counts) if (t !== w.knobs.threadsBatch) c.push({ knobs: { threadsBatch: t }, change: `threads-batch=${t}`, needs: ['threadsBatch'] });
+  for (const t of counts)
+    if (t !== w.knobs.threadsBatch) c.push({ knobs: { threadsBatch: t }, change: `threads-batch=${t}`, needs: ['threadsBatch'] });
   return out(c, [`This host gives servelab ${n} CPU thread(s); llama-server's -t -1 picks its own count.`]);
 }
 
@@ -110,18 +142,33 @@ function speculative(w: Variant, ctx: ExpandContext): StageOut {
   if (w.knobs.speculative) return out([], [], 'the carried winner already decodes speculatively');
   const draft = ctx.config.llamacpp?.draftModel;
   if (!draft) return out([], [], 'no draft model: give a small GGUF of the same vocabulary with --draft-model FILE.gguf');
-  const c = [8, 16].map((n) => ({ knobs: { speculative: { method: 'draft' as const, draftModel: draft, draftTokens: n } }, change: `draft ${basename(draft)} n=${n}`, needs: ['speculative' as const] }));
+  const c = [8, 16].map((n) => ({
+    knobs: { speculative: { method: 'draft' as const, draftModel: draft, draftTokens: n } },
+    change: `draft ${basename(draft)} n=${n}`,
+    needs: ['speculative' as const],
+  }));
   return out(c, ['Speculative decoding is a latency knob: it cuts TPOT at low load and can cost throughput at high concurrency.']);
 }
 
 const LLAMA_STAGE: Partial<Record<StageName, (w: Variant, ctx: ExpandContext) => StageOut>> = {
-  quantization, offload, slots, 'batch-size': batchSize, 'kv-cache': kvCache, threads, speculative,
+  quantization,
+  offload,
+  slots,
+  'batch-size': batchSize,
+  'kv-cache': kvCache,
+  threads,
+  speculative,
 };
 
 /** A stage for a llama.cpp winner: its own candidates, or skipped when the stage is a GPU engine's. */
 export function llamaStageCandidates(stage: StageName, w: Variant, ctx: ExpandContext): StageOut {
   const f = LLAMA_STAGE[stage];
-  if (!f) return out([], [], `a stage of the GPU engines: llama.cpp (the carried winner) has its own (offload, slots, batch-size, kv-cache, threads)`);
+  if (!f)
+    return out(
+      [],
+      [],
+      `a stage of the GPU engines: llama.cpp (the carried winner) has its own (offload, slots, batch-size, kv-cache, threads)`,
+    );
   return f(w, ctx);
 }
 

@@ -17,17 +17,20 @@ import { fullRunBaselineId, fullRunNote } from './baseline-in-full.js';
 import { chooseCheckpoint, findFp8Checkpoint } from './checkpoint.js';
 import { hostLayoutCandidates, replicaFor, replicaShareNote, replicaStageOrder, stageGpusText, stageScenario } from './replica.js';
 import type { ReplicaInfo } from './types.js';
-import { hostQuirks } from './llamacpp-gguf.js';
+import { hostQuirks, NO_REPACK_NOTE, sessionGgufs } from './llamacpp-gguf.js';
 
-/** llama.cpp's engine-stage knobs: the user's extra argv plus what this host needs (hostQuirks). */
-const llamaEngineKnobs = (file: string, host: PlanHost, extra: string[] | undefined): Knobs => ({ extraArgs: extra, ...hostQuirks(file, host) });
+/** llama.cpp's engine-stage knobs: the user's extra argv plus what every launch needs on this host (hostQuirks), carried by every later variant. */
+const llamaEngineKnobs = (config: SessionConfig, host: PlanHost, extra: string[] | undefined): Knobs => ({
+  extraArgs: extra,
+  ...hostQuirks(sessionGgufs(config), host),
+});
 
 export const CAVEATS = [
   'The search is greedy, stage by stage: it finds a local optimum, not necessarily the global one.',
   'Other knobs (batch size, scheduling, KV-cache size, CUDA graphs, torch.compile) depend on the use case; treat the result as a starting point.',
   'Results hold for this hardware and these engine versions; engines change.',
   // No accuracy figure: servelab never measures accuracy (vLLM's FP8 docs say only "minimal impact"; report.ts STUDY_CAVEATS).
-  'FP8 quantization\'s accuracy cost depends on the model and is not measured by servelab; check it on your own evaluation before serving.',
+  "FP8 quantization's accuracy cost depends on the model and is not measured by servelab; check it on your own evaluation before serving.",
 ];
 
 /**
@@ -35,7 +38,12 @@ export const CAVEATS = [
  * A prediction is for the workload the launch runs: on a replica plan's tuning stages, one
  * replica's share of the prompts (stageScenario), not the whole host's.
  */
-function finish(stage: StageName, items: { variant: Variant; change: string }[], ctx: ExpandContext & { replica?: ReplicaInfo | null }, carried?: Variant): PlannedVariant[] {
+function finish(
+  stage: StageName,
+  items: { variant: Variant; change: string }[],
+  ctx: ExpandContext & { replica?: ReplicaInfo | null },
+  carried?: Variant,
+): PlannedVariant[] {
   const scenario = stageScenario(ctx.config.scenario, ctx.replica, stage);
   const carriedSpec = carried ? tryCommand(ctx.deps, carried).spec : undefined;
   const seen = new Set<string>();
@@ -86,23 +94,51 @@ function extraFor(config: SessionConfig, engine: EngineName): string[] | undefin
 }
 
 /** The engine stage: each engine on its defaults, on the checkpoint that fits, at the TP the host needs. */
-export function engineStage(ctx: ExpandContext & { checkpoint: string; onlyFirst: boolean; replica?: ReplicaInfo | null }): PlannedVariant[] {
+export function engineStage(
+  ctx: ExpandContext & { checkpoint: string; onlyFirst: boolean; replica?: ReplicaInfo | null },
+): PlannedVariant[] {
   const { config, host, deps } = ctx;
-  const tp = ctx.replica?.tp ?? (host.gpusPerNode ? clusterEngineTp(ctx, ctx.checkpoint) : engineStageTp(deps.model(ctx.checkpoint) ?? deps.model(config.model), host.gpuCount));
+  const tp =
+    ctx.replica?.tp ??
+    (host.gpusPerNode
+      ? clusterEngineTp(ctx, ctx.checkpoint)
+      : engineStageTp(deps.model(ctx.checkpoint) ?? deps.model(config.model), host.gpuCount));
   const engines = ctx.onlyFirst ? config.engines.slice(0, 1) : config.engines;
   // llama.cpp serves the first GGUF file, on its own layout (no TP: -ngl and -sm place the layers).
   const items = engines.map((engine) => ({
-    variant: engine === 'llamacpp'
-      ? makeVariant(engine, config.llamacpp?.gguf[0] ?? ctx.checkpoint, llamaEngineKnobs(config.llamacpp?.gguf[0] ?? ctx.checkpoint, host, extraFor(config, engine)), config, ctx.fp8Checkpoint, deps.engineVersion?.(engine))
-      : makeVariant(engine, ctx.checkpoint, { tp: tp > 1 ? tp : undefined, extraArgs: extraFor(config, engine) }, config, ctx.fp8Checkpoint, deps.engineVersion?.(engine)),
+    variant:
+      engine === 'llamacpp'
+        ? makeVariant(
+            engine,
+            config.llamacpp?.gguf[0] ?? ctx.checkpoint,
+            llamaEngineKnobs(config, host, extraFor(config, engine)),
+            config,
+            ctx.fp8Checkpoint,
+            deps.engineVersion?.(engine),
+          )
+        : makeVariant(
+            engine,
+            ctx.checkpoint,
+            { tp: tp > 1 ? tp : undefined, extraArgs: extraFor(config, engine) },
+            config,
+            ctx.fp8Checkpoint,
+            deps.engineVersion?.(engine),
+          ),
     change: 'defaults',
   }));
   return finish('engine', items, ctx);
 }
 
 /** The variants of one later stage, built from the carried winner. */
-export function expandStage(stage: StageName, carried: Variant, ctx: ExpandContext & { replica?: ReplicaInfo | null }): { variants: PlannedVariant[]; skipped?: string; notes: string[] } {
-  const { candidates, skipped, notes } = stage === 'parallelism' && ctx.replica ? { candidates: hostLayoutCandidates(carried, ctx.replica), notes: [] as string[], skipped: undefined } : stageCandidates(stage, carried, ctx);
+export function expandStage(
+  stage: StageName,
+  carried: Variant,
+  ctx: ExpandContext & { replica?: ReplicaInfo | null },
+): { variants: PlannedVariant[]; skipped?: string; notes: string[] } {
+  const { candidates, skipped, notes } =
+    stage === 'parallelism' && ctx.replica
+      ? { candidates: hostLayoutCandidates(carried, ctx.replica), notes: [] as string[], skipped: undefined }
+      : stageCandidates(stage, carried, ctx);
   if (skipped) return { variants: [], skipped, notes };
   const info = ctx.deps.engineInfo(carried.engine);
   const usable = candidates.filter((c) => c.needs.every((n) => info.supports.has(n)));
@@ -112,7 +148,10 @@ export function expandStage(stage: StageName, carried: Variant, ctx: ExpandConte
   const items = usable.map((c) => {
     const knobs: Knobs = { ...carried.knobs, ...c.knobs };
     const version = carried.engineVersion ?? ctx.deps.engineVersion?.(carried.engine);
-    return { variant: makeVariant(carried.engine, c.model ?? carried.model, knobs, ctx.config, ctx.fp8Checkpoint, version), change: c.change };
+    return {
+      variant: makeVariant(carried.engine, c.model ?? carried.model, knobs, ctx.config, ctx.fp8Checkpoint, version),
+      change: c.change,
+    };
   });
   return { variants: finish(stage, items, ctx, carried), notes };
 }
@@ -123,9 +162,7 @@ function predictedValue(pv: PlannedVariant): number | null {
 
 /** Predicted stage winner (greedy with the margin), for planning only. */
 function predictedWinner(carried: PlannedVariant | undefined, variants: PlannedVariant[], marginPct: number): PlannedVariant | undefined {
-  const best = variants
-    .filter((v) => predictedValue(v) !== null)
-    .sort((a, b) => predictedValue(b)! - predictedValue(a)!)[0];
+  const best = variants.filter((v) => predictedValue(v) !== null).sort((a, b) => predictedValue(b)! - predictedValue(a)!)[0];
   if (!carried) return best ?? variants.find((v) => v.status === 'planned');
   const c = predictedValue(carried);
   if (best && (c === null || predictedValue(best)! > c * (1 + marginPct / 100))) return best;
@@ -140,10 +177,13 @@ export function buildPlan(config: SessionConfig, host: PlanHost, deps: PlanDeps)
   const notes: string[] = [];
   if (note) notes.push(note);
   if (replica) notes.push(replica.why);
-  else if (config.replica === 'auto' && config.sweep) notes.push('--sweep: the replica plan is off (the sweep compares whole-host finalists); every stage uses the whole host.');
+  else if (config.replica === 'auto' && config.sweep)
+    notes.push('--sweep: the replica plan is off (the sweep compares whole-host finalists); every stage uses the whole host.');
   const share = replicaShareNote(config.scenario, replica);
   if (share) notes.push(share);
-  if (host.simulated) notes.push(`Simulated host: ${host.gpuCount} x ${host.gpuName}; figures are simulated-GPU figures, not measurements of real hardware.`);
+  if (config.engines.includes('llamacpp') && hostQuirks(sessionGgufs(config), host).repack === false) notes.push(NO_REPACK_NOTE);
+  if (host.simulated)
+    notes.push(`Simulated host: ${host.gpuCount} x ${host.gpuName}; figures are simulated-GPU figures, not measurements of real hardware.`);
   for (const engine of config.engines) {
     const r = resolveVersion(engine, deps.engineVersion?.(engine));
     if (r.note) notes.push(r.note);
@@ -168,13 +208,25 @@ export function buildPlan(config: SessionConfig, host: PlanHost, deps: PlanDeps)
       continue;
     }
     const { variants, skipped, notes: stageNotes } = expandStage(name, carried.variant, base);
-    stages.push({ name, title: stageTitle(name, config.engines), skipped, notes: stageNotes, variants, gpus: stageGpusText(name, replica, host.gpuCount) });
+    stages.push({
+      name,
+      title: stageTitle(name, config.engines),
+      skipped,
+      notes: stageNotes,
+      variants,
+      gpus: stageGpusText(name, replica, host.gpuCount),
+    });
     if (!skipped) carried = predictedWinner(carried, variants, config.marginPct);
   }
   // One decision per session: whether --dummy-weights changes its benchmarks and validation.
-  const dummyWeights = sessionDummyWeights(config, stages.flatMap((s) => s.variants));
+  const dummyWeights = sessionDummyWeights(
+    config,
+    stages.flatMap((s) => s.variants),
+  );
   if (dummyWeights && !dummyWeights.used) notes.push(dummyNoEffectLine(dummyWeights.why ?? ''));
-  const inFull = runEngineStage ? fullRunBaselineId({ config, replica, tuningDummyWeights: dummyWeights?.used === true }, engineVariants, new Map()) : null;
+  const inFull = runEngineStage
+    ? fullRunBaselineId({ config, replica, tuningDummyWeights: dummyWeights?.used === true }, engineVariants, new Map())
+    : null;
   if (inFull && runnable(stages[0]!).length > 1) notes.push(fullRunNote(inFull, config.scenario.name));
   return {
     model: config.model,
