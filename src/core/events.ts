@@ -42,8 +42,15 @@ export interface VariantResult {
   failure?: Failure;
   startupS?: number;
   cpuS?: number; // CPU seconds of the server process, start-up to stop (first result of a launch; real hosts)
+  /** What the server loaded, as comparison tables name it: the model id, or for llama.cpp the GGUF file and its weight type (issue 26). */
+  served?: string;
   /** Predicted figures from the shared estimate, when the planner made one. */
-  predicted?: { totalTokPerS: number; meanTtftMs: number; meanTpotMs: number; /** Peak SSE events per (simulated) second. */ peakEventsPerS?: number };
+  predicted?: {
+    totalTokPerS: number;
+    meanTtftMs: number;
+    meanTpotMs: number;
+    /** Peak SSE events per (simulated) second. */ peakEventsPerS?: number;
+  };
   /** The session's calibrated prediction before it ran (issue 24): band = 1 s.d. %, on `observations` measured variants of this host. */
   calibrated?: { totalTokPerS: number; meanTtftMs: number; meanTpotMs: number; bandPct: number; observations: number };
   simulated?: boolean;
@@ -181,11 +188,34 @@ export function runText(r: RunOfRuns): string {
 export type TuneEvent =
   | { type: 'session-started'; runDir: string; simulated: boolean; at: string }
   | { type: 'plan-ready'; plan: PlanInfo }
-  | { type: 'stage-started'; stage: string; index: number; variants: string[]; /** The winner carried into the stage (null in the first). */ carriedId?: string | null; /** Why the stage does not run, when it does not. */ skipped?: string }
-  | { type: 'variant-launching'; variantId: string; stage: string; argv: string[]; port: number; /** Short human label (Variant.label), for live displays. */ label?: string; /** GPUs it is pinned to when variants share the host. */ gpuIds?: number[]; /** A repeat launch (adaptive repeats): run `n` of at most `of`; absent on a variant's first run. */ run?: RunOfRuns }
+  | {
+      type: 'stage-started';
+      stage: string;
+      index: number;
+      variants: string[];
+      /** The winner carried into the stage (null in the first). */ carriedId?: string | null;
+      /** Why the stage does not run, when it does not. */ skipped?: string;
+    }
+  | {
+      type: 'variant-launching';
+      variantId: string;
+      stage: string;
+      argv: string[];
+      port: number;
+      /** Short human label (Variant.label), for live displays. */ label?: string;
+      /** GPUs it is pinned to when variants share the host. */ gpuIds?: number[];
+      /** A repeat launch (adaptive repeats): run `n` of at most `of`; absent on a variant's first run. */ run?: RunOfRuns;
+    }
   | { type: 'server-log'; variantId: string; line: string; stream: 'stdout' | 'stderr' }
   /** `--runtime slurm`: the variant's job, journalled at submission and at each change of state or reason. */
-  | { type: 'job-state'; variantId: string; jobId: string; state: string; reason?: string; /** "PENDING (Resources)", "RUNNING on sl1,sl2" */ text: string }
+  | {
+      type: 'job-state';
+      variantId: string;
+      jobId: string;
+      state: string;
+      reason?: string;
+      /** "PENDING (Resources)", "RUNNING on sl1,sl2" */ text: string;
+    }
   | { type: 'server-ready'; variantId: string; startupS: number }
   | { type: 'warmup-started'; variantId: string }
   | { type: 'bench-started'; variantId: string; scenario: string; numPrompts: number }
@@ -196,7 +226,13 @@ export type TuneEvent =
   | { type: 'server-stopping'; variantId: string }
   | { type: 'variant-finished'; result: VariantResult }
   | ({ type: 'stage-finished' } & StageVerdict)
-  | { type: 'validation-started'; scenarios: string[]; /** The two sides compared: the session's baseline and its winner. */ baselineId: string; /** How the baseline was chosen (validate.ts baselineWhy). */ baselineWhy?: string; winnerId: string }
+  | {
+      type: 'validation-started';
+      scenarios: string[];
+      /** The two sides compared: the session's baseline and its winner. */ baselineId: string;
+      /** How the baseline was chosen (validate.ts baselineWhy). */ baselineWhy?: string;
+      winnerId: string;
+    }
   | { type: 'validation-finished'; rows: ValidationRow[] }
   /**
    * The GPU time of a launch that ends without variant-finished (a validation side, a finalist's
@@ -205,9 +241,31 @@ export type TuneEvent =
    */
   | { type: 'launch-cost'; variantId: string; stage: string; gpuTime: VariantGpuTime }
   | { type: 'session-cost'; cost: SessionGpuTime }
-  | { type: 'sweep-started'; spec: string; slo: string; /** How the finalists were picked. */ rule: string; variants: { variantId: string; label: string; /** Why it is a finalist. */ why: string }[] }
-  | { type: 'sweep-point'; variantId: string; label: string; load: SweepLoadInfo; status: 'ok' | 'failed' | 'not-run'; summary?: SweepPointSummary; violations: string[]; reason?: string; resumed?: boolean }
-  | { type: 'sweep-finished'; frontier: { variantId: string; load: SweepLoadInfo; tokPerGpu: number; tokPerUser: number }[]; choice: SweepChoiceInfo | null; noChoice?: string; /** True when the choice decides the session (--objective frontier). */ decides: boolean }
+  | {
+      type: 'sweep-started';
+      spec: string;
+      slo: string;
+      /** How the finalists were picked. */ rule: string;
+      variants: { variantId: string; label: string; /** Why it is a finalist. */ why: string }[];
+    }
+  | {
+      type: 'sweep-point';
+      variantId: string;
+      label: string;
+      load: SweepLoadInfo;
+      status: 'ok' | 'failed' | 'not-run';
+      summary?: SweepPointSummary;
+      violations: string[];
+      reason?: string;
+      resumed?: boolean;
+    }
+  | {
+      type: 'sweep-finished';
+      frontier: { variantId: string; load: SweepLoadInfo; tokPerGpu: number; tokPerUser: number }[];
+      choice: SweepChoiceInfo | null;
+      noChoice?: string;
+      /** True when the choice decides the session (--objective frontier). */ decides: boolean;
+    }
   | { type: 'session-finished'; profilePath: string | null; reportPath: string | null; exitCode: number }
   | { type: 'warning'; message: string }
   /** The session's host calibration was refitted on one more measured variant (issue 24): its leave-one-out line. */

@@ -8,7 +8,6 @@ import type { PlanInfo, ValidationRow } from './events.js';
 import { applySweepEvent, isSweepEvent, type SweepView } from './view-sweep.js';
 import { applyLaunchCost, applyWaveClock, closeWave, type WaveClock } from './view-cost.js';
 
-
 export interface StageRowView {
   result: VariantResult;
   /** Gain against the stage's reference, as the core measured it. */
@@ -33,6 +32,18 @@ export interface StageView {
   skipped?: string;
   /** The verdict's words on a tie, when its best two stayed within the noise margin (tieClause). */
   tie?: string;
+  /** What each row's server loaded, by variant id, when the rows did not all load the same (servedWhenMixed). */
+  served?: Record<string, string>;
+}
+
+/**
+ * What each row served, by variant id, when the rows did not all serve the same: the engine stage
+ * of a model with --gguf (vLLM's model id beside llama.cpp's GGUF), llama.cpp's quantization stage.
+ * The comparison tables (summary, Results, report) add it then.
+ */
+export function servedWhenMixed(results: readonly Pick<VariantResult, 'variantId' | 'served'>[]): Record<string, string> | undefined {
+  const named = results.filter((r): r is typeof r & { served: string } => !!r.served);
+  return new Set(named.map((r) => r.served)).size > 1 ? Object.fromEntries(named.map((r) => [r.variantId, r.served])) : undefined;
 }
 
 export interface ValidationView {
@@ -96,7 +107,17 @@ export interface SessionView {
 }
 
 export function emptyView(): SessionView {
-  return { status: 'not-started', simulated: false, stages: [], baselineId: null, winner: null, labels: {}, warnings: [], errors: [], running: {} };
+  return {
+    status: 'not-started',
+    simulated: false,
+    stages: [],
+    baselineId: null,
+    winner: null,
+    labels: {},
+    warnings: [],
+    errors: [],
+    running: {},
+  };
 }
 
 function patchRunning(view: SessionView, id: string, patch: Partial<RunningVariantView>): SessionView {
@@ -114,7 +135,15 @@ function dropRunning(view: SessionView, id: string): SessionView {
 function applyLive(view: SessionView, e: TuneEvent): SessionView {
   switch (e.type) {
     case 'variant-launching': {
-      const r: RunningVariantView = { variantId: e.variantId, stage: e.stage, port: e.port, phase: 'launching', ...(e.label ? { label: e.label } : {}), ...(e.gpuIds ? { gpuIds: e.gpuIds } : {}), ...(e.run ? { run: e.run } : {}) };
+      const r: RunningVariantView = {
+        variantId: e.variantId,
+        stage: e.stage,
+        port: e.port,
+        phase: 'launching',
+        ...(e.label ? { label: e.label } : {}),
+        ...(e.gpuIds ? { gpuIds: e.gpuIds } : {}),
+        ...(e.run ? { run: e.run } : {}),
+      };
       // A launch whose server was stopped without variant-finished (a validation side, a repeat
       // run) is over once the next launch comes: launches that overlap are never 'stopping'.
       const live = Object.fromEntries(Object.entries(view.running).filter(([, v]) => v.phase !== 'stopping'));
@@ -164,14 +193,24 @@ function onFinished(view: SessionView, r: VariantResult): SessionView {
   if (r.stage.startsWith('validation')) return { ...view, labels };
   const next = upsertStage(view, r.stage, (s) => {
     const results = [...s.rows.map((x) => x.result).filter((x) => !(x.variantId === r.variantId && x.scenario === r.scenario)), r];
-    return { ...s, rows: rowsOf(results, s.verdict) };
+    const served = servedWhenMixed(results);
+    return { ...s, rows: rowsOf(results, s.verdict), ...(served ? { served } : {}) };
   });
   return { ...next, labels };
 }
 
 function onStageFinished(view: SessionView, v: StageVerdict): SessionView {
   const tie = tieClause(v);
-  const next = upsertStage(view, v.stage, (s) => ({ ...s, verdict: v, rows: rowsOf(s.rows.map((r) => r.result), v), ...(v.skipped ? { skipped: v.skipped } : {}), ...(tie ? { tie } : {}) }));
+  const next = upsertStage(view, v.stage, (s) => ({
+    ...s,
+    verdict: v,
+    rows: rowsOf(
+      s.rows.map((r) => r.result),
+      v,
+    ),
+    ...(v.skipped ? { skipped: v.skipped } : {}),
+    ...(tie ? { tie } : {}),
+  }));
   const winner = v.winnerId ? resultOf(next, v.winnerId) : view.winner;
   return { ...next, baselineId: v.baselineId ?? view.baselineId, winner };
 }
@@ -187,11 +226,25 @@ export function applyToView(view: SessionView, e: TuneEvent): SessionView {
   }
   switch (e.type) {
     case 'session-started':
-      return { ...emptyView(), status: 'running', runDir: e.runDir, simulated: e.simulated, startedAt: e.at, warnings: view.warnings, errors: view.errors };
+      return {
+        ...emptyView(),
+        status: 'running',
+        runDir: e.runDir,
+        simulated: e.simulated,
+        startedAt: e.at,
+        warnings: view.warnings,
+        errors: view.errors,
+      };
     case 'plan-ready':
       return { ...view, plan: e.plan };
     case 'stage-started':
-      return upsertStage(view, e.stage, (s) => ({ ...s, index: e.index, variants: e.variants, carriedId: e.carriedId ?? null, ...(e.skipped ? { skipped: e.skipped } : {}) }));
+      return upsertStage(view, e.stage, (s) => ({
+        ...s,
+        index: e.index,
+        variants: e.variants,
+        carriedId: e.carriedId ?? null,
+        ...(e.skipped ? { skipped: e.skipped } : {}),
+      }));
     case 'variant-launching': {
       // A launch into a host where nothing else runs starts a new wave: the last one is over.
       const idle = Object.values(view.running).every((r) => r.phase === 'stopping');
@@ -204,7 +257,9 @@ export function applyToView(view: SessionView, e: TuneEvent): SessionView {
     case 'server-stopping':
       return applyLive(view, e);
     case 'variant-finished': {
-      const before = view.stages.find((s) => s.name === e.result.stage)?.rows.find((r) => r.result.variantId === e.result.variantId && r.result.scenario === e.result.scenario)?.result;
+      const before = view.stages
+        .find((s) => s.name === e.result.stage)
+        ?.rows.find((r) => r.result.variantId === e.result.variantId && r.result.scenario === e.result.scenario)?.result;
       return applyWaveClock(onFinished(dropRunning(view, e.result.variantId), e.result), e.result, before);
     }
     case 'launch-cost':
@@ -216,13 +271,30 @@ export function applyToView(view: SessionView, e: TuneEvent): SessionView {
       return onStageFinished(closeWave(view), verdict);
     }
     case 'validation-started':
-      return { ...view, validation: { scenarios: e.scenarios, baselineId: e.baselineId, ...(e.baselineWhy ? { baselineWhy: e.baselineWhy } : {}), winnerId: e.winnerId, rows: [], done: false } };
+      return {
+        ...view,
+        validation: {
+          scenarios: e.scenarios,
+          baselineId: e.baselineId,
+          ...(e.baselineWhy ? { baselineWhy: e.baselineWhy } : {}),
+          winnerId: e.winnerId,
+          rows: [],
+          done: false,
+        },
+      };
     case 'validation-finished':
       // Validation launches end without variant-finished: nothing runs once the table is in.
-      return closeWave(view.validation ? { ...view, running: {}, validation: { ...view.validation, rows: e.rows, done: true } } : { ...view, running: {} });
+      return closeWave(
+        view.validation ? { ...view, running: {}, validation: { ...view.validation, rows: e.rows, done: true } } : { ...view, running: {} },
+      );
     case 'session-finished': {
       const interrupted = e.exitCode >= 128;
-      return { ...view, running: {}, status: interrupted ? 'interrupted' : 'finished', outcome: { profilePath: e.profilePath, reportPath: e.reportPath, exitCode: e.exitCode } };
+      return {
+        ...view,
+        running: {},
+        status: interrupted ? 'interrupted' : 'finished',
+        outcome: { profilePath: e.profilePath, reportPath: e.reportPath, exitCode: e.exitCode },
+      };
     }
     case 'job-state':
       return { ...view, jobs: { ...view.jobs, [e.variantId]: { jobId: e.jobId, text: e.text } } };

@@ -2,6 +2,7 @@
 // recommended command, before/after table, caveats, set-up, benchmark commands, results per
 // stage, and what each stage was worth.
 import { formatGpuHours } from '../core/view-cost.js';
+import { servedWhenMixed } from '../core/view.js';
 import { formatCommand } from '../core/shell-quote.js';
 import { isStoppedEarly, statusText } from '../core/result-status.js';
 import { meanTpotMs, tpotDefinition, tpotHeader, type TpotMode } from '../core/tpot.js';
@@ -36,11 +37,9 @@ function cell(s: string): string {
 }
 
 function table(head: string[], rows: string[][]): string {
-  return [
-    `| ${head.join(' | ')} |`,
-    `|${head.map(() => '---').join('|')}|`,
-    ...rows.map((r) => `| ${r.map(cell).join(' | ')} |`),
-  ].join('\n');
+  return [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.map(cell).join(' | ')} |`)].join(
+    '\n',
+  );
 }
 
 function code(cmd: string): string {
@@ -66,9 +65,24 @@ export function benchCommand(w: Workload, model: string): string {
   if (w.dataset === 'sharegpt') {
     argv.push('--dataset-name', 'sharegpt', '--dataset-path', w.datasetPath ?? 'ShareGPT_V3_unfiltered_cleaned_split.json');
   } else if (w.dataset === 'custom') {
-    argv.push('--dataset-name', 'custom', '--dataset-path', w.datasetPath ?? 'prompts.jsonl', '--custom-output-len', '-1', '--skip-chat-template');
+    argv.push(
+      '--dataset-name',
+      'custom',
+      '--dataset-path',
+      w.datasetPath ?? 'prompts.jsonl',
+      '--custom-output-len',
+      '-1',
+      '--skip-chat-template',
+    );
   } else {
-    argv.push('--dataset-name', 'random', '--random-input-len', String(w.inputLen ?? 1024), '--random-output-len', String(w.outputLen ?? 128));
+    argv.push(
+      '--dataset-name',
+      'random',
+      '--random-input-len',
+      String(w.inputLen ?? 1024),
+      '--random-output-len',
+      String(w.outputLen ?? 128),
+    );
   }
   argv.push('--num-prompts', String(w.numPrompts), '--seed', String(w.seed));
   if (w.maxConcurrency !== null) argv.push('--max-concurrency', String(w.maxConcurrency));
@@ -87,7 +101,19 @@ function resultCommand(r: RecordedResult): string {
 
 function stageTable(stage: StageRecord, tpot: TpotMode): string {
   const anyPredicted = stage.results.some((r) => r.predicted);
-  const head = ['variant', 'command', 'result', 'total tok/s', 'out tok/s', 'mean TTFT ms', tpotHeader('mean TPOT ms', tpot), 'mean ITL ms'];
+  // Which file each row served, when they differ (an engine stage with --gguf, llama.cpp's quantization).
+  const served = servedWhenMixed(stage.results);
+  const head = [
+    'variant',
+    ...(served ? ['serves'] : []),
+    'command',
+    'result',
+    'total tok/s',
+    'out tok/s',
+    'mean TTFT ms',
+    tpotHeader('mean TPOT ms', tpot),
+    'mean ITL ms',
+  ];
   if (anyPredicted) head.push('predicted tok/s (error)');
   const anyCalibrated = stage.results.some((r) => r.calibrated);
   if (anyCalibrated) head.push('calibrated tok/s +-band (error)');
@@ -98,7 +124,10 @@ function stageTable(stage: StageRecord, tpot: TpotMode): string {
   if (anyCpu) head.push('start-up s', 'CPU-s');
   const rows = stage.results.map((r) => {
     // --dummy-weights: the row says so; the Summary's note says why the real-weight rows are real.
-    const name = (r.variant.label ?? r.variantId) + (r.variantId === stage.winnerId ? ' (kept)' : '') + (r.weights?.kind === 'dummy' ? ' (dummy weights)' : '');
+    const name =
+      (r.variant.label ?? r.variantId) +
+      (r.variantId === stage.winnerId ? ' (kept)' : '') +
+      (r.weights?.kind === 'dummy' ? ' (dummy weights)' : '');
     const status =
       r.status === 'ok'
         ? 'ok'
@@ -107,6 +136,7 @@ function stageTable(stage: StageRecord, tpot: TpotMode): string {
           : `${r.status}${r.failure ? `: ${r.failure.kind}, ${r.failure.reason}` : ''}`;
     const row = [
       name,
+      ...(served ? [served[r.variantId] ?? '–'] : []),
       `\`${resultCommand(r)}\``,
       status,
       fmt(metric(r, 'total_token_throughput')),
@@ -122,7 +152,12 @@ function stageTable(stage: StageRecord, tpot: TpotMode): string {
       row.push(pred !== undefined ? `${fmt(pred)} (${fmtPct(err)})` : '–');
     }
     if (anyCalibrated) row.push(calibratedCell(r));
-    if (anyCost) row.push(r.gpuTime ? `${formatGpuHours(r.gpuTime.gpuS / 3600)} (${formatGpuHours(r.gpuTime.startupGpuS / 3600)} / ${formatGpuHours(r.gpuTime.benchmarkGpuS / 3600)})` : '–');
+    if (anyCost)
+      row.push(
+        r.gpuTime
+          ? `${formatGpuHours(r.gpuTime.gpuS / 3600)} (${formatGpuHours(r.gpuTime.startupGpuS / 3600)} / ${formatGpuHours(r.gpuTime.benchmarkGpuS / 3600)})`
+          : '–',
+      );
     if (anyCpu) row.push(fmt(r.startupS, 1), fmt(r.cpuS, 1));
     return row;
   });
@@ -173,7 +208,9 @@ function replayTable(replays: ReplayRecord[]): string {
  * TRTLLM_DUMMY_YAML), vLLM and SGLang by flag (src/engines/startup-cache.ts DUMMY_WEIGHTS has the sources).
  */
 function dummySpelling(engine: Profile['engine']['name']): string {
-  return engine === 'trtllm' ? `\`${TRTLLM_DUMMY_YAML.key}: ${TRTLLM_DUMMY_YAML.value}\` in its --extra_llm_api_options YAML` : '`--load-format dummy`';
+  return engine === 'trtllm'
+    ? `\`${TRTLLM_DUMMY_YAML.key}: ${TRTLLM_DUMMY_YAML.value}\` in its --extra_llm_api_options YAML`
+    : '`--load-format dummy`';
 }
 
 /** A list as a sentence says it: "a", "a and b", "a, b and c". */
@@ -213,10 +250,16 @@ export function renderReport(p: Profile): string {
   out.push(
     `Total token throughput ${fmt(total)} tok/s (output ${fmt(p.metrics.output_throughput)} tok/s) on ${workloadLine(p.workload)}${gain}.` +
       (p.startupS !== null ? ` Start-up took ${fmt(p.startupS, 0)} s.` : '') +
-      lossSentences(p).map((x) => ` ${x}`).join(''),
+      lossSentences(p)
+        .map((x) => ` ${x}`)
+        .join(''),
   );
   const kept = p.stages.flatMap((s) => s.results).find((r) => r.variantId === p.variant.id && r.weights?.kind === 'dummy');
-  if (kept) out.push('', `The throughput above was measured on dummy weights (${dummySpelling(p.engine.name)}, outputs fixed by ignore_eos)${p.validation.length ? '; the before/after table ran the real weights' : ''}.`);
+  if (kept)
+    out.push(
+      '',
+      `The throughput above was measured on dummy weights (${dummySpelling(p.engine.name)}, outputs fixed by ignore_eos)${p.validation.length ? '; the before/after table ran the real weights' : ''}.`,
+    );
   if (p.host.simulated) out.push('', '**These numbers come from the simulated host (a performance model), not a GPU.**');
   if (p.source === 'study') out.push('', 'The numbers are the published study results, transcribed; they were not measured by servelab.');
   out.push('');
@@ -229,15 +272,26 @@ export function renderReport(p: Profile): string {
   out.push('## Caveats');
   out.push('');
   STUDY_CAVEATS.forEach((c, i) => out.push(`${i + 1}. ${c}`));
-  if (p.slo.length) out.push(`${STUDY_CAVEATS.length + 1}. Variants had to meet the SLOs: ${p.slo.map((s) => `${s.metric} ${s.stat} < ${s.limitMs} ms`).join(', ')}.`);
+  if (p.slo.length)
+    out.push(
+      `${STUDY_CAVEATS.length + 1}. Variants had to meet the SLOs: ${p.slo.map((s) => `${s.metric} ${s.stat} < ${s.limitMs} ms`).join(', ')}.`,
+    );
   out.push('');
   out.push('## Set-up');
   out.push('');
   out.push(`- Model: ${p.model} (served checkpoint: ${p.variant.model})`);
-  out.push(`- Hardware: ${hardwareLine(p)}${p.host.driver ? `, driver ${p.host.driver}` : ''}${p.host.cuda ? `, CUDA ${p.host.cuda}` : ''}`);
-  out.push(`- Engine: ${engine} ${engineVersionText(p)} (${p.engine.runtime.kind === 'docker' ? `docker image ${p.engine.runtime.image}` : 'native'})`);
+  out.push(
+    `- Hardware: ${hardwareLine(p)}${p.host.driver ? `, driver ${p.host.driver}` : ''}${p.host.cuda ? `, CUDA ${p.host.cuda}` : ''}`,
+  );
+  out.push(
+    `- Engine: ${engine} ${engineVersionText(p)} (${p.engine.runtime.kind === 'docker' ? `docker image ${p.engine.runtime.image}` : 'native'})`,
+  );
   if (Object.keys(p.engineVersions).length) {
-    out.push(`- Engine versions tried: ${Object.entries(p.engineVersions).map(([k, v]) => `${ENGINE_NAMES[k as keyof typeof ENGINE_NAMES] ?? k} ${v}`).join(', ')}`);
+    out.push(
+      `- Engine versions tried: ${Object.entries(p.engineVersions)
+        .map(([k, v]) => `${ENGINE_NAMES[k as keyof typeof ENGINE_NAMES] ?? k} ${v}`)
+        .join(', ')}`,
+    );
   }
   out.push(`- Objective: ${p.objective} token throughput${p.objective === 'total' ? ' (input + output)' : ''}`);
   out.push(`- servelab ${p.servelabVersion}, profile written ${p.createdAt}`);
@@ -264,7 +318,15 @@ export function renderReport(p: Profile): string {
   for (const note of p.notes) out.push(`- ${note}`);
   const cal = calibrationLine(p);
   out.push(...(cal ? ['', '## Calibration', '', cal] : []), ...qualitySection(p));
-  if (p.cost) out.push('', '## Tuning cost', '', `${p.cost.summary}.`, '', 'Per variant: GPUs held x time from launch to stop. Host: every GPU of the host x the session\'s wall time (an idle GPU is paid for too).');
+  if (p.cost)
+    out.push(
+      '',
+      '## Tuning cost',
+      '',
+      `${p.cost.summary}.`,
+      '',
+      "Per variant: GPUs held x time from launch to stop. Host: every GPU of the host x the session's wall time (an idle GPU is paid for too).",
+    );
   if (p.sweep) out.push('', ...sweepMarkdown(p.sweep));
   if (p.capacity) out.push('', ...capacityMarkdown(p.capacity, p.host.gpuCount));
   if (p.replays.length) {

@@ -89,7 +89,21 @@ export const MetricsSchema = metricsObject.superRefine((m, ctx) => {
 }) as unknown as z.ZodType<RecordedMetrics, RecordedMetrics>;
 
 export const FailureSchema = z.object({
-  kind: z.enum(['oom', 'unsupported', 'model-not-found', 'port-in-use', 'bad-flag', 'tp-mismatch', 'startup-timeout', 'crash', 'spec-failed', 'pruned', 'bench-failed', 'aborted', 'skipped']),
+  kind: z.enum([
+    'oom',
+    'unsupported',
+    'model-not-found',
+    'port-in-use',
+    'bad-flag',
+    'tp-mismatch',
+    'startup-timeout',
+    'crash',
+    'spec-failed',
+    'pruned',
+    'bench-failed',
+    'aborted',
+    'skipped',
+  ]),
   reason: z.string().min(1),
   hint: z.string().optional(),
   evidence: z.array(z.string()).optional(),
@@ -133,7 +147,11 @@ export const VariantResultSchema = z.object({
   startupS: z.number().nonnegative().optional(),
   /** CPU seconds of the server process, start-up to stop (first result of a launch). */
   cpuS: z.number().nonnegative().optional(),
-  predicted: z.object({ totalTokPerS: z.number(), meanTtftMs: z.number(), meanTpotMs: z.number(), peakEventsPerS: z.number().optional() }).optional(),
+  /** What the server loaded: the model id, or the GGUF file and its weight type. */
+  served: z.string().optional(),
+  predicted: z
+    .object({ totalTokPerS: z.number(), meanTtftMs: z.number(), meanTpotMs: z.number(), peakEventsPerS: z.number().optional() })
+    .optional(),
   calibrated: CalibratedPredictionSchema.optional(), // the session's calibrated prediction before it ran (issue 24)
   simulated: z.boolean().optional(),
   clientBound: z.boolean().optional(),

@@ -33,6 +33,8 @@ export interface StageTable {
   /** The verdict's words when the best two stayed tied within noise (src/core/view.ts tieClause). */
   tie: string | null;
   rows: ResultRow[];
+  /** What each row's server loaded, by variant id, when the rows differ (the projection's StageView.served). */
+  served?: Record<string, string>;
 }
 
 export type ValidationRowView = ValidationRow;
@@ -88,11 +90,16 @@ export function stageTables(source: RunState | SessionView, opts: ResultsOptions
       baselineId: v?.baselineId ?? null,
       why: v?.why ?? null,
       tie: s.tie ?? null,
+      ...(s.served ? { served: s.served } : {}),
       rows: s.rows.map((r) => ({
         result: r.result,
-        label: relativeLabel(opts.labels[r.result.variantId] ?? r.result.variant.label ?? r.result.variantId, carriedId ? opts.labels[carriedId] : undefined),
+        label: relativeLabel(
+          opts.labels[r.result.variantId] ?? r.result.variant.label ?? r.result.variantId,
+          carriedId ? opts.labels[carriedId] : undefined,
+        ),
         gainPct: r.gainPct,
-        dollarsPerMtok: opts.pricePerGpuHour && r.result.metrics ? dollarsPerMillionTokens(r.result.metrics, opts.gpus, opts.pricePerGpuHour) : null,
+        dollarsPerMtok:
+          opts.pricePerGpuHour && r.result.metrics ? dollarsPerMillionTokens(r.result.metrics, opts.gpus, opts.pricePerGpuHour) : null,
         isWinner: r.isWinner,
         isCarried: r.isCarried,
         isReference: r.isReference && !r.isCarried,

@@ -23,7 +23,8 @@ import { qualityGpuS, qualityLines } from '../../quality/text.js';
 /** A number with `digits` decimals, '-' when there is none. */
 const num = (n: number | undefined | null, digits = 1) => (typeof n === 'number' && Number.isFinite(n) ? n.toFixed(digits) : '-');
 /** A signed percentage, '-' when there is none. */
-const signedPct = (n: number | null | undefined) => (typeof n === 'number' && Number.isFinite(n) ? `${n >= 0 ? '+' : ''}${n.toFixed(1)}%` : '-');
+const signedPct = (n: number | null | undefined) =>
+  typeof n === 'number' && Number.isFinite(n) ? `${n >= 0 ? '+' : ''}${n.toFixed(1)}%` : '-';
 
 /** Columns padded to the widest cell; numbers right-aligned. */
 export function textTable(head: string[], rows: string[][]): string {
@@ -57,7 +58,9 @@ function predictionText(r: VariantResult): string {
   if (!c || !r.predicted) return '';
   const measured = r.status === 'ok' ? r.metrics?.total_token_throughput : undefined;
   const prior = `prior ${num(r.predicted.totalTokPerS)}, `;
-  const cal = c.observations ? `calibrated ${num(c.totalTokPerS)} +-${Math.round(c.bandPct)}% (on ${c.observations} variant(s))` : 'no host calibration yet';
+  const cal = c.observations
+    ? `calibrated ${num(c.totalTokPerS)} +-${Math.round(c.bandPct)}% (on ${c.observations} variant(s))`
+    : 'no host calibration yet';
   return `\n    predicted tok/s: ${prior}${cal}${measured !== undefined ? `, measured ${num(measured)}` : ''}`;
 }
 
@@ -128,12 +131,20 @@ function plannedLine(planned: PlannedVariant, simulated: boolean, seconds?: numb
 export function planText(plan: Plan, config: SessionConfig, times?: PlanTimes): string {
   const h = plan.host;
   const out: string[] = [];
-  out.push(`Plan for ${plan.model} on ${h.gpuCount ? `${h.gpuCount} x ${h.gpuName}` : `the CPU (${h.cpu?.threads ?? '?'} threads, no GPU)`}${h.simulated ? ' (simulated)' : ''}`);
-  out.push(`engines: ${plan.engines.join(', ')}; checkpoint: ${plan.checkpoint}${plan.fp8Checkpoint ? `; FP8 checkpoint: ${plan.fp8Checkpoint}` : ''}`);
-  out.push(`workload: ${plan.scenario.label}, ${plan.scenario.numPrompts} prompts, all at once; objective: ${objectiveLabel(config.objective)}, margin ${config.marginPct}%${config.slo.length ? `, SLO ${formatSlo(config.slo)}` : ''}`);
+  out.push(
+    `Plan for ${plan.model} on ${h.gpuCount ? `${h.gpuCount} x ${h.gpuName}` : `the CPU (${h.cpu?.threads ?? '?'} threads, no GPU)`}${h.simulated ? ' (simulated)' : ''}`,
+  );
+  out.push(
+    `engines: ${plan.engines.join(', ')}; checkpoint: ${plan.checkpoint}${plan.fp8Checkpoint ? `; FP8 checkpoint: ${plan.fp8Checkpoint}` : ''}`,
+  );
+  out.push(
+    `workload: ${plan.scenario.label}, ${plan.scenario.numPrompts} prompts, all at once; objective: ${objectiveLabel(config.objective)}, margin ${config.marginPct}%${config.slo.length ? `, SLO ${formatSlo(config.slo)}` : ''}`,
+  );
   for (const n of plan.notes) out.push(`note: ${n}`);
   out.push('');
-  out.push('Later stages start from the winner of the one before; their variants are shown along the predicted path and rebuilt from the real winner at run time.');
+  out.push(
+    'Later stages start from the winner of the one before; their variants are shown along the predicted path and rebuilt from the real winner at run time.',
+  );
   for (const [i, s] of plan.stages.entries()) {
     out.push('');
     out.push(`Stage ${i + 1}: ${s.name} - ${s.title}${s.skipped ? `: skipped (${s.skipped})` : ''}`);
@@ -145,12 +156,16 @@ export function planText(plan: Plan, config: SessionConfig, times?: PlanTimes): 
   }
   if (plan.validation.length) {
     out.push('');
-    out.push(`Validation: winner vs baseline on ${plan.validation.map((s) => `${s.label} (${s.numPrompts})`).join(', ')}${times?.validationS ? `  est. ${durationText(times.validationS)}` : ''}`);
+    out.push(
+      `Validation: winner vs baseline on ${plan.validation.map((s) => `${s.label} (${s.numPrompts})`).join(', ')}${times?.validationS ? `  est. ${durationText(times.validationS)}` : ''}`,
+    );
     if (plan.dummyWeights?.used) out.push('  weights: real (the final validation always runs the real weights, without ignore_eos)');
   }
   if (config.sweep) {
     out.push('');
-    out.push(`Then: sweep ${config.sweep.spec}${config.sweep.all ? ' (every level)' : ''} on the finalists (${FINALIST_RULE})${config.sweep.frontier ? '; the frontier chooses the variant and load for the SLO, and validation runs at that load' : ''}`);
+    out.push(
+      `Then: sweep ${config.sweep.spec}${config.sweep.all ? ' (every level)' : ''} on the finalists (${FINALIST_RULE})${config.sweep.frontier ? '; the frontier chooses the variant and load for the SLO, and validation runs at that load' : ''}`,
+    );
   }
   if (plan.predictedWinnerId) out.push(`Predicted winner: ${plan.predictedWinnerId}`);
   out.push('');
@@ -160,7 +175,10 @@ export function planText(plan: Plan, config: SessionConfig, times?: PlanTimes): 
   const pruned = plan.stages.reduce((n, s) => n + s.variants.filter((v) => v.status === 'pruned').length, 0);
   out.push('');
   const total = times ? `, about ${durationText(times.totalS)} in all` : '';
-  const same = plan.stages.reduce((n, s) => n + s.variants.filter((v) => v.status === 'dropped' && v.reason?.reason.startsWith(SAME_SERVER)).length, 0);
+  const same = plan.stages.reduce(
+    (n, s) => n + s.variants.filter((v) => v.status === 'dropped' && v.reason?.reason.startsWith(SAME_SERVER)).length,
+    0,
+  );
   const sameText = same ? `, ${same} not launched (same server as one measured)` : '';
   out.push(`${count} variant(s) to launch, ${pruned} pruned${sameText}${total}. Nothing was launched (--dry-run).`);
   return out.join('\n');
@@ -168,7 +186,19 @@ export function planText(plan: Plan, config: SessionConfig, times?: PlanTimes): 
 
 /** A stage's rows as the summary table. */
 function stageRowsTable(s: StageView, gpus: number, price: number | undefined, tpot: TpotMode): string {
-  const head = ['variant', 'status', 'total tok/s', 'out tok/s', 'TTFT ms', tpotHeader('TPOT ms', tpot), 'start-up s', 'GPU-h', 'predicted (err)', 'gain'];
+  const head = [
+    'variant',
+    ...(s.served ? ['serves'] : []),
+    'status',
+    'total tok/s',
+    'out tok/s',
+    'TTFT ms',
+    tpotHeader('TPOT ms', tpot),
+    'start-up s',
+    'GPU-h',
+    'predicted (err)',
+    'gain',
+  ];
   if (price !== undefined) head.push('$/Mtok');
   const rows = s.rows.map(({ result: r, gainPct, isWinner, isReference, isCarried }) => {
     const m = r.metrics;
@@ -177,7 +207,14 @@ function stageRowsTable(s: StageView, gpus: number, price: number | undefined, t
     const err = pred !== undefined && measured ? ((pred - measured) / measured) * 100 : null;
     const row = [
       r.variantId + (isWinner ? ' *' : '') + weightsMark(r),
-      r.status === 'ok' ? 'ok' : isStoppedEarly(r) ? STOPPED_EARLY : isSameServer(r) ? SAME_SERVER_STATUS : `${r.status}: ${r.failure?.kind ?? ''}`,
+      ...(s.served ? [s.served[r.variantId] ?? '-'] : []),
+      r.status === 'ok'
+        ? 'ok'
+        : isStoppedEarly(r)
+          ? STOPPED_EARLY
+          : isSameServer(r)
+            ? SAME_SERVER_STATUS
+            : `${r.status}: ${r.failure?.kind ?? ''}`,
       num(measured),
       num(m?.output_throughput),
       num(m?.mean_ttft_ms, 0),
@@ -224,7 +261,9 @@ export function summaryText(view: SessionView, opts: { gpuHourPrice?: number; tp
   if (view.stages.some((s) => s.rows.length)) out.push(`${tpotDefinition(tpot)}.`, '');
   const w = view.winner;
   if (w) {
-    out.push(`Winner: ${w.variantId}${w.simulated ? ' (simulated figures)' : ''}${w.weights?.kind === 'dummy' ? ' (tuned on dummy weights; the command loads the real ones)' : ''}`);
+    out.push(
+      `Winner: ${w.variantId}${w.simulated ? ' (simulated figures)' : ''}${w.weights?.kind === 'dummy' ? ' (tuned on dummy weights; the command loads the real ones)' : ''}`,
+    );
     out.push(`  $ ${formatCommand(servingArgv(w.engineArgv ?? w.argv, w.variant.engine, w.weights), w.env ?? {})}`);
     out.push('');
   }
@@ -232,18 +271,39 @@ export function summaryText(view: SessionView, opts: { gpuHourPrice?: number; tp
   if (view.sweep) out.push(...sweepSummaryText(view.sweep));
   const val = view.validation;
   if (val?.rows.length) {
-    out.push(`Before/after: baseline ${val.baselineId}${val.baselineWhy ? ` (${val.baselineWhy})` : ''} vs ${view.sweep?.decides ? 'the frontier\'s choice' : 'winner'} ${val.winnerId}`);
+    out.push(
+      `Before/after: baseline ${val.baselineId}${val.baselineWhy ? ` (${val.baselineWhy})` : ''} vs ${view.sweep?.decides ? "the frontier's choice" : 'winner'} ${val.winnerId}`,
+    );
     out.push(
       textTable(
         // The before/after rows keep servelab's TPOT (the first token left out) in either mode.
-        ['scenario', 'baseline tok/s', `baseline TPOT${tpot === 'inclusive' ? ' (excl. 1st)' : ''}`, 'optimized tok/s', `optimized TPOT${tpot === 'inclusive' ? ' (excl. 1st)' : ''}`, 'gain'],
-        val.rows.map((r) => [r.scenario, num(r.baseline?.totalTokPerS), num(r.baseline?.meanTpotMs), num(r.optimized?.totalTokPerS), num(r.optimized?.meanTpotMs), signedPct(r.gainPct)]),
+        [
+          'scenario',
+          'baseline tok/s',
+          `baseline TPOT${tpot === 'inclusive' ? ' (excl. 1st)' : ''}`,
+          'optimized tok/s',
+          `optimized TPOT${tpot === 'inclusive' ? ' (excl. 1st)' : ''}`,
+          'gain',
+        ],
+        val.rows.map((r) => [
+          r.scenario,
+          num(r.baseline?.totalTokPerS),
+          num(r.baseline?.meanTpotMs),
+          num(r.optimized?.totalTokPerS),
+          num(r.optimized?.meanTpotMs),
+          signedPct(r.gainPct),
+        ]),
       ),
     );
     out.push('');
   }
   const cost = sessionCostText(view);
-  if (cost) out.push(`Tuning cost: ${cost}`, '  (GPU-h per row: GPUs held x launch to stop, startup and benchmark together; the host column counts idle GPUs too)', '');
+  if (cost)
+    out.push(
+      `Tuning cost: ${cost}`,
+      '  (GPU-h per row: GPUs held x launch to stop, startup and benchmark together; the host column counts idle GPUs too)',
+      '',
+    );
   const qualityS = qualityGpuS(view.stages.flatMap((s) => s.rows.map((r) => r.result)));
   if (qualityS) out.push(`Quality check: ${qualityS.toFixed(1)} GPU-s of greedy requests (inside the launches' GPU time)`, '');
   if (view.outcome?.profilePath) out.push(`Profile: ${view.outcome.profilePath}`, `Report:  ${view.outcome.reportPath}`);

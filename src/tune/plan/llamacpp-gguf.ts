@@ -115,6 +115,11 @@ export function ggufLabel(file: string): string {
   return f ? `${basename(file)} (${f.weightType})` : basename(file);
 }
 
+/** What a variant's server loads, as the comparison tables name it: llama.cpp's GGUF file and weight type, else the model id. */
+export function servedName(v: { engine: string; model: string }): string {
+  return v.engine === 'llamacpp' ? ggufLabel(v.model) : v.model;
+}
+
 /**
  * The weight type a launch of `file` repacks for llama.cpp's AMX kernels, or undefined when it
  * does not: on a CPU with AMX, with repacking on (the default), a quantized file. llama-server

@@ -9,6 +9,7 @@ import { scenarioKey } from '../launch/workloads.js';
 import { stageScenario } from '../plan/replica.js';
 import type { RunRequest, SessionContext } from '../context/session-context.js';
 import { qualityRequest, qualityWarnings, withQuality } from './quality-check.js';
+import { servedName } from '../plan/llamacpp-gguf.js';
 
 /** A planned variant that does not run (pruned, dropped) as a result, with its reason. */
 export function resultFromPlanned(planned: PlannedVariant, scenario: string): VariantResult {
@@ -50,7 +51,13 @@ export type LaunchExtras = Pick<RunRequest, 'earlyStop' | 'gpuIds' | 'portFrom'>
  * Run (or take from the journal) repeat number `repeat` of a variant. Fresh runs are journaled at
  * once and carry their launch's GPU time; journal hits carry none (this session did not pay them).
  */
-export async function measureRepeat(ctx: SessionContext, planned: Pick<PlannedVariant, 'variant' | 'stage' | 'predicted'>, repeat: number, extras: LaunchExtras = {}, of = 1): Promise<VariantResult> {
+export async function measureRepeat(
+  ctx: SessionContext,
+  planned: Pick<PlannedVariant, 'variant' | 'stage' | 'predicted'>,
+  repeat: number,
+  extras: LaunchExtras = {},
+  of = 1,
+): Promise<VariantResult> {
   const { journal } = ctx;
   const scenario = stageScenario(ctx.config.scenario, ctx.plan.replica, planned.stage);
   const key = scenarioKey(scenario);
@@ -62,7 +69,14 @@ export async function measureRepeat(ctx: SessionContext, planned: Pick<PlannedVa
   // Runs after the first say which they are ("run 2 of 3"): a view or a script tells them from a first launch.
   const run = repeat > 0 || of > 1 ? { run: { n: repeat + 1, of: Math.max(of, repeat + 1) } } : {};
   const quality = qualityRequest(ctx, planned.variant, planned.stage, repeat);
-  const request = { stage: planned.stage, skipSignal: ctx.control.nextSkipSignal(planned.variant.id), ...(planned.predicted ? { predicted: planned.predicted } : {}), ...extras, ...run, ...(quality ? { quality } : {}) };
+  const request = {
+    stage: planned.stage,
+    skipSignal: ctx.control.nextSkipSignal(planned.variant.id),
+    ...(planned.predicted ? { predicted: planned.predicted } : {}),
+    ...extras,
+    ...run,
+    ...(quality ? { quality } : {}),
+  };
   const [first] = await ctx.run(planned.variant, [scenario], request);
   const result = withQuality(ctx, { ...first!, stage: planned.stage });
   qualityWarnings(ctx, result);
@@ -91,7 +105,9 @@ export async function measureRuns(ctx: SessionContext, planned: PlannedVariant, 
 /** Announce a variant's (combined) result: the event, and the client-bound warning once. */
 export function announce(ctx: SessionContext, combined: VariantResult): VariantResult {
   // The calibrated prediction is made before this measurement joins the host calibration (context/calibration.ts).
-  const result = ctx.calibration ? ctx.calibration.annotate(combined) : combined;
+  // What it served rides on the row, so that every view's comparison table can name the file (issue 26).
+  const served = { ...combined, served: servedName(combined.variant) };
+  const result = ctx.calibration ? ctx.calibration.annotate(served) : served;
   ctx.emit({ type: 'variant-finished', result });
   const summary = ctx.calibration?.observe(result);
   if (summary) ctx.emit({ type: 'calibration-updated', observations: ctx.calibration!.record()?.observations ?? 0, summary });

@@ -16,7 +16,7 @@ import { Table } from '../Table.js';
 import { Muted } from '../Title.js';
 import { SweepPage } from '../sweep/SweepPage.js';
 import { resultColumns, validationColumns } from './columns.js';
-import { costLines, dummyLegend, fitPage, stageVerdict, validationVerdict, verdictLines as wrapVerdict } from './verdicts.js';
+import { costLines, dummyLegend, fitPage, servedLines, stageVerdict, validationVerdict, verdictLines as wrapVerdict } from './verdicts.js';
 
 export interface ResultsBodyProps extends ResultsData {
   page: number;
@@ -28,7 +28,11 @@ export interface ResultsBodyProps extends ResultsData {
 export const resultPages = (d: Pick<ResultsData, 'tables' | 'sweep'>) => d.tables.length + (d.sweep ? 1 : 0) + 1;
 
 /** The tabs' names, in page order. */
-const pageNames = (d: Pick<ResultsData, 'tables' | 'sweep'>) => [...d.tables.map((t) => t.stage), ...(d.sweep ? ['sweep'] : []), 'validation'];
+const pageNames = (d: Pick<ResultsData, 'tables' | 'sweep'>) => [
+  ...d.tables.map((t) => t.stage),
+  ...(d.sweep ? ['sweep'] : []),
+  'validation',
+];
 
 function WinnerLines({ p, cmd }: { p: ResultsBodyProps; cmd: string }): React.JSX.Element {
   return (
@@ -36,7 +40,11 @@ function WinnerLines({ p, cmd }: { p: ResultsBodyProps; cmd: string }): React.JS
       <Text bold wrap="truncate">
         Winner{p.winnerLabel ? `: ${p.winnerLabel}` : ''}
       </Text>
-      {cmd ? <Command command={cmd} width={p.width} /> : <Muted>{p.aborted ? 'none: the run was aborted before a stage chose one' : 'no variant succeeded'}</Muted>}
+      {cmd ? (
+        <Command command={cmd} width={p.width} />
+      ) : (
+        <Muted>{p.aborted ? 'none: the run was aborted before a stage chose one' : 'no variant succeeded'}</Muted>
+      )}
     </Box>
   );
 }
@@ -63,11 +71,13 @@ function StagePage(p: ResultsBodyProps): React.JSX.Element {
   const table = p.tables[page];
   const name = (id: string) => p.labels[id] ?? id;
   // The command that serves the winner: a launch on dummy weights loses those flags, as in the profile.
-  const cmd = p.winner ? formatCommand(servingArgv(p.winner.engineArgv ?? p.winner.argv, p.winner.variant.engine, p.winner.weights), p.winner.env) : '';
+  const cmd = p.winner
+    ? formatCommand(servingArgv(p.winner.engineArgv ?? p.winner.argv, p.winner.variant.engine, p.winner.weights), p.winner.env)
+    : '';
   const cmdLines = cmd ? commandLines(cmd, p.width).length : 1;
   const verdict = table ? stageVerdict(table, name) : validationVerdict(p);
   const verdictLines = wrapVerdict(verdict, table, p.width);
-  const legend = dummyLegend(table, p.width);
+  const legend = [...servedLines(table, p.width), ...dummyLegend(table, p.width)];
   const cost = costLines(p, p.width);
   // Title, tabs, margins, header, the verdict, the legend, the cost, "Winner", the command and the footer take their lines.
   const { rows, failures } = fitPage(table, p.width, p.height - 1 - (8 + verdictLines.length + legend.length + cost.length + cmdLines));

@@ -10,7 +10,9 @@ import { DUMMY_MARK, isDummy, statusText } from './columns.js';
 function reasonLines(rows: readonly ResultRow[], width: number): string[][] {
   return rows
     .filter((r) => r.result.status !== 'ok' && r.result.failure)
-    .map((r) => wrapLines(`${r.label.trim()}: ${statusText(r.result)}${r.result.failure!.hint ? `; ${r.result.failure!.hint}` : ''}`, width, 3));
+    .map((r) =>
+      wrapLines(`${r.label.trim()}: ${statusText(r.result)}${r.result.failure!.hint ? `; ${r.result.failure!.hint}` : ''}`, width, 3),
+    );
 }
 
 /** As many whole reasons as fit in `max` lines, then a pointer to the report for the rest. */
@@ -23,11 +25,26 @@ export function stageVerdict(t: StageTable, name: (id: string) => string): strin
   if (!t.winnerId) return 'no winner in this stage';
   // A kept winner stays by the greedy rule: the tie rule's pick among the tied pair decided nothing, so only the tie is told
   // (the core's clause after it, "X wins on RULE" or "a tie keeps the carried winner", is this line's own start).
-  if (t.winnerId === t.carriedId) return `${name(t.winnerId)} (carried in) stays: no candidate beat it by more than the margin${t.tie ? `; ${t.tie.replace(/\): .*$/, ')')}` : ''}`;
+  if (t.winnerId === t.carriedId)
+    return `${name(t.winnerId)} (carried in) stays: no candidate beat it by more than the margin${t.tie ? `; ${t.tie.replace(/\): .*$/, ')')}` : ''}`;
   // The gain is the core's, against the reference it names: the baseline in the first stage.
-  const against = !t.referenceId ? null : t.referenceId === t.carriedId ? `${name(t.referenceId)} (carried in)` : t.referenceId === t.baselineId ? `the baseline ${name(t.referenceId)}` : name(t.referenceId);
+  const against = !t.referenceId
+    ? null
+    : t.referenceId === t.carriedId
+      ? `${name(t.referenceId)} (carried in)`
+      : t.referenceId === t.baselineId
+        ? `the baseline ${name(t.referenceId)}`
+        : name(t.referenceId);
   const gain = t.gainPct !== null && against && t.referenceId !== t.winnerId ? ` (${fmtPct(t.gainPct, true)} vs ${against})` : '';
   return `winner ${name(t.winnerId)}${gain}${t.tie ? `; ${t.tie}` : ''}`;
+}
+
+/** Which file each row served, when the rows differ (issue 26): "serves: vllm Qwen/Qwen3-14B · llamacpp q.gguf (Q4_K_M)". */
+export function servedLines(t: StageTable | undefined, width: number): string[] {
+  if (!t?.served) return [];
+  const served = t.served;
+  const parts = t.rows.filter((r) => served[r.result.variantId]).map((r) => `${r.label.trim()} ${served[r.result.variantId]}`);
+  return wrapLines(`serves: ${parts.join(' · ')}`, width, 3);
 }
 
 /** The verdict wrapped to the page: three lines when it has a tie to tell, else two. */
@@ -58,7 +75,8 @@ export function dummyLegend(t: StageTable | undefined, width: number): string[] 
 function legendText(whys: string[]): string {
   const parts = whys.map((w) => /^dummy weights \((.+)\): ([^()]+)$/.exec(w));
   const effect = parts[0]?.[2];
-  if (parts.every((m) => m && m[2] === effect)) return `${DUMMY_MARK} dummy weights, not the real checkpoint (${effect}): ${parts.map((m) => m![1]).join('; ')}`;
+  if (parts.every((m) => m && m[2] === effect))
+    return `${DUMMY_MARK} dummy weights, not the real checkpoint (${effect}): ${parts.map((m) => m![1]).join('; ')}`;
   return `${DUMMY_MARK} measured with dummy weights, not the real checkpoint: ${whys.join('; ')}`;
 }
 
@@ -69,9 +87,12 @@ export function costLines(p: Pick<ResultsData, 'cost' | 'costSoFar'>, width: num
 }
 
 /** The line under the validation table: what was compared with what. */
-export function validationVerdict(p: Pick<ResultsData, 'validationBaseline' | 'validationBaselineWhy' | 'validationBaselineIsWinner' | 'winnerLabel'>): string {
+export function validationVerdict(
+  p: Pick<ResultsData, 'validationBaseline' | 'validationBaselineWhy' | 'validationBaselineIsWinner' | 'winnerLabel'>,
+): string {
   if (!p.validationBaseline || !p.winnerLabel) return '';
-  if (p.validationBaselineIsWinner) return `the baseline is the winner itself (${p.winnerLabel}): no other first-stage variant ran, so there is nothing to compare`;
+  if (p.validationBaselineIsWinner)
+    return `the baseline is the winner itself (${p.winnerLabel}): no other first-stage variant ran, so there is nothing to compare`;
   return `baseline ${p.validationBaseline}${p.validationBaselineWhy ? ` (${p.validationBaselineWhy})` : ''} vs winner ${p.winnerLabel}`;
 }
 
@@ -89,4 +110,3 @@ export function fitPage(table: StageTable | undefined, width: number, room: numb
   const { rows, hidden } = fitRows(all, rowRoom);
   return { rows, failures: fitReasons(reasons, avail - rows.length - (hidden ? 1 : 0)) };
 }
-
