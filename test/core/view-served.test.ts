@@ -18,7 +18,12 @@ const row = (variantId: string, engine: 'vllm' | 'llamacpp', model: string, serv
   variant: { id: variantId, engine, model, knobs: {}, label: variantId },
   argv: [],
   served,
-  metrics: { total_token_throughput: tokS, output_throughput: tokS / 2, mean_ttft_ms: 10, mean_tpot_ms: 5 } as VariantResult['metrics'],
+  metrics: {
+    total_token_throughput: tokS,
+    output_throughput: tokS / 2,
+    mean_ttft_ms: 10,
+    mean_tpot_ms: 5,
+  } as unknown as VariantResult['metrics'],
   startedAt: '2026-12-01T00:00:00Z',
   finishedAt: '2026-12-01T00:00:01Z',
 });
