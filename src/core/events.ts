@@ -97,6 +97,8 @@ export interface SessionGpuTime {
   /** variantGpuHours / hostGpuHours, %. */
   busyPct: number;
   simulated: boolean;
+  /** A real host without GPUs (llama.cpp on the CPU): its threads and the servers' CPU-seconds, what the session used instead of GPUs. */
+  cpu?: { threads: number; cpuS: number };
   /** One line for screens and reports. */
   summary: string;
 }

@@ -117,7 +117,8 @@ function stageTable(stage: StageRecord, tpot: TpotMode): string {
   if (anyPredicted) head.push('predicted tok/s (error)');
   const anyCalibrated = stage.results.some((r) => r.calibrated);
   if (anyCalibrated) head.push('calibrated tok/s +-band (error)');
-  const anyCost = stage.results.some((r) => r.gpuTime);
+  // A launch on a host without GPUs held none: its cost is the CPU-s column.
+  const anyCost = stage.results.some((r) => r.gpuTime && r.gpuTime.gpus > 0);
   if (anyCost) head.push('GPU-h (startup / benchmark)');
   // A CPU engine's cost (llama.cpp): start-up and the server's CPU-seconds per launch.
   const anyCpu = stage.results.some((r) => r.cpuS !== undefined);
@@ -325,7 +326,9 @@ export function renderReport(p: Profile): string {
       '',
       `${p.cost.summary}.`,
       '',
-      "Per variant: GPUs held x time from launch to stop. Host: every GPU of the host x the session's wall time (an idle GPU is paid for too).",
+      p.cost.cpu
+        ? "Per variant: the server process's own CPU-seconds, launch to stop (the stage tables' CPU-s column). The host has no GPU."
+        : "Per variant: GPUs held x time from launch to stop. Host: every GPU of the host x the session's wall time (an idle GPU is paid for too).",
     );
   if (p.sweep) out.push('', ...sweepMarkdown(p.sweep));
   if (p.capacity) out.push('', ...capacityMarkdown(p.capacity, p.host.gpuCount));

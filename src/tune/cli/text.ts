@@ -12,7 +12,7 @@ import { durationText } from '../../core/duration-text.js';
 import type { Plan, PlannedVariant } from '../plan/types.js';
 import { referenceText, type SessionView, type StageView } from '../../core/view.js';
 import { formatSlo } from '../../core/slo.js';
-import { formatGpuHours, sessionCostText } from '../../core/view-cost.js';
+import { cpuSecondsSoFar, formatGpuHours, sessionCostText } from '../../core/view-cost.js';
 import { sweepProgressLine, sweepSummaryText } from './text-sweep.js';
 import { FINALIST_RULE } from '../sweep/finalists.js';
 import { servingArgv } from '../launch/dummy-weights.js';
@@ -185,7 +185,7 @@ export function planText(plan: Plan, config: SessionConfig, times?: PlanTimes): 
 }
 
 /** A stage's rows as the summary table. */
-function stageRowsTable(s: StageView, gpus: number, price: number | undefined, tpot: TpotMode): string {
+function stageRowsTable(s: StageView, gpus: number, price: number | undefined, tpot: TpotMode, cpuHost = false): string {
   const head = [
     'variant',
     ...(s.served ? ['serves'] : []),
@@ -195,7 +195,7 @@ function stageRowsTable(s: StageView, gpus: number, price: number | undefined, t
     'TTFT ms',
     tpotHeader('TPOT ms', tpot),
     'start-up s',
-    'GPU-h',
+    cpuHost ? 'CPU-s' : 'GPU-h',
     'predicted (err)',
     'gain',
   ];
@@ -220,7 +220,7 @@ function stageRowsTable(s: StageView, gpus: number, price: number | undefined, t
       num(m?.mean_ttft_ms, 0),
       num(m ? meanTpotMs(m, tpot) : undefined),
       num(r.startupS),
-      r.gpuTime ? formatGpuHours(r.gpuTime.gpuS / 3600) : '-',
+      cpuHost ? num(r.cpuS) : r.gpuTime ? formatGpuHours(r.gpuTime.gpuS / 3600) : '-',
       pred !== undefined ? `${num(pred)} (${signedPct(err)})` : '-',
       isCarried ? 'carried' : isReference ? 'ref' : signedPct(gainPct),
     ];
@@ -246,13 +246,15 @@ export function summaryText(view: SessionView, opts: { gpuHourPrice?: number; tp
   const out: string[] = [];
   if (view.status === 'interrupted') out.push('INTERRUPTED: the run stopped before it finished; these are the measurements it made.', '');
   const gpus = view.plan?.host.gpuCount ?? 1;
+  // A real host without GPUs (llama.cpp on the CPU): cost in CPU-seconds, not GPU-hours.
+  const cpuHost = cpuSecondsSoFar(view) !== null;
   for (const s of [...view.stages].sort((a, b) => a.index - b.index)) {
     out.push(`Stage ${s.name}${s.skipped ? `: skipped (${s.skipped})` : ''}`);
     if (s.skipped || !s.rows.length) {
       out.push('');
       continue;
     }
-    out.push(stageRowsTable(s, gpus, opts.gpuHourPrice, tpot));
+    out.push(stageRowsTable(s, gpus, opts.gpuHourPrice, tpot, cpuHost));
     for (const { result: r } of s.rows) if (r.status !== 'ok' && r.failure) out.push(`  ${r.variantId}: ${r.failure.reason}`);
     out.push(...qualityLines(s.rows.map((r) => r.result)));
     if (s.verdict) out.push(stageGainLine(s));
@@ -301,7 +303,9 @@ export function summaryText(view: SessionView, opts: { gpuHourPrice?: number; tp
   if (cost)
     out.push(
       `Tuning cost: ${cost}`,
-      '  (GPU-h per row: GPUs held x launch to stop, startup and benchmark together; the host column counts idle GPUs too)',
+      cpuHost
+        ? "  (CPU-s per row: the server process's own CPU time, launch to stop; the host has no GPU)"
+        : '  (GPU-h per row: GPUs held x launch to stop, startup and benchmark together; the host column counts idle GPUs too)',
       '',
     );
   const qualityS = qualityGpuS(view.stages.flatMap((s) => s.rows.map((r) => r.result)));

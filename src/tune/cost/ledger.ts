@@ -9,15 +9,20 @@ import { sessionGpuTime, simulatedWallS } from './gpu-hours.js';
 export class CostLedger {
   private readonly waves: VariantGpuTime[][] = [];
   private readonly startMs = performance.now();
+  /** The servers' CPU-seconds (VariantResult.cpuS), for a host without GPUs. */
+  private cpuS = 0;
 
   constructor(
     private readonly hostGpus: number,
     private readonly simulated: boolean,
+    /** CPU threads of a host without GPUs (llama.cpp): its cost is said in CPU terms. */
+    private readonly cpuThreads?: number,
   ) {}
 
   /** One wave of results that ran together; results without GPU time (journal hits, planned) add nothing. */
   addWave(results: readonly (VariantResult | undefined)[]): void {
     const wave = results.map((r) => r?.gpuTime).filter((t): t is VariantGpuTime => !!t);
+    for (const r of results) if (r?.gpuTime && r.cpuS !== undefined) this.cpuS += r.cpuS;
     if (wave.length) this.waves.push(wave);
   }
 
@@ -32,6 +37,7 @@ export class CostLedger {
 
   summary(): SessionGpuTime {
     const wallS = this.simulated ? simulatedWallS(this.waves) : (performance.now() - this.startMs) / 1000;
-    return sessionGpuTime(this.hostGpus, wallS, this.waves.flat(), this.simulated);
+    const cpu = this.cpuThreads !== undefined ? { threads: this.cpuThreads, cpuS: this.cpuS } : undefined;
+    return sessionGpuTime(this.hostGpus, wallS, this.waves.flat(), this.simulated, cpu);
   }
 }

@@ -289,6 +289,7 @@ export async function runVariantScenarios(
   if (!up.ok) {
     const f = interruption(ctx) ?? up.failure;
     const gpuTime = launchGpuTime(variant, {
+      cpuHost: !ctx.host.simulated && ctx.host.gpus.length === 0,
       launchMs,
       stopMs: performance.now(),
       ...(up.extra.startupS !== undefined ? { startupS: up.extra.startupS } : {}),
@@ -326,6 +327,7 @@ export async function runVariantScenarios(
   }
   // The launch's GPU time rides on its first result (a validation launch measures several scenarios).
   const gpuTime = launchGpuTime(variant, {
+    cpuHost: !ctx.host.simulated && ctx.host.gpus.length === 0,
     launchMs,
     readyMs,
     stopMs: performance.now(),

@@ -70,7 +70,14 @@ function exitCodeForAbort(signal?: AbortSignal): { code: number; name?: string }
 }
 
 /** The real runner: one launch per call, through the adapters and the shared port and workload caches. */
-function processRunner(config: SessionConfig, host: HostInfo, runDir: string, emit: (e: TuneEvent) => void, tuningDummyWeights: boolean, signal?: AbortSignal): ScenarioRunner {
+function processRunner(
+  config: SessionConfig,
+  host: HostInfo,
+  runDir: string,
+  emit: (e: TuneEvent) => void,
+  tuningDummyWeights: boolean,
+  signal?: AbortSignal,
+): ScenarioRunner {
   const usedPorts = new Set<number>();
   const workloads = new Map<string, Promise<Workload>>();
   const logsDir = join(runDir, 'logs');
@@ -79,7 +86,15 @@ function processRunner(config: SessionConfig, host: HostInfo, runDir: string, em
     runVariantScenarios(variant, scenarios, {
       // A parallel launch starts its port search at its own slot, so concurrent searches never meet.
       config: portFrom !== undefined ? { ...config, portStart: portFrom } : config,
-      host, logsDir, benchDir, emit, ...(signal ? { signal } : {}), ...req, usedPorts, workloads, tuningDummyWeights,
+      host,
+      logsDir,
+      benchDir,
+      emit,
+      ...(signal ? { signal } : {}),
+      ...req,
+      usedPorts,
+      workloads,
+      tuningDummyWeights,
     });
 }
 
@@ -101,7 +116,12 @@ function journaledEmit(onEvent: TuneListener | undefined, journal: () => Journal
   return { emit, current: () => current };
 }
 
-async function openSession(configIn: SessionConfig, opts: SessionOptions, sink: ReturnType<typeof journaledEmit>, setJournal: (j: Journal<SessionConfig>) => void): Promise<SessionContext> {
+async function openSession(
+  configIn: SessionConfig,
+  opts: SessionOptions,
+  sink: ReturnType<typeof journaledEmit>,
+  setJournal: (j: Journal<SessionConfig>) => void,
+): Promise<SessionContext> {
   const host = await resolveHost(configIn, opts.host);
   const ph = planHost(host);
   // Before the run folder exists: a host without the engines asked for is bad input, not a run.
@@ -115,18 +135,44 @@ async function openSession(configIn: SessionConfig, opts: SessionOptions, sink: 
   const config = { ...opened.config, engines };
   const planDeps = opts.planDeps ?? realPlanDeps(config, host, runDir, versions);
   const plan = buildPlan(config, ph, planDeps);
-  const calibration = opts.planDeps ? undefined : openCalibrator(config, ph, plan, versions, (message) => sink.emit({ type: 'warning', message }));
+  const calibration = opts.planDeps
+    ? undefined
+    : openCalibrator(config, ph, plan, versions, (message) => sink.emit({ type: 'warning', message }));
   if (config.calibration) calibration?.annotatePlan(plan);
   opened.journal.writeJson('plan.json', plan);
   const run = opts.runner ?? processRunner(config, host, runDir, sink.emit, plan.dummyWeights?.used === true, opts.signal);
   const control = opts.control ?? new SessionControl();
-  return { config, host, planHost: ph, planDeps, plan, journal: opened.journal, versions, emit: sink.emit, ...(opts.signal ? { signal: opts.signal } : {}), control, run, warnedClientBound: false, cost: new CostLedger(ph.gpuCount, host.simulated), ...(calibration ? { calibration } : {}) };
+  return {
+    config,
+    host,
+    planHost: ph,
+    planDeps,
+    plan,
+    journal: opened.journal,
+    versions,
+    emit: sink.emit,
+    ...(opts.signal ? { signal: opts.signal } : {}),
+    control,
+    run,
+    warnedClientBound: false,
+    cost: new CostLedger(ph.gpuCount, host.simulated, ph.gpuCount === 0 ? ph.cpu?.threads : undefined),
+    ...(calibration ? { calibration } : {}),
+  };
 }
 
 function outcomeOf(ctx: SessionContext, state: StageLoopState, patch: Partial<SessionOutcome> & { exitCode: number }): SessionOutcome {
   return {
-    runDir: ctx.journal.dir, plan: ctx.plan, stages: state.stages, winner: state.carried, baseline: state.baseline,
-    validation: [], profilePath: null, reportPath: null, profile: null, interrupted: false, ...patch,
+    runDir: ctx.journal.dir,
+    plan: ctx.plan,
+    stages: state.stages,
+    winner: state.carried,
+    baseline: state.baseline,
+    validation: [],
+    profilePath: null,
+    reportPath: null,
+    profile: null,
+    interrupted: false,
+    ...patch,
   };
 }
 
@@ -139,7 +185,8 @@ export async function runSession(configIn: SessionConfig, opts: SessionOptions =
   ctx.emit({ type: 'session-started', runDir: ctx.journal.dir, simulated: ctx.host.simulated, at: new Date().toISOString() });
   ctx.emit({ type: 'plan-ready', plan: ctx.plan });
   const reused = ctx.journal.entries().length;
-  if (opts.resume && reused) ctx.emit({ type: 'warning', message: `resuming ${ctx.journal.dir}: ${reused} finished measurement(s) are reused, not re-run` });
+  if (opts.resume && reused)
+    ctx.emit({ type: 'warning', message: `resuming ${ctx.journal.dir}: ${reused} finished measurement(s) are reused, not re-run` });
 
   const state = initialStageState(ctx.plan.notes);
   try {
@@ -175,7 +222,10 @@ export async function runSession(configIn: SessionConfig, opts: SessionOptions =
 }
 
 /** The plan alone (dry run, the TUI's Plan screen): nothing is launched or written. */
-export async function planSession(config: SessionConfig, opts: Pick<SessionOptions, 'host' | 'planDeps'> = {}): Promise<{ plan: Plan; host: HostInfo }> {
+export async function planSession(
+  config: SessionConfig,
+  opts: Pick<SessionOptions, 'host' | 'planDeps'> = {},
+): Promise<{ plan: Plan; host: HostInfo }> {
   const host = await resolveHost(config, opts.host);
   const runDir = config.runDir ?? join(config.runsDir, 'RUN');
   const deps = opts.planDeps ?? realPlanDeps(config, host, runDir);

@@ -31,7 +31,8 @@ const STATUS_MIN = STOPPED_EARLY.length;
 export const WIDE_RESULTS = 120;
 const NARROW_PRICED = 90;
 
-const gpuHours = (r: ResultRow) => (r.result.gpuTime ? formatGpuHours(r.result.gpuTime.gpuS / 3600) : '-');
+// A launch on a host without GPUs held none: '-' (the cost line under the table gives its CPU-seconds).
+const gpuHours = (r: ResultRow) => (r.result.gpuTime && r.result.gpuTime.gpus > 0 ? formatGpuHours(r.result.gpuTime.gpuS / 3600) : '-');
 
 /** GPUs the launch held (what its GPU-h multiplies); "-" when not known. */
 function gpusHeld(r: VariantResult): string {
@@ -47,19 +48,44 @@ function numberColumns(priced: boolean, width: number): Column<ResultRow>[] {
   const startup = !priced || width >= NARROW_PRICED;
   return [
     { key: 'toks', header: 'tok/s', width: 7, align: 'right', render: (r) => fmtTokS(r.result.metrics?.total_token_throughput) },
-    { key: 'gain', header: 'gain', width: 7, align: 'right', render: (r) => (r.isCarried ? 'carried' : r.isReference ? 'ref' : fmtPct(r.gainPct, true)), tone: (r) => (r.gainPct === null || r.isCarried || r.isReference ? undefined : r.gainPct > 0 ? 'good' : 'bad') },
+    {
+      key: 'gain',
+      header: 'gain',
+      width: 7,
+      align: 'right',
+      render: (r) => (r.isCarried ? 'carried' : r.isReference ? 'ref' : fmtPct(r.gainPct, true)),
+      tone: (r) => (r.gainPct === null || r.isCarried || r.isReference ? undefined : r.gainPct > 0 ? 'good' : 'bad'),
+    },
     { key: 'ttft', header: 'TTFT', width: 7, align: 'right', render: (r) => fmtMs(r.result.metrics?.mean_ttft_ms) },
     { key: 'tpot', header: 'TPOT', width: 7, align: 'right', render: (r) => fmtMs(r.result.metrics?.mean_tpot_ms) },
-    ...(startup ? [{ key: 'startup', header: 'startup', width: 7, align: 'right' as const, render: (r: ResultRow) => durationText(r.result.startupS) }] : []),
+    ...(startup
+      ? [
+          {
+            key: 'startup',
+            header: 'startup',
+            width: 7,
+            align: 'right' as const,
+            render: (r: ResultRow) => durationText(r.result.startupS),
+          },
+        ]
+      : []),
     ...(wide
       ? [
-          { key: 'bench', header: 'bench', width: 6, align: 'right' as const, render: (r: ResultRow) => durationText(r.result.gpuTime?.benchmarkS) },
+          {
+            key: 'bench',
+            header: 'bench',
+            width: 6,
+            align: 'right' as const,
+            render: (r: ResultRow) => durationText(r.result.gpuTime?.benchmarkS),
+          },
           { key: 'gpus', header: 'GPUs', width: 4, align: 'right' as const, render: (r: ResultRow) => gpusHeld(r.result) },
         ]
       : []),
     // GPUs held x launch to stop, startup and benchmark together (simulated time on the simulated host).
     { key: 'gpuh', header: 'GPU-h', width: 5, align: 'right', render: gpuHours },
-    ...(priced ? [{ key: 'cost', header: '$/Mtok', width: 7, align: 'right' as const, render: (r: ResultRow) => fmtDollars(r.dollarsPerMtok) }] : []),
+    ...(priced
+      ? [{ key: 'cost', header: '$/Mtok', width: 7, align: 'right' as const, render: (r: ResultRow) => fmtDollars(r.dollarsPerMtok) }]
+      : []),
   ];
 }
 
@@ -77,7 +103,13 @@ export function resultColumns(width: number, priced: boolean): Column<ResultRow>
   const labelW = Math.max(16, Math.min(34, width - numsW - 2 - STATUS_MIN));
   const statusW = Math.max(6, width - 1 - labelW - 1 - numsW);
   return [
-    { key: 'variant', header: 'variant', width: labelW, render: (r) => labelCell(r, labelW), tone: (r) => (r.isWinner ? 'good' : undefined) },
+    {
+      key: 'variant',
+      header: 'variant',
+      width: labelW,
+      render: (r) => labelCell(r, labelW),
+      tone: (r) => (r.isWinner ? 'good' : undefined),
+    },
     ...nums,
     {
       key: 'status',
@@ -96,5 +128,12 @@ export const validationColumns: Column<ValidationRowView>[] = [
   { key: 'tpotb', header: 'base TPOT', width: 10, align: 'right', render: (r) => fmtMs(r.baseline?.meanTpotMs) },
   { key: 'opt', header: 'winner tok/s', width: 13, align: 'right', render: (r) => fmtTokS(r.optimized?.totalTokPerS) },
   { key: 'tpota', header: 'winner TPOT', width: 12, align: 'right', render: (r) => fmtMs(r.optimized?.meanTpotMs) },
-  { key: 'gain', header: 'gain', width: 8, align: 'right', render: (r) => fmtPct(r.gainPct, true), tone: (r) => (r.gainPct === null ? undefined : r.gainPct >= 0 ? 'good' : 'bad') },
+  {
+    key: 'gain',
+    header: 'gain',
+    width: 8,
+    align: 'right',
+    render: (r) => fmtPct(r.gainPct, true),
+    tone: (r) => (r.gainPct === null ? undefined : r.gainPct >= 0 ? 'good' : 'bad'),
+  },
 ];
