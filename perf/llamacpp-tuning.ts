@@ -1,25 +1,29 @@
 // Does tuning llama-server pay here? Two headless sessions (`servelab --auto --engines llamacpp`)
-// on the same random-weight GGUF pick a winner each; then the winner and llama-server's defaults
-// are measured 3 times each, alternating, on the same workload with `servelab bench` (total and
-// output tok/s, mean TTFT and TPOT), with the run-to-run spread. Goal: the winner beats the
-// defaults by more than the spread, and the two sessions agree (same winner, or within the margin).
+// on the same random-weight GGUF pick a winner each; then llama-server's defaults (A) and the
+// winner (B) are measured again, interleaved ABABAB so that load drift hits both alike, through
+// the session's own runner (src/tune/run/runner.ts runVariant: the same launch path, flags, client,
+// warm-ups and prompts as the session's rows), with the run-to-run spread. Goal: the winner beats
+// the defaults by more than the spread, and the two sessions agree (same winner, or within the margin).
+// Each re-run prints the load average and what other processes took of the CPUs meanwhile
+// (/proc/stat busy time minus the server's and this process's own), because on a shared 2-core
+// machine a llama-server whose threads fill every core slows by 10-20x when anything else runs.
 // Startup and CPU-seconds per variant come from the sessions' own results (in their profiles).
-// Usage: nice npx tsx perf/llamacpp-tuning.ts [--prompts N] [--stages LIST] [--hidden 512 --layers 8]
+// Usage: nice npx tsx perf/llamacpp-tuning.ts [--prompts N] [--stages LIST] [--runs N] [--hidden 512 --layers 8]
 // Random weights: outputs are meaningless, speeds are real. No GPU needed.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Knobs } from '../src/core/variant.js';
-import { llamacpp } from '../src/engines/index.js';
-import { engineLaunchHooks } from '../src/engines/launch-hooks.js';
+import type { VariantResult } from '../src/core/events.js';
+import type { Variant } from '../src/core/variant.js';
 import { findLlamaServer } from '../src/engines/llamacpp-detect.js';
+import { cpuOnlyHost } from '../src/host/cpu.js';
 import { llamaCppPaths } from '../src/host/llamacpp-build.js';
-import { findFreePort } from '../src/host/ports.js';
-import { launchServer } from '../src/host/process.js';
 import { makeRandomGguf } from '../src/model/gguf/make.js';
 import type { Profile } from '../src/profiles/schema.js';
+import { parseAutoArgs } from '../src/tune/cli/args.js';
+import { runVariant } from '../src/tune/run/runner.js';
 
 const arg = (name: string, dflt: string) => {
   const i = process.argv.indexOf(name);
@@ -27,101 +31,88 @@ const arg = (name: string, dflt: string) => {
 };
 const PROMPTS = arg('--prompts', '16');
 const STAGES = arg('--stages', 'engine,slots,batch-size,threads');
+const RUNS = Number(arg('--runs', '3'));
 const HIDDEN = Number(arg('--hidden', '512'));
 const LAYERS = Number(arg('--layers', '8'));
 const IN = 128;
 const OUT = 32;
 const BIN = fileURLToPath(new URL('../bin/servelab.js', import.meta.url));
 const servelab = (args: string[]) => spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', maxBuffer: 1 << 28 });
+const load = () =>
+  os
+    .loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ');
 
-interface Figures {
-  total: number;
-  output: number;
-  ttft: number;
-  tpot: number;
-}
-
-async function measure(server: string, model: string, knobs: Knobs, dir: string, tag: string): Promise<Figures> {
-  const port = await findFreePort({ from: 27000 });
-  const runDir = path.join(dir, tag);
-  const spec = llamacpp.command(
-    { id: tag, engine: 'llamacpp', model, knobs },
-    { host: '127.0.0.1', port, runDir, runtime: { kind: 'native', executable: server } },
-  );
-  const h = await launchServer(spec, { runDir, graceMs: 3000, ...engineLaunchHooks((l, e) => llamacpp.classifyFailure(l, e)) });
-  try {
-    const ready = await h.waitReady(120_000);
-    if (!ready.ready) throw new Error(`${tag}: ${ready.failure.reason}`);
-    const r = servelab([
-      'bench',
-      '--base-url',
-      `http://127.0.0.1:${port}`,
-      '--backend',
-      'openai',
-      '--endpoint',
-      '/v1/completions',
-      '--model',
-      model,
-      '--dataset-name',
-      'random',
-      '--random-input-len',
-      String(IN),
-      '--random-output-len',
-      String(OUT),
-      '--num-prompts',
-      PROMPTS,
-      '--num-warmups',
-      '2',
-      '--save-result',
-      '--result-dir',
-      runDir,
-      '--seed',
-      '7',
-    ]);
-    if (r.status !== 0) throw new Error(`${tag}: bench failed: ${r.stderr.slice(-600)}`);
-    const res = JSON.parse(
-      readFileSync(
-        path.join(
-          runDir,
-          readdirSync(runDir).find((f) => f.endsWith('.json'))!,
-        ),
-        'utf8',
-      ),
-    ) as Record<string, number>;
-    return { total: res.total_token_throughput!, output: res.output_throughput!, ttft: res.mean_ttft_ms!, tpot: res.mean_tpot_ms! };
-  } finally {
-    await h.stop();
-  }
-}
-
-const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-const spread = (xs: number[]) => ((Math.max(...xs) - Math.min(...xs)) / mean(xs)) * 100;
+/** The session's own flags: the re-runs parse the same ones, so they get its scenario, warm-ups and timeouts. */
+const sessionArgs = (model: string, out: string, port: number) => [
+  '--auto',
+  '--engines',
+  'llamacpp',
+  '--model',
+  model,
+  '--scenario',
+  `random:${IN}/${OUT}`,
+  '--num-prompts',
+  PROMPTS,
+  '--stages',
+  STAGES,
+  '--out',
+  out,
+  '--run-dir',
+  path.join(out, 'run'),
+  '--port',
+  String(port),
+];
 
 function session(model: string, dir: string, n: number): Profile {
   const out = path.join(dir, `s${n}`);
-  const r = servelab([
-    '--auto',
-    '--engines',
-    'llamacpp',
-    '--model',
-    model,
-    '--scenario',
-    `random:${IN}/${OUT}`,
-    '--num-prompts',
-    PROMPTS,
-    '--stages',
-    STAGES,
-    '--out',
-    out,
-    '--run-dir',
-    path.join(out, 'run'),
-    '--port',
-    String(28000 + n * 200),
-  ]);
+  const r = servelab(sessionArgs(model, out, 28000 + n * 200));
   if (r.status !== 0) throw new Error(`session ${n} exited ${r.status}: ${r.stderr.slice(-800)}`);
   const file = /^Profile: (\S+)/m.exec(r.stdout)![1]!;
   return JSON.parse(readFileSync(file, 'utf8')) as Profile;
 }
+
+/** Busy CPU-seconds of the whole machine (/proc/stat: every field but idle and iowait), 100 ticks a second. */
+function machineBusyS(): number {
+  const f = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
+  return (f.reduce((a, b) => a + b, 0) - f[3]! - f[4]!) / 100;
+}
+
+interface Run {
+  r: VariantResult;
+  load1: number;
+  othersCpus: number;
+  wallS: number;
+}
+
+/** One launch of `variant` through the session's runner, with what the rest of the machine did meanwhile. */
+async function rerun(variant: Variant, model: string, dir: string, tag: string): Promise<Run> {
+  const opts = parseAutoArgs(sessionArgs(model, path.join(dir, tag), 29000));
+  const config = opts.config!;
+  const busy0 = machineBusyS();
+  const self0 = process.cpuUsage();
+  const t0 = performance.now();
+  const r = await runVariant(variant, config.scenario, {
+    config,
+    host: cpuOnlyHost(),
+    logsDir: path.join(dir, tag, 'logs'),
+    emit: () => {},
+    stage: 'recheck',
+    usedPorts: new Set(),
+  });
+  const wallS = (performance.now() - t0) / 1000;
+  const self = process.cpuUsage(self0);
+  const others = machineBusyS() - busy0 - (r.cpuS ?? 0) - (self.user + self.system) / 1e6;
+  if (r.status !== 'ok') throw new Error(`${tag}: ${r.status}: ${r.failure?.reason ?? ''}`);
+  return { r, load1: os.loadavg()[0]!, othersCpus: Math.max(0, others) / wallS, wallS };
+}
+
+const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+const spread = (xs: number[]) => ((Math.max(...xs) - Math.min(...xs)) / mean(xs)) * 100;
+/** The argv without its port (each launch gets its own). */
+const flags = (argv: readonly string[] | undefined) =>
+  (argv ?? []).filter((a, i, all) => a !== '--port' && all[i - 1] !== '--port').join(' ');
 
 async function main(): Promise<void> {
   const server = findLlamaServer(process.env.SERVELAB_LLAMA_SERVER)?.path;
@@ -130,16 +121,13 @@ async function main(): Promise<void> {
   const model = path.join(dir, `qwen3-${HIDDEN}x${LAYERS}.gguf`);
   makeRandomGguf({ out: model, vocab: llamaCppPaths().vocab('gpt-2'), shape: { arch: 'qwen3', hidden: HIDDEN, layers: LAYERS } });
   console.log(
-    `load average at start ${os
-      .loadavg()
-      .map((x) => x.toFixed(2))
-      .join(' ')} on ${os.availableParallelism()} threads; model qwen3 hidden ${HIDDEN} x ${LAYERS} layers (random weights)`,
+    `load average at start ${load()} on ${os.availableParallelism()} threads; nice ${os.getPriority()}; model qwen3 hidden ${HIDDEN} x ${LAYERS} layers (random weights)`,
   );
   console.log(`workload random ${IN}/${OUT}, ${PROMPTS} prompts all at once; stages ${STAGES}\n`);
   const profiles = [session(model, dir, 1), session(model, dir, 2)];
   for (const [i, p] of profiles.entries()) {
     console.log(
-      `session ${i + 1}: winner ${p.variant.id} (${p.variant.label}), ${p.metrics.total_token_throughput.toFixed(1)} tok/s in its session`,
+      `session ${i + 1}: winner ${p.variant.id} (${p.variant.label}), ${p.metrics.total_token_throughput.toFixed(1)} tok/s in its session; load average after ${load()}`,
     );
     for (const s of p.stages)
       for (const r of s.results) {
@@ -151,40 +139,50 @@ async function main(): Promise<void> {
   }
   const same = profiles[0]!.variant.id === profiles[1]!.variant.id;
   console.log(`\ntwo sessions pick the same winner: ${same ? 'yes' : `no (${profiles[0]!.variant.id} vs ${profiles[1]!.variant.id})`}`);
-  const winner = profiles[0]!.variant.knobs;
-  const runs: Record<'defaults' | 'winner', Figures[]> = { defaults: [], winner: [] };
-  for (let i = 0; i < 3; i++) {
-    runs.defaults.push(await measure(server, model, {}, dir, `defaults-${i}`));
-    runs.winner.push(await measure(server, model, winner, dir, `winner-${i}`));
+  const engineRow = profiles[0]!.stages.find((s) => s.name === 'engine')!.results.find((r) => r.variantId === 'llamacpp')!;
+  const sides = {
+    defaults: { variant: engineRow.variant as Variant, argv: engineRow.engineArgv },
+    winner: { variant: profiles[0]!.variant as Variant, argv: profiles[0]!.engineArgv },
+  };
+  const runs: Record<'defaults' | 'winner', Run[]> = { defaults: [], winner: [] };
+  console.log(`\n${RUNS} runs each through the session's runner (same flags, client, ${'4'} warm-ups, prompts), interleaved ABAB...:`);
+  for (let i = 0; i < RUNS; i++) {
+    for (const k of ['defaults', 'winner'] as const) {
+      const run = await rerun(sides[k].variant, model, dir, `${k}-${i}`);
+      runs[k].push(run);
+      const same = flags(run.r.engineArgv) === flags(sides[k].argv);
+      console.log(
+        `  ${k.padEnd(9)} run ${i + 1}: ${run.r.metrics!.total_token_throughput.toFixed(1).padStart(7)} tok/s, wall ${run.wallS.toFixed(1)} s, server CPU ${run.r.cpuS?.toFixed(1)} s; load1 ${run.load1.toFixed(2)}, other processes ${run.othersCpus.toFixed(2)} CPUs${same ? '' : `; FLAGS DIFFER from the session's: ${flags(run.r.engineArgv)}`}`,
+      );
+    }
   }
-  console.log(`\n3 runs each, alternating (servelab bench, ${PROMPTS} prompts, 2 warm-ups):`);
-  console.log('            total tok/s (spread)   output tok/s   mean TTFT ms   mean TPOT ms');
+  console.log('\n            total tok/s (spread)   output tok/s   mean TTFT ms   mean TPOT ms');
   for (const k of ['defaults', 'winner'] as const) {
-    const f = runs[k];
+    const m = runs[k].map((x) => x.r.metrics!);
     console.log(
-      `  ${k.padEnd(9)} ${mean(f.map((x) => x.total))
+      `  ${k.padEnd(9)} ${mean(m.map((x) => x.total_token_throughput))
         .toFixed(1)
-        .padStart(9)} (${spread(f.map((x) => x.total)).toFixed(1)}%)   ${mean(f.map((x) => x.output))
+        .padStart(9)} (${spread(m.map((x) => x.total_token_throughput)).toFixed(1)}%)   ${mean(m.map((x) => x.output_throughput))
         .toFixed(1)
-        .padStart(12)}   ${mean(f.map((x) => x.ttft))
+        .padStart(12)}   ${mean(m.map((x) => x.mean_ttft_ms))
         .toFixed(0)
-        .padStart(12)}   ${mean(f.map((x) => x.tpot))
+        .padStart(12)}   ${mean(m.map((x) => x.mean_tpot_ms))
         .toFixed(1)
         .padStart(12)}`,
     );
-    console.log(`            runs: ${f.map((x) => x.total.toFixed(1)).join(', ')}`);
+    console.log(`            runs: ${m.map((x) => x.total_token_throughput.toFixed(1)).join(', ')}`);
   }
-  const gain = (mean(runs.winner.map((x) => x.total)) / mean(runs.defaults.map((x) => x.total)) - 1) * 100;
-  const worst = Math.max(spread(runs.winner.map((x) => x.total)), spread(runs.defaults.map((x) => x.total)));
+  const tot = (k: 'defaults' | 'winner') => runs[k].map((x) => x.r.metrics!.total_token_throughput);
+  const gain = (mean(tot('winner')) / mean(tot('defaults')) - 1) * 100;
+  const worst = Math.max(spread(tot('winner')), spread(tot('defaults')));
   console.log(
     `\nwinner vs defaults: ${gain >= 0 ? '+' : ''}${gain.toFixed(1)}% total tok/s; the larger run-to-run spread is ${worst.toFixed(1)}% -> ${gain > worst ? 'beats the spread' : 'within the spread'}`,
   );
+  const pairs = tot('winner').map((w, i) => ((w / tot('defaults')[i]! - 1) * 100).toFixed(1));
   console.log(
-    `load average at end ${os
-      .loadavg()
-      .map((x) => x.toFixed(2))
-      .join(' ')}`,
+    `winner vs defaults, run by run (each pair back to back): ${pairs.map((p) => `${Number(p) >= 0 ? '+' : ''}${p}%`).join(', ')}`,
   );
+  console.log(`load average at end ${load()}`);
   rmSync(dir, { recursive: true, force: true });
 }
 

@@ -46,6 +46,8 @@ export interface VariantResult {
   failure?: Failure;
   startupS?: number;
   cpuS?: number; // CPU seconds of the server process, start-up to stop (first result of a launch; real hosts)
+  /** What the server loaded, as comparison tables name it: the model id, or for llama.cpp the GGUF file and its weight type (issue 26). */
+  served?: string;
   /** Predicted figures from the shared estimate, when the planner made one. */
   predicted?: {
     totalTokPerS: number;
@@ -96,6 +98,8 @@ export interface SessionGpuTime {
   /** variantGpuHours / hostGpuHours, %. */
   busyPct: number;
   simulated: boolean;
+  /** A real host without GPUs (llama.cpp on the CPU): its threads and the servers' CPU-seconds, what the session used instead of GPUs. */
+  cpu?: { threads: number; cpuS: number };
   /** One line for screens and reports. */
   summary: string;
 }

@@ -34,6 +34,8 @@ export interface StageView {
   skipped?: string;
   /** The verdict's words on a tie, when its best two stayed within the noise margin (tieClause). */
   tie?: string;
+  /** What each row's server loaded, by variant id, when the rows did not all load the same (servedWhenMixed). */
+  served?: Record<string, string>;
 }
 
 export interface ValidationView {

@@ -1,5 +1,6 @@
 // Words every view uses for a stage of the projection (session-view.ts): which stages to show,
 // what a gain is measured against, and the tie clause of a verdict.
+import type { VariantResult } from './events.js';
 import type { StageVerdict } from './stage-verdict.js';
 import type { SessionView, StageView } from './session-view.js';
 
@@ -30,4 +31,14 @@ export function tieClause(v: Pick<StageVerdict, 'why' | 'tied'> | undefined): st
   // Verdicts journalled before the `tied` field carry the tie in words only.
   if (!v || v.tied === false) return null;
   return v.why.split('; ').find((c) => c.includes(TIED_WITHIN_NOISE)) ?? (v.tied ? TIED_WITHIN_NOISE : null);
+}
+
+/**
+ * What each row served, by variant id, when the rows did not all serve the same: the engine stage
+ * of a model with --gguf (vLLM's model id beside llama.cpp's GGUF), llama.cpp's quantization stage.
+ * The comparison tables (summary, Results, report) add it then.
+ */
+export function servedWhenMixed(results: readonly Pick<VariantResult, 'variantId' | 'served'>[]): Record<string, string> | undefined {
+  const named = results.filter((r): r is typeof r & { served: string } => !!r.served);
+  return new Set(named.map((r) => r.served)).size > 1 ? Object.fromEntries(named.map((r) => [r.variantId, r.served])) : undefined;
 }

@@ -32,6 +32,8 @@ export function formatDuration(s: number): string {
 /** "0.12 GPU-h (2 GPUs: startup 3 min, benchmark 1 min)", with "simulated" where it is. */
 export function gpuTimeText(t: VariantGpuTime | undefined): string {
   if (!t) return '-';
+  // A launch on a host without GPUs (llama.cpp on the CPU) held none: its time alone (CPU-seconds are the row's cpuS).
+  if (t.gpus === 0 && !t.simulated) return `CPU (no GPU): startup ${formatDuration(t.startupS)}, benchmark ${formatDuration(t.benchmarkS)}`;
   return `${formatGpuHours(t.gpuS / 3600)} GPU-h (${t.gpus} GPU${t.gpus === 1 ? '' : 's'}: startup ${formatDuration(t.startupS)}, benchmark ${formatDuration(t.benchmarkS)}${t.simulated ? ', simulated' : ''})`;
 }
 
@@ -48,9 +50,17 @@ export function variantGpuHoursSoFar(view: CostView): number {
   return rows + (view.launchGpuS ?? 0) / 3600;
 }
 
+/** On a real host without GPUs (llama.cpp on the CPU): the servers' CPU-seconds so far (rows' cpuS); null on a GPU or simulated host. */
+export function cpuSecondsSoFar(view: CostView): number | null {
+  if (view.simulated || view.plan?.host.gpuCount !== 0) return null;
+  return view.stages.flatMap((s) => s.rows).reduce((a, { result }) => a + (result.cpuS ?? 0), 0);
+}
+
 /** The session's cost line: the core's summary once it came, else the running total so far. */
 export function sessionCostText(view: CostView): string | null {
   if (view.cost) return view.cost.summary;
+  const cpuS = cpuSecondsSoFar(view);
+  if (cpuS !== null) return cpuS > 0 ? `the servers have used ${cpuS.toFixed(1)} CPU-seconds so far (CPU host, no GPU)` : null;
   const soFar = variantGpuHoursSoFar(view);
   return soFar > 0 ? `variants have held ${formatGpuHours(soFar)} GPU-hours so far${view.simulated ? ' (simulated time)' : ''}` : null;
 }
@@ -110,6 +120,8 @@ export interface LiveCost {
   simulated: boolean;
   /** True once the core's session-cost came (the figures are final). */
   final: boolean;
+  /** A real host without GPUs: the servers' CPU-seconds, instead of GPU-hours. */
+  cpuS?: number;
 }
 
 /**
@@ -120,7 +132,9 @@ export interface LiveCost {
  */
 export function liveCost(view: CostView, nowMs: number): LiveCost {
   const c = view.cost;
-  if (c) return { hostGpuHours: c.hostGpuHours, variantGpuHours: c.variantGpuHours, simulated: c.simulated, final: true };
+  const cpuS = c ? c.cpu?.cpuS : (cpuSecondsSoFar(view) ?? undefined);
+  const cpu = cpuS !== undefined ? { cpuS } : {};
+  if (c) return { hostGpuHours: c.hostGpuHours, variantGpuHours: c.variantGpuHours, simulated: c.simulated, final: true, ...cpu };
   const gpus = view.plan?.host.gpuCount;
   const started = view.startedAt ? Date.parse(view.startedAt) : NaN;
   const wallS = view.simulated ? (view.waveClock?.doneS ?? 0) : Number.isFinite(started) ? Math.max(0, nowMs - started) / 1000 : null;
@@ -129,5 +143,6 @@ export function liveCost(view: CostView, nowMs: number): LiveCost {
     variantGpuHours: variantGpuHoursSoFar(view),
     simulated: view.simulated,
     final: false,
+    ...cpu,
   };
 }

@@ -11,6 +11,7 @@ import { applyLaunchCost, applyWaveClock, closeWave } from './view-cost.js';
 import { isCapacityEvent, type CapacityEvent } from './capacity-events.js';
 import { applyCapacityEvent } from './view-capacity.js';
 import { applyBudgetEvent, budgetFromPlan, isBudgetEvent } from './view-budget.js';
+import { servedWhenMixed } from './stage-text.js';
 
 export function emptyView(): SessionView {
   return {
@@ -99,7 +100,8 @@ function onFinished(view: SessionView, r: VariantResult): SessionView {
   if (r.stage.startsWith('validation')) return { ...view, labels };
   const next = upsertStage(view, r.stage, (s) => {
     const results = [...s.rows.map((x) => x.result).filter((x) => !(x.variantId === r.variantId && x.scenario === r.scenario)), r];
-    return { ...s, rows: rowsOf(results, s.verdict) };
+    const served = servedWhenMixed(results);
+    return { ...s, rows: rowsOf(results, s.verdict), ...(served ? { served } : {}) };
   });
   return { ...next, labels };
 }

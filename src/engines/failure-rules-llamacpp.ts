@@ -1,7 +1,10 @@
 // llama.cpp's failure rules (llama-server 0.4.0-dev, 80fb11a). Every pattern is a text captured by
 // running the real binary; the corpus (test/fixtures/engines/corpus.json) holds each with the
 // command that produced it. Listed first in FAILURE_RULES: no other engine prints these texts.
+import type { Failure } from '../core/events.js';
+import type { ExitInfo } from '../host/launch-spec.js';
 import type { FailureRule } from './failure-rule.js';
+import type { FailureContext } from './types.js';
 
 const LL = ['llamacpp', 'sim'] as const;
 
@@ -79,3 +82,26 @@ export const LLAMACPP_RULES: readonly FailureRule[] = [
     hint: 'Another process holds the port: pick another with --port, or stop that process.',
   },
 ];
+
+export const AMX_REPACK_ISSUE = 'https://github.com/ggml-org/llama.cpp/issues/20824';
+
+/**
+ * llama-server 80fb11a on a CPU with AMX, repacking a quantized GGUF for its AMX kernels: it dies
+ * by SIGSEGV in ggml_backend_amx_mul_mat during the warm-up decode (ggml-org/llama.cpp#20824). It
+ * prints nothing about it: captured here (Xeon with AMX_INT8, Q8_0 file of random-gguf, repack on)
+ * the log ends at "init: llama threadpool init, n_threads = 2" and the exit is signal SIGSEGV
+ * (status 139). So the rule is the signal together with the launch's conditions (ctx.amxRepacked),
+ * not a log text; the GGUF and flag rules above win when their text is there.
+ */
+export function amxRepackCrash(lines: readonly string[], exit: ExitInfo, ctx: FailureContext): Failure | undefined {
+  if (exit.signal !== 'SIGSEGV' || !ctx.amxRepacked) return undefined;
+  return {
+    kind: 'unsupported',
+    reason: `llama.cpp#20824: llama-server crashed (SIGSEGV) repacking ${ctx.amxRepacked} weights for this CPU's AMX kernels; pass --no-repack (${AMX_REPACK_ISSUE})`,
+    hint: 'Serve quantized GGUFs on this CPU with --no-repack (servelab adds it to its own launches here), or an F16 file.',
+    evidence: lines
+      .slice(-3)
+      .map((l) => l.trimEnd())
+      .filter(Boolean),
+  };
+}

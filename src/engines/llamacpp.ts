@@ -8,6 +8,7 @@ import type { Variant } from '../core/variant.js';
 import { engineHost, finishSpec, flag } from './argv.js';
 import { engineValue, mustRow, supportedKnobs } from './data/table.js';
 import { resolveVersion } from './data/versions.js';
+import { amxRepackCrash } from './failure-rules-llamacpp.js';
 import { classifyFromLog } from './failures.js';
 import { detectLlamaCpp, findLlamaServer } from './llamacpp-detect.js';
 import { parsePrometheus, pickMetrics } from './metrics.js';
@@ -104,7 +105,11 @@ export const llamacpp: EngineAdapter = {
     const run = executable ? { ...ctx, runtime: { kind: 'native' as const, executable } } : ctx;
     return finishSpec('llamacpp', llamacppArgv(variant, ctx), {}, [], run, /llama_server: listening on http/);
   },
-  classifyFailure: (lines, exit, ctx) => classifyFromLog('llamacpp', lines, exit, ctx),
+  // A log text names the cause first; a bare SIGSEGV on an AMX repack launch is llama.cpp#20824.
+  classifyFailure: (lines, exit, ctx = {}) => {
+    const f = classifyFromLog('llamacpp', lines, exit, ctx);
+    return f.kind === 'crash' ? (amxRepackCrash(lines, exit, ctx) ?? f) : f;
+  },
   // No KV-usage gauge at 80fb11a (to_metrics lists none); running = slots processing, waiting = deferred.
   parseMetrics: (text) => ({
     ...pickMetrics(text, {

@@ -54,6 +54,8 @@ export interface FailureContext {
   gpu?: { name: string; computeCap?: string };
   /** The variant's speculative knobs, so a speculative start failure names the combination. */
   speculative?: SpeculativeKnob;
+  /** llama.cpp: the GGUF weight type the launch repacks for the CPU's AMX kernels, when it does (llamacpp-gguf.ts amxRepackedType). */
+  amxRepacked?: string;
 }
 
 /** Where to look for an engine; see src/engines/detect.ts. */

@@ -1,5 +1,6 @@
 // The report's Markdown tables: each stage's results, the before/after validation and the replays.
 import { formatGpuHours } from '../core/view-cost.js';
+import { servedWhenMixed } from '../core/stage-text.js';
 import { formatCommand } from '../core/shell-quote.js';
 import { isStoppedEarly, statusText } from '../core/result-status.js';
 import { meanTpotMs, tpotHeader, type TpotMode } from '../core/tpot.js';
@@ -25,8 +26,11 @@ function resultCommand(r: RecordedResult): string {
 
 export function stageTable(stage: StageRecord, tpot: TpotMode): string {
   const anyPredicted = stage.results.some((r) => r.predicted);
+  // Which file each row served, when they differ (an engine stage with --gguf, llama.cpp's quantization).
+  const served = servedWhenMixed(stage.results);
   const head = [
     'variant',
+    ...(served ? ['serves'] : []),
     'command',
     'result',
     'total tok/s',
@@ -38,7 +42,8 @@ export function stageTable(stage: StageRecord, tpot: TpotMode): string {
   if (anyPredicted) head.push('predicted tok/s (error)');
   const anyCalibrated = stage.results.some((r) => r.calibrated);
   if (anyCalibrated) head.push('calibrated tok/s +-band (error)');
-  const anyCost = stage.results.some((r) => r.gpuTime);
+  // A launch on a host without GPUs held none: its cost is the CPU-s column.
+  const anyCost = stage.results.some((r) => r.gpuTime && r.gpuTime.gpus > 0);
   if (anyCost) head.push('GPU-h (startup / benchmark)');
   // A CPU engine's cost (llama.cpp): start-up and the server's CPU-seconds per launch.
   const anyCpu = stage.results.some((r) => r.cpuS !== undefined);
@@ -57,6 +62,7 @@ export function stageTable(stage: StageRecord, tpot: TpotMode): string {
           : `${r.status}${r.failure ? `: ${r.failure.kind}, ${r.failure.reason}` : ''}`;
     const row = [
       name,
+      ...(served ? [served[r.variantId] ?? '–'] : []),
       `\`${resultCommand(r)}\``,
       status,
       fmt(metric(r, 'total_token_throughput')),

@@ -167,7 +167,9 @@ function closingSections(p: Profile, out: string[]): void {
       '',
       `${p.cost.summary}.`,
       '',
-      "Per variant: GPUs held x time from launch to stop. Host: every GPU of the host x the session's wall time (an idle GPU is paid for too).",
+      p.cost.cpu
+        ? "Per variant: the server process's own CPU-seconds, launch to stop (the stage tables' CPU-s column). The host has no GPU."
+        : "Per variant: GPUs held x time from launch to stop. Host: every GPU of the host x the session's wall time (an idle GPU is paid for too).",
     );
   if (p.sweep) out.push('', ...sweepMarkdown(p.sweep));
   if (p.capacity) out.push('', ...capacityMarkdown(p.capacity, p.host.gpuCount));

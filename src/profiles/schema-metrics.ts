@@ -79,5 +79,6 @@ export const SessionCostSchema = z.object({
   benchmarkGpuHours: z.number().nonnegative(),
   busyPct: z.number().nonnegative(),
   simulated: z.boolean(),
+  cpu: z.object({ threads: z.number().nonnegative(), cpuS: z.number().nonnegative() }).optional(),
   summary: z.string(),
 });

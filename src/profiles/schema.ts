@@ -70,6 +70,8 @@ export const VariantResultSchema = z.object({
   startupS: z.number().nonnegative().optional(),
   /** CPU seconds of the server process, start-up to stop (first result of a launch). */
   cpuS: z.number().nonnegative().optional(),
+  /** What the server loaded: the model id, or the GGUF file and its weight type. */
+  served: z.string().optional(),
   predicted: z
     .object({ totalTokPerS: z.number(), meanTtftMs: z.number(), meanTpotMs: z.number(), peakEventsPerS: z.number().optional() })
     .optional(),

@@ -14,6 +14,12 @@ function longestFitting(choices: readonly string[], width: number): string {
  * simulated time", shortened to fit: the core's own summary on a wide terminal.
  */
 export function sessionCostLine(c: SessionGpuTime, width: number): string {
+  // A host without GPUs says what it used: threads, wall, the servers' CPU-seconds.
+  if (c.cpu)
+    return longestFitting(
+      [`cost: ${c.summary}`, `cost: ${c.cpu.cpuS.toFixed(1)} CPU-s over ${formatDuration(c.wallS)} · wall clock`],
+      width,
+    );
   const host = `host ${formatGpuHours(c.hostGpuHours)} GPU-h (${c.hostGpus} GPUs x ${formatDuration(c.wallS)})`;
   const clock = c.simulated ? 'simulated time' : 'wall clock';
   const held = `variants held ${formatGpuHours(c.variantGpuHours)}`;
@@ -32,6 +38,11 @@ export function sessionCostLine(c: SessionGpuTime, width: number): string {
 /** The Run screen's cost: "host 0.80 GPU-h so far · variants held 0.36 GPU-h · simulated time". */
 export function liveCostText(c: LiveCost, width: number): string {
   const soFar = c.final ? '' : ' so far';
+  if (c.cpuS !== undefined)
+    return longestFitting(
+      [`servers used ${c.cpuS.toFixed(1)} CPU-s${soFar} (CPU host) · wall clock`, `${c.cpuS.toFixed(0)} CPU-s${soFar}`],
+      width,
+    );
   const host = c.hostGpuHours === null ? null : `host ${formatGpuHours(c.hostGpuHours)} GPU-h${soFar}`;
   const held = `variants held ${formatGpuHours(c.variantGpuHours)} GPU-h${host ? '' : soFar}`;
   const clock = c.simulated ? 'simulated time' : 'wall clock';

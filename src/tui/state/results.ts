@@ -35,6 +35,8 @@ export interface StageTable {
   /** The verdict's words when the best two stayed tied within noise (src/core/view.ts tieClause). */
   tie: string | null;
   rows: ResultRow[];
+  /** What each row's server loaded, by variant id, when the rows differ (the projection's StageView.served). */
+  served?: Record<string, string>;
 }
 
 export type ValidationRowView = ValidationRow;
@@ -92,6 +94,7 @@ export function stageTables(source: RunState | SessionView, opts: ResultsOptions
       baselineId: v?.baselineId ?? null,
       why: v?.why ?? null,
       tie: s.tie ?? null,
+      ...(s.served ? { served: s.served } : {}),
       rows: s.rows.map((r) => ({
         result: r.result,
         label: relativeLabel(

@@ -11,7 +11,7 @@ import { isBudgetEvent } from '../../core/view-budget.js';
 import { budgetProgressLine, summaryBudgetLines } from './text-budget.js';
 import { referenceText } from '../../core/stage-text.js';
 import { type SessionView, type StageView } from '../../core/session-view.js';
-import { formatGpuHours, sessionCostText } from '../../core/view-cost.js';
+import { cpuSecondsSoFar, formatGpuHours, sessionCostText } from '../../core/view-cost.js';
 import { sweepProgressLine, sweepSummaryText } from './text-sweep.js';
 import { servingArgv } from '../launch/dummy-weights.js';
 import { summaryWeightsLines, weightsMark } from './text-weights.js';
@@ -113,16 +113,17 @@ export function progressLine(e: TuneEvent): string | null {
 }
 
 /** A stage's rows as the summary table. */
-function stageRowsTable(s: StageView, gpus: number, price: number | undefined, tpot: TpotMode): string {
+function stageRowsTable(s: StageView, gpus: number, price: number | undefined, tpot: TpotMode, cpuHost = false): string {
   const head = [
     'variant',
+    ...(s.served ? ['serves'] : []),
     'status',
     'total tok/s',
     'out tok/s',
     'TTFT ms',
     tpotHeader('TPOT ms', tpot),
     'start-up s',
-    'GPU-h',
+    cpuHost ? 'CPU-s' : 'GPU-h',
     'predicted (err)',
     'gain',
   ];
@@ -134,6 +135,7 @@ function stageRowsTable(s: StageView, gpus: number, price: number | undefined, t
     const err = pred !== undefined && measured ? ((pred - measured) / measured) * 100 : null;
     const row = [
       r.variantId + (isWinner ? ' *' : '') + weightsMark(r),
+      ...(s.served ? [s.served[r.variantId] ?? '-'] : []),
       r.status === 'ok'
         ? 'ok'
         : isStoppedEarly(r)
@@ -146,7 +148,7 @@ function stageRowsTable(s: StageView, gpus: number, price: number | undefined, t
       num(m?.mean_ttft_ms, 0),
       num(m ? meanTpotMs(m, tpot) : undefined),
       num(r.startupS),
-      r.gpuTime ? formatGpuHours(r.gpuTime.gpuS / 3600) : '-',
+      cpuHost ? num(r.cpuS) : r.gpuTime ? formatGpuHours(r.gpuTime.gpuS / 3600) : '-',
       pred !== undefined ? `${num(pred)} (${signedPct(err)})` : '-',
       isCarried ? 'carried' : isReference ? 'ref' : signedPct(gainPct),
     ];
@@ -172,13 +174,15 @@ export function summaryText(view: SessionView, opts: { gpuHourPrice?: number; tp
   const out: string[] = [];
   if (view.status === 'interrupted') out.push('INTERRUPTED: the run stopped before it finished; these are the measurements it made.', '');
   const gpus = view.plan?.host.gpuCount ?? 1;
+  // A real host without GPUs (llama.cpp on the CPU): cost in CPU-seconds, not GPU-hours.
+  const cpuHost = cpuSecondsSoFar(view) !== null;
   for (const s of [...view.stages].sort((a, b) => a.index - b.index)) {
     out.push(`Stage ${s.name}${s.skipped ? `: skipped (${s.skipped})` : ''}`);
     if (s.skipped || !s.rows.length) {
       out.push('');
       continue;
     }
-    out.push(stageRowsTable(s, gpus, opts.gpuHourPrice, tpot));
+    out.push(stageRowsTable(s, gpus, opts.gpuHourPrice, tpot, cpuHost));
     for (const { result: r } of s.rows) if (r.status !== 'ok' && r.failure) out.push(`  ${r.variantId}: ${r.failure.reason}`);
     out.push(...qualityLines(s.rows.map((r) => r.result)));
     if (s.verdict) out.push(stageGainLine(s));
@@ -229,7 +233,9 @@ export function summaryText(view: SessionView, opts: { gpuHourPrice?: number; tp
   if (cost)
     out.push(
       `Tuning cost: ${cost}`,
-      '  (GPU-h per row: GPUs held x launch to stop, startup and benchmark together; the host column counts idle GPUs too)',
+      cpuHost
+        ? "  (CPU-s per row: the server process's own CPU time, launch to stop; the host has no GPU)"
+        : '  (GPU-h per row: GPUs held x launch to stop, startup and benchmark together; the host column counts idle GPUs too)',
       '',
     );
   const qualityS = qualityGpuS(view.stages.flatMap((s) => s.rows.map((r) => r.result)));

@@ -36,7 +36,23 @@ export function variantGpuTime(t: VariantTimes, simulated: boolean): VariantGpuT
   };
 }
 
-export function sessionGpuTime(hostGpus: number, wallS: number, variants: readonly VariantGpuTime[], simulated: boolean): SessionGpuTime {
+/**
+ * A session on a real host without GPUs (llama.cpp on the CPU) says what it used instead: its CPU
+ * threads, the wall time, and the servers' own CPU-seconds (runner.ts reads them from /proc), not "0 GPUs".
+ */
+function cpuSummary(cpu: { threads: number; cpuS: number }, wallS: number, variants: readonly VariantGpuTime[]): string {
+  const startup = variants.reduce((a, v) => a + v.startupS, 0);
+  const bench = variants.reduce((a, v) => a + v.benchmarkS, 0);
+  return `CPU host (${cpu.threads} thread${cpu.threads === 1 ? '' : 's'}, no GPU): ${formatDuration(wallS)} wall; the servers used ${cpu.cpuS.toFixed(1)} CPU-seconds (startup ${formatDuration(startup)}, benchmark ${formatDuration(bench)} of wall) [wall clock]`;
+}
+
+export function sessionGpuTime(
+  hostGpus: number,
+  wallS: number,
+  variants: readonly VariantGpuTime[],
+  simulated: boolean,
+  cpu?: { threads: number; cpuS: number },
+): SessionGpuTime {
   const h = (s: number) => s / 3600;
   const hostGpuHours = h(hostGpus * wallS);
   const startup = h(variants.reduce((a, v) => a + v.startupGpuS, 0));
@@ -53,8 +69,11 @@ export function sessionGpuTime(hostGpus: number, wallS: number, variants: readon
     benchmarkGpuHours: bench,
     busyPct,
     simulated,
-    summary: `${formatGpuHours(hostGpuHours)} host GPU-hours (${hostGpus} GPUs x ${formatDuration(wallS)}); variants held ${formatGpuHours(variantGpuHours)} (startup ${formatGpuHours(startup)}, benchmark ${formatGpuHours(bench)}; ${busyPct.toFixed(0)}% of the host) [${clock}]`,
+    ...(cpu && hostGpus === 0 && !simulated ? { cpu, summary: cpuSummary(cpu, wallS, variants) } : { summary: fullSummary() }),
   };
+  function fullSummary(): string {
+    return `${formatGpuHours(hostGpuHours)} host GPU-hours (${hostGpus} GPUs x ${formatDuration(wallS)}); variants held ${formatGpuHours(variantGpuHours)} (startup ${formatGpuHours(startup)}, benchmark ${formatGpuHours(bench)}; ${busyPct.toFixed(0)}% of the host) [${clock}]`;
+  }
 }
 
 /**

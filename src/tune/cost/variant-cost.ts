@@ -24,6 +24,8 @@ export interface LaunchClock {
    * the launch's benchmarks). Only these run on the simulated clock; absent: all of ready-to-stop.
    */
   servedWallS?: number;
+  /** The host has no GPU (llama.cpp on the CPU): the launch held none. */
+  cpuHost?: boolean;
 }
 
 export function launchGpuTime(variant: Variant, c: LaunchClock): VariantGpuTime {
@@ -39,7 +41,10 @@ export function launchGpuTime(variant: Variant, c: LaunchClock): VariantGpuTime 
   const benchS = served * k + (span - served);
   // On a GPU host the reported startup is the same wall clock; on the simulated host it replaces
   // the instant load with the modelled one.
-  return variantGpuTime({ gpus: gpusHeld(variant.engine, variant.knobs), launchS: 0, readyS: startupS, stopS: startupS + benchS }, sim);
+  return variantGpuTime(
+    { gpus: c.cpuHost ? 0 : gpusHeld(variant.engine, variant.knobs), launchS: 0, readyS: startupS, stopS: startupS + benchS },
+    sim,
+  );
 }
 
 /**

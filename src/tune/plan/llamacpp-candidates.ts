@@ -9,7 +9,7 @@ import type { Variant } from '../../core/variant.js';
 import { rowAt } from '../../engines/data/table.js';
 import type { StageName } from '../config/config.js';
 import { scenarioLengths } from './deps.js';
-import { ggufLabel, hostQuirks, quantizedGgufs } from './llamacpp-gguf.js';
+import { ggufLabel, quantizedGgufs } from './llamacpp-gguf.js';
 import type { Candidate, ExpandContext } from './types.js';
 
 type StageOut = { candidates: Candidate[]; skipped?: string; notes: string[] };
@@ -55,13 +55,8 @@ function quantization(w: Variant, ctx: ExpandContext): StageOut {
       ]
     : [];
   notes.push('A smaller weight type trades accuracy for speed; servelab does not measure accuracy: check it on your own evaluation.');
-  const quirk = (f: string) => (w.knobs.repack === false ? {} : hostQuirks(f, ctx.host, made.find((q) => q.path === f)?.type));
-  if (files.some((f) => quirk(f).repack === false))
-    notes.push(
-      'This CPU has AMX: quantized files run with --no-repack, since llama.cpp 80fb11a crashes in its AMX kernels otherwise (ggml-org/llama.cpp#20824).',
-    );
   return out(
-    files.map((f) => ({ model: f, knobs: quirk(f), change: `gguf ${made.find((q) => q.path === f)?.type ?? ggufLabel(f)}`, needs: [] })),
+    files.map((f) => ({ model: f, knobs: {}, change: `gguf ${made.find((q) => q.path === f)?.type ?? ggufLabel(f)}`, needs: [] })),
     notes,
   );
 }

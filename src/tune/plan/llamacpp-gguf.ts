@@ -7,6 +7,7 @@ import { existsSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { GGML_TYPES, ggmlTypeName, plain, tensorBytes } from '../../model/gguf/format.js';
 import { readGgufHeader } from '../../model/gguf/read.js';
+import type { SessionConfig } from '../config/config.js';
 
 export interface GgufFacts {
   file: string;
@@ -114,13 +115,48 @@ export function ggufLabel(file: string): string {
   return f ? `${basename(file)} (${f.weightType})` : basename(file);
 }
 
-/**
- * Knobs a llama-server of 80fb11a needs on this host to serve `file` at all. On a CPU with AMX
- * it repacks quantized weights for its AMX kernels, and ggml_backend_amx_mul_mat then crashes
- * (SIGSEGV in the warm-up decode; seen here with Q8_0 and Q4_0 files, and public as
- * ggml-org/llama.cpp#20824, open): repack off (--no-repack, the knob table's 'repack' row) keeps
- * the weights off that path. F16/BF16/F32 files are not repacked for AMX.
- */
-export function hostQuirks(file: string, host: { cpu?: { amx?: boolean } }, type = ggufFacts(file)?.weightType): { repack?: false } {
-  return host.cpu?.amx && type && !FULL_PRECISION.has(type) ? { repack: false } : {};
+/** What a variant's server loads, as the comparison tables name it: llama.cpp's GGUF file and weight type, else the model id. */
+export function servedName(v: { engine: string; model: string }): string {
+  return v.engine === 'llamacpp' ? ggufLabel(v.model) : v.model;
 }
+
+/**
+ * The weight type a launch of `file` repacks for llama.cpp's AMX kernels, or undefined when it
+ * does not: on a CPU with AMX, with repacking on (the default), a quantized file. llama-server
+ * 80fb11a then crashes in ggml_backend_amx_mul_mat (SIGSEGV in the warm-up decode; seen here with
+ * Q8_0 and Q4_0 files, and public as ggml-org/llama.cpp#20824, open). F16/BF16/F32 files are not
+ * repacked for AMX.
+ */
+export function amxRepackedType(
+  file: string,
+  host: { cpu?: { amx?: boolean } },
+  knobs: { repack?: boolean },
+  type = ggufFacts(file)?.weightType,
+): string | undefined {
+  return host.cpu?.amx && knobs.repack !== false && type && !FULL_PRECISION.has(type) ? type : undefined;
+}
+
+/** Every GGUF a llama.cpp session's launches may load: the given files, those llama-quantize makes, the draft model. */
+export function sessionGgufs(
+  c: Pick<SessionConfig, 'llamacpp' | 'stages' | 'runDir' | 'runsDir' | 'model'>,
+): { path: string; type?: string }[] {
+  const given = c.llamacpp?.gguf.length ? c.llamacpp.gguf : [c.model];
+  const made = c.stages.includes('quantization') ? quantizedGgufs(given, c.runDir ?? `${c.runsDir}/RUN`) : [];
+  const draft = c.llamacpp?.draftModel && c.stages.includes('speculative') ? [c.llamacpp.draftModel] : [];
+  return [...given, ...draft].map((path) => ({ path })).concat(made.map((q) => ({ path: q.path, type: q.type })));
+}
+
+/**
+ * What every llama-server launch of a session needs on this host: a host condition, not a knob
+ * a stage tries. When any file the session may load would be repacked for AMX (amxRepackedType),
+ * every launch runs with repack off (--no-repack, the knob table's 'repack' row), the F16 baseline
+ * too: F16 weights are not repacked for AMX, so the flag changes nothing for it, and the
+ * quantization stage's variants then differ from the carried winner in their file alone.
+ */
+export function hostQuirks(files: readonly { path: string; type?: string }[], host: { cpu?: { amx?: boolean } }): { repack?: false } {
+  return files.some((f) => amxRepackedType(f.path, host, {}, f.type ?? ggufFacts(f.path)?.weightType)) ? { repack: false } : {};
+}
+
+/** The plan's one line about hostQuirks, when it applies. */
+export const NO_REPACK_NOTE =
+  'This CPU has AMX: every llama-server launch runs with --no-repack, since llama.cpp 80fb11a crashes in its AMX kernels on repacked quantized weights (ggml-org/llama.cpp#20824); F16 weights are not repacked, so it changes nothing for them.';

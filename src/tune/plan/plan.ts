@@ -17,12 +17,12 @@ import { fullRunBaselineId, fullRunNote } from './baseline-in-full.js';
 import { chooseCheckpoint, findFp8Checkpoint } from './checkpoint.js';
 import { hostLayoutCandidates, replicaFor, replicaShareNote, replicaStageOrder, stageGpusText, stageScenario } from './replica.js';
 import type { ReplicaInfo } from './types.js';
-import { hostQuirks } from './llamacpp-gguf.js';
+import { hostQuirks, NO_REPACK_NOTE, sessionGgufs } from './llamacpp-gguf.js';
 
-/** llama.cpp's engine-stage knobs: the user's extra argv plus what this host needs (hostQuirks). */
-const llamaEngineKnobs = (file: string, host: PlanHost, extra: string[] | undefined): Knobs => ({
+/** llama.cpp's engine-stage knobs: the user's extra argv plus what every launch needs on this host (hostQuirks), carried by every later variant. */
+const llamaEngineKnobs = (config: SessionConfig, host: PlanHost, extra: string[] | undefined): Knobs => ({
   extraArgs: extra,
-  ...hostQuirks(file, host),
+  ...hostQuirks(sessionGgufs(config), host),
 });
 
 export const CAVEATS = [
@@ -111,7 +111,7 @@ export function engineStage(
         ? makeVariant(
             engine,
             config.llamacpp?.gguf[0] ?? ctx.checkpoint,
-            llamaEngineKnobs(config.llamacpp?.gguf[0] ?? ctx.checkpoint, host, extraFor(config, engine)),
+            llamaEngineKnobs(config, host, extraFor(config, engine)),
             config,
             ctx.fp8Checkpoint,
             deps.engineVersion?.(engine),
@@ -181,6 +181,7 @@ export function buildPlan(config: SessionConfig, host: PlanHost, deps: PlanDeps)
     notes.push('--sweep: the replica plan is off (the sweep compares whole-host finalists); every stage uses the whole host.');
   const share = replicaShareNote(config.scenario, replica);
   if (share) notes.push(share);
+  if (config.engines.includes('llamacpp') && hostQuirks(sessionGgufs(config), host).repack === false) notes.push(NO_REPACK_NOTE);
   if (host.simulated)
     notes.push(`Simulated host: ${host.gpuCount} x ${host.gpuName}; figures are simulated-GPU figures, not measurements of real hardware.`);
   for (const engine of config.engines) {

@@ -21,7 +21,7 @@ import { startSampler } from './sampler.js';
 import type { Scenario } from '../../core/scenario.js';
 import { launchGpuTime, servedWallS } from '../cost/variant-cost.js';
 import { earlyStopWatch, type EarlyStopRequest, type StopVerdict } from './early-stop-run.js';
-import { gpuFailureContext, launchSpeed, startServer } from './server-start.js';
+import { failureContext, launchSpeed, startServer } from './server-start.js';
 import type { RunVariantContext, ServerStart } from './types.js';
 import { goodputFromSlo, sloPercentiles } from '../../core/slo.js';
 import { loadScenario, scenarioKey } from '../launch/workloads.js';
@@ -212,11 +212,7 @@ async function benchScenarios(
 ): Promise<VariantResult[]> {
   const results: VariantResult[] = [];
   const early = { ...up.base, startupS: up.startupS };
-  const classify = (lines: string[], exit: ExitInfo) =>
-    up.adapter.classifyFailure(lines, exit, {
-      ...gpuFailureContext(ctx.host),
-      ...(variant.knobs.speculative ? { speculative: variant.knobs.speculative } : {}),
-    });
+  const classify = (lines: string[], exit: ExitInfo) => up.adapter.classifyFailure(lines, exit, failureContext(ctx.host, variant));
   for (const [i, scenario] of scenarios.entries()) {
     // A skip pressed (or asked for by onResult) between two scenarios stops before the next.
     if (ctx.signal?.aborted) throw new AbortedError();
@@ -293,6 +289,7 @@ export async function runVariantScenarios(
   if (!up.ok) {
     const f = interruption(ctx) ?? up.failure;
     const gpuTime = launchGpuTime(variant, {
+      cpuHost: !ctx.host.simulated && ctx.host.gpus.length === 0,
       launchMs,
       stopMs: performance.now(),
       ...(up.extra.startupS !== undefined ? { startupS: up.extra.startupS } : {}),
@@ -330,6 +327,7 @@ export async function runVariantScenarios(
   }
   // The launch's GPU time rides on its first result (a validation launch measures several scenarios).
   const gpuTime = launchGpuTime(variant, {
+    cpuHost: !ctx.host.simulated && ctx.host.gpus.length === 0,
     launchMs,
     readyMs,
     stopMs: performance.now(),

@@ -6,7 +6,7 @@ import { UserError } from '../../core/errors.js';
 import type { Variant } from '../../core/variant.js';
 import { adapterFor } from '../../engines/index.js';
 import { engineLaunchHooks } from '../../engines/launch-hooks.js';
-import type { EngineAdapter, LaunchSpec } from '../../engines/types.js';
+import type { EngineAdapter, FailureContext, LaunchSpec } from '../../engines/types.js';
 import type { HostInfo } from '../../host/gpus.js';
 import { findFreePort } from '../../host/ports.js';
 import { launchServer } from '../../host/process.js';
@@ -19,6 +19,7 @@ import type { Scenario } from '../../core/scenario.js';
 import { startSlurmServer } from './slurm/start.js';
 import { autoSimSpeed } from '../launch/workloads.js';
 import { ensureGguf } from './llamacpp-quantize.js';
+import { amxRepackedType } from '../plan/llamacpp-gguf.js';
 
 /** Why the server answering on the port is not this variant's, or null when it is (or cannot be told). */
 export async function whoElseAnswers(spec: LaunchSpec, variant: Variant, simulated: boolean): Promise<string | null> {
@@ -41,9 +42,18 @@ export async function whoElseAnswers(spec: LaunchSpec, variant: Variant, simulat
   }
 }
 
-export function gpuFailureContext(host: HostInfo) {
+/**
+ * What the failure rules may know about a launch: the GPU (to name it), the speculative knobs (to
+ * name the combination), and for llama.cpp the weight type it repacks for AMX (llama.cpp#20824).
+ */
+export function failureContext(host: HostInfo, variant: Variant): FailureContext {
   const g = host.gpus[0];
-  return g ? { gpu: { name: g.name, ...(g.computeCap ? { computeCap: g.computeCap } : {}) } } : undefined;
+  const amx = variant.engine === 'llamacpp' ? amxRepackedType(variant.model, host, variant.knobs) : undefined;
+  return {
+    ...(g ? { gpu: { name: g.name, ...(g.computeCap ? { computeCap: g.computeCap } : {}) } } : {}),
+    ...(variant.knobs.speculative ? { speculative: variant.knobs.speculative } : {}),
+    ...(amx ? { amxRepacked: amx } : {}),
+  };
 }
 
 /**
@@ -119,12 +129,7 @@ async function startLocalServer(
       signal: stopSignal,
       gpuHost: !ctx.host.simulated,
       graceMs: sim ? 3000 : 15_000,
-      ...engineLaunchHooks((lines, exit) =>
-        adapter.classifyFailure(lines, exit, {
-          ...gpuFailureContext(ctx.host),
-          ...(variant.knobs.speculative ? { speculative: variant.knobs.speculative } : {}),
-        }),
-      ),
+      ...engineLaunchHooks((lines, exit) => adapter.classifyFailure(lines, exit, failureContext(ctx.host, variant))),
     });
   } catch (e) {
     if (!(e instanceof UserError)) throw e;

@@ -162,7 +162,7 @@ async function openSession(
   const run = opts.runner ?? processRunner(config, host, runDir, sink.emit, plan.dummyWeights?.used === true, opts.signal);
   const serve = opts.serve ?? (opts.runner ? undefined : processServer(config, host, runDir, sink.emit, opts.signal));
   const control = opts.control ?? new SessionControl();
-  const cost = new CostLedger(ph.gpuCount, host.simulated);
+  const cost = new CostLedger(ph.gpuCount, host.simulated, ph.gpuCount === 0 ? ph.cpu?.threads : undefined);
   const tracker = budget ? { budget: new BudgetTracker(budget, () => cost.summary().hostGpuHours) } : {};
   return {
     ...tracker,

@@ -9,6 +9,7 @@ import { scenarioKey } from '../launch/workloads.js';
 import { stageScenario } from '../plan/replica.js';
 import type { RunRequest, SessionContext } from '../context/session-context.js';
 import { qualityRequest, qualityWarnings, withQuality } from './quality-check.js';
+import { servedName } from '../plan/llamacpp-gguf.js';
 
 /** A planned variant that does not run (pruned, dropped) as a result, with its reason. */
 export function resultFromPlanned(planned: PlannedVariant, scenario: string): VariantResult {
@@ -104,7 +105,9 @@ export async function measureRuns(ctx: SessionContext, planned: PlannedVariant, 
 /** Announce a variant's (combined) result: the event, and the client-bound warning once. */
 export function announce(ctx: SessionContext, combined: VariantResult): VariantResult {
   // The calibrated prediction is made before this measurement joins the host calibration (context/calibration.ts).
-  const result = ctx.calibration ? ctx.calibration.annotate(combined) : combined;
+  // What it served rides on the row, so that every view's comparison table can name the file (issue 26).
+  const served = { ...combined, served: servedName(combined.variant) };
+  const result = ctx.calibration ? ctx.calibration.annotate(served) : served;
   ctx.emit({ type: 'variant-finished', result });
   const summary = ctx.calibration?.observe(result);
   if (summary) ctx.emit({ type: 'calibration-updated', observations: ctx.calibration!.record()?.observations ?? 0, summary });

@@ -7,6 +7,9 @@ import { GPU_STAGES, LLAMACPP_STAGES, type SessionConfig } from '../../../src/tu
 import { llamacppPreflight, QUANTIZED_V_NEEDS_FA } from '../../../src/tune/plan/llamacpp-preflight.js';
 import { ggufFacts, kvBytesPerToken } from '../../../src/tune/plan/llamacpp-gguf.js';
 import { llamaStageCandidates } from '../../../src/tune/plan/llamacpp-candidates.js';
+import { NO_REPACK_NOTE } from '../../../src/tune/plan/llamacpp-gguf.js';
+import { buildPlan } from '../../../src/tune/plan/plan.js';
+import { planHost, realPlanDeps } from '../../../src/tune/plan/deps.js';
 import type { ExpandContext, PlanHost } from '../../../src/tune/plan/types.js';
 import type { Variant } from '../../../src/core/variant.js';
 import { LLAMA_SKIP, testGguf } from '../../llamacpp-fixture.js';
@@ -90,5 +93,38 @@ describe.skipIf(LLAMA_SKIP !== undefined)('llama.cpp in the planner', () => {
       (c) => c.change,
     );
     expect(b).not.toContain('b=512 ub=512');
+  });
+
+  it('on an AMX CPU --no-repack is a host condition of every launch, stated once; quantization variants change the file alone', () => {
+    const gguf = testGguf();
+    const config = {
+      ...parseAutoArgs(['--model', gguf, '--scenario', 'random:100/20', '--stages', 'engine,quantization,threads']).config!,
+      runDir: '/tmp/r',
+    } as SessionConfig;
+    const plan = (amx: boolean) => {
+      const host = { simulated: false, gpus: [], cpu: { threads: 2, memAvailMiB: 1e5, ...(amx ? { amx } : {}) } };
+      return buildPlan(config, planHost(host), realPlanDeps(config, host, '/tmp/r'));
+    };
+    const p = plan(true);
+    expect(p.notes.filter((n) => n === NO_REPACK_NOTE)).toHaveLength(1);
+    const [engine, quant, threads] = p.stages;
+    const base = engine!.variants[0]!;
+    // The F16 baseline carries it too, so that the quantized files are the only change.
+    expect(base.variant.knobs.repack).toBe(false);
+    expect(quant!.variants.map((v) => v.change)).toEqual(['gguf Q8_0', 'gguf Q4_0']);
+    for (const v of quant!.variants) {
+      expect(v.variant.model).not.toBe(base.variant.model);
+      expect(v.variant.knobs).toEqual(base.variant.knobs);
+    }
+    for (const v of [...engine!.variants, ...quant!.variants, ...threads!.variants]) expect(v.engineArgv).toContain('--no-repack');
+    const plain = plan(false);
+    expect(plain.notes).not.toContain(NO_REPACK_NOTE);
+    for (const s of plain.stages) for (const v of s.variants) expect(v.engineArgv).not.toContain('--no-repack');
+    // An F16 file alone, no quantization stage: nothing is repacked, so no launch needs it.
+    const f16only = { ...config, stages: ['engine', 'threads'] } as SessionConfig;
+    const host = { simulated: false, gpus: [], cpu: { threads: 2, memAvailMiB: 1e5, amx: true } };
+    const q = buildPlan(f16only, planHost(host), realPlanDeps(f16only, host, '/tmp/r'));
+    expect(q.notes).not.toContain(NO_REPACK_NOTE);
+    expect(q.stages[0]!.variants[0]!.engineArgv).not.toContain('--no-repack');
   });
 });

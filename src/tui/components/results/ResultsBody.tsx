@@ -18,7 +18,7 @@ import { SweepPage } from '../sweep/SweepPage.js';
 import { CapacityPanel } from '../capacity/CapacityPanel.js';
 import { qualityRows } from './quality-lines.js';
 import { resultColumns, validationColumns } from './columns.js';
-import { costLines, dummyLegend, fitPage, stageVerdict, validationVerdict, verdictLines as wrapVerdict } from './verdicts.js';
+import { costLines, dummyLegend, fitPage, servedLines, stageVerdict, validationVerdict, verdictLines as wrapVerdict } from './verdicts.js';
 
 export interface ResultsBodyProps extends ResultsData {
   page: number;
@@ -91,7 +91,7 @@ function StagePage(p: ResultsBodyProps): React.JSX.Element {
   const cmdLines = cmd ? commandLines(cmd, p.width).length : 1;
   const verdict = table ? stageVerdict(table, name) : validationVerdict(p);
   const verdictLines = wrapVerdict(verdict, table, p.width);
-  const legend = dummyLegend(table, p.width);
+  const legend = [...servedLines(table, p.width), ...dummyLegend(table, p.width)];
   const cost = costLines(p, p.width);
   // --quality N: each checked row's agreement with its reference, below-floor marks, the random-weights note.
   const quality = qualityRows(table, p.width, Math.max(0, Math.floor((p.height - 14) / 2)));

@@ -32,7 +32,8 @@ const STATUS_MIN = STOPPED_EARLY.length;
 export const WIDE_RESULTS = 120;
 const NARROW_PRICED = 90;
 
-const gpuHours = (r: ResultRow) => (r.result.gpuTime ? formatGpuHours(r.result.gpuTime.gpuS / 3600) : '-');
+// A launch on a host without GPUs held none: '-' (the cost line under the table gives its CPU-seconds).
+const gpuHours = (r: ResultRow) => (r.result.gpuTime && r.result.gpuTime.gpus > 0 ? formatGpuHours(r.result.gpuTime.gpuS / 3600) : '-');
 
 /** GPUs the launch held (what its GPU-h multiplies); "-" when not known. */
 function gpusHeld(r: VariantResult): string {

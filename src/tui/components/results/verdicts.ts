@@ -39,6 +39,14 @@ export function stageVerdict(t: StageTable, name: (id: string) => string): strin
   return `winner ${name(t.winnerId)}${gain}${t.tie ? `; ${t.tie}` : ''}`;
 }
 
+/** Which file each row served, when the rows differ (issue 26): "serves: vllm Qwen/Qwen3-14B · llamacpp q.gguf (Q4_K_M)". */
+export function servedLines(t: StageTable | undefined, width: number): string[] {
+  if (!t?.served) return [];
+  const served = t.served;
+  const parts = t.rows.filter((r) => served[r.result.variantId]).map((r) => `${r.label.trim()} ${served[r.result.variantId]}`);
+  return wrapLines(`serves: ${parts.join(' · ')}`, width, 3);
+}
+
 /** The verdict wrapped to the page: three lines when it has a tie to tell, else two. */
 export function verdictLines(verdict: string, t: StageTable | undefined, width: number): string[] {
   return verdict ? wrapLines(verdict, width, t?.tie ? 3 : 2) : [];
