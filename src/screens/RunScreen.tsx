@@ -184,6 +184,19 @@ function RunningPart(props: RunningPartProps): React.JSX.Element {
   );
 }
 
+/**
+ * A running variant's name: a repeat launch says which run it is ("run 2 of 3"); compact rows name
+ * a variant by its change from the winner carried into the stage, as the leaderboard does.
+ */
+function variantLabels(labels: Record<string, string>, run: RunState) {
+  const labelOf = (v: CurrentVariant) => `${labels[v.variantId] ?? v.label ?? v.variantId}${v.run ? ` (${runText(v.run)})` : ''}`;
+  const rowLabel = (v: CurrentVariant) => {
+    const carried = run.view.stages.find((s) => s.name === v.stage)?.carriedId;
+    return relativeLabel(labelOf(v), carried ? labels[carried] : undefined);
+  };
+  return { labelOf, rowLabel };
+}
+
 export function RunScreen(p: RunScreenProps): React.JSX.Element {
   const [showLog, setShowLog] = useState(false);
   const { run } = p;
@@ -197,13 +210,7 @@ export function RunScreen(p: RunScreenProps): React.JSX.Element {
   const roomy = p.height >= 40;
   // Rows left for the log: the live region must stay shorter than the terminal (no full redraws).
   const logRows = Math.max(3, Math.min(roomy ? 20 : 12, p.height - 10));
-  // A repeat launch says which run it is: "run 2 of 3".
-  const labelOf = (v: CurrentVariant) => `${p.labels[v.variantId] ?? v.label ?? v.variantId}${v.run ? ` (${runText(v.run)})` : ''}`;
-  // Compact rows name a variant by its change from the winner carried into the stage, as the leaderboard does.
-  const rowLabel = (v: CurrentVariant) => {
-    const carried = run.view.stages.find((s) => s.name === v.stage)?.carriedId;
-    return relativeLabel(labelOf(v), carried ? p.labels[carried] : undefined);
-  };
+  const { labelOf, rowLabel } = variantLabels(p.labels, run);
   const without = [...(finished ? ['skip', 'stop-after-stage', 'abort'] : ['next']), ...(picking && !finished ? [] : ['pick-prev'])];
   // While the finalists are swept the chart takes the panels' room; on a small terminal the GPU panel gives way too.
   const sweep = run.view.sweep && !run.view.sweep.done && !finished ? run.view.sweep : undefined;

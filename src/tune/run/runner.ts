@@ -3,69 +3,30 @@
 // (sampler.ts), stop, wait for release. Every step is an event. The tuning session and `replay`
 // both call this.
 import { setMaxListeners } from 'node:events';
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import type { Failure, TuneEvent, VariantResult } from '../../core/events.js';
-import { log } from '../../core/logger.js';
+import type { Failure, VariantResult } from '../../core/events.js';
 import type { Variant } from '../../core/variant.js';
-import { resultJson, runBenchmarkIsolated, toSimulated, toSimulatedSnapshot, type BenchResult, type Workload } from '../../bench/index.js';
-import type { HostInfo } from '../../host/gpus.js';
+import { runBenchmarkIsolated, toSimulated, toSimulatedSnapshot, type BenchResult } from '../../bench/index.js';
 import type { ExitInfo } from '../../host/launch-spec.js';
 import { AbortedError, USER_SKIP } from '../../core/aborted.js';
-import type { SessionConfig } from '../config/config.js';
-import { writeFileAtomic } from '../../core/atomic-write.js';
 import { baseUrl } from '../launch/launch.js';
 import { benchPhase, serverDied } from './server-death.js';
-import type { Predicted } from '../../core/events.js';
 import { startSampler } from './sampler.js';
 import type { Scenario } from '../../core/scenario.js';
 import { launchGpuTime, servedWallS } from '../cost/variant-cost.js';
-import { earlyStopWatch, type EarlyStopRequest, type StopVerdict } from './early-stop-run.js';
+import { earlyStopWatch, type StopVerdict } from './early-stop-run.js';
 import { failureContext, launchSpeed, startServer } from './server-start.js';
 import type { RunVariantContext, ServerStart } from './types.js';
 import { goodputFromSlo, sloPercentiles } from '../../core/slo.js';
-import { loadScenario, scenarioKey } from '../launch/workloads.js';
+import { loadScenario } from '../launch/workloads.js';
 import { clientIgnoresEos } from '../launch/dummy-weights.js';
 import { greedyForLaunch } from './quality-run.js';
 import { processCpuSeconds } from '../../host/proc-cpu.js';
-
-/**
- * The GPU ids a parallel launch was pinned to, for its results. Not on Slurm: there Slurm places
- * and pins each job, and the launch records the GPUs it was given (slurm-start.ts recordGpus).
- */
-const pinned = (ctx: RunVariantContext): Partial<VariantResult> =>
-  ctx.gpuIds && ctx.config.runtime.kind !== 'slurm' ? { gpuIds: [...ctx.gpuIds] } : {};
+import { failedResult, measuredResult, pinned, type Up } from './result-record.js';
 
 const PERCENTILE_METRICS = ['ttft', 'tpot', 'itl', 'e2el'] as const;
 
-function failedResult(
-  variant: Variant,
-  scenario: string,
-  ctx: RunVariantContext,
-  failure: Failure,
-  started: Date,
-  extra: Partial<VariantResult> = {},
-): VariantResult {
-  return {
-    variantId: variant.id,
-    stage: ctx.stage,
-    scenario,
-    status: failure.kind === 'skipped' ? 'skipped' : 'failed',
-    variant,
-    argv: [],
-    failure,
-    ...(ctx.predicted ? { predicted: ctx.predicted } : {}),
-    ...(ctx.config.sim ? { simulated: true } : {}),
-    startedAt: started.toISOString(),
-    finishedAt: new Date().toISOString(),
-    ...extra,
-  };
-}
-
 /** Launch attempts when the port is lost to another process between the check and the bind. */
 const PORT_ATTEMPTS = 3;
-
-type Up = Extract<ServerStart, { ok: true }>;
 
 /** Why this variant stops early: the session's abort or the user's skip; null while neither. */
 function interruption(ctx: RunVariantContext): Failure | null {
@@ -87,16 +48,6 @@ export async function startWithRetries(
     if (ctx.signal?.aborted) throw new AbortedError();
     if (up.ok || up.failure.kind !== 'port-in-use' || attempt >= PORT_ATTEMPTS || interruption(ctx)) return up;
     ctx.emit({ type: 'warning', message: `${variant.id}: ${up.failure.reason}; trying another port` });
-  }
-}
-
-function saveBenchJson(ctx: RunVariantContext, variant: Variant, scenario: Scenario, measured: BenchResult): void {
-  if (!ctx.benchDir) return;
-  try {
-    mkdirSync(ctx.benchDir, { recursive: true });
-    writeFileAtomic(join(ctx.benchDir, `${variant.id}-${scenarioKey(scenario)}.json`), JSON.stringify(resultJson(measured)) + '\n');
-  } catch (e) {
-    log.warn(`could not save the bench JSON of ${variant.id}: ${(e as Error).message}`);
   }
 }
 
@@ -156,46 +107,6 @@ async function benchOnce(
   });
   served.wallS += servedWallS(bench, callS());
   return { bench, stopped: await watch.settle() };
-}
-
-/** The result of one finished benchmark, in simulated units on the simulated host. */
-function measuredResult(
-  variant: Variant,
-  scenario: Scenario,
-  first: boolean,
-  bench: BenchResult,
-  up: Up,
-  ctx: RunVariantContext,
-  t0: Date,
-): VariantResult {
-  const sim = ctx.config.sim;
-  const measured = sim ? toSimulated(bench, up.speed) : bench;
-  saveBenchJson(ctx, variant, scenario, measured);
-  const ok = measured.metrics.completed > 0;
-  return {
-    variantId: variant.id,
-    stage: ctx.stage,
-    scenario: scenario.name,
-    status: ok ? 'ok' : 'failed',
-    variant,
-    ...up.base,
-    metrics: measured.metrics,
-    ...(ok
-      ? {}
-      : {
-          failure: {
-            kind: 'bench-failed',
-            reason: `all ${measured.metrics.failed} requests failed`,
-            evidence: measured.outputs.slice(0, 3).map((o) => o.error),
-          },
-        }),
-    startupS: up.startupS,
-    ...(ctx.predicted && first ? { predicted: ctx.predicted } : {}),
-    ...(sim ? { simulated: true } : {}),
-    ...(measured.clientBound ? { clientBound: true } : {}),
-    startedAt: t0.toISOString(),
-    finishedAt: new Date().toISOString(),
-  };
 }
 
 /**

@@ -139,6 +139,25 @@ async function startLocalServer(
     return { ok: false, failure, extra: base };
   }
 
+  return readyAndOurs(handle, { variant, ctx, stopSignal, spec, adapter, base, weights, port, speed });
+}
+
+interface Launched {
+  variant: Variant;
+  ctx: RunVariantContext;
+  stopSignal: AbortSignal;
+  spec: LaunchSpec;
+  adapter: ReturnType<typeof adapterFor>;
+  base: LaunchRecord;
+  weights: ReturnType<typeof launchWeights>;
+  port: number;
+  speed: number;
+}
+
+/** A launched server, once ready and proven to be the one that answers its port; stopped otherwise. */
+async function readyAndOurs(handle: ServerHandle, l: Launched): Promise<ServerStart> {
+  const { variant, ctx, stopSignal, spec, adapter, base, weights, port, speed } = l;
+  const sim = ctx.config.sim;
   const ready = await handle.waitReady(ctx.config.readyTimeoutS * 1000, stopSignal);
   // On the simulated host the load is played instantly (see commandWithEngineEnv): its start-up
   // is the simulator's modelled load time, in simulated seconds like every other figure there.

@@ -1,0 +1,97 @@
+// The records one variant run leaves: a failed result, a measured one (in simulated units on the
+// simulated host, with its bench JSON saved beside the run), and the GPUs a parallel launch was
+// pinned to. runner.ts builds them; nothing here launches or measures.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Failure, VariantResult } from '../../core/events.js';
+import { log } from '../../core/logger.js';
+import type { Variant } from '../../core/variant.js';
+import { resultJson, toSimulated, type BenchResult } from '../../bench/index.js';
+import { writeFileAtomic } from '../../core/atomic-write.js';
+import type { Scenario } from '../../core/scenario.js';
+import { scenarioKey } from '../launch/workloads.js';
+import type { RunVariantContext, ServerStart } from './types.js';
+
+/** A server that came up: what its results carry. */
+export type Up = Extract<ServerStart, { ok: true }>;
+
+/**
+ * The GPU ids a parallel launch was pinned to, for its results. Not on Slurm: there Slurm places
+ * and pins each job, and the launch records the GPUs it was given (slurm-start.ts recordGpus).
+ */
+export const pinned = (ctx: RunVariantContext): Partial<VariantResult> =>
+  ctx.gpuIds && ctx.config.runtime.kind !== 'slurm' ? { gpuIds: [...ctx.gpuIds] } : {};
+
+export function failedResult(
+  variant: Variant,
+  scenario: string,
+  ctx: RunVariantContext,
+  failure: Failure,
+  started: Date,
+  extra: Partial<VariantResult> = {},
+): VariantResult {
+  return {
+    variantId: variant.id,
+    stage: ctx.stage,
+    scenario,
+    status: failure.kind === 'skipped' ? 'skipped' : 'failed',
+    variant,
+    argv: [],
+    failure,
+    ...(ctx.predicted ? { predicted: ctx.predicted } : {}),
+    ...(ctx.config.sim ? { simulated: true } : {}),
+    startedAt: started.toISOString(),
+    finishedAt: new Date().toISOString(),
+    ...extra,
+  };
+}
+
+function saveBenchJson(ctx: RunVariantContext, variant: Variant, scenario: Scenario, measured: BenchResult): void {
+  if (!ctx.benchDir) return;
+  try {
+    mkdirSync(ctx.benchDir, { recursive: true });
+    writeFileAtomic(join(ctx.benchDir, `${variant.id}-${scenarioKey(scenario)}.json`), JSON.stringify(resultJson(measured)) + '\n');
+  } catch (e) {
+    log.warn(`could not save the bench JSON of ${variant.id}: ${(e as Error).message}`);
+  }
+}
+
+/** The result of one finished benchmark, in simulated units on the simulated host. */
+export function measuredResult(
+  variant: Variant,
+  scenario: Scenario,
+  first: boolean,
+  bench: BenchResult,
+  up: Up,
+  ctx: RunVariantContext,
+  t0: Date,
+): VariantResult {
+  const sim = ctx.config.sim;
+  const measured = sim ? toSimulated(bench, up.speed) : bench;
+  saveBenchJson(ctx, variant, scenario, measured);
+  const ok = measured.metrics.completed > 0;
+  return {
+    variantId: variant.id,
+    stage: ctx.stage,
+    scenario: scenario.name,
+    status: ok ? 'ok' : 'failed',
+    variant,
+    ...up.base,
+    metrics: measured.metrics,
+    ...(ok
+      ? {}
+      : {
+          failure: {
+            kind: 'bench-failed',
+            reason: `all ${measured.metrics.failed} requests failed`,
+            evidence: measured.outputs.slice(0, 3).map((o) => o.error),
+          },
+        }),
+    startupS: up.startupS,
+    ...(ctx.predicted && first ? { predicted: ctx.predicted } : {}),
+    ...(sim ? { simulated: true } : {}),
+    ...(measured.clientBound ? { clientBound: true } : {}),
+    startedAt: t0.toISOString(),
+    finishedAt: new Date().toISOString(),
+  };
+}
