@@ -1,8 +1,12 @@
-// Writes docs/engines.md from the engine data (run: npx tsx scripts/docs-engines.ts).
-import { writeFileSync } from 'node:fs';
+// Writes docs/engines.md and docs/engines/<engine>.md from the engine data (run: npx tsx scripts/docs-engines.ts).
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { renderEnginesDoc } from '../src/engines/data/doc.js';
+import { renderEnginesDocs } from '../src/engines/data/doc.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-writeFileSync(`${root}docs/engines.md`, renderEnginesDoc(`${root}src/engines/data/flags`));
-console.log('wrote docs/engines.md');
+for (const [page, text] of Object.entries(renderEnginesDocs(`${root}src/engines/data/flags`))) {
+  mkdirSync(dirname(`${root}docs/${page}`), { recursive: true });
+  writeFileSync(`${root}docs/${page}`, text);
+  console.log(`wrote docs/${page}`);
+}
