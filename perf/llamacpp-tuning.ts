@@ -140,25 +140,31 @@ async function main(): Promise<void> {
   const same = profiles[0]!.variant.id === profiles[1]!.variant.id;
   console.log(`\ntwo sessions pick the same winner: ${same ? 'yes' : `no (${profiles[0]!.variant.id} vs ${profiles[1]!.variant.id})`}`);
   const engineRow = profiles[0]!.stages.find((s) => s.name === 'engine')!.results.find((r) => r.variantId === 'llamacpp')!;
-  const sides = {
+  // Every distinct winner is measured again beside the defaults: two sessions agree when their
+  // winners' re-measured throughputs are within the session's margin of each other.
+  const sides: Record<string, { variant: Variant; argv: string[] | undefined }> = {
     defaults: { variant: engineRow.variant as Variant, argv: engineRow.engineArgv },
     winner: { variant: profiles[0]!.variant as Variant, argv: profiles[0]!.engineArgv },
+    ...(same ? {} : { winner2: { variant: profiles[1]!.variant as Variant, argv: profiles[1]!.engineArgv } }),
   };
-  const runs: Record<'defaults' | 'winner', Run[]> = { defaults: [], winner: [] };
-  console.log(`\n${RUNS} runs each through the session's runner (same flags, client, ${'4'} warm-ups, prompts), interleaved ABAB...:`);
+  const keys = Object.keys(sides);
+  const runs: Record<string, Run[]> = Object.fromEntries(keys.map((k) => [k, []]));
+  console.log(
+    `\n${RUNS} runs each through the session's runner (same flags, client, ${'4'} warm-ups, prompts), interleaved ${keys.map((_, i) => 'ABC'[i]).join('')}...:`,
+  );
   for (let i = 0; i < RUNS; i++) {
-    for (const k of ['defaults', 'winner'] as const) {
-      const run = await rerun(sides[k].variant, model, dir, `${k}-${i}`);
-      runs[k].push(run);
-      const same = flags(run.r.engineArgv) === flags(sides[k].argv);
+    for (const k of keys) {
+      const run = await rerun(sides[k]!.variant, model, dir, `${k}-${i}`);
+      runs[k]!.push(run);
+      const sameFlags = flags(run.r.engineArgv) === flags(sides[k]!.argv);
       console.log(
-        `  ${k.padEnd(9)} run ${i + 1}: ${run.r.metrics!.total_token_throughput.toFixed(1).padStart(7)} tok/s, wall ${run.wallS.toFixed(1)} s, server CPU ${run.r.cpuS?.toFixed(1)} s; load1 ${run.load1.toFixed(2)}, other processes ${run.othersCpus.toFixed(2)} CPUs${same ? '' : `; FLAGS DIFFER from the session's: ${flags(run.r.engineArgv)}`}`,
+        `  ${k.padEnd(9)} run ${i + 1}: ${run.r.metrics!.total_token_throughput.toFixed(1).padStart(7)} tok/s, wall ${run.wallS.toFixed(1)} s, server CPU ${run.r.cpuS?.toFixed(1)} s; load1 ${run.load1.toFixed(2)}, other processes ${run.othersCpus.toFixed(2)} CPUs${sameFlags ? '' : `; FLAGS DIFFER from the session's: ${flags(run.r.engineArgv)}`}`,
       );
     }
   }
   console.log('\n            total tok/s (spread)   output tok/s   mean TTFT ms   mean TPOT ms');
-  for (const k of ['defaults', 'winner'] as const) {
-    const m = runs[k].map((x) => x.r.metrics!);
+  for (const k of keys) {
+    const m = runs[k]!.map((x) => x.r.metrics!);
     console.log(
       `  ${k.padEnd(9)} ${mean(m.map((x) => x.total_token_throughput))
         .toFixed(1)
@@ -172,16 +178,24 @@ async function main(): Promise<void> {
     );
     console.log(`            runs: ${m.map((x) => x.total_token_throughput.toFixed(1)).join(', ')}`);
   }
-  const tot = (k: 'defaults' | 'winner') => runs[k].map((x) => x.r.metrics!.total_token_throughput);
-  const gain = (mean(tot('winner')) / mean(tot('defaults')) - 1) * 100;
-  const worst = Math.max(spread(tot('winner')), spread(tot('defaults')));
-  console.log(
-    `\nwinner vs defaults: ${gain >= 0 ? '+' : ''}${gain.toFixed(1)}% total tok/s; the larger run-to-run spread is ${worst.toFixed(1)}% -> ${gain > worst ? 'beats the spread' : 'within the spread'}`,
-  );
-  const pairs = tot('winner').map((w, i) => ((w / tot('defaults')[i]! - 1) * 100).toFixed(1));
-  console.log(
-    `winner vs defaults, run by run (each pair back to back): ${pairs.map((p) => `${Number(p) >= 0 ? '+' : ''}${p}%`).join(', ')}`,
-  );
+  const tot = (k: string) => runs[k]!.map((x) => x.r.metrics!.total_token_throughput);
+  const pct = (n: number) => `${n >= 0 ? '+' : ''}${n.toFixed(1)}%`;
+  for (const w of keys.filter((k) => k !== 'defaults')) {
+    const gain = (mean(tot(w)) / mean(tot('defaults')) - 1) * 100;
+    const worst = Math.max(spread(tot(w)), spread(tot('defaults')));
+    console.log(
+      `\n${w} vs defaults: ${pct(gain)} total tok/s; the larger run-to-run spread is ${worst.toFixed(1)}% -> ${gain > worst ? 'beats the spread' : gain < -worst ? 'loses by more than the spread' : 'within the spread'}`,
+    );
+    const pairs = tot(w).map((x, i) => (x / tot('defaults')[i]! - 1) * 100);
+    console.log(`${w} vs defaults, run by run (back to back): ${pairs.map(pct).join(', ')}`);
+  }
+  if (!same) {
+    const margin = parseAutoArgs(sessionArgs(model, dir, 0)).config!.marginPct; // the sessions' own margin
+    const gap = (mean(tot('winner2')) / mean(tot('winner')) - 1) * 100;
+    console.log(
+      `\nthe two sessions' winners, re-measured: ${pct(gap)} apart; the session's margin is ${margin}% -> ${Math.abs(gap) <= margin ? 'agree within the margin' : 'do not agree'}`,
+    );
+  }
   console.log(`load average at end ${load()}`);
   rmSync(dir, { recursive: true, force: true });
 }
