@@ -234,6 +234,8 @@ export interface PlanVariant {
   predicted?: Predicted;
   /** With --calibration FILE: the prediction corrected by that host calibration (issue 24). */
   calibrated?: NonNullable<VariantResult['calibrated']>;
+  /** Under --budget: an engine's predicted path, the later stages' changes in one launch (predicted-path.ts). */
+  predictedPath?: string[];
 }
 
 export interface PlanStageInfo {

@@ -66,6 +66,9 @@ describe('--budget', () => {
       /^ {2}\S+: not launched: (the budget left \([\d.]+ GPU-h, validation's [\d.]+ kept back\) cannot pay for its (full|short) run \(est\. [\d.]+ GPU-h\)|predicted [-+]\d+% \+-\d+%, calibrated on \d+ variant\(s\) of this host)/m,
     );
     expect(r.stdout).toMatch(/^Budget: budget left/m);
+    // The table's status column says so in the same words (not "pruned: pruned").
+    expect(r.stdout).toMatch(/^\S+ +\S+ +not launched +- /m);
+    expect(r.stdout).not.toMatch(/pruned: pruned/);
     // Later stages are skipped with the reason, once no launch can be paid.
     expect(r.stdout).toMatch(
       /Stage \S+: skipped \(the budget left \([\d.]+ GPU-h, validation's [\d.]+ kept back\) cannot pay for another launch/,

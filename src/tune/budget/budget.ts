@@ -13,7 +13,7 @@ import type { Plan, PlannedVariant } from '../plan/types.js';
 import { ETA, MIN_SCREEN_PROMPTS } from './rule.js';
 import { UserError } from '../../core/errors.js';
 
-export const BUDGET_RULE = `not launched when the calibrated upper bound stays below the leader by more than the margin; screening by successive halving (eta ${ETA}, short runs of ceil(n/${ETA}) prompts, at least ${MIN_SCREEN_PROMPTS}) where it costs less than full runs; validation's share kept back`;
+export const BUDGET_RULE = `each engine's predicted path launched in the engine stage; not launched when the calibrated upper bound stays below the leader by more than the margin; screening by successive halving (eta ${ETA}, short runs of ceil(n/${ETA}) prompts, at least ${MIN_SCREEN_PROMPTS}) where it costs less than full runs; validation's share kept back`;
 
 /** The budget in host GPU-hours: --budget, or --budget-wall x the host's GPUs, the smaller when both are given. */
 export function budgetLimitGpuHours(b: NonNullable<SessionConfig['budget']>, hostGpus: number): number {
@@ -52,7 +52,9 @@ export function planBudget(
   let stagesGpuHours = 0;
   for (const s of plan.stages)
     for (const v of s.variants)
-      if (v.status === 'planned') stagesGpuHours += launchGpuHours(v, stageScenario(plan.scenario, plan.replica, v.stage), host).total;
+      // A predicted path (predicted-path.ts) is the budget's own launch, not the full protocol's.
+      if (v.status === 'planned' && !v.predictedPath)
+        stagesGpuHours += launchGpuHours(v, stageScenario(plan.scenario, plan.replica, v.stage), host).total;
   const limitGpuHours = budgetLimitGpuHours(config.budget, host.gpus);
   if (limitGpuHours <= validationGpuHours) {
     throw new UserError(

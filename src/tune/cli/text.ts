@@ -47,6 +47,8 @@ function outcomeText(r: VariantResult): string {
   if (isSameServer(r)) return r.failure!.reason;
   const hint = r.failure?.hint ? `. ${r.failure.hint.replace(/\.$/, '')}` : '';
   // The progress line says what happened to the variant and why: "pruned (unsupported): FP8 ...".
+  // A budget skip's reason starts with its own words ("not launched: ...", "screened out: ...").
+  if (r.failure && BUDGET_WORD.test(r.failure.reason ?? '') && r.status === 'pruned') return r.failure.reason!;
   if (r.failure && !isStoppedEarly(r)) return `${r.status} (${r.failure.kind}): ${r.failure.reason}${hint}`;
   return `${statusText(r)}${hint}`;
 }
@@ -136,13 +138,7 @@ function stageRowsTable(s: StageView, gpus: number, price: number | undefined, t
     const row = [
       r.variantId + (isWinner ? ' *' : '') + weightsMark(r),
       ...(s.served ? [s.served[r.variantId] ?? '-'] : []),
-      r.status === 'ok'
-        ? 'ok'
-        : isStoppedEarly(r)
-          ? STOPPED_EARLY
-          : isSameServer(r)
-            ? SAME_SERVER_STATUS
-            : `${r.status}: ${r.failure?.kind ?? ''}`,
+      r.status === 'ok' ? 'ok' : isStoppedEarly(r) ? STOPPED_EARLY : isSameServer(r) ? SAME_SERVER_STATUS : statusWord(r),
       num(measured),
       num(m?.output_throughput),
       num(m?.mean_ttft_ms, 0),
@@ -250,3 +246,13 @@ export function summaryText(view: SessionView, opts: { gpuHourPrice?: number; tp
 export function interruptedText(runDir: string): string {
   return `interrupted; finished variants are in ${runDir}. Continue with: servelab --auto --resume ${runDir}`;
 }
+
+/** A row's status word: a budget skip's own ('not launched', 'screened out'), else status and failure kind. */
+function statusWord(r: VariantResult): string {
+  const budget = BUDGET_WORD.exec(r.failure?.reason ?? '');
+  if (r.status === 'pruned' && budget) return budget[1]!;
+  const kind = r.failure?.kind;
+  return kind && kind !== r.status ? `${r.status}: ${kind}` : r.status;
+}
+
+const BUDGET_WORD = /^(not launched|screened out)/;

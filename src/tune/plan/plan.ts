@@ -17,6 +17,7 @@ import { fullRunBaselineId, fullRunNote } from './baseline-in-full.js';
 import { chooseCheckpoint, findFp8Checkpoint } from './checkpoint.js';
 import { hostLayoutCandidates, replicaFor, replicaShareNote, replicaStageOrder, stageGpusText, stageScenario } from './replica.js';
 import type { ReplicaInfo } from './types.js';
+import { PREDICTED_PATH_NOTE, predictedPathVariants, wantsPredictedPaths, type WalkStep } from './predicted-path.js';
 import { hostQuirks, NO_REPACK_NOTE, sessionGgufs } from './llamacpp-gguf.js';
 
 /** llama.cpp's engine-stage knobs: the user's extra argv plus what every launch needs on this host (hostQuirks), carried by every later variant. */
@@ -161,13 +162,36 @@ function predictedValue(pv: PlannedVariant): number | null {
 }
 
 /** Predicted stage winner (greedy with the margin), for planning only. */
-function predictedWinner(carried: PlannedVariant | undefined, variants: PlannedVariant[], marginPct: number): PlannedVariant | undefined {
+export function predictedWinner(
+  carried: PlannedVariant | undefined,
+  variants: PlannedVariant[],
+  marginPct: number,
+): PlannedVariant | undefined {
   const best = variants.filter((v) => predictedValue(v) !== null).sort((a, b) => predictedValue(b)! - predictedValue(a)!)[0];
   if (!carried) return best ?? variants.find((v) => v.status === 'planned');
   const c = predictedValue(carried);
   if (best && (c === null || predictedValue(best)! > c * (1 + marginPct / 100))) return best;
   return carried;
 }
+
+/** What each engine's commands are spelled for, when no installed version says. */
+function versionNotes(config: SessionConfig, deps: PlanDeps): string[] {
+  const notes: string[] = [];
+  for (const engine of config.engines) {
+    const r = resolveVersion(engine, deps.engineVersion?.(engine));
+    if (r.note) notes.push(r.note);
+    else if (!r.asked) notes.push(`${engine}: no installed version known; commands are spelled for ${engine} ${r.table}.`);
+  }
+  return notes;
+}
+
+/** One step of the predicted walk: the stage expanded from `at`, its predicted winner (greedy, with the margin). */
+const walkStep =
+  (base: ExpandContext & { replica?: ReplicaInfo | null }): WalkStep =>
+  (name, at) => {
+    const x = expandStage(name, at.variant, base);
+    return x.skipped ? at : (predictedWinner(at, x.variants, base.config.marginPct) ?? at);
+  };
 
 export function buildPlan(config: SessionConfig, host: PlanHost, deps: PlanDeps): Plan {
   const fp8Checkpoint = findFp8Checkpoint(config, deps);
@@ -184,11 +208,7 @@ export function buildPlan(config: SessionConfig, host: PlanHost, deps: PlanDeps)
   if (config.engines.includes('llamacpp') && hostQuirks(sessionGgufs(config), host).repack === false) notes.push(NO_REPACK_NOTE);
   if (host.simulated)
     notes.push(`Simulated host: ${host.gpuCount} x ${host.gpuName}; figures are simulated-GPU figures, not measurements of real hardware.`);
-  for (const engine of config.engines) {
-    const r = resolveVersion(engine, deps.engineVersion?.(engine));
-    if (r.note) notes.push(r.note);
-    else if (!r.asked) notes.push(`${engine}: no installed version known; commands are spelled for ${engine} ${r.table}.`);
-  }
+  notes.push(...versionNotes(config, deps));
 
   const stages: PlanStage[] = [];
   const runEngineStage = config.stages.includes('engine');
@@ -217,6 +237,11 @@ export function buildPlan(config: SessionConfig, host: PlanHost, deps: PlanDeps)
       gpus: stageGpusText(name, replica, host.gpuCount),
     });
     if (!skipped) carried = predictedWinner(carried, variants, config.marginPct);
+  }
+  const paths = wantsPredictedPaths(base, runEngineStage) ? predictedPathVariants(engineVariants, config.stages, walkStep(base)) : [];
+  if (paths.length) {
+    stages[0]!.variants = [...engineVariants, ...paths];
+    notes.push(PREDICTED_PATH_NOTE);
   }
   // One decision per session: whether --dummy-weights changes its benchmarks and validation.
   const dummyWeights = sessionDummyWeights(

@@ -22,9 +22,10 @@ import {
   ETA,
   type BudgetPrediction,
 } from '../budget/rule.js';
-import type { PlannedVariant, PlanStage } from '../plan/types.js';
+import type { PlannedVariant } from '../plan/types.js';
 import { stageScenario } from '../plan/replica.js';
 import { fullRunBaselineId } from '../plan/baseline-in-full.js';
+import { pickBaseline } from '../decide/validate.js';
 import { scenarioKey } from '../launch/workloads.js';
 import type { SessionContext } from '../context/session-context.js';
 import { announce, combineRuns, measureRuns, resultFromPlanned } from './measure-variant.js';
@@ -36,7 +37,7 @@ interface Candidate {
 }
 
 /** The prediction the rule reads: the session's calibrated one (prior until variants are measured). */
-function predictionOf(ctx: SessionContext, p: PlannedVariant, scenario: string): BudgetPrediction | undefined {
+export function predictionOf(ctx: SessionContext, p: PlannedVariant, scenario: string): BudgetPrediction | undefined {
   const prior = p.predicted?.totalTokPerS;
   if (!prior) return undefined;
   const c = ctx.calibration?.annotate({ ...resultFromPlanned(p, scenario), status: 'ok' }).calibrated;
@@ -46,7 +47,7 @@ function predictionOf(ctx: SessionContext, p: PlannedVariant, scenario: string):
 }
 
 /** The leader's value: the best eligible result measured in full so far (the carried winner in later stages). */
-function leaderValue(ctx: SessionContext, results: readonly (VariantResult | null)[]): number | undefined {
+export function leaderValue(ctx: SessionContext, results: readonly (VariantResult | null)[]): number | undefined {
   let best: number | undefined;
   for (const r of results) {
     if (!r || r.partial) continue;
@@ -164,6 +165,24 @@ async function screen(
   return { kept: todo.filter((t) => cut.kept.includes(t.p.variant.id)), shorts };
 }
 
+/**
+ * Who runs in full whatever the rule says: the baseline validation takes from this stage, and,
+ * with predicted paths in the engine stage, the baseline on its defaults: validation and every
+ * gain are against it, and a path that beat it must not become the baseline by its absence.
+ */
+function budgetExempt(ctx: SessionContext, variants: readonly PlannedVariant[], inFull: string | null, scenario: string): Set<string> {
+  const paths = variants.some((v) => v.predictedPath);
+  const defaults = paths
+    ? pickBaseline(
+        variants
+          .filter((v) => !v.predictedPath && v.status === 'planned')
+          .map((v) => ({ ...resultFromPlanned(v, scenario), status: 'ok' as const })),
+        ctx.config.baseline,
+      )
+    : null;
+  return new Set([inFull, defaults?.variantId].filter((x): x is string => !!x));
+}
+
 /** Every variant of the stage under the budget rule; results in the stage's listed order. */
 export async function measureStageOnBudget(
   ctx: SessionContext,
@@ -182,7 +201,7 @@ export async function measureStageOnBudget(
     variants,
     byId,
   );
-  const exempt = new Set(inFull ? [inFull] : []);
+  const exempt = budgetExempt(ctx, variants, inFull, scenario.name);
   const leader = leaderValue(ctx, [carried]);
   const host = costHost(ctx.plan);
   let todo: Candidate[] = [];
@@ -234,61 +253,4 @@ export async function measureStageOnBudget(
     emitState(ctx);
   }
   return { results: variants.map((v) => byId.get(v.variant.id)!), runs };
-}
-
-/**
- * Which pending stage runs next: the engine stage first; with a replica plan the stages planned
- * before parallelism stay before it (their workload is one replica's); else the best expected
- * gain per GPU-hour of its candidates (the best candidate's gain over the stage's whole cost).
- */
-export function nextStage(
-  ctx: SessionContext,
-  pending: readonly PlanStage[],
-  carried: VariantResult | null,
-  candidates: (s: PlanStage) => readonly PlannedVariant[],
-): { at: number; note?: string } {
-  if (pending[0]?.name === 'engine' || !carried) return { at: 0 };
-  const order = ctx.plan.stages.map((s) => s.name);
-  const par = pending.findIndex((s) => s.name === 'parallelism');
-  const before = ctx.plan.replica && par >= 0 ? pending.filter((s) => order.indexOf(s.name) < order.indexOf('parallelism')) : [];
-  const pool = ctx.plan.replica && par >= 0 ? (before.length ? before : [pending[par]!]) : pending;
-  const leader = leaderValue(ctx, [carried]) ?? 0;
-  const host = costHost(ctx.plan);
-  const rated = pool.map((s) => {
-    const list = candidates(s).filter((v) => v.status === 'planned');
-    const sc = stageScenario(ctx.config.scenario, ctx.plan.replica, s.name);
-    const gain = Math.max(
-      0,
-      ...list.map((p) => {
-        const pred = predictionOf(ctx, p, sc.name);
-        return pred && leader ? expectedGainPct(pred, leader) : 0;
-      }),
-    );
-    const cost = list.reduce((a, p) => a + launchGpuHours(p, sc, host).total, 0);
-    return { s, gain, cost };
-  });
-  const best = byGainPerCost(
-    rated,
-    (r) => r.gain,
-    (r) => r.cost,
-  )[0]!;
-  const note = `next stage: ${best.s.name} (expected ${best.gain.toFixed(1)}% for ${best.cost.toFixed(2)} GPU-h${
-    rated.length > 1
-      ? `; then ${rated
-          .filter((r) => r !== best)
-          .map((r) => `${r.s.name} ${r.gain.toFixed(1)}%/${r.cost.toFixed(2)}`)
-          .join(', ')}`
-      : ''
-  })`;
-  return { at: pending.indexOf(best.s), note };
-}
-
-/** The cheapest launch any pending stage could make: a start-up and a short run. */
-export function cheapestLaunchGpuHours(ctx: SessionContext, variants: readonly PlannedVariant[]): number {
-  const host = costHost(ctx.plan);
-  const sc = ctx.config.scenario;
-  const list = variants
-    .filter((v) => v.status === 'planned')
-    .map((p) => launchGpuHours(p, sc, host, screenPrompts(sc.numPrompts) / sc.numPrompts).total);
-  return list.length ? Math.min(...list) : 0;
 }

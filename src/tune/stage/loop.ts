@@ -9,7 +9,8 @@ import type { PlannedVariant, PlanStage } from '../plan/types.js';
 import type { SessionContext } from '../context/session-context.js';
 import { decideStageVerdict, skippedVerdict } from '../decide/stage-verdict.js';
 import { stageSlo } from '../config/config.js';
-import { cheapestLaunchGpuHours, measureStageOnBudget, nextStage } from './budget-stage.js';
+import { measureStageOnBudget } from './budget-stage.js';
+import { cheapestLaunchGpuHours, nextStage } from './budget-next-stage.js';
 
 export interface StageLoopState {
   /** The winner carried forward so far. */
