@@ -14,6 +14,15 @@ import type { Knobs } from '../core/variant.js';
 const facts = new Map<string, GgufFacts>();
 let cpu: CpuFacts | undefined;
 
+/**
+ * Facts for a GGUF file that does not exist yet: one the quantization stage's llama-quantize will
+ * make (the planner derives them from its source, src/tune/plan/llamacpp-predict.ts). A file that
+ * exists is read instead.
+ */
+export function planGgufFacts(model: string, f: GgufFacts): void {
+  if (!facts.has(model)) facts.set(model, f);
+}
+
 /** Predict on these CPU facts from now on (a script that read the host's load before it launched anything). */
 export function useLlamacppCpu(facts: CpuFacts): void {
   cpu = facts;

@@ -18,6 +18,7 @@ import { launchWeights } from '../launch/dummy-weights.js';
 import { launchContext, prepareLaunch } from '../launch/launch.js';
 import type { PlanDeps, PlanHost, PreflightResult } from './types.js';
 import { llamacppPreflight } from './llamacpp-preflight.js';
+import { llamacppPrior } from './llamacpp-predict.js';
 import type { Predicted } from '../../core/events.js';
 import type { Scenario } from '../../core/scenario.js';
 
@@ -125,6 +126,11 @@ export function realPlanDeps(config: SessionConfig, host: HostInfo, runDir: stri
       const key = `${variant.id}|${scenario.name}|${scenario.numPrompts}`;
       if (predictions.has(key)) return predictions.get(key);
       let p: Predicted | undefined;
+      if (variant.engine === 'llamacpp') {
+        p = llamacppPrior(variant, scenario, config, runDir);
+        predictions.set(key, p);
+        return p;
+      }
       const m = modelOf(variant.model);
       if (gpu && m) {
         try {

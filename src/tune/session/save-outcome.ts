@@ -170,7 +170,7 @@ export function saveOutcome(
       ctx,
       state.stages.flatMap((s) => s.results),
     ),
-    ...(ctx.budget ? { budget: { ...ctx.budget.plan, spentGpuHours: cost.hostGpuHours, skipped: ctx.budget.skipped } } : {}),
+    ...(ctx.budget ? { budget: { ...ctx.budget.plan, spentGpuHours: ctx.budget.state().spentGpuHours, skipped: ctx.budget.skipped } } : {}),
   });
   writeServingFiles(profile, winner);
   const profilesDir = join(config.outDir, 'profiles');

@@ -163,7 +163,9 @@ async function openSession(
   const serve = opts.serve ?? (opts.runner ? undefined : processServer(config, host, runDir, sink.emit, opts.signal));
   const control = opts.control ?? new SessionControl();
   const cost = new CostLedger(ph.gpuCount, host.simulated, ph.gpuCount === 0 ? ph.cpu?.threads : undefined);
-  const tracker = budget ? { budget: new BudgetTracker(budget, () => cost.summary().hostGpuHours) } : {};
+  // A host without GPUs (llama.cpp on the CPU) spends its budget as one device: wall hours, as the plan's estimates count it (budget.ts).
+  const spent = () => (ph.gpuCount > 0 ? cost.summary().hostGpuHours : cost.summary().wallS / 3600);
+  const tracker = budget ? { budget: new BudgetTracker(budget, spent) } : {};
   return {
     ...tracker,
     config,
