@@ -87,10 +87,16 @@ describe.skipIf(LLAMA_SKIP !== undefined)('servelab capacity --base-url on a rea
     // that the search and a fresh benchmark agree on both ends, whatever the answer.
     expect(c.goodput).toBeGreaterThan(0);
 
-    // Both ends again, with servelab bench, sized as a probe (8 per concurrent request, 32 at the least).
-    const at = await bench(up.url, c.answer, Math.max(32, 8 * c.answer));
-    const above = await bench(up.url, c.failing, Math.max(32, 8 * c.failing));
-    expect(at.mean_ttft_ms, `${slo} at ${c.answer}`).toBeLessThan(limit);
-    expect(above.mean_ttft_ms, `${slo} at ${c.failing}`).toBeGreaterThanOrEqual(limit);
+    // Both ends again, with servelab bench, sized as a probe (8 per concurrent request, 32 at the
+    // least), the median of 3 each: one probe of the search, or one fresh run, can be slowed alone
+    // by another process on these 2 shared cores (seen under the full suite: the search's probe at
+    // 2 failed, a single fresh run at 2 held), which is the machine's noise, not the search's.
+    const median3 = async (n: number) => {
+      const t: number[] = [];
+      for (let i = 0; i < 3; i++) t.push((await bench(up.url, n, Math.max(32, 8 * n))).mean_ttft_ms!);
+      return t.sort((a, b) => a - b)[1]!;
+    };
+    expect(await median3(c.answer), `${slo} at ${c.answer}`).toBeLessThan(limit);
+    expect(await median3(c.failing), `${slo} at ${c.failing}`).toBeGreaterThanOrEqual(limit);
   });
 });

@@ -104,6 +104,10 @@ describe.skipIf(LLAMA_SKIP !== undefined)('stopping a llama.cpp session (real ll
     '--stages',
     'engine,threads',
     '--no-early-stop',
+    // No adaptive repeats: on a loaded machine a tie would rerun the carried 'llamacpp' after
+    // --resume, a new run rather than a re-run of what was measured, which the resume check below cannot tell apart.
+    '--repeats-max',
+    '1',
     '--out',
     cwd,
     '--json',

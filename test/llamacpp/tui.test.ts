@@ -47,7 +47,15 @@ describe.skipIf(LLAMA_SKIP !== undefined || PTY_SKIP !== undefined)(
         'llamacpp',
         '--model',
         model,
-        ...SMALL,
+        // Longer than SMALL: each benchmark must keep the slots busy across a few of the live
+        // panel's 1 s samples, or on a quiet machine it ends between two and no sample sees a slot running.
+        ...SMALL.filter(
+          (a, i, all) => a !== '--num-prompts' && all[i - 1] !== '--num-prompts' && a !== '--scenario' && all[i - 1] !== '--scenario',
+        ),
+        '--scenario',
+        'random:32/64',
+        '--num-prompts',
+        '16',
         '--stages',
         'engine,threads',
         '--no-early-stop',
