@@ -4,7 +4,7 @@
 // the simulated host, like the ledger). A launch is paid for the whole host: the host's GPUs
 // x its estimated time, since the ledger counts an idle GPU too.
 import type { BudgetPlan, BudgetSkip, BudgetState } from '../../core/budget-events.js';
-import type { Predicted } from '../../core/events.js';
+import type { Predicted, VariantGpuTime } from '../../core/events.js';
 import type { Scenario } from '../../core/scenario.js';
 import type { SessionConfig } from '../config/config.js';
 import { launchSeconds, validationSeconds, workloadSeconds, type EstimateHost } from '../plan/estimate-time.js';
@@ -74,15 +74,50 @@ export function planBudget(
 /** What the session spends against its budget; `spent` reads the cost ledger's host GPU-hours. */
 export class BudgetTracker {
   readonly skipped: BudgetSkip[] = [];
+  /** Measured over estimated cost of this session's complete launches. */
+  private readonly ratios: number[] = [];
 
   constructor(
     readonly plan: BudgetPlan,
     private readonly spent: () => number,
+    private readonly hostGpus = 1,
   ) {}
+
+  /**
+   * What this session's launches cost against the plan's estimate: the median of measured /
+   * estimated over its complete launches, 1 before the first. The plan's estimates are the prior
+   * model's (start-up, warm-up, the workload at the predicted rate); on a real host they can be
+   * several times off (llama.cpp: a 20 s estimate for a launch that took 5 s), and a budget spent
+   * on them would stop with much of it unused. Every cost the rule reads, validation's kept-back
+   * share included, is scaled by it.
+   */
+  ratio(): number {
+    if (!this.ratios.length) return 1;
+    const r = [...this.ratios].sort((a, b) => a - b);
+    const m = Math.floor(r.length / 2);
+    return r.length % 2 ? r[m]! : (r[m - 1]! + r[m]!) / 2;
+  }
+
+  /** A launch's estimate (host GPU-hours) as this session's launches have turned out. */
+  estimate(gpuHours: number): number {
+    return gpuHours * this.ratio();
+  }
+
+  /** Learn from one complete launch: its estimate and its measured start-up and benchmark time. */
+  learn(estimatedGpuHours: number, measured: Pick<VariantGpuTime, 'startupS' | 'benchmarkS'> | undefined): void {
+    if (!measured || !(estimatedGpuHours > 0)) return;
+    const got = gpuHours(measured.startupS + measured.benchmarkS, this.hostGpus);
+    if (got > 0) this.ratios.push(got / estimatedGpuHours);
+  }
+
+  /** Validation's kept-back share, as this session's launches have turned out. */
+  validation(): number {
+    return this.estimate(this.plan.validationGpuHours);
+  }
 
   /** Host GPU-hours later stage launches may still spend (validation's share already kept back). */
   left(): number {
-    return this.plan.limitGpuHours - this.plan.validationGpuHours - this.spent();
+    return this.plan.limitGpuHours - this.validation() - this.spent();
   }
 
   canPay(gpuHoursNeeded: number): boolean {
@@ -93,7 +128,7 @@ export class BudgetTracker {
     const spent = this.spent();
     return {
       limitGpuHours: this.plan.limitGpuHours,
-      validationGpuHours: this.plan.validationGpuHours,
+      validationGpuHours: this.validation(),
       spentGpuHours: spent,
       leftGpuHours: this.left(),
       simulated: this.plan.simulated,
@@ -102,7 +137,7 @@ export class BudgetTracker {
 
   /** "the budget left (0.12 GPU-h, validation's 0.40 kept back) cannot pay for its run (est. 0.31 GPU-h)". */
   cannotPay(what: string, needed: number): string {
-    return `the budget left (${fmt(Math.max(0, this.left()))} GPU-h, validation's ${fmt(this.plan.validationGpuHours)} kept back) cannot pay for ${what} (est. ${fmt(needed)} GPU-h)`;
+    return `the budget left (${fmt(Math.max(0, this.left()))} GPU-h, validation's ${fmt(this.validation())} kept back) cannot pay for ${what} (est. ${fmt(needed)} GPU-h)`;
   }
 }
 

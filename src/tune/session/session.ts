@@ -165,7 +165,7 @@ async function openSession(
   const cost = new CostLedger(ph.gpuCount, host.simulated, ph.gpuCount === 0 ? ph.cpu?.threads : undefined);
   // A host without GPUs (llama.cpp on the CPU) spends its budget as one device: wall hours, as the plan's estimates count it (budget.ts).
   const spent = () => (ph.gpuCount > 0 ? cost.summary().hostGpuHours : cost.summary().wallS / 3600);
-  const tracker = budget ? { budget: new BudgetTracker(budget, spent) } : {};
+  const tracker = budget ? { budget: new BudgetTracker(budget, spent, ph.gpuCount) } : {};
   return {
     ...tracker,
     config,

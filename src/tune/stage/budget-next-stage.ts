@@ -37,7 +37,7 @@ export function nextStage(
         return pred && leader ? expectedGainPct(pred, leader) : 0;
       }),
     );
-    const cost = list.reduce((a, p) => a + launchGpuHours(p, sc, host).total, 0);
+    const cost = ctx.budget!.estimate(list.reduce((a, p) => a + launchGpuHours(p, sc, host).total, 0));
     return { s, gain, cost };
   });
   const best = byGainPerCost(
@@ -62,6 +62,6 @@ export function cheapestLaunchGpuHours(ctx: SessionContext, variants: readonly P
   const sc = ctx.config.scenario;
   const list = variants
     .filter((v) => v.status === 'planned')
-    .map((p) => launchGpuHours(p, sc, host, screenPrompts(sc.numPrompts) / sc.numPrompts).total);
+    .map((p) => ctx.budget!.estimate(launchGpuHours(p, sc, host, screenPrompts(sc.numPrompts) / sc.numPrompts).total));
   return list.length ? Math.min(...list) : 0;
 }

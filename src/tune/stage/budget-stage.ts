@@ -120,12 +120,15 @@ async function screen(
   const host = costHost(ctx.plan);
   const shorts = new Map<string, VariantResult>();
   for (const t of todo) {
-    const cost = launchGpuHours(t.p, scenario, host, prompts / scenario.numPrompts).total;
+    const est = launchGpuHours(t.p, scenario, host, prompts / scenario.numPrompts).total;
+    const cost = ctx.budget!.estimate(est);
     if (!ctx.budget!.canPay(cost)) {
       byId.set(t.p.variant.id, skip(ctx, t.p, 'no-budget', `not launched: ${ctx.budget!.cannotPay('its short run', cost)}`, scenario.name));
       continue;
     }
-    shorts.set(t.p.variant.id, await shortRun(ctx, t.p, short));
+    const r = await shortRun(ctx, t.p, short);
+    if (r.status === 'ok') ctx.budget!.learn(est, r.gpuTime);
+    shorts.set(t.p.variant.id, r);
     emitState(ctx);
   }
   const rows = [...shorts].map(([id, r]) => ({ id, value: r.status === 'ok' ? (r.metrics?.total_token_throughput ?? null) : null }));
@@ -215,7 +218,7 @@ export async function measureStageOnBudget(
   todo = byGainPerCost(
     todo,
     (t) => (exempt.has(t.p.variant.id) ? Infinity : t.pred ? expectedGainPct(t.pred, ref) : 0),
-    (t) => launchGpuHours(t.p, scenario, host).total,
+    (t) => ctx.budget!.estimate(launchGpuHours(t.p, scenario, host).total),
   );
   const first = todo[0] ? launchGpuHours(todo[0].p, scenario, host, 1) : undefined;
   const pays = first
@@ -234,7 +237,8 @@ export async function measureStageOnBudget(
       byId.set(id, skip(ctx, t.p, 'not-launched', why, scenario.name));
       continue;
     }
-    const cost = launchGpuHours(t.p, scenario, host).total;
+    const est = launchGpuHours(t.p, scenario, host).total;
+    const cost = ctx.budget!.estimate(est);
     if (!exempt.has(id) && !ctx.budget!.canPay(cost)) {
       byId.set(id, skip(ctx, t.p, 'no-budget', `not launched: ${ctx.budget!.cannotPay('its full run', cost)}`, scenario.name));
       continue;
@@ -242,6 +246,8 @@ export async function measureStageOnBudget(
     const lead = earlyStopLeader(ctx, [carried, ...byId.values()]);
     const watched = lead && lead.leaderId !== id && !exempt.has(id);
     const list = await measureRuns(ctx, t.p, watched ? { earlyStop: lead } : {});
+    // A complete run teaches the budget what a launch costs here; a run early stop cut short would under-count.
+    for (const run of list) if (run.status === 'ok' && !run.partial) ctx.budget!.learn(est, run.gpuTime);
     runs.set(id, list);
     const c = announce(ctx, combineRuns(list, t.p.stage));
     byId.set(id, c);
