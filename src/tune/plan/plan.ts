@@ -193,6 +193,20 @@ const walkStep =
     return x.skipped ? at : (predictedWinner(at, x.variants, base.config.marginPct) ?? at);
   };
 
+/** Under --budget: each engine's predicted path joins the engine stage (predicted-path.ts), said in its notes and the plan's. */
+function addPredictedPaths(
+  stages: PlanStage[],
+  engineVariants: PlannedVariant[],
+  base: ExpandContext & { replica?: ReplicaInfo | null },
+  notes: string[],
+): void {
+  const paths = predictedPathVariants(engineVariants, base.config.stages, walkStep(base));
+  if (!paths.length) return;
+  const title = `${stages[0]!.title}, and each engine's predicted path (--budget)`;
+  stages[0] = { ...stages[0]!, title, variants: [...engineVariants, ...paths], notes: [...stages[0]!.notes, PREDICTED_PATH_NOTE] };
+  notes.push(PREDICTED_PATH_NOTE);
+}
+
 export function buildPlan(config: SessionConfig, host: PlanHost, deps: PlanDeps): Plan {
   const fp8Checkpoint = findFp8Checkpoint(config, deps);
   const { checkpoint, note } = chooseCheckpoint({ config, host, deps, fp8Checkpoint });
@@ -238,11 +252,7 @@ export function buildPlan(config: SessionConfig, host: PlanHost, deps: PlanDeps)
     });
     if (!skipped) carried = predictedWinner(carried, variants, config.marginPct);
   }
-  const paths = wantsPredictedPaths(base, runEngineStage) ? predictedPathVariants(engineVariants, config.stages, walkStep(base)) : [];
-  if (paths.length) {
-    stages[0]!.variants = [...engineVariants, ...paths];
-    notes.push(PREDICTED_PATH_NOTE);
-  }
+  if (wantsPredictedPaths(base, runEngineStage)) addPredictedPaths(stages, engineVariants, base, notes);
   // One decision per session: whether --dummy-weights changes its benchmarks and validation.
   const dummyWeights = sessionDummyWeights(
     config,
