@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { removeDir, runCli, survivors, tempDir, type CliRun } from './cli.js';
+import { removeDir, runCli, killLeftServers, tempDir, type CliRun } from './cli.js';
 
 const cwd = tempDir('e2e-budget');
 const port = 20000 + Math.floor(Math.random() * 20000);
@@ -15,8 +15,7 @@ const TRUTH = fileURLToPath(new URL('../fixtures/truth/power-capped.json', impor
 const base = ['--auto', '--sim', '--model', 'Qwen/Qwen3-14B'];
 
 afterAll(() => {
-  for (const r of runs)
-    for (const pid of survivors([...r.stderr.matchAll(/launching on port (\d+)/g)].map((m) => Number(m[1])))) process.kill(pid, 'SIGKILL');
+  for (const r of runs) killLeftServers(r.stderr);
   removeDir(cwd);
 });
 

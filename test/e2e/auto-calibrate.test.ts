@@ -11,7 +11,7 @@ import type { VariantResult } from '../../src/core/events.js';
 import { loadProfile } from '../../src/profiles/store.js';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BIN, removeDir, runCli, survivors, tempDir, type CliRun } from './cli.js';
+import { BIN, removeDir, runCli, killLeftServers, tempDir, type CliRun } from './cli.js';
 
 const cwd = tempDir('e2e-calibrate');
 const port = String(20000 + Math.floor(Math.random() * 20000));
@@ -20,9 +20,7 @@ let truthRun: CliRun | undefined;
 const TRUTH = fileURLToPath(new URL('../fixtures/truth/power-capped.json', import.meta.url));
 
 afterAll(() => {
-  for (const r of [run, truthRun])
-    for (const pid of survivors([...(r?.stderr ?? '').matchAll(/launching on port (\d+)/g)].map((m) => Number(m[1]))))
-      process.kill(pid, 'SIGKILL');
+  for (const r of [run, truthRun]) killLeftServers(r?.stderr ?? '');
   removeDir(cwd);
 });
 

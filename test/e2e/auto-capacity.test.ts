@@ -9,15 +9,14 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadProfile } from '../../src/profiles/store.js';
-import { removeDir, runCli, survivors, tempDir, type CliRun } from './cli.js';
+import { removeDir, runCli, killLeftServers, tempDir, type CliRun } from './cli.js';
 
 const cwd = tempDir('e2e-capacity');
 const port = String(20000 + Math.floor(Math.random() * 20000));
 let run: CliRun;
 
 afterAll(() => {
-  for (const pid of survivors([...(run?.stderr ?? '').matchAll(/launching on port (\d+)/g)].map((m) => Number(m[1]))))
-    process.kill(pid, 'SIGKILL');
+  killLeftServers(run?.stderr ?? '');
   removeDir(cwd);
 });
 

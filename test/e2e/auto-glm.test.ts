@@ -2,15 +2,14 @@
 // (a result with its reason, not a crash) and goes on to a vLLM winner.
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadProfile } from '../../src/profiles/store.js';
-import { isListening, removeDir, runCli, survivors, tempDir, type CliRun } from './cli.js';
+import { isListening, removeDir, runCli, killLeftServers, survivors, tempDir, type CliRun } from './cli.js';
 
 const cwd = tempDir('e2e-glm');
 const port = String(20000 + Math.floor(Math.random() * 20000));
 let run: CliRun;
 
 afterAll(() => {
-  for (const pid of survivors([...(run?.stderr ?? '').matchAll(/launching on port (\d+)/g)].map((m) => Number(m[1]))))
-    process.kill(pid, 'SIGKILL');
+  killLeftServers(run?.stderr ?? '');
   removeDir(cwd);
 });
 

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { TuneEvent } from '../../src/core/events.js';
-import { removeDir, runCli, survivors, tempDir, type CliRun } from './cli.js';
+import { removeDir, runCli, killLeftServers, tempDir, type CliRun } from './cli.js';
 
 const cwd = tempDir('e2e-baseline-reuse');
 const port = 20000 + Math.floor(Math.random() * 20000);
@@ -14,8 +14,7 @@ const runs: CliRun[] = [];
 const TRUTH = fileURLToPath(new URL('../fixtures/truth/power-capped.json', import.meta.url));
 
 afterAll(() => {
-  for (const r of runs)
-    for (const pid of survivors([...r.stderr.matchAll(/launching on port (\d+)/g)].map((m) => Number(m[1])))) process.kill(pid, 'SIGKILL');
+  for (const r of runs) killLeftServers(r.stderr);
   removeDir(cwd);
 });
 

@@ -138,3 +138,9 @@ export function survivors(
   }
   return out;
 }
+
+/** SIGKILL every server a run's stderr says it launched ("launching on port N") that still listens: an afterAll's cleanup. */
+export function killLeftServers(stderr: string | undefined): void {
+  const ports = [...(stderr ?? '').matchAll(/launching on port (\d+)/g)].map((m) => Number(m[1]));
+  for (const pid of survivors(ports)) process.kill(pid, 'SIGKILL');
+}
