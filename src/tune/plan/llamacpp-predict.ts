@@ -21,9 +21,13 @@ import { quantizedGgufs } from './llamacpp-gguf.js';
 import { existsSync } from 'node:fs';
 
 /** Register the derived facts of each file llama-quantize will make for this session. */
+const planned = new Set<string>();
+
 function planQuantized(config: SessionConfig, runDir: string): void {
   for (const q of quantizedGgufs(config.llamacpp?.gguf ?? [], runDir)) {
-    if (existsSync(q.path)) continue;
+    // Once per file: every prediction of the plan comes here.
+    if (planned.has(q.path) || existsSync(q.path)) continue;
+    planned.add(q.path);
     try {
       const h = readGgufHeader(q.from);
       // 2-D weight matrices are what llama-quantize converts; 1-D norms and biases stay F32.
