@@ -3,6 +3,7 @@
 // fit's corrections. src/sim/calibrated.ts sends llamacpp observations here. The CPU facts,
 // the host's load included, are read once, when the first observation is predicted (session
 // start), unless a caller that measured them earlier sets them (useLlamacppCpu).
+import { existsSync } from 'node:fs';
 import type { Corrections } from '../model/calibration/corrections.js';
 import type { Figures } from '../model/calibration/observation.js';
 import { hostCpuFacts } from '../host/cpu.js';
@@ -12,6 +13,8 @@ import { ggufFacts, llamacppEstimate, type GgufFacts } from '../model/llamacpp-e
 import type { Knobs } from '../core/variant.js';
 
 const facts = new Map<string, GgufFacts>();
+/** Files whose facts were derived before they existed: read from the file itself once it is there. */
+const derived = new Set<string>();
 let cpu: CpuFacts | undefined;
 
 /**
@@ -20,7 +23,9 @@ let cpu: CpuFacts | undefined;
  * exists is read instead.
  */
 export function planGgufFacts(model: string, f: GgufFacts): void {
-  if (!facts.has(model)) facts.set(model, f);
+  if (facts.has(model)) return;
+  facts.set(model, f);
+  derived.add(model);
 }
 
 /** Predict on these CPU facts from now on (a script that read the host's load before it launched anything). */
@@ -41,6 +46,10 @@ export interface LlamacppRun {
 export function llamacppFigures(r: LlamacppRun, k: Corrections): Figures | undefined {
   const w = r.workload;
   if (w.inputLen === undefined || w.outputLen === undefined) return undefined;
+  if (derived.has(r.model) && existsSync(r.model)) {
+    derived.delete(r.model);
+    facts.delete(r.model);
+  }
   if (!facts.has(r.model)) {
     try {
       facts.set(r.model, ggufFacts(readGgufHeader(r.model)));

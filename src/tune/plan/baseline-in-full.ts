@@ -47,8 +47,8 @@ export function fullRunBaselineId(
   return pickBaseline(list, c.config.baseline)?.variantId ?? null;
 }
 
-/** A planned variant not measured yet, as a result that can serve; a pruned or dropped one as it is. */
-function pending(v: PlannedVariant): VariantResult {
+/** A planned variant not measured yet, as a result that can serve (pickBaseline reads it so); a pruned or dropped one as it is. */
+export function pending(v: PlannedVariant): VariantResult {
   const status = v.status === 'planned' ? 'ok' : v.status === 'pruned' ? 'pruned' : 'skipped';
   return {
     variantId: v.variant.id,

@@ -24,7 +24,7 @@ import {
 } from '../budget/rule.js';
 import type { PlannedVariant } from '../plan/types.js';
 import { stageScenario } from '../plan/replica.js';
-import { fullRunBaselineId } from '../plan/baseline-in-full.js';
+import { fullRunBaselineId, pending } from '../plan/baseline-in-full.js';
 import { pickBaseline } from '../decide/validate.js';
 import { scenarioKey } from '../launch/workloads.js';
 import type { SessionContext } from '../context/session-context.js';
@@ -173,15 +173,10 @@ async function screen(
  * with predicted paths in the engine stage, the baseline on its defaults: validation and every
  * gain are against it, and a path that beat it must not become the baseline by its absence.
  */
-function budgetExempt(ctx: SessionContext, variants: readonly PlannedVariant[], inFull: string | null, scenario: string): Set<string> {
+function budgetExempt(ctx: SessionContext, variants: readonly PlannedVariant[], inFull: string | null): Set<string> {
   const paths = variants.some((v) => v.predictedPath);
   const defaults = paths
-    ? pickBaseline(
-        variants
-          .filter((v) => !v.predictedPath && v.status === 'planned')
-          .map((v) => ({ ...resultFromPlanned(v, scenario), status: 'ok' as const })),
-        ctx.config.baseline,
-      )
+    ? pickBaseline(variants.filter((v) => !v.predictedPath && v.status === 'planned').map(pending), ctx.config.baseline)
     : null;
   return new Set([inFull, defaults?.variantId].filter((x): x is string => !!x));
 }
@@ -204,7 +199,7 @@ export async function measureStageOnBudget(
     variants,
     byId,
   );
-  const exempt = budgetExempt(ctx, variants, inFull, scenario.name);
+  const exempt = budgetExempt(ctx, variants, inFull);
   const leader = leaderValue(ctx, [carried]);
   const host = costHost(ctx.plan);
   let todo: Candidate[] = [];
