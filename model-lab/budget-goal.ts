@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { SessionGpuTime, TuneEvent } from '../src/core/events.js';
 import type { Variant } from '../src/core/variant.js';
-import { median } from '../src/bench/stats.js';
+import { median } from '../src/core/stats.js';
 import { simulatedHost } from '../src/host/gpus.js';
 import { configFromFlags } from '../src/tune/cli/args.js';
 import { runVariantScenarios } from '../src/tune/run/runner.js';

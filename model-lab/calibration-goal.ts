@@ -14,7 +14,7 @@ import { correctionsFor, describeSet, type CorrectionSet } from '../src/model/ca
 import { readCorrectionFile } from '../src/model/calibration/files.js';
 import { fitCorrections } from '../src/model/calibration/fit.js';
 import { type Figures } from '../src/model/calibration/observation.js';
-import { median } from '../src/bench/stats.js';
+import { median } from '../src/core/stats.js';
 import { simPredictor, type SimObservation } from '../src/sim/calibrated.js';
 import { predict } from '../src/sim/predict.js';
 import { Rng } from '../src/sim/rng.js';

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TuneEvent, VariantResult } from '../src/core/events.js';
-import { median } from '../src/bench/stats.js';
+import { median } from '../src/core/stats.js';
 
 const BIN = fileURLToPath(new URL('../bin/servelab.js', import.meta.url));
 const TRUTH_DIR = fileURLToPath(new URL('../test/fixtures/truth/', import.meta.url));

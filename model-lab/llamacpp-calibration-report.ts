@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { correctionsFor, describeSet, NEUTRAL } from '../src/model/calibration/corrections.js';
 import { fitCorrections } from '../src/model/calibration/fit.js';
-import { median } from '../src/bench/stats.js';
+import { median } from '../src/core/stats.js';
 import { cpuIdentity, cpuLoadNow } from '../src/host/cpu.js';
 import { cpuFactsFrom, type CpuLoad } from '../src/model/cpu.js';
 import { useLlamacppCpu } from '../src/sim/llamacpp-calibrated.js';

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { findLlamaServer } from '../src/engines/llamacpp-detect.js';
 import { llamaCppPaths } from '../src/host/llamacpp-build.js';
-import { makeRandomGguf } from '../src/model/gguf/make.js';
+import { makeRandomGguf } from '../src/gguf/make.js';
 
 const BIN = fileURLToPath(new URL('../bin/servelab.js', import.meta.url));
 const BENCH = fileURLToPath(new URL('./capacity.bench.ts', import.meta.url));

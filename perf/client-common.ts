@@ -4,7 +4,7 @@
 // host's CLOCK_MONOTONIC (serverClockSkewMs).
 import { runBenchmarkIsolated } from '../src/bench/isolated.js';
 import { runBenchmark } from '../src/bench/run.js';
-import { mean, percentile } from '../src/bench/stats.js';
+import { mean, percentile } from '../src/core/stats.js';
 import type { BenchResult, SampledRequest } from '../src/bench/types.js';
 import { epochMinusMonotonicMs } from '../test/fixtures/bench/scripted-server.js';
 import type { ChildServer } from '../test/fixtures/bench/spawn-server.js';

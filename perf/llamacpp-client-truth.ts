@@ -20,7 +20,7 @@ import { findLlamaServer } from '../src/engines/llamacpp-detect.js';
 import { llamaCppPaths } from '../src/host/llamacpp-build.js';
 import { findFreePort } from '../src/host/ports.js';
 import { launchServer } from '../src/host/process.js';
-import { makeRandomGguf } from '../src/model/gguf/make.js';
+import { makeRandomGguf } from '../src/gguf/make.js';
 
 const arg = (name: string, dflt: string) => {
   const i = process.argv.indexOf(name);

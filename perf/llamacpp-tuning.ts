@@ -20,7 +20,7 @@ import type { Variant } from '../src/core/variant.js';
 import { findLlamaServer } from '../src/engines/llamacpp-detect.js';
 import { cpuOnlyHost } from '../src/host/cpu.js';
 import { llamaCppPaths } from '../src/host/llamacpp-build.js';
-import { makeRandomGguf } from '../src/model/gguf/make.js';
+import { makeRandomGguf } from '../src/gguf/make.js';
 import type { Profile } from '../src/profiles/schema.js';
 import { parseAutoArgs } from '../src/tune/cli/args.js';
 import { runVariant } from '../src/tune/run/runner.js';

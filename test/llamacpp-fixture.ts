@@ -14,8 +14,8 @@ import { findFreePort } from '../src/host/ports.js';
 import { launchServer } from '../src/host/process.js';
 import type { ReadyResult, ServerHandle } from '../src/host/server-handle.js';
 import { llamaCppPaths } from '../src/host/llamacpp-build.js';
-import { makeRandomGguf } from '../src/model/gguf/make.js';
-import type { ArchShape } from '../src/model/gguf/random.js';
+import { makeRandomGguf } from '../src/gguf/make.js';
+import type { ArchShape } from '../src/gguf/random.js';
 
 export const LLAMA_SERVER: string | undefined = findLlamaServer(process.env.SERVELAB_LLAMA_SERVER)?.path;
 /** llama-quantize beside the server (servelab's build has both), or undefined. */

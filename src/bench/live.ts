@@ -1,5 +1,5 @@
 // The rolling view emitted about once a second while a benchmark runs.
-import { mean, percentile } from './stats.js';
+import { mean, percentile } from '../core/stats.js';
 import type { LiveSnapshot } from '../core/metrics.js';
 
 const WINDOW_S = 1;

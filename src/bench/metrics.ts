@@ -1,6 +1,6 @@
 // The metric formulas of `vllm bench serve` (serve.py calculate_metrics), on per-request outputs.
 // Where vLLM main fixed a v0.11.0 bug we follow main; docs/bench.md lists each difference.
-import { mean, median, percentileSorted, sortedCopy, std } from './stats.js';
+import { mean, median, percentileSorted, sortedCopy, std } from '../core/stats.js';
 import type { RequestOutput } from './types.js';
 import type { BenchMetrics, GoodputSlo, LatencyMetric } from '../core/metrics.js';
 

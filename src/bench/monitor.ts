@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { isMainThread } from 'node:worker_threads';
-import { percentile } from './stats.js';
+import { percentile } from '../core/stats.js';
 import type { ClientStats } from './types.js';
 
 export const LAG_LIMIT_MS = 5;

@@ -1,12 +1,12 @@
 // Token counting: a real tokenizer.json (via @huggingface/tokenizers, loaded lazily so importing
-// src/bench stays cheap), a GGUF model's own vocabulary made into one (model/gguf/hf-tokenizer.ts),
+// src/bench stays cheap), a GGUF model's own vocabulary made into one (gguf/hf-tokenizer.ts),
 // or the approximation shared with the simulator: ONE whitespace-separated word = ONE token.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { UserError } from '../core/errors.js';
-import { hfTokenizerJson } from '../model/gguf/hf-tokenizer.js';
-import { readGgufHeader } from '../model/gguf/read.js';
+import { hfTokenizerJson } from '../gguf/hf-tokenizer.js';
+import { readGgufHeader } from '../gguf/read.js';
 
 export interface TokenCounter {
   mode: 'exact' | 'approximate';
@@ -105,7 +105,7 @@ function sampleableIds(tok: {
   return ids.sort((a, b) => a - b);
 }
 
-/** A GGUF model's own vocabulary (llama.cpp), as tokenizer.json (model/gguf/hf-tokenizer.ts). */
+/** A GGUF model's own vocabulary (llama.cpp), as tokenizer.json (gguf/hf-tokenizer.ts). */
 function ggufTokenizer(file: string): unknown {
   try {
     return hfTokenizerJson(readGgufHeader(file));

@@ -8,7 +8,7 @@ import { parseNumberArg } from '../core/number-arg.js';
 import type { Knobs } from '../core/variant.js';
 import { correctionsFor } from '../model/calibration/corrections.js';
 import { cpuInfo, hostCpuFacts } from '../host/cpu.js';
-import { readGgufHeader } from '../model/gguf/read.js';
+import { readGgufHeader } from '../gguf/read.js';
 import { ggufFacts, kvElemBytes, llamacppEstimate } from '../model/llamacpp-estimate.js';
 import { checkCalibration, readCalibrationFile, type CalibrationFile } from '../profiles/calibration-file.js';
 

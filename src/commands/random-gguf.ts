@@ -8,8 +8,8 @@ import fs from 'node:fs';
 import { UserError } from '../core/errors.js';
 import { optionalNumberArg } from '../core/number-arg.js';
 import { llamaCppPaths } from '../host/llamacpp-build.js';
-import { makeRandomGguf } from '../model/gguf/make.js';
-import { RANDOM_NOTE, type ArchShape } from '../model/gguf/random.js';
+import { makeRandomGguf } from '../gguf/make.js';
+import { RANDOM_NOTE, type ArchShape } from '../gguf/random.js';
 import { parseCommandArgs } from './args.js';
 
 const USAGE = [

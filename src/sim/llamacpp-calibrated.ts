@@ -8,7 +8,7 @@ import type { Corrections } from '../model/calibration/corrections.js';
 import type { Figures } from '../model/calibration/observation.js';
 import { hostCpuFacts } from '../host/cpu.js';
 import type { CpuFacts, CpuLoad } from '../model/cpu.js';
-import { readGgufHeader } from '../model/gguf/read.js';
+import { readGgufHeader } from '../gguf/read.js';
 import { ggufFacts, llamacppEstimate, type GgufFacts } from '../model/llamacpp-estimate.js';
 import type { Knobs } from '../core/variant.js';
 

@@ -3,7 +3,7 @@ import { arrivalDelays } from '../../src/bench/arrivals.js';
 import { parseFlags } from '../../src/bench/cli-args.js';
 import { parseGoodput, parseMetricPercentiles, parsePercentileMetrics } from '../../src/bench/goodput.js';
 import { PyRandom } from '../../src/bench/rng.js';
-import { mean, std } from '../../src/bench/stats.js';
+import { mean, std } from '../../src/core/stats.js';
 
 const gaps = (d: number[]) => d.map((x, i) => x - (i ? d[i - 1]! : 0));
 

@@ -2,7 +2,7 @@
 // running vLLM's calculate_metrics formulas on the same trace (see comments for hand checks).
 import { describe, expect, it } from 'vitest';
 import { calculateMetrics, peakConcurrency, peakOutputTokensPerS } from '../../src/bench/metrics.js';
-import { median, percentile, std } from '../../src/bench/stats.js';
+import { median, percentile, std } from '../../src/core/stats.js';
 import type { RequestOutput } from '../../src/bench/types.js';
 
 const req = (

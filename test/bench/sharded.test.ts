@@ -6,7 +6,7 @@ import { arrivalDelays } from '../../src/bench/arrivals.js';
 import { runBenchmarkIsolated } from '../../src/bench/isolated.js';
 import { liveBenchWorkers } from '../../src/bench/worker-count.js';
 import { calculateMetrics } from '../../src/bench/metrics.js';
-import { percentile } from '../../src/bench/stats.js';
+import { percentile } from '../../src/core/stats.js';
 import type { BenchEvent } from '../../src/bench/types.js';
 import { spawnScriptedServer, type ChildServer } from '../fixtures/bench/spawn-server.js';
 import { requests } from './helpers.js';

@@ -5,12 +5,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { GGML_TYPES, plain, str, u32, ValueType, type GgufValue } from '../../src/model/gguf/format.js';
-import { makeRandomGguf } from '../../src/model/gguf/make.js';
-import { toHalf } from '../../src/model/gguf/random.js';
-import { readGgufHeader } from '../../src/model/gguf/read.js';
-import { vocabSafety } from '../../src/model/gguf/vocab.js';
-import { writeGguf } from '../../src/model/gguf/write.js';
+import { GGML_TYPES, plain, str, u32, ValueType, type GgufValue } from '../../src/gguf/format.js';
+import { makeRandomGguf } from '../../src/gguf/make.js';
+import { toHalf } from '../../src/gguf/random.js';
+import { readGgufHeader } from '../../src/gguf/read.js';
+import { vocabSafety } from '../../src/gguf/vocab.js';
+import { writeGguf } from '../../src/gguf/write.js';
 import { llamaCppPaths } from '../../src/host/llamacpp-build.js';
 
 const VOCAB_GPT2 = fs.existsSync(llamaCppPaths().vocab('gpt-2')) ? llamaCppPaths().vocab('gpt-2') : undefined;

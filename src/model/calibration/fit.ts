@@ -7,7 +7,7 @@
 // src/sim/calibrated.ts); the error band and the leave-one-out error come from the same solve.
 import { correctionsFor, ENGINE_SHARE, FIT_KEYS, PRIORS, type CorrectionSet, type Corrections } from './corrections.js';
 import { solveSpd, zeros } from './linalg.js';
-import { median as numpyMedian } from '../../bench/stats.js';
+import { median as numpyMedian } from '../../core/stats.js';
 import { METRICS, PRIOR_BAND_LOG_SD, type Figures, type Observation, type Predictor } from './observation.js';
 
 const K = FIT_KEYS.length;

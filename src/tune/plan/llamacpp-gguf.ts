@@ -1,12 +1,12 @@
 // What the planner reads from a GGUF file for llama.cpp: the shapes that size its KV cache and
-// the weights' type, taken from the header alone (readGgufHeader, src/model/gguf/read.ts), once
+// the weights' type, taken from the header alone (readGgufHeader, src/gguf/read.ts), once
 // per file. KV bytes per token = 2 (K and V) x layers x KV heads x head dim x bytes per element of
 // the cache type; the element sizes are ggml's block sizes (GGML_TYPES, ggml's GGML_QUANT_SIZES):
 // q8_0 stores 32 values in 34 bytes, q4_0 in 18.
 import { existsSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { GGML_TYPES, ggmlTypeName, plain, tensorBytes } from '../../model/gguf/format.js';
-import { readGgufHeader } from '../../model/gguf/read.js';
+import { GGML_TYPES, ggmlTypeName, plain, tensorBytes } from '../../gguf/format.js';
+import { readGgufHeader } from '../../gguf/read.js';
 import type { SessionConfig } from '../config/config.js';
 
 export interface GgufFacts {

@@ -10,8 +10,8 @@
 import type { Predicted } from '../../core/events.js';
 import type { Scenario } from '../../core/scenario.js';
 import type { Variant } from '../../core/variant.js';
-import { GGML_TYPES } from '../../model/gguf/format.js';
-import { readGgufHeader } from '../../model/gguf/read.js';
+import { GGML_TYPES } from '../../gguf/format.js';
+import { readGgufHeader } from '../../gguf/read.js';
 import { ggufFacts } from '../../model/llamacpp-estimate.js';
 import { NEUTRAL } from '../../model/calibration/corrections.js';
 import { llamacppFigures, planGgufFacts } from '../../sim/llamacpp-calibrated.js';

@@ -2,7 +2,7 @@
 // server, the same greedy prompts (temperature 0, fixed max tokens) through the benchmark client
 // (src/quality/greedy.ts). Their cost rides on the result in GPU-seconds; the agreement with the
 // reference is worked out by the session (stage/quality-check.ts), which knows the reference.
-import { readGgufHeader } from '../../model/gguf/read.js';
+import { readGgufHeader } from '../../gguf/read.js';
 import type { Variant } from '../../core/variant.js';
 import type { Scenario } from '../../core/scenario.js';
 import type { VariantQuality } from '../../core/quality-schema.js';
@@ -11,7 +11,7 @@ import { gpusHeld } from '../../model/layout.js';
 import { loadScenario } from '../launch/workloads.js';
 import type { QualityRequest, RunVariantContext } from './types.js';
 
-/** A llama.cpp GGUF written by `servelab random-gguf` (its general.name says so, model/gguf/random.ts). */
+/** A llama.cpp GGUF written by `servelab random-gguf` (its general.name says so, gguf/random.ts). */
 function randomGguf(model: string): boolean {
   if (!model.endsWith('.gguf')) return false;
   try {

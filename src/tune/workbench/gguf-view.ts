@@ -4,9 +4,9 @@
 // file `servelab random-gguf` wrote says so, since its outputs are meaningless.
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { plain } from '../../model/gguf/format.js';
-import { readGgufHeader } from '../../model/gguf/read.js';
-import { RANDOM_NOTE } from '../../model/gguf/random.js';
+import { plain } from '../../gguf/format.js';
+import { readGgufHeader } from '../../gguf/read.js';
+import { RANDOM_NOTE } from '../../gguf/random.js';
 import { ggufFacts } from '../plan/llamacpp-gguf.js';
 import type { ModelView } from './types.js';
 

@@ -1,5 +1,6 @@
-// numpy-compatible statistics over plain number arrays. Empty input gives 0, as vLLM's
-// `np.mean(x or 0)` idiom does.
+// numpy-compatible statistics over plain number arrays (mean, std, percentile, median). Empty input
+// gives 0, as vLLM's `np.mean(x or 0)` idiom does. In core because the benchmark client and the
+// calibration fit both use them.
 
 export function mean(xs: readonly number[]): number {
   if (xs.length === 0) return 0;

@@ -1,7 +1,7 @@
 // Put a random-weight GGUF together: layout (named architecture or another file's header),
 // tokenizer keys from a vocabulary file, the label saying its outputs are meaningless, and the
 // tensor data. Used by `servelab random-gguf` and by tests that need a model for llama-server.
-import { UserError } from '../../core/errors.js';
+import { UserError } from '../core/errors.js';
 import { GGML_TYPES, plain } from './format.js';
 import { archLayout, labelRandom, likeLayout, Normal, safeTokens, tensorData, type ArchShape } from './random.js';
 import { readGgufHeader } from './read.js';

@@ -3,7 +3,7 @@
 //
 //   readGgufHeader(file) -> GgufHeader   throws UserError for a file that is not GGUF v2/v3
 import fs from 'node:fs';
-import { UserError } from '../../core/errors.js';
+import { UserError } from '../core/errors.js';
 import {
   alignUp,
   GGUF_DEFAULT_ALIGNMENT,
