@@ -1,52 +1,33 @@
 // Layering rules, checked by `npm test` (npm run layers). See docs/architecture.md, "How the layering is enforced".
-// The core folders run headless and in sim-serve processes: they must never pull in Ink/React or
-// the front end. Folders must not import each other in a circle (a cycle means neither folder can
-// be understood, tested or moved alone).
-const CORE = '^src/(core|bench|engines|host|tune|model|sim|profiles|sweep|capacity|quality)/';
-const FRONT_END = '^src/(app\\.tsx|screens/|tui/)';
+// The floors of src/ and of src/tune are written once, in scripts/floors.cjs; the rules below are
+// generated from them (a folder imports only folders on lower floors, type imports included).
+// The headless floors run in sim-serve processes too: they must never pull in Ink/React. Files and
+// folders must not import each other in a circle (a cycle means neither can be understood, tested
+// or moved alone).
+const { HEADLESS, dependencyRules } = require('./scripts/floors.cjs');
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
+    ...dependencyRules(),
     {
       name: 'core-not-ink',
-      comment: 'core folders never import ink or react (they run headless and in sim-serve)',
+      comment: 'the floors below the Ink front end never import ink or react (they run headless and in sim-serve)',
       severity: 'error',
-      from: { path: CORE },
+      from: { path: HEADLESS },
       to: { path: '(^|/)node_modules/(ink|react|react-dom|ink-testing-library)/' },
     },
     {
-      name: 'core-not-front-end',
-      comment: 'core folders never import the TUI (src/app.tsx, ui, screens, components, tui)',
-      severity: 'error',
-      from: { path: CORE },
-      to: { path: FRONT_END },
-    },
-    {
-      name: 'host-not-engines',
-      comment: 'host launches processes and sits below engines: the caller passes engine rules in (launchServer opts.classify, opts.checkImage)',
-      severity: 'error',
-      from: { path: '^src/host/' },
-      to: { path: '^src/engines/' },
-    },
-    {
       name: 'no-module-cycles',
-      comment: 'no file imports itself through others, type imports included: a contract lives below the files that use it (e.g. src/tune/plan/types.ts, src/tune/run/types.ts)',
+      comment:
+        'no file imports itself through others, type imports included: a contract lives below the files that use it (e.g. src/tune/plan/types.ts, src/tune/run/types.ts)',
       severity: 'error',
       from: { path: '^src/' },
       to: { circular: true },
     },
     {
-      name: 'no-tune-folder-cycles',
-      comment: 'the concept folders of src/tune (config, cost, decide, launch, plan, run, context, stage, sweep, session, replay, cli, workbench) import each other one way only',
-      severity: 'error',
-      scope: 'folder',
-      from: { path: '^src/tune/[^/]+$' },
-      to: { circular: true },
-    },
-    {
       name: 'no-folder-cycles',
-      comment: 'top-level folders of src/ must not import each other in a circle (inside one folder, e.g. the TUI kit, sub-folders may)',
+      comment: 'folders of src/ must not import each other in a circle (inside one top-level folder, e.g. the TUI kit, sub-folders may)',
       severity: 'error',
       scope: 'folder',
       from: { path: '^src/[^/]+$' },
