@@ -96,10 +96,10 @@ export function cycles(graph: Map<string, Set<string>>): string[][] {
   return found;
 }
 
-/** `src/model/gguf/read.ts` -> `src/model/gguf`. */
+/** `src/model/calibration/fit.ts` -> `src/model/calibration`. */
 export const folderOf = (file: string): string => posix.dirname(file);
 
-/** `src/model/gguf/read.ts` -> `model`; a file at src's root is its own concept (`cli.tsx`, not the `cli` folder). */
+/** `src/model/calibration/fit.ts` -> `model`; a file at src's root is its own concept (`cli.tsx`, not the `cli` folder). */
 export function conceptOf(file: string): string {
   return file.split('/')[1]!;
 }

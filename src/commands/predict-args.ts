@@ -100,7 +100,7 @@ export function parsePredictArgs(argv: string[]): PredictArgs {
     if (e instanceof SimArgsError) throw simError(e);
     throw e;
   }
-  // The same cap and wording as --auto, sim and the workbench (config-rules.ts RULES.simGpus).
+  // The same cap and wording as --auto, sim and the workbench (tune/config/rules.ts RULES.simGpus).
   checkNumber('--gpus', String(sim.gpus), RULES.simGpus);
   if (!findGpu(sim.gpu)) throw new UserError(`unknown GPU '${sim.gpu}': use one of ${gpuNames().join(', ')}`);
   if (!getModel(sim.model))

@@ -62,7 +62,7 @@ export const PRIORS: Record<FitKey, CorrectionPrior> = {
     scales: 'per-step host and launch overheads (scheduling, per-sequence work, per-layer launches)',
     sigma: 0.5,
     source:
-      "hand-set: host work depends on the host's CPU, which no training row names; the per-request front end fits 5-17 ms across the published pages (docs/model-diagnosis.md section 6)",
+      "hand-set: host work depends on the host's CPU, which no training row names; the per-request front end fits 5-17 ms across the published pages (model-lab/DIAGNOSIS.md section 6)",
   },
   prefill: {
     scales: 'time of every step that carries prefill tokens',
@@ -72,13 +72,13 @@ export const PRIORS: Record<FitKey, CorrectionPrior> = {
   comm: {
     scales: 'tensor-parallel link bandwidth (collectives, pipeline hand-offs)',
     sigma: 0.3,
-    source: 'hand-set: the GLM-4.6 8xH100 rows match a PCIe-class link, not NVLink (docs/model-diagnosis.md section 9)',
+    source: 'hand-set: the GLM-4.6 8xH100 rows match a PCIe-class link, not NVLink (model-lab/DIAGNOSIS.md section 9)',
   },
   frontEnd: {
     scales: "the API server's serial per-request and per-token preprocessing",
     sigma: 0.5,
     source:
-      'hand-set: the fitted 9.91 ms (fitted.ts vllmFrontEndPerRequestS) against 5-17 ms per published page (docs/model-diagnosis.md section 6)',
+      'hand-set: the fitted 9.91 ms (fitted.ts vllmFrontEndPerRequestS) against 5-17 ms per published page (model-lab/DIAGNOSIS.md section 6)',
   },
   contention: {
     scales: 'the slowdown of llama.cpp CPU graphs per thread beyond the cores other processes leave free (llamacpp-estimate.ts contention)',

@@ -93,7 +93,7 @@ export interface SlurmRuntimeConfig {
   nodes?: number;
   /** sbatch --exclusive for every job. */
   exclusive?: boolean;
-  /** GPUs per node, from Slurm's discovery at session start (session-open.ts). */
+  /** GPUs per node, from Slurm's discovery at session start (tune/session/open.ts). */
   gpusPerNode?: number;
 }
 
@@ -148,7 +148,7 @@ export interface SessionConfig {
   repeatsMax?: number;
   /** Variants of one stage at once on disjoint GPUs: 'auto' (default), 'off' or a number. */
   parallel?: 'auto' | 'off' | number;
-  /** 'auto': tune one replica at its smallest TP, then whole-host layouts (replica-plan.ts); absent/'off': whole host. */
+  /** 'auto': tune one replica at its smallest TP, then whole-host layouts (tune/plan/replica.ts); absent/'off': whole host. */
   replica?: 'auto' | 'off';
   /**
    * --dummy-weights: tuning launches where dummy weights cannot change the measurement run with

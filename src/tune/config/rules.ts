@@ -1,5 +1,5 @@
 // The rules a tuning config's inputs must meet, with their one wording. `servelab --auto` checks
-// its flags with them (args.ts) and the workbench checks its form with them (workbench-form.ts),
+// its flags with them (args.ts) and the workbench checks its form with them (tune/workbench/form.ts),
 // so the two front ends reject the same input with the same words. `what` names the input the
 // way its front end does: '--num-prompts' on the command line, 'prompts' in the form.
 import { existsSync, statSync } from 'node:fs';

@@ -107,7 +107,7 @@ function laterVerdict(
 }
 
 /**
- * Whole-host layouts of a tuned replica (replica-plan.ts): the best layout wins outright (with the
+ * Whole-host layouts of a tuned replica (tune/plan/replica.ts): the best layout wins outright (with the
  * repeats' tie rule); gains are against the first layout, the tuned replica tiled over the host.
  */
 function layoutVerdict(

@@ -17,7 +17,7 @@ export type Up = Extract<ServerStart, { ok: true }>;
 
 /**
  * The GPU ids a parallel launch was pinned to, for its results. Not on Slurm: there Slurm places
- * and pins each job, and the launch records the GPUs it was given (slurm-start.ts recordGpus).
+ * and pins each job, and the launch records the GPUs it was given (tune/run/slurm/start.ts recordGpus).
  */
 export const pinned = (ctx: RunVariantContext): Partial<VariantResult> =>
   ctx.gpuIds && ctx.config.runtime.kind !== 'slurm' ? { gpuIds: [...ctx.gpuIds] } : {};

@@ -58,7 +58,7 @@ export function failureContext(host: HostInfo, variant: Variant): FailureContext
 
 /**
  * Bring the variant up on its runtime: native or docker as a local process (launchServer), slurm
- * as a Slurm job (slurm-start.ts). Both build the command through prepareLaunch.
+ * as a Slurm job (tune/run/slurm/start.ts). Both build the command through prepareLaunch.
  */
 export async function startServer(
   variant: Variant,

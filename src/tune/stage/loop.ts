@@ -73,7 +73,7 @@ export async function runStage(ctx: SessionContext, state: StageLoopState, plann
   if (c.skipped) return skipStage(ctx, state, name, index, c.skipped, false);
 
   // With a replica plan, the parallelism stage compares whole-host layouts among themselves: the
-  // carried one-replica result is on fewer GPUs, no reference for them (replica-plan.ts).
+  // carried one-replica result is on fewer GPUs, no reference for them (tune/plan/replica.ts).
   const layouts = !!ctx.plan.replica && name === 'parallelism';
   const against = layouts ? null : state.carried;
   // Under --budget the budget rule measures the stage, and no adaptive repeats run (budget-stage.ts).

@@ -82,7 +82,7 @@ export async function validateWinner(
   const scenarios = load ? validationAtLoad(ctx.config.validation, load) : ctx.config.validation;
   if (!scenarios.length || !baseline) return [];
   // With a replica plan the baseline was measured on one replica: validation runs it on the whole
-  // host, as the winner's chosen layout does (replica-plan.ts).
+  // host, as the winner's chosen layout does (tune/plan/replica.ts).
   const r = ctx.plan.replica;
   const tuningDummy = ctx.plan.dummyWeights?.used === true;
   // A failed tuning row is taken back as it is (reusableForValidation): the phrase must say so.

@@ -1,5 +1,5 @@
 // The load sweep inside a tuning session (`--sweep`, `--objective frontier`): after the staged
-// search, sweep the finalists (sweep-finalists.ts) one launch each through the session's runner,
+// search, sweep the finalists (tune/sweep/finalists.ts) one launch each through the session's runner,
 // every point journaled (a resumed session measures only what is missing) and emitted as a
 // sweep-point event; then the frontier and, for --objective frontier, the variant and load the
 // SLO allows the most tok/s/GPU at, which replaces the staged winner.

@@ -1,5 +1,5 @@
 // The workbench form against the tuning config: its defaults (command line, then saved settings),
-// its checks (the rules and wording of `servelab --auto`, config-rules.ts), and the SessionConfig
+// its checks (the rules and wording of `servelab --auto`, tune/config/rules.ts), and the SessionConfig
 // it stands for, built from the typed choices with the same builder as the flags (configFromFlags).
 import { UserError } from '../../core/errors.js';
 import type { Settings, SettingValues } from '../../core/settings.js';

@@ -27,7 +27,7 @@ afterAll(() => {
 const config = (...more: string[]) => parseAutoArgs(['--model', 'Qwen/Qwen3-14B', ...more]).config!;
 const trt = (knobs: Variant['knobs'] = {}, model = 'Qwen/Qwen3-14B'): Variant => ({ id: 'trtllm', engine: 'trtllm', model, knobs });
 
-/** The launch a stage gets, decided as the runner decides it (server-start.ts, slurm-start.ts). */
+/** The launch a stage gets, decided as the runner decides it (server-start.ts, tune/run/slurm/start.ts). */
 function launch(cfg: ReturnType<typeof config>, v: Variant, stage: string) {
   const dummyWeights = launchWeights(cfg, v, stage)?.kind === 'dummy';
   return prepareLaunch(v, launchContext(cfg, { port: 8300, runDir: join(runDir, v.id, stage) }), { dummyWeights }).spec;

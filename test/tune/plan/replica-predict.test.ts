@@ -1,5 +1,5 @@
 // Predictions on a replica plan's tuning stages are for what the launch runs: one replica's share
-// of the prompts (replica-plan.ts stageScenario), not the whole host's workload (QA: +200..+315%
+// of the prompts (tune/plan/replica.ts stageScenario), not the whole host's workload (QA: +200..+315%
 // "predicted (err)" on every tuning stage of an 8-GPU Qwen3-14B run).
 import { afterAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// The plan's note on a replica's share of the prompts (replica-plan.ts replicaShareNote).
+// The plan's note on a replica's share of the prompts (tune/plan/replica.ts replicaShareNote).
 import { afterAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -210,7 +210,7 @@ function jobRequest(
 }
 
 /**
- * The GPUs Slurm gave the running job (slurm-gpus.ts), said in a job-state event (journalled) and
+ * The GPUs Slurm gave the running job (tune/run/slurm/gpus.ts), said in a job-state event (journalled) and
  * kept as the result's gpuIds for a one-node job. The plan's GPU slot of a parallel variant
  * (ctx.gpuIds) is not used on Slurm: Slurm places each job and pins it itself.
  */
