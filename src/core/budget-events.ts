@@ -1,4 +1,4 @@
-// The budget's part of the event stream (issue 24, `--budget GPU-HOURS`, `--budget-wall D`):
+// The budget's part of the event stream (`--budget GPU-HOURS`, `--budget-wall D`):
 // what the plan projects against the budget, the budget left after each launch, and every
 // variant the budget rule did not launch or screened out, with why. The tuning core decides all
 // of it (src/tune/budget, src/tune/stage/budget-stage.ts); views only file it (view-budget.ts).

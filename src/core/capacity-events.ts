@@ -1,4 +1,4 @@
-// The capacity stage on the event stream (`--capacity RULES`, issue 25): the search started on
+// The capacity stage on the event stream (`--capacity RULES`): the search started on
 // the winner's server, each probe as it starts and as it is judged, and the answer. Plain data
 // and the core's own sentences (src/capacity/text.ts writes them), so the headless text and the
 // TUI show the same words without judging anything.

@@ -46,7 +46,7 @@ export interface VariantResult {
   failure?: Failure;
   startupS?: number;
   cpuS?: number; // CPU seconds of the server process, start-up to stop (first result of a launch; real hosts)
-  /** What the server loaded, as comparison tables name it: the model id, or for llama.cpp the GGUF file and its weight type (issue 26). */
+  /** What the server loaded, as comparison tables name it: the model id, or for llama.cpp the GGUF file and its weight type. */
   served?: string;
   /** Predicted figures from the shared estimate, when the planner made one. */
   predicted?: {
@@ -55,21 +55,21 @@ export interface VariantResult {
     meanTpotMs: number;
     /** Peak SSE events per (simulated) second. */ peakEventsPerS?: number;
   };
-  /** The session's calibrated prediction before it ran (issue 24): band = 1 s.d. %, on `observations` measured variants of this host. */
+  /** The session's calibrated prediction before it ran: band = 1 s.d. %, on `observations` measured variants of this host. */
   calibrated?: { totalTokPerS: number; meanTtftMs: number; meanTpotMs: number; bandPct: number; observations: number };
   simulated?: boolean;
   clientBound?: boolean;
   /** A run stopped early (status 'pruned'): `metrics` cover only the requests finished before the stop. */
   partial?: boolean;
-  /** GPU time this launch held (issue 16); on the first result of a launch that measured several scenarios. */
+  /** GPU time this launch held; on the first result of a launch that measured several scenarios. */
   gpuTime?: VariantGpuTime;
   gpuIds?: number[]; // GPU ids it was pinned to (CUDA_VISIBLE_DEVICES) when it shared the host with other variants
   /**
    * Weights the server loaded: 'dummy' when it ran with random weights of the right shapes
-   * (`--load-format dummy`, outputs fixed by ignore_eos; issue 16), with why; absent = real weights.
+   * (`--load-format dummy`, outputs fixed by ignore_eos), with why; absent = real weights.
    */
   weights?: { kind: 'dummy' | 'real'; why: string };
-  quality?: import('./quality-schema.js').VariantQuality; // the quality check (--quality N, issue 25)
+  quality?: import('./quality-schema.js').VariantQuality; // the quality check (--quality N)
   startedAt: string;
   finishedAt: string;
 }
@@ -187,11 +187,11 @@ export type TuneEvent =
     }
   | { type: 'session-finished'; profilePath: string | null; reportPath: string | null; exitCode: number }
   | { type: 'warning'; message: string }
-  /** The session's host calibration was refitted on one more measured variant (issue 24): its leave-one-out line. */
+  /** The session's host calibration was refitted on one more measured variant: its leave-one-out line. */
   | { type: 'calibration-updated'; observations: number; summary: string }
   | { type: 'error'; message: string }
-  | import('./capacity-events.js').CapacityEvent // the capacity stage (--capacity RULES, issue 25)
-  | BudgetEvent; // the budget (--budget, issue 24)
+  | import('./capacity-events.js').CapacityEvent // the capacity stage (--capacity RULES)
+  | BudgetEvent; // the budget (--budget)
 
 export type TuneListener = (event: TuneEvent) => void;
 
@@ -232,7 +232,7 @@ export interface PlanVariant {
   argv?: string[];
   env?: Record<string, string>;
   predicted?: Predicted;
-  /** With --calibration FILE: the prediction corrected by that host calibration (issue 24). */
+  /** With --calibration FILE: the prediction corrected by that host calibration. */
   calibrated?: NonNullable<VariantResult['calibrated']>;
   /** Under --budget: an engine's predicted path, the later stages' changes in one launch (predicted-path.ts). */
   predictedPath?: string[];
@@ -244,7 +244,7 @@ export interface PlanStageInfo {
   skipped?: string;
   notes: string[];
   variants: PlanVariant[];
-  /** Which GPUs its variants use (issue 16: one replica, or the whole host). */
+  /** Which GPUs its variants use (one replica, or the whole host). */
   gpus?: string;
 }
 

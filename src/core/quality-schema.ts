@@ -1,4 +1,4 @@
-// The quality check's record on a variant's result (issue 25), validated with the profile: what
+// The quality check's record on a variant's result, validated with the profile: what
 // the greedy prompts cost, and, for a variant that changes numerics, its agreement with the
 // reference (the same engine's engine-stage run) and, with --quality-eval, its accuracy.
 // Optional everywhere: profiles written before the check stay valid.

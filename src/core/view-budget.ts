@@ -1,4 +1,4 @@
-// The budget's part of the session projection (issue 24): the plan's projection, the budget left
+// The budget's part of the session projection: the plan's projection, the budget left
 // after the last launch, the order note, every variant the budget kept from its run and each
 // stage's screening. Pure: it files what the core decided (src/tune/stage/budget-stage.ts).
 import type { BudgetEvent, BudgetPlan, BudgetSkip, BudgetState } from './budget-events.js';

@@ -1,4 +1,4 @@
-// GPU-hours as the views show them (issue 16): per variant (its launches' GPU time, startup and
+// GPU-hours as the views show them: per variant (its launches' GPU time, startup and
 // benchmark apart) and per session (the core's session-cost event; while a run is going, what the
 // finished variants held so far). Pure formatting and sums over what the core recorded.
 import type { TuneEvent, VariantGpuTime, VariantResult } from './events.js';

@@ -1,4 +1,4 @@
-// llama.cpp's own estimate (issue 24): a CPU llama-server from a GGUF header's facts, its knobs
+// llama.cpp's own estimate: a CPU llama-server from a GGUF header's facts, its knobs
 // and the host CPU (cpu.ts). Decode streams the weights once per step plus each slot's KV cache,
 // over memory bandwidth x efficiency, and does 2 x params FLOPs per token; prefill does 2 x params
 // FLOPs per token over compute x efficiency. A workload runs in waves of min(concurrency, slots)

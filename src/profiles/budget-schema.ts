@@ -1,4 +1,4 @@
-// The budget part of a profile (issue 24, `--budget`): the limit, validation's share kept back,
+// The budget part of a profile (`--budget`): the limit, validation's share kept back,
 // the full protocol's projected cost, what the session spent, the rule, and every variant the
 // budget kept from its run with why. Optional: profiles of full-protocol sessions (and every
 // profile written before the budget) have none, and still load.

@@ -1,7 +1,7 @@
-// The calibration parts of a profile (issue 24): beside each result's prior prediction, the
+// The calibration parts of a profile: beside each result's prior prediction, the
 // calibrated prediction the session made before measuring it (with its band and how many of
 // this host's variants it was calibrated on); and the session's calibration as a whole (its
-// corrections and leave-one-out error). Optional: profiles written before issue 24 have neither.
+// corrections and leave-one-out error). Optional: profiles written before host calibration have neither.
 import { z } from 'zod';
 import { CorrectionSetSchema } from '../model/calibration/corrections.js';
 

@@ -1,4 +1,4 @@
-// The report's quality section (issue 25): the check's settings and cost, then one line per
+// The report's quality section: the check's settings and cost, then one line per
 // result that sent the greedy prompts (the words are src/quality/text.ts's, as in the summary).
 import { qualityLines } from '../quality/text.js';
 import type { Profile } from './schema.js';

@@ -58,7 +58,7 @@ export const FailureSchema = z.object({
   evidence: z.array(z.string()).optional(),
 });
 
-/** GPU time one launch held (issue 16): seconds, simulated seconds on the simulated host. */
+/** GPU time one launch held: seconds, simulated seconds on the simulated host. */
 export const GpuTimeSchema = z.object({
   gpus: z.number().nonnegative(),
   startupS: z.number().nonnegative(),

@@ -75,14 +75,14 @@ export const VariantResultSchema = z.object({
   predicted: z
     .object({ totalTokPerS: z.number(), meanTtftMs: z.number(), meanTpotMs: z.number(), peakEventsPerS: z.number().optional() })
     .optional(),
-  calibrated: CalibratedPredictionSchema.optional(), // the session's calibrated prediction before it ran (issue 24)
+  calibrated: CalibratedPredictionSchema.optional(), // the session's calibrated prediction before it ran
   simulated: z.boolean().optional(),
   clientBound: z.boolean().optional(),
   /** A run stopped early: its metrics cover the requests finished before the stop. */
   partial: z.boolean().optional(),
   gpuTime: GpuTimeSchema.optional(),
   gpuIds: z.array(z.number().int().nonnegative()).optional(),
-  quality: QualitySchema.optional(), // the quality check (issue 25, quality-schema.ts)
+  quality: QualitySchema.optional(), // the quality check (quality-schema.ts)
   weights: z.object({ kind: z.enum(['dummy', 'real']), why: z.string() }).optional(), // --dummy-weights: what it loaded, why
   startedAt: isoTime,
   finishedAt: isoTime,
@@ -213,11 +213,11 @@ export const ProfileSchema = z.looseObject({
   /** Load sweep of the chosen variants (src/sweep): every point's metrics, the frontier's choice. */
   sweep: SweepRecordSchema.optional(),
   capacity: CapacityRecordSchema.optional(), // `servelab capacity`: the highest load meeting an SLO (src/capacity)
-  /** What the tuning session cost in GPU-hours (absent in profiles written before issue 16). */
+  /** What the tuning session cost in GPU-hours (absent in profiles written before servelab counted GPU-hours). */
   cost: SessionCostSchema.optional(),
-  calibration: SessionCalibrationSchema.optional(), // the session's host calibration (issue 24)
-  quality: QualityCheckSchema.optional(), // --quality N: the quality check's settings and cost (issue 25)
-  budget: BudgetRecordSchema.optional(), // --budget: what it kept from running and why (issue 24)
+  calibration: SessionCalibrationSchema.optional(), // the session's host calibration
+  quality: QualityCheckSchema.optional(), // --quality N: the quality check's settings and cost
+  budget: BudgetRecordSchema.optional(), // --budget: what it kept from running and why
 });
 
 export type Profile = z.infer<typeof ProfileSchema>;

@@ -1,7 +1,7 @@
 // The throughput-interactivity frontier (pure). Each swept point becomes output tok/s per GPU
 // (y: what the operator pays for) against tok/s per user = 1000 / mean TPOT (x: what each user
 // sees), the axes of InferenceMAX's charts and `vllm bench sweep plot_pareto` (which uses
-// output_throughput / concurrency for x; servelab uses 1000 / mean TPOT as issue 12 asks, which
+// output_throughput / concurrency for x; servelab uses 1000 / mean TPOT, which
 // stays meaningful for rate sweeps where concurrency is not fixed).
 import type { BenchMetrics } from '../core/metrics.js';
 import type { SloRule } from '../core/slo-rule.js';

@@ -1,5 +1,5 @@
 // The values an engine gives the knobs servelab leaves unset, for the releases whose source was
-// read for them, on a given GPU and model (issue 16: a variant that spells out a default is the
+// read for them, on a given GPU and model (a variant that spells out a default is the
 // same server as one that leaves it unset). Each function returns undefined where the default
 // depends on something servelab does not know (the installed build, an untested branch), so
 // the caller treats that knob as unknown and launches.

@@ -1,5 +1,5 @@
 // Host corrections: a small declared set of multipliers on the model's fitted constants, per
-// engine and GPU, that a host's own measurements can move (issue 24). 1.0 everywhere is the model
+// engine and GPU, that a host's own measurements can move. 1.0 everywhere is the model
 // as fitted (fitted.ts): every prior is centred there, with a stated spread in log space. A set
 // holds one host-level value per correction and optional per-engine factors on top, so an engine
 // measured once borrows what the host's other engines showed. Engines are plain strings, so an

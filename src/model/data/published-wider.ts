@@ -1,4 +1,4 @@
-// More HELD-OUT published results (issue 15): other models, GPUs, GPU counts and TensorRT-LLM's own
+// More HELD-OUT published results: other models, GPUs, GPU counts and TensorRT-LLM's own
 // tables, all outside the three studies and never fitted on (model-lab/fit.ts reads split 'train' only).
 // Every row names its page (at the commit read) and quotes its figure; nothing here is recalled.
 //

@@ -1,4 +1,4 @@
-// GPU-hours in words for the screens (issue 16): the session's cost on the Results pages and its
+// GPU-hours in words for the screens: the session's cost on the Results pages and its
 // running figure on the Run screen's status line. Formatting only: the figures are the core's
 // (session-cost) or the projection's (view-cost.ts liveCost); simulated time always says so.
 import type { SessionGpuTime } from '../../core/events.js';

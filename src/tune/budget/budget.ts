@@ -1,4 +1,4 @@
-// A session's budget (issue 24): the limit in host GPU-hours, validation's share kept back first,
+// A session's budget: the limit in host GPU-hours, validation's share kept back first,
 // what is spent (the session's cost ledger, src/tune/cost/ledger.ts) and what a launch is
 // estimated to cost (src/tune/plan/estimate-time.ts, on the session's clock: simulated time on
 // the simulated host, like the ledger). A launch is paid for the whole host: the host's GPUs

@@ -1,4 +1,4 @@
-// The budget's rules (issue 24), pure: which variants are not launched, what screening keeps, and
+// The budget's rules, pure: which variants are not launched, what screening keeps, and
 // what a stage or a variant is expected to gain per GPU-hour. The stage code that applies them is
 // src/tune/stage/budget-stage.ts; docs/budget.md states them for users.
 //

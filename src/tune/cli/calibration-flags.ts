@@ -1,4 +1,4 @@
-// `--truth FILE` and `--calibration FILE` of `servelab --auto` (issue 24): checked when the flags
+// `--truth FILE` and `--calibration FILE` of `servelab --auto`: checked when the flags
 // are read, so a missing or malformed file is bad input (exit 2) before anything is planned.
 // --truth: host corrections every sim-serve launch runs on (the planner never reads them);
 // --calibration: the host calibration the session's own calibration starts from.

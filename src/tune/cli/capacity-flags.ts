@@ -1,5 +1,5 @@
 // `--capacity RULES`, `--capacity-by`, `--capacity-resolution` and `--capacity-max` of `servelab
-// --auto` (issue 25), checked when the flags are read with `servelab capacity`'s own rules
+// --auto`, checked when the flags are read with `servelab capacity`'s own rules
 // (src/capacity: the SLO a sample can judge, the resolution's shape): bad input is exit 2 before
 // anything is planned. Absent when --capacity is not given, so the config and plan stay as before.
 import { UserError } from '../../core/errors.js';

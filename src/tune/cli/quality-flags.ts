@@ -1,4 +1,4 @@
-// `--quality N`, `--quality-floor X` and `--quality-eval FILE` of `servelab --auto` (issue 25),
+// `--quality N`, `--quality-floor X` and `--quality-eval FILE` of `servelab --auto`,
 // checked when the flags are read: a bad number or eval file is bad input (exit 2) before
 // anything is planned. Absent when --quality is not given, so the config and plan stay as before.
 import { resolve } from 'node:path';

@@ -1,4 +1,4 @@
-// The budget in headless text (issue 24): the plan's projection and rule, progress lines for the
+// The budget in headless text: the plan's projection and rule, progress lines for the
 // budget events, and the summary's account of what the budget kept from running. The words are
 // the core's (core/view-budget.ts); this file only lays them out.
 import type { BudgetEvent } from '../../core/budget-events.js';

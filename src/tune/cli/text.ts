@@ -53,7 +53,7 @@ function outcomeText(r: VariantResult): string {
   return `${statusText(r)}${hint}`;
 }
 
-/** Issue 24: prior, calibrated with its band, and measured throughput, when the session calibrated. */
+/** With host calibration: prior, calibrated with its band, and measured throughput, when the session calibrated. */
 function predictionText(r: VariantResult): string {
   const c = r.calibrated;
   // Rows the plan predicted (a reused same-server measurement has no prediction of its own).

@@ -1,4 +1,4 @@
-// What `--capacity RULES` asks of a session (issue 25): after validation, search the highest load
+// What `--capacity RULES` asks of a session: after validation, search the highest load
 // at which every rule holds on the winner's server, with the session's workload (src/capacity
 // owns the search; cli/capacity-flags.ts checks the flags).
 

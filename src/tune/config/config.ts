@@ -141,7 +141,7 @@ export interface SessionConfig {
   runtime: RuntimeConfig;
   /** Seconds between /metrics scrapes and GPU samples while benchmarking. */
   sampleIntervalS: number;
-  // Issue 16 (cost). Optional so run folders written before them resume with the defaults.
+  // The cost-saving options below are optional so run folders written before them resume with the defaults.
   /** Stop a losing variant's benchmark once it cannot beat the stage leader (default on; --no-early-stop). */
   earlyStop?: boolean;
   /** Runs at most per variant when a stage's best two are within the margin (default 3; 1 turns it off). */
@@ -163,13 +163,13 @@ export interface SessionConfig {
   calibration?: string;
   /** `--fresh-baseline`: measure the validation baseline even when an earlier run folder holds it (stage/baseline-reuse.ts). */
   freshBaseline?: boolean;
-  /** `--quality N` (issue 25): N greedy prompts to the references and every variant that changes numerics; absent: no check. */
+  /** `--quality N`: N greedy prompts to the references and every variant that changes numerics; absent: no check. */
   quality?: QualityConfig;
-  /** `--capacity RULES` (issue 25): the capacity search on the winner after validation; absent: none. */
+  /** `--capacity RULES`: the capacity search on the winner after validation; absent: none. */
   capacity?: import('./capacity-config.js').CapacityConfig;
   /** llama.cpp only (absent otherwise, so other sessions' configs are unchanged). */
   llamacpp?: LlamaCppConfig;
-  /** `--budget GPU-HOURS` / `--budget-wall D` (issue 24): the stages planned to fit (src/tune/budget); absent: the full protocol. */
+  /** `--budget GPU-HOURS` / `--budget-wall D`: the stages planned to fit (src/tune/budget); absent: the full protocol. */
   budget?: { gpuHours?: number; wallS?: number };
 }
 

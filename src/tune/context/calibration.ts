@@ -1,4 +1,4 @@
-// The session's host calibration (issue 24): every measured variant adds an observation and the
+// The session's host calibration: every measured variant adds an observation and the
 // host corrections are refitted as they arrive (src/model/calibration/live.ts, the simulator as
 // the predictor). Before a variant's own measurement joins the fit, its calibrated prediction is
 // recorded beside the plan's prior one, so each result carries prior, calibrated with its band,

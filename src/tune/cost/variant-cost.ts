@@ -1,4 +1,4 @@
-// The GPU time one launch held, from the runner's clock readings (issue 16). On a GPU host it is
+// The GPU time one launch held, from the runner's clock readings. On a GPU host it is
 // wall time; on the simulated host it is simulated time, what a real host would spend: the
 // modelled startup (sim-serve plays the load instantly), the time the server served the client
 // (warm-ups and timed requests) x the launch's clock speed, and the rest of ready-to-stop (the
@@ -36,7 +36,7 @@ export function launchGpuTime(variant: Variant, c: LaunchClock): VariantGpuTime 
   const span = c.readyMs === undefined ? 0 : wall(c.readyMs, c.stopMs);
   // Why not span x k: the client's setup between benchmarks (about 0.2-0.3 s of wall per
   // benchmark here, mostly its worker thread loading) takes the same wall time on a GPU host; x k
-  // it read as 1-1.5 simulated s per benchmark that no real host spends (perf/tuning-cost.md, issue 16).
+  // it read as 1-1.5 simulated s per benchmark that no real host spends (perf/tuning-cost.md).
   const served = Math.min(span, c.servedWallS ?? span);
   const benchS = served * k + (span - served);
   // On a GPU host the reported startup is the same wall clock; on the simulated host it replaces

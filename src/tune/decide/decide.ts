@@ -45,7 +45,7 @@ export function score(r: VariantResult, opts: Pick<DecideOptions, 'objective' | 
   if (r.status !== 'ok' || !r.metrics || r.metrics.completed <= 0) return { value: null, violations: [], eligible: false };
   const value = objectiveValue(r.metrics, opts.objective);
   const violations = sloViolations(r.metrics, opts.slo);
-  // --quality-floor: a variant whose outputs agree too little with its reference cannot win (issue 25).
+  // --quality-floor: a variant whose outputs agree too little with its reference cannot win.
   const floor = r.quality?.belowFloor;
   if (floor !== undefined)
     violations.push(`quality: exact match ${pct(r.quality!.agreement?.exactMatch ?? 0)} below the --quality-floor ${pct(floor)}`);

@@ -1,4 +1,4 @@
-// "Same server" (issue 16): a variant whose knobs, with every unset knob replaced by the engine's
+// "Same server": a variant whose knobs, with every unset knob replaced by the engine's
 // own default for this release, GPU and model (engine-defaults.ts, each default with the file and
 // release it was read from), equal another variant's is the same server, and launching it would
 // decide nothing. Variants are compared setting by setting; a knob left to a default servelab

@@ -1,5 +1,5 @@
-// Parallelism across the nodes of a cluster (`--runtime slurm`, or `--sim --nodes N`): the stage
-// choice of issue 13, apart from the single-host parallelism candidates. Inside a node GPUs talk
+// Parallelism across the nodes of a cluster (`--runtime slurm`, or `--sim --nodes N`): a stage of its
+// own, apart from the single-host parallelism candidates. Inside a node GPUs talk
 // over NVLink, between nodes over a 400 Gb/s NIC per GPU (src/model/interconnect.ts), so a TP
 // group wider than a node pays for every all-reduce; the alternatives keep TP inside a node and
 // cross nodes with pipeline stages (one hand-off per step), optionally with EP inside each stage,

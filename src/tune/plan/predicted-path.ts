@@ -1,4 +1,4 @@
-// Under --budget (issue 24), each engine's predicted path in one launch. A budget of a few launches
+// Under --budget, each engine's predicted path in one launch. A budget of a few launches
 // cannot walk every stage one knob at a time: after the engine stage's defaults it is spent, and
 // the full protocol's winners gain in the later stages (an FP8 checkpoint, compile, speculation).
 // So the engine stage under a budget also holds, for each engine, the variant the plan's greedy walk

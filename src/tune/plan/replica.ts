@@ -1,4 +1,4 @@
-// Tune a replica, then the host (issue 16), in the plan: when the model fits on fewer GPUs than
+// Tune a replica, then the host, in the plan: when the model fits on fewer GPUs than
 // the host has, every tuning stage measures ONE replica at the smallest TP it fits at (so several
 // variants run at once on disjoint GPUs), the parallelism stage, moved after the other tuning
 // stages, compares whole-host layouts of the tuned replica (replicas x TP, through the engine's

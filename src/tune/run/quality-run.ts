@@ -1,4 +1,4 @@
-// The quality check's part of one launch (issue 25): after the launch's benchmarks, on the same
+// The quality check's part of one launch: after the launch's benchmarks, on the same
 // server, the same greedy prompts (temperature 0, fixed max tokens) through the benchmark client
 // (src/quality/greedy.ts). Their cost rides on the result in GPU-seconds; the agreement with the
 // reference is worked out by the session (stage/quality-check.ts), which knows the reference.

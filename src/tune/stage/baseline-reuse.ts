@@ -1,4 +1,4 @@
-// Validation that does not pay twice (issue 24): a baseline already measured for validation in an
+// Validation that does not pay twice: a baseline already measured for validation in an
 // earlier run folder of the same parent (--runs-dir) is reused when everything that could change
 // its figures is the same: the host fingerprint (GPU, count, driver, real or simulated, and on the
 // simulated host its seed and --truth file), the engine release, the model, the variant's command

@@ -1,4 +1,4 @@
-// A stage under `--budget` (issue 24): the rules of src/tune/budget/rule.ts applied to one
+// A stage under `--budget`: the rules of src/tune/budget/rule.ts applied to one
 // stage's variants, one launch at a time. (1) Variants whose calibrated upper bound stays below
 // the leader by more than the margin are not launched. (2) The rest, by expected gain per
 // GPU-hour, are screened by short runs where that costs less than full runs (successive

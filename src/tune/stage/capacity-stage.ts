@@ -1,4 +1,4 @@
-// The capacity stage (`--capacity RULES`, issue 25): after validation, the winner's server is
+// The capacity stage (`--capacity RULES`): after validation, the winner's server is
 // launched once more (real weights, as validation's) and the capacity search of src/capacity runs
 // on it with the session's workload: the same search, probe sizes and judgement as `servelab
 // capacity`. Every probe and the answer go on the event stream; the record goes into the

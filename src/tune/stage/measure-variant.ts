@@ -105,7 +105,7 @@ export async function measureRuns(ctx: SessionContext, planned: PlannedVariant, 
 /** Announce a variant's (combined) result: the event, and the client-bound warning once. */
 export function announce(ctx: SessionContext, combined: VariantResult): VariantResult {
   // The calibrated prediction is made before this measurement joins the host calibration (context/calibration.ts).
-  // What it served rides on the row, so that every view's comparison table can name the file (issue 26).
+  // What it served rides on the row, so that every view's comparison table can name the file.
   const served = { ...combined, served: servedName(combined.variant) };
   const result = ctx.calibration ? ctx.calibration.annotate(served) : served;
   ctx.emit({ type: 'variant-finished', result });

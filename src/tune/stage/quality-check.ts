@@ -1,4 +1,4 @@
-// The quality check in a session (issue 25): which launches send the greedy prompts, and what
+// The quality check in a session: which launches send the greedy prompts, and what
 // their outputs say. Each engine's engine-stage run (on defaults; the session's baseline among
 // them) is the reference its later variants are compared with: a variant of that engine that
 // changes numerics against it (src/quality/greedy.ts numericsChanges) is asked for the same

@@ -39,7 +39,7 @@ export function stageVerdict(t: StageTable, name: (id: string) => string): strin
   return `winner ${name(t.winnerId)}${gain}${t.tie ? `; ${t.tie}` : ''}`;
 }
 
-/** Which file each row served, when the rows differ (issue 26): "serves: vllm Qwen/Qwen3-14B · llamacpp q.gguf (Q4_K_M)". */
+/** Which file each row served, when the rows differ: "serves: vllm Qwen/Qwen3-14B · llamacpp q.gguf (Q4_K_M)". */
 export function servedLines(t: StageTable | undefined, width: number): string[] {
   if (!t?.served) return [];
   const served = t.served;

@@ -18,13 +18,13 @@ export function variantLine(r: VariantResult, label: string, width: number): str
         `${fmtTokS(m.total_token_throughput)} tok/s`.padStart(12),
         `TTFT ${fmtMs(m.mean_ttft_ms)}`.padEnd(12),
         `TPOT ${fmtMs(m.mean_tpot_ms)}`.padEnd(11),
-        // Issue 24: the plan's prior and the host-calibrated prediction with its band, beside the measurement.
+        // With host calibration: the plan's prior and the host-calibrated prediction with its band, beside the measurement.
         ...(width >= 110 && r.predicted && r.calibrated?.observations
           ? [`pred ${fmtTokS(r.predicted.totalTokPerS)}, cal ${fmtTokS(r.calibrated.totalTokPerS)} +-${Math.round(r.calibrated.bandPct)}%`]
           : []),
         ...(width >= 100 && r.startupS !== undefined ? [`up ${durationText(r.startupS)}`] : []),
         ...(width >= 120 && r.gpuTime ? [`${formatGpuHours(r.gpuTime.gpuS / 3600)} GPU-h`] : []),
-        // Which measurements used dummy weights is said wherever they are shown (issue 16).
+        // Which measurements used dummy weights is said wherever they are shown.
         ...(r.weights?.kind === 'dummy' ? [width >= 100 ? 'dummy weights' : 'dummy'] : []),
       ]
     : [];
