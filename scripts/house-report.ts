@@ -1,8 +1,8 @@
 // The house figures in one print, so a round of refactoring can say what it changed: engine-name
 // branches outside src/engines, import cycles (file, folder and top-level folder, type imports
 // included), flag tables and their formats, dead exports, rules with more than one owner, and
-// test files by tier. Figures another script owns (engine-branches.ts, unused-exports.ts,
-// owners.ts) are read from it when it is there, and said to be missing when not.
+// test files by tier. Figures another script of scripts/ owns (engine branches, unused exports,
+// owners) are read from it when it is there, and said to be missing when not.
 //   npx tsx scripts/house-report.ts [ROOT]     (ROOT: a checkout to measure; default the current one)
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
