@@ -1,4 +1,4 @@
-// Issue 24's budget goal on the real host: llama.cpp's llama-server on this machine's CPU, a
+// The budget goal (docs/budget.md) on the real host: llama.cpp's llama-server on this machine's CPU, a
 // random-weight GGUF (outputs meaningless, speeds real). The full protocol (`servelab --auto
 // --engines llamacpp`, every llama.cpp stage, validation included), then the same session with
 // `--budget` = RATIO x the full session's measured host-hours (a host without GPUs is one device:

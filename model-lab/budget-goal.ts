@@ -1,4 +1,4 @@
-// Issue 24's budget goal through the real session path: for each simulated host of
+// The budget goal (docs/budget.md) through the real session path: for each simulated host of
 // test/fixtures/truth (host corrections the planner does not know), run the full protocol
 // (`servelab --auto --sim --truth FILE`, today's defaults), then the same session with `--budget`
 // = 0.4 x the full protocol's measured host GPU-hours (validation included, the session-cost

@@ -1,4 +1,4 @@
-// Issue 24's calibration goal on simulated hosts: on each host of test/fixtures/truth (corrections
+// The host calibration goal (docs/calibration.md) on simulated hosts: on each host of test/fixtures/truth (corrections
 // the planner does not know, one of them outside the fit's declared set), "measure" a session's
 // variants on the virtual clock under the truth with 2% seeded lognormal noise per figure, fit the
 // host corrections on the first 4 measured, and print the median |throughput error| on the

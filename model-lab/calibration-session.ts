@@ -1,4 +1,4 @@
-// Issue 24's calibration goal through the real session path: for each simulated host of
+// The host calibration goal (docs/calibration.md) through the real session path: for each simulated host of
 // test/fixtures/truth, run `servelab --auto --sim --truth FILE` (sim-serve on the wall clock, the
 // real benchmark client), and from its events take every measured variant whose calibrated
 // prediction was made on 4 or more earlier measurements: median |throughput error| of that

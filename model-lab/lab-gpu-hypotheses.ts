@@ -1,5 +1,5 @@
 // `npx tsx model-lab/lab-gpu-hypotheses.ts [FILTER]`: what each hypothesis about the GPUStack
-// performance lab's "H100" predicts for the rows published on its H100 pages (issue 15,
+// performance lab's "H100" predicts for the rows published on its H100 pages (see
 // model-lab/DIAGNOSIS.md section 7). Each hypothesis is a GpuSpec built HERE from datasheet
 // figures; none is in src/model/gpus.ts and no row in src/model/data is changed: the lab itself
 // says "H100 SXM" (model-lab/DIAGNOSIS.md), so these are what-ifs, not the model.

@@ -1,5 +1,5 @@
 // `npx tsx model-lab/lab-links.ts [FILTER]`: what GPU-to-GPU link the GPUStack performance lab's
-// multi-GPU ShareGPT rows imply (issue 15, model-lab/DIAGNOSIS.md section 9). The lab's
+// multi-GPU ShareGPT rows imply (model-lab/DIAGNOSIS.md section 9). The lab's
 // GLM-4.6-FP8 rows on 8 x H100 read +85..+100% on the model; their own latencies (mean TTFT,
 // median TPOT, median ITL, quoted below from the result blocks) are 2-3x those of the same lab's
 // 8 x H100 Qwen3-235B page and 8 x H200 GLM-4.6 page. This re-runs each row with the GPU's

@@ -1,4 +1,4 @@
-// Issue 24 on the real engine: llama.cpp's own estimate (src/model/llamacpp-estimate.ts) against
+// Host calibration on the real engine: llama.cpp's own estimate (src/model/llamacpp-estimate.ts) against
 // llama-server measured here. Makes a random-weight GGUF (random-gguf --hidden 512 --layers 8),
 // launches llama-server (the build of `servelab engines build llamacpp`, commit 80fb11a) for each
 // variant, measures it with `servelab bench` (random IN/OUT, concurrency = slots), stops the server

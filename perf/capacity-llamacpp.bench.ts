@@ -1,4 +1,4 @@
-// The capacity search against a brute-force sweep on a real llama-server (issue 25's "Measured"):
+// The capacity search against a brute-force sweep on a real llama-server, figures in perf/README.md:
 // `npx tsx perf/capacity-llamacpp.bench.ts [--slots N]` (log: capacity-llamacpp.log beside it).
 // Starts llama-server (servelab's build or PATH) on a random-weight GGUF (qwen3, hidden 256,
 // 4 layers, GPT-2 vocabulary) with N slots (default 4) and one thread (on 2 shared cores two

@@ -1,4 +1,4 @@
-// The projection's live figures (issue 16): which variants run now when several share the host,
+// The projection's live figures: which variants run now when several share the host,
 // the session's host GPU-hours while it runs (validation included), and a stage's tie in the core's
 // words. The streams are real ones; parallel-sim.jsonl is `servelab --auto --sim --gpu H100
 // --gpus 8 --model Qwen/Qwen3-14B --parallel 4 --num-prompts 40 --validation none --json` (logs,

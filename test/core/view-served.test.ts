@@ -1,4 +1,4 @@
-// Which file each engine served (issue 26): the core names it on each row (servedName: the model id,
+// Which file each engine served: the core names it on each row (servedName: the model id,
 // or llama.cpp's GGUF file and weight type), the projection keeps it for a stage whose rows differ,
 // and the summary table and the Results page say it from there.
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// Acceptance (issue 24, a budget instead of a protocol): bad --budget values are one line and
+// Acceptance (a budget instead of a protocol): bad --budget values are one line and
 // exit 2; a small `--auto --sim --budget` session on a simulated host the planner does not know
 // shows the budget and its projection, files rows the budget kept from running with why, stops
 // launching when the budget left cannot pay, and records what it skipped in the profile.

@@ -1,4 +1,4 @@
-// Acceptance (issue 24, validation that does not pay twice): a second session under the same
+// Acceptance (validation that does not pay twice): a second session under the same
 // --runs-dir, on the same simulated host, model and workload, takes the validation baseline an
 // earlier run measured instead of launching it, and says where and when it was measured;
 // --fresh-baseline, or another host (here: a --truth file), measures it again.

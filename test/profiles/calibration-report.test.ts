@@ -1,4 +1,4 @@
-// A profile of a calibrated session (issue 24) keeps each result's calibrated prediction and the
+// A profile of a calibrated session keeps each result's calibrated prediction and the
 // session's calibration through the schema, and the report shows prior, calibrated with its band,
 // and measured side by side, plus the session's leave-one-out line. Without them the report is
 // unchanged (the shipped reports are checked byte for byte in shipped.test.ts).

@@ -1,4 +1,4 @@
-// The budget in the workbench (issue 24): the Plan screen shows the core's projection against
+// The budget in the workbench: the Plan screen shows the core's projection against
 // the budget, and the Run screen the budget left after the last launch (a budget-state event).
 import React from 'react';
 import { afterEach, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 // The Run screen's line of a finished variant shows the plan's prior and the host-calibrated
-// prediction with its band beside the measurement (issue 24), on a terminal wide enough for it.
+// prediction with its band beside the measurement, on a terminal wide enough for it.
 import { describe, expect, it } from 'vitest';
 import type { VariantResult } from '../../src/core/events.js';
 import { variantLine } from '../../src/tui/components/run/Leaderboard.js';

@@ -1,4 +1,4 @@
-// Issue 16 on screen, on scripted event streams: several variants running at once (compact rows at
+// Cheaper tuning on screen, on scripted event streams: several variants running at once (compact rows at
 // 80 x 24, full panels on a wide terminal, one variant as before), the session's GPU-hours on the
 // Run screen and in Results, per-variant GPU-h, a stage tied within noise, a variant stopped
 // early and a row measured with dummy weights.

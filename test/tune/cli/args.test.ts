@@ -108,7 +108,7 @@ describe('extra args', () => {
   });
 });
 
-describe('--quality flags (issue 25)', () => {
+describe('--quality flags', () => {
   const base = ['--sim', '--model', 'Qwen/Qwen3-14B'];
   it('reads --quality N, --quality-floor X and --quality-eval FILE; absent without --quality', () => {
     expect(parseAutoArgs(base).config!.quality).toBeUndefined();

@@ -1,4 +1,4 @@
-// Issue 16 in the stage loop, with no process: parallel waves (GPU sets and ports never overlap,
+// Cheaper tuning in the stage loop, with no process: parallel waves (GPU sets and ports never overlap,
 // one failure does not stop the others, an abort stops all), early stop against the stage leader
 // on scripted snapshots, adaptive repeats and the tie rule, and GPU-hours in the view.
 import { afterAll, describe, expect, it } from 'vitest';

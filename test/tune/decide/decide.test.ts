@@ -113,7 +113,7 @@ describe('repeats and cost', () => {
   });
 });
 
-describe('the quality floor (issue 25)', () => {
+describe('the quality floor', () => {
   it('a faster variant below the --quality-floor cannot win, and says why', () => {
     const q = { prompts: 8, failed: 0, gpuS: 1, agreement: { prompts: 8, exactMatch: 0.25, meanSharedPrefix: 10, meanBaselineTokens: 60 } };
     const fast = { ...result('fast', 1300), quality: { ...q, belowFloor: 0.9 } };

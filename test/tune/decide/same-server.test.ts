@@ -1,4 +1,4 @@
-// Same server (issue 16): a variant that only spells out its engine's own default for this
+// Same server: a variant that only spells out its engine's own default for this
 // release and GPU is not launched; one whose setting differs, or whose release is not known, is.
 import { afterAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
