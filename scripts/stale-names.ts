@@ -76,16 +76,28 @@ export function expandBraces(name: string): string[] {
   return m[1]!.split(',').flatMap((alt) => expandBraces(name.slice(0, m.index) + alt + name.slice(m.index + m[0].length)));
 }
 
+const tailsCache = new WeakMap<readonly string[], Set<string>>();
+
+/** Every file and every path tail of one (`src/a/b.ts` -> itself, `a/b.ts`, `b.ts`), built once per list. */
+function tails(files: readonly string[]): Set<string> {
+  let out = tailsCache.get(files);
+  if (out) return out;
+  out = new Set<string>();
+  for (const f of files) {
+    const parts = f.split('/');
+    for (let i = 0; i < parts.length; i++) out.add(parts.slice(i).join('/'));
+  }
+  tailsCache.set(files, out);
+  return out;
+}
+
 /** Whether `name` (from a file in `fromDir`) is a file of the repository: a path, a path tail, or a basename. */
 export function nameExists(name: string, fromDir: string, files: readonly string[]): boolean {
   const stems = (n: string) =>
     /\.js$/.test(n) ? [n, n.replace(/\.js$/, '.ts'), n.replace(/\.js$/, '.tsx'), n.replace(/\.js$/, '.mjs')] : [n];
+  const known = tails(files);
   return expandBraces(name).every((one) =>
-    stems(one).some((n) => {
-      const local = posix.normalize(posix.join(fromDir, n));
-      const rooted = posix.normalize(n);
-      return files.some((f) => f === local || f === rooted || f.endsWith(`/${rooted}`));
-    }),
+    stems(one).some((n) => known.has(posix.normalize(posix.join(fromDir, n))) || known.has(posix.normalize(n))),
   );
 }
 
