@@ -1,4 +1,4 @@
-// Names that outlived a move: a code comment or a doc that names a repository file which no longer
+// Names that outlived a move: a code comment (or a src string citing a doc) or a doc that names a repository file which no longer
 // exists (`src/old/name.ts`, `tune/old/name.ts`, a bare `name.ts`), and folders
 // of src/ or src/tune that docs/architecture.md does not map. Files move often (scripts/move-modules.ts
 // rewrites imports, not prose), and a caption that points at a file gone is worse than none.
@@ -112,14 +112,22 @@ function namesIn(text: string): { name: string; index: number }[] {
   return [...clean.matchAll(NAME)].map((m) => ({ name: m[1]!, index: m.index! })).filter((n) => !FOREIGN.test(n.name));
 }
 
-/** The comments of one code file, each with its offset. */
-export function comments(file: string, text: string): { text: string; pos: number }[] {
+/**
+ * The comments of one code file, each with its offset, and its string literals that name a doc
+ * (`.md`) when `strings` (src/ only: tests write made-up paths): a `source:` string citing a page
+ * is a pointer as much as a comment is.
+ */
+export function comments(file: string, text: string, strings = file.startsWith('src/')): { text: string; pos: number }[] {
   const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, /x$/.test(file) ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
   const seen = new Map<number, string>();
   const add = (ranges: ts.CommentRange[] | undefined) => {
     for (const r of ranges ?? []) seen.set(r.pos, text.slice(r.pos, r.end));
   };
   const visit = (node: ts.Node): void => {
+    if (strings && (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) && /\.md\b/.test(node.text)) {
+      const inImport = ts.isImportDeclaration(node.parent) || ts.isExportDeclaration(node.parent);
+      if (!inImport) seen.set(node.getStart(sf), node.getText(sf));
+    }
     add(ts.getLeadingCommentRanges(text, node.pos));
     add(ts.getTrailingCommentRanges(text, node.end));
     ts.forEachChild(node, visit);
