@@ -1,7 +1,8 @@
-// Names that outlived a move: a code comment (or a src string citing a doc) or a doc that names a repository file which no longer
-// exists (`src/old/name.ts`, `tune/old/name.ts`, a bare `name.ts`), and folders
-// of src/ or src/tune that docs/architecture.md does not map. Files move often (scripts/move-modules.ts
-// rewrites imports, not prose), and a caption that points at a file gone is worse than none.
+// Names that outlived a move: a code comment, a src string citing a doc, or a doc that names a
+// repository file which no longer exists (`src/old/name.ts`, `tune/old/name.ts`, a bare
+// `name.ts`), and folders of src/ or src/tune that docs/architecture.md does not map. Files move
+// often (scripts/move-modules.ts rewrites imports, not prose), and a caption that points at a file
+// gone is worse than none.
 //   npx tsx scripts/stale-names.ts     lists both; exit 1 when there is any
 // test/layout/stale-names.test.ts runs the same functions.
 import { execFileSync } from 'node:child_process';
