@@ -30,6 +30,7 @@ import type { Flags } from './bench-flags.js';
 import { searchSpec } from './capacity-args.js';
 import { printOutcome, searchHeader, searchHooks, withInterrupt } from './capacity-print.js';
 import { describeSetup } from './replay-text.js';
+import { PROFILE_PORT } from '../host/ports.js';
 
 /** Replay's options from capacity's flags (the server is launched the way replay launches it). */
 export function profileReplayOptions(flags: Flags, logsDir: string): ReplayOptions {
@@ -45,7 +46,7 @@ export function profileReplayOptions(flags: Flags, logsDir: string): ReplayOptio
     readyTimeoutS: num('ready-timeout', sim ? DEFAULT_SIM_READY_TIMEOUT_S : DEFAULT_READY_TIMEOUT_S, { min: 1 }),
     logsDir,
     bindHost: '127.0.0.1',
-    portStart: num('port', 18000, { min: 1024, integer: true }),
+    portStart: num('port', PROFILE_PORT, { min: 1024, integer: true }),
     allowAnyCommand: flags['allow-any-command'] === true,
   };
 }

@@ -34,6 +34,8 @@ import { capacityFlags } from './capacity-flags.js';
 import { budgetFlags } from './budget-flags.js';
 import { parseRuntime } from './runtime-flags.js';
 import { parseSweepFlags } from './sweep-flags.js';
+import { BIND_ALL } from '../../host/dial.js';
+import { TUNE_PORT } from '../../host/ports.js';
 
 export interface AutoOptions {
   help: boolean;
@@ -242,8 +244,8 @@ export function configFromFlags(values: AutoFlagValues, settings: SettingValues 
     // Real engines warm caches and JIT kernels on the first requests; the simulator needs only one to prove the path.
     warmupPrompts: num('warmup', str('warmup'), { integer: true, min: 0, max: 1000 }) ?? (sim ? 1 : 4),
     // A Slurm job's head is reached from the login node, so it listens on every interface.
-    bindHost: str('host') ?? (runtime.kind === 'slurm' ? '0.0.0.0' : '127.0.0.1'),
-    portStart: num('port', str('port'), { integer: true, min: 1024, max: 65535 }) ?? settings.port ?? 8100,
+    bindHost: str('host') ?? (runtime.kind === 'slurm' ? BIND_ALL : '127.0.0.1'),
+    portStart: num('port', str('port'), { integer: true, min: 1024, max: 65535 }) ?? settings.port ?? TUNE_PORT,
     runtime,
     sampleIntervalS: 1,
     ...costFlags(values),
