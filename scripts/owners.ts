@@ -90,5 +90,7 @@ export function passThroughCount(root: string): number {
 if (process.argv[1] && /owners\.ts$/.test(process.argv[1])) {
   const all = passThroughs(process.cwd());
   for (const p of all) console.log(`${p.file}:${p.line} ${isBarrel(p.file) ? 'barrel' : p.kind}: ${p.text}`);
-  console.log(`${all.filter((p) => !isBarrel(p.file)).length} pass-through exports outside barrels, ${all.filter((p) => isBarrel(p.file)).length} in barrels`);
+  console.log(
+    `${all.filter((p) => !isBarrel(p.file)).length} pass-through exports outside barrels, ${all.filter((p) => isBarrel(p.file)).length} in barrels`,
+  );
 }
