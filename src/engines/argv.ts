@@ -4,8 +4,9 @@ import os from 'node:os';
 import path from 'node:path';
 import type { EngineName } from '../core/variant.js';
 import { assertFlagsListed } from './help-check.js';
-import type { LaunchContext, LaunchSpec } from './types.js';
+import type { LaunchContext } from './types.js';
 import { BIND_ALL } from '../host/dial.js';
+import type { LaunchSpec } from '../host/launch-spec.js';
 
 /** Append `flag value` when value is set; booleans append the bare flag when true. */
 export function flag(argv: string[], name: string, value: string | number | boolean | undefined): void {

@@ -120,12 +120,6 @@ export function trtllmRanks(argv: readonly string[], l: NodeLayout): EngineRanks
   return { ranks: { head: ['trtllm-llmapi-launch', ...base], srun: ['--mpi=pmix'] }, tasksPerNode: l.gpusPerNode };
 }
 
-/**
- * servelab's simulated engine takes SGLang's three flags whatever engine it imitates
- * (src/sim/multinode.ts), so a simulated variant launches like SGLang.
- */
-export const simRanks = sglangRanks;
-
 export function engineRanks(engine: EngineName, argv: readonly string[], k: Knobs, l: NodeLayout): EngineRanks {
   if (l.nodes < 1 || !Number.isInteger(l.nodes)) throw new UserError(`slurm: --nodes must be a positive integer, got ${l.nodes}`);
   // One node: the engine's ordinary launch (TRT-LLM's trtllm-serve spawns its own MPI workers).

@@ -20,7 +20,7 @@ import {
   type SessionConfig,
   type StageName,
 } from '../config/config.js';
-import { checkDataset, checkNumber, checkObjectiveSlo, parseStageObjective, RULES, type NumberRule } from '../config/rules.js';
+import { checkDataset, checkObjectiveSlo, parseStageObjective, RULES } from '../config/rules.js';
 import { parseScenario, sharegptScenario, studyScenarios } from '../config/scenarios.js';
 import type { Scenario } from '../../core/scenario.js';
 import { parseSlo } from '../../core/slo-rule.js';
@@ -36,6 +36,7 @@ import { parseRuntime } from './runtime-flags.js';
 import { parseSweepFlags } from './sweep-flags.js';
 import { BIND_ALL } from '../../host/dial.js';
 import { TUNE_PORT } from '../../host/ports.js';
+import { optionalNumberArg, type NumberRange } from '../../core/number-arg.js';
 
 export interface AutoOptions {
   help: boolean;
@@ -47,7 +48,7 @@ export interface AutoOptions {
   config?: SessionConfig;
 }
 
-const num = (flag: string, text: string | undefined, rule?: NumberRule) => checkNumber(`--${flag}`, text, rule);
+const num = (flag: string, text: string | undefined, rule?: NumberRange) => optionalNumberArg(`--${flag}`, text, rule);
 
 export function parseStages(text: string): StageName[] {
   const list = text

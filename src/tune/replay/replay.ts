@@ -6,7 +6,6 @@ import type { TuneEvent, VariantResult } from '../../core/events.js';
 import { UserError } from '../../core/errors.js';
 import { VERSION } from '../../core/version.js';
 import { detectEngine } from '../../engines/detect.js';
-import type { LaunchSpec } from '../../engines/types.js';
 import { detectHost, simulatedHost, type HostInfo } from '../../host/gpus.js';
 import { cpuOnlyHost } from '../../host/cpu.js';
 import { findFreePort } from '../../host/ports.js';
@@ -21,6 +20,7 @@ import { judgeReplay, type ReplayJudgement } from '../../profiles/verdict.js';
 import { scenarioForWorkload } from '../config/profile-workload.js';
 import { simGpuFor } from '../../profiles/sim-gpu.js';
 import type { RunVariantContext } from '../run/types.js';
+import type { LaunchSpec } from '../../host/launch-spec.js';
 
 export const EXIT = { ok: 0, failed: 1, badInput: 2, regression: 3 } as const;
 

@@ -1,10 +1,11 @@
 // While a server is measured: its /metrics (running, waiting, KV use, preemptions) and the GPUs
 // (nvidia-smi, or the simulated host's own report), sampled every interval as events.
 import type { GpuSample } from '../../core/metrics.js';
-import type { EngineAdapter, LaunchSpec } from '../../engines/types.js';
+import type { EngineAdapter } from '../../engines/types.js';
 import { queryGpus, readSimGpus } from '../../host/gpus.js';
 import { baseUrl } from '../launch/launch.js';
 import type { RunVariantContext } from './types.js';
+import type { LaunchSpec } from '../../host/launch-spec.js';
 
 /** Sample /metrics and the GPUs now, every interval, and once more when stopped. */
 export function startSampler(ctx: RunVariantContext, adapter: EngineAdapter, spec: LaunchSpec, variantId: string): () => Promise<void> {
