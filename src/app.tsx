@@ -12,14 +12,14 @@ import { RunScreen } from './screens/RunScreen.js';
 import { SaveScreen } from './screens/SaveScreen.js';
 import { useRedrawOnResize } from './tui/hooks/useRedrawOnResize.js';
 import { useTerminalSize } from './tui/hooks/useTerminalSize.js';
-import { useTuneSession, type SessionStarter, type TuneSession } from './tui/hooks/useTuneSession.js';
+import { useTuneSession, type TuneSession } from './tui/hooks/useTuneSession.js';
 import { useHostDetection, usePlanner, useQuit, type Planner } from './tui/hooks/useWorkbench.js';
 import type { ScreenProps } from './tui/screen-props.js';
 import { resultsData } from './tui/state/results.js';
 import { initialWizard, wizardReducer, type ScreenId, type WizardAction, type WizardState } from './tui/state/wizard.js';
 import { ThemeContext, themeFromEnv, type Theme } from './tui/theme.js';
 import { formObjectiveLabel } from './tune/workbench/form.js';
-import type { HostChoice, HostView, Services, WorkbenchDefaults } from './tune/workbench/types.js';
+import type { HostChoice, HostView, Services, WorkbenchDefaults, SessionStarter } from './tune/workbench/types.js';
 
 export interface AppProps {
   services: Services;

@@ -7,15 +7,14 @@ import { join } from 'node:path';
 import { UserError } from '../core/errors.js';
 import type { VariantResult } from '../core/events.js';
 import type { PlanHostInfo } from '../core/events.js';
-import type { CalibrationHost } from '../profiles/calibration-file.js';
 import { observationOf, workloadOf, type SimObservation } from '../sim/calibrated.js';
 import { loadProfile } from '../profiles/store.js';
-import type { Profile } from '../profiles/schema.js';
+import type { Profile, HostFingerprint } from '../profiles/schema.js';
 import type { SessionConfig } from '../tune/config/config.js';
 
 export interface Source {
   path: string;
-  host: CalibrationHost;
+  host: HostFingerprint;
   engineVersions: Record<string, string>;
   observations: SimObservation[];
 }
@@ -27,7 +26,7 @@ export function profileSource(path: string): Source {
   } catch (e) {
     throw new UserError(`${path}: ${(e as Error).message}`);
   }
-  const host: CalibrationHost = {
+  const host: HostFingerprint = {
     gpuName: p.host.gpuName,
     gpuCount: p.host.gpuCount,
     gpuMemoryMiB: p.host.gpuMemoryMiB,
@@ -65,7 +64,7 @@ export function runDirSource(dir: string): Source {
     : undefined;
   const gpuName = plan?.gpuName ?? config.sim?.gpu;
   if (!gpuName) throw new UserError(`${dir}: no plan.json and no simulated host in session.json: the host is not known`);
-  const host: CalibrationHost = {
+  const host: HostFingerprint = {
     gpuName,
     gpuCount: plan?.gpuCount ?? config.sim!.gpus,
     gpuMemoryMiB: plan?.gpuMemMiB ?? 0,

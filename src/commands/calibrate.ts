@@ -5,12 +5,13 @@
 import { writeFileSync } from 'node:fs';
 import { UserError } from '../core/errors.js';
 import { VERSION } from '../core/version.js';
-import { calibrationFile, type CalibrationHost } from '../profiles/calibration-file.js';
+import { calibrationFile } from '../profiles/calibration-file.js';
 import { describeSet } from '../model/calibration/corrections.js';
 import { bandPct, fitCorrections, type CalibrationFit } from '../model/calibration/fit.js';
 import { findGpu } from '../model/gpus.js';
 import { simPredictor, type SimObservation } from '../sim/calibrated.js';
 import { readSource, type Source } from './calibrate-sources.js';
+import type { HostFingerprint } from '../profiles/schema.js';
 
 export const CALIBRATE_USAGE = 'usage: servelab calibrate RUN_DIR|PROFILE... --out FILE';
 
@@ -39,7 +40,7 @@ function parse(argv: string[]): CalibrateArgs | 'help' {
 const gpuKey = (name: string) => findGpu(name)?.name ?? name.trim().toLowerCase();
 
 /** One host and one release per engine across the sources, or a one-line refusal. */
-function merge(sources: Source[]): { host: CalibrationHost; versions: Record<string, string>; observations: SimObservation[] } {
+function merge(sources: Source[]): { host: HostFingerprint; versions: Record<string, string>; observations: SimObservation[] } {
   const host = sources[0]!.host;
   const versions: Record<string, string> = {};
   for (const s of sources) {
@@ -62,7 +63,7 @@ const pct = (x: number) => (Number.isFinite(x) ? `${(x * 100).toFixed(1)}%` : 'â
 const signed = (x: number) => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)}%`;
 
 /** The summary printed after a fit (also what a session's report reuses). */
-export function fitSummary(fit: CalibrationFit, host: CalibrationHost): string[] {
+export function fitSummary(fit: CalibrationFit, host: HostFingerprint): string[] {
   const byEngine = new Map<string, number>();
   for (const r of fit.rows) byEngine.set(r.engine, (byEngine.get(r.engine) ?? 0) + 1);
   const lines = [

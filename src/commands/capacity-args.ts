@@ -8,6 +8,7 @@ import { checkCapacitySlo } from '../capacity/judge.js';
 import type { CapacitySpec } from '../capacity/runner.js';
 import { parseResolution, type CapacityBy } from '../capacity/search.js';
 import { BENCH_FLAGS, type Flags } from './bench-flags.js';
+import { PROFILE_PORT } from '../host/ports.js';
 
 /** bench's flags that shape the workload and the client: capacity takes them as bench does. */
 export const WORKLOAD_FLAGS = [
@@ -81,7 +82,7 @@ export const FLAGS: Record<string, FlagSpec> = {
   port: {
     kind: 'number',
     help: 'server port with --host; with a PROFILE the first port tried for its server',
-    default: '8000; 18000 with a PROFILE',
+    default: `8000; ${PROFILE_PORT} with a PROFILE`,
   },
   'num-prompts': { kind: 'number', help: 'requests per probe at the least (the SLO rule may ask for more, never fewer)' },
 };

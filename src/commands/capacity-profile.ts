@@ -17,8 +17,7 @@ import type { Profile } from '../profiles/schema.js';
 import { loadProfile, reportPathFor, saveProfile } from '../profiles/store.js';
 import { DEFAULT_READY_TIMEOUT_S, DEFAULT_SIM_READY_TIMEOUT_S, DEFAULT_SIM_SPEED } from '../tune/config/config.js';
 import { baseUrl } from '../tune/launch/launch.js';
-import { prepareReplay, type ReplayOptions, type ReplaySetup } from '../tune/replay/replay.js';
-import { simGpuFor } from '../profiles/sim-gpu.js';
+import { prepareReplay, profileRunContext, type ReplayOptions, type ReplaySetup } from '../tune/replay/replay.js';
 import { startServer } from '../tune/run/server-start.js';
 import { loadScenario } from '../tune/launch/workloads.js';
 import { progressLine } from '../tune/cli/text.js';
@@ -30,6 +29,7 @@ import type { Flags } from './bench-flags.js';
 import { searchSpec } from './capacity-args.js';
 import { printOutcome, searchHeader, searchHooks, withInterrupt } from './capacity-print.js';
 import { describeSetup } from './replay-text.js';
+import { PROFILE_PORT } from '../host/ports.js';
 
 /** Replay's options from capacity's flags (the server is launched the way replay launches it). */
 export function profileReplayOptions(flags: Flags, logsDir: string): ReplayOptions {
@@ -45,7 +45,7 @@ export function profileReplayOptions(flags: Flags, logsDir: string): ReplayOptio
     readyTimeoutS: num('ready-timeout', sim ? DEFAULT_SIM_READY_TIMEOUT_S : DEFAULT_READY_TIMEOUT_S, { min: 1 }),
     logsDir,
     bindHost: '127.0.0.1',
-    portStart: num('port', 18000, { min: 1024, integer: true }),
+    portStart: num('port', PROFILE_PORT, { min: 1024, integer: true }),
     allowAnyCommand: flags['allow-any-command'] === true,
   };
 }
@@ -74,31 +74,12 @@ export async function withProfileServer<T>(
   signal: AbortSignal,
   use: (url: string) => Promise<T>,
 ): Promise<T> {
-  const { profile } = setup;
-  const sim = opts.sim ? { gpu: simGpuFor(profile), gpus: profile.host.gpuCount, speed: setup.spec.speed, seed: 0 } : undefined;
   const emit = (e: TuneEvent) => {
     const line = progressLine(e);
     if (line !== null && e.type !== 'server-log') process.stderr.write(line.trim() + '\n');
   };
-  const ctx = {
-    config: {
-      model: profile.model,
-      ...(sim ? { sim } : {}),
-      bindHost: opts.bindHost,
-      portStart: setup.port,
-      readyTimeoutS: opts.readyTimeoutS,
-      warmupPrompts: 0,
-      runtime: profile.engine.runtime,
-      slo: profile.slo,
-      sampleIntervalS: 1,
-    },
-    host: setup.host,
-    logsDir: opts.logsDir,
-    emit,
-    signal,
-    stage: 'capacity',
-  };
-  const up = await startServer(profile.variant, ctx, signal, setup.spec.speed);
+  const ctx = profileRunContext(setup, opts, emit, 'capacity', signal);
+  const up = await startServer(setup.profile.variant, ctx, signal, setup.spec.speed);
   if (!up.ok) throw new UserError(`the server did not come up: ${up.failure.reason} (server log in ${opts.logsDir})`, 1);
   try {
     return await use(baseUrl(up.spec));

@@ -3,11 +3,11 @@
 // the same spellings. Errors are one line (the caller exits 2).
 import { GPU_ENGINES, type EngineName, type Knobs } from '../core/variant.js';
 import { UserError } from '../core/errors.js';
-import { parseNumberArg } from '../core/number-arg.js';
+import { parseNumberArg, optionalNumberArg } from '../core/number-arg.js';
 import { parseSimArgs, SimArgsError } from '../sim/args.js';
 import { findGpu, gpuNames } from '../model/gpus.js';
 import { builtinModelIds, getModel } from '../model/models.js';
-import { checkNumber, RULES } from '../tune/config/rules.js';
+import { RULES } from '../tune/config/rules.js';
 import { parseScenario, sharegptScenario } from '../tune/config/scenarios.js';
 import type { Scenario } from '../core/scenario.js';
 
@@ -101,7 +101,7 @@ export function parsePredictArgs(argv: string[]): PredictArgs {
     throw e;
   }
   // The same cap and wording as --auto, sim and the workbench (tune/config/rules.ts RULES.simGpus).
-  checkNumber('--gpus', String(sim.gpus), RULES.simGpus);
+  optionalNumberArg('--gpus', String(sim.gpus), RULES.simGpus);
   if (!findGpu(sim.gpu)) throw new UserError(`unknown GPU '${sim.gpu}': use one of ${gpuNames().join(', ')}`);
   if (!getModel(sim.model))
     throw new UserError(

@@ -30,6 +30,7 @@ import { replaySweepHeadless } from './replay-sweep.js';
 import { recordedCapacity, replayCapacityHeadless } from './replay-capacity.js';
 import { recordedSweep } from '../tune/replay/replay-sweep.js';
 import { parseCommandArgs } from './args.js';
+import { PROFILE_PORT } from '../host/ports.js';
 
 const USAGE = `usage: servelab replay PROFILE [--sim] [--speed S] [--yes] [--auto] [--tolerance PCT] [--json]
                        [--dataset-path FILE] [--port N] [--ready-timeout S] [--runs-dir DIR]
@@ -102,7 +103,7 @@ function replayOptions(v: Flags, logsDir: string): ReplayOptions {
     readyTimeoutS: num('--ready-timeout', v['ready-timeout'], sim ? DEFAULT_SIM_READY_TIMEOUT_S : DEFAULT_READY_TIMEOUT_S, 1),
     logsDir,
     bindHost: '127.0.0.1',
-    portStart: num('--port', v.port, 18000, 1024),
+    portStart: num('--port', v.port, PROFILE_PORT, 1024),
     allowAnyCommand: v['allow-any-command'] === true,
     allowEnv: (v['allow-env'] as string[] | undefined) ?? [],
   };

@@ -25,6 +25,7 @@ import { parseCommandArgs } from './args.js';
 import { askConsent } from './consent.js';
 import type { LiveView } from '../tui/live-sweep.js';
 import { sweepDevices } from '../sweep/record.js';
+import { PROFILE_PORT } from '../host/ports.js';
 
 const USAGE = `usage: servelab sweep PROFILE [--sweep concurrency:1,4,16,64,256] [--sweep-all] [--slo RULES]
                       [--prompts N] [--sim] [--speed S] [--yes] [--auto] [--out DIR]
@@ -106,7 +107,7 @@ export default async function main(argv: string[]): Promise<number> {
     readyTimeoutS: num('--ready-timeout', v['ready-timeout'], sim ? DEFAULT_SIM_READY_TIMEOUT_S : DEFAULT_READY_TIMEOUT_S, 1),
     logsDir: '',
     bindHost: '127.0.0.1',
-    portStart: num('--port', v.port, 18000, 1024, true),
+    portStart: num('--port', v.port, PROFILE_PORT, 1024, true),
     allowAnyCommand: v['allow-any-command'] === true,
   };
   const prompts = v.prompts === undefined ? undefined : num('--prompts', v.prompts, 0, 1, true);

@@ -1,4 +1,5 @@
-// Seconds as every view prints a duration (the plan's estimates, the TUI's panels and tables).
+// Seconds as every view prints a duration, in two styles: the clock (the plan's estimates, the
+// TUI's panels and tables) and the rounded unit a cost line reads in; and a typed duration parsed.
 
 /** Seconds as the screens print them: 9.5s, 42s, 3m05s, 1h12m. */
 export function durationText(s: number | null | undefined): string {
@@ -7,6 +8,13 @@ export function durationText(s: number | null | undefined): string {
   const m = Math.floor(s / 60);
   if (m < 60) return `${m}m${String(Math.round(s % 60)).padStart(2, '0')}s`;
   return `${Math.floor(m / 60)}h${String(m % 60).padStart(2, '0')}m`;
+}
+
+/** Seconds rounded to one unit, as the cost lines print them: 42 s, 3 min, 1.5 h. */
+export function roundedDurationText(s: number): string {
+  if (s < 90) return `${s.toFixed(0)} s`;
+  if (s < 5400) return `${(s / 60).toFixed(0)} min`;
+  return `${(s / 3600).toFixed(1)} h`;
 }
 
 const UNIT_S: Record<string, number> = { h: 3600, m: 60, s: 1 };

@@ -3,7 +3,7 @@
 import type { LiveSnapshot, BenchMetrics, GpuSample, ServerMetricsSample } from './metrics.js';
 import type { RunOfRuns } from './run-of-runs.js';
 import type { StageVerdict } from './stage-verdict.js';
-import type { SweepChoiceInfo, SweepLoadInfo, SweepPointSummary } from './sweep-info.js';
+import type { SweepChoiceInfo, SweepLoadInfo, SweepPointInfo } from './sweep-info.js';
 import type { EngineName, Variant } from './variant.js';
 import type { BudgetEvent, BudgetPlan } from './budget-events.js';
 
@@ -167,17 +167,7 @@ export type TuneEvent =
       /** How the finalists were picked. */ rule: string;
       variants: { variantId: string; label: string; /** Why it is a finalist. */ why: string }[];
     }
-  | {
-      type: 'sweep-point';
-      variantId: string;
-      label: string;
-      load: SweepLoadInfo;
-      status: 'ok' | 'failed' | 'not-run';
-      summary?: SweepPointSummary;
-      violations: string[];
-      reason?: string;
-      resumed?: boolean;
-    }
+  | ({ type: 'sweep-point'; variantId: string; label: string } & SweepPointInfo)
   | {
       type: 'sweep-finished';
       frontier: { variantId: string; load: SweepLoadInfo; tokPerGpu: number; tokPerUser: number }[];

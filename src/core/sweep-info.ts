@@ -19,6 +19,17 @@ export interface SweepPointSummary {
   goodput: number | null;
 }
 
+/** One load's outcome for one variant: the sweep-point event's body and the view's chart point. */
+export interface SweepPointInfo {
+  load: SweepLoadInfo;
+  status: 'ok' | 'failed' | 'not-run';
+  /** Present when measured: x = tokPerUser, y = tokPerGpu. */
+  summary?: SweepPointSummary;
+  violations: string[];
+  reason?: string;
+  resumed?: boolean;
+}
+
 /** The frontier's choice: the variant and load that meet the SLO with the most tok/s/GPU. */
 export interface SweepChoiceInfo {
   variantId: string;

@@ -3,6 +3,7 @@
 // finished variants held so far). Pure formatting and sums over what the core recorded.
 import type { TuneEvent, VariantGpuTime, VariantResult } from './events.js';
 import type { PlanInfo } from './events.js';
+import { roundedDurationText } from './duration-text.js';
 
 /**
  * The part of the session view the GPU-time rules read and write (view.ts's SessionView has it),
@@ -23,18 +24,13 @@ export function formatGpuHours(h: number): string {
   return h >= 100 ? h.toFixed(0) : h >= 10 ? h.toFixed(1) : h.toFixed(2);
 }
 
-export function formatDuration(s: number): string {
-  if (s < 90) return `${s.toFixed(0)} s`;
-  if (s < 5400) return `${(s / 60).toFixed(0)} min`;
-  return `${(s / 3600).toFixed(1)} h`;
-}
-
 /** "0.12 GPU-h (2 GPUs: startup 3 min, benchmark 1 min)", with "simulated" where it is. */
 export function gpuTimeText(t: VariantGpuTime | undefined): string {
   if (!t) return '-';
   // A launch on a host without GPUs (llama.cpp on the CPU) held none: its time alone (CPU-seconds are the row's cpuS).
-  if (t.gpus === 0 && !t.simulated) return `CPU (no GPU): startup ${formatDuration(t.startupS)}, benchmark ${formatDuration(t.benchmarkS)}`;
-  return `${formatGpuHours(t.gpuS / 3600)} GPU-h (${t.gpus} GPU${t.gpus === 1 ? '' : 's'}: startup ${formatDuration(t.startupS)}, benchmark ${formatDuration(t.benchmarkS)}${t.simulated ? ', simulated' : ''})`;
+  if (t.gpus === 0 && !t.simulated)
+    return `CPU (no GPU): startup ${roundedDurationText(t.startupS)}, benchmark ${roundedDurationText(t.benchmarkS)}`;
+  return `${formatGpuHours(t.gpuS / 3600)} GPU-h (${t.gpus} GPU${t.gpus === 1 ? '' : 's'}: startup ${roundedDurationText(t.startupS)}, benchmark ${roundedDurationText(t.benchmarkS)}${t.simulated ? ', simulated' : ''})`;
 }
 
 export function resultGpuHours(r: VariantResult): number | null {

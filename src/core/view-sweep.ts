@@ -2,17 +2,7 @@
 // series per variant (what a live chart draws), the frontier and the core's choice. Pure: it
 // files what the sweep-* events carry and decides nothing.
 import type { TuneEvent } from './events.js';
-import type { SweepChoiceInfo, SweepLoadInfo, SweepPointSummary } from './sweep-info.js';
-
-export interface SweepPointView {
-  load: SweepLoadInfo;
-  status: 'ok' | 'failed' | 'not-run';
-  /** Present when measured: x = tokPerUser, y = tokPerGpu. */
-  summary?: SweepPointSummary;
-  violations: string[];
-  reason?: string;
-  resumed?: boolean;
-}
+import type { SweepChoiceInfo, SweepLoadInfo, SweepPointInfo } from './sweep-info.js';
 
 /** One variant's points in load order: one line of the chart. */
 export interface SweepSeriesView {
@@ -20,7 +10,7 @@ export interface SweepSeriesView {
   label: string;
   /** Why it was swept (baseline, winner, near-miss of a stage). */
   why: string;
-  points: SweepPointView[];
+  points: SweepPointInfo[];
 }
 
 export interface SweepView {
@@ -46,7 +36,7 @@ export function isSweepEvent(e: TuneEvent): e is SweepEvent {
 const sameLoad = (a: SweepLoadInfo, b: SweepLoadInfo) => a.kind === b.kind && a.value === b.value;
 
 function withPoint(sweep: SweepView, e: Extract<SweepEvent, { type: 'sweep-point' }>): SweepView {
-  const point: SweepPointView = {
+  const point: SweepPointInfo = {
     load: e.load,
     status: e.status,
     ...(e.summary ? { summary: e.summary } : {}),

@@ -4,7 +4,9 @@ import os from 'node:os';
 import path from 'node:path';
 import type { EngineName } from '../core/variant.js';
 import { assertFlagsListed } from './help-check.js';
-import type { LaunchContext, LaunchSpec } from './types.js';
+import type { LaunchContext } from './types.js';
+import { BIND_ALL } from '../host/dial.js';
+import type { LaunchSpec } from '../host/launch-spec.js';
 
 /** Append `flag value` when value is set; booleans append the bare flag when true. */
 export function flag(argv: string[], name: string, value: string | number | boolean | undefined): void {
@@ -15,7 +17,7 @@ export function flag(argv: string[], name: string, value: string | number | bool
 
 /** The bind address an engine gets: inside a container it must listen on all interfaces. */
 export function engineHost(ctx: LaunchContext): string {
-  return ctx.runtime.kind === 'docker' ? '0.0.0.0' : ctx.host;
+  return ctx.runtime.kind === 'docker' ? BIND_ALL : ctx.host;
 }
 
 /** Environment shared by the real engines: pin GPUs in PCI order (nvidia-smi's numbering). */

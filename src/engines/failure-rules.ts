@@ -6,8 +6,6 @@ import { LLAMACPP_RULES } from './failure-rules-llamacpp.js';
 import type { FailureContext } from './types.js';
 import type { FailureRule } from './failure-rule.js';
 
-export type { FailureEngine, FailureRule } from './failure-rule.js';
-
 /** "NVIDIA A100-SXM4-80GB" -> "A100"; used to name the GPU in a reason. */
 export function shortGpuName(name: string): string {
   const m = /\b(GB\d{3}|B\d{3}|H\d{2,3}|A\d{2,3}G?|L40S?|L4|V100|T4|RTX ?\w+)\b/i.exec(name);

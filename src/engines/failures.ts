@@ -5,7 +5,8 @@ import type { Failure } from '../core/events.js';
 import type { SpeculativeKnob } from '../core/variant.js';
 import type { ExitInfo } from '../host/launch-spec.js';
 import type { FailureContext } from './types.js';
-import { FAILURE_RULES, type FailureEngine } from './failure-rules.js';
+import { FAILURE_RULES } from './failure-rules.js';
+import type { FailureEngine } from './failure-rule.js';
 
 /** "method=eagle3 steps=3 topk=- draft-tokens=- draft=d/e3": the combination a speculative start failed with. */
 export function specCombination(s: SpeculativeKnob): string {
@@ -13,8 +14,6 @@ export function specCombination(s: SpeculativeKnob): string {
   if (s.draftModel) parts.push(`draft=${s.draftModel}`);
   return parts.join(' ');
 }
-
-export type { ExitInfo };
 
 const SPECULATIVE_TEXT = /specul|eagle|draft|\bmtp\b|ngram|spec_dec/i;
 

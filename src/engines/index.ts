@@ -6,8 +6,9 @@ import { llamacpp } from './llamacpp.js';
 import { sglang } from './sglang.js';
 import { sim } from './sim.js';
 import { trtllm } from './trtllm.js';
-import type { EngineAdapter, LaunchContext, LaunchSpec } from './types.js';
+import type { EngineAdapter, LaunchContext } from './types.js';
 import { vllm } from './vllm.js';
+import type { LaunchSpec } from '../host/launch-spec.js';
 
 export const ADAPTERS: Readonly<Record<EngineName | 'sim', EngineAdapter>> = { vllm, sglang, trtllm, llamacpp, sim };
 

@@ -12,7 +12,8 @@ import { amxRepackCrash } from './failure-rules-llamacpp.js';
 import { classifyFromLog } from './failures.js';
 import { detectLlamaCpp, findLlamaServer } from './llamacpp-detect.js';
 import { parsePrometheus, pickMetrics } from './metrics.js';
-import type { EngineAdapter, LaunchContext, LaunchSpec } from './types.js';
+import type { EngineAdapter, LaunchContext } from './types.js';
+import type { LaunchSpec } from '../host/launch-spec.js';
 
 /** Knobs whose value passes through as `flag value` (or maps through the row's values). */
 const PLAIN = [

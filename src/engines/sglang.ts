@@ -8,7 +8,8 @@ import { resolveVersion } from './data/versions.js';
 import { classifyFromLog } from './failures.js';
 import { pickMetrics } from './metrics.js';
 import { detectEngine } from './detect.js';
-import type { EngineAdapter, LaunchContext, LaunchSpec } from './types.js';
+import type { EngineAdapter, LaunchContext } from './types.js';
+import type { LaunchSpec } from '../host/launch-spec.js';
 
 /** Neutral backend name -> --attention-backend value (from the knob table). */
 export const SGLANG_ATTENTION: Readonly<Record<string, string>> = mustRow('sglang', 'attentionBackend').values!;

@@ -12,10 +12,8 @@ import { pickMetrics } from './metrics.js';
 import { sglang } from './sglang.js';
 import { trtllm, trtllmYamlArgs } from './trtllm.js';
 import { vllm } from './vllm.js';
-import type { EngineAdapter, EngineInfo, LaunchContext, LaunchSpec } from './types.js';
-
-/** The script that starts this servelab (dist/cli.js when built, bin/servelab.js from source). */
-export const SERVELAB_BIN = SELF_SCRIPT;
+import type { EngineAdapter, EngineInfo, LaunchContext } from './types.js';
+import type { LaunchSpec } from '../host/launch-spec.js';
 
 const REAL = { vllm, sglang, trtllm } as const;
 
@@ -35,7 +33,7 @@ export const sim: EngineAdapter = {
     const real = REAL[variant.engine].command(variant, { ...ctx, runtime: { kind: 'native' } });
     const argv = [
       process.execPath,
-      SERVELAB_BIN,
+      SELF_SCRIPT,
       'sim-serve',
       '--engine',
       variant.engine,

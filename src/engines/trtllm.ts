@@ -13,7 +13,8 @@ import { resolveVersion } from './data/versions.js';
 import { classifyFromLog } from './failures.js';
 import { pickMetrics } from './metrics.js';
 import { detectEngine } from './detect.js';
-import type { EngineAdapter, LaunchContext, LaunchSpec } from './types.js';
+import type { EngineAdapter, LaunchContext } from './types.js';
+import type { LaunchSpec } from '../host/launch-spec.js';
 
 /** Neutral backend name -> YAML attn_backend (from the knob table). TRT-LLM silently falls back on unknown names, so we refuse them. */
 export const TRTLLM_ATTENTION: Readonly<Record<string, string>> = mustRow('trtllm', 'attentionBackend').values!;

@@ -46,9 +46,6 @@ export interface LaunchContext {
   llamaServer?: string;
 }
 
-// The launch spec is the host's contract (host/launch-spec.ts): host launches, engines build it.
-export type { LaunchSpec };
-
 /** What the classifier may know about the host, to name the GPU in its reason. */
 export interface FailureContext {
   gpu?: { name: string; computeCap?: string };

@@ -9,7 +9,8 @@ import { resolveVersion } from './data/versions.js';
 import { classifyFromLog } from './failures.js';
 import { pickMetrics } from './metrics.js';
 import { detectEngine } from './detect.js';
-import type { EngineAdapter, LaunchContext, LaunchSpec } from './types.js';
+import type { EngineAdapter, LaunchContext } from './types.js';
+import type { LaunchSpec } from '../host/launch-spec.js';
 
 /** Neutral backend name -> vLLM backend name (VLLM_ATTENTION_BACKEND in 0.11; from the knob table). */
 export const VLLM_ATTENTION: Readonly<Record<string, string>> = mustRow('vllm', 'attentionBackend').values!;

@@ -2,9 +2,12 @@
 // ::) accepts on every interface, so a local client reaches it on loopback. The one owner of
 // that rule: the readiness probe, the benchmark's base URL and the port check all ask here.
 
+/** The IPv4 wildcard: a server bound here accepts on every interface (containers, Slurm nodes, exports). */
+export const BIND_ALL = '0.0.0.0';
+
 /** The address to connect to for a server bound to `bind`. */
 export function dialAddress(bind: string): string {
-  if (bind === '0.0.0.0') return '127.0.0.1';
+  if (bind === BIND_ALL) return '127.0.0.1';
   if (bind === '::') return '::1';
   return bind;
 }

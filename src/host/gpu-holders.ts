@@ -1,7 +1,7 @@
 // What holds each GPU's memory, for `servelab gpus`: nvidia-smi's compute apps on a real host,
 // matched to the servers in the ledger by process group; on the simulated host each running
 // sim-serve reports the memory it models (/sim/gpus).
-import type { GpuInfo } from './gpus.js';
+import { readSimGpus, type GpuInfo } from './gpus.js';
 import { queryComputeApps } from './gpu-procs.js';
 import type { LedgerEntry } from './ledger.js';
 import { procCmdline, procGroup, stillRunning } from './proc-identity.js';
@@ -29,16 +29,11 @@ async function simHolders(entries: readonly LedgerEntry[]): Promise<GpuHolder[]>
   const out: GpuHolder[] = [];
   for (const e of entries) {
     if (!e.server || !stillRunning(e.server)) continue;
-    try {
-      const res = await fetch(`http://127.0.0.1:${e.port}/sim/gpus`, { signal: AbortSignal.timeout(2000) });
-      if (!res.ok) continue;
-      const gpus = (await res.json()) as { index: number; memUsedMiB?: number }[];
-      for (const g of gpus) {
-        if ((g.memUsedMiB ?? 0) > 0)
-          out.push({ gpu: g.index, pid: e.server.pid, usedMiB: g.memUsedMiB, command: e.argv.join(' '), servelab: owner(e) });
-      }
-    } catch {
-      // Not a sim server, or it is stopping: it holds nothing we can report.
+    // null: not a sim server, or it is stopping; it holds nothing we can report.
+    const gpus = await readSimGpus(`http://127.0.0.1:${e.port}`);
+    for (const g of gpus ?? []) {
+      if ((g.memUsedMiB ?? 0) > 0)
+        out.push({ gpu: g.index, pid: e.server.pid, usedMiB: g.memUsedMiB, command: e.argv.join(' '), servelab: owner(e) });
     }
   }
   return out;

@@ -4,7 +4,9 @@
 //   parseGpuCsv(text, { withComputeCap }) -> GpuInfo[]       throws UserError on unreadable output
 //   detectHost({ sim?, gpu?, gpus? }) -> Promise<HostInfo>   real GPUs, else the simulated host
 //   simulatedHost(gpu = 'H100', count = 1) -> HostInfo
+//   readSimGpus(baseUrl) -> Promise<GpuSample[] | null>      a sim server's own GPU report
 import { execa } from 'execa';
+import type { GpuSample } from '../core/metrics.js';
 import { UserError } from '../core/errors.js';
 import { findGpu, gpuNames } from '../model/gpus.js';
 import { findOnPath } from '../core/which.js';
@@ -182,4 +184,16 @@ export async function detectHost(opts: { sim?: boolean; gpu?: string; gpus?: num
     return simulatedHost(opts.gpu, opts.gpus, 'no NVIDIA GPU found on this host: using the simulated host');
   }
   return { simulated: false, gpus: found, driverVersion: found[0]?.driverVersion };
+}
+
+/** GET <sim server>/sim/gpus: the GPUs (and the memory) the simulated server models; null when it does not answer with a list. */
+export async function readSimGpus(baseUrl: string): Promise<GpuSample[] | null> {
+  try {
+    const res = await fetch(`${baseUrl}/sim/gpus`, { signal: AbortSignal.timeout(2000) });
+    if (!res.ok) return null;
+    const list = (await res.json()) as GpuSample[];
+    return Array.isArray(list) ? list : null;
+  } catch {
+    return null;
+  }
 }

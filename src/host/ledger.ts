@@ -6,8 +6,9 @@
 //
 //   recordLaunch(info) -> LedgerEntry | undefined   (undefined: the state folder is unwritable; warned)
 //   recordPid(entry, pid); clearLaunch(entry); readLedger() -> LedgerEntry[]
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { writeFileAtomic } from '../core/atomic-write.js';
 import { log } from '../core/logger.js';
 import { identityOf, selfIdentity, type ProcIdentity } from './proc-identity.js';
 import { stateDir } from './xdg.js';
@@ -42,10 +43,8 @@ export function ledgerDir(): string {
 let seq = 0;
 
 function write(entry: LedgerEntry): void {
-  const tmp = `${entry.file}.tmp`;
   const { file: _file, ...body } = entry;
-  writeFileSync(tmp, JSON.stringify(body, null, 1) + '\n');
-  renameSync(tmp, entry.file);
+  writeFileAtomic(entry.file, JSON.stringify(body, null, 1) + '\n');
 }
 
 /** Record a launch about to happen. Never throws: a ledger that cannot be written must not stop a run. */

@@ -10,6 +10,11 @@ import { dialAddress } from './dial.js';
 import net from 'node:net';
 import { UserError } from '../core/errors.js';
 
+/** The first port a tuning session (`--auto` and the workbench) tries for its servers. */
+export const TUNE_PORT = 8100;
+/** The first port a saved profile's run (replay, sweep, capacity) tries: apart from a session's range. */
+export const PROFILE_PORT = 18000;
+
 export const DEFAULT_HOST = '127.0.0.1';
 
 export class PortInUseError extends UserError {
@@ -59,7 +64,7 @@ export async function assertPortFree(port: number, host: string = DEFAULT_HOST):
 /** The first free port in [from, to], skipping `exclude` (ports already handed out this run). */
 export async function findFreePort(opts: { host?: string; from?: number; to?: number; exclude?: Iterable<number> } = {}): Promise<number> {
   const host = opts.host ?? DEFAULT_HOST;
-  const from = opts.from ?? 8100;
+  const from = opts.from ?? TUNE_PORT;
   const to = opts.to ?? Math.min(from + 999, 65535);
   const skip = new Set(opts.exclude ?? []);
   for (let p = from; p <= to; p++) {

@@ -13,9 +13,6 @@ import { HostSchema, type HostFingerprint } from './schema.js';
 
 export const CALIBRATION_VERSION = 1;
 
-/** The host a calibration was measured on: a profile's host fingerprint. */
-export type CalibrationHost = HostFingerprint;
-
 const figures = z.object({ totalTokPerS: z.number(), meanTtftMs: z.number(), meanTpotMs: z.number() });
 
 export const CalibrationFileSchema = z.object({
@@ -49,7 +46,7 @@ const pct = (x: number) => (Number.isFinite(x) ? Math.round(x * 1000) / 10 : nul
 
 /** The file's content for a fit (observations are written as given). */
 export function calibrationFile(input: {
-  host: CalibrationHost;
+  host: HostFingerprint;
   engineVersions: Record<string, string>;
   fit: CalibrationFit;
   observations: object[];

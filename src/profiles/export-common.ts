@@ -6,6 +6,7 @@ import { hardwareLine, workloadLine } from './report-lines.js';
 import type { Profile } from './schema.js';
 import { commandRelease, engineVersionText, hasReleaseVersion, simulatedEngine } from './engine-version.js';
 import { heredocDelimiter, oneLine } from './hostile.js';
+import { BIND_ALL } from '../host/dial.js';
 
 /** Where exported commands find the profile's files: on the host, and inside a container. */
 export const FILES_IN_CONTAINER = '/etc/servelab';
@@ -83,15 +84,15 @@ export function containerArgv(argv: readonly string[]): string[] {
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     if (a === '--host') {
-      out.push('--host', '0.0.0.0');
+      out.push('--host', BIND_ALL);
       i++;
       found = true;
     } else if (a.startsWith('--host=')) {
-      out.push('--host=0.0.0.0');
+      out.push(`--host=${BIND_ALL}`);
       found = true;
     } else out.push(a);
   }
-  if (!found) out.push('--host', '0.0.0.0');
+  if (!found) out.push('--host', BIND_ALL);
   return out;
 }
 

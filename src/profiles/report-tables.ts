@@ -4,6 +4,7 @@ import { servedWhenMixed } from '../core/stage-text.js';
 import { formatCommand } from '../core/shell-quote.js';
 import { isStoppedEarly, statusText } from '../core/result-status.js';
 import { meanTpotMs, tpotHeader, type TpotMode } from '../core/tpot.js';
+import { validationCells, validationHead } from '../core/validation-table.js';
 import type { RecordedResult, ReplayRecord, StageRecord, ValidationRow } from './schema.js';
 import { calibratedCell } from './report-calibration.js';
 import { fmt, fmtPct, metric } from './report-format.js';
@@ -101,17 +102,10 @@ export function stageSummary(stage: StageRecord): string {
   return `${stage.name}: ${fmtPct(stage.gainPct)} (${who})`;
 }
 
-export function validationTable(rows: ValidationRow[]): string {
+export function validationTable(rows: ValidationRow[], tpot: TpotMode): string {
   return table(
-    ['scenario', 'baseline tok/s', 'baseline TPOT ms', 'optimized tok/s', 'optimized TPOT ms', 'gain'],
-    rows.map((r) => [
-      r.scenario,
-      fmt(r.baseline?.totalTokPerS),
-      fmt(r.baseline?.meanTpotMs),
-      fmt(r.optimized?.totalTokPerS),
-      fmt(r.optimized?.meanTpotMs),
-      fmtPct(r.gainPct),
-    ]),
+    validationHead(tpot),
+    rows.map((r) => validationCells(r, (n) => fmt(n), fmtPct)),
   );
 }
 

@@ -95,7 +95,7 @@ function conclusionSection(p: Profile, out: string[]): void {
   if (p.validation.length) {
     out.push('## Before and after');
     out.push('');
-    out.push(validationTable(p.validation));
+    out.push(validationTable(p.validation, p.tpot ?? 'excl'));
     out.push('');
   }
 }

@@ -1,7 +1,6 @@
 // The quality check's measures, pure: how far a variant's greedy outputs agree with the
 // baseline's on the same prompts (exact-match rate, mean shared prefix length in tokens), and,
 // with the user's own eval file, exact-match accuracy against the expected answers.
-import { countWords } from '../bench/tokenizer.js';
 
 export interface Agreement {
   prompts: number;
@@ -60,6 +59,3 @@ export function agreementText(a: Agreement): string {
   const matched = Math.round(a.exactMatch * a.prompts);
   return `exact match ${(a.exactMatch * 100).toFixed(0)}% (${matched}/${a.prompts}), mean shared prefix ${a.meanSharedPrefix.toFixed(1)} of ${a.meanBaselineTokens.toFixed(1)} tokens`;
 }
-
-/** A prompt's length as the benchmark client counts it. */
-export const promptTokens = countWords;

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { runBenchmark } from '../bench/run.js';
 import { UserError } from '../core/errors.js';
 import type { Variant } from '../core/variant.js';
-import { promptTokens } from './agreement.js';
+import { countWords } from '../bench/tokenizer.js';
 
 /** Output tokens each quality prompt asks for: enough to see drift, short enough to cost little. */
 export const QUALITY_MAX_TOKENS = 64;
@@ -29,7 +29,7 @@ export async function greedyOutputs(
     baseUrl: t.baseUrl,
     model: t.model,
     ...(t.backend ? { backend: t.backend } : {}),
-    requests: prompts.map((prompt) => ({ prompt, promptLen: promptTokens(prompt), expectedOutputLen: maxTokens })),
+    requests: prompts.map((prompt) => ({ prompt, promptLen: countWords(prompt), expectedOutputLen: maxTokens })),
     temperature: 0,
     maxConcurrency: 8,
     ...(t.signal ? { signal: t.signal } : {}),

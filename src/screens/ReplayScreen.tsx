@@ -19,10 +19,11 @@ import { useKeymap } from '../tui/hooks/useKeymap.js';
 import { useNow } from '../tui/hooks/useNow.js';
 import { useRedrawOnResize } from '../tui/hooks/useRedrawOnResize.js';
 import { useTerminalSize } from '../tui/hooks/useTerminalSize.js';
-import { useTuneSession, type SessionStarter } from '../tui/hooks/useTuneSession.js';
+import { useTuneSession } from '../tui/hooks/useTuneSession.js';
 import { mount } from '../tui/mount.js';
 import type { RunState } from '../tui/state/run.js';
 import { ThemeContext, themeFromEnv, useTheme, type Theme } from '../tui/theme.js';
+import type { SessionStarter } from '../tune/workbench/types.js';
 
 export type ReplayPhase = 'confirm' | 'running' | 'done';
 
@@ -226,6 +227,3 @@ export async function replayTui(input: ReplayTuiInput & { signal?: AbortSignal }
   await mount(<ReplayScreen {...props} />).waitUntilExit();
   return result;
 }
-
-/** The name the replay tests know the root by. */
-export const ReplayApp = ReplayScreen;

@@ -5,10 +5,11 @@ import React from 'react';
 import { Box } from 'ink';
 import { Footer } from '../tui/components/Footer.js';
 import { Title } from '../tui/components/Title.js';
-import { ResultsBody, resultPages, type ResultsData } from '../tui/components/results/ResultsBody.js';
+import { ResultsBody, resultPages } from '../tui/components/results/ResultsBody.js';
 import { useKeymap } from '../tui/hooks/useKeymap.js';
 import { usePagedTable } from '../tui/widgets/paged-table/use-paged-table.js';
 import type { ScreenProps } from '../tui/screen-props.js';
+import type { ResultsData } from '../tui/state/results.js';
 
 export interface ResultsScreenProps extends ResultsData, ScreenProps {
   objectiveLabel: string;

@@ -39,6 +39,3 @@ export function ViewScreen({ view, price }: { view: SessionView; price?: number 
     </Box>
   );
 }
-
-/** The name the view command and its test know it by. */
-export const ViewResults = ViewScreen;

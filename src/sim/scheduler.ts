@@ -197,13 +197,18 @@ export class Scheduler {
         break;
       }
       delete seq.cached;
-      this.waiting.shift();
-      seq.state = 'running';
-      this.running.push(seq);
-      work.push({ seq, prefill: chunk, decode: false });
-      scheduled.add(seq);
+      this.admit(seq, chunk, work, scheduled);
       budget -= chunk;
     }
+  }
+
+  /** The waiting queue's head starts running: its first prefill chunk goes into this step. */
+  private admit(seq: Seq, chunk: number, work: PlannedStep['work'], scheduled: Set<Seq>): void {
+    this.waiting.shift();
+    seq.state = 'running';
+    this.running.push(seq);
+    work.push({ seq, prefill: chunk, decode: false });
+    scheduled.add(seq);
   }
 
   private planPrefillFirst(work: PlannedStep['work']): void {
@@ -230,11 +235,7 @@ export class Scheduler {
       const chunk = Math.min(seq.promptEff, budget);
       if (!this.grow(seq, chunk)) break;
       reserve += seq.req.maxTokens * SGLANG_NEW_TOKEN_RATIO;
-      this.waiting.shift();
-      seq.state = 'running';
-      this.running.push(seq);
-      work.push({ seq, prefill: chunk, decode: false });
-      scheduled.add(seq);
+      this.admit(seq, chunk, work, scheduled);
       budget -= chunk;
     }
     if (work.length > 0) return;

@@ -8,8 +8,8 @@ import { UserError } from '../../src/core/errors.js';
 import type { Knobs, Variant, EngineName } from '../../src/core/variant.js';
 import { adapterFor, buildLaunchSpec, getAdapter, sglang, sim, trtllm, vllm } from '../../src/engines/index.js';
 import type { LaunchContext } from '../../src/engines/types.js';
-import { SERVELAB_BIN } from '../../src/engines/sim.js';
 import { parseSimArgs } from '../../src/sim/args.js';
+import { SELF_SCRIPT } from '../../src/core/self.js';
 
 const runDir = mkdtempSync(path.join(os.tmpdir(), 'servelab-adapters-'));
 afterAll(() => rmSync(runDir, { recursive: true, force: true }));
@@ -216,8 +216,8 @@ describe('sim adapter', () => {
     );
     const spec = buildLaunchSpec(variant, sctx);
     expect(adapterFor(variant, sctx)).toBe(sim);
-    expect(spec.argv.slice(0, 3)).toEqual([process.execPath, SERVELAB_BIN, 'sim-serve']);
-    expect(path.isAbsolute(SERVELAB_BIN) && SERVELAB_BIN.endsWith(path.join('bin', 'servelab.js'))).toBe(true);
+    expect(spec.argv.slice(0, 3)).toEqual([process.execPath, SELF_SCRIPT, 'sim-serve']);
+    expect(path.isAbsolute(SELF_SCRIPT) && SELF_SCRIPT.endsWith(path.join('bin', 'servelab.js'))).toBe(true);
     const parsed = parseSimArgs(spec.argv.slice(3));
     expect(parsed).toMatchObject({
       engine: 'sglang',

@@ -1,7 +1,7 @@
 // Shared helpers for the lifecycle tests: fake-server specs, wait-for-condition, PID checks.
 import { fileURLToPath } from 'node:url';
-import type { LaunchSpec } from '../../src/engines/types.js';
 import { pidAlive } from '../../src/host/procgroup.js';
+import type { LaunchSpec } from '../../src/host/launch-spec.js';
 
 export const FAKE_SERVER = fileURLToPath(new URL('../fixtures/procs/fake-server.mjs', import.meta.url));
 export const LAUNCHER = fileURLToPath(new URL('../fixtures/procs/launcher.ts', import.meta.url));

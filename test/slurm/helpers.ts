@@ -28,7 +28,7 @@ export function simServeArgv(port: number, extra: string[] = []): string[] {
 }
 
 /**
- * sim-serve as one node of a multi-node start (the rank flags come from simRanks): DeepSeek-R1
+ * sim-serve as one node of a multi-node start (the rank flags come from sglangRanks): DeepSeek-R1
  * on 8 H100 per node, TP 16 over two nodes as SGLang counts it.
  */
 export function simRankArgv(port: number, extra: string[] = []): string[] {

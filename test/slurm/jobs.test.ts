@@ -11,7 +11,7 @@ import { slurmScript } from '../../src/profiles/slurm-script.js';
 import { loadProfile } from '../../src/profiles/store.js';
 import { runSlurm } from '../../src/host/slurm/cli.js';
 import { discoverCluster, largestAllocation } from '../../src/host/slurm/discover.js';
-import { engineRanks, simRanks } from '../../src/host/slurm/engine-ranks.js';
+import { engineRanks, sglangRanks } from '../../src/host/slurm/engine-ranks.js';
 import { launchSlurmJob, type SlurmLaunchSpec } from '../../src/host/slurm/job.js';
 import { describeJob, queryJob } from '../../src/host/slurm/state.js';
 import { isListening } from '../../src/host/ports.js';
@@ -78,7 +78,7 @@ describe.skipIf(missing !== null)('Slurm runtime on a real test cluster', () => 
     const p = await port();
     const dist = await port();
     const lines: string[] = [];
-    const { ranks, tasksPerNode } = simRanks(simRankArgv(p, ['--dist-timeout', '20']), {
+    const { ranks, tasksPerNode } = sglangRanks(simRankArgv(p, ['--dist-timeout', '20']), {
       nodes: 2,
       gpusPerNode: 8,
       distPort: dist,
@@ -154,7 +154,7 @@ describe.skipIf(missing !== null)('Slurm runtime on a real test cluster', () => 
     const dist = await port();
     const lines: string[] = [];
     // The head runs no rendezvous at all, so node rank 1 times out (2 s) like SGLang's TP8 would.
-    const worker = simRanks(simRankArgv(1, ['--dist-timeout', '2']), { nodes: 2, gpusPerNode: 8, distPort: dist, bindHost: '127.0.0.1' })
+    const worker = sglangRanks(simRankArgv(1, ['--dist-timeout', '2']), { nodes: 2, gpusPerNode: 8, distPort: dist, bindHost: '127.0.0.1' })
       .ranks.head;
     const job = await launchSlurmJob(
       spec('lost', {

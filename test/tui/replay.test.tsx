@@ -9,7 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { liveServers, stopAllServers } from '../../src/host/registry.js';
 import { executeReplay, prepareReplay, type ReplayOptions, type ReplaySetup } from '../../src/tune/replay/replay.js';
 import { loadProfile } from '../../src/profiles/store.js';
-import { ReplayApp, type ReplayTuiResult } from '../../src/screens/ReplayScreen.js';
+import { type ReplayTuiResult, ReplayScreen } from '../../src/screens/ReplayScreen.js';
 import { colourTheme } from '../../src/tui/theme.js';
 import { overflowingLines, render, type Rendered } from '../render.js';
 
@@ -49,7 +49,7 @@ describe('replay screen', () => {
     const { setup, opts } = await setUp();
     const exits: ReplayTuiResult[] = [];
     r = render(
-      <ReplayApp
+      <ReplayScreen
         setup={setup}
         run={(emit, signal) => executeReplay(setup, { ...opts, emit, signal })}
         onExit={(x) => exits.push(x)}
@@ -89,7 +89,7 @@ describe('replay screen', () => {
     const exits: ReplayTuiResult[] = [];
     let ran = 0;
     r = render(
-      <ReplayApp
+      <ReplayScreen
         setup={setup}
         run={async () => {
           ran++;

@@ -2,10 +2,10 @@
 // when the run was interrupted and shows what it measured.
 import React from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ViewResults } from '../../src/screens/ViewScreen.js';
 import { projectSession } from '../../src/core/view.js';
 import { render, type Rendered } from '../render.js';
 import { sessionEvents } from './fixtures.js';
+import { ViewScreen } from '../../src/screens/ViewScreen.js';
 
 let r: Rendered | undefined;
 afterEach(() => {
@@ -20,7 +20,7 @@ describe('view on a terminal', () => {
     const cut = events.findIndex((e) => e.type === 'stage-started' && e.stage === 'quantization');
     const view = projectSession(events.slice(0, cut + 2), { ended: true });
     expect(view.status).toBe('interrupted');
-    r = render(<ViewResults view={view} />, { columns: 100, rows: 30 });
+    r = render(<ViewScreen view={view} />, { columns: 100, rows: 30 });
     const f = await r.waitForFrame('5/6 Results');
     expect(f).toContain('INTERRUPTED');
     expect(f).toMatch(/winner sglang.* \(\+11\.1% vs the baseline vllm/);

@@ -21,6 +21,7 @@
 import { UserError } from '../../core/errors.js';
 import type { EngineName, Knobs } from '../../core/variant.js';
 import { HEAD_ADDR_VAR, type RankCommands, type Word } from './script.js';
+import { BIND_ALL } from '../dial.js';
 
 export interface NodeLayout {
   nodes: number;
@@ -59,7 +60,7 @@ function withHost(argv: readonly string[], host: string): string[] {
 }
 
 export function sglangRanks(argv: readonly string[], l: NodeLayout): EngineRanks {
-  const base = withHost(dropFlags(argv, { '--nnodes': true, '--node-rank': true, '--dist-init-addr': true }), l.bindHost ?? '0.0.0.0');
+  const base = withHost(dropFlags(argv, { '--nnodes': true, '--node-rank': true, '--dist-init-addr': true }), l.bindHost ?? BIND_ALL);
   const head: Word[] = [
     ...base,
     '--nnodes',
@@ -94,7 +95,7 @@ export function vllmRanks(argv: readonly string[], k: Knobs, l: NodeLayout): Eng
       '--data-parallel-rpc-port': true,
       '--data-parallel-start-rank': true,
     }),
-    l.bindHost ?? '0.0.0.0',
+    l.bindHost ?? BIND_ALL,
   );
   const shared: Word[] = [
     '--data-parallel-size-local',
@@ -115,20 +116,14 @@ export function vllmRanks(argv: readonly string[], k: Knobs, l: NodeLayout): Eng
 }
 
 export function trtllmRanks(argv: readonly string[], l: NodeLayout): EngineRanks {
-  const base = withHost(argv, l.bindHost ?? '0.0.0.0');
+  const base = withHost(argv, l.bindHost ?? BIND_ALL);
   return { ranks: { head: ['trtllm-llmapi-launch', ...base], srun: ['--mpi=pmix'] }, tasksPerNode: l.gpusPerNode };
 }
-
-/**
- * servelab's simulated engine takes SGLang's three flags whatever engine it imitates
- * (src/sim/multinode.ts), so a simulated variant launches like SGLang.
- */
-export const simRanks = sglangRanks;
 
 export function engineRanks(engine: EngineName, argv: readonly string[], k: Knobs, l: NodeLayout): EngineRanks {
   if (l.nodes < 1 || !Number.isInteger(l.nodes)) throw new UserError(`slurm: --nodes must be a positive integer, got ${l.nodes}`);
   // One node: the engine's ordinary launch (TRT-LLM's trtllm-serve spawns its own MPI workers).
-  if (l.nodes === 1) return { ranks: { head: withHost(argv, l.bindHost ?? '0.0.0.0') }, tasksPerNode: 1 };
+  if (l.nodes === 1) return { ranks: { head: withHost(argv, l.bindHost ?? BIND_ALL) }, tasksPerNode: 1 };
   switch (engine) {
     case 'sglang':
       return sglangRanks(argv, l);

@@ -5,11 +5,9 @@
 // Everything else in published.ts (the Qwen3-32B pages) is HELD OUT: compared by model-lab/validate.ts
 // and test/model/validation.test.ts, never fitted on. The split is by model (14B trains, 32B is
 // held out) so the held-out error measures a model size the fit never saw, on both GPUs.
-import { PUBLISHED, TRAINING_PAGES } from './published.js';
+import { PUBLISHED } from './published.js';
 import type { PublishedResult } from './published-result.js';
 import { STUDY_VARIANTS, type StudyVariant } from './studies.js';
-
-export { TRAINING_PAGES };
 
 /** Study variants with a published throughput (the ones that ran). */
 export const TRAINING_STUDIES: StudyVariant[] = STUDY_VARIANTS.filter((v) => v.published !== null);

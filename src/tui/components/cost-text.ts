@@ -2,7 +2,8 @@
 // running figure on the Run screen's status line. Formatting only: the figures are the core's
 // (session-cost) or the projection's (view-cost.ts liveCost); simulated time always says so.
 import type { SessionGpuTime } from '../../core/events.js';
-import { formatDuration, formatGpuHours, type LiveCost } from '../../core/view-cost.js';
+import { formatGpuHours, type LiveCost } from '../../core/view-cost.js';
+import { roundedDurationText } from '../../core/duration-text.js';
 
 /** The longest of `choices` that fits `width` columns (the last one when none does). */
 function longestFitting(choices: readonly string[], width: number): string {
@@ -17,10 +18,10 @@ export function sessionCostLine(c: SessionGpuTime, width: number): string {
   // A host without GPUs says what it used: threads, wall, the servers' CPU-seconds.
   if (c.cpu)
     return longestFitting(
-      [`cost: ${c.summary}`, `cost: ${c.cpu.cpuS.toFixed(1)} CPU-s over ${formatDuration(c.wallS)} · wall clock`],
+      [`cost: ${c.summary}`, `cost: ${c.cpu.cpuS.toFixed(1)} CPU-s over ${roundedDurationText(c.wallS)} · wall clock`],
       width,
     );
-  const host = `host ${formatGpuHours(c.hostGpuHours)} GPU-h (${c.hostGpus} GPUs x ${formatDuration(c.wallS)})`;
+  const host = `host ${formatGpuHours(c.hostGpuHours)} GPU-h (${c.hostGpus} GPUs x ${roundedDurationText(c.wallS)})`;
   const clock = c.simulated ? 'simulated time' : 'wall clock';
   const held = `variants held ${formatGpuHours(c.variantGpuHours)}`;
   return longestFitting(

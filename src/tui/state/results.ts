@@ -39,13 +39,11 @@ export interface StageTable {
   served?: Record<string, string>;
 }
 
-export type ValidationRowView = ValidationRow;
-
 /** What the Results page shows, from the run's events (workbench) or a journal's (`servelab view`). */
 export interface ResultsData {
   tables: StageTable[];
   labels: Record<string, string>;
-  validation: ValidationRowView[];
+  validation: ValidationRow[];
   winner?: VariantResult;
   winnerLabel?: string;
   /** Label of the variant the validation table measures the winner against. */
@@ -118,7 +116,7 @@ export function finalWinner(source: RunState | SessionView): VariantResult | und
 }
 
 /** The before/after table, as the core reported it. */
-export function validationRows(source: RunState | SessionView): ValidationRowView[] {
+export function validationRows(source: RunState | SessionView): ValidationRow[] {
   return viewOf(source).validation?.rows ?? [];
 }
 

@@ -20,7 +20,7 @@ import {
   type SessionConfig,
   type StageName,
 } from '../config/config.js';
-import { checkDataset, checkNumber, checkObjectiveSlo, parseStageObjective, RULES, type NumberRule } from '../config/rules.js';
+import { checkDataset, checkObjectiveSlo, parseStageObjective, RULES } from '../config/rules.js';
 import { parseScenario, sharegptScenario, studyScenarios } from '../config/scenarios.js';
 import type { Scenario } from '../../core/scenario.js';
 import { parseSlo } from '../../core/slo-rule.js';
@@ -34,6 +34,9 @@ import { capacityFlags } from './capacity-flags.js';
 import { budgetFlags } from './budget-flags.js';
 import { parseRuntime } from './runtime-flags.js';
 import { parseSweepFlags } from './sweep-flags.js';
+import { BIND_ALL } from '../../host/dial.js';
+import { TUNE_PORT } from '../../host/ports.js';
+import { optionalNumberArg, type NumberRange } from '../../core/number-arg.js';
 
 export interface AutoOptions {
   help: boolean;
@@ -45,7 +48,7 @@ export interface AutoOptions {
   config?: SessionConfig;
 }
 
-const num = (flag: string, text: string | undefined, rule?: NumberRule) => checkNumber(`--${flag}`, text, rule);
+const num = (flag: string, text: string | undefined, rule?: NumberRange) => optionalNumberArg(`--${flag}`, text, rule);
 
 export function parseStages(text: string): StageName[] {
   const list = text
@@ -242,8 +245,8 @@ export function configFromFlags(values: AutoFlagValues, settings: SettingValues 
     // Real engines warm caches and JIT kernels on the first requests; the simulator needs only one to prove the path.
     warmupPrompts: num('warmup', str('warmup'), { integer: true, min: 0, max: 1000 }) ?? (sim ? 1 : 4),
     // A Slurm job's head is reached from the login node, so it listens on every interface.
-    bindHost: str('host') ?? (runtime.kind === 'slurm' ? '0.0.0.0' : '127.0.0.1'),
-    portStart: num('port', str('port'), { integer: true, min: 1024, max: 65535 }) ?? settings.port ?? 8100,
+    bindHost: str('host') ?? (runtime.kind === 'slurm' ? BIND_ALL : '127.0.0.1'),
+    portStart: num('port', str('port'), { integer: true, min: 1024, max: 65535 }) ?? settings.port ?? TUNE_PORT,
     runtime,
     sampleIntervalS: 1,
     ...costFlags(values),

@@ -3,14 +3,14 @@
 // planned. Without either the config carries no budget and the full protocol runs as before.
 import { UserError } from '../../core/errors.js';
 import { parseDurationText } from '../../core/duration-text.js';
-import { checkNumber } from '../config/rules.js';
 import type { SessionConfig } from '../config/config.js';
+import { optionalNumberArg } from '../../core/number-arg.js';
 
 export function budgetFlags(values: Record<string, unknown>): Pick<SessionConfig, 'budget'> {
   const gpuText = values.budget as string | undefined;
   const wallText = values['budget-wall'] as string | undefined;
   if (gpuText === undefined && wallText === undefined) return {};
-  const gpuHours = checkNumber('--budget', gpuText, { min: 0, exclusiveMin: true, unit: 'host GPU-hours' });
+  const gpuHours = optionalNumberArg('--budget', gpuText, { min: 0, exclusiveMin: true, unit: 'host GPU-hours' });
   let wallS: number | undefined;
   if (wallText !== undefined) {
     wallS = parseDurationText(wallText);

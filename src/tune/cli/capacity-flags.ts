@@ -8,7 +8,7 @@ import { parseSlo } from '../../core/slo-rule.js';
 import { checkCapacitySlo } from '../../capacity/judge.js';
 import { parseResolution } from '../../capacity/search.js';
 import type { CapacityConfig } from '../config/capacity-config.js';
-import { checkNumber } from '../config/rules.js';
+import { optionalNumberArg } from '../../core/number-arg.js';
 
 export const CAPACITY_FLAGS = ['capacity-by', 'capacity-resolution', 'capacity-max'] as const;
 
@@ -30,7 +30,7 @@ export function capacityFlags(values: Record<string, unknown>): { capacity?: Cap
   } catch (e) {
     throw new UserError((e as Error).message.replace('--resolution', '--capacity-resolution'));
   }
-  const max = checkNumber(
+  const max = optionalNumberArg(
     '--capacity-max',
     str('capacity-max'),
     by === 'concurrency' ? { integer: true, min: 1, max: 65536 } : { min: 0.001, max: 1e6 },

@@ -4,11 +4,12 @@
 import { UserError } from '../../core/errors.js';
 import { parseTpotMode } from '../../core/tpot.js';
 import type { SessionConfig } from '../config/config.js';
-import { checkNumber } from '../config/rules.js';
 import { DEFAULT_REPEATS_MAX } from '../decide/repeats.js';
 import { parseParallel } from '../stage/parallel.js';
+import { optionalNumberArg } from '../../core/number-arg.js';
 
-const num = (flag: string, text: string | undefined, rule?: Parameters<typeof checkNumber>[2]) => checkNumber(`--${flag}`, text, rule);
+const num = (flag: string, text: string | undefined, rule?: Parameters<typeof optionalNumberArg>[2]) =>
+  optionalNumberArg(`--${flag}`, text, rule);
 
 /** The cost flags: early stop, adaptive repeats, parallel variants, replicas, dummy weights, and the TPOT definition. */
 export function costFlags(

@@ -5,16 +5,16 @@ import { resolve } from 'node:path';
 import { UserError } from '../../core/errors.js';
 import { readQualityEval } from '../../quality/greedy.js';
 import type { SessionConfig } from '../config/config.js';
-import { checkNumber } from '../config/rules.js';
+import { optionalNumberArg } from '../../core/number-arg.js';
 
 export function qualityFlags(values: Record<string, unknown>): Pick<SessionConfig, 'quality'> {
   const str = (k: string) => values[k] as string | undefined;
-  const n = checkNumber('--quality', str('quality'), { integer: true, min: 1, max: 10000 });
+  const n = optionalNumberArg('--quality', str('quality'), { integer: true, min: 1, max: 10000 });
   if (n === undefined) {
     for (const f of ['quality-floor', 'quality-eval']) if (str(f) !== undefined) throw new UserError(`--${f} needs --quality N`);
     return {};
   }
-  const floor = checkNumber('--quality-floor', str('quality-floor'), { min: 0, max: 1 });
+  const floor = optionalNumberArg('--quality-floor', str('quality-floor'), { min: 0, max: 1 });
   const file = str('quality-eval');
   if (file !== undefined) readQualityEval(file);
   return { quality: { prompts: n, ...(floor !== undefined ? { floor } : {}), ...(file !== undefined ? { eval: resolve(file) } : {}) } };

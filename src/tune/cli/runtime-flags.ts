@@ -2,9 +2,9 @@
 // Slurm or docker option without its runtime is one line that says what to add.
 import { UserError } from '../../core/errors.js';
 import type { SessionConfig } from '../config/config.js';
-import { checkNumber, type NumberRule } from '../config/rules.js';
+import { optionalNumberArg, type NumberRange } from '../../core/number-arg.js';
 
-const num = (flag: string, text: string | undefined, rule?: NumberRule) => checkNumber(`--${flag}`, text, rule);
+const num = (flag: string, text: string | undefined, rule?: NumberRange) => optionalNumberArg(`--${flag}`, text, rule);
 
 const SLURM_ONLY = ['partition', 'account', 'time'] as const;
 

@@ -5,6 +5,7 @@ import type { TuneEvent, VariantResult } from '../../core/events.js';
 import type { StageVerdict } from '../../core/stage-verdict.js';
 import { runText } from '../../core/run-of-runs.js';
 import { meanTpotMs, tpotDefinition, tpotHeader, type TpotMode } from '../../core/tpot.js';
+import { validationCells, validationHead } from '../../core/validation-table.js';
 import { formatCommand } from '../../core/shell-quote.js';
 import { dollarsPerMillionTokens } from '../decide/decide.js';
 import { isBudgetEvent } from '../../core/view-budget.js';
@@ -202,23 +203,8 @@ export function summaryText(view: SessionView, opts: { gpuHourPrice?: number; tp
     );
     out.push(
       textTable(
-        // The before/after rows keep servelab's TPOT (the first token left out) in either mode.
-        [
-          'scenario',
-          'baseline tok/s',
-          `baseline TPOT${tpot === 'inclusive' ? ' (excl. 1st)' : ''}`,
-          'optimized tok/s',
-          `optimized TPOT${tpot === 'inclusive' ? ' (excl. 1st)' : ''}`,
-          'gain',
-        ],
-        val.rows.map((r) => [
-          r.scenario,
-          num(r.baseline?.totalTokPerS),
-          num(r.baseline?.meanTpotMs),
-          num(r.optimized?.totalTokPerS),
-          num(r.optimized?.meanTpotMs),
-          signedPct(r.gainPct),
-        ]),
+        validationHead(tpot),
+        val.rows.map((r) => validationCells(r, (n) => num(n), signedPct)),
       ),
     );
     out.push('');

@@ -1,6 +1,7 @@
 // `servelab --auto --help`. Its own module with light imports (stage names, defaults, GPU names),
 // so src/cli.tsx prints it without loading the tuning core or opening the settings store.
 import { gpuNames } from '../../model/gpus.js';
+import { TUNE_PORT } from '../../host/ports.js';
 import { DEFAULT_READY_TIMEOUT_S, DEFAULT_SIM_READY_TIMEOUT_S, DEFAULT_SIM_SPEED, GPU_STAGES, LLAMACPP_STAGES } from '../config/config.js';
 
 export const AUTO_USAGE = `Usage: servelab --auto --model MODEL [options]
@@ -102,7 +103,7 @@ Host
   --partition P --account A --time T   sbatch's options for every job
   --slurm-arg=OPT         an extra sbatch option, verbatim (e.g. --slurm-arg=--qos=high); repeatable
   --nodes N               most nodes a variant may span (with --sim: a cluster of N nodes x --gpus)
-  --port N                first port for servers (default 8100)
+  --port N                first port for servers (default ${TUNE_PORT})
   --host ADDR             bind address of the servers (default 127.0.0.1)
   --ready-timeout S       seconds to wait for a server (default ${DEFAULT_READY_TIMEOUT_S} real, ${DEFAULT_SIM_READY_TIMEOUT_S} simulated)
   --warmup N              warm-up requests before measuring (default 4; 1 simulated)

@@ -5,13 +5,8 @@
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { UserError } from '../../core/errors.js';
-import { optionalNumberArg, type NumberRange } from '../../core/number-arg.js';
+import type { NumberRange } from '../../core/number-arg.js';
 import { OBJECTIVES, parseObjective, type Objective } from '../../core/objective.js';
-
-export type NumberRule = NumberRange;
-
-/** `text` as a number within the rule, or a UserError saying what is allowed; undefined stays undefined (core/number-arg.ts). */
-export const checkNumber = optionalNumberArg;
 
 /** The rules of the inputs both front ends take. */
 export const RULES = {
@@ -19,7 +14,7 @@ export const RULES = {
   scenarioSeed: { integer: true, min: 0 },
   tokens: { integer: true, min: 1 },
   simGpus: { integer: true, min: 1, max: 64 },
-} as const satisfies Record<string, NumberRule>;
+} as const satisfies Record<string, NumberRange>;
 
 /** The absolute path of a ShareGPT file that exists, or a UserError saying what to do. */
 export function checkDataset(path: string): string {

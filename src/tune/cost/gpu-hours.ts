@@ -18,8 +18,6 @@ export interface VariantTimes {
   stopS: number;
 }
 
-export type { VariantGpuTime, SessionGpuTime };
-
 export function variantGpuTime(t: VariantTimes, simulated: boolean): VariantGpuTime {
   if (!(t.gpus >= 0) || !(t.stopS >= t.launchS)) throw new RangeError(`bad variant times: ${JSON.stringify(t)}`);
   const ready = t.readyS === undefined ? t.stopS : Math.min(Math.max(t.readyS, t.launchS), t.stopS);
@@ -43,7 +41,7 @@ export function variantGpuTime(t: VariantTimes, simulated: boolean): VariantGpuT
 function cpuSummary(cpu: { threads: number; cpuS: number }, wallS: number, variants: readonly VariantGpuTime[]): string {
   const startup = variants.reduce((a, v) => a + v.startupS, 0);
   const bench = variants.reduce((a, v) => a + v.benchmarkS, 0);
-  return `CPU host (${cpu.threads} thread${cpu.threads === 1 ? '' : 's'}, no GPU): ${formatDuration(wallS)} wall; the servers used ${cpu.cpuS.toFixed(1)} CPU-seconds (startup ${formatDuration(startup)}, benchmark ${formatDuration(bench)} of wall) [wall clock]`;
+  return `CPU host (${cpu.threads} thread${cpu.threads === 1 ? '' : 's'}, no GPU): ${roundedDurationText(wallS)} wall; the servers used ${cpu.cpuS.toFixed(1)} CPU-seconds (startup ${roundedDurationText(startup)}, benchmark ${roundedDurationText(bench)} of wall) [wall clock]`;
 }
 
 export function sessionGpuTime(
@@ -72,7 +70,7 @@ export function sessionGpuTime(
     ...(cpu && hostGpus === 0 && !simulated ? { cpu, summary: cpuSummary(cpu, wallS, variants) } : { summary: fullSummary() }),
   };
   function fullSummary(): string {
-    return `${formatGpuHours(hostGpuHours)} host GPU-hours (${hostGpus} GPUs x ${formatDuration(wallS)}); variants held ${formatGpuHours(variantGpuHours)} (startup ${formatGpuHours(startup)}, benchmark ${formatGpuHours(bench)}; ${busyPct.toFixed(0)}% of the host) [${clock}]`;
+    return `${formatGpuHours(hostGpuHours)} host GPU-hours (${hostGpus} GPUs x ${roundedDurationText(wallS)}); variants held ${formatGpuHours(variantGpuHours)} (startup ${formatGpuHours(startup)}, benchmark ${formatGpuHours(bench)}; ${busyPct.toFixed(0)}% of the host) [${clock}]`;
   }
 }
 
@@ -86,4 +84,5 @@ export function simulatedWallS(waves: readonly (readonly VariantGpuTime[])[], ot
 }
 
 // The views format these figures (src/core/view-cost.ts); re-exported for the tuning code.
-import { formatDuration, formatGpuHours } from '../../core/view-cost.js';
+import { formatGpuHours } from '../../core/view-cost.js';
+import { roundedDurationText } from '../../core/duration-text.js';

@@ -3,11 +3,9 @@
 import type { VariantResult } from '../../core/events.js';
 import type { ValidationRow } from '../../profiles/schema.js';
 import type { Scenario } from '../../core/scenario.js';
-import { isStoppedEarly } from './early-stop.js';
 import { isSameServer } from './same-server.js';
 import { USER_SKIP } from '../../core/aborted.js';
-
-export type { ValidationRow };
+import { isStoppedEarly } from '../../core/result-status.js';
 
 function point(r: VariantResult | undefined): ValidationRow['baseline'] {
   if (!r || r.status !== 'ok' || !r.metrics) return null;

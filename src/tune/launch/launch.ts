@@ -5,12 +5,13 @@ import { urlHost } from '../../host/dial.js';
 import { join } from 'node:path';
 import type { Variant } from '../../core/variant.js';
 import { buildLaunchSpec, getAdapter } from '../../engines/index.js';
-import type { LaunchContext, LaunchSpec } from '../../engines/types.js';
+import type { LaunchContext } from '../../engines/types.js';
 import { formatCommand } from '../../core/shell-quote.js';
 import type { SessionConfig } from '../config/config.js';
 import { dummyFlags, offersDummyWeights } from './dummy-weights.js';
 import { cacheEnv } from '../../engines/startup-cache.js';
 import { findLlamaServer } from '../../engines/llamacpp-detect.js';
+import type { LaunchSpec } from '../../host/launch-spec.js';
 
 export type LaunchConfig = Pick<SessionConfig, 'sim' | 'bindHost' | 'runtime' | 'llamacpp'>;
 

@@ -4,10 +4,10 @@
 import type { PlanInfo, PlanVariant, Predicted } from '../../core/events.js';
 import type { Failure, VariantResult } from '../../core/events.js';
 import type { EngineName, Knobs, KnobName, Variant } from '../../core/variant.js';
-import type { LaunchSpec } from '../../engines/types.js';
 import type { ModelInfo } from '../../model/models.js';
 import type { SessionConfig, StageName } from '../config/config.js';
 import type { Scenario } from '../../core/scenario.js';
+import type { LaunchSpec } from '../../host/launch-spec.js';
 
 /** The host as the planner needs it. */
 export interface PlanHost {

@@ -1,8 +1,8 @@
 // The plan's per-variant checks before a launch is planned: does a --drop pattern name it, is its
 // command the carried winner's (a no-op change), and can its command be built at all.
 import type { Variant } from '../../core/variant.js';
-import type { LaunchSpec } from '../../engines/types.js';
 import type { PlanDeps } from './types.js';
+import type { LaunchSpec } from '../../host/launch-spec.js';
 
 export function matchesDrop(pattern: string, v: Variant, change: string): boolean {
   const p = pattern.trim();

@@ -6,7 +6,6 @@ import type { TuneEvent, VariantResult } from '../../core/events.js';
 import { UserError } from '../../core/errors.js';
 import { VERSION } from '../../core/version.js';
 import { detectEngine } from '../../engines/detect.js';
-import type { LaunchSpec } from '../../engines/types.js';
 import { detectHost, simulatedHost, type HostInfo } from '../../host/gpus.js';
 import { cpuOnlyHost } from '../../host/cpu.js';
 import { findFreePort } from '../../host/ports.js';
@@ -19,6 +18,9 @@ import { checkRunnable } from '../../profiles/command.js';
 import type { HostFingerprint, Profile, ReplayRecord } from '../../profiles/schema.js';
 import { judgeReplay, type ReplayJudgement } from '../../profiles/verdict.js';
 import { scenarioForWorkload } from '../config/profile-workload.js';
+import { simGpuFor } from '../../profiles/sim-gpu.js';
+import type { RunVariantContext } from '../run/types.js';
+import type { LaunchSpec } from '../../host/launch-spec.js';
 
 export const EXIT = { ok: 0, failed: 1, badInput: 2, regression: 3 } as const;
 
@@ -65,9 +67,6 @@ export interface ReplayOutcome {
   record: ReplayRecord;
   exitCode: number;
 }
-
-// simGpuFor lives with the profiles (serve uses it too); re-exported for replay's callers.
-import { simGpuFor } from '../../profiles/sim-gpu.js';
 
 export function fingerprint(host: HostInfo): HostFingerprint {
   const g = host.gpus[0];
@@ -157,12 +156,18 @@ export function replayExitCode(j: ReplayJudgement | null): number {
   return j.verdict === 'regression' ? EXIT.regression : EXIT.ok;
 }
 
-/** Launch, benchmark and judge. Throws the runner's AbortedError when opts.signal aborts. */
-export async function executeReplay(setup: ReplaySetup, opts: ReplayOptions): Promise<ReplayOutcome> {
+/** How a saved profile's server runs here (replay, capacity): its model, runtime and SLO, no warm-up, on setup's port. */
+export function profileRunContext(
+  setup: ReplaySetup,
+  opts: ReplayOptions,
+  emit: (e: TuneEvent) => void,
+  stage: string,
+  signal?: AbortSignal,
+): RunVariantContext {
   const { profile } = setup;
   // The clock shown in the consent prompt (prepareReplay fixed it), not a new pick.
   const sim = opts.sim ? { gpu: simGpuFor(profile), gpus: profile.host.gpuCount, speed: setup.spec.speed, seed: 0 } : undefined;
-  const result = await runVariant(profile.variant, setup.scenario, {
+  return {
     config: {
       model: profile.model,
       ...(sim ? { sim } : {}),
@@ -176,10 +181,20 @@ export async function executeReplay(setup: ReplaySetup, opts: ReplayOptions): Pr
     },
     host: setup.host,
     logsDir: opts.logsDir,
-    emit: opts.emit ?? (() => {}),
-    ...(opts.signal ? { signal: opts.signal } : {}),
-    stage: 'replay',
-  });
+    emit,
+    ...(signal ? { signal } : {}),
+    stage,
+  };
+}
+
+/** Launch, benchmark and judge. Throws the runner's AbortedError when opts.signal aborts. */
+export async function executeReplay(setup: ReplaySetup, opts: ReplayOptions): Promise<ReplayOutcome> {
+  const { profile } = setup;
+  const result = await runVariant(
+    profile.variant,
+    setup.scenario,
+    profileRunContext(setup, opts, opts.emit ?? (() => {}), 'replay', opts.signal),
+  );
   const judgement =
     result.status === 'ok' && result.metrics
       ? judgeReplay({ recorded: profile.metrics, now: result.metrics, tolerancePct: opts.tolerancePct, slo: profile.slo })

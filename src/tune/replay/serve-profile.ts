@@ -2,13 +2,13 @@
 // variant through the sim adapter and the runner's launch path (on the simulated host). Pure:
 // builds the LaunchSpec only.
 import { getAdapter } from '../../engines/index.js';
-import type { LaunchSpec } from '../../engines/types.js';
 import { launchContext, prepareLaunch } from '../launch/launch.js';
 import { dockerArgv } from '../../profiles/export.js';
 import { serverPort } from '../../profiles/export-common.js';
 import { simGpuFor } from '../../profiles/sim-gpu.js';
 import type { Profile } from '../../profiles/schema.js';
 import { relocateFiles } from '../../profiles/files.js';
+import type { LaunchSpec } from '../../host/launch-spec.js';
 
 function withPort(argv: readonly string[], port: number): string[] {
   const out = [...argv];

@@ -1,10 +1,11 @@
 // While a server is measured: its /metrics (running, waiting, KV use, preemptions) and the GPUs
 // (nvidia-smi, or the simulated host's own report), sampled every interval as events.
 import type { GpuSample } from '../../core/metrics.js';
-import type { EngineAdapter, LaunchSpec } from '../../engines/types.js';
-import { queryGpus } from '../../host/gpus.js';
+import type { EngineAdapter } from '../../engines/types.js';
+import { queryGpus, readSimGpus } from '../../host/gpus.js';
 import { baseUrl } from '../launch/launch.js';
 import type { RunVariantContext } from './types.js';
+import type { LaunchSpec } from '../../host/launch-spec.js';
 
 /** Sample /metrics and the GPUs now, every interval, and once more when stopped. */
 export function startSampler(ctx: RunVariantContext, adapter: EngineAdapter, spec: LaunchSpec, variantId: string): () => Promise<void> {
@@ -34,7 +35,7 @@ export function startSampler(ctx: RunVariantContext, adapter: EngineAdapter, spe
       }
     } else if (res) await res.arrayBuffer().catch(() => undefined);
     // The simulated host reports its GPUs through the sim server; a real host through nvidia-smi.
-    const gpus = ctx.host.simulated ? await simGpus(`${base}/sim/gpus`) : await queryGpus({ timeoutMs: 5000 }).catch(() => null);
+    const gpus = ctx.host.simulated ? await readSimGpus(base) : await queryGpus({ timeoutMs: 5000 }).catch(() => null);
     if (!gpus) return;
     // A pinned simulated server counts its GPUs from 0, as an engine under CUDA_VISIBLE_DEVICES
     // does: its i-th GPU is host GPU gpuIds[i], and it reports those only (nvidia-smi on a real
@@ -64,17 +65,6 @@ export function startSampler(ctx: RunVariantContext, adapter: EngineAdapter, spe
 /** A pinned server's own GPUs (numbered from 0) as the host GPUs it was pinned to. */
 export function pinnedSample(own: readonly GpuSample[], gpuIds: readonly number[]): GpuSample[] {
   return own.slice(0, gpuIds.length).map((g, i) => ({ ...g, index: gpuIds[i]! }));
-}
-
-async function simGpus(url: string): Promise<GpuSample[] | null> {
-  try {
-    const res = await fetch(url, { signal: AbortSignal.timeout(2000) });
-    if (!res.ok) return null;
-    const list = (await res.json()) as GpuSample[];
-    return Array.isArray(list) ? list : null;
-  } catch {
-    return null;
-  }
 }
 
 function toGpuSample(g: { index: number; name: string; utilPct?: number; memUsedMiB?: number; memTotalMiB: number }): GpuSample {

@@ -6,7 +6,7 @@ import { UserError } from '../../core/errors.js';
 import type { Variant } from '../../core/variant.js';
 import { adapterFor } from '../../engines/index.js';
 import { engineLaunchHooks } from '../../engines/launch-hooks.js';
-import type { EngineAdapter, FailureContext, LaunchSpec } from '../../engines/types.js';
+import type { EngineAdapter, FailureContext } from '../../engines/types.js';
 import type { HostInfo } from '../../host/gpus.js';
 import { findFreePort } from '../../host/ports.js';
 import { launchServer } from '../../host/process.js';
@@ -20,6 +20,7 @@ import { startSlurmServer } from './slurm/start.js';
 import { autoSimSpeed } from '../launch/workloads.js';
 import { ensureGguf } from './llamacpp-quantize.js';
 import { amxRepackedType } from '../plan/llamacpp-gguf.js';
+import type { LaunchSpec } from '../../host/launch-spec.js';
 
 /** Why the server answering on the port is not this variant's, or null when it is (or cannot be told). */
 export async function whoElseAnswers(spec: LaunchSpec, variant: Variant, simulated: boolean): Promise<string | null> {

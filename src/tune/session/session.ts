@@ -10,7 +10,7 @@ import { log } from '../../core/logger.js';
 import type { HostInfo } from '../../host/gpus.js';
 import { exitCodeFor } from '../../host/signals.js';
 import type { Workload } from '../../bench/types.js';
-import type { Profile, StageRecord } from '../../profiles/schema.js';
+import type { Profile, StageRecord, ValidationRow } from '../../profiles/schema.js';
 import type { SessionConfig } from '../config/config.js';
 import { planHost, realPlanDeps } from '../plan/deps.js';
 import { Journal } from '../context/journal.js';
@@ -24,7 +24,6 @@ import { SessionControl, type ScenarioRunner, type SessionContext, type VariantS
 import { writeEngineHelp } from '../../engines/help-check.js';
 import { availableEngines, openJournal, resolveHost } from './open.js';
 import { initialStageState, runStages, type StageLoopState } from '../stage/loop.js';
-import type { ValidationRow } from '../decide/validate.js';
 import { validateWinner } from '../stage/validation-run.js';
 import { asStorageError } from '../../core/storage.js';
 import { CostLedger } from '../cost/ledger.js';
@@ -32,8 +31,6 @@ import { openCalibrator } from '../context/calibration.js';
 import { sweepFinalists } from '../sweep/session-sweep.js';
 import { capacityOfWinner } from '../stage/capacity-stage.js';
 import { BudgetTracker, planBudget } from '../budget/budget.js';
-
-export { SessionControl, type ScenarioRunner };
 
 export interface SessionOptions {
   onEvent?: TuneListener;

@@ -24,12 +24,13 @@ import {
 } from '../budget/rule.js';
 import type { PlannedVariant } from '../plan/types.js';
 import { stageScenario } from '../plan/replica.js';
-import { fullRunBaselineId, pending } from '../plan/baseline-in-full.js';
+import { pending } from '../plan/baseline-in-full.js';
 import { pickBaseline } from '../decide/validate.js';
 import { scenarioKey } from '../launch/workloads.js';
 import type { SessionContext } from '../context/session-context.js';
 import { announce, combineRuns, measureRuns, resultFromPlanned } from './measure-variant.js';
 import { earlyStopLeader, type StageRuns } from './measure-stage.js';
+import { baselineInFull, openStage } from './wave.js';
 
 interface Candidate {
   p: PlannedVariant;
@@ -187,18 +188,10 @@ export async function measureStageOnBudget(
   variants: readonly PlannedVariant[],
   carried: VariantResult | null,
 ): Promise<StageRuns> {
-  const byId = new Map<string, VariantResult>();
-  const runs = new Map<string, VariantResult[]>();
   const stage = variants[0]?.stage ?? 'engine';
   const scenario = stageScenario(ctx.config.scenario, ctx.plan.replica, stage as PlannedVariant['stage']);
-  for (const p of variants.filter((v) => v.status !== 'planned'))
-    byId.set(p.variant.id, announce(ctx, resultFromPlanned(p, scenario.name)));
-  // The baseline validation takes from this stage is always measured in full (baseline-in-full.ts).
-  const inFull = fullRunBaselineId(
-    { config: ctx.config, replica: ctx.plan.replica, tuningDummyWeights: ctx.plan.dummyWeights?.used === true },
-    variants,
-    byId,
-  );
+  const { byId, runs } = openStage(ctx, variants, scenario.name);
+  const inFull = baselineInFull(ctx, variants, byId);
   const exempt = budgetExempt(ctx, variants, inFull);
   const leader = leaderValue(ctx, [carried]);
   const host = costHost(ctx.plan);

@@ -8,14 +8,13 @@ import type { StageName } from '../config/config.js';
 import { AbortedError } from '../../core/aborted.js';
 import { score } from '../decide/decide.js';
 import type { EarlyStopRequest } from '../run/early-stop-run.js';
-import { announce, combineRuns, measureRepeat, measureRuns, resultFromPlanned } from './measure-variant.js';
-import { runParallel } from './parallel.js';
+import { announce, combineRuns, measureRepeat, measureRuns } from './measure-variant.js';
 import type { PlannedVariant } from '../plan/types.js';
 import { DEFAULT_REPEATS_MAX, nextRepeatStep, runSpreadPct, type RepeatStep } from '../decide/repeats.js';
 import type { SessionContext } from '../context/session-context.js';
 import { runOrder } from './run-order.js';
 import { stageSchedule } from './stage-parallel.js';
-import { fullRunBaselineId } from '../plan/baseline-in-full.js';
+import { baselineInFull, openStage, runWave } from './wave.js';
 
 /** The leader a variant must be able to beat to keep running: the best eligible result so far. */
 export function earlyStopLeader(ctx: SessionContext, sofar: readonly (VariantResult | null)[]): EarlyStopRequest | undefined {
@@ -38,15 +37,6 @@ export function earlyStopLeader(ctx: SessionContext, sofar: readonly (VariantRes
   };
 }
 
-function crashResult(ctx: SessionContext, planned: PlannedVariant, reason: unknown): VariantResult {
-  const r = resultFromPlanned(planned, ctx.config.scenario.name);
-  return {
-    ...r,
-    status: 'failed',
-    failure: { kind: 'crash', reason: `servelab failed while measuring it: ${(reason as Error)?.message ?? String(reason)}` },
-  };
-}
-
 export interface StageRuns {
   results: VariantResult[];
   /** Every run of each variant, by id (repeats included). */
@@ -59,10 +49,7 @@ export async function measureStage(
   variants: readonly PlannedVariant[],
   carried: VariantResult | null,
 ): Promise<StageRuns> {
-  const byId = new Map<string, VariantResult>();
-  const runs = new Map<string, VariantResult[]>();
-  for (const p of variants.filter((v) => v.status !== 'planned'))
-    byId.set(p.variant.id, announce(ctx, resultFromPlanned(p, ctx.config.scenario.name)));
+  const { byId, runs } = openStage(ctx, variants, ctx.config.scenario.name);
   const planned = runOrder(variants.filter((v) => v.status === 'planned'));
   const { limit, waves } = stageSchedule(ctx, planned);
   if (limit.heldBack && waves.some((w) => w.length > 1 || planned.length > 1)) ctx.emit({ type: 'warning', message: limit.heldBack });
@@ -70,31 +57,20 @@ export async function measureStage(
     if (ctx.signal?.aborted) throw new AbortedError();
     const leader = earlyStopLeader(ctx, [carried, ...byId.values()]);
     // The baseline validation will take this stage's row from runs in full (baseline-in-full.ts).
-    const inFull = fullRunBaselineId(
-      { config: ctx.config, replica: ctx.plan.replica, tuningDummyWeights: ctx.plan.dummyWeights?.used === true },
-      variants,
-      byId,
-    );
+    const inFull = baselineInFull(ctx, variants, byId);
     const shared = wave.length > 1;
     const tasks = wave.map((slot) => {
       const p = planned.find((v) => v.variant.id === slot.id)!;
       const watched = leader && leader.leaderId !== p.variant.id && p.variant.id !== inFull;
       const extras = { ...(watched ? { earlyStop: leader } : {}), ...(shared ? { gpuIds: slot.gpuIds, portFrom: slot.port } : {}) };
-      return () => measureRuns(ctx, p, extras);
+      return { planned: p, measure: () => measureRuns(ctx, p, extras) };
     });
-    const outcomes = await runParallel(tasks, wave.length, ctx.signal);
-    if (ctx.signal?.aborted) throw new AbortedError();
-    const combined: VariantResult[] = [];
-    for (const [i, o] of outcomes.entries()) {
-      const p = planned.find((v) => v.variant.id === wave[i]!.id)!;
-      if (o.status === 'rejected' && o.reason instanceof AbortedError) throw o.reason;
-      const list = o.status === 'fulfilled' ? o.value : [crashResult(ctx, p, o.status === 'rejected' ? o.reason : 'not started')];
+    await runWave(ctx, tasks, (p, list) => {
       runs.set(p.variant.id, list);
       const c = announce(ctx, combineRuns(list, p.stage));
       byId.set(p.variant.id, c);
-      combined.push(c);
-    }
-    ctx.cost.addWave(combined);
+      return c;
+    });
   }
   if (ctx.signal?.aborted) throw new AbortedError();
   return { results: variants.map((v) => byId.get(v.variant.id)!), runs };
@@ -161,19 +137,13 @@ async function rerunPair(ctx: SessionContext, stage: StageName, lists: VariantRe
     const shared = wave.length > 1;
     const tasks = wave.map((slot) => {
       const i = planned.findIndex((p) => p.variant.id === slot.id);
-      return () => measureRepeat(ctx, planned[i]!, lists[i]!.length, shared ? { gpuIds: slot.gpuIds, portFrom: slot.port } : {}, max);
+      const extras = shared ? { gpuIds: slot.gpuIds, portFrom: slot.port } : {};
+      return { planned: planned[i]!, measure: async () => [await measureRepeat(ctx, planned[i]!, lists[i]!.length, extras, max)] };
     });
-    const outcomes = await runParallel(tasks, wave.length, ctx.signal);
-    if (ctx.signal?.aborted) throw new AbortedError();
-    const got: VariantResult[] = [];
-    for (const [k, o] of outcomes.entries()) {
-      const i = planned.findIndex((p) => p.variant.id === wave[k]!.id);
-      if (o.status === 'rejected' && o.reason instanceof AbortedError) throw o.reason;
-      const r = o.status === 'fulfilled' ? o.value : crashResult(ctx, planned[i]!, o.status === 'rejected' ? o.reason : 'not started');
-      lists[i]!.push(r);
-      got.push(r);
-    }
-    ctx.cost.addWave(got);
+    await runWave(ctx, tasks, (p, [r]) => {
+      lists[planned.findIndex((q) => q.variant.id === p.variant.id)]!.push(r!);
+      return r!;
+    });
   }
 }
 

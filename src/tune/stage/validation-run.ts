@@ -4,18 +4,12 @@
 import type { VariantResult } from '../../core/events.js';
 import type { Scenario } from '../../core/scenario.js';
 import type { SessionContext } from '../context/session-context.js';
-import {
-  baselineWhy,
-  journaledForValidation,
-  reusableForValidation,
-  validationKey,
-  validationTable,
-  type ValidationRow,
-} from '../decide/validate.js';
+import { baselineWhy, journaledForValidation, reusableForValidation, validationKey, validationTable } from '../decide/validate.js';
 import { scenarioKey } from '../launch/workloads.js';
 import { earlierBaseline, reusedLine } from './baseline-reuse.js';
 import { wholeHostVariant } from '../plan/replica.js';
 import { loadTag, pointPrompts, type SweepLoad } from '../../sweep/spec.js';
+import type { ValidationRow } from '../../profiles/schema.js';
 
 /**
  * The validation scenarios at the frontier's load: the SLO was met there, and every request at

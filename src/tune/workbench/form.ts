@@ -7,13 +7,14 @@ import { configFromFlags, type AutoFlagValues } from '../cli/args.js';
 import { parseSweepFlags } from '../cli/sweep-flags.js';
 import { isGgufPath } from '../cli/llamacpp-args.js';
 import type { SessionConfig } from '../config/config.js';
-import { checkDataset, checkNumber, checkObjectiveSlo, RULES, type SessionObjective } from '../config/rules.js';
+import { checkDataset, checkObjectiveSlo, RULES, type SessionObjective } from '../config/rules.js';
 import { objectiveLabel } from '../decide/decide.js';
 import { scaled, SHAREGPT_PROMPTS } from '../config/scenarios.js';
 import { parseSlo } from '../../core/slo-rule.js';
 import type { Choices, WorkloadForm } from './types.js';
 import { capacityFlags } from '../cli/capacity-flags.js';
 import { qualityFlags } from '../cli/quality-flags.js';
+import { optionalNumberArg } from '../../core/number-arg.js';
 
 /** The form's defaults: the command line's flags first, then saved settings, then the house defaults. */
 export function formDefaults(flags: AutoFlagValues, settings: Settings): WorkloadForm {
@@ -61,11 +62,11 @@ export function checkForm(f: WorkloadForm): string[] {
     }
   };
   if (!f.model.trim()) out.push('give a model id (e.g. Qwen/Qwen3-14B) or a local folder with config.json');
-  rule(() => checkNumber('prompts', f.numPrompts, RULES.numPrompts));
-  rule(() => checkNumber('seed', f.seed, RULES.scenarioSeed));
+  rule(() => optionalNumberArg('prompts', f.numPrompts, RULES.numPrompts));
+  rule(() => optionalNumberArg('seed', f.seed, RULES.scenarioSeed));
   if (f.scenario === 'random') {
-    rule(() => checkNumber('input tokens', f.inputLen, RULES.tokens));
-    rule(() => checkNumber('output tokens', f.outputLen, RULES.tokens));
+    rule(() => optionalNumberArg('input tokens', f.inputLen, RULES.tokens));
+    rule(() => optionalNumberArg('output tokens', f.outputLen, RULES.tokens));
   }
   if (f.scenario === 'sharegpt') {
     if (!f.datasetPath.trim()) out.push('the ShareGPT scenario needs the path of a ShareGPT JSON file');

@@ -13,15 +13,17 @@ import { builtinModelIds } from '../../model/models.js';
 import { type AutoFlagValues } from '../cli/args.js';
 import { AUTO_FLAGS } from '../cli/auto-flags.js';
 import type { SessionConfig } from '../config/config.js';
-import { checkNumber, RULES } from '../config/rules.js';
+import { RULES } from '../config/rules.js';
 import { realPlanDeps } from '../plan/deps.js';
 import { estimateHostFor, validationSeconds } from '../plan/estimate-time.js';
 import type { Plan } from '../plan/types.js';
 import { realHostFor } from '../session/open.js';
-import { planSession, runSession, SessionControl, type SessionOptions } from '../session/session.js';
+import { planSession, runSession, type SessionOptions } from '../session/session.js';
 import { checkCliFlags, checkForm, configFromChoices, formDefaults } from './form.js';
 import type { Choices, PlannedSession, Services, SessionStarter, WorkbenchDefaults } from './types.js';
 import { detectEngines, hostView, modelView, planView } from './view.js';
+import { optionalNumberArg } from '../../core/number-arg.js';
+import { SessionControl } from '../context/session-context.js';
 
 export function parseTuiFlags(argv: readonly string[]): AutoFlagValues {
   try {
@@ -72,7 +74,7 @@ function workbenchDefaults(flags: AutoFlagValues, settings: Settings): { default
   if (gpu !== undefined && !findGpu(gpu)) throw new UserError(`unknown GPU '${gpu}' for --gpu: use one of ${gpuNames().join(', ')}`);
   const defaults: WorkbenchDefaults = {
     gpuType: (flags.gpu as string | undefined) ?? 'H100',
-    gpuCount: checkNumber('--gpus', flags.gpus as string | undefined, RULES.simGpus) ?? 1,
+    gpuCount: optionalNumberArg('--gpus', flags.gpus as string | undefined, RULES.simGpus) ?? 1,
     form: formDefaults(flags, settings),
     ...(price !== undefined ? { pricePerGpuHour: Number(price) } : {}),
     ...(flags['dummy-weights'] === true ? { dummyWeights: true } : {}),

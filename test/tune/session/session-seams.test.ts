@@ -9,8 +9,9 @@ import { projectSession } from '../../../src/core/view.js';
 import { readRunEvents } from '../../../src/core/view-read.js';
 import { parseAutoArgs } from '../../../src/tune/cli/args.js';
 import { AbortedError } from '../../../src/core/aborted.js';
-import { readRunConfig, runSession, SessionControl } from '../../../src/tune/session/session.js';
+import { readRunConfig, runSession } from '../../../src/tune/session/session.js';
 import { scriptedRunner } from '../scripted-runner.js';
+import { SessionControl } from '../../../src/tune/context/session-context.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'servelab-seams-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -6,8 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TuneEvent } from '../../../src/core/events.js';
 import { parseAutoArgs } from '../../../src/tune/cli/args.js';
-import { runSession, SessionControl } from '../../../src/tune/session/session.js';
+import { runSession } from '../../../src/tune/session/session.js';
 import { survivors } from '../../e2e/cli.js';
+import { SessionControl } from '../../../src/tune/context/session-context.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'servelab-session-'));
 const ports: number[] = [];

@@ -7,8 +7,6 @@ import { commandLines } from '../../format.js';
 import { formatCommand } from '../../../core/shell-quote.js';
 import { servingArgv } from '../../../tune/launch/dummy-weights.js';
 import type { ResultsData } from '../../state/results.js';
-
-export type { ResultsData };
 import { useTheme } from '../../theme.js';
 import { FittedTable, PageTabs } from '../../widgets/paged-table/PagedTable.js';
 import { Command } from '../Command.js';

@@ -1,21 +1,19 @@
 // The Results tables' columns: a stage table (variant, tok/s, gain vs the stage's reference, TTFT,
 // TPOT, start-up, GPU-hours, $/Mtok when priced, status) that fits the terminal, and the
 // validation table. A wide terminal adds the benchmark time and the GPUs each variant held.
-import type { VariantResult } from '../../../core/events.js';
+import type { VariantResult, ValidationRow } from '../../../core/events.js';
 import { formatGpuHours } from '../../../core/view-cost.js';
 import { isStoppedEarly, STOPPED_EARLY, statusText } from '../../../core/result-status.js';
 import { isSameServer, SAME_SERVER_STATUS } from '../../../tune/decide/same-server.js';
 import { fmtDollars, fmtMs, fmtPct, fmtTokS, truncate } from '../../format.js';
 import { durationText } from '../../../core/duration-text.js';
-import type { ResultRow, ValidationRowView } from '../../state/results.js';
+import type { ResultRow } from '../../state/results.js';
 import type { Column } from '../Table.js';
 
 /** The mark after a label measured with dummy weights (explained under the table). */
 export const DUMMY_MARK = '†';
 
 export const isDummy = (r: VariantResult) => r.weights?.kind === 'dummy';
-
-export { statusText };
 
 /** The status in a narrow column: the kind alone ("stopped early", "oom"); the reasons are spelt out below. */
 function shortStatus(r: VariantResult): string {
@@ -123,7 +121,7 @@ export function resultColumns(width: number, priced: boolean): Column<ResultRow>
 }
 
 /** The before/after table in the studies' order: baseline, then the winner, then the gain. */
-export const validationColumns: Column<ValidationRowView>[] = [
+export const validationColumns: Column<ValidationRow>[] = [
   { key: 'scenario', header: 'scenario', width: 18, render: (r) => r.scenario },
   { key: 'base', header: 'base tok/s', width: 10, align: 'right', render: (r) => fmtTokS(r.baseline?.totalTokPerS) },
   { key: 'tpotb', header: 'base TPOT', width: 10, align: 'right', render: (r) => fmtMs(r.baseline?.meanTpotMs) },

@@ -4,7 +4,8 @@ import { fmtPct, wrapLines } from '../../format.js';
 import type { ResultRow, ResultsData, StageTable } from '../../state/results.js';
 import { fitBlocks, fitRows } from '../../widgets/paged-table/state.js';
 import { sessionCostLine } from '../cost-text.js';
-import { DUMMY_MARK, isDummy, statusText } from './columns.js';
+import { DUMMY_MARK, isDummy } from './columns.js';
+import { statusText } from '../../../core/result-status.js';
 
 /** Why each row that did not run to the end did not: the whole reason and the hint, wrapped. */
 function reasonLines(rows: readonly ResultRow[], width: number): string[][] {

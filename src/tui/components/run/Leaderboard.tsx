@@ -9,7 +9,7 @@ import { fmtMs, fmtPct, fmtTokS, relativeLabel, truncate, wrapLines } from '../.
 import { durationText } from '../../../core/duration-text.js';
 import { useTheme, type Theme } from '../../theme.js';
 import { pad } from '../Table.js';
-import { statusText } from '../results/columns.js';
+import { statusText } from '../../../core/result-status.js';
 
 export function variantLine(r: VariantResult, label: string, width: number): string {
   const m = r.status === 'ok' ? r.metrics : undefined;

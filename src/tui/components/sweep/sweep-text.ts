@@ -2,7 +2,8 @@
 // latest point as one line, the frontier table's rows and columns. Presentation only: the
 // frontier and the choice are the core's.
 import type { SweepLoadInfo } from '../../../core/sweep-info.js';
-import type { SweepPointView, SweepView } from '../../../core/view-sweep.js';
+import type { SweepPointInfo } from '../../../core/sweep-info.js';
+import type { SweepView } from '../../../core/view-sweep.js';
 import { loadLabel } from '../../../sweep/spec.js';
 import { fmtMs, fmtNum } from '../../format.js';
 import type { Column } from '../Table.js';
@@ -15,7 +16,7 @@ export function sweepHeader(s: SweepView): string {
   return `sweep ${s.spec}${s.slo ? ` for ${s.slo}` : ''} · ${s.series.length} finalist(s) · ${points} point(s) measured`;
 }
 
-function pointText(p: SweepPointView): string {
+function pointText(p: SweepPointInfo): string {
   const m = p.summary;
   if (p.status !== 'ok' || !m) return `${p.status}${p.reason ? `: ${p.reason}` : ''}`;
   const slo = p.violations.length ? `, SLO broken: ${p.violations.join('; ')}` : '';
@@ -40,7 +41,7 @@ export interface FrontierRow {
   load: SweepLoadInfo;
   tokPerGpu: number;
   tokPerUser: number;
-  point?: SweepPointView;
+  point?: SweepPointInfo;
   chosen: boolean;
 }
 

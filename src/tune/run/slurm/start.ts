@@ -16,11 +16,11 @@ import {
   describeJob,
   engineRanks,
   launchSlurmJob,
-  simRanks,
   type SlurmCli,
   type SlurmJobHandle,
   type SlurmJobInfo,
   type SlurmRequest,
+  sglangRanks,
 } from '../../../host/slurm/index.js';
 import { gpusHeld } from '../../../model/layout.js';
 import type { SlurmRuntimeConfig } from '../../config/config.js';
@@ -177,12 +177,12 @@ function launchRanks(
   try {
     const prepared = prepareLaunch(variant, launchCtx, { dummyWeights, ...(sim?.truth ? { simTruth: sim.truth } : {}) });
     // The real engine's multi-node launch decides what is possible (vLLM 0.11 refuses a replica
-    // over nodes); the simulated engine then starts with SGLang's flags (engine-ranks.ts simRanks).
+    // over nodes); the simulated engine then starts with SGLang's flags (engine-ranks.ts sglangRanks).
     const real = engineRanks(variant.engine, sim ? prepared.spec.engineArgv : prepared.spec.argv, variant.knobs, layout);
     if (!sim) return { prepared, ranks: real };
     return {
       prepared,
-      ranks: layout.nodes > 1 ? simRanks(prepared.spec.argv, layout) : engineRanks('sglang', prepared.spec.argv, variant.knobs, layout),
+      ranks: layout.nodes > 1 ? sglangRanks(prepared.spec.argv, layout) : engineRanks('sglang', prepared.spec.argv, variant.knobs, layout),
     };
   } catch (e) {
     if (!(e instanceof UserError)) throw e;
