@@ -13,10 +13,10 @@ import { llamacpp } from '../../src/engines/index.js';
 import { AMX_REPACK_ISSUE } from '../../src/engines/failure-rules-llamacpp.js';
 import { engineLaunchHooks } from '../../src/engines/launch-hooks.js';
 import { cpuOnlyHost } from '../../src/host/cpu.js';
-import { findFreePort } from '../../src/host/ports.js';
 import { launchServer } from '../../src/host/process.js';
 import { failureContext } from '../../src/tune/run/server-start.js';
 import { LLAMA_QUANTIZE, LLAMA_SERVER, LLAMA_SKIP, testGguf } from '../llamacpp-fixture.js';
+import { freeTestPort } from '../helpers/ports.js';
 
 const CAPTURED = [
   '0.00.016.750 W srv  llama_server: -----------------',
@@ -81,7 +81,7 @@ describe.skipIf(why !== undefined)(`the real crash, classified${why ? ` (skipped
       const runDir = path.join(root, variant.id);
       const spec = llamacpp.command(variant, {
         host: '127.0.0.1',
-        port: await findFreePort({ from: 24000 + Math.floor(Math.random() * 20000) }),
+        port: await freeTestPort(),
         runDir,
         runtime: { kind: 'native', executable: LLAMA_SERVER! },
       });

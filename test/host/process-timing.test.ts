@@ -6,13 +6,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { vllm } from '../../src/engines/index.js';
-import { findFreePort } from '../../src/host/ports.js';
 import { allGone, fakeSpec, serverLauncher, workerPid } from './helpers.js';
+import { freeTestPort } from '../helpers/ports.js';
 
 const root = mkdtempSync(path.join(os.tmpdir(), 'servelab-proc-'));
 let n = 0;
 const { launch, stopAll } = serverLauncher(() => path.join(root, `run${n++}`));
-const port = () => findFreePort({ from: 22000 + Math.floor(Math.random() * 20000) });
+const port = freeTestPort;
 
 afterEach(stopAll);
 afterAll(() => rmSync(root, { recursive: true, force: true }));

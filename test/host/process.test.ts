@@ -14,11 +14,12 @@ import { launchServer } from '../../src/host/process.js';
 import { pidAlive } from '../../src/host/procgroup.js';
 import { liveServers, stopAllServers } from '../../src/host/registry.js';
 import { allGone, fakeSpec, serverLauncher, waitFor, workerPid } from './helpers.js';
+import { freeTestPort } from '../helpers/ports.js';
 
 const root = mkdtempSync(path.join(os.tmpdir(), 'servelab-proc-'));
 let n = 0;
 const runDir = () => path.join(root, `run${n++}`);
-const port = () => findFreePort({ from: 22000 + Math.floor(Math.random() * 20000) });
+const port = freeTestPort;
 const { launch, stopAll } = serverLauncher(runDir);
 
 afterEach(stopAll);

@@ -9,10 +9,11 @@ import type { Knobs, EngineName } from '../../src/core/variant.js';
 import { sim } from '../../src/engines/index.js';
 import { simulatedHost } from '../../src/host/gpus.js';
 import { watchGpus } from '../../src/host/gpu-watch.js';
-import { findFreePort, isListening } from '../../src/host/ports.js';
+import { isListening } from '../../src/host/ports.js';
 import { launchServer } from '../../src/host/process.js';
 import type { ServerHandle } from '../../src/host/server-handle.js';
 import { allGone, waitFor } from './helpers.js';
+import { freeTestPort } from '../helpers/ports.js';
 
 const root = mkdtempSync(path.join(os.tmpdir(), 'servelab-simlife-'));
 const handles: ServerHandle[] = [];
@@ -22,7 +23,7 @@ afterEach(async () => {
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 async function launchSim(engine: EngineName, model: string, knobs: Knobs, gpu: string, gpus: number) {
-  const port = await findFreePort({ from: 24000 + Math.floor(Math.random() * 20000) });
+  const port = await freeTestPort();
   const runDir = mkdtempSync(path.join(root, 'v'));
   const spec = sim.command(
     { id: 'v', engine, model, knobs },

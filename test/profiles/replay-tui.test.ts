@@ -17,10 +17,11 @@ import { openSettings } from '../../src/core/settings.js';
 import type { ReplayOutcome } from '../../src/tune/replay/replay.js';
 import type { ReplayTuiInput, ReplayTuiResult } from '../../src/screens/ReplayScreen.js';
 import { skipNote } from '../helpers/skip.js';
+import { testPort } from '../helpers/ports.js';
 
 const repo = fileURLToPath(new URL('../..', import.meta.url));
 const bin = fileURLToPath(new URL('../../bin/servelab.js', import.meta.url));
-const PORT_BASE = 20000 + Math.floor(Math.random() * 20000);
+const PORT_BASE = testPort();
 
 let dir: string;
 const children = new Set<ChildProcess>();

@@ -13,6 +13,7 @@ import { qwen3Study } from '../../../src/profiles/studies.js';
 import { Journal } from '../../../src/tune/context/journal.js';
 import { removeDir, runCli, survivors, launchedPorts, tempDir } from '../../e2e/cli.js';
 import { skipNote } from '../../helpers/skip.js';
+import { testPort } from '../../helpers/ports.js';
 
 const root = process.getuid?.() === 0;
 const mounts: string[] = [];
@@ -126,7 +127,7 @@ describe('storage errors', () => {
       '--validation',
       'sharegpt-like',
       '--port',
-      String(20000 + Math.floor(Math.random() * 20000)),
+      String(testPort()),
     ];
     const a = await runCli([...base, '--run-dir', join(ro, 'run')], cwd);
     expect(a.code, a.stderr).toBe(2);
