@@ -6,7 +6,7 @@ import { LLAMACPP_RULES } from './failure-rules-llamacpp.js';
 import type { FailureContext } from './types.js';
 import type { FailureRule } from './failure-rule.js';
 
-export type { FailureEngine, FailureRule } from './failure-rule.js';
+export type { FailureEngine } from './failure-rule.js';
 
 /** "NVIDIA A100-SXM4-80GB" -> "A100"; used to name the GPU in a reason. */
 export function shortGpuName(name: string): string {

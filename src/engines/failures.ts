@@ -14,8 +14,6 @@ export function specCombination(s: SpeculativeKnob): string {
   return parts.join(' ');
 }
 
-export type { ExitInfo };
-
 const SPECULATIVE_TEXT = /specul|eagle|draft|\bmtp\b|ngram|spec_dec/i;
 
 const ERRORISH = /(Error|Exception|Traceback|FAILED|fatal|Killed|Aborted)/;

@@ -6,7 +6,7 @@ import type { TuneEvent, TuneListener } from '../../core/events.js';
 import { initialRunState, runReducer, type RunAction, type RunState } from '../state/run.js';
 import type { SessionHandle, SessionStarter } from '../../tune/workbench/types.js';
 
-export type { SessionHandle, SessionStarter };
+export type { SessionStarter };
 
 /** 150 ms: between the 4 and 10 redraws a second that keep SSH sessions smooth. */
 export const DEFAULT_THROTTLE_MS = 150;

@@ -10,8 +10,6 @@ import { textFieldReducer, type TextFieldAction, type TextFieldState } from '../
 
 export type ScreenId = 'host' | 'model' | 'plan' | 'run' | 'results' | 'save';
 
-export type { WorkloadForm };
-
 export type FieldKey = keyof WorkloadForm;
 export interface FieldSpec {
   key: FieldKey;

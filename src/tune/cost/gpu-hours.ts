@@ -18,8 +18,6 @@ export interface VariantTimes {
   stopS: number;
 }
 
-export type { VariantGpuTime, SessionGpuTime };
-
 export function variantGpuTime(t: VariantTimes, simulated: boolean): VariantGpuTime {
   if (!(t.gpus >= 0) || !(t.stopS >= t.launchS)) throw new RangeError(`bad variant times: ${JSON.stringify(t)}`);
   const ready = t.readyS === undefined ? t.stopS : Math.min(Math.max(t.readyS, t.launchS), t.stopS);

@@ -36,7 +36,7 @@ import { peakRequestRate, type PeakRate, type RatePoint } from './early-stop-rat
 
 // The status words and their test live with the result's status (src/core/result-status.ts).
 import { STOPPED_EARLY } from '../../core/result-status.js';
-export { isStoppedEarly, STOPPED_EARLY } from '../../core/result-status.js';
+export { isStoppedEarly } from '../../core/result-status.js';
 
 export const MIN_FINISHED_FRACTION = 0.3;
 /** From this share of requests finished a run is never stopped: it is all but done. */
