@@ -24,21 +24,32 @@ module.exports = {
     },
     {
       name: 'host-not-engines',
-      comment: 'host launches processes and sits below engines: the caller passes engine rules in (launchServer opts.classify, opts.checkImage)',
+      comment:
+        'host launches processes and sits below engines: the caller passes engine rules in (launchServer opts.classify, opts.checkImage)',
       severity: 'error',
       from: { path: '^src/host/' },
       to: { path: '^src/engines/' },
     },
     {
+      name: 'product-not-lab',
+      comment:
+        'the product never imports the tests, the benchmarks, the model lab or the scripts: what it needs at run time lives in src (e.g. the failure corpus in src/engines/data)',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { path: '^(test|perf|model-lab|scripts)/' },
+    },
+    {
       name: 'no-module-cycles',
-      comment: 'no file imports itself through others, type imports included: a contract lives below the files that use it (e.g. src/tune/plan/types.ts, src/tune/run/types.ts)',
+      comment:
+        'no file imports itself through others, type imports included: a contract lives below the files that use it (e.g. src/tune/plan/types.ts, src/tune/run/types.ts)',
       severity: 'error',
       from: { path: '^src/' },
       to: { circular: true },
     },
     {
       name: 'no-tune-folder-cycles',
-      comment: 'the concept folders of src/tune (config, cost, decide, launch, plan, run, context, stage, sweep, session, replay, cli, workbench) import each other one way only',
+      comment:
+        'the concept folders of src/tune (config, cost, decide, launch, plan, run, context, stage, sweep, session, replay, cli, workbench) import each other one way only',
       severity: 'error',
       scope: 'folder',
       from: { path: '^src/tune/[^/]+$' },

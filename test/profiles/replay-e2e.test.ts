@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { qwen3Study, glm46Study } from '../../src/profiles/studies.js';
+import { qwen3Study, glm46Study } from '../../scripts/studies.js';
 import { serializeProfile } from '../../src/profiles/store.js';
 import type { Profile } from '../../src/profiles/schema.js';
 import { testPort } from '../helpers/ports.js';

@@ -12,7 +12,7 @@ import { liveServers, stopAllServers } from '../../src/host/registry.js';
 import { shellQuote } from '../../src/core/shell-quote.js';
 import type { Profile } from '../../src/profiles/schema.js';
 import { serializeProfile } from '../../src/profiles/store.js';
-import { qwen3Study } from '../../src/profiles/studies.js';
+import { qwen3Study } from '../../scripts/studies.js';
 import { openSettings } from '../../src/core/settings.js';
 import type { ReplayOutcome } from '../../src/tune/replay/replay.js';
 import type { ReplayTuiInput, ReplayTuiResult } from '../../src/screens/ReplayScreen.js';
