@@ -18,6 +18,14 @@ module.exports = {
       to: { path: '(^|/)node_modules/(ink|react|react-dom|ink-testing-library)/' },
     },
     {
+      name: 'product-not-lab',
+      comment:
+        'the product never imports the tests, the benchmarks, the model lab or the scripts: what it needs at run time lives in src (e.g. the failure corpus in src/engines/data)',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { path: '^(test|perf|model-lab|scripts)/' },
+    },
+    {
       name: 'no-module-cycles',
       comment:
         'no file imports itself through others, type imports included: a contract lives below the files that use it (e.g. src/tune/plan/types.ts, src/tune/run/types.ts)',

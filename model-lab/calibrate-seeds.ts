@@ -4,7 +4,7 @@
 import { STUDY_VARIANTS } from '../src/model/data/studies.js';
 import { simulateWorkload } from '../src/sim/virtual.js';
 import { sharegptLike } from '../src/sim/workload.js';
-import { median } from '../src/sim/validate.js';
+import { median } from './sim-validation.js';
 
 const SEEDS = [0, 1, 2, 3, 4];
 const draws = SEEDS.map((seed) => ({ seed, requests: sharegptLike(1000, seed) }));

@@ -1,4 +1,4 @@
-// `npm run calibrate`: run the three published studies' variants on the simulator and print
+// `npm run lab:calibrate`: run the three published studies' variants on the simulator and print
 // simulated vs published total token throughput. Columns:
 //   virtual-1000  the virtual clock, 1000 ShareGPT-like prompts all at once (the studies' protocol)
 //   virtual-200   the virtual clock, 200 prompts (the scaled-down workload)

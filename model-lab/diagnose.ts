@@ -11,7 +11,7 @@ import type { PublishedResult } from '../src/model/data/published-result.js';
 import { stepTime } from '../src/model/step-time.js';
 import { findGpu } from '../src/model/gpus.js';
 import { paramCounts } from '../src/model/param-counts.js';
-import { TRAINING_STUDIES } from '../src/model/data/training.js';
+import { TRAINING_STUDIES } from './training.js';
 import { trtllmBenchSettings } from '../src/model/data/trtllm-bench-settings.js';
 import { Scheduler } from '../src/sim/scheduler.js';
 import { resolveOptions } from '../src/sim/virtual.js';

@@ -1,5 +1,5 @@
 // `npx tsx model-lab/fit.ts [--write] [--rounds N]`: fit the constants of src/model/fitted.ts on the
-// TRAINING set only (src/model/data/training.ts: the three studies + the published Qwen3-14B rows)
+// TRAINING set only (model-lab/training.ts: the three studies + the published Qwen3-14B rows)
 // and print them with the training error. Held-out rows are never simulated here.
 // Method: coordinate descent, each constant in turn over a multiplicative grid, keeping the value
 // that lowers the mean |ln(simulated / published)| over the training rows (a row the model
@@ -11,11 +11,11 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { ENGINE_EFFICIENCY, HARDWARE } from '../src/model/efficiency.js';
 import { FITTED, type FittedConstants } from '../src/model/fitted.js';
-import { TRAINING_PUBLISHED, TRAINING_STUDIES } from '../src/model/data/training.js';
+import { TRAINING_PUBLISHED, TRAINING_STUDIES } from './training.js';
 import { GPU_ENGINES } from '../src/core/variant.js';
 import { simulateWorkload } from '../src/sim/virtual.js';
 import { sharegptLike } from '../src/sim/workload.js';
-import { validateOne, median } from '../src/sim/validate.js';
+import { validateOne, median } from './sim-validation.js';
 
 /** Bounds keep every constant physical (an efficiency above 1 or a negative overhead is not a fit). */
 const BOUNDS: Record<keyof FittedConstants, [number, number]> = {

@@ -9,7 +9,7 @@
 import { PUBLISHED } from '../src/model/data/published.js';
 import type { PublishedResult } from '../src/model/data/published-result.js';
 import { findGpu, type GpuSpec } from '../src/model/gpus.js';
-import { median } from '../src/sim/validate.js';
+import { median } from './sim-validation.js';
 import { simulateWorkload } from '../src/sim/virtual.js';
 import { sharegptLike } from '../src/sim/workload.js';
 

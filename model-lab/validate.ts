@@ -5,7 +5,7 @@
 import { PUBLISHED } from '../src/model/data/published.js';
 import type { PublishedResult } from '../src/model/data/published-result.js';
 import { isNotAsPublished } from '../src/model/data/not-as-published.js';
-import { summarize, validateOne } from '../src/sim/validate.js';
+import { summarize, validateOne } from './sim-validation.js';
 
 const pct = (x: number | null) => (x === null ? 'does not fit' : `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)}%`);
 const wl = (w: PublishedResult['workload']) => (w.kind === 'sharegpt' ? 'ShareGPT' : `random ${w.input}/${w.output}`);

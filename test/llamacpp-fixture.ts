@@ -10,12 +10,12 @@ import type { Variant } from '../src/core/variant.js';
 import { llamacpp } from '../src/engines/index.js';
 import { engineLaunchHooks } from '../src/engines/launch-hooks.js';
 import { findLlamaServer } from '../src/engines/llamacpp-detect.js';
-import { findFreePort } from '../src/host/ports.js';
 import { launchServer } from '../src/host/process.js';
 import type { ReadyResult, ServerHandle } from '../src/host/server-handle.js';
 import { llamaCppPaths } from '../src/host/llamacpp-build.js';
 import { makeRandomGguf } from '../src/gguf/make.js';
 import type { ArchShape } from '../src/gguf/random.js';
+import { freeTestPort } from './helpers/ports.js';
 
 export const LLAMA_SERVER: string | undefined = findLlamaServer(process.env.SERVELAB_LLAMA_SERVER)?.path;
 /** llama-quantize beside the server (servelab's build has both), or undefined. */
@@ -49,7 +49,7 @@ export async function startLlamaServer(
   runDir: string,
   model = testGguf(),
 ): Promise<{ h: ServerHandle; port: number; url: string; ready: ReadyResult }> {
-  const port = await findFreePort({ from: 23000 + Math.floor(Math.random() * 20000) });
+  const port = await freeTestPort();
   const variant: Variant = { id: path.basename(runDir), engine: 'llamacpp', model, knobs };
   const spec = llamacpp.command(variant, { host: '127.0.0.1', port, runDir, runtime: { kind: 'native', executable: LLAMA_SERVER! } });
   const h = await launchServer(spec, { runDir, graceMs: 2000, ...engineLaunchHooks((l, e) => llamacpp.classifyFailure(l, e)) });

@@ -1,7 +1,7 @@
-// The corpus of real engine output (test/fixtures/engines/corpus.json): every failure text in
+// The corpus of real engine output (src/engines/data/corpus.json): every failure text in
 // servelab, the simulator's included, is one of these entries, quoted from the engine's source
 // or a public issue with its origin. Here: typed access and filling in the engine's own fields.
-import corpusJson from '../../test/fixtures/engines/corpus.json' with { type: 'json' };
+import corpusJson from './data/corpus.json' with { type: 'json' };
 import type { FailureKind } from '../core/events.js';
 
 export interface CorpusEntry {

@@ -1,5 +1,5 @@
 // llama.cpp's failure rules (llama-server 0.4.0-dev, 80fb11a). Every pattern is a text captured by
-// running the real binary; the corpus (test/fixtures/engines/corpus.json) holds each with the
+// running the real binary; the corpus (src/engines/data/corpus.json) holds each with the
 // command that produced it. Listed first in FAILURE_RULES: no other engine prints these texts.
 import type { Failure } from '../core/events.js';
 import type { ExitInfo } from '../host/launch-spec.js';

@@ -1,5 +1,5 @@
 // The failure rules as data: each names the engines it applies to, the log text that proves it
-// (every pattern is checked against the real texts in test/fixtures/engines/corpus.json), a
+// (every pattern is checked against the real texts in src/engines/data/corpus.json), a
 // one-line reason and a hint. Order matters: the first rule that matches wins, so specific root
 // causes come before the generic ones they trigger.
 import { LLAMACPP_RULES } from './failure-rules-llamacpp.js';

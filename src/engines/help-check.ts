@@ -77,10 +77,6 @@ export function forgetEngineHelp(): void {
   installed = new Map();
 }
 
-export function engineHelpFor(engine: EngineName): InstalledHelp | undefined {
-  return installed.get(engine);
-}
-
 export interface CaptureOptions {
   runtime?: 'native' | 'docker';
   image?: string;

@@ -11,9 +11,6 @@ import { detectEngine } from './detect.js';
 import type { EngineAdapter, LaunchContext } from './types.js';
 import type { LaunchSpec } from '../host/launch-spec.js';
 
-/** Neutral backend name -> --attention-backend value (from the knob table). */
-export const SGLANG_ATTENTION: Readonly<Record<string, string>> = mustRow('sglang', 'attentionBackend').values!;
-
 /** Backends SGLang runs only for prefill (given as --prefill-attention-backend). */
 const PREFILL_ONLY: Readonly<Record<string, string>> = mustRow('sglang', 'attentionBackend.prefill').values!;
 

@@ -16,9 +16,6 @@ import { detectEngine } from './detect.js';
 import type { EngineAdapter, LaunchContext } from './types.js';
 import type { LaunchSpec } from '../host/launch-spec.js';
 
-/** Neutral backend name -> YAML attn_backend (from the knob table). TRT-LLM silently falls back on unknown names, so we refuse them. */
-export const TRTLLM_ATTENTION: Readonly<Record<string, string>> = mustRow('trtllm', 'attentionBackend').values!;
-
 export const TRTLLM_YAML_NAME = 'extra_llm_api_options.yaml';
 
 /**
@@ -163,9 +160,6 @@ export function parseTrtllmMetrics(text: string): Partial<ServerMetricsSample> {
 }
 
 export const TRTLLM_SUPPORTS = supportedKnobs('trtllm');
-
-/** Where Prometheus text lives (with return_perf_metrics: true); servelab polls the JSON /metrics. */
-export const TRTLLM_PROMETHEUS_PATH = '/prometheus/metrics';
 
 export const trtllm: EngineAdapter = {
   name: 'trtllm',

@@ -12,9 +12,6 @@ import { detectEngine } from './detect.js';
 import type { EngineAdapter, LaunchContext } from './types.js';
 import type { LaunchSpec } from '../host/launch-spec.js';
 
-/** Neutral backend name -> vLLM backend name (VLLM_ATTENTION_BACKEND in 0.11; from the knob table). */
-export const VLLM_ATTENTION: Readonly<Record<string, string>> = mustRow('vllm', 'attentionBackend').values!;
-
 /** --speculative-config JSON (vllm/config/speculative.py); key names from the knob table. */
 function speculativeConfig(spec: NonNullable<Variant['knobs']['speculative']>, version: string): string {
   const key = (k: string) => mustRow('vllm', `speculative.${k}`, version).name;

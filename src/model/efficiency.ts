@@ -3,7 +3,7 @@
 // vllm/engine/arg_utils.py _set_default_args; SGLang 0.5.x python/sglang/srt/server_args.py;
 // TensorRT-LLM 1.x tensorrt_llm/commands/serve.py and builder.py BuildConfig), a
 // datasheet-style rule of thumb, or "Fit: <what it was fitted on>". All fits were made on the
-// training set of src/model/data/training.ts and live in fitted.ts (with the date and script that
+// training set of model-lab/training.ts and live in fitted.ts (with the date and script that
 // fitted them); the held-out rows of src/model/data/published.ts are checked, never fitted. The
 // GEMM efficiency is per architecture through the GPU's measured matmul ceiling (gpus.ts
 // matmulEff) times a serving fraction fitted per architecture (fitted.ts).

@@ -1,7 +1,7 @@
 // The model's fitted constants, in one place, with what they were fitted on. Everything else in
 // src/model is read from engine source, a datasheet or a public measurement (each says which).
 //
-// FITTED ON: the training set declared in src/model/data/training.ts (the three studies of
+// FITTED ON: the training set declared in model-lab/training.ts (the three studies of
 // src/model/data/studies.ts, seed-42 ShareGPT draw, plus the published Qwen3-14B rows of
 // src/model/data/published.ts marked split 'train'), by `npx tsx model-lab/fit.ts --write` on
 // 2026-12-01 (coordinate descent on the mean |log(simulated / published)| over those rows).

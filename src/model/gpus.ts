@@ -150,10 +150,6 @@ export function findGpu(nameOrSmiName: string): GpuSpec | undefined {
   return GPUS.find((g) => g.smiMatch.test(nameOrSmiName));
 }
 
-export function gpuMemBytes(g: GpuSpec): number {
-  return g.memMiB * 1024 * 1024;
-}
-
 /** Total memory as the engines see it (CUDA's total, which their memory fractions multiply), bytes. */
 export function engineMemBytes(g: GpuSpec): number {
   return (g.cudaTotalMiB ?? g.memMiB) * 1024 * 1024;

@@ -25,5 +25,4 @@ export const SessionCalibrationSchema = z.object({
   startedFrom: z.string().optional(),
 });
 
-export type CalibratedPrediction = z.infer<typeof CalibratedPredictionSchema>;
 export type SessionCalibration = z.infer<typeof SessionCalibrationSchema>;

@@ -51,11 +51,6 @@ export function dockerImageOf(argv: readonly string[]): string | null {
   return null;
 }
 
-/** Env keys that would let a profile run code of its choosing inside a known launcher (env-policy.ts). */
-export function dangerousEnvKeys(env: Record<string, string>): string[] {
-  return refusedEnv(env).map((r) => r.key);
-}
-
 /**
  * Refuse to run a profile's command unless it is one of the engines' launchers and its env
  * cannot redirect what runs. `allowAny` (--allow-any-command) lifts both rules.

@@ -1,5 +1,5 @@
 // How the imitated engines fail to start. Every engine line comes from the corpus of real engine
-// output (test/fixtures/engines/corpus.json, each entry quoted from the engine's source with its
+// output (src/engines/data/corpus.json, each entry quoted from the engine's source with its
 // origin); the simulator only fills in the engine's own fields. Where no real text is known, the
 // simulator says so in a line of its own ("servelab sim: ..."), never in an engine's words.
 import type { EngineName } from '../core/variant.js';

@@ -15,8 +15,6 @@ export interface MultinodeArgs {
   distTimeoutS: number;
 }
 
-export const MULTINODE_USAGE = '[--nnodes N] [--node-rank R] [--dist-init-addr HOST:PORT] [--dist-timeout SECONDS]';
-
 const DEFAULT_DIST_TIMEOUT_S = 600;
 const FLAGS = ['--nnodes', '--node-rank', '--dist-init-addr', '--dist-timeout'] as const;
 type Flag = (typeof FLAGS)[number];

@@ -82,7 +82,7 @@ class SimLifecycle {
 /** A failure vLLM reports before it binds: --max-model-len beyond the model's positions. */
 function maxModelLenFailure(args: SimArgs, model: ModelInfo): StartFailure | undefined {
   if (args.engine !== 'vllm' || !args.knobs.maxModelLen || args.knobs.maxModelLen <= model.maxPositionEmbeddings) return undefined;
-  // vLLM's own text (test/fixtures/engines/corpus.json 'vllm-max-model-len').
+  // vLLM's own text (src/engines/data/corpus.json 'vllm-max-model-len').
   const text = corpusLines('vllm-max-model-len', { len: args.knobs.maxModelLen, max: model.maxPositionEmbeddings });
   return {
     lines: [{ stream: 'stderr', text: 'Traceback (most recent call last):' }, ...text.map((t) => ({ stream: 'stderr' as const, text: t }))],

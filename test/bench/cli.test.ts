@@ -210,39 +210,6 @@ describe('servelab bench', () => {
     }
   });
 
-  it('against a servelab simulator: converts to simulated GPU time (or keeps wall clock on request)', async () => {
-    const sim = await startScriptedServer({ ttftMs: 20, gapMs: 5, tokens: 4 }, { simSpeed: 10 });
-    try {
-      const args = [
-        'bench',
-        '--base-url',
-        sim.url,
-        '--model',
-        'm',
-        '--num-prompts',
-        '4',
-        '--max-concurrency',
-        '2',
-        '--random-input-len',
-        '4',
-        '--json',
-      ];
-      const conv = await servelab(args);
-      expect(conv.exitCode).toBe(0);
-      expect(conv.stderr).toContain('clock 10x');
-      const j = JSON.parse(conv.stdout) as Record<string, number> & { simulated: { speed: number } };
-      expect(j.simulated).toEqual({ speed: 10 });
-      expect(j.mean_ttft_ms).toBeGreaterThan(180); // ~20 ms wall x 10
-      const wall = await servelab([...args, '--wall-clock']);
-      const w = JSON.parse(wall.stdout) as Record<string, number>;
-      expect(w).not.toHaveProperty('simulated');
-      expect(w.mean_ttft_ms).toBeLessThan(180);
-      expect(w.mean_ttft_ms).toBeGreaterThan(18);
-    } finally {
-      await sim.close();
-    }
-  });
-
   it('unreachable server: one line, exit 1, no hang', async () => {
     const port = await new Promise<number>((resolve) => {
       const s = net.createServer().listen(0, '127.0.0.1', () => {

@@ -9,6 +9,7 @@ import { servedName } from '../../src/tune/plan/llamacpp-gguf.js';
 import { stageTables } from '../../src/tui/state/results.js';
 import { servedLines } from '../../src/tui/components/results/verdicts.js';
 import { LLAMA_SKIP, testGguf } from '../llamacpp-fixture.js';
+import { skipNote } from '../helpers/skip.js';
 
 const row = (variantId: string, engine: 'vllm' | 'llamacpp', model: string, served: string, tokS: number): VariantResult => ({
   variantId,
@@ -35,7 +36,7 @@ const viewOf = (rows: VariantResult[]) =>
   );
 
 describe('the comparison table says which file each engine served', () => {
-  it.skipIf(LLAMA_SKIP !== undefined)('names a GGUF by file and weight type, a checkpoint by its id', () => {
+  it.skipIf(LLAMA_SKIP !== undefined)(`names a GGUF by file and weight type, a checkpoint by its id${skipNote(LLAMA_SKIP)}`, () => {
     expect(servedName({ engine: 'llamacpp', model: testGguf() })).toBe('qwen3-256x4.gguf (F16)');
     expect(servedName({ engine: 'vllm', model: 'Qwen/Qwen3-14B' })).toBe('Qwen/Qwen3-14B');
   });

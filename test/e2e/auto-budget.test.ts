@@ -7,9 +7,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { removeDir, runCli, killLeftServers, tempDir, type CliRun } from './cli.js';
+import { testPort } from '../helpers/ports.js';
 
 const cwd = tempDir('e2e-budget');
-const port = 20000 + Math.floor(Math.random() * 20000);
+const port = testPort();
 const runs: CliRun[] = [];
 const TRUTH = fileURLToPath(new URL('../fixtures/truth/power-capped.json', import.meta.url));
 const base = ['--auto', '--sim', '--model', 'Qwen/Qwen3-14B'];

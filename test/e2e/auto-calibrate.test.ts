@@ -12,9 +12,10 @@ import { loadProfile } from '../../src/profiles/store.js';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BIN, removeDir, runCli, killLeftServers, tempDir, type CliRun } from './cli.js';
+import { testPort } from '../helpers/ports.js';
 
 const cwd = tempDir('e2e-calibrate');
-const port = String(20000 + Math.floor(Math.random() * 20000));
+const port = String(testPort());
 let run: CliRun;
 let truthRun: CliRun | undefined;
 const TRUTH = fileURLToPath(new URL('../fixtures/truth/power-capped.json', import.meta.url));

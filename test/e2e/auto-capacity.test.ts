@@ -10,9 +10,10 @@ import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadProfile } from '../../src/profiles/store.js';
 import { removeDir, runCli, killLeftServers, tempDir, type CliRun } from './cli.js';
+import { testPort } from '../helpers/ports.js';
 
 const cwd = tempDir('e2e-capacity');
-const port = String(20000 + Math.floor(Math.random() * 20000));
+const port = String(testPort());
 let run: CliRun;
 
 afterAll(() => {

@@ -4,6 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { launchedPorts, leftBehind, removeDir, runCli, survivors, tempDir } from './cli.js';
+import { testPort } from '../helpers/ports.js';
 
 const cwd = tempDir('e2e-fail');
 const ports: number[] = [];
@@ -47,7 +48,7 @@ describe('servelab --auto when no variant succeeds', () => {
   });
 
   it('stops a server that is not ready in time and records the start-up time-out', async () => {
-    const port = String(20000 + Math.floor(Math.random() * 20000));
+    const port = String(testPort());
     const runDir = join(cwd, 'timeout');
     const r = await runCli(
       [

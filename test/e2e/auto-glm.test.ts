@@ -3,9 +3,10 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadProfile } from '../../src/profiles/store.js';
 import { isListening, removeDir, runCli, killLeftServers, survivors, tempDir, type CliRun } from './cli.js';
+import { testPort } from '../helpers/ports.js';
 
 const cwd = tempDir('e2e-glm');
-const port = String(20000 + Math.floor(Math.random() * 20000));
+const port = String(testPort());
 let run: CliRun;
 
 afterAll(() => {

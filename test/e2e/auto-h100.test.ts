@@ -6,9 +6,10 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadProfile } from '../../src/profiles/store.js';
 import { launchedIds, launchedPorts, leftBehind, removeDir, runCli, survivors, tempDir, type CliRun } from './cli.js';
+import { testPort } from '../helpers/ports.js';
 
 const cwd = tempDir('e2e-h100');
-const port = String(20000 + Math.floor(Math.random() * 20000));
+const port = String(testPort());
 let run: CliRun;
 
 afterAll(() => {

@@ -8,9 +8,10 @@ import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadProfile } from '../../src/profiles/store.js';
 import { removeDir, runCli, killLeftServers, tempDir, type CliRun } from './cli.js';
+import { testPort } from '../helpers/ports.js';
 
 const cwd = tempDir('e2e-quality');
-const port = String(20000 + Math.floor(Math.random() * 20000));
+const port = String(testPort());
 let run: CliRun;
 
 afterAll(() => {

@@ -7,9 +7,10 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { TuneEvent } from '../../src/core/events.js';
 import { removeDir, runCli, killLeftServers, tempDir, type CliRun } from './cli.js';
+import { testPort } from '../helpers/ports.js';
 
 const cwd = tempDir('e2e-baseline-reuse');
-const port = 20000 + Math.floor(Math.random() * 20000);
+const port = testPort();
 const runs: CliRun[] = [];
 const TRUTH = fileURLToPath(new URL('../fixtures/truth/power-capped.json', import.meta.url));
 

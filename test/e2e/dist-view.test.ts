@@ -12,13 +12,15 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { NODE_BUNDLE } from '../../scripts/esbuild-node.mjs';
+import { skipNote } from '../helpers/skip.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const hasScript = spawnSync('script', ['--version']).status === 0;
+const NO_SCRIPT = 'no `script` command for a pseudo-terminal';
 const dir = mkdtempSync(join(tmpdir(), 'servelab-dist-view-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-describe.skipIf(!hasScript)('the bundled servelab view in a terminal', () => {
+describe.skipIf(!hasScript)(`the bundled servelab view in a terminal${skipNote(!hasScript && NO_SCRIPT)}`, () => {
   it('shows the Results screen of a recorded run and quits on q', async () => {
     const out = join(dir, 'dist');
     await build({

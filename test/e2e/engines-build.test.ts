@@ -9,6 +9,7 @@ import { execFile } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
 import { findLlamaCppBuild } from '../../src/host/llamacpp-build.js';
 import { BIN } from './cli.js';
+import { skipNote } from '../helpers/skip.js';
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'servelab-engines-build-'));
 afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
@@ -38,7 +39,8 @@ describe('servelab engines build', () => {
     expect(r.stderr.trim()).toBe("servelab: engines build: only llamacpp can be built by servelab, got 'vllm'");
   });
 
-  it.skipIf(!findLlamaCppBuild())('reuses the build in the cache and prints the server path last', async () => {
+  const title = `reuses the build in the cache and prints the server path last${skipNote(!findLlamaCppBuild() && 'no llama.cpp build in the cache yet')}`;
+  it.skipIf(!findLlamaCppBuild())(title, async () => {
     const r = await cli(['build', 'llamacpp'], process.env);
     expect(r.code).toBe(0);
     expect(r.stdout.trim().split('\n').at(-1)).toBe(findLlamaCppBuild());

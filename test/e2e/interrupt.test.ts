@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import type { TuneEvent } from '../../src/core/events.js';
 import { loadProfile } from '../../src/profiles/store.js';
 import { launchedIds, launchedPorts, leftBehind, removeDir, runCli, survivors, tempDir } from './cli.js';
+import { testPort } from '../helpers/ports.js';
 
 const dirs: string[] = [];
 const ports: number[] = [];
@@ -26,7 +27,7 @@ describe('interrupting servelab --auto', () => {
     const cwd = tempDir(`e2e-${signal}`);
     dirs.push(cwd);
     const runDir = join(cwd, 'run');
-    const port = String(20000 + Math.floor(Math.random() * 20000));
+    const port = String(testPort());
     let sent = false;
     const first = await runCli(
       [

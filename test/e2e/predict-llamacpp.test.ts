@@ -9,8 +9,9 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CALIBRATION_KIND } from '../../src/model/calibration/files.js';
 import { cpuInfo } from '../../src/host/cpu.js';
-import { testGguf, VOCAB_GPT2 } from '../llamacpp-fixture.js';
+import { LLAMA_SKIP, testGguf, VOCAB_GPT2 } from '../llamacpp-fixture.js';
 import { BIN, removeDir, tempDir } from './cli.js';
+import { skipNote } from '../helpers/skip.js';
 
 const dir = tempDir('servelab-predict-cal-');
 afterAll(() => removeDir(dir));
@@ -43,7 +44,7 @@ function predict(args: string[]): Promise<{ code: number; stdout: string; stderr
 }
 
 describe('predict --engine llamacpp', () => {
-  it.skipIf(!VOCAB_GPT2)('answers for a GGUF file; q8_0 KV has fewer bytes per token than f16', async () => {
+  it.skipIf(!VOCAB_GPT2)(`answers for a GGUF file; q8_0 KV has fewer bytes per token than f16${skipNote(LLAMA_SKIP)}`, async () => {
     const model = testGguf({ arch: 'qwen3', hidden: 128, layers: 2 });
     const f16 = await predict(['--model', model, '-np', '2', '--json']);
     const q8 = await predict(['--model', model, '-np', '2', '-ctk', 'q8_0', '-ctv', 'q8_0', '--json']);
@@ -71,7 +72,7 @@ describe('predict --engine llamacpp', () => {
   });
 
   it.skipIf(!VOCAB_GPT2)(
-    '--calibration checks the CPU: same CPU applies it, another model or a GPU is refused, other threads warn',
+    `--calibration checks the CPU: same CPU applies it, another model or a GPU is refused, other threads warn${skipNote(LLAMA_SKIP)}`,
     async () => {
       const model = testGguf({ arch: 'qwen3', hidden: 128, layers: 2 });
       const here = cpuInfo().model;

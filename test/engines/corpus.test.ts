@@ -1,4 +1,4 @@
-// The classifier against the corpus of real engine output (test/fixtures/engines/corpus.json):
+// The classifier against the corpus of real engine output (src/engines/data/corpus.json):
 // every entry gets the kind it must get, and start-up lines match no failure rule.
 import { describe, expect, it } from 'vitest';
 import { CORPUS, corpusLines } from '../../src/engines/corpus.js';

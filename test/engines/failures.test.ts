@@ -1,4 +1,4 @@
-// Failure triage on the engines' own texts (quoted in test/fixtures/engines/corpus.json; sources in docs/engines.md, Failure texts).
+// Failure triage on the engines' own texts (quoted in src/engines/data/corpus.json; sources in docs/engines.md, Failure texts).
 import { describe, expect, it } from 'vitest';
 import { sglang, trtllm, vllm } from '../../src/engines/index.js';
 import { classifyFromLog } from '../../src/engines/failures.js';

@@ -20,6 +20,7 @@ import type { PlanDeps } from '../../src/tune/plan/types.js';
 import { findFp8Checkpoint } from '../../src/tune/plan/checkpoint.js';
 import type { PlanHost } from '../../src/tune/plan/types.js';
 import { LLAMA_SKIP, testGguf } from '../llamacpp-fixture.js';
+import { skipNote } from '../helpers/skip.js';
 
 interface Entry {
   aliases?: string[];
@@ -212,7 +213,7 @@ describe('reference flag lists', () => {
     for (const { version } of KNOWN_VERSIONS[engine]) {
       // llama.cpp's plans need a GGUF, written from the built source's vocabulary.
       it.skipIf(engine === 'llamacpp' && LLAMA_SKIP !== undefined)(
-        `${engine} ${version}: every planned command uses only its flags and choices`,
+        `${engine} ${version}: every planned command uses only its flags and choices${skipNote(engine === 'llamacpp' && LLAMA_SKIP)}`,
         () => {
           const list = listFor(engine, version)!;
           const problems = new Set<string>();

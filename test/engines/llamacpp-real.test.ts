@@ -12,6 +12,7 @@ import { llamacpp } from '../../src/engines/index.js';
 import { parseLlamaVersion } from '../../src/engines/llamacpp-detect.js';
 import type { ServerHandle } from '../../src/host/server-handle.js';
 import { LLAMA_QUANTIZE, LLAMA_SKIP, startLlamaServer, testGguf } from '../llamacpp-fixture.js';
+import { skipNote } from '../helpers/skip.js';
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'servelab-llamacpp-'));
 const handles: ServerHandle[] = [];
@@ -72,7 +73,7 @@ describe.skipIf(LLAMA_SKIP !== undefined)(`llama-server, for real${LLAMA_SKIP ? 
   }, 300_000); // a real server on 2 shared cores: minutes when other test files run beside it
 
   it.skipIf(!LLAMA_QUANTIZE)(
-    'serves a Q4_K_M quantization of the random model (made by llama-quantize) without repacking',
+    `serves a Q4_K_M quantization of the random model (made by llama-quantize) without repacking${skipNote(!LLAMA_QUANTIZE && 'no llama-quantize beside the server')}`,
     async () => {
       const q = path.join(root, 'q4km.gguf');
       const r = spawnSync(LLAMA_QUANTIZE!, [testGguf(), q, 'Q4_K_M'], { encoding: 'utf8' });

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { ledgerDir } from '../../src/host/ledger.js';
 import { isListening, launchedPorts, removeDir, runCli, survivors, tempDir } from '../e2e/cli.js';
 import { wrapArgv } from '../../src/host/deathsig.js';
+import { testPort } from '../helpers/ports.js';
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach(removeDir));
@@ -29,7 +30,7 @@ describe('servers die with servelab', () => {
   it.each(['setpriv', 'supervisor', 'none'] as const)('SIGKILL of servelab with wrapper %s', async (wrapper) => {
     const cwd = tempDir(`deathsig-${wrapper}`);
     dirs.push(cwd);
-    const port = String(20000 + Math.floor(Math.random() * 20000));
+    const port = String(testPort());
     process.env.SERVELAB_DEATHSIG = wrapper;
     let argv: string[] = [];
     const run = await runCli(

@@ -1,6 +1,7 @@
 import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { assertPortFree, findFreePort, isPortFree, PortInUseError, waitPortClosed } from '../../src/host/ports.js';
+import { freeTestPort } from '../helpers/ports.js';
 
 const servers: net.Server[] = [];
 afterEach(async () => {
@@ -20,7 +21,7 @@ function listen(port: number, host: string): Promise<net.Server> {
 
 describe('ports', () => {
   it('a port we hold is busy, and free again once released', async () => {
-    const port = await findFreePort({ from: 21000 + Math.floor(Math.random() * 10000) });
+    const port = await freeTestPort();
     expect(await isPortFree(port)).toBe(true);
     const s = await listen(port, '127.0.0.1');
     expect(await isPortFree(port)).toBe(false);
@@ -33,20 +34,20 @@ describe('ports', () => {
   });
 
   it('a listener on all interfaces makes the loopback port busy too', async () => {
-    const port = await findFreePort({ from: 31000 + Math.floor(Math.random() * 10000) });
+    const port = await freeTestPort();
     await listen(port, '0.0.0.0');
     expect(await isPortFree(port, '127.0.0.1')).toBe(false);
   });
 
   it('findFreePort skips busy and excluded ports', async () => {
-    const base = await findFreePort({ from: 41000 + Math.floor(Math.random() * 10000) });
+    const base = await freeTestPort();
     await listen(base, '127.0.0.1');
     const next = await findFreePort({ from: base, exclude: [base + 1] });
     expect(next).toBeGreaterThanOrEqual(base + 2);
   });
 
   it('no free port in the range, and a bad port, are one-line errors', async () => {
-    const port = await findFreePort({ from: 51000 + Math.floor(Math.random() * 10000) });
+    const port = await freeTestPort();
     await listen(port, '127.0.0.1');
     await expect(findFreePort({ from: port, to: port })).rejects.toThrow(`no free port on 127.0.0.1 between ${port} and ${port}`);
     await expect(isPortFree(70000)).rejects.toThrow(/from 1 to 65535/);

@@ -11,26 +11,18 @@ import { engineLaunchHooks } from '../../src/engines/launch-hooks.js';
 import { waitGpuReleased } from '../../src/host/gpu-procs.js';
 import { findFreePort, isListening, PortInUseError } from '../../src/host/ports.js';
 import { launchServer } from '../../src/host/process.js';
-import type { ServerHandle } from '../../src/host/server-handle.js';
 import { pidAlive } from '../../src/host/procgroup.js';
 import { liveServers, stopAllServers } from '../../src/host/registry.js';
-import { allGone, fakeSpec, waitFor, workerPid } from './helpers.js';
+import { allGone, fakeSpec, serverLauncher, waitFor, workerPid } from './helpers.js';
+import { freeTestPort } from '../helpers/ports.js';
 
 const root = mkdtempSync(path.join(os.tmpdir(), 'servelab-proc-'));
 let n = 0;
 const runDir = () => path.join(root, `run${n++}`);
-const handles: ServerHandle[] = [];
-const port = () => findFreePort({ from: 22000 + Math.floor(Math.random() * 20000) });
+const port = freeTestPort;
+const { launch, stopAll } = serverLauncher(runDir);
 
-async function launch(spec: Parameters<typeof launchServer>[0], opts: Partial<Parameters<typeof launchServer>[1]> = {}) {
-  const h = await launchServer(spec, { runDir: runDir(), graceMs: 3000, ...engineLaunchHooks(), ...opts });
-  handles.push(h);
-  return h;
-}
-
-afterEach(async () => {
-  await Promise.all(handles.splice(0).map((h) => h.stop({ graceMs: 500 })));
-});
+afterEach(stopAll);
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 describe('launchServer', () => {
@@ -59,49 +51,6 @@ describe('launchServer', () => {
     const r = await h.waitReady(20_000);
     expect(r.ready).toBe(true);
     expect(r.startupS).toBeGreaterThanOrEqual(0.8);
-  });
-
-  it('a server that never becomes ready is stopped at the time-out and reported', async () => {
-    const p = await port();
-    const h = await launch(fakeSpec(p, ['--never-ready', '--worker']));
-    const t0 = Date.now();
-    const r = await h.waitReady(1500);
-    expect(Date.now() - t0).toBeLessThan(15_000);
-    expect(r.ready).toBe(false);
-    if (r.ready) return;
-    expect(r.failure.kind).toBe('startup-timeout');
-    expect(r.failure.evidence?.join('\n')).toContain('still loading');
-    expect(r.exit.timedOut).toBe(true);
-    expect(h.exit).toBeDefined();
-    expect(allGone([h.pid, workerPid(h.tail())])).toBe(true);
-  });
-
-  it('a server that dies is classified from its log at once, not at the time-out', async () => {
-    const p = await port();
-    const msg = "ValueError: Invalid repository ID or local directory specified: 'nope/nope'. Please verify";
-    const h = await launch(fakeSpec(p, ['--fail', msg, '--code', '1', '--delay-ms', '100']), {
-      classify: (lines, exit) => vllm.classifyFailure(lines, exit),
-    });
-    const r = await h.waitReady(60_000);
-    expect(r.ready).toBe(false);
-    if (r.ready) return;
-    expect(r.startupS).toBeLessThan(30);
-    expect(r.exit).toEqual({ code: 1, signal: null });
-    expect(r.failure.kind).toBe('model-not-found');
-    expect(r.failure.evidence).toContain(msg);
-  });
-
-  it('a server that logs a fatal error and hangs is stopped after the fatal grace, not the time-out', async () => {
-    const p = await port();
-    const h = await launch(fakeSpec(p, ['--never-ready', '--say', '[TRT-LLM] [E] torch.OutOfMemoryError: CUDA out of memory.']), {
-      fatalGraceMs: 300,
-    });
-    const t0 = Date.now();
-    const r = await h.waitReady(60_000);
-    expect(Date.now() - t0).toBeLessThan(30_000);
-    expect(r.ready).toBe(false);
-    if (!r.ready) expect(r.failure.kind).toBe('oom');
-    expect(allGone([h.pid])).toBe(true);
   });
 
   it('escalates to SIGKILL when SIGTERM is ignored, and takes the workers with it', async () => {

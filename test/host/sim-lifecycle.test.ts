@@ -8,11 +8,11 @@ import type { GpuSample } from '../../src/core/metrics.js';
 import type { Knobs, EngineName } from '../../src/core/variant.js';
 import { sim } from '../../src/engines/index.js';
 import { simulatedHost } from '../../src/host/gpus.js';
-import { watchGpus } from '../../src/host/gpu-watch.js';
-import { findFreePort, isListening } from '../../src/host/ports.js';
+import { isListening } from '../../src/host/ports.js';
 import { launchServer } from '../../src/host/process.js';
 import type { ServerHandle } from '../../src/host/server-handle.js';
 import { allGone, waitFor } from './helpers.js';
+import { freeTestPort } from '../helpers/ports.js';
 
 const root = mkdtempSync(path.join(os.tmpdir(), 'servelab-simlife-'));
 const handles: ServerHandle[] = [];
@@ -22,7 +22,7 @@ afterEach(async () => {
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 async function launchSim(engine: EngineName, model: string, knobs: Knobs, gpu: string, gpus: number) {
-  const port = await findFreePort({ from: 24000 + Math.floor(Math.random() * 20000) });
+  const port = await freeTestPort();
   const runDir = mkdtempSync(path.join(root, 'v'));
   const spec = sim.command(
     { id: 'v', engine, model, knobs },
@@ -41,20 +41,15 @@ async function launchSim(engine: EngineName, model: string, knobs: Knobs, gpu: s
 
 describe('sim engine lifecycle', () => {
   it('launch, ready, metrics and GPU samples, stop: nothing left', async () => {
-    const { h, port, host } = await launchSim('vllm', 'Qwen/Qwen3-14B', {}, 'H100', 1);
+    const { h, port } = await launchSim('vllm', 'Qwen/Qwen3-14B', {}, 'H100', 1);
     const r = await h.waitReady(45_000);
     expect(r.ready).toBe(true);
     expect(h.tail().some((l) => h.spec.readyLogLine.test(l))).toBe(true);
     const text = await (await fetch(`http://127.0.0.1:${port}${sim.metricsPath}`)).text();
     expect(sim.parseMetrics(text)).toEqual({ running: 0, waiting: 0, kvUsage: 0, preemptions: 0 });
-    const samples: GpuSample[][] = [];
-    const stop = watchGpus({ host, intervalMs: 100, simBaseUrl: () => `http://127.0.0.1:${port}`, onSample: (s) => samples.push(s) });
-    try {
-      // Weights and KV pool are resident once ready.
-      expect(await waitFor(() => (samples.at(-1)?.[0]?.memUsedMiB ?? 0) > 10_000)).toBe(true);
-    } finally {
-      stop();
-    }
+    // Weights and KV pool are resident once ready (/sim/gpus, what the sampler reads on a simulated host).
+    const memUsed = async () => ((await (await fetch(`http://127.0.0.1:${port}/sim/gpus`)).json()) as GpuSample[])[0]?.memUsedMiB ?? 0;
+    expect(await waitFor(async () => (await memUsed()) > 10_000)).toBe(true);
     await h.stop();
     expect(await isListening(port)).toBe(false);
     expect(allGone([h.pid])).toBe(true);

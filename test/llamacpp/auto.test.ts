@@ -11,6 +11,7 @@ import type { VariantResult } from '../../src/core/events.js';
 import { loadProfile } from '../../src/profiles/store.js';
 import { removeDir, runCli, tempDir, type CliRun } from '../e2e/cli.js';
 import { freshPort, leftServers, LLAMA_SERVER, LLAMA_SKIP, SMALL, testGguf } from './helpers.js';
+import { skipNote } from '../helpers/skip.js';
 
 const cwd = tempDir('llama-auto');
 let run: CliRun | undefined;
@@ -19,7 +20,8 @@ afterAll(() => {
   removeDir(cwd);
 });
 
-describe.skipIf(LLAMA_SKIP !== undefined)('servelab --auto --engines llamacpp (real llama-server)', { timeout: 240_000 }, () => {
+const title = `servelab --auto --engines llamacpp (real llama-server)${skipNote(LLAMA_SKIP)}`;
+describe.skipIf(LLAMA_SKIP !== undefined)(title, { timeout: 240_000 }, () => {
   it('runs its stages on the CPU, saves a profile, exits 0', async () => {
     const runDir = join(cwd, 'run');
     run = await runCli(

@@ -15,6 +15,7 @@ import { removeDir, runCli, tempDir } from '../e2e/cli.js';
 import { LLAMA_SKIP } from './helpers.js';
 import { startLlamaServer } from '../llamacpp-fixture.js';
 import type { ServerHandle } from '../../src/host/server-handle.js';
+import { skipNote } from '../helpers/skip.js';
 
 const cwd = tempDir('llama-capacity');
 let server: ServerHandle | undefined;
@@ -49,7 +50,8 @@ async function bench(url: string, concurrency: number, prompts: number): Promise
   return JSON.parse(r.stdout) as Record<string, number>;
 }
 
-describe.skipIf(LLAMA_SKIP !== undefined)('servelab capacity --base-url on a real llama-server', { timeout: 120_000 }, () => {
+const title = `servelab capacity --base-url on a real llama-server${skipNote(LLAMA_SKIP)}`;
+describe.skipIf(LLAMA_SKIP !== undefined)(title, { timeout: 120_000 }, () => {
   it('finds the highest concurrency under a TTFT bound, and both ends hold when benchmarked again', async () => {
     // One thread: on 2 shared cores, llama.cpp's -t 2 threads wait on each other whenever another
     // process holds a core (measured: a 90 s capacity call timed out at load 6 with -t 2; 24 s at load 9.5 with -t 1).

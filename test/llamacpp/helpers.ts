@@ -3,11 +3,12 @@
 // /proc by port, so a server that closed its socket but did not exit is caught too).
 import type { TuneEvent } from '../../src/core/events.js';
 import { launchedPorts, survivors } from '../e2e/cli.js';
+import { testPort } from '../helpers/ports.js';
 
 export { LLAMA_SERVER, LLAMA_SKIP, testGguf } from '../llamacpp-fixture.js';
 
 /** A first port far from the other files' ranges (each variant takes the next free one). */
-export const freshPort = () => String(21000 + Math.floor(Math.random() * 20000));
+export const freshPort = () => String(testPort());
 
 /** PIDs of llama-server processes serving one of these ports. */
 export function llamaSurvivors(ports: readonly number[]): number[] {

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { launchedIds, removeDir, runCli, tempDir, type CliRun } from '../e2e/cli.js';
 import { freshPort, leftServers, llamaSurvivors, LLAMA_SKIP, SMALL, testGguf } from './helpers.js';
+import { skipNote } from '../helpers/skip.js';
 
 const cwd = tempDir('llama-life');
 const runs: CliRun[] = [];
@@ -26,7 +27,8 @@ async function cli(args: string[], onEvent?: Parameters<typeof runCli>[2]): Prom
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-describe.skipIf(LLAMA_SKIP !== undefined)('a llama.cpp session from start to replay (real llama-server)', { timeout: 180_000 }, () => {
+const title0 = `a llama.cpp session from start to replay (real llama-server)${skipNote(LLAMA_SKIP)}`;
+describe.skipIf(LLAMA_SKIP !== undefined)(title0, { timeout: 180_000 }, () => {
   let profilePath = '';
 
   it('tunes one stage and saves a profile', async () => {
@@ -93,7 +95,8 @@ describe.skipIf(LLAMA_SKIP !== undefined)('a llama.cpp session from start to rep
   });
 });
 
-describe.skipIf(LLAMA_SKIP !== undefined)('stopping a llama.cpp session (real llama-server)', { timeout: 240_000 }, () => {
+const title1 = `stopping a llama.cpp session (real llama-server)${skipNote(LLAMA_SKIP)}`;
+describe.skipIf(LLAMA_SKIP !== undefined)(title1, { timeout: 240_000 }, () => {
   const base = () => [
     '--auto',
     '--engines',

@@ -11,6 +11,7 @@ import type { TuneEvent } from '../../src/core/events.js';
 import { removeDir, tempDir } from '../e2e/cli.js';
 import { KEY, PTY_SKIP, servelabInPty, type PtyRun } from '../e2e/pty.js';
 import { freshPort, leftServers, LLAMA_SERVER, LLAMA_SKIP, SMALL, testGguf } from './helpers.js';
+import { skipNote } from '../helpers/skip.js';
 
 const cwd = tempDir('llama-tui');
 let pty: PtyRun | undefined;
@@ -37,7 +38,7 @@ afterAll(() => {
 });
 
 describe.skipIf(LLAMA_SKIP !== undefined || PTY_SKIP !== undefined)(
-  'the TUI on a real llama-server (CPU host, pseudo-terminal)',
+  `the TUI on a real llama-server (CPU host, pseudo-terminal)${skipNote(LLAMA_SKIP ?? PTY_SKIP)}`,
   { timeout: 120_000 },
   () => {
     it('walks Host, Model, Plan, Run with live server figures, Results and Save, and quits with no server left', async () => {

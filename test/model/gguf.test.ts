@@ -12,8 +12,10 @@ import { readGgufHeader } from '../../src/gguf/read.js';
 import { vocabSafety } from '../../src/gguf/vocab.js';
 import { writeGguf } from '../../src/gguf/write.js';
 import { llamaCppPaths } from '../../src/host/llamacpp-build.js';
+import { skipNote } from '../helpers/skip.js';
 
 const VOCAB_GPT2 = fs.existsSync(llamaCppPaths().vocab('gpt-2')) ? llamaCppPaths().vocab('gpt-2') : undefined;
+const NO_VOCAB = 'no GPT-2 vocabulary: the llama.cpp source clone of `servelab engines build llamacpp` is missing';
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'servelab-gguf-test-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
@@ -85,7 +87,8 @@ describe('which tokens a random model may emit', () => {
     expect(v.safe).toEqual([false, true, true, true, false, true]);
   });
 
-  it.skipIf(!VOCAB_GPT2)('in the real GPT-2 vocabulary: the special token and the split-character pieces are out', () => {
+  const title0 = `in the real GPT-2 vocabulary: the special token and the split-character pieces are out${skipNote(!VOCAB_GPT2 && NO_VOCAB)}`;
+  it.skipIf(!VOCAB_GPT2)(title0, () => {
     const v = vocabSafety(readGgufHeader(VOCAB_GPT2!));
     expect(v.size).toBe(50257);
     expect(v.safe[50256]).toBe(false); // <|endoftext|>
@@ -113,7 +116,8 @@ describe('which tokens a random model may emit', () => {
 });
 
 describe('a GGUF vocabulary as a tokenizer', () => {
-  it.skipIf(!VOCAB_GPT2)('encodes as GPT-2 does (ids of the real vocabulary) and decodes back', async () => {
+  const title1 = `encodes as GPT-2 does (ids of the real vocabulary) and decodes back${skipNote(!VOCAB_GPT2 && NO_VOCAB)}`;
+  it.skipIf(!VOCAB_GPT2)(title1, async () => {
     const { loadTokenizer } = await import('../../src/bench/tokenizer.js');
     const tok = await loadTokenizer(VOCAB_GPT2!);
     expect(tok.mode).toBe('exact');

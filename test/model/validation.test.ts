@@ -7,8 +7,8 @@
 import { describe, expect, it } from 'vitest';
 import { HELD_OUT, PUBLISHED, TRAINING_PAGES } from '../../src/model/data/published.js';
 import { isNotAsPublished } from '../../src/model/data/not-as-published.js';
-import { TRAINING_PUBLISHED } from '../../src/model/data/training.js';
-import { summarize, validateOne } from '../../src/sim/validate.js';
+import { TRAINING_PUBLISHED } from '../../model-lab/training.js';
+import { summarize, validateOne } from '../../model-lab/sim-validation.js';
 
 const RECORDED = {
   /**

@@ -4,7 +4,7 @@ import { parseAllDocuments } from 'yaml';
 import { exportDocker, exportShell, exportSystemd, systemdQuote } from '../../src/profiles/export.js';
 import { exportK8s } from '../../src/profiles/export-k8s.js';
 import { containerArgv, officialImage, serverPort } from '../../src/profiles/export-common.js';
-import { deepseekR1Study, glm46Study, qwen3Study } from '../../src/profiles/studies.js';
+import { deepseekR1Study, glm46Study, qwen3Study } from '../../scripts/studies.js';
 import type { Profile } from '../../src/profiles/schema.js';
 
 /** systemd's ExecStart word splitting (quotes, C escapes, %% and $$), enough to check our quoting. */

@@ -8,7 +8,7 @@ import { isReferenceProfile, recordReplay, userProfilesDir } from '../../src/pro
 import { SHIPPED_PROFILES_DIR } from '../../src/profiles/shipped.js';
 import type { Profile, ReplayRecord } from '../../src/profiles/schema.js';
 import { loadProfile, saveProfile, serializeProfile } from '../../src/profiles/store.js';
-import { qwen3Study } from '../../src/profiles/studies.js';
+import { qwen3Study } from '../../scripts/studies.js';
 
 let dir: string;
 let user: string;

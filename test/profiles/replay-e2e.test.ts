@@ -8,9 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { qwen3Study, glm46Study } from '../../src/profiles/studies.js';
+import { qwen3Study, glm46Study } from '../../scripts/studies.js';
 import { serializeProfile } from '../../src/profiles/store.js';
 import type { Profile } from '../../src/profiles/schema.js';
+import { testPort } from '../helpers/ports.js';
 
 const bin = fileURLToPath(new URL('../../bin/servelab.js', import.meta.url));
 const repo = fileURLToPath(new URL('../..', import.meta.url));
@@ -70,7 +71,7 @@ async function waitFor(cond: () => boolean | Promise<boolean>, timeoutMs: number
 let dir: string;
 // A moderate clock, and a prefill-heavy workload (few tokens streamed per request): at a fast
 // clock with many small tokens the client, not the simulated GPU, is the bottleneck on a busy box.
-const PORT_BASE = 20000 + Math.floor(Math.random() * 20000);
+const PORT_BASE = testPort();
 const SIM = ['--sim', '--yes', '--auto', '--speed', '10', '--port', String(PORT_BASE)];
 
 /** The Qwen3 study winner, measured on a small random workload instead of 1000 ShareGPT prompts. */

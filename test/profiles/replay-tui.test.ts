@@ -12,14 +12,16 @@ import { liveServers, stopAllServers } from '../../src/host/registry.js';
 import { shellQuote } from '../../src/core/shell-quote.js';
 import type { Profile } from '../../src/profiles/schema.js';
 import { serializeProfile } from '../../src/profiles/store.js';
-import { qwen3Study } from '../../src/profiles/studies.js';
+import { qwen3Study } from '../../scripts/studies.js';
 import { openSettings } from '../../src/core/settings.js';
 import type { ReplayOutcome } from '../../src/tune/replay/replay.js';
 import type { ReplayTuiInput, ReplayTuiResult } from '../../src/screens/ReplayScreen.js';
+import { skipNote } from '../helpers/skip.js';
+import { testPort } from '../helpers/ports.js';
 
 const repo = fileURLToPath(new URL('../..', import.meta.url));
 const bin = fileURLToPath(new URL('../../bin/servelab.js', import.meta.url));
-const PORT_BASE = 20000 + Math.floor(Math.random() * 20000);
+const PORT_BASE = testPort();
 
 let dir: string;
 const children = new Set<ChildProcess>();
@@ -197,10 +199,12 @@ describe('replay on a terminal', () => {
 });
 
 const hasScript = spawnSync('script', ['--version'], { encoding: 'utf8' }).status === 0;
+const NO_SCRIPT = 'no `script` command for a pseudo-terminal';
 const strip = (s: string) => s.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '').replace(/\x1b[()][A-Z0-9]/g, '');
 
 describe('replay in a real terminal', () => {
-  it.skipIf(!hasScript)('asks by key, runs, shows recorded vs now and the verdict, records it, exits with its code', async () => {
+  const title = `asks by key, runs, shows recorded vs now and the verdict, records it, exits with its code${skipNote(!hasScript && NO_SCRIPT)}`;
+  it.skipIf(!hasScript)(title, async () => {
     const f = write('pty.json');
     const cmd = `stty cols 100 rows 30; exec ${shellQuote(process.execPath)} ${shellQuote(bin)} replay ${args(f, PORT_BASE + 100)
       .map(shellQuote)

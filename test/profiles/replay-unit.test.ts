@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { hostDifferences, replayExitCode } from '../../src/tune/replay/replay.js';
 import { simGpuFor } from '../../src/profiles/sim-gpu.js';
 import { serveSpec } from '../../src/tune/replay/serve-profile.js';
-import { deepseekR1Study, glm46Study, qwen3Study } from '../../src/profiles/studies.js';
+import { deepseekR1Study, glm46Study, qwen3Study } from '../../scripts/studies.js';
 import { judgeReplay } from '../../src/profiles/verdict.js';
 import { scenarioForWorkload, workloadFromScenario } from '../../src/tune/config/profile-workload.js';
 import { launcherOf } from '../../src/profiles/command.js';
@@ -136,7 +136,7 @@ describe('serveSpec', () => {
 describe('prepareReplay of the shipped profiles on the simulated host', () => {
   it('each one builds a runnable sim-serve command with its GPUs and the real engine argv', async () => {
     const { prepareReplay } = await import('../../src/tune/replay/replay.js');
-    const { studyProfiles } = await import('../../src/profiles/studies.js');
+    const { studyProfiles } = await import('../../scripts/studies.js');
     for (const p of studyProfiles()) {
       const setup = await prepareReplay(p, 'p.json', {
         sim: true,

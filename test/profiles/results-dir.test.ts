@@ -6,7 +6,7 @@ import { readdirSync } from 'node:fs';
 import { parseAutoArgs } from '../../src/tune/cli/args.js';
 import { SHIPPED_PROFILES_DIR } from '../../src/profiles/shipped.js';
 import { saveProfile } from '../../src/profiles/store.js';
-import { qwen3Study } from '../../src/profiles/studies.js';
+import { qwen3Study } from '../../scripts/studies.js';
 import { dataDir } from '../../src/host/xdg.js';
 
 describe('results folders', () => {

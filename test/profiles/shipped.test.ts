@@ -5,7 +5,7 @@ import { launcherOf } from '../../src/profiles/command.js';
 import { DEFAULT_VERSION } from '../../src/engines/data/versions.js';
 import { renderReport } from '../../src/profiles/report.js';
 import { loadProfile, profileFileName, serializeProfile } from '../../src/profiles/store.js';
-import { studyProfiles } from '../../src/profiles/studies.js';
+import { studyProfiles } from '../../scripts/studies.js';
 
 const DIR = 'profiles';
 

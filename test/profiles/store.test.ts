@@ -12,7 +12,7 @@ import {
   saveProfile,
   serializeProfile,
 } from '../../src/profiles/store.js';
-import { qwen3Study } from '../../src/profiles/studies.js';
+import { qwen3Study } from '../../scripts/studies.js';
 import type { Profile, ReplayRecord } from '../../src/profiles/schema.js';
 
 let dir: string;

@@ -1,4 +1,4 @@
-// FIT-REGRESSION GUARD, IN-SAMPLE. The three studies are training data (src/model/data/training.ts;
+// FIT-REGRESSION GUARD, IN-SAMPLE. The three studies are training data (model-lab/training.ts;
 // model-lab/fit.ts fits src/model/fitted.ts on them), so these checks show the fit still reproduces
 // each stage decision's direction; they are not evidence that the model predicts. The size of the
 // attention-backend gaps rests on one per-case constant each (the flashinfer and triton fits in

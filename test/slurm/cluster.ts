@@ -22,6 +22,7 @@ import path from 'node:path';
 import { findFreePort } from '../../src/host/ports.js';
 import { findOnPath } from '../../src/core/which.js';
 import { runSlurm, type SlurmCli } from '../../src/host/slurm/cli.js';
+import { testPort } from '../helpers/ports.js';
 
 const DAEMONS = ['munged', 'slurmctld', 'slurmd'] as const;
 const CLIENTS = ['sbatch', 'scontrol', 'scancel', 'sinfo', 'squeue'] as const;
@@ -129,7 +130,7 @@ export async function startTestCluster(opts: ClusterOptions = {}): Promise<TestC
   chmodSync(dir, 0o755);
   const names = Array.from({ length: o.nodes }, (_, i) => `sl${i + 1}`);
   const ports: number[] = [];
-  const from = 20_000 + Math.floor(Math.random() * 20_000);
+  const from = testPort();
   for (let i = 0; i <= o.nodes; i++) ports.push(await findFreePort({ host: '0.0.0.0', from, exclude: ports }));
   writeConfig(dir, ports, o, names);
   const env = { ...process.env, SLURM_CONF: path.join(dir, 'slurm.conf'), PATH: `${process.env.PATH ?? ''}:/usr/sbin:/sbin` };

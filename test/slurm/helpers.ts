@@ -3,6 +3,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { findFreePort } from '../../src/host/ports.js';
+import { testPort } from '../helpers/ports.js';
 
 export const REPO = fileURLToPath(new URL('../..', import.meta.url));
 export const SERVELAB_BIN = path.join(REPO, 'bin', 'servelab.js');
@@ -56,7 +57,7 @@ export function simRankArgv(port: number, extra: string[] = []): string[] {
 
 const used: number[] = [];
 export async function port(): Promise<number> {
-  const p = await findFreePort({ from: 30_000 + Math.floor(Math.random() * 20_000), exclude: used });
+  const p = await findFreePort({ from: testPort(), exclude: used });
   used.push(p);
   return p;
 }

@@ -17,11 +17,12 @@ import { describeJob, queryJob } from '../../src/host/slurm/state.js';
 import { isListening } from '../../src/host/ports.js';
 import { slurmMissing, startTestCluster, type TestCluster } from './cluster.js';
 import { port, runDir, simRankArgv, simServeArgv, waitUntil } from './helpers.js';
+import { skipNote } from '../helpers/skip.js';
 
 const missing = slurmMissing();
 if (missing) console.warn(missing);
 
-describe.skipIf(missing !== null)('Slurm runtime on a real test cluster', () => {
+describe.skipIf(missing !== null)(`Slurm runtime on a real test cluster${skipNote(missing)}`, () => {
   let c: TestCluster;
   beforeAll(async () => {
     c = await startTestCluster();

@@ -12,11 +12,13 @@ import { runSlurm } from '../../src/host/slurm/cli.js';
 import { removeDir, runCli, tempDir, type CliRun } from '../e2e/cli.js';
 import { freshPort, leftServers, LLAMA_SERVER, LLAMA_SKIP, SMALL, testGguf } from '../llamacpp/helpers.js';
 import { slurmMissing, startTestCluster, waitNoJobs, type TestCluster } from './cluster.js';
+import { skipNote } from '../helpers/skip.js';
 
 const missing = slurmMissing() ?? LLAMA_SKIP;
 if (missing) console.warn(missing);
 
-describe.skipIf(missing !== undefined)('--runtime slurm with llama-server jobs on a CPU partition', { timeout: 240_000 }, () => {
+const title = `--runtime slurm with llama-server jobs on a CPU partition${skipNote(missing)}`;
+describe.skipIf(missing !== undefined)(title, { timeout: 240_000 }, () => {
   const cwd = tempDir('slurm-llama');
   const runDir = path.join(cwd, 'run');
   let c: TestCluster | undefined;

@@ -18,13 +18,14 @@ import { parseScenario } from '../../src/tune/config/scenarios.js';
 import { ambientTestCluster } from './ambient-cluster.js';
 import { slurmMissing } from './cluster.js';
 import { port, runDir, waitUntil } from './helpers.js';
+import { skipNote } from '../helpers/skip.js';
 
 const missing = slurmMissing();
 if (missing) console.warn(missing);
 
 type JobState = Extract<TuneEvent, { type: 'job-state' }>;
 
-describe.skipIf(missing !== null)('--parallel with --runtime slurm', () => {
+describe.skipIf(missing !== null)(`--parallel with --runtime slurm${skipNote(missing)}`, () => {
   const h = ambientTestCluster();
 
   // Long enough (about 300 tokens at 8-10 ms each, real time) that the three jobs overlap.

@@ -22,11 +22,12 @@ import { planSession } from '../../src/tune/session/session.js';
 import { ambientTestCluster } from './ambient-cluster.js';
 import { slurmMissing } from './cluster.js';
 import { port, runDir, SERVELAB_BIN, waitUntil } from './helpers.js';
+import { skipNote } from '../helpers/skip.js';
 
 const missing = slurmMissing();
 if (missing) console.warn(missing);
 
-describe.skipIf(missing !== null)('--runtime slurm through the runner', () => {
+describe.skipIf(missing !== null)(`--runtime slurm through the runner${skipNote(missing)}`, () => {
   const h = ambientTestCluster();
 
   const scenario = parseScenario('random:200/20', { scale: 1, numPrompts: 8 });

@@ -17,6 +17,7 @@ import { parseSlo } from '../../src/core/slo-rule.js';
 import { sweepVariant, type SweepContext } from '../../src/tune/sweep/sweep-run.js';
 import { parseSweep } from '../../src/sweep/spec.js';
 import { survivors } from '../e2e/cli.js';
+import { testPort } from '../helpers/ports.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'servelab-sweep-'));
 const ports: number[] = [];
@@ -25,7 +26,7 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const portStart = 20000 + Math.floor(Math.random() * 20000);
+const portStart = testPort();
 const { config } = parseAutoArgs(['--sim', '--model', 'Qwen/Qwen3-14B', '--port', String(portStart), '--speed', '5']);
 const variant = makeVariant('sglang', 'Qwen/Qwen3-14B-FP8', {}, config!, 'Qwen/Qwen3-14B-FP8');
 const base = parseScenario('random:200/20', { scale: 1, numPrompts: 40 });

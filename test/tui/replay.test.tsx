@@ -12,6 +12,7 @@ import { loadProfile } from '../../src/profiles/store.js';
 import { type ReplayTuiResult, ReplayScreen } from '../../src/screens/ReplayScreen.js';
 import { colourTheme } from '../../src/tui/theme.js';
 import { overflowingLines, render, type Rendered } from '../render.js';
+import { testPort } from '../helpers/ports.js';
 
 const PROFILE = fileURLToPath(new URL('../../profiles/Qwen3-14B-H100x1.json', import.meta.url));
 let dir: string;
@@ -35,7 +36,7 @@ async function setUp(): Promise<{ setup: ReplaySetup; opts: ReplayOptions }> {
     readyTimeoutS: 60,
     logsDir: join(dir, 'logs'),
     bindHost: '127.0.0.1',
-    portStart: 20000 + Math.floor(Math.random() * 20000),
+    portStart: testPort(),
     allowAnyCommand: false,
   };
   const setup = await prepareReplay(loadProfile(PROFILE), PROFILE, opts);

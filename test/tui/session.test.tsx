@@ -15,6 +15,7 @@ import { shellWords } from '../../src/tui/format.js';
 import { realServices } from '../../src/tune/workbench/workbench.js';
 import { colourTheme } from '../../src/tui/theme.js';
 import { render, type Rendered } from '../render.js';
+import { testPort } from '../helpers/ports.js';
 
 let dir: string;
 let r: Rendered | undefined;
@@ -68,7 +69,7 @@ function start(extra: string[] = []) {
     '--runs-dir',
     join(dir, 'runs'),
     '--port',
-    String(20000 + Math.floor(Math.random() * 20000)),
+    String(testPort()),
     ...extra,
   ];
   const { services, defaults } = realServices({ argv, settings: openSettings(join(dir, 'conf')) });

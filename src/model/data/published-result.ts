@@ -22,6 +22,6 @@ export interface PublishedResult {
   quote?: string;
   /** Why a row is less faithful to reproduce (a flag the model does not have, ...). */
   caveat?: string;
-  /** 'train': model-lab/fit.ts fits on it; 'held-out': only ever compared (training.ts). */
+  /** 'train': model-lab/fit.ts fits on it; 'held-out': only ever compared (model-lab/training.ts). */
   split: 'train' | 'held-out';
 }

@@ -6,7 +6,7 @@
 // TensorRT-LLM v1.2.0rc1 (the pages' "Engine Version" sections). Source: GPUStack performance lab,
 // github.com/gpustack/gpustack docs/performance-lab/<model>/<gpu>.md (commit 47277d79).
 //
-// TRAINING vs HELD-OUT (declared in training.ts, by page, before any fit): the Qwen3-14B pages
+// TRAINING vs HELD-OUT (declared in model-lab/training.ts, by page, before any fit): the Qwen3-14B pages
 // (A100 and H100) are TRAINING rows, fitted on together with the three studies; the Qwen3-32B
 // pages (A100 and H100) are HELD OUT: a model size the fit never sees, on both GPUs and all three
 // engines. No constant is set from a held-out row (model-lab/fit.ts reads only split 'train').
@@ -110,7 +110,7 @@ const ROWS: Row[] = [
   ['', 'trtllm', 'Qwen/Qwen3-32B-FP8', 'H100', { maxModelLen: 40960 }, R(128, 4), 1000, 6826.33, 890.11, 'qwen3-32b/h100', CHUNKED],
 ];
 
-/** Published pages whose rows are training data; declared here once, before any fit (training.ts). */
+/** Published pages whose rows are training data; declared here once, before any fit (model-lab/training.ts). */
 export const TRAINING_PAGES: readonly string[] = ['qwen3-14b/a100', 'qwen3-14b/h100'];
 
 const BASE: PublishedResult[] = ROWS.map(

@@ -2,7 +2,7 @@
 // figures are the studies' printed `vllm bench serve` result blocks): A = Qwen3-14B on 1xH100,
 // B = GLM-4.6 on 8xA100 80GB, C = DeepSeek-R1-0528 on 8xH200; ShareGPT, 1000 prompts at once.
 // Engines: vLLM 0.11.0, SGLang 0.5.3-0.5.5.post1, TensorRT-LLM 1.0-1.2.0rc1. These rows are
-// TRAINING data (src/model/data/training.ts): the fitted constants in fitted.ts were fitted on
+// TRAINING data (model-lab/training.ts): the fitted constants in fitted.ts were fitted on
 // them (with the training rows of published.ts).
 import type { EngineName, Knobs } from '../../core/variant.js';
 

@@ -114,8 +114,3 @@ export function announce(ctx: SessionContext, combined: VariantResult): VariantR
   warnClientBound(ctx, result);
   return result;
 }
-
-export async function measureVariant(ctx: SessionContext, planned: PlannedVariant, extras: LaunchExtras = {}): Promise<VariantResult> {
-  const runs = await measureRuns(ctx, planned, extras);
-  return announce(ctx, combineRuns(runs, planned.stage));
-}

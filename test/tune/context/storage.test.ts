@@ -9,9 +9,11 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { asStorageError } from '../../../src/core/storage.js';
 import type { VariantResult } from '../../../src/core/events.js';
 import { saveProfile } from '../../../src/profiles/store.js';
-import { qwen3Study } from '../../../src/profiles/studies.js';
+import { qwen3Study } from '../../../scripts/studies.js';
 import { Journal } from '../../../src/tune/context/journal.js';
 import { removeDir, runCli, survivors, launchedPorts, tempDir } from '../../e2e/cli.js';
+import { skipNote } from '../../helpers/skip.js';
+import { testPort } from '../../helpers/ports.js';
 
 const root = process.getuid?.() === 0;
 const mounts: string[] = [];
@@ -20,6 +22,10 @@ afterAll(() => {
   for (const m of mounts) execFileSync('umount', ['-l', m]);
   for (const d of [...mounts, ...dirs]) rmSync(d, { recursive: true, force: true });
 });
+
+const NOT_ROOT = 'mounting a tmpfs needs root';
+/** Why a root test skips anyway: a container's root often lacks the right to mount. */
+const NO_TMPFS = 'cannot mount a tmpfs here (root without mount rights)';
 
 /** A fresh tmpfs of `kib` KiB; undefined where it cannot be mounted. */
 function tmpfs(kib: number): string | undefined {
@@ -57,9 +63,10 @@ describe('storage errors', () => {
     expect(asStorageError(new TypeError('bug'), '/p', 'x')).toBeUndefined();
   });
 
-  it.skipIf(!root)('a full disk while journalling: one error, earlier entries intact, no temp files', () => {
+  const title0 = `a full disk while journalling: one error, earlier entries intact, no temp files${skipNote(!root && NOT_ROOT)}`;
+  it.skipIf(!root)(title0, (ctx) => {
     const dir = tmpfs(64);
-    if (!dir) return;
+    if (!dir) return ctx.skip(NO_TMPFS);
     const j = Journal.create(join(dir, 'run'), { model: 'm' });
     let err: Error | undefined;
     let n = 0;
@@ -82,9 +89,10 @@ describe('storage errors', () => {
     ).toEqual(Array.from({ length: n }, (_, i) => `v${i}`));
   });
 
-  it.skipIf(!root)('a folder made read-only mid-run, and a profile saved into one', () => {
+  const title1 = `a folder made read-only mid-run, and a profile saved into one${skipNote(!root && NOT_ROOT)}`;
+  it.skipIf(!root)(title1, (ctx) => {
     const dir = tmpfs(1024);
-    if (!dir) return;
+    if (!dir) return ctx.skip(NO_TMPFS);
     const j = Journal.create(join(dir, 'run'), { model: 'm' });
     j.record('tune', 0, result(0, 10));
     execFileSync('mount', ['-o', 'remount,ro', dir]);
@@ -97,10 +105,11 @@ describe('storage errors', () => {
     expect(Journal.open(join(dir, 'run')).entries()).toHaveLength(1);
   });
 
-  it.skipIf(!root)('servelab --auto with a read-only run folder or a full --out: one line, servers stopped', async () => {
+  const title2 = `servelab --auto with a read-only run folder or a full --out: one line, servers stopped${skipNote(!root && NOT_ROOT)}`;
+  it.skipIf(!root)(title2, async (ctx) => {
     const ro = tmpfs(256);
     const full = tmpfs(16);
-    if (!ro || !full) return;
+    if (!ro || !full) return ctx.skip(NO_TMPFS);
     execFileSync('mount', ['-o', 'remount,ro', ro]);
     const cwd = tempDir('storage');
     dirs.push(cwd);
@@ -118,7 +127,7 @@ describe('storage errors', () => {
       '--validation',
       'sharegpt-like',
       '--port',
-      String(20000 + Math.floor(Math.random() * 20000)),
+      String(testPort()),
     ];
     const a = await runCli([...base, '--run-dir', join(ro, 'run')], cwd);
     expect(a.code, a.stderr).toBe(2);

@@ -13,6 +13,7 @@ import { planHost, realPlanDeps } from '../../../src/tune/plan/deps.js';
 import type { ExpandContext, PlanHost } from '../../../src/tune/plan/types.js';
 import type { Variant } from '../../../src/core/variant.js';
 import { LLAMA_SKIP, testGguf } from '../../llamacpp-fixture.js';
+import { skipNote } from '../../helpers/skip.js';
 
 const cpuHost = (memAvailMiB: number, threads = 4): PlanHost => ({
   gpuName: 'CPU',
@@ -23,7 +24,7 @@ const cpuHost = (memAvailMiB: number, threads = 4): PlanHost => ({
 });
 const variant = (model: string, knobs: Variant['knobs'] = {}): Variant => ({ id: 'v', engine: 'llamacpp', model, knobs });
 
-describe.skipIf(LLAMA_SKIP !== undefined)('llama.cpp in the planner', () => {
+describe.skipIf(LLAMA_SKIP !== undefined)(`llama.cpp in the planner${skipNote(LLAMA_SKIP)}`, () => {
   it('a GGUF model is llama.cpp alone with its stages; a checkpoint alone keeps the GPU engines and stages', () => {
     const gguf = testGguf();
     const llama = parseAutoArgs(['--model', gguf]).config!;

@@ -9,8 +9,9 @@ import { parseAutoArgs } from '../../../src/tune/cli/args.js';
 import { planHost, realPlanDeps } from '../../../src/tune/plan/deps.js';
 import { buildPlan } from '../../../src/tune/plan/plan.js';
 import { LLAMA_SKIP, testGguf } from '../../llamacpp-fixture.js';
+import { skipNote } from '../../helpers/skip.js';
 
-describe.skipIf(LLAMA_SKIP !== undefined)("llama.cpp's prior in the plan", () => {
+describe.skipIf(LLAMA_SKIP !== undefined)(`llama.cpp's prior in the plan${skipNote(LLAMA_SKIP)}`, () => {
   const plan = (extra: string[]) => {
     const gguf = testGguf({ arch: 'qwen3', hidden: 256, layers: 4 });
     const config = parseAutoArgs([

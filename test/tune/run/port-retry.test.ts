@@ -12,6 +12,7 @@ import { makeVariant } from '../../../src/tune/plan/variant-ids.js';
 import { runVariant } from '../../../src/tune/run/runner.js';
 import { parseScenario } from '../../../src/tune/config/scenarios.js';
 import { survivors } from '../../e2e/cli.js';
+import { testPort } from '../../helpers/ports.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'servelab-portretry-'));
 const blockers: net.Server[] = [];
@@ -24,7 +25,7 @@ afterAll(() => {
 
 describe('port lost between the choice and the launch', () => {
   it('is retried on another port', async () => {
-    const { config } = parseAutoArgs(['--sim', '--model', 'Qwen/Qwen3-14B', '--port', String(20000 + Math.floor(Math.random() * 20000))]);
+    const { config } = parseAutoArgs(['--sim', '--model', 'Qwen/Qwen3-14B', '--port', String(testPort())]);
     const events: TuneEvent[] = [];
     const r = await runVariant(
       makeVariant('vllm', 'Qwen/Qwen3-14B', {}, config!),

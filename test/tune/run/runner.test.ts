@@ -17,6 +17,7 @@ import { runVariant } from '../../../src/tune/run/runner.js';
 import { whoElseAnswers } from '../../../src/tune/run/server-start.js';
 import { parseScenario } from '../../../src/tune/config/scenarios.js';
 import { survivors } from '../../e2e/cli.js';
+import { testPort } from '../../helpers/ports.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'servelab-runner-'));
 const ports: number[] = [];
@@ -27,7 +28,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const portStart = 20000 + Math.floor(Math.random() * 20000);
+const portStart = testPort();
 const { config } = parseAutoArgs(['--sim', '--model', 'Qwen/Qwen3-14B', '--port', String(portStart)]);
 
 describe('runVariant', () => {

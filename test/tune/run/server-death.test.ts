@@ -14,6 +14,7 @@ import { runVariantScenarios } from '../../../src/tune/run/runner.js';
 import { parseScenario } from '../../../src/tune/config/scenarios.js';
 import { benchPhase, serverDied } from '../../../src/tune/run/server-death.js';
 import { survivors } from '../../e2e/cli.js';
+import { testPort } from '../../helpers/ports.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'servelab-death-'));
 const ports: number[] = [];
@@ -22,7 +23,7 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const portStart = 20000 + Math.floor(Math.random() * 20000);
+const portStart = testPort();
 const { config } = parseAutoArgs(['--sim', '--model', 'Qwen/Qwen3-14B', '--port', String(portStart)]);
 
 /** SIGKILL the launched server (found through the ledger by its port) at the first `at` event. */

@@ -9,6 +9,7 @@ import { parseAutoArgs } from '../../../src/tune/cli/args.js';
 import { runSession } from '../../../src/tune/session/session.js';
 import { survivors } from '../../e2e/cli.js';
 import { SessionControl } from '../../../src/tune/context/session-context.js';
+import { testPort } from '../../helpers/ports.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'servelab-session-'));
 const ports: number[] = [];
@@ -19,7 +20,7 @@ afterAll(() => {
 
 describe('runSession', () => {
   it('skips the running variant, stops after the stage, validates and saves', async () => {
-    const port = String(20000 + Math.floor(Math.random() * 20000));
+    const port = String(testPort());
     const { config } = parseAutoArgs([
       '--sim',
       '--model',

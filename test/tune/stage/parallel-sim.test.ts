@@ -10,6 +10,7 @@ import { projectSession } from '../../../src/core/view.js';
 import { parseAutoArgs } from '../../../src/tune/cli/args.js';
 import { runSession } from '../../../src/tune/session/session.js';
 import { survivors } from '../../e2e/cli.js';
+import { testPort } from '../../helpers/ports.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'servelab-parallel-'));
 const ports: number[] = [];
@@ -20,7 +21,7 @@ afterAll(() => {
 
 describe('parallel variants on sim-serve', () => {
   it('runs the engine stage two at a time on disjoint GPUs and ports, and accounts GPU-hours', async () => {
-    const port = String(20000 + Math.floor(Math.random() * 20000));
+    const port = String(testPort());
     const { config } = parseAutoArgs([
       '--sim',
       '--gpus',

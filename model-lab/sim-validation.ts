@@ -1,9 +1,10 @@
-// Out-of-sample validation: simulate every published result the model was not fitted on
-// (src/model/data/published.ts) and report the throughput error, per GPU and engine, and
-// whether the engine ranking of each group comes out right. Virtual clock, deterministic.
-import type { PublishedResult } from '../model/data/published-result.js';
-import { simulateWorkload } from './virtual.js';
-import { sharegptLike, type LengthPair } from './workload.js';
+// Out-of-sample validation, computed here and printed by validate.ts: simulate every published
+// result the model was not fitted on (src/model/data/published.ts) and report the throughput
+// error, per GPU and engine, and whether the engine ranking of each group comes out right.
+// Virtual clock, deterministic.
+import type { PublishedResult } from '../src/model/data/published-result.js';
+import { simulateWorkload } from '../src/sim/virtual.js';
+import { sharegptLike, type LengthPair } from '../src/sim/workload.js';
 
 export interface ValidationRow {
   r: PublishedResult;

@@ -1,17 +1,17 @@
 // The three published tuning studies (their published figures are in src/model/data/studies.ts)
 // as profiles: their winners, every row of their stage tables (failures with reasons)
 // and their before/after tables. The committed profiles/*.json are written from this file:
-//   npx tsx -e "import('./src/profiles/studies.ts').then((m) => m.writeStudyProfiles('profiles'))"
+//   npx tsx scripts/studies.ts
 // Published figures are kept exactly; figures the studies did not publish are derived from the
 // published ShareGPT token totals (duration, request and output rates) or left out (peaks).
 import { writeFileSync } from 'node:fs';
 
-import type { EngineName, Knobs } from '../core/variant.js';
-import type { Failure } from '../core/events.js';
-import { renderReport } from './report.js';
-import { buildProfile, reportPathFor, saveProfile } from './store.js';
-import type { Profile, RecordedResult, StageRecord, ValidationRow, Workload } from './schema.js';
-import type { RecordedMetrics } from './schema-metrics.js';
+import type { EngineName, Knobs } from '../src/core/variant.js';
+import type { Failure } from '../src/core/events.js';
+import { renderReport } from '../src/profiles/report.js';
+import { buildProfile, reportPathFor, saveProfile } from '../src/profiles/store.js';
+import type { Profile, RecordedResult, StageRecord, ValidationRow, Workload } from '../src/profiles/schema.js';
+import type { RecordedMetrics } from '../src/profiles/schema-metrics.js';
 
 const STUDY_TIME = '2025-11-01T00:00:00.000Z';
 const SHAREGPT_PROMPTS = 1000;
@@ -504,4 +504,8 @@ export function writeStudyProfiles(dir: string): string[] {
     writeFileSync(reportPathFor(file), renderReport(p));
     return file;
   });
+}
+
+if (process.argv[1] && /scripts\/studies\.ts$/.test(process.argv[1].split('\\').join('/'))) {
+  for (const file of writeStudyProfiles('profiles')) console.log(file);
 }
