@@ -4,7 +4,8 @@
 import { UserError } from '../core/errors.js';
 import type { Variant } from '../core/variant.js';
 import { baseEnv, engineHost, finishSpec, flag } from './argv.js';
-import { engineValue, mustRow, rowAt, rowsAt, supportedKnobs } from './data/table.js';
+import { ENGINE_LABEL, engineValue, mustRow, rowAt, rowsAt, supportedKnobs } from './data/table.js';
+import { vllmRanks } from '../host/slurm/engine-ranks.js';
 import { resolveVersion } from './data/versions.js';
 import { classifyFromLog } from './failures.js';
 import { pickMetrics } from './metrics.js';
@@ -110,4 +111,12 @@ export const vllm: EngineAdapter = {
       preemptions: ['vllm:num_preemptions_total', 'vllm:num_preemptions'],
     }),
   detect: (opts) => detectEngine('vllm', opts),
+  label: ENGINE_LABEL.vllm,
+  defaultPort: 8000,
+  modelFiles: 'checkpoint',
+  image: 'vllm/vllm-openai',
+  officialImage: (v) => `vllm/vllm-openai:${v ? `v${v}` : 'latest'}`,
+  launches: (exe, a1) => exe === 'vllm' && a1 === 'serve',
+  baselineFirst: true,
+  multiNodeRanks: vllmRanks,
 };
