@@ -122,6 +122,14 @@ export interface EngineAdapter {
   oneNode?: string;
   /** A multi-node start is argv alone (no shell or MPI), so it has a Kubernetes LeaderWorkerSet form. */
   leaderWorkerSet?: boolean;
+  /** Attention backends whose kernels are built for Hopper only, so the planner tries them only there. */
+  hopperOnlyBackends?: readonly string[];
+  /** torch.compile is on by default, so the compile stage's candidate turns it off. */
+  compilesByDefault?: boolean;
+  /** Why one replica is not spread over nodes (TP or PP across nodes), when the engine cannot here. */
+  noReplicaOverNodes?: string;
+  /** Replicas on several nodes are one multi-node launch (vLLM's native data parallel). */
+  dataParallelOverNodes?: boolean;
   /** A native launch's executable that the adapter finds itself (llama-server's path), or undefined. */
   findExecutable?(given: string | undefined): string | undefined;
 }

@@ -118,5 +118,12 @@ export const vllm: EngineAdapter = {
   officialImage: (v) => `vllm/vllm-openai:${v ? `v${v}` : 'latest'}`,
   launches: (exe, a1) => exe === 'vllm' && a1 === 'serve',
   baselineFirst: true,
+  // FlashAttention-3 kernels are built for Hopper (SM90) only (Dao-AILab/flash-attention README).
+  hopperOnlyBackends: ['fa3'],
+  compilesByDefault: true,
+  noReplicaOverNodes:
+    'vLLM 0.11 spans one replica over nodes only through Ray, which servelab does not launch: no pipeline stages across nodes are tried',
+  // docs/serving/data_parallel_deployment.md; SGLang 0.5 serves replicas on several nodes through its router.
+  dataParallelOverNodes: true,
   multiNodeRanks: vllmRanks,
 };
