@@ -10,6 +10,7 @@ import { ENGINE_LABEL, engineValue, mustRow, supportedKnobs } from './data/table
 
 import { resolveVersion } from './data/versions.js';
 import { amxRepackCrash } from './failure-rules-llamacpp.js';
+import { buildLlamaCpp } from '../host/llamacpp-build.js';
 import { classifyFromLog } from './failures.js';
 import { detectLlamaCpp, findLlamaServer } from './llamacpp-detect.js';
 import { parsePrometheus, pickMetrics } from './metrics.js';
@@ -133,4 +134,5 @@ export const llamacpp: EngineAdapter = {
   launches: (exe) => exe === 'llama-server',
   oneNode: 'llama-server runs on one node',
   findExecutable: (given) => findLlamaServer(given)?.path,
+  build: buildLlamaCpp,
 };

@@ -4,6 +4,7 @@ import type { Failure } from '../core/events.js';
 import type { ServerMetricsSample } from '../core/metrics.js';
 import type { LaunchSpec } from '../host/launch-spec.js';
 import type { EngineRanks, NodeLayout } from '../host/slurm/engine-ranks.js';
+import type { BuildOptions } from '../host/llamacpp-build.js';
 
 export interface EngineInfo {
   engine: EngineName | 'sim';
@@ -130,6 +131,8 @@ export interface EngineAdapter {
   noReplicaOverNodes?: string;
   /** Replicas on several nodes are one multi-node launch (vLLM's native data parallel). */
   dataParallelOverNodes?: boolean;
+  /** Build the engine from its pinned source into servelab's cache (`servelab engines build`), when servelab can. */
+  build?(o: BuildOptions): Promise<{ server: string; quantize: string; reused: boolean; seconds: number }>;
   /** A native launch's executable that the adapter finds itself (llama-server's path), or undefined. */
   findExecutable?(given: string | undefined): string | undefined;
 }
