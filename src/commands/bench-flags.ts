@@ -85,11 +85,14 @@ export function pairs(values: string[] | undefined, flag: string): Record<string
 
 export type Flags = Record<string, unknown>;
 
+/** Other names of a backend: vLLM's client calls its completions backend `vllm`. */
+const BACKEND_ALIAS: Readonly<Record<string, string>> = { vllm: 'openai' };
+
 /** The run's options from the flags (everything but the workload, model and live hooks). */
 export function runFlags(flags: Flags): Omit<RunOptions, 'baseUrl' | 'model' | 'requests'> & { dataset: 'random' | 'sharegpt' | 'custom' } {
   // vLLM's `--backend vllm` is its completions client; accept it as the same thing.
   const backendFlag = (flags.backend as string | undefined) ?? 'openai-chat';
-  const backend = backendFlag === 'vllm' ? 'openai' : backendFlag;
+  const backend = BACKEND_ALIAS[backendFlag] ?? backendFlag;
   if (backend !== 'openai-chat' && backend !== 'openai')
     throw new UserError(`bench: --backend must be openai-chat, openai or vllm, got '${backendFlag}'`);
   const dataset = (flags['dataset-name'] as string | undefined) ?? 'random';

@@ -4,7 +4,9 @@
 // `$(servelab engines build llamacpp | tail -1)` is the binary.
 import { UserError } from '../core/errors.js';
 import { optionalNumberArg } from '../core/number-arg.js';
-import { buildLlamaCpp, LLAMACPP_COMMIT } from '../host/llamacpp-build.js';
+import { ENGINES, isEngineName } from '../core/variant.js';
+import { getAdapter } from '../engines/index.js';
+import { LLAMACPP_COMMIT } from '../host/llamacpp-build.js';
 import { parseCommandArgs } from './args.js';
 
 const USAGE = [
@@ -18,9 +20,11 @@ export default async function main(argv: string[]): Promise<number> {
   if (!parsed) return 0;
   const [verb, engine, ...rest] = parsed.positionals;
   if (verb !== 'build' || rest.length) throw new UserError(`engines: ${USAGE.split('\n')[0]}`);
-  if (engine !== 'llamacpp') throw new UserError(`engines build: only llamacpp can be built by servelab, got '${engine ?? ''}'`);
+  const buildable = ENGINES.filter((e) => getAdapter(e).build);
+  const build = engine && isEngineName(engine) ? getAdapter(engine).build : undefined;
+  if (!build) throw new UserError(`engines build: only ${buildable.join(', ')} can be built by servelab, got '${engine ?? ''}'`);
   const jobs = optionalNumberArg('--jobs', parsed.values.jobs, { integer: true, min: 1 });
-  const r = await buildLlamaCpp({ log: (l) => process.stderr.write(`servelab: ${l}\n`), ...(jobs ? { jobs } : {}) });
+  const r = await build({ log: (l) => process.stderr.write(`servelab: ${l}\n`), ...(jobs ? { jobs } : {}) });
   if (!r.reused) process.stderr.write(`servelab: built in ${r.seconds} s; llama-quantize: ${r.quantize}\n`);
   process.stdout.write(`${r.server}\n`);
   return 0;

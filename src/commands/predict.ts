@@ -3,6 +3,7 @@
 // --json one object with vLLM's result keys plus `fits` and `reason`. No --engine: a table of all
 // three (with --json, an array). The figures are the model's, not a measurement.
 import { formatResultBlock } from '../bench/format.js';
+import { servesGguf } from '../engines/index.js';
 import type { BenchMetrics } from '../core/metrics.js';
 import { predict, type Prediction } from '../sim/predict.js';
 import { scenarioRequests } from '../sim/workload.js';
@@ -55,9 +56,9 @@ function table(rows: Prediction[]): string {
 
 export default async function main(argv: string[]): Promise<number> {
   // llama.cpp has its own CPU estimate and flags (predict-llamacpp.ts).
-  const norm = argv.flatMap((t) => (t === '--engine=llamacpp' ? ['--engine', 'llamacpp'] : [t]));
+  const norm = argv.flatMap((t) => (t.startsWith('--engine=') ? ['--engine', t.slice('--engine='.length)] : [t]));
   const at = norm.indexOf('--engine');
-  if (at >= 0 && norm[at + 1] === 'llamacpp') return (await import('./predict-llamacpp.js')).default(norm);
+  if (at >= 0 && servesGguf(norm[at + 1] ?? '')) return (await import('./predict-llamacpp.js')).default(norm);
   const a = parsePredictArgs(argv);
   if (a.help) {
     process.stdout.write(

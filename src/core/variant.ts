@@ -12,6 +12,10 @@ export function isGpuEngine(e: EngineName): e is GpuEngineName {
   return (GPU_ENGINES as readonly string[]).includes(e);
 }
 
+export function isEngineName(e: string): e is EngineName {
+  return (ENGINES as readonly string[]).includes(e);
+}
+
 export interface SpeculativeKnob {
   /** eagle | eagle3 | mtp | ngram | draft */
   method: 'eagle' | 'eagle3' | 'mtp' | 'ngram' | 'draft';

@@ -1,7 +1,7 @@
 // The adapter registry. Callers pick an adapter by engine name, or let `adapterFor` choose the
 // sim adapter on the simulated host.
 import { UserError } from '../core/errors.js';
-import { ENGINES, type EngineName, type Variant } from '../core/variant.js';
+import { ENGINES, isEngineName, type EngineName, type Variant } from '../core/variant.js';
 import { llamacpp } from './llamacpp.js';
 import { sglang } from './sglang.js';
 import { sim } from './sim.js';
@@ -16,6 +16,11 @@ export const ADAPTERS: Readonly<Record<EngineName | 'sim', EngineAdapter>> = { v
 export function getAdapter(name: string): EngineAdapter {
   if ((ENGINES as readonly string[]).includes(name) || name === 'sim') return ADAPTERS[name as EngineName | 'sim'];
   throw new UserError(`unknown engine '${name}' (choose from ${ENGINES.join(', ')})`);
+}
+
+/** Does this engine serve a GGUF file (planned, checked, predicted and quantized by servelab's GGUF code)? */
+export function servesGguf(engine: string): boolean {
+  return (isEngineName(engine) || engine === 'sim') && ADAPTERS[engine].modelFiles === 'gguf';
 }
 
 /** On the simulated host every variant runs through the sim adapter; otherwise its own engine's. */

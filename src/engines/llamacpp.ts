@@ -6,9 +6,11 @@
 import { UserError } from '../core/errors.js';
 import type { Variant } from '../core/variant.js';
 import { engineHost, finishSpec, flag } from './argv.js';
-import { engineValue, mustRow, supportedKnobs } from './data/table.js';
+import { ENGINE_LABEL, engineValue, mustRow, supportedKnobs } from './data/table.js';
+
 import { resolveVersion } from './data/versions.js';
 import { amxRepackCrash } from './failure-rules-llamacpp.js';
+import { buildLlamaCpp } from '../host/llamacpp-build.js';
 import { classifyFromLog } from './failures.js';
 import { detectLlamaCpp, findLlamaServer } from './llamacpp-detect.js';
 import { parsePrometheus, pickMetrics } from './metrics.js';
@@ -122,4 +124,16 @@ export const llamacpp: EngineAdapter = {
     ...llamacppRates(text),
   }),
   detect: (opts) => detectLlamaCpp(opts),
+  label: ENGINE_LABEL.llamacpp,
+  // llama-server: `--port PORT ... (default: 8080)`, tools/server/README.md at 80fb11a.
+  defaultPort: 8080,
+  modelFiles: 'gguf',
+  // tools/server/README.md (llama.cpp 80fb11a): `ghcr.io/ggml-org/llama.cpp:server` (CPU), `:server-cuda`.
+  image: 'ghcr.io/ggml-org/llama.cpp',
+  // tagged by build number (b1234), not by 0.4.0-dev: `server` is the newest CPU image
+  officialImage: () => 'ghcr.io/ggml-org/llama.cpp:server',
+  launches: (exe) => exe === 'llama-server',
+  oneNode: 'llama-server runs on one node',
+  findExecutable: (given) => findLlamaServer(given)?.path,
+  build: buildLlamaCpp,
 };

@@ -3,7 +3,8 @@
 import { UserError } from '../core/errors.js';
 import type { SpeculativeKnob, Variant } from '../core/variant.js';
 import { baseEnv, engineHost, finishSpec, flag } from './argv.js';
-import { engineValue, mustRow, rowsAt, supportedKnobs } from './data/table.js';
+import { ENGINE_LABEL, engineValue, mustRow, rowsAt, supportedKnobs } from './data/table.js';
+import { sglangRanks } from '../host/slurm/engine-ranks.js';
 import { resolveVersion } from './data/versions.js';
 import { classifyFromLog } from './failures.js';
 import { pickMetrics } from './metrics.js';
@@ -131,4 +132,15 @@ export const sglang: EngineAdapter = {
       preemptions: ['sglang:num_retracted_requests_total'],
     }),
   detect: (opts) => detectEngine('sglang', opts),
+  label: ENGINE_LABEL.sglang,
+  defaultPort: 30000,
+  modelFiles: 'checkpoint',
+  image: 'lmsysorg/sglang',
+  officialImage: (v) => `lmsysorg/sglang:${v ? `v${v}` : 'latest'}`,
+  launches: (exe, a1, a2) => PYTHON.test(exe) && a1 === '-m' && a2 === 'sglang.launch_server',
+  distInitPorts: sglangDistInitPorts,
+  multiNodeRanks: (argv, _k, l) => sglangRanks(argv, l),
+  leaderWorkerSet: true,
 };
+
+const PYTHON = /^python(3(\.\d+)?)?$/;

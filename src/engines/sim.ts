@@ -81,4 +81,8 @@ export const sim: EngineAdapter = {
       preemptions: ['vllm:num_preemptions_total', 'sglang:num_retracted_requests_total'],
     }),
   detect: async (): Promise<EngineInfo> => ({ engine: 'sim', installed: true, runtime: 'sim', version: 'sim' }),
+  label: 'servelab sim',
+  // sim-serve's own default (src/sim/args.ts), as vLLM's.
+  defaultPort: 8000,
+  modelFiles: 'checkpoint',
 };

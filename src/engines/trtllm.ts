@@ -8,7 +8,8 @@ import { UserError } from '../core/errors.js';
 import type { ServerMetricsSample } from '../core/metrics.js';
 import type { SpeculativeKnob, Variant } from '../core/variant.js';
 import { baseEnv, engineHost, finishSpec, flag } from './argv.js';
-import { engineValue, mustRow, rowsAt, supportedKnobs } from './data/table.js';
+import { ENGINE_LABEL, engineValue, mustRow, rowsAt, supportedKnobs } from './data/table.js';
+import { trtllmRanks } from '../host/slurm/engine-ranks.js';
 import { resolveVersion } from './data/versions.js';
 import { classifyFromLog } from './failures.js';
 import { pickMetrics } from './metrics.js';
@@ -159,6 +160,16 @@ export function parseTrtllmMetrics(text: string): Partial<ServerMetricsSample> {
   });
 }
 
+/**
+ * The files a recorded command reads, rebuilt from the variant: the YAML is a pure function of the
+ * knobs, so a profile carries it and does not depend on a run folder.
+ */
+function trtllmCommandFiles(variant: Variant, argv: readonly string[]): { path: string; content: string }[] {
+  const i = argv.indexOf('--extra_llm_api_options');
+  const file = i >= 0 ? argv[i + 1] : undefined;
+  return file ? [{ path: file, content: YAML.stringify(trtllmYaml(variant)) }] : [];
+}
+
 export const TRTLLM_SUPPORTS = supportedKnobs('trtllm');
 
 export const trtllm: EngineAdapter = {
@@ -173,4 +184,14 @@ export const trtllm: EngineAdapter = {
   classifyFailure: (lines, exit, ctx) => classifyFromLog('trtllm', lines, exit, ctx),
   parseMetrics: parseTrtllmMetrics,
   detect: (opts) => detectEngine('trtllm', opts),
+  label: ENGINE_LABEL.trtllm,
+  defaultPort: 8000,
+  modelFiles: 'checkpoint',
+  image: 'nvcr.io/nvidia/tensorrt-llm/release',
+  officialImage: (v) => `nvcr.io/nvidia/tensorrt-llm/release:${v ?? 'latest'}`,
+  launches: (exe) => exe === 'trtllm-serve',
+  dummyWeightsText: `\`${TRTLLM_DUMMY_YAML.key}: ${TRTLLM_DUMMY_YAML.value}\` in its --extra_llm_api_options YAML`,
+  commandFiles: trtllmCommandFiles,
+  yamlFlag: '--extra_llm_api_options',
+  multiNodeRanks: (argv, _k, l) => trtllmRanks(argv, l),
 };

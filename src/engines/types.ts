@@ -1,8 +1,10 @@
 // Contract of an engine adapter: plain data and functions, no class hierarchy.
-import type { EngineName, KnobName, SpeculativeKnob, Variant } from '../core/variant.js';
+import type { EngineName, KnobName, Knobs, SpeculativeKnob, Variant } from '../core/variant.js';
 import type { Failure } from '../core/events.js';
 import type { ServerMetricsSample } from '../core/metrics.js';
 import type { LaunchSpec } from '../host/launch-spec.js';
+import type { EngineRanks, NodeLayout } from '../host/slurm/engine-ranks.js';
+import type { BuildOptions } from '../host/llamacpp-build.js';
 
 export interface EngineInfo {
   engine: EngineName | 'sim';
@@ -87,4 +89,47 @@ export interface EngineAdapter {
   attentionBackends?: readonly string[];
   /** Is the engine installed here, and which version (src/engines/detect.ts). */
   detect?(opts?: DetectOptions): Promise<EngineInfo>;
+  // --- What differs per engine, asked by code outside src/engines instead of naming the engine ---
+  /** How text writes the engine's name (engines/data/table.ts ENGINE_LABEL). */
+  label: string;
+  /** The port the server listens on when its argv names none. */
+  defaultPort: number;
+  /**
+   * What the server is handed as its model: a Hugging Face checkpoint, or a GGUF file (planned,
+   * checked, predicted and quantized by servelab's GGUF code: tune/plan/llamacpp-*.ts).
+   */
+  modelFiles: 'checkpoint' | 'gguf';
+  /** The engine's official container image repository (no tag). */
+  image?: string;
+  /** The engine's official container image at a release (`latest`, or the newest CPU image, without one). */
+  officialImage?(release: string | undefined): string;
+  /** Does this argv (its executable and first two arguments) start this engine's own server? */
+  launches?(exe: string, a1: string | undefined, a2: string | undefined): boolean;
+  /** Its defaults are the validation baseline when they can serve (vLLM's, as the studies measure). */
+  baselineFirst?: boolean;
+  /** How a recorded command asks for dummy weights, as the report writes it. */
+  dummyWeightsText?: string;
+  /** Files a recorded command reads besides the model (TensorRT-LLM's YAML), rebuilt from the variant. */
+  commandFiles?(variant: Variant, argv: readonly string[]): { path: string; content: string }[];
+  /** The flag of a YAML file of extra settings, which servelab's simulator reads only for this engine. */
+  yamlFlag?: string;
+  /** Ports besides `distPort` the head of a multi-node start opens (SGLang's dist-init set). */
+  distInitPorts?(distPort: number): number[];
+  /** The per-node commands of a multi-node start; absent: `oneNode` says why it runs on one node. */
+  multiNodeRanks?(argv: readonly string[], k: Knobs, l: NodeLayout): EngineRanks;
+  oneNode?: string;
+  /** A multi-node start is argv alone (no shell or MPI), so it has a Kubernetes LeaderWorkerSet form. */
+  leaderWorkerSet?: boolean;
+  /** Attention backends whose kernels are built for Hopper only, so the planner tries them only there. */
+  hopperOnlyBackends?: readonly string[];
+  /** torch.compile is on by default, so the compile stage's candidate turns it off. */
+  compilesByDefault?: boolean;
+  /** Why one replica is not spread over nodes (TP or PP across nodes), when the engine cannot here. */
+  noReplicaOverNodes?: string;
+  /** Replicas on several nodes are one multi-node launch (vLLM's native data parallel). */
+  dataParallelOverNodes?: boolean;
+  /** Build the engine from its pinned source into servelab's cache (`servelab engines build`), when servelab can. */
+  build?(o: BuildOptions): Promise<{ server: string; quantize: string; reused: boolean; seconds: number }>;
+  /** A native launch's executable that the adapter finds itself (llama-server's path), or undefined. */
+  findExecutable?(given: string | undefined): string | undefined;
 }

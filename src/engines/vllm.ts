@@ -4,7 +4,8 @@
 import { UserError } from '../core/errors.js';
 import type { Variant } from '../core/variant.js';
 import { baseEnv, engineHost, finishSpec, flag } from './argv.js';
-import { engineValue, mustRow, rowAt, rowsAt, supportedKnobs } from './data/table.js';
+import { ENGINE_LABEL, engineValue, mustRow, rowAt, rowsAt, supportedKnobs } from './data/table.js';
+import { vllmRanks } from '../host/slurm/engine-ranks.js';
 import { resolveVersion } from './data/versions.js';
 import { classifyFromLog } from './failures.js';
 import { pickMetrics } from './metrics.js';
@@ -108,4 +109,19 @@ export const vllm: EngineAdapter = {
       preemptions: ['vllm:num_preemptions_total', 'vllm:num_preemptions'],
     }),
   detect: (opts) => detectEngine('vllm', opts),
+  label: ENGINE_LABEL.vllm,
+  defaultPort: 8000,
+  modelFiles: 'checkpoint',
+  image: 'vllm/vllm-openai',
+  officialImage: (v) => `vllm/vllm-openai:${v ? `v${v}` : 'latest'}`,
+  launches: (exe, a1) => exe === 'vllm' && a1 === 'serve',
+  baselineFirst: true,
+  // FlashAttention-3 kernels are built for Hopper (SM90) only (Dao-AILab/flash-attention README).
+  hopperOnlyBackends: ['fa3'],
+  compilesByDefault: true,
+  noReplicaOverNodes:
+    'vLLM 0.11 spans one replica over nodes only through Ray, which servelab does not launch: no pipeline stages across nodes are tried',
+  // docs/serving/data_parallel_deployment.md; SGLang 0.5 serves replicas on several nodes through its router.
+  dataParallelOverNodes: true,
+  multiNodeRanks: vllmRanks,
 };

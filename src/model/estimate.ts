@@ -2,6 +2,7 @@
 // variant resolves to. The time of one step lives in step-time.ts; the GPU layout in layout.ts.
 import type { EngineName, Knobs } from '../core/variant.js';
 import { engineMemBytes, hasNativeFp8, type GpuSpec } from './gpus.js';
+import { ENGINE_BEHAVIOUR } from './engine-behaviour.js';
 import { type Fp8Scaling, type ModelInfo, type WeightDtype } from './models.js';
 import { paramCounts } from './param-counts.js';
 import { engineEfficiency, HARDWARE, type EngineEfficiency } from './efficiency.js';
@@ -179,7 +180,7 @@ export function resolveServer(
     speculative,
     memUsedPerGpu: Math.min(
       engineMemBytes(gpu),
-      engine === 'sglang' ? budget.budget + HARDWARE.runtimeReserveBytes : weights.perGpu + kvBytes + budget.reserved,
+      ENGINE_BEHAVIOUR[engine].holdsBudget ? budget.budget + HARDWARE.runtimeReserveBytes : weights.perGpu + kvBytes + budget.reserved,
     ),
   };
   return { ...cfg, fit: checkFit(cfg, budget) };
@@ -200,7 +201,7 @@ function memoryPlan(
   // vLLM --performance-mode throughput doubles the *defaulted* batch limits only (arg_utils.py
   // _set_default_max_num_seqs_and_batched_tokens_args, 2026-05 copy); its graph and kernel choices
   // (and interactivity's finer graphs) are not modelled.
-  const perfScale = engine === 'vllm' && knobs.performanceMode === 'throughput' ? 2 : 1;
+  const perfScale = knobs.performanceMode === 'throughput' ? ENGINE_BEHAVIOUR[engine].throughputModeScale : 1;
   const maxBatchedTokens = knobs.maxBatchedTokens ?? eff.defaultMaxBatchedTokens(gpu) * perfScale;
   const memFraction =
     knobs.memFraction ??
@@ -240,18 +241,8 @@ function checkFit(c: ServerConfig, kv: KvBudget): FitResult {
     };
   const heads = headsDivideTp(m, par.attnTp);
   if (heads) return { fits: false, kind: 'tp-mismatch', reason: heads.reason };
-  if (c.weightDtype === 'fp8' && c.engine === 'sglang' && !hasNativeFp8(gpu))
-    return {
-      fits: false,
-      kind: 'no-fp8',
-      reason: `SGLang's FP8 kernels need compute capability >= 8.9; ${gpu.name} is ${gpu.computeCapability.toFixed(1)}`,
-    };
-  if (c.weightDtype === 'fp8' && c.engine === 'trtllm' && !hasNativeFp8(gpu))
-    return {
-      fits: false,
-      kind: 'no-fp8',
-      reason: `TensorRT-LLM has no FP8 weights on compute capability ${gpu.computeCapability.toFixed(1)} (${gpu.name})`,
-    };
+  const noFp8 = ENGINE_BEHAVIOUR[c.engine].noFp8Weights;
+  if (c.weightDtype === 'fp8' && noFp8 && !hasNativeFp8(gpu)) return { fits: false, kind: 'no-fp8', reason: noFp8(gpu) };
   const mem = engineMemBytes(gpu);
   if (c.weights.perGpu + HARDWARE.runtimeReserveBytes > mem)
     return {
@@ -269,7 +260,7 @@ function checkFit(c: ServerConfig, kv: KvBudget): FitResult {
   const perGroup = c.kvCapacityTokens / par.dp;
   // Only vLLM refuses to start; SGLang caps requests at the pool (tp_worker.py: max_req_len =
   // min(context_len - 1, max_total_num_tokens - 1)) and TRT-LLM shrinks max_seq_len.
-  if (c.engine === 'vllm' && perGroup < c.maxModelLen)
+  if (ENGINE_BEHAVIOUR[c.engine].refusesShortKv && perGroup < c.maxModelLen)
     return {
       fits: false,
       kind: 'kv-too-small',

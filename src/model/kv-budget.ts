@@ -14,6 +14,7 @@
 //   CUDA context (CUDA_CONTEXT_BYTES) comes out of the KV pool too.
 // - TRT-LLM: kv_cache_free_gpu_memory_fraction of the memory left after weights and activations.
 import type { EngineName } from '../core/variant.js';
+import { ENGINE_BEHAVIOUR } from './engine-behaviour.js';
 import { engineMemBytes, type GpuSpec } from './gpus.js';
 import type { ModelInfo } from './models.js';
 import { HARDWARE } from './efficiency.js';
@@ -121,13 +122,14 @@ export interface BudgetInput {
 
 export function kvBudget(i: BudgetInput): KvBudget {
   const mem = engineMemBytes(i.gpu);
-  if (i.engine === 'vllm') {
+  const accounting = ENGINE_BEHAVIOUR[i.engine].kvAccounting;
+  if (accounting === 'profiled-peak') {
     const reserved =
       vllmProfilePeakBytes(i.model, i.maxBatchedTokens, i.maxRunningSeqs, i.tp, i.engineVersion) + vllmNonTorchBytes(i.tp * i.pp);
     const budget = mem * i.memFraction - reserved;
     return { kvBytes: budget - i.weightsPerGpu, budget, reserved };
   }
-  if (i.engine === 'sglang') {
+  if (accounting === 'static-fraction') {
     const budget = mem * i.memFraction - CUDA_CONTEXT_BYTES;
     return { kvBytes: budget - i.weightsPerGpu, budget, reserved: mem - budget };
   }

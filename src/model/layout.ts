@@ -4,6 +4,7 @@
 // divide that TP.
 import type { EngineName, Knobs } from '../core/variant.js';
 import type { ModelInfo } from './models.js';
+import { ENGINE_BEHAVIOUR } from './engine-behaviour.js';
 
 export interface Parallel {
   tp: number;
@@ -25,12 +26,13 @@ export function resolveParallel(engine: EngineName, k: Knobs): Parallel {
   // SGLang silently turns DP-attention off when dp == 1; TRT-LLM's attention DP spans the TP group.
   let dpAttention = !!k.dpAttention;
   let dpEff = dp;
-  if (dpAttention && engine === 'sglang' && dp === 1) dpAttention = false; // silently off (SGLang server_args.py _handle_data_parallelism: dp_size == 1 turns it off)
-  if (dpAttention && engine === 'trtllm') dpEff = tp; // enable_attention_dp spans the TP group
-  if (dpAttention && engine === 'vllm') dpAttention = false;
+  const b = ENGINE_BEHAVIOUR[engine];
+  // Per DP rank it needs dp > 1 (SGLang server_args.py _handle_data_parallelism: dp_size == 1 turns it off).
+  if (dpAttention && b.dpAttention === 'tp-group') dpEff = tp; // enable_attention_dp spans the TP group
+  if (dpAttention && b.dpAttention === 'none') dpAttention = false;
   if (dpAttention && dpEff <= 1) dpAttention = false;
   // TRT-LLM has no data-parallel flag (engines/data/trtllm-knobs.ts): a dp knob adds no replicas.
-  const gpusUsed = dpAttention || engine === 'trtllm' ? tp * pp : tp * pp * dp;
+  const gpusUsed = dpAttention || !b.dpAddsReplicas ? tp * pp : tp * pp * dp;
   const attnTp = dpAttention ? Math.max(1, Math.floor(tp / dpEff)) : tp;
   return { tp, pp, dp: dpAttention ? dpEff : dp, ep: k.ep ?? 1, dpAttention, gpusUsed, attnTp };
 }

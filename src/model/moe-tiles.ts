@@ -8,6 +8,7 @@
 // configs/E=..,N=..,device_name=...json) can pick other tiles; the defaults below are what runs
 // without one.
 import type { EngineName } from '../core/variant.js';
+import { ENGINE_BEHAVIOUR } from './engine-behaviour.js';
 
 export interface MoeTileInput {
   engine: EngineName;
@@ -36,8 +37,9 @@ export interface MoeTileInput {
  */
 export function moeTileM(x: MoeTileInput): number {
   const small = x.tokens <= x.numExperts;
-  if (x.engine === 'trtllm') return 128;
-  if (x.engine === 'sglang') return x.fp8 ? (small ? 64 : 128) : small ? 16 : 64;
+  const tiles = ENGINE_BEHAVIOUR[x.engine].moeTiles;
+  if (tiles === 'cutlass') return 128;
+  if (tiles === 'triton-default') return x.fp8 ? (small ? 64 : 128) : small ? 16 : 64;
   if (x.weightOnlyFp8) {
     for (const t of [8, 16, 32, 48, 64]) if ((x.tokens * x.topK) / x.numExperts / t < 0.9) return t;
     return 64;

@@ -4,22 +4,16 @@
 import { basename } from 'node:path';
 import { UserError } from '../core/errors.js';
 import { refusedEnv } from './env-policy.js';
+import { ENGINES } from '../core/variant.js';
+import { getAdapter } from '../engines/index.js';
 
 // Quoting lives in the core (screens and headless text use it too); re-exported here.
 import { shellQuote } from '../core/shell-quote.js';
 
 /** Official container images of the engines, by repository (no tag). */
-export const ENGINE_IMAGES = {
-  vllm: 'vllm/vllm-openai',
-  sglang: 'lmsysorg/sglang',
-  trtllm: 'nvcr.io/nvidia/tensorrt-llm/release',
-  // tools/server/README.md (llama.cpp 80fb11a): `ghcr.io/ggml-org/llama.cpp:server` (CPU), `:server-cuda`.
-  llamacpp: 'ghcr.io/ggml-org/llama.cpp',
-} as const;
+export const ENGINE_IMAGES: readonly string[] = ENGINES.flatMap((e) => getAdapter(e).image ?? []);
 
 export type LauncherKind = 'vllm' | 'sglang' | 'trtllm' | 'llamacpp' | 'docker' | 'sim';
-
-const PYTHON = /^python(3(\.\d+)?)?$/;
 
 /**
  * Which known launcher an argv is, or null. Known: `vllm serve`, `python3 -m sglang.launch_server`,
@@ -29,10 +23,8 @@ export function launcherOf(argv: readonly string[]): LauncherKind | null {
   const [exe, a1, a2] = argv;
   if (!exe) return null;
   const name = basename(exe);
-  if (name === 'vllm' && a1 === 'serve') return 'vllm';
-  if (PYTHON.test(name) && a1 === '-m' && a2 === 'sglang.launch_server') return 'sglang';
-  if (name === 'trtllm-serve') return 'trtllm';
-  if (name === 'llama-server') return 'llamacpp';
+  const engine = ENGINES.find((e) => getAdapter(e).launches?.(name, a1, a2));
+  if (engine) return engine;
   if (name === 'docker' && a1 === 'run' && dockerImageOf(argv) !== null) return 'docker';
   if ((name === 'servelab' || name === 'servelab.js') && a1 === 'sim-serve') return 'sim';
   if (/^node(\.exe)?$/.test(name) && a1 && /(^|\/)(bin\/servelab\.js|src\/cli\.tsx|dist\/cli\.js)$/.test(a1) && a2 === 'sim-serve')
@@ -43,7 +35,7 @@ export function launcherOf(argv: readonly string[]): LauncherKind | null {
 
 /** The official engine image a `docker run` argv starts, or null when it starts anything else. */
 export function dockerImageOf(argv: readonly string[]): string | null {
-  const images = Object.values(ENGINE_IMAGES) as string[];
+  const images = ENGINE_IMAGES;
   for (const a of argv.slice(2)) {
     const repo = a.replace(/@sha256:[0-9a-f]+$/, '').replace(/:[^/:]+$/, '');
     if (images.includes(repo)) return a;

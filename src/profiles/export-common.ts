@@ -1,6 +1,6 @@
 // What every export format shares: where the profile's files go, the engine's port and official
 // image, the argv as a container runs it, and the header that says what was measured.
-import { ENGINE_IMAGES } from './command.js';
+import { getAdapter } from '../engines/index.js';
 import { shellQuote } from '../core/shell-quote.js';
 import { hardwareLine, workloadLine } from './report-lines.js';
 import type { Profile } from './schema.js';
@@ -37,8 +37,6 @@ export function filesPreamble(p: Profile): string[] {
   return lines;
 }
 
-// llama-server: `--port PORT ... (default: 8080)`, tools/server/README.md at 80fb11a.
-export const DEFAULT_PORT = { vllm: 8000, sglang: 30000, trtllm: 8000, llamacpp: 8080 } as const;
 export const HEALTH_PATH = '/health';
 export const HF_CACHE_IN_CONTAINER = '/root/.cache/huggingface';
 
@@ -49,17 +47,7 @@ export const HF_CACHE_IN_CONTAINER = '/root/.cache/huggingface';
  */
 export function officialImage(p: Pick<Profile, 'engine' | 'variant' | 'host'>): string {
   if (p.engine.runtime.kind === 'docker') return p.engine.runtime.image;
-  const v = commandRelease(p);
-  switch (p.engine.name) {
-    case 'vllm':
-      return `${ENGINE_IMAGES.vllm}:${v ? `v${v}` : 'latest'}`;
-    case 'sglang':
-      return `${ENGINE_IMAGES.sglang}:${v ? `v${v}` : 'latest'}`;
-    case 'trtllm':
-      return `${ENGINE_IMAGES.trtllm}:${v ?? 'latest'}`;
-    case 'llamacpp': // tagged by build number (b1234), not by 0.4.0-dev: `server` is the newest CPU image
-      return `${ENGINE_IMAGES.llamacpp}:server`;
-  }
+  return getAdapter(p.engine.name).officialImage!(commandRelease(p));
 }
 
 export function flagValue(argv: readonly string[], name: string): string | undefined {
@@ -74,7 +62,7 @@ export function flagValue(argv: readonly string[], name: string): string | undef
 /** The port the server listens on: its --port flag, else the engine's default. */
 export function serverPort(p: Pick<Profile, 'engine' | 'engineArgv'>): number {
   const v = Number(flagValue(p.engineArgv, '--port'));
-  return Number.isInteger(v) && v > 0 ? v : DEFAULT_PORT[p.engine.name];
+  return Number.isInteger(v) && v > 0 ? v : getAdapter(p.engine.name).defaultPort;
 }
 
 /** The argv with `--host 0.0.0.0` (replacing any other bind address): a container must listen on all interfaces. */

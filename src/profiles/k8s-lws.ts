@@ -5,7 +5,8 @@
 // address $(LWS_LEADER_ADDRESS) (as in kubernetes-sigs/lws docs/examples/sglang/lws.yaml:
 // `--dist-init-addr $(LWS_LEADER_ADDRESS):20000 --nnodes $(LWS_GROUP_SIZE) --node-rank
 // $(LWS_WORKER_INDEX)`). Kubernetes expands $(VAR) in args itself, so no shell is involved.
-import { engineRanks } from '../host/slurm/engine-ranks.js';
+import { getAdapter } from '../engines/index.js';
+import { engineRanks } from '../engines/ranks.js';
 import { HEAD_ADDR_VAR, type Word } from '../host/slurm/script.js';
 import { gpusHeld } from '../model/layout.js';
 import type { Profile } from './schema.js';
@@ -37,7 +38,7 @@ type Pod = { metadata: { labels: Record<string, string> }; spec: { containers: R
  */
 export function leaderWorkerSet(p: Profile, name: string, pod: Pod, argv: string[]): Record<string, unknown> {
   const nodes = profileNodes(p);
-  if (p.engine.name !== 'sglang') {
+  if (!getAdapter(p.engine.name).leaderWorkerSet) {
     throw new Error(
       `k8s export: a ${nodes}-node ${p.engine.name} profile has no LeaderWorkerSet form here (its ranks need a shell or MPI); use --format slurm`,
     );

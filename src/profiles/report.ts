@@ -6,7 +6,8 @@ import { tpotDefinition } from '../core/tpot.js';
 import type { Profile } from './schema.js';
 import { sweepMarkdown } from '../sweep/report.js';
 import { capacityMarkdown } from '../capacity/text.js';
-import { TRTLLM_DUMMY_YAML } from '../engines/trtllm.js';
+import { ENGINE_LABEL } from '../engines/data/table.js';
+import { getAdapter } from '../engines/index.js';
 import { engineVersionText } from './engine-version.js';
 import { calibrationLine } from './report-calibration.js';
 import { budgetMarkdown } from './budget-schema.js';
@@ -29,8 +30,6 @@ export const STUDY_CAVEATS: readonly string[] = [
   'The studies recommend FP8 quantization for high-throughput serving. Its accuracy cost depends on the model and was not measured here (vLLM\'s FP8 docs say "minimal impact on accuracy": https://docs.vllm.ai/en/stable/features/quantization/fp8/); check it on your own evaluation before serving.',
 ];
 
-const ENGINE_NAMES = { vllm: 'vLLM', sglang: 'SGLang', trtllm: 'TensorRT-LLM', llamacpp: 'llama.cpp' } as const;
-
 function code(cmd: string): string {
   return ['```sh', cmd, '```'].join('\n');
 }
@@ -40,9 +39,7 @@ export function recommendedCommand(p: Profile): string {
 }
 
 function dummySpelling(engine: Profile['engine']['name']): string {
-  return engine === 'trtllm'
-    ? `\`${TRTLLM_DUMMY_YAML.key}: ${TRTLLM_DUMMY_YAML.value}\` in its --extra_llm_api_options YAML`
-    : '`--load-format dummy`';
+  return getAdapter(engine).dummyWeightsText ?? '`--load-format dummy`';
 }
 
 /** A list as a sentence says it: "a", "a and b", "a, b and c". */
@@ -102,7 +99,7 @@ function conclusionSection(p: Profile, out: string[]): void {
 
 /** The studies' caveats, the set-up and the benchmark command. */
 function setupSection(p: Profile, out: string[]): void {
-  const engine = ENGINE_NAMES[p.engine.name];
+  const engine = ENGINE_LABEL[p.engine.name];
   out.push('## Caveats');
   out.push('');
   STUDY_CAVEATS.forEach((c, i) => out.push(`${i + 1}. ${c}`));
@@ -123,7 +120,7 @@ function setupSection(p: Profile, out: string[]): void {
   if (Object.keys(p.engineVersions).length) {
     out.push(
       `- Engine versions tried: ${Object.entries(p.engineVersions)
-        .map(([k, v]) => `${ENGINE_NAMES[k as keyof typeof ENGINE_NAMES] ?? k} ${v}`)
+        .map(([k, v]) => `${(ENGINE_LABEL as Record<string, string>)[k] ?? k} ${v}`)
         .join(', ')}`,
     );
   }
@@ -182,7 +179,7 @@ function closingSections(p: Profile, out: string[]): void {
 }
 
 export function renderReport(p: Profile): string {
-  const engine = ENGINE_NAMES[p.engine.name];
+  const engine = ENGINE_LABEL[p.engine.name];
   const out: string[] = [];
   out.push(`# ${p.model} on ${p.host.gpuCount} x ${p.host.gpuName}: ${engine} ${engineVersionText(p)}`);
   out.push('');

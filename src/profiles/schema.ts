@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { QualityCheckSchema, QualitySchema } from '../core/quality-schema.js';
 import { NEUTRAL_KNOBS, SPECULATIVE_METHODS, type NeutralKnob } from '../engines/data/knobs.js';
-import type { Knobs, Variant } from '../core/variant.js';
+import { ENGINES, type Knobs, type Variant } from '../core/variant.js';
 import type { VariantResult } from '../core/events.js';
 import type { BenchMetrics } from '../core/metrics.js';
 import { SweepRecordSchema } from '../sweep/record.js';
@@ -15,7 +15,7 @@ import { BudgetRecordSchema } from './budget-schema.js';
 /** The schema version this servelab writes and the newest it reads. */
 export const PROFILE_SCHEMA_VERSION = 1;
 
-const engineName = z.enum(['vllm', 'sglang', 'trtllm', 'llamacpp']);
+const engineName = z.enum(ENGINES);
 const isoTime = z.string().min(1);
 
 export const SpeculativeSchema = z.object({

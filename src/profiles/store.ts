@@ -11,8 +11,7 @@ import { redactArgv, redactEnv } from './redact.js';
 import { isShippedDir } from './shipped.js';
 import { checkProfileData } from './hostile.js';
 import { asStorageError, guardWrite } from '../core/storage.js';
-import { stringify as stringifyYaml } from 'yaml';
-import { trtllmYaml } from '../engines/trtllm.js';
+import { getAdapter } from '../engines/index.js';
 
 /** A profile file that cannot be used; always bad input (exit 2). */
 export class ProfileError extends UserError {
@@ -142,11 +141,7 @@ export function buildProfile(
  * function of the knobs, so the profile carries it and does not depend on a run folder.
  */
 export function engineFiles(p: Pick<Profile, 'variant' | 'engineArgv'>): Profile['files'] {
-  if (p.variant.engine !== 'trtllm') return [];
-  const i = p.engineArgv.indexOf('--extra_llm_api_options');
-  const path = i >= 0 ? p.engineArgv[i + 1] : undefined;
-  if (!path) return [];
-  return [{ path, content: stringifyYaml(trtllmYaml(p.variant)) }];
+  return getAdapter(p.variant.engine).commandFiles?.(p.variant, p.engineArgv) ?? [];
 }
 
 /** A copy of the profile with secrets removed from every env and argv (top level and stage results). */

@@ -5,6 +5,7 @@ import { SIM_LOAD_FORMATS, type SimLoadFormat } from './load-format.js';
 import { GPU_ENGINES, type EngineName, type Knobs, type SpeculativeKnob } from '../core/variant.js';
 import { NEUTRAL_KNOBS, SPECULATIVE_FIELDS, SPECULATIVE_METHODS } from '../engines/data/knobs.js';
 import { UserError } from '../core/errors.js';
+import { getAdapter } from '../engines/index.js';
 import { trtllmYamlLoadFormat } from './trtllm-yaml.js';
 
 export interface SimArgs {
@@ -226,7 +227,7 @@ export function parseSimArgs(argv: string[]): SimArgs {
   const missing = [!a.engine && '--engine', !a.model && '--model'].filter(Boolean);
   if (missing.length) throw new SimArgsError(`the following arguments are required: ${missing.join(', ')}`);
   if (!(GPU_ENGINES as readonly string[]).includes(a.engine))
-    throw new SimArgsError(`argument --engine: invalid choice: '${a.engine}' (choose from 'vllm', 'sglang', 'trtllm')`);
+    throw new SimArgsError(`argument --engine: invalid choice: '${a.engine}' (choose from ${GPU_ENGINES.map((e) => `'${e}'`).join(', ')})`);
   checkKnobs(a.knobs);
   if (a.gpus < 1) throw new SimArgsError(`argument --gpus: must be >= 1, got ${a.gpus}`);
   if (!(a.speed > 0)) throw new SimArgsError(`argument --speed: must be > 0, got ${a.speed}`);
@@ -242,7 +243,7 @@ export function parseSimArgs(argv: string[]): SimArgs {
 
 /** TensorRT-LLM's YAML: only with --engine trtllm (trtllm-serve's flag), and not with --load-format (two answers to one question). */
 function readTrtllmYaml(a: SimArgs): void {
-  if (a.engine !== 'trtllm')
+  if (!getAdapter(a.engine).yamlFlag)
     throw new SimArgsError(`argument --extra_llm_api_options: TensorRT-LLM's flag, not ${a.engine}'s (use --load-format)`);
   if (a.loadFormat !== undefined)
     throw new SimArgsError('argument --extra_llm_api_options: not allowed with --load-format (give the load format in one place)');

@@ -3,7 +3,8 @@
 // figures the fit compares (src/model/calibration/fit.ts). Also the observation a measured
 // result makes (calibrate's sources, and the session as each variant is measured). llama.cpp
 // observations go to its own estimate (llamacpp-calibrated.ts).
-import type { Knobs, Variant } from '../core/variant.js';
+import { servesGguf } from '../engines/index.js';
+import { GPU_ENGINES, type Knobs, type Variant } from '../core/variant.js';
 import type { CpuLoad } from '../model/cpu.js';
 import { findGpu } from '../model/gpus.js';
 import type { BenchMetrics } from '../core/metrics.js';
@@ -41,7 +42,7 @@ export interface SimObservation extends Observation {
   };
 }
 
-const ENGINES = new Set(['vllm', 'sglang', 'trtllm']);
+const ENGINES: ReadonlySet<string> = new Set(GPU_ENGINES);
 
 /** A predictor over the virtual clock; request lengths are drawn once per workload. */
 export function simPredictor(): Predictor<SimObservation> {
@@ -49,7 +50,7 @@ export function simPredictor(): Predictor<SimObservation> {
   return (o, k) => {
     const r = o.run;
     // llama.cpp has its own closed-form estimate; any other engine the simulator does not model has no figure.
-    if (r.engine === 'llamacpp') return llamacppFigures(r, k);
+    if (servesGguf(r.engine)) return llamacppFigures(r, k);
     if (!ENGINES.has(r.engine)) return undefined;
     const w = r.workload;
     const key = JSON.stringify(w);

@@ -13,6 +13,7 @@
 //   "DP attention is enabled. The chunked prefill size is adjusted to ..."), so no scaling here.
 // - vLLM has no attention DP in the model (estimate.ts resolveParallel turns it off).
 // The scheduler stays one queue over one KV pool (balanced ranks); a request is not pinned to a rank.
+import { ENGINE_BEHAVIOUR } from '../model/engine-behaviour.js';
 import type { ServerConfig } from '../model/estimate.js';
 
 export interface SchedulerLimits {
@@ -25,6 +26,6 @@ export interface SchedulerLimits {
 }
 
 export function schedulerLimits(cfg: Pick<ServerConfig, 'engine' | 'par' | 'maxRunningSeqs' | 'maxBatchedTokens'>): SchedulerLimits {
-  const ranks = cfg.engine === 'trtllm' && cfg.par.dpAttention ? cfg.par.dp : 1;
+  const ranks = ENGINE_BEHAVIOUR[cfg.engine].limitsPerAttentionRank && cfg.par.dpAttention ? cfg.par.dp : 1;
   return { maxRunningSeqs: cfg.maxRunningSeqs * ranks, maxBatchedTokens: cfg.maxBatchedTokens * ranks, ranksPerFlag: ranks };
 }

@@ -2,6 +2,7 @@
 // chunked prefill within a token budget, a cap on running sequences, preemption when KV runs
 // out), ask the estimate how long it takes, then commit it and hand out the tokens produced.
 // The virtual clock (virtual.ts) and the wall clock (server.ts) drive the same object.
+import { ENGINE_BEHAVIOUR } from '../model/engine-behaviour.js';
 import { HARDWARE } from '../model/efficiency.js';
 import { type ServerConfig } from '../model/estimate.js';
 import { stepTime, type StepBatch } from '../model/step-time.js';
@@ -87,7 +88,7 @@ export class Scheduler {
     // vLLM v1 keeps prefix caching on by default: freed blocks keep their hashes until reused, and a
     // request's blocks are freed tail first (v1/core/single_type_kv_cache_manager.py free(): reversed
     // order, "so that the tail blocks are evicted first"), after every block already free.
-    if (this.cfg.engine === 'vllm' && seq.blocks > 0)
+    if (ENGINE_BEHAVIOUR[this.cfg.engine].keepsPreemptedBlocks && seq.blocks > 0)
       seq.cached = { blocks: seq.blocks, tokens: seq.computed, freeBefore: this.freeBlocks, allocMark: this.allocated };
     this.freeBlocks += seq.blocks;
     seq.blocks = 0;

@@ -2,6 +2,7 @@
 // simulated load time with 503 on /health, print the imitated engine's logs and ready line, then
 // serve (routes.ts); or fail the way that engine fails (its text on stderr, non-zero exit, within
 // seconds).
+import { ENGINE_BEHAVIOUR } from '../model/engine-behaviour.js';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { findGpu, gpuNames } from '../model/gpus.js';
@@ -81,7 +82,12 @@ class SimLifecycle {
 
 /** A failure vLLM reports before it binds: --max-model-len beyond the model's positions. */
 function maxModelLenFailure(args: SimArgs, model: ModelInfo): StartFailure | undefined {
-  if (args.engine !== 'vllm' || !args.knobs.maxModelLen || args.knobs.maxModelLen <= model.maxPositionEmbeddings) return undefined;
+  if (
+    !ENGINE_BEHAVIOUR[args.engine].refusesLongMaxModelLen ||
+    !args.knobs.maxModelLen ||
+    args.knobs.maxModelLen <= model.maxPositionEmbeddings
+  )
+    return undefined;
   // vLLM's own text (src/engines/data/corpus.json 'vllm-max-model-len').
   const text = corpusLines('vllm-max-model-len', { len: args.knobs.maxModelLen, max: model.maxPositionEmbeddings });
   return {
@@ -109,9 +115,9 @@ function load(
   life.later(live.loadWallS, () => {
     if (life.stopped) return;
     // TRT-LLM shrinks max_seq_len and says so; SGLang caps requests at the pool (tp_worker.py max_req_len).
-    if (args.engine !== 'vllm' && cfg.kvCapacityTokens / cfg.par.dp < live.maxModelLen) {
+    if (!ENGINE_BEHAVIOUR[args.engine].refusesShortKv && cfg.kvCapacityTokens / cfg.par.dp < live.maxModelLen) {
       live.maxModelLen = Math.floor(cfg.kvCapacityTokens / cfg.par.dp);
-      if (args.engine === 'trtllm') emit(adjustedMaxSeqLenLine(live.maxModelLen));
+      if (ENGINE_BEHAVIOUR[args.engine].saysMaxSeqLenAdjusted) emit(adjustedMaxSeqLenLine(live.maxModelLen));
     }
     for (const l of loadedLines(args.engine, cfg, live.maxModelLen)) emit(l);
     live.runner = life.runner = new WallRunner({ ...cfg, maxModelLen: live.maxModelLen }, args.seed, args.speed);

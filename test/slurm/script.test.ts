@@ -3,7 +3,7 @@
 // whatever quotes, dollars or semicolons the values hold.
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { engineRanks } from '../../src/host/slurm/engine-ranks.js';
+import { engineRanks } from '../../src/engines/ranks.js';
 import { sbatchOptions } from '../../src/host/slurm/options.js';
 import { renderBatchScript, taskCommand, type RankCommands } from '../../src/host/slurm/script.js';
 

@@ -163,3 +163,24 @@ export function sglangAttention(v: Variant, ctx: ServerContext, release = '0.5.5
     fact: `SGLang ${release} picks fa3 for ${m.architecture} on compute capability ${cc(c)} (Hopper, CUDA >= 12.3) by default`,
   };
 }
+
+type ReadSetting = [knob: 'attentionBackend' | 'maxBatchedTokens' | 'maxRunningSeqs', setting: Setting | undefined];
+
+/**
+ * The settings this file read for the variant's engine at a release, in the order a comparison
+ * lists them; a setting left undefined is a default not known here.
+ */
+export function readSettings(v: Variant, ctx: ServerContext, release: string): ReadSetting[] {
+  if (v.engine === 'vllm') {
+    const out: ReadSetting[] = [['attentionBackend', vllmAttention(v, ctx)]];
+    const batching = vllmBatching(v, ctx);
+    if (batching) out.push(['maxBatchedTokens', batching.mbt], ['maxRunningSeqs', batching.seqs]);
+    return out;
+  }
+  if (v.engine === 'sglang')
+    return [
+      ['attentionBackend', sglangAttention(v, ctx, release)],
+      ['maxBatchedTokens', sglangChunkedPrefill(v, ctx, release)],
+    ];
+  return [];
+}

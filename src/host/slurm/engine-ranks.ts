@@ -19,7 +19,7 @@
 //   MPI ranks as the world size. Source: examples/llm-api/llm_mgmn_trtllm_serve.sh ("the number of
 //   MPI processes should be the same as the model world size"; `srun ... --mpi=pmix`).
 import { UserError } from '../../core/errors.js';
-import type { EngineName, Knobs } from '../../core/variant.js';
+import type { Knobs } from '../../core/variant.js';
 import { HEAD_ADDR_VAR, type RankCommands, type Word } from './script.js';
 import { BIND_ALL } from '../dial.js';
 
@@ -120,18 +120,17 @@ export function trtllmRanks(argv: readonly string[], l: NodeLayout): EngineRanks
   return { ranks: { head: ['trtllm-llmapi-launch', ...base], srun: ['--mpi=pmix'] }, tasksPerNode: l.gpusPerNode };
 }
 
-export function engineRanks(engine: EngineName, argv: readonly string[], k: Knobs, l: NodeLayout): EngineRanks {
+/** What host needs of an engine to start it over nodes (its adapter, src/engines/types.ts). */
+export interface MultiNodeEngine {
+  multiNodeRanks?(argv: readonly string[], k: Knobs, l: NodeLayout): EngineRanks;
+  /** Why the engine runs on one node only, when it has no multi-node start. */
+  oneNode?: string;
+}
+
+export function multiNodeRanks(engine: MultiNodeEngine, argv: readonly string[], k: Knobs, l: NodeLayout): EngineRanks {
   if (l.nodes < 1 || !Number.isInteger(l.nodes)) throw new UserError(`slurm: --nodes must be a positive integer, got ${l.nodes}`);
   // One node: the engine's ordinary launch (TRT-LLM's trtllm-serve spawns its own MPI workers).
   if (l.nodes === 1) return { ranks: { head: withHost(argv, l.bindHost ?? BIND_ALL) }, tasksPerNode: 1 };
-  switch (engine) {
-    case 'sglang':
-      return sglangRanks(argv, l);
-    case 'vllm':
-      return vllmRanks(argv, k, l);
-    case 'trtllm':
-      return trtllmRanks(argv, l);
-    case 'llamacpp':
-      throw new UserError(`slurm: llama-server runs on one node; --nodes ${l.nodes} is not possible`);
-  }
+  if (!engine.multiNodeRanks) throw new UserError(`slurm: ${engine.oneNode}; --nodes ${l.nodes} is not possible`);
+  return engine.multiNodeRanks(argv, k, l);
 }

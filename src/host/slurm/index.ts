@@ -18,5 +18,13 @@ export {
   type CpuAllocation,
 } from './discover.js';
 export { renderBatchScript, taskCommand, HEAD_ADDR_VAR, type RankCommands, type Word, type BatchScript } from './script.js';
-export { engineRanks, sglangRanks, vllmRanks, trtllmRanks, type NodeLayout, type EngineRanks } from './engine-ranks.js';
+export {
+  multiNodeRanks,
+  type MultiNodeEngine,
+  sglangRanks,
+  vllmRanks,
+  trtllmRanks,
+  type NodeLayout,
+  type EngineRanks,
+} from './engine-ranks.js';
 export { launchSlurmJob, type SlurmLaunchSpec, type SlurmJobHandle, type RunningResult, type JobReadyResult } from './job.js';

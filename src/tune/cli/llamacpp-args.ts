@@ -6,7 +6,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { UserError } from '../../core/errors.js';
-import { GPU_ENGINES, type EngineName } from '../../core/variant.js';
+import { GPU_ENGINES, isGpuEngine, type EngineName } from '../../core/variant.js';
 import type { LlamaCppConfig, SessionConfig } from '../config/config.js';
 
 export const isGgufPath = (p: string) => /\.gguf$/i.test(p);
@@ -44,9 +44,9 @@ export function llamaFlags(
     ? ['llamacpp']
     : gguf.length
       ? [...GPU_ENGINES, 'llamacpp']
-      : (saved?.filter((e) => e !== 'llamacpp') ?? [...GPU_ENGINES]);
+      : (saved?.filter(isGpuEngine) ?? [...GPU_ENGINES]);
   const engines = asked ?? (defaults.length ? defaults : [...GPU_ENGINES]);
-  const gpuAsked = engines.filter((e) => e !== 'llamacpp');
+  const gpuAsked = engines.filter(isGpuEngine);
   if (ggufModel && gpuAsked.length) {
     throw new UserError(
       `--model ${model} is a GGUF file, which only llama.cpp serves here; give ${gpuAsked[0]} the checkpoint with --model ID and the GGUF with --gguf FILE`,
@@ -70,5 +70,5 @@ export function llamaFlags(
 
 /** llama.cpp alone, no --validation: its slots are sized for the tuning workload, so validation repeats that one. */
 export function llamaValidation(config: SessionConfig): void {
-  if (config.llamacpp && config.engines.every((e) => e === 'llamacpp')) config.validation = [config.scenario];
+  if (config.llamacpp && !config.engines.some(isGpuEngine)) config.validation = [config.scenario];
 }

@@ -1,6 +1,6 @@
 // What a tuning session is asked to do. Both front ends build one of these (flags or screens)
 // and hand it to runSession; it is stored in the run folder so --resume needs nothing else.
-import type { EngineName } from '../../core/variant.js';
+import { isGpuEngine, type EngineName } from '../../core/variant.js';
 import type { Objective } from '../../core/objective.js';
 import type { SloRule } from '../../core/slo-rule.js';
 import type { Scenario } from '../../core/scenario.js';
@@ -44,8 +44,8 @@ export const STAGE_TITLES: Record<StageName, string> = {
 
 /** A stage's title for a session's engines: the shared stages say what they are for llama.cpp too. */
 export function stageTitle(stage: StageName, engines: readonly EngineName[]): string {
-  const llama = engines.includes('llamacpp');
-  const gpu = engines.some((e) => e !== 'llamacpp');
+  const llama = !engines.every(isGpuEngine);
+  const gpu = engines.some(isGpuEngine);
   if (stage === 'quantization' && llama)
     return gpu ? 'quantization (FP8 weights, FP8 KV cache; llama.cpp: GGUF weight types)' : 'quantization (GGUF weight types)';
   if (stage === 'speculative' && llama && !gpu) return 'speculative decoding (a draft model)';
@@ -54,8 +54,8 @@ export function stageTitle(stage: StageName, engines: readonly EngineName[]): st
 
 /** The stages a session runs when --stages is not given: the engines' own kinds, in STAGES order. */
 export function defaultStages(engines: readonly EngineName[]): StageName[] {
-  const llama = engines.includes('llamacpp');
-  const gpu = engines.some((e) => e !== 'llamacpp');
+  const llama = !engines.every(isGpuEngine);
+  const gpu = engines.some(isGpuEngine);
   const own = new Set<StageName>([...(gpu ? GPU_STAGES : []), ...(llama ? LLAMACPP_STAGES : [])]);
   return STAGES.filter((s) => own.has(s));
 }

@@ -13,15 +13,7 @@ import type { VariantResult } from '../../core/events.js';
 import type { Variant } from '../../core/variant.js';
 import { tableDefaults } from '../../engines/data/table.js';
 import { DEFAULT_VERSION, resolveVersion } from '../../engines/data/versions.js';
-import {
-  DEFAULTS_READ,
-  sglangAttention,
-  sglangChunkedPrefill,
-  vllmAttention,
-  vllmBatching,
-  type ServerContext,
-  type Setting,
-} from '../../engines/data/engine-defaults.js';
+import { DEFAULTS_READ, readSettings, type ServerContext, type Setting } from '../../engines/data/engine-defaults.js';
 
 /** How a same-server reason starts (the plan text counts them by it). */
 export const SAME_SERVER = 'same server as ';
@@ -61,17 +53,7 @@ export function effectiveSettings(v: Variant, ctx: ServerContext): Map<string, S
   // vllm/config/cache.py (0.11.0) and server_args.py (0.5.5, 0.5.13): the KV cache dtype defaults to "auto".
   if (k.kvCacheDtype === undefined)
     out.set('kvCacheDtype', { value: '"auto"', fact: `${v.engine} ${release}'s KV cache dtype is auto by default` });
-  if (v.engine === 'vllm') {
-    out.set('attentionBackend', vllmAttention(v, ctx) ?? unknown(k.attentionBackend));
-    const batching = vllmBatching(v, ctx);
-    if (batching) {
-      out.set('maxBatchedTokens', batching.mbt);
-      out.set('maxRunningSeqs', batching.seqs);
-    }
-  } else if (v.engine === 'sglang') {
-    out.set('attentionBackend', sglangAttention(v, ctx, release) ?? unknown(k.attentionBackend));
-    out.set('maxBatchedTokens', sglangChunkedPrefill(v, ctx, release) ?? unknown(k.maxBatchedTokens));
-  }
+  for (const [knob, setting] of readSettings(v, ctx, release)) out.set(knob, setting ?? unknown(k[knob]));
   return out;
 }
 

@@ -1,6 +1,8 @@
 // Validate: the winner against the baseline on the scenario set, as the studies' before/after
 // table (total tok/s and mean TPOT per side, gain in total throughput).
 import type { VariantResult } from '../../core/events.js';
+import { isGpuEngine } from '../../core/variant.js';
+import { getAdapter } from '../../engines/index.js';
 import type { ValidationRow } from '../../profiles/schema.js';
 import type { Scenario } from '../../core/scenario.js';
 import { isSameServer } from './same-server.js';
@@ -51,7 +53,7 @@ export function pickBaseline(engineResults: readonly VariantResult[], named?: st
     if (hit && (hit.status === 'failed' || canBeBaseline(hit))) return hit;
   }
   const usable = engineResults.filter(canBeBaseline);
-  return usable.find((r) => r.variant.engine === 'vllm') ?? usable[0] ?? null;
+  return usable.find((r) => getAdapter(r.variant.engine).baselineFirst) ?? usable[0] ?? null;
 }
 
 /** The engine stage's warning when --baseline NAME is not the baseline it got, and why. */
@@ -77,9 +79,9 @@ export function baselineWhy(
   const how =
     named && (b.variantId === named || b.variant.engine === named)
       ? `named by --baseline ${named}`
-      : b.variant.engine === 'vllm'
-        ? "vLLM's defaults from the engine stage"
-        : b.variant.engine === 'llamacpp' && b.variantId === 'llamacpp'
+      : getAdapter(b.variant.engine).baselineFirst
+        ? `${getAdapter(b.variant.engine).label}'s defaults from the engine stage`
+        : !isGpuEngine(b.variant.engine) && b.variantId === b.variant.engine
           ? "llama-server's defaults from the engine stage"
           : "the first engine-stage variant that can serve (vLLM's defaults did not run or failed)";
   const there = isStoppedEarly(b)

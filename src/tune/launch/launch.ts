@@ -10,7 +10,6 @@ import { formatCommand } from '../../core/shell-quote.js';
 import type { SessionConfig } from '../config/config.js';
 import { dummyFlags, offersDummyWeights } from './dummy-weights.js';
 import { cacheEnv } from '../../engines/startup-cache.js';
-import { findLlamaServer } from '../../engines/llamacpp-detect.js';
 import type { LaunchSpec } from '../../host/launch-spec.js';
 
 export type LaunchConfig = Pick<SessionConfig, 'sim' | 'bindHost' | 'runtime' | 'llamacpp'>;
@@ -35,9 +34,10 @@ export function launchContext(
 
 /** llama-server is launched by its path (the user's, PATH's or servelab's build), so the command runs as shown. */
 function withExecutable(variant: Variant, ctx: LaunchContext): LaunchContext {
-  if (variant.engine !== 'llamacpp' || ctx.sim || ctx.runtime.kind !== 'native' || ctx.runtime.executable) return ctx;
-  const found = findLlamaServer(ctx.llamaServer);
-  return found ? { ...ctx, runtime: { kind: 'native', executable: found.path } } : ctx;
+  const find = getAdapter(variant.engine).findExecutable;
+  if (!find || ctx.sim || ctx.runtime.kind !== 'native' || ctx.runtime.executable) return ctx;
+  const executable = find(ctx.llamaServer);
+  return executable ? { ...ctx, runtime: { kind: 'native', executable } } : ctx;
 }
 
 export interface PreparedLaunch {

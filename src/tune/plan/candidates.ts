@@ -1,6 +1,7 @@
 // The candidates of each later stage: what the planner tries next from the carried winner, one
 // kind of knob per stage. Enumerated values (attention backends, speculative methods) come from
 // the engines' knob tables at the variant's engine version, so a new backend is one table row.
+import { getAdapter, servesGguf } from '../../engines/index.js';
 import type { Candidate, ExpandContext, PlanHost } from './types.js';
 import type { Knobs, KnobName, Variant } from '../../core/variant.js';
 import { rowAt } from '../../engines/data/table.js';
@@ -75,7 +76,7 @@ const hopper = (cap: number | undefined) => cap === undefined || (cap >= 9 && ca
 function attention(w: Variant, ctx: ExpandContext): StageOut {
   const notes: string[] = [];
   let backends = ctx.deps.engineInfo(w.engine).attentionBackends.filter((b) => b !== w.knobs.attentionBackend);
-  if (w.engine === 'vllm' && !hopper(ctx.host.computeCap) && backends.includes('fa3')) {
+  if (getAdapter(w.engine).hopperOnlyBackends?.includes('fa3') && !hopper(ctx.host.computeCap) && backends.includes('fa3')) {
     backends = backends.filter((b) => b !== 'fa3');
     notes.push(`fa3 is not tried: FlashAttention-3 runs on Hopper (compute capability 9.0) only, this GPU is ${ctx.host.computeCap}`);
   }
@@ -91,7 +92,7 @@ function compile(w: Variant): StageOut {
   const c: Candidate[] = [];
   // vLLM compiles by default, so its candidate is compile off (CUDA graphs kept: see the vLLM
   // knob table); the others compile only when asked.
-  if (w.engine === 'vllm') {
+  if (getAdapter(w.engine).compilesByDefault) {
     if (k.torchCompile !== false) c.push({ knobs: { torchCompile: false }, change: 'torch.compile off', needs: ['torchCompile'] });
   } else if (!k.torchCompile) c.push({ knobs: { torchCompile: true }, change: 'torch.compile on', needs: ['torchCompile'] });
   if (k.cudaGraph !== false) c.push({ knobs: { cudaGraph: false }, change: 'CUDA graphs off (eager)', needs: ['cudaGraph'] });
@@ -116,7 +117,7 @@ function speculative(w: Variant, info: ModelInfo | undefined): StageOut {
 }
 
 export function stageCandidates(stage: StageName, w: Variant, ctx: ExpandContext): StageOut {
-  if (w.engine === 'llamacpp') return llamaStageCandidates(stage, w, ctx);
+  if (servesGguf(w.engine)) return llamaStageCandidates(stage, w, ctx);
   if (isLlamaOnlyStage(stage)) return { candidates: [], skipped: `a llama.cpp stage: the carried winner is ${w.engine}`, notes: [] };
   const info = ctx.deps.model(ctx.config.model);
   switch (stage) {

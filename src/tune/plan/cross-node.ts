@@ -5,6 +5,7 @@
 // cross nodes with pipeline stages (one hand-off per step), optionally with EP inside each stage,
 // or run one replica per node (data parallel).
 import type { Knobs } from '../../core/variant.js';
+import { getAdapter } from '../../engines/index.js';
 import type { ModelInfo } from '../../model/models.js';
 import type { Candidate, ExpandContext } from './types.js';
 import { engineStageTp } from './tp.js';
@@ -49,10 +50,9 @@ export function crossNodeCandidates(
   const notes: string[] = [];
   const reset: Knobs = { dp: undefined, dpAttention: undefined, ep: undefined };
   if (tp > per) {
-    if (engine === 'vllm') {
-      notes.push(
-        'vLLM 0.11 spans one replica over nodes only through Ray, which servelab does not launch: no pipeline stages across nodes are tried',
-      );
+    const cannot = getAdapter(engine).noReplicaOverNodes;
+    if (cannot) {
+      notes.push(cannot);
     } else {
       c.push({
         knobs: { ...reset, tp: per, pp: tp / per },
@@ -66,7 +66,7 @@ export function crossNodeCandidates(
           needs: ['pp', 'ep'],
         });
     }
-  } else if (engine === 'vllm' && tp * nodes <= host.gpuCount && !k.dp) {
+  } else if (getAdapter(engine).dataParallelOverNodes && tp * nodes <= host.gpuCount && !k.dp) {
     // vLLM's native multi-node data parallel (docs/serving/data_parallel_deployment.md); SGLang
     // 0.5 serves replicas on several nodes through its router, not one multi-node launch.
     c.push({ knobs: { ...reset, dp: nodes }, change: `tp${tp} x dp${nodes} (a replica per node)`, needs: ['dp'] });

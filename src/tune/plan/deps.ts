@@ -1,6 +1,7 @@
 // The planner's view of the rest of servelab, wired to the real modules: engine adapters for
 // commands and supported knobs, the shared estimate for fit and preflight, and the simulator's
 // virtual clock for predictions.
+import { servesGguf } from '../../engines/index.js';
 import type { Failure } from '../../core/events.js';
 import type { EngineName, Variant } from '../../core/variant.js';
 import { rowAt, supportedKnobs } from '../../engines/data/table.js';
@@ -113,7 +114,7 @@ export function realPlanDeps(config: SessionConfig, host: HostInfo, runDir: stri
     weights: (variant) => launchWeights(config, variant, 'plan'),
     // llama.cpp's own checks (llamacpp-preflight.ts); the GPU engines' rules do not apply to it.
     preflight: (variant) =>
-      variant.engine === 'llamacpp' ? llamacppPreflight(variant, planHost(host)) : preflightVariant(variant, host, modelOf(variant.model)),
+      servesGguf(variant.engine) ? llamacppPreflight(variant, planHost(host)) : preflightVariant(variant, host, modelOf(variant.model)),
     fits(variant) {
       const m = modelOf(variant.model);
       if (!gpu || !m) return undefined;
@@ -126,7 +127,7 @@ export function realPlanDeps(config: SessionConfig, host: HostInfo, runDir: stri
       const key = `${variant.id}|${scenario.name}|${scenario.numPrompts}`;
       if (predictions.has(key)) return predictions.get(key);
       let p: Predicted | undefined;
-      if (variant.engine === 'llamacpp') {
+      if (servesGguf(variant.engine)) {
         p = llamacppPrior(variant, scenario, config, runDir);
         predictions.set(key, p);
         return p;

@@ -2,6 +2,7 @@
 // this host, for the plan's time column. The TUI's Plan screen and `--auto --dry-run` both show
 // these, so they live in the core.
 import type { SessionConfig } from '../config/config.js';
+import { getAdapter } from '../../engines/index.js';
 import { modelledStartupS } from './deps.js';
 import type { Plan, PlannedVariant } from './types.js';
 import type { Predicted } from '../../core/events.js';
@@ -70,7 +71,7 @@ export function validationSeconds(
   if (plan.validation.length === 0) return 0;
   const planned = plan.stages.flatMap((st) => st.variants).filter((candidate) => candidate.status === 'planned');
   const engine = plan.stages.find((st) => st.name === 'engine')?.variants.filter((candidate) => candidate.status === 'planned') ?? [];
-  const baseline = engine.find((candidate) => candidate.variant.engine === 'vllm') ?? engine[0];
+  const baseline = engine.find((candidate) => getAdapter(candidate.variant.engine).baselineFirst) ?? engine[0];
   const winner = planned.find((candidate) => candidate.variant.id === plan.predictedWinnerId) ?? baseline;
   const sides = [baseline, winner].filter(
     (candidate, i, a): candidate is PlannedVariant =>

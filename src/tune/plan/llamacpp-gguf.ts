@@ -3,6 +3,7 @@
 // per file. KV bytes per token = 2 (K and V) x layers x KV heads x head dim x bytes per element of
 // the cache type; the element sizes are ggml's block sizes (GGML_TYPES, ggml's GGML_QUANT_SIZES):
 // q8_0 stores 32 values in 34 bytes, q4_0 in 18.
+import { servesGguf } from '../../engines/index.js';
 import { existsSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { GGML_TYPES, ggmlTypeName, plain, tensorBytes } from '../../gguf/format.js';
@@ -117,7 +118,7 @@ export function ggufLabel(file: string): string {
 
 /** What a variant's server loads, as the comparison tables name it: llama.cpp's GGUF file and weight type, else the model id. */
 export function servedName(v: { engine: string; model: string }): string {
-  return v.engine === 'llamacpp' ? ggufLabel(v.model) : v.model;
+  return servesGguf(v.engine) ? ggufLabel(v.model) : v.model;
 }
 
 /**

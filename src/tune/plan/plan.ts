@@ -2,6 +2,7 @@
 // carried winner in one kind of knob. Later stages depend on who wins earlier ones, so a stage is
 // expanded from the carried winner when it runs (expandStage); buildPlan expands every stage
 // ahead of time along the predicted path, so the user can see, edit and dry-run the whole plan.
+import { servesGguf } from '../../engines/index.js';
 import type { EngineName, Knobs, Variant } from '../../core/variant.js';
 import { resolveVersion } from '../../engines/data/versions.js';
 import { stageCandidates } from './candidates.js';
@@ -107,24 +108,23 @@ export function engineStage(
   const engines = ctx.onlyFirst ? config.engines.slice(0, 1) : config.engines;
   // llama.cpp serves the first GGUF file, on its own layout (no TP: -ngl and -sm place the layers).
   const items = engines.map((engine) => ({
-    variant:
-      engine === 'llamacpp'
-        ? makeVariant(
-            engine,
-            config.llamacpp?.gguf[0] ?? ctx.checkpoint,
-            llamaEngineKnobs(config, host, extraFor(config, engine)),
-            config,
-            ctx.fp8Checkpoint,
-            deps.engineVersion?.(engine),
-          )
-        : makeVariant(
-            engine,
-            ctx.checkpoint,
-            { tp: tp > 1 ? tp : undefined, extraArgs: extraFor(config, engine) },
-            config,
-            ctx.fp8Checkpoint,
-            deps.engineVersion?.(engine),
-          ),
+    variant: servesGguf(engine)
+      ? makeVariant(
+          engine,
+          config.llamacpp?.gguf[0] ?? ctx.checkpoint,
+          llamaEngineKnobs(config, host, extraFor(config, engine)),
+          config,
+          ctx.fp8Checkpoint,
+          deps.engineVersion?.(engine),
+        )
+      : makeVariant(
+          engine,
+          ctx.checkpoint,
+          { tp: tp > 1 ? tp : undefined, extraArgs: extraFor(config, engine) },
+          config,
+          ctx.fp8Checkpoint,
+          deps.engineVersion?.(engine),
+        ),
     change: 'defaults',
   }));
   return finish('engine', items, ctx);

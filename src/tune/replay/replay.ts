@@ -1,6 +1,7 @@
 // Replay: bring a profile's server back on this host (or the simulated one), re-run the recorded
 // workload through the tuning core's runVariant, and judge the numbers against the recorded ones.
 // The command module asks for consent and prints; this module decides and runs.
+import { isGpuEngine } from '../../core/variant.js';
 import { join } from 'node:path';
 import type { TuneEvent, VariantResult } from '../../core/events.js';
 import { UserError } from '../../core/errors.js';
@@ -114,7 +115,7 @@ export async function prepareReplay(profile: Profile, file: string, opts: Replay
   let sim = opts.sim ? { gpu: simGpuFor(profile), gpus: profile.host.gpuCount, speed: opts.speed, autoSpeed: false, seed: 0 } : undefined;
   const found = sim ? simulatedHost(sim.gpu, sim.gpus, 'simulated host (--sim)') : await detectHost({});
   // llama.cpp runs on the CPU for real: a host without a GPU replays it, not the simulator.
-  const host = !sim && found.simulated && profile.engine.name === 'llamacpp' ? cpuOnlyHost() : found;
+  const host = !sim && found.simulated && !isGpuEngine(profile.engine.name) ? cpuOnlyHost() : found;
   if (!opts.sim && host.simulated) {
     throw new UserError(`no NVIDIA GPU found on this host: replay ${file} with --sim to use the simulated host`);
   }

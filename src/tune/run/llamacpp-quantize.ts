@@ -4,6 +4,7 @@
 // the llama-server launched, else the one on PATH, else servelab's build (`servelab engines
 // build llamacpp` builds both). Usage, 80fb11a's tools/quantize: `llama-quantize model-f32.gguf
 // [model-quant.gguf] type [nthreads]`.
+import { servesGguf } from '../../engines/index.js';
 import { existsSync, mkdirSync, renameSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -37,7 +38,7 @@ export async function ensureGguf(
   runDir: string,
   signal?: AbortSignal,
 ): Promise<QuantizeOutcome> {
-  if (variant.engine !== 'llamacpp' || !llama || existsSync(variant.model)) return { seconds: 0 };
+  if (!servesGguf(variant.engine) || !llama || existsSync(variant.model)) return { seconds: 0 };
   const target = quantizedGgufs(llama.gguf, runDir).find((q) => q.path === variant.model);
   if (!target) return { seconds: 0, failure: { kind: 'crash', reason: `the GGUF file ${variant.model} does not exist` } };
   const exe = findLlamaQuantize(llama.server);

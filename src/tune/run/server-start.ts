@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import type { Failure, VariantResult } from '../../core/events.js';
 import { UserError } from '../../core/errors.js';
 import type { Variant } from '../../core/variant.js';
-import { adapterFor } from '../../engines/index.js';
+import { adapterFor, servesGguf } from '../../engines/index.js';
 import { engineLaunchHooks } from '../../engines/launch-hooks.js';
 import type { EngineAdapter, FailureContext } from '../../engines/types.js';
 import type { HostInfo } from '../../host/gpus.js';
@@ -49,7 +49,7 @@ export async function whoElseAnswers(spec: LaunchSpec, variant: Variant, simulat
  */
 export function failureContext(host: HostInfo, variant: Variant): FailureContext {
   const g = host.gpus[0];
-  const amx = variant.engine === 'llamacpp' ? amxRepackedType(variant.model, host, variant.knobs) : undefined;
+  const amx = servesGguf(variant.engine) ? amxRepackedType(variant.model, host, variant.knobs) : undefined;
   return {
     ...(g ? { gpu: { name: g.name, ...(g.computeCap ? { computeCap: g.computeCap } : {}) } } : {}),
     ...(variant.knobs.speculative ? { speculative: variant.knobs.speculative } : {}),

@@ -2,7 +2,7 @@
 // run folder's journal (created, or reopened for --resume with the stored configuration).
 import type { TuneEvent } from '../../core/events.js';
 import { UserError } from '../../core/errors.js';
-import type { EngineName } from '../../core/variant.js';
+import { isGpuEngine, type EngineName } from '../../core/variant.js';
 import { getAdapter } from '../../engines/index.js';
 import { detectHost, type HostInfo } from '../../host/gpus.js';
 import { cpuInfo, cpuOnlyHost } from '../../host/cpu.js';
@@ -60,12 +60,12 @@ export async function availableEngines(
   }
   const engines: EngineName[] = [];
   for (const e of config.engines) {
-    if (!host.gpus.length && e !== 'llamacpp') {
+    if (!host.gpus.length && isGpuEngine(e)) {
       emit({ type: 'warning', message: `${e} needs an NVIDIA GPU, this host has none: skipped` });
       continue;
     }
     const a = getAdapter(e);
-    const opts = e === 'llamacpp' && config.llamacpp?.server ? { llamaServer: config.llamacpp.server } : {};
+    const opts = config.llamacpp?.server ? { llamaServer: config.llamacpp.server } : {};
     const info = a.detect
       ? await a.detect(
           config.runtime.kind === 'docker' ? { runtime: 'docker', image: config.runtime.image, ...opts } : { runtime: 'native', ...opts },

@@ -2,6 +2,7 @@
 // --parallel off|N|auto; auto takes what the GPUs allow unless the host's CPU cannot drive every
 // benchmark client at once (then it says it held back). Variants alone in their wave are not
 // pinned, so a one-at-a-time session launches exactly the command it always did.
+import { isGpuEngine } from '../../core/variant.js';
 import os from 'node:os';
 import type { PlannedVariant } from '../plan/types.js';
 import { gpuEnv, parallelLimit, planWaves, type ClientBudget, type ParallelLimit, type Slot } from './parallel.js';
@@ -38,7 +39,7 @@ export function stageSchedule(
 ): StageSchedule {
   const hostGpus = ctx.planHost.gpuCount;
   // llama.cpp computes on the host's CPU (all of it by default): its variants run one at a time.
-  if (!hostGpus || planned.some((p) => p.variant.engine === 'llamacpp')) {
+  if (!hostGpus || planned.some((p) => !isGpuEngine(p.variant.engine))) {
     const why = hostGpus ? "llama.cpp uses the host's CPU: one variant at a time" : 'no GPU: one variant at a time on the CPU';
     return {
       limit: { limit: 1, why },

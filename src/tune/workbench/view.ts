@@ -40,7 +40,7 @@ export function detectEngines(llamaServer?: string): Promise<EngineInfo[]> {
   return Promise.all(
     ENGINES.map(
       (e): Promise<EngineInfo> =>
-        getAdapter(e).detect?.({ runtime: 'native', timeoutMs: 10_000, ...(e === 'llamacpp' && llamaServer ? { llamaServer } : {}) }) ??
+        getAdapter(e).detect?.({ runtime: 'native', timeoutMs: 10_000, ...(llamaServer ? { llamaServer } : {}) }) ??
         Promise.resolve({ engine: e, installed: false, runtime: 'native', detail: 'no detection' }),
     ),
   );

@@ -2,6 +2,7 @@
 // GPUs per node from gres, GPU type, partitions) gives the largest allocation one job may get;
 // the session is checked against it before anything is submitted (preflight), and on a real
 // cluster the planner sees nodes x GPUs per node of the gres type.
+import { isGpuEngine } from '../../../core/variant.js';
 import { UserError } from '../../../core/errors.js';
 import { cpuInfo } from '../../../host/cpu.js';
 import { simulatedHost, type HostInfo } from '../../../host/gpus.js';
@@ -57,7 +58,7 @@ export async function resolveSlurmHost(config: SessionConfig): Promise<HostInfo>
     };
   }
   // A partition without GPUs is a CPU cluster for llama.cpp; for the GPU engines it is the shortfall below.
-  if (!alloc && config.engines.every((e) => e === 'llamacpp')) {
+  if (!alloc && !config.engines.some(isGpuEngine)) {
     const cpu = largestCpuAllocation(cluster, runtime.partition);
     if (cpu) return cpuClusterHost(cpu, runtime);
   }

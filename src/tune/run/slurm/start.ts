@@ -9,12 +9,11 @@ import { dirname, join } from 'node:path';
 import type { Failure, VariantResult } from '../../../core/events.js';
 import { UserError } from '../../../core/errors.js';
 import type { Variant } from '../../../core/variant.js';
-import { adapterFor } from '../../../engines/index.js';
-import { sglangDistInitPorts } from '../../../engines/sglang.js';
+import { adapterFor, getAdapter } from '../../../engines/index.js';
+import { engineRanks } from '../../../engines/ranks.js';
 import { findFreePort } from '../../../host/ports.js';
 import {
   describeJob,
-  engineRanks,
   launchSlurmJob,
   type SlurmCli,
   type SlurmJobHandle,
@@ -66,13 +65,13 @@ function failureFromJob(
 
 /**
  * The head's rendezvous port. SGLang under `--dist-init-addr HEAD:P` binds P ... P+6 and P+13 on
- * the head (sglang.ts sglangDistInitPorts), so for it the whole set is kept clear of the ports
+ * the head (the adapter's distInitPorts), so for it the whole set is kept clear of the ports
  * this session already uses, and reserved.
  */
 export async function headDistPort(variant: Variant, host: string | undefined, port: number, used: Set<number>): Promise<number> {
   for (let from = port + 1; ;) {
     const p = await findFreePort({ ...(host ? { host } : {}), from, exclude: used });
-    const set = variant.engine === 'sglang' ? sglangDistInitPorts(p) : [p];
+    const set = getAdapter(variant.engine).distInitPorts?.(p) ?? [p];
     if (!set.some((x) => used.has(x) || x === port)) {
       for (const x of set) used.add(x);
       return p;
