@@ -44,8 +44,8 @@ export function leaderWorkerSet(p: Profile, name: string, pod: Pod, argv: string
     );
   }
   const k = p.variant.knobs;
-  const gpusPerNode = Math.ceil(gpusHeld('sglang', k) / nodes);
-  const { ranks } = engineRanks('sglang', argv, k, { nodes, gpusPerNode, distPort: DIST_PORT });
+  const gpusPerNode = Math.ceil(gpusHeld(p.engine.name, k) / nodes);
+  const { ranks } = engineRanks(p.engine.name, argv, k, { nodes, gpusPerNode, distPort: DIST_PORT });
   const cmd = k8sWords(ranks.head);
   const [leader] = pod.spec.containers as [Record<string, unknown>];
   const gpus = String(gpusPerNode);

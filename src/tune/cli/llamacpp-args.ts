@@ -52,7 +52,7 @@ export function llamaFlags(
       `--model ${model} is a GGUF file, which only llama.cpp serves here; give ${gpuAsked[0]} the checkpoint with --model ID and the GGUF with --gguf FILE`,
     );
   }
-  const wantsLlama = engines.includes('llamacpp');
+  const wantsLlama = !engines.every(isGpuEngine);
   if (wantsLlama && !gguf.length)
     throw new UserError('llama.cpp serves GGUF files: give --model FILE.gguf, or --gguf FILE beside the checkpoint');
   const stray = ['draft-model', 'llama-server'].find((k) => str(k) !== undefined);

@@ -219,7 +219,7 @@ export function buildPlan(config: SessionConfig, host: PlanHost, deps: PlanDeps)
     notes.push('--sweep: the replica plan is off (the sweep compares whole-host finalists); every stage uses the whole host.');
   const share = replicaShareNote(config.scenario, replica);
   if (share) notes.push(share);
-  if (config.engines.includes('llamacpp') && hostQuirks(sessionGgufs(config), host).repack === false) notes.push(NO_REPACK_NOTE);
+  if (config.engines.some((e) => servesGguf(e)) && hostQuirks(sessionGgufs(config), host).repack === false) notes.push(NO_REPACK_NOTE);
   if (host.simulated)
     notes.push(`Simulated host: ${host.gpuCount} x ${host.gpuName}; figures are simulated-GPU figures, not measurements of real hardware.`);
   notes.push(...versionNotes(config, deps));

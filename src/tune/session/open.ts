@@ -27,13 +27,13 @@ export async function resolveHost(config: SessionConfig, injected?: HostInfo): P
  * real host for a session with it, not the simulator. The workbench's Host screen uses it too.
  */
 export function realHostFor(detected: HostInfo, engines: readonly EngineName[]): HostInfo {
-  return detected.simulated && engines.includes('llamacpp') ? cpuOnlyHost() : detected;
+  return detected.simulated && !engines.every(isGpuEngine) ? cpuOnlyHost() : detected;
 }
 
 /** The CPU side of a real host, for a session with llama.cpp (its threads stage and memory checks). */
 function withCpu(config: SessionConfig, host: HostInfo): HostInfo {
   // A CPU cluster's host already names its compute nodes' CPUs (slurm/host.ts), not this login node's.
-  return config.engines.includes('llamacpp') && !host.simulated && !host.cpu ? { ...host, cpu: cpuInfo() } : host;
+  return !config.engines.every(isGpuEngine) && !host.simulated && !host.cpu ? { ...host, cpu: cpuInfo() } : host;
 }
 
 /** Engines usable here with their versions; on the simulated host every engine is imitated. */
