@@ -1,9 +1,11 @@
 // Layering rules, checked by `npm test` (npm run layers). See docs/architecture.md, "How the layering is enforced".
 // The core folders run headless and in sim-serve processes: they must never pull in Ink/React or
 // the front end. Folders must not import each other in a circle (a cycle means neither folder can
-// be understood, tested or moved alone).
+// be understood, tested or moved alone). The two front ends stand apart: src/cli (argv, usage,
+// headless text) and the Ink TUI (src/tui, src/screens, src/app.tsx) share only what lies below them.
 const CORE = '^src/(core|bench|engines|host|tune|model|sim|profiles|sweep|capacity|quality)/';
-const FRONT_END = '^src/(app\\.tsx|screens/|tui/)';
+const INK = '^src/(app\\.tsx|screens/|tui/)';
+const FRONT_END = '^src/(app\\.tsx|screens/|tui/|cli/)';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -17,28 +19,40 @@ module.exports = {
     },
     {
       name: 'core-not-front-end',
-      comment: 'core folders never import the TUI (src/app.tsx, ui, screens, components, tui)',
+      comment:
+        'core folders never import a front end: the TUI (src/app.tsx, screens, tui) or the command line (src/cli: argv, usage, headless text)',
       severity: 'error',
       from: { path: CORE },
       to: { path: FRONT_END },
     },
     {
+      name: 'tui-not-cli',
+      comment:
+        "the Ink front end never imports the command line's argv parsing, usage or headless text (src/cli); what both show lives below them",
+      severity: 'error',
+      from: { path: INK },
+      to: { path: '^src/cli/' },
+    },
+    {
       name: 'host-not-engines',
-      comment: 'host launches processes and sits below engines: the caller passes engine rules in (launchServer opts.classify, opts.checkImage)',
+      comment:
+        'host launches processes and sits below engines: the caller passes engine rules in (launchServer opts.classify, opts.checkImage)',
       severity: 'error',
       from: { path: '^src/host/' },
       to: { path: '^src/engines/' },
     },
     {
       name: 'no-module-cycles',
-      comment: 'no file imports itself through others, type imports included: a contract lives below the files that use it (e.g. src/tune/plan/types.ts, src/tune/run/types.ts)',
+      comment:
+        'no file imports itself through others, type imports included: a contract lives below the files that use it (e.g. src/tune/plan/types.ts, src/tune/run/types.ts)',
       severity: 'error',
       from: { path: '^src/' },
       to: { circular: true },
     },
     {
       name: 'no-tune-folder-cycles',
-      comment: 'the concept folders of src/tune (config, cost, decide, launch, plan, run, context, stage, sweep, session, replay, cli, workbench) import each other one way only',
+      comment:
+        'the concept folders of src/tune (config, cost, decide, budget, launch, plan, run, context, stage, sweep, session, replay, request) import each other one way only',
       severity: 'error',
       scope: 'folder',
       from: { path: '^src/tune/[^/]+$' },

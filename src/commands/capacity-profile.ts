@@ -21,13 +21,13 @@ import { prepareReplay, type ReplayOptions, type ReplaySetup } from '../tune/rep
 import { simGpuFor } from '../profiles/sim-gpu.js';
 import { startServer } from '../tune/run/server-start.js';
 import { loadScenario } from '../tune/launch/workloads.js';
-import { progressLine } from '../tune/cli/text.js';
+import { progressLine } from '../cli/text.js';
 import { capacityRecord, type CapacityRecord } from '../capacity/record.js';
 import { runCapacity, type CapacityTarget } from '../capacity/runner.js';
 import { capacitySvg } from '../capacity/text.js';
 import { askConsent } from './consent.js';
-import type { Flags } from './bench-flags.js';
-import { searchSpec } from './capacity-args.js';
+import type { Flags } from '../cli/bench-flags.js';
+import { searchSpec } from '../cli/capacity-args.js';
 import { printOutcome, searchHeader, searchHooks, withInterrupt } from './capacity-print.js';
 import { describeSetup } from './replay-text.js';
 

@@ -5,7 +5,7 @@
 import { UserError } from '../core/errors.js';
 import { optionalNumberArg } from '../core/number-arg.js';
 import { buildLlamaCpp, LLAMACPP_COMMIT } from '../host/llamacpp-build.js';
-import { parseCommandArgs } from './args.js';
+import { parseCommandArgs } from '../cli/command-args.js';
 
 const USAGE = [
   'usage: servelab engines build llamacpp [--jobs N]',

@@ -5,7 +5,7 @@ import { UserError } from '../core/errors.js';
 import { checkRunnable } from '../profiles/command.js';
 import { EXPORT_FORMATS, renderExport, type ExportFormat } from '../profiles/export.js';
 import { loadProfile } from '../profiles/store.js';
-import { parseCommandArgs } from './args.js';
+import { parseCommandArgs } from '../cli/command-args.js';
 
 const USAGE = `usage: servelab export PROFILE --format ${EXPORT_FORMATS.join('|')} [--out FILE] [--allow-any-command] [--allow-env NAME]...`;
 

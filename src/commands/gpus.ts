@@ -7,7 +7,7 @@ import { gpuHolders, type GpuHolder } from '../host/gpu-holders.js';
 import { detectHost, type HostInfo } from '../host/gpus.js';
 import { readLedger } from '../host/ledger.js';
 import { describeLeftover, findLeftovers, stopLeftover, type Leftover } from '../host/leftovers.js';
-import { parseCommandArgs } from './args.js';
+import { parseCommandArgs } from '../cli/command-args.js';
 
 const USAGE = 'usage: servelab gpus [--json] [--sim] [--gpu NAME] [--gpus N] [--yes]';
 

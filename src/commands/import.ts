@@ -1,6 +1,6 @@
 // `servelab import FILE... [--json]`: read `vllm bench serve` printed output or its
 // --save-result JSON; print the blocks again (default) or the metrics as JSON.
-import { formatHelp, parseFlags, type FlagSpec } from '../bench/cli-args.js';
+import { formatHelp, parseFlags, type FlagSpec } from '../cli/flags.js';
 import { formatResultBlock } from '../bench/format.js';
 import { importResultFile, type ImportedResult } from '../bench/parse.js';
 import type { BenchMetrics } from '../core/metrics.js';

@@ -8,7 +8,7 @@ import { openSettings } from '../core/settings.js';
 import { dataDir } from '../host/xdg.js';
 import { userProfilesDir } from '../profiles/history.js';
 import { listProfiles, type ProfileRow } from '../profiles/list.js';
-import { parseCommandArgs } from './args.js';
+import { parseCommandArgs } from '../cli/command-args.js';
 
 const USAGE = 'usage: servelab profiles [--json] [--dir DIR]...';
 

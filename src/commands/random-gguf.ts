@@ -10,7 +10,7 @@ import { optionalNumberArg } from '../core/number-arg.js';
 import { llamaCppPaths } from '../host/llamacpp-build.js';
 import { makeRandomGguf } from '../model/gguf/make.js';
 import { RANDOM_NOTE, type ArchShape } from '../model/gguf/random.js';
-import { parseCommandArgs } from './args.js';
+import { parseCommandArgs } from '../cli/command-args.js';
 
 const USAGE = [
   'usage: servelab random-gguf --out FILE [--like FILE.gguf | --arch qwen3|llama --hidden N --layers N] [--vocab FILE] [--seed N]',

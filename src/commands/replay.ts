@@ -8,7 +8,7 @@
 // copy in the user's profile folder (settings `profiles-dir`, else profiles/ beside the settings
 // file), and the command says where.
 // Exit: 0 ok or faster, 3 regression, 1 failed to start or not run, 2 bad input, 130 interrupted.
-import { PROFILE_RUN_FLAGS } from './profile-flags.js';
+import { PROFILE_RUN_FLAGS } from '../cli/profile-flags.js';
 import { defaultRunsDir } from '../host/xdg.js';
 import { join, resolve } from 'node:path';
 import { UserError } from '../core/errors.js';
@@ -19,7 +19,7 @@ import { openSettings } from '../core/settings.js';
 import { exitCodeFor, installSignalHandlers } from '../host/signals.js';
 import { DEFAULT_READY_TIMEOUT_S, DEFAULT_SIM_READY_TIMEOUT_S, DEFAULT_SIM_SPEED } from '../tune/config/config.js';
 import type { TuneEvent } from '../core/events.js';
-import { progressLine } from '../tune/cli/text.js';
+import { progressLine } from '../cli/text.js';
 import { recordReplay, userProfilesDir } from '../profiles/history.js';
 import { describeSetup, historyLine, outcomeJson, outcomeText, type History } from './replay-text.js';
 import { EXIT, executeReplay, prepareReplay, type ReplayOptions, type ReplayOutcome, type ReplaySetup } from '../tune/replay/replay.js';
@@ -29,7 +29,7 @@ import { askConsent } from './consent.js';
 import { replaySweepHeadless } from './replay-sweep.js';
 import { recordedCapacity, replayCapacityHeadless } from './replay-capacity.js';
 import { recordedSweep } from '../tune/replay/replay-sweep.js';
-import { parseCommandArgs } from './args.js';
+import { parseCommandArgs } from '../cli/command-args.js';
 
 const USAGE = `usage: servelab replay PROFILE [--sim] [--speed S] [--yes] [--auto] [--tolerance PCT] [--json]
                        [--dataset-path FILE] [--port N] [--ready-timeout S] [--runs-dir DIR]

@@ -9,7 +9,7 @@ import { parseArgsMessage, UserError } from '../core/errors.js';
 import { projectSession } from '../core/view.js';
 import { type SessionView } from '../core/session-view.js';
 import { readRunEvents } from '../core/view-read.js';
-import { summaryText } from '../tune/cli/text.js';
+import { summaryText } from '../cli/text.js';
 
 const USAGE = `Usage: servelab view RUN_DIR [--auto | --json]
 

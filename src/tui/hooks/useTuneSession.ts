@@ -4,7 +4,7 @@
 import { useCallback, useEffect, useReducer, useRef, type RefObject } from 'react';
 import type { TuneEvent, TuneListener } from '../../core/events.js';
 import { initialRunState, runReducer, type RunAction, type RunState } from '../state/run.js';
-import type { SessionHandle, SessionStarter } from '../../tune/workbench/types.js';
+import type { SessionHandle, SessionStarter } from '../services/types.js';
 
 export type { SessionHandle, SessionStarter };
 

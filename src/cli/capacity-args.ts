@@ -1,6 +1,6 @@
 // `servelab capacity`'s flags: its own, and the `servelab bench` flags it takes (the workload's
 // with --base-url; a few shared with a profile search), and the search they ask for.
-import type { FlagSpec } from '../bench/cli-args.js';
+import type { FlagSpec } from './flags.js';
 import { UserError } from '../core/errors.js';
 import { parseNumberArg } from '../core/number-arg.js';
 import type { SloRule } from '../core/slo-rule.js';
