@@ -2,12 +2,12 @@
 // the one request builder (src/tune/request/from-flags.ts) that the workbench's form uses too.
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { parseArgsMessage, UserError } from '../core/errors.js';
+import { UserError } from '../core/errors.js';
 import type { SettingValues } from '../core/settings.js';
 import type { SessionConfig } from '../tune/config/config.js';
 import { configFromFlags, type AutoFlagValues } from '../tune/request/from-flags.js';
 import { AUTO_FLAGS } from './auto-flags.js';
-import { parseArgs } from 'node:util';
+import { parseStrict } from './flags.js';
 
 export interface AutoOptions {
   help: boolean;
@@ -23,16 +23,10 @@ export interface AutoOptions {
 const RESUME_FLAGS = new Set(['auto', 'help', 'resume', 'dry-run', 'json']);
 
 export function parseAutoArgs(argv: readonly string[], settings: SettingValues = {}): AutoOptions {
-  let values: AutoFlagValues;
-  let positionals: string[];
-  try {
-    ({ values, positionals } = parseArgs({ args: [...argv], options: AUTO_FLAGS, strict: true, allowPositionals: true }) as {
-      values: AutoFlagValues;
-      positionals: string[];
-    });
-  } catch (e) {
-    throw new UserError(`${parseArgsMessage(e)}; run 'servelab --auto --help' for the flags`);
-  }
+  const { values, positionals } = parseStrict(argv, AUTO_FLAGS, {
+    allowPositionals: true,
+    hint: (m) => `${m}; run 'servelab --auto --help' for the flags`,
+  }) as { values: AutoFlagValues; positionals: string[] };
   const help = values.help === true;
   const dryRun = values['dry-run'] === true;
   const json = values.json === true;
@@ -53,9 +47,6 @@ export function parseAutoArgs(argv: readonly string[], settings: SettingValues =
 
 /** The workbench's argv: the --auto flags, no positionals (checked before the settings store is opened). */
 export function parseTuiFlags(argv: readonly string[]): AutoFlagValues {
-  try {
-    return parseArgs({ args: [...argv], options: AUTO_FLAGS, strict: true, allowPositionals: false }).values as AutoFlagValues;
-  } catch (e) {
-    throw new UserError(`${parseArgsMessage(e)}; the workbench takes the same flags as 'servelab --auto --help'`);
-  }
+  const hint = (m: string) => `${m}; the workbench takes the same flags as 'servelab --auto --help'`;
+  return parseStrict(argv, AUTO_FLAGS, { allowPositionals: false, hint }).values as AutoFlagValues;
 }

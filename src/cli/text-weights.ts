@@ -1,5 +1,5 @@
-// What the headless text says about --dummy-weights: which planned launches of a stage load dummy
-// weights (and why the others keep the real ones), the mark on a summary row, and the closing note.
+// What the headless summary says about --dummy-weights: the mark on a summary row and the closing
+// note. (The plan's line per stage, which the Plan screen shows too, is src/tune/plan/weights-line.ts.)
 import type { VariantResult } from '../core/events.js';
 import type { SessionView } from '../core/session-view.js';
 import { dummyWeightsNote } from '../tune/launch/dummy-weights.js';

@@ -14,7 +14,7 @@ const USAGE = [
 ].join('\n');
 
 export default async function main(argv: string[]): Promise<number> {
-  const parsed = parseCommandArgs(argv, { jobs: { type: 'string' } }, USAGE, true);
+  const parsed = parseCommandArgs(argv, { jobs: { kind: 'string' } }, USAGE, true);
   if (!parsed) return 0;
   const [verb, engine, ...rest] = parsed.positionals;
   if (verb !== 'build' || rest.length) throw new UserError(`engines: ${USAGE.split('\n')[0]}`);

@@ -13,10 +13,10 @@ export default async function main(argv: string[]): Promise<number> {
   const parsed = parseCommandArgs(
     argv,
     {
-      format: { type: 'string', short: 'f' },
-      out: { type: 'string', short: 'o' },
-      'allow-any-command': { type: 'boolean' },
-      'allow-env': { type: 'string', multiple: true },
+      format: { kind: 'string', short: 'f' },
+      out: { kind: 'string', short: 'o' },
+      'allow-any-command': { kind: 'boolean' },
+      'allow-env': { kind: 'list' },
     },
     USAGE,
     true,

@@ -25,11 +25,11 @@ export default async function main(argv: string[]): Promise<number> {
   const parsed = parseCommandArgs(
     argv,
     {
-      json: { type: 'boolean' },
-      sim: { type: 'boolean' },
-      gpu: { type: 'string' },
-      gpus: { type: 'string' },
-      yes: { type: 'boolean', short: 'y' },
+      json: { kind: 'boolean' },
+      sim: { kind: 'boolean' },
+      gpu: { kind: 'string' },
+      gpus: { kind: 'string' },
+      yes: { kind: 'boolean', short: 'y' },
     },
     USAGE,
   );

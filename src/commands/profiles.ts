@@ -49,7 +49,7 @@ function table(rows: ProfileRow[]): string {
 }
 
 export default async function main(argv: string[]): Promise<number> {
-  const parsed = parseCommandArgs(argv, { json: { type: 'boolean' }, dir: { type: 'string', multiple: true } }, USAGE);
+  const parsed = parseCommandArgs(argv, { json: { kind: 'boolean' }, dir: { kind: 'list' } }, USAGE);
   if (!parsed) return 0;
   const { values } = parsed;
   const mine = join(dataDir(), 'profiles');

@@ -34,13 +34,13 @@ export default async function main(argv: string[]): Promise<number> {
   const parsed = parseCommandArgs(
     argv,
     {
-      out: { type: 'string' },
-      like: { type: 'string' },
-      vocab: { type: 'string' },
-      arch: { type: 'string' },
-      hidden: { type: 'string' },
-      layers: { type: 'string' },
-      seed: { type: 'string' },
+      out: { kind: 'string' },
+      like: { kind: 'string' },
+      vocab: { kind: 'string' },
+      arch: { kind: 'string' },
+      hidden: { kind: 'string' },
+      layers: { kind: 'string' },
+      seed: { kind: 'string' },
     },
     USAGE,
   );

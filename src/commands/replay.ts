@@ -75,15 +75,15 @@ function historyDir(runsDir: string): string {
 
 const FLAGS = {
   ...PROFILE_RUN_FLAGS,
-  tolerance: { type: 'string' },
-  json: { type: 'boolean' },
-  'dataset-path': { type: 'string' },
-  'ready-timeout': { type: 'string' },
-  'runs-dir': { type: 'string' },
-  'no-record': { type: 'boolean' },
-  'allow-env': { type: 'string', multiple: true },
-  sweep: { type: 'boolean' },
-  capacity: { type: 'boolean' },
+  tolerance: { kind: 'string' },
+  json: { kind: 'boolean' },
+  'dataset-path': { kind: 'string' },
+  'ready-timeout': { kind: 'string' },
+  'runs-dir': { kind: 'string' },
+  'no-record': { kind: 'boolean' },
+  'allow-env': { kind: 'list' },
+  sweep: { kind: 'boolean' },
+  capacity: { kind: 'boolean' },
 } as const;
 
 type Flags = Partial<
@@ -129,7 +129,7 @@ async function replayHeadless(
       controller.abort();
     },
   });
-  // The tuning run's progress lines (src/tune/cli/text.ts), without their indent.
+  // The tuning run's progress lines (src/cli/text.ts), without their indent.
   const emit = (e: TuneEvent) => {
     const line = progressLine(e);
     if (line !== null && !json) process.stderr.write(line.trim() + '\n');

@@ -36,9 +36,9 @@ export default async function main(argv: string[]): Promise<number> {
     argv,
     {
       ...PROFILE_RUN_FLAGS,
-      grace: { type: 'string' },
-      'runs-dir': { type: 'string' },
-      'allow-env': { type: 'string', multiple: true },
+      grace: { kind: 'string' },
+      'runs-dir': { kind: 'string' },
+      'allow-env': { kind: 'list' },
     },
     USAGE,
     true,

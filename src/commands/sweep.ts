@@ -45,16 +45,16 @@ function num(flag: string, text: string | undefined, fallback: number, min: numb
 }
 
 const OPTIONS = {
-  sweep: { type: 'string' },
-  'sweep-all': { type: 'boolean' },
-  slo: { type: 'string' },
-  prompts: { type: 'string' },
+  sweep: { kind: 'string' },
+  'sweep-all': { kind: 'boolean' },
+  slo: { kind: 'string' },
+  prompts: { kind: 'string' },
   ...PROFILE_RUN_FLAGS,
-  out: { type: 'string' },
-  'run-dir': { type: 'string' },
-  resume: { type: 'string' },
-  'dataset-path': { type: 'string' },
-  'ready-timeout': { type: 'string' },
+  out: { kind: 'string' },
+  'run-dir': { kind: 'string' },
+  resume: { kind: 'string' },
+  'dataset-path': { kind: 'string' },
+  'ready-timeout': { kind: 'string' },
 } as const;
 
 function pointLine(label: string, p: SweepPoint): string {

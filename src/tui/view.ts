@@ -1,5 +1,5 @@
 // Helpers over the plan view the screens draw (the shapes themselves are the core's,
-// src/tune/workbench/types.ts).
+// src/tui/services/types.ts).
 import type { PlanStageView, PlanVariantView, PlanView } from './services/types.js';
 
 /** A row of the Plan checklist: a stage heading or one of its variants. */

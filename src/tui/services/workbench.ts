@@ -1,6 +1,6 @@
 // The workbench's services wired to the real core: host and engine detection, model metadata,
 // the planner and the session runner. The screens' typed choices become the same SessionConfig
-// that `servelab --auto` builds from flags (workbench-form.ts), so both front ends run one thing.
+// that `servelab --auto` builds from flags (form.ts, src/tune/request/from-flags.ts), so both front ends run one thing.
 import { defaultRunsDir } from '../../host/xdg.js';
 import { join } from 'node:path';
 import { UserError } from '../../core/errors.js';
