@@ -5,6 +5,7 @@
 // folders must not import each other in a circle (a cycle means neither can be understood, tested
 // or moved alone).
 const { HEADLESS, dependencyRules } = require('./scripts/floors.cjs');
+const INK = '^src/(app\\.tsx|screens/|tui/)';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -24,6 +25,14 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/' },
       to: { path: '^(test|perf|model-lab|scripts)/' },
+    },
+    {
+      name: 'tui-not-cli',
+      comment:
+        "the Ink front end never imports the command line's argv parsing, usage or headless text (src/cli); what both show lives below them",
+      severity: 'error',
+      from: { path: INK },
+      to: { path: '^src/cli/' },
     },
     {
       name: 'no-module-cycles',

@@ -19,7 +19,7 @@ import { findLlamaServer } from '../src/engines/llamacpp-detect.js';
 import { cpuOnlyHost } from '../src/host/cpu.js';
 import { llamaCppPaths } from '../src/host/llamacpp-build.js';
 import { makeRandomGguf } from '../src/gguf/make.js';
-import { parseAutoArgs } from '../src/tune/cli/args.js';
+import { parseAutoArgs } from '../src/cli/auto-args.js';
 import { runVariant } from '../src/tune/run/runner.js';
 
 const arg = (name: string, dflt: string) => (process.argv.indexOf(name) > 0 ? process.argv[process.argv.indexOf(name) + 1]! : dflt);

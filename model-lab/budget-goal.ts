@@ -17,7 +17,7 @@ import type { SessionGpuTime, TuneEvent } from '../src/core/events.js';
 import type { Variant } from '../src/core/variant.js';
 import { median } from '../src/core/stats.js';
 import { simulatedHost } from '../src/host/gpus.js';
-import { configFromFlags } from '../src/tune/cli/args.js';
+import { configFromFlags } from '../src/tune/request/from-flags.js';
 import { runVariantScenarios } from '../src/tune/run/runner.js';
 
 const BIN = fileURLToPath(new URL('../bin/servelab.js', import.meta.url));

@@ -22,7 +22,7 @@ import { cpuOnlyHost } from '../src/host/cpu.js';
 import { llamaCppPaths } from '../src/host/llamacpp-build.js';
 import { makeRandomGguf } from '../src/gguf/make.js';
 import type { Profile } from '../src/profiles/schema.js';
-import { parseAutoArgs } from '../src/tune/cli/args.js';
+import { parseAutoArgs } from '../src/cli/auto-args.js';
 import { runVariant } from '../src/tune/run/runner.js';
 
 const arg = (name: string, dflt: string) => {

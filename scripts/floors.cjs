@@ -17,9 +17,8 @@ const FLOORS = [
   { floor: 5, folders: ['profiles'] },
   { floor: 6, folders: ['sim'] },
   { floor: 7, folders: ['tune'] },
-  // The argv front end (flags, usage, headless text), taken out of tune/cli. Below tui because the
-  // workbench form builds its config through the flag rules (configFromFlags); if nothing in tui
-  // imports it any more, cli and tui can share one floor.
+  // The command line's front end (argv, usage, headless text). The Ink front end never imports it
+  // (the tui-not-cli rule): what both show lives below them, e.g. tune/request's flag rules.
   { floor: 8, folders: ['cli'] },
   { floor: 9, folders: ['tui'] },
   { floor: 10, folders: ['screens'] },
@@ -40,8 +39,7 @@ const TUNE_FLOORS = [
   { floor: 4, folders: ['context'] },
   { floor: 5, folders: ['stage'] },
   { floor: 6, folders: ['sweep'] },
-  { floor: 7, folders: ['session', 'replay', 'cli'] },
-  { floor: 8, folders: ['workbench'] },
+  { floor: 7, folders: ['session', 'replay', 'request'] },
 ];
 
 const escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

@@ -18,8 +18,8 @@ import type { ScreenProps } from './tui/screen-props.js';
 import { resultsData } from './tui/state/results.js';
 import { initialWizard, wizardReducer, type ScreenId, type WizardAction, type WizardState } from './tui/state/wizard.js';
 import { ThemeContext, themeFromEnv, type Theme } from './tui/theme.js';
-import { formObjectiveLabel } from './tune/workbench/form.js';
-import type { HostChoice, HostView, Services, WorkbenchDefaults, SessionStarter } from './tune/workbench/types.js';
+import { formObjectiveLabel } from './tui/services/form.js';
+import type { HostChoice, HostView, Services, WorkbenchDefaults, SessionStarter } from './tui/services/types.js';
 
 export interface AppProps {
   services: Services;

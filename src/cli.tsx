@@ -78,7 +78,7 @@ async function main(argv: string[]): Promise<number> {
   const headless = argv.includes('--auto') || argv.includes('--json') || argv.includes('--dry-run');
   if (headless && (argv.includes('--help') || argv.includes('-h'))) {
     // Answered here: the tuning core and the settings store are not loaded just to print help.
-    const { AUTO_USAGE } = await import('./tune/cli/usage.js');
+    const { AUTO_USAGE } = await import('./cli/usage.js');
     process.stdout.write(AUTO_USAGE + '\n');
     return 0;
   }

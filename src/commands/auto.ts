@@ -6,14 +6,14 @@ import { openSettings } from '../core/settings.js';
 import type { TuneEvent } from '../core/events.js';
 import { applyToView, emptyView } from '../core/view.js';
 import { installSignalHandlers } from '../host/signals.js';
-import { parseAutoArgs } from '../tune/cli/args.js';
-import { AUTO_USAGE } from '../tune/cli/usage.js';
+import { parseAutoArgs } from '../cli/auto-args.js';
+import { AUTO_USAGE } from '../cli/usage.js';
 import type { SessionConfig } from '../tune/config/config.js';
 import { realPlanDeps } from '../tune/plan/deps.js';
 import { estimateHostFor, planTimes } from '../tune/plan/estimate-time.js';
 import { planSession, readRunConfig, runSession, type SessionOutcome } from '../tune/session/session.js';
-import { interruptedText, progressLine, summaryText } from '../tune/cli/text.js';
-import { planText } from '../tune/cli/text-plan.js';
+import { interruptedText, progressLine, summaryText } from '../cli/text.js';
+import { planText } from '../cli/text-plan.js';
 import { logToStderr } from './log-sink.js';
 
 /** The dry run: the plan with every command and the time column the Plan screen shows. */

@@ -1,6 +1,6 @@
 // `servelab bench`: a drop-in for `vllm bench serve` (same flag names, same printed block, same
 // --save-result JSON) on top of src/bench.
-import { formatHelp, parseFlags } from '../bench/cli-args.js';
+import { formatHelp, parseFlags } from '../cli/flags.js';
 import { formatResult } from '../bench/format.js';
 import { fetchModelIds, fetchSimSpeed } from '../bench/models.js';
 import { toSimulated } from '../bench/simulated.js';
@@ -14,7 +14,7 @@ import type { BenchEvent, BenchResult } from '../bench/types.js';
 import { UserError } from '../core/errors.js';
 import { setLogSink } from '../core/logger.js';
 import { pyFloatStr } from '../bench/pyformat.js';
-import { BENCH_FLAGS as FLAGS, checkBaseUrl, loadBenchWorkload, pairs, runFlags, type Flags } from './bench-flags.js';
+import { BENCH_FLAGS as FLAGS, checkBaseUrl, loadBenchWorkload, pairs, runFlags, type Flags } from '../cli/bench-flags.js';
 
 const USAGE = `Usage: servelab bench [options]
 

@@ -12,30 +12,7 @@ import { findGpu } from '../model/gpus.js';
 import { simPredictor, type SimObservation } from '../sim/calibrated.js';
 import { readSource, type Source } from './calibrate-sources.js';
 import type { HostFingerprint } from '../profiles/schema.js';
-
-export const CALIBRATE_USAGE = 'usage: servelab calibrate RUN_DIR|PROFILE... --out FILE';
-
-interface CalibrateArgs {
-  sources: string[];
-  out: string;
-}
-
-function parse(argv: string[]): CalibrateArgs | 'help' {
-  const sources: string[] = [];
-  let out: string | undefined;
-  for (let i = 0; i < argv.length; i++) {
-    const t = argv[i]!;
-    if (t === '-h' || t === '--help') return 'help';
-    if (t === '--out' || t.startsWith('--out=')) {
-      out = t.includes('=') ? t.slice(6) : argv[++i];
-      if (!out || out.startsWith('--')) throw new UserError('--out needs a file name (servelab calibrate --help)');
-    } else if (t.startsWith('-')) throw new UserError(`unknown flag ${t} (servelab calibrate --help)`);
-    else sources.push(t);
-  }
-  if (!sources.length) throw new UserError('give at least one run folder or profile (servelab calibrate --help)');
-  if (!out) throw new UserError('--out FILE is required: where to write the calibration (servelab calibrate --help)');
-  return { sources, out };
-}
+import { CALIBRATE_USAGE, parseCalibrateArgs } from '../cli/calibrate-args.js';
 
 const gpuKey = (name: string) => findGpu(name)?.name ?? name.trim().toLowerCase();
 
@@ -81,7 +58,7 @@ export function fitSummary(fit: CalibrationFit, host: HostFingerprint): string[]
 }
 
 export default async function main(argv: string[]): Promise<number> {
-  const a = parse(argv);
+  const a = parseCalibrateArgs(argv);
   if (a === 'help') {
     process.stdout.write(
       `${CALIBRATE_USAGE}\n\nFits the performance model's host corrections (GEMM and bandwidth efficiency, host overhead,\nprefill, links, API front end) to the variants measured in run folders or profiles of one host,\nand writes a host calibration for predict --calibration FILE and sim-serve --truth FILE.\n`,

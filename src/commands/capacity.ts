@@ -3,7 +3,7 @@
 // running, with `servelab bench`'s workload flags; with a profile it launches the profile's server
 // the way replay and sweep do (capacity-profile.ts) and records the answer in the profile.
 // Exit: 0 an answer, 1 no load held (or nothing measured), 2 bad input, 130 interrupted.
-import { formatHelp, parseFlags } from '../bench/cli-args.js';
+import { formatHelp, parseFlags } from '../cli/flags.js';
 import { fetchModelIds } from '../bench/models.js';
 import { checkRunOptions } from '../bench/run-options.js';
 import { resolveTokenCounter } from '../bench/tokenizer.js';
@@ -14,8 +14,8 @@ import { parseSlo } from '../core/slo-rule.js';
 import { capacityRecord } from '../capacity/record.js';
 import { runCapacity, type CapacityTarget } from '../capacity/runner.js';
 import { logLine } from './log-sink.js';
-import { checkBaseUrl, loadBenchWorkload, runFlags, type Flags } from './bench-flags.js';
-import { FLAGS, FOOTER, searchSpec, USAGE, WORKLOAD_FLAGS } from './capacity-args.js';
+import { checkBaseUrl, loadBenchWorkload, runFlags, type Flags } from '../cli/bench-flags.js';
+import { FLAGS, FOOTER, searchSpec, USAGE, WORKLOAD_FLAGS } from '../cli/capacity-args.js';
 import { printOutcome, searchHooks, searchHeader, withInterrupt } from './capacity-print.js';
 
 export default async function main(argv: string[]): Promise<number> {

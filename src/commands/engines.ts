@@ -7,7 +7,7 @@ import { optionalNumberArg } from '../core/number-arg.js';
 import { ENGINES, isEngineName } from '../core/variant.js';
 import { getAdapter } from '../engines/index.js';
 import { LLAMACPP_COMMIT } from '../host/llamacpp-build.js';
-import { parseCommandArgs } from './args.js';
+import { parseCommandArgs } from '../cli/command-args.js';
 
 const USAGE = [
   'usage: servelab engines build llamacpp [--jobs N]',
@@ -16,7 +16,7 @@ const USAGE = [
 ].join('\n');
 
 export default async function main(argv: string[]): Promise<number> {
-  const parsed = parseCommandArgs(argv, { jobs: { type: 'string' } }, USAGE, true);
+  const parsed = parseCommandArgs(argv, { jobs: { kind: 'string' } }, USAGE, true);
   if (!parsed) return 0;
   const [verb, engine, ...rest] = parsed.positionals;
   if (verb !== 'build' || rest.length) throw new UserError(`engines: ${USAGE.split('\n')[0]}`);

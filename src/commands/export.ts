@@ -5,7 +5,7 @@ import { UserError } from '../core/errors.js';
 import { checkRunnable } from '../profiles/command.js';
 import { EXPORT_FORMATS, renderExport, type ExportFormat } from '../profiles/export.js';
 import { loadProfile } from '../profiles/store.js';
-import { parseCommandArgs } from './args.js';
+import { parseCommandArgs } from '../cli/command-args.js';
 
 const USAGE = `usage: servelab export PROFILE --format ${EXPORT_FORMATS.join('|')} [--out FILE] [--allow-any-command] [--allow-env NAME]...`;
 
@@ -13,10 +13,10 @@ export default async function main(argv: string[]): Promise<number> {
   const parsed = parseCommandArgs(
     argv,
     {
-      format: { type: 'string', short: 'f' },
-      out: { type: 'string', short: 'o' },
-      'allow-any-command': { type: 'boolean' },
-      'allow-env': { type: 'string', multiple: true },
+      format: { kind: 'string', short: 'f' },
+      out: { kind: 'string', short: 'o' },
+      'allow-any-command': { kind: 'boolean' },
+      'allow-env': { kind: 'list' },
     },
     USAGE,
     true,

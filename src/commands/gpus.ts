@@ -7,7 +7,7 @@ import { gpuHolders, type GpuHolder } from '../host/gpu-holders.js';
 import { detectHost, type HostInfo } from '../host/gpus.js';
 import { readLedger } from '../host/ledger.js';
 import { describeLeftover, findLeftovers, stopLeftover, type Leftover } from '../host/leftovers.js';
-import { parseCommandArgs } from './args.js';
+import { parseCommandArgs } from '../cli/command-args.js';
 
 const USAGE = 'usage: servelab gpus [--json] [--sim] [--gpu NAME] [--gpus N] [--yes]';
 
@@ -25,11 +25,11 @@ export default async function main(argv: string[]): Promise<number> {
   const parsed = parseCommandArgs(
     argv,
     {
-      json: { type: 'boolean' },
-      sim: { type: 'boolean' },
-      gpu: { type: 'string' },
-      gpus: { type: 'string' },
-      yes: { type: 'boolean', short: 'y' },
+      json: { kind: 'boolean' },
+      sim: { kind: 'boolean' },
+      gpu: { kind: 'string' },
+      gpus: { kind: 'string' },
+      yes: { kind: 'boolean', short: 'y' },
     },
     USAGE,
   );

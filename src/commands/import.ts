@@ -1,25 +1,16 @@
 // `servelab import FILE... [--json]`: read `vllm bench serve` printed output or its
 // --save-result JSON; print the blocks again (default) or the metrics as JSON.
-import { formatHelp, parseFlags, type FlagSpec } from '../bench/cli-args.js';
+import { formatHelp, parseFlags } from '../cli/flags.js';
+import { IMPORT_FLAGS, IMPORT_USAGE } from '../cli/import-flags.js';
 import { formatResultBlock } from '../bench/format.js';
 import { importResultFile, type ImportedResult } from '../bench/parse.js';
 import type { BenchMetrics } from '../core/metrics.js';
 import { UserError } from '../core/errors.js';
 
-const FLAGS: Record<string, FlagSpec> = {
-  json: { kind: 'boolean', help: 'print the metrics as JSON with vLLM result key names (one array, one object per block)' },
-  help: { kind: 'boolean', help: 'show this help' },
-};
-
-const USAGE = `Usage: servelab import FILE... [--json]
-
-Read \`vllm bench serve\` output: printed text holding one or more result blocks, or the
---save-result JSON (one object per line). Without --json, print each result as vLLM's block.`;
-
 export default async function main(argv: string[]): Promise<number> {
-  const { flags, positional } = parseFlags(argv, FLAGS, 'import');
+  const { flags, positional } = parseFlags(argv, IMPORT_FLAGS, 'import');
   if (flags.help) {
-    process.stdout.write(formatHelp(USAGE, FLAGS));
+    process.stdout.write(formatHelp(IMPORT_USAGE, IMPORT_FLAGS));
     return 0;
   }
   if (positional.length === 0)

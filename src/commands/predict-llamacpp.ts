@@ -4,26 +4,13 @@
 // the GPU path: another CPU model (or a GPU's calibration) is refused, other differences are
 // warnings on stderr. Figures are the model's, not a measurement. Flags: llama-server's own spellings for the knobs it reads. Bad input: UserError.
 import { UserError } from '../core/errors.js';
-import { parseNumberArg } from '../core/number-arg.js';
 import type { Knobs } from '../core/variant.js';
 import { correctionsFor } from '../model/calibration/corrections.js';
 import { cpuInfo, hostCpuFacts } from '../host/cpu.js';
 import { readGgufHeader } from '../gguf/read.js';
 import { ggufFacts, kvElemBytes, llamacppEstimate } from '../model/llamacpp-estimate.js';
+import { PREDICT_LLAMACPP_USAGE, parsePredictLlamacppArgs } from '../cli/predict-llamacpp-args.js';
 import { checkCalibration, readCalibrationFile, type CalibrationFile } from '../profiles/calibration-file.js';
-
-export const PREDICT_LLAMACPP_USAGE = `usage: servelab predict --engine llamacpp --model FILE.gguf [-np SLOTS] [-t THREADS] [-b N] [-ub N]
-                        [-ctk TYPE] [-ctv TYPE] [--scenario random:IN/OUT] [--num-prompts N]
-                        [--max-concurrency N] [--calibration FILE] [--json]`;
-
-const INT_FLAGS: Record<string, keyof Knobs> = {
-  '-np': 'maxRunningSeqs',
-  '-t': 'threads',
-  '-tb': 'threadsBatch',
-  '-b': 'maxBatchedTokens',
-  '-ub': 'ubatch',
-};
-const TYPE_FLAGS: Record<string, 'kvCacheDtype' | 'vCacheDtype'> = { '-ctk': 'kvCacheDtype', '-ctv': 'vCacheDtype' };
 
 /** The calibration file, if it may be used on this CPU: refused (exit 2) from another CPU model or a GPU; other differences warned on stderr. */
 function checkedCalibration(file: string): CalibrationFile {
@@ -48,47 +35,14 @@ function checkedCalibration(file: string): CalibrationFile {
 }
 
 export default function predictLlamacpp(argv: string[]): number {
-  const knobs: Record<string, unknown> = {};
-  let model: string | undefined;
-  let calibration: string | undefined;
-  let json = false;
-  let inputLen = 1024;
-  let outputLen = 128;
-  let numPrompts = 1000;
-  let maxConcurrency: number | undefined;
-  for (let i = 0; i < argv.length; i++) {
-    const f = argv[i]!;
-    if (f === '--json') {
-      json = true;
-      continue;
-    }
-    if (f === '--help' || f === '-h') {
-      process.stdout.write(
-        `${PREDICT_LLAMACPP_USAGE}\n\nEstimates llama-server on this host's CPU from the GGUF header: decode streams the weights and\neach slot's KV cache over memory bandwidth, prefill does 2 x params FLOPs per token. Not measured.\n`,
-      );
-      return 0;
-    }
-    const v = argv[++i];
-    if (v === undefined) throw new UserError(`${f} needs a value (servelab predict --help)`);
-    const int = () => parseNumberArg(f, v, { integer: true, min: 1 });
-    if (f === '--engine') continue;
-    else if (f === '--model') model = v;
-    else if (f === '--calibration') calibration = v;
-    else if (f === '--num-prompts') numPrompts = int();
-    else if (f === '--max-concurrency') maxConcurrency = int();
-    else if (INT_FLAGS[f]) knobs[INT_FLAGS[f]] = int();
-    else if (TYPE_FLAGS[f]) {
-      if (kvElemBytes(v) === 2 && !/^(f16|bf16|auto)$/i.test(v))
-        throw new UserError(`${f} must be a GGML type such as f16, q8_0 or q4_0, got '${v}'`);
-      knobs[TYPE_FLAGS[f]] = v;
-    } else if (f === '--scenario') {
-      const m = /^random:(\d+)\/(\d+)$/.exec(v);
-      if (!m || !(Number(m[1]) > 0) || !(Number(m[2]) > 0))
-        throw new UserError(`--scenario for llamacpp must be random:IN/OUT, got '${v}'`);
-      inputLen = Number(m[1]);
-      outputLen = Number(m[2]);
-    } else throw new UserError(`unknown flag for predict --engine llamacpp: ${f} (servelab predict --help)`);
+  const a = parsePredictLlamacppArgs(argv);
+  if (a === 'help') {
+    process.stdout.write(
+      `${PREDICT_LLAMACPP_USAGE}\n\nEstimates llama-server on this host's CPU from the GGUF header: decode streams the weights and\neach slot's KV cache over memory bandwidth, prefill does 2 x params FLOPs per token. Not measured.\n`,
+    );
+    return 0;
   }
+  const { knobs, model, calibration, json, inputLen, outputLen, numPrompts, maxConcurrency } = a;
   if (!model) throw new UserError('predict --engine llamacpp needs --model FILE.gguf');
   const facts = ggufFacts(readGgufHeader(model));
   const cpu = hostCpuFacts();

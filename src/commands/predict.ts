@@ -7,7 +7,7 @@ import { servesGguf } from '../engines/index.js';
 import type { BenchMetrics } from '../core/metrics.js';
 import { predict, type Prediction } from '../sim/predict.js';
 import { scenarioRequests } from '../sim/workload.js';
-import { parsePredictArgs, PREDICT_USAGE } from './predict-args.js';
+import { parsePredictArgs, PREDICT_USAGE } from '../cli/predict-args.js';
 import { benchCommand } from '../tune/config/scenarios.js';
 import { calibratedLine, calibrationHeader, loadCalibration, withPrior } from './predict-calibrated.js';
 

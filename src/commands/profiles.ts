@@ -8,7 +8,7 @@ import { openSettings } from '../core/settings.js';
 import { dataDir } from '../host/xdg.js';
 import { userProfilesDir } from '../profiles/history.js';
 import { listProfiles, type ProfileRow } from '../profiles/list.js';
-import { parseCommandArgs } from './args.js';
+import { parseCommandArgs } from '../cli/command-args.js';
 
 const USAGE = 'usage: servelab profiles [--json] [--dir DIR]...';
 
@@ -49,7 +49,7 @@ function table(rows: ProfileRow[]): string {
 }
 
 export default async function main(argv: string[]): Promise<number> {
-  const parsed = parseCommandArgs(argv, { json: { type: 'boolean' }, dir: { type: 'string', multiple: true } }, USAGE);
+  const parsed = parseCommandArgs(argv, { json: { kind: 'boolean' }, dir: { kind: 'list' } }, USAGE);
   if (!parsed) return 0;
   const { values } = parsed;
   const mine = join(dataDir(), 'profiles');

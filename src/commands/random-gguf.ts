@@ -10,7 +10,7 @@ import { optionalNumberArg } from '../core/number-arg.js';
 import { llamaCppPaths } from '../host/llamacpp-build.js';
 import { makeRandomGguf } from '../gguf/make.js';
 import { RANDOM_NOTE, type ArchShape } from '../gguf/random.js';
-import { parseCommandArgs } from './args.js';
+import { parseCommandArgs } from '../cli/command-args.js';
 
 const USAGE = [
   'usage: servelab random-gguf --out FILE [--like FILE.gguf | --arch qwen3|llama --hidden N --layers N] [--vocab FILE] [--seed N]',
@@ -34,13 +34,13 @@ export default async function main(argv: string[]): Promise<number> {
   const parsed = parseCommandArgs(
     argv,
     {
-      out: { type: 'string' },
-      like: { type: 'string' },
-      vocab: { type: 'string' },
-      arch: { type: 'string' },
-      hidden: { type: 'string' },
-      layers: { type: 'string' },
-      seed: { type: 'string' },
+      out: { kind: 'string' },
+      like: { kind: 'string' },
+      vocab: { kind: 'string' },
+      arch: { kind: 'string' },
+      hidden: { kind: 'string' },
+      layers: { kind: 'string' },
+      seed: { kind: 'string' },
     },
     USAGE,
   );

@@ -6,7 +6,7 @@ import { formatCommand } from '../core/shell-quote.js';
 import type { RecordedReplay } from '../profiles/history.js';
 import type { ReplayOutcome, ReplaySetup } from '../tune/replay/replay.js';
 import type { MetricDelta, ReplayJudgement } from '../profiles/verdict.js';
-import { textTable } from '../tune/cli/text.js';
+import { textTable } from '../cli/text.js';
 
 /** Where the record went: the file, nothing (--no-record), or why it could not be written. */
 export type History = RecordedReplay | null | { error: string };

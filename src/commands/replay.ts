@@ -8,7 +8,7 @@
 // copy in the user's profile folder (settings `profiles-dir`, else profiles/ beside the settings
 // file), and the command says where.
 // Exit: 0 ok or faster, 3 regression, 1 failed to start or not run, 2 bad input, 130 interrupted.
-import { PROFILE_RUN_FLAGS } from './profile-flags.js';
+import { PROFILE_RUN_FLAGS } from '../cli/profile-flags.js';
 import { defaultRunsDir } from '../host/xdg.js';
 import { join, resolve } from 'node:path';
 import { UserError } from '../core/errors.js';
@@ -19,7 +19,7 @@ import { openSettings } from '../core/settings.js';
 import { exitCodeFor, installSignalHandlers } from '../host/signals.js';
 import { DEFAULT_READY_TIMEOUT_S, DEFAULT_SIM_READY_TIMEOUT_S, DEFAULT_SIM_SPEED } from '../tune/config/config.js';
 import type { TuneEvent } from '../core/events.js';
-import { progressLine } from '../tune/cli/text.js';
+import { progressLine } from '../cli/text.js';
 import { recordReplay, userProfilesDir } from '../profiles/history.js';
 import { describeSetup, historyLine, outcomeJson, outcomeText, type History } from './replay-text.js';
 import { EXIT, executeReplay, prepareReplay, type ReplayOptions, type ReplayOutcome, type ReplaySetup } from '../tune/replay/replay.js';
@@ -29,7 +29,7 @@ import { askConsent } from './consent.js';
 import { replaySweepHeadless } from './replay-sweep.js';
 import { recordedCapacity, replayCapacityHeadless } from './replay-capacity.js';
 import { recordedSweep } from '../tune/replay/replay-sweep.js';
-import { parseCommandArgs } from './args.js';
+import { parseCommandArgs } from '../cli/command-args.js';
 import { PROFILE_PORT } from '../host/ports.js';
 
 const USAGE = `usage: servelab replay PROFILE [--sim] [--speed S] [--yes] [--auto] [--tolerance PCT] [--json]
@@ -76,15 +76,15 @@ function historyDir(runsDir: string): string {
 
 const FLAGS = {
   ...PROFILE_RUN_FLAGS,
-  tolerance: { type: 'string' },
-  json: { type: 'boolean' },
-  'dataset-path': { type: 'string' },
-  'ready-timeout': { type: 'string' },
-  'runs-dir': { type: 'string' },
-  'no-record': { type: 'boolean' },
-  'allow-env': { type: 'string', multiple: true },
-  sweep: { type: 'boolean' },
-  capacity: { type: 'boolean' },
+  tolerance: { kind: 'string' },
+  json: { kind: 'boolean' },
+  'dataset-path': { kind: 'string' },
+  'ready-timeout': { kind: 'string' },
+  'runs-dir': { kind: 'string' },
+  'no-record': { kind: 'boolean' },
+  'allow-env': { kind: 'list' },
+  sweep: { kind: 'boolean' },
+  capacity: { kind: 'boolean' },
 } as const;
 
 type Flags = Partial<
@@ -130,7 +130,7 @@ async function replayHeadless(
       controller.abort();
     },
   });
-  // The tuning run's progress lines (src/tune/cli/text.ts), without their indent.
+  // The tuning run's progress lines (src/cli/text.ts), without their indent.
   const emit = (e: TuneEvent) => {
     const line = progressLine(e);
     if (line !== null && !json) process.stderr.write(line.trim() + '\n');

@@ -2,7 +2,7 @@
 // foreground. Its output goes to the terminal; Ctrl-C, SIGTERM and SIGHUP are passed to the
 // server's process group (through installSignalHandlers), which is killed if it has not stopped
 // within the grace period.
-import { PROFILE_RUN_FLAGS } from './profile-flags.js';
+import { PROFILE_RUN_FLAGS } from '../cli/profile-flags.js';
 import { defaultRunsDir } from '../host/xdg.js';
 import { join, resolve } from 'node:path';
 import { UserError } from '../core/errors.js';
@@ -18,7 +18,7 @@ import { serveSpec } from '../tune/replay/serve-profile.js';
 import { loadProfile } from '../profiles/store.js';
 import { baseUrl } from '../tune/launch/launch.js';
 import { askConsent } from './consent.js';
-import { parseCommandArgs } from './args.js';
+import { parseCommandArgs } from '../cli/command-args.js';
 
 const USAGE =
   'usage: servelab serve PROFILE [--sim] [--speed S] [--yes] [--auto] [--port N] [--grace S] [--runs-dir DIR] [--allow-any-command] [--allow-env NAME]...';
@@ -36,9 +36,9 @@ export default async function main(argv: string[]): Promise<number> {
     argv,
     {
       ...PROFILE_RUN_FLAGS,
-      grace: { type: 'string' },
-      'runs-dir': { type: 'string' },
-      'allow-env': { type: 'string', multiple: true },
+      grace: { kind: 'string' },
+      'runs-dir': { kind: 'string' },
+      'allow-env': { kind: 'list' },
     },
     USAGE,
     true,

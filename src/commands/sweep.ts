@@ -2,7 +2,7 @@
 // sweep its load on one launch, print the frontier table, the SLO choice and a chart, and save
 // the sweep into the profile with an SVG chart beside its report.
 // Exit: 0 a choice was made, 1 nothing measured or nothing met the SLO, 2 bad input, 130 interrupted.
-import { PROFILE_RUN_FLAGS } from './profile-flags.js';
+import { PROFILE_RUN_FLAGS } from '../cli/profile-flags.js';
 import { join, resolve } from 'node:path';
 import { UserError } from '../core/errors.js';
 import { optionalNumberArg } from '../core/number-arg.js';
@@ -21,7 +21,7 @@ import { renderChart } from '../sweep/chart-text.js';
 import { runProfileSweep, saveSweep, variantName, type SweepJobConfig } from '../tune/replay/sweep-profile.js';
 import type { SweepPoint, VariantSweep } from '../sweep/types.js';
 import { formatSweep, loadLabel, parseSweep } from '../sweep/spec.js';
-import { parseCommandArgs } from './args.js';
+import { parseCommandArgs } from '../cli/command-args.js';
 import { askConsent } from './consent.js';
 import type { LiveView } from '../tui/live-sweep.js';
 import { sweepDevices } from '../sweep/record.js';
@@ -46,16 +46,16 @@ function num(flag: string, text: string | undefined, fallback: number, min: numb
 }
 
 const OPTIONS = {
-  sweep: { type: 'string' },
-  'sweep-all': { type: 'boolean' },
-  slo: { type: 'string' },
-  prompts: { type: 'string' },
+  sweep: { kind: 'string' },
+  'sweep-all': { kind: 'boolean' },
+  slo: { kind: 'string' },
+  prompts: { kind: 'string' },
   ...PROFILE_RUN_FLAGS,
-  out: { type: 'string' },
-  'run-dir': { type: 'string' },
-  resume: { type: 'string' },
-  'dataset-path': { type: 'string' },
-  'ready-timeout': { type: 'string' },
+  out: { kind: 'string' },
+  'run-dir': { kind: 'string' },
+  resume: { kind: 'string' },
+  'dataset-path': { kind: 'string' },
+  'ready-timeout': { kind: 'string' },
 } as const;
 
 function pointLine(label: string, p: SweepPoint): string {

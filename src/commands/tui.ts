@@ -5,8 +5,9 @@ import { App } from '../app.js';
 import { openSettings } from '../core/settings.js';
 import { mountApp } from '../tui/mount.js';
 import type { SessionOutcome } from '../tune/session/session.js';
-import { interruptedText } from '../tune/cli/text.js';
-import { parseTuiFlags, realServices } from '../tune/workbench/workbench.js';
+import { interruptedText } from '../cli/text.js';
+import { realServices } from '../tui/services/workbench.js';
+import { parseTuiFlags } from '../cli/auto-args.js';
 
 const USAGE = `Usage: servelab [options]
 
@@ -22,8 +23,8 @@ export default async function main(argv: string[]): Promise<number> {
     process.stdout.write(USAGE + '\n');
     return 0;
   }
-  parseTuiFlags(argv); // bad flags fail here, before the settings store is opened
-  const { services, defaults, activeSession } = realServices({ argv, settings: openSettings() });
+  const flags = parseTuiFlags(argv); // bad flags fail here, before the settings store is opened
+  const { services, defaults, activeSession } = realServices({ flags, settings: openSettings() });
   let exitCode = 0;
   const onExit = (code: number) => {
     exitCode = code;

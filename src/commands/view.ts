@@ -2,14 +2,14 @@
 // the same projection the TUI and --auto use. --auto prints the summary text, --json the view;
 // without either (on a terminal) the Results screen opens. A run whose stream has no
 // session-finished is shown as interrupted, with everything it measured.
-import { parseArgs } from 'node:util';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseArgsMessage, UserError } from '../core/errors.js';
+import { UserError } from '../core/errors.js';
+import { parseStrict } from '../cli/flags.js';
 import { projectSession } from '../core/view.js';
 import { type SessionView } from '../core/session-view.js';
 import { readRunEvents } from '../core/view-read.js';
-import { summaryText } from '../tune/cli/text.js';
+import { summaryText } from '../cli/text.js';
 
 const USAGE = `Usage: servelab view RUN_DIR [--auto | --json]
 
@@ -35,19 +35,13 @@ export function viewOfRun(runDir: string): SessionView {
   return projectSession(readRunEvents(runDir), { ended: true });
 }
 
+const FLAGS = { auto: { kind: 'boolean' }, json: { kind: 'boolean' }, help: { kind: 'boolean', short: 'h' } } as const;
+
 export default async function main(argv: string[]): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      options: { auto: { type: 'boolean' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
-      allowPositionals: true,
-      strict: true,
-    });
-  } catch (e) {
-    throw new UserError(`view: ${parseArgsMessage(e)}. Run 'servelab view --help'.`);
-  }
-  const { values, positionals } = parsed;
+  const { values, positionals } = parseStrict(argv, FLAGS, {
+    allowPositionals: true,
+    hint: (m) => `view: ${m}. Run 'servelab view --help'.`,
+  });
   if (values.help) {
     process.stdout.write(USAGE + '\n');
     return 0;

@@ -1,5 +1,5 @@
 // What a stage's winner maximises. Parsed here, in the core, because saved settings
-// (src/core/settings.ts) and the --auto flags (src/tune/cli/args.ts) both check it.
+// (src/core/settings.ts) and the --auto flags (src/tune/request/from-flags.ts) both check it.
 import { UserError } from './errors.js';
 
 export const OBJECTIVES = ['total', 'output', 'request', 'goodput'] as const;

@@ -49,7 +49,7 @@ export function parseEngines(text: string): EngineName[] {
 
 /**
  * A saved stage objective, in the config key's words. `frontier` is refused: it makes the session
- * a load sweep that needs --slo (src/tune/cli/args.ts), a choice for one run, not a default.
+ * a load sweep that needs --slo (src/tune/request/from-flags.ts), a choice for one run, not a default.
  */
 function parseSavedObjective(text: string): Objective {
   if (isObjective(text)) return parseObjective(text);

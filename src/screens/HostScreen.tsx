@@ -7,7 +7,7 @@ import { Muted, Title } from '../tui/components/Title.js';
 import { fmtBytes, fmtMiB } from '../tui/format.js';
 import { useKeymap } from '../tui/hooks/useKeymap.js';
 import { useTheme } from '../tui/theme.js';
-import type { HostView } from '../tune/workbench/types.js';
+import type { HostView } from '../tui/services/types.js';
 import type { ScreenProps } from '../tui/screen-props.js';
 
 export interface HostScreenProps extends Omit<ScreenProps, 'width' | 'height'> {

@@ -11,7 +11,7 @@ import { focusedField, focusedText, visibleFields, type FieldSpec, type WizardAc
 import { TextField } from '../tui/widgets/text-field/TextField.js';
 import type { TextFieldState } from '../tui/widgets/text-field/state.js';
 import { useTextField } from '../tui/widgets/text-field/use-text-field.js';
-import type { ModelView } from '../tune/workbench/types.js';
+import type { ModelView } from '../tui/services/types.js';
 import type { ScreenProps } from '../tui/screen-props.js';
 
 export interface ModelScreenProps extends Omit<ScreenProps, 'height'> {

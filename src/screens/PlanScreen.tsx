@@ -14,7 +14,7 @@ import { useTheme } from '../tui/theme.js';
 import { Checklist } from '../tui/widgets/checklist/Checklist.js';
 import { useChecklist } from '../tui/widgets/checklist/use-checklist.js';
 import { planRows, selectedVariants, type PlanRow } from '../tui/view.js';
-import type { PlanStageView, PlanView } from '../tune/workbench/types.js';
+import type { PlanStageView, PlanView } from '../tui/services/types.js';
 import type { ScreenProps } from '../tui/screen-props.js';
 
 export interface PlanScreenProps extends ScreenProps {

@@ -1,6 +1,6 @@
 // Helpers over the plan view the screens draw (the shapes themselves are the core's,
-// src/tune/workbench/types.ts).
-import type { PlanStageView, PlanVariantView, PlanView } from '../tune/workbench/types.js';
+// src/tui/services/types.ts).
+import type { PlanStageView, PlanVariantView, PlanView } from './services/types.js';
 
 /** A row of the Plan checklist: a stage heading or one of its variants. */
 export type PlanRow = { kind: 'stage'; stage: PlanStageView } | { kind: 'variant'; stage: PlanStageView; variant: PlanVariantView };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { arrivalDelays } from '../../src/bench/arrivals.js';
-import { parseFlags } from '../../src/bench/cli-args.js';
+import { parseFlags } from '../../src/cli/flags.js';
 import { parseGoodput, parseMetricPercentiles, parsePercentileMetrics } from '../../src/bench/goodput.js';
 import { PyRandom } from '../../src/bench/rng.js';
 import { mean, std } from '../../src/core/stats.js';

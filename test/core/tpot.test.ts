@@ -2,7 +2,7 @@
 // (AIConfigurator --inclusive-tpot, GuideLLM); --tpot inclusive switches the summary and the report.
 import { describe, expect, it } from 'vitest';
 import { meanTpotMs, parseTpotMode, tpotDefinition } from '../../src/core/tpot.js';
-import { parseAutoArgs } from '../../src/tune/cli/args.js';
+import { parseAutoArgs } from '../../src/cli/auto-args.js';
 import { renderReport } from '../../src/profiles/report.js';
 import { loadProfile } from '../../src/profiles/store.js';
 

@@ -4,8 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import type { TuneEvent } from '../../src/core/events.js';
 import { projectSession } from '../../src/core/view.js';
-import { capacityFlags } from '../../src/tune/cli/capacity-flags.js';
-import { capacitySummaryText } from '../../src/tune/cli/text-capacity.js';
+import { capacityFlags } from '../../src/tune/request/capacity-flags.js';
+import { capacitySummaryText } from '../../src/cli/text-capacity.js';
 
 const probe = (index: number, load: number, holds: boolean): TuneEvent => ({
   type: 'capacity-probe',

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import type { VariantResult } from '../../src/core/events.js';
 import { applyToView, emptyView } from '../../src/core/view.js';
-import { summaryText } from '../../src/tune/cli/text.js';
+import { summaryText } from '../../src/cli/text.js';
 import { servedName } from '../../src/tune/plan/llamacpp-gguf.js';
 import { stageTables } from '../../src/tui/state/results.js';
 import { servedLines } from '../../src/tui/components/results/verdicts.js';

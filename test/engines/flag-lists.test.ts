@@ -13,7 +13,7 @@ import { KNOWN_VERSIONS } from '../../src/engines/data/versions.js';
 import { simulatedHost } from '../../src/host/gpus.js';
 import { GPUS } from '../../src/model/gpus.js';
 import { builtinModelIds, getModel } from '../../src/model/models.js';
-import { parseAutoArgs } from '../../src/tune/cli/args.js';
+import { parseAutoArgs } from '../../src/cli/auto-args.js';
 import { planHost } from '../../src/tune/plan/deps.js';
 import { engineStage, expandStage } from '../../src/tune/plan/plan.js';
 import type { PlanDeps } from '../../src/tune/plan/types.js';

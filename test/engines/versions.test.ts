@@ -13,7 +13,7 @@ import { getAdapter } from '../../src/engines/index.js';
 import { rowAt, supportedKnobs } from '../../src/engines/data/table.js';
 import { simulatedHost } from '../../src/host/gpus.js';
 import { getModel } from '../../src/model/models.js';
-import { parseAutoArgs } from '../../src/tune/cli/args.js';
+import { parseAutoArgs } from '../../src/cli/auto-args.js';
 import { planHost } from '../../src/tune/plan/deps.js';
 import { expandStage } from '../../src/tune/plan/plan.js';
 

@@ -7,7 +7,7 @@ import { findGpu } from '../../src/model/gpus.js';
 import { getModel } from '../../src/model/models.js';
 import { resolveServer } from '../../src/model/estimate.js';
 import { parseSimArgs } from '../../src/sim/args.js';
-import { parseAutoArgs } from '../../src/tune/cli/args.js';
+import { parseAutoArgs } from '../../src/cli/auto-args.js';
 import { planSession } from '../../src/tune/session/session.js';
 import { reapAll, spawnSim } from './helpers.js';
 

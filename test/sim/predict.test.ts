@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parsePredictArgs } from '../../src/commands/predict-args.js';
+import { parsePredictArgs } from '../../src/cli/predict-args.js';
 import { predict } from '../../src/sim/predict.js';
 import { simulateWorkload } from '../../src/sim/virtual.js';
 import { scenarioRequests, sharegptLike } from '../../src/sim/workload.js';

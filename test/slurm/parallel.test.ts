@@ -8,7 +8,7 @@ import { simulatedHost } from '../../src/host/gpus.js';
 import { liveServers } from '../../src/host/registry.js';
 import { runSlurm } from '../../src/host/slurm/cli.js';
 import { queryJob } from '../../src/host/slurm/state.js';
-import { parseAutoArgs } from '../../src/tune/cli/args.js';
+import { parseAutoArgs } from '../../src/cli/auto-args.js';
 import { planWaves, runParallel } from '../../src/tune/stage/parallel.js';
 import { makeVariant } from '../../src/tune/plan/variant-ids.js';
 import { runVariantScenarios } from '../../src/tune/run/runner.js';

@@ -7,7 +7,7 @@ import { parseAllDocuments } from 'yaml';
 import { exportK8s } from '../../src/profiles/export-k8s.js';
 import { loadProfile } from '../../src/profiles/store.js';
 import { simulateWorkload } from '../../src/sim/virtual.js';
-import { parseAutoArgs } from '../../src/tune/cli/args.js';
+import { parseAutoArgs } from '../../src/cli/auto-args.js';
 import { clusterNodes, crossNodeCandidates } from '../../src/tune/plan/cross-node.js';
 import { variantNodes } from '../../src/tune/run/slurm/start.js';
 import { INTER_NODE, groupLink } from '../../src/model/interconnect.js';

@@ -12,7 +12,7 @@ import { liveServers } from '../../src/host/registry.js';
 import { launchSlurmJob } from '../../src/host/slurm/job.js';
 import { queryJob } from '../../src/host/slurm/state.js';
 import { runSlurm } from '../../src/host/slurm/cli.js';
-import { parseAutoArgs } from '../../src/tune/cli/args.js';
+import { parseAutoArgs } from '../../src/cli/auto-args.js';
 import { makeVariant } from '../../src/tune/plan/variant-ids.js';
 import { runVariantScenarios } from '../../src/tune/run/runner.js';
 import type { RunVariantContext } from '../../src/tune/run/types.js';

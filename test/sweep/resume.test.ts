@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TuneEvent } from '../../src/core/events.js';
 import { simulatedHost } from '../../src/host/gpus.js';
-import { parseAutoArgs } from '../../src/tune/cli/args.js';
+import { parseAutoArgs } from '../../src/cli/auto-args.js';
 import { Journal } from '../../src/tune/context/journal.js';
 import { makeVariant } from '../../src/tune/plan/variant-ids.js';
 import { runVariantScenarios } from '../../src/tune/run/runner.js';

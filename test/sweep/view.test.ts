@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import type { TuneEvent, VariantResult } from '../../src/core/events.js';
 import { projectSession } from '../../src/core/view.js';
-import { sweepChartSeries } from '../../src/tune/cli/text-sweep.js';
+import { sweepChartSeries } from '../../src/sweep/view-chart.js';
 import { metricsFor } from '../tune/scripted-runner.js';
 
 const result = (id: string, total: number): VariantResult => ({

@@ -9,9 +9,10 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { App } from '../../src/app.js';
 import { openSettings } from '../../src/core/settings.js';
-import { parseAutoArgs } from '../../src/tune/cli/args.js';
+import { parseAutoArgs } from '../../src/cli/auto-args.js';
 import type { SessionConfig } from '../../src/tune/config/config.js';
-import { realServices } from '../../src/tune/workbench/workbench.js';
+import { realServices } from '../../src/tui/services/workbench.js';
+import { parseTuiFlags } from '../../src/cli/auto-args.js';
 import { colourTheme } from '../../src/tui/theme.js';
 import { render, type Rendered } from '../render.js';
 
@@ -52,7 +53,7 @@ const flags = () => [
 async function toPlan(extra: string[] = []) {
   const configs: SessionConfig[] = [];
   const { services, defaults } = realServices({
-    argv: [...flags(), ...extra],
+    flags: parseTuiFlags([...flags(), ...extra]),
     settings: openSettings(join(dir, 'conf')),
     run: async (config) => configs.push(config),
   });

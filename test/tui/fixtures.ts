@@ -12,7 +12,7 @@ import type {
   SessionStarter,
   WorkbenchDefaults,
   WorkloadForm,
-} from '../../src/tune/workbench/types.js';
+} from '../../src/tui/services/types.js';
 
 export const form: WorkloadForm = {
   model: 'Qwen/Qwen3-14B',

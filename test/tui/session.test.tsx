@@ -12,7 +12,8 @@ import { liveServers, stopAllServers } from '../../src/host/registry.js';
 import { formatCommand } from '../../src/core/shell-quote.js';
 import { Journal } from '../../src/tune/context/journal.js';
 import { shellWords } from '../../src/tui/format.js';
-import { realServices } from '../../src/tune/workbench/workbench.js';
+import { realServices } from '../../src/tui/services/workbench.js';
+import { parseTuiFlags } from '../../src/cli/auto-args.js';
 import { colourTheme } from '../../src/tui/theme.js';
 import { render, type Rendered } from '../render.js';
 import { testPort } from '../helpers/ports.js';
@@ -72,7 +73,7 @@ function start(extra: string[] = []) {
     String(testPort()),
     ...extra,
   ];
-  const { services, defaults } = realServices({ argv, settings: openSettings(join(dir, 'conf')) });
+  const { services, defaults } = realServices({ flags: parseTuiFlags(argv), settings: openSettings(join(dir, 'conf')) });
   const exits: number[] = [];
   r = render(<App services={services} defaults={defaults} onExit={(c) => exits.push(c)} theme={colourTheme} />, { columns: 100, rows: 40 });
   // Every server pid the session starts, seen while it is alive.

@@ -8,7 +8,7 @@ import type { TuneEvent } from '../../src/core/events.js';
 import { X_LABEL, Y_LABEL } from '../../src/sweep/chart-scale.js';
 import { BROKEN, MARKERS } from '../../src/sweep/chart-text.js';
 import { colourTheme } from '../../src/tui/theme.js';
-import { checkForm } from '../../src/tune/workbench/form.js';
+import { checkForm } from '../../src/tui/services/form.js';
 import { overflowingLines, render, tick, type Rendered } from '../render.js';
 import { defaults, fakeServices, scripted, sessionEvents } from './fixtures.js';
 import { enterRun } from './walk.js';

@@ -21,7 +21,7 @@ import { useTextField } from '../../src/tui/widgets/text-field/use-text-field.js
 import { ModelScreen } from '../../src/screens/ModelScreen.js';
 import { initialWizard, wizardReducer } from '../../src/tui/state/wizard.js';
 import { colourTheme, ThemeContext } from '../../src/tui/theme.js';
-import { checkForm } from '../../src/tune/workbench/form.js';
+import { checkForm } from '../../src/tui/services/form.js';
 import { render, type Rendered } from '../render.js';
 import { form, qwen } from './fixtures.js';
 

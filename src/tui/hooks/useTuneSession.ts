@@ -4,7 +4,7 @@
 import { useCallback, useEffect, useReducer, useRef, type RefObject } from 'react';
 import type { TuneEvent, TuneListener } from '../../core/events.js';
 import { initialRunState, runReducer, type RunAction, type RunState } from '../state/run.js';
-import type { SessionHandle, SessionStarter } from '../../tune/workbench/types.js';
+import type { SessionHandle, SessionStarter } from '../services/types.js';
 
 /** 150 ms: between the 4 and 10 redraws a second that keep SSH sessions smooth. */
 export const DEFAULT_THROTTLE_MS = 150;

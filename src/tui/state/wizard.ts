@@ -3,7 +3,7 @@
 // The widgets' reducers do the editing: the focused field is a text field (widgets/text-field),
 // the plan a checklist (widgets/checklist), the results pages a pager (widgets/paged-table).
 import { SESSION_OBJECTIVES } from '../../tune/config/rules.js';
-import { SCENARIOS, VALIDATIONS, type WorkloadForm } from '../../tune/workbench/types.js';
+import { SCENARIOS, VALIDATIONS, type WorkloadForm } from '../services/types.js';
 import { checklistReducer, type ChecklistState } from '../widgets/checklist/state.js';
 import { pageStep } from '../widgets/paged-table/state.js';
 import { textFieldReducer, type TextFieldAction, type TextFieldState } from '../widgets/text-field/state.js';

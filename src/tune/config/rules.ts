@@ -1,7 +1,8 @@
 // The rules a tuning config's inputs must meet, with their one wording. `servelab --auto` checks
-// its flags with them (args.ts) and the workbench checks its form with them (tune/workbench/form.ts),
-// so the two front ends reject the same input with the same words. `what` names the input the
-// way its front end does: '--num-prompts' on the command line, 'prompts' in the form.
+// its flags with them (src/tune/request) and the workbench checks its form with them
+// (src/tui/services/form.ts), so the two front ends reject the same input with the same words.
+// `what` names the input the way its front end does: '--num-prompts' on the command line,
+// 'prompts' in the form.
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { UserError } from '../../core/errors.js';

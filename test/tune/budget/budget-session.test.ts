@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TuneEvent } from '../../../src/core/events.js';
-import { parseAutoArgs } from '../../../src/tune/cli/args.js';
+import { parseAutoArgs } from '../../../src/cli/auto-args.js';
 import { runSession } from '../../../src/tune/session/session.js';
 import { scriptedRunner } from '../scripted-runner.js';
 

@@ -3,7 +3,7 @@
 // planner (sim deps) and on the pure walk with a scripted step.
 import { describe, expect, it } from 'vitest';
 import { simulatedHost } from '../../../src/host/gpus.js';
-import { parseAutoArgs } from '../../../src/tune/cli/args.js';
+import { parseAutoArgs } from '../../../src/cli/auto-args.js';
 import { planBudget } from '../../../src/tune/budget/budget.js';
 import { planHost, realPlanDeps } from '../../../src/tune/plan/deps.js';
 import { buildPlan } from '../../../src/tune/plan/plan.js';

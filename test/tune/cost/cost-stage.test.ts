@@ -11,7 +11,7 @@ import type { Variant } from '../../../src/core/variant.js';
 import { projectSession } from '../../../src/core/view.js';
 import { sessionCostText } from '../../../src/core/view-cost.js';
 import { AbortedError } from '../../../src/core/aborted.js';
-import { parseAutoArgs } from '../../../src/tune/cli/args.js';
+import { parseAutoArgs } from '../../../src/cli/auto-args.js';
 import { CostLedger } from '../../../src/tune/cost/ledger.js';
 import { earlyStopWatch } from '../../../src/tune/run/early-stop-run.js';
 import { Journal } from '../../../src/tune/context/journal.js';
@@ -388,7 +388,7 @@ describe('adaptive repeats in a session', () => {
 describe('tune a replica, then the host', () => {
   it('plans one replica per tuning stage, whole-host layouts last, and says which GPUs each stage uses', async () => {
     const { planSession } = await import('../../../src/tune/session/session.js');
-    const { planText } = await import('../../../src/tune/cli/text-plan.js');
+    const { planText } = await import('../../../src/cli/text-plan.js');
     const c = config(['--stages', 'engine,parallelism,batching']);
     const { plan } = await planSession(c);
     expect(plan.replica?.tp).toBe(1);

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { VariantResult } from '../../../src/core/events.js';
 import { applyToView, emptyView } from '../../../src/core/view.js';
 import { gpuTimeText, liveCost } from '../../../src/core/view-cost.js';
-import { summaryText } from '../../../src/tune/cli/text.js';
+import { summaryText } from '../../../src/cli/text.js';
 import { sessionGpuTime } from '../../../src/tune/cost/gpu-hours.js';
 import { CostLedger } from '../../../src/tune/cost/ledger.js';
 import { launchGpuTime } from '../../../src/tune/cost/variant-cost.js';

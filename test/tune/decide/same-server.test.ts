@@ -7,15 +7,15 @@ import { join } from 'node:path';
 import type { Knobs, EngineName } from '../../../src/core/variant.js';
 import { simulatedHost } from '../../../src/host/gpus.js';
 import { getModel } from '../../../src/model/models.js';
-import { parseAutoArgs } from '../../../src/tune/cli/args.js';
+import { parseAutoArgs } from '../../../src/cli/auto-args.js';
 import { planHost, realPlanDeps } from '../../../src/tune/plan/deps.js';
 import { buildPlan } from '../../../src/tune/plan/plan.js';
 import type { Plan } from '../../../src/tune/plan/types.js';
 import { effectiveSettings, sameServerAs } from '../../../src/tune/decide/same-server.js';
 import type { ServerContext } from '../../../src/engines/data/engine-defaults.js';
 import { runSession } from '../../../src/tune/session/session.js';
-import { progressLine } from '../../../src/tune/cli/text.js';
-import { planText } from '../../../src/tune/cli/text-plan.js';
+import { progressLine } from '../../../src/cli/text.js';
+import { planText } from '../../../src/cli/text-plan.js';
 import type { TuneEvent } from '../../../src/core/events.js';
 import { scriptedRunner } from '../scripted-runner.js';
 
@@ -254,7 +254,7 @@ describe('a session on the simulated A100 host', () => {
 
 describe("the Plan screen's word for a row that will not run", () => {
   it("is 'not launched' for the same server, 'dropped' for --drop, 'pruned' for preflight", async () => {
-    const { notRunWord } = await import('../../../src/tune/workbench/view.js');
+    const { notRunWord } = await import('../../../src/tui/services/view.js');
     expect(notRunWord('dropped', 'same server as vllm-fp8ckpt-tp8 (vLLM 0.11.0 picks FLASH_ATTN v2 ...): not launched')).toBe(
       'not launched',
     );

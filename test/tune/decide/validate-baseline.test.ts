@@ -8,10 +8,10 @@ import type { Failure, TuneEvent, VariantResult } from '../../../src/core/events
 import type { Variant } from '../../../src/core/variant.js';
 import { projectSession } from '../../../src/core/view.js';
 import { readRunEvents } from '../../../src/core/view-read.js';
-import { parseAutoArgs } from '../../../src/tune/cli/args.js';
+import { parseAutoArgs } from '../../../src/cli/auto-args.js';
 import { readRunConfig, runSession } from '../../../src/tune/session/session.js';
 import type { ScenarioRunner } from '../../../src/tune/context/session-context.js';
-import { summaryText } from '../../../src/tune/cli/text.js';
+import { summaryText } from '../../../src/cli/text.js';
 import { Journal } from '../../../src/tune/context/journal.js';
 import {
   baselineWhy,

@@ -10,12 +10,12 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { Variant } from '../../../src/core/variant.js';
 import { engineFiles } from '../../../src/profiles/store.js';
 import { parseSimArgs } from '../../../src/sim/args.js';
-import { parseAutoArgs } from '../../../src/tune/cli/args.js';
+import { parseAutoArgs } from '../../../src/cli/auto-args.js';
 import { launchWeights, servingArgv } from '../../../src/tune/launch/dummy-weights.js';
 import { launchContext, prepareLaunch } from '../../../src/tune/launch/launch.js';
 import { writeServingFiles } from '../../../src/tune/session/save-outcome.js';
 import { planSession } from '../../../src/tune/session/session.js';
-import { planText } from '../../../src/tune/cli/text-plan.js';
+import { planText } from '../../../src/cli/text-plan.js';
 import { reapAll, spawnSim } from '../../sim/helpers.js';
 
 const runDir = join(tmpdir(), `servelab-trt-dummy-${process.pid}`);

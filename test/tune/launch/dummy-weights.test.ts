@@ -4,14 +4,14 @@ import { describe, expect, it } from 'vitest';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Variant } from '../../../src/core/variant.js';
-import { parseAutoArgs } from '../../../src/tune/cli/args.js';
+import { parseAutoArgs } from '../../../src/cli/auto-args.js';
 import { clientIgnoresEos, launchWeights, servingArgv } from '../../../src/tune/launch/dummy-weights.js';
 import { launchContext, prepareLaunch } from '../../../src/tune/launch/launch.js';
 import { planSession } from '../../../src/tune/session/session.js';
 import { modelledStartupS } from '../../../src/tune/plan/deps.js';
-import { planText } from '../../../src/tune/cli/text-plan.js';
-import { parseTuiFlags } from '../../../src/tune/workbench/workbench.js';
-import { configFromChoices } from '../../../src/tune/workbench/form.js';
+import { planText } from '../../../src/cli/text-plan.js';
+import { parseTuiFlags } from '../../../src/cli/auto-args.js';
+import { configFromChoices } from '../../../src/tui/services/form.js';
 import { form } from '../../tui/fixtures.js';
 
 const flags = (...more: string[]) => parseAutoArgs(['--model', 'Qwen/Qwen3-14B', ...more]).config!;

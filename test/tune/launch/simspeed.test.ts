@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CLIENT_EVENT_BUDGET, MIN_AUTO_SPEED, predictedPeakEvents, speedForEventRate } from '../../../src/tune/launch/simspeed.js';
-import { parseAutoArgs } from '../../../src/tune/cli/args.js';
+import { parseAutoArgs } from '../../../src/cli/auto-args.js';
 
 const requests = (n: number, promptLen: number, out: number) =>
   Array.from({ length: n }, () => ({ prompt: 'x', promptLen, expectedOutputLen: out }));

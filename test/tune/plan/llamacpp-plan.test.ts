@@ -2,7 +2,7 @@
 // candidates per stage, and the prunes before launch (a quantized V cache with flash attention
 // off; a context the host's memory cannot hold, sized from the GGUF header).
 import { describe, expect, it } from 'vitest';
-import { parseAutoArgs } from '../../../src/tune/cli/args.js';
+import { parseAutoArgs } from '../../../src/cli/auto-args.js';
 import { GPU_STAGES, LLAMACPP_STAGES, type SessionConfig } from '../../../src/tune/config/config.js';
 import { llamacppPreflight, QUANTIZED_V_NEEDS_FA } from '../../../src/tune/plan/llamacpp-preflight.js';
 import { ggufFacts, kvBytesPerToken } from '../../../src/tune/plan/llamacpp-gguf.js';

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { existsSync } from 'node:fs';
 import { cpuOnlyHost } from '../../../src/host/cpu.js';
-import { parseAutoArgs } from '../../../src/tune/cli/args.js';
+import { parseAutoArgs } from '../../../src/cli/auto-args.js';
 import { planHost, realPlanDeps } from '../../../src/tune/plan/deps.js';
 import { buildPlan } from '../../../src/tune/plan/plan.js';
 import { LLAMA_SKIP, testGguf } from '../../llamacpp-fixture.js';

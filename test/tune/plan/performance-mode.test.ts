@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { UserError } from '../../../src/core/errors.js';
 import { simulatedHost } from '../../../src/host/gpus.js';
-import { parseAutoArgs } from '../../../src/tune/cli/args.js';
+import { parseAutoArgs } from '../../../src/cli/auto-args.js';
 import { availableEngines } from '../../../src/tune/session/open.js';
 import { planHost, realPlanDeps } from '../../../src/tune/plan/deps.js';
 import { buildPlan } from '../../../src/tune/plan/plan.js';

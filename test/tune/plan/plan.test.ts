@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { simulatedHost } from '../../../src/host/gpus.js';
 import { getModel } from '../../../src/model/models.js';
-import { parseAutoArgs } from '../../../src/tune/cli/args.js';
+import { parseAutoArgs } from '../../../src/cli/auto-args.js';
 import type { SessionConfig } from '../../../src/tune/config/config.js';
 import { planHost, realPlanDeps } from '../../../src/tune/plan/deps.js';
 import { buildPlan, expandStage, runnable } from '../../../src/tune/plan/plan.js';

@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseAutoArgs } from '../../../src/tune/cli/args.js';
+import { parseAutoArgs } from '../../../src/cli/auto-args.js';
 import { realPlanDeps } from '../../../src/tune/plan/deps.js';
 import { estimateHostFor, estimateSeconds, planTimes } from '../../../src/tune/plan/estimate-time.js';
 import { stageScenario } from '../../../src/tune/plan/replica.js';

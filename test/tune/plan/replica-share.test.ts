@@ -3,7 +3,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseAutoArgs } from '../../../src/tune/cli/args.js';
+import { parseAutoArgs } from '../../../src/cli/auto-args.js';
 import { MIN_STEADY_PROMPTS, replicaShareNote } from '../../../src/tune/plan/replica.js';
 import { planSession } from '../../../src/tune/session/session.js';
 

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { TuneEvent } from '../../../src/core/events.js';
 import { simulatedHost } from '../../../src/host/gpus.js';
-import { parseAutoArgs } from '../../../src/tune/cli/args.js';
+import { parseAutoArgs } from '../../../src/cli/auto-args.js';
 import { makeVariant } from '../../../src/tune/plan/variant-ids.js';
 import { runVariant } from '../../../src/tune/run/runner.js';
 import { parseScenario } from '../../../src/tune/config/scenarios.js';

@@ -11,7 +11,7 @@ import { simulatedHost } from '../../../src/host/gpus.js';
 import { findFreePort } from '../../../src/host/ports.js';
 import { launchServer } from '../../../src/host/process.js';
 import type { ServerHandle } from '../../../src/host/server-handle.js';
-import { parseAutoArgs } from '../../../src/tune/cli/args.js';
+import { parseAutoArgs } from '../../../src/cli/auto-args.js';
 import { makeVariant } from '../../../src/tune/plan/variant-ids.js';
 import { runVariant } from '../../../src/tune/run/runner.js';
 import { whoElseAnswers } from '../../../src/tune/run/server-start.js';

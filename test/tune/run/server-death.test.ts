@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { TuneEvent } from '../../../src/core/events.js';
 import { simulatedHost } from '../../../src/host/gpus.js';
 import { readLedger } from '../../../src/host/ledger.js';
-import { parseAutoArgs } from '../../../src/tune/cli/args.js';
+import { parseAutoArgs } from '../../../src/cli/auto-args.js';
 import { makeVariant } from '../../../src/tune/plan/variant-ids.js';
 import { runVariantScenarios } from '../../../src/tune/run/runner.js';
 import { parseScenario } from '../../../src/tune/config/scenarios.js';

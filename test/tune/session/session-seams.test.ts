@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { TuneEvent } from '../../../src/core/events.js';
 import { projectSession } from '../../../src/core/view.js';
 import { readRunEvents } from '../../../src/core/view-read.js';
-import { parseAutoArgs } from '../../../src/tune/cli/args.js';
+import { parseAutoArgs } from '../../../src/cli/auto-args.js';
 import { AbortedError } from '../../../src/core/aborted.js';
 import { readRunConfig, runSession } from '../../../src/tune/session/session.js';
 import { scriptedRunner } from '../scripted-runner.js';

@@ -5,7 +5,7 @@ import { existsSync, readdirSync, readFileSync, rmSync, mkdtempSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TuneEvent } from '../../../src/core/events.js';
-import { parseAutoArgs } from '../../../src/tune/cli/args.js';
+import { parseAutoArgs } from '../../../src/cli/auto-args.js';
 import { runSession } from '../../../src/tune/session/session.js';
 import { survivors } from '../../e2e/cli.js';
 import { SessionControl } from '../../../src/tune/context/session-context.js';

@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseAutoArgs } from '../../../src/tune/cli/args.js';
+import { parseAutoArgs } from '../../../src/cli/auto-args.js';
 import { readRunConfig, runSession } from '../../../src/tune/session/session.js';
 import type { ScenarioRunner } from '../../../src/tune/context/session-context.js';
 import { scriptedRunner } from '../scripted-runner.js';

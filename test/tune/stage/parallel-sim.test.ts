@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TuneEvent } from '../../../src/core/events.js';
 import { projectSession } from '../../../src/core/view.js';
-import { parseAutoArgs } from '../../../src/tune/cli/args.js';
+import { parseAutoArgs } from '../../../src/cli/auto-args.js';
 import { runSession } from '../../../src/tune/session/session.js';
 import { survivors } from '../../e2e/cli.js';
 import { testPort } from '../../helpers/ports.js';

@@ -10,9 +10,9 @@ import type { TuneEvent } from '../../../src/core/events.js';
 import { UserError } from '../../../src/core/errors.js';
 import { projectSession } from '../../../src/core/view.js';
 import { readRunEvents } from '../../../src/core/view-read.js';
-import { parseAutoArgs } from '../../../src/tune/cli/args.js';
+import { parseAutoArgs } from '../../../src/cli/auto-args.js';
 import { runSession } from '../../../src/tune/session/session.js';
-import { summaryText } from '../../../src/tune/cli/text.js';
+import { summaryText } from '../../../src/cli/text.js';
 import { loadRunner, type LoadModel } from '../scripted-sweep-runner.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'servelab-sweep-session-'));

@@ -3,7 +3,7 @@
 import React from 'react';
 import { Box, Text } from 'ink';
 import type { SweepView } from '../../../core/view-sweep.js';
-import { sweepChartSeries } from '../../../tune/cli/text-sweep.js';
+import { sweepChartSeries } from '../../../sweep/view-chart.js';
 import { wrapLines } from '../../format.js';
 import { useTheme } from '../../theme.js';
 import { FrontierChart } from '../FrontierChart.js';

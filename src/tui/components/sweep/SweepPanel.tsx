@@ -1,9 +1,10 @@
 // The Run screen while the finalists are swept: what is swept, the latest point and the frontier
-// chart growing point by point (the same series as the --auto summary's chart, text-sweep.ts).
+// chart growing point by point (the same series as the --auto summary's chart:
+// src/sweep/view-chart.ts).
 import React from 'react';
 import { Box, Text } from 'ink';
 import type { SweepView } from '../../../core/view-sweep.js';
-import { sweepChartSeries } from '../../../tune/cli/text-sweep.js';
+import { sweepChartSeries } from '../../../sweep/view-chart.js';
 import { truncate } from '../../format.js';
 import { useTheme } from '../../theme.js';
 import { FrontierChart } from '../FrontierChart.js';

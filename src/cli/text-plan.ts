@@ -1,16 +1,16 @@
 // The dry-run plan as text for the headless front end: every stage, every exact command, the
 // estimated time and cost. Pure: returns strings.
-import { formatCommand } from '../../core/shell-quote.js';
-import type { SessionConfig } from '../config/config.js';
-import { objectiveLabel } from '../decide/decide.js';
-import type { PlanTimes } from '../plan/estimate-time.js';
-import { durationText } from '../../core/duration-text.js';
+import { formatCommand } from '../core/shell-quote.js';
+import type { SessionConfig } from '../tune/config/config.js';
+import { objectiveLabel } from '../tune/decide/decide.js';
+import type { PlanTimes } from '../tune/plan/estimate-time.js';
+import { durationText } from '../core/duration-text.js';
 import { planBudgetLines } from './text-budget.js';
-import type { Plan, PlannedVariant } from '../plan/types.js';
-import { formatSlo } from '../../core/slo.js';
-import { FINALIST_RULE } from '../sweep/finalists.js';
-import { stageWeightsLine } from './text-weights.js';
-import { SAME_SERVER } from '../decide/same-server.js';
+import type { Plan, PlannedVariant } from '../tune/plan/types.js';
+import { formatSlo } from '../core/slo.js';
+import { FINALIST_RULE } from '../tune/sweep/finalists.js';
+import { stageWeightsLine } from '../tune/plan/weights-line.js';
+import { SAME_SERVER } from '../tune/decide/same-server.js';
 
 /** A number with `digits` decimals, '-' when there is none. */
 const num = (n: number | undefined | null, digits = 1) => (typeof n === 'number' && Number.isFinite(n) ? n.toFixed(digits) : '-');

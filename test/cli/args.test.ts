@@ -2,8 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { UserError } from '../../../src/core/errors.js';
-import { parseAutoArgs, parseExtraArgs, splitArgs } from '../../../src/tune/cli/args.js';
+import { UserError } from '../../src/core/errors.js';
+import { parseExtraArgs, splitArgs } from '../../src/tune/request/from-flags.js';
+import { parseAutoArgs } from '../../src/cli/auto-args.js';
 
 function badInput(argv: string[]): string {
   try {

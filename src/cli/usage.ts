@@ -1,8 +1,14 @@
 // `servelab --auto --help`. Its own module with light imports (stage names, defaults, GPU names),
 // so src/cli.tsx prints it without loading the tuning core or opening the settings store.
-import { gpuNames } from '../../model/gpus.js';
-import { TUNE_PORT } from '../../host/ports.js';
-import { DEFAULT_READY_TIMEOUT_S, DEFAULT_SIM_READY_TIMEOUT_S, DEFAULT_SIM_SPEED, GPU_STAGES, LLAMACPP_STAGES } from '../config/config.js';
+import { gpuNames } from '../model/gpus.js';
+import { TUNE_PORT } from '../host/ports.js';
+import {
+  DEFAULT_READY_TIMEOUT_S,
+  DEFAULT_SIM_READY_TIMEOUT_S,
+  DEFAULT_SIM_SPEED,
+  GPU_STAGES,
+  LLAMACPP_STAGES,
+} from '../tune/config/config.js';
 
 export const AUTO_USAGE = `Usage: servelab --auto --model MODEL [options]
 

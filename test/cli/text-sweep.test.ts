@@ -1,8 +1,8 @@
 // The headless lines for sweep events and the summary's sweep section.
 import { describe, expect, it } from 'vitest';
-import type { TuneEvent } from '../../../src/core/events.js';
-import { projectSession } from '../../../src/core/view.js';
-import { progressLine, summaryText } from '../../../src/tune/cli/text.js';
+import type { TuneEvent } from '../../src/core/events.js';
+import { projectSession } from '../../src/core/view.js';
+import { progressLine, summaryText } from '../../src/cli/text.js';
 
 const c = (value: number) => ({ kind: 'concurrency' as const, value });
 const started: TuneEvent = {

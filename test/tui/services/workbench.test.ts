@@ -1,13 +1,13 @@
 // The workbench service's translation of the screens into the tuning config (no process is started).
 import { describe, expect, it } from 'vitest';
-import { parseAutoArgs } from '../../../src/tune/cli/args.js';
+import { parseAutoArgs, parseTuiFlags } from '../../../src/cli/auto-args.js';
 import { planSession } from '../../../src/tune/session/session.js';
-import { parseTuiFlags, dropUnchecked } from '../../../src/tune/workbench/workbench.js';
-import { checkForm, configFromChoices, formDefaults } from '../../../src/tune/workbench/form.js';
+import { dropUnchecked } from '../../../src/tui/services/workbench.js';
+import { checkForm, configFromChoices, formDefaults } from '../../../src/tui/services/form.js';
 import type { Settings } from '../../../src/core/settings.js';
-import { modelView, planView } from '../../../src/tune/workbench/view.js';
+import { modelView, planView } from '../../../src/tui/services/view.js';
 import { validationSeconds } from '../../../src/tune/plan/estimate-time.js';
-import { form } from '../../tui/fixtures.js';
+import { form } from '../fixtures.js';
 
 const base = ['--sim', '--model', 'Qwen/Qwen3-14B', '--num-prompts', '10', '--validation', 'none'];
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { TuneEvent, VariantResult } from '../../../src/core/events.js';
-import { projectSession } from '../../../src/core/view.js';
-import { type SessionView } from '../../../src/core/session-view.js';
-import { parseAutoArgs } from '../../../src/tune/cli/args.js';
-import { progressLine, summaryText, textTable } from '../../../src/tune/cli/text.js';
+import type { TuneEvent, VariantResult } from '../../src/core/events.js';
+import { projectSession } from '../../src/core/view.js';
+import { type SessionView } from '../../src/core/session-view.js';
+import { parseAutoArgs } from '../../src/cli/auto-args.js';
+import { progressLine, summaryText, textTable } from '../../src/cli/text.js';
 
 function ok(id: string, total: number, extra: Partial<VariantResult> = {}): VariantResult {
   return {

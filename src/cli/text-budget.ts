@@ -1,10 +1,10 @@
 // The budget in headless text: the plan's projection and rule, progress lines for the
 // budget events, and the summary's account of what the budget kept from running. The words are
 // the core's (core/view-budget.ts); this file only lays them out.
-import type { BudgetEvent } from '../../core/budget-events.js';
-import { budgetLeftText, budgetPlanText } from '../../core/view-budget.js';
-import type { SessionView } from '../../core/session-view.js';
-import type { Plan } from '../plan/types.js';
+import type { BudgetEvent } from '../core/budget-events.js';
+import { budgetLeftText, budgetPlanText } from '../core/view-budget.js';
+import type { SessionView } from '../core/session-view.js';
+import type { Plan } from '../tune/plan/types.js';
 
 /** The dry run's budget block (nothing without --budget). */
 export function planBudgetLines(plan: Plan): string[] {

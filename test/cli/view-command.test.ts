@@ -4,12 +4,12 @@ import { afterAll, describe, expect, it, vi } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import view from '../../../src/commands/view.js';
-import type { SessionView } from '../../../src/core/session-view.js';
-import { parseAutoArgs } from '../../../src/tune/cli/args.js';
-import { AbortedError } from '../../../src/core/aborted.js';
-import { runSession } from '../../../src/tune/session/session.js';
-import { scriptedRunner } from '../scripted-runner.js';
+import view from '../../src/commands/view.js';
+import type { SessionView } from '../../src/core/session-view.js';
+import { parseAutoArgs } from '../../src/cli/auto-args.js';
+import { AbortedError } from '../../src/core/aborted.js';
+import { runSession } from '../../src/tune/session/session.js';
+import { scriptedRunner } from '../tune/scripted-runner.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'servelab-view-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

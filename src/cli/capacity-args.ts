@@ -1,6 +1,6 @@
 // `servelab capacity`'s flags: its own, and the `servelab bench` flags it takes (the workload's
 // with --base-url; a few shared with a profile search), and the search they ask for.
-import type { FlagSpec } from '../bench/cli-args.js';
+import type { FlagSpec } from './flags.js';
 import { UserError } from '../core/errors.js';
 import { parseNumberArg } from '../core/number-arg.js';
 import type { SloRule } from '../core/slo-rule.js';
@@ -9,6 +9,7 @@ import type { CapacitySpec } from '../capacity/runner.js';
 import { parseResolution, type CapacityBy } from '../capacity/search.js';
 import { BENCH_FLAGS, type Flags } from './bench-flags.js';
 import { PROFILE_PORT } from '../host/ports.js';
+import { PROFILE_RUN_FLAGS } from './profile-flags.js';
 
 /** bench's flags that shape the workload and the client: capacity takes them as bench does. */
 export const WORKLOAD_FLAGS = [
@@ -39,6 +40,12 @@ export const WORKLOAD_FLAGS = [
 /** bench's flags a profile search takes too. */
 const SHARED_FLAGS = ['base-url', 'host', 'port', 'dataset-path', 'num-prompts'] as const;
 
+/** A flag replay, serve and sweep share (profile-flags.ts), as capacity's help shows it: for a PROFILE. */
+function profileFlag(name: 'sim' | 'yes' | 'auto' | 'allow-any-command'): FlagSpec {
+  const s = PROFILE_RUN_FLAGS[name];
+  return { kind: s.kind, help: `PROFILE: ${s.help}` };
+}
+
 const OWN_FLAGS: Record<string, FlagSpec> = {
   slo: {
     kind: 'string',
@@ -60,10 +67,10 @@ const OWN_FLAGS: Record<string, FlagSpec> = {
   start: { kind: 'number', help: 'first load probed', default: '1 (concurrency) or 1 req/s' },
   max: { kind: 'number', help: 'highest load probed', default: '4096 (concurrency) or 1024 req/s' },
   json: { kind: 'boolean', help: 'print one JSON object: {"by","answer","failing","breaks","goodput","probes":[...],...}' },
-  sim: { kind: 'boolean', help: "PROFILE: run the profile's server on the simulated host" },
+  sim: profileFlag('sim'),
   speed: { kind: 'number', help: 'PROFILE --sim: simulated clock factor (default: the fastest the client can follow)' },
-  yes: { kind: 'boolean', help: "PROFILE: run the profile's command without asking" },
-  auto: { kind: 'boolean', help: 'PROFILE: headless; consent must come from --yes' },
+  yes: profileFlag('yes'),
+  auto: profileFlag('auto'),
   out: {
     kind: 'string',
     help: 'PROFILE: save the profile with its capacity here (default: beside it; a study profile: the run folder)',
@@ -71,7 +78,7 @@ const OWN_FLAGS: Record<string, FlagSpec> = {
   },
   'runs-dir': { kind: 'string', help: 'PROFILE: folder for this run (server log, copy of a study profile)', metavar: 'DIR' },
   'ready-timeout': { kind: 'number', help: 'PROFILE: seconds to wait for the server', default: '1200 (60 with --sim)' },
-  'allow-any-command': { kind: 'boolean', help: "PROFILE: run a profile whose command is not one of the engines' launchers" },
+  'allow-any-command': profileFlag('allow-any-command'),
   help: { kind: 'boolean', help: 'show this help' },
 };
 

@@ -1,11 +1,11 @@
 // The sweep's plain text for the headless front end: a progress line per sweep event and the
 // summary's "Load sweep" section (the chart, the table, the choice), from the projection.
-import type { TuneEvent } from '../../core/events.js';
-import type { SweepLoadInfo } from '../../core/sweep-info.js';
-import type { SweepView } from '../../core/view-sweep.js';
-import type { ChartSeries } from '../../sweep/chart-scale.js';
-import { renderChart } from '../../sweep/chart-text.js';
-import { loadLabel } from '../../sweep/spec.js';
+import type { TuneEvent } from '../core/events.js';
+import type { SweepLoadInfo } from '../core/sweep-info.js';
+import type { SweepView } from '../core/view-sweep.js';
+import { sweepChartSeries } from '../sweep/view-chart.js';
+import { renderChart } from '../sweep/chart-text.js';
+import { loadLabel } from '../sweep/spec.js';
 
 const load = (l: SweepLoadInfo) => loadLabel({ kind: l.kind, value: l.value ?? Infinity });
 const f0 = (n: number) => (Number.isFinite(n) ? Math.round(n).toLocaleString('en-US') : '-');
@@ -35,21 +35,6 @@ export function sweepProgressLine(e: SweepEvent): string | null {
         ? `frontier: ${e.choice.sentence}${e.decides ? ' (chosen)' : ''}`
         : `frontier: no choice: ${e.noChoice ?? 'nothing measured'}`;
   }
-}
-
-/** The view's series as chart series: one per variant (measured points), the frontier as a line. */
-export function sweepChartSeries(s: SweepView): ChartSeries[] {
-  const out: ChartSeries[] = s.series
-    .map((v) => ({
-      name: v.label,
-      points: v.points.flatMap((p) =>
-        p.summary ? [{ x: p.summary.tokPerUser, y: p.summary.tokPerGpu, ...(p.violations.length ? { broken: true } : {}) }] : [],
-      ),
-    }))
-    .filter((v) => v.points.length > 0);
-  if (s.frontier.length > 1)
-    out.push({ name: 'Pareto frontier', lineOnly: true, points: s.frontier.map((p) => ({ x: p.tokPerUser, y: p.tokPerGpu })) });
-  return out;
 }
 
 /** The summary's sweep section: chart, one line per point, the choice and the runner-up. */

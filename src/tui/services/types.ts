@@ -5,7 +5,7 @@
 import type { TuneListener } from '../../core/events.js';
 import type { EngineInfo } from '../../engines/types.js';
 import type { CpuInfo } from '../../host/gpus.js';
-import type { SessionObjective } from '../config/rules.js';
+import type { SessionObjective } from '../../tune/config/rules.js';
 
 export const SCENARIOS = ['sharegpt-like', 'random', 'sharegpt'] as const;
 export type ScenarioKind = (typeof SCENARIOS)[number];

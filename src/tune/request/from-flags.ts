@@ -1,11 +1,11 @@
-// `servelab --auto` flags -> SessionConfig. Saved settings (servelab config) fill in what the
-// flags leave out. Bad input is a one-line UserError (exit 2) that says what to type instead.
-import { existsSync } from 'node:fs';
+// A session request by flag name -> SessionConfig: the values `servelab --auto` parsed from argv
+// (src/cli/auto-args.ts), or the workbench's form in the same names, checked by one set of rules.
+// Saved settings (servelab config) fill in what the flags leave out. Bad input is a one-line
+// UserError (exit 2) that says what to type instead.
 import { join, resolve } from 'node:path';
 import { dataDir, defaultRunsDir } from '../../host/xdg.js';
 import { isShippedDir } from '../../profiles/shipped.js';
-import { parseArgs } from 'node:util';
-import { parseArgsMessage, UserError } from '../../core/errors.js';
+import { UserError } from '../../core/errors.js';
 import { parseEngines, type SettingValues } from '../../core/settings.js';
 import { ENGINES, type EngineName } from '../../core/variant.js';
 import { llamaFlags, llamaValidation } from './llamacpp-args.js';
@@ -26,7 +26,6 @@ import type { Scenario } from '../../core/scenario.js';
 import { parseSlo } from '../../core/slo-rule.js';
 import { engineVersions } from './engine-version-arg.js';
 
-import { AUTO_FLAGS } from './auto-flags.js';
 import { costFlags } from './cost-flags.js';
 import { calibrationFlag, truthFlag } from './calibration-flags.js';
 import { qualityFlags } from './quality-flags.js';
@@ -37,16 +36,6 @@ import { parseSweepFlags } from './sweep-flags.js';
 import { BIND_ALL } from '../../host/dial.js';
 import { TUNE_PORT } from '../../host/ports.js';
 import { optionalNumberArg, type NumberRange } from '../../core/number-arg.js';
-
-export interface AutoOptions {
-  help: boolean;
-  dryRun: boolean;
-  json: boolean;
-  /** Run folder to resume (config comes from its journal). */
-  resume?: string;
-  /** Undefined only for --help and --resume. */
-  config?: SessionConfig;
-}
 
 const num = (flag: string, text: string | undefined, rule?: NumberRange) => optionalNumberArg(`--${flag}`, text, rule);
 
@@ -98,40 +87,8 @@ export function parseExtraArgs(list: readonly string[]): SessionConfig['extraArg
   return out;
 }
 
-/** The flag values `parseArgs` gives for AUTO_FLAGS (the workbench builds the same bag from its form). */
+/** The flag values the command line gives for the --auto flags (the workbench builds the same bag from its form). */
 export type AutoFlagValues = Record<string, string | boolean | string[] | undefined>;
-
-/** The flags that go with --resume: how to show the run, never what it runs. */
-const RESUME_FLAGS = new Set(['auto', 'help', 'resume', 'dry-run', 'json']);
-
-export function parseAutoArgs(argv: readonly string[], settings: SettingValues = {}): AutoOptions {
-  let values: AutoFlagValues;
-  let positionals: string[];
-  try {
-    ({ values, positionals } = parseArgs({ args: [...argv], options: AUTO_FLAGS, strict: true, allowPositionals: true }) as {
-      values: AutoFlagValues;
-      positionals: string[];
-    });
-  } catch (e) {
-    throw new UserError(`${parseArgsMessage(e)}; run 'servelab --auto --help' for the flags`);
-  }
-  const help = values.help === true;
-  const dryRun = values['dry-run'] === true;
-  const json = values.json === true;
-  if (help) return { help, dryRun, json };
-  if (positionals.length) throw new UserError(`unexpected argument '${positionals[0]}'; run 'servelab --auto --help' for the flags`);
-  const resume = values.resume as string | undefined;
-  if (resume !== undefined) {
-    // The journal's settings are the run's: a flag that would change them is refused, not ignored.
-    const changes = Object.keys(values).find((k) => !RESUME_FLAGS.has(k));
-    if (changes)
-      throw new UserError(`--resume continues a run with its recorded settings: drop --${changes} (or start a new run without --resume)`);
-    const dir = resolve(resume);
-    if (!existsSync(dir)) throw new UserError(`--resume ${resume}: no such folder`);
-    return { help, dryRun, json, resume: dir };
-  }
-  return { help, dryRun, json, config: configFromFlags(values, settings) };
-}
 
 type Str = (k: string) => string | undefined;
 

@@ -1,7 +1,7 @@
 // `servelab bench`'s flags (vLLM's names) and what they turn into: the run options, the workload
 // and the base URL. Shared by `servelab bench` and `servelab capacity --base-url`, which takes the
 // same workload flags.
-import type { FlagSpec } from '../bench/cli-args.js';
+import type { FlagSpec } from './flags.js';
 import { loadWorkload } from '../bench/datasets.js';
 import { parseGoodput, parseMetricPercentiles, parsePercentileMetrics } from '../bench/goodput.js';
 import type { RunOptions } from '../bench/run-options.js';

@@ -3,17 +3,17 @@
 // it stands for, built from the typed choices with the same builder as the flags (configFromFlags).
 import { UserError } from '../../core/errors.js';
 import type { Settings, SettingValues } from '../../core/settings.js';
-import { configFromFlags, type AutoFlagValues } from '../cli/args.js';
-import { parseSweepFlags } from '../cli/sweep-flags.js';
-import { isGgufPath } from '../cli/llamacpp-args.js';
-import type { SessionConfig } from '../config/config.js';
-import { checkDataset, checkObjectiveSlo, RULES, type SessionObjective } from '../config/rules.js';
-import { objectiveLabel } from '../decide/decide.js';
-import { scaled, SHAREGPT_PROMPTS } from '../config/scenarios.js';
+import { configFromFlags, type AutoFlagValues } from '../../tune/request/from-flags.js';
+import { parseSweepFlags } from '../../tune/request/sweep-flags.js';
+import { isGgufPath } from '../../tune/request/llamacpp-args.js';
+import type { SessionConfig } from '../../tune/config/config.js';
+import { checkDataset, checkObjectiveSlo, RULES, type SessionObjective } from '../../tune/config/rules.js';
+import { objectiveLabel } from '../../tune/decide/decide.js';
+import { scaled, SHAREGPT_PROMPTS } from '../../tune/config/scenarios.js';
 import { parseSlo } from '../../core/slo-rule.js';
 import type { Choices, WorkloadForm } from './types.js';
-import { capacityFlags } from '../cli/capacity-flags.js';
-import { qualityFlags } from '../cli/quality-flags.js';
+import { capacityFlags } from '../../tune/request/capacity-flags.js';
+import { qualityFlags } from '../../tune/request/quality-flags.js';
 import { optionalNumberArg } from '../../core/number-arg.js';
 
 /** The form's defaults: the command line's flags first, then saved settings, then the house defaults. */

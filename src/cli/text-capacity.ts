@@ -1,8 +1,8 @@
 // The capacity stage's plain text for the headless front end: a progress line per capacity event
 // and the summary's "Capacity" section, from the projection. The sentences are the core's
 // (src/capacity/text.ts, carried by the events); this file only lays them out.
-import type { CapacityEvent } from '../../core/capacity-events.js';
-import { capacityLoadText, type CapacityView } from '../../core/view-capacity.js';
+import type { CapacityEvent } from '../core/capacity-events.js';
+import { capacityLoadText, type CapacityView } from '../core/view-capacity.js';
 
 /** One stderr line per capacity event (a probe's start is the live views' only). */
 export function capacityProgressLine(e: CapacityEvent): string | null {

@@ -1,24 +1,24 @@
 // Plain-text views of the session for the headless front end: one progress line per step, the
 // dry-run plan with every exact command, and the final summary tables. Pure: returns strings.
-import { isStoppedEarly, STOPPED_EARLY, statusText } from '../../core/result-status.js';
-import type { TuneEvent, VariantResult } from '../../core/events.js';
-import type { StageVerdict } from '../../core/stage-verdict.js';
-import { runText } from '../../core/run-of-runs.js';
-import { meanTpotMs, tpotDefinition, tpotHeader, type TpotMode } from '../../core/tpot.js';
-import { validationCells, validationHead } from '../../core/validation-table.js';
-import { formatCommand } from '../../core/shell-quote.js';
-import { dollarsPerMillionTokens } from '../decide/decide.js';
-import { isBudgetEvent } from '../../core/view-budget.js';
+import { isStoppedEarly, STOPPED_EARLY, statusText } from '../core/result-status.js';
+import type { TuneEvent, VariantResult } from '../core/events.js';
+import type { StageVerdict } from '../core/stage-verdict.js';
+import { runText } from '../core/run-of-runs.js';
+import { meanTpotMs, tpotDefinition, tpotHeader, type TpotMode } from '../core/tpot.js';
+import { validationCells, validationHead } from '../core/validation-table.js';
+import { formatCommand } from '../core/shell-quote.js';
+import { dollarsPerMillionTokens } from '../tune/decide/decide.js';
+import { isBudgetEvent } from '../core/view-budget.js';
 import { budgetProgressLine, summaryBudgetLines } from './text-budget.js';
-import { referenceText } from '../../core/stage-text.js';
-import { type SessionView, type StageView } from '../../core/session-view.js';
-import { cpuSecondsSoFar, formatGpuHours, sessionCostText } from '../../core/view-cost.js';
+import { referenceText } from '../core/stage-text.js';
+import { type SessionView, type StageView } from '../core/session-view.js';
+import { cpuSecondsSoFar, formatGpuHours, sessionCostText } from '../core/view-cost.js';
 import { sweepProgressLine, sweepSummaryText } from './text-sweep.js';
-import { servingArgv } from '../launch/dummy-weights.js';
+import { servingArgv } from '../tune/launch/dummy-weights.js';
 import { summaryWeightsLines, weightsMark } from './text-weights.js';
-import { isSameServer, SAME_SERVER_STATUS } from '../decide/same-server.js';
-import { qualityGpuS, qualityLines } from '../../quality/text.js';
-import { isCapacityEvent } from '../../core/capacity-events.js';
+import { isSameServer, SAME_SERVER_STATUS } from '../tune/decide/same-server.js';
+import { qualityGpuS, qualityLines } from '../quality/text.js';
+import { isCapacityEvent } from '../core/capacity-events.js';
 import { capacityProgressLine, capacitySummaryText } from './text-capacity.js';
 
 /** A number with `digits` decimals, '-' when there is none. */

@@ -1,37 +1,27 @@
 // The workbench's services wired to the real core: host and engine detection, model metadata,
 // the planner and the session runner. The screens' typed choices become the same SessionConfig
-// that `servelab --auto` builds from flags (tune/workbench/form.ts), so both front ends run one thing.
+// that `servelab --auto` builds from flags (form.ts, src/tune/request/from-flags.ts), so both front ends run one thing.
 import { defaultRunsDir } from '../../host/xdg.js';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
-import { parseArgsMessage, UserError } from '../../core/errors.js';
+import { UserError } from '../../core/errors.js';
 import type { Settings } from '../../core/settings.js';
 import type { EngineName } from '../../core/variant.js';
 import { detectHost, type HostInfo } from '../../host/gpus.js';
 import { findGpu, gpuNames } from '../../model/gpus.js';
 import { builtinModelIds } from '../../model/models.js';
-import { type AutoFlagValues } from '../cli/args.js';
-import { AUTO_FLAGS } from '../cli/auto-flags.js';
-import type { SessionConfig } from '../config/config.js';
-import { RULES } from '../config/rules.js';
-import { realPlanDeps } from '../plan/deps.js';
-import { estimateHostFor, validationSeconds } from '../plan/estimate-time.js';
-import type { Plan } from '../plan/types.js';
-import { realHostFor } from '../session/open.js';
-import { planSession, runSession, type SessionOptions } from '../session/session.js';
+import { type AutoFlagValues } from '../../tune/request/from-flags.js';
+import type { SessionConfig } from '../../tune/config/config.js';
+import { RULES } from '../../tune/config/rules.js';
+import { realPlanDeps } from '../../tune/plan/deps.js';
+import { estimateHostFor, validationSeconds } from '../../tune/plan/estimate-time.js';
+import type { Plan } from '../../tune/plan/types.js';
+import { realHostFor } from '../../tune/session/open.js';
+import { planSession, runSession, type SessionOptions } from '../../tune/session/session.js';
 import { checkCliFlags, checkForm, configFromChoices, formDefaults } from './form.js';
 import type { Choices, PlannedSession, Services, SessionStarter, WorkbenchDefaults } from './types.js';
 import { detectEngines, hostView, modelView, planView } from './view.js';
 import { optionalNumberArg } from '../../core/number-arg.js';
-import { SessionControl } from '../context/session-context.js';
-
-export function parseTuiFlags(argv: readonly string[]): AutoFlagValues {
-  try {
-    return parseArgs({ args: [...argv], options: AUTO_FLAGS, strict: true, allowPositionals: false }).values as AutoFlagValues;
-  } catch (e) {
-    throw new UserError(`${parseArgsMessage(e)}; the workbench takes the same flags as 'servelab --auto --help'`);
-  }
-}
+import { SessionControl } from '../../tune/context/session-context.js';
 
 /**
  * The plan's checklist as config: later stages are re-expanded from the winner actually carried,
@@ -52,8 +42,8 @@ export function dropUnchecked(config: SessionConfig, plan: Plan, disabled: reado
 }
 
 export interface RealServicesOptions {
-  /** The command line given to `servelab` (tuning flags, as `--auto` takes them). */
-  argv: readonly string[];
+  /** The tuning flags given to `servelab`, by name, as `--auto` takes them (src/cli/auto-args.ts parses them). */
+  flags: AutoFlagValues;
   settings: Settings;
   /** The session runner (runSession); tests pass one that records the config it is given. */
   run?: (config: SessionConfig, opts: SessionOptions) => Promise<unknown>;
@@ -83,7 +73,7 @@ function workbenchDefaults(flags: AutoFlagValues, settings: Settings): { default
 }
 
 export function realServices(opts: RealServicesOptions): RealServices {
-  const flags = parseTuiFlags(opts.argv);
+  const flags = opts.flags;
   const { defaults, engines: asked } = workbenchDefaults(flags, opts.settings);
   let detected: HostInfo | undefined;
   let active: Promise<unknown> | null = null;
