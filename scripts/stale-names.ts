@@ -19,7 +19,7 @@ export const DOC_FILES = ['README.md', 'perf/README.md', 'model-lab/README.md'];
  * A path-like name with a code or doc extension: `a/b/x.ts`, `x.tsx`, `docs/x.md`. Not after a
  * colon: `OLD:NEW` in a move's example names a file that does not exist yet.
  */
-const NAME = /(?<![\w./@:-])((?:[\w.{},*-]+\/)*[\w.{},*-]*[\w}*]\.(?:tsx?|mts|mjs|cjs|js|md))(?![\w/-])/g;
+const NAME = /(?<![\w./@:<>-])((?:[\w.{},*-]+\/)*[\w.{},*-]*[\w}*]\.(?:tsx?|mts|mjs|cjs|js|md))(?![\w/-])/g;
 /** Names that are not this repository's files: build output, placeholders, templates. */
 const FOREIGN = /^(dist\/|node_modules\/|\.\.\/|~\/|\/)|(^|\/)(x|y|a|b|foo|name|file|NAME)\.\w+$|^<|\$\{|\*/;
 

@@ -23,7 +23,7 @@ import { useTuneSession } from '../tui/hooks/useTuneSession.js';
 import { mount } from '../tui/mount.js';
 import type { RunState } from '../tui/state/run.js';
 import { ThemeContext, themeFromEnv, useTheme, type Theme } from '../tui/theme.js';
-import type { SessionStarter } from '../tune/workbench/types.js';
+import type { SessionStarter } from '../tui/services/types.js';
 
 export type ReplayPhase = 'confirm' | 'running' | 'done';
 

@@ -82,7 +82,7 @@ export function checkForm(f: WorkloadForm): string[] {
   }
   // The sweep levels and "frontier needs an SLO": the rule --sweep and --objective frontier meet on the command line.
   rule(() => parseSweepFlags(f.sweep.trim() || undefined, false, f.objective, sloGiven));
-  // --capacity and --quality N / --quality-floor: the flags' own checks (cli/capacity-flags.ts, cli/quality-flags.ts).
+  // --capacity and --quality N / --quality-floor: the flags' own checks (tune/request/capacity-flags.ts, tune/request/quality-flags.ts).
   rule(() => capacityFlags(formCapacityQuality(f)));
   rule(() => qualityFlags(formCapacityQuality(f)));
   return out;

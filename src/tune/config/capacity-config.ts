@@ -1,6 +1,6 @@
 // What `--capacity RULES` asks of a session: after validation, search the highest load
 // at which every rule holds on the winner's server, with the session's workload (src/capacity
-// owns the search; cli/capacity-flags.ts checks the flags).
+// owns the search; tune/request/capacity-flags.ts checks the flags).
 
 export interface CapacityConfig {
   /** The SLO the answer must meet, as `servelab capacity --slo` takes it: "ttft:p99<2000,tpot:mean<100". */

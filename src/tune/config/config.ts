@@ -186,7 +186,7 @@ export interface LlamaCppConfig {
   server?: string;
 }
 
-/** What `--quality N`, `--quality-floor X` and `--quality-eval FILE` ask (cli/quality-flags.ts). */
+/** What `--quality N`, `--quality-floor X` and `--quality-eval FILE` ask (tune/request/quality-flags.ts). */
 export interface QualityConfig {
   prompts: number;
   /** Exact-match rate, 0..1, below which a variant cannot win. */
