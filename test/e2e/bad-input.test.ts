@@ -57,7 +57,7 @@ describe('servelab --auto bad input', () => {
 
 // Hostile or broken input to the other commands, and profiles crafted by someone else: one line,
 // exit 2, nothing launched, the profile file untouched, no run folder made.
-const SHIPPED = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'profiles', 'Qwen3-14B-H100x1.json');
+const SHIPPED = fileURLToPath(new URL('../../profiles/Qwen3-14B-H100x1.json', import.meta.url));
 const hostile = join(cwd, 'hostile');
 mkdirSync(hostile, { recursive: true });
 const base2 = JSON.parse(readFileSync(SHIPPED, 'utf8')) as Record<string, unknown>;
