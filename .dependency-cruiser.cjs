@@ -24,21 +24,31 @@ module.exports = {
     },
     {
       name: 'host-not-engines',
-      comment: 'host launches processes and sits below engines: the caller passes engine rules in (launchServer opts.classify, opts.checkImage)',
+      comment:
+        'host launches processes and sits below engines: the caller passes engine rules in (launchServer opts.classify, opts.checkImage)',
       severity: 'error',
       from: { path: '^src/host/' },
       to: { path: '^src/engines/' },
     },
     {
+      name: 'slurm-through-index',
+      comment: 'src/host/slurm is entered through its index.ts only: the Slurm runtime is one unit with one public surface',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/host/slurm/' },
+      to: { path: '^src/host/slurm/', pathNot: '^src/host/slurm/index\\.ts$' },
+    },
+    {
       name: 'no-module-cycles',
-      comment: 'no file imports itself through others, type imports included: a contract lives below the files that use it (e.g. src/tune/plan/types.ts, src/tune/run/types.ts)',
+      comment:
+        'no file imports itself through others, type imports included: a contract lives below the files that use it (e.g. src/tune/plan/types.ts, src/tune/run/types.ts)',
       severity: 'error',
       from: { path: '^src/' },
       to: { circular: true },
     },
     {
       name: 'no-tune-folder-cycles',
-      comment: 'the concept folders of src/tune (config, cost, decide, launch, plan, run, context, stage, sweep, session, replay, cli, workbench) import each other one way only',
+      comment:
+        'the concept folders of src/tune (config, cost, decide, launch, plan, run, context, stage, sweep, session, replay, cli, workbench) import each other one way only',
       severity: 'error',
       scope: 'folder',
       from: { path: '^src/tune/[^/]+$' },

@@ -5,8 +5,7 @@
 // address $(LWS_LEADER_ADDRESS) (as in kubernetes-sigs/lws docs/examples/sglang/lws.yaml:
 // `--dist-init-addr $(LWS_LEADER_ADDRESS):20000 --nnodes $(LWS_GROUP_SIZE) --node-rank
 // $(LWS_WORKER_INDEX)`). Kubernetes expands $(VAR) in args itself, so no shell is involved.
-import { engineRanks } from '../host/slurm/engine-ranks.js';
-import { HEAD_ADDR_VAR, type Word } from '../host/slurm/script.js';
+import { engineRanks, HEAD_ADDR_VAR, type Word } from '../host/slurm/index.js';
 import { gpusHeld } from '../model/layout.js';
 import type { Profile } from './schema.js';
 

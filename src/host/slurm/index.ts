@@ -1,4 +1,5 @@
-// Slurm runtime: public surface for the runner, discovery and export.
+// Slurm runtime: the one way into src/host/slurm for the runner, discovery and the exports (a
+// dependency-cruiser rule keeps it so); the files behind it may move without touching callers.
 export { runSlurm, missingSlurmClients, assertSlurmClients, SlurmCommandError, type SlurmCli } from './cli.js';
 export { expandHostlist } from './hostlist.js';
 export { sbatchOptions, validateRequest, type SlurmRequest } from './options.js';
@@ -20,3 +21,4 @@ export {
 export { renderBatchScript, taskCommand, HEAD_ADDR_VAR, type RankCommands, type Word, type BatchScript } from './script.js';
 export { engineRanks, sglangRanks, vllmRanks, trtllmRanks, type NodeLayout, type EngineRanks } from './engine-ranks.js';
 export { launchSlurmJob, type SlurmLaunchSpec, type SlurmJobHandle, type RunningResult, type JobReadyResult } from './job.js';
+export { cpuTaskCpus } from './cpu-job.js';
