@@ -35,6 +35,13 @@ module.exports = {
       to: { path: '^src/cli/' },
     },
     {
+      name: 'slurm-through-index',
+      comment: 'src/host/slurm is entered through its index.ts only: the Slurm runtime is one unit with one public surface',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/host/slurm/' },
+      to: { path: '^src/host/slurm/', pathNot: '^src/host/slurm/index\\.ts$' },
+    },
+    {
       name: 'no-module-cycles',
       comment:
         'no file imports itself through others, type imports included: a contract lives below the files that use it (e.g. src/tune/plan/types.ts, src/tune/run/types.ts)',

@@ -34,7 +34,8 @@ const BIN = fileURLToPath(new URL('../bin/servelab.js', import.meta.url));
 
 /** One variant through the real benchmark client against a sim-serve process. */
 async function runHttp(v: StudyVariant, numPrompts: number, speed: number, seed: number, expectFailure = false): Promise<number | string> {
-  const { runBenchmark, toSimulated } = await import('../src/bench/index.js');
+  const { runBenchmark } = await import('../src/bench/run.js');
+  const { toSimulated } = await import('../src/bench/simulated.js');
   const argv = [
     BIN,
     'sim-serve',

@@ -14,13 +14,13 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { llamacpp } from '../src/engines/index.js';
 import { engineLaunchHooks } from '../src/engines/launch-hooks.js';
 import { findLlamaServer } from '../src/engines/llamacpp-detect.js';
 import { llamaCppPaths } from '../src/host/llamacpp-build.js';
 import { findFreePort } from '../src/host/ports.js';
 import { launchServer } from '../src/host/process.js';
 import { makeRandomGguf } from '../src/gguf/make.js';
+import { llamacpp } from '../src/engines/llamacpp.js';
 
 const arg = (name: string, dflt: string) => {
   const i = process.argv.indexOf(name);

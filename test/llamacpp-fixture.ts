@@ -7,7 +7,6 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Variant } from '../src/core/variant.js';
-import { llamacpp } from '../src/engines/index.js';
 import { engineLaunchHooks } from '../src/engines/launch-hooks.js';
 import { findLlamaServer } from '../src/engines/llamacpp-detect.js';
 import { launchServer } from '../src/host/process.js';
@@ -16,6 +15,7 @@ import { llamaCppPaths } from '../src/host/llamacpp-build.js';
 import { makeRandomGguf } from '../src/gguf/make.js';
 import type { ArchShape } from '../src/gguf/random.js';
 import { freeTestPort } from './helpers/ports.js';
+import { llamacpp } from '../src/engines/llamacpp.js';
 
 export const LLAMA_SERVER: string | undefined = findLlamaServer(process.env.SERVELAB_LLAMA_SERVER)?.path;
 /** llama-quantize beside the server (servelab's build has both), or undefined. */

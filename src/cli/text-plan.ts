@@ -11,9 +11,7 @@ import { formatSlo } from '../core/slo.js';
 import { FINALIST_RULE } from '../tune/sweep/finalists.js';
 import { stageWeightsLine } from '../tune/plan/weights-line.js';
 import { SAME_SERVER } from '../tune/decide/same-server.js';
-
-/** A number with `digits` decimals, '-' when there is none. */
-const num = (n: number | undefined | null, digits = 1) => (typeof n === 'number' && Number.isFinite(n) ? n.toFixed(digits) : '-');
+import { num } from '../core/format.js';
 
 function plannedLine(planned: PlannedVariant, simulated: boolean, seconds?: number): string[] {
   const p = planned.predicted;

@@ -20,12 +20,7 @@ import { isSameServer, SAME_SERVER_STATUS } from '../tune/decide/same-server.js'
 import { qualityGpuS, qualityLines } from '../quality/text.js';
 import { isCapacityEvent } from '../core/capacity-events.js';
 import { capacityProgressLine, capacitySummaryText } from './text-capacity.js';
-
-/** A number with `digits` decimals, '-' when there is none. */
-const num = (n: number | undefined | null, digits = 1) => (typeof n === 'number' && Number.isFinite(n) ? n.toFixed(digits) : '-');
-/** A signed percentage, '-' when there is none. */
-const signedPct = (n: number | null | undefined) =>
-  typeof n === 'number' && Number.isFinite(n) ? `${n >= 0 ? '+' : ''}${n.toFixed(1)}%` : '-';
+import { num, signedPct } from '../core/format.js';
 
 /** Columns padded to the widest cell; numbers right-aligned. */
 export function textTable(head: string[], rows: string[][]): string {

@@ -13,6 +13,7 @@ import { simPredictor, type SimObservation } from '../sim/calibrated.js';
 import { readSource, type Source } from './calibrate-sources.js';
 import type { HostFingerprint } from '../profiles/schema.js';
 import { CALIBRATE_USAGE, parseCalibrateArgs } from '../cli/calibrate-args.js';
+import { fractionPct, signedPct } from '../core/format.js';
 
 const gpuKey = (name: string) => findGpu(name)?.name ?? name.trim().toLowerCase();
 
@@ -36,9 +37,6 @@ function merge(sources: Source[]): { host: HostFingerprint; versions: Record<str
   return { host, versions, observations: sources.flatMap((s) => s.observations) };
 }
 
-const pct = (x: number) => (Number.isFinite(x) ? `${(x * 100).toFixed(1)}%` : '–');
-const signed = (x: number) => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)}%`;
-
 /** The summary printed after a fit (also what a session's report reuses). */
 export function fitSummary(fit: CalibrationFit, host: HostFingerprint): string[] {
   const byEngine = new Map<string, number>();
@@ -46,12 +44,12 @@ export function fitSummary(fit: CalibrationFit, host: HostFingerprint): string[]
   const lines = [
     `Calibrated on ${fit.rows.length} measured variant(s) of ${host.gpuName} x${host.gpuCount}${host.simulated ? ' (simulated host)' : ''}: ${[...byEngine].map(([e, n]) => `${e} ${n}`).join(', ')}`,
     `corrections: ${describeSet(fit.set)}`,
-    `throughput error, median |predicted / measured - 1|: prior model ${pct(fit.priorMedianAbs)}, calibrated leave-one-out ${pct(fit.looMedianAbs)} (in-sample ${pct(fit.inSampleMedianAbs)})`,
+    `throughput error, median |predicted / measured - 1|: prior model ${fractionPct(fit.priorMedianAbs, 1, '–')}, calibrated leave-one-out ${fractionPct(fit.looMedianAbs, 1, '–')} (in-sample ${fractionPct(fit.inSampleMedianAbs, 1, '–')})`,
     `error band of a calibrated throughput prediction: ${bandPct(fit.bandLogSd)} (1 s.d., from the leave-one-out errors and the prior's)`,
   ];
   for (const r of fit.rows)
     lines.push(
-      `  ${r.id}: measured ${r.measured.totalTokPerS.toFixed(0)} tok/s, prior ${signed(r.priorErr)}, calibrated without it ${signed(r.looErr)}`,
+      `  ${r.id}: measured ${r.measured.totalTokPerS.toFixed(0)} tok/s, prior ${signedPct(r.priorErr * 100)}, calibrated without it ${signedPct(r.looErr * 100)}`,
     );
   if (fit.dropped.length) lines.push(`not used (the model cannot run them): ${fit.dropped.join(', ')}`);
   return lines;

@@ -10,8 +10,9 @@ import { scenarioRequests } from '../sim/workload.js';
 import { parsePredictArgs, PREDICT_USAGE } from '../cli/predict-args.js';
 import { benchCommand } from '../tune/config/scenarios.js';
 import { calibratedLine, calibrationHeader, loadCalibration, withPrior } from './predict-calibrated.js';
+import { num } from '../core/format.js';
 
-const fmt = (v: number | undefined, d = 0) => (v === undefined ? '–' : v.toFixed(d));
+const fmt = (v: number | undefined, d = 0) => num(v, d, '–');
 
 function table(rows: Prediction[]): string {
   const head = [

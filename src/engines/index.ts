@@ -1,5 +1,6 @@
 // The adapter registry. Callers pick an adapter by engine name, or let `adapterFor` choose the
-// sim adapter on the simulated host.
+// sim adapter on the simulated host. Not a front door: the adapters, their contract (types.ts)
+// and the engine rules are imported from their own files.
 import { UserError } from '../core/errors.js';
 import { ENGINES, isEngineName, type EngineName, type Variant } from '../core/variant.js';
 import { llamacpp } from './llamacpp.js';
@@ -33,6 +34,3 @@ export function adapterFor(variant: Variant, ctx: Pick<LaunchContext, 'sim'>): E
 export function buildLaunchSpec(variant: Variant, ctx: LaunchContext): LaunchSpec {
   return adapterFor(variant, ctx).command(variant, ctx);
 }
-
-export { vllm, sglang, trtllm, llamacpp, sim };
-export type * from './types.js';

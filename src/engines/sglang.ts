@@ -4,7 +4,7 @@ import { UserError } from '../core/errors.js';
 import type { SpeculativeKnob, Variant } from '../core/variant.js';
 import { baseEnv, engineHost, finishSpec, flag } from './argv.js';
 import { ENGINE_LABEL, engineValue, mustRow, rowsAt, supportedKnobs } from './data/table.js';
-import { sglangRanks } from '../host/slurm/engine-ranks.js';
+import { sglangRanks } from '../host/slurm/index.js';
 import { resolveVersion } from './data/versions.js';
 import { classifyFromLog } from './failures.js';
 import { pickMetrics } from './metrics.js';

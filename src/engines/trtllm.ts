@@ -9,7 +9,7 @@ import type { ServerMetricsSample } from '../core/metrics.js';
 import type { SpeculativeKnob, Variant } from '../core/variant.js';
 import { baseEnv, engineHost, finishSpec, flag } from './argv.js';
 import { ENGINE_LABEL, engineValue, mustRow, rowsAt, supportedKnobs } from './data/table.js';
-import { trtllmRanks } from '../host/slurm/engine-ranks.js';
+import { trtllmRanks } from '../host/slurm/index.js';
 import { resolveVersion } from './data/versions.js';
 import { classifyFromLog } from './failures.js';
 import { pickMetrics } from './metrics.js';

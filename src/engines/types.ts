@@ -3,7 +3,7 @@ import type { EngineName, KnobName, Knobs, SpeculativeKnob, Variant } from '../c
 import type { Failure } from '../core/events.js';
 import type { ServerMetricsSample } from '../core/metrics.js';
 import type { LaunchSpec } from '../host/launch-spec.js';
-import type { EngineRanks, NodeLayout } from '../host/slurm/engine-ranks.js';
+import type { EngineRanks, NodeLayout } from '../host/slurm/index.js';
 import type { BuildOptions } from '../host/llamacpp-build.js';
 
 export interface EngineInfo {

@@ -5,7 +5,7 @@ import { UserError } from '../core/errors.js';
 import type { Variant } from '../core/variant.js';
 import { baseEnv, engineHost, finishSpec, flag } from './argv.js';
 import { ENGINE_LABEL, engineValue, mustRow, rowAt, rowsAt, supportedKnobs } from './data/table.js';
-import { vllmRanks } from '../host/slurm/engine-ranks.js';
+import { vllmRanks } from '../host/slurm/index.js';
 import { resolveVersion } from './data/versions.js';
 import { classifyFromLog } from './failures.js';
 import { pickMetrics } from './metrics.js';

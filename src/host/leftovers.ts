@@ -10,7 +10,7 @@ import { clearLaunch, readLedger, type LedgerEntry } from './ledger.js';
 import { procCmdline, procGroup, procStartTime, stillRunning } from './proc-identity.js';
 import { groupAlive, signalGroup } from './procgroup.js';
 import { findOnPath } from '../core/which.js';
-import { cancelJobSync } from './slurm/cancel.js';
+import { cancelJobSync } from './slurm/index.js';
 
 export type LeftoverState =
   /** Still running, and provably the server servelab started. */

@@ -10,6 +10,7 @@ import { CALIBRATION_KIND, readJsonFile } from '../model/calibration/files.js';
 import type { CalibrationFit } from '../model/calibration/fit.js';
 import { findGpu } from '../model/gpus.js';
 import { HostSchema, type HostFingerprint } from './schema.js';
+import { pctFigure } from '../core/format.js';
 
 export const CALIBRATION_VERSION = 1;
 
@@ -42,8 +43,6 @@ export const CalibrationFileSchema = z.object({
 
 export type CalibrationFile = Omit<z.infer<typeof CalibrationFileSchema>, 'corrections'> & { corrections: CorrectionSet };
 
-const pct = (x: number) => (Number.isFinite(x) ? Math.round(x * 1000) / 10 : null);
-
 /** The file's content for a fit (observations are written as given). */
 export function calibrationFile(input: {
   host: HostFingerprint;
@@ -65,9 +64,9 @@ export function calibrationFile(input: {
     corrections: f.set,
     fit: {
       observations: f.rows.length,
-      priorMedianAbsPct: pct(f.priorMedianAbs),
-      looMedianAbsPct: pct(f.looMedianAbs),
-      inSampleMedianAbsPct: pct(f.inSampleMedianAbs),
+      priorMedianAbsPct: pctFigure(f.priorMedianAbs),
+      looMedianAbsPct: pctFigure(f.looMedianAbs),
+      inSampleMedianAbsPct: pctFigure(f.inSampleMedianAbs),
       bandLogSd: f.bandLogSd,
       rows: f.rows.map((r) => ({
         id: r.id,
@@ -75,7 +74,7 @@ export function calibrationFile(input: {
         measured: r.measured,
         prior: r.prior,
         calibrated: r.calibrated,
-        looErrPct: pct(r.looErr) ?? 0,
+        looErrPct: pctFigure(r.looErr) ?? 0,
       })),
     },
     observations: input.observations as CalibrationFile['observations'],

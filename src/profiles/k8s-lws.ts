@@ -7,7 +7,7 @@
 // $(LWS_WORKER_INDEX)`). Kubernetes expands $(VAR) in args itself, so no shell is involved.
 import { getAdapter } from '../engines/index.js';
 import { engineRanks } from '../engines/ranks.js';
-import { HEAD_ADDR_VAR, type Word } from '../host/slurm/script.js';
+import { HEAD_ADDR_VAR, type Word } from '../host/slurm/index.js';
 import { gpusHeld } from '../model/layout.js';
 import type { Profile } from './schema.js';
 

@@ -1,13 +1,15 @@
 // Numbers as the Markdown report and the replay text print them.
 import type { RecordedResult } from './schema.js';
+import { num, signedPct } from '../core/format.js';
 
+/** The report's numbers: two decimals, an en dash when there is none. */
 export function fmt(n: number | null | undefined, digits = 2): string {
-  return typeof n === 'number' && Number.isFinite(n) ? n.toFixed(digits) : '–';
+  return num(n, digits, '–');
 }
 
+/** The report's gains: signed, one decimal, an en dash when there is none. */
 export function fmtPct(p: number | null | undefined): string {
-  if (typeof p !== 'number' || !Number.isFinite(p)) return '–';
-  return `${p >= 0 ? '+' : ''}${p.toFixed(1)}%`;
+  return signedPct(p, 1, '–');
 }
 
 export function metric(r: RecordedResult, key: string): number | undefined {

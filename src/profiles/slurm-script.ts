@@ -2,10 +2,8 @@
 // becomes each rank's command through the engine's own multi-node launch (src/host/slurm/
 // engine-ranks.ts); the allocation is written as #SBATCH lines; every value that reaches the
 // shell is quoted. The same renderer makes the script `--runtime slurm` submits.
-import type { NodeLayout } from '../host/slurm/engine-ranks.js';
 import { engineRanks } from '../engines/ranks.js';
-import { cpuTaskCpus } from '../host/slurm/cpu-job.js';
-import { renderBatchScript, type Word } from '../host/slurm/script.js';
+import { cpuTaskCpus, renderBatchScript, type NodeLayout, type Word } from '../host/slurm/index.js';
 import { shellQuote } from '../core/shell-quote.js';
 import { gpusHeld } from '../model/layout.js';
 import { relocateFiles } from './files.js';

@@ -4,8 +4,7 @@
 import type { VariantQuality } from '../core/quality-schema.js';
 import { agreementText } from './agreement.js';
 import { randomWeightsNote } from './greedy.js';
-
-const pct = (x: number) => `${(x * 100).toFixed(0)}%`;
+import { fractionPct } from '../core/format.js';
 
 /** One result's quality in a line, e.g. "exact match 40% (2/5), ... vs vllm (KV cache fp8); below the --quality-floor 90%: cannot win". */
 export function qualityText(q: VariantQuality): string {
@@ -15,9 +14,9 @@ export function qualityText(q: VariantQuality): string {
       `${agreementText(q.agreement)} vs ${q.referenceId ?? 'the reference'}${q.changes?.length ? ` (${q.changes.join(', ')})` : ''}`,
     );
   else parts.push(`reference: its greedy outputs are what this engine's variants that change numerics are compared with`);
-  if (q.accuracy !== undefined) parts.push(`eval accuracy ${pct(q.accuracy)}`);
+  if (q.accuracy !== undefined) parts.push(`eval accuracy ${fractionPct(q.accuracy)}`);
   if (q.failed) parts.push(`${q.failed} of ${q.prompts} greedy requests failed`);
-  if (q.belowFloor !== undefined) parts.push(`below the --quality-floor ${pct(q.belowFloor)}: cannot win`);
+  if (q.belowFloor !== undefined) parts.push(`below the --quality-floor ${fractionPct(q.belowFloor)}: cannot win`);
   if (q.speculativeMismatch) parts.push('speculative decoding under greedy sampling should agree exactly and does not');
   return parts.join('; ');
 }

@@ -6,10 +6,14 @@ import YAML from 'yaml';
 import { afterAll, describe, expect, it } from 'vitest';
 import { UserError } from '../../src/core/errors.js';
 import type { Knobs, Variant, EngineName } from '../../src/core/variant.js';
-import { adapterFor, buildLaunchSpec, getAdapter, sglang, sim, trtllm, vllm } from '../../src/engines/index.js';
+import { adapterFor, buildLaunchSpec, getAdapter } from '../../src/engines/index.js';
 import type { LaunchContext } from '../../src/engines/types.js';
 import { parseSimArgs } from '../../src/sim/args.js';
 import { SELF_SCRIPT } from '../../src/core/self.js';
+import { sglang } from '../../src/engines/sglang.js';
+import { sim } from '../../src/engines/sim.js';
+import { trtllm } from '../../src/engines/trtllm.js';
+import { vllm } from '../../src/engines/vllm.js';
 
 const runDir = mkdtempSync(path.join(os.tmpdir(), 'servelab-adapters-'));
 afterAll(() => rmSync(runDir, { recursive: true, force: true }));

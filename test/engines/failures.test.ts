@@ -1,8 +1,10 @@
 // Failure triage on the engines' own texts (quoted in src/engines/data/corpus.json; sources in docs/engines.md, Failure texts).
 import { describe, expect, it } from 'vitest';
-import { sglang, trtllm, vllm } from '../../src/engines/index.js';
 import { classifyFromLog } from '../../src/engines/failures.js';
 import { FAILURE_RULES, shortGpuName } from '../../src/engines/failure-rules.js';
+import { sglang } from '../../src/engines/sglang.js';
+import { trtllm } from '../../src/engines/trtllm.js';
+import { vllm } from '../../src/engines/vllm.js';
 
 const died = { code: 1, signal: null };
 const A100 = { gpu: { name: 'NVIDIA A100-SXM4-80GB', computeCap: '8.0' } };

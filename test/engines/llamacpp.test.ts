@@ -4,7 +4,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Variant } from '../../src/core/variant.js';
-import { getAdapter, llamacpp } from '../../src/engines/index.js';
+import { getAdapter } from '../../src/engines/index.js';
+import { llamacpp } from '../../src/engines/llamacpp.js';
 
 const ctx = { host: '127.0.0.1', port: 8080, runDir: '/run', runtime: { kind: 'native' as const } };
 const v = (knobs: Variant['knobs']): Variant => ({ id: 'x', engine: 'llamacpp', model: '/m/q.gguf', knobs });

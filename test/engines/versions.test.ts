@@ -5,8 +5,7 @@ import path from 'node:path';
 import YAML from 'yaml';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { EngineName, Knobs, Variant } from '../../src/core/variant.js';
-import { sglang, trtllm, vllm } from '../../src/engines/index.js';
-import { sglangSpecNumbers } from '../../src/engines/sglang.js';
+import { sglangSpecNumbers, sglang } from '../../src/engines/sglang.js';
 import { compareVersions, resolveVersion } from '../../src/engines/data/versions.js';
 import type { LaunchContext } from '../../src/engines/types.js';
 import { getAdapter } from '../../src/engines/index.js';
@@ -16,6 +15,8 @@ import { getModel } from '../../src/model/models.js';
 import { parseAutoArgs } from '../../src/cli/auto-args.js';
 import { planHost } from '../../src/tune/plan/deps.js';
 import { expandStage } from '../../src/tune/plan/plan.js';
+import { trtllm } from '../../src/engines/trtllm.js';
+import { vllm } from '../../src/engines/vllm.js';
 
 const runDir = mkdtempSync(path.join(os.tmpdir(), 'servelab-versions-'));
 afterAll(() => rmSync(runDir, { recursive: true, force: true }));

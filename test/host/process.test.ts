@@ -6,7 +6,6 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { UserError } from '../../src/core/errors.js';
-import { vllm } from '../../src/engines/index.js';
 import { engineLaunchHooks } from '../../src/engines/launch-hooks.js';
 import { waitGpuReleased } from '../../src/host/gpu-procs.js';
 import { findFreePort, isListening, PortInUseError } from '../../src/host/ports.js';
@@ -15,6 +14,7 @@ import { pidAlive } from '../../src/host/procgroup.js';
 import { liveServers, stopAllServers } from '../../src/host/registry.js';
 import { allGone, fakeSpec, serverLauncher, waitFor, workerPid } from './helpers.js';
 import { freeTestPort } from '../helpers/ports.js';
+import { vllm } from '../../src/engines/vllm.js';
 
 const root = mkdtempSync(path.join(os.tmpdir(), 'servelab-proc-'));
 let n = 0;

@@ -6,13 +6,13 @@ import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { GpuSample } from '../../src/core/metrics.js';
 import type { Knobs, EngineName } from '../../src/core/variant.js';
-import { sim } from '../../src/engines/index.js';
 import { simulatedHost } from '../../src/host/gpus.js';
 import { isListening } from '../../src/host/ports.js';
 import { launchServer } from '../../src/host/process.js';
 import type { ServerHandle } from '../../src/host/server-handle.js';
 import { allGone, waitFor } from './helpers.js';
 import { freeTestPort } from '../helpers/ports.js';
+import { sim } from '../../src/engines/sim.js';
 
 const root = mkdtempSync(path.join(os.tmpdir(), 'servelab-simlife-'));
 const handles: ServerHandle[] = [];

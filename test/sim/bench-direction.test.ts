@@ -1,9 +1,10 @@
 // Over HTTP the benchmark client must see the knobs move throughput and latency the right way
 // (direction only, never close numbers: the host may be busy).
 import { afterEach, describe, expect, it } from 'vitest';
-import { runBenchmark, toSimulated } from '../../src/bench/index.js';
 import { promptOfLength, sharegptLike } from '../../src/sim/workload.js';
 import { reapAll, startReady } from './helpers.js';
+import { runBenchmark } from '../../src/bench/run.js';
+import { toSimulated } from '../../src/bench/simulated.js';
 
 afterEach(reapAll);
 

@@ -2,7 +2,6 @@
 // new knob (--performance-mode), speaks the release's version line and models throughput mode's
 // doubled default batch limits (arg_utils.py, 2026-05 copy: explicit values are left alone).
 import { afterEach, describe, expect, it } from 'vitest';
-import { sim } from '../../src/engines/index.js';
 import { findGpu } from '../../src/model/gpus.js';
 import { getModel } from '../../src/model/models.js';
 import { resolveServer } from '../../src/model/estimate.js';
@@ -10,6 +9,7 @@ import { parseSimArgs } from '../../src/sim/args.js';
 import { parseAutoArgs } from '../../src/cli/auto-args.js';
 import { planSession } from '../../src/tune/session/session.js';
 import { reapAll, spawnSim } from './helpers.js';
+import { sim } from '../../src/engines/sim.js';
 
 afterEach(reapAll);
 

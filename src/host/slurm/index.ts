@@ -1,4 +1,5 @@
-// Slurm runtime: public surface for the runner, discovery and export.
+// Slurm runtime: the one way into src/host/slurm for the runner, discovery and the exports (a
+// dependency-cruiser rule keeps it so); the files behind it may move without touching callers.
 export { runSlurm, missingSlurmClients, assertSlurmClients, SlurmCommandError, type SlurmCli } from './cli.js';
 export { expandHostlist } from './hostlist.js';
 export { sbatchOptions, validateRequest, type SlurmRequest } from './options.js';
@@ -28,3 +29,4 @@ export {
   type EngineRanks,
 } from './engine-ranks.js';
 export { launchSlurmJob, type SlurmLaunchSpec, type SlurmJobHandle, type RunningResult, type JobReadyResult } from './job.js';
+export { cpuTaskCpus } from './cpu-job.js';

@@ -12,6 +12,7 @@
 //   cost (n short runs + ceil(n / 3) full ones) is below n full runs: start-up is paid twice.
 // - Order: candidates by expected gain per GPU-hour, the expected improvement over the leader
 //   E[max(0, X - leader)] with X normal around the calibrated prediction, its band as 1 s.d.
+import { signedPct } from '../../core/format.js';
 
 /** Successive halving's reduction factor: a third of the screened go on. */
 export const ETA = 3;
@@ -26,8 +27,6 @@ export interface BudgetPrediction {
   observations: number;
 }
 
-const signed = (x: number) => `${x >= 0 ? '+' : ''}${x.toFixed(0)}%`;
-
 /** Why the variant is not launched, or null when its upper bound can still reach the leader. */
 export function notLaunchedWhy(p: BudgetPrediction, leader: number, marginPct: number): string | null {
   if (!(leader > 0) || !(p.value > 0)) return null;
@@ -36,7 +35,7 @@ export function notLaunchedWhy(p: BudgetPrediction, leader: number, marginPct: n
   const on = p.observations
     ? `calibrated on ${p.observations} variant(s) of this host`
     : 'prior model, no variant of this host measured yet';
-  return `not launched: predicted ${signed((p.value / leader - 1) * 100)} +-${Math.round(p.bandPct)}%, ${on}; its upper bound is ${signed((upper / leader - 1) * 100)} against the leader, beyond the ${marginPct}% margin`;
+  return `not launched: predicted ${signedPct((p.value / leader - 1) * 100, 0)} +-${Math.round(p.bandPct)}%, ${on}; its upper bound is ${signedPct((upper / leader - 1) * 100, 0)} against the leader, beyond the ${marginPct}% margin`;
 }
 
 /** Standard normal cdf (Abramowitz and Stegun 7.1.26, |error| < 1.5e-7). */
@@ -107,14 +106,17 @@ export function screenCut(
     const short = `short run ${Math.round(r.value)} tok/s, ${i + 1} of ${ranked.length}`;
     if (o.exempt?.has(r.id)) return void kept.push(r.id);
     if (i >= k && r.value < best * (1 - o.noisePct / 100)) {
-      return void dropped.set(r.id, `screened out: ${short}, ${signed((r.value / best - 1) * 100)} against the best short run; ${rule}`);
+      return void dropped.set(
+        r.id,
+        `screened out: ${short}, ${signedPct((r.value / best - 1) * 100, 0)} against the best short run; ${rule}`,
+      );
     }
     if (o.leader && o.ratio) {
       const est = r.value * o.ratio;
       if (est * (1 + o.noisePct / 100) < o.leader * (1 - o.marginPct / 100)) {
         return void dropped.set(
           r.id,
-          `screened out: ${short}, x ${o.ratio.toFixed(2)} (this session's full/short ratio) is ${signed((est / o.leader - 1) * 100)} against the leader, beyond the ${o.marginPct}% margin and ${o.noisePct.toFixed(1)}% noise`,
+          `screened out: ${short}, x ${o.ratio.toFixed(2)} (this session's full/short ratio) is ${signedPct((est / o.leader - 1) * 100, 0)} against the leader, beyond the ${o.marginPct}% margin and ${o.noisePct.toFixed(1)}% noise`,
         );
       }
     }

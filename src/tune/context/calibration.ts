@@ -13,9 +13,9 @@ import { UserError } from '../../core/errors.js';
 import type { SessionConfig } from '../config/config.js';
 import type { Plan, PlanHost } from '../plan/types.js';
 import { stageScenario } from '../plan/replica.js';
+import { pctFigure } from '../../core/format.js';
 
 const pctOf = (logSd: number) => Math.round((Math.exp(logSd) - 1) * 1000) / 10;
-const pct = (x: number) => (Number.isFinite(x) ? Math.round(x * 1000) / 10 : null);
 
 export class SessionCalibrator {
   private readonly live: LiveCalibration<SimObservation>;
@@ -97,8 +97,8 @@ export class SessionCalibrator {
     if (!f || !f.rows.length) return undefined;
     return {
       observations: f.rows.length,
-      priorMedianAbsPct: pct(f.priorMedianAbs),
-      looMedianAbsPct: pct(f.looMedianAbs),
+      priorMedianAbsPct: pctFigure(f.priorMedianAbs),
+      looMedianAbsPct: pctFigure(f.looMedianAbs),
       bandPct: pctOf(f.bandLogSd),
       corrections: f.set,
       ...(this.startedFrom ? { startedFrom: this.startedFrom.file } : {}),

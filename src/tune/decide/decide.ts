@@ -9,6 +9,7 @@ import type { SloRule } from '../../core/slo-rule.js';
 
 // Parsed in the core (saved settings check it too); re-exported for the tuning code.
 import type { Objective } from '../../core/objective.js';
+import { fractionPct } from '../../core/format.js';
 
 export function objectiveLabel(o: Objective): string {
   return { total: 'total tok/s', output: 'output tok/s', request: 'req/s', goodput: 'goodput req/s' }[o];
@@ -48,11 +49,11 @@ export function score(r: VariantResult, opts: Pick<DecideOptions, 'objective' | 
   // --quality-floor: a variant whose outputs agree too little with its reference cannot win.
   const floor = r.quality?.belowFloor;
   if (floor !== undefined)
-    violations.push(`quality: exact match ${pct(r.quality!.agreement?.exactMatch ?? 0)} below the --quality-floor ${pct(floor)}`);
+    violations.push(
+      `quality: exact match ${fractionPct(r.quality!.agreement?.exactMatch ?? 0)} below the --quality-floor ${fractionPct(floor)}`,
+    );
   return { value, violations, eligible: value !== null && violations.length === 0 };
 }
-
-const pct = (x: number) => `${(x * 100).toFixed(0)}%`;
 
 export function gainPct(value: number, reference: number): number | null {
   return reference > 0 ? ((value - reference) / reference) * 100 : null;

@@ -1,9 +1,10 @@
 // Workloads for a launch: each scenario loaded once per session (ShareGPT reading and tokenizing
 // is not free), and the simulated clock an automatic launch runs at.
 import type { Variant } from '../../core/variant.js';
-import { loadWorkload, type Workload } from '../../bench/index.js';
 import type { Scenario } from '../../core/scenario.js';
 import { predictedPeakEvents, speedForEventRate } from './simspeed.js';
+import { loadWorkload } from '../../bench/datasets.js';
+import type { Workload } from '../../bench/types.js';
 
 /** A scenario's identity for the journal and the workload cache: its name and its size. */
 export function scenarioKey(s: Scenario): string {

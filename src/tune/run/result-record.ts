@@ -6,11 +6,13 @@ import { join } from 'node:path';
 import type { Failure, VariantResult } from '../../core/events.js';
 import { log } from '../../core/logger.js';
 import type { Variant } from '../../core/variant.js';
-import { resultJson, toSimulated, type BenchResult } from '../../bench/index.js';
 import { writeFileAtomic } from '../../core/atomic-write.js';
 import type { Scenario } from '../../core/scenario.js';
 import { scenarioKey } from '../launch/workloads.js';
 import type { RunVariantContext, ServerStart } from './types.js';
+import { resultJson } from '../../bench/save.js';
+import { toSimulated } from '../../bench/simulated.js';
+import type { BenchResult } from '../../bench/types.js';
 
 /** A server that came up: what its results carry. */
 export type Up = Extract<ServerStart, { ok: true }>;

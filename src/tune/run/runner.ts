@@ -5,7 +5,6 @@
 import { setMaxListeners } from 'node:events';
 import type { Failure, VariantResult } from '../../core/events.js';
 import type { Variant } from '../../core/variant.js';
-import { runBenchmarkIsolated, toSimulated, toSimulatedSnapshot, type BenchResult } from '../../bench/index.js';
 import type { ExitInfo } from '../../host/launch-spec.js';
 import { AbortedError, USER_SKIP } from '../../core/aborted.js';
 import { baseUrl } from '../launch/launch.js';
@@ -22,6 +21,9 @@ import { clientIgnoresEos } from '../launch/dummy-weights.js';
 import { greedyForLaunch } from './quality-run.js';
 import { processCpuSeconds } from '../../host/proc-cpu.js';
 import { failedResult, measuredResult, pinned, type Up } from './result-record.js';
+import { runBenchmarkIsolated } from '../../bench/isolated.js';
+import { toSimulated, toSimulatedSnapshot } from '../../bench/simulated.js';
+import type { BenchResult } from '../../bench/types.js';
 
 const PERCENTILE_METRICS = ['ttft', 'tpot', 'itl', 'e2el'] as const;
 

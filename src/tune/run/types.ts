@@ -4,13 +4,13 @@
 import type { Failure, TuneEvent, VariantResult } from '../../core/events.js';
 import type { RunOfRuns } from '../../core/run-of-runs.js';
 import type { Predicted } from '../../core/events.js';
-import type { Workload } from '../../bench/index.js';
 import type { EngineAdapter } from '../../engines/types.js';
 import type { HostInfo } from '../../host/gpus.js';
 import type { ServerHandle } from '../../host/server-handle.js';
 import type { SessionConfig } from '../config/config.js';
 import type { EarlyStopRequest } from './early-stop-run.js';
 import type { LaunchSpec } from '../../host/launch-spec.js';
+import type { Workload } from '../../bench/types.js';
 
 export interface RunVariantContext {
   config: Pick<

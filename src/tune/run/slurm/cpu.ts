@@ -2,7 +2,7 @@
 // the CPUs its threads use (the rule: src/host/slurm/cpu-job.ts).
 import type { Variant } from '../../../core/variant.js';
 import type { HostInfo } from '../../../host/gpus.js';
-import { cpuTaskCpus } from '../../../host/slurm/cpu-job.js';
+import { cpuTaskCpus } from '../../../host/slurm/index.js';
 
 /** CPUs per task for a variant on a CPU-only cluster, or undefined on a GPU cluster. */
 export function cpusPerTask(variant: Variant, host: Pick<HostInfo, 'gpus' | 'cpu'>): number | undefined {
