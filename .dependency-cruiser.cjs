@@ -50,6 +50,15 @@ module.exports = {
       to: { circular: true },
     },
     {
+      name: 'no-sub-folder-cycles',
+      comment:
+        'the concept sub-folders of src/bench (http, datasets, metrics, load, workers, output), src/profiles (schema, safety, report, store, export) and src/sim (scheduler, imitation, predict, server, multinode) import each other one way only',
+      severity: 'error',
+      scope: 'folder',
+      from: { path: '^src/(bench|profiles|sim)/[^/]+$' },
+      to: { circular: true },
+    },
+    {
       name: 'no-folder-cycles',
       comment: 'folders of src/ must not import each other in a circle (inside one top-level folder, e.g. the TUI kit, sub-folders may)',
       severity: 'error',

@@ -2,8 +2,8 @@
 // draws. An all-at-once run lasts as long as its longest request, so one seed's draw moves the
 // absolute figures; the median over seeds 0-4 is the figure docs/calibration.md quotes.
 import { STUDY_VARIANTS } from '../src/model/data/studies.js';
-import { simulateWorkload } from '../src/sim/virtual.js';
-import { sharegptLike } from '../src/sim/workload.js';
+import { simulateWorkload } from '../src/sim/scheduler/virtual.js';
+import { sharegptLike } from '../src/sim/predict/workload.js';
 import { median } from './sim-validation.js';
 
 const SEEDS = [0, 1, 2, 3, 4];

@@ -9,8 +9,8 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { knobsToSimArgs } from '../src/engines/sim-argv.js';
-import { simulateWorkload } from '../src/sim/virtual.js';
-import { promptOfLength, sharegptLike } from '../src/sim/workload.js';
+import { simulateWorkload } from '../src/sim/scheduler/virtual.js';
+import { promptOfLength, sharegptLike } from '../src/sim/predict/workload.js';
 
 import { STUDY_VARIANTS, type StudyVariant } from '../src/model/data/studies.js';
 
@@ -34,8 +34,8 @@ const BIN = fileURLToPath(new URL('../bin/servelab.js', import.meta.url));
 
 /** One variant through the real benchmark client against a sim-serve process. */
 async function runHttp(v: StudyVariant, numPrompts: number, speed: number, seed: number, expectFailure = false): Promise<number | string> {
-  const { runBenchmark } = await import('../src/bench/run.js');
-  const { toSimulated } = await import('../src/bench/simulated.js');
+  const { runBenchmark } = await import('../src/bench/load/run.js');
+  const { toSimulated } = await import('../src/bench/metrics/simulated.js');
   const argv = [
     BIN,
     'sim-serve',

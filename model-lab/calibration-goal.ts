@@ -15,10 +15,10 @@ import { readCorrectionFile } from '../src/model/calibration/files.js';
 import { fitCorrections } from '../src/model/calibration/fit.js';
 import { type Figures } from '../src/model/calibration/observation.js';
 import { median } from '../src/core/stats.js';
-import { simPredictor, type SimObservation } from '../src/sim/calibrated.js';
-import { predict } from '../src/sim/predict.js';
-import { Rng } from '../src/sim/rng.js';
-import { sharegptLike } from '../src/sim/workload.js';
+import { simPredictor, type SimObservation } from '../src/sim/predict/calibrated.js';
+import { predict } from '../src/sim/predict/predict.js';
+import { Rng } from '../src/sim/scheduler/rng.js';
+import { sharegptLike } from '../src/sim/predict/workload.js';
 
 const TRUTH_DIR = fileURLToPath(new URL('../test/fixtures/truth/', import.meta.url));
 const promptsAt = process.argv.indexOf('--prompts');

@@ -9,9 +9,9 @@
 import { PUBLISHED } from '../src/model/data/published.js';
 import type { PublishedResult } from '../src/model/data/published-result.js';
 import { stepTime } from '../src/model/step-time.js';
-import { Scheduler } from '../src/sim/scheduler.js';
-import { resolveOptions, simulateWorkload } from '../src/sim/virtual.js';
-import { sharegptLike } from '../src/sim/workload.js';
+import { Scheduler } from '../src/sim/scheduler/scheduler.js';
+import { resolveOptions, simulateWorkload } from '../src/sim/scheduler/virtual.js';
+import { sharegptLike } from '../src/sim/predict/workload.js';
 
 /**
  * Published Median ITL (ms) of vLLM 0.11.0 random-IN/OUT runs whose decode-only steps dominate,

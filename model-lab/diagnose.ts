@@ -13,9 +13,9 @@ import { findGpu } from '../src/model/gpus.js';
 import { paramCounts } from '../src/model/param-counts.js';
 import { TRAINING_STUDIES } from './training.js';
 import { trtllmBenchSettings } from '../src/model/data/trtllm-bench-settings.js';
-import { Scheduler } from '../src/sim/scheduler.js';
-import { resolveOptions } from '../src/sim/virtual.js';
-import { sharegptLike } from '../src/sim/workload.js';
+import { Scheduler } from '../src/sim/scheduler/scheduler.js';
+import { resolveOptions } from '../src/sim/scheduler/virtual.js';
+import { sharegptLike } from '../src/sim/predict/workload.js';
 
 const DEFAULT = [
   'Llama-3.1-8B-Instruct-FP8 H100 random-1000/1000',
@@ -53,7 +53,7 @@ interface WhatIf {
   /**
    * TensorRT-LLM attention-DP rows: use the per-rank limits trtllm-bench chose (published-wider.ts
    * benchKnobs multiplies them by the ranks for a scheduler that treated them as server-wide; the
-   * scheduler now scales them itself, src/sim/rank-limits.ts).
+   * scheduler now scales them itself, src/sim/scheduler/rank-limits.ts).
    */
   perRankKnobs?: boolean;
   /**
@@ -167,7 +167,7 @@ function diagnose(r: PublishedResult, quiet = false): number | null {
   const m = cfg.model;
   const p = paramCounts(m);
   const tokens = reqs.reduce((a, q) => a + q.promptLen + q.outputLen, 0);
-  // Every request is sent at once: the API front end (src/sim/front-end.ts) hands the whole burst to
+  // Every request is sent at once: the API front end (src/sim/scheduler/front-end.ts) hands the whole burst to
   // the engine after preprocessing all of it, so the engine starts frontS late (as validate.ts runs it).
   const frontS = reqs.reduce((a, q) => a + cfg.eff.frontEndPerRequestS + cfg.eff.frontEndPerPromptTokenS * q.promptLen, 0);
   const simTput = tokens / (sum.t + frontS);

@@ -13,8 +13,8 @@ import { ENGINE_EFFICIENCY, HARDWARE } from '../src/model/efficiency.js';
 import { FITTED, type FittedConstants } from '../src/model/fitted.js';
 import { TRAINING_PUBLISHED, TRAINING_STUDIES } from './training.js';
 import { GPU_ENGINES } from '../src/core/variant.js';
-import { simulateWorkload } from '../src/sim/virtual.js';
-import { sharegptLike } from '../src/sim/workload.js';
+import { simulateWorkload } from '../src/sim/scheduler/virtual.js';
+import { sharegptLike } from '../src/sim/predict/workload.js';
 import { validateOne, median } from './sim-validation.js';
 
 /** Bounds keep every constant physical (an efficiency above 1 or a negative overhead is not a fit). */

@@ -10,8 +10,8 @@ import { PUBLISHED } from '../src/model/data/published.js';
 import type { PublishedResult } from '../src/model/data/published-result.js';
 import { findGpu, type GpuSpec } from '../src/model/gpus.js';
 import { median } from './sim-validation.js';
-import { simulateWorkload } from '../src/sim/virtual.js';
-import { sharegptLike } from '../src/sim/workload.js';
+import { simulateWorkload } from '../src/sim/scheduler/virtual.js';
+import { sharegptLike } from '../src/sim/predict/workload.js';
 
 const TB = 1e12;
 const GB = 1e9;

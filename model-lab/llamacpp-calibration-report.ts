@@ -15,8 +15,8 @@ import { fitCorrections } from '../src/model/calibration/fit.js';
 import { median } from '../src/core/stats.js';
 import { cpuIdentity, cpuLoadNow } from '../src/host/cpu.js';
 import { cpuFactsFrom, type CpuLoad } from '../src/model/cpu.js';
-import { useLlamacppCpu } from '../src/sim/llamacpp-calibrated.js';
-import { simPredictor, type SimObservation } from '../src/sim/calibrated.js';
+import { useLlamacppCpu } from '../src/sim/predict/llamacpp-calibrated.js';
+import { simPredictor, type SimObservation } from '../src/sim/predict/calibrated.js';
 import type { Knobs } from '../src/core/variant.js';
 
 /** The model measured: random-gguf is seeded, so the header (all the estimate reads) is the same each time. */

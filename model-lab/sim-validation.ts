@@ -3,8 +3,8 @@
 // error, per GPU and engine, and whether the engine ranking of each group comes out right.
 // Virtual clock, deterministic.
 import type { PublishedResult } from '../src/model/data/published-result.js';
-import { simulateWorkload } from '../src/sim/virtual.js';
-import { sharegptLike, type LengthPair } from '../src/sim/workload.js';
+import { simulateWorkload } from '../src/sim/scheduler/virtual.js';
+import { sharegptLike, type LengthPair } from '../src/sim/predict/workload.js';
 
 export interface ValidationRow {
   r: PublishedResult;

@@ -10,7 +10,7 @@
 // the requests each sent, and what a sweep as fine as the search's answer would send.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { loadWorkload } from '../src/bench/datasets.js';
+import { loadWorkload } from '../src/bench/datasets/datasets.js';
 import type { Workload } from '../src/bench/types.js';
 import { parseSlo } from '../src/core/slo-rule.js';
 import { runCapacity, probeOnce, type CapacitySpec, type CapacityTarget } from '../src/capacity/runner.js';

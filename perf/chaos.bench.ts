@@ -2,7 +2,7 @@
 // One reference run, then N runs (default 20) of the same small session, each hit at a random
 // moment by one of: SIGKILL, SIGTERM or SIGHUP to servelab; SIGKILL to the engine server (found
 // through the ledger); the death of the benchmark worker thread (SERVELAB_CHAOS_WORKER_MS, a
-// fault hook in src/bench/isolated.ts). After a servelab kill: `servelab gpus` and `--resume`.
+// fault hook in src/bench/workers/isolated.ts). After a servelab kill: `servelab gpus` and `--resume`.
 // Checked each time: no server left running (by /proc and by port), the ledger empty, every
 // journal entry written before the hit still there byte for byte and every one parses, and a
 // resumed run finishes with the reference run's winner; an engine or worker death is recorded

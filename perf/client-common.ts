@@ -2,8 +2,8 @@
 // process) and measure the client's timing error per SSE event. Both processes' stamps are put on
 // one clock: the server's epoch stamps less their skew from this process's, measured through the
 // host's CLOCK_MONOTONIC (serverClockSkewMs).
-import { runBenchmarkIsolated } from '../src/bench/isolated.js';
-import { runBenchmark } from '../src/bench/run.js';
+import { runBenchmarkIsolated } from '../src/bench/workers/isolated.js';
+import { runBenchmark } from '../src/bench/load/run.js';
 import { mean, percentile } from '../src/core/stats.js';
 import type { BenchResult, SampledRequest } from '../src/bench/types.js';
 import { epochMinusMonotonicMs } from '../test/fixtures/bench/scripted-server.js';

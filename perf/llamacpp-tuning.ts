@@ -21,7 +21,7 @@ import { findLlamaServer } from '../src/engines/llamacpp-detect.js';
 import { cpuOnlyHost } from '../src/host/cpu.js';
 import { llamaCppPaths } from '../src/host/llamacpp-build.js';
 import { makeRandomGguf } from '../src/gguf/make.js';
-import type { Profile } from '../src/profiles/schema.js';
+import type { Profile } from '../src/profiles/schema/profile.js';
 import { parseAutoArgs } from '../src/cli/auto-args.js';
 import { runVariant } from '../src/tune/run/runner.js';
 

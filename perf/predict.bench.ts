@@ -2,8 +2,8 @@
 // engine (what `predict` computes), timed in-process; the goal is < 1 s per prediction. Prints
 // figures; asserts nothing (speed targets live in bench scripts, never in unit tests).
 import { performance } from 'node:perf_hooks';
-import { predict } from '../src/sim/predict.js';
-import { sharegptLike } from '../src/sim/workload.js';
+import { predict } from '../src/sim/predict/predict.js';
+import { sharegptLike } from '../src/sim/predict/workload.js';
 import { ENGINES } from '../src/core/variant.js';
 
 const cases = [

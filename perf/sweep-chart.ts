@@ -6,7 +6,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { loadProfile } from '../src/profiles/store.js';
+import { loadProfile } from '../src/profiles/store/store.js';
 import { parseSlo } from '../src/core/slo-rule.js';
 import { analyseSweeps, chartSeries } from '../src/sweep/analyse.js';
 import { renderSvg } from '../src/sweep/chart-svg.js';

@@ -1,6 +1,6 @@
 // Moves source files or folders with `git mv` and rewrites every relative import that names them,
 // in the moved files and in every file that imports them, so a reorganisation is one command:
-//   npx tsx scripts/move-modules.ts src/bench/sse.ts:src/bench/http/sse.ts src/sim/x:src/sim/y/x
+//   npx tsx scripts/move-modules.ts src/bench/http/sse.ts:src/bench/http/sse.ts src/sim/x:src/sim/y/x
 // Paths are relative to the repository root; a folder moves with everything git tracks inside it.
 // Docs and comments that name a moved path are not rewritten: test/layout catches stale names.
 import { execFileSync } from 'node:child_process';

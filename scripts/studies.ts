@@ -8,10 +8,10 @@ import { writeFileSync } from 'node:fs';
 
 import type { EngineName, Knobs } from '../src/core/variant.js';
 import type { Failure } from '../src/core/events.js';
-import { renderReport } from '../src/profiles/report.js';
-import { buildProfile, reportPathFor, saveProfile } from '../src/profiles/store.js';
-import type { Profile, RecordedResult, StageRecord, ValidationRow, Workload } from '../src/profiles/schema.js';
-import type { RecordedMetrics } from '../src/profiles/schema-metrics.js';
+import { renderReport } from '../src/profiles/report/report.js';
+import { buildProfile, reportPathFor, saveProfile } from '../src/profiles/store/store.js';
+import type { Profile, RecordedResult, StageRecord, ValidationRow, Workload } from '../src/profiles/schema/profile.js';
+import type { RecordedMetrics } from '../src/profiles/schema/metrics.js';
 
 const STUDY_TIME = '2025-11-01T00:00:00.000Z';
 const SHAREGPT_PROMPTS = 1000;

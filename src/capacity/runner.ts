@@ -5,10 +5,10 @@
 // /sim/info and its figures are converted to simulated GPU time, its arrivals sped up to match.
 import type { BenchMetrics } from '../core/metrics.js';
 import type { BenchResult, Workload } from '../bench/types.js';
-import { fetchSimSpeed } from '../bench/models.js';
-import { runBenchmark } from '../bench/run.js';
-import type { RunOptions } from '../bench/run-options.js';
-import { toSimulated } from '../bench/simulated.js';
+import { fetchSimSpeed } from '../bench/http/models.js';
+import { runBenchmark } from '../bench/load/run.js';
+import type { RunOptions } from '../bench/load/run-options.js';
+import { toSimulated } from '../bench/metrics/simulated.js';
 import { UserError } from '../core/errors.js';
 import { goodputFromSlo, sloPercentiles } from '../core/slo.js';
 import type { SloRule } from '../core/slo-rule.js';

@@ -2,9 +2,9 @@
 // and the base URL. Shared by `servelab bench` and `servelab capacity --base-url`, which takes the
 // same workload flags.
 import type { FlagSpec } from './flags.js';
-import { loadWorkload } from '../bench/datasets.js';
-import { parseGoodput, parseMetricPercentiles, parsePercentileMetrics } from '../bench/goodput.js';
-import type { RunOptions } from '../bench/run-options.js';
+import { loadWorkload } from '../bench/datasets/datasets.js';
+import { parseGoodput, parseMetricPercentiles, parsePercentileMetrics } from '../bench/metrics/goodput.js';
+import type { RunOptions } from '../bench/load/run-options.js';
 import type { Workload } from '../bench/types.js';
 import { UserError } from '../core/errors.js';
 

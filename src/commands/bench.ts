@@ -1,19 +1,19 @@
 // `servelab bench`: a drop-in for `vllm bench serve` (same flag names, same printed block, same
 // --save-result JSON) on top of src/bench.
 import { formatHelp, parseFlags } from '../cli/flags.js';
-import { formatResult } from '../bench/format.js';
-import { fetchModelIds, fetchSimSpeed } from '../bench/models.js';
-import { toSimulated } from '../bench/simulated.js';
-import { runBenchmark } from '../bench/run.js';
-import { checkRunOptions, type RunOptions } from '../bench/run-options.js';
-import { runBenchmarkSharded } from '../bench/sharded.js';
-import { parseClientThreads, resolveClientThreads } from '../bench/client-threads.js';
-import { resultJson, saveResultJson } from '../bench/save.js';
-import { resolveTokenCounter } from '../bench/tokenizer.js';
+import { formatResult } from '../bench/output/format.js';
+import { fetchModelIds, fetchSimSpeed } from '../bench/http/models.js';
+import { toSimulated } from '../bench/metrics/simulated.js';
+import { runBenchmark } from '../bench/load/run.js';
+import { checkRunOptions, type RunOptions } from '../bench/load/run-options.js';
+import { runBenchmarkSharded } from '../bench/workers/sharded.js';
+import { parseClientThreads, resolveClientThreads } from '../bench/workers/client-threads.js';
+import { resultJson, saveResultJson } from '../bench/output/save.js';
+import { resolveTokenCounter } from '../bench/datasets/tokenizer.js';
 import type { BenchEvent, BenchResult } from '../bench/types.js';
 import { UserError } from '../core/errors.js';
 import { setLogSink } from '../core/logger.js';
-import { pyFloatStr } from '../bench/pyformat.js';
+import { pyFloatStr } from '../bench/output/pyformat.js';
 import { BENCH_FLAGS as FLAGS, checkBaseUrl, loadBenchWorkload, pairs, runFlags, type Flags } from '../cli/bench-flags.js';
 
 const USAGE = `Usage: servelab bench [options]

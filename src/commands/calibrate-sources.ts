@@ -7,9 +7,9 @@ import { join } from 'node:path';
 import { UserError } from '../core/errors.js';
 import type { VariantResult } from '../core/events.js';
 import type { PlanHostInfo } from '../core/events.js';
-import { observationOf, workloadOf, type SimObservation } from '../sim/calibrated.js';
-import { loadProfile } from '../profiles/store.js';
-import type { Profile, HostFingerprint } from '../profiles/schema.js';
+import { observationOf, workloadOf, type SimObservation } from '../sim/predict/calibrated.js';
+import { loadProfile } from '../profiles/store/store.js';
+import type { Profile, HostFingerprint } from '../profiles/schema/profile.js';
 import type { SessionConfig } from '../tune/config/config.js';
 
 export interface Source {

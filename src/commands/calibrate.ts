@@ -5,13 +5,13 @@
 import { writeFileSync } from 'node:fs';
 import { UserError } from '../core/errors.js';
 import { VERSION } from '../core/version.js';
-import { calibrationFile } from '../profiles/calibration-file.js';
+import { calibrationFile } from '../profiles/store/calibration-file.js';
 import { describeSet } from '../model/calibration/corrections.js';
 import { bandPct, fitCorrections, type CalibrationFit } from '../model/calibration/fit.js';
 import { findGpu } from '../model/gpus.js';
-import { simPredictor, type SimObservation } from '../sim/calibrated.js';
+import { simPredictor, type SimObservation } from '../sim/predict/calibrated.js';
 import { readSource, type Source } from './calibrate-sources.js';
-import type { HostFingerprint } from '../profiles/schema.js';
+import type { HostFingerprint } from '../profiles/schema/profile.js';
 import { CALIBRATE_USAGE, parseCalibrateArgs } from '../cli/calibrate-args.js';
 import { fractionPct, signedPct } from '../core/format.js';
 

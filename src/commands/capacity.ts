@@ -4,9 +4,9 @@
 // the way replay and sweep do (capacity-profile.ts) and records the answer in the profile.
 // Exit: 0 an answer, 1 no load held (or nothing measured), 2 bad input, 130 interrupted.
 import { formatHelp, parseFlags } from '../cli/flags.js';
-import { fetchModelIds } from '../bench/models.js';
-import { checkRunOptions } from '../bench/run-options.js';
-import { resolveTokenCounter } from '../bench/tokenizer.js';
+import { fetchModelIds } from '../bench/http/models.js';
+import { checkRunOptions } from '../bench/load/run-options.js';
+import { resolveTokenCounter } from '../bench/datasets/tokenizer.js';
 import type { Workload } from '../bench/types.js';
 import { UserError } from '../core/errors.js';
 import { setLogSink } from '../core/logger.js';

@@ -2,9 +2,9 @@
 // winning server as a launch script, docker line, systemd unit or Kubernetes manifests.
 import { writeFileSync } from 'node:fs';
 import { UserError } from '../core/errors.js';
-import { checkRunnable } from '../profiles/command.js';
-import { EXPORT_FORMATS, renderExport, type ExportFormat } from '../profiles/export.js';
-import { loadProfile } from '../profiles/store.js';
+import { checkRunnable } from '../profiles/safety/command.js';
+import { EXPORT_FORMATS, renderExport, type ExportFormat } from '../profiles/export/render.js';
+import { loadProfile } from '../profiles/store/store.js';
 import { parseCommandArgs } from '../cli/command-args.js';
 
 const USAGE = `usage: servelab export PROFILE --format ${EXPORT_FORMATS.join('|')} [--out FILE] [--allow-any-command] [--allow-env NAME]...`;

@@ -2,8 +2,8 @@
 // --save-result JSON; print the blocks again (default) or the metrics as JSON.
 import { formatHelp, parseFlags } from '../cli/flags.js';
 import { IMPORT_FLAGS, IMPORT_USAGE } from '../cli/import-flags.js';
-import { formatResultBlock } from '../bench/format.js';
-import { importResultFile, type ImportedResult } from '../bench/parse.js';
+import { formatResultBlock } from '../bench/output/format.js';
+import { importResultFile, type ImportedResult } from '../bench/output/parse.js';
 import type { BenchMetrics } from '../core/metrics.js';
 import { UserError } from '../core/errors.js';
 

@@ -3,10 +3,10 @@
 // from another GPU is refused (exit 2); any other difference is a warning line on stderr.
 import { UserError } from '../core/errors.js';
 import type { EngineName } from '../core/variant.js';
-import { checkCalibration, readCalibrationFile, type CalibrationFile } from '../profiles/calibration-file.js';
+import { checkCalibration, readCalibrationFile, type CalibrationFile } from '../profiles/store/calibration-file.js';
 import { bandPct } from '../model/calibration/fit.js';
 import { TARGET_VERSIONS } from '../model/versions.js';
-import type { Prediction } from '../sim/predict.js';
+import type { Prediction } from '../sim/predict/predict.js';
 
 /** Read the file and check it against what is predicted; warnings are returned, refusals thrown. */
 export function loadCalibration(

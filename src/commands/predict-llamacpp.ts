@@ -10,7 +10,7 @@ import { cpuInfo, hostCpuFacts } from '../host/cpu.js';
 import { readGgufHeader } from '../gguf/read.js';
 import { ggufFacts, kvElemBytes, llamacppEstimate } from '../model/llamacpp-estimate.js';
 import { PREDICT_LLAMACPP_USAGE, parsePredictLlamacppArgs } from '../cli/predict-llamacpp-args.js';
-import { checkCalibration, readCalibrationFile, type CalibrationFile } from '../profiles/calibration-file.js';
+import { checkCalibration, readCalibrationFile, type CalibrationFile } from '../profiles/store/calibration-file.js';
 
 /** The calibration file, if it may be used on this CPU: refused (exit 2) from another CPU model or a GPU; other differences warned on stderr. */
 function checkedCalibration(file: string): CalibrationFile {

@@ -2,11 +2,11 @@
 // virtual-clock simulation sim-serve's scheduler runs). One engine: vLLM's result block, or with
 // --json one object with vLLM's result keys plus `fits` and `reason`. No --engine: a table of all
 // three (with --json, an array). The figures are the model's, not a measurement.
-import { formatResultBlock } from '../bench/format.js';
+import { formatResultBlock } from '../bench/output/format.js';
 import { servesGguf } from '../engines/index.js';
 import type { BenchMetrics } from '../core/metrics.js';
-import { predict, type Prediction } from '../sim/predict.js';
-import { scenarioRequests } from '../sim/workload.js';
+import { predict, type Prediction } from '../sim/predict/predict.js';
+import { scenarioRequests } from '../sim/predict/workload.js';
 import { parsePredictArgs, PREDICT_USAGE } from '../cli/predict-args.js';
 import { benchCommand } from '../tune/config/scenarios.js';
 import { calibratedLine, calibrationHeader, loadCalibration, withPrior } from './predict-calibrated.js';

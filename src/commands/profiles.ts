@@ -6,8 +6,8 @@ import { join, resolve } from 'node:path';
 import { UserError } from '../core/errors.js';
 import { openSettings } from '../core/settings.js';
 import { dataDir } from '../host/xdg.js';
-import { userProfilesDir } from '../profiles/history.js';
-import { listProfiles, type ProfileRow } from '../profiles/list.js';
+import { userProfilesDir } from '../profiles/store/history.js';
+import { listProfiles, type ProfileRow } from '../profiles/store/list.js';
 import { parseCommandArgs } from '../cli/command-args.js';
 
 const USAGE = 'usage: servelab profiles [--json] [--dir DIR]...';

@@ -7,7 +7,7 @@ import { parseSlo } from '../core/slo-rule.js';
 import { loadPhrase, sloPhrase } from '../capacity/judge.js';
 import type { CapacityRecord } from '../capacity/record.js';
 import { probeOnce } from '../capacity/runner.js';
-import type { Profile } from '../profiles/schema.js';
+import type { Profile } from '../profiles/schema/profile.js';
 import { EXIT, type ReplayOptions, type ReplaySetup } from '../tune/replay/replay.js';
 import { profileTarget, withProfileServer } from './capacity-profile.js';
 import { withInterrupt } from './capacity-print.js';

@@ -1,11 +1,11 @@
 // The headless text of `servelab replay`: the setup shown before consent, the recorded-vs-now
 // table, the verdict and where the result was recorded. Pure: returns strings.
-import { hardwareLine, workloadLine } from '../profiles/report-lines.js';
-import { fmtPct } from '../profiles/report-format.js';
+import { hardwareLine, workloadLine } from '../profiles/report/lines.js';
+import { fmtPct } from '../profiles/report/format.js';
 import { formatCommand } from '../core/shell-quote.js';
-import type { RecordedReplay } from '../profiles/history.js';
+import type { RecordedReplay } from '../profiles/store/history.js';
 import type { ReplayOutcome, ReplaySetup } from '../tune/replay/replay.js';
-import type { MetricDelta, ReplayJudgement } from '../profiles/verdict.js';
+import type { MetricDelta, ReplayJudgement } from '../profiles/report/verdict.js';
 import { textTable } from '../cli/text.js';
 
 /** Where the record went: the file, nothing (--no-record), or why it could not be written. */

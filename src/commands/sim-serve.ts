@@ -1,13 +1,13 @@
 // `servelab sim-serve`: the simulated engine server as its own process, launched by the runner
 // exactly like a real engine. Logs go to stdout/stderr in the imitated engine's style.
-// With SGLang's multi-node flags (--nnodes, --node-rank, --dist-init-addr; src/sim/multinode.ts)
+// With SGLang's multi-node flags (--nnodes, --node-rank, --dist-init-addr; src/sim/multinode/multinode.ts)
 // it is one node of a multi-node engine: ranks > 0 join the head and serve nothing, or fail with
 // the engine's own text when the head cannot be reached; the head serves for the whole group.
-import { parseSimArgs, SimArgsError, SIM_USAGE, wantsHelp, type SimArgs } from '../sim/args.js';
-import { startSimServer } from '../sim/server.js';
-import { groupGpus, splitMultinodeArgs } from '../sim/multinode.js';
-import { joinRanks } from '../sim/multinode-rank.js';
-import type { LogLine } from '../sim/engine-style.js';
+import { parseSimArgs, SimArgsError, SIM_USAGE, wantsHelp, type SimArgs } from '../sim/server/args.js';
+import { startSimServer } from '../sim/server/server.js';
+import { groupGpus, splitMultinodeArgs } from '../sim/multinode/multinode.js';
+import { joinRanks } from '../sim/multinode/multinode-rank.js';
+import type { LogLine } from '../sim/imitation/engine-style.js';
 import { builtinModelIds } from '../model/models.js';
 import { gpuNames } from '../model/gpus.js';
 

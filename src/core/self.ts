@@ -33,11 +33,13 @@ export const SELF_SCRIPT = join(PACKAGE_ROOT, RUNNING_BUILT ? 'dist/cli.js' : 'b
  * Entry of the benchmark worker thread: the bundled worker when built, else worker-boot.mjs, which
  * registers tsx in the thread (loader hooks are per thread) before loading worker.ts.
  */
-export const BENCH_WORKER_ENTRY = pathToFileURL(join(PACKAGE_ROOT, RUNNING_BUILT ? 'dist/bench/worker.js' : 'src/bench/worker-boot.mjs'));
+export const BENCH_WORKER_ENTRY = pathToFileURL(
+  join(PACKAGE_ROOT, RUNNING_BUILT ? 'dist/bench/workers/worker.js' : 'src/bench/workers/worker-boot.mjs'),
+);
 
-/** The shard worker of a sharded run (src/bench/sharded.ts): from source, worker-boot.mjs picks it by workerData.entry. */
+/** The shard worker of a sharded run (src/bench/workers/sharded.ts): from source, worker-boot.mjs picks it by workerData.entry. */
 export const BENCH_SHARD_WORKER_ENTRY = pathToFileURL(
-  join(PACKAGE_ROOT, RUNNING_BUILT ? 'dist/bench/shard-worker.js' : 'src/bench/worker-boot.mjs'),
+  join(PACKAGE_ROOT, RUNNING_BUILT ? 'dist/bench/workers/shard-worker.js' : 'src/bench/workers/worker-boot.mjs'),
 );
 
 /**

@@ -1,5 +1,5 @@
 // The before/after validation table's columns: one set for the Markdown report
-// (profiles/report-tables.ts) and the headless summary (cli/text.ts). Each view keeps its own
+// (profiles/report/tables.ts) and the headless summary (cli/text.ts). Each view keeps its own
 // number style and table layout; the headers and what each column holds are decided here.
 import type { ValidationRow } from './events.js';
 import type { TpotMode } from './tpot.js';

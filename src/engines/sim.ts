@@ -82,7 +82,7 @@ export const sim: EngineAdapter = {
     }),
   detect: async (): Promise<EngineInfo> => ({ engine: 'sim', installed: true, runtime: 'sim', version: 'sim' }),
   label: 'servelab sim',
-  // sim-serve's own default (src/sim/args.ts), as vLLM's.
+  // sim-serve's own default (src/sim/server/args.ts), as vLLM's.
   defaultPort: 8000,
   modelFiles: 'checkpoint',
 };

@@ -64,7 +64,7 @@ export interface EngineEfficiency {
    * The API server's serial work per request before the engine sees it (request parsing, chat
    * template, tokenization, hand-off), seconds, plus frontEndPerPromptTokenS per prompt token.
    * Requests sent together reach the engine together, once all of them are preprocessed
-   * (src/sim/front-end.ts).
+   * (src/sim/scheduler/front-end.ts).
    */
   frontEndPerRequestS: number;
   /** Tokenization per prompt token on the serial front-end path, seconds. */

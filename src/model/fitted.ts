@@ -23,7 +23,7 @@
 // moeLayerOverheadS, hand-set at 120 us before, then joined the fit (2 rounds from these values, no
 // --write needed): no grid step (84-168 us) lowered the loss, so it stays 120 us, now as a fit on
 // the training set; with the rest fixed the loss is 0.0480 at 60 us, 0.0581 at 30 us, 0.0645 at 240 us.
-// A last run (--write, 2 rounds) followed the burst hand-off of vLLM's front end (src/sim/front-end.ts),
+// A last run (--write, 2 rounds) followed the burst hand-off of vLLM's front end (src/sim/scheduler/front-end.ts),
 // started from these values with vllmFrontEndPerRequestS 12 ms (from 23.9 ms the first round pushed
 // gemmServingEffAmpere to 0.9 to make up for a 24 s burst): no grid step moved the front end;
 // training mean |ln| 0.0322 -> 0.0371, median 2.3%, worst 18.7% (study A vLLM) over the 36 rows.

@@ -6,7 +6,7 @@
 // their fair share of the CPUs where that is more (effectiveCores); threads beyond those slow
 // every graph: ggml's threads meet at a spinning barrier after each node, so a graph advances
 // only while all its threads hold a CPU at once. The host corrections of calibration/corrections.ts multiply the rates and costs, so a
-// calibration fit (src/sim/calibrated.ts) can move them. Not a simulator: closed-form waves.
+// calibration fit (src/sim/predict/calibrated.ts) can move them. Not a simulator: closed-form waves.
 import { GGML_TYPES, plain, tensorBytes, type GgufHeader } from '../gguf/format.js';
 import type { Knobs } from '../core/variant.js';
 import type { CpuFacts } from './cpu.js';

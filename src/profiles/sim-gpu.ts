@@ -1,7 +1,7 @@
 // Which simulated GPU stands in for a profile's real one (replay --sim and serve --sim).
 import { UserError } from '../core/errors.js';
 import { findGpu } from '../model/gpus.js';
-import type { Profile } from './schema.js';
+import type { Profile } from './schema/profile.js';
 
 /** The catalog name the simulator knows a profile's GPU by. */
 export function simGpuFor(profile: Pick<Profile, 'host'>): string {

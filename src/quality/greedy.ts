@@ -3,10 +3,10 @@
 // what `servelab bench` sends. Also the user's eval file (JSONL of prompt and expected answer),
 // and which variants change numerics against the baseline (the ones worth checking).
 import { readFileSync } from 'node:fs';
-import { runBenchmark } from '../bench/run.js';
+import { runBenchmark } from '../bench/load/run.js';
 import { UserError } from '../core/errors.js';
 import type { Variant } from '../core/variant.js';
-import { countWords } from '../bench/tokenizer.js';
+import { countWords } from '../bench/datasets/tokenizer.js';
 
 /** Output tokens each quality prompt asks for: enough to see drift, short enough to cost little. */
 export const QUALITY_MAX_TOKENS = 64;

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { arrivalDelays } from '../../src/bench/arrivals.js';
+import { arrivalDelays } from '../../src/bench/load/arrivals.js';
 import { parseFlags } from '../../src/cli/flags.js';
-import { parseGoodput, parseMetricPercentiles, parsePercentileMetrics } from '../../src/bench/goodput.js';
-import { PyRandom } from '../../src/bench/rng.js';
+import { parseGoodput, parseMetricPercentiles, parsePercentileMetrics } from '../../src/bench/metrics/goodput.js';
+import { PyRandom } from '../../src/bench/datasets/rng.js';
 import { mean, std } from '../../src/core/stats.js';
 
 const gaps = (d: number[]) => d.map((x, i) => x - (i ? d[i - 1]! : 0));

@@ -1,7 +1,7 @@
 // --client-threads N|auto: parsing and how many threads a run gets.
 import { describe, expect, it } from 'vitest';
 import { UserError } from '../../src/core/errors.js';
-import { parseClientThreads, resolveClientThreads } from '../../src/bench/client-threads.js';
+import { parseClientThreads, resolveClientThreads } from '../../src/bench/workers/client-threads.js';
 
 describe('--client-threads', () => {
   it('parses N or auto; anything else is a user error', () => {

@@ -2,8 +2,8 @@
 // while the server keeps them alive, and streams that are not chunked read to their end.
 import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runBenchmarkIsolated } from '../../src/bench/isolated.js';
-import { runBenchmark } from '../../src/bench/run.js';
+import { runBenchmarkIsolated } from '../../src/bench/workers/isolated.js';
+import { runBenchmark } from '../../src/bench/load/run.js';
 import { startScriptedServer, type ScriptedServer } from '../fixtures/bench/scripted-server.js';
 import { requests } from './helpers.js';
 

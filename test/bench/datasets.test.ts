@@ -3,8 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadWorkload } from '../../src/bench/datasets.js';
-import { countWords, findTokenizerFile, loadTokenizer, resolveTokenCounter } from '../../src/bench/tokenizer.js';
+import { loadWorkload } from '../../src/bench/datasets/datasets.js';
+import { countWords, findTokenizerFile, loadTokenizer, resolveTokenCounter } from '../../src/bench/datasets/tokenizer.js';
 import { UserError } from '../../src/core/errors.js';
 
 const fixture = (name: string) => fileURLToPath(new URL(`../fixtures/bench/${name}`, import.meta.url));

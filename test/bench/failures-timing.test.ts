@@ -1,7 +1,7 @@
 // A server that never answers: the request times out after --request-timeout and the run ends
 // within seconds. The bound is on the wall clock, so this file runs in the timing pass.
 import { afterEach, describe, expect, it } from 'vitest';
-import { runBenchmark } from '../../src/bench/run.js';
+import { runBenchmark } from '../../src/bench/load/run.js';
 import { startScriptedServer, type ScriptedServer } from '../fixtures/bench/scripted-server.js';
 import { requests } from './helpers.js';
 

@@ -2,7 +2,7 @@
 // nothing hangs.
 import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runBenchmark } from '../../src/bench/run.js';
+import { runBenchmark } from '../../src/bench/load/run.js';
 import { UserError } from '../../src/core/errors.js';
 import { startScriptedServer, type Script, type ScriptedServer } from '../fixtures/bench/scripted-server.js';
 import { requests } from './helpers.js';

@@ -2,9 +2,9 @@
 // the seed studies and on edge cases.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { floatRow, formatResultBlock, intRow } from '../../src/bench/format.js';
-import { asMetrics, parseResultJson, parseResultText } from '../../src/bench/parse.js';
-import { pyCenter, pyFixed2, pyFloatStr } from '../../src/bench/pyformat.js';
+import { floatRow, formatResultBlock, intRow } from '../../src/bench/output/format.js';
+import { asMetrics, parseResultJson, parseResultText } from '../../src/bench/output/parse.js';
+import { pyCenter, pyFixed2, pyFloatStr } from '../../src/bench/output/pyformat.js';
 import type { BenchMetrics } from '../../src/core/metrics.js';
 import { UserError } from '../../src/core/errors.js';
 
@@ -184,7 +184,7 @@ describe('importing --save-result JSON', () => {
     const { mkdtempSync, writeFileSync, rmSync } = await import('node:fs');
     const os = await import('node:os');
     const path = await import('node:path');
-    const { importResultFile } = await import('../../src/bench/parse.js');
+    const { importResultFile } = await import('../../src/bench/output/parse.js');
     const dir = mkdtempSync(path.join(os.tmpdir(), 'servelab-imp-'));
     try {
       // Key order and values as vLLM v0.11.0 writes them (one json.dump per line with --append-result).

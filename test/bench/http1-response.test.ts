@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Http1Response, parseHead } from '../../src/bench/http1-response.js';
+import { Http1Response, parseHead } from '../../src/bench/http/http1-response.js';
 
 /** Feeds `raw` in pieces of `every` bytes; returns the body, the head and whether it ended. */
 function feed(raw: string, every: number): { body: string; res: Http1Response } {

@@ -4,7 +4,7 @@
 import { register } from 'tsx/esm/api';
 
 register();
-const { runBenchmarkIsolated } = await import('../../src/bench/isolated.ts');
+const { runBenchmarkIsolated } = await import('../../src/bench/workers/isolated.ts');
 const url = process.argv[2];
 const requests = Array.from({ length: 4 }, (_, i) => ({ prompt: `hello world ${i}`, promptLen: 3, expectedOutputLen: 5 }));
 const r = await runBenchmarkIsolated({ baseUrl: url, model: 'm', requests, onEvent: () => {} });

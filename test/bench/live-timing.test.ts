@@ -1,7 +1,7 @@
 // An aborted run returns at once with the metrics of what finished, not after the requests it cut:
 // a bound on the wall clock, so this file runs in the timing pass.
 import { afterEach, describe, expect, it } from 'vitest';
-import { runBenchmark } from '../../src/bench/run.js';
+import { runBenchmark } from '../../src/bench/load/run.js';
 import { startScriptedServer, type ScriptedServer } from '../fixtures/bench/scripted-server.js';
 import { requests } from './helpers.js';
 

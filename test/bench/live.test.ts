@@ -1,8 +1,8 @@
 // Live events, abort, and client-bound detection.
 import { afterEach, describe, expect, it } from 'vitest';
-import { formatResult } from '../../src/bench/format.js';
-import { runBenchmark } from '../../src/bench/run.js';
-import { resultJson } from '../../src/bench/save.js';
+import { formatResult } from '../../src/bench/output/format.js';
+import { runBenchmark } from '../../src/bench/load/run.js';
+import { resultJson } from '../../src/bench/output/save.js';
 import type { BenchEvent } from '../../src/bench/types.js';
 import { startScriptedServer, type ScriptedServer } from '../fixtures/bench/scripted-server.js';
 import { requests } from './helpers.js';

@@ -1,8 +1,8 @@
 // The merge of a sharded run's per-shard records, on scripted records: outputs by request index,
 // duration from the shared start to the last shard's end, client stats over all threads.
 import { describe, expect, it } from 'vitest';
-import { calculateMetrics } from '../../src/bench/metrics.js';
-import { dealCount, dealRequests, mergeClientStats, mergeShards, mergeSnapshot, type ShardReport } from '../../src/bench/merge.js';
+import { calculateMetrics } from '../../src/bench/metrics/metrics.js';
+import { dealCount, dealRequests, mergeClientStats, mergeShards, mergeSnapshot, type ShardReport } from '../../src/bench/workers/merge.js';
 import type { ClientStats, RequestOutput } from '../../src/bench/types.js';
 import type { LiveSnapshot } from '../../src/core/metrics.js';
 

@@ -1,7 +1,7 @@
 // Metric formulas pinned on a hand-built trace. Expected numbers were computed with numpy 2.4
 // running vLLM's calculate_metrics formulas on the same trace (see comments for hand checks).
 import { describe, expect, it } from 'vitest';
-import { calculateMetrics, peakConcurrency, peakOutputTokensPerS } from '../../src/bench/metrics.js';
+import { calculateMetrics, peakConcurrency, peakOutputTokensPerS } from '../../src/bench/metrics/metrics.js';
 import { median, percentile, std } from '../../src/core/stats.js';
 import type { RequestOutput } from '../../src/bench/types.js';
 

@@ -3,7 +3,7 @@
 import { pathToFileURL, fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
-import { ClientMonitor, LAG_LIMIT_MS, MIN_LATE_TICKS, lagVerdict } from '../../src/bench/monitor.js';
+import { ClientMonitor, LAG_LIMIT_MS, MIN_LATE_TICKS, lagVerdict } from '../../src/bench/load/monitor.js';
 
 const busy = (ms: number) => {
   const until = performance.now() + ms;
@@ -54,7 +54,7 @@ describe('ClientMonitor', () => {
   /** A ClientMonitor in a worker thread over 600 ms, spinning `workerBusyMs` of them itself. */
   async function workerMonitor(workerBusyMs: number, onStarted: () => void): Promise<{ cpuPct: number }> {
     const tsx = pathToFileURL(fileURLToPath(import.meta.resolve('tsx/esm/api'))).href;
-    const monitor = new URL('../../src/bench/monitor.ts', import.meta.url).href;
+    const monitor = new URL('../../src/bench/load/monitor.ts', import.meta.url).href;
     const code = `
       const { parentPort } = require('node:worker_threads');
       import(${JSON.stringify(tsx)}).then(async ({ register }) => {

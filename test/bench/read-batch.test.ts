@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { describe, expect, it } from 'vitest';
-import { ReadBatch } from '../../src/bench/read-batch.js';
+import { ReadBatch } from '../../src/bench/http/read-batch.js';
 
 describe('read batch: stamps first, parsing after', () => {
   it('stamps every read when it is queued and delivers them later, in order, as copies', async () => {

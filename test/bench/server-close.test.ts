@@ -5,8 +5,8 @@
 // on the connections it closed are sent again on fresh ones and succeed.
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sendStreamingRequest } from '../../src/bench/client.js';
-import { ConnPool } from '../../src/bench/conn-pool.js';
+import { sendStreamingRequest } from '../../src/bench/http/client.js';
+import { ConnPool } from '../../src/bench/http/conn-pool.js';
 
 const ABORT = 'The model produced output that does not match the expected Content-only format';
 const chunk = (s: string) => `${Buffer.byteLength(s).toString(16)}\r\n${s}\r\n`;

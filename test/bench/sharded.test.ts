@@ -2,10 +2,10 @@
 // same request set, same arrival schedule, one concurrency cap over all threads, and metrics
 // computed with the one-client definitions over all requests.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { arrivalDelays } from '../../src/bench/arrivals.js';
-import { runBenchmarkIsolated } from '../../src/bench/isolated.js';
-import { liveBenchWorkers } from '../../src/bench/worker-count.js';
-import { calculateMetrics } from '../../src/bench/metrics.js';
+import { arrivalDelays } from '../../src/bench/load/arrivals.js';
+import { runBenchmarkIsolated } from '../../src/bench/workers/isolated.js';
+import { liveBenchWorkers } from '../../src/bench/workers/worker-count.js';
+import { calculateMetrics } from '../../src/bench/metrics/metrics.js';
 import { percentile } from '../../src/core/stats.js';
 import type { BenchEvent } from '../../src/bench/types.js';
 import { spawnScriptedServer, type ChildServer } from '../fixtures/bench/spawn-server.js';

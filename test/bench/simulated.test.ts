@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { calculateMetrics } from '../../src/bench/metrics.js';
-import { toSimulated, toSimulatedSnapshot } from '../../src/bench/simulated.js';
+import { calculateMetrics } from '../../src/bench/metrics/metrics.js';
+import { toSimulated, toSimulatedSnapshot } from '../../src/bench/metrics/simulated.js';
 import type { BenchResult, RequestOutput } from '../../src/bench/types.js';
 
 const outputs: RequestOutput[] = [0, 1, 2, 3].map((i) => ({

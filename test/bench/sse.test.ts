@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SseParser, type SseMessage } from '../../src/bench/sse.js';
+import { SseParser, type SseMessage } from '../../src/bench/http/sse.js';
 
 const STREAM =
   ': comment at start\n\n' +

@@ -5,7 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadProfile } from '../../src/profiles/store.js';
+import { loadProfile } from '../../src/profiles/store/store.js';
 import { removeDir, runCli, tempDir } from '../e2e/cli.js';
 import { reapAll, startReady } from '../sim/helpers.js';
 

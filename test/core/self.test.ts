@@ -8,7 +8,7 @@ describe('self: how servelab re-invokes itself', () => {
   it('from the sources it finds the clone and re-invokes the sources through tsx, never dist/', () => {
     expect(JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')).name).toBe('servelab');
     expect(SELF_SCRIPT).toBe(join(PACKAGE_ROOT, 'bin', 'servelab.js'));
-    expect(fileURLToPath(BENCH_WORKER_ENTRY)).toBe(join(PACKAGE_ROOT, 'src', 'bench', 'worker-boot.mjs'));
+    expect(fileURLToPath(BENCH_WORKER_ENTRY)).toBe(join(PACKAGE_ROOT, 'src', 'bench', 'workers', 'worker-boot.mjs'));
     expect(existsSync(SELF_SCRIPT) && existsSync(BENCH_WORKER_ENTRY)).toBe(true);
   });
 });

@@ -3,8 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { meanTpotMs, parseTpotMode, tpotDefinition } from '../../src/core/tpot.js';
 import { parseAutoArgs } from '../../src/cli/auto-args.js';
-import { renderReport } from '../../src/profiles/report.js';
-import { loadProfile } from '../../src/profiles/store.js';
+import { renderReport } from '../../src/profiles/report/report.js';
+import { loadProfile } from '../../src/profiles/store/store.js';
 
 // 10 requests of 100 output tokens, TTFT 1000 ms, 20 ms a later token: E2E 1000 + 99 x 20 = 2980 ms.
 const m = { completed: 10, total_output_tokens: 1000, mean_tpot_ms: 20, mean_e2el_ms: 2980 };

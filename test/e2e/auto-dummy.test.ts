@@ -6,7 +6,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { VariantResult } from '../../src/core/events.js';
-import { loadProfile } from '../../src/profiles/store.js';
+import { loadProfile } from '../../src/profiles/store/store.js';
 import { removeDir, runCli, killLeftServers, tempDir, type CliRun } from './cli.js';
 import { testPort } from '../helpers/ports.js';
 
@@ -74,7 +74,7 @@ describe('servelab --auto --sim --dummy-weights', () => {
     const outTokens = (r: VariantResult) => r.metrics!.total_output_tokens;
     expect(outTokens(spec)).toBe(outTokens(engine));
     for (const r of validate) expect(outTokens(r)).toBeLessThan(outTokens(engine));
-    // The modelled start-up of a dummy launch skips the weight read (sim/server.ts defaultLoadTime).
+    // The modelled start-up of a dummy launch skips the weight read (sim/server/server.ts defaultLoadTime).
     const realEngine = validate.find((r) => r.variantId === engine.variantId)!;
     expect(engine.startupS!).toBeLessThan(realEngine.startupS!);
 

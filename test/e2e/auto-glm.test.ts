@@ -1,7 +1,7 @@
 // Acceptance: GLM-4.6 on the simulated 8 x A100 records SGLang FP8 as unsupported on this GPU
 // (a result with its reason, not a crash) and goes on to a vLLM winner.
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadProfile } from '../../src/profiles/store.js';
+import { loadProfile } from '../../src/profiles/store/store.js';
 import { isListening, removeDir, runCli, killLeftServers, survivors, tempDir, type CliRun } from './cli.js';
 import { testPort } from '../helpers/ports.js';
 

@@ -6,7 +6,7 @@
 // --no-early-stop keeps a slower variant from being stopped before its quality check.
 import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadProfile } from '../../src/profiles/store.js';
+import { loadProfile } from '../../src/profiles/store/store.js';
 import { removeDir, runCli, killLeftServers, tempDir, type CliRun } from './cli.js';
 import { testPort } from '../helpers/ports.js';
 

@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TuneEvent } from '../../src/core/events.js';
-import { loadProfile } from '../../src/profiles/store.js';
+import { loadProfile } from '../../src/profiles/store/store.js';
 import { launchedIds, launchedPorts, leftBehind, removeDir, runCli, survivors, tempDir } from './cli.js';
 import { testPort } from '../helpers/ports.js';
 

@@ -8,7 +8,7 @@ import { UserError } from '../../src/core/errors.js';
 import type { Knobs, Variant, EngineName } from '../../src/core/variant.js';
 import { adapterFor, buildLaunchSpec, getAdapter } from '../../src/engines/index.js';
 import type { LaunchContext } from '../../src/engines/types.js';
-import { parseSimArgs } from '../../src/sim/args.js';
+import { parseSimArgs } from '../../src/sim/server/args.js';
 import { SELF_SCRIPT } from '../../src/core/self.js';
 import { sglang } from '../../src/engines/sglang.js';
 import { sim } from '../../src/engines/sim.js';

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { cpuInfo } from '../../src/host/cpu.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { VariantResult } from '../../src/core/events.js';
-import { loadProfile } from '../../src/profiles/store.js';
+import { loadProfile } from '../../src/profiles/store/store.js';
 import { removeDir, runCli, tempDir, type CliRun } from '../e2e/cli.js';
 import { freshPort, leftServers, LLAMA_SERVER, LLAMA_SKIP, SMALL, testGguf } from './helpers.js';
 import { skipNote } from '../helpers/skip.js';

@@ -118,7 +118,7 @@ describe('which tokens a random model may emit', () => {
 describe('a GGUF vocabulary as a tokenizer', () => {
   const title1 = `encodes as GPT-2 does (ids of the real vocabulary) and decodes back${skipNote(!VOCAB_GPT2 && NO_VOCAB)}`;
   it.skipIf(!VOCAB_GPT2)(title1, async () => {
-    const { loadTokenizer } = await import('../../src/bench/tokenizer.js');
+    const { loadTokenizer } = await import('../../src/bench/datasets/tokenizer.js');
     const tok = await loadTokenizer(VOCAB_GPT2!);
     expect(tok.mode).toBe('exact');
     // llama-server 80fb11a /tokenize {"content":"hello world"} -> {"tokens":[31373,995]} on this vocabulary
@@ -128,7 +128,7 @@ describe('a GGUF vocabulary as a tokenizer', () => {
   });
 
   it('refuses a vocabulary that is not byte-level BPE, in one line', async () => {
-    const { loadTokenizer } = await import('../../src/bench/tokenizer.js');
+    const { loadTokenizer } = await import('../../src/bench/datasets/tokenizer.js');
     const file = path.join(dir, 'spm.gguf');
     writeGguf(
       file,

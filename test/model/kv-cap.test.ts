@@ -11,7 +11,7 @@ import {
 } from '../../src/model/kv-budget.js';
 import { findGpu } from '../../src/model/gpus.js';
 import { getModel } from '../../src/model/models.js';
-import { simulateWorkload } from '../../src/sim/virtual.js';
+import { simulateWorkload } from '../../src/sim/scheduler/virtual.js';
 
 const h100 = findGpu('H100')!;
 const m = getModel('Qwen/Qwen3-32B')!;

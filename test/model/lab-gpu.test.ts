@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { HELD_OUT } from '../../src/model/data/published.js';
 import { isNotAsPublished } from '../../src/model/data/not-as-published.js';
 import { findGpu, type GpuSpec } from '../../src/model/gpus.js';
-import { resolveOptions } from '../../src/sim/virtual.js';
+import { resolveOptions } from '../../src/sim/scheduler/virtual.js';
 import type { PublishedResult } from '../../src/model/data/published-result.js';
 
 const SXM = findGpu('H100')!;

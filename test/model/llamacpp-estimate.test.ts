@@ -13,9 +13,9 @@ import { writeGguf } from '../../src/gguf/write.js';
 import { cpuFactsFrom } from '../../src/model/cpu.js';
 import { cpuIdentityFrom, statTimes } from '../../src/host/cpu.js';
 import { effectiveCores, ggufFacts, kvElemBytes, llamacppEstimate, oversubscribed } from '../../src/model/llamacpp-estimate.js';
-import { useLlamacppCpu } from '../../src/sim/llamacpp-calibrated.js';
+import { useLlamacppCpu } from '../../src/sim/predict/llamacpp-calibrated.js';
 import { NEUTRAL } from '../../src/model/calibration/corrections.js';
-import { simPredictor, type SimObservation } from '../../src/sim/calibrated.js';
+import { simPredictor, type SimObservation } from '../../src/sim/predict/calibrated.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'servelab-llest-test-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));

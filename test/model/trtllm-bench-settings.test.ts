@@ -44,7 +44,7 @@ describe('trtllm-bench settings heuristic', () => {
       expect(r.caveat).toMatch(/trtllm-bench's own limits/);
     }
     const dsr1 = trt.find((r) => r.model.includes('DeepSeek'))!;
-    // 384 requests and 2048 tokens per rank (src/sim/rank-limits.ts multiplies by the 8 ranks).
+    // 384 requests and 2048 tokens per rank (src/sim/scheduler/rank-limits.ts multiplies by the 8 ranks).
     expect(dsr1.knobs).toMatchObject({ maxRunningSeqs: 384, maxBatchedTokens: 2048 });
   });
 });

@@ -5,8 +5,8 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { renderReport } from '../../src/profiles/report.js';
-import { parseProfile, serializeProfile } from '../../src/profiles/store.js';
+import { renderReport } from '../../src/profiles/report/report.js';
+import { parseProfile, serializeProfile } from '../../src/profiles/store/store.js';
 
 const file = fileURLToPath(new URL('../../profiles/Qwen3-14B-H100x1.json', import.meta.url));
 

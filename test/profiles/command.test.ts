@@ -1,8 +1,8 @@
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { checkRunnable, dockerImageOf, launcherOf } from '../../src/profiles/command.js';
+import { checkRunnable, dockerImageOf, launcherOf } from '../../src/profiles/safety/command.js';
 import { formatCommand, shellQuote } from '../../src/core/shell-quote.js';
-import { isSecretEnvKey, redactArgv, redactEnv } from '../../src/profiles/redact.js';
+import { isSecretEnvKey, redactArgv, redactEnv } from '../../src/profiles/safety/redact.js';
 
 describe('shellQuote', () => {
   it('round-trips through a real shell', () => {

@@ -1,11 +1,13 @@
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
-import { exportDocker, exportShell, exportSystemd, systemdQuote } from '../../src/profiles/export.js';
-import { exportK8s } from '../../src/profiles/export-k8s.js';
-import { containerArgv, officialImage, serverPort } from '../../src/profiles/export-common.js';
+import { exportDocker } from '../../src/profiles/export/docker.js';
+import { exportShell } from '../../src/profiles/export/shell.js';
+import { exportSystemd, systemdQuote } from '../../src/profiles/export/systemd.js';
+import { exportK8s } from '../../src/profiles/export/k8s.js';
+import { containerArgv, officialImage, serverPort } from '../../src/profiles/export/common.js';
 import { deepseekR1Study, glm46Study, qwen3Study } from '../../scripts/studies.js';
-import type { Profile } from '../../src/profiles/schema.js';
+import type { Profile } from '../../src/profiles/schema/profile.js';
 
 /** systemd's ExecStart word splitting (quotes, C escapes, %% and $$), enough to check our quoting. */
 function systemdSplit(line: string): string[] {
@@ -152,7 +154,7 @@ describe('files the command reads (TensorRT-LLM YAML)', () => {
   }
 
   it('are rebuilt from the variant when a profile lacks them', async () => {
-    const { parseProfile, serializeProfile } = await import('../../src/profiles/store.js');
+    const { parseProfile, serializeProfile } = await import('../../src/profiles/store/store.js');
     const p = parseProfile(serializeProfile(trtProfile()), 't.json');
     expect(p.files).toHaveLength(1);
     expect(p.files[0]!.path).toBe('/old/run/extra_llm_api_options.yaml');
@@ -161,7 +163,7 @@ describe('files the command reads (TensorRT-LLM YAML)', () => {
   });
 
   it('the shell export writes them and points the argv there', async () => {
-    const { parseProfile, serializeProfile } = await import('../../src/profiles/store.js');
+    const { parseProfile, serializeProfile } = await import('../../src/profiles/store/store.js');
     const p = parseProfile(serializeProfile(trtProfile()), 't.json');
     const { mkdtempSync, readFileSync, rmSync } = await import('node:fs');
     const { tmpdir } = await import('node:os');
@@ -184,7 +186,7 @@ describe('files the command reads (TensorRT-LLM YAML)', () => {
   });
 
   it('k8s carries them in a ConfigMap mounted where the argv looks', async () => {
-    const { parseProfile, serializeProfile } = await import('../../src/profiles/store.js');
+    const { parseProfile, serializeProfile } = await import('../../src/profiles/store/store.js');
     const p = parseProfile(serializeProfile(trtProfile()), 't.json');
     const docs = (parseAllDocuments(exportK8s(p, 't.json')) as unknown as { toJS(): any }[]).map((d) => d.toJS());
     expect(docs.map((d) => d.kind)).toEqual(['ConfigMap', 'Deployment', 'Service']);
@@ -196,7 +198,7 @@ describe('files the command reads (TensorRT-LLM YAML)', () => {
   });
 
   it('serve writes them into its run folder', async () => {
-    const { parseProfile, serializeProfile } = await import('../../src/profiles/store.js');
+    const { parseProfile, serializeProfile } = await import('../../src/profiles/store/store.js');
     const { serveSpec } = await import('../../src/tune/replay/serve-profile.js');
     const p = parseProfile(serializeProfile(trtProfile()), 't.json');
     const spec = serveSpec(p, { sim: false, speed: 1, runDir: '/runs/serve-1' });
@@ -210,7 +212,7 @@ describe('files the command reads (TensorRT-LLM YAML)', () => {
   });
 
   it('serve in a container mounts its run folder where the argv reads the files', async () => {
-    const { parseProfile, serializeProfile } = await import('../../src/profiles/store.js');
+    const { parseProfile, serializeProfile } = await import('../../src/profiles/store/store.js');
     const { serveSpec } = await import('../../src/tune/replay/serve-profile.js');
     const p = parseProfile(serializeProfile(trtProfile()), 't.json');
     p.engine.runtime = { kind: 'docker', image: 'nvcr.io/nvidia/tensorrt-llm/release:1.2.0rc1' };
@@ -230,7 +232,7 @@ describe('files the command reads (TensorRT-LLM YAML)', () => {
   });
 
   it('a profile tuned on the simulated host names the release its commands are spelled for, marked simulated, in every format', async () => {
-    const { slurmScript } = await import('../../src/profiles/slurm-script.js');
+    const { slurmScript } = await import('../../src/profiles/export/slurm.js');
     const { DEFAULT_VERSION } = await import('../../src/engines/data/versions.js');
     const p = qwen3Study();
     p.engine = { name: 'trtllm', version: 'simulated', runtime: { kind: 'native' } };

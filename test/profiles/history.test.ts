@@ -4,10 +4,10 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { isReferenceProfile, recordReplay, userProfilesDir } from '../../src/profiles/history.js';
-import { SHIPPED_PROFILES_DIR } from '../../src/profiles/shipped.js';
-import type { Profile, ReplayRecord } from '../../src/profiles/schema.js';
-import { loadProfile, saveProfile, serializeProfile } from '../../src/profiles/store.js';
+import { isReferenceProfile, recordReplay, userProfilesDir } from '../../src/profiles/store/history.js';
+import { SHIPPED_PROFILES_DIR } from '../../src/profiles/store/shipped.js';
+import type { Profile, ReplayRecord } from '../../src/profiles/schema/profile.js';
+import { loadProfile, saveProfile, serializeProfile } from '../../src/profiles/store/store.js';
 import { qwen3Study } from '../../scripts/studies.js';
 
 let dir: string;

@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { qwen3Study, glm46Study } from '../../scripts/studies.js';
-import { serializeProfile } from '../../src/profiles/store.js';
-import type { Profile } from '../../src/profiles/schema.js';
+import { serializeProfile } from '../../src/profiles/store/store.js';
+import type { Profile } from '../../src/profiles/schema/profile.js';
 import { testPort } from '../helpers/ports.js';
 
 const bin = fileURLToPath(new URL('../../bin/servelab.js', import.meta.url));

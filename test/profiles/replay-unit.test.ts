@@ -3,9 +3,9 @@ import { hostDifferences, replayExitCode } from '../../src/tune/replay/replay.js
 import { simGpuFor } from '../../src/profiles/sim-gpu.js';
 import { serveSpec } from '../../src/tune/replay/serve-profile.js';
 import { deepseekR1Study, glm46Study, qwen3Study } from '../../scripts/studies.js';
-import { judgeReplay } from '../../src/profiles/verdict.js';
+import { judgeReplay } from '../../src/profiles/report/verdict.js';
 import { scenarioForWorkload, workloadFromScenario } from '../../src/tune/config/profile-workload.js';
-import { launcherOf } from '../../src/profiles/command.js';
+import { launcherOf } from '../../src/profiles/safety/command.js';
 
 const qwen = qwen3Study();
 

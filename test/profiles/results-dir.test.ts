@@ -4,8 +4,8 @@ import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readdirSync } from 'node:fs';
 import { parseAutoArgs } from '../../src/cli/auto-args.js';
-import { SHIPPED_PROFILES_DIR } from '../../src/profiles/shipped.js';
-import { saveProfile } from '../../src/profiles/store.js';
+import { SHIPPED_PROFILES_DIR } from '../../src/profiles/store/shipped.js';
+import { saveProfile } from '../../src/profiles/store/store.js';
 import { qwen3Study } from '../../scripts/studies.js';
 import { dataDir } from '../../src/host/xdg.js';
 

@@ -1,10 +1,10 @@
 // The shipped profiles are the three studies' winners with their published numbers.
 import { readFileSync, readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { launcherOf } from '../../src/profiles/command.js';
+import { launcherOf } from '../../src/profiles/safety/command.js';
 import { DEFAULT_VERSION } from '../../src/engines/data/versions.js';
-import { renderReport } from '../../src/profiles/report.js';
-import { loadProfile, profileFileName, serializeProfile } from '../../src/profiles/store.js';
+import { renderReport } from '../../src/profiles/report/report.js';
+import { loadProfile, profileFileName, serializeProfile } from '../../src/profiles/store/store.js';
 import { studyProfiles } from '../../scripts/studies.js';
 
 const DIR = 'profiles';

@@ -11,9 +11,9 @@ import {
   reportPathFor,
   saveProfile,
   serializeProfile,
-} from '../../src/profiles/store.js';
+} from '../../src/profiles/store/store.js';
 import { qwen3Study } from '../../scripts/studies.js';
-import type { Profile, ReplayRecord } from '../../src/profiles/schema.js';
+import type { Profile, ReplayRecord } from '../../src/profiles/schema/profile.js';
 
 let dir: string;
 beforeEach(() => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { judgeReplay, sloFailures } from '../../src/profiles/verdict.js';
+import { judgeReplay, sloFailures } from '../../src/profiles/report/verdict.js';
 import type { BenchMetrics } from '../../src/core/metrics.js';
 
 function m(total: number, extra: Partial<Record<string, number>> = {}): BenchMetrics {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { parseKnobArgs, parseSimArgs, SimArgsError } from '../../src/sim/args.js';
+import { parseKnobArgs, parseSimArgs, SimArgsError } from '../../src/sim/server/args.js';
 import { knobsToSimArgs } from '../../src/engines/sim-argv.js';
 import type { Knobs } from '../../src/core/variant.js';
-import { defaultLoadTime } from '../../src/sim/startup.js';
+import { defaultLoadTime } from '../../src/sim/imitation/startup.js';
 
 describe('sim-serve args', () => {
   it('round-trips every knob through argv', () => {

@@ -1,10 +1,10 @@
 // Over HTTP the benchmark client must see the knobs move throughput and latency the right way
 // (direction only, never close numbers: the host may be busy).
 import { afterEach, describe, expect, it } from 'vitest';
-import { promptOfLength, sharegptLike } from '../../src/sim/workload.js';
+import { promptOfLength, sharegptLike } from '../../src/sim/predict/workload.js';
 import { reapAll, startReady } from './helpers.js';
-import { runBenchmark } from '../../src/bench/run.js';
-import { toSimulated } from '../../src/bench/simulated.js';
+import { runBenchmark } from '../../src/bench/load/run.js';
+import { toSimulated } from '../../src/bench/metrics/simulated.js';
 
 afterEach(reapAll);
 

@@ -10,8 +10,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readCorrectionFile } from '../../src/model/calibration/files.js';
-import { simulateWorkload } from '../../src/sim/virtual.js';
-import { scenarioRequests } from '../../src/sim/workload.js';
+import { simulateWorkload } from '../../src/sim/scheduler/virtual.js';
+import { scenarioRequests } from '../../src/sim/predict/workload.js';
 import { BIN } from './helpers.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));

@@ -5,8 +5,8 @@
 // efficiency.ts; see docs/calibration.md for what flips without them). Out-of-sample accuracy is measured in
 // test/model/validation.test.ts. Virtual clock, 1000 ShareGPT-shaped prompts all at once.
 import { describe, expect, it } from 'vitest';
-import { simulateWorkload, type SimulateOptions } from '../../src/sim/virtual.js';
-import { sharegptLike } from '../../src/sim/workload.js';
+import { simulateWorkload, type SimulateOptions } from '../../src/sim/scheduler/virtual.js';
+import { sharegptLike } from '../../src/sim/predict/workload.js';
 import type { Knobs } from '../../src/core/variant.js';
 
 const requests = sharegptLike(1000, 42);
@@ -26,7 +26,7 @@ describe('fit guard (in-sample): Qwen3-14B on 1 x H100', () => {
   const trtllm = tput(run(h100('trtllm'), {}));
 
   // Published +27% (SGLang) and +26% (TRT-LLM). The model reads +55% / +53% since vLLM's API front
-  // end hands a burst over as a burst (src/sim/front-end.ts): the published TTFTs put ~13 s of
+  // end hands a burst over as a burst (src/sim/scheduler/front-end.ts): the published TTFTs put ~13 s of
   // vLLM's 63.5 s run in the front end, which the model now charges, while its vLLM engine stays
   // slower than the published remainder (model-lab/DIAGNOSIS.md section 6). Bound: the measured
   // margin, not the published one.

@@ -1,9 +1,9 @@
 // A start that fails before binding (unknown model) ends with the engine's text and exit, in
 // process: it once threw a ReferenceError because the stop touched state made only after binding.
 import { describe, expect, it } from 'vitest';
-import { parseSimArgs } from '../../src/sim/args.js';
-import { startSimServer } from '../../src/sim/server.js';
-import type { LogLine } from '../../src/sim/engine-style.js';
+import { parseSimArgs } from '../../src/sim/server/args.js';
+import { startSimServer } from '../../src/sim/server/server.js';
+import type { LogLine } from '../../src/sim/imitation/engine-style.js';
 
 describe('startSimServer early failure', () => {
   it('an unknown model prints the engine text and ends with its exit code', async () => {

@@ -1,11 +1,11 @@
 // vLLM's API server preprocesses a burst of requests before any of them reaches the engine
-// (src/sim/front-end.ts): GPUStack's vLLM 0.11 runs of 1000 requests sent at once put the mean TTFT
+// (src/sim/scheduler/front-end.ts): GPUStack's vLLM 0.11 runs of 1000 requests sent at once put the mean TTFT
 // at 0.73-0.92 of the run (model-lab/DIAGNOSIS.md section 6). The engine must see such a burst as
 // a burst, after the whole front-end time, not one request per front-end slot.
 import { describe, expect, it } from 'vitest';
 import { ENGINE_EFFICIENCY } from '../../src/model/efficiency.js';
-import { BurstFrontEnd } from '../../src/sim/front-end.js';
-import { simulateWorkload } from '../../src/sim/virtual.js';
+import { BurstFrontEnd } from '../../src/sim/scheduler/front-end.js';
+import { simulateWorkload } from '../../src/sim/scheduler/virtual.js';
 
 describe('API front end', () => {
   it('hands a burst over when its last request is preprocessed; a request sent while a batch is worked on waits for the next', () => {

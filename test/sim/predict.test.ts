@@ -6,11 +6,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parsePredictArgs } from '../../src/cli/predict-args.js';
-import { predict } from '../../src/sim/predict.js';
-import { simulateWorkload } from '../../src/sim/virtual.js';
-import { scenarioRequests, sharegptLike } from '../../src/sim/workload.js';
+import { predict } from '../../src/sim/predict/predict.js';
+import { simulateWorkload } from '../../src/sim/scheduler/virtual.js';
+import { scenarioRequests, sharegptLike } from '../../src/sim/predict/workload.js';
 import { BIN } from './helpers.js';
-import { parseSimArgs } from '../../src/sim/args.js';
+import { parseSimArgs } from '../../src/sim/server/args.js';
 import { BUILTIN_CONFIGS } from '../../src/model/data/model-configs.js';
 
 const cli = (...args: string[]) => spawnSync(process.execPath, [BIN, 'predict', ...args], { encoding: 'utf8', timeout: 60_000 });

@@ -1,5 +1,5 @@
 // TensorRT-LLM applies --max_batch_size / --max_num_tokens to each attention-DP rank (the server
-// holds tp_size x max_num_active_requests: executor_request_queue.py, see src/sim/rank-limits.ts);
+// holds tp_size x max_num_active_requests: executor_request_queue.py, see src/sim/scheduler/rank-limits.ts);
 // SGLang splits its server-wide flags over the DP ranks instead. The simulated scheduler must admit
 // accordingly: the first step of a queue of short requests shows how many it lets run at once.
 import { describe, expect, it } from 'vitest';
@@ -7,8 +7,8 @@ import type { EngineName, Knobs } from '../../src/core/variant.js';
 import { resolveServer } from '../../src/model/estimate.js';
 import { findGpu } from '../../src/model/gpus.js';
 import { getModel } from '../../src/model/models.js';
-import { schedulerLimits } from '../../src/sim/rank-limits.js';
-import { Scheduler } from '../../src/sim/scheduler.js';
+import { schedulerLimits } from '../../src/sim/scheduler/rank-limits.js';
+import { Scheduler } from '../../src/sim/scheduler/scheduler.js';
 
 const h200 = findGpu('H200')!;
 const model = getModel('Qwen/Qwen3-235B-A22B')!;

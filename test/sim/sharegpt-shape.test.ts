@@ -4,9 +4,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadWorkload } from '../../src/bench/datasets.js';
-import { sharegptLike } from '../../src/sim/workload.js';
-import { writeSharegptLikeJsonl } from '../../src/sim/sharegpt-jsonl.js';
+import { loadWorkload } from '../../src/bench/datasets/datasets.js';
+import { sharegptLike } from '../../src/sim/predict/workload.js';
+import { writeSharegptLikeJsonl } from '../../src/sim/predict/sharegpt-jsonl.js';
 import { SHAREGPT_FILTER } from '../../src/model/data/sharegpt-lengths.js';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'sl-shape-'));

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { cacheMarkers, compileKey, defaultLoadTime, startupBreakdown, STARTUP_TERMS } from '../../src/sim/startup.js';
+import { cacheMarkers, compileKey, defaultLoadTime, startupBreakdown, STARTUP_TERMS } from '../../src/sim/imitation/startup.js';
 import { reapAll, spawnSim } from './helpers.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'servelab-startup-'));

@@ -8,11 +8,11 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { readCorrectionFile } from '../../src/model/calibration/files.js';
 import { EMPTY_SET } from '../../src/model/calibration/corrections.js';
-import { simulateWorkload, type SimulateOptions } from '../../src/sim/virtual.js';
-import { sharegptLike } from '../../src/sim/workload.js';
-import { parseSimArgs } from '../../src/sim/args.js';
+import { simulateWorkload, type SimulateOptions } from '../../src/sim/scheduler/virtual.js';
+import { sharegptLike } from '../../src/sim/predict/workload.js';
+import { parseSimArgs } from '../../src/sim/server/args.js';
 import { reapAll, spawnSim, startReady } from './helpers.js';
-import { calibrationFile } from '../../src/profiles/calibration-file.js';
+import { calibrationFile } from '../../src/profiles/store/calibration-file.js';
 import { fitCorrections } from '../../src/model/calibration/fit.js';
 
 const TRUTH = fileURLToPath(new URL('../fixtures/truth/', import.meta.url));

@@ -3,8 +3,8 @@
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { loadProfile } from '../../src/profiles/store.js';
-import { slurmScript } from '../../src/profiles/slurm-script.js';
+import { loadProfile } from '../../src/profiles/store/store.js';
+import { slurmScript } from '../../src/profiles/export/slurm.js';
 import { REPO, SERVELAB_BIN } from './helpers.js';
 
 const shipped = (name: string) => loadProfile(fileURLToPath(new URL(`../../profiles/${name}`, import.meta.url)));

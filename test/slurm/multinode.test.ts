@@ -2,9 +2,9 @@
 // and its workers in this process (what a rank does when the head is there, or is not).
 import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { planRank, splitMultinodeArgs, type MultinodeArgs } from '../../src/sim/multinode.js';
-import { joinRanks, type JoinResult } from '../../src/sim/multinode-rank.js';
-import type { LogLine } from '../../src/sim/engine-style.js';
+import { planRank, splitMultinodeArgs, type MultinodeArgs } from '../../src/sim/multinode/multinode.js';
+import { joinRanks, type JoinResult } from '../../src/sim/multinode/multinode-rank.js';
+import type { LogLine } from '../../src/sim/imitation/engine-style.js';
 import { port } from './helpers.js';
 
 describe('splitMultinodeArgs', () => {

@@ -4,9 +4,9 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
-import { exportK8s } from '../../src/profiles/export-k8s.js';
-import { loadProfile } from '../../src/profiles/store.js';
-import { simulateWorkload } from '../../src/sim/virtual.js';
+import { exportK8s } from '../../src/profiles/export/k8s.js';
+import { loadProfile } from '../../src/profiles/store/store.js';
+import { simulateWorkload } from '../../src/sim/scheduler/virtual.js';
 import { parseAutoArgs } from '../../src/cli/auto-args.js';
 import { clusterNodes, crossNodeCandidates } from '../../src/tune/plan/cross-node.js';
 import { variantNodes } from '../../src/tune/run/slurm/start.js';

@@ -3,7 +3,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { loadProfile } from '../../src/profiles/store.js';
+import { loadProfile } from '../../src/profiles/store/store.js';
 import { removeDir, runCli, tempDir } from '../e2e/cli.js';
 
 const cwd = tempDir('sweep-cmd');

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { liveServers, stopAllServers } from '../../src/host/registry.js';
 import { executeReplay, prepareReplay, type ReplayOptions, type ReplaySetup } from '../../src/tune/replay/replay.js';
-import { loadProfile } from '../../src/profiles/store.js';
+import { loadProfile } from '../../src/profiles/store/store.js';
 import { type ReplayTuiResult, ReplayScreen } from '../../src/screens/ReplayScreen.js';
 import { colourTheme } from '../../src/tui/theme.js';
 import { overflowingLines, render, type Rendered } from '../render.js';

@@ -4,7 +4,7 @@
 // has a Gaussian prior at 0 (the model as fitted), so a few observations move the corrections
 // only as far as the data says. Non-linear in the corrections: Gauss-Newton, with the Jacobian
 // from the predictor by finite differences. Pure, given a pure predictor (the simulator's is
-// src/sim/calibrated.ts); the error band and the leave-one-out error come from the same solve.
+// src/sim/predict/calibrated.ts); the error band and the leave-one-out error come from the same solve.
 import { correctionsFor, ENGINE_SHARE, FIT_KEYS, PRIORS, type CorrectionSet, type Corrections } from './corrections.js';
 import { solveSpd, zeros } from './linalg.js';
 import { median as numpyMedian } from '../../core/stats.js';

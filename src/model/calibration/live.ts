@@ -2,7 +2,7 @@
 // the corrections are refitted from the previous fit (one Gauss-Newton iteration is usually
 // enough from there). For a variant not yet measured it gives the prior model's figures, the
 // calibrated ones and the band, the three the plan, the Run screen and the report show beside
-// what is measured. The session wires it to the simulator's predictor (src/sim/calibrated.ts).
+// what is measured. The session wires it to the simulator's predictor (src/sim/predict/calibrated.ts).
 import { correctionsFor, NEUTRAL, type CorrectionSet } from './corrections.js';
 import { bandPct, fitCorrections, type CalibrationFit } from './fit.js';
 import { PRIOR_BAND_LOG_SD, type Figures, type Observation, type Predictor } from './observation.js';

@@ -623,7 +623,7 @@ function trtRows(rows: TrtRow[], source: string, version: string, requests: Reco
 /**
  * The batch limits trtllm-bench picked for the run (trtllm-bench-settings.ts; the page passes
  * neither --max_batch_size nor --max_num_tokens). Under enable_attention_dp they hold per rank,
- * and so do the simulator's for TRT-LLM with attention DP (src/sim/rank-limits.ts): passed as is.
+ * and so do the simulator's for TRT-LLM with attention DP (src/sim/scheduler/rank-limits.ts): passed as is.
  */
 function benchKnobs(model: string, gpu: string, knobs: Knobs, isl: number, osl: number): { knobs: Knobs; note: string } {
   const g = findGpu(gpu);

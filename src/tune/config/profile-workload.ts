@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { UserError } from '../../core/errors.js';
 import { sharegptScenario } from './scenarios.js';
 import type { Scenario } from '../../core/scenario.js';
-import type { Workload } from '../../profiles/schema.js';
+import type { Workload } from '../../profiles/schema/profile.js';
 
 /** What a session records: the scenario every stage was measured on. */
 export function workloadFromScenario(s: Scenario, benchCommand?: string): Workload {

@@ -4,7 +4,7 @@
 // use) and is written as a JSONL that `vllm bench serve --dataset-name custom` reads too.
 import type { Scenario } from '../../core/scenario.js';
 import { UserError } from '../../core/errors.js';
-import { writeSharegptLikeJsonl } from '../../sim/sharegpt-jsonl.js';
+import { writeSharegptLikeJsonl } from '../../sim/predict/sharegpt-jsonl.js';
 
 export const SEED = 42;
 

@@ -6,9 +6,9 @@
 // FILE` starts it from a host calibration (refused from another GPU, warnings for the rest).
 import type { VariantResult } from '../../core/events.js';
 import { LiveCalibration } from '../../model/calibration/live.js';
-import { checkCalibration, readCalibrationFile } from '../../profiles/calibration-file.js';
-import type { SessionCalibration as CalibrationRecord } from '../../profiles/calibrated-schema.js';
-import { observationOf, simPredictor, workloadOf, type SimObservation } from '../../sim/calibrated.js';
+import { checkCalibration, readCalibrationFile } from '../../profiles/store/calibration-file.js';
+import type { SessionCalibration as CalibrationRecord } from '../../profiles/schema/calibrated.js';
+import { observationOf, simPredictor, workloadOf, type SimObservation } from '../../sim/predict/calibrated.js';
 import { UserError } from '../../core/errors.js';
 import type { SessionConfig } from '../config/config.js';
 import type { Plan, PlanHost } from '../plan/types.js';

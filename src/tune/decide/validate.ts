@@ -3,7 +3,7 @@
 import type { VariantResult } from '../../core/events.js';
 import { isGpuEngine } from '../../core/variant.js';
 import { getAdapter } from '../../engines/index.js';
-import type { ValidationRow } from '../../profiles/schema.js';
+import type { ValidationRow } from '../../profiles/schema/profile.js';
 import type { Scenario } from '../../core/scenario.js';
 import { isSameServer } from './same-server.js';
 import { USER_SKIP } from '../../core/aborted.js';

@@ -85,7 +85,7 @@ export function prepareLaunch(
   // The session's compile caches (startup-cache.ts): variants of one engine after the first reuse
   // them. Native launches only: a container would need the folder mounted (not done yet). Not in
   // engineEnv: profiles and plans keep the engine's own command, free of this run's folders.
-  // sim-serve reads the same variables (src/sim/startup.ts), plus the simulated host's page cache.
+  // sim-serve reads the same variables (src/sim/imitation/startup.ts), plus the simulated host's page cache.
   const simHost: Record<string, string> =
     ctx.sim && opts.cacheDir ? { SERVELAB_SIM_PAGE_CACHE: join(opts.cacheDir, 'sim-page-cache') } : {};
   const cache = opts.cacheDir && ctx.runtime.kind === 'native' ? { ...cacheEnv(variant.engine, opts.cacheDir), ...simHost } : {};

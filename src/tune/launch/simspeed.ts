@@ -6,7 +6,7 @@
 // fastest clock that keeps the predicted peak event rate under a budget.
 import type { Variant } from '../../core/variant.js';
 import { getModel } from '../../model/models.js';
-import { simulateWorkload } from '../../sim/virtual.js';
+import { simulateWorkload } from '../../sim/scheduler/virtual.js';
 import type { Workload } from '../../bench/types.js';
 
 /**

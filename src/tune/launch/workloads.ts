@@ -3,7 +3,7 @@
 import type { Variant } from '../../core/variant.js';
 import type { Scenario } from '../../core/scenario.js';
 import { predictedPeakEvents, speedForEventRate } from './simspeed.js';
-import { loadWorkload } from '../../bench/datasets.js';
+import { loadWorkload } from '../../bench/datasets/datasets.js';
 import type { Workload } from '../../bench/types.js';
 
 /** A scenario's identity for the journal and the workload cache: its name and its size. */

@@ -1,5 +1,5 @@
 // The planner's prior for llama.cpp variants: llama.cpp's own closed-form estimate
-// (src/model/llamacpp-estimate.ts, through src/sim/llamacpp-calibrated.ts, the same figures the
+// (src/model/llamacpp-estimate.ts, through src/sim/predict/llamacpp-calibrated.ts, the same figures the
 // session's calibration fits) with neutral corrections, on this host's CPU. Its efficiencies are
 // hand-set priors, not fitted: the session's calibration moves them as variants are measured
 // (docs/calibration.md). A file the quantization stage will make does not exist at plan time: its
@@ -14,9 +14,9 @@ import { GGML_TYPES } from '../../gguf/format.js';
 import { readGgufHeader } from '../../gguf/read.js';
 import { ggufFacts } from '../../model/llamacpp-estimate.js';
 import { NEUTRAL } from '../../model/calibration/corrections.js';
-import { llamacppFigures, planGgufFacts } from '../../sim/llamacpp-calibrated.js';
+import { llamacppFigures, planGgufFacts } from '../../sim/predict/llamacpp-calibrated.js';
 import type { SessionConfig } from '../config/config.js';
-import { scenarioRequests } from '../../sim/workload.js';
+import { scenarioRequests } from '../../sim/predict/workload.js';
 import { quantizedGgufs } from './llamacpp-gguf.js';
 import { existsSync } from 'node:fs';
 

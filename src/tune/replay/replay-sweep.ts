@@ -10,7 +10,7 @@ import { sweepsOf, type SweepRecord } from '../../sweep/record.js';
 import { parseSweep } from '../../sweep/spec.js';
 import type { VariantSweep } from '../../sweep/types.js';
 import type { Journal } from '../context/journal.js';
-import type { Profile } from '../../profiles/schema.js';
+import type { Profile } from '../../profiles/schema/profile.js';
 import { EXIT, type ReplaySetup } from './replay.js';
 import { runProfileSweep, type SweepJobConfig } from './sweep-profile.js';
 import type { SweepPoint } from '../../sweep/types.js';

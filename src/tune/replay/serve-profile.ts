@@ -3,11 +3,11 @@
 // builds the LaunchSpec only.
 import { getAdapter } from '../../engines/index.js';
 import { launchContext, prepareLaunch } from '../launch/launch.js';
-import { dockerArgv } from '../../profiles/export.js';
-import { serverPort } from '../../profiles/export-common.js';
+import { dockerArgv } from '../../profiles/export/docker.js';
+import { serverPort } from '../../profiles/export/common.js';
 import { simGpuFor } from '../../profiles/sim-gpu.js';
-import type { Profile } from '../../profiles/schema.js';
-import { relocateFiles } from '../../profiles/files.js';
+import type { Profile } from '../../profiles/schema/profile.js';
+import { relocateFiles } from '../../profiles/store/files.js';
 import type { LaunchSpec } from '../../host/launch-spec.js';
 
 function withPort(argv: readonly string[], port: number): string[] {

@@ -4,12 +4,12 @@
 import { writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { TuneEvent } from '../../core/events.js';
-import { isReferenceProfile } from '../../profiles/history.js';
-import { renderReport } from '../../profiles/report.js';
+import { isReferenceProfile } from '../../profiles/store/history.js';
+import { renderReport } from '../../profiles/report/report.js';
 import { type ReplaySetup } from './replay.js';
 import { simGpuFor } from '../../profiles/sim-gpu.js';
-import type { Profile } from '../../profiles/schema.js';
-import { loadProfile, reportPathFor, saveProfile } from '../../profiles/store.js';
+import type { Profile } from '../../profiles/schema/profile.js';
+import { loadProfile, reportPathFor, saveProfile } from '../../profiles/store/store.js';
 import { Journal } from '../context/journal.js';
 import type { SloRule } from '../../core/slo-rule.js';
 import { analyseSweeps, type SweepAnalysis } from '../../sweep/analyse.js';

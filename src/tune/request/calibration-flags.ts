@@ -5,7 +5,7 @@
 import { resolve } from 'node:path';
 import { UserError } from '../../core/errors.js';
 import { readCorrectionFile } from '../../model/calibration/files.js';
-import { readCalibrationFile } from '../../profiles/calibration-file.js';
+import { readCalibrationFile } from '../../profiles/store/calibration-file.js';
 
 export function truthFlag(file: string | undefined): { truth?: string } {
   if (file === undefined) return {};

@@ -4,7 +4,7 @@
 // UserError (exit 2) that says what to type instead.
 import { join, resolve } from 'node:path';
 import { dataDir, defaultRunsDir } from '../../host/xdg.js';
-import { isShippedDir } from '../../profiles/shipped.js';
+import { isShippedDir } from '../../profiles/store/shipped.js';
 import { UserError } from '../../core/errors.js';
 import { parseEngines, type SettingValues } from '../../core/settings.js';
 import { ENGINES, type EngineName } from '../../core/variant.js';

@@ -10,8 +10,8 @@ import { writeFileAtomic } from '../../core/atomic-write.js';
 import type { Scenario } from '../../core/scenario.js';
 import { scenarioKey } from '../launch/workloads.js';
 import type { RunVariantContext, ServerStart } from './types.js';
-import { resultJson } from '../../bench/save.js';
-import { toSimulated } from '../../bench/simulated.js';
+import { resultJson } from '../../bench/output/save.js';
+import { toSimulated } from '../../bench/metrics/simulated.js';
 import type { BenchResult } from '../../bench/types.js';
 
 /** A server that came up: what its results carry. */

@@ -21,8 +21,8 @@ import { clientIgnoresEos } from '../launch/dummy-weights.js';
 import { greedyForLaunch } from './quality-run.js';
 import { processCpuSeconds } from '../../host/proc-cpu.js';
 import { failedResult, measuredResult, pinned, type Up } from './result-record.js';
-import { runBenchmarkIsolated } from '../../bench/isolated.js';
-import { toSimulated, toSimulatedSnapshot } from '../../bench/simulated.js';
+import { runBenchmarkIsolated } from '../../bench/workers/isolated.js';
+import { toSimulated, toSimulatedSnapshot } from '../../bench/metrics/simulated.js';
 import type { BenchResult } from '../../bench/types.js';
 
 const PERCENTILE_METRICS = ['ttft', 'tpot', 'itl', 'e2el'] as const;

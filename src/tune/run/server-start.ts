@@ -182,7 +182,7 @@ async function readyAndOurs(handle: ServerHandle, l: Launched): Promise<ServerSt
     };
     return { ok: false, failure, extra: { ...base, startupS } };
   }
-  // The simulator reports the start-up it modelled with this session's caches (src/sim/startup.ts).
+  // The simulator reports the start-up it modelled with this session's caches (src/sim/imitation/startup.ts).
   const reported = sim ? await simReportedStartupS(spec) : undefined;
   return { ok: true, handle, spec, adapter, base, startupS: reported ?? startupS, speed };
 }

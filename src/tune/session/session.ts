@@ -10,7 +10,7 @@ import { log } from '../../core/logger.js';
 import type { HostInfo } from '../../host/gpus.js';
 import { exitCodeFor } from '../../host/signals.js';
 import type { Workload } from '../../bench/types.js';
-import type { Profile, StageRecord, ValidationRow } from '../../profiles/schema.js';
+import type { Profile, StageRecord, ValidationRow } from '../../profiles/schema/profile.js';
 import type { SessionConfig } from '../config/config.js';
 import { planHost, realPlanDeps } from '../plan/deps.js';
 import { Journal } from '../context/journal.js';

@@ -2,7 +2,7 @@
 // every variant measured (or filed with its prune reason), the stage decided once and the verdict
 // emitted. A stop request or a first stage with no success skips the rest, each with its reason.
 import type { VariantResult } from '../../core/events.js';
-import type { StageRecord } from '../../profiles/schema.js';
+import type { StageRecord } from '../../profiles/schema/profile.js';
 import { measureStage, settleTies } from './measure-stage.js';
 import { expandStage } from '../plan/plan.js';
 import type { PlannedVariant, PlanStage } from '../plan/types.js';

@@ -9,7 +9,7 @@ import { scenarioKey } from '../launch/workloads.js';
 import { earlierBaseline, reusedLine } from './baseline-reuse.js';
 import { wholeHostVariant } from '../plan/replica.js';
 import { loadTag, pointPrompts, type SweepLoad } from '../../sweep/spec.js';
-import type { ValidationRow } from '../../profiles/schema.js';
+import type { ValidationRow } from '../../profiles/schema/profile.js';
 
 /**
  * The validation scenarios at the frontier's load: the SLO was met there, and every request at

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { asStorageError } from '../../../src/core/storage.js';
 import type { VariantResult } from '../../../src/core/events.js';
-import { saveProfile } from '../../../src/profiles/store.js';
+import { saveProfile } from '../../../src/profiles/store/store.js';
 import { qwen3Study } from '../../../scripts/studies.js';
 import { Journal } from '../../../src/tune/context/journal.js';
 import { removeDir, runCli, survivors, launchedPorts, tempDir } from '../../e2e/cli.js';

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { formatCommand } from '../../../src/core/shell-quote.js';
 import { prepareReplay } from '../../../src/tune/replay/replay.js';
 import { simGpuFor } from '../../../src/profiles/sim-gpu.js';
-import { loadProfile } from '../../../src/profiles/store.js';
+import { loadProfile } from '../../../src/profiles/store/store.js';
 import { parseAutoArgs } from '../../../src/cli/auto-args.js';
 import { baseUrl, launchContext, prepareLaunch } from '../../../src/tune/launch/launch.js';
 import { planSession } from '../../../src/tune/session/session.js';

@@ -60,7 +60,7 @@ describe('runVariant', () => {
 });
 
 describe('ignore_eos under --dummy-weights', () => {
-  // sim-serve ends about 10% of the requests without ignore_eos before max_tokens (src/sim/openai.ts),
+  // sim-serve ends about 10% of the requests without ignore_eos before max_tokens (src/sim/server/openai.ts),
   // seeded per request: deterministic for this scenario.
   const scenario = parseScenario('random:200/20', { scale: 1, numPrompts: 40 });
   const dummyConfig = parseAutoArgs(['--sim', '--model', 'Qwen/Qwen3-14B', '--port', String(portStart + 200), '--dummy-weights']).config!;

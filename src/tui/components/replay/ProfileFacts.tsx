@@ -3,7 +3,7 @@
 import React from 'react';
 import { Box, Text } from 'ink';
 import type { ReplaySetup } from '../../../tune/replay/replay.js';
-import type { MetricDelta } from '../../../profiles/verdict.js';
+import type { MetricDelta } from '../../../profiles/report/verdict.js';
 import { fmtMs, fmtPct, fmtTokS, wrapLines } from '../../format.js';
 import { formatCommand } from '../../../core/shell-quote.js';
 import { useTheme } from '../../theme.js';

@@ -1,0 +1,60 @@
+// The rolling view emitted about once a second while a benchmark runs.
+import { mean, percentile } from '../../core/stats.js';
+import type { LiveSnapshot } from '../../core/metrics.js';
+
+const WINDOW_S = 1;
+
+export class LiveTracker {
+  private tokenTimes: number[] = [];
+  private promptTokens: { t: number; n: number }[] = [];
+  readonly ttfts: number[] = [];
+  readonly tpots: number[] = [];
+  private itls: number[] = [];
+  completed = 0;
+  failed = 0;
+  running = 0;
+
+  constructor(readonly total: number) {}
+
+  token(t: number): void {
+    this.tokenTimes.push(t);
+  }
+  firstToken(t: number, ttft: number, promptLen: number): void {
+    this.tokenTimes.push(t);
+    this.ttfts.push(ttft);
+    this.promptTokens.push({ t, n: promptLen });
+  }
+  itl(gap: number): void {
+    // Bounded: the p99 of the most recent 50k gaps is plenty for a live panel.
+    if (this.itls.length >= 50_000) this.itls.splice(0, 10_000);
+    this.itls.push(gap);
+  }
+  finished(ttft: number, latency: number, outputLen: number): void {
+    this.completed++;
+    if (outputLen > 1) this.tpots.push((latency - ttft) / (outputLen - 1));
+  }
+
+  snapshot(now: number, elapsedS: number, clientBound: boolean): LiveSnapshot {
+    const from = now - WINDOW_S;
+    this.tokenTimes = this.tokenTimes.filter((t) => t > from);
+    this.promptTokens = this.promptTokens.filter((p) => p.t > from);
+    const outTok = this.tokenTimes.length / WINDOW_S;
+    const inTok = this.promptTokens.reduce((a, p) => a + p.n, 0) / WINDOW_S;
+    return {
+      elapsedS,
+      total: this.total,
+      completed: this.completed,
+      failed: this.failed,
+      running: this.running,
+      outputTokPerS: outTok,
+      totalTokPerS: outTok + inTok,
+      meanTtftMs: mean(this.ttfts) * 1000,
+      p99TtftMs: percentile(this.ttfts, 99) * 1000,
+      meanTpotMs: mean(this.tpots) * 1000,
+      p99TpotMs: percentile(this.tpots, 99) * 1000,
+      meanItlMs: mean(this.itls) * 1000,
+      p99ItlMs: percentile(this.itls, 99) * 1000,
+      clientBound,
+    };
+  }
+}
