@@ -3,7 +3,7 @@
 // - the published rows of the Qwen3-14B pages (src/model/data/published.ts TRAINING_PAGES: A100 and H100, all
 //   three engines, ShareGPT and the random shapes).
 // Everything else in published.ts (the Qwen3-32B pages) is HELD OUT: compared by model-lab/validate.ts
-// and test/model/validation.test.ts, never fitted on. The split is by model (14B trains, 32B is
+// and test/unit/model/validation.test.ts, never fitted on. The split is by model (14B trains, 32B is
 // held out) so the held-out error measures a model size the fit never saw, on both GPUs.
 import { PUBLISHED } from '../src/model/data/published.js';
 import type { PublishedResult } from '../src/model/data/published-result.js';

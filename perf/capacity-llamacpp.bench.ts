@@ -5,7 +5,7 @@
 // threads wait on each other whenever another process holds a core), measures mean TTFT T1 and
 // mean E2E latency E1 at concurrency 1, and sets the SLO to mean TTFT < T1 + E1/4: below N
 // concurrent no request waits for a slot, above it one waits a share of a generation (the
-// reasoning of test/llamacpp/capacity.test.ts). Then runs perf/capacity.bench.ts against it
+// reasoning of test/process/llamacpp/capacity.test.ts). Then runs perf/capacity.bench.ts against it
 // (search, then the 8-load sweep of the same server), at resolution 1, workload random 32/32.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';

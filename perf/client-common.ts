@@ -112,7 +112,7 @@ export type TimingErrors = Pick<
 /**
  * The client's errors from its result and the server's records (matched by the request index at
  * the end of x-request-id); `skewMs` is how far the server's epoch stamps run ahead of the
- * client's. Pure, so the definitions are tested on scripted records (test/bench/client-errors.test.ts).
+ * client's. Pure, so the definitions are tested on scripted records (test/unit/bench/client-errors.test.ts).
  */
 export function timingErrors(
   result: Pick<BenchResult, 'outputs' | 'metrics' | 'clockOriginMs'>,

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Debian's Slurm and MUNGE for the real-Slurm tests (test/slurm/jobs.test.ts), which start their
+# Debian's Slurm and MUNGE for the real-Slurm tests (test/process/slurm/jobs.test.ts), which start their
 # own munged, slurmctld and two slurmd from a generated config and stop them after. Without
 # these binaries those tests are skipped with a printed reason. Needs root (or sudo): slurmd
 # launches job steps as root. Measured on the development machine (Debian bookworm, Slurm

@@ -1,6 +1,6 @@
 // The floors of src/, written once: .dependency-cruiser.cjs turns them into its `forbidden` rules
 // (a folder imports only folders on lower floors, type imports included), and
-// test/layout/floors.test.ts checks that the floors table of docs/architecture.md says the same.
+// test/unit/layout/floors.test.ts checks that the floors table of docs/architecture.md says the same.
 // A folder is a top-level entry of src/ with everything under it (model/calibration is model), so
 // two folders cannot import each other through different sub-folders, and a new folder must be
 // placed here before anything may import it or it may import anything.

@@ -3,7 +3,7 @@
 // than one node) at three levels: file, folder, and concept (the top-level folder of src/, its
 // sub-folders counted as itself). dependency-cruiser checks files and folders but treats
 // `model/gguf` and `model/calibration` as two folders, so a cycle between two concepts through
-// different sub-folders slipped past it; the house report and test/layout read the concept level here.
+// different sub-folders slipped past it; the house report and test/unit/layout read the concept level here.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, posix, relative } from 'node:path';
 import ts from 'typescript';

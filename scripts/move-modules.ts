@@ -2,7 +2,7 @@
 // in the moved files and in every file that imports them, so a reorganisation is one command:
 //   npx tsx scripts/move-modules.ts src/bench/http/sse.ts:src/bench/http/sse.ts src/sim/x:src/sim/y/x
 // Paths are relative to the repository root; a folder moves with everything git tracks inside it.
-// Docs and comments that name a moved path are not rewritten: test/layout catches stale names.
+// Docs and comments that name a moved path are not rewritten: test/unit/layout catches stale names.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, extname, posix } from 'node:path';

@@ -1,4 +1,4 @@
-// Run one command against the test Slurm cluster (test/slurm/cluster.ts: munged, slurmctld and
+// Run one command against the test Slurm cluster (test/helpers/slurm/cluster.ts: munged, slurmctld and
 // two slurmd on this machine, 8 gres GPUs h100 each, partition gpu), then stop the cluster:
 //
 //   node --import tsx scripts/slurm-test-cluster.ts -- node bin/servelab.js --auto --runtime slurm ...
@@ -9,7 +9,7 @@
 // The command gets SLURM_CONF in its environment. The cluster is stopped when the command ends,
 // and on Ctrl-C/SIGTERM (passed to the command first, so it can scancel its jobs).
 import { spawn } from 'node:child_process';
-import { startTestCluster, waitNoJobs } from '../test/slurm/cluster.js';
+import { startTestCluster, waitNoJobs } from '../test/helpers/slurm/cluster.js';
 
 const at = process.argv.indexOf('--');
 const cmd = at >= 0 ? process.argv.slice(at + 1) : [];

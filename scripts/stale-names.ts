@@ -4,7 +4,7 @@
 // often (scripts/move-modules.ts rewrites imports, not prose), and a caption that points at a file
 // gone is worse than none.
 //   npx tsx scripts/stale-names.ts     lists both; exit 1 when there is any
-// test/layout/stale-names.test.ts runs the same functions.
+// test/unit/layout/stale-names.test.ts runs the same functions.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, posix, relative } from 'node:path';

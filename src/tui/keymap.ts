@@ -47,7 +47,7 @@ export const KEYMAP = [
   { scope: 'plan', action: 'up', keys: ['up', 'k'], label: '↑↓', help: 'move' },
   { scope: 'plan', action: 'down', keys: ['down', 'j'], label: '↑↓', help: 'move', hidden: true },
   { scope: 'plan', action: 'toggle', keys: ['space'], label: 'space', help: 'toggle' },
-  // Short: every help bar fits one line at 80 columns (test/tui/state.test.ts).
+  // Short: every help bar fits one line at 80 columns (test/unit/tui/state.test.ts).
   { scope: 'plan', action: 'toggle-stage', keys: ['t'], label: 't', help: 'stage' },
   { scope: 'plan', action: 'dummy-weights', keys: ['d'], label: 'd', help: 'dummy weights' },
   { scope: 'plan', action: 'next', keys: ['enter'], label: 'enter', help: 'run' },

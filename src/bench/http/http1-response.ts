@@ -4,7 +4,7 @@
 // and a few index scans, instead of Node's http machinery (llhttp callbacks into JS, an
 // IncomingMessage stream, a nextTick per read): that machinery was most of the client's CPU per
 // event (docs/bench.md, "Client performance"). Bytes may be split anywhere. Pure: tested on its own
-// (test/bench/http1-response.test.ts).
+// (test/unit/bench/http1-response.test.ts).
 
 export interface ResponseHead {
   status: number;

@@ -1,7 +1,7 @@
 // Merging the shards of a sharded client into one run: outputs by request index, the duration
 // from the global start to the last shard's end (vLLM's definition: start of the arrival loop to
 // the end of the gather), client stats over all threads, and the live view. Pure: tested on
-// scripted records (test/bench/merge.test.ts).
+// scripted records (test/unit/bench/merge.test.ts).
 import type { ClientStats, RequestOutput } from '../types.js';
 import type { LiveSnapshot } from '../../core/metrics.js';
 

@@ -83,7 +83,12 @@ function changedSince(engine: (typeof ENGINES)[number]): string[] {
 }
 
 function flagListSection(dir: string): string[] {
-  const out = ['## Reference flag lists', '', 'Checked by test/engines/flag-lists.test.ts against every command the planner can emit.', ''];
+  const out = [
+    '## Reference flag lists',
+    '',
+    'Checked by test/process/engines/flag-lists.test.ts against every command the planner can emit.',
+    '',
+  ];
   for (const f of readdirSync(dir)
     .filter((x) => x.endsWith('.json'))
     .sort()) {

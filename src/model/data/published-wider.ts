@@ -28,7 +28,7 @@
 // the RTX 6000 Pro tables (no such GPU in gpus.ts), and the perf-overview's ISL/OSL 1000/1000 rows
 // where the page's request table has no 1000/1000 entry and a 1024/1024 row exists.
 // Left out for simulation cost only (the virtual clock takes one step per decode step: 4-21 s per
-// row on a 2-core host, and test/model/validation.test.ts runs every held-out row): the long-output
+// row on a 2-core host, and test/unit/model/validation.test.ts runs every held-out row): the long-output
 // shapes, as published (output tok/s per GPU, or total output tok/s at TP1):
 //   DeepSeek-R1-0528 H200 DEP8: 1024/8192 1,218; 1024/32768 438. Llama-3.3-70B H200 TP2: 1024/8192
 //   2,009. Qwen3-235B-A22B H200 DEP4: 1024/8192 1,417; H100 DEP8: 1024/8192 873. Llama-3.1-8B TP1

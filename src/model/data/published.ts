@@ -1,5 +1,5 @@
 // Published serving results OUTSIDE the three studies the model was fitted on, for out-of-sample
-// validation (model-lab/validate.ts, test/model/validation.test.ts, docs/calibration.md). Every
+// validation (model-lab/validate.ts, test/unit/model/validation.test.ts, docs/calibration.md). Every
 // figure is copied from the `vllm bench serve` result block printed in the source page (Total
 // Token throughput, tok/s; 1000 ShareGPT prompts, or random IN/OUT with the prompt count given,
 // all requests at once, as the pages' commands say). Engines: vLLM v0.11.0, SGLang v0.5.5.post1,

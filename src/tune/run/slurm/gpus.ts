@@ -7,7 +7,7 @@
 // scontrol(1) of Slurm 22.05.8): each node group reads `Nodes=sl1 CPU_IDs=1 Mem=0
 // GRES=gpu:h100:2(IDX:2-3)`. sbatch(1) `--gres`: "The specified resources will be allocated to the
 // job on each node"; SLURM_JOB_GPUS: "The global GPU IDs of the GPUs allocated to this job".
-// Seen on Slurm 22.05.8 (the test cluster, test/slurm/cluster.ts): three jobs of --gres=gpu:2
+// Seen on Slurm 22.05.8 (the test cluster, test/helpers/slurm/cluster.ts): three jobs of --gres=gpu:2
 // held IDX 0-1 and 2-3 on sl1 and 0-1 on sl2, and each job's CUDA_VISIBLE_DEVICES (and its srun
 // step's) was the same list ("0,1", "2,3", "0,1").
 import { expandHostlist, runSlurm, type SlurmCli } from '../../../host/slurm/index.js';

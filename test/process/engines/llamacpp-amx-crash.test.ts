@@ -1,0 +1,108 @@
+// llama.cpp#20824 by name: llama-server 80fb11a repacking a quantized GGUF for the CPU's AMX
+// kernels dies by SIGSEGV in its warm-up decode and prints nothing about it. The log lines below
+// were captured from the real binary on this machine (Xeon with AMX_INT8; `llama-quantize m.gguf
+// q8.gguf q8_0` of a random-gguf qwen3 512x8, then `llama-server -m q8.gguf --port P -c 2048`:
+// exit status 139). The real-process case launches the same crash where the CPU has AMX.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { Variant } from '../../../src/core/variant.js';
+import { AMX_REPACK_ISSUE } from '../../../src/engines/failure-rules-llamacpp.js';
+import { engineLaunchHooks } from '../../../src/engines/launch-hooks.js';
+import { cpuOnlyHost } from '../../../src/host/cpu.js';
+import { launchServer } from '../../../src/host/process.js';
+import { failureContext } from '../../../src/tune/run/server-start.js';
+import { LLAMA_QUANTIZE, LLAMA_SERVER, LLAMA_SKIP, testGguf } from '../../helpers/llamacpp-fixture.js';
+import { freeTestPort } from '../../helpers/ports.js';
+import { llamacpp } from '../../../src/engines/llamacpp.js';
+
+const CAPTURED = [
+  '0.00.016.750 W srv  llama_server: -----------------',
+  "0.00.018.064 I srv    load_model: loading model 'q8.gguf'",
+  '0.01.361.160 I cmn          init: llama threadpool init, n_threads = 2',
+];
+const SEGV = { code: null, signal: 'SIGSEGV' };
+
+describe('llama.cpp#20824: SIGSEGV repacking quantized weights for AMX', () => {
+  it('names the bug, cites the issue and says to pass --no-repack', () => {
+    const f = llamacpp.classifyFailure(CAPTURED, SEGV, { amxRepacked: 'Q8_0' });
+    expect(f.kind).toBe('unsupported');
+    expect(f.reason).toMatch(
+      /^llama\.cpp#20824: llama-server crashed \(SIGSEGV\) repacking Q8_0 weights for this CPU's AMX kernels; pass --no-repack/,
+    );
+    expect(f.reason).toContain(AMX_REPACK_ISSUE);
+    expect(AMX_REPACK_ISSUE).toBe('https://github.com/ggml-org/llama.cpp/issues/20824');
+    expect(f.evidence).toEqual(CAPTURED);
+  });
+
+  it('needs the launch conditions and the signal; a log text that names another cause wins', () => {
+    expect(llamacpp.classifyFailure(CAPTURED, SEGV, {}).kind).toBe('crash');
+    expect(llamacpp.classifyFailure(CAPTURED, { code: 1, signal: null }, { amxRepacked: 'Q8_0' }).kind).toBe('crash');
+    const open = ["gguf_init_from_file: failed to open GGUF file 'x.gguf' (No such file or directory)"];
+    expect(llamacpp.classifyFailure(open, SEGV, { amxRepacked: 'Q8_0' }).kind).toBe('model-not-found');
+  });
+
+  it('the launch context claims no repack for a file of unknown type', () => {
+    const amx = { simulated: false, gpus: [], cpu: { threads: 2, memAvailMiB: 1e5, amx: true } };
+    const q = (knobs: Variant['knobs']) => ({ id: 'v', engine: 'llamacpp' as const, model: 'q.gguf', knobs });
+    // The file does not exist here: its type is unknown, so nothing is claimed.
+    expect(failureContext(amx, q({})).amxRepacked).toBeUndefined();
+  });
+
+  it.skipIf(LLAMA_SKIP !== undefined)(`nor for an F16 file${LLAMA_SKIP ? ` (skipped: ${LLAMA_SKIP})` : ''}`, () => {
+    const amx = { simulated: false, gpus: [], cpu: { threads: 2, memAvailMiB: 1e5, amx: true } };
+    const f16 = testGguf();
+    expect(failureContext(amx, { id: 'v', engine: 'llamacpp' as const, model: f16, knobs: {} }).amxRepacked).toBeUndefined();
+  });
+});
+
+const root = fs.mkdtempSync(path.join(os.tmpdir(), 'servelab-amx-'));
+afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
+const host = cpuOnlyHost();
+const why =
+  LLAMA_SKIP ??
+  (!LLAMA_QUANTIZE ? 'no llama-quantize beside the server' : !host.cpu?.amx ? 'this CPU has no AMX: the bug does not arise' : undefined);
+
+describe.skipIf(why !== undefined)(`the real crash, classified${why ? ` (skipped: ${why})` : ''}`, () => {
+  it('a Q8_0 file with repacking on dies by SIGSEGV and is named llama.cpp#20824; with --no-repack it serves', async () => {
+    const q8 = path.join(root, 'q8.gguf');
+    const made = spawnSync(LLAMA_QUANTIZE!, [testGguf(), q8, 'Q8_0'], { encoding: 'utf8' });
+    expect(made.status, made.stderr.slice(-400)).toBe(0);
+    for (const repack of [undefined, false]) {
+      const variant: Variant = {
+        id: `q8-${repack}`,
+        engine: 'llamacpp',
+        model: q8,
+        knobs: { ctxSize: 2048, maxRunningSeqs: 1, ...(repack === false ? { repack } : {}) },
+      };
+      expect(failureContext(host, variant).amxRepacked).toBe(repack === false ? undefined : 'Q8_0');
+      const runDir = path.join(root, variant.id);
+      const spec = llamacpp.command(variant, {
+        host: '127.0.0.1',
+        port: await freeTestPort(),
+        runDir,
+        runtime: { kind: 'native', executable: LLAMA_SERVER! },
+      });
+      const h = await launchServer(spec, {
+        runDir,
+        graceMs: 2000,
+        ...engineLaunchHooks((l, e) => llamacpp.classifyFailure(l, e, failureContext(host, variant))),
+      });
+      try {
+        const ready = await h.waitReady(120_000);
+        if (repack === false) {
+          expect(ready.ready).toBe(true);
+          continue;
+        }
+        expect(ready.ready).toBe(false);
+        if (ready.ready) continue;
+        expect(ready.failure.kind, JSON.stringify(ready.failure)).toBe('unsupported');
+        expect(ready.failure.reason).toMatch(/^llama\.cpp#20824: .*repacking Q8_0 weights .*pass --no-repack/);
+      } finally {
+        await h.stop();
+      }
+    }
+  }, 300_000);
+});
