@@ -41,7 +41,8 @@ function eachNode(sf: ts.SourceFile, fn: (node: ts.Node) => void): void {
 
 /** A figure from a sibling script: its first function among `names`, called with the root; undefined when the script is missing. */
 async function sibling(root: string, file: string, names: string[]): Promise<string | undefined> {
-  const path = join(root, 'scripts', file);
+  // This checkout's counters, run over ROOT: an older checkout is measured by today's rules.
+  const path = join(import.meta.dirname, file);
   if (!existsSync(path)) return undefined;
   try {
     const mod = (await import(pathToFileURL(path).href)) as Record<string, unknown>;
