@@ -15,7 +15,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TuneEvent } from '../src/core/events.js';
 import type { Variant } from '../src/core/variant.js';
-import { findLlamaServer } from '../src/engines/llamacpp-detect.js';
+import { findLlamaServer } from '../src/engines/llamacpp/detect.js';
 import { cpuOnlyHost } from '../src/host/cpu.js';
 import { llamaCppPaths } from '../src/host/llamacpp-build.js';
 import { makeRandomGguf } from '../src/gguf/make.js';

@@ -8,7 +8,7 @@
 // `--no-http` skips the HTTP column; `--speed S` sets its clock factor (default 25).
 import { spawn } from 'node:child_process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { knobsToSimArgs } from '../src/engines/sim-argv.js';
+import { knobsToSimArgs } from '../src/engines/sim/argv.js';
 import { simulateWorkload } from '../src/sim/scheduler/virtual.js';
 import { promptOfLength, sharegptLike } from '../src/sim/predict/workload.js';
 

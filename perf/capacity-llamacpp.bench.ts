@@ -12,7 +12,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { findLlamaServer } from '../src/engines/llamacpp-detect.js';
+import { findLlamaServer } from '../src/engines/llamacpp/detect.js';
 import { llamaCppPaths } from '../src/host/llamacpp-build.js';
 import { makeRandomGguf } from '../src/gguf/make.js';
 

@@ -15,12 +15,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { engineLaunchHooks } from '../src/engines/launch-hooks.js';
-import { findLlamaServer } from '../src/engines/llamacpp-detect.js';
+import { findLlamaServer } from '../src/engines/llamacpp/detect.js';
 import { llamaCppPaths } from '../src/host/llamacpp-build.js';
 import { findFreePort } from '../src/host/ports.js';
 import { launchServer } from '../src/host/process.js';
 import { makeRandomGguf } from '../src/gguf/make.js';
-import { llamacpp } from '../src/engines/llamacpp.js';
+import { llamacpp } from '../src/engines/llamacpp/adapter.js';
 
 const arg = (name: string, dflt: string) => {
   const i = process.argv.indexOf(name);

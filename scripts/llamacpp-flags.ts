@@ -5,7 +5,7 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { findLlamaServer, parseLlamaVersion } from '../src/engines/llamacpp-detect.js';
+import { findLlamaServer, parseLlamaVersion } from '../src/engines/llamacpp/detect.js';
 
 interface Entry {
   aliases?: string[];

@@ -1,7 +1,7 @@
 // Is an engine installed here, and which version? Three places to look: the executable on PATH
 // (vllm, trtllm-serve), a Python environment (import metadata, without importing the package:
 // importing vllm or tensorrt_llm takes many seconds), or a container image. llama.cpp has its own
-// lookup (llamacpp-detect.ts: a given path, PATH, or servelab's build).
+// lookup (llamacpp/detect.ts: a given path, PATH, or servelab's build).
 //
 //   detectEngine(engine, { runtime?: 'native' | 'docker', python?: string, image?: string, timeoutMs? })
 //     -> Promise<EngineInfo>   never throws; `installed: false` carries `detail` (why); an installed
@@ -16,7 +16,7 @@ import type { EngineName, GpuEngineName } from '../core/variant.js';
 import { findOnPath } from '../core/which.js';
 import { resolveVersion } from './data/versions.js';
 import { captureEngineHelp, helpCheckReason, type CaptureOptions } from './help-check.js';
-import { detectLlamaCpp } from './llamacpp-detect.js';
+import { detectLlamaCpp } from './llamacpp/detect.js';
 import type { DetectOptions, EngineInfo } from './types.js';
 
 /** The executable each engine's CLI lives in, and its Python distribution name. */

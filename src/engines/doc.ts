@@ -5,7 +5,7 @@ import { ENGINES } from '../core/variant.js';
 import { CORPUS } from './corpus.js';
 import { FAILURE_RULES } from './failure-rules.js';
 import { NEUTRAL_KNOBS } from './data/knobs.js';
-import { ENGINE_LABEL, ENGINE_ROWS, rowsAt } from './data/table.js';
+import { ENGINE_LABEL, ENGINE_ROWS, rowsAt } from './table.js';
 import type { KnobRow } from './data/knob-row.js';
 import { KNOWN_VERSIONS } from './data/versions.js';
 

@@ -2,7 +2,7 @@
 // (every pattern is checked against the real texts in src/engines/data/corpus.json), a
 // one-line reason and a hint. Order matters: the first rule that matches wins, so specific root
 // causes come before the generic ones they trigger.
-import { LLAMACPP_RULES } from './failure-rules-llamacpp.js';
+import { LLAMACPP_RULES } from './llamacpp/failure-rules.js';
 import type { FailureContext } from './types.js';
 import type { FailureRule } from './failure-rule.js';
 

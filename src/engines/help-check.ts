@@ -13,7 +13,7 @@ import path from 'node:path';
 import { execa } from 'execa';
 import { UserError } from '../core/errors.js';
 import type { EngineName } from '../core/variant.js';
-import { ENGINE_LABEL } from './data/table.js';
+import { ENGINE_LABEL } from './table.js';
 import { compareVersions, KNOWN_VERSIONS } from './data/versions.js';
 
 /**

@@ -3,12 +3,12 @@
 // and the engine rules are imported from their own files.
 import { UserError } from '../core/errors.js';
 import { ENGINES, isEngineName, type EngineName, type Variant } from '../core/variant.js';
-import { llamacpp } from './llamacpp.js';
-import { sglang } from './sglang.js';
-import { sim } from './sim.js';
-import { trtllm } from './trtllm.js';
+import { llamacpp } from './llamacpp/adapter.js';
+import { sglang } from './sglang/adapter.js';
+import { sim } from './sim/adapter.js';
+import { trtllm } from './trtllm/adapter.js';
 import type { EngineAdapter, LaunchContext } from './types.js';
-import { vllm } from './vllm.js';
+import { vllm } from './vllm/adapter.js';
 import type { LaunchSpec } from '../host/launch-spec.js';
 
 export const ADAPTERS: Readonly<Record<EngineName | 'sim', EngineAdapter>> = { vllm, sglang, trtllm, llamacpp, sim };

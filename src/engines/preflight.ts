@@ -11,9 +11,9 @@ import { fits } from '../model/estimate.js';
 import { gpusHeld, headsDivideTp, resolveParallel } from '../model/layout.js';
 import { findGpu } from '../model/gpus.js';
 import type { ModelInfo } from '../model/models.js';
-import { ENGINE_LABEL } from './data/table.js';
+import { ENGINE_LABEL } from './table.js';
 import { shortGpuName } from './failure-rules.js';
-import { supportedKnobs } from './data/table.js';
+import { supportedKnobs } from './table.js';
 import { resolveVersion } from './data/versions.js';
 
 export interface PreflightInput {

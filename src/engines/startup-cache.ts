@@ -7,7 +7,7 @@
 // reused through the OS page cache (nothing to set: the second load of the same files is faster).
 import path from 'node:path';
 import type { EngineName } from '../core/variant.js';
-import { TRTLLM_DUMMY_YAML } from './trtllm.js';
+import { TRTLLM_DUMMY_YAML } from './trtllm/adapter.js';
 
 export interface CacheKnob {
   engine: EngineName;
@@ -107,7 +107,7 @@ export const DUMMY_WEIGHTS: Partial<Record<EngineName, DummyWeights>> = {
     source: 'sgl-project/sglang python/sglang/srt/server_args.py (LOAD_FORMAT_CHOICES includes "dummy")',
   },
   // No trtllm-serve flag: `load_format: dummy` in the --extra_llm_api_options YAML the adapter
-  // writes (src/engines/trtllm.ts TRTLLM_DUMMY_YAML holds the sources, 1.2.0rc1 and 1.3.0rc27).
+  // writes (src/engines/trtllm/adapter.ts TRTLLM_DUMMY_YAML holds the sources, 1.2.0rc1 and 1.3.0rc27).
   trtllm: {
     flags: [],
     spelling: `TensorRT-LLM: ${TRTLLM_DUMMY_YAML.key}: ${TRTLLM_DUMMY_YAML.value} in its --extra_llm_api_options YAML`,

@@ -16,7 +16,7 @@ export interface EngineInfo {
   detail?: string;
   /** The known release whose flag spellings are used, when `version` has no table of its own. */
   knobTable?: string;
-  /** The executable found (llama.cpp: which llama-server, src/engines/llamacpp-detect.ts). */
+  /** The executable found (llama.cpp: which llama-server, src/engines/llamacpp/detect.ts). */
   path?: string;
   /** Set when the installed release's own help was read (help-check.ts): why, and what came of it. */
   helpCheck?: string;
@@ -90,7 +90,7 @@ export interface EngineAdapter {
   /** Is the engine installed here, and which version (src/engines/detect.ts). */
   detect?(opts?: DetectOptions): Promise<EngineInfo>;
   // --- What differs per engine, asked by code outside src/engines instead of naming the engine ---
-  /** How text writes the engine's name (engines/data/table.ts ENGINE_LABEL). */
+  /** How text writes the engine's name (engines/table.ts ENGINE_LABEL). */
   label: string;
   /** The port the server listens on when its argv names none. */
   defaultPort: number;

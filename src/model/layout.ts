@@ -31,7 +31,7 @@ export function resolveParallel(engine: EngineName, k: Knobs): Parallel {
   if (dpAttention && b.dpAttention === 'tp-group') dpEff = tp; // enable_attention_dp spans the TP group
   if (dpAttention && b.dpAttention === 'none') dpAttention = false;
   if (dpAttention && dpEff <= 1) dpAttention = false;
-  // TRT-LLM has no data-parallel flag (engines/data/trtllm-knobs.ts): a dp knob adds no replicas.
+  // TRT-LLM has no data-parallel flag (engines/trtllm/knobs.ts): a dp knob adds no replicas.
   const gpusUsed = dpAttention || !b.dpAddsReplicas ? tp * pp : tp * pp * dp;
   const attnTp = dpAttention ? Math.max(1, Math.floor(tp / dpEff)) : tp;
   return { tp, pp, dp: dpAttention ? dpEff : dp, ep: k.ep ?? 1, dpAttention, gpusUsed, attnTp };

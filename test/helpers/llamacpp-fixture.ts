@@ -8,14 +8,14 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Variant } from '../../src/core/variant.js';
 import { engineLaunchHooks } from '../../src/engines/launch-hooks.js';
-import { findLlamaServer } from '../../src/engines/llamacpp-detect.js';
+import { findLlamaServer } from '../../src/engines/llamacpp/detect.js';
 import { launchServer } from '../../src/host/process.js';
 import type { ReadyResult, ServerHandle } from '../../src/host/server-handle.js';
 import { llamaCppPaths } from '../../src/host/llamacpp-build.js';
 import { makeRandomGguf } from '../../src/gguf/make.js';
 import type { ArchShape } from '../../src/gguf/random.js';
 import { freeTestPort } from './ports.js';
-import { llamacpp } from '../../src/engines/llamacpp.js';
+import { llamacpp } from '../../src/engines/llamacpp/adapter.js';
 
 export const LLAMA_SERVER: string | undefined = findLlamaServer(process.env.SERVELAB_LLAMA_SERVER)?.path;
 /** llama-quantize beside the server (servelab's build has both), or undefined. */

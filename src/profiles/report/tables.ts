@@ -124,6 +124,6 @@ export function replayTable(replays: ReplayRecord[]): string {
 }
 
 /**
- * How the profile's engine was asked for dummy weights: TensorRT-LLM in its YAML (trtllm.ts
+ * How the profile's engine was asked for dummy weights: TensorRT-LLM in its YAML (trtllm/adapter.ts
  * TRTLLM_DUMMY_YAML), vLLM and SGLang by flag (src/engines/startup-cache.ts DUMMY_WEIGHTS has the sources).
  */

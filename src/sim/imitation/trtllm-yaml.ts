@@ -2,7 +2,7 @@
 // the one setting it models there: `load_format` (dummy weights skip the modelled weight read).
 // Validation as TensorRT-LLM's own: TorchLlmArgs.convert_load_format upper-cases the value and
 // requires a LoadFormat member (AUTO, DUMMY, VISION_ONLY), else `Invalid LoadFormat: {v}`
-// (tensorrt_llm/llmapi/llm_args.py, the copies named in src/engines/trtllm.ts TRTLLM_DUMMY_YAML).
+// (tensorrt_llm/llmapi/llm_args.py, the copies named in src/engines/trtllm/adapter.ts TRTLLM_DUMMY_YAML).
 // Every other key is the knobs' business: they reach sim-serve as its own flags.
 import { readFileSync } from 'node:fs';
 import YAML from 'yaml';

@@ -11,7 +11,7 @@
 // simulator stands in for it).
 import type { VariantResult } from '../../core/events.js';
 import type { Variant } from '../../core/variant.js';
-import { tableDefaults } from '../../engines/data/table.js';
+import { tableDefaults } from '../../engines/table.js';
 import { DEFAULT_VERSION, resolveVersion } from '../../engines/data/versions.js';
 import { DEFAULTS_READ, readSettings, type ServerContext, type Setting } from '../../engines/data/engine-defaults.js';
 

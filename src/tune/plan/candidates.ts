@@ -4,7 +4,7 @@
 import { getAdapter, servesGguf } from '../../engines/index.js';
 import type { Candidate, ExpandContext, PlanHost } from './types.js';
 import type { Knobs, KnobName, Variant } from '../../core/variant.js';
-import { rowAt } from '../../engines/data/table.js';
+import { rowAt } from '../../engines/table.js';
 import { resolveVersion } from '../../engines/data/versions.js';
 import type { ModelInfo } from '../../model/models.js';
 import type { StageName } from '../config/config.js';

@@ -4,7 +4,7 @@
 import { servesGguf } from '../../engines/index.js';
 import type { Failure } from '../../core/events.js';
 import type { EngineName, Variant } from '../../core/variant.js';
-import { rowAt, supportedKnobs } from '../../engines/data/table.js';
+import { rowAt, supportedKnobs } from '../../engines/table.js';
 import { resolveVersion } from '../../engines/data/versions.js';
 import type { HostInfo } from '../../host/gpus.js';
 import { preflight } from '../../engines/preflight.js';

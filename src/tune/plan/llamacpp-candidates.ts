@@ -6,7 +6,7 @@
 // llama.cpp's, and llama.cpp's are not theirs: such a stage is skipped with the reason.
 import { basename } from 'node:path';
 import type { Variant } from '../../core/variant.js';
-import { rowAt } from '../../engines/data/table.js';
+import { rowAt } from '../../engines/table.js';
 import type { StageName } from '../config/config.js';
 import { scenarioLengths } from './deps.js';
 import { ggufLabel, quantizedGgufs } from './llamacpp-gguf.js';

@@ -2,7 +2,7 @@
 // the host has, every tuning stage measures ONE replica at the smallest TP it fits at (so several
 // variants run at once on disjoint GPUs), the parallelism stage, moved after the other tuning
 // stages, compares whole-host layouts of the tuned replica (replicas x TP, through the engine's
-// data parallelism: vLLM --data-parallel-size, SGLang --dp-size; engines/data/{vllm,sglang}-knobs.ts name the sources),
+// data parallelism: vLLM --data-parallel-size, SGLang --dp-size; engines/{vllm,sglang}/knobs.ts name the sources),
 // and validation runs the chosen whole-host layout against the baseline on the whole host (the
 // engine on defaults at the TP the host needs, what a user runs without servelab).
 // Why parallelism moves last: a replica's serving knobs (batching, attention, compile,

@@ -12,7 +12,7 @@ import { execa } from 'execa';
 import type { Failure } from '../../core/events.js';
 import type { Variant } from '../../core/variant.js';
 import { findOnPath } from '../../core/which.js';
-import { findLlamaServer } from '../../engines/llamacpp-detect.js';
+import { findLlamaServer } from '../../engines/llamacpp/detect.js';
 import { llamaCppPaths } from '../../host/llamacpp-build.js';
 import type { LlamaCppConfig } from '../config/config.js';
 import { quantizedGgufs } from '../plan/llamacpp-gguf.js';

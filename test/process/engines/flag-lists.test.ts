@@ -8,7 +8,7 @@ import YAML from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { ENGINES, type EngineName, type Variant } from '../../../src/core/variant.js';
 import { getAdapter } from '../../../src/engines/index.js';
-import { rowAt, rowsAt, supportedKnobs } from '../../../src/engines/data/table.js';
+import { rowAt, rowsAt, supportedKnobs } from '../../../src/engines/table.js';
 import { KNOWN_VERSIONS } from '../../../src/engines/data/versions.js';
 import { simulatedHost } from '../../../src/host/gpus.js';
 import { GPUS } from '../../../src/model/gpus.js';

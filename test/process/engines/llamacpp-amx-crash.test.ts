@@ -9,14 +9,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Variant } from '../../../src/core/variant.js';
-import { AMX_REPACK_ISSUE } from '../../../src/engines/failure-rules-llamacpp.js';
+import { AMX_REPACK_ISSUE } from '../../../src/engines/llamacpp/failure-rules.js';
 import { engineLaunchHooks } from '../../../src/engines/launch-hooks.js';
 import { cpuOnlyHost } from '../../../src/host/cpu.js';
 import { launchServer } from '../../../src/host/process.js';
 import { failureContext } from '../../../src/tune/run/server-start.js';
 import { LLAMA_QUANTIZE, LLAMA_SERVER, LLAMA_SKIP, testGguf } from '../../helpers/llamacpp-fixture.js';
 import { freeTestPort } from '../../helpers/ports.js';
-import { llamacpp } from '../../../src/engines/llamacpp.js';
+import { llamacpp } from '../../../src/engines/llamacpp/adapter.js';
 
 const CAPTURED = [
   '0.00.016.750 W srv  llama_server: -----------------',

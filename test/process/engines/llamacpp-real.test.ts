@@ -8,11 +8,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { Variant } from '../../../src/core/variant.js';
-import { parseLlamaVersion } from '../../../src/engines/llamacpp-detect.js';
+import { parseLlamaVersion } from '../../../src/engines/llamacpp/detect.js';
 import type { ServerHandle } from '../../../src/host/server-handle.js';
 import { LLAMA_QUANTIZE, LLAMA_SKIP, startLlamaServer, testGguf } from '../../helpers/llamacpp-fixture.js';
 import { skipNote } from '../../helpers/skip.js';
-import { llamacpp } from '../../../src/engines/llamacpp.js';
+import { llamacpp } from '../../../src/engines/llamacpp/adapter.js';
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'servelab-llamacpp-'));
 const handles: ServerHandle[] = [];

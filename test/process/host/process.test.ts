@@ -14,7 +14,7 @@ import { pidAlive } from '../../../src/host/procgroup.js';
 import { liveServers, stopAllServers } from '../../../src/host/registry.js';
 import { allGone, fakeSpec, serverLauncher, waitFor, workerPid } from '../../helpers/host/helpers.js';
 import { freeTestPort } from '../../helpers/ports.js';
-import { vllm } from '../../../src/engines/vllm.js';
+import { vllm } from '../../../src/engines/vllm/adapter.js';
 
 const root = mkdtempSync(path.join(os.tmpdir(), 'servelab-proc-'));
 let n = 0;

@@ -12,7 +12,7 @@ import { launchServer } from '../../../src/host/process.js';
 import type { ServerHandle } from '../../../src/host/server-handle.js';
 import { allGone, waitFor } from '../../helpers/host/helpers.js';
 import { freeTestPort } from '../../helpers/ports.js';
-import { sim } from '../../../src/engines/sim.js';
+import { sim } from '../../../src/engines/sim/adapter.js';
 
 const root = mkdtempSync(path.join(os.tmpdir(), 'servelab-simlife-'));
 const handles: ServerHandle[] = [];

@@ -9,7 +9,7 @@ import { parseSimArgs } from '../../../src/sim/server/args.js';
 import { parseAutoArgs } from '../../../src/cli/auto-args.js';
 import { planSession } from '../../../src/tune/session/session.js';
 import { reapAll, spawnSim } from '../../helpers/sim/helpers.js';
-import { sim } from '../../../src/engines/sim.js';
+import { sim } from '../../../src/engines/sim/adapter.js';
 
 afterEach(reapAll);
 

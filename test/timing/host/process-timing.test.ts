@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { vllm } from '../../../src/engines/vllm.js';
+import { vllm } from '../../../src/engines/vllm/adapter.js';
 import { allGone, fakeSpec, serverLauncher, workerPid } from '../../helpers/host/helpers.js';
 import { freeTestPort } from '../../helpers/ports.js';
 

@@ -10,10 +10,10 @@ import { adapterFor, buildLaunchSpec, getAdapter } from '../../../src/engines/in
 import type { LaunchContext } from '../../../src/engines/types.js';
 import { parseSimArgs } from '../../../src/sim/server/args.js';
 import { SELF_SCRIPT } from '../../../src/core/self.js';
-import { sglang } from '../../../src/engines/sglang.js';
-import { sim } from '../../../src/engines/sim.js';
-import { trtllm } from '../../../src/engines/trtllm.js';
-import { vllm } from '../../../src/engines/vllm.js';
+import { sglang } from '../../../src/engines/sglang/adapter.js';
+import { sim } from '../../../src/engines/sim/adapter.js';
+import { trtllm } from '../../../src/engines/trtllm/adapter.js';
+import { vllm } from '../../../src/engines/vllm/adapter.js';
 
 const runDir = mkdtempSync(path.join(os.tmpdir(), 'servelab-adapters-'));
 afterAll(() => rmSync(runDir, { recursive: true, force: true }));

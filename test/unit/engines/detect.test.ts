@@ -5,8 +5,8 @@ import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { UserError } from '../../../src/core/errors.js';
 import { assertImageExists, detectEngine, versionFromTag } from '../../../src/engines/detect.js';
-import { sim } from '../../../src/engines/sim.js';
-import { vllm } from '../../../src/engines/vllm.js';
+import { sim } from '../../../src/engines/sim/adapter.js';
+import { vllm } from '../../../src/engines/vllm/adapter.js';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'servelab-detect-'));
 const ORIGINAL_PATH = process.env.PATH;

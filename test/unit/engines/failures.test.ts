@@ -2,9 +2,9 @@
 import { describe, expect, it } from 'vitest';
 import { classifyFromLog } from '../../../src/engines/failures.js';
 import { FAILURE_RULES, shortGpuName } from '../../../src/engines/failure-rules.js';
-import { sglang } from '../../../src/engines/sglang.js';
-import { trtllm } from '../../../src/engines/trtllm.js';
-import { vllm } from '../../../src/engines/vllm.js';
+import { sglang } from '../../../src/engines/sglang/adapter.js';
+import { trtllm } from '../../../src/engines/trtllm/adapter.js';
+import { vllm } from '../../../src/engines/vllm/adapter.js';
 
 const died = { code: 1, signal: null };
 const A100 = { gpu: { name: 'NVIDIA A100-SXM4-80GB', computeCap: '8.0' } };

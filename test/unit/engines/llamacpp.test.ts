@@ -1,11 +1,11 @@
 // The llamacpp adapter's command and metrics, without the binary: flag spellings from the knob
-// table (data/llamacpp-knobs.ts), and the /metrics names of llama-server 80fb11a.
+// table (llamacpp/knobs.ts), and the /metrics names of llama-server 80fb11a.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Variant } from '../../../src/core/variant.js';
 import { getAdapter } from '../../../src/engines/index.js';
-import { llamacpp } from '../../../src/engines/llamacpp.js';
+import { llamacpp } from '../../../src/engines/llamacpp/adapter.js';
 
 const ctx = { host: '127.0.0.1', port: 8080, runDir: '/run', runtime: { kind: 'native' as const } };
 const v = (knobs: Variant['knobs']): Variant => ({ id: 'x', engine: 'llamacpp', model: '/m/q.gguf', knobs });

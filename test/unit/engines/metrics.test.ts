@@ -1,9 +1,9 @@
 // /metrics of each engine -> running, waiting, KV usage, preemptions.
 import { describe, expect, it } from 'vitest';
-import { sglang } from '../../../src/engines/sglang.js';
-import { sim } from '../../../src/engines/sim.js';
-import { trtllm } from '../../../src/engines/trtllm.js';
-import { vllm } from '../../../src/engines/vllm.js';
+import { sglang } from '../../../src/engines/sglang/adapter.js';
+import { sim } from '../../../src/engines/sim/adapter.js';
+import { trtllm } from '../../../src/engines/trtllm/adapter.js';
+import { vllm } from '../../../src/engines/vllm/adapter.js';
 
 const VLLM = `# HELP vllm:num_requests_running Number of requests in model execution batches.
 # TYPE vllm:num_requests_running gauge

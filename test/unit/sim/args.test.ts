@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseKnobArgs, parseSimArgs, SimArgsError } from '../../../src/sim/server/args.js';
-import { knobsToSimArgs } from '../../../src/engines/sim-argv.js';
+import { knobsToSimArgs } from '../../../src/engines/sim/argv.js';
 import type { Knobs } from '../../../src/core/variant.js';
 import { defaultLoadTime } from '../../../src/sim/imitation/startup.js';
 

@@ -2,7 +2,7 @@
 // 0.4.0-dev, commit 80fb11a (the source bundled in node-llama-cpp 3.21.1): tools/server/README.md,
 // generated from common/arg.cpp, which holds each flag's add_opt. Defaults are quoted from the
 // README's table. Rendered in docs/engines.md.
-import type { KnobRow } from './knob-row.js';
+import type { KnobRow } from '../data/knob-row.js';
 
 const R = 'tools/server/README.md@80fb11a (from common/arg.cpp)';
 const KV_TYPES = {

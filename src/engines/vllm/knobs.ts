@@ -3,7 +3,7 @@
 // 2026-05 copy on docs.vllm.ai/en/latest/api/vllm/); envs = vllm/envs.py. Rows from 0.20.1 on were
 // read from that 2026-05 copy and versioned pages (versions.ts readAt). Rendered with its sources
 // in docs/engines.md (scripts/docs-engines.ts).
-import type { KnobRow } from './knob-row.js';
+import type { KnobRow } from '../data/knob-row.js';
 
 const AU = 'vllm/engine/arg_utils.py (v0.11.0; ≈0.11.1 @99d7eb5d)';
 const ENVS = 'vllm/envs.py (0.11.x)';

@@ -2,18 +2,18 @@
 // HTTP server process) through exactly the same launch path as a real engine. The real engine's
 // argv travels alongside as `engineArgv`, so plans, journals and profiles show what would run on
 // a GPU host.
-import { SELF_SCRIPT } from '../core/self.js';
-import { UserError } from '../core/errors.js';
-import { isGpuEngine, type KnobName } from '../core/variant.js';
-import { knobsToSimArgs } from './sim-argv.js';
-import { NEUTRAL_KNOBS } from './data/knobs.js';
-import { classifyFromLog } from './failures.js';
-import { pickMetrics } from './metrics.js';
-import { sglang } from './sglang.js';
-import { trtllm, trtllmYamlArgs } from './trtllm.js';
-import { vllm } from './vllm.js';
-import type { EngineAdapter, EngineInfo, LaunchContext } from './types.js';
-import type { LaunchSpec } from '../host/launch-spec.js';
+import { SELF_SCRIPT } from '../../core/self.js';
+import { UserError } from '../../core/errors.js';
+import { isGpuEngine, type KnobName } from '../../core/variant.js';
+import { knobsToSimArgs } from './argv.js';
+import { NEUTRAL_KNOBS } from '../data/knobs.js';
+import { classifyFromLog } from '../failures.js';
+import { pickMetrics } from '../metrics.js';
+import { sglang } from '../sglang/adapter.js';
+import { trtllm, trtllmYamlArgs } from '../trtllm/adapter.js';
+import { vllm } from '../vllm/adapter.js';
+import type { EngineAdapter, EngineInfo, LaunchContext } from '../types.js';
+import type { LaunchSpec } from '../../host/launch-spec.js';
 
 const REAL = { vllm, sglang, trtllm } as const;
 
@@ -57,7 +57,7 @@ export const sim: EngineAdapter = {
     if (simCtx.seed !== undefined) argv.push('--seed', String(simCtx.seed));
     // The release being rehearsed: sim-serve speaks its start-up lines and models its defaults.
     if (variant.engineVersion) argv.push('--engine-version', variant.engineVersion);
-    // TensorRT-LLM's dummy weights live in its YAML (trtllm.ts TRTLLM_DUMMY_YAML): sim-serve reads that file.
+    // TensorRT-LLM's dummy weights live in its YAML (trtllm/adapter.ts TRTLLM_DUMMY_YAML): sim-serve reads that file.
     if (ctx.dummyWeights && variant.engine === 'trtllm') argv.push(...trtllmYamlArgs(real));
     return {
       argv,

@@ -1,21 +1,21 @@
 // TensorRT-LLM 1.x (`trtllm-serve`). Attention, CUDA graphs, torch.compile, attention-DP,
 // KV dtype and speculative settings have no flags: they go into the --extra_llm_api_options
 // YAML that this adapter writes into the run folder. Unknown YAML keys fail (extra="forbid"),
-// so only keys from the knob table (data/trtllm-knobs.ts, read from llm_args.py) are written.
+// so only keys from the knob table (trtllm/knobs.ts, read from llm_args.py) are written.
 import path from 'node:path';
 import YAML from 'yaml';
-import { UserError } from '../core/errors.js';
-import type { ServerMetricsSample } from '../core/metrics.js';
-import type { SpeculativeKnob, Variant } from '../core/variant.js';
-import { baseEnv, engineHost, finishSpec, flag } from './argv.js';
-import { ENGINE_LABEL, engineValue, mustRow, rowsAt, supportedKnobs } from './data/table.js';
-import { trtllmRanks } from '../host/slurm/index.js';
-import { resolveVersion } from './data/versions.js';
-import { classifyFromLog } from './failures.js';
-import { pickMetrics } from './metrics.js';
-import { detectEngine } from './detect.js';
-import type { EngineAdapter, LaunchContext } from './types.js';
-import type { LaunchSpec } from '../host/launch-spec.js';
+import { UserError } from '../../core/errors.js';
+import type { ServerMetricsSample } from '../../core/metrics.js';
+import type { SpeculativeKnob, Variant } from '../../core/variant.js';
+import { baseEnv, engineHost, finishSpec, flag } from '../argv.js';
+import { ENGINE_LABEL, engineValue, mustRow, rowsAt, supportedKnobs } from '../table.js';
+import { trtllmRanks } from '../../host/slurm/index.js';
+import { resolveVersion } from '../data/versions.js';
+import { classifyFromLog } from '../failures.js';
+import { pickMetrics } from '../metrics.js';
+import { detectEngine } from '../detect.js';
+import type { EngineAdapter, LaunchContext } from '../types.js';
+import type { LaunchSpec } from '../../host/launch-spec.js';
 
 export const TRTLLM_YAML_NAME = 'extra_llm_api_options.yaml';
 

@@ -5,10 +5,10 @@
 //   version: 0.4.0-dev (build 1, commit 80fb11a)
 //   built with GNU 12.2.0 for Linux x86_64
 import { execa } from 'execa';
-import { findOnPath } from '../core/which.js';
-import { findLlamaCppBuild } from '../host/llamacpp-build.js';
-import { resolveVersion } from './data/versions.js';
-import type { EngineInfo } from './types.js';
+import { findOnPath } from '../../core/which.js';
+import { findLlamaCppBuild } from '../../host/llamacpp-build.js';
+import { resolveVersion } from '../data/versions.js';
+import type { EngineInfo } from '../types.js';
 
 export interface LlamaServerFound {
   path: string;

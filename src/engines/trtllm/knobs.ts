@@ -2,7 +2,7 @@
 // Many knobs have no flag and live in the --extra_llm_api_options YAML (dotted names below).
 // Sources: tensorrt_llm/commands/serve.py@4c05a748; tensorrt_llm/llmapi/llm_args.py (≈1.1/1.2
 // stored copy, and a later one with Eagle3DecodingConfig). Rendered in docs/engines.md.
-import type { KnobRow } from './knob-row.js';
+import type { KnobRow } from '../data/knob-row.js';
 
 const SV = 'tensorrt_llm/commands/serve.py@4c05a748';
 const LA = 'tensorrt_llm/llmapi/llm_args.py (≈1.2)';

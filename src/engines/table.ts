@@ -2,14 +2,14 @@
 // that engine spells it (a flag, an environment variable, a YAML key or a JSON key), for which
 // releases the spelling holds, and the source it was read from. Adapters, the planner, the
 // simulator's argument parser and docs/engines.md all read these rows, so a new knob is a row.
-import { UserError } from '../../core/errors.js';
-import type { EngineName, KnobName } from '../../core/variant.js';
-import { LLAMACPP_ROWS } from './llamacpp-knobs.js';
-import { SGLANG_ROWS } from './sglang-knobs.js';
-import { TRTLLM_ROWS } from './trtllm-knobs.js';
-import { VLLM_ROWS } from './vllm-knobs.js';
-import { compareVersions, DEFAULT_VERSION } from './versions.js';
-import type { KnobRow } from './knob-row.js';
+import { UserError } from '../core/errors.js';
+import type { EngineName, KnobName } from '../core/variant.js';
+import { LLAMACPP_ROWS } from './llamacpp/knobs.js';
+import { SGLANG_ROWS } from './sglang/knobs.js';
+import { TRTLLM_ROWS } from './trtllm/knobs.js';
+import { VLLM_ROWS } from './vllm/knobs.js';
+import { compareVersions, DEFAULT_VERSION } from './data/versions.js';
+import type { KnobRow } from './data/knob-row.js';
 
 export const ENGINE_ROWS: Readonly<Record<EngineName, readonly KnobRow[]>> = {
   vllm: VLLM_ROWS,

@@ -4,7 +4,7 @@
 // commit recorded; facts identical in the ≥0.5.7 copy, id 271536807), and the same file at the
 // v0.5.13 tag (28b095c0, speculative checks moved to arg_groups/speculative_hook.py): every
 // spelling below holds there; what changed is in the notes. Rendered in docs/engines.md.
-import type { KnobRow } from './knob-row.js';
+import type { KnobRow } from '../data/knob-row.js';
 
 const SA5 = 'python/sglang/srt/server_args.py (0.5.5-era stored copy, id 8356329)';
 const SA = `${SA5.slice(0, -1)}; the same at v0.5.13, 28b095c0)`;

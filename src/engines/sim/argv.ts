@@ -1,7 +1,7 @@
 // sim-serve argv for a variant's knobs, from the neutral knob list (src/engines/data/knobs.ts).
 // The parser on the other side is src/sim/server/args.ts; test/unit/sim/args.test.ts round-trips the two.
-import type { Knobs } from '../core/variant.js';
-import { NEUTRAL_KNOBS, SPECULATIVE_FIELDS } from './data/knobs.js';
+import type { Knobs } from '../../core/variant.js';
+import { NEUTRAL_KNOBS, SPECULATIVE_FIELDS } from '../data/knobs.js';
 
 /** Build sim-serve argv (without the executable) for a variant's knobs, from the knob list. */
 export function knobsToSimArgs(k: Knobs): string[] {

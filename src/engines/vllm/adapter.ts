@@ -1,17 +1,17 @@
-// vLLM (`vllm serve`). Every spelling comes from the knob table (data/vllm-knobs.ts) at the
+// vLLM (`vllm serve`). Every spelling comes from the knob table (vllm/knobs.ts) at the
 // variant's engine version; this file only says when a knob is given. The attention backend is
 // an environment variable in 0.11 and a flag (`--attention-backend`) in the newer tables.
-import { UserError } from '../core/errors.js';
-import type { Variant } from '../core/variant.js';
-import { baseEnv, engineHost, finishSpec, flag } from './argv.js';
-import { ENGINE_LABEL, engineValue, mustRow, rowAt, rowsAt, supportedKnobs } from './data/table.js';
-import { vllmRanks } from '../host/slurm/index.js';
-import { resolveVersion } from './data/versions.js';
-import { classifyFromLog } from './failures.js';
-import { pickMetrics } from './metrics.js';
-import { detectEngine } from './detect.js';
-import type { EngineAdapter, LaunchContext } from './types.js';
-import type { LaunchSpec } from '../host/launch-spec.js';
+import { UserError } from '../../core/errors.js';
+import type { Variant } from '../../core/variant.js';
+import { baseEnv, engineHost, finishSpec, flag } from '../argv.js';
+import { ENGINE_LABEL, engineValue, mustRow, rowAt, rowsAt, supportedKnobs } from '../table.js';
+import { vllmRanks } from '../../host/slurm/index.js';
+import { resolveVersion } from '../data/versions.js';
+import { classifyFromLog } from '../failures.js';
+import { pickMetrics } from '../metrics.js';
+import { detectEngine } from '../detect.js';
+import type { EngineAdapter, LaunchContext } from '../types.js';
+import type { LaunchSpec } from '../../host/launch-spec.js';
 
 /** --speculative-config JSON (vllm/config/speculative.py); key names from the knob table. */
 function speculativeConfig(spec: NonNullable<Variant['knobs']['speculative']>, version: string): string {

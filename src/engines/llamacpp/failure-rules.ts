@@ -1,10 +1,10 @@
 // llama.cpp's failure rules (llama-server 0.4.0-dev, 80fb11a). Every pattern is a text captured by
 // running the real binary; the corpus (src/engines/data/corpus.json) holds each with the
 // command that produced it. Listed first in FAILURE_RULES: no other engine prints these texts.
-import type { Failure } from '../core/events.js';
-import type { ExitInfo } from '../host/launch-spec.js';
-import type { FailureRule } from './failure-rule.js';
-import type { FailureContext } from './types.js';
+import type { Failure } from '../../core/events.js';
+import type { ExitInfo } from '../../host/launch-spec.js';
+import type { FailureRule } from '../failure-rule.js';
+import type { FailureContext } from '../types.js';
 
 const LL = ['llamacpp', 'sim'] as const;
 

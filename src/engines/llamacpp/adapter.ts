@@ -1,21 +1,21 @@
-// llama.cpp (`llama-server`). Every spelling comes from the knob table (data/llamacpp-knobs.ts);
+// llama.cpp (`llama-server`). Every spelling comes from the knob table (llamacpp/knobs.ts);
 // this file only says when a knob is given. The model is a GGUF file (-m); the served name (-a)
 // is the variant's model, so clients send the name they were given. /metrics needs --metrics,
 // which is always on; readiness is /health, which answers 503 {"error":{"message":"Loading
 // model"}} until the model is loaded and 200 {"status":"ok"} after (tools/server/server-http.cpp).
-import { UserError } from '../core/errors.js';
-import type { Variant } from '../core/variant.js';
-import { engineHost, finishSpec, flag } from './argv.js';
-import { ENGINE_LABEL, engineValue, mustRow, supportedKnobs } from './data/table.js';
+import { UserError } from '../../core/errors.js';
+import type { Variant } from '../../core/variant.js';
+import { engineHost, finishSpec, flag } from '../argv.js';
+import { ENGINE_LABEL, engineValue, mustRow, supportedKnobs } from '../table.js';
 
-import { resolveVersion } from './data/versions.js';
-import { amxRepackCrash } from './failure-rules-llamacpp.js';
-import { buildLlamaCpp } from '../host/llamacpp-build.js';
-import { classifyFromLog } from './failures.js';
-import { detectLlamaCpp, findLlamaServer } from './llamacpp-detect.js';
-import { parsePrometheus, pickMetrics } from './metrics.js';
-import type { EngineAdapter, LaunchContext } from './types.js';
-import type { LaunchSpec } from '../host/launch-spec.js';
+import { resolveVersion } from '../data/versions.js';
+import { amxRepackCrash } from './failure-rules.js';
+import { buildLlamaCpp } from '../../host/llamacpp-build.js';
+import { classifyFromLog } from '../failures.js';
+import { detectLlamaCpp, findLlamaServer } from './detect.js';
+import { parsePrometheus, pickMetrics } from '../metrics.js';
+import type { EngineAdapter, LaunchContext } from '../types.js';
+import type { LaunchSpec } from '../../host/launch-spec.js';
 
 /** Knobs whose value passes through as `flag value` (or maps through the row's values). */
 const PLAIN = [

@@ -1,16 +1,16 @@
 // SGLang (`python3 -m sglang.launch_server`). Every spelling comes from the knob table
-// (data/sglang-knobs.ts) at the variant's engine version; this file says when a knob is given.
-import { UserError } from '../core/errors.js';
-import type { SpeculativeKnob, Variant } from '../core/variant.js';
-import { baseEnv, engineHost, finishSpec, flag } from './argv.js';
-import { ENGINE_LABEL, engineValue, mustRow, rowsAt, supportedKnobs } from './data/table.js';
-import { sglangRanks } from '../host/slurm/index.js';
-import { resolveVersion } from './data/versions.js';
-import { classifyFromLog } from './failures.js';
-import { pickMetrics } from './metrics.js';
-import { detectEngine } from './detect.js';
-import type { EngineAdapter, LaunchContext } from './types.js';
-import type { LaunchSpec } from '../host/launch-spec.js';
+// (sglang/knobs.ts) at the variant's engine version; this file says when a knob is given.
+import { UserError } from '../../core/errors.js';
+import type { SpeculativeKnob, Variant } from '../../core/variant.js';
+import { baseEnv, engineHost, finishSpec, flag } from '../argv.js';
+import { ENGINE_LABEL, engineValue, mustRow, rowsAt, supportedKnobs } from '../table.js';
+import { sglangRanks } from '../../host/slurm/index.js';
+import { resolveVersion } from '../data/versions.js';
+import { classifyFromLog } from '../failures.js';
+import { pickMetrics } from '../metrics.js';
+import { detectEngine } from '../detect.js';
+import type { EngineAdapter, LaunchContext } from '../types.js';
+import type { LaunchSpec } from '../../host/launch-spec.js';
 
 /** Backends SGLang runs only for prefill (given as --prefill-attention-backend). */
 const PREFILL_ONLY: Readonly<Record<string, string>> = mustRow('sglang', 'attentionBackend.prefill').values!;
