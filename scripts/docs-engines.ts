@@ -2,7 +2,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { renderEnginesDocs } from '../src/engines/data/doc.js';
+import { renderEnginesDocs } from '../src/engines/doc.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 for (const [page, text] of Object.entries(renderEnginesDocs(`${root}src/engines/data/flags`))) {

@@ -22,9 +22,8 @@ const FLOORS = [
   { floor: 8, folders: ['cli'] },
   { floor: 9, folders: ['tui'] },
   { floor: 10, folders: ['screens'] },
-  { floor: 11, folders: ['app.tsx'] },
-  { floor: 12, folders: ['commands'] },
-  { floor: 13, folders: ['cli.tsx'] },
+  { floor: 11, folders: ['commands'] },
+  { floor: 12, folders: ['cli.tsx'] },
 ];
 
 /** The first floor of the Ink front end: everything below runs headless (no ink, no react). */

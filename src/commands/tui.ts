@@ -1,7 +1,7 @@
 // `servelab` with no sub-command on a terminal: the Ink workbench, mounted with the front end's
 // one mount (src/tui/mount.ts: render options, Ctrl+C and signals stop the session first).
 import React from 'react';
-import { App } from '../app.js';
+import { App } from '../screens/app.js';
 import { openSettings } from '../core/settings.js';
 import { mountApp } from '../tui/mount.js';
 import type { SessionOutcome } from '../tune/session/session.js';

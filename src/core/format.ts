@@ -1,7 +1,7 @@
 // Number and percent text: the one owner of how a figure becomes a string in the headless text,
 // the report and the command lines. A view picks its decimals and its "none" mark; the rules
 // (finite check, sign, percent of a fraction) live here once. The TUI's grouped numbers
-// (12,345 tok/s) are tui/format.ts.
+// (12,345 tok/s) are tui/base/format.ts.
 
 /** A number with `digits` decimals; `none` when there is none (absent, NaN or infinite). */
 export function num(n: number | null | undefined, digits = 1, none = '-'): string {

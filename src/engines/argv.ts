@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { EngineName } from '../core/variant.js';
 import { assertFlagsListed } from './help-check.js';
 import type { LaunchContext } from './types.js';
-import { BIND_ALL } from '../host/dial.js';
+import { BIND_ALL } from '../core/dial.js';
 import type { LaunchSpec } from '../host/launch-spec.js';
 
 /** Append `flag value` when value is set; booleans append the bare flag when true. */

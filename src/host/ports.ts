@@ -6,7 +6,7 @@
 //   assertPortFree(port, host) -> Promise<void>                 throws PortInUseError (a UserError)
 //   findFreePort({ host, from, to, exclude }) -> Promise<number> throws UserError when none is free
 //   waitPortClosed(port, host, timeoutMs) -> Promise<boolean>
-import { dialAddress } from './dial.js';
+import { dialAddress } from '../core/dial.js';
 import net from 'node:net';
 import { UserError } from '../core/errors.js';
 

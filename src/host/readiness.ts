@@ -1,6 +1,6 @@
 // Deciding, step by step, whether a starting server is ready: the HTTP health probe, and the
 // checks that end the wait early (a fatal log line, a death, a stop, the time-out).
-import { urlHost } from './dial.js';
+import { urlHost } from '../core/dial.js';
 import type { LaunchSpec } from './launch-spec.js';
 
 /** What the wait does next: give up for one of four reasons, or probe /health again. */

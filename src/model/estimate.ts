@@ -113,7 +113,7 @@ export interface ServerConfig {
   speculative: boolean;
   /** Memory in use per GPU once loaded (weights + KV pool + runtime), bytes. */
   memUsedPerGpu: number;
-  /** Host corrections applied (calibration/apply.ts); absent = the model as fitted. step-time.ts reads prefill and attention. */
+  /** Host corrections applied (correct-server.ts); absent = the model as fitted. step-time.ts reads prefill and attention. */
   corrections?: Corrections;
 }
 

@@ -4,7 +4,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { UserError } from '../core/errors.js';
-import { BUILTIN_CONFIGS, FP8_CHECKPOINTS } from './data/model-configs.js';
+import { BUILTIN_CONFIGS, FP8_CHECKPOINTS } from './model-configs.js';
 
 export type WeightDtype = 'bf16' | 'fp8' | 'int4';
 

@@ -77,7 +77,7 @@ export function stepTime(c: ServerConfig, b: StepBatch): StepTime {
 
   // Attention over the context: prefill is compute-bound, decode reads the KV cache.
   const be = backendEfficiency(c.attentionBackend);
-  const attnS = attentionSeconds(c, b, groups, layersPerStage) / (c.corrections?.attention ?? 1); // host correction (calibration/apply.ts)
+  const attnS = attentionSeconds(c, b, groups, layersPerStage) / (c.corrections?.attention ?? 1); // host correction (correct-server.ts)
 
   const commS = commSeconds(c, mlpTokens, attnTokens, layersPerStage);
 

@@ -4,9 +4,9 @@ import React from 'react';
 import { Box, Text } from 'ink';
 import { Footer } from '../tui/components/Footer.js';
 import { Muted, Title } from '../tui/components/Title.js';
-import { fmtBytes, fmtMiB } from '../tui/format.js';
+import { fmtBytes, fmtMiB } from '../tui/base/format.js';
 import { useKeymap } from '../tui/hooks/useKeymap.js';
-import { useTheme } from '../tui/theme.js';
+import { useTheme } from '../tui/base/theme.js';
 import type { HostView } from '../tui/services/types.js';
 import type { ScreenProps } from '../tui/screen-props.js';
 

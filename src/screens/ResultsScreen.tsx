@@ -5,7 +5,7 @@ import React from 'react';
 import { Box } from 'ink';
 import { Footer } from '../tui/components/Footer.js';
 import { Title } from '../tui/components/Title.js';
-import { ResultsBody, resultPages } from '../tui/components/results/ResultsBody.js';
+import { ResultsBody, resultPages } from '../tui/panels/results/ResultsBody.js';
 import { useKeymap } from '../tui/hooks/useKeymap.js';
 import { usePagedTable } from '../tui/widgets/paged-table/use-paged-table.js';
 import type { ScreenProps } from '../tui/screen-props.js';

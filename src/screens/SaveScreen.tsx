@@ -6,7 +6,7 @@ import { Muted, Title } from '../tui/components/Title.js';
 import { Command } from '../tui/components/Command.js';
 import { shellQuote } from '../core/shell-quote.js';
 import { useKeymap } from '../tui/hooks/useKeymap.js';
-import { useTheme } from '../tui/theme.js';
+import { useTheme } from '../tui/base/theme.js';
 
 export interface SaveScreenProps {
   profilePath: string | null;

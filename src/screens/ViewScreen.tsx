@@ -5,7 +5,7 @@ import { Box, useApp } from 'ink';
 import type { SessionView } from '../core/session-view.js';
 import { Footer } from '../tui/components/Footer.js';
 import { Title } from '../tui/components/Title.js';
-import { ResultsBody, resultPages } from '../tui/components/results/ResultsBody.js';
+import { ResultsBody, resultPages } from '../tui/panels/results/ResultsBody.js';
 import { useKeymap } from '../tui/hooks/useKeymap.js';
 import { useTerminalSize } from '../tui/hooks/useTerminalSize.js';
 import { resultsData } from '../tui/state/results.js';

@@ -4,7 +4,7 @@ import React from 'react';
 import { LiveSweep } from './components/FrontierChart.js';
 import type { ChartSeries } from '../sweep/chart-scale.js';
 import { mount } from './mount.js';
-import { ThemeContext, themeFromEnv } from './theme.js';
+import { ThemeContext, themeFromEnv } from './base/theme.js';
 
 export interface LiveView {
   update(status: string, series?: readonly ChartSeries[]): void;

@@ -21,7 +21,7 @@
 import { UserError } from '../../core/errors.js';
 import type { Knobs } from '../../core/variant.js';
 import { HEAD_ADDR_VAR, type RankCommands, type Word } from './script.js';
-import { BIND_ALL } from '../dial.js';
+import { BIND_ALL } from '../../core/dial.js';
 
 export interface NodeLayout {
   nodes: number;

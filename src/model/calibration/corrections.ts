@@ -32,7 +32,7 @@ export const NEUTRAL: Corrections = {
 };
 
 export interface CorrectionPrior {
-  /** What the multiplier scales (apply.ts). */
+  /** What the multiplier scales (../correct-server.ts). */
   scales: string;
   /** Prior standard deviation of ln(correction) for the host-level value. */
   sigma: number;

@@ -38,7 +38,7 @@ import type { PublishedResult } from './published-result.js';
 import { findGpu } from '../gpus.js';
 import { trtllmBenchSettings } from './trtllm-bench-settings.js';
 import { SAMPLER_DEPENDENT_235B } from './not-as-published.js';
-import { FP8_CHECKPOINTS } from './model-configs.js';
+import { FP8_CHECKPOINTS } from '../model-configs.js';
 
 type Workload = PublishedResult['workload'];
 const SG = { kind: 'sharegpt' } as const;

@@ -14,7 +14,7 @@
 //     --scheduler_policy default guaranteed_no_evict.
 // Under enable_attention_dp both limits apply per rank (each attention-DP rank schedules its own
 // requests); the heuristic itself only sees tp and pp.
-import { BUILTIN_CONFIGS, FP8_CHECKPOINTS } from './model-configs.js';
+import { BUILTIN_CONFIGS, FP8_CHECKPOINTS } from '../model-configs.js';
 import { getModel } from '../models.js';
 import { paramCounts } from '../param-counts.js';
 import type { GpuSpec } from '../gpus.js';

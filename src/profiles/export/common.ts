@@ -6,7 +6,7 @@ import { hardwareLine, workloadLine } from '../report/lines.js';
 import type { Profile } from '../schema/profile.js';
 import { commandRelease, engineVersionText, hasReleaseVersion, simulatedEngine } from '../report/engine-version.js';
 import { heredocDelimiter, oneLine } from '../safety/hostile.js';
-import { BIND_ALL } from '../../host/dial.js';
+import { BIND_ALL } from '../../core/dial.js';
 
 /** Where exported commands find the profile's files: on the host, and inside a container. */
 export const FILES_IN_CONTAINER = '/etc/servelab';

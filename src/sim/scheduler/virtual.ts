@@ -8,7 +8,7 @@ import { findGpu, type GpuSpec } from '../../model/gpus.js';
 import { getModel, type ModelInfo } from '../../model/models.js';
 import { resolveServer, type FitResult, type ServerConfig } from '../../model/estimate.js';
 import { onNodes } from '../../model/interconnect.js';
-import { correctServer } from '../../model/calibration/apply.js';
+import { correctServer } from '../../model/correct-server.js';
 import { correctionsFor, type CorrectionSet } from '../../model/calibration/corrections.js';
 import { Scheduler } from './scheduler.js';
 import type { SimRequest } from './scheduler-types.js';

@@ -9,7 +9,7 @@ import { findGpu, gpuNames } from '../../model/gpus.js';
 import { getModel, type ModelInfo } from '../../model/models.js';
 import { resolveServer } from '../../model/estimate.js';
 import { onNodes } from '../../model/interconnect.js';
-import { correctServer } from '../../model/calibration/apply.js';
+import { correctServer } from '../../model/correct-server.js';
 import { simCorrections } from './host-corrections.js';
 import { SimArgsError, type SimArgs } from './args.js';
 import { corpusLines } from '../../engines/corpus.js';

@@ -2,8 +2,8 @@
 // ` \` continuations), never cut with an ellipsis.
 import React from 'react';
 import { Box, Text } from 'ink';
-import { commandLines } from '../format.js';
-import { useTheme } from '../theme.js';
+import { commandLines } from '../base/format.js';
+import { useTheme } from '../base/theme.js';
 
 export function Command({
   command,

@@ -1,8 +1,8 @@
 // The help bar, drawn from the keymap so it always matches what the keys do.
 import React from 'react';
 import { Box, Text } from 'ink';
-import { helpItems, type Scope } from '../keymap.js';
-import { useTheme } from '../theme.js';
+import { helpItems, type Scope } from '../base/keymap.js';
+import { useTheme } from '../base/theme.js';
 
 export function Footer({
   scope,

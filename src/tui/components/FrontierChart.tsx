@@ -6,7 +6,7 @@ import React from 'react';
 import { Box, Text } from 'ink';
 import type { ChartSeries } from '../../sweep/chart-scale.js';
 import { renderChartCells, type ChartCell } from '../../sweep/chart-text.js';
-import { useTheme } from '../theme.js';
+import { useTheme } from '../base/theme.js';
 import { useTerminalSize } from '../hooks/useTerminalSize.js';
 
 const SERIES_COLOURS = ['cyan', 'yellow', 'green', 'magenta', 'red', 'blue', 'white', 'gray'];

@@ -1,6 +1,6 @@
 import React from 'react';
 import { Text } from 'ink';
-import { useTheme } from '../theme.js';
+import { useTheme } from '../base/theme.js';
 
 /** A bar `width` columns wide filled to `ratio` (0..1). */
 export function ProgressBar({ ratio, width }: { ratio: number; width: number }): React.JSX.Element {

@@ -1,7 +1,7 @@
 import React from 'react';
 import { Text } from 'ink';
-import { sparkline } from '../format.js';
-import { useTheme } from '../theme.js';
+import { sparkline } from '../base/format.js';
+import { useTheme } from '../base/theme.js';
 
 /** The last `width` points of a series as block characters. */
 export function Sparkline({ values, width }: { values: readonly number[]; width: number }): React.JSX.Element {

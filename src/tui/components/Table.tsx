@@ -2,8 +2,8 @@
 // In-house because ink-table 3.1.0 is CommonJS and cannot require() Ink 6 (ERR_REQUIRE_ASYNC_MODULE).
 import React from 'react';
 import { Box, Text } from 'ink';
-import { truncate } from '../format.js';
-import { useTheme } from '../theme.js';
+import { truncate } from '../base/format.js';
+import { useTheme } from '../base/theme.js';
 
 export type Tone = 'good' | 'bad' | 'warn' | 'muted' | 'accent';
 

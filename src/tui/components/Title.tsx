@@ -1,6 +1,6 @@
 import React from 'react';
 import { Box, Text } from 'ink';
-import { useTheme } from '../theme.js';
+import { useTheme } from '../base/theme.js';
 
 /** The screen heading: step number, name, and a right-hand note (e.g. "simulated H100 x1"). */
 export function Title({ step, name, note }: { step: number; name: string; note?: string }): React.JSX.Element {

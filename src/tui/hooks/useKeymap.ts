@@ -1,6 +1,6 @@
 // The only place screens read keys: a key press becomes a keymap action for the focused scope.
 import { useInput, type Key } from 'ink';
-import { burstKeyNames, keyName, resolveKey, type Action, type Scope } from '../keymap.js';
+import { burstKeyNames, keyName, resolveKey, type Action, type Scope } from '../base/keymap.js';
 
 export type Handlers = Partial<Record<Action, () => void>>;
 

@@ -9,7 +9,7 @@ import type { SweepView } from '../../core/view-sweep.js';
 import type { CapacityView } from '../../core/view-capacity.js';
 import { dollarsPerMillionTokens } from '../../tune/decide/decide.js';
 import type { RunState } from './run.js';
-import { relativeLabel } from '../format.js';
+import { relativeLabel } from '../base/format.js';
 
 export interface ResultRow {
   result: VariantResult;

@@ -10,10 +10,10 @@ import type { Journal } from './journal.js';
 import type { Plan, PlanDeps, PlanHost } from '../plan/types.js';
 import type { Predicted } from '../../core/events.js';
 import type { Scenario } from '../../core/scenario.js';
-import type { EarlyStopRequest } from '../run/early-stop-run.js';
+import type { EarlyStopRequest } from '../run/contract/types.js';
 import type { CostLedger } from '../cost/ledger.js';
 import type { SessionCalibrator } from './calibration.js';
-import type { QualityRequest } from '../run/types.js';
+import type { QualityRequest } from '../run/contract/types.js';
 import type { Served, ServedServer } from '../run/serve-run.js';
 import type { BudgetTracker } from '../budget/budget.js';
 

@@ -1,7 +1,7 @@
 // The one launch path. Tuning, replay, serve on the simulated host and the dry-run plan all build
 // the launch context and the command here, so the command shown (for consent, in the plan) is
 // byte for byte the one the runner launches.
-import { urlHost } from '../../host/dial.js';
+import { urlHost } from '../../core/dial.js';
 import { join } from 'node:path';
 import type { Variant } from '../../core/variant.js';
 import { buildLaunchSpec, getAdapter } from '../../engines/index.js';

@@ -20,7 +20,7 @@ import type { HostFingerprint, Profile, ReplayRecord } from '../../profiles/sche
 import { judgeReplay, type ReplayJudgement } from '../../profiles/report/verdict.js';
 import { scenarioForWorkload } from '../config/profile-workload.js';
 import { simGpuFor } from '../../profiles/sim-gpu.js';
-import type { RunVariantContext } from '../run/types.js';
+import type { RunVariantContext } from '../run/contract/types.js';
 import type { LaunchSpec } from '../../host/launch-spec.js';
 
 export const EXIT = { ok: 0, failed: 1, badInput: 2, regression: 3 } as const;

@@ -24,7 +24,7 @@ function bindHost(argv: readonly string[]): string {
   if (i < 0) return '127.0.0.1';
   const h = argv[i] === '--host' ? argv[i + 1] : argv[i]!.slice('--host='.length);
   // 'localhost' can resolve to ::1 first while the engine listens on 127.0.0.1; wildcard binds
-  // are dialled on loopback downstream (host/dial.ts).
+  // are dialled on loopback downstream (core/dial.ts).
   return !h || h === 'localhost' ? '127.0.0.1' : h;
 }
 

@@ -33,7 +33,7 @@ import { capacityFlags } from './capacity-flags.js';
 import { budgetFlags } from './budget-flags.js';
 import { parseRuntime } from './runtime-flags.js';
 import { parseSweepFlags } from './sweep-flags.js';
-import { BIND_ALL } from '../../host/dial.js';
+import { BIND_ALL } from '../../core/dial.js';
 import { TUNE_PORT } from '../../host/ports.js';
 import { optionalNumberArg, type NumberRange } from '../../core/number-arg.js';
 

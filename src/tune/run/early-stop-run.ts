@@ -4,19 +4,8 @@
 // the margin. The stage loop names the leader; the runner owns the benchmark.
 import type { SampledRequest } from '../../bench/types.js';
 import type { LiveSnapshot } from '../../core/metrics.js';
-import type { Objective } from '../../core/objective.js';
+import type { EarlyStopRequest } from './contract/types.js';
 import { snapshotChannel, unitsMax, watchForEarlyStop, type EarlyStopVerdict } from '../decide/early-stop.js';
-
-/** What the stage loop hands the runner: the leader so far and the noise margin. */
-export interface EarlyStopRequest {
-  leaderId: string;
-  objective: Objective;
-  /** The leader's objective value (simulated units on the simulated host, like the snapshots). */
-  value: number;
-  /** The leader's server-side prompt token count (unitsMax for the 'total' objective). */
-  leaderInputTokens: number;
-  marginPct: number;
-}
 
 export type StopVerdict = Extract<EarlyStopVerdict, { stop: true }>;
 

@@ -9,7 +9,7 @@ import type { VariantQuality } from '../../core/quality-schema.js';
 import { greedyOutputs } from '../../quality/greedy.js';
 import { gpusHeld } from '../../model/layout.js';
 import { loadScenario } from '../launch/workloads.js';
-import type { QualityRequest, RunVariantContext } from './types.js';
+import type { QualityRequest, RunVariantContext } from './contract/types.js';
 
 /** A llama.cpp GGUF written by `servelab random-gguf` (its general.name says so, gguf/random.ts). */
 function randomGguf(model: string): boolean {

@@ -9,7 +9,7 @@ import type { Variant } from '../../core/variant.js';
 import { writeFileAtomic } from '../../core/atomic-write.js';
 import type { Scenario } from '../../core/scenario.js';
 import { scenarioKey } from '../launch/workloads.js';
-import type { RunVariantContext, ServerStart } from './types.js';
+import type { RunVariantContext, ServerStart } from './contract/types.js';
 import { resultJson } from '../../bench/output/save.js';
 import { toSimulated } from '../../bench/metrics/simulated.js';
 import type { BenchResult } from '../../bench/types.js';

@@ -14,7 +14,7 @@ import type { Scenario } from '../../core/scenario.js';
 import { launchGpuTime, servedWallS } from '../cost/variant-cost.js';
 import { earlyStopWatch, type StopVerdict } from './early-stop-run.js';
 import { failureContext, launchSpeed, startServer } from './server-start.js';
-import type { RunVariantContext, ServerStart } from './types.js';
+import type { RunVariantContext, ServerStart } from './contract/types.js';
 import { goodputFromSlo, sloPercentiles } from '../../core/slo.js';
 import { loadScenario } from '../launch/workloads.js';
 import { clientIgnoresEos } from '../launch/dummy-weights.js';

@@ -4,7 +4,7 @@ import type { GpuSample } from '../../core/metrics.js';
 import type { EngineAdapter } from '../../engines/types.js';
 import { queryGpus, readSimGpus } from '../../host/gpus.js';
 import { baseUrl } from '../launch/launch.js';
-import type { RunVariantContext } from './types.js';
+import type { RunVariantContext } from './contract/types.js';
 import type { LaunchSpec } from '../../host/launch-spec.js';
 
 /** Sample /metrics and the GPUs now, every interval, and once more when stopped. */

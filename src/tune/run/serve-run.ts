@@ -12,7 +12,7 @@ import { launchGpuTime } from '../cost/variant-cost.js';
 import { baseUrl } from '../launch/launch.js';
 import { startWithRetries } from './runner.js';
 import { startSampler } from './sampler.js';
-import type { RunVariantContext } from './types.js';
+import type { RunVariantContext } from './contract/types.js';
 
 /** The running server as `use` sees it: its URL and the simulated clock it runs on (1 on a real host). */
 export interface ServedServer {

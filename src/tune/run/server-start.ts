@@ -14,7 +14,7 @@ import type { ServerHandle } from '../../host/server-handle.js';
 import { modelledStartupS } from '../plan/deps.js';
 import { launchWeights } from '../launch/dummy-weights.js';
 import { baseUrl, launchContext, prepareLaunch } from '../launch/launch.js';
-import type { LaunchRecord, RunVariantContext, ServerStart } from './types.js';
+import type { LaunchRecord, RunVariantContext, ServerStart } from './contract/types.js';
 import type { Scenario } from '../../core/scenario.js';
 import { startSlurmServer } from './slurm/start.js';
 import { autoSimSpeed } from '../launch/workloads.js';

@@ -7,7 +7,7 @@ import type { VariantResult } from '../../core/events.js';
 import type { StageName } from '../config/config.js';
 import { AbortedError } from '../../core/aborted.js';
 import { score } from '../decide/decide.js';
-import type { EarlyStopRequest } from '../run/early-stop-run.js';
+import type { EarlyStopRequest } from '../run/contract/types.js';
 import { announce, combineRuns, measureRepeat, measureRuns } from './measure-variant.js';
 import type { PlannedVariant } from '../plan/types.js';
 import { DEFAULT_REPEATS_MAX, nextRepeatStep, runSpreadPct, type RepeatStep } from '../decide/repeats.js';

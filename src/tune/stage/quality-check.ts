@@ -10,7 +10,7 @@ import { agreement, exactMatchAccuracy } from '../../quality/agreement.js';
 import { numericsChanges, QUALITY_MAX_TOKENS, randomWeightsNote, readQualityEval } from '../../quality/greedy.js';
 import type { QualityCheckRecord, VariantQuality } from '../../core/quality-schema.js';
 import { qualityGpuS } from '../../quality/text.js';
-import type { QualityRequest } from '../run/types.js';
+import type { QualityRequest } from '../run/contract/types.js';
 import type { QualityReference, SessionContext } from '../context/session-context.js';
 
 /** The reference a variant is compared with: its engine's engine-stage run. */

@@ -7,7 +7,7 @@ import { applyToView, emptyView } from '../../../src/core/view.js';
 import { summaryText } from '../../../src/cli/text.js';
 import { servedName } from '../../../src/tune/plan/llamacpp-gguf.js';
 import { stageTables } from '../../../src/tui/state/results.js';
-import { servedLines } from '../../../src/tui/components/results/verdicts.js';
+import { servedLines } from '../../../src/tui/panels/results/verdicts.js';
 import { LLAMA_SKIP, testGguf } from '../../helpers/llamacpp-fixture.js';
 import { skipNote } from '../../helpers/skip.js';
 

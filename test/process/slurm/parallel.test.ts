@@ -12,7 +12,7 @@ import { parseAutoArgs } from '../../../src/cli/auto-args.js';
 import { planWaves, runParallel } from '../../../src/tune/stage/parallel.js';
 import { makeVariant } from '../../../src/tune/plan/variant-ids.js';
 import { runVariantScenarios } from '../../../src/tune/run/runner.js';
-import type { RunVariantContext } from '../../../src/tune/run/types.js';
+import type { RunVariantContext } from '../../../src/tune/run/contract/types.js';
 import { AbortedError } from '../../../src/core/aborted.js';
 import { parseScenario } from '../../../src/tune/config/scenarios.js';
 import { ambientTestCluster } from '../../helpers/slurm/ambient-cluster.js';

@@ -15,7 +15,7 @@ import { runSlurm } from '../../../src/host/slurm/cli.js';
 import { parseAutoArgs } from '../../../src/cli/auto-args.js';
 import { makeVariant } from '../../../src/tune/plan/variant-ids.js';
 import { runVariantScenarios } from '../../../src/tune/run/runner.js';
-import type { RunVariantContext } from '../../../src/tune/run/types.js';
+import type { RunVariantContext } from '../../../src/tune/run/contract/types.js';
 import { AbortedError } from '../../../src/core/aborted.js';
 import { parseScenario } from '../../../src/tune/config/scenarios.js';
 import { planSession } from '../../../src/tune/session/session.js';

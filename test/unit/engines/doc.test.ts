@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { renderEnginesDocs } from '../../../src/engines/data/doc.js';
+import { renderEnginesDocs } from '../../../src/engines/doc.js';
 
 const root = path.join(import.meta.dirname, '../../..');
 

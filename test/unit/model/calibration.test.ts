@@ -3,7 +3,7 @@
 // checked on a small analytic predictor (known truth) and once on the real estimate.
 import { describe, expect, it } from 'vitest';
 import { correctionsFor, NEUTRAL, parseCorrectionSet, type Corrections } from '../../../src/model/calibration/corrections.js';
-import { correctServer } from '../../../src/model/calibration/apply.js';
+import { correctServer } from '../../../src/model/correct-server.js';
 import { fitCorrections } from '../../../src/model/calibration/fit.js';
 import { PRIOR_BAND_LOG_SD, type Figures, type Observation } from '../../../src/model/calibration/observation.js';
 import { solveSpd } from '../../../src/model/calibration/linalg.js';

@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BUILTIN_CONFIGS } from '../../../src/model/data/model-configs.js';
+import { BUILTIN_CONFIGS } from '../../../src/model/model-configs.js';
 import { WIDER_HELD_OUT } from '../../../src/model/data/published-wider.js';
 import { HARDWARE } from '../../../src/model/efficiency.js';
 import { gemmFlopsPerGpu, resolveServer } from '../../../src/model/estimate.js';

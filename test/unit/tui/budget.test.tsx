@@ -2,9 +2,9 @@
 // the budget, and the Run screen the budget left after the last launch (a budget-state event).
 import React from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { App } from '../../../src/app.js';
+import { App } from '../../../src/screens/app.js';
 import { budgetPlanText } from '../../../src/core/view-budget.js';
-import { colourTheme } from '../../../src/tui/theme.js';
+import { colourTheme } from '../../../src/tui/base/theme.js';
 import { render, type Rendered } from '../../helpers/render.js';
 import { enterRun } from '../../helpers/tui/walk.js';
 import { defaults, fakeServices, plan, scripted, sessionEvents } from '../../helpers/tui/fixtures.js';

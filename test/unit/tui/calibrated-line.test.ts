@@ -2,7 +2,7 @@
 // prediction with its band beside the measurement, on a terminal wide enough for it.
 import { describe, expect, it } from 'vitest';
 import type { VariantResult } from '../../../src/core/events.js';
-import { variantLine } from '../../../src/tui/components/run/Leaderboard.js';
+import { variantLine } from '../../../src/tui/panels/run/Leaderboard.js';
 import { result } from '../../helpers/tui/fixtures.js';
 
 describe('the leaderboard line of a calibrated session', () => {

@@ -1,8 +1,8 @@
 import React from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { GpuPanel } from '../../../src/tui/components/run/GpuPanel.js';
+import { GpuPanel } from '../../../src/tui/panels/run/GpuPanel.js';
 import { Table, fitColumns, pad, type Column } from '../../../src/tui/components/Table.js';
-import { relativeLabel, sparkline, wrapLines } from '../../../src/tui/format.js';
+import { relativeLabel, sparkline, wrapLines } from '../../../src/tui/base/format.js';
 import { formatCommand } from '../../../src/core/shell-quote.js';
 import { render, type Rendered } from '../../helpers/render.js';
 

@@ -1,7 +1,7 @@
 // The Results legend for dummy-weight rows names each engine's own spelling, the winner's first.
 import { describe, expect, it } from 'vitest';
 import type { VariantResult } from '../../../src/core/events.js';
-import { dummyLegend } from '../../../src/tui/components/results/verdicts.js';
+import { dummyLegend } from '../../../src/tui/panels/results/verdicts.js';
 import type { ResultRow, StageTable } from '../../../src/tui/state/results.js';
 
 const VLLM = 'dummy weights (--load-format dummy, outputs fixed by ignore_eos): same shapes and kernels, no weight load';

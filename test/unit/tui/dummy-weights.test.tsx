@@ -7,13 +7,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { App } from '../../../src/app.js';
+import { App } from '../../../src/screens/app.js';
 import { openSettings } from '../../../src/core/settings.js';
 import { parseAutoArgs } from '../../../src/cli/auto-args.js';
 import type { SessionConfig } from '../../../src/tune/config/config.js';
 import { realServices } from '../../../src/tui/services/workbench.js';
 import { parseTuiFlags } from '../../../src/cli/auto-args.js';
-import { colourTheme } from '../../../src/tui/theme.js';
+import { colourTheme } from '../../../src/tui/base/theme.js';
 import { render, type Rendered } from '../../helpers/render.js';
 
 let dir: string;

@@ -3,7 +3,7 @@
 // to the row the user picked, and the layout chosen by the room there is.
 import { describe, expect, it } from 'vitest';
 import type { TuneEvent } from '../../../src/core/events.js';
-import { compactRows, footerLines, gpuText, runningLayout, PANEL_LINES } from '../../../src/tui/components/run/run-layout.js';
+import { compactRows, footerLines, gpuText, runningLayout, PANEL_LINES } from '../../../src/tui/panels/run/run-layout.js';
 import { liveCostText, sessionCostLine } from '../../../src/tui/components/cost-text.js';
 import { initialRunState, runReducer, type RunState } from '../../../src/tui/state/run.js';
 import { skipTarget } from '../../../src/tui/state/pick.js';

@@ -3,12 +3,12 @@
 // progress line not cut, and a plan estimate that counts the validation.
 import React from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { App } from '../../../src/app.js';
+import { App } from '../../../src/screens/app.js';
 import { PlanScreen } from '../../../src/screens/PlanScreen.js';
 import type { TuneEvent } from '../../../src/core/events.js';
-import { commandLines, shellWords } from '../../../src/tui/format.js';
+import { commandLines, shellWords } from '../../../src/tui/base/format.js';
 import { initialWizard, wizardReducer } from '../../../src/tui/state/wizard.js';
-import { colourTheme } from '../../../src/tui/theme.js';
+import { colourTheme } from '../../../src/tui/base/theme.js';
 import { overflowingLines, render, type Rendered } from '../../helpers/render.js';
 import { enterRun } from '../../helpers/tui/walk.js';
 import { defaults, fakeServices, form, plan, result, scripted, sessionEvents, snapshot, stageDone } from '../../helpers/tui/fixtures.js';

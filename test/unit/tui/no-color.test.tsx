@@ -4,8 +4,8 @@ vi.hoisted(() => {
   process.env.FORCE_COLOR = '1';
 });
 import React from 'react';
-import { App } from '../../../src/app.js';
-import { colourTheme, plainTheme, themeFromEnv, type Theme } from '../../../src/tui/theme.js';
+import { App } from '../../../src/screens/app.js';
+import { colourTheme, plainTheme, themeFromEnv, type Theme } from '../../../src/tui/base/theme.js';
 import { render, type Rendered } from '../../helpers/render.js';
 import { defaults, fakeServices } from '../../helpers/tui/fixtures.js';
 

@@ -4,13 +4,13 @@
 // early and a row measured with dummy weights.
 import React from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { App } from '../../../src/app.js';
+import { App } from '../../../src/screens/app.js';
 import type { SessionGpuTime, TuneEvent, VariantResult } from '../../../src/core/events.js';
 import type { PlanInfo } from '../../../src/core/events.js';
-import { stageVerdict } from '../../../src/tui/components/results/verdicts.js';
-import { variantLine } from '../../../src/tui/components/run/Leaderboard.js';
+import { stageVerdict } from '../../../src/tui/panels/results/verdicts.js';
+import { variantLine } from '../../../src/tui/panels/run/Leaderboard.js';
 import type { StageTable } from '../../../src/tui/state/results.js';
-import { colourTheme } from '../../../src/tui/theme.js';
+import { colourTheme } from '../../../src/tui/base/theme.js';
 import { overflowingLines, render, type Rendered } from '../../helpers/render.js';
 import { enterRun } from '../../helpers/tui/walk.js';
 import { defaults, fakeServices, result, scripted, snapshot, stageDone } from '../../helpers/tui/fixtures.js';

@@ -10,7 +10,7 @@ import { liveServers, stopAllServers } from '../../../src/host/registry.js';
 import { executeReplay, prepareReplay, type ReplayOptions, type ReplaySetup } from '../../../src/tune/replay/replay.js';
 import { loadProfile } from '../../../src/profiles/store/store.js';
 import { type ReplayTuiResult, ReplayScreen } from '../../../src/screens/ReplayScreen.js';
-import { colourTheme } from '../../../src/tui/theme.js';
+import { colourTheme } from '../../../src/tui/base/theme.js';
 import { overflowingLines, render, type Rendered } from '../../helpers/render.js';
 import { testPort } from '../../helpers/ports.js';
 

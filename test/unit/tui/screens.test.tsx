@@ -1,9 +1,9 @@
 import React from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { App } from '../../../src/app.js';
+import { App } from '../../../src/screens/app.js';
 import { HostScreen } from '../../../src/screens/HostScreen.js';
 import { PlanScreen } from '../../../src/screens/PlanScreen.js';
-import { colourTheme, ThemeContext, type Theme } from '../../../src/tui/theme.js';
+import { colourTheme, ThemeContext, type Theme } from '../../../src/tui/base/theme.js';
 import { overflowingLines, render, type Rendered } from '../../helpers/render.js';
 import { enterRun } from '../../helpers/tui/walk.js';
 import {

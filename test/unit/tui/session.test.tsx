@@ -6,15 +6,15 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { App } from '../../../src/app.js';
+import { App } from '../../../src/screens/app.js';
 import { openSettings } from '../../../src/core/settings.js';
 import { liveServers, stopAllServers } from '../../../src/host/registry.js';
 import { formatCommand } from '../../../src/core/shell-quote.js';
 import { Journal } from '../../../src/tune/context/journal.js';
-import { shellWords } from '../../../src/tui/format.js';
+import { shellWords } from '../../../src/tui/base/format.js';
 import { realServices } from '../../../src/tui/services/workbench.js';
 import { parseTuiFlags } from '../../../src/cli/auto-args.js';
-import { colourTheme } from '../../../src/tui/theme.js';
+import { colourTheme } from '../../../src/tui/base/theme.js';
 import { render, type Rendered } from '../../helpers/render.js';
 import { testPort } from '../../helpers/ports.js';
 

@@ -3,7 +3,7 @@ import { applyEvent, initialRunState, runReducer, type RunState } from '../../..
 import { etaSeconds, HISTORY_MAX, LOG_TAIL_MAX } from '../../../src/tui/state/live.js';
 import { focusedField, initialWizard, visibleFields, wizardReducer } from '../../../src/tui/state/wizard.js';
 import { finalWinner, stageTables, validationRows } from '../../../src/tui/state/results.js';
-import { burstKeyNames, helpItems, KEYMAP, resolveKey } from '../../../src/tui/keymap.js';
+import { burstKeyNames, helpItems, KEYMAP, resolveKey } from '../../../src/tui/base/keymap.js';
 import { form, result, sessionEvents, snapshot, stageDone } from '../../helpers/tui/fixtures.js';
 
 const feed = (events = sessionEvents(), upTo = events.length): RunState =>

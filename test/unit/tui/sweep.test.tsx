@@ -3,11 +3,11 @@
 // and 200x50. Compared on content: axis labels, legend names, markers, the choice sentence.
 import React from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { App } from '../../../src/app.js';
+import { App } from '../../../src/screens/app.js';
 import type { TuneEvent } from '../../../src/core/events.js';
 import { X_LABEL, Y_LABEL } from '../../../src/sweep/chart-scale.js';
 import { BROKEN, MARKERS } from '../../../src/sweep/chart-text.js';
-import { colourTheme } from '../../../src/tui/theme.js';
+import { colourTheme } from '../../../src/tui/base/theme.js';
 import { checkForm } from '../../../src/tui/services/form.js';
 import { overflowingLines, render, tick, type Rendered } from '../../helpers/render.js';
 import { defaults, fakeServices, scripted, sessionEvents } from '../../helpers/tui/fixtures.js';

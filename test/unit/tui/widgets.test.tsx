@@ -20,7 +20,7 @@ import {
 import { useTextField } from '../../../src/tui/widgets/text-field/use-text-field.js';
 import { ModelScreen } from '../../../src/screens/ModelScreen.js';
 import { initialWizard, wizardReducer } from '../../../src/tui/state/wizard.js';
-import { colourTheme, ThemeContext } from '../../../src/tui/theme.js';
+import { colourTheme, ThemeContext } from '../../../src/tui/base/theme.js';
 import { checkForm } from '../../../src/tui/services/form.js';
 import { render, type Rendered } from '../../helpers/render.js';
 import { form, qwen } from '../../helpers/tui/fixtures.js';

@@ -1,7 +1,7 @@
 // The checklist's input hook: the keymap's move and toggle actions of the screen's scope become
 // checklist actions. Only the focused checklist listens.
 import { useKeymap } from '../../hooks/useKeymap.js';
-import type { Scope } from '../../keymap.js';
+import type { Scope } from '../../base/keymap.js';
 
 export interface ChecklistInput {
   onMove: (dir: 1 | -1) => void;

@@ -4,7 +4,7 @@ import React from 'react';
 import { Box, Text } from 'ink';
 import { Table, type Column, type Tone } from '../../components/Table.js';
 import { Muted } from '../../components/Title.js';
-import { useTheme } from '../../theme.js';
+import { useTheme } from '../../base/theme.js';
 import { fitRows } from './state.js';
 
 export function PageTabs({ names, page, width }: { names: readonly string[]; page: number; width: number }): React.JSX.Element {

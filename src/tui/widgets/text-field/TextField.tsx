@@ -3,7 +3,7 @@
 import React from 'react';
 import { Text } from 'ink';
 import { Muted } from '../../components/Title.js';
-import { truncate } from '../../format.js';
+import { truncate } from '../../base/format.js';
 import { visibleSlice, type TextFieldState } from './state.js';
 
 export interface TextFieldProps {

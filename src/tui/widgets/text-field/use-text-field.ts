@@ -2,7 +2,7 @@
 // Backspace, Ctrl-D) become edits; printable input, pasted or typed in a burst, is inserted.
 // Only the focused field listens; the screen around it keeps its own keys (Enter, Esc, Tab...).
 import { useKeymap, type Handlers } from '../../hooks/useKeymap.js';
-import { charKeyName, resolveKey } from '../../keymap.js';
+import { charKeyName, resolveKey } from '../../base/keymap.js';
 import type { TextFieldAction } from './state.js';
 
 export interface TextFieldInputOptions {

@@ -26,7 +26,7 @@ import type { SlurmRuntimeConfig } from '../../config/config.js';
 import { modelledStartupS } from '../../plan/deps.js';
 import { launchWeights } from '../../launch/dummy-weights.js';
 import { launchContext, prepareLaunch } from '../../launch/launch.js';
-import type { LaunchRecord, RunVariantContext, ServerStart } from '../types.js';
+import type { LaunchRecord, RunVariantContext, ServerStart } from '../contract/types.js';
 import { describeJobGpus, jobGpus, singleNodeGpuIds } from './gpus.js';
 import { cpusPerTask } from './cpu.js';
 import { jobServer, type JobServer } from './handle.js';

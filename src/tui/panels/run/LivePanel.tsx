@@ -3,12 +3,12 @@ import React from 'react';
 import { Box, Text } from 'ink';
 import type { CurrentVariant } from '../../state/live.js';
 import { etaSeconds } from '../../state/live.js';
-import { fmtMs, fmtNum, fmtPct, fmtTokS } from '../../format.js';
+import { fmtMs, fmtNum, fmtPct, fmtTokS } from '../../base/format.js';
 import { durationText } from '../../../core/duration-text.js';
-import { useTheme } from '../../theme.js';
-import { Sparkline } from '../Sparkline.js';
-import { ProgressBar } from '../ProgressBar.js';
-import { Muted } from '../Title.js';
+import { useTheme } from '../../base/theme.js';
+import { Sparkline } from '../../components/Sparkline.js';
+import { ProgressBar } from '../../components/ProgressBar.js';
+import { Muted } from '../../components/Title.js';
 
 export interface LivePanelProps {
   current: CurrentVariant;

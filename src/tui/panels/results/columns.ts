@@ -5,10 +5,10 @@ import type { VariantResult, ValidationRow } from '../../../core/events.js';
 import { formatGpuHours } from '../../../core/view-cost.js';
 import { isStoppedEarly, STOPPED_EARLY, statusText } from '../../../core/result-status.js';
 import { isSameServer, SAME_SERVER_STATUS } from '../../../tune/decide/same-server.js';
-import { fmtDollars, fmtMs, fmtPct, fmtTokS, truncate } from '../../format.js';
+import { fmtDollars, fmtMs, fmtPct, fmtTokS, truncate } from '../../base/format.js';
 import { durationText } from '../../../core/duration-text.js';
 import type { ResultRow } from '../../state/results.js';
-import type { Column } from '../Table.js';
+import type { Column } from '../../components/Table.js';
 
 /** The mark after a label measured with dummy weights (explained under the table). */
 export const DUMMY_MARK = '†';

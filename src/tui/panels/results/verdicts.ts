@@ -1,9 +1,9 @@
 // The words under the Results tables: each stage's verdict, the validation's, and the failure
 // reasons that fit the page.
-import { fmtPct, wrapLines } from '../../format.js';
+import { fmtPct, wrapLines } from '../../base/format.js';
 import type { ResultRow, ResultsData, StageTable } from '../../state/results.js';
 import { fitBlocks, fitRows } from '../../widgets/paged-table/state.js';
-import { sessionCostLine } from '../cost-text.js';
+import { sessionCostLine } from '../../components/cost-text.js';
 import { DUMMY_MARK, isDummy } from './columns.js';
 import { statusText } from '../../../core/result-status.js';
 

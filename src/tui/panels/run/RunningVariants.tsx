@@ -4,9 +4,9 @@
 import React from 'react';
 import { Box, Text } from 'ink';
 import type { CurrentVariant } from '../../state/live.js';
-import { useTheme } from '../../theme.js';
-import { ProgressBar } from '../ProgressBar.js';
-import { Muted } from '../Title.js';
+import { useTheme } from '../../base/theme.js';
+import { ProgressBar } from '../../components/ProgressBar.js';
+import { Muted } from '../../components/Title.js';
 import { LivePanel } from './LivePanel.js';
 import { LogTail } from './LogTail.js';
 import { StatusLine } from './StatusLine.js';

@@ -4,11 +4,11 @@ import React from 'react';
 import { Box, Text } from 'ink';
 import type { SweepView } from '../../../core/view-sweep.js';
 import { sweepChartSeries } from '../../../sweep/view-chart.js';
-import { wrapLines } from '../../format.js';
-import { useTheme } from '../../theme.js';
-import { FrontierChart } from '../FrontierChart.js';
-import { Table } from '../Table.js';
-import { Muted } from '../Title.js';
+import { wrapLines } from '../../base/format.js';
+import { useTheme } from '../../base/theme.js';
+import { FrontierChart } from '../../components/FrontierChart.js';
+import { Table } from '../../components/Table.js';
+import { Muted } from '../../components/Title.js';
 import { frontierColumns, frontierRows } from './sweep-text.js';
 
 /** The choice in words: the sentence (chosen or only shown), its reason, the runner-up; or why there is none. */

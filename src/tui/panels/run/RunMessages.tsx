@@ -3,9 +3,9 @@
 // that says how the run ended.
 import React from 'react';
 import { Box, Text } from 'ink';
-import { wrapLines } from '../../format.js';
+import { wrapLines } from '../../base/format.js';
 import type { RunState } from '../../state/run.js';
-import { useTheme } from '../../theme.js';
+import { useTheme } from '../../base/theme.js';
 
 export interface MessageLine {
   text: string;

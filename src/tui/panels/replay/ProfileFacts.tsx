@@ -4,12 +4,12 @@ import React from 'react';
 import { Box, Text } from 'ink';
 import type { ReplaySetup } from '../../../tune/replay/replay.js';
 import type { MetricDelta } from '../../../profiles/report/verdict.js';
-import { fmtMs, fmtPct, fmtTokS, wrapLines } from '../../format.js';
+import { fmtMs, fmtPct, fmtTokS, wrapLines } from '../../base/format.js';
 import { formatCommand } from '../../../core/shell-quote.js';
-import { useTheme } from '../../theme.js';
-import { Command } from '../Command.js';
-import type { Column } from '../Table.js';
-import { Muted } from '../Title.js';
+import { useTheme } from '../../base/theme.js';
+import { Command } from '../../components/Command.js';
+import type { Column } from '../../components/Table.js';
+import { Muted } from '../../components/Title.js';
 
 const fmtDelta = (d: MetricDelta, v: number | null) => (d.unit === 'ms' ? fmtMs(v) : fmtTokS(v));
 

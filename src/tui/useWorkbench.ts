@@ -2,7 +2,7 @@
 // Enter pressed early remembered), the plan (the latest request wins), and the one way out.
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useApp } from 'ink';
-import type { Choices, HostView, PlannedSession, Services } from '../services/types.js';
+import type { Choices, HostView, PlannedSession, Services } from './services/types.js';
 import type { TuneSession } from './useTuneSession.js';
 
 function errorText(e: unknown): string {

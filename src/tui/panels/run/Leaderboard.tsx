@@ -5,10 +5,10 @@ import { Static, Text } from 'ink';
 import type { VariantResult } from '../../../core/events.js';
 import { formatGpuHours } from '../../../core/view-cost.js';
 import type { StaticItem } from '../../state/run.js';
-import { fmtMs, fmtPct, fmtTokS, relativeLabel, truncate, wrapLines } from '../../format.js';
+import { fmtMs, fmtPct, fmtTokS, relativeLabel, truncate, wrapLines } from '../../base/format.js';
 import { durationText } from '../../../core/duration-text.js';
-import { useTheme, type Theme } from '../../theme.js';
-import { pad } from '../Table.js';
+import { useTheme, type Theme } from '../../base/theme.js';
+import { pad } from '../../components/Table.js';
 import { statusText } from '../../../core/result-status.js';
 
 export function variantLine(r: VariantResult, label: string, width: number): string {

@@ -5,8 +5,8 @@ import type { SweepLoadInfo } from '../../../core/sweep-info.js';
 import type { SweepPointInfo } from '../../../core/sweep-info.js';
 import type { SweepView } from '../../../core/view-sweep.js';
 import { loadLabel } from '../../../sweep/spec.js';
-import { fmtMs, fmtNum } from '../../format.js';
-import type { Column } from '../Table.js';
+import { fmtMs, fmtNum } from '../../base/format.js';
+import type { Column } from '../../components/Table.js';
 
 export const sweepLoad = (l: SweepLoadInfo) => loadLabel({ kind: l.kind, value: l.value ?? Infinity });
 

@@ -3,9 +3,9 @@
 import React from 'react';
 import { Box, Text } from 'ink';
 import type { GpuSample } from '../../../core/metrics.js';
-import { fmtMiB, truncate } from '../../format.js';
-import { ProgressBar } from '../ProgressBar.js';
-import { Muted } from '../Title.js';
+import { fmtMiB, truncate } from '../../base/format.js';
+import { ProgressBar } from '../../components/ProgressBar.js';
+import { Muted } from '../../components/Title.js';
 
 export interface GpuPanelProps {
   gpus: readonly GpuSample[];

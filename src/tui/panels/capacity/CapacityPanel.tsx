@@ -3,7 +3,7 @@
 import React from 'react';
 import { Box, Text } from 'ink';
 import type { CapacityView } from '../../../core/view-capacity.js';
-import { useTheme } from '../../theme.js';
+import { useTheme } from '../../base/theme.js';
 import { capacityLines } from './capacity-text.js';
 
 export function CapacityPanel({ capacity, width, height }: { capacity: CapacityView; width: number; height: number }): React.JSX.Element {

@@ -4,22 +4,22 @@
 // stops the session (and so its servers) before the app unmounts.
 import React, { useEffect, useMemo, useReducer, useState } from 'react';
 import { Box } from 'ink';
-import { HostScreen } from './screens/HostScreen.js';
-import { ModelScreen } from './screens/ModelScreen.js';
-import { PlanScreen } from './screens/PlanScreen.js';
-import { ResultsScreen } from './screens/ResultsScreen.js';
-import { RunScreen } from './screens/RunScreen.js';
-import { SaveScreen } from './screens/SaveScreen.js';
-import { useRedrawOnResize } from './tui/hooks/useRedrawOnResize.js';
-import { useTerminalSize } from './tui/hooks/useTerminalSize.js';
-import { useTuneSession, type TuneSession } from './tui/hooks/useTuneSession.js';
-import { useHostDetection, usePlanner, useQuit, type Planner } from './tui/hooks/useWorkbench.js';
-import type { ScreenProps } from './tui/screen-props.js';
-import { resultsData } from './tui/state/results.js';
-import { initialWizard, wizardReducer, type ScreenId, type WizardAction, type WizardState } from './tui/state/wizard.js';
-import { ThemeContext, themeFromEnv, type Theme } from './tui/theme.js';
-import { formObjectiveLabel } from './tui/services/form.js';
-import type { HostChoice, HostView, Services, WorkbenchDefaults, SessionStarter } from './tui/services/types.js';
+import { HostScreen } from './HostScreen.js';
+import { ModelScreen } from './ModelScreen.js';
+import { PlanScreen } from './PlanScreen.js';
+import { ResultsScreen } from './ResultsScreen.js';
+import { RunScreen } from './RunScreen.js';
+import { SaveScreen } from './SaveScreen.js';
+import { useRedrawOnResize } from '../tui/hooks/useRedrawOnResize.js';
+import { useTerminalSize } from '../tui/hooks/useTerminalSize.js';
+import { useTuneSession, type TuneSession } from '../tui/useTuneSession.js';
+import { useHostDetection, usePlanner, useQuit, type Planner } from '../tui/useWorkbench.js';
+import type { ScreenProps } from '../tui/screen-props.js';
+import { resultsData } from '../tui/state/results.js';
+import { initialWizard, wizardReducer, type ScreenId, type WizardAction, type WizardState } from '../tui/state/wizard.js';
+import { ThemeContext, themeFromEnv, type Theme } from '../tui/base/theme.js';
+import { formObjectiveLabel } from '../tui/services/form.js';
+import type { HostChoice, HostView, Services, WorkbenchDefaults, SessionStarter } from '../tui/services/types.js';
 
 export interface AppProps {
   services: Services;

@@ -1,7 +1,7 @@
 import React from 'react';
 import { Box, Text } from 'ink';
-import { truncate } from '../../format.js';
-import { Muted } from '../Title.js';
+import { truncate } from '../../base/format.js';
+import { Muted } from '../../components/Title.js';
 
 /** The last `lines` lines of a server's log, each cut to the width (never wrapping the layout). */
 export function LogTail({ lines, count, width }: { lines: readonly string[]; count: number; width: number }): React.JSX.Element {

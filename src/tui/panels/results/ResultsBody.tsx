@@ -3,15 +3,15 @@
 // command. Keys and title belong to the screen around it (Results in the workbench, `servelab view`).
 import React from 'react';
 import { Box, Text } from 'ink';
-import { commandLines } from '../../format.js';
+import { commandLines } from '../../base/format.js';
 import { formatCommand } from '../../../core/shell-quote.js';
 import { servingArgv } from '../../../tune/launch/dummy-weights.js';
 import type { ResultsData } from '../../state/results.js';
-import { useTheme } from '../../theme.js';
+import { useTheme } from '../../base/theme.js';
 import { FittedTable, PageTabs } from '../../widgets/paged-table/PagedTable.js';
-import { Command } from '../Command.js';
-import { Table } from '../Table.js';
-import { Muted } from '../Title.js';
+import { Command } from '../../components/Command.js';
+import { Table } from '../../components/Table.js';
+import { Muted } from '../../components/Title.js';
 import { SweepPage } from '../sweep/SweepPage.js';
 import { CapacityPanel } from '../capacity/CapacityPanel.js';
 import { qualityRows } from './quality-lines.js';

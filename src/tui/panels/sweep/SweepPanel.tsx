@@ -5,10 +5,10 @@ import React from 'react';
 import { Box, Text } from 'ink';
 import type { SweepView } from '../../../core/view-sweep.js';
 import { sweepChartSeries } from '../../../sweep/view-chart.js';
-import { truncate } from '../../format.js';
-import { useTheme } from '../../theme.js';
-import { FrontierChart } from '../FrontierChart.js';
-import { Muted } from '../Title.js';
+import { truncate } from '../../base/format.js';
+import { useTheme } from '../../base/theme.js';
+import { FrontierChart } from '../../components/FrontierChart.js';
+import { Muted } from '../../components/Title.js';
 import { latestPointLine, sweepHeader } from './sweep-text.js';
 
 /** Chart rows for a terminal `height` tall: what the screen's other lines leave, up to 40. */

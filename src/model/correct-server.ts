@@ -3,8 +3,8 @@
 // overheads, the API front end) are scaled here; the two step-level factors (prefill steps,
 // attention) are carried on the server for step-time.ts. Neutral corrections return the server
 // as it was, so the uncorrected model is untouched.
-import type { ServerConfig } from '../estimate.js';
-import { isNeutral, type Corrections } from './corrections.js';
+import type { ServerConfig } from './estimate.js';
+import { isNeutral, type Corrections } from './calibration/corrections.js';
 
 /** `cfg` with the host corrections applied (a copy; `cfg` is not changed). */
 export function correctServer<T extends ServerConfig>(cfg: T, k: Corrections | undefined): T {

@@ -2,7 +2,7 @@
 // the header, the probes' lines (the core's sentences) cut to the room, the probe running now,
 // and the answer lines. Pure: lines and their tone, nothing measured or judged here.
 import { capacityLoadText, type CapacityView } from '../../../core/view-capacity.js';
-import { wrapLines } from '../../format.js';
+import { wrapLines } from '../../base/format.js';
 
 export interface CapacityLine {
   text: string;

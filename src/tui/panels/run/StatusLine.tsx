@@ -4,8 +4,8 @@ import React from 'react';
 import { Text } from 'ink';
 import { durationText } from '../../../core/duration-text.js';
 import type { CurrentVariant, Phase } from '../../state/live.js';
-import { useTheme } from '../../theme.js';
-import { Muted } from '../Title.js';
+import { useTheme } from '../../base/theme.js';
+import { Muted } from '../../components/Title.js';
 
 const PHASE_TEXT: Record<Phase, string> = {
   launching: 'launching',

@@ -1,9 +1,9 @@
 // How the Run screen lays out the variants running now: one variant as it always was, several as
 // compact rows (one line each) or, on a terminal wide and tall enough, full panels side by side
 // or stacked. Pure: line counts and text only; the components draw what these say.
-import { helpItems, type Scope } from '../../keymap.js';
+import { helpItems, type Scope } from '../../base/keymap.js';
 import type { GpuSample } from '../../../core/metrics.js';
-import { fmtNum, fmtTokS, truncate } from '../../format.js';
+import { fmtNum, fmtTokS, truncate } from '../../base/format.js';
 import { durationText } from '../../../core/duration-text.js';
 import type { CurrentVariant, Phase } from '../../state/live.js';
 

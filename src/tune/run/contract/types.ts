@@ -1,16 +1,28 @@
-// The runner's contract: what one variant's run is given (RunVariantContext) and what bringing its
-// server up returns (ServerStart, LaunchRecord). Below the runner, the server start and the Slurm
-// start, so none of them imports another for a type.
-import type { Failure, TuneEvent, VariantResult } from '../../core/events.js';
-import type { RunOfRuns } from '../../core/run-of-runs.js';
-import type { Predicted } from '../../core/events.js';
-import type { EngineAdapter } from '../../engines/types.js';
-import type { HostInfo } from '../../host/gpus.js';
-import type { ServerHandle } from '../../host/server-handle.js';
-import type { SessionConfig } from '../config/config.js';
-import type { EarlyStopRequest } from './early-stop-run.js';
-import type { LaunchSpec } from '../../host/launch-spec.js';
-import type { Workload } from '../../bench/types.js';
+// The runner's contract: what one variant's run is given (RunVariantContext, with the stage loop's
+// EarlyStopRequest) and what bringing its server up returns (ServerStart, LaunchRecord). In a folder
+// of its own below the runner, the server start and the Slurm start (tune/run/slurm), so neither
+// those files nor their folders import each other for a type.
+import type { Failure, TuneEvent, VariantResult } from '../../../core/events.js';
+import type { RunOfRuns } from '../../../core/run-of-runs.js';
+import type { Predicted } from '../../../core/events.js';
+import type { EngineAdapter } from '../../../engines/types.js';
+import type { HostInfo } from '../../../host/gpus.js';
+import type { ServerHandle } from '../../../host/server-handle.js';
+import type { SessionConfig } from '../../config/config.js';
+import type { Objective } from '../../../core/objective.js';
+import type { LaunchSpec } from '../../../host/launch-spec.js';
+import type { Workload } from '../../../bench/types.js';
+
+/** What the stage loop hands the runner: the leader so far and the noise margin. */
+export interface EarlyStopRequest {
+  leaderId: string;
+  objective: Objective;
+  /** The leader's objective value (simulated units on the simulated host, like the snapshots). */
+  value: number;
+  /** The leader's server-side prompt token count (unitsMax for the 'total' objective). */
+  leaderInputTokens: number;
+  marginPct: number;
+}
 
 export interface RunVariantContext {
   config: Pick<

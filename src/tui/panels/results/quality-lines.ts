@@ -3,7 +3,7 @@
 // random-weights note, in the words of src/quality/text.ts (the --auto summary's), cut to the room.
 import { randomWeightsNote } from '../../../quality/greedy.js';
 import { qualityText } from '../../../quality/text.js';
-import { wrapLines } from '../../format.js';
+import { wrapLines } from '../../base/format.js';
 import type { StageTable } from '../../state/results.js';
 
 export interface QualityLine {

@@ -2,9 +2,9 @@
 // event into the run reducer (batched, so the screen redraws at most ~7 times a second however
 // fast events arrive), forwards the user's steering, and stops the session on abort or unmount.
 import { useCallback, useEffect, useReducer, useRef, type RefObject } from 'react';
-import type { TuneEvent, TuneListener } from '../../core/events.js';
-import { initialRunState, runReducer, type RunAction, type RunState } from '../state/run.js';
-import type { SessionHandle, SessionStarter } from '../services/types.js';
+import type { TuneEvent, TuneListener } from '../core/events.js';
+import { initialRunState, runReducer, type RunAction, type RunState } from './state/run.js';
+import type { SessionHandle, SessionStarter } from './services/types.js';
 
 /** 150 ms: between the 4 and 10 redraws a second that keep SSH sessions smooth. */
 export const DEFAULT_THROTTLE_MS = 150;

@@ -1,13 +1,13 @@
 // docs/engines.md, generated from the knob tables, the known versions, the reference flag lists
 // and the failure corpus (scripts/docs-engines.ts writes it; a test checks the committed copy).
 import { readdirSync, readFileSync } from 'node:fs';
-import { ENGINES } from '../../core/variant.js';
-import { CORPUS } from '../corpus.js';
-import { FAILURE_RULES } from '../failure-rules.js';
-import { NEUTRAL_KNOBS } from './knobs.js';
-import { ENGINE_LABEL, ENGINE_ROWS, rowsAt } from './table.js';
-import type { KnobRow } from './knob-row.js';
-import { KNOWN_VERSIONS } from './versions.js';
+import { ENGINES } from '../core/variant.js';
+import { CORPUS } from './corpus.js';
+import { FAILURE_RULES } from './failure-rules.js';
+import { NEUTRAL_KNOBS } from './data/knobs.js';
+import { ENGINE_LABEL, ENGINE_ROWS, rowsAt } from './data/table.js';
+import type { KnobRow } from './data/knob-row.js';
+import { KNOWN_VERSIONS } from './data/versions.js';
 
 const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
