@@ -5,7 +5,7 @@
 // owners) are read from it when it is there, and said to be missing when not.
 //   npx tsx scripts/house-report.ts [ROOT]     (ROOT: a checkout to measure; default the current one)
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import ts from 'typescript';
 import { collapse, conceptOf, cycles, folderOf, importGraph } from './import-graph.js';
@@ -89,8 +89,8 @@ function engineBranchesByAst(root: string): { count: number; files: number } {
 }
 
 /** Files that declare a flag table, by format: node parseArgs options (`{type: 'string'|'boolean'}`) or `{kind, help}` / `{kind, set}` rows (sim/args). */
-function flagTables(root: string): { parseArgs: number; kindHelp: number } {
-  const out = { parseArgs: 0, kindHelp: 0 };
+function flagTables(root: string): { parseArgs: number; kindHelp: number; folders: Set<string> } {
+  const out = { parseArgs: 0, kindHelp: 0, folders: new Set<string>() };
   for (const path of walk(join(root, 'src'), (n) => /\.tsx?$/.test(n))) {
     let parseArgs = false;
     let kindHelp = false;
@@ -101,10 +101,14 @@ function flagTables(root: string): { parseArgs: number; kindHelp: number } {
       if (type && ts.isStringLiteral(type) && (type.text === 'string' || type.text === 'boolean') && ts.isPropertyAssignment(node.parent)) {
         parseArgs = true;
       }
-      if (props.has('kind') && (props.has('help') || props.has('set'))) kindHelp = true;
+      const kind = props.get('kind');
+      // A flag row is the value of its flag's name in a table (the TUI's form fields are array items).
+      const row = ts.isPropertyAssignment(node.parent);
+      if (row && kind && ts.isStringLiteral(kind) && ['string', 'boolean', 'number', 'list'].includes(kind.text)) kindHelp = true;
     });
     if (parseArgs) out.parseArgs++;
     if (kindHelp) out.kindHelp++;
+    if (parseArgs || kindHelp) out.folders.add(relative(root, dirname(path)).split('\\').join('/'));
   }
   return out;
 }
@@ -143,7 +147,7 @@ async function main(): Promise<void> {
     ['cycles: top-level folders', cycleLine(cycles(collapse(graph, conceptOf)))],
     [
       'flag-table files',
-      `${flags.parseArgs + flags.kindHelp}: parseArgs options ${flags.parseArgs}, {kind, help|set} ${flags.kindHelp}; formats ${[flags.parseArgs, flags.kindHelp].filter(Boolean).length}`,
+      `${flags.parseArgs + flags.kindHelp}: parseArgs options ${flags.parseArgs}, {kind} rows ${flags.kindHelp}; formats ${[flags.parseArgs, flags.kindHelp].filter(Boolean).length}; in ${[...flags.folders].sort().join(', ')}`,
     ],
     ['dead exports', (await sibling(root, 'unused-exports.ts', ['unusedExports', 'deadExports'])) ?? 'n/a (script missing)'],
     ['pass-through re-exports and aliases', (await sibling(root, 'owners.ts', ['passThroughCount'])) ?? 'n/a (script missing)'],

@@ -1,6 +1,6 @@
 // `servelab bench`: a drop-in for `vllm bench serve` (same flag names, same printed block, same
 // --save-result JSON) on top of src/bench.
-import { formatHelp, parseFlags } from '../cli/flags.js';
+import { parseBenchArgs } from '../cli/bench-args.js';
 import { formatResult } from '../bench/output/format.js';
 import { fetchModelIds, fetchSimSpeed } from '../bench/http/models.js';
 import { toSimulated } from '../bench/metrics/simulated.js';
@@ -14,20 +14,7 @@ import type { BenchEvent, BenchResult } from '../bench/types.js';
 import { UserError } from '../core/errors.js';
 import { setLogSink } from '../core/logger.js';
 import { pyFloatStr } from '../bench/output/pyformat.js';
-import { BENCH_FLAGS as FLAGS, checkBaseUrl, loadBenchWorkload, pairs, runFlags, type Flags } from '../cli/bench-flags.js';
-
-const USAGE = `Usage: servelab bench [options]
-
-Benchmark a running OpenAI-compatible server the way \`vllm bench serve\` does: same flags,
-same metrics, the same printed result block and --save-result JSON. No Python needed.`;
-
-const FOOTER = `Examples:
-  servelab bench --base-url http://127.0.0.1:8000 --model Qwen/Qwen3-8B --dataset-name random \\
-      --random-input-len 1024 --random-output-len 128 --num-prompts 200 --max-concurrency 32
-  servelab bench --port 8000 --dataset-name sharegpt --dataset-path ShareGPT_V3.json --save-result
-
-API key: OPENAI_API_KEY. Without a tokenizer.json, token counts are approximate (one word = one
-token) and totals come from the server's usage reports.`;
+import { checkBaseUrl, loadBenchWorkload, pairs, runFlags, type Flags } from '../cli/bench-flags.js';
 
 function progressBar(total: number): { update(done: number): void; end(): void } {
   let last = 0;
@@ -97,11 +84,9 @@ function report(result: BenchResult, flags: Flags): number {
 }
 
 export default async function main(argv: string[]): Promise<number> {
-  const { flags, positional } = parseFlags(argv, FLAGS, 'bench');
-  if (flags.help) {
-    process.stdout.write(formatHelp(USAGE, FLAGS, FOOTER));
-    return 0;
-  }
+  const parsed = parseBenchArgs(argv);
+  if (!parsed) return 0;
+  const { flags, positional } = parsed;
   if (positional.length) throw new UserError(`bench: unexpected argument '${positional[0]}'. Run 'servelab bench --help'.`);
   setLogSink((level, message) => {
     if (level !== 'debug') process.stderr.write(`${level === 'info' ? '' : `${level}: `}${message}\n`);

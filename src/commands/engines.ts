@@ -6,20 +6,13 @@ import { UserError } from '../core/errors.js';
 import { optionalNumberArg } from '../core/number-arg.js';
 import { ENGINES, isEngineName } from '../core/variant.js';
 import { getAdapter } from '../engines/index.js';
-import { LLAMACPP_COMMIT } from '../host/llamacpp-build.js';
-import { parseCommandArgs } from '../cli/command-args.js';
-
-const USAGE = [
-  'usage: servelab engines build llamacpp [--jobs N]',
-  `  Builds llama-server and llama-quantize of llama.cpp ${LLAMACPP_COMMIT} (needs cmake, g++, git, npm) into`,
-  '  $XDG_CACHE_HOME/servelab/llama.cpp/ (default ~/.cache/servelab), or reuses that build; prints the server path last.',
-].join('\n');
+import { ENGINES_USAGE, parseEnginesArgs } from '../cli/engines-args.js';
 
 export default async function main(argv: string[]): Promise<number> {
-  const parsed = parseCommandArgs(argv, { jobs: { kind: 'string' } }, USAGE, true);
+  const parsed = parseEnginesArgs(argv);
   if (!parsed) return 0;
   const [verb, engine, ...rest] = parsed.positionals;
-  if (verb !== 'build' || rest.length) throw new UserError(`engines: ${USAGE.split('\n')[0]}`);
+  if (verb !== 'build' || rest.length) throw new UserError(`engines: ${ENGINES_USAGE.split('\n')[0]}`);
   const buildable = ENGINES.filter((e) => getAdapter(e).build);
   const build = engine && isEngineName(engine) ? getAdapter(engine).build : undefined;
   if (!build) throw new UserError(`engines build: only ${buildable.join(', ')} can be built by servelab, got '${engine ?? ''}'`);

@@ -5,25 +5,13 @@ import { UserError } from '../core/errors.js';
 import { checkRunnable } from '../profiles/safety/command.js';
 import { EXPORT_FORMATS, renderExport, type ExportFormat } from '../profiles/export/render.js';
 import { loadProfile } from '../profiles/store/store.js';
-import { parseCommandArgs } from '../cli/command-args.js';
-
-const USAGE = `usage: servelab export PROFILE --format ${EXPORT_FORMATS.join('|')} [--out FILE] [--allow-any-command] [--allow-env NAME]...`;
+import { EXPORT_USAGE, parseExportArgs } from '../cli/export-args.js';
 
 export default async function main(argv: string[]): Promise<number> {
-  const parsed = parseCommandArgs(
-    argv,
-    {
-      format: { kind: 'string', short: 'f' },
-      out: { kind: 'string', short: 'o' },
-      'allow-any-command': { kind: 'boolean' },
-      'allow-env': { kind: 'list' },
-    },
-    USAGE,
-    true,
-  );
+  const parsed = parseExportArgs(argv);
   if (!parsed) return 0;
   const { values, positionals } = parsed;
-  if (positionals.length !== 1) throw new UserError(`export needs one PROFILE file; ${USAGE}`);
+  if (positionals.length !== 1) throw new UserError(`export needs one PROFILE file; ${EXPORT_USAGE}`);
   const format = values.format;
   if (!format) throw new UserError(`export needs --format (${EXPORT_FORMATS.join(', ')})`);
   if (!(EXPORT_FORMATS as readonly string[]).includes(format)) {

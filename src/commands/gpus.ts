@@ -7,9 +7,7 @@ import { gpuHolders, type GpuHolder } from '../host/gpu-holders.js';
 import { detectHost, type HostInfo } from '../host/gpus.js';
 import { readLedger } from '../host/ledger.js';
 import { describeLeftover, findLeftovers, stopLeftover, type Leftover } from '../host/leftovers.js';
-import { parseCommandArgs } from '../cli/command-args.js';
-
-const USAGE = 'usage: servelab gpus [--json] [--sim] [--gpu NAME] [--gpus N] [--yes]';
+import { parseGpusArgs } from '../cli/gpus-args.js';
 
 function table(host: HostInfo): string {
   const rows = host.gpus.map((g) => {
@@ -22,17 +20,7 @@ function table(host: HostInfo): string {
 }
 
 export default async function main(argv: string[]): Promise<number> {
-  const parsed = parseCommandArgs(
-    argv,
-    {
-      json: { kind: 'boolean' },
-      sim: { kind: 'boolean' },
-      gpu: { kind: 'string' },
-      gpus: { kind: 'string' },
-      yes: { kind: 'boolean', short: 'y' },
-    },
-    USAGE,
-  );
+  const parsed = parseGpusArgs(argv);
   if (!parsed) return 0;
   const { values } = parsed;
   const gpus = optionalNumberArg('--gpus', values.gpus, { integer: true, min: 0 });

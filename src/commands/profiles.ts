@@ -8,9 +8,7 @@ import { openSettings } from '../core/settings.js';
 import { dataDir } from '../host/xdg.js';
 import { userProfilesDir } from '../profiles/store/history.js';
 import { listProfiles, type ProfileRow } from '../profiles/store/list.js';
-import { parseCommandArgs } from '../cli/command-args.js';
-
-const USAGE = 'usage: servelab profiles [--json] [--dir DIR]...';
+import { parseProfilesArgs } from '../cli/profiles-args.js';
 
 function userDirs(): string[] {
   try {
@@ -49,7 +47,7 @@ function table(rows: ProfileRow[]): string {
 }
 
 export default async function main(argv: string[]): Promise<number> {
-  const parsed = parseCommandArgs(argv, { json: { kind: 'boolean' }, dir: { kind: 'list' } }, USAGE);
+  const parsed = parseProfilesArgs(argv);
   if (!parsed) return 0;
   const { values } = parsed;
   const mine = join(dataDir(), 'profiles');

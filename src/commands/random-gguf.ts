@@ -10,15 +10,7 @@ import { optionalNumberArg } from '../core/number-arg.js';
 import { llamaCppPaths } from '../host/llamacpp-build.js';
 import { makeRandomGguf } from '../gguf/make.js';
 import { RANDOM_NOTE, type ArchShape } from '../gguf/random.js';
-import { parseCommandArgs } from '../cli/command-args.js';
-
-const USAGE = [
-  'usage: servelab random-gguf --out FILE [--like FILE.gguf | --arch qwen3|llama --hidden N --layers N] [--vocab FILE] [--seed N]',
-  '  Writes a GGUF with random weights: its outputs are meaningless, its speeds are real.',
-  '  --like FILE     take the tensor names and shapes (and the vocabulary) of another GGUF',
-  '  --arch NAME     qwen3 (default) or llama; --hidden (default 256, a multiple of 64), --layers (default 4)',
-  '  --vocab FILE    a GGUF with tokenizer.* keys (default: ggml-vocab-gpt-2.gguf of `servelab engines build llamacpp`)',
-].join('\n');
+import { parseRandomGgufArgs, RANDOM_GGUF_USAGE } from '../cli/random-gguf-args.js';
 
 function defaultVocab(): string {
   const file = llamaCppPaths().vocab('gpt-2');
@@ -31,22 +23,10 @@ function defaultVocab(): string {
 }
 
 export default async function main(argv: string[]): Promise<number> {
-  const parsed = parseCommandArgs(
-    argv,
-    {
-      out: { kind: 'string' },
-      like: { kind: 'string' },
-      vocab: { kind: 'string' },
-      arch: { kind: 'string' },
-      hidden: { kind: 'string' },
-      layers: { kind: 'string' },
-      seed: { kind: 'string' },
-    },
-    USAGE,
-  );
+  const parsed = parseRandomGgufArgs(argv);
   if (!parsed) return 0;
   const v = parsed.values;
-  if (!v.out) throw new UserError(`random-gguf: --out FILE is required; ${USAGE.split('\n')[0]}`);
+  if (!v.out) throw new UserError(`random-gguf: --out FILE is required; ${RANDOM_GGUF_USAGE.split('\n')[0]}`);
   if (v.like && (v.arch || v.hidden || v.layers))
     throw new UserError('random-gguf: give --like FILE or --arch/--hidden/--layers, not both');
   if (v.arch && v.arch !== 'qwen3' && v.arch !== 'llama')

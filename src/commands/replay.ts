@@ -8,7 +8,6 @@
 // copy in the user's profile folder (settings `profiles-dir`, else profiles/ beside the settings
 // file), and the command says where.
 // Exit: 0 ok or faster, 3 regression, 1 failed to start or not run, 2 bad input, 130 interrupted.
-import { PROFILE_RUN_FLAGS } from '../cli/profile-flags.js';
 import { defaultRunsDir } from '../host/xdg.js';
 import { join, resolve } from 'node:path';
 import { UserError } from '../core/errors.js';
@@ -29,22 +28,8 @@ import { askConsent } from './consent.js';
 import { replaySweepHeadless } from './replay-sweep.js';
 import { recordedCapacity, replayCapacityHeadless } from './replay-capacity.js';
 import { recordedSweep } from '../tune/replay/replay-sweep.js';
-import { parseCommandArgs } from '../cli/command-args.js';
+import { parseReplayArgs, type ReplayFlags } from '../cli/replay-args.js';
 import { PROFILE_PORT } from '../host/ports.js';
-
-const USAGE = `usage: servelab replay PROFILE [--sim] [--speed S] [--yes] [--auto] [--tolerance PCT] [--json]
-                       [--dataset-path FILE] [--port N] [--ready-timeout S] [--runs-dir DIR]
-                       [--no-record] [--allow-any-command] [--allow-env NAME]... [--sweep | --capacity]
-
-On a terminal (without --auto, --json or --yes) the replay screen shows the command, asks, runs
-it live and ends with recorded vs now. The result is appended to the profile's history; a study
-profile (servelab's own profiles/) is never written: its replays go to a copy in your profile
-folder (setting profiles-dir, else profiles/ beside the settings file). --no-record keeps nothing.
---sweep re-sweeps the profile's recorded load sweep (headless) and compares the frontiers: a drop
-of more than --tolerance in tok/s/GPU at the SLO point (without an SLO: at any load) is a regression.
---capacity benchmarks the load the profile's capacity search answered, at its SLO (headless): it
-still holds, or it no longer does (a regression).
-Exit: 0 ok or faster, 3 regression, 1 failed to start or not run, 2 bad input, 130 interrupted.`;
 
 function num(flag: string, text: string | undefined, fallback: number, min = 0): number {
   return optionalNumberArg(flag, text, { min }) ?? fallback;
@@ -74,25 +59,7 @@ function historyDir(runsDir: string): string {
   }
 }
 
-const FLAGS = {
-  ...PROFILE_RUN_FLAGS,
-  tolerance: { kind: 'string' },
-  json: { kind: 'boolean' },
-  'dataset-path': { kind: 'string' },
-  'ready-timeout': { kind: 'string' },
-  'runs-dir': { kind: 'string' },
-  'no-record': { kind: 'boolean' },
-  'allow-env': { kind: 'list' },
-  sweep: { kind: 'boolean' },
-  capacity: { kind: 'boolean' },
-} as const;
-
-type Flags = Partial<
-  Record<'sim' | 'yes' | 'auto' | 'json' | 'no-record' | 'allow-any-command' | 'sweep' | 'capacity', boolean> &
-    Record<'speed' | 'tolerance' | 'dataset-path' | 'port' | 'ready-timeout' | 'runs-dir', string>
-> & { 'allow-env'?: string[] };
-
-function replayOptions(v: Flags, logsDir: string): ReplayOptions {
+function replayOptions(v: ReplayFlags, logsDir: string): ReplayOptions {
   const sim = v.sim === true;
   return {
     sim,
@@ -113,7 +80,7 @@ function replayOptions(v: Flags, logsDir: string): ReplayOptions {
 async function replayHeadless(
   setup: ReplaySetup,
   opts: ReplayOptions,
-  v: Flags,
+  v: ReplayFlags,
   file: string,
   finish: (o: ReplayOutcome) => History,
 ): Promise<number> {
@@ -149,10 +116,10 @@ async function replayHeadless(
 }
 
 export default async function main(argv: string[], deps: ReplayDeps = {}): Promise<number> {
-  const parsed = parseCommandArgs(argv, FLAGS, USAGE, true);
+  const parsed = parseReplayArgs(argv);
   if (!parsed) return 0;
   const { values, positionals } = parsed;
-  const v = values as Flags;
+  const v = values;
   if (positionals.length !== 1) throw new UserError(`replay needs one PROFILE file; run 'servelab replay --help'`);
   const file = positionals[0]!;
   setLogSink(toStderr);

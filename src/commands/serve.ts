@@ -2,7 +2,6 @@
 // foreground. Its output goes to the terminal; Ctrl-C, SIGTERM and SIGHUP are passed to the
 // server's process group (through installSignalHandlers), which is killed if it has not stopped
 // within the grace period.
-import { PROFILE_RUN_FLAGS } from '../cli/profile-flags.js';
 import { defaultRunsDir } from '../host/xdg.js';
 import { join, resolve } from 'node:path';
 import { UserError } from '../core/errors.js';
@@ -18,10 +17,7 @@ import { serveSpec } from '../tune/replay/serve-profile.js';
 import { loadProfile } from '../profiles/store/store.js';
 import { baseUrl } from '../tune/launch/launch.js';
 import { askConsent } from './consent.js';
-import { parseCommandArgs } from '../cli/command-args.js';
-
-const USAGE =
-  'usage: servelab serve PROFILE [--sim] [--speed S] [--yes] [--auto] [--port N] [--grace S] [--runs-dir DIR] [--allow-any-command] [--allow-env NAME]...';
+import { parseServeArgs, SERVE_USAGE } from '../cli/serve-args.js';
 
 /** --port, --speed and --grace, checked. */
 function numbers(v: { port?: string; speed?: string; grace?: string }): { port?: number; speed: number; graceMs: number } {
@@ -32,20 +28,10 @@ function numbers(v: { port?: string; speed?: string; grace?: string }): { port?:
 }
 
 export default async function main(argv: string[]): Promise<number> {
-  const parsed = parseCommandArgs(
-    argv,
-    {
-      ...PROFILE_RUN_FLAGS,
-      grace: { kind: 'string' },
-      'runs-dir': { kind: 'string' },
-      'allow-env': { kind: 'list' },
-    },
-    USAGE,
-    true,
-  );
+  const parsed = parseServeArgs(argv);
   if (!parsed) return 0;
   const { values: v, positionals } = parsed;
-  if (positionals.length !== 1) throw new UserError(`serve needs one PROFILE file; ${USAGE}`);
+  if (positionals.length !== 1) throw new UserError(`serve needs one PROFILE file; ${SERVE_USAGE}`);
   const { port, speed, graceMs } = numbers(v);
   const file = positionals[0]!;
   const profile = loadProfile(file);

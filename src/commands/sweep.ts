@@ -2,7 +2,6 @@
 // sweep its load on one launch, print the frontier table, the SLO choice and a chart, and save
 // the sweep into the profile with an SVG chart beside its report.
 // Exit: 0 a choice was made, 1 nothing measured or nothing met the SLO, 2 bad input, 130 interrupted.
-import { PROFILE_RUN_FLAGS } from '../cli/profile-flags.js';
 import { join, resolve } from 'node:path';
 import { UserError } from '../core/errors.js';
 import { optionalNumberArg } from '../core/number-arg.js';
@@ -21,42 +20,17 @@ import { renderChart } from '../sweep/chart-text.js';
 import { runProfileSweep, saveSweep, variantName, type SweepJobConfig } from '../tune/replay/sweep-profile.js';
 import type { SweepPoint, VariantSweep } from '../sweep/types.js';
 import { formatSweep, loadLabel, parseSweep } from '../sweep/spec.js';
-import { parseCommandArgs } from '../cli/command-args.js';
+import { parseSweepArgs } from '../cli/sweep-args.js';
 import { askConsent } from './consent.js';
 import type { LiveView } from '../tui/live-sweep.js';
 import { sweepDevices } from '../sweep/record.js';
 import { PROFILE_PORT } from '../host/ports.js';
-
-const USAGE = `usage: servelab sweep PROFILE [--sweep concurrency:1,4,16,64,256] [--sweep-all] [--slo RULES]
-                      [--prompts N] [--sim] [--speed S] [--yes] [--auto] [--out DIR]
-                      [--run-dir DIR | --resume DIR] [--dataset-path FILE] [--port N]
-                      [--ready-timeout S] [--allow-any-command]
-
-Launches the profile's server once and benchmarks it at each load (prompts drawn from the
-profile's workload). A point that breaks the SLO (--slo, default the profile's) ends the sweep
-unless --sweep-all. Prints the frontier table, the best load meeting the SLO and a chart; saves
-the sweep into the profile (a study profile: a copy in the run folder, or --out DIR) with an SVG
-chart beside its report. --resume DIR continues an interrupted sweep from its run folder.
-Exit: 0 a choice was made, 1 nothing measured or nothing met the SLO, 2 bad input, 130 interrupted.`;
 
 const DEFAULT_SWEEP = 'concurrency:1,4,16,64,256';
 
 function num(flag: string, text: string | undefined, fallback: number, min: number, int = false): number {
   return optionalNumberArg(flag, text, { min, integer: int }) ?? fallback;
 }
-
-const OPTIONS = {
-  sweep: { kind: 'string' },
-  'sweep-all': { kind: 'boolean' },
-  slo: { kind: 'string' },
-  prompts: { kind: 'string' },
-  ...PROFILE_RUN_FLAGS,
-  out: { kind: 'string' },
-  'run-dir': { kind: 'string' },
-  resume: { kind: 'string' },
-  'dataset-path': { kind: 'string' },
-  'ready-timeout': { kind: 'string' },
-} as const;
 
 function pointLine(label: string, p: SweepPoint): string {
   const m = p.metrics as Record<string, number> | undefined;
@@ -90,7 +64,7 @@ function openJournal(
 }
 
 export default async function main(argv: string[]): Promise<number> {
-  const parsed = parseCommandArgs(argv, OPTIONS, USAGE, true);
+  const parsed = parseSweepArgs(argv);
   if (!parsed) return 0;
   const { values: v, positionals } = parsed;
   if (positionals.length !== 1) throw new UserError(`sweep needs one PROFILE file; run 'servelab sweep --help'`);

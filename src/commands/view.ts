@@ -5,19 +5,11 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { UserError } from '../core/errors.js';
-import { parseStrict } from '../cli/flags.js';
+import { parseViewArgs } from '../cli/view-args.js';
 import { projectSession } from '../core/view.js';
 import { type SessionView } from '../core/session-view.js';
 import { readRunEvents } from '../core/view-read.js';
 import { summaryText } from '../cli/text.js';
-
-const USAGE = `Usage: servelab view RUN_DIR [--auto | --json]
-
-Show a run again from its journal (RUN_DIR/events.jsonl): the stage tables, gains, references,
-winner and validation, exactly as the run showed them. A run that stopped before it finished
-is marked interrupted and shows what it measured.
-  --auto   print the summary as text (the default when not on a terminal)
-  --json   print the view as JSON`;
 
 /** The GPU-hour price the run was configured with, for the $/Mtok column. */
 function runPrice(runDir: string): number | undefined {
@@ -35,17 +27,10 @@ export function viewOfRun(runDir: string): SessionView {
   return projectSession(readRunEvents(runDir), { ended: true });
 }
 
-const FLAGS = { auto: { kind: 'boolean' }, json: { kind: 'boolean' }, help: { kind: 'boolean', short: 'h' } } as const;
-
 export default async function main(argv: string[]): Promise<number> {
-  const { values, positionals } = parseStrict(argv, FLAGS, {
-    allowPositionals: true,
-    hint: (m) => `view: ${m}. Run 'servelab view --help'.`,
-  });
-  if (values.help) {
-    process.stdout.write(USAGE + '\n');
-    return 0;
-  }
+  const parsed = parseViewArgs(argv);
+  if (!parsed) return 0;
+  const { values, positionals } = parsed;
   if (positionals.length !== 1)
     throw new UserError("view: give one run folder, e.g. 'servelab view servelab-runs/2026-01-01T1200-Qwen3-14B-H100x1'");
   const runDir = positionals[0]!;

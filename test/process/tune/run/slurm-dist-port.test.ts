@@ -8,12 +8,28 @@ import { headDistPort } from '../../../../src/tune/run/slurm/start.js';
 
 const v = (engine: Variant['engine']): Variant => ({ id: 'v', engine, model: 'm', knobs: {} });
 
-async function freeBase(): Promise<number> {
+async function bindable(port: number): Promise<boolean> {
   const srv = net.createServer();
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', () => r()));
-  const p = (srv.address() as net.AddressInfo).port;
-  await new Promise<void>((r) => srv.close(() => r()));
-  return Math.min(p, 60000);
+  const ok = await new Promise<boolean>((r) => {
+    srv.once('error', () => r(false));
+    srv.listen(port, '127.0.0.1', () => r(true));
+  });
+  if (ok) await new Promise<void>((r) => srv.close(() => r()));
+  return ok;
+}
+
+/**
+ * A base port whose next port is free too: the vLLM case expects the first port after the base,
+ * and other test files' servers take ports on this machine at the same time.
+ */
+async function freeBase(): Promise<number> {
+  for (;;) {
+    const srv = net.createServer();
+    await new Promise<void>((r) => srv.listen(0, '127.0.0.1', () => r()));
+    const p = Math.min((srv.address() as net.AddressInfo).port, 60000);
+    await new Promise<void>((r) => srv.close(() => r()));
+    if (await bindable(p + 1)) return p;
+  }
 }
 
 describe('headDistPort', () => {
