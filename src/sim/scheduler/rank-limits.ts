@@ -1,5 +1,5 @@
 // Which scheduling limits the simulator's one server-wide scheduler enforces. The knobs
-// maxRunningSeqs / maxBatchedTokens are the engine's own flags (src/engines/data/*-knobs.ts); what
+// maxRunningSeqs / maxBatchedTokens are the engine's own flags (src/engines/<engine>/knobs.ts); what
 // they bound differs under attention data parallelism:
 // - TensorRT-LLM (PyTorch backend, --max_batch_size / --max_num_tokens): every attention-DP rank
 //   runs its own executor with its own limits; the request queue admits up to
