@@ -1,4 +1,5 @@
 // A workload as the tuner, sweeps and predict name it: dataset, lengths, prompts, seed and load.
+import type { DatasetName } from './dataset-names.js';
 
 export interface Scenario {
   /** Stable name: 'sharegpt', 'sharegpt-like', 'random-2000-100'. */
@@ -6,7 +7,7 @@ export interface Scenario {
   /** Human label: 'ShareGPT', 'medium 2000/100'. */
   label: string;
   /** 'custom' = a JSONL of prompts with output_tokens (vLLM's custom dataset): the ShareGPT-like stand-in. */
-  dataset: 'sharegpt' | 'random' | 'custom';
+  dataset: DatasetName;
   datasetPath?: string;
   inputLen?: number;
   outputLen?: number;

@@ -8,9 +8,10 @@ import { readShareGpt } from './sharegpt-file.js';
 import { sampleCustom } from './custom-dataset.js';
 import { resolveTokenCounter, type TokenCounter } from './tokenizer.js';
 import type { SampledRequest, Workload } from '../types.js';
+import type { DatasetName } from '../../core/dataset-names.js';
 
 export interface WorkloadSpec {
-  dataset: 'sharegpt' | 'random' | 'custom';
+  dataset: DatasetName;
   /** ShareGPT JSON file, or the custom JSONL (--dataset-path). */
   path?: string;
   /** --num-prompts (vLLM default 1000). */

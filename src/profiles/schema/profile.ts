@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { QualityCheckSchema, QualitySchema } from '../../core/quality-schema.js';
 import { NEUTRAL_KNOBS, SPECULATIVE_METHODS, type NeutralKnob } from '../../engines/data/knobs.js';
 import { ENGINES, type Knobs, type Variant } from '../../core/variant.js';
+import { DATASETS } from '../../core/dataset-names.js';
 import type { VariantResult } from '../../core/events.js';
 import type { BenchMetrics } from '../../core/metrics.js';
 import { SweepRecordSchema } from '../../sweep/record.js';
@@ -117,7 +118,7 @@ export const WorkloadSchema = z.object({
   /** Human label, e.g. 'medium 2000/100'. */
   label: z.string().optional(),
   /** 'custom': a JSONL of prompts (vLLM's custom dataset); the ShareGPT-like stand-in is one. */
-  dataset: z.enum(['sharegpt', 'random', 'custom']),
+  dataset: z.enum(DATASETS),
   datasetPath: z.string().optional(),
   inputLen: z.number().int().positive().optional(),
   outputLen: z.number().int().positive().optional(),

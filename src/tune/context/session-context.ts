@@ -16,6 +16,7 @@ import type { SessionCalibrator } from './calibration.js';
 import type { QualityRequest } from '../run/contract/types.js';
 import type { Served, ServedServer } from '../run/serve-run.js';
 import type { BudgetTracker } from '../budget/budget.js';
+import type { NoiseEstimate } from '../decide/noise.js';
 
 /** Steering from the front end while a session runs. */
 export class SessionControl {
@@ -113,6 +114,8 @@ export interface SessionContext {
   calibration?: SessionCalibrator;
   /** The run-to-run spread adaptive repeats measured so far, % (repeats.ts runSpreadPct). */
   repeatSpreadPct?: number;
+  /** This host's run-to-run noise of the objective, measured in this session (decide/noise.ts). */
+  noise?: NoiseEstimate;
   /** --quality N: each engine's engine-stage greedy outputs, what its later variants are compared with (stage/quality-check.ts). */
   qualityRefs?: Map<string, QualityReference>;
   /** Said once per session: the quality check ran on random weights. */

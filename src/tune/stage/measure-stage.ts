@@ -7,6 +7,7 @@ import type { VariantResult } from '../../core/events.js';
 import type { StageName } from '../config/config.js';
 import { AbortedError } from '../../core/aborted.js';
 import { score } from '../decide/decide.js';
+import { effectiveMarginPct } from '../decide/noise.js';
 import type { EarlyStopRequest } from '../run/contract/types.js';
 import { announce, combineRuns, measureRepeat, measureRuns } from './measure-variant.js';
 import type { PlannedVariant } from '../plan/types.js';
@@ -100,7 +101,7 @@ export async function settleTies(ctx: SessionContext, stage: string, carried: Va
     const opts = {
       objective: config.objective,
       slo: config.slo,
-      marginPct: config.marginPct,
+      marginPct: effectiveMarginPct(config.marginPct, ctx.noise),
       repeatsMax: max,
       ...(ctx.repeatSpreadPct !== undefined ? { spreadPct: ctx.repeatSpreadPct } : {}),
       ...(carried ? { keptId: carried.variantId } : {}),
