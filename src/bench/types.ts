@@ -9,6 +9,8 @@ export interface SampledRequest {
   promptLen: number;
   /** Output tokens to ask for (max_completion_tokens / max_tokens). */
   expectedOutputLen: number;
+  /** Leading prompt tokens that an earlier request of the workload already sent (the reuse a prefix cache could serve). */
+  reusableLen?: number;
 }
 
 /** How token counts were obtained: a real tokenizer, or the one-word-one-token approximation. */
@@ -47,6 +49,8 @@ export interface RequestOutput {
   error: string;
   /** Both lengths are the server's own usage report (not in the saved JSON). */
   serverCounted?: boolean;
+  /** Prompt tokens the server says it served from its prefix cache (engine adapters say where each engine reports it). */
+  cachedTokens?: number;
 }
 
 /** Client-side health while measuring: is the load generator itself the bottleneck? */
