@@ -29,6 +29,10 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<{ default:
     summary: 'a random-weight GGUF for llama.cpp (meaningless text, real speed)',
     load: () => import('./commands/random-gguf.js'),
   },
+  'trace-gen': {
+    summary: 'a synthetic Mooncake-format trace (shared prefixes, sessions) for bench',
+    load: () => import('./commands/trace-gen.js'),
+  },
 };
 
 function usage(): string {

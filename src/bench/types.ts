@@ -11,6 +11,12 @@ export interface SampledRequest {
   expectedOutputLen: number;
   /** Leading prompt tokens that an earlier request of the workload already sent (the reuse a prefix cache could serve). */
   reusableLen?: number;
+  /** Seconds after the run's start at which a trace sends this request (replaces the --request-rate schedule). */
+  arrivalS?: number;
+  /** Index of the earlier request of the same session that must finish before this one leaves (trace sessions). */
+  after?: number;
+  /** Seconds to wait after `after` finished (a trace's think time). */
+  afterDelayS?: number;
 }
 
 /** How token counts were obtained: a real tokenizer, or the one-word-one-token approximation. */
@@ -51,6 +57,8 @@ export interface RequestOutput {
   serverCounted?: boolean;
   /** Prompt tokens the server says it served from its prefix cache (engine adapters say where each engine reports it). */
   cachedTokens?: number;
+  /** The request's SampledRequest.reusableLen in promptLen's count (scaled when the server counted), so hits sit beside the reuse that was possible. */
+  reusableLen?: number;
 }
 
 /** Client-side health while measuring: is the load generator itself the bottleneck? */

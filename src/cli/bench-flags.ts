@@ -7,6 +7,7 @@ import { parseGoodput, parseMetricPercentiles, parsePercentileMetrics } from '..
 import type { RunOptions } from '../bench/load/run-options.js';
 import type { Workload } from '../bench/types.js';
 import { UserError } from '../core/errors.js';
+import { DATASETS, type DatasetName } from '../core/dataset-names.js';
 
 export const BENCH_FLAGS: Record<string, FlagSpec> = {
   'base-url': { kind: 'string', help: 'server URL, e.g. http://127.0.0.1:8000 (overrides --host/--port)', metavar: 'URL' },
@@ -21,8 +22,12 @@ export const BENCH_FLAGS: Record<string, FlagSpec> = {
     help: 'tokenizer.json, a folder with one, or a model id in the HF cache (default: --model)',
     metavar: 'PATH|ID',
   },
-  'dataset-name': { kind: 'string', help: 'sharegpt, random or custom (a JSONL of {"prompt", "output_tokens"})', default: 'random' },
-  'dataset-path': { kind: 'string', help: 'ShareGPT JSON file, or the custom .jsonl', metavar: 'FILE' },
+  'dataset-name': {
+    kind: 'string',
+    help: 'sharegpt, random, custom (a JSONL of {"prompt", "output_tokens"}), prefix_repetition, or mooncake_trace (a JSONL trace)',
+    default: 'random',
+  },
+  'dataset-path': { kind: 'string', help: 'ShareGPT JSON file, the custom .jsonl, or the Mooncake-format trace .jsonl', metavar: 'FILE' },
   'num-prompts': { kind: 'number', help: 'requests to send', default: '1000' },
   'request-rate': { kind: 'number', help: 'requests per second, or inf to send all at once', default: 'inf' },
   burstiness: { kind: 'number', help: 'gamma shape of arrivals (1 = Poisson, lower = burstier)', default: '1.0' },
@@ -50,6 +55,22 @@ export const BENCH_FLAGS: Record<string, FlagSpec> = {
     help: 'custom dataset: count the prompt as written (servelab never applies a chat template client-side)',
   },
   'no-oversample': { kind: 'boolean', help: 'ShareGPT: do not repeat samples when too few pass the filter' },
+  // vLLM's prefix_repetition flags and defaults: vllm/benchmarks/datasets/arg_utils.py (vllm-project/vllm@237145ea).
+  'prefix-repetition-prefix-len': { kind: 'number', help: 'prefix_repetition: tokens of each shared prefix', default: '256' },
+  'prefix-repetition-suffix-len': { kind: 'number', help: 'prefix_repetition: tokens after the prefix, new per request', default: '256' },
+  'prefix-repetition-num-prefixes': {
+    kind: 'number',
+    help: 'prefix_repetition: distinct prefixes (num-prompts // this share each)',
+    default: '10',
+  },
+  'prefix-repetition-output-len': { kind: 'number', help: 'prefix_repetition: output tokens per request', default: '128' },
+  'disable-shuffle': { kind: 'boolean', help: 'prefix_repetition: keep the requests of one prefix together (vLLM)' },
+  'trace-block-size': { kind: 'number', help: 'mooncake_trace: tokens per hash id (equal ids = equal token blocks)', default: '512' },
+  'trace-speedup': {
+    kind: 'number',
+    help: 'mooncake_trace: replay N times faster than the recorded timestamps (--request-rate is unused)',
+    default: '1',
+  },
   goodput: { kind: 'list', help: 'SLOs for goodput in ms', metavar: 'KEY:MS...' },
   'percentile-metrics': { kind: 'string', help: 'metrics with percentiles, from ttft,tpot,itl,e2el', default: 'ttft,tpot,itl' },
   'metric-percentiles': { kind: 'string', help: 'percentiles to report, comma-separated', default: '99' },
@@ -89,15 +110,19 @@ export type Flags = Record<string, unknown>;
 const BACKEND_ALIAS: Readonly<Record<string, string>> = { vllm: 'openai' };
 
 /** The run's options from the flags (everything but the workload, model and live hooks). */
-export function runFlags(flags: Flags): Omit<RunOptions, 'baseUrl' | 'model' | 'requests'> & { dataset: 'random' | 'sharegpt' | 'custom' } {
+export function runFlags(flags: Flags): Omit<RunOptions, 'baseUrl' | 'model' | 'requests'> & { dataset: DatasetName } {
   // vLLM's `--backend vllm` is its completions client; accept it as the same thing.
   const backendFlag = (flags.backend as string | undefined) ?? 'openai-chat';
   const backend = BACKEND_ALIAS[backendFlag] ?? backendFlag;
   if (backend !== 'openai-chat' && backend !== 'openai')
     throw new UserError(`bench: --backend must be openai-chat, openai or vllm, got '${backendFlag}'`);
-  const dataset = (flags['dataset-name'] as string | undefined) ?? 'random';
-  if (dataset !== 'random' && dataset !== 'sharegpt' && dataset !== 'custom')
-    throw new UserError(`bench: --dataset-name must be random, sharegpt or custom, got '${dataset}'`);
+  const dataset = ((flags['dataset-name'] as string | undefined) ?? 'random').replace(/-/g, '_') as DatasetName;
+  if (!DATASETS.includes(dataset))
+    throw new UserError(`bench: --dataset-name must be one of ${DATASETS.join(', ')}, got '${flags['dataset-name'] as string}'`);
+  if (dataset === 'mooncake_trace' && flags['dataset-path'] === undefined)
+    throw new UserError(
+      'bench: --dataset-name mooncake_trace needs --dataset-path FILE (a Mooncake-format JSONL trace; `servelab trace-gen` writes one)',
+    );
   let extraBody: Record<string, unknown> | undefined;
   if (flags['extra-body'] !== undefined) {
     try {
@@ -131,7 +156,7 @@ export function runFlags(flags: Flags): Omit<RunOptions, 'baseUrl' | 'model' | '
   };
 }
 
-export async function loadBenchWorkload(flags: Flags, dataset: 'random' | 'sharegpt' | 'custom', model: string): Promise<Workload> {
+export async function loadBenchWorkload(flags: Flags, dataset: DatasetName, model: string): Promise<Workload> {
   const tokenizer = flags.tokenizer as string | undefined;
   return loadWorkload({
     dataset,
@@ -148,6 +173,21 @@ export async function loadBenchWorkload(flags: Flags, dataset: 'random' | 'share
     ...(tokenizer ? { tokenizer } : {}),
     model,
     noOversample: Boolean(flags['no-oversample']),
+    ...(flags['prefix-repetition-prefix-len'] !== undefined
+      ? { prefixRepetitionPrefixLen: flags['prefix-repetition-prefix-len'] as number }
+      : {}),
+    ...(flags['prefix-repetition-suffix-len'] !== undefined
+      ? { prefixRepetitionSuffixLen: flags['prefix-repetition-suffix-len'] as number }
+      : {}),
+    ...(flags['prefix-repetition-num-prefixes'] !== undefined
+      ? { prefixRepetitionNumPrefixes: flags['prefix-repetition-num-prefixes'] as number }
+      : {}),
+    ...(flags['prefix-repetition-output-len'] !== undefined
+      ? { prefixRepetitionOutputLen: flags['prefix-repetition-output-len'] as number }
+      : {}),
+    ...(flags['disable-shuffle'] ? { disableShuffle: true } : {}),
+    ...(flags['trace-block-size'] !== undefined ? { traceBlockSize: flags['trace-block-size'] as number } : {}),
+    ...(flags['trace-speedup'] !== undefined ? { traceSpeedup: flags['trace-speedup'] as number } : {}),
   });
 }
 

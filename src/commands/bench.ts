@@ -15,6 +15,7 @@ import { UserError } from '../core/errors.js';
 import { setLogSink } from '../core/logger.js';
 import { pyFloatStr } from '../bench/output/pyformat.js';
 import { checkBaseUrl, loadBenchWorkload, pairs, runFlags, type Flags } from '../cli/bench-flags.js';
+import { anyEngineCacheFields } from '../engines/cache-report.js';
 
 function progressBar(total: number): { update(done: number): void; end(): void } {
   let last = 0;
@@ -121,6 +122,9 @@ export default async function main(argv: string[]): Promise<number> {
       `Burstiness factor: ${pyFloatStr(run.burstiness!)} (${run.burstiness === 1 ? 'Poisson process' : 'Gamma distribution'})\n`,
     );
     process.stdout.write(`Maximum request concurrency: ${run.maxConcurrency ?? 'None'}\n`);
+    const last = workload.requests.at(-1)?.arrivalS;
+    if (last !== undefined)
+      process.stdout.write(`Trace replay: ${workload.requests.length} requests at their recorded times over ${last.toFixed(3)} s\n`);
   }
   const threads = resolveClientThreads(threadSpec, { requests: workload.requests.length, maxConcurrency: run.maxConcurrency ?? null });
   const measured = await measure(
@@ -132,6 +136,8 @@ export default async function main(argv: string[]): Promise<number> {
       requests: workload.requests,
       tokenCounts: workload.tokenCounts,
       countOutputTokens: (t) => counter.count(t, false),
+      // The server is not known here: read any engine's report (the adapters say where).
+      cacheFields: anyEngineCacheFields(),
     },
     threads,
     Boolean(flags['disable-tqdm']),

@@ -132,4 +132,10 @@ export interface EngineAdapter {
   build?(o: BuildOptions): Promise<{ server: string; quantize: string; reused: boolean; seconds: number }>;
   /** A native launch's executable that the adapter finds itself (llama-server's path), or undefined. */
   findExecutable?(given: string | undefined): string | undefined;
+  /**
+   * Where a response reports the prompt tokens served from the prefix cache (dotted JSON paths,
+   * first present wins; the bench client reads them), and the server flag that turns the report
+   * on when it is off by default. Absent: the client reads the OpenAI usage field alone.
+   */
+  cacheReport?: { fields: readonly string[]; enableFlag?: string; source: string };
 }

@@ -1,12 +1,18 @@
 // Workloads as vLLM's datasets.py builds them: ShareGPT (first turn, seeded CPython shuffle,
-// is_valid_sequence filter, oversampling), random (lengths around a target, shared prefix) and
-// custom (a JSONL of prompts, custom-dataset.ts).
+// is_valid_sequence filter, oversampling), random (lengths around a target, shared prefix),
+// custom (a JSONL of prompts, custom-dataset.ts), prefix_repetition (prefix-repetition.ts), and a
+// Mooncake-format trace with arrival times (mooncake-trace.ts). Every workload's possible prefix
+// reuse is marked from its prompts (reuse.ts).
 import { log } from '../../core/logger.js';
 import { UserError } from '../../core/errors.js';
 import { PyRandom } from './rng.js';
 import { readShareGpt } from './sharegpt-file.js';
 import { sampleCustom } from './custom-dataset.js';
 import { resolveTokenCounter, type TokenCounter } from './tokenizer.js';
+import { samplePrefixRepetition } from './prefix-repetition.js';
+import { sampleTrace } from './mooncake-trace.js';
+import { markReuse } from './reuse.js';
+import { words } from './synthetic-text.js';
 import type { SampledRequest, Workload } from '../types.js';
 import type { DatasetName } from '../../core/dataset-names.js';
 
@@ -33,6 +39,16 @@ export interface WorkloadSpec {
   customOutputLen?: number;
   /** --no-oversample */
   noOversample?: boolean;
+  /** --prefix-repetition-prefix-len, -suffix-len, -num-prefixes, -output-len (vLLM: 256, 256, 10, 128). */
+  prefixRepetitionPrefixLen?: number;
+  prefixRepetitionSuffixLen?: number;
+  prefixRepetitionNumPrefixes?: number;
+  prefixRepetitionOutputLen?: number;
+  /** --disable-shuffle (vLLM): prefix_repetition keeps its prefixes in order. */
+  disableShuffle?: boolean;
+  /** mooncake_trace: tokens per hash id (--trace-block-size, 512) and replay speed-up (--trace-speedup, 1). */
+  traceBlockSize?: number;
+  traceSpeedup?: number;
 }
 
 let warnedApprox = false;
@@ -54,26 +70,58 @@ export async function loadWorkload(spec: WorkloadSpec): Promise<Workload> {
   }
   const counter = await resolveTokenCounter(spec.tokenizer, spec.model);
   if (counter.mode === 'approximate') warnApproximate(spec.tokenizer ?? spec.model);
-  const requests =
-    spec.dataset === 'sharegpt'
-      ? sampleShareGpt(spec, counter)
-      : spec.dataset === 'custom'
-        ? sampleCustom(
-            {
-              path: spec.path,
-              numPrompts: spec.numPrompts,
-              ...(spec.customOutputLen !== undefined ? { customOutputLen: spec.customOutputLen } : {}),
-              ...(spec.noOversample ? { noOversample: true } : {}),
-            },
-            counter,
-          )
-        : sampleRandom(spec, counter);
+  const requests = markReuse(sampleDataset(spec, counter), counter);
   return {
     requests,
     tokenCounts: counter.mode,
     datasetName: spec.dataset,
     ...(counter.path ? { tokenizerPath: counter.path } : {}),
   };
+}
+
+function sampleDataset(spec: WorkloadSpec, counter: TokenCounter): SampledRequest[] {
+  switch (spec.dataset) {
+    case 'sharegpt':
+      return sampleShareGpt(spec, counter);
+    case 'custom':
+      return sampleCustom(
+        {
+          path: spec.path,
+          numPrompts: spec.numPrompts,
+          ...(spec.customOutputLen !== undefined ? { customOutputLen: spec.customOutputLen } : {}),
+          ...(spec.noOversample ? { noOversample: true } : {}),
+        },
+        counter,
+      );
+    case 'prefix_repetition':
+      return samplePrefixRepetition(
+        {
+          numPrompts: spec.numPrompts,
+          ...(spec.prefixRepetitionPrefixLen !== undefined ? { prefixLen: spec.prefixRepetitionPrefixLen } : {}),
+          ...(spec.prefixRepetitionSuffixLen !== undefined ? { suffixLen: spec.prefixRepetitionSuffixLen } : {}),
+          ...(spec.prefixRepetitionNumPrefixes !== undefined ? { numPrefixes: spec.prefixRepetitionNumPrefixes } : {}),
+          ...(spec.prefixRepetitionOutputLen !== undefined ? { outputLen: spec.prefixRepetitionOutputLen } : {}),
+          ...(spec.seed !== undefined ? { seed: spec.seed } : {}),
+          ...(spec.disableShuffle ? { disableShuffle: true } : {}),
+        },
+        counter,
+      );
+    case 'mooncake_trace':
+      return sampleTrace(
+        {
+          ...(spec.path !== undefined ? { path: spec.path } : {}),
+          numPrompts: spec.numPrompts,
+          ...(spec.traceBlockSize !== undefined ? { blockSize: spec.traceBlockSize } : {}),
+          ...(spec.traceSpeedup !== undefined ? { speedup: spec.traceSpeedup } : {}),
+          ...(spec.seed !== undefined ? { seed: spec.seed } : {}),
+        },
+        counter,
+      );
+    case 'random':
+      return sampleRandom(spec, counter);
+    default:
+      throw new UserError(`the ${spec.dataset} workload is not a list of requests: it has its own driver`);
+  }
 }
 
 /** vLLM is_valid_sequence. */
@@ -104,17 +152,6 @@ function sampleShareGpt(spec: WorkloadSpec, counter: TokenCounter): SampledReque
     out.push(...again.choices(out, spec.numPrompts - out.length).map((r) => ({ ...r })));
   }
   return out;
-}
-
-// A fixed word list for approximate prompts: one word = one token for the simulator.
-const SYLLABLES = ['ka', 'lo', 'mi', 'su', 're', 'ta', 'no', 've', 'pi', 'du', 'ge', 'ro', 'shi', 'ba', 'fen', 'zo'];
-let WORDS: string[] | undefined;
-function words(): string[] {
-  if (!WORDS) {
-    WORDS = [];
-    for (const a of SYLLABLES) for (const b of SYLLABLES) for (const c of ['', 'n', 'r', 'l']) WORDS.push(a + b + c);
-  }
-  return WORDS;
 }
 
 function sampleRandom(spec: WorkloadSpec, counter: TokenCounter): SampledRequest[] {

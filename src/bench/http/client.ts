@@ -34,6 +34,7 @@ class StreamingRequest {
       out: { success: false, st: 0, ttft: 0, itl: [], latency: 0, generatedText: '', error: '', chunks: 0 },
       prev: 0,
       hooks,
+      ...(o.cacheFields ? { cacheFields: o.cacheFields } : {}),
     };
     this.reader = new ResponseReader((msgs, ts) => {
       for (const m of msgs) {

@@ -25,6 +25,8 @@ export interface ClientOptions {
   /** Extra body fields merged last (vLLM --extra-body). */
   extraBody?: Record<string, unknown>;
   requestId: string;
+  /** Dotted paths of a response's cached prompt tokens, first present wins (cache-report.ts). */
+  cacheFields?: readonly string[];
 }
 
 /** Per-request callbacks, in seconds of performance.now()/1000. */
@@ -52,4 +54,6 @@ export interface RawOutput {
    * vLLM field): sentS - st is the client's own send delay, which TTFT includes.
    */
   sentS?: number;
+  /** Prompt tokens the server says it served from cache (cache-report.ts). */
+  cachedTokens?: number;
 }

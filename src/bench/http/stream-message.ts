@@ -1,6 +1,7 @@
 // One SSE message of a streamed completion applied to the request's output, and the outcome
 // settled when the stream ends: timed the way vLLM's endpoint_request_func.py does (docs/bench.md).
 import { nameEngineError } from './engine-errors.js';
+import { cachedTokensOf } from './cache-report.js';
 import type { RawOutput, StreamHooks } from './request-shapes.js';
 import type { SseMessage } from './sse.js';
 
@@ -31,6 +32,8 @@ export interface StreamState {
   /** Stamp of the last choice event (latency ends there: vLLM main). */
   prev: number;
   hooks: StreamHooks;
+  /** Where the server reports cached prompt tokens (ClientOptions.cacheFields). */
+  cacheFields?: readonly string[];
 }
 
 /** Applies one SSE message to the output; returns an error text when the stream must stop. */
@@ -67,6 +70,9 @@ export function applyMessage(s: StreamState, m: SseMessage, ts: number): string 
     if (typeof usage.completion_tokens === 'number') out.completionTokens = usage.completion_tokens;
     if (typeof usage.prompt_tokens === 'number') out.promptTokens = usage.prompt_tokens;
   }
+  // Reported once, on the last message; a few key lookups on the others.
+  const cached = cachedTokensOf(json, s.cacheFields);
+  if (cached !== undefined) out.cachedTokens = cached;
   return undefined;
 }
 

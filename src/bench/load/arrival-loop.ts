@@ -28,9 +28,13 @@ export interface ArrivalContext {
 }
 
 function toOutput(raw: RawOutput, req: SampledRequest, benchStart: number, countOut: (t: string) => number): RequestOutput {
+  const promptLen = raw.success ? (raw.promptTokens ?? req.promptLen) : req.promptLen;
+  // The possible reuse in the same count as promptLen (the server's when it reported one).
+  const reusableLen =
+    req.reusableLen !== undefined && req.promptLen > 0 ? Math.round((req.reusableLen * promptLen) / req.promptLen) : undefined;
   return {
     success: raw.success,
-    promptLen: raw.success ? (raw.promptTokens ?? req.promptLen) : req.promptLen,
+    promptLen,
     outputLen: raw.success ? raw.completionTokens || countOut(raw.generatedText) : 0,
     ttft: raw.ttft,
     itl: raw.itl,
@@ -40,6 +44,8 @@ function toOutput(raw: RawOutput, req: SampledRequest, benchStart: number, count
     generatedText: raw.generatedText,
     error: raw.error,
     ...(raw.success && raw.promptTokens !== undefined && raw.completionTokens !== undefined ? { serverCounted: true } : {}),
+    ...(raw.cachedTokens !== undefined ? { cachedTokens: raw.cachedTokens } : {}),
+    ...(reusableLen !== undefined ? { reusableLen } : {}),
   };
 }
 
@@ -91,6 +97,21 @@ export async function runArrivals(c: ArrivalContext): Promise<Map<number, Reques
   const onAbort = () => c.gate.drain();
   c.signal?.addEventListener('abort', onAbort, { once: true });
   const tasks: Promise<void>[] = [];
+  // A trace session's entry leaves once the session's previous entry has finished (and its
+  // think time passed), never before its own scheduled time; the loop does not wait for it.
+  const byIndex = new Map<number, Promise<void>>();
+  const start = (i: number): Promise<void> => {
+    const req = c.requests[i]!;
+    const prev = req.after !== undefined ? byIndex.get(req.after) : undefined;
+    const task = prev
+      ? prev.then(async () => {
+          if (req.afterDelayS) await sleep(req.afterDelayS * 1000, c.signal);
+          if (!c.signal?.aborted) await runOne(c, i, outputs);
+        })
+      : runOne(c, i, outputs);
+    byIndex.set(i, task);
+    return task;
+  };
   try {
     for (let k = 0; k < indices.length; k++) {
       if (c.signal?.aborted) break;
@@ -101,7 +122,7 @@ export async function runArrivals(c: ArrivalContext): Promise<Map<number, Reques
       if (c.signal?.aborted) break;
       // (Launching a burst of 1000 requests takes ~0.3 s of CPU: yielding every 16 lets the
       // replies of the first ones be stamped when they arrive, not after the whole burst.)
-      tasks.push(runOne(c, i, outputs));
+      tasks.push(start(i));
     }
     await Promise.all(tasks);
   } finally {

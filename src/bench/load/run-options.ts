@@ -47,6 +47,8 @@ export interface RunOptions {
   onEvent?: (e: BenchEvent) => void;
   /** Live snapshot period (default 1000 ms). */
   snapshotIntervalMs?: number;
+  /** Where responses report cached prompt tokens (the engines' cacheReport fields; default the OpenAI usage field). */
+  cacheFields?: readonly string[];
 }
 
 /** The options after validation and defaults: plain data (it crosses to shard workers). */
@@ -120,6 +122,7 @@ export function checkRunOptions(opts: Omit<RunOptions, 'signal' | 'onEvent' | 'c
     headers: opts.headers ?? {},
     ...(apiKey ? { apiKey } : {}),
     ...(opts.extraBody ? { extraBody: opts.extraBody } : {}),
+    ...(opts.cacheFields ? { cacheFields: [...opts.cacheFields] } : {}),
   };
   return {
     backend,

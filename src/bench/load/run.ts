@@ -3,7 +3,7 @@
 // run-options.ts (validation), warmup.ts, arrival-loop.ts and assemble.ts; the sharded client
 // (workers/sharded.ts) runs the same pieces on several threads.
 import { performance } from 'node:perf_hooks';
-import { arrivalDelays } from './arrivals.js';
+import { scheduleDelays } from './arrivals.js';
 import { Semaphore } from './async.js';
 import { checkReachable } from './ready.js';
 import { nowS } from '../http/client.js';
@@ -41,7 +41,7 @@ export async function runBenchmark(opts: RunOptions): Promise<BenchResult> {
     // Every connection the run can hold at once is open before its clock starts (sender.ts).
     if (!signal?.aborted) await sender.preconnect(connectionsNeeded(opts.requests.length, run.maxConcurrency));
 
-    const delays = arrivalDelays(opts.requests.length, run.requestRate, run.burstiness, opts.seed ?? 0);
+    const delays = scheduleDelays(opts.requests, run.requestRate, run.burstiness, opts.seed ?? 0);
     const live = new LiveTracker(opts.requests.length);
     const mon = (monitor = new ClientMonitor());
     mon.start();

@@ -3,6 +3,8 @@
 import { ALL_LATENCY_METRICS, percentileWord } from '../metrics/metrics.js';
 import { pyCenter, pyFixed2 } from './pyformat.js';
 import type { BenchResult } from '../types.js';
+import { cacheMetrics, type CacheMetrics } from '../metrics/cache.js';
+import { cacheRows } from './cache-rows.js';
 import type { BenchMetrics, LatencyMetric } from '../../core/metrics.js';
 
 export interface BlockOptions {
@@ -19,6 +21,8 @@ export interface BlockOptions {
   /** servelab rows, printed only when true/set. */
   clientBound?: string | false;
   simulatedSpeed?: number;
+  /** The prefix-cache section, when the workload had reuse or the server reported its cache. */
+  cache?: CacheMetrics;
 }
 
 const HEADERS: Record<LatencyMetric, [string, string]> = {
@@ -69,13 +73,16 @@ export function formatResultBlock(m: BenchMetrics, o: BlockOptions = {}): string
     lines.push(floatRow(`Median ${short} (ms):`, rec[`median_${name}_ms`] ?? 0));
     for (const p of ps) lines.push(floatRow(`P${percentileWord(p)} ${short} (ms):`, rec[`p${percentileWord(p)}_${name}_ms`] ?? 0));
   }
+  if (o.cache) lines.push(...cacheRows(o.cache, floatRow, textRow));
   lines.push('='.repeat(50));
   return lines.join('\n') + '\n';
 }
 
 /** The block for a finished run, with its optional rows. */
 export function formatResult(r: BenchResult): string {
+  const cache = cacheMetrics(r.outputs);
   return formatResultBlock(r.metrics, {
+    ...(cache ? { cache } : {}),
     maxConcurrency: r.config.maxConcurrency,
     requestRate: r.config.requestRate,
     goodput: r.config.goodput !== undefined,

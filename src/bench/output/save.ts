@@ -4,6 +4,7 @@ import path from 'node:path';
 import { ALL_LATENCY_METRICS, percentileWord } from '../metrics/metrics.js';
 import { pyFloatStr } from './pyformat.js';
 import type { BenchResult } from '../types.js';
+import { cacheMetrics } from '../metrics/cache.js';
 
 export interface SaveOptions {
   resultDir?: string;
@@ -91,6 +92,9 @@ export function resultJson(r: BenchResult, o: SaveOptions = {}): Record<string, 
     j.latencies = r.outputs.map((x) => x.latency);
   }
   // servelab additions, after vLLM's keys so vLLM tooling reads the file unchanged.
+  const cache = cacheMetrics(r.outputs);
+  if (cache) Object.assign(j, cache);
+  if (o.saveDetailed && r.outputs.some((x) => x.cachedTokens !== undefined)) j.cached_tokens = r.outputs.map((x) => x.cachedTokens ?? null);
   j.client_bound = r.clientBound;
   j.client_stats = r.client;
   j.token_counts = r.tokenCounts;

@@ -8,7 +8,7 @@
 import { performance } from 'node:perf_hooks';
 import type { Worker } from 'node:worker_threads';
 import { log } from '../../core/logger.js';
-import { arrivalDelays } from '../load/arrivals.js';
+import { scheduleDelays } from '../load/arrivals.js';
 import { assembleResult } from '../load/assemble.js';
 import { dealCount, dealRequests, mergeShards, type ShardReport } from './merge.js';
 import { checkReachable } from '../load/ready.js';
@@ -72,7 +72,7 @@ function startShard(input: ShardInput, onEvent: (m: Extract<FromShard, { type: '
 }
 
 function shardInputs(opts: Opts, run: CheckedRun, threads: number, aborted: boolean): ShardInput[] {
-  const delays = arrivalDelays(opts.requests.length, run.requestRate, run.burstiness, opts.seed ?? 0);
+  const delays = scheduleDelays(opts.requests, run.requestRate, run.burstiness, opts.seed ?? 0);
   const deal = dealRequests(opts.requests.length, threads);
   const warm = dealCount(opts.numWarmups ?? 0, deal.length);
   const gate = run.maxConcurrency === null ? undefined : sharedGateBuffer(run.maxConcurrency);

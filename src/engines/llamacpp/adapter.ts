@@ -97,6 +97,12 @@ export const llamacpp: EngineAdapter = {
   name: 'llamacpp',
   supports: LLAMACPP_SUPPORTS,
   metricsPath: '/metrics',
+  // Captured from llama-server 80fb11a (test/fixtures/bench/llamacpp-80fb11a-cached-chunk.txt): the
+  // last streamed message carries timings.cache_n and usage.prompt_tokens_details.cached_tokens.
+  cacheReport: {
+    fields: ['timings.cache_n', 'usage.prompt_tokens_details.cached_tokens'],
+    source: 'llama-server 80fb11a, captured (test/fixtures/bench/llamacpp-80fb11a-cached-chunk.txt)',
+  },
   command(variant, ctx): LaunchSpec {
     if (ctx.runtime.kind === 'docker')
       throw new UserError('llama.cpp runs natively in servelab (give --llama-server PATH or run `servelab engines build llamacpp`)');

@@ -113,6 +113,14 @@ export const sglang: EngineAdapter = {
   supports: SGLANG_SUPPORTS,
   attentionBackends: rowsAt('sglang').find((r) => r.knob === 'attentionBackend')!.candidates!,
   metricsPath: '/metrics',
+  // python/sglang/srt/entrypoints/openai/usage_processor.py (sgl-project/sglang@056c7ec2):
+  // usage.prompt_tokens_details.cached_tokens from meta_info.cached_tokens, only under
+  // --enable-cache-report (server_args enable_cache_report=False), and left out when it is 0.
+  cacheReport: {
+    fields: ['usage.prompt_tokens_details.cached_tokens', 'meta_info.cached_tokens'],
+    enableFlag: '--enable-cache-report',
+    source: 'python/sglang/srt/entrypoints/openai/usage_processor.py (calculate_streaming_usage, enable_cache_report)',
+  },
   command(variant, ctx): LaunchSpec {
     const { argv, env } = sglangEngineArgv(variant, ctx);
     const spec = finishSpec('sglang', argv, env, [], ctx, /The server is fired up and ready to roll!/);

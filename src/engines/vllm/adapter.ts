@@ -94,6 +94,13 @@ export const vllm: EngineAdapter = {
   supports: VLLM_SUPPORTS,
   attentionBackends: rowsAt('vllm').find((r) => r.knob === 'attentionBackend')!.candidates!,
   metricsPath: '/metrics',
+  // vllm/entrypoints/openai/cli_args.py FrontendArgs.enable_prompt_tokens_details (default False;
+  // vllm-project/vllm v0.11.0 and later): without the flag the usage has no prompt_tokens_details.
+  cacheReport: {
+    fields: ['usage.prompt_tokens_details.cached_tokens'],
+    enableFlag: '--enable-prompt-tokens-details',
+    source: 'vllm/entrypoints/openai/cli_args.py (enable_prompt_tokens_details: bool = False)',
+  },
   command(variant, ctx): LaunchSpec {
     const { argv, env } = vllmEngineArgv(variant, ctx);
     // "Starting vLLM API server ..." is logged once the engine client is built, but before uvicorn
