@@ -8,6 +8,7 @@ import type { RunOptions } from '../bench/load/run-options.js';
 import type { Workload } from '../bench/types.js';
 import { UserError } from '../core/errors.js';
 import { DATASETS, type DatasetName } from '../core/dataset-names.js';
+import { checkPrefixRepetition } from '../bench/datasets/prefix-repetition.js';
 
 export const BENCH_FLAGS: Record<string, FlagSpec> = {
   'base-url': { kind: 'string', help: 'server URL, e.g. http://127.0.0.1:8000 (overrides --host/--port)', metavar: 'URL' },
@@ -123,6 +124,7 @@ export function runFlags(flags: Flags): Omit<RunOptions, 'baseUrl' | 'model' | '
     throw new UserError(
       'bench: --dataset-name mooncake_trace needs --dataset-path FILE (a Mooncake-format JSONL trace; `servelab trace-gen` writes one)',
     );
+  if (dataset === 'prefix_repetition') checkPrefixRepetition(prefixRepetitionSpec(flags));
   let extraBody: Record<string, unknown> | undefined;
   if (flags['extra-body'] !== undefined) {
     try {
@@ -189,6 +191,26 @@ export async function loadBenchWorkload(flags: Flags, dataset: DatasetName, mode
     ...(flags['trace-block-size'] !== undefined ? { traceBlockSize: flags['trace-block-size'] as number } : {}),
     ...(flags['trace-speedup'] !== undefined ? { traceSpeedup: flags['trace-speedup'] as number } : {}),
   });
+}
+
+/** The prefix_repetition flags as the dataset's spec. */
+function prefixRepetitionSpec(flags: Flags) {
+  return {
+    numPrompts: (flags['num-prompts'] as number | undefined) ?? 1000,
+    prefixLen: flags['prefix-repetition-prefix-len'] as number | undefined,
+    suffixLen: flags['prefix-repetition-suffix-len'] as number | undefined,
+    numPrefixes: flags['prefix-repetition-num-prefixes'] as number | undefined,
+    outputLen: flags['prefix-repetition-output-len'] as number | undefined,
+  };
+}
+
+function prefixRepetitionWorkload(p: ReturnType<typeof prefixRepetitionSpec>) {
+  return {
+    ...(p.prefixLen !== undefined ? { prefixRepetitionPrefixLen: p.prefixLen } : {}),
+    ...(p.suffixLen !== undefined ? { prefixRepetitionSuffixLen: p.suffixLen } : {}),
+    ...(p.numPrefixes !== undefined ? { prefixRepetitionNumPrefixes: p.numPrefixes } : {}),
+    ...(p.outputLen !== undefined ? { prefixRepetitionOutputLen: p.outputLen } : {}),
+  };
 }
 
 /** A base URL the client can send to: a typo is bad input (one line), not an internal error from `new URL`. */

@@ -25,7 +25,10 @@ function checkInt(name: string, v: number, min: number): void {
   if (!Number.isInteger(v) || v < min) throw new UserError(`--prefix-repetition-${name} must be an integer >= ${min}, got ${v}`);
 }
 
-export function samplePrefixRepetition(spec: PrefixRepetitionSpec, counter: TokenCounter): SampledRequest[] {
+/** The spec with vLLM's defaults filled, or a one-line UserError (also run before anything loads). */
+export function checkPrefixRepetition(
+  spec: PrefixRepetitionSpec,
+): Required<Omit<PrefixRepetitionSpec, 'seed' | 'disableShuffle'>> & { perPrefix: number } {
   const d = PREFIX_REPETITION_DEFAULTS;
   const prefixLen = spec.prefixLen ?? d.prefixLen;
   const suffixLen = spec.suffixLen ?? d.suffixLen;
@@ -40,6 +43,11 @@ export function samplePrefixRepetition(spec: PrefixRepetitionSpec, counter: Toke
   const perPrefix = Math.floor(spec.numPrompts / numPrefixes);
   if (perPrefix === 0)
     throw new UserError(`--num-prompts (${spec.numPrompts}) must be at least --prefix-repetition-num-prefixes (${numPrefixes})`);
+  return { numPrompts: spec.numPrompts, prefixLen, suffixLen, numPrefixes, outputLen, perPrefix };
+}
+
+export function samplePrefixRepetition(spec: PrefixRepetitionSpec, counter: TokenCounter): SampledRequest[] {
+  const { prefixLen, suffixLen, numPrefixes, outputLen, perPrefix } = checkPrefixRepetition(spec);
   const rng = new PyRandom(spec.seed ?? 0);
   const vocab = textVocab(counter);
   const draw = (n: number) => Array.from({ length: n }, () => rng.randbelow(vocab));
