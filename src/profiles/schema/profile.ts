@@ -132,6 +132,12 @@ export const WorkloadSchema = z.object({
   requestRate: z.number().positive().nullable().default(null),
   /** The client command that produced the recorded numbers, for the report. */
   benchCommand: z.string().optional(),
+  /** prefix_repetition: shared prefix tokens and distinct prefixes (inputLen is the suffix). */
+  prefixLen: z.number().int().nonnegative().optional(),
+  numPrefixes: z.number().int().positive().optional(),
+  /** mooncake_trace: tokens per hash id and the replay speed-up. */
+  traceBlockSize: z.number().int().positive().optional(),
+  traceSpeedup: z.number().positive().optional(),
 });
 
 export const SloSchema = z.object({

@@ -3,6 +3,7 @@
 import { existsSync } from 'node:fs';
 import { UserError } from '../../core/errors.js';
 import { sharegptScenario } from './scenarios.js';
+import { reuseScenarioForWorkload, sharedPrefixFields } from './reuse-scenarios.js';
 import type { Scenario } from '../../core/scenario.js';
 import type { Workload } from '../../profiles/schema/profile.js';
 
@@ -21,6 +22,7 @@ export function workloadFromScenario(s: Scenario, benchCommand?: string): Worklo
     maxConcurrency: s.maxConcurrency,
     requestRate: null,
     ...(benchCommand ? { benchCommand } : {}),
+    ...sharedPrefixFields(s),
   };
 }
 
@@ -56,6 +58,8 @@ export function scenarioForWorkload(
       },
     };
   }
+  const reuse = reuseScenarioForWorkload(w, opts.datasetPath);
+  if (reuse) return { scenario: reuse };
   if (w.dataset === 'custom') {
     // The ShareGPT-like stand-in is regenerated from its prompt count and seed (the same lengths);
     // another custom file must still be at hand.

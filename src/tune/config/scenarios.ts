@@ -2,6 +2,7 @@
 // runs. Without a ShareGPT file, the ShareGPT-like stand-in draws its lengths from the ShareGPT
 // length table (src/model/data/sharegpt-lengths.ts, the same shape the calibration and `predict`
 // use) and is written as a JSONL that `vllm bench serve --dataset-name custom` reads too.
+import { parseReuseScenario } from './reuse-scenarios.js';
 import type { Scenario } from '../../core/scenario.js';
 import { UserError } from '../../core/errors.js';
 import { writeSharegptLikeJsonl } from '../../sim/predict/sharegpt-jsonl.js';
@@ -80,6 +81,8 @@ export function parseScenario(text: string, opts: { datasetPath?: string; scale:
     return sharegptScenario(opts);
   }
   if (t === 'sharegpt-like') return sharegptScenario({ ...opts, datasetPath: undefined });
+  const reuse = parseReuseScenario(text, { ...(opts.numPrompts !== undefined ? { numPrompts: opts.numPrompts } : {}), seed: SEED });
+  if (reuse) return reuse;
   const byShort: Record<string, string> = {
     short: 'random-128-4',
     medium: 'random-2000-100',
@@ -90,7 +93,7 @@ export function parseScenario(text: string, opts: { datasetPath?: string; scale:
   const name = byShort[t] ?? (m ? `random-${m[1]}-${m[2]}` : undefined);
   if (!name) {
     throw new UserError(
-      `unknown scenario '${text}': use sharegpt, sharegpt-like, short, medium, long, very-long or random:IN/OUT (e.g. random:2000/100)`,
+      `unknown scenario '${text}': use sharegpt, sharegpt-like, short, medium, long, very-long, random:IN/OUT (e.g. random:2000/100), prefix:PREFIX/SUFFIX/PREFIXES/OUT or trace:FILE.jsonl`,
     );
   }
   const known = RANDOM_SHAPES.find((s) => s.name === name);
@@ -110,6 +113,16 @@ export function parseScenario(text: string, opts: { datasetPath?: string; scale:
   };
 }
 
+/** vLLM's prefix_repetition flags of a scenario (inputLen is the suffix). */
+function prefixRepetitionArgs(s: Scenario): string[] {
+  const parts = ['--dataset-name prefix_repetition'];
+  if (s.prefixLen !== undefined) parts.push(`--prefix-repetition-prefix-len ${s.prefixLen}`);
+  if (s.inputLen !== undefined) parts.push(`--prefix-repetition-suffix-len ${s.inputLen}`);
+  if (s.numPrefixes !== undefined) parts.push(`--prefix-repetition-num-prefixes ${s.numPrefixes}`);
+  if (s.outputLen !== undefined) parts.push(`--prefix-repetition-output-len ${s.outputLen}`);
+  return parts;
+}
+
 /** The `vllm bench serve` command that reproduces a scenario against a server (for reports). */
 export function benchCommand(s: Scenario, model: string, port = 8000): string {
   const parts = ['vllm bench serve', '--backend openai-chat', '--endpoint /v1/chat/completions', `--model ${model}`, `--port ${port}`];
@@ -117,7 +130,14 @@ export function benchCommand(s: Scenario, model: string, port = 8000): string {
   // Each line's output_tokens (-1) and the prompt as written (no client-side chat template), as servelab sends it.
   else if (s.dataset === 'custom')
     parts.push('--dataset-name custom', `--dataset-path ${s.datasetPath}`, '--custom-output-len -1', '--skip-chat-template');
-  else {
+  else if (s.dataset === 'prefix_repetition') parts.push(...prefixRepetitionArgs(s));
+  else if (s.dataset === 'mooncake_trace') {
+    // vLLM's client has no trace replay: servelab's, with the same other flags.
+    parts[0] = 'servelab bench';
+    parts.push(`--dataset-name mooncake_trace --dataset-path ${s.datasetPath}`);
+    if (s.traceBlockSize !== undefined) parts.push(`--trace-block-size ${s.traceBlockSize}`);
+    if (s.traceSpeedup !== undefined) parts.push(`--trace-speedup ${s.traceSpeedup}`);
+  } else {
     parts.push('--dataset-name random', `--random-input-len ${s.inputLen}`, `--random-output-len ${s.outputLen}`);
     if (s.rangeRatio) parts.push(`--random-range-ratio ${s.rangeRatio}`);
   }

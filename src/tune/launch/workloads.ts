@@ -24,11 +24,27 @@ export function loadScenario(s: Scenario, model: string, cache?: Map<string, Pro
     randomRangeRatio: s.rangeRatio,
     seed: s.seed,
     model,
+    ...sharedPrefixSpec(s),
   });
   cache?.set(key, p);
   // A failed load is not cached: the next caller gets the error again, not a stale promise.
   p.catch(() => cache?.delete(key));
   return p;
+}
+
+/** The shared-prefix and trace workloads' own fields (prefix_repetition's suffix is inputLen). */
+function sharedPrefixSpec(s: Scenario) {
+  if (s.dataset === 'prefix_repetition')
+    return {
+      ...(s.prefixLen !== undefined ? { prefixRepetitionPrefixLen: s.prefixLen } : {}),
+      ...(s.inputLen !== undefined ? { prefixRepetitionSuffixLen: s.inputLen } : {}),
+      ...(s.numPrefixes !== undefined ? { prefixRepetitionNumPrefixes: s.numPrefixes } : {}),
+      ...(s.outputLen !== undefined ? { prefixRepetitionOutputLen: s.outputLen } : {}),
+    };
+  return {
+    ...(s.traceBlockSize !== undefined ? { traceBlockSize: s.traceBlockSize } : {}),
+    ...(s.traceSpeedup !== undefined ? { traceSpeedup: s.traceSpeedup } : {}),
+  };
 }
 
 /** The clock an automatic launch of `variant` on `scenarios` runs at (simspeed.ts), at most sim.speed. */
