@@ -16,31 +16,47 @@ function tokenIds(prompt: string, counter: TokenCounter, vocab: Map<string, numb
   });
 }
 
+/** Prefixes are remembered at each of the first STEP tokens, then every STEP: about 16 times fewer entries. */
+const STEP = 16;
+
 /**
- * Sets reusableLen on every request (in send order) and returns them. Each prefix of every
- * earlier prompt is remembered by a 52-bit rolling hash, so a request's reuse is the longest of
- * its own prefixes seen before: memory grows with the workload's total prompt tokens.
+ * Sets reusableLen on every request (in send order) and returns them. Every STEP-token prefix of
+ * each earlier prompt is remembered by a 52-bit rolling hash with the first request that sent it;
+ * a request's reuse is its longest remembered prefix, extended token by token against that
+ * request (a longer match with another one is missed by less than STEP tokens).
  */
 export function markReuse(requests: SampledRequest[], counter: TokenCounter): SampledRequest[] {
-  const seen = new Set<number>();
+  const seen = new Map<number, number>();
   const vocab = new Map<string, number>();
+  const all: ArrayLike<number>[] = [];
   for (const r of requests) {
     const ids = tokenIds(r.prompt, counter, vocab);
     let h1 = 0x811c9dc5;
     let h2 = 0x01000193;
-    let common = 0;
+    let matched = 0;
+    let from = -1;
     let matching = true;
-    const keys: number[] = new Array<number>(ids.length);
+    const mine: number[] = [];
     for (let k = 0; k < ids.length; k++) {
       const t = ids[k]!;
       h1 = (Math.imul(h1 ^ t, 0x01000193) + k) >>> 0;
       h2 = (Math.imul(h2 + t, 0x5bd1e995) ^ (h2 >>> 13)) >>> 0;
+      if (k >= STEP && (k + 1) % STEP) continue;
       const key = h1 * 0x100000 + (h2 & 0xfffff);
-      keys[k] = key;
-      if (matching && seen.has(key)) common = k + 1;
-      else matching = false;
+      const j = matching ? seen.get(key) : undefined;
+      if (j !== undefined) {
+        matched = k + 1;
+        from = j;
+      } else matching = false;
+      mine.push(key);
     }
-    for (const key of keys) seen.add(key);
+    let common = matched;
+    if (from >= 0) {
+      const other = all[from]!;
+      while (common < ids.length && common < other.length && ids[common] === other[common]) common++;
+    }
+    for (const key of mine) if (!seen.has(key)) seen.set(key, all.length);
+    all.push(ids);
     // Special tokens the server adds in front (BOS) are shared by every prompt too.
     r.reusableLen = common > 0 ? Math.min(r.promptLen, common + counter.numSpecial) : 0;
   }

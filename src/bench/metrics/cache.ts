@@ -31,7 +31,7 @@ function ttftStats(outs: readonly RequestOutput[]): [number | null, number | nul
   return [mean(ms), median(ms), percentileSorted(sortedCopy(ms), 99)];
 }
 
-/** The run's cache figures, or undefined when the workload had no reuse and no response reported a cache. */
+/** The run's cache figures, or undefined when the workload had (almost) no reuse and no response reported a cache. */
 export function cacheMetrics(outputs: readonly RequestOutput[]): CacheMetrics | undefined {
   const ok = outputs.filter((o) => o.success);
   let prompt = 0;
@@ -43,7 +43,9 @@ export function cacheMetrics(outputs: readonly RequestOutput[]): CacheMetrics | 
   // Once any response reported its cache, one without a report counts as a miss: SGLang leaves
   // prompt_tokens_details out when nothing was cached (usage_processor.py _details_if_cached).
   const anyReport = ok.some((o) => o.cachedTokens !== undefined);
-  if (reusable === 0 && !anyReport) return undefined;
+  // A chance match of a few leading tokens (random prompts share a first word now and then) is
+  // no workload reuse: below 1% of the prompt tokens, and with no report, vLLM's block stays as it is.
+  if (reusable < 0.01 * prompt && !anyReport) return undefined;
   const reported = anyReport ? ok.map((o) => (o.cachedTokens === undefined ? { ...o, cachedTokens: 0 } : o)) : [];
   let reportedPrompt = 0;
   let cached = 0;

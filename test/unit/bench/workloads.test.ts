@@ -8,7 +8,9 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadWorkload } from '../../../src/bench/datasets/datasets.js';
 import { generateTrace, traceJsonl } from '../../../src/bench/datasets/trace-gen.js';
-import { possibleReuse } from '../../../src/bench/datasets/reuse.js';
+import { markReuse, possibleReuse } from '../../../src/bench/datasets/reuse.js';
+import { approximateCounter } from '../../../src/bench/datasets/tokenizer.js';
+import { PyRandom } from '../../../src/bench/datasets/rng.js';
 import { scheduleDelays } from '../../../src/bench/load/arrivals.js';
 import { UserError } from '../../../src/core/errors.js';
 
@@ -76,6 +78,33 @@ describe('prefix_repetition (vLLM)', () => {
     await expect(loadWorkload({ dataset: 'prefix_repetition', numPrompts: 3, prefixRepetitionNumPrefixes: 5 })).rejects.toThrow(
       new UserError('--num-prompts (3) must be at least --prefix-repetition-num-prefixes (5)'),
     );
+  });
+});
+
+describe('possible reuse', () => {
+  it('is the longest common prefix with any earlier prompt, as a brute force finds it', () => {
+    const rng = new PyRandom(7);
+    const base = Array.from({ length: 80 }, () => `w${rng.randbelow(5)}`);
+    const prompts = Array.from({ length: 60 }, () => {
+      const keep = rng.randbelow(80);
+      return base.slice(0, keep).concat(Array.from({ length: rng.randbelow(40) + 1 }, () => `w${rng.randbelow(5)}`));
+    });
+    const reqs = markReuse(
+      prompts.map((p) => ({ prompt: p.join(' '), promptLen: p.length, expectedOutputLen: 1 })),
+      approximateCounter,
+    );
+    prompts.forEach((p, i) => {
+      let best = 0;
+      for (const q of prompts.slice(0, i)) {
+        let k = 0;
+        while (k < p.length && k < q.length && p[k] === q[k]) k++;
+        best = Math.max(best, k);
+      }
+      // Exact below 16 tokens; beyond, a longer match with another prompt is missed by under 16.
+      expect(reqs[i]!.reusableLen!).toBeLessThanOrEqual(best);
+      expect(reqs[i]!.reusableLen!).toBeGreaterThan(best - 16);
+      if (best < 16) expect(reqs[i]!.reusableLen).toBe(best);
+    });
   });
 });
 
