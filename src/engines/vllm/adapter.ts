@@ -95,7 +95,8 @@ export const vllm: EngineAdapter = {
   attentionBackends: rowsAt('vllm').find((r) => r.knob === 'attentionBackend')!.candidates!,
   metricsPath: '/metrics',
   // vllm/entrypoints/openai/cli_args.py FrontendArgs.enable_prompt_tokens_details (default False;
-  // vllm-project/vllm v0.11.0 and later): without the flag the usage has no prompt_tokens_details.
+  // the serving classes take it in releases before and after 0.11): without the flag the usage
+  // has no prompt_tokens_details. Which first release has it is not checked here.
   cacheReport: {
     fields: ['usage.prompt_tokens_details.cached_tokens'],
     enableFlag: '--enable-prompt-tokens-details',
