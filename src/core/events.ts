@@ -20,7 +20,9 @@ export type FailureKind =
   | 'pruned'
   | 'bench-failed'
   | 'aborted'
-  | 'skipped';
+  | 'skipped'
+  /** The model file loads but its contents are wrong (tensor shapes, architecture, header keys). */
+  | 'bad-model';
 
 export interface Failure {
   kind: FailureKind;
