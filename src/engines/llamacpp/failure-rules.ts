@@ -67,6 +67,14 @@ export const LLAMACPP_RULES: readonly FailureRule[] = [
     hint: 'The file is incomplete or was written for another llama.cpp: convert or download it again.',
   },
   {
+    id: 'llamacpp-no-mtp-layers',
+    kind: 'spec-failed',
+    engines: LL,
+    pattern: /context type MTP requested but model doesn't contain MTP layers/,
+    reason: () => 'the model has no MTP layers, so --spec-type draft-mtp has nothing to draft with',
+    hint: 'Serve a GGUF converted with its MTP head (nextn tensors), or use another speculative method (ngram, or a draft model with -md).',
+  },
+  {
     id: 'llamacpp-kv-alloc',
     kind: 'oom',
     engines: LL,

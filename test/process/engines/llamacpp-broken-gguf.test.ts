@@ -104,4 +104,14 @@ describe.skipIf(LLAMA_SKIP !== undefined)(`llama-server on broken GGUFs${LLAMA_S
     },
     120_000,
   );
+
+  it('--spec-type draft-mtp goes without -md, and a model without MTP layers is named', async () => {
+    const { h, ready } = await startLlamaServer({ threads: 1, ctxSize: 1024, speculative: { method: 'mtp' } }, path.join(root, 'mtp'));
+    handles.push(h);
+    expect(ready.ready).toBe(false);
+    if (ready.ready) return;
+    expect(ready.failure.kind, JSON.stringify(ready.failure)).toBe('spec-failed');
+    expect(ready.failure.reason).toMatch(/has no MTP layers/);
+    expect(ready.failure.evidence?.some((l) => /model doesn't contain MTP layers/.test(l))).toBe(true);
+  }, 120_000);
 });
