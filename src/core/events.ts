@@ -74,6 +74,8 @@ export interface VariantResult {
   quality?: import('./quality-schema.js').VariantQuality; // the quality check (--quality N)
   startedAt: string;
   finishedAt: string;
+  /** How much of the host other work took while it ran, and the cores it was kept on (real hosts). */
+  hostLoad?: import('./host-load.js').HostLoad;
 }
 
 /** GPU time one launch held: GPUs x wall time from launch to stop, startup (launch to ready) and benchmark (ready to stop) apart. Seconds; simulated seconds on the simulated host. */
