@@ -4,7 +4,7 @@
 // the last one, set with util-linux `taskset -a -p -c LIST PID` (every thread of a running
 // process). With fewer than 3 cores there is none to spare: both share them, and the caller says so.
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 
 /** "0-2,5" -> [0, 1, 2, 5] (the cpu list format of taskset and /proc/self/status). */
 export function parseCpuList(list: string): number[] {
@@ -52,6 +52,8 @@ export function splitCores(cpus: readonly number[]): CoreSplit {
 
 /** Pin every thread of a running process to `cpus`; the error text when taskset is missing or refuses. */
 export function pinProcess(pid: number, cpus: readonly number[]): string | undefined {
+  // `taskset -a -p` exits 0 for a process that is gone (it walks an empty /proc/PID/task).
+  if (!existsSync(`/proc/${pid}`)) return `no process ${pid}`;
   const r = spawnSync('taskset', ['-a', '-p', '-c', cpuListText(cpus), String(pid)], { encoding: 'utf8' });
   if (r.error) return `taskset: ${r.error.message}`;
   return r.status === 0 ? undefined : (r.stderr.trim().split('\n')[0] ?? `taskset exited with ${r.status}`);
