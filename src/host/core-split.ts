@@ -45,7 +45,7 @@ export type CoreSplit = { server: number[]; client: number[] } | { none: string 
 export function splitCores(cpus: readonly number[]): CoreSplit {
   if (cpus.length < 3)
     return {
-      none: `this host has ${cpus.length} core${cpus.length === 1 ? '' : 's'}, none to spare: the server and the benchmark client share them, so each run's figures include the client's own CPU use`,
+      none: `${cpus.length} core${cpus.length === 1 ? '' : 's'}, none to spare: the server and the benchmark client share them`,
     };
   return { server: cpus.slice(0, -1), client: cpus.slice(-1) };
 }

@@ -47,7 +47,7 @@ describe('cores for the server and the client', () => {
   it('keeps the last core for the client when there are 3 or more, says none to spare below', () => {
     expect(splitCores([0, 1, 2, 3])).toEqual({ server: [0, 1, 2], client: [3] });
     expect(splitCores([0, 1])).toEqual({
-      none: "this host has 2 cores, none to spare: the server and the benchmark client share them, so each run's figures include the client's own CPU use",
+      none: '2 cores, none to spare: the server and the benchmark client share them',
     });
   });
 });
