@@ -5,7 +5,8 @@ export const RANDOM_GGUF_USAGE = [
   'usage: servelab random-gguf --out FILE [--like FILE.gguf | --arch qwen3|llama --hidden N --layers N] [--vocab FILE] [--seed N]',
   '  Writes a GGUF with random weights: its outputs are meaningless, its speeds are real.',
   '  --like FILE     take the tensor names and shapes (and the vocabulary) of another GGUF',
-  '  --arch NAME     qwen3 (default) or llama; --hidden (default 256, a multiple of 64), --layers (default 4)',
+  '  --arch NAME     qwen3 (default) or llama; --hidden (default 256, a multiple of 64: hidden/64 heads), --layers (default 4)',
+  '                  KV heads: half the heads when their number is even, one per head when it is odd',
   '  --vocab FILE    a GGUF with tokenizer.* keys (default: ggml-vocab-gpt-2.gguf of `servelab engines build llamacpp`)',
 ].join('\n');
 

@@ -20,7 +20,9 @@ export type FailureKind =
   | 'pruned'
   | 'bench-failed'
   | 'aborted'
-  | 'skipped';
+  | 'skipped'
+  /** The model file loads but its contents are wrong (tensor shapes, architecture, header keys). */
+  | 'bad-model';
 
 export interface Failure {
   kind: FailureKind;
@@ -72,6 +74,8 @@ export interface VariantResult {
   quality?: import('./quality-schema.js').VariantQuality; // the quality check (--quality N)
   startedAt: string;
   finishedAt: string;
+  /** How much of the host other work took while it ran, and the cores it was kept on (real hosts). */
+  hostLoad?: import('./host-load.js').HostLoad;
 }
 
 /** GPU time one launch held: GPUs x wall time from launch to stop, startup (launch to ready) and benchmark (ready to stop) apart. Seconds; simulated seconds on the simulated host. */

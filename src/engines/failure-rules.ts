@@ -264,7 +264,7 @@ export const FAILURE_RULES: readonly FailureRule[] = [
     engines: ['vllm', 'sim'],
     pattern: /Draft model speculative decoding is not supported yet/,
     reason: () => 'this vLLM cannot run draft-model speculative decoding',
-    hint: 'Use ngram, eagle, eagle3 or mtp on vLLM 0.11.x.',
+    hint: 'Use ngram, eagle, eagle3 or mtp on this vLLM; draft models ("method": "draft_model") run from vLLM 0.25 on.',
   },
   {
     id: 'trtllm-decoding-type',

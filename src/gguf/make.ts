@@ -2,6 +2,7 @@
 // tokenizer keys from a vocabulary file, the label saying its outputs are meaningless, and the
 // tensor data. Used by `servelab random-gguf` and by tests that need a model for llama-server.
 import { UserError } from '../core/errors.js';
+import { ggufProblems } from './check.js';
 import { GGML_TYPES, plain } from './format.js';
 import { archLayout, labelRandom, likeLayout, Normal, safeTokens, tensorData, type ArchShape } from './random.js';
 import { readGgufHeader } from './read.js';
@@ -42,7 +43,12 @@ export function makeRandomGguf(o: RandomGgufOptions): RandomGgufResult {
   const tokens = plain(tok.get('tokenizer.ggml.tokens'));
   if (!Array.isArray(tokens)) throw new UserError(`${vocabFile}: no vocabulary in it (tokenizer.ggml.tokens is missing)`);
   const vocabSize = tokens.length;
-  const layout = like ? likeLayout(like) : archLayout(o.shape ?? { arch: 'qwen3', hidden: 256, layers: 4 }, vocabSize);
+  let layout: ReturnType<typeof archLayout>;
+  try {
+    layout = like ? likeLayout(like) : archLayout(o.shape ?? { arch: 'qwen3', hidden: 256, layers: 4 }, vocabSize);
+  } catch (e) {
+    throw new UserError(`random-gguf: ${(e as Error).message}`);
+  }
   for (const t of layout.tensors) if (t.name === 'token_embd.weight' || t.name === 'output.weight') t.dims[1] = vocabSize;
   for (const [k, v] of tok) layout.metadata.set(k, v);
   const arch = String(plain(layout.metadata.get('general.architecture')) ?? '?');
@@ -54,6 +60,8 @@ export function makeRandomGguf(o: RandomGgufOptions): RandomGgufResult {
     throw new UserError(`${vocabFile}: ${(e as Error).message}`);
   }
   const rng = new Normal(o.seed ?? 1);
+  const problems = ggufProblems(layout.metadata, layout.tensors);
+  if (problems.length) throw new UserError(`random-gguf: ${problems[0]}; nothing written (a shape llama-server would refuse)`);
   const bytes = writeGguf(o.out, layout, (t) => tensorData(t, rng, safe.safe));
   const params = layout.tensors.reduce((a, t) => a + t.dims.reduce((x, y) => x * y, 1), 0);
   const converted = like ? like.tensors.filter((t) => t.type !== F32_ID && t.type !== F16_ID).length : 0;

@@ -35,7 +35,11 @@ export function archLayout(s: ArchShape, vocabSize: number): { metadata: Map<str
   const headDim = 64;
   if (s.hidden % headDim) throw new Error(`hidden size ${s.hidden} is not a multiple of the head size ${headDim}`);
   const heads = s.heads ?? s.hidden / headDim;
-  const kvHeads = s.kvHeads ?? Math.max(1, heads / 2);
+  // Half as many KV heads as query heads where that divides evenly; an odd head count keeps one
+  // KV head per query head, since a group must be a whole number of heads.
+  const kvHeads = s.kvHeads ?? (heads % 2 ? heads : heads / 2);
+  if (!Number.isInteger(heads) || !Number.isInteger(kvHeads) || heads < 1 || kvHeads < 1 || heads % kvHeads)
+    throw new Error(`${heads} attention heads cannot be grouped over ${kvHeads} KV heads: the KV heads must divide the heads`);
   const ffn = s.ffn ?? s.hidden * 3;
   const a = s.arch;
   const metadata = new Map<string, GgufValue>([

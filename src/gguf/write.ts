@@ -16,6 +16,7 @@ import {
   type GgufValue,
   type TensorInfo,
 } from './format.js';
+import { ggufProblems } from './check.js';
 
 /** Growable little-endian byte sink for the header. */
 class Sink {
@@ -110,7 +111,10 @@ export interface GgufContent {
   alignment?: number;
 }
 
+/** Writes nothing when the header disagrees with itself or its tensors (check.ts): it throws, naming each disagreement. */
 export function writeGguf(file: string, content: GgufContent, dataOf: (t: TensorInfo) => Buffer): number {
+  const problems = ggufProblems(content.metadata, content.tensors);
+  if (problems.length) throw new Error(`GGUF: the header and tensors disagree, nothing written: ${problems.slice(0, 3).join('; ')}`);
   const align = content.alignment ?? GGUF_DEFAULT_ALIGNMENT;
   const meta = new Map(content.metadata);
   if (align !== GGUF_DEFAULT_ALIGNMENT) meta.set('general.alignment', { type: ValueType.UINT32, value: align });

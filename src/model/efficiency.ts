@@ -136,7 +136,7 @@ export const ENGINE_EFFICIENCY: Record<GpuEngineName, EngineEfficiency> = {
     // with its source); max_num_seqs is capped at max_num_batched_tokens.
     defaultMaxBatchedTokens: (g) => vllmServeDefaults(g.name, g.memMiB).maxBatchedTokens,
     defaultMaxRunningSeqs: (g) => vllmServeDefaults(g.name, g.memMiB).maxNumSeqs,
-    // --gpu-memory-utilization 0.9 of total memory.
+    // --gpu-memory-utilization 0.9 of total memory (v0.11; 0.92 from v0.25: versions.ts).
     defaultMemFraction: () => 0.9,
     // default capture sizes go up to min(2 x max_num_seqs, 512).
     cudaGraphMaxBs: () => 512,

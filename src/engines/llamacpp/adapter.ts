@@ -50,7 +50,9 @@ function speculativeArgs(spec: NonNullable<Variant['knobs']['speculative']>, ver
       `llama.cpp ${version} cannot decode speculatively with '${spec.method}' (use one of ${Object.keys(method.values!).join(', ')})`,
     );
   }
-  if (spec.method !== 'ngram' && !spec.draftModel)
+  // mtp drafts with the model's own MTP head (its nextn tensors) and ngram with the prompt: only
+  // a separate drafter needs -md (knobs.ts, speculative.method).
+  if ((spec.method === 'draft' || spec.method === 'eagle3') && !spec.draftModel)
     throw new UserError(`llama.cpp speculative '${spec.method}' needs a draft model (-md FILE.gguf)`);
   const out = [method.name, method.values![spec.method]!];
   if (spec.draftModel) out.push(row('speculative.draftModel').name, spec.draftModel);

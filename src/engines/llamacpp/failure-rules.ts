@@ -34,6 +34,47 @@ export const LLAMACPP_RULES: readonly FailureRule[] = [
     hint: 'Download or write the file again; an interrupted download leaves a short file.',
   },
   {
+    id: 'llamacpp-wrong-tensor-shape',
+    kind: 'bad-model',
+    engines: LL,
+    pattern: /check_tensor_dims: tensor '([^']+)' has wrong shape; expected\s+([\d,\s]+?), got\s+([\d,\s]+?)\s*$/,
+    reason: (m) =>
+      `the GGUF's header disagrees with its tensors: ${m[1]} should be ${dims(m[2]!)} by the header, the file holds ${dims(m[3]!)}`,
+    hint: 'The file was written inconsistently (e.g. a head count that does not divide): convert or download it again; `servelab random-gguf` refuses such shapes.',
+  },
+  {
+    id: 'llamacpp-missing-tensor',
+    kind: 'bad-model',
+    engines: LL,
+    pattern: /check_tensor_dims: tensor '([^']+)' not found/,
+    reason: (m) => `the GGUF lacks the tensor ${m[1]} that its architecture needs`,
+    hint: 'The file is incomplete or was converted for another architecture: convert or download it again.',
+  },
+  {
+    id: 'llamacpp-unknown-arch',
+    kind: 'unsupported',
+    engines: LL,
+    pattern: /error loading model: unknown model architecture: '([^']*)'/,
+    reason: (m) => `this llama.cpp build does not know the model architecture '${m[1]}'`,
+    hint: 'Update llama.cpp (`servelab engines build llamacpp`) to a build that supports it, or serve a model of a supported architecture.',
+  },
+  {
+    id: 'llamacpp-missing-key',
+    kind: 'bad-model',
+    engines: LL,
+    pattern: /error loading model hyperparameters: key not found in model: (\S+)/,
+    reason: (m) => `the GGUF's header lacks the key ${m[1]}`,
+    hint: 'The file is incomplete or was written for another llama.cpp: convert or download it again.',
+  },
+  {
+    id: 'llamacpp-no-mtp-layers',
+    kind: 'spec-failed',
+    engines: LL,
+    pattern: /context type MTP requested but model doesn't contain MTP layers/,
+    reason: () => 'the model has no MTP layers, so --spec-type draft-mtp has nothing to draft with',
+    hint: 'Serve a GGUF converted with its MTP head (nextn tensors), or use another speculative method (ngram, or a draft model with -md).',
+  },
+  {
     id: 'llamacpp-kv-alloc',
     kind: 'oom',
     engines: LL,
@@ -56,6 +97,15 @@ export const LLAMACPP_RULES: readonly FailureRule[] = [
     pattern: /quantized V cache requires flash_attn to be enabled/,
     reason: () => 'a quantized V cache needs flash attention, which is off',
     hint: 'Give -fa on with a quantized -ctv, or keep the V cache at f16.',
+  },
+  {
+    // Any other load error, quoted: after the specific texts above and the allocation failures.
+    id: 'llamacpp-model-load',
+    kind: 'bad-model',
+    engines: LL,
+    pattern: /llama_model_load: error loading model: (?!.*(?:alloc|failed to load model from))(.+)$/,
+    reason: (m) => `llama.cpp could not load the model: ${m[1]!.trim().slice(0, 200)}`,
+    hint: 'The GGUF file is not one this llama.cpp build can load: convert or download it again, or update llama.cpp.',
   },
   {
     id: 'llamacpp-arg-value',
@@ -82,6 +132,16 @@ export const LLAMACPP_RULES: readonly FailureRule[] = [
     hint: 'Another process holds the port: pick another with --port, or stop that process.',
   },
 ];
+
+/** "320, 128, 1, 1" -> "320x128": llama.cpp pads a shape to 4 dimensions with ones. */
+function dims(text: string): string {
+  const d = text
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean);
+  while (d.length > 1 && d.at(-1) === '1') d.pop();
+  return d.join('x');
+}
 
 export const AMX_REPACK_ISSUE = 'https://github.com/ggml-org/llama.cpp/issues/20824';
 

@@ -151,6 +151,7 @@ export const LLAMACPP_ROWS: readonly KnobRow[] = [
     name: '--spec-type',
     values: { draft: 'draft-simple', eagle3: 'draft-eagle3', mtp: 'draft-mtp', ngram: 'ngram-simple' },
     source: `${R}: "--spec-type none,draft-simple,draft-eagle3,draft-mtp,draft-dflash,draft-dspark,ngram-simple,ngram-map-k,... (default: none)"`,
+    note: 'draft-mtp drafts with the model\'s own MTP layers and needs no -md: llama-server 80fb11a given `--spec-type draft-mtp` without -md logs "creating MTP draft context against the target model" (corpus llamacpp-no-mtp-layers); -md only for a separate drafter (draft-simple, draft-eagle3)',
   },
   {
     knob: 'speculative.draftModel',

@@ -111,6 +111,6 @@ export const SGLANG_ROWS: readonly KnobRow[] = [
     via: 'flag',
     name: '--nccl-port',
     source: `${SA}: nccl_port; PortArgs.init_new`,
-    note: 'given with DP-attention so the port is known and checked (otherwise random in port+100..port+1000)',
+    note: 'given with DP-attention so the port is known and checked (otherwise a free port the OS picks: `nccl_port = get_free_port()` in PortArgs.init_new at v0.5.13 28b095c0 and v0.5.15 f63458b5; a random port+100..port+1000 only in 0.5.5-era copies)',
   },
 ];

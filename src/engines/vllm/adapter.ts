@@ -22,6 +22,10 @@ function speculativeConfig(spec: NonNullable<Variant['knobs']['speculative']>, v
       `vLLM ${version} cannot decode speculatively with '${spec.method}' (${methodRow.note ?? `use one of ${Object.keys(methodRow.values!).join(', ')}`})`,
     );
   }
+  if (spec.method === 'draft' && !spec.draftModel)
+    throw new UserError(
+      `vLLM ${version} draft-model speculation needs the draft model (speculative.draftModel, a smaller model of the same vocabulary)`,
+    );
   const cfg: Record<string, unknown> = { [methodRow.name]: methodRow.values![spec.method] };
   if (spec.draftModel) cfg[key('draftModel')] = spec.draftModel;
   const n = spec.numSteps ?? spec.draftTokens;

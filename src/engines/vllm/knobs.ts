@@ -49,7 +49,13 @@ export const VLLM_ROWS: readonly KnobRow[] = [
   },
   { knob: 'maxBatchedTokens', via: 'flag', name: '--max-num-batched-tokens', source: `${AU} scheduler group` },
   { knob: 'maxRunningSeqs', via: 'flag', name: '--max-num-seqs', source: `${AU} scheduler group` },
-  { knob: 'memFraction', via: 'flag', name: '--gpu-memory-utilization', source: `${AU} cache group`, note: 'fraction of total GPU memory' },
+  {
+    knob: 'memFraction',
+    via: 'flag',
+    name: '--gpu-memory-utilization',
+    source: `${AU} cache group`,
+    note: 'fraction of total GPU memory; default 0.9 (v0.11), 0.92 from v0.25.0 (vllm/config/cache.py CacheConfig)',
+  },
   {
     knob: 'maxModelLen',
     via: 'flag',
@@ -166,8 +172,19 @@ export const VLLM_ROWS: readonly KnobRow[] = [
     via: 'json',
     name: 'method',
     values: { eagle: 'eagle', eagle3: 'eagle3', mtp: 'mtp', ngram: 'ngram' },
+    until: '0.33.0',
     source: 'docs.vllm.ai v0.11.0 config/speculative SpeculativeMethod; arg_utils@99d7eb5d _is_v1_supported_oracle',
-    note: 'draft: "Draft model speculative decoding is not supported yet." (NotImplementedError) on 0.11.x; SpeculativeMethod after 0.11 was not read, so the same methods are offered and draft stays refused (unverified from 0.20.1)',
+    note: 'draft: "Draft model speculative decoding is not supported yet." (NotImplementedError) on 0.11.x; 0.20.1 was not checked, so draft stays refused there',
+  },
+  {
+    knob: 'speculative.method',
+    via: 'json',
+    name: 'method',
+    since: '0.33.0',
+    values: { eagle: 'eagle', eagle3: 'eagle3', mtp: 'mtp', ngram: 'ngram', draft: 'draft_model' },
+    source:
+      'docs.vllm.ai v0.25.0 and latest features/speculative_decoding/draft_model: --speculative-config \'{"model": "Qwen/Qwen3-0.6B", "num_speculative_tokens": 5, "method": "draft_model"}\'; flags/vllm-0.33.0.json lists draft_model',
+    note: 'draft: a separate smaller model of the same vocabulary (speculative.draftModel)',
   },
   {
     knob: 'speculative.tokens',

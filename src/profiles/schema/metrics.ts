@@ -52,6 +52,7 @@ export const FailureSchema = z.object({
     'bench-failed',
     'aborted',
     'skipped',
+    'bad-model',
   ]),
   reason: z.string().min(1),
   hint: z.string().optional(),

@@ -87,6 +87,16 @@ export const VariantResultSchema = z.object({
   weights: z.object({ kind: z.enum(['dummy', 'real']), why: z.string() }).optional(), // --dummy-weights: what it loaded, why
   startedAt: isoTime,
   finishedAt: isoTime,
+  /** Other processes' CPU share and the load average while it ran; busy: measured on a busy host. */
+  hostLoad: z
+    .object({
+      othersCpuPct: z.number().nonnegative(),
+      loadAvg1: z.number().nonnegative(),
+      cores: z.number().int().positive(),
+      busy: z.boolean().optional(),
+      pinned: z.string().optional(),
+    })
+    .optional(),
 });
 
 export const HostSchema = z.object({

@@ -10,6 +10,8 @@ import { AbortedError, USER_SKIP } from '../../core/aborted.js';
 import { baseUrl } from '../launch/launch.js';
 import { benchPhase, serverDied } from './server-death.js';
 import { startSampler } from './sampler.js';
+import { pinServerAndClient } from './core-pinning.js';
+import type { HostLoad } from '../../core/host-load.js';
 import type { Scenario } from '../../core/scenario.js';
 import { launchGpuTime, servedWallS } from '../cost/variant-cost.js';
 import { earlyStopWatch, type StopVerdict } from './early-stop-run.js';
@@ -214,7 +216,9 @@ export async function runVariantScenarios(
   }
   const readyMs = performance.now();
   ctx.emit({ type: 'server-ready', variantId: variant.id, startupS: up.startupS });
-  const stopSampler = startSampler(ctx, up.adapter, up.spec, variant.id);
+  const pinning = pinServerAndClient(variant, up.handle.pid, ctx);
+  const stopSampler = startSampler(ctx, up.adapter, up.spec, variant.id, up.handle.pid, pinning.text);
+  let hostLoad: HostLoad | undefined;
   let results: VariantResult[] = [];
   const served: Served = { wallS: 0 };
   // The server's own CPU time, start-up included (llama.cpp's cost on a CPU host); real hosts only.
@@ -229,7 +233,8 @@ export async function runVariantScenarios(
       if (quality) results[0] = { ...first, quality };
     }
   } finally {
-    await stopSampler();
+    hostLoad = await stopSampler();
+    pinning.release();
     ctx.emit({ type: 'server-stopping', variantId: variant.id });
     cpuS = processCpuSeconds(up.handle.pid);
     await up.handle.stop();
@@ -249,7 +254,7 @@ export async function runVariantScenarios(
     ...(ctx.config.sim ? { simSpeed: up.speed } : {}),
   });
   const cpu = cpuS !== undefined && !ctx.config.sim ? { cpuS } : {};
-  return results.map((r, i) => ({ ...r, ...(i === 0 ? { gpuTime, ...cpu } : {}), ...pinned(ctx) }));
+  return results.map((r, i) => ({ ...r, ...(i === 0 ? { gpuTime, ...cpu } : {}), ...pinned(ctx), ...(hostLoad ? { hostLoad } : {}) }));
 }
 
 /** Launch one variant and benchmark it on one scenario. */

@@ -1,20 +1,41 @@
 // While a server is measured: its /metrics (running, waiting, KV use, preemptions) and the GPUs
-// (nvidia-smi, or the simulated host's own report), sampled every interval as events.
+// (nvidia-smi, or the simulated host's own report), sampled every interval as events; on a real
+// host also how much of its CPU other processes took and the load average, returned when stopped
+// (src/host/host-load.ts).
 import type { GpuSample } from '../../core/metrics.js';
 import type { EngineAdapter } from '../../engines/types.js';
 import { queryGpus, readSimGpus } from '../../host/gpus.js';
 import { baseUrl } from '../launch/launch.js';
 import type { RunVariantContext } from './contract/types.js';
 import type { LaunchSpec } from '../../host/launch-spec.js';
+import type { HostLoad } from '../../core/host-load.js';
+import { hostLoadOf, hostTicks, loadAvg1, withDescendants } from '../../host/host-load.js';
+import { cpuIdentity } from '../../host/cpu.js';
 
-/** Sample /metrics and the GPUs now, every interval, and once more when stopped. */
-export function startSampler(ctx: RunVariantContext, adapter: EngineAdapter, spec: LaunchSpec, variantId: string): () => Promise<void> {
+/**
+ * Sample /metrics and the GPUs now, every interval, and once more when stopped. With the server's
+ * pid on a real host, the stop also returns the host's load over the run (`pinned` names the
+ * cores the server and the client were kept on).
+ */
+export function startSampler(
+  ctx: RunVariantContext,
+  adapter: EngineAdapter,
+  spec: LaunchSpec,
+  variantId: string,
+  serverPid?: number,
+  pinned?: string,
+): () => Promise<HostLoad | undefined> {
   const everyMs = Math.max(250, ctx.config.sampleIntervalS * 1000);
+  // The run's own processes (servelab, the server and their children) are not "other work".
+  const own = !ctx.host.simulated && serverPid ? withDescendants([process.pid, serverPid]) : undefined;
+  const first = own ? hostTicks(own) : undefined;
+  let maxLoad = first ? loadAvg1() : 0;
   let stopped = false;
   let running: Promise<void> | null = null;
   const base = baseUrl(spec);
   const metricsUrl = `${base}${adapter.metricsPath}`;
   const sample = async () => {
+    if (first) maxLoad = Math.max(maxLoad, loadAvg1());
     const res = await fetch(metricsUrl, { signal: AbortSignal.timeout(2000) }).catch(() => undefined);
     if (res?.ok) {
       const m = adapter.parseMetrics(await res.text().catch(() => ''));
@@ -59,6 +80,8 @@ export function startSampler(ctx: RunVariantContext, adapter: EngineAdapter, spe
     await running;
     // One last sample, so even a benchmark shorter than the interval shows the server under load.
     await sample().catch(() => undefined);
+    const last = own && first ? hostTicks(own) : undefined;
+    return first && last ? hostLoadOf(first, last, maxLoad, Math.max(1, cpuIdentity().logicalCpus), pinned) : undefined;
   };
 }
 

@@ -1,5 +1,6 @@
 // The end of a successful session: pricing and client-bound notes, the profile, its Markdown
 // report, and the journal marked finished.
+import { hostLoadNotes } from '../../core/host-load.js';
 import { existsSync, mkdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { gpusPerNode, variantNodes } from '../run/slurm/start.js';
@@ -40,6 +41,7 @@ function closingNotes(ctx: SessionContext, state: StageLoopState, winner: Varian
     .map((r) => r.variantId);
   if (clientBound.length)
     notes.push(`The benchmark client was the bottleneck while measuring ${clientBound.join(', ')}: those figures understate the server.`);
+  notes.push(...hostLoadNotes(state.stages.flatMap((s) => s.results)));
   const note = dummyWeightsNote(
     state.stages.flatMap((s) => s.results),
     validation.length > 0,

@@ -49,6 +49,10 @@ describe('servelab random-gguf', () => {
     it.each([
       ['--arch llama', ['--arch', 'llama', '--hidden', '128', '--layers', '2', '--vocab', VOCAB_GPT2 ?? '']],
       ['--like another GGUF', ['--like', LLAMA_SKIP ? '' : testGguf(), '--seed', '7']],
+      // Head counts that do not halve (hidden/64 = 5, 3, 7): one KV head per head, header and tensors agreeing.
+      ['5 heads (qwen3 320x5)', ['--arch', 'qwen3', '--hidden', '320', '--layers', '5', '--vocab', VOCAB_GPT2 ?? '']],
+      ['3 heads (llama 192x2)', ['--arch', 'llama', '--hidden', '192', '--layers', '2', '--vocab', VOCAB_GPT2 ?? '']],
+      ['7 heads (qwen3 448x1)', ['--arch', 'qwen3', '--hidden', '448', '--layers', '1', '--vocab', VOCAB_GPT2 ?? '']],
     ])(
       '%s: loads and completes',
       async (name, args) => {

@@ -5,7 +5,9 @@
 // and exits 0 with no server left. Outputs are meaningless (random weights); no speed is asserted.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { cpuInfo } from '../../../src/host/cpu.js';
+import { cpuIdentity, cpuInfo } from '../../../src/host/cpu.js';
+import { allowedCpus } from '../../../src/host/core-split.js';
+import { BUSY_HOST_PCT } from '../../../src/core/host-load.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { VariantResult } from '../../../src/core/events.js';
 import { loadProfile } from '../../../src/profiles/store/store.js';
@@ -67,6 +69,20 @@ describe.skipIf(LLAMA_SKIP !== undefined)(title, { timeout: 240_000 }, () => {
       // Start-up and the server's CPU-seconds (its cost on a CPU host) are recorded per launch.
       expect(r.startupS).toBeGreaterThan(0);
       expect(r.cpuS).toBeGreaterThan(0);
+      // How quiet the host was: other processes' CPU share and the load average, per run.
+      expect(r.hostLoad!.cores).toBe(cpuIdentity().logicalCpus);
+      expect(r.hostLoad!.othersCpuPct).toBeGreaterThanOrEqual(0);
+      expect(r.hostLoad!.othersCpuPct).toBeLessThanOrEqual(100);
+      expect(r.hostLoad!.busy === true).toBe(r.hostLoad!.othersCpuPct >= BUSY_HOST_PCT);
+    }
+    // Cores to spare: the server and the client on disjoint cores; none (as on 2 cores): said once.
+    const noneToSpare = run.events.filter((e) => e.type === 'warning' && /none to spare/.test(e.message));
+    if (allowedCpus().length < 3) {
+      expect(noneToSpare).toHaveLength(1);
+      for (const r of ok) expect(r.hostLoad!.pinned).toBeUndefined();
+    } else {
+      expect(noneToSpare).toHaveLength(0);
+      for (const r of ok) expect(r.hostLoad!.pinned).toMatch(/^server [\d,-]+.*, client [\d,-]+$/);
     }
     // The quantization stage served the files llama-quantize wrote into the run folder.
     const quant = ok
