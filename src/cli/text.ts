@@ -126,7 +126,7 @@ function stageRowsTable(s: StageView, gpus: number, price: number | undefined, t
     'gain',
   ];
   if (price !== undefined) head.push('$/Mtok');
-  const rows = s.rows.map(({ result: r, gainPct, isWinner, isReference, isCarried }) => {
+  const rows = s.rows.map(({ result: r, gainPct, isWinner, isReference, isCarried, notEligible }) => {
     const m = r.metrics;
     const measured = m?.total_token_throughput;
     const pred = r.predicted?.totalTokPerS;
@@ -134,7 +134,7 @@ function stageRowsTable(s: StageView, gpus: number, price: number | undefined, t
     const row = [
       r.variantId + (isWinner ? ' *' : '') + weightsMark(r),
       ...(s.served ? [s.served[r.variantId] ?? '-'] : []),
-      r.status === 'ok' ? 'ok' : isStoppedEarly(r) ? STOPPED_EARLY : isSameServer(r) ? SAME_SERVER_STATUS : statusWord(r),
+      notEligible ?? (r.status === 'ok' ? 'ok' : isStoppedEarly(r) ? STOPPED_EARLY : isSameServer(r) ? SAME_SERVER_STATUS : statusWord(r)),
       num(measured),
       num(m?.output_throughput),
       num(m?.mean_ttft_ms, 0),
@@ -176,6 +176,7 @@ export function summaryText(view: SessionView, opts: { gpuHourPrice?: number; tp
     }
     out.push(stageRowsTable(s, gpus, opts.gpuHourPrice, tpot, cpuHost));
     for (const { result: r } of s.rows) if (r.status !== 'ok' && r.failure) out.push(`  ${r.variantId}: ${r.failure.reason}`);
+    for (const { result: r, notEligible } of s.rows) if (notEligible) out.push(`  ${r.variantId}: ${notEligibleLine(notEligible, r)}`);
     out.push(...qualityLines(s.rows.map((r) => r.result)));
     if (s.verdict) out.push(stageGainLine(s));
     out.push('');
@@ -226,6 +227,12 @@ export function summaryText(view: SessionView, opts: { gpuHourPrice?: number; tp
 /** What an interrupted run leaves and how to continue it (headless and the workbench say the same). */
 export function interruptedText(runDir: string): string {
   return `interrupted; finished variants are in ${runDir}. Continue with: servelab --auto --resume ${runDir}`;
+}
+
+/** Why a row cannot win: its words, then its failed requests' errors by kind ("486 x HTTP 503: ..."). */
+function notEligibleLine(words: string, r: VariantResult): string {
+  const errors = (r.requestErrors ?? []).map((e) => `${e.count} x ${e.error}`).join('; ');
+  return `${words} (too many failed requests; its throughput is over the successes only)${errors ? `: ${errors}` : ''}`;
 }
 
 /** A row's status word: a budget skip's own ('not launched', 'screened out'), else status and failure kind. */

@@ -52,6 +52,11 @@ Decision
   --repeats-max N         when a stage's best two are within the margin, rerun both up to N runs
                           each and decide on medians; still tied: lower p99 TPOT, then faster
                           startup (default 3; 1 turns adaptive repeats off)
+  --max-failed PCT        a variant whose failed requests exceed PCT% cannot win; its row reads
+                          "514/1000 ok: not eligible" (default 1)
+  --no-regress            keep the best finalist that loses to the baseline beyond the noise on
+                          no validation workload, or say that none exists (default: report a
+                          regression, keep the winner)
   --no-early-stop         run every variant's benchmark to the end (default: stop a variant once
                           it cannot beat the stage leader by the margin, after 30% of requests)
   --parallel auto|N|off   variants of one stage at once on disjoint GPUs, each pinned with

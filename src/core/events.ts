@@ -70,6 +70,8 @@ export interface VariantResult {
    */
   weights?: { kind: 'dummy' | 'real'; why: string };
   quality?: import('./quality-schema.js').VariantQuality; // the quality check (--quality N)
+  /** A run with failed requests: their errors grouped by text, most frequent first (core/failed-share.ts groupErrors). */
+  requestErrors?: { error: string; count: number }[];
   startedAt: string;
   finishedAt: string;
 }

@@ -19,6 +19,8 @@ export interface StageRowView {
   isCarried: boolean;
   /** The row the stage's gains are measured against (the baseline in the first stage). */
   isReference: boolean;
+  /** Too many of its requests failed (--max-failed): "514/1000 ok: not eligible", as the core said. */
+  notEligible?: string;
 }
 
 export interface StageView {

@@ -76,6 +76,7 @@ function rowsOf(results: readonly VariantResult[], v: StageVerdict | undefined):
     isWinner: !!v && v.winnerId === r.variantId,
     isCarried: !!v && v.carriedId === r.variantId,
     isReference: !!v && v.referenceId === r.variantId,
+    ...(v?.notEligible?.[r.variantId] ? { notEligible: v.notEligible[r.variantId] } : {}),
   }));
 }
 

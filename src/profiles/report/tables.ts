@@ -55,8 +55,9 @@ export function stageTable(stage: StageRecord, tpot: TpotMode): string {
       (r.variant.label ?? r.variantId) +
       (r.variantId === stage.winnerId ? ' (kept)' : '') +
       (r.weights?.kind === 'dummy' ? ' (dummy weights)' : '');
-    const status =
-      r.status === 'ok'
+    const status = stage.notEligible?.[r.variantId]
+      ? stage.notEligible[r.variantId]!
+      : r.status === 'ok'
         ? 'ok'
         : isStoppedEarly(r)
           ? statusText(r)

@@ -85,6 +85,7 @@ export const VariantResultSchema = z.object({
   gpuIds: z.array(z.number().int().nonnegative()).optional(),
   quality: QualitySchema.optional(), // the quality check (quality-schema.ts)
   weights: z.object({ kind: z.enum(['dummy', 'real']), why: z.string() }).optional(), // --dummy-weights: what it loaded, why
+  requestErrors: z.array(z.object({ error: z.string(), count: z.number().int().positive() })).optional(), // failed requests by error
   startedAt: isoTime,
   finishedAt: isoTime,
 });
@@ -150,6 +151,8 @@ export const StageSchema = z.object({
   /** Why the stage was skipped, when it was. */
   skipped: z.string().optional(),
   results: z.array(VariantResultSchema),
+  /** Rows that cannot win because too many of their requests failed (--max-failed): id -> "514/1000 ok: not eligible". */
+  notEligible: z.record(z.string(), z.string()).optional(),
 });
 
 const pointSchema = z.object({ totalTokPerS: z.number().nonnegative(), meanTpotMs: z.number().nonnegative() });

@@ -20,6 +20,8 @@ export interface ResultRow {
   isCarried: boolean;
   /** The row the stage's gains are measured against (the baseline in the first stage). */
   isReference: boolean;
+  /** Too many of its requests failed (--max-failed): the core's words, "514/1000 ok: not eligible". */
+  notEligible?: string;
 }
 
 export interface StageTable {
@@ -105,6 +107,7 @@ export function stageTables(source: RunState | SessionView, opts: ResultsOptions
         isWinner: r.isWinner,
         isCarried: r.isCarried,
         isReference: r.isReference && !r.isCarried,
+        ...(r.notEligible ? { notEligible: r.notEligible } : {}),
       })),
     };
   });

@@ -52,7 +52,7 @@ export function leaderValue(ctx: SessionContext, results: readonly (VariantResul
   let best: number | undefined;
   for (const r of results) {
     if (!r || r.partial) continue;
-    const s = score(r, { objective: ctx.config.objective, slo: ctx.config.slo });
+    const s = score(r, { objective: ctx.config.objective, slo: ctx.config.slo, maxFailedPct: ctx.config.maxFailedPct });
     if (s.eligible && s.value !== null && (best === undefined || s.value > best)) best = s.value;
   }
   return best;

@@ -31,7 +31,7 @@ export function pickFinalists(
   stages: readonly StageRows[],
   baseline: VariantResult | null,
   winner: VariantResult,
-  opts: Pick<DecideOptions, 'objective' | 'slo'>,
+  opts: Pick<DecideOptions, 'objective' | 'slo' | 'maxFailedPct'>,
 ): Finalist[] {
   const out: Finalist[] = [];
   const add = (result: VariantResult, why: string) => {
@@ -50,7 +50,8 @@ export function pickFinalists(
     const top = stageWinner ? value(stageWinner) : null;
     if (top === null || !(top > 0)) continue;
     const others = s.results
-      .filter((r) => r.variantId !== s.winnerId && r.status === 'ok' && value(r) !== null)
+      // One that dropped too many requests (--max-failed) is never a finalist: it cannot win.
+      .filter((r) => r.variantId !== s.winnerId && r.status === 'ok' && value(r) !== null && !score(r, opts).notEligible)
       .sort((a, b) => value(b)! - value(a)!);
     const best = others[0];
     if (!best) continue;

@@ -86,6 +86,7 @@ export async function sweepFinalists(ctx: SessionContext, state: StageLoopState,
   const finalists = pickFinalists(state.stages as unknown as StageRows[], state.baseline, winner, {
     objective: config.objective,
     slo: stageSlo(config),
+    maxFailedPct: config.maxFailedPct,
   });
   ctx.emit({
     type: 'sweep-started',
