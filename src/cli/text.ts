@@ -5,7 +5,7 @@ import type { TuneEvent, VariantResult } from '../core/events.js';
 import type { StageVerdict } from '../core/stage-verdict.js';
 import { runText } from '../core/run-of-runs.js';
 import { meanTpotMs, tpotDefinition, tpotHeader, type TpotMode } from '../core/tpot.js';
-import { validationCells, validationHead } from '../core/validation-table.js';
+import { regressionLine, validationCells, validationHead } from '../core/validation-table.js';
 import { formatCommand } from '../core/shell-quote.js';
 import { dollarsPerMillionTokens } from '../tune/decide/decide.js';
 import { isBudgetEvent } from '../core/view-budget.js';
@@ -100,7 +100,12 @@ export function progressLine(e: TuneEvent): string | null {
     case 'validation-started':
       return `validation: winner vs baseline on ${e.scenarios.join(', ')}`;
     case 'session-finished':
-      return e.profilePath ? `profile ${e.profilePath}\nreport  ${e.reportPath}` : `finished without a profile (exit ${e.exitCode})`;
+      return (
+        (e.profilePath ? `profile ${e.profilePath}\nreport  ${e.reportPath}` : `finished without a profile (exit ${e.exitCode})`) +
+        (e.regression ? `\nwarning: the winner's ${e.regression}` : '')
+      );
+    case 'no-regress':
+      return e.why;
     case 'warning':
       return `warning: ${e.message}`;
     case 'error':
@@ -203,6 +208,9 @@ export function summaryText(view: SessionView, opts: { gpuHourPrice?: number; tp
         val.rows.map((r) => validationCells(r, (n) => num(n), signedPct)),
       ),
     );
+    const regression = regressionLine(val.rows);
+    if (regression) out.push(`REGRESSION: ${regression}`);
+    if (view.noRegress) out.push(view.noRegress.why);
     out.push('');
   }
   out.push(...capacitySummaryText(view.capacity));

@@ -156,6 +156,11 @@ export type TuneEvent =
     }
   | { type: 'validation-finished'; rows: ValidationRow[] }
   /**
+   * --no-regress, when the winner regressed on a validation workload: the finalist kept instead
+   * (chosenId), or none (null: the winner stays), each one tried with its named regression.
+   */
+  | { type: 'no-regress'; winnerId: string; chosenId: string | null; tried: { variantId: string; regression: string }[]; why: string }
+  /**
    * The GPU time of a launch that ends without variant-finished (a validation side, a finalist's
    * sweep), once its server has stopped: what the core's ledger adds, so live views count it as
    * it lands rather than at session-cost.
@@ -177,7 +182,14 @@ export type TuneEvent =
       noChoice?: string;
       /** True when the choice decides the session (--objective frontier). */ decides: boolean;
     }
-  | { type: 'session-finished'; profilePath: string | null; reportPath: string | null; exitCode: number }
+  | {
+      type: 'session-finished';
+      profilePath: string | null;
+      reportPath: string | null;
+      exitCode: number;
+      /** The saved winner's named regressions on the validation workloads (validation-table.ts regressionLine). */
+      regression?: string;
+    }
   | { type: 'warning'; message: string }
   /** The session's host calibration was refitted on one more measured variant: its leave-one-out line. */
   | { type: 'calibration-updated'; observations: number; summary: string }
@@ -271,4 +283,8 @@ export interface ValidationRow {
   optimized: ValidationPoint | null;
   /** (optimized - baseline) / baseline, %; null when either side failed. */
   gainPct: number | null;
+  /** The margin the row was judged by: max(--margin, the host's measured noise), % (tune/decide/noise.ts). */
+  marginPct?: number;
+  /** The winner loses to the baseline beyond that margin here, or fails where the baseline ran. */
+  regression?: boolean;
 }

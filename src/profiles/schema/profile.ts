@@ -162,6 +162,10 @@ export const ValidationRowSchema = z.object({
   optimized: pointSchema.nullable(),
   /** (optimized - baseline) / baseline, %; null when either side failed. */
   gainPct: z.number().nullable(),
+  /** The margin the row was judged by: max(--margin, the host's measured noise), %. */
+  marginPct: z.number().nonnegative().optional(),
+  /** The winner loses to the baseline beyond that margin here, or fails where the baseline ran. */
+  regression: z.boolean().optional(),
 });
 
 export const ReplayRecordSchema = z.object({

@@ -3,7 +3,8 @@
 // SERVELAB_SIM_FAULTS makes chosen knobs misbehave, so a test can see what a user would:
 //   "quantization=fp8:fail=0.3"             30% of that server's requests fail (HTTP 500)
 //   "quantization=fp8:slow=1.25:prompt<1500" requests with prompts under 1500 tokens take 1.25x
-//                                            the decode work (a workload shape it is slower on)
+//                                            the decode work (a workload shape it is slower on);
+//                                            a factor under 1 makes it that much faster instead
 // Parts are comma-separated; each names a knob as SERVELAB_SIM_DRIFT does (imitation/drift.ts).
 // The figures are whatever the test asks for: they model no engine and measure nothing.
 import type { Knobs } from '../../core/variant.js';

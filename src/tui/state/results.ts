@@ -1,6 +1,7 @@
 // Rows for the Results screen, taken from the core's projection of the stream (src/core/view.ts):
 // winners, references and gains are the core's own, so the TUI shows what --auto prints. Only
 // presentation is added here (labels relative to the carried winner, $/Mtok at the set price).
+import { regressionLine } from '../../core/validation-table.js';
 import type { SessionGpuTime, ValidationRow, VariantResult } from '../../core/events.js';
 import { sessionCostText } from '../../core/view-cost.js';
 import { shownStages } from '../../core/stage-text.js';
@@ -65,6 +66,10 @@ export interface ResultsData {
   capacity?: CapacityView;
   /** What the session cost, as the core summed it (absent when the run ended before it did). */
   cost?: SessionGpuTime;
+  /** The winner's named regressions on the validation workloads (validation-table.ts regressionLine). */
+  validationRegression?: string;
+  /** --no-regress acted: which finalist it kept instead, or why none. */
+  noRegressWhy?: string;
   /** Without the core's sum: what the variants held so far (view-cost.ts sessionCostText). */
   costSoFar?: string;
 }
@@ -128,6 +133,12 @@ export function validationBaselineId(source: RunState | SessionView): string | u
   return viewOf(source).validation?.baselineId;
 }
 
+/** The validation page's regression line and --no-regress's word, as the core said them. */
+function regressionData(view: SessionView): Pick<ResultsData, 'validationRegression' | 'noRegressWhy'> {
+  const line = regressionLine(view.validation?.rows ?? []);
+  return { ...(line ? { validationRegression: line } : {}), ...(view.noRegress ? { noRegressWhy: view.noRegress.why } : {}) };
+}
+
 /** Everything the Results page shows, from a live run or a journal's projection. */
 export function resultsData(source: RunState | SessionView, opts: ResultsOptions & { labels: Record<string, string> }): ResultsData {
   const winner = finalWinner(source);
@@ -148,5 +159,6 @@ export function resultsData(source: RunState | SessionView, opts: ResultsOptions
     ...(sweep ? { sweep } : {}),
     ...(view.capacity ? { capacity: view.capacity } : {}),
     ...(view.cost ? { cost: view.cost } : soFar ? { costSoFar: soFar } : {}),
+    ...regressionData(view),
   };
 }

@@ -1,5 +1,6 @@
 // The end of a successful session: pricing and client-bound notes, the profile, its Markdown
 // report, and the journal marked finished.
+import { regressionLine } from '../../core/validation-table.js';
 import { existsSync, mkdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { gpusPerNode, variantNodes } from '../run/slurm/start.js';
@@ -195,6 +196,7 @@ export function saveOutcome(
   }
   writeFileAtomic(reportPath, renderReport(saved));
   ctx.journal.update({ status: 'finished', profilePath, reportPath, exitCode: 0, current: null });
-  ctx.emit({ type: 'session-finished', profilePath, reportPath, exitCode: 0 });
+  const regression = regressionLine(validation);
+  ctx.emit({ type: 'session-finished', profilePath, reportPath, exitCode: 0, ...(regression ? { regression } : {}) });
   return { profile: saved, profilePath, reportPath };
 }

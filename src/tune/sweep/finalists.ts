@@ -32,6 +32,7 @@ export function pickFinalists(
   baseline: VariantResult | null,
   winner: VariantResult,
   opts: Pick<DecideOptions, 'objective' | 'slo' | 'maxFailedPct'>,
+  withinPct = FINALIST_WITHIN_PCT,
 ): Finalist[] {
   const out: Finalist[] = [];
   const add = (result: VariantResult, why: string) => {
@@ -56,8 +57,7 @@ export function pickFinalists(
     const best = others[0];
     if (!best) continue;
     const gap = ((value(best)! - top) / top) * 100;
-    if (gap >= -FINALIST_WITHIN_PCT)
-      near.push({ result: best, why: `runner-up of ${s.name} (${gap >= 0 ? '+' : ''}${gap.toFixed(1)}%)`, gap });
+    if (gap >= -withinPct) near.push({ result: best, why: `runner-up of ${s.name} (${gap >= 0 ? '+' : ''}${gap.toFixed(1)}%)`, gap });
   }
   near.sort((a, b) => b.gap - a.gap);
   for (const n of near) {
