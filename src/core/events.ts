@@ -70,6 +70,8 @@ export interface VariantResult {
    */
   weights?: { kind: 'dummy' | 'real'; why: string };
   quality?: import('./quality-schema.js').VariantQuality; // the quality check (--quality N)
+  /** Warm-up requests sent to the server just before this run (tune/run/warmup-count.ts); absent: none. */
+  warmups?: number;
   /** A run with failed requests: their errors grouped by text, most frequent first (core/failed-share.ts groupErrors). */
   requestErrors?: { error: string; count: number }[];
   startedAt: string;

@@ -85,6 +85,7 @@ export const VariantResultSchema = z.object({
   gpuIds: z.array(z.number().int().nonnegative()).optional(),
   quality: QualitySchema.optional(), // the quality check (quality-schema.ts)
   weights: z.object({ kind: z.enum(['dummy', 'real']), why: z.string() }).optional(), // --dummy-weights: what it loaded, why
+  warmups: z.number().int().nonnegative().optional(), // warm-up requests sent just before this run
   requestErrors: z.array(z.object({ error: z.string(), count: z.number().int().positive() })).optional(), // failed requests by error
   startedAt: isoTime,
   finishedAt: isoTime,

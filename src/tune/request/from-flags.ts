@@ -215,6 +215,8 @@ export function configFromFlags(values: AutoFlagValues, settings: SettingValues 
     ...capacityFlags(values),
     ...budgetFlags(values),
     ...guardFlags(values),
+    // Without --warmup N, a session warms each server with a full batch at the run's concurrency.
+    ...(str('warmup') === undefined ? { warmupScaled: true } : {}),
   };
   if (str('validation') === undefined) llamaValidation(config);
   if (isShippedDir(join(config.outDir, 'profiles'))) {
