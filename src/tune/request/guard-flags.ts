@@ -1,7 +1,7 @@
 // `--max-failed PCT` and `--no-regress` of `servelab --auto` (and the workbench, which takes the same
 // flags): what a winner must not do. A run whose failed requests exceed PCT percent cannot win
 // (core/failed-share.ts); with --no-regress the session keeps only a finalist that loses to the
-// baseline on no validation workload (tune/decide/regression.ts). Absent when not given, so a
+// baseline on no validation workload (tune/sweep/no-regress.ts). Absent when not given, so a
 // config without them reads as before.
 import { optionalNumberArg } from '../../core/number-arg.js';
 import type { SessionConfig } from '../config/config.js';

@@ -119,6 +119,12 @@ function capacityChart(ctx: SessionContext, reportPath: string, record: Capacity
   return basename(file);
 }
 
+/** The exit line's word on the saved winner's regressions (validation-table.ts regressionLine). */
+function regressionOf(validation: readonly ValidationRow[]): { regression?: string } {
+  const regression = regressionLine(validation);
+  return regression ? { regression } : {};
+}
+
 export function saveOutcome(
   ctx: SessionContext,
   state: StageLoopState,
@@ -196,7 +202,6 @@ export function saveOutcome(
   }
   writeFileAtomic(reportPath, renderReport(saved));
   ctx.journal.update({ status: 'finished', profilePath, reportPath, exitCode: 0, current: null });
-  const regression = regressionLine(validation);
-  ctx.emit({ type: 'session-finished', profilePath, reportPath, exitCode: 0, ...(regression ? { regression } : {}) });
+  ctx.emit({ type: 'session-finished', profilePath, reportPath, exitCode: 0, ...regressionOf(validation) });
   return { profile: saved, profilePath, reportPath };
 }
