@@ -117,7 +117,8 @@ Host
   --port N                first port for servers (default ${TUNE_PORT})
   --host ADDR             bind address of the servers (default 127.0.0.1)
   --ready-timeout S       seconds to wait for a server (default ${DEFAULT_READY_TIMEOUT_S} real, ${DEFAULT_SIM_READY_TIMEOUT_S} simulated)
-  --warmup N              warm-up requests before measuring (default 4; 1 simulated)
+  --warmup N              exactly N warm-up requests before a launch's first run (default: a
+                          full batch at each run's concurrency, max(4, cap), 128 uncapped)
 
 Output
   --out DIR               profiles go to DIR/profiles (default $XDG_DATA_HOME/servelab, ~/.local/share/servelab)
