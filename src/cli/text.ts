@@ -21,6 +21,7 @@ import { qualityGpuS, qualityLines } from '../quality/text.js';
 import { isCapacityEvent } from '../core/capacity-events.js';
 import { capacityProgressLine, capacitySummaryText } from './text-capacity.js';
 import { num, signedPct } from '../core/format.js';
+import { requestErrorsText } from '../core/failed-share.js';
 
 /** Columns padded to the widest cell; numbers right-aligned. */
 export function textTable(head: string[], rows: string[][]): string {
@@ -239,7 +240,7 @@ export function interruptedText(runDir: string): string {
 
 /** Why a row cannot win: its words, then its failed requests' errors by kind ("486 x HTTP 503: ..."). */
 function notEligibleLine(words: string, r: VariantResult): string {
-  const errors = (r.requestErrors ?? []).map((e) => `${e.count} x ${e.error}`).join('; ');
+  const errors = requestErrorsText(r.requestErrors);
   return `${words} (too many failed requests; its throughput is over the successes only)${errors ? `: ${errors}` : ''}`;
 }
 

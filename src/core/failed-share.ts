@@ -37,3 +37,8 @@ export function groupErrors(errors: readonly string[], keep = 5): { error: strin
     .sort((a, b) => b.count - a.count)
     .slice(0, keep);
 }
+
+/** A run's failed requests by error, for a line: "486 x simulated fault (HTTP 500)"; '' when none were kept. */
+export function requestErrorsText(errors: readonly { error: string; count: number }[] | undefined): string {
+  return (errors ?? []).map((e) => `${e.count} x ${e.error}`).join('; ');
+}
