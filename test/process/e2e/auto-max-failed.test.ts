@@ -65,6 +65,7 @@ describe('servelab --auto --sim with a variant that fails 30% of its requests', 
     expect(faulty.requestErrors?.[0]?.count).toBe(m.failed);
     expect(out).toMatch(new RegExp(`vllm-quant-fp8: ${words} \\(too many failed requests.*\\): ${m.failed} x .*simulated fault`));
     const report = readFileSync(/Report: +(\S+)/.exec(out)![1]!, 'utf8');
-    expect(report).toContain(words);
+    expect(report).toContain(`${words}: ${m.failed} x `);
+    expect(report).toMatch(/simulated fault/);
   }, 120_000);
 });
