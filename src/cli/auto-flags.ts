@@ -25,6 +25,8 @@ export const AUTO_FLAGS = {
   margin: { kind: 'string' },
   repeats: { kind: 'string' },
   'repeats-max': { kind: 'string' },
+  'max-failed': { kind: 'string' },
+  'no-regress': { kind: 'boolean' },
   'no-early-stop': { kind: 'boolean' },
   tpot: { kind: 'string' },
   parallel: { kind: 'string' },

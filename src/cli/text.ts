@@ -6,7 +6,7 @@ import type { TuneEvent, VariantResult } from '../core/events.js';
 import type { StageVerdict } from '../core/stage-verdict.js';
 import { runText } from '../core/run-of-runs.js';
 import { meanTpotMs, tpotDefinition, tpotHeader, type TpotMode } from '../core/tpot.js';
-import { validationCells, validationHead } from '../core/validation-table.js';
+import { regressionLine, validationCells, validationHead } from '../core/validation-table.js';
 import { formatCommand } from '../core/shell-quote.js';
 import { dollarsPerMillionTokens } from '../tune/decide/decide.js';
 import { isBudgetEvent } from '../core/view-budget.js';
@@ -22,6 +22,7 @@ import { qualityGpuS, qualityLines } from '../quality/text.js';
 import { isCapacityEvent } from '../core/capacity-events.js';
 import { capacityProgressLine, capacitySummaryText } from './text-capacity.js';
 import { num, signedPct } from '../core/format.js';
+import { requestErrorsText } from '../core/failed-share.js';
 
 /** Columns padded to the widest cell; numbers right-aligned. */
 export function textTable(head: string[], rows: string[][]): string {
@@ -101,7 +102,12 @@ export function progressLine(e: TuneEvent): string | null {
     case 'validation-started':
       return `validation: winner vs baseline on ${e.scenarios.join(', ')}`;
     case 'session-finished':
-      return e.profilePath ? `profile ${e.profilePath}\nreport  ${e.reportPath}` : `finished without a profile (exit ${e.exitCode})`;
+      return (
+        (e.profilePath ? `profile ${e.profilePath}\nreport  ${e.reportPath}` : `finished without a profile (exit ${e.exitCode})`) +
+        (e.regression ? `\nwarning: the winner's ${e.regression}` : '')
+      );
+    case 'no-regress':
+      return e.why;
     case 'warning':
       return `warning: ${e.message}`;
     case 'error':
@@ -127,7 +133,7 @@ function stageRowsTable(s: StageView, gpus: number, price: number | undefined, t
     'gain',
   ];
   if (price !== undefined) head.push('$/Mtok');
-  const rows = s.rows.map(({ result: r, gainPct, isWinner, isReference, isCarried }) => {
+  const rows = s.rows.map(({ result: r, gainPct, isWinner, isReference, isCarried, notEligible }) => {
     const m = r.metrics;
     const measured = m?.total_token_throughput;
     const pred = r.predicted?.totalTokPerS;
@@ -135,7 +141,7 @@ function stageRowsTable(s: StageView, gpus: number, price: number | undefined, t
     const row = [
       r.variantId + (isWinner ? ' *' : '') + weightsMark(r),
       ...(s.served ? [s.served[r.variantId] ?? '-'] : []),
-      r.status === 'ok' ? 'ok' : isStoppedEarly(r) ? STOPPED_EARLY : isSameServer(r) ? SAME_SERVER_STATUS : statusWord(r),
+      notEligible ?? (r.status === 'ok' ? 'ok' : isStoppedEarly(r) ? STOPPED_EARLY : isSameServer(r) ? SAME_SERVER_STATUS : statusWord(r)),
       num(measured),
       num(m?.output_throughput),
       num(m?.mean_ttft_ms, 0),
@@ -177,6 +183,7 @@ export function summaryText(view: SessionView, opts: { gpuHourPrice?: number; tp
     }
     out.push(stageRowsTable(s, gpus, opts.gpuHourPrice, tpot, cpuHost));
     for (const { result: r } of s.rows) if (r.status !== 'ok' && r.failure) out.push(`  ${r.variantId}: ${r.failure.reason}`);
+    for (const { result: r, notEligible } of s.rows) if (notEligible) out.push(`  ${r.variantId}: ${notEligibleLine(notEligible, r)}`);
     out.push(...qualityLines(s.rows.map((r) => r.result)));
     if (s.verdict) out.push(stageGainLine(s));
     out.push('');
@@ -203,6 +210,9 @@ export function summaryText(view: SessionView, opts: { gpuHourPrice?: number; tp
         val.rows.map((r) => validationCells(r, (n) => num(n), signedPct)),
       ),
     );
+    const regression = regressionLine(val.rows);
+    if (regression) out.push(`REGRESSION: ${regression}`);
+    if (view.noRegress) out.push(view.noRegress.why);
     out.push('');
   }
   out.push(...capacitySummaryText(view.capacity));
@@ -227,6 +237,12 @@ export function summaryText(view: SessionView, opts: { gpuHourPrice?: number; tp
 /** What an interrupted run leaves and how to continue it (headless and the workbench say the same). */
 export function interruptedText(runDir: string): string {
   return `interrupted; finished variants are in ${runDir}. Continue with: servelab --auto --resume ${runDir}`;
+}
+
+/** Why a row cannot win: its words, then its failed requests' errors by kind ("486 x HTTP 503: ..."). */
+function notEligibleLine(words: string, r: VariantResult): string {
+  const errors = requestErrorsText(r.requestErrors);
+  return `${words} (too many failed requests; its throughput is over the successes only)${errors ? `: ${errors}` : ''}`;
 }
 
 /** A row's status word: a budget skip's own ('not launched', 'screened out'), else status and failure kind. */

@@ -52,6 +52,11 @@ Decision
   --repeats-max N         when a stage's best two are within the margin, rerun both up to N runs
                           each and decide on medians; still tied: lower p99 TPOT, then faster
                           startup (default 3; 1 turns adaptive repeats off)
+  --max-failed PCT        a variant whose failed requests exceed PCT% cannot win; its row reads
+                          "514/1000 ok: not eligible" (default 1)
+  --no-regress            keep the best finalist that loses to the baseline beyond the noise on
+                          no validation workload, or say that none exists (default: report a
+                          regression, keep the winner)
   --no-early-stop         run every variant's benchmark to the end (default: stop a variant once
                           it cannot beat the stage leader by the margin, after 30% of requests)
   --parallel auto|N|off   variants of one stage at once on disjoint GPUs, each pinned with
@@ -112,7 +117,8 @@ Host
   --port N                first port for servers (default ${TUNE_PORT})
   --host ADDR             bind address of the servers (default 127.0.0.1)
   --ready-timeout S       seconds to wait for a server (default ${DEFAULT_READY_TIMEOUT_S} real, ${DEFAULT_SIM_READY_TIMEOUT_S} simulated)
-  --warmup N              warm-up requests before measuring (default 4; 1 simulated)
+  --warmup N              exactly N warm-up requests before a launch's first run (default: a
+                          full batch at each run's concurrency, max(4, cap), 128 uncapped)
 
 Output
   --out DIR               profiles go to DIR/profiles (default $XDG_DATA_HOME/servelab, ~/.local/share/servelab)

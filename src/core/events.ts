@@ -72,6 +72,10 @@ export interface VariantResult {
    */
   weights?: { kind: 'dummy' | 'real'; why: string };
   quality?: import('./quality-schema.js').VariantQuality; // the quality check (--quality N)
+  /** Warm-up requests sent to the server just before this run (tune/run/warmup-count.ts); absent: none. */
+  warmups?: number;
+  /** A run with failed requests: their errors grouped by text, most frequent first (core/failed-share.ts groupErrors). */
+  requestErrors?: { error: string; count: number }[];
   startedAt: string;
   finishedAt: string;
   /** How much of the host other work took while it ran, and the cores it was kept on (real hosts). */
@@ -158,6 +162,11 @@ export type TuneEvent =
     }
   | { type: 'validation-finished'; rows: ValidationRow[] }
   /**
+   * --no-regress, when the winner regressed on a validation workload: the finalist kept instead
+   * (chosenId), or none (null: the winner stays), each one tried with its named regression.
+   */
+  | { type: 'no-regress'; winnerId: string; chosenId: string | null; tried: { variantId: string; regression: string }[]; why: string }
+  /**
    * The GPU time of a launch that ends without variant-finished (a validation side, a finalist's
    * sweep), once its server has stopped: what the core's ledger adds, so live views count it as
    * it lands rather than at session-cost.
@@ -179,7 +188,14 @@ export type TuneEvent =
       noChoice?: string;
       /** True when the choice decides the session (--objective frontier). */ decides: boolean;
     }
-  | { type: 'session-finished'; profilePath: string | null; reportPath: string | null; exitCode: number }
+  | {
+      type: 'session-finished';
+      profilePath: string | null;
+      reportPath: string | null;
+      exitCode: number;
+      /** The saved winner's named regressions on the validation workloads (validation-table.ts regressionLine). */
+      regression?: string;
+    }
   | { type: 'warning'; message: string }
   /** The session's host calibration was refitted on one more measured variant: its leave-one-out line. */
   | { type: 'calibration-updated'; observations: number; summary: string }
@@ -273,4 +289,8 @@ export interface ValidationRow {
   optimized: ValidationPoint | null;
   /** (optimized - baseline) / baseline, %; null when either side failed. */
   gainPct: number | null;
+  /** The margin the row was judged by: max(--margin, the host's measured noise), % (tune/decide/noise.ts). */
+  marginPct?: number;
+  /** The winner loses to the baseline beyond that margin here, or fails where the baseline ran. */
+  regression?: boolean;
 }

@@ -19,6 +19,8 @@ export interface StageRowView {
   isCarried: boolean;
   /** The row the stage's gains are measured against (the baseline in the first stage). */
   isReference: boolean;
+  /** Too many of its requests failed (--max-failed): "514/1000 ok: not eligible", as the core said. */
+  notEligible?: string;
 }
 
 export interface StageView {
@@ -77,6 +79,8 @@ export interface SessionView {
   /** The variant the session ended with (the last stage's winner), with its measured result. */
   winner: VariantResult | null;
   validation?: ValidationView;
+  /** --no-regress acted: the finalist kept instead of a winner that regressed, or why none was. */
+  noRegress?: { winnerId: string; chosenId: string | null; why: string };
   /** The load sweep of the finalists, when the session ran one (--sweep). */
   sweep?: SweepView;
   /** The capacity search on the winner's server, when the session ran one (--capacity RULES). */

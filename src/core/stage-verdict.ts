@@ -25,4 +25,6 @@ export interface StageVerdict {
   skipped?: string;
   /** Its best two stayed within the noise margin after adaptive repeats (src/tune/decide/repeats.ts); `why` says how the tie was broken. */
   tied?: boolean;
+  /** Rows that cannot win because too many of their requests failed (--max-failed): variant id -> "514/1000 ok: not eligible". */
+  notEligible?: Record<string, string>;
 }

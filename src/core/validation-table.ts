@@ -24,3 +24,20 @@ export function validationCells(r: ValidationRow, num: (n: number | undefined) =
     pct(r.gainPct),
   ];
 }
+
+/** One row's regression by name: "sharegpt -20.3% (beyond the 2% margin)", or "sharegpt (failed; the baseline ran)". */
+function regressionName(r: ValidationRow): string {
+  if (r.gainPct === null) return `${r.scenario} (failed; the baseline ran)`;
+  const margin = r.marginPct !== undefined ? ` (beyond the ${Number(r.marginPct.toFixed(1))}% margin)` : '';
+  return `${r.scenario} ${r.gainPct.toFixed(1)}%${margin}`;
+}
+
+/**
+ * The named regressions of a before/after table, one line for every view (summary, report, Results
+ * screen, the --auto exit line): "regression vs the baseline on sharegpt -20.3% (beyond the 2%
+ * margin)"; null when the winner loses beyond the margin nowhere.
+ */
+export function regressionLine(rows: readonly ValidationRow[]): string | null {
+  const hit = rows.filter((r) => r.regression);
+  return hit.length ? `regression vs the baseline on ${hit.map(regressionName).join(', ')}` : null;
+}

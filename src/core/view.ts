@@ -76,6 +76,7 @@ function rowsOf(results: readonly VariantResult[], v: StageVerdict | undefined):
     isWinner: !!v && v.winnerId === r.variantId,
     isCarried: !!v && v.carriedId === r.variantId,
     isReference: !!v && v.referenceId === r.variantId,
+    ...(v?.notEligible?.[r.variantId] ? { notEligible: v.notEligible[r.variantId] } : {}),
   }));
 }
 
@@ -222,6 +223,11 @@ export function applyToView(view: SessionView, e: TuneEvent): SessionView {
     }
     case 'validation-started':
       return onValidationStarted(view, e);
+    case 'no-regress': {
+      // The finalist the guard kept is the session's winner.
+      const chosen = e.chosenId ? resultOf(view, e.chosenId) : null;
+      return { ...view, noRegress: { winnerId: e.winnerId, chosenId: e.chosenId, why: e.why }, ...(chosen ? { winner: chosen } : {}) };
+    }
     case 'validation-finished':
       // Validation launches end without variant-finished: nothing runs once the table is in.
       return closeWave(

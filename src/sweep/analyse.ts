@@ -25,11 +25,21 @@ export interface SweepAnalysis {
   noChoice?: string;
 }
 
-export function analyseSweeps(sweeps: readonly VariantSweep[], gpus: number, slo: readonly SloRule[]): SweepAnalysis {
+export function analyseSweeps(
+  sweeps: readonly VariantSweep[],
+  gpus: number,
+  slo: readonly SloRule[],
+  maxFailedPct?: number,
+): SweepAnalysis {
   const points = sweeps.flatMap((s) =>
     s.points
       .map((p) =>
-        toFrontierPoint({ variantId: s.variantId, label: s.label, load: p.load, ...(p.metrics ? { metrics: p.metrics } : {}) }, gpus, slo),
+        toFrontierPoint(
+          { variantId: s.variantId, label: s.label, load: p.load, ...(p.metrics ? { metrics: p.metrics } : {}) },
+          gpus,
+          slo,
+          maxFailedPct,
+        ),
       )
       .filter((p): p is FrontierPoint => p !== null),
   );

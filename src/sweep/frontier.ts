@@ -7,6 +7,7 @@ import type { BenchMetrics } from '../core/metrics.js';
 import type { SloRule } from '../core/slo-rule.js';
 import { sloKey, sloViolations } from '../core/slo.js';
 import { loadLabel, type SweepLoad } from './spec.js';
+import { DEFAULT_MAX_FAILED_PCT, failedOver, failedOverReason } from '../core/failed-share.js';
 
 /** What the frontier needs of one measured point; a VariantResult's fields fit. */
 export interface PointInput {
@@ -37,8 +38,19 @@ export interface FrontierPoint {
 
 const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v : NaN);
 
+/** A point whose failed requests exceed --max-failed is never chosen: partial success is not success. */
+function failedViolation(m: Record<string, unknown>, maxFailedPct: number): string[] {
+  const counts = { completed: num(m.completed), failed: num(m.failed) || 0 };
+  return failedOver(counts, maxFailedPct) ? [failedOverReason(counts, maxFailedPct)] : [];
+}
+
 /** The point on the frontier's axes, or null when it has no usable measurement (failed, no TPOT). */
-export function toFrontierPoint(p: PointInput, gpus: number, slo: readonly SloRule[]): FrontierPoint | null {
+export function toFrontierPoint(
+  p: PointInput,
+  gpus: number,
+  slo: readonly SloRule[],
+  maxFailedPct = DEFAULT_MAX_FAILED_PCT,
+): FrontierPoint | null {
   const m = p.metrics;
   if (!m || !(num(m.completed) > 0)) return null;
   const tpot = num(m.mean_tpot_ms);
@@ -55,7 +67,7 @@ export function toFrontierPoint(p: PointInput, gpus: number, slo: readonly SloRu
     ttftP50Ms: num(m.median_ttft_ms),
     ttftP99Ms: num(m.p99_ttft_ms),
     goodput,
-    violations: slo.length ? sloViolations(m as unknown as BenchMetrics, slo) : [],
+    violations: [...(slo.length ? sloViolations(m as unknown as BenchMetrics, slo) : []), ...failedViolation(m, maxFailedPct)],
     metrics: m,
   };
 }

@@ -1,6 +1,7 @@
 // The Markdown report saved beside a profile, in the studies' shape: conclusion with the
 // recommended command, before/after table, caveats, set-up, benchmark commands, results per
 // stage, and what each stage was worth.
+import { regressionLine } from '../../core/validation-table.js';
 import { formatCommand } from '../../core/shell-quote.js';
 import { tpotDefinition } from '../../core/tpot.js';
 import type { Profile } from '../schema/profile.js';
@@ -94,6 +95,9 @@ function conclusionSection(p: Profile, out: string[]): void {
     out.push('');
     out.push(validationTable(p.validation, p.tpot ?? 'excl'));
     out.push('');
+    // The guard across workloads: a loss beyond the noise rule's margin is named, not left in a column.
+    const regression = regressionLine(p.validation);
+    if (regression) out.push(`**REGRESSION:** ${regression}.`, '');
   }
 }
 

@@ -1,4 +1,5 @@
 // The report's Markdown tables: each stage's results, the before/after validation and the replays.
+import { requestErrorsText } from '../../core/failed-share.js';
 import { formatGpuHours } from '../../core/view-cost.js';
 import { servedWhenMixed } from '../../core/stage-text.js';
 import { formatCommand } from '../../core/shell-quote.js';
@@ -55,8 +56,10 @@ export function stageTable(stage: StageRecord, tpot: TpotMode): string {
       (r.variant.label ?? r.variantId) +
       (r.variantId === stage.winnerId ? ' (kept)' : '') +
       (r.weights?.kind === 'dummy' ? ' (dummy weights)' : '');
-    const status =
-      r.status === 'ok'
+    // Too many failed requests (--max-failed): the row's words, then what the failures said.
+    const status = stage.notEligible?.[r.variantId]
+      ? [stage.notEligible[r.variantId]!, requestErrorsText(r.requestErrors)].filter(Boolean).join(': ')
+      : r.status === 'ok'
         ? 'ok'
         : isStoppedEarly(r)
           ? statusText(r)

@@ -85,6 +85,8 @@ export const VariantResultSchema = z.object({
   gpuIds: z.array(z.number().int().nonnegative()).optional(),
   quality: QualitySchema.optional(), // the quality check (quality-schema.ts)
   weights: z.object({ kind: z.enum(['dummy', 'real']), why: z.string() }).optional(), // --dummy-weights: what it loaded, why
+  warmups: z.number().int().nonnegative().optional(), // warm-up requests sent just before this run
+  requestErrors: z.array(z.object({ error: z.string(), count: z.number().int().positive() })).optional(), // failed requests by error
   startedAt: isoTime,
   finishedAt: isoTime,
   /** Other processes' CPU share and the load average while it ran; busy: measured on a busy host. */
@@ -166,6 +168,8 @@ export const StageSchema = z.object({
   /** Why the stage was skipped, when it was. */
   skipped: z.string().optional(),
   results: z.array(VariantResultSchema),
+  /** Rows that cannot win because too many of their requests failed (--max-failed): id -> "514/1000 ok: not eligible". */
+  notEligible: z.record(z.string(), z.string()).optional(),
 });
 
 const pointSchema = z.object({ totalTokPerS: z.number().nonnegative(), meanTpotMs: z.number().nonnegative() });
@@ -175,6 +179,10 @@ export const ValidationRowSchema = z.object({
   optimized: pointSchema.nullable(),
   /** (optimized - baseline) / baseline, %; null when either side failed. */
   gainPct: z.number().nullable(),
+  /** The margin the row was judged by: max(--margin, the host's measured noise), %. */
+  marginPct: z.number().nonnegative().optional(),
+  /** The winner loses to the baseline beyond that margin here, or fails where the baseline ran. */
+  regression: z.boolean().optional(),
 });
 
 export const ReplayRecordSchema = z.object({

@@ -15,8 +15,8 @@ export interface Drift {
 
 const NONE: Drift = { perToken: 0, key: '' };
 
-/** knob name as the sim's flags spell it -> the Knobs value it is read from. */
-function knobValue(knobs: Knobs, name: string): string | undefined {
+/** knob name as the sim's flags spell it -> the Knobs value it is read from (the faults hook reads it too). */
+export function knobValue(knobs: Knobs, name: string): string | undefined {
   switch (name) {
     case 'quantization':
       return knobs.quantization;

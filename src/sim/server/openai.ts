@@ -8,6 +8,7 @@ import { Rng, mixSeed } from '../scheduler/rng.js';
 import type { WallRunner } from '../scheduler/wall.js';
 import { completionFormat, type CompletionKind } from './completion-format.js';
 import { driftStart, type Drift } from '../imitation/drift.js';
+import { slowFactor, type Faults } from '../imitation/faults.js';
 
 export interface ApiContext {
   runner: WallRunner;
@@ -16,6 +17,8 @@ export interface ApiContext {
   seed: number;
   /** Greedy-output drift of this server's knobs (imitation/drift.ts); none by default. */
   drift?: Drift;
+  /** Failures and slowness of this server's knobs (imitation/faults.ts); none by default. */
+  faults?: Faults;
 }
 
 /** Chance that a request without ignore_eos meets EOS before max_tokens; ShareGPT runs nearly always reach max_tokens. */
@@ -128,6 +131,8 @@ function parseRequest(kind: 'chat' | 'completion', body: Record<string, unknown>
 }
 
 let idCounter = 0;
+// Which requests fail: a fixed sequence, so a seeded run fails the same share every time.
+const faultRng = new Rng(0x5eed);
 
 async function readJsonObject(req: IncomingMessage): Promise<Record<string, unknown> | undefined> {
   try {
@@ -145,6 +150,9 @@ export async function handleCompletion(kind: CompletionKind, req: IncomingMessag
     return apiError(res, 404, `The model \`${String(body.model)}\` does not exist.`, 'NotFoundError');
   const p = parseRequest(kind, body, ctx);
   if (typeof p === 'string') return apiError(res, 400, p);
+  // The test hook's failures (SERVELAB_SIM_FAULTS): a server error, as any engine may answer.
+  if (ctx.faults && ctx.faults.failShare > 0 && faultRng.next() < ctx.faults.failShare)
+    return apiError(res, 500, 'simulated fault (SERVELAB_SIM_FAULTS)', 'InternalServerError');
   generate(kind, p, res, ctx);
 }
 
@@ -184,10 +192,18 @@ function generate(kind: CompletionKind, p: Parsed, res: ServerResponse, ctx: Api
   res.on('close', () => {
     if (!finished) ctx.runner.cancel(runId);
   });
+  // The faults hook's slowness: the scheduler decodes k tokens for each one the client sees.
+  const k = ctx.faults ? slowFactor(ctx.faults, p.promptLen) : 1;
+  let work = 0;
   runId = ctx.runner.submit(
-    { promptLen: p.promptLen, maxTokens: p.maxTokens, outputTarget: target },
+    { promptLen: p.promptLen, maxTokens: Math.ceil(p.maxTokens * k), outputTarget: Math.ceil(target * k) },
     {
-      onTokens(n, first, done) {
+      onTokens(steps, first, done) {
+        work += steps;
+        // The first step shows one token (its TTFT is the modelled one); the last shows what is left.
+        const due = Math.max(first ? 1 : 0, Math.floor(work / k) - generated);
+        const n = done ? target - generated : Math.min(target - generated, due);
+        if (n <= 0 && !done) return;
         const text = nextText(n);
         generated += n;
         if (done) finished = true;

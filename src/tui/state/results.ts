@@ -1,6 +1,7 @@
 // Rows for the Results screen, taken from the core's projection of the stream (src/core/view.ts):
 // winners, references and gains are the core's own, so the TUI shows what --auto prints. Only
 // presentation is added here (labels relative to the carried winner, $/Mtok at the set price).
+import { regressionLine } from '../../core/validation-table.js';
 import type { SessionGpuTime, ValidationRow, VariantResult } from '../../core/events.js';
 import { sessionCostText } from '../../core/view-cost.js';
 import { shownStages } from '../../core/stage-text.js';
@@ -20,6 +21,8 @@ export interface ResultRow {
   isCarried: boolean;
   /** The row the stage's gains are measured against (the baseline in the first stage). */
   isReference: boolean;
+  /** Too many of its requests failed (--max-failed): the core's words, "514/1000 ok: not eligible". */
+  notEligible?: string;
 }
 
 export interface StageTable {
@@ -63,6 +66,10 @@ export interface ResultsData {
   capacity?: CapacityView;
   /** What the session cost, as the core summed it (absent when the run ended before it did). */
   cost?: SessionGpuTime;
+  /** The winner's named regressions on the validation workloads (validation-table.ts regressionLine). */
+  validationRegression?: string;
+  /** --no-regress acted: which finalist it kept instead, or why none. */
+  noRegressWhy?: string;
   /** Without the core's sum: what the variants held so far (view-cost.ts sessionCostText). */
   costSoFar?: string;
 }
@@ -105,6 +112,7 @@ export function stageTables(source: RunState | SessionView, opts: ResultsOptions
         isWinner: r.isWinner,
         isCarried: r.isCarried,
         isReference: r.isReference && !r.isCarried,
+        ...(r.notEligible ? { notEligible: r.notEligible } : {}),
       })),
     };
   });
@@ -123,6 +131,12 @@ export function validationRows(source: RunState | SessionView): ValidationRow[] 
 /** The variant the validation table measured the winner against, as the core reported it. */
 export function validationBaselineId(source: RunState | SessionView): string | undefined {
   return viewOf(source).validation?.baselineId;
+}
+
+/** The validation page's regression line and --no-regress's word, as the core said them. */
+function regressionData(view: SessionView): Pick<ResultsData, 'validationRegression' | 'noRegressWhy'> {
+  const line = regressionLine(view.validation?.rows ?? []);
+  return { ...(line ? { validationRegression: line } : {}), ...(view.noRegress ? { noRegressWhy: view.noRegress.why } : {}) };
 }
 
 /** Everything the Results page shows, from a live run or a journal's projection. */
@@ -145,5 +159,6 @@ export function resultsData(source: RunState | SessionView, opts: ResultsOptions
     ...(sweep ? { sweep } : {}),
     ...(view.capacity ? { capacity: view.capacity } : {}),
     ...(view.cost ? { cost: view.cost } : soFar ? { costSoFar: soFar } : {}),
+    ...regressionData(view),
   };
 }

@@ -171,6 +171,15 @@ export interface SessionConfig {
   llamacpp?: LlamaCppConfig;
   /** `--budget GPU-HOURS` / `--budget-wall D`: the stages planned to fit (src/tune/budget); absent: the full protocol. */
   budget?: { gpuHours?: number; wallS?: number };
+  /** `--max-failed PCT`: a run whose failed requests exceed PCT % cannot win; absent: DEFAULT_MAX_FAILED_PCT (core/failed-share.ts). */
+  maxFailedPct?: number;
+  /**
+   * Warm-ups scaled to the load (tune/run/warmup-count.ts): at least one full batch at each run's
+   * concurrency, warmupPrompts the floor. Absent (replay, an explicit --warmup N): exactly warmupPrompts.
+   */
+  warmupScaled?: boolean;
+  /** `--no-regress`: keep the best finalist that loses to the baseline on no validation workload, or say none does. */
+  noRegress?: boolean;
 }
 
 /** What a llama.cpp session serves: GGUF files, a draft model, the binary. */

@@ -10,6 +10,7 @@ import type { SloRule } from '../../core/slo-rule.js';
 // Parsed in the core (saved settings check it too); re-exported for the tuning code.
 import type { Objective } from '../../core/objective.js';
 import { fractionPct } from '../../core/format.js';
+import { DEFAULT_MAX_FAILED_PCT, failedOver, failedOverReason, notEligibleText } from '../../core/failed-share.js';
 
 export function objectiveLabel(o: Objective): string {
   return { total: 'total tok/s', output: 'output tok/s', request: 'req/s', goodput: 'goodput req/s' }[o];
@@ -34,15 +35,19 @@ export interface DecideOptions {
   slo: readonly SloRule[];
   /** Noise margin in percent: a challenger must beat the carried winner by more than this. */
   marginPct: number;
+  /** --max-failed: a run whose failed requests exceed this percent cannot win (default DEFAULT_MAX_FAILED_PCT). */
+  maxFailedPct?: number;
 }
 
 export interface Score {
   value: number | null;
   violations: string[];
   eligible: boolean;
+  /** Too many of its requests failed: the row's words ("514/1000 ok: not eligible"); its value is shown, never ranked. */
+  notEligible?: string;
 }
 
-export function score(r: VariantResult, opts: Pick<DecideOptions, 'objective' | 'slo'>): Score {
+export function score(r: VariantResult, opts: Pick<DecideOptions, 'objective' | 'slo' | 'maxFailedPct'>): Score {
   if (r.status !== 'ok' || !r.metrics || r.metrics.completed <= 0) return { value: null, violations: [], eligible: false };
   const value = objectiveValue(r.metrics, opts.objective);
   const violations = sloViolations(r.metrics, opts.slo);
@@ -52,6 +57,13 @@ export function score(r: VariantResult, opts: Pick<DecideOptions, 'objective' | 
     violations.push(
       `quality: exact match ${fractionPct(r.quality!.agreement?.exactMatch ?? 0)} below the --quality-floor ${fractionPct(floor)}`,
     );
+  // Partial success is not success: the throughput of the requests that succeeded says nothing of
+  // a server that dropped the rest.
+  const maxFailed = opts.maxFailedPct ?? DEFAULT_MAX_FAILED_PCT;
+  if (failedOver(r.metrics, maxFailed)) {
+    violations.push(failedOverReason(r.metrics, maxFailed));
+    return { value, violations, eligible: false, notEligible: notEligibleText(r.metrics) };
+  }
   return { value, violations, eligible: value !== null && violations.length === 0 };
 }
 
@@ -87,7 +99,8 @@ export function decideStage(
 
   if (!carried) {
     if (!best) {
-      const anyOk = scored.sort((a, b) => b.s.value! - a.s.value!)[0];
+      // One that served its requests goes before one that dropped too many, whatever their speed.
+      const anyOk = scored.sort((a, b) => Number(!!a.s.notEligible) - Number(!!b.s.notEligible) || b.s.value! - a.s.value!)[0];
       if (!anyOk) return { winner: null, changed: false, gainPct: null, why: 'no variant succeeded' };
       // Nothing meets the SLOs: carry the best anyway so the run goes on, and say so.
       return {

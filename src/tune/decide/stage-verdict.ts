@@ -25,6 +25,16 @@ function rowGains(results: readonly VariantResult[], reference: VariantResult | 
   return out;
 }
 
+/** The rows score() refuses because too many of their requests failed, with the words each row shows. */
+function notEligibleRows(results: readonly VariantResult[], opts: DecideOptions): Record<string, string> | undefined {
+  const out: Record<string, string> = {};
+  for (const r of results) {
+    const words = score(r, opts).notEligible;
+    if (words) out[r.variantId] = words;
+  }
+  return Object.keys(out).length ? out : undefined;
+}
+
 /** What adaptive repeats concluded (repeats.ts): the ranking after the tie rule, and why. */
 export type RepeatsWord = Pick<Extract<RepeatStep, { action: 'decide' }>, 'ranked' | 'tied' | 'why' | 'tieWhy'>;
 
@@ -153,6 +163,8 @@ export function decideStageVerdict(
         : engineVerdict(stage, results, opts, opts.baseline, opts.repeats);
   if (/^no variant meets the SLOs/.test(out.verdict.why)) out.warnings.push(out.verdict.why);
   if (opts.repeats?.tied) out.verdict.tied = true;
+  const notEligible = notEligibleRows(results, opts);
+  if (notEligible) out.verdict.notEligible = notEligible;
   return out;
 }
 

@@ -14,18 +14,31 @@ function point(r: VariantResult | undefined): ValidationRow['baseline'] {
   return { totalTokPerS: r.metrics.total_token_throughput, meanTpotMs: r.metrics.mean_tpot_ms ?? 0 };
 }
 
-/** One row per scenario; a side that failed is null and the gain is null. */
+/**
+ * One row per scenario; a side that failed is null and the gain is null. With `marginPct` (the
+ * noise rule's margin, noise.ts effectiveMarginPct) each row is judged: a loss beyond it, or a
+ * failure where the baseline ran, is a regression.
+ */
 export function validationTable(
   scenarios: readonly Scenario[],
   baseline: ReadonlyMap<string, VariantResult>,
   optimized: ReadonlyMap<string, VariantResult>,
+  marginPct?: number,
 ): ValidationRow[] {
   return scenarios.map((s) => {
     const b = point(baseline.get(s.name));
     const o = point(optimized.get(s.name));
     const gainPct = b && o && b.totalTokPerS > 0 ? ((o.totalTokPerS - b.totalTokPerS) / b.totalTokPerS) * 100 : null;
-    return { scenario: s.name, baseline: b, optimized: o, gainPct };
+    const row: ValidationRow = { scenario: s.name, baseline: b, optimized: o, gainPct };
+    if (marginPct === undefined) return row;
+    const regression = b !== null && (o === null || (gainPct !== null && gainPct < -marginPct));
+    return { ...row, marginPct, ...(regression ? { regression } : {}) };
   });
+}
+
+/** True when the winner regresses on no row. */
+export function regressesNowhere(rows: readonly ValidationRow[]): boolean {
+  return !rows.some((r) => r.regression);
 }
 
 /**

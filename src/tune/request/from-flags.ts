@@ -28,6 +28,7 @@ import { engineVersions } from './engine-version-arg.js';
 
 import { costFlags } from './cost-flags.js';
 import { calibrationFlag, truthFlag } from './calibration-flags.js';
+import { guardFlags } from './guard-flags.js';
 import { qualityFlags } from './quality-flags.js';
 import { capacityFlags } from './capacity-flags.js';
 import { budgetFlags } from './budget-flags.js';
@@ -213,6 +214,9 @@ export function configFromFlags(values: AutoFlagValues, settings: SettingValues 
     ...qualityFlags(values),
     ...capacityFlags(values),
     ...budgetFlags(values),
+    ...guardFlags(values),
+    // Without --warmup N, a session warms each server with a full batch at the run's concurrency.
+    ...(str('warmup') === undefined ? { warmupScaled: true } : {}),
   };
   if (str('validation') === undefined) llamaValidation(config);
   if (isShippedDir(join(config.outDir, 'profiles'))) {

@@ -1,6 +1,7 @@
 // The records one variant run leaves: a failed result, a measured one (in simulated units on the
 // simulated host, with its bench JSON saved beside the run), and the GPUs a parallel launch was
 // pinned to. runner.ts builds them; nothing here launches or measures.
+import { groupErrors } from '../../core/failed-share.js';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Failure, VariantResult } from '../../core/events.js';
@@ -90,6 +91,10 @@ export function measuredResult(
           },
         }),
     startupS: up.startupS,
+    // Some requests failed: what they said, so a partial success keeps its reasons (--max-failed).
+    ...(ok && measured.metrics.failed > 0
+      ? { requestErrors: groupErrors(measured.outputs.filter((o) => !o.success).map((o) => o.error || 'no error text')) }
+      : {}),
     ...(ctx.predicted && first ? { predicted: ctx.predicted } : {}),
     ...(sim ? { simulated: true } : {}),
     ...(measured.clientBound ? { clientBound: true } : {}),

@@ -2,6 +2,7 @@
 // each scenario with src/bench (warm-up first), scrape /metrics and sample GPUs meanwhile
 // (sampler.ts), stop, wait for release. Every step is an event. The tuning session and `replay`
 // both call this.
+import { warmupsFor } from './warmup-count.js';
 import { setMaxListeners } from 'node:events';
 import type { Failure, VariantResult } from '../../core/events.js';
 import type { Variant } from '../../core/variant.js';
@@ -128,6 +129,8 @@ async function benchScenarios(
   const results: VariantResult[] = [];
   const early = { ...up.base, startupS: up.startupS };
   const classify = (lines: string[], exit: ExitInfo) => up.adapter.classifyFailure(lines, exit, failureContext(ctx.host, variant));
+  // The largest warm-up batch this server has served: a later scenario at a higher concurrency warms again.
+  let warmed = 0;
   for (const [i, scenario] of scenarios.entries()) {
     // A skip pressed (or asked for by onResult) between two scenarios stops before the next.
     if (ctx.signal?.aborted) throw new AbortedError();
@@ -138,7 +141,12 @@ async function benchScenarios(
       for (const s of scenarios.slice(i)) results.push(failedResult(variant, s.name, ctx, deadBefore, t0, early));
       break;
     }
-    const warmups = i === 0 ? ctx.config.warmupPrompts : 0;
+    const warmups = ctx.config.warmupScaled
+      ? warmupsFor(scenario, warmed, ctx.config.warmupPrompts)
+      : i === 0
+        ? ctx.config.warmupPrompts
+        : 0;
+    if (warmups > 0) warmed = Math.max(warmed, warmups);
     let bench: BenchResult;
     let stopped: StopVerdict | null;
     try {
@@ -172,7 +180,7 @@ async function benchScenarios(
       );
       break;
     }
-    const result = measuredResult(variant, scenario, i === 0, bench, up, ctx, t0);
+    const result = { ...measuredResult(variant, scenario, i === 0, bench, up, ctx, t0), ...(warmups > 0 ? { warmups } : {}) };
     const suspect = (up.handle.exit && (result.metrics?.failed ?? 0) > 0) || result.status !== 'ok';
     const diedDuring = !interruption(ctx) && suspect ? await serverDied(up.handle, 'benchmark', classify) : null;
     const r = diedDuring ? failedResult(variant, scenario.name, ctx, diedDuring, t0, early) : result;

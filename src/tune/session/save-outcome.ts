@@ -1,6 +1,7 @@
 // The end of a successful session: pricing and client-bound notes, the profile, its Markdown
 // report, and the journal marked finished.
 import { hostLoadNotes } from '../../core/host-load.js';
+import { regressionLine } from '../../core/validation-table.js';
 import { existsSync, mkdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { gpusPerNode, variantNodes } from '../run/slurm/start.js';
@@ -120,6 +121,12 @@ function capacityChart(ctx: SessionContext, reportPath: string, record: Capacity
   return basename(file);
 }
 
+/** The exit line's word on the saved winner's regressions (validation-table.ts regressionLine). */
+function regressionOf(validation: readonly ValidationRow[]): { regression?: string } {
+  const regression = regressionLine(validation);
+  return regression ? { regression } : {};
+}
+
 export function saveOutcome(
   ctx: SessionContext,
   state: StageLoopState,
@@ -197,6 +204,6 @@ export function saveOutcome(
   }
   writeFileAtomic(reportPath, renderReport(saved));
   ctx.journal.update({ status: 'finished', profilePath, reportPath, exitCode: 0, current: null });
-  ctx.emit({ type: 'session-finished', profilePath, reportPath, exitCode: 0 });
+  ctx.emit({ type: 'session-finished', profilePath, reportPath, exitCode: 0, ...regressionOf(validation) });
   return { profile: saved, profilePath, reportPath };
 }

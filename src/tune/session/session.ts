@@ -24,7 +24,7 @@ import { SessionControl, type ScenarioRunner, type SessionContext, type VariantS
 import { writeEngineHelp } from '../../engines/help-check.js';
 import { availableEngines, openJournal, resolveHost } from './open.js';
 import { initialStageState, runStages, type StageLoopState } from '../stage/loop.js';
-import { validateWinner } from '../stage/validation-run.js';
+import { validateGuarded } from '../sweep/no-regress.js';
 import { asStorageError } from '../../core/storage.js';
 import { CostLedger } from '../cost/ledger.js';
 import { openCalibrator } from '../context/calibration.js';
@@ -225,8 +225,8 @@ export async function runSession(configIn: SessionConfig, opts: SessionOptions =
     }
     // --sweep: the finalists' load sweep; with --objective frontier its choice is the winner.
     const swept = await sweepFinalists(ctx, state, staged);
-    const winner = swept?.chosen?.result ?? staged;
-    const validation = await validateWinner(ctx, state.baseline, winner, swept?.chosen?.load);
+    // Validation; under --no-regress the winner is the best finalist that regresses on no workload.
+    const { winner, validation } = await validateGuarded(ctx, state, swept?.chosen?.result ?? staged, swept?.chosen?.load);
     if (ctx.signal?.aborted) throw new AbortedError();
     const capacity = await capacityOfWinner(ctx, winner);
     const saved = saveOutcome(ctx, state, winner, validation, swept, capacity);

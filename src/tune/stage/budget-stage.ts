@@ -52,7 +52,7 @@ export function leaderValue(ctx: SessionContext, results: readonly (VariantResul
   let best: number | undefined;
   for (const r of results) {
     if (!r || r.partial) continue;
-    const s = score(r, { objective: ctx.config.objective, slo: ctx.config.slo });
+    const s = score(r, { objective: ctx.config.objective, slo: ctx.config.slo, maxFailedPct: ctx.config.maxFailedPct });
     if (s.eligible && s.value !== null && (best === undefined || s.value > best)) best = s.value;
   }
   return best;
@@ -132,7 +132,13 @@ async function screen(
     shorts.set(t.p.variant.id, r);
     emitState(ctx);
   }
-  const rows = [...shorts].map(([id, r]) => ({ id, value: r.status === 'ok' ? (r.metrics?.total_token_throughput ?? null) : null }));
+  // A short run that dropped too many requests (--max-failed) is never ranked: it could cut the others.
+  const refused = (r: VariantResult) =>
+    !!score(r, { objective: ctx.config.objective, slo: [], maxFailedPct: ctx.config.maxFailedPct }).notEligible;
+  const rows = [...shorts].map(([id, r]) => ({
+    id,
+    value: r.status === 'ok' && !refused(r) ? (r.metrics?.total_token_throughput ?? null) : null,
+  }));
   const noisePct = ctx.config.marginPct + (ctx.repeatSpreadPct ?? 3);
   const ratio = fullShortRatio(pairs.get(ctx) ?? []);
   const cut = screenCut(rows, {

@@ -88,13 +88,20 @@ export async function runStage(ctx: SessionContext, state: StageLoopState, plann
     objective: config.objective,
     slo: stageSlo(config),
     marginPct: config.marginPct,
+    ...(config.maxFailedPct !== undefined ? { maxFailedPct: config.maxFailedPct } : {}),
     ...(config.baseline ? { baseline: config.baseline } : {}),
     ...(settled.step && (settled.repeated || settled.step.tied) ? { repeats: settled.step } : {}),
   });
   for (const message of out.warnings) ctx.emit({ type: 'warning', message });
   state.carried = out.winner;
   state.baseline = out.baseline;
-  state.stages.push({ name, winnerId: out.verdict.winnerId, gainPct: out.verdict.gainPct, results });
+  state.stages.push({
+    name,
+    winnerId: out.verdict.winnerId,
+    gainPct: out.verdict.gainPct,
+    results,
+    ...(out.verdict.notEligible ? { notEligible: out.verdict.notEligible } : {}),
+  });
   ctx.emit({ type: 'stage-finished', ...out.verdict });
   state.notes.push(`${name}: ${out.verdict.why}`);
   for (const n of c.notes) if (!state.notes.includes(n)) state.notes.push(n);

@@ -21,7 +21,7 @@ import { baselineInFull, openStage, runWave } from './wave.js';
 export function earlyStopLeader(ctx: SessionContext, sofar: readonly (VariantResult | null)[]): EarlyStopRequest | undefined {
   const { config } = ctx;
   if (config.earlyStop === false) return undefined;
-  const opts = { objective: config.objective, slo: config.slo };
+  const opts = { objective: config.objective, slo: config.slo, maxFailedPct: config.maxFailedPct };
   let best: { r: VariantResult; v: number } | undefined;
   for (const r of sofar) {
     if (!r) continue;
@@ -101,6 +101,7 @@ export async function settleTies(ctx: SessionContext, stage: string, carried: Va
     const opts = {
       objective: config.objective,
       slo: config.slo,
+      maxFailedPct: config.maxFailedPct,
       marginPct: effectiveMarginPct(config.marginPct, ctx.noise),
       repeatsMax: max,
       ...(ctx.repeatSpreadPct !== undefined ? { spreadPct: ctx.repeatSpreadPct } : {}),

@@ -5,6 +5,7 @@ import type { VariantResult } from '../../core/events.js';
 import type { Scenario } from '../../core/scenario.js';
 import type { SessionContext } from '../context/session-context.js';
 import { baselineWhy, journaledForValidation, reusableForValidation, validationKey, validationTable } from '../decide/validate.js';
+import { effectiveMarginPct } from '../decide/noise.js';
 import { scenarioKey } from '../launch/workloads.js';
 import { earlierBaseline, reusedLine } from './baseline-reuse.js';
 import { wholeHostVariant } from '../plan/replica.js';
@@ -101,7 +102,8 @@ export async function validateWinner(
   });
   const base = await measureSide(ctx, baseline, scenarios, true);
   const optimized = baseline.variantId === winner.variantId ? base : await measureSide(ctx, winner, scenarios);
-  const rows = validationTable(scenarios, base, optimized);
+  // The guard across workloads: every row judged by the noise rule the stages decide by.
+  const rows = validationTable(scenarios, base, optimized, effectiveMarginPct(ctx.config.marginPct, ctx.noise));
   ctx.emit({ type: 'validation-finished', rows });
   return rows;
 }

@@ -31,7 +31,8 @@ export function pickFinalists(
   stages: readonly StageRows[],
   baseline: VariantResult | null,
   winner: VariantResult,
-  opts: Pick<DecideOptions, 'objective' | 'slo'>,
+  opts: Pick<DecideOptions, 'objective' | 'slo' | 'maxFailedPct'>,
+  withinPct = FINALIST_WITHIN_PCT,
 ): Finalist[] {
   const out: Finalist[] = [];
   const add = (result: VariantResult, why: string) => {
@@ -50,13 +51,13 @@ export function pickFinalists(
     const top = stageWinner ? value(stageWinner) : null;
     if (top === null || !(top > 0)) continue;
     const others = s.results
-      .filter((r) => r.variantId !== s.winnerId && r.status === 'ok' && value(r) !== null)
+      // One that dropped too many requests (--max-failed) is never a finalist: it cannot win.
+      .filter((r) => r.variantId !== s.winnerId && r.status === 'ok' && value(r) !== null && !score(r, opts).notEligible)
       .sort((a, b) => value(b)! - value(a)!);
     const best = others[0];
     if (!best) continue;
     const gap = ((value(best)! - top) / top) * 100;
-    if (gap >= -FINALIST_WITHIN_PCT)
-      near.push({ result: best, why: `runner-up of ${s.name} (${gap >= 0 ? '+' : ''}${gap.toFixed(1)}%)`, gap });
+    if (gap >= -withinPct) near.push({ result: best, why: `runner-up of ${s.name} (${gap >= 0 ? '+' : ''}${gap.toFixed(1)}%)`, gap });
   }
   near.sort((a, b) => b.gap - a.gap);
   for (const n of near) {

@@ -86,6 +86,7 @@ export async function sweepFinalists(ctx: SessionContext, state: StageLoopState,
   const finalists = pickFinalists(state.stages as unknown as StageRows[], state.baseline, winner, {
     objective: config.objective,
     slo: stageSlo(config),
+    maxFailedPct: config.maxFailedPct,
   });
   ctx.emit({
     type: 'sweep-started',
@@ -125,7 +126,7 @@ export async function sweepFinalists(ctx: SessionContext, state: StageLoopState,
     sweeps.push(sweep);
   }
   if (ctx.signal?.aborted) throw new AbortedError();
-  const analysis = analyseSweeps(sweeps, gpus, slo);
+  const analysis = analyseSweeps(sweeps, gpus, slo, config.maxFailedPct);
   const c = analysis.choice;
   const runnerUp = runnerUpOf(analysis, slo);
   const chosenResult = o.frontier && c ? stagedResult(state, finalists, c.point.variantId) : null;

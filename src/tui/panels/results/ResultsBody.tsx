@@ -114,7 +114,11 @@ function StagePage(p: ResultsBodyProps): React.JSX.Element {
             moreText="more rows in the report"
           />
         ) : p.validation.length ? (
-          <Table columns={validationColumns} rows={p.validation} rowKey={(r) => r.scenario} maxWidth={p.width} />
+          <Box flexDirection="column">
+            <Table columns={validationColumns} rows={p.validation} rowKey={(r) => r.scenario} maxWidth={p.width} />
+            {p.validationRegression ? <Text color={theme.warn}>REGRESSION: {p.validationRegression}</Text> : null}
+            {p.noRegressWhy ? <Text wrap="wrap">{p.noRegressWhy}</Text> : null}
+          </Box>
         ) : (
           <Muted>
             {p.validationOff

@@ -114,8 +114,8 @@ export function resultColumns(width: number, priced: boolean): Column<ResultRow>
       key: 'status',
       header: 'status',
       width: statusW,
-      render: (r) => (statusW < 24 ? shortStatus(r.result) : statusText(r.result)),
-      tone: (r) => (r.result.status === 'ok' ? undefined : r.result.status === 'failed' ? 'bad' : 'muted'),
+      render: (r) => r.notEligible ?? (statusW < 24 ? shortStatus(r.result) : statusText(r.result)),
+      tone: (r) => (r.notEligible ? 'bad' : r.result.status === 'ok' ? undefined : r.result.status === 'failed' ? 'bad' : 'muted'),
     },
   ];
 }

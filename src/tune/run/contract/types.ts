@@ -33,6 +33,7 @@ export interface RunVariantContext {
     | 'portStart'
     | 'readyTimeoutS'
     | 'warmupPrompts'
+    | 'warmupScaled'
     | 'runtime'
     | 'slo'
     | 'sampleIntervalS'

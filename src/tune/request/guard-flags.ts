@@ -1,0 +1,15 @@
+// `--max-failed PCT` and `--no-regress` of `servelab --auto` (and the workbench, which takes the same
+// flags): what a winner must not do. A run whose failed requests exceed PCT percent cannot win
+// (core/failed-share.ts); with --no-regress the session keeps only a finalist that loses to the
+// baseline on no validation workload (tune/sweep/no-regress.ts). Absent when not given, so a
+// config without them reads as before.
+import { optionalNumberArg } from '../../core/number-arg.js';
+import type { SessionConfig } from '../config/config.js';
+
+export function guardFlags(values: Record<string, unknown>): Pick<SessionConfig, 'maxFailedPct' | 'noRegress'> {
+  const pct = optionalNumberArg('--max-failed', values['max-failed'] as string | undefined, { min: 0, max: 100 });
+  return {
+    ...(pct !== undefined ? { maxFailedPct: pct } : {}),
+    ...(values['no-regress'] === true ? { noRegress: true } : {}),
+  };
+}
