@@ -1,5 +1,6 @@
 // The end of a successful session: pricing and client-bound notes, the profile, its Markdown
 // report, and the journal marked finished.
+import { decisionRecord } from '../stage/noise-record.js';
 import { existsSync, mkdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { gpusPerNode, variantNodes } from '../run/slurm/start.js';
@@ -170,6 +171,7 @@ export function saveOutcome(
       state.stages.flatMap((s) => s.results),
     ),
     ...(ctx.budget ? { budget: { ...ctx.budget.plan, spentGpuHours: ctx.budget.state().spentGpuHours, skipped: ctx.budget.skipped } } : {}),
+    decision: decisionRecord(ctx, state.stages, winner.variantId),
   });
   writeServingFiles(profile, winner);
   const profilesDir = join(config.outDir, 'profiles');

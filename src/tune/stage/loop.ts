@@ -11,6 +11,7 @@ import { decideStageVerdict, skippedVerdict } from '../decide/stage-verdict.js';
 import { stageSlo } from '../config/config.js';
 import { measureStageOnBudget } from './budget-stage.js';
 import { cheapestLaunchGpuHours, nextStage } from './budget-next-stage.js';
+import { stageTie } from './noise-record.js';
 
 export interface StageLoopState {
   /** The winner carried forward so far. */
@@ -89,12 +90,13 @@ export async function runStage(ctx: SessionContext, state: StageLoopState, plann
     slo: stageSlo(config),
     marginPct: config.marginPct,
     ...(config.baseline ? { baseline: config.baseline } : {}),
-    ...(settled.step && (settled.repeated || settled.step.tied) ? { repeats: settled.step } : {}),
+    ...(settled.step ? { repeats: settled.step } : {}),
+    ...(ctx.noise ? { noise: ctx.noise } : {}),
   });
   for (const message of out.warnings) ctx.emit({ type: 'warning', message });
   state.carried = out.winner;
   state.baseline = out.baseline;
-  state.stages.push({ name, winnerId: out.verdict.winnerId, gainPct: out.verdict.gainPct, results });
+  state.stages.push({ name, winnerId: out.verdict.winnerId, gainPct: out.verdict.gainPct, results, ...stageTie(out.verdict) });
   ctx.emit({ type: 'stage-finished', ...out.verdict });
   state.notes.push(`${name}: ${out.verdict.why}`);
   for (const n of c.notes) if (!state.notes.includes(n)) state.notes.push(n);
