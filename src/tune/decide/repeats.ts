@@ -2,10 +2,12 @@
 // the noise measured on this host (noise.ts). The best is the highest mean; every candidate whose
 // interval overlaps the best's is in the tied set, and the declared order of properties no
 // measurement moves (tie-break.ts) chooses among them. While the best two cannot be told apart
-// (or the host's noise is still unknown), both run once more in the reverse order of their last
-// runs (A B then B A: drift between runs then favours neither), up to --repeats-max runs each.
+// (or the host's noise is still unknown, or the lead is under twice the margin), both run once
+// more in the reverse order of their last runs (A B then B A: drift between runs then favours
+// neither), up to --repeats-max runs each.
 // Reruns stop early when even --repeats-max runs could not separate them (the gap is under half
-// the margin those runs would give). Pure: the stage loop runs what nextRepeatStep asks for and
+// the margin those runs would give), or when the carried winner leads and would win the tie-break
+// as well (the outcome is the same either way). Pure: the stage loop runs what nextRepeatStep asks for and
 // calls it again.
 import type { VariantResult } from '../../core/events.js';
 import { combineRepeats, objectiveValue, score, type DecideOptions } from './decide.js';
@@ -41,6 +43,8 @@ export interface RepeatOptions extends DecideOptions {
   repeatsMax?: number;
   /** The host's noise measured so far in the session, these runs included (noise.ts pooledNoise). */
   noise?: NoiseEstimate;
+  /** The carried winner (later stages): when it leads and wins the tie-break too, no confirmation runs. */
+  keptId?: string;
   /** Every run's objective this session by variant id, where it holds more than `runs` (the carried winner's earlier runs). */
   values?: ReadonlyMap<string, readonly number[]>;
 }
@@ -118,11 +122,16 @@ export function nextRepeatStep(runs: ReadonlyMap<string, readonly VariantResult[
     };
   }
   const atMax = effectiveMarginPct(opts.marginPct, opts.noise, max, max);
-  if (canRerun && g <= margin && g >= atMax / 2) {
+  // The carried winner leads and would win the tie-break too: tied or not, it stays, so more runs
+  // cannot change the stage's outcome.
+  const settled = a.r.variantId === opts.keptId && breakTieByOrder([a, b].sort((x, y) => x.order - y.order), (c) => c.r.variant).winner === a;
+  // A lead under twice the margin is confirmed too: a noise pooled from few runs can come out
+  // small by chance, and one more run of each in reverse order costs less than a winner by noise.
+  if (canRerun && !settled && g <= 2 * margin && g >= atMax / 2) {
     return {
       action: 'rerun',
       variantIds: reversed,
-      why: `confirming: ${label(a.r)} and ${label(b.r)} are ${g.toFixed(1)}% apart, within the ±${margin.toFixed(1)}% margin; ${names(reversed)} in reverse order (run ${Math.min(a.iv.runs, b.iv.runs) + 1} of ${max})`,
+      why: `confirming: ${label(a.r)} and ${label(b.r)} are ${g.toFixed(1)}% apart, ${g <= margin ? 'within' : 'under twice'} the ±${margin.toFixed(1)}% margin; ${names(reversed)} in reverse order (run ${Math.min(a.iv.runs, b.iv.runs) + 1} of ${max})`,
     };
   }
   const tied = tiedWith(a, all, opts);

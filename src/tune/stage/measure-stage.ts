@@ -108,6 +108,7 @@ export async function settleTies(ctx: SessionContext, stage: string, carried: Va
       marginPct: config.marginPct,
       repeatsMax: max,
       values: sessionValues(ctx, [...runs.keys()]),
+      ...(carried ? { keptId: carried.variantId } : {}),
       ...(ctx.noise ? { noise: ctx.noise } : {}),
     };
     const step = nextRepeatStep(runs, opts);
