@@ -3,7 +3,7 @@
 // emitted. A stop request or a first stage with no success skips the rest, each with its reason.
 import type { VariantResult } from '../../core/events.js';
 import type { StageRecord } from '../../profiles/schema/profile.js';
-import { measureStage, settleTies } from './measure-stage.js';
+import { judgeWithoutRepeats, measureStage, settleTies } from './measure-stage.js';
 import { expandStage } from '../plan/plan.js';
 import type { PlannedVariant, PlanStage } from '../plan/types.js';
 import type { SessionContext } from '../context/session-context.js';
@@ -79,9 +79,7 @@ export async function runStage(ctx: SessionContext, state: StageLoopState, plann
   const against = layouts ? null : state.carried;
   // Under --budget the budget rule measures the stage, and no adaptive repeats run (budget-stage.ts).
   const measured = ctx.budget ? await measureStageOnBudget(ctx, c.variants, against) : await measureStage(ctx, c.variants, against);
-  const settled = ctx.budget
-    ? { results: measured.results, carried: against, step: null, repeated: false }
-    : await settleTies(ctx, name, against, measured);
+  const settled = ctx.budget ? judgeWithoutRepeats(ctx, against, measured) : await settleTies(ctx, name, against, measured);
   const results = settled.results;
   const { config } = ctx;
   const out = decideStageVerdict(name, layouts ? state.carried : settled.carried, state.baseline, results, {

@@ -125,6 +125,28 @@ export async function settleTies(ctx: SessionContext, stage: string, carried: Va
   }
 }
 
+/**
+ * The same judgement without reruns (the budget rule spends no launch on repeats): tied sets under
+ * whatever noise the session measured, and the declared tie-break among them.
+ */
+export function judgeWithoutRepeats(ctx: SessionContext, carried: VariantResult | null, measured: StageRuns): Settled {
+  const runs = new Map<string, VariantResult[]>();
+  if (carried) runs.set(carried.variantId, [carried]);
+  for (const r of measured.results) if (r.status === 'ok') runs.set(r.variantId, measured.runs.get(r.variantId) ?? [r]);
+  for (const r of measured.results) if (r.status === 'ok') recordRuns(ctx, r.variantId, measured.runs.get(r.variantId) ?? [r]);
+  updateNoise(ctx);
+  const { config } = ctx;
+  const step = nextRepeatStep(runs, {
+    objective: config.objective,
+    slo: config.slo,
+    marginPct: config.marginPct,
+    repeatsMax: 1,
+    values: sessionValues(ctx, [...runs.keys()]),
+    ...(ctx.noise ? { noise: ctx.noise } : {}),
+  });
+  return { results: measured.results, carried, step: step.action === 'decide' ? step : null, repeated: false };
+}
+
 /** One more run of each of the two, at once on disjoint GPUs when they fit (as a stage's wave would). */
 async function rerunPair(ctx: SessionContext, stage: StageName, lists: VariantResult[][], max: number): Promise<void> {
   if (ctx.signal?.aborted) throw new AbortedError();
@@ -141,7 +163,12 @@ async function rerunPair(ctx: SessionContext, stage: StageName, lists: VariantRe
     const tasks = wave.map((slot) => {
       const i = planned.findIndex((p) => p.variant.id === slot.id);
       const extras = shared ? { gpuIds: slot.gpuIds, portFrom: slot.port } : {};
-      return { planned: planned[i]!, measure: async () => [await measureRepeat(ctx, planned[i]!, Math.max(lists[i]!.length, runCount(ctx, planned[i]!.variant.id)), extras, max)] };
+      return {
+        planned: planned[i]!,
+        measure: async () => [
+          await measureRepeat(ctx, planned[i]!, Math.max(lists[i]!.length, runCount(ctx, planned[i]!.variant.id)), extras, max),
+        ],
+      };
     });
     await runWave(ctx, tasks, (p, [r]) => {
       lists[planned.findIndex((q) => q.variant.id === p.variant.id)]!.push(r!);
