@@ -33,9 +33,7 @@ export interface TiedDecision {
   tieBreak?: string;
 }
 
-export type RepeatStep =
-  | { action: 'rerun'; variantIds: [string, string]; why: string }
-  | ({ action: 'decide' } & TiedDecision);
+export type RepeatStep = { action: 'rerun'; variantIds: [string, string]; why: string } | ({ action: 'decide' } & TiedDecision);
 
 const label = (r: VariantResult) => r.variant.label ?? r.variantId;
 
@@ -63,6 +61,8 @@ interface Candidate {
   values: number[];
   iv: RunInterval;
   lastAt: string;
+  /** Runs in this stage (the carried winner's earlier runs count toward its interval, not toward --repeats-max here). */
+  here: number;
 }
 
 function candidates(runs: ReadonlyMap<string, readonly VariantResult[]>, opts: RepeatOptions): Candidate[] {
@@ -75,7 +75,8 @@ function candidates(runs: ReadonlyMap<string, readonly VariantResult[]>, opts: R
     const recorded = opts.values?.get(r.variantId);
     const values = recorded && recorded.length >= own.length ? [...recorded] : own;
     const s = score(r, opts);
-    if (s.eligible && values.length) out.push({ r, order, values, iv: runInterval(values, opts.noise), lastAt: rs.at(-1)!.startedAt ?? '' });
+    if (s.eligible && values.length)
+      out.push({ r, order, values, iv: runInterval(values, opts.noise), lastAt: rs.at(-1)!.startedAt ?? '', here: rs.length });
     order++;
   }
   return out;
@@ -83,7 +84,9 @@ function candidates(runs: ReadonlyMap<string, readonly VariantResult[]>, opts: R
 
 /** The tied set of these candidates: every one whose interval overlaps the best's, in plan order. */
 function tiedWith(best: Candidate, all: readonly Candidate[], opts: RepeatOptions): Candidate[] {
-  return all.filter((c) => c === best || gapPct(best.iv.mean, c.iv.mean) <= effectiveMarginPct(opts.marginPct, opts.noise, best.iv.runs, c.iv.runs));
+  return all.filter(
+    (c) => c === best || gapPct(best.iv.mean, c.iv.mean) <= effectiveMarginPct(opts.marginPct, opts.noise, best.iv.runs, c.iv.runs),
+  );
 }
 
 /**
@@ -107,10 +110,24 @@ export function nextRepeatStep(runs: ReadonlyMap<string, readonly VariantResult[
       why: only ? `${label(only.r)} is the only eligible result` : 'no eligible result',
     };
   }
-  const [a, b] = [byMean[0]!, byMean[1]!];
+  const [a, second] = [byMean[0]!, byMean[1]!];
+  // The runner-up to confirm against is the one that could take the stage from the leader: in a
+  // later stage, whoever the tie-break would choose over it among those near it (the carried
+  // winner, often); when that is the leader itself, no run can change the outcome. In the first
+  // stage, the second best: its tie is what the session reports.
+  const near = all.filter(
+    (c) =>
+      c === a || c === second || gapPct(a.iv.mean, c.iv.mean) <= 2 * effectiveMarginPct(opts.marginPct, opts.noise, a.iv.runs, c.iv.runs),
+  );
+  const pick = breakTieByOrder(
+    near.sort((x, y) => x.order - y.order),
+    (c) => c.r.variant,
+  ).winner;
+  const b = pick !== a ? pick : second;
+  const settled = opts.keptId !== undefined && pick === a;
   const g = gapPct(a.iv.mean, b.iv.mean);
   const margin = effectiveMarginPct(opts.marginPct, opts.noise, a.iv.runs, b.iv.runs);
-  const canRerun = a.iv.runs < max && b.iv.runs < max;
+  const canRerun = a.here < max && b.here < max;
   // Reverse order: the one that ran last runs first now.
   const reversed: [string, string] = a.lastAt > b.lastAt ? [a.r.variantId, b.r.variantId] : [b.r.variantId, a.r.variantId];
   const names = (ids: readonly string[]) => ids.map((id) => label(all.find((c) => c.r.variantId === id)!.r)).join(' then ');
@@ -122,16 +139,13 @@ export function nextRepeatStep(runs: ReadonlyMap<string, readonly VariantResult[
     };
   }
   const atMax = effectiveMarginPct(opts.marginPct, opts.noise, max, max);
-  // The carried winner leads and would win the tie-break too: tied or not, it stays, so more runs
-  // cannot change the stage's outcome.
-  const settled = a.r.variantId === opts.keptId && breakTieByOrder([a, b].sort((x, y) => x.order - y.order), (c) => c.r.variant).winner === a;
   // A lead under twice the margin is confirmed too: a noise pooled from few runs can come out
   // small by chance, and one more run of each in reverse order costs less than a winner by noise.
   if (canRerun && !settled && g <= 2 * margin && g >= atMax / 2) {
     return {
       action: 'rerun',
       variantIds: reversed,
-      why: `confirming: ${label(a.r)} and ${label(b.r)} are ${g.toFixed(1)}% apart, ${g <= margin ? 'within' : 'under twice'} the ±${margin.toFixed(1)}% margin; ${names(reversed)} in reverse order (run ${Math.min(a.iv.runs, b.iv.runs) + 1} of ${max})`,
+      why: `confirming: ${label(a.r)} and ${label(b.r)} are ${g.toFixed(1)}% apart, ${g <= margin ? 'within' : 'under twice'} the ±${margin.toFixed(1)}% margin; ${names(reversed)} in reverse order (run ${Math.min(a.here, b.here) + 1} of ${max})`,
     };
   }
   const tied = tiedWith(a, all, opts);
@@ -143,8 +157,8 @@ export function nextRepeatStep(runs: ReadonlyMap<string, readonly VariantResult[
       tied: false,
       tiedIds: [a.r.variantId],
       ...base,
-      marginPct: margin,
-      why: `${label(a.r)} leads ${label(b.r)} by ${g.toFixed(1)}% (means of ${a.iv.runs} and ${b.iv.runs} runs), beyond the ±${margin.toFixed(1)}% effective margin (${noise}, --margin ${opts.marginPct}%)`,
+      marginPct: effectiveMarginPct(opts.marginPct, opts.noise, a.iv.runs, second.iv.runs),
+      why: `${label(a.r)} leads ${label(second.r)} by ${gapPct(a.iv.mean, second.iv.mean).toFixed(1)}% (means of ${a.iv.runs} and ${second.iv.runs} runs), beyond the ±${effectiveMarginPct(opts.marginPct, opts.noise, a.iv.runs, second.iv.runs).toFixed(1)}% effective margin (${noise}, --margin ${opts.marginPct}%)`,
     };
   }
   const choice = breakTieByOrder(tied, (c) => c.r.variant);

@@ -48,7 +48,8 @@ function withRepeats(
   const c = carried ? score(carried, opts).value : null;
   const v = score(w, opts).value;
   const gain = !carried ? d.gainPct : changed ? (v !== null && c !== null ? gainPct(v, c) : null) : d.gainPct;
-  const kept = carried && !changed ? `${d.why}; ` : '';
+  // (decideStage's words for a kept winner name --margin alone: the runs' why names the margin used.)
+  const kept = carried && !changed ? 'kept the carried winner; ' : '';
   return { winner: w, changed, gainPct: gain, why: `${kept}${repeats.why}` };
 }
 
