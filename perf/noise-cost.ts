@@ -7,7 +7,20 @@ import { noisySession, stageVerdicts } from './noise-sim.js';
 
 const seedsArg = process.argv.indexOf('--seeds');
 const SEEDS = seedsArg > 0 ? Number(process.argv[seedsArg + 1]) : 10;
-const ARGS = ['--sim', '--model', 'Qwen/Qwen3-14B', '--gpu', 'H100', '--gpus', '1', '--scale', '0.02', '--validation', 'sharegpt-like', '--no-early-stop'];
+const ARGS = [
+  '--sim',
+  '--model',
+  'Qwen/Qwen3-14B',
+  '--gpu',
+  'H100',
+  '--gpus',
+  '1',
+  '--scale',
+  '0.02',
+  '--validation',
+  'sharegpt-like',
+  '--no-early-stop',
+];
 
 /** A fixed truth per variant id: 700..1300 tok/s. */
 function truth(id: string): number {
@@ -28,5 +41,7 @@ for (let seed = 1; seed <= SEEDS; seed++) {
   const w = verdicts.at(-1)?.winnerId ?? 'none';
   winners.set(w, (winners.get(w) ?? 0) + 1);
 }
-console.log(`${SEEDS} sessions, ${(total / SEEDS).toFixed(1)} launches a session (tuning stages), ${(measured / SEEDS).toFixed(1)} variant results a session`);
+console.log(
+  `${SEEDS} sessions, ${(total / SEEDS).toFixed(1)} launches a session (tuning stages), ${(measured / SEEDS).toFixed(1)} variant results a session`,
+);
 console.log(`final winners: ${[...winners].map(([w, n]) => `${w} ${n}`).join(', ')}`);

@@ -8,7 +8,19 @@ import { noisySession, stageVerdicts, type NoiseShape } from './noise-sim.js';
 
 const seedsArg = process.argv.indexOf('--seeds');
 const SEEDS = seedsArg > 0 ? Number(process.argv[seedsArg + 1]) : 20;
-const ARGS = ['--sim', '--model', 'Qwen/Qwen3-14B', '--engines', 'vllm,sglang', '--stages', 'engine', '--scale', '0.02', '--validation', 'sharegpt-like'];
+const ARGS = [
+  '--sim',
+  '--model',
+  'Qwen/Qwen3-14B',
+  '--engines',
+  'vllm,sglang',
+  '--stages',
+  'engine',
+  '--scale',
+  '0.02',
+  '--validation',
+  'sharegpt-like',
+];
 
 interface Case {
   name: string;
