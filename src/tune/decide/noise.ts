@@ -17,9 +17,6 @@ import type { NoiseInfo, RunIntervalInfo } from '../../core/stage-verdict.js';
 /** The run-to-run noise measured on this host, as a half-width in percent of the objective (its shape: core/stage-verdict.ts). */
 export type NoiseEstimate = NoiseInfo;
 
-/** The confidence of every interval and tie servelab states. */
-export const NOISE_CONFIDENCE = 0.95;
-
 // Student-t two-sided 95% quantiles t(0.975, df) for df 1..30 (any statistics table).
 const T975 = [
   12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.16, 2.145, 2.131, 2.12, 2.11, 2.101, 2.093, 2.086,

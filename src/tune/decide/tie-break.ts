@@ -89,10 +89,6 @@ const ORDER: readonly TieProperty[] = [
   { value: precisionRank, words: 'keeps the highest precision' },
 ];
 
-/** The tie-break's order in words, for docs and usage. */
-export const TIE_BREAK_ORDER =
-  'fewer GPUs, threads, slots, memory reserved; then fewer changes from the defaults; then higher precision; then the plan order';
-
 export interface TieChoice<T> {
   winner: T;
   /** The property that chose it: "holds the fewest slots" (or "is listed first in the plan"). */
