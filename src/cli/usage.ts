@@ -47,11 +47,13 @@ Decision
   --sweep KIND:LEVELS     after the stages, sweep the finalists' load: concurrency:1,8,32,128 or
                           rate:1,2,4,inf (default with frontier: concurrency:1,4,16,64,256)
   --sweep-all             run every level (default: a point that breaks the SLO ends the variant's sweep)
-  --margin PCT            a challenger must win by more than this (default 2)
+  --margin PCT            a challenger must win by more than this, or by the host's measured
+                          noise when larger (default 2)
   --repeats N             run each variant N times and use the median (default 1)
-  --repeats-max N         when a stage's best two are within the margin, rerun both up to N runs
-                          each and decide on medians; still tied: lower p99 TPOT, then faster
-                          startup (default 3; 1 turns adaptive repeats off)
+  --repeats-max N         while a stage's leader and its rival cannot be told apart, run both
+                          again in reverse order, up to N runs each (default 3; 1: no reruns);
+                          still tied: fewer resources, fewer changes from the defaults, higher
+                          precision, then the plan order
   --no-early-stop         run every variant's benchmark to the end (default: stop a variant once
                           it cannot beat the stage leader by the margin, after 30% of requests)
   --parallel auto|N|off   variants of one stage at once on disjoint GPUs, each pinned with
