@@ -148,6 +148,18 @@ export function nextRepeatStep(runs: ReadonlyMap<string, readonly VariantResult[
       why: `confirming: ${label(a.r)} and ${label(b.r)} are ${g.toFixed(1)}% apart, ${g <= margin ? 'within' : 'under twice'} the ±${margin.toFixed(1)}% margin; ${names(reversed)} in reverse order (run ${Math.min(a.here, b.here) + 1} of ${max})`,
     };
   }
+  return decision(a, second, byMean, all, opts, base);
+}
+
+/** The stage's word once no more runs are asked for: a clear leader, or the tied set and its tie-break. */
+function decision(
+  a: Candidate,
+  second: Candidate,
+  byMean: readonly Candidate[],
+  all: readonly Candidate[],
+  opts: RepeatOptions,
+  base: Pick<TiedDecision, 'intervals' | 'marginPct'>,
+): RepeatStep {
   const tied = tiedWith(a, all, opts);
   const noise = opts.noise ? `noise ${noiseText(opts.noise)}` : 'noise not measured';
   if (tied.length === 1) {
@@ -165,6 +177,8 @@ export function nextRepeatStep(runs: ReadonlyMap<string, readonly VariantResult[
   const w = choice.winner;
   const others = tied.filter((c) => c !== w).map((c) => label(c.r));
   const runsText = `after ${tied.map((c) => c.iv.runs).join(', ')} runs`;
+  // The widest margin any member was judged with against the best.
+  const margin = Math.max(...tied.filter((c) => c !== a).map((c) => effectiveMarginPct(opts.marginPct, opts.noise, a.iv.runs, c.iv.runs)));
   return {
     action: 'decide',
     ranked: [w.r, ...byMean.filter((c) => c !== w).map((c) => c.r)],
