@@ -9,7 +9,11 @@ import { decideStageVerdict } from '../../../../src/tune/decide/stage-verdict.js
 
 const opts = { objective: 'total' as const, slo: [], marginPct: 2, repeatsMax: 3 };
 const noise = (pct: number) => ({ pct, runs: 6, source: 'test runs', df: 4 });
-function run(id: string, tput: number, extra: { p99Tpot?: number; status?: VariantResult['status']; at?: string; knobs?: Knobs } = {}): VariantResult {
+function run(
+  id: string,
+  tput: number,
+  extra: { p99Tpot?: number; status?: VariantResult['status']; at?: string; knobs?: Knobs } = {},
+): VariantResult {
   return {
     variantId: id,
     stage: 'engine',
@@ -87,7 +91,9 @@ describe('nextRepeatStep', () => {
     expect(s).toMatchObject({ action: 'decide', tied: true, tiedIds: ['s16', 's8', 's32'], tieBreak: 'holds the fewest slots' });
     if (s.action !== 'decide') return;
     expect(s.ranked[0]!.variantId).toBe('s8');
-    expect(s.why).toMatch(/^tied within noise: ±6\.9% with s16 and s32 \(after 3, 3, 3 runs, noise ±6\.0% \(test runs\)\): s8 holds the fewest slots$/);
+    expect(s.why).toMatch(
+      /^tied within noise: ±6\.9% with s16 and s32 \(after 3, 3, 3 runs, noise ±6\.0% \(test runs\)\): s8 holds the fewest slots$/,
+    );
   });
 
   it('stops early when even --repeats-max runs could not separate the two', () => {

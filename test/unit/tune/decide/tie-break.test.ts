@@ -4,7 +4,12 @@ import { describe, expect, it } from 'vitest';
 import type { Knobs, Variant } from '../../../../src/core/variant.js';
 import { breakTieByOrder } from '../../../../src/tune/decide/tie-break.js';
 
-const v = (id: string, knobs: Knobs, model = 'Qwen/Qwen3-14B', engine: Variant['engine'] = 'vllm'): Variant => ({ id, engine, model, knobs });
+const v = (id: string, knobs: Knobs, model = 'Qwen/Qwen3-14B', engine: Variant['engine'] = 'vllm'): Variant => ({
+  id,
+  engine,
+  model,
+  knobs,
+});
 const pick = (...vs: Variant[]) => breakTieByOrder(vs, (x) => x);
 
 describe('breakTieByOrder', () => {
