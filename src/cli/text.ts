@@ -23,6 +23,8 @@ import { isCapacityEvent } from '../core/capacity-events.js';
 import { capacityProgressLine, capacitySummaryText } from './text-capacity.js';
 import { num, signedPct } from '../core/format.js';
 import { requestErrorsText } from '../core/failed-share.js';
+import { isNoiseEvent } from '../core/noise-events.js';
+import { noiseProgressLine, summaryNoiseLines, tiedSetLine } from './text-noise.js';
 
 /** Columns padded to the widest cell; numbers right-aligned. */
 export function textTable(head: string[], rows: string[][]): string {
@@ -78,6 +80,7 @@ export function progressLine(e: TuneEvent): string | null {
   if (e.type === 'sweep-started' || e.type === 'sweep-point' || e.type === 'sweep-finished') return sweepProgressLine(e);
   if (isCapacityEvent(e)) return capacityProgressLine(e);
   if (isBudgetEvent(e)) return budgetProgressLine(e);
+  if (isNoiseEvent(e)) return noiseProgressLine(e);
   switch (e.type) {
     case 'session-started':
       return `run folder ${e.runDir}${e.simulated ? ' (simulated host)' : ''}`;
@@ -186,9 +189,12 @@ export function summaryText(view: SessionView, opts: { gpuHourPrice?: number; tp
     for (const { result: r, notEligible } of s.rows) if (notEligible) out.push(`  ${r.variantId}: ${notEligibleLine(notEligible, r)}`);
     out.push(...qualityLines(s.rows.map((r) => r.result)));
     if (s.verdict) out.push(stageGainLine(s));
+    const tied = tiedSetLine(s.verdict);
+    if (tied) out.push(tied);
     out.push('');
   }
   if (view.stages.some((s) => s.rows.length)) out.push(`${tpotDefinition(tpot)}.`, '');
+  out.push(...summaryNoiseLines(view));
   const w = view.winner;
   if (w) {
     out.push(

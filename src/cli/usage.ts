@@ -47,11 +47,13 @@ Decision
   --sweep KIND:LEVELS     after the stages, sweep the finalists' load: concurrency:1,8,32,128 or
                           rate:1,2,4,inf (default with frontier: concurrency:1,4,16,64,256)
   --sweep-all             run every level (default: a point that breaks the SLO ends the variant's sweep)
-  --margin PCT            a challenger must win by more than this (default 2)
+  --margin PCT            a challenger must win by more than this, or by the host's measured
+                          noise when larger (default 2)
   --repeats N             run each variant N times and use the median (default 1)
-  --repeats-max N         when a stage's best two are within the margin, rerun both up to N runs
-                          each and decide on medians; still tied: lower p99 TPOT, then faster
-                          startup (default 3; 1 turns adaptive repeats off)
+  --repeats-max N         while a stage's leader and its rival cannot be told apart, run both
+                          again in reverse order, up to N runs each (default 3; 1: no reruns);
+                          still tied: fewer resources, fewer changes from the defaults, higher
+                          precision, then the plan order
   --max-failed PCT        a variant whose failed requests exceed PCT% cannot win; its row reads
                           "514/1000 ok: not eligible" (default 1)
   --no-regress            keep the best finalist that loses to the baseline beyond the noise on

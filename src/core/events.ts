@@ -201,7 +201,8 @@ export type TuneEvent =
   | { type: 'calibration-updated'; observations: number; summary: string }
   | { type: 'error'; message: string }
   | import('./capacity-events.js').CapacityEvent // the capacity stage (--capacity RULES)
-  | BudgetEvent; // the budget (--budget)
+  | BudgetEvent // the budget (--budget)
+  | import('./noise-events.js').NoiseEvent; // the host's measured noise and the stages' confirmations
 
 export type TuneListener = (event: TuneEvent) => void;
 

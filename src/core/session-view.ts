@@ -3,7 +3,7 @@
 // importing the fold itself.
 import type { LiveSnapshot } from './metrics.js';
 import type { PlanInfo, SessionGpuTime, ValidationRow, VariantResult } from './events.js';
-import type { StageVerdict } from './stage-verdict.js';
+import type { NoiseInfo, StageVerdict } from './stage-verdict.js';
 import type { RunOfRuns } from './run-of-runs.js';
 import type { SweepView } from './view-sweep.js';
 import type { WaveClock } from './view-cost.js';
@@ -38,6 +38,8 @@ export interface StageView {
   tie?: string;
   /** What each row's server loaded, by variant id, when the rows did not all load the same (servedWhenMixed). */
   served?: Record<string, string>;
+  /** The best two running again in reverse order to confirm the stage's winner (confirm-started), until the verdict. */
+  confirming?: { variantIds: string[]; why: string };
 }
 
 export interface ValidationView {
@@ -104,4 +106,6 @@ export interface SessionView {
   waveClock?: WaveClock;
   /** GPU-seconds of launches outside the stage tables (validation sides, sweeps), from launch-cost. */
   launchGpuS?: number;
+  /** The host's run-to-run noise, as the core last measured it (noise-measured). */
+  noise?: NoiseInfo;
 }

@@ -27,4 +27,33 @@ export interface StageVerdict {
   tied?: boolean;
   /** Rows that cannot win because too many of their requests failed (--max-failed): variant id -> "514/1000 ok: not eligible". */
   notEligible?: Record<string, string>;
+  /** The tied set: every candidate its runs could not tell from the best, in the plan's order (src/tune/decide/repeats.ts). */
+  tiedIds?: string[];
+  /** Each measured candidate's mean objective and interval under the host's noise, by variant id. */
+  intervals?: Record<string, RunIntervalInfo>;
+  /** The effective margin the stage decided with, %: the larger of --margin and the measured noise. */
+  marginPct?: number;
+  /** The property of the declared tie-break order that chose the winner among the tied set. */
+  tieBreak?: string;
+  /** The host's noise as the stage knew it when it decided. */
+  noise?: NoiseInfo;
+}
+
+/** The run-to-run noise of the objective measured on this host (src/tune/decide/noise.ts owns the rule). */
+export interface NoiseInfo {
+  /** 95% half-width of one run, % of the objective. */
+  pct: number;
+  runs: number;
+  /** What it was measured from: "3 runs of the defaults". */
+  source: string;
+  sdPct?: number;
+  df?: number;
+}
+
+/** A candidate's mean objective over its runs and the half-width the noise gives it. */
+export interface RunIntervalInfo {
+  mean: number;
+  /** % of the mean; absent while the noise is unknown. */
+  halfPct?: number;
+  runs: number;
 }

@@ -12,6 +12,8 @@ import { isCapacityEvent, type CapacityEvent } from './capacity-events.js';
 import { applyCapacityEvent } from './view-capacity.js';
 import { applyBudgetEvent, budgetFromPlan, isBudgetEvent } from './view-budget.js';
 import { servedWhenMixed } from './stage-text.js';
+import { isNoiseEvent } from './noise-events.js';
+import { applyNoiseEvent } from './view-noise.js';
 
 export function emptyView(): SessionView {
   return {
@@ -109,7 +111,7 @@ function onFinished(view: SessionView, r: VariantResult): SessionView {
 
 function onStageFinished(view: SessionView, v: StageVerdict): SessionView {
   const tie = tieClause(v);
-  const next = upsertStage(view, v.stage, (s) => ({
+  const next = upsertStage(view, v.stage, ({ confirming: _done, ...s }) => ({
     ...s,
     verdict: v,
     rows: rowsOf(
@@ -181,6 +183,7 @@ export function applyToView(view: SessionView, e: TuneEvent): SessionView {
   }
   if (isCapacityEvent(e)) return applyCapacity(view, e);
   if (isBudgetEvent(e)) return { ...view, budget: applyBudgetEvent(view.budget, e) };
+  if (isNoiseEvent(e)) return applyNoiseEvent(view, e);
   switch (e.type) {
     case 'session-started':
       return onSessionStarted(view, e);

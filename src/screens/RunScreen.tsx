@@ -8,6 +8,7 @@ import { Box, Text } from 'ink';
 import { runText } from '../core/run-of-runs.js';
 import { liveCost } from '../core/view-cost.js';
 import { budgetLeftText } from '../core/view-budget.js';
+import { noiseLines } from '../tui/panels/run/noise-lines.js';
 import type { SweepView } from '../core/view-sweep.js';
 import type { CapacityView } from '../core/view-capacity.js';
 import { CapacityPanel } from '../tui/panels/capacity/CapacityPanel.js';
@@ -218,11 +219,12 @@ export function RunScreen(p: RunScreenProps): React.JSX.Element {
   const capacity = run.view.capacity && !run.view.capacity.result && !finished ? run.view.capacity : undefined;
   const cost = run.status === 'idle' ? null : liveCostText(liveCost(run.view, now), p.width);
   const budget = run.view.budget?.state ? budgetLeftText(run.view.budget.state) : null;
+  const notes = [...(budget ? [budget] : []), ...(finished ? [] : noiseLines(run.view))];
   const validating = c ? validatingLines(run, p.width) : [];
   const messages = messageLines(run, p.width);
   const showGpu = !showLog && Boolean(c) && (!sweep || roomy);
   const room =
-    p.height - 2 - (cost ? 1 : 0) - (budget ? 1 : 0) - validating.length - (showGpu ? gpuPanelLines(run.gpus, roomy) : 0) - messages.length;
+    p.height - 2 - (cost ? 1 : 0) - notes.length - validating.length - (showGpu ? gpuPanelLines(run.gpus, roomy) : 0) - messages.length;
   // What the running variants may take: the terminal less the title, the cost, the validation
   // note, the GPU panel, the messages and the footer (and one line, so the region never scrolls).
   const layout = runningLayout(run.live.length, p.width, room - footerLines('run', without, p.width));
@@ -235,7 +237,7 @@ export function RunScreen(p: RunScreenProps): React.JSX.Element {
         note={p.note}
       />
       {cost ? <Muted wrap="truncate">{cost}</Muted> : null}
-      {budget ? <Muted wrap="truncate">{budget}</Muted> : null}
+      <NoteLines lines={notes} />
       {c ? (
         <RunningPart
           c={c}
@@ -271,5 +273,18 @@ export function RunScreen(p: RunScreenProps): React.JSX.Element {
       <RunMessages lines={messages} />
       <Footer scope="run" without={without} />
     </Box>
+  );
+}
+
+/** The budget left and the noise lines under the title, one truncated line each. */
+function NoteLines({ lines }: { lines: readonly string[] }): React.JSX.Element {
+  return (
+    <>
+      {lines.map((line) => (
+        <Muted key={line.slice(0, 16)} wrap="truncate">
+          {line}
+        </Muted>
+      ))}
+    </>
   );
 }

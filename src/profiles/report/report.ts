@@ -11,6 +11,7 @@ import { ENGINE_LABEL } from '../../engines/table.js';
 import { getAdapter } from '../../engines/index.js';
 import { engineVersionText } from './engine-version.js';
 import { calibrationLine } from './calibration.js';
+import { noiseMarkdown } from './noise.js';
 import { budgetMarkdown } from '../schema/budget.js';
 import { qualitySection } from './quality.js';
 import { fmt, fmtPct } from './format.js';
@@ -160,7 +161,7 @@ function resultsSection(p: Profile, out: string[]): void {
 /** Calibration, quality, cost, sweep, capacity and replays, where the profile has them. */
 function closingSections(p: Profile, out: string[]): void {
   const cal = calibrationLine(p);
-  out.push(...(cal ? ['', '## Calibration', '', cal] : []), ...qualitySection(p), ...budgetMarkdown(p.budget));
+  out.push(...(cal ? ['', '## Calibration', '', cal] : []), ...qualitySection(p), ...budgetMarkdown(p.budget), ...noiseMarkdown(p));
   if (p.cost)
     out.push(
       '',

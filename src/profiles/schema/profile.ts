@@ -1,5 +1,6 @@
 // The profile: a versioned JSON document that records a tuned server well enough to bring it back (replay,
 // serve, export) and to judge whether it still performs. Validated on load with zod so a hand-edited or foreign file fails with the field it got wrong.
+import { DecisionRecordSchema, StageTieSchema } from './noise.js';
 import { z } from 'zod';
 import { QualityCheckSchema, QualitySchema } from '../../core/quality-schema.js';
 import { NEUTRAL_KNOBS, SPECULATIVE_METHODS, type NeutralKnob } from '../../engines/data/knobs.js';
@@ -170,6 +171,7 @@ export const StageSchema = z.object({
   results: z.array(VariantResultSchema),
   /** Rows that cannot win because too many of their requests failed (--max-failed): id -> "514/1000 ok: not eligible". */
   notEligible: z.record(z.string(), z.string()).optional(),
+  ...StageTieSchema, // the stage's tied set, intervals and effective margin (schema/noise.ts)
 });
 
 const pointSchema = z.object({ totalTokPerS: z.number().nonnegative(), meanTpotMs: z.number().nonnegative() });
@@ -243,6 +245,7 @@ export const ProfileSchema = z.looseObject({
   calibration: SessionCalibrationSchema.optional(), // the session's host calibration
   quality: QualityCheckSchema.optional(), // --quality N: the quality check's settings and cost
   budget: BudgetRecordSchema.optional(), // --budget: what it kept from running and why
+  decision: DecisionRecordSchema.optional(), // the measured noise and the final tied set (schema/noise.ts)
 });
 
 export type Profile = z.infer<typeof ProfileSchema>;

@@ -36,6 +36,9 @@ export type StaticItem =
       skipped?: string;
       /** Its best two stayed tied within noise after repeats (the tie rule decided). */
       tied?: boolean;
+      /** The tied set when more than the winner, and the tie-break's property that chose among it. */
+      tiedIds?: string[];
+      tieBreak?: string;
     };
 
 export interface RunState {
@@ -161,6 +164,8 @@ function applyLive(state: RunState, e: TuneEvent, now: number): RunState {
             kept: e.carriedId !== null && e.carriedId === e.winnerId,
             ...(skippedWhy ? { skipped: skippedWhy } : {}),
             ...(tieClause(e) ? { tied: true } : {}),
+            ...(e.tiedIds && e.tiedIds.length > 1 ? { tiedIds: e.tiedIds } : {}),
+            ...(e.tieBreak ? { tieBreak: e.tieBreak } : {}),
           },
         ],
       };

@@ -116,6 +116,8 @@ export interface SessionContext {
   repeatSpreadPct?: number;
   /** This host's run-to-run noise of the objective, measured in this session (decide/noise.ts). */
   noise?: NoiseEstimate;
+  /** Every successful run's objective this session, by variant id: what `noise` is pooled from (stage/noise-runs.ts). */
+  noiseRuns?: Map<string, { label: string; values: number[] }>;
   /** --quality N: each engine's engine-stage greedy outputs, what its later variants are compared with (stage/quality-check.ts). */
   qualityRefs?: Map<string, QualityReference>;
   /** Said once per session: the quality check ran on random weights. */

@@ -1,18 +1,92 @@
 // The noise rule: a difference between two measurements on this host counts only when it exceeds
 // both the user's --margin and the run-to-run noise servelab measured here. One owner: every
 // decision (stages, budget, validation, replay, capacity) asks this file.
+//
+// How the noise is measured: every variant run more than once in the session (the first stage's
+// confirmation of its best two, every later confirmation and repeat) is a group of runs of one
+// server on one workload. Their relative deviations from their group's mean are pooled (one
+// variance for the host, with sum(n - 1) degrees of freedom), so each new repeat sharpens it.
+// The noise shown is the 95% Student-t half-width of one run (t(df) x pooled sd). A candidate's
+// interval is its mean +- t(df) x sd / sqrt(n); two candidates cannot be told apart while their
+// intervals overlap, that is while their gap is within noise x (1/sqrt(na) + 1/sqrt(nb)).
+// Overlapping 95% intervals is a stricter test than a two-sample t test at 95% (about 99% for equal
+// runs): a tuner that names a winner by noise costs more than one that says "tied".
 
-/** The run-to-run noise measured on this host, as a half-width in percent of the objective. */
-export interface NoiseEstimate {
-  /** Half-width, % (e.g. 6.1 for "±6.1%"). */
-  pct: number;
-  /** Runs it was measured from. */
-  runs: number;
-  /** What was measured, for the text: "3 runs of the defaults". */
-  source: string;
+import type { NoiseInfo, RunIntervalInfo } from '../../core/stage-verdict.js';
+
+/** The run-to-run noise measured on this host, as a half-width in percent of the objective (its shape: core/stage-verdict.ts). */
+export type NoiseEstimate = NoiseInfo;
+
+// Student-t two-sided 95% quantiles t(0.975, df) for df 1..30 (any statistics table).
+const T975 = [
+  12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.16, 2.145, 2.131, 2.12, 2.11, 2.101, 2.093, 2.086,
+  2.08, 2.074, 2.069, 2.064, 2.06, 2.056, 2.052, 2.048, 2.045, 2.042,
+];
+
+/** t(0.975, df); beyond the table, the normal's 1.96 plus the usual 2.4/df correction. */
+export function tQuantile(df: number): number {
+  if (df < 1) return Infinity;
+  return df <= T975.length ? T975[Math.floor(df) - 1]! : 1.96 + 2.4 / df;
 }
 
-/** The margin a decision uses: the larger of --margin and the measured noise. */
-export function effectiveMarginPct(marginPct: number, noise: NoiseEstimate | undefined): number {
-  return Math.max(marginPct, noise?.pct ?? 0);
+/** One server's runs on the tuning workload: the objective of each successful run. */
+export interface RunGroup {
+  label: string;
+  values: readonly number[];
+}
+
+/** The pooled noise of these groups (those with two runs or more); undefined while none ran twice. */
+export function pooledNoise(groups: readonly RunGroup[]): NoiseEstimate | undefined {
+  let ss = 0;
+  let df = 0;
+  let runs = 0;
+  const used: { label: string; n: number }[] = [];
+  for (const g of groups) {
+    const vs = g.values.filter((v) => Number.isFinite(v) && v > 0);
+    if (vs.length < 2) continue;
+    const m = vs.reduce((a, b) => a + b, 0) / vs.length;
+    for (const v of vs) ss += (v / m - 1) ** 2;
+    df += vs.length - 1;
+    runs += vs.length;
+    used.push({ label: g.label, n: vs.length });
+  }
+  if (df === 0) return undefined;
+  const sd = Math.sqrt(ss / df);
+  const pct = tQuantile(df) * sd * 100;
+  return { pct, runs, source: sourceText(used, runs), sdPct: sd * 100, df };
+}
+
+function sourceText(used: readonly { label: string; n: number }[], runs: number): string {
+  if (used.length === 1) return `${runs} runs of ${used[0]!.label}`;
+  if (used.length === 2) return `${runs} runs of ${used[0]!.label} and ${used[1]!.label}`;
+  return `${runs} runs of ${used.length} variants`;
+}
+
+/** The noise in one phrase: "±6.1% (3 runs of the defaults)". */
+export function noiseText(noise: NoiseEstimate): string {
+  return `±${noise.pct.toFixed(1)}% (${noise.source})`;
+}
+
+/**
+ * The margin a decision uses: the larger of --margin and the measured noise. Given the runs behind
+ * the two figures compared, the noise is the sum of their intervals' half-widths (they overlap
+ * while the gap is within it); without, the noise of one run.
+ */
+export function effectiveMarginPct(marginPct: number, noise: NoiseEstimate | undefined, na?: number, nb?: number): number {
+  if (!noise) return marginPct;
+  const scale = na !== undefined && nb !== undefined ? 1 / Math.sqrt(Math.max(1, na)) + 1 / Math.sqrt(Math.max(1, nb)) : 1;
+  return Math.max(marginPct, noise.pct * scale);
+}
+
+/** A candidate's interval: the mean of its runs and the half-width the measured noise gives it, %. */
+export type RunInterval = RunIntervalInfo;
+
+export function runInterval(values: readonly number[], noise: NoiseEstimate | undefined): RunInterval {
+  const m = values.reduce((a, b) => a + b, 0) / Math.max(1, values.length);
+  return { mean: m, runs: values.length, ...(noise ? { halfPct: noise.pct / Math.sqrt(Math.max(1, values.length)) } : {}) };
+}
+
+/** The gap between the best and another, % of the best (positive when the other is lower). */
+export function gapPct(best: number, other: number): number {
+  return best > 0 ? ((best - other) / best) * 100 : 0;
 }

@@ -1,180 +1,192 @@
-// Adaptive repeats: when a stage's best two results are within the noise margin of each other,
-// one run each cannot say which is faster. Rerun both (up to --repeats-max runs each, default 3)
-// and decide on the medians (decide.ts combineRepeats). Reruns stop early once the medians are
-// further apart than the run-to-run spread measured so far: the largest relative range (max - min
-// over the median, %) of any variant's repeated runs in this stage or an earlier stage of the
-// session (a rerun measures the noise of this host; before any rerun it is unknown, so the first
-// pair within the margin is always rerun once). Within that spread after --repeats-max runs, the
-// stage says "tied within noise" and breaks the tie by a stated rule: lower p99 TPOT, then lower
-// startup time, then the stage's own order (the variant listed first). Pure: the stage loop runs
-// what nextRepeatStep asks for and calls it again.
+// Tied sets and confirmation runs: a stage compares each candidate's runs by their interval under
+// the noise measured on this host (noise.ts). The best is the highest mean; every candidate whose
+// interval overlaps the best's is in the tied set, and the declared order of properties no
+// measurement moves (tie-break.ts) chooses among them. While the best two cannot be told apart
+// (or the host's noise is still unknown, or the lead is under twice the margin), both run once
+// more in the reverse order of their last runs (A B then B A: drift between runs then favours
+// neither), up to --repeats-max runs each.
+// Reruns stop early when even --repeats-max runs could not separate them (the gap is under half
+// the margin those runs would give), or when the carried winner leads and would win the tie-break
+// as well (the outcome is the same either way). Pure: the stage loop runs what nextRepeatStep asks for and
+// calls it again.
 import type { VariantResult } from '../../core/events.js';
-import { combineRepeats, gainPct, objectiveValue, score, type DecideOptions } from './decide.js';
+import { combineRepeats, objectiveValue, score, type DecideOptions } from './decide.js';
+import { effectiveMarginPct, gapPct, noiseText, runInterval, type NoiseEstimate, type RunInterval } from './noise.js';
+import { breakTieByOrder } from './tie-break.js';
 
 export const DEFAULT_REPEATS_MAX = 3;
 
-export type RepeatStep =
-  | { action: 'rerun'; variantIds: [string, string]; why: string }
-  | {
-      action: 'decide';
-      /** One (median) result per variant with a value, best first; the tie-break applied at the top. */
-      ranked: VariantResult[];
-      tied: boolean;
-      why: string;
-      /** A tie broken by the rule: the why without its "X wins on RULE" clause (for a stage that keeps its carried winner instead). */
-      tieWhy?: string;
-    };
+/** What a stage decided on its runs, as the events carry it. */
+export interface TiedDecision {
+  /** One (median) result per variant with a value: the chosen first, then by mean. */
+  ranked: VariantResult[];
+  /** More than one candidate could not be told from the best. */
+  tied: boolean;
+  why: string;
+  /** The tied set, in the plan's order (the best alone when nothing ties with it). */
+  tiedIds: string[];
+  /** Each candidate's mean and interval, by variant id. */
+  intervals: Record<string, RunInterval>;
+  /** The margin the best and its runner-up were compared with, %. */
+  marginPct: number;
+  /** The tie-break's property that chose the winner, when the set was tied. */
+  tieBreak?: string;
+}
+
+export type RepeatStep = { action: 'rerun'; variantIds: [string, string]; why: string } | ({ action: 'decide' } & TiedDecision);
 
 const label = (r: VariantResult) => r.variant.label ?? r.variantId;
 
-/** p99 TPOT of a result (ms), Infinity when unknown (never wins a tie on it). */
-function p99Tpot(r: VariantResult): number {
-  const v = r.metrics?.p99_tpot_ms;
-  return typeof v === 'number' && Number.isFinite(v) ? v : Infinity;
-}
-
-/** The tie-break: lower p99 TPOT, then lower startup, then a (listed first). Returns [winner, loser, why]. */
-export function breakTie(a: VariantResult, b: VariantResult): [VariantResult, VariantResult, string] {
-  const ta = p99Tpot(a);
-  const tb = p99Tpot(b);
-  if (ta !== tb) {
-    const [w, l] = ta < tb ? [a, b] : [b, a];
-    return [w, l, `lower p99 TPOT (${p99Tpot(w).toFixed(2)} vs ${p99Tpot(l).toFixed(2)} ms)`];
-  }
-  const sa = a.startupS ?? Infinity;
-  const sb = b.startupS ?? Infinity;
-  if (sa !== sb) {
-    const [w, l] = sa < sb ? [a, b] : [b, a];
-    return [
-      w,
-      l,
-      `same p99 TPOT, faster startup (${(w.startupS ?? 0).toFixed(0)} vs ${l.startupS === undefined ? '?' : l.startupS.toFixed(0)} s)`,
-    ];
-  }
-  return [a, b, 'same p99 TPOT and startup: the one listed first'];
-}
-
-/**
- * The run-to-run spread these runs show, %: the largest (max - min) / median of the objective over
- * any variant's successful runs, where it has two or more; `before` (the session's so far) counts
- * too. Undefined while nothing ran twice.
- */
-export function runSpreadPct(
-  runs: ReadonlyMap<string, readonly VariantResult[]>,
-  objective: DecideOptions['objective'],
-  before?: number,
-): number | undefined {
-  let spread = before;
-  for (const rs of runs.values()) {
-    const vs = rs
-      .filter((r) => r.status === 'ok' && r.metrics)
-      .map((r) => objectiveValue(r.metrics!, objective))
-      .filter((v): v is number => v !== null && v > 0);
-    if (vs.length < 2) continue;
-    const sorted = [...vs].sort((a, b) => a - b);
-    const mid = sorted.length % 2 ? sorted[(sorted.length - 1) / 2]! : (sorted[sorted.length / 2 - 1]! + sorted[sorted.length / 2]!) / 2;
-    const pct = ((sorted.at(-1)! - sorted[0]!) / mid) * 100;
-    spread = Math.max(spread ?? 0, pct);
-  }
-  return spread;
-}
-
 export interface RepeatOptions extends DecideOptions {
   repeatsMax?: number;
-  /** The run-to-run spread measured earlier in the session, % (runSpreadPct); none yet: undefined. */
-  spreadPct?: number;
-  /** The carried winner, kept unless a challenger beats it by the margin (later stages; not the engine or layout stage). */
+  /** The host's noise measured so far in the session, these runs included (noise.ts pooledNoise). */
+  noise?: NoiseEstimate;
+  /** The carried winner (later stages): when it leads and wins the tie-break too, no confirmation runs. */
   keptId?: string;
+  /** Every run's objective this session by variant id, where it holds more than `runs` (the carried winner's earlier runs). */
+  values?: ReadonlyMap<string, readonly number[]>;
+}
+
+/** The objective of each successful run. */
+export function runValues(runs: readonly VariantResult[], objective: DecideOptions['objective']): number[] {
+  return runs
+    .filter((r) => r.status === 'ok' && r.metrics)
+    .map((r) => objectiveValue(r.metrics!, objective))
+    .filter((v): v is number => v !== null && Number.isFinite(v) && v > 0);
+}
+
+interface Candidate {
+  r: VariantResult;
+  order: number;
+  values: number[];
+  iv: RunInterval;
+  lastAt: string;
+  /** Runs in this stage (the carried winner's earlier runs count toward its interval, not toward --repeats-max here). */
+  here: number;
+}
+
+function candidates(runs: ReadonlyMap<string, readonly VariantResult[]>, opts: RepeatOptions): Candidate[] {
+  const out: Candidate[] = [];
+  let order = 0;
+  for (const rs of runs.values()) {
+    if (rs.length === 0) continue;
+    const r = combineRepeats(rs);
+    const own = runValues(rs, opts.objective);
+    const recorded = opts.values?.get(r.variantId);
+    const values = recorded && recorded.length >= own.length ? [...recorded] : own;
+    const s = score(r, opts);
+    if (s.eligible && values.length)
+      out.push({ r, order, values, iv: runInterval(values, opts.noise), lastAt: rs.at(-1)!.startedAt ?? '', here: rs.length });
+    order++;
+  }
+  return out;
+}
+
+/** The tied set of these candidates: every one whose interval overlaps the best's, in plan order. */
+function tiedWith(best: Candidate, all: readonly Candidate[], opts: RepeatOptions): Candidate[] {
+  return all.filter(
+    (c) => c === best || gapPct(best.iv.mean, c.iv.mean) <= effectiveMarginPct(opts.marginPct, opts.noise, best.iv.runs, c.iv.runs),
+  );
 }
 
 /**
- * What to do next with a stage's runs (variant id -> its runs so far, in stage order). Reruns the
- * best two while they are within the margin and within the measured spread, and both have fewer
- * than repeatsMax runs.
+ * What to do next with a stage's runs (variant id -> its runs so far, in the plan's order, the
+ * carried winner first). Reruns the best two in reverse order while they cannot be told apart.
  */
 export function nextRepeatStep(runs: ReadonlyMap<string, readonly VariantResult[]>, opts: RepeatOptions): RepeatStep {
   const max = opts.repeatsMax ?? DEFAULT_REPEATS_MAX;
-  const combined = [...runs.values()].filter((rs) => rs.length > 0).map((rs) => combineRepeats(rs));
-  const scored = combined.map((r, order) => ({ r, order, s: score(r, opts) })).filter((x) => x.s.eligible);
-  scored.sort((x, y) => y.s.value! - x.s.value! || x.order - y.order);
-  const ranked = scored.map((x) => x.r);
-  if (scored.length < 2)
+  const all = candidates(runs, opts);
+  const intervals = Object.fromEntries(all.map((c) => [c.r.variantId, c.iv]));
+  const byMean = [...all].sort((x, y) => y.iv.mean - x.iv.mean || x.order - y.order);
+  const base = { intervals, marginPct: opts.marginPct };
+  if (byMean.length < 2) {
+    const only = byMean[0];
     return {
       action: 'decide',
-      ranked,
+      ranked: byMean.map((c) => c.r),
       tied: false,
-      why: scored.length ? `${label(ranked[0]!)} is the only eligible result` : 'no eligible result',
-    };
-  const [a, b] = [scored[0]!, scored[1]!];
-  const g = gainPct(a.s.value!, b.s.value!) ?? Infinity;
-  const nA = runs.get(a.r.variantId)?.length ?? 1;
-  const nB = runs.get(b.r.variantId)?.length ?? 1;
-  if (g > opts.marginPct) {
-    const on = nA > 1 || nB > 1 ? ` (medians of ${nA} and ${nB} runs)` : '';
-    return {
-      action: 'decide',
-      ranked,
-      tied: false,
-      why: `${label(a.r)} leads ${label(b.r)} by ${g.toFixed(1)}%${on}, beyond the ${opts.marginPct}% noise margin`,
+      tiedIds: only ? [only.r.variantId] : [],
+      ...base,
+      why: only ? `${label(only.r)} is the only eligible result` : 'no eligible result',
     };
   }
-  const spread = runSpreadPct(runs, opts.objective, opts.spreadPct);
-  if (spread !== undefined && g > spread) {
-    return {
-      action: 'decide',
-      ranked,
-      tied: false,
-      why: `${label(a.r)} leads ${label(b.r)} by ${g.toFixed(1)}% (medians of ${nA} and ${nB} runs), within the ${opts.marginPct}% margin but beyond the ${spread.toFixed(1)}% run-to-run spread measured`,
-    };
-  }
-  // Futility: when the carried winner is one of the two, only a gap beyond the margin changes the
-  // stage's outcome. Another run moves each median by at most about the spread measured (a new
-  // run inside the observed range), so the gap moves by at most the spread: if even that cannot
-  // carry it past the margin, rerunning spends GPU-hours on a decision already made.
-  const kept = opts.keptId !== undefined && (a.r.variantId === opts.keptId || b.r.variantId === opts.keptId);
-  if (kept && spread !== undefined && g + spread < opts.marginPct) {
-    return {
-      action: 'decide',
-      ranked,
-      tied: true,
-      why: `${label(a.r)} and ${label(b.r)} tied within noise (${g.toFixed(1)}% apart after ${nA} and ${nB} runs, margin ${opts.marginPct}%, run-to-run spread ${spread.toFixed(1)}%: another run cannot carry the gap past the margin, so no further run)`,
-    };
-  }
-  const keptOut = keptOutOfReach(combined, a, spread, opts);
-  if (keptOut) return { action: 'decide', ranked, tied: false, why: keptOut };
-  if (nA < max && nB < max) {
+  const [a, second] = [byMean[0]!, byMean[1]!];
+  // The runner-up to confirm against is the one that could take the stage from the leader: in a
+  // later stage, whoever the tie-break would choose over it among those near it (the carried
+  // winner, often); when that is the leader itself, no run can change the outcome. In the first
+  // stage, the second best: its tie is what the session reports.
+  const near = all.filter(
+    (c) =>
+      c === a || c === second || gapPct(a.iv.mean, c.iv.mean) <= 2 * effectiveMarginPct(opts.marginPct, opts.noise, a.iv.runs, c.iv.runs),
+  );
+  const pick = breakTieByOrder(
+    near.sort((x, y) => x.order - y.order),
+    (c) => c.r.variant,
+  ).winner;
+  const b = pick !== a ? pick : second;
+  const settled = opts.keptId !== undefined && pick === a;
+  const g = gapPct(a.iv.mean, b.iv.mean);
+  const margin = effectiveMarginPct(opts.marginPct, opts.noise, a.iv.runs, b.iv.runs);
+  const canRerun = a.here < max && b.here < max;
+  // Reverse order: the one that ran last runs first now.
+  const reversed: [string, string] = a.lastAt > b.lastAt ? [a.r.variantId, b.r.variantId] : [b.r.variantId, a.r.variantId];
+  const names = (ids: readonly string[]) => ids.map((id) => label(all.find((c) => c.r.variantId === id)!.r)).join(' then ');
+  if (canRerun && !opts.noise) {
     return {
       action: 'rerun',
-      variantIds: [a.r.variantId, b.r.variantId],
-      why: `${label(a.r)} and ${label(b.r)} are ${g.toFixed(1)}% apart, within the ${opts.marginPct}% noise margin: run ${Math.min(nA, nB) + 1} of ${max}`,
+      variantIds: reversed,
+      why: `measuring this host's noise: ${names(reversed)} again, in reverse order of their first runs`,
     };
   }
-  // (By order, a is the first listed among equals, so breakTie's last rule keeps the stage order.)
-  const first = a.order < b.order ? a.r : b.r;
-  const second = first === a.r ? b.r : a.r;
-  const [w, l, rule] = breakTie(first, second);
-  const rest = ranked.slice(2);
-  const tieWhy = `${label(a.r)} and ${label(b.r)} tied within noise (${g.toFixed(1)}% apart after ${nA} and ${nB} runs, margin ${opts.marginPct}%${spread !== undefined ? `, run-to-run spread ${spread.toFixed(1)}%` : ''})`;
-  return { action: 'decide', ranked: [w, l, ...rest], tied: true, why: `${tieWhy}: ${label(w)} wins on ${rule}`, tieWhy };
+  const atMax = effectiveMarginPct(opts.marginPct, opts.noise, max, max);
+  // A lead under twice the margin is confirmed too: a noise pooled from few runs can come out
+  // small by chance, and one more run of each in reverse order costs less than a winner by noise.
+  if (canRerun && !settled && g <= 2 * margin && g >= atMax / 2) {
+    return {
+      action: 'rerun',
+      variantIds: reversed,
+      why: `confirming: ${label(a.r)} and ${label(b.r)} are ${g.toFixed(1)}% apart, ${g <= margin ? 'within' : 'under twice'} the ±${margin.toFixed(1)}% margin; ${names(reversed)} in reverse order (run ${Math.min(a.here, b.here) + 1} of ${max})`,
+    };
+  }
+  return decision(a, second, byMean, all, opts, base);
 }
 
-/**
- * Futility when the carried winner is not one of the best two: the stage keeps it unless the best
- * challenger beats it by the margin, and a rerun moves the challenger's median by at most about the
- * spread measured, so when even that cannot reach the margin, which of the two challengers is
- * faster decides nothing. Returns the line that says so, or undefined.
- */
-function keptOutOfReach(
-  combined: readonly VariantResult[],
-  a: { r: VariantResult; s: { value?: number | null } },
-  spread: number | undefined,
+/** The stage's word once no more runs are asked for: a clear leader, or the tied set and its tie-break. */
+function decision(
+  a: Candidate,
+  second: Candidate,
+  byMean: readonly Candidate[],
+  all: readonly Candidate[],
   opts: RepeatOptions,
-): string | undefined {
-  if (opts.keptId === undefined || spread === undefined || a.r.variantId === opts.keptId) return undefined;
-  const kept = combined.find((r) => r.variantId === opts.keptId);
-  const keptValue = kept ? score(kept, opts) : undefined;
-  if (!kept || !keptValue?.eligible || keptValue.value === null || keptValue.value === undefined) return undefined;
-  const g = gainPct(a.s.value!, keptValue.value) ?? Infinity;
-  if (g + spread >= opts.marginPct) return undefined;
-  return `the best challenger ${label(a.r)} leads the carried ${label(kept)} by ${g.toFixed(1)}%, and with the ${spread.toFixed(1)}% run-to-run spread measured another run cannot carry it past the ${opts.marginPct}% margin: the carried winner stays, no further run`;
+  base: Pick<TiedDecision, 'intervals' | 'marginPct'>,
+): RepeatStep {
+  const tied = tiedWith(a, all, opts);
+  const noise = opts.noise ? `noise ${noiseText(opts.noise)}` : 'noise not measured';
+  if (tied.length === 1) {
+    return {
+      action: 'decide',
+      ranked: byMean.map((c) => c.r),
+      tied: false,
+      tiedIds: [a.r.variantId],
+      ...base,
+      marginPct: effectiveMarginPct(opts.marginPct, opts.noise, a.iv.runs, second.iv.runs),
+      why: `${label(a.r)} leads ${label(second.r)} by ${gapPct(a.iv.mean, second.iv.mean).toFixed(1)}% (means of ${a.iv.runs} and ${second.iv.runs} runs), beyond the ±${effectiveMarginPct(opts.marginPct, opts.noise, a.iv.runs, second.iv.runs).toFixed(1)}% effective margin (${noise}, --margin ${opts.marginPct}%)`,
+    };
+  }
+  const choice = breakTieByOrder(tied, (c) => c.r.variant);
+  const w = choice.winner;
+  const others = tied.filter((c) => c !== w).map((c) => label(c.r));
+  const runsText = `after ${tied.map((c) => c.iv.runs).join(', ')} runs`;
+  // The widest margin any member was judged with against the best.
+  const margin = Math.max(...tied.filter((c) => c !== a).map((c) => effectiveMarginPct(opts.marginPct, opts.noise, a.iv.runs, c.iv.runs)));
+  return {
+    action: 'decide',
+    ranked: [w.r, ...byMean.filter((c) => c !== w).map((c) => c.r)],
+    tied: true,
+    tiedIds: tied.map((c) => c.r.variantId),
+    ...base,
+    marginPct: margin,
+    tieBreak: choice.property,
+    why: `tied within noise: ±${margin.toFixed(1)}% with ${others.join(' and ')} (${runsText}, ${noise}): ${label(w.r)} ${choice.property}`,
+  };
 }

@@ -4,7 +4,8 @@
 import type { VariantResult } from '../../core/events.js';
 import type { StageVerdict } from '../../core/stage-verdict.js';
 import { decideStage, gainPct, score, type DecideOptions, type StageDecision } from './decide.js';
-import type { RepeatStep } from './repeats.js';
+import type { TiedDecision } from './repeats.js';
+import type { NoiseEstimate } from './noise.js';
 import { namedBaselineWarning, pickBaseline } from './validate.js';
 
 export interface StageDecisionOut {
@@ -35,31 +36,31 @@ function notEligibleRows(results: readonly VariantResult[], opts: DecideOptions)
   return Object.keys(out).length ? out : undefined;
 }
 
-/** What adaptive repeats concluded (repeats.ts): the ranking after the tie rule, and why. */
-export type RepeatsWord = Pick<Extract<RepeatStep, { action: 'decide' }>, 'ranked' | 'tied' | 'why' | 'tieWhy'>;
+/** What the stage's runs concluded (repeats.ts): the tied set, the tie-break's choice, and why. */
+export type RepeatsWord = TiedDecision;
 
 /**
- * A decision with the repeats' word on it. When the best two stayed tied within noise, the tie
- * rule (repeats.ts breakTie) names the winner among them, unless the carried winner is one of the
- * two: a challenger must beat it by the margin (the greedy rule), so a tie keeps it.
+ * A decision with the runs' word on it: the tied set's choice (repeats.ts) is the stage's, the
+ * carried winner included, so one declared order decides every tie. The greedy rule still holds
+ * outside a tie: a challenger the runs tell apart from the carried winner is better by the margin.
  */
 function withRepeats(
   d: StageDecision,
   carried: VariantResult | null,
   results: readonly VariantResult[],
+  opts: DecideOptions,
   repeats?: RepeatsWord,
 ): StageDecision {
-  if (!repeats) return d;
-  const top = repeats.ranked[0];
-  const tiedPair = repeats.ranked.slice(0, 2).map((r) => r.variantId);
-  if (repeats.tied && top && d.winner && tiedPair.includes(d.winner.variantId) && !(carried && tiedPair.includes(carried.variantId))) {
-    const w = results.find((r) => r.variantId === top.variantId) ?? d.winner;
-    return { ...d, winner: w, why: repeats.why };
-  }
-  // A tie that involves the carried winner keeps it: the tie rule's pick among the two is not the
-  // stage's, so its "X wins on RULE" clause is left out (it read as if X had won).
-  const keptInTie = repeats.tied && carried && tiedPair.includes(carried.variantId) && repeats.tieWhy;
-  return { ...d, why: `${d.why}; ${keptInTie ? `${repeats.tieWhy}: a tie keeps the carried winner` : repeats.why}` };
+  const top = repeats?.ranked[0];
+  if (!repeats || !top || !d.winner) return d;
+  const w = top.variantId === carried?.variantId ? carried : (results.find((r) => r.variantId === top.variantId) ?? d.winner);
+  const changed = !carried || w.variantId !== carried.variantId;
+  const c = carried ? score(carried, opts).value : null;
+  const v = score(w, opts).value;
+  const gain = !carried ? d.gainPct : changed ? (v !== null && c !== null ? gainPct(v, c) : null) : d.gainPct;
+  // (decideStage's words for a kept winner name --margin alone: the runs' why names the margin used.)
+  const kept = carried && !changed ? 'kept the carried winner; ' : '';
+  return { winner: w, changed, gainPct: gain, why: `${kept}${repeats.why}` };
 }
 
 /** The engine stage: the best variant wins outright; its gain is against the baseline. */
@@ -70,7 +71,7 @@ function engineVerdict(
   namedBaseline?: string,
   repeats?: RepeatsWord,
 ): StageDecisionOut {
-  const d = withRepeats(decideStage(null, results, opts, null), null, results, repeats);
+  const d = withRepeats(decideStage(null, results, opts, null), null, results, opts, repeats);
   const baseline = pickBaseline(results, namedBaseline);
   const warnings: string[] = [];
   const namedWarning = namedBaseline && baseline ? namedBaselineWarning(results, namedBaseline, baseline) : null;
@@ -100,7 +101,7 @@ function laterVerdict(
   opts: DecideOptions,
   repeats?: RepeatsWord,
 ): StageDecisionOut {
-  const d = withRepeats(decideStage(carried, results, opts, null), carried, results, repeats);
+  const d = withRepeats(decideStage(carried, results, opts, null), carried, results, opts, repeats);
   // The profile records a kept stage's gain as at most zero: the stage did not improve the winner.
   const recorded = d.changed ? d.gainPct : d.gainPct !== null ? Math.min(d.gainPct, 0) : null;
   const verdict: StageVerdict = {
@@ -128,7 +129,7 @@ function layoutVerdict(
   opts: DecideOptions,
   repeats?: RepeatsWord,
 ): StageDecisionOut {
-  const d = withRepeats(decideStage(null, results, opts, null), null, results, repeats);
+  const d = withRepeats(decideStage(null, results, opts, null), null, results, opts, repeats);
   const reference = results.find((r) => score(r, opts).value !== null) ?? null;
   const gains = rowGains(results, reference, opts);
   const verdict: StageVerdict = {
@@ -153,7 +154,7 @@ export function decideStageVerdict(
   carried: VariantResult | null,
   baseline: VariantResult | null,
   results: readonly VariantResult[],
-  opts: DecideOptions & { baseline?: string; repeats?: RepeatsWord; layouts?: boolean },
+  opts: DecideOptions & { baseline?: string; repeats?: RepeatsWord; layouts?: boolean; noise?: NoiseEstimate },
 ): StageDecisionOut {
   const out =
     carried && opts.layouts
@@ -165,6 +166,14 @@ export function decideStageVerdict(
   if (opts.repeats?.tied) out.verdict.tied = true;
   const notEligible = notEligibleRows(results, opts);
   if (notEligible) out.verdict.notEligible = notEligible;
+  const r = opts.repeats;
+  if (r && r.ranked.length) {
+    out.verdict.tiedIds = r.tiedIds;
+    out.verdict.intervals = r.intervals;
+    out.verdict.marginPct = r.marginPct;
+    if (r.tieBreak) out.verdict.tieBreak = r.tieBreak;
+  }
+  if (opts.noise) out.verdict.noise = opts.noise;
   return out;
 }
 

@@ -1,6 +1,7 @@
 // Replay: bring a profile's server back on this host (or the simulated one), re-run the recorded
 // workload through the tuning core's runVariant, and judge the numbers against the recorded ones.
 // The command module asks for consent and prints; this module decides and runs.
+import { replayTolerance } from './noise-tolerance.js';
 import { isGpuEngine } from '../../core/variant.js';
 import { join } from 'node:path';
 import type { TuneEvent, VariantResult } from '../../core/events.js';
@@ -196,9 +197,11 @@ export async function executeReplay(setup: ReplaySetup, opts: ReplayOptions): Pr
     setup.scenario,
     profileRunContext(setup, opts, opts.emit ?? (() => {}), 'replay', opts.signal),
   );
+  const tolerance = replayTolerance(profile, opts.tolerancePct);
+  if (tolerance.note) setup.notes.push(tolerance.note);
   const judgement =
     result.status === 'ok' && result.metrics
-      ? judgeReplay({ recorded: profile.metrics, now: result.metrics, tolerancePct: opts.tolerancePct, slo: profile.slo })
+      ? judgeReplay({ recorded: profile.metrics, now: result.metrics, tolerancePct: Number(tolerance.pct.toFixed(1)), slo: profile.slo })
       : null;
   if (result.clientBound) {
     setup.notes.push(
@@ -212,7 +215,7 @@ export async function executeReplay(setup: ReplaySetup, opts: ReplayOptions): Pr
     ...(setup.engineVersion ? { engineVersion: setup.engineVersion } : {}),
     simulated: setup.host.simulated,
     verdict: judgement?.verdict ?? 'failed',
-    tolerancePct: opts.tolerancePct,
+    tolerancePct: Number(tolerance.pct.toFixed(1)),
     reasons: judgement ? [...judgement.reasons, ...setup.notes] : [result.failure?.reason ?? 'the server did not start'],
     ...(result.metrics ? { metrics: result.metrics } : {}),
     ...(result.failure ? { failure: result.failure } : {}),

@@ -2,6 +2,7 @@
 // report, and the journal marked finished.
 import { hostLoadNotes } from '../../core/host-load.js';
 import { regressionLine } from '../../core/validation-table.js';
+import { decisionRecord } from '../stage/noise-record.js';
 import { existsSync, mkdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { gpusPerNode, variantNodes } from '../run/slurm/start.js';
@@ -9,7 +10,7 @@ import type { VariantResult } from '../../core/events.js';
 import { buildProfile, reportPathFor, saveProfile } from '../../profiles/store/store.js';
 import { renderReport } from '../../profiles/report/report.js';
 import { workloadFromScenario } from '../config/profile-workload.js';
-import type { Profile, ValidationRow } from '../../profiles/schema/profile.js';
+import type { Profile, StageRecord, ValidationRow } from '../../profiles/schema/profile.js';
 import { dollarsPerMillionTokens } from '../decide/decide.js';
 import { writeFileAtomic } from '../../core/atomic-write.js';
 import { benchCommand } from '../config/scenarios.js';
@@ -174,11 +175,9 @@ export function saveOutcome(
     notes: [...closingNotes(ctx, state, winner, validation), ...(sweep?.notes ?? [])],
     cost,
     ...(ctx.calibration?.record() ? { calibration: ctx.calibration.record()! } : {}),
-    ...qualityRecord(
-      ctx,
-      state.stages.flatMap((s) => s.results),
-    ),
+    ...qualityRecord(ctx, stageResults(state.stages)),
     ...(ctx.budget ? { budget: { ...ctx.budget.plan, spentGpuHours: ctx.budget.state().spentGpuHours, skipped: ctx.budget.skipped } } : {}),
+    decision: decisionRecord(ctx, state.stages, winner.variantId),
   });
   writeServingFiles(profile, winner);
   const profilesDir = join(config.outDir, 'profiles');
@@ -207,3 +206,5 @@ export function saveOutcome(
   ctx.emit({ type: 'session-finished', profilePath, reportPath, exitCode: 0, ...regressionOf(validation) });
   return { profile: saved, profilePath, reportPath };
 }
+
+const stageResults = (stages: readonly StageRecord[]) => stages.flatMap((s) => s.results);

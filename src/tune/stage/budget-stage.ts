@@ -6,6 +6,7 @@
 // left must pay for it, else its row says it was not launched for want of budget. Adaptive
 // repeats do not run under a budget: it pays for candidates, not re-runs. Also: which stage runs
 // next (nextStage), by the best expected gain per GPU-hour of its candidates.
+import { effectiveMarginPct } from '../decide/noise.js';
 import type { VariantResult } from '../../core/events.js';
 import type { BudgetSkip, BudgetSkipKind } from '../../core/budget-events.js';
 import type { Scenario } from '../../core/scenario.js';
@@ -139,7 +140,9 @@ async function screen(
     id,
     value: r.status === 'ok' && !refused(r) ? (r.metrics?.total_token_throughput ?? null) : null,
   }));
-  const noisePct = ctx.config.marginPct + (ctx.repeatSpreadPct ?? 3);
+  // Two single short runs read apart by up to the host's noise for two one-run intervals; before
+  // the noise is measured, the margin plus 3% (short runs are noisier than full ones).
+  const noisePct = ctx.noise ? effectiveMarginPct(ctx.config.marginPct, ctx.noise, 1, 1) : ctx.config.marginPct + 3;
   const ratio = fullShortRatio(pairs.get(ctx) ?? []);
   const cut = screenCut(rows, {
     noisePct,

@@ -3,7 +3,7 @@
 // emitted. A stop request or a first stage with no success skips the rest, each with its reason.
 import type { VariantResult } from '../../core/events.js';
 import type { StageRecord } from '../../profiles/schema/profile.js';
-import { measureStage, settleTies } from './measure-stage.js';
+import { judgeWithoutRepeats, measureStage, settleTies } from './measure-stage.js';
 import { expandStage } from '../plan/plan.js';
 import type { PlannedVariant, PlanStage } from '../plan/types.js';
 import type { SessionContext } from '../context/session-context.js';
@@ -11,6 +11,7 @@ import { decideStageVerdict, skippedVerdict } from '../decide/stage-verdict.js';
 import { stageSlo } from '../config/config.js';
 import { measureStageOnBudget } from './budget-stage.js';
 import { cheapestLaunchGpuHours, nextStage } from './budget-next-stage.js';
+import { stageTie } from './noise-record.js';
 
 export interface StageLoopState {
   /** The winner carried forward so far. */
@@ -78,9 +79,7 @@ export async function runStage(ctx: SessionContext, state: StageLoopState, plann
   const against = layouts ? null : state.carried;
   // Under --budget the budget rule measures the stage, and no adaptive repeats run (budget-stage.ts).
   const measured = ctx.budget ? await measureStageOnBudget(ctx, c.variants, against) : await measureStage(ctx, c.variants, against);
-  const settled = ctx.budget
-    ? { results: measured.results, carried: against, step: null, repeated: false }
-    : await settleTies(ctx, name, against, measured);
+  const settled = ctx.budget ? judgeWithoutRepeats(ctx, against, measured) : await settleTies(ctx, name, against, measured);
   const results = settled.results;
   const { config } = ctx;
   const out = decideStageVerdict(name, layouts ? state.carried : settled.carried, state.baseline, results, {
@@ -90,7 +89,8 @@ export async function runStage(ctx: SessionContext, state: StageLoopState, plann
     marginPct: config.marginPct,
     ...(config.maxFailedPct !== undefined ? { maxFailedPct: config.maxFailedPct } : {}),
     ...(config.baseline ? { baseline: config.baseline } : {}),
-    ...(settled.step && (settled.repeated || settled.step.tied) ? { repeats: settled.step } : {}),
+    ...(settled.step ? { repeats: settled.step } : {}),
+    ...(ctx.noise ? { noise: ctx.noise } : {}),
   });
   for (const message of out.warnings) ctx.emit({ type: 'warning', message });
   state.carried = out.winner;
@@ -101,6 +101,7 @@ export async function runStage(ctx: SessionContext, state: StageLoopState, plann
     gainPct: out.verdict.gainPct,
     results,
     ...(out.verdict.notEligible ? { notEligible: out.verdict.notEligible } : {}),
+    ...stageTie(out.verdict),
   });
   ctx.emit({ type: 'stage-finished', ...out.verdict });
   state.notes.push(`${name}: ${out.verdict.why}`);

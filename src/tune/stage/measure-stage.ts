@@ -7,11 +7,11 @@ import type { VariantResult } from '../../core/events.js';
 import type { StageName } from '../config/config.js';
 import { AbortedError } from '../../core/aborted.js';
 import { score } from '../decide/decide.js';
-import { effectiveMarginPct } from '../decide/noise.js';
+import { addRuns, recordRuns, runCount, sessionValues, updateNoise } from './noise-runs.js';
 import type { EarlyStopRequest } from '../run/contract/types.js';
 import { announce, combineRuns, measureRepeat, measureRuns } from './measure-variant.js';
 import type { PlannedVariant } from '../plan/types.js';
-import { DEFAULT_REPEATS_MAX, nextRepeatStep, runSpreadPct, type RepeatStep } from '../decide/repeats.js';
+import { DEFAULT_REPEATS_MAX, nextRepeatStep, type RepeatStep } from '../decide/repeats.js';
 import type { SessionContext } from '../context/session-context.js';
 import { runOrder } from './run-order.js';
 import { stageSchedule } from './stage-parallel.js';
@@ -80,15 +80,17 @@ export async function measureStage(
 export interface Settled {
   results: VariantResult[];
   carried: VariantResult | null;
-  /** The repeat loop's last word (null when fewer than two results had a value). */
+  /** The runs' last word (null when fewer than two results had a value). */
   step: Extract<RepeatStep, { action: 'decide' }> | null;
   /** True when any variant ran more than once here. */
   repeated: boolean;
 }
 
 /**
- * Adaptive repeats: while the best two (the carried winner included) are within the margin,
- * run both once more, up to --repeats-max runs each; medians replace single runs.
+ * The stage's runs judged as tied sets under the host's noise (repeats.ts): while the best two
+ * (the carried winner included) cannot be told apart, or the noise is still unknown, both run
+ * once more in reverse order, up to --repeats-max runs each; medians replace single runs. Every
+ * run feeds the session's noise (noise-runs.ts).
  */
 export async function settleTies(ctx: SessionContext, stage: string, carried: VariantResult | null, measured: StageRuns): Promise<Settled> {
   const { config } = ctx;
@@ -96,32 +98,54 @@ export async function settleTies(ctx: SessionContext, stage: string, carried: Va
   const runs = new Map<string, VariantResult[]>();
   if (carried) runs.set(carried.variantId, [carried]);
   for (const r of measured.results) if (r.status === 'ok') runs.set(r.variantId, measured.runs.get(r.variantId) ?? [r]);
+  for (const r of measured.results) if (r.status === 'ok') recordRuns(ctx, r.variantId, measured.runs.get(r.variantId) ?? [r]);
+  updateNoise(ctx);
   let repeated = false;
   for (;;) {
     const opts = {
       objective: config.objective,
       slo: config.slo,
       maxFailedPct: config.maxFailedPct,
-      marginPct: effectiveMarginPct(config.marginPct, ctx.noise),
+      marginPct: config.marginPct,
       repeatsMax: max,
-      ...(ctx.repeatSpreadPct !== undefined ? { spreadPct: ctx.repeatSpreadPct } : {}),
+      values: sessionValues(ctx, [...runs.keys()]),
       ...(carried ? { keptId: carried.variantId } : {}),
+      ...(ctx.noise ? { noise: ctx.noise } : {}),
     };
     const step = nextRepeatStep(runs, opts);
-    // What these runs show of the host's noise serves the later stages too.
-    const spread = runSpreadPct(runs, config.objective, ctx.repeatSpreadPct);
-    if (spread !== undefined) ctx.repeatSpreadPct = spread;
     if (step.action === 'decide' || max <= 1) {
       return { ...medians(ctx, stage, carried, measured.results, runs, repeated), step: step.action === 'decide' ? step : null, repeated };
     }
     repeated = true;
-    await rerunPair(
-      ctx,
-      stage as StageName,
-      step.variantIds.map((id) => runs.get(id)!),
-      max,
-    );
+    ctx.emit({ type: 'confirm-started', stage, variantIds: step.variantIds, why: step.why });
+    const lists = step.variantIds.map((id) => runs.get(id)!);
+    const before = lists.map((l) => l.length);
+    await rerunPair(ctx, stage as StageName, lists, max);
+    lists.forEach((l, i) => addRuns(ctx, l[0]!.variantId, l.slice(before[i]!)));
+    updateNoise(ctx);
   }
+}
+
+/**
+ * The same judgement without reruns (the budget rule spends no launch on repeats): tied sets under
+ * whatever noise the session measured, and the declared tie-break among them.
+ */
+export function judgeWithoutRepeats(ctx: SessionContext, carried: VariantResult | null, measured: StageRuns): Settled {
+  const runs = new Map<string, VariantResult[]>();
+  if (carried) runs.set(carried.variantId, [carried]);
+  for (const r of measured.results) if (r.status === 'ok') runs.set(r.variantId, measured.runs.get(r.variantId) ?? [r]);
+  for (const r of measured.results) if (r.status === 'ok') recordRuns(ctx, r.variantId, measured.runs.get(r.variantId) ?? [r]);
+  updateNoise(ctx);
+  const { config } = ctx;
+  const step = nextRepeatStep(runs, {
+    objective: config.objective,
+    slo: config.slo,
+    marginPct: config.marginPct,
+    repeatsMax: 1,
+    values: sessionValues(ctx, [...runs.keys()]),
+    ...(ctx.noise ? { noise: ctx.noise } : {}),
+  });
+  return { results: measured.results, carried, step: step.action === 'decide' ? step : null, repeated: false };
 }
 
 /** One more run of each of the two, at once on disjoint GPUs when they fit (as a stage's wave would). */
@@ -140,7 +164,12 @@ async function rerunPair(ctx: SessionContext, stage: StageName, lists: VariantRe
     const tasks = wave.map((slot) => {
       const i = planned.findIndex((p) => p.variant.id === slot.id);
       const extras = shared ? { gpuIds: slot.gpuIds, portFrom: slot.port } : {};
-      return { planned: planned[i]!, measure: async () => [await measureRepeat(ctx, planned[i]!, lists[i]!.length, extras, max)] };
+      return {
+        planned: planned[i]!,
+        measure: async () => [
+          await measureRepeat(ctx, planned[i]!, Math.max(lists[i]!.length, runCount(ctx, planned[i]!.variant.id)), extras, max),
+        ],
+      };
     });
     await runWave(ctx, tasks, (p, [r]) => {
       lists[planned.findIndex((q) => q.variant.id === p.variant.id)]!.push(r!);

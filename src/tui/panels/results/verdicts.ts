@@ -21,13 +21,18 @@ function fitReasons(reasons: readonly string[][], max: number): string[] {
   return fitBlocks(reasons, max, (n) => `… ${n} more reason${n > 1 ? 's' : ''} in the report`);
 }
 
+function keptTie(tie: string): string {
+  return tie.includes(' wins on ') ? tie.replace(/\): .*$/, ')') : tie;
+}
+
 /** The line under a stage table: who won, by how much against what, or that the carried one stayed. */
 export function stageVerdict(t: StageTable, name: (id: string) => string): string {
   if (!t.winnerId) return 'no winner in this stage';
-  // A kept winner stays by the greedy rule: the tie rule's pick among the tied pair decided nothing, so only the tie is told
-  // (the core's clause after it, "X wins on RULE" or "a tie keeps the carried winner", is this line's own start).
+  // A kept winner in a tied set stays by the declared tie-break, and the clause names the property
+  // ("tied within noise: ±6% with s16: s8 holds the fewest slots"). Runs journalled under the older
+  // rule said "X wins on RULE" for a pick that decided nothing: only their tie is told.
   if (t.winnerId === t.carriedId)
-    return `${name(t.winnerId)} (carried in) stays: no candidate beat it by more than the margin${t.tie ? `; ${t.tie.replace(/\): .*$/, ')')}` : ''}`;
+    return `${name(t.winnerId)} (carried in) stays: no candidate beat it by more than the margin${t.tie ? `; ${keptTie(t.tie)}` : ''}`;
   // The gain is the core's, against the reference it names: the baseline in the first stage.
   const against = !t.referenceId
     ? null

@@ -53,8 +53,11 @@ export function stageLine(item: Extract<StaticItem, { kind: 'stage' }>, labels: 
   if (skipped) return `── stage ${item.stage}: skipped (${skipped}) ──`;
   if (!item.winnerId) return `── stage ${item.stage}: no winner ──`;
   // A kept winner stays by the greedy rule, whoever tied among the challengers (Results tells the tie).
-  if (item.kept) return `── stage ${item.stage}: ${name(item.winnerId)} stays ──`;
-  const tie = item.tied ? ' · tied within noise' : '';
+  // A tied set names its members and the property that chose: "tied with s16, s32: s8 holds the fewest slots".
+  const others = (item.tiedIds ?? []).filter((id) => id !== item.winnerId).map(name);
+  const set = others.length && item.tieBreak ? ` · tied with ${others.join(', ')}: ${name(item.winnerId)} ${item.tieBreak}` : '';
+  if (item.kept) return `── stage ${item.stage}: ${name(item.winnerId)} stays${set} ──`;
+  const tie = set || (item.tied ? ' · tied within noise' : '');
   return `── stage ${item.stage}: winner ${name(item.winnerId)}${item.gainPct ? ` (${fmtPct(item.gainPct, true)})` : ''}${tie} ──`;
 }
 

@@ -56,8 +56,9 @@ describe('parallel variants on sim-serve', () => {
     const launches = events.filter(
       (e): e is Extract<TuneEvent, { type: 'variant-launching' }> => e.type === 'variant-launching' && e.stage === 'engine',
     );
-    expect(launches.map((l) => l.gpuIds)).toEqual([[0], [1]]);
-    expect(new Set(launches.map((l) => l.port)).size).toBe(2);
+    // The first two, then the same two again at once (the session's first measure of the host's noise).
+    expect(launches.map((l) => l.gpuIds)).toEqual([[0], [1], [0], [1]]);
+    expect(new Set(launches.slice(0, 2).map((l) => l.port)).size).toBe(2);
     // Both were launched before either finished: they ran at the same time.
     const firstFinished = events.findIndex((e) => e.type === 'variant-finished');
     expect(events.indexOf(launches[1]!)).toBeLessThan(firstFinished);
