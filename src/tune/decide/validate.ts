@@ -8,6 +8,7 @@ import type { Scenario } from '../../core/scenario.js';
 import { isSameServer } from './same-server.js';
 import { USER_SKIP } from '../../core/aborted.js';
 import { isStoppedEarly } from '../../core/result-status.js';
+import { combineRepeats } from './decide.js';
 
 function point(r: VariantResult | undefined): ValidationRow['baseline'] {
   if (!r || r.status !== 'ok' || !r.metrics) return null;
@@ -137,8 +138,15 @@ export function journaledForValidation(
     const own = find(variantId, key, 0);
     if (own && reusableForValidation(own.result, false)) return own.result;
   }
-  const tuning = find(variantId, scenarioKey, 0);
-  return tuning && reusableForValidation(tuning.result, tuningDummyWeights) ? tuning.result : undefined;
+  // Every tuning run of the variant on this scenario (repeats and confirmations too), combined as
+  // the stage combined them, so validation's baseline is the stage's own median row.
+  const runs: VariantResult[] = [];
+  for (let rep = 0; ; rep++) {
+    const tuning = find(variantId, scenarioKey, rep);
+    if (!tuning) break;
+    if (reusableForValidation(tuning.result, tuningDummyWeights)) runs.push(tuning.result);
+  }
+  return runs.length ? combineRepeats(runs) : undefined;
 }
 
 /**
