@@ -12,7 +12,7 @@ import { promptRule } from '../../capacity/judge.js';
 import { capacityRecord, CapacityRecordSchema, type CapacityRecord } from '../../capacity/record.js';
 import { runCapacity, type CapacityProbe, type CapacitySpec, type CapacityTarget } from '../../capacity/runner.js';
 import { formatResolution, parseResolution } from '../../capacity/search.js';
-import { answerLine, goodputLine, probeLine, requestsLine } from '../../capacity/text.js';
+import { answerLine, goodputLine, probeLine, progressLine, requestsLine } from '../../capacity/text.js';
 import type { SessionContext } from '../context/session-context.js';
 import { loadScenario } from '../launch/workloads.js';
 
@@ -28,7 +28,10 @@ function specOf(ctx: SessionContext): CapacitySpec | null {
 function probeInfo(
   i: number,
   spec: CapacitySpec,
-  p: Pick<CapacityProbe, 'holds' | 'breaks' | 'violations' | 'numPrompts'> & { value: number; metrics: object },
+  p: Pick<CapacityProbe, 'holds' | 'breaks' | 'violations' | 'numPrompts' | 'early' | 'pilot' | 'attempt'> & {
+    value: number;
+    metrics: object;
+  },
 ): CapacityProbeInfo {
   const m = p.metrics as Record<string, unknown>;
   const keys = [...spec.slo.map((r) => `${r.stat}_${r.metric}_ms`), 'request_goodput', 'request_throughput'];
@@ -42,8 +45,14 @@ function probeInfo(
     violations: p.violations,
     figures,
     line: probeLine(i, spec.by, p, spec.slo),
+    ...(p.early ? { early: p.early } : {}),
+    ...(p.pilot ? { pilot: true } : {}),
+    ...(p.attempt ? { attempt: p.attempt } : {}),
   };
 }
+
+/** A running probe's progress goes on the stream at most this often. */
+const PROGRESS_EVERY_MS = 5000;
 
 function finished(ctx: SessionContext, variantId: string, r: CapacityRecord, max: number, error?: string): void {
   const lines = error ? [`capacity: no answer: ${error}`] : [answerLine(r, max), goodputLine(r), requestsLine(r)];
@@ -57,6 +66,8 @@ function finished(ctx: SessionContext, variantId: string, r: CapacityRecord, max
     goodput: r.goodput,
     requests: r.requests,
     lines,
+    marginPct: r.marginPct ?? null,
+    ...(r.noisePct !== undefined ? { noisePct: r.noisePct } : {}),
     ...(error ? { error } : {}),
   });
 }
@@ -111,7 +122,17 @@ export async function capacityOfWinner(ctx: SessionContext, winner: VariantResul
     workload: (n) => loadScenario({ ...scenario, numPrompts: n }, config.model, loaded),
     maxConcurrency: scenario.maxConcurrency,
   });
-  const empty = { by: spec.by, answer: null, failing: null, breaks: null, goodput: null, probes: [], requests: 0 };
+  const empty = {
+    by: spec.by,
+    answer: null,
+    failing: null,
+    breaks: null,
+    goodput: null,
+    probes: [],
+    requests: 0,
+    marginPct: null,
+    reprobes: 0,
+  };
   const none = (why: string) =>
     finished(
       ctx,
@@ -125,6 +146,7 @@ export async function capacityOfWinner(ctx: SessionContext, winner: VariantResul
     return null;
   }
   let i = 0;
+  let lastProgress = 0;
   const served = await ctx.serve(
     winner.variant,
     [scenario],
@@ -135,6 +157,20 @@ export async function capacityOfWinner(ctx: SessionContext, winner: VariantResul
         onStart: (load, numPrompts) =>
           ctx.emit({ type: 'capacity-probe-started', variantId: winner.variantId, index: i + 1, load, numPrompts }),
         onProbe: (p) => ctx.emit({ type: 'capacity-probe', variantId: winner.variantId, ...probeInfo(++i, spec, p) }),
+        onProgress: (p) => {
+          const now = Date.now();
+          if (now - lastProgress < PROGRESS_EVERY_MS) return;
+          lastProgress = now;
+          ctx.emit({
+            type: 'capacity-probe-progress',
+            variantId: winner.variantId,
+            index: i + 1,
+            load: p.value,
+            done: p.done,
+            planned: p.planned,
+            line: progressLine(spec.by, p),
+          });
+        },
       }),
   );
   if (served.gpuTime) ctx.cost.addLaunch(ctx.emit, 'capacity', { variantId: winner.variantId, gpuTime: served.gpuTime });
