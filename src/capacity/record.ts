@@ -93,8 +93,8 @@ export function capacityRecord(
 
 /** The probes in load order as one variant's sweep (each probe a point), for the sweep's table and charts. */
 export function probeSweep(r: Pick<CapacityRecord, 'by' | 'probes'>, label: string): VariantSweep {
-  // Pilots and early-stopped probes are not points: their figures cover only part of a probe.
-  const probes = r.probes.filter((p) => !p.pilot && !p.early).sort((a, b) => a.load - b.load);
+  // Pilots and probes that failed early are not points: their figures cover a few requests.
+  const probes = r.probes.filter((p) => !p.pilot && !(p.early && !p.holds)).sort((a, b) => a.load - b.load);
   return {
     variantId: 'capacity',
     label,

@@ -51,14 +51,15 @@ export function loadVerdict(probes: readonly JudgedProbe[], slo: readonly SloRul
 
 /**
  * The run-to-run noise from the loads probed more than once: per load, half the range of each
- * rule's figure over the probes that ran in full, as a % of their mean; the largest over loads and
+ * rule's figure over the probes that ran (nearly) in full, as a % of their mean; the largest over loads and
  * rules (the conservative reading). Undefined until some load has two full probes.
  */
 export function reprobeNoise(loads: readonly (readonly JudgedProbe[])[], slo: readonly SloRule[]): NoiseEstimate | undefined {
   let pct = -1;
   let runs = 0;
   for (const probes of loads) {
-    const full = probes.filter((p) => !p.early);
+    // A probe that held early ran all but the last few requests; one that failed early ran few.
+    const full = probes.filter((p) => !p.early || p.holds);
     if (full.length < 2) continue;
     runs += full.length;
     for (const r of slo) {

@@ -8,7 +8,7 @@ import { promptRule } from '../capacity/judge.js';
 import type { CapacityRecord } from '../capacity/record.js';
 import type { CapacityHooks, CapacitySpec } from '../capacity/runner.js';
 import { formatResolution } from '../capacity/search.js';
-import { capacityText, probeLine, progressLine } from '../capacity/text.js';
+import { capacityText, probeLine, progressLine, searchRules } from '../capacity/text.js';
 
 export function searchHeader(target: string, spec: CapacitySpec): string {
   const unit = spec.by === 'concurrency' ? '' : ' req/s';
@@ -18,6 +18,7 @@ export function searchHeader(target: string, spec: CapacitySpec): string {
       `slo       ${formatSlo(spec.slo)}`,
       `search    highest ${spec.by} from ${spec.start}${unit} up to ${spec.max}${unit}: doubling, then bisecting to ${formatResolution(spec.resolution, spec.by)}`,
       `probes    ${promptRule(spec.slo)}${spec.minPrompts ? `; --num-prompts ${spec.minPrompts} at the least` : ''}`,
+      ...searchRules(spec).map((l) => `          ${l}`),
       ...(spec.slo.some((r) => r.metric === 'tpot') ? [`tpot      ${tpotDefinition()}`] : []),
     ].join('\n') + '\n'
   );

@@ -12,7 +12,7 @@ import { promptRule } from '../../capacity/judge.js';
 import { capacityRecord, CapacityRecordSchema, type CapacityRecord } from '../../capacity/record.js';
 import { runCapacity, type CapacityProbe, type CapacitySpec, type CapacityTarget } from '../../capacity/runner.js';
 import { formatResolution, parseResolution } from '../../capacity/search.js';
-import { answerLine, goodputLine, probeLine, progressLine, requestsLine } from '../../capacity/text.js';
+import { answerLine, goodputLine, probeLine, progressLine, requestsLine, searchRules } from '../../capacity/text.js';
 import type { SessionContext } from '../context/session-context.js';
 import { loadScenario } from '../launch/workloads.js';
 
@@ -93,6 +93,7 @@ export async function capacityOfWinner(ctx: SessionContext, winner: VariantResul
   const rule = [
     `highest ${spec.by} from ${spec.start} up to ${spec.max}: doubling, then bisecting to ${resolution}`,
     `probes: ${promptRule(spec.slo)}`,
+    ...searchRules(spec),
   ];
   ctx.emit({
     type: 'capacity-started',

@@ -34,6 +34,7 @@ describe('reprobeNoise and marginPct', () => {
       source: '2 probes re-run at the same load',
     });
     expect(reprobeNoise([[probe(480), probe(900, 'stopped')]], slo)).toBeUndefined();
+    expect(reprobeNoise([[probe(480), probe(440, 'settled')]], slo)?.pct).toBe(4.3);
   });
   it('says how far under the tightest limit a probe sits', () => {
     expect(marginPct({ p99_ttft_ms: 412 }, slo)).toBeCloseTo(17.6);
