@@ -47,6 +47,8 @@ export interface CapacitySpec extends SearchSpec {
   slo: SloRule[];
   /** Requests per probe at the least (--num-prompts): raises the rule's count, never lowers it. */
   minPrompts?: number;
+  /** Place the bracket's start with short pilot probes (pilot.ts) before the full-size search. */
+  pilot?: boolean;
 }
 
 /** What one probe needs of the search: the load kind, the SLO, the floor on its size. */
@@ -233,15 +235,17 @@ const simSpeedOf = (target: CapacityTarget) => (target.wallClock ? Promise.resol
 export async function runCapacity(target: CapacityTarget, spec: CapacitySpec, hooks: CapacityHooks = {}): Promise<CapacityResult> {
   const speed = await simSpeedOf(target);
   const pilots: CapacityProbe[] = [];
-  const start = await pilotStart(
-    spec,
-    async (value) => {
-      const p = await probeAt(target, spec, value, speed, hooks, { size: pilotSize(spec, value), pilot: true });
-      pilots.push(p);
-      return p;
-    },
-    probePrompts(spec.slo, spec.by, spec.start, spec.minPrompts),
-  );
+  const start = !spec.pilot
+    ? spec.start
+    : await pilotStart(
+        spec,
+        async (value) => {
+          const p = await probeAt(target, spec, value, speed, hooks, { size: pilotSize(spec, value), pilot: true });
+          pilots.push(p);
+          return p;
+        },
+        probePrompts(spec.slo, spec.by, spec.start, spec.minPrompts),
+      );
   const loads: LoadJudgement[] = [];
   const noise = () =>
     reprobeNoise(

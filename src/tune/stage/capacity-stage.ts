@@ -22,7 +22,7 @@ const JOURNAL_FILE = 'capacity.json';
 function specOf(ctx: SessionContext): CapacitySpec | null {
   const c = ctx.config.capacity;
   if (!c) return null;
-  return { by: c.by, start: 1, max: c.max, resolution: parseResolution(c.resolution), slo: parseSlo(c.slo, '--capacity') };
+  return { by: c.by, start: 1, max: c.max, resolution: parseResolution(c.resolution), slo: parseSlo(c.slo, '--capacity'), pilot: true };
 }
 
 function probeInfo(
