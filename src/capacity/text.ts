@@ -50,9 +50,9 @@ export function marginText(r: Pick<CapacityRecord, 'marginPct' | 'noisePct' | 'r
 }
 
 /** The rules that shorten and settle the search, one line each, for the header and the stage's start. */
-export function searchRules(spec: { by: CapacityBy }): string[] {
+export function searchRules(spec: { by: CapacityBy; pilot?: boolean }): string[] {
   return [
-    ...(spec.by === 'concurrency'
+    ...(spec.by === 'concurrency' && spec.pilot
       ? [`pilots of ${PILOT_REQUESTS} requests (4 per concurrent request) double from the start to place the bracket`]
       : []),
     'a probe stops once its verdict cannot change: pNN fails once more than (100-NN)% of its planned requests broke the bound, holds once those left cannot',
