@@ -10,7 +10,7 @@ import { parseSlo } from '../../core/slo-rule.js';
 import type { Workload } from '../../bench/types.js';
 import { promptRule } from '../../capacity/judge.js';
 import { capacityRecord, CapacityRecordSchema, type CapacityRecord } from '../../capacity/record.js';
-import { runCapacity, type CapacityProbe, type CapacitySpec, type CapacityTarget } from '../../capacity/runner.js';
+import { runCapacity, type CapacityHooks, type CapacityProbe, type CapacitySpec, type CapacityTarget } from '../../capacity/runner.js';
 import { formatResolution, parseResolution } from '../../capacity/search.js';
 import { answerLine, goodputLine, probeLine, progressLine, requestsLine, searchRules } from '../../capacity/text.js';
 import type { SessionContext } from '../context/session-context.js';
@@ -82,6 +82,31 @@ function journaled(ctx: SessionContext, winnerId: string, spec: CapacitySpec): C
     : null;
 }
 
+/** The search's probes and progress on the event stream (progress at most every PROGRESS_EVERY_MS). */
+function stageHooks(ctx: SessionContext, variantId: string, spec: CapacitySpec, signal: AbortSignal): CapacityHooks {
+  let i = 0;
+  let lastProgress = 0;
+  return {
+    signal,
+    onStart: (load, numPrompts) => ctx.emit({ type: 'capacity-probe-started', variantId, index: i + 1, load, numPrompts }),
+    onProbe: (p) => ctx.emit({ type: 'capacity-probe', variantId, ...probeInfo(++i, spec, p) }),
+    onProgress: (p) => {
+      const now = Date.now();
+      if (now - lastProgress < PROGRESS_EVERY_MS) return;
+      lastProgress = now;
+      ctx.emit({
+        type: 'capacity-probe-progress',
+        variantId,
+        index: i + 1,
+        load: p.value,
+        done: p.done,
+        planned: p.planned,
+        line: progressLine(spec.by, p),
+      });
+    },
+  };
+}
+
 /** Search the winner's capacity; null without --capacity, or when no answer could be had (said in the events). */
 export async function capacityOfWinner(ctx: SessionContext, winner: VariantResult): Promise<CapacityRecord | null> {
   const spec = specOf(ctx);
@@ -146,33 +171,11 @@ export async function capacityOfWinner(ctx: SessionContext, winner: VariantResul
     none('this session has a scripted runner and no server to search on');
     return null;
   }
-  let i = 0;
-  let lastProgress = 0;
   const served = await ctx.serve(
     winner.variant,
     [scenario],
     { stage: 'capacity', skipSignal: ctx.control.nextSkipSignal(winner.variant.id) },
-    (server) =>
-      runCapacity(target(server.baseUrl), spec, {
-        signal: server.signal,
-        onStart: (load, numPrompts) =>
-          ctx.emit({ type: 'capacity-probe-started', variantId: winner.variantId, index: i + 1, load, numPrompts }),
-        onProbe: (p) => ctx.emit({ type: 'capacity-probe', variantId: winner.variantId, ...probeInfo(++i, spec, p) }),
-        onProgress: (p) => {
-          const now = Date.now();
-          if (now - lastProgress < PROGRESS_EVERY_MS) return;
-          lastProgress = now;
-          ctx.emit({
-            type: 'capacity-probe-progress',
-            variantId: winner.variantId,
-            index: i + 1,
-            load: p.value,
-            done: p.done,
-            planned: p.planned,
-            line: progressLine(spec.by, p),
-          });
-        },
-      }),
+    (server) => runCapacity(target(server.baseUrl), spec, stageHooks(ctx, winner.variantId, spec, server.signal)),
   );
   if (served.gpuTime) ctx.cost.addLaunch(ctx.emit, 'capacity', { variantId: winner.variantId, gpuTime: served.gpuTime });
   if (ctx.signal?.aborted) throw new AbortedError();
