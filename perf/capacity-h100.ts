@@ -7,6 +7,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
+import { relative } from 'node:path';
 
 const arg = (name: string, dflt: string) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -62,7 +63,7 @@ await ready(url);
 const t0 = Date.now();
 const at = () => `${((Date.now() - t0) / 1000).toFixed(0).padStart(4)} s`;
 const args = ['capacity', '--base-url', url, '--random-input-len', '1024', '--random-output-len', '128', '--slo', 'ttft:p99<3000'];
-console.log(`bin: ${BIN}\ncommand: servelab ${args.join(' ')}\nlimit: ${LIMIT_S} s`);
+console.log(`bin: ${relative(process.cwd(), BIN)}\ncommand: servelab ${args.join(' ')}\nlimit: ${LIMIT_S} s`);
 const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
 createInterface({ input: child.stderr! }).on('line', (l) => console.log(`${at()}  ${l}`));
 let stdout = '';
