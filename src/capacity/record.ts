@@ -16,6 +16,12 @@ const ProbeSchema = z.object({
   breaks: z.string().nullable(),
   violations: z.array(z.string()),
   metrics: z.record(z.string(), z.union([z.number(), z.null()])),
+  /** Why the probe stopped before its last request: its verdict could no longer change. */
+  early: z.string().optional(),
+  /** A short probe that only placed the bracket's start. */
+  pilot: z.boolean().optional(),
+  /** 2 or 3: a re-probe of a load. */
+  attempt: z.number().int().optional(),
 });
 
 export const CapacityRecordSchema = z.object({
@@ -38,6 +44,12 @@ export const CapacityRecordSchema = z.object({
   probes: z.array(ProbeSchema),
   /** The SVG chart's file name, beside the report. */
   chart: z.string().optional(),
+  /** Run-to-run noise measured from the re-probes, ±% of the SLO's figure. */
+  noisePct: z.number().nonnegative().optional(),
+  /** % under the tightest limit at the answer. */
+  marginPct: z.number().nullable().optional(),
+  /** Probes that re-ran a load. */
+  reprobes: z.number().int().nonnegative().optional(),
 });
 
 export type CapacityRecord = z.infer<typeof CapacityRecordSchema>;
@@ -69,13 +81,20 @@ export function capacityRecord(
       breaks: p.breaks,
       violations: p.violations,
       metrics: numbersOnly(p.metrics),
+      ...(p.early ? { early: p.early } : {}),
+      ...(p.pilot ? { pilot: true } : {}),
+      ...(p.attempt ? { attempt: p.attempt } : {}),
     })),
+    ...(r.noise ? { noisePct: r.noise.pct } : {}),
+    marginPct: r.marginPct,
+    reprobes: r.reprobes,
   };
 }
 
 /** The probes in load order as one variant's sweep (each probe a point), for the sweep's table and charts. */
 export function probeSweep(r: Pick<CapacityRecord, 'by' | 'probes'>, label: string): VariantSweep {
-  const probes = [...r.probes].sort((a, b) => a.load - b.load);
+  // Pilots and probes that failed early are not points: their figures cover a few requests.
+  const probes = r.probes.filter((p) => !p.pilot && !(p.early && !p.holds)).sort((a, b) => a.load - b.load);
   return {
     variantId: 'capacity',
     label,

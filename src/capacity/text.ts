@@ -6,6 +6,8 @@ import { analyseSweeps, chartSeries, formatTable, sweepTable } from '../sweep/an
 import { renderChart } from '../sweep/chart-text.js';
 import { renderSvg } from '../sweep/chart-svg.js';
 import { loadPhrase, sloPhrase } from './judge.js';
+import { PILOT_REQUESTS } from './pilot.js';
+import { CAPACITY_MARGIN_PCT, MAX_PROBES_PER_LOAD } from './reprobe.js';
 import { probeSweep, type CapacityRecord } from './record.js';
 import type { CapacityBy } from './search.js';
 
@@ -22,11 +24,45 @@ function figures(m: Metrics, slo: readonly SloRule[]): string {
 export function probeLine(
   i: number,
   by: CapacityBy,
-  p: { value: number; numPrompts: number; holds: boolean; violations: string[]; metrics: object },
+  p: {
+    value: number;
+    numPrompts: number;
+    holds: boolean;
+    violations: string[];
+    metrics: object;
+    early?: string;
+    pilot?: boolean;
+    attempt?: number;
+  },
   slo: readonly SloRule[],
 ): string {
-  const verdict = p.holds ? 'holds' : `fails: ${p.violations.join('; ')}`;
-  return `probe ${i}  ${loadPhrase(by, p.value)}, ${p.numPrompts} requests: ${verdict} (${figures(p.metrics as Metrics, slo)})`;
+  const verdict = p.holds ? (p.early ? `holds (settled early: ${p.early})` : 'holds') : `fails: ${p.violations.join('; ')}`;
+  const kind = p.pilot ? ' (pilot)' : p.attempt ? ` (re-probe ${p.attempt - 1})` : '';
+  return `probe ${i}${kind}  ${loadPhrase(by, p.value)}, ${p.numPrompts} requests: ${verdict} (${figures(p.metrics as Metrics, slo)})`;
+}
+
+/** "margin 18% (re-probed 2x, noise ±4%)": how far under the limit the answer sits, and against what noise. */
+export function marginText(r: Pick<CapacityRecord, 'marginPct' | 'noisePct' | 'reprobes'>): string {
+  if (r.marginPct === null || r.marginPct === undefined) return '';
+  const noise = r.noisePct !== undefined ? `noise ±${r.noisePct}%` : 'noise not measured: no load ran twice in full';
+  const within = r.noisePct !== undefined && r.marginPct < r.noisePct ? ', within the noise' : '';
+  return `margin ${r.marginPct.toFixed(0)}%${within} (re-probed ${r.reprobes ?? 0}x, ${noise})`;
+}
+
+/** The rules that shorten and settle the search, one line each, for the header and the stage's start. */
+export function searchRules(spec: { by: CapacityBy; pilot?: boolean }): string[] {
+  return [
+    ...(spec.by === 'concurrency' && spec.pilot
+      ? [`pilots of ${PILOT_REQUESTS} requests (4 per concurrent request) double from the start to place the bracket`]
+      : []),
+    'a probe stops once its verdict cannot change: pNN fails once more than (100-NN)% of its planned requests broke the bound, holds once those left cannot',
+    `a load fails only when a re-probe agrees (two of up to ${MAX_PROBES_PER_LOAD}); a hold within max(${CAPACITY_MARGIN_PCT}%, the noise measured from re-probes) of a limit is re-probed too`,
+  ];
+}
+
+/** A probe running now: "probe at 64 concurrent users: 412/1000 requests, over the limit: ttft:p99 3/11". */
+export function progressLine(by: CapacityBy, p: { value: number; done: number; planned: number; tally: string }): string {
+  return `  ... ${loadPhrase(by, p.value)}: ${p.done}/${p.planned} requests${p.tally ? `, at or over the limit (so far/fails at): ${p.tally}` : ''}`;
 }
 
 const sloOf = (r: CapacityRecord) => parseSlo(r.slo);
@@ -40,7 +76,8 @@ export function answerLine(r: CapacityRecord, maxLoad?: number): string {
     r.failing === null
       ? `nothing failed up to the highest load searched${maxLoad ? ` (--max ${maxLoad})` : ''}`
       : `${loadPhrase(r.by, r.failing)} fail${r.by === 'rate' ? 's' : ''}: ${r.breaks} breaks first`;
-  return `answer: ${loadPhrase(r.by, r.answer)} at ${rules} (${above}; resolution ${r.resolution})`;
+  const margin = marginText(r);
+  return `answer: ${loadPhrase(r.by, r.answer)} at ${rules}${margin ? `: ${margin}` : ''} (${above}; resolution ${r.resolution})`;
 }
 
 export function goodputLine(r: CapacityRecord): string {

@@ -129,5 +129,7 @@ export function searchSpec(flags: Flags, slo: SloRule[]): CapacitySpec {
     resolution: parseResolution((flags.resolution as string | undefined) ?? '10%'),
     slo,
     ...(floor ? { minPrompts: floor } : {}),
+    // A --start the user gave is where the search starts; without one, pilots place it.
+    ...(flags.start === undefined ? { pilot: true } : {}),
   };
 }

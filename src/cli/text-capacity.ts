@@ -11,6 +11,8 @@ export function capacityProgressLine(e: CapacityEvent): string | null {
       return [`capacity of ${e.variantId} for ${e.slo} on the ${e.workload} workload`, ...e.rule.map((r) => `  ${r}`)].join('\n');
     case 'capacity-probe-started':
       return null;
+    case 'capacity-probe-progress':
+      return e.line;
     case 'capacity-probe':
       return `  ${e.line}`;
     case 'capacity-finished':
@@ -24,7 +26,9 @@ export function capacitySummaryText(c: CapacityView | undefined): string[] {
   const out = [`Capacity of ${c.label} under ${c.slo} (by ${c.by}, resolution ${c.resolution}, ${c.workload} workload)`];
   for (const p of c.probes) out.push(`  ${p.line}`);
   if (c.running)
-    out.push(`  probe ${c.running.index}  ${capacityLoadText(c.by, c.running.load)}, ${c.running.numPrompts} requests: not finished`);
+    out.push(
+      `  probe ${c.running.index}  ${capacityLoadText(c.by, c.running.load)}, ${c.running.done ?? 0}/${c.running.numPrompts} requests: not finished`,
+    );
   out.push(...(c.result?.lines ?? ['  the search did not finish']).map((l) => (l.startsWith('  ') ? l : `  ${l}`)), '');
   return out;
 }

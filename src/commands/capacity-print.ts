@@ -8,7 +8,7 @@ import { promptRule } from '../capacity/judge.js';
 import type { CapacityRecord } from '../capacity/record.js';
 import type { CapacityHooks, CapacitySpec } from '../capacity/runner.js';
 import { formatResolution } from '../capacity/search.js';
-import { capacityText, probeLine } from '../capacity/text.js';
+import { capacityText, probeLine, progressLine, searchRules } from '../capacity/text.js';
 
 export function searchHeader(target: string, spec: CapacitySpec): string {
   const unit = spec.by === 'concurrency' ? '' : ' req/s';
@@ -18,6 +18,7 @@ export function searchHeader(target: string, spec: CapacitySpec): string {
       `slo       ${formatSlo(spec.slo)}`,
       `search    highest ${spec.by} from ${spec.start}${unit} up to ${spec.max}${unit}: doubling, then bisecting to ${formatResolution(spec.resolution, spec.by)}`,
       `probes    ${promptRule(spec.slo)}${spec.minPrompts ? `; --num-prompts ${spec.minPrompts} at the least` : ''}`,
+      ...searchRules(spec).map((l) => `          ${l}`),
       ...(spec.slo.some((r) => r.metric === 'tpot') ? [`tpot      ${tpotDefinition()}`] : []),
     ].join('\n') + '\n'
   );
@@ -26,11 +27,28 @@ export function searchHeader(target: string, spec: CapacitySpec): string {
 /** Progress on stderr (not with --json), and the interrupt signal. */
 export function searchHooks(spec: CapacitySpec, json: boolean, signal: AbortSignal): CapacityHooks {
   let i = 0;
+  let last = 0;
+  const say = (line: string) => process.stderr.write(line + '\n');
   return {
     signal,
-    ...(json ? {} : { onProbe: (p) => process.stderr.write(probeLine(++i, spec.by, p, spec.slo) + '\n') }),
+    ...(json
+      ? {}
+      : {
+          onProbe: (p) => say(probeLine(++i, spec.by, p, spec.slo)),
+          // A probe of 1,000 requests can run for minutes: say where it stands every 10 s.
+          onProgress: (p) => {
+            if (Date.now() - last < PROGRESS_EVERY_MS) return;
+            last = Date.now();
+            say(progressLine(spec.by, p));
+          },
+          onStart: () => {
+            last = Date.now();
+          },
+        }),
   };
 }
+
+const PROGRESS_EVERY_MS = 10_000;
 
 /** Run `work` with Ctrl-C, SIGTERM and SIGHUP aborting it (the host's handler then stops every server and exits). */
 export async function withInterrupt<T>(work: (signal: AbortSignal) => Promise<T>): Promise<T> {

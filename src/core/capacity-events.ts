@@ -17,6 +17,12 @@ export interface CapacityProbeInfo {
   figures: Record<string, number | null>;
   /** "probe 3  16 concurrent users, 1000 requests: holds (p99 TTFT 812 ms, goodput 9.40 req/s)". */
   line: string;
+  /** Why it stopped before its last request (its verdict could no longer change). */
+  early?: string;
+  /** A short probe that only placed the bracket's start. */
+  pilot?: boolean;
+  /** 2 or 3: a re-probe of a load. */
+  attempt?: number;
 }
 
 /** The search's outcome: the answer, the failing probe above it, the rule that broke first, goodput. */
@@ -29,6 +35,9 @@ export interface CapacityAnswerInfo {
   requests: number;
   /** The answer, goodput and requests lines (src/capacity/text.ts). */
   lines: string[];
+  /** % under the tightest limit at the answer, and the noise measured from the re-probes (±%). */
+  marginPct?: number | null;
+  noisePct?: number;
 }
 
 export type CapacityEvent =
@@ -46,10 +55,21 @@ export type CapacityEvent =
     }
   | { type: 'capacity-probe-started'; variantId: string; index: number; load: number; numPrompts: number }
   | ({ type: 'capacity-probe'; variantId: string } & CapacityProbeInfo)
+  /**
+   * A running probe's requests so far (about every few seconds): `line` is the core's sentence,
+   * "... 64 concurrent users: 412/1000 requests, at or over the limit (so far/fails at): ttft:p99 3/11".
+   */
+  | { type: 'capacity-probe-progress'; variantId: string; index: number; load: number; done: number; planned: number; line: string }
   /** `error`: why the search has no answer (the server did not come up, it was skipped). */
   | ({ type: 'capacity-finished'; variantId: string; error?: string } & CapacityAnswerInfo);
 
-export const CAPACITY_EVENTS = ['capacity-started', 'capacity-probe-started', 'capacity-probe', 'capacity-finished'] as const;
+export const CAPACITY_EVENTS = [
+  'capacity-started',
+  'capacity-probe-started',
+  'capacity-probe',
+  'capacity-finished',
+  'capacity-probe-progress',
+] as const;
 
 export function isCapacityEvent(e: { type: string }): e is CapacityEvent {
   return (CAPACITY_EVENTS as readonly string[]).includes(e.type);

@@ -290,7 +290,7 @@ export interface ValidationRow {
   optimized: ValidationPoint | null;
   /** (optimized - baseline) / baseline, %; null when either side failed. */
   gainPct: number | null;
-  /** The margin the row was judged by: max(--margin, the host's measured noise), % (tune/decide/noise.ts). */
+  /** The margin the row was judged by: max(--margin, the host's measured noise), % (core/noise-rule.ts). */
   marginPct?: number;
   /** The winner loses to the baseline beyond that margin here, or fails where the baseline ran. */
   regression?: boolean;

@@ -3,7 +3,8 @@
 // importing the fold itself.
 import type { LiveSnapshot } from './metrics.js';
 import type { PlanInfo, SessionGpuTime, ValidationRow, VariantResult } from './events.js';
-import type { NoiseInfo, StageVerdict } from './stage-verdict.js';
+import type { StageVerdict } from './stage-verdict.js';
+import type { NoiseEstimate } from './noise-rule.js';
 import type { RunOfRuns } from './run-of-runs.js';
 import type { SweepView } from './view-sweep.js';
 import type { WaveClock } from './view-cost.js';
@@ -107,5 +108,5 @@ export interface SessionView {
   /** GPU-seconds of launches outside the stage tables (validation sides, sweeps), from launch-cost. */
   launchGpuS?: number;
   /** The host's run-to-run noise, as the core last measured it (noise-measured). */
-  noise?: NoiseInfo;
+  noise?: NoiseEstimate;
 }

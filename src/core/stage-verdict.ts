@@ -1,5 +1,6 @@
 // The core's verdict on a stage as the event stream carries it (stage-finished): every view shows
 // it as it is, none re-derives it.
+import type { NoiseEstimate, RunInterval } from './noise-rule.js';
 
 /**
  * The core's decision for one stage, as every view shows it: nothing here is re-derived by a
@@ -30,30 +31,11 @@ export interface StageVerdict {
   /** The tied set: every candidate its runs could not tell from the best, in the plan's order (src/tune/decide/repeats.ts). */
   tiedIds?: string[];
   /** Each measured candidate's mean objective and interval under the host's noise, by variant id. */
-  intervals?: Record<string, RunIntervalInfo>;
+  intervals?: Record<string, RunInterval>;
   /** The effective margin the stage decided with, %: the larger of --margin and the measured noise. */
   marginPct?: number;
   /** The property of the declared tie-break order that chose the winner among the tied set. */
   tieBreak?: string;
   /** The host's noise as the stage knew it when it decided. */
-  noise?: NoiseInfo;
-}
-
-/** The run-to-run noise of the objective measured on this host (src/tune/decide/noise.ts owns the rule). */
-export interface NoiseInfo {
-  /** 95% half-width of one run, % of the objective. */
-  pct: number;
-  runs: number;
-  /** What it was measured from: "3 runs of the defaults". */
-  source: string;
-  sdPct?: number;
-  df?: number;
-}
-
-/** A candidate's mean objective over its runs and the half-width the noise gives it. */
-export interface RunIntervalInfo {
-  mean: number;
-  /** % of the mean; absent while the noise is unknown. */
-  halfPct?: number;
-  runs: number;
+  noise?: NoiseEstimate;
 }

@@ -11,7 +11,7 @@ export interface CapacityView extends CapacityStart {
   /** Judged probes, in the order they ran. */
   probes: CapacityProbeInfo[];
   /** The probe being measured now. */
-  running?: { index: number; load: number; numPrompts: number };
+  running?: { index: number; load: number; numPrompts: number; done?: number; line?: string };
   /** Once the search ended. */
   result?: CapacityAnswerInfo & { error?: string };
 }
@@ -25,6 +25,8 @@ export function applyCapacityEvent(view: CapacityView | undefined, e: CapacityEv
   switch (e.type) {
     case 'capacity-probe-started':
       return { ...view, running: { index: e.index, load: e.load, numPrompts: e.numPrompts } };
+    case 'capacity-probe-progress':
+      return view.running?.index === e.index ? { ...view, running: { ...view.running, done: e.done, line: e.line } } : view;
     case 'capacity-probe': {
       const { type: _t, variantId: _v, ...probe } = e;
       const { running: _r, ...rest } = view;

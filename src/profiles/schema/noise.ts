@@ -1,5 +1,5 @@
 // What a session's decisions stood on, as a profile records it: the host's measured run-to-run
-// noise, the margin the decisions used, and the final tied set (src/tune/decide/noise.ts,
+// noise, the margin the decisions used, and the final tied set (src/core/noise-rule.ts,
 // repeats.ts). Scripts read `decision.noisePct` and `decision.tiedIds`; replay judges against
 // `noisePct`.
 import { z } from 'zod';

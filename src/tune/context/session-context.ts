@@ -16,7 +16,7 @@ import type { SessionCalibrator } from './calibration.js';
 import type { QualityRequest } from '../run/contract/types.js';
 import type { Served, ServedServer } from '../run/serve-run.js';
 import type { BudgetTracker } from '../budget/budget.js';
-import type { NoiseEstimate } from '../decide/noise.js';
+import type { NoiseEstimate } from '../../core/noise-rule.js';
 
 /** Steering from the front end while a session runs. */
 export class SessionControl {
@@ -114,7 +114,7 @@ export interface SessionContext {
   calibration?: SessionCalibrator;
   /** The run-to-run spread adaptive repeats measured so far, % (repeats.ts runSpreadPct). */
   repeatSpreadPct?: number;
-  /** This host's run-to-run noise of the objective, measured in this session (decide/noise.ts). */
+  /** This host's run-to-run noise of the objective, measured in this session (core/noise-rule.ts). */
   noise?: NoiseEstimate;
   /** Every successful run's objective this session, by variant id: what `noise` is pooled from (stage/noise-runs.ts). */
   noiseRuns?: Map<string, { label: string; values: number[] }>;

@@ -11,7 +11,7 @@
 // calls it again.
 import type { VariantResult } from '../../core/events.js';
 import { combineRepeats, objectiveValue, score, type DecideOptions } from './decide.js';
-import { effectiveMarginPct, gapPct, noiseText, runInterval, type NoiseEstimate, type RunInterval } from './noise.js';
+import { effectiveMarginPct, gapPct, noiseText, runInterval, type NoiseEstimate, type RunInterval } from '../../core/noise-rule.js';
 import { breakTieByOrder } from './tie-break.js';
 
 export const DEFAULT_REPEATS_MAX = 3;

@@ -5,7 +5,7 @@ import type { VariantResult } from '../../core/events.js';
 import type { StageVerdict } from '../../core/stage-verdict.js';
 import { decideStage, gainPct, score, type DecideOptions, type StageDecision } from './decide.js';
 import type { TiedDecision } from './repeats.js';
-import type { NoiseEstimate } from './noise.js';
+import type { NoiseEstimate } from '../../core/noise-rule.js';
 import { namedBaselineWarning, pickBaseline } from './validate.js';
 
 export interface StageDecisionOut {
@@ -36,9 +36,6 @@ function notEligibleRows(results: readonly VariantResult[], opts: DecideOptions)
   return Object.keys(out).length ? out : undefined;
 }
 
-/** What the stage's runs concluded (repeats.ts): the tied set, the tie-break's choice, and why. */
-export type RepeatsWord = TiedDecision;
-
 /**
  * A decision with the runs' word on it: the tied set's choice (repeats.ts) is the stage's, the
  * carried winner included, so one declared order decides every tie. The greedy rule still holds
@@ -49,7 +46,7 @@ function withRepeats(
   carried: VariantResult | null,
   results: readonly VariantResult[],
   opts: DecideOptions,
-  repeats?: RepeatsWord,
+  repeats?: TiedDecision,
 ): StageDecision {
   const top = repeats?.ranked[0];
   if (!repeats || !top || !d.winner) return d;
@@ -69,7 +66,7 @@ function engineVerdict(
   results: readonly VariantResult[],
   opts: DecideOptions,
   namedBaseline?: string,
-  repeats?: RepeatsWord,
+  repeats?: TiedDecision,
 ): StageDecisionOut {
   const d = withRepeats(decideStage(null, results, opts, null), null, results, opts, repeats);
   const baseline = pickBaseline(results, namedBaseline);
@@ -99,7 +96,7 @@ function laterVerdict(
   baseline: VariantResult | null,
   results: readonly VariantResult[],
   opts: DecideOptions,
-  repeats?: RepeatsWord,
+  repeats?: TiedDecision,
 ): StageDecisionOut {
   const d = withRepeats(decideStage(carried, results, opts, null), carried, results, opts, repeats);
   // The profile records a kept stage's gain as at most zero: the stage did not improve the winner.
@@ -127,7 +124,7 @@ function layoutVerdict(
   baseline: VariantResult | null,
   results: readonly VariantResult[],
   opts: DecideOptions,
-  repeats?: RepeatsWord,
+  repeats?: TiedDecision,
 ): StageDecisionOut {
   const d = withRepeats(decideStage(null, results, opts, null), null, results, opts, repeats);
   const reference = results.find((r) => score(r, opts).value !== null) ?? null;
@@ -154,7 +151,7 @@ export function decideStageVerdict(
   carried: VariantResult | null,
   baseline: VariantResult | null,
   results: readonly VariantResult[],
-  opts: DecideOptions & { baseline?: string; repeats?: RepeatsWord; layouts?: boolean; noise?: NoiseEstimate },
+  opts: DecideOptions & { baseline?: string; repeats?: TiedDecision; layouts?: boolean; noise?: NoiseEstimate },
 ): StageDecisionOut {
   const out =
     carried && opts.layouts

@@ -1,8 +1,8 @@
 // Replay judges a regression by the session's rule: the larger of --tolerance and the noise the
-// profile recorded on its host (decide/noise.ts), comparing the recorded winner's runs with one
+// profile recorded on its host (core/noise-rule.ts), comparing the recorded winner's runs with one
 // run now. The tolerance used and why go into the replay record.
 import type { Profile } from '../../profiles/schema/profile.js';
-import { effectiveMarginPct } from '../decide/noise.js';
+import { effectiveMarginPct } from '../../core/noise-rule.js';
 
 export interface ReplayTolerance {
   pct: number;

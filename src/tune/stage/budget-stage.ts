@@ -6,7 +6,7 @@
 // left must pay for it, else its row says it was not launched for want of budget. Adaptive
 // repeats do not run under a budget: it pays for candidates, not re-runs. Also: which stage runs
 // next (nextStage), by the best expected gain per GPU-hour of its candidates.
-import { effectiveMarginPct } from '../decide/noise.js';
+import { effectiveMarginPct } from '../../core/noise-rule.js';
 import type { VariantResult } from '../../core/events.js';
 import type { BudgetSkip, BudgetSkipKind } from '../../core/budget-events.js';
 import type { Scenario } from '../../core/scenario.js';

@@ -10,9 +10,9 @@ import { parseSlo } from '../../core/slo-rule.js';
 import type { Workload } from '../../bench/types.js';
 import { promptRule } from '../../capacity/judge.js';
 import { capacityRecord, CapacityRecordSchema, type CapacityRecord } from '../../capacity/record.js';
-import { runCapacity, type CapacityProbe, type CapacitySpec, type CapacityTarget } from '../../capacity/runner.js';
+import { runCapacity, type CapacityHooks, type CapacityProbe, type CapacitySpec, type CapacityTarget } from '../../capacity/runner.js';
 import { formatResolution, parseResolution } from '../../capacity/search.js';
-import { answerLine, goodputLine, probeLine, requestsLine } from '../../capacity/text.js';
+import { answerLine, goodputLine, probeLine, progressLine, requestsLine, searchRules } from '../../capacity/text.js';
 import type { SessionContext } from '../context/session-context.js';
 import { loadScenario } from '../launch/workloads.js';
 
@@ -22,13 +22,16 @@ const JOURNAL_FILE = 'capacity.json';
 function specOf(ctx: SessionContext): CapacitySpec | null {
   const c = ctx.config.capacity;
   if (!c) return null;
-  return { by: c.by, start: 1, max: c.max, resolution: parseResolution(c.resolution), slo: parseSlo(c.slo, '--capacity') };
+  return { by: c.by, start: 1, max: c.max, resolution: parseResolution(c.resolution), slo: parseSlo(c.slo, '--capacity'), pilot: true };
 }
 
 function probeInfo(
   i: number,
   spec: CapacitySpec,
-  p: Pick<CapacityProbe, 'holds' | 'breaks' | 'violations' | 'numPrompts'> & { value: number; metrics: object },
+  p: Pick<CapacityProbe, 'holds' | 'breaks' | 'violations' | 'numPrompts' | 'early' | 'pilot' | 'attempt'> & {
+    value: number;
+    metrics: object;
+  },
 ): CapacityProbeInfo {
   const m = p.metrics as Record<string, unknown>;
   const keys = [...spec.slo.map((r) => `${r.stat}_${r.metric}_ms`), 'request_goodput', 'request_throughput'];
@@ -42,8 +45,14 @@ function probeInfo(
     violations: p.violations,
     figures,
     line: probeLine(i, spec.by, p, spec.slo),
+    ...(p.early ? { early: p.early } : {}),
+    ...(p.pilot ? { pilot: true } : {}),
+    ...(p.attempt ? { attempt: p.attempt } : {}),
   };
 }
+
+/** A running probe's progress goes on the stream at most this often. */
+const PROGRESS_EVERY_MS = 5000;
 
 function finished(ctx: SessionContext, variantId: string, r: CapacityRecord, max: number, error?: string): void {
   const lines = error ? [`capacity: no answer: ${error}`] : [answerLine(r, max), goodputLine(r), requestsLine(r)];
@@ -57,6 +66,8 @@ function finished(ctx: SessionContext, variantId: string, r: CapacityRecord, max
     goodput: r.goodput,
     requests: r.requests,
     lines,
+    marginPct: r.marginPct ?? null,
+    ...(r.noisePct !== undefined ? { noisePct: r.noisePct } : {}),
     ...(error ? { error } : {}),
   });
 }
@@ -71,6 +82,31 @@ function journaled(ctx: SessionContext, winnerId: string, spec: CapacitySpec): C
     : null;
 }
 
+/** The search's probes and progress on the event stream (progress at most every PROGRESS_EVERY_MS). */
+function stageHooks(ctx: SessionContext, variantId: string, spec: CapacitySpec, signal: AbortSignal): CapacityHooks {
+  let i = 0;
+  let lastProgress = 0;
+  return {
+    signal,
+    onStart: (load, numPrompts) => ctx.emit({ type: 'capacity-probe-started', variantId, index: i + 1, load, numPrompts }),
+    onProbe: (p) => ctx.emit({ type: 'capacity-probe', variantId, ...probeInfo(++i, spec, p) }),
+    onProgress: (p) => {
+      const now = Date.now();
+      if (now - lastProgress < PROGRESS_EVERY_MS) return;
+      lastProgress = now;
+      ctx.emit({
+        type: 'capacity-probe-progress',
+        variantId,
+        index: i + 1,
+        load: p.value,
+        done: p.done,
+        planned: p.planned,
+        line: progressLine(spec.by, p),
+      });
+    },
+  };
+}
+
 /** Search the winner's capacity; null without --capacity, or when no answer could be had (said in the events). */
 export async function capacityOfWinner(ctx: SessionContext, winner: VariantResult): Promise<CapacityRecord | null> {
   const spec = specOf(ctx);
@@ -82,6 +118,7 @@ export async function capacityOfWinner(ctx: SessionContext, winner: VariantResul
   const rule = [
     `highest ${spec.by} from ${spec.start} up to ${spec.max}: doubling, then bisecting to ${resolution}`,
     `probes: ${promptRule(spec.slo)}`,
+    ...searchRules(spec),
   ];
   ctx.emit({
     type: 'capacity-started',
@@ -111,7 +148,17 @@ export async function capacityOfWinner(ctx: SessionContext, winner: VariantResul
     workload: (n) => loadScenario({ ...scenario, numPrompts: n }, config.model, loaded),
     maxConcurrency: scenario.maxConcurrency,
   });
-  const empty = { by: spec.by, answer: null, failing: null, breaks: null, goodput: null, probes: [], requests: 0 };
+  const empty = {
+    by: spec.by,
+    answer: null,
+    failing: null,
+    breaks: null,
+    goodput: null,
+    probes: [],
+    requests: 0,
+    marginPct: null,
+    reprobes: 0,
+  };
   const none = (why: string) =>
     finished(
       ctx,
@@ -124,18 +171,11 @@ export async function capacityOfWinner(ctx: SessionContext, winner: VariantResul
     none('this session has a scripted runner and no server to search on');
     return null;
   }
-  let i = 0;
   const served = await ctx.serve(
     winner.variant,
     [scenario],
     { stage: 'capacity', skipSignal: ctx.control.nextSkipSignal(winner.variant.id) },
-    (server) =>
-      runCapacity(target(server.baseUrl), spec, {
-        signal: server.signal,
-        onStart: (load, numPrompts) =>
-          ctx.emit({ type: 'capacity-probe-started', variantId: winner.variantId, index: i + 1, load, numPrompts }),
-        onProbe: (p) => ctx.emit({ type: 'capacity-probe', variantId: winner.variantId, ...probeInfo(++i, spec, p) }),
-      }),
+    (server) => runCapacity(target(server.baseUrl), spec, stageHooks(ctx, winner.variantId, spec, server.signal)),
   );
   if (served.gpuTime) ctx.cost.addLaunch(ctx.emit, 'capacity', { variantId: winner.variantId, gpuTime: served.gpuTime });
   if (ctx.signal?.aborted) throw new AbortedError();

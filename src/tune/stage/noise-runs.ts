@@ -1,8 +1,8 @@
 // The session's record of every run's objective, by variant: what the host's noise is pooled from
-// (decide/noise.ts), updated by every stage's runs, confirmations and repeats, and said on the
+// (core/noise-rule.ts), updated by every stage's runs, confirmations and repeats, and said on the
 // event stream each time it changes.
 import type { VariantResult } from '../../core/events.js';
-import { pooledNoise } from '../decide/noise.js';
+import { pooledNoise } from '../../core/noise-rule.js';
 import { runValues } from '../decide/repeats.js';
 import type { SessionContext } from '../context/session-context.js';
 

@@ -5,7 +5,7 @@ import type { VariantResult } from '../../core/events.js';
 import type { Scenario } from '../../core/scenario.js';
 import type { SessionContext } from '../context/session-context.js';
 import { baselineWhy, journaledForValidation, reusableForValidation, validationKey, validationTable } from '../decide/validate.js';
-import { effectiveMarginPct } from '../decide/noise.js';
+import { effectiveMarginPct } from '../../core/noise-rule.js';
 import { scenarioKey } from '../launch/workloads.js';
 import { earlierBaseline, reusedLine } from './baseline-reuse.js';
 import { wholeHostVariant } from '../plan/replica.js';

@@ -87,7 +87,7 @@ describe('servelab capacity --base-url on sim-serve', () => {
       failing: number;
       breaks: string;
       goodput: number;
-      probes: { load: number; numPrompts: number; holds: boolean }[];
+      probes: { load: number; numPrompts: number; holds: boolean; early?: string }[];
     };
     expect(out.by).toBe('concurrency');
     expect(out.failing - out.answer).toBeGreaterThan(0);
@@ -97,7 +97,10 @@ describe('servelab capacity --base-url on sim-serve', () => {
     expect(out.goodput).toBeGreaterThan(0);
     // Doubling from 16 first, and every probe sized for p98 (10 x 100/(100-98) requests).
     expect(out.probes.slice(0, 2).map((p) => p.load)).toEqual([16, 32]);
-    expect(out.probes.every((p) => p.numPrompts === 500)).toBe(true);
+    // (a probe stops once its verdict cannot change: then it sent fewer, and says why).
+    expect(out.probes.every((p) => p.numPrompts === 500 || (p.early !== undefined && p.numPrompts < 500))).toBe(true);
+    // A load fails only when a re-probe agrees: the failing load was probed at least twice.
+    expect(out.probes.filter((p) => p.load === out.failing).filter((p) => !p.holds).length).toBeGreaterThanOrEqual(2);
     expect(out.probes.find((p) => p.load === out.answer)!.holds).toBe(true);
 
     // Both ends benchmarked again with servelab bench (the same prompts, the same count).
@@ -142,7 +145,7 @@ describe('servelab capacity PROFILE --sim', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain('will run');
     expect(r.stdout).toMatch(
-      /^answer: 16 concurrent users at mean TPOT < 200 ms \(nothing failed up to the highest load searched \(--max 16\)/m,
+      /^answer: 16 concurrent users at mean TPOT < 200 ms: margin \d+% \(re-probed 0x, noise not measured: no load ran twice in full\) \(nothing failed up to the highest load searched \(--max 16\)/m,
     );
     expect(r.stdout).toMatch(/^goodput at the answer: [\d.]+ req\/s meeting the SLO/m);
     expect(r.stdout).toMatch(/^concurrency +tok\/s\/GPU/m);

@@ -44,8 +44,18 @@ describe('the capacity projection', () => {
     expect(v.capacity?.probes.map((p) => p.load)).toEqual([1]);
     expect(v.capacity?.running).toEqual({ index: 2, load: 2, numPrompts: 32 });
     expect(capacitySummaryText(v.capacity).join('\n')).toMatch(
-      /probe 2 {2}2 concurrent, 32 requests: not finished\n {2}the search did not finish/,
+      /probe 2 {2}2 concurrent, 0\/32 requests: not finished\n {2}the search did not finish/,
     );
+  });
+
+  it("files a running probe's progress, with the core's line, in the headless text too", () => {
+    const line = '  ... 2 concurrent users: 12/32 requests, at or over the limit (so far/fails at): ttft:p99 1/2';
+    const progress: TuneEvent = { type: 'capacity-probe-progress', variantId: 'vllm', index: 2, load: 2, done: 12, planned: 32, line };
+    const v = projectSession([...events, progress]);
+    expect(v.capacity?.running).toEqual({ index: 2, load: 2, numPrompts: 32, done: 12, line });
+    expect(capacitySummaryText(v.capacity).join('\n')).toContain('probe 2  2 concurrent, 12/32 requests: not finished');
+    // Progress of a probe that is no longer the running one is not filed.
+    expect(projectSession([...events, { ...progress, index: 1 } as TuneEvent]).capacity?.running?.done).toBeUndefined();
   });
 
   it('files the answer and clears the running launch', () => {

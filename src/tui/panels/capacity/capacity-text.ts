@@ -20,7 +20,7 @@ export function capacityLines(c: CapacityView, width: number, room: number): Cap
   const running: CapacityLine[] = c.running
     ? [
         {
-          text: `${c.running.index} ${capacityLoadText(c.by, c.running.load)}, ${c.running.numPrompts} requests: measuring…`,
+          text: `${c.running.index} ${capacityLoadText(c.by, c.running.load)}, ${c.running.done ?? 0}/${c.running.numPrompts} requests: measuring…`,
           tone: 'muted',
         },
       ]

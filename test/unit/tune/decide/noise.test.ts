@@ -1,7 +1,7 @@
 // The noise rule's statistics: pooled relative variance over groups of repeated runs, the
 // Student-t half-width, and the effective margin of two candidates' intervals.
 import { describe, expect, it } from 'vitest';
-import { effectiveMarginPct, noiseText, pooledNoise, runInterval, tQuantile } from '../../../../src/tune/decide/noise.js';
+import { effectiveMarginPct, noiseText, pooledNoise, runInterval, tQuantile } from '../../../../src/core/noise-rule.js';
 
 describe('pooledNoise', () => {
   it('pools the relative deviations of every group run twice or more; single runs add nothing', () => {

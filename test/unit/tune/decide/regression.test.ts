@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { regressesNowhere, validationTable } from '../../../../src/tune/decide/validate.js';
 import { regressionLine } from '../../../../src/core/validation-table.js';
-import { effectiveMarginPct } from '../../../../src/tune/decide/noise.js';
+import { effectiveMarginPct } from '../../../../src/core/noise-rule.js';
 import type { VariantResult } from '../../../../src/core/events.js';
 import type { Scenario } from '../../../../src/core/scenario.js';
 

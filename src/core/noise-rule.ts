@@ -1,6 +1,7 @@
 // The noise rule: a difference between two measurements on this host counts only when it exceeds
 // both the user's --margin and the run-to-run noise servelab measured here. One owner: every
-// decision (stages, budget, validation, replay, capacity) asks this file.
+// decision (stages, budget, validation, replay, capacity) asks this file; it sits in the core so
+// that capacity, below the tuner, judges by the same rule.
 //
 // How the noise is measured: every variant run more than once in the session (the first stage's
 // confirmation of its best two, every later confirmation and repeat) is a group of runs of one
@@ -12,10 +13,24 @@
 // Overlapping 95% intervals is a stricter test than a two-sample t test at 95% (about 99% for equal
 // runs): a tuner that names a winner by noise costs more than one that says "tied".
 
-import type { NoiseInfo, RunIntervalInfo } from '../../core/stage-verdict.js';
+/** The run-to-run noise of the objective measured on this host. */
+export interface NoiseEstimate {
+  /** 95% half-width of one run, % of the objective. */
+  pct: number;
+  runs: number;
+  /** What it was measured from: "3 runs of the defaults". */
+  source: string;
+  sdPct?: number;
+  df?: number;
+}
 
-/** The run-to-run noise measured on this host, as a half-width in percent of the objective (its shape: core/stage-verdict.ts). */
-export type NoiseEstimate = NoiseInfo;
+/** A candidate's mean objective over its runs and the half-width the noise gives it. */
+export interface RunInterval {
+  mean: number;
+  /** % of the mean; absent while the noise is unknown. */
+  halfPct?: number;
+  runs: number;
+}
 
 // Student-t two-sided 95% quantiles t(0.975, df) for df 1..30 (any statistics table).
 const T975 = [
@@ -77,9 +92,6 @@ export function effectiveMarginPct(marginPct: number, noise: NoiseEstimate | und
   const scale = na !== undefined && nb !== undefined ? 1 / Math.sqrt(Math.max(1, na)) + 1 / Math.sqrt(Math.max(1, nb)) : 1;
   return Math.max(marginPct, noise.pct * scale);
 }
-
-/** A candidate's interval: the mean of its runs and the half-width the measured noise gives it, %. */
-export type RunInterval = RunIntervalInfo;
 
 export function runInterval(values: readonly number[], noise: NoiseEstimate | undefined): RunInterval {
   const m = values.reduce((a, b) => a + b, 0) / Math.max(1, values.length);
