@@ -30,7 +30,7 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<{ default:
     load: () => import('./commands/random-gguf.js'),
   },
   'trace-gen': {
-    summary: 'a synthetic Mooncake-format trace (shared prefixes, sessions) for bench',
+    summary: 'a synthetic Mooncake-format trace: shared prefixes, sessions',
     load: () => import('./commands/trace-gen.js'),
   },
 };

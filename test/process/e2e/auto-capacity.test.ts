@@ -69,7 +69,7 @@ describe('servelab --auto --sim --capacity', () => {
     const out = run.stdout;
     expect(out).toMatch(/^Capacity of vllm defaults under tpot:mean<30 \(by concurrency, resolution 25% of the answer/m);
     const m =
-      /answer: (\d+) concurrent users? at mean TPOT < 30 ms \((\d+) concurrent users fail: tpot:mean breaks first; resolution 25% of the answer\)/.exec(
+      /answer: (\d+) concurrent users? at mean TPOT < 30 ms(?:: margin [^(]+\([^)]+\))? \((\d+) concurrent users fail: tpot:mean breaks first; resolution 25% of the answer\)/.exec(
         out,
       );
     expect(m, out).not.toBeNull();

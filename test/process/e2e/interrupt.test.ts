@@ -50,6 +50,9 @@ describe('interrupting servelab --auto', () => {
         '--json',
         // (both measured in full: early stop would stop vLLM against SGLang, which runs first)
         '--no-early-stop',
+        // (one run each: the journal is under test here; a tied pair's confirmation runs would add launches)
+        '--repeats-max',
+        '1',
       ],
       cwd,
       (e, child) => {
