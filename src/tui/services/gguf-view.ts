@@ -7,7 +7,7 @@ import { resolve } from 'node:path';
 import { plain } from '../../gguf/format.js';
 import { readGgufHeader } from '../../gguf/read.js';
 import { RANDOM_NOTE } from '../../gguf/random.js';
-import { ggufFacts } from '../../tune/plan/llamacpp-gguf.js';
+import { ggufFacts } from '../../engines/llamacpp/gguf.js';
 import type { ModelView } from './types.js';
 
 export function ggufModelView(id: string): ModelView {
