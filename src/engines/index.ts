@@ -8,6 +8,7 @@ import { sglang } from './sglang/adapter.js';
 import { sim } from './sim/adapter.js';
 import { trtllm } from './trtllm/adapter.js';
 import type { EngineAdapter, LaunchContext } from './types.js';
+import type { EnginePlanning } from './plan-types.js';
 import { vllm } from './vllm/adapter.js';
 import type { LaunchSpec } from '../host/launch-spec.js';
 
@@ -33,4 +34,19 @@ export function adapterFor(variant: Variant, ctx: Pick<LaunchContext, 'sim'>): E
 /** variant -> LaunchSpec, choosing the adapter as `adapterFor` does. */
 export function buildLaunchSpec(variant: Variant, ctx: LaunchContext): LaunchSpec {
   return adapterFor(variant, ctx).command(variant, ctx);
+}
+
+/** An engine's own planning (its stages, preflight, model files), when it has one; undefined for the GPU engines and unknown names. */
+export function planningOf(engine: string): EnginePlanning | undefined {
+  return isEngineName(engine) || engine === 'sim' ? ADAPTERS[engine].planning : undefined;
+}
+
+/** The engine whose own stages include `stage` (another engine's winner skips them), or undefined. */
+export function stageOwner(stage: string): EngineAdapter | undefined {
+  return Object.values(ADAPTERS).find((a) => a.planning?.ownStages.includes(stage));
+}
+
+/** What a variant's server loads, as the comparison tables name it: the engine's own name for its model file (a GGUF's name and weight type), else the model id. */
+export function servedName(v: { engine: string; model: string }): string {
+  return planningOf(v.engine)?.servedName?.(v.model) ?? v.model;
 }

@@ -5,6 +5,7 @@ import type { ServerMetricsSample } from '../core/metrics.js';
 import type { LaunchSpec } from '../host/launch-spec.js';
 import type { EngineRanks, NodeLayout } from '../host/slurm/index.js';
 import type { BuildOptions } from '../host/llamacpp-build.js';
+import type { EnginePlanning } from './plan-types.js';
 
 export interface EngineInfo {
   engine: EngineName | 'sim';
@@ -53,7 +54,7 @@ export interface FailureContext {
   gpu?: { name: string; computeCap?: string };
   /** The variant's speculative knobs, so a speculative start failure names the combination. */
   speculative?: SpeculativeKnob;
-  /** llama.cpp: the GGUF weight type the launch repacks for the CPU's AMX kernels, when it does (llamacpp-gguf.ts amxRepackedType). */
+  /** llama.cpp: the GGUF weight type the launch repacks for the CPU's AMX kernels, when it does (llamacpp/gguf.ts amxRepackedType). */
   amxRepacked?: string;
 }
 
@@ -96,7 +97,7 @@ export interface EngineAdapter {
   defaultPort: number;
   /**
    * What the server is handed as its model: a Hugging Face checkpoint, or a GGUF file (planned,
-   * checked, predicted and quantized by servelab's GGUF code: tune/plan/llamacpp-*.ts).
+   * checked and quantized by the engine's own `planning`, predicted by tune/plan/llamacpp-predict.ts).
    */
   modelFiles: 'checkpoint' | 'gguf';
   /** The engine's official container image repository (no tag). */
@@ -138,4 +139,6 @@ export interface EngineAdapter {
    * on when it is off by default. Absent: the client reads the OpenAI usage field alone.
    */
   cacheReport?: { fields: readonly string[]; enableFlag?: string; source: string };
+  /** Its own stages, preflight rules and model-file preparation, when they are not the GPU engines' (llama.cpp). */
+  planning?: EnginePlanning;
 }

@@ -1,6 +1,6 @@
 // The CPU side of this host, for engines that compute on it (llama.cpp), and the one reader of
 // /proc/cpuinfo and /proc/stat: threads this process may use, memory available, the CPU's model
-// and flags (Intel AMX: llama.cpp picks its AMX kernels then; see src/tune/plan/llamacpp-gguf.ts
+// and flags (Intel AMX: llama.cpp picks its AMX kernels then; see src/engines/llamacpp/gguf.ts
 // hostQuirkArgs), and how busy other processes keep the cores. The llama.cpp estimate takes these
 // as facts (src/model/cpu.ts cpuFactsFrom). A host without an NVIDIA GPU is a real host for such
 // an engine: cpuOnlyHost.

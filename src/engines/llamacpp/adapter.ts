@@ -14,6 +14,7 @@ import { buildLlamaCpp } from '../../host/llamacpp-build.js';
 import { classifyFromLog } from '../failures.js';
 import { detectLlamaCpp, findLlamaServer } from './detect.js';
 import { parsePrometheus, pickMetrics } from '../metrics.js';
+import { LLAMACPP_PLANNING } from './planning.js';
 import type { EngineAdapter, LaunchContext } from '../types.js';
 import type { LaunchSpec } from '../../host/launch-spec.js';
 
@@ -144,4 +145,5 @@ export const llamacpp: EngineAdapter = {
   oneNode: 'llama-server runs on one node',
   findExecutable: (given) => findLlamaServer(given)?.path,
   build: buildLlamaCpp,
+  planning: LLAMACPP_PLANNING,
 };

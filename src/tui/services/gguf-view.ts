@@ -1,13 +1,13 @@
 // The Model screen's facts for a GGUF file (llama.cpp's model): read from the file's own header,
 // not from a config.json or the built-in catalog. The shapes come from the planner's reading
-// (ggufFacts, llamacpp-gguf.ts); heads and parameters from the header's metadata and tensors; a
+// (ggufFacts, src/engines/llamacpp/gguf.ts); heads and parameters from the header's metadata and tensors; a
 // file `servelab random-gguf` wrote says so, since its outputs are meaningless.
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { plain } from '../../gguf/format.js';
 import { readGgufHeader } from '../../gguf/read.js';
 import { RANDOM_NOTE } from '../../gguf/random.js';
-import { ggufFacts } from '../../tune/plan/llamacpp-gguf.js';
+import { ggufFacts } from '../../engines/llamacpp/gguf.js';
 import type { ModelView } from './types.js';
 
 export function ggufModelView(id: string): ModelView {

@@ -5,10 +5,11 @@ import type { Objective } from '../../core/objective.js';
 import type { SloRule } from '../../core/slo-rule.js';
 import type { Scenario } from '../../core/scenario.js';
 import type { TpotMode } from '../../core/tpot.js';
+import type { LlamaCppConfig } from '../../engines/plan-types.js';
 
 /** The GPU engines' stages (vLLM, SGLang, TensorRT-LLM): the default when llama.cpp is not asked for. */
 export const GPU_STAGES = ['engine', 'quantization', 'parallelism', 'batching', 'attention', 'compile', 'speculative'] as const;
-/** llama.cpp's stages (llama-server's own knobs: llamacpp-candidates.ts). */
+/** llama.cpp's stages (llama-server's own knobs: engines/llamacpp/stages.ts). */
 export const LLAMACPP_STAGES = ['engine', 'quantization', 'offload', 'slots', 'batch-size', 'kv-cache', 'threads', 'speculative'] as const;
 /** Every stage, in the order a session mixing both kinds runs them. */
 export const STAGES = [
@@ -180,19 +181,6 @@ export interface SessionConfig {
   warmupScaled?: boolean;
   /** `--no-regress`: keep the best finalist that loses to the baseline on no validation workload, or say none does. */
   noRegress?: boolean;
-}
-
-/** What a llama.cpp session serves: GGUF files, a draft model, the binary. */
-export interface LlamaCppConfig {
-  /**
-   * The GGUF files the quantization stage compares (--gguf, repeatable; --model FILE.gguf is the
-   * first). One F16/BF16/F32 file alone: llama-quantize makes the others in the run folder.
-   */
-  gguf: string[];
-  /** A draft GGUF for the speculative stage (--draft-model); none: the stage is skipped. */
-  draftModel?: string;
-  /** llama-server to launch (--llama-server); default PATH, then servelab's build. */
-  server?: string;
 }
 
 /** What `--quality N`, `--quality-floor X` and `--quality-eval FILE` ask (tune/request/quality-flags.ts). */

@@ -11,7 +11,8 @@ import type { SessionCalibration as CalibrationRecord } from '../../profiles/sch
 import { observationOf, simPredictor, workloadOf, type SimObservation } from '../../sim/predict/calibrated.js';
 import { UserError } from '../../core/errors.js';
 import type { SessionConfig } from '../config/config.js';
-import type { Plan, PlanHost } from '../plan/types.js';
+import type { Plan } from '../plan/types.js';
+import type { PlanHost } from '../../engines/plan-types.js';
 import { stageScenario } from '../plan/replica.js';
 import { pctFigure } from '../../core/format.js';
 

@@ -1,20 +1,19 @@
 // The candidates of each later stage: what the planner tries next from the carried winner, one
 // kind of knob per stage. Enumerated values (attention backends, speculative methods) come from
 // the engines' knob tables at the variant's engine version, so a new backend is one table row.
-import { getAdapter, servesGguf } from '../../engines/index.js';
-import type { Candidate, ExpandContext, PlanHost } from './types.js';
+import { getAdapter, planningOf, stageOwner } from '../../engines/index.js';
+import type { Candidate, EngineStageContext, PlanHost, StageOut } from '../../engines/plan-types.js';
+import type { ExpandContext } from './types.js';
+import { scenarioLengths } from './deps.js';
 import type { Knobs, KnobName, Variant } from '../../core/variant.js';
 import { rowAt } from '../../engines/table.js';
 import { resolveVersion } from '../../engines/data/versions.js';
 import type { ModelInfo } from '../../model/models.js';
 import type { StageName } from '../config/config.js';
 import { crossNodeCandidates } from './cross-node.js';
-import { isLlamaOnlyStage, llamaStageCandidates } from './llamacpp-candidates.js';
 
 const BATCHED_TOKENS = [4096, 8192, 16384];
 const RUNNING_SEQS = [512, 1024];
-
-type StageOut = { candidates: Candidate[]; skipped?: string; notes: string[] };
 
 function quantization(w: Variant, ctx: ExpandContext, info: ModelInfo | undefined): StageOut {
   const { config, fp8Checkpoint } = ctx;
@@ -116,9 +115,16 @@ function speculative(w: Variant, info: ModelInfo | undefined): StageOut {
   return { candidates: c.filter((x) => !!methods[x.knobs.speculative!.method]), notes };
 }
 
+/** What an engine's own stages are expanded with (EngineAdapter.planning), from the planner's context. */
+export function engineStageContext(ctx: ExpandContext): EngineStageContext {
+  return { session: ctx.config, host: ctx.host, requestLengths: () => scenarioLengths(ctx.config.scenario) };
+}
+
 export function stageCandidates(stage: StageName, w: Variant, ctx: ExpandContext): StageOut {
-  if (servesGguf(w.engine)) return llamaStageCandidates(stage, w, ctx);
-  if (isLlamaOnlyStage(stage)) return { candidates: [], skipped: `a llama.cpp stage: the carried winner is ${w.engine}`, notes: [] };
+  const own = planningOf(w.engine);
+  if (own) return own.stageCandidates(stage, w, engineStageContext(ctx));
+  const owner = stageOwner(stage);
+  if (owner) return { candidates: [], skipped: `a ${owner.label} stage: the carried winner is ${w.engine}`, notes: [] };
   const info = ctx.deps.model(ctx.config.model);
   switch (stage) {
     case 'engine':

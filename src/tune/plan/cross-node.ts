@@ -7,9 +7,10 @@
 import type { Knobs } from '../../core/variant.js';
 import { getAdapter } from '../../engines/index.js';
 import type { ModelInfo } from '../../model/models.js';
-import type { Candidate, ExpandContext } from './types.js';
+import type { ExpandContext } from './types.js';
+import type { Candidate } from '../../engines/plan-types.js';
 import { engineStageTp } from './tp.js';
-import type { PlanHost } from './types.js';
+import type { PlanHost } from '../../engines/plan-types.js';
 
 /** Nodes of the cluster the planner sees (1 on one host). */
 export function clusterNodes(host: PlanHost): number {

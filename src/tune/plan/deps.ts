@@ -1,7 +1,7 @@
 // The planner's view of the rest of servelab, wired to the real modules: engine adapters for
 // commands and supported knobs, the shared estimate for fit and preflight, and the simulator's
 // virtual clock for predictions.
-import { servesGguf } from '../../engines/index.js';
+import { planningOf, servesGguf } from '../../engines/index.js';
 import type { Failure } from '../../core/events.js';
 import type { EngineName, Variant } from '../../core/variant.js';
 import { rowAt, supportedKnobs } from '../../engines/table.js';
@@ -17,8 +17,8 @@ import { scenarioRequests } from '../../sim/predict/workload.js';
 import type { SessionConfig } from '../config/config.js';
 import { launchWeights } from '../launch/dummy-weights.js';
 import { launchContext, prepareLaunch } from '../launch/launch.js';
-import type { PlanDeps, PlanHost, PreflightResult } from './types.js';
-import { llamacppPreflight } from './llamacpp-preflight.js';
+import type { PlanDeps } from './types.js';
+import type { PlanHost, PreflightResult } from '../../engines/plan-types.js';
 import { llamacppPrior } from './llamacpp-predict.js';
 import type { Predicted } from '../../core/events.js';
 import type { Scenario } from '../../core/scenario.js';
@@ -112,9 +112,9 @@ export function realPlanDeps(config: SessionConfig, host: HostInfo, runDir: stri
       return { ...spec, env: engineEnv };
     },
     weights: (variant) => launchWeights(config, variant, 'plan'),
-    // llama.cpp's own checks (llamacpp-preflight.ts); the GPU engines' rules do not apply to it.
+    // An engine with its own planning has its own checks (llama.cpp: engines/llamacpp/preflight.ts); the GPU engines' rules do not apply to it.
     preflight: (variant) =>
-      servesGguf(variant.engine) ? llamacppPreflight(variant, planHost(host)) : preflightVariant(variant, host, modelOf(variant.model)),
+      planningOf(variant.engine)?.preflight(variant, planHost(host)) ?? preflightVariant(variant, host, modelOf(variant.model)),
     fits(variant) {
       const m = modelOf(variant.model);
       if (!gpu || !m) return undefined;

@@ -17,7 +17,7 @@ import { NEUTRAL } from '../../model/calibration/corrections.js';
 import { llamacppFigures, planGgufFacts } from '../../sim/predict/llamacpp-calibrated.js';
 import type { SessionConfig } from '../config/config.js';
 import { scenarioRequests } from '../../sim/predict/workload.js';
-import { quantizedGgufs } from './llamacpp-gguf.js';
+import { quantizedGgufs } from '../../engines/llamacpp/gguf.js';
 import { existsSync } from 'node:fs';
 
 /** Register the derived facts of each file llama-quantize will make for this session. */

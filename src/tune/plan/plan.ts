@@ -2,14 +2,15 @@
 // carried winner in one kind of knob. Later stages depend on who wins earlier ones, so a stage is
 // expanded from the carried winner when it runs (expandStage); buildPlan expands every stage
 // ahead of time along the predicted path, so the user can see, edit and dry-run the whole plan.
-import { servesGguf } from '../../engines/index.js';
+import { planningOf } from '../../engines/index.js';
 import type { EngineName, Knobs, Variant } from '../../core/variant.js';
 import { resolveVersion } from '../../engines/data/versions.js';
 import { stageCandidates } from './candidates.js';
 import { engineStageTp } from './tp.js';
 import { clusterEngineTp } from './cross-node.js';
 import { STAGE_TITLES, stageTitle, type SessionConfig, type StageName } from '../config/config.js';
-import type { ExpandContext, Plan, PlanDeps, PlanHost, PlannedVariant, PlanStage } from './types.js';
+import type { ExpandContext, Plan, PlanDeps, PlannedVariant, PlanStage } from './types.js';
+import type { EnginePlanning, PlanHost } from '../../engines/plan-types.js';
 import { makeVariant } from './variant-ids.js';
 import { matchesDrop, sameCommand, tryCommand } from './variant-checks.js';
 import { sameServerAs } from '../decide/same-server.js';
@@ -19,12 +20,11 @@ import { chooseCheckpoint, findFp8Checkpoint } from './checkpoint.js';
 import { hostLayoutCandidates, replicaFor, replicaShareNote, replicaStageOrder, stageGpusText, stageScenario } from './replica.js';
 import type { ReplicaInfo } from './types.js';
 import { PREDICTED_PATH_NOTE, predictedPathVariants, wantsPredictedPaths, type WalkStep } from './predicted-path.js';
-import { hostQuirks, NO_REPACK_NOTE, sessionGgufs } from './llamacpp-gguf.js';
 
-/** llama.cpp's engine-stage knobs: the user's extra argv plus what every launch needs on this host (hostQuirks), carried by every later variant. */
-const llamaEngineKnobs = (config: SessionConfig, host: PlanHost, extra: string[] | undefined): Knobs => ({
+/** An engine's own engine-stage knobs: the user's extra argv plus what every launch needs on this host (its planning's hostKnobs), carried by every later variant. */
+const ownEngineKnobs = (own: EnginePlanning, config: SessionConfig, host: PlanHost, extra: string[] | undefined): Knobs => ({
   extraArgs: extra,
-  ...hostQuirks(sessionGgufs(config), host),
+  ...own.hostKnobs?.(config, host).knobs,
 });
 
 export const CAVEATS = [
@@ -106,13 +106,15 @@ export function engineStage(
       ? clusterEngineTp(ctx, ctx.checkpoint)
       : engineStageTp(deps.model(ctx.checkpoint) ?? deps.model(config.model), host.gpuCount));
   const engines = ctx.onlyFirst ? config.engines.slice(0, 1) : config.engines;
-  // llama.cpp serves the first GGUF file, on its own layout (no TP: -ngl and -sm place the layers).
-  const items = engines.map((engine) => ({
-    variant: servesGguf(engine)
+  // An engine with its own planning serves its own model file (llama.cpp: the first GGUF) on its
+  // own layout (no TP: llama.cpp's -ngl and -sm place the layers).
+  const items = engines.map((engine) => {
+    const own = planningOf(engine);
+    const variant = own
       ? makeVariant(
           engine,
-          config.llamacpp?.gguf[0] ?? ctx.checkpoint,
-          llamaEngineKnobs(config, host, extraFor(config, engine)),
+          own.engineModel?.(config) ?? ctx.checkpoint,
+          ownEngineKnobs(own, config, host, extraFor(config, engine)),
           config,
           ctx.fp8Checkpoint,
           deps.engineVersion?.(engine),
@@ -124,9 +126,9 @@ export function engineStage(
           config,
           ctx.fp8Checkpoint,
           deps.engineVersion?.(engine),
-        ),
-    change: 'defaults',
-  }));
+        );
+    return { variant, change: 'defaults' };
+  });
   return finish('engine', items, ctx);
 }
 
@@ -219,7 +221,10 @@ export function buildPlan(config: SessionConfig, host: PlanHost, deps: PlanDeps)
     notes.push('--sweep: the replica plan is off (the sweep compares whole-host finalists); every stage uses the whole host.');
   const share = replicaShareNote(config.scenario, replica);
   if (share) notes.push(share);
-  if (config.engines.some((e) => servesGguf(e)) && hostQuirks(sessionGgufs(config), host).repack === false) notes.push(NO_REPACK_NOTE);
+  for (const e of config.engines) {
+    const hostNote = planningOf(e)?.hostKnobs?.(config, host).note;
+    if (hostNote && !notes.includes(hostNote)) notes.push(hostNote);
+  }
   if (host.simulated)
     notes.push(`Simulated host: ${host.gpuCount} x ${host.gpuName}; figures are simulated-GPU figures, not measurements of real hardware.`);
   notes.push(...versionNotes(config, deps));

@@ -5,29 +5,10 @@ import type { PlanInfo, PlanVariant, Predicted } from '../../core/events.js';
 import type { Failure, VariantResult } from '../../core/events.js';
 import type { EngineName, Knobs, KnobName, Variant } from '../../core/variant.js';
 import type { ModelInfo } from '../../model/models.js';
+import type { PlanHost, PreflightResult } from '../../engines/plan-types.js';
 import type { SessionConfig, StageName } from '../config/config.js';
 import type { Scenario } from '../../core/scenario.js';
 import type { LaunchSpec } from '../../host/launch-spec.js';
-
-/** The host as the planner needs it. */
-export interface PlanHost {
-  gpuName: string;
-  gpuCount: number;
-  gpuMemMiB: number;
-  computeCap?: number;
-  /** GPUs per node on a cluster (gpuCount counts all nodes); absent on one host. */
-  gpusPerNode?: number;
-  simulated: boolean;
-  driver?: string;
-  /** The CPU side (llama.cpp sessions only; HostInfo.cpu). */
-  cpu?: { threads: number; memAvailMiB: number; model?: string; amx?: boolean };
-}
-
-export interface PreflightResult {
-  /** Set when the variant cannot work here: it is pruned with this reason. */
-  failure?: Failure;
-  warnings: string[];
-}
 
 /** What the planner asks of the rest of servelab (wired in deps.ts; tests may pass their own). */
 export interface PlanDeps {
@@ -103,12 +84,4 @@ export interface ExpandContext {
   host: PlanHost;
   deps: PlanDeps;
   fp8Checkpoint?: string;
-}
-
-export interface Candidate {
-  model?: string;
-  knobs: Knobs;
-  change: string;
-  /** Knobs this candidate needs the engine to support. */
-  needs: KnobName[];
 }

@@ -7,7 +7,8 @@ import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { UserError } from '../../core/errors.js';
 import { GPU_ENGINES, isGpuEngine, type EngineName } from '../../core/variant.js';
-import type { LlamaCppConfig, SessionConfig } from '../config/config.js';
+import type { SessionConfig } from '../config/config.js';
+import type { LlamaCppConfig } from '../../engines/plan-types.js';
 
 export const isGgufPath = (p: string) => /\.gguf$/i.test(p);
 

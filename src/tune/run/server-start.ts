@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import type { Failure, VariantResult } from '../../core/events.js';
 import { UserError } from '../../core/errors.js';
 import type { Variant } from '../../core/variant.js';
-import { adapterFor, servesGguf } from '../../engines/index.js';
+import { adapterFor, planningOf } from '../../engines/index.js';
 import { engineLaunchHooks } from '../../engines/launch-hooks.js';
 import type { EngineAdapter, FailureContext } from '../../engines/types.js';
 import type { HostInfo } from '../../host/gpus.js';
@@ -18,8 +18,6 @@ import type { LaunchRecord, RunVariantContext, ServerStart } from './contract/ty
 import type { Scenario } from '../../core/scenario.js';
 import { startSlurmServer } from './slurm/start.js';
 import { autoSimSpeed } from '../launch/workloads.js';
-import { ensureGguf } from './llamacpp-quantize.js';
-import { amxRepackedType } from '../plan/llamacpp-gguf.js';
 import type { LaunchSpec } from '../../host/launch-spec.js';
 
 /** Why the server answering on the port is not this variant's, or null when it is (or cannot be told). */
@@ -49,7 +47,7 @@ export async function whoElseAnswers(spec: LaunchSpec, variant: Variant, simulat
  */
 export function failureContext(host: HostInfo, variant: Variant): FailureContext {
   const g = host.gpus[0];
-  const amx = servesGguf(variant.engine) ? amxRepackedType(variant.model, host, variant.knobs) : undefined;
+  const amx = planningOf(variant.engine)?.repackedType?.(variant, host);
   return {
     ...(g ? { gpu: { name: g.name, ...(g.computeCap ? { computeCap: g.computeCap } : {}) } } : {}),
     ...(variant.knobs.speculative ? { speculative: variant.knobs.speculative } : {}),
@@ -67,11 +65,11 @@ export async function startServer(
   stopSignal: AbortSignal,
   simSpeed?: number,
 ): Promise<ServerStart> {
-  // llama.cpp: a GGUF the plan has llama-quantize make is made first (its time is not start-up).
-  const made = await ensureGguf(variant, ctx.config.llamacpp, dirname(ctx.logsDir), stopSignal);
+  // A model file the plan has the engine make is made first (llama.cpp: a GGUF llama-quantize
+  // writes); its time is not start-up.
+  const made = (await planningOf(variant.engine)?.prepareModel?.(variant, ctx.config, dirname(ctx.logsDir), stopSignal)) ?? { seconds: 0 };
   if (made.failure) return { ok: false, failure: made.failure, extra: {} };
-  if (made.seconds)
-    ctx.emit({ type: 'warning', message: `${variant.id}: llama-quantize made ${variant.model} in ${made.seconds.toFixed(1)} s` });
+  if (made.message) ctx.emit({ type: 'warning', message: `${variant.id}: ${made.message}` });
   if (ctx.config.runtime.kind === 'slurm') return startSlurmServer(variant, ctx, stopSignal, simSpeed);
   return startLocalServer(variant, ctx, stopSignal, simSpeed);
 }

@@ -8,7 +8,7 @@ import { detectHost, type HostInfo } from '../../host/gpus.js';
 import { cpuInfo, cpuOnlyHost } from '../../host/cpu.js';
 import { gpuTag, type SessionConfig } from '../config/config.js';
 import { Journal, defaultRunDir } from '../context/journal.js';
-import type { PlanHost } from '../plan/types.js';
+import type { PlanHost } from '../../engines/plan-types.js';
 import { resolveSlurmHost } from '../run/slurm/host.js';
 import { forgetEngineHelp } from '../../engines/help-check.js';
 

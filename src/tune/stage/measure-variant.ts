@@ -9,7 +9,7 @@ import { scenarioKey } from '../launch/workloads.js';
 import { stageScenario } from '../plan/replica.js';
 import type { RunRequest, SessionContext } from '../context/session-context.js';
 import { qualityRequest, qualityWarnings, withQuality } from './quality-check.js';
-import { servedName } from '../plan/llamacpp-gguf.js';
+import { servedName } from '../../engines/index.js';
 
 /** A planned variant that does not run (pruned, dropped) as a result, with its reason. */
 export function resultFromPlanned(planned: PlannedVariant, scenario: string): VariantResult {

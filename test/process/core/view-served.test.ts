@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { VariantResult } from '../../../src/core/events.js';
 import { applyToView, emptyView } from '../../../src/core/view.js';
 import { summaryText } from '../../../src/cli/text.js';
-import { servedName } from '../../../src/tune/plan/llamacpp-gguf.js';
+import { servedName } from '../../../src/engines/index.js';
 import { stageTables } from '../../../src/tui/state/results.js';
 import { servedLines } from '../../../src/tui/panels/results/verdicts.js';
 import { LLAMA_SKIP, testGguf } from '../../helpers/llamacpp-fixture.js';

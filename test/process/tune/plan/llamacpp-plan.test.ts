@@ -4,13 +4,15 @@
 import { describe, expect, it } from 'vitest';
 import { parseAutoArgs } from '../../../../src/cli/auto-args.js';
 import { GPU_STAGES, LLAMACPP_STAGES, type SessionConfig } from '../../../../src/tune/config/config.js';
-import { llamacppPreflight, QUANTIZED_V_NEEDS_FA } from '../../../../src/tune/plan/llamacpp-preflight.js';
-import { ggufFacts, kvBytesPerToken } from '../../../../src/tune/plan/llamacpp-gguf.js';
-import { llamaStageCandidates } from '../../../../src/tune/plan/llamacpp-candidates.js';
-import { NO_REPACK_NOTE } from '../../../../src/tune/plan/llamacpp-gguf.js';
+import { llamacppPreflight, QUANTIZED_V_NEEDS_FA } from '../../../../src/engines/llamacpp/preflight.js';
+import { ggufFacts, kvBytesPerToken } from '../../../../src/engines/llamacpp/gguf.js';
+import { llamaStageCandidates } from '../../../../src/engines/llamacpp/stages.js';
+import { NO_REPACK_NOTE } from '../../../../src/engines/llamacpp/gguf.js';
 import { buildPlan } from '../../../../src/tune/plan/plan.js';
+import { engineStageContext } from '../../../../src/tune/plan/candidates.js';
 import { planHost, realPlanDeps } from '../../../../src/tune/plan/deps.js';
-import type { ExpandContext, PlanHost } from '../../../../src/tune/plan/types.js';
+import type { ExpandContext } from '../../../../src/tune/plan/types.js';
+import type { PlanHost } from '../../../../src/engines/plan-types.js';
 import type { Variant } from '../../../../src/core/variant.js';
 import { LLAMA_SKIP, testGguf } from '../../../helpers/llamacpp-fixture.js';
 import { skipNote } from '../../../helpers/skip.js';
@@ -79,7 +81,7 @@ describe.skipIf(LLAMA_SKIP !== undefined)(`llama.cpp in the planner${skipNote(LL
   it('each stage moves one kind of knob from the carried winner; threads follow the host', () => {
     const gguf = testGguf();
     const config = { ...parseAutoArgs(['--model', gguf, '--scenario', 'random:100/20']).config!, runDir: '/tmp/r' } as SessionConfig;
-    const ctx = { config, host: cpuHost(1e6, 4), deps: {} } as unknown as ExpandContext;
+    const ctx = engineStageContext({ config, host: cpuHost(1e6, 4), deps: {} } as unknown as ExpandContext);
     const w = variant(gguf);
     const th = llamaStageCandidates('threads', w, ctx).candidates.map((c) => c.knobs);
     expect(th).toEqual([{ threads: 1 }, { threads: 2 }, { threads: 4 }, { threadsBatch: 1 }, { threadsBatch: 2 }, { threadsBatch: 4 }]);

@@ -4,13 +4,13 @@
 //   "quantized V cache requires flash_attn to be enabled" (captured from the binary; part A's
 //   failure rule llamacpp-quantized-v-no-fa names the same text);
 // - a context the host's memory cannot hold (CPU host): KV bytes per token from the GGUF header
-//   (llamacpp-gguf.ts) x the context, plus the weights, against the memory available. At launch
+//   (gguf.ts) x the context, plus the weights, against the memory available. At launch
 //   the binary would fail with "failed to allocate buffer for kv cache" (llamacpp-kv-alloc).
 // On a GPU host llama-server fits what it can to the GPUs (--fit, on by default) and keeps the
 // rest in host memory, so the memory check is left to the launch there.
 import type { Variant } from '../../core/variant.js';
-import { ggufFacts, kvBytesPerToken, type GgufFacts } from './llamacpp-gguf.js';
-import type { PlanHost, PreflightResult } from './types.js';
+import { ggufFacts, kvBytesPerToken, type GgufFacts } from './gguf.js';
+import type { PlanHost, PreflightResult } from '../plan-types.js';
 
 const GiB = 2 ** 30;
 const gib = (b: number) => (b / GiB).toFixed(b < GiB ? 2 : 1);

@@ -3,12 +3,11 @@
 // per file. KV bytes per token = 2 (K and V) x layers x KV heads x head dim x bytes per element of
 // the cache type; the element sizes are ggml's block sizes (GGML_TYPES, ggml's GGML_QUANT_SIZES):
 // q8_0 stores 32 values in 34 bytes, q4_0 in 18.
-import { servesGguf } from '../../engines/index.js';
 import { existsSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { GGML_TYPES, ggmlTypeName, plain, tensorBytes } from '../../gguf/format.js';
 import { readGgufHeader } from '../../gguf/read.js';
-import type { SessionConfig } from '../config/config.js';
+import type { PlanSession } from '../plan-types.js';
 
 export interface GgufFacts {
   file: string;
@@ -97,7 +96,7 @@ export interface QuantizedGguf {
 /**
  * The files the quantization stage makes with llama-quantize: one per QUANTIZE_TYPES, when the
  * session has a single GGUF and its weights are F16, BF16 or F32. One owner: the planner names
- * them, the runner makes them before the launch (llamacpp-quantize.ts).
+ * them, the runner makes them before the launch (quantize.ts).
  */
 export function quantizedGgufs(gguf: readonly string[], runDir: string): QuantizedGguf[] {
   if (gguf.length !== 1) return [];
@@ -114,11 +113,6 @@ export function quantizedGgufs(gguf: readonly string[], runDir: string): Quantiz
 export function ggufLabel(file: string): string {
   const f = ggufFacts(file);
   return f ? `${basename(file)} (${f.weightType})` : basename(file);
-}
-
-/** What a variant's server loads, as the comparison tables name it: llama.cpp's GGUF file and weight type, else the model id. */
-export function servedName(v: { engine: string; model: string }): string {
-  return servesGguf(v.engine) ? ggufLabel(v.model) : v.model;
 }
 
 /**
@@ -138,9 +132,7 @@ export function amxRepackedType(
 }
 
 /** Every GGUF a llama.cpp session's launches may load: the given files, those llama-quantize makes, the draft model. */
-export function sessionGgufs(
-  c: Pick<SessionConfig, 'llamacpp' | 'stages' | 'runDir' | 'runsDir' | 'model'>,
-): { path: string; type?: string }[] {
+export function sessionGgufs(c: PlanSession): { path: string; type?: string }[] {
   const given = c.llamacpp?.gguf.length ? c.llamacpp.gguf : [c.model];
   const made = c.stages.includes('quantization') ? quantizedGgufs(given, c.runDir ?? `${c.runsDir}/RUN`) : [];
   const draft = c.llamacpp?.draftModel && c.stages.includes('speculative') ? [c.llamacpp.draftModel] : [];

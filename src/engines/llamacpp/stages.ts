@@ -1,18 +1,14 @@
 // llama.cpp's stages: what the planner tries next from a carried llama-server winner, one kind of
-// knob per stage (config.ts LLAMACPP_STAGES). The defaults each stage moves away from are
+// knob per stage (tune/config/config.ts LLAMACPP_STAGES). The defaults each stage moves away from are
 // llama-server's own at 80fb11a (tools/server/README.md, generated from common/arg.cpp): -np -1
 // (auto: 4 slots, unified KV), -c 0 (the model's trained context), -b 2048, -ub 512, -fa auto,
 // -ctk/-ctv f16, -t -1 (auto), -ngl auto, --fit on, -sm layer. The GPU engines' stages are not
 // llama.cpp's, and llama.cpp's are not theirs: such a stage is skipped with the reason.
 import { basename } from 'node:path';
 import type { Variant } from '../../core/variant.js';
-import { rowAt } from '../../engines/table.js';
-import type { StageName } from '../config/config.js';
-import { scenarioLengths } from './deps.js';
-import { ggufLabel, quantizedGgufs } from './llamacpp-gguf.js';
-import type { Candidate, ExpandContext } from './types.js';
-
-type StageOut = { candidates: Candidate[]; skipped?: string; notes: string[] };
+import { rowAt } from '../table.js';
+import type { Candidate, EngineStageContext as ExpandContext, StageOut } from '../plan-types.js';
+import { ggufLabel, quantizedGgufs } from './gguf.js';
 
 /** The slots llama-server runs when -np is not given (-np -1 = auto, tools/server/README.md). */
 export const LLAMA_DEFAULT_SLOTS = 4;
@@ -38,14 +34,14 @@ const out = (candidates: Candidate[], notes: string[] = [], skipped?: string): S
 
 /** Tokens one request of the tuning workload may hold (prompt + output), with room for the chat template. */
 export function contextPerRequest(ctx: ExpandContext): number {
-  const longest = Math.max(256, ...scenarioLengths(ctx.config.scenario).map((r) => r.promptLen + r.outputLen));
+  const longest = Math.max(256, ...ctx.requestLengths().map((r) => r.promptLen + r.outputLen));
   return Math.ceil((longest * 1.1 + 64) / 256) * 256;
 }
 
 function quantization(w: Variant, ctx: ExpandContext): StageOut {
-  const llama = ctx.config.llamacpp;
+  const llama = ctx.session.llamacpp;
   const given = llama?.gguf ?? [];
-  const made = quantizedGgufs(given, ctx.config.runDir ?? `${ctx.config.runsDir}/RUN`);
+  const made = quantizedGgufs(given, ctx.session.runDir ?? `${ctx.session.runsDir}/RUN`);
   const files = [...given, ...made.map((q) => q.path)].filter((f) => f !== w.model);
   if (!files.length)
     return out([], [], `one GGUF file (${ggufLabel(w.model)}), already quantized: give the others to compare with --gguf FILE`);
@@ -140,7 +136,7 @@ function threads(w: Variant, ctx: ExpandContext): StageOut {
 
 function speculative(w: Variant, ctx: ExpandContext): StageOut {
   if (w.knobs.speculative) return out([], [], 'the carried winner already decodes speculatively');
-  const draft = ctx.config.llamacpp?.draftModel;
+  const draft = ctx.session.llamacpp?.draftModel;
   if (!draft) return out([], [], 'no draft model: give a small GGUF of the same vocabulary with --draft-model FILE.gguf');
   const c = [8, 16].map((n) => ({
     knobs: { speculative: { method: 'draft' as const, draftModel: draft, draftTokens: n } },
@@ -150,7 +146,7 @@ function speculative(w: Variant, ctx: ExpandContext): StageOut {
   return out(c, ['Speculative decoding is a latency knob: it cuts TPOT at low load and can cost throughput at high concurrency.']);
 }
 
-const LLAMA_STAGE: Partial<Record<StageName, (w: Variant, ctx: ExpandContext) => StageOut>> = {
+const LLAMA_STAGE: Partial<Record<string, (w: Variant, ctx: ExpandContext) => StageOut>> = {
   quantization,
   offload,
   slots,
@@ -161,7 +157,7 @@ const LLAMA_STAGE: Partial<Record<StageName, (w: Variant, ctx: ExpandContext) =>
 };
 
 /** A stage for a llama.cpp winner: its own candidates, or skipped when the stage is a GPU engine's. */
-export function llamaStageCandidates(stage: StageName, w: Variant, ctx: ExpandContext): StageOut {
+export function llamaStageCandidates(stage: string, w: Variant, ctx: ExpandContext): StageOut {
   const f = LLAMA_STAGE[stage];
   if (!f)
     return out(
@@ -172,7 +168,5 @@ export function llamaStageCandidates(stage: StageName, w: Variant, ctx: ExpandCo
   return f(w, ctx);
 }
 
-/** A llama.cpp stage when the carried winner is a GPU engine. */
-export function isLlamaOnlyStage(stage: StageName): boolean {
-  return stage === 'offload' || stage === 'slots' || stage === 'batch-size' || stage === 'kv-cache' || stage === 'threads';
-}
+/** The stages only llama.cpp runs: a GPU engine's winner skips them. */
+export const LLAMA_ONLY_STAGES = ['offload', 'slots', 'batch-size', 'kv-cache', 'threads'] as const;

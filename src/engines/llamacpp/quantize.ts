@@ -1,10 +1,9 @@
 // The GGUF a llama.cpp variant serves, made before its launch when the planner named it as one
-// llama-quantize writes into the run folder (quantizedGgufs, plan/llamacpp-gguf.ts). A file that
+// llama-quantize writes into the run folder (quantizedGgufs, gguf.ts). A file that
 // is there (a resume, a second variant on it) is used as it is. llama-quantize is the one next to
 // the llama-server launched, else the one on PATH, else servelab's build (`servelab engines
 // build llamacpp` builds both). Usage, 80fb11a's tools/quantize: `llama-quantize model-f32.gguf
 // [model-quant.gguf] type [nthreads]`.
-import { servesGguf } from '../../engines/index.js';
 import { existsSync, mkdirSync, renameSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -12,10 +11,10 @@ import { execa } from 'execa';
 import type { Failure } from '../../core/events.js';
 import type { Variant } from '../../core/variant.js';
 import { findOnPath } from '../../core/which.js';
-import { findLlamaServer } from '../../engines/llamacpp/detect.js';
+import { findLlamaServer } from './detect.js';
 import { llamaCppPaths } from '../../host/llamacpp-build.js';
-import type { LlamaCppConfig } from '../config/config.js';
-import { quantizedGgufs } from '../plan/llamacpp-gguf.js';
+import type { LlamaCppConfig } from '../plan-types.js';
+import { quantizedGgufs } from './gguf.js';
 
 /** llama-quantize beside the server, on PATH, or in servelab's build; undefined when none. */
 export function findLlamaQuantize(server?: string): string | undefined {
@@ -38,7 +37,7 @@ export async function ensureGguf(
   runDir: string,
   signal?: AbortSignal,
 ): Promise<QuantizeOutcome> {
-  if (!servesGguf(variant.engine) || !llama || existsSync(variant.model)) return { seconds: 0 };
+  if (!llama || existsSync(variant.model)) return { seconds: 0 };
   const target = quantizedGgufs(llama.gguf, runDir).find((q) => q.path === variant.model);
   if (!target) return { seconds: 0, failure: { kind: 'crash', reason: `the GGUF file ${variant.model} does not exist` } };
   const exe = findLlamaQuantize(llama.server);

@@ -1,0 +1,29 @@
+// llama.cpp's own planning, as the planner and the runner ask it (EngineAdapter.planning): its
+// stages (stages.ts), its preflight rules (preflight.ts), the GGUF files a session serves and the
+// ones llama-quantize makes before their launch (gguf.ts, quantize.ts), and the host condition
+// every launch carries (hostQuirks: --no-repack on an AMX CPU).
+import type { EnginePlanning } from '../plan-types.js';
+import { amxRepackedType, ggufLabel, hostQuirks, NO_REPACK_NOTE, sessionGgufs } from './gguf.js';
+import { llamacppPreflight } from './preflight.js';
+import { ensureGguf } from './quantize.js';
+import { LLAMA_ONLY_STAGES, llamaStageCandidates } from './stages.js';
+
+export const LLAMACPP_PLANNING: EnginePlanning = {
+  ownStages: LLAMA_ONLY_STAGES,
+  stageCandidates: llamaStageCandidates,
+  preflight: llamacppPreflight,
+  // llama.cpp serves the first GGUF file.
+  engineModel: (session) => session.llamacpp?.gguf[0],
+  hostKnobs: (session, host) => {
+    const knobs = hostQuirks(sessionGgufs(session), host);
+    return knobs.repack === false ? { knobs, note: NO_REPACK_NOTE } : { knobs };
+  },
+  prepareModel: async (variant, session, runDir, signal) => {
+    const made = await ensureGguf(variant, session.llamacpp, runDir, signal);
+    return made.seconds && !made.failure
+      ? { ...made, message: `llama-quantize made ${variant.model} in ${made.seconds.toFixed(1)} s` }
+      : made;
+  },
+  servedName: ggufLabel,
+  repackedType: (variant, host) => amxRepackedType(variant.model, host, variant.knobs),
+};
