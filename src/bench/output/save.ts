@@ -95,6 +95,7 @@ export function resultJson(r: BenchResult, o: SaveOptions = {}): Record<string, 
   // servelab additions, after vLLM's keys so vLLM tooling reads the file unchanged.
   const turns = turnMetrics(r);
   if (turns) Object.assign(j, turns);
+  if (o.saveDetailed && turns) j.turn_of_request = r.outputs.map((x) => (x.turn ? [x.turn.conversation, x.turn.index] : null));
   const cache = cacheMetrics(r.outputs);
   if (cache) Object.assign(j, cache);
   if (o.saveDetailed && r.outputs.some((x) => x.cachedTokens !== undefined)) j.cached_tokens = r.outputs.map((x) => x.cachedTokens ?? null);
