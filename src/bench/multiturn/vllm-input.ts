@@ -92,14 +92,17 @@ function fileConversation(
   return { id, system, systemLen: system ? counter.count(system, false) : 0, turns };
 }
 
-/** The conversations a vLLM input file describes (a UserError naming the file when it is neither form). */
-export function readVllmInput(file: string, spec: MultiTurnSpec, counter: TokenCounter): Conversation[] {
-  let data: unknown;
+/** The input file's JSON, read before anything else so a bad file is the only line printed. */
+export function readVllmInputFile(file: string): unknown {
   try {
-    data = JSON.parse(readFileSync(file, 'utf8'));
+    return JSON.parse(readFileSync(file, 'utf8'));
   } catch (e) {
     throw new UserError(`${file}: not a readable JSON file (${(e as Error).message.split('\n')[0]})`);
   }
+}
+
+/** The conversations a vLLM input file describes (a UserError naming the file when it is neither form). */
+export function vllmConversations(data: unknown, file: string, spec: MultiTurnSpec, counter: TokenCounter): Conversation[] {
   if (data && typeof data === 'object' && !Array.isArray(data) && (data as Json).filetype === 'generate_conversations')
     return generateConversations(configShape(data as Json, spec, file), spec.thinkTimeS, spec.seed, counter);
   if (!Array.isArray(data)) throw new UserError(`${file}: expected vLLM's generate_conversations config or a JSON list of conversations`);

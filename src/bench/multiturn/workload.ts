@@ -5,7 +5,7 @@ import { warnApproximate } from '../datasets/datasets.js';
 import { resolveTokenCounter, type TokenCounter } from '../datasets/tokenizer.js';
 import { flagShape, generateConversations, type MultiTurnWorkload } from './conversations.js';
 import type { MultiTurnSpec } from './spec.js';
-import { readVllmInput } from './vllm-input.js';
+import { readVllmInputFile, vllmConversations } from './vllm-input.js';
 import path from 'node:path';
 
 export async function loadMultiTurn(
@@ -13,10 +13,11 @@ export async function loadMultiTurn(
   tokenizer: string | undefined,
   model: string | undefined,
 ): Promise<MultiTurnWorkload & { counter: TokenCounter }> {
+  const data = spec.path ? readVllmInputFile(spec.path) : undefined;
   const counter = await resolveTokenCounter(tokenizer, model);
   if (counter.mode === 'approximate') warnApproximate(tokenizer ?? model);
   const conversations = spec.path
-    ? readVllmInput(spec.path, spec, counter)
+    ? vllmConversations(data, spec.path, spec, counter)
     : generateConversations(flagShape(spec), spec.thinkTimeS, spec.seed, counter);
   return {
     conversations,

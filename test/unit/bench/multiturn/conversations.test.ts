@@ -5,7 +5,10 @@ import { describe, expect, it } from 'vitest';
 import { approximateCounter } from '../../../../src/bench/datasets/tokenizer.js';
 import { flagShape, generateConversations } from '../../../../src/bench/multiturn/conversations.js';
 import { checkMultiTurn } from '../../../../src/bench/multiturn/spec.js';
-import { readVllmInput } from '../../../../src/bench/multiturn/vllm-input.js';
+import { readVllmInputFile, vllmConversations } from '../../../../src/bench/multiturn/vllm-input.js';
+
+const readVllmInput = (file: string, spec: ReturnType<typeof checkMultiTurn>, counter: typeof approximateCounter) =>
+  vllmConversations(readVllmInputFile(file), file, spec, counter);
 import { UserError } from '../../../../src/core/errors.js';
 
 const fixture = (name: string) => fileURLToPath(new URL(`../../../fixtures/bench/${name}`, import.meta.url));
