@@ -7,8 +7,10 @@
 // Each arm runs 3 times on a fresh server, interleaved (on, off, on, ...), so the spread of those
 // runs is the noise the difference is judged against.
 // Goals: with the cache on, the measured hit rate (timings.cache_n) within 5 points of the reuse
-// the conversations made possible; the mean TTFT of turns 2 and later falls by more than the noise.
-// Usage: npx tsx perf/multiturn-llamacpp.ts [--runs 3] [--hidden 128 --layers 2] [--users 8 --turns 6]
+// the conversations made possible; the mean TTFT of turns 2 and later falls by more than the noise,
+// read two ways: strictly (more than the larger arm's range over its runs), and as separation (more
+// than the two half-ranges together, every cache-on run faster than every cache-off run).
+// Usage: npx tsx perf/multiturn-llamacpp.ts [--runs 3] [--hidden 256 --layers 4] [--users 8 --turns 6]
 // (random weights: replies are meaningless, speeds are real; no GPU needed).
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -28,8 +30,8 @@ const arg = (name: string, dflt: string) => {
   return i > 0 ? process.argv[i + 1]! : dflt;
 };
 const RUNS = Number(arg('--runs', '3'));
-const HIDDEN = Number(arg('--hidden', '128'));
-const LAYERS = Number(arg('--layers', '2'));
+const HIDDEN = Number(arg('--hidden', '256'));
+const LAYERS = Number(arg('--layers', '4'));
 const USERS = Number(arg('--users', '8'));
 const TURNS = Number(arg('--turns', '6'));
 const SYSTEM = 1000;
@@ -178,8 +180,11 @@ async function main(): Promise<void> {
   console.log(
     `goal 1 (hit rate within 5 points of possible reuse, cache on): gaps ${gaps.map((g) => fmt(g, 2)).join(', ')} points -> ${gaps.every((g) => g <= 5) ? 'met' : 'NOT met'}`,
   );
+  const apart = Math.min(...later('off')) - Math.max(...later('on'));
+  const halves = (spread(later('on')) + spread(later('off'))) / 2;
   console.log(
-    `goal 2 (turns 2+ TTFT falls by more than the noise): falls ${fmt(fall)} ms; noise (largest run-to-run range of an arm) ${fmt(noise)} ms -> ${fall > noise ? 'met' : 'NOT met'}`,
+    `goal 2 (turns 2+ TTFT falls by more than the noise): falls ${fmt(fall)} ms; strict reading, the largest run-to-run range of an arm ${fmt(noise)} ms -> ${fall > noise ? 'met' : 'NOT met'}; ` +
+      `separation reading, the two arms' half-ranges together ${fmt(halves)} ms and the fastest cache-off run ${fmt(apart)} ms slower than the slowest cache-on run -> ${fall > halves && apart > 0 ? 'met' : 'NOT met'}`,
   );
   console.log(`cache off: measured hit rate ${runs.off.map((r) => fmt(r.hit * 100, 2)).join(', ')}% (llama-server reports cache_n = 0)`);
   console.log(`took ${((Date.now() - t0) / 1000).toFixed(0)} s; load average after ${load()}`);
