@@ -59,6 +59,15 @@ export interface RequestOutput {
   cachedTokens?: number;
   /** The request's SampledRequest.reusableLen in promptLen's count (scaled when the server counted), so hits sit beside the reuse that was possible. */
   reusableLen?: number;
+  /** Which conversation and turn of a multi-turn run this request was (multiturn/driver.ts). */
+  turn?: TurnTag;
+}
+
+/** A multi-turn request's place: its conversation, its 1-based turn, and the conversation's turns. */
+export interface TurnTag {
+  conversation: number;
+  index: number;
+  of: number;
 }
 
 /** Client-side health while measuring: is the load generator itself the bottleneck? */
@@ -117,4 +126,6 @@ export interface BenchResult {
   startedAt: string;
   /** Epoch ms (performance.timeOrigin based) of startTime 0, to line events up with server logs. */
   clockOriginMs?: number;
+  /** A multi-turn run's conversations: planned, and how many ran every turn successfully. */
+  conversations?: { total: number; completed: number; users: number };
 }

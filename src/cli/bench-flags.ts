@@ -9,6 +9,7 @@ import type { Workload } from '../bench/types.js';
 import { UserError } from '../core/errors.js';
 import { DATASETS, type DatasetName } from '../core/dataset-names.js';
 import { checkPrefixRepetition } from '../bench/datasets/prefix-repetition.js';
+import { MULTI_TURN_FLAGS, multiTurnSpec } from './multi-turn-flags.js';
 
 export const BENCH_FLAGS: Record<string, FlagSpec> = {
   'base-url': { kind: 'string', help: 'server URL, e.g. http://127.0.0.1:8000 (overrides --host/--port)', metavar: 'URL' },
@@ -25,14 +26,18 @@ export const BENCH_FLAGS: Record<string, FlagSpec> = {
   },
   'dataset-name': {
     kind: 'string',
-    help: 'sharegpt, random, custom (a JSONL of {"prompt", "output_tokens"}), prefix_repetition, or mooncake_trace (a JSONL trace)',
+    help: 'sharegpt, random, custom (a JSONL of {"prompt", "output_tokens"}), prefix_repetition, mooncake_trace (a JSONL trace), or multi_turn',
     default: 'random',
   },
-  'dataset-path': { kind: 'string', help: 'ShareGPT JSON file, the custom .jsonl, or the Mooncake-format trace .jsonl', metavar: 'FILE' },
+  'dataset-path': {
+    kind: 'string',
+    help: "ShareGPT JSON file, the custom .jsonl, the Mooncake-format trace .jsonl, or vLLM's multi-turn input JSON",
+    metavar: 'FILE',
+  },
   'num-prompts': { kind: 'number', help: 'requests to send', default: '1000' },
   'request-rate': { kind: 'number', help: 'requests per second, or inf to send all at once', default: 'inf' },
   burstiness: { kind: 'number', help: 'gamma shape of arrivals (1 = Poisson, lower = burstier)', default: '1.0' },
-  'max-concurrency': { kind: 'number', help: 'cap on requests in flight' },
+  'max-concurrency': { kind: 'number', help: 'cap on requests in flight (multi_turn: concurrent users, default 8)' },
   'num-warmups': { kind: 'number', help: 'warm-up requests before measuring', default: '0' },
   'ready-check-timeout-sec': { kind: 'number', help: 'retry a test request until the server answers, up to N s (0 = skip)', default: '0' },
   'request-timeout': { kind: 'number', help: 'fail a request that takes longer than N s', default: '21600 (6 h, as vLLM)' },
@@ -72,6 +77,7 @@ export const BENCH_FLAGS: Record<string, FlagSpec> = {
     help: 'mooncake_trace: replay N times faster than the recorded timestamps (--request-rate is unused)',
     default: '1',
   },
+  ...MULTI_TURN_FLAGS,
   goodput: { kind: 'list', help: 'SLOs for goodput in ms', metavar: 'KEY:MS...' },
   'percentile-metrics': { kind: 'string', help: 'metrics with percentiles, from ttft,tpot,itl,e2el', default: 'ttft,tpot,itl' },
   'metric-percentiles': { kind: 'string', help: 'percentiles to report, comma-separated', default: '99' },
@@ -125,6 +131,7 @@ export function runFlags(flags: Flags): Omit<RunOptions, 'baseUrl' | 'model' | '
       'bench: --dataset-name mooncake_trace needs --dataset-path FILE (a Mooncake-format JSONL trace; `servelab trace-gen` writes one)',
     );
   if (dataset === 'prefix_repetition') checkPrefixRepetition(prefixRepetitionSpec(flags));
+  if (dataset === 'multi_turn') multiTurnSpec(flags);
   let extraBody: Record<string, unknown> | undefined;
   if (flags['extra-body'] !== undefined) {
     try {

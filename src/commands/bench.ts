@@ -16,6 +16,7 @@ import { setLogSink } from '../core/logger.js';
 import { pyFloatStr } from '../bench/output/pyformat.js';
 import { checkBaseUrl, loadBenchWorkload, pairs, runFlags, type Flags } from '../cli/bench-flags.js';
 import { anyEngineCacheFields } from '../engines/cache-report.js';
+import { loadMultiTurnBench } from './bench-multi-turn.js';
 
 function progressBar(total: number): { update(done: number): void; end(): void } {
   let last = 0;
@@ -37,9 +38,13 @@ function progressBar(total: number): { update(done: number): void; end(): void }
   };
 }
 
-/** Runs the benchmark with a progress bar; Ctrl-C stops it and keeps what finished. */
-async function measure(opts: RunOptions, threads: number, disableBar: boolean): Promise<BenchResult> {
-  const bar = process.stderr.isTTY && !disableBar ? progressBar(opts.requests.length) : undefined;
+/** Runs a benchmark of `total` requests with a progress bar; Ctrl-C stops it and keeps what finished. */
+async function measure(
+  total: number,
+  disableBar: boolean,
+  go: (signal: AbortSignal, onEvent: (e: BenchEvent) => void) => Promise<BenchResult>,
+): Promise<BenchResult> {
+  const bar = process.stderr.isTTY && !disableBar ? progressBar(total) : undefined;
   let done = 0;
   const onEvent = (e: BenchEvent) => {
     if (e.type === 'request-finished' || e.type === 'request-failed') bar?.update(++done);
@@ -51,8 +56,7 @@ async function measure(opts: RunOptions, threads: number, disableBar: boolean): 
   };
   process.once('SIGINT', onSigint);
   try {
-    const run = { ...opts, signal: ac.signal, onEvent };
-    return threads > 1 ? await runBenchmarkSharded(run, threads) : await runBenchmark(run);
+    return await go(ac.signal, onEvent);
   } finally {
     process.removeListener('SIGINT', onSigint);
     bar?.end();
@@ -107,8 +111,6 @@ export default async function main(argv: string[]): Promise<number> {
     model = ids[0]!;
   }
   const tokenizer = flags.tokenizer as string | undefined;
-  const workload = await loadBenchWorkload(flags, dataset, model);
-  const counter = await resolveTokenCounter(tokenizer, model);
   // A servelab simulator runs `speed` times faster than the GPU it models: report GPU time.
   const simSpeed = flags['wall-clock'] ? undefined : await fetchSimSpeed(baseUrl);
   if (simSpeed !== undefined) {
@@ -116,6 +118,18 @@ export default async function main(argv: string[]): Promise<number> {
       `servelab simulator at ${baseUrl} (clock ${simSpeed}x): figures are converted to simulated GPU time (--wall-clock keeps them raw)\n`,
     );
   }
+  const asSimulated = (r: BenchResult) => (simSpeed !== undefined ? toSimulated(r, simSpeed) : r);
+  // The server is not known here: read any engine's cache report (the adapters say where).
+  const cacheFields = anyEngineCacheFields();
+  if (dataset === 'multi_turn') {
+    const mt = await loadMultiTurnBench(flags, model, !flags.json);
+    const r = await measure(mt.total, Boolean(flags['disable-tqdm']), (signal, onEvent) =>
+      mt.run({ ...run, baseUrl, model: model!, cacheFields, signal, onEvent }),
+    );
+    return report(asSimulated(r), flags);
+  }
+  const workload = await loadBenchWorkload(flags, dataset, model);
+  const counter = await resolveTokenCounter(tokenizer, model);
   if (!flags.json) {
     process.stdout.write(`Traffic request rate: ${pyFloatStr(run.requestRate!)}\n`);
     process.stdout.write(
@@ -127,20 +141,19 @@ export default async function main(argv: string[]): Promise<number> {
       process.stdout.write(`Trace replay: ${workload.requests.length} requests at their recorded times over ${last.toFixed(3)} s\n`);
   }
   const threads = resolveClientThreads(threadSpec, { requests: workload.requests.length, maxConcurrency: run.maxConcurrency ?? null });
-  const measured = await measure(
-    {
-      ...run,
-      baseUrl,
-      model,
-      tokenizerId: workload.tokenizerPath ?? tokenizer ?? model,
-      requests: workload.requests,
-      tokenCounts: workload.tokenCounts,
-      countOutputTokens: (t) => counter.count(t, false),
-      // The server is not known here: read any engine's report (the adapters say where).
-      cacheFields: anyEngineCacheFields(),
-    },
-    threads,
-    Boolean(flags['disable-tqdm']),
-  );
-  return report(simSpeed !== undefined ? toSimulated(measured, simSpeed) : measured, flags);
+  const opts: RunOptions = {
+    ...run,
+    baseUrl,
+    model,
+    tokenizerId: workload.tokenizerPath ?? tokenizer ?? model,
+    requests: workload.requests,
+    tokenCounts: workload.tokenCounts,
+    countOutputTokens: (t) => counter.count(t, false),
+    cacheFields,
+  };
+  const measured = await measure(workload.requests.length, Boolean(flags['disable-tqdm']), (signal, onEvent) => {
+    const o = { ...opts, signal, onEvent };
+    return threads > 1 ? runBenchmarkSharded(o, threads) : runBenchmark(o);
+  });
+  return report(asSimulated(measured), flags);
 }

@@ -9,6 +9,13 @@ export interface RequestSpec {
   prompt: string;
   promptLen: number;
   expectedOutputLen: number;
+  /** A conversation to send as chat messages instead of `prompt` (multi-turn; the chat backend only). */
+  messages?: readonly ChatMessage[];
+}
+
+export interface ChatMessage {
+  role: 'system' | 'user' | 'assistant';
+  content: string;
 }
 
 export interface ClientOptions {

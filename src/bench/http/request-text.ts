@@ -10,7 +10,7 @@ export function buildBody(
     o.backend === 'openai-chat'
       ? {
           model: o.model,
-          messages: [{ role: 'user', content: spec.prompt }],
+          messages: spec.messages ?? [{ role: 'user', content: spec.prompt }],
           max_completion_tokens: spec.expectedOutputLen,
           stream: true,
           stream_options: { include_usage: true },

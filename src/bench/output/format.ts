@@ -5,6 +5,8 @@ import { pyCenter, pyFixed2 } from './pyformat.js';
 import type { BenchResult } from '../types.js';
 import { cacheMetrics, type CacheMetrics } from '../metrics/cache.js';
 import { cacheRows } from './cache-rows.js';
+import { turnMetrics, type TurnMetrics } from '../multiturn/turn-metrics.js';
+import { turnRows } from './turn-rows.js';
 import type { BenchMetrics, LatencyMetric } from '../../core/metrics.js';
 
 export interface BlockOptions {
@@ -23,6 +25,8 @@ export interface BlockOptions {
   simulatedSpeed?: number;
   /** The prefix-cache section, when the workload had reuse or the server reported its cache. */
   cache?: CacheMetrics;
+  /** The multi-turn section (TTFT by turn), for a multi-turn run. */
+  multiTurn?: TurnMetrics;
 }
 
 const HEADERS: Record<LatencyMetric, [string, string]> = {
@@ -73,6 +77,7 @@ export function formatResultBlock(m: BenchMetrics, o: BlockOptions = {}): string
     lines.push(floatRow(`Median ${short} (ms):`, rec[`median_${name}_ms`] ?? 0));
     for (const p of ps) lines.push(floatRow(`P${percentileWord(p)} ${short} (ms):`, rec[`p${percentileWord(p)}_${name}_ms`] ?? 0));
   }
+  if (o.multiTurn) lines.push(...turnRows(o.multiTurn, floatRow, textRow));
   if (o.cache) lines.push(...cacheRows(o.cache, floatRow, textRow));
   lines.push('='.repeat(50));
   return lines.join('\n') + '\n';
@@ -81,8 +86,10 @@ export function formatResultBlock(m: BenchMetrics, o: BlockOptions = {}): string
 /** The block for a finished run, with its optional rows. */
 export function formatResult(r: BenchResult): string {
   const cache = cacheMetrics(r.outputs);
+  const multiTurn = turnMetrics(r);
   return formatResultBlock(r.metrics, {
     ...(cache ? { cache } : {}),
+    ...(multiTurn ? { multiTurn } : {}),
     maxConcurrency: r.config.maxConcurrency,
     requestRate: r.config.requestRate,
     goodput: r.config.goodput !== undefined,

@@ -5,6 +5,7 @@ import { ALL_LATENCY_METRICS, percentileWord } from '../metrics/metrics.js';
 import { pyFloatStr } from './pyformat.js';
 import type { BenchResult } from '../types.js';
 import { cacheMetrics } from '../metrics/cache.js';
+import { turnMetrics } from '../multiturn/turn-metrics.js';
 
 export interface SaveOptions {
   resultDir?: string;
@@ -92,6 +93,9 @@ export function resultJson(r: BenchResult, o: SaveOptions = {}): Record<string, 
     j.latencies = r.outputs.map((x) => x.latency);
   }
   // servelab additions, after vLLM's keys so vLLM tooling reads the file unchanged.
+  const turns = turnMetrics(r);
+  if (turns) Object.assign(j, turns);
+  if (o.saveDetailed && turns) j.turn_of_request = r.outputs.map((x) => (x.turn ? [x.turn.conversation, x.turn.index] : null));
   const cache = cacheMetrics(r.outputs);
   if (cache) Object.assign(j, cache);
   if (o.saveDetailed && r.outputs.some((x) => x.cachedTokens !== undefined)) j.cached_tokens = r.outputs.map((x) => x.cachedTokens ?? null);
