@@ -19,4 +19,10 @@ export interface Scenario {
   maxConcurrency: number | null;
   /** Requests per second (Poisson arrivals, vLLM's --request-rate); absent or null = all at once. */
   requestRate?: number | null;
+  /** prefix_repetition: tokens of each shared prefix and how many prefixes (vLLM's flags); inputLen is the suffix. */
+  prefixLen?: number;
+  numPrefixes?: number;
+  /** mooncake_trace (datasetPath): tokens per hash id (512) and the replay speed-up (1). */
+  traceBlockSize?: number;
+  traceSpeedup?: number;
 }

@@ -31,9 +31,10 @@ const PLAIN = [
   'gpuLayers',
   'splitMode',
   'tensorSplit',
+  'slotPromptSimilarity',
 ] as const;
 /** Boolean knobs spelled as one of two flags (`-kvu` / `-no-kvu`). */
-const SWITCHES = ['kvUnified', 'contBatching', 'repack'] as const;
+const SWITCHES = ['kvUnified', 'contBatching', 'repack', 'prefixCaching'] as const;
 
 /** -c: ctxSize as given, else slots x maxModelLen (llama-server has no per-request length). */
 function contextFlag(k: Variant['knobs']): number | undefined {

@@ -82,6 +82,7 @@ export function trtllmYaml(variant: Variant, opts: { dummyWeights?: boolean } = 
     const kv = engineValue('trtllm', row('kvCacheDtype'), k.kvCacheDtype, version);
     if (kv !== 'auto') setKey(doc, row('kvCacheDtype').name, kv);
   }
+  if (k.prefixCaching !== undefined) setKey(doc, row('prefixCaching').name, k.prefixCaching);
   // A YAML kv_cache_config replaces the whole object trtllm-serve built from the flag, so the
   // fraction must travel inside it too (docs/engines.md, TensorRT-LLM `memFraction.yaml` row).
   const memKey = row('memFraction.yaml').name;

@@ -83,8 +83,24 @@ export function vllmEngineArgv(variant: Variant, ctx: LaunchContext): { argv: st
     const faValue = fa?.values?.[k.attentionBackend];
     if (fa && faValue) put(argv, env, fa, faValue);
   }
+  argv.push(...vllmCacheArgs(k, version));
   if (k.extraArgs?.length) argv.push(...k.extraArgs);
   return { argv, env };
+}
+
+/** The prefix cache's flags (the cache stage): on/off, and KV offloading to CPU where the release has it. */
+function vllmCacheArgs(k: Variant['knobs'], version: string): string[] {
+  const out: string[] = [];
+  if (k.prefixCaching !== undefined) out.push(mustRow('vllm', 'prefixCaching', version).values![String(k.prefixCaching)]!);
+  if (k.kvOffloadGiB !== undefined) {
+    const r = rowAt('vllm', 'kvOffloadGiB', version);
+    if (!r)
+      throw new UserError(
+        `vLLM ${version} has no --kv-offloading-size in servelab's tables (read from 0.20.1 on); drop kvOffloadGiB or use a newer vLLM`,
+      );
+    out.push(r.name, String(k.kvOffloadGiB), mustRow('vllm', 'kvOffloadGiB.backend', version).name, 'native');
+  }
+  return out;
 }
 
 export const VLLM_SUPPORTS = supportedKnobs('vllm');

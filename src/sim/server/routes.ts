@@ -7,6 +7,7 @@ import { gpusReport } from './live.js';
 import type { LoopDelay } from './loop-delay.js';
 import { handleCompletion, sendJson } from './openai.js';
 import { simDrift } from '../imitation/drift.js';
+import type { GpuEngineName } from '../../core/variant.js';
 
 /** /sim/info: what is simulated, as sized, and how well this host keeps the simulated schedule. */
 function simInfo(s: SimLive, loop: LoopDelay) {
@@ -59,7 +60,14 @@ function engineRoute(s: SimLive, url: string, method: string, req: http.Incoming
     res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8' });
     return void res.end(text);
   }
-  const ctx = { runner, servedModel: served, maxModelLen, seed: args.seed, drift: simDrift(args.knobs, process.env.SERVELAB_SIM_DRIFT) };
+  const ctx = {
+    runner,
+    servedModel: served,
+    maxModelLen,
+    seed: args.seed,
+    drift: simDrift(args.knobs, process.env.SERVELAB_SIM_DRIFT),
+    engine: args.engine as GpuEngineName,
+  };
   if (url === '/v1/chat/completions' && method === 'POST') return void handleCompletion('chat', req, res, ctx).catch(() => res.destroy());
   if (url === '/v1/completions' && method === 'POST') return void handleCompletion('completion', req, res, ctx).catch(() => res.destroy());
   sendJson(res, 404, { detail: 'Not Found' });
