@@ -23,8 +23,8 @@ export interface SimulateOptions {
   /** HF id / local path, or parsed metadata. */
   model: string | ModelInfo;
   knobs: Knobs;
-  /** Each request produces exactly outputLen tokens (as with ignore_eos). */
-  requests: { promptLen: number; outputLen: number }[];
+  /** Each request produces exactly outputLen tokens (as with ignore_eos); `blocks`: its token blocks, for the prefix cache. */
+  requests: { promptLen: number; outputLen: number; blocks?: readonly number[] }[];
   /** Client-side cap on requests in flight (vllm bench --max-concurrency). */
   maxConcurrency?: number;
   /** Engine release to model (versions.ts); undefined = the release servelab targets. */
@@ -113,7 +113,14 @@ export function simulateWorkload(o: SimulateOptions): SimulateResult {
   const reqs: SimRequest[] = o.requests.map((r, i) => {
     const len = Math.min(r.promptLen, cfg.maxModelLen - 1);
     const out = Math.max(1, Math.min(r.outputLen, cfg.maxModelLen - len));
-    return { id: i, promptLen: Math.max(1, len), maxTokens: out, outputTarget: out, arrival: arrivals[i]! };
+    return {
+      id: i,
+      promptLen: Math.max(1, len),
+      maxTokens: out,
+      outputTarget: out,
+      arrival: arrivals[i]!,
+      ...(r.blocks ? { blocks: r.blocks } : {}),
+    };
   });
   let now = 0;
   let next = 0;

@@ -24,6 +24,8 @@ export function loadScenario(s: Scenario, model: string, cache?: Map<string, Pro
     randomRangeRatio: s.rangeRatio,
     seed: s.seed,
     model,
+    // vLLM's --random-prefix-len: every random prompt starts with the same prefixLen tokens.
+    ...(s.dataset === 'random' && s.prefixLen ? { randomPrefixLen: s.prefixLen } : {}),
   });
   cache?.set(key, p);
   // A failed load is not cached: the next caller gets the error again, not a stale promise.
