@@ -94,7 +94,12 @@ export function workloadReuse(s: Scenario): WorkloadReuse {
     case 'sharegpt':
       return result(0, "ShareGPT's first turns share no prefix: each request opens a different conversation (vllm-project/vllm#54783)");
     case 'custom':
-      return result(0, 'a JSONL of single prompts, taken as unrelated (the ShareGPT-like stand-in starts every prompt differently)');
+      return result(
+        0,
+        s.name.startsWith('sharegpt-like')
+          ? 'ShareGPT-like single prompts, each opening a different conversation, share no prefix'
+          : 'a JSONL of single prompts, taken as unrelated: servelab does not read them before the session',
+      );
     case 'random': {
       const p = s.prefixLen ?? 0;
       if (p <= 0) return result(0, 'random prompts without a shared prefix (--random-prefix-len 0)');

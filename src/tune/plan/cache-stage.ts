@@ -24,7 +24,7 @@ export function replicaCacheNote(replicas: number): string {
 
 export function cacheStage(w: Variant, ctx: ExpandContext): StageOut {
   const reuse = workloadReuse(ctx.config.scenario);
-  if (!reuse.has) return { candidates: [], notes: [], skipped: `the workload has no prefix reuse for a cache to serve (${reuse.why})` };
+  if (!reuse.has) return { candidates: [], notes: [], skipped: `no prefix reuse for a cache to serve: ${reuse.why}` };
   const version = resolveVersion(w.engine, w.engineVersion ?? ctx.deps.engineVersion?.(w.engine)).table;
   const own = CACHE_STAGES[w.engine]({ knobs: w.knobs, version });
   const notes = [`Possible reuse: ${reuse.why}.`, ...own.notes];
