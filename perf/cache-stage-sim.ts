@@ -18,7 +18,11 @@ import { defaultStages } from '../src/tune/config/config.js';
 import { runSession } from '../src/tune/session/session.js';
 
 const { values } = parseArgs({
-  options: { prompts: { type: 'string', default: '200' }, prefix: { type: 'string', default: '4000' }, concurrency: { type: 'string', default: '32' } },
+  options: {
+    prompts: { type: 'string', default: '200' },
+    prefix: { type: 'string', default: '4000' },
+    concurrency: { type: 'string', default: '32' },
+  },
 });
 const prompts = Number(values.prompts);
 const prefixLen = Number(values.prefix);
@@ -77,7 +81,12 @@ async function session(title: string, engines: string, scenario: Scenario | unde
 }
 
 /** Why, in the cache's own terms: what each of the stage's variants did to throughput and TTFT against the carried winner. */
-function summary(winnerId: string | null, carriedId: string | null, gains: Record<string, number | null>, results: Map<string, VariantResult>): string {
+function summary(
+  winnerId: string | null,
+  carriedId: string | null,
+  gains: Record<string, number | null>,
+  results: Map<string, VariantResult>,
+): string {
   const carried = carriedId ? results.get(carriedId)?.metrics : undefined;
   const lines = Object.entries(gains)
     .filter(([id]) => id !== carriedId)

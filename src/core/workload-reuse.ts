@@ -24,7 +24,16 @@ export const MIN_CACHE_STAGE_REUSE = 0.05;
  * `turns` turns after one system prompt shared by all of them; every turn sends the conversation so
  * far plus a new user message. (The multi_turn workload's own generator defines the real shape.)
  */
-export const MULTI_TURN_SHAPE = { users: 8, turns: 6, systemLen: 1000, userLen: 100, replyLen: 200 } as const;
+export const MULTI_TURN_SHAPE: MultiTurnShape = { users: 8, turns: 6, systemLen: 1000, userLen: 100, replyLen: 200 };
+
+export interface MultiTurnShape {
+  users: number;
+  turns: number;
+  /** Tokens of the system prompt every user's conversation starts with. */
+  systemLen: number;
+  userLen: number;
+  replyLen: number;
+}
 
 /** vLLM's prefix_repetition defaults (--prefix-repetition-prefix-len, -suffix-len, -num-prefixes). */
 const PREFIX_REPETITION = { prefixLen: 256, suffixLen: 256, numPrefixes: 10 } as const;
@@ -39,7 +48,7 @@ function result(share: number, why: string): WorkloadReuse {
 }
 
 /** Reusable share of a multi-turn workload of this shape (prompts only: replies are the server's). */
-export function multiTurnShare(shape: typeof MULTI_TURN_SHAPE): number {
+export function multiTurnShare(shape: MultiTurnShape): number {
   const { users, turns, systemLen: S, userLen: M, replyLen: R } = shape;
   let total = 0;
   let reusable = 0;

@@ -13,8 +13,19 @@ const MODEL = 'Qwen/Qwen3-14B';
 const words = (n: number, tag: string) => Array.from({ length: n }, (_, i) => `${tag}${i}`).join(' ');
 
 async function chat(url: string, messages: { role: string; content: string }[], stream: boolean) {
-  const body = { model: MODEL, messages, max_tokens: 40, ignore_eos: true, stream, ...(stream ? { stream_options: { include_usage: true } } : {}) };
-  const r = await fetch(`${url}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const body = {
+    model: MODEL,
+    messages,
+    max_tokens: 40,
+    ignore_eos: true,
+    stream,
+    ...(stream ? { stream_options: { include_usage: true } } : {}),
+  };
+  const r = await fetch(`${url}/v1/chat/completions`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   if (!stream) {
     const j = (await r.json()) as { choices: { message: { content: string } }[]; usage: Record<string, unknown> };
     return { text: j.choices[0]!.message.content, usage: j.usage };
@@ -33,7 +44,10 @@ async function chat(url: string, messages: { role: string; content: string }[], 
 
 /** sim-serve argv for a variant, from the sim adapter (the launch path's own command), without host and port. */
 function simArgv(engine: 'vllm' | 'sglang' | 'trtllm', knobs: Knobs): string[] {
-  const spec = sim.command({ id: 'x', engine, model: MODEL, knobs }, { host: '127.0.0.1', port: 1, runDir: '/tmp', runtime: { kind: 'native' } });
+  const spec = sim.command(
+    { id: 'x', engine, model: MODEL, knobs },
+    { host: '127.0.0.1', port: 1, runDir: '/tmp', runtime: { kind: 'native' } },
+  );
   const argv = spec.argv.slice(spec.argv.indexOf('sim-serve') + 1);
   const at = argv.indexOf('--port');
   argv.splice(at, 2, '--port', '0');

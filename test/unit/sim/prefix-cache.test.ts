@@ -80,7 +80,7 @@ describe('the prefix cache of the simulated host', () => {
     expect(oneByOne(server('vllm'), [same, same]).cached).toEqual([0, 304]);
   });
 
-  it('finds a conversation\'s earlier turn and its reply cached (generated blocks join the cache)', () => {
+  it("finds a conversation's earlier turn and its reply cached (generated blocks join the cache)", () => {
     // Turn 2 sends turn 1's 200-token prompt, its 100-token reply and 50 new tokens.
     const h1 = new BlockHasher();
     const h2 = new BlockHasher();
