@@ -45,6 +45,8 @@ export interface SimulateResult {
   kvCapacityTokens: number;
   preemptions: number;
   steps: number;
+  /** Share of prompt tokens served from the prefix cache, when the requests carried token blocks (a workload with reuse). */
+  prefixCacheHitRate?: number;
 }
 
 export function resolveOptions(
@@ -163,7 +165,26 @@ export function simulateWorkload(o: SimulateOptions): SimulateResult {
   const outputs = toOutputs(reqs, tracks);
   const metrics = calculateMetrics(outputs, lastEnd, { percentileMetrics: ['ttft', 'tpot', 'itl', 'e2el'], metricPercentiles: [99] });
   const st = sched.snapshot();
-  return { fit: cfg.fit, metrics, kvCapacityTokens: cfg.kvCapacityTokens, preemptions: st.preemptions, steps: st.steps };
+  const hitRate = reqs.some((r) => r.blocks) ? cachedShare(reqs) : undefined;
+  return {
+    fit: cfg.fit,
+    metrics,
+    kvCapacityTokens: cfg.kvCapacityTokens,
+    preemptions: st.preemptions,
+    steps: st.steps,
+    ...(hitRate !== undefined ? { prefixCacheHitRate: hitRate } : {}),
+  };
+}
+
+/** Prompt tokens found in the prefix cache over all prompt tokens. */
+function cachedShare(reqs: readonly SimRequest[]): number {
+  let cached = 0;
+  let total = 0;
+  for (const r of reqs) {
+    cached += r.cachedTokens ?? 0;
+    total += r.promptLen;
+  }
+  return total > 0 ? cached / total : 0;
 }
 
 /** The client's view of each request, as `vllm bench serve` records it. */

@@ -166,3 +166,46 @@ describe('the prefix cache of the simulated host', () => {
     expect(a.total_token_throughput).toBe(b.total_token_throughput);
   });
 });
+
+describe('predictions for a workload with reuse', () => {
+  it('report the share of prompt tokens the cache served, near the possible reuse when the cache holds everything', async () => {
+    const { predict } = await import('../../../src/sim/predict/predict.js');
+    const { scenarioRequests } = await import('../../../src/sim/predict/workload.js');
+    const { workloadReuse } = await import('../../../src/core/workload-reuse.js');
+    const s = {
+      name: 'p',
+      label: 'p',
+      dataset: 'random' as const,
+      inputLen: 256,
+      outputLen: 32,
+      prefixLen: 2048,
+      numPrompts: 100,
+      seed: 1,
+      maxConcurrency: 8,
+    };
+    const p = predict({
+      engine: 'vllm',
+      model: 'Qwen/Qwen3-14B',
+      gpu: 'H100',
+      gpus: 1,
+      knobs: {},
+      requests: scenarioRequests(s, 1),
+      maxConcurrency: 8,
+      seed: 1,
+    });
+    const possible = workloadReuse(s).share;
+    // Requests admitted before the first one's prefill is done cannot hit: a few points under.
+    expect(p.prefix_cache_hit_rate!).toBeGreaterThan(possible - 0.1);
+    expect(p.prefix_cache_hit_rate!).toBeLessThanOrEqual(possible);
+    const plain = predict({
+      engine: 'vllm',
+      model: 'Qwen/Qwen3-14B',
+      gpu: 'H100',
+      gpus: 1,
+      knobs: {},
+      requests: scenarioRequests({ ...s, prefixLen: 0 }, 1),
+      seed: 1,
+    });
+    expect(plain.prefix_cache_hit_rate).toBeUndefined();
+  });
+});
