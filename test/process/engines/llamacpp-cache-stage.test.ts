@@ -42,20 +42,24 @@ async function cachedOnRepeat(url: string): Promise<{ cacheN: number; cachedToke
   return { cacheN: last!.timings.cache_n, cachedTokens: last!.usage.prompt_tokens_details?.cached_tokens };
 }
 
-describe.skipIf(LLAMA_SKIP !== undefined)(`llama.cpp's cache stage on the real llama-server${skipNote(LLAMA_SKIP)}`, { timeout: 120_000 }, () => {
-  it('serves a repeated prompt from its prompt cache by default, and not with the stage\'s "prompt cache off"', async () => {
-    const on = await cachedOnRepeat(await start({}));
-    expect(on.cacheN).toBeGreaterThan(250);
-    expect(on.cachedTokens).toBe(on.cacheN);
-    const off = llamacppCacheStage({ knobs: {}, version: '0.4.0-dev' }).candidates.find((c) => c.change === 'prompt cache off')!;
-    expect((await cachedOnRepeat(await start(off.knobs))).cacheN).toBe(0);
-  });
+describe.skipIf(LLAMA_SKIP !== undefined)(
+  `llama.cpp's cache stage on the real llama-server${skipNote(LLAMA_SKIP)}`,
+  { timeout: 120_000 },
+  () => {
+    it('serves a repeated prompt from its prompt cache by default, and not with the stage\'s "prompt cache off"', async () => {
+      const on = await cachedOnRepeat(await start({}));
+      expect(on.cacheN).toBeGreaterThan(250);
+      expect(on.cachedTokens).toBe(on.cacheN);
+      const off = llamacppCacheStage({ knobs: {}, version: '0.4.0-dev' }).candidates.find((c) => c.change === 'prompt cache off')!;
+      expect((await cachedOnRepeat(await start(off.knobs))).cacheN).toBe(0);
+    });
 
-  it("starts with every other candidate's flags, all together", async () => {
-    const others = llamacppCacheStage({ knobs: {}, version: '0.4.0-dev' }).candidates.filter((c) => c.change !== 'prompt cache off');
-    expect(others.length).toBeGreaterThan(4);
-    // One server with one value of each knob the stage tries (a later candidate of the same knob replaces the earlier).
-    const knobs = Object.assign({}, ...others.map((c) => c.knobs)) as Variant['knobs'];
-    expect((await cachedOnRepeat(await start(knobs))).cacheN).toBeGreaterThan(250);
-  });
-});
+    it("starts with every other candidate's flags, all together", async () => {
+      const others = llamacppCacheStage({ knobs: {}, version: '0.4.0-dev' }).candidates.filter((c) => c.change !== 'prompt cache off');
+      expect(others.length).toBeGreaterThan(4);
+      // One server with one value of each knob the stage tries (a later candidate of the same knob replaces the earlier).
+      const knobs = Object.assign({}, ...others.map((c) => c.knobs)) as Variant['knobs'];
+      expect((await cachedOnRepeat(await start(knobs))).cacheN).toBeGreaterThan(250);
+    });
+  },
+);
