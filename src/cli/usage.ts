@@ -25,7 +25,8 @@ What to tune
   --llama-server PATH     the llama-server to launch (default PATH, then servelab's build:
                           servelab engines build llamacpp)
   --stages LIST           stages in order (default ${GPU_STAGES.join(',')};
-                          llama.cpp: ${LLAMACPP_STAGES.join(',')}); engine always runs first
+                          llama.cpp: ${LLAMACPP_STAGES.join(',')}); engine always runs first;
+                          cache joins them when the workload resends what it sent (prefix reuse)
   --drop PATTERN          drop a candidate by variant id (globs with *) or change (e.g. attn=triton); repeatable
   --extra-args 'ARGS'     extra engine argv for every variant, or 'ENGINE:ARGS' for one engine; repeatable
   --baseline ID|ENGINE    baseline for the before/after table (default the engine stage's vLLM defaults)

@@ -86,6 +86,15 @@ export interface Knobs {
   repack?: boolean;
   /** Extra argv appended verbatim (user-supplied). */
   extraArgs?: string[];
+  // --- prefix cache (the cache stage); absent = each engine's default ---
+  /** Prefix caching: vLLM's prefix caching, SGLang's radix cache, TensorRT-LLM's KV block reuse, llama.cpp's prompt cache. */
+  prefixCaching?: boolean;
+  /** GiB of host memory as a second tier of the prefix cache (vLLM KV offloading, SGLang's hierarchical cache). */
+  kvOffloadGiB?: number;
+  /** Order in which waiting requests are admitted: 'lpm' (longest prefix match first) or 'fcfs' (SGLang). */
+  schedulePolicy?: string;
+  /** llama.cpp: how much of a request's prompt must match a slot's to reuse that slot (0 = any idle slot). */
+  slotPromptSimilarity?: number;
 }
 
 export type KnobName = keyof Knobs;
@@ -126,6 +135,7 @@ export function describeKnobs(k: Knobs): string {
   if (k.maxModelLen) parts.push(`len=${k.maxModelLen}`);
   parts.push(...llamaKnobParts(k));
   if (k.performanceMode) parts.push(`perf=${k.performanceMode}`);
+  parts.push(...cacheKnobParts(k));
   if (k.extraArgs?.length) parts.push(k.extraArgs.join(' '));
   return parts.join(' ') || 'defaults';
 }
@@ -150,5 +160,15 @@ function llamaKnobParts(k: Knobs): string[] {
   if (k.splitMode !== undefined) p.push(`split=${k.splitMode}`);
   if (k.tensorSplit !== undefined) p.push(`ts=${k.tensorSplit}`);
   if (k.speculative?.draftTokens !== undefined && k.speculative.method === 'draft') p.push(`draft-n=${k.speculative.draftTokens}`);
+  return p;
+}
+
+/** The cache stage's knobs in describeKnobs' words (absent on every variant that does not set them). */
+function cacheKnobParts(k: Knobs): string[] {
+  const p: string[] = [];
+  if (k.prefixCaching !== undefined) p.push(k.prefixCaching ? 'prefix-cache' : 'no-prefix-cache');
+  if (k.kvOffloadGiB !== undefined) p.push(`kv-offload=${k.kvOffloadGiB}GiB`);
+  if (k.schedulePolicy !== undefined) p.push(`sched=${k.schedulePolicy}`);
+  if (k.slotPromptSimilarity !== undefined) p.push(`sps=${k.slotPromptSimilarity}`);
   return p;
 }

@@ -1,4 +1,5 @@
 // Contract of an engine adapter: plain data and functions, no class hierarchy.
+import type { CacheStageInput, CacheStageOut } from './cache-stage-types.js';
 import type { EngineName, KnobName, Knobs, SpeculativeKnob, Variant } from '../core/variant.js';
 import type { Failure } from '../core/events.js';
 import type { ServerMetricsSample } from '../core/metrics.js';
@@ -141,4 +142,6 @@ export interface EngineAdapter {
   cacheReport?: { fields: readonly string[]; enableFlag?: string; source: string };
   /** Its own stages, preflight rules and model-file preparation, when they are not the GPU engines' (llama.cpp). */
   planning?: EnginePlanning;
+  /** Its cache-stage candidates (the planner's cache stage asks here on traffic that reuses prefixes). */
+  cacheStage?(i: CacheStageInput): CacheStageOut;
 }

@@ -266,6 +266,13 @@ export const HARDWARE = {
   mlaHeadTile: 128,
   /** Mean accepted draft tokens per verified draft position (EAGLE/MTP acceptance ~0.6-0.8 on chat data). */
   specAcceptRate: 0.7,
+  /**
+   * Bytes per second one GPU reads KV blocks back from host memory (the prefix cache's CPU tier:
+   * vLLM KV offloading, SGLang HiCache). Assumption: about 40% of PCIe Gen5 x16's 64 GB/s per
+   * direction, the share pageable-to-device copies of small blocks reach; no published measurement
+   * of either engine's reload rate was found.
+   */
+  hostKvBytesPerS: 25e9,
 };
 
 export function engineEfficiency(engine: EngineName): EngineEfficiency {

@@ -29,6 +29,10 @@ export interface EngineBehaviour {
   moeTiles: 'cutlass' | 'triton-default' | 'triton-tuned';
   /** Why FP8 weights cannot run on a GPU without native FP8, when the engine refuses them. */
   noFp8Weights?: (gpu: { name: string; computeCapability: number }) => string;
+  /** The prefix cache is on when no flag says otherwise (its knob rows cite each engine's default). */
+  prefixCacheByDefault: boolean;
+  /** Attention backends under which the engine reuses no KV blocks whatever its cache flag says. */
+  noPrefixCacheBackends: readonly string[];
 }
 
 const BASE: EngineBehaviour = {
@@ -43,6 +47,10 @@ const BASE: EngineBehaviour = {
   keepsPreemptedBlocks: false,
   limitsPerAttentionRank: false,
   moeTiles: 'triton-tuned',
+  // vLLM V1 prefix caching, SGLang's radix cache, TensorRT-LLM's block reuse and llama.cpp's prompt
+  // cache are all on by default (the prefixCaching rows of src/engines/*/knobs.ts).
+  prefixCacheByDefault: true,
+  noPrefixCacheBackends: [],
 };
 
 export const ENGINE_BEHAVIOUR: Readonly<Record<EngineName, EngineBehaviour>> = {
@@ -69,6 +77,8 @@ export const ENGINE_BEHAVIOUR: Readonly<Record<EngineName, EngineBehaviour>> = {
     saysMaxSeqLenAdjusted: true,
     limitsPerAttentionRank: true,
     moeTiles: 'cutlass',
+    // Engine audit 4 (G5): TensorRT-LLM 1.2.1's start log says cache_reuse=False under attn_backend FLASHINFER.
+    noPrefixCacheBackends: ['flashinfer'],
     noFp8Weights: (gpu) => `TensorRT-LLM has no FP8 weights on compute capability ${gpu.computeCapability.toFixed(1)} (${gpu.name})`,
   },
   llamacpp: BASE,

@@ -113,6 +113,28 @@ export const NEUTRAL_KNOBS: readonly NeutralKnob[] = [
     meaning: 'llama.cpp: CPU weight repacking of quantized tensors (false = off)',
   },
   { knob: 'tensorSplit', type: 'string', simFlag: '--tensor-split', meaning: 'llama.cpp: proportions of the model per GPU, e.g. 3,1' },
+  {
+    knob: 'prefixCaching',
+    type: 'bool-switch',
+    simFlag: '--prefix-caching',
+    meaning:
+      "prefix caching on (true) or off (false): vLLM's prefix caching, SGLang's radix cache, TensorRT-LLM's block reuse, llama.cpp's prompt cache",
+  },
+  {
+    knob: 'kvOffloadGiB',
+    type: 'float',
+    simFlag: '--kv-offload-gib',
+    min: 0,
+    meaning: "GiB of host memory as a second tier of the prefix cache (vLLM KV offloading, SGLang's hierarchical cache)",
+  },
+  { knob: 'schedulePolicy', type: 'string', simFlag: '--schedule-policy', meaning: 'admission order of waiting requests: lpm | fcfs' },
+  {
+    knob: 'slotPromptSimilarity',
+    type: 'float',
+    simFlag: '--slot-prompt-similarity',
+    min: 0,
+    meaning: "llama.cpp: share of a slot's prompt a request must match to reuse that slot (0 = any idle slot)",
+  },
 ];
 
 /** Speculative sub-knobs: sim-serve flag for each field of SpeculativeKnob. */

@@ -3,6 +3,7 @@
 // is the variant's model, so clients send the name they were given. /metrics needs --metrics,
 // which is always on; readiness is /health, which answers 503 {"error":{"message":"Loading
 // model"}} until the model is loaded and 200 {"status":"ok"} after (tools/server/server-http.cpp).
+import { llamacppCacheStage } from './cache-stage.js';
 import { UserError } from '../../core/errors.js';
 import type { Variant } from '../../core/variant.js';
 import { engineHost, finishSpec, flag } from '../argv.js';
@@ -32,9 +33,10 @@ const PLAIN = [
   'gpuLayers',
   'splitMode',
   'tensorSplit',
+  'slotPromptSimilarity',
 ] as const;
 /** Boolean knobs spelled as one of two flags (`-kvu` / `-no-kvu`). */
-const SWITCHES = ['kvUnified', 'contBatching', 'repack'] as const;
+const SWITCHES = ['kvUnified', 'contBatching', 'repack', 'prefixCaching'] as const;
 
 /** -c: ctxSize as given, else slots x maxModelLen (llama-server has no per-request length). */
 function contextFlag(k: Variant['knobs']): number | undefined {
@@ -146,4 +148,5 @@ export const llamacpp: EngineAdapter = {
   findExecutable: (given) => findLlamaServer(given)?.path,
   build: buildLlamaCpp,
   planning: LLAMACPP_PLANNING,
+  cacheStage: llamacppCacheStage,
 };

@@ -180,4 +180,19 @@ export const LLAMACPP_ROWS: readonly KnobRow[] = [
     source: `${R}: "-a, --alias STRING  set model name aliases, comma-separated (to be used by API)"`,
     note: "the model name clients send; servelab gives the variant's model name",
   },
+  {
+    knob: 'prefixCaching',
+    via: 'flag',
+    name: '--cache-prompt',
+    values: { true: '--cache-prompt', false: '--no-cache-prompt' },
+    engineDefault: 'true',
+    source: `llama-server --help at 80fb11a: "--cache-prompt, --no-cache-prompt  whether to enable prompt caching (default: enabled)"`,
+  },
+  {
+    knob: 'slotPromptSimilarity',
+    via: 'flag',
+    name: '-sps',
+    engineDefault: '0.1',
+    source: `llama-server --help at 80fb11a: "-sps, --slot-prompt-similarity SIMILARITY  how much the prompt of a request must match the prompt of a slot in order to use that slot (default: 0.10, 0.0 = disabled)"`,
+  },
 ];

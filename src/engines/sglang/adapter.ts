@@ -1,5 +1,6 @@
 // SGLang (`python3 -m sglang.launch_server`). Every spelling comes from the knob table
 // (sglang/knobs.ts) at the variant's engine version; this file says when a knob is given.
+import { sglangCacheStage } from './cache-stage.js';
 import { UserError } from '../../core/errors.js';
 import type { SpeculativeKnob, Variant } from '../../core/variant.js';
 import { baseEnv, engineHost, finishSpec, flag } from '../argv.js';
@@ -102,8 +103,21 @@ export function sglangEngineArgv(variant: Variant, ctx: LaunchContext): { argv: 
   // /metrics exists only with --enable-metrics; servelab reads it while benchmarking.
   flag(argv, row('plumbing.metrics').name, true);
   if (k.dpAttention && (k.dp ?? 1) > 1) flag(argv, row('plumbing.ncclPort').name, ctx.port + SGLANG_DP_ATTENTION_PORTS.nccl);
+  argv.push(...sglangCacheArgs(k, version));
   if (k.extraArgs?.length) argv.push(...k.extraArgs);
   return { argv, env: baseEnv(ctx) };
+}
+
+/** The radix cache's flags (the cache stage): off, the admission order, the hierarchical (host-memory) tier. */
+function sglangCacheArgs(k: Variant['knobs'], version: string): string[] {
+  const row = (knob: string) => mustRow('sglang', knob, version);
+  const out: string[] = [];
+  flag(out, row('prefixCaching').name, k.prefixCaching === false);
+  if (k.schedulePolicy !== undefined)
+    flag(out, row('schedulePolicy').name, engineValue('sglang', row('schedulePolicy'), k.schedulePolicy, version));
+  if (k.kvOffloadGiB !== undefined && k.kvOffloadGiB > 0)
+    out.push(row('kvOffloadGiB.enable').name, row('kvOffloadGiB').name, String(Math.ceil(k.kvOffloadGiB)));
+  return out;
 }
 
 export const SGLANG_SUPPORTS = supportedKnobs('sglang');
@@ -149,6 +163,7 @@ export const sglang: EngineAdapter = {
   distInitPorts: sglangDistInitPorts,
   multiNodeRanks: (argv, _k, l) => sglangRanks(argv, l),
   leaderWorkerSet: true,
+  cacheStage: sglangCacheStage,
 };
 
 const PYTHON = /^python(3(\.\d+)?)?$/;

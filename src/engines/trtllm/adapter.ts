@@ -2,6 +2,7 @@
 // KV dtype and speculative settings have no flags: they go into the --extra_llm_api_options
 // YAML that this adapter writes into the run folder. Unknown YAML keys fail (extra="forbid"),
 // so only keys from the knob table (trtllm/knobs.ts, read from llm_args.py) are written.
+import { trtllmCacheStage } from './cache-stage.js';
 import path from 'node:path';
 import YAML from 'yaml';
 import { UserError } from '../../core/errors.js';
@@ -82,6 +83,7 @@ export function trtllmYaml(variant: Variant, opts: { dummyWeights?: boolean } = 
     const kv = engineValue('trtllm', row('kvCacheDtype'), k.kvCacheDtype, version);
     if (kv !== 'auto') setKey(doc, row('kvCacheDtype').name, kv);
   }
+  if (k.prefixCaching !== undefined) setKey(doc, row('prefixCaching').name, k.prefixCaching);
   // A YAML kv_cache_config replaces the whole object trtllm-serve built from the flag, so the
   // fraction must travel inside it too (docs/engines.md, TensorRT-LLM `memFraction.yaml` row).
   const memKey = row('memFraction.yaml').name;
@@ -194,4 +196,5 @@ export const trtllm: EngineAdapter = {
   commandFiles: trtllmCommandFiles,
   yamlFlag: '--extra_llm_api_options',
   multiNodeRanks: (argv, _k, l) => trtllmRanks(argv, l),
+  cacheStage: trtllmCacheStage,
 };

@@ -115,4 +115,12 @@ export const TRTLLM_ROWS: readonly KnobRow[] = [
     note: 'Prometheus text is at /prometheus/metrics, never /metrics (JSON); servelab reads the JSON one',
   },
   { knob: 'plumbing.yaml', via: 'flag', name: '--extra_llm_api_options', source: `${SV}: @click.option("--extra_llm_api_options")` },
+  {
+    knob: 'prefixCaching',
+    via: 'yaml',
+    name: 'kv_cache_config.enable_block_reuse',
+    engineDefault: 'true',
+    source: `${LA}: KvCacheConfig.enable_block_reuse: bool = Field(default=True, description="Controls if KV cache blocks can be reused for different requests.")`,
+    note: 'engine audit 4 (G5): 1.2.1 runs with cache_reuse=False under attn_backend FLASHINFER whatever this key says',
+  },
 ];

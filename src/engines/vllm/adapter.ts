@@ -1,6 +1,7 @@
 // vLLM (`vllm serve`). Every spelling comes from the knob table (vllm/knobs.ts) at the
 // variant's engine version; this file only says when a knob is given. The attention backend is
 // an environment variable in 0.11 and a flag (`--attention-backend`) in the newer tables.
+import { vllmCacheStage } from './cache-stage.js';
 import { UserError } from '../../core/errors.js';
 import type { Variant } from '../../core/variant.js';
 import { baseEnv, engineHost, finishSpec, flag } from '../argv.js';
@@ -87,8 +88,24 @@ export function vllmEngineArgv(variant: Variant, ctx: LaunchContext): { argv: st
     const faValue = fa?.values?.[k.attentionBackend];
     if (fa && faValue) put(argv, env, fa, faValue);
   }
+  argv.push(...vllmCacheArgs(k, version));
   if (k.extraArgs?.length) argv.push(...k.extraArgs);
   return { argv, env };
+}
+
+/** The prefix cache's flags (the cache stage): on/off, and KV offloading to CPU where the release has it. */
+function vllmCacheArgs(k: Variant['knobs'], version: string): string[] {
+  const out: string[] = [];
+  if (k.prefixCaching !== undefined) out.push(mustRow('vllm', 'prefixCaching', version).values![String(k.prefixCaching)]!);
+  if (k.kvOffloadGiB !== undefined) {
+    const r = rowAt('vllm', 'kvOffloadGiB', version);
+    if (!r)
+      throw new UserError(
+        `vLLM ${version} has no --kv-offloading-size in servelab's tables (read from 0.20.1 on); drop kvOffloadGiB or use a newer vLLM`,
+      );
+    out.push(r.name, String(k.kvOffloadGiB), mustRow('vllm', 'kvOffloadGiB.backend', version).name, 'native');
+  }
+  return out;
 }
 
 export const VLLM_SUPPORTS = supportedKnobs('vllm');
@@ -136,4 +153,5 @@ export const vllm: EngineAdapter = {
   // docs/serving/data_parallel_deployment.md; SGLang 0.5 serves replicas on several nodes through its router.
   dataParallelOverNodes: true,
   multiNodeRanks: vllmRanks,
+  cacheStage: vllmCacheStage,
 };

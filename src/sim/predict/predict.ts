@@ -39,6 +39,8 @@ export type Prediction = Partial<BenchMetrics> & {
   preemptions?: number;
   /** Version-specific changes the model applied (with sources). */
   version_changes?: { why: string; source: string }[];
+  /** Share of prompt tokens the prefix cache served, for a workload with reuse (src/sim/predict/reuse-requests.ts). */
+  prefix_cache_hit_rate?: number;
   simulated: 'virtual-clock';
 };
 
@@ -73,6 +75,7 @@ export function predict(p: PredictInput): Prediction {
     ...(r.fit.reason ? { reason: r.fit.reason } : {}),
     ...(r.metrics ? { kv_cache_tokens: r.kvCapacityTokens, preemptions: r.preemptions } : {}),
     ...(changes.length ? { version_changes: changes } : {}),
+    ...(r.prefixCacheHitRate !== undefined ? { prefix_cache_hit_rate: r.prefixCacheHitRate } : {}),
     simulated: 'virtual-clock',
   };
 }

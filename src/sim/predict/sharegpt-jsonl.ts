@@ -14,9 +14,15 @@ const WORDS =
     ' ',
   );
 
+/**
+ * `len` words for prompt number `seed`. Its first two words name the prompt (unique below 10,000
+ * prompts), so no two prompts share a leading block: like ShareGPT's first turns, they offer a
+ * prefix cache nothing (without them, prompts 100 apart were the same text).
+ */
 export function promptWords(len: number, seed: number): string {
   const out: string[] = [];
-  for (let i = 0; i < len; i++) out.push(WORDS[(i * 31 + seed * 7) % WORDS.length]!);
+  const n = WORDS.length;
+  for (let i = 0; i < len; i++) out.push(WORDS[i === 0 ? seed % n : i === 1 ? Math.floor(seed / n) % n : (i * 31 + seed * 7) % n]!);
   return out.join(' ');
 }
 

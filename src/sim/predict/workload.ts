@@ -3,11 +3,14 @@
 // prompt and output lengths from the table in src/model/data/sharegpt-lengths.ts (its header says
 // how it was derived: from published statistics, not from the dataset itself).
 import { Rng } from '../scheduler/rng.js';
+import { reuseRequests, type ReuseShape } from './reuse-requests.js';
 import { SHAREGPT_FILTER, SHAREGPT_OUTPUT_LENGTHS, SHAREGPT_PROMPT_LENGTHS, type LengthTable } from '../../model/data/sharegpt-lengths.js';
 
 export interface LengthPair {
   promptLen: number;
   outputLen: number;
+  /** The request's token blocks (block-hash.ts), for a workload with prefix reuse (reuse-requests.ts). */
+  blocks?: readonly number[];
 }
 
 /** A sampler for one length table: a bin by weight, then a length uniform inside it. */
@@ -51,11 +54,13 @@ export function promptOfLength(len: number, seed = 0): string {
   return words.join(' ');
 }
 
-/** Lengths of a tuning scenario for the virtual clock: ShareGPT-shaped, or random IN/OUT spread by the range ratio. */
-export function scenarioRequests(
-  s: { name: string; dataset: string; numPrompts: number; inputLen?: number; outputLen?: number; rangeRatio?: number },
-  seed: number,
-): LengthPair[] {
+/**
+ * Lengths of a tuning scenario for the virtual clock: ShareGPT-shaped, or random IN/OUT spread by
+ * the range ratio; a workload with prefix reuse comes with its token blocks (reuse-requests.ts).
+ */
+export function scenarioRequests(s: ReuseShape, seed: number): LengthPair[] {
+  const reuse = reuseRequests(s);
+  if (reuse) return reuse;
   if (s.dataset !== 'random') return sharegptLike(s.numPrompts, seed);
   const n = s.numPrompts;
   const r = s.rangeRatio ?? 0;

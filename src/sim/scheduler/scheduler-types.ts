@@ -11,6 +11,10 @@ export interface SimRequest {
   outputTarget: number;
   /** Simulated arrival time, seconds. */
   arrival: number;
+  /** Hashes of the request's full token blocks, each covering every token before it (prompt, then output): what a prefix cache matches. Absent: never a hit. */
+  blocks?: readonly number[];
+  /** Prompt tokens served from the prefix cache when the request was first scheduled. */
+  cachedTokens?: number;
 }
 
 export interface Seq {
@@ -24,6 +28,10 @@ export interface Seq {
   state: 'waiting' | 'running' | 'done';
   /** vLLM prefix cache after a preemption: what the freed blocks held, and when they were freed. */
   cached?: { blocks: number; tokens: number; freeBefore: number; allocMark: number };
+  /** The request's block keys in this server's prefix cache (block-pool.ts keysOf); absent: no cache or no blocks. */
+  keys?: readonly number[];
+  /** Leading blocks of `keys` this sequence holds as cache entries (the rest of its blocks are its own). */
+  hashed: number;
 }
 
 export interface TokenEvent {

@@ -2,30 +2,28 @@
 // chunked prefill within a token budget, a cap on running sequences, preemption when KV runs
 // out), ask the estimate how long it takes, then commit it and hand out the tokens produced.
 // The virtual clock (virtual.ts) and the wall clock (server/server.ts) drive the same object.
-import { ENGINE_BEHAVIOUR } from '../../model/engine-behaviour.js';
 import { HARDWARE } from '../../model/efficiency.js';
 import { type ServerConfig } from '../../model/estimate.js';
 import { stepTime, type StepBatch } from '../../model/step-time.js';
 import { Rng } from './rng.js';
 import { schedulerLimits, type SchedulerLimits } from './rank-limits.js';
+import { BlockPool, blocksFor } from './block-pool.js';
 
 import type { PlannedStep, SchedulerStats, Seq, SimRequest, TokenEvent } from './scheduler-types.js';
 
 const BLOCK = HARDWARE.kvBlockTokens;
-const blocksFor = (tokens: number) => Math.ceil(tokens / BLOCK);
 /** SGLang reserves this share of each running request's remaining max_new_tokens when admitting (its new_token_ratio decays toward ~0.1-0.3). */
 const SGLANG_NEW_TOKEN_RATIO = 0.3;
 
 export class Scheduler {
   readonly totalBlocks: number;
-  private freeBlocks: number;
+  /** The KV blocks: free, held, and cached by prefix (block-pool.ts). */
+  private readonly pool: BlockPool;
   private waiting: Seq[] = [];
   private running: Seq[] = [];
   private rng: Rng;
   private specSteps: number;
   private stats = { preemptions: 0, promptTokens: 0, generationTokens: 0, steps: 0 };
-  /** Blocks handed out so far (monotonic): how far the free queue has been consumed since a preemption. */
-  private allocated = 0;
   /** maxRunningSeqs / maxBatchedTokens as the whole server holds them (per-rank flags x ranks: rank-limits.ts). */
   private readonly limits: SchedulerLimits;
 
@@ -34,7 +32,7 @@ export class Scheduler {
     seed: number,
   ) {
     this.totalBlocks = Math.floor(cfg.kvCapacityTokens / BLOCK);
-    this.freeBlocks = this.totalBlocks;
+    this.pool = new BlockPool(this.totalBlocks, cfg);
     this.rng = new Rng(seed ^ 0x5eed);
     this.limits = schedulerLimits(cfg);
     const s = cfg.knobs.speculative;
@@ -42,7 +40,18 @@ export class Scheduler {
   }
 
   add(req: SimRequest): void {
-    this.waiting.push({ req, promptEff: req.promptLen, computed: 0, generated: 0, blocks: 0, preempted: 0, state: 'waiting' });
+    const keys = this.pool.keysOf(req);
+    this.waiting.push({
+      req,
+      promptEff: req.promptLen,
+      computed: 0,
+      generated: 0,
+      blocks: 0,
+      preempted: 0,
+      state: 'waiting',
+      hashed: 0,
+      ...(keys ? { keys } : {}),
+    });
   }
 
   /** Remove a request (client went away); frees its KV. */
@@ -50,7 +59,7 @@ export class Scheduler {
     const drop = (list: Seq[]) => {
       const i = list.findIndex((s) => s.req.id === id);
       if (i >= 0) {
-        this.freeBlocks += list[i]!.blocks;
+        this.pool.release(list[i]!);
         list[i]!.state = 'done';
         list.splice(i, 1);
       }
@@ -67,19 +76,13 @@ export class Scheduler {
     return {
       running: this.running.length,
       waiting: this.waiting.length,
-      kvUsage: this.totalBlocks ? 1 - this.freeBlocks / this.totalBlocks : 0,
+      kvUsage: this.totalBlocks ? 1 - this.pool.free / this.totalBlocks : 0,
       ...this.stats,
     };
   }
 
   private grow(seq: Seq, tokens: number): boolean {
-    const need = blocksFor(tokens) - seq.blocks;
-    if (need <= 0) return true;
-    if (need > this.freeBlocks) return false;
-    this.freeBlocks -= need;
-    this.allocated += need;
-    seq.blocks += need;
-    return true;
+    return this.pool.grow(seq, tokens);
   }
 
   /** Recompute preemption: free the sequence's KV and put it back at the head of the queue. */
@@ -88,10 +91,7 @@ export class Scheduler {
     // vLLM v1 keeps prefix caching on by default: freed blocks keep their hashes until reused, and a
     // request's blocks are freed tail first (v1/core/single_type_kv_cache_manager.py free(): reversed
     // order, "so that the tail blocks are evicted first"), after every block already free.
-    if (ENGINE_BEHAVIOUR[this.cfg.engine].keepsPreemptedBlocks && seq.blocks > 0)
-      seq.cached = { blocks: seq.blocks, tokens: seq.computed, freeBefore: this.freeBlocks, allocMark: this.allocated };
-    this.freeBlocks += seq.blocks;
-    seq.blocks = 0;
+    this.pool.preempt(seq);
     seq.promptEff = seq.req.promptLen + seq.generated;
     seq.computed = 0;
     seq.preempted++;
@@ -115,15 +115,6 @@ export class Scheduler {
       if (victim === seq) return false;
     }
     return true;
-  }
-
-  /** Prompt tokens a re-admitted vLLM request finds in the prefix cache: its blocks not yet reused, whole blocks only. */
-  private cachedPrefix(seq: Seq): number {
-    const c = seq.cached;
-    if (!c) return 0;
-    const evicted = Math.max(0, this.allocated - c.allocMark - c.freeBefore);
-    const kept = Math.max(0, c.blocks - evicted);
-    return Math.max(0, Math.min(kept * BLOCK, Math.floor(c.tokens / BLOCK) * BLOCK, Math.floor((seq.promptEff - 1) / BLOCK) * BLOCK));
   }
 
   private tokensPerSeq(): number {
@@ -156,7 +147,8 @@ export class Scheduler {
         batch.decodeCtx += w.seq.req.promptLen + w.seq.generated;
       }
     }
-    return { batch, seconds: stepTime(this.cfg, batch).seconds, work };
+    // Blocks read back from the prefix cache's host tier this step add their copy time.
+    return { batch, seconds: stepTime(this.cfg, batch).seconds + this.pool.takeLoadSeconds(), work };
   }
 
   private planMixed(work: PlannedStep['work'], noEvict: boolean): void {
@@ -183,17 +175,20 @@ export class Scheduler {
     if (noEvict) for (const s of this.running) reserved += blocksFor(s.req.promptLen + s.req.maxTokens) - s.blocks;
     while (budget > 0 && this.waiting.length && this.running.length < this.limits.maxRunningSeqs) {
       const seq = this.waiting[0]!;
-      seq.computed = this.cachedPrefix(seq);
+      seq.computed = this.pool.hit(seq);
       let chunk = Math.min(seq.promptEff - seq.computed, budget);
       if (noEvict) {
-        // TRT-LLM schedules whole prompts (chunked prefill off by default).
-        if (seq.promptEff > budget && work.length > 0) break;
-        chunk = seq.promptEff;
+        // TRT-LLM schedules whole prompts (chunked prefill off by default): all of it not cached.
+        chunk = seq.promptEff - seq.computed;
         const full = blocksFor(seq.req.promptLen + seq.req.maxTokens);
-        if (full > this.freeBlocks - reserved) break;
-        reserved += full - blocksFor(chunk);
+        if ((chunk > budget && work.length > 0) || full > this.pool.free - reserved) {
+          this.pool.abandon(seq);
+          break;
+        }
+        reserved += full - blocksFor(seq.computed + chunk);
       }
       if (!this.grow(seq, seq.computed + chunk)) {
+        this.pool.abandon(seq);
         seq.computed = 0;
         break;
       }
@@ -206,6 +201,7 @@ export class Scheduler {
   /** The waiting queue's head starts running: its first prefill chunk goes into this step. */
   private admit(seq: Seq, chunk: number, work: PlannedStep['work'], scheduled: Set<Seq>): void {
     this.waiting.shift();
+    seq.req.cachedTokens ??= seq.computed;
     seq.state = 'running';
     this.running.push(seq);
     work.push({ seq, prefill: chunk, decode: false });
@@ -220,6 +216,7 @@ export class Scheduler {
     let reserve = 0;
     for (const s of this.running) if (s.computed >= s.promptEff) reserve += (s.req.maxTokens - s.generated) * SGLANG_NEW_TOKEN_RATIO;
     const scheduled = new Set<Seq>();
+    if (this.cfg.knobs.schedulePolicy === 'lpm') this.pool.orderByHit(this.waiting);
     for (const seq of this.running) {
       if (seq.computed < seq.promptEff && budget > 0) {
         const chunk = Math.min(seq.promptEff - seq.computed, budget);
@@ -231,10 +228,14 @@ export class Scheduler {
     }
     while (budget > 0 && this.waiting.length && this.running.length < this.limits.maxRunningSeqs) {
       const seq = this.waiting[0]!;
-      const need = blocksFor(seq.promptEff + seq.req.maxTokens * SGLANG_NEW_TOKEN_RATIO + reserve);
-      if (need > this.freeBlocks && this.running.length > 0) break;
-      const chunk = Math.min(seq.promptEff, budget);
-      if (!this.grow(seq, chunk)) break;
+      seq.computed = this.pool.hit(seq);
+      const need = blocksFor(seq.promptEff + seq.req.maxTokens * SGLANG_NEW_TOKEN_RATIO + reserve) - seq.blocks;
+      const chunk = Math.min(seq.promptEff - seq.computed, budget);
+      if ((need > this.pool.free && this.running.length > 0) || !this.grow(seq, seq.computed + chunk)) {
+        this.pool.abandon(seq);
+        seq.computed = 0;
+        break;
+      }
       reserve += seq.req.maxTokens * SGLANG_NEW_TOKEN_RATIO;
       this.admit(seq, chunk, work, scheduled);
       budget -= chunk;
@@ -274,14 +275,17 @@ export class Scheduler {
         }
       }
       produced = Math.min(produced, seq.req.outputTarget - seq.generated);
+      if (produced > 0) {
+        seq.generated += produced;
+        this.stats.generationTokens += produced;
+      }
+      // Blocks filled by this step join the prefix cache (before a finished request lets go of them).
+      this.pool.register(seq);
       if (produced <= 0) continue;
-      seq.generated += produced;
-      this.stats.generationTokens += produced;
       const done = seq.generated >= seq.req.outputTarget;
       if (done) {
         seq.state = 'done';
-        this.freeBlocks += seq.blocks;
-        seq.blocks = 0;
+        this.pool.release(seq);
         finished++;
       }
       out.push({ req: seq.req, tokens: produced, first, done });

@@ -23,8 +23,8 @@ export interface SimulateOptions {
   /** HF id / local path, or parsed metadata. */
   model: string | ModelInfo;
   knobs: Knobs;
-  /** Each request produces exactly outputLen tokens (as with ignore_eos). */
-  requests: { promptLen: number; outputLen: number }[];
+  /** Each request produces exactly outputLen tokens (as with ignore_eos); `blocks`: its token blocks, for the prefix cache. */
+  requests: { promptLen: number; outputLen: number; blocks?: readonly number[] }[];
   /** Client-side cap on requests in flight (vllm bench --max-concurrency). */
   maxConcurrency?: number;
   /** Engine release to model (versions.ts); undefined = the release servelab targets. */
@@ -45,6 +45,8 @@ export interface SimulateResult {
   kvCapacityTokens: number;
   preemptions: number;
   steps: number;
+  /** Share of prompt tokens served from the prefix cache, when the requests carried token blocks (a workload with reuse). */
+  prefixCacheHitRate?: number;
 }
 
 export function resolveOptions(
@@ -113,7 +115,14 @@ export function simulateWorkload(o: SimulateOptions): SimulateResult {
   const reqs: SimRequest[] = o.requests.map((r, i) => {
     const len = Math.min(r.promptLen, cfg.maxModelLen - 1);
     const out = Math.max(1, Math.min(r.outputLen, cfg.maxModelLen - len));
-    return { id: i, promptLen: Math.max(1, len), maxTokens: out, outputTarget: out, arrival: arrivals[i]! };
+    return {
+      id: i,
+      promptLen: Math.max(1, len),
+      maxTokens: out,
+      outputTarget: out,
+      arrival: arrivals[i]!,
+      ...(r.blocks ? { blocks: r.blocks } : {}),
+    };
   });
   let now = 0;
   let next = 0;
@@ -156,7 +165,26 @@ export function simulateWorkload(o: SimulateOptions): SimulateResult {
   const outputs = toOutputs(reqs, tracks);
   const metrics = calculateMetrics(outputs, lastEnd, { percentileMetrics: ['ttft', 'tpot', 'itl', 'e2el'], metricPercentiles: [99] });
   const st = sched.snapshot();
-  return { fit: cfg.fit, metrics, kvCapacityTokens: cfg.kvCapacityTokens, preemptions: st.preemptions, steps: st.steps };
+  const hitRate = reqs.some((r) => r.blocks) ? cachedShare(reqs) : undefined;
+  return {
+    fit: cfg.fit,
+    metrics,
+    kvCapacityTokens: cfg.kvCapacityTokens,
+    preemptions: st.preemptions,
+    steps: st.steps,
+    ...(hitRate !== undefined ? { prefixCacheHitRate: hitRate } : {}),
+  };
+}
+
+/** Prompt tokens found in the prefix cache over all prompt tokens. */
+function cachedShare(reqs: readonly SimRequest[]): number {
+  let cached = 0;
+  let total = 0;
+  for (const r of reqs) {
+    cached += r.cachedTokens ?? 0;
+    total += r.promptLen;
+  }
+  return total > 0 ? cached / total : 0;
 }
 
 /** The client's view of each request, as `vllm bench serve` records it. */

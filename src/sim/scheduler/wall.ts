@@ -11,8 +11,8 @@ import { BurstFrontEnd, type FrontEndBatch } from './front-end.js';
 const DELIVERY_SLICE = 64;
 
 export interface TokenSink {
-  /** Called once per step that produced tokens for the request. */
-  onTokens(tokens: number, first: boolean, done: boolean): void;
+  /** Called once per step that produced tokens for the request, with the prompt tokens it found in the prefix cache. */
+  onTokens(tokens: number, first: boolean, done: boolean, cachedTokens: number): void;
 }
 
 export class WallRunner {
@@ -140,7 +140,7 @@ export class WallRunner {
       const end = Math.min(this.outbox.length, this.outboxHead + DELIVERY_SLICE);
       for (; this.outboxHead < end; this.outboxHead++) {
         const [sink, ev] = this.outbox[this.outboxHead]!;
-        sink.onTokens(ev.tokens, ev.first, ev.done);
+        sink.onTokens(ev.tokens, ev.first, ev.done, ev.req.cachedTokens ?? 0);
       }
       if (this.outboxHead < this.outbox.length && !this.stopped) {
         setImmediate(slice);

@@ -7,6 +7,7 @@ import { NEUTRAL_KNOBS, SPECULATIVE_FIELDS, SPECULATIVE_METHODS } from '../../en
 import { UserError } from '../../core/errors.js';
 import { getAdapter } from '../../engines/index.js';
 import { trtllmYamlLoadFormat } from '../imitation/trtllm-yaml.js';
+import { cacheKnobsFromEngineArgs } from './engine-cache-args.js';
 
 export interface SimArgs {
   engine: EngineName;
@@ -228,6 +229,8 @@ export function parseSimArgs(argv: string[]): SimArgs {
   if (missing.length) throw new SimArgsError(`the following arguments are required: ${missing.join(', ')}`);
   if (!(GPU_ENGINES as readonly string[]).includes(a.engine))
     throw new SimArgsError(`argument --engine: invalid choice: '${a.engine}' (choose from ${GPU_ENGINES.map((e) => `'${e}'`).join(', ')})`);
+  // The engine's own cache flags among the extras act as the neutral knobs do (engine-cache-args.ts).
+  Object.assign(a.knobs, cacheKnobsFromEngineArgs(a.engine, a.engineVersion, a.knobs.extraArgs ?? []));
   checkKnobs(a.knobs);
   if (a.gpus < 1) throw new SimArgsError(`argument --gpus: must be >= 1, got ${a.gpus}`);
   if (!(a.speed > 0)) throw new SimArgsError(`argument --speed: must be > 0, got ${a.speed}`);

@@ -6,6 +6,8 @@ export interface Usage {
   prompt_tokens: number;
   total_tokens: number;
   completion_tokens: number;
+  /** Prompt tokens served from the prefix cache, where the imitated engine reports them (imitation/cache-report.ts). */
+  prompt_tokens_details?: { cached_tokens: number };
 }
 
 export interface CompletionFormat {

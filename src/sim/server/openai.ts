@@ -9,6 +9,9 @@ import type { WallRunner } from '../scheduler/wall.js';
 import { completionFormat, type CompletionKind } from './completion-format.js';
 import { driftStart, type Drift } from '../imitation/drift.js';
 import { slowFactor, type Faults } from '../imitation/faults.js';
+import { wordBlocks } from '../scheduler/block-hash.js';
+import { cachedUsage } from '../imitation/cache-report.js';
+import type { GpuEngineName } from '../../core/variant.js';
 
 export interface ApiContext {
   runner: WallRunner;
@@ -19,6 +22,8 @@ export interface ApiContext {
   drift?: Drift;
   /** Failures and slowness of this server's knobs (imitation/faults.ts); none by default. */
   faults?: Faults;
+  /** The imitated engine: how usage reports prompt tokens served from the prefix cache. */
+  engine: GpuEngineName;
 }
 
 /** Chance that a request without ignore_eos meets EOS before max_tokens; ShareGPT runs nearly always reach max_tokens. */
@@ -167,6 +172,10 @@ function generate(kind: CompletionKind, p: Parsed, res: ServerResponse, ctx: Api
   const from = drift ? driftStart(drift, new Rng(mixSeed(hashText(drift.key), hashText(p.promptText))).next()) : Infinity;
   const shift = drift ? 1 + (hashText(drift.key) % (VOCAB.length - 1)) : 0;
   const wordAt = (i: number) => VOCAB[(rng.int(0, VOCAB.length - 1) + i + (i >= from ? shift : 0)) % VOCAB.length]!;
+  // The whole reply is drawn up front (the same words, in order, as drawing them step by step), so
+  // the request's token blocks are known for the prefix cache: a later turn that sends this reply
+  // back finds its blocks cached, as on an engine that caches generated tokens' KV.
+  const reply = Array.from({ length: target }, (_, i) => wordAt(i));
 
   const id = `${kind === 'chat' ? 'chatcmpl' : 'cmpl'}-sim${(++idCounter).toString(16).padStart(8, '0')}`;
   const fmt = completionFormat(kind, id, Math.floor(Date.now() / 1000), ctx.servedModel);
@@ -176,13 +185,19 @@ function generate(kind: CompletionKind, p: Parsed, res: ServerResponse, ctx: Api
   const nextText = (n: number) => {
     let t = '';
     for (let i = 0; i < n; i++) {
-      const w = wordAt(generated + i);
+      const w = reply[generated + i]!;
       t += generated + i === 0 ? w : ` ${w}`;
       if (!p.stream) words.push(w);
     }
     return t;
   };
-  const usage = () => ({ prompt_tokens: p.promptLen, total_tokens: p.promptLen + generated, completion_tokens: generated });
+  let cached = 0;
+  const usage = () => ({
+    prompt_tokens: p.promptLen,
+    total_tokens: p.promptLen + generated,
+    completion_tokens: generated,
+    ...cachedUsage(ctx.engine, cached),
+  });
 
   let runId = 0;
   let finished = false;
@@ -196,9 +211,10 @@ function generate(kind: CompletionKind, p: Parsed, res: ServerResponse, ctx: Api
   const k = ctx.faults ? slowFactor(ctx.faults, p.promptLen) : 1;
   let work = 0;
   runId = ctx.runner.submit(
-    { promptLen: p.promptLen, maxTokens: Math.ceil(p.maxTokens * k), outputTarget: Math.ceil(target * k) },
+    { promptLen: p.promptLen, maxTokens: Math.ceil(p.maxTokens * k), outputTarget: Math.ceil(target * k), blocks: wordBlocks(p.promptText, reply) },
     {
-      onTokens(steps, first, done) {
+      onTokens(steps, first, done, cachedTokens) {
+        cached = cachedTokens;
         work += steps;
         // The first step shows one token (its TTFT is the modelled one); the last shows what is left.
         const due = Math.max(first ? 1 : 0, Math.floor(work / k) - generated);

@@ -8,6 +8,7 @@ import type { LoopDelay } from './loop-delay.js';
 import { handleCompletion, sendJson } from './openai.js';
 import { simDrift } from '../imitation/drift.js';
 import { simFaults } from '../imitation/faults.js';
+import type { GpuEngineName } from '../../core/variant.js';
 
 /** /sim/info: what is simulated, as sized, and how well this host keeps the simulated schedule. */
 function simInfo(s: SimLive, loop: LoopDelay) {
@@ -67,6 +68,7 @@ function engineRoute(s: SimLive, url: string, method: string, req: http.Incoming
     seed: args.seed,
     drift: simDrift(args.knobs, process.env.SERVELAB_SIM_DRIFT),
     faults: simFaults(args.knobs, process.env.SERVELAB_SIM_FAULTS),
+    engine: args.engine as GpuEngineName,
   };
   if (url === '/v1/chat/completions' && method === 'POST') return void handleCompletion('chat', req, res, ctx).catch(() => res.destroy());
   if (url === '/v1/completions' && method === 'POST') return void handleCompletion('completion', req, res, ctx).catch(() => res.destroy());

@@ -6,6 +6,7 @@ import type { SloRule } from '../../core/slo-rule.js';
 import type { Scenario } from '../../core/scenario.js';
 import type { TpotMode } from '../../core/tpot.js';
 import type { LlamaCppConfig } from '../../engines/plan-types.js';
+import { workloadReuse } from '../../core/workload-reuse.js';
 
 /** The GPU engines' stages (vLLM, SGLang, TensorRT-LLM): the default when llama.cpp is not asked for. */
 export const GPU_STAGES = ['engine', 'quantization', 'parallelism', 'batching', 'attention', 'compile', 'speculative'] as const;
@@ -19,6 +20,7 @@ export const STAGES = [
   'offload',
   'batching',
   'slots',
+  'cache',
   'batch-size',
   'attention',
   'kv-cache',
@@ -41,6 +43,7 @@ export const STAGE_TITLES: Record<StageName, string> = {
   'batch-size': 'logical and physical batch sizes (-b/-ub; llama.cpp)',
   'kv-cache': 'flash attention and KV-cache type (llama.cpp)',
   threads: 'CPU threads for generation and for batches (llama.cpp)',
+  cache: 'prefix cache (caching on or off, cache-aware admission, a host-memory tier)',
 };
 
 /** A stage's title for a session's engines: the shared stages say what they are for llama.cpp too. */
@@ -53,11 +56,16 @@ export function stageTitle(stage: StageName, engines: readonly EngineName[]): st
   return STAGE_TITLES[stage];
 }
 
-/** The stages a session runs when --stages is not given: the engines' own kinds, in STAGES order. */
-export function defaultStages(engines: readonly EngineName[]): StageName[] {
+/**
+ * The stages a session runs when --stages is not given: the engines' own kinds, in STAGES order,
+ * and the cache stage when the tuning workload resends what it sent before (workloadReuse): on
+ * any other workload a prefix cache has nothing to serve, so that stage would measure noise.
+ */
+export function defaultStages(engines: readonly EngineName[], scenario?: Scenario): StageName[] {
   const llama = !engines.every(isGpuEngine);
   const gpu = engines.some(isGpuEngine);
   const own = new Set<StageName>([...(gpu ? GPU_STAGES : []), ...(llama ? LLAMACPP_STAGES : [])]);
+  if (scenario && workloadReuse(scenario).has) own.add('cache');
   return STAGES.filter((s) => own.has(s));
 }
 

@@ -140,6 +140,7 @@ export function benchCommand(s: Scenario, model: string, port = 8000): string {
   } else {
     parts.push('--dataset-name random', `--random-input-len ${s.inputLen}`, `--random-output-len ${s.outputLen}`);
     if (s.rangeRatio) parts.push(`--random-range-ratio ${s.rangeRatio}`);
+    if (s.prefixLen) parts.push(`--random-prefix-len ${s.prefixLen}`);
   }
   parts.push(`--num-prompts ${s.numPrompts}`, `--seed ${s.seed}`);
   if (s.maxConcurrency) parts.push(`--max-concurrency ${s.maxConcurrency}`);

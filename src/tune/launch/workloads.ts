@@ -34,6 +34,8 @@ export function loadScenario(s: Scenario, model: string, cache?: Map<string, Pro
 
 /** The shared-prefix and trace workloads' own fields (prefix_repetition's suffix is inputLen). */
 function sharedPrefixSpec(s: Scenario) {
+  // vLLM's --random-prefix-len: every random prompt starts with the same prefixLen tokens.
+  if (s.dataset === 'random') return s.prefixLen ? { randomPrefixLen: s.prefixLen } : {};
   if (s.dataset === 'prefix_repetition')
     return {
       ...(s.prefixLen !== undefined ? { prefixRepetitionPrefixLen: s.prefixLen } : {}),

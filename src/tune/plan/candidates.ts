@@ -11,6 +11,7 @@ import { resolveVersion } from '../../engines/data/versions.js';
 import type { ModelInfo } from '../../model/models.js';
 import type { StageName } from '../config/config.js';
 import { crossNodeCandidates } from './cross-node.js';
+import { cacheOffBackendNotes, cacheStage, parallelismCacheNotes } from './cache-stage.js';
 
 const BATCHED_TOKENS = [4096, 8192, 16384];
 const RUNNING_SEQS = [512, 1024];
@@ -27,7 +28,8 @@ function quantization(w: Variant, ctx: ExpandContext, info: ModelInfo | undefine
   return { candidates: c, notes: [] };
 }
 
-function parallelism(w: Variant, host: PlanHost, info: ModelInfo | undefined): StageOut {
+function parallelism(w: Variant, ctx: ExpandContext, info: ModelInfo | undefined): StageOut {
+  const host = ctx.host;
   const k = w.knobs;
   if (host.gpuCount < 2) return { candidates: [], skipped: 'single GPU: there is no parallelism to choose', notes: [] };
   const tp = k.tp ?? 1;
@@ -48,7 +50,7 @@ function parallelism(w: Variant, host: PlanHost, info: ModelInfo | undefined): S
   const cross = crossNodeCandidates(k, w.engine, host, info);
   c.push(...cross.candidates);
   if (!c.length) return { candidates: c, skipped: `nothing to try beyond tp${tp} on ${host.gpuCount} GPUs`, notes: cross.notes };
-  return { candidates: c, notes: cross.notes };
+  return { candidates: c, notes: [...cross.notes, ...parallelismCacheNotes(c, ctx)] };
 }
 
 function batching(w: Variant): StageOut {
@@ -80,6 +82,7 @@ function attention(w: Variant, ctx: ExpandContext): StageOut {
     notes.push(`fa3 is not tried: FlashAttention-3 runs on Hopper (compute capability 9.0) only, this GPU is ${ctx.host.computeCap}`);
   }
   if (!backends.length) return { candidates: [], skipped: `${w.engine} offers no attention backend to choose`, notes };
+  notes.push(...cacheOffBackendNotes(w, backends, ctx));
   return {
     candidates: backends.map((b) => ({ knobs: { attentionBackend: b }, change: `attn=${b}`, needs: ['attentionBackend'] as KnobName[] })),
     notes,
@@ -121,6 +124,8 @@ export function engineStageContext(ctx: ExpandContext): EngineStageContext {
 }
 
 export function stageCandidates(stage: StageName, w: Variant, ctx: ExpandContext): StageOut {
+  // Every engine has a cache stage: its own candidates come from src/engines (cache-stage.ts).
+  if (stage === 'cache') return cacheStage(w, ctx);
   const own = planningOf(w.engine);
   if (own) return own.stageCandidates(stage, w, engineStageContext(ctx));
   const owner = stageOwner(stage);
@@ -133,7 +138,7 @@ export function stageCandidates(stage: StageName, w: Variant, ctx: ExpandContext
     case 'quantization':
       return quantization(w, ctx, info);
     case 'parallelism':
-      return parallelism(w, ctx.host, info);
+      return parallelism(w, ctx, info);
     case 'batching':
       return batching(w);
     case 'attention':

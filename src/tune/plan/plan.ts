@@ -20,6 +20,7 @@ import { chooseCheckpoint, findFp8Checkpoint } from './checkpoint.js';
 import { hostLayoutCandidates, replicaFor, replicaShareNote, replicaStageOrder, stageGpusText, stageScenario } from './replica.js';
 import type { ReplicaInfo } from './types.js';
 import { PREDICTED_PATH_NOTE, predictedPathVariants, wantsPredictedPaths, type WalkStep } from './predicted-path.js';
+import { parallelismCacheNotes } from './cache-stage.js';
 
 /** An engine's own engine-stage knobs: the user's extra argv plus what every launch needs on this host (its planning's hostKnobs), carried by every later variant. */
 const ownEngineKnobs = (own: EnginePlanning, config: SessionConfig, host: PlanHost, extra: string[] | undefined): Knobs => ({
@@ -132,6 +133,12 @@ export function engineStage(
   return finish('engine', items, ctx);
 }
 
+/** The parallelism stage of a replica plan: whole-host layouts, with what replicas do to a prefix cache. */
+function replicaLayouts(carried: Variant, replica: ReplicaInfo, ctx: ExpandContext) {
+  const candidates = hostLayoutCandidates(carried, replica);
+  return { candidates, notes: parallelismCacheNotes(candidates, ctx), skipped: undefined };
+}
+
 /** The variants of one later stage, built from the carried winner. */
 export function expandStage(
   stage: StageName,
@@ -139,9 +146,7 @@ export function expandStage(
   ctx: ExpandContext & { replica?: ReplicaInfo | null },
 ): { variants: PlannedVariant[]; skipped?: string; notes: string[] } {
   const { candidates, skipped, notes } =
-    stage === 'parallelism' && ctx.replica
-      ? { candidates: hostLayoutCandidates(carried, ctx.replica), notes: [] as string[], skipped: undefined }
-      : stageCandidates(stage, carried, ctx);
+    stage === 'parallelism' && ctx.replica ? replicaLayouts(carried, ctx.replica, ctx) : stageCandidates(stage, carried, ctx);
   if (skipped) return { variants: [], skipped, notes };
   const info = ctx.deps.engineInfo(carried.engine);
   const usable = candidates.filter((c) => c.needs.every((n) => info.supports.has(n)));

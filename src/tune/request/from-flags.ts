@@ -178,15 +178,16 @@ export function configFromFlags(values: AutoFlagValues, settings: SettingValues 
   checkObjectiveSlo(objective, slo.length);
   const price = str('gpu-hour-price') ?? settings['gpu-hour-price'];
   const runtime = parseRuntime(str, (values['slurm-arg'] as string[] | undefined) ?? [], sim);
+  const workload = workloadConfig(str, settings, opts.scenarioSeed);
   const config: SessionConfig = {
     model,
     ...(str('fp8-model') ? { fp8Model: str('fp8-model')! } : {}),
     engines,
-    stages: str('stages') !== undefined ? parseStages(str('stages')!) : defaultStages(engines),
+    stages: str('stages') !== undefined ? parseStages(str('stages')!) : defaultStages(engines, workload.scenario),
     drop: (values.drop as string[] | undefined) ?? [],
     extraArgs: parseExtraArgs((values['extra-args'] as string[] | undefined) ?? []),
     ...(sim ? { sim } : {}),
-    ...workloadConfig(str, settings, opts.scenarioSeed),
+    ...workload,
     objective,
     slo,
     marginPct: num('margin', str('margin'), { max: 100 }) ?? settings.margin ?? 2,
