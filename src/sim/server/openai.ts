@@ -211,7 +211,12 @@ function generate(kind: CompletionKind, p: Parsed, res: ServerResponse, ctx: Api
   const k = ctx.faults ? slowFactor(ctx.faults, p.promptLen) : 1;
   let work = 0;
   runId = ctx.runner.submit(
-    { promptLen: p.promptLen, maxTokens: Math.ceil(p.maxTokens * k), outputTarget: Math.ceil(target * k), blocks: wordBlocks(p.promptText, reply) },
+    {
+      promptLen: p.promptLen,
+      maxTokens: Math.ceil(p.maxTokens * k),
+      outputTarget: Math.ceil(target * k),
+      blocks: wordBlocks(p.promptText, reply),
+    },
     {
       onTokens(steps, first, done, cachedTokens) {
         cached = cachedTokens;
