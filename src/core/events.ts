@@ -1,5 +1,6 @@
 // Typed events emitted by the tuning core. The Ink TUI and the headless reporter are two
 // listeners of this one stream; the journal can replay it. Keep them plain data (JSON-safe).
+import type { GpuVendor } from './gpu-vendor.js';
 import type { LiveSnapshot, BenchMetrics, GpuSample, ServerMetricsSample } from './metrics.js';
 import type { RunOfRuns } from './run-of-runs.js';
 import type { StageVerdict } from './stage-verdict.js';
@@ -229,6 +230,8 @@ export interface PlanHostInfo {
   computeCap?: number;
   simulated: boolean;
   driver?: string;
+  /** Who makes the GPUs; absent means NVIDIA. */
+  vendor?: GpuVendor;
 }
 
 export interface PlanVariant {

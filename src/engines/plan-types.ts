@@ -2,6 +2,7 @@
 // planner sees it, a candidate of a stage, a preflight verdict, and the session's llama.cpp
 // files. They sit below the planner (src/tune/plan) so that an engine's folder can plan its own
 // stages, check its own variants and prepare its own model files without importing the planner.
+import type { GpuVendor } from '../core/gpu-vendor.js';
 import type { Failure } from '../core/events.js';
 import type { Knobs, KnobName, Variant } from '../core/variant.js';
 
@@ -15,6 +16,8 @@ export interface PlanHost {
   gpusPerNode?: number;
   simulated: boolean;
   driver?: string;
+  /** Who makes the GPUs; absent means NVIDIA. */
+  vendor?: GpuVendor;
   /** The CPU side (llama.cpp sessions only; HostInfo.cpu). */
   cpu?: { threads: number; memAvailMiB: number; model?: string; amx?: boolean };
 }

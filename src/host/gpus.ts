@@ -10,6 +10,7 @@ import type { GpuSample } from '../core/metrics.js';
 import { UserError } from '../core/errors.js';
 import { findGpu, gpuNames } from '../model/gpus.js';
 import { findOnPath } from '../core/which.js';
+import type { GpuVendor } from '../core/gpu-vendor.js';
 
 export interface GpuInfo {
   index: number;
@@ -26,6 +27,8 @@ export interface GpuInfo {
   driverVersion?: string;
   /** Some fields read [N/A] (MIG mode or an unsupported query). */
   partial?: boolean;
+  /** Who makes it (the tool that reported it); absent means NVIDIA. */
+  vendor?: GpuVendor;
 }
 
 export interface HostInfo {

@@ -1,9 +1,12 @@
 // GPU catalog: the datasheet figures the estimate needs. Numbers are NVIDIA's public datasheet
 // values (dense, i.e. without 2:4 sparsity); memory is what nvidia-smi reports as memory.total.
 
+import type { GpuVendor } from '../core/gpu-vendor.js';
 export interface GpuSpec {
   /** Catalog name, e.g. 'H100 SXM 80GB'. */
   name: string;
+  /** Who makes it; absent means NVIDIA. */
+  vendor?: GpuVendor;
   /** Short aliases accepted on the command line ('H100'). */
   aliases: string[];
   /** What `nvidia-smi --query-gpu=name` prints for this part. */
