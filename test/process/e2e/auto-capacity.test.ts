@@ -91,15 +91,19 @@ describe('servelab --auto --sim --capacity', () => {
       workload: 'random-128-32',
     });
     expect(c.goodput).toBeGreaterThan(0);
-    const at = (load: number) => c.probes.find((p) => p.load === load)!;
-    expect(at(answer).holds).toBe(true);
-    expect(at(failing).holds).toBe(false);
-    expect(at(failing).metrics.mean_tpot_ms).toBeGreaterThanOrEqual(30);
+    // A load's verdict is its probes' majority: one that failed is probed again, and a re-probe may overrule it.
+    const probesAt = (load: number) => c.probes.filter((p) => p.load === load);
+    const holdsAt = (load: number) => probesAt(load).filter((p) => p.holds).length * 2 > probesAt(load).length;
+    expect(holdsAt(answer)).toBe(true);
+    expect(holdsAt(failing)).toBe(false);
+    expect(probesAt(failing).some((p) => !p.holds && p.metrics.mean_tpot_ms! >= 30)).toBe(true);
     // Bisected to the resolution: the failing probe is within 25% of the answer (or the next load).
     expect(failing - answer).toBeLessThanOrEqual(Math.max(1, 0.25 * answer));
     // Every probe between them is absent: the answer is the highest that held below the lowest that failed.
     expect(c.probes.filter((p) => p.load > answer && p.load < failing)).toEqual([]);
-    expect(Math.min(...c.probes.filter((p) => !p.holds).map((p) => p.load))).toBe(failing);
+    const loads = [...new Set(c.probes.map((p) => p.load))];
+    expect(Math.min(...loads.filter((l) => !holdsAt(l)))).toBe(failing);
+    expect(Math.max(...loads.filter((l) => holdsAt(l) && l < failing))).toBe(answer);
     expect(c.requests).toBe(c.probes.reduce((s, p) => s + p.numPrompts, 0));
 
     // The report's section and its chart beside it; the journal has every probe.
