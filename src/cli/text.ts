@@ -1,5 +1,6 @@
 // Plain-text views of the session for the headless front end: one progress line per step, the
 // dry-run plan with every exact command, and the final summary tables. Pure: returns strings.
+import { trafficText } from '../core/traffic-text.js';
 import { busyHostMark } from '../core/host-load.js';
 import { isStoppedEarly, STOPPED_EARLY, statusText } from '../core/result-status.js';
 import type { TuneEvent, VariantResult } from '../core/events.js';
@@ -38,11 +39,16 @@ export function textTable(head: string[], rows: string[][]): string {
   return [line(head), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
 }
 
+const traffic = (r: VariantResult) => {
+  const t = trafficText(r);
+  return t ? `; ${t}` : '';
+};
+
 function outcomeText(r: VariantResult): string {
   if (r.status === 'ok' && r.metrics) {
     const m = r.metrics;
     const failed = m.failed > 0 ? `, ${m.failed} of ${m.failed + m.completed} requests failed` : '';
-    return `${num(m.total_token_throughput)} tok/s total, ${num(m.output_throughput)} out, TTFT ${num(m.mean_ttft_ms, 0)} ms, TPOT ${num(m.mean_tpot_ms, 1)} ms${failed}${r.simulated ? ' (simulated)' : ''}${r.clientBound ? ' [client-bound]' : ''}${busyHostMark(r.hostLoad)}`;
+    return `${num(m.total_token_throughput)} tok/s total, ${num(m.output_throughput)} out, TTFT ${num(m.mean_ttft_ms, 0)} ms, TPOT ${num(m.mean_tpot_ms, 1)} ms${failed}${r.simulated ? ' (simulated)' : ''}${r.clientBound ? ' [client-bound]' : ''}${busyHostMark(r.hostLoad)}${traffic(r)}`;
   }
   if (isSameServer(r)) return r.failure!.reason;
   const hint = r.failure?.hint ? `. ${r.failure.hint.replace(/\.$/, '')}` : '';

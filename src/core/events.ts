@@ -81,6 +81,10 @@ export interface VariantResult {
   finishedAt: string;
   /** How much of the host other work took while it ran, and the cores it was kept on (real hosts). */
   hostLoad?: import('./host-load.js').HostLoad;
+  /** On traffic that resends prefixes: the prefix cache's measured hit rate (null: no response reported it) and the reuse the workload made possible, 0..1 (bench/metrics/cache.ts). */
+  cache?: { hitRate: number | null; possibleReuse: number };
+  /** A multi-turn run: mean TTFT of each turn, turn 1 first, ms (bench/multiturn/turn-metrics.ts). */
+  turnTtftMs?: number[];
 }
 
 /** GPU time one launch held: GPUs x wall time from launch to stop, startup (launch to ready) and benchmark (ready to stop) apart. Seconds; simulated seconds on the simulated host. */

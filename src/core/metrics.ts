@@ -35,6 +35,8 @@ export interface LiveSnapshot {
   p99ItlMs: number;
   /** True when the client itself is the bottleneck (event-loop lag or CPU over threshold). */
   clientBound: boolean;
+  /** Prompt tokens the server served from its prefix cache over the finished requests' prompt tokens (0..1); absent until a response reports it. */
+  cacheHitRate?: number;
 }
 
 /** The latency metrics vLLM can report percentiles for. */

@@ -82,7 +82,7 @@ async function runOne(c: ArrivalContext, i: number, outputs: Map<number, Request
   outputs.set(i, out);
   const t = nowS() - benchStart;
   if (out.success) {
-    live.finished(out.ttft, out.latency, out.outputLen);
+    live.finished(out);
     if (emit) emit({ type: 'request-finished', index: i, t, output: out });
   } else {
     live.failed++;

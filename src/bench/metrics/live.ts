@@ -1,6 +1,7 @@
 // The rolling view emitted about once a second while a benchmark runs.
 import { mean, percentile } from '../../core/stats.js';
 import type { LiveSnapshot } from '../../core/metrics.js';
+import type { RequestOutput } from '../types.js';
 
 const WINDOW_S = 1;
 
@@ -12,6 +13,9 @@ export class LiveTracker {
   private itls: number[] = [];
   completed = 0;
   failed = 0;
+  private promptDone = 0;
+  private cachedDone = 0;
+  private cacheReported = false;
   running = 0;
 
   constructor(readonly total: number) {}
@@ -29,9 +33,13 @@ export class LiveTracker {
     if (this.itls.length >= 50_000) this.itls.splice(0, 10_000);
     this.itls.push(gap);
   }
-  finished(ttft: number, latency: number, outputLen: number): void {
+  finished(o: Pick<RequestOutput, 'ttft' | 'latency' | 'outputLen' | 'promptLen' | 'cachedTokens'>): void {
     this.completed++;
-    if (outputLen > 1) this.tpots.push((latency - ttft) / (outputLen - 1));
+    if (o.outputLen > 1) this.tpots.push((o.latency - o.ttft) / (o.outputLen - 1));
+    // As the run's cache figures count it (metrics/cache.ts): once any response reported its cache, a silent one is a miss.
+    this.promptDone += o.promptLen;
+    this.cachedDone += o.cachedTokens ?? 0;
+    if (o.cachedTokens !== undefined) this.cacheReported = true;
   }
 
   snapshot(now: number, elapsedS: number, clientBound: boolean): LiveSnapshot {
@@ -55,6 +63,7 @@ export class LiveTracker {
       meanItlMs: mean(this.itls) * 1000,
       p99ItlMs: percentile(this.itls, 99) * 1000,
       clientBound,
+      ...(this.cacheReported && this.promptDone > 0 ? { cacheHitRate: this.cachedDone / this.promptDone } : {}),
     };
   }
 }

@@ -99,7 +99,7 @@ async function sendTurn(c: Ctx, i: number, spec: RequestSpec, reusable: number, 
   c.outputs.set(i, out);
   const t = nowS() - benchStart;
   if (out.success) {
-    live.finished(out.ttft, out.latency, out.outputLen);
+    live.finished(out);
     emit?.({ type: 'request-finished', index: i, t, output: out });
   } else {
     live.failed++;

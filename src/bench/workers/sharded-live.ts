@@ -33,7 +33,7 @@ export class ShardedLive {
         break;
       case 'request-finished':
         live.running--;
-        live.finished(e.output.ttft, e.output.latency, e.output.outputLen);
+        live.finished(e.output);
         for (const gap of e.output.itl) live.itl(gap);
         break;
       case 'request-failed':

@@ -100,6 +100,10 @@ export const VariantResultSchema = z.object({
       pinned: z.string().optional(),
     })
     .optional(),
+  /** Prefix cache: measured hit rate (null: not reported) and the reuse the workload made possible, 0..1. */
+  cache: z.object({ hitRate: z.number().min(0).max(1).nullable(), possibleReuse: z.number().min(0).max(1) }).optional(),
+  /** Multi-turn: mean TTFT of each turn, ms. */
+  turnTtftMs: z.array(z.number().nonnegative()).optional(),
 });
 
 export const HostSchema = z.object({

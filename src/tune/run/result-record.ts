@@ -14,6 +14,18 @@ import type { RunVariantContext, ServerStart } from './contract/types.js';
 import { resultJson } from '../../bench/output/save.js';
 import { toSimulated } from '../../bench/metrics/simulated.js';
 import type { BenchResult } from '../../bench/types.js';
+import { cacheMetrics } from '../../bench/metrics/cache.js';
+import { turnMetrics } from '../../bench/multiturn/turn-metrics.js';
+
+/** What the traffic's shape adds to a result: the prefix cache's hit rate, multi-turn TTFT by turn. */
+function trafficFigures(measured: BenchResult): Partial<VariantResult> {
+  const cache = cacheMetrics(measured.outputs);
+  const turns = turnMetrics(measured);
+  return {
+    ...(cache ? { cache: { hitRate: cache.cache_hit_rate, possibleReuse: cache.cache_possible_reuse } } : {}),
+    ...(turns?.turn_index.length ? { turnTtftMs: turns.turn_mean_ttft_ms } : {}),
+  };
+}
 
 /** A server that came up: what its results carry. */
 export type Up = Extract<ServerStart, { ok: true }>;
@@ -98,6 +110,7 @@ export function measuredResult(
     ...(ctx.predicted && first ? { predicted: ctx.predicted } : {}),
     ...(sim ? { simulated: true } : {}),
     ...(measured.clientBound ? { clientBound: true } : {}),
+    ...trafficFigures(measured),
     startedAt: t0.toISOString(),
     finishedAt: new Date().toISOString(),
   };

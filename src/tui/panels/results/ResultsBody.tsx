@@ -15,6 +15,7 @@ import { Muted } from '../../components/Title.js';
 import { SweepPage } from '../sweep/SweepPage.js';
 import { CapacityPanel } from '../capacity/CapacityPanel.js';
 import { qualityRows } from './quality-lines.js';
+import { trafficLines } from './traffic-lines.js';
 import { resultColumns, validationColumns } from './columns.js';
 import { costLines, dummyLegend, fitPage, servedLines, stageVerdict, validationVerdict, verdictLines as wrapVerdict } from './verdicts.js';
 
@@ -90,6 +91,7 @@ function StagePage(p: ResultsBodyProps): React.JSX.Element {
   const verdict = table ? stageVerdict(table, name) : validationVerdict(p);
   const verdictLines = wrapVerdict(verdict, table, p.width);
   const legend = [...servedLines(table, p.width), ...dummyLegend(table, p.width)];
+  const traffic = trafficLines(table, p.width);
   const cost = costLines(p, p.width);
   // --quality N: each checked row's agreement with its reference, below-floor marks, the random-weights note.
   const quality = qualityRows(table, p.width, Math.max(0, Math.floor((p.height - 14) / 2)));
@@ -97,7 +99,7 @@ function StagePage(p: ResultsBodyProps): React.JSX.Element {
   const { rows, failures } = fitPage(
     table,
     p.width,
-    p.height - 1 - (8 + verdictLines.length + legend.length + quality.length + cost.length + cmdLines),
+    p.height - 1 - (8 + verdictLines.length + legend.length + traffic.length + quality.length + cost.length + cmdLines),
   );
   return (
     <Box flexDirection="column">
@@ -128,6 +130,11 @@ function StagePage(p: ResultsBodyProps): React.JSX.Element {
         )}
         {legend.map((l, i) => (
           <Muted key={`d${i}`}>{l}</Muted>
+        ))}
+        {traffic.map((l, i) => (
+          <Text key={`t${i}`} wrap="truncate">
+            {l}
+          </Text>
         ))}
         {quality.map((l, i) => (
           <Text key={`q${i}`} wrap="truncate" {...(l.warn ? { color: theme.warn } : {})}>

@@ -65,7 +65,11 @@ export function LivePanel({ current, width, now, simulated }: LivePanelProps): R
             {kv && kv.kvUsage === undefined ? <Muted> not reported by the server</Muted> : null}
             {kv && kv.preemptions > 0 ? <Text color={theme.warn}>{`  ${fmtNum(kv.preemptions)} preemptions`}</Text> : null}
           </Text>
-          <Text color={s && s.failed > 0 ? theme.bad : undefined}>errors {fmtNum(s?.failed ?? 0)}</Text>
+          <Text>
+            <Text color={s && s.failed > 0 ? theme.bad : undefined}>errors {fmtNum(s?.failed ?? 0)}</Text>
+            {/* On traffic that resends prefixes: what the server's prefix cache served so far. */}
+            {s?.cacheHitRate !== undefined ? <Text>{`   prefix cache hit ${fmtPct(s.cacheHitRate * 100)}`}</Text> : null}
+          </Text>
           {s?.clientBound ? <Text color={theme.warn}>client-bound: the load generator is the bottleneck</Text> : <Text> </Text>}
         </Box>
       </Box>

@@ -1,0 +1,33 @@
+// A result's figures that only some traffic has, in words: the prefix cache's measured hit rate
+// against the reuse the workload made possible, and a multi-turn run's mean TTFT by turn. One
+// owner for the headless lines, the Results screen and the report.
+import type { VariantResult } from './events.js';
+
+/** Turns listed before the rest are summed up as "... turn N". */
+const TURNS_SHOWN = 6;
+
+const pct = (x: number) => `${Math.round(x * 100)}%`;
+
+/** "prefix cache hit 78% of 80% possible"; null when the run had no cache figures. */
+export function cacheText(r: Pick<VariantResult, 'cache'>): string | null {
+  if (!r.cache) return null;
+  const possible = `${pct(r.cache.possibleReuse)} possible`;
+  return r.cache.hitRate === null
+    ? `prefix cache: not reported by the server (${possible})`
+    : `prefix cache hit ${pct(r.cache.hitRate)} of ${possible}`;
+}
+
+/** "TTFT by turn 850, 140, 152 ms"; null for a single-turn run. */
+export function turnText(r: Pick<VariantResult, 'turnTtftMs'>): string | null {
+  const t = r.turnTtftMs;
+  if (!t?.length) return null;
+  const shown = t.slice(0, TURNS_SHOWN).map((ms) => Math.round(ms).toLocaleString('en-US'));
+  const rest = t.length > TURNS_SHOWN ? `, ... turn ${t.length}: ${Math.round(t.at(-1)!).toLocaleString('en-US')}` : '';
+  return `TTFT by turn ${shown.join(', ')}${rest} ms`;
+}
+
+/** Both, joined; null when the run had neither. */
+export function trafficText(r: Pick<VariantResult, 'cache' | 'turnTtftMs'>): string | null {
+  const parts = [cacheText(r), turnText(r)].filter((x): x is string => x !== null);
+  return parts.length ? parts.join('; ') : null;
+}
