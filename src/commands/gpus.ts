@@ -1,10 +1,11 @@
 // `servelab gpus [--json] [--sim] [--gpu NAME] [--gpus N] [--yes]`: what GPUs this host has
-// (nvidia-smi), or the simulated host when asked for or when there is no NVIDIA GPU (said on
+// (the host model: nvidia-smi, amd-smi or rocm-smi), or the simulated host when asked for or when there is no GPU (said on
 // stderr); what holds each GPU's memory; and servers a dead servelab left running (from the
 // ledger), which `--yes` stops.
 import { optionalNumberArg } from '../core/number-arg.js';
 import { gpuHolders, type GpuHolder } from '../host/gpu-holders.js';
-import { detectHost, type HostInfo } from '../host/gpus.js';
+import type { HostInfo } from '../host/gpus.js';
+import { detectHost } from '../host/gpu-detect.js';
 import { readLedger } from '../host/ledger.js';
 import { describeLeftover, findLeftovers, stopLeftover, type Leftover } from '../host/leftovers.js';
 import { parseGpusArgs } from '../cli/gpus-args.js';
