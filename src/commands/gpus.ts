@@ -14,7 +14,10 @@ function table(host: HostInfo): string {
   const rows = host.gpus.map((g) => {
     const mem = g.memUsedMiB === undefined ? `? / ${g.memTotalMiB} MiB` : `${g.memUsedMiB} / ${g.memTotalMiB} MiB`;
     const util = g.utilPct === undefined ? 'n/a' : `${g.utilPct}%`;
-    return `  ${String(g.index).padEnd(3)} ${g.name.padEnd(28)} cc ${(g.computeCap ?? '?').padEnd(5)} ${mem.padEnd(22)} util ${util}`;
+    // NVIDIA parts by compute capability, AMD parts by graphics target (gfx942).
+    const kind = g.arch ?? `cc ${(g.computeCap ?? '?').padEnd(5)}`;
+    const power = g.powerW === undefined ? '' : ` ${g.powerW} W`;
+    return `  ${String(g.index).padEnd(3)} ${g.name.padEnd(28)} ${kind.padEnd(8)} ${mem.padEnd(22)} util ${util}${power}`;
   });
   const head = host.simulated ? `${host.gpus.length} simulated GPU(s)` : `${host.gpus.length} GPU(s), driver ${host.driverVersion ?? '?'}`;
   return [head, ...rows].join('\n');

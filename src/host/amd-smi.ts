@@ -1,5 +1,5 @@
 // The AMD reader of the host model: amd-smi's JSON (static, metric, process), turned into GpuInfo
-// and GpuProcess. Field names are those of amdsmi_cli/amdsmi_commands.py (ROCm 6.1 to 6.4, a bare
+// and GpuProcess. Field names are those of amdsmi_cli/amdsmi_commands.py (ROCm 6.1 to 6.4: a bare
 // list of {"gpu": N, ...}); amd-smi 26 (ROCm 7) wraps the same records in {"gpu_data": [...]}
 // (https://github.com/ROCm/rocm-systems/pull/223: "amd-smi < 26 does not have top level gpu_data
 // key"), so both are read.

@@ -51,7 +51,8 @@ export function mibOf(x: unknown, bareUnit: 'B' | 'MB'): number | undefined {
   if (x && typeof x === 'object' && 'unit' in x) unit = String((x as { unit: unknown }).unit);
   else if (typeof x === 'string') unit = /[A-Za-z]+\s*$/.exec(x)?.[0].trim() ?? bareUnit;
   const f = MIB[unit.toLowerCase()];
-  return f === undefined ? undefined : Math.round(n * f);
+  // Whole MiB rounded down, as amd-smi itself reports them.
+  return f === undefined ? undefined : Math.floor(n * f);
 }
 
 /** A JSON object's own fields, or {} for anything else (N/A strings, arrays, null). */
