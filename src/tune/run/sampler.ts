@@ -91,6 +91,14 @@ export function pinnedSample(own: readonly GpuSample[], gpuIds: readonly number[
   return own.slice(0, gpuIds.length).map((g, i) => ({ ...g, index: gpuIds[i]! }));
 }
 
-function toGpuSample(g: { index: number; name: string; utilPct?: number; memUsedMiB?: number; memTotalMiB: number }): GpuSample {
-  return { index: g.index, name: g.name, utilPct: g.utilPct ?? 0, memUsedMiB: g.memUsedMiB ?? 0, memTotalMiB: g.memTotalMiB };
+function toGpuSample(g: {
+  index: number;
+  name: string;
+  utilPct?: number;
+  memUsedMiB?: number;
+  memTotalMiB: number;
+  powerW?: number;
+}): GpuSample {
+  const s = { index: g.index, name: g.name, utilPct: g.utilPct ?? 0, memUsedMiB: g.memUsedMiB ?? 0, memTotalMiB: g.memTotalMiB };
+  return g.powerW !== undefined ? { ...s, powerW: g.powerW } : s;
 }
