@@ -10,8 +10,10 @@
 //    CUDA_VISIBLE_DEVICES inherited from the shell.
 //  - HIP reads either ("HIP_VISIBLE_DEVICES or CUDA_VISIBLE_DEVICES: Device indices exposed to
 //    HIP applications", ROCm 6.4 HIP environment variables,
-//    https://rocm.docs.amd.com/projects/HIP/en/docs-6.4.0/reference/env_variables.html), so SGLang
-//    and llama.cpp's HIP build, which select devices through HIP/PyTorch, see the same GPUs.
+//    https://rocm.docs.amd.com/projects/HIP/en/docs-6.4.0/reference/env_variables.html), and so
+//    does PyTorch on ROCm (HIP_VISIBLE_DEVICES first, torch/cuda/__init__.py _parse_visible_devices,
+//    https://github.com/ROCm/pytorch/pull/1895): SGLang, whose AMD guide (docs/references/amd.md)
+//    names no variable of its own, and llama.cpp's HIP build see the same GPUs.
 //  - Never ROCR_VISIBLE_DEVICES, though AMD's page recommends it on Linux: vLLM refuses it
 //    ("RuntimeError: Please use HIP_VISIBLE_DEVICES instead of ROCR_VISIBLE_DEVICES",
 //    https://github.com/lumi-ai-factory/laifs-container-recipes/issues/6), and ROCr applies it
