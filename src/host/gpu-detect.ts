@@ -11,12 +11,22 @@ import { queryRocmSmi } from './rocm-smi.js';
 
 const READERS = [queryNvidiaSmi, queryAmdSmi, queryRocmSmi];
 
-/** This host's GPUs, from the first vendor tool that finds any. UserError = a tool is there but broken. */
+/**
+ * This host's GPUs, from the first vendor tool that finds any. A tool that is there but broken
+ * does not hide another vendor's GPUs (an nvidia-smi left in an AMD host's image); its UserError
+ * is thrown only when no other tool finds a GPU.
+ */
 export async function queryGpus(opts: { timeoutMs?: number } = {}): Promise<GpuInfo[] | null> {
+  let broken: unknown;
   for (const read of READERS) {
-    const found = await read(opts);
-    if (found) return found;
+    try {
+      const found = await read(opts);
+      if (found) return found;
+    } catch (e) {
+      broken ??= e;
+    }
   }
+  if (broken) throw broken;
   return null;
 }
 

@@ -155,3 +155,13 @@ describe('servelab gpus on an AMD host', () => {
     ]);
   });
 });
+
+describe('a broken nvidia-smi beside AMD GPUs', () => {
+  it('does not hide them; with no AMD GPU its error stands', async () => {
+    const broken = path.join(FIX, 'nvidia-smi', 'driver-mismatch');
+    process.env.PATH = [broken, path.join(FIX, 'amd-smi/8xMI300X'), ORIGINAL.PATH].join(path.delimiter);
+    expect(await queryGpus()).toHaveLength(8);
+    process.env.PATH = [broken, path.join(FIX, 'amd-smi/no-driver'), ORIGINAL.PATH].join(path.delimiter);
+    await expect(queryGpus()).rejects.toThrow(/nvidia-smi failed: Failed to initialize NVML/);
+  });
+});
