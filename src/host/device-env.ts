@@ -34,6 +34,15 @@ export function pinnedDevices(env: Readonly<Record<string, string | undefined>>)
 }
 
 /**
+ * The Kubernetes resource a pod asks its GPUs by: each vendor's device plugin names its own
+ * ("Exposes AMD GPUs as amd.com/gpu resources in Kubernetes", AMD GPU Device Plugin for Kubernetes,
+ * https://instinct.docs.amd.com/projects/k8s-device-plugin/en/latest/).
+ */
+export function k8sGpuResource(vendor: GpuVendor | undefined): string {
+  return vendor === 'amd' ? 'amd.com/gpu' : 'nvidia.com/gpu';
+}
+
+/**
  * `docker run` arguments that give a container the GPUs. NVIDIA: `--gpus`, which also does the
  * pinning (so the pinning variables stay out of the container). AMD: the ROCm device files and
  * the options AMD runs its vLLM image with (`--group-add=video --cap-add=SYS_PTRACE --security-opt
