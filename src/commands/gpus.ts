@@ -1,7 +1,7 @@
 // `servelab gpus [--json] [--sim] [--gpu NAME] [--gpus N] [--yes]`: what GPUs this host has
-// (the host model: nvidia-smi, amd-smi or rocm-smi), or the simulated host when asked for or when there is no GPU (said on
-// stderr); what holds each GPU's memory; and servers a dead servelab left running (from the
-// ledger), which `--yes` stops.
+// (the host model: nvidia-smi, amd-smi or rocm-smi), or the simulated host when asked for or when
+// there is no GPU (said on stderr); what holds each GPU's memory; and servers a dead servelab left
+// running (from the ledger), which `--yes` stops.
 import { optionalNumberArg } from '../core/number-arg.js';
 import { gpuHolders, type GpuHolder } from '../host/gpu-holders.js';
 import type { HostInfo } from '../host/gpus.js';
