@@ -97,8 +97,13 @@ export async function queryAmdSmi(opts: { timeoutMs?: number } = {}): Promise<Gp
   const exe = findOnPath(TOOL);
   if (!exe) return null;
   const timeout = opts.timeoutMs ?? 30_000;
-  if (!staticOnce.has(exe)) staticOnce.set(exe, run(exe, ['static', '--asic', '--bus', '--vram', '--driver', '--json'], timeout));
-  const st = await staticOnce.get(exe)!;
+  const pending = staticOnce.get(exe) ?? run(exe, ['static', '--asic', '--bus', '--vram', '--driver', '--json'], timeout);
+  staticOnce.set(exe, pending);
+  // Only a good answer is kept: a failure or a time-out is asked again next time.
+  const st = await pending.catch((e: unknown) => {
+    staticOnce.delete(exe);
+    throw e;
+  });
   if (!st.ok) staticOnce.delete(exe);
   if (NO_GPU.test(st.said)) return null;
   if (!st.ok)

@@ -13,6 +13,7 @@ import { queryGpuProcesses, waitGpuReleased } from '../../../src/host/gpu-procs.
 import { clearLaunch, readLedger, recordLaunch, recordPid } from '../../../src/host/ledger.js';
 import { pidAlive } from '../../../src/host/procgroup.js';
 import { findOnPath } from '../../../src/core/which.js';
+import { queryAmdSmi } from '../../../src/host/amd-smi.js';
 
 const FIX = fileURLToPath(new URL('../../fixtures/', import.meta.url));
 const BIN = fileURLToPath(new URL('../../../bin/servelab.js', import.meta.url));
@@ -28,7 +29,7 @@ const realAmdSmi = findOnPath('amd-smi', ORIGINAL.PATH) ? 'a real amd-smi is on 
 const tmp = mkdtempSync(path.join(tmpdir(), 'servelab-amd-'));
 const kids: ChildProcess[] = [];
 afterEach(() => {
-  for (const k of ['PATH', 'FAKE_AMD_PROCESSES', 'FAKE_ROCM_PIDS']) {
+  for (const k of ['PATH', 'FAKE_AMD_PROCESSES', 'FAKE_ROCM_PIDS', 'FAKE_AMD_SLOW']) {
     if (ORIGINAL[k] === undefined) delete process.env[k];
     else process.env[k] = ORIGINAL[k];
   }
@@ -85,6 +86,16 @@ describe('amd-smi', () => {
     const host = await detectHost({ gpu: 'H100' });
     expect(host.simulated).toBe(true);
     expect(host.note).toMatch(/no NVIDIA or AMD GPU found/);
+  });
+
+  it('a time-out is a one-line error, and is asked again next time', async () => {
+    use('amd-smi/slow');
+    process.env.FAKE_AMD_SLOW = '1';
+    await expect(queryAmdSmi({ timeoutMs: 300 })).rejects.toThrow(
+      /^amd-smi did not answer within 0.3 s; check the amdgpu driver, or run with --sim$/,
+    );
+    delete process.env.FAKE_AMD_SLOW;
+    expect(await queryAmdSmi()).toHaveLength(8);
   });
 
   it('waits for our PIDs to let go of AMD GPU memory', async () => {
