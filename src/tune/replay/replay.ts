@@ -79,6 +79,7 @@ export function fingerprint(host: HostInfo): HostFingerprint {
     gpuMemoryMiB: g?.memTotalMiB ?? 0,
     ...(host.driverVersion ? { driver: host.driverVersion } : {}),
     simulated: host.simulated,
+    ...(hostVendor(host) ? { vendor: hostVendor(host) } : {}),
   };
 }
 
