@@ -1,10 +1,11 @@
 // `servelab gpus [--json] [--sim] [--gpu NAME] [--gpus N] [--yes]`: what GPUs this host has
-// (nvidia-smi), or the simulated host when asked for or when there is no NVIDIA GPU (said on
-// stderr); what holds each GPU's memory; and servers a dead servelab left running (from the
-// ledger), which `--yes` stops.
+// (the host model: nvidia-smi, amd-smi or rocm-smi), or the simulated host when asked for or when
+// there is no GPU (said on stderr); what holds each GPU's memory; and servers a dead servelab left
+// running (from the ledger), which `--yes` stops.
 import { optionalNumberArg } from '../core/number-arg.js';
 import { gpuHolders, type GpuHolder } from '../host/gpu-holders.js';
-import { detectHost, type HostInfo } from '../host/gpus.js';
+import type { HostInfo } from '../host/gpus.js';
+import { detectHost } from '../host/gpu-detect.js';
 import { readLedger } from '../host/ledger.js';
 import { describeLeftover, findLeftovers, stopLeftover, type Leftover } from '../host/leftovers.js';
 import { parseGpusArgs } from '../cli/gpus-args.js';
@@ -13,7 +14,10 @@ function table(host: HostInfo): string {
   const rows = host.gpus.map((g) => {
     const mem = g.memUsedMiB === undefined ? `? / ${g.memTotalMiB} MiB` : `${g.memUsedMiB} / ${g.memTotalMiB} MiB`;
     const util = g.utilPct === undefined ? 'n/a' : `${g.utilPct}%`;
-    return `  ${String(g.index).padEnd(3)} ${g.name.padEnd(28)} cc ${(g.computeCap ?? '?').padEnd(5)} ${mem.padEnd(22)} util ${util}`;
+    // NVIDIA parts by compute capability, AMD parts by graphics target (gfx942).
+    const kind = g.arch ?? `cc ${(g.computeCap ?? '?').padEnd(5)}`;
+    const power = g.powerW === undefined ? '' : ` ${g.powerW} W`;
+    return `  ${String(g.index).padEnd(3)} ${g.name.padEnd(28)} ${kind.padEnd(8)} ${mem.padEnd(22)} util ${util}${power}`;
   });
   const head = host.simulated ? `${host.gpus.length} simulated GPU(s)` : `${host.gpus.length} GPU(s), driver ${host.driverVersion ?? '?'}`;
   return [head, ...rows].join('\n');

@@ -15,7 +15,7 @@ The workbench: host, model and workload, plan, run, results, save, step by step.
 It takes the flags of 'servelab --auto' (see 'servelab --auto --help'); those the screens ask
 for (--model, --scenario, --num-prompts, --dataset-path, --objective, --slo, --gpu, --gpus)
 become the screens' defaults (--scale sizes Prompts as --auto does: 1000 x scale, else 200).
-Without an NVIDIA GPU it runs on the simulated host.
+Without an NVIDIA or AMD GPU it runs on the simulated host.
 Keys are shown at the bottom of every screen; Ctrl+C stops the running server and exits.`;
 
 export default async function main(argv: string[]): Promise<number> {

@@ -64,4 +64,6 @@ export interface GpuSample {
   utilPct: number;
   memUsedMiB: number;
   memTotalMiB: number;
+  /** Board power, W, where the vendor's tool reports it (amd-smi, rocm-smi). */
+  powerW?: number;
 }

@@ -7,6 +7,7 @@ import { assertFlagsListed } from './help-check.js';
 import type { LaunchContext } from './types.js';
 import { BIND_ALL } from '../core/dial.js';
 import type { LaunchSpec } from '../host/launch-spec.js';
+import { deviceEnv, dockerGpuArgs } from '../host/device-env.js';
 
 /** Append `flag value` when value is set; booleans append the bare flag when true. */
 export function flag(argv: string[], name: string, value: string | number | boolean | undefined): void {
@@ -20,14 +21,9 @@ export function engineHost(ctx: LaunchContext): string {
   return ctx.runtime.kind === 'docker' ? BIND_ALL : ctx.host;
 }
 
-/** Environment shared by the real engines: pin GPUs in PCI order (nvidia-smi's numbering). */
+/** Environment shared by the real engines: pin GPUs with the vendor's variables (host/device-env.ts). */
 export function baseEnv(ctx: LaunchContext): Record<string, string> {
-  const env: Record<string, string> = {};
-  if (ctx.devices?.length) {
-    env.CUDA_DEVICE_ORDER = 'PCI_BUS_ID';
-    env.CUDA_VISIBLE_DEVICES = ctx.devices.join(',');
-  }
-  return env;
+  return deviceEnv(ctx.vendor, ctx.devices ?? []);
 }
 
 /** The Hugging Face cache the container mounts (HF_HOME, else ~/.cache/huggingface). */
@@ -52,15 +48,14 @@ export function dockerWrap(
   ctx: LaunchContext & { runtime: { kind: 'docker'; image: string; hfCache?: string } },
 ): { argv: string[]; cleanupArgv: string[] } {
   const name = containerName(engine, ctx.port);
-  const gpus = ctx.devices?.length ? `"device=${ctx.devices.join(',')}"` : 'all';
+  const gpus = dockerGpuArgs(ctx.vendor, ctx.devices);
   const argv = [
     'docker',
     'run',
     '--rm',
     '--name',
     name,
-    '--gpus',
-    gpus,
+    ...gpus.args,
     '--ipc=host',
     '-p',
     `${ctx.host}:${ctx.port}:${ctx.port}`,
@@ -70,8 +65,8 @@ export function dockerWrap(
     `${ctx.runDir}:${ctx.runDir}`,
   ];
   for (const [k, v] of Object.entries(env)) {
-    // CUDA_VISIBLE_DEVICES is expressed by --gpus inside the container.
-    if (k === 'CUDA_VISIBLE_DEVICES' || k === 'CUDA_DEVICE_ORDER') continue;
+    // NVIDIA: the pinning is expressed by --gpus inside the container.
+    if (gpus.dropEnv.includes(k)) continue;
     if (k === 'HF_TOKEN' || k === 'HUGGING_FACE_HUB_TOKEN')
       argv.push('-e', k); // value from the environment, not argv
     else argv.push('-e', `${k}=${v}`);

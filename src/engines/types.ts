@@ -7,6 +7,7 @@ import type { LaunchSpec } from '../host/launch-spec.js';
 import type { EngineRanks, NodeLayout } from '../host/slurm/index.js';
 import type { BuildOptions } from '../host/llamacpp-build.js';
 import type { EnginePlanning } from './plan-types.js';
+import type { GpuVendor } from '../core/gpu-vendor.js';
 
 export interface EngineInfo {
   engine: EngineName | 'sim';
@@ -36,7 +37,7 @@ export interface LaunchContext {
    * docker: wrap the same argv in `docker run --gpus ... --ipc=host -p ... -v <HF cache>`.
    */
   runtime: { kind: 'native'; executable?: string } | { kind: 'docker'; image: string; hfCache?: string };
-  /** GPU indices this server may use (CUDA_VISIBLE_DEVICES); all GPUs when absent. */
+  /** GPU indices this server may use (CUDA_VISIBLE_DEVICES, HIP_VISIBLE_DEVICES on AMD); all GPUs when absent. */
   devices?: number[];
   /**
    * Load dummy weights (--dummy-weights; src/tune/launch/dummy-weights.ts decides). Read only by an
@@ -48,6 +49,8 @@ export interface LaunchContext {
   sim?: { gpu: string; gpus: number; speed: number; seed?: number };
   /** llama.cpp: the llama-server the user named (--llama-server); else PATH, else servelab's build. */
   llamaServer?: string;
+  /** Who makes the host's GPUs (absent: NVIDIA): which variables pin `devices`, how docker gets the GPUs. */
+  vendor?: GpuVendor;
 }
 
 /** What the classifier may know about the host, to name the GPU in its reason. */

@@ -1,12 +1,13 @@
-// What holds each GPU's memory, for `servelab gpus`: nvidia-smi's compute apps on a real host,
-// matched to the servers in the ledger by process group; on the simulated host each running
+// What holds each GPU's memory, for `servelab gpus`: the host model's GPU processes on a real host
+// (whichever vendor's tool reported them), matched to the servers in the ledger by process group; on the simulated host each running
 // sim-serve reports the memory it models (/sim/gpus).
 import { readSimGpus, type GpuInfo } from './gpus.js';
-import { queryComputeApps } from './gpu-procs.js';
+import { queryGpuProcesses } from './gpu-procs.js';
 import type { LedgerEntry } from './ledger.js';
 import { procCmdline, procGroup, stillRunning } from './proc-identity.js';
 
 export interface GpuHolder {
+  /** The GPU's index; its UUID when the index is not known; '?' when the tool does not say (rocm-smi). */
   gpu: number | string;
   pid: number;
   usedMiB?: number;
@@ -42,10 +43,10 @@ async function simHolders(entries: readonly LedgerEntry[]): Promise<GpuHolder[]>
 export async function gpuHolders(simulated: boolean, gpus: readonly GpuInfo[], entries: readonly LedgerEntry[]): Promise<GpuHolder[]> {
   if (simulated) return simHolders(entries);
   const byUuid = new Map(gpus.map((g) => [g.uuid, g.index]));
-  return (await queryComputeApps()).map((a) => {
+  return (await queryGpuProcesses()).map((a) => {
     const e = ledgerOf(a.pid, entries);
     return {
-      gpu: byUuid.get(a.gpuUuid) ?? a.gpuUuid,
+      gpu: a.gpuIndex ?? (a.gpuUuid !== undefined ? (byUuid.get(a.gpuUuid) ?? a.gpuUuid) : '?'),
       pid: a.pid,
       ...(a.usedMiB !== undefined ? { usedMiB: a.usedMiB } : {}),
       command: (procCmdline(a.pid) ?? ['?']).join(' ').slice(0, 160),

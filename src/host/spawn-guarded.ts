@@ -1,6 +1,7 @@
 // Spawn one server so that it cannot outlive servelab: recorded in the ledger before the spawn,
 // run behind the parent-death wrapper (deathsig.ts), in its own process group. The argv shown to
 // the user and recorded as the command is the engine's; the wrapper only goes into the ledger.
+import { pinnedDevices } from './device-env.js';
 import { execa, type ResultPromise } from 'execa';
 import { UserError } from '../core/errors.js';
 import type { LaunchSpec } from './launch-spec.js';
@@ -37,7 +38,7 @@ export async function spawnGuarded(spec: LaunchSpec, runDir: string): Promise<Gu
     wrapper,
     runDir,
     port: spec.port,
-    ...(spec.env.CUDA_VISIBLE_DEVICES !== undefined ? { gpus: spec.env.CUDA_VISIBLE_DEVICES } : {}),
+    ...(pinnedDevices(spec.env) !== undefined ? { gpus: pinnedDevices(spec.env) } : {}),
     ...(container ? { container } : {}),
   });
   const [exe, ...exeArgs] = launchArgv;

@@ -24,7 +24,7 @@ export interface HostScreenProps extends Omit<ScreenProps, 'width' | 'height'> {
 function gpuGroups(host: HostView): string[] {
   const groups = new Map<string, number[]>();
   for (const g of host.gpus) {
-    const k = `${g.name} (${fmtMiB(g.memTotalMiB)}${g.computeCap ? `, cc ${g.computeCap}` : ''})`;
+    const k = `${g.name} (${fmtMiB(g.memTotalMiB)}${g.arch ? `, ${g.arch}` : g.computeCap ? `, cc ${g.computeCap}` : ''})`;
     groups.set(k, [...(groups.get(k) ?? []), g.index]);
   }
   return [...groups].map(([k, idx]) => `${idx.length} x ${k}  [${idx.join(',')}]`);

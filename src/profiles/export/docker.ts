@@ -4,6 +4,7 @@
 import { shellQuote } from '../../core/shell-quote.js';
 import type { Profile } from '../schema/profile.js';
 import { relocateFiles } from '../store/files.js';
+import { dockerGpuArgs } from '../../host/device-env.js';
 import {
   containerArgv,
   DIR_MARK,
@@ -27,8 +28,7 @@ export function dockerArgv(p: Profile, filesDir: string = DIR_MARK): string[] {
     'docker',
     'run',
     '--rm',
-    '--gpus',
-    'all',
+    ...dockerGpuArgs(p.host.vendor, undefined).args,
     '--ipc=host',
     '-p',
     `${port}:${port}`,

@@ -9,6 +9,7 @@ import { getAdapter } from '../../engines/index.js';
 import { engineRanks } from '../../engines/ranks.js';
 import { HEAD_ADDR_VAR, type Word } from '../../host/slurm/index.js';
 import { gpusHeld } from '../../model/layout.js';
+import { k8sGpuResource } from '../../host/device-env.js';
 import type { Profile } from '../schema/profile.js';
 
 /** Slurm's per-task variables as LWS names them. */
@@ -49,7 +50,8 @@ export function leaderWorkerSet(p: Profile, name: string, pod: Pod, argv: string
   const cmd = k8sWords(ranks.head);
   const [leader] = pod.spec.containers as [Record<string, unknown>];
   const gpus = String(gpusPerNode);
-  const resources = { limits: { 'nvidia.com/gpu': gpus }, requests: { 'nvidia.com/gpu': gpus } };
+  const gpuKey = k8sGpuResource(p.host.vendor);
+  const resources = { limits: { [gpuKey]: gpus }, requests: { [gpuKey]: gpus } };
   const leaderC = { ...leader, command: [cmd[0]!], args: cmd.slice(1), resources };
   // Workers serve no HTTP: no ports, no probes.
   const { ports: _p, startupProbe: _s, readinessProbe: _r, ...workerBase } = leaderC as Record<string, unknown>;

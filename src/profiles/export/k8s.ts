@@ -2,6 +2,7 @@
 // multi-node profile), its Service and the ConfigMap of the profile's files.
 import { stringify } from 'yaml';
 import { relocateFiles } from '../store/files.js';
+import { k8sGpuResource } from '../../host/device-env.js';
 import { leaderSelector, leaderWorkerSet, profileNodes } from './k8s-lws.js';
 import type { Profile } from '../schema/profile.js';
 import {
@@ -22,6 +23,7 @@ export function k8sManifests(p: Profile): Record<string, unknown>[] {
   const filesMap = `${name}-files`;
   const labels = { 'app.kubernetes.io/name': name, 'app.kubernetes.io/managed-by': 'servelab' };
   const gpus = String(p.host.gpuCount);
+  const gpuKey = k8sGpuResource(p.host.vendor);
   const deployment = {
     apiVersion: 'apps/v1',
     kind: 'Deployment',
@@ -43,7 +45,7 @@ export function k8sManifests(p: Profile): Record<string, unknown>[] {
                 ...Object.entries(p.env).map(([k, v]) => ({ name: k, value: v })),
                 { name: 'HF_TOKEN', valueFrom: { secretKeyRef: { name: 'hf-token', key: 'token', optional: true } } },
               ],
-              resources: { limits: { 'nvidia.com/gpu': gpus }, requests: { 'nvidia.com/gpu': gpus } },
+              resources: { limits: { [gpuKey]: gpus }, requests: { [gpuKey]: gpus } },
               // Loading can take many minutes: the startup probe allows 30 min before readiness applies.
               startupProbe: { httpGet: { path: HEALTH_PATH, port: 'http' }, periodSeconds: 10, failureThreshold: 180 },
               readinessProbe: { httpGet: { path: HEALTH_PATH, port: 'http' }, periodSeconds: 10, failureThreshold: 3 },

@@ -121,6 +121,8 @@ export const HostSchema = z.object({
   cpuThreads: z.number().int().positive().optional(),
   /** The CPU's model name (/proc/cpuinfo), llama.cpp sessions only: a CPU calibration is per CPU model. */
   cpuModel: z.string().min(1).optional(),
+  /** Who makes the GPUs (absent: NVIDIA): how an export asks for them (docker devices, k8s resource). */
+  vendor: z.enum(['nvidia', 'amd']).optional(),
 });
 
 export const RuntimeSchema = z.discriminatedUnion('kind', [

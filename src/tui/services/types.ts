@@ -51,6 +51,8 @@ export interface HostGpuView {
   name: string;
   memTotalMiB: number;
   computeCap?: string;
+  /** AMD: the graphics target (gfx942), shown where NVIDIA parts show their compute capability. */
+  arch?: string;
 }
 
 export interface HostView {

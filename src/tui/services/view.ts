@@ -55,6 +55,7 @@ export function hostView(host: HostInfo, engines: EngineInfo[], runsDir: string)
       name: g.name,
       memTotalMiB: g.memTotalMiB,
       ...(g.computeCap ? { computeCap: g.computeCap } : {}),
+      ...(g.arch ? { arch: g.arch } : {}),
     })),
     ...(host.driverVersion ? { driver: host.driverVersion } : {}),
     gpuTypes: gpuNames(),

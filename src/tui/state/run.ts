@@ -231,7 +231,7 @@ export function runReducer(state: RunState, action: RunAction): RunState {
 /** A pinned variant's GPUs replace those indexes only; the other variants' samples stay. */
 /**
  * On the simulated host a pinned server is the only report of its GPUs: once it has stopped they
- * read idle, not its last sample under load (a real host's next nvidia-smi sample says for itself).
+ * read idle, not its last sample under load (a real host's next sample from its vendor's tool says for itself).
  */
 function releaseGpus(before: readonly CurrentVariant[], next: RunState): RunState {
   if (!next.simulated || before === next.live) return next;

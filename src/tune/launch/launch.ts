@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import type { Variant } from '../../core/variant.js';
 import { buildLaunchSpec, getAdapter } from '../../engines/index.js';
 import type { LaunchContext } from '../../engines/types.js';
+import type { GpuVendor } from '../../core/gpu-vendor.js';
 import { formatCommand } from '../../core/shell-quote.js';
 import type { SessionConfig } from '../config/config.js';
 import { dummyFlags, offersDummyWeights } from './dummy-weights.js';
@@ -17,15 +18,16 @@ export type LaunchConfig = Pick<SessionConfig, 'sim' | 'bindHost' | 'runtime' | 
 /** The context a variant launches in: bind host, port, its folder, runtime and simulated host. */
 export function launchContext(
   config: LaunchConfig,
-  at: { port: number; runDir: string; speed?: number; devices?: readonly number[] },
+  at: { port: number; runDir: string; speed?: number; devices?: readonly number[]; vendor?: GpuVendor },
 ): LaunchContext {
   const sim = config.sim;
   return {
     host: config.bindHost,
     port: at.port,
     runDir: at.runDir,
-    // Parallel variants: pinned to their GPUs (the adapters turn this into CUDA_VISIBLE_DEVICES, docker --gpus).
+    // Parallel variants: pinned to their GPUs (the adapters turn this into the vendor's variables, docker --gpus).
     ...(at.devices?.length ? { devices: [...at.devices] } : {}),
+    ...(at.vendor ? { vendor: at.vendor } : {}),
     runtime: config.runtime.kind === 'docker' ? { kind: 'docker', image: config.runtime.image } : { kind: 'native' },
     ...(sim ? { sim: { gpu: sim.gpu, gpus: sim.gpus, speed: at.speed ?? sim.speed, seed: sim.seed } } : {}),
     ...(config.llamacpp?.server ? { llamaServer: config.llamacpp.server } : {}),

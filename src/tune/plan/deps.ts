@@ -6,7 +6,7 @@ import type { Failure } from '../../core/events.js';
 import type { EngineName, Variant } from '../../core/variant.js';
 import { rowAt, supportedKnobs } from '../../engines/table.js';
 import { resolveVersion } from '../../engines/data/versions.js';
-import type { HostInfo } from '../../host/gpus.js';
+import { hostVendor, type HostInfo } from '../../host/gpus.js';
 import { preflight } from '../../engines/preflight.js';
 import { fits as estimateFits, resolveServer } from '../../model/estimate.js';
 import { findGpu } from '../../model/gpus.js';
@@ -35,6 +35,7 @@ export function planHost(host: HostInfo): PlanHost {
     ...(host.gpusPerNode && host.gpusPerNode < host.gpus.length ? { gpusPerNode: host.gpusPerNode } : {}),
     ...(host.driverVersion ? { driver: host.driverVersion } : {}),
     ...(host.cpu ? { cpu: { ...host.cpu } } : {}),
+    ...(hostVendor(host) ? { vendor: hostVendor(host) } : {}),
   };
 }
 

@@ -8,7 +8,8 @@ import type { TuneEvent, VariantResult } from '../../core/events.js';
 import { UserError } from '../../core/errors.js';
 import { VERSION } from '../../core/version.js';
 import { detectEngine } from '../../engines/detect.js';
-import { detectHost, simulatedHost, type HostInfo } from '../../host/gpus.js';
+import { hostVendor, simulatedHost, type HostInfo } from '../../host/gpus.js';
+import { detectHost } from '../../host/gpu-detect.js';
 import { cpuOnlyHost } from '../../host/cpu.js';
 import { findFreePort } from '../../host/ports.js';
 import { findGpu } from '../../model/gpus.js';
@@ -78,6 +79,7 @@ export function fingerprint(host: HostInfo): HostFingerprint {
     gpuMemoryMiB: g?.memTotalMiB ?? 0,
     ...(host.driverVersion ? { driver: host.driverVersion } : {}),
     simulated: host.simulated,
+    ...(hostVendor(host) ? { vendor: hostVendor(host) } : {}),
   };
 }
 
@@ -118,7 +120,7 @@ export async function prepareReplay(profile: Profile, file: string, opts: Replay
   // llama.cpp runs on the CPU for real: a host without a GPU replays it, not the simulator.
   const host = !sim && found.simulated && !isGpuEngine(profile.engine.name) ? cpuOnlyHost() : found;
   if (!opts.sim && host.simulated) {
-    throw new UserError(`no NVIDIA GPU found on this host: replay ${file} with --sim to use the simulated host`);
+    throw new UserError(`no NVIDIA or AMD GPU found on this host: replay ${file} with --sim to use the simulated host`);
   }
   let engineVersion: string | undefined;
   if (!host.simulated) {
@@ -133,7 +135,7 @@ export async function prepareReplay(profile: Profile, file: string, opts: Replay
   // The runner's own launch path: what the consent prompt shows is what runVariant launches.
   const ctx = launchContext(
     { bindHost: opts.bindHost, runtime: profile.engine.runtime, ...(sim ? { sim } : {}) },
-    { port, runDir: join(opts.logsDir, profile.variant.id) },
+    { port, runDir: join(opts.logsDir, profile.variant.id), ...(hostVendor(host) ? { vendor: hostVendor(host) } : {}) },
   );
   const { spec, display } = prepareLaunch(profile.variant, ctx);
   checkRunnable(spec.argv, spec.env, file, opts.allowAnyCommand, opts.allowEnv);

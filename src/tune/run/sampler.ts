@@ -1,10 +1,11 @@
 // While a server is measured: its /metrics (running, waiting, KV use, preemptions) and the GPUs
-// (nvidia-smi, or the simulated host's own report), sampled every interval as events; on a real
+// (the vendor's tool through the host model, or the simulated host's own report), sampled every interval as events; on a real
 // host also how much of its CPU other processes took and the load average, returned when stopped
 // (src/host/host-load.ts).
 import type { GpuSample } from '../../core/metrics.js';
 import type { EngineAdapter } from '../../engines/types.js';
-import { queryGpus, readSimGpus } from '../../host/gpus.js';
+import { readSimGpus } from '../../host/gpus.js';
+import { queryGpus } from '../../host/gpu-detect.js';
 import { baseUrl } from '../launch/launch.js';
 import type { RunVariantContext } from './contract/types.js';
 import type { LaunchSpec } from '../../host/launch-spec.js';
@@ -55,11 +56,11 @@ export function startSampler(
         });
       }
     } else if (res) await res.arrayBuffer().catch(() => undefined);
-    // The simulated host reports its GPUs through the sim server; a real host through nvidia-smi.
+    // The simulated host reports its GPUs through the sim server; a real host through its vendor's tool.
     const gpus = ctx.host.simulated ? await readSimGpus(base) : await queryGpus({ timeoutMs: 5000 }).catch(() => null);
     if (!gpus) return;
     // A pinned simulated server counts its GPUs from 0, as an engine under CUDA_VISIBLE_DEVICES
-    // does: its i-th GPU is host GPU gpuIds[i], and it reports those only (nvidia-smi on a real
+    // does: its i-th GPU is host GPU gpuIds[i], and it reports those only (the vendor's tool on a real
     // host sees every GPU, so a real sample stays whole).
     const ids = ctx.host.simulated ? ctx.gpuIds : undefined;
     ctx.emit(
@@ -90,6 +91,14 @@ export function pinnedSample(own: readonly GpuSample[], gpuIds: readonly number[
   return own.slice(0, gpuIds.length).map((g, i) => ({ ...g, index: gpuIds[i]! }));
 }
 
-function toGpuSample(g: { index: number; name: string; utilPct?: number; memUsedMiB?: number; memTotalMiB: number }): GpuSample {
-  return { index: g.index, name: g.name, utilPct: g.utilPct ?? 0, memUsedMiB: g.memUsedMiB ?? 0, memTotalMiB: g.memTotalMiB };
+function toGpuSample(g: {
+  index: number;
+  name: string;
+  utilPct?: number;
+  memUsedMiB?: number;
+  memTotalMiB: number;
+  powerW?: number;
+}): GpuSample {
+  const s = { index: g.index, name: g.name, utilPct: g.utilPct ?? 0, memUsedMiB: g.memUsedMiB ?? 0, memTotalMiB: g.memTotalMiB };
+  return g.powerW !== undefined ? { ...s, powerW: g.powerW } : s;
 }

@@ -7,7 +7,7 @@ import type { Variant } from '../../core/variant.js';
 import { adapterFor, planningOf } from '../../engines/index.js';
 import { engineLaunchHooks } from '../../engines/launch-hooks.js';
 import type { EngineAdapter, FailureContext } from '../../engines/types.js';
-import type { HostInfo } from '../../host/gpus.js';
+import { hostVendor, type HostInfo } from '../../host/gpus.js';
 import { findFreePort } from '../../host/ports.js';
 import { launchServer } from '../../host/process.js';
 import type { ServerHandle } from '../../host/server-handle.js';
@@ -90,6 +90,7 @@ async function startLocalServer(
     runDir: join(ctx.logsDir, variant.id),
     ...(simSpeed !== undefined ? { speed: simSpeed } : {}),
     ...(ctx.gpuIds ? { devices: ctx.gpuIds } : {}),
+    ...(hostVendor(ctx.host) ? { vendor: hostVendor(ctx.host) } : {}),
   });
   const adapter = adapterFor(variant, launchCtx);
   let spec: LaunchSpec;

@@ -4,7 +4,8 @@ import type { TuneEvent } from '../../core/events.js';
 import { UserError } from '../../core/errors.js';
 import { isGpuEngine, type EngineName } from '../../core/variant.js';
 import { getAdapter } from '../../engines/index.js';
-import { detectHost, type HostInfo } from '../../host/gpus.js';
+import type { HostInfo } from '../../host/gpus.js';
+import { detectHost } from '../../host/gpu-detect.js';
 import { cpuInfo, cpuOnlyHost } from '../../host/cpu.js';
 import { gpuTag, type SessionConfig } from '../config/config.js';
 import { Journal, defaultRunDir } from '../context/journal.js';
@@ -18,7 +19,7 @@ export async function resolveHost(config: SessionConfig, injected?: HostInfo): P
   if (config.sim) return detectHost({ sim: true, gpu: config.sim.gpu, gpus: config.sim.gpus });
   const host = realHostFor(await detectHost({}), config.engines);
   if (host.simulated)
-    throw new UserError('no NVIDIA GPU found on this host; run with --sim (and --gpu/--gpus) to tune on the simulated host');
+    throw new UserError('no NVIDIA or AMD GPU found on this host; run with --sim (and --gpu/--gpus) to tune on the simulated host');
   return withCpu(config, host);
 }
 

@@ -150,6 +150,7 @@ export function saveOutcome(
       simulated: ctx.host.simulated,
       ...winnerNodes(config, ctx, winner),
       ...(host.cpu ? { cpuThreads: host.cpu.threads, ...(host.cpu.model ? { cpuModel: host.cpu.model } : {}) } : {}),
+      ...(host.vendor ? { vendor: host.vendor } : {}),
     },
     model: config.model,
     // Inside a Slurm job the engine runs natively; the job itself is `export --format slurm`.

@@ -4,7 +4,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { UserError } from '../../../src/core/errors.js';
-import { detectHost, parseGpuCsv, queryGpus, simulatedHost } from '../../../src/host/gpus.js';
+import { simulatedHost } from '../../../src/host/gpus.js';
+import { detectHost, queryGpus } from '../../../src/host/gpu-detect.js';
+import { parseGpuCsv } from '../../../src/host/nvidia-smi.js';
 
 const FIX = fileURLToPath(new URL('../../fixtures/nvidia-smi/', import.meta.url));
 const BIN = fileURLToPath(new URL('../../../bin/servelab.js', import.meta.url));
@@ -117,11 +119,11 @@ describe('detectHost', () => {
     expect(host.gpus[0]).toMatchObject({ name: 'NVIDIA H200', memTotalMiB: 143771, computeCap: '9.0' });
   });
 
-  it('the simulated host, said so, when there is no NVIDIA GPU', async () => {
+  it('the simulated host, said so, when there is no NVIDIA or AMD GPU', async () => {
     useFake('no-devices');
     const host = await detectHost({ gpu: 'A100', gpus: 2 });
     expect(host.simulated).toBe(true);
-    expect(host.note).toMatch(/no NVIDIA GPU found/);
+    expect(host.note).toMatch(/no NVIDIA or AMD GPU found/);
     expect(host.gpus[1]!.computeCap).toBe('8.0');
   });
 
@@ -160,7 +162,7 @@ describe('servelab gpus', () => {
   it('no GPU: says it uses the simulated host', () => {
     const r = run('no-devices', []);
     expect(r.status).toBe(0);
-    expect(r.stderr).toContain('no NVIDIA GPU found on this host: using the simulated host');
+    expect(r.stderr).toContain('no NVIDIA or AMD GPU found on this host: using the simulated host');
     expect(r.stdout).toContain('1 simulated GPU(s)');
   });
 });

@@ -47,6 +47,7 @@ export function GpuPanel({ gpus, width, roomy, owners }: GpuPanelProps): React.J
           {` ${String(Math.round(g.utilPct)).padStart(3)}%  mem `}
           <ProgressBar ratio={g.memTotalMiB ? g.memUsedMiB / g.memTotalMiB : 0} width={10} />
           {` ${fmtMiB(g.memUsedMiB)} / ${fmtMiB(g.memTotalMiB)}  `}
+          {g.powerW !== undefined ? `${String(Math.round(g.powerW)).padStart(4)} W  ` : null}
           {ownerW ? <Text bold>{`${(owners?.[g.index] ?? '').padEnd(ownerW)}  `}</Text> : null}
           <Muted>{g.name}</Muted>
         </Text>
