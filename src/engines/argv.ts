@@ -2,7 +2,8 @@
 // argv into the final LaunchSpec (native, or wrapped in `docker run`).
 import os from 'node:os';
 import path from 'node:path';
-import type { EngineName } from '../core/variant.js';
+import type { EngineName, Knobs } from '../core/variant.js';
+import { withEnvKnob } from '../core/env-knob.js';
 import { assertFlagsListed } from './help-check.js';
 import type { LaunchContext } from './types.js';
 import { BIND_ALL } from '../core/dial.js';
@@ -20,14 +21,17 @@ export function engineHost(ctx: LaunchContext): string {
   return ctx.runtime.kind === 'docker' ? BIND_ALL : ctx.host;
 }
 
-/** Environment shared by the real engines: pin GPUs in PCI order (nvidia-smi's numbering). */
-export function baseEnv(ctx: LaunchContext): Record<string, string> {
+/**
+ * Environment shared by the real engines: the variant's own variables (its `env` knob), then GPUs
+ * pinned in PCI order (nvidia-smi's numbering), which a knob does not override.
+ */
+export function baseEnv(ctx: LaunchContext, knobs: Pick<Knobs, 'env'> = {}): Record<string, string> {
   const env: Record<string, string> = {};
   if (ctx.devices?.length) {
     env.CUDA_DEVICE_ORDER = 'PCI_BUS_ID';
     env.CUDA_VISIBLE_DEVICES = ctx.devices.join(',');
   }
-  return env;
+  return withEnvKnob(knobs.env, env);
 }
 
 /** The Hugging Face cache the container mounts (HF_HOME, else ~/.cache/huggingface). */

@@ -105,7 +105,7 @@ export function sglangEngineArgv(variant: Variant, ctx: LaunchContext): { argv: 
   if (k.dpAttention && (k.dp ?? 1) > 1) flag(argv, row('plumbing.ncclPort').name, ctx.port + SGLANG_DP_ATTENTION_PORTS.nccl);
   argv.push(...sglangCacheArgs(k, version));
   if (k.extraArgs?.length) argv.push(...k.extraArgs);
-  return { argv, env: baseEnv(ctx) };
+  return { argv, env: baseEnv(ctx, variant.knobs) };
 }
 
 /** The radix cache's flags (the cache stage): off, the admission order, the hierarchical (host-memory) tier. */

@@ -80,7 +80,7 @@ export function vllmEngineArgv(variant: Variant, ctx: LaunchContext): { argv: st
   if (k.cudaGraph === false) flag(argv, row('cudaGraph').name, true);
   else if (k.torchCompile === false) flag(argv, row('torchCompile').name, row('torchCompile').values!.false);
   if (k.speculative) flag(argv, row('speculative').name, speculativeConfig(k.speculative, version));
-  const env = baseEnv(ctx);
+  const env = baseEnv(ctx, variant.knobs);
   if (k.attentionBackend) {
     const r = row('attentionBackend');
     put(argv, env, r, engineValue('vllm', r, k.attentionBackend, version));
