@@ -7,6 +7,7 @@ import type { LaunchSpec } from '../host/launch-spec.js';
 import type { EngineRanks, NodeLayout } from '../host/slurm/index.js';
 import type { BuildOptions } from '../host/llamacpp-build.js';
 import type { EnginePlanning } from './plan-types.js';
+import type { RocmPlanning } from './rocm-stage-types.js';
 
 export interface EngineInfo {
   engine: EngineName | 'sim';
@@ -144,4 +145,6 @@ export interface EngineAdapter {
   planning?: EnginePlanning;
   /** Its cache-stage candidates (the planner's cache stage asks here on traffic that reuses prefixes). */
   cacheStage?(i: CacheStageInput): CacheStageOut;
+  /** Its ROCm build's planning (the ROCm stage, the attention backends on an AMD host); absent: it has none servelab plans. */
+  rocm?: RocmPlanning;
 }

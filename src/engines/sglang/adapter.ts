@@ -1,5 +1,6 @@
 // SGLang (`python3 -m sglang.launch_server`). Every spelling comes from the knob table
 // (sglang/knobs.ts) at the variant's engine version; this file says when a knob is given.
+import { SGLANG_ROCM } from './rocm-stage.js';
 import { sglangCacheStage } from './cache-stage.js';
 import { UserError } from '../../core/errors.js';
 import type { SpeculativeKnob, Variant } from '../../core/variant.js';
@@ -164,6 +165,7 @@ export const sglang: EngineAdapter = {
   multiNodeRanks: (argv, _k, l) => sglangRanks(argv, l),
   leaderWorkerSet: true,
   cacheStage: sglangCacheStage,
+  rocm: SGLANG_ROCM,
 };
 
 const PYTHON = /^python(3(\.\d+)?)?$/;

@@ -1,6 +1,7 @@
 // vLLM (`vllm serve`). Every spelling comes from the knob table (vllm/knobs.ts) at the
 // variant's engine version; this file only says when a knob is given. The attention backend is
 // an environment variable in 0.11 and a flag (`--attention-backend`) in the newer tables.
+import { VLLM_ROCM } from './rocm-stage.js';
 import { vllmCacheStage } from './cache-stage.js';
 import { UserError } from '../../core/errors.js';
 import type { Variant } from '../../core/variant.js';
@@ -154,4 +155,5 @@ export const vllm: EngineAdapter = {
   dataParallelOverNodes: true,
   multiNodeRanks: vllmRanks,
   cacheStage: vllmCacheStage,
+  rocm: VLLM_ROCM,
 };

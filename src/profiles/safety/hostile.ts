@@ -28,7 +28,8 @@ export function checkProfileData(
   ];
   for (const [where, env] of named) {
     for (const k of Object.keys(env)) {
-      if (!ENV_NAME.test(k)) throw bad(`profile ${file}: ${where}: ${JSON.stringify(k)} is not an environment variable name (letters, digits, _)`);
+      if (!ENV_NAME.test(k))
+        throw bad(`profile ${file}: ${where}: ${JSON.stringify(k)} is not an environment variable name (letters, digits, _)`);
     }
   }
   for (const [i, f] of p.files.entries()) {

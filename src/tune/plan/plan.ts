@@ -21,6 +21,7 @@ import { hostLayoutCandidates, replicaFor, replicaShareNote, replicaStageOrder, 
 import type { ReplicaInfo } from './types.js';
 import { PREDICTED_PATH_NOTE, predictedPathVariants, wantsPredictedPaths, type WalkStep } from './predicted-path.js';
 import { parallelismCacheNotes } from './cache-stage.js';
+import { withRocmStage } from './rocm-stage.js';
 
 /** An engine's own engine-stage knobs: the user's extra argv plus what every launch needs on this host (its planning's hostKnobs), carried by every later variant. */
 const ownEngineKnobs = (own: EnginePlanning, config: SessionConfig, host: PlanHost, extra: string[] | undefined): Knobs => ({
@@ -245,7 +246,7 @@ export function buildPlan(config: SessionConfig, host: PlanHost, deps: PlanDeps)
     gpus: stageGpusText('engine', replica, host.gpuCount),
   });
   let carried = predictedWinner(undefined, engineVariants, config.marginPct);
-  for (const name of replica ? replicaStageOrder(config.stages) : config.stages) {
+  for (const name of withRocmStage(replica ? replicaStageOrder(config.stages) : config.stages, host)) {
     if (name === 'engine') continue;
     if (!carried) {
       stages.push({ name, title: stageTitle(name, config.engines), skipped: 'no engine variant can run', notes: [], variants: [] });
