@@ -23,6 +23,10 @@ export interface EngineInfo {
   path?: string;
   /** Set when the installed release's own help was read (help-check.ts): why, and what came of it. */
   helpCheck?: string;
+  /** The GPU platform its PyTorch was built for (rocm-build.ts: torch.version.hip); absent when not read. */
+  gpuPlatform?: 'rocm' | 'cuda';
+  /** torch.version.hip of a ROCm build. */
+  hipVersion?: string;
 }
 
 /** Where and how a variant is launched. */
