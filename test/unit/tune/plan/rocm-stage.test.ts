@@ -8,7 +8,8 @@ import { formatCommand } from '../../../../src/core/shell-quote.js';
 import { simulatedHost } from '../../../../src/host/gpus.js';
 import type { SessionConfig } from '../../../../src/tune/config/config.js';
 import { planHost, realPlanDeps } from '../../../../src/tune/plan/deps.js';
-import { buildPlan } from '../../../../src/tune/plan/plan.js';
+import { buildPlan, expandStage } from '../../../../src/tune/plan/plan.js';
+import { makeVariant } from '../../../../src/tune/plan/variant-ids.js';
 import { withRocmStage } from '../../../../src/tune/plan/rocm-stage.js';
 import type { Plan } from '../../../../src/tune/plan/types.js';
 import type { PlanHost } from '../../../../src/engines/plan-types.js';
@@ -60,18 +61,21 @@ describe('the ROCm stage', () => {
     expect(formatCommand(aiter.engineArgv!, aiter.env ?? {})).toMatch(/^VLLM_ROCM_USE_AITER=1 vllm serve /);
   });
 
-  it('tries quick-reduce when the winner spans GPUs', () => {
-    const p = plan(
-      configFor(['--engines', 'vllm', '--gpus', '2', '--stages', 'engine,attention', '--model', 'Qwen/Qwen3-32B']),
-      'amd',
-      'MI300X',
-    );
-    const changes = stage(p, 'rocm')!.variants.map((v) => v.change);
-    if (!changes.some((c) => c.includes('QUICK_REDUCE'))) {
-      // Only when the engine stage chose TP > 1: say so rather than pass silently.
-      const tp = stage(p, 'engine')!.variants[0]!.variant.knobs.tp ?? 1;
-      expect(tp).toBe(1);
-    } else expect(changes).toContain('VLLM_ROCM_QUICK_REDUCE_QUANTIZATION=INT4');
+  it('tries quick-reduce when the winner spans GPUs, keeping the env it carries', () => {
+    const config = configFor(['--engines', 'vllm', '--gpus', '2']);
+    const host = simulatedHost(config.sim!.gpu, config.sim!.gpus);
+    const ctx = {
+      config,
+      host: { ...planHost(host), vendor: 'amd' as const, gpuName: 'MI300X' },
+      deps: realPlanDeps(config, host, config.runDir!),
+    };
+    const carried = makeVariant('vllm', 'Qwen/Qwen3-14B', { tp: 2, env: { VLLM_ROCM_USE_AITER: '1' } }, config);
+    const x = expandStage('rocm', carried, ctx);
+    const q = x.variants.find((v) => v.change === 'VLLM_ROCM_QUICK_REDUCE_QUANTIZATION=INT4')!;
+    expect(q.variant.knobs.env).toEqual({ VLLM_ROCM_USE_AITER: '1', VLLM_ROCM_QUICK_REDUCE_QUANTIZATION: 'INT4' });
+    expect(x.variants.map((v) => v.change)).toContain('VLLM_ROCM_QUICK_REDUCE_QUANTIZATION=INT8');
+    // AITER is on already: no candidate sets it again alone.
+    expect(x.variants.map((v) => v.change)).not.toContain('VLLM_ROCM_USE_AITER=1');
   });
 
   it("plans SGLang's AITER switch", () => {
