@@ -191,6 +191,8 @@ export interface SessionConfig {
   warmupScaled?: boolean;
   /** `--no-regress`: keep the best finalist that loses to the baseline on no validation workload, or say none does. */
   noRegress?: boolean;
+  /** `--engine-env [ENGINE:]NAME=VALUE`: the environment every variant starts with (tune/request/env-flags.ts), by engine or '*'. */
+  engineEnv?: Partial<Record<EngineName | '*', Record<string, string>>>;
 }
 
 /** What `--quality N`, `--quality-floor X` and `--quality-eval FILE` ask (tune/request/quality-flags.ts). */

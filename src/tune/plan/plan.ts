@@ -22,10 +22,12 @@ import type { ReplicaInfo } from './types.js';
 import { PREDICTED_PATH_NOTE, predictedPathVariants, wantsPredictedPaths, type WalkStep } from './predicted-path.js';
 import { parallelismCacheNotes } from './cache-stage.js';
 import { withRocmStage } from './rocm-stage.js';
+import { engineStageEnv } from '../config/engine-env.js';
 
-/** An engine's own engine-stage knobs: the user's extra argv plus what every launch needs on this host (its planning's hostKnobs), carried by every later variant. */
-const ownEngineKnobs = (own: EnginePlanning, config: SessionConfig, host: PlanHost, extra: string[] | undefined): Knobs => ({
-  extraArgs: extra,
+/** An engine's own engine-stage knobs: the user's extra argv and env (--engine-env) plus what every launch needs on this host (its planning's hostKnobs), carried by every later variant. */
+const ownEngineKnobs = (own: EnginePlanning, config: SessionConfig, host: PlanHost, engine: EngineName): Knobs => ({
+  extraArgs: extraFor(config, engine),
+  env: engineStageEnv(config, engine),
   ...own.hostKnobs?.(config, host).knobs,
 });
 
@@ -116,7 +118,7 @@ export function engineStage(
       ? makeVariant(
           engine,
           own.engineModel?.(config) ?? ctx.checkpoint,
-          ownEngineKnobs(own, config, host, extraFor(config, engine)),
+          ownEngineKnobs(own, config, host, engine),
           config,
           ctx.fp8Checkpoint,
           deps.engineVersion?.(engine),
@@ -124,7 +126,7 @@ export function engineStage(
       : makeVariant(
           engine,
           ctx.checkpoint,
-          { tp: tp > 1 ? tp : undefined, extraArgs: extraFor(config, engine) },
+          { tp: tp > 1 ? tp : undefined, extraArgs: extraFor(config, engine), env: engineStageEnv(config, engine) },
           config,
           ctx.fp8Checkpoint,
           deps.engineVersion?.(engine),
