@@ -118,7 +118,14 @@ export const llamacpp: EngineAdapter = {
     // caller names one; the recorded engine argv keeps the plain `llama-server`.
     const executable = ctx.runtime.executable ?? findLlamaServer()?.path;
     const run = executable ? { ...ctx, runtime: { kind: 'native' as const, executable } } : ctx;
-    return finishSpec('llamacpp', llamacppArgv(variant, ctx), withEnvKnob(variant.knobs.env, {}), [], run, /llama_server: listening on http/);
+    return finishSpec(
+      'llamacpp',
+      llamacppArgv(variant, ctx),
+      withEnvKnob(variant.knobs.env, {}),
+      [],
+      run,
+      /llama_server: listening on http/,
+    );
   },
   // A log text names the cause first; a bare SIGSEGV on an AMX repack launch is llama.cpp#20824.
   classifyFailure: (lines, exit, ctx = {}) => {
