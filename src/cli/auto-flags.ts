@@ -14,6 +14,7 @@ export const AUTO_FLAGS = {
   stages: { kind: 'string' },
   drop: { kind: 'list' },
   'extra-args': { kind: 'list' },
+  'engine-env': { kind: 'list' },
   'dataset-path': { kind: 'string' },
   scenario: { kind: 'string' },
   'num-prompts': { kind: 'string' },

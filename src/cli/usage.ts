@@ -29,6 +29,7 @@ What to tune
                           cache joins them when the workload resends what it sent (prefix reuse)
   --drop PATTERN          drop a candidate by variant id (globs with *) or change (e.g. attn=triton); repeatable
   --extra-args 'ARGS'     extra engine argv for every variant, or 'ENGINE:ARGS' for one engine; repeatable
+  --engine-env NAME=V     an environment variable every variant starts with, or ENGINE:NAME=V for one engine; repeatable
   --baseline ID|ENGINE    baseline for the before/after table (default the engine stage's vLLM defaults)
 
 Workload

@@ -46,7 +46,9 @@ export default async function main(argv: string[]): Promise<number> {
     [
       `profile   ${file}: ${profile.model} on ${hardwareLine(profile)}, ${profile.engine.name} ${profile.engine.version}`,
       `recorded  ${profile.metrics.total_token_throughput.toFixed(2)} total tok/s`,
-      ...(v.sim ? [`engine    ${formatCommand(spec.engineArgv)}`, 'host      simulated (a performance model, not a GPU)'] : []),
+      ...(v.sim
+        ? [`engine    ${formatCommand(spec.engineArgv, profile.env)}`, 'host      simulated (a performance model, not a GPU)']
+        : []),
       `will run  ${formatCommand(spec.argv, spec.env)}`,
       '',
     ].join('\n'),

@@ -1,5 +1,6 @@
 // The unit of work: an engine plus engine-neutral knobs. Adapters (src/engines) translate a
 // variant into each engine's own flags; the simulator (src/sim) reads the same knobs.
+import { envKnobParts } from './env-knob.js';
 
 /** The GPU serving engines, which servelab's performance model (src/model) and simulator describe. */
 export const GPU_ENGINES = ['vllm', 'sglang', 'trtllm'] as const;
@@ -95,6 +96,13 @@ export interface Knobs {
   schedulePolicy?: string;
   /** llama.cpp: how much of a request's prompt must match a slot's to reuse that slot (0 = any idle slot). */
   slotPromptSimilarity?: number;
+  // --- the engine's environment ---
+  /**
+   * Environment variables the server starts with (ROCm switches such as VLLM_ROCM_USE_AITER, or a
+   * user's own): a variant may differ from another by these alone. Every command, profile, replay
+   * and export carries them (src/core/env-knob.ts says them).
+   */
+  env?: Record<string, string>;
 }
 
 export type KnobName = keyof Knobs;
@@ -137,6 +145,7 @@ export function describeKnobs(k: Knobs): string {
   if (k.performanceMode) parts.push(`perf=${k.performanceMode}`);
   parts.push(...cacheKnobParts(k));
   if (k.extraArgs?.length) parts.push(k.extraArgs.join(' '));
+  parts.push(...envKnobParts(k.env));
   return parts.join(' ') || 'defaults';
 }
 

@@ -2,7 +2,8 @@
 // argv into the final LaunchSpec (native, or wrapped in `docker run`).
 import os from 'node:os';
 import path from 'node:path';
-import type { EngineName } from '../core/variant.js';
+import type { EngineName, Knobs } from '../core/variant.js';
+import { withEnvKnob } from '../core/env-knob.js';
 import { assertFlagsListed } from './help-check.js';
 import type { LaunchContext } from './types.js';
 import { BIND_ALL } from '../core/dial.js';
@@ -21,9 +22,12 @@ export function engineHost(ctx: LaunchContext): string {
   return ctx.runtime.kind === 'docker' ? BIND_ALL : ctx.host;
 }
 
-/** Environment shared by the real engines: pin GPUs with the vendor's variables (host/device-env.ts). */
-export function baseEnv(ctx: LaunchContext): Record<string, string> {
-  return deviceEnv(ctx.vendor, ctx.devices ?? []);
+/**
+ * Environment shared by the real engines: the variant's own variables (its `env` knob), then GPUs
+ * pinned with the vendor's variables (host/device-env.ts), which a knob does not override.
+ */
+export function baseEnv(ctx: LaunchContext, knobs: Pick<Knobs, 'env'> = {}): Record<string, string> {
+  return withEnvKnob(knobs.env, deviceEnv(ctx.vendor, ctx.devices ?? []));
 }
 
 /** The Hugging Face cache the container mounts (HF_HOME, else ~/.cache/huggingface). */

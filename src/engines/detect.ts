@@ -17,14 +17,23 @@ import { findOnPath } from '../core/which.js';
 import { resolveVersion } from './data/versions.js';
 import { captureEngineHelp, helpCheckReason, type CaptureOptions } from './help-check.js';
 import { detectLlamaCpp } from './llamacpp/detect.js';
+import { probeGpuPlatform } from './rocm-build.js';
 import type { DetectOptions, EngineInfo } from './types.js';
 
 /** The executable each engine's CLI lives in, and its Python distribution name. */
-const NATIVE: Record<GpuEngineName, { exe?: string; dist: string }> = {
-  vllm: { exe: 'vllm', dist: 'vllm' },
-  sglang: { dist: 'sglang' },
+const NATIVE: Record<GpuEngineName, { exe?: string; dist: string; rocmBuilds?: boolean }> = {
+  // vLLM and SGLang ship ROCm builds as well (rocm-build.ts tells which one is installed).
+  vllm: { exe: 'vllm', dist: 'vllm', rocmBuilds: true },
+  sglang: { dist: 'sglang', rocmBuilds: true },
   trtllm: { exe: 'trtllm-serve', dist: 'tensorrt_llm' },
 };
+
+/** The installed build's GPU platform, for an engine that ships ROCm builds; nothing when torch does not answer. */
+async function withPlatform(engine: GpuEngineName, info: EngineInfo, where: { python: string } | { image: string }, timeoutMs: number) {
+  if (!NATIVE[engine].rocmBuilds || !info.installed) return info;
+  const p = await probeGpuPlatform(where, timeoutMs);
+  return p ? { ...info, ...p } : info;
+}
 
 async function pythonVersionOf(python: string, dist: string, timeoutMs: number): Promise<string | undefined> {
   const r = await execa(python, ['-c', `from importlib.metadata import version; print(version(${JSON.stringify(dist)}))`], {
@@ -48,7 +57,7 @@ export async function detectEngine(engine: EngineName, opts: DetectOptions = {})
     }
     const version = versionFromTag(opts.image) ?? (await versionInImage(opts.image, NATIVE[engine].dist, timeoutMs));
     const info = withTableNote({ engine, installed: true, runtime: 'docker', image: opts.image, ...(version ? { version } : {}) });
-    return withHelp(engine, info, { runtime: 'docker', image: opts.image });
+    return withHelp(engine, await withPlatform(engine, info, { image: opts.image }, timeoutMs), { runtime: 'docker', image: opts.image });
   }
   const { exe, dist } = NATIVE[engine];
   const python = opts.python ?? findOnPath('python3');
@@ -58,7 +67,8 @@ export async function detectEngine(engine: EngineName, opts: DetectOptions = {})
   if (!python) return { engine, installed: false, runtime: 'native', detail: 'no python3 on PATH' };
   const version = await pythonVersionOf(python, dist, timeoutMs);
   if (!version) return { engine, installed: false, runtime: 'native', detail: `Python package '${dist}' is not installed in ${python}` };
-  return withHelp(engine, withTableNote({ engine, installed: true, runtime: 'native', version }), {
+  const info = await withPlatform(engine, withTableNote({ engine, installed: true, runtime: 'native', version }), { python }, timeoutMs);
+  return withHelp(engine, info, {
     runtime: 'native',
     ...(opts.python ? { python: opts.python } : {}),
   });

@@ -69,7 +69,8 @@ export const ENGINE_LABEL: Readonly<Record<EngineName, string>> = {
 
 /** Top-level neutral knobs an engine can express at a version (the planner never asks for others). */
 export function supportedKnobs(engine: EngineName, version?: string): Set<KnobName> {
-  const s = new Set<KnobName>(['extraArgs']);
+  // Every engine takes extra argv and an environment (the env knob), whatever its table says.
+  const s = new Set<KnobName>(['extraArgs', 'env']);
   for (const r of rowsAt(engine, version)) if (!r.knob.startsWith('plumbing.')) s.add(r.knob.split('.')[0] as KnobName);
   return s;
 }

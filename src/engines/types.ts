@@ -8,6 +8,7 @@ import type { EngineRanks, NodeLayout } from '../host/slurm/index.js';
 import type { BuildOptions } from '../host/llamacpp-build.js';
 import type { EnginePlanning } from './plan-types.js';
 import type { GpuVendor } from '../core/gpu-vendor.js';
+import type { RocmPlanning } from './rocm-stage-types.js';
 
 export interface EngineInfo {
   engine: EngineName | 'sim';
@@ -23,6 +24,10 @@ export interface EngineInfo {
   path?: string;
   /** Set when the installed release's own help was read (help-check.ts): why, and what came of it. */
   helpCheck?: string;
+  /** The GPU platform its PyTorch was built for (rocm-build.ts: torch.version.hip); absent when not read. */
+  gpuPlatform?: 'rocm' | 'cuda';
+  /** torch.version.hip of a ROCm build. */
+  hipVersion?: string;
 }
 
 /** Where and how a variant is launched. */
@@ -147,4 +152,6 @@ export interface EngineAdapter {
   planning?: EnginePlanning;
   /** Its cache-stage candidates (the planner's cache stage asks here on traffic that reuses prefixes). */
   cacheStage?(i: CacheStageInput): CacheStageOut;
+  /** Its ROCm build's planning (the ROCm stage, the attention backends on an AMD host); absent: it has none servelab plans. */
+  rocm?: RocmPlanning;
 }

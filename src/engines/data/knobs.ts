@@ -7,7 +7,7 @@ import type { KnobName } from '../../core/variant.js';
 export type KnobType = 'int' | 'float' | 'string' | 'bool-on' | 'bool-off' | 'bool-switch';
 
 export interface NeutralKnob {
-  knob: Exclude<KnobName, 'speculative' | 'extraArgs'>;
+  knob: Exclude<KnobName, 'speculative' | 'extraArgs' | 'env'>;
   type: KnobType;
   /**
    * sim-serve's flag. bool-on: the flag sets true; bool-off: the flag sets false (cudaGraph);

@@ -7,6 +7,7 @@ import { llamacppCacheStage } from './cache-stage.js';
 import { UserError } from '../../core/errors.js';
 import type { Variant } from '../../core/variant.js';
 import { engineHost, finishSpec, flag } from '../argv.js';
+import { withEnvKnob } from '../../core/env-knob.js';
 import { ENGINE_LABEL, engineValue, mustRow, supportedKnobs } from '../table.js';
 
 import { resolveVersion } from '../data/versions.js';
@@ -117,7 +118,14 @@ export const llamacpp: EngineAdapter = {
     // caller names one; the recorded engine argv keeps the plain `llama-server`.
     const executable = ctx.runtime.executable ?? findLlamaServer()?.path;
     const run = executable ? { ...ctx, runtime: { kind: 'native' as const, executable } } : ctx;
-    return finishSpec('llamacpp', llamacppArgv(variant, ctx), {}, [], run, /llama_server: listening on http/);
+    return finishSpec(
+      'llamacpp',
+      llamacppArgv(variant, ctx),
+      withEnvKnob(variant.knobs.env, {}),
+      [],
+      run,
+      /llama_server: listening on http/,
+    );
   },
   // A log text names the cause first; a bare SIGSEGV on an AMX repack launch is llama.cpp#20824.
   classifyFailure: (lines, exit, ctx = {}) => {

@@ -1,5 +1,6 @@
 // SGLang (`python3 -m sglang.launch_server`). Every spelling comes from the knob table
 // (sglang/knobs.ts) at the variant's engine version; this file says when a knob is given.
+import { SGLANG_ROCM } from './rocm-stage.js';
 import { sglangCacheStage } from './cache-stage.js';
 import { UserError } from '../../core/errors.js';
 import type { SpeculativeKnob, Variant } from '../../core/variant.js';
@@ -105,7 +106,7 @@ export function sglangEngineArgv(variant: Variant, ctx: LaunchContext): { argv: 
   if (k.dpAttention && (k.dp ?? 1) > 1) flag(argv, row('plumbing.ncclPort').name, ctx.port + SGLANG_DP_ATTENTION_PORTS.nccl);
   argv.push(...sglangCacheArgs(k, version));
   if (k.extraArgs?.length) argv.push(...k.extraArgs);
-  return { argv, env: baseEnv(ctx) };
+  return { argv, env: baseEnv(ctx, variant.knobs) };
 }
 
 /** The radix cache's flags (the cache stage): off, the admission order, the hierarchical (host-memory) tier. */
@@ -164,6 +165,7 @@ export const sglang: EngineAdapter = {
   multiNodeRanks: (argv, _k, l) => sglangRanks(argv, l),
   leaderWorkerSet: true,
   cacheStage: sglangCacheStage,
+  rocm: SGLANG_ROCM,
 };
 
 const PYTHON = /^python(3(\.\d+)?)?$/;

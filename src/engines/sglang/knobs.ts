@@ -5,6 +5,7 @@
 // v0.5.13 tag (28b095c0, speculative checks moved to arg_groups/speculative_hook.py): every
 // spelling below holds there; what changed is in the notes. Rendered in docs/engines.md.
 import type { KnobRow } from '../data/knob-row.js';
+import { SGLANG_ROCM_ROWS } from './rocm-knobs.js';
 
 const SA5 = 'python/sglang/srt/server_args.py (0.5.5-era stored copy, id 8356329)';
 const SA = `${SA5.slice(0, -1)}; the same at v0.5.13, 28b095c0)`;
@@ -50,6 +51,9 @@ export const SGLANG_ROWS: readonly KnobRow[] = [
       trtllm_mla: 'trtllm_mla',
       trtllm: 'trtllm_mha',
       trtllm_mha: 'trtllm_mha',
+      // "# AMD specific" in the same list: offered on AMD hosts only (sglang/rocm-knobs.ts).
+      aiter: 'aiter',
+      wave: 'wave',
     },
     candidates: ['fa3', 'flashinfer', 'triton'],
     source: `${SA}: ATTENTION_BACKEND_CHOICES`,
@@ -144,4 +148,5 @@ export const SGLANG_ROWS: readonly KnobRow[] = [
     name: '--enable-hierarchical-cache',
     source: `${SA5}: "--enable-hierarchical-cache" action="store_true" (enable_hierarchical_cache: bool = False)`,
   },
+  ...SGLANG_ROCM_ROWS,
 ];

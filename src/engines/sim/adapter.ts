@@ -6,6 +6,7 @@ import { SELF_SCRIPT } from '../../core/self.js';
 import { UserError } from '../../core/errors.js';
 import { isGpuEngine, type KnobName } from '../../core/variant.js';
 import { knobsToSimArgs } from './argv.js';
+import { withEnvKnob } from '../../core/env-knob.js';
 import { NEUTRAL_KNOBS } from '../data/knobs.js';
 import { classifyFromLog } from '../failures.js';
 import { pickMetrics } from '../metrics.js';
@@ -20,7 +21,7 @@ const REAL = { vllm, sglang, trtllm } as const;
 /** Any engine's ready line: the simulator prints the one of the engine it imitates. */
 const SIM_READY = /Application startup complete\.|The server is fired up and ready to roll!|Uvicorn running on/;
 
-const ALL_KNOBS: ReadonlySet<KnobName> = new Set<KnobName>([...NEUTRAL_KNOBS.map((n) => n.knob), 'speculative', 'extraArgs']);
+const ALL_KNOBS: ReadonlySet<KnobName> = new Set<KnobName>([...NEUTRAL_KNOBS.map((n) => n.knob), 'speculative', 'extraArgs', 'env']);
 
 export const sim: EngineAdapter = {
   name: 'sim',
@@ -57,11 +58,14 @@ export const sim: EngineAdapter = {
     if (simCtx.seed !== undefined) argv.push('--seed', String(simCtx.seed));
     // The release being rehearsed: sim-serve speaks its start-up lines and models its defaults.
     if (variant.engineVersion) argv.push('--engine-version', variant.engineVersion);
+    // The env knob's names: sim-serve reads their values from its own environment and logs them.
+    for (const name of Object.keys(variant.knobs.env ?? {}).sort()) argv.push('--engine-env', name);
     // TensorRT-LLM's dummy weights live in its YAML (trtllm/adapter.ts TRTLLM_DUMMY_YAML): sim-serve reads that file.
     if (ctx.dummyWeights && variant.engine === 'trtllm') argv.push(...trtllmYamlArgs(real));
     return {
       argv,
-      env: {},
+      // The variant's own environment reaches sim-serve as it would the engine (sim-serve names it in its log).
+      env: withEnvKnob(variant.knobs.env, {}),
       files: real.files,
       host: ctx.host,
       port: ctx.port,

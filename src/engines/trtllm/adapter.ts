@@ -112,7 +112,12 @@ export function trtllmEngineArgv(
   flag(argv, row('memFraction').name, k.memFraction);
   flag(argv, row('plumbing.yaml').name, yamlPath);
   if (k.extraArgs?.length) argv.push(...k.extraArgs);
-  return { argv, env: baseEnv(ctx), yaml: YAML.stringify(trtllmYaml(variant, { dummyWeights: !!ctx.dummyWeights })), yamlPath };
+  return {
+    argv,
+    env: baseEnv(ctx, variant.knobs),
+    yaml: YAML.stringify(trtllmYaml(variant, { dummyWeights: !!ctx.dummyWeights })),
+    yamlPath,
+  };
 }
 
 /**

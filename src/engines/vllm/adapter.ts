@@ -1,6 +1,7 @@
 // vLLM (`vllm serve`). Every spelling comes from the knob table (vllm/knobs.ts) at the
 // variant's engine version; this file only says when a knob is given. The attention backend is
 // an environment variable in 0.11 and a flag (`--attention-backend`) in the newer tables.
+import { VLLM_ROCM } from './rocm-stage.js';
 import { vllmCacheStage } from './cache-stage.js';
 import { UserError } from '../../core/errors.js';
 import type { Variant } from '../../core/variant.js';
@@ -80,7 +81,7 @@ export function vllmEngineArgv(variant: Variant, ctx: LaunchContext): { argv: st
   if (k.cudaGraph === false) flag(argv, row('cudaGraph').name, true);
   else if (k.torchCompile === false) flag(argv, row('torchCompile').name, row('torchCompile').values!.false);
   if (k.speculative) flag(argv, row('speculative').name, speculativeConfig(k.speculative, version));
-  const env = baseEnv(ctx);
+  const env = baseEnv(ctx, variant.knobs);
   if (k.attentionBackend) {
     const r = row('attentionBackend');
     put(argv, env, r, engineValue('vllm', r, k.attentionBackend, version));
@@ -154,4 +155,5 @@ export const vllm: EngineAdapter = {
   dataParallelOverNodes: true,
   multiNodeRanks: vllmRanks,
   cacheStage: vllmCacheStage,
+  rocm: VLLM_ROCM,
 };

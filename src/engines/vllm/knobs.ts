@@ -4,6 +4,7 @@
 // read from that 2026-05 copy and versioned pages (versions.ts readAt). Rendered with its sources
 // in docs/engines.md (scripts/docs-engines.ts).
 import type { KnobRow } from '../data/knob-row.js';
+import { VLLM_ROCM_ROWS } from './rocm-knobs.js';
 
 const AU = 'vllm/engine/arg_utils.py (v0.11.0; ≈0.11.1 @99d7eb5d)';
 const ENVS = 'vllm/envs.py (0.11.x)';
@@ -125,6 +126,10 @@ export const VLLM_ROWS: readonly KnobRow[] = [
       flashmla: 'FLASHMLA',
       cutlass_mla: 'CUTLASS_MLA',
       triton_mla: 'TRITON_MLA',
+      // ROCm's MHA backends (vllm/rocm-knobs.ts): offered on AMD hosts only.
+      rocm_attn: 'ROCM_ATTN',
+      rocm_aiter_fa: 'ROCM_AITER_FA',
+      rocm_aiter_unified: 'ROCM_AITER_UNIFIED_ATTN',
     },
     candidates: ['fa2', 'fa3', 'flashinfer', 'triton', 'flex'],
     source: `${AU26}: attention_group.add_argument("--attention-backend", **attention_kwargs["backend"]); docs.vllm.ai v0.20.1 and v0.32.0 design/attention_backends: "Option 1: Using --attention-backend (simple)"`,
@@ -231,4 +236,5 @@ export const VLLM_ROWS: readonly KnobRow[] = [
     source: `docs.vllm.ai v0.16.0 api/vllm/config/cache: KVOffloadingBackend = Literal['native', 'lmcache']`,
     note: "native: vLLM's own CPU offloading connector (no LMCache install)",
   },
+  ...VLLM_ROCM_ROWS,
 ];

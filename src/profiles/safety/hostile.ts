@@ -13,11 +13,24 @@ const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const CONTROL = /[\x00-\x1f\x7f]/;
 
 export function checkProfileData(
-  p: { env: Record<string, string>; files: { path: string; content: string }[]; results?: unknown },
+  p: {
+    env: Record<string, string>;
+    files: { path: string; content: string }[];
+    results?: unknown;
+    variant?: { knobs: { env?: Record<string, string> } };
+  },
   file: string,
 ): void {
-  for (const k of Object.keys(p.env)) {
-    if (!ENV_NAME.test(k)) throw bad(`profile ${file}: env: ${JSON.stringify(k)} is not an environment variable name (letters, digits, _)`);
+  // The variant's env knob is launched as the recorded env is, so its names are held to the same rule.
+  const named: [string, Record<string, string>][] = [
+    ['env', p.env],
+    ['variant.knobs.env', p.variant?.knobs.env ?? {}],
+  ];
+  for (const [where, env] of named) {
+    for (const k of Object.keys(env)) {
+      if (!ENV_NAME.test(k))
+        throw bad(`profile ${file}: ${where}: ${JSON.stringify(k)} is not an environment variable name (letters, digits, _)`);
+    }
   }
   for (const [i, f] of p.files.entries()) {
     const name = basename(f.path);

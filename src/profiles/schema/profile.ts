@@ -45,6 +45,7 @@ export const KnobsSchema = z.object({
   ...(Object.fromEntries(NEUTRAL_KNOBS.map((n) => [n.knob, knobField(n)])) as unknown as KnobShape),
   speculative: SpeculativeSchema.optional(),
   extraArgs: z.array(z.string()).optional(),
+  env: z.record(z.string(), z.string()).optional(),
 });
 
 export const VariantSchema = z.object({

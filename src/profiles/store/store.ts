@@ -150,6 +150,8 @@ export function redactProfile(p: Profile): Profile {
   out.env = redactEnv(out.env).env;
   out.argv = redactArgv(out.argv).argv;
   out.engineArgv = redactArgv(out.engineArgv).argv;
+  // The variant's env knob is replayed as it is, so its secrets go too.
+  if (out.variant.knobs.env) out.variant.knobs.env = redactEnv(out.variant.knobs.env).env;
   for (const stage of out.stages) {
     for (const r of stage.results) {
       if (r.env) r.env = redactEnv(r.env).env;

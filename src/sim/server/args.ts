@@ -39,6 +39,8 @@ export interface SimArgs {
   truth?: string;
   /** `--calibration FILE`: a host calibration (servelab calibrate) the simulated host runs on. */
   calibration?: string;
+  /** `--engine-env NAME` (repeatable): the variant's env knob names, whose values sim-serve reads from its own environment and logs. */
+  engineEnv?: string[];
 }
 
 const SPEC_METHODS: readonly string[] = SPECULATIVE_METHODS;
@@ -78,7 +80,7 @@ export const SIM_USAGE =
   '                          [--host HOST] [--port PORT] [--seed SEED] [--speed S] [--load-time SECONDS]\n' +
   '                          [--load-format {auto,dummy}] [--extra_llm_api_options YAML]\n' +
   '                          [--served-model-name NAME] [--engine-version V]\n' +
-  '                          [--truth FILE | --calibration FILE]\n' +
+  '                          [--truth FILE | --calibration FILE] [--engine-env NAME]\n' +
   wrapUsage(knobUsage, '                          ');
 
 // The argv builder lives beside the sim adapter (engines -> sim would be a folder cycle).
@@ -137,6 +139,7 @@ const FLAGS: Record<string, FlagDef> = {
   '--engine-version': { kind: 'string', set: (a, v) => (a.engineVersion = (v as string).replace(/^v/, '')) },
   '--truth': { kind: 'string', set: (a, v) => (a.truth = v as string) },
   '--calibration': { kind: 'string', set: (a, v) => (a.calibration = v as string) },
+  '--engine-env': { kind: 'string', set: (a, v) => (a.engineEnv ??= []).push(v as string) },
 };
 
 function checkValue(flag: string, kind: Kind, raw: string): void {

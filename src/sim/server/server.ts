@@ -25,6 +25,7 @@ import type { SimLive } from './live.js';
 import { watchLoopDelay, type LoopDelay } from './loop-delay.js';
 import { simRoutes } from './routes.js';
 import { WallRunner } from '../scheduler/wall.js';
+import { engineEnvLines } from './engine-env.js';
 import { cacheMarkers, cacheState, startupBreakdown, writeCacheMarkers, type CacheMarkers } from '../imitation/startup.js';
 
 export type ExitSpec = { code: number } | { signal: 'SIGKILL' };
@@ -114,6 +115,7 @@ function load(
   const { args, cfg } = live;
   live.loadStart = performance.now();
   for (const l of startLines(args.engine, cfg, args.model, args.host, life.boundPort || args.port, args.engineVersion)) emit(l);
+  for (const l of engineEnvLines(args.engineEnv, process.env)) emit(l);
   if (pending) {
     life.later(Math.min(live.loadWallS, MAX_FAILURE_DELAY_S), () => life.failNow(pending));
     return;

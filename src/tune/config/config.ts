@@ -23,6 +23,7 @@ export const STAGES = [
   'cache',
   'batch-size',
   'attention',
+  'rocm',
   'kv-cache',
   'threads',
   'compile',
@@ -44,6 +45,7 @@ export const STAGE_TITLES: Record<StageName, string> = {
   'kv-cache': 'flash attention and KV-cache type (llama.cpp)',
   threads: 'CPU threads for generation and for batches (llama.cpp)',
   cache: 'prefix cache (caching on or off, cache-aware admission, a host-memory tier)',
+  rocm: 'ROCm switches (AITER kernels, quick-reduce, the runtime scratch switch; AMD hosts)',
 };
 
 /** A stage's title for a session's engines: the shared stages say what they are for llama.cpp too. */
@@ -189,6 +191,8 @@ export interface SessionConfig {
   warmupScaled?: boolean;
   /** `--no-regress`: keep the best finalist that loses to the baseline on no validation workload, or say none does. */
   noRegress?: boolean;
+  /** `--engine-env [ENGINE:]NAME=VALUE`: the environment every variant starts with (tune/request/env-flags.ts), by engine or '*'. */
+  engineEnv?: Partial<Record<EngineName | '*', Record<string, string>>>;
 }
 
 /** What `--quality N`, `--quality-floor X` and `--quality-eval FILE` ask (tune/request/quality-flags.ts). */

@@ -12,6 +12,7 @@ import type { ModelInfo } from '../../model/models.js';
 import type { StageName } from '../config/config.js';
 import { crossNodeCandidates } from './cross-node.js';
 import { cacheOffBackendNotes, cacheStage, parallelismCacheNotes } from './cache-stage.js';
+import { rocmAttentionBackends, rocmStage } from './rocm-stage.js';
 
 const BATCHED_TOKENS = [4096, 8192, 16384];
 const RUNNING_SEQS = [512, 1024];
@@ -76,8 +77,10 @@ const hopper = (cap: number | undefined) => cap === undefined || (cap >= 9 && ca
 
 function attention(w: Variant, ctx: ExpandContext): StageOut {
   const notes: string[] = [];
-  let backends = ctx.deps.engineInfo(w.engine).attentionBackends.filter((b) => b !== w.knobs.attentionBackend);
-  if (getAdapter(w.engine).hopperOnlyBackends?.includes('fa3') && !hopper(ctx.host.computeCap) && backends.includes('fa3')) {
+  // An AMD host tries ROCm's own backends (the engine's ROCm rows), not the NVIDIA kernels.
+  const amd = rocmAttentionBackends(w, ctx);
+  let backends = (amd ?? ctx.deps.engineInfo(w.engine).attentionBackends).filter((b) => b !== w.knobs.attentionBackend);
+  if (!amd && getAdapter(w.engine).hopperOnlyBackends?.includes('fa3') && !hopper(ctx.host.computeCap) && backends.includes('fa3')) {
     backends = backends.filter((b) => b !== 'fa3');
     notes.push(`fa3 is not tried: FlashAttention-3 runs on Hopper (compute capability 9.0) only, this GPU is ${ctx.host.computeCap}`);
   }
@@ -126,6 +129,7 @@ export function engineStageContext(ctx: ExpandContext): EngineStageContext {
 export function stageCandidates(stage: StageName, w: Variant, ctx: ExpandContext): StageOut {
   // Every engine has a cache stage: its own candidates come from src/engines (cache-stage.ts).
   if (stage === 'cache') return cacheStage(w, ctx);
+  if (stage === 'rocm') return rocmStage(w, ctx);
   const own = planningOf(w.engine);
   if (own) return own.stageCandidates(stage, w, engineStageContext(ctx));
   const owner = stageOwner(stage);

@@ -21,10 +21,13 @@ import { hostLayoutCandidates, replicaFor, replicaShareNote, replicaStageOrder, 
 import type { ReplicaInfo } from './types.js';
 import { PREDICTED_PATH_NOTE, predictedPathVariants, wantsPredictedPaths, type WalkStep } from './predicted-path.js';
 import { parallelismCacheNotes } from './cache-stage.js';
+import { withRocmStage } from './rocm-stage.js';
+import { engineStageEnv } from '../config/engine-env.js';
 
-/** An engine's own engine-stage knobs: the user's extra argv plus what every launch needs on this host (its planning's hostKnobs), carried by every later variant. */
-const ownEngineKnobs = (own: EnginePlanning, config: SessionConfig, host: PlanHost, extra: string[] | undefined): Knobs => ({
-  extraArgs: extra,
+/** An engine's own engine-stage knobs: the user's extra argv and env (--engine-env) plus what every launch needs on this host (its planning's hostKnobs), carried by every later variant. */
+const ownEngineKnobs = (own: EnginePlanning, config: SessionConfig, host: PlanHost, engine: EngineName): Knobs => ({
+  extraArgs: extraFor(config, engine),
+  env: engineStageEnv(config, engine),
   ...own.hostKnobs?.(config, host).knobs,
 });
 
@@ -115,7 +118,7 @@ export function engineStage(
       ? makeVariant(
           engine,
           own.engineModel?.(config) ?? ctx.checkpoint,
-          ownEngineKnobs(own, config, host, extraFor(config, engine)),
+          ownEngineKnobs(own, config, host, engine),
           config,
           ctx.fp8Checkpoint,
           deps.engineVersion?.(engine),
@@ -123,7 +126,7 @@ export function engineStage(
       : makeVariant(
           engine,
           ctx.checkpoint,
-          { tp: tp > 1 ? tp : undefined, extraArgs: extraFor(config, engine) },
+          { tp: tp > 1 ? tp : undefined, extraArgs: extraFor(config, engine), env: engineStageEnv(config, engine) },
           config,
           ctx.fp8Checkpoint,
           deps.engineVersion?.(engine),
@@ -245,7 +248,7 @@ export function buildPlan(config: SessionConfig, host: PlanHost, deps: PlanDeps)
     gpus: stageGpusText('engine', replica, host.gpuCount),
   });
   let carried = predictedWinner(undefined, engineVariants, config.marginPct);
-  for (const name of replica ? replicaStageOrder(config.stages) : config.stages) {
+  for (const name of withRocmStage(replica ? replicaStageOrder(config.stages) : config.stages, host)) {
     if (name === 'engine') continue;
     if (!carried) {
       stages.push({ name, title: stageTitle(name, config.engines), skipped: 'no engine variant can run', notes: [], variants: [] });

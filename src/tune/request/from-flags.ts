@@ -35,6 +35,7 @@ import { budgetFlags } from './budget-flags.js';
 import { parseRuntime } from './runtime-flags.js';
 import { parseSweepFlags } from './sweep-flags.js';
 import { BIND_ALL } from '../../core/dial.js';
+import { engineEnvFlags } from './env-flags.js';
 import { TUNE_PORT } from '../../host/ports.js';
 import { optionalNumberArg, type NumberRange } from '../../core/number-arg.js';
 
@@ -216,6 +217,7 @@ export function configFromFlags(values: AutoFlagValues, settings: SettingValues 
     ...capacityFlags(values),
     ...budgetFlags(values),
     ...guardFlags(values),
+    ...engineEnvFlags(values),
     // Without --warmup N, a session warms each server with a full batch at the run's concurrency.
     ...(str('warmup') === undefined ? { warmupScaled: true } : {}),
   };

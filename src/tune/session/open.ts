@@ -3,6 +3,7 @@
 import type { TuneEvent } from '../../core/events.js';
 import { UserError } from '../../core/errors.js';
 import { isGpuEngine, type EngineName } from '../../core/variant.js';
+import { buildMismatch } from './build-match.js';
 import { getAdapter } from '../../engines/index.js';
 import type { HostInfo } from '../../host/gpus.js';
 import { detectHost } from '../../host/gpu-detect.js';
@@ -72,7 +73,9 @@ export async function availableEngines(
           config.runtime.kind === 'docker' ? { runtime: 'docker', image: config.runtime.image, ...opts } : { runtime: 'native', ...opts },
         )
       : { installed: true, version: 'unknown' };
-    if (info.installed) {
+    const wrongBuild = info.installed && 'gpuPlatform' in info ? buildMismatch(info, host.gpus) : undefined;
+    if (wrongBuild) emit({ type: 'warning', message: `${e}: ${wrongBuild}: skipped` });
+    else if (info.installed) {
       engines.push(e);
       versions[e] = info.version ?? 'unknown';
       // A release servelab has not read: its own help was read (or could not be), say which.

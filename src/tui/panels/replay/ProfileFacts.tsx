@@ -72,7 +72,7 @@ export function ProfileFacts({
       {withCommand ? (
         <Box marginTop={1} flexDirection="column">
           <Text bold>It will run:</Text>
-          <Command command={formatCommand(setup.spec.engineArgv)} width={width} />
+          <Command command={formatCommand(setup.spec.engineArgv, setup.profile.env)} width={width} />
           {setup.spec.argv[0] !== setup.spec.engineArgv[0] ? (
             <>
               <Muted>on the simulated host, as:</Muted>

@@ -1,0 +1,25 @@
+// vLLM's ROCm stage: AITER on, AITER on with one of its sub-switches turned the other way,
+// quick-reduce's quantized all-reduce (TP > 1), and the runtime's scratch switch. The switches are
+// environment variables (rocm-knobs.ts), so these variants differ from the winner by env alone.
+import type { RocmPlanning, RocmStageInput, RocmStageOut } from '../rocm-stage-types.js';
+import { envCandidate, rowCandidates } from '../rocm-stage.js';
+
+function stage(i: RocmStageInput): RocmStageOut {
+  const at = (set: Record<string, string>) => envCandidate('vllm', i.version, i.knobs, set);
+  const tries: Record<string, string>[] = [
+    { 'env.aiter': 'on' },
+    { 'env.aiter': 'on', 'env.aiterMha': 'off' },
+    { 'env.aiter': 'on', 'env.aiterUnifiedAttention': 'on' },
+    ...(i.moe ? [{ 'env.aiter': 'on', 'env.aiterMoe': 'off' }] : []),
+    ...((i.knobs.tp ?? 1) > 1 ? rowCandidates('vllm', 'env.quickReduce', i.version).map((q) => ({ 'env.quickReduce': q })) : []),
+    { 'env.hsaNoScratchReclaim': 'on' },
+  ];
+  const notes =
+    (i.knobs.tp ?? 1) > 1 ? [] : ['quick-reduce is not tried: it quantizes the all-reduce between GPUs, and this variant runs on one'];
+  return { candidates: tries.map(at).filter((c) => c !== undefined), notes };
+}
+
+export const VLLM_ROCM: RocmPlanning = {
+  stage,
+  attentionBackends: (version) => rowCandidates('vllm', 'attentionBackend.rocm', version),
+};
