@@ -1,5 +1,6 @@
 // Typed events emitted by the tuning core. The Ink TUI and the headless reporter are two
 // listeners of this one stream; the journal can replay it. Keep them plain data (JSON-safe).
+import type { TrafficFigures } from './traffic-text.js';
 import type { GpuVendor } from './gpu-vendor.js';
 import type { LiveSnapshot, BenchMetrics, GpuSample, ServerMetricsSample } from './metrics.js';
 import type { RunOfRuns } from './run-of-runs.js';
@@ -35,7 +36,7 @@ export interface Failure {
   evidence?: string[];
 }
 
-export interface VariantResult {
+export interface VariantResult extends TrafficFigures {
   variantId: string;
   stage: string;
   scenario: string;
@@ -81,10 +82,6 @@ export interface VariantResult {
   finishedAt: string;
   /** How much of the host other work took while it ran, and the cores it was kept on (real hosts). */
   hostLoad?: import('./host-load.js').HostLoad;
-  /** On traffic that resends prefixes: the prefix cache's measured hit rate (null: no response reported it) and the reuse the workload made possible, 0..1 (bench/metrics/cache.ts). */
-  cache?: { hitRate: number | null; possibleReuse: number };
-  /** A multi-turn run: mean TTFT of each turn, turn 1 first, ms (bench/multiturn/turn-metrics.ts). */
-  turnTtftMs?: number[];
 }
 
 /** GPU time one launch held: GPUs x wall time from launch to stop, startup (launch to ready) and benchmark (ready to stop) apart. Seconds; simulated seconds on the simulated host. */
@@ -234,8 +231,7 @@ export interface PlanHostInfo {
   computeCap?: number;
   simulated: boolean;
   driver?: string;
-  /** Who makes the GPUs; absent means NVIDIA. */
-  vendor?: GpuVendor;
+  /** Who makes the GPUs; absent means NVIDIA. */ vendor?: GpuVendor;
 }
 
 export interface PlanVariant {

@@ -1,7 +1,14 @@
 // A result's figures that only some traffic has, in words: the prefix cache's measured hit rate
 // against the reuse the workload made possible, and a multi-turn run's mean TTFT by turn. One
 // owner for the headless lines, the Results screen and the report.
-import type { VariantResult } from './events.js';
+
+/** What some traffic adds to a result (VariantResult carries these). */
+export interface TrafficFigures {
+  /** On traffic that resends prefixes: the prefix cache's measured hit rate (null: no response reported it) and the reuse the workload made possible, 0..1 (bench/metrics/cache.ts). */
+  cache?: { hitRate: number | null; possibleReuse: number };
+  /** A multi-turn run: mean TTFT of each turn, turn 1 first, ms (bench/multiturn/turn-metrics.ts). */
+  turnTtftMs?: number[];
+}
 
 /** Turns listed before the rest are summed up as "... turn N". */
 const TURNS_SHOWN = 6;
@@ -9,7 +16,7 @@ const TURNS_SHOWN = 6;
 const pct = (x: number) => `${Math.round(x * 100)}%`;
 
 /** "prefix cache hit 78% of 80% possible"; null when the run had no cache figures. */
-export function cacheText(r: Pick<VariantResult, 'cache'>): string | null {
+export function cacheText(r: Pick<TrafficFigures, 'cache'>): string | null {
   if (!r.cache) return null;
   const possible = `${pct(r.cache.possibleReuse)} possible`;
   return r.cache.hitRate === null
@@ -18,7 +25,7 @@ export function cacheText(r: Pick<VariantResult, 'cache'>): string | null {
 }
 
 /** "TTFT by turn 850, 140, 152 ms"; null for a single-turn run. */
-export function turnText(r: Pick<VariantResult, 'turnTtftMs'>): string | null {
+export function turnText(r: Pick<TrafficFigures, 'turnTtftMs'>): string | null {
   const t = r.turnTtftMs;
   if (!t?.length) return null;
   const shown = t.slice(0, TURNS_SHOWN).map((ms) => Math.round(ms).toLocaleString('en-US'));
@@ -27,7 +34,7 @@ export function turnText(r: Pick<VariantResult, 'turnTtftMs'>): string | null {
 }
 
 /** Both, joined; null when the run had neither. */
-export function trafficText(r: Pick<VariantResult, 'cache' | 'turnTtftMs'>): string | null {
+export function trafficText(r: TrafficFigures): string | null {
   const parts = [cacheText(r), turnText(r)].filter((x): x is string => x !== null);
   return parts.length ? parts.join('; ') : null;
 }
