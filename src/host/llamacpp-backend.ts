@@ -1,5 +1,5 @@
 // Which backend servelab's llama.cpp build is made for, and the cmake flags that make it. The
-// recipe is llama.cpp's docs/build.md at 80fb11a: CUDA is `cmake -B build -DGGML_CUDA=ON`, with
+// recipe is llama.cpp/docs/build.md at 80fb11a: CUDA is `cmake -B build -DGGML_CUDA=ON`, with
 // "Manually list each varying Compute Capability in the CMAKE_CUDA_ARCHITECTURES list" (its CUDA
 // section); HIP is `cmake -S . -B build -DGGML_HIP=ON -DGPU_TARGETS=gfx1030`, where "GPU_TARGETS
 // is optional, omitting it will build the code for all GPUs in the current system" (its HIP section).

@@ -1,5 +1,5 @@
 // Which backend `servelab engines build llamacpp` builds and where it keeps it: nvcc picks CUDA,
-// hipcc HIP, neither (or --cpu) the CPU; the cmake flags are llama.cpp's docs/build.md at 80fb11a;
+// hipcc HIP, neither (or --cpu) the CPU; the cmake flags are llama.cpp/docs/build.md at 80fb11a;
 // the CPU build keeps the folder and stamp it had before backends existed, GPU builds get their own.
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
