@@ -159,10 +159,10 @@ function progress(log: (l: string) => void): (line: string) => void {
   };
 }
 
-/** How long the compile took on this project's 2-core machine (scripts/llamacpp-cuda-build.log for CUDA). */
+/** How long the compile takes on this project's 2-core machine (the CUDA figure: scripts/llamacpp-cuda-build.log). */
 const TYPICAL: Record<LlamaBackend, string> = {
   cpu: 'on 2 cores this takes 8 to 15 minutes',
-  cuda: 'CUDA kernels take far longer (see scripts/llamacpp-cuda-build.log)',
+  cuda: 'CUDA kernels take far longer: hours on 2 cores, each CUDA architecture compiled apart',
   hip: 'HIP kernels take far longer than the CPU build',
 };
 
