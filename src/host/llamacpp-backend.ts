@@ -5,7 +5,9 @@
 // is optional, omitting it will build the code for all GPUs in the current system" (its HIP section).
 // Without CMAKE_CUDA_ARCHITECTURES, GGML_NATIVE=ON asks cmake for "native", the GPUs present at
 // build time (ggml/src/ggml-cuda/CMakeLists.txt at 80fb11a), which fails on a host without one:
-// servelab reads the compute capability from nvidia-smi instead, or takes --gpu-arch.
+// servelab reads the compute capability from nvidia-smi instead, or takes --gpu-arch. A plain
+// 12X (RTX PRO 6000 Blackwell: 120) is fine: that CMakeLists replaces it with 12Xa, which the
+// Blackwell FP4 instructions need.
 //
 //   chooseBackend({ cpu?, which? }) -> 'cuda' when nvcc is on PATH, 'hip' when hipcc is, else 'cpu'
 //   backendFlags(backend, arch?) -> the cmake flags added to the CPU build's
