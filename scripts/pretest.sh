@@ -7,7 +7,9 @@
 # cannot pass unseen.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-node bin/servelab.js engines build llamacpp >/dev/null
+# --cpu: the tests run llama-server on the CPU, also where nvcc is found (a CUDA build is slow and
+# needs a GPU to read its architecture from).
+node bin/servelab.js engines build llamacpp --cpu >/dev/null
 rc=$?
 if [ "$rc" -eq 2 ] && [ -z "${SERVELAB_REQUIRE_LLAMACPP:-}" ]; then
   echo "servelab: no llama.cpp build; the real-engine tests will be skipped" >&2

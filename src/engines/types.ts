@@ -5,7 +5,7 @@ import type { Failure } from '../core/events.js';
 import type { ServerMetricsSample } from '../core/metrics.js';
 import type { LaunchSpec } from '../host/launch-spec.js';
 import type { EngineRanks, NodeLayout } from '../host/slurm/index.js';
-import type { BuildOptions } from '../host/llamacpp-build.js';
+import type { BuildOptions, BuildOutcome } from '../host/llamacpp-build.js';
 import type { EnginePlanning } from './plan-types.js';
 import type { GpuVendor } from '../core/gpu-vendor.js';
 import type { RocmPlanning } from './rocm-stage-types.js';
@@ -28,6 +28,10 @@ export interface EngineInfo {
   gpuPlatform?: 'rocm' | 'cuda';
   /** torch.version.hip of a ROCm build. */
   hipVersion?: string;
+  /** llama.cpp: what the binary offloads to, 'cpu', 'cuda' or 'hip' (`--list-devices`, llamacpp/devices.ts). */
+  backend?: string;
+  /** llama.cpp: the GPUs the binary sees (`--list-devices`), none for a CPU build. */
+  gpuDevices?: { name: string; description: string; totalMiB: number; freeMiB: number }[];
 }
 
 /** Where and how a variant is launched. */
@@ -139,7 +143,7 @@ export interface EngineAdapter {
   /** Replicas on several nodes are one multi-node launch (vLLM's native data parallel). */
   dataParallelOverNodes?: boolean;
   /** Build the engine from its pinned source into servelab's cache (`servelab engines build`), when servelab can. */
-  build?(o: BuildOptions): Promise<{ server: string; quantize: string; reused: boolean; seconds: number }>;
+  build?(o: BuildOptions): Promise<BuildOutcome>;
   /** A native launch's executable that the adapter finds itself (llama-server's path), or undefined. */
   findExecutable?(given: string | undefined): string | undefined;
   /**

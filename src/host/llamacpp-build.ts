@@ -2,11 +2,13 @@
 // 0.4.0-dev (commit 80fb11a) ships inside the npm package node-llama-cpp 3.21.1 as a git bundle
 // (llama/gitRelease.bundle); it is fetched with `npm pack` (not installed: the package's
 // postinstall and its optional dependencies fetch or build prebuilt binaries), cloned, and built
-// static with cmake and g++ into $XDG_CACHE_HOME/servelab/llama.cpp/<commit>/.
+// static with cmake and g++ into $XDG_CACHE_HOME/servelab/llama.cpp/<key>/, one folder per backend
+// (llamacpp-backend.ts: <commit> for the CPU build, <commit>-cuda, <commit>-hip); the source clone
+// is shared, in <commit>/src.
 //
-//   llamaCppPaths(commit?) -> { root, src, build, server, quantize, vocab(name) }
-//   findLlamaCppBuild() -> path of a finished build's llama-server, or undefined
-//   buildLlamaCpp({ log, jobs? }) -> Promise<{ server, quantize, reused, seconds }>
+//   llamaCppPaths(commit?, backend?) -> { root, src, build, server, quantize, vocab(name) }
+//   findLlamaCppBuild(commit?, backend?, arch?) -> path of a finished build's llama-server, or undefined
+//   buildLlamaCpp({ log, jobs?, cpu?, gpuArch? }) -> Promise<{ server, quantize, reused, seconds, backend }>
 //     throws UserError (exit 2) in one line when cmake, g++, git or npm is missing
 import fs from 'node:fs';
 import os from 'node:os';
@@ -14,6 +16,7 @@ import path from 'node:path';
 import { execa } from 'execa';
 import { UserError } from '../core/errors.js';
 import { findOnPath } from '../core/which.js';
+import { backendFlags, BACKEND_LABEL, buildKey, chooseBackend, resolveGpuArch, type LlamaBackend } from './llamacpp-backend.js';
 import { cacheDir } from './xdg.js';
 
 export const LLAMACPP_COMMIT = '80fb11a';
@@ -30,27 +33,43 @@ export const CMAKE_FLAGS = [
 export const TARGETS = ['llama-server', 'llama-quantize'];
 const STAMP = 'servelab-build.json';
 
-export function llamaCppPaths(commit = LLAMACPP_COMMIT) {
-  const root = path.join(cacheDir(), 'llama.cpp', commit);
+export function llamaCppPaths(commit = LLAMACPP_COMMIT, backend: LlamaBackend = 'cpu') {
+  const root = path.join(cacheDir(), 'llama.cpp', buildKey(commit, backend));
+  const src = path.join(cacheDir(), 'llama.cpp', commit, 'src');
   const build = path.join(root, 'build');
   return {
     root,
-    src: path.join(root, 'src'),
+    src,
     build,
     server: path.join(build, 'bin', 'llama-server'),
     quantize: path.join(build, 'bin', 'llama-quantize'),
     stamp: path.join(build, STAMP),
     /** A vocabulary-only GGUF of the source clone, e.g. 'gpt-2' -> models/ggml-vocab-gpt-2.gguf. */
-    vocab: (name: string) => path.join(root, 'src', 'models', `ggml-vocab-${name}.gguf`),
+    vocab: (name: string) => path.join(src, 'models', `ggml-vocab-${name}.gguf`),
   };
 }
 
-/** A finished build: its stamp names this commit and flags, and both binaries are there. */
-export function findLlamaCppBuild(commit = LLAMACPP_COMMIT): string | undefined {
-  const p = llamaCppPaths(commit);
+interface Stamp {
+  commit?: string;
+  /** Absent in stamps written before GPU builds: those are CPU builds. */
+  backend?: LlamaBackend;
+  flags?: string[];
+}
+
+/** A stamp this code accepts: its commit, its backend, and the flags (any GPU arch unless one is asked). */
+export function stampMatches(stamp: Stamp, commit: string, backend: LlamaBackend, arch?: string): boolean {
+  if (stamp.commit !== commit || (stamp.backend ?? 'cpu') !== backend) return false;
+  const want = [...CMAKE_FLAGS, ...backendFlags(backend, arch)];
+  const have = stamp.flags ?? [];
+  if (backend === 'cpu' || arch !== undefined) return JSON.stringify(have) === JSON.stringify(want);
+  return JSON.stringify(have.slice(0, want.length)) === JSON.stringify(want);
+}
+
+/** A finished build: its stamp names this commit, backend and flags, and both binaries are there. */
+export function findLlamaCppBuild(commit = LLAMACPP_COMMIT, backend: LlamaBackend = 'cpu', arch?: string): string | undefined {
+  const p = llamaCppPaths(commit, backend);
   try {
-    const stamp = JSON.parse(fs.readFileSync(p.stamp, 'utf8')) as { commit?: string; flags?: string[] };
-    if (stamp.commit !== commit || JSON.stringify(stamp.flags) !== JSON.stringify(CMAKE_FLAGS)) return undefined;
+    if (!stampMatches(JSON.parse(fs.readFileSync(p.stamp, 'utf8')) as Stamp, commit, backend, arch)) return undefined;
   } catch {
     return undefined;
   }
@@ -61,6 +80,19 @@ export interface BuildOptions {
   /** One progress line at a time (stderr in the CLI). */
   log: (line: string) => void;
   jobs?: number;
+  /** Build for the CPU alone even where nvcc or hipcc is found. */
+  cpu?: boolean;
+  /** CUDA compute capabilities ("90", "89;90") or HIP targets ("gfx942"): default this host's. */
+  gpuArch?: string;
+}
+
+export interface BuildOutcome {
+  server: string;
+  quantize: string;
+  reused: boolean;
+  seconds: number;
+  /** What the build runs on: 'cpu', 'cuda' or 'hip'. */
+  backend: LlamaBackend;
 }
 
 function requireTools(): void {
@@ -93,6 +125,7 @@ async function run(cmd: string, args: string[], cwd: string, what: string, onLin
 async function fetchSource(p: ReturnType<typeof llamaCppPaths>, log: (l: string) => void): Promise<void> {
   if (fs.existsSync(path.join(p.src, 'CMakeLists.txt'))) return log(`source: ${p.src} (already cloned)`);
   fs.mkdirSync(p.root, { recursive: true });
+  fs.mkdirSync(path.dirname(p.src), { recursive: true });
   const tmp = fs.mkdtempSync(path.join(p.root, 'fetch-'));
   try {
     log(`fetching ${NODE_LLAMA_CPP} with npm pack (its llama/gitRelease.bundle holds the llama.cpp source)`);
@@ -126,26 +159,49 @@ function progress(log: (l: string) => void): (line: string) => void {
   };
 }
 
-export async function buildLlamaCpp(o: BuildOptions): Promise<{ server: string; quantize: string; reused: boolean; seconds: number }> {
+/** How long the compile takes on this project's 2-core machine (the CUDA figure: scripts/llamacpp-cuda-build.log). */
+const TYPICAL: Record<LlamaBackend, string> = {
+  cpu: 'on 2 cores this takes 8 to 15 minutes',
+  cuda: 'CUDA kernels take far longer: hours on 2 cores, each CUDA architecture compiled apart',
+  hip: 'HIP kernels take far longer than the CPU build',
+};
+
+/** The built server runs here; a GPU build on a host without the GPU's driver may not, which is said, not fatal. */
+async function checkRuns(server: string, backend: LlamaBackend, log: (l: string) => void): Promise<void> {
+  const r = await execa(server, ['--version'], { reject: false, all: true });
+  if (r.exitCode === 0) return;
+  const first = String(r.all).trim().split('\n')[0] ?? '';
+  if (backend !== 'cpu' && /error while loading shared libraries/.test(first))
+    return log(`the built llama-server does not start on this host (${first}): it needs the GPU driver's libraries where it runs`);
+  throw new UserError(`the built llama-server does not run: ${first}`);
+}
+
+export async function buildLlamaCpp(o: BuildOptions): Promise<BuildOutcome> {
   const started = Date.now();
-  const p = llamaCppPaths();
-  const done = () => ({ server: p.server, quantize: p.quantize, seconds: Math.round((Date.now() - started) / 1000) });
-  if (findLlamaCppBuild()) {
-    o.log(`reusing the build of llama.cpp ${LLAMACPP_COMMIT} in ${p.build}`);
-    return { ...done(), reused: true };
+  const backend = chooseBackend(o);
+  const p = llamaCppPaths(LLAMACPP_COMMIT, backend);
+  const done = (reused: boolean) => ({
+    server: p.server,
+    quantize: p.quantize,
+    seconds: Math.round((Date.now() - started) / 1000),
+    backend,
+    reused,
+  });
+  if (findLlamaCppBuild(LLAMACPP_COMMIT, backend, o.gpuArch)) {
+    o.log(`reusing the ${BACKEND_LABEL[backend]} build of llama.cpp ${LLAMACPP_COMMIT} in ${p.build}`);
+    return done(true);
   }
+  const arch = await resolveGpuArch(backend, o.gpuArch);
+  const flags = [...CMAKE_FLAGS, ...backendFlags(backend, arch)];
   requireTools();
   await fetchSource(p, o.log);
   const jobs = o.jobs ?? Math.max(1, os.availableParallelism());
-  o.log(`configuring: cmake ${CMAKE_FLAGS.join(' ')}`);
-  await run('cmake', ['-S', p.src, '-B', p.build, ...CMAKE_FLAGS], p.root, 'cmake configure');
-  o.log(`compiling ${TARGETS.join(' and ')} with ${jobs} job(s); on 2 cores this takes 8 to 15 minutes`);
+  o.log(`building for ${BACKEND_LABEL[backend]}; configuring: cmake ${flags.join(' ')}`);
+  await run('cmake', ['-S', p.src, '-B', p.build, ...flags], p.root, 'cmake configure');
+  o.log(`compiling ${TARGETS.join(' and ')} with ${jobs} job(s); ${TYPICAL[backend]}`);
   await run('cmake', ['--build', p.build, '--target', ...TARGETS, '-j', String(jobs)], p.root, 'cmake --build', progress(o.log));
-  const r = await execa(p.server, ['--version'], { reject: false, all: true });
-  if (r.exitCode !== 0) throw new UserError(`the built llama-server does not run: ${String(r.all).trim().split('\n')[0]}`);
-  fs.writeFileSync(
-    p.stamp,
-    JSON.stringify({ commit: LLAMACPP_COMMIT, flags: CMAKE_FLAGS, builtAt: new Date().toISOString() }, null, 1) + '\n',
-  );
-  return { ...done(), reused: false };
+  await checkRuns(p.server, backend, o.log);
+  const stamp = { commit: LLAMACPP_COMMIT, backend, flags, builtAt: new Date().toISOString() };
+  fs.writeFileSync(p.stamp, JSON.stringify(stamp, null, 1) + '\n');
+  return done(false);
 }

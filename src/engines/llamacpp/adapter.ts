@@ -6,8 +6,7 @@
 import { llamacppCacheStage } from './cache-stage.js';
 import { UserError } from '../../core/errors.js';
 import type { Variant } from '../../core/variant.js';
-import { engineHost, finishSpec, flag } from '../argv.js';
-import { withEnvKnob } from '../../core/env-knob.js';
+import { baseEnv, engineHost, finishSpec, flag } from '../argv.js';
 import { ENGINE_LABEL, engineValue, mustRow, supportedKnobs } from '../table.js';
 
 import { resolveVersion } from '../data/versions.js';
@@ -121,7 +120,8 @@ export const llamacpp: EngineAdapter = {
     return finishSpec(
       'llamacpp',
       llamacppArgv(variant, ctx),
-      withEnvKnob(variant.knobs.env, {}),
+      // GPUs pinned like any engine's (a parallel wave gives each variant its own); none on the CPU.
+      baseEnv(ctx, variant.knobs),
       [],
       run,
       /llama_server: listening on http/,

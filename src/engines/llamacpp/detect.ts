@@ -4,9 +4,15 @@
 // `llama-server --version`, which prints (80fb11a, common/build-info):
 //   version: 0.4.0-dev (build 1, commit 80fb11a)
 //   built with GNU 12.2.0 for Linux x86_64
+// and whether it offloads to a GPU from `llama-server --list-devices` (devices.ts). Which of
+// servelab's builds: a GPU build where this host has that vendor's GPU device files, else the CPU
+// build (a CUDA build does not even start without the driver's libcuda.so.1).
+import fs from 'node:fs';
 import { execa } from 'execa';
 import { findOnPath } from '../../core/which.js';
-import { findLlamaCppBuild } from '../../host/llamacpp-build.js';
+import { findLlamaCppBuild, LLAMACPP_COMMIT } from '../../host/llamacpp-build.js';
+import type { LlamaBackend } from '../../host/llamacpp-backend.js';
+import { devicesText, listDevices } from './devices.js';
 import { resolveVersion } from '../data/versions.js';
 import type { EngineInfo } from '../types.js';
 
@@ -25,8 +31,22 @@ export function findLlamaServer(
   }
   const onPath = findOnPath('llama-server');
   if (onPath) return { path: onPath, from: 'path' };
-  const built = findLlamaCppBuild();
-  return built ? { path: built, from: 'build' } : undefined;
+  for (const backend of usableBackends()) {
+    const built = findLlamaCppBuild(LLAMACPP_COMMIT, backend);
+    if (built) return { path: built, from: 'build' };
+  }
+  return undefined;
+}
+
+/** The device files of each vendor's driver: /dev/nvidiactl (NVIDIA), /dev/kfd (ROCm's kernel driver). */
+const DEVICE_FILES: [LlamaBackend, string][] = [
+  ['cuda', '/dev/nvidiactl'],
+  ['hip', '/dev/kfd'],
+];
+
+/** The builds this host can run, GPU builds first. */
+export function usableBackends(exists: (p: string) => boolean = fs.existsSync): LlamaBackend[] {
+  return [...DEVICE_FILES.filter(([, f]) => exists(f)).map(([b]) => b), 'cpu'];
 }
 
 export interface LlamaVersion {
@@ -65,8 +85,19 @@ export async function detectLlamaCpp(opts: { llamaServer?: string; timeoutMs?: n
       detail: `${found.path} --version did not print a version (${first.slice(0, 120)})`,
     };
   }
-  const info: EngineInfo = { engine: 'llamacpp', installed: true, runtime: 'native', version: v.version, path: found.path };
+  const d = await listDevices(found.path, opts.timeoutMs ?? 15_000);
+  const info: EngineInfo = {
+    engine: 'llamacpp',
+    installed: true,
+    runtime: 'native',
+    version: v.version,
+    path: found.path,
+    ...(d ? { backend: d.backend, gpuDevices: d.devices, detail: devicesText(d) } : {}),
+  };
   const t = resolveVersion('llamacpp', v.version);
-  if (!t.exact) return { ...info, knobTable: t.table, detail: `no knob table for ${v.version}: flags spelled for ${t.table}` };
+  if (!t.exact) {
+    const table = `no knob table for ${v.version}: flags spelled for ${t.table}`;
+    return { ...info, knobTable: t.table, detail: info.detail ? `${table}; ${info.detail}` : table };
+  }
   return info;
 }

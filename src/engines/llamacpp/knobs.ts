@@ -128,7 +128,7 @@ export const LLAMACPP_ROWS: readonly KnobRow[] = [
     via: 'flag',
     name: '-sm',
     values: { none: 'none', layer: 'layer', row: 'row', tensor: 'tensor' },
-    candidates: ['layer', 'row'],
+    candidates: ['none', 'layer', 'row'],
     source: `${R}: "-sm, --split-mode {none,layer,row,tensor}  ... layer (default) ... tensor: ... EXPERIMENTAL"`,
   },
   {

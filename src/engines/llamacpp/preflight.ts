@@ -6,11 +6,13 @@
 // - a context the host's memory cannot hold (CPU host): KV bytes per token from the GGUF header
 //   (gguf.ts) x the context, plus the weights, against the memory available. At launch
 //   the binary would fail with "failed to allocate buffer for kv cache" (llamacpp-kv-alloc).
-// On a GPU host llama-server fits what it can to the GPUs (--fit, on by default) and keeps the
-// rest in host memory, so the memory check is left to the launch there.
+// - on a GPU host, a variant that pins its layers (-fit off) and whose share of weights and KV
+//   cache one GPU cannot hold (offload.ts, gpuMemoryCheck). With -fit on (the default)
+//   llama-server fits what it can to the GPUs and keeps the rest in host memory.
 import type { Variant } from '../../core/variant.js';
 import { ggufFacts, kvBytesPerToken, type GgufFacts } from './gguf.js';
 import type { PlanHost, PreflightResult } from '../plan-types.js';
+import { gpuMemoryCheck } from './offload.js';
 
 const GiB = 2 ** 30;
 const gib = (b: number) => (b / GiB).toFixed(b < GiB ? 2 : 1);
@@ -58,6 +60,6 @@ export function llamacppPreflight(v: Variant, host: PlanHost): PreflightResult {
   }
   const facts = ggufFacts(v.model);
   // A file llama-quantize makes at run time is read then; its source's shapes are the same.
-  const failure = facts ? memoryCheck(v, facts, host) : undefined;
+  const failure = facts ? (memoryCheck(v, facts, host) ?? gpuMemoryCheck(v, host, llamaContext(v, facts))) : undefined;
   return failure ? { failure, warnings: [] } : { warnings: [] };
 }

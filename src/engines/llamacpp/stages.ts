@@ -2,13 +2,15 @@
 // knob per stage (tune/config/config.ts LLAMACPP_STAGES). The defaults each stage moves away from are
 // llama-server's own at 80fb11a (tools/server/README.md, generated from common/arg.cpp): -np -1
 // (auto: 4 slots, unified KV), -c 0 (the model's trained context), -b 2048, -ub 512, -fa auto,
-// -ctk/-ctv f16, -t -1 (auto), -ngl auto, --fit on, -sm layer. The GPU engines' stages are not
+// -ctk/-ctv f16, -t -1 (auto), -ngl auto, --fit on, -sm layer (the offload stage: offload.ts). The GPU engines' stages are not
 // llama.cpp's, and llama.cpp's are not theirs: such a stage is skipped with the reason.
 import { basename } from 'node:path';
 import type { Variant } from '../../core/variant.js';
 import { rowAt } from '../table.js';
 import type { Candidate, EngineStageContext as ExpandContext, StageOut } from '../plan-types.js';
-import { ggufLabel, quantizedGgufs } from './gguf.js';
+import { ggufFacts, ggufLabel, quantizedGgufs } from './gguf.js';
+import { offloadCandidates } from './offload.js';
+import { llamaContext } from './preflight.js';
 
 /** The slots llama-server runs when -np is not given (-np -1 = auto, tools/server/README.md). */
 export const LLAMA_DEFAULT_SLOTS = 4;
@@ -59,15 +61,8 @@ function quantization(w: Variant, ctx: ExpandContext): StageOut {
 
 function offload(w: Variant, ctx: ExpandContext): StageOut {
   if (ctx.host.gpuCount < 1) return out([], [], 'no GPU: llama.cpp runs every layer on the CPU');
-  const k = w.knobs;
-  const c: Candidate[] = [];
-  if (k.gpuLayers !== 'all') c.push({ knobs: { gpuLayers: 'all', fit: false }, change: 'ngl=all (fit off)', needs: ['gpuLayers', 'fit'] });
-  if (k.fit !== false && k.gpuLayers === undefined) c.push({ knobs: { fit: false }, change: 'fit off', needs: ['fit'] });
-  if (ctx.host.gpuCount > 1) {
-    for (const m of rowAt('llamacpp', 'splitMode')?.candidates ?? [])
-      if (m !== (k.splitMode ?? 'layer')) c.push({ knobs: { splitMode: m }, change: `split=${m}`, needs: ['splitMode'] });
-  }
-  return out(c);
+  const o = offloadCandidates(w, ctx, llamaContext(w, ggufFacts(w.model)));
+  return out(o.candidates, o.notes);
 }
 
 function slots(w: Variant, ctx: ExpandContext): StageOut {

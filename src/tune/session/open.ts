@@ -80,6 +80,9 @@ export async function availableEngines(
       versions[e] = info.version ?? 'unknown';
       // A release servelab has not read: its own help was read (or could not be), say which.
       if ('helpCheck' in info && info.helpCheck) emit({ type: 'warning', message: `${e}: ${info.helpCheck}` });
+      // A build that cannot offload (llama.cpp's CPU build) on a host with GPUs: its GPU stages would run on the CPU.
+      if ('backend' in info && info.backend === 'cpu' && host.gpus.length)
+        emit({ type: 'warning', message: `${e} on a GPU host: ${info.detail ?? 'a CPU build'}` });
     } else
       emit({
         type: 'warning',

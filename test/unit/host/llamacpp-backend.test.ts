@@ -1,0 +1,64 @@
+// Which backend `servelab engines build llamacpp` builds and where it keeps it: nvcc picks CUDA,
+// hipcc HIP, neither (or --cpu) the CPU; the cmake flags are llama.cpp/docs/build.md at 80fb11a;
+// the CPU build keeps the folder and stamp it had before backends existed, GPU builds get their own.
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { backendFlags, buildKey, chooseBackend, cudaArchFromComputeCaps } from '../../../src/host/llamacpp-backend.js';
+import { CMAKE_FLAGS, llamaCppPaths, stampMatches } from '../../../src/host/llamacpp-build.js';
+
+const on =
+  (...tools: string[]) =>
+  (t: string) =>
+    tools.includes(t) ? `/usr/bin/${t}` : undefined;
+
+describe('llama.cpp build backends', () => {
+  it('nvcc picks CUDA, hipcc HIP (nvcc first when both), neither the CPU; --cpu always the CPU', () => {
+    expect(chooseBackend({ which: on('nvcc') })).toBe('cuda');
+    expect(chooseBackend({ which: on('hipcc') })).toBe('hip');
+    expect(chooseBackend({ which: on('nvcc', 'hipcc') })).toBe('cuda');
+    expect(chooseBackend({ which: on() })).toBe('cpu');
+    expect(chooseBackend({ cpu: true, which: on('nvcc') })).toBe('cpu');
+    expect(() => chooseBackend({ gpuArch: '90', which: on() })).toThrow(/^--gpu-arch needs nvcc \(CUDA\) or hipcc \(HIP\) on PATH/);
+  });
+
+  it("the flags of llama.cpp's docs/build.md: GGML_CUDA with CMAKE_CUDA_ARCHITECTURES, GGML_HIP with GPU_TARGETS", () => {
+    expect(backendFlags('cuda', '90')).toEqual(['-DGGML_CUDA=ON', '-DCMAKE_CUDA_ARCHITECTURES=90']);
+    expect(backendFlags('hip', 'gfx942')).toEqual(['-DGGML_HIP=ON', '-DGPU_TARGETS=gfx942']);
+    // GPU_TARGETS is optional for HIP ("all GPUs in the current system").
+    expect(backendFlags('hip')).toEqual(['-DGGML_HIP=ON']);
+    expect(backendFlags('cpu')).toEqual([]);
+  });
+
+  it("reads CMAKE_CUDA_ARCHITECTURES from nvidia-smi's compute_cap column, one entry per kind of GPU", () => {
+    expect(cudaArchFromComputeCaps('9.0\n9.0\n')).toBe('90');
+    expect(cudaArchFromComputeCaps('9.0\n8.0\n')).toBe('80;90');
+    expect(cudaArchFromComputeCaps('12.0\n')).toBe('120');
+    expect(cudaArchFromComputeCaps('[N/A]\n')).toBeUndefined();
+    expect(cudaArchFromComputeCaps('')).toBeUndefined();
+  });
+
+  it('one folder per backend, the CPU build where it always was; one source clone for all', () => {
+    expect(buildKey('80fb11a', 'cpu')).toBe('80fb11a');
+    expect(buildKey('80fb11a', 'cuda')).toBe('80fb11a-cuda');
+    const cpu = llamaCppPaths('80fb11a', 'cpu');
+    const cuda = llamaCppPaths('80fb11a', 'cuda');
+    expect(path.basename(cpu.root)).toBe('80fb11a');
+    expect(path.basename(cuda.root)).toBe('80fb11a-cuda');
+    expect(cuda.src).toBe(cpu.src);
+    expect(cuda.vocab('gpt-2')).toBe(cpu.vocab('gpt-2'));
+    expect(cuda.server).toBe(path.join(cuda.root, 'build', 'bin', 'llama-server'));
+  });
+
+  it('a stamp written before backends existed is a CPU build; a GPU stamp matches its backend, any arch unless one is asked', () => {
+    const old = { commit: '80fb11a', flags: [...CMAKE_FLAGS] };
+    expect(stampMatches(old, '80fb11a', 'cpu')).toBe(true);
+    expect(stampMatches(old, '80fb11a', 'cuda')).toBe(false);
+    expect(stampMatches({ ...old, commit: '0000000' }, '80fb11a', 'cpu')).toBe(false);
+    const cuda = { commit: '80fb11a', backend: 'cuda' as const, flags: [...CMAKE_FLAGS, ...backendFlags('cuda', '90')] };
+    expect(stampMatches(cuda, '80fb11a', 'cuda')).toBe(true);
+    expect(stampMatches(cuda, '80fb11a', 'cuda', '90')).toBe(true);
+    expect(stampMatches(cuda, '80fb11a', 'cuda', '120')).toBe(false);
+    expect(stampMatches(cuda, '80fb11a', 'cpu')).toBe(false);
+    expect(stampMatches({ ...cuda, flags: [...CMAKE_FLAGS] }, '80fb11a', 'cuda')).toBe(false);
+  });
+});
