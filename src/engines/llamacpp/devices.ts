@@ -57,8 +57,8 @@ export function parseListDevices(text: string): LlamaDevices {
 export function devicesText(d: LlamaDevices): string {
   if (d.devices.length)
     return `${d.backend.toUpperCase()} build: ${d.devices.map((x) => `${x.name} ${x.description} (${x.totalMiB} MiB)`).join(', ')}`;
-  if (d.backend === 'cpu')
-    return 'CPU build: no GPU offload (`servelab engines build llamacpp` builds with CUDA or HIP where nvcc or hipcc is found)';
+  // (on a GPU host the session says once how to build for it: tune/session/open.ts)
+  if (d.backend === 'cpu') return 'CPU build, no GPU offload';
   return `${d.backend.toUpperCase()} build, but no GPU answered${d.initError ? `: ${d.initError}` : ''}`;
 }
 

@@ -82,7 +82,10 @@ export async function availableEngines(
       if ('helpCheck' in info && info.helpCheck) emit({ type: 'warning', message: `${e}: ${info.helpCheck}` });
       // A build that cannot offload (llama.cpp's CPU build) on a host with GPUs: its GPU stages would run on the CPU.
       if ('backend' in info && info.backend === 'cpu' && host.gpus.length)
-        emit({ type: 'warning', message: `${e} on a GPU host: ${info.detail ?? 'a CPU build'}` });
+        emit({
+          type: 'warning',
+          message: `${e} on a GPU host: ${info.detail ?? 'a CPU build'} (\`servelab engines build ${e}\` builds with CUDA or HIP where nvcc or hipcc is found)`,
+        });
     } else
       emit({
         type: 'warning',

@@ -23,7 +23,7 @@ describe.skipIf(LLAMA_SKIP !== undefined)(`llama.cpp's CPU build on a GPU host${
     const gpu = await run([h100]);
     expect(gpu.engines).toEqual(['llamacpp']);
     expect(gpu.warnings.filter((w) => /CPU build/.test(w))).toEqual([
-      'llamacpp on a GPU host: CPU build: no GPU offload (`servelab engines build llamacpp` builds with CUDA or HIP where nvcc or hipcc is found)',
+      'llamacpp on a GPU host: CPU build, no GPU offload (`servelab engines build llamacpp` builds with CUDA or HIP where nvcc or hipcc is found)',
     ]);
     expect((await run([])).warnings.filter((w) => /CPU build/.test(w))).toEqual([]);
   });
