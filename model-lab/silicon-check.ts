@@ -13,6 +13,7 @@ import { predict } from '../src/sim/predict/predict.js';
 import { parseCsv } from './silicon-rows.js';
 import { toInput, type SiliconInput } from './silicon-map.js';
 import { errorTables, type Outcome } from './silicon-tables.js';
+import { applyWhatIf } from './silicon-whatif.js';
 
 const args = process.argv.slice(2);
 const opt = (name: string) => {
@@ -23,9 +24,15 @@ const opt = (name: string) => {
 // same, so fewer rounds give the same means much faster (the log says how many were used).
 const rounds = Number(opt('--rounds') ?? 3);
 const filter = opt('--filter');
+// --sample K: every K-th row (quick what-ifs); --set NAME=VALUE,...: fitted constants changed for this run (silicon-whatif.ts).
+const sample = Number(opt('--sample') ?? 1);
+const set = opt('--set');
+if (set) applyWhatIf(set);
+// --no-warmup: count aiperf's warm-up requests in the figures as `servelab predict` did before issue 34.
+const warmup = !args.includes('--no-warmup');
 
 const rows = parseCsv(readFileSync(new URL('./data/silicon/rows.csv', import.meta.url), 'utf8')).filter(
-  (r) => !filter || Object.values(r).join(' ').includes(filter),
+  (r, i) => (!filter || Object.values(r).join(' ').includes(filter)) && i % sample === 0,
 );
 
 function throughputPerGpu(x: SiliconInput, ttftMs: number, tpotMs: number): number {
@@ -36,7 +43,9 @@ const outcomes: Outcome[] = [];
 const t0 = Date.now();
 for (const r of rows) {
   const x = toInput(r);
-  const n = x.concurrency * rounds;
+  // aiperf: 2 x C warm-up requests first, left out of its statistics.
+  const warm = warmup ? 2 * x.concurrency : 0;
+  const n = x.concurrency * rounds + warm;
   const p = predict({
     engine: x.engine,
     ...(x.engineVersion ? { engineVersion: x.engineVersion } : {}),
@@ -47,6 +56,7 @@ for (const r of rows) {
     requests: Array.from({ length: n }, () => ({ promptLen: x.isl, outputLen: x.osl })),
     maxConcurrency: x.concurrency,
     seed: 42,
+    ...(warm ? { warmupRequests: warm } : {}),
   });
   const mTtft = Number(r.silicon_ttft_ms);
   const mTpot = Number(r.silicon_tpot_ms);
@@ -65,6 +75,6 @@ for (const r of rows) {
 }
 console.log(
   `# servelab's model against AIConfigurator's silicon_sample.csv (ai-dynamo/aiconfigurator@095f58a5, Apache-2.0)\n` +
-    `${rows.length} rows${filter ? ` matching '${filter}'` : ''}; ${rounds} rounds of C requests per row (aiperf: 20 after 2 warm-up); ${((Date.now() - t0) / 1000).toFixed(0)} s`,
+    `${rows.length} rows${filter ? ` matching '${filter}'` : ''}${sample > 1 ? ` (every ${sample}th)` : ''}; ${rounds} rounds of C requests per row after ${warmup ? '2 x C warm-up requests left out' : 'no warm-up'} (aiperf: 20 after 2 warm-up)${set ? `; what-if ${set}` : ''}; ${((Date.now() - t0) / 1000).toFixed(0)} s`,
 );
 console.log(errorTables(outcomes, { perRow: args.includes('--rows') }));

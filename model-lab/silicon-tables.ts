@@ -136,5 +136,31 @@ export function errorTables(os: Outcome[], o: { perRow: boolean }): string {
     }
     if (o.perRow) out.push(...perRow(set));
   }
+  out.push(...bandsForPredict(sets[0]![1]));
   return out.join('\n');
+}
+
+/** The H200 figures per engine and band as src/model/data/measured-error.ts holds them. */
+function bandsForPredict(h200: Outcome[]): string[] {
+  const out = ['\n## For src/model/data/measured-error.ts (H200, held out)\n'];
+  const bands: [string, number][] = [
+    ['C 1-8', 8],
+    ['C 9-32', 32],
+    ['C 33-128', 128],
+    ['C > 128', Infinity],
+  ];
+  for (const engine of ['vllm', 'sglang', 'trtllm']) {
+    out.push(`  ${engine}: [`);
+    for (const [name, upTo] of bands) {
+      const s = summarize(h200.filter((o) => o.input.engine === engine && band(o.input.concurrency) === name));
+      if (!s.n) continue;
+      const label = upTo === Infinity ? 'concurrency above 128' : `concurrency ${name.slice(2)}`;
+      const r = (x: number) => Number(x.toFixed(3));
+      out.push(
+        `    { upTo: ${upTo === Infinity ? 'Infinity' : upTo}, label: '${label}', rows: ${s.n - s.refused}, tputPerGpu: ${r(s.medAbs.tput)}, tpot: ${r(s.medAbs.tpot)}, ttft: ${r(s.medAbs.ttft)} },`,
+      );
+    }
+    out.push('  ],');
+  }
+  return out;
 }

@@ -36,6 +36,8 @@ export interface SimulateOptions {
   gpusPerNode?: number;
   /** Host corrections (src/model/calibration): a truth file's simulated host, or a calibration. Absent = the model as fitted. */
   corrections?: CorrectionSet;
+  /** The first N requests warm the server and are left out of the metrics (aiperf --warmup-request-count). */
+  warmupRequests?: number;
 }
 
 export interface SimulateResult {
@@ -162,8 +164,13 @@ export function simulateWorkload(o: SimulateOptions): SimulateResult {
       }
     }
   }
-  const outputs = toOutputs(reqs, tracks);
-  const metrics = calculateMetrics(outputs, lastEnd, { percentileMetrics: ['ttft', 'tpot', 'itl', 'e2el'], metricPercentiles: [99] });
+  // Warm-up requests are sent like the others but left out, and the measured span starts with the first measured request.
+  const skip = Math.min(Math.max(0, o.warmupRequests ?? 0), n - 1);
+  const outputs = toOutputs(reqs, tracks).slice(skip);
+  const metrics = calculateMetrics(outputs, lastEnd - (skip ? tracks[skip]!.start : 0), {
+    percentileMetrics: ['ttft', 'tpot', 'itl', 'e2el'],
+    metricPercentiles: [99],
+  });
   const st = sched.snapshot();
   const hitRate = reqs.some((r) => r.blocks) ? cachedShare(reqs) : undefined;
   return {
