@@ -38,7 +38,7 @@ export interface MoeTileInput {
 export function moeTileM(x: MoeTileInput): number {
   const small = x.tokens <= x.numExperts;
   const tiles = ENGINE_BEHAVIOUR[x.engine].moeTiles;
-  if (tiles === 'cutlass') return cutlassTokenTile(x);
+  if (tiles === 'cutlass') return 128;
   if (tiles === 'triton-default') return x.fp8 ? (small ? 64 : 128) : small ? 16 : 64;
   if (x.weightOnlyFp8) {
     for (const t of [8, 16, 32, 48, 64]) if ((x.tokens * x.topK) / x.numExperts / t < 0.9) return t;
@@ -46,22 +46,6 @@ export function moeTileM(x: MoeTileInput): number {
   }
   if (x.fp8) return 64;
   return small ? 16 : 64;
-}
-
-/**
- * TensorRT-LLM's MoE tile along the tokens: the next power of two of the tokens per expert, clamped
- * to [8, 128] (tensorrt_llm/_torch/custom_ops/trtllm_gen_custom_ops.py calculate_tile_tokens_dim:
- * `tile_tokens_dim = next_positive_power_of_2(num_tokens_per_expert)` ... `min(max(tile_tokens_dim,
- * 8), max_tile_tokens_dim)`, max 128). At decode sizes the grouped GEMM takes this small-M path
- * instead of the 128-row CUTLASS tile: a full 128-row tile charged per expert made DeepSeek-R1's
- * TPOT on TP8/EP8 climb from 20 to 84 ms between concurrency 4 and 64 where AIConfigurator's
- * measured runs (model-lab/data/silicon) go from 8.6 to 23 ms. The rule is read from the
- * trtllm-gen kernels' runner; on Hopper the CUTLASS small-M tactics the autotuner picks are taken
- * to pad alike (checked on the H100 rows of model-lab/silicon-check.ts, not read from the kernels).
- */
-function cutlassTokenTile(x: MoeTileInput): number {
-  const perExpert = Math.max(1, (x.tokens * x.topK) / x.numExperts);
-  return Math.min(128, Math.max(8, 2 ** Math.ceil(Math.log2(perExpert))));
 }
 
 /**
