@@ -19,9 +19,23 @@ export interface MeasuredError {
 }
 
 const BANDS: Record<GpuEngineName, MeasuredError[]> = {
-  vllm: [],
-  sglang: [],
-  trtllm: [],
+  vllm: [
+    { upTo: 8, label: 'concurrency 1-8', rows: 31, tputPerGpu: 0.172, tpot: 0.177, ttft: 2.396 },
+    { upTo: 32, label: 'concurrency 9-32', rows: 50, tputPerGpu: 0.149, tpot: 0.159, ttft: 1.012 },
+    { upTo: 128, label: 'concurrency 33-128', rows: 32, tputPerGpu: 0.473, tpot: 0.784, ttft: 0.809 },
+  ],
+  sglang: [
+    { upTo: 8, label: 'concurrency 1-8', rows: 35, tputPerGpu: 0.318, tpot: 0.467, ttft: 0.349 },
+    { upTo: 32, label: 'concurrency 9-32', rows: 27, tputPerGpu: 0.394, tpot: 0.534, ttft: 2.09 },
+    { upTo: 128, label: 'concurrency 33-128', rows: 25, tputPerGpu: 0.318, tpot: 0.177, ttft: 4.881 },
+    { upTo: Infinity, label: 'concurrency above 128', rows: 28, tputPerGpu: 0.167, tpot: 0.057, ttft: 1.598 },
+  ],
+  trtllm: [
+    { upTo: 8, label: 'concurrency 1-8', rows: 42, tputPerGpu: 0.249, tpot: 0.237, ttft: 0.684 },
+    { upTo: 32, label: 'concurrency 9-32', rows: 42, tputPerGpu: 0.388, tpot: 0.446, ttft: 0.563 },
+    { upTo: 128, label: 'concurrency 33-128', rows: 37, tputPerGpu: 0.491, tpot: 0.465, ttft: 0.56 },
+    { upTo: Infinity, label: 'concurrency above 128', rows: 3, tputPerGpu: 0.602, tpot: 1.679, ttft: 0.556 },
+  ],
 };
 
 /** The measured error band for an engine at a client concurrency (undefined when no held-out row covers it). */
