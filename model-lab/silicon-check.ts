@@ -28,7 +28,7 @@ const filter = opt('--filter');
 const sample = Number(opt('--sample') ?? 1);
 const set = opt('--set');
 if (set) applyWhatIf(set);
-// --no-warmup: count aiperf's warm-up requests in the figures as `servelab predict` did before issue 34.
+// --no-warmup: count aiperf's warm-up requests in the figures as `servelab predict` does without warmupRequests.
 const warmup = !args.includes('--no-warmup');
 
 const rows = parseCsv(readFileSync(new URL('./data/silicon/rows.csv', import.meta.url), 'utf8')).filter(

@@ -35,7 +35,7 @@
 // figure at the studies' batches). The H200 rows are never fitted. That fit ran with a what-if in
 // place (TensorRT-LLM's MoE token tile following the tokens per expert), which also moved
 // moeLayerOverheadS to 10.9 us; the what-if breaks study C's published engine order, so it was not
-// adopted (model-lab/HISTORY.md, issue-34 round) and moeLayerOverheadS keeps the studies' value.
+// adopted (model-lab/HISTORY.md, "Measured runs: AIConfigurator's silicon sample") and moeLayerOverheadS keeps the studies' value.
 // The other constants were not refit after this change.
 // Rerun `npx tsx model-lab/fit.ts` after changing a mechanism.
 
