@@ -1,4 +1,4 @@
-// `npx tsx model-lab/fit.ts [--write] [--rounds N]`: fit the constants of src/model/fitted.ts on the
+// `npx tsx model-lab/fit.ts [--write] [--rounds N] [--freeze NAME,...]`: fit the constants of src/model/fitted.ts on the
 // TRAINING set only (model-lab/training.ts: the three studies + the published Qwen3-14B rows)
 // and print them with the training error. Held-out rows are never simulated here.
 // Method: coordinate descent, each constant in turn over a multiplicative grid, keeping the value
@@ -56,6 +56,9 @@ const argv = process.argv.slice(2);
 const li = argv.indexOf('--leave-out');
 const leaveOut = li >= 0 ? argv[li + 1] : undefined;
 const inFit = (study: string) => !leaveOut || !study.startsWith(`${leaveOut} `);
+// --freeze NAME,...: constants left as fitted.ts has them (those fitted elsewhere: silicon-fit.ts's, on the measured H100 rows).
+const fi = argv.indexOf('--freeze');
+const frozen = new Set(fi >= 0 ? argv[fi + 1]!.split(',') : []);
 
 function trainingErrors(
   v: FittedConstants,
@@ -97,6 +100,7 @@ function fit(start: FittedConstants, rounds: number): FittedConstants {
   const steps = [0.7, 0.85, 0.93, 1.07, 1.18, 1.4];
   for (let r = 0; r < rounds; r++) {
     for (const k of Object.keys(BOUNDS) as (keyof FittedConstants)[]) {
+      if (frozen.has(k)) continue;
       for (const f of steps) {
         const [lo, hi] = BOUNDS[k];
         const cand = { ...best, [k]: Math.min(hi, Math.max(lo, best[k] * f)) };

@@ -55,6 +55,18 @@ function table(rows: Prediction[]): string {
   ].join('\n');
 }
 
+/** The model's measured error for each engine at this concurrency (src/model/data/measured-error.ts), one line each. */
+function errorLines(rows: Prediction[]): string {
+  const pct = (x: number) => `${(x * 100).toFixed(0)}%`;
+  return rows
+    .filter((r) => r.fits && r.measured_error)
+    .map((r) => {
+      const e = r.measured_error!;
+      return `Measured error of this model for ${r.engine} at ${e.label} (median |error| over ${e.rows} real H200 runs it was never fitted on): throughput per GPU ${pct(e.tputPerGpu)}, mean TPOT ${pct(e.tpot)}, mean TTFT ${pct(e.ttft)}\n`;
+    })
+    .join('');
+}
+
 export default async function main(argv: string[]): Promise<number> {
   // llama.cpp has its own CPU estimate and flags (predict-llamacpp.ts).
   const norm = argv.flatMap((t) => (t.startsWith('--engine=') ? ['--engine', t.slice('--engine='.length)] : [t]));
@@ -103,7 +115,7 @@ export default async function main(argv: string[]): Promise<number> {
   // The same workload on a real server, with vLLM's own client.
   const reproduce = `To measure it on a real server: ${benchCommand({ ...a.scenario, maxConcurrency: a.maxConcurrency ?? null }, a.model)}${a.requestRate ? ` --request-rate ${a.requestRate}` : ''}\n`;
   if (rows.length > 1) {
-    process.stdout.write(table(rows) + '\n' + reproduce);
+    process.stdout.write(table(rows) + '\n' + errorLines(rows) + reproduce);
     return 0;
   }
   const r = rows[0]!;
@@ -120,6 +132,7 @@ export default async function main(argv: string[]): Promise<number> {
       metricPercentiles: [99],
     }) +
       '\n' +
+      errorLines(rows) +
       reproduce,
   );
   return 0;

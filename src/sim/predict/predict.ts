@@ -7,6 +7,7 @@ import { simulateWorkload } from '../scheduler/virtual.js';
 import { TARGET_VERSIONS, versionChanges } from '../../model/versions.js';
 import type { LengthPair } from './workload.js';
 import type { CorrectionSet } from '../../model/calibration/corrections.js';
+import { measuredError, type MeasuredError } from '../../model/data/measured-error.js';
 
 export interface PredictInput {
   engine: EngineName;
@@ -21,6 +22,8 @@ export interface PredictInput {
   seed: number;
   /** Host corrections (a calibration's); absent = the model as fitted. */
   corrections?: CorrectionSet;
+  /** The first N requests warm the server and are left out of the figures (aiperf --warmup-request-count). */
+  warmupRequests?: number;
 }
 
 /** One prediction: vLLM's result keys (null when it does not fit) plus servelab's own. */
@@ -42,6 +45,8 @@ export type Prediction = Partial<BenchMetrics> & {
   /** Share of prompt tokens the prefix cache served, for a workload with reuse (src/sim/predict/reuse-requests.ts). */
   prefix_cache_hit_rate?: number;
   simulated: 'virtual-clock';
+  /** The model's measured error for this engine and concurrency on held-out real runs (src/model/data/measured-error.ts). */
+  measured_error?: MeasuredError;
 };
 
 export function predict(p: PredictInput): Prediction {
@@ -59,6 +64,7 @@ export function predict(p: PredictInput): Prediction {
     ...(p.requestRate !== undefined ? { requestRate: p.requestRate } : {}),
     seed: p.seed,
     ...(p.corrections ? { corrections: p.corrections } : {}),
+    ...(p.warmupRequests ? { warmupRequests: p.warmupRequests } : {}),
   });
   const changes = versionChanges(p.engine, version);
   return {
@@ -77,5 +83,12 @@ export function predict(p: PredictInput): Prediction {
     ...(changes.length ? { version_changes: changes } : {}),
     ...(r.prefixCacheHitRate !== undefined ? { prefix_cache_hit_rate: r.prefixCacheHitRate } : {}),
     simulated: 'virtual-clock',
+    ...errorBand(p),
   };
+}
+
+/** The measured error band at the client's concurrency (all requests at once: the whole workload). */
+function errorBand(p: PredictInput): { measured_error?: MeasuredError } {
+  const band = isGpuEngine(p.engine) ? measuredError(p.engine, p.maxConcurrency ?? p.requests.length) : undefined;
+  return band ? { measured_error: band } : {};
 }

@@ -36,6 +36,8 @@ export interface SimulateOptions {
   gpusPerNode?: number;
   /** Host corrections (src/model/calibration): a truth file's simulated host, or a calibration. Absent = the model as fitted. */
   corrections?: CorrectionSet;
+  /** The first N requests warm the server and are left out of the metrics (aiperf --warmup-request-count). */
+  warmupRequests?: number;
 }
 
 export interface SimulateResult {
@@ -162,8 +164,7 @@ export function simulateWorkload(o: SimulateOptions): SimulateResult {
       }
     }
   }
-  const outputs = toOutputs(reqs, tracks);
-  const metrics = calculateMetrics(outputs, lastEnd, { percentileMetrics: ['ttft', 'tpot', 'itl', 'e2el'], metricPercentiles: [99] });
+  const metrics = measuredMetrics(reqs, tracks, lastEnd, o.warmupRequests ?? 0);
   const st = sched.snapshot();
   const hitRate = reqs.some((r) => r.blocks) ? cachedShare(reqs) : undefined;
   return {
@@ -174,6 +175,19 @@ export function simulateWorkload(o: SimulateOptions): SimulateResult {
     steps: st.steps,
     ...(hitRate !== undefined ? { prefixCacheHitRate: hitRate } : {}),
   };
+}
+
+/**
+ * `vllm bench serve`'s metrics of the run. Warm-up requests are sent like the others but left out,
+ * and the measured span starts with the first measured request.
+ */
+function measuredMetrics(reqs: SimRequest[], tracks: (Track | undefined)[], lastEnd: number, warmup: number): BenchMetrics {
+  const skip = Math.max(0, Math.min(warmup, reqs.length - 1));
+  const outputs = toOutputs(reqs, tracks).slice(skip);
+  return calculateMetrics(outputs, lastEnd - (skip ? tracks[skip]!.start : 0), {
+    percentileMetrics: ['ttft', 'tpot', 'itl', 'e2el'],
+    metricPercentiles: [99],
+  });
 }
 
 /** Prompt tokens found in the prefix cache over all prompt tokens. */
