@@ -85,7 +85,7 @@ function garbage(line: string, why: string): UserError {
 /** Catalog compute capability for a GPU name ("NVIDIA A100-SXM4-80GB" -> "8.0"). */
 export function computeCapFromName(name: string): string | undefined {
   const spec = findGpu(name);
-  return spec ? spec.computeCapability.toFixed(1) : undefined;
+  return spec?.computeCapability?.toFixed(1);
 }
 
 export function parseGpuCsv(text: string, opts: { withComputeCap: boolean } = { withComputeCap: true }): GpuInfo[] {
@@ -171,7 +171,8 @@ export function simulatedHost(gpu = 'H100', count = 1, note?: string): HostInfo 
     memUsedMiB: 0,
     memFreeMiB: spec.memMiB,
     utilPct: 0,
-    computeCap: spec.computeCapability.toFixed(1),
+    ...(spec.computeCapability !== undefined ? { computeCap: spec.computeCapability.toFixed(1) } : {}),
+    ...(spec.vendor ? { vendor: spec.vendor } : {}),
   }));
   return { simulated: true, gpus, note };
 }
