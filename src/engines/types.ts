@@ -7,6 +7,7 @@ import type { LaunchSpec } from '../host/launch-spec.js';
 import type { EngineRanks, NodeLayout } from '../host/slurm/index.js';
 import type { BuildOptions } from '../host/llamacpp-build.js';
 import type { EnginePlanning } from './plan-types.js';
+import type { GpuVendor } from '../core/gpu-vendor.js';
 
 export interface EngineInfo {
   engine: EngineName | 'sim';
@@ -144,4 +145,9 @@ export interface EngineAdapter {
   planning?: EnginePlanning;
   /** Its cache-stage candidates (the planner's cache stage asks here on traffic that reuses prefixes). */
   cacheStage?(i: CacheStageInput): CacheStageOut;
+  /**
+   * The GPU vendors it runs on, when not every vendor servelab knows, and the source that says so:
+   * the planner prunes its variants on another vendor's host, `predict` leaves it out (vendor-support.ts).
+   */
+  gpuVendors?: { vendors: readonly GpuVendor[]; source: string };
 }

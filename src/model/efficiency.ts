@@ -9,7 +9,7 @@
 // matmulEff) times a serving fraction fitted per architecture (fitted.ts).
 import { UserError } from '../core/errors.js';
 import { isGpuEngine, type EngineName, type GpuEngineName } from '../core/variant.js';
-import type { GpuSpec } from './gpus.js';
+import type { GpuSpec } from './gpu-spec.js';
 import { FITTED } from './fitted.js';
 import { sglangChunkedPrefillSize, vllmServeDefaults } from './serve-defaults.js';
 import { type MemFractionContext, sglangCudaGraphMaxBs, sglangMemFractionStatic } from './sglang-mem.js';
