@@ -14,20 +14,9 @@ import { vendorRefusal } from '../../../../src/engines/vendor-support.js';
 const dir = mkdtempSync(join(tmpdir(), 'servelab-vendor-prune-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-async function plan(gpu: string) {
-  const runDir = join(dir, gpu);
-  const { config } = parseAutoArgs([
-    '--auto',
-    '--sim',
-    '--gpu',
-    gpu,
-    '--model',
-    'Qwen/Qwen3-14B',
-    '--stages',
-    'engine',
-    '--run-dir',
-    runDir,
-  ]);
+async function plan(gpu: string, extra: string[] = ['--stages', 'engine']) {
+  const runDir = join(dir, `${gpu}-${extra.length}`);
+  const { config } = parseAutoArgs(['--auto', '--sim', '--gpu', gpu, '--model', 'Qwen/Qwen3-14B', '--run-dir', runDir, ...extra]);
   const host = simulatedHost(gpu, 1);
   const { versions } = await availableEngines(config!, host, () => {});
   return buildPlan(config!, planHost(host), realPlanDeps(config!, host, runDir, versions));
@@ -54,6 +43,15 @@ describe('engines on a GPU vendor they do not run on', () => {
   it('H100: TensorRT-LLM is planned', async () => {
     const p = await plan('H100');
     expect(p.stages[0]!.variants.find((v) => v.variant.engine === 'trtllm')!.status).toBe('planned');
+  });
+
+  it('an AMD host is not Hopper: vLLM is not offered FlashAttention-3, and the note names the part', async () => {
+    const p = await plan('MI300X', ['--engines', 'vllm', '--stages', 'engine,attention']);
+    const att = p.stages.find((s) => s.name === 'attention')!;
+    expect(att.variants.map((v) => v.variant.knobs.attentionBackend)).not.toContain('fa3');
+    expect(att.notes).toContain(
+      'fa3 is not tried: FlashAttention-3 runs on Hopper (compute capability 9.0) only, this GPU is MI300X 192GB (AMD)',
+    );
   });
 
   it('the refusal is the adapter data: absent vendor means NVIDIA, engines without gpuVendors run anywhere', () => {
