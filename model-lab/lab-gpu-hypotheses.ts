@@ -8,7 +8,8 @@
 // Nothing is asserted; figures only. Deterministic (virtual clock, seed 42), ~10 s on a 2-core host.
 import { PUBLISHED } from '../src/model/data/published.js';
 import type { PublishedResult } from '../src/model/data/published-result.js';
-import { findGpu, type GpuSpec } from '../src/model/gpus.js';
+import { findGpu } from '../src/model/gpus.js';
+import type { GpuSpec } from '../src/model/gpu-spec.js';
 import { median } from './sim-validation.js';
 import { simulateWorkload } from '../src/sim/scheduler/virtual.js';
 import { sharegptLike } from '../src/sim/predict/workload.js';

@@ -13,7 +13,8 @@
 // only. Deterministic (virtual clock, seed 42), ~1 min on a 2-core host.
 import { PUBLISHED } from '../src/model/data/published.js';
 import type { PublishedResult } from '../src/model/data/published-result.js';
-import { findGpu, type GpuSpec } from '../src/model/gpus.js';
+import { findGpu } from '../src/model/gpus.js';
+import type { GpuSpec } from '../src/model/gpu-spec.js';
 import { simulateWorkload } from '../src/sim/scheduler/virtual.js';
 import { sharegptLike } from '../src/sim/predict/workload.js';
 

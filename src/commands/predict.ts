@@ -11,6 +11,11 @@ import { parsePredictArgs, PREDICT_USAGE } from '../cli/predict-args.js';
 import { benchCommand } from '../tune/config/scenarios.js';
 import { calibratedLine, calibrationHeader, loadCalibration, withPrior } from './predict-calibrated.js';
 import { num } from '../core/format.js';
+import { UserError } from '../core/errors.js';
+import type { GpuVendor } from '../core/gpu-vendor.js';
+import type { EngineName } from '../core/variant.js';
+import { vendorRefusal } from '../engines/vendor-support.js';
+import { findGpu } from '../model/gpus.js';
 
 const fmt = (v: number | undefined, d = 0) => num(v, d, '–');
 
@@ -67,6 +72,15 @@ function errorLines(rows: Prediction[]): string {
     .join('');
 }
 
+/** The engines that run on `vendor`'s GPUs; the others are said on stderr, and asking for one alone is bad input. */
+function enginesFor(engines: EngineName[], vendor: GpuVendor | undefined): EngineName[] {
+  const kept = engines.filter((e) => !vendorRefusal(e, vendor));
+  const off = engines.filter((e) => vendorRefusal(e, vendor));
+  if (!kept.length) throw new UserError(`${vendorRefusal(off[0]!, vendor)}; predict another engine (--engine) or another --gpu`);
+  for (const e of off) process.stderr.write(`note: ${e} left out: ${vendorRefusal(e, vendor)}\n`);
+  return kept;
+}
+
 export default async function main(argv: string[]): Promise<number> {
   // llama.cpp has its own CPU estimate and flags (predict-llamacpp.ts).
   const norm = argv.flatMap((t) => (t.startsWith('--engine=') ? ['--engine', t.slice('--engine='.length)] : [t]));
@@ -100,7 +114,9 @@ export default async function main(argv: string[]): Promise<number> {
     ...(a.requestRate !== undefined ? { requestRate: a.requestRate } : {}),
     seed: a.seed,
   };
-  const rows = a.engines.map((engine) => {
+  // An engine that does not run on this GPU's vendor (TensorRT-LLM on AMD) is left out, with the reason.
+  const engines = enginesFor(a.engines, findGpu(a.gpu)?.vendor);
+  const rows = engines.map((engine) => {
     const prior = predict({ engine, ...input });
     return used ? withPrior(predict({ engine, ...input, corrections: used.cal.corrections }), prior, used.cal, a.calibration!) : prior;
   });

@@ -158,4 +158,9 @@ export interface EngineAdapter {
   cacheStage?(i: CacheStageInput): CacheStageOut;
   /** Its ROCm build's planning (the ROCm stage, the attention backends on an AMD host); absent: it has none servelab plans. */
   rocm?: RocmPlanning;
+  /**
+   * The GPU vendors it runs on, when not every vendor servelab knows, and the source that says so:
+   * the planner prunes its variants on another vendor's host, `predict` leaves it out (vendor-support.ts).
+   */
+  gpuVendors?: { vendors: readonly GpuVendor[]; source: string };
 }

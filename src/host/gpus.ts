@@ -86,7 +86,7 @@ export function simulatedHost(gpu = 'H100', count = 1, note?: string): HostInfo 
     memUsedMiB: 0,
     memFreeMiB: spec.memMiB,
     utilPct: 0,
-    computeCap: spec.computeCapability.toFixed(1),
+    ...(spec.computeCapability !== undefined ? { computeCap: spec.computeCapability.toFixed(1) } : {}),
     ...(spec.vendor ? { vendor: spec.vendor } : {}),
   }));
   return { simulated: true, gpus, note };

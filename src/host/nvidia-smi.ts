@@ -39,7 +39,7 @@ function garbage(line: string, why: string): UserError {
 /** Catalog compute capability for a GPU name ("NVIDIA A100-SXM4-80GB" -> "8.0"). */
 function computeCapFromName(name: string): string | undefined {
   const spec = findGpu(name);
-  return spec ? spec.computeCapability.toFixed(1) : undefined;
+  return spec?.computeCapability?.toFixed(1);
 }
 
 export function parseGpuCsv(text: string, opts: { withComputeCap: boolean } = { withComputeCap: true }): GpuInfo[] {

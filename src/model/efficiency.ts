@@ -9,7 +9,7 @@
 // matmulEff) times a serving fraction fitted per architecture (fitted.ts).
 import { UserError } from '../core/errors.js';
 import { isGpuEngine, type EngineName, type GpuEngineName } from '../core/variant.js';
-import type { GpuSpec } from './gpus.js';
+import type { GpuSpec } from './gpu-spec.js';
 import { FITTED } from './fitted.js';
 import { sglangChunkedPrefillSize, vllmServeDefaults } from './serve-defaults.js';
 import { type MemFractionContext, sglangCudaGraphMaxBs, sglangMemFractionStatic } from './sglang-mem.js';
@@ -127,9 +127,15 @@ export const ENGINE_EFFICIENCY: Record<GpuEngineName, EngineEfficiency> = {
     // CUTLASS_MLA first (`is_device_capability(100) and block_size % 128 == 0`), FlashMLA on
     // Hopper, Triton elsewhere (SM 12.x included); FlashInfer is the non-MLA default only on
     // SM100, SM 12.x stays on FlashAttention.
+    // On ROCm (AMD parts, no compute capability) with AITER off, vLLM's default is its Triton
+    // unified attention (ROCm docs, vLLM inference optimization: "vLLM Triton Unified Attention
+    // (default when AITER is off)"; platforms/rocm.py "Using Triton Attention backend") and
+    // Triton MLA for MLA models.
     defaultBackend: (g, mla) => {
-      const sm100 = g.computeCapability >= 10 && g.computeCapability < 11;
-      if (mla) return sm100 ? 'cutlass_mla' : g.computeCapability >= 9 && g.computeCapability < 10 ? 'flashmla' : 'triton_mla';
+      const cc = g.computeCapability;
+      if (cc === undefined) return mla ? 'triton_mla' : 'triton';
+      const sm100 = cc >= 10 && cc < 11;
+      if (mla) return sm100 ? 'cutlass_mla' : cc >= 9 && cc < 10 ? 'flashmla' : 'triton_mla';
       return sm100 ? 'flashinfer' : 'flash_attn';
     },
     // v0.11.0 `vllm serve`: 8192 / 1024 on >=70 GiB non-A100 GPUs, else 2048 / 256 (serve-defaults.ts,
@@ -150,8 +156,14 @@ export const ENGINE_EFFICIENCY: Record<GpuEngineName, EngineEfficiency> = {
     torchCompileLargeBatch: 1.04,
     torchCompileSmallBatch: 0.98,
     torchCompileMaxBs: 32,
-    // fa3 on Hopper (MHA and MLA); flashinfer for MLA on Blackwell; flashinfer elsewhere.
-    defaultBackend: (g) => (g.computeCapability >= 9 && g.computeCapability < 10 ? 'fa3' : 'flashinfer'),
+    // fa3 on Hopper (MHA and MLA); flashinfer for MLA on Blackwell; flashinfer elsewhere. On ROCm
+    // (no compute capability) aiter: server_args.py `elif is_hip(): return "aiter"` (its default MHA
+    // backend on HIP); the estimate has no figures of its own for it and uses 'default'.
+    defaultBackend: (g) => {
+      const cc = g.computeCapability;
+      if (cc === undefined) return 'aiter';
+      return cc >= 9 && cc < 10 ? 'fa3' : 'flashinfer';
+    },
     // chunked-prefill-size from GPU memory in MiB: <35 Gi 2048, <60 Gi 4096, <160 Gi 8192, else 16384 (serve-defaults.ts).
     defaultMaxBatchedTokens: (g) => sglangChunkedPrefillSize(g.memMiB),
     // Derived from the KV pool (capped here at 4096); 48 when EAGLE/NGRAM is on (server_args.py).

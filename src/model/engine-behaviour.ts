@@ -28,7 +28,7 @@ export interface EngineBehaviour {
   /** Which MoE kernels pick the tile M. */
   moeTiles: 'cutlass' | 'triton-default' | 'triton-tuned';
   /** Why FP8 weights cannot run on a GPU without native FP8, when the engine refuses them. */
-  noFp8Weights?: (gpu: { name: string; computeCapability: number }) => string;
+  noFp8Weights?: (gpu: { name: string; computeCapability?: number }) => string;
   /** The prefix cache is on when no flag says otherwise (its knob rows cite each engine's default). */
   prefixCacheByDefault: boolean;
   /** Attention backends under which the engine reuses no KV blocks whatever its cache flag says. */
@@ -68,7 +68,8 @@ export const ENGINE_BEHAVIOUR: Readonly<Record<EngineName, EngineBehaviour>> = {
     kvAccounting: 'static-fraction',
     holdsBudget: true,
     moeTiles: 'triton-default',
-    noFp8Weights: (gpu) => `SGLang's FP8 kernels need compute capability >= 8.9; ${gpu.name} is ${gpu.computeCapability.toFixed(1)}`,
+    noFp8Weights: (gpu) =>
+      `SGLang's FP8 kernels need compute capability >= 8.9; ${gpu.name} is ${gpu.computeCapability?.toFixed(1) ?? 'not a CUDA GPU'}`,
   },
   trtllm: {
     ...BASE,
@@ -79,7 +80,8 @@ export const ENGINE_BEHAVIOUR: Readonly<Record<EngineName, EngineBehaviour>> = {
     moeTiles: 'cutlass',
     // Engine audit 4 (G5): TensorRT-LLM 1.2.1's start log says cache_reuse=False under attn_backend FLASHINFER.
     noPrefixCacheBackends: ['flashinfer'],
-    noFp8Weights: (gpu) => `TensorRT-LLM has no FP8 weights on compute capability ${gpu.computeCapability.toFixed(1)} (${gpu.name})`,
+    noFp8Weights: (gpu) =>
+      `TensorRT-LLM has no FP8 weights on compute capability ${gpu.computeCapability?.toFixed(1) ?? '(none)'} (${gpu.name})`,
   },
   llamacpp: BASE,
 };

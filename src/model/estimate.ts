@@ -1,7 +1,8 @@
 // The shared analytical estimate: memory (weights, KV, does it fit) and the engine defaults a
 // variant resolves to. The time of one step lives in step-time.ts; the GPU layout in layout.ts.
 import type { EngineName, Knobs } from '../core/variant.js';
-import { engineMemBytes, hasNativeFp8, type GpuSpec } from './gpus.js';
+import { engineMemBytes, hasNativeFp8 } from './gpus.js';
+import type { GpuSpec } from './gpu-spec.js';
 import { ENGINE_BEHAVIOUR } from './engine-behaviour.js';
 import { type Fp8Scaling, type ModelInfo, type WeightDtype } from './models.js';
 import { paramCounts } from './param-counts.js';

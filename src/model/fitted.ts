@@ -46,9 +46,13 @@
  */
 export type FitArch = 'ampere' | 'hopper';
 
-/** Ada (8.9) and Blackwell (10.x) have no training rows: they borrow Hopper's values (unvalidated). */
-export function archOf(computeCapability: number): FitArch {
-  return computeCapability < 8.9 ? 'ampere' : 'hopper';
+/**
+ * Ada (8.9) and Blackwell (10.x, 12.0) have no training rows: they borrow Hopper's values
+ * (unvalidated). So do AMD's parts, which have no compute capability (their error on published
+ * points: model-lab/new-parts-check.txt).
+ */
+export function archOf(computeCapability: number | undefined): FitArch {
+  return computeCapability !== undefined && computeCapability < 8.9 ? 'ampere' : 'hopper';
 }
 
 export interface FittedConstants {
@@ -104,7 +108,7 @@ export const FITTED: FittedConstants = {
 // END FITTED
 
 /** The serving GEMM fraction and weight-streaming bandwidth fraction for a GPU. */
-export function archEfficiency(computeCapability: number): { gemm: number; weightBw: number } {
+export function archEfficiency(computeCapability: number | undefined): { gemm: number; weightBw: number } {
   const hopper = archOf(computeCapability) === 'hopper';
   return {
     gemm: hopper ? FITTED.gemmServingEffHopper : FITTED.gemmServingEffAmpere,

@@ -1,50 +1,13 @@
-// GPU catalog: the datasheet figures the estimate needs. Numbers are NVIDIA's public datasheet
-// values (dense, i.e. without 2:4 sparsity); memory is what nvidia-smi reports as memory.total.
+// GPU catalog: the datasheet figures the estimate needs. Numbers are the vendors' public datasheet
+// values (dense, i.e. without 2:4 sparsity); memory is what the vendor's tool reports as the total
+// (nvidia-smi memory.total; amd-smi's VRAM size). Each part says where its figures were read.
 
-import type { GpuVendor } from '../core/gpu-vendor.js';
-export interface GpuSpec {
-  /** Catalog name, e.g. 'H100 SXM 80GB'. */
-  name: string;
-  /** Who makes it; absent means NVIDIA. */
-  vendor?: GpuVendor;
-  /** Short aliases accepted on the command line ('H100'). */
-  aliases: string[];
-  /** What `nvidia-smi --query-gpu=name` prints for this part. */
-  smiName: string;
-  /** Matches nvidia-smi names of this part (variants across drivers). */
-  smiMatch: RegExp;
-  /** memory.total as nvidia-smi reports it, MiB. */
-  memMiB: number;
-  /**
-   * Total memory as CUDA reports it to the engines (torch.cuda.mem_get_info()[1]), MiB: a little
-   * below nvidia-smi's figure. vLLM multiplies this by --gpu-memory-utilization. Absent = memMiB.
-   */
-  cudaTotalMiB?: number;
-  /** HBM/GDDR bandwidth, bytes/s. */
-  memBwBps: number;
-  /** Dense BF16 tensor-core FLOP/s. */
-  bf16Flops: number;
-  /** Dense FP8 tensor-core FLOP/s (0 when the part has no FP8 tensor cores). */
-  fp8Flops: number;
-  /**
-   * Maximum achievable matmul FLOP/s as a fraction of the BF16 peak (best-shape BF16 matmul):
-   * the per-architecture ceiling the serving GEMM efficiency (fitted.ts) is applied to. Source:
-   * "Maximum Achievable Matmul FLOPS comparison table", github.com/stas00/ml-engineering
-   * compute/accelerator/README.md (measured with its mamf-finder.py): A100 SXM 267.9/312 = 85.9%,
-   * H100 SXM 792.1/989 = 80.1% (CUDA 12.1). Parts without a row there say which row they borrow.
-   */
-  matmulEff: number;
-  computeCapability: number;
-  /** Per-GPU interconnect bandwidth between GPUs of one node, bytes/s (NVLink or PCIe). */
-  interconnectBps: number;
-  /** 'nvlink' or 'pcie': all-reduce latency differs by about an order of magnitude. */
-  interconnect: 'nvlink' | 'pcie';
-}
+import { GB, TB, type GpuSpec } from './gpu-spec.js';
+import { AMD_GPUS } from './data/gpus-amd.js';
+import { RECENT_NVIDIA_GPUS } from './data/gpus-nvidia-recent.js';
 
-const TB = 1e12;
-const GB = 1e9;
-
-export const GPUS: GpuSpec[] = [
+/** Ampere, Ada and Hopper parts and B200; the newer NVIDIA and the AMD parts are data files of their own. */
+const FIRST_GPUS: GpuSpec[] = [
   {
     name: 'H100 SXM 80GB',
     aliases: ['H100', 'H100-SXM', 'H100-80G', 'H100 SXM'],
@@ -129,7 +92,7 @@ export const GPUS: GpuSpec[] = [
     name: 'B200',
     aliases: ['B200', 'B200-SXM'],
     smiName: 'NVIDIA B200',
-    smiMatch: /B200/i,
+    smiMatch: /(^|[^G])B200/i,
     memMiB: 183359,
     memBwBps: 8 * TB,
     bf16Flops: 2250 * TB,
@@ -141,6 +104,8 @@ export const GPUS: GpuSpec[] = [
     interconnect: 'nvlink',
   },
 ];
+
+export const GPUS: GpuSpec[] = [...FIRST_GPUS, ...RECENT_NVIDIA_GPUS, ...AMD_GPUS];
 
 const norm = (s: string) => s.toLowerCase().replace(/[\s_-]+/g, '');
 
@@ -158,9 +123,12 @@ export function engineMemBytes(g: GpuSpec): number {
   return (g.cudaTotalMiB ?? g.memMiB) * 1024 * 1024;
 }
 
-/** FP8 tensor cores arrived with compute capability 8.9 (Ada) and 9.0 (Hopper). */
+/**
+ * FP8 tensor cores arrived with compute capability 8.9 (Ada) and 9.0 (Hopper); AMD's with gfx942
+ * (MI300, vLLM's rocm.py `supports_fp8`: gfx94, gfx95, gfx12), which have no compute capability.
+ */
 export function hasNativeFp8(g: GpuSpec): boolean {
-  return g.computeCapability >= 8.9 && g.fp8Flops > 0;
+  return (g.computeCapability === undefined || g.computeCapability >= 8.9) && g.fp8Flops > 0;
 }
 
 export function gpuNames(): string[] {

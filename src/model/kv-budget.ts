@@ -15,7 +15,8 @@
 // - TRT-LLM: kv_cache_free_gpu_memory_fraction of the memory left after weights and activations.
 import type { EngineName } from '../core/variant.js';
 import { ENGINE_BEHAVIOUR } from './engine-behaviour.js';
-import { engineMemBytes, type GpuSpec } from './gpus.js';
+import { engineMemBytes } from './gpus.js';
+import type { GpuSpec } from './gpu-spec.js';
 import type { ModelInfo } from './models.js';
 import { HARDWARE } from './efficiency.js';
 import { compareVersions, TARGET_VERSIONS } from './versions.js';

@@ -19,7 +19,7 @@
 // the 10 GiB floor, and EAGLE-family drafts reserve 4 * 1024 instead of 2 * 1024; the thresholds,
 // cuda_graph_max_bs and the other terms are unchanged.
 import type { SpeculativeKnob } from '../core/variant.js';
-import type { GpuSpec } from './gpus.js';
+import type { GpuSpec } from './gpu-spec.js';
 
 /** What the automatic fraction depends on besides the GPU (efficiency.ts defaultMemFraction). */
 export interface MemFractionContext {

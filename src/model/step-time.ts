@@ -99,7 +99,7 @@ export function stepTime(c: ServerConfig, b: StepBatch): StepTime {
   const gpuS = gemmS + attnS + commS + overheadS;
   let seconds = eff.overlap ? Math.max(gpuS, hostS) : gpuS + hostS;
   overheadS += eff.overlap ? Math.max(0, hostS - gpuS) : hostS;
-  const hopper = g.computeCapability >= 9 && g.computeCapability < 10;
+  const hopper = g.computeCapability !== undefined && g.computeCapability >= 9 && g.computeCapability < 10;
   if (b.prefillTokens > 0)
     seconds *= (be.prefillStepFactorOn !== 'hopper' || hopper ? be.prefillStepFactor : 1) * (c.corrections?.prefill ?? 1); // backend path x host correction
   if (c.knobs.torchCompile)

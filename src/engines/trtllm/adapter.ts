@@ -202,4 +202,8 @@ export const trtllm: EngineAdapter = {
   yamlFlag: '--extra_llm_api_options',
   multiNodeRanks: (argv, _k, l) => trtllmRanks(argv, l),
   cacheStage: trtllmCacheStage,
+  // CUDA only: no ROCm build exists. "TensorRT LLM supports the full spectrum of NVIDIA GPU
+  // architectures" (nvidia.github.io/TensorRT-LLM/supported-hardware.html); its overview: "inference
+  // performance ... on NVIDIA GPUs" (nvidia.github.io/TensorRT-LLM/overview.html).
+  gpuVendors: { vendors: ['nvidia'], source: 'it is CUDA-only (nvidia.github.io/TensorRT-LLM/supported-hardware.html)' },
 };

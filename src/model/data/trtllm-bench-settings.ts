@@ -17,7 +17,7 @@
 import { BUILTIN_CONFIGS, FP8_CHECKPOINTS } from '../model-configs.js';
 import { getModel } from '../models.js';
 import { paramCounts } from '../param-counts.js';
-import type { GpuSpec } from '../gpus.js';
+import type { GpuSpec } from '../gpu-spec.js';
 
 const GiB = 1024 ** 3;
 

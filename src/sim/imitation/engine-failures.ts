@@ -132,7 +132,7 @@ const textsOf = (engine: EngineName): FailureTexts => (isGpuEngine(engine) ? FAI
 export function fitFailure(engine: EngineName, cfg: ServerConfig, kind: string, _model: string, maxModelLen: number): StartFailure {
   const texts = textsOf(engine);
   if (kind === 'tp-mismatch') return texts.tpMismatch(cfg);
-  const cap = cfg.gpu.computeCapability.toFixed(1);
+  const cap = cfg.gpu.computeCapability?.toFixed(1) ?? '(none)';
   if (kind === 'no-fp8')
     return (
       texts.noFp8?.(cfg) ?? {

@@ -1,7 +1,7 @@
 // What a running simulated server knows about itself, shared by its life cycle (server.ts, which
 // changes it) and its HTTP routes (routes.ts, which read it): the sized variant, whether it has
 // finished "loading", and the wall-clock runner once it has.
-import type { GpuSpec } from '../../model/gpus.js';
+import type { GpuSpec } from '../../model/gpu-spec.js';
 import type { resolveServer } from '../../model/estimate.js';
 import type { SimArgs } from './args.js';
 import type { WallRunner } from '../scheduler/wall.js';

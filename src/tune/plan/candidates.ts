@@ -72,17 +72,23 @@ function batching(w: Variant): StageOut {
   return { candidates: c, notes: [] };
 }
 
-/** FlashAttention-3 kernels are built for Hopper (SM90) only (Dao-AILab/flash-attention README, "FlashAttention-3 ... H100/H800"). */
-const hopper = (cap: number | undefined) => cap === undefined || (cap >= 9 && cap < 10);
+/**
+ * FlashAttention-3 kernels are built for Hopper (SM90) only (Dao-AILab/flash-attention README,
+ * "FlashAttention-3 ... H100/H800"). An unknown compute capability is given the benefit of the
+ * doubt, an AMD host (no compute capability at all) is not Hopper.
+ */
+const hopper = (host: ExpandContext['host']) =>
+  host.vendor !== 'amd' && (host.computeCap === undefined || (host.computeCap >= 9 && host.computeCap < 10));
+const gpuText = (host: ExpandContext['host']) => (host.vendor === 'amd' ? `${host.gpuName} (AMD)` : String(host.computeCap));
 
 function attention(w: Variant, ctx: ExpandContext): StageOut {
   const notes: string[] = [];
   // An AMD host tries ROCm's own backends (the engine's ROCm rows), not the NVIDIA kernels.
   const amd = rocmAttentionBackends(w, ctx);
   let backends = (amd ?? ctx.deps.engineInfo(w.engine).attentionBackends).filter((b) => b !== w.knobs.attentionBackend);
-  if (!amd && getAdapter(w.engine).hopperOnlyBackends?.includes('fa3') && !hopper(ctx.host.computeCap) && backends.includes('fa3')) {
+  if (!amd && getAdapter(w.engine).hopperOnlyBackends?.includes('fa3') && !hopper(ctx.host) && backends.includes('fa3')) {
     backends = backends.filter((b) => b !== 'fa3');
-    notes.push(`fa3 is not tried: FlashAttention-3 runs on Hopper (compute capability 9.0) only, this GPU is ${ctx.host.computeCap}`);
+    notes.push(`fa3 is not tried: FlashAttention-3 runs on Hopper (compute capability 9.0) only, this GPU is ${gpuText(ctx.host)}`);
   }
   if (!backends.length) return { candidates: [], skipped: `${w.engine} offers no attention backend to choose`, notes };
   notes.push(...cacheOffBackendNotes(w, backends, ctx));

@@ -2,6 +2,7 @@
 // commands and supported knobs, the shared estimate for fit and preflight, and the simulator's
 // virtual clock for predictions.
 import { planningOf, servesGguf } from '../../engines/index.js';
+import { vendorPrune } from '../../engines/vendor-support.js';
 import type { Failure } from '../../core/events.js';
 import type { EngineName, Variant } from '../../core/variant.js';
 import { rowAt, supportedKnobs } from '../../engines/table.js';
@@ -35,8 +36,26 @@ export function planHost(host: HostInfo): PlanHost {
     ...(host.gpusPerNode && host.gpusPerNode < host.gpus.length ? { gpusPerNode: host.gpusPerNode } : {}),
     ...(host.driverVersion ? { driver: host.driverVersion } : {}),
     ...(host.cpu ? { cpu: { ...host.cpu } } : {}),
-    ...(hostVendor(host) ? { vendor: hostVendor(host) } : {}),
+    // The GPUs' maker: as detected, else the catalogue's (a simulated --gpu MI300X host is AMD's).
+    ...planVendor(host),
   };
+}
+
+/**
+ * A variant's preflight on this host: an engine that does not run on the host's GPU vendor
+ * (TensorRT-LLM on AMD) is pruned with the reason; an engine with its own planning has its own
+ * checks (llama.cpp: engines/llamacpp/preflight.ts); the GPU engines share preflight.ts's rules.
+ */
+function preflightOn(variant: Variant, host: HostInfo, model: ModelInfo | undefined): PreflightResult {
+  const failure = vendorPrune(variant.engine, planVendor(host).vendor);
+  if (failure) return { failure, warnings: [] };
+  return planningOf(variant.engine)?.preflight(variant, planHost(host)) ?? preflightVariant(variant, host, model);
+}
+
+function planVendor(host: HostInfo): Pick<PlanHost, 'vendor'> {
+  const g = host.gpus[0];
+  const vendor = hostVendor(host) ?? (g ? findGpu(g.name)?.vendor : undefined);
+  return vendor ? { vendor } : {};
 }
 
 /** Request lengths of a scenario for the virtual clock (deterministic; see scenarioRequests). */
@@ -113,9 +132,8 @@ export function realPlanDeps(config: SessionConfig, host: HostInfo, runDir: stri
       return { ...spec, env: engineEnv };
     },
     weights: (variant) => launchWeights(config, variant, 'plan'),
-    // An engine with its own planning has its own checks (llama.cpp: engines/llamacpp/preflight.ts); the GPU engines' rules do not apply to it.
-    preflight: (variant) =>
-      planningOf(variant.engine)?.preflight(variant, planHost(host)) ?? preflightVariant(variant, host, modelOf(variant.model)),
+    // First an engine off this host's GPU vendor, then an engine's own checks (llama.cpp) or the GPU engines' rules.
+    preflight: (variant) => preflightOn(variant, host, modelOf(variant.model)),
     fits(variant) {
       const m = modelOf(variant.model);
       if (!gpu || !m) return undefined;

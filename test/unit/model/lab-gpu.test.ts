@@ -8,7 +8,8 @@
 import { describe, expect, it } from 'vitest';
 import { HELD_OUT } from '../../../src/model/data/published.js';
 import { isNotAsPublished } from '../../../src/model/data/not-as-published.js';
-import { findGpu, type GpuSpec } from '../../../src/model/gpus.js';
+import { findGpu } from '../../../src/model/gpus.js';
+import type { GpuSpec } from '../../../src/model/gpu-spec.js';
 import { resolveOptions } from '../../../src/sim/scheduler/virtual.js';
 import type { PublishedResult } from '../../../src/model/data/published-result.js';
 
