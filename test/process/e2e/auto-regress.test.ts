@@ -1,7 +1,8 @@
 // Acceptance: a guard across workloads. On the simulated host, SERVELAB_SIM_FAULTS (its test hook)
-// makes the online-FP8 variant decode 0.6x the work for prompts over 1500 tokens and 1.6x for
+// makes the online-FP8 variant decode 0.6x the work for prompts over 1500 tokens and 2.5x for
 // those under: it wins the tuning workload (random 2000/100) clearly and loses ShareGPT-shaped
-// traffic to the baseline by about 20%. The FP8 KV cache variant decodes 0.8x the work everywhere:
+// traffic to the baseline by about 40% (at 1.6x it lost only 6% once the model's per-step host time
+// shrank, within the margin). The FP8 KV cache variant decodes 0.8x the work everywhere:
 // it gains on both, less than online FP8 on the tuning workload. A --margin of 10% stands for the
 // noise of a loaded 2-core host (the simulator's figures move by up to 8% between runs there).
 // Validation names the regression in the summary, the exit line, the profile and the report; with
@@ -22,7 +23,7 @@ afterAll(() => {
 });
 
 const FAULTS = {
-  SERVELAB_SIM_FAULTS: 'quantization=fp8:slow=0.6:prompt>1500,quantization=fp8:slow=1.6:prompt<1500,kv-cache-dtype=fp8:slow=0.8',
+  SERVELAB_SIM_FAULTS: 'quantization=fp8:slow=0.6:prompt>1500,quantization=fp8:slow=2.5:prompt<1500,kv-cache-dtype=fp8:slow=0.8',
 };
 
 async function session(extra: string[], runDir: string): Promise<CliRun> {
