@@ -61,13 +61,17 @@ function table(rows: Prediction[]): string {
 }
 
 /** The model's measured error for each engine at this concurrency (src/model/data/measured-error.ts), one line each. */
-function errorLines(rows: Prediction[]): string {
+function errorLines(rows: Prediction[], gpu: string): string {
   const pct = (x: number) => `${(x * 100).toFixed(0)}%`;
+  // Measured on H200s: on another part it says how the model does where it was checked, not here.
+  const spec = findGpu(gpu);
+  const elsewhere =
+    spec && !/^H(100|200)\b/.test(spec.name) ? ` (measured on H200, not on ${spec.name}: its error there is unmeasured)` : '';
   return rows
     .filter((r) => r.fits && r.measured_error)
     .map((r) => {
       const e = r.measured_error!;
-      return `Measured error of this model for ${r.engine} at ${e.label} (median |error| over ${e.rows} real H200 runs it was never fitted on): throughput per GPU ${pct(e.tputPerGpu)}, mean TPOT ${pct(e.tpot)}, mean TTFT ${pct(e.ttft)}\n`;
+      return `Measured error of this model for ${r.engine} at ${e.label} (median |error| over ${e.rows} real H200 runs it was never fitted on): throughput per GPU ${pct(e.tputPerGpu)}, mean TPOT ${pct(e.tpot)}, mean TTFT ${pct(e.ttft)}${elsewhere}\n`;
     })
     .join('');
 }
@@ -131,7 +135,7 @@ export default async function main(argv: string[]): Promise<number> {
   // The same workload on a real server, with vLLM's own client.
   const reproduce = `To measure it on a real server: ${benchCommand({ ...a.scenario, maxConcurrency: a.maxConcurrency ?? null }, a.model)}${a.requestRate ? ` --request-rate ${a.requestRate}` : ''}\n`;
   if (rows.length > 1) {
-    process.stdout.write(table(rows) + '\n' + errorLines(rows) + reproduce);
+    process.stdout.write(table(rows) + '\n' + errorLines(rows, a.gpu) + reproduce);
     return 0;
   }
   const r = rows[0]!;
@@ -148,7 +152,7 @@ export default async function main(argv: string[]): Promise<number> {
       metricPercentiles: [99],
     }) +
       '\n' +
-      errorLines(rows) +
+      errorLines(rows, a.gpu) +
       reproduce,
   );
   return 0;

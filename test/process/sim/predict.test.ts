@@ -135,6 +135,19 @@ describe('servelab predict', () => {
     expect(lines.map((l) => l.output_tokens)).toEqual(sharegptLike(20, 5).map((x) => x.outputLen));
   });
 
+  it('says its measured error where it was measured, and that another part is unmeasured', () => {
+    const h200 = cli('--model', 'Qwen/Qwen3-14B', '--engine', 'sglang', '--gpu', 'H200');
+    expect(h200.status, h200.stderr).toBe(0);
+    expect(h200.stdout).toMatch(
+      /^Measured error of this model for sglang at .* real H200 runs .*: throughput per GPU \d+%, mean TPOT \d+%, mean TTFT \d+%$/m,
+    );
+    const amd = cli('--model', 'Qwen/Qwen3-14B', '--engine', 'sglang', '--gpu', 'MI300X');
+    expect(amd.status, amd.stderr).toBe(0);
+    expect(amd.stdout).toMatch(
+      /^Measured error of this model for sglang .*\(measured on H200, not on MI300X 192GB: its error there is unmeasured\)$/m,
+    );
+  });
+
   it('caps --gpus as --auto and the workbench do (64), in their words', () => {
     expect(() => parsePredictArgs(['--model', 'Qwen/Qwen3-14B', '--gpus', '100'])).toThrow(
       "--gpus must be a whole number >= 1 and <= 64, got '100'",
