@@ -52,8 +52,9 @@ describe('servelab --auto --sim --scenario prefix:P/S/N/O', () => {
     const [hit, possible] = [Number(line![1]), Number(line![2])];
     // 4 prefixes of 512 tokens before 64-token suffixes: most of each prompt was sent before.
     expect(possible).toBeGreaterThan(50);
+    // The simulated cache hashes word blocks, the client counts the tokens resent: close, not equal.
     expect(hit).toBeGreaterThan(0);
-    expect(hit).toBeLessThanOrEqual(possible);
+    expect(Math.abs(hit - possible)).toBeLessThanOrEqual(15);
     const done = run.events.at(-1) as Extract<TuneEvent, { type: 'session-finished' }>;
     const r = loadProfile(done.profilePath!).stages[0]!.results.find((x) => x.variantId === 'vllm')!;
     expect(r.cache!.possibleReuse).toBeCloseTo(possible / 100, 2);

@@ -4,7 +4,8 @@
 // traffic to the baseline by about 40% (at 1.6x it lost only 6% once the model's per-step host time
 // shrank, within the margin). The FP8 KV cache variant decodes 0.8x the work everywhere:
 // it gains on both, less than online FP8 on the tuning workload. A --margin of 10% stands for the
-// noise of a loaded 2-core host (the simulator's figures move by up to 8% between runs there).
+// noise of a loaded 2-core host (the simulator's figures move by up to 8% between runs there); the
+// measured noise may widen it, so the text's margin is read, not fixed.
 // Validation names the regression in the summary, the exit line, the profile and the report; with
 // --no-regress the session keeps the other finalist, which regresses nowhere.
 import { readFileSync } from 'node:fs';
@@ -69,7 +70,7 @@ describe('servelab --auto --sim: a winner that loses ShareGPT', () => {
     expect(run.code, run.stderr.slice(-3000)).toBe(0);
     const out = run.stdout;
     expect(out).toMatch(/^Winner: vllm-quant-fp8/m);
-    const m = /^REGRESSION: regression vs the baseline on sharegpt-like (-[\d.]+)% \(beyond the 10% margin\)$/m.exec(out);
+    const m = /^REGRESSION: regression vs the baseline on sharegpt-like (-[\d.]+)% \(beyond the [\d.]+% margin\)$/m.exec(out);
     expect(m, out).not.toBeNull();
     expect(Number(m![1])).toBeLessThan(-10);
     // The tuning workload is no regression: the winner gains there.
@@ -82,7 +83,7 @@ describe('servelab --auto --sim: a winner that loses ShareGPT', () => {
     expect(row).toMatchObject({ regression: true, marginPct: 10 });
     expect(p.validation.find((r) => r.scenario === 'random-2000-100')!.regression).toBeUndefined();
     const report = readFileSync(path.replace(/\.json$/, '.md'), 'utf8');
-    expect(report).toMatch(/\*\*REGRESSION:\*\* regression vs the baseline on sharegpt-like -[\d.]+% \(beyond the 10% margin\)\./);
+    expect(report).toMatch(/\*\*REGRESSION:\*\* regression vs the baseline on sharegpt-like -[\d.]+% \(beyond the [\d.]+% margin\)\./);
   }, 180_000);
 
   it('--no-regress keeps the other finalist', async () => {
@@ -90,7 +91,7 @@ describe('servelab --auto --sim: a winner that loses ShareGPT', () => {
     expect(run.code, run.stderr.slice(-3000)).toBe(0);
     const out = run.stdout;
     expect(out).toMatch(
-      /--no-regress: vllm-quant-fp8 regresses \(regression vs the baseline on sharegpt-like -[\d.]+% \(beyond the 10% margin\)\); kept vllm-kv-fp8, the best finalist that regresses on no workload/,
+      /--no-regress: vllm-quant-fp8 regresses \(regression vs the baseline on sharegpt-like -[\d.]+% \(beyond the [\d.]+% margin\)\); kept vllm-kv-fp8, the best finalist that regresses on no workload/,
     );
     expect(out).toMatch(/^Winner: vllm-kv-fp8/m);
     expect(out).not.toMatch(/^REGRESSION:/m);
