@@ -1,5 +1,5 @@
 // The GPU catalogue's record: the datasheet figures the estimate needs for one part, below the
-// catalogue's files (gpus.ts, data/gpus-*.ts) so that each can hold its rows without a cycle.
+// catalogue's files (gpus.ts, gpus-*.ts) so that each can hold its rows without a cycle.
 import type { GpuVendor } from '../core/gpu-vendor.js';
 
 export interface GpuSpec {

@@ -3,8 +3,8 @@
 // (nvidia-smi memory.total; amd-smi's VRAM size). Each part says where its figures were read.
 
 import { GB, TB, type GpuSpec } from './gpu-spec.js';
-import { AMD_GPUS } from './data/gpus-amd.js';
-import { RECENT_NVIDIA_GPUS } from './data/gpus-nvidia-recent.js';
+import { AMD_GPUS } from './gpus-amd.js';
+import { RECENT_NVIDIA_GPUS } from './gpus-nvidia-recent.js';
 
 /** Ampere, Ada and Hopper parts and B200; the newer NVIDIA and the AMD parts are data files of their own. */
 const FIRST_GPUS: GpuSpec[] = [

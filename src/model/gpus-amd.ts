@@ -1,7 +1,7 @@
 // AMD Instinct parts (MI300X, MI325X, MI355X), one row each with the datasheet it was read from:
 // rows of the GPU catalogue (gpus.ts). They have no CUDA compute capability; gfxArch and fp8Format
 // say what the FP8 and attention rules need.
-import { GB, TB, type GpuSpec } from '../gpu-spec.js';
+import { GB, TB, type GpuSpec } from './gpu-spec.js';
 
 export const AMD_GPUS: GpuSpec[] = [
   // --- AMD Instinct. Compute and memory from AMD's product pages as tabulated in stas00/ml-engineering

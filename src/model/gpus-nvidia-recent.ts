@@ -1,6 +1,6 @@
 // The NVIDIA parts users asked for this year (B300, GB200, RTX PRO 6000 Blackwell, L4, H20), one row
 // each with the datasheet it was read from: rows of the GPU catalogue (gpus.ts).
-import { GB, TB, type GpuSpec } from '../gpu-spec.js';
+import { GB, TB, type GpuSpec } from './gpu-spec.js';
 
 export const RECENT_NVIDIA_GPUS: GpuSpec[] = [
   // --- This year's NVIDIA parts. Compute (dense, no sparsity) and HBM figures as tabulated from the
