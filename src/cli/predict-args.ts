@@ -1,10 +1,11 @@
 // `servelab predict` flags: the workload flags of `--auto` and `--engine-version` are read here;
-// every knob flag goes through sim-serve's own parser (src/sim/server/args.ts), so both commands accept
+// every knob flag goes through sim-serve's own parser (src/cli/sim-serve-args.ts), so both commands accept
 // the same spellings. Errors are one line (the caller exits 2).
 import { GPU_ENGINES, type EngineName, type Knobs } from '../core/variant.js';
 import { UserError } from '../core/errors.js';
 import { parseNumberArg, optionalNumberArg } from '../core/number-arg.js';
-import { parseSimArgs, SimArgsError } from '../sim/server/args.js';
+import { parseSimArgs } from './sim-serve-args.js';
+import { SimArgsError } from '../sim/server/sim-args.js';
 import { findGpu, gpuNames } from '../model/gpus.js';
 import { builtinModelIds, getModel } from '../model/models.js';
 import { RULES } from '../tune/config/rules.js';

@@ -3,7 +3,8 @@
 // With SGLang's multi-node flags (--nnodes, --node-rank, --dist-init-addr; src/sim/multinode/multinode.ts)
 // it is one node of a multi-node engine: ranks > 0 join the head and serve nothing, or fail with
 // the engine's own text when the head cannot be reached; the head serves for the whole group.
-import { parseSimArgs, SimArgsError, SIM_USAGE, wantsHelp, type SimArgs } from '../sim/server/args.js';
+import { parseSimArgs, wantsHelp } from '../cli/sim-serve-args.js';
+import { SimArgsError, SIM_USAGE, type SimArgs } from '../sim/server/sim-args.js';
 import { startSimServer } from '../sim/server/server.js';
 import { groupGpus, splitMultinodeArgs } from '../sim/multinode/multinode.js';
 import { joinRanks } from '../sim/multinode/multinode-rank.js';

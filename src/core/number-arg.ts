@@ -1,7 +1,7 @@
 // The one check for a number the user types: a flag value (--margin 2), a saved setting
 // (servelab config set margin 2) or a workbench form field. Bad input is a UserError (exit 2) that
 // says what to type, in one wording everywhere: "<name> must be a whole number >= 1, got '0'".
-// (sim-serve's own parser, src/sim/server/args.ts, keeps Python argparse's wording on purpose.)
+// (sim-serve's own parser, src/cli/sim-serve-args.ts, keeps Python argparse's wording on purpose.)
 import { UserError } from './errors.js';
 
 export interface NumberRange {

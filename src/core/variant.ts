@@ -9,6 +9,14 @@ export type GpuEngineName = (typeof GPU_ENGINES)[number];
 export const ENGINES = [...GPU_ENGINES, 'llamacpp'] as const;
 export type EngineName = (typeof ENGINES)[number];
 
+/** Each engine's name as users read it: one owner for every view, message and export. */
+export const ENGINE_LABEL: Readonly<Record<EngineName, string>> = {
+  vllm: 'vLLM',
+  sglang: 'SGLang',
+  trtllm: 'TensorRT-LLM',
+  llamacpp: 'llama.cpp',
+};
+
 export function isGpuEngine(e: EngineName): e is GpuEngineName {
   return (GPU_ENGINES as readonly string[]).includes(e);
 }

@@ -1,11 +1,11 @@
 // docs/engines.md, generated from the knob tables, the known versions, the reference flag lists
 // and the failure corpus (scripts/docs-engines.ts writes it; a test checks the committed copy).
 import { readdirSync, readFileSync } from 'node:fs';
-import { ENGINES } from '../core/variant.js';
+import { ENGINE_LABEL, ENGINES } from '../core/variant.js';
 import { CORPUS } from './corpus.js';
 import { FAILURE_RULES } from './failure-rules.js';
 import { NEUTRAL_KNOBS } from './data/knobs.js';
-import { ENGINE_LABEL, ENGINE_ROWS, rowsAt } from './table.js';
+import { engineRows, rowsAt } from './table.js';
 import type { KnobRow } from './data/knob-row.js';
 import { KNOWN_VERSIONS } from './data/versions.js';
 
@@ -30,18 +30,18 @@ function engineSection(engine: (typeof ENGINES)[number]): string[] {
   out.push('Known releases (an installed version without its own table uses the nearest older one, and the plan says so):', '');
   for (const k of KNOWN_VERSIONS[engine]) {
     out.push(
-      `- **${k.version}**: ${k.source}${k.readAt ? `. *Read at ${k.readAt}: not every fact could be read at this release, so servelab reads the installed engine's own help before launching (src/engines/help-check.ts).*` : ''}`,
+      `- **${k.version}**: ${k.source}${k.readAt ? `. *Read at ${k.readAt}: not every fact could be read at this release, so servelab reads the installed engine's own help before launching (src/engines/kit/help-check.ts).*` : ''}`,
     );
   }
   out.push('', ...changedSince(engine));
   out.push('', '| knob | via | spelling | values (neutral→engine) | holds for | source | note |', '|---|---|---|---|---|---|---|');
-  for (const r of ENGINE_ROWS[engine]) {
+  for (const r of engineRows(engine)) {
     out.push(
       `| \`${r.knob}\` | ${r.via} | \`${cell(r.name)}\` | ${cell(values(r))} | ${range(r)} | ${cell(r.source)} | ${cell(r.note ?? '')} |`,
     );
   }
   const versions = KNOWN_VERSIONS[engine].map((k) => k.version);
-  const knobs = [...new Set(ENGINE_ROWS[engine].map((r) => r.knob))];
+  const knobs = [...new Set(engineRows(engine).map((r) => r.knob))];
   out.push('', 'Spelling by release:', '', `| knob | ${versions.join(' | ')} |`, `|---|${versions.map(() => '---|').join('')}`);
   for (const knob of knobs) {
     const at = versions.map((v) => {
@@ -67,7 +67,7 @@ function changedSince(engine: (typeof ENGINES)[number]): string[] {
   const known = KNOWN_VERSIONS[engine];
   const [from, to] = [known[0]!.version, known.at(-1)!.version];
   if (from === to) return [];
-  const knobs = [...new Set(ENGINE_ROWS[engine].map((r) => r.knob))];
+  const knobs = [...new Set(engineRows(engine).map((r) => r.knob))];
   const lines = knobs.flatMap((knob) => {
     const a = rowsAt(engine, from).find((r) => r.knob === knob);
     const b = rowsAt(engine, to).find((r) => r.knob === knob);
@@ -139,7 +139,7 @@ export function renderEnginesDocs(flagsDir: string): Record<string, string> {
     "or its table was read at neighbouring releases (marked below), servelab runs the engine's own help once per",
     'session before launching anything (`vllm serve --help=all`, `python3 -m sglang.launch_server --help`,',
     '`trtllm-serve serve --help`), keeps it in the run folder (`engine-help/`), and refuses, with one line naming',
-    'the flag and the release, every planned command with a flag that help does not list (src/engines/help-check.ts).',
+    'the flag and the release, every planned command with a flag that help does not list (src/engines/kit/help-check.ts).',
     'On the simulated host `--engine-version vllm=0.33.0` rehearses a release: its spellings and start-up lines.',
     '',
   ];

@@ -7,8 +7,8 @@ import { llamacpp } from './llamacpp/adapter.js';
 import { sglang } from './sglang/adapter.js';
 import { sim } from './sim/adapter.js';
 import { trtllm } from './trtllm/adapter.js';
-import type { EngineAdapter, LaunchContext } from './types.js';
-import type { EnginePlanning } from './plan-types.js';
+import type { EngineAdapter, LaunchContext } from './kit/types.js';
+import type { EnginePlanning } from './kit/plan-types.js';
 import { vllm } from './vllm/adapter.js';
 import type { LaunchSpec } from '../host/launch-spec.js';
 

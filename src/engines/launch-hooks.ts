@@ -2,7 +2,7 @@
 // below engines and never imports them): the failure rules and the docker image check.
 import type { Failure } from '../core/events.js';
 import type { ExitInfo } from '../host/launch-spec.js';
-import { assertImageExists } from './detect.js';
+import { assertImageExists } from './kit/detect.js';
 import { classifyFromLog } from './failures.js';
 
 export interface EngineLaunchHooks {

@@ -5,14 +5,13 @@
 //   preflight(variant, host, model?) -> { ok, pruned?: Failure (kind 'pruned'), rule?, warnings }
 //   PREFLIGHT_RULES: the rules, in order; the first pruning rule wins, all warnings are kept.
 import type { Failure } from '../core/events.js';
-import type { EngineName, KnobName, Knobs, Variant } from '../core/variant.js';
+import { ENGINE_LABEL, type EngineName, type KnobName, type Knobs, type Variant } from '../core/variant.js';
 import type { GpuInfo, HostInfo } from '../host/gpus.js';
 import { fits } from '../model/estimate.js';
 import { gpusHeld, headsDivideTp, resolveParallel } from '../model/layout.js';
 import { findGpu } from '../model/gpus.js';
 import type { ModelInfo } from '../model/models.js';
-import { ENGINE_LABEL } from './table.js';
-import { shortGpuName } from './failure-rules.js';
+import { shortGpuName } from './kit/failure-rules.js';
 import { supportedKnobs } from './table.js';
 import { resolveVersion } from './data/versions.js';
 

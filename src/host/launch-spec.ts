@@ -1,6 +1,6 @@
 // What the host launches and what it reports back: the launch spec (built by an engine adapter,
 // launched by host/process.ts) and a process's exit. Host owns these types so that it never
-// depends on the engines; engines/types.ts and engines/failures.ts re-export them.
+// depends on the engines; engines/kit/types.ts and engines/failures.ts re-export them.
 import type { EngineName } from '../core/variant.js';
 
 export interface ExitInfo {

@@ -1,5 +1,5 @@
 // The neutral knobs themselves: their value type, sim-serve's flag for each, and what they mean.
-// The profile schema (src/profiles/schema/profile.ts) and sim-serve's parser (src/sim/server/args.ts) are built
+// The profile schema (src/profiles/schema/profile.ts) and sim-serve's parser (src/cli/sim-serve-args.ts) are built
 // from this list; each engine's spelling is in its own table (vllm/knobs.ts, ...). A new knob is
 // one row here plus one row per engine that can express it.
 import type { KnobName } from '../../core/variant.js';

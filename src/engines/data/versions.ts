@@ -12,7 +12,7 @@ export interface KnownVersion {
   /**
    * Set when some of the table's facts could not be read at this very release (no stored source
    * or versioned page for it): what they were read at instead. Such a table is used, and the
-   * installed engine's own help is checked before launching (src/engines/help-check.ts).
+   * installed engine's own help is checked before launching (src/engines/kit/help-check.ts).
    */
   readAt?: string;
 }

@@ -5,18 +5,19 @@
 // model"}} until the model is loaded and 200 {"status":"ok"} after (tools/server/server-http.cpp).
 import { llamacppCacheStage } from './cache-stage.js';
 import { UserError } from '../../core/errors.js';
-import type { Variant } from '../../core/variant.js';
-import { baseEnv, engineHost, finishSpec, flag } from '../argv.js';
-import { ENGINE_LABEL, engineValue, mustRow, supportedKnobs } from '../table.js';
+import { ENGINE_LABEL, type Variant } from '../../core/variant.js';
+import { baseEnv, engineHost, finishSpec, flag } from '../kit/argv.js';
+import { LLAMACPP_TABLE } from './knobs.js';
 
 import { resolveVersion } from '../data/versions.js';
-import { amxRepackCrash } from './failure-rules.js';
+import { amxRepackCrash, LLAMACPP_RULES } from './failure-rules.js';
+import { SHARED_FAILURE_RULES } from '../kit/failure-rules.js';
 import { buildLlamaCpp } from '../../host/llamacpp-build.js';
-import { classifyFromLog } from '../failures.js';
+import { classifyWith } from '../kit/classify.js';
 import { detectLlamaCpp, findLlamaServer } from './detect.js';
-import { parsePrometheus, pickMetrics } from '../metrics.js';
+import { parsePrometheus, pickMetrics } from '../kit/metrics.js';
 import { LLAMACPP_PLANNING } from './planning.js';
-import type { EngineAdapter, LaunchContext } from '../types.js';
+import type { EngineAdapter, LaunchContext } from '../kit/types.js';
 import type { LaunchSpec } from '../../host/launch-spec.js';
 
 /** Knobs whose value passes through as `flag value` (or maps through the row's values). */
@@ -46,7 +47,7 @@ function contextFlag(k: Variant['knobs']): number | undefined {
 }
 
 function speculativeArgs(spec: NonNullable<Variant['knobs']['speculative']>, version: string): string[] {
-  const row = (knob: string) => mustRow('llamacpp', knob, version);
+  const row = (knob: string) => LLAMACPP_TABLE.mustRow(knob, version);
   const method = row('speculative.method');
   if (!method.values![spec.method]) {
     throw new UserError(
@@ -67,7 +68,7 @@ function speculativeArgs(spec: NonNullable<Variant['knobs']['speculative']>, ver
 export function llamacppArgv(variant: Variant, ctx: LaunchContext): string[] {
   const k = variant.knobs;
   const version = resolveVersion('llamacpp', variant.engineVersion).table;
-  const row = (knob: string) => mustRow('llamacpp', knob, version);
+  const row = (knob: string) => LLAMACPP_TABLE.mustRow(knob, version);
   const argv = ['llama-server', row('plumbing.model').name, variant.model, row('plumbing.alias').name, variant.model];
   flag(argv, '--host', engineHost(ctx));
   flag(argv, '--port', ctx.port);
@@ -75,13 +76,13 @@ export function llamacppArgv(variant: Variant, ctx: LaunchContext): string[] {
   flag(argv, row('ctxSize').name, contextFlag(k));
   for (const knob of PLAIN) {
     const v = k[knob];
-    if (v !== undefined) flag(argv, row(knob).name, typeof v === 'string' ? engineValue('llamacpp', row(knob), v, version) : v);
+    if (v !== undefined) flag(argv, row(knob).name, typeof v === 'string' ? LLAMACPP_TABLE.engineValue(row(knob), v, version) : v);
   }
   for (const knob of SWITCHES) if (k[knob] !== undefined) argv.push(row(knob).values![String(k[knob])]!);
   if (k.kvCacheDtype && k.kvCacheDtype !== 'auto')
-    flag(argv, row('kvCacheDtype').name, engineValue('llamacpp', row('kvCacheDtype'), k.kvCacheDtype, version));
+    flag(argv, row('kvCacheDtype').name, LLAMACPP_TABLE.engineValue(row('kvCacheDtype'), k.kvCacheDtype, version));
   const v = k.vCacheDtype ?? (k.kvCacheDtype !== 'auto' ? k.kvCacheDtype : undefined);
-  if (v) flag(argv, row('vCacheDtype').name, engineValue('llamacpp', row('vCacheDtype'), v, version));
+  if (v) flag(argv, row('vCacheDtype').name, LLAMACPP_TABLE.engineValue(row('vCacheDtype'), v, version));
   if (k.fit !== undefined) flag(argv, row('fit').name, row('fit').values![String(k.fit)]);
   if (k.speculative) argv.push(...speculativeArgs(k.speculative, version));
   if (k.extraArgs?.length) argv.push(...k.extraArgs);
@@ -96,7 +97,10 @@ export function llamacppRates(text: string): { promptTokPerS?: number; genTokPer
   return { ...(prompt !== undefined ? { promptTokPerS: prompt } : {}), ...(gen !== undefined ? { genTokPerS: gen } : {}) };
 }
 
-export const LLAMACPP_SUPPORTS = supportedKnobs('llamacpp');
+/** llama.cpp's own texts first (no other engine prints them), then the shared rules. */
+const LLAMACPP_FAILURE_RULES = [...LLAMACPP_RULES, ...SHARED_FAILURE_RULES];
+
+export const LLAMACPP_SUPPORTS = LLAMACPP_TABLE.supportedKnobs();
 
 export const llamacpp: EngineAdapter = {
   name: 'llamacpp',
@@ -129,7 +133,7 @@ export const llamacpp: EngineAdapter = {
   },
   // A log text names the cause first; a bare SIGSEGV on an AMX repack launch is llama.cpp#20824.
   classifyFailure: (lines, exit, ctx = {}) => {
-    const f = classifyFromLog('llamacpp', lines, exit, ctx);
+    const f = classifyWith(LLAMACPP_FAILURE_RULES, 'llamacpp', lines, exit, ctx);
     return f.kind === 'crash' ? (amxRepackCrash(lines, exit, ctx) ?? f) : f;
   },
   // No KV-usage gauge at 80fb11a (to_metrics lists none); running = slots processing, waiting = deferred.

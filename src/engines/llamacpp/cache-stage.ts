@@ -3,7 +3,7 @@
 // (--cache-reuse, default 0 = off), the RAM prompt cache off or unbounded (-cram, default 8192 MiB),
 // slot choice by prompt similarity off or stricter (-sps, default 0.10), and one KV buffer for all
 // slots against one per slot (-kvu / -no-kvu; unified is the default only when -np is auto).
-import type { CacheCandidate, CacheStageInput, CacheStageOut } from '../cache-stage-types.js';
+import type { CacheCandidate, CacheStageInput, CacheStageOut } from '../kit/cache-stage-types.js';
 
 /** The smallest chunk --cache-reuse shifts into place: a few blocks, far above a chance match of a few tokens. */
 const CACHE_REUSE_CHUNK = 256;

@@ -14,7 +14,7 @@ import { findLlamaCppBuild, LLAMACPP_COMMIT } from '../../host/llamacpp-build.js
 import type { LlamaBackend } from '../../host/llamacpp-backend.js';
 import { devicesText, listDevices } from './devices.js';
 import { resolveVersion } from '../data/versions.js';
-import type { EngineInfo } from '../types.js';
+import type { EngineInfo } from '../kit/types.js';
 
 export interface LlamaServerFound {
   path: string;

@@ -3,8 +3,8 @@
 // command that produced it. Listed first in FAILURE_RULES: no other engine prints these texts.
 import type { Failure } from '../../core/events.js';
 import type { ExitInfo } from '../../host/launch-spec.js';
-import type { FailureRule } from '../failure-rule.js';
-import type { FailureContext } from '../types.js';
+import type { FailureRule } from '../kit/failure-rule.js';
+import type { FailureContext } from '../kit/types.js';
 
 const LL = ['llamacpp', 'sim'] as const;
 

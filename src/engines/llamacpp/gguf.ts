@@ -7,7 +7,7 @@ import { existsSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { GGML_TYPES, ggmlTypeName, plain, tensorBytes } from '../../gguf/format.js';
 import { readGgufHeader } from '../../gguf/read.js';
-import type { PlanSession } from '../plan-types.js';
+import type { PlanSession } from '../kit/plan-types.js';
 
 export interface GgufFacts {
   file: string;

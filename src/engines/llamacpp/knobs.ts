@@ -2,6 +2,7 @@
 // 0.4.0-dev, commit 80fb11a (the source bundled in node-llama-cpp 3.21.1): tools/server/README.md,
 // generated from common/arg.cpp, which holds each flag's add_opt. Defaults are quoted from the
 // README's table. Rendered in docs/engines.md.
+import { knobTable } from '../kit/knob-table.js';
 import type { KnobRow } from '../data/knob-row.js';
 
 const R = 'tools/server/README.md@80fb11a (from common/arg.cpp)';
@@ -196,3 +197,6 @@ export const LLAMACPP_ROWS: readonly KnobRow[] = [
     source: `llama-server --help at 80fb11a: "-sps, --slot-prompt-similarity SIMILARITY  how much the prompt of a request must match the prompt of a slot in order to use that slot (default: 0.10, 0.0 = disabled)"`,
   },
 ];
+
+/** The table's questions (kit/knob-table.ts) asked of these rows. */
+export const LLAMACPP_TABLE = knobTable('llamacpp', LLAMACPP_ROWS);

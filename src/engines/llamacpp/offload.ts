@@ -13,8 +13,8 @@
 // n_layer + 1), so -ngl auto with -fit off is all of them. With -fit on llama-server places what
 // fits itself, so only a variant that pins the layers (-fit off) is counted against the GPUs.
 import type { Variant } from '../../core/variant.js';
-import { rowAt } from '../table.js';
-import type { Candidate, EngineStageContext, PlanHost, PreflightResult } from '../plan-types.js';
+import { LLAMACPP_TABLE } from './knobs.js';
+import type { Candidate, EngineStageContext, PlanHost, PreflightResult } from '../kit/plan-types.js';
 import { ggufFacts, kvBytesPerToken, type GgufFacts } from './gguf.js';
 
 const MiB = 2 ** 20;
@@ -119,7 +119,7 @@ export function offloadCandidates(
     }
   }
   if (host.gpuCount > 1) {
-    for (const m of rowAt('llamacpp', 'splitMode')?.candidates ?? [])
+    for (const m of LLAMACPP_TABLE.rowAt('splitMode')?.candidates ?? [])
       if (m !== (k.splitMode ?? 'layer')) c.push({ knobs: { splitMode: m }, change: `split=${m}`, needs: ['splitMode'] });
     if (k.splitMode !== 'none')
       for (const [ts, what] of splits(host.gpuCount))

@@ -2,7 +2,7 @@
 // stages (stages.ts), its preflight rules (preflight.ts), the GGUF files a session serves and the
 // ones llama-quantize makes before their launch (gguf.ts, quantize.ts), and the host condition
 // every launch carries (hostQuirks: --no-repack on an AMX CPU).
-import type { EnginePlanning } from '../plan-types.js';
+import type { EnginePlanning } from '../kit/plan-types.js';
 import { amxRepackedType, ggufLabel, hostQuirks, NO_REPACK_NOTE, sessionGgufs } from './gguf.js';
 import { llamacppPreflight } from './preflight.js';
 import { ensureGguf } from './quantize.js';

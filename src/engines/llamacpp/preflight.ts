@@ -11,7 +11,7 @@
 //   llama-server fits what it can to the GPUs and keeps the rest in host memory.
 import type { Variant } from '../../core/variant.js';
 import { ggufFacts, kvBytesPerToken, type GgufFacts } from './gguf.js';
-import type { PlanHost, PreflightResult } from '../plan-types.js';
+import type { PlanHost, PreflightResult } from '../kit/plan-types.js';
 import { gpuMemoryCheck } from './offload.js';
 
 const GiB = 2 ** 30;

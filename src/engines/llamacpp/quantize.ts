@@ -13,7 +13,7 @@ import type { Variant } from '../../core/variant.js';
 import { findOnPath } from '../../core/which.js';
 import { findLlamaServer } from './detect.js';
 import { llamaCppPaths } from '../../host/llamacpp-build.js';
-import type { LlamaCppConfig } from '../plan-types.js';
+import type { LlamaCppConfig } from '../kit/plan-types.js';
 import { quantizedGgufs } from './gguf.js';
 
 /** llama-quantize beside the server, on PATH, or in servelab's build; undefined when none. */

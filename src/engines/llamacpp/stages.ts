@@ -6,8 +6,8 @@
 // llama.cpp's, and llama.cpp's are not theirs: such a stage is skipped with the reason.
 import { basename } from 'node:path';
 import type { Variant } from '../../core/variant.js';
-import { rowAt } from '../table.js';
-import type { Candidate, EngineStageContext as ExpandContext, StageOut } from '../plan-types.js';
+import { LLAMACPP_TABLE } from './knobs.js';
+import type { Candidate, EngineStageContext as ExpandContext, StageOut } from '../kit/plan-types.js';
 import { ggufFacts, ggufLabel, quantizedGgufs } from './gguf.js';
 import { offloadCandidates } from './offload.js';
 import { llamaContext } from './preflight.js';
@@ -109,7 +109,7 @@ function kvCache(w: Variant): StageOut {
   const k = w.knobs;
   const fa = k.flashAttn ?? 'auto';
   const c: Candidate[] = [];
-  for (const v of rowAt('llamacpp', 'flashAttn')?.candidates ?? ['on', 'off'])
+  for (const v of LLAMACPP_TABLE.rowAt('flashAttn')?.candidates ?? ['on', 'off'])
     if (v !== fa) c.push({ knobs: { flashAttn: v }, change: `fa=${v}`, needs: ['flashAttn'] });
   for (const t of KV_TYPES) if (t !== k.kvCacheDtype) c.push({ knobs: { kvCacheDtype: t }, change: `kv=${t}`, needs: ['kvCacheDtype'] });
   // The same cache with flash attention off cannot start (preflight says why): shown, not launched.

@@ -3,19 +3,20 @@
 import { SGLANG_ROCM } from './rocm-stage.js';
 import { sglangCacheStage } from './cache-stage.js';
 import { UserError } from '../../core/errors.js';
-import type { SpeculativeKnob, Variant } from '../../core/variant.js';
-import { baseEnv, engineHost, finishSpec, flag } from '../argv.js';
-import { ENGINE_LABEL, engineValue, mustRow, rowsAt, supportedKnobs } from '../table.js';
+import { ENGINE_LABEL, type SpeculativeKnob, type Variant } from '../../core/variant.js';
+import { baseEnv, engineHost, finishSpec, flag } from '../kit/argv.js';
+import { SGLANG_TABLE } from './knobs.js';
 import { sglangRanks } from '../../host/slurm/index.js';
 import { resolveVersion } from '../data/versions.js';
-import { classifyFromLog } from '../failures.js';
-import { pickMetrics } from '../metrics.js';
-import { detectEngine } from '../detect.js';
-import type { EngineAdapter, LaunchContext } from '../types.js';
+import { classifyWith } from '../kit/classify.js';
+import { SHARED_FAILURE_RULES } from '../kit/failure-rules.js';
+import { pickMetrics } from '../kit/metrics.js';
+import { detectGpuEngine } from '../kit/detect.js';
+import type { EngineAdapter, LaunchContext } from '../kit/types.js';
 import type { LaunchSpec } from '../../host/launch-spec.js';
 
 /** Backends SGLang runs only for prefill (given as --prefill-attention-backend). */
-const PREFILL_ONLY: Readonly<Record<string, string>> = mustRow('sglang', 'attentionBackend.prefill').values!;
+const PREFILL_ONLY: Readonly<Record<string, string>> = SGLANG_TABLE.mustRow('attentionBackend.prefill').values!;
 
 /**
  * DP-attention: the ports SGLang binds above the server port (PortArgs.init_new: ZMQ_TCP_PORT_DELTA
@@ -67,11 +68,11 @@ export function sglangSpecNumbers(s: SpeculativeKnob): { numSteps?: number; topk
 
 function attentionFlags(argv: string[], backend: string, version: string): void {
   if (PREFILL_ONLY[backend]) {
-    flag(argv, mustRow('sglang', 'attentionBackend.prefill', version).name, PREFILL_ONLY[backend]);
+    flag(argv, SGLANG_TABLE.mustRow('attentionBackend.prefill', version).name, PREFILL_ONLY[backend]);
     return;
   }
-  const r = mustRow('sglang', 'attentionBackend', version);
-  flag(argv, r.name, engineValue('sglang', r, backend, version));
+  const r = SGLANG_TABLE.mustRow('attentionBackend', version);
+  flag(argv, r.name, SGLANG_TABLE.engineValue(r, backend, version));
 }
 
 const PLAIN = ['quantization', 'maxBatchedTokens', 'maxRunningSeqs', 'memFraction'] as const;
@@ -79,14 +80,14 @@ const PLAIN = ['quantization', 'maxBatchedTokens', 'maxRunningSeqs', 'memFractio
 export function sglangEngineArgv(variant: Variant, ctx: LaunchContext): { argv: string[]; env: Record<string, string> } {
   const k = variant.knobs;
   const version = resolveVersion('sglang', variant.engineVersion).table;
-  const row = (knob: string) => mustRow('sglang', knob, version);
+  const row = (knob: string) => SGLANG_TABLE.mustRow(knob, version);
   const argv = ['python3', '-m', 'sglang.launch_server', '--model-path', variant.model];
   flag(argv, '--host', engineHost(ctx));
   flag(argv, '--port', ctx.port);
   for (const knob of ['tp', 'pp', 'dp', 'ep'] as const) if ((k[knob] ?? 1) > 1) flag(argv, row(knob).name, k[knob]);
   flag(argv, row('dpAttention').name, k.dpAttention === true);
   if (k.kvCacheDtype && k.kvCacheDtype !== 'auto')
-    flag(argv, row('kvCacheDtype').name, engineValue('sglang', row('kvCacheDtype'), k.kvCacheDtype, version));
+    flag(argv, row('kvCacheDtype').name, SGLANG_TABLE.engineValue(row('kvCacheDtype'), k.kvCacheDtype, version));
   for (const knob of PLAIN) flag(argv, row(knob).name, k[knob]);
   if (k.attentionBackend) attentionFlags(argv, k.attentionBackend, version);
   flag(argv, row('torchCompile').name, k.torchCompile === true);
@@ -94,7 +95,7 @@ export function sglangEngineArgv(variant: Variant, ctx: LaunchContext): { argv: 
   if (k.speculative) {
     const s = k.speculative;
     const n = sglangSpecNumbers(s);
-    flag(argv, row('speculative.method').name, engineValue('sglang', row('speculative.method'), s.method, version));
+    flag(argv, row('speculative.method').name, SGLANG_TABLE.engineValue(row('speculative.method'), s.method, version));
     flag(argv, row('speculative.draftModel').name, s.draftModel);
     flag(argv, row('speculative.numSteps').name, n.numSteps);
     flag(argv, row('speculative.topk').name, n.topk);
@@ -111,22 +112,22 @@ export function sglangEngineArgv(variant: Variant, ctx: LaunchContext): { argv: 
 
 /** The radix cache's flags (the cache stage): off, the admission order, the hierarchical (host-memory) tier. */
 function sglangCacheArgs(k: Variant['knobs'], version: string): string[] {
-  const row = (knob: string) => mustRow('sglang', knob, version);
+  const row = (knob: string) => SGLANG_TABLE.mustRow(knob, version);
   const out: string[] = [];
   flag(out, row('prefixCaching').name, k.prefixCaching === false);
   if (k.schedulePolicy !== undefined)
-    flag(out, row('schedulePolicy').name, engineValue('sglang', row('schedulePolicy'), k.schedulePolicy, version));
+    flag(out, row('schedulePolicy').name, SGLANG_TABLE.engineValue(row('schedulePolicy'), k.schedulePolicy, version));
   if (k.kvOffloadGiB !== undefined && k.kvOffloadGiB > 0)
     out.push(row('kvOffloadGiB.enable').name, row('kvOffloadGiB').name, String(Math.ceil(k.kvOffloadGiB)));
   return out;
 }
 
-export const SGLANG_SUPPORTS = supportedKnobs('sglang');
+export const SGLANG_SUPPORTS = SGLANG_TABLE.supportedKnobs();
 
 export const sglang: EngineAdapter = {
   name: 'sglang',
   supports: SGLANG_SUPPORTS,
-  attentionBackends: rowsAt('sglang').find((r) => r.knob === 'attentionBackend')!.candidates!,
+  attentionBackends: SGLANG_TABLE.rowsAt().find((r) => r.knob === 'attentionBackend')!.candidates!,
   metricsPath: '/metrics',
   // python/sglang/srt/entrypoints/openai/usage_processor.py (sgl-project/sglang@056c7ec2):
   // usage.prompt_tokens_details.cached_tokens from meta_info.cached_tokens, only under
@@ -144,7 +145,7 @@ export const sglang: EngineAdapter = {
     if (variant.knobs.dpAttention && (variant.knobs.dp ?? 1) > 1) spec.extraPorts = sglangDpAttentionPorts(ctx.port);
     return spec;
   },
-  classifyFailure: (lines, exit, ctx) => classifyFromLog('sglang', lines, exit, ctx),
+  classifyFailure: (lines, exit, ctx) => classifyWith(SHARED_FAILURE_RULES, 'sglang', lines, exit, ctx),
   parseMetrics: (text) =>
     pickMetrics(text, {
       running: ['sglang:num_running_reqs'],
@@ -154,7 +155,7 @@ export const sglang: EngineAdapter = {
       // is a per-step gauge, not a total, so it is not read as one.
       preemptions: ['sglang:num_retracted_requests_total'],
     }),
-  detect: (opts) => detectEngine('sglang', opts),
+  detect: (opts) => detectGpuEngine('sglang', opts),
   label: ENGINE_LABEL.sglang,
   defaultPort: 30000,
   modelFiles: 'checkpoint',

@@ -4,6 +4,7 @@
 // commit recorded; facts identical in the ≥0.5.7 copy, id 271536807), and the same file at the
 // v0.5.13 tag (28b095c0, speculative checks moved to arg_groups/speculative_hook.py): every
 // spelling below holds there; what changed is in the notes. Rendered in docs/engines.md.
+import { knobTable } from '../kit/knob-table.js';
 import type { KnobRow } from '../data/knob-row.js';
 import { SGLANG_ROCM_ROWS } from './rocm-knobs.js';
 
@@ -150,3 +151,6 @@ export const SGLANG_ROWS: readonly KnobRow[] = [
   },
   ...SGLANG_ROCM_ROWS,
 ];
+
+/** The table's questions (kit/knob-table.ts) asked of these rows. */
+export const SGLANG_TABLE = knobTable('sglang', SGLANG_ROWS);

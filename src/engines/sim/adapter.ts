@@ -8,12 +8,15 @@ import { isGpuEngine, type KnobName } from '../../core/variant.js';
 import { knobsToSimArgs } from './argv.js';
 import { withEnvKnob } from '../../core/env-knob.js';
 import { NEUTRAL_KNOBS } from '../data/knobs.js';
-import { classifyFromLog } from '../failures.js';
-import { pickMetrics } from '../metrics.js';
+import { classifyWith } from '../kit/classify.js';
+import { SHARED_FAILURE_RULES } from '../kit/failure-rules.js';
+// sim-serve imitates llama-server's texts as well as the GPU engines' (its --engine llamacpp).
+import { LLAMACPP_RULES } from '../llamacpp/failure-rules.js';
+import { pickMetrics } from '../kit/metrics.js';
 import { sglang } from '../sglang/adapter.js';
 import { trtllm, trtllmYamlArgs } from '../trtllm/adapter.js';
 import { vllm } from '../vllm/adapter.js';
-import type { EngineAdapter, EngineInfo, LaunchContext } from '../types.js';
+import type { EngineAdapter, EngineInfo, LaunchContext } from '../kit/types.js';
 import type { LaunchSpec } from '../../host/launch-spec.js';
 
 const REAL = { vllm, sglang, trtllm } as const;
@@ -76,7 +79,7 @@ export const sim: EngineAdapter = {
       engine: 'sim',
     };
   },
-  classifyFailure: (lines, exit, ctx) => classifyFromLog('sim', lines, exit, ctx),
+  classifyFailure: (lines, exit, ctx) => classifyWith([...LLAMACPP_RULES, ...SHARED_FAILURE_RULES], 'sim', lines, exit, ctx),
   parseMetrics: (text) =>
     pickMetrics(text, {
       running: ['vllm:num_requests_running', 'sglang:num_running_reqs', 'trtllm_num_requests_running'],
@@ -86,7 +89,7 @@ export const sim: EngineAdapter = {
     }),
   detect: async (): Promise<EngineInfo> => ({ engine: 'sim', installed: true, runtime: 'sim', version: 'sim' }),
   label: 'servelab sim',
-  // sim-serve's own default (src/sim/server/args.ts), as vLLM's.
+  // sim-serve's own default (src/cli/sim-serve-args.ts), as vLLM's.
   defaultPort: 8000,
   modelFiles: 'checkpoint',
 };

@@ -1,5 +1,5 @@
 // sim-serve argv for a variant's knobs, from the neutral knob list (src/engines/data/knobs.ts).
-// The parser on the other side is src/sim/server/args.ts; test/unit/sim/args.test.ts round-trips the two.
+// The parser on the other side is src/cli/sim-serve-args.ts; test/unit/sim/args.test.ts round-trips the two.
 import type { Knobs } from '../../core/variant.js';
 import { NEUTRAL_KNOBS, SPECULATIVE_FIELDS } from '../data/knobs.js';
 

@@ -7,15 +7,16 @@ import path from 'node:path';
 import YAML from 'yaml';
 import { UserError } from '../../core/errors.js';
 import type { ServerMetricsSample } from '../../core/metrics.js';
-import type { SpeculativeKnob, Variant } from '../../core/variant.js';
-import { baseEnv, engineHost, finishSpec, flag } from '../argv.js';
-import { ENGINE_LABEL, engineValue, mustRow, rowsAt, supportedKnobs } from '../table.js';
+import { ENGINE_LABEL, type SpeculativeKnob, type Variant } from '../../core/variant.js';
+import { baseEnv, engineHost, finishSpec, flag } from '../kit/argv.js';
+import { TRTLLM_TABLE } from './knobs.js';
 import { trtllmRanks } from '../../host/slurm/index.js';
 import { resolveVersion } from '../data/versions.js';
-import { classifyFromLog } from '../failures.js';
-import { pickMetrics } from '../metrics.js';
-import { detectEngine } from '../detect.js';
-import type { EngineAdapter, LaunchContext } from '../types.js';
+import { classifyWith } from '../kit/classify.js';
+import { SHARED_FAILURE_RULES } from '../kit/failure-rules.js';
+import { pickMetrics } from '../kit/metrics.js';
+import { detectGpuEngine } from '../kit/detect.js';
+import type { EngineAdapter, LaunchContext } from '../kit/types.js';
 import type { LaunchSpec } from '../../host/launch-spec.js';
 
 export const TRTLLM_YAML_NAME = 'extra_llm_api_options.yaml';
@@ -48,7 +49,7 @@ function setKey(doc: Record<string, unknown>, dotted: string, value: unknown): v
 }
 
 function speculativeYaml(doc: Record<string, unknown>, s: SpeculativeKnob, version: string): void {
-  const row = (knob: string) => mustRow('trtllm', `speculative.${knob}`, version);
+  const row = (knob: string) => TRTLLM_TABLE.mustRow(`speculative.${knob}`, version);
   const method = row('method');
   if (!method.values![s.method]) {
     throw new UserError(
@@ -70,17 +71,17 @@ function speculativeYaml(doc: Record<string, unknown>, s: SpeculativeKnob, versi
 export function trtllmYaml(variant: Variant, opts: { dummyWeights?: boolean } = {}): Record<string, unknown> {
   const k = variant.knobs;
   const version = resolveVersion('trtllm', variant.engineVersion).table;
-  const row = (knob: string) => mustRow('trtllm', knob, version);
+  const row = (knob: string) => TRTLLM_TABLE.mustRow(knob, version);
   // enable_iter_perf_stats feeds the JSON /metrics endpoint that servelab polls.
   const doc: Record<string, unknown> = {};
   setKey(doc, row('plumbing.iterStats').name, true);
   if (k.attentionBackend)
-    setKey(doc, row('attentionBackend').name, engineValue('trtllm', row('attentionBackend'), k.attentionBackend, version));
+    setKey(doc, row('attentionBackend').name, TRTLLM_TABLE.engineValue(row('attentionBackend'), k.attentionBackend, version));
   if (k.cudaGraph === false) setKey(doc, row('cudaGraph').name, null);
   if (k.torchCompile === true) setKey(doc, row('torchCompile').name, { enable_fullgraph: true });
   if (k.dpAttention) setKey(doc, row('dpAttention').name, true);
   if (k.kvCacheDtype) {
-    const kv = engineValue('trtllm', row('kvCacheDtype'), k.kvCacheDtype, version);
+    const kv = TRTLLM_TABLE.engineValue(row('kvCacheDtype'), k.kvCacheDtype, version);
     if (kv !== 'auto') setKey(doc, row('kvCacheDtype').name, kv);
   }
   if (k.prefixCaching !== undefined) setKey(doc, row('prefixCaching').name, k.prefixCaching);
@@ -100,7 +101,7 @@ export function trtllmEngineArgv(
   const k = variant.knobs;
   const yamlPath = path.join(ctx.runDir, TRTLLM_YAML_NAME);
   const version = resolveVersion('trtllm', variant.engineVersion).table;
-  const row = (knob: string) => mustRow('trtllm', knob, version);
+  const row = (knob: string) => TRTLLM_TABLE.mustRow(knob, version);
   const argv = ['trtllm-serve', variant.model];
   flag(argv, '--host', engineHost(ctx));
   flag(argv, '--port', ctx.port);
@@ -126,7 +127,7 @@ export function trtllmEngineArgv(
  * simulated server reads the same file the engine would.
  */
 export function trtllmYamlArgs(spec: Pick<LaunchSpec, 'engineArgv'>): string[] {
-  const name = mustRow('trtllm', 'plumbing.yaml').name;
+  const name = TRTLLM_TABLE.mustRow('plumbing.yaml').name;
   const i = spec.engineArgv.indexOf(name);
   return i >= 0 && spec.engineArgv[i + 1] ? [name, spec.engineArgv[i + 1]!] : [];
 }
@@ -177,20 +178,20 @@ function trtllmCommandFiles(variant: Variant, argv: readonly string[]): { path: 
   return file ? [{ path: file, content: YAML.stringify(trtllmYaml(variant)) }] : [];
 }
 
-export const TRTLLM_SUPPORTS = supportedKnobs('trtllm');
+export const TRTLLM_SUPPORTS = TRTLLM_TABLE.supportedKnobs();
 
 export const trtllm: EngineAdapter = {
   name: 'trtllm',
   supports: TRTLLM_SUPPORTS,
-  attentionBackends: rowsAt('trtllm').find((r) => r.knob === 'attentionBackend')!.candidates!,
+  attentionBackends: TRTLLM_TABLE.rowsAt().find((r) => r.knob === 'attentionBackend')!.candidates!,
   metricsPath: '/metrics',
   command(variant, ctx): LaunchSpec {
     const { argv, env, yaml, yamlPath } = trtllmEngineArgv(variant, ctx);
     return finishSpec('trtllm', argv, env, [{ path: yamlPath, content: yaml }], ctx, /Uvicorn running on/);
   },
-  classifyFailure: (lines, exit, ctx) => classifyFromLog('trtllm', lines, exit, ctx),
+  classifyFailure: (lines, exit, ctx) => classifyWith(SHARED_FAILURE_RULES, 'trtllm', lines, exit, ctx),
   parseMetrics: parseTrtllmMetrics,
-  detect: (opts) => detectEngine('trtllm', opts),
+  detect: (opts) => detectGpuEngine('trtllm', opts),
   label: ENGINE_LABEL.trtllm,
   defaultPort: 8000,
   modelFiles: 'checkpoint',

@@ -1,7 +1,7 @@
 // TensorRT-LLM's cache-stage candidate: KV block reuse off (kv_cache_config.enable_block_reuse is
 // on by default: trtllm/knobs.ts). Under attn_backend FLASHINFER, 1.2.1 reuses no block whatever
 // the key says (engine audit 4), so a carried winner on that backend has no cache to measure.
-import type { CacheCandidate, CacheStageInput, CacheStageOut } from '../cache-stage-types.js';
+import type { CacheCandidate, CacheStageInput, CacheStageOut } from '../kit/cache-stage-types.js';
 
 export function trtllmCacheStage({ knobs }: CacheStageInput): CacheStageOut {
   const c: CacheCandidate[] = [];

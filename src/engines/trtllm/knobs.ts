@@ -2,6 +2,7 @@
 // Many knobs have no flag and live in the --extra_llm_api_options YAML (dotted names below).
 // Sources: tensorrt_llm/commands/serve.py@4c05a748; tensorrt_llm/llmapi/llm_args.py (≈1.1/1.2
 // stored copy, and a later one with Eagle3DecodingConfig). Rendered in docs/engines.md.
+import { knobTable } from '../kit/knob-table.js';
 import type { KnobRow } from '../data/knob-row.js';
 
 const SV = 'tensorrt_llm/commands/serve.py@4c05a748';
@@ -124,3 +125,6 @@ export const TRTLLM_ROWS: readonly KnobRow[] = [
     note: 'engine audit 4 (G5): 1.2.1 runs with cache_reuse=False under attn_backend FLASHINFER whatever this key says',
   },
 ];
+
+/** The table's questions (kit/knob-table.ts) asked of these rows. */
+export const TRTLLM_TABLE = knobTable('trtllm', TRTLLM_ROWS);

@@ -4,21 +4,22 @@
 import { VLLM_ROCM } from './rocm-stage.js';
 import { vllmCacheStage } from './cache-stage.js';
 import { UserError } from '../../core/errors.js';
-import type { Variant } from '../../core/variant.js';
-import { baseEnv, engineHost, finishSpec, flag } from '../argv.js';
-import { ENGINE_LABEL, engineValue, mustRow, rowAt, rowsAt, supportedKnobs } from '../table.js';
+import { ENGINE_LABEL, type Variant } from '../../core/variant.js';
+import { baseEnv, engineHost, finishSpec, flag } from '../kit/argv.js';
+import { VLLM_TABLE } from './knobs.js';
 import { vllmRanks } from '../../host/slurm/index.js';
 import { resolveVersion } from '../data/versions.js';
-import { classifyFromLog } from '../failures.js';
-import { pickMetrics } from '../metrics.js';
-import { detectEngine } from '../detect.js';
-import type { EngineAdapter, LaunchContext } from '../types.js';
+import { classifyWith } from '../kit/classify.js';
+import { SHARED_FAILURE_RULES } from '../kit/failure-rules.js';
+import { pickMetrics } from '../kit/metrics.js';
+import { detectGpuEngine } from '../kit/detect.js';
+import type { EngineAdapter, LaunchContext } from '../kit/types.js';
 import type { LaunchSpec } from '../../host/launch-spec.js';
 
 /** --speculative-config JSON (vllm/config/speculative.py); key names from the knob table. */
 function speculativeConfig(spec: NonNullable<Variant['knobs']['speculative']>, version: string): string {
-  const key = (k: string) => mustRow('vllm', `speculative.${k}`, version).name;
-  const methodRow = mustRow('vllm', 'speculative.method', version);
+  const key = (k: string) => VLLM_TABLE.mustRow(`speculative.${k}`, version).name;
+  const methodRow = VLLM_TABLE.mustRow('speculative.method', version);
   if (!methodRow.values![spec.method]) {
     throw new UserError(
       `vLLM ${version} cannot decode speculatively with '${spec.method}' (${methodRow.note ?? `use one of ${Object.keys(methodRow.values!).join(', ')}`})`,
@@ -51,7 +52,7 @@ function put(argv: string[], env: Record<string, string>, r: { via: string; name
 export function vllmEngineArgv(variant: Variant, ctx: LaunchContext): { argv: string[]; env: Record<string, string> } {
   const k = variant.knobs;
   const version = resolveVersion('vllm', variant.engineVersion).table;
-  const row = (knob: string) => mustRow('vllm', knob, version);
+  const row = (knob: string) => VLLM_TABLE.mustRow(knob, version);
   const argv = ['vllm', 'serve', variant.model];
   flag(argv, '--host', engineHost(ctx));
   flag(argv, '--port', ctx.port);
@@ -62,19 +63,19 @@ export function vllmEngineArgv(variant: Variant, ctx: LaunchContext): { argv: st
   flag(argv, row('ep').name, (k.ep ?? 1) > 1);
   if (k.kvCacheDtype && k.kvCacheDtype !== 'auto') {
     const r = row('kvCacheDtype');
-    flag(argv, r.name, engineValue('vllm', r, k.kvCacheDtype, version));
+    flag(argv, r.name, VLLM_TABLE.engineValue(r, k.kvCacheDtype, version));
   }
   for (const knob of PLAIN) {
     const v = k[knob];
-    if (v !== undefined) flag(argv, row(knob).name, typeof v === 'string' ? engineValue('vllm', row(knob), v, version) : v);
+    if (v !== undefined) flag(argv, row(knob).name, typeof v === 'string' ? VLLM_TABLE.engineValue(row(knob), v, version) : v);
   }
   if (k.performanceMode !== undefined) {
-    const r = rowAt('vllm', 'performanceMode', version);
+    const r = VLLM_TABLE.rowAt('performanceMode', version);
     if (!r)
       throw new UserError(
         `vLLM ${version} has no --performance-mode (it arrived in 0.17, vllm#34936); drop performanceMode or use a newer vLLM`,
       );
-    flag(argv, r.name, engineValue('vllm', r, k.performanceMode, version));
+    flag(argv, r.name, VLLM_TABLE.engineValue(r, k.performanceMode, version));
   }
   // Compilation is on by default; eager turns off both compile and CUDA graphs. Compile off
   // alone must keep CUDA graphs, which needs an explicit cudagraph_mode (see the table's note).
@@ -84,8 +85,8 @@ export function vllmEngineArgv(variant: Variant, ctx: LaunchContext): { argv: st
   const env = baseEnv(ctx, variant.knobs);
   if (k.attentionBackend) {
     const r = row('attentionBackend');
-    put(argv, env, r, engineValue('vllm', r, k.attentionBackend, version));
-    const fa = rowAt('vllm', 'attentionBackend.faVersion', version);
+    put(argv, env, r, VLLM_TABLE.engineValue(r, k.attentionBackend, version));
+    const fa = VLLM_TABLE.rowAt('attentionBackend.faVersion', version);
     const faValue = fa?.values?.[k.attentionBackend];
     if (fa && faValue) put(argv, env, fa, faValue);
   }
@@ -97,24 +98,24 @@ export function vllmEngineArgv(variant: Variant, ctx: LaunchContext): { argv: st
 /** The prefix cache's flags (the cache stage): on/off, and KV offloading to CPU where the release has it. */
 function vllmCacheArgs(k: Variant['knobs'], version: string): string[] {
   const out: string[] = [];
-  if (k.prefixCaching !== undefined) out.push(mustRow('vllm', 'prefixCaching', version).values![String(k.prefixCaching)]!);
+  if (k.prefixCaching !== undefined) out.push(VLLM_TABLE.mustRow('prefixCaching', version).values![String(k.prefixCaching)]!);
   if (k.kvOffloadGiB !== undefined) {
-    const r = rowAt('vllm', 'kvOffloadGiB', version);
+    const r = VLLM_TABLE.rowAt('kvOffloadGiB', version);
     if (!r)
       throw new UserError(
         `vLLM ${version} has no --kv-offloading-size in servelab's tables (read from 0.20.1 on); drop kvOffloadGiB or use a newer vLLM`,
       );
-    out.push(r.name, String(k.kvOffloadGiB), mustRow('vllm', 'kvOffloadGiB.backend', version).name, 'native');
+    out.push(r.name, String(k.kvOffloadGiB), VLLM_TABLE.mustRow('kvOffloadGiB.backend', version).name, 'native');
   }
   return out;
 }
 
-export const VLLM_SUPPORTS = supportedKnobs('vllm');
+export const VLLM_SUPPORTS = VLLM_TABLE.supportedKnobs();
 
 export const vllm: EngineAdapter = {
   name: 'vllm',
   supports: VLLM_SUPPORTS,
-  attentionBackends: rowsAt('vllm').find((r) => r.knob === 'attentionBackend')!.candidates!,
+  attentionBackends: VLLM_TABLE.rowsAt().find((r) => r.knob === 'attentionBackend')!.candidates!,
   metricsPath: '/metrics',
   // vllm/entrypoints/openai/cli_args.py FrontendArgs.enable_prompt_tokens_details (default False;
   // the serving classes take it in releases before and after 0.11): without the flag the usage
@@ -130,7 +131,7 @@ export const vllm: EngineAdapter = {
     // listens (api_server.py, just before serve_http); uvicorn's lifespan line comes after it.
     return finishSpec('vllm', argv, env, [], ctx, /Application startup complete\./);
   },
-  classifyFailure: (lines, exit, ctx) => classifyFromLog('vllm', lines, exit, ctx),
+  classifyFailure: (lines, exit, ctx) => classifyWith(SHARED_FAILURE_RULES, 'vllm', lines, exit, ctx),
   parseMetrics: (text) =>
     pickMetrics(text, {
       running: ['vllm:num_requests_running'],
@@ -138,7 +139,7 @@ export const vllm: EngineAdapter = {
       kvUsage: ['vllm:kv_cache_usage_perc', 'vllm:gpu_cache_usage_perc'],
       preemptions: ['vllm:num_preemptions_total', 'vllm:num_preemptions'],
     }),
-  detect: (opts) => detectEngine('vllm', opts),
+  detect: (opts) => detectGpuEngine('vllm', opts),
   label: ENGINE_LABEL.vllm,
   defaultPort: 8000,
   modelFiles: 'checkpoint',

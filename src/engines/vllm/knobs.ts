@@ -3,6 +3,7 @@
 // 2026-05 copy on docs.vllm.ai/en/latest/api/vllm/); envs = vllm/envs.py. Rows from 0.20.1 on were
 // read from that 2026-05 copy and versioned pages (versions.ts readAt). Rendered with its sources
 // in docs/engines.md (scripts/docs-engines.ts).
+import { knobTable } from '../kit/knob-table.js';
 import type { KnobRow } from '../data/knob-row.js';
 import { VLLM_ROCM_ROWS } from './rocm-knobs.js';
 
@@ -238,3 +239,6 @@ export const VLLM_ROWS: readonly KnobRow[] = [
   },
   ...VLLM_ROCM_ROWS,
 ];
+
+/** The table's questions (kit/knob-table.ts) asked of these rows. */
+export const VLLM_TABLE = knobTable('vllm', VLLM_ROWS);

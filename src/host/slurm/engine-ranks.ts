@@ -120,7 +120,7 @@ export function trtllmRanks(argv: readonly string[], l: NodeLayout): EngineRanks
   return { ranks: { head: ['trtllm-llmapi-launch', ...base], srun: ['--mpi=pmix'] }, tasksPerNode: l.gpusPerNode };
 }
 
-/** What host needs of an engine to start it over nodes (its adapter, src/engines/types.ts). */
+/** What host needs of an engine to start it over nodes (its adapter, src/engines/kit/types.ts). */
 export interface MultiNodeEngine {
   multiNodeRanks?(argv: readonly string[], k: Knobs, l: NodeLayout): EngineRanks;
   /** Why the engine runs on one node only, when it has no multi-node start. */

@@ -7,7 +7,7 @@ import { tpotDefinition } from '../../core/tpot.js';
 import type { Profile } from '../schema/profile.js';
 import { sweepMarkdown } from '../../sweep/report.js';
 import { capacityMarkdown } from '../../capacity/text.js';
-import { ENGINE_LABEL } from '../../engines/table.js';
+import { ENGINE_LABEL } from '../../core/variant.js';
 import { getAdapter } from '../../engines/index.js';
 import { engineVersionText } from './engine-version.js';
 import { calibrationLine } from './calibration.js';

@@ -5,7 +5,7 @@
 // Rank 0 serves HTTP once every other node has joined its rendezvous port (torch.distributed's
 // TCPStore server at --dist-init-addr); ranks > 0 serve nothing and connect to the head. A rank
 // that cannot reach the head fails as SGLang does (texts quoted below, with their sources).
-import { SimArgsError } from '../server/args.js';
+import { SimArgsError } from '../server/sim-args.js';
 
 export interface MultinodeArgs {
   nnodes: number;

@@ -6,7 +6,7 @@ import { correctionsFor, type Corrections } from '../../model/calibration/correc
 import { readCorrectionFile } from '../../model/calibration/files.js';
 import { checkCalibration, readCalibrationFile } from '../../profiles/store/calibration-file.js';
 import { TARGET_VERSIONS } from '../../model/versions.js';
-import { SimArgsError, type SimArgs } from './args.js';
+import { SimArgsError, type SimArgs } from './sim-args.js';
 
 export function simCorrections(args: SimArgs, warn: (line: string) => void): Corrections | undefined {
   if (args.truth && args.calibration)

@@ -3,7 +3,7 @@
 // finished "loading", and the wall-clock runner once it has.
 import type { GpuSpec } from '../../model/gpu-spec.js';
 import type { resolveServer } from '../../model/estimate.js';
-import type { SimArgs } from './args.js';
+import type { SimArgs } from './sim-args.js';
 import type { WallRunner } from '../scheduler/wall.js';
 import type { StartupBreakdown } from '../imitation/startup.js';
 

@@ -11,7 +11,7 @@ import { resolveServer } from '../../model/estimate.js';
 import { onNodes } from '../../model/interconnect.js';
 import { correctServer } from '../../model/correct-server.js';
 import { simCorrections } from './host-corrections.js';
-import { SimArgsError, type SimArgs } from './args.js';
+import { SimArgsError, type SimArgs } from './sim-args.js';
 import { corpusLines } from '../../engines/corpus.js';
 import { loadedLines, readyLines, startLines, type LogLine } from '../imitation/engine-style.js';
 import {

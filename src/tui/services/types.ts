@@ -3,7 +3,7 @@
 // interface the App is given (the real one is workbench.ts; tests pass their own). Nothing here
 // renders and nothing here spawns; the front end imports these types, the core never imports it.
 import type { TuneListener } from '../../core/events.js';
-import type { EngineInfo } from '../../engines/types.js';
+import type { EngineInfo } from '../../engines/kit/types.js';
 import type { CpuInfo } from '../../host/gpus.js';
 import type { SessionObjective } from '../../tune/config/rules.js';
 

@@ -5,7 +5,7 @@ import { dirname, resolve } from 'node:path';
 import { ENGINES } from '../../core/variant.js';
 import { VERSION } from '../../core/version.js';
 import { getAdapter } from '../../engines/index.js';
-import type { EngineInfo } from '../../engines/types.js';
+import type { EngineInfo } from '../../engines/kit/types.js';
 import type { HostInfo } from '../../host/gpus.js';
 import { weightBytes } from '../../model/estimate.js';
 import { resolveParallel } from '../../model/layout.js';

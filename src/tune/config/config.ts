@@ -5,7 +5,7 @@ import type { Objective } from '../../core/objective.js';
 import type { SloRule } from '../../core/slo-rule.js';
 import type { Scenario } from '../../core/scenario.js';
 import type { TpotMode } from '../../core/tpot.js';
-import type { LlamaCppConfig } from '../../engines/plan-types.js';
+import type { LlamaCppConfig } from '../../engines/kit/plan-types.js';
 import { workloadReuse } from '../../core/workload-reuse.js';
 
 /** The GPU engines' stages (vLLM, SGLang, TensorRT-LLM): the default when llama.cpp is not asked for. */

@@ -12,7 +12,7 @@ import { observationOf, simPredictor, workloadOf, type SimObservation } from '..
 import { UserError } from '../../core/errors.js';
 import type { SessionConfig } from '../config/config.js';
 import type { Plan } from '../plan/types.js';
-import type { PlanHost } from '../../engines/plan-types.js';
+import type { PlanHost } from '../../engines/kit/plan-types.js';
 import { stageScenario } from '../plan/replica.js';
 import { pctFigure } from '../../core/format.js';
 

@@ -8,7 +8,7 @@ import type { HostInfo } from '../../host/gpus.js';
 import type { SessionConfig } from '../config/config.js';
 import type { Journal } from './journal.js';
 import type { Plan, PlanDeps } from '../plan/types.js';
-import type { PlanHost } from '../../engines/plan-types.js';
+import type { PlanHost } from '../../engines/kit/plan-types.js';
 import type { Predicted } from '../../core/events.js';
 import type { Scenario } from '../../core/scenario.js';
 import type { EarlyStopRequest } from '../run/contract/types.js';

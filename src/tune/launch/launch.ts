@@ -5,7 +5,7 @@ import { urlHost } from '../../core/dial.js';
 import { join } from 'node:path';
 import type { Variant } from '../../core/variant.js';
 import { buildLaunchSpec, getAdapter } from '../../engines/index.js';
-import type { LaunchContext } from '../../engines/types.js';
+import type { LaunchContext } from '../../engines/kit/types.js';
 import type { GpuVendor } from '../../core/gpu-vendor.js';
 import { formatCommand } from '../../core/shell-quote.js';
 import type { SessionConfig } from '../config/config.js';

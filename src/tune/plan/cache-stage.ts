@@ -8,7 +8,7 @@ import { resolveVersion } from '../../engines/data/versions.js';
 import { ENGINE_BEHAVIOUR } from '../../model/engine-behaviour.js';
 import { workloadReuse } from '../../core/workload-reuse.js';
 import type { Variant } from '../../core/variant.js';
-import type { Candidate } from '../../engines/plan-types.js';
+import type { Candidate } from '../../engines/kit/plan-types.js';
 import type { ExpandContext } from './types.js';
 
 type StageOut = { candidates: Candidate[]; skipped?: string; notes: string[] };

@@ -2,7 +2,7 @@
 // kind of knob per stage. Enumerated values (attention backends, speculative methods) come from
 // the engines' knob tables at the variant's engine version, so a new backend is one table row.
 import { getAdapter, planningOf, stageOwner } from '../../engines/index.js';
-import type { Candidate, EngineStageContext, PlanHost, StageOut } from '../../engines/plan-types.js';
+import type { Candidate, EngineStageContext, PlanHost, StageOut } from '../../engines/kit/plan-types.js';
 import type { ExpandContext } from './types.js';
 import { scenarioLengths } from './deps.js';
 import type { Knobs, KnobName, Variant } from '../../core/variant.js';

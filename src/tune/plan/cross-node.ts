@@ -8,9 +8,9 @@ import type { Knobs } from '../../core/variant.js';
 import { getAdapter } from '../../engines/index.js';
 import type { ModelInfo } from '../../model/models.js';
 import type { ExpandContext } from './types.js';
-import type { Candidate } from '../../engines/plan-types.js';
+import type { Candidate } from '../../engines/kit/plan-types.js';
 import { engineStageTp } from './tp.js';
-import type { PlanHost } from '../../engines/plan-types.js';
+import type { PlanHost } from '../../engines/kit/plan-types.js';
 
 /** Nodes of the cluster the planner sees (1 on one host). */
 export function clusterNodes(host: PlanHost): number {

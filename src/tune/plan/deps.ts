@@ -19,7 +19,7 @@ import type { SessionConfig } from '../config/config.js';
 import { launchWeights } from '../launch/dummy-weights.js';
 import { launchContext, prepareLaunch } from '../launch/launch.js';
 import type { PlanDeps } from './types.js';
-import type { PlanHost, PreflightResult } from '../../engines/plan-types.js';
+import type { PlanHost, PreflightResult } from '../../engines/kit/plan-types.js';
 import { llamacppPrior } from './llamacpp-predict.js';
 import type { Predicted } from '../../core/events.js';
 import type { Scenario } from '../../core/scenario.js';

@@ -10,7 +10,7 @@ import { engineStageTp } from './tp.js';
 import { clusterEngineTp } from './cross-node.js';
 import { STAGE_TITLES, stageTitle, type SessionConfig, type StageName } from '../config/config.js';
 import type { ExpandContext, Plan, PlanDeps, PlannedVariant, PlanStage } from './types.js';
-import type { EnginePlanning, PlanHost } from '../../engines/plan-types.js';
+import type { EnginePlanning, PlanHost } from '../../engines/kit/plan-types.js';
 import { makeVariant } from './variant-ids.js';
 import { matchesDrop, sameCommand, tryCommand } from './variant-checks.js';
 import { sameServerAs } from '../decide/same-server.js';

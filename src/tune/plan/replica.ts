@@ -12,7 +12,7 @@ import type { ReplicaInfo } from './types.js';
 import type { Knobs, Variant } from '../../core/variant.js';
 import type { ModelInfo } from '../../model/models.js';
 import type { ExpandContext } from './types.js';
-import type { Candidate } from '../../engines/plan-types.js';
+import type { Candidate } from '../../engines/kit/plan-types.js';
 import { engineStageTp } from './tp.js';
 import { headsDivideTp } from '../../model/layout.js';
 import type { SessionConfig, StageName } from '../config/config.js';

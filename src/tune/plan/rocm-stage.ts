@@ -7,7 +7,7 @@
 import { getAdapter } from '../../engines/index.js';
 import { resolveVersion } from '../../engines/data/versions.js';
 import { rocmFp8Note } from '../../engines/data/rocm-fp8.js';
-import type { PlanHost, StageOut } from '../../engines/plan-types.js';
+import type { PlanHost, StageOut } from '../../engines/kit/plan-types.js';
 import type { Variant } from '../../core/variant.js';
 import type { StageName } from '../config/config.js';
 import type { ExpandContext } from './types.js';

@@ -5,7 +5,7 @@ import type { PlanInfo, PlanVariant, Predicted } from '../../core/events.js';
 import type { Failure, VariantResult } from '../../core/events.js';
 import type { EngineName, Knobs, KnobName, Variant } from '../../core/variant.js';
 import type { ModelInfo } from '../../model/models.js';
-import type { PlanHost, PreflightResult } from '../../engines/plan-types.js';
+import type { PlanHost, PreflightResult } from '../../engines/kit/plan-types.js';
 import type { SessionConfig, StageName } from '../config/config.js';
 import type { Scenario } from '../../core/scenario.js';
 import type { LaunchSpec } from '../../host/launch-spec.js';

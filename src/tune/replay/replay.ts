@@ -7,7 +7,6 @@ import { join } from 'node:path';
 import type { TuneEvent, VariantResult } from '../../core/events.js';
 import { UserError } from '../../core/errors.js';
 import { VERSION } from '../../core/version.js';
-import { detectEngine } from '../../engines/detect.js';
 import { hostVendor, simulatedHost, type HostInfo } from '../../host/gpus.js';
 import { detectHost } from '../../host/gpu-detect.js';
 import { cpuOnlyHost } from '../../host/cpu.js';
@@ -24,6 +23,7 @@ import { scenarioForWorkload } from '../config/profile-workload.js';
 import { simGpuFor } from '../../profiles/sim-gpu.js';
 import type { RunVariantContext } from '../run/contract/types.js';
 import type { LaunchSpec } from '../../host/launch-spec.js';
+import { getAdapter } from '../../engines/index.js';
 
 export const EXIT = { ok: 0, failed: 1, badInput: 2, regression: 3 } as const;
 
@@ -124,8 +124,8 @@ export async function prepareReplay(profile: Profile, file: string, opts: Replay
   }
   let engineVersion: string | undefined;
   if (!host.simulated) {
-    const info = await detectEngine(profile.engine.name);
-    engineVersion = info.installed ? info.version : undefined;
+    const info = await getAdapter(profile.engine.name).detect?.();
+    engineVersion = info?.installed ? info.version : undefined;
   }
   const current = fingerprint(host);
   const { scenario, note } = scenarioForWorkload(profile.workload, { datasetPath: opts.datasetPath, simulated: host.simulated });

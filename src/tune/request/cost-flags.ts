@@ -1,5 +1,5 @@
 // The --auto flags that decide what a session spends and how it reports it: early stop, adaptive
-// repeats, parallel variants, replicas, dummy weights, --tpot. Parsed apart from args.ts so that the
+// repeats, parallel variants, replicas, dummy weights, --tpot. Parsed apart from auto-args.ts so that the
 // session's flag parser stays one screen of rules.
 import { UserError } from '../../core/errors.js';
 import { parseTpotMode } from '../../core/tpot.js';

@@ -1,6 +1,6 @@
 // `servelab --auto --sim --engine-version vllm=0.33.0`: the engine releases the simulated host
 // rehearses (commands spelled for them, sim-serve speaking their start-up lines). A real host's
-// releases are detected instead (src/engines/detect.ts).
+// releases are detected instead (src/engines/kit/detect.ts).
 import { UserError } from '../../core/errors.js';
 import { ENGINES, type EngineName } from '../../core/variant.js';
 import type { SimHostConfig } from '../config/config.js';

@@ -8,7 +8,7 @@ import { resolve } from 'node:path';
 import { UserError } from '../../core/errors.js';
 import { GPU_ENGINES, isGpuEngine, type EngineName } from '../../core/variant.js';
 import type { SessionConfig } from '../config/config.js';
-import type { LlamaCppConfig } from '../../engines/plan-types.js';
+import type { LlamaCppConfig } from '../../engines/kit/plan-types.js';
 
 export const isGgufPath = (p: string) => /\.gguf$/i.test(p);
 

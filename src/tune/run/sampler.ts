@@ -3,7 +3,7 @@
 // host also how much of its CPU other processes took and the load average, returned when stopped
 // (src/host/host-load.ts).
 import type { GpuSample } from '../../core/metrics.js';
-import type { EngineAdapter } from '../../engines/types.js';
+import type { EngineAdapter } from '../../engines/kit/types.js';
 import { readSimGpus } from '../../host/gpus.js';
 import { queryGpus } from '../../host/gpu-detect.js';
 import { baseUrl } from '../launch/launch.js';

@@ -6,7 +6,7 @@ import { UserError } from '../../core/errors.js';
 import type { Variant } from '../../core/variant.js';
 import { adapterFor, planningOf } from '../../engines/index.js';
 import { engineLaunchHooks } from '../../engines/launch-hooks.js';
-import type { EngineAdapter, FailureContext } from '../../engines/types.js';
+import type { EngineAdapter, FailureContext } from '../../engines/kit/types.js';
 import { hostVendor, type HostInfo } from '../../host/gpus.js';
 import { findFreePort } from '../../host/ports.js';
 import { launchServer } from '../../host/process.js';

@@ -1,8 +1,8 @@
 // An installed engine build that cannot drive this host's GPUs: a ROCm build on NVIDIA GPUs, or a
-// CUDA build on AMD GPUs (the build is read from PyTorch, src/engines/rocm-build.ts). Such an engine
+// CUDA build on AMD GPUs (the build is read from PyTorch, src/engines/kit/rocm-build.ts). Such an engine
 // is skipped with the reason, as a missing one is, rather than failing at its first launch.
 import type { GpuVendor } from '../../core/gpu-vendor.js';
-import type { EngineInfo } from '../../engines/types.js';
+import type { EngineInfo } from '../../engines/kit/types.js';
 
 /** Why this build cannot run on these GPUs, or undefined when it can (or nothing tells). */
 export function buildMismatch(

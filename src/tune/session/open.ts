@@ -10,9 +10,9 @@ import { detectHost } from '../../host/gpu-detect.js';
 import { cpuInfo, cpuOnlyHost } from '../../host/cpu.js';
 import { gpuTag, type SessionConfig } from '../config/config.js';
 import { Journal, defaultRunDir } from '../context/journal.js';
-import type { PlanHost } from '../../engines/plan-types.js';
+import type { PlanHost } from '../../engines/kit/plan-types.js';
 import { resolveSlurmHost } from '../run/slurm/host.js';
-import { forgetEngineHelp } from '../../engines/help-check.js';
+import { forgetEngineHelp } from '../../engines/kit/help-check.js';
 
 export async function resolveHost(config: SessionConfig, injected?: HostInfo): Promise<HostInfo> {
   if (injected) return injected;

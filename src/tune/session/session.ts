@@ -21,7 +21,7 @@ import { runVariantScenarios } from '../run/runner.js';
 import { serveVariant } from '../run/serve-run.js';
 import { saveOutcome } from './save-outcome.js';
 import { SessionControl, type ScenarioRunner, type SessionContext, type VariantServer } from '../context/session-context.js';
-import { writeEngineHelp } from '../../engines/help-check.js';
+import { writeEngineHelp } from '../../engines/kit/help-check.js';
 import { availableEngines, openJournal, resolveHost } from './open.js';
 import { initialStageState, runStages, type StageLoopState } from '../stage/loop.js';
 import { validateGuarded } from '../sweep/no-regress.js';

@@ -9,7 +9,7 @@ import type { VariantResult } from '../../core/events.js';
 import type { Scenario } from '../../core/scenario.js';
 import type { SessionContext } from '../context/session-context.js';
 import type { SessionConfig } from '../config/config.js';
-import type { PlanHost } from '../../engines/plan-types.js';
+import type { PlanHost } from '../../engines/kit/plan-types.js';
 import { reusableForValidation, validationKey } from '../decide/validate.js';
 import { scenarioKey } from '../launch/workloads.js';
 

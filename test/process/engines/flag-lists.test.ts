@@ -18,7 +18,7 @@ import { planHost } from '../../../src/tune/plan/deps.js';
 import { engineStage, expandStage } from '../../../src/tune/plan/plan.js';
 import type { PlanDeps } from '../../../src/tune/plan/types.js';
 import { findFp8Checkpoint } from '../../../src/tune/plan/checkpoint.js';
-import type { PlanHost } from '../../../src/engines/plan-types.js';
+import type { PlanHost } from '../../../src/engines/kit/plan-types.js';
 import { LLAMA_SKIP, testGguf } from '../../helpers/llamacpp-fixture.js';
 import { skipNote } from '../../helpers/skip.js';
 

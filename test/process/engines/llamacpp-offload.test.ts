@@ -14,7 +14,7 @@ import { buildPlan } from '../../../src/tune/plan/plan.js';
 import { engineStageContext } from '../../../src/tune/plan/candidates.js';
 import { planHost, realPlanDeps } from '../../../src/tune/plan/deps.js';
 import type { ExpandContext } from '../../../src/tune/plan/types.js';
-import type { PlanHost } from '../../../src/engines/plan-types.js';
+import type { PlanHost } from '../../../src/engines/kit/plan-types.js';
 import type { Variant } from '../../../src/core/variant.js';
 import { LLAMA_SKIP, testGguf } from '../../helpers/llamacpp-fixture.js';
 import { skipNote } from '../../helpers/skip.js';

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { findGpu } from '../../../src/model/gpus.js';
 import { getModel } from '../../../src/model/models.js';
 import { resolveServer } from '../../../src/model/estimate.js';
-import { parseSimArgs } from '../../../src/sim/server/args.js';
+import { parseSimArgs } from '../../../src/cli/sim-serve-args.js';
 import { parseAutoArgs } from '../../../src/cli/auto-args.js';
 import { planSession } from '../../../src/tune/session/session.js';
 import { reapAll, spawnSim } from '../../helpers/sim/helpers.js';

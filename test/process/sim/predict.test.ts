@@ -10,7 +10,7 @@ import { predict } from '../../../src/sim/predict/predict.js';
 import { simulateWorkload } from '../../../src/sim/scheduler/virtual.js';
 import { scenarioRequests, sharegptLike } from '../../../src/sim/predict/workload.js';
 import { BIN } from '../../helpers/sim/helpers.js';
-import { parseSimArgs } from '../../../src/sim/server/args.js';
+import { parseSimArgs } from '../../../src/cli/sim-serve-args.js';
 import { BUILTIN_CONFIGS } from '../../../src/model/model-configs.js';
 
 const cli = (...args: string[]) => spawnSync(process.execPath, [BIN, 'predict', ...args], { encoding: 'utf8', timeout: 60_000 });

@@ -10,7 +10,7 @@ import { readCorrectionFile } from '../../../src/model/calibration/files.js';
 import { EMPTY_SET } from '../../../src/model/calibration/corrections.js';
 import { simulateWorkload, type SimulateOptions } from '../../../src/sim/scheduler/virtual.js';
 import { sharegptLike } from '../../../src/sim/predict/workload.js';
-import { parseSimArgs } from '../../../src/sim/server/args.js';
+import { parseSimArgs } from '../../../src/cli/sim-serve-args.js';
 import { reapAll, spawnSim, startReady } from '../../helpers/sim/helpers.js';
 import { calibrationFile } from '../../../src/profiles/store/calibration-file.js';
 import { fitCorrections } from '../../../src/model/calibration/fit.js';

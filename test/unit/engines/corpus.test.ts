@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { CORPUS, corpusLines } from '../../../src/engines/corpus.js';
 import { classifyFromLog } from '../../../src/engines/failures.js';
 import { FAILURE_RULES } from '../../../src/engines/failure-rules.js';
-import type { FailureEngine } from '../../../src/engines/failure-rule.js';
+import type { FailureEngine } from '../../../src/engines/kit/failure-rule.js';
 
 const died = { code: 1, signal: null };
 const enginesOf = (e: string): FailureEngine[] => (e === 'any' ? ['vllm', 'sglang', 'trtllm'] : [e as FailureEngine]);

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { UserError } from '../../../src/core/errors.js';
-import { assertImageExists, detectEngine, versionFromTag } from '../../../src/engines/detect.js';
+import { assertImageExists, detectGpuEngine, versionFromTag } from '../../../src/engines/kit/detect.js';
 import { sim } from '../../../src/engines/sim/adapter.js';
 import { vllm } from '../../../src/engines/vllm/adapter.js';
 
@@ -32,17 +32,17 @@ const PY = (dists: Record<string, string>) =>
     .map(([d, v]) => `  *'"${d}"'*) echo ${v} ;;`)
     .join('\n')}\n  *) echo "importlib.metadata.PackageNotFoundError: No package metadata" >&2; exit 1 ;;\nesac`;
 
-describe('detectEngine', () => {
+describe('detectGpuEngine', () => {
   it('vLLM on PATH with its version from the Python environment', async () => {
     withTools('vllm-ok', { vllm: 'exit 0', python3: PY({ vllm: '0.11.0' }) });
-    expect(await detectEngine('vllm')).toEqual({ engine: 'vllm', installed: true, runtime: 'native', version: '0.11.0' });
+    expect(await detectGpuEngine('vllm')).toEqual({ engine: 'vllm', installed: true, runtime: 'native', version: '0.11.0' });
     expect(await vllm.detect!()).toMatchObject({ installed: true, version: '0.11.0' });
   });
 
   it('an engine that is not installed says why', async () => {
     withTools('none', { python3: PY({}) });
-    expect(await detectEngine('vllm')).toEqual({ engine: 'vllm', installed: false, runtime: 'native', detail: "'vllm' is not on PATH" });
-    const sgl = await detectEngine('sglang');
+    expect(await detectGpuEngine('vllm')).toEqual({ engine: 'vllm', installed: false, runtime: 'native', detail: "'vllm' is not on PATH" });
+    const sgl = await detectGpuEngine('sglang');
     expect(sgl.installed).toBe(false);
     expect(sgl.detail).toMatch(/Python package 'sglang' is not installed/);
   });
@@ -50,7 +50,10 @@ describe('detectEngine', () => {
   it('SGLang in a given Python environment', async () => {
     const bin = path.join(dir, 'env-sgl');
     withTools('env-sgl', { python: PY({ sglang: '0.5.4.post1' }) });
-    expect(await detectEngine('sglang', { python: path.join(bin, 'python') })).toMatchObject({ installed: true, version: '0.5.4.post1' });
+    expect(await detectGpuEngine('sglang', { python: path.join(bin, 'python') })).toMatchObject({
+      installed: true,
+      version: '0.5.4.post1',
+    });
   });
 
   it('the sim engine is always there', async () => {
@@ -73,14 +76,14 @@ describe('docker image', () => {
     await expect(assertImageExists('vllm/vllm-openai:v9.9.9')).rejects.toThrow(
       "docker image 'vllm/vllm-openai:v9.9.9' was not found locally; pull it first with: docker pull vllm/vllm-openai:v9.9.9",
     );
-    const info = await detectEngine('vllm', { runtime: 'docker', image: 'vllm/vllm-openai:v9.9.9' });
+    const info = await detectGpuEngine('vllm', { runtime: 'docker', image: 'vllm/vllm-openai:v9.9.9' });
     expect(info).toMatchObject({ installed: false, runtime: 'docker', image: 'vllm/vllm-openai:v9.9.9' });
   });
 
   it('a present image: installed, version from the tag', async () => {
     withTools('docker-ok', { docker: 'echo sha256:abc' });
     await expect(assertImageExists('vllm/vllm-openai:v0.11.0')).resolves.toBeUndefined();
-    expect(await detectEngine('vllm', { runtime: 'docker', image: 'vllm/vllm-openai:v0.11.0' })).toEqual({
+    expect(await detectGpuEngine('vllm', { runtime: 'docker', image: 'vllm/vllm-openai:v0.11.0' })).toEqual({
       engine: 'vllm',
       installed: true,
       runtime: 'docker',
@@ -108,7 +111,7 @@ describe('engine version for the knob tables', () => {
 
   it('asks the image for the package version when the tag is not one, and names the table used', async () => {
     withTools('docker-latest', { docker: 'if [ "$1" = run ]; then echo 0.12.0; else echo sha256:abc; fi' });
-    const info = await detectEngine('vllm', { runtime: 'docker', image: 'vllm/vllm-openai:latest' });
+    const info = await detectGpuEngine('vllm', { runtime: 'docker', image: 'vllm/vllm-openai:latest' });
     expect(info).toMatchObject({
       installed: true,
       version: '0.12.0',
@@ -119,7 +122,7 @@ describe('engine version for the knob tables', () => {
 
   it('a native version with its own table carries no note', async () => {
     withTools('vllm-0110', { vllm: 'exit 0', python3: PY({ vllm: '0.11.0' }) });
-    const info = await detectEngine('vllm');
+    const info = await detectGpuEngine('vllm');
     expect(info).toEqual({ engine: 'vllm', installed: true, runtime: 'native', version: '0.11.0' });
   });
 });

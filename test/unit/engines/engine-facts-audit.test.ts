@@ -6,7 +6,7 @@ import type { Knobs, Variant } from '../../../src/core/variant.js';
 import { llamacpp } from '../../../src/engines/llamacpp/adapter.js';
 import { parseLlamaHelp } from '../../../src/engines/llamacpp/help-flags.js';
 import { mustRow } from '../../../src/engines/table.js';
-import type { LaunchContext } from '../../../src/engines/types.js';
+import type { LaunchContext } from '../../../src/engines/kit/types.js';
 import { vllm } from '../../../src/engines/vllm/adapter.js';
 import { engineEfficiency } from '../../../src/model/efficiency.js';
 import { GPUS } from '../../../src/model/gpus.js';

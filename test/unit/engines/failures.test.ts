@@ -1,7 +1,8 @@
 // Failure triage on the engines' own texts (quoted in src/engines/data/corpus.json; sources in docs/engines.md, Failure texts).
 import { describe, expect, it } from 'vitest';
 import { classifyFromLog } from '../../../src/engines/failures.js';
-import { FAILURE_RULES, shortGpuName } from '../../../src/engines/failure-rules.js';
+import { FAILURE_RULES } from '../../../src/engines/failure-rules.js';
+import { shortGpuName } from '../../../src/engines/kit/failure-rules.js';
 import { sglang } from '../../../src/engines/sglang/adapter.js';
 import { trtllm } from '../../../src/engines/trtllm/adapter.js';
 import { vllm } from '../../../src/engines/vllm/adapter.js';

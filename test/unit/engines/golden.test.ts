@@ -7,7 +7,7 @@ import YAML from 'yaml';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Knobs, Variant, EngineName } from '../../../src/core/variant.js';
 import { getAdapter } from '../../../src/engines/index.js';
-import type { LaunchContext } from '../../../src/engines/types.js';
+import type { LaunchContext } from '../../../src/engines/kit/types.js';
 import { normalizeCommand } from '../../helpers/engines/normalize.js';
 
 const runDir = mkdtempSync(path.join(os.tmpdir(), 'servelab-golden-'));

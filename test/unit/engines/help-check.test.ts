@@ -8,8 +8,8 @@ import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { UserError } from '../../../src/core/errors.js';
 import type { Variant } from '../../../src/core/variant.js';
-import { detectEngine } from '../../../src/engines/detect.js';
-import { forgetEngineHelp, helpCheckReason, parseHelpFlags, writeEngineHelp } from '../../../src/engines/help-check.js';
+import { detectGpuEngine } from '../../../src/engines/kit/detect.js';
+import { forgetEngineHelp, helpCheckReason, parseHelpFlags, writeEngineHelp } from '../../../src/engines/kit/help-check.js';
 import { getAdapter } from '../../../src/engines/index.js';
 
 export const VLLM_HELP = path.join(import.meta.dirname, '../../fixtures/engines/vllm-serve-help-2026-05.txt');
@@ -68,7 +68,7 @@ describe('which releases get their help read', () => {
 describe('a stand-in vllm newer than every table', () => {
   it('detection reads its help once, and a plan flag it lacks is refused with one line', async () => {
     standIn('newer', '0.34.0', `cat '${VLLM_HELP}'`);
-    const info = await detectEngine('vllm');
+    const info = await detectGpuEngine('vllm');
     expect(info).toMatchObject({ installed: true, version: '0.34.0', knobTable: '0.33.0' });
     expect(info.helpCheck).toMatch(/newer than every release .* every planned flag is checked against its own help \(\d+ flags\)/);
     const adapter = getAdapter('vllm');
@@ -105,7 +105,7 @@ describe('a stand-in vllm newer than every table', () => {
 
   it('a help that cannot be run is said, and nothing is refused on its account', async () => {
     standIn('broken', '0.34.0', 'echo "ImportError: libcudart.so.13: cannot open shared object file" >&2; exit 1');
-    const info = await detectEngine('vllm');
+    const info = await detectGpuEngine('vllm');
     expect(info.helpCheck).toMatch(
       /its help could not be read, so flags are not checked: `vllm serve --help=all` failed \(exit 1\): ImportError: libcudart/,
     );
@@ -116,6 +116,6 @@ describe('a stand-in vllm newer than every table', () => {
 
   it('a release with a table read at itself runs no help', async () => {
     standIn('exact', '0.11.1', 'echo "should not run" >&2; exit 3');
-    expect((await detectEngine('vllm')).helpCheck).toBeUndefined();
+    expect((await detectGpuEngine('vllm')).helpCheck).toBeUndefined();
   });
 });

@@ -6,8 +6,8 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:f
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { detectEngine } from '../../../src/engines/detect.js';
-import { parseTorchHip } from '../../../src/engines/rocm-build.js';
+import { detectGpuEngine } from '../../../src/engines/kit/detect.js';
+import { parseTorchHip } from '../../../src/engines/kit/rocm-build.js';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'servelab-rocm-build-'));
 const ORIGINAL_PATH = process.env.PATH;
@@ -38,7 +38,7 @@ describe('ROCm builds of the engines', () => {
 
   it("vLLM's ROCm build", async () => {
     withPython('vllm-rocm', 'vllm', '0.11.0', '6.4.43482');
-    expect(await detectEngine('vllm')).toMatchObject({
+    expect(await detectGpuEngine('vllm')).toMatchObject({
       installed: true,
       version: '0.11.0',
       gpuPlatform: 'rocm',
@@ -48,14 +48,14 @@ describe('ROCm builds of the engines', () => {
 
   it("SGLang's CUDA build", async () => {
     withPython('sglang-cuda', 'sglang', '0.5.5', 'None');
-    const info = await detectEngine('sglang');
+    const info = await detectGpuEngine('sglang');
     expect(info).toMatchObject({ installed: true, gpuPlatform: 'cuda' });
     expect(info.hipVersion).toBeUndefined();
   });
 
   it('no torch to ask: the platform is left unsaid', async () => {
     withPython('vllm-notorch', 'vllm', '0.11.0', '');
-    const info = await detectEngine('vllm');
+    const info = await detectGpuEngine('vllm');
     expect(info.installed).toBe(true);
     expect(info.gpuPlatform).toBeUndefined();
   });

@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { EngineName, Knobs, Variant } from '../../../src/core/variant.js';
 import { sglangSpecNumbers, sglang } from '../../../src/engines/sglang/adapter.js';
 import { compareVersions, resolveVersion } from '../../../src/engines/data/versions.js';
-import type { LaunchContext } from '../../../src/engines/types.js';
+import type { LaunchContext } from '../../../src/engines/kit/types.js';
 import { getAdapter } from '../../../src/engines/index.js';
 import { rowAt, supportedKnobs } from '../../../src/engines/table.js';
 import { simulatedHost } from '../../../src/host/gpus.js';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseKnobArgs, parseSimArgs, SimArgsError } from '../../../src/sim/server/args.js';
+import { parseKnobArgs, parseSimArgs } from '../../../src/cli/sim-serve-args.js';
+import { SimArgsError } from '../../../src/sim/server/sim-args.js';
 import { knobsToSimArgs } from '../../../src/engines/sim/argv.js';
 import type { Knobs } from '../../../src/core/variant.js';
 import { defaultLoadTime } from '../../../src/sim/imitation/startup.js';

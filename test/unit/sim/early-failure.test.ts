@@ -1,7 +1,7 @@
 // A start that fails before binding (unknown model) ends with the engine's text and exit, in
 // process: it once threw a ReferenceError because the stop touched state made only after binding.
 import { describe, expect, it } from 'vitest';
-import { parseSimArgs } from '../../../src/sim/server/args.js';
+import { parseSimArgs } from '../../../src/cli/sim-serve-args.js';
 import { startSimServer } from '../../../src/sim/server/server.js';
 import type { LogLine } from '../../../src/sim/imitation/engine-style.js';
 

@@ -1,7 +1,7 @@
 // sim-serve reads the imitated engine's own prefix-cache flags among its --engine-arg extras, so a
 // user's --extra-args turn the simulated cache off (or on, or lpm) as they would the real one.
 import { describe, expect, it } from 'vitest';
-import { parseSimArgs } from '../../../src/sim/server/args.js';
+import { parseSimArgs } from '../../../src/cli/sim-serve-args.js';
 
 const knobs = (engine: string, extras: string[], version?: string) =>
   parseSimArgs([

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { parseSimArgs } from '../../../src/sim/server/args.js';
+import { parseSimArgs } from '../../../src/cli/sim-serve-args.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'servelab-trt-yaml-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

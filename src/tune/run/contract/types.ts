@@ -5,7 +5,7 @@
 import type { Failure, TuneEvent, VariantResult } from '../../../core/events.js';
 import type { RunOfRuns } from '../../../core/run-of-runs.js';
 import type { Predicted } from '../../../core/events.js';
-import type { EngineAdapter } from '../../../engines/types.js';
+import type { EngineAdapter } from '../../../engines/kit/types.js';
 import type { HostInfo } from '../../../host/gpus.js';
 import type { ServerHandle } from '../../../host/server-handle.js';
 import type { SessionConfig } from '../../config/config.js';

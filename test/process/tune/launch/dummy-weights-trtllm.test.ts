@@ -9,7 +9,7 @@ import YAML from 'yaml';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Variant } from '../../../../src/core/variant.js';
 import { engineFiles } from '../../../../src/profiles/store/store.js';
-import { parseSimArgs } from '../../../../src/sim/server/args.js';
+import { parseSimArgs } from '../../../../src/cli/sim-serve-args.js';
 import { parseAutoArgs } from '../../../../src/cli/auto-args.js';
 import { launchWeights, servingArgv } from '../../../../src/tune/launch/dummy-weights.js';
 import { launchContext, prepareLaunch } from '../../../../src/tune/launch/launch.js';

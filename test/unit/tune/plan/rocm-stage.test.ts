@@ -12,7 +12,7 @@ import { buildPlan, expandStage } from '../../../../src/tune/plan/plan.js';
 import { makeVariant } from '../../../../src/tune/plan/variant-ids.js';
 import { withRocmStage } from '../../../../src/tune/plan/rocm-stage.js';
 import type { Plan } from '../../../../src/tune/plan/types.js';
-import type { PlanHost } from '../../../../src/engines/plan-types.js';
+import type { PlanHost } from '../../../../src/engines/kit/plan-types.js';
 
 function configFor(args: string[]): SessionConfig {
   return parseAutoArgs(['--auto', '--sim', '--model', 'Qwen/Qwen3-14B', '--run-dir', '/tmp/servelab-rocm-test', ...args]).config!;

@@ -2,13 +2,13 @@
 // argv into the final LaunchSpec (native, or wrapped in `docker run`).
 import os from 'node:os';
 import path from 'node:path';
-import type { EngineName, Knobs } from '../core/variant.js';
-import { withEnvKnob } from '../core/env-knob.js';
+import type { EngineName, Knobs } from '../../core/variant.js';
+import { withEnvKnob } from '../../core/env-knob.js';
 import { assertFlagsListed } from './help-check.js';
 import type { LaunchContext } from './types.js';
-import { BIND_ALL } from '../core/dial.js';
-import type { LaunchSpec } from '../host/launch-spec.js';
-import { deviceEnv, dockerGpuArgs } from '../host/device-env.js';
+import { BIND_ALL } from '../../core/dial.js';
+import type { LaunchSpec } from '../../host/launch-spec.js';
+import { deviceEnv, dockerGpuArgs } from '../../host/device-env.js';
 
 /** Append `flag value` when value is set; booleans append the bare flag when true. */
 export function flag(argv: string[], name: string, value: string | number | boolean | undefined): void {

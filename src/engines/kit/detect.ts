@@ -3,7 +3,7 @@
 // importing vllm or tensorrt_llm takes many seconds), or a container image. llama.cpp has its own
 // lookup (llamacpp/detect.ts: a given path, PATH, or servelab's build).
 //
-//   detectEngine(engine, { runtime?: 'native' | 'docker', python?: string, image?: string, timeoutMs? })
+//   detectGpuEngine(engine, { runtime?: 'native' | 'docker', python?: string, image?: string, timeoutMs? })
 //     -> Promise<EngineInfo>   never throws; `installed: false` carries `detail` (why); an installed
 //        version without a knob table of its own carries `knobTable` and a `detail` saying so.
 //   Docker: the version is the image tag when it is one, else the package version inside the image.
@@ -11,12 +11,11 @@
 //   before anything is launched; `helpCheck` on the result says why and what came of it.
 //   assertImageExists(image) -> Promise<void>   throws UserError (docker missing / image missing)
 import { execa } from 'execa';
-import { UserError } from '../core/errors.js';
-import type { EngineName, GpuEngineName } from '../core/variant.js';
-import { findOnPath } from '../core/which.js';
-import { resolveVersion } from './data/versions.js';
+import { UserError } from '../../core/errors.js';
+import type { EngineName, GpuEngineName } from '../../core/variant.js';
+import { findOnPath } from '../../core/which.js';
+import { resolveVersion } from '../data/versions.js';
 import { captureEngineHelp, helpCheckReason, type CaptureOptions } from './help-check.js';
-import { detectLlamaCpp } from './llamacpp/detect.js';
 import { probeGpuPlatform } from './rocm-build.js';
 import type { DetectOptions, EngineInfo } from './types.js';
 
@@ -45,8 +44,7 @@ async function pythonVersionOf(python: string, dist: string, timeoutMs: number):
   return v || undefined;
 }
 
-export async function detectEngine(engine: EngineName, opts: DetectOptions = {}): Promise<EngineInfo> {
-  if (engine === 'llamacpp') return detectLlamaCpp(opts);
+export async function detectGpuEngine(engine: GpuEngineName, opts: DetectOptions = {}): Promise<EngineInfo> {
   const timeoutMs = opts.timeoutMs ?? 15_000;
   if (opts.runtime === 'docker') {
     if (!opts.image) return { engine, installed: false, runtime: 'docker', detail: 'no image given (--image)' };

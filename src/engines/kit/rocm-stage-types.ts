@@ -1,7 +1,7 @@
 // The contract between the planner's ROCm stage (src/tune/plan/rocm-stage.ts) and each engine's
 // own ROCm candidates (src/engines/<engine>/rocm-stage.ts): plain data, so the engines need not
 // know the planner's types. Offered on AMD hosts only.
-import type { KnobName, Knobs } from '../core/variant.js';
+import type { KnobName, Knobs } from '../../core/variant.js';
 
 export interface RocmStageInput {
   /** The carried winner's knobs. */

@@ -11,10 +11,9 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
-import { UserError } from '../core/errors.js';
-import type { EngineName } from '../core/variant.js';
-import { ENGINE_LABEL } from './table.js';
-import { compareVersions, KNOWN_VERSIONS } from './data/versions.js';
+import { UserError } from '../../core/errors.js';
+import { ENGINE_LABEL, type EngineName } from '../../core/variant.js';
+import { compareVersions, KNOWN_VERSIONS } from '../data/versions.js';
 
 /**
  * Each engine's full help (vLLM groups its flags; --help=all prints every group). llama.cpp is

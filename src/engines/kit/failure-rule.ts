@@ -1,7 +1,7 @@
 // The shape of one failure rule (failure-rules.ts holds the rules): kept apart so that the
 // per-engine rule files (llamacpp/failure-rules.ts) and the table can both name it without an
 // import circle.
-import type { FailureKind } from '../core/events.js';
+import type { FailureKind } from '../../core/events.js';
 import type { FailureContext } from './types.js';
 
 export type FailureEngine = 'vllm' | 'sglang' | 'trtllm' | 'llamacpp' | 'sim';

@@ -1,15 +1,15 @@
 // Building ROCm-stage candidates from an engine's knob rows: each candidate is the carried
 // winner's environment plus the switches it tries, spelled as the rows say. Shared by the engines'
 // own rocm-stage.ts files, which choose which rows to try together.
-import type { EngineName, Knobs } from '../core/variant.js';
-import { rowAt } from './table.js';
+import type { Knobs } from '../../core/variant.js';
+import type { KnobTable } from './knob-table.js';
 import type { RocmCandidate } from './rocm-stage-types.js';
 
 /** `{knob: neutral value}` -> the env the rows name, or undefined when a row is missing at this version. */
-function rowsEnv(engine: EngineName, version: string, set: Readonly<Record<string, string>>): Record<string, string> | undefined {
+function rowsEnv(table: KnobTable, version: string, set: Readonly<Record<string, string>>): Record<string, string> | undefined {
   const env: Record<string, string> = {};
   for (const [knob, value] of Object.entries(set)) {
-    const r = rowAt(engine, knob, version);
+    const r = table.rowAt(knob, version);
     if (!r || r.via !== 'env') return undefined;
     env[r.name] = r.values?.[value] ?? value;
   }
@@ -21,12 +21,12 @@ function rowsEnv(engine: EngineName, version: string, set: Readonly<Record<strin
  * table lacks a row at this version, or when the winner already runs with exactly that env.
  */
 export function envCandidate(
-  engine: EngineName,
+  table: KnobTable,
   version: string,
   knobs: Knobs,
   set: Readonly<Record<string, string>>,
 ): RocmCandidate | undefined {
-  const add = rowsEnv(engine, version, set);
+  const add = rowsEnv(table, version, set);
   if (!add) return undefined;
   const have = knobs.env ?? {};
   if (Object.entries(add).every(([k, v]) => have[k] === v)) return undefined;
@@ -38,6 +38,6 @@ export function envCandidate(
 }
 
 /** The candidates of a row's enumeration (its `candidates`), at this version. */
-export function rowCandidates(engine: EngineName, knob: string, version: string): readonly string[] {
-  return rowAt(engine, knob, version)?.candidates ?? [];
+export function rowCandidates(table: KnobTable, knob: string, version: string): readonly string[] {
+  return table.rowAt(knob, version)?.candidates ?? [];
 }

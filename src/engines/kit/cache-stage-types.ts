@@ -1,7 +1,7 @@
 // The contract between the planner's cache stage (src/tune/plan/cache-stage.ts) and each engine's
 // own cache candidates (src/engines/<engine>/cache-stage.ts): plain data, so the engines need not
 // know the planner's types.
-import type { KnobName, Knobs } from '../core/variant.js';
+import type { KnobName, Knobs } from '../../core/variant.js';
 
 export interface CacheStageInput {
   /** The carried winner's knobs. */

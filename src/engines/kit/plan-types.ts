@@ -2,9 +2,9 @@
 // planner sees it, a candidate of a stage, a preflight verdict, and the session's llama.cpp
 // files. They sit below the planner (src/tune/plan) so that an engine's folder can plan its own
 // stages, check its own variants and prepare its own model files without importing the planner.
-import type { GpuVendor } from '../core/gpu-vendor.js';
-import type { Failure } from '../core/events.js';
-import type { Knobs, KnobName, Variant } from '../core/variant.js';
+import type { GpuVendor } from '../../core/gpu-vendor.js';
+import type { Failure } from '../../core/events.js';
+import type { Knobs, KnobName, Variant } from '../../core/variant.js';
 
 /** The host as the planner needs it. */
 export interface PlanHost {

@@ -1,13 +1,13 @@
 // Contract of an engine adapter: plain data and functions, no class hierarchy.
 import type { CacheStageInput, CacheStageOut } from './cache-stage-types.js';
-import type { EngineName, KnobName, Knobs, SpeculativeKnob, Variant } from '../core/variant.js';
-import type { Failure } from '../core/events.js';
-import type { ServerMetricsSample } from '../core/metrics.js';
-import type { LaunchSpec } from '../host/launch-spec.js';
-import type { EngineRanks, NodeLayout } from '../host/slurm/index.js';
-import type { BuildOptions, BuildOutcome } from '../host/llamacpp-build.js';
+import type { EngineName, KnobName, Knobs, SpeculativeKnob, Variant } from '../../core/variant.js';
+import type { Failure } from '../../core/events.js';
+import type { ServerMetricsSample } from '../../core/metrics.js';
+import type { LaunchSpec } from '../../host/launch-spec.js';
+import type { EngineRanks, NodeLayout } from '../../host/slurm/index.js';
+import type { BuildOptions, BuildOutcome } from '../../host/llamacpp-build.js';
 import type { EnginePlanning } from './plan-types.js';
-import type { GpuVendor } from '../core/gpu-vendor.js';
+import type { GpuVendor } from '../../core/gpu-vendor.js';
 import type { RocmPlanning } from './rocm-stage-types.js';
 
 export interface EngineInfo {
@@ -71,7 +71,7 @@ export interface FailureContext {
   amxRepacked?: string;
 }
 
-/** Where to look for an engine; see src/engines/detect.ts. */
+/** Where to look for an engine; see src/engines/kit/detect.ts. */
 export interface DetectOptions {
   runtime?: 'native' | 'docker';
   /** native: a Python interpreter whose environment holds the engine. */
@@ -101,10 +101,10 @@ export interface EngineAdapter {
   metricsPath: string;
   /** Neutral attention-backend names this engine accepts (the planner's candidate values). */
   attentionBackends?: readonly string[];
-  /** Is the engine installed here, and which version (src/engines/detect.ts). */
+  /** Is the engine installed here, and which version (src/engines/kit/detect.ts). */
   detect?(opts?: DetectOptions): Promise<EngineInfo>;
   // --- What differs per engine, asked by code outside src/engines instead of naming the engine ---
-  /** How text writes the engine's name (engines/table.ts ENGINE_LABEL). */
+  /** How text writes the engine's name (core/variant.ts ENGINE_LABEL). */
   label: string;
   /** The port the server listens on when its argv names none. */
   defaultPort: number;

@@ -1,6 +1,6 @@
 // Prometheus text exposition, reduced to what servelab needs: one number per metric name,
 // summed across label sets (SGLang and vLLM export one series per DP rank / engine).
-import type { ServerMetricsSample } from '../core/metrics.js';
+import type { ServerMetricsSample } from '../../core/metrics.js';
 
 export type MetricTotals = Map<string, { sum: number; count: number; max: number }>;
 
