@@ -21,6 +21,7 @@ import { llamaCppPaths } from '../src/host/llamacpp-build.js';
 import { makeRandomGguf } from '../src/gguf/make.js';
 import { parseAutoArgs } from '../src/cli/auto-args.js';
 import { runVariant } from '../src/tune/run/runner.js';
+import { effectiveMarginPct, noiseText, pooledNoise } from '../src/core/noise-rule.js';
 
 const arg = (name: string, dflt: string) => (process.argv.indexOf(name) > 0 ? process.argv[process.argv.indexOf(name) + 1]! : dflt);
 const RATIO = Number(arg('--ratio', '0.4'));
@@ -57,6 +58,9 @@ interface Session {
   launched: number;
   skipped: number;
   winnerTokPerS: number;
+  /** The session's final tied set and its measured noise (the profile's `decision`). */
+  tied: string[];
+  noisePct?: number;
 }
 
 function session(model: string, out: string, port: number, extra: string[] = []): Session {
@@ -71,13 +75,19 @@ function session(model: string, out: string, port: number, extra: string[] = [])
     .map((l) => JSON.parse(l) as TuneEvent);
   const cost = events.flatMap((e) => (e.type === 'session-cost' ? [e.cost] : [])).at(-1)!;
   const done = events.find((e): e is Extract<TuneEvent, { type: 'session-finished' }> => e.type === 'session-finished')!;
-  const profile = JSON.parse(readFileSync(done.profilePath!, 'utf8')) as { variant: Variant; metrics: { total_token_throughput: number } };
+  const profile = JSON.parse(readFileSync(done.profilePath!, 'utf8')) as {
+    variant: Variant;
+    metrics: { total_token_throughput: number };
+    decision?: { tiedIds: string[]; noisePct?: number };
+  };
   return {
     hours: cost.wallS / 3600,
     winner: profile.variant,
     launched: events.filter((e) => e.type === 'variant-launching').length,
     skipped: events.filter((e) => e.type === 'budget-skip').length,
     winnerTokPerS: profile.metrics.total_token_throughput,
+    tied: profile.decision?.tiedIds ?? [profile.variant.id],
+    ...(profile.decision?.noisePct !== undefined ? { noisePct: profile.decision.noisePct } : {}),
   };
 }
 
@@ -116,6 +126,9 @@ async function main(): Promise<void> {
     `full protocol: ${(full.hours * 60).toFixed(1)} min, ${full.launched} launches, winner ${full.winner.id} (${f(full.winnerTokPerS)} tok/s in its session)`,
   );
   console.log(
+    `  tied set [${full.tied.join(', ')}]; noise ${full.noisePct !== undefined ? `±${full.noisePct.toFixed(1)}%` : 'not measured'}`,
+  );
+  console.log(
     `--budget ${limit.toFixed(5)} host-h (${(limit * 60).toFixed(1)} min): ${(bud.hours * 60).toFixed(1)} min, ${bud.launched} launches, ${bud.skipped} kept from a run; winner ${bud.winner.id} (${f(bud.winnerTokPerS)} tok/s in its session)`,
   );
   const same = full.winner.id === bud.winner.id;
@@ -136,6 +149,20 @@ async function main(): Promise<void> {
   );
   console.log(
     `saving ${saving.toFixed(0)}% of the full protocol's host-hours; budget winner ${diff >= 0 ? '+' : ''}${diff.toFixed(1)}% against the full winner: ${diff >= -margin ? 'within' : 'NOT within'} the ${margin}% margin`,
+  );
+  // The rule sessions decide by (src/core/noise-rule.ts): the two winners' re-runs are told apart
+  // only beyond max(--margin, the pooled noise of these runs, scaled to two means of RUNS runs).
+  const noise = pooledNoise(
+    same
+      ? [{ label: 'full winner', values: a }]
+      : [
+          { label: 'full winner', values: a },
+          { label: 'budget winner', values: b },
+        ],
+  );
+  const eff = effectiveMarginPct(margin, noise, RUNS, RUNS);
+  console.log(
+    `by the noise rule: budget winner ${full.tied.includes(bud.winner.id) ? 'IN' : 'NOT in'} the full protocol's tied set; re-measured ${diff.toFixed(1)}% against an effective margin of ${eff.toFixed(1)}% (${noise ? noiseText(noise) : 'no noise measured'}): ${diff >= -eff ? 'tied (within the noise)' : 'worse beyond the noise'}`,
   );
   console.log(`load average at end ${load()}`);
   rmSync(dir, { recursive: true, force: true });
