@@ -162,7 +162,7 @@ async function main(): Promise<void> {
   );
   const eff = effectiveMarginPct(margin, noise, RUNS, RUNS);
   console.log(
-    `by the noise rule: budget winner ${full.tied.includes(bud.winner.id) ? 'IN' : 'NOT in'} the full protocol's tied set; re-measured ${diff.toFixed(1)}% against an effective margin of ${eff.toFixed(1)}% (${noise ? noiseText(noise) : 'no noise measured'}): ${diff >= -eff ? 'tied (within the noise)' : 'worse beyond the noise'}`,
+    `by the noise rule: budget winner ${full.tied.includes(bud.winner.id) ? 'IN' : 'NOT in'} the full protocol's tied set; re-measured ${diff.toFixed(1)}% against an effective margin of ${eff.toFixed(1)}% (${noise ? noiseText(noise) : 'no noise measured'}): ${Math.abs(diff) <= eff ? 'tied (within the noise)' : diff > 0 ? 'the budget winner is better beyond the noise' : 'the budget winner is worse beyond the noise'}`,
   );
   console.log(`load average at end ${load()}`);
   rmSync(dir, { recursive: true, force: true });
