@@ -8,7 +8,9 @@
 // read once before anything is launched (the estimate's session-start fact: cores other processes
 // keep busy) and, for the log, during each variant (all processes but llama-server, the client
 // included).
-// Run: npx tsx model-lab/llamacpp-calibration.ts [--reuse] [--prompts N]. Log: llamacpp-calibration.txt.
+// Each variant runs --repeats times (default 2, in rounds); the report compares the held-out error
+// with max(8%, the pooled run-to-run noise of those means).
+// Run: npx tsx model-lab/llamacpp-calibration.ts [--reuse] [--prompts N] [--repeats R]. Log: llamacpp-calibration.txt.
 import { spawn, execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -28,6 +30,8 @@ const arg = (f: string) => {
   return i > 0 ? process.argv[i + 1] : undefined;
 };
 const PROMPTS = Number(arg('--prompts') ?? 8);
+// Rounds over every variant (interleaved, so drift hits all alike); 2 or more measure the host's noise.
+const REPEATS = Number(arg('--repeats') ?? 2);
 const IN = 128;
 const OUT = 32;
 const PORT = 18924;
@@ -154,38 +158,40 @@ async function measure(): Promise<void> {
   const model = makeModel(dir);
   try {
     const results: Record<string, unknown>[] = [];
-    for (const v of VARIANTS) {
-      const m = await measureOne(model, v, dir);
-      const keep = [
-        'othersBusy',
-        'launchLoad',
-        'duration',
-        'completed',
-        'total_input_tokens',
-        'total_output_tokens',
-        'total_token_throughput',
-        'mean_ttft_ms',
-        'mean_tpot_ms',
-      ];
-      results.push({
-        id: v.id,
-        knobs: v.knobs,
-        ctxSize: ctxOf(v.knobs),
-        load: os.loadavg()[0],
-        ...Object.fromEntries(keep.map((k) => [k, m[k]])),
-      });
-      process.stderr.write(
-        `measured ${v.id}: ${(m.total_token_throughput ?? 0).toFixed(1)} tok/s, others busy ${(m.othersBusy ?? 0).toFixed(2)} cores\n`,
-      );
-      writeFileSync(
-        RAW,
-        JSON.stringify(
-          { date: new Date().toISOString(), prompts: PROMPTS, inputLen: IN, outputLen: OUT, startLoad: start, results },
-          null,
-          1,
-        ) + '\n',
-      );
-    }
+    for (let round = 0; round < REPEATS; round++)
+      for (const v of VARIANTS) {
+        const m = await measureOne(model, v, dir);
+        const keep = [
+          'othersBusy',
+          'launchLoad',
+          'duration',
+          'completed',
+          'total_input_tokens',
+          'total_output_tokens',
+          'total_token_throughput',
+          'mean_ttft_ms',
+          'mean_tpot_ms',
+        ];
+        results.push({
+          id: v.id,
+          round,
+          knobs: v.knobs,
+          ctxSize: ctxOf(v.knobs),
+          load: os.loadavg()[0],
+          ...Object.fromEntries(keep.map((k) => [k, m[k]])),
+        });
+        process.stderr.write(
+          `measured ${v.id}: ${(m.total_token_throughput ?? 0).toFixed(1)} tok/s, others busy ${(m.othersBusy ?? 0).toFixed(2)} cores\n`,
+        );
+        writeFileSync(
+          RAW,
+          JSON.stringify(
+            { date: new Date().toISOString(), prompts: PROMPTS, inputLen: IN, outputLen: OUT, startLoad: start, results },
+            null,
+            1,
+          ) + '\n',
+        );
+      }
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
