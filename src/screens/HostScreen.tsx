@@ -58,8 +58,9 @@ export function HostScreen(p: HostScreenProps): React.JSX.Element {
           {host.simulated ? (
             <Box flexDirection="column" marginLeft={2}>
               <Text color={theme.warn}>{host.note ?? 'simulated host'}</Text>
-              <Box>
-                <Text>GPU type </Text>
+              {/* One text, so that the catalogue's names wrap between words at any width. */}
+              <Text wrap="wrap">
+                GPU type{' '}
                 {host.gpuTypes.map((t) => (
                   <Text
                     key={t}
@@ -70,7 +71,7 @@ export function HostScreen(p: HostScreenProps): React.JSX.Element {
                     {t === p.gpuType ? `[${t}]` : ` ${t} `}{' '}
                   </Text>
                 ))}
-              </Box>
+              </Text>
               <Text>
                 GPU count{' '}
                 <Text color={theme.accent} bold>

@@ -2,7 +2,8 @@
 // the planner and the session runner. The screens' typed choices become the same SessionConfig
 // that `servelab --auto` builds from flags (form.ts, src/tune/request/from-flags.ts), so both front ends run one thing.
 import { defaultRunsDir } from '../../host/xdg.js';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { isAbsolute, join } from 'node:path';
 import { UserError } from '../../core/errors.js';
 import type { Settings } from '../../core/settings.js';
 import type { EngineName } from '../../core/variant.js';
@@ -123,7 +124,9 @@ export function realServices(opts: RealServicesOptions): RealServices {
     },
     describeModel: modelView,
     recentModels() {
-      const recent = opts.settings.get('recent-models') ?? [];
+      // A local model file that is gone (a lab script's temporary GGUF, a moved folder) is no offer.
+      const here = (m: string) => !(isAbsolute(m) || m.startsWith('./') || m.startsWith('../')) || existsSync(m);
+      const recent = (opts.settings.get('recent-models') ?? []).filter(here);
       return [...new Set([...recent, ...builtinModelIds()])];
     },
     checkForm,
