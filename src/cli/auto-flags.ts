@@ -28,6 +28,7 @@ export const AUTO_FLAGS = {
   'repeats-max': { kind: 'string' },
   'max-failed': { kind: 'string' },
   'no-regress': { kind: 'boolean' },
+  'no-noise-prior': { kind: 'boolean' },
   'no-early-stop': { kind: 'boolean' },
   tpot: { kind: 'string' },
   parallel: { kind: 'string' },

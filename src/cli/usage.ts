@@ -51,6 +51,8 @@ Decision
   --sweep-all             run every level (default: a point that breaks the SLO ends the variant's sweep)
   --margin PCT            a challenger must win by more than this, or by the host's measured
                           noise when larger (default 2)
+  --no-noise-prior        measure the noise from this session's runs alone (default: pooled with
+                          this host's last sessions of the same workload, never on --sim)
   --repeats N             run each variant N times and use the median (default 1)
   --repeats-max N         while a stage's leader and its rival cannot be told apart, run both
                           again in reverse order, up to N runs each (default 3; 1: no reruns);

@@ -50,8 +50,29 @@ export interface RunGroup {
   values: readonly number[];
 }
 
-/** The pooled noise of these groups (those with two runs or more); undefined while none ran twice. */
-export function pooledNoise(groups: readonly RunGroup[]): NoiseEstimate | undefined {
+/**
+ * What this host showed in earlier sessions of the same kind (tune/stage/noise-prior.ts keeps it):
+ * their pooled sd of one run and its degrees of freedom.
+ */
+export interface NoisePrior {
+  sdPct: number;
+  df: number;
+  sessions: number;
+}
+
+/**
+ * The most a prior weighs in the pool, in degrees of freedom: enough that a session whose first
+ * few repeats agree by chance (3 df at ±1.3% where the host's sessions spread ±6-22%) cannot
+ * narrow the margin below what this host has shown, few enough that a dozen runs of the session's
+ * own outweigh it when the host has changed.
+ */
+export const PRIOR_DF_MAX = 6;
+
+/**
+ * The pooled noise of these groups (those with two runs or more), with the host's prior when one
+ * is given; undefined while none ran twice and there is no prior.
+ */
+export function pooledNoise(groups: readonly RunGroup[], prior?: NoisePrior): NoiseEstimate | undefined {
   let ss = 0;
   let df = 0;
   let runs = 0;
@@ -65,10 +86,15 @@ export function pooledNoise(groups: readonly RunGroup[]): NoiseEstimate | undefi
     runs += vs.length;
     used.push({ label: g.label, n: vs.length });
   }
-  if (df === 0) return undefined;
+  const priorDf = prior && prior.df > 0 ? Math.min(prior.df, PRIOR_DF_MAX) : 0;
+  if (df === 0 && priorDf === 0) return undefined;
+  const own = df > 0 ? sourceText(used, runs) : '';
+  const priorText = priorDf ? `this host's last ${prior!.sessions === 1 ? 'session' : `${prior!.sessions} sessions`}` : '';
+  ss += priorDf * (prior?.sdPct ?? 0) ** 2 * 1e-4;
+  df += priorDf;
   const sd = Math.sqrt(ss / df);
   const pct = tQuantile(df) * sd * 100;
-  return { pct, runs, source: sourceText(used, runs), sdPct: sd * 100, df };
+  return { pct, runs, source: [own, priorText].filter(Boolean).join(' + '), sdPct: sd * 100, df };
 }
 
 function sourceText(used: readonly { label: string; n: number }[], runs: number): string {

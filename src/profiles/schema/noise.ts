@@ -20,6 +20,10 @@ export const DecisionRecordSchema = z.object({
   winnerRuns: z.number().int().nonnegative().optional(),
   /** The property of the declared tie-break order that chose the winner, when the final set was tied. */
   tieBreak: z.string().optional(),
+  /** With a prior: this session's own noise, before it was pooled with the host's earlier sessions, %. */
+  noiseOwnPct: z.number().nonnegative().optional(),
+  /** Earlier sessions of the same kind on this host that `noisePct` was pooled with. */
+  noisePriorSessions: z.number().int().positive().optional(),
 });
 
 /** A stage's tied set as recorded beside its results. */

@@ -184,6 +184,8 @@ export interface SessionConfig {
   budget?: { gpuHours?: number; wallS?: number };
   /** `--max-failed PCT`: a run whose failed requests exceed PCT % cannot win; absent: DEFAULT_MAX_FAILED_PCT (core/failed-share.ts). */
   maxFailedPct?: number;
+  /** --no-noise-prior: decide on this session's own noise alone, not pooled with this host's earlier sessions. */
+  noNoisePrior?: boolean;
   /**
    * Warm-ups scaled to the load (tune/run/warmup-count.ts): at least one full batch at each run's
    * concurrency, warmupPrompts the floor. Absent (replay, an explicit --warmup N): exactly warmupPrompts.

@@ -17,7 +17,7 @@ import type { SessionCalibrator } from './calibration.js';
 import type { QualityRequest } from '../run/contract/types.js';
 import type { Served, ServedServer } from '../run/serve-run.js';
 import type { BudgetTracker } from '../budget/budget.js';
-import type { NoiseEstimate } from '../../core/noise-rule.js';
+import type { NoiseEstimate, NoisePrior } from '../../core/noise-rule.js';
 
 /** Steering from the front end while a session runs. */
 export class SessionControl {
@@ -119,6 +119,12 @@ export interface SessionContext {
   noise?: NoiseEstimate;
   /** Every successful run's objective this session, by variant id: what `noise` is pooled from (stage/noise-runs.ts). */
   noiseRuns?: Map<string, { label: string; values: number[] }>;
+  /** This host's noise from earlier sessions of the same kind, pooled into `noise` (stage/noise-prior.ts). */
+  noisePrior?: NoisePrior;
+  /** Where the prior is kept and this session's own noise will be; undefined: no prior (simulated host, --no-noise-prior). */
+  noisePriorKey?: string;
+  /** The noise of this session's own runs alone, what the next session's prior keeps. */
+  ownNoise?: NoiseEstimate;
   /** --quality N: each engine's engine-stage greedy outputs, what its later variants are compared with (stage/quality-check.ts). */
   qualityRefs?: Map<string, QualityReference>;
   /** Said once per session: the quality check ran on random weights. */

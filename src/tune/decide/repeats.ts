@@ -41,6 +41,8 @@ export interface RepeatOptions extends DecideOptions {
   repeatsMax?: number;
   /** The host's noise measured so far in the session, these runs included (noise.ts pooledNoise). */
   noise?: NoiseEstimate;
+  /** The noise comes from earlier sessions only (the host's prior): the session still measures its own. */
+  noiseFromPriorOnly?: boolean;
   /** The carried winner (later stages): when it leads and wins the tie-break too, no confirmation runs. */
   keptId?: string;
   /** Every run's objective this session by variant id, where it holds more than `runs` (the carried winner's earlier runs). */
@@ -131,7 +133,7 @@ export function nextRepeatStep(runs: ReadonlyMap<string, readonly VariantResult[
   // Reverse order: the one that ran last runs first now.
   const reversed: [string, string] = a.lastAt > b.lastAt ? [a.r.variantId, b.r.variantId] : [b.r.variantId, a.r.variantId];
   const names = (ids: readonly string[]) => ids.map((id) => label(all.find((c) => c.r.variantId === id)!.r)).join(' then ');
-  if (canRerun && !opts.noise) {
+  if (canRerun && (!opts.noise || opts.noiseFromPriorOnly)) {
     return {
       action: 'rerun',
       variantIds: reversed,

@@ -30,6 +30,7 @@ import { CostLedger } from '../cost/ledger.js';
 import { openCalibrator } from '../context/calibration.js';
 import { sweepFinalists } from '../sweep/session-sweep.js';
 import { capacityOfWinner } from '../stage/capacity-stage.js';
+import { closeNoisePrior, openNoisePrior } from '../stage/noise-prior.js';
 import { BudgetTracker, planBudget } from '../budget/budget.js';
 
 export interface SessionOptions {
@@ -208,6 +209,7 @@ export async function runSession(configIn: SessionConfig, opts: SessionOptions =
   ctx.emit({ type: 'session-started', runDir: ctx.journal.dir, simulated: ctx.host.simulated, at: new Date().toISOString() });
   ctx.emit({ type: 'plan-ready', plan: ctx.plan });
   if (ctx.budget) ctx.emit({ type: 'budget-state', state: ctx.budget.state() });
+  openNoisePrior(ctx);
   const reused = ctx.journal.entries().length;
   if (opts.resume && reused)
     ctx.emit({ type: 'warning', message: `resuming ${ctx.journal.dir}: ${reused} finished measurement(s) are reused, not re-run` });
@@ -230,6 +232,7 @@ export async function runSession(configIn: SessionConfig, opts: SessionOptions =
     if (ctx.signal?.aborted) throw new AbortedError();
     const capacity = await capacityOfWinner(ctx, winner);
     const saved = saveOutcome(ctx, state, winner, validation, swept, capacity);
+    closeNoisePrior(ctx);
     return outcomeOf(ctx, state, { exitCode: 0, validation, winner, ...saved });
   } catch (e) {
     if (!(e instanceof AbortedError) && !ctx.signal?.aborted) {

@@ -111,6 +111,7 @@ export async function settleTies(ctx: SessionContext, stage: string, carried: Va
       values: sessionValues(ctx, [...runs.keys()]),
       ...(carried ? { keptId: carried.variantId } : {}),
       ...(ctx.noise ? { noise: ctx.noise } : {}),
+      ...(ctx.noise && !ctx.ownNoise ? { noiseFromPriorOnly: true } : {}),
     };
     const step = nextRepeatStep(runs, opts);
     if (step.action === 'decide' || max <= 1) {

@@ -25,5 +25,6 @@ export function decisionRecord(ctx: SessionContext, stages: readonly StageRecord
     tiedIds: last?.tiedIds ?? [winnerId],
     ...(runs ? { winnerRuns: runs } : {}),
     ...(last?.tieBreak && last.winnerId === winnerId ? { tieBreak: last.tieBreak } : {}),
+    ...(ctx.noisePrior ? { noisePriorSessions: ctx.noisePrior.sessions, ...(ctx.ownNoise ? { noiseOwnPct: ctx.ownNoise.pct } : {}) } : {}),
   };
 }

@@ -41,9 +41,11 @@ export function sessionValues(ctx: SessionContext, ids: readonly string[]): Map<
   return out;
 }
 
-/** Pool the noise again; say so when it changed. */
+/** Pool the noise again, with the host's prior; say so when it changed. */
 export function updateNoise(ctx: SessionContext): void {
-  const next = pooledNoise([...store(ctx).values()]);
+  const groups = [...store(ctx).values()];
+  ctx.ownNoise = pooledNoise(groups) ?? ctx.ownNoise;
+  const next = pooledNoise(groups, ctx.noisePrior);
   if (!next) return;
   const before = ctx.noise;
   ctx.noise = next;
