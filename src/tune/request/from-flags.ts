@@ -149,7 +149,8 @@ function workloadConfig(
             .split(',')
             .map((s) => s.trim())
             .filter(Boolean)
-            .map((s) => parseScenario(s, sopts));
+            // 'default' is the studies' five, so a list can add to them: default,multi-turn:8/6.
+            .flatMap((s) => (s.toLowerCase() === 'default' ? studyScenarios(sopts) : [parseScenario(s, sopts)]));
   // The tuning workload stands in for its own scenario in the table (same size), so that row
   // reuses the engine stage's measurements instead of measuring a resized copy.
   const validation = listed.map((s) => (s.name === scenario.name ? scenario : s));
