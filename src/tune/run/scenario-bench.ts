@@ -8,6 +8,9 @@ import { runMultiTurn } from '../../bench/multiturn/driver.js';
 import { loadMultiTurn } from '../../bench/multiturn/workload.js';
 import { loadScenario } from '../launch/workloads.js';
 import { multiTurnSpecOf } from '../config/multi-turn-scenario.js';
+import { UserError } from '../../core/errors.js';
+import type { RunOptions } from '../../bench/load/run-options.js';
+import type { CapacityTarget } from '../../capacity/runner.js';
 
 /** The run's options but the workload's own parts (requests, their token counts, concurrency). */
 export type BenchCall = Omit<IsolatedRunOptions, 'requests' | 'tokenCounts' | 'maxConcurrency'>;
@@ -45,5 +48,23 @@ export async function loadScenarioBench(
         tokenCounts: workload.tokenCounts,
         maxConcurrency: scenario.maxConcurrency,
       }),
+  };
+}
+
+/**
+ * A capacity probe of a multi-turn scenario: the probe's concurrency is its users, its `n`
+ * requests whole conversations of the scenario's turns. Undefined for the other scenarios; a
+ * search by rate is refused (a closed loop has no arrival rate to set).
+ */
+export function multiTurnProbe(scenario: Scenario, model: string, by: 'concurrency' | 'rate'): CapacityTarget['probe'] {
+  if (scenario.dataset !== 'multi_turn') return undefined;
+  if (by === 'rate')
+    throw new UserError('the multi-turn workload is a closed loop of users: search its capacity by concurrency (its users), not by rate');
+  return async ({ requests: _r, requestRate: _rate, burstiness: _b, maxConcurrency, tokenCounts: _t, ...o }: RunOptions, n: number) => {
+    const users = maxConcurrency ?? scenario.maxConcurrency ?? 1;
+    const conversations = Math.max(users, Math.ceil(n / (scenario.turns ?? 1)));
+    const spec = multiTurnSpecOf({ ...scenario, numPrompts: conversations, maxConcurrency: users });
+    const w = await loadMultiTurn(spec, undefined, model);
+    return runMultiTurn({ ...o, workload: w, users, counter: w.counter });
   };
 }

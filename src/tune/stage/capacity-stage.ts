@@ -15,6 +15,7 @@ import { formatResolution, parseResolution } from '../../capacity/search.js';
 import { answerLine, goodputLine, probeLine, progressLine, requestsLine, searchRules } from '../../capacity/text.js';
 import type { SessionContext } from '../context/session-context.js';
 import { loadScenario } from '../launch/workloads.js';
+import { multiTurnProbe } from '../run/scenario-bench.js';
 
 /** The journal's file for the answer: a resumed session with the same winner and SLO takes it back. */
 const JOURNAL_FILE = 'capacity.json';
@@ -143,10 +144,12 @@ export async function capacityOfWinner(ctx: SessionContext, winner: VariantResul
     return earlier;
   }
   const loaded = new Map<string, Promise<Workload>>();
+  const probe = multiTurnProbe(scenario, config.model, spec.by);
   const target = (baseUrl: string): CapacityTarget => ({
     run: { baseUrl, model: winner.variant.model, tokenizerId: config.model, seed: scenario.seed },
     workload: (n) => loadScenario({ ...scenario, numPrompts: n }, config.model, loaded),
     maxConcurrency: scenario.maxConcurrency,
+    ...(probe ? { probe } : {}),
   });
   const empty = {
     by: spec.by,
