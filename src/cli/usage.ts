@@ -43,7 +43,7 @@ Workload
   --dataset-path FILE     ShareGPT JSON (ShareGPT_V3_unfiltered_cleaned_split.json)
   --num-prompts N         prompts of the tuning workload (default 1000 x scale; multi-turn: conversations)
   --max-concurrency N     cap requests in flight for the tuning workload (default: all at once;
-                          multi-turn: the users)
+                          multi-turn names its users in the scenario instead)
   --scale F               scale every scenario's prompt count, e.g. 0.2 for a quick run (default 1)
   --validation LIST|none  validation scenarios (default the studies' five; 'default' names them in a
                           list, e.g. default,multi-turn:8/6)

@@ -54,7 +54,7 @@ interface Shape {
 function multiTurnScenario(s: Shape): Scenario {
   return {
     name: `multi-turn-${s.users}-${s.turns}-${s.systemPromptLen}-${s.inputLen}-${s.outputLen}`,
-    label: `multi-turn ${s.users} users x ${s.turns} turns`,
+    label: `multi-turn ${s.users} users x ${s.turns} turns (${s.conversations} conversations)`,
     dataset: 'multi_turn',
     inputLen: s.inputLen,
     outputLen: s.outputLen,

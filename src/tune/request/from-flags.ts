@@ -135,6 +135,8 @@ function workloadConfig(
   const given = { ...sopts, ...(numPrompts ? { numPrompts } : {}) };
   const parsed: Scenario = str('scenario') ? parseScenario(str('scenario')!, given) : sharegptScenario(given);
   const picked = scenarioSeed === undefined ? parsed : { ...parsed, seed: scenarioSeed };
+  if (maxConcurrency && picked.dataset === 'multi_turn')
+    throw new UserError(`--max-concurrency: a multi-turn workload names its users in the scenario (multi-turn:USERS/TURNS)`);
   // A capped workload is another scenario (its journal key and table row must not mix with the uncapped one).
   const scenario: Scenario = maxConcurrency
     ? { ...picked, name: `${picked.name}-c${maxConcurrency}`, label: `${picked.label}, max concurrency ${maxConcurrency}`, maxConcurrency }

@@ -7,6 +7,8 @@ import { benchCommand, parseScenario } from '../../../../src/tune/config/scenari
 import { multiTurnSpecOf } from '../../../../src/tune/config/multi-turn-scenario.js';
 import { scenarioForWorkload, workloadFromScenario } from '../../../../src/tune/config/profile-workload.js';
 import { WorkloadSchema } from '../../../../src/profiles/schema/profile.js';
+import { configFromFlags } from '../../../../src/tune/request/from-flags.js';
+import { workloadLine } from '../../../../src/profiles/report/lines.js';
 
 const opts = { scale: 1 };
 
@@ -69,5 +71,15 @@ describe('multi-turn:USERS/TURNS[/SYSTEM/IN/OUT]', () => {
     const many = workloadReuse(parseScenario('multi-turn:4/8/100/50/50', opts));
     expect(few.has && many.has).toBe(true);
     expect(many.share).toBeGreaterThan(few.share);
+  });
+  it('users are named once: --max-concurrency beside a multi-turn scenario is one line', () => {
+    const flags = { sim: true, model: 'Qwen/Qwen3-14B', scenario: 'multi-turn:4/2', validation: 'none' };
+    expect(configFromFlags(flags).scenario).toMatchObject({ dataset: 'multi_turn', maxConcurrency: 4 });
+    expect(() => configFromFlags({ ...flags, 'max-concurrency': '3' })).toThrow(/names its users in the scenario/);
+  });
+
+  it('the report reads conversations, turns and users', () => {
+    const w = WorkloadSchema.parse(workloadFromScenario(parseScenario('multi-turn:3/4', opts)));
+    expect(workloadLine(w)).toBe('multi-turn-3-4-1000-128-64 (multi_turn, 6 conversations of 4 turns, 3 users, seed 42)');
   });
 });
