@@ -73,5 +73,16 @@ describe('servelab --auto --sim --scenario multi-turn:USERS/TURNS/SYSTEM/IN/OUT'
     const r = profile.stages[0]!.results.find((x) => x.variantId === 'vllm')!;
     expect(r.turnTtftMs).toHaveLength(3);
     expect(r.conversationsPerS).toBeCloseTo(Number(line![6]), 1);
+
+    // The saved profile re-runs the same conversations: replay says what they measure now.
+    const replay = await runCli(
+      ['replay', done.profilePath!, '--sim', '--auto', '--yes', '--no-record', '--port', String(testPort())],
+      cwd,
+    );
+    stderr += replay.stderr;
+    expect(replay.code, replay.stderr.slice(-2000)).toBe(0);
+    expect(replay.stdout).toMatch(
+      /\nnow: prefix cache hit \d+% of \d+% possible; TTFT by turn \d+, \d+, \d+ ms; [\d.]+ conversations\/s\n/,
+    );
   });
 });
