@@ -82,33 +82,32 @@ async function benchOnce(
   const sim = ctx.config.sim;
   const callMs = performance.now();
   const callS = () => (performance.now() - callMs) / 1000;
-  const bench = await workload
-    .run({
-      baseUrl: baseUrl(up.spec),
-      model: variant.model,
-      tokenizerId: ctx.config.model,
-      // The simulated server runs `speed` times faster than the wall clock: so do its arrivals.
-      ...(scenario.requestRate ? { requestRate: scenario.requestRate * (sim ? up.speed : 1) } : {}),
-      numWarmups: warmups,
-      // --dummy-weights in use: outputs of the asked length (dummy-weights.ts), as vLLM's --ignore-eos sends them.
-      ...(clientIgnoresEos(!!ctx.tuningDummyWeights, ctx.stage) ? { ignoreEos: true } : {}),
-      seed: scenario.seed,
-      percentileMetrics: [...PERCENTILE_METRICS],
-      metricPercentiles: [...new Set([50, 90, 99, ...sloPercentiles(ctx.config.slo)])].sort((a, b) => a - b),
-      ...(goodput ? { goodput } : {}),
-      label: variant.id,
-      signal: watch.signal,
-      onEvent: (e) => {
-        if (e.type !== 'snapshot') return;
-        const snapshot = sim ? toSimulatedSnapshot(e.snapshot, up.speed) : e.snapshot;
-        ctx.emit({ type: 'bench-progress', variantId: variant.id, snapshot });
-        watch.push(snapshot);
-      },
-    })
-    .catch((e: unknown) => {
-      served.wallS += callS();
-      throw e;
-    });
+  const { run } = workload;
+  const bench = await run({
+    baseUrl: baseUrl(up.spec),
+    model: variant.model,
+    tokenizerId: ctx.config.model,
+    // The simulated server runs `speed` times faster than the wall clock: so do its arrivals.
+    ...(scenario.requestRate ? { requestRate: scenario.requestRate * (sim ? up.speed : 1) } : {}),
+    numWarmups: warmups,
+    // --dummy-weights in use: outputs of the asked length (dummy-weights.ts), as vLLM's --ignore-eos sends them.
+    ...(clientIgnoresEos(!!ctx.tuningDummyWeights, ctx.stage) ? { ignoreEos: true } : {}),
+    seed: scenario.seed,
+    percentileMetrics: [...PERCENTILE_METRICS],
+    metricPercentiles: [...new Set([50, 90, 99, ...sloPercentiles(ctx.config.slo)])].sort((a, b) => a - b),
+    ...(goodput ? { goodput } : {}),
+    label: variant.id,
+    signal: watch.signal,
+    onEvent: (e) => {
+      if (e.type !== 'snapshot') return;
+      const snapshot = sim ? toSimulatedSnapshot(e.snapshot, up.speed) : e.snapshot;
+      ctx.emit({ type: 'bench-progress', variantId: variant.id, snapshot });
+      watch.push(snapshot);
+    },
+  }).catch((e: unknown) => {
+    served.wallS += callS();
+    throw e;
+  });
   served.wallS += servedWallS(bench, callS());
   return { bench, stopped: await watch.settle() };
 }
