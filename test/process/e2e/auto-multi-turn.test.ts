@@ -84,5 +84,27 @@ describe('servelab --auto --sim --scenario multi-turn:USERS/TURNS/SYSTEM/IN/OUT'
     expect(replay.stdout).toMatch(
       /\nnow: prefix cache hit \d+% of \d+% possible; TTFT by turn \d+, \d+, \d+ ms; [\d.]+ conversations\/s\n/,
     );
+
+    // Its capacity is searched by users, each probe whole conversations through the bench's driver.
+    const cap = await runCli(
+      [
+        'capacity',
+        done.profilePath!,
+        '--sim',
+        '--yes',
+        '--slo',
+        'ttft:p99<60000',
+        '--max',
+        '8',
+        '--out',
+        join(cwd, 'cap'),
+        '--port',
+        String(testPort()),
+      ],
+      cwd,
+    );
+    stderr += cap.stderr;
+    expect(cap.code, cap.stderr.slice(-2000)).toBe(0);
+    expect(cap.stdout + cap.stderr).toMatch(/answer: 8 concurrent users at p99 TTFT < 60 s/);
   });
 });
