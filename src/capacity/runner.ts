@@ -41,6 +41,11 @@ export interface CapacityTarget {
   maxConcurrency?: number | null;
   /** Against a simulator, keep wall-clock figures (bench's --wall-clock). */
   wallClock?: boolean;
+  /**
+   * Runs a probe of about `n` requests in place of the bench's run of `workload(n)`: a workload
+   * with its own driver (multi-turn conversations, whose users are the probe's concurrency).
+   */
+  probe?: (o: RunOptions, n: number) => Promise<BenchResult>;
 }
 
 export interface CapacitySpec extends SearchSpec {
@@ -131,7 +136,7 @@ async function measure(
   hooks: CapacityHooks,
   early: EarlyStop,
 ): Promise<{ result: BenchResult; settled: 'holds' | 'fails' | null }> {
-  const w = await target.workload(n);
+  const w = target.probe ? undefined : await target.workload(n);
   const goodput = goodputFromSlo(spec.slo);
   const user = hooks.signal;
   const stop = new AbortController();
@@ -140,10 +145,11 @@ async function measure(
   if (user?.aborted) stop.abort();
   let settled: 'holds' | 'fails' | null = null;
   const progress = () => hooks.onProgress?.({ value, done: early.done, planned: n, tally: early.tally() });
-  const res = await runBenchmark({
+  const run = target.probe ? (o: RunOptions) => target.probe!(o, n) : runBenchmark;
+  const res = await run({
     ...target.run,
-    requests: w.requests,
-    tokenCounts: w.tokenCounts,
+    requests: w?.requests ?? [],
+    ...(w ? { tokenCounts: w.tokenCounts } : {}),
     maxConcurrency: spec.by === 'concurrency' ? value : (target.maxConcurrency ?? null),
     // Rates are the server's own req/s: a simulator running `speed` times faster gets them sooner.
     requestRate: spec.by === 'rate' ? value * (speed ?? 1) : Infinity,

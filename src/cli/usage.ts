@@ -34,12 +34,19 @@ What to tune
 
 Workload
   --scenario NAME         tuning workload: sharegpt, sharegpt-like, short, medium, long, very-long,
-                          random:IN/OUT (default sharegpt with --dataset-path, else sharegpt-like)
+                          random:IN/OUT (default sharegpt with --dataset-path, else sharegpt-like),
+                          prefix:PREFIX/SUFFIX/PREFIXES/OUT (shared prefixes, vLLM's prefix_repetition),
+                          trace:FILE.jsonl (a Mooncake trace at its recorded times), or
+                          multi-turn:USERS/TURNS[/SYSTEM/IN/OUT] (USERS conversations at once, each
+                          TURNS turns on a shared SYSTEM-token prompt, IN-token messages, OUT-token
+                          replies; default 1000/128/64; no think time; 2 conversations per user)
   --dataset-path FILE     ShareGPT JSON (ShareGPT_V3_unfiltered_cleaned_split.json)
-  --num-prompts N         prompts of the tuning workload (default 1000 x scale)
-  --max-concurrency N     cap requests in flight for the tuning workload (default: all at once)
+  --num-prompts N         prompts of the tuning workload (default 1000 x scale; multi-turn: conversations)
+  --max-concurrency N     cap requests in flight for the tuning workload (default: all at once;
+                          multi-turn names its users in the scenario instead)
   --scale F               scale every scenario's prompt count, e.g. 0.2 for a quick run (default 1)
-  --validation LIST|none  validation scenarios (default the studies' five)
+  --validation LIST|none  validation scenarios (default the studies' five; 'default' names them in a
+                          list, e.g. default,multi-turn:8/6)
 
 Decision
   --objective O           total (default) | output | request | goodput | frontier (with --slo:

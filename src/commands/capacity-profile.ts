@@ -23,6 +23,8 @@ import { loadScenario } from '../tune/launch/workloads.js';
 import { progressLine } from '../cli/text.js';
 import { capacityRecord, type CapacityRecord } from '../capacity/record.js';
 import { runCapacity, type CapacityTarget } from '../capacity/runner.js';
+import type { CapacityBy } from '../capacity/search.js';
+import { multiTurnProbe } from '../tune/run/scenario-bench.js';
 import { capacitySvg } from '../capacity/text.js';
 import { askConsent } from './consent.js';
 import type { Flags } from '../cli/bench-flags.js';
@@ -57,13 +59,15 @@ export function runFolder(flags: Flags, what: string, profile: Profile): string 
 }
 
 /** A search target on the profile's server at `url`: the profile's workload, sized per probe. */
-export function profileTarget(setup: ReplaySetup, url: string): CapacityTarget {
+export function profileTarget(setup: ReplaySetup, url: string, by: CapacityBy = 'concurrency'): CapacityTarget {
   const { profile, scenario } = setup;
   const loaded = new Map<string, Promise<Workload>>();
+  const probe = multiTurnProbe(scenario, profile.model, by);
   return {
     run: { baseUrl: url, model: profile.variant.model, tokenizerId: profile.model, seed: scenario.seed },
     workload: (n) => loadScenario({ ...scenario, numPrompts: n }, profile.model, loaded),
     maxConcurrency: scenario.maxConcurrency,
+    ...(probe ? { probe } : {}),
   };
 }
 
@@ -125,7 +129,7 @@ export async function capacityOfProfile(path: string, flags: Flags): Promise<num
     return 1;
   }
   const result = await withInterrupt((signal) =>
-    withProfileServer(setup, opts, signal, (url) => runCapacity(profileTarget(setup, url), spec, searchHooks(spec, json, signal))),
+    withProfileServer(setup, opts, signal, (url) => runCapacity(profileTarget(setup, url, spec.by), spec, searchHooks(spec, json, signal))),
   );
   const record = capacityRecord(result, { slo: spec.slo, resolution: spec.resolution, workload: setup.scenario.name });
   const title = `${profile.model} on ${profile.host.gpuCount} x ${profile.host.gpuName}: capacity by ${spec.by}`;

@@ -39,7 +39,7 @@ export async function replayCapacityHeadless(
   }
   const spec = { by: rec.by, slo };
   const p = await withInterrupt((signal) =>
-    withProfileServer(setup, opts, signal, (url) => probeOnce(profileTarget(setup, url), spec, rec.answer, { signal })),
+    withProfileServer(setup, opts, signal, (url) => probeOnce(profileTarget(setup, url, rec.by), spec, rec.answer, { signal })),
   );
   const now = slo
     .map((r) => `${r.stat} ${r.metric.toUpperCase()} ${Number(p.metrics[`${r.stat}_${r.metric}_ms`]).toFixed(0)} ms`)

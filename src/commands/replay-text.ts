@@ -1,5 +1,6 @@
 // The headless text of `servelab replay`: the setup shown before consent, the recorded-vs-now
 // table, the verdict and where the result was recorded. Pure: returns strings.
+import { trafficText } from '../core/traffic-text.js';
 import { hardwareLine, workloadLine } from '../profiles/report/lines.js';
 import { fmtPct } from '../profiles/report/format.js';
 import { formatCommand } from '../core/shell-quote.js';
@@ -69,6 +70,9 @@ export function outcomeText(setup: ReplaySetup, outcome: ReplayOutcome, history:
     out.push(`server log: ${logsDir}`);
   } else {
     out.push(deltaTable(judgement.deltas), verdictLine(judgement));
+    // What the traffic's shape adds (hit rate, TTFT by turn), measured now: the same words as --auto's lines.
+    const traffic = trafficText(result);
+    if (traffic) out.push(`now: ${traffic}`);
     for (const n of setup.notes) out.push(`note: ${n}`);
   }
   out.push(historyLine(history, file));

@@ -25,4 +25,7 @@ export interface Scenario {
   /** mooncake_trace (datasetPath): tokens per hash id (512) and the replay speed-up (1). */
   traceBlockSize?: number;
   traceSpeedup?: number;
+  /** multi_turn: user turns per conversation and the shared system prompt's tokens (inputLen: each user message, outputLen: each reply; numPrompts counts conversations, maxConcurrency users). */
+  turns?: number;
+  systemPromptLen?: number;
 }

@@ -8,6 +8,8 @@ export interface TrafficFigures {
   cache?: { hitRate: number | null; possibleReuse: number };
   /** A multi-turn run: mean TTFT of each turn, turn 1 first, ms (bench/multiturn/turn-metrics.ts). */
   turnTtftMs?: number[];
+  /** A multi-turn run: conversations that ran every turn, per second (bench/multiturn/turn-metrics.ts). */
+  conversationsPerS?: number;
 }
 
 /** Turns listed before the rest are summed up as "... turn N". */
@@ -25,12 +27,18 @@ export function cacheText(r: Pick<TrafficFigures, 'cache'>): string | null {
 }
 
 /** "TTFT by turn 850, 140, 152 ms"; null for a single-turn run. */
-export function turnText(r: Pick<TrafficFigures, 'turnTtftMs'>): string | null {
+export function turnText(r: Pick<TrafficFigures, 'turnTtftMs' | 'conversationsPerS'>): string | null {
   const t = r.turnTtftMs;
   if (!t?.length) return null;
   const shown = t.slice(0, TURNS_SHOWN).map((ms) => Math.round(ms).toLocaleString('en-US'));
   const rest = t.length > TURNS_SHOWN ? `, ... turn ${t.length}: ${Math.round(t.at(-1)!).toLocaleString('en-US')}` : '';
-  return `TTFT by turn ${shown.join(', ')}${rest} ms`;
+  const convs = r.conversationsPerS !== undefined ? `; ${conversationRate(r.conversationsPerS)} conversations/s` : '';
+  return `TTFT by turn ${shown.join(', ')}${rest} ms${convs}`;
+}
+
+/** Two significant figures at most, so a slow rate does not read 0. */
+function conversationRate(x: number): string {
+  return x >= 10 ? String(Math.round(x)) : String(Number(x.toPrecision(2)));
 }
 
 /** Both, joined; null when the run had neither. */

@@ -35,6 +35,18 @@ export interface MultiTurnShape {
   replyLen: number;
 }
 
+/** A multi-turn scenario's own shape (each conversation counted as a user), else MULTI_TURN_SHAPE. */
+export function multiTurnShapeOf(s: Pick<Scenario, 'turns' | 'systemPromptLen' | 'inputLen' | 'outputLen' | 'numPrompts'>): MultiTurnShape {
+  if (s.turns === undefined) return MULTI_TURN_SHAPE;
+  return {
+    users: Math.max(1, s.numPrompts),
+    turns: s.turns,
+    systemLen: s.systemPromptLen ?? MULTI_TURN_SHAPE.systemLen,
+    userLen: s.inputLen ?? MULTI_TURN_SHAPE.userLen,
+    replyLen: s.outputLen ?? MULTI_TURN_SHAPE.replyLen,
+  };
+}
+
 /** vLLM's prefix_repetition defaults (--prefix-repetition-prefix-len, -suffix-len, -num-prefixes). */
 const PREFIX_REPETITION = { prefixLen: 256, suffixLen: 256, numPrefixes: 10 } as const;
 /** Mooncake's traces count one hash id as 512 tokens. */
@@ -122,7 +134,7 @@ export function workloadReuse(s: Scenario): WorkloadReuse {
       return result(share, `${k} shared ${p}-token prefixes over ${n} prompts: ${pct(share)} of prompt tokens were sent before`);
     }
     case 'multi_turn': {
-      const share = multiTurnShare(MULTI_TURN_SHAPE);
+      const share = multiTurnShare(multiTurnShapeOf(s));
       return result(share, `every turn resends the conversation so far: about ${pct(share)} of prompt tokens were sent before`);
     }
     case 'mooncake_trace': {

@@ -85,13 +85,20 @@ export type SweepScenario = Scenario & { requestRate?: number | null; load: Swee
 
 /** The points of a sweep as scenarios drawn from the tuning workload `base`. */
 export function sweepScenarios(base: Scenario, spec: SweepSpec, promptsOverride?: number): SweepScenario[] {
+  const conversations = base.dataset === 'multi_turn';
+  // Conversations are a closed loop: their load is how many users talk at once, not an arrival rate.
+  if (conversations && spec.kind === 'rate')
+    throw new UserError(`the multi-turn workload is a closed loop of users: sweep it by users, e.g. --sweep concurrency:1,4,16,64`);
   return spec.levels.map((value) => {
     const load: SweepLoad = { kind: spec.kind, value };
     return {
       ...base,
       name: `${base.name}@${loadTag(load)}`,
       label: `${base.label}, ${loadLabel(load)}`,
-      numPrompts: pointPrompts(load, base.numPrompts, promptsOverride),
+      // A multi-turn point's numPrompts counts conversations: as many per user as the workload has.
+      numPrompts: conversations
+        ? (promptsOverride ?? Math.max(1, Math.round((base.numPrompts / (base.maxConcurrency ?? 1)) * value)))
+        : pointPrompts(load, base.numPrompts, promptsOverride),
       maxConcurrency: spec.kind === 'concurrency' ? value : base.maxConcurrency,
       ...(spec.kind === 'rate' ? { requestRate: value === Infinity ? null : value } : {}),
       load,

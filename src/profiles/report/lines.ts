@@ -12,6 +12,9 @@ export function hardwareLine(p: Pick<Profile, 'host'>): string {
 export function workloadLine(w: Workload): string {
   const lens = w.dataset === 'random' ? ` ${w.inputLen ?? '?'} in / ${w.outputLen ?? '?'} out tokens,` : '';
   const conc = w.maxConcurrency === null ? 'all at once' : `max concurrency ${w.maxConcurrency}`;
+  // A multi-turn workload counts conversations, its concurrency is users.
+  if (w.dataset === 'multi_turn')
+    return `${w.scenario} (${w.dataset}, ${w.numPrompts} conversations of ${w.turns ?? '?'} turns, ${w.maxConcurrency ?? '?'} users, seed ${w.seed})`;
   return `${w.scenario} (${w.dataset},${lens} ${w.numPrompts} prompts, ${conc}, seed ${w.seed})`;
 }
 

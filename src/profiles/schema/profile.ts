@@ -105,6 +105,8 @@ export const VariantResultSchema = z.object({
   cache: z.object({ hitRate: z.number().min(0).max(1).nullable(), possibleReuse: z.number().min(0).max(1) }).optional(),
   /** Multi-turn: mean TTFT of each turn, ms. */
   turnTtftMs: z.array(z.number().nonnegative()).optional(),
+  /** Multi-turn: conversations that ran every turn, per second. */
+  conversationsPerS: z.number().nonnegative().optional(),
 });
 
 export const HostSchema = z.object({
@@ -158,6 +160,9 @@ export const WorkloadSchema = z.object({
   /** mooncake_trace: tokens per hash id and the replay speed-up. */
   traceBlockSize: z.number().int().positive().optional(),
   traceSpeedup: z.number().positive().optional(),
+  /** multi_turn: user turns per conversation and system prompt tokens (numPrompts: conversations, maxConcurrency: users). */
+  turns: z.number().int().positive().optional(),
+  systemPromptLen: z.number().int().nonnegative().optional(),
 });
 
 export const SloSchema = z.object({

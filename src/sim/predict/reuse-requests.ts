@@ -3,7 +3,7 @@
 // prediction counts the hits the workload makes possible (the shapes are core/workload-reuse.ts's).
 // A workload without reuse gets no blocks, and its prediction is what it always was.
 import { existsSync, readFileSync } from 'node:fs';
-import { MULTI_TURN_SHAPE, workloadReuse } from '../../core/workload-reuse.js';
+import { multiTurnShapeOf, workloadReuse, type MultiTurnShape } from '../../core/workload-reuse.js';
 import type { Scenario } from '../../core/scenario.js';
 import { DATASETS, type DatasetName } from '../../core/dataset-names.js';
 import { BlockHasher } from '../scheduler/block-hash.js';
@@ -14,7 +14,16 @@ type LengthPair = { promptLen: number; outputLen: number; blocks?: readonly numb
 /** What a scenario says of its requests (recorded workloads name their dataset as plain text). */
 export type ReuseShape = Pick<
   Scenario,
-  'numPrompts' | 'inputLen' | 'outputLen' | 'rangeRatio' | 'prefixLen' | 'numPrefixes' | 'datasetPath' | 'traceBlockSize'
+  | 'numPrompts'
+  | 'inputLen'
+  | 'outputLen'
+  | 'rangeRatio'
+  | 'prefixLen'
+  | 'numPrefixes'
+  | 'datasetPath'
+  | 'traceBlockSize'
+  | 'turns'
+  | 'systemPromptLen'
 > & { dataset: string; name?: string; label?: string; seed?: number; maxConcurrency?: number | null };
 
 /** Token ids: a shared run (prefix p, token k), or one of request r's own tokens. */
@@ -43,8 +52,8 @@ function sharedPrefix(s: ReuseShape, prefixes: number, prefixLen: number, inputL
 }
 
 /** Users' conversations turn by turn (all first turns, then all second turns, ...). */
-function multiTurn(): LengthPair[] {
-  const { users, turns, systemLen, userLen, replyLen } = MULTI_TURN_SHAPE;
+function multiTurn(shape: MultiTurnShape): LengthPair[] {
+  const { users, turns, systemLen, userLen, replyLen } = shape;
   const reqs: LengthPair[] = [];
   for (let t = 0; t < turns; t++)
     for (let u = 0; u < users; u++) {
@@ -104,7 +113,7 @@ export function reuseRequests(s: ReuseShape): LengthPair[] | undefined {
     case 'prefix_repetition':
       return sharedPrefix(s, s.numPrefixes ?? 10, s.prefixLen ?? 256, s.inputLen ?? 256);
     case 'multi_turn':
-      return multiTurn();
+      return multiTurn(multiTurnShapeOf(scenario));
     case 'mooncake_trace':
       return s.datasetPath ? trace(s.datasetPath, s.traceBlockSize ?? 512, s.numPrompts) : undefined;
     default:

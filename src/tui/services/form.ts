@@ -15,6 +15,7 @@ import type { Choices, WorkloadForm } from './types.js';
 import { capacityFlags } from '../../tune/request/capacity-flags.js';
 import { qualityFlags } from '../../tune/request/quality-flags.js';
 import { optionalNumberArg } from '../../core/number-arg.js';
+import { reuseFormDefaults, reuseScenarioFlag, reuseShapeProblem, SHAPE_DEFAULTS } from './reuse-form.js';
 
 /** The form's defaults: the command line's flags first, then saved settings, then the house defaults. */
 export function formDefaults(flags: AutoFlagValues, settings: Settings): WorkloadForm {
@@ -38,6 +39,8 @@ export function formDefaults(flags: AutoFlagValues, settings: Settings): Workloa
     capacity: s('capacity') ?? '',
     quality: s('quality') ?? '',
     qualityFloor: s('quality-floor') ?? '',
+    ...SHAPE_DEFAULTS,
+    ...reuseFormDefaults(s('scenario')),
   };
 }
 
@@ -68,6 +71,8 @@ export function checkForm(f: WorkloadForm): string[] {
     rule(() => optionalNumberArg('input tokens', f.inputLen, RULES.tokens));
     rule(() => optionalNumberArg('output tokens', f.outputLen, RULES.tokens));
   }
+  const shapeProblem = reuseShapeProblem(f);
+  if (shapeProblem) out.push(shapeProblem);
   if (f.scenario === 'sharegpt') {
     if (!f.datasetPath.trim()) out.push('the ShareGPT scenario needs the path of a ShareGPT JSON file');
     else rule(() => checkDataset(f.datasetPath.trim()));
@@ -145,7 +150,11 @@ export function configFromChoices(cli: AutoFlagValues, c: Omit<Choices, 'disable
   for (const k of FORM_OWNED) delete values[k];
   Object.assign(values, { model: f.model.trim(), 'num-prompts': f.numPrompts, objective: f.objective });
   if (c.host.simulated) Object.assign(values, { sim: true, gpu: c.host.gpuType, gpus: String(c.host.gpuCount) });
-  if (f.scenario === 'random') values.scenario = `random:${f.inputLen}/${f.outputLen}`;
+  const reuse = reuseScenarioFlag(f);
+  // A multi-turn shape sizes itself (conversations per user): the Prompts field is hidden for it.
+  if (f.scenario === 'multi-turn') delete values['num-prompts'];
+  if (reuse) values.scenario = reuse;
+  else if (f.scenario === 'random') values.scenario = `random:${f.inputLen}/${f.outputLen}`;
   else if (f.scenario === 'sharegpt') Object.assign(values, { scenario: 'sharegpt', 'dataset-path': f.datasetPath.trim() });
   else values.scenario = 'sharegpt-like';
   if (f.slo.trim()) values.slo = f.slo.trim();

@@ -7,7 +7,7 @@ import type { EngineInfo } from '../../engines/kit/types.js';
 import type { CpuInfo } from '../../host/gpus.js';
 import type { SessionObjective } from '../../tune/config/rules.js';
 
-export const SCENARIOS = ['sharegpt-like', 'random', 'sharegpt'] as const;
+export const SCENARIOS = ['sharegpt-like', 'random', 'sharegpt', 'shared-prefix', 'multi-turn', 'trace'] as const;
 export type ScenarioKind = (typeof SCENARIOS)[number];
 /** Validation of the winner vs the baseline: the studies' five scenarios, scaled down or not at all. */
 export const VALIDATIONS = ['quick', 'full', 'none'] as const;
@@ -33,6 +33,10 @@ export interface WorkloadForm {
   /** Greedy prompts of the quality check (--quality N), '' for none; and its floor (--quality-floor X), '' for none. */
   quality: string;
   qualityFloor: string;
+  /** shared-prefix: PREFIX/SUFFIX/PREFIXES/OUT; multi-turn: USERS/TURNS[/SYSTEM/IN/OUT]; trace: a Mooncake JSONL's path. */
+  prefixShape: string;
+  turnsShape: string;
+  tracePath: string;
 }
 
 /** A running session as the UI sees it; built by the services around the core's runSession. */

@@ -4,6 +4,7 @@
 // the plan a checklist (widgets/checklist), the results pages a pager (widgets/paged-table).
 import { SESSION_OBJECTIVES } from '../../tune/config/rules.js';
 import { SCENARIOS, VALIDATIONS, type WorkloadForm } from '../services/types.js';
+import { shapeFieldOf } from '../services/reuse-form.js';
 import { checklistReducer, type ChecklistState } from '../widgets/checklist/state.js';
 import { pageStep } from '../widgets/paged-table/state.js';
 import { textFieldReducer, type TextFieldAction, type TextFieldState } from '../widgets/text-field/state.js';
@@ -26,6 +27,9 @@ export const FIELDS: readonly FieldSpec[] = [
   { key: 'datasetPath', label: 'ShareGPT path', kind: 'text', hint: 'path of a ShareGPT JSON file' },
   { key: 'inputLen', label: 'Input tokens', kind: 'number' },
   { key: 'outputLen', label: 'Output tokens', kind: 'number' },
+  { key: 'prefixShape', label: 'Prefix shape', kind: 'text', hint: 'PREFIX/SUFFIX/PREFIXES/OUT, e.g. 256/256/10/128' },
+  { key: 'turnsShape', label: 'Conversations', kind: 'text', hint: 'USERS/TURNS[/SYSTEM/IN/OUT], e.g. 8/6' },
+  { key: 'tracePath', label: 'Trace file', kind: 'text', hint: 'path of a Mooncake JSONL (servelab trace-gen)' },
   { key: 'numPrompts', label: 'Prompts', kind: 'number' },
   { key: 'seed', label: 'Seed', kind: 'number' },
   { key: 'objective', label: 'Objective', kind: 'choice', choices: SESSION_OBJECTIVES },
@@ -95,11 +99,17 @@ function cycle<T>(list: readonly T[], current: T, dir: 1 | -1): T {
   return list[(i + dir + list.length) % list.length]!;
 }
 
-/** Fields that apply: the ShareGPT path only for the ShareGPT scenario, lengths only for random. */
+/**
+ * Fields that apply: the ShareGPT path only for the ShareGPT scenario, lengths only for random, a
+ * reuse workload's shape only for it; multi-turn counts conversations in its shape, not prompts.
+ */
 export function visibleFields(form: WorkloadForm): FieldSpec[] {
+  const shape = shapeFieldOf(form.scenario);
   return FIELDS.filter((f) => {
     if (f.key === 'datasetPath') return form.scenario === 'sharegpt';
     if (f.key === 'inputLen' || f.key === 'outputLen') return form.scenario === 'random';
+    if (f.key === 'prefixShape' || f.key === 'turnsShape' || f.key === 'tracePath') return f.key === shape;
+    if (f.key === 'numPrompts') return form.scenario !== 'multi-turn';
     return true;
   });
 }

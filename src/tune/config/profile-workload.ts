@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs';
 import { UserError } from '../../core/errors.js';
 import { sharegptScenario } from './scenarios.js';
 import { reuseScenarioForWorkload, sharedPrefixFields } from './reuse-scenarios.js';
+import { multiTurnFields, multiTurnScenarioForWorkload } from './multi-turn-scenario.js';
 import type { Scenario } from '../../core/scenario.js';
 import type { Workload } from '../../profiles/schema/profile.js';
 
@@ -23,6 +24,7 @@ export function workloadFromScenario(s: Scenario, benchCommand?: string): Worklo
     requestRate: null,
     ...(benchCommand ? { benchCommand } : {}),
     ...sharedPrefixFields(s),
+    ...multiTurnFields(s),
   };
 }
 
@@ -58,7 +60,7 @@ export function scenarioForWorkload(
       },
     };
   }
-  const reuse = reuseScenarioForWorkload(w, opts.datasetPath);
+  const reuse = reuseScenarioForWorkload(w, opts.datasetPath) ?? multiTurnScenarioForWorkload(w);
   if (reuse) return { scenario: reuse };
   if (w.dataset === 'custom') {
     // The ShareGPT-like stand-in is regenerated from its prompt count and seed (the same lengths);

@@ -3,6 +3,7 @@
 // length table (src/model/data/sharegpt-lengths.ts, the same shape the calibration and `predict`
 // use) and is written as a JSONL that `vllm bench serve --dataset-name custom` reads too.
 import { parseReuseScenario } from './reuse-scenarios.js';
+import { multiTurnBenchArgs, parseMultiTurnScenario } from './multi-turn-scenario.js';
 import type { Scenario } from '../../core/scenario.js';
 import { UserError } from '../../core/errors.js';
 import { writeSharegptLikeJsonl } from '../../sim/predict/sharegpt-jsonl.js';
@@ -81,7 +82,8 @@ export function parseScenario(text: string, opts: { datasetPath?: string; scale:
     return sharegptScenario(opts);
   }
   if (t === 'sharegpt-like') return sharegptScenario({ ...opts, datasetPath: undefined });
-  const reuse = parseReuseScenario(text, { ...(opts.numPrompts !== undefined ? { numPrompts: opts.numPrompts } : {}), seed: SEED });
+  const given = { ...(opts.numPrompts !== undefined ? { numPrompts: opts.numPrompts } : {}), seed: SEED };
+  const reuse = parseReuseScenario(text, given) ?? parseMultiTurnScenario(text, given);
   if (reuse) return reuse;
   const byShort: Record<string, string> = {
     short: 'random-128-4',
@@ -93,7 +95,7 @@ export function parseScenario(text: string, opts: { datasetPath?: string; scale:
   const name = byShort[t] ?? (m ? `random-${m[1]}-${m[2]}` : undefined);
   if (!name) {
     throw new UserError(
-      `unknown scenario '${text}': use sharegpt, sharegpt-like, short, medium, long, very-long, random:IN/OUT (e.g. random:2000/100), prefix:PREFIX/SUFFIX/PREFIXES/OUT or trace:FILE.jsonl`,
+      `unknown scenario '${text}': use sharegpt, sharegpt-like, short, medium, long, very-long, random:IN/OUT (e.g. random:2000/100), prefix:PREFIX/SUFFIX/PREFIXES/OUT, trace:FILE.jsonl or multi-turn:USERS/TURNS[/SYSTEM/IN/OUT]`,
     );
   }
   const known = RANDOM_SHAPES.find((s) => s.name === name);
@@ -137,6 +139,10 @@ export function benchCommand(s: Scenario, model: string, port = 8000): string {
     parts.push(`--dataset-name mooncake_trace --dataset-path ${s.datasetPath}`);
     if (s.traceBlockSize !== undefined) parts.push(`--trace-block-size ${s.traceBlockSize}`);
     if (s.traceSpeedup !== undefined) parts.push(`--trace-speedup ${s.traceSpeedup}`);
+  } else if (s.dataset === 'multi_turn') {
+    // vLLM's `bench serve` has no multi-turn dataset: servelab's closed loop, same other flags.
+    parts[0] = 'servelab bench';
+    parts.push(...multiTurnBenchArgs(s));
   } else {
     parts.push('--dataset-name random', `--random-input-len ${s.inputLen}`, `--random-output-len ${s.outputLen}`);
     if (s.rangeRatio) parts.push(`--random-range-ratio ${s.rangeRatio}`);

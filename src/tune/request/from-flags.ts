@@ -135,6 +135,8 @@ function workloadConfig(
   const given = { ...sopts, ...(numPrompts ? { numPrompts } : {}) };
   const parsed: Scenario = str('scenario') ? parseScenario(str('scenario')!, given) : sharegptScenario(given);
   const picked = scenarioSeed === undefined ? parsed : { ...parsed, seed: scenarioSeed };
+  if (maxConcurrency && picked.dataset === 'multi_turn')
+    throw new UserError(`--max-concurrency: a multi-turn workload names its users in the scenario (multi-turn:USERS/TURNS)`);
   // A capped workload is another scenario (its journal key and table row must not mix with the uncapped one).
   const scenario: Scenario = maxConcurrency
     ? { ...picked, name: `${picked.name}-c${maxConcurrency}`, label: `${picked.label}, max concurrency ${maxConcurrency}`, maxConcurrency }
@@ -149,7 +151,8 @@ function workloadConfig(
             .split(',')
             .map((s) => s.trim())
             .filter(Boolean)
-            .map((s) => parseScenario(s, sopts));
+            // 'default' is the studies' five, so a list can add to them: default,multi-turn:8/6.
+            .flatMap((s) => (s.toLowerCase() === 'default' ? studyScenarios(sopts) : [parseScenario(s, sopts)]));
   // The tuning workload stands in for its own scenario in the table (same size), so that row
   // reuses the engine stage's measurements instead of measuring a resized copy.
   const validation = listed.map((s) => (s.name === scenario.name ? scenario : s));

@@ -24,6 +24,7 @@ function trafficFigures(measured: BenchResult): Partial<VariantResult> {
   return {
     ...(cache ? { cache: { hitRate: cache.cache_hit_rate, possibleReuse: cache.cache_possible_reuse } } : {}),
     ...(turns?.turn_index.length ? { turnTtftMs: turns.turn_mean_ttft_ms } : {}),
+    ...(turns ? { conversationsPerS: turns.conversation_throughput } : {}),
   };
 }
 

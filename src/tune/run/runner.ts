@@ -19,12 +19,11 @@ import { earlyStopWatch, type StopVerdict } from './early-stop-run.js';
 import { failureContext, launchSpeed, startServer } from './server-start.js';
 import type { RunVariantContext, ServerStart } from './contract/types.js';
 import { goodputFromSlo, sloPercentiles } from '../../core/slo.js';
-import { loadScenario } from '../launch/workloads.js';
+import { loadScenarioBench } from './scenario-bench.js';
 import { clientIgnoresEos } from '../launch/dummy-weights.js';
 import { greedyForLaunch } from './quality-run.js';
 import { processCpuSeconds } from '../../host/proc-cpu.js';
 import { failedResult, measuredResult, pinned, type Up } from './result-record.js';
-import { runBenchmarkIsolated } from '../../bench/workers/isolated.js';
 import { toSimulated, toSimulatedSnapshot } from '../../bench/metrics/simulated.js';
 import type { BenchResult } from '../../bench/types.js';
 
@@ -73,22 +72,21 @@ async function benchOnce(
   stopSignal: AbortSignal,
   served: Served,
 ): Promise<{ bench: BenchResult; stopped: StopVerdict | null }> {
-  const workload = await loadScenario(scenario, ctx.config.model, ctx.workloads);
+  const workload = await loadScenarioBench(scenario, ctx.config.model, ctx.workloads);
   // Early stop applies to the tuning measurement only (the first scenario), never to validation.
-  const watch = earlyStopWatch(!ctx.stage.startsWith('validation') ? ctx.earlyStop : undefined, workload.requests, stopSignal);
+  const early = !ctx.stage.startsWith('validation') && workload.list ? ctx.earlyStop : undefined;
+  const watch = earlyStopWatch(early, workload.list ?? [], stopSignal);
   if (warmups > 0) ctx.emit({ type: 'warmup-started', variantId: variant.id });
-  ctx.emit({ type: 'bench-started', variantId: variant.id, scenario: scenario.name, numPrompts: workload.requests.length });
+  ctx.emit({ type: 'bench-started', variantId: variant.id, scenario: scenario.name, numPrompts: workload.requests });
   const goodput = goodputFromSlo(ctx.config.slo);
   const sim = ctx.config.sim;
   const callMs = performance.now();
   const callS = () => (performance.now() - callMs) / 1000;
-  const bench = await runBenchmarkIsolated({
+  const { run } = workload;
+  const bench = await run({
     baseUrl: baseUrl(up.spec),
     model: variant.model,
     tokenizerId: ctx.config.model,
-    requests: workload.requests,
-    tokenCounts: workload.tokenCounts,
-    maxConcurrency: scenario.maxConcurrency,
     // The simulated server runs `speed` times faster than the wall clock: so do its arrivals.
     ...(scenario.requestRate ? { requestRate: scenario.requestRate * (sim ? up.speed : 1) } : {}),
     numWarmups: warmups,

@@ -15,6 +15,7 @@ import { formatResolution, parseResolution } from '../../capacity/search.js';
 import { answerLine, goodputLine, probeLine, progressLine, requestsLine, searchRules } from '../../capacity/text.js';
 import type { SessionContext } from '../context/session-context.js';
 import { loadScenario } from '../launch/workloads.js';
+import { multiTurnProbe } from '../run/scenario-bench.js';
 
 /** The journal's file for the answer: a resumed session with the same winner and SLO takes it back. */
 const JOURNAL_FILE = 'capacity.json';
@@ -108,6 +109,19 @@ function stageHooks(ctx: SessionContext, variantId: string, spec: CapacitySpec, 
 }
 
 /** Search the winner's capacity; null without --capacity, or when no answer could be had (said in the events). */
+/** The search's target on the winner's server: the tuning workload, sized per probe (a multi-turn one by the bench's driver). */
+function winnerTarget(ctx: SessionContext, winner: VariantResult, spec: CapacitySpec): (baseUrl: string) => CapacityTarget {
+  const { scenario, model } = ctx.config;
+  const loaded = new Map<string, Promise<Workload>>();
+  const probe = multiTurnProbe(scenario, model, spec.by);
+  return (baseUrl) => ({
+    run: { baseUrl, model: winner.variant.model, tokenizerId: model, seed: scenario.seed },
+    workload: (n) => loadScenario({ ...scenario, numPrompts: n }, model, loaded),
+    maxConcurrency: scenario.maxConcurrency,
+    ...(probe ? { probe } : {}),
+  });
+}
+
 export async function capacityOfWinner(ctx: SessionContext, winner: VariantResult): Promise<CapacityRecord | null> {
   const spec = specOf(ctx);
   if (!spec) return null;
@@ -142,12 +156,7 @@ export async function capacityOfWinner(ctx: SessionContext, winner: VariantResul
     finished(ctx, winner.variantId, earlier, spec.max);
     return earlier;
   }
-  const loaded = new Map<string, Promise<Workload>>();
-  const target = (baseUrl: string): CapacityTarget => ({
-    run: { baseUrl, model: winner.variant.model, tokenizerId: config.model, seed: scenario.seed },
-    workload: (n) => loadScenario({ ...scenario, numPrompts: n }, config.model, loaded),
-    maxConcurrency: scenario.maxConcurrency,
-  });
+  const target = winnerTarget(ctx, winner, spec);
   const empty = {
     by: spec.by,
     answer: null,

@@ -95,7 +95,9 @@ export async function sweepFinalists(ctx: SessionContext, state: StageLoopState,
     rule: FINALIST_RULE,
     variants: finalists.map((f) => ({ variantId: f.result.variantId, label: labelOf(f.result), why: f.why })),
   });
-  const short = spec.kind === 'concurrency' ? spec.levels.filter((l) => l > config.scenario.numPrompts) : [];
+  // A multi-turn point runs as many conversations per user as the workload had (sweep/spec.ts): it always reaches its users.
+  const closedLoop = config.scenario.dataset === 'multi_turn';
+  const short = spec.kind === 'concurrency' && !closedLoop ? spec.levels.filter((l) => l > config.scenario.numPrompts) : [];
   if (short.length) {
     ctx.emit({
       type: 'warning',

@@ -29,6 +29,9 @@ export const form: WorkloadForm = {
   capacity: '',
   quality: '',
   qualityFloor: '',
+  prefixShape: '256/256/10/128',
+  turnsShape: '8/6',
+  tracePath: '',
 };
 
 export const defaults: WorkbenchDefaults = { gpuType: 'H100', gpuCount: 1, form };

@@ -17,4 +17,9 @@ describe('traffic words', () => {
     );
     expect(trafficText({})).toBeNull();
   });
+  it('adds the conversations per second after TTFT by turn, two figures below 10', () => {
+    expect(turnText({ turnTtftMs: [300, 90], conversationsPerS: 1.7284 })).toBe('TTFT by turn 300, 90 ms; 1.7 conversations/s');
+    expect(turnText({ turnTtftMs: [300, 90], conversationsPerS: 0.0123 })).toBe('TTFT by turn 300, 90 ms; 0.012 conversations/s');
+    expect(turnText({ turnTtftMs: [300, 90], conversationsPerS: 42.6 })).toBe('TTFT by turn 300, 90 ms; 43 conversations/s');
+  });
 });

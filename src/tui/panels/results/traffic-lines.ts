@@ -1,6 +1,6 @@
 // Under a stage's table, on traffic that resends prefixes or runs conversations: the winner's and
 // the reference's prefix-cache hit rate and TTFT by turn (the words are core/traffic-text.ts').
-import { trafficText } from '../../../core/traffic-text.js';
+import { cacheText, trafficText, turnText } from '../../../core/traffic-text.js';
 import { truncate } from '../../base/format.js';
 import type { StageTable } from '../../state/results.js';
 
@@ -13,7 +13,11 @@ export function trafficLines(table: StageTable | undefined, width: number): stri
     const t = trafficText(r.result);
     if (!t || seen.has(r.result.variantId)) continue;
     seen.add(r.result.variantId);
-    out.push(truncate(`${r.label}: ${t}`, width));
+    const line = `${r.label}: ${t}`;
+    const [cache, turns] = [cacheText(r.result), turnText(r.result)];
+    // Too wide for one line (80 columns): the cache and the turns each on a line of their own.
+    if ([...line].length > width && cache && turns) out.push(truncate(`${r.label}: ${cache}`, width), truncate(`  ${turns}`, width));
+    else out.push(truncate(line, width));
   }
   return out;
 }

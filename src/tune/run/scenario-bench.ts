@@ -1,0 +1,70 @@
+// What a scenario's benchmark runs: its request list through the bench client on its own thread,
+// or, for a multi-turn scenario, its conversations through the bench's closed-loop driver
+// (src/bench/multiturn/driver.ts owns the user loop; this only hands it the scenario's spec).
+import type { Scenario } from '../../core/scenario.js';
+import type { Workload as BenchWorkload, BenchResult, SampledRequest } from '../../bench/types.js';
+import { runBenchmarkIsolated, type IsolatedRunOptions } from '../../bench/workers/isolated.js';
+import { runMultiTurn } from '../../bench/multiturn/driver.js';
+import { loadMultiTurn } from '../../bench/multiturn/workload.js';
+import { loadScenario } from '../launch/workloads.js';
+import { multiTurnSpecOf } from '../config/multi-turn-scenario.js';
+import { UserError } from '../../core/errors.js';
+import type { RunOptions } from '../../bench/load/run-options.js';
+import type { CapacityTarget } from '../../capacity/runner.js';
+
+/** The run's options but the workload's own parts (requests, their token counts, concurrency). */
+export type BenchCall = Omit<IsolatedRunOptions, 'requests' | 'tokenCounts' | 'maxConcurrency'>;
+
+export interface ScenarioBench {
+  /** Requests the run will send (a multi-turn run: every turn of every conversation). */
+  requests: number;
+  /** The request list for early stopping; none for a closed loop, whose load follows the server. */
+  list?: SampledRequest[];
+  run(o: BenchCall): Promise<BenchResult>;
+}
+
+export async function loadScenarioBench(
+  scenario: Scenario,
+  model: string,
+  cache?: Map<string, Promise<BenchWorkload>>,
+): Promise<ScenarioBench> {
+  if (scenario.dataset === 'multi_turn') {
+    const spec = multiTurnSpecOf(scenario);
+    const w = await loadMultiTurn(spec, undefined, model);
+    return {
+      requests: w.conversations.reduce((a, c) => a + c.turns.length, 0),
+      run: ({ clientThreads: _threads, requestRate: _rate, burstiness: _b, ...o }) =>
+        runMultiTurn({ ...o, workload: w, users: spec.users, counter: w.counter }),
+    };
+  }
+  const workload = await loadScenario(scenario, model, cache);
+  return {
+    requests: workload.requests.length,
+    list: workload.requests,
+    run: (o) =>
+      runBenchmarkIsolated({
+        ...o,
+        requests: workload.requests,
+        tokenCounts: workload.tokenCounts,
+        maxConcurrency: scenario.maxConcurrency,
+      }),
+  };
+}
+
+/**
+ * A capacity probe of a multi-turn scenario: the probe's concurrency is its users, its `n`
+ * requests whole conversations of the scenario's turns. Undefined for the other scenarios; a
+ * search by rate is refused (a closed loop has no arrival rate to set).
+ */
+export function multiTurnProbe(scenario: Scenario, model: string, by: 'concurrency' | 'rate'): CapacityTarget['probe'] {
+  if (scenario.dataset !== 'multi_turn') return undefined;
+  if (by === 'rate')
+    throw new UserError('the multi-turn workload is a closed loop of users: search its capacity by concurrency (its users), not by rate');
+  return async ({ requests: _r, requestRate: _rate, burstiness: _b, maxConcurrency, tokenCounts: _t, ...o }: RunOptions, n: number) => {
+    const users = maxConcurrency ?? scenario.maxConcurrency ?? 1;
+    const conversations = Math.max(users, Math.ceil(n / (scenario.turns ?? 1)));
+    const spec = multiTurnSpecOf({ ...scenario, numPrompts: conversations, maxConcurrency: users });
+    const w = await loadMultiTurn(spec, undefined, model);
+    return runMultiTurn({ ...o, workload: w, users, counter: w.counter });
+  };
+}
