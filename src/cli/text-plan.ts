@@ -41,7 +41,7 @@ export function planText(plan: Plan, config: SessionConfig, times?: PlanTimes): 
     `engines: ${plan.engines.join(', ')}; checkpoint: ${plan.checkpoint}${plan.fp8Checkpoint ? `; FP8 checkpoint: ${plan.fp8Checkpoint}` : ''}`,
   );
   out.push(
-    `workload: ${plan.scenario.label}, ${plan.scenario.numPrompts} prompts, ${plan.scenario.maxConcurrency ? `at most ${plan.scenario.maxConcurrency} at once` : 'all at once'}; objective: ${objectiveLabel(config.objective)}, margin ${config.marginPct}%${config.slo.length ? `, SLO ${formatSlo(config.slo)}` : ''}`,
+    `workload: ${plan.scenario.label}, ${plan.scenario.turns ? `${plan.scenario.maxConcurrency ?? 1} users at once` : `${plan.scenario.numPrompts} prompts, ${plan.scenario.maxConcurrency ? `at most ${plan.scenario.maxConcurrency} at once` : 'all at once'}`}; objective: ${objectiveLabel(config.objective)}, margin ${config.marginPct}%${config.slo.length ? `, SLO ${formatSlo(config.slo)}` : ''}`,
   );
   for (const n of plan.notes) out.push(`note: ${n}`);
   out.push('');
