@@ -71,7 +71,10 @@ function session(model: string, out: string, port: number): Session {
     String(port),
     '--json',
   ];
-  const r = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', maxBuffer: 1 << 28 });
+  // A state folder of the script's own: the host's noise prior (docs/noise.md) starts empty and
+  // grows with each session of the run, as it would for a user tuning the same workload again.
+  const env = { ...process.env, XDG_STATE_HOME: STATE };
+  const r = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', maxBuffer: 1 << 28, env });
   if (r.status !== 0) throw new Error(`session exited ${r.status}: ${r.stderr.slice(-2000)}`);
   const events = r.stdout
     .split('\n')
@@ -107,9 +110,12 @@ function describe(tag: string, s: Session): void {
   );
 }
 
+let STATE = '';
+
 function main(): void {
   if (!findLlamaServer(process.env.SERVELAB_LLAMA_SERVER)) throw new Error('no llama-server: run `servelab engines build llamacpp`');
   const dir = mkdtempSync(path.join(os.tmpdir(), 'servelab-noise-agree-'));
+  STATE = path.join(dir, 'state');
   const model = path.join(dir, 'qwen3-512x8.gguf');
   makeRandomGguf({ out: model, vocab: llamaCppPaths().vocab('gpt-2'), shape: { arch: 'qwen3', hidden: 512, layers: 8 } });
   console.log(`host: ${os.availableParallelism()} CPUs, load average at start ${load()}; nice ${os.getPriority()}`);

@@ -3,7 +3,7 @@
 // chance (3 degrees of freedom) would otherwise name a single winner its next session could not.
 // Kept per host (GPUs, or the CPU and its threads), workload and objective, in the state folder
 // beside the server ledger; the last SESSIONS_KEPT sessions' own figures (never a pool of pools),
-// pooled by core/noise-rule.ts with a bounded weight. A simulated host has no prior: its noise is
+// their median pooled by core/noise-rule.ts with a bounded weight. A simulated host has no prior: its noise is
 // the simulator's, seeded per run.
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -48,9 +48,12 @@ function readAll(): Record<string, Kept[]> {
 export function readNoisePrior(key: string): NoisePrior | undefined {
   const kept = (readAll()[key] ?? []).filter((k) => k.df > 0 && Number.isFinite(k.sdPct));
   if (!kept.length) return undefined;
-  const df = kept.reduce((a, k) => a + k.df, 0);
-  const ss = kept.reduce((a, k) => a + k.df * k.sdPct ** 2, 0);
-  return { sdPct: Math.sqrt(ss / df), df, sessions: kept.length };
+  // The median session, not their pooled variance: one session measured while something else took
+  // the host (a ±320% start, perf/noise-agreement.log) would otherwise set every later margin.
+  const sds = kept.map((k) => k.sdPct).sort((a, b) => a - b);
+  const mid = sds.length / 2;
+  const sdPct = sds.length % 2 ? sds[Math.floor(mid)]! : (sds[mid - 1]! + sds[mid]!) / 2;
+  return { sdPct, df: kept.reduce((a, k) => a + k.df, 0), sessions: kept.length };
 }
 
 /** Keep a finished session's own noise (without the prior it was pooled with). Never throws. */

@@ -52,7 +52,7 @@ describe('the prior kept between sessions', () => {
     const p = readNoisePrior(key)!;
     expect(p.sessions).toBe(2);
     expect(p.df).toBe(4);
-    expect(p.sdPct).toBeCloseTo(Math.sqrt((2 * 9 + 2 * 36) / 4), 6);
+    expect(p.sdPct).toBeCloseTo((3 + 6) / 2, 6);
     expect(readNoisePrior(noisePriorKey(cpuHost, { ...(config as object), objective: 'output' } as never)!)).toBeUndefined();
   });
 
@@ -61,7 +61,13 @@ describe('the prior kept between sessions', () => {
     for (let i = 0; i < 7; i++) keepSessionNoise(key, { pct: 1, runs: 2, source: '', sdPct: i + 1, df: 1 });
     const p = readNoisePrior(key)!;
     expect(p.sessions).toBe(5);
-    expect(p.sdPct).toBeCloseTo(Math.sqrt([3, 4, 5, 6, 7].reduce((a, x) => a + x * x, 0) / 5), 6);
+    expect(p.sdPct).toBe(5);
+  });
+
+  it('one wild session does not set the prior: the median session does', () => {
+    const key = noisePriorKey(cpuHost, config)!;
+    for (const sd of [4, 80, 5]) keepSessionNoise(key, { pct: 1, runs: 2, source: '', sdPct: sd, df: 2 });
+    expect(readNoisePrior(key)!.sdPct).toBe(5);
   });
 
   it('a simulated host has none', () => {
