@@ -70,7 +70,7 @@ describe('servelab --auto --sim: a winner that loses ShareGPT', () => {
     expect(run.code, run.stderr.slice(-3000)).toBe(0);
     const out = run.stdout;
     expect(out).toMatch(/^Winner: vllm-quant-fp8/m);
-    const m = /^REGRESSION: regression vs the baseline on sharegpt-like (-[\d.]+)% \(beyond the [\d.]+% margin\)$/m.exec(out);
+    const m = /^REGRESSION: regression vs the baseline on sharegpt-like (-[\d.]+)% \(beyond the ([\d.]+)% margin\)$/m.exec(out);
     expect(m, out).not.toBeNull();
     expect(Number(m![1])).toBeLessThan(-10);
     // The tuning workload is no regression: the winner gains there.
@@ -80,7 +80,10 @@ describe('servelab --auto --sim: a winner that loses ShareGPT', () => {
     const path = /Profile: (\S+)/.exec(out)![1]!;
     const p = loadProfile(path);
     const row = p.validation.find((r) => r.scenario === 'sharegpt-like')!;
-    expect(row).toMatchObject({ regression: true, marginPct: 10 });
+    // The row's margin is --margin 10 or the session's measured noise when larger, as the text says.
+    expect(row.regression).toBe(true);
+    expect(row.marginPct).toBeGreaterThanOrEqual(10);
+    expect(row.marginPct!.toFixed(1)).toBe(Number(m![2]).toFixed(1));
     expect(p.validation.find((r) => r.scenario === 'random-2000-100')!.regression).toBeUndefined();
     const report = readFileSync(path.replace(/\.json$/, '.md'), 'utf8');
     expect(report).toMatch(/\*\*REGRESSION:\*\* regression vs the baseline on sharegpt-like -[\d.]+% \(beyond the [\d.]+% margin\)\./);
