@@ -13,6 +13,8 @@ const tier = (name: string) => ({ extends: true as const, test: { name, include:
 export default defineConfig({
   test: {
     setupFiles: ['test/setup.ts'],
+    // The bundle the process tests start, built once from the current sources (test/helpers/bin.ts).
+    globalSetup: ['test/build-once.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     // Two cores on CI: more workers only fight over them and skew timing-sensitive tests.

@@ -7,7 +7,7 @@ export const NODE_BUNDLE = {
   format: 'esm',
   platform: 'node',
   target: 'node20',
-  // React's production build: no development checks in the shipped command (tests run the sources).
+  // React's production build: no development checks in the shipped command (the in-process tests run the sources).
   define: { 'process.env.NODE_ENV': '"production"' },
   // Ink loads react-devtools-core only with DEV=true, and it is not a dependency.
   external: ['react-devtools-core'],

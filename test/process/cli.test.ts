@@ -3,9 +3,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-const bin = fileURLToPath(new URL('../../bin/servelab.js', import.meta.url));
+import { BIN as bin } from '../helpers/bin.js';
 
 describe('cli entry', () => {
   it('prints usage with the command list', () => {

@@ -5,10 +5,10 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { TuneEvent } from '../../../src/core/events.js';
+import { BIN } from '../bin.js';
 
-export const BIN = fileURLToPath(new URL('../../../bin/servelab.js', import.meta.url));
+export { BIN };
 
 export interface CliRun {
   code: number | null;

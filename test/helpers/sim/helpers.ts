@@ -1,8 +1,8 @@
 // Spawn `servelab sim-serve` as a real process in its own process group, and always reap it.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { BIN } from '../bin.js';
 
-export const BIN = fileURLToPath(new URL('../../../bin/servelab.js', import.meta.url));
+export { BIN };
 
 export interface SimProc {
   child: ChildProcess;

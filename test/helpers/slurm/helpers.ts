@@ -4,9 +4,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { findFreePort } from '../../../src/host/ports.js';
 import { testPort } from '../ports.js';
+import { BIN as SERVELAB_BIN } from '../bin.js';
 
 export const REPO = fileURLToPath(new URL('../../..', import.meta.url));
-export const SERVELAB_BIN = path.join(REPO, 'bin', 'servelab.js');
+
+export { SERVELAB_BIN };
 
 /** sim-serve argv (single node, through the real CLI). */
 export function simServeArgv(port: number, extra: string[] = []): string[] {

@@ -8,8 +8,8 @@ import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startScriptedServer, type ScriptedServer } from '../../fixtures/bench/scripted-server.js';
+import { BIN } from '../../helpers/bin.js';
 
-const BIN = fileURLToPath(new URL('../../../bin/servelab.js', import.meta.url));
 const SEED = fileURLToPath(new URL('../../fixtures/bench/seed-study-a-block.txt', import.meta.url));
 const servelab = (args: string[], env: Record<string, string> = {}) =>
   execa(process.execPath, [BIN, ...args], { reject: false, timeout: 60_000, stripFinalNewline: false, env: { NO_COLOR: '1', ...env } });

@@ -5,7 +5,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import YAML from 'yaml';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ENGINES, type EngineName, type Variant } from '../../../src/core/variant.js';
 import { getAdapter } from '../../../src/engines/index.js';
 import { rowAt, rowsAt, supportedKnobs } from '../../../src/engines/table.js';
@@ -21,6 +21,13 @@ import { findFp8Checkpoint } from '../../../src/tune/plan/checkpoint.js';
 import type { PlanHost } from '../../../src/engines/kit/plan-types.js';
 import { LLAMA_SKIP, testGguf } from '../../helpers/llamacpp-fixture.js';
 import { skipNote } from '../../helpers/skip.js';
+
+// Each of the thousands of config parses below writes the same ShareGPT-like file: once is enough
+// (it was three quarters of this file's time).
+vi.mock('../../../src/sim/predict/sharegpt-jsonl.js', async (real) => {
+  const { datasetWrittenOnce } = await import('../../helpers/tune/dataset-once.js');
+  return datasetWrittenOnce(await real());
+});
 
 interface Entry {
   aliases?: string[];

@@ -14,9 +14,9 @@ import { clearLaunch, readLedger, recordLaunch, recordPid } from '../../../src/h
 import { pidAlive } from '../../../src/host/procgroup.js';
 import { findOnPath } from '../../../src/core/which.js';
 import { queryAmdSmi } from '../../../src/host/amd-smi.js';
+import { BIN } from '../../helpers/bin.js';
 
 const FIX = fileURLToPath(new URL('../../fixtures/', import.meta.url));
-const BIN = fileURLToPath(new URL('../../../bin/servelab.js', import.meta.url));
 const ORIGINAL = { ...process.env };
 const NO_NVIDIA = path.join(FIX, 'nvidia-smi', 'no-devices');
 const pathWith = (...dirs: string[]) => [NO_NVIDIA, ...dirs.map((d) => path.join(FIX, d)), ORIGINAL.PATH].join(path.delimiter);

@@ -7,9 +7,9 @@ import { UserError } from '../../../src/core/errors.js';
 import { simulatedHost } from '../../../src/host/gpus.js';
 import { detectHost, queryGpus } from '../../../src/host/gpu-detect.js';
 import { parseGpuCsv } from '../../../src/host/nvidia-smi.js';
+import { BIN } from '../../helpers/bin.js';
 
 const FIX = fileURLToPath(new URL('../../fixtures/nvidia-smi/', import.meta.url));
-const BIN = fileURLToPath(new URL('../../../bin/servelab.js', import.meta.url));
 const ORIGINAL_PATH = process.env.PATH;
 /** PATH with the fake first, and without any real nvidia-smi (the fixture shadows it). */
 const pathWith = (fixture: string) => `${path.join(FIX, fixture)}${path.delimiter}${ORIGINAL_PATH}`;

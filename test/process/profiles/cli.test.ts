@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
+import { BIN as bin } from '../../helpers/bin.js';
 
-const bin = fileURLToPath(new URL('../../../bin/servelab.js', import.meta.url));
 const repo = fileURLToPath(new URL('../../..', import.meta.url));
 const QWEN = join(repo, 'profiles', 'Qwen3-14B-H100x1.json');
 

@@ -12,8 +12,8 @@ import { qwen3Study, glm46Study } from '../../../scripts/studies.js';
 import { serializeProfile } from '../../../src/profiles/store/store.js';
 import type { Profile } from '../../../src/profiles/schema/profile.js';
 import { testPort } from '../../helpers/ports.js';
+import { BIN as bin } from '../../helpers/bin.js';
 
-const bin = fileURLToPath(new URL('../../../bin/servelab.js', import.meta.url));
 const repo = fileURLToPath(new URL('../../..', import.meta.url));
 
 interface Run {

@@ -18,9 +18,9 @@ import type { ReplayOutcome } from '../../../src/tune/replay/replay.js';
 import type { ReplayTuiInput, ReplayTuiResult } from '../../../src/screens/ReplayScreen.js';
 import { skipNote } from '../../helpers/skip.js';
 import { testPort } from '../../helpers/ports.js';
+import { BIN as bin } from '../../helpers/bin.js';
 
 const repo = fileURLToPath(new URL('../../..', import.meta.url));
-const bin = fileURLToPath(new URL('../../../bin/servelab.js', import.meta.url));
 const PORT_BASE = testPort();
 
 let dir: string;

@@ -3,10 +3,9 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { openSettings } from '../../../../src/core/settings.js';
+import { BIN as bin } from '../../../helpers/bin.js';
 
-const bin = fileURLToPath(new URL('../../../../bin/servelab.js', import.meta.url));
 const dirs: string[] = [];
 function tmp(): string {
   const d = mkdtempSync(join(tmpdir(), 'servelab-conf-'));
