@@ -8,6 +8,7 @@ import type { StageVerdict } from './stage-verdict.js';
 import type { SweepChoiceInfo, SweepLoadInfo, SweepPointInfo } from './sweep-info.js';
 import type { EngineName, Variant } from './variant.js';
 import type { BudgetEvent, BudgetPlan } from './budget-events.js';
+import type { Predicted } from './predicted.js';
 
 export type FailureKind =
   | 'oom'
@@ -53,12 +54,7 @@ export interface VariantResult extends TrafficFigures {
   /** What the server loaded, as comparison tables name it: the model id, or for llama.cpp the GGUF file and its weight type. */
   served?: string;
   /** Predicted figures from the shared estimate, when the planner made one. */
-  predicted?: {
-    totalTokPerS: number;
-    meanTtftMs: number;
-    meanTpotMs: number;
-    /** Peak SSE events per (simulated) second. */ peakEventsPerS?: number;
-  };
+  predicted?: Predicted;
   /** The session's calibrated prediction before it ran: band = 1 s.d. %, on `observations` measured variants of this host. */
   calibrated?: { totalTokPerS: number; meanTtftMs: number; meanTpotMs: number; bandPct: number; observations: number };
   simulated?: boolean;
@@ -211,7 +207,6 @@ export type TuneListener = (event: TuneEvent) => void;
 // ---- The plan and validation as the stream carries them. The tuning core builds richer objects
 // (src/tune/plan/types.ts, src/tune/decide/validate.ts); the compiler checks they fit these where
 // the session emits them, so views read a plan without importing the tuning core.
-export type Predicted = NonNullable<VariantResult['predicted']>;
 
 export interface PlanScenario {
   /** Stable name: 'sharegpt', 'sharegpt-like', 'random-2000-100'. */

@@ -101,12 +101,15 @@ function PlanRowLine({
         dimColor={!on && theme.dimMuted}
       >{`  ${box} ${truncate(v.label, labelW).padEnd(labelW)}`}</Text>
       <Muted>{` ${durationText(v.estimateS).padStart(EST_W - 2)}`}</Muted>
-      {v.predictedTokS ? <Muted>{`  ~${fmtTokS(v.predictedTokS)} tok/s`}</Muted> : null}
+      {v.predictedTokS ? <Muted>{`  ~${fmtTokS(v.predictedTokS)} tok/s${errorText(v.predictedErrorPct)}`}</Muted> : null}
     </Text>
   );
 }
 
 const EST_W = 10;
+
+/** The model's measured error beside its prediction: the median miss of held-out runs at this engine and concurrency. */
+const errorText = (pct: number | undefined) => (pct === undefined ? '' : ` +-${Math.round(pct)}%`);
 
 /** The dummy-weights choice in one line; each stage's row says which of its launches use them. */
 function WeightsLine({ on, width }: { on: boolean; width: number }): React.JSX.Element {

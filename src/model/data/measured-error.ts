@@ -38,6 +38,12 @@ const BANDS: Record<GpuEngineName, MeasuredError[]> = {
   ],
 };
 
+/**
+ * A median |error| read as one standard deviation, %: for a normal error the median |x| is 0.6745
+ * s.d., so a prior whose rows missed by a median 25% has a 1 s.d. band of 37%.
+ */
+export const sdOfMedianAbsPct = (medianAbsPct: number) => medianAbsPct / 0.6745;
+
 /** The measured error band for an engine at a client concurrency (undefined when no held-out row covers it). */
 export function measuredError(engine: GpuEngineName, concurrency: number): MeasuredError | undefined {
   return BANDS[engine].find((b) => concurrency <= b.upTo && b.rows > 0);

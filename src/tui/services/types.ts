@@ -104,6 +104,8 @@ export interface PlanVariantView {
   /** The exact command it launches (the real engine's, even on the simulated host). */
   command: string;
   predictedTokS?: number;
+  /** The model's measured error at this engine and concurrency (median |error| of held-out runs), %. */
+  predictedErrorPct?: number;
 }
 
 export interface PlanStageView {

@@ -89,6 +89,7 @@ export function planView(plan: Plan, host: EstimateHost, validationS?: number, o
         estimateS: estimateSeconds(pv, stageScenario(plan.scenario, plan.replica, pv.stage), host),
         command: formatCommand(pv.engineArgv ?? pv.argv ?? [], pv.env ?? {}),
         ...(pv.predicted ? { predictedTokS: pv.predicted.totalTokPerS } : {}),
+        ...(pv.predicted?.errorPct !== undefined ? { predictedErrorPct: pv.predicted.errorPct } : {}),
       })),
     })),
   };

@@ -4,7 +4,8 @@
 // the simulated host, like the ledger). A launch is paid for the whole host: the host's GPUs
 // x its estimated time, since the ledger counts an idle GPU too.
 import type { BudgetPlan, BudgetSkip, BudgetState } from '../../core/budget-events.js';
-import type { Predicted, VariantGpuTime } from '../../core/events.js';
+import type { VariantGpuTime } from '../../core/events.js';
+import type { Predicted } from '../../core/predicted.js';
 import type { Scenario } from '../../core/scenario.js';
 import type { SessionConfig } from '../config/config.js';
 import { launchSeconds, validationSeconds, workloadSeconds, type EstimateHost } from '../plan/estimate-time.js';

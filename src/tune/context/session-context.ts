@@ -9,7 +9,7 @@ import type { SessionConfig } from '../config/config.js';
 import type { Journal } from './journal.js';
 import type { Plan, PlanDeps } from '../plan/types.js';
 import type { PlanHost } from '../../engines/kit/plan-types.js';
-import type { Predicted } from '../../core/events.js';
+import type { Predicted } from '../../core/predicted.js';
 import type { Scenario } from '../../core/scenario.js';
 import type { EarlyStopRequest } from '../run/contract/types.js';
 import type { CostLedger } from '../cost/ledger.js';

@@ -4,7 +4,7 @@
 import { planningOf, servesGguf } from '../../engines/index.js';
 import { vendorPrune } from '../../engines/vendor-support.js';
 import type { Failure } from '../../core/events.js';
-import type { EngineName, Variant } from '../../core/variant.js';
+import { isGpuEngine, type EngineName, type Variant } from '../../core/variant.js';
 import { rowAt, supportedKnobs } from '../../engines/table.js';
 import { resolveVersion } from '../../engines/data/versions.js';
 import { hostVendor, type HostInfo } from '../../host/gpus.js';
@@ -21,7 +21,8 @@ import { launchContext, prepareLaunch } from '../launch/launch.js';
 import type { PlanDeps } from './types.js';
 import type { PlanHost, PreflightResult } from '../../engines/kit/plan-types.js';
 import { llamacppPrior } from './llamacpp-predict.js';
-import type { Predicted } from '../../core/events.js';
+import type { Predicted } from '../../core/predicted.js';
+import { measuredError } from '../../model/data/measured-error.js';
 import type { Scenario } from '../../core/scenario.js';
 
 export function planHost(host: HostInfo): PlanHost {
@@ -143,7 +144,8 @@ export function realPlanDeps(config: SessionConfig, host: HostInfo, runDir: stri
     },
     model: modelOf,
     predict(variant, scenario) {
-      const key = `${variant.id}|${scenario.name}|${scenario.numPrompts}`;
+      // The whole scenario: two concurrency limits (or lengths) under one name are two predictions.
+      const key = `${variant.id}|${JSON.stringify(scenario)}`;
       if (predictions.has(key)) return predictions.get(key);
       let p: Predicted | undefined;
       if (servesGguf(variant.engine)) {
@@ -171,6 +173,7 @@ export function realPlanDeps(config: SessionConfig, host: HostInfo, runDir: stri
               meanTtftMs: r.metrics.mean_ttft_ms,
               meanTpotMs: r.metrics.mean_tpot_ms,
               peakEventsPerS: r.metrics.max_output_tokens_per_s + 2 * r.metrics.request_throughput,
+              ...errorOf(variant.engine, scenario.maxConcurrency ?? scenario.numPrompts),
             };
           }
         } catch {
@@ -181,4 +184,10 @@ export function realPlanDeps(config: SessionConfig, host: HostInfo, runDir: stri
       return p;
     },
   };
+}
+
+/** The model's measured error at this engine and concurrency, where held-out runs cover them. */
+function errorOf(engine: EngineName, concurrency: number): Pick<Predicted, 'errorPct'> {
+  const band = isGpuEngine(engine) ? measuredError(engine, concurrency) : undefined;
+  return band ? { errorPct: Math.round(band.tputPerGpu * 1000) / 10 } : {};
 }

@@ -5,7 +5,7 @@ import type { SessionConfig } from '../config/config.js';
 import { getAdapter } from '../../engines/index.js';
 import { modelledStartupS } from './deps.js';
 import type { Plan, PlannedVariant } from './types.js';
-import type { Predicted } from '../../core/events.js';
+import type { Predicted } from '../../core/predicted.js';
 import type { Scenario } from '../../core/scenario.js';
 import { stageScenario } from './replica.js';
 import { speedForEventRate } from '../launch/simspeed.js';

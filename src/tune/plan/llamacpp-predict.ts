@@ -7,7 +7,7 @@
 // (GGML_TYPES: Q8_0 34 bytes per 32 values, Q4_0 18), every other tensor as it is. llama-quantize
 // keeps some tensors at other types (norms in F32, an output matrix at Q6_K for Q4_0): an
 // approximation the calibration corrects, like the efficiencies.
-import type { Predicted } from '../../core/events.js';
+import type { Predicted } from '../../core/predicted.js';
 import type { Scenario } from '../../core/scenario.js';
 import type { Variant } from '../../core/variant.js';
 import { GGML_TYPES } from '../../gguf/format.js';

@@ -1,7 +1,8 @@
 // The plan's contract: the host as the planner sees it, what the planner asks of the rest of
 // servelab (PlanDeps, wired in deps.ts), and the plan itself. It sits below every planning file
 // so that none of them imports the planner's top (plan.ts) for a type.
-import type { PlanInfo, PlanVariant, Predicted } from '../../core/events.js';
+import type { PlanInfo, PlanVariant } from '../../core/events.js';
+import type { Predicted } from '../../core/predicted.js';
 import type { Failure, VariantResult } from '../../core/events.js';
 import type { EngineName, Knobs, KnobName, Variant } from '../../core/variant.js';
 import type { ModelInfo } from '../../model/models.js';

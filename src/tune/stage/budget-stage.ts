@@ -24,6 +24,7 @@ import {
   type BudgetPrediction,
 } from '../budget/rule.js';
 import type { PlannedVariant } from '../plan/types.js';
+import { sdOfMedianAbsPct } from '../../model/data/measured-error.js';
 import { stageScenario } from '../plan/replica.js';
 import { pending } from '../plan/baseline-in-full.js';
 import { pickBaseline } from '../decide/validate.js';
@@ -45,7 +46,16 @@ export function predictionOf(ctx: SessionContext, p: PlannedVariant, scenario: s
   const c = ctx.calibration?.annotate({ ...resultFromPlanned(p, scenario), status: 'ok' }).calibrated;
   return c
     ? { value: c.totalTokPerS, bandPct: c.bandPct, observations: c.observations }
-    : { value: prior, bandPct: p.calibrated?.bandPct ?? 30, observations: 0 };
+    : { value: prior, bandPct: p.calibrated?.bandPct ?? priorBandPct(p.predicted), observations: 0 };
+}
+
+/**
+ * The uncalibrated prior's band (1 s.d., %): the model's measured error at this engine and
+ * concurrency where held-out runs cover them, else 30% (no measured runs: llama.cpp's prior, parts
+ * and traffic outside the table), wide enough that the prior alone rarely keeps a variant back.
+ */
+function priorBandPct(predicted: PlannedVariant['predicted']): number {
+  return predicted?.errorPct !== undefined ? sdOfMedianAbsPct(predicted.errorPct) : 30;
 }
 
 /** The leader's value: the best eligible result measured in full so far (the carried winner in later stages). */

@@ -89,6 +89,7 @@ export const plan: PlanView = {
           estimateS: 90,
           command: 'vllm serve Qwen/Qwen3-14B --port 8000',
           predictedTokS: 9000,
+          predictedErrorPct: 17.2,
         },
         {
           id: 'sglang',

@@ -177,7 +177,9 @@ describe('Plan screen', () => {
     plan1();
     const f = await r!.waitForFrame('3/6 Plan');
     expect(f).toContain('3 variants · est. 4m00s');
-    expect(f).toMatch(/› \s*\[x\] vllm defaults\s+1m30s\s+~9,000 tok\/s/);
+    expect(f).toMatch(/› \s*\[x\] vllm defaults\s+1m30s\s+~9,000 tok\/s \+-17%/);
+    // A prediction without a measured error (sglang's row here) shows none.
+    expect(f).toMatch(/sglang defaults\s+1m20s\s*\n/);
     expect(f).toMatch(/\[-\] sglang int4\s+pruned: no AWQ checkpoint for this model/);
     expect(f).toContain('parallelism skipped: single GPU');
     expect(f).toContain('finds a local optimum');

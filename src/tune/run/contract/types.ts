@@ -4,7 +4,7 @@
 // those files nor their folders import each other for a type.
 import type { Failure, TuneEvent, VariantResult } from '../../../core/events.js';
 import type { RunOfRuns } from '../../../core/run-of-runs.js';
-import type { Predicted } from '../../../core/events.js';
+import type { Predicted } from '../../../core/predicted.js';
 import type { EngineAdapter } from '../../../engines/kit/types.js';
 import type { HostInfo } from '../../../host/gpus.js';
 import type { ServerHandle } from '../../../host/server-handle.js';
