@@ -38,9 +38,13 @@ export function percentile(xs: readonly number[], p: number): number {
 
 /** numpy.median: the mean of the two middle values when n is even. */
 export function median(xs: readonly number[]): number {
-  const n = xs.length;
+  return medianSorted(sortedCopy(xs));
+}
+
+/** The median of values already sorted ascending (no second sort where percentiles sorted them). */
+export function medianSorted(s: ArrayLike<number>): number {
+  const n = s.length;
   if (n === 0) return 0;
-  const s = sortedCopy(xs);
   return n % 2 === 1 ? s[(n - 1) / 2]! : (s[n / 2 - 1]! + s[n / 2]!) / 2;
 }
 

@@ -1,6 +1,6 @@
 // The metric formulas of `vllm bench serve` (serve.py calculate_metrics), on per-request outputs.
 // Where vLLM main fixed a v0.11.0 bug we follow main; docs/bench.md lists each difference.
-import { mean, median, percentileSorted, sortedCopy, std } from '../../core/stats.js';
+import { mean, medianSorted, percentileSorted, sortedCopy, std } from '../../core/stats.js';
 import type { RequestOutput } from '../types.js';
 import type { BenchMetrics, GoodputSlo, LatencyMetric } from '../../core/metrics.js';
 
@@ -81,6 +81,8 @@ export function calculateMetrics(outputs: readonly RequestOutput[], durationS: n
   const itls: number[] = [];
   let totalInput = 0;
   let totalOutput = 0;
+  // Every inter-token gap of every request: by far the longest series, gathered only when asked for.
+  const wantItl = opts.percentileMetrics.includes('itl');
   for (const o of ok) {
     totalInput += o.promptLen;
     totalOutput += o.outputLen;
@@ -91,7 +93,7 @@ export function calculateMetrics(outputs: readonly RequestOutput[], durationS: n
     }
     // A 1-token output has no TPOT; goodput treats it as 0 (vLLM all_tpots).
     allTpots.push(tpot);
-    for (const g of o.itl) itls.push(g);
+    if (wantItl) for (const g of o.itl) itls.push(g);
     ttfts.push(o.ttft);
     e2els.push(o.latency);
   }
@@ -130,7 +132,7 @@ export function calculateMetrics(outputs: readonly RequestOutput[], durationS: n
     const xs = series[name];
     const sorted = sortedCopy(xs);
     m[`mean_${name}_ms`] = mean(xs) * 1000;
-    m[`median_${name}_ms`] = median(xs) * 1000;
+    m[`median_${name}_ms`] = medianSorted(sorted) * 1000;
     m[`std_${name}_ms`] = std(xs) * 1000;
     for (const p of opts.metricPercentiles) m[`p${percentileWord(p)}_${name}_ms`] = percentileSorted(sorted, p) * 1000;
   }

@@ -9,7 +9,7 @@ import type { CpuLoad } from '../../model/cpu.js';
 import { findGpu } from '../../model/gpus.js';
 import type { BenchMetrics } from '../../core/metrics.js';
 import type { Figures, Observation, Predictor } from '../../model/calibration/observation.js';
-import { simulateWorkload } from '../scheduler/virtual.js';
+import { PREDICTION_LATENCY, simulateWorkload } from '../scheduler/virtual.js';
 import { llamacppFigures } from './llamacpp-calibrated.js';
 import { scenarioRequests, type LengthPair } from './workload.js';
 
@@ -72,6 +72,7 @@ export function simPredictor(): Predictor<SimObservation> {
         ...(w.requestRate ? { requestRate: w.requestRate } : {}),
         seed: w.seed,
         corrections: { host: k, engines: {} },
+        latencyMetrics: PREDICTION_LATENCY,
       });
       return res.metrics ? figuresOf(res.metrics) : undefined;
     } catch {

@@ -2,8 +2,8 @@
 // (no waiting, deterministic to the token) and report it the way `vllm bench serve` would.
 import type { EngineName, Knobs } from '../../core/variant.js';
 import type { RequestOutput } from '../../bench/types.js';
-import type { BenchMetrics } from '../../core/metrics.js';
-import { calculateMetrics } from '../../bench/metrics/metrics.js';
+import type { BenchMetrics, LatencyMetric } from '../../core/metrics.js';
+import { ALL_LATENCY_METRICS, calculateMetrics } from '../../bench/metrics/metrics.js';
 import { findGpu } from '../../model/gpus.js';
 import type { GpuSpec } from '../../model/gpu-spec.js';
 import { getModel, type ModelInfo } from '../../model/models.js';
@@ -39,7 +39,16 @@ export interface SimulateOptions {
   corrections?: CorrectionSet;
   /** The first N requests warm the server and are left out of the metrics (aiperf --warmup-request-count). */
   warmupRequests?: number;
+  /**
+   * The latency series whose mean, median, std and p99 are reported (all four unless said). The
+   * planner reads only TTFT and TPOT means: sorting every inter-token gap of a 4000-prompt run
+   * for each of its predictions was most of a plan's time.
+   */
+  latencyMetrics?: readonly LatencyMetric[];
 }
+
+/** The latency series a prediction is read for (throughput, mean TTFT, mean TPOT): the planner's and the calibration fit's. */
+export const PREDICTION_LATENCY: readonly LatencyMetric[] = ['ttft', 'tpot'];
 
 export interface SimulateResult {
   fit: FitResult;
@@ -165,7 +174,7 @@ export function simulateWorkload(o: SimulateOptions): SimulateResult {
       }
     }
   }
-  const metrics = measuredMetrics(reqs, tracks, lastEnd, o.warmupRequests ?? 0);
+  const metrics = measuredMetrics(reqs, tracks, lastEnd, o.warmupRequests ?? 0, o.latencyMetrics ?? ALL_LATENCY_METRICS);
   const st = sched.snapshot();
   const hitRate = reqs.some((r) => r.blocks) ? cachedShare(reqs) : undefined;
   return {
@@ -182,11 +191,17 @@ export function simulateWorkload(o: SimulateOptions): SimulateResult {
  * `vllm bench serve`'s metrics of the run. Warm-up requests are sent like the others but left out,
  * and the measured span starts with the first measured request.
  */
-function measuredMetrics(reqs: SimRequest[], tracks: (Track | undefined)[], lastEnd: number, warmup: number): BenchMetrics {
+function measuredMetrics(
+  reqs: SimRequest[],
+  tracks: (Track | undefined)[],
+  lastEnd: number,
+  warmup: number,
+  latency: readonly LatencyMetric[],
+): BenchMetrics {
   const skip = Math.max(0, Math.min(warmup, reqs.length - 1));
   const outputs = toOutputs(reqs, tracks).slice(skip);
   return calculateMetrics(outputs, lastEnd - (skip ? tracks[skip]!.start : 0), {
-    percentileMetrics: ['ttft', 'tpot', 'itl', 'e2el'],
+    percentileMetrics: latency,
     metricPercentiles: [99],
   });
 }

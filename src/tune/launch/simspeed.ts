@@ -6,7 +6,7 @@
 // fastest clock that keeps the predicted peak event rate under a budget.
 import type { Variant } from '../../core/variant.js';
 import { getModel } from '../../model/models.js';
-import { simulateWorkload } from '../../sim/scheduler/virtual.js';
+import { PREDICTION_LATENCY, simulateWorkload } from '../../sim/scheduler/virtual.js';
 import type { Workload } from '../../bench/types.js';
 
 /**
@@ -48,6 +48,7 @@ export function predictedPeakEvents(
       requests: workload.requests.map((q) => ({ promptLen: q.promptLen, outputLen: q.expectedOutputLen })),
       ...(maxConcurrency ? { maxConcurrency } : {}),
       seed: sim.seed,
+      latencyMetrics: PREDICTION_LATENCY,
     });
     if (!r.metrics) continue;
     const events = r.metrics.max_output_tokens_per_s + 2 * r.metrics.request_throughput;

@@ -11,9 +11,10 @@ import { hostVendor, type HostInfo } from '../../host/gpus.js';
 import { preflight } from '../../engines/preflight.js';
 import { fits as estimateFits, resolveServer } from '../../model/estimate.js';
 import { findGpu } from '../../model/gpus.js';
+import type { GpuSpec } from '../../model/gpu-spec.js';
 import { getModel, type ModelInfo } from '../../model/models.js';
 import { defaultLoadTime, type StartupOpts as LoadTimeOptions } from '../../sim/imitation/startup.js';
-import { simulateWorkload } from '../../sim/scheduler/virtual.js';
+import { PREDICTION_LATENCY, simulateWorkload } from '../../sim/scheduler/virtual.js';
 import { scenarioRequests } from '../../sim/predict/workload.js';
 import type { SessionConfig } from '../config/config.js';
 import { launchWeights } from '../launch/dummy-weights.js';
@@ -154,32 +155,7 @@ export function realPlanDeps(config: SessionConfig, host: HostInfo, runDir: stri
         return p;
       }
       const m = modelOf(variant.model);
-      if (gpu && m) {
-        try {
-          const r = simulateWorkload({
-            engine: variant.engine,
-            gpu,
-            gpus,
-            model: m,
-            knobs: variant.knobs,
-            requests: scenarioLengths(scenario),
-            ...(scenario.maxConcurrency ? { maxConcurrency: scenario.maxConcurrency } : {}),
-            seed: scenario.seed,
-            ...(nodeSize ? { gpusPerNode: nodeSize } : {}),
-          });
-          if (r.metrics) {
-            p = {
-              totalTokPerS: r.metrics.total_token_throughput,
-              meanTtftMs: r.metrics.mean_ttft_ms,
-              meanTpotMs: r.metrics.mean_tpot_ms,
-              peakEventsPerS: r.metrics.max_output_tokens_per_s + 2 * r.metrics.request_throughput,
-              ...errorOf(variant.engine, scenario.maxConcurrency ?? scenario.numPrompts),
-            };
-          }
-        } catch {
-          p = undefined;
-        }
-      }
+      if (gpu && m) p = simulatedPrediction(variant, scenario, { gpu, gpus, model: m, ...(nodeSize ? { gpusPerNode: nodeSize } : {}) });
       predictions.set(key, p);
       return p;
     },
@@ -190,4 +166,33 @@ export function realPlanDeps(config: SessionConfig, host: HostInfo, runDir: stri
 function errorOf(engine: EngineName, concurrency: number): Pick<Predicted, 'errorPct'> {
   const band = isGpuEngine(engine) ? measuredError(engine, concurrency) : undefined;
   return band ? { errorPct: Math.round(band.tputPerGpu * 1000) / 10 } : {};
+}
+
+/** A GPU engine's prediction on the virtual clock, with the model's measured error there; undefined when it does not fit. */
+function simulatedPrediction(
+  variant: Variant,
+  scenario: Scenario,
+  host: { gpu: GpuSpec; gpus: number; model: ModelInfo; gpusPerNode?: number },
+): Predicted | undefined {
+  try {
+    const r = simulateWorkload({
+      engine: variant.engine,
+      ...host,
+      knobs: variant.knobs,
+      requests: scenarioLengths(scenario),
+      ...(scenario.maxConcurrency ? { maxConcurrency: scenario.maxConcurrency } : {}),
+      seed: scenario.seed,
+      latencyMetrics: PREDICTION_LATENCY,
+    });
+    if (!r.metrics) return undefined;
+    return {
+      totalTokPerS: r.metrics.total_token_throughput,
+      meanTtftMs: r.metrics.mean_ttft_ms,
+      meanTpotMs: r.metrics.mean_tpot_ms,
+      peakEventsPerS: r.metrics.max_output_tokens_per_s + 2 * r.metrics.request_throughput,
+      ...errorOf(variant.engine, scenario.maxConcurrency ?? scenario.numPrompts),
+    };
+  } catch {
+    return undefined;
+  }
 }

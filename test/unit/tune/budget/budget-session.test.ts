@@ -15,7 +15,7 @@ const dir = mkdtempSync(join(tmpdir(), 'servelab-budget-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('a budget session', () => {
-  // No process, but a 4000-prompt session end to end: about 45 s alone on 2 cores, past the 60 s
+  // No process, but a 4000-prompt session end to end: about 20 s alone on 2 cores, past the 60 s
   // default when the rest of the suite shares them.
   it('screens a stage by short runs and runs only the survivors in full', async () => {
     const { config } = parseAutoArgs([
