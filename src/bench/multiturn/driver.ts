@@ -21,12 +21,15 @@ import type { TokenCounter } from '../datasets/tokenizer.js';
 import type { BenchEvent, BenchResult, RequestOutput, SampledRequest, TurnTag } from '../types.js';
 import type { Conversation, MultiTurnWorkload } from './conversations.js';
 import { turnRequest } from './prompt.js';
+import { primeSystems } from './prime.js';
 
 export type MultiTurnOptions = Omit<RunOptions, 'requests' | 'requestRate' | 'burstiness' | 'maxConcurrency' | 'tokenCounts'> & {
   workload: MultiTurnWorkload;
   /** Conversations in flight at once. */
   users: number;
   counter: TokenCounter;
+  /** Before the clock starts, put each shared system prompt in the server's cache (prime.ts): a capacity probe's steady state. */
+  primeSystems?: boolean;
 };
 
 /**
@@ -174,6 +177,10 @@ export async function runMultiTurn(o: MultiTurnOptions): Promise<BenchResult> {
     await readyIfAsked(o.readyCheckTimeoutSec, sender.send, PROBE, run.idPrefix, o.signal);
     const warmups = o.numWarmups ?? 0;
     if (warmups > 0) checkWarmups(await sendWarmups(warmups, 0, sender.send, new Semaphore(o.users), PROBE, run.idPrefix), warmups, false);
+    if (o.primeSystems) {
+      const aborted = () => o.signal?.aborted ?? false;
+      await primeSystems(convs, { send: sender.send, backend: run.backend, counter: o.counter, idPrefix: run.idPrefix, aborted });
+    }
     const users = Math.min(o.users, convs.length);
     await sender.preconnect(users);
     const live = new LiveTracker(total);
