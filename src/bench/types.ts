@@ -11,6 +11,8 @@ export interface SampledRequest {
   expectedOutputLen: number;
   /** Leading prompt tokens that an earlier request of the workload already sent (the reuse a prefix cache could serve). */
   reusableLen?: number;
+  /** Leading prompt tokens it shares with any other request of the workload, earlier or later (reuse.ts). */
+  sharedLen?: number;
   /** Seconds after the run's start at which a trace sends this request (replaces the --request-rate schedule). */
   arrivalS?: number;
   /** Index of the earlier request of the same session that must finish before this one leaves (trace sessions). */
@@ -59,6 +61,13 @@ export interface RequestOutput {
   cachedTokens?: number;
   /** The request's SampledRequest.reusableLen in promptLen's count (scaled when the server counted), so hits sit beside the reuse that was possible. */
   reusableLen?: number;
+  /**
+   * The most leading tokens of this prompt the run's own requests could have left in a cache:
+   * what any other request in flight shares with it, and in a conversation the reply this turn
+   * carries (the server caches what it generated). reusableLen when unset; a hit beyond it was
+   * cached before the run (bench/metrics/cache-warm.ts).
+   */
+  ownCacheLen?: number;
   /** Which conversation and turn of a multi-turn run this request was (multiturn/driver.ts). */
   turn?: TurnTag;
 }

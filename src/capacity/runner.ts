@@ -284,7 +284,12 @@ export async function runCapacity(target: CapacityTarget, spec: CapacitySpec, ho
   };
 }
 
-/** Benchmark one load once more, judged the same way (replay's check, the test's both ends). */
+/** Benchmark one load once more, judged the same way (the capacity perf script's both ends). */
 export async function probeOnce(target: CapacityTarget, spec: ProbeSpec, value: number, hooks: CapacityHooks = {}): Promise<CapacityProbe> {
   return probeAt(target, spec, value, await simSpeedOf(target), hooks);
+}
+
+/** One load judged as each of the search's (re-probed until two agree, reprobe.ts) against `noise`: replay's check. */
+export async function judgeOnce(target: CapacityTarget, spec: ProbeSpec, value: number, hooks: CapacityHooks, noise?: NoiseEstimate) {
+  return judgeLoad(target, spec, value, await simSpeedOf(target), hooks, () => noise);
 }

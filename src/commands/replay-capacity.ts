@@ -6,13 +6,14 @@ import { UserError } from '../core/errors.js';
 import { parseSlo } from '../core/slo-rule.js';
 import { loadPhrase, sloPhrase } from '../capacity/judge.js';
 import type { CapacityRecord } from '../capacity/record.js';
-import { probeOnce } from '../capacity/runner.js';
+import { judgeOnce } from '../capacity/runner.js';
 import type { Profile } from '../profiles/schema/profile.js';
 import { EXIT, type ReplayOptions, type ReplaySetup } from '../tune/replay/replay.js';
 import { profileTarget, withProfileServer } from './capacity-profile.js';
 import { withInterrupt } from './capacity-print.js';
 import { askConsent } from './consent.js';
 import { describeSetup } from './replay-text.js';
+import { capacityReplayWarmups } from '../tune/replay/capacity-warmup.js';
 
 /** The recorded answer to check; bad input (exit 2) when the profile has none. */
 export function recordedCapacity(profile: Pick<Profile, 'capacity'>, file: string): CapacityRecord & { answer: number } {
@@ -38,21 +39,32 @@ export async function replayCapacityHeadless(
     return EXIT.failed;
   }
   const spec = { by: rec.by, slo };
-  const p = await withInterrupt((signal) =>
-    withProfileServer(setup, opts, signal, (url) => probeOnce(profileTarget(setup, url, rec.by), spec, rec.answer, { signal })),
+  // The search's probe followed lower loads on a warm server; this one's server is fresh.
+  const numWarmups = capacityReplayWarmups(rec.by, rec.answer, setup.scenario);
+  process.stderr.write(`warm-up   ${numWarmups} requests first, as the search's probes followed its lower loads\n`);
+  const target = (url: string) => {
+    const t = profileTarget(setup, url, rec.by);
+    return { ...t, run: { ...t.run, numWarmups } };
+  };
+  // Judged as the search judged its answer: re-probed by its rule, against its measured noise.
+  const noise = rec.noisePct !== undefined ? { pct: rec.noisePct, runs: 2, source: 'the search' } : undefined;
+  const j = await withInterrupt((signal) =>
+    withProfileServer(setup, opts, signal, (url) => judgeOnce(target(url), spec, rec.answer, { signal }, noise)),
   );
+  const p = [...j.probes].reverse().find((x) => x.holds === j.holds)!;
+  const reprobed = j.probes.length > 1 ? `; ${j.probes.length} probes, ${j.probes.filter((x) => x.holds).length} held` : '';
   const now = slo
     .map((r) => `${r.stat} ${r.metric.toUpperCase()} ${Number(p.metrics[`${r.stat}_${r.metric}_ms`]).toFixed(0)} ms`)
     .join(', ');
-  const line = p.holds
-    ? `still holds ${claim} (now ${now}, ${p.numPrompts} requests)`
-    : `no longer holds ${claim}: ${p.violations.join('; ')}`;
-  const code = p.holds ? EXIT.ok : EXIT.regression;
+  const line = j.holds
+    ? `still holds ${claim} (now ${now}, ${p.numPrompts} requests${reprobed})`
+    : `no longer holds ${claim}: ${p.violations.join('; ')}${reprobed ? ` (${reprobed.slice(2)})` : ''}`;
+  const code = j.holds ? EXIT.ok : EXIT.regression;
   process.stdout.write(
     v.json
       ? JSON.stringify({
           profile: file,
-          verdict: p.holds ? 'holds' : 'regression',
+          verdict: j.holds ? 'holds' : 'regression',
           by: rec.by,
           load: rec.answer,
           slo: rec.slo,
@@ -60,6 +72,8 @@ export async function replayCapacityHeadless(
           violations: p.violations,
           numPrompts: p.numPrompts,
           exitCode: code,
+          probes: j.probes.length,
+          warmups: numWarmups,
         }) + '\n'
       : line + '\n',
   );

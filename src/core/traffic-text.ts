@@ -5,7 +5,12 @@
 /** What some traffic adds to a result (VariantResult carries these). */
 export interface TrafficFigures {
   /** On traffic that resends prefixes: the prefix cache's measured hit rate (null: no response reported it) and the reuse the workload made possible, 0..1 (bench/metrics/cache.ts). */
-  cache?: { hitRate: number | null; possibleReuse: number };
+  cache?: {
+    hitRate: number | null;
+    possibleReuse: number;
+    /** The server's cache held some of the prompts before the run: the hit rate is above this workload's own reuse (bench/metrics/cache-warm.ts). */
+    warmBeforeRun?: boolean;
+  };
   /** A multi-turn run: mean TTFT of each turn, turn 1 first, ms (bench/multiturn/turn-metrics.ts). */
   turnTtftMs?: number[];
   /** A multi-turn run: conversations that ran every turn, per second (bench/multiturn/turn-metrics.ts). */
@@ -17,13 +22,13 @@ const TURNS_SHOWN = 6;
 
 const pct = (x: number) => `${Math.round(x * 100)}%`;
 
-/** "prefix cache hit 78% of 80% possible"; null when the run had no cache figures. */
+/** "prefix cache hit 78% of 80% possible", "... (cache warm before the run)"; null when the run had no cache figures. */
 export function cacheText(r: Pick<TrafficFigures, 'cache'>): string | null {
   if (!r.cache) return null;
   const possible = `${pct(r.cache.possibleReuse)} possible`;
   return r.cache.hitRate === null
     ? `prefix cache: not reported by the server (${possible})`
-    : `prefix cache hit ${pct(r.cache.hitRate)} of ${possible}`;
+    : `prefix cache hit ${pct(r.cache.hitRate)} of ${possible}${r.cache.warmBeforeRun ? ' (cache warm before the run)' : ''}`;
 }
 
 /** "TTFT by turn 850, 140, 152 ms"; null for a single-turn run. */

@@ -20,17 +20,15 @@ function tokenIds(prompt: string, counter: TokenCounter, vocab: Map<string, numb
 const STEP = 16;
 
 /**
- * Sets reusableLen on every request (in send order) and returns them. Every STEP-token prefix of
- * each earlier prompt is remembered by a 52-bit rolling hash with the first request that sent it;
- * a request's reuse is its longest remembered prefix, extended token by token against that
- * request (a longer match with another one is missed by less than STEP tokens).
+ * For each prompt (in order), its longest leading run of tokens an earlier prompt of the list
+ * also starts with. Every STEP-token prefix of each earlier prompt is remembered by a 52-bit
+ * rolling hash with the first prompt that had it; a prompt's match is its longest remembered
+ * prefix, extended token by token against that prompt (a longer match with another one is
+ * missed by less than STEP tokens).
  */
-export function markReuse(requests: SampledRequest[], counter: TokenCounter): SampledRequest[] {
+function earlierPrefixLens(all: readonly ArrayLike<number>[]): number[] {
   const seen = new Map<number, number>();
-  const vocab = new Map<string, number>();
-  const all: ArrayLike<number>[] = [];
-  for (const r of requests) {
-    const ids = tokenIds(r.prompt, counter, vocab);
+  return all.map((ids, i) => {
     let h1 = 0x811c9dc5;
     let h2 = 0x01000193;
     let matched = 0;
@@ -55,11 +53,27 @@ export function markReuse(requests: SampledRequest[], counter: TokenCounter): Sa
       const other = all[from]!;
       while (common < ids.length && common < other.length && ids[common] === other[common]) common++;
     }
-    for (const key of mine) if (!seen.has(key)) seen.set(key, all.length);
-    all.push(ids);
-    // Special tokens the server adds in front (BOS) are shared by every prompt too.
-    r.reusableLen = common > 0 ? Math.min(r.promptLen, common + counter.numSpecial) : 0;
-  }
+    for (const key of mine) if (!seen.has(key)) seen.set(key, i);
+    return common;
+  });
+}
+
+/**
+ * Sets reusableLen on every request (in send order): the prefix an earlier request already sent.
+ * And sharedLen: the prefix it shares with any other request, earlier or later; requests in
+ * flight together reach the server in any order, so a later one may have filled the cache first.
+ */
+export function markReuse(requests: SampledRequest[], counter: TokenCounter): SampledRequest[] {
+  const vocab = new Map<string, number>();
+  const all = requests.map((r) => tokenIds(r.prompt, counter, vocab));
+  const earlier = earlierPrefixLens(all);
+  const later = earlierPrefixLens([...all].reverse()).reverse();
+  // Special tokens the server adds in front (BOS) are shared by every prompt too.
+  const withSpecial = (r: SampledRequest, common: number) => (common > 0 ? Math.min(r.promptLen, common + counter.numSpecial) : 0);
+  requests.forEach((r, i) => {
+    r.reusableLen = withSpecial(r, earlier[i]!);
+    r.sharedLen = withSpecial(r, Math.max(earlier[i]!, later[i]!));
+  });
   return requests;
 }
 

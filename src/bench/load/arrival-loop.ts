@@ -30,8 +30,11 @@ export interface ArrivalContext {
 function toOutput(raw: RawOutput, req: SampledRequest, benchStart: number, countOut: (t: string) => number): RequestOutput {
   const promptLen = raw.success ? (raw.promptTokens ?? req.promptLen) : req.promptLen;
   // The possible reuse in the same count as promptLen (the server's when it reported one).
-  const reusableLen =
-    req.reusableLen !== undefined && req.promptLen > 0 ? Math.round((req.reusableLen * promptLen) / req.promptLen) : undefined;
+  const scaled = (n: number | undefined) =>
+    n !== undefined && req.promptLen > 0 ? Math.round((n * promptLen) / req.promptLen) : undefined;
+  const reusableLen = scaled(req.reusableLen);
+  // What the run's own requests could have cached for it: any request in flight may have gone first.
+  const ownCacheLen = scaled(req.sharedLen);
   return {
     success: raw.success,
     promptLen,
@@ -46,6 +49,7 @@ function toOutput(raw: RawOutput, req: SampledRequest, benchStart: number, count
     ...(raw.success && raw.promptTokens !== undefined && raw.completionTokens !== undefined ? { serverCounted: true } : {}),
     ...(raw.cachedTokens !== undefined ? { cachedTokens: raw.cachedTokens } : {}),
     ...(reusableLen !== undefined ? { reusableLen } : {}),
+    ...(ownCacheLen !== undefined ? { ownCacheLen } : {}),
   };
 }
 

@@ -5,6 +5,7 @@
 // scaled TTFTs carry through. Keys say "cache" or "hit"; they follow vLLM's in the result JSON.
 import { mean, median, percentileSorted, sortedCopy } from '../../core/stats.js';
 import type { RequestOutput } from '../types.js';
+import { hitBeforeRun, WARM_SHARE } from './cache-warm.js';
 
 export interface CacheMetrics {
   /** Share of prompt tokens an earlier request of the workload had already sent (0..1). */
@@ -23,6 +24,10 @@ export interface CacheMetrics {
   mean_ttft_cache_miss_ms: number | null;
   median_ttft_cache_miss_ms: number | null;
   p99_ttft_cache_miss_ms: number | null;
+  /** Prompt tokens served from a cache this run had not filled, over the reporting requests' prompt tokens (0..1; cache-warm.ts). */
+  cache_hit_before_run: number;
+  /** The cache was warm before the run: the hit rate is above this workload's own reuse (by more than WARM_SHARE). */
+  cache_warm_before_run: boolean;
 }
 
 function ttftStats(outs: readonly RequestOutput[]): [number | null, number | null, number | null] {
@@ -57,6 +62,7 @@ export function cacheMetrics(outputs: readonly RequestOutput[]): CacheMetrics | 
   const misses = reported.filter((o) => o.cachedTokens === 0);
   const [mh, dh, ph] = ttftStats(hits);
   const [mm, dm, pm] = ttftStats(misses);
+  const before = hitBeforeRun(reported);
   return {
     cache_possible_reuse: prompt > 0 ? reusable / prompt : 0,
     cache_reported_requests: reported.length,
@@ -70,5 +76,7 @@ export function cacheMetrics(outputs: readonly RequestOutput[]): CacheMetrics | 
     mean_ttft_cache_miss_ms: mm,
     median_ttft_cache_miss_ms: dm,
     p99_ttft_cache_miss_ms: pm,
+    cache_hit_before_run: before,
+    cache_warm_before_run: before > WARM_SHARE,
   };
 }

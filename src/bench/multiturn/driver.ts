@@ -21,12 +21,15 @@ import type { TokenCounter } from '../datasets/tokenizer.js';
 import type { BenchEvent, BenchResult, RequestOutput, SampledRequest, TurnTag } from '../types.js';
 import type { Conversation, MultiTurnWorkload } from './conversations.js';
 import { turnRequest } from './prompt.js';
+import { primeSystems } from './prime.js';
 
 export type MultiTurnOptions = Omit<RunOptions, 'requests' | 'requestRate' | 'burstiness' | 'maxConcurrency' | 'tokenCounts'> & {
   workload: MultiTurnWorkload;
   /** Conversations in flight at once. */
   users: number;
   counter: TokenCounter;
+  /** Before the clock starts, put each shared system prompt in the server's cache (prime.ts): a capacity probe's steady state. */
+  primeSystems?: boolean;
 };
 
 /**
@@ -49,9 +52,14 @@ interface Ctx {
   next: number;
   completed: number;
   warmSystems: Set<string>;
+  /** System prompts more than one conversation of the run carries. */
+  sharedSystems: Set<string>;
 }
 
-function toOutput(c: Ctx, raw: RawOutput, spec: RequestSpec, reusable: number, turn: TurnTag): RequestOutput {
+/** What a turn could find cached: what the run sent before it (reusable), and what its own requests could have left (own). */
+type TurnReuse = { reusable: number; own: number };
+
+function toOutput(c: Ctx, raw: RawOutput, spec: RequestSpec, reuse: TurnReuse, turn: TurnTag): RequestOutput {
   const promptLen = raw.success ? (raw.promptTokens ?? spec.promptLen) : spec.promptLen;
   return {
     success: raw.success,
@@ -66,13 +74,14 @@ function toOutput(c: Ctx, raw: RawOutput, spec: RequestSpec, reusable: number, t
     error: raw.error,
     ...(raw.success && raw.promptTokens !== undefined && raw.completionTokens !== undefined ? { serverCounted: true } : {}),
     ...(raw.cachedTokens !== undefined ? { cachedTokens: raw.cachedTokens } : {}),
-    reusableLen: Math.min(reusable, promptLen),
+    reusableLen: Math.min(reuse.reusable, promptLen),
+    ownCacheLen: Math.min(Math.max(reuse.own, reuse.reusable), promptLen),
     turn,
   };
 }
 
 /** Sends one turn; its output, or undefined when the run was aborted under it. */
-async function sendTurn(c: Ctx, i: number, spec: RequestSpec, reusable: number, turn: TurnTag): Promise<RequestOutput | undefined> {
+async function sendTurn(c: Ctx, i: number, spec: RequestSpec, reuse: TurnReuse, turn: TurnTag): Promise<RequestOutput | undefined> {
   const { live, emit, benchStart } = c;
   live.running++;
   let raw: RawOutput;
@@ -95,7 +104,7 @@ async function sendTurn(c: Ctx, i: number, spec: RequestSpec, reusable: number, 
     live.running--;
   }
   if (!raw.success && c.o.signal?.aborted) return undefined;
-  const out = toOutput(c, raw, spec, reusable, turn);
+  const out = toOutput(c, raw, spec, reuse, turn);
   c.outputs.set(i, out);
   const t = nowS() - benchStart;
   if (out.success) {
@@ -112,21 +121,34 @@ async function sendTurn(c: Ctx, i: number, spec: RequestSpec, reusable: number, 
 async function converse(c: Ctx, ci: number, conv: Conversation): Promise<void> {
   const replies: string[] = [];
   let prevPrompt = 0;
+  let prevReply = 0;
   const signal = c.o.signal;
   for (let k = 0; k < conv.turns.length; k++) {
     const think = conv.turns[k]!.thinkS;
     if (k > 0 && think > 0) await sleep(think * 1000, signal);
     if (signal?.aborted) return;
     const spec = turnRequest(conv, replies, k, c.run.backend, c.o.counter);
-    const shared = conv.system && c.warmSystems.has(conv.system) ? conv.systemLen + c.o.counter.numSpecial : 0;
-    const reusable = k > 0 ? prevPrompt : shared;
-    const out = await sendTurn(c, c.offsets[ci]! + k, spec, reusable, { conversation: ci, index: k + 1, of: conv.turns.length });
+    const system = conv.system ? conv.systemLen + c.o.counter.numSpecial : 0;
+    const shared = conv.system && c.warmSystems.has(conv.system) ? system : 0;
+    // Users start at once, and the server, not the client, picks which first turn it prefills
+    // first: any conversation's can find a system prompt it shares with another in the cache.
+    const offered = conv.system && c.sharedSystems.has(conv.system) ? system : 0;
+    const reuse = k > 0 ? { reusable: prevPrompt, own: prevPrompt + prevReply } : { reusable: shared, own: offered };
+    const out = await sendTurn(c, c.offsets[ci]! + k, spec, reuse, { conversation: ci, index: k + 1, of: conv.turns.length });
     if (!out?.success) return;
     replies.push(out.generatedText);
     prevPrompt = out.promptLen;
+    prevReply = out.outputLen;
     if (conv.system) c.warmSystems.add(conv.system);
   }
   c.completed++;
+}
+
+function sharedSystems(convs: readonly Conversation[]): Set<string> {
+  const seen = new Set<string>();
+  const shared = new Set<string>();
+  for (const { system } of convs) if (system) (seen.has(system) ? shared : seen).add(system);
+  return shared;
 }
 
 async function user(c: Ctx): Promise<void> {
@@ -155,6 +177,10 @@ export async function runMultiTurn(o: MultiTurnOptions): Promise<BenchResult> {
     await readyIfAsked(o.readyCheckTimeoutSec, sender.send, PROBE, run.idPrefix, o.signal);
     const warmups = o.numWarmups ?? 0;
     if (warmups > 0) checkWarmups(await sendWarmups(warmups, 0, sender.send, new Semaphore(o.users), PROBE, run.idPrefix), warmups, false);
+    if (o.primeSystems) {
+      const aborted = () => o.signal?.aborted ?? false;
+      await primeSystems(convs, { send: sender.send, backend: run.backend, counter: o.counter, idPrefix: run.idPrefix, aborted });
+    }
     const users = Math.min(o.users, convs.length);
     await sender.preconnect(users);
     const live = new LiveTracker(total);
@@ -172,6 +198,7 @@ export async function runMultiTurn(o: MultiTurnOptions): Promise<BenchResult> {
       next: 0,
       completed: 0,
       warmSystems: new Set(),
+      sharedSystems: sharedSystems(convs),
     };
     if (emit) {
       snapTimer = setInterval(() => {

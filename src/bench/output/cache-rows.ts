@@ -15,6 +15,11 @@ export function cacheRows(
     return lines;
   }
   lines.push(row('Measured cache hit rate (%):', c.cache_hit_rate * 100));
+  // A hit rate above the possible reuse is no miracle: the server had cached some of it before the run.
+  if (c.cache_warm_before_run) {
+    lines.push(text('Cache warm before the run:', "yes (hit rate above this workload's own reuse)"));
+    lines.push(row('Hits cached before the run (%):', c.cache_hit_before_run * 100));
+  }
   lines.push(text('Requests hit / missed:', `${c.cache_hit_requests} / ${c.cache_miss_requests}`));
   if (c.mean_ttft_cache_hit_ms !== null) {
     lines.push(row('Mean TTFT, cache hits (ms):', c.mean_ttft_cache_hit_ms));

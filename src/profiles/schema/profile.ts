@@ -102,7 +102,13 @@ export const VariantResultSchema = z.object({
     })
     .optional(),
   /** Prefix cache: measured hit rate (null: not reported) and the reuse the workload made possible, 0..1. */
-  cache: z.object({ hitRate: z.number().min(0).max(1).nullable(), possibleReuse: z.number().min(0).max(1) }).optional(),
+  cache: z
+    .object({
+      hitRate: z.number().min(0).max(1).nullable(),
+      possibleReuse: z.number().min(0).max(1),
+      warmBeforeRun: z.boolean().optional(),
+    })
+    .optional(),
   /** Multi-turn: mean TTFT of each turn, ms. */
   turnTtftMs: z.array(z.number().nonnegative()).optional(),
   /** Multi-turn: conversations that ran every turn, per second. */

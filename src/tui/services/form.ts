@@ -15,6 +15,7 @@ import type { Choices, WorkloadForm } from './types.js';
 import { capacityFlags } from '../../tune/request/capacity-flags.js';
 import { qualityFlags } from '../../tune/request/quality-flags.js';
 import { optionalNumberArg } from '../../core/number-arg.js';
+import { validationDefault, validationFieldProblem, validationFlags } from './validation-form.js';
 import { reuseFormDefaults, reuseScenarioFlag, reuseShapeProblem, SHAPE_DEFAULTS } from './reuse-form.js';
 
 /** The form's defaults: the command line's flags first, then saved settings, then the house defaults. */
@@ -35,7 +36,7 @@ export function formDefaults(flags: AutoFlagValues, settings: Settings): Workloa
     objective: (s('objective')?.trim().toLowerCase() ?? settings.get('objective') ?? 'total') as WorkloadForm['objective'],
     slo: s('slo') ?? settings.get('slo') ?? '',
     sweep: s('sweep') ?? '',
-    validation: s('validation')?.toLowerCase() === 'none' ? 'none' : 'quick',
+    validation: validationDefault(s('validation')),
     capacity: s('capacity') ?? '',
     quality: s('quality') ?? '',
     qualityFloor: s('quality-floor') ?? '',
@@ -73,6 +74,8 @@ export function checkForm(f: WorkloadForm): string[] {
   }
   const shapeProblem = reuseShapeProblem(f);
   if (shapeProblem) out.push(shapeProblem);
+  const validationProblem = validationFieldProblem(f);
+  if (validationProblem) out.push(validationProblem);
   if (f.scenario === 'sharegpt') {
     if (!f.datasetPath.trim()) out.push('the ShareGPT scenario needs the path of a ShareGPT JSON file');
     else rule(() => checkDataset(f.datasetPath.trim()));
@@ -162,9 +165,7 @@ export function configFromChoices(cli: AutoFlagValues, c: Omit<Choices, 'disable
   if (c.dummyWeights ?? cli['dummy-weights'] === true) values['dummy-weights'] = true;
   if (f.sweep.trim()) values.sweep = f.sweep.trim();
   Object.assign(values, formCapacityQuality(f));
-  if (f.validation === 'none') values.validation = 'none';
-  // Quick validation: the studies' five scenarios at a tenth of their size (unless --scale says otherwise).
-  else if (f.validation === 'quick' && cli.scale === undefined) values.scale = '0.1';
+  Object.assign(values, validationFlags(f.validation, cli.scale));
   return configFromFlags(values, settings, { scenarioSeed: Number(f.seed) });
 }
 

@@ -9,9 +9,6 @@ import type { SessionObjective } from '../../tune/config/rules.js';
 
 export const SCENARIOS = ['sharegpt-like', 'random', 'sharegpt', 'shared-prefix', 'multi-turn', 'trace'] as const;
 export type ScenarioKind = (typeof SCENARIOS)[number];
-/** Validation of the winner vs the baseline: the studies' five scenarios, scaled down or not at all. */
-export const VALIDATIONS = ['quick', 'full', 'none'] as const;
-export type ValidationChoice = (typeof VALIDATIONS)[number];
 
 /** The Model screen's form, as typed (numbers stay text until checked, so a half-typed one shows). */
 export interface WorkloadForm {
@@ -27,7 +24,8 @@ export interface WorkloadForm {
   slo: string;
   /** The load sweep of the finalists (--sweep), '' for none. */
   sweep: string;
-  validation: ValidationChoice;
+  /** Validation of the winner vs the baseline: what --validation takes, or quick ('' = quick; tui/services/validation-form.ts). */
+  validation: string;
   /** The capacity search on the winner (--capacity RULES), '' for none. */
   capacity: string;
   /** Greedy prompts of the quality check (--quality N), '' for none; and its floor (--quality-floor X), '' for none. */

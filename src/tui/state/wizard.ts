@@ -3,7 +3,8 @@
 // The widgets' reducers do the editing: the focused field is a text field (widgets/text-field),
 // the plan a checklist (widgets/checklist), the results pages a pager (widgets/paged-table).
 import { SESSION_OBJECTIVES } from '../../tune/config/rules.js';
-import { SCENARIOS, VALIDATIONS, type WorkloadForm } from '../services/types.js';
+import { SCENARIOS, type WorkloadForm } from '../services/types.js';
+import { VALIDATION_HINT } from '../services/validation-form.js';
 import { shapeFieldOf } from '../services/reuse-form.js';
 import { checklistReducer, type ChecklistState } from '../widgets/checklist/state.js';
 import { pageStep } from '../widgets/paged-table/state.js';
@@ -35,7 +36,7 @@ export const FIELDS: readonly FieldSpec[] = [
   { key: 'objective', label: 'Objective', kind: 'choice', choices: SESSION_OBJECTIVES },
   { key: 'slo', label: 'SLOs', kind: 'text', hint: 'none (e.g. ttft:p99<2000,tpot:mean<100)' },
   { key: 'sweep', label: 'Sweep', kind: 'text', hint: 'e.g. concurrency:1,8,32,128 (frontier: 1,4,16,64,256)' },
-  { key: 'validation', label: 'Validation', kind: 'choice', choices: VALIDATIONS },
+  { key: 'validation', label: 'Validation', kind: 'text', hint: VALIDATION_HINT },
   { key: 'capacity', label: 'Capacity SLO', kind: 'text', hint: "none (e.g. ttft:p99<2000: the winner's most users)" },
   { key: 'quality', label: 'Quality', kind: 'number', hint: 'none (e.g. 8 greedy prompts)' },
   { key: 'qualityFloor', label: 'Quality floor', kind: 'text', hint: 'none (e.g. 0.9 exact match to win)' },

@@ -21,7 +21,8 @@ import {
   type StageName,
 } from '../config/config.js';
 import { checkDataset, checkObjectiveSlo, parseStageObjective, RULES } from '../config/rules.js';
-import { parseScenario, sharegptScenario, studyScenarios } from '../config/scenarios.js';
+import { parseScenario, sharegptScenario } from '../config/scenarios.js';
+import { parseValidation } from '../config/validation-list.js';
 import type { Scenario } from '../../core/scenario.js';
 import { parseSlo } from '../../core/slo-rule.js';
 import { engineVersions } from './engine-version-arg.js';
@@ -141,18 +142,7 @@ function workloadConfig(
   const scenario: Scenario = maxConcurrency
     ? { ...picked, name: `${picked.name}-c${maxConcurrency}`, label: `${picked.label}, max concurrency ${maxConcurrency}`, maxConcurrency }
     : picked;
-  const v = str('validation');
-  const listed =
-    v === undefined
-      ? studyScenarios(sopts)
-      : v.trim().toLowerCase() === 'none'
-        ? []
-        : v
-            .split(',')
-            .map((s) => s.trim())
-            .filter(Boolean)
-            // 'default' is the studies' five, so a list can add to them: default,multi-turn:8/6.
-            .flatMap((s) => (s.toLowerCase() === 'default' ? studyScenarios(sopts) : [parseScenario(s, sopts)]));
+  const listed = parseValidation(str('validation'), sopts);
   // The tuning workload stands in for its own scenario in the table (same size), so that row
   // reuses the engine stage's measurements instead of measuring a resized copy.
   const validation = listed.map((s) => (s.name === scenario.name ? scenario : s));

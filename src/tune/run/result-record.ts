@@ -22,7 +22,15 @@ function trafficFigures(measured: BenchResult): Partial<VariantResult> {
   const cache = cacheMetrics(measured.outputs);
   const turns = turnMetrics(measured);
   return {
-    ...(cache ? { cache: { hitRate: cache.cache_hit_rate, possibleReuse: cache.cache_possible_reuse } } : {}),
+    ...(cache
+      ? {
+          cache: {
+            hitRate: cache.cache_hit_rate,
+            possibleReuse: cache.cache_possible_reuse,
+            ...(cache.cache_warm_before_run ? { warmBeforeRun: true } : {}),
+          },
+        }
+      : {}),
     ...(turns?.turn_index.length ? { turnTtftMs: turns.turn_mean_ttft_ms } : {}),
     ...(turns ? { conversationsPerS: turns.conversation_throughput } : {}),
   };

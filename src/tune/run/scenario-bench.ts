@@ -55,16 +55,26 @@ export async function loadScenarioBench(
  * A capacity probe of a multi-turn scenario: the probe's concurrency is its users, its `n`
  * requests whole conversations of the scenario's turns. Undefined for the other scenarios; a
  * search by rate is refused (a closed loop has no arrival rate to set).
+ *
+ * Every probe starts as a server in steady state would: the shared system prompt primed in its
+ * cache, the conversations new to it (the workload's next ones after those earlier probes of this
+ * target sent). So the search's probes, which follow others on one server, and replay's single
+ * probe on a fresh server measure alike; re-sending the first conversations let the search's
+ * later probes hit whole histories an earlier probe had left in the cache.
  */
 export function multiTurnProbe(scenario: Scenario, model: string, by: 'concurrency' | 'rate'): CapacityTarget['probe'] {
   if (scenario.dataset !== 'multi_turn') return undefined;
   if (by === 'rate')
     throw new UserError('the multi-turn workload is a closed loop of users: search its capacity by concurrency (its users), not by rate');
+  let sent = 0;
   return async ({ requests: _r, requestRate: _rate, burstiness: _b, maxConcurrency, tokenCounts: _t, ...o }: RunOptions, n: number) => {
     const users = maxConcurrency ?? scenario.maxConcurrency ?? 1;
     const conversations = Math.max(users, Math.ceil(n / (scenario.turns ?? 1)));
-    const spec = multiTurnSpecOf({ ...scenario, numPrompts: conversations, maxConcurrency: users });
+    // The same seed draws the same conversations in the same order: the first `sent` were this target's already.
+    const spec = multiTurnSpecOf({ ...scenario, numPrompts: sent + conversations, maxConcurrency: users });
     const w = await loadMultiTurn(spec, undefined, model);
-    return runMultiTurn({ ...o, workload: w, users, counter: w.counter });
+    const fresh = { ...w, conversations: w.conversations.slice(sent) };
+    sent += conversations;
+    return runMultiTurn({ ...o, workload: fresh, users, counter: w.counter, primeSystems: true });
   };
 }

@@ -25,7 +25,7 @@ export const form: WorkloadForm = {
   objective: 'total',
   slo: '',
   sweep: '',
-  validation: 'quick',
+  validation: '',
   capacity: '',
   quality: '',
   qualityFloor: '',

@@ -3,7 +3,7 @@
 // each run's prefix-cache hit rate, TTFT by turn and conversations per second, in the headless lines
 // and in the profile, whose workload re-runs as the same conversations. Bad forms: one line, exit 2.
 import { afterAll, describe, expect, it } from 'vitest';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import type { TuneEvent } from '../../../src/core/events.js';
 import { loadProfile } from '../../../src/profiles/store/store.js';
 import { killLeftServers, removeDir, runCli, tempDir } from '../../helpers/e2e/cli.js';
@@ -106,5 +106,13 @@ describe('servelab --auto --sim --scenario multi-turn:USERS/TURNS/SYSTEM/IN/OUT'
     stderr += cap.stderr;
     expect(cap.code, cap.stderr.slice(-2000)).toBe(0);
     expect(cap.stdout + cap.stderr).toMatch(/answer: 8 concurrent users at p99 TTFT < 60 s/);
+
+    // replay --capacity measures as the search did: a full batch of warm-ups on its fresh server first.
+    const capProfile = join(cwd, 'cap', basename(done.profilePath!));
+    const check = await runCli(['replay', capProfile, '--capacity', '--sim', '--yes', '--port', String(testPort())], cwd);
+    stderr += check.stderr;
+    expect(check.code, check.stderr.slice(-2000)).toBe(0);
+    expect(check.stderr).toContain("warm-up   8 requests first, as the search's probes followed its lower loads");
+    expect(check.stdout).toMatch(/^still holds 8 concurrent users at p99 TTFT < 60 s \(now p99 TTFT \d+ ms, \d+ requests\)$/m);
   });
 });
