@@ -11,11 +11,15 @@ const QUICK_SCALE = '0.1';
 /** The field's hint (shown while it is empty): what empty means and what else it takes. */
 export const VALIDATION_HINT = 'quick (or default, none; e.g. quick,multi-turn:8/6)';
 
-/** The field's text as the flags it stands for: --validation, and --scale 0.1 for quick (unless the command line gave a scale). */
-export function validationFlags(text: string, cliScale: unknown): { validation: string; scale?: string } {
+/** The field's text as the flags it stands for: --validation (none for quick alone), and --scale 0.1 for quick (unless the command line gave a scale). */
+export function validationFlags(text: string, cliScale: unknown): { validation?: string; scale?: string } {
   const words = validationWords(text.trim() || QUICK);
   if (!words.length) return { validation: 'none' };
   const quick = words.some((w) => w.toLowerCase() === QUICK);
+  // Quick alone leaves --validation to the session's own default, as the command line does: the
+  // studies' five for the GPU engines, its tuning workload for a llama.cpp-only session (whose
+  // slots are sized for that workload).
+  if (quick && words.length === 1) return cliScale === undefined ? { scale: QUICK_SCALE } : {};
   const validation = words.map((w) => (w.toLowerCase() === QUICK ? VALIDATION_DEFAULT : w)).join(',');
   return { validation, ...(quick && cliScale === undefined ? { scale: QUICK_SCALE } : {}) };
 }
@@ -23,7 +27,8 @@ export function validationFlags(text: string, cliScale: unknown): { validation: 
 /** The field's problem in --validation's wording; null when it parses. */
 export function validationFieldProblem(f: WorkloadForm): string | null {
   const datasetPath = f.scenario === 'sharegpt' && f.datasetPath.trim() ? { datasetPath: f.datasetPath.trim() } : {};
-  return validationProblem(validationFlags(f.validation, undefined).validation, { scale: 1, ...datasetPath });
+  const { validation } = validationFlags(f.validation, undefined);
+  return validation === undefined ? null : validationProblem(validation, { scale: 1, ...datasetPath });
 }
 
 /** The field's start: the command line's --validation as given, else empty (quick). */

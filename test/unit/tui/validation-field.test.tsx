@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { App } from '../../../src/screens/app.js';
 import { colourTheme } from '../../../src/tui/base/theme.js';
 import { checkForm, configFromChoices, formDefaults } from '../../../src/tui/services/form.js';
+import { validationFlags } from '../../../src/tui/services/validation-form.js';
 import { parseTuiFlags } from '../../../src/cli/auto-args.js';
 import type { Settings } from '../../../src/core/settings.js';
 import type { Choices } from '../../../src/tui/services/types.js';
@@ -71,6 +72,13 @@ describe('Model screen: the Validation field', () => {
     const mixed = at('quick,multi-turn:8/6');
     expect(names(mixed)).toEqual([...STUDIES, 'multi-turn-8-6-1000-128-64']);
     expect(mixed.validation[1]).toMatchObject({ numPrompts: 100 });
+  });
+
+  it("leaves quick alone to the session's default (a llama.cpp session validates on its tuning workload)", () => {
+    expect(validationFlags('', undefined)).toEqual({ scale: '0.1' });
+    expect(validationFlags('quick', '0.5')).toEqual({});
+    expect(validationFlags('quick,multi-turn:8/6', undefined)).toEqual({ validation: 'default,multi-turn:8/6', scale: '0.1' });
+    expect(validationFlags('none', undefined)).toEqual({ validation: 'none' });
   });
 
   it('starts from --validation on the command line, as given', () => {
