@@ -55,7 +55,10 @@ function session(
   const t0 = performance.now();
   const args = ['--auto', '--engines', 'llamacpp', '--model', model, '--scenario', scenario, ...prompts, '--stages', STAGES];
   args.push('--validation', 'none', '--out', out, '--run-dir', path.join(out, 'run'), '--port', String(port), '--json');
-  const r = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', maxBuffer: 1 << 28 });
+  // A state folder of the script's own: the host's noise prior (docs/noise.md) starts empty, so
+  // each session decides on the noise it measures itself, not on an earlier run's of this host.
+  const env = { ...process.env, XDG_STATE_HOME: path.join(path.dirname(out), 'state') };
+  const r = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', maxBuffer: 1 << 28, env });
   if (r.status !== 0) throw new Error(`session exited ${r.status}: ${r.stderr.slice(-2000)}`);
   const events = r.stdout
     .split('\n')

@@ -153,10 +153,31 @@ export function medianMetrics(list: readonly BenchMetrics[]): BenchMetrics {
   const out: Record<string, number | null> = {};
   for (const key of Object.keys(list[0]!)) {
     const values = list.map((m) => (m as unknown as Record<string, unknown>)[key]);
-    if (values.every((v) => typeof v === 'number')) out[key] = median(values as number[]);
+    // Counts take the lower middle run's own value: the mean of two middles is no count (two
+    // multi-turn runs that completed 96 and 95 requests are not 95.5, which the profile refuses).
+    if (COUNT_KEYS.has(key) && values.every((v) => Number.isInteger(v))) out[key] = lowerMedian(values as number[]);
+    else if (values.every((v) => typeof v === 'number')) out[key] = median(values as number[]);
     else out[key] = (values[0] as number | null) ?? null;
   }
   return out as unknown as BenchMetrics;
+}
+
+/** The result keys that count requests or tokens (vLLM's result names, and the prefix-cache counts). */
+const COUNT_KEYS: ReadonlySet<string> = new Set([
+  'completed',
+  'failed',
+  'total_input_tokens',
+  'total_output_tokens',
+  'max_concurrent_requests',
+  'total_cached_tokens',
+  'cache_reported_requests',
+  'cache_hit_requests',
+  'cache_miss_requests',
+]);
+
+/** The lower of the two middle values (the middle one for an odd count): always one of the values. */
+function lowerMedian(xs: readonly number[]): number {
+  return [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]!;
 }
 
 /** One result for N repeats: the median of the successful runs, or the first failure. */

@@ -106,6 +106,16 @@ describe('repeats and cost', () => {
     expect(combineRepeats([result('a', null)]).status).toBe('failed');
   });
 
+  it('keeps counts whole over an even number of runs (the profile holds them as integers)', () => {
+    const m = medianMetrics([
+      metrics(101.5, { completed: 96, total_input_tokens: 52_001 }),
+      metrics(200.25, { completed: 95, total_input_tokens: 51_990 }),
+    ]);
+    expect(m.completed).toBe(95);
+    expect(m.total_input_tokens).toBe(51_990);
+    expect(m.total_token_throughput).toBeCloseTo(150.875, 9);
+  });
+
   it('gives $ per million tokens from the GPU-hour price', () => {
     // 8 GPUs at $2/h = $16/h; 10000 tok/s = 36M tok/h -> $0.444 per M.
     expect(dollarsPerMillionTokens(metrics(10000), 8, 2)).toBeCloseTo(16 / 36, 6);
