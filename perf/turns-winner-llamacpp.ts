@@ -41,6 +41,7 @@ interface StageRecord {
 }
 interface Profile {
   variant: { id: string };
+  workload?: { numPrompts: number };
   decision?: { noisePct?: number; noiseSource?: string; marginPct: number; tiedIds: string[]; tieBreak?: string };
   stages: StageRecord[];
 }
@@ -98,13 +99,17 @@ function main(): void {
   const single = `random:${meanPrompt}/${OUTPUT}`;
   console.log(`host: ${os.availableParallelism()} CPUs, load average at start ${load()}; nice ${os.getPriority()}`);
   console.log(`model qwen3 hidden ${HIDDEN} x ${LAYERS} layers (random weights); stages ${STAGES}`);
-  console.log(`multi-turn ${multi} (${USERS * TURNS} requests); single-turn ${single}, ${USERS * TURNS} prompts, ${USERS} at a time\n`);
   const m = session(model, multi, [], path.join(dir, 'multi'), 27600);
+  // As many single-turn requests as the multi-turn session sent (its conversations x turns), as many at a time as it had users.
+  const requests = (m.p.workload?.numPrompts ?? USERS) * TURNS;
+  console.log(
+    `multi-turn ${multi}: ${m.p.workload?.numPrompts ?? '?'} conversations, ${requests} requests; single-turn ${single}, ${requests} prompts, ${USERS} at a time\n`,
+  );
   describe('multi-turn', m);
   const s = session(
     model,
     single,
-    ['--num-prompts', String(USERS * TURNS), '--max-concurrency', String(USERS)],
+    ['--num-prompts', String(requests), '--max-concurrency', String(USERS)],
     path.join(dir, 'single'),
     27750,
   );
