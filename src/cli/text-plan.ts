@@ -17,7 +17,11 @@ function plannedLine(planned: PlannedVariant, simulated: boolean, seconds?: numb
   const p = planned.predicted;
   const c = planned.calibrated;
   const cal = c ? ` (calibrated ${num(c.totalTokPerS)} +-${Math.round(c.bandPct)}% on ${c.observations} variant(s) of this host)` : '';
-  const pred = p ? `  predicted ${num(p.totalTokPerS)} tok/s${cal}, TTFT ${num(p.meanTtftMs, 0)} ms, TPOT ${num(p.meanTpotMs)} ms` : '';
+  // The model's measured error at this engine and concurrency, as the Plan screen shows it.
+  const err = p?.errorPct !== undefined ? ` +-${Math.round(p.errorPct)}%` : '';
+  const pred = p
+    ? `  predicted ${num(p.totalTokPerS)} tok/s${err}${cal}, TTFT ${num(p.meanTtftMs, 0)} ms, TPOT ${num(p.meanTpotMs)} ms`
+    : '';
   const time = seconds !== undefined ? `  est. ${durationText(seconds)}` : '';
   const head =
     planned.status === 'planned'

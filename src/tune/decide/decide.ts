@@ -10,6 +10,7 @@ import type { SloRule } from '../../core/slo-rule.js';
 // Parsed in the core (saved settings check it too); re-exported for the tuning code.
 import type { Objective } from '../../core/objective.js';
 import { fractionPct } from '../../core/format.js';
+import { median, sortedCopy } from '../../core/stats.js';
 import { DEFAULT_MAX_FAILED_PCT, failedOver, failedOverReason, notEligibleText } from '../../core/failed-share.js';
 
 export function objectiveLabel(o: Objective): string {
@@ -141,12 +142,6 @@ export function decideStage(
   };
 }
 
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
-}
-
 /** Per-key median of repeated runs' metrics (keys present in every run). */
 export function medianMetrics(list: readonly BenchMetrics[]): BenchMetrics {
   if (list.length === 1) return list[0]!;
@@ -177,7 +172,7 @@ const COUNT_KEYS: ReadonlySet<string> = new Set([
 
 /** The lower of the two middle values (the middle one for an odd count): always one of the values. */
 function lowerMedian(xs: readonly number[]): number {
-  return [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]!;
+  return sortedCopy(xs)[Math.floor((xs.length - 1) / 2)]!;
 }
 
 /** One result for N repeats: the median of the successful runs, or the first failure. */

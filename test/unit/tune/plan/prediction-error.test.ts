@@ -9,6 +9,7 @@ import { parseAutoArgs } from '../../../../src/cli/auto-args.js';
 import { realPlanDeps } from '../../../../src/tune/plan/deps.js';
 import { planSession } from '../../../../src/tune/session/session.js';
 import { measuredError, sdOfMedianAbsPct } from '../../../../src/model/data/measured-error.js';
+import { planText } from '../../../../src/cli/text-plan.js';
 import { predictionOf } from '../../../../src/tune/stage/budget-stage.js';
 import type { SessionContext } from '../../../../src/tune/context/session-context.js';
 
@@ -43,6 +44,12 @@ describe('the measured error on a prediction', () => {
     expect(at4.errorPct).toBeCloseTo(measuredError('vllm', 4)!.tputPerGpu * 100, 6);
     expect(at64.errorPct).toBeCloseTo(measuredError('vllm', 64)!.tputPerGpu * 100, 6);
     expect(at4.errorPct).not.toBe(at64.errorPct);
+    // The headless plan says it as the Plan screen does; a prediction no held-out run covers says none.
+    const text = planText(plan, config);
+    expect(text).toMatch(
+      new RegExp(`\\[run\\] +sglang +\\(defaults\\) +predicted [\\d.,]+ tok/s \\+-${Math.round(sglang.predicted!.errorPct!)}%`),
+    );
+    expect(text).toMatch(/\[run\] +vllm +\(defaults\) +predicted [\d.,]+ tok\/s, TTFT/);
   });
 
   it('sets the budget prior band (1 s.d.) where nothing is calibrated; 30% where no run covers it', async () => {
