@@ -39,6 +39,8 @@ interface Decision {
 }
 
 interface Session {
+  /** Each stage's winner, tied set and effective margin, for reading a disagreement. */
+  stages: string[];
   winner: string;
   decision: Decision | undefined;
   launched: number;
@@ -85,10 +87,21 @@ function session(model: string, out: string, port: number): Session {
     variant: { id: string };
     metrics: { total_token_throughput: number };
     decision?: Decision;
-    stages: { name: string; results: { variantId: string; status: string; metrics?: { total_token_throughput: number } }[] }[];
+    stages: {
+      name: string;
+      winnerId: string | null;
+      tiedIds?: string[];
+      marginPct?: number;
+      tieBreak?: string;
+      results: { variantId: string; status: string; metrics?: { total_token_throughput: number } }[];
+    }[];
   };
   const defaults = profile.stages.find((s) => s.name === 'engine')?.results.find((x) => x.status === 'ok')?.metrics?.total_token_throughput;
   return {
+    stages: profile.stages.map(
+      (st) =>
+        `${st.name}: ${st.winnerId ?? 'none'}${st.tiedIds ? ` tied [${st.tiedIds.join(', ')}]` : ''}${st.marginPct !== undefined ? ` margin ±${st.marginPct.toFixed(1)}%` : ''}${st.tieBreak ? ` (${st.tieBreak})` : ''}`,
+    ),
     winner: profile.variant.id,
     decision: profile.decision,
     launched: events.filter((e) => e.type === 'variant-launching').length,
@@ -108,6 +121,7 @@ function describe(tag: string, s: Session): void {
   console.log(
     `      ${s.launched} launches, ${s.minutes.toFixed(1)} min; winner vs llama-server defaults in-session ${pct(s.overDefaultsPct)} -> ${beats ? 'beyond the noise' : 'NOT beyond the noise'}; load ${load()}`,
   );
+  for (const line of s.stages) console.log(`      ${line}`);
 }
 
 let STATE = '';

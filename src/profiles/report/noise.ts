@@ -34,6 +34,9 @@ export function noiseMarkdown(p: Profile): string[] {
         `| ${s.name} | ${s.marginPct !== undefined ? `±${s.marginPct.toFixed(1)}%` : '-'} | ${members(s)} | ${s.tieBreak ? `\`${s.winnerId}\` ${s.tieBreak}` : 'clear winner'} |`,
       );
   }
-  out.push('', `Final tied set: ${d.tiedIds.map((id) => `\`${id}\``).join(', ')}.`);
+  out.push(
+    '',
+    `Final tied set: ${d.tiedIds.map((id) => `\`${id}\``).join(', ')}: the last deciding stage's, and each earlier stage's while the later stages kept its winner (measured against the same configuration, so any of them serves as well within the noise).`,
+  );
   return out;
 }

@@ -14,7 +14,7 @@ export const DecisionRecordSchema = z.object({
   noiseSource: z.string().optional(),
   /** The user's --margin, %; each stage's effective margin is in its stage record. */
   marginPct: z.number().nonnegative(),
-  /** The final decision's tied set: every variant the last deciding stage could not tell from the best. */
+  /** The final tied set: every variant the last deciding stage could not tell from the winner, and each earlier stage's while it kept the winner (src/tune/stage/noise-record.ts). */
   tiedIds: z.array(z.string()),
   /** Runs behind the winner's recorded figures. */
   winnerRuns: z.number().int().nonnegative().optional(),

@@ -14,15 +14,34 @@ export function stageTie(v: StageVerdict): Pick<StageRecord, 'tiedIds' | 'margin
   };
 }
 
-/** The decision block: the last stage that decided among measured runs names the final tied set. */
+/**
+ * The final tied set: the last stage that decided among measured runs, joined by each earlier
+ * stage's set while that stage kept this same variant (later stages only confirmed it). Those
+ * members were measured against this very configuration and could not be told from it, so a user
+ * may serve any of them; an earlier stage that kept another configuration ends the walk, since its
+ * members were never compared with the winner.
+ */
+function finalTiedSet(stages: readonly StageRecord[], winnerId: string): { ids: string[]; last: StageRecord | undefined } {
+  const back = [...stages].reverse();
+  const at = back.findIndex((s) => s.tiedIds?.length && s.tiedIds.includes(winnerId));
+  if (at < 0) return { ids: [winnerId], last: undefined };
+  const ids = new Set(back[at]!.tiedIds);
+  for (const s of back.slice(at + 1)) {
+    if (s.winnerId !== winnerId) break;
+    for (const id of s.tiedIds ?? []) ids.add(id);
+  }
+  return { ids: [...ids], last: back[at] };
+}
+
+/** The decision block: the measured noise, the margin and the final tied set. */
 export function decisionRecord(ctx: SessionContext, stages: readonly StageRecord[], winnerId: string): DecisionRecord {
-  const last = [...stages].reverse().find((s) => s.tiedIds?.length && s.tiedIds.includes(winnerId));
+  const { ids, last } = finalTiedSet(stages, winnerId);
   const n = ctx.noise;
   const runs = ctx.noiseRuns?.get(winnerId)?.values.length;
   return {
     ...(n ? { noisePct: n.pct, noiseRuns: n.runs, noiseSource: n.source } : {}),
     marginPct: ctx.config.marginPct,
-    tiedIds: last?.tiedIds ?? [winnerId],
+    tiedIds: ids,
     ...(runs ? { winnerRuns: runs } : {}),
     ...(last?.tieBreak && last.winnerId === winnerId ? { tieBreak: last.tieBreak } : {}),
     ...(ctx.noisePrior ? { noisePriorSessions: ctx.noisePrior.sessions, ...(ctx.ownNoise ? { noiseOwnPct: ctx.ownNoise.pct } : {}) } : {}),

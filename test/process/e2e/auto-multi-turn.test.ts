@@ -76,9 +76,11 @@ describe('servelab --auto --sim --scenario multi-turn:USERS/TURNS/SYSTEM/IN/OUT'
     expect(r.turnTtftMs).toHaveLength(3);
     expect(r.conversationsPerS).toBeCloseTo(Number(line![6]), 1);
 
-    // The saved profile re-runs the same conversations: replay says what they measure now.
+    // The saved profile re-runs the same conversations: replay says what they measure now. The
+    // verdict is not under test: a session of single runs records no noise, and a host busy with
+    // the rest of the suite slows the simulator's clock past the default tolerance (exit 3 in CI).
     const replay = await runCli(
-      ['replay', done.profilePath!, '--sim', '--auto', '--yes', '--no-record', '--port', String(testPort())],
+      ['replay', done.profilePath!, '--sim', '--auto', '--yes', '--no-record', '--tolerance', '90', '--port', String(testPort())],
       cwd,
     );
     stderr += replay.stderr;
