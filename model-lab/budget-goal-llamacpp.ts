@@ -64,9 +64,14 @@ interface Session {
 }
 
 function session(model: string, out: string, port: number, extra: string[] = []): Session {
+  // A state folder of the script's own: the host's noise prior (docs/noise.md) starts empty, and
+  // the budget session pools the full session's noise, as a user's second session would; the
+  // user's own state (other workloads, loaded runs) stays out of it.
+  const env = { ...process.env, XDG_STATE_HOME: path.join(path.dirname(out), 'state') };
   const r = spawnSync(process.execPath, [BIN, ...sessionArgs(model, out, port), '--json', ...extra], {
     encoding: 'utf8',
     maxBuffer: 1 << 28,
+    env,
   });
   if (r.status !== 0) throw new Error(`session ${extra.join(' ')} exited ${r.status}: ${r.stderr.slice(-2000)}`);
   const events = r.stdout

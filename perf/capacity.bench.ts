@@ -11,9 +11,9 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { loadWorkload } from '../src/bench/datasets/datasets.js';
-import type { Workload } from '../src/bench/types.js';
 import { parseSlo } from '../src/core/slo-rule.js';
 import { runCapacity, probeOnce, type CapacitySpec, type CapacityTarget } from '../src/capacity/runner.js';
+import { probeSeed } from '../src/capacity/fresh-prompts.js';
 import { probePrompts } from '../src/capacity/judge.js';
 import { setLogSink } from '../src/core/logger.js';
 import { parseResolution, searchAnswer } from '../src/capacity/search.js';
@@ -81,19 +81,17 @@ async function startSim(): Promise<{ url: string; stop: () => void }> {
 }
 
 function target(url: string): CapacityTarget {
-  const loaded = new Map<number, Promise<Workload>>();
-  const load = (n: number) =>
-    loadWorkload({
-      dataset: 'random',
-      numPrompts: n,
-      randomInputLen: INPUT_LEN,
-      randomOutputLen: OUTPUT_LEN,
-      seed: 0,
-      model: 'Qwen/Qwen3-14B',
-    });
   return {
     run: { baseUrl: url, model: 'Qwen/Qwen3-14B', seed: 0, ignoreEos: true },
-    workload: (n) => loaded.get(n) ?? loaded.set(n, load(n)).get(n)!,
+    workload: (n, draw) =>
+      loadWorkload({
+        dataset: 'random',
+        numPrompts: n,
+        randomInputLen: INPUT_LEN,
+        randomOutputLen: OUTPUT_LEN,
+        seed: probeSeed(0, draw),
+        model: 'Qwen/Qwen3-14B',
+      }),
   };
 }
 

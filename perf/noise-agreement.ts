@@ -93,15 +93,17 @@ function session(model: string, out: string, port: number): Session {
       tiedIds?: string[];
       marginPct?: number;
       tieBreak?: string;
-      results: { variantId: string; status: string; metrics?: { total_token_throughput: number } }[];
+      results: { variantId: string; status: string; failure?: { reason: string }; metrics?: { total_token_throughput: number } }[];
     }[];
   };
   const defaults = profile.stages.find((s) => s.name === 'engine')?.results.find((x) => x.status === 'ok')?.metrics?.total_token_throughput;
   return {
-    stages: profile.stages.map(
-      (st) =>
-        `${st.name}: ${st.winnerId ?? 'none'}${st.tiedIds ? ` tied [${st.tiedIds.join(', ')}]` : ''}${st.marginPct !== undefined ? ` margin ±${st.marginPct.toFixed(1)}%` : ''}${st.tieBreak ? ` (${st.tieBreak})` : ''}`,
-    ),
+    stages: profile.stages.map((st) => {
+      const stopped = st.results
+        .filter((x) => x.status === 'pruned' && x.failure?.reason.startsWith('stopped early'))
+        .map((x) => x.variantId);
+      return `${st.name}: ${st.winnerId ?? 'none'}${st.tiedIds ? ` tied [${st.tiedIds.join(', ')}]` : ''}${st.marginPct !== undefined ? ` margin ±${st.marginPct.toFixed(1)}%` : ''}${st.tieBreak ? ` (${st.tieBreak})` : ''}${stopped.length ? `; stopped early [${stopped.join(', ')}]` : ''}`;
+    }),
     winner: profile.variant.id,
     decision: profile.decision,
     launched: events.filter((e) => e.type === 'variant-launching').length,

@@ -22,6 +22,8 @@ const ProbeSchema = z.object({
   pilot: z.boolean().optional(),
   /** 2 or 3: a re-probe of a load. */
   attempt: z.number().int().optional(),
+  /** Share of prompt tokens served from a cache the probe had not filled (0..1), where the server reports its cache. */
+  cacheHitBeforeRun: z.number().nonnegative().optional(),
 });
 
 export const CapacityRecordSchema = z.object({
@@ -84,6 +86,7 @@ export function capacityRecord(
       ...(p.early ? { early: p.early } : {}),
       ...(p.pilot ? { pilot: true } : {}),
       ...(p.attempt ? { attempt: p.attempt } : {}),
+      ...(p.cacheHitBeforeRun !== undefined ? { cacheHitBeforeRun: p.cacheHitBeforeRun } : {}),
     })),
     ...(r.noise ? { noisePct: r.noise.pct } : {}),
     marginPct: r.marginPct,

@@ -9,6 +9,7 @@ import { fetchSimSpeed } from '../bench/http/models.js';
 import { runBenchmark } from '../bench/load/run.js';
 import type { RunOptions } from '../bench/load/run-options.js';
 import { toSimulated } from '../bench/metrics/simulated.js';
+import { cacheBefore, nextDraw } from './fresh-prompts.js';
 import { UserError } from '../core/errors.js';
 import { goodputFromSlo, sloPercentiles } from '../core/slo.js';
 import type { SloRule } from '../core/slo-rule.js';
@@ -35,8 +36,8 @@ export type ProbeRun = Omit<
 
 export interface CapacityTarget {
   run: ProbeRun;
-  /** The workload's first `n` requests (same seed each time: a bigger probe adds prompts, it does not redraw them). */
-  workload(n: number): Promise<Workload>;
+  /** `n` requests drawn at the workload's seed + `draw`, one draw per probe (fresh-prompts.ts). */
+  workload(n: number, draw: number): Promise<Workload>;
   /** Cap on requests in flight when searching by rate (bench's --max-concurrency); none by default. */
   maxConcurrency?: number | null;
   /** Against a simulator, keep wall-clock figures (bench's --wall-clock). */
@@ -69,6 +70,8 @@ export interface CapacityProbe extends ProbeJudgement {
   pilot?: boolean;
   /** 2 or 3: this probe re-ran a load (reprobe.ts). */
   attempt?: number;
+  /** Share of prompt tokens the server served from a cache this probe had not filled (0..1), where it reports its cache. */
+  cacheHitBeforeRun?: number;
 }
 
 /** One load's verdict, from its probes by the noise rule (reprobe.ts). */
@@ -136,7 +139,7 @@ async function measure(
   hooks: CapacityHooks,
   early: EarlyStop,
 ): Promise<{ result: BenchResult; settled: 'holds' | 'fails' | null }> {
-  const w = target.probe ? undefined : await target.workload(n);
+  const w = target.probe ? undefined : await target.workload(n, nextDraw(target));
   const goodput = goodputFromSlo(spec.slo);
   const user = hooks.signal;
   const stop = new AbortController();
@@ -211,6 +214,7 @@ async function probeAt(
     ...(settled ? { early: early.reason! } : {}),
     ...(o.pilot ? { pilot: true } : {}),
     ...(o.attempt && o.attempt > 1 ? { attempt: o.attempt } : {}),
+    ...cacheBefore(result),
   };
   hooks.onProbe?.(p);
   return p;

@@ -7,6 +7,7 @@ import { renderChart } from '../sweep/chart-text.js';
 import { renderSvg } from '../sweep/chart-svg.js';
 import { loadPhrase, sloPhrase } from './judge.js';
 import { PILOT_REQUESTS } from './pilot.js';
+import { WARM_SHARE } from '../bench/metrics/cache-warm.js';
 import { CAPACITY_MARGIN_PCT, MAX_PROBES_PER_LOAD } from './reprobe.js';
 import { probeSweep, type CapacityRecord } from './record.js';
 import type { CapacityBy } from './search.js';
@@ -33,12 +34,18 @@ export function probeLine(
     early?: string;
     pilot?: boolean;
     attempt?: number;
+    cacheHitBeforeRun?: number;
   },
   slo: readonly SloRule[],
 ): string {
   const verdict = p.holds ? (p.early ? `holds (settled early: ${p.early})` : 'holds') : `fails: ${p.violations.join('; ')}`;
   const kind = p.pilot ? ' (pilot)' : p.attempt ? ` (re-probe ${p.attempt - 1})` : '';
-  return `probe ${i}${kind}  ${loadPhrase(by, p.value)}, ${p.numPrompts} requests: ${verdict} (${figures(p.metrics as Metrics, slo)})`;
+  // A cache filled before the probe (a custom dataset's fixed prompts, another client) makes its TTFT read low.
+  const warm =
+    p.cacheHitBeforeRun !== undefined && p.cacheHitBeforeRun > WARM_SHARE
+      ? `; ${Math.round(p.cacheHitBeforeRun * 100)}% of prompt tokens were cached before the probe`
+      : '';
+  return `probe ${i}${kind}  ${loadPhrase(by, p.value)}, ${p.numPrompts} requests: ${verdict} (${figures(p.metrics as Metrics, slo)}${warm})`;
 }
 
 /** "margin 18% (re-probed 2x, noise ±4%)": how far under the limit the answer sits, and against what noise. */

@@ -5,7 +5,6 @@
 // same launch to check the recorded answer.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import type { Workload } from '../bench/types.js';
 import { UserError } from '../core/errors.js';
 import type { TuneEvent } from '../core/events.js';
 import { parseNumberArg } from '../core/number-arg.js';
@@ -23,6 +22,7 @@ import { loadScenario } from '../tune/launch/workloads.js';
 import { progressLine } from '../cli/text.js';
 import { capacityRecord, type CapacityRecord } from '../capacity/record.js';
 import { runCapacity, type CapacityTarget } from '../capacity/runner.js';
+import { probeSeed } from '../capacity/fresh-prompts.js';
 import type { CapacityBy } from '../capacity/search.js';
 import { multiTurnProbe } from '../tune/run/scenario-bench.js';
 import { capacitySvg } from '../capacity/text.js';
@@ -61,11 +61,10 @@ export function runFolder(flags: Flags, what: string, profile: Profile): string 
 /** A search target on the profile's server at `url`: the profile's workload, sized per probe. */
 export function profileTarget(setup: ReplaySetup, url: string, by: CapacityBy = 'concurrency'): CapacityTarget {
   const { profile, scenario } = setup;
-  const loaded = new Map<string, Promise<Workload>>();
   const probe = multiTurnProbe(scenario, profile.model, by);
   return {
     run: { baseUrl: url, model: profile.variant.model, tokenizerId: profile.model, seed: scenario.seed },
-    workload: (n) => loadScenario({ ...scenario, numPrompts: n }, profile.model, loaded),
+    workload: (n, draw) => loadScenario({ ...scenario, numPrompts: n, seed: probeSeed(scenario.seed, draw) }, profile.model),
     maxConcurrency: scenario.maxConcurrency,
     ...(probe ? { probe } : {}),
   };

@@ -7,12 +7,12 @@ import { formatHelp, parseFlags } from '../cli/flags.js';
 import { fetchModelIds } from '../bench/http/models.js';
 import { checkRunOptions } from '../bench/load/run-options.js';
 import { resolveTokenCounter } from '../bench/datasets/tokenizer.js';
-import type { Workload } from '../bench/types.js';
 import { UserError } from '../core/errors.js';
 import { setLogSink } from '../core/logger.js';
 import { parseSlo } from '../core/slo-rule.js';
 import { capacityRecord } from '../capacity/record.js';
 import { runCapacity, type CapacityTarget } from '../capacity/runner.js';
+import { probeSeed } from '../capacity/fresh-prompts.js';
 import { logLine } from './log-sink.js';
 import { checkBaseUrl, loadBenchWorkload, runFlags, type Flags } from '../cli/bench-flags.js';
 import { FLAGS, FOOTER, searchSpec, USAGE, WORKLOAD_FLAGS } from '../cli/capacity-args.js';
@@ -60,10 +60,10 @@ async function capacityOfUrl(flags: Flags): Promise<number> {
   if (!model) throw new UserError(`capacity: ${baseUrl}/v1/models lists no model; pass --model`);
   const tokenizer = flags.tokenizer as string | undefined;
   const counter = await resolveTokenCounter(tokenizer, model);
-  const loaded = new Map<number, Promise<Workload>>();
   const target: CapacityTarget = {
     run: { ...run, baseUrl, model, tokenizerId: tokenizer ?? model, countOutputTokens: (t) => counter.count(t, false) },
-    workload: (n) => loaded.get(n) ?? loaded.set(n, loadBenchWorkload({ ...flags, 'num-prompts': n }, dataset, model)).get(n)!,
+    workload: (n, draw) =>
+      loadBenchWorkload({ ...flags, 'num-prompts': n, seed: probeSeed(flags.seed as number | undefined, draw) }, dataset, model),
     maxConcurrency: (flags['max-concurrency'] as number | undefined) ?? null,
     wallClock: flags['wall-clock'] === true,
   };

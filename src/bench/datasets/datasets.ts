@@ -12,7 +12,7 @@ import { resolveTokenCounter, type TokenCounter } from './tokenizer.js';
 import { samplePrefixRepetition } from './prefix-repetition.js';
 import { sampleTrace } from './mooncake-trace.js';
 import { markReuse } from './reuse.js';
-import { words } from './synthetic-text.js';
+import { APPROX_RUN_IDS, approxRunWord } from './synthetic-text.js';
 import type { SampledRequest, Workload } from '../types.js';
 import type { DatasetName } from '../../core/dataset-names.js';
 
@@ -171,7 +171,7 @@ function sampleRandom(spec: WorkloadSpec, counter: TokenCounter): SampledRequest
   const outLo = Math.max(1, Math.floor(outputLen * (1 - r)));
   const outHi = Math.ceil(outputLen * (1 + r));
   const exact = counter.mode === 'exact' && counter.encode && counter.decode && counter.sampleIds?.length;
-  const vocab = exact ? counter.sampleIds!.length : words().length;
+  const vocab = exact ? counter.sampleIds!.length : APPROX_RUN_IDS;
   const inLens = Array.from({ length: n }, () => rng.intBetween(inLo, inHi));
   const outLens = Array.from({ length: n }, () => rng.intBetween(outLo, outHi));
   const offsets = Array.from({ length: n }, () => rng.randbelow(vocab));
@@ -186,8 +186,7 @@ function sampleRandom(spec: WorkloadSpec, counter: TokenCounter): SampledRequest
       const reEncoded = counter.encode!(text, false).slice(0, prefixLen + inLens[i]!);
       out.push({ prompt: counter.decode!(reEncoded), promptLen: reEncoded.length, expectedOutputLen: outLens[i]! });
     } else {
-      const w = words();
-      out.push({ prompt: ids.map((id) => w[id]!).join(' '), promptLen: ids.length, expectedOutputLen: outLens[i]! });
+      out.push({ prompt: ids.map(approxRunWord).join(' '), promptLen: ids.length, expectedOutputLen: outLens[i]! });
     }
   }
   return out;

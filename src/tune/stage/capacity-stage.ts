@@ -7,10 +7,10 @@ import type { VariantResult } from '../../core/events.js';
 import type { CapacityProbeInfo } from '../../core/capacity-events.js';
 import { AbortedError } from '../../core/aborted.js';
 import { parseSlo } from '../../core/slo-rule.js';
-import type { Workload } from '../../bench/types.js';
 import { promptRule } from '../../capacity/judge.js';
 import { capacityRecord, CapacityRecordSchema, type CapacityRecord } from '../../capacity/record.js';
 import { runCapacity, type CapacityHooks, type CapacityProbe, type CapacitySpec, type CapacityTarget } from '../../capacity/runner.js';
+import { probeSeed } from '../../capacity/fresh-prompts.js';
 import { formatResolution, parseResolution } from '../../capacity/search.js';
 import { answerLine, goodputLine, probeLine, progressLine, requestsLine, searchRules } from '../../capacity/text.js';
 import type { SessionContext } from '../context/session-context.js';
@@ -112,11 +112,10 @@ function stageHooks(ctx: SessionContext, variantId: string, spec: CapacitySpec, 
 /** The search's target on the winner's server: the tuning workload, sized per probe (a multi-turn one by the bench's driver). */
 function winnerTarget(ctx: SessionContext, winner: VariantResult, spec: CapacitySpec): (baseUrl: string) => CapacityTarget {
   const { scenario, model } = ctx.config;
-  const loaded = new Map<string, Promise<Workload>>();
   const probe = multiTurnProbe(scenario, model, spec.by);
   return (baseUrl) => ({
     run: { baseUrl, model: winner.variant.model, tokenizerId: model, seed: scenario.seed },
-    workload: (n) => loadScenario({ ...scenario, numPrompts: n }, model, loaded),
+    workload: (n, draw) => loadScenario({ ...scenario, numPrompts: n, seed: probeSeed(scenario.seed, draw) }, model),
     maxConcurrency: scenario.maxConcurrency,
     ...(probe ? { probe } : {}),
   });

@@ -7,6 +7,7 @@ import type { VariantResult } from '../../core/events.js';
 import type { StageName } from '../config/config.js';
 import { AbortedError } from '../../core/aborted.js';
 import { score } from '../decide/decide.js';
+import { effectiveMarginPct } from '../../core/noise-rule.js';
 import { addRuns, recordRuns, runCount, sessionValues, updateNoise } from './noise-runs.js';
 import type { EarlyStopRequest } from '../run/contract/types.js';
 import { announce, combineRuns, measureRepeat, measureRuns } from './measure-variant.js';
@@ -17,7 +18,13 @@ import { runOrder } from './run-order.js';
 import { stageSchedule } from './stage-parallel.js';
 import { baselineInFull, openStage, runWave } from './wave.js';
 
-/** The leader a variant must be able to beat to keep running: the best eligible result so far. */
+/**
+ * The leader a variant must be able to beat to keep running: the best eligible result so far, with
+ * the margin the tied set judges one run against the leader's runs by (the larger of --margin and
+ * the host's noise, noise-rule.ts). With --margin alone, a 2-core host whose runs spread ±13% lost
+ * challengers the tied set would have kept, and two sessions' tied sets then differed by whichever
+ * a noisy early window had cut.
+ */
 export function earlyStopLeader(ctx: SessionContext, sofar: readonly (VariantResult | null)[]): EarlyStopRequest | undefined {
   const { config } = ctx;
   if (config.earlyStop === false) return undefined;
@@ -34,7 +41,7 @@ export function earlyStopLeader(ctx: SessionContext, sofar: readonly (VariantRes
     objective: config.objective,
     value: best.v,
     leaderInputTokens: best.r.metrics.total_input_tokens,
-    marginPct: config.marginPct,
+    marginPct: effectiveMarginPct(config.marginPct, ctx.noise, Math.max(1, runCount(ctx, best.r.variantId)), 1),
   };
 }
 
