@@ -78,7 +78,7 @@ export class EarlyStop {
     }
     const left = this.planned - this.finished;
     if (left > 0 && this.allSettleable && this.tracked.every((t) => t.over + left <= t.safe)) {
-      this.reason = `${left} requests left cannot break ${this.tracked.map((t) => `${t.rule.metric}:${t.rule.stat}`).join(', ')}`;
+      this.reason = `${left} request${left === 1 ? '' : 's'} left cannot break ${this.tracked.map((t) => `${t.rule.metric}:${t.rule.stat}`).join(', ')}`;
       return 'holds';
     }
     return null;

@@ -95,7 +95,12 @@ export function goodputLine(r: CapacityRecord): string {
 }
 
 export function requestsLine(r: CapacityRecord): string {
-  return `requests: ${r.requests.toLocaleString('en-US')} over ${r.probes.length} probes${r.simulated ? ' (simulated host: figures in simulated GPU time)' : ''}`;
+  // Probes that found their prompts cached before they ran (a custom dataset's fixed prompts) read the cache, not the load.
+  const warm = r.probes.filter((p) => (p.cacheHitBeforeRun ?? 0) > WARM_SHARE).length;
+  const cached = warm
+    ? `; ${warm} of ${r.probes.length} found over ${WARM_SHARE * 100}% of their prompt tokens cached before they ran: their TTFT reads the cache`
+    : '';
+  return `requests: ${r.requests.toLocaleString('en-US')} over ${r.probes.length} probes${r.simulated ? ' (simulated host: figures in simulated GPU time)' : ''}${cached}`;
 }
 
 /** Chart (when asked), table and the three result lines. */
