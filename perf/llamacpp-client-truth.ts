@@ -21,11 +21,8 @@ import { findFreePort } from '../src/host/ports.js';
 import { launchServer } from '../src/host/process.js';
 import { makeRandomGguf } from '../src/gguf/make.js';
 import { llamacpp } from '../src/engines/llamacpp/adapter.js';
+import { arg } from './script-args.js';
 
-const arg = (name: string, dflt: string) => {
-  const i = process.argv.indexOf(name);
-  return i > 0 ? process.argv[i + 1]! : dflt;
-};
 const PROMPTS = Number(arg('--prompts', '24'));
 const HIDDEN = Number(arg('--hidden', '512'));
 const LAYERS = Number(arg('--layers', '8'));

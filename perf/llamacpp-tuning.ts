@@ -24,11 +24,8 @@ import { makeRandomGguf } from '../src/gguf/make.js';
 import type { Profile } from '../src/profiles/schema/profile.js';
 import { parseAutoArgs } from '../src/cli/auto-args.js';
 import { runVariant } from '../src/tune/run/runner.js';
+import { arg, loadAverage as load } from './script-args.js';
 
-const arg = (name: string, dflt: string) => {
-  const i = process.argv.indexOf(name);
-  return i > 0 ? process.argv[i + 1]! : dflt;
-};
 const PROMPTS = arg('--prompts', '16');
 const STAGES = arg('--stages', 'engine,slots,batch-size,threads');
 const RUNS = Number(arg('--runs', '3'));
@@ -38,11 +35,6 @@ const IN = 128;
 const OUT = 32;
 const BIN = fileURLToPath(new URL('../bin/servelab.js', import.meta.url));
 const servelab = (args: string[]) => spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', maxBuffer: 1 << 28 });
-const load = () =>
-  os
-    .loadavg()
-    .map((x) => x.toFixed(2))
-    .join(' ');
 
 /** The session's own flags: the re-runs parse the same ones, so they get its scenario, warm-ups and timeouts. */
 const sessionArgs = (model: string, out: string, port: number) => [

@@ -24,11 +24,8 @@ import { findFreePort } from '../src/host/ports.js';
 import { launchServer } from '../src/host/process.js';
 import { makeRandomGguf } from '../src/gguf/make.js';
 import { llamacpp } from '../src/engines/llamacpp/adapter.js';
+import { arg, loadAverage as load } from './script-args.js';
 
-const arg = (name: string, dflt: string) => {
-  const i = process.argv.indexOf(name);
-  return i > 0 ? process.argv[i + 1]! : dflt;
-};
 const RUNS = Number(arg('--runs', '3'));
 const HIDDEN = Number(arg('--hidden', '256'));
 const LAYERS = Number(arg('--layers', '4'));
@@ -128,11 +125,6 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'servelab-multiturn-perf-'));
   const model = path.join(dir, `qwen3-${HIDDEN}x${LAYERS}.gguf`);
   makeRandomGguf({ out: model, vocab: llamaCppPaths().vocab('gpt-2'), shape: { arch: 'qwen3', hidden: HIDDEN, layers: LAYERS } });
-  const load = () =>
-    os
-      .loadavg()
-      .map((x) => x.toFixed(2))
-      .join(' ');
   console.log(
     `load average ${load()} on ${os.availableParallelism()} threads; model qwen3 hidden ${HIDDEN} x ${LAYERS} layers (random weights)`,
   );

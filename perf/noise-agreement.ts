@@ -17,17 +17,12 @@ import type { TuneEvent } from '../src/core/events.js';
 import { findLlamaServer } from '../src/engines/llamacpp/detect.js';
 import { llamaCppPaths } from '../src/host/llamacpp-build.js';
 import { makeRandomGguf } from '../src/gguf/make.js';
+import { arg, loadAverage as load } from './script-args.js';
 
-const arg = (name: string, dflt: string) => (process.argv.indexOf(name) > 0 ? process.argv[process.argv.indexOf(name) + 1]! : dflt);
 const PAIRS = Number(arg('--pairs', '3'));
 const PROMPTS = arg('--prompts', '24');
 const STAGES = arg('--stages', 'engine,quantization,slots,threads');
 const BIN = fileURLToPath(new URL('../bin/servelab.js', import.meta.url));
-const load = () =>
-  os
-    .loadavg()
-    .map((x) => x.toFixed(2))
-    .join(' ');
 
 interface Decision {
   noisePct?: number;

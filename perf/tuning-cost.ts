@@ -23,16 +23,13 @@ import { fileURLToPath } from 'node:url';
 import type { SessionGpuTime, TuneEvent, VariantResult } from '../src/core/events.js';
 import { formatGpuHours } from '../src/core/view-cost.js';
 import { journalEntries, stageCostTable, stageCosts, type StageCost } from './cost-breakdown.js';
+import { arg } from './script-args.js';
 
 const STUDIES = [
   { name: 'Qwen3-14B on an 8xH100 host', args: ['--gpu', 'H100', '--gpus', '8', '--model', 'Qwen/Qwen3-14B'] },
   { name: 'GLM-4.6 on 8xA100', args: ['--gpu', 'A100', '--gpus', '8', '--model', 'zai-org/GLM-4.6'] },
   { name: 'DeepSeek-R1 on 8xH200', args: ['--gpu', 'H200', '--gpus', '8', '--model', 'deepseek-ai/DeepSeek-R1-0528'] },
 ];
-const arg = (name: string, dflt: string) => {
-  const i = process.argv.indexOf(name);
-  return i > 0 ? process.argv[i + 1]! : dflt;
-};
 const SCALE = arg('--scale', '0.1');
 const PARALLEL = arg('--parallel', 'auto');
 const ONLY = arg('--only', '');

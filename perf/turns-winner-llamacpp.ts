@@ -17,8 +17,8 @@ import type { TuneEvent } from '../src/core/events.js';
 import { findLlamaServer } from '../src/engines/llamacpp/detect.js';
 import { llamaCppPaths } from '../src/host/llamacpp-build.js';
 import { makeRandomGguf } from '../src/gguf/make.js';
+import { arg, loadAverage as load } from './script-args.js';
 
-const arg = (name: string, dflt: string) => (process.argv.indexOf(name) > 0 ? process.argv[process.argv.indexOf(name) + 1]! : dflt);
 const USERS = Number(arg('--users', '8'));
 const TURNS = Number(arg('--turns', '6'));
 const HIDDEN = Number(arg('--hidden', '256'));
@@ -28,11 +28,6 @@ const INPUT = 64;
 const OUTPUT = 16;
 const STAGES = 'engine,slots,cache';
 const BIN = fileURLToPath(new URL('../bin/servelab.js', import.meta.url));
-const load = () =>
-  os
-    .loadavg()
-    .map((x) => x.toFixed(2))
-    .join(' ');
 
 interface StageRecord {
   name: string;

@@ -16,12 +16,9 @@ import { findLlamaServer } from '../src/engines/llamacpp/detect.js';
 import { llamaCppPaths } from '../src/host/llamacpp-build.js';
 import { makeRandomGguf } from '../src/gguf/make.js';
 import { MIN_WARMUPS } from '../src/tune/run/warmup-count.js';
+import { arg } from './script-args.js';
 
 const BIN = fileURLToPath(new URL('../bin/servelab.js', import.meta.url));
-const arg = (name: string, dflt: string) => {
-  const i = process.argv.indexOf(name);
-  return i > 0 ? process.argv[i + 1]! : dflt;
-};
 const TRIALS = Number(arg('--trials', '3'));
 const C = Number(arg('--concurrency', '4'));
 const PROMPTS = 8 * C;

@@ -1,6 +1,7 @@
 // Each probe of a capacity search sends prompts its server has not seen, and says what it found
 // cached anyway. Re-sending one seed's prompts let every probe after the first find them in the
-// server's prefix cache (vLLM's and SGLang's by default, llama-server's RAM cache): on
+// server's prefix cache (on by default in vLLM V1, SGLang and llama-server's RAM cache, each with
+// its source in src/engines/{vllm,sglang,llamacpp}/knobs.ts): on
 // llama-server a second identical run read 94.5% of its prompt tokens from cache and its mean
 // TTFT fell from 1,258 to 412 ms, which a TTFT rule reads as capacity. A workload's own reuse (a
 // shared prefix, a trace's blocks) stays within each probe.

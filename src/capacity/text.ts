@@ -22,6 +22,9 @@ function figures(m: Metrics, slo: readonly SloRule[]): string {
   return parts.join(', ');
 }
 
+/** A cache filled before the probe (a custom dataset's fixed prompts, another client) made its TTFT read the cache, not the load. */
+const warmBefore = (p: { cacheHitBeforeRun?: number }) => (p.cacheHitBeforeRun ?? 0) > WARM_SHARE;
+
 export function probeLine(
   i: number,
   by: CapacityBy,
@@ -40,11 +43,7 @@ export function probeLine(
 ): string {
   const verdict = p.holds ? (p.early ? `holds (settled early: ${p.early})` : 'holds') : `fails: ${p.violations.join('; ')}`;
   const kind = p.pilot ? ' (pilot)' : p.attempt ? ` (re-probe ${p.attempt - 1})` : '';
-  // A cache filled before the probe (a custom dataset's fixed prompts, another client) makes its TTFT read low.
-  const warm =
-    p.cacheHitBeforeRun !== undefined && p.cacheHitBeforeRun > WARM_SHARE
-      ? `; ${Math.round(p.cacheHitBeforeRun * 100)}% of prompt tokens were cached before the probe`
-      : '';
+  const warm = warmBefore(p) ? `; ${Math.round(p.cacheHitBeforeRun! * 100)}% of prompt tokens were cached before the probe` : '';
   return `probe ${i}${kind}  ${loadPhrase(by, p.value)}, ${p.numPrompts} requests: ${verdict} (${figures(p.metrics as Metrics, slo)}${warm})`;
 }
 
@@ -95,8 +94,7 @@ export function goodputLine(r: CapacityRecord): string {
 }
 
 export function requestsLine(r: CapacityRecord): string {
-  // Probes that found their prompts cached before they ran (a custom dataset's fixed prompts) read the cache, not the load.
-  const warm = r.probes.filter((p) => (p.cacheHitBeforeRun ?? 0) > WARM_SHARE).length;
+  const warm = r.probes.filter(warmBefore).length;
   const cached = warm
     ? `; ${warm} of ${r.probes.length} found over ${WARM_SHARE * 100}% of their prompt tokens cached before they ran: their TTFT reads the cache`
     : '';
