@@ -61,6 +61,8 @@ export interface VariantResult extends TrafficFigures {
   clientBound?: boolean;
   /** A run stopped early (status 'pruned'): `metrics` cover only the requests finished before the stop. */
   partial?: boolean;
+  /** A run stopped early: the most its objective could still have reached (early-stop.ts), in the objective's units. */
+  stopBound?: number;
   /** GPU time this launch held; on the first result of a launch that measured several scenarios. */
   gpuTime?: VariantGpuTime;
   gpuIds?: number[]; // GPU ids it was pinned to (CUDA_VISIBLE_DEVICES) when it shared the host with other variants

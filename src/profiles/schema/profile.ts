@@ -83,6 +83,8 @@ export const VariantResultSchema = z.object({
   clientBound: z.boolean().optional(),
   /** A run stopped early: its metrics cover the requests finished before the stop. */
   partial: z.boolean().optional(),
+  /** A run stopped early: the most its objective could still have reached. */
+  stopBound: z.number().optional(),
   gpuTime: GpuTimeSchema.optional(),
   gpuIds: z.array(z.number().int().nonnegative()).optional(),
   quality: QualitySchema.optional(), // the quality check (quality-schema.ts)

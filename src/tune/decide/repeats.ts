@@ -7,12 +7,17 @@
 // neither), up to --repeats-max runs each.
 // Reruns stop early when even --repeats-max runs could not separate them (the gap is under half
 // the margin those runs would give), or when the carried winner leads and would win the tie-break
-// as well (the outcome is the same either way). Pure: the stage loop runs what nextRepeatStep asks for and
+// as well (the outcome is the same either way). Where the leader already has its --repeats-max
+// runs, the one to confirm runs alone. A variant that early stop cut short, whose bound lies
+// within twice the margin and which the tie-break would keep over every measured one near the
+// best, runs once in full first: the tie-break decides on the set's edge, and one noisy first
+// window must not decide who is on it. Pure: the stage loop runs what nextRepeatStep asks for and
 // calls it again.
 import type { VariantResult } from '../../core/events.js';
 import { combineRepeats, objectiveValue, score, type DecideOptions } from './decide.js';
 import { effectiveMarginPct, gapPct, noiseText, runInterval, type NoiseEstimate, type RunInterval } from '../../core/noise-rule.js';
 import { breakTieByOrder } from './tie-break.js';
+import type { Variant } from '../../core/variant.js';
 
 export const DEFAULT_REPEATS_MAX = 3;
 
@@ -33,7 +38,7 @@ export interface TiedDecision {
   tieBreak?: string;
 }
 
-export type RepeatStep = { action: 'rerun'; variantIds: [string, string]; why: string } | ({ action: 'decide' } & TiedDecision);
+export type RepeatStep = { action: 'rerun'; variantIds: string[]; why: string } | ({ action: 'decide' } & TiedDecision);
 
 const label = (r: VariantResult) => r.variant.label ?? r.variantId;
 
@@ -84,6 +89,36 @@ function candidates(runs: ReadonlyMap<string, readonly VariantResult[]>, opts: R
   return out;
 }
 
+/** A variant whose only runs early stop cut short: no value of its own, only the bound on what it could have reached. */
+interface CutShort {
+  id: string;
+  order: number;
+  variant: Variant;
+  bound: number;
+  here: number;
+  status: string;
+}
+
+function cutShort(runs: ReadonlyMap<string, readonly VariantResult[]>): CutShort[] {
+  const out: CutShort[] = [];
+  let order = 0;
+  for (const [id, rs] of runs) {
+    if (rs.length === 0) continue;
+    const last = rs.at(-1)!;
+    if (rs.every((r) => r.status === 'pruned') && typeof last.stopBound === 'number')
+      out.push({
+        id,
+        order,
+        variant: last.variant,
+        bound: last.stopBound,
+        here: rs.length,
+        status: last.failure?.reason ?? 'stopped early',
+      });
+    order++;
+  }
+  return out;
+}
+
 /** The tied set of these candidates: every one whose interval overlaps the best's, in plan order. */
 function tiedWith(best: Candidate, all: readonly Candidate[], opts: RepeatOptions): Candidate[] {
   return all.filter(
@@ -121,23 +156,41 @@ export function nextRepeatStep(runs: ReadonlyMap<string, readonly VariantResult[
     (c) =>
       c === a || c === second || gapPct(a.iv.mean, c.iv.mean) <= 2 * effectiveMarginPct(opts.marginPct, opts.noise, a.iv.runs, c.iv.runs),
   );
-  const pick = breakTieByOrder(
-    near.sort((x, y) => x.order - y.order),
-    (c) => c.r.variant,
-  ).winner;
+  const cut = cutShort(runs).filter(
+    (s) => s.here < max && gapPct(a.iv.mean, s.bound) <= 2 * effectiveMarginPct(opts.marginPct, opts.noise, a.iv.runs, 1),
+  );
+  const pool = [
+    ...near.map((c) => ({ order: c.order, variant: c.r.variant, c })),
+    ...cut.map((s) => ({ order: s.order, variant: s.variant, s })),
+  ];
+  const choice = breakTieByOrder(
+    pool.sort((x, y) => x.order - y.order),
+    (x) => x.variant,
+  );
+  const kept = choice.winner;
+  if (opts.noise && !opts.noiseFromPriorOnly && 's' in kept && kept.s) {
+    return {
+      action: 'rerun',
+      variantIds: [kept.s.id],
+      why: `confirming: ${kept.variant.label ?? kept.s.id} was ${kept.s.status}, within twice the margin of ${label(a.r)}, and the tie-break would keep it (${choice.property}): one run in full`,
+    };
+  }
+  const pick = 'c' in kept && kept.c ? kept.c : a;
   const b = pick !== a ? pick : second;
   const settled = opts.keptId !== undefined && pick === a;
   const g = gapPct(a.iv.mean, b.iv.mean);
   const margin = effectiveMarginPct(opts.marginPct, opts.noise, a.iv.runs, b.iv.runs);
-  const canRerun = a.here < max && b.here < max;
+  // The leader at its --repeats-max runs does not hold back the one to confirm: that one runs alone.
+  const canRerun = b.here < max;
   // Reverse order: the one that ran last runs first now.
-  const reversed: [string, string] = a.lastAt > b.lastAt ? [a.r.variantId, b.r.variantId] : [b.r.variantId, a.r.variantId];
+  const reversed: string[] =
+    a.here >= max ? [b.r.variantId] : a.lastAt > b.lastAt ? [a.r.variantId, b.r.variantId] : [b.r.variantId, a.r.variantId];
   const names = (ids: readonly string[]) => ids.map((id) => label(all.find((c) => c.r.variantId === id)!.r)).join(' then ');
   if (canRerun && (!opts.noise || opts.noiseFromPriorOnly)) {
     return {
       action: 'rerun',
       variantIds: reversed,
-      why: `measuring this host's noise: ${names(reversed)} again, in reverse order of their first runs`,
+      why: `measuring this host's noise: ${names(reversed)} again, ${reversed.length > 1 ? 'in reverse order of their first runs' : `beside ${label(a.r)}'s ${a.here} runs`}`,
     };
   }
   const atMax = effectiveMarginPct(opts.marginPct, opts.noise, max, max);
@@ -147,7 +200,7 @@ export function nextRepeatStep(runs: ReadonlyMap<string, readonly VariantResult[
     return {
       action: 'rerun',
       variantIds: reversed,
-      why: `confirming: ${label(a.r)} and ${label(b.r)} are ${g.toFixed(1)}% apart, ${g <= margin ? 'within' : 'under twice'} the ±${margin.toFixed(1)}% margin; ${names(reversed)} in reverse order (run ${Math.min(a.here, b.here) + 1} of ${max})`,
+      why: `confirming: ${label(a.r)} and ${label(b.r)} are ${g.toFixed(1)}% apart, ${g <= margin ? 'within' : 'under twice'} the ±${margin.toFixed(1)}% margin; ${reversed.length > 1 ? `${names(reversed)} in reverse order` : `${names(reversed)} once more, beside ${label(a.r)}'s ${a.here} runs`} (run ${Math.min(...reversed.map((id) => all.find((c) => c.r.variantId === id)!.here)) + 1} of ${max})`,
     };
   }
   return decision(a, second, byMean, all, opts, base);

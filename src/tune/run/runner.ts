@@ -167,6 +167,7 @@ async function benchScenarios(
         failedResult(variant, scenario.name, ctx, { kind: 'pruned', reason: stopped.status }, t0, {
           ...early,
           status: 'pruned',
+          stopBound: stopped.boundValue,
           ...figures,
         }),
       );

@@ -104,7 +104,8 @@ export async function settleTies(ctx: SessionContext, stage: string, carried: Va
   const max = config.repeatsMax ?? DEFAULT_REPEATS_MAX;
   const runs = new Map<string, VariantResult[]>();
   if (carried) runs.set(carried.variantId, [carried]);
-  for (const r of measured.results) if (r.status === 'ok') runs.set(r.variantId, measured.runs.get(r.variantId) ?? [r]);
+  // A run early stop cut short stays in view: the tie-break may want it measured in full (repeats.ts).
+  for (const r of measured.results) if (r.status === 'ok' || cutShort(r)) runs.set(r.variantId, measured.runs.get(r.variantId) ?? [r]);
   for (const r of measured.results) if (r.status === 'ok') recordRuns(ctx, r.variantId, measured.runs.get(r.variantId) ?? [r]);
   updateNoise(ctx);
   let repeated = false;
@@ -133,6 +134,8 @@ export async function settleTies(ctx: SessionContext, stage: string, carried: Va
     updateNoise(ctx);
   }
 }
+
+const cutShort = (r: VariantResult) => r.status === 'pruned' && typeof r.stopBound === 'number';
 
 /**
  * The same judgement without reruns (the budget rule spends no launch on repeats): tied sets under

@@ -2,105 +2,25 @@
 // one failure does not stop the others, an abort stops all), early stop against the stage leader
 // on scripted snapshots, adaptive repeats and the tie rule, and GPU-hours in the view.
 import { afterAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { SampledRequest } from '../../../../src/bench/types.js';
 import type { TuneEvent, VariantResult } from '../../../../src/core/events.js';
-import type { Variant } from '../../../../src/core/variant.js';
 import { projectSession } from '../../../../src/core/view.js';
 import { sessionCostText } from '../../../../src/core/view-cost.js';
 import { AbortedError } from '../../../../src/core/aborted.js';
-import { parseAutoArgs } from '../../../../src/cli/auto-args.js';
-import { CostLedger } from '../../../../src/tune/cost/ledger.js';
 import { earlyStopWatch } from '../../../../src/tune/run/early-stop-run.js';
-import { Journal } from '../../../../src/tune/context/journal.js';
 import type { PlannedVariant } from '../../../../src/tune/plan/types.js';
-import type { Plan } from '../../../../src/tune/plan/types.js';
-import { makeVariant } from '../../../../src/tune/plan/variant-ids.js';
-import { SessionControl, type RunRequest, type ScenarioRunner, type SessionContext } from '../../../../src/tune/context/session-context.js';
+import type { RunRequest, ScenarioRunner } from '../../../../src/tune/context/session-context.js';
 import { measureStage, settleTies } from '../../../../src/tune/stage/measure-stage.js';
 import { decideStageVerdict } from '../../../../src/tune/decide/stage-verdict.js';
 import { runSession } from '../../../../src/tune/session/session.js';
-import { variantGpuTime } from '../../../../src/tune/cost/gpu-hours.js';
-import { metricsFor } from '../../../helpers/tune/scripted-runner.js';
 import { statusText } from '../../../../src/core/result-status.js';
+import { okStageResult, plannedTp, removeStageDirs, stageConfig, stageContext } from '../../../helpers/tune/stage-context.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'servelab-cost-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-let n = 0;
-
-function config(extra: string[] = []) {
-  return parseAutoArgs([
-    '--sim',
-    '--gpus',
-    '8',
-    '--model',
-    'Qwen/Qwen3-14B',
-    '--engines',
-    'vllm,sglang',
-    '--stages',
-    'engine,batching',
-    '--scale',
-    '0.02',
-    '--validation',
-    'sharegpt-like',
-    '--out',
-    dir,
-    '--run-dir',
-    join(dir, `run-${++n}`),
-    ...extra,
-  ]).config!;
-}
-
-function ctxFor(run: ScenarioRunner, extra: string[] = [], signal?: AbortSignal): { ctx: SessionContext; events: TuneEvent[] } {
-  const c = config(extra);
-  const events: TuneEvent[] = [];
-  const planHost = { gpuName: 'H100', gpuCount: 8, gpuMemMiB: 81559, simulated: true } as SessionContext['planHost'];
-  const ctx = {
-    config: c,
-    host: { simulated: true, gpus: [] } as unknown as SessionContext['host'],
-    planHost,
-    planDeps: {} as SessionContext['planDeps'],
-    plan: {} as Plan,
-    journal: Journal.create(c.runDir!, c),
-    versions: {},
-    emit: (e: TuneEvent) => events.push(e),
-    ...(signal ? { signal } : {}),
-    control: new SessionControl(),
-    run,
-    warnedClientBound: false,
-    cost: new CostLedger(8, true),
-  } satisfies SessionContext;
-  return { ctx, events };
-}
-
-const tp = (engine: 'vllm' | 'sglang', t: number, extra = {}): PlannedVariant => ({
-  variant: makeVariant(engine, 'Qwen/Qwen3-14B', { tp: t > 1 ? t : undefined, ...extra }, { model: 'Qwen/Qwen3-14B' }),
-  stage: 'engine',
-  change: 'defaults',
-  status: 'planned',
-  warnings: [],
-});
-
-function okResult(v: Variant, req: RunRequest, total: number, p99Tpot = 20): VariantResult {
-  const m = { ...metricsFor(total), p99_tpot_ms: p99Tpot };
-  const gpuTime = variantGpuTime({ gpus: v.knobs.tp ?? 1, launchS: 0, readyS: 60, stopS: 160 }, true);
-  return {
-    variantId: v.id,
-    stage: req.stage,
-    scenario: 'sharegpt-like',
-    status: 'ok',
-    variant: v,
-    argv: ['sim-serve', v.id],
-    metrics: m,
-    startupS: 60,
-    gpuTime,
-    simulated: true,
-    startedAt: 'a',
-    finishedAt: 'b',
-  };
-}
+afterAll(removeStageDirs);
+const ctxFor = stageContext;
+const tp = plannedTp;
+const okResult = okStageResult;
+const config = stageConfig;
 
 describe('parallel variants in a stage', () => {
   it('runs TP1/TP2 variants at once on disjoint GPUs and distinct ports; a failure does not stop the others', async () => {

@@ -121,6 +121,85 @@ describe('nextRepeatStep', () => {
   });
 });
 
+describe('the edge of the tied set is measured before the tie-break decides on it', () => {
+  const slots = (n: number): Knobs => ({ maxRunningSeqs: n });
+  const cut = (id: string, bound: number, knobs: Knobs): VariantResult => ({
+    ...run(id, bound / 2, { status: 'pruned', knobs }),
+    partial: true,
+    stopBound: bound,
+    failure: { kind: 'pruned', reason: 'stopped early: at least 30% below the leader at 16/24 requests' },
+  });
+  const leader = [1000, 1020, 990].map((v) => run('s16', v, { knobs: slots(16) }));
+
+  it('a variant stopped early that the tie-break would keep, its bound within twice the margin, runs once in full', () => {
+    const s = nextRepeatStep(
+      runs([
+        ['s16', leader],
+        ['s8', [cut('s8', 800, slots(8))]],
+        ['s32', [run('s32', 990, { knobs: slots(32) })]],
+      ]),
+      { ...opts, noise: noise(10) },
+    );
+    expect(s).toMatchObject({ action: 'rerun', variantIds: ['s8'] });
+    expect(s.why).toMatch(
+      /^confirming: s8 was stopped early: at least 30% below .*, and the tie-break would keep it \(holds the fewest slots\): one run in full$/,
+    );
+  });
+
+  it('not when its bound lies beyond twice the margin, nor when the tie-break would not keep it', () => {
+    const far = nextRepeatStep(
+      runs([
+        ['s16', leader],
+        ['s8', [cut('s8', 600, slots(8))]],
+      ]),
+      { ...opts, noise: noise(10) },
+    );
+    expect(far).toMatchObject({ action: 'decide', tiedIds: ['s16'] });
+    const more = nextRepeatStep(
+      runs([
+        ['s16', leader],
+        ['s64', [cut('s64', 990, slots(64))]],
+      ]),
+      { ...opts, noise: noise(10) },
+    );
+    expect(more).toMatchObject({ action: 'decide', tiedIds: ['s16'] });
+  });
+
+  it('once run in full it is judged on that run; a second cut is not asked for', () => {
+    const full = run('s8', 900, { knobs: slots(8), at: '2026-01-01T00:09:00Z' });
+    const s = nextRepeatStep(
+      runs([
+        ['s16', leader],
+        ['s8', [cut('s8', 800, slots(8)), full]],
+      ]),
+      { ...opts, noise: noise(10) },
+    );
+    // 10.3% behind a leader at its 3 runs, within the margin: confirmed alone (the cut run counts toward --repeats-max).
+    expect(s).toMatchObject({ action: 'rerun', variantIds: ['s8'] });
+    expect(s.why).toMatch(/s8 once more, beside s16's 3 runs \(run 3 of 3\)$/);
+  });
+
+  it('a leader at --repeats-max does not hold back the pick: the member the tie-break keeps is confirmed alone', () => {
+    const s = nextRepeatStep(
+      runs([
+        ['s16', leader],
+        ['s8', [run('s8', 940, { knobs: slots(8) })]],
+      ]),
+      { ...opts, noise: noise(10) },
+    );
+    expect(s).toMatchObject({ action: 'rerun', variantIds: ['s8'] });
+    const done = nextRepeatStep(
+      runs([
+        ['s16', leader],
+        ['s8', [940, 930, 950].map((v) => run('s8', v, { knobs: slots(8) }))],
+      ]),
+      { ...opts, noise: noise(10) },
+    );
+    expect(done).toMatchObject({ action: 'decide', tied: true, tiedIds: ['s16', 's8'] });
+    if (done.action === 'decide') expect(done.ranked[0]!.variantId).toBe('s8');
+  });
+});
+
 describe('a later stage whose carried winner ties with a challenger', () => {
   it('the declared order decides among them, the carried winner included, and the why names the property', () => {
     // The carried winner sets threads (t=8); the challenger t=4 ties with it: fewer threads wins.
