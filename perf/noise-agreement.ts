@@ -91,13 +91,18 @@ function session(model: string, out: string, port: number): Session {
       results: { variantId: string; status: string; failure?: { reason: string }; metrics?: { total_token_throughput: number } }[];
     }[];
   };
+  // Variants early stop cut that the tie-break wanted measured: each ran once in full (repeats.ts).
+  const inFull = events.filter(
+    (e): e is Extract<TuneEvent, { type: 'confirm-started' }> => e.type === 'confirm-started' && / was stopped early/.test(e.why),
+  );
   const defaults = profile.stages.find((s) => s.name === 'engine')?.results.find((x) => x.status === 'ok')?.metrics?.total_token_throughput;
   return {
     stages: profile.stages.map((st) => {
       const stopped = st.results
         .filter((x) => x.status === 'pruned' && x.failure?.reason.startsWith('stopped early'))
         .map((x) => x.variantId);
-      return `${st.name}: ${st.winnerId ?? 'none'}${st.tiedIds ? ` tied [${st.tiedIds.join(', ')}]` : ''}${st.marginPct !== undefined ? ` margin ±${st.marginPct.toFixed(1)}%` : ''}${st.tieBreak ? ` (${st.tieBreak})` : ''}${stopped.length ? `; stopped early [${stopped.join(', ')}]` : ''}`;
+      const rerun = inFull.filter((e) => e.stage === st.name).flatMap((e) => e.variantIds);
+      return `${st.name}: ${st.winnerId ?? 'none'}${st.tiedIds ? ` tied [${st.tiedIds.join(', ')}]` : ''}${st.marginPct !== undefined ? ` margin ±${st.marginPct.toFixed(1)}%` : ''}${st.tieBreak ? ` (${st.tieBreak})` : ''}${stopped.length ? `; stopped early [${stopped.join(', ')}]` : ''}${rerun.length ? `; cut, then run in full [${rerun.join(', ')}]` : ''}`;
     }),
     winner: profile.variant.id,
     decision: profile.decision,
