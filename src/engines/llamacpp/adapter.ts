@@ -131,7 +131,7 @@ export const llamacpp: EngineAdapter = {
       /llama_server: listening on http/,
     );
   },
-  // A log text names the cause first; a bare SIGSEGV on an AMX repack launch is llama.cpp#20824.
+  // A log text names the cause first; a bare SIGSEGV or SIGILL on an AMX repack launch is llama.cpp#20824.
   classifyFailure: (lines, exit, ctx = {}) => {
     const f = classifyWith(LLAMACPP_FAILURE_RULES, 'llamacpp', lines, exit, ctx);
     return f.kind === 'crash' ? (amxRepackCrash(lines, exit, ctx) ?? f) : f;

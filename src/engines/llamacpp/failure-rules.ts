@@ -150,14 +150,20 @@ export const AMX_REPACK_ISSUE = 'https://github.com/ggml-org/llama.cpp/issues/20
  * by SIGSEGV in ggml_backend_amx_mul_mat during the warm-up decode (ggml-org/llama.cpp#20824). It
  * prints nothing about it: captured here (Xeon with AMX_INT8, Q8_0 file of random-gguf, repack on)
  * the log ends at "init: llama threadpool init, n_threads = 2" and the exit is signal SIGSEGV
- * (status 139). So the rule is the signal together with the launch's conditions (ctx.amxRepacked),
- * not a log text; the GGUF and flag rules above win when their text is there.
+ * (status 139). On a second VM (Xeon with AMX, 2026-12-05) the same launch, same log lines, died
+ * by SIGILL instead (status 132; dmesg "trap invalid opcode" at offset 0x7e39b7 of the binary,
+ * which objdump reads as `tilezero %tmm4` in tinygemm_kernel_amx<block_q8_0>): the same AMX kernel
+ * path, the tiles refused rather than misused, and the same way out. So the rule is either signal
+ * together with the launch's conditions (ctx.amxRepacked), not a log text; the GGUF and flag rules
+ * above win when their text is there.
  */
+const AMX_CRASH_SIGNALS: readonly string[] = ['SIGSEGV', 'SIGILL'];
+
 export function amxRepackCrash(lines: readonly string[], exit: ExitInfo, ctx: FailureContext): Failure | undefined {
-  if (exit.signal !== 'SIGSEGV' || !ctx.amxRepacked) return undefined;
+  if (!exit.signal || !AMX_CRASH_SIGNALS.includes(exit.signal) || !ctx.amxRepacked) return undefined;
   return {
     kind: 'unsupported',
-    reason: `llama.cpp#20824: llama-server crashed (SIGSEGV) repacking ${ctx.amxRepacked} weights for this CPU's AMX kernels; pass --no-repack (${AMX_REPACK_ISSUE})`,
+    reason: `llama.cpp#20824: llama-server crashed (${exit.signal}) repacking ${ctx.amxRepacked} weights for this CPU's AMX kernels; pass --no-repack (${AMX_REPACK_ISSUE})`,
     hint: 'Serve quantized GGUFs on this CPU with --no-repack (servelab adds it to its own launches here), or an F16 file.',
     evidence: lines
       .slice(-3)

@@ -118,7 +118,7 @@ export function ggufLabel(file: string): string {
 /**
  * The weight type a launch of `file` repacks for llama.cpp's AMX kernels, or undefined when it
  * does not: on a CPU with AMX, with repacking on (the default), a quantized file. llama-server
- * 80fb11a then crashes in ggml_backend_amx_mul_mat (SIGSEGV in the warm-up decode; seen here with
+ * 80fb11a then crashes in its AMX kernels (SIGSEGV or, on another VM, SIGILL in the warm-up decode; seen with
  * Q8_0 and Q4_0 files, and public as ggml-org/llama.cpp#20824, open). F16/BF16/F32 files are not
  * repacked for AMX.
  */

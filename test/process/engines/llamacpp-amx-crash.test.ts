@@ -1,5 +1,5 @@
 // llama.cpp#20824 by name: llama-server 80fb11a repacking a quantized GGUF for the CPU's AMX
-// kernels dies by SIGSEGV in its warm-up decode and prints nothing about it. The log lines below
+// kernels dies by SIGSEGV (SIGILL on a second VM) in its warm-up decode and prints nothing about it. The log lines below
 // were captured from the real binary on this machine (Xeon with AMX_INT8; `llama-quantize m.gguf
 // q8.gguf q8_0` of a random-gguf qwen3 512x8, then `llama-server -m q8.gguf --port P -c 2048`:
 // exit status 139). The real-process case launches the same crash where the CPU has AMX.
@@ -35,6 +35,11 @@ describe('llama.cpp#20824: SIGSEGV repacking quantized weights for AMX', () => {
     expect(f.reason).toContain(AMX_REPACK_ISSUE);
     expect(AMX_REPACK_ISSUE).toBe('https://github.com/ggml-org/llama.cpp/issues/20824');
     expect(f.evidence).toEqual(CAPTURED);
+    // The same launch on a second AMX VM: the same lines, then SIGILL at an AMX instruction (tilezero).
+    const ill = llamacpp.classifyFailure(CAPTURED, { code: null, signal: 'SIGILL' }, { amxRepacked: 'Q8_0' });
+    expect(ill.kind).toBe('unsupported');
+    expect(ill.reason).toMatch(/^llama\.cpp#20824: llama-server crashed \(SIGILL\) repacking Q8_0 weights/);
+    expect(llamacpp.classifyFailure(CAPTURED, { code: null, signal: 'SIGABRT' }, { amxRepacked: 'Q8_0' }).kind).toBe('crash');
   });
 
   it('needs the launch conditions and the signal; a log text that names another cause wins', () => {
@@ -66,7 +71,7 @@ const why =
   (!LLAMA_QUANTIZE ? 'no llama-quantize beside the server' : !host.cpu?.amx ? 'this CPU has no AMX: the bug does not arise' : undefined);
 
 describe.skipIf(why !== undefined)(`the real crash, classified${why ? ` (skipped: ${why})` : ''}`, () => {
-  it('a Q8_0 file with repacking on dies by SIGSEGV and is named llama.cpp#20824; with --no-repack it serves', async () => {
+  it('a Q8_0 file with repacking on dies by a signal and is named llama.cpp#20824; with --no-repack it serves', async () => {
     const q8 = path.join(root, 'q8.gguf');
     const made = spawnSync(LLAMA_QUANTIZE!, [testGguf(), q8, 'Q8_0'], { encoding: 'utf8' });
     expect(made.status, made.stderr.slice(-400)).toBe(0);
