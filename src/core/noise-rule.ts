@@ -69,6 +69,14 @@ export interface NoisePrior {
 export const PRIOR_DF_MAX = 6;
 
 /**
+ * The fewest degrees of freedom a noise is decided on while runs can still be bought: below it the
+ * t quantile alone (12.7 at 1 df, 4.3 at 2) makes every candidate tie, and a stage would fall back
+ * on its tie-break for want of runs rather than for want of a difference (a first session on a
+ * 2-core host read ±46% from 2 df). At 4, t is 2.78.
+ */
+export const MIN_NOISE_DF = 4;
+
+/**
  * The pooled noise of these groups (those with two runs or more), with the host's prior when one
  * is given; undefined while none ran twice and there is no prior.
  */

@@ -15,7 +15,15 @@
 // calls it again.
 import type { VariantResult } from '../../core/events.js';
 import { combineRepeats, objectiveValue, score, type DecideOptions } from './decide.js';
-import { effectiveMarginPct, gapPct, noiseText, runInterval, type NoiseEstimate, type RunInterval } from '../../core/noise-rule.js';
+import {
+  effectiveMarginPct,
+  gapPct,
+  MIN_NOISE_DF,
+  noiseText,
+  runInterval,
+  type NoiseEstimate,
+  type RunInterval,
+} from '../../core/noise-rule.js';
 import { breakTieByOrder } from './tie-break.js';
 import type { Variant } from '../../core/variant.js';
 
@@ -168,7 +176,9 @@ export function nextRepeatStep(runs: ReadonlyMap<string, readonly VariantResult[
     (x) => x.variant,
   );
   const kept = choice.winner;
-  if (opts.noise && !opts.noiseFromPriorOnly && 's' in kept && kept.s) {
+  // The noise still being measured: none yet, or only earlier sessions'.
+  const measuring = !opts.noise || opts.noiseFromPriorOnly;
+  if (!measuring && 's' in kept && kept.s) {
     return {
       action: 'rerun',
       variantIds: [kept.s.id],
@@ -186,11 +196,15 @@ export function nextRepeatStep(runs: ReadonlyMap<string, readonly VariantResult[
   const reversed: string[] =
     a.here >= max ? [b.r.variantId] : a.lastAt > b.lastAt ? [a.r.variantId, b.r.variantId] : [b.r.variantId, a.r.variantId];
   const names = (ids: readonly string[]) => ids.map((id) => label(all.find((c) => c.r.variantId === id)!.r)).join(' then ');
-  if (canRerun && (!opts.noise || opts.noiseFromPriorOnly)) {
+  // A noise on too few degrees of freedom is measured further where it is what ties the two: its t
+  // quantile alone can make them tie; where they stand apart even so, more runs change nothing.
+  const thin = !measuring && (opts.noise!.df ?? Infinity) < MIN_NOISE_DF && g <= margin;
+  if (canRerun && (measuring || thin)) {
+    const order = reversed.length > 1 ? 'in reverse order of their last runs' : `beside ${label(a.r)}'s ${a.here} runs`;
     return {
       action: 'rerun',
       variantIds: reversed,
-      why: `measuring this host's noise: ${names(reversed)} again, ${reversed.length > 1 ? 'in reverse order of their first runs' : `beside ${label(a.r)}'s ${a.here} runs`}`,
+      why: `measuring this host's noise: ${names(reversed)} again, ${order}${thin ? ` (${noiseText(opts.noise!)} rests on ${opts.noise!.df} degrees of freedom: too few to decide on)` : ''}`,
     };
   }
   const atMax = effectiveMarginPct(opts.marginPct, opts.noise, max, max);

@@ -247,7 +247,8 @@ describe('adaptive repeats in a session', () => {
 
   it('confirms the best two in reverse order; still tied: the declared order decides, never p99 TPOT', async () => {
     // 0.5% apart, the runs spread about 3%: the first pair again in reverse order measures the noise,
-    // and then no number of runs could separate them.
+    // once more while it rests on 2 degrees of freedom (too few: it ties them), and then no number
+    // of runs could separate them.
     const s = session({ 'vllm-tp8': [1005, 985, 1015], 'sglang-tp8': [1000, 1012, 990] }, { 'vllm-tp8': 30, 'sglang-tp8': 20 });
     const o = await s.go();
     // (This runner's results carry one start time, so the pair runs again in the ranking's order;
@@ -257,14 +258,23 @@ describe('adaptive repeats in a session', () => {
       'engine:vllm-tp8',
       'engine:sglang-tp8',
       'engine:vllm-tp8',
+      'engine:vllm-tp8',
+      'engine:sglang-tp8',
     ]);
     // A repeat launch says which run it is (the runner passes it on to its variant-launching event).
-    expect(s.runs).toEqual(['sglang-tp8 first', 'vllm-tp8 first', 'sglang-tp8 run 2 of 3', 'vllm-tp8 run 2 of 3']);
+    expect(s.runs).toEqual([
+      'sglang-tp8 first',
+      'vllm-tp8 first',
+      'sglang-tp8 run 2 of 3',
+      'vllm-tp8 run 2 of 3',
+      'vllm-tp8 run 3 of 3',
+      'sglang-tp8 run 3 of 3',
+    ]);
     const v = verdict(s.events);
     expect(v).toMatchObject({ tied: true, tiedIds: ['vllm-tp8', 'sglang-tp8'], tieBreak: 'is listed first in the plan' });
     // SGLang's lower p99 TPOT does not decide: the plan lists vLLM first.
     expect(v.winnerId).toBe('vllm-tp8');
-    expect(v.why).toMatch(/tied within noise: .*after 2, 2 runs.*: vllm tp8 is listed first in the plan$/);
+    expect(v.why).toMatch(/tied within noise: .*after 3, 3 runs.*: vllm tp8 is listed first in the plan$/);
     expect(o.winner?.variantId).toBe('vllm-tp8');
   });
 

@@ -48,6 +48,20 @@ describe('nextRepeatStep', () => {
     expect(s.why).toMatch(/measuring this host's noise/);
   });
 
+  it('keeps measuring while the noise rests on fewer than 4 degrees of freedom, then decides on it', () => {
+    const pair = runs([
+      ['a', [1000, 1300].map((v) => run('a', v))],
+      ['b', [1500, 1200].map((v) => run('b', v))],
+    ]);
+    const thin = nextRepeatStep(pair, { ...opts, noise: { ...noise(46), df: 2 } });
+    expect(thin).toMatchObject({ action: 'rerun' });
+    expect(thin.why).toMatch(
+      /^measuring this host's noise: .* \(±46\.0% \(test runs\) rests on 2 degrees of freedom: too few to decide on\)$/,
+    );
+    // The same runs with the noise on 4 degrees of freedom: no noise run is asked for (a confirmation may be).
+    expect(nextRepeatStep(pair, { ...opts, noise: noise(46) }).why).not.toMatch(/measuring this host's noise/);
+  });
+
   it('a lead beyond the effective margin decides, and the why names that margin and the noise', () => {
     const s = nextRepeatStep(
       runs([
