@@ -39,7 +39,7 @@ export interface StageView {
   tie?: string;
   /** What each row's server loaded, by variant id, when the rows did not all load the same (servedWhenMixed). */
   served?: Record<string, string>;
-  /** The best two running again in reverse order to confirm the stage's winner (confirm-started), until the verdict. */
+  /** Runs confirming the stage's decision (confirm-started): the best two in reverse order, the pick alone, or a cut variant in full; until the verdict. */
   confirming?: { variantIds: string[]; why: string };
 }
 

@@ -135,6 +135,25 @@ function tiedWith(best: Candidate, all: readonly Candidate[], opts: RepeatOption
 }
 
 /**
+ * The tie-break's choice among the measured candidates near the leader and the cut ones whose
+ * bound lies within twice the margin (and that may still run): a measured one (`c`) or a cut one (`s`).
+ */
+function tieBreakPick(near: readonly Candidate[], cuts: readonly CutShort[], a: Candidate, max: number, opts: RepeatOptions) {
+  const cut = cuts.filter(
+    (s) => s.here < max && gapPct(a.iv.mean, s.bound) <= 2 * effectiveMarginPct(opts.marginPct, opts.noise, a.iv.runs, 1),
+  );
+  const pool: { order: number; variant: Variant; c?: Candidate; s?: CutShort }[] = [
+    ...near.map((c) => ({ order: c.order, variant: c.r.variant, c })),
+    ...cut.map((s) => ({ order: s.order, variant: s.variant, s })),
+  ];
+  const choice = breakTieByOrder(
+    pool.sort((x, y) => x.order - y.order),
+    (x) => x.variant,
+  );
+  return { kept: choice.winner, property: choice.property };
+}
+
+/**
  * What to do next with a stage's runs (variant id -> its runs so far, in the plan's order, the
  * carried winner first). Reruns the best two in reverse order while they cannot be told apart.
  */
@@ -164,25 +183,14 @@ export function nextRepeatStep(runs: ReadonlyMap<string, readonly VariantResult[
     (c) =>
       c === a || c === second || gapPct(a.iv.mean, c.iv.mean) <= 2 * effectiveMarginPct(opts.marginPct, opts.noise, a.iv.runs, c.iv.runs),
   );
-  const cut = cutShort(runs).filter(
-    (s) => s.here < max && gapPct(a.iv.mean, s.bound) <= 2 * effectiveMarginPct(opts.marginPct, opts.noise, a.iv.runs, 1),
-  );
-  const pool = [
-    ...near.map((c) => ({ order: c.order, variant: c.r.variant, c })),
-    ...cut.map((s) => ({ order: s.order, variant: s.variant, s })),
-  ];
-  const choice = breakTieByOrder(
-    pool.sort((x, y) => x.order - y.order),
-    (x) => x.variant,
-  );
-  const kept = choice.winner;
+  const { kept, property } = tieBreakPick(near, cutShort(runs), a, max, opts);
   // The noise still being measured: none yet, or only earlier sessions'.
   const measuring = !opts.noise || opts.noiseFromPriorOnly;
   if (!measuring && 's' in kept && kept.s) {
     return {
       action: 'rerun',
       variantIds: [kept.s.id],
-      why: `confirming: ${kept.variant.label ?? kept.s.id} was ${kept.s.status}, within twice the margin of ${label(a.r)}, and the tie-break would keep it (${choice.property}): one run in full`,
+      why: `confirming: ${kept.variant.label ?? kept.s.id} was ${kept.s.status}, within twice the margin of ${label(a.r)}, and the tie-break would keep it (${property}): one run in full`,
     };
   }
   const pick = 'c' in kept && kept.c ? kept.c : a;
