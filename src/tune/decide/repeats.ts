@@ -107,13 +107,18 @@ interface CutShort {
   status: string;
 }
 
+/** A run early stop ended: it carries the bound on what it could still have reached. */
+export function isCutShort(r: VariantResult): r is VariantResult & { stopBound: number } {
+  return r.status === 'pruned' && typeof r.stopBound === 'number';
+}
+
 function cutShort(runs: ReadonlyMap<string, readonly VariantResult[]>): CutShort[] {
   const out: CutShort[] = [];
   let order = 0;
   for (const [id, rs] of runs) {
     if (rs.length === 0) continue;
     const last = rs.at(-1)!;
-    if (rs.every((r) => r.status === 'pruned') && typeof last.stopBound === 'number')
+    if (rs.every(isCutShort) && isCutShort(last))
       out.push({
         id,
         order,
@@ -186,14 +191,14 @@ export function nextRepeatStep(runs: ReadonlyMap<string, readonly VariantResult[
   const { kept, property } = tieBreakPick(near, cutShort(runs), a, max, opts);
   // The noise still being measured: none yet, or only earlier sessions'.
   const measuring = !opts.noise || opts.noiseFromPriorOnly;
-  if (!measuring && 's' in kept && kept.s) {
+  if (!measuring && kept.s) {
     return {
       action: 'rerun',
       variantIds: [kept.s.id],
       why: `confirming: ${kept.variant.label ?? kept.s.id} was ${kept.s.status}, within twice the margin of ${label(a.r)}, and the tie-break would keep it (${property}): one run in full`,
     };
   }
-  const pick = 'c' in kept && kept.c ? kept.c : a;
+  const pick = kept.c ?? a;
   const b = pick !== a ? pick : second;
   const settled = opts.keptId !== undefined && pick === a;
   const g = gapPct(a.iv.mean, b.iv.mean);
@@ -222,7 +227,7 @@ export function nextRepeatStep(runs: ReadonlyMap<string, readonly VariantResult[
     return {
       action: 'rerun',
       variantIds: reversed,
-      why: `confirming: ${label(a.r)} and ${label(b.r)} are ${g.toFixed(1)}% apart, ${g <= margin ? 'within' : 'under twice'} the ±${margin.toFixed(1)}% margin; ${reversed.length > 1 ? `${names(reversed)} in reverse order` : `${names(reversed)} once more, beside ${label(a.r)}'s ${a.here} runs`} (run ${Math.min(...reversed.map((id) => all.find((c) => c.r.variantId === id)!.here)) + 1} of ${max})`,
+      why: `confirming: ${label(a.r)} and ${label(b.r)} are ${g.toFixed(1)}% apart, ${g <= margin ? 'within' : 'under twice'} the ±${margin.toFixed(1)}% margin; ${reversed.length > 1 ? `${names(reversed)} in reverse order` : `${names(reversed)} once more, beside ${label(a.r)}'s ${a.here} runs`} (run ${(reversed.length > 1 ? Math.min(a.here, b.here) : b.here) + 1} of ${max})`,
     };
   }
   return decision(a, second, byMean, all, opts, base);

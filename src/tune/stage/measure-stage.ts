@@ -12,7 +12,7 @@ import { addRuns, recordRuns, runCount, sessionValues, updateNoise } from './noi
 import type { EarlyStopRequest } from '../run/contract/types.js';
 import { announce, combineRuns, measureRepeat, measureRuns } from './measure-variant.js';
 import type { PlannedVariant } from '../plan/types.js';
-import { DEFAULT_REPEATS_MAX, nextRepeatStep, type RepeatStep } from '../decide/repeats.js';
+import { DEFAULT_REPEATS_MAX, isCutShort, nextRepeatStep, type RepeatStep } from '../decide/repeats.js';
 import type { SessionContext } from '../context/session-context.js';
 import { runOrder } from './run-order.js';
 import { stageSchedule } from './stage-parallel.js';
@@ -105,7 +105,7 @@ export async function settleTies(ctx: SessionContext, stage: string, carried: Va
   const runs = new Map<string, VariantResult[]>();
   if (carried) runs.set(carried.variantId, [carried]);
   // A run early stop cut short stays in view: the tie-break may want it measured in full (repeats.ts).
-  for (const r of measured.results) if (r.status === 'ok' || cutShort(r)) runs.set(r.variantId, measured.runs.get(r.variantId) ?? [r]);
+  for (const r of measured.results) if (r.status === 'ok' || isCutShort(r)) runs.set(r.variantId, measured.runs.get(r.variantId) ?? [r]);
   for (const r of measured.results) if (r.status === 'ok') recordRuns(ctx, r.variantId, measured.runs.get(r.variantId) ?? [r]);
   updateNoise(ctx);
   let repeated = false;
@@ -134,8 +134,6 @@ export async function settleTies(ctx: SessionContext, stage: string, carried: Va
     updateNoise(ctx);
   }
 }
-
-const cutShort = (r: VariantResult) => r.status === 'pruned' && typeof r.stopBound === 'number';
 
 /**
  * The same judgement without reruns (the budget rule spends no launch on repeats): tied sets under
