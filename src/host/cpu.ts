@@ -1,7 +1,7 @@
 // The CPU side of this host, for engines that compute on it (llama.cpp), and the one reader of
 // /proc/cpuinfo and /proc/stat: threads this process may use, memory available, the CPU's model
-// and flags (Intel AMX: llama.cpp picks its AMX kernels then; see src/engines/llamacpp/gguf.ts
-// hostQuirkArgs), and how busy other processes keep the cores. The llama.cpp estimate takes these
+// and flags (Intel AMX: a llama-server built with its AMX kernels picks them then; see
+// src/engines/llamacpp/amx.ts), and how busy other processes keep the cores. The llama.cpp estimate takes these
 // as facts (src/model/cpu.ts cpuFactsFrom). A host without an NVIDIA GPU is a real host for such
 // an engine: cpuOnlyHost.
 import { readFileSync } from 'node:fs';

@@ -10,11 +10,12 @@
 // Blackwell FP4 instructions need.
 //
 //   chooseBackend({ cpu?, which? }) -> 'cuda' when nvcc is on PATH, 'hip' when hipcc is, else 'cpu'
-//   backendFlags(backend, arch?) -> the cmake flags added to the CPU build's
+//   backendFlags(backend, arch?, amx?) -> the cmake flags added to the common ones (AMX_OFF_FLAGS on an AMX CPU)
 //   buildKey(commit, backend) -> the cache folder's name: <commit> (CPU, as before), <commit>-cuda, <commit>-hip
 import { execa } from 'execa';
 import { UserError } from '../core/errors.js';
 import { findOnPath } from '../core/which.js';
+import { cpuIdentity } from './cpu.js';
 
 export const LLAMA_BACKENDS = ['cpu', 'cuda', 'hip'] as const;
 export type LlamaBackend = (typeof LLAMA_BACKENDS)[number];
@@ -75,8 +76,25 @@ export async function resolveGpuArch(backend: LlamaBackend, given?: string): Pro
   );
 }
 
-export function backendFlags(backend: LlamaBackend, arch?: string): string[] {
+/**
+ * On a CPU with AMX the CPU build compiles llama.cpp's AMX kernels out. At 80fb11a they crash on
+ * repacked quantized weights: SIGSEGV in ggml_backend_amx_mul_mat (ggml-org/llama.cpp#20824, closed
+ * stale without a fix), SIGILL at `tilezero` on a VM here. The open fix names two causes: the tile
+ * permission is asked on the main thread only, and the tile config can be optimized away
+ * (ggml-org/llama.cpp#26954). stanfordnlp/dspy#10079 removed the AMX variant of its CI's
+ * llama-server for the same crash. The -march=native build keeps AVX-512 and VNNI, and with them
+ * llama.cpp's CPU repacking of quantized weights, which --no-repack (the other way around the
+ * crash) gives up. GCC keeps an explicit -mno-* against -march=native in either order.
+ */
+export const AMX_OFF = '-mno-amx-tile -mno-amx-int8 -mno-amx-bf16';
+export const AMX_OFF_FLAGS = [`-DCMAKE_C_FLAGS=${AMX_OFF}`, `-DCMAKE_CXX_FLAGS=${AMX_OFF}`];
+
+/** This host's CPU has AMX (the amx_int8 flag of /proc/cpuinfo). */
+const hostAmx = () => cpuIdentity().flags.includes('amx_int8');
+
+/** GPU builds keep their flags (and their hours-long cached builds): they run with --no-repack on an AMX CPU instead. */
+export function backendFlags(backend: LlamaBackend, arch?: string, amx = hostAmx()): string[] {
   if (backend === 'cuda') return ['-DGGML_CUDA=ON', ...(arch ? [`-DCMAKE_CUDA_ARCHITECTURES=${arch}`] : [])];
   if (backend === 'hip') return ['-DGGML_HIP=ON', ...(arch ? [`-DGPU_TARGETS=${arch}`] : [])];
-  return [];
+  return amx ? AMX_OFF_FLAGS : [];
 }

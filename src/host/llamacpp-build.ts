@@ -8,6 +8,7 @@
 //
 //   llamaCppPaths(commit?, backend?) -> { root, src, build, server, quantize, vocab(name) }
 //   findLlamaCppBuild(commit?, backend?, arch?) -> path of a finished build's llama-server, or undefined
+//   builtWithoutAmx(server) -> the llama-server is servelab's build with the AMX kernels compiled out
 //   buildLlamaCpp({ log, jobs?, cpu?, gpuArch? }) -> Promise<{ server, quantize, reused, seconds, backend }>
 //     throws UserError (exit 2) in one line when cmake, g++, git or npm is missing
 import fs from 'node:fs';
@@ -16,7 +17,15 @@ import path from 'node:path';
 import { execa } from 'execa';
 import { UserError } from '../core/errors.js';
 import { findOnPath } from '../core/which.js';
-import { backendFlags, BACKEND_LABEL, buildKey, chooseBackend, resolveGpuArch, type LlamaBackend } from './llamacpp-backend.js';
+import {
+  AMX_OFF_FLAGS,
+  backendFlags,
+  BACKEND_LABEL,
+  buildKey,
+  chooseBackend,
+  resolveGpuArch,
+  type LlamaBackend,
+} from './llamacpp-backend.js';
 import { cacheDir } from './xdg.js';
 
 export const LLAMACPP_COMMIT = '80fb11a';
@@ -56,10 +65,13 @@ interface Stamp {
   flags?: string[];
 }
 
-/** A stamp this code accepts: its commit, its backend, and the flags (any GPU arch unless one is asked). */
-export function stampMatches(stamp: Stamp, commit: string, backend: LlamaBackend, arch?: string): boolean {
+/**
+ * A stamp this code accepts: its commit, its backend, and the flags (any GPU arch unless one is
+ * asked; on an AMX CPU, a CPU build with AMX compiled out, so an older build is made again).
+ */
+export function stampMatches(stamp: Stamp, commit: string, backend: LlamaBackend, arch?: string, amx?: boolean): boolean {
   if (stamp.commit !== commit || (stamp.backend ?? 'cpu') !== backend) return false;
-  const want = [...CMAKE_FLAGS, ...backendFlags(backend, arch)];
+  const want = [...CMAKE_FLAGS, ...backendFlags(backend, arch, amx)];
   const have = stamp.flags ?? [];
   if (backend === 'cpu' || arch !== undefined) return JSON.stringify(have) === JSON.stringify(want);
   return JSON.stringify(have.slice(0, want.length)) === JSON.stringify(want);
@@ -74,6 +86,16 @@ export function findLlamaCppBuild(commit = LLAMACPP_COMMIT, backend: LlamaBacken
     return undefined;
   }
   return fs.existsSync(p.server) && fs.existsSync(p.quantize) ? p.server : undefined;
+}
+
+/** The llama-server at this path is servelab's build whose stamp says AMX was compiled out (llamacpp-backend.ts AMX_OFF_FLAGS). */
+export function builtWithoutAmx(server: string): boolean {
+  try {
+    const stamp = JSON.parse(fs.readFileSync(path.join(path.dirname(server), '..', STAMP), 'utf8')) as Stamp;
+    return AMX_OFF_FLAGS.every((f) => stamp.flags?.includes(f));
+  } catch {
+    return false;
+  }
 }
 
 export interface BuildOptions {

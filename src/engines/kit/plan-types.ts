@@ -101,6 +101,6 @@ export interface EnginePlanning {
   prepareModel?(variant: Variant, session: Pick<PlanSession, 'llamacpp'>, runDir: string, signal?: AbortSignal): Promise<PrepareOutcome>;
   /** What the server loads, as the comparison tables name it. */
   servedName?(model: string): string;
-  /** The weight type a launch repacks for the CPU's kernels, when it does (the failure rules name it). */
-  repackedType?(variant: Variant, host: { cpu?: { amx?: boolean } }): string | undefined;
+  /** The weight type a launch in this session repacks for the CPU's kernels, when it does (the failure rules name it). */
+  repackedType?(variant: Variant, host: { cpu?: { amx?: boolean } }, session?: Pick<PlanSession, 'llamacpp'>): string | undefined;
 }

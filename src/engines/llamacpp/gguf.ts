@@ -84,7 +84,7 @@ export function kvBytesPerToken(f: GgufFacts, kType = 'f16', vType = kType): num
 /** Weight types llama-quantize makes from a 16/32-bit file when only that file is given. */
 export const QUANTIZE_TYPES = ['Q8_0', 'Q4_0'] as const;
 
-const FULL_PRECISION = new Set(['F16', 'BF16', 'F32']);
+export const FULL_PRECISION = new Set(['F16', 'BF16', 'F32']);
 
 export interface QuantizedGguf {
   type: string;
@@ -115,22 +115,6 @@ export function ggufLabel(file: string): string {
   return f ? `${basename(file)} (${f.weightType})` : basename(file);
 }
 
-/**
- * The weight type a launch of `file` repacks for llama.cpp's AMX kernels, or undefined when it
- * does not: on a CPU with AMX, with repacking on (the default), a quantized file. llama-server
- * 80fb11a then crashes in its AMX kernels (SIGSEGV or, on another VM, SIGILL in the warm-up decode; seen with
- * Q8_0 and Q4_0 files, and public as ggml-org/llama.cpp#20824, open). F16/BF16/F32 files are not
- * repacked for AMX.
- */
-export function amxRepackedType(
-  file: string,
-  host: { cpu?: { amx?: boolean } },
-  knobs: { repack?: boolean },
-  type = ggufFacts(file)?.weightType,
-): string | undefined {
-  return host.cpu?.amx && knobs.repack !== false && type && !FULL_PRECISION.has(type) ? type : undefined;
-}
-
 /** Every GGUF a llama.cpp session's launches may load: the given files, those llama-quantize makes, the draft model. */
 export function sessionGgufs(c: PlanSession): { path: string; type?: string }[] {
   const given = c.llamacpp?.gguf.length ? c.llamacpp.gguf : [c.model];
@@ -138,18 +122,3 @@ export function sessionGgufs(c: PlanSession): { path: string; type?: string }[] 
   const draft = c.llamacpp?.draftModel && c.stages.includes('speculative') ? [c.llamacpp.draftModel] : [];
   return [...given, ...draft].map((path) => ({ path })).concat(made.map((q) => ({ path: q.path, type: q.type })));
 }
-
-/**
- * What every llama-server launch of a session needs on this host: a host condition, not a knob
- * a stage tries. When any file the session may load would be repacked for AMX (amxRepackedType),
- * every launch runs with repack off (--no-repack, the knob table's 'repack' row), the F16 baseline
- * too: F16 weights are not repacked for AMX, so the flag changes nothing for it, and the
- * quantization stage's variants then differ from the carried winner in their file alone.
- */
-export function hostQuirks(files: readonly { path: string; type?: string }[], host: { cpu?: { amx?: boolean } }): { repack?: false } {
-  return files.some((f) => amxRepackedType(f.path, host, {}, f.type ?? ggufFacts(f.path)?.weightType)) ? { repack: false } : {};
-}
-
-/** The plan's one line about hostQuirks, when it applies. */
-export const NO_REPACK_NOTE =
-  'This CPU has AMX: every llama-server launch runs with --no-repack, since llama.cpp 80fb11a crashes in its AMX kernels on repacked quantized weights (ggml-org/llama.cpp#20824); F16 weights are not repacked, so it changes nothing for them.';

@@ -126,7 +126,8 @@ async function benchScenarios(
 ): Promise<VariantResult[]> {
   const results: VariantResult[] = [];
   const early = { ...up.base, startupS: up.startupS };
-  const classify = (lines: string[], exit: ExitInfo) => up.adapter.classifyFailure(lines, exit, failureContext(ctx.host, variant));
+  const classify = (lines: string[], exit: ExitInfo) =>
+    up.adapter.classifyFailure(lines, exit, failureContext(ctx.host, variant, ctx.config));
   // The largest warm-up batch this server has served: a later scenario at a higher concurrency warms again.
   let warmed = 0;
   for (const [i, scenario] of scenarios.entries()) {

@@ -7,6 +7,7 @@ import type { Variant } from '../../core/variant.js';
 import { adapterFor, planningOf } from '../../engines/index.js';
 import { engineLaunchHooks } from '../../engines/launch-hooks.js';
 import type { EngineAdapter, FailureContext } from '../../engines/kit/types.js';
+import type { PlanSession } from '../../engines/kit/plan-types.js';
 import { hostVendor, type HostInfo } from '../../host/gpus.js';
 import { findFreePort } from '../../host/ports.js';
 import { launchServer } from '../../host/process.js';
@@ -45,9 +46,9 @@ export async function whoElseAnswers(spec: LaunchSpec, variant: Variant, simulat
  * What the failure rules may know about a launch: the GPU (to name it), the speculative knobs (to
  * name the combination), and for llama.cpp the weight type it repacks for AMX (llama.cpp#20824).
  */
-export function failureContext(host: HostInfo, variant: Variant): FailureContext {
+export function failureContext(host: HostInfo, variant: Variant, session?: Pick<PlanSession, 'llamacpp'>): FailureContext {
   const g = host.gpus[0];
-  const amx = planningOf(variant.engine)?.repackedType?.(variant, host);
+  const amx = planningOf(variant.engine)?.repackedType?.(variant, host, session);
   return {
     ...(g ? { gpu: { name: g.name, ...(g.computeCap ? { computeCap: g.computeCap } : {}) } } : {}),
     ...(variant.knobs.speculative ? { speculative: variant.knobs.speculative } : {}),
@@ -129,7 +130,7 @@ async function startLocalServer(
       signal: stopSignal,
       gpuHost: !ctx.host.simulated,
       graceMs: sim ? 3000 : 15_000,
-      ...engineLaunchHooks((lines, exit) => adapter.classifyFailure(lines, exit, failureContext(ctx.host, variant))),
+      ...engineLaunchHooks((lines, exit) => adapter.classifyFailure(lines, exit, failureContext(ctx.host, variant, ctx.config))),
     });
   } catch (e) {
     if (!(e instanceof UserError)) throw e;

@@ -1,10 +1,13 @@
 // Which backend `servelab engines build llamacpp` builds and where it keeps it: nvcc picks CUDA,
 // hipcc HIP, neither (or --cpu) the CPU; the cmake flags are llama.cpp/docs/build.md at 80fb11a;
-// the CPU build keeps the folder and stamp it had before backends existed, GPU builds get their own.
+// the CPU build keeps the folder and stamp it had before backends existed, GPU builds get their own;
+// on an AMX CPU the CPU build compiles the AMX kernels out.
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { backendFlags, buildKey, chooseBackend, cudaArchFromComputeCaps } from '../../../src/host/llamacpp-backend.js';
-import { CMAKE_FLAGS, llamaCppPaths, stampMatches } from '../../../src/host/llamacpp-build.js';
+import { AMX_OFF_FLAGS, backendFlags, buildKey, chooseBackend, cudaArchFromComputeCaps } from '../../../src/host/llamacpp-backend.js';
+import { builtWithoutAmx, CMAKE_FLAGS, llamaCppPaths, stampMatches } from '../../../src/host/llamacpp-build.js';
 
 const on =
   (...tools: string[]) =>
@@ -26,7 +29,39 @@ describe('llama.cpp build backends', () => {
     expect(backendFlags('hip', 'gfx942')).toEqual(['-DGGML_HIP=ON', '-DGPU_TARGETS=gfx942']);
     // GPU_TARGETS is optional for HIP ("all GPUs in the current system").
     expect(backendFlags('hip')).toEqual(['-DGGML_HIP=ON']);
-    expect(backendFlags('cpu')).toEqual([]);
+    expect(backendFlags('cpu', undefined, false)).toEqual([]);
+  });
+
+  it("on an AMX CPU the CPU build compiles llama.cpp's AMX kernels out; a GPU build keeps its flags", () => {
+    expect(backendFlags('cpu', undefined, true)).toEqual([
+      '-DCMAKE_C_FLAGS=-mno-amx-tile -mno-amx-int8 -mno-amx-bf16',
+      '-DCMAKE_CXX_FLAGS=-mno-amx-tile -mno-amx-int8 -mno-amx-bf16',
+    ]);
+    expect(backendFlags('cuda', '90', true)).toEqual(backendFlags('cuda', '90', false));
+    // A CPU build made before, with the AMX kernels in, is made again there; elsewhere it stays.
+    const before = { commit: '80fb11a', flags: [...CMAKE_FLAGS] };
+    expect(stampMatches(before, '80fb11a', 'cpu', undefined, true)).toBe(false);
+    expect(stampMatches({ ...before, flags: [...CMAKE_FLAGS, ...AMX_OFF_FLAGS] }, '80fb11a', 'cpu', undefined, true)).toBe(true);
+    expect(stampMatches(before, '80fb11a', 'cpu', undefined, false)).toBe(true);
+  });
+
+  it('a llama-server is known AMX-free only by the stamp of its build beside it', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'servelab-stamp-'));
+    try {
+      const server = path.join(dir, 'bin', 'llama-server');
+      expect(builtWithoutAmx(server)).toBe(false);
+      fs.writeFileSync(path.join(dir, 'servelab-build.json'), JSON.stringify({ commit: '80fb11a', flags: [...CMAKE_FLAGS] }));
+      expect(builtWithoutAmx(server)).toBe(false);
+      fs.writeFileSync(
+        path.join(dir, 'servelab-build.json'),
+        JSON.stringify({ commit: '80fb11a', flags: [...CMAKE_FLAGS, ...AMX_OFF_FLAGS] }),
+      );
+      expect(builtWithoutAmx(server)).toBe(true);
+      fs.writeFileSync(path.join(dir, 'servelab-build.json'), 'not json');
+      expect(builtWithoutAmx(server)).toBe(false);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("reads CMAKE_CUDA_ARCHITECTURES from nvidia-smi's compute_cap column, one entry per kind of GPU", () => {
@@ -51,7 +86,7 @@ describe('llama.cpp build backends', () => {
 
   it('a stamp written before backends existed is a CPU build; a GPU stamp matches its backend, any arch unless one is asked', () => {
     const old = { commit: '80fb11a', flags: [...CMAKE_FLAGS] };
-    expect(stampMatches(old, '80fb11a', 'cpu')).toBe(true);
+    expect(stampMatches(old, '80fb11a', 'cpu', undefined, false)).toBe(true);
     expect(stampMatches(old, '80fb11a', 'cuda')).toBe(false);
     expect(stampMatches({ ...old, commit: '0000000' }, '80fb11a', 'cpu')).toBe(false);
     const cuda = { commit: '80fb11a', backend: 'cuda' as const, flags: [...CMAKE_FLAGS, ...backendFlags('cuda', '90')] };

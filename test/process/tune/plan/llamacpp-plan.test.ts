@@ -1,13 +1,18 @@
 // The planner's llama.cpp side without launching: which engines and stages a GGUF brings, its
 // candidates per stage, and the prunes before launch (a quantized V cache with flash attention
 // off; a context the host's memory cannot hold, sized from the GGUF header).
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseAutoArgs } from '../../../../src/cli/auto-args.js';
 import { GPU_STAGES, LLAMACPP_STAGES, type SessionConfig } from '../../../../src/tune/config/config.js';
 import { llamacppPreflight, QUANTIZED_V_NEEDS_FA } from '../../../../src/engines/llamacpp/preflight.js';
 import { ggufFacts, kvBytesPerToken } from '../../../../src/engines/llamacpp/gguf.js';
 import { llamaStageCandidates } from '../../../../src/engines/llamacpp/stages.js';
-import { NO_REPACK_NOTE } from '../../../../src/engines/llamacpp/gguf.js';
+import { NO_REPACK_NOTE } from '../../../../src/engines/llamacpp/amx.js';
+import { AMX_OFF_FLAGS } from '../../../../src/host/llamacpp-backend.js';
+import { CMAKE_FLAGS } from '../../../../src/host/llamacpp-build.js';
 import { buildPlan } from '../../../../src/tune/plan/plan.js';
 import { engineStageContext } from '../../../../src/tune/plan/candidates.js';
 import { planHost, realPlanDeps } from '../../../../src/tune/plan/deps.js';
@@ -98,15 +103,14 @@ describe.skipIf(LLAMA_SKIP !== undefined)(`llama.cpp in the planner${skipNote(LL
     expect(b).not.toContain('b=512 ub=512');
   });
 
-  it('on an AMX CPU --no-repack is a host condition of every launch, stated once; quantization variants change the file alone', () => {
+  it('on an AMX CPU, with a llama-server that carries AMX kernels, --no-repack is a host condition of every launch, stated once; quantization variants change the file alone', () => {
     const gguf = testGguf();
-    const config = {
-      ...parseAutoArgs(['--model', gguf, '--scenario', 'random:100/20', '--stages', 'engine,quantization,threads']).config!,
-      runDir: '/tmp/r',
-    } as SessionConfig;
-    const plan = (amx: boolean) => {
+    // A llama-server of the user's (no servelab stamp beside it): its AMX kernels are assumed.
+    const args = ['--model', gguf, '--scenario', 'random:100/20', '--stages', 'engine,quantization,threads', '--llama-server', '/bin/true'];
+    const config = { ...parseAutoArgs(args).config!, runDir: '/tmp/r' } as SessionConfig;
+    const plan = (amx: boolean, c = config) => {
       const host = { simulated: false, gpus: [], cpu: { threads: 2, memAvailMiB: 1e5, ...(amx ? { amx } : {}) } };
-      return buildPlan(config, planHost(host), realPlanDeps(config, host, '/tmp/r'));
+      return buildPlan(c, planHost(host), realPlanDeps(c, host, '/tmp/r'));
     };
     const p = plan(true);
     expect(p.notes.filter((n) => n === NO_REPACK_NOTE)).toHaveLength(1);
@@ -123,6 +127,22 @@ describe.skipIf(LLAMA_SKIP !== undefined)(`llama.cpp in the planner${skipNote(LL
     const plain = plan(false);
     expect(plain.notes).not.toContain(NO_REPACK_NOTE);
     for (const s of plain.stages) for (const v of s.variants) expect(v.engineArgv).not.toContain('--no-repack');
+    // servelab's own build, its stamp saying AMX was compiled out: repacking stays on.
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'servelab-amx-build-'));
+    try {
+      fs.mkdirSync(path.join(dir, 'bin'));
+      fs.copyFileSync('/bin/true', path.join(dir, 'bin', 'llama-server'));
+      fs.writeFileSync(
+        path.join(dir, 'servelab-build.json'),
+        JSON.stringify({ commit: '80fb11a', flags: [...CMAKE_FLAGS, ...AMX_OFF_FLAGS] }),
+      );
+      const own = { ...config, llamacpp: { ...config.llamacpp!, server: path.join(dir, 'bin', 'llama-server') } };
+      const ownPlan = plan(true, own);
+      expect(ownPlan.notes).not.toContain(NO_REPACK_NOTE);
+      for (const s of ownPlan.stages) for (const v of s.variants) expect(v.engineArgv).not.toContain('--no-repack');
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
     // An F16 file alone, no quantization stage: nothing is repacked, so no launch needs it.
     const f16only = { ...config, stages: ['engine', 'threads'] } as SessionConfig;
     const host = { simulated: false, gpus: [], cpu: { threads: 2, memAvailMiB: 1e5, amx: true } };
