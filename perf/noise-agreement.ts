@@ -6,7 +6,7 @@
 // llama-server's defaults (the engine stage's row) by more than the session's measured noise, and
 // the launches each session spent.
 // Needs llama-server (`servelab engines build llamacpp`). Speeds are real, outputs meaningless.
-// Run: nice npx tsx perf/noise-agreement.ts [--pairs 3] [--prompts 24]
+// Run: nice npx tsx perf/noise-agreement.ts [--pairs 3] [--prompts 24] [--hidden 512 --layers 8]
 // Log: perf/noise-agreement.log.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -22,6 +22,8 @@ import { arg, loadAverage as load } from './script-args.js';
 const PAIRS = Number(arg('--pairs', '3'));
 const PROMPTS = arg('--prompts', '24');
 const STAGES = arg('--stages', 'engine,quantization,slots,threads');
+const HIDDEN = Number(arg('--hidden', '512'));
+const LAYERS = Number(arg('--layers', '8'));
 const BIN = fileURLToPath(new URL('../bin/servelab.js', import.meta.url));
 
 interface Decision {
@@ -132,10 +134,12 @@ function main(): void {
   if (!findLlamaServer(process.env.SERVELAB_LLAMA_SERVER)) throw new Error('no llama-server: run `servelab engines build llamacpp`');
   const dir = mkdtempSync(path.join(os.tmpdir(), 'servelab-noise-agree-'));
   STATE = path.join(dir, 'state');
-  const model = path.join(dir, 'qwen3-512x8.gguf');
-  makeRandomGguf({ out: model, vocab: llamaCppPaths().vocab('gpt-2'), shape: { arch: 'qwen3', hidden: 512, layers: 8 } });
+  const model = path.join(dir, `qwen3-${HIDDEN}x${LAYERS}.gguf`);
+  makeRandomGguf({ out: model, vocab: llamaCppPaths().vocab('gpt-2'), shape: { arch: 'qwen3', hidden: HIDDEN, layers: LAYERS } });
   console.log(`host: ${os.availableParallelism()} CPUs, load average at start ${load()}; nice ${os.getPriority()}`);
-  console.log(`model qwen3 hidden 512 x 8 layers (random weights); workload random 128/32, ${PROMPTS} prompts; stages ${STAGES}\n`);
+  console.log(
+    `model qwen3 hidden ${HIDDEN} x ${LAYERS} layers (random weights); workload random 128/32, ${PROMPTS} prompts; stages ${STAGES}\n`,
+  );
   let agreed = 0;
   let launches = 0;
   for (let p = 1; p <= PAIRS; p++) {

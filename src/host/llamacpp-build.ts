@@ -198,6 +198,20 @@ async function checkRuns(server: string, backend: LlamaBackend, log: (l: string)
   throw new UserError(`the built llama-server does not run: ${first}`);
 }
 
+/** How a finished build's flags differ from these ("now adds X; drops Y"), or undefined when there is none or they agree. */
+export function flagsChanged(stampPath: string, flags: readonly string[]): string | undefined {
+  let have: string[];
+  try {
+    have = (JSON.parse(fs.readFileSync(stampPath, 'utf8')) as Stamp).flags ?? [];
+  } catch {
+    return undefined;
+  }
+  const adds = flags.filter((f) => !have.includes(f));
+  const drops = have.filter((f) => !flags.includes(f));
+  const parts = [...(adds.length ? [`now adds ${adds.join(' ')}`] : []), ...(drops.length ? [`drops ${drops.join(' ')}`] : [])];
+  return parts.length ? parts.join('; ') : undefined;
+}
+
 export async function buildLlamaCpp(o: BuildOptions): Promise<BuildOutcome> {
   const started = Date.now();
   const backend = chooseBackend(o);
@@ -215,6 +229,8 @@ export async function buildLlamaCpp(o: BuildOptions): Promise<BuildOutcome> {
   }
   const arch = await resolveGpuArch(backend, o.gpuArch);
   const flags = [...CMAKE_FLAGS, ...backendFlags(backend, arch)];
+  const changed = flagsChanged(p.stamp, flags);
+  if (changed) o.log(`the build in ${p.build} was made with other cmake flags (${changed}): building it again`);
   requireTools();
   await fetchSource(p, o.log);
   const jobs = o.jobs ?? Math.max(1, os.availableParallelism());

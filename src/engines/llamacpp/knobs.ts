@@ -138,7 +138,7 @@ export const LLAMACPP_ROWS: readonly KnobRow[] = [
     name: '--repack',
     values: { true: '--repack', false: '--no-repack' },
     source: `${R}: "--repack, -nr, --no-repack  whether to enable weight repacking (default: enabled)"`,
-    note: 'servelab 2026-12-01: on this Xeon (AVX-512, AMX), GGML_NATIVE build, every quantized GGUF (Q8_0, Q4_0, Q4_K_M) segfaulted at context init with repacking on, and served with --no-repack',
+    note: "servelab 2026-12-01: on this Xeon (AVX-512, AMX), GGML_NATIVE build, every quantized GGUF (Q8_0, Q4_0, Q4_K_M) segfaulted at context init with repacking on, and served with --no-repack; since 2026-12-06 servelab's own build compiles the AMX kernels out on such a CPU (-mno-amx-*) and serves them repacked",
   },
   {
     knob: 'tensorSplit',

@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AMX_OFF_FLAGS, backendFlags, buildKey, chooseBackend, cudaArchFromComputeCaps } from '../../../src/host/llamacpp-backend.js';
-import { builtWithoutAmx, CMAKE_FLAGS, llamaCppPaths, stampMatches } from '../../../src/host/llamacpp-build.js';
+import { builtWithoutAmx, CMAKE_FLAGS, flagsChanged, llamaCppPaths, stampMatches } from '../../../src/host/llamacpp-build.js';
 
 const on =
   (...tools: string[]) =>
@@ -59,6 +59,13 @@ describe('llama.cpp build backends', () => {
       expect(builtWithoutAmx(server)).toBe(true);
       fs.writeFileSync(path.join(dir, 'servelab-build.json'), 'not json');
       expect(builtWithoutAmx(server)).toBe(false);
+      // A build made again says why: the flags it adds and drops against the stamp's.
+      const stamp = path.join(dir, 'servelab-build.json');
+      expect(flagsChanged(stamp, CMAKE_FLAGS)).toBeUndefined();
+      fs.writeFileSync(stamp, JSON.stringify({ commit: '80fb11a', flags: [...CMAKE_FLAGS] }));
+      expect(flagsChanged(stamp, CMAKE_FLAGS)).toBeUndefined();
+      expect(flagsChanged(stamp, [...CMAKE_FLAGS, ...AMX_OFF_FLAGS])).toBe(`now adds ${AMX_OFF_FLAGS.join(' ')}`);
+      expect(flagsChanged(stamp, CMAKE_FLAGS.slice(1))).toBe(`drops ${CMAKE_FLAGS[0]}`);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
