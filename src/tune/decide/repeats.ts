@@ -14,16 +14,8 @@
 // window must not decide who is on it. Pure: the stage loop runs what nextRepeatStep asks for and
 // calls it again.
 import type { VariantResult } from '../../core/events.js';
-import { combineRepeats, objectiveValue, score, type DecideOptions } from './decide.js';
-import {
-  effectiveMarginPct,
-  gapPct,
-  MIN_NOISE_DF,
-  noiseText,
-  runInterval,
-  type NoiseEstimate,
-  type RunInterval,
-} from '../../core/noise-rule.js';
+import { candidates, cutShort, label, tiedWith, type Candidate, type CandidateOptions, type CutShort } from './repeat-candidates.js';
+import { effectiveMarginPct, gapPct, MIN_NOISE_DF, noiseText, type NoiseEstimate, type RunInterval } from '../../core/noise-rule.js';
 import { breakTieByOrder } from './tie-break.js';
 import type { Variant } from '../../core/variant.js';
 
@@ -48,9 +40,7 @@ export interface TiedDecision {
 
 export type RepeatStep = { action: 'rerun'; variantIds: string[]; why: string } | ({ action: 'decide' } & TiedDecision);
 
-const label = (r: VariantResult) => r.variant.label ?? r.variantId;
-
-export interface RepeatOptions extends DecideOptions {
+export interface RepeatOptions extends CandidateOptions {
   repeatsMax?: number;
   /** The host's noise measured so far in the session, these runs included (noise.ts pooledNoise). */
   noise?: NoiseEstimate;
@@ -60,83 +50,6 @@ export interface RepeatOptions extends DecideOptions {
   keptId?: string;
   /** Every run's objective this session by variant id, where it holds more than `runs` (the carried winner's earlier runs). */
   values?: ReadonlyMap<string, readonly number[]>;
-}
-
-/** The objective of each successful run. */
-export function runValues(runs: readonly VariantResult[], objective: DecideOptions['objective']): number[] {
-  return runs
-    .filter((r) => r.status === 'ok' && r.metrics)
-    .map((r) => objectiveValue(r.metrics!, objective))
-    .filter((v): v is number => v !== null && Number.isFinite(v) && v > 0);
-}
-
-interface Candidate {
-  r: VariantResult;
-  order: number;
-  values: number[];
-  iv: RunInterval;
-  lastAt: string;
-  /** Runs in this stage (the carried winner's earlier runs count toward its interval, not toward --repeats-max here). */
-  here: number;
-}
-
-function candidates(runs: ReadonlyMap<string, readonly VariantResult[]>, opts: RepeatOptions): Candidate[] {
-  const out: Candidate[] = [];
-  let order = 0;
-  for (const rs of runs.values()) {
-    if (rs.length === 0) continue;
-    const r = combineRepeats(rs);
-    const own = runValues(rs, opts.objective);
-    const recorded = opts.values?.get(r.variantId);
-    const values = recorded && recorded.length >= own.length ? [...recorded] : own;
-    const s = score(r, opts);
-    if (s.eligible && values.length)
-      out.push({ r, order, values, iv: runInterval(values, opts.noise), lastAt: rs.at(-1)!.startedAt ?? '', here: rs.length });
-    order++;
-  }
-  return out;
-}
-
-/** A variant whose only runs early stop cut short: no value of its own, only the bound on what it could have reached. */
-interface CutShort {
-  id: string;
-  order: number;
-  variant: Variant;
-  bound: number;
-  here: number;
-  status: string;
-}
-
-/** A run early stop ended: it carries the bound on what it could still have reached. */
-export function isCutShort(r: VariantResult): r is VariantResult & { stopBound: number } {
-  return r.status === 'pruned' && typeof r.stopBound === 'number';
-}
-
-function cutShort(runs: ReadonlyMap<string, readonly VariantResult[]>): CutShort[] {
-  const out: CutShort[] = [];
-  let order = 0;
-  for (const [id, rs] of runs) {
-    if (rs.length === 0) continue;
-    const last = rs.at(-1)!;
-    if (rs.every(isCutShort) && isCutShort(last))
-      out.push({
-        id,
-        order,
-        variant: last.variant,
-        bound: last.stopBound,
-        here: rs.length,
-        status: last.failure?.reason ?? 'stopped early',
-      });
-    order++;
-  }
-  return out;
-}
-
-/** The tied set of these candidates: every one whose interval overlaps the best's, in plan order. */
-function tiedWith(best: Candidate, all: readonly Candidate[], opts: RepeatOptions): Candidate[] {
-  return all.filter(
-    (c) => c === best || gapPct(best.iv.mean, c.iv.mean) <= effectiveMarginPct(opts.marginPct, opts.noise, best.iv.runs, c.iv.runs),
-  );
 }
 
 /**
@@ -156,6 +69,29 @@ function tieBreakPick(near: readonly Candidate[], cuts: readonly CutShort[], a: 
     (x) => x.variant,
   );
   return { kept: choice.winner, property: choice.property };
+}
+
+/**
+ * A pick at its --repeats-max runs and outside the tied set can change nothing, yet it would stand
+ * in for a member that stays in the set on fewer runs (a wide interval), which the tie-break then
+ * keeps unconfirmed (a session here kept Q8_0 on one run, 21% below Q4_0, behind F16 at its three
+ * runs and out of the set). Then the one to confirm is the tied set's own pick, when it may run.
+ */
+function unshadowed(
+  p: ReturnType<typeof tieBreakPick>,
+  a: Candidate,
+  all: readonly Candidate[],
+  max: number,
+  opts: RepeatOptions,
+): ReturnType<typeof tieBreakPick> {
+  const c = p.kept.c;
+  if (!c || c === a || c.here < max) return p;
+  const tied = tiedWith(a, all, opts);
+  if (tied.includes(c)) return p;
+  const w = breakTieByOrder(tied, (t) => t.r.variant);
+  return w.winner !== a && w.winner.here < max
+    ? { kept: { order: w.winner.order, variant: w.winner.r.variant, c: w.winner }, property: w.property }
+    : p;
 }
 
 /**
@@ -188,7 +124,7 @@ export function nextRepeatStep(runs: ReadonlyMap<string, readonly VariantResult[
     (c) =>
       c === a || c === second || gapPct(a.iv.mean, c.iv.mean) <= 2 * effectiveMarginPct(opts.marginPct, opts.noise, a.iv.runs, c.iv.runs),
   );
-  const { kept, property } = tieBreakPick(near, cutShort(runs), a, max, opts);
+  const { kept, property } = unshadowed(tieBreakPick(near, cutShort(runs), a, max, opts), a, all, max, opts);
   // The noise still being measured: none yet, or only earlier sessions'.
   const measuring = !opts.noise || opts.noiseFromPriorOnly;
   if (!measuring && kept.s) {
@@ -269,6 +205,25 @@ function decision(
     ...base,
     marginPct: margin,
     tieBreak: choice.property,
-    why: `tied within noise: ±${margin.toFixed(1)}% with ${others.join(' and ')} (${runsText}, ${noise}): ${label(w.r)} ${choice.property}`,
+    why: `tied within noise: ±${margin.toFixed(1)}% with ${others.join(' and ')} (${runsText}, ${noise}): ${label(w.r)} ${choice.property}${w === a ? '' : lostLead(a, w, opts)}`,
   };
+}
+
+/** The most runs of each a hint suggests: beyond it the gap is as good as the noise's. */
+const MAX_SUGGESTED_RUNS = 20;
+
+/**
+ * When the tie-break keeps another member than the best by mean, what runs would tell the lead
+ * apart: the fewest runs of each at which the gap would exceed the margin at today's noise (its
+ * t quantile left as it is: more runs would only lower it). Nothing when the gap is within
+ * --margin (no number of runs makes it count) or needs more than MAX_SUGGESTED_RUNS.
+ */
+function lostLead(a: Candidate, w: Candidate, opts: RepeatOptions): string {
+  const g = gapPct(a.iv.mean, w.iv.mean);
+  if (!opts.noise || g <= opts.marginPct) return '';
+  const from = Math.max(a.iv.runs, w.iv.runs) + 1;
+  for (let n = from; n <= MAX_SUGGESTED_RUNS; n++)
+    if (effectiveMarginPct(opts.marginPct, opts.noise, n, n) < g)
+      return `; ${label(a.r)} led by ${g.toFixed(1)}%, which ${n} runs of each would tell from this noise (--repeats-max ${n})`;
+  return '';
 }

@@ -12,7 +12,8 @@ import { addRuns, recordRuns, runCount, sessionValues, updateNoise } from './noi
 import type { EarlyStopRequest } from '../run/contract/types.js';
 import { announce, combineRuns, measureRepeat, measureRuns } from './measure-variant.js';
 import type { PlannedVariant } from '../plan/types.js';
-import { DEFAULT_REPEATS_MAX, isCutShort, nextRepeatStep, type RepeatStep } from '../decide/repeats.js';
+import { DEFAULT_REPEATS_MAX, nextRepeatStep, type RepeatStep } from '../decide/repeats.js';
+import { isCutShort } from '../decide/repeat-candidates.js';
 import type { SessionContext } from '../context/session-context.js';
 import { runOrder } from './run-order.js';
 import { stageSchedule } from './stage-parallel.js';

@@ -3,7 +3,7 @@
 // event stream each time it changes.
 import type { VariantResult } from '../../core/events.js';
 import { pooledNoise } from '../../core/noise-rule.js';
-import { runValues } from '../decide/repeats.js';
+import { runValues } from '../decide/repeat-candidates.js';
 import type { SessionContext } from '../context/session-context.js';
 
 function store(ctx: SessionContext): Map<string, { label: string; values: number[] }> {

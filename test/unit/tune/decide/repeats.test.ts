@@ -110,6 +110,50 @@ describe('nextRepeatStep', () => {
     );
   });
 
+  it('a lead the tie-break set aside says how many runs of each would tell it from the noise; none within --margin', () => {
+    const s8 = [1000, 1010, 990].map((v) => run('s8', v, { knobs: { maxRunningSeqs: 8 } }));
+    const s16 = [1240, 1250, 1230].map((v) => run('s16', v, { knobs: { maxRunningSeqs: 16 } }));
+    const s = nextRepeatStep(
+      runs([
+        ['s8', s8],
+        ['s16', s16],
+      ]),
+      { ...opts, noise: noise(24) },
+    );
+    expect(s).toMatchObject({ action: 'decide', tied: true, tiedIds: ['s8', 's16'], tieBreak: 'holds the fewest slots' });
+    // 19.4% apart; the margin at n runs each is 24% x 2 / sqrt(n): 7 runs (18.1%) is the first below the gap.
+    expect(s.why).toMatch(
+      /: s8 holds the fewest slots; s16 led by 19\.4%, which 7 runs of each would tell from this noise \(--repeats-max 7\)$/,
+    );
+    // A gap no number of runs can make count (within --margin 25%): no hint.
+    const wide = nextRepeatStep(
+      runs([
+        ['s8', s8],
+        ['s16', s16],
+      ]),
+      { ...opts, marginPct: 25, noise: noise(24) },
+    );
+    expect(wide.why).toMatch(/s8 holds the fewest slots$/);
+  });
+
+  it('a member in the tied set on one run, which the tie-break would keep, runs again even where a preferred one at its --repeats-max fell out', () => {
+    const s16 = [1240, 1250, 1230].map((v) => run('s16', v, { knobs: { maxRunningSeqs: 16 } }));
+    // At --repeats-max, 20% below: outside the set (margin 15% x 2 / sqrt(3) = 17.3%).
+    const s4 = [1000, 990, 980].map((v) => run('s4', v, { knobs: { maxRunningSeqs: 4 } }));
+    // One run, 20.6% below: inside on its wide interval (15% x (1 + 1 / sqrt(3)) = 23.7%).
+    const s8 = [run('s8', 985, { knobs: { maxRunningSeqs: 8 } })];
+    const s = nextRepeatStep(
+      runs([
+        ['s4', s4],
+        ['s16', s16],
+        ['s8', s8],
+      ]),
+      { ...opts, noise: noise(15) },
+    );
+    expect(s).toMatchObject({ action: 'rerun', variantIds: ['s8'] });
+    expect(s.why).toMatch(/^confirming: s16 and s8 are 20\.6% apart, within the ±23\.7% margin; s8 once more, beside s16's 3 runs/);
+  });
+
   it('stops early when even --repeats-max runs could not separate the two', () => {
     const s = nextRepeatStep(
       runs([
