@@ -195,7 +195,8 @@ function decision(
   const w = choice.winner;
   const others = tied.filter((c) => c !== w).map((c) => label(c.r));
   const runsText = `after ${tied.map((c) => c.iv.runs).join(', ')} runs`;
-  // The widest margin any member was judged with against the best.
+  // The widest margin any member was judged with against the best. The hint stays inside the tie
+  // clause (no '; '): the views show that clause alone (core/stage-text.ts tieClause).
   const margin = Math.max(...tied.filter((c) => c !== a).map((c) => effectiveMarginPct(opts.marginPct, opts.noise, a.iv.runs, c.iv.runs)));
   return {
     action: 'decide',
@@ -224,6 +225,6 @@ function lostLead(a: Candidate, w: Candidate, opts: RepeatOptions): string {
   const from = Math.max(a.iv.runs, w.iv.runs) + 1;
   for (let n = from; n <= MAX_SUGGESTED_RUNS; n++)
     if (effectiveMarginPct(opts.marginPct, opts.noise, n, n) < g)
-      return `; ${label(a.r)} led by ${g.toFixed(1)}%, which ${n} runs of each would tell from this noise (--repeats-max ${n})`;
+      return ` (--repeats-max ${n} would tell ${label(a.r)}'s ${g.toFixed(1)}% lead from this noise)`;
   return '';
 }

@@ -53,9 +53,13 @@ export function servedLines(t: StageTable | undefined, width: number): string[] 
   return wrapLines(`serves: ${parts.join(' · ')}`, width, 3);
 }
 
-/** The verdict wrapped to the page: three lines when it has a tie to tell, else two. */
+/**
+ * The verdict wrapped to the page: five lines when it has a tie to tell (its margin, the noise and
+ * where it comes from, the tie-break's property, and what runs would tell a set-aside lead apart
+ * take three lines at 120 columns, five at 80), else two. The table's rows fit around it.
+ */
 export function verdictLines(verdict: string, t: StageTable | undefined, width: number): string[] {
-  return verdict ? wrapLines(verdict, width, t?.tie ? 3 : 2) : [];
+  return verdict ? wrapLines(verdict, width, t?.tie ? 5 : 2) : [];
 }
 
 /**
