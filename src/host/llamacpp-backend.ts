@@ -86,7 +86,7 @@ export async function resolveGpuArch(backend: LlamaBackend, given?: string): Pro
  * llama.cpp's CPU repacking of quantized weights, which --no-repack (the other way around the
  * crash) gives up. GCC keeps an explicit -mno-* against -march=native in either order.
  */
-export const AMX_OFF = '-mno-amx-tile -mno-amx-int8 -mno-amx-bf16';
+const AMX_OFF = '-mno-amx-tile -mno-amx-int8 -mno-amx-bf16';
 export const AMX_OFF_FLAGS = [`-DCMAKE_C_FLAGS=${AMX_OFF}`, `-DCMAKE_CXX_FLAGS=${AMX_OFF}`];
 
 /** This host's CPU has AMX (the amx_int8 flag of /proc/cpuinfo). */

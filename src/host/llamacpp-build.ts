@@ -77,25 +77,27 @@ export function stampMatches(stamp: Stamp, commit: string, backend: LlamaBackend
   return JSON.stringify(have.slice(0, want.length)) === JSON.stringify(want);
 }
 
-/** A finished build: its stamp names this commit, backend and flags, and both binaries are there. */
-export function findLlamaCppBuild(commit = LLAMACPP_COMMIT, backend: LlamaBackend = 'cpu', arch?: string): string | undefined {
-  const p = llamaCppPaths(commit, backend);
+/** A build's stamp, or undefined when there is none or it does not parse. */
+function readStamp(file: string): Stamp | undefined {
   try {
-    if (!stampMatches(JSON.parse(fs.readFileSync(p.stamp, 'utf8')) as Stamp, commit, backend, arch)) return undefined;
+    return JSON.parse(fs.readFileSync(file, 'utf8')) as Stamp;
   } catch {
     return undefined;
   }
+}
+
+/** A finished build: its stamp names this commit, backend and flags, and both binaries are there. */
+export function findLlamaCppBuild(commit = LLAMACPP_COMMIT, backend: LlamaBackend = 'cpu', arch?: string): string | undefined {
+  const p = llamaCppPaths(commit, backend);
+  const stamp = readStamp(p.stamp);
+  if (!stamp || !stampMatches(stamp, commit, backend, arch)) return undefined;
   return fs.existsSync(p.server) && fs.existsSync(p.quantize) ? p.server : undefined;
 }
 
 /** The llama-server at this path is servelab's build whose stamp says AMX was compiled out (llamacpp-backend.ts AMX_OFF_FLAGS). */
 export function builtWithoutAmx(server: string): boolean {
-  try {
-    const stamp = JSON.parse(fs.readFileSync(path.join(path.dirname(server), '..', STAMP), 'utf8')) as Stamp;
-    return AMX_OFF_FLAGS.every((f) => stamp.flags?.includes(f));
-  } catch {
-    return false;
-  }
+  const flags = readStamp(path.join(path.dirname(server), '..', STAMP))?.flags;
+  return !!flags && AMX_OFF_FLAGS.every((f) => flags.includes(f));
 }
 
 export interface BuildOptions {
@@ -200,12 +202,9 @@ async function checkRuns(server: string, backend: LlamaBackend, log: (l: string)
 
 /** How a finished build's flags differ from these ("now adds X; drops Y"), or undefined when there is none or they agree. */
 export function flagsChanged(stampPath: string, flags: readonly string[]): string | undefined {
-  let have: string[];
-  try {
-    have = (JSON.parse(fs.readFileSync(stampPath, 'utf8')) as Stamp).flags ?? [];
-  } catch {
-    return undefined;
-  }
+  const stamp = readStamp(stampPath);
+  if (!stamp) return undefined;
+  const have = stamp.flags ?? [];
   const adds = flags.filter((f) => !have.includes(f));
   const drops = have.filter((f) => !flags.includes(f));
   const parts = [...(adds.length ? [`now adds ${adds.join(' ')}`] : []), ...(drops.length ? [`drops ${drops.join(' ')}`] : [])];

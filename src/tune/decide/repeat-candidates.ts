@@ -7,7 +7,12 @@ import { effectiveMarginPct, gapPct, runInterval, type NoiseEstimate, type RunIn
 import { combineRepeats, objectiveValue, score, type DecideOptions } from './decide.js';
 
 /** What reading the runs needs: the decision's options, the host's noise, and any runs recorded before this stage. */
-export type CandidateOptions = DecideOptions & { noise?: NoiseEstimate; values?: ReadonlyMap<string, readonly number[]> };
+export interface CandidateOptions extends DecideOptions {
+  /** The host's noise measured so far in the session, these runs included (noise.ts pooledNoise). */
+  noise?: NoiseEstimate;
+  /** Every run's objective this session by variant id, where it holds more than `runs` (the carried winner's earlier runs). */
+  values?: ReadonlyMap<string, readonly number[]>;
+}
 
 export const label = (r: VariantResult) => r.variant.label ?? r.variantId;
 

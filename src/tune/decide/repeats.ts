@@ -15,7 +15,7 @@
 // calls it again.
 import type { VariantResult } from '../../core/events.js';
 import { candidates, cutShort, label, tiedWith, type Candidate, type CandidateOptions, type CutShort } from './repeat-candidates.js';
-import { effectiveMarginPct, gapPct, MIN_NOISE_DF, noiseText, type NoiseEstimate, type RunInterval } from '../../core/noise-rule.js';
+import { effectiveMarginPct, gapPct, MIN_NOISE_DF, noiseText, type RunInterval } from '../../core/noise-rule.js';
 import { breakTieByOrder } from './tie-break.js';
 import type { Variant } from '../../core/variant.js';
 
@@ -42,14 +42,10 @@ export type RepeatStep = { action: 'rerun'; variantIds: string[]; why: string } 
 
 export interface RepeatOptions extends CandidateOptions {
   repeatsMax?: number;
-  /** The host's noise measured so far in the session, these runs included (noise.ts pooledNoise). */
-  noise?: NoiseEstimate;
   /** The noise comes from earlier sessions only (the host's prior): the session still measures its own. */
   noiseFromPriorOnly?: boolean;
   /** The carried winner (later stages): when it leads and wins the tie-break too, no confirmation runs. */
   keptId?: string;
-  /** Every run's objective this session by variant id, where it holds more than `runs` (the carried winner's earlier runs). */
-  values?: ReadonlyMap<string, readonly number[]>;
 }
 
 /**

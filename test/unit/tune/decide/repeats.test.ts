@@ -113,24 +113,16 @@ describe('nextRepeatStep', () => {
   it('a lead the tie-break set aside says how many runs of each would tell it from the noise; none within --margin', () => {
     const s8 = [1000, 1010, 990].map((v) => run('s8', v, { knobs: { maxRunningSeqs: 8 } }));
     const s16 = [1240, 1250, 1230].map((v) => run('s16', v, { knobs: { maxRunningSeqs: 16 } }));
-    const s = nextRepeatStep(
-      runs([
-        ['s8', s8],
-        ['s16', s16],
-      ]),
-      { ...opts, noise: noise(24) },
-    );
+    const pair = runs([
+      ['s8', s8],
+      ['s16', s16],
+    ]);
+    const s = nextRepeatStep(pair, { ...opts, noise: noise(24) });
     expect(s).toMatchObject({ action: 'decide', tied: true, tiedIds: ['s8', 's16'], tieBreak: 'holds the fewest slots' });
     // 19.4% apart; the margin at n runs each is 24% x 2 / sqrt(n): 7 runs (18.1%) is the first below the gap.
     expect(s.why).toMatch(/: s8 holds the fewest slots \(--repeats-max 7 would tell s16's 19\.4% lead from this noise\)$/);
     // A gap no number of runs can make count (within --margin 25%): no hint.
-    const wide = nextRepeatStep(
-      runs([
-        ['s8', s8],
-        ['s16', s16],
-      ]),
-      { ...opts, marginPct: 25, noise: noise(24) },
-    );
+    const wide = nextRepeatStep(pair, { ...opts, marginPct: 25, noise: noise(24) });
     expect(wide.why).toMatch(/s8 holds the fewest slots$/);
   });
 
