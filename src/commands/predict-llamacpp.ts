@@ -38,7 +38,7 @@ export default function predictLlamacpp(argv: string[]): number {
   const a = parsePredictLlamacppArgs(argv);
   if (a === 'help') {
     process.stdout.write(
-      `${PREDICT_LLAMACPP_USAGE}\n\nEstimates llama-server on this host's CPU from the GGUF header: decode streams the weights and\neach slot's KV cache over memory bandwidth, prefill does 2 x params FLOPs per token. Not measured.\n`,
+      `${PREDICT_LLAMACPP_USAGE}\n\nEstimates llama-server on this host's CPU from the GGUF header: decode streams the weights and\neach slot's KV cache over memory bandwidth, prefill does 2 x params FLOPs per token (the output head\nfor each prompt's last token only). Not measured.\n`,
     );
     return 0;
   }

@@ -1,7 +1,8 @@
 // llama.cpp's own estimate: a CPU llama-server from a GGUF header's facts, its knobs
 // and the host CPU (cpu.ts). Decode streams the weights once per step plus each slot's KV cache,
 // over memory bandwidth x efficiency, and does 2 x params FLOPs per token; prefill does 2 x params
-// FLOPs per token over compute x efficiency. A workload runs in waves of min(concurrency, slots)
+// FLOPs per token over compute x efficiency, except the output head, which runs for each prompt's
+// last token only (headParams). A workload runs in waves of min(concurrency, slots)
 // requests. The threads compute on the cores other processes leave free at session start, or on
 // their fair share of the CPUs where that is more (effectiveCores); threads beyond those slow
 // every graph: ggml's threads meet at a spinning barrier after each node, so a graph advances
@@ -18,6 +19,14 @@ export interface GgufFacts {
   layers: number;
   /** Parameters of the tensors a token's forward pass multiplies by (all but a separate input embedding). */
   matmulParams: number;
+  /**
+   * Parameters of the output head (output.weight, or the tied token_embd.weight): a prompt runs it
+   * for its last token only. llama.cpp 80fb11a tools/server/server-context.cpp adds prompt tokens
+   * with `output = slot.need_embd()` and then "extract the logits only for the last token"
+   * (`batch.set_output(batch.size() - 1, true)`); src/models/qwen3.cpp cuts the last layer's rows to
+   * those outputs (`ggml_get_rows(ctx0, cur, inp_out_ids)`) before the head.
+   */
+  headParams: number;
   /** Bytes of those tensors: what one decode step streams. */
   streamedBytes: number;
   /** K and V elements per token per layer (kv heads x head dim, K and V together). */
@@ -46,10 +55,13 @@ export function ggufFacts(h: GgufHeader): GgufFacts {
   // A separate output matrix means the input embedding is only looked up, not multiplied.
   const tied = !h.tensors.some((t) => t.name === 'output.weight');
   const used = h.tensors.filter((t) => tied || t.name !== 'token_embd.weight');
+  const elems = (t: { dims: number[] }) => t.dims.reduce((a, b) => a * b, 1);
+  const head = h.tensors.find((t) => t.name === (tied ? 'token_embd.weight' : 'output.weight'));
   return {
     arch,
     layers: need('block_count'),
-    matmulParams: used.reduce((s, t) => s + t.dims.reduce((a, b) => a * b, 1), 0),
+    matmulParams: used.reduce((s, t) => s + elems(t), 0),
+    headParams: head ? elems(head) : 0,
     streamedBytes: used.reduce((s, t) => s + tensorBytes(t), 0),
     kvElemsPerTokenLayer: kvHeads * (kDim + vDim),
     attnWidth: heads * kDim,
@@ -143,12 +155,15 @@ export function llamacppEstimate(m: GgufFacts, k: Knobs, cpu: CpuFacts, w: Llama
       (batch * (2 * m.matmulParams + 4 * ctx * m.layers * m.attnWidth)) / flops(threads)) *
       slow(threads) +
     step;
-  // Prefill of one wave's prompts in ubatch chunks: weights once per chunk, 2 FLOPs per weight per token.
+  // Prefill of one wave's prompts in ubatch chunks: weights once per chunk, 2 FLOPs per weight per
+  // token through the layers, and the output head once per prompt (its last token).
   const promptTokens = batch * w.inputLen;
+  const layerParams = m.matmulParams - m.headParams;
   const ubatch = Math.min(k.ubatch ?? 512, k.maxBatchedTokens ?? 2048);
   const chunks = Math.ceil(promptTokens / ubatch);
   const prefillCompute =
-    (promptTokens * (2 * m.matmulParams + 2 * w.inputLen * m.layers * m.attnWidth)) / flops(threadsBatch) + (chunks * m.streamedBytes) / bw;
+    (promptTokens * (2 * layerParams + 2 * w.inputLen * m.layers * m.attnWidth) + batch * 2 * m.headParams) / flops(threadsBatch) +
+    (chunks * m.streamedBytes) / bw;
   const prefillS = (prefillCompute * slow(threadsBatch) + chunks * step) * c.prefill;
   const frontS = batch * e.perRequestS * c.frontEnd;
   const waveS = frontS + prefillS + Math.max(0, w.outputLen - 1) * decodeS;

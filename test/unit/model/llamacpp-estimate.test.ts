@@ -1,6 +1,6 @@
 // llama.cpp's CPU estimate (src/model/llamacpp-estimate.ts): facts read from real random-weight
 // GGUF files, decode cost following the bytes streamed, KV type changing KV bytes, slots capping
-// the batch, corrections multiplying the rates, threads beyond the free cores slowing the graphs,
+// the batch, the output head running once per prompt, corrections multiplying the rates, threads beyond the free cores slowing the graphs,
 // and CPU facts read from cpuinfo and /proc/stat text (src/host/cpu.ts, their one reader).
 import fs from 'node:fs';
 import os from 'node:os';
@@ -61,6 +61,19 @@ describe('llama.cpp estimate', () => {
     const b = llamacppEstimate(heavy, k, CPU, W);
     expect(b.meanTpotMs).toBeGreaterThan(a.meanTpotMs);
     expect(b.decodeTokPerSPerSlot).toBeLessThan(a.decodeTokPerSPerSlot);
+  });
+
+  it('a prompt runs the output head for its last token only; decode runs it for every token', () => {
+    // the test vocabulary holds 4 tokens; random-gguf writes a separate output.weight
+    expect(small.headParams).toBe(64 * 4);
+    const P = big.matmulParams * 1000;
+    const layersHeavy = { ...big, streamedBytes: big.streamedBytes * 1000, matmulParams: P, headParams: 0 };
+    const headHeavy = { ...layersHeavy, headParams: P * 0.9 };
+    const k = { maxRunningSeqs: 2, threads: 2 };
+    const a = llamacppEstimate(layersHeavy, k, CPU, W);
+    const b = llamacppEstimate(headHeavy, k, CPU, W);
+    expect(b.prefillTokPerS).toBeGreaterThan(a.prefillTokPerS * 3);
+    expect(b.meanTpotMs).toBeCloseTo(a.meanTpotMs, 6);
   });
 
   it('the KV cache type changes the KV bytes per token', () => {
