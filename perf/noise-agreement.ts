@@ -44,6 +44,8 @@ interface Session {
   minutes: number;
   /** Winner over the engine stage's defaults row, %, in the session's own figures. */
   overDefaultsPct: number | null;
+  /** The session kept llama-server's defaults. */
+  winnerIsDefaults: boolean;
 }
 
 function session(model: string, out: string, port: number): Session {
@@ -97,7 +99,8 @@ function session(model: string, out: string, port: number): Session {
   const inFull = events.filter(
     (e): e is Extract<TuneEvent, { type: 'confirm-started' }> => e.type === 'confirm-started' && / was stopped early/.test(e.why),
   );
-  const defaults = profile.stages.find((s) => s.name === 'engine')?.results.find((x) => x.status === 'ok')?.metrics?.total_token_throughput;
+  const defaultsRow = profile.stages.find((s) => s.name === 'engine')?.results.find((x) => x.status === 'ok');
+  const defaults = defaultsRow?.metrics?.total_token_throughput;
   return {
     stages: profile.stages.map((st) => {
       const stopped = st.results
@@ -110,7 +113,10 @@ function session(model: string, out: string, port: number): Session {
     decision: profile.decision,
     launched: events.filter((e) => e.type === 'variant-launching').length,
     minutes: (performance.now() - t0) / 60000,
-    overDefaultsPct: defaults ? (profile.metrics.total_token_throughput / defaults - 1) * 100 : null,
+    // The defaults against their own first run is the noise, not a gain: no figure then.
+    overDefaultsPct:
+      defaults && defaultsRow?.variantId !== profile.variant.id ? (profile.metrics.total_token_throughput / defaults - 1) * 100 : null,
+    winnerIsDefaults: defaultsRow?.variantId === profile.variant.id,
   };
 }
 
@@ -123,7 +129,7 @@ function describe(tag: string, s: Session): void {
   );
   const beats = s.overDefaultsPct !== null && d?.noisePct !== undefined ? s.overDefaultsPct > Math.max(d.marginPct, d.noisePct) : false;
   console.log(
-    `      ${s.launched} launches, ${s.minutes.toFixed(1)} min; winner vs llama-server defaults in-session ${pct(s.overDefaultsPct)} -> ${beats ? 'beyond the noise' : 'NOT beyond the noise'}; load ${load()}`,
+    `      ${s.launched} launches, ${s.minutes.toFixed(1)} min; ${s.winnerIsDefaults ? 'the winner is llama-server defaults' : `winner vs llama-server defaults in-session ${pct(s.overDefaultsPct)} -> ${beats ? 'beyond the noise' : 'NOT beyond the noise'}`}; load ${load()}`,
   );
   for (const line of s.stages) console.log(`      ${line}`);
 }
