@@ -156,7 +156,8 @@ export function llamacppEstimate(m: GgufFacts, k: Knobs, cpu: CpuFacts, w: Llama
       slow(threads) +
     step;
   // Prefill of one wave's prompts in ubatch chunks: weights once per chunk, 2 FLOPs per weight per
-  // token through the layers, and the output head once per prompt (its last token).
+  // token through the layers, and the output head once per prompt (its last token), as the GPU
+  // step model counts it (step-time.ts lmHeadSeqs).
   const promptTokens = batch * w.inputLen;
   const layerParams = m.matmulParams - m.headParams;
   const ubatch = Math.min(k.ubatch ?? 512, k.maxBatchedTokens ?? 2048);
