@@ -1,7 +1,8 @@
 // llama.cpp's CPU estimate (src/model/llamacpp-estimate.ts): facts read from real random-weight
 // GGUF files, decode cost following the bytes streamed, KV type changing KV bytes, slots capping
-// the batch, the output head running once per prompt, corrections multiplying the rates, threads beyond the free cores slowing the graphs,
-// and CPU facts read from cpuinfo and /proc/stat text (src/host/cpu.ts, their one reader).
+// the batch, the output head running once per prompt, corrections multiplying the rates, threads
+// beyond the free cores slowing the graphs, and CPU facts read from cpuinfo and /proc/stat text
+// (src/host/cpu.ts, their one reader).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
