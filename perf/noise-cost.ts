@@ -2,11 +2,14 @@
 // plan before the rule (run this file from a checkout of the earlier commit with noise-sim.ts
 // beside it for the "before" figure; the log keeps both). Sessions on the simulated H100 plan
 // below, each variant's truth fixed by a hash of its id (spread ±30%), its runs under seeded
-// ±5% noise (noise-sim.ts). `npx tsx perf/noise-cost.ts [--seeds N]`; log: noise-cost.log.
+// ±5% noise (noise-sim.ts). `npx tsx perf/noise-cost.ts [--seeds N] [--repeats-max N]` (the
+// session's flag, passed on: what a higher cap would cost); log: noise-cost.log.
 import { noisySession, stageVerdicts } from './noise-sim.js';
 
 const seedsArg = process.argv.indexOf('--seeds');
 const SEEDS = seedsArg > 0 ? Number(process.argv[seedsArg + 1]) : 10;
+const repeatsArg = process.argv.indexOf('--repeats-max');
+const REPEATS = repeatsArg > 0 ? ['--repeats-max', process.argv[repeatsArg + 1]!] : [];
 const ARGS = [
   '--sim',
   '--model',
@@ -20,6 +23,7 @@ const ARGS = [
   '--validation',
   'sharegpt-like',
   '--no-early-stop',
+  ...REPEATS,
 ];
 
 /** A fixed truth per variant id: 700..1300 tok/s. */
