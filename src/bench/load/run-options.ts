@@ -28,6 +28,8 @@ export interface RunOptions {
   seed?: number;
   maxConcurrency?: number | null;
   numWarmups?: number;
+  /** Warm-ups to send in place of copies of the first request (cycled); none: vLLM's copies. */
+  warmupRequests?: SampledRequest[];
   ignoreEos?: boolean;
   /** Not sent when undefined (vLLM main). */
   temperature?: number;

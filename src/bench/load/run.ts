@@ -36,7 +36,11 @@ export async function runBenchmark(opts: RunOptions): Promise<BenchResult> {
     const gate = new Semaphore(run.maxConcurrency ?? Infinity);
     const warmups = opts.numWarmups ?? 0;
     if (warmups > 0 && !signal?.aborted) {
-      checkWarmups(await sendWarmups(warmups, 0, sender.send, gate, first, run.idPrefix), warmups, signal?.aborted ?? false);
+      checkWarmups(
+        await sendWarmups(warmups, 0, sender.send, gate, first, run.idPrefix, opts.warmupRequests),
+        warmups,
+        signal?.aborted ?? false,
+      );
     }
     // Every connection the run can hold at once is open before its clock starts (sender.ts).
     if (!signal?.aborted) await sender.preconnect(connectionsNeeded(opts.requests.length, run.maxConcurrency));

@@ -1,5 +1,6 @@
 // Before the timed run: vLLM's ready check (send the first request until it succeeds) and the
-// warm-up requests (vLLM main --num-warmups: copies of the first request under the same cap).
+// warm-up requests (vLLM main --num-warmups: copies of the first request under the same cap; a
+// tuning session may hand its own, tune/run/warmup-requests.ts).
 import { UserError } from '../../core/errors.js';
 import { readyCheck } from './ready.js';
 import type { RawOutput } from '../http/request-shapes.js';
@@ -24,7 +25,10 @@ export async function readyIfAsked(
   if ((timeoutSec ?? 0) > 0) await readyCheck(timeoutSec!, () => send(first, `${idPrefix}ready`, {}), signal);
 }
 
-/** Sends `count` warm-ups under the gate; ids `${idPrefix}warmup-${firstId + i}`. Returns the outputs. */
+/**
+ * Sends `count` warm-ups under the gate; ids `${idPrefix}warmup-${firstId + i}`. Warm-up k is
+ * pool[k mod its length], or a copy of `first` without a pool. Returns the outputs.
+ */
 export async function sendWarmups(
   count: number,
   firstId: number,
@@ -32,12 +36,14 @@ export async function sendWarmups(
   gate: Gate,
   first: SampledRequest,
   idPrefix: string,
+  pool?: readonly SampledRequest[],
 ): Promise<RawOutput[]> {
   return Promise.all(
     Array.from({ length: count }, async (_, i) => {
       await gate.acquire();
       try {
-        return await send(first, `${idPrefix}warmup-${firstId + i}`, {});
+        const req = pool?.length ? pool[(firstId + i) % pool.length]! : first;
+        return await send(req, `${idPrefix}warmup-${firstId + i}`, {});
       } finally {
         gate.release();
       }

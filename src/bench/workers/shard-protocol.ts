@@ -18,6 +18,8 @@ export interface ShardInput {
   /** Warm-ups this shard sends, and the id of its first one. */
   warmups: number;
   firstWarmupId: number;
+  /** The run's warm-up requests (RunOptions.warmupRequests); absent: copies of the first. */
+  warmupRequests?: SampledRequest[];
   /** The run's shared concurrency cap; none when the run has no cap. */
   gate?: SharedArrayBuffer;
   wantEvents: boolean;

@@ -46,7 +46,7 @@ async function main(): Promise<void> {
     const first = input.requests[0]!;
     const warm =
       input.warmups > 0 && !ac.signal.aborted
-        ? await sendWarmups(input.warmups, input.firstWarmupId, sender.send, gate, first, run.idPrefix)
+        ? await sendWarmups(input.warmups, input.firstWarmupId, sender.send, gate, first, run.idPrefix, input.warmupRequests)
         : [];
     // This shard's connections are open before the shared start (its share, under the run's cap).
     if (!ac.signal.aborted) await sender.preconnect(connectionsNeeded(input.indices.length, run.maxConcurrency));

@@ -84,6 +84,7 @@ function shardInputs(opts: Opts, run: CheckedRun, threads: number, aborted: bool
     delays,
     warmups: warm[k]![0],
     firstWarmupId: warm[k]![1],
+    ...(opts.warmupRequests?.length ? { warmupRequests: opts.warmupRequests } : {}),
     ...(gate ? { gate } : {}),
     wantEvents: !!opts.onEvent,
     recount: !!opts.countOutputTokens,

@@ -7,6 +7,7 @@ import { runBenchmarkIsolated, type IsolatedRunOptions } from '../../bench/worke
 import { runMultiTurn } from '../../bench/multiturn/driver.js';
 import { loadMultiTurn } from '../../bench/multiturn/workload.js';
 import { loadScenario } from '../launch/workloads.js';
+import { warmupRequests } from './warmup-requests.js';
 import { multiTurnSpecOf } from '../config/multi-turn-scenario.js';
 import { UserError } from '../../core/errors.js';
 import type { RunOptions } from '../../bench/load/run-options.js';
@@ -41,12 +42,14 @@ export async function loadScenarioBench(
   return {
     requests: workload.requests.length,
     list: workload.requests,
-    run: (o) =>
+    run: async (o) =>
       runBenchmarkIsolated({
         ...o,
         requests: workload.requests,
         tokenCounts: workload.tokenCounts,
         maxConcurrency: scenario.maxConcurrency,
+        // Warm-ups of the workload's shape that the run does not send (warmup-requests.ts).
+        warmupRequests: await warmupRequests(scenario, model, workload.requests, o.numWarmups ?? 0, cache),
       }),
   };
 }

@@ -1,6 +1,7 @@
 // Warm-up scaled to load, against a real sim-serve process: a tuning session's runs are preceded by
 // a full batch at their concurrency (a later run at a higher concurrency on the same server warms
 // again), and each result records its count; an explicit --warmup N sends exactly N, first run only.
+// The warm-ups are fresh prompts of the run's lengths, so the server's cache holds none of the run's.
 import { afterAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -28,7 +29,7 @@ async function measure(argv: string[]) {
   const { config } = parseAutoArgs(['--sim', '--model', 'Qwen/Qwen3-14B', '--port', String(portStart), ...argv]);
   const events: TuneEvent[] = [];
   const variant = makeVariant('vllm', 'Qwen/Qwen3-14B', {}, config!);
-  const rs = await runVariantScenarios(variant, [at(8, 24), at(2, 24), at(16, 24)], {
+  const rs = await runVariantScenarios(variant, [at(8, 8), at(2, 24), at(16, 24)], {
     config: config!,
     host: simulatedHost('H100', 1),
     logsDir: join(dir, 'logs'),
@@ -45,6 +46,10 @@ describe('warm-up scaled to load', () => {
     expect(rs.map((r) => r.status)).toEqual(['ok', 'ok', 'ok']);
     expect(rs.map((r) => r.warmups)).toEqual([8, undefined, 16]);
     expect(warmupEvents).toBe(2);
+    // The warm-ups are prompts the run does not send: the fresh server's prefix cache holds nothing
+    // of the first run's before its clock starts (copies of its first request left 'cache warm
+    // before the run'). The later runs send the same seed's prompts again, so theirs is warm.
+    expect(rs[0]!.cache?.warmBeforeRun ?? false).toBe(false);
     expect(survivors(ports)).toEqual([]);
   });
 
