@@ -9,23 +9,11 @@
 // pair agrees with probability p^2 + (1 - p)^2 and three pairs with its cube. The noise here is
 // measured from the session's own runs alone (no host prior), which makes its first decisions
 // wider than a later stage's. `npx tsx perf/agreement-power.ts [--seeds N]`; log: agreement-power.log.
-import { noisySession, stageVerdicts } from './noise-sim.js';
+import { arg } from './script-args.js';
+import { noisySession, stageVerdicts, TWO_ENGINE_ARGS } from './noise-sim.js';
 
-const seedsArg = process.argv.indexOf('--seeds');
-const SEEDS = seedsArg > 0 ? Number(process.argv[seedsArg + 1]) : 60;
-const ARGS = [
-  '--sim',
-  '--model',
-  'Qwen/Qwen3-14B',
-  '--engines',
-  'vllm,sglang',
-  '--stages',
-  'engine',
-  '--scale',
-  '0.02',
-  '--validation',
-  'sharegpt-like',
-];
+const SEEDS = Number(arg('--seeds', '60'));
+const ARGS = TWO_ENGINE_ARGS;
 
 // Gains and noises of the real engine here: Q4_0 about 28% over F16 at hidden 1024 x 8 (by hand,
 // perf/noise-agreement.log), run noise sd 6-10% (its sessions' ±14.9-20.2% are t x sd).

@@ -61,6 +61,21 @@ function metrics(total: number): BenchMetrics {
   } as unknown as BenchMetrics;
 }
 
+/** A one-stage session of two engines on the simulated host: vLLM (the plan's first) against SGLang. */
+export const TWO_ENGINE_ARGS: readonly string[] = [
+  '--sim',
+  '--model',
+  'Qwen/Qwen3-14B',
+  '--engines',
+  'vllm,sglang',
+  '--stages',
+  'engine',
+  '--scale',
+  '0.02',
+  '--validation',
+  'sharegpt-like',
+];
+
 export interface NoisySession {
   events: TuneEvent[];
   /** Launches of the tuning stages (validation's left out: the same either way). */

@@ -4,23 +4,11 @@
 // (noise-sim.ts), 20 seeds per case. Goal: truths 1% apart under ±5% noise, "tied" in at least
 // 19 of 20 and never the lower truth named the winner by its figures; truths 15% apart, the right
 // winner in 20 of 20. `npx tsx perf/tie-honesty.ts [--seeds N]`; log: tie-honesty.log.
-import { noisySession, stageVerdicts, type NoiseShape } from './noise-sim.js';
+import { arg } from './script-args.js';
+import { noisySession, stageVerdicts, TWO_ENGINE_ARGS, type NoiseShape } from './noise-sim.js';
 
-const seedsArg = process.argv.indexOf('--seeds');
-const SEEDS = seedsArg > 0 ? Number(process.argv[seedsArg + 1]) : 20;
-const ARGS = [
-  '--sim',
-  '--model',
-  'Qwen/Qwen3-14B',
-  '--engines',
-  'vllm,sglang',
-  '--stages',
-  'engine',
-  '--scale',
-  '0.02',
-  '--validation',
-  'sharegpt-like',
-];
+const SEEDS = Number(arg('--seeds', '20'));
+const ARGS = TWO_ENGINE_ARGS;
 
 interface Case {
   name: string;
